@@ -1,0 +1,1316 @@
+//! The state-setting calls of a deferred context (R-REC-5), and where split points come from
+//! (R-SP-1..3).
+//!
+//! Every bind resolves its handles into descriptors first, so a bad handle refuses the whole call
+//! before anything is encoded. Under legacy semantics it then takes the references the list and
+//! the binding hold (R-OBJ-4) and updates the shadow; a slot that must be resolved at execution
+//! (a dynamic resource not mapped in this list, a view of a compressible target) is cut out of the
+//! multi-slot command, bound to null there, and encoded as its own split-point command right
+//! after, so each split point patches exactly one slot.
+
+use arrayvec::ArrayVec;
+
+use crate::context::DeferredContext;
+use crate::desc::*;
+use crate::device::{BufferInfo, ShaderInfo, TextureInfo, ViewInfo};
+use crate::encode::*;
+use crate::error::Error;
+use crate::handle::*;
+use crate::limits::*;
+use crate::shadow::LegacyShadow;
+use crate::split::SplitCategory;
+use crate::sync::Ordering;
+
+/// A vertex-buffer binding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VertexBuffer {
+    pub buffer: Option<Buffer>,
+    pub stride: u32,
+    pub offset: u32,
+}
+
+const MAX_SLOTS: usize = SHADER_RESOURCE_SLOTS as usize;
+
+/// Slots resolved by a call, with the split category of each (if any).
+struct Resolved<T> {
+    items: ArrayVec<T, MAX_SLOTS>,
+    splits: ArrayVec<Option<SplitCategory>, MAX_SLOTS>,
+    any_split: bool,
+}
+
+impl<T> Resolved<T> {
+    fn new() -> Self {
+        Self {
+            items: ArrayVec::new(),
+            splits: ArrayVec::new(),
+            any_split: false,
+        }
+    }
+    #[inline]
+    fn push(&mut self, item: T, split: Option<SplitCategory>) {
+        self.any_split |= split.is_some();
+        self.items.push(item);
+        self.splits.push(split);
+    }
+}
+
+trait Bound: Copy {
+    const NULL: Self;
+    fn handle(&self) -> RawHandle;
+}
+impl Bound for BoundBuffer {
+    const NULL: Self = BoundBuffer::NULL;
+    fn handle(&self) -> RawHandle {
+        self.buffer
+    }
+}
+impl Bound for BoundView {
+    const NULL: Self = BoundView::NULL;
+    fn handle(&self) -> RawHandle {
+        self.view
+    }
+}
+impl Bound for RawHandle {
+    const NULL: Self = RawHandle::NULL;
+    fn handle(&self) -> RawHandle {
+        *self
+    }
+}
+
+#[cold]
+fn slot_range(call: &'static str, what: &str, start: u32, count: usize, limit: u32) -> Error {
+    Error::invalid(
+        call,
+        format!(
+            "{what} slots {start}..{} are out of range: there are {limit} (R-OBJ-5)",
+            start as u64 + count as u64
+        ),
+    )
+}
+
+#[inline]
+fn check_range(
+    call: &'static str,
+    what: &str,
+    start: u32,
+    count: usize,
+    limit: u32,
+) -> Result<(), Error> {
+    if start as u64 + count as u64 > limit as u64 {
+        return Err(slot_range(call, what, start, count, limit));
+    }
+    Ok(())
+}
+
+impl DeferredContext {
+    // ----- resolution: handles to descriptors ------------------------------------------------
+
+    #[cold]
+    fn stale(&self, call: &'static str, kind: ObjectKind, handle: RawHandle) -> Error {
+        self.device.stale_error(call, kind, handle)
+    }
+
+    /// The instance a binding of dynamic resource `handle` reads, and the split point it needs.
+    #[inline]
+    pub(crate) fn dynamic_instance(
+        &self,
+        call: &'static str,
+        kind: ObjectKind,
+        handle: RawHandle,
+        category: SplitCategory,
+    ) -> Result<(InstanceId, Option<SplitCategory>), Error> {
+        if let Some(instance) = self.maps.get(handle).and_then(|entry| entry.instance) {
+            return Ok((instance, None));
+        }
+        match self.semantics {
+            Semantics::Legacy => Ok((InstanceId::RESOLVE_AT_EXECUTION, Some(category))),
+            Semantics::Fast => Err(Error::DynamicBeforeMap {
+                call,
+                object: self.device.object_name(kind, handle),
+                rule: "bound before this fast-semantics list mapped it write_discard (R-SP-3)",
+            }),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn resolve_buffer(
+        &self,
+        call: &'static str,
+        buffer: Option<Buffer>,
+        need: BindFlags,
+        category: SplitCategory,
+        offset: u32,
+        stride_or_format: u32,
+    ) -> Result<(BoundBuffer, Option<SplitCategory>), Error> {
+        let Some(buffer) = buffer else {
+            return Ok((BoundBuffer::NULL, None));
+        };
+        let live = self
+            .device
+            .buffers
+            .get(buffer.0, false)
+            .map_err(|_| self.stale(call, ObjectKind::Buffer, buffer.0))?;
+        let info = BufferInfo::unpack(live.words);
+        if !info.bind.contains(need) {
+            return Err(self.missing_bind_flag(call, ObjectKind::Buffer, buffer.0, need));
+        }
+        let (instance, split) = if info.usage == Usage::Dynamic {
+            self.dynamic_instance(call, ObjectKind::Buffer, buffer.0, category)?
+        } else {
+            (InstanceId::INITIAL, None)
+        };
+        Ok((
+            BoundBuffer {
+                buffer: buffer.0,
+                instance,
+                offset,
+                stride_or_format,
+            },
+            split,
+        ))
+    }
+
+    #[cold]
+    fn missing_bind_flag(
+        &self,
+        call: &'static str,
+        kind: ObjectKind,
+        handle: RawHandle,
+        need: BindFlags,
+    ) -> Error {
+        Error::invalid(
+            call,
+            format!(
+                "{} was not created with the {need:?} bind flag",
+                self.device.object_name(kind, handle)
+            ),
+        )
+    }
+
+    /// Resolves a view of `kind`. `decompress`: a legacy bind of a view of a compressible target
+    /// is a decompression split point (R-SP-2).
+    #[inline]
+    pub(crate) fn resolve_view(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        view: RawHandle,
+        decompress: bool,
+    ) -> Result<(BoundView, Option<SplitCategory>), Error> {
+        if view.is_null() {
+            return Ok((BoundView::NULL, None));
+        }
+        let device = &self.device;
+        let table = match kind {
+            ObjectKind::ShaderResourceView => &device.shader_resource_views,
+            ObjectKind::UnorderedAccessView => &device.unordered_access_views,
+            ObjectKind::RenderTargetView => &device.render_target_views,
+            _ => &device.depth_stencil_views,
+        };
+        let live = table
+            .get(view, false)
+            .map_err(|_| self.stale(call, kind, view))?;
+        let info = ViewInfo::unpack(live.words);
+        let resource = info.resource.raw();
+        let mut min_lod = 0.0;
+        if kind == ObjectKind::ShaderResourceView {
+            // R-ST-6: fast reads the view's minimum LOD, legacy the resource's, as they are now.
+            min_lod = f32::from_bits(live.slot.aux.load(Ordering::Acquire));
+            if self.semantics == Semantics::Legacy {
+                if let Resource::Texture(texture) = info.resource {
+                    if let Ok(texture) = device.textures.get(texture.0, true) {
+                        min_lod = f32::from_bits(texture.slot.aux.load(Ordering::Acquire));
+                    }
+                }
+            }
+        }
+        let flags = info.flags;
+        let (instance, split) = if flags.has(ViewFlags::DYNAMIC) {
+            self.dynamic_instance(
+                call,
+                ObjectKind::Buffer,
+                resource,
+                SplitCategory::DynamicShaderResource,
+            )?
+        } else if decompress
+            && self.semantics == Semantics::Legacy
+            && flags.has(ViewFlags::COMPRESSIBLE_TARGET)
+        {
+            (InstanceId::INITIAL, Some(SplitCategory::Decompression))
+        } else {
+            (InstanceId::INITIAL, None)
+        };
+        if flags.has(ViewFlags::BACK_BUFFER) && self.back_buffer.is_none() {
+            self.note_back_buffer(resource);
+        }
+        let bound = BoundView {
+            view,
+            resource,
+            instance,
+            min_lod,
+            format: info.format,
+            flags,
+            first_mip: info.first_mip as u8,
+        };
+        Ok((bound, split))
+    }
+
+    /// The list now references a back buffer: it is bound to it (R-EX-7).
+    #[cold]
+    fn note_back_buffer(&mut self, texture: RawHandle) {
+        if let Ok(live) = self.device.textures.get(texture, true) {
+            self.back_buffer = TextureInfo::unpack(live.words).back_buffer;
+        }
+    }
+
+    // ----- legacy bookkeeping ------------------------------------------------------------------
+
+    /// Legacy: takes the list's reference on every new object, plus the binding's where the slot
+    /// changes; undoes them all if one fails (an object destroyed under our feet).
+    fn retain_slots<T: Bound>(
+        &self,
+        call: &'static str,
+        kind: ObjectKind,
+        new: &[T],
+        old: &[T],
+    ) -> Result<(), Error> {
+        for (i, item) in new.iter().enumerate() {
+            let count = 1 + (old[i].handle() != item.handle()) as u32;
+            if let Err(error) = self.retain(kind, item.handle(), count, call) {
+                for (j, done) in new[..i].iter().enumerate() {
+                    if !done.handle().is_null() {
+                        for _ in 0..1 + (old[j].handle() != done.handle()) as u32 {
+                            self.device.unretain(kind, done.handle());
+                        }
+                    }
+                }
+                return Err(error);
+            }
+        }
+        Ok(())
+    }
+
+    /// Legacy: the references are taken; store the new bindings, dropping the old ones'.
+    fn replace_slots<T: Bound>(
+        device: &crate::device::DeviceShared,
+        kind: ObjectKind,
+        slots: &mut [T],
+        new: &[T],
+    ) {
+        for (slot, item) in slots.iter_mut().zip(new) {
+            if slot.handle() != item.handle() && !slot.handle().is_null() {
+                device.unretain(kind, slot.handle());
+            }
+            *slot = *item;
+        }
+    }
+
+    /// Binds `new` to `slots` of the legacy shadow (references included), or does nothing on a
+    /// fast context.
+    #[inline]
+    fn shadow_slots<T: Bound>(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        new: &[T],
+        slots: impl FnOnce(&mut LegacyShadow) -> &mut [T],
+    ) -> Result<(), Error> {
+        let Some(mut shadow) = self.shadow.take() else {
+            return Ok(());
+        };
+        let target = slots(&mut shadow);
+        let result = self.retain_slots(call, kind, new, target);
+        if result.is_ok() {
+            Self::replace_slots(&self.device, kind, target, new);
+        }
+        self.shadow = Some(shadow);
+        result
+    }
+
+    // ----- encoding ----------------------------------------------------------------------------
+
+    /// Encodes a slot-array bind: one command for the call (a `call_split` point if given), and
+    /// one split-point command per slot that needs resolving at execution.
+    fn encode_slots<T: Bound>(
+        &mut self,
+        opcode: Opcode,
+        operand: u8,
+        start: u32,
+        resolved: &Resolved<T>,
+        call_split: Option<SplitCategory>,
+    ) {
+        let items = &resolved.items[..];
+        if !resolved.any_split {
+            self.emit_with(
+                opcode,
+                operand,
+                call_split,
+                SlotsPayload {
+                    start,
+                    count: items.len() as u32,
+                },
+                items,
+            );
+            return;
+        }
+        let mut main: ArrayVec<T, MAX_SLOTS> = ArrayVec::new();
+        for (item, split) in items.iter().zip(&resolved.splits) {
+            main.push(if split.is_some() { T::NULL } else { *item });
+        }
+        self.emit_with(
+            opcode,
+            operand,
+            call_split,
+            SlotsPayload {
+                start,
+                count: main.len() as u32,
+            },
+            &main[..],
+        );
+        for (i, (item, split)) in items.iter().zip(&resolved.splits).enumerate() {
+            if let Some(category) = *split {
+                let slot = SlotsPayload {
+                    start: start + i as u32,
+                    count: 1,
+                };
+                self.emit_with(
+                    opcode,
+                    operand,
+                    Some(category),
+                    slot,
+                    std::slice::from_ref(item),
+                );
+            }
+        }
+    }
+
+    // ----- the calls ---------------------------------------------------------------------------
+
+    pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {
+        self.begin_call();
+        if let Err(error) = self.try_set_input_layout(layout) {
+            self.fail(error);
+        }
+    }
+
+    fn try_set_input_layout(&mut self, layout: Option<InputLayout>) -> Result<(), Error> {
+        const CALL: &str = "set_input_layout";
+        let handle = layout.map_or(RawHandle::NULL, |l| l.0);
+        let mut vertex_buffers = 0;
+        if !handle.is_null() {
+            let live = self
+                .device
+                .input_layouts
+                .get(handle, false)
+                .map_err(|_| self.stale(CALL, ObjectKind::InputLayout, handle))?;
+            vertex_buffers = live.words[0] as u32;
+        }
+        self.shadow_slots(CALL, ObjectKind::InputLayout, &[handle], |s| {
+            std::slice::from_mut(&mut s.input_layout.0)
+        })?;
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.input_layout.1 = vertex_buffers;
+        }
+        self.emit(
+            Opcode::SetInputLayout,
+            0,
+            None,
+            InputLayoutPayload::new(handle, vertex_buffers),
+        );
+        Ok(())
+    }
+
+    pub fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
+        self.begin_call();
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.topology = topology;
+        }
+        self.emit(Opcode::SetPrimitiveTopology, topology as u8, None, Empty);
+    }
+
+    pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
+        self.begin_call();
+        if let Err(error) = self.try_set_vertex_buffers(start, buffers) {
+            self.fail(error);
+        }
+    }
+
+    fn try_set_vertex_buffers(
+        &mut self,
+        start: u32,
+        buffers: &[VertexBuffer],
+    ) -> Result<(), Error> {
+        const CALL: &str = "set_vertex_buffers";
+        check_range(
+            CALL,
+            "vertex-buffer",
+            start,
+            buffers.len(),
+            VERTEX_BUFFER_SLOTS,
+        )?;
+        let mut resolved = Resolved::new();
+        for b in buffers {
+            let (bound, split) = self.resolve_buffer(
+                CALL,
+                b.buffer,
+                BindFlags::VERTEX,
+                SplitCategory::DynamicVertexBuffer,
+                b.offset,
+                b.stride,
+            )?;
+            resolved.push(bound, split);
+        }
+        let range = start as usize..start as usize + buffers.len();
+        self.shadow_slots(CALL, ObjectKind::Buffer, &resolved.items, |s| {
+            &mut s.vertex_buffers[range.clone()]
+        })?;
+        if let Some(shadow) = self.shadow.as_mut() {
+            for (i, b) in resolved.items.iter().enumerate() {
+                let bit = 1u32 << (start as usize + i);
+                shadow.dynamic_vertex_buffers = if b.instance != InstanceId::INITIAL {
+                    shadow.dynamic_vertex_buffers | bit
+                } else {
+                    shadow.dynamic_vertex_buffers & !bit
+                };
+            }
+        }
+        self.encode_slots(Opcode::SetVertexBuffers, 0, start, &resolved, None);
+        Ok(())
+    }
+
+    pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
+        self.begin_call();
+        if let Err(error) = self.try_set_index_buffer(buffer, format, offset) {
+            self.fail(error);
+        }
+    }
+
+    fn try_set_index_buffer(
+        &mut self,
+        buffer: Option<Buffer>,
+        format: Format,
+        offset: u32,
+    ) -> Result<(), Error> {
+        const CALL: &str = "set_index_buffer";
+        if buffer.is_some() && !matches!(format, Format::R16Uint | Format::R32Uint) {
+            return Err(Error::invalid(
+                CALL,
+                format!("index format {format} is neither r16_uint nor r32_uint"),
+            ));
+        }
+        let (bound, split) = self.resolve_buffer(
+            CALL,
+            buffer,
+            BindFlags::INDEX,
+            SplitCategory::DynamicIndexBuffer,
+            offset,
+            format as u32,
+        )?;
+        self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |s| {
+            std::slice::from_mut(&mut s.index_buffer)
+        })?;
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.dynamic_index_buffer = bound.instance != InstanceId::INITIAL;
+        }
+        self.emit(Opcode::SetIndexBuffer, 0, split, bound);
+        Ok(())
+    }
+
+    /// Sets the primitive reset (cut) index (R-ST-5). Under legacy semantics the next index
+    /// buffer of another format sets it again.
+    pub fn set_primitive_reset_index(&mut self, value: u32) {
+        self.begin_call();
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.reset_index = Some(value);
+        }
+        self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
+    }
+
+    pub fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
+        self.begin_call();
+        if let Err(error) = self.try_set_shader(stage, shader) {
+            self.fail(error);
+        }
+    }
+
+    fn try_set_shader(&mut self, stage: Stage, shader: Option<Shader>) -> Result<(), Error> {
+        const CALL: &str = "set_shader";
+        let bound = match shader {
+            None => BoundShader::NULL,
+            Some(shader) => {
+                let live = self
+                    .device
+                    .shaders
+                    .get(shader.0, false)
+                    .map_err(|_| self.stale(CALL, ObjectKind::Shader, shader.0))?;
+                let info = ShaderInfo::unpack(live.words);
+                if info.stage != stage {
+                    return Err(Error::invalid(
+                        CALL,
+                        format!(
+                            "{} is a {} shader, bound to the {} stage",
+                            self.device.object_name(ObjectKind::Shader, shader.0),
+                            info.stage.name(),
+                            stage.name()
+                        ),
+                    ));
+                }
+                BoundShader::new(
+                    shader.0,
+                    info.constant_buffers,
+                    info.shader_resources,
+                    info.samplers,
+                    info.unordered_access_views,
+                    info.stream_output,
+                )
+            }
+        };
+        if let Some(mut shadow) = self.shadow.take() {
+            let old = shadow.shaders[stage as usize].shader;
+            let result = self.retain_slots(CALL, ObjectKind::Shader, &[bound.shader], &[old]);
+            if result.is_ok() {
+                Self::replace_slots(
+                    &self.device,
+                    ObjectKind::Shader,
+                    &mut [old],
+                    &[bound.shader],
+                );
+                shadow.shaders[stage as usize] = bound;
+            }
+            self.shadow = Some(shadow);
+            result?;
+        }
+        self.emit(Opcode::SetShader, stage as u8, None, bound);
+        Ok(())
+    }
+
+    pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
+        self.begin_call();
+        if let Err(error) = self.try_set_constant_buffers(stage, start, buffers) {
+            self.fail(error);
+        }
+    }
+
+    fn try_set_constant_buffers(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        buffers: &[Option<Buffer>],
+    ) -> Result<(), Error> {
+        const CALL: &str = "set_constant_buffers";
+        check_range(
+            CALL,
+            "constant-buffer",
+            start,
+            buffers.len(),
+            CONSTANT_BUFFER_SLOTS,
+        )?;
+        let mut resolved = Resolved::new();
+        for buffer in buffers {
+            let (bound, split) = self.resolve_buffer(
+                CALL,
+                *buffer,
+                BindFlags::CONSTANT,
+                SplitCategory::DynamicConstantBuffer,
+                0,
+                0,
+            )?;
+            resolved.push(bound, split);
+        }
+        let s = stage as usize;
+        let range = start as usize..start as usize + buffers.len();
+        self.shadow_slots(CALL, ObjectKind::Buffer, &resolved.items, |sh| {
+            &mut sh.constant_buffers[s][range.clone()]
+        })?;
+        if let Some(shadow) = self.shadow.as_mut() {
+            for (i, b) in resolved.items.iter().enumerate() {
+                let bit = 1u16 << (start as usize + i);
+                let mask = &mut shadow.dynamic_constant_buffers[s];
+                *mask = if b.instance != InstanceId::INITIAL {
+                    *mask | bit
+                } else {
+                    *mask & !bit
+                };
+            }
+        }
+        self.encode_slots(
+            Opcode::SetConstantBuffers,
+            stage as u8,
+            start,
+            &resolved,
+            None,
+        );
+        Ok(())
+    }
+
+    pub fn set_shader_resources(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        views: &[Option<ShaderResourceView>],
+    ) {
+        self.begin_call();
+        if let Err(error) = self.try_set_shader_resources(stage, start, views) {
+            self.fail(error);
+        }
+    }
+
+    fn try_set_shader_resources(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        views: &[Option<ShaderResourceView>],
+    ) -> Result<(), Error> {
+        const CALL: &str = "set_shader_resources";
+        check_range(
+            CALL,
+            "shader-resource",
+            start,
+            views.len(),
+            SHADER_RESOURCE_SLOTS,
+        )?;
+        let mut resolved = Resolved::new();
+        for view in views {
+            let handle = view.map_or(RawHandle::NULL, |v| v.0);
+            let (bound, split) =
+                self.resolve_view(CALL, ObjectKind::ShaderResourceView, handle, true)?;
+            resolved.push(bound, split);
+        }
+        let s = stage as usize;
+        let range = start as usize..start as usize + views.len();
+        self.shadow_slots(
+            CALL,
+            ObjectKind::ShaderResourceView,
+            &resolved.items,
+            |sh| &mut sh.shader_resources[s][range.clone()],
+        )?;
+        if let Some(shadow) = self.shadow.as_mut() {
+            for (i, v) in resolved.items.iter().enumerate() {
+                let bit = 1u128 << (start as usize + i);
+                let mask = &mut shadow.dynamic_shader_resources[s];
+                *mask = if v.flags.has(ViewFlags::DYNAMIC) {
+                    *mask | bit
+                } else {
+                    *mask & !bit
+                };
+            }
+        }
+        self.encode_slots(
+            Opcode::SetShaderResources,
+            stage as u8,
+            start,
+            &resolved,
+            None,
+        );
+        Ok(())
+    }
+
+    pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
+        self.begin_call();
+        if let Err(error) = self.try_set_samplers(stage, start, samplers) {
+            self.fail(error);
+        }
+    }
+
+    fn try_set_samplers(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        samplers: &[Option<SamplerState>],
+    ) -> Result<(), Error> {
+        const CALL: &str = "set_samplers";
+        check_range(CALL, "sampler", start, samplers.len(), SAMPLER_SLOTS)?;
+        let mut resolved = Resolved::new();
+        for sampler in samplers {
+            let handle = sampler.map_or(RawHandle::NULL, |s| s.0);
+            if !handle.is_null() {
+                self.device
+                    .sampler_states
+                    .get(handle, false)
+                    .map_err(|_| self.stale(CALL, ObjectKind::SamplerState, handle))?;
+            }
+            resolved.push(handle, None);
+        }
+        let s = stage as usize;
+        let range = start as usize..start as usize + samplers.len();
+        self.shadow_slots(CALL, ObjectKind::SamplerState, &resolved.items, |sh| {
+            &mut sh.samplers[s][range.clone()]
+        })?;
+        self.encode_slots(Opcode::SetSamplers, stage as u8, start, &resolved, None);
+        Ok(())
+    }
+
+    /// Binds compute-shader UAVs: a `set_unordered_access_views` split point on legacy contexts,
+    /// plus a decompression split point per view of a compressible target.
+    pub fn cs_set_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    ) {
+        self.begin_call();
+        if let Err(error) = self.try_cs_set_unordered_access_views(start, views) {
+            self.fail(error);
+        }
+    }
+
+    fn try_cs_set_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    ) -> Result<(), Error> {
+        const CALL: &str = "cs_set_unordered_access_views";
+        check_range(
+            CALL,
+            "compute unordered-access",
+            start,
+            views.len(),
+            COMPUTE_UAV_SLOTS,
+        )?;
+        let resolved = self.resolve_uavs(CALL, views)?;
+        let range = start as usize..start as usize + views.len();
+        self.shadow_slots(
+            CALL,
+            ObjectKind::UnorderedAccessView,
+            &resolved.items,
+            |sh| &mut sh.compute_uavs[range.clone()],
+        )?;
+        let call_split = self.legacy_split(SplitCategory::SetUnorderedAccessViews);
+        self.encode_slots(
+            Opcode::SetComputeUnorderedAccessViews,
+            0,
+            start,
+            &resolved,
+            call_split,
+        );
+        Ok(())
+    }
+
+    fn resolve_uavs(
+        &mut self,
+        call: &'static str,
+        views: &[Option<UnorderedAccessView>],
+    ) -> Result<Resolved<BoundView>, Error> {
+        let mut resolved = Resolved::new();
+        for view in views {
+            let handle = view.map_or(RawHandle::NULL, |v| v.0);
+            let (bound, split) =
+                self.resolve_view(call, ObjectKind::UnorderedAccessView, handle, true)?;
+            if self.semantics == Semantics::Fast && bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
+                return Err(Error::ForbiddenInFast {
+                    call,
+                    rule: "append and counter UAVs need legacy semantics (R-ST-7)",
+                });
+            }
+            resolved.push(bound, split);
+        }
+        Ok(resolved)
+    }
+
+    #[inline]
+    fn legacy_split(&self, category: SplitCategory) -> Option<SplitCategory> {
+        (self.semantics == Semantics::Legacy).then_some(category)
+    }
+
+    pub fn om_set_render_targets(
+        &mut self,
+        render_targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+    ) {
+        self.begin_call();
+        if let Err(error) = self.try_om_set_render_targets(render_targets, depth_stencil, None) {
+            self.fail(error);
+        }
+    }
+
+    /// Binds render targets and output-merger UAVs at `uav_start..`; the other OM UAV slots are
+    /// unbound. Legacy: a `set_render_targets` and a `set_unordered_access_views` split point.
+    pub fn om_set_render_targets_and_unordered_access_views(
+        &mut self,
+        render_targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+        uav_start: u32,
+        uavs: &[Option<UnorderedAccessView>],
+    ) {
+        self.begin_call();
+        if let Err(error) =
+            self.try_om_set_render_targets(render_targets, depth_stencil, Some((uav_start, uavs)))
+        {
+            self.fail(error);
+        }
+    }
+
+    fn try_om_set_render_targets(
+        &mut self,
+        render_targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+        uavs: Option<(u32, &[Option<UnorderedAccessView>])>,
+    ) -> Result<(), Error> {
+        const CALL: &str = "om_set_render_targets";
+        check_range(
+            CALL,
+            "render-target",
+            0,
+            render_targets.len(),
+            RENDER_TARGET_SLOTS,
+        )?;
+        let mut targets: ArrayVec<BoundView, { RENDER_TARGET_SLOTS as usize }> = ArrayVec::new();
+        for rtv in render_targets {
+            let handle = rtv.map_or(RawHandle::NULL, |v| v.0);
+            targets.push(
+                self.resolve_view(CALL, ObjectKind::RenderTargetView, handle, false)?
+                    .0,
+            );
+        }
+        let dsv_handle = depth_stencil.map_or(RawHandle::NULL, |v| v.0);
+        let dsv = self
+            .resolve_view(CALL, ObjectKind::DepthStencilView, dsv_handle, false)?
+            .0;
+        let uav_part = match uavs {
+            None => None,
+            Some((start, views)) => {
+                check_range(
+                    CALL,
+                    "output-merger unordered-access",
+                    start,
+                    views.len(),
+                    GRAPHICS_UAV_SLOTS,
+                )?;
+                if !views.is_empty() && start < render_targets.len() as u32 {
+                    return Err(Error::invalid(
+                        CALL,
+                        format!(
+                            "UAV start slot {start} overlaps the {} render targets",
+                            render_targets.len()
+                        ),
+                    ));
+                }
+                Some((start, self.resolve_uavs(CALL, views)?))
+            }
+        };
+        if self.shadow.is_some() {
+            let mut all_targets = [BoundView::NULL; RENDER_TARGET_SLOTS as usize];
+            all_targets[..targets.len()].copy_from_slice(&targets);
+            self.shadow_slots(CALL, ObjectKind::RenderTargetView, &all_targets, |s| {
+                &mut s.render_targets[..]
+            })?;
+            if let Err(error) = self.shadow_slots(CALL, ObjectKind::DepthStencilView, &[dsv], |s| {
+                std::slice::from_mut(&mut s.depth_stencil)
+            }) {
+                return Err(error);
+            }
+            if let Some((start, resolved)) = &uav_part {
+                let mut all = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
+                all[*start as usize..*start as usize + resolved.items.len()]
+                    .copy_from_slice(&resolved.items);
+                self.shadow_slots(CALL, ObjectKind::UnorderedAccessView, &all, |s| {
+                    &mut s.om_uavs[..]
+                })?;
+            }
+            if let Some(shadow) = self.shadow.as_mut() {
+                shadow.render_target_count = targets.len() as u32;
+            }
+        }
+        let split = self.legacy_split(SplitCategory::SetRenderTargets);
+        let payload = RenderTargetsPayload::new(dsv, targets.len() as u32, KEEP, 0);
+        self.emit_with(Opcode::SetRenderTargets, 0, split, payload, &targets[..]);
+        if let Some((start, resolved)) = uav_part {
+            self.encode_om_uavs(start, &resolved);
+        }
+        Ok(())
+    }
+
+    /// The UAV half of an output-merger bind, in the shape of `encode_slots`.
+    fn encode_om_uavs(&mut self, start: u32, resolved: &Resolved<BoundView>) {
+        let split = self.legacy_split(SplitCategory::SetUnorderedAccessViews);
+        let main: ArrayVec<BoundView, MAX_SLOTS> = resolved
+            .items
+            .iter()
+            .zip(&resolved.splits)
+            .map(|(item, split)| {
+                if split.is_some() {
+                    BoundView::NULL
+                } else {
+                    *item
+                }
+            })
+            .collect();
+        let payload = RenderTargetsPayload::new(BoundView::NULL, KEEP, start, main.len() as u32);
+        self.emit_with(Opcode::SetRenderTargets, 0, split, payload, &main[..]);
+        for (i, (item, split)) in resolved.items.iter().zip(&resolved.splits).enumerate() {
+            if let Some(category) = *split {
+                let payload = RenderTargetsPayload::new(BoundView::NULL, KEEP, start + i as u32, 1);
+                self.emit_with(
+                    Opcode::SetRenderTargets,
+                    0,
+                    Some(category),
+                    payload,
+                    std::slice::from_ref(item),
+                );
+            }
+        }
+    }
+
+    pub fn om_set_blend_state(
+        &mut self,
+        state: Option<BlendState>,
+        factor: [f32; 4],
+        sample_mask: u32,
+    ) {
+        self.begin_call();
+        let handle = state.map_or(RawHandle::NULL, |s| s.0);
+        if let Err(error) =
+            self.try_set_state(ObjectKind::BlendState, "om_set_blend_state", handle, |s| {
+                &mut s.blend.0
+            })
+        {
+            return self.fail(error);
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.blend = (handle, factor, sample_mask);
+        }
+        self.emit(
+            Opcode::SetBlendState,
+            0,
+            None,
+            StatePayload::new(handle, factor, sample_mask),
+        );
+    }
+
+    /// Sets the depth-stencil state: a `set_depth_stencil_state` split point on legacy contexts.
+    pub fn om_set_depth_stencil_state(
+        &mut self,
+        state: Option<DepthStencilState>,
+        stencil_ref: u32,
+    ) {
+        self.begin_call();
+        let handle = state.map_or(RawHandle::NULL, |s| s.0);
+        if let Err(error) = self.try_set_state(
+            ObjectKind::DepthStencilState,
+            "om_set_depth_stencil_state",
+            handle,
+            |s| &mut s.depth_stencil_state.0,
+        ) {
+            return self.fail(error);
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.depth_stencil_state = (handle, stencil_ref);
+        }
+        let split = self.legacy_split(SplitCategory::SetDepthStencilState);
+        self.emit(
+            Opcode::SetDepthStencilState,
+            0,
+            split,
+            StatePayload::new(handle, [0.0; 4], stencil_ref),
+        );
+    }
+
+    pub fn rs_set_state(&mut self, state: Option<RasterizerState>) {
+        self.begin_call();
+        let handle = state.map_or(RawHandle::NULL, |s| s.0);
+        if let Err(error) =
+            self.try_set_state(ObjectKind::RasterizerState, "rs_set_state", handle, |s| {
+                &mut s.rasterizer
+            })
+        {
+            return self.fail(error);
+        }
+        self.emit(Opcode::SetRasterizerState, 0, None, handle);
+    }
+
+    /// Validates a state object and moves the legacy binding to it.
+    fn try_set_state(
+        &mut self,
+        kind: ObjectKind,
+        call: &'static str,
+        handle: RawHandle,
+        slot: impl FnOnce(&mut LegacyShadow) -> &mut RawHandle,
+    ) -> Result<(), Error> {
+        if !handle.is_null() {
+            let table = match kind {
+                ObjectKind::BlendState => &self.device.blend_states,
+                ObjectKind::DepthStencilState => &self.device.depth_stencil_states,
+                _ => &self.device.rasterizer_states,
+            };
+            table
+                .get(handle, false)
+                .map_err(|_| self.stale(call, kind, handle))?;
+        }
+        self.shadow_slots(call, kind, &[handle], |s| std::slice::from_mut(slot(s)))
+    }
+
+    pub fn rs_set_viewports(&mut self, viewports: &[Viewport]) {
+        self.begin_call();
+        if viewports.len() > VIEWPORT_SLOTS as usize {
+            return self.fail(slot_range(
+                "rs_set_viewports",
+                "viewport",
+                0,
+                viewports.len(),
+                VIEWPORT_SLOTS,
+            ));
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.viewports.0[..viewports.len()].copy_from_slice(viewports);
+            shadow.viewports.1 = viewports.len() as u32;
+        }
+        self.emit_with(Opcode::SetViewports, 0, None, Empty, viewports);
+    }
+
+    pub fn rs_set_scissor_rects(&mut self, rects: &[Rect]) {
+        self.begin_call();
+        if rects.len() > VIEWPORT_SLOTS as usize {
+            return self.fail(slot_range(
+                "rs_set_scissor_rects",
+                "scissor",
+                0,
+                rects.len(),
+                VIEWPORT_SLOTS,
+            ));
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.scissors.0[..rects.len()].copy_from_slice(rects);
+            shadow.scissors.1 = rects.len() as u32;
+        }
+        self.emit_with(Opcode::SetScissorRects, 0, None, Empty, rects);
+    }
+
+    /// Predicates the following draws on `predicate` (a query of kind predicate), or stops.
+    pub fn set_predication(&mut self, predicate: Option<Query>, value: bool) {
+        self.begin_call();
+        const CALL: &str = "set_predication";
+        let handle = predicate.map_or(RawHandle::NULL, |q| q.0);
+        if !handle.is_null() {
+            match self.device.queries.get(handle, false) {
+                Err(_) => return self.fail(self.stale(CALL, ObjectKind::Query, handle)),
+                Ok(live) if live.words[0] != QueryKind::Predicate as u64 => {
+                    let name = self.device.object_name(ObjectKind::Query, handle);
+                    return self.fail(Error::invalid(CALL, format!("{name} is not a predicate")));
+                }
+                Ok(_) => {}
+            }
+        }
+        if let Err(error) = self.shadow_slots(CALL, ObjectKind::Query, &[handle], |s| {
+            std::slice::from_mut(&mut s.predication.0)
+        }) {
+            return self.fail(error);
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.predication.1 = value;
+        }
+        self.emit(
+            Opcode::SetPredication,
+            0,
+            None,
+            ObjectPayload {
+                object: handle,
+                value: value as u64,
+            },
+        );
+    }
+
+    /// Records a ClearState (R-ST-1: explicit on fast contexts, which never do it implicitly).
+    pub fn clear_state(&mut self) {
+        self.begin_call();
+        self.reset_shadow();
+        self.emit(Opcode::ClearState, 0, None, Empty);
+    }
+
+    /// Re-encodes a legacy shadow's bindings at the start of a list (restore=true carry-over).
+    /// Binding references are already held; the caller takes the list's.
+    pub(crate) fn encode_state(&mut self, shadow: &LegacyShadow) {
+        let defaults = LegacyShadow::default();
+        if !shadow.input_layout.0.is_null() {
+            self.emit(
+                Opcode::SetInputLayout,
+                0,
+                None,
+                InputLayoutPayload::new(shadow.input_layout.0, shadow.input_layout.1),
+            );
+        }
+        if shadow.topology != defaults.topology {
+            self.emit(
+                Opcode::SetPrimitiveTopology,
+                shadow.topology as u8,
+                None,
+                Empty,
+            );
+        }
+        let carried = |b: &BoundBuffer, dynamic: bool, category| {
+            if dynamic {
+                (
+                    BoundBuffer {
+                        instance: InstanceId::RESOLVE_AT_EXECUTION,
+                        ..*b
+                    },
+                    Some(category),
+                )
+            } else {
+                (*b, None)
+            }
+        };
+        let mut vbs = Resolved::new();
+        for (i, b) in shadow.vertex_buffers.iter().enumerate() {
+            let (b, split) = carried(
+                b,
+                shadow.dynamic_vertex_buffers & 1 << i != 0,
+                SplitCategory::DynamicVertexBuffer,
+            );
+            vbs.push(b, split);
+        }
+        if shadow.vertex_buffers.iter().any(|b| !b.buffer.is_null()) {
+            self.encode_slots(Opcode::SetVertexBuffers, 0, 0, &vbs, None);
+        }
+        if !shadow.index_buffer.buffer.is_null() {
+            let (b, split) = carried(
+                &shadow.index_buffer,
+                shadow.dynamic_index_buffer,
+                SplitCategory::DynamicIndexBuffer,
+            );
+            self.emit(Opcode::SetIndexBuffer, 0, split, b);
+        }
+        if let Some(value) = shadow.reset_index {
+            self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
+        }
+        for stage in Stage::ALL {
+            let s = stage as usize;
+            if !shadow.shaders[s].shader.is_null() {
+                self.emit(Opcode::SetShader, stage as u8, None, shadow.shaders[s]);
+            }
+            if shadow.constant_buffers[s]
+                .iter()
+                .any(|b| !b.buffer.is_null())
+            {
+                let mut cbs = Resolved::new();
+                for (i, b) in shadow.constant_buffers[s].iter().enumerate() {
+                    let (b, split) = carried(
+                        b,
+                        shadow.dynamic_constant_buffers[s] & 1 << i != 0,
+                        SplitCategory::DynamicConstantBuffer,
+                    );
+                    cbs.push(b, split);
+                }
+                self.encode_slots(Opcode::SetConstantBuffers, stage as u8, 0, &cbs, None);
+            }
+            if shadow.shader_resources[s].iter().any(|v| !v.view.is_null()) {
+                let mut srvs = Resolved::new();
+                for v in &shadow.shader_resources[s] {
+                    srvs.push(*v, carried_view(v));
+                }
+                let srvs = with_resolved_instances(srvs);
+                self.encode_slots(Opcode::SetShaderResources, stage as u8, 0, &srvs, None);
+            }
+            if shadow.samplers[s].iter().any(|h| !h.is_null()) {
+                let mut samplers = Resolved::new();
+                shadow.samplers[s]
+                    .iter()
+                    .for_each(|h| samplers.push(*h, None));
+                self.encode_slots(Opcode::SetSamplers, stage as u8, 0, &samplers, None);
+            }
+        }
+        if shadow.compute_uavs.iter().any(|v| !v.view.is_null()) {
+            let mut uavs = Resolved::new();
+            shadow
+                .compute_uavs
+                .iter()
+                .for_each(|v| uavs.push(*v, carried_view(v)));
+            self.encode_slots(
+                Opcode::SetComputeUnorderedAccessViews,
+                0,
+                0,
+                &uavs,
+                Some(SplitCategory::SetUnorderedAccessViews),
+            );
+        }
+        let count = shadow.render_target_count as usize;
+        if count > 0 || !shadow.depth_stencil.view.is_null() {
+            let payload = RenderTargetsPayload::new(shadow.depth_stencil, count as u32, KEEP, 0);
+            self.emit_with(
+                Opcode::SetRenderTargets,
+                0,
+                Some(SplitCategory::SetRenderTargets),
+                payload,
+                &shadow.render_targets[..count],
+            );
+        }
+        if shadow.om_uavs.iter().any(|v| !v.view.is_null()) {
+            let mut uavs = Resolved::new();
+            shadow
+                .om_uavs
+                .iter()
+                .for_each(|v| uavs.push(*v, carried_view(v)));
+            self.encode_om_uavs(0, &uavs);
+        }
+        if shadow.blend != defaults.blend {
+            self.emit(
+                Opcode::SetBlendState,
+                0,
+                None,
+                StatePayload::new(shadow.blend.0, shadow.blend.1, shadow.blend.2),
+            );
+        }
+        if shadow.depth_stencil_state != defaults.depth_stencil_state {
+            let (state, reference) = shadow.depth_stencil_state;
+            self.emit(
+                Opcode::SetDepthStencilState,
+                0,
+                Some(SplitCategory::SetDepthStencilState),
+                StatePayload::new(state, [0.0; 4], reference),
+            );
+        }
+        if !shadow.rasterizer.is_null() {
+            self.emit(Opcode::SetRasterizerState, 0, None, shadow.rasterizer);
+        }
+        if shadow.viewports.1 > 0 {
+            self.emit_with(
+                Opcode::SetViewports,
+                0,
+                None,
+                Empty,
+                &shadow.viewports.0[..shadow.viewports.1 as usize],
+            );
+        }
+        if shadow.scissors.1 > 0 {
+            self.emit_with(
+                Opcode::SetScissorRects,
+                0,
+                None,
+                Empty,
+                &shadow.scissors.0[..shadow.scissors.1 as usize],
+            );
+        }
+        if !shadow.predication.0.is_null() {
+            let (predicate, value) = shadow.predication;
+            self.emit(
+                Opcode::SetPredication,
+                0,
+                None,
+                ObjectPayload {
+                    object: predicate,
+                    value: value as u64,
+                },
+            );
+        }
+    }
+}
+
+/// The split point a carried view binding needs in a new list: its dynamic data stayed with the
+/// previous list, and a compressible target may have changed state since.
+fn carried_view(view: &BoundView) -> Option<SplitCategory> {
+    if view.flags.has(ViewFlags::DYNAMIC) {
+        Some(SplitCategory::DynamicShaderResource)
+    } else if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
+        Some(SplitCategory::Decompression)
+    } else {
+        None
+    }
+}
+
+/// Marks the dynamic views of carried bindings for resolution at execution.
+fn with_resolved_instances(mut resolved: Resolved<BoundView>) -> Resolved<BoundView> {
+    for (view, split) in resolved.items.iter_mut().zip(&resolved.splits) {
+        if *split == Some(SplitCategory::DynamicShaderResource) {
+            view.instance = InstanceId::RESOLVE_AT_EXECUTION;
+        }
+    }
+    resolved
+}

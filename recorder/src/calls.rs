@@ -1,0 +1,873 @@
+//! The rest of a deferred context's recording API (R-REC-5): draws and dispatches, clears,
+//! copies, maps, queries, compression, minimum LOD, presents and fences.
+
+use crate::context::DeferredContext;
+use crate::desc::*;
+use crate::device::{BufferInfo, TextureInfo};
+use crate::encode::*;
+use crate::error::Error;
+use crate::handle::*;
+use crate::split::SplitCategory;
+use crate::sync::Ordering;
+
+impl DeferredContext {
+    // ----- draws -------------------------------------------------------------------------------
+
+    #[inline]
+    fn emit_draw(&mut self, opcode: Opcode, args: [u32; 5]) {
+        self.begin_call();
+        self.stats.draws += 1;
+        self.emit(opcode, 0, None, DrawPayload::new(args));
+    }
+
+    #[inline]
+    pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+        self.emit_draw(Opcode::Draw, [vertex_count, start_vertex, 0, 0, 0]);
+    }
+
+    #[inline]
+    pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
+        self.emit_draw(
+            Opcode::DrawIndexed,
+            [index_count, start_index, base_vertex as u32, 0, 0],
+        );
+    }
+
+    #[inline]
+    pub fn draw_instanced(
+        &mut self,
+        vertex_count: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    ) {
+        self.emit_draw(
+            Opcode::DrawInstanced,
+            [
+                vertex_count,
+                instance_count,
+                start_vertex,
+                start_instance,
+                0,
+            ],
+        );
+    }
+
+    #[inline]
+    pub fn draw_indexed_instanced(
+        &mut self,
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    ) {
+        self.emit_draw(
+            Opcode::DrawIndexedInstanced,
+            [
+                index_count,
+                instance_count,
+                start_index,
+                base_vertex as u32,
+                start_instance,
+            ],
+        );
+    }
+
+    /// Draws what the bound stream-output buffer holds.
+    pub fn draw_auto(&mut self) {
+        self.begin_call();
+        self.stats.draws += 1;
+        self.emit(Opcode::DrawAuto, 0, None, Empty);
+    }
+
+    #[inline]
+    pub fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+        self.emit_draw(Opcode::Dispatch, [x, y, z, 0, 0]);
+    }
+
+    pub fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+        self.indirect(
+            Opcode::DrawInstancedIndirect,
+            "draw_instanced_indirect",
+            args,
+            offset,
+        );
+    }
+
+    pub fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+        self.indirect(
+            Opcode::DrawIndexedInstancedIndirect,
+            "draw_indexed_instanced_indirect",
+            args,
+            offset,
+        );
+    }
+
+    pub fn dispatch_indirect(&mut self, args: Buffer, offset: u32) {
+        self.indirect(Opcode::DispatchIndirect, "dispatch_indirect", args, offset);
+    }
+
+    fn indirect(&mut self, opcode: Opcode, call: &'static str, args: Buffer, offset: u32) {
+        self.begin_call();
+        match self.resolve_resource(call, args.into()) {
+            Ok((resource, info)) => {
+                let size = info.map_or(0, |i| i.size);
+                if offset % 4 != 0 || offset as u64 + 12 > size as u64 {
+                    return self.fail(Error::invalid(call, format!("argument offset {offset} is unaligned or past the buffer's {size} bytes")));
+                }
+                if let Err(error) = self.retain(ObjectKind::Buffer, args.0, 1, call) {
+                    return self.fail(error);
+                }
+                self.stats.draws += 1;
+                let args = BoundBuffer {
+                    buffer: args.0,
+                    instance: resource.instance,
+                    offset,
+                    stride_or_format: 0,
+                };
+                self.emit(opcode, 0, None, IndirectPayload { args });
+            }
+            Err(error) => self.fail(error),
+        }
+    }
+
+    /// A resource named by a copy, an indirect draw or a map: the instance it is read at is the
+    /// list's own if the list mapped it write_discard, else whatever is current when the list
+    /// executes (no split category covers these reads).
+    fn resolve_resource(
+        &self,
+        call: &'static str,
+        resource: Resource,
+    ) -> Result<(BoundResource, Option<BufferInfo>), Error> {
+        let raw = resource.raw();
+        let stale = || self.device.stale_error(call, resource.kind(), raw);
+        match resource {
+            Resource::Buffer(buffer) => {
+                let live = self
+                    .device
+                    .buffers
+                    .get(buffer.0, false)
+                    .map_err(|_| stale())?;
+                let info = BufferInfo::unpack(live.words);
+                let instance = if info.usage == Usage::Dynamic {
+                    self.maps
+                        .get(raw)
+                        .and_then(|e| e.instance)
+                        .unwrap_or(InstanceId::RESOLVE_AT_EXECUTION)
+                } else {
+                    InstanceId::INITIAL
+                };
+                Ok((
+                    BoundResource {
+                        resource: raw,
+                        instance,
+                        is_texture: 0,
+                        data_len: 0,
+                    },
+                    Some(info),
+                ))
+            }
+            Resource::Texture(texture) => {
+                self.device
+                    .textures
+                    .get(texture.0, false)
+                    .map_err(|_| stale())?;
+                Ok((
+                    BoundResource {
+                        resource: raw,
+                        instance: InstanceId::INITIAL,
+                        is_texture: 1,
+                        data_len: 0,
+                    },
+                    None,
+                ))
+            }
+        }
+    }
+
+    // ----- clears ------------------------------------------------------------------------------
+
+    /// Clears a render-target view: a `clear_render_target` split point on legacy contexts.
+    pub fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]) {
+        self.begin_call();
+        const CALL: &str = "clear_render_target_view";
+        let bound = match self.resolve_view(CALL, ObjectKind::RenderTargetView, view.0, false) {
+            Ok((bound, _)) => bound,
+            Err(error) => return self.fail(error),
+        };
+        if let Err(error) = self.retain(ObjectKind::RenderTargetView, view.0, 1, CALL) {
+            return self.fail(error);
+        }
+        let split =
+            (self.semantics == Semantics::Legacy).then_some(SplitCategory::ClearRenderTarget);
+        self.emit(
+            Opcode::ClearRenderTargetView,
+            0,
+            split,
+            ClearPayload {
+                view: bound,
+                values: color,
+                stencil: 0,
+                flags: 0,
+            },
+        );
+    }
+
+    /// Clears a depth-stencil view: a `clear_depth_stencil` split point on legacy contexts.
+    pub fn clear_depth_stencil_view(
+        &mut self,
+        view: DepthStencilView,
+        flags: ClearFlags,
+        depth: f32,
+        stencil: u8,
+    ) {
+        self.begin_call();
+        const CALL: &str = "clear_depth_stencil_view";
+        let bound = match self.resolve_view(CALL, ObjectKind::DepthStencilView, view.0, false) {
+            Ok((bound, _)) => bound,
+            Err(error) => return self.fail(error),
+        };
+        if !(0.0..=1.0).contains(&depth) {
+            return self.fail(Error::invalid(
+                CALL,
+                format!("depth {depth} is outside 0..=1"),
+            ));
+        }
+        if let Err(error) = self.retain(ObjectKind::DepthStencilView, view.0, 1, CALL) {
+            return self.fail(error);
+        }
+        let split =
+            (self.semantics == Semantics::Legacy).then_some(SplitCategory::ClearDepthStencil);
+        let payload = ClearPayload {
+            view: bound,
+            values: [depth, 0.0, 0.0, 0.0],
+            stencil: stencil as u32,
+            flags: flags.bits(),
+        };
+        self.emit(Opcode::ClearDepthStencilView, 0, split, payload);
+    }
+
+    // ----- copies ------------------------------------------------------------------------------
+
+    pub fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
+        self.begin_call();
+        if let Err(error) = self.try_copy_resource(destination.into(), source.into()) {
+            self.fail(error);
+        }
+    }
+
+    fn try_copy_resource(&mut self, destination: Resource, source: Resource) -> Result<(), Error> {
+        const CALL: &str = "copy_resource";
+        let (dst, dst_info) = self.resolve_resource(CALL, destination)?;
+        let (src, src_info) = self.resolve_resource(CALL, source)?;
+        if destination.kind() != source.kind() {
+            return Err(Error::invalid(
+                CALL,
+                "source and destination must both be buffers or both textures",
+            ));
+        }
+        if destination == source {
+            return Err(Error::invalid(
+                CALL,
+                "source and destination are the same resource",
+            ));
+        }
+        if let (Some(d), Some(s)) = (dst_info, src_info) {
+            if d.usage == Usage::Immutable {
+                return Err(Error::invalid(
+                    CALL,
+                    format!(
+                        "{} is immutable",
+                        self.device.object_name(ObjectKind::Buffer, dst.resource)
+                    ),
+                ));
+            }
+            if d.size != s.size {
+                return Err(Error::invalid(
+                    CALL,
+                    format!("buffer sizes differ ({} and {} bytes)", d.size, s.size),
+                ));
+            }
+        }
+        if let (Resource::Texture(d), Resource::Texture(s)) = (destination, source) {
+            let info = |t: Texture| {
+                self.device
+                    .textures
+                    .get(t.0, true)
+                    .ok()
+                    .map(|l| TextureInfo::unpack(l.words))
+            };
+            if let (Some(d), Some(s)) = (info(d), info(s)) {
+                if (
+                    d.width,
+                    d.height,
+                    d.mip_levels,
+                    d.array_size,
+                    d.sample_count,
+                ) != (
+                    s.width,
+                    s.height,
+                    s.mip_levels,
+                    s.array_size,
+                    s.sample_count,
+                ) {
+                    return Err(Error::invalid(
+                        CALL,
+                        "textures differ in size, mips, array size or sample count",
+                    ));
+                }
+            }
+        }
+        self.retain(destination.kind(), dst.resource, 1, CALL)?;
+        if let Err(error) = self.retain(source.kind(), src.resource, 1, CALL) {
+            self.device.unretain(destination.kind(), dst.resource);
+            return Err(error);
+        }
+        self.emit(
+            Opcode::CopyResource,
+            0,
+            None,
+            CopyPayload {
+                destination: dst,
+                source: src,
+            },
+        );
+        Ok(())
+    }
+
+    /// Replaces a default resource's contents with `data`, carried by the list (legacy only,
+    /// R-ST-7).
+    pub fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
+        self.begin_call();
+        if let Err(error) = self.try_update_subresource(resource.into(), data) {
+            self.fail(error);
+        }
+    }
+
+    fn try_update_subresource(&mut self, resource: Resource, data: &[u8]) -> Result<(), Error> {
+        const CALL: &str = "update_subresource";
+        if self.semantics == Semantics::Fast {
+            return Err(Error::ForbiddenInFast {
+                call: CALL,
+                rule: "use a staging resource and copy instead (R-ST-7)",
+            });
+        }
+        let (mut bound, info) = self.resolve_resource(CALL, resource)?;
+        if let Some(info) = info {
+            if info.usage != Usage::Default {
+                return Err(Error::invalid(
+                    CALL,
+                    format!(
+                        "{} is not of default usage",
+                        self.device.object_name(ObjectKind::Buffer, bound.resource)
+                    ),
+                ));
+            }
+            if data.len() > info.size as usize {
+                return Err(Error::invalid(
+                    CALL,
+                    format!("{} bytes do not fit the buffer's {}", data.len(), info.size),
+                ));
+            }
+        }
+        if data.len() > crate::limits::MAX_CHUNK_SIZE / 2 {
+            return Err(Error::invalid(
+                CALL,
+                format!(
+                    "{} bytes is more than a list carries in one update",
+                    data.len()
+                ),
+            ));
+        }
+        self.retain(resource.kind(), bound.resource, 1, CALL)?;
+        bound.data_len = data.len() as u32;
+        let at = self.emit_data(Opcode::UpdateSubresource, bound, data.len());
+        // SAFETY: `emit_data` reserved `data.len()` bytes (rounded up) at `at`.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), at, data.len()) };
+        Ok(())
+    }
+
+    /// Copies the hidden counter of an append/counter UAV into a buffer (legacy only, R-ST-7).
+    pub fn copy_structure_count(
+        &mut self,
+        destination: Buffer,
+        offset: u32,
+        view: UnorderedAccessView,
+    ) {
+        self.begin_call();
+        const CALL: &str = "copy_structure_count";
+        if self.semantics == Semantics::Fast {
+            return self.fail(Error::ForbiddenInFast {
+                call: CALL,
+                rule: "UAV counters are managed by the application in GDS (R-ST-7)",
+            });
+        }
+        let result = self
+            .resolve_resource(CALL, destination.into())
+            .and_then(|(dst, _)| {
+                let (bound, _) =
+                    self.resolve_view(CALL, ObjectKind::UnorderedAccessView, view.0, false)?;
+                if !bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
+                    return Err(Error::invalid(
+                        CALL,
+                        format!(
+                            "{} has no append or counter flag",
+                            self.device
+                                .object_name(ObjectKind::UnorderedAccessView, view.0)
+                        ),
+                    ));
+                }
+                Ok((dst, bound))
+            });
+        let (dst, bound) = match result {
+            Ok(pair) => pair,
+            Err(error) => return self.fail(error),
+        };
+        if let Err(error) = self.retain(ObjectKind::Buffer, destination.0, 1, CALL) {
+            return self.fail(error);
+        }
+        if let Err(error) = self.retain(ObjectKind::UnorderedAccessView, view.0, 1, CALL) {
+            self.device.unretain(ObjectKind::Buffer, destination.0);
+            return self.fail(error);
+        }
+        let destination = BoundBuffer {
+            buffer: destination.0,
+            instance: dst.instance,
+            offset,
+            stride_or_format: 0,
+        };
+        self.emit(
+            Opcode::CopyStructureCount,
+            0,
+            None,
+            StructureCountPayload {
+                destination,
+                view: bound,
+            },
+        );
+    }
+
+    // ----- maps --------------------------------------------------------------------------------
+
+    /// Maps a buffer for writing and returns its memory, or `None` if the call was refused.
+    ///
+    /// - `WriteDiscard` (dynamic buffers): a new instance whose data travels with the list; later
+    ///   binds in this list read it without a split point (R-SP-1, R-REC-10). On a legacy context
+    ///   the slots where the buffer is bound are re-bound to it (R-ST-8).
+    /// - `WriteNoOverwrite`: on a dynamic buffer, writes into the instance this list mapped
+    ///   write_discard, and is an error before one (R-REC-11); on a default buffer, only with
+    ///   `allow_usage_default`, writes in place and never splits.
+    ///
+    /// Other map types are immediate-context calls.
+    pub fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        allow_usage_default: bool,
+    ) -> Option<&mut [u8]> {
+        self.begin_call();
+        match self.try_map(resource.into(), map_type, allow_usage_default) {
+            // SAFETY: the data lies in a chunk of the list being recorded, which this context owns
+            // until the list is finished; the borrow of `self` ends before anything else is
+            // recorded.
+            Ok((data, len)) => Some(unsafe { std::slice::from_raw_parts_mut(data, len) }),
+            Err(error) => {
+                self.fail(error);
+                None
+            }
+        }
+    }
+
+    fn try_map(
+        &mut self,
+        resource: Resource,
+        map_type: MapType,
+        allow_usage_default: bool,
+    ) -> Result<(*mut u8, usize), Error> {
+        const CALL: &str = "map";
+        let Resource::Buffer(buffer) = resource else {
+            return Err(Error::invalid(
+                CALL,
+                "only buffers can be mapped on a deferred context",
+            ));
+        };
+        let (bound, info) = self.resolve_resource(CALL, resource)?;
+        let info = info.unwrap_or(BufferInfo {
+            size: 0,
+            usage: Usage::Default,
+            bind: BindFlags::NONE,
+            uav_flag: UavFlag::None,
+        });
+        let name = || self.device.object_name(ObjectKind::Buffer, buffer.0);
+        if self.maps.get(buffer.0).is_some_and(|e| e.mapped) {
+            return Err(Error::invalid(
+                CALL,
+                format!("{} is already mapped; unmap it first", name()),
+            ));
+        }
+        let len = info.size as usize;
+        match (map_type, info.usage) {
+            (MapType::WriteDiscard, Usage::Dynamic) => {
+                if len > crate::limits::MAX_CHUNK_SIZE / 2 {
+                    return Err(Error::invalid(CALL, format!("{} is too large ({len} bytes) to travel with a list", name())));
+                }
+                self.retain(ObjectKind::Buffer, buffer.0, 1, CALL)?;
+                let instance = self.next_instance();
+                let payload = BoundResource { resource: buffer.0, instance, is_texture: 0, data_len: len as u32 };
+                let data = self.emit_data(Opcode::MapWriteDiscard, payload, len);
+                let entry = self.maps.entry(buffer.0);
+                entry.instance = Some(instance);
+                entry.data = data;
+                entry.len = len as u32;
+                entry.mapped = true;
+                self.rebind_renamed(buffer.0, instance);
+                Ok((data, len))
+            }
+            (MapType::WriteDiscard, _) => Err(Error::invalid(CALL, format!("{} is not dynamic: write_discard needs dynamic usage", name()))),
+            (MapType::WriteNoOverwrite, Usage::Dynamic) => match self.maps.get(buffer.0) {
+                Some(entry) if entry.instance.is_some() => {
+                    let (data, len) = (entry.data, entry.len as usize);
+                    self.maps.entry(buffer.0).mapped = true;
+                    Ok((data, len))
+                }
+                _ => Err(Error::DynamicBeforeMap {
+                    call: CALL,
+                    object: name(),
+                    rule: "mapped write_no_overwrite before this list mapped it write_discard (R-REC-11)",
+                }),
+            },
+            (MapType::WriteNoOverwrite, Usage::Default) if allow_usage_default => {
+                if len > crate::limits::MAX_CHUNK_SIZE / 2 {
+                    return Err(Error::invalid(CALL, format!("{} is too large ({len} bytes) to travel with a list", name())));
+                }
+                self.retain(ObjectKind::Buffer, buffer.0, 1, CALL)?;
+                let payload = BoundResource { data_len: len as u32, ..bound };
+                let data = self.emit_data(Opcode::MapWriteNoOverwrite, payload, len);
+                self.maps.entry(buffer.0).mapped = true;
+                Ok((data, len))
+            }
+            (MapType::WriteNoOverwrite, Usage::Default) => Err(Error::invalid(
+                CALL,
+                format!("{} is of default usage: write_no_overwrite needs allow_usage_default", name()),
+            )),
+            (MapType::WriteNoOverwrite, _) => Err(Error::invalid(CALL, format!("{} cannot be mapped write_no_overwrite (immutable or staging)", name()))),
+            (_, _) => Err(Error::invalid(CALL, "a deferred context maps only write_discard or write_no_overwrite")),
+        }
+    }
+
+    /// Ends a map.
+    pub fn unmap(&mut self, resource: impl Into<Resource>) {
+        self.begin_call();
+        let resource = resource.into();
+        match self.maps.get(resource.raw()) {
+            Some(entry) if entry.mapped => self.maps.entry(resource.raw()).mapped = false,
+            _ => {
+                let object = self.device.object_name(resource.kind(), resource.raw());
+                self.fail(Error::invalid(
+                    "unmap",
+                    format!("{object} is not mapped on this context"),
+                ));
+            }
+        }
+    }
+
+    /// Legacy R-ST-8: a write_discard map renames the buffer; the slots that hold it are re-bound
+    /// to the new instance, as the runtime patches the binding.
+    fn rebind_renamed(&mut self, buffer: RawHandle, instance: InstanceId) {
+        let Some(mut shadow) = self.shadow.take() else {
+            return;
+        };
+        let mut bits = shadow.dynamic_vertex_buffers;
+        while bits != 0 {
+            let slot = bits.trailing_zeros();
+            bits &= bits - 1;
+            let bound = &mut shadow.vertex_buffers[slot as usize];
+            if bound.buffer == buffer {
+                bound.instance = instance;
+                let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
+                self.emit_with(
+                    Opcode::SetVertexBuffers,
+                    0,
+                    None,
+                    SlotsPayload {
+                        start: slot,
+                        count: 1,
+                    },
+                    std::slice::from_ref(bound),
+                );
+            }
+        }
+        if shadow.dynamic_index_buffer && shadow.index_buffer.buffer == buffer {
+            shadow.index_buffer.instance = instance;
+            let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
+            self.emit(Opcode::SetIndexBuffer, 0, None, shadow.index_buffer);
+        }
+        for stage in Stage::ALL {
+            let s = stage as usize;
+            let mut bits = shadow.dynamic_constant_buffers[s];
+            while bits != 0 {
+                let slot = bits.trailing_zeros();
+                bits &= bits - 1;
+                let bound = &mut shadow.constant_buffers[s][slot as usize];
+                if bound.buffer == buffer {
+                    bound.instance = instance;
+                    let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
+                    self.emit_with(
+                        Opcode::SetConstantBuffers,
+                        stage as u8,
+                        None,
+                        SlotsPayload {
+                            start: slot,
+                            count: 1,
+                        },
+                        std::slice::from_ref(bound),
+                    );
+                }
+            }
+            let mut bits = shadow.dynamic_shader_resources[s];
+            while bits != 0 {
+                let slot = bits.trailing_zeros();
+                bits &= bits - 1;
+                let bound = &mut shadow.shader_resources[s][slot as usize];
+                if bound.resource == buffer {
+                    bound.instance = instance;
+                    let _ = self.retain(ObjectKind::ShaderResourceView, bound.view, 1, "map");
+                    self.emit_with(
+                        Opcode::SetShaderResources,
+                        stage as u8,
+                        None,
+                        SlotsPayload {
+                            start: slot,
+                            count: 1,
+                        },
+                        std::slice::from_ref(bound),
+                    );
+                }
+            }
+        }
+        self.shadow = Some(shadow);
+    }
+
+    // ----- queries, compression, LOD, presents, fences -----------------------------------------
+
+    pub fn begin_query(&mut self, query: Query) {
+        self.query(Opcode::BeginQuery, "begin_query", query);
+    }
+
+    pub fn end_query(&mut self, query: Query) {
+        self.query(Opcode::EndQuery, "end_query", query);
+    }
+
+    fn query(&mut self, opcode: Opcode, call: &'static str, query: Query) {
+        self.begin_call();
+        if self.device.queries.get(query.0, false).is_err() {
+            return self.fail(self.device.stale_error(call, ObjectKind::Query, query.0));
+        }
+        if let Err(error) = self.retain(ObjectKind::Query, query.0, 1, call) {
+            return self.fail(error);
+        }
+        self.emit(opcode, 0, None, query.0);
+    }
+
+    /// Decompresses a compressible target in place, or into `into` (keeping the original
+    /// compressed). Explicit under fast semantics (R-SP-3, R-ST-9).
+    pub fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
+        self.begin_call();
+        const CALL: &str = "decompress_resource";
+        let info = |t: Texture| {
+            self.device
+                .textures
+                .get(t.0, false)
+                .map(|l| TextureInfo::unpack(l.words))
+                .map_err(|_| self.device.stale_error(CALL, ObjectKind::Texture, t.0))
+        };
+        let result = info(texture).and_then(|source| match into {
+            None => Ok(()),
+            Some(target) if target == texture => Err(Error::invalid(
+                CALL,
+                "decompressing into the same texture: omit `into` instead",
+            )),
+            Some(target) => {
+                let target = info(target)?;
+                if (target.width, target.height) != (source.width, source.height) {
+                    return Err(Error::invalid(
+                        CALL,
+                        "the destination's size differs from the source's",
+                    ));
+                }
+                Ok(())
+            }
+        });
+        if let Err(error) = result {
+            return self.fail(error);
+        }
+        let into = into.map_or(RawHandle::NULL, |t| t.0);
+        if let Err(error) = self.retain(ObjectKind::Texture, texture.0, 1, CALL) {
+            return self.fail(error);
+        }
+        if let Err(error) = self.retain(ObjectKind::Texture, into, 1, CALL) {
+            self.device.unretain(ObjectKind::Texture, texture.0);
+            return self.fail(error);
+        }
+        self.emit(
+            Opcode::DecompressResource,
+            0,
+            None,
+            ObjectPayload {
+                object: texture.0,
+                value: into.to_bits(),
+            },
+        );
+    }
+
+    /// Overrides a target's compression state when the list executes (R-ST-9).
+    pub fn set_resource_compression(&mut self, texture: Texture, compressed: bool) {
+        self.begin_call();
+        const CALL: &str = "set_resource_compression";
+        if self.device.textures.get(texture.0, false).is_err() {
+            return self.fail(
+                self.device
+                    .stale_error(CALL, ObjectKind::Texture, texture.0),
+            );
+        }
+        if let Err(error) = self.retain(ObjectKind::Texture, texture.0, 1, CALL) {
+            return self.fail(error);
+        }
+        self.emit(
+            Opcode::SetResourceCompression,
+            0,
+            None,
+            ObjectPayload {
+                object: texture.0,
+                value: compressed as u64,
+            },
+        );
+    }
+
+    /// Sets a texture's minimum LOD, at once, for every context (legacy binds read it, R-ST-6).
+    pub fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32) {
+        self.begin_call();
+        const CALL: &str = "set_resource_min_lod";
+        if !(min_lod.is_finite() && min_lod >= 0.0) {
+            return self.fail(Error::invalid(
+                CALL,
+                format!("minimum LOD {min_lod} is not a finite non-negative number"),
+            ));
+        }
+        match self.device.textures.get(texture.0, false) {
+            Ok(live) => live.slot.aux.store(min_lod.to_bits(), Ordering::Release),
+            Err(_) => self.fail(
+                self.device
+                    .stale_error(CALL, ObjectKind::Texture, texture.0),
+            ),
+        }
+    }
+
+    /// Sets a view's minimum LOD, at once, for every context (fast binds read it, R-ST-6).
+    pub fn set_shader_resource_view_min_lod(&mut self, view: ShaderResourceView, min_lod: f32) {
+        self.begin_call();
+        const CALL: &str = "set_shader_resource_view_min_lod";
+        if !(min_lod.is_finite() && min_lod >= 0.0) {
+            return self.fail(Error::invalid(
+                CALL,
+                format!("minimum LOD {min_lod} is not a finite non-negative number"),
+            ));
+        }
+        match self.device.shader_resource_views.get(view.0, false) {
+            Ok(live) => live.slot.aux.store(min_lod.to_bits(), Ordering::Release),
+            Err(_) => self.fail(self.device.stale_error(
+                CALL,
+                ObjectKind::ShaderResourceView,
+                view.0,
+            )),
+        }
+    }
+
+    /// Waits for the current back buffer of `chain` to leave the display before writing it
+    /// (fast semantics needs it once a frame, R-EX-7).
+    pub fn insert_wait_on_present(&mut self, chain: SwapChain) {
+        self.begin_call();
+        const CALL: &str = "insert_wait_on_present";
+        if self.device.swap_chains.get(chain.0, false).is_err() {
+            return self.fail(
+                self.device
+                    .stale_error(CALL, ObjectKind::SwapChain, chain.0),
+            );
+        }
+        if let Err(error) = self.retain(ObjectKind::SwapChain, chain.0, 1, CALL) {
+            return self.fail(error);
+        }
+        self.emit(Opcode::InsertWaitOnPresent, 0, None, chain.0);
+    }
+
+    /// Inserts a fence on `engine`; its value is assigned when the list executes (R-EX-5).
+    pub fn insert_fence(&mut self, engine: Engine) {
+        self.begin_call();
+        self.emit(Opcode::InsertFence, engine as u8, None, Empty);
+    }
+
+    /// Makes `engine` wait until the fence `value` has passed.
+    pub fn insert_wait_on_fence(&mut self, engine: Engine, value: u64) {
+        self.begin_call();
+        self.emit(Opcode::InsertWaitOnFence, engine as u8, None, value);
+    }
+
+    /// Writes `value` at `offset` of `buffer` when the pipeline drains past this point.
+    pub fn write_value_bottom_of_pipe(&mut self, buffer: Buffer, offset: u64, value: u64) {
+        self.memory_op(
+            Opcode::WriteValueBottomOfPipe,
+            "write_value_bottom_of_pipe",
+            buffer,
+            offset,
+            value,
+        );
+    }
+
+    /// Waits until `offset` of `buffer` holds `value`.
+    pub fn insert_wait_on_memory(&mut self, buffer: Buffer, offset: u64, value: u64) {
+        self.memory_op(
+            Opcode::InsertWaitOnMemory,
+            "insert_wait_on_memory",
+            buffer,
+            offset,
+            value,
+        );
+    }
+
+    fn memory_op(
+        &mut self,
+        opcode: Opcode,
+        call: &'static str,
+        buffer: Buffer,
+        offset: u64,
+        value: u64,
+    ) {
+        self.begin_call();
+        let size = match self.device.buffers.get(buffer.0, false) {
+            Ok(live) => BufferInfo::unpack(live.words).size as u64,
+            Err(_) => {
+                return self.fail(self.device.stale_error(call, ObjectKind::Buffer, buffer.0))
+            }
+        };
+        if offset % 8 != 0 || offset + 8 > size {
+            return self.fail(Error::invalid(
+                call,
+                format!("offset {offset} is unaligned or past the buffer's {size} bytes"),
+            ));
+        }
+        if let Err(error) = self.retain(ObjectKind::Buffer, buffer.0, 1, call) {
+            return self.fail(error);
+        }
+        self.emit(
+            opcode,
+            0,
+            None,
+            MemoryPayload {
+                buffer: buffer.0,
+                offset,
+                value,
+            },
+        );
+    }
+}

@@ -1,0 +1,459 @@
+//! Chunks: the memory command lists are recorded into (R-REC-3, R-REC-4).
+//!
+//! A chunk is one block from the global allocator, 64 KB by default. Its header links it to the
+//! next chunk of the same list; commands grow up from the header, side records (the offsets of
+//! split points and nested lists, which execution needs without walking every command) grow down
+//! from the end. A command never straddles two chunks.
+//!
+//! ```text
+//! [ChunkHeader][commands -->            <-- side records]
+//!              ^data_start  ^cursor     ^side           ^size
+//! ```
+//!
+//! Chunks come from the device-wide [`ChunkPool`] and go back to it when the list that owns them
+//! drops; the pool keeps up to its limit and frees the rest. After a warm-up frame, recording takes
+//! every chunk from the pool: no heap allocation in steady state.
+
+use std::alloc::{alloc, dealloc, Layout};
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use crate::limits::{DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE};
+use crate::sync::{AtomicU64, Mutex, Ordering};
+
+/// Alignment of chunks and of every command in them.
+pub(crate) const COMMAND_ALIGN: usize = 8;
+const CHUNK_ALIGN: usize = 64;
+
+/// The start of every chunk.
+#[repr(C, align(8))]
+pub(crate) struct ChunkHeader {
+    /// Next chunk of the same list, or null.
+    pub(crate) next: *mut ChunkHeader,
+    /// Bytes in the chunk, header included.
+    pub(crate) size: u32,
+    /// Offset one past the last command (set when the chunk is sealed).
+    pub(crate) command_end: u32,
+    /// Offset of the lowest side record (set when the chunk is sealed); they run to `size`.
+    pub(crate) side_start: u32,
+    _reserved: u32,
+}
+
+/// Offset of the first command in a chunk.
+pub(crate) const DATA_START: usize = std::mem::size_of::<ChunkHeader>();
+const _: () = assert!(DATA_START % COMMAND_ALIGN == 0 && DATA_START == 24);
+
+/// How the next chunk of a list is sized (the seeds' XMemSetAllocationHooks, R-REC-4).
+#[derive(Clone)]
+pub enum GrowthPolicy {
+    /// Every chunk has the policy's chunk size.
+    Fixed,
+    /// Each chunk of a list is twice the previous, up to `max` bytes.
+    Doubling { max: usize },
+    /// `f(chunk index within the list, previous size)` gives the next size.
+    Custom(Arc<dyn Fn(u32, usize) -> usize + Send + Sync>),
+}
+
+impl std::fmt::Debug for GrowthPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Fixed => f.write_str("Fixed"),
+            Self::Doubling { max } => write!(f, "Doubling {{ max: {max} }}"),
+            Self::Custom(_) => f.write_str("Custom(..)"),
+        }
+    }
+}
+
+/// Allocation hooks: chunk size, growth and how much the pool keeps (R-REC-4).
+#[derive(Clone, Debug)]
+pub struct ChunkPolicy {
+    /// Size of a list's first chunk, 64 KB by default.
+    pub chunk_size: usize,
+    pub growth: GrowthPolicy,
+    /// Bytes of free chunks the device's pool keeps for reuse; the rest go back to the allocator.
+    pub pool_limit: usize,
+}
+
+impl Default for ChunkPolicy {
+    fn default() -> Self {
+        Self {
+            chunk_size: DEFAULT_CHUNK_SIZE,
+            growth: GrowthPolicy::Fixed,
+            pool_limit: 256 << 20,
+        }
+    }
+}
+
+impl ChunkPolicy {
+    /// Size of chunk `index` of a list (0 is the first), given the previous one's size.
+    pub(crate) fn size_of(&self, index: u32, previous: usize) -> usize {
+        let wanted = match &self.growth {
+            _ if index == 0 => self.chunk_size,
+            GrowthPolicy::Fixed => self.chunk_size,
+            GrowthPolicy::Doubling { max } => previous.saturating_mul(2).min(*max),
+            GrowthPolicy::Custom(next) => next(index, previous),
+        };
+        clamp_chunk_size(wanted)
+    }
+}
+
+/// Rounds a requested size to a multiple of 4 KB within the allowed range.
+pub(crate) fn clamp_chunk_size(size: usize) -> usize {
+    size.clamp(MIN_CHUNK_SIZE, MAX_CHUNK_SIZE)
+        .next_multiple_of(MIN_CHUNK_SIZE)
+}
+
+/// A chunk owned by whoever holds this (a pool, a writer or a finished list).
+#[derive(Debug)]
+pub(crate) struct ChunkPtr(pub(crate) NonNull<ChunkHeader>);
+
+// SAFETY: a chunk is plain memory reached only through its one owner.
+unsafe impl Send for ChunkPtr {}
+
+/// Counters of a pool, for statistics and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolStats {
+    /// Chunks taken from the global allocator over the pool's life.
+    pub allocated_chunks: u64,
+    /// Chunks handed out from the pool's free list instead.
+    pub reused_chunks: u64,
+    /// Chunks sitting in the free list now.
+    pub free_chunks: u64,
+    /// Bytes in the free list now.
+    pub free_bytes: u64,
+}
+
+/// The device-wide pool of free chunks.
+pub(crate) struct ChunkPool {
+    free: Mutex<Vec<ChunkPtr>>,
+    limit: usize,
+    allocated: AtomicU64,
+    reused: AtomicU64,
+}
+
+impl ChunkPool {
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            free: Mutex::new(Vec::new()),
+            limit,
+            allocated: AtomicU64::new(0),
+            reused: AtomicU64::new(0),
+        }
+    }
+
+    /// A chunk of exactly `size` bytes (a multiple of 4 KB), header initialised.
+    #[cold]
+    pub(crate) fn take(&self, size: usize) -> NonNull<ChunkHeader> {
+        let pooled = {
+            let mut free = self.free.lock();
+            // SAFETY: chunks in the free list are owned by the pool and their headers valid.
+            let found = free
+                .iter()
+                .rposition(|c| unsafe { c.0.as_ref() }.size as usize == size);
+            found.map(|i| free.swap_remove(i))
+        };
+        let chunk = match pooled {
+            Some(chunk) => {
+                self.reused.fetch_add(1, Ordering::Relaxed);
+                chunk.0
+            }
+            None => {
+                self.allocated.fetch_add(1, Ordering::Relaxed);
+                allocate_chunk(size)
+            }
+        };
+        // SAFETY: the chunk is ours alone and at least DATA_START bytes long.
+        unsafe {
+            chunk.as_ptr().write(ChunkHeader {
+                next: std::ptr::null_mut(),
+                size: size as u32,
+                command_end: DATA_START as u32,
+                side_start: size as u32,
+                _reserved: 0,
+            });
+        }
+        chunk
+    }
+
+    /// Takes back a chain of chunks linked by `next`.
+    ///
+    /// # Safety
+    /// `first` must be the head of a chain of chunks from [`take`](Self::take) that nothing else
+    /// references any more.
+    pub(crate) unsafe fn give_back(&self, first: *mut ChunkHeader) {
+        let mut free = self.free.lock();
+        // SAFETY: the free list's chunks are valid (pool invariant).
+        let mut kept: usize = free
+            .iter()
+            .map(|c| unsafe { c.0.as_ref() }.size as usize)
+            .sum();
+        let mut next = first;
+        while let Some(chunk) = NonNull::new(next) {
+            // SAFETY: the caller hands over the whole chain; each header is valid.
+            let header = unsafe { chunk.as_ref() };
+            next = header.next;
+            let size = header.size as usize;
+            if kept + size <= self.limit {
+                kept += size;
+                free.push(ChunkPtr(chunk));
+            } else {
+                // SAFETY: the chunk came from `allocate_chunk(size)` and is no longer referenced.
+                unsafe { free_chunk(chunk, size) };
+            }
+        }
+    }
+
+    pub(crate) fn stats(&self) -> PoolStats {
+        let free = self.free.lock();
+        PoolStats {
+            allocated_chunks: self.allocated.load(Ordering::Relaxed),
+            reused_chunks: self.reused.load(Ordering::Relaxed),
+            free_chunks: free.len() as u64,
+            // SAFETY: the free list's chunks are valid.
+            free_bytes: free
+                .iter()
+                .map(|c| unsafe { c.0.as_ref() }.size as u64)
+                .sum(),
+        }
+    }
+
+    /// Fills the free list with `count` chunks of `size` bytes, so the first frame allocates none.
+    pub(crate) fn reserve(&self, count: usize, size: usize) {
+        let size = clamp_chunk_size(size);
+        let chunks: Vec<ChunkPtr> = (0..count).map(|_| ChunkPtr(allocate_chunk(size))).collect();
+        self.allocated.fetch_add(count as u64, Ordering::Relaxed);
+        let mut free = self.free.lock();
+        free.reserve(count);
+        free.extend(chunks);
+    }
+}
+
+impl Drop for ChunkPool {
+    fn drop(&mut self) {
+        for chunk in self.free.lock().drain(..) {
+            // SAFETY: free-list chunks are owned by the pool, valid, and referenced nowhere else.
+            let size = unsafe { chunk.0.as_ref() }.size as usize;
+            // SAFETY: as above; the chunk came from `allocate_chunk(size)`.
+            unsafe { free_chunk(chunk.0, size) };
+        }
+    }
+}
+
+fn chunk_layout(size: usize) -> Layout {
+    Layout::from_size_align(size, CHUNK_ALIGN).expect("chunk sizes are clamped to MAX_CHUNK_SIZE")
+}
+
+#[cold]
+fn allocate_chunk(size: usize) -> NonNull<ChunkHeader> {
+    let layout = chunk_layout(size);
+    // SAFETY: the layout has a non-zero size (at least MIN_CHUNK_SIZE).
+    let memory = unsafe { alloc(layout) };
+    match NonNull::new(memory as *mut ChunkHeader) {
+        Some(chunk) => chunk,
+        None => std::alloc::handle_alloc_error(layout),
+    }
+}
+
+/// # Safety
+/// `chunk` must come from `allocate_chunk(size)` and be referenced nowhere else.
+unsafe fn free_chunk(chunk: NonNull<ChunkHeader>, size: usize) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { dealloc(chunk.as_ptr() as *mut u8, chunk_layout(size)) };
+}
+
+/// A side record: where in its chunk a command that execution must stop at lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum SideKind {
+    /// A split point (R-SP-4).
+    Split = 1,
+    /// A nested command list (R-REC-9).
+    Nested = 2,
+}
+
+#[inline]
+pub(crate) const fn side_record(kind: SideKind, offset: u32) -> u64 {
+    (kind as u64) << 32 | offset as u64
+}
+
+/// Bump-allocates commands into a chain of chunks. Owned by one deferred context: `!Sync`.
+pub(crate) struct ChunkWriter {
+    /// Next free command byte in the current chunk.
+    cursor: *mut u8,
+    /// Lowest side-record byte in the current chunk; commands must stay below it.
+    side: *mut u8,
+    current: *mut ChunkHeader,
+    first: *mut ChunkHeader,
+    /// Chunks in the chain.
+    pub(crate) chunks: u32,
+    /// Bytes of commands and side records written in sealed chunks.
+    sealed_bytes: u64,
+}
+
+impl ChunkWriter {
+    pub(crate) const fn new() -> Self {
+        Self {
+            cursor: std::ptr::null_mut(),
+            side: std::ptr::null_mut(),
+            current: std::ptr::null_mut(),
+            first: std::ptr::null_mut(),
+            chunks: 0,
+            sealed_bytes: 0,
+        }
+    }
+
+    /// The first chunk of the chain, or null before anything was written.
+    pub(crate) fn first(&self) -> *mut ChunkHeader {
+        self.first
+    }
+
+    /// Reserves `size` bytes (a multiple of 8) for a command, plus one side record when `side`
+    /// is given, in the current chunk. Returns the command's address.
+    #[inline(always)]
+    pub(crate) fn reserve(
+        &mut self,
+        size: usize,
+        side: Option<SideKind>,
+        pool: &ChunkPool,
+        policy: &ChunkPolicy,
+    ) -> *mut u8 {
+        debug_assert!(size % COMMAND_ALIGN == 0);
+        let needed = size + if side.is_some() { 8 } else { 0 };
+        if (self.side as usize).wrapping_sub(self.cursor as usize) < needed || self.cursor.is_null()
+        {
+            self.refill(needed, pool, policy);
+        }
+        let command = self.cursor;
+        // SAFETY: `needed` bytes lie between cursor and side in the current chunk (checked or
+        // made so by `refill`).
+        unsafe {
+            self.cursor = self.cursor.add(size);
+            if let Some(kind) = side {
+                self.side = self.side.sub(8);
+                let offset = command as usize - self.current as usize;
+                (self.side as *mut u64).write(side_record(kind, offset as u32));
+            }
+        }
+        command
+    }
+
+    /// Seals the current chunk and links in a new one that holds at least `needed` bytes.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, needed: usize, pool: &ChunkPool, policy: &ChunkPolicy) {
+        let previous = if self.current.is_null() {
+            0
+        } else {
+            // SAFETY: `current` is a chunk this writer owns.
+            unsafe { (*self.current).size as usize }
+        };
+        let mut size = policy.size_of(self.chunks, previous);
+        if size < DATA_START + needed {
+            size = clamp_chunk_size(DATA_START + needed).max(DATA_START + needed);
+            size = size.next_multiple_of(crate::limits::MIN_CHUNK_SIZE);
+        }
+        let chunk = pool.take(size).as_ptr();
+        self.seal();
+        if self.current.is_null() {
+            self.first = chunk;
+        } else {
+            // SAFETY: `current` is ours and sealed; linking keeps the chain owned by this writer.
+            unsafe { (*self.current).next = chunk };
+        }
+        self.current = chunk;
+        self.chunks += 1;
+        // SAFETY: the chunk has `size` bytes.
+        unsafe {
+            self.cursor = (chunk as *mut u8).add(DATA_START);
+            self.side = (chunk as *mut u8).add(size);
+        }
+    }
+
+    /// Writes the current chunk's command end and side start into its header, so the chain can
+    /// be walked as it stands; recording may go on afterwards.
+    pub(crate) fn seal_in_place(&mut self) {
+        if let Some(current) = NonNull::new(self.current) {
+            let base = current.as_ptr() as usize;
+            // SAFETY: `current` is a chunk this writer owns.
+            let header = unsafe { &mut *current.as_ptr() };
+            header.command_end = (self.cursor as usize - base) as u32;
+            header.side_start = (self.side as usize - base) as u32;
+        }
+    }
+
+    /// Seals the current chunk for good before the writer moves on from it.
+    fn seal(&mut self) {
+        self.seal_in_place();
+        if let Some(current) = NonNull::new(self.current) {
+            // SAFETY: `current` is a chunk this writer owns.
+            let header = unsafe { &*current.as_ptr() };
+            self.sealed_bytes += (header.command_end as usize - DATA_START
+                + (header.size - header.side_start) as usize)
+                as u64;
+        }
+    }
+
+    /// Bytes written so far: commands, payloads and side records.
+    pub(crate) fn bytes(&self) -> u64 {
+        let open = if self.current.is_null() {
+            0
+        } else {
+            let base = self.current as usize;
+            // SAFETY: `current` is ours.
+            let size = unsafe { (*self.current).size } as usize;
+            (self.cursor as usize - base - DATA_START) + (base + size - self.side as usize)
+        };
+        self.sealed_bytes + open as u64
+    }
+
+    /// Seals the chain and hands it over; the writer starts empty again.
+    pub(crate) fn take_chain(&mut self) -> *mut ChunkHeader {
+        self.seal();
+        let first = self.first;
+        *self = Self::new();
+        first
+    }
+}
+
+// SAFETY: the writer exclusively owns the chunks it points to; moving it to another thread moves
+// that ownership. It is not `Sync` (raw pointers), so one thread writes at a time.
+unsafe impl Send for ChunkWriter {}
+
+/// Walks the commands of one sealed chunk, and its side records.
+pub(crate) struct ChunkView {
+    pub(crate) base: *const u8,
+    pub(crate) command_end: usize,
+    pub(crate) side_start: usize,
+    pub(crate) size: usize,
+}
+
+impl ChunkView {
+    /// # Safety
+    /// `chunk` must be a sealed chunk that stays alive while the view is used.
+    pub(crate) unsafe fn new(chunk: *const ChunkHeader) -> Self {
+        // SAFETY: guaranteed by the caller.
+        let header = unsafe { &*chunk };
+        Self {
+            base: chunk as *const u8,
+            command_end: header.command_end as usize,
+            side_start: header.side_start as usize,
+            size: header.size as usize,
+        }
+    }
+
+    /// Side records in recording order (they were pushed downwards from the end).
+    pub(crate) fn side_records(&self) -> impl Iterator<Item = (SideKind, u32)> + '_ {
+        let count = (self.size - self.side_start) / 8;
+        (0..count).map(move |i| {
+            let at = self.size - 8 * (i + 1);
+            // SAFETY: side records occupy [side_start, size) of a sealed chunk, 8-aligned.
+            let record = unsafe { (self.base.add(at) as *const u64).read() };
+            let kind = if record >> 32 == SideKind::Nested as u64 {
+                SideKind::Nested
+            } else {
+                SideKind::Split
+            };
+            (kind, record as u32)
+        })
+    }
+}

@@ -1,0 +1,452 @@
+//! Deferred contexts (R-REC-1..11): one thread records on one at a time (`Send`, not `Sync`), into
+//! chunks of its own, taking no lock and, under fast semantics, no atomic read-modify-write. Bad
+//! input never panics: the call is ignored and the first error is kept with its call index, for
+//! `finish_command_list` to return (R-REC-8).
+//!
+//! This file holds the context's life cycle (creation, lists, finish, nesting, drop) and the
+//! helpers every call uses; the calls themselves are in `bind.rs` (state) and `calls.rs` (draws,
+//! clears, copies, maps and the rest).
+
+use std::sync::Arc as StdArc;
+
+use crate::chunk::{ChunkPolicy, ChunkWriter, SideKind};
+use crate::desc::Semantics;
+use crate::device::DeviceShared;
+use crate::dynamic::MapTracker;
+use crate::encode::*;
+use crate::error::{Error, RecordError};
+use crate::handle::{ObjectKind, RawHandle, SwapChain};
+use crate::list::{
+    discard_chain, for_each_referenced, CommandList, ListHeader, ListStats, StartState,
+};
+use crate::shadow::LegacyShadow;
+use crate::split::SplitCategory;
+use crate::sync::{Arc, Ordering};
+
+/// How to create a deferred context.
+#[derive(Clone, Debug, Default)]
+pub struct DeferredContextDesc<'a> {
+    pub name: &'a str,
+    pub semantics: Semantics,
+    /// Overrides the device's chunk policy for this context (R-REC-4).
+    pub chunk_policy: Option<ChunkPolicy>,
+}
+
+/// A deferred context: records commands into a command list.
+///
+/// It is `Send` but not `Sync`: many contexts record in parallel, each on one thread at a time.
+///
+/// ```compile_fail
+/// fn needs_sync<T: Sync>() {}
+/// needs_sync::<recorder::DeferredContext>();
+/// ```
+pub struct DeferredContext {
+    pub(crate) device: Arc<DeviceShared>,
+    name: StdArc<str>,
+    pub(crate) serial: u32,
+    pub(crate) semantics: Semantics,
+    policy: ChunkPolicy,
+    writer: ChunkWriter,
+    /// The reserved header of the list being recorded, in its first chunk.
+    list_header: *mut ListHeader,
+    start: StartState,
+    pub(crate) stats: ListStats,
+    /// Calls made on the list being recorded, refused ones included.
+    calls_made: u32,
+    refused: u32,
+    error: Option<RecordError>,
+    /// The last call refused, kept after the sticky error is taken (for `expect error`).
+    last_refusal: Option<Error>,
+    pub(crate) maps: MapTracker,
+    map_serial: u32,
+    /// Legacy only: the context's own state.
+    pub(crate) shadow: Option<Box<LegacyShadow>>,
+    pub(crate) back_buffer: Option<(SwapChain, u32)>,
+}
+
+// SAFETY: the context exclusively owns its chunks (through `writer` and `list_header`) and its
+// tracker; moving it to another thread moves that ownership. Raw pointers keep it `!Sync`.
+unsafe impl Send for DeferredContext {}
+
+impl DeferredContext {
+    pub(crate) fn new(
+        device: Arc<DeviceShared>,
+        desc: &DeferredContextDesc<'_>,
+        serial: u32,
+    ) -> Self {
+        let policy = desc
+            .chunk_policy
+            .clone()
+            .unwrap_or_else(|| device.desc.chunk_policy.clone());
+        let mut context = Self {
+            device,
+            name: StdArc::from(desc.name),
+            serial,
+            semantics: desc.semantics,
+            policy,
+            writer: ChunkWriter::new(),
+            list_header: std::ptr::null_mut(),
+            start: StartState::ClearState,
+            stats: ListStats::default(),
+            calls_made: 0,
+            refused: 0,
+            error: None,
+            last_refusal: None,
+            maps: MapTracker::new(),
+            map_serial: 0,
+            shadow: (desc.semantics == Semantics::Legacy).then(Box::default),
+            back_buffer: None,
+        };
+        context.start_list(false);
+        context
+    }
+
+    pub fn semantics(&self) -> Semantics {
+        self.semantics
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The context's serial: the `recorder` of the dynamic instances its maps create.
+    pub fn serial(&self) -> u32 {
+        self.serial
+    }
+
+    /// Counters of the list being recorded so far.
+    pub fn stats(&self) -> ListStats {
+        ListStats {
+            calls: self.calls_made - self.refused,
+            bytes: self.writer.bytes(),
+            chunks: self.writer.chunks,
+            ..self.stats
+        }
+    }
+
+    /// The first error of the list being recorded, if any (also returned by the finish).
+    pub fn error(&self) -> Option<&RecordError> {
+        self.error.as_ref()
+    }
+
+    /// The error of the most recent refused call, until the next list begins or it is cleared.
+    pub fn last_refusal(&self) -> Option<&Error> {
+        self.last_refusal.as_ref()
+    }
+
+    /// Begins a list: reserves its header, forgets the previous list's maps, and under legacy
+    /// semantics re-binds the carried state when the last finish had restore=true (R-ST-1).
+    fn start_list(&mut self, carried: bool) {
+        self.stats = ListStats::default();
+        self.calls_made = 0;
+        self.refused = 0;
+        self.error = None;
+        self.back_buffer = None;
+        self.maps.clear();
+        self.start = match (self.semantics, carried) {
+            (Semantics::Fast, _) => StartState::Inherited,
+            (Semantics::Legacy, false) => StartState::ClearState,
+            (Semantics::Legacy, true) => StartState::Carried,
+        };
+        let size = command_size::<ListHeader, u8>(0);
+        let at = self
+            .writer
+            .reserve(size, None, &self.device.pool, &self.policy);
+        // SAFETY: `at` has `size` bytes; the payload is written for real by `finish`.
+        self.list_header = unsafe {
+            let payload = write_command(at, Opcode::ListStart, 0, None, size, Empty);
+            payload as *mut ListHeader
+        };
+        if carried {
+            self.emit_carried_state();
+        }
+    }
+
+    /// Ends the list (R-REC-6). Legacy: `restore = true` keeps the context's state for the next
+    /// list, `false` resets it to the ClearState defaults. Fast: `true` is refused with
+    /// `restore_not_supported` and the list stays open. A list with a sticky error is discarded
+    /// and its first error returned.
+    pub fn finish_command_list(&mut self, restore: bool) -> Result<CommandList, RecordError> {
+        self.calls_made += 1;
+        if let Some(error) = self.error.take() {
+            self.discard_list();
+            self.after_finish(false);
+            return Err(error);
+        }
+        if restore && self.semantics == Semantics::Fast {
+            return Err(self.refuse_finish(Error::RestoreNotSupported {
+                call: "finish_command_list",
+            }));
+        }
+        let still_mapped = self.maps.still_mapped().next();
+        if let Some(handle) = still_mapped {
+            let object = self.device.object_name(ObjectKind::Buffer, handle);
+            return Err(self.refuse_finish(Error::invalid(
+                "finish_command_list",
+                format!("{object} is still mapped; unmap it before finishing the list"),
+            )));
+        }
+        self.calls_made -= 1;
+        let stats = self.stats();
+        let first = self.writer.take_chain();
+        // SAFETY: `list_header` was reserved at the start of `first` by `start_list`, and the
+        // chain is sealed and handed over here.
+        let list = unsafe {
+            CommandList::from_parts(
+                self.list_header,
+                self.device.clone(),
+                first,
+                stats,
+                self.semantics,
+                self.start,
+                self.serial,
+                self.back_buffer,
+            )
+        };
+        tracing::debug!(
+            context = &*self.name,
+            calls = stats.calls,
+            bytes = stats.bytes,
+            chunks = stats.chunks,
+            split_points = stats.split_points.total(),
+            "finish_command_list"
+        );
+        self.after_finish(restore);
+        Ok(list)
+    }
+
+    #[cold]
+    fn refuse_finish(&mut self, error: Error) -> RecordError {
+        self.refused += 1;
+        self.last_refusal = Some(error.clone());
+        RecordError {
+            context: self.label(),
+            call_index: self.calls_made - 1,
+            error,
+        }
+    }
+
+    fn after_finish(&mut self, restore: bool) {
+        let carried = restore && self.semantics == Semantics::Legacy;
+        if !carried {
+            self.reset_shadow();
+        }
+        self.start_list(carried);
+    }
+
+    /// Drops the list being recorded and everything it holds.
+    fn discard_list(&mut self) {
+        let first = self.writer.take_chain();
+        if !first.is_null() {
+            // SAFETY: the chain is ours, sealed, and referenced nowhere else.
+            unsafe { discard_chain(first, self.semantics == Semantics::Legacy, &self.device) };
+        }
+        self.list_header = std::ptr::null_mut();
+    }
+
+    /// Back to the ClearState defaults, dropping the references the bindings held (legacy).
+    pub(crate) fn reset_shadow(&mut self) {
+        if let Some(shadow) = self.shadow.as_mut() {
+            let device = &self.device;
+            shadow.for_each_bound(|kind, handle| device.unretain(kind, handle));
+            **shadow = LegacyShadow::default();
+        }
+    }
+
+    /// "deferred context 'name' (#serial)", as errors name the context.
+    pub(crate) fn label(&self) -> String {
+        format!(
+            "{} deferred context '{}' (#{})",
+            self.semantics.name(),
+            self.name,
+            self.serial
+        )
+    }
+
+    /// Records a refused call (R-REC-8): the first error of the list is kept.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn fail(&mut self, error: Error) {
+        self.refused += 1;
+        tracing::trace!(context = &*self.name, %error, "call refused");
+        self.last_refusal = Some(error.clone());
+        if self.error.is_none() {
+            self.error = Some(RecordError {
+                context: self.label(),
+                call_index: self.calls_made - 1,
+                error,
+            });
+        }
+    }
+
+    /// Counts a call; every public recording method starts with it.
+    #[inline(always)]
+    pub(crate) fn begin_call(&mut self) {
+        self.calls_made += 1;
+    }
+
+    /// Reserves an encoded command of `size` bytes.
+    #[inline(always)]
+    pub(crate) fn reserve(&mut self, size: usize, side: Option<SideKind>) -> *mut u8 {
+        self.stats.commands += 1;
+        self.writer
+            .reserve(size, side, &self.device.pool, &self.policy)
+    }
+
+    /// Encodes a command with a fixed payload.
+    #[inline(always)]
+    pub(crate) fn emit<P: Copy>(
+        &mut self,
+        opcode: Opcode,
+        operand: u8,
+        split: Option<SplitCategory>,
+        payload: P,
+    ) {
+        let size = command_size::<P, u8>(0);
+        let at = self.reserve(size, split.map(|_| SideKind::Split));
+        // SAFETY: `at` has `size` bytes for the header and `P`.
+        unsafe { write_command(at, opcode, operand, split, size, payload) };
+        if let Some(category) = split {
+            self.stats.split_points[category] += 1;
+        }
+    }
+
+    /// Encodes a command with a fixed payload followed by `items`.
+    #[inline(always)]
+    pub(crate) fn emit_with<P: Copy, T: Copy>(
+        &mut self,
+        opcode: Opcode,
+        operand: u8,
+        split: Option<SplitCategory>,
+        payload: P,
+        items: &[T],
+    ) {
+        const { assert!(std::mem::size_of::<T>() % 8 == 0 && std::mem::align_of::<T>() <= 8) };
+        let size = command_size::<P, T>(items.len());
+        let at = self.reserve(size, split.map(|_| SideKind::Split));
+        // SAFETY: `at` has `size` bytes: the header, `P`, then `items.len()` `T`s (8-aligned,
+        // since the header and every payload are multiples of 8).
+        unsafe {
+            let tail = write_command(at, opcode, operand, split, size, payload) as *mut T;
+            std::ptr::copy_nonoverlapping(items.as_ptr(), tail, items.len());
+        }
+        if let Some(category) = split {
+            self.stats.split_points[category] += 1;
+        }
+    }
+
+    /// Reserves a command with a fixed payload and `len` bytes of data; returns the data.
+    pub(crate) fn emit_data<P: Copy>(&mut self, opcode: Opcode, payload: P, len: usize) -> *mut u8 {
+        let size = command_size::<P, u8>(0) + data_size(len);
+        let at = self.reserve(size, None);
+        // SAFETY: `at` has `size` bytes; the data area is zeroed before it is handed out.
+        unsafe {
+            let data = write_command(at, opcode, 0, None, size, payload);
+            std::ptr::write_bytes(data, 0, data_size(len));
+            data
+        }
+    }
+
+    /// Legacy: takes `count` references on an object the list records (R-OBJ-4).
+    #[inline]
+    pub(crate) fn retain(
+        &self,
+        kind: ObjectKind,
+        handle: RawHandle,
+        count: u32,
+        call: &'static str,
+    ) -> Result<(), Error> {
+        if handle.is_null() || count == 0 {
+            return Ok(());
+        }
+        self.device
+            .retain(kind, handle, count)
+            .map_err(|_| self.device.stale_error(call, kind, handle))
+    }
+
+    /// The next dynamic instance this context creates (R-REC-10).
+    pub(crate) fn next_instance(&mut self) -> InstanceId {
+        self.map_serial += 1;
+        InstanceId::new(self.serial, self.map_serial)
+    }
+
+    /// Executes a finished list inside this one (R-REC-9): records a reference to it, copying no
+    /// commands. Fast contexts refuse `restore = true`; a legacy context afterwards has the
+    /// ClearState defaults (`false`) or its own state from before (`true`).
+    pub fn execute_command_list(&mut self, list: &CommandList, restore: bool) {
+        self.begin_call();
+        const CALL: &str = "execute_command_list";
+        if restore && self.semantics == Semantics::Fast {
+            return self.fail(Error::RestoreNotSupported { call: CALL });
+        }
+        if !std::ptr::eq(list.device_ptr(), &*self.device) {
+            return self.fail(Error::invalid(
+                CALL,
+                "the command list was recorded on another device",
+            ));
+        }
+        let keep = list.clone();
+        let address = keep.header_ptr() as usize;
+        // The reference `keep` holds now belongs to this list's chain (see `discard_chain`).
+        std::mem::forget(keep);
+        let size = command_size::<usize, u8>(0);
+        let at = self.reserve(size, Some(SideKind::Nested));
+        // SAFETY: `at` has room for the header and the address.
+        unsafe {
+            write_command(
+                at,
+                Opcode::ExecuteCommandList,
+                restore as u8,
+                None,
+                size,
+                address,
+            )
+        };
+        if self.back_buffer.is_none() {
+            self.back_buffer = list.back_buffer_affinity();
+        }
+        if !restore {
+            self.reset_shadow();
+        }
+    }
+
+    /// Re-binds the state carried over from the previous list (legacy, restore=true), through the
+    /// same encoding as the calls that set it: dynamic bindings become split points again, since
+    /// their data stayed with the previous list (R-SP-1), and the list takes its own references.
+    fn emit_carried_state(&mut self) {
+        let Some(shadow) = self.shadow.take() else {
+            return;
+        };
+        self.encode_state(&shadow);
+        self.shadow = Some(shadow);
+        // The list takes its references on what it re-bound: walk what was just encoded (the
+        // list holds nothing else yet).
+        self.writer.seal_in_place();
+        let device = self.device.clone();
+        for decoded in crate::list::Commands::over(self.writer.first()) {
+            for_each_referenced(&decoded.command, |kind, handle| {
+                // Carried bindings keep their objects alive, so this cannot fail.
+                let _ = device.retain(kind, handle, 1);
+            });
+        }
+    }
+}
+
+impl Drop for DeferredContext {
+    fn drop(&mut self) {
+        self.discard_list();
+        self.reset_shadow();
+        self.device.live_contexts.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl std::fmt::Debug for DeferredContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeferredContext")
+            .field("name", &self.name)
+            .field("serial", &self.serial)
+            .field("semantics", &self.semantics)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,44 @@
+//! The numbers the hardware and the seeds fix. Everything that sizes a table, a chunk or a slot
+//! array reads them from here.
+
+/// Deferred contexts alive at once per device (R-REC-1; the seeds' "maximum of 48").
+pub const MAX_DEFERRED_CONTEXTS: u32 = 48;
+
+/// Default size of a command-list chunk (R-REC-3; the seeds' "chunks of 64 KB").
+pub const DEFAULT_CHUNK_SIZE: usize = 64 * 1024;
+
+/// Smallest chunk a growth policy may ask for: a chunk must hold its header, the list header and
+/// the largest fixed-size command with room to spare.
+pub const MIN_CHUNK_SIZE: usize = 4 * 1024;
+
+/// Largest chunk a growth policy may ask for (payloads larger than this get a chunk of their own).
+pub const MAX_CHUNK_SIZE: usize = 64 * 1024 * 1024;
+
+/// Constant-engine budget of a draw bundle in bytes (R-B-5).
+pub const BUNDLE_BUDGET_BYTES: u32 = 6144;
+
+/// Constant-buffer slots per stage, 0..=15 (R-OBJ-5).
+pub const CONSTANT_BUFFER_SLOTS: u32 = 16;
+/// Shader-resource slots per stage (R-OBJ-5).
+pub const SHADER_RESOURCE_SLOTS: u32 = 128;
+/// Sampler slots per stage (R-OBJ-5).
+pub const SAMPLER_SLOTS: u32 = 16;
+/// Unordered-access slots of the output merger (pixel stage) (R-OBJ-5).
+pub const GRAPHICS_UAV_SLOTS: u32 = 8;
+/// Unordered-access slots of the compute stage (R-OBJ-5).
+pub const COMPUTE_UAV_SLOTS: u32 = 64;
+/// Vertex-buffer slots of the input assembler (R-OBJ-5).
+pub const VERTEX_BUFFER_SLOTS: u32 = 32;
+/// Simultaneous render targets (R-OBJ-5).
+pub const RENDER_TARGET_SLOTS: u32 = 8;
+/// Viewports and scissor rectangles (D3D11's 16).
+pub const VIEWPORT_SLOTS: u32 = 16;
+/// Back buffers a swap chain may have.
+pub const MAX_BACK_BUFFERS: u32 = 8;
+
+/// Objects of one kind a device can hold at once (slots are reused after destruction).
+pub const MAX_OBJECTS_PER_KIND: u32 = SEGMENT_SLOTS * MAX_SEGMENTS;
+/// Slots per segment of an object table.
+pub const SEGMENT_SLOTS: u32 = 256;
+/// Segments per object table.
+pub const MAX_SEGMENTS: u32 = 4096;

@@ -1,0 +1,455 @@
+//! Command lists (R-REC-7): immutable, `Send + Sync`, executable any number of times, owning the
+//! chunks they were recorded into.
+//!
+//! A list's header lives in its own first chunk (as the payload of a `ListStart` pseudo-command),
+//! so finishing a list allocates nothing. `CommandList` is a counted pointer to that header;
+//! dropping the last one returns the chunks to the device's pool, after legacy lists have dropped
+//! the references they took on every object they recorded (R-OBJ-4) and nested lists their
+//! reference on the inner list (R-REC-9).
+
+use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
+
+use crate::chunk::{ChunkHeader, ChunkView, SideKind, DATA_START};
+use crate::desc::Semantics;
+use crate::device::DeviceShared;
+use crate::encode::{decode, Command, Decoded, Opcode};
+use crate::handle::{ObjectKind, RawHandle, SwapChain};
+use crate::split::SplitCounts;
+use crate::sync::{Arc, AtomicUsize, Ordering};
+
+/// What a list records from, at the start of its execution (R-ST-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartState {
+    /// Legacy: the ClearState defaults.
+    ClearState,
+    /// Legacy after `finish_command_list(true)`: the recording context's previous state, which the
+    /// list re-binds at its start.
+    Carried,
+    /// Fast: whatever the executing context has bound.
+    Inherited,
+}
+
+/// Counters of one list (R-REC-4, R-SP-5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ListStats {
+    /// API calls recorded (the ones refused excluded).
+    pub calls: u32,
+    /// Encoded commands (a multi-slot bind that splits per slot counts each part).
+    pub commands: u32,
+    /// Bytes of commands, payloads and side records.
+    pub bytes: u64,
+    pub chunks: u32,
+    /// Draws and dispatches.
+    pub draws: u32,
+    pub split_points: SplitCounts,
+}
+
+/// The header at the start of a list's first chunk.
+pub struct ListHeader {
+    references: AtomicUsize,
+    device: ManuallyDrop<Arc<DeviceShared>>,
+    first_chunk: *mut ChunkHeader,
+    pub(crate) stats: ListStats,
+    pub(crate) semantics: Semantics,
+    pub(crate) start: StartState,
+    pub(crate) recorder: u32,
+    pub(crate) back_buffer: Option<(SwapChain, u32)>,
+}
+
+/// A finished command list.
+pub struct CommandList {
+    header: NonNull<ListHeader>,
+}
+
+// SAFETY: after `finish_command_list` the header and the chunks are never written again, except
+// the atomic reference count; the chunks are freed only when the last `CommandList` drops.
+unsafe impl Send for CommandList {}
+// SAFETY: as above: shared access only reads immutable memory or touches the atomic count.
+unsafe impl Sync for CommandList {}
+
+impl CommandList {
+    /// Builds the list whose header was reserved at `header` in `first_chunk`.
+    ///
+    /// # Safety
+    /// `header` must point to the reserved `ListStart` payload in `first_chunk`, the head of a
+    /// sealed chain that the caller hands over.
+    pub(crate) unsafe fn from_parts(
+        header: *mut ListHeader,
+        device: Arc<DeviceShared>,
+        first_chunk: *mut ChunkHeader,
+        stats: ListStats,
+        semantics: Semantics,
+        start: StartState,
+        recorder: u32,
+        back_buffer: Option<(SwapChain, u32)>,
+    ) -> Self {
+        // SAFETY: the caller guarantees `header` is reserved, aligned memory we own.
+        unsafe {
+            header.write(ListHeader {
+                references: AtomicUsize::new(1),
+                device: ManuallyDrop::new(device),
+                first_chunk,
+                stats,
+                semantics,
+                start,
+                recorder,
+                back_buffer,
+            });
+            Self {
+                header: NonNull::new_unchecked(header),
+            }
+        }
+    }
+
+    fn header(&self) -> &ListHeader {
+        // SAFETY: the header lives as long as any `CommandList` pointing at it.
+        unsafe { self.header.as_ref() }
+    }
+
+    pub fn stats(&self) -> &ListStats {
+        &self.header().stats
+    }
+
+    /// The semantics of the context that recorded the list; its calls follow them (R-ST-2).
+    pub fn semantics(&self) -> Semantics {
+        self.header().semantics
+    }
+
+    pub fn start_state(&self) -> StartState {
+        self.header().start
+    }
+
+    /// Serial of the recording context (the `recorder` of the list's dynamic instances).
+    pub fn recorder(&self) -> u32 {
+        self.header().recorder
+    }
+
+    /// The back buffer the list renders to, if any (R-EX-7: the list is bound to it).
+    pub fn back_buffer_affinity(&self) -> Option<(SwapChain, u32)> {
+        self.header().back_buffer
+    }
+
+    /// Whether both lists come from the same device.
+    pub(crate) fn device_ptr(&self) -> *const DeviceShared {
+        &**self.header().device as *const DeviceShared
+    }
+
+    /// The address execution and nesting refer to the list by.
+    pub fn header_ptr(&self) -> *const ListHeader {
+        self.header.as_ptr()
+    }
+
+    /// Every command in recording order (split points and nested lists included, as commands).
+    pub fn commands(&self) -> Commands<'_> {
+        Commands::new(self.header().first_chunk)
+    }
+
+    /// The list cut at its split points and nested lists: what execution walks, in
+    /// O(chunks + split points + nested lists) steps (R-EX-2).
+    pub fn segments(&self) -> Vec<Segment<'_>> {
+        let mut segments = Vec::new();
+        let mut chunk = self.header().first_chunk;
+        while !chunk.is_null() {
+            // SAFETY: the chain is sealed and lives as long as `self`.
+            let view = unsafe { ChunkView::new(chunk) };
+            let mut start = DATA_START;
+            if chunk == self.header().first_chunk {
+                // Skip the ListStart pseudo-command.
+                // SAFETY: the first command of the first chunk is the ListStart header.
+                start = unsafe { decode(view.base, DATA_START) }.1;
+            }
+            for (kind, offset) in view.side_records() {
+                let offset = offset as usize;
+                if offset > start {
+                    segments.push(Segment::Commands {
+                        chunk: view.base,
+                        start,
+                        end: offset,
+                    });
+                }
+                // SAFETY: side records point at commands of this sealed chunk.
+                let (decoded, next) = unsafe { decode(view.base, offset) };
+                segments.push(match kind {
+                    SideKind::Split => Segment::SplitPoint(decoded),
+                    SideKind::Nested => Segment::Nested(decoded),
+                });
+                start = next;
+            }
+            if view.command_end > start {
+                segments.push(Segment::Commands {
+                    chunk: view.base,
+                    start,
+                    end: view.command_end,
+                });
+            }
+            // SAFETY: as above.
+            chunk = unsafe { (*chunk).next };
+        }
+        segments
+    }
+}
+
+/// A piece of a list as execution sees it.
+#[derive(Clone, Copy, Debug)]
+pub enum Segment<'a> {
+    /// Commands `[start, end)` of the chunk at `chunk`, handed to the GPU by reference.
+    Commands {
+        chunk: *const u8,
+        start: usize,
+        end: usize,
+    },
+    /// A split point to resolve against the immediate context (R-SP-4).
+    SplitPoint(Decoded<'a>),
+    /// A nested list to execute (R-REC-9).
+    Nested(Decoded<'a>),
+}
+
+impl Segment<'_> {
+    /// The commands of a `Commands` segment.
+    pub fn commands(&self) -> Commands<'_> {
+        match *self {
+            Segment::Commands { chunk, start, end } => Commands {
+                chunk: std::ptr::null_mut(),
+                base: chunk,
+                offset: start,
+                end,
+                _list: std::marker::PhantomData,
+            },
+            _ => Commands {
+                chunk: std::ptr::null_mut(),
+                base: std::ptr::null(),
+                offset: 0,
+                end: 0,
+                _list: std::marker::PhantomData,
+            },
+        }
+    }
+}
+
+impl Clone for CommandList {
+    fn clone(&self) -> Self {
+        self.header().references.fetch_add(1, Ordering::Relaxed);
+        Self {
+            header: self.header,
+        }
+    }
+}
+
+impl Drop for CommandList {
+    fn drop(&mut self) {
+        if self.header().references.fetch_sub(1, Ordering::Release) != 1 {
+            return;
+        }
+        crate::sync::fence(Ordering::Acquire);
+        // SAFETY: this was the last reference: nobody else reads the header or the chunks.
+        unsafe {
+            let header = self.header.as_ptr();
+            let device = ManuallyDrop::take(&mut (*header).device);
+            let legacy = (*header).semantics == Semantics::Legacy;
+            discard_chain((*header).first_chunk, legacy, &device);
+        }
+    }
+}
+
+impl std::fmt::Debug for CommandList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommandList")
+            .field("semantics", &self.semantics())
+            .field("start", &self.start_state())
+            .field("stats", self.stats())
+            .finish()
+    }
+}
+
+/// Drops what a chain of recorded chunks holds and returns the chunks to the pool: the references
+/// a legacy recording took on objects, and the references on nested lists.
+///
+/// # Safety
+/// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else.
+pub(crate) unsafe fn discard_chain(first: *mut ChunkHeader, legacy: bool, device: &DeviceShared) {
+    for decoded in Commands::new(first) {
+        match decoded.command {
+            Command::ExecuteCommandList { list, .. } => {
+                // SAFETY: recording a nested list took one reference on it, owned by this chain.
+                drop(CommandList {
+                    header: unsafe { NonNull::new_unchecked(list as *mut ListHeader) },
+                });
+            }
+            command if legacy => {
+                for_each_referenced(&command, |kind, handle| device.unretain(kind, handle))
+            }
+            _ => {}
+        }
+    }
+    // SAFETY: the caller hands over the chain.
+    unsafe { device.pool.give_back(first) };
+}
+
+/// Calls `f` for every object a command names as an argument of its call; legacy recording took
+/// one reference on each (views are named, their resources are not: the view holds those).
+pub(crate) fn for_each_referenced(command: &Command<'_>, mut f: impl FnMut(ObjectKind, RawHandle)) {
+    use ObjectKind as K;
+    let mut one = |kind, handle: RawHandle| {
+        if !handle.is_null() {
+            f(kind, handle)
+        }
+    };
+    match *command {
+        Command::SetInputLayout { layout, .. } => one(K::InputLayout, layout),
+        Command::SetVertexBuffers { buffers, .. } | Command::SetConstantBuffers { buffers, .. } => {
+            buffers.iter().for_each(|b| one(K::Buffer, b.buffer))
+        }
+        Command::SetIndexBuffer(b)
+        | Command::DrawInstancedIndirect(b)
+        | Command::DrawIndexedInstancedIndirect(b)
+        | Command::DispatchIndirect(b) => one(K::Buffer, b.buffer),
+        Command::SetShader { shader, .. } => one(K::Shader, shader.shader),
+        Command::SetShaderResources { views, .. } => views
+            .iter()
+            .for_each(|v| one(K::ShaderResourceView, v.view)),
+        Command::SetSamplers { samplers, .. } => {
+            samplers.iter().for_each(|s| one(K::SamplerState, *s))
+        }
+        Command::SetComputeUnorderedAccessViews { views, .. } => views
+            .iter()
+            .for_each(|v| one(K::UnorderedAccessView, v.view)),
+        Command::SetRenderTargets { targets, uavs } => {
+            if let Some((render_targets, depth_stencil)) = targets {
+                render_targets
+                    .iter()
+                    .for_each(|v| one(K::RenderTargetView, v.view));
+                one(K::DepthStencilView, depth_stencil.view);
+            }
+            if let Some((_, uavs)) = uavs {
+                uavs.iter()
+                    .for_each(|v| one(K::UnorderedAccessView, v.view));
+            }
+        }
+        Command::SetBlendState { state, .. } => one(K::BlendState, state),
+        Command::SetDepthStencilState { state, .. } => one(K::DepthStencilState, state),
+        Command::SetRasterizerState(state) => one(K::RasterizerState, state),
+        Command::ClearRenderTargetView { view, .. } => one(K::RenderTargetView, view.view),
+        Command::ClearDepthStencilView { view, .. } => one(K::DepthStencilView, view.view),
+        Command::CopyResource {
+            destination,
+            source,
+        } => {
+            one(resource_kind(destination.is_texture), destination.resource);
+            one(resource_kind(source.is_texture), source.resource);
+        }
+        Command::UpdateSubresource { resource, .. }
+        | Command::MapWriteDiscard { resource, .. }
+        | Command::MapWriteNoOverwrite { resource, .. } => {
+            one(resource_kind(resource.is_texture), resource.resource)
+        }
+        Command::CopyStructureCount { destination, view } => {
+            one(K::Buffer, destination.buffer);
+            one(K::UnorderedAccessView, view.view);
+        }
+        Command::SetPredication { predicate, .. } => one(K::Query, predicate),
+        Command::BeginQuery(query) | Command::EndQuery(query) => one(K::Query, query),
+        Command::DecompressResource { resource, into } => {
+            one(K::Texture, resource);
+            one(K::Texture, into);
+        }
+        Command::SetResourceCompression { resource, .. } => one(K::Texture, resource),
+        Command::InsertWaitOnPresent(chain) => one(K::SwapChain, chain),
+        Command::WriteValueBottomOfPipe { buffer, .. }
+        | Command::InsertWaitOnMemory { buffer, .. } => one(K::Buffer, buffer),
+        Command::SetPrimitiveTopology(_)
+        | Command::SetPrimitiveResetIndex(_)
+        | Command::SetViewports(_)
+        | Command::SetScissorRects(_)
+        | Command::Draw { .. }
+        | Command::DrawIndexed { .. }
+        | Command::DrawInstanced { .. }
+        | Command::DrawIndexedInstanced { .. }
+        | Command::DrawAuto
+        | Command::Dispatch { .. }
+        | Command::ClearState
+        | Command::InsertFence(_)
+        | Command::InsertWaitOnFence { .. }
+        | Command::ExecuteCommandList { .. } => {}
+    }
+}
+
+fn resource_kind(is_texture: u32) -> ObjectKind {
+    if is_texture != 0 {
+        ObjectKind::Texture
+    } else {
+        ObjectKind::Buffer
+    }
+}
+
+/// Iterates the commands of a chain of chunks in recording order.
+pub struct Commands<'a> {
+    chunk: *mut ChunkHeader,
+    base: *const u8,
+    offset: usize,
+    end: usize,
+    _list: std::marker::PhantomData<&'a CommandList>,
+}
+
+impl Commands<'_> {
+    /// Walks a chain the caller keeps alive and sealed (see `ChunkWriter::seal_in_place`).
+    pub(crate) fn over(first: *mut ChunkHeader) -> Self {
+        Self::new(first)
+    }
+
+    fn new(first: *mut ChunkHeader) -> Self {
+        let mut commands = Self {
+            chunk: std::ptr::null_mut(),
+            base: std::ptr::null(),
+            offset: 0,
+            end: 0,
+            _list: std::marker::PhantomData,
+        };
+        commands.enter(first);
+        commands
+    }
+
+    fn enter(&mut self, chunk: *mut ChunkHeader) {
+        self.chunk = chunk;
+        if chunk.is_null() {
+            self.base = std::ptr::null();
+            self.offset = 0;
+            self.end = 0;
+        } else {
+            // SAFETY: chains handed to `Commands` are sealed and outlive the iterator.
+            let view = unsafe { ChunkView::new(chunk) };
+            self.base = view.base;
+            self.offset = DATA_START;
+            self.end = view.command_end;
+        }
+    }
+}
+
+impl<'a> Iterator for Commands<'a> {
+    type Item = Decoded<'a>;
+
+    fn next(&mut self) -> Option<Decoded<'a>> {
+        loop {
+            if self.offset < self.end {
+                // SAFETY: `offset` is the start of a command below the sealed command end.
+                let opcode = unsafe { *self.base.add(self.offset) };
+                // SAFETY: as above.
+                let (decoded, next) = unsafe { decode(self.base, self.offset) };
+                self.offset = next;
+                if opcode == Opcode::ListStart as u8 {
+                    continue;
+                }
+                return Some(decoded);
+            }
+            if self.chunk.is_null() {
+                return None;
+            }
+            // SAFETY: the chain is sealed and alive.
+            let next = unsafe { (*self.chunk).next };
+            self.enter(next);
+            if next.is_null() {
+                return None;
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! Split points (SPEC §4): places in a legacy command list where something about a resource is
+//! unknown at record time, by category, and the counters PIX keeps for them (R-SP-5).
+
+use std::fmt;
+use std::ops::{Index, IndexMut};
+
+/// The ten split-point categories, each with its own counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum SplitCategory {
+    ClearRenderTarget = 0,
+    ClearDepthStencil,
+    SetRenderTargets,
+    SetUnorderedAccessViews,
+    SetDepthStencilState,
+    DynamicIndexBuffer,
+    DynamicVertexBuffer,
+    DynamicConstantBuffer,
+    DynamicShaderResource,
+    Decompression,
+}
+
+impl SplitCategory {
+    pub const COUNT: usize = 10;
+    pub const ALL: [SplitCategory; Self::COUNT] = [
+        Self::ClearRenderTarget,
+        Self::ClearDepthStencil,
+        Self::SetRenderTargets,
+        Self::SetUnorderedAccessViews,
+        Self::SetDepthStencilState,
+        Self::DynamicIndexBuffer,
+        Self::DynamicVertexBuffer,
+        Self::DynamicConstantBuffer,
+        Self::DynamicShaderResource,
+        Self::Decompression,
+    ];
+
+    /// The category's name in traces and reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::ClearRenderTarget => "clear_render_target",
+            Self::ClearDepthStencil => "clear_depth_stencil",
+            Self::SetRenderTargets => "set_render_targets",
+            Self::SetUnorderedAccessViews => "set_unordered_access_views",
+            Self::SetDepthStencilState => "set_depth_stencil_state",
+            Self::DynamicIndexBuffer => "dynamic_index_buffer",
+            Self::DynamicVertexBuffer => "dynamic_vertex_buffer",
+            Self::DynamicConstantBuffer => "dynamic_constant_buffer",
+            Self::DynamicShaderResource => "dynamic_shader_resource",
+            Self::Decompression => "decompression",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    #[inline]
+    pub(crate) fn from_u8(value: u8) -> Option<Self> {
+        Self::ALL.get(value as usize).copied()
+    }
+
+    /// Whether resolving it means patching a dynamic resource's instance (R-SP-4).
+    pub const fn is_dynamic(self) -> bool {
+        matches!(
+            self,
+            Self::DynamicIndexBuffer
+                | Self::DynamicVertexBuffer
+                | Self::DynamicConstantBuffer
+                | Self::DynamicShaderResource
+        )
+    }
+}
+
+impl fmt::Display for SplitCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A count per split-point category.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitCounts(pub [u32; SplitCategory::COUNT]);
+
+impl SplitCounts {
+    pub fn total(&self) -> u32 {
+        self.0.iter().sum()
+    }
+
+    /// `(category, count)` for every category with a non-zero count.
+    pub fn nonzero(&self) -> impl Iterator<Item = (SplitCategory, u32)> + '_ {
+        SplitCategory::ALL
+            .into_iter()
+            .map(|c| (c, self[c]))
+            .filter(|(_, n)| *n > 0)
+    }
+
+    pub fn add(&mut self, other: &SplitCounts) {
+        for (mine, theirs) in self.0.iter_mut().zip(other.0) {
+            *mine += theirs;
+        }
+    }
+}
+
+impl Index<SplitCategory> for SplitCounts {
+    type Output = u32;
+    fn index(&self, category: SplitCategory) -> &u32 {
+        &self.0[category as usize]
+    }
+}
+
+impl IndexMut<SplitCategory> for SplitCounts {
+    fn index_mut(&mut self, category: SplitCategory) -> &mut u32 {
+        &mut self.0[category as usize]
+    }
+}
+
+impl fmt::Display for SplitCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "total={}", self.total())?;
+        for (category, count) in self.nonzero() {
+            write!(f, " {category}={count}")?;
+        }
+        Ok(())
+    }
+}

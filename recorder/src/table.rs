@@ -1,0 +1,408 @@
+//! Object tables: where a device keeps the objects of one kind, and how any thread finds one from
+//! its handle without a lock.
+//!
+//! A table is a list of segments of slots; segment `k` holds `256 << k` slots and is allocated on
+//! first use, then never moved or freed until the table drops, so a `&Slot` stays valid for the
+//! table's life. Each slot holds:
+//!
+//! - `state`: the generation (high 32 bits), a `RELEASED` bit (the application dropped its last
+//!   reference), a `FREE` bit (no object lives here) and the count of internal references
+//!   (bindings of legacy contexts, legacy command lists, views on a resource; R-OBJ-4);
+//! - `words`: the object's immutable descriptor, packed into `W` atomic words;
+//! - `aux` and `aux2`: the object's mutable properties (minimum LOD, compression state, the current
+//!   back buffer), which contexts change "at once" (R-ST-6).
+//!
+//! Readers follow a sequence-lock protocol: load `state` (Acquire) and compare the generation with
+//! the handle's, load the words (Acquire), load `state` again and compare once more. Writers only
+//! ever overwrite the words of a slot whose generation has already moved on (destruction bumps it
+//! before the slot returns to the free list), and write them with Release stores, so a reader that
+//! sees a new word also sees the new generation on its second load and reports the handle stale.
+//! Every access is atomic, so a racing reader may see a torn descriptor but never undefined
+//! behaviour, and the second check throws such a read away. The loom model in `loom-tests/` checks
+//! this with a reader racing a destroy-and-reuse.
+//!
+//! Creation and destruction take the table's mutex; lookups and reference counting do not.
+
+use crate::handle::RawHandle;
+use crate::limits::{MAX_SEGMENTS, SEGMENT_SLOTS};
+use crate::sync::{AtomicPtr, AtomicU32, AtomicU64, Mutex, Ordering};
+use std::sync::Arc;
+
+const REFS_MASK: u64 = (1 << 30) - 1;
+const FREE: u64 = 1 << 30;
+const RELEASED: u64 = 1 << 31;
+
+#[inline]
+const fn generation_of(state: u64) -> u32 {
+    (state >> 32) as u32
+}
+
+/// One object's slot. See the module documentation for the protocol.
+pub(crate) struct Slot<const W: usize> {
+    state: AtomicU64,
+    pub(crate) aux: AtomicU32,
+    pub(crate) aux2: AtomicU32,
+    words: [AtomicU64; W],
+}
+
+impl<const W: usize> Slot<W> {
+    fn vacant() -> Self {
+        Self {
+            state: AtomicU64::new(FREE),
+            aux: AtomicU32::new(0),
+            aux2: AtomicU32::new(0),
+            words: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+}
+
+/// What a lookup returns: the descriptor words, read consistently, and the slot for the object's
+/// mutable properties.
+pub(crate) struct Live<'t, const W: usize> {
+    pub(crate) words: [u64; W],
+    /// Released by the application (only seen when the lookup allowed it).
+    #[allow(dead_code)]
+    pub(crate) released: bool,
+    pub(crate) slot: &'t Slot<W>,
+}
+
+/// Why a handle does not name a live object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stale {
+    /// Destroyed (its slot may hold another object now) or never created.
+    Destroyed,
+    /// Still alive for the references that hold it, but released by the application.
+    Released,
+}
+
+/// Where a release left the object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReleaseOutcome {
+    /// The object had no internal references and is gone.
+    Destroyed,
+    /// Bound or recorded somewhere: destroyed later, once unreferenced (R-OBJ-4).
+    Deferred,
+    /// The handle was already released or stale: nothing to do ("releasing never fails").
+    AlreadyReleased,
+}
+
+struct Allocation {
+    /// Slots handed out so far (the high-water mark).
+    len: u32,
+    /// Destroyed slots, ready for reuse.
+    free: Vec<u32>,
+    /// Debug names, by slot (cold: messages only).
+    names: Vec<Option<Arc<str>>>,
+}
+
+/// The objects of one kind.
+pub(crate) struct ObjectTable<const W: usize> {
+    segments: [AtomicPtr<Slot<W>>; MAX_SEGMENTS as usize],
+    allocation: Mutex<Allocation>,
+}
+
+// SAFETY: every field a shared reference reaches is atomic or behind the mutex; the segments are
+// owned by the table and freed only in `Drop`, which needs `&mut self`.
+unsafe impl<const W: usize> Send for ObjectTable<W> {}
+// SAFETY: as above.
+unsafe impl<const W: usize> Sync for ObjectTable<W> {}
+
+/// Segment and offset of slot `index`: segment `k` covers indices
+/// `SEGMENT_SLOTS * (2^k - 1) .. SEGMENT_SLOTS * (2^(k+1) - 1)`.
+#[inline]
+const fn locate(index: u32) -> (usize, usize) {
+    // Shift so that segment k starts at a power of two: biased = index + 256 lies in
+    // [256 << k, 256 << (k+1)).
+    let biased = index as u64 + SEGMENT_SLOTS as u64;
+    let top_bit = 63 - biased.leading_zeros();
+    let segment = top_bit - SEGMENT_SLOTS.trailing_zeros();
+    let offset = biased - (1u64 << top_bit);
+    (segment as usize, offset as usize)
+}
+
+#[inline]
+const fn segment_len(segment: usize) -> usize {
+    (SEGMENT_SLOTS as usize) << segment
+}
+
+impl<const W: usize> ObjectTable<W> {
+    pub(crate) fn new() -> Self {
+        Self {
+            segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
+            allocation: Mutex::new(Allocation {
+                len: 0,
+                free: Vec::new(),
+                names: Vec::new(),
+            }),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, index: u32) -> Option<&Slot<W>> {
+        let (segment, offset) = locate(index);
+        let base = self.segments.get(segment)?.load(Ordering::Acquire);
+        if base.is_null() {
+            return None;
+        }
+        // SAFETY: a non-null segment pointer was published (Release) after the segment's
+        // `segment_len(segment)` slots were initialised, `offset < segment_len(segment)` by
+        // `locate`, and segments are freed only when the table drops.
+        Some(unsafe { &*base.add(offset) })
+    }
+
+    /// Reads the object `handle` names. Fails if it was destroyed or, unless `allow_released`,
+    /// released by the application.
+    #[inline]
+    pub(crate) fn get(
+        &self,
+        handle: RawHandle,
+        allow_released: bool,
+    ) -> Result<Live<'_, W>, Stale> {
+        let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
+        let first = slot.state.load(Ordering::Acquire);
+        if generation_of(first) != handle.generation || first & FREE != 0 {
+            return Err(Stale::Destroyed);
+        }
+        let words = std::array::from_fn(|i| slot.words[i].load(Ordering::Acquire));
+        let second = slot.state.load(Ordering::Acquire);
+        if generation_of(second) != handle.generation || second & FREE != 0 {
+            return Err(Stale::Destroyed);
+        }
+        let released = second & RELEASED != 0;
+        if released && !allow_released {
+            return Err(Stale::Released);
+        }
+        Ok(Live {
+            words,
+            released,
+            slot,
+        })
+    }
+
+    /// Takes an internal reference on the object (R-OBJ-4): one atomic add. The generation is
+    /// checked on the value the add returned, so a reference is never kept on a stale slot.
+    #[inline]
+    pub(crate) fn retain(
+        &self,
+        handle: RawHandle,
+        count: u32,
+        allow_released: bool,
+    ) -> Result<(), Stale> {
+        let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
+        let count = count as u64;
+        let before = slot.state.fetch_add(count, Ordering::Acquire);
+        let stale = if generation_of(before) != handle.generation || before & FREE != 0 {
+            Some(Stale::Destroyed)
+        } else if before & RELEASED != 0 && !allow_released {
+            Some(Stale::Released)
+        } else if before & REFS_MASK >= REFS_MASK - count {
+            // One short of spilling into the flag bits: refuse rather than corrupt.
+            Some(Stale::Destroyed)
+        } else {
+            None
+        };
+        match stale {
+            None => Ok(()),
+            Some(why) => {
+                slot.state.fetch_sub(count, Ordering::Release);
+                Err(why)
+            }
+        }
+    }
+
+    /// Drops an internal reference taken by [`retain`](Self::retain). A released object whose
+    /// last reference goes stays in its slot until the device processes its deferred releases.
+    #[inline]
+    pub(crate) fn unretain(&self, handle: RawHandle) {
+        if let Some(slot) = self.slot(handle.index) {
+            slot.state.fetch_sub(1, Ordering::Release);
+        }
+    }
+
+    /// Completes the descriptor of an object whose handle has not been handed out yet.
+    pub(crate) fn rewrite(&self, handle: RawHandle, words: [u64; W]) {
+        if let Some(slot) = self.slot(handle.index) {
+            for (word, value) in slot.words.iter().zip(words) {
+                word.store(value, Ordering::Release);
+            }
+        }
+    }
+
+    /// Internal references the object holds now (for tests and diagnostics).
+    pub(crate) fn references(&self, handle: RawHandle) -> Option<u32> {
+        let state = self.slot(handle.index)?.state.load(Ordering::Acquire);
+        (generation_of(state) == handle.generation && state & FREE == 0)
+            .then_some((state & REFS_MASK) as u32)
+    }
+
+    /// Creates an object from its descriptor words and mutable properties.
+    pub(crate) fn insert(&self, words: [u64; W], aux: u32, aux2: u32, name: &str) -> RawHandle {
+        let mut allocation = self.allocation.lock();
+        let index = match allocation.free.pop() {
+            Some(index) => index,
+            None => {
+                let index = allocation.len;
+                let (segment, offset) = locate(index);
+                if offset == 0 {
+                    self.grow(segment);
+                }
+                allocation.len += 1;
+                allocation.names.push(None);
+                index
+            }
+        };
+        allocation.names[index as usize] = (!name.is_empty()).then(|| Arc::from(name));
+        let slot = self
+            .slot(index)
+            .expect("insert: the slot's segment was allocated above");
+        // Destruction already moved the generation on (or the slot is new, generation 0), so no
+        // handle that readers hold matches this slot while its words are rewritten.
+        let generation = generation_of(slot.state.load(Ordering::Relaxed))
+            .wrapping_add(1)
+            .max(1);
+        for (word, value) in slot.words.iter().zip(words) {
+            word.store(value, Ordering::Release);
+        }
+        slot.aux.store(aux, Ordering::Release);
+        slot.aux2.store(aux2, Ordering::Release);
+        slot.state
+            .store((generation as u64) << 32, Ordering::Release);
+        RawHandle { index, generation }
+    }
+
+    #[cold]
+    fn grow(&self, segment: usize) {
+        // The whole table is full at MAX_OBJECTS_PER_KIND; creation reports that before here.
+        let slots: Box<[Slot<W>]> = (0..segment_len(segment)).map(|_| Slot::vacant()).collect();
+        let base = Box::into_raw(slots) as *mut Slot<W>;
+        self.segments[segment].store(base, Ordering::Release);
+    }
+
+    /// Whether another object fits.
+    pub(crate) fn has_room(&self) -> bool {
+        let allocation = self.allocation.lock();
+        !allocation.free.is_empty() || locate(allocation.len).0 < MAX_SEGMENTS as usize
+    }
+
+    /// The application releases its reference (R-OBJ-3, R-OBJ-4). Destroys the object at once if
+    /// nothing references it; returns the descriptor words of a destroyed object so the device can
+    /// drop the references it held (a view's on its resource).
+    pub(crate) fn release(&self, handle: RawHandle) -> (ReleaseOutcome, Option<[u64; W]>) {
+        let Some(slot) = self.slot(handle.index) else {
+            return (ReleaseOutcome::AlreadyReleased, None);
+        };
+        let mut state = slot.state.load(Ordering::Acquire);
+        loop {
+            if generation_of(state) != handle.generation || state & (FREE | RELEASED) != 0 {
+                return (ReleaseOutcome::AlreadyReleased, None);
+            }
+            match slot.state.compare_exchange_weak(
+                state,
+                state | RELEASED,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => break,
+                Err(actual) => state = actual,
+            }
+        }
+        match self.try_destroy(handle) {
+            Some(words) => (ReleaseOutcome::Destroyed, Some(words)),
+            None => (ReleaseOutcome::Deferred, None),
+        }
+    }
+
+    /// Destroys a released object that has no internal references left; returns its words.
+    pub(crate) fn try_destroy(&self, handle: RawHandle) -> Option<[u64; W]> {
+        let slot = self.slot(handle.index)?;
+        let expected = (handle.generation as u64) << 32 | RELEASED;
+        let words = std::array::from_fn(|i| slot.words[i].load(Ordering::Acquire));
+        let next = (handle.generation.wrapping_add(1) as u64) << 32 | FREE;
+        slot.state
+            .compare_exchange(expected, next, Ordering::AcqRel, Ordering::Acquire)
+            .ok()?;
+        let mut allocation = self.allocation.lock();
+        allocation.free.push(handle.index);
+        if let Some(name) = allocation.names.get_mut(handle.index as usize) {
+            *name = None;
+        }
+        Some(words)
+    }
+
+    /// The object's debug name, if it was given one and is still alive.
+    pub(crate) fn name(&self, handle: RawHandle) -> Option<Arc<str>> {
+        let slot = self.slot(handle.index)?;
+        if generation_of(slot.state.load(Ordering::Acquire)) != handle.generation {
+            return None;
+        }
+        self.allocation
+            .lock()
+            .names
+            .get(handle.index as usize)
+            .cloned()
+            .flatten()
+    }
+
+    /// Objects alive now (released-but-referenced ones included).
+    pub(crate) fn live_count(&self) -> u32 {
+        let allocation = self.allocation.lock();
+        allocation.len - allocation.free.len() as u32
+    }
+}
+
+impl<const W: usize> Drop for ObjectTable<W> {
+    fn drop(&mut self) {
+        for (segment, pointer) in self.segments.iter_mut().enumerate() {
+            let base = pointer.load(Ordering::Acquire);
+            if !base.is_null() {
+                let slice = std::ptr::slice_from_raw_parts_mut(base, segment_len(segment));
+                // SAFETY: `base` came from `Box::into_raw` of a boxed slice of exactly
+                // `segment_len(segment)` slots in `grow`, and is freed only here, once.
+                drop(unsafe { Box::from_raw(slice) });
+            }
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_covers_every_index_once() {
+        assert_eq!(locate(0), (0, 0));
+        assert_eq!(locate(255), (0, 255));
+        assert_eq!(locate(256), (1, 0));
+        assert_eq!(locate(256 + 511), (1, 511));
+        assert_eq!(locate(256 + 512), (2, 0));
+    }
+
+    #[test]
+    fn stale_handles_are_detected_after_reuse() {
+        let table = ObjectTable::<1>::new();
+        let first = table.insert([7], 0, 0, "first");
+        assert_eq!(table.get(first, false).map(|l| l.words), Ok([7]));
+        assert_eq!(table.release(first).0, ReleaseOutcome::Destroyed);
+        let second = table.insert([9], 0, 0, "second");
+        assert_eq!(second.index, first.index);
+        assert!(matches!(table.get(first, true), Err(Stale::Destroyed)));
+        assert_eq!(table.get(second, false).map(|l| l.words), Ok([9]));
+        assert_eq!(table.release(first).0, ReleaseOutcome::AlreadyReleased);
+        assert_eq!(table.get(second, false).map(|l| l.released), Ok(false));
+    }
+
+    #[test]
+    fn referenced_objects_are_destroyed_only_when_unreferenced() {
+        let table = ObjectTable::<0>::new();
+        let handle = table.insert([], 0, 0, "");
+        table.retain(handle, 1, false).unwrap();
+        assert_eq!(table.release(handle).0, ReleaseOutcome::Deferred);
+        assert_eq!(table.get(handle, false).err(), Some(Stale::Released));
+        assert!(table.get(handle, true).is_ok());
+        assert_eq!(table.retain(handle, 1, false), Err(Stale::Released));
+        assert!(table.try_destroy(handle).is_none());
+        table.unretain(handle);
+        assert!(table.try_destroy(handle).is_some());
+        assert_eq!(table.get(handle, true).err(), Some(Stale::Destroyed));
+    }
+}
