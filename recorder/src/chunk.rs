@@ -27,7 +27,7 @@ const CHUNK_ALIGN: usize = 64;
 
 /// The start of every chunk.
 #[repr(C, align(8))]
-pub(crate) struct ChunkHeader {
+pub struct ChunkHeader {
     /// Next chunk of the same list, or null.
     pub(crate) next: *mut ChunkHeader,
     /// Bytes in the chunk, header included.
@@ -124,7 +124,7 @@ pub struct PoolStats {
 }
 
 /// The device-wide pool of free chunks.
-pub(crate) struct ChunkPool {
+pub struct ChunkPool {
     free: Mutex<Vec<ChunkPtr>>,
     limit: usize,
     allocated: AtomicU64,
@@ -132,7 +132,7 @@ pub(crate) struct ChunkPool {
 }
 
 impl ChunkPool {
-    pub(crate) fn new(limit: usize) -> Self {
+    pub fn new(limit: usize) -> Self {
         Self {
             free: Mutex::new(Vec::new()),
             limit,
@@ -143,7 +143,7 @@ impl ChunkPool {
 
     /// A chunk of exactly `size` bytes (a multiple of 4 KB), header initialised.
     #[cold]
-    pub(crate) fn take(&self, size: usize) -> NonNull<ChunkHeader> {
+    pub fn take(&self, size: usize) -> NonNull<ChunkHeader> {
         let pooled = {
             let mut free = self.free.lock();
             // SAFETY: chunks in the free list are owned by the pool and their headers valid.
@@ -180,7 +180,7 @@ impl ChunkPool {
     /// # Safety
     /// `first` must be the head of a chain of chunks from [`take`](Self::take) that nothing else
     /// references any more.
-    pub(crate) unsafe fn give_back(&self, first: *mut ChunkHeader) {
+    pub unsafe fn give_back(&self, first: *mut ChunkHeader) {
         let mut free = self.free.lock();
         // SAFETY: the free list's chunks are valid (pool invariant).
         let mut kept: usize = free
@@ -203,7 +203,7 @@ impl ChunkPool {
         }
     }
 
-    pub(crate) fn stats(&self) -> PoolStats {
+    pub fn stats(&self) -> PoolStats {
         let free = self.free.lock();
         PoolStats {
             allocated_chunks: self.allocated.load(Ordering::Relaxed),
@@ -218,7 +218,7 @@ impl ChunkPool {
     }
 
     /// Fills the free list with `count` chunks of `size` bytes, so the first frame allocates none.
-    pub(crate) fn reserve(&self, count: usize, size: usize) {
+    pub fn reserve(&self, count: usize, size: usize) {
         let size = clamp_chunk_size(size);
         let chunks: Vec<ChunkPtr> = (0..count).map(|_| ChunkPtr(allocate_chunk(size))).collect();
         self.allocated.fetch_add(count as u64, Ordering::Relaxed);
@@ -407,7 +407,7 @@ impl ChunkWriter {
     }
 
     /// Seals the chain and hands it over; the writer starts empty again.
-    pub(crate) fn take_chain(&mut self) -> *mut ChunkHeader {
+    pub fn take_chain(&mut self) -> *mut ChunkHeader {
         self.seal();
         let first = self.first;
         *self = Self::new();

@@ -347,7 +347,8 @@ impl DeferredContext {
         }
     }
 
-    /// Legacy: takes `count` references on an object the list records (R-OBJ-4).
+    /// Legacy: takes `count` references on an object the list records (R-OBJ-4). Fast semantics
+    /// never touches reference counts outside creation: nothing to do.
     #[inline]
     pub(crate) fn retain(
         &self,
@@ -356,7 +357,7 @@ impl DeferredContext {
         count: u32,
         call: &'static str,
     ) -> Result<(), Error> {
-        if handle.is_null() || count == 0 {
+        if self.semantics == Semantics::Fast || handle.is_null() || count == 0 {
             return Ok(());
         }
         self.device

@@ -54,6 +54,6 @@ pub use split::{SplitCategory, SplitCounts};
 #[cfg(loom)]
 #[doc(hidden)]
 pub mod loom_exports {
-    pub use crate::chunk::ChunkPool;
-    pub use crate::table::{ObjectTable, Stale};
+    pub use crate::chunk::{ChunkHeader, ChunkPool};
+    pub use crate::table::{ObjectTable, ReleaseOutcome, Stale};
 }

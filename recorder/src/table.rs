@@ -38,10 +38,10 @@ const fn generation_of(state: u64) -> u32 {
 }
 
 /// One object's slot. See the module documentation for the protocol.
-pub(crate) struct Slot<const W: usize> {
+pub struct Slot<const W: usize> {
     state: AtomicU64,
-    pub(crate) aux: AtomicU32,
-    pub(crate) aux2: AtomicU32,
+    pub aux: AtomicU32,
+    pub aux2: AtomicU32,
     words: [AtomicU64; W],
 }
 
@@ -58,17 +58,17 @@ impl<const W: usize> Slot<W> {
 
 /// What a lookup returns: the descriptor words, read consistently, and the slot for the object's
 /// mutable properties.
-pub(crate) struct Live<'t, const W: usize> {
-    pub(crate) words: [u64; W],
+pub struct Live<'t, const W: usize> {
+    pub words: [u64; W],
     /// Released by the application (only seen when the lookup allowed it).
     #[allow(dead_code)]
-    pub(crate) released: bool,
-    pub(crate) slot: &'t Slot<W>,
+    pub released: bool,
+    pub slot: &'t Slot<W>,
 }
 
 /// Why a handle does not name a live object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stale {
+pub enum Stale {
     /// Destroyed (its slot may hold another object now) or never created.
     Destroyed,
     /// Still alive for the references that hold it, but released by the application.
@@ -77,7 +77,7 @@ pub(crate) enum Stale {
 
 /// Where a release left the object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ReleaseOutcome {
+pub enum ReleaseOutcome {
     /// The object had no internal references and is gone.
     Destroyed,
     /// Bound or recorded somewhere: destroyed later, once unreferenced (R-OBJ-4).
@@ -96,7 +96,7 @@ struct Allocation {
 }
 
 /// The objects of one kind.
-pub(crate) struct ObjectTable<const W: usize> {
+pub struct ObjectTable<const W: usize> {
     segments: [AtomicPtr<Slot<W>>; MAX_SEGMENTS as usize],
     allocation: Mutex<Allocation>,
 }
@@ -126,7 +126,7 @@ const fn segment_len(segment: usize) -> usize {
 }
 
 impl<const W: usize> ObjectTable<W> {
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         Self {
             segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
             allocation: Mutex::new(Allocation {
@@ -153,7 +153,7 @@ impl<const W: usize> ObjectTable<W> {
     /// Reads the object `handle` names. Fails if it was destroyed or, unless `allow_released`,
     /// released by the application.
     #[inline]
-    pub(crate) fn get(
+    pub fn get(
         &self,
         handle: RawHandle,
         allow_released: bool,
@@ -182,7 +182,7 @@ impl<const W: usize> ObjectTable<W> {
     /// Takes an internal reference on the object (R-OBJ-4): one atomic add. The generation is
     /// checked on the value the add returned, so a reference is never kept on a stale slot.
     #[inline]
-    pub(crate) fn retain(
+    pub fn retain(
         &self,
         handle: RawHandle,
         count: u32,
@@ -213,14 +213,14 @@ impl<const W: usize> ObjectTable<W> {
     /// Drops an internal reference taken by [`retain`](Self::retain). A released object whose
     /// last reference goes stays in its slot until the device processes its deferred releases.
     #[inline]
-    pub(crate) fn unretain(&self, handle: RawHandle) {
+    pub fn unretain(&self, handle: RawHandle) {
         if let Some(slot) = self.slot(handle.index) {
             slot.state.fetch_sub(1, Ordering::Release);
         }
     }
 
     /// Completes the descriptor of an object whose handle has not been handed out yet.
-    pub(crate) fn rewrite(&self, handle: RawHandle, words: [u64; W]) {
+    pub fn rewrite(&self, handle: RawHandle, words: [u64; W]) {
         if let Some(slot) = self.slot(handle.index) {
             for (word, value) in slot.words.iter().zip(words) {
                 word.store(value, Ordering::Release);
@@ -229,14 +229,14 @@ impl<const W: usize> ObjectTable<W> {
     }
 
     /// Internal references the object holds now (for tests and diagnostics).
-    pub(crate) fn references(&self, handle: RawHandle) -> Option<u32> {
+    pub fn references(&self, handle: RawHandle) -> Option<u32> {
         let state = self.slot(handle.index)?.state.load(Ordering::Acquire);
         (generation_of(state) == handle.generation && state & FREE == 0)
             .then_some((state & REFS_MASK) as u32)
     }
 
     /// Creates an object from its descriptor words and mutable properties.
-    pub(crate) fn insert(&self, words: [u64; W], aux: u32, aux2: u32, name: &str) -> RawHandle {
+    pub fn insert(&self, words: [u64; W], aux: u32, aux2: u32, name: &str) -> RawHandle {
         let mut allocation = self.allocation.lock();
         let index = match allocation.free.pop() {
             Some(index) => index,
@@ -279,7 +279,7 @@ impl<const W: usize> ObjectTable<W> {
     }
 
     /// Whether another object fits.
-    pub(crate) fn has_room(&self) -> bool {
+    pub fn has_room(&self) -> bool {
         let allocation = self.allocation.lock();
         !allocation.free.is_empty() || locate(allocation.len).0 < MAX_SEGMENTS as usize
     }
@@ -287,7 +287,7 @@ impl<const W: usize> ObjectTable<W> {
     /// The application releases its reference (R-OBJ-3, R-OBJ-4). Destroys the object at once if
     /// nothing references it; returns the descriptor words of a destroyed object so the device can
     /// drop the references it held (a view's on its resource).
-    pub(crate) fn release(&self, handle: RawHandle) -> (ReleaseOutcome, Option<[u64; W]>) {
+    pub fn release(&self, handle: RawHandle) -> (ReleaseOutcome, Option<[u64; W]>) {
         let Some(slot) = self.slot(handle.index) else {
             return (ReleaseOutcome::AlreadyReleased, None);
         };
@@ -313,7 +313,7 @@ impl<const W: usize> ObjectTable<W> {
     }
 
     /// Destroys a released object that has no internal references left; returns its words.
-    pub(crate) fn try_destroy(&self, handle: RawHandle) -> Option<[u64; W]> {
+    pub fn try_destroy(&self, handle: RawHandle) -> Option<[u64; W]> {
         let slot = self.slot(handle.index)?;
         let expected = (handle.generation as u64) << 32 | RELEASED;
         let words = std::array::from_fn(|i| slot.words[i].load(Ordering::Acquire));
@@ -330,7 +330,7 @@ impl<const W: usize> ObjectTable<W> {
     }
 
     /// The object's debug name, if it was given one and is still alive.
-    pub(crate) fn name(&self, handle: RawHandle) -> Option<Arc<str>> {
+    pub fn name(&self, handle: RawHandle) -> Option<Arc<str>> {
         let slot = self.slot(handle.index)?;
         if generation_of(slot.state.load(Ordering::Acquire)) != handle.generation {
             return None;
@@ -344,7 +344,7 @@ impl<const W: usize> ObjectTable<W> {
     }
 
     /// Objects alive now (released-but-referenced ones included).
-    pub(crate) fn live_count(&self) -> u32 {
+    pub fn live_count(&self) -> u32 {
         let allocation = self.allocation.lock();
         allocation.len - allocation.free.len() as u32
     }

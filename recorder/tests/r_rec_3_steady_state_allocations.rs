@@ -1,0 +1,192 @@
+//! R-REC-3: once the chunk pool is warm, recording a list performs no heap allocation. A counting
+//! global allocator counts every allocation made by this test binary's thread while it records.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use recorder::*;
+
+struct Counting;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; the counters are thread-local cells that never
+// allocate (const-initialised).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+fn count() {
+    let _ = COUNTING.try_with(|on| {
+        if on.get() {
+            ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        }
+    });
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by this thread while `f` runs.
+fn allocations_during<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    ALLOCATIONS.with(|n| n.set(0));
+    COUNTING.with(|on| on.set(true));
+    let result = f();
+    COUNTING.with(|on| on.set(false));
+    (result, ALLOCATIONS.with(|n| n.get()))
+}
+
+struct Scene {
+    vertex_buffers: Vec<Buffer>,
+    index_buffer: Buffer,
+    per_draw: Buffer,
+    textures: Vec<ShaderResourceView>,
+    sampler: SamplerState,
+    shaders: Vec<(Shader, Shader)>,
+    layout: InputLayout,
+    target: RenderTargetView,
+    depth: DepthStencilView,
+    blend: BlendState,
+    depth_state: DepthStencilState,
+    raster: RasterizerState,
+}
+
+fn build_scene(device: &Device) -> Scene {
+    let buffer = |name: &str, usage, bind| {
+        device.create_buffer(&BufferDesc { name, size: 4096, usage, bind, ..Default::default() }).unwrap()
+    };
+    let texture = |i: usize| {
+        let t = device.create_texture(&TextureDesc { width: 256, height: 256, ..Default::default() }).unwrap();
+        device.create_shader_resource_view(&ViewDesc::new(&format!("tex{i}"), t)).unwrap()
+    };
+    let target = device
+        .create_texture(&TextureDesc {
+            bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+            width: 1920,
+            height: 1080,
+            ..Default::default()
+        })
+        .unwrap();
+    let depth = device
+        .create_texture(&TextureDesc {
+            format: Format::D32Float,
+            bind: BindFlags::DEPTH_STENCIL,
+            width: 1920,
+            height: 1080,
+            ..Default::default()
+        })
+        .unwrap();
+    Scene {
+        vertex_buffers: (0..8).map(|_| buffer("vb", Usage::Immutable, BindFlags::VERTEX)).collect(),
+        index_buffer: buffer("ib", Usage::Immutable, BindFlags::INDEX),
+        per_draw: buffer("per_draw", Usage::Dynamic, BindFlags::CONSTANT),
+        textures: (0..16).map(texture).collect(),
+        sampler: device.create_sampler_state("linear").unwrap(),
+        shaders: (0..4)
+            .map(|_| {
+                let vs = device
+                    .create_shader(&ShaderDesc { constant_buffers: 0b11, ..ShaderDesc::new("vs", Stage::Vertex) })
+                    .unwrap();
+                let ps = device
+                    .create_shader(&ShaderDesc {
+                        constant_buffers: 0b1,
+                        shader_resources: 0b11,
+                        samplers: 0b1,
+                        ..ShaderDesc::new("ps", Stage::Pixel)
+                    })
+                    .unwrap();
+                (vs, ps)
+            })
+            .collect(),
+        layout: device.create_input_layout(&InputLayoutDesc { name: "layout", vertex_buffers: 1 }).unwrap(),
+        target: device.create_render_target_view(&ViewDesc::new("target", target)).unwrap(),
+        depth: device.create_depth_stencil_view(&ViewDesc::new("depth", depth)).unwrap(),
+        blend: device.create_blend_state("opaque").unwrap(),
+        depth_state: device.create_depth_stencil_state("less").unwrap(),
+        raster: device.create_rasterizer_state("cull_back").unwrap(),
+    }
+}
+
+/// 10,000 draws with their state: per-draw constants mapped write_discard, material changes
+/// every 16 draws, mesh changes every 4.
+fn record(context: &mut DeferredContext, scene: &Scene) -> CommandList {
+    context.om_set_render_targets(&[Some(scene.target)], Some(scene.depth));
+    context.rs_set_viewports(&[Viewport::new(0.0, 0.0, 1920.0, 1080.0)]);
+    context.rs_set_state(Some(scene.raster));
+    context.om_set_blend_state(Some(scene.blend), [1.0; 4], u32::MAX);
+    context.om_set_depth_stencil_state(Some(scene.depth_state), 0);
+    context.set_input_layout(Some(scene.layout));
+    context.set_primitive_topology(PrimitiveTopology::TriangleList);
+    context.set_index_buffer(Some(scene.index_buffer), Format::R16Uint, 0);
+    context.set_samplers(Stage::Pixel, 0, &[Some(scene.sampler)]);
+    for draw in 0..10_000u32 {
+        let i = draw as usize;
+        if draw % 16 == 0 {
+            let (vs, ps) = scene.shaders[i / 16 % scene.shaders.len()];
+            context.set_shader(Stage::Vertex, Some(vs));
+            context.set_shader(Stage::Pixel, Some(ps));
+            let t = i / 16 % (scene.textures.len() - 1);
+            context.set_shader_resources(Stage::Pixel, 0, &[Some(scene.textures[t]), Some(scene.textures[t + 1])]);
+        }
+        if draw % 4 == 0 {
+            let vb = scene.vertex_buffers[i / 4 % scene.vertex_buffers.len()];
+            context.set_vertex_buffers(0, &[VertexBuffer { buffer: Some(vb), stride: 32, offset: 0 }]);
+        }
+        if let Some(data) = context.map(scene.per_draw, MapType::WriteDiscard, false) {
+            data[..4].copy_from_slice(&draw.to_le_bytes());
+        }
+        context.unmap(scene.per_draw);
+        context.set_constant_buffers(Stage::Vertex, 0, &[Some(scene.per_draw)]);
+        context.draw_indexed(36, 0, 0);
+    }
+    context.finish_command_list(false).expect("the frame records without errors")
+}
+
+#[test]
+fn r_rec_3_recording_again_after_a_warm_up_frame_allocates_nothing() {
+    for semantics in [Semantics::Fast, Semantics::Legacy] {
+        let device = Device::new(DeviceDesc::default());
+        let scene = build_scene(&device);
+        let mut context = device
+            .create_deferred_context(&DeferredContextDesc { name: "worker", semantics, chunk_policy: None })
+            .unwrap();
+        // Warm-up frame: the pool and the context's tables reach their steady-state sizes.
+        let warm_up = record(&mut context, &scene);
+        assert_eq!(warm_up.stats().draws, 10_000);
+        drop(warm_up);
+
+        let (list, allocations) = allocations_during(|| record(&mut context, &scene));
+        assert_eq!(list.stats().draws, 10_000);
+        assert!(list.stats().chunks > 1, "the frame spans several chunks");
+        assert_eq!(allocations, 0, "{semantics:?}: recording allocated {allocations} times after warm-up");
+
+        // The check itself works: a first frame on a cold device does allocate (chunks).
+        let cold = Device::new(DeviceDesc::default());
+        let cold_scene = build_scene(&cold);
+        let mut cold_context =
+            cold.create_deferred_context(&DeferredContextDesc { name: "cold", semantics, chunk_policy: None }).unwrap();
+        let (_, cold_allocations) = allocations_during(|| record(&mut cold_context, &cold_scene));
+        assert!(cold_allocations > 0, "a cold pool must allocate chunks");
+    }
+}
