@@ -893,11 +893,9 @@ impl DeferredContext {
             self.shadow_slots(CALL, ObjectKind::RenderTargetView, &all_targets, |s| {
                 &mut s.render_targets[..]
             })?;
-            if let Err(error) = self.shadow_slots(CALL, ObjectKind::DepthStencilView, &[dsv], |s| {
+            self.shadow_slots(CALL, ObjectKind::DepthStencilView, &[dsv], |s| {
                 std::slice::from_mut(&mut s.depth_stencil)
-            }) {
-                return Err(error);
-            }
+            })?;
             if let Some((start, resolved)) = &uav_part {
                 let mut all = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
                 all[*start as usize..*start as usize + resolved.items.len()]

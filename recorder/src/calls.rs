@@ -113,7 +113,7 @@ impl DeferredContext {
         match self.resolve_resource(call, args.into()) {
             Ok((resource, info)) => {
                 let size = info.map_or(0, |i| i.size);
-                if offset % 4 != 0 || offset as u64 + 12 > size as u64 {
+                if !offset.is_multiple_of(4) || offset as u64 + 12 > size as u64 {
                     return self.fail(Error::invalid(call, format!("argument offset {offset} is unaligned or past the buffer's {size} bytes")));
                 }
                 if let Err(error) = self.retain(ObjectKind::Buffer, args.0, 1, call) {
@@ -850,7 +850,7 @@ impl DeferredContext {
                 return self.fail(self.device.stale_error(call, ObjectKind::Buffer, buffer.0))
             }
         };
-        if offset % 8 != 0 || offset + 8 > size {
+        if !offset.is_multiple_of(8) || offset + 8 > size {
             return self.fail(Error::invalid(
                 call,
                 format!("offset {offset} is unaligned or past the buffer's {size} bytes"),

@@ -41,7 +41,7 @@ pub struct ChunkHeader {
 
 /// Offset of the first command in a chunk.
 pub(crate) const DATA_START: usize = std::mem::size_of::<ChunkHeader>();
-const _: () = assert!(DATA_START % COMMAND_ALIGN == 0 && DATA_START == 24);
+const _: () = assert!(DATA_START.is_multiple_of(COMMAND_ALIGN) && DATA_START == 24);
 
 /// How the next chunk of a list is sized (the seeds' XMemSetAllocationHooks, R-REC-4).
 #[derive(Clone)]
@@ -317,7 +317,7 @@ impl ChunkWriter {
         pool: &ChunkPool,
         policy: &ChunkPolicy,
     ) -> *mut u8 {
-        debug_assert!(size % COMMAND_ALIGN == 0);
+        debug_assert!(size.is_multiple_of(COMMAND_ALIGN));
         let needed = size + if side.is_some() { 8 } else { 0 };
         if (self.side as usize).wrapping_sub(self.cursor as usize) < needed || self.cursor.is_null()
         {

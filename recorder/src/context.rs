@@ -17,7 +17,7 @@ use crate::encode::*;
 use crate::error::{Error, RecordError};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::list::{
-    discard_chain, for_each_referenced, CommandList, ListHeader, ListStats, StartState,
+    discard_chain, for_each_referenced, CommandList, ListHeader, ListOrigin, ListStats, StartState,
 };
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
@@ -197,10 +197,12 @@ impl DeferredContext {
                 self.device.clone(),
                 first,
                 stats,
-                self.semantics,
-                self.start,
-                self.serial,
-                self.back_buffer,
+                ListOrigin {
+                    semantics: self.semantics,
+                    start: self.start,
+                    recorder: self.serial,
+                    back_buffer: self.back_buffer,
+                },
             )
         };
         tracing::debug!(
@@ -321,7 +323,7 @@ impl DeferredContext {
         payload: P,
         items: &[T],
     ) {
-        const { assert!(std::mem::size_of::<T>() % 8 == 0 && std::mem::align_of::<T>() <= 8) };
+        const { assert!(std::mem::size_of::<T>().is_multiple_of(8) && std::mem::align_of::<T>() <= 8) };
         let size = command_size::<P, T>(items.len());
         let at = self.reserve(size, split.map(|_| SideKind::Split));
         // SAFETY: `at` has `size` bytes: the header, `P`, then `items.len()` `T`s (8-aligned,

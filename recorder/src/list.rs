@@ -45,6 +45,14 @@ pub struct ListStats {
     pub split_points: SplitCounts,
 }
 
+/// Where a list comes from: what its recording context was and saw.
+pub(crate) struct ListOrigin {
+    pub(crate) semantics: Semantics,
+    pub(crate) start: StartState,
+    pub(crate) recorder: u32,
+    pub(crate) back_buffer: Option<(SwapChain, u32)>,
+}
+
 /// The header at the start of a list's first chunk.
 pub struct ListHeader {
     references: AtomicUsize,
@@ -79,10 +87,7 @@ impl CommandList {
         device: Arc<DeviceShared>,
         first_chunk: *mut ChunkHeader,
         stats: ListStats,
-        semantics: Semantics,
-        start: StartState,
-        recorder: u32,
-        back_buffer: Option<(SwapChain, u32)>,
+        origin: ListOrigin,
     ) -> Self {
         // SAFETY: the caller guarantees `header` is reserved, aligned memory we own.
         unsafe {
@@ -91,10 +96,10 @@ impl CommandList {
                 device: ManuallyDrop::new(device),
                 first_chunk,
                 stats,
-                semantics,
-                start,
-                recorder,
-                back_buffer,
+                semantics: origin.semantics,
+                start: origin.start,
+                recorder: origin.recorder,
+                back_buffer: origin.back_buffer,
             });
             Self {
                 header: NonNull::new_unchecked(header),

@@ -153,11 +153,7 @@ impl<const W: usize> ObjectTable<W> {
     /// Reads the object `handle` names. Fails if it was destroyed or, unless `allow_released`,
     /// released by the application.
     #[inline]
-    pub fn get(
-        &self,
-        handle: RawHandle,
-        allow_released: bool,
-    ) -> Result<Live<'_, W>, Stale> {
+    pub fn get(&self, handle: RawHandle, allow_released: bool) -> Result<Live<'_, W>, Stale> {
         let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
         let first = slot.state.load(Ordering::Acquire);
         if generation_of(first) != handle.generation || first & FREE != 0 {
@@ -182,12 +178,7 @@ impl<const W: usize> ObjectTable<W> {
     /// Takes an internal reference on the object (R-OBJ-4): one atomic add. The generation is
     /// checked on the value the add returned, so a reference is never kept on a stale slot.
     #[inline]
-    pub fn retain(
-        &self,
-        handle: RawHandle,
-        count: u32,
-        allow_released: bool,
-    ) -> Result<(), Stale> {
+    pub fn retain(&self, handle: RawHandle, count: u32, allow_released: bool) -> Result<(), Stale> {
         let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
         let count = count as u64;
         let before = slot.state.fetch_add(count, Ordering::Acquire);
