@@ -74,11 +74,27 @@ struct Scene {
 
 fn build_scene(device: &Device) -> Scene {
     let buffer = |name: &str, usage, bind| {
-        device.create_buffer(&BufferDesc { name, size: 4096, usage, bind, ..Default::default() }).unwrap()
+        device
+            .create_buffer(&BufferDesc {
+                name,
+                size: 4096,
+                usage,
+                bind,
+                ..Default::default()
+            })
+            .unwrap()
     };
     let texture = |i: usize| {
-        let t = device.create_texture(&TextureDesc { width: 256, height: 256, ..Default::default() }).unwrap();
-        device.create_shader_resource_view(&ViewDesc::new(&format!("tex{i}"), t)).unwrap()
+        let t = device
+            .create_texture(&TextureDesc {
+                width: 256,
+                height: 256,
+                ..Default::default()
+            })
+            .unwrap();
+        device
+            .create_shader_resource_view(&ViewDesc::new(&format!("tex{i}"), t))
+            .unwrap()
     };
     let target = device
         .create_texture(&TextureDesc {
@@ -98,7 +114,9 @@ fn build_scene(device: &Device) -> Scene {
         })
         .unwrap();
     Scene {
-        vertex_buffers: (0..8).map(|_| buffer("vb", Usage::Immutable, BindFlags::VERTEX)).collect(),
+        vertex_buffers: (0..8)
+            .map(|_| buffer("vb", Usage::Immutable, BindFlags::VERTEX))
+            .collect(),
         index_buffer: buffer("ib", Usage::Immutable, BindFlags::INDEX),
         per_draw: buffer("per_draw", Usage::Dynamic, BindFlags::CONSTANT),
         textures: (0..16).map(texture).collect(),
@@ -106,7 +124,10 @@ fn build_scene(device: &Device) -> Scene {
         shaders: (0..4)
             .map(|_| {
                 let vs = device
-                    .create_shader(&ShaderDesc { constant_buffers: 0b11, ..ShaderDesc::new("vs", Stage::Vertex) })
+                    .create_shader(&ShaderDesc {
+                        constant_buffers: 0b11,
+                        ..ShaderDesc::new("vs", Stage::Vertex)
+                    })
                     .unwrap();
                 let ps = device
                     .create_shader(&ShaderDesc {
@@ -119,9 +140,18 @@ fn build_scene(device: &Device) -> Scene {
                 (vs, ps)
             })
             .collect(),
-        layout: device.create_input_layout(&InputLayoutDesc { name: "layout", vertex_buffers: 1 }).unwrap(),
-        target: device.create_render_target_view(&ViewDesc::new("target", target)).unwrap(),
-        depth: device.create_depth_stencil_view(&ViewDesc::new("depth", depth)).unwrap(),
+        layout: device
+            .create_input_layout(&InputLayoutDesc {
+                name: "layout",
+                vertex_buffers: 1,
+            })
+            .unwrap(),
+        target: device
+            .create_render_target_view(&ViewDesc::new("target", target))
+            .unwrap(),
+        depth: device
+            .create_depth_stencil_view(&ViewDesc::new("depth", depth))
+            .unwrap(),
         blend: device.create_blend_state("opaque").unwrap(),
         depth_state: device.create_depth_stencil_state("less").unwrap(),
         raster: device.create_rasterizer_state("cull_back").unwrap(),
@@ -147,11 +177,22 @@ fn record(context: &mut DeferredContext, scene: &Scene) -> CommandList {
             context.set_shader(Stage::Vertex, Some(vs));
             context.set_shader(Stage::Pixel, Some(ps));
             let t = i / 16 % (scene.textures.len() - 1);
-            context.set_shader_resources(Stage::Pixel, 0, &[Some(scene.textures[t]), Some(scene.textures[t + 1])]);
+            context.set_shader_resources(
+                Stage::Pixel,
+                0,
+                &[Some(scene.textures[t]), Some(scene.textures[t + 1])],
+            );
         }
         if draw % 4 == 0 {
             let vb = scene.vertex_buffers[i / 4 % scene.vertex_buffers.len()];
-            context.set_vertex_buffers(0, &[VertexBuffer { buffer: Some(vb), stride: 32, offset: 0 }]);
+            context.set_vertex_buffers(
+                0,
+                &[VertexBuffer {
+                    buffer: Some(vb),
+                    stride: 32,
+                    offset: 0,
+                }],
+            );
         }
         if let Some(data) = context.map(scene.per_draw, MapType::WriteDiscard, false) {
             data[..4].copy_from_slice(&draw.to_le_bytes());
@@ -160,7 +201,9 @@ fn record(context: &mut DeferredContext, scene: &Scene) -> CommandList {
         context.set_constant_buffers(Stage::Vertex, 0, &[Some(scene.per_draw)]);
         context.draw_indexed(36, 0, 0);
     }
-    context.finish_command_list(false).expect("the frame records without errors")
+    context
+        .finish_command_list(false)
+        .expect("the frame records without errors")
 }
 
 #[test]
@@ -169,7 +212,11 @@ fn r_rec_3_recording_again_after_a_warm_up_frame_allocates_nothing() {
         let device = Device::new(DeviceDesc::default());
         let scene = build_scene(&device);
         let mut context = device
-            .create_deferred_context(&DeferredContextDesc { name: "worker", semantics, chunk_policy: None })
+            .create_deferred_context(&DeferredContextDesc {
+                name: "worker",
+                semantics,
+                chunk_policy: None,
+            })
             .unwrap();
         // Warm-up frame: the pool and the context's tables reach their steady-state sizes.
         let warm_up = record(&mut context, &scene);
@@ -179,13 +226,21 @@ fn r_rec_3_recording_again_after_a_warm_up_frame_allocates_nothing() {
         let (list, allocations) = allocations_during(|| record(&mut context, &scene));
         assert_eq!(list.stats().draws, 10_000);
         assert!(list.stats().chunks > 1, "the frame spans several chunks");
-        assert_eq!(allocations, 0, "{semantics:?}: recording allocated {allocations} times after warm-up");
+        assert_eq!(
+            allocations, 0,
+            "{semantics:?}: recording allocated {allocations} times after warm-up"
+        );
 
         // The check itself works: a first frame on a cold device does allocate (chunks).
         let cold = Device::new(DeviceDesc::default());
         let cold_scene = build_scene(&cold);
-        let mut cold_context =
-            cold.create_deferred_context(&DeferredContextDesc { name: "cold", semantics, chunk_policy: None }).unwrap();
+        let mut cold_context = cold
+            .create_deferred_context(&DeferredContextDesc {
+                name: "cold",
+                semantics,
+                chunk_policy: None,
+            })
+            .unwrap();
         let (_, cold_allocations) = allocations_during(|| record(&mut cold_context, &cold_scene));
         assert!(cold_allocations > 0, "a cold pool must allocate chunks");
     }
