@@ -162,16 +162,8 @@ impl ChunkPool {
                 allocate_chunk(size)
             }
         };
-        // SAFETY: the chunk is ours alone and at least DATA_START bytes long.
-        unsafe {
-            chunk.as_ptr().write(ChunkHeader {
-                next: std::ptr::null_mut(),
-                size: size as u32,
-                command_end: DATA_START as u32,
-                side_start: size as u32,
-                _reserved: 0,
-            });
-        }
+        // SAFETY: the chunk is ours alone.
+        unsafe { init_header(chunk, size) };
         chunk
     }
 
@@ -220,7 +212,14 @@ impl ChunkPool {
     /// Fills the free list with `count` chunks of `size` bytes, so the first frame allocates none.
     pub fn reserve(&self, count: usize, size: usize) {
         let size = clamp_chunk_size(size);
-        let chunks: Vec<ChunkPtr> = (0..count).map(|_| ChunkPtr(allocate_chunk(size))).collect();
+        let chunks: Vec<ChunkPtr> = (0..count)
+            .map(|_| {
+                let chunk = allocate_chunk(size);
+                // SAFETY: the chunk is new and ours alone.
+                unsafe { init_header(chunk, size) };
+                ChunkPtr(chunk)
+            })
+            .collect();
         self.allocated.fetch_add(count as u64, Ordering::Relaxed);
         let mut free = self.free.lock();
         free.reserve(count);
@@ -236,6 +235,23 @@ impl Drop for ChunkPool {
             // SAFETY: as above; the chunk came from `allocate_chunk(size)`.
             unsafe { free_chunk(chunk.0, size) };
         }
+    }
+}
+
+/// Writes a fresh header: no next chunk, no commands, no side records.
+///
+/// # Safety
+/// `chunk` must be a chunk of `size` bytes that nothing else uses.
+unsafe fn init_header(chunk: NonNull<ChunkHeader>, size: usize) {
+    // SAFETY: guaranteed by the caller; every chunk is at least DATA_START bytes long.
+    unsafe {
+        chunk.as_ptr().write(ChunkHeader {
+            next: std::ptr::null_mut(),
+            size: size as u32,
+            command_end: DATA_START as u32,
+            side_start: size as u32,
+            _reserved: 0,
+        });
     }
 }
 

@@ -36,9 +36,10 @@ pub const VIEWPORT_SLOTS: u32 = 16;
 /// Back buffers a swap chain may have.
 pub const MAX_BACK_BUFFERS: u32 = 8;
 
-/// Objects of one kind a device can hold at once (slots are reused after destruction).
-pub const MAX_OBJECTS_PER_KIND: u32 = SEGMENT_SLOTS * MAX_SEGMENTS;
-/// Slots per segment of an object table.
+/// Slots in the first segment of an object table; segment `k` holds `SEGMENT_SLOTS << k`.
 pub const SEGMENT_SLOTS: u32 = 256;
-/// Segments per object table.
-pub const MAX_SEGMENTS: u32 = 4096;
+/// Segments per object table: enough for every `u32` index but `u32::MAX` (the null handle).
+pub const MAX_SEGMENTS: u32 = 24;
+/// Objects of one kind a device can hold at once (slots are reused after destruction).
+pub const MAX_OBJECTS_PER_KIND: u32 = SEGMENT_SLOTS * ((1 << MAX_SEGMENTS) - 1);
+const _: () = assert!(MAX_OBJECTS_PER_KIND < u32::MAX);

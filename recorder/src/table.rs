@@ -175,28 +175,36 @@ impl<const W: usize> ObjectTable<W> {
         })
     }
 
-    /// Takes an internal reference on the object (R-OBJ-4): one atomic add. The generation is
-    /// checked on the value the add returned, so a reference is never kept on a stale slot.
+    /// Takes `count` internal references on the object (R-OBJ-4): one compare-and-swap when
+    /// uncontended. The generation is checked on the value swapped, so a reference is never
+    /// taken on a stale slot.
     #[inline]
     pub fn retain(&self, handle: RawHandle, count: u32, allow_released: bool) -> Result<(), Stale> {
         let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
         let count = count as u64;
-        let before = slot.state.fetch_add(count, Ordering::Acquire);
-        let stale = if generation_of(before) != handle.generation || before & FREE != 0 {
-            Some(Stale::Destroyed)
-        } else if before & RELEASED != 0 && !allow_released {
-            Some(Stale::Released)
-        } else if before & REFS_MASK >= REFS_MASK - count {
-            // One short of spilling into the flag bits: refuse rather than corrupt.
-            Some(Stale::Destroyed)
-        } else {
-            None
-        };
-        match stale {
-            None => Ok(()),
-            Some(why) => {
-                slot.state.fetch_sub(count, Ordering::Release);
-                Err(why)
+        let mut state = slot.state.load(Ordering::Acquire);
+        loop {
+            // Check before adding: a stale slot may be mid-reuse, and `insert` overwrites its
+            // whole state, so nothing may add to (and later subtract from) a slot it does not
+            // hold (the loom model `stale_retain_racing_slot_reuse` found this).
+            if generation_of(state) != handle.generation || state & FREE != 0 {
+                return Err(Stale::Destroyed);
+            }
+            if state & RELEASED != 0 && !allow_released {
+                return Err(Stale::Released);
+            }
+            if state & REFS_MASK >= REFS_MASK - count {
+                // The count would spill into the flag bits: refuse rather than corrupt.
+                return Err(Stale::Destroyed);
+            }
+            match slot.state.compare_exchange_weak(
+                state,
+                state + count,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(actual) => state = actual,
             }
         }
     }

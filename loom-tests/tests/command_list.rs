@@ -1,0 +1,65 @@
+//! Model of the `CommandList` reference count (`recorder/src/list.rs`): a count in the list's
+//! header, which lives in the list's own first chunk; the last drop returns the chunks to the
+//! device's pool. Built on a real `Device` and `DeferredContext`.
+#![cfg(loom)]
+
+use loom_tests::{check, spawn, DEVICE_BRANCHES};
+use recorder::{ChunkPolicy, DeferredContextDesc, Device, DeviceDesc, Semantics};
+
+/// A device whose lists are recorded into 4 KB chunks (loom needs no more memory than that).
+fn small_device() -> Device {
+    Device::new(DeviceDesc {
+        chunk_policy: ChunkPolicy {
+            chunk_size: 4096,
+            ..ChunkPolicy::default()
+        },
+        ..DeviceDesc::default()
+    })
+}
+
+/// A list cloned into two threads while the main thread drops the original: three owners drop
+/// concurrently, and the list's chunks go back to the pool exactly once (the pool's free count
+/// rises by the list's chunk count, no more), after which the context and the device drop
+/// cleanly (loom checks the device's `Arc` is neither leaked nor dropped twice).
+#[test]
+fn clones_dropped_on_two_threads_return_chunks_once() {
+    check(DEVICE_BRANCHES, || {
+        let device = small_device();
+        let mut context = device
+            .create_deferred_context(&DeferredContextDesc {
+                name: "recorder",
+                semantics: Semantics::Legacy,
+                chunk_policy: None,
+            })
+            .unwrap();
+        context.draw(3, 0);
+        let list = context.finish_command_list(false).unwrap();
+        let list_chunks = list.stats().chunks as u64;
+        assert_eq!(list_chunks, 1);
+        let before = device.pool_stats();
+
+        let owners: Vec<_> = (0..2)
+            .map(|_| {
+                let clone = list.clone();
+                spawn(move || drop(clone))
+            })
+            .collect();
+        drop(list);
+        for owner in owners {
+            owner.join().unwrap();
+        }
+
+        let after = device.pool_stats();
+        assert_eq!(
+            after.free_chunks,
+            before.free_chunks + list_chunks,
+            "the list's {list_chunks} chunk(s) were not returned exactly once: {before:?} -> {after:?}"
+        );
+        assert_eq!(after.allocated_chunks, before.allocated_chunks);
+
+        // The context still owns the first chunk of its next list.
+        drop(context);
+        assert_eq!(device.pool_stats().free_chunks, after.free_chunks + 1);
+        assert_eq!(device.live_deferred_contexts(), 0);
+    });
+}
