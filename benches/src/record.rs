@@ -1,0 +1,378 @@
+//! Recording a range of a frame's draws: [`record_draws`] walks the scene's draws and issues the
+//! state sets each one needs (only what changed since the previous draw of the range) and the
+//! draw itself, through [`CallSink`], the slice of the deferred-context API the mix uses. The
+//! same sequence can thus go to a [`DeferredContext`] or to the naive baseline (`naive.rs`).
+//!
+//! Each range starts knowing nothing of what is bound (a worker's list inherits nothing useful:
+//! a legacy list starts from the ClearState defaults, a fast list from whatever the immediate
+//! context has), so its first draw sets everything.
+//!
+//! Semantics decide two things, as the seeds say a fast-semantics application must:
+//! - a dynamic buffer bound without a write_discard map in the list (a skinning palette, the
+//!   particle stream) is a split point under legacy semantics and an error under fast, so a fast
+//!   range maps each such buffer write_discard before its first bind (R-SP-1, R-SP-3);
+//! - reading an earlier pass's render target is a decompression split point under legacy
+//!   semantics; a fast list records `decompress_resource` explicitly, once, in the list that
+//!   switches to the pass (R-SP-2, R-ST-9).
+
+use std::ops::Range;
+
+use recorder::*;
+
+use crate::scene::*;
+
+/// The calls the scene records: a subset of [`DeferredContext`]'s recording API, so the
+/// recorder and the naive baseline record the same sequence. Every method is the deferred
+/// context's method of the same name, except `map_write_discard` (a `map` with
+/// `MapType::WriteDiscard`).
+pub trait CallSink {
+    fn semantics(&self) -> Semantics;
+    fn set_input_layout(&mut self, layout: Option<InputLayout>);
+    fn set_primitive_topology(&mut self, topology: PrimitiveTopology);
+    fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]);
+    fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32);
+    fn set_shader(&mut self, stage: Stage, shader: Option<Shader>);
+    fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]);
+    fn set_shader_resources(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        views: &[Option<ShaderResourceView>],
+    );
+    fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
+    fn om_set_render_targets(
+        &mut self,
+        targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+    );
+    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32);
+    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32);
+    fn rs_set_state(&mut self, state: Option<RasterizerState>);
+    fn rs_set_viewports(&mut self, viewports: &[Viewport]);
+    fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]);
+    fn clear_depth_stencil_view(
+        &mut self,
+        view: DepthStencilView,
+        flags: ClearFlags,
+        depth: f32,
+        stencil: u8,
+    );
+    fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>);
+    /// Maps `buffer` write_discard; `None` if the call was refused.
+    fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]>;
+    fn unmap(&mut self, buffer: Buffer);
+    fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32);
+}
+
+impl CallSink for DeferredContext {
+    #[inline(always)]
+    fn semantics(&self) -> Semantics {
+        DeferredContext::semantics(self)
+    }
+    #[inline(always)]
+    fn set_input_layout(&mut self, layout: Option<InputLayout>) {
+        DeferredContext::set_input_layout(self, layout)
+    }
+    #[inline(always)]
+    fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
+        DeferredContext::set_primitive_topology(self, topology)
+    }
+    #[inline(always)]
+    fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
+        DeferredContext::set_vertex_buffers(self, start, buffers)
+    }
+    #[inline(always)]
+    fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
+        DeferredContext::set_index_buffer(self, buffer, format, offset)
+    }
+    #[inline(always)]
+    fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
+        DeferredContext::set_shader(self, stage, shader)
+    }
+    #[inline(always)]
+    fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
+        DeferredContext::set_constant_buffers(self, stage, start, buffers)
+    }
+    #[inline(always)]
+    fn set_shader_resources(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        views: &[Option<ShaderResourceView>],
+    ) {
+        DeferredContext::set_shader_resources(self, stage, start, views)
+    }
+    #[inline(always)]
+    fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
+        DeferredContext::set_samplers(self, stage, start, samplers)
+    }
+    #[inline(always)]
+    fn om_set_render_targets(
+        &mut self,
+        targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+    ) {
+        DeferredContext::om_set_render_targets(self, targets, depth_stencil)
+    }
+    #[inline(always)]
+    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32) {
+        DeferredContext::om_set_blend_state(self, state, factor, mask)
+    }
+    #[inline(always)]
+    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32) {
+        DeferredContext::om_set_depth_stencil_state(self, state, stencil_ref)
+    }
+    #[inline(always)]
+    fn rs_set_state(&mut self, state: Option<RasterizerState>) {
+        DeferredContext::rs_set_state(self, state)
+    }
+    #[inline(always)]
+    fn rs_set_viewports(&mut self, viewports: &[Viewport]) {
+        DeferredContext::rs_set_viewports(self, viewports)
+    }
+    #[inline(always)]
+    fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]) {
+        DeferredContext::clear_render_target_view(self, view, color)
+    }
+    #[inline(always)]
+    fn clear_depth_stencil_view(
+        &mut self,
+        view: DepthStencilView,
+        flags: ClearFlags,
+        depth: f32,
+        stencil: u8,
+    ) {
+        DeferredContext::clear_depth_stencil_view(self, view, flags, depth, stencil)
+    }
+    #[inline(always)]
+    fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
+        DeferredContext::decompress_resource(self, texture, into)
+    }
+    #[inline(always)]
+    fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
+        DeferredContext::map(self, buffer, MapType::WriteDiscard, false)
+    }
+    #[inline(always)]
+    fn unmap(&mut self, buffer: Buffer) {
+        DeferredContext::unmap(self, buffer)
+    }
+    #[inline(always)]
+    fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
+        DeferredContext::draw_indexed(self, index_count, start_index, base_vertex)
+    }
+}
+
+/// What the range has bound so far (`None`: not yet, so the next draw sets it).
+#[derive(Default)]
+struct Bound {
+    pass: Option<u32>,
+    material: Option<u32>,
+    input_layout: Option<InputLayout>,
+    sampler: Option<SamplerState>,
+    /// Mesh whose streams are bound, and whether the particle stream replaces the second.
+    streams: Option<(u32, bool)>,
+    index_buffer: Option<u32>,
+    /// Mesh whose static object constants are bound; `u32::MAX` for the per-draw buffer.
+    object: Option<u32>,
+    palette: Option<u32>,
+    /// Fast semantics: dynamic buffers this range mapped before binding them (palette `k` is
+    /// bit `k`, the particle stream `PARTICLES_BIT`).
+    mapped: u32,
+}
+
+const PARTICLES_BIT: u32 = 1 << 31;
+const PER_DRAW: u32 = u32::MAX;
+const _: () = assert!(
+    PALETTES < 31,
+    "palettes and the particle stream share a bit mask"
+);
+
+/// Records draws `draws` of the scene's frame on `sink` (a [`DeferredContext`] or the naive
+/// baseline), with the state sets each needs. Deterministic: the same range gives the same
+/// calls. Indices past `scene.desc.draws` wrap around the frame.
+pub fn record_draws<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draws: Range<u32>) {
+    if draws.is_empty() {
+        return;
+    }
+    let fast = sink.semantics() == Semantics::Fast;
+    let mut bound = Bound::default();
+    // Frame-wide state, once per range.
+    sink.set_primitive_topology(PrimitiveTopology::TriangleList);
+    sink.rs_set_state(Some(scene.rasterizer));
+    let frame = [Some(scene.frame_constants)];
+    sink.set_constant_buffers(Stage::Vertex, FRAME_CB_SLOT, &frame);
+    sink.set_constant_buffers(Stage::Pixel, FRAME_CB_SLOT, &frame);
+
+    for i in draws {
+        let draw = scene.draw(i);
+        if bound.pass != Some(draw.pass) {
+            begin_pass(sink, scene, draw, fast);
+            bound.pass = Some(draw.pass);
+        }
+        if bound.material != Some(draw.material) {
+            let material = &scene.materials[draw.material as usize];
+            if bound.input_layout != Some(material.input_layout) {
+                sink.set_input_layout(Some(material.input_layout));
+                bound.input_layout = Some(material.input_layout);
+            }
+            sink.set_shader(Stage::Vertex, Some(material.vertex_shader));
+            sink.set_shader(Stage::Pixel, Some(material.pixel_shader));
+            sink.set_shader_resources(Stage::Pixel, 0, &material.textures);
+            if bound.sampler != Some(material.sampler) {
+                sink.set_samplers(Stage::Pixel, 0, &[Some(material.sampler)]);
+                bound.sampler = Some(material.sampler);
+            }
+            sink.set_constant_buffers(Stage::Pixel, MATERIAL_CB_SLOT, &[Some(material.constants)]);
+            bound.material = Some(draw.material);
+        }
+
+        let mesh = &scene.meshes[draw.mesh as usize];
+        let particles = draw.unmapped == Unmapped::Particles;
+        if bound.streams != Some((draw.mesh, particles)) {
+            let mut streams = mesh.streams;
+            if particles {
+                if fast && bound.mapped & PARTICLES_BIT == 0 {
+                    write_discard(sink, scene.particles, &scene.fill, i);
+                    bound.mapped |= PARTICLES_BIT;
+                }
+                streams[1] = VertexBuffer {
+                    buffer: Some(scene.particles),
+                    stride: 16,
+                    offset: 0,
+                };
+            }
+            sink.set_vertex_buffers(0, &streams);
+            bound.streams = Some((draw.mesh, particles));
+        }
+        if bound.index_buffer != Some(draw.mesh) {
+            sink.set_index_buffer(Some(mesh.index_buffer), mesh.index_format, 0);
+            bound.index_buffer = Some(draw.mesh);
+        }
+
+        match draw.object {
+            ObjectConstants::PerDraw => {
+                // Map, fill, unmap and bind: the bind after the map is what makes a fast draw see
+                // the new instance (R-ST-8); a legacy list would re-bind it anyway.
+                write_discard(sink, scene.per_draw_constants, &scene.fill, i);
+                let buffer = [Some(scene.per_draw_constants)];
+                sink.set_constant_buffers(Stage::Vertex, OBJECT_CB_SLOT, &buffer);
+                bound.object = Some(PER_DRAW);
+            }
+            ObjectConstants::Static => {
+                if bound.object != Some(draw.mesh) {
+                    let buffer = [Some(mesh.object_constants)];
+                    sink.set_constant_buffers(Stage::Vertex, OBJECT_CB_SLOT, &buffer);
+                    bound.object = Some(draw.mesh);
+                }
+            }
+        }
+        if let Unmapped::Palette(k) = draw.unmapped {
+            if bound.palette != Some(k) {
+                let palette = scene.palettes[k as usize];
+                if fast && bound.mapped & 1 << k == 0 {
+                    write_discard(sink, palette, &scene.fill, i);
+                    bound.mapped |= 1 << k;
+                }
+                sink.set_constant_buffers(Stage::Vertex, PALETTE_CB_SLOT, &[Some(palette)]);
+                bound.palette = Some(k);
+            }
+        }
+
+        sink.draw_indexed(draw.index_count, draw.start_index, draw.base_vertex);
+    }
+}
+
+/// Switches to the draw's pass: targets, viewport, blend and depth state; the frame's first draw
+/// of the pass clears the targets; passes after the first read the previous pass's target.
+#[inline(never)]
+fn begin_pass<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draw: DrawDesc, fast: bool) {
+    let p = draw.pass as usize;
+    let pass = &scene.passes[p];
+    sink.om_set_render_targets(&[Some(pass.color_target)], Some(scene.depth_target));
+    sink.rs_set_viewports(&[pass.viewport]);
+    sink.om_set_blend_state(Some(pass.blend), [0.0; 4], u32::MAX);
+    sink.om_set_depth_stencil_state(Some(pass.depth_state), 0);
+    if draw.first_in_pass {
+        sink.clear_render_target_view(pass.color_target, pass.clear_color);
+        if p == 0 {
+            sink.clear_depth_stencil_view(scene.depth_target, ClearFlags::DEPTH_STENCIL, 1.0, 0);
+        }
+    }
+    let input = if p > 0 {
+        let previous = &scene.passes[p - 1];
+        // Fast: the application decompresses what it is about to read, once, in the list that
+        // moves to the pass; later lists of the pass execute after it.
+        if fast && draw.first_in_pass {
+            sink.decompress_resource(previous.color, None);
+        }
+        Some(previous.color_view)
+    } else {
+        None
+    };
+    sink.set_shader_resources(Stage::Pixel, PASS_INPUT_SLOT, &[input]);
+}
+
+/// Maps `buffer` write_discard, fills it from `fill` (stamped with the draw index) and unmaps it.
+#[inline]
+fn write_discard<R: CallSink + ?Sized>(sink: &mut R, buffer: Buffer, fill: &[u8], draw: u32) {
+    if let Some(data) = sink.map_write_discard(buffer) {
+        let n = data.len().min(fill.len());
+        data[..n].copy_from_slice(&fill[..n]);
+        if n >= 4 {
+            data[..4].copy_from_slice(&draw.to_le_bytes());
+        }
+    }
+    sink.unmap(buffer);
+}
+
+/// A sink that forwards every call but the draws: what the state sets alone cost.
+pub struct WithoutDraws<'a, R: ?Sized>(pub &'a mut R);
+
+macro_rules! forward {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        #[inline(always)]
+        fn $name(&mut self, $($arg: $ty),*) {
+            self.0.$name($($arg),*)
+        }
+    )*};
+}
+
+impl<R: CallSink + ?Sized> CallSink for WithoutDraws<'_, R> {
+    #[inline(always)]
+    fn semantics(&self) -> Semantics {
+        self.0.semantics()
+    }
+    forward! {
+        set_input_layout(layout: Option<InputLayout>);
+        set_primitive_topology(topology: PrimitiveTopology);
+        set_vertex_buffers(start: u32, buffers: &[VertexBuffer]);
+        set_index_buffer(buffer: Option<Buffer>, format: Format, offset: u32);
+        set_shader(stage: Stage, shader: Option<Shader>);
+        set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
+        set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
+        set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
+        om_set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
+        om_set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
+        om_set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
+        rs_set_state(state: Option<RasterizerState>);
+        rs_set_viewports(viewports: &[Viewport]);
+        clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
+        clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
+        decompress_resource(texture: Texture, into: Option<Texture>);
+        unmap(buffer: Buffer);
+    }
+    #[inline(always)]
+    fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
+        self.0.map_write_discard(buffer)
+    }
+    #[inline(always)]
+    fn draw_indexed(&mut self, _index_count: u32, _start_index: u32, _base_vertex: i32) {}
+}
+
+/// Records only the draws of `draws` (no state at all): what a draw alone costs.
+pub fn record_draws_only<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draws: Range<u32>) {
+    for i in draws {
+        let draw = scene.draw(i);
+        sink.draw_indexed(draw.index_count, draw.start_index, draw.base_vertex);
+    }
+}

@@ -1,0 +1,527 @@
+//! The synthetic scene: the objects a frame draws with (materials, meshes, render-target passes,
+//! dynamic buffers), created once on a [`Device`] from a [`SceneDesc`], and the pure function
+//! [`Scene::draw`] that says what draw `i` of a frame needs.
+//!
+//! Every property of a draw is a function of its index and the seed, never of the draws before it,
+//! so a frame cut into ranges on any number of threads records the same draws as one thread does;
+//! only the redundant state sets at each range start differ (`record.rs` tracks state per range).
+
+use recorder::*;
+
+use crate::Xorshift64;
+
+/// Shader-resource slot of a pass's input: the previous pass's render target (R-SP-2).
+pub const PASS_INPUT_SLOT: u32 = 8;
+/// Vertex-shader constant-buffer slots: frame constants, object constants, skinning palette.
+pub const FRAME_CB_SLOT: u32 = 0;
+pub const OBJECT_CB_SLOT: u32 = 1;
+pub const PALETTE_CB_SLOT: u32 = 2;
+/// Pixel-shader constant-buffer slot of the material constants (slot 0 holds the frame's).
+pub const MATERIAL_CB_SLOT: u32 = 1;
+
+/// Bytes of the per-draw object constants (a world matrix, its inverse transpose's 3x4 and a
+/// colour, rounded up to what engines keep per object).
+pub const OBJECT_CONSTANTS_BYTES: u32 = 128;
+/// Bytes of a skinning palette (64 bones of 3x4 floats, kept small: 16 bones).
+pub const PALETTE_BYTES: u32 = 768;
+/// Bytes of the particle vertex stream (256 particles of 16 bytes).
+pub const PARTICLE_BYTES: u32 = 4096;
+/// Skinning palettes: dynamic constant buffers the immediate context updates each frame.
+pub const PALETTES: u32 = 4;
+/// Textures the materials pick theirs from.
+const TEXTURE_POOL: u32 = 96;
+
+/// What a scene holds and how its draws mix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SceneDesc {
+    /// Draws in a frame: the pass boundaries are placed in `0..draws` (larger indices wrap).
+    pub draws: u32,
+    /// Materials (shader pair, textures, sampler, constants). Draws are sorted by material
+    /// within a pass, as renderers sort them.
+    pub materials: u32,
+    /// Meshes (two vertex streams, an index buffer, static object constants).
+    pub meshes: u32,
+    /// Render-target passes. Each clears its target and the depth buffer; pass `p > 0` reads
+    /// pass `p - 1`'s target as a shader resource.
+    pub passes: u32,
+    /// Textures per material, 1 to 8.
+    pub textures_per_material: u32,
+    /// Fraction of draws whose object constants come from a dynamic constant buffer mapped
+    /// write_discard in the list (no split point under either semantics).
+    pub dynamic_fraction: f32,
+    /// Fraction of draws that bind a dynamic buffer the list does not map: a skinning palette
+    /// (constant buffer) or the particle stream (vertex buffer). Under legacy semantics each
+    /// bind is a dynamic split point; under fast semantics, which forbids it (R-SP-3), the range
+    /// maps each such buffer write_discard before its first bind instead.
+    pub unmapped_dynamic_fraction: f32,
+    pub seed: u64,
+}
+
+impl Default for SceneDesc {
+    fn default() -> Self {
+        Self {
+            draws: 20_000,
+            materials: 64,
+            meshes: 512,
+            passes: 4,
+            textures_per_material: 4,
+            dynamic_fraction: 0.25,
+            unmapped_dynamic_fraction: 0.02,
+            seed: 0x5eed_f00d,
+        }
+    }
+}
+
+impl SceneDesc {
+    /// Checks the counts and fractions; the message names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("draws", self.draws),
+            ("materials", self.materials),
+            ("meshes", self.meshes),
+            ("passes", self.passes),
+        ];
+        for (name, value) in positive {
+            if value == 0 {
+                return Err(format!("{name} must be at least 1"));
+            }
+        }
+        if !(1..=8).contains(&self.textures_per_material) {
+            return Err(format!(
+                "textures per material must be 1 to 8, not {}",
+                self.textures_per_material
+            ));
+        }
+        for (name, value) in [
+            ("dynamic fraction", self.dynamic_fraction),
+            ("unmapped dynamic fraction", self.unmapped_dynamic_fraction),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(format!("{name} must be within 0..=1, not {value}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a scene could not be created.
+#[derive(Debug)]
+pub enum SceneError {
+    /// A count or fraction of the [`SceneDesc`] is out of range.
+    Desc(String),
+    /// The device refused to create an object.
+    Device(Error),
+}
+
+impl From<Error> for SceneError {
+    fn from(error: Error) -> Self {
+        Self::Device(error)
+    }
+}
+
+impl std::fmt::Display for SceneError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Desc(message) => write!(f, "bad scene description: {message}"),
+            Self::Device(error) => write!(f, "creating the scene's objects: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+/// A shader pair and what it reads.
+#[derive(Clone, Debug)]
+pub struct Material {
+    pub vertex_shader: Shader,
+    pub pixel_shader: Shader,
+    pub input_layout: InputLayout,
+    pub textures: Vec<Option<ShaderResourceView>>,
+    pub sampler: SamplerState,
+    /// Immutable material constants.
+    pub constants: Buffer,
+}
+
+/// Geometry of one mesh: two vertex streams and an index buffer cut into two submeshes.
+#[derive(Clone, Copy, Debug)]
+pub struct Mesh {
+    pub streams: [VertexBuffer; 2],
+    pub index_buffer: Buffer,
+    pub index_format: Format,
+    pub index_count: u32,
+    pub vertex_count: u32,
+    /// Immutable object constants, used by the draws that do not map their own.
+    pub object_constants: Buffer,
+}
+
+/// One render-target pass.
+#[derive(Clone, Copy, Debug)]
+pub struct Pass {
+    /// The pass's colour target: compressible, so reading it later needs decompression.
+    pub color: Texture,
+    pub color_target: RenderTargetView,
+    pub color_view: ShaderResourceView,
+    pub viewport: Viewport,
+    pub clear_color: [f32; 4],
+    pub blend: BlendState,
+    pub depth_state: DepthStencilState,
+}
+
+/// Where a draw's vertex-shader object constants come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectConstants {
+    /// The mesh's immutable buffer.
+    Static,
+    /// The scene's per-draw dynamic buffer, mapped write_discard just before the draw.
+    PerDraw,
+}
+
+/// A dynamic buffer a draw binds without the list mapping it (legacy: a split point).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unmapped {
+    None,
+    /// Skinning palette `k` at the vertex shader's palette slot.
+    Palette(u32),
+    /// The particle stream replaces the mesh's second vertex stream.
+    Particles,
+}
+
+/// Everything draw `i` of a frame needs; see [`Scene::draw`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawDesc {
+    pub pass: u32,
+    /// The frame's first draw of its pass: it clears the targets (and, under fast semantics,
+    /// decompresses the pass input).
+    pub first_in_pass: bool,
+    pub material: u32,
+    pub mesh: u32,
+    /// 0 or 1: which half of the mesh's indices.
+    pub submesh: u32,
+    pub object: ObjectConstants,
+    pub unmapped: Unmapped,
+    /// `draw_indexed` arguments.
+    pub index_count: u32,
+    pub start_index: u32,
+    pub base_vertex: i32,
+}
+
+/// The synthetic scene, shared read-only by every recording thread.
+pub struct Scene {
+    pub desc: SceneDesc,
+    pub device: Device,
+    pub materials: Vec<Material>,
+    pub meshes: Vec<Mesh>,
+    pub passes: Vec<Pass>,
+    pub depth: Texture,
+    pub depth_target: DepthStencilView,
+    pub rasterizer: RasterizerState,
+    /// Frame constants (default usage: updated by the immediate context, never a split point).
+    pub frame_constants: Buffer,
+    /// Per-draw object constants, mapped write_discard by each draw that uses them.
+    pub per_draw_constants: Buffer,
+    pub palettes: Vec<Buffer>,
+    pub particles: Buffer,
+    /// What draws write into mapped buffers (filling one costs a copy).
+    pub fill: Vec<u8>,
+    /// The frame's draws, computed once so recording pays a load per draw, not the generator.
+    frame: Vec<DrawDesc>,
+}
+
+const WIDTH: u32 = 1920;
+const HEIGHT: u32 = 1080;
+
+impl Scene {
+    /// Creates the scene's objects on `device`.
+    pub fn new(device: &Device, desc: &SceneDesc) -> Result<Self, SceneError> {
+        desc.validate().map_err(SceneError::Desc)?;
+        Ok(Self::create(device, desc)?)
+    }
+
+    fn create(device: &Device, desc: &SceneDesc) -> Result<Self, Error> {
+        let mut rng = Xorshift64::new(desc.seed);
+        let buffer = |name: &str, size: u32, usage: Usage, bind: BindFlags| {
+            device.create_buffer(&BufferDesc {
+                name,
+                size,
+                usage,
+                bind,
+                ..Default::default()
+            })
+        };
+
+        // Materials: one vertex-shader layout per two materials, textures from a shared pool.
+        let layouts = [
+            device.create_input_layout(&InputLayoutDesc {
+                name: "layout.static",
+                vertex_buffers: 0b11,
+            })?,
+            device.create_input_layout(&InputLayoutDesc {
+                name: "layout.skinned",
+                vertex_buffers: 0b11,
+            })?,
+        ];
+        let formats = [
+            Format::Bc1Unorm,
+            Format::Bc3Unorm,
+            Format::Bc5Unorm,
+            Format::Bc7Unorm,
+        ];
+        let mut pool = Vec::with_capacity(TEXTURE_POOL as usize);
+        for t in 0..TEXTURE_POOL {
+            let name = format!("texture.{t}");
+            let texture = device.create_texture(&TextureDesc {
+                name: &name,
+                format: formats[(t % 4) as usize],
+                width: 1024,
+                height: 1024,
+                mip_levels: 11,
+                ..Default::default()
+            })?;
+            pool.push(device.create_shader_resource_view(&ViewDesc::new(&name, texture))?);
+        }
+        let samplers = [
+            device.create_sampler_state("sampler.linear_wrap")?,
+            device.create_sampler_state("sampler.aniso_wrap")?,
+        ];
+        let texture_mask = (1u128 << desc.textures_per_material) - 1;
+        let mut materials = Vec::with_capacity(desc.materials as usize);
+        for m in 0..desc.materials {
+            let name = format!("material.{m}");
+            let vertex_shader = device.create_shader(&ShaderDesc {
+                constant_buffers: 1 << FRAME_CB_SLOT | 1 << OBJECT_CB_SLOT | 1 << PALETTE_CB_SLOT,
+                ..ShaderDesc::new(&format!("{name}.vs"), Stage::Vertex)
+            })?;
+            let pixel_shader = device.create_shader(&ShaderDesc {
+                constant_buffers: 1 << FRAME_CB_SLOT | 1 << MATERIAL_CB_SLOT,
+                shader_resources: texture_mask | 1 << PASS_INPUT_SLOT,
+                samplers: 1,
+                ..ShaderDesc::new(&format!("{name}.ps"), Stage::Pixel)
+            })?;
+            let textures = (0..desc.textures_per_material)
+                .map(|_| Some(pool[rng.below(TEXTURE_POOL) as usize]))
+                .collect();
+            materials.push(Material {
+                vertex_shader,
+                pixel_shader,
+                input_layout: layouts[(m % 2) as usize],
+                textures,
+                sampler: samplers[(m % 2) as usize],
+                constants: buffer(
+                    &format!("{name}.cb"),
+                    256,
+                    Usage::Immutable,
+                    BindFlags::CONSTANT,
+                )?,
+            });
+        }
+
+        // Meshes: sizes from a few hundred to tens of thousands of triangles; big ones use 32-bit
+        // indices.
+        let mut meshes = Vec::with_capacity(desc.meshes as usize);
+        for m in 0..desc.meshes {
+            let name = format!("mesh.{m}");
+            let vertex_count = 256 + rng.below(65_000);
+            let index_count = 3 * (vertex_count + rng.below(vertex_count));
+            let index_format = if vertex_count > u16::MAX as u32 / 2 {
+                Format::R32Uint
+            } else {
+                Format::R16Uint
+            };
+            let stream = |s: u32, stride: u32| -> Result<VertexBuffer, Error> {
+                Ok(VertexBuffer {
+                    buffer: Some(buffer(
+                        &format!("{name}.vb{s}"),
+                        vertex_count * stride,
+                        Usage::Immutable,
+                        BindFlags::VERTEX,
+                    )?),
+                    stride,
+                    offset: 0,
+                })
+            };
+            meshes.push(Mesh {
+                streams: [stream(0, 12)?, stream(1, 32)?],
+                index_buffer: buffer(
+                    &format!("{name}.ib"),
+                    index_count * index_format.bytes_per_element(),
+                    Usage::Immutable,
+                    BindFlags::INDEX,
+                )?,
+                index_format,
+                index_count,
+                vertex_count,
+                object_constants: buffer(
+                    &format!("{name}.object_cb"),
+                    OBJECT_CONSTANTS_BYTES,
+                    Usage::Immutable,
+                    BindFlags::CONSTANT,
+                )?,
+            });
+        }
+
+        // Passes: compressible colour targets, one shared depth buffer.
+        let depth = device.create_texture(&TextureDesc {
+            name: "depth",
+            format: Format::D24UnormS8Uint,
+            width: WIDTH,
+            height: HEIGHT,
+            bind: BindFlags::DEPTH_STENCIL,
+            ..Default::default()
+        })?;
+        let depth_target = device.create_depth_stencil_view(&ViewDesc::new("depth.dsv", depth))?;
+        let blends = [
+            device.create_blend_state("blend.opaque")?,
+            device.create_blend_state("blend.additive")?,
+        ];
+        let depth_states = [
+            device.create_depth_stencil_state("depth.less_write")?,
+            device.create_depth_stencil_state("depth.equal_no_write")?,
+        ];
+        let mut passes = Vec::with_capacity(desc.passes as usize);
+        for p in 0..desc.passes {
+            let name = format!("pass.{p}");
+            let (width, height) = (WIDTH >> (p % 3).min(1), HEIGHT >> (p % 3).min(1));
+            let color = device.create_texture(&TextureDesc {
+                name: &name,
+                format: Format::R16G16B16A16Float,
+                width,
+                height,
+                bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+                ..Default::default()
+            })?;
+            let shade = p as f32 / desc.passes as f32;
+            passes.push(Pass {
+                color,
+                color_target: device
+                    .create_render_target_view(&ViewDesc::new(&format!("{name}.rtv"), color))?,
+                color_view: device
+                    .create_shader_resource_view(&ViewDesc::new(&format!("{name}.srv"), color))?,
+                viewport: Viewport::new(0.0, 0.0, width as f32, height as f32),
+                clear_color: [shade, shade, shade, 1.0],
+                blend: blends[(p > 0) as usize],
+                depth_state: depth_states[(p > 0) as usize],
+            });
+        }
+
+        let palettes = (0..PALETTES)
+            .map(|k| {
+                buffer(
+                    &format!("palette.{k}"),
+                    PALETTE_BYTES,
+                    Usage::Dynamic,
+                    BindFlags::CONSTANT,
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        let fill = (0..PARTICLE_BYTES.max(PALETTE_BYTES))
+            .map(|_| rng.next_u64() as u8)
+            .collect();
+        let mut scene = Self {
+            desc: desc.clone(),
+            device: device.clone(),
+            materials,
+            meshes,
+            passes,
+            depth,
+            depth_target,
+            rasterizer: device.create_rasterizer_state("raster.cull_back")?,
+            frame_constants: buffer("frame.cb", 256, Usage::Default, BindFlags::CONSTANT)?,
+            per_draw_constants: buffer(
+                "object.dynamic_cb",
+                OBJECT_CONSTANTS_BYTES,
+                Usage::Dynamic,
+                BindFlags::CONSTANT,
+            )?,
+            palettes,
+            particles: buffer(
+                "particles.vb",
+                PARTICLE_BYTES,
+                Usage::Dynamic,
+                BindFlags::VERTEX,
+            )?,
+            fill,
+            frame: Vec::new(),
+        };
+        scene.frame = (0..desc.draws).map(|i| scene.compute_draw(i)).collect();
+        Ok(scene)
+    }
+
+    /// The pass draw `i` belongs to: `i * passes / draws` (indices past `draws` wrap).
+    #[inline]
+    pub fn pass_of(&self, i: u32) -> u32 {
+        let j = (i % self.desc.draws) as u64;
+        (j * self.desc.passes as u64 / self.desc.draws as u64) as u32
+    }
+
+    /// What draw `i` of a frame needs (indices past `desc.draws` wrap).
+    #[inline(always)]
+    pub fn draw(&self, i: u32) -> DrawDesc {
+        self.frame[(i % self.desc.draws) as usize]
+    }
+
+    /// The frame's draws in order.
+    pub fn frame(&self) -> &[DrawDesc] {
+        &self.frame
+    }
+
+    /// What draw `i` of a frame needs: a pure function of `i` and the seed.
+    fn compute_draw(&self, i: u32) -> DrawDesc {
+        let desc = &self.desc;
+        let j = (i % desc.draws) as u64;
+        let (draws, passes) = (desc.draws as u64, desc.passes as u64);
+        let pass = (j * passes / draws) as u32;
+        let first_in_pass = j == 0 || self.pass_of(i - 1) != pass;
+        // Position within the pass, in [0, draws): draws are sorted by material in each pass,
+        // and each pass starts its material walk somewhere else.
+        let within = j * passes % draws;
+        let material =
+            ((within * desc.materials as u64 / draws) as u32 + pass * 17) % desc.materials;
+        // Consecutive pairs draw the two halves of one mesh.
+        let mesh = (hash(desc.seed, i as u64 >> 1) % desc.meshes as u64) as u32;
+        let object = if unit(hash(desc.seed ^ 0xd1ce, i as u64)) < desc.dynamic_fraction {
+            ObjectConstants::PerDraw
+        } else {
+            ObjectConstants::Static
+        };
+        let roll = hash(desc.seed ^ 0xbeef, i as u64);
+        let unmapped = if unit(roll) >= desc.unmapped_dynamic_fraction {
+            Unmapped::None
+        } else if roll & 1 == 0 {
+            Unmapped::Palette((roll >> 1) as u32 % PALETTES)
+        } else {
+            Unmapped::Particles
+        };
+        let submesh = i & 1;
+        let indices = self.meshes[mesh as usize].index_count;
+        let half = indices / 6 * 3;
+        let (index_count, start_index) = if submesh == 0 {
+            (half, 0)
+        } else {
+            (indices - half, half)
+        };
+        DrawDesc {
+            pass,
+            first_in_pass,
+            material,
+            mesh,
+            submesh,
+            object,
+            unmapped,
+            index_count,
+            start_index,
+            base_vertex: 0,
+        }
+    }
+}
+
+/// A stateless 64-bit mix of `seed` and `i` (one xorshift round over a splitmix seeding).
+#[inline]
+fn hash(seed: u64, i: u64) -> u64 {
+    Xorshift64::new(seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).next_u64()
+}
+
+/// The top 24 bits of `x` as a fraction in [0, 1).
+#[inline]
+fn unit(x: u64) -> f32 {
+    (x >> 40) as f32 / (1u64 << 24) as f32
+}
