@@ -8,7 +8,7 @@
 //! multi-slot command, bound to null there, and encoded as its own split-point command right
 //! after, so each split point patches exactly one slot.
 
-use arrayvec::ArrayVec;
+use crate::chunk::SideKind;
 
 use crate::context::DeferredContext;
 use crate::desc::*;
@@ -29,32 +29,19 @@ pub struct VertexBuffer {
     pub offset: u32,
 }
 
-const MAX_SLOTS: usize = SHADER_RESOURCE_SLOTS as usize;
-
-/// Slots resolved by a call, with the split category of each (if any).
-struct Resolved<T> {
-    items: ArrayVec<T, MAX_SLOTS>,
-    splits: ArrayVec<Option<SplitCategory>, MAX_SLOTS>,
-    any_split: bool,
+/// A slot-array call being encoded by [`DeferredContext::bind_slots`].
+pub(crate) struct SlotCall {
+    pub(crate) opcode: Opcode,
+    pub(crate) operand: u8,
+    pub(crate) start: u32,
+    pub(crate) count: usize,
+    /// A split point for the call as a whole (legacy UAV binds).
+    pub(crate) call_split: Option<SplitCategory>,
+    /// The category of a slot split for a dynamic resource (others are decompressions).
+    pub(crate) dynamic_split: SplitCategory,
 }
 
-impl<T> Resolved<T> {
-    fn new() -> Self {
-        Self {
-            items: ArrayVec::new(),
-            splits: ArrayVec::new(),
-            any_split: false,
-        }
-    }
-    #[inline]
-    fn push(&mut self, item: T, split: Option<SplitCategory>) {
-        self.any_split |= split.is_some();
-        self.items.push(item);
-        self.splits.push(split);
-    }
-}
-
-trait Bound: Copy {
+pub(crate) trait Bound: Copy {
     const NULL: Self;
     fn handle(&self) -> RawHandle;
 }
@@ -111,7 +98,7 @@ impl DeferredContext {
     }
 
     /// The instance a binding of dynamic resource `handle` reads, and the split point it needs.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn dynamic_instance(
         &self,
         call: &'static str,
@@ -132,7 +119,7 @@ impl DeferredContext {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn resolve_buffer(
         &self,
         call: &'static str,
@@ -329,59 +316,76 @@ impl DeferredContext {
 
     // ----- encoding ----------------------------------------------------------------------------
 
-    /// Encodes a slot-array bind: one command for the call (a `call_split` point if given), and
-    /// one split-point command per slot that needs resolving at execution.
-    fn encode_slots<T: Bound>(
+    /// Encodes a slot-array bind straight into the list: reserves the command for `call.count`
+    /// slots, resolves each slot into it (`resolve`), lets `shadow` record the new bindings
+    /// (legacy), and takes the reservation back if either fails, so a refused call leaves no
+    /// trace. Then each slot that must be resolved at execution is moved out of the command (left
+    /// null there) into a split-point command of its own, right after (R-SP-1, R-SP-2).
+    #[inline(always)]
+    pub(crate) fn bind_slots<T: Bound, P: Copy>(
         &mut self,
-        opcode: Opcode,
-        operand: u8,
-        start: u32,
-        resolved: &Resolved<T>,
-        call_split: Option<SplitCategory>,
-    ) {
-        let items = &resolved.items[..];
-        if !resolved.any_split {
-            self.emit_with(
-                opcode,
-                operand,
-                call_split,
-                SlotsPayload {
-                    start,
-                    count: items.len() as u32,
-                },
-                items,
-            );
-            return;
-        }
-        let mut main: ArrayVec<T, MAX_SLOTS> = ArrayVec::new();
-        for (item, split) in items.iter().zip(&resolved.splits) {
-            main.push(if split.is_some() { T::NULL } else { *item });
-        }
-        self.emit_with(
-            opcode,
-            operand,
-            call_split,
-            SlotsPayload {
-                start,
-                count: main.len() as u32,
-            },
-            &main[..],
-        );
-        for (i, (item, split)) in items.iter().zip(&resolved.splits).enumerate() {
-            if let Some(category) = *split {
-                let slot = SlotsPayload {
-                    start: start + i as u32,
-                    count: 1,
-                };
-                self.emit_with(
-                    opcode,
-                    operand,
-                    Some(category),
-                    slot,
-                    std::slice::from_ref(item),
-                );
+        call: SlotCall,
+        payload: impl Fn(u32, u32) -> P,
+        mut resolve: impl FnMut(&mut Self, usize) -> Result<(T, Option<SplitCategory>), Error>,
+        shadow: impl FnOnce(&mut Self, &[T]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let size = command_size::<P, T>(call.count);
+        let side = call.call_split.map(|_| SideKind::Split);
+        let at = self.reserve(size, side);
+        let whole = payload(call.start, call.count as u32);
+        // SAFETY: `at` has `size` bytes: header, payload, then `count` slots of `T`.
+        let items =
+            unsafe { write_command(at, call.opcode, call.operand, call.call_split, size, whole) }
+                as *mut T;
+        let (mut splits, mut decompressions) = (0u128, 0u128);
+        for i in 0..call.count {
+            match resolve(self, i) {
+                Ok((item, split)) => {
+                    // SAFETY: slot `i` of the reserved array.
+                    unsafe { items.add(i).write(item) };
+                    if let Some(category) = split {
+                        splits |= 1 << i;
+                        if category == SplitCategory::Decompression {
+                            decompressions |= 1 << i;
+                        }
+                    }
+                }
+                Err(error) => {
+                    self.unreserve(at, side.is_some());
+                    return Err(error);
+                }
             }
         }
+        // SAFETY: all `count` slots were written above; the memory is the list's, not `self`'s
+        // fields, so it stays valid while `shadow` borrows `self`.
+        let written = unsafe { std::slice::from_raw_parts(items, call.count) };
+        if let Err(error) = shadow(self, written) {
+            self.unreserve(at, side.is_some());
+            return Err(error);
+        }
+        if let Some(category) = call.call_split {
+            self.stats.split_points[category] += 1;
+        }
+        while splits != 0 {
+            let i = splits.trailing_zeros();
+            splits &= splits - 1;
+            // SAFETY: slot `i` of the command written above, which later reservations never move.
+            let item = unsafe { items.add(i as usize).replace(T::NULL) };
+            let category = if decompressions & 1 << i != 0 {
+                SplitCategory::Decompression
+            } else {
+                call.dynamic_split
+            };
+            let single = payload(call.start + i, 1);
+            self.emit_with(
+                call.opcode,
+                call.operand,
+                Some(category),
+                single,
+                std::slice::from_ref(&item),
+            );
+        }
+        Ok(())
     }
 
     // ----- the calls ---------------------------------------------------------------------------
@@ -448,34 +452,45 @@ impl DeferredContext {
             buffers.len(),
             VERTEX_BUFFER_SLOTS,
         )?;
-        let mut resolved = Resolved::new();
-        for b in buffers {
-            let (bound, split) = self.resolve_buffer(
-                CALL,
-                b.buffer,
-                BindFlags::VERTEX,
-                SplitCategory::DynamicVertexBuffer,
-                b.offset,
-                b.stride,
-            )?;
-            resolved.push(bound, split);
-        }
+        let call = SlotCall {
+            opcode: Opcode::SetVertexBuffers,
+            operand: 0,
+            start,
+            count: buffers.len(),
+            call_split: None,
+            dynamic_split: SplitCategory::DynamicVertexBuffer,
+        };
         let range = start as usize..start as usize + buffers.len();
-        self.shadow_slots(CALL, ObjectKind::Buffer, &resolved.items, |s| {
-            &mut s.vertex_buffers[range.clone()]
-        })?;
-        if let Some(shadow) = self.shadow.as_mut() {
-            for (i, b) in resolved.items.iter().enumerate() {
-                let bit = 1u32 << (start as usize + i);
-                shadow.dynamic_vertex_buffers = if b.instance != InstanceId::INITIAL {
-                    shadow.dynamic_vertex_buffers | bit
-                } else {
-                    shadow.dynamic_vertex_buffers & !bit
-                };
-            }
-        }
-        self.encode_slots(Opcode::SetVertexBuffers, 0, start, &resolved, None);
-        Ok(())
+        self.bind_slots(
+            call,
+            slots_payload,
+            |this, i| {
+                let b = buffers[i];
+                this.resolve_buffer(
+                    CALL,
+                    b.buffer,
+                    BindFlags::VERTEX,
+                    SplitCategory::DynamicVertexBuffer,
+                    b.offset,
+                    b.stride,
+                )
+            },
+            |this, items| {
+                this.shadow_slots(CALL, ObjectKind::Buffer, items, |s| {
+                    &mut s.vertex_buffers[range.clone()]
+                })?;
+                if let Some(shadow) = this.shadow.as_mut() {
+                    for (i, b) in items.iter().enumerate() {
+                        set_bit(
+                            &mut shadow.dynamic_vertex_buffers,
+                            start as usize + i,
+                            b.instance != InstanceId::INITIAL,
+                        );
+                    }
+                }
+                Ok(())
+            },
+        )
     }
 
     pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
@@ -605,42 +620,47 @@ impl DeferredContext {
             buffers.len(),
             CONSTANT_BUFFER_SLOTS,
         )?;
-        let mut resolved = Resolved::new();
-        for buffer in buffers {
-            let (bound, split) = self.resolve_buffer(
-                CALL,
-                *buffer,
-                BindFlags::CONSTANT,
-                SplitCategory::DynamicConstantBuffer,
-                0,
-                0,
-            )?;
-            resolved.push(bound, split);
-        }
-        let s = stage as usize;
-        let range = start as usize..start as usize + buffers.len();
-        self.shadow_slots(CALL, ObjectKind::Buffer, &resolved.items, |sh| {
-            &mut sh.constant_buffers[s][range.clone()]
-        })?;
-        if let Some(shadow) = self.shadow.as_mut() {
-            for (i, b) in resolved.items.iter().enumerate() {
-                let bit = 1u16 << (start as usize + i);
-                let mask = &mut shadow.dynamic_constant_buffers[s];
-                *mask = if b.instance != InstanceId::INITIAL {
-                    *mask | bit
-                } else {
-                    *mask & !bit
-                };
-            }
-        }
-        self.encode_slots(
-            Opcode::SetConstantBuffers,
-            stage as u8,
+        let call = SlotCall {
+            opcode: Opcode::SetConstantBuffers,
+            operand: stage as u8,
             start,
-            &resolved,
-            None,
+            count: buffers.len(),
+            call_split: None,
+            dynamic_split: SplitCategory::DynamicConstantBuffer,
+        };
+        let (s, range) = (
+            stage as usize,
+            start as usize..start as usize + buffers.len(),
         );
-        Ok(())
+        self.bind_slots(
+            call,
+            slots_payload,
+            |this, i| {
+                this.resolve_buffer(
+                    CALL,
+                    buffers[i],
+                    BindFlags::CONSTANT,
+                    SplitCategory::DynamicConstantBuffer,
+                    0,
+                    0,
+                )
+            },
+            |this, items| {
+                this.shadow_slots(CALL, ObjectKind::Buffer, items, |sh| {
+                    &mut sh.constant_buffers[s][range.clone()]
+                })?;
+                if let Some(shadow) = this.shadow.as_mut() {
+                    for (i, b) in items.iter().enumerate() {
+                        set_bit(
+                            &mut shadow.dynamic_constant_buffers[s],
+                            start as usize + i,
+                            b.instance != InstanceId::INITIAL,
+                        );
+                    }
+                }
+                Ok(())
+            },
+        )
     }
 
     pub fn set_shader_resources(
@@ -669,40 +689,38 @@ impl DeferredContext {
             views.len(),
             SHADER_RESOURCE_SLOTS,
         )?;
-        let mut resolved = Resolved::new();
-        for view in views {
-            let handle = view.map_or(RawHandle::NULL, |v| v.0);
-            let (bound, split) =
-                self.resolve_view(CALL, ObjectKind::ShaderResourceView, handle, true)?;
-            resolved.push(bound, split);
-        }
-        let s = stage as usize;
-        let range = start as usize..start as usize + views.len();
-        self.shadow_slots(
-            CALL,
-            ObjectKind::ShaderResourceView,
-            &resolved.items,
-            |sh| &mut sh.shader_resources[s][range.clone()],
-        )?;
-        if let Some(shadow) = self.shadow.as_mut() {
-            for (i, v) in resolved.items.iter().enumerate() {
-                let bit = 1u128 << (start as usize + i);
-                let mask = &mut shadow.dynamic_shader_resources[s];
-                *mask = if v.flags.has(ViewFlags::DYNAMIC) {
-                    *mask | bit
-                } else {
-                    *mask & !bit
-                };
-            }
-        }
-        self.encode_slots(
-            Opcode::SetShaderResources,
-            stage as u8,
+        let call = SlotCall {
+            opcode: Opcode::SetShaderResources,
+            operand: stage as u8,
             start,
-            &resolved,
-            None,
-        );
-        Ok(())
+            count: views.len(),
+            call_split: None,
+            dynamic_split: SplitCategory::DynamicShaderResource,
+        };
+        let (s, range) = (stage as usize, start as usize..start as usize + views.len());
+        self.bind_slots(
+            call,
+            slots_payload,
+            |this, i| {
+                let handle = views[i].map_or(RawHandle::NULL, |v| v.0);
+                this.resolve_view(CALL, ObjectKind::ShaderResourceView, handle, true)
+            },
+            |this, items| {
+                this.shadow_slots(CALL, ObjectKind::ShaderResourceView, items, |sh| {
+                    &mut sh.shader_resources[s][range.clone()]
+                })?;
+                if let Some(shadow) = this.shadow.as_mut() {
+                    for (i, v) in items.iter().enumerate() {
+                        set_bit(
+                            &mut shadow.dynamic_shader_resources[s],
+                            start as usize + i,
+                            v.flags.has(ViewFlags::DYNAMIC),
+                        );
+                    }
+                }
+                Ok(())
+            },
+        )
     }
 
     pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
@@ -720,24 +738,34 @@ impl DeferredContext {
     ) -> Result<(), Error> {
         const CALL: &str = "set_samplers";
         check_range(CALL, "sampler", start, samplers.len(), SAMPLER_SLOTS)?;
-        let mut resolved = Resolved::new();
-        for sampler in samplers {
-            let handle = sampler.map_or(RawHandle::NULL, |s| s.0);
-            if !handle.is_null() {
-                self.device
-                    .sampler_states
-                    .get(handle, false)
-                    .map_err(|_| self.stale(CALL, ObjectKind::SamplerState, handle))?;
-            }
-            resolved.push(handle, None);
-        }
-        let s = stage as usize;
-        let range = start as usize..start as usize + samplers.len();
-        self.shadow_slots(CALL, ObjectKind::SamplerState, &resolved.items, |sh| {
-            &mut sh.samplers[s][range.clone()]
-        })?;
-        self.encode_slots(Opcode::SetSamplers, stage as u8, start, &resolved, None);
-        Ok(())
+        let call = SlotCall {
+            opcode: Opcode::SetSamplers,
+            operand: stage as u8,
+            start,
+            count: samplers.len(),
+            call_split: None,
+            dynamic_split: SplitCategory::DynamicShaderResource,
+        };
+        let (s, range) = (
+            stage as usize,
+            start as usize..start as usize + samplers.len(),
+        );
+        self.bind_slots(
+            call,
+            slots_payload,
+            |this, i| {
+                let handle = samplers[i].map_or(RawHandle::NULL, |s| s.0);
+                if !handle.is_null() && this.device.sampler_states.get(handle, false).is_err() {
+                    return Err(this.stale(CALL, ObjectKind::SamplerState, handle));
+                }
+                Ok((handle, None))
+            },
+            |this, items| {
+                this.shadow_slots(CALL, ObjectKind::SamplerState, items, |sh| {
+                    &mut sh.samplers[s][range.clone()]
+                })
+            },
+        )
     }
 
     /// Binds compute-shader UAVs: a `set_unordered_access_views` split point on legacy contexts,
@@ -766,44 +794,42 @@ impl DeferredContext {
             views.len(),
             COMPUTE_UAV_SLOTS,
         )?;
-        let resolved = self.resolve_uavs(CALL, views)?;
-        let range = start as usize..start as usize + views.len();
-        self.shadow_slots(
-            CALL,
-            ObjectKind::UnorderedAccessView,
-            &resolved.items,
-            |sh| &mut sh.compute_uavs[range.clone()],
-        )?;
-        let call_split = self.legacy_split(SplitCategory::SetUnorderedAccessViews);
-        self.encode_slots(
-            Opcode::SetComputeUnorderedAccessViews,
-            0,
+        let call = SlotCall {
+            opcode: Opcode::SetComputeUnorderedAccessViews,
+            operand: 0,
             start,
-            &resolved,
-            call_split,
-        );
-        Ok(())
+            count: views.len(),
+            call_split: self.legacy_split(SplitCategory::SetUnorderedAccessViews),
+            dynamic_split: SplitCategory::DynamicShaderResource,
+        };
+        let range = start as usize..start as usize + views.len();
+        self.bind_slots(
+            call,
+            slots_payload,
+            |this, i| this.resolve_uav(CALL, views[i]),
+            |this, items| {
+                this.shadow_slots(CALL, ObjectKind::UnorderedAccessView, items, |sh| {
+                    &mut sh.compute_uavs[range.clone()]
+                })
+            },
+        )
     }
 
-    fn resolve_uavs(
+    fn resolve_uav(
         &mut self,
         call: &'static str,
-        views: &[Option<UnorderedAccessView>],
-    ) -> Result<Resolved<BoundView>, Error> {
-        let mut resolved = Resolved::new();
-        for view in views {
-            let handle = view.map_or(RawHandle::NULL, |v| v.0);
-            let (bound, split) =
-                self.resolve_view(call, ObjectKind::UnorderedAccessView, handle, true)?;
-            if self.semantics == Semantics::Fast && bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
-                return Err(Error::ForbiddenInFast {
-                    call,
-                    rule: "append and counter UAVs need legacy semantics (R-ST-7)",
-                });
-            }
-            resolved.push(bound, split);
+        view: Option<UnorderedAccessView>,
+    ) -> Result<(BoundView, Option<SplitCategory>), Error> {
+        let handle = view.map_or(RawHandle::NULL, |v| v.0);
+        let (bound, split) =
+            self.resolve_view(call, ObjectKind::UnorderedAccessView, handle, true)?;
+        if self.semantics == Semantics::Fast && bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
+            return Err(Error::ForbiddenInFast {
+                call,
+                rule: "append and counter UAVs need legacy semantics (R-ST-7)",
+            });
         }
-        Ok(resolved)
+        Ok((bound, split))
     }
 
     #[inline]
@@ -853,99 +879,100 @@ impl DeferredContext {
             render_targets.len(),
             RENDER_TARGET_SLOTS,
         )?;
-        let mut targets: ArrayVec<BoundView, { RENDER_TARGET_SLOTS as usize }> = ArrayVec::new();
-        for rtv in render_targets {
+        if let Some((start, views)) = uavs {
+            check_range(
+                CALL,
+                "output-merger unordered-access",
+                start,
+                views.len(),
+                GRAPHICS_UAV_SLOTS,
+            )?;
+            if !views.is_empty() && start < render_targets.len() as u32 {
+                return Err(Error::invalid(
+                    CALL,
+                    format!(
+                        "UAV start slot {start} overlaps the {} render targets",
+                        render_targets.len()
+                    ),
+                ));
+            }
+        }
+        let mut targets = [BoundView::NULL; RENDER_TARGET_SLOTS as usize];
+        for (target, rtv) in targets.iter_mut().zip(render_targets) {
             let handle = rtv.map_or(RawHandle::NULL, |v| v.0);
-            targets.push(
-                self.resolve_view(CALL, ObjectKind::RenderTargetView, handle, false)?
-                    .0,
-            );
+            *target = self
+                .resolve_view(CALL, ObjectKind::RenderTargetView, handle, false)?
+                .0;
         }
         let dsv_handle = depth_stencil.map_or(RawHandle::NULL, |v| v.0);
         let dsv = self
             .resolve_view(CALL, ObjectKind::DepthStencilView, dsv_handle, false)?
             .0;
-        let uav_part = match uavs {
-            None => None,
-            Some((start, views)) => {
-                check_range(
-                    CALL,
-                    "output-merger unordered-access",
-                    start,
-                    views.len(),
-                    GRAPHICS_UAV_SLOTS,
-                )?;
-                if !views.is_empty() && start < render_targets.len() as u32 {
-                    return Err(Error::invalid(
-                        CALL,
-                        format!(
-                            "UAV start slot {start} overlaps the {} render targets",
-                            render_targets.len()
-                        ),
-                    ));
-                }
-                Some((start, self.resolve_uavs(CALL, views)?))
-            }
-        };
-        if self.shadow.is_some() {
-            let mut all_targets = [BoundView::NULL; RENDER_TARGET_SLOTS as usize];
-            all_targets[..targets.len()].copy_from_slice(&targets);
-            self.shadow_slots(CALL, ObjectKind::RenderTargetView, &all_targets, |s| {
-                &mut s.render_targets[..]
-            })?;
-            self.shadow_slots(CALL, ObjectKind::DepthStencilView, &[dsv], |s| {
-                std::slice::from_mut(&mut s.depth_stencil)
-            })?;
-            if let Some((start, resolved)) = &uav_part {
-                let mut all = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
-                all[*start as usize..*start as usize + resolved.items.len()]
-                    .copy_from_slice(&resolved.items);
-                self.shadow_slots(CALL, ObjectKind::UnorderedAccessView, &all, |s| {
-                    &mut s.om_uavs[..]
-                })?;
-            }
-            if let Some(shadow) = self.shadow.as_mut() {
-                shadow.render_target_count = targets.len() as u32;
+        if let Some((_, views)) = uavs {
+            // Check the UAVs before anything is recorded: the call is refused as a whole.
+            for view in views {
+                self.resolve_uav(CALL, *view)?;
             }
         }
+        self.shadow_slots(CALL, ObjectKind::RenderTargetView, &targets, |s| {
+            &mut s.render_targets[..]
+        })?;
+        self.shadow_slots(CALL, ObjectKind::DepthStencilView, &[dsv], |s| {
+            std::slice::from_mut(&mut s.depth_stencil)
+        })?;
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.render_target_count = render_targets.len() as u32;
+        }
         let split = self.legacy_split(SplitCategory::SetRenderTargets);
-        let payload = RenderTargetsPayload::new(dsv, targets.len() as u32, KEEP, 0);
-        self.emit_with(Opcode::SetRenderTargets, 0, split, payload, &targets[..]);
-        if let Some((start, resolved)) = uav_part {
-            self.encode_om_uavs(start, &resolved);
+        let payload = RenderTargetsPayload::new(dsv, render_targets.len() as u32, KEEP, 0);
+        self.emit_with(
+            Opcode::SetRenderTargets,
+            0,
+            split,
+            payload,
+            &targets[..render_targets.len()],
+        );
+        if let Some((start, views)) = uavs {
+            self.bind_om_uavs(
+                CALL,
+                start,
+                views.len(),
+                |this, i| this.resolve_uav(CALL, views[i]),
+                true,
+            )?;
         }
         Ok(())
     }
 
-    /// The UAV half of an output-merger bind, in the shape of `encode_slots`.
-    fn encode_om_uavs(&mut self, start: u32, resolved: &Resolved<BoundView>) {
-        let split = self.legacy_split(SplitCategory::SetUnorderedAccessViews);
-        let main: ArrayVec<BoundView, MAX_SLOTS> = resolved
-            .items
-            .iter()
-            .zip(&resolved.splits)
-            .map(|(item, split)| {
-                if split.is_some() {
-                    BoundView::NULL
-                } else {
-                    *item
-                }
-            })
-            .collect();
-        let payload = RenderTargetsPayload::new(BoundView::NULL, KEEP, start, main.len() as u32);
-        self.emit_with(Opcode::SetRenderTargets, 0, split, payload, &main[..]);
-        for (i, (item, split)) in resolved.items.iter().zip(&resolved.splits).enumerate() {
-            if let Some(category) = *split {
-                let payload = RenderTargetsPayload::new(BoundView::NULL, KEEP, start + i as u32, 1);
-                self.emit_with(
-                    Opcode::SetRenderTargets,
-                    0,
-                    Some(category),
-                    payload,
-                    std::slice::from_ref(item),
-                );
+    /// The UAV half of an output-merger bind: the other OM UAV slots are unbound.
+    pub(crate) fn bind_om_uavs(
+        &mut self,
+        call: &'static str,
+        start: u32,
+        count: usize,
+        resolve: impl FnMut(&mut Self, usize) -> Result<(BoundView, Option<SplitCategory>), Error>,
+        update_shadow: bool,
+    ) -> Result<(), Error> {
+        let slots = SlotCall {
+            opcode: Opcode::SetRenderTargets,
+            operand: 0,
+            start,
+            count,
+            call_split: self.legacy_split(SplitCategory::SetUnorderedAccessViews),
+            dynamic_split: SplitCategory::DynamicShaderResource,
+        };
+        let payload = |start, count| RenderTargetsPayload::new(BoundView::NULL, KEEP, start, count);
+        self.bind_slots(slots, payload, resolve, |this, items| {
+            if !update_shadow {
+                return Ok(());
             }
-        }
+            // The other output-merger UAV slots are unbound.
+            let mut all = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
+            all[start as usize..start as usize + items.len()].copy_from_slice(items);
+            this.shadow_slots(call, ObjectKind::UnorderedAccessView, &all, |s| {
+                &mut s.om_uavs[..]
+            })
+        })
     }
 
     pub fn om_set_blend_state(
@@ -1112,203 +1139,25 @@ impl DeferredContext {
         self.reset_shadow();
         self.emit(Opcode::ClearState, 0, None, Empty);
     }
-
-    /// Re-encodes a legacy shadow's bindings at the start of a list (restore=true carry-over).
-    /// Binding references are already held; the caller takes the list's.
-    pub(crate) fn encode_state(&mut self, shadow: &LegacyShadow) {
-        let defaults = LegacyShadow::default();
-        if !shadow.input_layout.0.is_null() {
-            self.emit(
-                Opcode::SetInputLayout,
-                0,
-                None,
-                InputLayoutPayload::new(shadow.input_layout.0, shadow.input_layout.1),
-            );
-        }
-        if shadow.topology != defaults.topology {
-            self.emit(
-                Opcode::SetPrimitiveTopology,
-                shadow.topology as u8,
-                None,
-                Empty,
-            );
-        }
-        let carried = |b: &BoundBuffer, dynamic: bool, category| {
-            if dynamic {
-                (
-                    BoundBuffer {
-                        instance: InstanceId::RESOLVE_AT_EXECUTION,
-                        ..*b
-                    },
-                    Some(category),
-                )
-            } else {
-                (*b, None)
-            }
-        };
-        let mut vbs = Resolved::new();
-        for (i, b) in shadow.vertex_buffers.iter().enumerate() {
-            let (b, split) = carried(
-                b,
-                shadow.dynamic_vertex_buffers & 1 << i != 0,
-                SplitCategory::DynamicVertexBuffer,
-            );
-            vbs.push(b, split);
-        }
-        if shadow.vertex_buffers.iter().any(|b| !b.buffer.is_null()) {
-            self.encode_slots(Opcode::SetVertexBuffers, 0, 0, &vbs, None);
-        }
-        if !shadow.index_buffer.buffer.is_null() {
-            let (b, split) = carried(
-                &shadow.index_buffer,
-                shadow.dynamic_index_buffer,
-                SplitCategory::DynamicIndexBuffer,
-            );
-            self.emit(Opcode::SetIndexBuffer, 0, split, b);
-        }
-        if let Some(value) = shadow.reset_index {
-            self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
-        }
-        for stage in Stage::ALL {
-            let s = stage as usize;
-            if !shadow.shaders[s].shader.is_null() {
-                self.emit(Opcode::SetShader, stage as u8, None, shadow.shaders[s]);
-            }
-            if shadow.constant_buffers[s]
-                .iter()
-                .any(|b| !b.buffer.is_null())
-            {
-                let mut cbs = Resolved::new();
-                for (i, b) in shadow.constant_buffers[s].iter().enumerate() {
-                    let (b, split) = carried(
-                        b,
-                        shadow.dynamic_constant_buffers[s] & 1 << i != 0,
-                        SplitCategory::DynamicConstantBuffer,
-                    );
-                    cbs.push(b, split);
-                }
-                self.encode_slots(Opcode::SetConstantBuffers, stage as u8, 0, &cbs, None);
-            }
-            if shadow.shader_resources[s].iter().any(|v| !v.view.is_null()) {
-                let mut srvs = Resolved::new();
-                for v in &shadow.shader_resources[s] {
-                    srvs.push(*v, carried_view(v));
-                }
-                let srvs = with_resolved_instances(srvs);
-                self.encode_slots(Opcode::SetShaderResources, stage as u8, 0, &srvs, None);
-            }
-            if shadow.samplers[s].iter().any(|h| !h.is_null()) {
-                let mut samplers = Resolved::new();
-                shadow.samplers[s]
-                    .iter()
-                    .for_each(|h| samplers.push(*h, None));
-                self.encode_slots(Opcode::SetSamplers, stage as u8, 0, &samplers, None);
-            }
-        }
-        if shadow.compute_uavs.iter().any(|v| !v.view.is_null()) {
-            let mut uavs = Resolved::new();
-            shadow
-                .compute_uavs
-                .iter()
-                .for_each(|v| uavs.push(*v, carried_view(v)));
-            self.encode_slots(
-                Opcode::SetComputeUnorderedAccessViews,
-                0,
-                0,
-                &uavs,
-                Some(SplitCategory::SetUnorderedAccessViews),
-            );
-        }
-        let count = shadow.render_target_count as usize;
-        if count > 0 || !shadow.depth_stencil.view.is_null() {
-            let payload = RenderTargetsPayload::new(shadow.depth_stencil, count as u32, KEEP, 0);
-            self.emit_with(
-                Opcode::SetRenderTargets,
-                0,
-                Some(SplitCategory::SetRenderTargets),
-                payload,
-                &shadow.render_targets[..count],
-            );
-        }
-        if shadow.om_uavs.iter().any(|v| !v.view.is_null()) {
-            let mut uavs = Resolved::new();
-            shadow
-                .om_uavs
-                .iter()
-                .for_each(|v| uavs.push(*v, carried_view(v)));
-            self.encode_om_uavs(0, &uavs);
-        }
-        if shadow.blend != defaults.blend {
-            self.emit(
-                Opcode::SetBlendState,
-                0,
-                None,
-                StatePayload::new(shadow.blend.0, shadow.blend.1, shadow.blend.2),
-            );
-        }
-        if shadow.depth_stencil_state != defaults.depth_stencil_state {
-            let (state, reference) = shadow.depth_stencil_state;
-            self.emit(
-                Opcode::SetDepthStencilState,
-                0,
-                Some(SplitCategory::SetDepthStencilState),
-                StatePayload::new(state, [0.0; 4], reference),
-            );
-        }
-        if !shadow.rasterizer.is_null() {
-            self.emit(Opcode::SetRasterizerState, 0, None, shadow.rasterizer);
-        }
-        if shadow.viewports.1 > 0 {
-            self.emit_with(
-                Opcode::SetViewports,
-                0,
-                None,
-                Empty,
-                &shadow.viewports.0[..shadow.viewports.1 as usize],
-            );
-        }
-        if shadow.scissors.1 > 0 {
-            self.emit_with(
-                Opcode::SetScissorRects,
-                0,
-                None,
-                Empty,
-                &shadow.scissors.0[..shadow.scissors.1 as usize],
-            );
-        }
-        if !shadow.predication.0.is_null() {
-            let (predicate, value) = shadow.predication;
-            self.emit(
-                Opcode::SetPredication,
-                0,
-                None,
-                ObjectPayload {
-                    object: predicate,
-                    value: value as u64,
-                },
-            );
-        }
-    }
 }
 
-/// The split point a carried view binding needs in a new list: its dynamic data stayed with the
-/// previous list, and a compressible target may have changed state since.
-fn carried_view(view: &BoundView) -> Option<SplitCategory> {
-    if view.flags.has(ViewFlags::DYNAMIC) {
-        Some(SplitCategory::DynamicShaderResource)
-    } else if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
-        Some(SplitCategory::Decompression)
-    } else {
-        None
-    }
+/// The payload of a plain slot-array command.
+#[inline(always)]
+pub(crate) fn slots_payload(start: u32, count: u32) -> SlotsPayload {
+    SlotsPayload { start, count }
 }
 
-/// Marks the dynamic views of carried bindings for resolution at execution.
-fn with_resolved_instances(mut resolved: Resolved<BoundView>) -> Resolved<BoundView> {
-    for (view, split) in resolved.items.iter_mut().zip(&resolved.splits) {
-        if *split == Some(SplitCategory::DynamicShaderResource) {
-            view.instance = InstanceId::RESOLVE_AT_EXECUTION;
-        }
-    }
-    resolved
+/// Sets or clears bit `i` of a mask.
+#[inline]
+pub(crate) fn set_bit<M>(mask: &mut M, i: usize, on: bool)
+where
+    M: Copy
+        + std::ops::BitOr<Output = M>
+        + std::ops::BitAnd<Output = M>
+        + std::ops::Not<Output = M>
+        + std::ops::Shl<usize, Output = M>
+        + From<u8>,
+{
+    let bit = M::from(1u8) << i;
+    *mask = if on { *mask | bit } else { *mask & !bit };
 }

@@ -850,7 +850,7 @@ impl DeferredContext {
                 return self.fail(self.device.stale_error(call, ObjectKind::Buffer, buffer.0))
             }
         };
-        if !offset.is_multiple_of(8) || offset + 8 > size {
+        if !offset.is_multiple_of(8) || offset.checked_add(8).is_none_or(|end| end > size) {
             return self.fail(Error::invalid(
                 call,
                 format!("offset {offset} is unaligned or past the buffer's {size} bytes"),

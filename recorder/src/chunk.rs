@@ -335,8 +335,8 @@ impl ChunkWriter {
     ) -> *mut u8 {
         debug_assert!(size.is_multiple_of(COMMAND_ALIGN));
         let needed = size + if side.is_some() { 8 } else { 0 };
-        if (self.side as usize).wrapping_sub(self.cursor as usize) < needed || self.cursor.is_null()
-        {
+        // Before the first chunk both pointers are null: the difference is 0 and we refill.
+        if (self.side as usize).wrapping_sub(self.cursor as usize) < needed {
             self.refill(needed, pool, policy);
         }
         let command = self.cursor;
@@ -351,6 +351,17 @@ impl ChunkWriter {
             }
         }
         command
+    }
+
+    /// Takes back the most recent reservation, made at `command` (with its side record if
+    /// `side`). Nothing may have been reserved since.
+    #[inline]
+    pub(crate) fn unreserve(&mut self, command: *mut u8, side: bool) {
+        self.cursor = command;
+        if side {
+            // SAFETY: the reservation pushed one side record; this pops it.
+            self.side = unsafe { self.side.add(8) };
+        }
     }
 
     /// Seals the current chunk and links in a new one that holds at least `needed` bytes.

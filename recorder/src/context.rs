@@ -295,6 +295,13 @@ impl DeferredContext {
             .reserve(size, side, &self.device.pool, &self.policy)
     }
 
+    /// Takes back the most recent reservation (a call refused after it reserved its command).
+    #[inline]
+    pub(crate) fn unreserve(&mut self, at: *mut u8, side: bool) {
+        self.stats.commands -= 1;
+        self.writer.unreserve(at, side);
+    }
+
     /// Encodes a command with a fixed payload.
     #[inline(always)]
     pub(crate) fn emit<P: Copy>(

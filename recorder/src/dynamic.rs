@@ -57,13 +57,13 @@ impl MapTracker {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn home(&self, handle: RawHandle) -> usize {
         // Fibonacci hashing of the index; the table size is a power of two.
         (handle.index().wrapping_mul(0x9E37_79B9) as usize) & (self.entries.len() - 1)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, handle: RawHandle) -> Option<&MapEntry> {
         let mask = self.entries.len() - 1;
         let mut at = self.home(handle);

@@ -23,6 +23,7 @@
 
 mod bind;
 mod calls;
+mod carry;
 mod chunk;
 mod context;
 mod desc;

@@ -273,18 +273,36 @@ impl std::fmt::Debug for CommandList {
 /// # Safety
 /// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else.
 pub(crate) unsafe fn discard_chain(first: *mut ChunkHeader, legacy: bool, device: &DeviceShared) {
-    for decoded in Commands::new(first) {
-        match decoded.command {
-            Command::ExecuteCommandList { list, .. } => {
-                // SAFETY: recording a nested list took one reference on it, owned by this chain.
-                drop(CommandList {
-                    header: unsafe { NonNull::new_unchecked(list as *mut ListHeader) },
-                });
+    let release_nested = |command: &Command<'_>| {
+        if let Command::ExecuteCommandList { list, .. } = *command {
+            // SAFETY: recording a nested list took one reference on it, owned by this chain.
+            drop(CommandList {
+                header: unsafe { NonNull::new_unchecked(list as *mut ListHeader) },
+            });
+        }
+    };
+    if legacy {
+        // Every command may hold references: walk them all.
+        for decoded in Commands::new(first) {
+            release_nested(&decoded.command);
+            for_each_referenced(&decoded.command, |kind, handle| {
+                device.unretain(kind, handle)
+            });
+        }
+    } else {
+        // Fast lists hold no object references; nested lists are found through side records.
+        let mut chunk = first;
+        while !chunk.is_null() {
+            // SAFETY: the chain is sealed and ours.
+            let view = unsafe { ChunkView::new(chunk) };
+            for (kind, offset) in view.side_records() {
+                if kind == SideKind::Nested {
+                    // SAFETY: side records point at commands of this sealed chunk.
+                    release_nested(&unsafe { decode(view.base, offset as usize) }.0.command);
+                }
             }
-            command if legacy => {
-                for_each_referenced(&command, |kind, handle| device.unretain(kind, handle))
-            }
-            _ => {}
+            // SAFETY: as above.
+            chunk = unsafe { (*chunk).next };
         }
     }
     // SAFETY: the caller hands over the chain.

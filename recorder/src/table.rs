@@ -137,7 +137,7 @@ impl<const W: usize> ObjectTable<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn slot(&self, index: u32) -> Option<&Slot<W>> {
         let (segment, offset) = locate(index);
         let base = self.segments.get(segment)?.load(Ordering::Acquire);
@@ -152,7 +152,7 @@ impl<const W: usize> ObjectTable<W> {
 
     /// Reads the object `handle` names. Fails if it was destroyed or, unless `allow_released`,
     /// released by the application.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, handle: RawHandle, allow_released: bool) -> Result<Live<'_, W>, Stale> {
         let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
         let first = slot.state.load(Ordering::Acquire);

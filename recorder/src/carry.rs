@@ -1,0 +1,267 @@
+//! Carrying a legacy context's state into its next list (R-ST-1): after
+//! `finish_command_list(true)`, the next list starts by re-binding everything the context had
+//! bound, through the same encoding as the calls that set it. Dynamic bindings become split
+//! points again (their data stayed with the previous list, R-SP-1), and so do render-target,
+//! UAV and depth-stencil-state binds and views of compressible targets, as they would be if the
+//! application re-issued the calls.
+
+use crate::bind::{slots_payload, Bound, SlotCall};
+use crate::context::DeferredContext;
+use crate::desc::Stage;
+use crate::encode::*;
+use crate::error::Error;
+use crate::shadow::LegacyShadow;
+use crate::split::SplitCategory;
+
+/// A carried binding of a buffer: a dynamic one is resolved again at execution.
+fn carried_buffer(
+    buffer: &BoundBuffer,
+    dynamic: bool,
+    category: SplitCategory,
+) -> (BoundBuffer, Option<SplitCategory>) {
+    if dynamic {
+        (
+            BoundBuffer {
+                instance: InstanceId::RESOLVE_AT_EXECUTION,
+                ..*buffer
+            },
+            Some(category),
+        )
+    } else {
+        (*buffer, None)
+    }
+}
+
+/// A carried binding of a view: dynamic views are resolved again, views of compressible targets
+/// are decompression split points again.
+fn carried_view(view: &BoundView) -> (BoundView, Option<SplitCategory>) {
+    if view.flags.has(ViewFlags::DYNAMIC) {
+        (
+            BoundView {
+                instance: InstanceId::RESOLVE_AT_EXECUTION,
+                ..*view
+            },
+            Some(SplitCategory::DynamicShaderResource),
+        )
+    } else if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
+        (*view, Some(SplitCategory::Decompression))
+    } else {
+        (*view, None)
+    }
+}
+
+/// Carried bindings already hold their binding references: nothing to record in the shadow.
+fn keep<T>(_: &mut DeferredContext, _: &[T]) -> Result<(), Error> {
+    Ok(())
+}
+
+fn any_bound<T: Bound>(slots: &[T]) -> bool {
+    slots.iter().any(|slot| !slot.handle().is_null())
+}
+
+fn whole(opcode: Opcode, operand: u8, count: usize, dynamic_split: SplitCategory) -> SlotCall {
+    SlotCall {
+        opcode,
+        operand,
+        start: 0,
+        count,
+        call_split: None,
+        dynamic_split,
+    }
+}
+
+impl DeferredContext {
+    /// Re-encodes `shadow`'s bindings. Binding references are already held; the caller takes the
+    /// list's.
+    pub(crate) fn encode_state(&mut self, shadow: &LegacyShadow) {
+        let defaults = LegacyShadow::default();
+        if !shadow.input_layout.0.is_null() {
+            let (layout, vertex_buffers) = shadow.input_layout;
+            self.emit(
+                Opcode::SetInputLayout,
+                0,
+                None,
+                InputLayoutPayload::new(layout, vertex_buffers),
+            );
+        }
+        if shadow.topology != defaults.topology {
+            self.emit(
+                Opcode::SetPrimitiveTopology,
+                shadow.topology as u8,
+                None,
+                Empty,
+            );
+        }
+        if any_bound(&shadow.vertex_buffers) {
+            let call = whole(
+                Opcode::SetVertexBuffers,
+                0,
+                shadow.vertex_buffers.len(),
+                SplitCategory::DynamicVertexBuffer,
+            );
+            let resolve = |_: &mut Self, i: usize| {
+                let dynamic = shadow.dynamic_vertex_buffers & 1 << i != 0;
+                Ok(carried_buffer(
+                    &shadow.vertex_buffers[i],
+                    dynamic,
+                    SplitCategory::DynamicVertexBuffer,
+                ))
+            };
+            let _ = self.bind_slots(call, slots_payload, resolve, keep);
+        }
+        if !shadow.index_buffer.buffer.is_null() {
+            let (buffer, split) = carried_buffer(
+                &shadow.index_buffer,
+                shadow.dynamic_index_buffer,
+                SplitCategory::DynamicIndexBuffer,
+            );
+            self.emit(Opcode::SetIndexBuffer, 0, split, buffer);
+        }
+        if let Some(value) = shadow.reset_index {
+            self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
+        }
+        for stage in Stage::ALL {
+            let (s, operand) = (stage as usize, stage as u8);
+            if !shadow.shaders[s].shader.is_null() {
+                self.emit(Opcode::SetShader, operand, None, shadow.shaders[s]);
+            }
+            if any_bound(&shadow.constant_buffers[s]) {
+                let slots = &shadow.constant_buffers[s];
+                let call = whole(
+                    Opcode::SetConstantBuffers,
+                    operand,
+                    slots.len(),
+                    SplitCategory::DynamicConstantBuffer,
+                );
+                let resolve = |_: &mut Self, i: usize| {
+                    let dynamic = shadow.dynamic_constant_buffers[s] & 1 << i != 0;
+                    Ok(carried_buffer(
+                        &slots[i],
+                        dynamic,
+                        SplitCategory::DynamicConstantBuffer,
+                    ))
+                };
+                let _ = self.bind_slots(call, slots_payload, resolve, keep);
+            }
+            if any_bound(&shadow.shader_resources[s]) {
+                let slots = &shadow.shader_resources[s];
+                let call = whole(
+                    Opcode::SetShaderResources,
+                    operand,
+                    slots.len(),
+                    SplitCategory::DynamicShaderResource,
+                );
+                let _ = self.bind_slots(
+                    call,
+                    slots_payload,
+                    |_, i| Ok(carried_view(&slots[i])),
+                    keep,
+                );
+            }
+            if any_bound(&shadow.samplers[s]) {
+                let slots = &shadow.samplers[s];
+                let call = whole(
+                    Opcode::SetSamplers,
+                    operand,
+                    slots.len(),
+                    SplitCategory::DynamicShaderResource,
+                );
+                let _ = self.bind_slots(call, slots_payload, |_, i| Ok((slots[i], None)), keep);
+            }
+        }
+        if any_bound(&shadow.compute_uavs) {
+            let slots = &shadow.compute_uavs;
+            let call = SlotCall {
+                call_split: Some(SplitCategory::SetUnorderedAccessViews),
+                ..whole(
+                    Opcode::SetComputeUnorderedAccessViews,
+                    0,
+                    slots.len(),
+                    SplitCategory::DynamicShaderResource,
+                )
+            };
+            let _ = self.bind_slots(
+                call,
+                slots_payload,
+                |_, i| Ok(carried_view(&slots[i])),
+                keep,
+            );
+        }
+        let count = shadow.render_target_count as usize;
+        if count > 0 || !shadow.depth_stencil.view.is_null() {
+            let payload = RenderTargetsPayload::new(shadow.depth_stencil, count as u32, KEEP, 0);
+            let split = Some(SplitCategory::SetRenderTargets);
+            self.emit_with(
+                Opcode::SetRenderTargets,
+                0,
+                split,
+                payload,
+                &shadow.render_targets[..count],
+            );
+        }
+        if any_bound(&shadow.om_uavs) {
+            let slots = &shadow.om_uavs;
+            let _ = self.bind_om_uavs(
+                "finish_command_list",
+                0,
+                slots.len(),
+                |_, i| Ok(carried_view(&slots[i])),
+                false,
+            );
+        }
+        if shadow.blend != defaults.blend {
+            let (state, factor, mask) = shadow.blend;
+            self.emit(
+                Opcode::SetBlendState,
+                0,
+                None,
+                StatePayload::new(state, factor, mask),
+            );
+        }
+        if shadow.depth_stencil_state != defaults.depth_stencil_state {
+            let (state, reference) = shadow.depth_stencil_state;
+            let split = Some(SplitCategory::SetDepthStencilState);
+            self.emit(
+                Opcode::SetDepthStencilState,
+                0,
+                split,
+                StatePayload::new(state, [0.0; 4], reference),
+            );
+        }
+        if !shadow.rasterizer.is_null() {
+            self.emit(Opcode::SetRasterizerState, 0, None, shadow.rasterizer);
+        }
+        let (viewports, count) = &shadow.viewports;
+        if *count > 0 {
+            self.emit_with(
+                Opcode::SetViewports,
+                0,
+                None,
+                Empty,
+                &viewports[..*count as usize],
+            );
+        }
+        let (scissors, count) = &shadow.scissors;
+        if *count > 0 {
+            self.emit_with(
+                Opcode::SetScissorRects,
+                0,
+                None,
+                Empty,
+                &scissors[..*count as usize],
+            );
+        }
+        if !shadow.predication.0.is_null() {
+            let (predicate, value) = shadow.predication;
+            self.emit(
+                Opcode::SetPredication,
+                0,
+                None,
+                ObjectPayload {
+                    object: predicate,
+                    value: value as u64,
+                },
+            );
+        }
+    }
+}
