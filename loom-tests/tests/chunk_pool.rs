@@ -44,7 +44,7 @@ fn borrow_a_chunk(pool: &ChunkPool, owners: &Mutex<Vec<usize>>, token: u64) {
     }
     // SAFETY: the chunk came from `take`, its `next` is null (a chain of one), and this thread
     // no longer references it.
-    unsafe { pool.give_back(chunk.as_ptr()) };
+    unsafe { pool.give_back(chunk.as_ptr(), usize::MAX) };
 }
 
 /// How a model's pool gets its one free chunk before the threads start.
@@ -65,7 +65,7 @@ fn two_borrowers(limit: usize, prefill: Prefill) -> PoolStats {
         Prefill::Returned => {
             let chunk = pool.take(SIZE);
             // SAFETY: a chain of one chunk from `take`, referenced nowhere else.
-            unsafe { pool.give_back(chunk.as_ptr()) };
+            unsafe { pool.give_back(chunk.as_ptr(), usize::MAX) };
         }
         Prefill::Reserved => pool.reserve(1, SIZE),
     }

@@ -71,6 +71,7 @@ pub struct ChunkPolicy {
     pub chunk_size: usize,
     pub growth: GrowthPolicy,
     /// Bytes of free chunks the device's pool keeps for reuse; the rest go back to the allocator.
+    /// A context's own policy caps what its lists return, within the device's limit.
     pub pool_limit: usize,
 }
 
@@ -123,9 +124,16 @@ pub struct PoolStats {
     pub free_bytes: u64,
 }
 
+/// Free chunks and their total size.
+#[derive(Default)]
+struct FreeChunks {
+    chunks: Vec<ChunkPtr>,
+    bytes: usize,
+}
+
 /// The device-wide pool of free chunks.
 pub struct ChunkPool {
-    free: Mutex<Vec<ChunkPtr>>,
+    free: Mutex<FreeChunks>,
     limit: usize,
     allocated: AtomicU64,
     reused: AtomicU64,
@@ -134,7 +142,7 @@ pub struct ChunkPool {
 impl ChunkPool {
     pub fn new(limit: usize) -> Self {
         Self {
-            free: Mutex::new(Vec::new()),
+            free: Mutex::new(FreeChunks::default()),
             limit,
             allocated: AtomicU64::new(0),
             reused: AtomicU64::new(0),
@@ -146,11 +154,16 @@ impl ChunkPool {
     pub fn take(&self, size: usize) -> NonNull<ChunkHeader> {
         let pooled = {
             let mut free = self.free.lock();
+            // Most lists use one size: the match is almost always the last chunk.
             // SAFETY: chunks in the free list are owned by the pool and their headers valid.
             let found = free
+                .chunks
                 .iter()
                 .rposition(|c| unsafe { c.0.as_ref() }.size as usize == size);
-            found.map(|i| free.swap_remove(i))
+            found.map(|i| {
+                free.bytes -= size;
+                free.chunks.swap_remove(i)
+            })
         };
         let chunk = match pooled {
             Some(chunk) => {
@@ -167,27 +180,24 @@ impl ChunkPool {
         chunk
     }
 
-    /// Takes back a chain of chunks linked by `next`.
+    /// Takes back a chain of chunks linked by `next`, keeping at most `limit` bytes (and the
+    /// pool's own limit) of free chunks; the rest go back to the allocator.
     ///
     /// # Safety
     /// `first` must be the head of a chain of chunks from [`take`](Self::take) that nothing else
     /// references any more.
-    pub unsafe fn give_back(&self, first: *mut ChunkHeader) {
+    pub unsafe fn give_back(&self, first: *mut ChunkHeader, limit: usize) {
+        let limit = limit.min(self.limit);
         let mut free = self.free.lock();
-        // SAFETY: the free list's chunks are valid (pool invariant).
-        let mut kept: usize = free
-            .iter()
-            .map(|c| unsafe { c.0.as_ref() }.size as usize)
-            .sum();
         let mut next = first;
         while let Some(chunk) = NonNull::new(next) {
             // SAFETY: the caller hands over the whole chain; each header is valid.
             let header = unsafe { chunk.as_ref() };
             next = header.next;
             let size = header.size as usize;
-            if kept + size <= self.limit {
-                kept += size;
-                free.push(ChunkPtr(chunk));
+            if free.bytes + size <= limit {
+                free.bytes += size;
+                free.chunks.push(ChunkPtr(chunk));
             } else {
                 // SAFETY: the chunk came from `allocate_chunk(size)` and is no longer referenced.
                 unsafe { free_chunk(chunk, size) };
@@ -200,12 +210,8 @@ impl ChunkPool {
         PoolStats {
             allocated_chunks: self.allocated.load(Ordering::Relaxed),
             reused_chunks: self.reused.load(Ordering::Relaxed),
-            free_chunks: free.len() as u64,
-            // SAFETY: the free list's chunks are valid.
-            free_bytes: free
-                .iter()
-                .map(|c| unsafe { c.0.as_ref() }.size as u64)
-                .sum(),
+            free_chunks: free.chunks.len() as u64,
+            free_bytes: free.bytes as u64,
         }
     }
 
@@ -222,14 +228,15 @@ impl ChunkPool {
             .collect();
         self.allocated.fetch_add(count as u64, Ordering::Relaxed);
         let mut free = self.free.lock();
-        free.reserve(count);
-        free.extend(chunks);
+        free.bytes += count * size;
+        free.chunks.reserve(count);
+        free.chunks.extend(chunks);
     }
 }
 
 impl Drop for ChunkPool {
     fn drop(&mut self) {
-        for chunk in self.free.lock().drain(..) {
+        for chunk in self.free.lock().chunks.drain(..) {
             // SAFETY: free-list chunks are owned by the pool, valid, and referenced nowhere else.
             let size = unsafe { chunk.0.as_ref() }.size as usize;
             // SAFETY: as above; the chunk came from `allocate_chunk(size)`.

@@ -129,7 +129,7 @@ impl DeferredContext {
         self.error.as_ref()
     }
 
-    /// The error of the most recent refused call, until the next list begins or it is cleared.
+    /// The error of the most recent refused call, until the next list begins.
     pub fn last_refusal(&self) -> Option<&Error> {
         self.last_refusal.as_ref()
     }
@@ -141,6 +141,7 @@ impl DeferredContext {
         self.calls_made = 0;
         self.refused = 0;
         self.error = None;
+        self.last_refusal = None;
         self.back_buffer = None;
         self.maps.clear();
         self.start = match (self.semantics, carried) {
@@ -202,6 +203,7 @@ impl DeferredContext {
                     start: self.start,
                     recorder: self.serial,
                     back_buffer: self.back_buffer,
+                    pool_limit: self.policy.pool_limit,
                 },
             )
         };
@@ -241,7 +243,10 @@ impl DeferredContext {
         let first = self.writer.take_chain();
         if !first.is_null() {
             // SAFETY: the chain is ours, sealed, and referenced nowhere else.
-            unsafe { discard_chain(first, self.semantics == Semantics::Legacy, &self.device) };
+            unsafe {
+                let legacy = self.semantics == Semantics::Legacy;
+                discard_chain(first, legacy, self.policy.pool_limit, &self.device)
+            };
         }
         self.list_header = std::ptr::null_mut();
     }

@@ -580,7 +580,7 @@ impl Device {
         let shared = &*self.shared;
         let resource = desc.resource;
         let stale = || shared.stale_error(call, resource.kind(), resource.raw());
-        let (bind, format, flags, mips, resource_min_lod) = match resource {
+        let (bind, format, flags, (mips, slices), resource_min_lod) = match resource {
             Resource::Buffer(buffer) => {
                 let live = shared.buffers.get(buffer.0, false).map_err(|_| stale())?;
                 let info = BufferInfo::unpack(live.words);
@@ -591,7 +591,7 @@ impl Device {
                 if info.uav_flag != UavFlag::None && kind == ObjectKind::UnorderedAccessView {
                     flags |= ViewFlags::HIDDEN_COUNTER;
                 }
-                (info.bind, desc.format, flags, 1, 0.0)
+                (info.bind, desc.format, flags, (1, 1), 0.0)
             }
             Resource::Texture(texture) => {
                 let live = shared.textures.get(texture.0, false).map_err(|_| stale())?;
@@ -612,7 +612,13 @@ impl Device {
                     desc.format
                 };
                 let min_lod = f32::from_bits(live.slot.aux.load(Ordering::Acquire));
-                (info.bind, format, flags, info.mip_levels, min_lod)
+                (
+                    info.bind,
+                    format,
+                    flags,
+                    (info.mip_levels, info.array_size),
+                    min_lod,
+                )
             }
         };
         if !bind.contains(needs) {
@@ -625,12 +631,19 @@ impl Device {
                 ),
             ));
         }
-        if desc.range.first_mip >= mips.max(1) {
+        let range = desc.range;
+        let within = |first: u32, count: u32, total: u32| {
+            first < total
+                && (count == u32::MAX || (count > 0 && first as u64 + count as u64 <= total as u64))
+        };
+        if !within(range.first_mip, range.mip_count, mips)
+            || !within(range.first_slice, range.slice_count, slices)
+        {
             return Err(Error::invalid(
                 call,
                 format!(
-                    "first mip {} is past the resource's {} mips",
-                    desc.range.first_mip, mips
+                    "mips {}+{} and slices {}+{} are not within the resource's {mips} mips and {slices} slices",
+                    range.first_mip, range.mip_count, range.first_slice, range.slice_count
                 ),
             ));
         }

@@ -51,6 +51,8 @@ pub(crate) struct ListOrigin {
     pub(crate) start: StartState,
     pub(crate) recorder: u32,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
+    /// Bytes of free chunks the pool may keep when this list returns its chunks (R-REC-4).
+    pub(crate) pool_limit: usize,
 }
 
 /// The header at the start of a list's first chunk.
@@ -63,6 +65,7 @@ pub struct ListHeader {
     pub(crate) start: StartState,
     pub(crate) recorder: u32,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
+    pool_limit: usize,
 }
 
 /// A finished command list.
@@ -100,6 +103,7 @@ impl CommandList {
                 start: origin.start,
                 recorder: origin.recorder,
                 back_buffer: origin.back_buffer,
+                pool_limit: origin.pool_limit,
             });
             Self {
                 header: NonNull::new_unchecked(header),
@@ -252,7 +256,7 @@ impl Drop for CommandList {
             let header = self.header.as_ptr();
             let device = ManuallyDrop::take(&mut (*header).device);
             let legacy = (*header).semantics == Semantics::Legacy;
-            discard_chain((*header).first_chunk, legacy, &device);
+            discard_chain((*header).first_chunk, legacy, (*header).pool_limit, &device);
         }
     }
 }
@@ -272,7 +276,12 @@ impl std::fmt::Debug for CommandList {
 ///
 /// # Safety
 /// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else.
-pub(crate) unsafe fn discard_chain(first: *mut ChunkHeader, legacy: bool, device: &DeviceShared) {
+pub(crate) unsafe fn discard_chain(
+    first: *mut ChunkHeader,
+    legacy: bool,
+    pool_limit: usize,
+    device: &DeviceShared,
+) {
     let release_nested = |command: &Command<'_>| {
         if let Command::ExecuteCommandList { list, .. } = *command {
             // SAFETY: recording a nested list took one reference on it, owned by this chain.
@@ -306,7 +315,7 @@ pub(crate) unsafe fn discard_chain(first: *mut ChunkHeader, legacy: bool, device
         }
     }
     // SAFETY: the caller hands over the chain.
-    unsafe { device.pool.give_back(first) };
+    unsafe { device.pool.give_back(first, pool_limit) };
 }
 
 /// Calls `f` for every object a command names as an argument of its call; legacy recording took
