@@ -8,6 +8,9 @@
 //! multi-slot command, bound to null there, and encoded as its own split-point command right
 //! after, so each split point patches exactly one slot.
 
+use std::mem::MaybeUninit;
+use std::ptr::addr_of_mut;
+
 use crate::chunk::SideKind;
 
 use crate::context::DeferredContext;
@@ -119,8 +122,11 @@ impl DeferredContext {
         }
     }
 
+    /// Resolves a buffer binding into `out` (field by field, in place: building it elsewhere
+    /// and copying it costs a store-forwarding stall per bind). Returns its split point, if any.
     #[inline(always)]
-    pub(crate) fn resolve_buffer(
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn resolve_buffer_into(
         &self,
         call: &'static str,
         buffer: Option<Buffer>,
@@ -128,33 +134,37 @@ impl DeferredContext {
         category: SplitCategory,
         offset: u32,
         stride_or_format: u32,
-    ) -> Result<(BoundBuffer, Option<SplitCategory>), Error> {
-        let Some(buffer) = buffer else {
-            return Ok((BoundBuffer::NULL, None));
+        out: &mut MaybeUninit<BoundBuffer>,
+    ) -> Result<Option<SplitCategory>, Error> {
+        let (handle, instance, split) = match buffer {
+            None => (RawHandle::NULL, InstanceId::INITIAL, None),
+            Some(buffer) => {
+                let live = self
+                    .device
+                    .buffers
+                    .get(buffer.0, false)
+                    .map_err(|_| self.stale(call, ObjectKind::Buffer, buffer.0))?;
+                let info = BufferInfo::unpack(live.words);
+                if !info.bind.contains(need) {
+                    return Err(self.missing_bind_flag(call, ObjectKind::Buffer, buffer.0, need));
+                }
+                let (instance, split) = if info.usage == Usage::Dynamic {
+                    self.dynamic_instance(call, ObjectKind::Buffer, buffer.0, category)?
+                } else {
+                    (InstanceId::INITIAL, None)
+                };
+                (buffer.0, instance, split)
+            }
         };
-        let live = self
-            .device
-            .buffers
-            .get(buffer.0, false)
-            .map_err(|_| self.stale(call, ObjectKind::Buffer, buffer.0))?;
-        let info = BufferInfo::unpack(live.words);
-        if !info.bind.contains(need) {
-            return Err(self.missing_bind_flag(call, ObjectKind::Buffer, buffer.0, need));
+        let at = out.as_mut_ptr();
+        // SAFETY: `at` is valid for writes of a `BoundBuffer`; each field is written once.
+        unsafe {
+            addr_of_mut!((*at).buffer).write(handle);
+            addr_of_mut!((*at).instance).write(instance);
+            addr_of_mut!((*at).offset).write(offset);
+            addr_of_mut!((*at).stride_or_format).write(stride_or_format);
         }
-        let (instance, split) = if info.usage == Usage::Dynamic {
-            self.dynamic_instance(call, ObjectKind::Buffer, buffer.0, category)?
-        } else {
-            (InstanceId::INITIAL, None)
-        };
-        Ok((
-            BoundBuffer {
-                buffer: buffer.0,
-                instance,
-                offset,
-                stride_or_format,
-            },
-            split,
-        ))
+        Ok(split)
     }
 
     #[cold]
@@ -184,8 +194,25 @@ impl DeferredContext {
         view: RawHandle,
         decompress: bool,
     ) -> Result<(BoundView, Option<SplitCategory>), Error> {
+        let mut bound = MaybeUninit::uninit();
+        let split = self.resolve_view_into(call, kind, view, decompress, &mut bound)?;
+        // SAFETY: `resolve_view_into` initialised it, as it returned `Ok`.
+        Ok((unsafe { bound.assume_init() }, split))
+    }
+
+    /// [`resolve_view`](Self::resolve_view) writing in place (see `resolve_buffer_into`).
+    #[inline(always)]
+    pub(crate) fn resolve_view_into(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        view: RawHandle,
+        decompress: bool,
+        out: &mut MaybeUninit<BoundView>,
+    ) -> Result<Option<SplitCategory>, Error> {
         if view.is_null() {
-            return Ok((BoundView::NULL, None));
+            out.write(BoundView::NULL);
+            return Ok(None);
         }
         let device = &self.device;
         let table = match kind {
@@ -230,16 +257,18 @@ impl DeferredContext {
         if flags.has(ViewFlags::BACK_BUFFER) && self.back_buffer.is_none() {
             self.note_back_buffer(resource);
         }
-        let bound = BoundView {
-            view,
-            resource,
-            instance,
-            min_lod,
-            format: info.format,
-            flags,
-            first_mip: info.first_mip as u8,
-        };
-        Ok((bound, split))
+        let at = out.as_mut_ptr();
+        // SAFETY: `at` is valid for writes of a `BoundView`; each field is written once.
+        unsafe {
+            addr_of_mut!((*at).view).write(view);
+            addr_of_mut!((*at).resource).write(resource);
+            addr_of_mut!((*at).instance).write(instance);
+            addr_of_mut!((*at).min_lod).write(min_lod);
+            addr_of_mut!((*at).format).write(info.format);
+            addr_of_mut!((*at).flags).write(flags);
+            addr_of_mut!((*at).first_mip).write(info.first_mip as u8);
+        }
+        Ok(split)
     }
 
     /// The list now references a back buffer: it is bound to it (R-EX-7).
@@ -326,7 +355,11 @@ impl DeferredContext {
         &mut self,
         call: SlotCall,
         payload: impl Fn(u32, u32) -> P,
-        mut resolve: impl FnMut(&mut Self, usize) -> Result<(T, Option<SplitCategory>), Error>,
+        mut resolve: impl FnMut(
+            &mut Self,
+            usize,
+            &mut MaybeUninit<T>,
+        ) -> Result<Option<SplitCategory>, Error>,
         shadow: impl FnOnce(&mut Self, &[T]) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let size = command_size::<P, T>(call.count);
@@ -339,15 +372,14 @@ impl DeferredContext {
                 as *mut T;
         let (mut splits, mut decompressions) = (0u128, 0u128);
         for i in 0..call.count {
-            match resolve(self, i) {
-                Ok((item, split)) => {
-                    // SAFETY: slot `i` of the reserved array.
-                    unsafe { items.add(i).write(item) };
-                    if let Some(category) = split {
-                        splits |= 1 << i;
-                        if category == SplitCategory::Decompression {
-                            decompressions |= 1 << i;
-                        }
+            // SAFETY: slot `i` of the reserved array, aligned and writable.
+            let slot = unsafe { &mut *(items.add(i) as *mut MaybeUninit<T>) };
+            match resolve(self, i, slot) {
+                Ok(None) => {}
+                Ok(Some(category)) => {
+                    splits |= 1 << i;
+                    if category == SplitCategory::Decompression {
+                        decompressions |= 1 << i;
                     }
                 }
                 Err(error) => {
@@ -464,15 +496,17 @@ impl DeferredContext {
         self.bind_slots(
             call,
             slots_payload,
-            |this, i| {
+            |this, i, out| {
                 let b = buffers[i];
-                this.resolve_buffer(
+                let category = SplitCategory::DynamicVertexBuffer;
+                this.resolve_buffer_into(
                     CALL,
                     b.buffer,
                     BindFlags::VERTEX,
-                    SplitCategory::DynamicVertexBuffer,
+                    category,
                     b.offset,
                     b.stride,
+                    out,
                 )
             },
             |this, items| {
@@ -513,21 +547,52 @@ impl DeferredContext {
                 format!("index format {format} is neither r16_uint nor r32_uint"),
             ));
         }
-        let (bound, split) = self.resolve_buffer(
+        // Resolve straight into the reserved command (see `resolve_buffer_into`).
+        let size = command_size::<BoundBuffer, u8>(0);
+        let at = self.reserve(size, None);
+        // SAFETY: `at` has room for the header and a `BoundBuffer`.
+        let payload = unsafe { write_command(at, Opcode::SetIndexBuffer, 0, None, size, Empty) };
+        // SAFETY: the payload area is aligned and writable for a `BoundBuffer`.
+        let slot = unsafe { &mut *(payload as *mut MaybeUninit<BoundBuffer>) };
+        let category = SplitCategory::DynamicIndexBuffer;
+        let resolved = self.resolve_buffer_into(
             CALL,
             buffer,
             BindFlags::INDEX,
-            SplitCategory::DynamicIndexBuffer,
+            category,
             offset,
             format as u32,
-        )?;
-        self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |s| {
+            slot,
+        );
+        let split = match resolved {
+            Ok(split) => split,
+            Err(error) => {
+                self.unreserve(at, false);
+                return Err(error);
+            }
+        };
+        if self.shadow.is_none() && split.is_none() {
+            // Fast: nothing to remember. (Reading the binding back right after writing it field
+            // by field would stall on store forwarding.)
+            return Ok(());
+        }
+        // SAFETY: initialised by `resolve_buffer_into`.
+        let bound = unsafe { slot.assume_init() };
+        let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |s| {
             std::slice::from_mut(&mut s.index_buffer)
-        })?;
+        });
+        if let Err(error) = shadowed {
+            self.unreserve(at, false);
+            return Err(error);
+        }
         if let Some(shadow) = self.shadow.as_mut() {
             shadow.dynamic_index_buffer = bound.instance != InstanceId::INITIAL;
         }
-        self.emit(Opcode::SetIndexBuffer, 0, split, bound);
+        if split.is_some() {
+            // A split point needs its side record: encode it again with one (legacy, rare).
+            self.unreserve(at, false);
+            self.emit(Opcode::SetIndexBuffer, 0, split, bound);
+        }
         Ok(())
     }
 
@@ -635,15 +700,9 @@ impl DeferredContext {
         self.bind_slots(
             call,
             slots_payload,
-            |this, i| {
-                this.resolve_buffer(
-                    CALL,
-                    buffers[i],
-                    BindFlags::CONSTANT,
-                    SplitCategory::DynamicConstantBuffer,
-                    0,
-                    0,
-                )
+            |this, i, out| {
+                let category = SplitCategory::DynamicConstantBuffer;
+                this.resolve_buffer_into(CALL, buffers[i], BindFlags::CONSTANT, category, 0, 0, out)
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::Buffer, items, |sh| {
@@ -701,9 +760,9 @@ impl DeferredContext {
         self.bind_slots(
             call,
             slots_payload,
-            |this, i| {
+            |this, i, out| {
                 let handle = views[i].map_or(RawHandle::NULL, |v| v.0);
-                this.resolve_view(CALL, ObjectKind::ShaderResourceView, handle, true)
+                this.resolve_view_into(CALL, ObjectKind::ShaderResourceView, handle, true, out)
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::ShaderResourceView, items, |sh| {
@@ -753,13 +812,13 @@ impl DeferredContext {
         self.bind_slots(
             call,
             slots_payload,
-            |this, i| {
+            in_place(|this: &mut Self, i| {
                 let handle = samplers[i].map_or(RawHandle::NULL, |s| s.0);
                 if !handle.is_null() && this.device.sampler_states.get(handle, false).is_err() {
                     return Err(this.stale(CALL, ObjectKind::SamplerState, handle));
                 }
                 Ok((handle, None))
-            },
+            }),
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::SamplerState, items, |sh| {
                     &mut sh.samplers[s][range.clone()]
@@ -806,7 +865,7 @@ impl DeferredContext {
         self.bind_slots(
             call,
             slots_payload,
-            |this, i| this.resolve_uav(CALL, views[i]),
+            in_place(|this: &mut Self, i| this.resolve_uav(CALL, views[i])),
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::UnorderedAccessView, items, |sh| {
                     &mut sh.compute_uavs[range.clone()]
@@ -937,7 +996,7 @@ impl DeferredContext {
                 CALL,
                 start,
                 views.len(),
-                |this, i| this.resolve_uav(CALL, views[i]),
+                in_place(|this: &mut Self, i| this.resolve_uav(CALL, views[i])),
                 true,
             )?;
         }
@@ -950,7 +1009,11 @@ impl DeferredContext {
         call: &'static str,
         start: u32,
         count: usize,
-        resolve: impl FnMut(&mut Self, usize) -> Result<(BoundView, Option<SplitCategory>), Error>,
+        resolve: impl FnMut(
+            &mut Self,
+            usize,
+            &mut MaybeUninit<BoundView>,
+        ) -> Result<Option<SplitCategory>, Error>,
         update_shadow: bool,
     ) -> Result<(), Error> {
         let slots = SlotCall {
@@ -1138,6 +1201,18 @@ impl DeferredContext {
         self.begin_call();
         self.reset_shadow();
         self.emit(Opcode::ClearState, 0, None, Empty);
+    }
+}
+
+/// Adapts a resolver that returns its slot into one that writes it in place (cold paths).
+pub(crate) fn in_place<T>(
+    mut resolve: impl FnMut(&mut DeferredContext, usize) -> Result<(T, Option<SplitCategory>), Error>,
+) -> impl FnMut(&mut DeferredContext, usize, &mut MaybeUninit<T>) -> Result<Option<SplitCategory>, Error>
+{
+    move |context, i, out| {
+        let (item, split) = resolve(context, i)?;
+        out.write(item);
+        Ok(split)
     }
 }
 

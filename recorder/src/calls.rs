@@ -492,13 +492,10 @@ impl DeferredContext {
                 "only buffers can be mapped on a deferred context",
             ));
         };
-        let (bound, info) = self.resolve_resource(CALL, resource)?;
-        let info = info.unwrap_or(BufferInfo {
-            size: 0,
-            usage: Usage::Default,
-            bind: BindFlags::NONE,
-            uav_flag: UavFlag::None,
-        });
+        let info = match self.device.buffers.get(buffer.0, false) {
+            Ok(live) => BufferInfo::unpack(live.words),
+            Err(_) => return Err(self.device.stale_error(CALL, ObjectKind::Buffer, buffer.0)),
+        };
         let name = || self.device.object_name(ObjectKind::Buffer, buffer.0);
         if self.maps.get(buffer.0).is_some_and(|e| e.mapped) {
             return Err(Error::invalid(
@@ -542,7 +539,7 @@ impl DeferredContext {
                     return Err(Error::invalid(CALL, format!("{} is too large ({len} bytes) to travel with a list", name())));
                 }
                 self.retain(ObjectKind::Buffer, buffer.0, 1, CALL)?;
-                let payload = BoundResource { data_len: len as u32, ..bound };
+                let payload = BoundResource { resource: buffer.0, instance: InstanceId::INITIAL, is_texture: 0, data_len: len as u32 };
                 let data = self.emit_data(Opcode::MapWriteNoOverwrite, payload, len);
                 self.maps.entry(buffer.0).mapped = true;
                 Ok((data, len))
@@ -560,8 +557,8 @@ impl DeferredContext {
     pub fn unmap(&mut self, resource: impl Into<Resource>) {
         self.begin_call();
         let resource = resource.into();
-        match self.maps.get(resource.raw()) {
-            Some(entry) if entry.mapped => self.maps.entry(resource.raw()).mapped = false,
+        match self.maps.get_mut(resource.raw()) {
+            Some(entry) if entry.mapped => entry.mapped = false,
             _ => {
                 let object = self.device.object_name(resource.kind(), resource.raw());
                 self.fail(Error::invalid(

@@ -5,7 +5,7 @@
 //! UAV and depth-stencil-state binds and views of compressible targets, as they would be if the
 //! application re-issued the calls.
 
-use crate::bind::{slots_payload, Bound, SlotCall};
+use crate::bind::{in_place, slots_payload, Bound, SlotCall};
 use crate::context::DeferredContext;
 use crate::desc::Stage;
 use crate::encode::*;
@@ -99,14 +99,14 @@ impl DeferredContext {
                 shadow.vertex_buffers.len(),
                 SplitCategory::DynamicVertexBuffer,
             );
-            let resolve = |_: &mut Self, i: usize| {
+            let resolve = in_place(|_: &mut Self, i: usize| {
                 let dynamic = shadow.dynamic_vertex_buffers & 1 << i != 0;
                 Ok(carried_buffer(
                     &shadow.vertex_buffers[i],
                     dynamic,
                     SplitCategory::DynamicVertexBuffer,
                 ))
-            };
+            });
             let _ = self.bind_slots(call, slots_payload, resolve, keep);
         }
         if !shadow.index_buffer.buffer.is_null() {
@@ -133,14 +133,14 @@ impl DeferredContext {
                     slots.len(),
                     SplitCategory::DynamicConstantBuffer,
                 );
-                let resolve = |_: &mut Self, i: usize| {
+                let resolve = in_place(|_: &mut Self, i: usize| {
                     let dynamic = shadow.dynamic_constant_buffers[s] & 1 << i != 0;
                     Ok(carried_buffer(
                         &slots[i],
                         dynamic,
                         SplitCategory::DynamicConstantBuffer,
                     ))
-                };
+                });
                 let _ = self.bind_slots(call, slots_payload, resolve, keep);
             }
             if any_bound(&shadow.shader_resources[s]) {
@@ -154,7 +154,7 @@ impl DeferredContext {
                 let _ = self.bind_slots(
                     call,
                     slots_payload,
-                    |_, i| Ok(carried_view(&slots[i])),
+                    in_place(|_: &mut Self, i| Ok(carried_view(&slots[i]))),
                     keep,
                 );
             }
@@ -166,7 +166,12 @@ impl DeferredContext {
                     slots.len(),
                     SplitCategory::DynamicShaderResource,
                 );
-                let _ = self.bind_slots(call, slots_payload, |_, i| Ok((slots[i], None)), keep);
+                let _ = self.bind_slots(
+                    call,
+                    slots_payload,
+                    in_place(|_: &mut Self, i| Ok((slots[i], None))),
+                    keep,
+                );
             }
         }
         if any_bound(&shadow.compute_uavs) {
@@ -183,7 +188,7 @@ impl DeferredContext {
             let _ = self.bind_slots(
                 call,
                 slots_payload,
-                |_, i| Ok(carried_view(&slots[i])),
+                in_place(|_: &mut Self, i| Ok(carried_view(&slots[i]))),
                 keep,
             );
         }
@@ -205,7 +210,7 @@ impl DeferredContext {
                 "finish_command_list",
                 0,
                 slots.len(),
-                |_, i| Ok(carried_view(&slots[i])),
+                in_place(|_: &mut Self, i| Ok(carried_view(&slots[i]))),
                 false,
             );
         }

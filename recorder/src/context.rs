@@ -350,6 +350,7 @@ impl DeferredContext {
     }
 
     /// Reserves a command with a fixed payload and `len` bytes of data; returns the data.
+    #[inline(always)]
     pub(crate) fn emit_data<P: Copy>(&mut self, opcode: Opcode, payload: P, len: usize) -> *mut u8 {
         let size = command_size::<P, u8>(0) + data_size(len);
         let at = self.reserve(size, None);

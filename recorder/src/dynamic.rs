@@ -79,7 +79,25 @@ impl MapTracker {
         }
     }
 
+    #[inline(always)]
+    pub(crate) fn get_mut(&mut self, handle: RawHandle) -> Option<&mut MapEntry> {
+        let mask = self.entries.len() - 1;
+        let mut at = self.home(handle);
+        loop {
+            let stamp = self.stamp;
+            let entry = &mut self.entries[at];
+            if entry.stamp != stamp {
+                return None;
+            }
+            if entry.handle == handle {
+                return Some(&mut self.entries[at]);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
     /// The entry for `handle`, created vacant if missing.
+    #[inline]
     pub(crate) fn entry(&mut self, handle: RawHandle) -> &mut MapEntry {
         if (self.len + 1) * 2 > self.entries.len() {
             self.grow();
