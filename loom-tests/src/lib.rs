@@ -42,7 +42,8 @@
 //! - `object_table::stale_retain_racing_slot_reuse`: `retain` used to add to `state` before
 //!   checking the generation and subtract again when the handle was stale, while `insert`
 //!   overwrites `state` with a plain store; a stale add before the store and subtract after it
-//!   lost the new object. `retain` now checks first and adds with a compare-and-swap.
+//!   lost the new object. `insert` now publishes the generation with a compare-and-swap that
+//!   keeps the count bits, so a stale add and its undo cancel out on the new object.
 //! - `chunk_pool::reserved_chunk_taken_and_given_back_concurrently`: `ChunkPool::reserve` did not
 //!   write the headers of the chunks it allocated (their `size` was uninitialised memory).
 //!

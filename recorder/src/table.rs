@@ -175,36 +175,32 @@ impl<const W: usize> ObjectTable<W> {
         })
     }
 
-    /// Takes `count` internal references on the object (R-OBJ-4): one compare-and-swap when
-    /// uncontended. The generation is checked on the value swapped, so a reference is never
-    /// taken on a stale slot.
+    /// Takes `count` internal references on the object (R-OBJ-4): one atomic add, which never
+    /// retries, however many threads bind the object at once. The generation is checked on the
+    /// value the add returned; a stale or refused add is undone at once. Such a transient add can
+    /// land on a slot being reused, so `insert` keeps the count bits when it publishes a new
+    /// object (the loom model `stale_retain_racing_slot_reuse` checks the pair), and a release
+    /// that meets it defers the destruction instead.
     #[inline]
     pub fn retain(&self, handle: RawHandle, count: u32, allow_released: bool) -> Result<(), Stale> {
         let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
         let count = count as u64;
-        let mut state = slot.state.load(Ordering::Acquire);
-        loop {
-            // Check before adding: a stale slot may be mid-reuse, and `insert` overwrites its
-            // whole state, so nothing may add to (and later subtract from) a slot it does not
-            // hold (the loom model `stale_retain_racing_slot_reuse` found this).
-            if generation_of(state) != handle.generation || state & FREE != 0 {
-                return Err(Stale::Destroyed);
-            }
-            if state & RELEASED != 0 && !allow_released {
-                return Err(Stale::Released);
-            }
-            if state & REFS_MASK >= REFS_MASK - count {
-                // The count would spill into the flag bits: refuse rather than corrupt.
-                return Err(Stale::Destroyed);
-            }
-            match slot.state.compare_exchange_weak(
-                state,
-                state + count,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            ) {
-                Ok(_) => return Ok(()),
-                Err(actual) => state = actual,
+        let before = slot.state.fetch_add(count, Ordering::AcqRel);
+        let refused = if generation_of(before) != handle.generation || before & FREE != 0 {
+            Some(Stale::Destroyed)
+        } else if before & RELEASED != 0 && !allow_released {
+            Some(Stale::Released)
+        } else if before & REFS_MASK >= REFS_MASK / 2 {
+            // Far from any real count: refuse long before the count could reach the flag bits.
+            Some(Stale::Destroyed)
+        } else {
+            None
+        };
+        match refused {
+            None => Ok(()),
+            Some(why) => {
+                slot.state.fetch_sub(count, Ordering::AcqRel);
+                Err(why)
             }
         }
     }
@@ -264,8 +260,21 @@ impl<const W: usize> ObjectTable<W> {
         }
         slot.aux.store(aux, Ordering::Release);
         slot.aux2.store(aux2, Ordering::Release);
-        slot.state
-            .store((generation as u64) << 32, Ordering::Release);
+        // Publish the generation, keeping the count bits: a stale `retain` may be between its
+        // add and its undo on this slot right now.
+        let mut state = slot.state.load(Ordering::Relaxed);
+        loop {
+            let published = (generation as u64) << 32 | (state & REFS_MASK);
+            match slot.state.compare_exchange_weak(
+                state,
+                published,
+                Ordering::Release,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(actual) => state = actual,
+            }
+        }
         RawHandle { index, generation }
     }
 
