@@ -25,17 +25,34 @@ struct Objects {
 fn objects(device: &Device) -> Objects {
     let buffer = |name, usage, bind| {
         device
-            .create_buffer(&BufferDesc { name, size: 256, usage, bind, ..Default::default() })
+            .create_buffer(&BufferDesc {
+                name,
+                size: 256,
+                usage,
+                bind,
+                ..Default::default()
+            })
             .expect("buffer")
     };
-    let texture = device.create_texture(&TextureDesc { width: 64, height: 64, ..Default::default() }).expect("texture");
+    let texture = device
+        .create_texture(&TextureDesc {
+            width: 64,
+            height: 64,
+            ..Default::default()
+        })
+        .expect("texture");
     Objects {
         constants: buffer("constants", Usage::Immutable, BindFlags::CONSTANT),
         dynamic_constants: buffer("dynamic_constants", Usage::Dynamic, BindFlags::CONSTANT),
         vertices: buffer("vertices", Usage::Immutable, BindFlags::VERTEX),
-        view: device.create_shader_resource_view(&ViewDesc::new("view", texture)).expect("view"),
+        view: device
+            .create_shader_resource_view(&ViewDesc::new("view", texture))
+            .expect("view"),
         vertex_shader: device
-            .create_shader(&ShaderDesc { constant_buffers: 1, ..ShaderDesc::new("vs", Stage::Vertex) })
+            .create_shader(&ShaderDesc {
+                constant_buffers: 1,
+                ..ShaderDesc::new("vs", Stage::Vertex)
+            })
             .expect("shader"),
     }
 }
@@ -45,12 +62,25 @@ type Call = fn(&mut DeferredContext, &Objects, u32);
 fn calls() -> Vec<(&'static str, Call)> {
     vec![
         ("draw_indexed", |c, _, i| c.draw_indexed(36, i, 0)),
-        ("set_constant_buffers", |c, o, _| c.set_constant_buffers(Stage::Vertex, 0, &[Some(o.constants)])),
-        ("set_vertex_buffers", |c, o, _| {
-            c.set_vertex_buffers(0, &[VertexBuffer { buffer: Some(o.vertices), stride: 32, offset: 0 }])
+        ("set_constant_buffers", |c, o, _| {
+            c.set_constant_buffers(Stage::Vertex, 0, &[Some(o.constants)])
         }),
-        ("set_shader_resources", |c, o, _| c.set_shader_resources(Stage::Pixel, 0, &[Some(o.view)])),
-        ("set_shader", |c, o, _| c.set_shader(Stage::Vertex, Some(o.vertex_shader))),
+        ("set_vertex_buffers", |c, o, _| {
+            c.set_vertex_buffers(
+                0,
+                &[VertexBuffer {
+                    buffer: Some(o.vertices),
+                    stride: 32,
+                    offset: 0,
+                }],
+            )
+        }),
+        ("set_shader_resources", |c, o, _| {
+            c.set_shader_resources(Stage::Pixel, 0, &[Some(o.view)])
+        }),
+        ("set_shader", |c, o, _| {
+            c.set_shader(Stage::Vertex, Some(o.vertex_shader))
+        }),
         ("map_discard_unmap", |c, o, i| {
             if let Some(data) = c.map(o.dynamic_constants, MapType::WriteDiscard, false) {
                 data[0] = i as u8;
@@ -70,13 +100,19 @@ fn bench(criterion: &mut Criterion) {
     group.throughput(Throughput::Elements(CALLS as u64));
     for semantics in [Semantics::Fast, Semantics::Legacy] {
         let mut context = device
-            .create_deferred_context(&DeferredContextDesc { name: "bench", semantics, chunk_policy: None })
+            .create_deferred_context(&DeferredContextDesc {
+                name: "bench",
+                semantics,
+                chunk_policy: None,
+            })
             .expect("context");
         for (name, call) in calls() {
             group.bench_function(BenchmarkId::new(name, semantics.name()), |b| {
                 b.iter(|| {
                     // Dynamic binds need the buffer mapped in the list first (fast semantics).
-                    if let Some(data) = context.map(objects.dynamic_constants, MapType::WriteDiscard, false) {
+                    if let Some(data) =
+                        context.map(objects.dynamic_constants, MapType::WriteDiscard, false)
+                    {
                         data[0] = 0;
                     }
                     context.unmap(objects.dynamic_constants);

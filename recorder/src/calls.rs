@@ -744,40 +744,48 @@ impl DeferredContext {
 
     /// Sets a texture's minimum LOD, at once, for every context (legacy binds read it, R-ST-6).
     pub fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32) {
-        self.begin_call();
-        const CALL: &str = "set_resource_min_lod";
-        if !(min_lod.is_finite() && min_lod >= 0.0) {
-            return self.fail(Error::invalid(
-                CALL,
-                format!("minimum LOD {min_lod} is not a finite non-negative number"),
-            ));
-        }
-        match self.device.textures.get(texture.0, false) {
-            Ok(live) => live.slot.aux.store(min_lod.to_bits(), Ordering::Release),
-            Err(_) => self.fail(
-                self.device
-                    .stale_error(CALL, ObjectKind::Texture, texture.0),
-            ),
-        }
+        self.set_min_lod(
+            "set_resource_min_lod",
+            ObjectKind::Texture,
+            texture.0,
+            min_lod,
+        );
     }
 
     /// Sets a view's minimum LOD, at once, for every context (fast binds read it, R-ST-6).
     pub fn set_shader_resource_view_min_lod(&mut self, view: ShaderResourceView, min_lod: f32) {
+        let call = "set_shader_resource_view_min_lod";
+        self.set_min_lod(call, ObjectKind::ShaderResourceView, view.0, min_lod);
+    }
+
+    /// Stores a minimum LOD in the object's mutable word: the next bind copies it (R-ST-6).
+    fn set_min_lod(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        handle: RawHandle,
+        min_lod: f32,
+    ) {
         self.begin_call();
-        const CALL: &str = "set_shader_resource_view_min_lod";
         if !(min_lod.is_finite() && min_lod >= 0.0) {
-            return self.fail(Error::invalid(
-                CALL,
-                format!("minimum LOD {min_lod} is not a finite non-negative number"),
-            ));
+            let message = format!("minimum LOD {min_lod} is not a finite non-negative number");
+            return self.fail(Error::invalid(call, message));
         }
-        match self.device.shader_resource_views.get(view.0, false) {
-            Ok(live) => live.slot.aux.store(min_lod.to_bits(), Ordering::Release),
-            Err(_) => self.fail(self.device.stale_error(
-                CALL,
-                ObjectKind::ShaderResourceView,
-                view.0,
-            )),
+        let slot = match kind {
+            ObjectKind::Texture => self
+                .device
+                .textures
+                .get(handle, false)
+                .map(|live| &live.slot.aux),
+            _ => self
+                .device
+                .shader_resource_views
+                .get(handle, false)
+                .map(|live| &live.slot.aux),
+        };
+        match slot {
+            Ok(aux) => aux.store(min_lod.to_bits(), Ordering::Release),
+            Err(_) => self.fail(self.device.stale_error(call, kind, handle)),
         }
     }
 
