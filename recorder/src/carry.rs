@@ -5,11 +5,11 @@
 //! UAV and depth-stencil-state binds and views of compressible targets, as they would be if the
 //! application re-issued the calls.
 
-use crate::bind::{in_place, slots_payload, Bound, SlotCall};
 use crate::context::DeferredContext;
 use crate::desc::Stage;
 use crate::encode::*;
 use crate::error::Error;
+use crate::resolve::{in_place, slots_payload, Bound, SlotCall};
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
 

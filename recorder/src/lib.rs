@@ -26,14 +26,18 @@ mod calls;
 mod carry;
 mod chunk;
 mod context;
+mod decode;
 mod desc;
 mod device;
 mod dynamic;
 pub mod encode;
 mod error;
 mod handle;
+mod info;
 pub mod limits;
 mod list;
+mod map;
+mod resolve;
 mod shadow;
 mod split;
 mod sync;
@@ -43,11 +47,10 @@ pub use bind::VertexBuffer;
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use context::{DeferredContext, DeferredContextDesc};
 pub use desc::*;
-pub use device::{
-    BufferInfo, Device, DeviceDesc, ShaderInfo, SwapChainInfo, TextureInfo, Validation, ViewInfo,
-};
+pub use device::{Device, DeviceDesc, Validation};
 pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
+pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{CommandList, Commands, ListHeader, ListStats, Segment, StartState};
 pub use split::{SplitCategory, SplitCounts};
 

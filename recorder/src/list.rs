@@ -11,9 +11,10 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
 use crate::chunk::{ChunkHeader, ChunkView, SideKind, DATA_START};
+use crate::decode::decode;
 use crate::desc::Semantics;
 use crate::device::DeviceShared;
-use crate::encode::{decode, Command, Decoded, Opcode};
+use crate::encode::{Command, Decoded, Opcode};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::split::SplitCounts;
 use crate::sync::{Arc, AtomicUsize, Ordering};

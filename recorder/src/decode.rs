@@ -1,0 +1,452 @@
+//! Reading encoded commands back (`encode.rs` writes them): what execution, nesting and a legacy
+//! list's drop walk see.
+
+use crate::desc::{ClearFlags, Engine, PrimitiveTopology, Rect, Stage, Viewport};
+use crate::encode::*;
+use crate::handle::RawHandle;
+use crate::split::SplitCategory;
+
+/// A decoded command, borrowing its payload from the chunk.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Command<'a> {
+    SetInputLayout {
+        layout: RawHandle,
+        vertex_buffers: u32,
+    },
+    SetPrimitiveTopology(PrimitiveTopology),
+    SetVertexBuffers {
+        start: u32,
+        buffers: &'a [BoundBuffer],
+    },
+    SetIndexBuffer(BoundBuffer),
+    SetPrimitiveResetIndex(u32),
+    SetShader {
+        stage: Stage,
+        shader: BoundShader,
+    },
+    SetConstantBuffers {
+        stage: Stage,
+        start: u32,
+        buffers: &'a [BoundBuffer],
+    },
+    SetShaderResources {
+        stage: Stage,
+        start: u32,
+        views: &'a [BoundView],
+    },
+    SetSamplers {
+        stage: Stage,
+        start: u32,
+        samplers: &'a [RawHandle],
+    },
+    SetComputeUnorderedAccessViews {
+        start: u32,
+        views: &'a [BoundView],
+    },
+    /// Output-merger bindings. `targets: None` keeps the bound render targets and depth
+    /// stencil; `uavs: None` keeps the bound OM UAVs.
+    SetRenderTargets {
+        targets: Option<(&'a [BoundView], BoundView)>,
+        uavs: Option<(u32, &'a [BoundView])>,
+    },
+    SetBlendState {
+        state: RawHandle,
+        factor: [f32; 4],
+        sample_mask: u32,
+    },
+    SetDepthStencilState {
+        state: RawHandle,
+        stencil_ref: u32,
+    },
+    SetRasterizerState(RawHandle),
+    SetViewports(&'a [Viewport]),
+    SetScissorRects(&'a [Rect]),
+    Draw {
+        vertex_count: u32,
+        start_vertex: u32,
+    },
+    DrawIndexed {
+        index_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+    },
+    DrawInstanced {
+        vertex_count: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    },
+    DrawIndexedInstanced {
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    },
+    DrawAuto,
+    DrawInstancedIndirect(BoundBuffer),
+    DrawIndexedInstancedIndirect(BoundBuffer),
+    Dispatch {
+        x: u32,
+        y: u32,
+        z: u32,
+    },
+    DispatchIndirect(BoundBuffer),
+    ClearRenderTargetView {
+        view: BoundView,
+        color: [f32; 4],
+    },
+    ClearDepthStencilView {
+        view: BoundView,
+        flags: ClearFlags,
+        depth: f32,
+        stencil: u8,
+    },
+    CopyResource {
+        destination: BoundResource,
+        source: BoundResource,
+    },
+    UpdateSubresource {
+        resource: BoundResource,
+        data: &'a [u8],
+    },
+    CopyStructureCount {
+        destination: BoundBuffer,
+        view: BoundView,
+    },
+    /// A write_discard map recorded in the list: a new instance whose data travels with it.
+    MapWriteDiscard {
+        resource: BoundResource,
+        data: &'a [u8],
+    },
+    /// A write_no_overwrite map of a default resource (allow_usage_default): data written in place.
+    MapWriteNoOverwrite {
+        resource: BoundResource,
+        data: &'a [u8],
+    },
+    SetPredication {
+        predicate: RawHandle,
+        value: bool,
+    },
+    BeginQuery(RawHandle),
+    EndQuery(RawHandle),
+    ClearState,
+    DecompressResource {
+        resource: RawHandle,
+        into: RawHandle,
+    },
+    SetResourceCompression {
+        resource: RawHandle,
+        compressed: bool,
+    },
+    InsertWaitOnPresent(RawHandle),
+    InsertFence(Engine),
+    InsertWaitOnFence {
+        engine: Engine,
+        value: u64,
+    },
+    WriteValueBottomOfPipe {
+        buffer: RawHandle,
+        offset: u64,
+        value: u64,
+    },
+    InsertWaitOnMemory {
+        buffer: RawHandle,
+        offset: u64,
+        value: u64,
+    },
+    /// A nested command list (R-REC-9): the address of its header, and the restore flag.
+    ExecuteCommandList {
+        list: *const crate::list::ListHeader,
+        restore: bool,
+    },
+}
+
+/// A decoded command and, if it is a split point, its category.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decoded<'a> {
+    pub command: Command<'a>,
+    pub split: Option<SplitCategory>,
+    /// Offset of the command in its chunk.
+    pub offset: u32,
+}
+
+/// Reads a `T` at `at`.
+///
+/// # Safety
+/// `at` must hold a `T` written by the encoder.
+#[inline(always)]
+unsafe fn read<T: Copy>(at: *const u8) -> T {
+    // SAFETY: guaranteed by the caller; commands are 8-aligned and so are their payloads.
+    unsafe { (at as *const T).read() }
+}
+
+/// # Safety
+/// `at` must hold `count` `T`s written by the encoder, alive for `'a`.
+#[inline(always)]
+unsafe fn slice<'a, T>(at: *const u8, count: usize) -> &'a [T] {
+    // SAFETY: guaranteed by the caller.
+    unsafe { std::slice::from_raw_parts(at as *const T, count) }
+}
+
+/// Decodes the command at `offset` of the chunk at `base`; returns it and the next offset.
+///
+/// # Safety
+/// `base + offset` must be the start of a command written by this module into a chunk that stays
+/// alive and unchanged for `'a`.
+pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>, usize) {
+    // SAFETY: guaranteed by the caller for everything read below: the header, then the payload
+    // and trailing array of the sizes the encoder wrote for this opcode.
+    unsafe {
+        let at = base.add(offset);
+        let header: CommandHeader = read(at);
+        let size = header.size as usize;
+        let payload = at.add(HEADER);
+        let opcode = Opcode::from_u8(header.opcode as u8).unwrap_or(Opcode::ClearState);
+        let stage = Stage::from_u8(header.operand).unwrap_or(Stage::Vertex);
+        let tail = |fixed: usize| payload.add(fixed);
+        let tail_count = |fixed: usize, element: usize| (size - HEADER - fixed) / element.max(1);
+        let command = match opcode {
+            Opcode::ListStart | Opcode::ClearState => Command::ClearState,
+            Opcode::SetInputLayout => {
+                let p: InputLayoutPayload = read(payload);
+                Command::SetInputLayout {
+                    layout: p.layout,
+                    vertex_buffers: p.vertex_buffers,
+                }
+            }
+            Opcode::SetPrimitiveTopology => {
+                Command::SetPrimitiveTopology(PrimitiveTopology::from_u8(header.operand))
+            }
+            Opcode::SetVertexBuffers => {
+                let p: SlotsPayload = read(payload);
+                Command::SetVertexBuffers {
+                    start: p.start,
+                    buffers: slice(tail(8), p.count as usize),
+                }
+            }
+            Opcode::SetIndexBuffer => Command::SetIndexBuffer(read(payload)),
+            Opcode::SetPrimitiveResetIndex => Command::SetPrimitiveResetIndex(read(payload)),
+            Opcode::SetShader => Command::SetShader {
+                stage,
+                shader: read(payload),
+            },
+            Opcode::SetConstantBuffers => {
+                let p: SlotsPayload = read(payload);
+                Command::SetConstantBuffers {
+                    stage,
+                    start: p.start,
+                    buffers: slice(tail(8), p.count as usize),
+                }
+            }
+            Opcode::SetShaderResources => {
+                let p: SlotsPayload = read(payload);
+                Command::SetShaderResources {
+                    stage,
+                    start: p.start,
+                    views: slice(tail(8), p.count as usize),
+                }
+            }
+            Opcode::SetSamplers => {
+                let p: SlotsPayload = read(payload);
+                Command::SetSamplers {
+                    stage,
+                    start: p.start,
+                    samplers: slice(tail(8), p.count as usize),
+                }
+            }
+            Opcode::SetComputeUnorderedAccessViews => {
+                let p: SlotsPayload = read(payload);
+                Command::SetComputeUnorderedAccessViews {
+                    start: p.start,
+                    views: slice(tail(8), p.count as usize),
+                }
+            }
+            Opcode::SetRenderTargets => {
+                let p: RenderTargetsPayload = read(payload);
+                let fixed = std::mem::size_of::<RenderTargetsPayload>();
+                let count = if p.render_targets == KEEP {
+                    0
+                } else {
+                    p.render_targets as usize
+                };
+                let targets = (p.render_targets != KEEP)
+                    .then(|| (slice(tail(fixed), count), p.depth_stencil));
+                let uavs = (p.uav_start != KEEP).then(|| {
+                    let at = tail(fixed + count * std::mem::size_of::<BoundView>());
+                    (p.uav_start, slice(at, p.uavs as usize))
+                });
+                Command::SetRenderTargets { targets, uavs }
+            }
+            Opcode::SetBlendState => {
+                let p: StatePayload = read(payload);
+                Command::SetBlendState {
+                    state: p.state,
+                    factor: p.factor,
+                    sample_mask: p.reference,
+                }
+            }
+            Opcode::SetDepthStencilState => {
+                let p: StatePayload = read(payload);
+                Command::SetDepthStencilState {
+                    state: p.state,
+                    stencil_ref: p.reference,
+                }
+            }
+            Opcode::SetRasterizerState => Command::SetRasterizerState(read(payload)),
+            Opcode::SetViewports => Command::SetViewports(slice(
+                payload,
+                tail_count(0, std::mem::size_of::<Viewport>()),
+            )),
+            Opcode::SetScissorRects => {
+                Command::SetScissorRects(slice(payload, tail_count(0, std::mem::size_of::<Rect>())))
+            }
+            Opcode::Draw
+            | Opcode::DrawIndexed
+            | Opcode::DrawInstanced
+            | Opcode::DrawIndexedInstanced
+            | Opcode::Dispatch => {
+                let a = read::<DrawPayload>(payload).args;
+                match opcode {
+                    Opcode::Draw => Command::Draw {
+                        vertex_count: a[0],
+                        start_vertex: a[1],
+                    },
+                    Opcode::DrawIndexed => Command::DrawIndexed {
+                        index_count: a[0],
+                        start_index: a[1],
+                        base_vertex: a[2] as i32,
+                    },
+                    Opcode::DrawInstanced => Command::DrawInstanced {
+                        vertex_count: a[0],
+                        instance_count: a[1],
+                        start_vertex: a[2],
+                        start_instance: a[3],
+                    },
+                    Opcode::DrawIndexedInstanced => Command::DrawIndexedInstanced {
+                        index_count: a[0],
+                        instance_count: a[1],
+                        start_index: a[2],
+                        base_vertex: a[3] as i32,
+                        start_instance: a[4],
+                    },
+                    _ => Command::Dispatch {
+                        x: a[0],
+                        y: a[1],
+                        z: a[2],
+                    },
+                }
+            }
+            Opcode::DrawAuto => Command::DrawAuto,
+            Opcode::DrawInstancedIndirect => {
+                Command::DrawInstancedIndirect(read::<IndirectPayload>(payload).args)
+            }
+            Opcode::DrawIndexedInstancedIndirect => {
+                Command::DrawIndexedInstancedIndirect(read::<IndirectPayload>(payload).args)
+            }
+            Opcode::DispatchIndirect => {
+                Command::DispatchIndirect(read::<IndirectPayload>(payload).args)
+            }
+            Opcode::ClearRenderTargetView => {
+                let p: ClearPayload = read(payload);
+                Command::ClearRenderTargetView {
+                    view: p.view,
+                    color: p.values,
+                }
+            }
+            Opcode::ClearDepthStencilView => {
+                let p: ClearPayload = read(payload);
+                Command::ClearDepthStencilView {
+                    view: p.view,
+                    flags: ClearFlags::from_bits(p.flags),
+                    depth: p.values[0],
+                    stencil: p.stencil as u8,
+                }
+            }
+            Opcode::CopyResource => {
+                let p: CopyPayload = read(payload);
+                Command::CopyResource {
+                    destination: p.destination,
+                    source: p.source,
+                }
+            }
+            Opcode::UpdateSubresource | Opcode::MapWriteDiscard | Opcode::MapWriteNoOverwrite => {
+                let resource: BoundResource = read(payload);
+                let data = slice(
+                    tail(std::mem::size_of::<BoundResource>()),
+                    resource.data_len as usize,
+                );
+                match opcode {
+                    Opcode::UpdateSubresource => Command::UpdateSubresource { resource, data },
+                    Opcode::MapWriteDiscard => Command::MapWriteDiscard { resource, data },
+                    _ => Command::MapWriteNoOverwrite { resource, data },
+                }
+            }
+            Opcode::CopyStructureCount => {
+                let p: StructureCountPayload = read(payload);
+                Command::CopyStructureCount {
+                    destination: p.destination,
+                    view: p.view,
+                }
+            }
+            Opcode::SetPredication => {
+                let p: ObjectPayload = read(payload);
+                Command::SetPredication {
+                    predicate: p.object,
+                    value: p.value != 0,
+                }
+            }
+            Opcode::BeginQuery => Command::BeginQuery(read(payload)),
+            Opcode::EndQuery => Command::EndQuery(read(payload)),
+            Opcode::DecompressResource => {
+                let p: ObjectPayload = read(payload);
+                Command::DecompressResource {
+                    resource: p.object,
+                    into: RawHandle::from_bits(p.value),
+                }
+            }
+            Opcode::SetResourceCompression => {
+                let p: ObjectPayload = read(payload);
+                Command::SetResourceCompression {
+                    resource: p.object,
+                    compressed: p.value != 0,
+                }
+            }
+            Opcode::InsertWaitOnPresent => Command::InsertWaitOnPresent(read(payload)),
+            Opcode::InsertFence => Command::InsertFence(Engine::from_u8(header.operand)),
+            Opcode::InsertWaitOnFence => Command::InsertWaitOnFence {
+                engine: Engine::from_u8(header.operand),
+                value: read(payload),
+            },
+            Opcode::WriteValueBottomOfPipe => {
+                let p: MemoryPayload = read(payload);
+                Command::WriteValueBottomOfPipe {
+                    buffer: p.buffer,
+                    offset: p.offset,
+                    value: p.value,
+                }
+            }
+            Opcode::InsertWaitOnMemory => {
+                let p: MemoryPayload = read(payload);
+                Command::InsertWaitOnMemory {
+                    buffer: p.buffer,
+                    offset: p.offset,
+                    value: p.value,
+                }
+            }
+            Opcode::ExecuteCommandList => Command::ExecuteCommandList {
+                list: read::<usize>(payload) as *const crate::list::ListHeader,
+                restore: header.operand != 0,
+            },
+        };
+        let split = header.split.checked_sub(1).and_then(SplitCategory::from_u8);
+        (
+            Decoded {
+                command,
+                split,
+                offset: offset as u32,
+            },
+            offset + size,
+        )
+    }
+}

@@ -1,0 +1,194 @@
+//! What the device knows of each object, packed into the descriptor words of its table slot
+//! (`table.rs`): immutable properties read on every bind. `*Info` are also what the device hands
+//! out to the executor and to tests.
+
+use crate::desc::*;
+use crate::encode::ViewFlags;
+use crate::handle::*;
+use crate::limits::MAX_BACK_BUFFERS;
+
+// Descriptor words per kind (see `table.rs`).
+pub(crate) const BUFFER_WORDS: usize = 1;
+pub(crate) const TEXTURE_WORDS: usize = 4;
+pub(crate) const VIEW_WORDS: usize = 3;
+pub(crate) const SHADER_WORDS: usize = 4;
+pub(crate) const SWAP_CHAIN_WORDS: usize = 2 + 2 * MAX_BACK_BUFFERS as usize;
+
+/// A buffer's immutable properties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferInfo {
+    pub size: u32,
+    pub usage: Usage,
+    pub bind: BindFlags,
+    pub uav_flag: UavFlag,
+}
+
+impl BufferInfo {
+    pub(crate) fn pack(self) -> [u64; BUFFER_WORDS] {
+        [self.size as u64
+            | (self.usage as u64) << 32
+            | (self.bind.bits() as u64) << 40
+            | (self.uav_flag as u64) << 48]
+    }
+    pub(crate) fn unpack(w: [u64; BUFFER_WORDS]) -> Self {
+        Self {
+            size: w[0] as u32,
+            usage: Usage::from_u8((w[0] >> 32) as u8),
+            bind: BindFlags::from_bits((w[0] >> 40) as u8),
+            uav_flag: match (w[0] >> 48) as u8 {
+                1 => UavFlag::Append,
+                2 => UavFlag::Counter,
+                _ => UavFlag::None,
+            },
+        }
+    }
+}
+
+/// A texture's immutable properties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureInfo {
+    pub format: Format,
+    pub width: u32,
+    pub height: u32,
+    pub mip_levels: u32,
+    pub array_size: u32,
+    pub sample_count: u32,
+    pub bind: BindFlags,
+    pub compressible: bool,
+    pub texture_compatible: bool,
+    /// The swap chain and index, for a back buffer.
+    pub back_buffer: Option<(SwapChain, u32)>,
+}
+
+impl TextureInfo {
+    pub(crate) fn pack(self) -> [u64; TEXTURE_WORDS] {
+        let flags = self.compressible as u64 | (self.texture_compatible as u64) << 1;
+        let (chain, index) = self
+            .back_buffer
+            .map_or((RawHandle::NULL, 0), |(c, i)| (c.0, i));
+        [
+            self.format as u64
+                | (self.bind.bits() as u64) << 16
+                | flags << 24
+                | (self.sample_count.min(255) as u64) << 32
+                | (self.mip_levels.min(255) as u64) << 40
+                | (self.array_size.min(u16::MAX as u32) as u64) << 48,
+            self.width as u64 | (self.height as u64) << 32,
+            chain.to_bits(),
+            index as u64,
+        ]
+    }
+    pub(crate) fn unpack(w: [u64; TEXTURE_WORDS]) -> Self {
+        let index = w[3] as u32;
+        let chain = RawHandle::from_bits(w[2]);
+        Self {
+            format: Format::from_u16(w[0] as u16),
+            bind: BindFlags::from_bits((w[0] >> 16) as u8),
+            compressible: (w[0] >> 24) & 1 != 0,
+            texture_compatible: (w[0] >> 25) & 1 != 0,
+            sample_count: (w[0] >> 32) as u8 as u32,
+            mip_levels: (w[0] >> 40) as u8 as u32,
+            array_size: (w[0] >> 48) as u16 as u32,
+            width: w[1] as u32,
+            height: (w[1] >> 32) as u32,
+            back_buffer: (!chain.is_null()).then_some((SwapChain(chain), index)),
+        }
+    }
+    /// A compressible render target or depth stencil: reading it needs decompression (R-SP-2).
+    pub fn is_compressible_target(&self) -> bool {
+        self.compressible
+            && self
+                .bind
+                .intersects(BindFlags::RENDER_TARGET | BindFlags::DEPTH_STENCIL)
+    }
+}
+
+/// A view's immutable properties, with the properties of its resource it was created over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewInfo {
+    pub resource: Resource,
+    pub format: Format,
+    pub flags: ViewFlags,
+    pub first_mip: u32,
+    pub mip_count: u32,
+    pub first_slice: u32,
+    pub slice_count: u32,
+}
+
+impl ViewInfo {
+    pub(crate) fn pack(self) -> [u64; VIEW_WORDS] {
+        let is_texture = matches!(self.resource, Resource::Texture(_)) as u64;
+        [
+            self.resource.raw().to_bits(),
+            self.format as u64
+                | (self.flags.0 as u64) << 16
+                | is_texture << 24
+                | (self.first_mip.min(255) as u64) << 32
+                | (self.mip_count.min(255) as u64) << 40,
+            self.first_slice.min(u16::MAX as u32) as u64
+                | (self.slice_count.min(u16::MAX as u32) as u64) << 32,
+        ]
+    }
+    pub(crate) fn unpack(w: [u64; VIEW_WORDS]) -> Self {
+        let raw = RawHandle::from_bits(w[0]);
+        let resource = if (w[1] >> 24) & 1 != 0 {
+            Resource::Texture(Texture(raw))
+        } else {
+            Resource::Buffer(Buffer(raw))
+        };
+        Self {
+            resource,
+            format: Format::from_u16(w[1] as u16),
+            flags: ViewFlags((w[1] >> 16) as u8),
+            first_mip: (w[1] >> 32) as u8 as u32,
+            mip_count: (w[1] >> 40) as u8 as u32,
+            first_slice: w[2] as u32,
+            slice_count: (w[2] >> 32) as u32,
+        }
+    }
+}
+
+/// A shader's stage and the slots it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShaderInfo {
+    pub stage: Stage,
+    pub constant_buffers: u16,
+    pub shader_resources: u128,
+    pub samplers: u16,
+    pub unordered_access_views: u64,
+    pub stream_output: bool,
+}
+
+impl ShaderInfo {
+    pub(crate) fn pack(self) -> [u64; SHADER_WORDS] {
+        [
+            self.stage as u64
+                | (self.stream_output as u64) << 8
+                | (self.constant_buffers as u64) << 16
+                | (self.samplers as u64) << 32,
+            self.shader_resources as u64,
+            (self.shader_resources >> 64) as u64,
+            self.unordered_access_views,
+        ]
+    }
+    pub(crate) fn unpack(w: [u64; SHADER_WORDS]) -> Self {
+        Self {
+            stage: Stage::from_u8(w[0] as u8).unwrap_or(Stage::Vertex),
+            stream_output: (w[0] >> 8) & 1 != 0,
+            constant_buffers: (w[0] >> 16) as u16,
+            samplers: (w[0] >> 32) as u16,
+            shader_resources: w[1] as u128 | (w[2] as u128) << 64,
+            unordered_access_views: w[3],
+        }
+    }
+}
+
+/// A swap chain's properties and back buffers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwapChainInfo {
+    pub format: Format,
+    pub width: u32,
+    pub height: u32,
+    /// Back buffers and their render-target views, in rotation order.
+    pub buffers: Vec<(Texture, RenderTargetView)>,
+}

@@ -1,0 +1,450 @@
+//! How a deferred context turns a call's handles into the descriptors it encodes, and the one
+//! path every slot-array bind takes into the list (`bind_slots`): resolve in place, record the
+//! legacy bindings and their references, cut out the slots that are split points (R-SP-1..3).
+//!
+//! Resolution writes each descriptor field by field where it will stay, in the list's chunk:
+//! building it elsewhere and copying it costs a store-forwarding stall per bind, which was the
+//! largest single cost of recording.
+
+use std::mem::MaybeUninit;
+use std::ptr::addr_of_mut;
+
+use crate::chunk::SideKind;
+
+use crate::context::DeferredContext;
+use crate::desc::*;
+use crate::encode::*;
+use crate::error::Error;
+use crate::handle::*;
+use crate::info::{BufferInfo, TextureInfo, ViewInfo};
+use crate::shadow::LegacyShadow;
+use crate::split::SplitCategory;
+use crate::sync::Ordering;
+
+/// A slot-array call being encoded by [`DeferredContext::bind_slots`].
+pub(crate) struct SlotCall {
+    pub(crate) opcode: Opcode,
+    pub(crate) operand: u8,
+    pub(crate) start: u32,
+    pub(crate) count: usize,
+    /// A split point for the call as a whole (legacy UAV binds).
+    pub(crate) call_split: Option<SplitCategory>,
+    /// The category of a slot split for a dynamic resource (others are decompressions).
+    pub(crate) dynamic_split: SplitCategory,
+}
+
+pub(crate) trait Bound: Copy {
+    const NULL: Self;
+    fn handle(&self) -> RawHandle;
+}
+impl Bound for BoundBuffer {
+    const NULL: Self = BoundBuffer::NULL;
+    fn handle(&self) -> RawHandle {
+        self.buffer
+    }
+}
+impl Bound for BoundView {
+    const NULL: Self = BoundView::NULL;
+    fn handle(&self) -> RawHandle {
+        self.view
+    }
+}
+impl Bound for RawHandle {
+    const NULL: Self = RawHandle::NULL;
+    fn handle(&self) -> RawHandle {
+        *self
+    }
+}
+
+#[cold]
+pub(crate) fn slot_range(
+    call: &'static str,
+    what: &str,
+    start: u32,
+    count: usize,
+    limit: u32,
+) -> Error {
+    Error::invalid(
+        call,
+        format!(
+            "{what} slots {start}..{} are out of range: there are {limit} (R-OBJ-5)",
+            start as u64 + count as u64
+        ),
+    )
+}
+
+#[inline]
+pub(crate) fn check_range(
+    call: &'static str,
+    what: &str,
+    start: u32,
+    count: usize,
+    limit: u32,
+) -> Result<(), Error> {
+    if start as u64 + count as u64 > limit as u64 {
+        return Err(slot_range(call, what, start, count, limit));
+    }
+    Ok(())
+}
+
+impl DeferredContext {
+    // ----- resolution: handles to descriptors ------------------------------------------------
+
+    #[cold]
+    pub(crate) fn stale(&self, call: &'static str, kind: ObjectKind, handle: RawHandle) -> Error {
+        self.device.stale_error(call, kind, handle)
+    }
+
+    /// The instance a binding of dynamic resource `handle` reads, and the split point it needs.
+    #[inline(always)]
+    pub(crate) fn dynamic_instance(
+        &self,
+        call: &'static str,
+        kind: ObjectKind,
+        handle: RawHandle,
+        category: SplitCategory,
+    ) -> Result<(InstanceId, Option<SplitCategory>), Error> {
+        if let Some(instance) = self.maps.get(handle).and_then(|entry| entry.instance) {
+            return Ok((instance, None));
+        }
+        match self.semantics {
+            Semantics::Legacy => Ok((InstanceId::RESOLVE_AT_EXECUTION, Some(category))),
+            Semantics::Fast => Err(Error::DynamicBeforeMap {
+                call,
+                object: self.device.object_name(kind, handle),
+                rule: "bound before this fast-semantics list mapped it write_discard (R-SP-3)",
+            }),
+        }
+    }
+
+    /// Resolves a buffer binding into `out` (field by field, in place: building it elsewhere
+    /// and copying it costs a store-forwarding stall per bind). Returns its split point, if any.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn resolve_buffer_into(
+        &self,
+        call: &'static str,
+        buffer: Option<Buffer>,
+        need: BindFlags,
+        category: SplitCategory,
+        offset: u32,
+        stride_or_format: u32,
+        out: &mut MaybeUninit<BoundBuffer>,
+    ) -> Result<Option<SplitCategory>, Error> {
+        let (handle, instance, split) = match buffer {
+            None => (RawHandle::NULL, InstanceId::INITIAL, None),
+            Some(buffer) => {
+                let live = self
+                    .device
+                    .buffers
+                    .get(buffer.0, false)
+                    .map_err(|_| self.stale(call, ObjectKind::Buffer, buffer.0))?;
+                let info = BufferInfo::unpack(live.words);
+                if !info.bind.contains(need) {
+                    return Err(self.missing_bind_flag(call, ObjectKind::Buffer, buffer.0, need));
+                }
+                let (instance, split) = if info.usage == Usage::Dynamic {
+                    self.dynamic_instance(call, ObjectKind::Buffer, buffer.0, category)?
+                } else {
+                    (InstanceId::INITIAL, None)
+                };
+                (buffer.0, instance, split)
+            }
+        };
+        let at = out.as_mut_ptr();
+        // SAFETY: `at` is valid for writes of a `BoundBuffer`; each field is written once.
+        unsafe {
+            addr_of_mut!((*at).buffer).write(handle);
+            addr_of_mut!((*at).instance).write(instance);
+            addr_of_mut!((*at).offset).write(offset);
+            addr_of_mut!((*at).stride_or_format).write(stride_or_format);
+        }
+        Ok(split)
+    }
+
+    #[cold]
+    fn missing_bind_flag(
+        &self,
+        call: &'static str,
+        kind: ObjectKind,
+        handle: RawHandle,
+        need: BindFlags,
+    ) -> Error {
+        Error::invalid(
+            call,
+            format!(
+                "{} was not created with the {need:?} bind flag",
+                self.device.object_name(kind, handle)
+            ),
+        )
+    }
+
+    /// Resolves a view of `kind`. `decompress`: a legacy bind of a view of a compressible target
+    /// is a decompression split point (R-SP-2).
+    #[inline]
+    pub(crate) fn resolve_view(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        view: RawHandle,
+        decompress: bool,
+    ) -> Result<(BoundView, Option<SplitCategory>), Error> {
+        let mut bound = MaybeUninit::uninit();
+        let split = self.resolve_view_into(call, kind, view, decompress, &mut bound)?;
+        // SAFETY: `resolve_view_into` initialised it, as it returned `Ok`.
+        Ok((unsafe { bound.assume_init() }, split))
+    }
+
+    /// [`resolve_view`](Self::resolve_view) writing in place (see `resolve_buffer_into`).
+    #[inline(always)]
+    pub(crate) fn resolve_view_into(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        view: RawHandle,
+        decompress: bool,
+        out: &mut MaybeUninit<BoundView>,
+    ) -> Result<Option<SplitCategory>, Error> {
+        if view.is_null() {
+            out.write(BoundView::NULL);
+            return Ok(None);
+        }
+        let device = &self.device;
+        let table = match kind {
+            ObjectKind::ShaderResourceView => &device.shader_resource_views,
+            ObjectKind::UnorderedAccessView => &device.unordered_access_views,
+            ObjectKind::RenderTargetView => &device.render_target_views,
+            _ => &device.depth_stencil_views,
+        };
+        let live = table
+            .get(view, false)
+            .map_err(|_| self.stale(call, kind, view))?;
+        let info = ViewInfo::unpack(live.words);
+        let resource = info.resource.raw();
+        let mut min_lod = 0.0;
+        if kind == ObjectKind::ShaderResourceView {
+            // R-ST-6: fast reads the view's minimum LOD, legacy the resource's, as they are now.
+            min_lod = f32::from_bits(live.slot.aux.load(Ordering::Acquire));
+            if self.semantics == Semantics::Legacy {
+                if let Resource::Texture(texture) = info.resource {
+                    if let Ok(texture) = device.textures.get(texture.0, true) {
+                        min_lod = f32::from_bits(texture.slot.aux.load(Ordering::Acquire));
+                    }
+                }
+            }
+        }
+        let flags = info.flags;
+        let (instance, split) = if flags.has(ViewFlags::DYNAMIC) {
+            self.dynamic_instance(
+                call,
+                ObjectKind::Buffer,
+                resource,
+                SplitCategory::DynamicShaderResource,
+            )?
+        } else if decompress
+            && self.semantics == Semantics::Legacy
+            && flags.has(ViewFlags::COMPRESSIBLE_TARGET)
+        {
+            (InstanceId::INITIAL, Some(SplitCategory::Decompression))
+        } else {
+            (InstanceId::INITIAL, None)
+        };
+        if flags.has(ViewFlags::BACK_BUFFER) && self.back_buffer.is_none() {
+            self.note_back_buffer(resource);
+        }
+        let at = out.as_mut_ptr();
+        // SAFETY: `at` is valid for writes of a `BoundView`; each field is written once.
+        unsafe {
+            addr_of_mut!((*at).view).write(view);
+            addr_of_mut!((*at).resource).write(resource);
+            addr_of_mut!((*at).instance).write(instance);
+            addr_of_mut!((*at).min_lod).write(min_lod);
+            addr_of_mut!((*at).format).write(info.format);
+            addr_of_mut!((*at).flags).write(flags);
+            addr_of_mut!((*at).first_mip).write(info.first_mip as u8);
+        }
+        Ok(split)
+    }
+
+    /// The list now references a back buffer: it is bound to it (R-EX-7).
+    #[cold]
+    fn note_back_buffer(&mut self, texture: RawHandle) {
+        if let Ok(live) = self.device.textures.get(texture, true) {
+            self.back_buffer = TextureInfo::unpack(live.words).back_buffer;
+        }
+    }
+
+    // ----- legacy bookkeeping ------------------------------------------------------------------
+
+    /// Legacy: takes the list's reference on every new object, plus the binding's where the slot
+    /// changes; undoes them all if one fails (an object destroyed under our feet).
+    pub(crate) fn retain_slots<T: Bound>(
+        &self,
+        call: &'static str,
+        kind: ObjectKind,
+        new: &[T],
+        old: &[T],
+    ) -> Result<(), Error> {
+        for (i, item) in new.iter().enumerate() {
+            let count = 1 + (old[i].handle() != item.handle()) as u32;
+            if let Err(error) = self.retain(kind, item.handle(), count, call) {
+                for (j, done) in new[..i].iter().enumerate() {
+                    if !done.handle().is_null() {
+                        for _ in 0..1 + (old[j].handle() != done.handle()) as u32 {
+                            self.device.unretain(kind, done.handle());
+                        }
+                    }
+                }
+                return Err(error);
+            }
+        }
+        Ok(())
+    }
+
+    /// Legacy: the references are taken; store the new bindings, dropping the old ones'.
+    pub(crate) fn replace_slots<T: Bound>(
+        device: &crate::device::DeviceShared,
+        kind: ObjectKind,
+        slots: &mut [T],
+        new: &[T],
+    ) {
+        for (slot, item) in slots.iter_mut().zip(new) {
+            if slot.handle() != item.handle() && !slot.handle().is_null() {
+                device.unretain(kind, slot.handle());
+            }
+            *slot = *item;
+        }
+    }
+
+    /// Binds `new` to `slots` of the legacy shadow (references included), or does nothing on a
+    /// fast context.
+    #[inline]
+    pub(crate) fn shadow_slots<T: Bound>(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        new: &[T],
+        slots: impl FnOnce(&mut LegacyShadow) -> &mut [T],
+    ) -> Result<(), Error> {
+        let Some(mut shadow) = self.shadow.take() else {
+            return Ok(());
+        };
+        let target = slots(&mut shadow);
+        let result = self.retain_slots(call, kind, new, target);
+        if result.is_ok() {
+            Self::replace_slots(&self.device, kind, target, new);
+        }
+        self.shadow = Some(shadow);
+        result
+    }
+
+    // ----- encoding ----------------------------------------------------------------------------
+
+    /// Encodes a slot-array bind straight into the list: reserves the command for `call.count`
+    /// slots, resolves each slot into it (`resolve`), lets `shadow` record the new bindings
+    /// (legacy), and takes the reservation back if either fails, so a refused call leaves no
+    /// trace. Then each slot that must be resolved at execution is moved out of the command (left
+    /// null there) into a split-point command of its own, right after (R-SP-1, R-SP-2).
+    #[inline(always)]
+    pub(crate) fn bind_slots<T: Bound, P: Copy>(
+        &mut self,
+        call: SlotCall,
+        payload: impl Fn(u32, u32) -> P,
+        mut resolve: impl FnMut(
+            &mut Self,
+            usize,
+            &mut MaybeUninit<T>,
+        ) -> Result<Option<SplitCategory>, Error>,
+        shadow: impl FnOnce(&mut Self, &[T]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let size = command_size::<P, T>(call.count);
+        let side = call.call_split.map(|_| SideKind::Split);
+        let at = self.reserve(size, side);
+        let whole = payload(call.start, call.count as u32);
+        // SAFETY: `at` has `size` bytes: header, payload, then `count` slots of `T`.
+        let items =
+            unsafe { write_command(at, call.opcode, call.operand, call.call_split, size, whole) }
+                as *mut T;
+        let (mut splits, mut decompressions) = (0u128, 0u128);
+        for i in 0..call.count {
+            // SAFETY: slot `i` of the reserved array, aligned and writable.
+            let slot = unsafe { &mut *(items.add(i) as *mut MaybeUninit<T>) };
+            match resolve(self, i, slot) {
+                Ok(None) => {}
+                Ok(Some(category)) => {
+                    splits |= 1 << i;
+                    if category == SplitCategory::Decompression {
+                        decompressions |= 1 << i;
+                    }
+                }
+                Err(error) => {
+                    self.unreserve(at, side.is_some());
+                    return Err(error);
+                }
+            }
+        }
+        // SAFETY: all `count` slots were written above; the memory is the list's, not `self`'s
+        // fields, so it stays valid while `shadow` borrows `self`.
+        let written = unsafe { std::slice::from_raw_parts(items, call.count) };
+        if let Err(error) = shadow(self, written) {
+            self.unreserve(at, side.is_some());
+            return Err(error);
+        }
+        if let Some(category) = call.call_split {
+            self.stats.split_points[category] += 1;
+        }
+        while splits != 0 {
+            let i = splits.trailing_zeros();
+            splits &= splits - 1;
+            // SAFETY: slot `i` of the command written above, which later reservations never move.
+            let item = unsafe { items.add(i as usize).replace(T::NULL) };
+            let category = if decompressions & 1 << i != 0 {
+                SplitCategory::Decompression
+            } else {
+                call.dynamic_split
+            };
+            let single = payload(call.start + i, 1);
+            self.emit_with(
+                call.opcode,
+                call.operand,
+                Some(category),
+                single,
+                std::slice::from_ref(&item),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Adapts a resolver that returns its slot into one that writes it in place (cold paths).
+pub(crate) fn in_place<T>(
+    mut resolve: impl FnMut(&mut DeferredContext, usize) -> Result<(T, Option<SplitCategory>), Error>,
+) -> impl FnMut(&mut DeferredContext, usize, &mut MaybeUninit<T>) -> Result<Option<SplitCategory>, Error>
+{
+    move |context, i, out| {
+        let (item, split) = resolve(context, i)?;
+        out.write(item);
+        Ok(split)
+    }
+}
+
+/// The payload of a plain slot-array command.
+#[inline(always)]
+pub(crate) fn slots_payload(start: u32, count: u32) -> SlotsPayload {
+    SlotsPayload { start, count }
+}
+
+/// Sets or clears bit `i` of a mask.
+#[inline]
+pub(crate) fn set_bit<M>(mask: &mut M, i: usize, on: bool)
+where
+    M: Copy
+        + std::ops::BitOr<Output = M>
+        + std::ops::BitAnd<Output = M>
+        + std::ops::Not<Output = M>
+        + std::ops::Shl<usize, Output = M>
+        + From<u8>,
+{
+    let bit = M::from(1u8) << i;
+    *mask = if on { *mask | bit } else { *mask & !bit };
+}
