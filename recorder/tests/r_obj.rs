@@ -1665,7 +1665,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn r_obj_4_random_legacy_recordings_leave_no_references_behind(
+    fn r_obj_4_random_recordings_leave_no_references_behind(
+        fast in any::<bool>(),
         ops in proptest::collection::vec(op(), 1..80),
         restores in proptest::collection::vec(any::<bool>(), 3),
         drop_order in proptest::collection::vec(any::<prop::sample::Index>(), 16),
@@ -1682,7 +1683,9 @@ proptest! {
             .unwrap();
         f.device.release(released);
         let baseline = f.references();
-        let mut context = f.legacy();
+        // Legacy takes and drops references; fast never touches them (R-OBJ-4). Either way no
+        // call, however wrong, panics (R-REC-8): the ops include bad slots and released handles.
+        let mut context = if fast { f.fast() } else { f.legacy() };
         let mut lists = Vec::new();
         for op in &ops {
             apply(&f, released, &mut context, &mut lists, op);
@@ -1692,6 +1695,10 @@ proptest! {
             if let Ok(list) = context.finish_command_list(*restore) {
                 lists.push(list);
             }
+        }
+        if fast {
+            // Not even while the lists live.
+            prop_assert_eq!(&f.references(), &baseline, "fast recording touched references: {:?}", ops);
         }
         // Drop the lists in a random order, then the context.
         for index in &drop_order {
