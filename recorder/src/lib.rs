@@ -20,6 +20,55 @@
 //!
 //! Execution (the immediate context and the GPU model) lives in the `executor` crate; draw
 //! bundles in `bundles`.
+//!
+//! # Example
+//!
+//! Two worker threads record one list each; a dynamic constant buffer mapped write_discard in the
+//! list travels with it, so the legacy list has no split point for it.
+//!
+//! ```
+//! use recorder::*;
+//!
+//! let device = Device::new(DeviceDesc::default());
+//! let constants = device.create_buffer(&BufferDesc {
+//!     name: "per_draw",
+//!     size: 256,
+//!     usage: Usage::Dynamic,
+//!     bind: BindFlags::CONSTANT,
+//!     ..Default::default()
+//! })?;
+//! let vs = device.create_shader(&ShaderDesc { constant_buffers: 1, ..ShaderDesc::new("vs", Stage::Vertex) })?;
+//!
+//! let lists: Vec<CommandList> = std::thread::scope(|scope| {
+//!     let workers: Vec<_> = [Semantics::Legacy, Semantics::Fast]
+//!         .into_iter()
+//!         .map(|semantics| {
+//!             let device = &device;
+//!             scope.spawn(move || {
+//!                 let desc = DeferredContextDesc { name: "worker", semantics, chunk_policy: None };
+//!                 let mut context = device.create_deferred_context(&desc)?;
+//!                 context.set_shader(Stage::Vertex, Some(vs));
+//!                 for draw in 0..100u32 {
+//!                     if let Some(data) = context.map(constants, MapType::WriteDiscard, false) {
+//!                         data[..4].copy_from_slice(&draw.to_le_bytes());
+//!                     }
+//!                     context.unmap(constants);
+//!                     context.set_constant_buffers(Stage::Vertex, 0, &[Some(constants)]);
+//!                     context.draw(3, 0);
+//!                 }
+//!                 context.finish_command_list(false).map_err(|e| e.error)
+//!             })
+//!         })
+//!         .collect();
+//!     workers.into_iter().map(|w| w.join().expect("worker")).collect::<Result<_, Error>>()
+//! })?;
+//!
+//! for list in &lists {
+//!     assert_eq!(list.stats().draws, 100);
+//!     assert_eq!(list.stats().split_points.total(), 0);
+//! }
+//! # Ok::<(), recorder::Error>(())
+//! ```
 
 mod bind;
 mod calls;
