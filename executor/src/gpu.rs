@@ -1,0 +1,662 @@
+//! The GPU model (R-EX-3): what stands in for the hardware. It consumes, in order, the commands
+//! the immediate context submits (decoded [`Command`]s, straight from a list's chunks or issued
+//! on the immediate context), keeps the register and binding state they set, and produces one
+//! [`DrawRecord`] per draw or dispatch, plus the [`Counters`] of TRACE.md.
+//!
+//! **In:** commands, each with the semantics of the context that recorded it (it decides what an
+//! index-buffer bind does to the reset index, R-ST-5); command segments of a list, each one
+//! indirect-buffer execution; split points the executor resolved, with their patched commands.
+//! **Out:** draw records and counters.
+//!
+//! **What it keeps.** Bindings as encoded: descriptors already carry the resource, the dynamic
+//! instance and the minimum LOD chosen at bind time, so a map (`MapWriteDiscard`) or an update
+//! changes no binding: the instance a draw reads is the one in the bound descriptor (R-ST-8; under
+//! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is
+//! compressed now (R-ST-9). Whether a context register changed since the last draw (R-EX-4).
+//!
+//! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
+//! are in the other list, which the executor expands; `execute` ignores the command. It resolves
+//! no dynamic instance (the immediate context owns those), evaluates no predicate (a predicated
+//! draw is recorded, marked predicated), and decompresses nothing on a bind by itself (a legacy
+//! immediate context calls [`GpuModel::decompress_if_compressed`], R-ST-9).
+//!
+//! **Invariant.** Nothing panics, whatever the commands: slots past the hardware's counts are
+//! ignored.
+
+use std::collections::HashSet;
+
+use recorder::encode::{BoundBuffer, BoundShader, BoundView, Command, Decoded, ViewFlags};
+use recorder::limits::*;
+use recorder::{Format, PrimitiveTopology, RawHandle, Rect, Segment, Semantics, SplitCategory};
+use recorder::{Stage, Viewport};
+
+use crate::record::*;
+
+const STAGES: usize = Stage::ALL.len();
+
+/// The reset index after ClearState, and under fast semantics until one is set (R-ST-5).
+pub const DEFAULT_RESET_INDEX: u32 = 0xFFFF_FFFF;
+/// The reset index legacy semantics derives from an `r16_uint` index buffer (R-ST-5).
+pub const R16_RESET_INDEX: u32 = 0xFFFF;
+
+/// The register and binding state of the model; `Default` is the ClearState defaults. Opaque:
+/// taken by [`GpuModel::snapshot`] and put back by [`GpuModel::restore`] (a legacy
+/// `execute_command_list(list, restore = true)`, R-ST-2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuState {
+    input_layout: RawHandle,
+    /// The vertex-buffer slots the input layout reads.
+    input_layout_slots: u32,
+    topology: PrimitiveTopology,
+    vertex_buffers: [BoundBuffer; VERTEX_BUFFER_SLOTS as usize],
+    index_buffer: BoundBuffer,
+    reset_index: u32,
+    /// The format of the last index buffer a legacy context bound, from which the reset index
+    /// was derived; `None` after ClearState and after an explicit reset index.
+    legacy_index_format: Option<Format>,
+    shaders: [BoundShader; STAGES],
+    constant_buffers: [[BoundBuffer; CONSTANT_BUFFER_SLOTS as usize]; STAGES],
+    shader_resources: [[BoundView; SHADER_RESOURCE_SLOTS as usize]; STAGES],
+    samplers: [[RawHandle; SAMPLER_SLOTS as usize]; STAGES],
+    compute_uavs: [BoundView; COMPUTE_UAV_SLOTS as usize],
+    render_targets: [BoundView; RENDER_TARGET_SLOTS as usize],
+    render_target_count: usize,
+    depth_stencil: BoundView,
+    /// The output merger's UAVs, which the graphics stages' UAV slots read.
+    om_uavs: [BoundView; GRAPHICS_UAV_SLOTS as usize],
+    blend: BlendRecord,
+    depth_stencil_state: DepthStencilRecord,
+    rasterizer: RawHandle,
+    viewports: Vec<Viewport>,
+    scissors: Vec<Rect>,
+    predicate: RawHandle,
+    predicate_value: bool,
+}
+
+impl Default for GpuState {
+    fn default() -> Self {
+        Self {
+            input_layout: RawHandle::NULL,
+            input_layout_slots: 0,
+            topology: PrimitiveTopology::Undefined,
+            vertex_buffers: [BoundBuffer::NULL; VERTEX_BUFFER_SLOTS as usize],
+            index_buffer: BoundBuffer::NULL,
+            reset_index: DEFAULT_RESET_INDEX,
+            legacy_index_format: None,
+            shaders: [BoundShader::NULL; STAGES],
+            constant_buffers: [[BoundBuffer::NULL; CONSTANT_BUFFER_SLOTS as usize]; STAGES],
+            shader_resources: [[BoundView::NULL; SHADER_RESOURCE_SLOTS as usize]; STAGES],
+            samplers: [[RawHandle::NULL; SAMPLER_SLOTS as usize]; STAGES],
+            compute_uavs: [BoundView::NULL; COMPUTE_UAV_SLOTS as usize],
+            render_targets: [BoundView::NULL; RENDER_TARGET_SLOTS as usize],
+            render_target_count: 0,
+            depth_stencil: BoundView::NULL,
+            om_uavs: [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize],
+            blend: BlendRecord::DEFAULT,
+            depth_stencil_state: DepthStencilRecord::DEFAULT,
+            rasterizer: RawHandle::NULL,
+            viewports: Vec::new(),
+            scissors: Vec::new(),
+            predicate: RawHandle::NULL,
+            predicate_value: false,
+        }
+    }
+}
+
+impl GpuState {
+    /// The primitive reset index in force.
+    pub fn reset_index(&self) -> u32 {
+        self.reset_index
+    }
+
+    /// Whether a predicate is set (draws are predicated, split points roll the context).
+    pub fn predication_active(&self) -> bool {
+        !self.predicate.is_null()
+    }
+}
+
+/// How an output-merger UAV bind treats the slots it does not name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SlotScope {
+    /// A call's own bind: the OM UAV slots it does not name are unbound (as the API does).
+    WholeCall,
+    /// One slot the recorder cut out of a bind into a split point of its own (a decompression
+    /// or a dynamic resource): it sets its slot and leaves the others as the bind left them.
+    SingleSlot,
+}
+
+impl SlotScope {
+    fn of(split: Option<SplitCategory>) -> Self {
+        match split {
+            Some(category) if category == SplitCategory::Decompression || category.is_dynamic() => {
+                Self::SingleSlot
+            }
+            _ => Self::WholeCall,
+        }
+    }
+}
+
+/// The GPU model. See the module essay.
+///
+/// ```
+/// use executor::GpuModel;
+/// use recorder::encode::Command;
+/// use recorder::Semantics;
+///
+/// let mut gpu = GpuModel::new();
+/// gpu.execute(&Command::Draw { vertex_count: 3, start_vertex: 0 }, Semantics::Fast);
+/// assert_eq!(gpu.records().len(), 1);
+/// assert_eq!(gpu.counters().draws, 1);
+/// ```
+#[derive(Debug, Default)]
+pub struct GpuModel {
+    state: Box<GpuState>,
+    /// Textures compressed now (R-ST-9).
+    compressed: HashSet<RawHandle>,
+    /// A context register changed since the last draw or dispatch (R-EX-4).
+    context_changed: bool,
+    records: Vec<DrawRecord>,
+    counters: Counters,
+}
+
+impl GpuModel {
+    /// A model in the ClearState defaults, with no texture compressed.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Applies one command, recorded with `semantics`. `ExecuteCommandList` is ignored: the
+    /// executor expands nested lists.
+    ///
+    /// A command cut out of a bind as a single-slot split point must go through
+    /// [`execute_decoded`](Self::execute_decoded) or
+    /// [`execute_split_point`](Self::execute_split_point) instead: applied here, an output-merger
+    /// UAV slot would unbind the bind's other UAV slots.
+    pub fn execute(&mut self, command: &Command<'_>, semantics: Semantics) {
+        self.apply(command, semantics, SlotScope::WholeCall);
+    }
+
+    /// Applies a command as read from a list, its split-point category telling a single-slot
+    /// patch from a whole call. Resolves nothing and counts no split point: for walking a list's
+    /// commands linearly (no resolution needed, or done by the caller).
+    pub fn execute_decoded(&mut self, decoded: &Decoded<'_>, semantics: Semantics) {
+        self.apply(&decoded.command, semantics, SlotScope::of(decoded.split));
+    }
+
+    /// Executes one segment of a list: a command segment is one indirect-buffer execution
+    /// (counted) whose commands are applied in order; returns `true`. Split points and nested
+    /// lists are not indirect buffers: the executor resolves them
+    /// ([`execute_split_point`](Self::execute_split_point)) or expands them; they are ignored
+    /// here and `false` is returned.
+    pub fn execute_segment(&mut self, segment: &Segment<'_>, semantics: Semantics) -> bool {
+        if !matches!(segment, Segment::Commands { .. }) {
+            return false;
+        }
+        self.counters.ib_executions += 1;
+        for decoded in segment.commands() {
+            self.execute_decoded(&decoded, semantics);
+        }
+        true
+    }
+
+    /// Counts one split point resolved in `category`; inside a predication scope it also costs a
+    /// context roll (R-SP-4).
+    pub fn resolve_split(&mut self, category: SplitCategory) {
+        self.counters.split_points_resolved[category] += 1;
+        if self.state.predication_active() {
+            self.counters.context_rolls += 1;
+        }
+    }
+
+    /// Resolves a split point and applies its command, which the executor has patched (a
+    /// dynamic binding carries the immediate context's current instance): counts it
+    /// ([`resolve_split`](Self::resolve_split)); for a `decompression` split point, decompresses
+    /// every texture the command binds that is compressed now (counted); then applies the
+    /// command, as a single-slot patch where the category is one.
+    pub fn execute_split_point(
+        &mut self,
+        category: SplitCategory,
+        command: &Command<'_>,
+        semantics: Semantics,
+    ) {
+        self.resolve_split(category);
+        if category == SplitCategory::Decompression {
+            let views: &[BoundView] = match *command {
+                Command::SetShaderResources { views, .. }
+                | Command::SetComputeUnorderedAccessViews { views, .. } => views,
+                Command::SetRenderTargets {
+                    uavs: Some((_, views)),
+                    ..
+                } => views,
+                _ => &[],
+            };
+            for view in views {
+                if !view.flags.has(ViewFlags::BUFFER) {
+                    self.decompress_if_compressed(view.resource);
+                }
+            }
+        }
+        self.apply(command, semantics, SlotScope::of(Some(category)));
+    }
+
+    /// Decompresses `texture` if it is compressed now, counting one decompression; returns
+    /// whether it was (R-SP-4, and legacy immediate binds of R-ST-9).
+    pub fn decompress_if_compressed(&mut self, texture: RawHandle) -> bool {
+        let was = self.compressed.remove(&texture);
+        if was {
+            self.counters.decompressions += 1;
+        }
+        was
+    }
+
+    /// Whether `texture` is compressed now.
+    pub fn is_compressed(&self, texture: RawHandle) -> bool {
+        self.compressed.contains(&texture)
+    }
+
+    /// Back to the ClearState defaults: every binding and register; the reset index to
+    /// 0xFFFFFFFF with no index format. Every context register is written: the next draw rolls.
+    pub fn clear_state(&mut self) {
+        *self.state = GpuState::default();
+        self.context_changed = true;
+    }
+
+    /// The current register and binding state (compression is the resources', not taken).
+    pub fn snapshot(&self) -> GpuState {
+        (*self.state).clone()
+    }
+
+    /// Puts back a state taken by [`snapshot`](Self::snapshot). Every context register is
+    /// written again: the next draw rolls.
+    pub fn restore(&mut self, state: &GpuState) {
+        (*self.state).clone_from(state);
+        self.context_changed = true;
+    }
+
+    /// The current state, to read.
+    pub fn state(&self) -> &GpuState {
+        &self.state
+    }
+
+    /// The records of every draw and dispatch so far, in order.
+    pub fn records(&self) -> &[DrawRecord] {
+        &self.records
+    }
+
+    /// Hands the records over and starts a new list of them (counters keep counting).
+    pub fn take_records(&mut self) -> Vec<DrawRecord> {
+        std::mem::take(&mut self.records)
+    }
+
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+
+    // ----- applying commands -------------------------------------------------------------------
+
+    /// A context register was written. D3D does not filter redundant sets, and neither does the
+    /// hardware: setting a register to the value it already has is still a change.
+    #[inline]
+    fn context_register_written(&mut self) {
+        self.context_changed = true;
+    }
+
+    fn apply(&mut self, command: &Command<'_>, semantics: Semantics, scope: SlotScope) {
+        let state = &mut *self.state;
+        match *command {
+            Command::SetInputLayout {
+                layout,
+                vertex_buffers,
+            } => {
+                state.input_layout = layout;
+                state.input_layout_slots = vertex_buffers;
+            }
+            Command::SetPrimitiveTopology(topology) => state.topology = topology,
+            Command::SetVertexBuffers { start, buffers } => {
+                set_slots(&mut state.vertex_buffers, start, buffers)
+            }
+            Command::SetIndexBuffer(buffer) => self.set_index_buffer(buffer, semantics),
+            Command::SetPrimitiveResetIndex(value) => {
+                state.reset_index = value;
+                // The register no longer holds what the legacy format gave it: the next legacy
+                // bind derives it again, whatever its format.
+                state.legacy_index_format = None;
+                self.context_register_written();
+            }
+            Command::SetShader { stage, shader } => {
+                if let Some(slot) = state.shaders.get_mut(stage as usize) {
+                    *slot = shader;
+                }
+            }
+            Command::SetConstantBuffers {
+                stage,
+                start,
+                buffers,
+            } => {
+                if let Some(slots) = state.constant_buffers.get_mut(stage as usize) {
+                    set_slots(slots, start, buffers);
+                }
+            }
+            Command::SetShaderResources {
+                stage,
+                start,
+                views,
+            } => {
+                if let Some(slots) = state.shader_resources.get_mut(stage as usize) {
+                    set_slots(slots, start, views);
+                }
+            }
+            Command::SetSamplers {
+                stage,
+                start,
+                samplers,
+            } => {
+                if let Some(slots) = state.samplers.get_mut(stage as usize) {
+                    set_slots(slots, start, samplers);
+                }
+            }
+            Command::SetComputeUnorderedAccessViews { start, views } => {
+                set_slots(&mut state.compute_uavs, start, views)
+            }
+            Command::SetRenderTargets { targets, uavs } => {
+                if let Some((render_targets, depth_stencil)) = targets {
+                    state.render_targets = [BoundView::NULL; RENDER_TARGET_SLOTS as usize];
+                    set_slots(&mut state.render_targets, 0, render_targets);
+                    state.render_target_count =
+                        render_targets.len().min(state.render_targets.len());
+                    state.depth_stencil = depth_stencil;
+                    self.context_register_written();
+                }
+                if let Some((start, views)) = uavs {
+                    let state = &mut *self.state;
+                    if scope == SlotScope::WholeCall {
+                        state.om_uavs = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
+                    }
+                    set_slots(&mut state.om_uavs, start, views);
+                }
+            }
+            Command::SetBlendState {
+                state: blend,
+                factor,
+                sample_mask,
+            } => {
+                state.blend = BlendRecord {
+                    state: blend,
+                    factor,
+                    sample_mask,
+                };
+                self.context_register_written();
+            }
+            Command::SetDepthStencilState {
+                state: depth_stencil,
+                stencil_ref,
+            } => {
+                state.depth_stencil_state = DepthStencilRecord {
+                    state: depth_stencil,
+                    stencil_ref,
+                };
+                self.context_register_written();
+            }
+            Command::SetRasterizerState(rasterizer) => {
+                state.rasterizer = rasterizer;
+                self.context_register_written();
+            }
+            Command::SetViewports(viewports) => {
+                let count = viewports.len().min(VIEWPORT_SLOTS as usize);
+                state.viewports.clear();
+                state.viewports.extend_from_slice(&viewports[..count]);
+                self.context_register_written();
+            }
+            Command::SetScissorRects(rects) => {
+                let count = rects.len().min(VIEWPORT_SLOTS as usize);
+                state.scissors.clear();
+                state.scissors.extend_from_slice(&rects[..count]);
+                self.context_register_written();
+            }
+            Command::SetPredication { predicate, value } => {
+                state.predicate = predicate;
+                state.predicate_value = value;
+            }
+            Command::Draw {
+                vertex_count,
+                start_vertex,
+            } => self.draw(
+                DrawKind::Draw,
+                DrawArgs::direct(&[vertex_count.into(), start_vertex.into()]),
+            ),
+            Command::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            } => self.draw(
+                DrawKind::DrawIndexed,
+                DrawArgs::direct(&[index_count.into(), start_index.into(), base_vertex.into()]),
+            ),
+            Command::DrawInstanced {
+                vertex_count,
+                instance_count,
+                start_vertex,
+                start_instance,
+            } => self.draw(
+                DrawKind::DrawInstanced,
+                DrawArgs::direct(&[
+                    vertex_count.into(),
+                    instance_count.into(),
+                    start_vertex.into(),
+                    start_instance.into(),
+                ]),
+            ),
+            Command::DrawIndexedInstanced {
+                index_count,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            } => self.draw(
+                DrawKind::DrawIndexedInstanced,
+                DrawArgs::direct(&[
+                    index_count.into(),
+                    instance_count.into(),
+                    start_index.into(),
+                    base_vertex.into(),
+                    start_instance.into(),
+                ]),
+            ),
+            Command::DrawAuto => self.draw(DrawKind::DrawAuto, DrawArgs::direct(&[])),
+            Command::DrawInstancedIndirect(args) => {
+                self.draw(DrawKind::DrawInstancedIndirect, DrawArgs::Indirect(args))
+            }
+            Command::DrawIndexedInstancedIndirect(args) => self.draw(
+                DrawKind::DrawIndexedInstancedIndirect,
+                DrawArgs::Indirect(args),
+            ),
+            Command::Dispatch { x, y, z } => self.draw(
+                DrawKind::Dispatch,
+                DrawArgs::direct(&[x.into(), y.into(), z.into()]),
+            ),
+            Command::DispatchIndirect(args) => {
+                self.draw(DrawKind::DispatchIndirect, DrawArgs::Indirect(args))
+            }
+            // Every clear is taken as covering the whole view (R-ST-9).
+            Command::ClearRenderTargetView { view, .. }
+            | Command::ClearDepthStencilView { view, .. } => {
+                if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) && !view.resource.is_null() {
+                    self.compressed.insert(view.resource);
+                }
+            }
+            Command::DecompressResource { resource, into } => {
+                if into.is_null() {
+                    self.decompress_if_compressed(resource);
+                } else {
+                    // The source stays compressed; the copy is written decompressed.
+                    if self.compressed.contains(&resource) {
+                        self.counters.decompressions += 1;
+                    }
+                    self.compressed.remove(&into);
+                }
+            }
+            Command::SetResourceCompression {
+                resource,
+                compressed,
+            } => {
+                if compressed {
+                    self.compressed.insert(resource);
+                } else {
+                    self.compressed.remove(&resource);
+                }
+            }
+            Command::ClearState => self.clear_state(),
+            Command::InsertWaitOnFence { .. } | Command::InsertWaitOnMemory { .. } => {
+                self.counters.fence_waits += 1
+            }
+            // Data moves and synchronisation with nothing to model yet: maps and updates change
+            // no binding (the bound descriptor names its instance); copies leave compression as
+            // it was; queries, fences and present waits have no effect on records.
+            Command::CopyResource { .. }
+            | Command::UpdateSubresource { .. }
+            | Command::CopyStructureCount { .. }
+            | Command::MapWriteDiscard { .. }
+            | Command::MapWriteNoOverwrite { .. }
+            | Command::BeginQuery(_)
+            | Command::EndQuery(_)
+            | Command::InsertWaitOnPresent(_)
+            | Command::InsertFence(_)
+            | Command::WriteValueBottomOfPipe { .. } => {}
+            // The nested list's commands are elsewhere: the executor expands it.
+            Command::ExecuteCommandList { .. } => {}
+        }
+    }
+
+    /// R-ST-5. Legacy: binding an index buffer whose format differs from the last one a legacy
+    /// context bound sets the reset index from the format (0xFFFF for r16_uint, 0xFFFFFFFF for
+    /// r32_uint), a register change. Fast: the reset index is left alone.
+    fn set_index_buffer(&mut self, buffer: BoundBuffer, semantics: Semantics) {
+        self.state.index_buffer = buffer;
+        if semantics != Semantics::Legacy || buffer.buffer.is_null() {
+            return;
+        }
+        let format = buffer.index_format();
+        let reset_index = match format {
+            Format::R16Uint => R16_RESET_INDEX,
+            Format::R32Uint => DEFAULT_RESET_INDEX,
+            _ => return,
+        };
+        if self.state.legacy_index_format != Some(format) {
+            self.state.legacy_index_format = Some(format);
+            self.state.reset_index = reset_index;
+            self.context_register_written();
+        }
+    }
+
+    // ----- draws -------------------------------------------------------------------------------
+
+    fn draw(&mut self, kind: DrawKind, args: DrawArgs) {
+        if std::mem::take(&mut self.context_changed) {
+            self.counters.context_rolls += 1;
+        }
+        let (stages, graphics) = if kind.is_dispatch() {
+            self.counters.dispatches += 1;
+            let cs = self.stage_record(Stage::Compute, &self.state.compute_uavs);
+            (vec![cs], None)
+        } else {
+            self.counters.draws += 1;
+            let stages = Stage::GRAPHICS
+                .iter()
+                .map(|stage| self.stage_record(*stage, &self.state.om_uavs))
+                .collect();
+            (stages, Some(Box::new(self.graphics_record())))
+        };
+        self.records.push(DrawRecord {
+            kind,
+            args,
+            predicate: self.state.predicate,
+            predicate_value: self.state.predicate_value,
+            stages,
+            graphics,
+        });
+    }
+
+    fn view_record(&self, bound: &BoundView) -> ViewRecord {
+        let texture = !bound.flags.has(ViewFlags::BUFFER) && !bound.resource.is_null();
+        ViewRecord::new(bound, texture && self.compressed.contains(&bound.resource))
+    }
+
+    /// The stage's shader and the bindings at the slots it reads; `uavs` are the UAV slots the
+    /// stage sees (the compute UAVs, or the output merger's for a graphics stage).
+    fn stage_record(&self, stage: Stage, uavs: &[BoundView]) -> StageRecord {
+        let s = stage as usize;
+        let Some(shader) = self.state.shaders.get(s) else {
+            return StageRecord::empty(stage, RawHandle::NULL);
+        };
+        let mut record = StageRecord::empty(stage, shader.shader);
+        if shader.shader.is_null() {
+            return record;
+        }
+        let (constant_buffers, shader_resources, samplers) = (
+            &self.state.constant_buffers[s],
+            &self.state.shader_resources[s],
+            &self.state.samplers[s],
+        );
+        record.constant_buffers = read_slots(shader.constant_buffers.into(), constant_buffers)
+            .map(|(slot, b)| (slot, *b))
+            .collect();
+        record.shader_resources = read_slots(shader.shader_resources(), shader_resources)
+            .map(|(slot, v)| (slot, self.view_record(v)))
+            .collect();
+        record.samplers = read_slots(shader.samplers.into(), samplers)
+            .map(|(slot, h)| (slot, *h))
+            .collect();
+        record.unordered_access_views = read_slots(shader.unordered_access_views.into(), uavs)
+            .map(|(slot, v)| (slot, self.view_record(v)))
+            .collect();
+        record
+    }
+
+    fn graphics_record(&self) -> GraphicsRecord {
+        let s = &*self.state;
+        let render_targets = s.render_targets[..s.render_target_count.min(s.render_targets.len())]
+            .iter()
+            .map(|v| self.view_record(v))
+            .collect();
+        GraphicsRecord {
+            input_layout: s.input_layout,
+            topology: s.topology,
+            reset_index: s.reset_index,
+            index_buffer: s.index_buffer,
+            vertex_buffers: read_slots(s.input_layout_slots.into(), &s.vertex_buffers)
+                .map(|(slot, b)| (slot, *b))
+                .collect(),
+            render_targets,
+            depth_stencil: self.view_record(&s.depth_stencil),
+            blend: s.blend,
+            depth_stencil_state: s.depth_stencil_state,
+            rasterizer: s.rasterizer,
+            viewports: s.viewports.clone(),
+            scissors: s.scissors.clone(),
+        }
+    }
+}
+
+/// Writes `items` to `slots[start..]`; what falls past the end is dropped (the recorder refuses
+/// such binds; the model only makes sure it never panics).
+fn set_slots<T: Copy>(slots: &mut [T], start: u32, items: &[T]) {
+    let start = (start as usize).min(slots.len());
+    for (slot, item) in slots[start..].iter_mut().zip(items) {
+        *slot = *item;
+    }
+}
+
+/// `(slot, binding)` for every slot set in `mask` that exists in `slots`, in slot order.
+fn read_slots<T>(mask: u128, slots: &[T]) -> impl Iterator<Item = (u32, &T)> {
+    let mut bits = mask;
+    std::iter::from_fn(move || {
+        while bits != 0 {
+            let slot = bits.trailing_zeros();
+            bits &= bits - 1;
+            if let Some(item) = slots.get(slot as usize) {
+                return Some((slot, item));
+            }
+        }
+        None
+    })
+}

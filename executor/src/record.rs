@@ -1,0 +1,339 @@
+//! What the GPU model hands out (R-EX-3): one [`DrawRecord`] per draw or dispatch, and the
+//! cumulative [`Counters`] whose keys TRACE.md fixes.
+//!
+//! A record is a snapshot of what the hardware would read for one draw, and nothing more: the
+//! slots a stage's bound shader reads (a stage with no shader reads nothing), the vertex-buffer
+//! slots the input layout reads, and the output-merger, rasterizer and input-assembler registers.
+//! Bindings keep raw handles and the dynamic instance they read, not names: the replay tool maps
+//! them to trace names later (see `field.rs`, which answers TRACE.md's field names).
+
+use std::fmt;
+
+use recorder::encode::{BoundBuffer, BoundView, InstanceId, ViewFlags};
+use recorder::Viewport;
+use recorder::{Format, PrimitiveTopology, RawHandle, Rect, SplitCategory, SplitCounts, Stage};
+
+/// Which call a record comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawKind {
+    Draw,
+    DrawIndexed,
+    DrawInstanced,
+    DrawIndexedInstanced,
+    DrawAuto,
+    DrawInstancedIndirect,
+    DrawIndexedInstancedIndirect,
+    Dispatch,
+    DispatchIndirect,
+}
+
+impl DrawKind {
+    /// The call's name in traces.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Draw => "draw",
+            Self::DrawIndexed => "draw_indexed",
+            Self::DrawInstanced => "draw_instanced",
+            Self::DrawIndexedInstanced => "draw_indexed_instanced",
+            Self::DrawAuto => "draw_auto",
+            Self::DrawInstancedIndirect => "draw_instanced_indirect",
+            Self::DrawIndexedInstancedIndirect => "draw_indexed_instanced_indirect",
+            Self::Dispatch => "dispatch",
+            Self::DispatchIndirect => "dispatch_indirect",
+        }
+    }
+
+    /// A compute dispatch (its record holds the compute stage only).
+    pub const fn is_dispatch(self) -> bool {
+        matches!(self, Self::Dispatch | Self::DispatchIndirect)
+    }
+}
+
+impl fmt::Display for DrawKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A draw's arguments.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DrawArgs {
+    /// The call's numbers in argument order (`base_vertex` may be negative).
+    Direct { values: [i64; 5], count: u8 },
+    /// An indirect draw or dispatch: the buffer, instance and offset its arguments are read from.
+    Indirect(BoundBuffer),
+}
+
+impl DrawArgs {
+    /// Direct arguments; more than five numbers are cut to five (no call has more).
+    pub fn direct(numbers: &[i64]) -> Self {
+        let mut values = [0; 5];
+        let count = numbers.len().min(values.len());
+        values[..count].copy_from_slice(&numbers[..count]);
+        Self::Direct {
+            values,
+            count: count as u8,
+        }
+    }
+
+    /// The numbers of a direct call; empty for an indirect one.
+    pub fn values(&self) -> &[i64] {
+        match self {
+            Self::Direct { values, count } => &values[..(*count as usize).min(values.len())],
+            Self::Indirect(_) => &[],
+        }
+    }
+}
+
+/// A view as a draw saw it: the view, its resource and dynamic instance, the properties copied
+/// at bind time, and whether the resource was compressed when the draw ran (R-ST-9).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewRecord {
+    pub view: RawHandle,
+    pub resource: RawHandle,
+    pub instance: InstanceId,
+    pub format: Format,
+    /// The minimum LOD copied at bind time (R-ST-6).
+    pub min_lod: f32,
+    pub flags: ViewFlags,
+    /// The resource was a compressed texture at the draw.
+    pub compressed: bool,
+}
+
+impl ViewRecord {
+    pub const NULL: Self = Self::new(&BoundView::NULL, false);
+
+    pub const fn new(bound: &BoundView, compressed: bool) -> Self {
+        Self {
+            view: bound.view,
+            resource: bound.resource,
+            instance: bound.instance,
+            format: bound.format,
+            min_lod: bound.min_lod,
+            flags: bound.flags,
+            compressed,
+        }
+    }
+
+    pub const fn is_null(&self) -> bool {
+        self.view.is_null()
+    }
+}
+
+/// One shader stage of a record: its shader and the bindings at the slots the shader reads, in
+/// slot order. A stage with no shader has no bindings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageRecord {
+    pub stage: Stage,
+    pub shader: RawHandle,
+    pub constant_buffers: Vec<(u32, BoundBuffer)>,
+    pub shader_resources: Vec<(u32, ViewRecord)>,
+    pub samplers: Vec<(u32, RawHandle)>,
+    /// Compute UAVs for the compute stage; the output merger's UAVs for a graphics stage.
+    pub unordered_access_views: Vec<(u32, ViewRecord)>,
+}
+
+impl StageRecord {
+    pub fn empty(stage: Stage, shader: RawHandle) -> Self {
+        Self {
+            stage,
+            shader,
+            constant_buffers: Vec::new(),
+            shader_resources: Vec::new(),
+            samplers: Vec::new(),
+            unordered_access_views: Vec::new(),
+        }
+    }
+
+    /// The constant buffer at `slot`, if the shader reads it.
+    pub fn constant_buffer(&self, slot: u32) -> Option<&BoundBuffer> {
+        find(&self.constant_buffers, slot)
+    }
+    /// The shader resource at `slot`, if the shader reads it.
+    pub fn shader_resource(&self, slot: u32) -> Option<&ViewRecord> {
+        find(&self.shader_resources, slot)
+    }
+    /// The sampler at `slot`, if the shader reads it.
+    pub fn sampler(&self, slot: u32) -> Option<&RawHandle> {
+        find(&self.samplers, slot)
+    }
+    /// The UAV at `slot`, if the shader reads it.
+    pub fn unordered_access_view(&self, slot: u32) -> Option<&ViewRecord> {
+        find(&self.unordered_access_views, slot)
+    }
+}
+
+/// The value at `slot` of a slot-ordered list.
+pub(crate) fn find<T>(slots: &[(u32, T)], slot: u32) -> Option<&T> {
+    slots
+        .binary_search_by_key(&slot, |(s, _)| *s)
+        .ok()
+        .and_then(|i| slots.get(i))
+        .map(|(_, value)| value)
+}
+
+/// The blend state register: the state object, the blend factor and the sample mask.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlendRecord {
+    pub state: RawHandle,
+    pub factor: [f32; 4],
+    pub sample_mask: u32,
+}
+
+impl BlendRecord {
+    /// The ClearState default: no state object, factor 1, every sample.
+    pub const DEFAULT: Self = Self {
+        state: RawHandle::NULL,
+        factor: [1.0; 4],
+        sample_mask: u32::MAX,
+    };
+}
+
+/// The depth-stencil state register: the state object and the stencil reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthStencilRecord {
+    pub state: RawHandle,
+    pub stencil_ref: u32,
+}
+
+impl DepthStencilRecord {
+    pub const DEFAULT: Self = Self {
+        state: RawHandle::NULL,
+        stencil_ref: 0,
+    };
+}
+
+/// What a draw (not a dispatch) reads besides its shader stages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphicsRecord {
+    pub input_layout: RawHandle,
+    pub topology: PrimitiveTopology,
+    /// The primitive reset (cut) index in force (R-ST-5).
+    pub reset_index: u32,
+    /// Buffer, instance, offset, and the index format in `stride_or_format`.
+    pub index_buffer: BoundBuffer,
+    /// The bindings at the slots the input layout reads, in slot order.
+    pub vertex_buffers: Vec<(u32, BoundBuffer)>,
+    /// The bound render targets, slots `0..count` of the last bind.
+    pub render_targets: Vec<ViewRecord>,
+    pub depth_stencil: ViewRecord,
+    pub blend: BlendRecord,
+    pub depth_stencil_state: DepthStencilRecord,
+    pub rasterizer: RawHandle,
+    pub viewports: Vec<Viewport>,
+    pub scissors: Vec<Rect>,
+}
+
+impl GraphicsRecord {
+    /// The vertex buffer at `slot`, if the input layout reads it.
+    pub fn vertex_buffer(&self, slot: u32) -> Option<&BoundBuffer> {
+        find(&self.vertex_buffers, slot)
+    }
+
+    /// The index format, or `None` when no index buffer is bound.
+    pub fn index_format(&self) -> Option<Format> {
+        (!self.index_buffer.buffer.is_null()).then(|| self.index_buffer.index_format())
+    }
+}
+
+/// One draw or dispatch as the GPU saw it (R-EX-3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawRecord {
+    pub kind: DrawKind,
+    pub args: DrawArgs,
+    /// The predicate in force (null: none) and the value it predicates on.
+    pub predicate: RawHandle,
+    pub predicate_value: bool,
+    /// Draws: the five graphics stages, vs hs ds gs ps. Dispatches: the compute stage.
+    pub stages: Vec<StageRecord>,
+    /// Draws only.
+    pub graphics: Option<Box<GraphicsRecord>>,
+}
+
+impl DrawRecord {
+    /// Whether the draw ran under a predicate (it may have been skipped).
+    pub fn predicated(&self) -> bool {
+        !self.predicate.is_null()
+    }
+
+    /// The record of `stage`, if this record has it (graphics stages for draws, compute for
+    /// dispatches).
+    pub fn stage(&self, stage: Stage) -> Option<&StageRecord> {
+        self.stages.iter().find(|s| s.stage == stage)
+    }
+}
+
+/// Cumulative counters of the GPU model; the keys are TRACE.md's (`expect counters`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub draws: u64,
+    pub dispatches: u64,
+    /// Draws and dispatches that followed a change of a context register (R-EX-4), plus split
+    /// points resolved inside a predication scope (R-SP-4).
+    pub context_rolls: u64,
+    /// Indirect-buffer executions: command segments handed to the GPU by reference (R-SP-4).
+    pub ib_executions: u64,
+    /// Split points resolved, by category (R-SP-5).
+    pub split_points_resolved: SplitCounts,
+    /// Decompressions performed: of split points, of legacy binds, of `decompress_resource`.
+    pub decompressions: u64,
+    /// Constant-engine bytes. No source yet: draw bundles (R-B-5) bring it; stays 0.
+    pub ce_bytes: u64,
+    /// Cache flushes. No source yet: barriers (§9) bring it; stays 0.
+    pub cache_flushes: u64,
+    /// `insert_wait_on_fence` and `insert_wait_on_memory` commands consumed.
+    pub fence_waits: u64,
+    /// Bundle calls. No source yet: draw bundles bring it; stays 0.
+    pub bundle_calls: u64,
+}
+
+impl Counters {
+    /// TRACE.md's counter keys, in its order.
+    pub const KEYS: [&'static str; 10] = [
+        "draws",
+        "dispatches",
+        "context_rolls",
+        "ib_executions",
+        "split_points_resolved",
+        "decompressions",
+        "ce_bytes",
+        "cache_flushes",
+        "fence_waits",
+        "bundle_calls",
+    ];
+
+    /// The counter called `key` in traces. `split_points_resolved` is the total over the
+    /// categories; `split_points_resolved.CATEGORY` (an extension) one category's count.
+    pub fn get(&self, key: &str) -> Option<u64> {
+        Some(match key {
+            "draws" => self.draws,
+            "dispatches" => self.dispatches,
+            "context_rolls" => self.context_rolls,
+            "ib_executions" => self.ib_executions,
+            "split_points_resolved" => self.split_points_resolved.total() as u64,
+            "decompressions" => self.decompressions,
+            "ce_bytes" => self.ce_bytes,
+            "cache_flushes" => self.cache_flushes,
+            "fence_waits" => self.fence_waits,
+            "bundle_calls" => self.bundle_calls,
+            _ => {
+                let category = key.strip_prefix("split_points_resolved.")?;
+                self.split_points_resolved[SplitCategory::from_name(category)?] as u64
+            }
+        })
+    }
+}
+
+impl fmt::Display for Counters {
+    /// `key=value` for every key, then the resolved split points by category.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, key) in Self::KEYS.iter().enumerate() {
+            let separator = if i == 0 { "" } else { " " };
+            write!(f, "{separator}{key}={}", self.get(key).unwrap_or(0))?;
+        }
+        for (category, count) in self.split_points_resolved.nonzero() {
+            write!(f, " split_points_resolved.{category}={count}")?;
+        }
+        Ok(())
+    }
+}
