@@ -115,27 +115,6 @@ impl GpuState {
     }
 }
 
-/// How an output-merger UAV bind treats the slots it does not name.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SlotScope {
-    /// A call's own bind: the OM UAV slots it does not name are unbound (as the API does).
-    WholeCall,
-    /// One slot the recorder cut out of a bind into a split point of its own (a decompression
-    /// or a dynamic resource): it sets its slot and leaves the others as the bind left them.
-    SingleSlot,
-}
-
-impl SlotScope {
-    fn of(split: Option<SplitCategory>) -> Self {
-        match split {
-            Some(category) if category == SplitCategory::Decompression || category.is_dynamic() => {
-                Self::SingleSlot
-            }
-            _ => Self::WholeCall,
-        }
-    }
-}
-
 /// The GPU model. See the module essay.
 ///
 /// ```
@@ -167,20 +146,14 @@ impl GpuModel {
 
     /// Applies one command, recorded with `semantics`. `ExecuteCommandList` is ignored: the
     /// executor expands nested lists.
-    ///
-    /// A command cut out of a bind as a single-slot split point must go through
-    /// [`execute_decoded`](Self::execute_decoded) or
-    /// [`execute_split_point`](Self::execute_split_point) instead: applied here, an output-merger
-    /// UAV slot would unbind the bind's other UAV slots.
     pub fn execute(&mut self, command: &Command<'_>, semantics: Semantics) {
-        self.apply(command, semantics, SlotScope::WholeCall);
+        self.apply(command, semantics);
     }
 
-    /// Applies a command as read from a list, its split-point category telling a single-slot
-    /// patch from a whole call. Resolves nothing and counts no split point: for walking a list's
-    /// commands linearly (no resolution needed, or done by the caller).
+    /// Applies a command as read from a list. Resolves nothing and counts no split point: for
+    /// walking a list's commands linearly (no resolution needed, or done by the caller).
     pub fn execute_decoded(&mut self, decoded: &Decoded<'_>, semantics: Semantics) {
-        self.apply(&decoded.command, semantics, SlotScope::of(decoded.split));
+        self.apply(&decoded.command, semantics);
     }
 
     /// Executes one segment of a list: a command segment is one indirect-buffer execution
@@ -212,7 +185,7 @@ impl GpuModel {
     /// dynamic binding carries the immediate context's current instance): counts it
     /// ([`resolve_split`](Self::resolve_split)); for a `decompression` split point, decompresses
     /// every texture the command binds that is compressed now (counted); then applies the
-    /// command, as a single-slot patch where the category is one.
+    /// command (a slot cut out of an output-merger UAV bind says so itself: `uav_patch`).
     pub fn execute_split_point(
         &mut self,
         category: SplitCategory,
@@ -236,7 +209,7 @@ impl GpuModel {
                 }
             }
         }
-        self.apply(command, semantics, SlotScope::of(Some(category)));
+        self.apply(command, semantics);
     }
 
     /// Decompresses `texture` if it is compressed now, counting one decompression; returns
@@ -301,7 +274,7 @@ impl GpuModel {
         self.context_changed = true;
     }
 
-    fn apply(&mut self, command: &Command<'_>, semantics: Semantics, scope: SlotScope) {
+    fn apply(&mut self, command: &Command<'_>, semantics: Semantics) {
         let state = &mut *self.state;
         match *command {
             Command::SetInputLayout {
@@ -358,7 +331,11 @@ impl GpuModel {
             Command::SetComputeUnorderedAccessViews { start, views } => {
                 set_slots(&mut state.compute_uavs, start, views)
             }
-            Command::SetRenderTargets { targets, uavs } => {
+            Command::SetRenderTargets {
+                targets,
+                uavs,
+                uav_patch,
+            } => {
                 if let Some((render_targets, depth_stencil)) = targets {
                     state.render_targets = [BoundView::NULL; RENDER_TARGET_SLOTS as usize];
                     set_slots(&mut state.render_targets, 0, render_targets);
@@ -369,7 +346,7 @@ impl GpuModel {
                 }
                 if let Some((start, views)) = uavs {
                     let state = &mut *self.state;
-                    if scope == SlotScope::WholeCall {
+                    if !uav_patch {
                         state.om_uavs = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
                     }
                     set_slots(&mut state.om_uavs, start, views);

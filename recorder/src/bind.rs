@@ -630,7 +630,14 @@ impl DeferredContext {
             call_split: self.legacy_split(SplitCategory::SetUnorderedAccessViews),
             dynamic_split: SplitCategory::DynamicShaderResource,
         };
-        let payload = |start, count| RenderTargetsPayload::new(BoundView::NULL, KEEP, start, count);
+        let payload = |start, count, patch| RenderTargetsPayload {
+            flags: if patch {
+                RenderTargetsPayload::PATCH
+            } else {
+                0
+            },
+            ..RenderTargetsPayload::new(BoundView::NULL, KEEP, start, count)
+        };
         self.bind_slots(slots, payload, resolve, |this, items| {
             if !update_shadow {
                 return Ok(());

@@ -4,6 +4,7 @@
 use crate::desc::{ClearFlags, Engine, PrimitiveTopology, Rect, Stage, Viewport};
 use crate::encode::*;
 use crate::handle::RawHandle;
+use crate::list::{ListHeader, NestedList};
 use crate::split::SplitCategory;
 
 /// A decoded command, borrowing its payload from the chunk.
@@ -48,6 +49,9 @@ pub enum Command<'a> {
     SetRenderTargets {
         targets: Option<(&'a [BoundView], BoundView)>,
         uavs: Option<(u32, &'a [BoundView])>,
+        /// The UAVs re-bind their own slots only: a split point cut out of a call, which left
+        /// the call's other slots as they are. Otherwise the other OM UAV slots are unbound.
+        uav_patch: bool,
     },
     SetBlendState {
         state: RawHandle,
@@ -157,7 +161,7 @@ pub enum Command<'a> {
     },
     /// A nested command list (R-REC-9): the address of its header, and the restore flag.
     ExecuteCommandList {
-        list: *const crate::list::ListHeader,
+        list: NestedList<'a>,
         restore: bool,
     },
 }
@@ -276,7 +280,11 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                     let at = tail(fixed + count * std::mem::size_of::<BoundView>());
                     (p.uav_start, slice(at, p.uavs as usize))
                 });
-                Command::SetRenderTargets { targets, uavs }
+                Command::SetRenderTargets {
+                    targets,
+                    uavs,
+                    uav_patch: p.flags & RenderTargetsPayload::PATCH != 0,
+                }
             }
             Opcode::SetBlendState => {
                 let p: StatePayload = read(payload);
@@ -435,7 +443,7 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 }
             }
             Opcode::ExecuteCommandList => Command::ExecuteCommandList {
-                list: read::<usize>(payload) as *const crate::list::ListHeader,
+                list: NestedList::new(read::<usize>(payload) as *mut ListHeader),
                 restore: header.operand != 0,
             },
         };

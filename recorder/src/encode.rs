@@ -283,7 +283,9 @@ pub struct RenderTargetsPayload {
     /// First OM UAV slot; [`KEEP`] when the call keeps the bound UAVs.
     pub uav_start: u32,
     pub uavs: u32,
-    _reserved: u32,
+    /// [`RenderTargetsPayload::PATCH`]: the UAVs re-bind their slots only (a split point cut
+    /// out of a call); otherwise the other OM UAV slots are unbound, as the call does.
+    pub flags: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -408,6 +410,9 @@ impl InputLayoutPayload {
     }
 }
 impl RenderTargetsPayload {
+    /// See [`flags`](Self::flags).
+    pub const PATCH: u32 = 1;
+
     pub(crate) fn new(
         depth_stencil: BoundView,
         render_targets: u32,
@@ -419,10 +424,11 @@ impl RenderTargetsPayload {
             render_targets,
             uav_start,
             uavs,
-            _reserved: 0,
+            flags: 0,
         }
     }
 }
+
 impl StatePayload {
     pub(crate) fn new(state: RawHandle, factor: [f32; 4], reference: u32) -> Self {
         Self {

@@ -69,6 +69,43 @@ pub struct ListHeader {
     pool_limit: usize,
 }
 
+/// A nested list as the command that executes it names it (R-REC-9). The outer list holds a
+/// reference on the inner one for its whole life, so the inner list outlives this borrow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NestedList<'a> {
+    header: NonNull<ListHeader>,
+    _outer: std::marker::PhantomData<&'a ListHeader>,
+}
+
+impl NestedList<'_> {
+    /// # Safety
+    /// `header` must be the header of a list that a reference held by the outer list keeps
+    /// alive for `'a`.
+    pub(crate) unsafe fn new(header: *mut ListHeader) -> Self {
+        // SAFETY: recorded from `CommandList::header_ptr`, never null.
+        Self {
+            header: unsafe { NonNull::new_unchecked(header) },
+            _outer: std::marker::PhantomData,
+        }
+    }
+
+    /// The nested list itself (one more reference on it), to execute or inspect.
+    pub fn to_list(&self) -> CommandList {
+        // SAFETY: the outer list's reference keeps the header alive (see the type's doc).
+        unsafe { self.header.as_ref() }
+            .references
+            .fetch_add(1, Ordering::Relaxed);
+        CommandList {
+            header: self.header,
+        }
+    }
+
+    /// The address of the nested list's header (compare with [`CommandList::header_ptr`]).
+    pub fn header_ptr(&self) -> *const ListHeader {
+        self.header.as_ptr()
+    }
+}
+
 /// A finished command list.
 pub struct CommandList {
     header: NonNull<ListHeader>,
@@ -285,9 +322,9 @@ pub(crate) unsafe fn discard_chain(
 ) {
     let release_nested = |command: &Command<'_>| {
         if let Command::ExecuteCommandList { list, .. } = *command {
-            // SAFETY: recording a nested list took one reference on it, owned by this chain.
+            // Recording a nested list took one reference on it, owned by this chain.
             drop(CommandList {
-                header: unsafe { NonNull::new_unchecked(list as *mut ListHeader) },
+                header: list.header,
             });
         }
     };
@@ -347,7 +384,7 @@ pub(crate) fn for_each_referenced(command: &Command<'_>, mut f: impl FnMut(Objec
         Command::SetComputeUnorderedAccessViews { views, .. } => views
             .iter()
             .for_each(|v| one(K::UnorderedAccessView, v.view)),
-        Command::SetRenderTargets { targets, uavs } => {
+        Command::SetRenderTargets { targets, uavs, .. } => {
             if let Some((render_targets, depth_stencil)) = targets {
                 render_targets
                     .iter()

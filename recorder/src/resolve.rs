@@ -349,7 +349,7 @@ impl DeferredContext {
     pub(crate) fn bind_slots<T: Bound, P: Copy>(
         &mut self,
         call: SlotCall,
-        payload: impl Fn(u32, u32) -> P,
+        payload: impl Fn(u32, u32, bool) -> P,
         mut resolve: impl FnMut(
             &mut Self,
             usize,
@@ -360,7 +360,7 @@ impl DeferredContext {
         let size = command_size::<P, T>(call.count);
         let side = call.call_split.map(|_| SideKind::Split);
         let at = self.reserve(size, side);
-        let whole = payload(call.start, call.count as u32);
+        let whole = payload(call.start, call.count as u32, false);
         // SAFETY: `at` has `size` bytes: header, payload, then `count` slots of `T`.
         let items =
             unsafe { write_command(at, call.opcode, call.operand, call.call_split, size, whole) }
@@ -403,7 +403,7 @@ impl DeferredContext {
             } else {
                 call.dynamic_split
             };
-            let single = payload(call.start + i, 1);
+            let single = payload(call.start + i, 1, true);
             self.emit_with(
                 call.opcode,
                 call.operand,
@@ -430,7 +430,7 @@ pub(crate) fn in_place<T>(
 
 /// The payload of a plain slot-array command.
 #[inline(always)]
-pub(crate) fn slots_payload(start: u32, count: u32) -> SlotsPayload {
+pub(crate) fn slots_payload(start: u32, count: u32, _patch: bool) -> SlotsPayload {
     SlotsPayload { start, count }
 }
 

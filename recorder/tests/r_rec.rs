@@ -776,15 +776,15 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
             if views.len() == 1 && views[0].view == f.sb_uav.raw())
         );
         assert!(
-            matches!(next(), C::SetRenderTargets { targets: Some((rtvs, dsv)), uavs: None }
+            matches!(next(), C::SetRenderTargets { targets: Some((rtvs, dsv)), uavs: None, .. }
             if rtvs.len() == 1 && rtvs[0].view == f.rt_plain_rtv.raw() && dsv.view == f.ds_dsv.raw())
         );
         assert!(
-            matches!(next(), C::SetRenderTargets { targets: Some((rtvs, dsv)), uavs: None }
+            matches!(next(), C::SetRenderTargets { targets: Some((rtvs, dsv)), uavs: None, .. }
             if rtvs.len() == 1 && rtvs[0].view == f.rt_plain_rtv.raw() && dsv.view.is_null())
         );
         assert!(
-            matches!(next(), C::SetRenderTargets { targets: None, uavs: Some((1, uavs)) }
+            matches!(next(), C::SetRenderTargets { targets: None, uavs: Some((1, uavs)), uav_patch: false }
             if uavs.len() == 1 && uavs[0].view == f.sb_uav.raw())
         );
         assert!(matches!(next(), C::SetRasterizerState(s) if s == f.raster.raw()));
@@ -1551,7 +1551,7 @@ fn r_rec_9_nested_execute_appends_one_command_and_copies_none() {
             }
         ));
         assert!(
-            matches!(commands[1], Command::ExecuteCommandList { list, restore: false } if list == inner.header_ptr())
+            matches!(commands[1], Command::ExecuteCommandList { list, restore: false } if list.header_ptr() == inner.header_ptr())
         );
         assert!(matches!(
             commands[2],
@@ -1580,7 +1580,7 @@ fn r_rec_9_nested_execute_appends_one_command_and_copies_none() {
             .collect();
         assert_eq!(nested.len(), 1);
         assert!(
-            matches!(nested[0], Command::ExecuteCommandList { list, .. } if list == inner.header_ptr())
+            matches!(nested[0], Command::ExecuteCommandList { list, .. } if list.header_ptr() == inner.header_ptr())
         );
         // The outer list's size does not depend on the inner list's.
         let (big_inner, big_outer) = nested_pair(&f, semantics, 5000);
@@ -2020,4 +2020,26 @@ fn r_st_7_fast_append_and_counter_uav_binds_are_forbidden_in_fast() {
         );
         finish(&mut legacy);
     }
+}
+
+#[test]
+fn r_rec_9_the_nested_list_is_reachable_from_its_command() {
+    let f = Fixture::new();
+    let (inner, outer) = nested_pair(&f, Semantics::Fast, 10);
+    let nested: Vec<CommandList> = outer
+        .commands()
+        .filter_map(|d| match d.command {
+            Command::ExecuteCommandList { list, .. } => Some(list.to_list()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(nested.len(), 1);
+    assert_eq!(nested[0].header_ptr(), inner.header_ptr());
+    assert_eq!(nested[0].stats(), inner.stats());
+    // The reference `to_list` took keeps the inner list alive after both others drop.
+    let stats = *inner.stats();
+    drop(inner);
+    drop(outer);
+    assert_eq!(*nested[0].stats(), stats);
+    assert_eq!(nested[0].commands().count() as u32, stats.commands);
 }

@@ -446,7 +446,7 @@ fn r_sp_1_segments_yield_one_split_point_per_split_point_in_order() {
             Segment::SplitPoint(d) => walked.push((d.offset, d.command)),
             Segment::Nested(d) => {
                 assert!(
-                    matches!(d.command, Command::ExecuteCommandList { list, restore: true } if list == inner.header_ptr())
+                    matches!(d.command, Command::ExecuteCommandList { list, restore: true } if list.header_ptr() == inner.header_ptr())
                 );
                 nested += 1;
                 walked.push((d.offset, d.command));
@@ -847,4 +847,37 @@ fn r_sp_5_categories_are_named_as_in_traces() {
         assert_eq!(category.is_dynamic(), name.starts_with("dynamic_"));
     }
     assert_eq!(SplitCategory::from_name("dynamic"), None);
+}
+
+#[test]
+fn r_sp_2_an_output_merger_uav_cut_out_as_a_split_point_re_binds_its_own_slot_only() {
+    let f = Fixture::new();
+    let list = legacy_list(&f, |c| {
+        c.om_set_render_targets_and_unordered_access_views(
+            &[Some(f.rt_plain_rtv)],
+            None,
+            1,
+            &[Some(f.sb_uav), Some(f.rt_uav)],
+        );
+    });
+    let uav_binds: Vec<(u32, usize, bool, Option<SplitCategory>)> = list
+        .commands()
+        .filter_map(|d: Decoded<'_>| match d.command {
+            Command::SetRenderTargets {
+                uavs: Some((start, views)),
+                uav_patch,
+                ..
+            } => Some((start, views.len(), uav_patch, d.split)),
+            _ => None,
+        })
+        .collect();
+    // The call's own bind (unbinding the other OM UAV slots, the compressible one left null),
+    // then the compressible slot alone, marked as a patch so it unbinds nothing.
+    assert_eq!(
+        uav_binds,
+        vec![
+            (1, 2, false, Some(S::SetUnorderedAccessViews)),
+            (2, 1, true, Some(S::Decompression)),
+        ]
+    );
 }
