@@ -177,9 +177,14 @@ impl CommandList {
         self.header().back_buffer
     }
 
-    /// Whether both lists come from the same device.
+    /// The device's shared state, to tell devices apart.
     pub(crate) fn device_ptr(&self) -> *const DeviceShared {
         &**self.header().device as *const DeviceShared
+    }
+
+    /// Whether the list was recorded on a context of `device`.
+    pub fn is_from(&self, device: &crate::Device) -> bool {
+        std::ptr::eq(self.device_ptr(), &*device.shared)
     }
 
     /// The address execution and nesting refer to the list by.

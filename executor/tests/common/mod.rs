@@ -60,7 +60,15 @@ pub struct Fixture {
 
 impl Fixture {
     pub fn new() -> Self {
-        let device = Device::new(DeviceDesc::default());
+        Self::with_immediate(Semantics::Legacy)
+    }
+
+    /// The fixture on a device whose immediate context has `semantics`.
+    pub fn with_immediate(semantics: Semantics) -> Self {
+        let device = Device::new(DeviceDesc {
+            immediate_semantics: semantics,
+            ..DeviceDesc::default()
+        });
         let buffer = |name: &str, usage, bind| {
             let desc = BufferDesc {
                 name,

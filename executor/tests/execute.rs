@@ -1,0 +1,220 @@
+//! Command-list execution on the immediate context: the state rules of R-ST-1..3, split-point
+//! resolution (R-SP-4), nesting (R-REC-9) and what a refused execution leaves (R-EX-1).
+
+mod common;
+
+use common::*;
+use executor::{FieldValue, ImmediateContext};
+use recorder::encode::InstanceId;
+use recorder::*;
+
+/// Binds the vertex shader and the input layout (reads vertex-buffer slots 0 and 2).
+fn pipeline(f: &Fixture, c: &mut DeferredContext) {
+    c.set_input_layout(Some(f.layout));
+    c.set_shader(Stage::Vertex, Some(f.vs));
+}
+
+fn binds_vertex_buffer(f: &Fixture) -> CommandList {
+    f.fast(|c| {
+        pipeline(f, c);
+        c.set_vertex_buffers(0, &[vertex(f.vb)]);
+    })
+}
+
+fn draws(f: &Fixture, semantics: Semantics) -> CommandList {
+    f.list(semantics, |c| {
+        if semantics == Semantics::Legacy {
+            pipeline(f, c);
+        }
+        c.draw(3, 0);
+    })
+}
+
+#[test]
+fn r_st_1_a_fast_list_inherits_the_immediate_state() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device);
+    imm.execute_command_list(&binds_vertex_buffer(&f), false)
+        .unwrap();
+    imm.execute_command_list(&draws(&f, Semantics::Fast), false)
+        .unwrap();
+    assert_eq!(field(imm.gpu(), 0, "vb.0"), Some(object(f.vb)));
+    assert_eq!(field(imm.gpu(), 0, "vs"), Some(object(f.vs)));
+}
+
+#[test]
+fn r_st_1_a_legacy_list_never_sees_the_immediate_state() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device);
+    imm.execute_command_list(&binds_vertex_buffer(&f), false)
+        .unwrap();
+    imm.execute_command_list(&draws(&f, Semantics::Legacy), false)
+        .unwrap();
+    assert_eq!(
+        field(imm.gpu(), 0, "vb.0"),
+        Some(FieldValue::Null),
+        "ClearState first"
+    );
+    assert_eq!(
+        field(imm.gpu(), 0, "vs"),
+        Some(object(f.vs)),
+        "its own bindings"
+    );
+}
+
+#[test]
+fn r_st_2_a_fast_immediate_context_keeps_what_the_list_left_and_refuses_restore() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device);
+    let legacy = f.legacy(|c| {
+        pipeline(&f, c);
+        c.set_vertex_buffers(0, &[vertex(f.vb2)]);
+    });
+    imm.execute_command_list(&legacy, false).unwrap();
+    imm.execute_command_list(&draws(&f, Semantics::Fast), false)
+        .unwrap();
+    assert_eq!(
+        field(imm.gpu(), 0, "vb.0"),
+        Some(object(f.vb2)),
+        "whatever the list's kind"
+    );
+
+    let counters = *imm.counters();
+    let error = imm
+        .execute_command_list(&draws(&f, Semantics::Fast), true)
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::RestoreNotSupported);
+    assert_eq!(
+        imm.counters(),
+        &counters,
+        "a refused execution counts nothing"
+    );
+}
+
+#[test]
+fn r_st_2_a_legacy_immediate_context_clears_or_restores_after_a_list() {
+    for restore in [false, true] {
+        let f = Fixture::new();
+        let mut imm = ImmediateContext::new(&f.device);
+        // A nested execution lets the outer list set state "on the executing context" first.
+        let inner = binds_vertex_buffer(&f);
+        let mut outer = f.context(Semantics::Legacy);
+        pipeline(&f, &mut outer);
+        outer.set_vertex_buffers(0, &[vertex(f.vb2)]);
+        outer.execute_command_list(&inner, restore);
+        outer.draw(3, 0);
+        let outer = outer.finish_command_list(false).unwrap();
+        imm.execute_command_list(&outer, false).unwrap();
+        // The outer list's legacy context restored its own state (vb2) or cleared it.
+        let expected = if restore {
+            object(f.vb2)
+        } else {
+            FieldValue::Null
+        };
+        assert_eq!(
+            field(imm.gpu(), 0, "vb.0"),
+            if restore { Some(expected) } else { None }
+        );
+        // And after the outer list, the legacy immediate context is back to ClearState.
+        imm.execute_command_list(&draws(&f, Semantics::Fast), false)
+            .unwrap();
+        assert_eq!(
+            field(imm.gpu(), 1, "vs"),
+            Some(FieldValue::Null),
+            "restore={restore}"
+        );
+    }
+}
+
+#[test]
+fn r_st_3_fast_and_legacy_lists_do_not_mix_in_one_execution_scope() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device);
+    imm.begin_command_list_execution();
+    imm.execute_command_list(&draws(&f, Semantics::Fast), false)
+        .unwrap();
+    let error = imm
+        .execute_command_list(&draws(&f, Semantics::Legacy), false)
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::MixedSemantics);
+    imm.execute_command_list(&draws(&f, Semantics::Fast), false)
+        .unwrap();
+    imm.end_command_list_execution();
+    imm.execute_command_list(&draws(&f, Semantics::Legacy), false)
+        .unwrap();
+    assert_eq!(imm.counters().draws, 3);
+}
+
+#[test]
+fn r_sp_4_split_points_are_resolved_and_counted_by_category() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device);
+    let list = f.legacy(|c| {
+        pipeline(&f, c);
+        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
+        c.draw(3, 0);
+        c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
+        c.set_shader_resources(Stage::Vertex, 0, &[Some(f.rt_srv)]);
+        c.draw(3, 0);
+    });
+    imm.execute_command_list(&list, false).unwrap();
+    let counters = imm.counters();
+    assert_eq!(counters.split_points_resolved, list.stats().split_points);
+    let command_segments = list
+        .segments()
+        .iter()
+        .filter(|s| matches!(s, Segment::Commands { .. }))
+        .count();
+    assert_eq!(counters.ib_executions, command_segments as u64);
+    // The clear compressed the target; binding its SRV decompressed it.
+    assert_eq!(counters.decompressions, 1);
+    assert_eq!(
+        field(imm.gpu(), 1, "vs.srv.0.compressed"),
+        Some(FieldValue::Bool(false))
+    );
+}
+
+#[test]
+fn r_sp_4_a_dynamic_binding_reads_the_immediate_context_instance() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device);
+    let list = f.legacy(|c| {
+        pipeline(&f, c);
+        c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
+        c.draw(3, 0);
+    });
+    imm.execute_command_list(&list, false).unwrap();
+    assert_eq!(
+        field(imm.gpu(), 0, "vs.cb.0"),
+        Some(at(f.cb_dyn, InstanceId::INITIAL))
+    );
+}
+
+#[test]
+fn r_rec_9_a_nested_list_runs_where_it_was_executed() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device);
+    let inner = f.fast(|c| c.draw(4, 0));
+    let mut outer = f.context(Semantics::Fast);
+    outer.draw(3, 0);
+    outer.execute_command_list(&inner, false);
+    outer.draw(5, 0);
+    let outer = outer.finish_command_list(false).unwrap();
+    drop(inner);
+    imm.execute_command_list(&outer, false).unwrap();
+    let vertex_counts: Vec<_> = (0..3).map(|i| shown(imm.gpu(), i, "args")).collect();
+    assert_eq!(vertex_counts, ["3,0", "4,0", "5,0"]);
+}
+
+#[test]
+fn r_ex_1_a_list_of_another_device_is_refused() {
+    let f = Fixture::new();
+    let other = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device);
+    let error = imm
+        .execute_command_list(&draws(&other, Semantics::Fast), false)
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert_eq!(imm.counters().draws, 0);
+}
