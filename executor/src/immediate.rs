@@ -1,10 +1,16 @@
-//! The immediate context (R-EX-1), as far as it exists yet: it owns the GPU model and executes
-//! command lists on it (R-EX-2, R-SP-4) under the state rules of R-ST-1..3. Its own direct calls
-//! (the recording API applied directly), maps, presents, fences and validation arrive with the
-//! rest of the executor issue.
+//! The immediate context (R-EX-1), as far as it exists yet: the recording API applied directly,
+//! and command-list execution (R-EX-2, R-SP-4) under the state rules of R-ST-1..3, on the GPU
+//! model it owns. Read and write maps, presents and swap chains, fences and validation arrive
+//! with the rest of the executor issue.
 //!
-//! **In:** finished [`CommandList`]s, in order. **Out:** what the GPU model saw: draw records and
-//! counters.
+//! **Direct calls** go through the same recorder as deferred contexts (the device's immediate
+//! recorder, reached through `Deref`), so they are checked and encoded exactly alike; the
+//! immediate context runs them in batches, at once, before anything that observes or depends on
+//! them (an execution, the records, an explicit [`flush`](ImmediateContext::flush)). Its state,
+//! its references (legacy) and its current dynamic instances persist from batch to batch.
+//!
+//! **In:** direct calls and finished [`CommandList`]s, in order. **Out:** what the GPU model
+//! saw: draw records and counters.
 //!
 //! **Execution cost** is O(segments + split points + nested lists), not O(commands): command
 //! segments go to the GPU model by reference, one indirect-buffer execution each; only split
@@ -16,10 +22,11 @@
 //! it; fast keeps what the list left and refuses `restore = true`. A nested list follows the same
 //! rules, with the context that recorded the outer list in the executing context's place.
 
-use std::collections::HashMap;
+use std::ops::{Deref, DerefMut};
 
-use recorder::encode::{BoundBuffer, BoundView, Command, Decoded, InstanceId};
-use recorder::{CommandList, Device, Error, RawHandle, Segment, Semantics};
+use recorder::encode::{BoundBuffer, BoundView, Command, Decoded, InstanceId, ViewFlags};
+use recorder::SplitCategory;
+use recorder::{CommandList, DeferredContext, Device, Error, RawHandle, Segment, Semantics};
 
 use crate::gpu::GpuModel;
 use crate::record::{Counters, DrawRecord};
@@ -29,22 +36,62 @@ pub struct ImmediateContext {
     device: Device,
     semantics: Semantics,
     gpu: GpuModel,
-    /// The immediate context's current instance of each dynamic resource it has mapped; absent:
-    /// the contents at creation (R-ST-8). What a dynamic split point resolves to (R-SP-4).
-    instances: HashMap<RawHandle, InstanceId>,
+    /// Records the direct calls; it also knows the current instance of every dynamic resource
+    /// mapped here, which is what a list's dynamic split point resolves to (R-SP-4, R-ST-8).
+    recorder: DeferredContext,
     /// Inside `begin/end_command_list_execution`: the semantics of the lists run so far (R-ST-3).
     scope: Option<Option<Semantics>>,
 }
 
 impl ImmediateContext {
-    /// The immediate context of `device`, with the semantics the device was created with.
-    pub fn new(device: &Device) -> Self {
-        Self {
+    /// The immediate context of `device`, with the semantics the device was created with. A
+    /// device has one: a second is refused while the first lives.
+    pub fn new(device: &Device) -> Result<Self, Error> {
+        Ok(Self {
             device: device.clone(),
             semantics: device.desc().immediate_semantics,
             gpu: GpuModel::new(),
-            instances: HashMap::new(),
+            recorder: device.immediate_recorder()?,
             scope: None,
+        })
+    }
+
+    /// Runs the direct calls made since the last batch.
+    pub fn flush(&mut self) {
+        if self.recorder.batch_is_empty() {
+            return;
+        }
+        let batch = self.recorder.take_batch();
+        let semantics = self.semantics;
+        for decoded in batch.commands() {
+            match decoded.command {
+                Command::ExecuteCommandList { list, restore } => {
+                    self.run(&list.to_list(), restore, semantics)
+                }
+                command => {
+                    if decoded.split == Some(SplitCategory::Decompression) {
+                        // Legacy: binding a view of a compressed target decompresses it (R-ST-9).
+                        self.decompress_bound(&command);
+                    }
+                    self.gpu.execute(&command, semantics);
+                }
+            }
+        }
+    }
+
+    /// Decompresses every compressed texture a view bind names (counted by the GPU model).
+    fn decompress_bound(&mut self, command: &Command<'_>) {
+        let views: &[BoundView] = match *command {
+            Command::SetShaderResources { views, .. }
+            | Command::SetComputeUnorderedAccessViews { views, .. } => views,
+            Command::SetRenderTargets {
+                uavs: Some((_, views)),
+                ..
+            } => views,
+            _ => &[],
+        };
+        for view in views.iter().filter(|v| !v.flags.has(ViewFlags::BUFFER)) {
+            self.gpu.decompress_if_compressed(view.resource);
         }
     }
 
@@ -61,12 +108,15 @@ impl ImmediateContext {
         &self.gpu
     }
 
-    /// Every draw and dispatch the GPU model has recorded, in order.
-    pub fn records(&self) -> &[DrawRecord] {
+    /// Every draw and dispatch the GPU model has recorded, in order (after a flush).
+    pub fn records(&mut self) -> &[DrawRecord] {
+        self.flush();
         self.gpu.records()
     }
 
-    pub fn counters(&self) -> &Counters {
+    /// The GPU model's counters (after a flush).
+    pub fn counters(&mut self) -> &Counters {
+        self.flush();
         self.gpu.counters()
     }
 
@@ -107,6 +157,7 @@ impl ImmediateContext {
         }
         let _span = tracing::debug_span!("execute_command_list", commands = list.stats().commands)
             .entered();
+        self.flush();
         self.run(list, restore, self.semantics);
         Ok(())
     }
@@ -151,12 +202,7 @@ impl ImmediateContext {
         let Some(category) = decoded.split else {
             return;
         };
-        let current = |handle: RawHandle| {
-            self.instances
-                .get(&handle)
-                .copied()
-                .unwrap_or(InstanceId::INITIAL)
-        };
+        let current = |handle: RawHandle| self.recorder.current_instance(handle);
         let patch_buffer = |b: &BoundBuffer| BoundBuffer {
             instance: if b.instance == InstanceId::RESOLVE_AT_EXECUTION {
                 current(b.buffer)
@@ -230,6 +276,22 @@ impl ImmediateContext {
             (command, _, _) => command,
         };
         self.gpu.execute_split_point(category, &patched, semantics);
+    }
+}
+
+/// The recording API, applied directly (R-EX-1): every call of a deferred context, recorded by
+/// the immediate context's own recorder and run at the next flush. `execute_command_list` and
+/// the counters are the immediate context's own (they flush first).
+impl Deref for ImmediateContext {
+    type Target = DeferredContext;
+    fn deref(&self) -> &DeferredContext {
+        &self.recorder
+    }
+}
+
+impl DerefMut for ImmediateContext {
+    fn deref_mut(&mut self) -> &mut DeferredContext {
+        &mut self.recorder
     }
 }
 

@@ -33,7 +33,7 @@ fn draws(f: &Fixture, semantics: Semantics) -> CommandList {
 #[test]
 fn r_st_1_a_fast_list_inherits_the_immediate_state() {
     let f = Fixture::with_immediate(Semantics::Fast);
-    let mut imm = ImmediateContext::new(&f.device);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.execute_command_list(&binds_vertex_buffer(&f), false)
         .unwrap();
     imm.execute_command_list(&draws(&f, Semantics::Fast), false)
@@ -45,7 +45,7 @@ fn r_st_1_a_fast_list_inherits_the_immediate_state() {
 #[test]
 fn r_st_1_a_legacy_list_never_sees_the_immediate_state() {
     let f = Fixture::with_immediate(Semantics::Fast);
-    let mut imm = ImmediateContext::new(&f.device);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.execute_command_list(&binds_vertex_buffer(&f), false)
         .unwrap();
     imm.execute_command_list(&draws(&f, Semantics::Legacy), false)
@@ -65,7 +65,7 @@ fn r_st_1_a_legacy_list_never_sees_the_immediate_state() {
 #[test]
 fn r_st_2_a_fast_immediate_context_keeps_what_the_list_left_and_refuses_restore() {
     let f = Fixture::with_immediate(Semantics::Fast);
-    let mut imm = ImmediateContext::new(&f.device);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
     let legacy = f.legacy(|c| {
         pipeline(&f, c);
         c.set_vertex_buffers(0, &[vertex(f.vb2)]);
@@ -95,7 +95,7 @@ fn r_st_2_a_fast_immediate_context_keeps_what_the_list_left_and_refuses_restore(
 fn r_st_2_a_legacy_immediate_context_clears_or_restores_after_a_list() {
     for restore in [false, true] {
         let f = Fixture::new();
-        let mut imm = ImmediateContext::new(&f.device);
+        let mut imm = ImmediateContext::new(&f.device).unwrap();
         // A nested execution lets the outer list set state "on the executing context" first.
         let inner = binds_vertex_buffer(&f);
         let mut outer = f.context(Semantics::Legacy);
@@ -129,7 +129,7 @@ fn r_st_2_a_legacy_immediate_context_clears_or_restores_after_a_list() {
 #[test]
 fn r_st_3_fast_and_legacy_lists_do_not_mix_in_one_execution_scope() {
     let f = Fixture::new();
-    let mut imm = ImmediateContext::new(&f.device);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.begin_command_list_execution();
     imm.execute_command_list(&draws(&f, Semantics::Fast), false)
         .unwrap();
@@ -148,7 +148,7 @@ fn r_st_3_fast_and_legacy_lists_do_not_mix_in_one_execution_scope() {
 #[test]
 fn r_sp_4_split_points_are_resolved_and_counted_by_category() {
     let f = Fixture::new();
-    let mut imm = ImmediateContext::new(&f.device);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
     let list = f.legacy(|c| {
         pipeline(&f, c);
         c.om_set_render_targets(&[Some(f.rt_rtv)], None);
@@ -178,7 +178,7 @@ fn r_sp_4_split_points_are_resolved_and_counted_by_category() {
 #[test]
 fn r_sp_4_a_dynamic_binding_reads_the_immediate_context_instance() {
     let f = Fixture::new();
-    let mut imm = ImmediateContext::new(&f.device);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
     let list = f.legacy(|c| {
         pipeline(&f, c);
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
@@ -194,7 +194,7 @@ fn r_sp_4_a_dynamic_binding_reads_the_immediate_context_instance() {
 #[test]
 fn r_rec_9_a_nested_list_runs_where_it_was_executed() {
     let f = Fixture::with_immediate(Semantics::Fast);
-    let mut imm = ImmediateContext::new(&f.device);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
     let inner = f.fast(|c| c.draw(4, 0));
     let mut outer = f.context(Semantics::Fast);
     outer.draw(3, 0);
@@ -211,10 +211,49 @@ fn r_rec_9_a_nested_list_runs_where_it_was_executed() {
 fn r_ex_1_a_list_of_another_device_is_refused() {
     let f = Fixture::new();
     let other = Fixture::new();
-    let mut imm = ImmediateContext::new(&f.device);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
     let error = imm
         .execute_command_list(&draws(&other, Semantics::Fast), false)
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
     assert_eq!(imm.counters().draws, 0);
+}
+
+#[test]
+fn r_ex_1_direct_calls_run_in_order_with_executed_lists() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.set_input_layout(Some(f.layout));
+    imm.set_shader(Stage::Vertex, Some(f.vs));
+    imm.set_vertex_buffers(0, &[vertex(f.vb)]);
+    imm.draw(3, 0);
+    // A fast list inherits what the direct calls bound, and its draw comes second.
+    imm.execute_command_list(&draws(&f, Semantics::Fast), false)
+        .unwrap();
+    imm.set_vertex_buffers(0, &[vertex(f.vb2)]);
+    imm.draw(5, 0);
+    assert_eq!(
+        imm.gpu().records().len(),
+        2,
+        "the last calls wait for a flush"
+    );
+    assert_eq!(imm.records().len(), 3, "which reading the records does");
+    let buffers: Vec<_> = (0..3).map(|i| field(imm.gpu(), i, "vb.0")).collect();
+    assert_eq!(buffers[..2], [Some(object(f.vb)), Some(object(f.vb))]);
+    assert_eq!(field(imm.gpu(), 2, "vb.0"), Some(object(f.vb2)));
+}
+
+#[test]
+fn r_ex_1_a_device_has_one_immediate_context_and_it_finishes_no_list() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let second = ImmediateContext::new(&f.device).unwrap_err();
+    assert_eq!(second.kind(), ErrorKind::InvalidArgument);
+    let refused = imm.finish_command_list(false).unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::InvalidArgument);
+    drop(imm);
+    assert!(
+        ImmediateContext::new(&f.device).is_ok(),
+        "another once the first is gone"
+    );
 }

@@ -119,12 +119,13 @@ impl DeferredContext {
                 this.shadow_slots(CALL, ObjectKind::Buffer, items, |s| {
                     &mut s.vertex_buffers[range.clone()]
                 })?;
-                if let Some(shadow) = this.shadow.as_mut() {
-                    for (i, b) in items.iter().enumerate() {
+                for (i, b) in items.iter().enumerate() {
+                    let dynamic = this.is_dynamic_binding(b);
+                    if let Some(shadow) = this.shadow.as_mut() {
                         set_bit(
                             &mut shadow.dynamic_vertex_buffers,
                             start as usize + i,
-                            b.instance != InstanceId::INITIAL,
+                            dynamic,
                         );
                     }
                 }
@@ -191,8 +192,9 @@ impl DeferredContext {
             self.unreserve(at, false);
             return Err(error);
         }
+        let dynamic = self.is_dynamic_binding(&bound);
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.dynamic_index_buffer = bound.instance != InstanceId::INITIAL;
+            shadow.dynamic_index_buffer = dynamic;
         }
         if split.is_some() {
             // A split point needs its side record: encode it again with one (legacy, rare).
@@ -314,12 +316,13 @@ impl DeferredContext {
                 this.shadow_slots(CALL, ObjectKind::Buffer, items, |sh| {
                     &mut sh.constant_buffers[s][range.clone()]
                 })?;
-                if let Some(shadow) = this.shadow.as_mut() {
-                    for (i, b) in items.iter().enumerate() {
+                for (i, b) in items.iter().enumerate() {
+                    let dynamic = this.is_dynamic_binding(b);
+                    if let Some(shadow) = this.shadow.as_mut() {
                         set_bit(
                             &mut shadow.dynamic_constant_buffers[s],
                             start as usize + i,
-                            b.instance != InstanceId::INITIAL,
+                            dynamic,
                         );
                     }
                 }

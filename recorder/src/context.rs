@@ -62,6 +62,9 @@ pub struct DeferredContext {
     /// Legacy only: the context's own state.
     pub(crate) shadow: Option<Box<LegacyShadow>>,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
+    /// The recorder of the immediate context (`Device::immediate_recorder`): its batches run at
+    /// once, so its state and its current dynamic instances persist from batch to batch.
+    pub(crate) immediate: bool,
 }
 
 // SAFETY: the context exclusively owns its chunks (through `writer` and `list_header`) and its
@@ -96,8 +99,23 @@ impl DeferredContext {
             map_serial: 0,
             shadow: (desc.semantics == Semantics::Legacy).then(Box::default),
             back_buffer: None,
+            immediate: false,
         };
         context.start_list(false);
+        context
+    }
+
+    /// The immediate context's recorder: serial 0, outside the 48 deferred contexts.
+    pub(crate) fn new_immediate(device: Arc<DeviceShared>) -> Self {
+        let semantics = device.desc.immediate_semantics;
+        let desc = DeferredContextDesc {
+            name: "immediate",
+            semantics,
+            chunk_policy: None,
+        };
+        let mut context = Self::new(device, &desc, 0);
+        context.immediate = true;
+        context.start = StartState::Inherited;
         context
     }
 
@@ -143,8 +161,14 @@ impl DeferredContext {
         self.error = None;
         self.last_refusal = None;
         self.back_buffer = None;
-        self.maps.clear();
+        if self.immediate {
+            // The immediate context's maps outlive its batches; their data does not.
+            self.maps.forget_data();
+        } else {
+            self.maps.clear();
+        }
         self.start = match (self.semantics, carried) {
+            _ if self.immediate => StartState::Inherited,
             (Semantics::Fast, _) => StartState::Inherited,
             (Semantics::Legacy, false) => StartState::ClearState,
             (Semantics::Legacy, true) => StartState::Carried,
@@ -169,6 +193,12 @@ impl DeferredContext {
     /// and its first error returned.
     pub fn finish_command_list(&mut self, restore: bool) -> Result<CommandList, RecordError> {
         self.calls_made += 1;
+        if self.immediate {
+            return Err(self.refuse_finish(Error::invalid(
+                "finish_command_list",
+                "the immediate context has no command list to finish: its calls run at once (R-EX-1)",
+            )));
+        }
         if let Some(error) = self.error.take() {
             self.discard_list();
             self.after_finish(false);
@@ -217,6 +247,52 @@ impl DeferredContext {
         );
         self.after_finish(restore);
         Ok(list)
+    }
+
+    /// The immediate context's calls since the last batch, as a list to run now (see
+    /// `Device::immediate_recorder`). Its state stays as the calls left it; refused calls were
+    /// ignored one by one (see [`last_refusal`](Self::last_refusal)), they discard nothing.
+    #[doc(hidden)]
+    pub fn take_batch(&mut self) -> CommandList {
+        debug_assert!(self.immediate, "take_batch is the immediate context's");
+        let stats = self.stats();
+        let first = self.writer.take_chain();
+        // SAFETY: as in `finish_command_list`: the header was reserved at the start of `first`.
+        let batch = unsafe {
+            CommandList::from_parts(
+                self.list_header,
+                self.device.clone(),
+                first,
+                stats,
+                ListOrigin {
+                    semantics: self.semantics,
+                    start: StartState::Inherited,
+                    recorder: self.serial,
+                    back_buffer: self.back_buffer,
+                    pool_limit: self.policy.pool_limit,
+                },
+            )
+        };
+        let last_refusal = self.last_refusal.take();
+        self.start_list(false);
+        self.last_refusal = last_refusal;
+        batch
+    }
+
+    /// Calls recorded since the last batch (the immediate context's).
+    #[doc(hidden)]
+    pub fn batch_is_empty(&self) -> bool {
+        self.stats.commands == 0
+    }
+
+    /// The instance of dynamic buffer `buffer` this context's maps made current: what the
+    /// immediate context resolves a list's dynamic split point to (R-SP-4, R-ST-8).
+    #[doc(hidden)]
+    pub fn current_instance(&self, buffer: RawHandle) -> InstanceId {
+        self.maps
+            .get(buffer)
+            .and_then(|entry| entry.instance)
+            .unwrap_or(InstanceId::INITIAL)
     }
 
     #[cold]
@@ -452,7 +528,11 @@ impl Drop for DeferredContext {
     fn drop(&mut self) {
         self.discard_list();
         self.reset_shadow();
-        self.device.live_contexts.fetch_sub(1, Ordering::AcqRel);
+        if self.immediate {
+            self.device.release_immediate();
+        } else {
+            self.device.live_contexts.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use crate::error::{Error, ObjectName};
 use crate::handle::*;
 use crate::info::*;
 use crate::limits::{self, MAX_BACK_BUFFERS, MAX_DEFERRED_CONTEXTS};
-use crate::sync::{Arc, AtomicU32, Mutex, Ordering};
+use crate::sync::{Arc, AtomicBool, AtomicU32, Mutex, Ordering};
 use crate::table::{ObjectTable, ReleaseOutcome, Stale};
 
 /// Opt-in validation of the fast-semantics contract (R-V-1, R-V-2), as the seeds' VALIDATED driver.
@@ -54,6 +54,8 @@ pub(crate) struct DeviceShared {
     pub(crate) swap_chains: ObjectTable<SWAP_CHAIN_WORDS>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
+    /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
+    immediate_taken: AtomicBool,
     /// Serial of the next recorder (deferred context or bundle recorder); 0 is the immediate
     /// context. Dynamic instances are named by it (`InstanceId`).
     pub(crate) next_recorder: AtomicU32,
@@ -196,6 +198,11 @@ impl DeviceShared {
         }
     }
 
+    /// The immediate context went away: the device may hand out another.
+    pub(crate) fn release_immediate(&self) {
+        self.immediate_taken.store(false, Ordering::Release);
+    }
+
     fn process_deferred_releases(&self) -> usize {
         let mut destroyed = 0;
         loop {
@@ -268,6 +275,7 @@ impl Device {
                 swap_chains: ObjectTable::new(),
                 pool,
                 live_contexts: AtomicU32::new(0),
+                immediate_taken: AtomicBool::new(false),
                 next_recorder: AtomicU32::new(1),
                 deferred_releases: Mutex::new(Vec::new()),
             }),
@@ -744,6 +752,20 @@ impl Device {
         }
         let serial = self.shared.next_recorder.fetch_add(1, Ordering::Relaxed);
         Ok(DeferredContext::new(self.shared.clone(), desc, serial))
+    }
+
+    /// The recorder of the device's one immediate context, for the executor's `ImmediateContext`
+    /// (R-OBJ-1): it records the immediate context's direct calls, with the immediate
+    /// semantics of the device, in batches the executor runs at once. Refused the second time.
+    #[doc(hidden)]
+    pub fn immediate_recorder(&self) -> Result<DeferredContext, Error> {
+        if self.shared.immediate_taken.swap(true, Ordering::AcqRel) {
+            return Err(Error::invalid(
+                "immediate_context",
+                "the device's immediate context exists already (one per device, R-OBJ-1)",
+            ));
+        }
+        Ok(DeferredContext::new_immediate(self.shared.clone()))
     }
 
     /// The application drops its reference (R-OBJ-3). Never fails. Under legacy semantics an

@@ -134,6 +134,16 @@ impl MapTracker {
         }
     }
 
+    /// Keeps every entry but drops the data pointers: the chunks they point into are gone (the
+    /// immediate context's batches).
+    pub(crate) fn forget_data(&mut self) {
+        let stamp = self.stamp;
+        for entry in self.entries.iter_mut().filter(|e| e.stamp == stamp) {
+            entry.data = std::ptr::null_mut();
+            entry.len = 0;
+        }
+    }
+
     /// Resources mapped and not unmapped.
     pub(crate) fn still_mapped(&self) -> impl Iterator<Item = RawHandle> + '_ {
         self.entries

@@ -83,8 +83,18 @@ impl DeferredContext {
             }
             (MapType::WriteDiscard, _) => Err(Error::invalid(CALL, format!("{} is not dynamic: write_discard needs dynamic usage", name()))),
             (MapType::WriteNoOverwrite, Usage::Dynamic) => match self.maps.get(buffer.0) {
-                Some(entry) if entry.instance.is_some() => {
+                Some(entry) if entry.instance.is_some() && !entry.data.is_null() => {
                     let (data, len) = (entry.data, entry.len as usize);
+                    self.maps.entry(buffer.0).mapped = true;
+                    Ok((data, len))
+                }
+                current if self.immediate => {
+                    // The immediate context writes into its current instance in place; the
+                    // data of a map from an earlier batch is gone, so the write travels anew.
+                    let instance = current.and_then(|e| e.instance).unwrap_or(InstanceId::INITIAL);
+                    self.retain(ObjectKind::Buffer, buffer.0, 1, CALL)?;
+                    let payload = BoundResource { resource: buffer.0, instance, is_texture: 0, data_len: len as u32 };
+                    let data = self.emit_data(Opcode::MapWriteNoOverwrite, payload, len);
                     self.maps.entry(buffer.0).mapped = true;
                     Ok((data, len))
                 }
@@ -109,6 +119,10 @@ impl DeferredContext {
                 format!("{} is of default usage: write_no_overwrite needs allow_usage_default", name()),
             )),
             (MapType::WriteNoOverwrite, _) => Err(Error::invalid(CALL, format!("{} cannot be mapped write_no_overwrite (immutable or staging)", name()))),
+            (_, _) if self.immediate => Err(Error::invalid(
+                CALL,
+                "read and write maps on the immediate context are not built yet (R-EX-6 arrives with the executor issue)",
+            )),
             (_, _) => Err(Error::invalid(CALL, "a deferred context maps only write_discard or write_no_overwrite")),
         }
     }

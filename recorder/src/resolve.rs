@@ -107,6 +107,10 @@ impl DeferredContext {
         if let Some(instance) = self.maps.get(handle).and_then(|entry| entry.instance) {
             return Ok((instance, None));
         }
+        if self.immediate {
+            // The immediate context knows its own current instance: the contents at creation.
+            return Ok((InstanceId::INITIAL, None));
+        }
         match self.semantics {
             Semantics::Legacy => Ok((InstanceId::RESOLVE_AT_EXECUTION, Some(category))),
             Semantics::Fast => Err(Error::DynamicBeforeMap {
@@ -160,6 +164,25 @@ impl DeferredContext {
             addr_of_mut!((*at).stride_or_format).write(stride_or_format);
         }
         Ok(split)
+    }
+
+    /// Whether a buffer binding reads a dynamic buffer (legacy R-ST-8 re-binds those after a
+    /// write_discard map). On a deferred context a dynamic binding never reads the creation
+    /// contents, so its instance says it; the immediate context's may, so it asks the table.
+    #[inline]
+    pub(crate) fn is_dynamic_binding(&self, binding: &BoundBuffer) -> bool {
+        if binding.buffer.is_null() {
+            return false;
+        }
+        if binding.instance != InstanceId::INITIAL {
+            return true;
+        }
+        self.immediate
+            && self
+                .device
+                .buffers
+                .get(binding.buffer, true)
+                .is_ok_and(|live| BufferInfo::unpack(live.words).usage == Usage::Dynamic)
     }
 
     #[cold]

@@ -1,0 +1,267 @@
+//! R-O-1, the equivalence oracle for command lists: recording a random call sequence on a
+//! deferred context and executing the list gives the same draw records as issuing the same calls
+//! directly on an immediate context from the list's starting state (R-ST-1), with the list's own
+//! semantics for what the calls do, then the executing context's after-rule (R-ST-2), as
+//! TRACE.md's `--compare` spells it out.
+//!
+//! Two identical fixtures give the two runs the same handles: device X records the list on a
+//! deferred context and executes it, after a fast list that left random state on the immediate
+//! context; device Y issues the same calls on its immediate context, whose semantics are the
+//! list's, from the state the list starts from. Dynamic instances are named differently on the two sides (the
+//! list's own versus the immediate context's), so records are compared with every instance
+//! renamed to the order in which it first appears.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::*;
+use executor::{DrawRecord, FieldValue, ImmediateContext};
+use proptest::prelude::*;
+use recorder::encode::InstanceId;
+use recorder::*;
+
+#[derive(Clone, Debug)]
+enum Op {
+    InputLayout(bool),
+    Shader(u8, bool),
+    VertexBuffer(u32, u8),
+    IndexBuffer(bool, bool),
+    ConstantBuffer(u8, u32, u8),
+    ShaderResource(u8, u32, u8),
+    RenderTarget(u8, bool),
+    Clear,
+    MapDynamic,
+    Blend(bool),
+    Viewport(u8),
+    ResetIndex(u32),
+    Draw(u32),
+    DrawIndexed(u32),
+    ClearState,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        1 => any::<bool>().prop_map(Op::InputLayout),
+        2 => (0u8..2, any::<bool>()).prop_map(|(s, b)| Op::Shader(s, b)),
+        2 => (prop_oneof![Just(0u32), Just(2u32)], 0u8..3).prop_map(|(s, w)| Op::VertexBuffer(s, w)),
+        1 => (any::<bool>(), any::<bool>()).prop_map(|(b, r16)| Op::IndexBuffer(b, r16)),
+        3 => (0u8..2, 0u32..2, 0u8..4).prop_map(|(st, s, w)| Op::ConstantBuffer(st, s, w)),
+        2 => (0u8..2, prop_oneof![Just(0u32), Just(2u32)], 0u8..5).prop_map(|(st, s, w)| Op::ShaderResource(st, s, w)),
+        1 => (0u8..3, any::<bool>()).prop_map(|(t, d)| Op::RenderTarget(t, d)),
+        1 => Just(Op::Clear),
+        2 => Just(Op::MapDynamic),
+        1 => any::<bool>().prop_map(Op::Blend),
+        1 => (0u8..3).prop_map(Op::Viewport),
+        1 => prop_oneof![Just(0xFFFFu32), Just(7u32)].prop_map(Op::ResetIndex),
+        4 => (1u32..9).prop_map(Op::Draw),
+        2 => (1u32..9).prop_map(Op::DrawIndexed),
+        1 => Just(Op::ClearState),
+    ]
+}
+
+/// Applies one call to a deferred or an immediate context (both deref to the recording API).
+fn apply(f: &Fixture, c: &mut DeferredContext, op: &Op) {
+    let stages = [Stage::Vertex, Stage::Pixel];
+    match *op {
+        Op::InputLayout(bound) => c.set_input_layout(bound.then_some(f.layout)),
+        Op::Shader(stage, bound) => {
+            let shader = if stage == 0 { f.vs } else { f.ps };
+            c.set_shader(stages[stage as usize], bound.then_some(shader))
+        }
+        Op::VertexBuffer(slot, which) => {
+            let buffer = [None, Some(f.vb), Some(f.vb2)][which as usize];
+            c.set_vertex_buffers(
+                slot,
+                &[VertexBuffer {
+                    buffer,
+                    stride: 16,
+                    offset: 0,
+                }],
+            )
+        }
+        Op::IndexBuffer(bound, r16) => {
+            let format = if r16 {
+                Format::R16Uint
+            } else {
+                Format::R32Uint
+            };
+            c.set_index_buffer(bound.then_some(f.ib), format, 0)
+        }
+        Op::ConstantBuffer(stage, slot, which) => {
+            let buffer = [None, Some(f.cb), Some(f.cb2), Some(f.cb_dyn)][which as usize];
+            c.set_constant_buffers(stages[stage as usize], slot, &[buffer])
+        }
+        Op::ShaderResource(stage, slot, which) => {
+            let view = [
+                None,
+                Some(f.tex_srv),
+                Some(f.tex2_srv),
+                Some(f.rt_srv),
+                Some(f.ds_srv),
+            ];
+            c.set_shader_resources(stages[stage as usize], slot, &[view[which as usize]])
+        }
+        Op::RenderTarget(which, depth) => {
+            let target = [None, Some(f.rt_rtv), Some(f.rt_plain_rtv)][which as usize];
+            c.om_set_render_targets(&[target], depth.then_some(f.ds_dsv))
+        }
+        Op::Clear => {
+            c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
+            c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
+        }
+        Op::MapDynamic => {
+            if let Some(data) = c.map(f.cb_dyn, MapType::WriteDiscard, false) {
+                data[0] = 1;
+            }
+            c.unmap(f.cb_dyn);
+        }
+        Op::Blend(bound) => c.om_set_blend_state(bound.then_some(f.blend), [1.0; 4], u32::MAX),
+        Op::Viewport(n) => {
+            let viewports: Vec<Viewport> = (0..n)
+                .map(|i| Viewport::new(i as f32, 0.0, 64.0, 64.0))
+                .collect();
+            c.rs_set_viewports(&viewports)
+        }
+        Op::ResetIndex(value) => c.set_primitive_reset_index(value),
+        Op::Draw(n) => c.draw(n, 0),
+        Op::DrawIndexed(n) => c.draw_indexed(n, 0, 0),
+        Op::ClearState => c.clear_state(),
+    }
+}
+
+/// Calls that leave state on the immediate context before the list runs, and mean the same
+/// under either semantics: bindings of non-dynamic objects, no index buffer, no draw.
+fn setup_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        any::<bool>().prop_map(Op::InputLayout),
+        (0u8..2, any::<bool>()).prop_map(|(s, b)| Op::Shader(s, b)),
+        (prop_oneof![Just(0u32), Just(2u32)], 0u8..3).prop_map(|(s, w)| Op::VertexBuffer(s, w)),
+        (0u8..2, 0u32..2, 0u8..3).prop_map(|(st, s, w)| Op::ConstantBuffer(st, s, w)),
+        (0u8..2, prop_oneof![Just(0u32), Just(2u32)], 0u8..3)
+            .prop_map(|(st, s, w)| Op::ShaderResource(st, s, w)),
+        any::<bool>().prop_map(Op::Blend),
+        (0u8..3).prop_map(Op::Viewport),
+    ]
+}
+
+/// A fast list may not bind a dynamic buffer before mapping it (R-SP-3): map it first.
+fn valid_for(semantics: Semantics, mut ops: Vec<Op>) -> Vec<Op> {
+    if semantics == Semantics::Fast {
+        ops.insert(0, Op::MapDynamic);
+    }
+    ops
+}
+
+/// The records with every dynamic instance renamed to the order it first appears in.
+fn normalized(records: &[DrawRecord]) -> Vec<Vec<(String, String)>> {
+    let mut names: HashMap<InstanceId, u64> = HashMap::new();
+    records
+        .iter()
+        .map(|record| {
+            record
+                .fields()
+                .into_iter()
+                .map(|(name, value)| {
+                    let value = match value {
+                        FieldValue::Object {
+                            kind,
+                            handle,
+                            instance,
+                        } => {
+                            let next = names.len() as u64;
+                            let k = if instance == InstanceId::INITIAL {
+                                0
+                            } else {
+                                *names.entry(instance).or_insert(next + 1)
+                            };
+                            format!("{kind:?}{handle:?}#{k}")
+                        }
+                        other => format!("{other:?}"),
+                    };
+                    (name, value)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn check(
+    list_semantics: Semantics,
+    immediate: Semantics,
+    setup: &[Op],
+    ops: &[Op],
+) -> Result<(), TestCaseError> {
+    // X: a fast list leaves state on X's immediate context (which keeps it if fast, R-ST-2);
+    // then the list under test is recorded on a deferred context and executed; then a probe.
+    let x = Fixture::with_immediate(immediate);
+    let mut imm_x = ImmediateContext::new(&x.device).expect("immediate context");
+    let setup_list = x.fast(|c| setup.iter().for_each(|op| apply(&x, c, op)));
+    imm_x
+        .execute_command_list(&setup_list, false)
+        .expect("executes");
+    let mut context = x.context(list_semantics);
+    for op in ops {
+        apply(&x, &mut context, op);
+    }
+    let list = match context.finish_command_list(false) {
+        Ok(list) => list,
+        Err(error) => return Err(TestCaseError::reject(format!("refused: {error}"))),
+    };
+    imm_x.execute_command_list(&list, false).expect("executes");
+    let probe = x.fast(|c| c.draw(1, 0));
+    imm_x.execute_command_list(&probe, false).expect("executes");
+
+    // Y: the same calls directly, from the list's starting state, with the list's semantics.
+    let y = Fixture::with_immediate(list_semantics);
+    let mut imm_y = ImmediateContext::new(&y.device).expect("immediate context");
+    if immediate == Semantics::Fast {
+        setup.iter().for_each(|op| apply(&y, &mut imm_y, op));
+    }
+    if list_semantics == Semantics::Legacy {
+        imm_y.clear_state();
+    }
+    for op in ops {
+        apply(&y, &mut imm_y, op);
+    }
+    // The executing context's after-rule (R-ST-2): legacy without restore clears.
+    if immediate == Semantics::Legacy {
+        imm_y.clear_state();
+    }
+    imm_y.draw(1, 0);
+
+    let (expected, found) = (normalized(imm_y.records()), normalized(imm_x.records()));
+    prop_assert_eq!(found.len(), expected.len(), "record counts");
+    for (i, (found, expected)) in found.iter().zip(&expected).enumerate() {
+        prop_assert_eq!(
+            found,
+            expected,
+            "record {} differs (list {:?} on {:?} immediate)",
+            i,
+            list_semantics,
+            immediate
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    // 96 cases in CI; `ORACLE_CASES=100000` for a long run.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("ORACLE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(96),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn r_o_1_a_list_executes_like_its_calls_issued_directly(
+        list_fast in any::<bool>(),
+        immediate_fast in any::<bool>(),
+        setup in proptest::collection::vec(setup_op(), 0..8),
+        ops in proptest::collection::vec(op(), 1..40),
+    ) {
+        let semantics = |fast: bool| if fast { Semantics::Fast } else { Semantics::Legacy };
+        let list_semantics = semantics(list_fast);
+        check(list_semantics, semantics(immediate_fast), &setup, &valid_for(list_semantics, ops))?;
+    }
+}
