@@ -114,6 +114,12 @@ impl ImmediateContext {
         self.gpu.records()
     }
 
+    /// Hands over the draw records so far (after a flush), so a long run keeps no history.
+    pub fn take_records(&mut self) -> Vec<DrawRecord> {
+        self.flush();
+        self.gpu.take_records()
+    }
+
     /// The GPU model's counters (after a flush).
     pub fn counters(&mut self) -> &Counters {
         self.flush();

@@ -16,6 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use benches::{record_draws, split_range, Scene, SceneDesc};
+use executor::{Counters, ImmediateContext};
 use recorder::*;
 
 const HELP: &str = "\
@@ -148,19 +149,22 @@ struct ListReport {
     drop: Duration,
 }
 
-/// One frame: its lists in order and the wall time from spawning the workers to joining them.
+/// One frame: its lists in order, the wall time from spawning the workers to joining them, and
+/// the time the immediate context took to execute the lists in order.
 struct FrameReport {
     lists: Vec<ListReport>,
     wall: Duration,
+    execute: Duration,
 }
 
 /// Records one frame: worker `k` records range `k` on context `k` into one list. The lists are
-/// kept until every worker is done (as a renderer keeps them for submission), then dropped, which
-/// returns their chunks to the pool.
+/// kept until every worker is done (as a renderer keeps them for submission), executed in order
+/// on the immediate context, then dropped, which returns their chunks to the pool.
 fn record_frame(
     contexts: &mut [DeferredContext],
+    immediate: &mut ImmediateContext,
     scene: &Scene,
-) -> Result<FrameReport, RecordError> {
+) -> Result<FrameReport, Error> {
     let ranges = split_range(scene.desc.draws, contexts.len() as u32);
     let start = Instant::now();
     let finished: Vec<Result<(CommandList, Duration), RecordError>> = thread::scope(|s| {
@@ -182,9 +186,19 @@ fn record_frame(
             .collect()
     });
     let wall = start.elapsed();
+    let finished: Vec<(CommandList, Duration)> = finished
+        .into_iter()
+        .collect::<Result<_, RecordError>>()
+        .map_err(|e| e.error)?;
+    let begin = Instant::now();
+    for (list, _) in &finished {
+        immediate.execute_command_list(list, false)?;
+    }
+    immediate.flush();
+    let execute = begin.elapsed();
+    immediate.take_records(); // the demo keeps counters, not the records themselves
     let mut lists = Vec::with_capacity(finished.len());
-    for result in finished {
-        let (list, record) = result?;
+    for (list, record) in finished {
         let stats = *list.stats();
         let begin = Instant::now();
         drop(list);
@@ -194,7 +208,11 @@ fn record_frame(
             drop: begin.elapsed(),
         });
     }
-    Ok(FrameReport { lists, wall })
+    Ok(FrameReport {
+        lists,
+        wall,
+        execute,
+    })
 }
 
 /// What one semantics measured, for the comparison at the end.
@@ -206,7 +224,13 @@ struct Summary {
     calls: u64,
 }
 
-fn run(device: &Device, scene: &Scene, semantics: Semantics, options: &Options) -> Summary {
+fn run(
+    device: &Device,
+    immediate: &mut ImmediateContext,
+    scene: &Scene,
+    semantics: Semantics,
+    options: &Options,
+) -> Summary {
     let mut contexts: Vec<DeferredContext> = (0..options.threads)
         .map(|k| {
             let name = format!("{}.worker{k}", semantics.name());
@@ -219,14 +243,17 @@ fn run(device: &Device, scene: &Scene, semantics: Semantics, options: &Options) 
                 .unwrap_or_else(|error| fail(&format!("creating a deferred context: {error}")))
         })
         .collect();
-    let mut frame = || {
-        record_frame(&mut contexts, scene)
-            .unwrap_or_else(|error| fail(&format!("finish_command_list failed: {error}")))
+    let mut frame = |immediate: &mut ImmediateContext| {
+        record_frame(&mut contexts, immediate, scene).unwrap_or_else(|error| {
+            fail(&format!("recording or executing the frame failed: {error}"))
+        })
     };
-    frame(); // warm-up: fills the chunk pool
+    frame(immediate); // warm-up: fills the chunk pool
     let pool_before = device.pool_stats();
-    let mut frames: Vec<FrameReport> = (0..options.frames).map(|_| frame()).collect();
+    let gpu_before = *immediate.counters();
+    let mut frames: Vec<FrameReport> = (0..options.frames).map(|_| frame(immediate)).collect();
     let pool_after = device.pool_stats();
+    let gpu = gpu_delta(immediate.counters(), &gpu_before, options.frames);
 
     let mut order: Vec<usize> = (0..frames.len()).collect();
     order.sort_by_key(|&f| frames[f].wall);
@@ -299,6 +326,25 @@ fn run(device: &Device, scene: &Scene, semantics: Semantics, options: &Options) 
             println!("{count:>8}");
         }
     }
+    println!(
+        "execute on the {} immediate context, GPU model inline: {} for the {} lists ({} per list)",
+        device.desc().immediate_semantics.name(),
+        ms(report.execute),
+        report.lists.len(),
+        ms(report.execute / report.lists.len().max(1) as u32)
+    );
+    println!(
+        "GPU model per frame: {} draws, {} context rolls, {} indirect-buffer executions, \
+         {} split points resolved, {} decompressions",
+        gpu.draws,
+        gpu.context_rolls,
+        gpu.ib_executions,
+        gpu.split_points_resolved.total(),
+        gpu.decompressions
+    );
+    for (category, count) in gpu.split_points_resolved.nonzero() {
+        println!("  resolved {:<24}{count:>8}", category.name());
+    }
     let allocated = pool_after.allocated_chunks - pool_before.allocated_chunks;
     let reused = pool_after.reused_chunks - pool_before.reused_chunks;
     println!(
@@ -311,6 +357,26 @@ fn run(device: &Device, scene: &Scene, semantics: Semantics, options: &Options) 
         bytes_per_draw: total.bytes as f64 / total.draws.max(1) as f64,
         split_points: total.split_points.total(),
         calls: total.calls as u64,
+    }
+}
+
+/// The GPU model's counters of one frame, averaged over the timed frames.
+fn gpu_delta(after: &Counters, before: &Counters, frames: u32) -> Counters {
+    let frames = frames.max(1);
+    let per_frame = |a: u64, b: u64| (a - b) / frames as u64;
+    let mut split_points_resolved = SplitCounts::default();
+    for category in SplitCategory::ALL {
+        let n = after.split_points_resolved[category] - before.split_points_resolved[category];
+        split_points_resolved[category] = n / frames;
+    }
+    Counters {
+        draws: per_frame(after.draws, before.draws),
+        dispatches: per_frame(after.dispatches, before.dispatches),
+        context_rolls: per_frame(after.context_rolls, before.context_rolls),
+        ib_executions: per_frame(after.ib_executions, before.ib_executions),
+        decompressions: per_frame(after.decompressions, before.decompressions),
+        split_points_resolved,
+        ..*after
     }
 }
 
@@ -359,6 +425,8 @@ fn main() -> ExitCode {
         }
     };
     let device = Device::new(DeviceDesc::default());
+    let mut immediate =
+        ImmediateContext::new(&device).unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
     let scene = Scene::new(&device, &options.scene).unwrap_or_else(|e| fail(&e.to_string()));
     let d = &options.scene;
     println!(
@@ -381,7 +449,7 @@ fn main() -> ExitCode {
     let summaries: Vec<Summary> = options
         .semantics
         .iter()
-        .map(|&semantics| run(&device, &scene, semantics, &options))
+        .map(|&semantics| run(&device, &mut immediate, &scene, semantics, &options))
         .collect();
 
     if let [legacy, fast] = &summaries[..] {
