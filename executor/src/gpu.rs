@@ -162,7 +162,7 @@ impl GpuModel {
     /// ([`execute_split_point`](Self::execute_split_point)) or expands them; they are ignored
     /// here and `false` is returned.
     pub fn execute_segment(&mut self, segment: &Segment<'_>, semantics: Semantics) -> bool {
-        if !matches!(segment, Segment::Commands { .. }) {
+        if !matches!(segment, Segment::Commands(_)) {
             return false;
         }
         self.counters.ib_executions += 1;

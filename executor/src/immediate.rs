@@ -178,7 +178,7 @@ impl ImmediateContext {
         let semantics = list.semantics();
         for segment in list.segments() {
             match segment {
-                Segment::Commands { .. } => {
+                Segment::Commands(_) => {
                     self.gpu.execute_segment(&segment, semantics);
                 }
                 Segment::SplitPoint(decoded) => self.resolve(&decoded, semantics),

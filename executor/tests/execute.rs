@@ -164,7 +164,7 @@ fn r_sp_4_split_points_are_resolved_and_counted_by_category() {
     let command_segments = list
         .segments()
         .iter()
-        .filter(|s| matches!(s, Segment::Commands { .. }))
+        .filter(|s| matches!(s, Segment::Commands(_)))
         .count();
     assert_eq!(counters.ib_executions, command_segments as u64);
     // The clear compressed the target; binding its SRV decompressed it.

@@ -728,7 +728,7 @@ fn r_sp_4_each_command_segment_is_one_indirect_buffer_execution() {
     let segments = list.segments();
     let command_segments = segments
         .iter()
-        .filter(|s| matches!(s, Segment::Commands { .. }))
+        .filter(|s| matches!(s, Segment::Commands(_)))
         .count();
     assert!(
         command_segments >= 3,

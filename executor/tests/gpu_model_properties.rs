@@ -292,7 +292,7 @@ proptest! {
         let command_segments = list
             .segments()
             .iter()
-            .filter(|s| matches!(s, Segment::Commands { .. }))
+            .filter(|s| matches!(s, Segment::Commands(_)))
             .count() as u64;
         prop_assert_eq!(counters.ib_executions, command_segments);
         prop_assert!(counters.decompressions >= linear.counters().decompressions);

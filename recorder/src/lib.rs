@@ -100,7 +100,9 @@ pub use device::{Device, DeviceDesc, Validation};
 pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
-pub use list::{CommandList, Commands, ListHeader, ListStats, NestedList, Segment, StartState};
+pub use list::{
+    CommandList, CommandRun, Commands, ListHeader, ListStats, NestedList, Segment, StartState,
+};
 pub use split::{SplitCategory, SplitCounts};
 
 /// Internals the loom models in `loom-tests/` drive directly.

@@ -214,11 +214,7 @@ impl CommandList {
             for (kind, offset) in view.side_records() {
                 let offset = offset as usize;
                 if offset > start {
-                    segments.push(Segment::Commands {
-                        chunk: view.base,
-                        start,
-                        end: offset,
-                    });
+                    segments.push(Segment::Commands(CommandRun::new(view.base, start, offset)));
                 }
                 // SAFETY: side records point at commands of this sealed chunk.
                 let (decoded, next) = unsafe { decode(view.base, offset) };
@@ -229,11 +225,8 @@ impl CommandList {
                 start = next;
             }
             if view.command_end > start {
-                segments.push(Segment::Commands {
-                    chunk: view.base,
-                    start,
-                    end: view.command_end,
-                });
+                let run = CommandRun::new(view.base, start, view.command_end);
+                segments.push(Segment::Commands(run));
             }
             // SAFETY: as above.
             chunk = unsafe { (*chunk).next };
@@ -245,29 +238,55 @@ impl CommandList {
 /// A piece of a list as execution sees it.
 #[derive(Clone, Copy, Debug)]
 pub enum Segment<'a> {
-    /// Commands `[start, end)` of the chunk at `chunk`, handed to the GPU by reference.
-    Commands {
-        chunk: *const u8,
-        start: usize,
-        end: usize,
-    },
+    /// A run of commands in one chunk, handed to the GPU by reference.
+    Commands(CommandRun<'a>),
     /// A split point to resolve against the immediate context (R-SP-4).
     SplitPoint(Decoded<'a>),
     /// A nested list to execute (R-REC-9).
     Nested(Decoded<'a>),
 }
 
-impl Segment<'_> {
-    /// The commands of a `Commands` segment.
+/// Commands `[start, end)` of one chunk of a list: only a list makes one, so the range is
+/// always whole commands of a live, sealed chunk.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandRun<'a> {
+    chunk: *const u8,
+    start: usize,
+    end: usize,
+    _list: std::marker::PhantomData<&'a CommandList>,
+}
+
+impl CommandRun<'_> {
+    fn new(chunk: *const u8, start: usize, end: usize) -> Self {
+        Self {
+            chunk,
+            start,
+            end,
+            _list: std::marker::PhantomData,
+        }
+    }
+
+    /// Bytes of the run: what the GPU reads from the indirect buffer.
+    pub fn bytes(&self) -> usize {
+        self.end - self.start
+    }
+
     pub fn commands(&self) -> Commands<'_> {
-        match *self {
-            Segment::Commands { chunk, start, end } => Commands {
-                chunk: std::ptr::null_mut(),
-                base: chunk,
-                offset: start,
-                end,
-                _list: std::marker::PhantomData,
-            },
+        Commands {
+            chunk: std::ptr::null_mut(),
+            base: self.chunk,
+            offset: self.start,
+            end: self.end,
+            _list: std::marker::PhantomData,
+        }
+    }
+}
+
+impl Segment<'_> {
+    /// The commands of a `Commands` segment (none for the others).
+    pub fn commands(&self) -> Commands<'_> {
+        match self {
+            Segment::Commands(run) => run.commands(),
             _ => Commands {
                 chunk: std::ptr::null_mut(),
                 base: std::ptr::null(),

@@ -437,7 +437,7 @@ fn r_sp_1_segments_yield_one_split_point_per_split_point_in_order() {
     let mut nested = 0;
     for segment in &segments {
         match segment {
-            Segment::Commands { .. } => {
+            Segment::Commands(_) => {
                 let run: Vec<_> = segment.commands().collect();
                 assert!(!run.is_empty(), "no empty runs");
                 assert!(run.iter().all(|d| d.split.is_none()));
@@ -494,7 +494,7 @@ fn r_sp_1_segments_find_split_points_across_chunks() {
         .segments()
         .iter()
         .map(|s| match s {
-            Segment::Commands { .. } => s.commands().count(),
+            Segment::Commands(_) => s.commands().count(),
             _ => 1,
         })
         .sum();
@@ -697,7 +697,7 @@ fn r_sp_3_fast_contexts_record_zero_split_points() {
     assert!(
         list.segments()
             .iter()
-            .all(|s| matches!(s, Segment::Commands { .. })),
+            .all(|s| matches!(s, Segment::Commands(_))),
         "no split-point segment"
     );
     assert_eq!(

@@ -247,7 +247,7 @@ pub fn run(gpu: &mut GpuModel, list: &CommandList) {
 pub fn run_segments(gpu: &mut GpuModel, list: &CommandList) {
     for segment in list.segments() {
         match segment {
-            Segment::Commands { .. } => {
+            Segment::Commands(_) => {
                 assert!(gpu.execute_segment(&segment, list.semantics()));
             }
             Segment::SplitPoint(decoded) => {
