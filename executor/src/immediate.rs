@@ -27,6 +27,7 @@ use std::ops::{Deref, DerefMut};
 use recorder::encode::{BoundBuffer, BoundView, Command, Decoded, InstanceId, ViewFlags};
 use recorder::SplitCategory;
 use recorder::{CommandList, DeferredContext, Device, Error, RawHandle, Segment, Semantics};
+use recorder::{Handle, SwapChain, Texture};
 
 use crate::gpu::GpuModel;
 use crate::record::{Counters, DrawRecord};
@@ -124,6 +125,35 @@ impl ImmediateContext {
     pub fn counters(&mut self) -> &Counters {
         self.flush();
         self.gpu.counters()
+    }
+
+    /// Presents `chain` (R-EX-7): runs the calls so far, rotates the back buffers, destroys the
+    /// released objects nothing references any more (legacy deferred release, R-OBJ-4), and
+    /// under fast semantics clears the state, as the runtime does (R-ST-4).
+    pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
+        self.flush();
+        self.device.rotate_back_buffer(chain)?;
+        self.device.process_deferred_releases();
+        if self.semantics == Semantics::Fast {
+            self.recorder.clear_state();
+            self.flush();
+        }
+        Ok(())
+    }
+
+    /// Resumes after a suspend: under fast semantics nothing was shadowed to restore, so the
+    /// state is cleared (R-ST-4); legacy keeps it.
+    pub fn resume(&mut self) {
+        if self.semantics == Semantics::Fast {
+            self.recorder.clear_state();
+            self.flush();
+        }
+    }
+
+    /// Whether `texture` is compressed now, as the GPU model tracks it (R-ST-9).
+    pub fn resource_compression(&mut self, texture: Texture) -> bool {
+        self.flush();
+        self.gpu.is_compressed(texture.raw())
     }
 
     /// Opens a scope in which executed lists must all have the same semantics (R-ST-3).

@@ -257,3 +257,95 @@ fn r_ex_1_a_device_has_one_immediate_context_and_it_finishes_no_list() {
         "another once the first is gone"
     );
 }
+
+fn swap_chain(f: &Fixture) -> SwapChain {
+    let desc = SwapChainDesc {
+        name: "chain",
+        buffers: 3,
+        format: Format::R8G8B8A8Unorm,
+        width: 64,
+        height: 64,
+    };
+    f.device.create_swap_chain(&desc).unwrap()
+}
+
+#[test]
+fn r_ex_7_present_rotates_the_back_buffers() {
+    let f = Fixture::new();
+    let chain = swap_chain(&f);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let mut seen = vec![f.device.current_back_buffer(chain).unwrap()];
+    for _ in 0..3 {
+        imm.present(chain).unwrap();
+        seen.push(f.device.current_back_buffer(chain).unwrap());
+    }
+    assert_eq!(seen, [0, 1, 2, 0]);
+}
+
+#[test]
+fn r_obj_4_a_released_but_bound_object_is_destroyed_at_the_present_after_its_unbind() {
+    let f = Fixture::new();
+    let chain = swap_chain(&f);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let buffer = f
+        .device
+        .create_buffer(&BufferDesc {
+            name: "doomed",
+            size: 64,
+            bind: BindFlags::VERTEX,
+            ..Default::default()
+        })
+        .unwrap();
+    imm.set_vertex_buffers(0, &[vertex(buffer)]);
+    imm.flush();
+    f.device.release(buffer);
+    assert!(!f.device.is_alive(buffer), "released: no new use");
+    imm.present(chain).unwrap();
+    assert_eq!(
+        f.device.references(buffer),
+        Some(1),
+        "still bound: kept (legacy)"
+    );
+    imm.set_vertex_buffers(0, &[VertexBuffer::default()]);
+    imm.present(chain).unwrap();
+    assert_eq!(
+        f.device.references(buffer),
+        None,
+        "destroyed at the present after the unbind"
+    );
+}
+
+#[test]
+fn r_st_4_a_fast_immediate_context_clears_its_state_at_present_and_resume() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let chain = swap_chain(&f);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    for present in [true, false] {
+        imm.set_shader(Stage::Vertex, Some(f.vs));
+        imm.draw(3, 0);
+        if present {
+            imm.present(chain).unwrap();
+        } else {
+            imm.resume();
+        }
+        imm.draw(3, 0);
+        let last = imm.records().len() - 1;
+        assert_eq!(field(imm.gpu(), last - 1, "vs"), Some(object(f.vs)));
+        assert_eq!(
+            field(imm.gpu(), last, "vs"),
+            Some(FieldValue::Null),
+            "present={present}"
+        );
+    }
+}
+
+#[test]
+fn r_st_9_the_immediate_context_reads_and_overrides_compression() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    assert!(!imm.resource_compression(f.rt));
+    imm.clear_render_target_view(f.rt_rtv, [0.0; 4]);
+    assert!(imm.resource_compression(f.rt), "a full clear compresses");
+    imm.set_resource_compression(f.rt, false);
+    assert!(!imm.resource_compression(f.rt), "the override");
+}

@@ -860,6 +860,26 @@ impl Device {
         })
     }
 
+    /// The index of the back buffer `chain` renders to now (R-EX-7).
+    pub fn current_back_buffer(&self, chain: SwapChain) -> Option<u32> {
+        let live = self.shared.swap_chains.get(chain.0, true).ok()?;
+        Some(live.slot.aux.load(Ordering::Acquire))
+    }
+
+    /// Rotates `chain` to its next back buffer; returns the new index. For the immediate
+    /// context's `present` (R-EX-7).
+    #[doc(hidden)]
+    pub fn rotate_back_buffer(&self, chain: SwapChain) -> Result<u32, Error> {
+        let live = self.shared.swap_chains.get(chain.0, false).map_err(|_| {
+            self.shared
+                .stale_error("present", ObjectKind::SwapChain, chain.0)
+        })?;
+        let count = (live.words[0] as u32).max(1);
+        let next = (live.slot.aux.load(Ordering::Acquire) + 1) % count;
+        live.slot.aux.store(next, Ordering::Release);
+        Ok(next)
+    }
+
     pub fn query_kind(&self, query: Query) -> Option<QueryKind> {
         let live = self.shared.queries.get(query.0, true).ok()?;
         Some(match live.words[0] {
