@@ -172,6 +172,12 @@ impl GpuModel {
         true
     }
 
+    /// Counts one indirect-buffer execution (a run of a list's commands handed over by
+    /// reference), for a caller that applies the run's commands itself.
+    pub fn count_ib_execution(&mut self) {
+        self.counters.ib_executions += 1;
+    }
+
     /// Counts one split point resolved in `category`; inside a predication scope it also costs a
     /// context roll (R-SP-4).
     pub fn resolve_split(&mut self, category: SplitCategory) {

@@ -24,12 +24,12 @@
 
 use std::ops::{Deref, DerefMut};
 
-use recorder::encode::{BoundBuffer, BoundView, Command, Decoded, InstanceId, ViewFlags};
+use recorder::encode::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
 use recorder::SplitCategory;
-use recorder::{CommandList, DeferredContext, Device, Error, RawHandle, Segment, Semantics};
+use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, Semantics};
 use recorder::{Handle, SwapChain, Texture};
 
-use crate::gpu::GpuModel;
+use crate::gpu::{GpuModel, GpuState};
 use crate::record::{Counters, DrawRecord};
 
 /// The one immediate context of a device.
@@ -42,6 +42,38 @@ pub struct ImmediateContext {
     recorder: DeferredContext,
     /// Inside `begin/end_command_list_execution`: the semantics of the lists run so far (R-ST-3).
     scope: Option<Option<Semantics>>,
+    /// What the GPU model has yet to consume, in order (R-EX-3).
+    queue: Vec<Submission>,
+    timing: GpuTiming,
+    /// The GPU model's saved states, for legacy executions with restore = true.
+    saved: Vec<GpuState>,
+}
+
+/// When the GPU model consumes what the immediate context submits (R-EX-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GpuTiming {
+    /// At the end of every execution, flush and present: deterministic, for tests and traces.
+    #[default]
+    Inline,
+    /// Only when something observes it (the records, the counters, a compression query,
+    /// [`ImmediateContext::sync_gpu`]): the CPU cost of an execution alone, as with a GPU that
+    /// runs behind the CPU.
+    Deferred,
+}
+
+/// What the immediate context hands the GPU model, in order. Command runs go by reference: a
+/// submission keeps its list alive, it copies no commands (R-EX-2).
+enum Submission {
+    /// One indirect-buffer execution: a run of a list's commands.
+    Run(QueuedRun, Semantics),
+    /// A split point resolved against the immediate context at execution: its command, and the
+    /// instance a dynamic binding in it reads (R-SP-4).
+    Split(QueuedRun, SplitCategory, Semantics, InstanceId),
+    /// The immediate context's own calls since the last batch.
+    Batch(CommandList, Semantics),
+    ClearState,
+    Save,
+    Restore,
 }
 
 impl ImmediateContext {
@@ -54,46 +86,73 @@ impl ImmediateContext {
             gpu: GpuModel::new(),
             recorder: device.immediate_recorder()?,
             scope: None,
+            queue: Vec::new(),
+            timing: GpuTiming::Inline,
+            saved: Vec::new(),
         })
     }
 
-    /// Runs the direct calls made since the last batch.
-    pub fn flush(&mut self) {
-        if self.recorder.batch_is_empty() {
-            return;
+    /// When the GPU model consumes submissions (inline by default).
+    pub fn set_gpu_timing(&mut self, timing: GpuTiming) {
+        self.timing = timing;
+    }
+
+    /// Lets the GPU model consume everything submitted so far.
+    pub fn sync_gpu(&mut self) {
+        self.flush();
+        self.drain();
+    }
+
+    fn submitted(&mut self) {
+        if self.timing == GpuTiming::Inline {
+            self.drain();
         }
-        let batch = self.recorder.take_batch();
-        let semantics = self.semantics;
-        for decoded in batch.commands() {
-            match decoded.command {
-                Command::ExecuteCommandList { list, restore } => {
-                    self.run(&list.to_list(), restore, semantics)
-                }
-                command => {
-                    if decoded.split == Some(SplitCategory::Decompression) {
-                        // Legacy: binding a view of a compressed target decompresses it (R-ST-9).
-                        self.decompress_bound(&command);
+    }
+
+    /// The GPU model's side: consumes the queue in order.
+    fn drain(&mut self) {
+        for submission in std::mem::take(&mut self.queue) {
+            match submission {
+                Submission::Run(run, semantics) => {
+                    self.gpu.count_ib_execution();
+                    for decoded in run.commands() {
+                        self.gpu.execute_decoded(&decoded, semantics);
                     }
-                    self.gpu.execute(&command, semantics);
+                }
+                Submission::Split(run, category, semantics, instance) => {
+                    if let Some(decoded) = run.commands().next() {
+                        patched(&decoded.command, instance, |command| {
+                            self.gpu.execute_split_point(category, command, semantics)
+                        });
+                    }
+                }
+                Submission::Batch(batch, semantics) => {
+                    for decoded in batch.commands() {
+                        if decoded.split == Some(SplitCategory::Decompression) {
+                            // Legacy: binding a view of a compressed target decompresses it.
+                            decompress_bound(&mut self.gpu, &decoded.command);
+                        }
+                        self.gpu.execute(&decoded.command, semantics);
+                    }
+                }
+                Submission::ClearState => self.gpu.clear_state(),
+                Submission::Save => self.saved.push(self.gpu.snapshot()),
+                Submission::Restore => {
+                    if let Some(state) = self.saved.pop() {
+                        self.gpu.restore(&state);
+                    }
                 }
             }
         }
     }
 
-    /// Decompresses every compressed texture a view bind names (counted by the GPU model).
-    fn decompress_bound(&mut self, command: &Command<'_>) {
-        let views: &[BoundView] = match *command {
-            Command::SetShaderResources { views, .. }
-            | Command::SetComputeUnorderedAccessViews { views, .. } => views,
-            Command::SetRenderTargets {
-                uavs: Some((_, views)),
-                ..
-            } => views,
-            _ => &[],
-        };
-        for view in views.iter().filter(|v| !v.flags.has(ViewFlags::BUFFER)) {
-            self.gpu.decompress_if_compressed(view.resource);
+    /// Submits the direct calls made since the last batch.
+    pub fn flush(&mut self) {
+        if !self.recorder.batch_is_empty() {
+            let batch = self.recorder.take_batch();
+            self.queue.push(Submission::Batch(batch, self.semantics));
         }
+        self.submitted();
     }
 
     pub fn semantics(&self) -> Semantics {
@@ -111,19 +170,19 @@ impl ImmediateContext {
 
     /// Every draw and dispatch the GPU model has recorded, in order (after a flush).
     pub fn records(&mut self) -> &[DrawRecord] {
-        self.flush();
+        self.sync_gpu();
         self.gpu.records()
     }
 
     /// Hands over the draw records so far (after a flush), so a long run keeps no history.
     pub fn take_records(&mut self) -> Vec<DrawRecord> {
-        self.flush();
+        self.sync_gpu();
         self.gpu.take_records()
     }
 
     /// The GPU model's counters (after a flush).
     pub fn counters(&mut self) -> &Counters {
-        self.flush();
+        self.sync_gpu();
         self.gpu.counters()
     }
 
@@ -152,7 +211,7 @@ impl ImmediateContext {
 
     /// Whether `texture` is compressed now, as the GPU model tracks it (R-ST-9).
     pub fn resource_compression(&mut self, texture: Texture) -> bool {
-        self.flush();
+        self.sync_gpu();
         self.gpu.is_compressed(texture.raw())
     }
 
@@ -195,23 +254,35 @@ impl ImmediateContext {
             .entered();
         self.flush();
         self.run(list, restore, self.semantics);
+        self.submitted();
         Ok(())
     }
 
-    /// Runs `list` as if executed by a context of `executing` semantics with `restore`.
+    /// Submits `list` as if executed by a context of `executing` semantics with `restore`:
+    /// O(segments + split points + nested lists) on the CPU (R-EX-2).
     fn run(&mut self, list: &CommandList, restore: bool, executing: Semantics) {
-        let before = (executing == Semantics::Legacy && restore).then(|| self.gpu.snapshot());
+        let save = executing == Semantics::Legacy && restore;
+        if save {
+            self.queue.push(Submission::Save);
+        }
         if list.semantics() == Semantics::Legacy {
             // A legacy list never sees the executing context's state (R-ST-1).
-            self.gpu.clear_state();
+            self.queue.push(Submission::ClearState);
         }
         let semantics = list.semantics();
         for segment in list.segments() {
             match segment {
-                Segment::Commands(_) => {
-                    self.gpu.execute_segment(&segment, semantics);
+                Segment::Commands(run) => {
+                    self.queue.push(Submission::Run(run.to_queued(), semantics))
                 }
-                Segment::SplitPoint(decoded) => self.resolve(&decoded, semantics),
+                Segment::SplitPoint(decoded) => {
+                    let (Some(category), Some(run)) = (decoded.split, decoded.to_queued()) else {
+                        continue;
+                    };
+                    let instance = self.resolved_instance(&decoded.command);
+                    self.queue
+                        .push(Submission::Split(run, category, semantics, instance));
+                }
                 Segment::Nested(decoded) => {
                     if let Command::ExecuteCommandList {
                         list: nested,
@@ -224,94 +295,93 @@ impl ImmediateContext {
                 }
             }
         }
-        match (executing, before) {
-            (Semantics::Legacy, Some(state)) => self.gpu.restore(&state),
-            (Semantics::Legacy, None) => self.gpu.clear_state(),
-            (Semantics::Fast, _) => {}
+        match executing {
+            Semantics::Legacy if save => self.queue.push(Submission::Restore),
+            Semantics::Legacy => self.queue.push(Submission::ClearState),
+            Semantics::Fast => {}
         }
     }
 
-    /// Resolves one split point against this context now (R-SP-4): a dynamic binding reads the
-    /// current instance; a decompression decompresses what is compressed (the GPU model decides
-    /// and counts); the others re-issue their command.
-    fn resolve(&mut self, decoded: &Decoded<'_>, semantics: Semantics) {
-        let Some(category) = decoded.split else {
-            return;
-        };
-        let current = |handle: RawHandle| self.recorder.current_instance(handle);
-        let patch_buffer = |b: &BoundBuffer| BoundBuffer {
-            instance: if b.instance == InstanceId::RESOLVE_AT_EXECUTION {
-                current(b.buffer)
-            } else {
-                b.instance
-            },
-            ..*b
-        };
-        let patch_view = |v: &BoundView| BoundView {
-            instance: if v.instance == InstanceId::RESOLVE_AT_EXECUTION {
-                current(v.resource)
-            } else {
-                v.instance
-            },
-            ..*v
-        };
-        // Split points of slot binds hold one slot (the recorder cuts them out one by one).
-        let (buffer, view) = match decoded.command {
+    /// What a split point's dynamic binding reads: the immediate context's current instance of
+    /// the resource, now (R-SP-4, R-ST-8).
+    fn resolved_instance(&self, command: &Command<'_>) -> InstanceId {
+        let resource = match *command {
             Command::SetVertexBuffers { buffers, .. }
-            | Command::SetConstantBuffers { buffers, .. } => {
-                (buffers.first().map(patch_buffer), None)
-            }
-            Command::SetIndexBuffer(b) => (Some(patch_buffer(&b)), None),
-            Command::SetShaderResources { views, .. }
-            | Command::SetComputeUnorderedAccessViews { views, .. } => {
-                (None, views.first().map(patch_view))
-            }
-            Command::SetRenderTargets {
-                uavs: Some((_, views)),
-                ..
-            } if category.is_dynamic() => (None, views.first().map(patch_view)),
-            _ => (None, None),
+            | Command::SetConstantBuffers { buffers, .. } => buffers.first().map(|b| b.buffer),
+            Command::SetIndexBuffer(b) => Some(b.buffer),
+            Command::SetShaderResources { views, .. } => views.first().map(|v| v.resource),
+            _ => None,
         };
-        let buffers = buffer.map(|b| [b]);
-        let views = view.map(|v| [v]);
-        let patched = match (decoded.command, &buffers, &views) {
-            (Command::SetVertexBuffers { start, .. }, Some(b), _) => {
-                Command::SetVertexBuffers { start, buffers: b }
-            }
-            (Command::SetConstantBuffers { stage, start, .. }, Some(b), _) => {
-                Command::SetConstantBuffers {
-                    stage,
-                    start,
-                    buffers: b,
-                }
-            }
-            (Command::SetIndexBuffer(_), Some(b), _) => Command::SetIndexBuffer(b[0]),
-            (Command::SetShaderResources { stage, start, .. }, _, Some(v)) => {
-                Command::SetShaderResources {
-                    stage,
-                    start,
-                    views: v,
-                }
-            }
-            (Command::SetComputeUnorderedAccessViews { start, .. }, _, Some(v)) => {
-                Command::SetComputeUnorderedAccessViews { start, views: v }
-            }
-            (
-                Command::SetRenderTargets {
-                    uavs: Some((start, _)),
-                    uav_patch,
-                    ..
-                },
-                _,
-                Some(v),
-            ) => Command::SetRenderTargets {
-                targets: None,
-                uavs: Some((start, v)),
-                uav_patch,
-            },
-            (command, _, _) => command,
-        };
-        self.gpu.execute_split_point(category, &patched, semantics);
+        resource.map_or(InstanceId::INITIAL, |r| self.recorder.current_instance(r))
+    }
+}
+
+/// Calls `apply` with `command` whose dynamic binding waiting for execution
+/// (`RESOLVE_AT_EXECUTION`) reads `instance`. Split points of slot binds hold one slot.
+fn patched(command: &Command<'_>, instance: InstanceId, apply: impl FnOnce(&Command<'_>)) {
+    let resolve = |current: InstanceId| {
+        if current == InstanceId::RESOLVE_AT_EXECUTION {
+            instance
+        } else {
+            current
+        }
+    };
+    let buffer = |b: &BoundBuffer| {
+        [BoundBuffer {
+            instance: resolve(b.instance),
+            ..*b
+        }]
+    };
+    let view = |v: &BoundView| {
+        [BoundView {
+            instance: resolve(v.instance),
+            ..*v
+        }]
+    };
+    match *command {
+        Command::SetVertexBuffers {
+            start,
+            buffers: [b],
+        } => apply(&Command::SetVertexBuffers {
+            start,
+            buffers: &buffer(b),
+        }),
+        Command::SetConstantBuffers {
+            stage,
+            start,
+            buffers: [b],
+        } => apply(&Command::SetConstantBuffers {
+            stage,
+            start,
+            buffers: &buffer(b),
+        }),
+        Command::SetIndexBuffer(b) => apply(&Command::SetIndexBuffer(buffer(&b)[0])),
+        Command::SetShaderResources {
+            stage,
+            start,
+            views: [v],
+        } => apply(&Command::SetShaderResources {
+            stage,
+            start,
+            views: &view(v),
+        }),
+        ref other => apply(other),
+    }
+}
+
+/// Decompresses every compressed texture a view bind names (counted by the GPU model).
+fn decompress_bound(gpu: &mut GpuModel, command: &Command<'_>) {
+    let views: &[BoundView] = match *command {
+        Command::SetShaderResources { views, .. }
+        | Command::SetComputeUnorderedAccessViews { views, .. } => views,
+        Command::SetRenderTargets {
+            uavs: Some((_, views)),
+            ..
+        } => views,
+        _ => &[],
+    };
+    for view in views.iter().filter(|v| !v.flags.has(ViewFlags::BUFFER)) {
+        gpu.decompress_if_compressed(view.resource);
     }
 }
 

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use executor::{FieldValue, ImmediateContext};
+use executor::{FieldValue, GpuTiming, ImmediateContext};
 use recorder::encode::InstanceId;
 use recorder::*;
 
@@ -348,4 +348,37 @@ fn r_st_9_the_immediate_context_reads_and_overrides_compression() {
     assert!(imm.resource_compression(f.rt), "a full clear compresses");
     imm.set_resource_compression(f.rt, false);
     assert!(!imm.resource_compression(f.rt), "the override");
+}
+
+#[test]
+fn r_ex_3_a_gpu_model_running_behind_sees_what_an_inline_one_sees() {
+    let run = |timing: GpuTiming| {
+        let f = Fixture::with_immediate(Semantics::Fast);
+        let mut imm = ImmediateContext::new(&f.device).unwrap();
+        imm.set_gpu_timing(timing);
+        let list = f.legacy(|c| {
+            pipeline(&f, c);
+            c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+            c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
+            c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
+            c.set_shader_resources(Stage::Vertex, 0, &[Some(f.rt_srv)]);
+            c.draw(3, 0);
+        });
+        imm.set_shader(Stage::Vertex, Some(f.vs));
+        imm.draw(1, 0);
+        imm.execute_command_list(&list, false).unwrap();
+        let seen_before_sync = imm.gpu().records().len();
+        imm.draw(2, 0);
+        let records: Vec<String> = imm.records().iter().map(|r| r.to_string()).collect();
+        (seen_before_sync, records, *imm.counters())
+    };
+    let (inline_seen, inline_records, inline_counters) = run(GpuTiming::Inline);
+    let (deferred_seen, deferred_records, deferred_counters) = run(GpuTiming::Deferred);
+    assert_eq!(
+        (inline_seen, deferred_seen),
+        (2, 0),
+        "deferred: nothing consumed until observed"
+    );
+    assert_eq!(deferred_records, inline_records);
+    assert_eq!(deferred_counters, inline_counters);
 }

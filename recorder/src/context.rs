@@ -468,6 +468,12 @@ impl DeferredContext {
     pub fn execute_command_list(&mut self, list: &CommandList, restore: bool) {
         self.begin_call();
         const CALL: &str = "execute_command_list";
+        if self.immediate {
+            return self.fail(Error::invalid(
+                CALL,
+                "the immediate context executes lists through ImmediateContext::execute_command_list",
+            ));
+        }
         if restore && self.semantics == Semantics::Fast {
             return self.fail(Error::RestoreNotSupported { call: CALL });
         }

@@ -173,6 +173,32 @@ pub struct Decoded<'a> {
     pub split: Option<SplitCategory>,
     /// Offset of the command in its chunk.
     pub offset: u32,
+    /// Where the command lives, when it came from `CommandList::segments` (for
+    /// [`to_queued`](Decoded::to_queued)).
+    pub(crate) site: Option<Site>,
+}
+
+/// The list and chunk a decoded command lives in, and where it ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Site {
+    pub(crate) list: std::ptr::NonNull<ListHeader>,
+    pub(crate) chunk: *const u8,
+    pub(crate) end: u32,
+}
+
+impl Decoded<'_> {
+    /// The command as a run of its own that keeps its list alive, for a GPU model that runs later
+    /// or on another thread (R-EX-3). `None` unless the command came from
+    /// [`CommandList::segments`](crate::CommandList::segments).
+    pub fn to_queued(&self) -> Option<crate::list::QueuedRun> {
+        let site = self.site?;
+        Some(crate::list::QueuedRun::new(
+            site.list,
+            site.chunk,
+            self.offset as usize,
+            site.end as usize,
+        ))
+    }
 }
 
 /// Reads a `T` at `at`.
@@ -453,6 +479,7 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 command,
                 split,
                 offset: offset as u32,
+                site: None,
             },
             offset + size,
         )

@@ -101,7 +101,8 @@ pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
-    CommandList, CommandRun, Commands, ListHeader, ListStats, NestedList, Segment, StartState,
+    CommandList, CommandRun, Commands, ListHeader, ListStats, NestedList, QueuedRun, Segment,
+    StartState,
 };
 pub use split::{SplitCategory, SplitCounts};
 

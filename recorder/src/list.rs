@@ -12,6 +12,7 @@ use std::ptr::NonNull;
 
 use crate::chunk::{ChunkHeader, ChunkView, SideKind, DATA_START};
 use crate::decode::decode;
+use crate::decode::Site;
 use crate::desc::Semantics;
 use crate::device::DeviceShared;
 use crate::encode::{Command, Decoded, Opcode};
@@ -214,10 +215,17 @@ impl CommandList {
             for (kind, offset) in view.side_records() {
                 let offset = offset as usize;
                 if offset > start {
-                    segments.push(Segment::Commands(CommandRun::new(view.base, start, offset)));
+                    let run = CommandRun::new(self.header, view.base, start, offset);
+                    segments.push(Segment::Commands(run));
                 }
                 // SAFETY: side records point at commands of this sealed chunk.
-                let (decoded, next) = unsafe { decode(view.base, offset) };
+                let (mut decoded, next) = unsafe { decode(view.base, offset) };
+                let end = next as u32;
+                decoded.site = Some(Site {
+                    list: self.header,
+                    chunk: view.base,
+                    end,
+                });
                 segments.push(match kind {
                     SideKind::Split => Segment::SplitPoint(decoded),
                     SideKind::Nested => Segment::Nested(decoded),
@@ -225,7 +233,7 @@ impl CommandList {
                 start = next;
             }
             if view.command_end > start {
-                let run = CommandRun::new(view.base, start, view.command_end);
+                let run = CommandRun::new(self.header, view.base, start, view.command_end);
                 segments.push(Segment::Commands(run));
             }
             // SAFETY: as above.
@@ -250,6 +258,7 @@ pub enum Segment<'a> {
 /// always whole commands of a live, sealed chunk.
 #[derive(Clone, Copy, Debug)]
 pub struct CommandRun<'a> {
+    list: NonNull<ListHeader>,
     chunk: *const u8,
     start: usize,
     end: usize,
@@ -257,13 +266,20 @@ pub struct CommandRun<'a> {
 }
 
 impl CommandRun<'_> {
-    fn new(chunk: *const u8, start: usize, end: usize) -> Self {
+    fn new(list: NonNull<ListHeader>, chunk: *const u8, start: usize, end: usize) -> Self {
         Self {
+            list,
             chunk,
             start,
             end,
             _list: std::marker::PhantomData,
         }
+    }
+
+    /// The run, keeping its list alive: for a GPU model that runs later or on another thread
+    /// (R-EX-3). One reference count, no copy of the commands.
+    pub fn to_queued(&self) -> QueuedRun {
+        QueuedRun::new(self.list, self.chunk, self.start, self.end)
     }
 
     /// Bytes of the run: what the GPU reads from the indirect buffer.
@@ -279,6 +295,64 @@ impl CommandRun<'_> {
             end: self.end,
             _list: std::marker::PhantomData,
         }
+    }
+}
+
+/// A run of commands that keeps its list alive (see [`CommandRun::to_queued`],
+/// [`Decoded::to_queued`](crate::encode::Decoded::to_queued)).
+pub struct QueuedRun {
+    list: CommandList,
+    chunk: *const u8,
+    start: usize,
+    end: usize,
+}
+
+// SAFETY: the run points into chunks of `list`, which it keeps alive and which nobody writes
+// any more (a finished list is immutable and `Send + Sync`).
+unsafe impl Send for QueuedRun {}
+// SAFETY: as above.
+unsafe impl Sync for QueuedRun {}
+
+impl QueuedRun {
+    pub(crate) fn new(
+        list: NonNull<ListHeader>,
+        chunk: *const u8,
+        start: usize,
+        end: usize,
+    ) -> Self {
+        // SAFETY: `list` is the header of a live list the caller borrows; one more reference.
+        unsafe { list.as_ref() }
+            .references
+            .fetch_add(1, Ordering::Relaxed);
+        Self {
+            list: CommandList { header: list },
+            chunk,
+            start,
+            end,
+        }
+    }
+
+    /// The list the run belongs to.
+    pub fn list(&self) -> &CommandList {
+        &self.list
+    }
+
+    pub fn commands(&self) -> Commands<'_> {
+        Commands {
+            chunk: std::ptr::null_mut(),
+            base: self.chunk,
+            offset: self.start,
+            end: self.end,
+            _list: std::marker::PhantomData,
+        }
+    }
+}
+
+impl std::fmt::Debug for QueuedRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueuedRun")
+            .field("bytes", &(self.end - self.start))
+            .finish()
     }
 }
 
