@@ -1,0 +1,149 @@
+//! Executing command lists on the immediate context (R-EX-2): the CPU cost of an execution,
+//! with the GPU model consuming the submissions outside the timing (`GpuTiming::Deferred`, as a
+//! GPU running behind the CPU). Two groups:
+//! - `execute_commands`: fast lists of 1,000, 10,000 and 100,000 draws, no split points: the
+//!   cost follows the list's command runs (one per 64 KB chunk), not its commands;
+//! - `execute_split_points`: legacy lists of 1,000 draws with 0, 10, 100 and 1,000 dynamic
+//!   split points: the cost grows with them (each is decoded, resolved and submitted).
+//!
+//! A third, `gpu_model`, times the GPU model consuming a 10,000-draw list: its throughput in
+//! commands per second.
+//!
+//! ```text
+//! cargo bench -p benches --bench execute
+//! ```
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use executor::{GpuTiming, ImmediateContext};
+use recorder::*;
+
+struct Bench {
+    device: Device,
+    immediate: ImmediateContext,
+    dynamic: Buffer,
+    vs: Shader,
+}
+
+fn setup() -> Bench {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..Default::default()
+    });
+    let mut immediate = ImmediateContext::new(&device).expect("immediate context");
+    immediate.set_gpu_timing(GpuTiming::Deferred);
+    let dynamic = device
+        .create_buffer(&BufferDesc {
+            name: "per_draw",
+            size: 256,
+            usage: Usage::Dynamic,
+            bind: BindFlags::CONSTANT,
+            ..Default::default()
+        })
+        .expect("buffer");
+    let vs = device
+        .create_shader(&ShaderDesc {
+            constant_buffers: 1,
+            ..ShaderDesc::new("vs", Stage::Vertex)
+        })
+        .expect("shader");
+    Bench {
+        device,
+        immediate,
+        dynamic,
+        vs,
+    }
+}
+
+fn list(bench: &Bench, semantics: Semantics, draws: u32, split_points: u32) -> CommandList {
+    let desc = DeferredContextDesc {
+        name: "bench",
+        semantics,
+        chunk_policy: None,
+    };
+    let mut context = bench
+        .device
+        .create_deferred_context(&desc)
+        .expect("context");
+    context.set_shader(Stage::Vertex, Some(bench.vs));
+    let every = if split_points == 0 {
+        u32::MAX
+    } else {
+        draws / split_points
+    };
+    for draw in 0..draws {
+        if split_points > 0 && draw % every == 0 {
+            // A dynamic buffer not mapped in the list: a dynamic_constant_buffer split point.
+            context.set_constant_buffers(Stage::Vertex, 0, &[Some(bench.dynamic)]);
+        }
+        context.draw(3, draw);
+    }
+    context.finish_command_list(false).expect("records")
+}
+
+/// Times executions only; the GPU model catches up between them, untimed.
+fn time_executions(
+    immediate: &mut ImmediateContext,
+    list: &CommandList,
+    iterations: u64,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iterations {
+        let start = Instant::now();
+        immediate
+            .execute_command_list(black_box(list), false)
+            .expect("executes");
+        total += start.elapsed();
+        immediate.sync_gpu();
+        immediate.take_records();
+    }
+    total
+}
+
+fn bench(criterion: &mut Criterion) {
+    let mut bench = setup();
+    let mut group = criterion.benchmark_group("execute_commands");
+    for draws in [1_000u32, 10_000, 100_000] {
+        let list = list(&bench, Semantics::Fast, draws, 0);
+        group.throughput(Throughput::Elements(list.stats().commands as u64));
+        group.bench_function(BenchmarkId::from_parameter(draws), |b| {
+            b.iter_custom(|iterations| time_executions(&mut bench.immediate, &list, iterations))
+        });
+    }
+    group.finish();
+
+    let mut group = criterion.benchmark_group("execute_split_points");
+    for split_points in [0u32, 10, 100, 1_000] {
+        let list = list(&bench, Semantics::Legacy, 1_000, split_points);
+        group.bench_function(BenchmarkId::from_parameter(split_points), |b| {
+            b.iter_custom(|iterations| time_executions(&mut bench.immediate, &list, iterations))
+        });
+    }
+    group.finish();
+
+    let mut group = criterion.benchmark_group("gpu_model");
+    let list = list(&bench, Semantics::Fast, 10_000, 0);
+    group.throughput(Throughput::Elements(list.stats().commands as u64));
+    group.bench_function("consume_10000_draws", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                bench
+                    .immediate
+                    .execute_command_list(&list, false)
+                    .expect("executes");
+                let start = Instant::now();
+                bench.immediate.sync_gpu();
+                total += start.elapsed();
+                bench.immediate.take_records();
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
