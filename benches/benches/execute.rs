@@ -68,13 +68,10 @@ fn list(bench: &Bench, semantics: Semantics, draws: u32, split_points: u32) -> C
         .create_deferred_context(&desc)
         .expect("context");
     context.set_shader(Stage::Vertex, Some(bench.vs));
-    let every = if split_points == 0 {
-        u32::MAX
-    } else {
-        draws / split_points
-    };
+    // Every `every`-th draw re-binds the buffer; none when no split point is wanted.
+    let every = draws.checked_div(split_points);
     for draw in 0..draws {
-        if split_points > 0 && draw % every == 0 {
+        if every.is_some_and(|every| draw % every == 0) {
             // A dynamic buffer not mapped in the list: a dynamic_constant_buffer split point.
             context.set_constant_buffers(Stage::Vertex, 0, &[Some(bench.dynamic)]);
         }
