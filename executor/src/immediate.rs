@@ -56,9 +56,11 @@ pub enum GpuTiming {
     #[default]
     Inline,
     /// Only when something observes it (the records, the counters, a compression query,
-    /// [`ImmediateContext::sync_gpu`]): the CPU cost of an execution alone, as with a GPU that
-    /// runs behind the CPU.
+    /// [`ImmediateContext::sync_gpu`]), as with a GPU that runs behind the CPU.
     Deferred,
+    /// Never: submissions are dropped once made. No records, no counters; for measuring the
+    /// CPU side of execution alone (the `execute` bench), as with a null driver.
+    Detached,
 }
 
 /// What the immediate context hands the GPU model, in order. Command runs go by reference: a
@@ -104,14 +106,18 @@ impl ImmediateContext {
     }
 
     fn submitted(&mut self) {
-        if self.timing == GpuTiming::Inline {
-            self.drain();
+        match self.timing {
+            GpuTiming::Inline => self.drain(),
+            GpuTiming::Deferred => {}
+            GpuTiming::Detached => self.queue.clear(),
         }
     }
 
     /// The GPU model's side: consumes the queue in order.
     fn drain(&mut self) {
-        for submission in std::mem::take(&mut self.queue) {
+        // Keep the queue's capacity: a steady frame allocates no submissions.
+        let mut queue = std::mem::take(&mut self.queue);
+        for submission in queue.drain(..) {
             match submission {
                 Submission::Run(run, semantics) => {
                     self.gpu.count_ib_execution();
@@ -144,6 +150,7 @@ impl ImmediateContext {
                 }
             }
         }
+        self.queue = queue;
     }
 
     /// Submits the direct calls made since the last batch.

@@ -309,6 +309,8 @@ pub(crate) struct ChunkWriter {
     first: *mut ChunkHeader,
     /// Chunks in the chain.
     pub(crate) chunks: u32,
+    /// Side records in the chain (split points and nested lists).
+    pub(crate) side_records: u32,
     /// Bytes of commands and side records written in sealed chunks.
     sealed_bytes: u64,
 }
@@ -321,6 +323,7 @@ impl ChunkWriter {
             current: std::ptr::null_mut(),
             first: std::ptr::null_mut(),
             chunks: 0,
+            side_records: 0,
             sealed_bytes: 0,
         }
     }
@@ -352,6 +355,7 @@ impl ChunkWriter {
         unsafe {
             self.cursor = self.cursor.add(size);
             if let Some(kind) = side {
+                self.side_records += 1;
                 self.side = self.side.sub(8);
                 let offset = command as usize - self.current as usize;
                 (self.side as *mut u64).write(side_record(kind, offset as u32));
@@ -366,6 +370,7 @@ impl ChunkWriter {
     pub(crate) fn unreserve(&mut self, command: *mut u8, side: bool) {
         self.cursor = command;
         if side {
+            self.side_records -= 1;
             // SAFETY: the reservation pushed one side record; this pops it.
             self.side = unsafe { self.side.add(8) };
         }
@@ -442,10 +447,15 @@ impl ChunkWriter {
 
     /// Seals the chain and hands it over; the writer starts empty again.
     pub fn take_chain(&mut self) -> *mut ChunkHeader {
+        self.take_chain_ends().0
+    }
+
+    /// Seals the chain and hands over its first and last chunks.
+    pub(crate) fn take_chain_ends(&mut self) -> (*mut ChunkHeader, *mut ChunkHeader) {
         self.seal();
-        let first = self.first;
+        let ends = (self.first, self.current);
         *self = Self::new();
-        first
+        ends
     }
 }
 

@@ -17,7 +17,8 @@ use crate::encode::*;
 use crate::error::{Error, RecordError};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::list::{
-    discard_chain, for_each_referenced, CommandList, ListHeader, ListOrigin, ListStats, StartState,
+    discard_chain, for_each_referenced, write_index, CommandList, IndexEntry, ListHeader,
+    ListMemory, ListOrigin, ListStats, StartState,
 };
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
@@ -219,24 +220,7 @@ impl DeferredContext {
         }
         self.calls_made -= 1;
         let stats = self.stats();
-        let first = self.writer.take_chain();
-        // SAFETY: `list_header` was reserved at the start of `first` by `start_list`, and the
-        // chain is sealed and handed over here.
-        let list = unsafe {
-            CommandList::from_parts(
-                self.list_header,
-                self.device.clone(),
-                first,
-                stats,
-                ListOrigin {
-                    semantics: self.semantics,
-                    start: self.start,
-                    recorder: self.serial,
-                    back_buffer: self.back_buffer,
-                    pool_limit: self.policy.pool_limit,
-                },
-            )
-        };
+        let list = self.seal_list(stats, self.start);
         tracing::debug!(
             context = &*self.name,
             calls = stats.calls,
@@ -256,23 +240,7 @@ impl DeferredContext {
     pub fn take_batch(&mut self) -> CommandList {
         debug_assert!(self.immediate, "take_batch is the immediate context's");
         let stats = self.stats();
-        let first = self.writer.take_chain();
-        // SAFETY: as in `finish_command_list`: the header was reserved at the start of `first`.
-        let batch = unsafe {
-            CommandList::from_parts(
-                self.list_header,
-                self.device.clone(),
-                first,
-                stats,
-                ListOrigin {
-                    semantics: self.semantics,
-                    start: StartState::Inherited,
-                    recorder: self.serial,
-                    back_buffer: self.back_buffer,
-                    pool_limit: self.policy.pool_limit,
-                },
-            )
-        };
+        let batch = self.seal_list(stats, StartState::Inherited);
         let last_refusal = self.last_refusal.take();
         self.start_list(false);
         self.last_refusal = last_refusal;
@@ -293,6 +261,42 @@ impl DeferredContext {
             .get(buffer)
             .and_then(|entry| entry.instance)
             .unwrap_or(InstanceId::INITIAL)
+    }
+
+    /// Ends the list being recorded: writes the index of its split points and nested lists
+    /// after its last command (so execution never walks its chunks, R-EX-2), seals the chain and
+    /// makes the list. Allocates nothing: the index lives in the list's own memory.
+    fn seal_list(&mut self, stats: ListStats, start: StartState) -> CommandList {
+        let entries = self.writer.side_records as usize;
+        let size = command_size::<Empty, IndexEntry>(entries);
+        let at = self
+            .writer
+            .reserve(size, None, &self.device.pool, &self.policy);
+        // SAFETY: `at` has room for the header and `entries` index entries.
+        let index = unsafe { write_command(at, Opcode::ListIndex, 0, None, size, Empty) }
+            as *mut std::mem::MaybeUninit<IndexEntry>;
+        let (first, last) = self.writer.take_chain_ends();
+        // SAFETY: the chain is sealed; it holds exactly `entries` side records, and `index` has
+        // room for them in its last chunk.
+        let written = unsafe { write_index(first, std::slice::from_raw_parts_mut(index, entries)) };
+        let memory = ListMemory {
+            first,
+            last,
+            index: index as *const IndexEntry,
+            index_len: written as u32,
+        };
+        let origin = ListOrigin {
+            semantics: self.semantics,
+            start,
+            recorder: self.serial,
+            back_buffer: self.back_buffer,
+            pool_limit: self.policy.pool_limit,
+        };
+        // SAFETY: `list_header` was reserved at the start of `first` by `start_list`, and the
+        // chain is sealed and handed over here.
+        unsafe {
+            CommandList::from_parts(self.list_header, self.device.clone(), memory, stats, origin)
+        }
     }
 
     #[cold]

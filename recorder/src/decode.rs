@@ -182,7 +182,7 @@ pub struct Decoded<'a> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Site {
     pub(crate) list: std::ptr::NonNull<ListHeader>,
-    pub(crate) chunk: *const u8,
+    pub(crate) chunk: *mut crate::chunk::ChunkHeader,
     pub(crate) end: u32,
 }
 
@@ -192,12 +192,15 @@ impl Decoded<'_> {
     /// [`CommandList::segments`](crate::CommandList::segments).
     pub fn to_queued(&self) -> Option<crate::list::QueuedRun> {
         let site = self.site?;
-        Some(crate::list::QueuedRun::new(
-            site.list,
-            site.chunk,
-            self.offset as usize,
-            site.end as usize,
-        ))
+        let start = crate::list::Position {
+            chunk: site.chunk,
+            offset: self.offset as usize,
+        };
+        let stop = crate::list::Position {
+            chunk: site.chunk,
+            offset: site.end as usize,
+        };
+        Some(crate::list::QueuedRun::new(site.list, start, stop))
     }
 }
 
@@ -237,7 +240,7 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
         let tail = |fixed: usize| payload.add(fixed);
         let tail_count = |fixed: usize, element: usize| (size - HEADER - fixed) / element.max(1);
         let command = match opcode {
-            Opcode::ListStart | Opcode::ClearState => Command::ClearState,
+            Opcode::ListStart | Opcode::ListIndex | Opcode::ClearState => Command::ClearState,
             Opcode::SetInputLayout => {
                 let p: InputLayoutPayload = read(payload);
                 Command::SetInputLayout {

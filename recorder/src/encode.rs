@@ -62,10 +62,12 @@ pub enum Opcode {
     WriteValueBottomOfPipe,
     InsertWaitOnMemory,
     ExecuteCommandList,
+    /// The list's index of split points and nested lists, last in its last chunk; not a command.
+    ListIndex,
 }
 
 impl Opcode {
-    const LAST: u8 = Opcode::ExecuteCommandList as u8;
+    const LAST: u8 = Opcode::ListIndex as u8;
 
     #[inline]
     pub(crate) fn from_u8(value: u8) -> Option<Self> {

@@ -57,11 +57,23 @@ pub(crate) struct ListOrigin {
     pub(crate) pool_limit: usize,
 }
 
+/// A finished list's memory: its chain, and the index of its split points and nested lists.
+pub(crate) struct ListMemory {
+    pub(crate) first: *mut ChunkHeader,
+    pub(crate) last: *mut ChunkHeader,
+    pub(crate) index: *const IndexEntry,
+    pub(crate) index_len: u32,
+}
+
 /// The header at the start of a list's first chunk.
 pub struct ListHeader {
     references: AtomicUsize,
     device: ManuallyDrop<Arc<DeviceShared>>,
     first_chunk: *mut ChunkHeader,
+    last_chunk: *mut ChunkHeader,
+    /// The split points and nested lists, in order, in the list's own memory (R-EX-2).
+    index: *const IndexEntry,
+    index_len: u32,
     pub(crate) stats: ListStats,
     pub(crate) semantics: Semantics,
     pub(crate) start: StartState,
@@ -127,7 +139,7 @@ impl CommandList {
     pub(crate) unsafe fn from_parts(
         header: *mut ListHeader,
         device: Arc<DeviceShared>,
-        first_chunk: *mut ChunkHeader,
+        memory: ListMemory,
         stats: ListStats,
         origin: ListOrigin,
     ) -> Self {
@@ -136,7 +148,10 @@ impl CommandList {
             header.write(ListHeader {
                 references: AtomicUsize::new(1),
                 device: ManuallyDrop::new(device),
-                first_chunk,
+                first_chunk: memory.first,
+                last_chunk: memory.last,
+                index: memory.index,
+                index_len: memory.index_len,
                 stats,
                 semantics: origin.semantics,
                 start: origin.start,
@@ -199,54 +214,130 @@ impl CommandList {
     }
 
     /// The list cut at its split points and nested lists: what execution walks, in
-    /// O(chunks + split points + nested lists) steps (R-EX-2).
+    /// O(split points + nested lists) steps whatever the list's length (R-EX-2). Runs of
+    /// commands between them may span chunks (the GPU follows the chunk links, as a chained
+    /// indirect buffer).
     pub fn segments(&self) -> Vec<Segment<'_>> {
-        let mut segments = Vec::new();
-        let mut chunk = self.header().first_chunk;
-        while !chunk.is_null() {
-            // SAFETY: the chain is sealed and lives as long as `self`.
-            let view = unsafe { ChunkView::new(chunk) };
-            let mut start = DATA_START;
-            if chunk == self.header().first_chunk {
-                // Skip the ListStart pseudo-command.
-                // SAFETY: the first command of the first chunk is the ListStart header.
-                start = unsafe { decode(view.base, DATA_START) }.1;
+        let header = self.header();
+        let mut segments = Vec::with_capacity(2 * header.index_len as usize + 1);
+        // SAFETY: the first command of the first chunk is the ListStart header.
+        let after_start = unsafe { decode(header.first_chunk as *const u8, DATA_START) }.1;
+        let mut cursor = Position {
+            chunk: header.first_chunk,
+            offset: after_start,
+        };
+        for entry in self.index() {
+            let at = Position {
+                chunk: entry.chunk,
+                offset: entry.offset as usize,
+            };
+            if !is_empty(cursor, at) {
+                segments.push(Segment::Commands(CommandRun::new(self.header, cursor, at)));
             }
-            for (kind, offset) in view.side_records() {
-                let offset = offset as usize;
-                if offset > start {
-                    let run = CommandRun::new(self.header, view.base, start, offset);
-                    segments.push(Segment::Commands(run));
-                }
-                // SAFETY: side records point at commands of this sealed chunk.
-                let (mut decoded, next) = unsafe { decode(view.base, offset) };
-                let end = next as u32;
-                decoded.site = Some(Site {
-                    list: self.header,
-                    chunk: view.base,
-                    end,
-                });
-                segments.push(match kind {
-                    SideKind::Split => Segment::SplitPoint(decoded),
-                    SideKind::Nested => Segment::Nested(decoded),
-                });
-                start = next;
-            }
-            if view.command_end > start {
-                let run = CommandRun::new(self.header, view.base, start, view.command_end);
-                segments.push(Segment::Commands(run));
-            }
-            // SAFETY: as above.
-            chunk = unsafe { (*chunk).next };
+            // SAFETY: index entries point at commands of this list's sealed chunks.
+            let (mut decoded, next) = unsafe { decode(entry.chunk as *const u8, at.offset) };
+            decoded.site = Some(Site {
+                list: self.header,
+                chunk: entry.chunk,
+                end: next as u32,
+            });
+            segments.push(if entry.kind == SideKind::Nested as u32 {
+                Segment::Nested(decoded)
+            } else {
+                Segment::SplitPoint(decoded)
+            });
+            cursor = Position {
+                chunk: entry.chunk,
+                offset: next,
+            };
+        }
+        // SAFETY: the last chunk is sealed and alive.
+        let end = Position {
+            chunk: header.last_chunk,
+            offset: unsafe { (*header.last_chunk).command_end } as usize,
+        };
+        if !is_empty(cursor, end) {
+            segments.push(Segment::Commands(CommandRun::new(self.header, cursor, end)));
         }
         segments
     }
+
+    /// The list's split points and nested lists, in recording order.
+    fn index(&self) -> &[IndexEntry] {
+        let header = self.header();
+        if header.index_len == 0 {
+            return &[];
+        }
+        // SAFETY: `finish` wrote `index_len` entries at `index`, in the list's own memory.
+        unsafe { std::slice::from_raw_parts(header.index, header.index_len as usize) }
+    }
+}
+
+/// A place in a list: a chunk and an offset in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Position {
+    pub(crate) chunk: *mut ChunkHeader,
+    pub(crate) offset: usize,
+}
+
+/// Whether no command lies between `from` and `to` (same chain, `from` not after `to`).
+fn is_empty(mut from: Position, to: Position) -> bool {
+    // SAFETY: both positions are in the same sealed chain, `from` first.
+    unsafe {
+        while from.chunk != to.chunk && from.offset >= (*from.chunk).command_end as usize {
+            from = Position {
+                chunk: (*from.chunk).next,
+                offset: DATA_START,
+            };
+        }
+    }
+    from.chunk == to.chunk && from.offset >= to.offset
+}
+
+/// One split point or nested list of a list, as its index holds it.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct IndexEntry {
+    chunk: *mut ChunkHeader,
+    offset: u32,
+    kind: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<IndexEntry>() == 16);
+
+/// Writes the index of a sealed chain's side records into `entries` (room for all of them).
+///
+/// # Safety
+/// `first` must head a sealed chain whose side records number `entries.len()` at most.
+pub(crate) unsafe fn write_index(
+    first: *mut ChunkHeader,
+    entries: &mut [std::mem::MaybeUninit<IndexEntry>],
+) -> usize {
+    let mut written = 0;
+    let mut chunk = first;
+    while !chunk.is_null() {
+        // SAFETY: the chain is sealed (caller).
+        let view = unsafe { ChunkView::new(chunk) };
+        for (kind, offset) in view.side_records() {
+            if let Some(slot) = entries.get_mut(written) {
+                slot.write(IndexEntry {
+                    chunk,
+                    offset,
+                    kind: kind as u32,
+                });
+                written += 1;
+            }
+        }
+        // SAFETY: as above.
+        chunk = unsafe { (*chunk).next };
+    }
+    written
 }
 
 /// A piece of a list as execution sees it.
 #[derive(Clone, Copy, Debug)]
 pub enum Segment<'a> {
-    /// A run of commands in one chunk, handed to the GPU by reference.
+    /// A run of commands, handed to the GPU by reference.
     Commands(CommandRun<'a>),
     /// A split point to resolve against the immediate context (R-SP-4).
     SplitPoint(Decoded<'a>),
@@ -254,24 +345,22 @@ pub enum Segment<'a> {
     Nested(Decoded<'a>),
 }
 
-/// Commands `[start, end)` of one chunk of a list: only a list makes one, so the range is
-/// always whole commands of a live, sealed chunk.
+/// A run of whole commands of a list, from one place to another (across chunks, following
+/// their links): only a list makes one, so it always lies in live, sealed chunks.
 #[derive(Clone, Copy, Debug)]
 pub struct CommandRun<'a> {
     list: NonNull<ListHeader>,
-    chunk: *const u8,
-    start: usize,
-    end: usize,
+    start: Position,
+    stop: Position,
     _list: std::marker::PhantomData<&'a CommandList>,
 }
 
 impl CommandRun<'_> {
-    fn new(list: NonNull<ListHeader>, chunk: *const u8, start: usize, end: usize) -> Self {
+    fn new(list: NonNull<ListHeader>, start: Position, stop: Position) -> Self {
         Self {
             list,
-            chunk,
             start,
-            end,
+            stop,
             _list: std::marker::PhantomData,
         }
     }
@@ -279,22 +368,11 @@ impl CommandRun<'_> {
     /// The run, keeping its list alive: for a GPU model that runs later or on another thread
     /// (R-EX-3). One reference count, no copy of the commands.
     pub fn to_queued(&self) -> QueuedRun {
-        QueuedRun::new(self.list, self.chunk, self.start, self.end)
-    }
-
-    /// Bytes of the run: what the GPU reads from the indirect buffer.
-    pub fn bytes(&self) -> usize {
-        self.end - self.start
+        QueuedRun::new(self.list, self.start, self.stop)
     }
 
     pub fn commands(&self) -> Commands<'_> {
-        Commands {
-            chunk: std::ptr::null_mut(),
-            base: self.chunk,
-            offset: self.start,
-            end: self.end,
-            _list: std::marker::PhantomData,
-        }
+        Commands::run(self.start, self.stop)
     }
 }
 
@@ -302,9 +380,8 @@ impl CommandRun<'_> {
 /// [`Decoded::to_queued`](crate::encode::Decoded::to_queued)).
 pub struct QueuedRun {
     list: CommandList,
-    chunk: *const u8,
-    start: usize,
-    end: usize,
+    start: Position,
+    stop: Position,
 }
 
 // SAFETY: the run points into chunks of `list`, which it keeps alive and which nobody writes
@@ -314,21 +391,15 @@ unsafe impl Send for QueuedRun {}
 unsafe impl Sync for QueuedRun {}
 
 impl QueuedRun {
-    pub(crate) fn new(
-        list: NonNull<ListHeader>,
-        chunk: *const u8,
-        start: usize,
-        end: usize,
-    ) -> Self {
+    pub(crate) fn new(list: NonNull<ListHeader>, start: Position, stop: Position) -> Self {
         // SAFETY: `list` is the header of a live list the caller borrows; one more reference.
         unsafe { list.as_ref() }
             .references
             .fetch_add(1, Ordering::Relaxed);
         Self {
             list: CommandList { header: list },
-            chunk,
             start,
-            end,
+            stop,
         }
     }
 
@@ -338,20 +409,15 @@ impl QueuedRun {
     }
 
     pub fn commands(&self) -> Commands<'_> {
-        Commands {
-            chunk: std::ptr::null_mut(),
-            base: self.chunk,
-            offset: self.start,
-            end: self.end,
-            _list: std::marker::PhantomData,
-        }
+        Commands::run(self.start, self.stop)
     }
 }
 
 impl std::fmt::Debug for QueuedRun {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("QueuedRun")
-            .field("bytes", &(self.end - self.start))
+            .field("start", &self.start)
+            .field("stop", &self.stop)
             .finish()
     }
 }
@@ -361,13 +427,7 @@ impl Segment<'_> {
     pub fn commands(&self) -> Commands<'_> {
         match self {
             Segment::Commands(run) => run.commands(),
-            _ => Commands {
-                chunk: std::ptr::null_mut(),
-                base: std::ptr::null(),
-                offset: 0,
-                end: 0,
-                _list: std::marker::PhantomData,
-            },
+            _ => Commands::empty(),
         }
     }
 }
@@ -550,12 +610,16 @@ fn resource_kind(is_texture: u32) -> ObjectKind {
     }
 }
 
-/// Iterates the commands of a chain of chunks in recording order.
+/// Iterates the commands of a chain of chunks in recording order, up to a stop.
 pub struct Commands<'a> {
+    /// The chunk being read (null: nothing more).
     chunk: *mut ChunkHeader,
     base: *const u8,
     offset: usize,
+    /// Where reading stops in the current chunk.
     end: usize,
+    /// Where the walk ends; a null chunk: at the end of the chain.
+    stop: Position,
     _list: std::marker::PhantomData<&'a CommandList>,
 }
 
@@ -566,18 +630,44 @@ impl Commands<'_> {
     }
 
     fn new(first: *mut ChunkHeader) -> Self {
-        let mut commands = Self {
+        let stop = Position {
+            chunk: std::ptr::null_mut(),
+            offset: 0,
+        };
+        let mut commands = Self::at(first, DATA_START, stop);
+        if first.is_null() {
+            commands.end = 0;
+        }
+        commands
+    }
+
+    fn empty() -> Self {
+        let nowhere = Position {
+            chunk: std::ptr::null_mut(),
+            offset: 0,
+        };
+        Self {
             chunk: std::ptr::null_mut(),
             base: std::ptr::null(),
             offset: 0,
             end: 0,
+            stop: nowhere,
             _list: std::marker::PhantomData,
-        };
-        commands.enter(first);
+        }
+    }
+
+    fn run(start: Position, stop: Position) -> Self {
+        Self::at(start.chunk, start.offset, stop)
+    }
+
+    fn at(chunk: *mut ChunkHeader, offset: usize, stop: Position) -> Self {
+        let mut commands = Self::empty();
+        commands.stop = stop;
+        commands.enter(chunk, offset);
         commands
     }
 
-    fn enter(&mut self, chunk: *mut ChunkHeader) {
+    fn enter(&mut self, chunk: *mut ChunkHeader, offset: usize) {
         self.chunk = chunk;
         if chunk.is_null() {
             self.base = std::ptr::null();
@@ -587,8 +677,12 @@ impl Commands<'_> {
             // SAFETY: chains handed to `Commands` are sealed and outlive the iterator.
             let view = unsafe { ChunkView::new(chunk) };
             self.base = view.base;
-            self.offset = DATA_START;
-            self.end = view.command_end;
+            self.offset = offset;
+            self.end = if chunk == self.stop.chunk {
+                self.stop.offset
+            } else {
+                view.command_end
+            };
         }
     }
 }
@@ -604,20 +698,17 @@ impl<'a> Iterator for Commands<'a> {
                 // SAFETY: as above.
                 let (decoded, next) = unsafe { decode(self.base, self.offset) };
                 self.offset = next;
-                if opcode == Opcode::ListStart as u8 {
+                if opcode == Opcode::ListStart as u8 || opcode == Opcode::ListIndex as u8 {
                     continue;
                 }
                 return Some(decoded);
             }
-            if self.chunk.is_null() {
+            if self.chunk.is_null() || self.chunk == self.stop.chunk {
                 return None;
             }
             // SAFETY: the chain is sealed and alive.
             let next = unsafe { (*self.chunk).next };
-            self.enter(next);
-            if next.is_null() {
-                return None;
-            }
+            self.enter(next, DATA_START);
         }
     }
 }
