@@ -265,3 +265,132 @@ proptest! {
         check(list_semantics, semantics(immediate_fast), &setup, &valid_for(list_semantics, ops))?;
     }
 }
+
+/// A step of a frame: direct calls on the immediate context, or a list executed with `restore`.
+#[derive(Clone, Debug)]
+enum Step {
+    Direct(Vec<Op>),
+    List(Vec<Op>, bool),
+}
+
+/// Whether `op` touches the dynamic buffer: its instances are local to a list on one side and
+/// the immediate context's on the other, which only a single list keeps comparable.
+fn dynamic(op: &Op) -> bool {
+    matches!(op, Op::MapDynamic | Op::ConstantBuffer(_, _, 3))
+}
+
+/// Several lists recorded on several threads, with direct calls between them, executed in order
+/// with random restore flags, against the same calls issued directly (R-O-1, R-ST-1, R-ST-2).
+fn check_frame(
+    list_semantics: Semantics,
+    immediate: Semantics,
+    steps: &[Step],
+) -> Result<(), TestCaseError> {
+    let restore_allowed = immediate == Semantics::Legacy;
+    // X: every list recorded on its own deferred context, on its own thread.
+    let x = Fixture::with_immediate(immediate);
+    let lists: Vec<Option<CommandList>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = steps
+            .iter()
+            .map(|step| {
+                let x = &x;
+                scope.spawn(move || match step {
+                    Step::List(ops, _) => {
+                        let mut context = x.context(list_semantics);
+                        ops.iter().for_each(|op| apply(x, &mut context, op));
+                        context.finish_command_list(false).ok()
+                    }
+                    Step::Direct(_) => None,
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("recording thread"))
+            .collect()
+    });
+    let mut imm_x = ImmediateContext::new(&x.device).expect("immediate context");
+    for (step, list) in steps.iter().zip(&lists) {
+        match (step, list) {
+            (Step::Direct(ops), _) => ops.iter().for_each(|op| apply(&x, &mut imm_x, op)),
+            (Step::List(_, restore), Some(list)) => {
+                imm_x
+                    .execute_command_list(list, *restore && restore_allowed)
+                    .expect("executes");
+            }
+            (Step::List(..), None) => return Err(TestCaseError::reject("a list was refused")),
+        }
+        imm_x.draw(1, 0); // a probe of the state the step left
+    }
+
+    // Y: the same calls directly, each list from its starting state, with the after-rules.
+    let y = Fixture::with_immediate(list_semantics);
+    let mut imm_y = ImmediateContext::new(&y.device).expect("immediate context");
+    // What the immediate context's state is made of since it was last cleared (legacy restores
+    // it by replaying: these calls mean the same under both semantics).
+    let mut since_clear: Vec<Op> = Vec::new();
+    for step in steps {
+        match step {
+            Step::Direct(ops) => {
+                ops.iter().for_each(|op| apply(&y, &mut imm_y, op));
+                since_clear.extend(ops.iter().cloned());
+            }
+            Step::List(ops, restore) => {
+                if list_semantics == Semantics::Legacy {
+                    imm_y.clear_state();
+                }
+                ops.iter().for_each(|op| apply(&y, &mut imm_y, op));
+                if immediate == Semantics::Legacy {
+                    imm_y.clear_state();
+                    if *restore {
+                        since_clear.iter().for_each(|op| apply(&y, &mut imm_y, op));
+                    } else {
+                        since_clear.clear();
+                    }
+                }
+            }
+        }
+        imm_y.draw(1, 0);
+    }
+
+    let (expected, found) = (normalized(imm_y.records()), normalized(imm_x.records()));
+    prop_assert_eq!(found.len(), expected.len(), "record counts");
+    for (i, (found, expected)) in found.iter().zip(&expected).enumerate() {
+        prop_assert_eq!(
+            found,
+            expected,
+            "record {} differs (lists {:?} on {:?} immediate)",
+            i,
+            list_semantics,
+            immediate
+        );
+    }
+    Ok(())
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        1 => proptest::collection::vec(setup_op(), 0..4).prop_map(Step::Direct),
+        2 => (proptest::collection::vec(op(), 1..16), any::<bool>()).prop_map(|(ops, restore)| {
+            Step::List(ops.into_iter().filter(|op| !dynamic(op)).collect(), restore)
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("ORACLE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(96) / 2,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn r_o_1_lists_recorded_on_several_threads_execute_like_their_calls_in_order(
+        list_fast in any::<bool>(),
+        immediate_fast in any::<bool>(),
+        steps in proptest::collection::vec(step(), 1..5),
+    ) {
+        let semantics = |fast: bool| if fast { Semantics::Fast } else { Semantics::Legacy };
+        check_frame(semantics(list_fast), semantics(immediate_fast), &steps)?;
+    }
+}
