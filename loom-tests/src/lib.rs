@@ -31,11 +31,15 @@
 //! | `Device` shared state (`Arc<DeviceShared>`, held by contexts and lists) | loom `Arc`; loom checks it is dropped exactly once and never leaked | `command_list::*`, `deferred_context::*` (every model that builds a `Device`) |
 //! | `DeviceShared::live_contexts` (`recorder/src/device.rs`) | CAS loop bounding live deferred contexts to `MAX_DEFERRED_CONTEXTS` (48); `DeferredContext::drop` decrements | `deferred_context::creation_near_the_limit`, `deferred_context::creation_racing_a_drop_at_the_limit` |
 //! | `DeviceShared::next_recorder` | Relaxed `fetch_add` handing out recorder serials (uniqueness only) | `deferred_context::creation_racing_a_drop_at_the_limit` (asserts distinct serials) |
+//! | `DeviceShared::immediate_taken` (`AtomicBool`) | one `swap(true)` hands out the immediate context's recorder; its drop stores `false` | not modelled: a single swap has no interleaving to find |
+//! | `QueuedRun` (`recorder/src/list.rs`) | one more reference on the list's count, dropped as a `CommandList` | the list reference-count model above |
 //! | `DeviceShared::deferred_releases` (`Mutex<Vec<_>>`) | plain mutex; `process_deferred_releases` retries `try_destroy` | the `try_destroy` retry is what `object_table::retain_racing_release` performs after the join; the mutex itself is not modelled (no protocol beyond mutual exclusion) |
 //!
 //! Single-threaded by construction, hence not modelled: `DeferredContext` and its `ChunkWriter`
-//! (`Send`, `!Sync`; one recording thread at a time), `MapTracker`. The `bundles` and `executor`
-//! crates hold no shared state yet; their structures join this table when they arrive.
+//! (`Send`, `!Sync`; one recording thread at a time), `MapTracker`, and the executor's
+//! `ImmediateContext` with its submission queue (owned by one thread; the queue's submissions
+//! are `Send` for a GPU model on its own thread, which will join this table when it exists).
+//! `bundles` holds no shared state yet.
 //!
 //! ## Bugs these models found (fixed)
 //!
