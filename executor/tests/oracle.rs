@@ -186,6 +186,28 @@ fn normalized(records: &[DrawRecord]) -> Vec<Vec<(String, String)>> {
         .collect()
 }
 
+/// The executed side's records (X) against the direct side's (Y), instances renamed.
+fn same_records(
+    x: &mut ImmediateContext,
+    y: &mut ImmediateContext,
+    list_semantics: Semantics,
+    immediate: Semantics,
+) -> Result<(), TestCaseError> {
+    let (expected, found) = (normalized(y.records()), normalized(x.records()));
+    prop_assert_eq!(found.len(), expected.len(), "record counts");
+    for (i, (found, expected)) in found.iter().zip(&expected).enumerate() {
+        prop_assert_eq!(
+            found,
+            expected,
+            "record {} differs (lists {:?} on {:?} immediate)",
+            i,
+            list_semantics,
+            immediate
+        );
+    }
+    Ok(())
+}
+
 fn check(
     list_semantics: Semantics,
     immediate: Semantics,
@@ -230,19 +252,7 @@ fn check(
     }
     imm_y.draw(1, 0);
 
-    let (expected, found) = (normalized(imm_y.records()), normalized(imm_x.records()));
-    prop_assert_eq!(found.len(), expected.len(), "record counts");
-    for (i, (found, expected)) in found.iter().zip(&expected).enumerate() {
-        prop_assert_eq!(
-            found,
-            expected,
-            "record {} differs (list {:?} on {:?} immediate)",
-            i,
-            list_semantics,
-            immediate
-        );
-    }
-    Ok(())
+    same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)
 }
 
 proptest! {
@@ -353,19 +363,7 @@ fn check_frame(
         imm_y.draw(1, 0);
     }
 
-    let (expected, found) = (normalized(imm_y.records()), normalized(imm_x.records()));
-    prop_assert_eq!(found.len(), expected.len(), "record counts");
-    for (i, (found, expected)) in found.iter().zip(&expected).enumerate() {
-        prop_assert_eq!(
-            found,
-            expected,
-            "record {} differs (lists {:?} on {:?} immediate)",
-            i,
-            list_semantics,
-            immediate
-        );
-    }
-    Ok(())
+    same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)
 }
 
 fn step() -> impl Strategy<Value = Step> {
