@@ -59,18 +59,37 @@ fn any_bound<T: Bound>(slots: &[T]) -> bool {
     slots.iter().any(|slot| !slot.handle().is_null())
 }
 
-fn whole(opcode: Opcode, operand: u8, count: usize, dynamic_split: SplitCategory) -> SlotCall {
-    SlotCall {
-        opcode,
-        operand,
-        start: 0,
-        count,
-        call_split: None,
-        dynamic_split,
-    }
-}
-
 impl DeferredContext {
+    /// Re-encodes a whole slot array, from slot 0, if anything is bound in it: `carried` gives
+    /// each slot's binding and split point in the new list.
+    fn carry_slots<T: Bound>(
+        &mut self,
+        opcode: Opcode,
+        operand: u8,
+        dynamic_split: SplitCategory,
+        slots: &[T],
+        carried: impl Fn(usize, &T) -> (T, Option<SplitCategory>),
+    ) {
+        if !any_bound(slots) {
+            return;
+        }
+        // A compute UAV bind is a split point of its own besides its views' (R-SP-1).
+        let call_split = (opcode == Opcode::SetComputeUnorderedAccessViews)
+            .then_some(SplitCategory::SetUnorderedAccessViews);
+        let call = SlotCall {
+            opcode,
+            operand,
+            start: 0,
+            count: slots.len(),
+            call_split,
+            dynamic_split,
+        };
+        let resolve = in_place(|_: &mut Self, i: usize| Ok(carried(i, &slots[i])));
+        // Carried bindings were checked when first bound and keep their references: nothing
+        // here can be refused.
+        let _ = self.bind_slots(call, slots_payload, resolve, keep);
+    }
+
     /// Re-encodes `shadow`'s bindings. Binding references are already held; the caller takes the
     /// list's.
     pub(crate) fn encode_state(&mut self, shadow: &LegacyShadow) {
@@ -92,23 +111,17 @@ impl DeferredContext {
                 Empty,
             );
         }
-        if any_bound(&shadow.vertex_buffers) {
-            let call = whole(
-                Opcode::SetVertexBuffers,
-                0,
-                shadow.vertex_buffers.len(),
-                SplitCategory::DynamicVertexBuffer,
-            );
-            let resolve = in_place(|_: &mut Self, i: usize| {
+        let vbs = &shadow.vertex_buffers;
+        self.carry_slots(
+            Opcode::SetVertexBuffers,
+            0,
+            SplitCategory::DynamicVertexBuffer,
+            vbs,
+            |i, b| {
                 let dynamic = shadow.dynamic_vertex_buffers & 1 << i != 0;
-                Ok(carried_buffer(
-                    &shadow.vertex_buffers[i],
-                    dynamic,
-                    SplitCategory::DynamicVertexBuffer,
-                ))
-            });
-            let _ = self.bind_slots(call, slots_payload, resolve, keep);
-        }
+                carried_buffer(b, dynamic, SplitCategory::DynamicVertexBuffer)
+            },
+        );
         if !shadow.index_buffer.buffer.is_null() {
             let (buffer, split) = carried_buffer(
                 &shadow.index_buffer,
@@ -125,73 +138,44 @@ impl DeferredContext {
             if !shadow.shaders[s].shader.is_null() {
                 self.emit(Opcode::SetShader, operand, None, shadow.shaders[s]);
             }
-            if any_bound(&shadow.constant_buffers[s]) {
-                let slots = &shadow.constant_buffers[s];
-                let call = whole(
-                    Opcode::SetConstantBuffers,
-                    operand,
-                    slots.len(),
-                    SplitCategory::DynamicConstantBuffer,
-                );
-                let resolve = in_place(|_: &mut Self, i: usize| {
-                    let dynamic = shadow.dynamic_constant_buffers[s] & 1 << i != 0;
-                    Ok(carried_buffer(
-                        &slots[i],
-                        dynamic,
-                        SplitCategory::DynamicConstantBuffer,
-                    ))
-                });
-                let _ = self.bind_slots(call, slots_payload, resolve, keep);
-            }
-            if any_bound(&shadow.shader_resources[s]) {
-                let slots = &shadow.shader_resources[s];
-                let call = whole(
-                    Opcode::SetShaderResources,
-                    operand,
-                    slots.len(),
-                    SplitCategory::DynamicShaderResource,
-                );
-                let _ = self.bind_slots(
-                    call,
-                    slots_payload,
-                    in_place(|_: &mut Self, i| Ok(carried_view(&slots[i]))),
-                    keep,
-                );
-            }
-            if any_bound(&shadow.samplers[s]) {
-                let slots = &shadow.samplers[s];
-                let call = whole(
-                    Opcode::SetSamplers,
-                    operand,
-                    slots.len(),
-                    SplitCategory::DynamicShaderResource,
-                );
-                let _ = self.bind_slots(
-                    call,
-                    slots_payload,
-                    in_place(|_: &mut Self, i| Ok((slots[i], None))),
-                    keep,
-                );
-            }
-        }
-        if any_bound(&shadow.compute_uavs) {
-            let slots = &shadow.compute_uavs;
-            let call = SlotCall {
-                call_split: Some(SplitCategory::SetUnorderedAccessViews),
-                ..whole(
-                    Opcode::SetComputeUnorderedAccessViews,
-                    0,
-                    slots.len(),
-                    SplitCategory::DynamicShaderResource,
-                )
-            };
-            let _ = self.bind_slots(
-                call,
-                slots_payload,
-                in_place(|_: &mut Self, i| Ok(carried_view(&slots[i]))),
-                keep,
+            let category = SplitCategory::DynamicConstantBuffer;
+            self.carry_slots(
+                Opcode::SetConstantBuffers,
+                operand,
+                category,
+                &shadow.constant_buffers[s],
+                |i, b| {
+                    carried_buffer(
+                        b,
+                        shadow.dynamic_constant_buffers[s] & 1 << i != 0,
+                        category,
+                    )
+                },
+            );
+            let category = SplitCategory::DynamicShaderResource;
+            self.carry_slots(
+                Opcode::SetShaderResources,
+                operand,
+                category,
+                &shadow.shader_resources[s],
+                |_, v| carried_view(v),
+            );
+            self.carry_slots(
+                Opcode::SetSamplers,
+                operand,
+                category,
+                &shadow.samplers[s],
+                |_, h| (*h, None),
             );
         }
+        let category = SplitCategory::DynamicShaderResource;
+        self.carry_slots(
+            Opcode::SetComputeUnorderedAccessViews,
+            0,
+            category,
+            &shadow.compute_uavs,
+            |_, v| carried_view(v),
+        );
         let count = shadow.render_target_count as usize;
         if count > 0 || !shadow.depth_stencil.view.is_null() {
             let payload = RenderTargetsPayload::new(shadow.depth_stencil, count as u32, KEEP, 0);

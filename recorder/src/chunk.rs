@@ -446,7 +446,7 @@ impl ChunkWriter {
     }
 
     /// Seals the chain and hands it over; the writer starts empty again.
-    pub fn take_chain(&mut self) -> *mut ChunkHeader {
+    pub(crate) fn take_chain(&mut self) -> *mut ChunkHeader {
         self.take_chain_ends().0
     }
 

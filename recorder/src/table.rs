@@ -60,9 +60,6 @@ impl<const W: usize> Slot<W> {
 /// mutable properties.
 pub struct Live<'t, const W: usize> {
     pub words: [u64; W],
-    /// Released by the application (only seen when the lookup allowed it).
-    #[allow(dead_code)]
-    pub released: bool,
     pub slot: &'t Slot<W>,
 }
 
@@ -168,11 +165,7 @@ impl<const W: usize> ObjectTable<W> {
         if released && !allow_released {
             return Err(Stale::Released);
         }
-        Ok(Live {
-            words,
-            released,
-            slot,
-        })
+        Ok(Live { words, slot })
     }
 
     /// Takes `count` internal references on the object (R-OBJ-4): one atomic add, which never
@@ -396,7 +389,6 @@ mod tests {
         assert!(matches!(table.get(first, true), Err(Stale::Destroyed)));
         assert_eq!(table.get(second, false).map(|l| l.words), Ok([9]));
         assert_eq!(table.release(first).0, ReleaseOutcome::AlreadyReleased);
-        assert_eq!(table.get(second, false).map(|l| l.released), Ok(false));
     }
 
     #[test]
