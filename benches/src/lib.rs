@@ -97,6 +97,7 @@ mod tests {
                             name: "test",
                             semantics,
                             chunk_policy: None,
+                            ..Default::default()
                         })
                         .unwrap();
                     record_draws(&mut ctx, &scene, range);
@@ -127,6 +128,7 @@ mod tests {
                     name: "test",
                     semantics,
                     chunk_policy: None,
+                    ..Default::default()
                 })
                 .unwrap();
             record_draws(&mut ctx, &scene, 0..2_000);

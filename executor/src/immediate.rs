@@ -24,10 +24,12 @@
 
 use std::ops::{Deref, DerefMut};
 
+use std::collections::{HashMap, HashSet};
+
 use recorder::encode::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
-use recorder::SplitCategory;
+use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
 use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, Semantics};
-use recorder::{Handle, SwapChain, Texture};
+use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
 
 use crate::gpu::{GpuModel, GpuState};
 use crate::record::{Counters, DrawRecord};
@@ -47,6 +49,13 @@ pub struct ImmediateContext {
     timing: GpuTiming,
     /// The GPU model's saved states, for legacy executions with restore = true.
     saved: Vec<GpuState>,
+    /// Validation mode (R-V-1): the GPU model consumes inline and reports violations.
+    validating: bool,
+    /// What the CPU wrote or reads through read / write maps, per buffer: the model keeps no
+    /// GPU contents, so a read map sees the last CPU write (zeros at first).
+    cpu_data: HashMap<RawHandle, Vec<u8>>,
+    /// Buffers mapped read / write now.
+    cpu_mapped: HashSet<RawHandle>,
 }
 
 /// When the GPU model consumes what the immediate context submits (R-EX-3).
@@ -73,6 +82,10 @@ enum Submission {
     Split(QueuedRun, SplitCategory, Semantics, InstanceId),
     /// The immediate context's own calls since the last batch.
     Batch(CommandList, Semantics),
+    /// The end of a segment: a batch, a list execution (R-EX-5).
+    Kickoff,
+    /// A present of the swap chain: the next back buffer needs its wait (R-EX-7).
+    Present(RawHandle),
     ClearState,
     Save,
     Restore,
@@ -82,34 +95,68 @@ impl ImmediateContext {
     /// The immediate context of `device`, with the semantics the device was created with. A
     /// device has one: a second is refused while the first lives.
     pub fn new(device: &Device) -> Result<Self, Error> {
+        let validating = device.desc().validation != Validation::Off;
+        let mut gpu = GpuModel::new();
+        if validating {
+            gpu.set_validation(Some(device.clone()));
+        }
         Ok(Self {
             device: device.clone(),
             semantics: device.desc().immediate_semantics,
-            gpu: GpuModel::new(),
+            gpu,
             recorder: device.immediate_recorder()?,
             scope: None,
             queue: Vec::new(),
             timing: GpuTiming::Inline,
             saved: Vec::new(),
+            validating,
+            cpu_data: HashMap::new(),
+            cpu_mapped: HashSet::new(),
         })
     }
 
-    /// When the GPU model consumes submissions (inline by default).
+    /// When the GPU model consumes submissions (inline by default). Under validation it stays
+    /// inline: a violation is reported by the call whose work shows it.
     pub fn set_gpu_timing(&mut self, timing: GpuTiming) {
-        self.timing = timing;
+        if !self.validating {
+            self.timing = timing;
+        }
     }
 
-    /// Lets the GPU model consume everything submitted so far.
+    /// Lets the GPU model consume everything submitted so far. Violations found on the way
+    /// stay with the GPU model until the next call that reports.
     pub fn sync_gpu(&mut self) {
-        self.flush();
-        self.drain();
+        self.queue_batch();
+        if self.timing != GpuTiming::Detached {
+            self.drain();
+        }
     }
 
-    fn submitted(&mut self) {
+    /// Queues the direct calls made since the last batch, as one segment.
+    fn queue_batch(&mut self) {
+        if !self.recorder.batch_is_empty() {
+            let batch = self.recorder.take_batch();
+            self.queue.push(Submission::Batch(batch, self.semantics));
+            self.queue.push(Submission::Kickoff);
+        }
+    }
+
+    /// Lets the GPU model consume what was queued, as the timing says.
+    fn consume(&mut self) {
         match self.timing {
             GpuTiming::Inline => self.drain(),
             GpuTiming::Deferred => {}
             GpuTiming::Detached => self.queue.clear(),
+        }
+    }
+
+    /// [`consume`](Self::consume), then, under validation, the first violation the work
+    /// showed: the work ran, as on the hardware (a report, not a refusal).
+    fn submitted(&mut self) -> Result<(), Error> {
+        self.consume();
+        match self.validating {
+            true => self.gpu.take_violations().into_iter().next().map_or(Ok(()), Err),
+            false => Ok(()),
         }
     }
 
@@ -141,6 +188,8 @@ impl ImmediateContext {
                         self.gpu.execute(&decoded.command, semantics);
                     }
                 }
+                Submission::Kickoff => self.gpu.progress_mut().kickoff(),
+                Submission::Present(chain) => self.gpu.present(chain),
                 Submission::ClearState => self.gpu.clear_state(),
                 Submission::Save => self.saved.push(self.gpu.snapshot()),
                 Submission::Restore => {
@@ -153,13 +202,11 @@ impl ImmediateContext {
         self.queue = queue;
     }
 
-    /// Submits the direct calls made since the last batch.
-    pub fn flush(&mut self) {
-        if !self.recorder.batch_is_empty() {
-            let batch = self.recorder.take_batch();
-            self.queue.push(Submission::Batch(batch, self.semantics));
-        }
-        self.submitted();
+    /// Submits the direct calls made since the last batch. Under validation, returns the first
+    /// violation they showed (R-V-1).
+    pub fn flush(&mut self) -> Result<(), Error> {
+        self.queue_batch();
+        self.submitted()
     }
 
     pub fn semantics(&self) -> Semantics {
@@ -196,15 +243,19 @@ impl ImmediateContext {
     /// Presents `chain` (R-EX-7): runs the calls so far, rotates the back buffers, destroys the
     /// released objects nothing references any more (legacy deferred release, R-OBJ-4), and
     /// under fast semantics clears the state, as the runtime does (R-ST-4).
+    ///
+    /// Under validation, the first violation the frame's last calls showed is returned, after
+    /// the present is done.
     pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
-        self.flush();
+        let reported = self.flush();
         self.device.rotate_back_buffer(chain)?;
+        self.queue.push(Submission::Present(chain.raw()));
         self.device.process_deferred_releases();
         if self.semantics == Semantics::Fast {
             self.recorder.clear_state();
-            self.flush();
         }
-        Ok(())
+        let after = self.flush();
+        reported.and(after)
     }
 
     /// Resumes after a suspend: under fast semantics nothing was shadowed to restore, so the
@@ -212,7 +263,178 @@ impl ImmediateContext {
     pub fn resume(&mut self) {
         if self.semantics == Semantics::Fast {
             self.recorder.clear_state();
-            self.flush();
+            self.queue_batch();
+            self.consume();
+        }
+    }
+
+    /// The state the `get_*` calls read (R-ST-4). Legacy: the context's state as its calls
+    /// and executions left it (what the GPU model holds, after it has consumed everything).
+    /// Fast semantics shadows nothing: a warning is logged and `None` returned; track what
+    /// you bound yourself.
+    pub fn get_state(&mut self) -> Option<&GpuState> {
+        if self.semantics == Semantics::Fast {
+            tracing::warn!(
+                "get_state: a fast-semantics immediate context shadows no state (R-ST-4); track what you bind"
+            );
+            return None;
+        }
+        self.sync_gpu();
+        Some(self.gpu.state())
+    }
+
+    /// The shader bound to `stage` ([`get_state`](Self::get_state): `None` under fast semantics).
+    pub fn get_shader(&mut self, stage: Stage) -> Option<Shader> {
+        let shader = self.get_state()?.shader(stage).shader;
+        Some(Shader::from_raw(shader))
+    }
+
+    /// The constant buffer at `slot` of `stage` (`None` under fast semantics or out of range).
+    pub fn get_constant_buffer(&mut self, stage: Stage, slot: u32) -> Option<Buffer> {
+        let bound = self.get_state()?.constant_buffer(stage, slot)?;
+        Some(Buffer::from_raw(bound.buffer))
+    }
+
+    /// The shader-resource view at `slot` of `stage` (`None` under fast semantics or out of
+    /// range).
+    pub fn get_shader_resource(&mut self, stage: Stage, slot: u32) -> Option<ShaderResourceView> {
+        let bound = self.get_state()?.shader_resource(stage, slot)?;
+        Some(ShaderResourceView::from_raw(bound.view))
+    }
+
+    // ----- fences and maps (R-EX-5, R-EX-6) ----------------------------------------------------
+
+    /// Whether the fence `value` (from `insert_fence` on any context) has not passed yet: its
+    /// command has not executed, or the GPU has not finished what came before it. Once it
+    /// answers `false`, everything before the fence is finished for the CPU: resources used
+    /// there may be mapped (see `progress.rs` for the model of time).
+    pub fn is_fence_pending(&mut self, value: u64) -> bool {
+        self.sync_gpu();
+        match self.gpu.progress().fence_position(value) {
+            Some(position) => {
+                self.gpu.progress_mut().retire(position);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// The value `write_value_bottom_of_pipe` last wrote at `offset` of `buffer`, once the GPU
+    /// has written it (the application's own fence scheme, R-EX-5); reading it tells the CPU
+    /// that everything before the write is finished.
+    pub fn memory_value(&mut self, buffer: Buffer, offset: u64) -> Option<u64> {
+        self.sync_gpu();
+        let (value, position) = self.gpu.progress().memory(buffer.raw(), offset)?;
+        self.gpu.progress_mut().retire(position);
+        Some(value)
+    }
+
+    /// Maps `resource` on the immediate context and returns its memory (R-EX-6).
+    ///
+    /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.
+    /// - `Read`, `Write`, `ReadWrite`: staging buffers, or default buffers with
+    ///   `allow_usage_default`. If the GPU may still use the buffer (a use since the CPU last
+    ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`); fast
+    ///   semantics never waits, and under validation the map is refused with
+    ///   `resource_in_use`, naming the tracked fence: insert a fence after the last use and
+    ///   wait until `is_fence_pending` answers `false` first.
+    ///
+    /// The model keeps no GPU contents: a read sees what the CPU last wrote through a map of
+    /// the buffer, zeros at first. Textures are not mapped here (refused with a message).
+    pub fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        allow_usage_default: bool,
+    ) -> Result<&mut [u8], Error> {
+        const CALL: &str = "map";
+        let resource = resource.into();
+        if matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) {
+            let mapped = self
+                .recorder
+                .map(resource, map_type, allow_usage_default)
+                .map(|data| (data.as_mut_ptr(), data.len()));
+            return match mapped {
+                // SAFETY: the recorder just returned this slice, borrowed from it mutably; it is
+                // handed back with a borrow of `self`, which owns the recorder, so nothing
+                // records (or frees the batch's chunks) while the caller holds it.
+                Some((data, len)) => Ok(unsafe { std::slice::from_raw_parts_mut(data, len) }),
+                None => Err(self.recorder.last_refusal().cloned().unwrap_or_else(|| {
+                    Error::InvalidArgument {
+                        call: CALL,
+                        message: "the map was refused".into(),
+                    }
+                })),
+            };
+        }
+        let Resource::Buffer(buffer) = resource else {
+            return Err(Error::InvalidArgument {
+                call: CALL,
+                message: format!(
+                    "{}: read and write maps of textures are not modelled (the GPU model keeps no texture contents); map a staging buffer",
+                    self.device.object_name(ObjectKind::Texture, resource.raw())
+                ),
+            });
+        };
+        let device = self.device.clone();
+        let object = || device.object_name(ObjectKind::Buffer, buffer.raw());
+        let Some(info) = self.device.buffer_info(buffer) else {
+            return Err(Error::ReleasedObject {
+                call: CALL,
+                object: object(),
+            });
+        };
+        match info.usage {
+            Usage::Staging => {}
+            Usage::Default if allow_usage_default => {}
+            usage => {
+                return Err(Error::InvalidArgument {
+                    call: CALL,
+                    message: format!(
+                        "{} has {usage:?} usage: {map_type:?} maps need a staging buffer, or a default one with allow_usage_default",
+                        object()
+                    ),
+                })
+            }
+        }
+        if self.cpu_mapped.contains(&buffer.raw()) {
+            return Err(Error::InvalidArgument {
+                call: CALL,
+                message: format!("{} is already mapped; unmap it first", object()),
+            });
+        }
+        self.sync_gpu();
+        if let Some(fence) = self.gpu.progress().in_use(buffer.raw()) {
+            match self.semantics {
+                Semantics::Legacy => {
+                    // Blocks until the GPU is done with it (R-EX-6).
+                    self.gpu.progress_mut().retire(fence);
+                    self.gpu.count_fence_wait();
+                }
+                Semantics::Fast if self.validating => {
+                    return Err(Error::ResourceInUse {
+                        call: CALL,
+                        object: object(),
+                        engine: "graphics",
+                        fence,
+                    })
+                }
+                Semantics::Fast => {}
+            }
+        }
+        self.cpu_mapped.insert(buffer.raw());
+        let size = info.size as usize;
+        Ok(self
+            .cpu_data
+            .entry(buffer.raw())
+            .or_insert_with(|| vec![0; size]))
+    }
+
+    /// Ends a map made by [`map`](Self::map), of any type.
+    pub fn unmap(&mut self, resource: impl Into<Resource>) {
+        let resource = resource.into();
+        if !self.cpu_mapped.remove(&resource.raw()) {
+            self.recorder.unmap(resource);
         }
     }
 
@@ -254,15 +476,39 @@ impl ImmediateContext {
                 });
             }
         }
+        if let Some((chain, recorded)) = list.back_buffer_affinity() {
+            let current = self.device.current_back_buffer(chain).unwrap_or(recorded);
+            if current != recorded {
+                let error = Error::BackBufferAffinity {
+                    call: CALL,
+                    swap_chain: self.device.object_name(ObjectKind::SwapChain, chain.raw()),
+                    recorded,
+                    current,
+                };
+                if self.validating {
+                    return Err(error);
+                }
+                // Without validation the list draws into the buffer it was recorded against,
+                // as the hardware would (R-EX-7).
+                tracing::warn!(%error);
+            }
+        }
+        if self.validating {
+            // A fast list holds no reference: what it names may be gone (R-OBJ-4, R-V-1).
+            if let Some(object) = list.first_released_object() {
+                return Err(Error::ReleasedObject { call: CALL, object });
+            }
+        }
         if let Some(scope) = self.scope.as_mut() {
             *scope = Some(list.semantics());
         }
         let _span = tracing::debug_span!("execute_command_list", commands = list.stats().commands)
             .entered();
-        self.flush();
+        // Violations of direct calls not reported yet come first.
+        let direct = self.flush();
         self.run(list, restore, self.semantics);
-        self.submitted();
-        Ok(())
+        self.queue.push(Submission::Kickoff);
+        direct.and(self.submitted())
     }
 
     /// Submits `list` as if executed by a context of `executing` semantics with `restore`:

@@ -27,11 +27,13 @@
 mod field;
 mod gpu;
 mod immediate;
+mod progress;
 mod record;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use immediate::{GpuTiming, ImmediateContext};
+pub use progress::Progress;
 pub use record::{
     BlendRecord, Counters, DepthStencilRecord, DrawArgs, DrawKind, DrawRecord, GraphicsRecord,
     StageRecord, ViewRecord,

@@ -297,7 +297,7 @@ fn r_obj_4_a_released_but_bound_object_is_destroyed_at_the_present_after_its_unb
         })
         .unwrap();
     imm.set_vertex_buffers(0, &[vertex(buffer)]);
-    imm.flush();
+    imm.flush().unwrap();
     f.device.release(buffer);
     assert!(!f.device.is_alive(buffer), "released: no new use");
     imm.present(chain).unwrap();

@@ -45,7 +45,7 @@
 //!         .map(|semantics| {
 //!             let device = &device;
 //!             scope.spawn(move || {
-//!                 let desc = DeferredContextDesc { name: "worker", semantics, chunk_policy: None };
+//!                 let desc = DeferredContextDesc { name: "worker", semantics, ..Default::default() };
 //!                 let mut context = device.create_deferred_context(&desc)?;
 //!                 context.set_shader(Stage::Vertex, Some(vs));
 //!                 for draw in 0..100u32 {

@@ -16,6 +16,7 @@ use crate::decode::Site;
 use crate::desc::Semantics;
 use crate::device::DeviceShared;
 use crate::encode::{Command, Decoded, Opcode};
+use crate::error::ObjectName;
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::split::SplitCounts;
 use crate::sync::{Arc, AtomicUsize, Ordering};
@@ -201,6 +202,30 @@ impl CommandList {
     /// Whether the list was recorded on a context of `device`.
     pub fn is_from(&self, device: &crate::Device) -> bool {
         std::ptr::eq(self.device_ptr(), &*device.shared)
+    }
+
+    /// The first object the list's commands name (nested lists' included) that no longer
+    /// exists: released by the application and destroyed, its slot perhaps reused. Walks every
+    /// command, O(commands): for the validation mode's check before execution (R-OBJ-4, R-V-1),
+    /// since a fast list holds no reference on what it names.
+    pub fn first_released_object(&self) -> Option<ObjectName> {
+        let device = &self.header().device;
+        let mut found = None;
+        for decoded in self.commands() {
+            if let Command::ExecuteCommandList { list, .. } = decoded.command {
+                found = list.to_list().first_released_object();
+            } else {
+                for_each_referenced(&decoded.command, |kind, handle| {
+                    if found.is_none() && !device.is_live(kind, handle) {
+                        found = Some(device.object_name(kind, handle));
+                    }
+                });
+            }
+            if found.is_some() {
+                break;
+            }
+        }
+        found
     }
 
     /// The address execution and nesting refer to the list by.
@@ -596,7 +621,7 @@ pub(crate) fn for_each_referenced(command: &Command<'_>, mut f: impl FnMut(Objec
         | Command::DrawAuto
         | Command::Dispatch { .. }
         | Command::ClearState
-        | Command::InsertFence(_)
+        | Command::InsertFence { .. }
         | Command::InsertWaitOnFence { .. }
         | Command::ExecuteCommandList { .. } => {}
     }

@@ -74,6 +74,7 @@ fn r_rec_1_forty_ninth_context_is_refused_with_too_many_contexts() {
                 name: "49th",
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .unwrap_err();
         assert_eq!(error.kind(), ErrorKind::TooManyContexts);

@@ -216,6 +216,7 @@ fn r_rec_3_recording_again_after_a_warm_up_frame_allocates_nothing() {
                 name: "worker",
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .unwrap();
         // Warm-up frame: the pool and the context's tables reach their steady-state sizes.
@@ -239,6 +240,7 @@ fn r_rec_3_recording_again_after_a_warm_up_frame_allocates_nothing() {
                 name: "cold",
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .unwrap();
         let (_, cold_allocations) = allocations_during(|| record(&mut cold_context, &cold_scene));

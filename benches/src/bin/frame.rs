@@ -194,7 +194,7 @@ fn record_frame(
     for (list, _) in &finished {
         immediate.execute_command_list(list, false)?;
     }
-    immediate.flush();
+    immediate.flush()?;
     let execute = begin.elapsed();
     immediate.take_records(); // the demo keeps counters, not the records themselves
     let mut lists = Vec::with_capacity(finished.len());
@@ -239,6 +239,7 @@ fn run(
                     name: &name,
                     semantics,
                     chunk_policy: None,
+                    ..Default::default()
                 })
                 .unwrap_or_else(|error| fail(&format!("creating a deferred context: {error}")))
         })

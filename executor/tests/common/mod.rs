@@ -209,6 +209,7 @@ impl Fixture {
                 name: "dc",
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .expect("create deferred context")
     }

@@ -366,6 +366,7 @@ pub fn named_context(
             name,
             semantics,
             chunk_policy,
+            ..Default::default()
         })
         .expect("create deferred context")
 }
