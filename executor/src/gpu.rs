@@ -122,11 +122,15 @@ impl GpuState {
     }
 
     pub fn constant_buffer(&self, stage: Stage, slot: u32) -> Option<BoundBuffer> {
-        self.constant_buffers[stage as usize].get(slot as usize).copied()
+        self.constant_buffers[stage as usize]
+            .get(slot as usize)
+            .copied()
     }
 
     pub fn shader_resource(&self, stage: Stage, slot: u32) -> Option<BoundView> {
-        self.shader_resources[stage as usize].get(slot as usize).copied()
+        self.shader_resources[stage as usize]
+            .get(slot as usize)
+            .copied()
     }
 
     pub fn sampler(&self, stage: Stage, slot: u32) -> Option<RawHandle> {
@@ -472,7 +476,9 @@ impl GpuModel {
             } => {
                 if let Some((render_targets, depth_stencil)) = targets {
                     if semantics == Semantics::Legacy
-                        && render_targets.iter().any(|v| v.flags.has(ViewFlags::BACK_BUFFER))
+                        && render_targets
+                            .iter()
+                            .any(|v| v.flags.has(ViewFlags::BACK_BUFFER))
                     {
                         // Legacy waits on present at every bind of a back buffer (R-EX-7).
                         self.counters.fence_waits += 1;
@@ -584,9 +590,11 @@ impl GpuModel {
                 ]),
             ),
             Command::DrawAuto => self.draw(semantics, DrawKind::DrawAuto, DrawArgs::direct(&[])),
-            Command::DrawInstancedIndirect(args) => {
-                self.draw(semantics, DrawKind::DrawInstancedIndirect, DrawArgs::Indirect(args))
-            }
+            Command::DrawInstancedIndirect(args) => self.draw(
+                semantics,
+                DrawKind::DrawInstancedIndirect,
+                DrawArgs::Indirect(args),
+            ),
             Command::DrawIndexedInstancedIndirect(args) => self.draw(
                 semantics,
                 DrawKind::DrawIndexedInstancedIndirect,
@@ -597,9 +605,11 @@ impl GpuModel {
                 DrawKind::Dispatch,
                 DrawArgs::direct(&[x.into(), y.into(), z.into()]),
             ),
-            Command::DispatchIndirect(args) => {
-                self.draw(semantics, DrawKind::DispatchIndirect, DrawArgs::Indirect(args))
-            }
+            Command::DispatchIndirect(args) => self.draw(
+                semantics,
+                DrawKind::DispatchIndirect,
+                DrawArgs::Indirect(args),
+            ),
             // Every clear is taken as covering the whole view (R-ST-9).
             Command::ClearRenderTargetView { view, .. }
             | Command::ClearDepthStencilView { view, .. } => {
@@ -756,14 +766,29 @@ impl GpuModel {
             progress.use_resource(args.buffer);
         }
         for stage in &record.stages {
-            stage.constant_buffers.iter().for_each(|(_, b)| progress.use_resource(b.buffer));
-            stage.shader_resources.iter().for_each(|(_, v)| progress.use_resource(v.resource));
-            stage.unordered_access_views.iter().for_each(|(_, v)| progress.use_resource(v.resource));
+            stage
+                .constant_buffers
+                .iter()
+                .for_each(|(_, b)| progress.use_resource(b.buffer));
+            stage
+                .shader_resources
+                .iter()
+                .for_each(|(_, v)| progress.use_resource(v.resource));
+            stage
+                .unordered_access_views
+                .iter()
+                .for_each(|(_, v)| progress.use_resource(v.resource));
         }
         if let Some(graphics) = &record.graphics {
             progress.use_resource(graphics.index_buffer.buffer);
-            graphics.vertex_buffers.iter().for_each(|(_, b)| progress.use_resource(b.buffer));
-            graphics.render_targets.iter().for_each(|v| progress.use_resource(v.resource));
+            graphics
+                .vertex_buffers
+                .iter()
+                .for_each(|(_, b)| progress.use_resource(b.buffer));
+            graphics
+                .render_targets
+                .iter()
+                .for_each(|v| progress.use_resource(v.resource));
             progress.use_resource(graphics.depth_stencil.resource);
         }
     }
@@ -771,16 +796,27 @@ impl GpuModel {
     /// R-V-1 at a fast-semantics draw: shader views of still-compressed targets, and writes to
     /// a back buffer not waited for this frame.
     fn validate_draw(&mut self, record: &DrawRecord) {
-        let call = if record.kind.is_dispatch() { "dispatch" } else { "draw" };
+        let call = if record.kind.is_dispatch() {
+            "dispatch"
+        } else {
+            "draw"
+        };
         for stage in &record.stages {
-            let views = stage.shader_resources.iter().map(|(_, v)| (ObjectKind::ShaderResourceView, v));
-            let uavs = stage.unordered_access_views.iter().map(|(_, v)| (ObjectKind::UnorderedAccessView, v));
+            let views = stage
+                .shader_resources
+                .iter()
+                .map(|(_, v)| (ObjectKind::ShaderResourceView, v));
+            let uavs = stage
+                .unordered_access_views
+                .iter()
+                .map(|(_, v)| (ObjectKind::UnorderedAccessView, v));
             for (kind, view) in views.chain(uavs) {
                 if view.compressed {
                     let object = self.name(kind, view.view);
                     self.violations.push(Error::CompressedRead { call, object });
                 }
-                if view.flags.has(ViewFlags::BACK_BUFFER) && kind == ObjectKind::UnorderedAccessView {
+                if view.flags.has(ViewFlags::BACK_BUFFER) && kind == ObjectKind::UnorderedAccessView
+                {
                     self.check_back_buffer_write(call, view.resource);
                 }
             }
@@ -810,14 +846,22 @@ impl GpuModel {
             // One report a frame: the rest of the frame's writes follow from the first.
             self.progress.wait_on_present(chain.raw());
             let swap_chain = self.name(ObjectKind::SwapChain, chain.raw());
-            self.violations.push(Error::MissingWaitOnPresent { call, swap_chain, buffer });
+            self.violations.push(Error::MissingWaitOnPresent {
+                call,
+                swap_chain,
+                buffer,
+            });
         }
     }
 
     fn name(&self, kind: ObjectKind, handle: RawHandle) -> ObjectName {
         match &self.validator {
             Some(device) => device.object_name(kind, handle),
-            None => ObjectName { kind, handle, name: None },
+            None => ObjectName {
+                kind,
+                handle,
+                name: None,
+            },
         }
     }
 

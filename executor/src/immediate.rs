@@ -155,7 +155,12 @@ impl ImmediateContext {
     fn submitted(&mut self) -> Result<(), Error> {
         self.consume();
         match self.validating {
-            true => self.gpu.take_violations().into_iter().next().map_or(Ok(()), Err),
+            true => self
+                .gpu
+                .take_violations()
+                .into_iter()
+                .next()
+                .map_or(Ok(()), Err),
             false => Ok(()),
         }
     }

@@ -258,17 +258,6 @@ fn r_ex_1_a_device_has_one_immediate_context_and_it_finishes_no_list() {
     );
 }
 
-fn swap_chain(f: &Fixture) -> SwapChain {
-    let desc = SwapChainDesc {
-        name: "chain",
-        buffers: 3,
-        format: Format::R8G8B8A8Unorm,
-        width: 64,
-        height: 64,
-    };
-    f.device.create_swap_chain(&desc).unwrap()
-}
-
 #[test]
 fn r_ex_7_present_rotates_the_back_buffers() {
     let f = Fixture::new();
