@@ -32,13 +32,19 @@ use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, 
 use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
 
 use crate::gpu::{GpuModel, GpuState};
+use crate::gpu_thread::Handoff;
 use crate::record::{Counters, DrawRecord};
 
 /// The one immediate context of a device.
 pub struct ImmediateContext {
     device: Device,
     semantics: Semantics,
-    gpu: GpuModel,
+    /// The GPU model and its saved states, when they are here (see `away`).
+    side: GpuSide,
+    /// `GpuTiming::Threaded`: the GPU thread, started at the first submission.
+    thread: Option<Handoff<GpuSide, Vec<Submission>>>,
+    /// The GPU thread holds the model (`side` is a placeholder until it comes back).
+    away: bool,
     /// Records the direct calls; it also knows the current instance of every dynamic resource
     /// mapped here, which is what a list's dynamic split point resolves to (R-SP-4, R-ST-8).
     recorder: DeferredContext,
@@ -47,8 +53,6 @@ pub struct ImmediateContext {
     /// What the GPU model has yet to consume, in order (R-EX-3).
     queue: Vec<Submission>,
     timing: GpuTiming,
-    /// The GPU model's saved states, for legacy executions with restore = true.
-    saved: Vec<GpuState>,
     /// Validation mode (R-V-1): the GPU model consumes inline and reports violations.
     validating: bool,
     /// What the CPU wrote or reads through read / write maps, per buffer: the model keeps no
@@ -67,6 +71,9 @@ pub enum GpuTiming {
     /// Only when something observes it (the records, the counters, a compression query,
     /// [`ImmediateContext::sync_gpu`]), as with a GPU that runs behind the CPU.
     Deferred,
+    /// On its own thread, concurrently with the CPU side; observing it waits until it has
+    /// consumed everything submitted. Records and counters are those of `Inline`.
+    Threaded,
     /// Never: submissions are dropped once made. No records, no counters; for measuring the
     /// CPU side of execution alone (the `execute` bench), as with a null driver.
     Detached,
@@ -103,12 +110,16 @@ impl ImmediateContext {
         Ok(Self {
             device: device.clone(),
             semantics: device.desc().immediate_semantics,
-            gpu,
+            side: GpuSide {
+                gpu,
+                saved: Vec::new(),
+            },
+            thread: None,
+            away: false,
             recorder: device.immediate_recorder()?,
             scope: None,
             queue: Vec::new(),
             timing: GpuTiming::Inline,
-            saved: Vec::new(),
             validating,
             cpu_data: HashMap::new(),
             cpu_mapped: HashSet::new(),
@@ -119,6 +130,7 @@ impl ImmediateContext {
     /// inline: a violation is reported by the call whose work shows it.
     pub fn set_gpu_timing(&mut self, timing: GpuTiming) {
         if !self.validating {
+            self.sync_gpu();
             self.timing = timing;
         }
     }
@@ -127,8 +139,13 @@ impl ImmediateContext {
     /// stay with the GPU model until the next call that reports.
     pub fn sync_gpu(&mut self) {
         self.queue_batch();
-        if self.timing != GpuTiming::Detached {
-            self.drain();
+        match self.timing {
+            GpuTiming::Detached => self.queue.clear(),
+            GpuTiming::Threaded => {
+                self.send_to_thread();
+                self.home();
+            }
+            GpuTiming::Inline | GpuTiming::Deferred => self.drain(),
         }
     }
 
@@ -146,6 +163,7 @@ impl ImmediateContext {
         match self.timing {
             GpuTiming::Inline => self.drain(),
             GpuTiming::Deferred => {}
+            GpuTiming::Threaded => self.send_to_thread(),
             GpuTiming::Detached => self.queue.clear(),
         }
     }
@@ -156,6 +174,7 @@ impl ImmediateContext {
         self.consume();
         match self.validating {
             true => self
+                .side
                 .gpu
                 .take_violations()
                 .into_iter()
@@ -165,46 +184,36 @@ impl ImmediateContext {
         }
     }
 
-    /// The GPU model's side: consumes the queue in order.
+    /// The GPU model consumes the queue here, in order.
     fn drain(&mut self) {
+        self.home();
         // Keep the queue's capacity: a steady frame allocates no submissions.
         let mut queue = std::mem::take(&mut self.queue);
-        for submission in queue.drain(..) {
-            match submission {
-                Submission::Run(run, semantics) => {
-                    self.gpu.count_ib_execution();
-                    for decoded in run.commands() {
-                        self.gpu.execute_decoded(&decoded, semantics);
-                    }
-                }
-                Submission::Split(run, category, semantics, instance) => {
-                    if let Some(decoded) = run.commands().next() {
-                        patched(&decoded.command, instance, |command| {
-                            self.gpu.execute_split_point(category, command, semantics)
-                        });
-                    }
-                }
-                Submission::Batch(batch, semantics) => {
-                    for decoded in batch.commands() {
-                        if decoded.split == Some(SplitCategory::Decompression) {
-                            // Legacy: binding a view of a compressed target decompresses it.
-                            decompress_bound(&mut self.gpu, &decoded.command);
-                        }
-                        self.gpu.execute(&decoded.command, semantics);
-                    }
-                }
-                Submission::Kickoff => self.gpu.progress_mut().kickoff(),
-                Submission::Present(chain) => self.gpu.present(chain),
-                Submission::ClearState => self.gpu.clear_state(),
-                Submission::Save => self.saved.push(self.gpu.snapshot()),
-                Submission::Restore => {
-                    if let Some(state) = self.saved.pop() {
-                        self.gpu.restore(&state);
-                    }
-                }
+        self.side.consume(&mut queue);
+        self.queue = queue;
+    }
+
+    /// Threaded: hands the queue (and the model, if it is here) to the GPU thread.
+    fn send_to_thread(&mut self) {
+        let thread = self
+            .thread
+            .get_or_insert_with(|| Handoff::spawn(GpuSide::consume_owned));
+        if !self.away {
+            thread.adopt(std::mem::take(&mut self.side));
+            self.away = true;
+        }
+        if !self.queue.is_empty() {
+            thread.work(std::mem::take(&mut self.queue));
+        }
+    }
+
+    /// Brings the model back from the GPU thread, once it has consumed everything sent.
+    fn home(&mut self) {
+        if std::mem::take(&mut self.away) {
+            if let Some(side) = self.thread.as_ref().and_then(Handoff::take_back) {
+                self.side = side;
             }
         }
-        self.queue = queue;
     }
 
     /// Submits the direct calls made since the last batch. Under validation, returns the first
@@ -222,27 +231,35 @@ impl ImmediateContext {
         &self.device
     }
 
-    /// The GPU model this context feeds.
-    pub fn gpu(&self) -> &GpuModel {
-        &self.gpu
+    /// The GPU model this context feeds, once it has consumed everything submitted.
+    pub fn gpu(&mut self) -> &GpuModel {
+        self.sync_gpu();
+        &self.side.gpu
+    }
+
+    /// The GPU model as it has consumed so far, without submitting or waiting: direct calls
+    /// not flushed yet, and (`Deferred`) work not observed yet, are not in it. `None` while it
+    /// is on the GPU thread (`Threaded`).
+    pub fn gpu_now(&self) -> Option<&GpuModel> {
+        (!self.away).then_some(&self.side.gpu)
     }
 
     /// Every draw and dispatch the GPU model has recorded, in order (after a flush).
     pub fn records(&mut self) -> &[DrawRecord] {
         self.sync_gpu();
-        self.gpu.records()
+        self.side.gpu.records()
     }
 
     /// Hands over the draw records so far (after a flush), so a long run keeps no history.
     pub fn take_records(&mut self) -> Vec<DrawRecord> {
         self.sync_gpu();
-        self.gpu.take_records()
+        self.side.gpu.take_records()
     }
 
     /// The GPU model's counters (after a flush).
     pub fn counters(&mut self) -> &Counters {
         self.sync_gpu();
-        self.gpu.counters()
+        self.side.gpu.counters()
     }
 
     /// Presents `chain` (R-EX-7): runs the calls so far, rotates the back buffers, destroys the
@@ -285,7 +302,7 @@ impl ImmediateContext {
             return None;
         }
         self.sync_gpu();
-        Some(self.gpu.state())
+        Some(self.side.gpu.state())
     }
 
     /// The shader bound to `stage` ([`get_state`](Self::get_state): `None` under fast semantics).
@@ -315,9 +332,9 @@ impl ImmediateContext {
     /// there may be mapped (see `progress.rs` for the model of time).
     pub fn is_fence_pending(&mut self, value: u64) -> bool {
         self.sync_gpu();
-        match self.gpu.progress().fence_position(value) {
+        match self.side.gpu.progress().fence_position(value) {
             Some(position) => {
-                self.gpu.progress_mut().retire(position);
+                self.side.gpu.progress_mut().retire(position);
                 false
             }
             None => true,
@@ -329,8 +346,8 @@ impl ImmediateContext {
     /// that everything before the write is finished.
     pub fn memory_value(&mut self, buffer: Buffer, offset: u64) -> Option<u64> {
         self.sync_gpu();
-        let (value, position) = self.gpu.progress().memory(buffer.raw(), offset)?;
-        self.gpu.progress_mut().retire(position);
+        let (value, position) = self.side.gpu.progress().memory(buffer.raw(), offset)?;
+        self.side.gpu.progress_mut().retire(position);
         Some(value)
     }
 
@@ -409,12 +426,12 @@ impl ImmediateContext {
             });
         }
         self.sync_gpu();
-        if let Some(fence) = self.gpu.progress().in_use(buffer.raw()) {
+        if let Some(fence) = self.side.gpu.progress().in_use(buffer.raw()) {
             match self.semantics {
                 Semantics::Legacy => {
                     // Blocks until the GPU is done with it (R-EX-6).
-                    self.gpu.progress_mut().retire(fence);
-                    self.gpu.count_fence_wait();
+                    self.side.gpu.progress_mut().retire(fence);
+                    self.side.gpu.count_fence_wait();
                 }
                 Semantics::Fast if self.validating => {
                     return Err(Error::ResourceInUse {
@@ -446,7 +463,7 @@ impl ImmediateContext {
     /// Whether `texture` is compressed now, as the GPU model tracks it (R-ST-9).
     pub fn resource_compression(&mut self, texture: Texture) -> bool {
         self.sync_gpu();
-        self.gpu.is_compressed(texture.raw())
+        self.side.gpu.is_compressed(texture.raw())
     }
 
     /// Opens a scope in which executed lists must all have the same semantics (R-ST-3).
@@ -574,6 +591,61 @@ impl ImmediateContext {
     }
 }
 
+/// What consumes submissions: the GPU model and the states saved for legacy executions with
+/// restore = true. It lives on the immediate context, or on the GPU thread while work is
+/// outstanding there (`GpuTiming::Threaded`).
+#[derive(Default)]
+struct GpuSide {
+    gpu: GpuModel,
+    saved: Vec<GpuState>,
+}
+
+impl GpuSide {
+    /// Consumes `queue` in order, leaving it empty (its capacity kept).
+    fn consume(&mut self, queue: &mut Vec<Submission>) {
+        for submission in queue.drain(..) {
+            match submission {
+                Submission::Run(run, semantics) => {
+                    self.gpu.count_ib_execution();
+                    for decoded in run.commands() {
+                        self.gpu.execute_decoded(&decoded, semantics);
+                    }
+                }
+                Submission::Split(run, category, semantics, instance) => {
+                    if let Some(decoded) = run.commands().next() {
+                        patched(&decoded.command, instance, |command| {
+                            self.gpu.execute_split_point(category, command, semantics)
+                        });
+                    }
+                }
+                Submission::Batch(batch, semantics) => {
+                    for decoded in batch.commands() {
+                        if decoded.split == Some(SplitCategory::Decompression) {
+                            // Legacy: binding a view of a compressed target decompresses it.
+                            decompress_bound(&mut self.gpu, &decoded.command);
+                        }
+                        self.gpu.execute(&decoded.command, semantics);
+                    }
+                }
+                Submission::Kickoff => self.gpu.progress_mut().kickoff(),
+                Submission::Present(chain) => self.gpu.present(chain),
+                Submission::ClearState => self.gpu.clear_state(),
+                Submission::Save => self.saved.push(self.gpu.snapshot()),
+                Submission::Restore => {
+                    if let Some(state) = self.saved.pop() {
+                        self.gpu.restore(&state);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`consume`](Self::consume) for the GPU thread, which owns the batch.
+    fn consume_owned(&mut self, mut queue: Vec<Submission>) {
+        self.consume(&mut queue);
+    }
+}
+
 /// Calls `apply` with `command` whose dynamic binding waiting for execution
 /// (`RESOLVE_AT_EXECUTION`) reads `instance`. Split points of slot binds hold one slot.
 fn patched(command: &Command<'_>, instance: InstanceId, apply: impl FnOnce(&Command<'_>)) {
@@ -663,7 +735,7 @@ impl std::fmt::Debug for ImmediateContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImmediateContext")
             .field("semantics", &self.semantics)
-            .field("counters", self.gpu.counters())
+            .field("counters", self.side.gpu.counters())
             .finish_non_exhaustive()
     }
 }

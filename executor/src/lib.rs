@@ -26,14 +26,23 @@
 
 mod field;
 mod gpu;
+mod gpu_thread;
 mod immediate;
 mod progress;
 mod record;
+mod sync;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use immediate::{GpuTiming, ImmediateContext};
 pub use progress::Progress;
+
+/// Internals the loom models in `loom-tests/` drive directly.
+#[cfg(loom)]
+#[doc(hidden)]
+pub mod loom_exports {
+    pub use crate::gpu_thread::Handoff;
+}
 pub use record::{
     BlendRecord, Counters, DepthStencilRecord, DrawArgs, DrawKind, DrawRecord, GraphicsRecord,
     StageRecord, ViewRecord,

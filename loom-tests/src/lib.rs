@@ -35,11 +35,12 @@
 //! | `QueuedRun` (`recorder/src/list.rs`) | one more reference on the list's count, dropped as a `CommandList` | the list reference-count model above |
 //! | `DeviceShared::deferred_releases` (`Mutex<Vec<_>>`) | plain mutex; `process_deferred_releases` retries `try_destroy` | the `try_destroy` retry is what `object_table::retain_racing_release` performs after the join; the mutex itself is not modelled (no protocol beyond mutual exclusion) |
 //!
+//! | `Handoff` (`executor/src/gpu_thread.rs`): the GPU model on its own thread | ownership passed through two channels: `Adopt(model)`, `Work(batch)`…, `Return` → the model back after every batch before it, `Stop` on drop | `gpu_thread::work_sent_before_a_take_is_applied_in_order`, `gpu_thread::take_without_adopt_and_drop_while_working` |
+//!
 //! Single-threaded by construction, hence not modelled: `DeferredContext` and its `ChunkWriter`
 //! (`Send`, `!Sync`; one recording thread at a time), `MapTracker`, and the executor's
-//! `ImmediateContext` with its submission queue (owned by one thread; the queue's submissions
-//! are `Send` for a GPU model on its own thread, which will join this table when it exists).
-//! `bundles` holds no shared state yet.
+//! `ImmediateContext` with its submission queue (owned by one thread; the GPU thread gets the
+//! queue's batches by value through `Handoff`). `bundles` holds no shared state yet.
 //!
 //! ## Bugs these models found (fixed)
 //!
