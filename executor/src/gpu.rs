@@ -13,6 +13,10 @@
 //! changes no binding: the instance a draw reads is the one in the bound descriptor (R-ST-8; under
 //! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is
 //! compressed now (R-ST-9). Whether a context register changed since the last draw (R-EX-4).
+//! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
+//! present ([`Progress`]). Under validation (R-V-1), what a fast-semantics draw, clear or copy
+//! shows: a shader view of a still-compressed target, a first write to a back buffer without a
+//! wait on present; reported as errors naming the objects ([`GpuModel::take_violations`]).
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves

@@ -1,7 +1,7 @@
-//! The immediate context (R-EX-1), as far as it exists yet: the recording API applied directly,
-//! and command-list execution (R-EX-2, R-SP-4) under the state rules of R-ST-1..3, on the GPU
-//! model it owns. Read and write maps, presents and swap chains, fences and validation arrive
-//! with the rest of the executor issue.
+//! The immediate context (R-EX-1): the recording API applied directly, command-list execution
+//! (R-EX-2, R-SP-4) under the state rules of R-ST-1..4, presents and swap chains (R-EX-7),
+//! fences and maps (R-EX-5, R-EX-6), the state getters, and validation (R-V-1), on the GPU model
+//! it owns.
 //!
 //! **Direct calls** go through the same recorder as deferred contexts (the device's immediate
 //! recorder, reached through `Deref`), so they are checked and encoded exactly alike; the
@@ -10,17 +10,32 @@
 //! its references (legacy) and its current dynamic instances persist from batch to batch.
 //!
 //! **In:** direct calls and finished [`CommandList`]s, in order. **Out:** what the GPU model
-//! saw: draw records and counters.
+//! saw: draw records and counters; answers about fences, maps and state.
 //!
 //! **Execution cost** is O(segments + split points + nested lists), not O(commands): command
 //! segments go to the GPU model by reference, one indirect-buffer execution each; only split
-//! points are decoded and patched here.
+//! points are decoded and patched here. Validation mode adds an O(commands) walk per execution
+//! (a fast list names objects it holds no reference on: are they all still alive?).
 //!
 //! **State rules.** A legacy list starts from the ClearState defaults (it re-binds any state it
 //! carried itself); a fast list inherits what is bound (R-ST-1). Afterwards the executing
 //! context decides (R-ST-2): legacy with `restore = true` puts its state back, with `false` clears
 //! it; fast keeps what the list left and refuses `restore = true`. A nested list follows the same
 //! rules, with the context that recorded the outer list in the executing context's place.
+//!
+//! **Where the GPU model runs** ([`GpuTiming`]): inline at every submission (deterministic; the
+//! default, and forced under validation so that a violation is reported by the call whose work
+//! shows it), when observed, on its own thread, or nowhere (CPU cost alone). Records and
+//! counters are the same in every mode but the last.
+//!
+//! **Synchronisation** (`progress.rs` has the model of time): fences get device-wide values at
+//! `insert_fence` and pass when their segment runs; a legacy read/write map of a buffer the GPU
+//! may still use waits (counted in `fence_waits`), a fast one never does, and under validation
+//! is refused with `resource_in_use`. Legacy waits on present at every bind of a back buffer;
+//! fast only where `insert_wait_on_present` says, and validation reports a first write to a
+//! back buffer in a frame without one. A list recorded against one back buffer executed while
+//! another is current is refused under validation (`back_buffer_affinity`) and draws into the
+//! buffer it names otherwise.
 
 use std::ops::{Deref, DerefMut};
 
