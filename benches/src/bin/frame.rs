@@ -16,7 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use benches::{record_draws, split_range, Scene, SceneDesc};
-use executor::{Counters, ImmediateContext};
+use executor::{Counters, GpuTiming, ImmediateContext};
 use recorder::*;
 
 const HELP: &str = "\
@@ -38,6 +38,10 @@ OPTIONS:
     --textures N              textures per material, 1 to 8 (default 4)
     --seed N                  seed of the scene and the draw mix (default 0x5eedf00d)
     --semantics S             legacy, fast or both (default both)
+    --gpu G                   where the GPU model runs: inline (in the execute calls),
+                              threaded (its own thread, overlapping the next frame's
+                              recording) or detached (nowhere: CPU cost alone, no counters)
+                              (default inline)
     -h, --help                print this help
 
 Options take their value as the next argument or after '=' (--draws=50000).";
@@ -48,6 +52,7 @@ struct Options {
     threads: u32,
     frames: u32,
     semantics: Vec<Semantics>,
+    gpu: GpuTiming,
 }
 
 /// Parses the arguments; `Ok(None)` asks for the help.
@@ -57,6 +62,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         threads: 2,
         frames: 5,
         semantics: vec![Semantics::Legacy, Semantics::Fast],
+        gpu: GpuTiming::Inline,
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
@@ -107,6 +113,18 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                     other => {
                         return Err(format!(
                             "--semantics: '{other}' is not legacy, fast or both"
+                        ))
+                    }
+                }
+            }
+            "--gpu" => {
+                options.gpu = match value()?.as_str() {
+                    "inline" => GpuTiming::Inline,
+                    "threaded" => GpuTiming::Threaded,
+                    "detached" => GpuTiming::Detached,
+                    other => {
+                        return Err(format!(
+                            "--gpu: '{other}' is not inline, threaded or detached"
                         ))
                     }
                 }
@@ -328,8 +346,13 @@ fn run(
         }
     }
     println!(
-        "execute on the {} immediate context, GPU model inline: {} for the {} lists ({} per list)",
+        "execute on the {} immediate context, GPU model {}: {} for the {} lists ({} per list)",
         device.desc().immediate_semantics.name(),
+        match options.gpu {
+            GpuTiming::Inline | GpuTiming::Deferred => "inline",
+            GpuTiming::Threaded => "on its own thread",
+            GpuTiming::Detached => "detached",
+        },
         ms(report.execute),
         report.lists.len(),
         ms(report.execute / report.lists.len().max(1) as u32)
@@ -428,6 +451,7 @@ fn main() -> ExitCode {
     let device = Device::new(DeviceDesc::default());
     let mut immediate =
         ImmediateContext::new(&device).unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
+    immediate.set_gpu_timing(options.gpu);
     let scene = Scene::new(&device, &options.scene).unwrap_or_else(|e| fail(&e.to_string()));
     let d = &options.scene;
     println!(
