@@ -163,7 +163,6 @@ fn r_sp_4_split_points_are_resolved_and_counted_by_category() {
     assert_eq!(counters.split_points_resolved, list.stats().split_points);
     let command_segments = list
         .segments()
-        .iter()
         .filter(|s| matches!(s, Segment::Commands(_)))
         .count();
     assert_eq!(counters.ib_executions, command_segments as u64);

@@ -37,7 +37,7 @@ fn r_ex_2_a_list_goes_to_the_gpu_in_one_run_per_segment_whatever_its_length() {
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     for draws in [10, 10_000] {
         let list = f.fast(|c| (0..draws).for_each(|_| c.draw(3, 0)));
-        assert_eq!(list.segments().len(), 1);
+        assert_eq!(list.segments().count(), 1);
         let before = imm.counters().ib_executions;
         imm.execute_command_list(&list, false).unwrap();
         assert_eq!(imm.counters().ib_executions - before, 1, "{draws} draws");
@@ -52,7 +52,7 @@ fn r_ex_2_a_list_goes_to_the_gpu_in_one_run_per_segment_whatever_its_length() {
         }
         c.draw(3, 0);
     });
-    assert_eq!(list.segments().len(), 7, "4 runs, 3 split points");
+    assert_eq!(list.segments().count(), 7, "4 runs, 3 split points");
     imm.execute_command_list(&list, false).unwrap();
     let counters = imm.counters();
     assert_eq!(

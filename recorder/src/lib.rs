@@ -102,7 +102,7 @@ pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
     CommandList, CommandRun, Commands, ListHeader, ListStats, NestedList, QueuedRun, Segment,
-    StartState,
+    Segments, StartState,
 };
 pub use split::{SplitCategory, SplitCounts};
 

@@ -1576,7 +1576,6 @@ fn r_rec_9_nested_execute_appends_one_command_and_copies_none() {
         );
         let nested: Vec<_> = outer
             .segments()
-            .iter()
             .filter_map(|s| match s {
                 Segment::Nested(d) => Some(d.command),
                 _ => None,
