@@ -459,3 +459,15 @@ fn r_v_1_mixing_semantics_in_one_scope_is_refused_with_validation_too() {
     assert_eq!(error.kind(), ErrorKind::MixedSemantics);
     imm.end_command_list_execution();
 }
+
+#[test]
+fn r_ex_7_presenting_a_released_swap_chain_is_refused() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let chain = swap_chain(&f);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.present(chain).unwrap();
+    f.device.release(chain);
+    let error = imm.present(chain).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ReleasedObject);
+    assert!(error.to_string().contains("'chain'"), "{error}");
+}
