@@ -28,6 +28,7 @@ mod field;
 mod gpu;
 mod immediate;
 mod record;
+pub mod trace;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
