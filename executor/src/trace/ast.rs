@@ -45,11 +45,19 @@ impl Name {
 pub(crate) fn is_name(text: &str) -> bool {
     let bytes = text.as_bytes();
     match bytes.first() {
-        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => bytes[1..]
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'.'),
-        _ => false,
+        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
+        _ => return false,
     }
+    // A plain loop: names can be megabytes long, and debug builds run adapters slowly.
+    let mut at = 1;
+    while at < bytes.len() {
+        let b = bytes[at];
+        if !matches!(b, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'.') {
+            return false;
+        }
+        at += 1;
+    }
+    true
 }
 
 /// A format name (`r8g8b8a8_unorm`). Formats compare by name; the parser takes any word with

@@ -254,7 +254,11 @@ impl<'a> Cursor<'a> {
         &self,
         token: &'t str,
     ) -> Result<impl Iterator<Item = &'t str> + 't> {
-        if token.split(',').any(str::is_empty) {
+        if token.is_empty()
+            || token.starts_with(',')
+            || token.ends_with(',')
+            || token.contains(",,")
+        {
             return Err(self.error(format_args!(
                 "empty item in the comma-separated list {}",
                 quote(token)

@@ -23,10 +23,36 @@ use std::fmt::Write as _;
 use super::error::ParseError;
 
 /// Splits `text` into its lines, numbered from 1. Empty input is one empty line.
-pub(crate) fn lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    text.split(|b| *b == b'\n')
-        .enumerate()
-        .map(|(index, line)| (index + 1, line))
+pub(crate) fn lines(text: &[u8]) -> Lines<'_> {
+    Lines {
+        rest: Some(text),
+        number: 0,
+    }
+}
+
+/// The lines of a trace (see [`lines`]); a plain loop, like [`split`].
+pub(crate) struct Lines<'a> {
+    rest: Option<&'a [u8]>,
+    number: usize,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (usize, &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let rest = self.rest?;
+        self.number += 1;
+        let mut at = 0;
+        while at < rest.len() && rest[at] != b'\n' {
+            at += 1;
+        }
+        if at < rest.len() {
+            self.rest = Some(&rest[at + 1..]);
+        } else {
+            self.rest = None;
+        }
+        Some((self.number, &rest[..at]))
+    }
 }
 
 /// The tokens of line `number`, comments dropped; empty for a blank or comment line.
@@ -43,26 +69,35 @@ pub(crate) fn tokens(number: usize, line: &[u8]) -> Result<Vec<&str>, ParseError
             ),
         )
     })?;
-    let code = match comment_start(line.as_bytes()) {
-        Some(at) => &line[..at],
-        None => line,
-    };
-    Ok(code
-        .split([' ', '\t'])
-        .filter(|token| !token.is_empty())
-        .collect())
+    Ok(split(line))
 }
 
-/// Where the comment of a line starts: a `#` first on the line or after a space or tab.
-fn comment_start(line: &[u8]) -> Option<usize> {
-    let mut previous = b' ';
-    for (at, &byte) in line.iter().enumerate() {
-        if byte == b'#' && (previous == b' ' || previous == b'\t') {
-            return Some(at);
+/// The tokens of a UTF-8 line up to its comment. One plain loop over the bytes: this runs on
+/// every byte of the trace, and iterator adapters cost tenfold in unoptimized builds.
+fn split(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let mut tokens = Vec::new();
+    let mut start = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        if byte == b' ' || byte == b'\t' {
+            if let Some(from) = start.take() {
+                tokens.push(&line[from..at]);
+            }
+        } else if start.is_none() {
+            if byte == b'#' {
+                // First on the line or after a blank: a comment.
+                return tokens;
+            }
+            start = Some(at);
         }
-        previous = byte;
+        at += 1;
     }
-    None
+    if let Some(from) = start {
+        tokens.push(&line[from..]);
+    }
+    tokens
 }
 
 /// Why a token is not the number asked for.
@@ -76,27 +111,35 @@ pub(crate) enum NumberError {
 
 /// The magnitude of an unsigned integer token (decimal or `0x` hex, no sign).
 pub(crate) fn unsigned(token: &str) -> Result<u64, NumberError> {
-    let (digits, radix) = match token.strip_prefix("0x") {
+    let (digits, radix): (&str, u64) = match token.strip_prefix("0x") {
         Some(hex) => (hex, 16),
         None => (token, 10),
     };
     if digits.is_empty() {
         return Err(NumberError::Malformed);
     }
+    let digits = digits.as_bytes();
     let mut value: u64 = 0;
     let mut overflow = false;
-    for c in digits.chars() {
-        let digit = c.to_digit(radix).ok_or(NumberError::Malformed)?;
+    let mut at = 0;
+    while at < digits.len() {
+        let digit = match digits[at] {
+            b @ b'0'..=b'9' => b - b'0',
+            b @ b'a'..=b'f' if radix == 16 => b - b'a' + 10,
+            b @ b'A'..=b'F' if radix == 16 => b - b'A' + 10,
+            _ => return Err(NumberError::Malformed),
+        };
+        // Past an overflow, keep scanning: a malformed token is reported as such.
         if !overflow {
             match value
-                .checked_mul(u64::from(radix))
+                .checked_mul(radix)
                 .and_then(|v| v.checked_add(u64::from(digit)))
             {
                 Some(v) => value = v,
-                // Keep scanning: a malformed token is reported as such, not as too large.
                 None => overflow = true,
             }
         }
+        at += 1;
     }
     if overflow {
         Err(NumberError::TooLarge)
@@ -121,7 +164,18 @@ pub(crate) fn signed(token: &str) -> Result<i64, NumberError> {
 /// exponent (a hexadecimal integer has `e` among its digits, so it never is).
 pub(crate) fn looks_like_float(token: &str) -> bool {
     let magnitude = token.strip_prefix('-').unwrap_or(token);
-    !magnitude.starts_with("0x") && magnitude.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
+    if magnitude.starts_with("0x") {
+        return false;
+    }
+    let bytes = magnitude.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if matches!(bytes[at], b'.' | b'e' | b'E') {
+            return true;
+        }
+        at += 1;
+    }
+    false
 }
 
 /// A float token, or an integer one, as an `f32`.
@@ -145,10 +199,11 @@ pub(crate) fn float(token: &str) -> Result<f32, NumberError> {
 fn is_decimal_float(token: &str) -> bool {
     let bytes = token.strip_prefix('-').unwrap_or(token).as_bytes();
     let digits = |from: usize| {
-        bytes[from..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count()
+        let mut end = from;
+        while end < bytes.len() && bytes[end].is_ascii_digit() {
+            end += 1;
+        }
+        end - from
     };
     let mut at = digits(0);
     let mut mantissa_digits = at;
