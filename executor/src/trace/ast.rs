@@ -315,6 +315,7 @@ pub enum Method {
         start: u64,
         views: Vec<Option<Name>>,
     },
+    /// `null` alone is one null render target, as written (`vec![None]`).
     OmSetRenderTargets {
         render_targets: Vec<Option<Name>>,
         depth_stencil: Option<Name>,

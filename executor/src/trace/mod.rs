@@ -27,8 +27,9 @@
 //! * **Names.** A name is declared once: declaring it again (another buffer, a second
 //!   `finish` into the same list name) is an error, `'x' is already declared (buffer on line
 //!   3)`. A released name stays declared. No object may be named `imm`, `null`, `expect` or a
-//!   declaration keyword (`buffer`, `context`, `bundle`, ...): the first token of a line then
-//!   always says what the line is, and `null` always means the null object.
+//!   declaration keyword (`buffer`, `context`, `bundle`, ...; so no context is called
+//!   `buffer`): the first token of a line then always says what the line is, and `null` always
+//!   means the null object. Method names are not reserved (a context may be called `draw`).
 //! * **Swap chains.** `swapchain S buffers=N` declares `S.0 .. S.(N-1)` (textures) and
 //!   `S.K.rtv` (RTVs) without storing them, so any N costs nothing; a swap chain whose derived
 //!   names were already declared is refused.
@@ -45,8 +46,11 @@
 //! * **Numbers.** Unsigned arguments are `u64`, BASE_VERTEX and scissor rectangles `i64`; a
 //!   number that does not fit is an error, not wrapped. Floats take `1`, `0.5`, `.5`, `1e-3`,
 //!   `0x10`; not `inf` or `nan`. `expect draw` values keep integer versus float as written.
-//!   A draw-record field also takes `null`, and the extensions `ib.offset`, `rtv.N.format`,
-//!   `dsv.format` that `DrawRecord::field` answers.
+//! * **`expect draw`** values are read by the field's class (`value.rs`): an object field
+//!   takes a declared object of its kind (`NAME#K` only for buffers and views), `topology` a
+//!   topology word (`undefined` too, which `set_primitive_topology` also takes), `viewport.N`
+//!   four numbers, and so on. Every field also takes `null`. The extensions `ib.offset`,
+//!   `rtv.N.format`, `dsv.format` that `DrawRecord::field` answers are fields too.
 //! * **Text.** Each line must be UTF-8 (comments too); a `\r` before the `\n` is dropped. An
 //!   empty trace, or one of comments only, has no `device`: an error at its last line.
 

@@ -272,7 +272,10 @@ impl Parser {
                 } else {
                     cursor
                         .list_items(rt)?
-                        .map(|item| cursor.format_token(item, "rt= (or rt=none alone)"))
+                        .map(|item| match item {
+                            "none" => Err(cursor.error("rt=none stands alone, without formats")),
+                            _ => cursor.format_token(item, "rt="),
+                        })
                         .collect::<Result<Vec<Format>>>()?
                 };
                 Declaration::Bundle {

@@ -11,7 +11,8 @@
 //! `#K` where a dynamic instance can show (buffers and views), `topology` a topology word, the
 //! format fields a format name, `predicated` and `.compressed` `yes`/`no`, `reset_index`,
 //! `ib.offset` and `.min_lod` a number, `viewport.N` and `scissor.N` four numbers, and `args`
-//! the call's numbers or, for an indirect call, `BUF[#K],OFFSET`. Numbers keep whether they
+//! the call's numbers or, for an indirect call, `BUF[#K],OFFSET` (a `draw_auto` has no numbers,
+//! and TRACE.md no way to write none: its `args` cannot be expected). Numbers keep whether they
 //! were written as integers or floats; the replay compares them by value (`2.0` equals `2`).
 
 use super::ast::{Format, Name};

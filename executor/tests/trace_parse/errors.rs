@@ -184,6 +184,10 @@ fn trace_errors_name_the_line_and_the_token() {
         "finish: 'vb' is already declared (buffer on line 2)",
     );
     fails_after_prelude(
+        "bundle b2 rt=r8_unorm,none",
+        "bundle: rt=none stands alone, without formats",
+    );
+    fails_after_prelude(
         "device semantics=fast",
         "device: the device is already declared on line 1",
     );
