@@ -31,6 +31,7 @@ mod immediate;
 mod progress;
 mod record;
 mod sync;
+pub mod trace;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
