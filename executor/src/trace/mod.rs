@@ -66,11 +66,28 @@ mod symbols;
 mod value;
 mod words;
 
+// The replay (TRACE.md "The command"): `run.rs` and the files it names.
+mod apply;
+mod compare;
+mod create;
+mod engine;
+mod feed;
+mod lower;
+mod names;
+mod pool;
+mod program;
+mod reference;
+mod report;
+mod run;
+mod slot;
+mod verdict;
+
 pub use ast::{
     BindFlags, Call, CallContext, Declaration, Expectation, Format, Method, Name, Rect, Remap,
     SlotRange, SlotSet, Statement, Subject, Trace, Viewport,
 };
 pub use error::ParseError;
+pub use run::{replay, Replay, ReplayOptions};
 pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
 pub use words::{
     BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,

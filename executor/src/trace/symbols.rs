@@ -194,7 +194,7 @@ pub(crate) struct Symbols {
 }
 
 /// `P.K` → `(P, K, false)`, `P.K.rtv` → `(P, K, true)`, K canonical decimal (no leading zero).
-fn split_derived(name: &str) -> Option<(&str, u64, bool)> {
+pub(crate) fn split_derived(name: &str) -> Option<(&str, u64, bool)> {
     let (base, rtv) = match name.strip_suffix(".rtv") {
         Some(base) => (base, true),
         None => (name, false),

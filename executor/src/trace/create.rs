@@ -1,0 +1,231 @@
+//! The declarations of a trace made on a device: resources, views, shaders, states,
+//! predicates, swap chains; deferred contexts and bundle recorders (`context`, `bundle`).
+//!
+//! **In:** a [`Create`] and the device. **Out:** the engine's handles, or its error (a
+//! declaration the engine refuses is reported under the declared name, TRACE.md). The same
+//! code makes the objects of the real run and of the reference run of `--compare`, so the
+//! two make the same objects in the same order.
+
+use recorder::{
+    BufferDesc, DeferredContext, DeferredContextDesc, Device, Error, Handle, InputLayoutDesc,
+    ObjectKind, QueryKind, RawHandle, ShaderDesc, SwapChainDesc, TextureDesc, ViewDesc,
+};
+
+use super::apply::Handles;
+use super::program::{Create, ObjId, ObjKind, Program};
+
+/// What a declaration made.
+pub(crate) enum Created {
+    /// An engine object.
+    Object(ObjectKind, RawHandle),
+    /// A swap chain, and its back buffers with their views, in order.
+    SwapChain(RawHandle, Vec<(RawHandle, RawHandle)>),
+    Context(Box<DeferredContext>),
+}
+
+/// Makes object `id` of `program` on `device`, as `create` says.
+pub(crate) fn create(
+    device: &Device,
+    program: &Program,
+    handles: &Handles,
+    id: ObjId,
+    create: &Create,
+) -> Result<Created, Error> {
+    let object = &program.objects[id];
+    let name = object.name.as_str();
+    let made =
+        |kind: ObjectKind, raw: Result<RawHandle, Error>| raw.map(|r| Created::Object(kind, r));
+    match create {
+        Create::Buffer {
+            size,
+            usage,
+            bind,
+            uav_flag,
+        } => made(
+            ObjectKind::Buffer,
+            device
+                .create_buffer(&BufferDesc {
+                    name,
+                    size: *size,
+                    usage: *usage,
+                    bind: *bind,
+                    uav_flag: *uav_flag,
+                })
+                .map(Handle::raw),
+        ),
+        Create::Texture {
+            format,
+            width,
+            height,
+            mips,
+            array,
+            samples,
+            bind,
+            compressible,
+            texture_compatible,
+        } => made(
+            ObjectKind::Texture,
+            device
+                .create_texture(&TextureDesc {
+                    name,
+                    format: *format,
+                    width: *width,
+                    height: *height,
+                    mip_levels: *mips,
+                    array_size: *array,
+                    sample_count: *samples,
+                    bind: *bind,
+                    compressible: *compressible,
+                    texture_compatible: *texture_compatible,
+                })
+                .map(Handle::raw),
+        ),
+        Create::View { resource, min_lod } => {
+            let Some(raw) = handles.get(*resource) else {
+                let resource = &program.objects[*resource];
+                return Err(Error::InvalidArgument {
+                    call: "create_view",
+                    message: format!(
+                        "'{}' does not exist: the engine refused its declaration (line {})",
+                        resource.name, resource.line
+                    ),
+                });
+            };
+            let resource = match program.objects[*resource].kind {
+                ObjKind::Buffer => recorder::Resource::Buffer(recorder::Buffer::from_raw(raw)),
+                _ => recorder::Resource::Texture(recorder::Texture::from_raw(raw)),
+            };
+            let desc = ViewDesc {
+                min_lod: *min_lod,
+                ..ViewDesc::new(name, resource)
+            };
+            match object.kind {
+                ObjKind::ShaderResourceView => made(
+                    ObjectKind::ShaderResourceView,
+                    device.create_shader_resource_view(&desc).map(Handle::raw),
+                ),
+                ObjKind::UnorderedAccessView => made(
+                    ObjectKind::UnorderedAccessView,
+                    device.create_unordered_access_view(&desc).map(Handle::raw),
+                ),
+                ObjKind::RenderTargetView => made(
+                    ObjectKind::RenderTargetView,
+                    device.create_render_target_view(&desc).map(Handle::raw),
+                ),
+                _ => made(
+                    ObjectKind::DepthStencilView,
+                    device.create_depth_stencil_view(&desc).map(Handle::raw),
+                ),
+            }
+        }
+        Create::Shader {
+            stage,
+            constant_buffers,
+            shader_resources,
+            samplers,
+            unordered_access_views,
+            stream_output,
+        } => made(
+            ObjectKind::Shader,
+            device
+                .create_shader(&ShaderDesc {
+                    constant_buffers: *constant_buffers,
+                    shader_resources: *shader_resources,
+                    samplers: *samplers,
+                    unordered_access_views: *unordered_access_views,
+                    stream_output: *stream_output,
+                    ..ShaderDesc::new(name, *stage)
+                })
+                .map(Handle::raw),
+        ),
+        Create::InputLayout { vertex_buffers } => made(
+            ObjectKind::InputLayout,
+            device
+                .create_input_layout(&InputLayoutDesc {
+                    name,
+                    vertex_buffers: *vertex_buffers,
+                })
+                .map(Handle::raw),
+        ),
+        Create::BlendState => made(
+            ObjectKind::BlendState,
+            device.create_blend_state(name).map(Handle::raw),
+        ),
+        Create::RasterizerState => made(
+            ObjectKind::RasterizerState,
+            device.create_rasterizer_state(name).map(Handle::raw),
+        ),
+        Create::DepthStencilState => made(
+            ObjectKind::DepthStencilState,
+            device.create_depth_stencil_state(name).map(Handle::raw),
+        ),
+        Create::SamplerState => made(
+            ObjectKind::SamplerState,
+            device.create_sampler_state(name).map(Handle::raw),
+        ),
+        Create::Predicate => made(
+            ObjectKind::Query,
+            device
+                .create_query(name, QueryKind::Predicate)
+                .map(Handle::raw),
+        ),
+        Create::SwapChain {
+            buffers,
+            format,
+            width,
+            height,
+            ..
+        } => {
+            let chain = device.create_swap_chain(&SwapChainDesc {
+                name,
+                buffers: *buffers,
+                format: *format,
+                width: *width,
+                height: *height,
+            })?;
+            let back_buffers = device
+                .swap_chain_info(chain)
+                .map(|info| {
+                    info.buffers
+                        .iter()
+                        .map(|(texture, view)| (texture.raw(), view.raw()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            Ok(Created::SwapChain(chain.raw(), back_buffers))
+        }
+        Create::Context { semantics } => device
+            .create_deferred_context(&DeferredContextDesc {
+                name,
+                semantics: *semantics,
+                ..Default::default()
+            })
+            .map(|context| Created::Context(Box::new(context))),
+        Create::Bundle { .. } => Err(Error::InvalidArgument {
+            call: "bundle",
+            message: "draw bundles are not built in this engine yet".into(),
+        }),
+    }
+}
+
+/// Releases the engine object `id` made (the application's last reference, R-OBJ-3).
+pub(crate) fn release(device: &Device, kind: ObjKind, raw: RawHandle) {
+    use recorder::*;
+    match kind {
+        ObjKind::Buffer => device.release(Buffer::from_raw(raw)),
+        ObjKind::Texture => device.release(Texture::from_raw(raw)),
+        ObjKind::ShaderResourceView => device.release(ShaderResourceView::from_raw(raw)),
+        ObjKind::UnorderedAccessView => device.release(UnorderedAccessView::from_raw(raw)),
+        ObjKind::RenderTargetView => device.release(RenderTargetView::from_raw(raw)),
+        ObjKind::DepthStencilView => device.release(DepthStencilView::from_raw(raw)),
+        ObjKind::Shader => device.release(Shader::from_raw(raw)),
+        ObjKind::InputLayout => device.release(InputLayout::from_raw(raw)),
+        ObjKind::BlendState => device.release(BlendState::from_raw(raw)),
+        ObjKind::RasterizerState => device.release(RasterizerState::from_raw(raw)),
+        ObjKind::DepthStencilState => device.release(DepthStencilState::from_raw(raw)),
+        ObjKind::SamplerState => device.release(SamplerState::from_raw(raw)),
+        ObjKind::Predicate => device.release(Query::from_raw(raw)),
+        ObjKind::SwapChain => device.release(SwapChain::from_raw(raw)),
+        ObjKind::Context | ObjKind::BundleRecorder | ObjKind::CommandList | ObjKind::Fence => {}
+    }
+}

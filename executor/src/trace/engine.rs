@@ -1,0 +1,558 @@
+//! The real run: a program's statements against the engine (device, immediate context with
+//! the GPU model inline, deferred contexts), in trace order, keeping what the expectations
+//! ask about: each context's last outcome, every refusal, the command lists, the fences, the
+//! dynamic instances and the names of the objects.
+//!
+//! **Threads.** Under `--threads N` the calls of each deferred context are queued to its worker
+//! ([`Pool`]); everything else runs here, on the main thread, in trace order. A statement that
+//! observes a context (its `finish`, `expect error` on it) first waits for the context's
+//! worker; one whose effect other contexts' calls could see, or whose result depends on their
+//! order, first waits for every worker: `release` (a queued bind of the object must still
+//! find it), `present` (deferred destruction), the minimum-LOD calls (they change the object
+//! at once, on whatever context), the fence calls (values are handed out in trace order, so
+//! messages are the same on every run), and `expect ok`. Such calls on a deferred context then
+//! run here too, once its worker is idle.
+//!
+//! **Outcomes.** A call is refused when the engine refuses it (the recorder counts it: its
+//! `calls` statistic does not move, `last_refusal` says why), when it returns an error, or,
+//! under `validation=on`, when the flush that follows every immediate call reports a violation
+//! (R-V-1). `ran` tells the reference of `--compare` whether the call's work happened: a
+//! validation report leaves the work done.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use recorder::{
+    CommandList, Device, DeviceDesc, Error, ErrorKind, Handle, MapType, RawHandle, SplitCounts,
+    SwapChain, Validation,
+};
+
+use crate::immediate::ImmediateContext;
+use crate::record::{Counters, DrawRecord};
+
+use super::apply::{record, Handles, Recorded};
+use super::create::{create, release, Created};
+use super::names::{Namer, Names};
+use super::pool::Pool;
+use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
+use super::slot::{missing_list, Recorder, Refusal, Shared, SharedSlot, Slot};
+
+/// What a step did, for the reference of `--compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Effect {
+    /// The work happened (or was queued to a worker).
+    Ran,
+    /// Refused: nothing happened.
+    Refused,
+    /// A `finish` ended the list: `kept`, it exists; `carried`, the context carries its state
+    /// into the next list (legacy, `restore=yes`), else starts the next from the defaults.
+    Finished { kept: bool, carried: bool },
+    /// A `finish` was refused and the list is still being recorded.
+    Open,
+}
+
+pub(crate) struct Engine {
+    pub shared: Arc<Shared>,
+    device: Device,
+    imm: ImmediateContext,
+    names: Names,
+    slots: HashMap<ObjId, (SharedSlot, Option<usize>)>,
+    pool: Pool,
+    lists: HashMap<ObjId, CommandList>,
+    fences: HashMap<ObjId, u64>,
+    imm_last: Result<(), Error>,
+    /// The outcome of declarations, and of a list's finish and executions on `imm`.
+    outcomes: HashMap<ObjId, Result<(), Error>>,
+    /// Refusals on `imm` and of declarations (the slots keep their own).
+    refusals: Vec<Refusal>,
+    /// Resources mapped read / write on `imm` now.
+    cpu_mapped: HashSet<ObjId>,
+    /// Split points recorded by every list finished, by category.
+    pub split_recorded: SplitCounts,
+    validating: bool,
+}
+
+fn lock(slot: &SharedSlot) -> MutexGuard<'_, Slot> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Validation reports (R-V-1): the work they report on ran.
+pub(crate) fn is_report(error: &Error) -> bool {
+    matches!(
+        error.kind(),
+        ErrorKind::CompressedRead | ErrorKind::MissingWaitOnPresent | ErrorKind::Hazard
+    )
+}
+
+impl Engine {
+    pub(crate) fn new(program: Arc<Program>, threads: usize) -> Result<Self, Error> {
+        let device = Device::new(DeviceDesc {
+            immediate_semantics: program.semantics,
+            validation: program.validation,
+            ..Default::default()
+        });
+        let imm = ImmediateContext::new(&device)?;
+        let handles = Handles::new(program.objects.len());
+        let validating = program.validation != Validation::Off;
+        Ok(Self {
+            shared: Arc::new(Shared {
+                program,
+                handles,
+                instances: Mutex::new(HashMap::new()),
+            }),
+            device,
+            imm,
+            names: Names::default(),
+            slots: HashMap::new(),
+            pool: Pool::new(threads),
+            lists: HashMap::new(),
+            fences: HashMap::new(),
+            imm_last: Ok(()),
+            outcomes: HashMap::new(),
+            refusals: Vec::new(),
+            cpu_mapped: HashSet::new(),
+            split_recorded: SplitCounts::default(),
+            validating,
+        })
+    }
+
+    fn program(&self) -> &Program {
+        &self.shared.program
+    }
+
+    /// Runs step `index` (not an expectation: `verdict.rs` checks those), and says what
+    /// happened as far as the main thread knows (a queued call counts as done).
+    pub(crate) fn step(&mut self, index: usize) -> Effect {
+        let shared = self.shared.clone();
+        let step = &shared.program.steps[index];
+        let ran = match &step.op {
+            Op::Create { object, create } => self.create(step.line, *object, create),
+            Op::Release(object) => {
+                self.release(*object);
+                true
+            }
+            Op::Call {
+                on: On::Immediate,
+                call,
+            } => self.immediate(step.line, call),
+            Op::Call {
+                on: On::Context(id) | On::Bundle(id),
+                call,
+            } => return self.deferred(index, step.line, *id, call),
+            Op::Expect(_) => true,
+        };
+        match ran {
+            true => Effect::Ran,
+            false => Effect::Refused,
+        }
+    }
+
+    fn refuse(&mut self, line: usize, object: ObjId, error: Error) {
+        let on = self.program().objects[object].name.clone();
+        self.refusals.push(Refusal {
+            line,
+            on,
+            error: error.clone(),
+        });
+        self.outcomes.insert(object, Err(error));
+    }
+
+    fn create(&mut self, line: usize, id: ObjId, what: &Create) -> bool {
+        let shared = self.shared.clone();
+        let made = create(&self.device, &shared.program, &shared.handles, id, what);
+        let object = &shared.program.objects[id];
+        match made {
+            Ok(Created::Object(kind, raw)) => {
+                shared.handles.set(id, raw);
+                self.names.object(kind, raw, id);
+            }
+            Ok(Created::SwapChain(raw, buffers)) => {
+                shared.handles.set(id, raw);
+                self.names.object(recorder::ObjectKind::SwapChain, raw, id);
+                if let Create::SwapChain { back_buffers, .. } = what {
+                    for ((texture, view), (texture_id, view_id)) in buffers.iter().zip(back_buffers)
+                    {
+                        shared.handles.set(*texture_id, *texture);
+                        shared.handles.set(*view_id, *view);
+                        self.names
+                            .object(recorder::ObjectKind::Texture, *texture, *texture_id);
+                        self.names
+                            .object(recorder::ObjectKind::RenderTargetView, *view, *view_id);
+                    }
+                }
+            }
+            Ok(Created::Context(context)) => {
+                self.add_slot(id, Recorder::Context(context), Ok(()));
+            }
+            Err(error) => {
+                if matches!(object.kind, ObjKind::Context | ObjKind::BundleRecorder) {
+                    self.add_slot(id, Recorder::Missing { line }, Err(error.clone()));
+                }
+                self.refuse(line, id, error);
+                return false;
+            }
+        }
+        self.outcomes.insert(id, Ok(()));
+        true
+    }
+
+    fn add_slot(&mut self, id: ObjId, recorder: Recorder, outcome: Result<(), Error>) {
+        let program = self.program();
+        let index = program.recorders.iter().position(|r| *r == id).unwrap_or(0);
+        let worker = self.pool.worker_of(index);
+        let mut slot = Slot::new(&program.objects[id].name, recorder);
+        slot.last = outcome;
+        self.slots.insert(id, (Arc::new(Mutex::new(slot)), worker));
+    }
+
+    fn release(&mut self, id: ObjId) {
+        self.pool.wait_all();
+        let kind = self.program().objects[id].kind;
+        match kind {
+            ObjKind::Context | ObjKind::BundleRecorder => {
+                if let Some((slot, _)) = self.slots.get(&id) {
+                    lock(slot).recorder = Recorder::Gone;
+                }
+            }
+            ObjKind::CommandList => {
+                self.lists.remove(&id);
+            }
+            ObjKind::Fence => {}
+            _ => {
+                if let Some(raw) = self.shared.handles.get(id) {
+                    release(&self.device, kind, raw);
+                }
+            }
+        }
+    }
+
+    /// A call on a deferred context (or bundle recorder).
+    fn deferred(&mut self, index: usize, line: usize, id: ObjId, call: &Call) -> Effect {
+        let Some((slot, worker)) = self.slots.get(&id).cloned() else {
+            return Effect::Refused;
+        };
+        match call {
+            Call::FinishCommandList { list, restore } => {
+                self.pool.wait(worker);
+                let (made, effect) = self.finish(&slot, line, *restore);
+                match made {
+                    Ok(made) => {
+                        self.split_recorded.add(&made.stats().split_points);
+                        self.lists.insert(*list, made);
+                        self.outcomes.insert(*list, Ok(()));
+                    }
+                    Err(error) => {
+                        self.outcomes.insert(*list, Err(error));
+                    }
+                }
+                effect
+            }
+            Call::InsertFence { .. }
+            | Call::InsertWaitOnFence { .. }
+            | Call::SetResourceMinLod { .. }
+            | Call::SetShaderResourceViewMinLod { .. } => {
+                self.pool.wait_all();
+                let fences = &self.fences;
+                let inserted =
+                    lock(&slot).call(&self.shared, line, call, None, |f| fence_value(fences, f));
+                if let (Some(value), Call::InsertFence { fence, .. }) = (inserted, call) {
+                    self.fences.insert(*fence, value);
+                }
+                Effect::Ran
+            }
+            _ => {
+                let list = match call {
+                    Call::Execute { list, .. } => self.lists.get(list).cloned(),
+                    _ => None,
+                };
+                let shared = self.shared.clone();
+                self.pool.run(worker, move || {
+                    let Op::Call { call, .. } = &shared.program.steps[index].op else {
+                        return;
+                    };
+                    lock(&slot).call(&shared, line, call, list.as_ref(), |_| 0);
+                });
+                Effect::Ran
+            }
+        }
+    }
+
+    /// Finishes the list of `slot`'s context: the list, or the finish's error, and what
+    /// became of the context. A finish refused for its own reason (`restore=yes` on a fast
+    /// context, a resource still mapped) leaves the list open; a list with a refused call is
+    /// discarded with its first error.
+    fn finish(
+        &mut self,
+        slot: &SharedSlot,
+        line: usize,
+        restore: bool,
+    ) -> (Result<CommandList, Error>, Effect) {
+        let mut slot = lock(slot);
+        let name = slot.name.clone();
+        let context = match &mut slot.recorder {
+            Recorder::Context(context) => context,
+            Recorder::Missing { line: declared } => {
+                let error = super::slot::missing_recorder(&name, *declared);
+                slot.note(line, Err(error.clone()));
+                return (Err(error), Effect::Refused);
+            }
+            Recorder::Gone => {
+                return (
+                    Err(replay_error("the context was released")),
+                    Effect::Refused,
+                )
+            }
+        };
+        let sticky = context.error().is_some();
+        let carried = restore && context.semantics() == recorder::Semantics::Legacy;
+        let (result, effect) = match context.finish_command_list(restore) {
+            Ok(list) if !slot.poisoned => (
+                Ok(list),
+                Effect::Finished {
+                    kept: true,
+                    carried,
+                },
+            ),
+            Ok(_) => (
+                Err(error_or_missing(slot.list_error.clone())),
+                Effect::Finished {
+                    kept: false,
+                    carried,
+                },
+            ),
+            Err(error) if sticky => (
+                Err(slot.list_error.clone().unwrap_or(error.error)),
+                Effect::Finished {
+                    kept: false,
+                    carried: false,
+                },
+            ),
+            Err(error) => {
+                slot.note(line, Err(error.error.clone()));
+                return (Err(error.error), Effect::Open);
+            }
+        };
+        slot.list_ended();
+        slot.note(line, result.as_ref().map(|_| ()).map_err(Clone::clone));
+        (result, effect)
+    }
+
+    /// A call on the immediate context. Returns whether its work happened.
+    fn immediate(&mut self, line: usize, call: &Call) -> bool {
+        if let Some(error) = self.shared.missing_object(call) {
+            self.imm_outcome(line, Err(error));
+            return false;
+        }
+        if matches!(
+            call,
+            Call::SetResourceMinLod { .. }
+                | Call::SetShaderResourceViewMinLod { .. }
+                | Call::InsertFence { .. }
+                | Call::InsertWaitOnFence { .. }
+                | Call::Present(_)
+        ) {
+            self.pool.wait_all();
+        }
+        let shared = self.shared.clone();
+        let objects = shared.resolver();
+        let (outcome, ran) = match call {
+            Call::Map {
+                resource,
+                map_type,
+                allow_usage_default,
+                instance,
+            } => {
+                let target = objects.resource(*resource);
+                match self.imm.map(target, *map_type, *allow_usage_default) {
+                    Ok(_) => {
+                        match (map_type, instance) {
+                            (MapType::WriteDiscard, Some(k)) => {
+                                let made = self.imm.current_instance(target.raw());
+                                shared.name_instance(made, *resource, *k);
+                            }
+                            (MapType::Read | MapType::Write | MapType::ReadWrite, _) => {
+                                self.cpu_mapped.insert(*resource);
+                            }
+                            _ => {}
+                        }
+                        (Ok(()), true)
+                    }
+                    Err(error) => (Err(error), false),
+                }
+            }
+            Call::Unmap(resource) if self.cpu_mapped.remove(resource) => {
+                self.imm.unmap(objects.resource(*resource));
+                (Ok(()), true)
+            }
+            Call::Execute { list, restore } => match self.lists.get(list) {
+                Some(made) => {
+                    let result = self.imm.execute_command_list(made, *restore);
+                    let ran = result.as_ref().map_or_else(is_report, |_| true);
+                    self.outcomes.insert(*list, result.clone());
+                    (result, ran)
+                }
+                None => (Err(missing_list(&shared.program, *list)), false),
+            },
+            Call::Present(chain) => {
+                let chain = shared.handles.get(*chain).unwrap_or(RawHandle::NULL);
+                let result = self.imm.present(SwapChain::from_raw(chain));
+                let ran = result.as_ref().map_or_else(is_report, |_| true);
+                (result, ran)
+            }
+            Call::Resume => {
+                self.imm.resume();
+                (Ok(()), true)
+            }
+            Call::BeginCommandListExecution => {
+                self.imm.begin_command_list_execution();
+                (Ok(()), true)
+            }
+            Call::EndCommandListExecution => {
+                self.imm.end_command_list_execution();
+                (Ok(()), true)
+            }
+            _ => {
+                let before = self.imm.stats().calls;
+                let fences = &self.fences;
+                let recorded = record(&mut self.imm, call, &objects, |f| fence_value(fences, f));
+                let refused = (self.imm.stats().calls == before).then(|| {
+                    self.imm
+                        .last_refusal()
+                        .cloned()
+                        .unwrap_or_else(|| replay_error("refused"))
+                });
+                match (recorded, refused) {
+                    (Recorded::Refused(error), _) => (Err(error), false),
+                    (Recorded::Elsewhere, _) => (Err(not_on_immediate(call)), false),
+                    (_, Some(error)) => (Err(error), false),
+                    (Recorded::Fence(value), None) => {
+                        if let Call::InsertFence { fence, .. } = call {
+                            self.fences.insert(*fence, value);
+                        }
+                        (Ok(()), true)
+                    }
+                    (_, None) => (Ok(()), true),
+                }
+            }
+        };
+        let outcome = match (outcome, self.validating) {
+            (Ok(()), true) if !matches!(call, Call::Execute { .. } | Call::Present(_)) => {
+                self.imm.flush()
+            }
+            (outcome, _) => outcome,
+        };
+        self.imm_outcome(line, outcome);
+        ran
+    }
+
+    fn imm_outcome(&mut self, line: usize, outcome: Result<(), Error>) {
+        if let Err(error) = &outcome {
+            self.refusals.push(Refusal {
+                line,
+                on: "imm".into(),
+                error: error.clone(),
+            });
+        }
+        self.imm_last = outcome;
+    }
+
+    // ----- what expectations and reports read -----------------------------------------------
+
+    /// The outcome of the last call on `subject` (or its declaration, finish, execution).
+    pub(crate) fn last_outcome(&mut self, subject: Subject) -> Result<(), Error> {
+        match subject {
+            Subject::Immediate => self.imm_last.clone(),
+            Subject::Object(id) => match self.slots.get(&id) {
+                Some((slot, worker)) => {
+                    self.pool.wait(*worker);
+                    lock(slot).last.clone()
+                }
+                None => self.outcomes.get(&id).cloned().unwrap_or(Ok(())),
+            },
+        }
+    }
+
+    /// Every refusal so far, by line (waits for every worker).
+    pub(crate) fn refusals(&mut self) -> Vec<Refusal> {
+        self.pool.wait_all();
+        let mut all = self.refusals.clone();
+        for (slot, _) in self.slots.values() {
+            all.extend(lock(slot).refusals.iter().cloned());
+        }
+        all.sort_by_key(|r| r.line);
+        all
+    }
+
+    pub(crate) fn list(&self, id: ObjId) -> Option<&CommandList> {
+        self.lists.get(&id)
+    }
+
+    /// Why list `id` does not exist, if it does not.
+    pub(crate) fn list_outcome(&self, id: ObjId) -> Option<&Result<(), Error>> {
+        self.outcomes.get(&id)
+    }
+
+    pub(crate) fn counters(&mut self) -> Counters {
+        *self.imm.counters()
+    }
+
+    /// Takes in every instance the maps so far made (waits for every worker).
+    fn refresh_names(&mut self) {
+        self.pool.wait_all();
+        let instances = self
+            .shared
+            .instances
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for (instance, (_, k)) in instances.iter() {
+            self.names.instance(*instance, *k);
+        }
+    }
+
+    /// Calls `f` with the draw records so far and their namer.
+    pub(crate) fn with_records<R>(&mut self, f: impl FnOnce(&[DrawRecord], &Namer<'_>) -> R) -> R {
+        self.refresh_names();
+        let records = self.imm.records();
+        let namer = self.names.namer(&self.shared.program);
+        f(records, &namer)
+    }
+
+    /// `expect bundle_footprint`.
+    pub(crate) fn bundle_footprint(&mut self, _bundle: ObjId, _bytes: u64) -> Result<(), String> {
+        Err("no bundle: draw bundles are not built in this engine yet".into())
+    }
+
+    /// Waits for every worker.
+    pub(crate) fn settle(&mut self) {
+        self.pool.wait_all();
+    }
+}
+
+/// The value a fence was given, or 0 (which the engine refuses) before it was inserted.
+fn fence_value(fences: &HashMap<ObjId, u64>, fence: ObjId) -> u64 {
+    fences.get(&fence).copied().unwrap_or(0)
+}
+
+fn replay_error(message: &str) -> Error {
+    Error::InvalidArgument {
+        call: "replay",
+        message: message.into(),
+    }
+}
+
+fn error_or_missing(error: Option<Error>) -> Error {
+    error.unwrap_or_else(|| replay_error("the list was refused"))
+}
+
+/// The refusal of a call the immediate context does not have.
+fn not_on_immediate(call: &Call) -> Error {
+    let name = match call {
+        Call::Remap { .. } => "remap_*_inheritance",
+        Call::FinishBundle | Call::FinishCommandList { .. } => "finish",
+        _ => "this call",
+    };
+    Error::InvalidArgument {
+        call: name,
+        message: format!("{name} is not a call of the immediate context"),
+    }
+}

@@ -1,0 +1,815 @@
+//! Lowering: a parsed [`Trace`] to a [`Program`], with the checks the parser cannot make
+//! because they need the engine's types.
+//!
+//! **In:** a trace as the parser returns it (objects declared before use, of the right kind).
+//! **Out:** the program, or the first problem as a [`ParseError`] (`trace:LINE: message`, exit
+//! code 2): a format name the engine does not know (TRACE.md lists formats by example; the
+//! engine's `Format` decides), a number that does not fit the engine's argument (a 32-bit
+//! count, a `u8` stencil value, a slot beyond the slot masks of R-OBJ-5 in a shader
+//! declaration), a context, command list or bundle used after its `release`.
+//!
+//! Numbering: every object gets an [`ObjId`] at its declaration; a swap chain of up to
+//! `MAX_BACK_BUFFERS` buffers numbers its back buffers and their views with it (`NAME.K`,
+//! `NAME.K.rtv`); a derived name of a larger swap chain (which the engine refuses) is numbered
+//! where it is first used and never created. Command lists are numbered by the `finish` that
+//! declares them, fences by their first use. Every write_discard `map` statement of a resource
+//! gets the next instance number K of that resource (TRACE.md "Instances").
+
+use std::collections::HashMap;
+
+use recorder::limits::MAX_BACK_BUFFERS;
+use recorder::{BindFlags, Format, PrimitiveTopology, Rect, Viewport};
+
+use super::ast::{
+    CallContext, Declaration, Expectation, Method, Name, SlotSet, Statement, Subject as AstSubject,
+    Trace,
+};
+use super::error::ParseError;
+use super::program::*;
+use super::symbols::split_derived;
+use super::words;
+
+/// Lowers `trace` (see the module essay).
+pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
+    let mut lowering = Lowering::default();
+    for (line, statement) in &trace.statements {
+        lowering.line = *line;
+        lowering
+            .statement(statement)
+            .map_err(|message| ParseError::new(*line, message))?;
+    }
+    let (semantics, validation) = lowering.device.unwrap_or_default();
+    Ok(Program {
+        semantics,
+        validation,
+        objects: lowering.objects,
+        steps: lowering.steps,
+        recorders: lowering.recorders,
+    })
+}
+
+type Lowered<T> = Result<T, String>;
+
+#[derive(Default)]
+struct Lowering {
+    line: usize,
+    device: Option<(recorder::Semantics, recorder::Validation)>,
+    objects: Vec<Object>,
+    steps: Vec<Step>,
+    recorders: Vec<ObjId>,
+    ids: HashMap<String, ObjId>,
+    /// Swap chains and their back buffers: `(chain, K)` → `(texture, rtv)`.
+    back_buffers: HashMap<(ObjId, u64), (ObjId, ObjId)>,
+    /// Contexts, bundle recorders and command lists released, with the line.
+    released: HashMap<ObjId, usize>,
+    /// The last instance number of each resource mapped write_discard.
+    instances: HashMap<ObjId, u32>,
+}
+
+fn fit_u32(value: u64, what: &str) -> Lowered<u32> {
+    u32::try_from(value)
+        .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
+}
+
+fn fit_i32(value: i64, what: &str) -> Lowered<i32> {
+    i32::try_from(value)
+        .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
+}
+
+fn format(format: &super::ast::Format) -> Lowered<Format> {
+    Format::from_name(format.as_str()).ok_or_else(|| {
+        format!(
+            "unknown format '{}' (the engine's formats: {})",
+            format.as_str(),
+            Format::ALL[1..]
+                .iter()
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// A slot set as the engine's bit mask of `width` slots.
+fn mask(set: &Option<SlotSet>, width: u32, what: &str) -> Lowered<u128> {
+    let mut bits = 0u128;
+    for range in set.iter().flat_map(|s| &s.0) {
+        if range.last >= width as u64 {
+            return Err(format!(
+                "{what} slot {} is beyond the {width} {what} slots (R-OBJ-5)",
+                range.last
+            ));
+        }
+        for slot in range.first..=range.last {
+            bits |= 1 << slot;
+        }
+    }
+    Ok(bits)
+}
+
+fn bind_flags(flags: super::ast::BindFlags) -> BindFlags {
+    flags.iter().fold(BindFlags::NONE, |all, flag| {
+        all | BindFlags::from_name(flag.name()).unwrap_or(BindFlags::NONE)
+    })
+}
+
+pub(crate) fn semantics(semantics: words::Semantics) -> recorder::Semantics {
+    match semantics {
+        words::Semantics::Legacy => recorder::Semantics::Legacy,
+        words::Semantics::Fast => recorder::Semantics::Fast,
+    }
+}
+
+fn stage(stage: words::Stage) -> recorder::Stage {
+    match stage {
+        words::Stage::Vertex => recorder::Stage::Vertex,
+        words::Stage::Hull => recorder::Stage::Hull,
+        words::Stage::Domain => recorder::Stage::Domain,
+        words::Stage::Geometry => recorder::Stage::Geometry,
+        words::Stage::Pixel => recorder::Stage::Pixel,
+        words::Stage::Compute => recorder::Stage::Compute,
+    }
+}
+
+fn topology(topology: words::Topology) -> PrimitiveTopology {
+    match topology {
+        words::Topology::Undefined => PrimitiveTopology::Undefined,
+        words::Topology::TriangleList => PrimitiveTopology::TriangleList,
+        words::Topology::TriangleStrip => PrimitiveTopology::TriangleStrip,
+        words::Topology::LineList => PrimitiveTopology::LineList,
+        words::Topology::LineStrip => PrimitiveTopology::LineStrip,
+        words::Topology::PointList => PrimitiveTopology::PointList,
+    }
+}
+
+fn engine(engine: Option<words::Engine>) -> recorder::Engine {
+    match engine {
+        None | Some(words::Engine::Graphics) => recorder::Engine::Graphics,
+        Some(words::Engine::Compute) => recorder::Engine::Compute,
+        Some(words::Engine::Dma) => recorder::Engine::Dma,
+    }
+}
+
+fn map_type(map_type: words::MapType) -> recorder::MapType {
+    match map_type {
+        words::MapType::WriteDiscard => recorder::MapType::WriteDiscard,
+        words::MapType::WriteNoOverwrite => recorder::MapType::WriteNoOverwrite,
+        words::MapType::Read => recorder::MapType::Read,
+        words::MapType::Write => recorder::MapType::Write,
+        words::MapType::ReadWrite => recorder::MapType::ReadWrite,
+    }
+}
+
+impl Lowering {
+    fn add(&mut self, name: &str, kind: ObjKind, dynamic: bool) -> ObjId {
+        let id = self.objects.len();
+        self.objects.push(Object {
+            name: name.to_owned(),
+            kind,
+            line: self.line,
+            dynamic,
+            back_buffer: None,
+        });
+        self.ids.insert(name.to_owned(), id);
+        id
+    }
+
+    /// The object `name` names (declared before, as the parser checked).
+    fn id(&mut self, name: &Name) -> Lowered<ObjId> {
+        let text = name.as_str();
+        if let Some(&id) = self.ids.get(text) {
+            if let Some(line) = self.released.get(&id) {
+                return Err(format!(
+                    "'{text}' was released on line {line}: the trace no longer has it"
+                ));
+            }
+            return Ok(id);
+        }
+        // A back buffer of a swap chain the engine refuses (too many buffers): numbered here,
+        // never created.
+        let (prefix, k, rtv) =
+            split_derived(text).ok_or_else(|| format!("'{text}' is not declared"))?;
+        let chain = *self
+            .ids
+            .get(prefix)
+            .ok_or_else(|| format!("'{text}' is not declared"))?;
+        let (texture, view) = match self.back_buffers.get(&(chain, k)) {
+            Some(pair) => *pair,
+            None => {
+                let index = u32::try_from(k).unwrap_or(u32::MAX);
+                let texture = self.add(&format!("{prefix}.{k}"), ObjKind::Texture, false);
+                let view = self.add(
+                    &format!("{prefix}.{k}.rtv"),
+                    ObjKind::RenderTargetView,
+                    false,
+                );
+                for id in [texture, view] {
+                    self.objects[id].back_buffer = Some((chain, index));
+                }
+                self.back_buffers.insert((chain, k), (texture, view));
+                (texture, view)
+            }
+        };
+        Ok(if rtv { view } else { texture })
+    }
+
+    fn ids(&mut self, names: &[Option<Name>]) -> Lowered<Vec<Option<ObjId>>> {
+        names.iter().map(|n| self.opt(n)).collect()
+    }
+
+    fn opt(&mut self, name: &Option<Name>) -> Lowered<Option<ObjId>> {
+        name.as_ref().map(|n| self.id(n)).transpose()
+    }
+
+    fn push(&mut self, op: Op) {
+        self.steps.push(Step {
+            line: self.line,
+            op,
+        });
+    }
+
+    fn statement(&mut self, statement: &Statement) -> Lowered<()> {
+        match statement {
+            Statement::Declaration(declaration) => self.declaration(declaration),
+            Statement::Call(call) => self.call(call),
+            Statement::Expectation(expectation) => self.expectation(expectation),
+        }
+    }
+
+    fn declaration(&mut self, declaration: &Declaration) -> Lowered<()> {
+        let (object, create) = match declaration {
+            Declaration::Device {
+                semantics: s,
+                validation,
+            } => {
+                let validation = match validation {
+                    None | Some(words::Validation::Off) => recorder::Validation::Off,
+                    Some(words::Validation::On) => recorder::Validation::On,
+                    Some(words::Validation::Hazards) => recorder::Validation::Hazards,
+                };
+                self.device = Some((semantics(*s), validation));
+                return Ok(());
+            }
+            Declaration::Release { name } => {
+                let id = self.id(name)?;
+                if matches!(
+                    self.objects[id].kind,
+                    ObjKind::Context | ObjKind::BundleRecorder | ObjKind::CommandList
+                ) {
+                    self.released.insert(id, self.line);
+                }
+                self.push(Op::Release(id));
+                return Ok(());
+            }
+            Declaration::Buffer {
+                name,
+                usage,
+                bind,
+                size,
+                uav_flag,
+            } => {
+                let usage = match usage {
+                    words::Usage::Default => recorder::Usage::Default,
+                    words::Usage::Immutable => recorder::Usage::Immutable,
+                    words::Usage::Dynamic => recorder::Usage::Dynamic,
+                    words::Usage::Staging => recorder::Usage::Staging,
+                };
+                let uav_flag = match uav_flag {
+                    None => recorder::UavFlag::None,
+                    Some(words::UavFlag::Append) => recorder::UavFlag::Append,
+                    Some(words::UavFlag::Counter) => recorder::UavFlag::Counter,
+                };
+                let dynamic = usage == recorder::Usage::Dynamic;
+                let create = Create::Buffer {
+                    size: fit_u32(*size, "size")?,
+                    usage,
+                    bind: bind_flags(*bind),
+                    uav_flag,
+                };
+                (self.add(name.as_str(), ObjKind::Buffer, dynamic), create)
+            }
+            Declaration::Texture {
+                name,
+                format: f,
+                width,
+                height,
+                mips,
+                array,
+                samples,
+                bind,
+                compressible,
+                tc,
+            } => {
+                let create = Create::Texture {
+                    format: format(f)?,
+                    width: fit_u32(*width, "width")?,
+                    height: fit_u32(*height, "height")?,
+                    mips: fit_u32(mips.unwrap_or(1), "mips")?,
+                    array: fit_u32(array.unwrap_or(1), "array")?,
+                    samples: fit_u32(samples.unwrap_or(1), "samples")?,
+                    bind: bind_flags(*bind),
+                    compressible: *compressible,
+                    texture_compatible: tc.unwrap_or(false),
+                };
+                (self.add(name.as_str(), ObjKind::Texture, false), create)
+            }
+            Declaration::ShaderResourceView {
+                name,
+                resource,
+                min_lod,
+            } => self.view(name, resource, ObjKind::ShaderResourceView, *min_lod)?,
+            Declaration::UnorderedAccessView { name, resource } => {
+                self.view(name, resource, ObjKind::UnorderedAccessView, None)?
+            }
+            Declaration::RenderTargetView { name, resource } => {
+                self.view(name, resource, ObjKind::RenderTargetView, None)?
+            }
+            Declaration::DepthStencilView { name, resource } => {
+                self.view(name, resource, ObjKind::DepthStencilView, None)?
+            }
+            Declaration::Shader {
+                name,
+                stage: s,
+                constant_buffers,
+                shader_resources,
+                samplers,
+                unordered_access_views,
+                stream_output,
+            } => {
+                let create = Create::Shader {
+                    stage: stage(*s),
+                    constant_buffers: mask(constant_buffers, 16, "constant-buffer")? as u16,
+                    shader_resources: mask(shader_resources, 128, "shader-resource")?,
+                    samplers: mask(samplers, 16, "sampler")? as u16,
+                    unordered_access_views: mask(unordered_access_views, 64, "unordered-access")?
+                        as u64,
+                    stream_output: stream_output.unwrap_or(false),
+                };
+                (self.add(name.as_str(), ObjKind::Shader, false), create)
+            }
+            Declaration::InputLayout {
+                name,
+                vertex_buffers,
+            } => {
+                let create = Create::InputLayout {
+                    vertex_buffers: mask(vertex_buffers, 32, "vertex-buffer")? as u32,
+                };
+                (self.add(name.as_str(), ObjKind::InputLayout, false), create)
+            }
+            Declaration::BlendState { name } => (
+                self.add(name.as_str(), ObjKind::BlendState, false),
+                Create::BlendState,
+            ),
+            Declaration::RasterizerState { name } => (
+                self.add(name.as_str(), ObjKind::RasterizerState, false),
+                Create::RasterizerState,
+            ),
+            Declaration::DepthStencilState { name } => (
+                self.add(name.as_str(), ObjKind::DepthStencilState, false),
+                Create::DepthStencilState,
+            ),
+            Declaration::SamplerState { name } => (
+                self.add(name.as_str(), ObjKind::SamplerState, false),
+                Create::SamplerState,
+            ),
+            Declaration::Predicate { name } => (
+                self.add(name.as_str(), ObjKind::Predicate, false),
+                Create::Predicate,
+            ),
+            Declaration::Swapchain {
+                name,
+                buffers,
+                format: f,
+                width,
+                height,
+            } => {
+                let chain = self.add(name.as_str(), ObjKind::SwapChain, false);
+                let mut back_buffers = Vec::new();
+                if *buffers <= MAX_BACK_BUFFERS as u64 {
+                    for k in 0..*buffers {
+                        let texture = self.add(&format!("{name}.{k}"), ObjKind::Texture, false);
+                        let view =
+                            self.add(&format!("{name}.{k}.rtv"), ObjKind::RenderTargetView, false);
+                        for id in [texture, view] {
+                            self.objects[id].back_buffer = Some((chain, k as u32));
+                        }
+                        self.back_buffers.insert((chain, k), (texture, view));
+                        back_buffers.push((texture, view));
+                    }
+                }
+                let create = Create::SwapChain {
+                    buffers: fit_u32(*buffers, "buffers")?,
+                    format: format(f)?,
+                    width: fit_u32(*width, "width")?,
+                    height: fit_u32(*height, "height")?,
+                    back_buffers,
+                };
+                (chain, create)
+            }
+            Declaration::Context { name, semantics: s } => {
+                let id = self.add(name.as_str(), ObjKind::Context, false);
+                self.recorders.push(id);
+                (
+                    id,
+                    Create::Context {
+                        semantics: semantics(*s),
+                    },
+                )
+            }
+            Declaration::Bundle {
+                name,
+                render_targets,
+                depth,
+                samples,
+            } => {
+                let create = Create::Bundle {
+                    render_targets: render_targets.iter().map(format).collect::<Lowered<_>>()?,
+                    depth: depth.as_ref().map(format).transpose()?,
+                    samples: fit_u32(samples.unwrap_or(1), "samples")?,
+                };
+                let id = self.add(name.as_str(), ObjKind::BundleRecorder, false);
+                self.recorders.push(id);
+                (id, create)
+            }
+        };
+        self.push(Op::Create { object, create });
+        Ok(())
+    }
+
+    fn view(
+        &mut self,
+        name: &Name,
+        resource: &Name,
+        kind: ObjKind,
+        min_lod: Option<f32>,
+    ) -> Lowered<(ObjId, Create)> {
+        let resource = self.id(resource)?;
+        let dynamic = self.objects[resource].dynamic;
+        let id = self.add(name.as_str(), kind, dynamic);
+        Ok((id, Create::View { resource, min_lod }))
+    }
+
+    fn fence(&mut self, name: &Name) -> ObjId {
+        match self.ids.get(name.as_str()) {
+            Some(&id) => id,
+            None => self.add(name.as_str(), ObjKind::Fence, false),
+        }
+    }
+
+    fn call(&mut self, call: &super::ast::Call) -> Lowered<()> {
+        let on = match &call.context {
+            CallContext::Immediate => On::Immediate,
+            CallContext::Deferred(name) => On::Context(self.id(name)?),
+            CallContext::BundleRecorder(name) => On::Bundle(self.id(name)?),
+        };
+        let call = self.method(&call.method)?;
+        self.push(Op::Call { on, call });
+        Ok(())
+    }
+
+    fn method(&mut self, method: &Method) -> Lowered<Call> {
+        let slot = |n: u64| fit_u32(n, "START");
+        Ok(match method {
+            Method::SetInputLayout(layout) => Call::SetInputLayout(self.opt(layout)?),
+            Method::SetPrimitiveTopology(t) => Call::SetPrimitiveTopology(topology(*t)),
+            Method::SetVertexBuffers { start, buffers } => Call::SetVertexBuffers {
+                start: slot(*start)?,
+                buffers: self.ids(buffers)?,
+            },
+            Method::SetIndexBuffer {
+                buffer,
+                format: f,
+                offset,
+            } => Call::SetIndexBuffer {
+                buffer: self.opt(buffer)?,
+                format: format(f)?,
+                offset: fit_u32(offset.unwrap_or(0), "OFFSET")?,
+            },
+            Method::SetPrimitiveResetIndex(value) => {
+                Call::SetPrimitiveResetIndex(fit_u32(*value, "VALUE")?)
+            }
+            Method::SetShader { stage: s, shader } => Call::SetShader {
+                stage: stage(*s),
+                shader: self.opt(shader)?,
+            },
+            Method::SetConstantBuffers {
+                stage: s,
+                start,
+                buffers,
+            } => Call::SetConstantBuffers {
+                stage: stage(*s),
+                start: slot(*start)?,
+                buffers: self.ids(buffers)?,
+            },
+            Method::SetShaderResources {
+                stage: s,
+                start,
+                views,
+            } => Call::SetShaderResources {
+                stage: stage(*s),
+                start: slot(*start)?,
+                views: self.ids(views)?,
+            },
+            Method::SetSamplers {
+                stage: s,
+                start,
+                samplers,
+            } => Call::SetSamplers {
+                stage: stage(*s),
+                start: slot(*start)?,
+                samplers: self.ids(samplers)?,
+            },
+            Method::CsSetUnorderedAccessViews { start, views } => Call::CsSetUnorderedAccessViews {
+                start: slot(*start)?,
+                views: self.ids(views)?,
+            },
+            Method::OmSetRenderTargets {
+                render_targets,
+                depth_stencil,
+            } => Call::OmSetRenderTargets {
+                targets: self.ids(render_targets)?,
+                depth: self.opt(depth_stencil)?,
+                uavs: None,
+            },
+            Method::OmSetRenderTargetsAndUavs {
+                render_targets,
+                depth_stencil,
+                start,
+                views,
+            } => Call::OmSetRenderTargets {
+                targets: self.ids(render_targets)?,
+                depth: self.opt(depth_stencil)?,
+                uavs: Some((slot(*start)?, self.ids(views)?)),
+            },
+            Method::OmSetBlendState(state) => Call::OmSetBlendState(self.opt(state)?),
+            Method::OmSetDepthStencilState(state) => Call::OmSetDepthStencilState(self.opt(state)?),
+            Method::RsSetState(state) => Call::RsSetState(self.opt(state)?),
+            Method::RsSetViewports(viewports) => Call::RsSetViewports(
+                viewports
+                    .iter()
+                    .map(|v| Viewport::new(v.x, v.y, v.width, v.height))
+                    .collect(),
+            ),
+            Method::RsSetScissorRects(rects) => Call::RsSetScissorRects(
+                rects
+                    .iter()
+                    .map(|r| {
+                        Ok(Rect {
+                            left: fit_i32(r.left, "L")?,
+                            top: fit_i32(r.top, "T")?,
+                            right: fit_i32(r.right, "R")?,
+                            bottom: fit_i32(r.bottom, "B")?,
+                        })
+                    })
+                    .collect::<Lowered<_>>()?,
+            ),
+            Method::Draw {
+                vertex_count,
+                start_vertex,
+            } => Call::Draw {
+                vertex_count: fit_u32(*vertex_count, "VERTEX_COUNT")?,
+                start_vertex: fit_u32(*start_vertex, "START_VERTEX")?,
+            },
+            Method::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            } => Call::DrawIndexed {
+                index_count: fit_u32(*index_count, "INDEX_COUNT")?,
+                start_index: fit_u32(*start_index, "START_INDEX")?,
+                base_vertex: fit_i32(*base_vertex, "BASE_VERTEX")?,
+            },
+            Method::DrawInstanced {
+                vertex_count,
+                instance_count,
+                start_vertex,
+                start_instance,
+            } => Call::DrawInstanced {
+                vertex_count: fit_u32(*vertex_count, "VERTEX_COUNT")?,
+                instance_count: fit_u32(*instance_count, "INSTANCE_COUNT")?,
+                start_vertex: fit_u32(*start_vertex, "START_VERTEX")?,
+                start_instance: fit_u32(*start_instance, "START_INSTANCE")?,
+            },
+            Method::DrawIndexedInstanced {
+                index_count,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            } => Call::DrawIndexedInstanced {
+                index_count: fit_u32(*index_count, "INDEX_COUNT")?,
+                instance_count: fit_u32(*instance_count, "INSTANCE_COUNT")?,
+                start_index: fit_u32(*start_index, "START_INDEX")?,
+                base_vertex: fit_i32(*base_vertex, "BASE_VERTEX")?,
+                start_instance: fit_u32(*start_instance, "START_INSTANCE")?,
+            },
+            Method::DrawAuto => Call::DrawAuto,
+            Method::DrawInstancedIndirect { buffer, offset } => Call::DrawInstancedIndirect {
+                buffer: self.id(buffer)?,
+                offset: fit_u32(*offset, "OFFSET")?,
+            },
+            Method::DrawIndexedInstancedIndirect { buffer, offset } => {
+                Call::DrawIndexedInstancedIndirect {
+                    buffer: self.id(buffer)?,
+                    offset: fit_u32(*offset, "OFFSET")?,
+                }
+            }
+            Method::Dispatch { x, y, z } => Call::Dispatch {
+                x: fit_u32(*x, "X")?,
+                y: fit_u32(*y, "Y")?,
+                z: fit_u32(*z, "Z")?,
+            },
+            Method::DispatchIndirect { buffer, offset } => Call::DispatchIndirect {
+                buffer: self.id(buffer)?,
+                offset: fit_u32(*offset, "OFFSET")?,
+            },
+            Method::ClearRenderTargetView { view, color } => Call::ClearRenderTargetView {
+                view: self.id(view)?,
+                color: *color,
+            },
+            Method::ClearDepthStencilView {
+                view,
+                depth,
+                stencil,
+            } => Call::ClearDepthStencilView {
+                view: self.id(view)?,
+                depth: *depth,
+                stencil: u8::try_from(*stencil).map_err(|_| {
+                    format!("STENCIL {stencil} does not fit the engine's 8-bit argument")
+                })?,
+            },
+            Method::CopyResource {
+                destination,
+                source,
+            } => Call::CopyResource {
+                destination: self.id(destination)?,
+                source: self.id(source)?,
+            },
+            Method::UpdateSubresource { resource } => Call::UpdateSubresource(self.id(resource)?),
+            Method::CopyStructureCount {
+                destination,
+                offset,
+                view,
+            } => Call::CopyStructureCount {
+                destination: self.id(destination)?,
+                offset: fit_u32(*offset, "OFFSET")?,
+                view: self.id(view)?,
+            },
+            Method::Map {
+                resource,
+                map_type: m,
+                allow_usage_default,
+            } => {
+                let resource = self.id(resource)?;
+                let instance = (*m == words::MapType::WriteDiscard).then(|| {
+                    let k = self.instances.entry(resource).or_insert(0);
+                    *k += 1;
+                    *k
+                });
+                Call::Map {
+                    resource,
+                    map_type: map_type(*m),
+                    allow_usage_default: *allow_usage_default,
+                    instance,
+                }
+            }
+            Method::Unmap { resource } => Call::Unmap(self.id(resource)?),
+            Method::SetPredication { predicate, value } => Call::SetPredication {
+                predicate: self.opt(predicate)?,
+                value: *value,
+            },
+            Method::Begin { query } => Call::BeginQuery(self.id(query)?),
+            Method::End { query } => Call::EndQuery(self.id(query)?),
+            Method::ClearState => Call::ClearState,
+            Method::DecompressResource { resource, into } => Call::DecompressResource {
+                resource: self.id(resource)?,
+                into: self.opt(into)?,
+            },
+            Method::SetResourceCompression {
+                resource,
+                compression,
+            } => Call::SetResourceCompression {
+                resource: self.id(resource)?,
+                compressed: *compression == words::Compression::Compressed,
+            },
+            Method::SetResourceMinLod { resource, min_lod } => Call::SetResourceMinLod {
+                resource: self.id(resource)?,
+                min_lod: *min_lod,
+            },
+            Method::SetShaderResourceViewMinLod { view, min_lod } => {
+                Call::SetShaderResourceViewMinLod {
+                    view: self.id(view)?,
+                    min_lod: *min_lod,
+                }
+            }
+            Method::InsertWaitOnPresent { swapchain } => {
+                Call::InsertWaitOnPresent(self.id(swapchain)?)
+            }
+            Method::InsertFence { fence, engine: e } => Call::InsertFence {
+                fence: self.fence(fence),
+                engine: engine(*e),
+            },
+            Method::InsertWaitOnFence { fence, engine: e } => Call::InsertWaitOnFence {
+                fence: self.fence(fence),
+                engine: engine(*e),
+            },
+            Method::DrawBundle { bundle } => Call::DrawBundle(self.id(bundle)?),
+            Method::RemapConstantBufferInheritance(r) => {
+                self.remap(RemapKind::ConstantBuffer, r)?
+            }
+            Method::RemapShaderResourceInheritance(r) => {
+                self.remap(RemapKind::ShaderResource, r)?
+            }
+            Method::RemapSamplerInheritance(r) => self.remap(RemapKind::Sampler, r)?,
+            Method::RemapVertexBufferInheritance { slot, inherit_slot } => Call::Remap {
+                kind: RemapKind::VertexBuffer,
+                stage: recorder::Stage::Vertex,
+                slot: fit_u32(*slot, "SLOT")?,
+                inherit_stage: recorder::Stage::Vertex,
+                inherit_slot: fit_u32(*inherit_slot, "INHERIT_SLOT")?,
+            },
+            Method::FinishCommandList { list, restore } => Call::FinishCommandList {
+                list: self.add(list.as_str(), ObjKind::CommandList, false),
+                restore: restore.unwrap_or(false),
+            },
+            Method::FinishBundle => Call::FinishBundle,
+            Method::Execute { list, restore } => Call::Execute {
+                list: self.id(list)?,
+                restore: restore.unwrap_or(false),
+            },
+            Method::BeginCommandListExecution => Call::BeginCommandListExecution,
+            Method::EndCommandListExecution => Call::EndCommandListExecution,
+            Method::Present { swapchain } => Call::Present(self.id(swapchain)?),
+            Method::Resume => Call::Resume,
+        })
+    }
+
+    fn remap(&mut self, kind: RemapKind, remap: &super::ast::Remap) -> Lowered<Call> {
+        Ok(Call::Remap {
+            kind,
+            stage: stage(remap.stage),
+            slot: fit_u32(remap.slot, "SLOT")?,
+            inherit_stage: stage(remap.inherit_stage),
+            inherit_slot: fit_u32(remap.inherit_slot, "INHERIT_SLOT")?,
+        })
+    }
+
+    fn expectation(&mut self, expectation: &Expectation) -> Lowered<()> {
+        let check = match expectation {
+            Expectation::Ok => Check::Ok,
+            Expectation::Error { subject, kind } => Check::Error {
+                subject: match subject {
+                    AstSubject::Immediate => Subject::Immediate,
+                    AstSubject::Named(name) => Subject::Object(self.subject(name)?),
+                },
+                kind: recorder::ErrorKind::from_name(kind.name())
+                    .ok_or_else(|| format!("the engine has no error kind '{kind}'"))?,
+            },
+            Expectation::SplitPoints {
+                list,
+                total,
+                categories,
+            } => Check::SplitPoints {
+                list: self.id(list)?,
+                total: *total,
+                categories: categories
+                    .iter()
+                    .map(|(category, n)| {
+                        recorder::SplitCategory::from_name(category.name())
+                            .map(|c| (c, *n))
+                            .ok_or_else(|| format!("the engine has no split category '{category}'"))
+                    })
+                    .collect::<Lowered<_>>()?,
+            },
+            Expectation::Counters(keys) => {
+                Check::Counters(keys.iter().map(|(key, n)| (key.name(), *n)).collect())
+            }
+            Expectation::Draw {
+                index,
+                field,
+                value,
+            } => Check::Draw {
+                index: *index,
+                field: *field,
+                value: value.clone(),
+            },
+            Expectation::BundleFootprint { bundle, bytes } => Check::BundleFootprint {
+                bundle: self.id(bundle)?,
+                bytes: *bytes,
+            },
+        };
+        self.push(Op::Expect(Expect {
+            written: expectation.clone(),
+            check,
+        }));
+        Ok(())
+    }
+
+    /// `expect error NAME`: any declared name, a released one too (its last outcome stays).
+    fn subject(&mut self, name: &Name) -> Lowered<ObjId> {
+        match self.ids.get(name.as_str()) {
+            Some(&id) => Ok(id),
+            None => self.id(name),
+        }
+    }
+}

@@ -1,0 +1,515 @@
+//! What a trace lowers to before it runs: every object it names numbered ([`ObjId`]), every
+//! argument in the engine's own types, every step with its line.
+//!
+//! **In:** nothing; plain data, built by `lower.rs` from a parsed [`Trace`](super::Trace).
+//! **Out:** a [`Program`] that the replay (`run.rs` and its siblings) executes against the
+//! real engine, on one thread or several, and against the reference of `--compare`.
+//!
+//! **Invariant.** A program needs no further checking: every format is one the engine knows,
+//! every number fits the engine's argument, every object is declared before a step names it,
+//! and no step names a context, command list or bundle the trace released before. Whether the
+//! engine accepts a step is the run's business, not the program's.
+
+use recorder::{
+    BindFlags, Engine, Format, MapType, ObjectKind, PrimitiveTopology, Rect, Semantics,
+    SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
+};
+
+use super::ast::Expectation as AstExpectation;
+use super::value::{DrawField, ExpectedValue};
+
+/// An object of the trace, by its number: an index into [`Program::objects`].
+pub(crate) type ObjId = usize;
+
+/// What an object of the trace is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ObjKind {
+    Buffer,
+    Texture,
+    ShaderResourceView,
+    UnorderedAccessView,
+    RenderTargetView,
+    DepthStencilView,
+    Shader,
+    InputLayout,
+    BlendState,
+    RasterizerState,
+    DepthStencilState,
+    SamplerState,
+    Predicate,
+    SwapChain,
+    Context,
+    BundleRecorder,
+    CommandList,
+    Fence,
+}
+
+impl ObjKind {
+    /// The engine's kind of the object, for the engine objects (not contexts, lists, fences).
+    pub(crate) fn engine(self) -> Option<ObjectKind> {
+        Some(match self {
+            Self::Buffer => ObjectKind::Buffer,
+            Self::Texture => ObjectKind::Texture,
+            Self::ShaderResourceView => ObjectKind::ShaderResourceView,
+            Self::UnorderedAccessView => ObjectKind::UnorderedAccessView,
+            Self::RenderTargetView => ObjectKind::RenderTargetView,
+            Self::DepthStencilView => ObjectKind::DepthStencilView,
+            Self::Shader => ObjectKind::Shader,
+            Self::InputLayout => ObjectKind::InputLayout,
+            Self::BlendState => ObjectKind::BlendState,
+            Self::RasterizerState => ObjectKind::RasterizerState,
+            Self::DepthStencilState => ObjectKind::DepthStencilState,
+            Self::SamplerState => ObjectKind::SamplerState,
+            Self::Predicate => ObjectKind::Query,
+            Self::SwapChain => ObjectKind::SwapChain,
+            Self::Context | Self::BundleRecorder | Self::CommandList | Self::Fence => return None,
+        })
+    }
+}
+
+/// One object of the trace.
+#[derive(Clone, Debug)]
+pub(crate) struct Object {
+    /// The trace name (`cb`, `sc.0.rtv`).
+    pub name: String,
+    pub kind: ObjKind,
+    /// The line that declared it.
+    pub line: usize,
+    /// A dynamic-usage buffer, or a view of one: records name its instances (`NAME#K`).
+    pub dynamic: bool,
+    /// A back buffer or its view: `(swap chain, index)`; created with the swap chain.
+    pub back_buffer: Option<(ObjId, u32)>,
+}
+
+/// A parsed trace, lowered.
+#[derive(Debug)]
+pub(crate) struct Program {
+    pub semantics: Semantics,
+    pub validation: Validation,
+    pub objects: Vec<Object>,
+    pub steps: Vec<Step>,
+    /// The deferred contexts and bundle recorders, in declaration order (`--threads`
+    /// assigns them to workers round robin in this order).
+    pub recorders: Vec<ObjId>,
+}
+
+/// One statement.
+#[derive(Clone, Debug)]
+pub(crate) struct Step {
+    pub line: usize,
+    pub op: Op,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Op {
+    /// A declaration that makes an engine object, a context or a bundle recorder.
+    Create {
+        object: ObjId,
+        create: Create,
+    },
+    Release(ObjId),
+    Call {
+        on: On,
+        call: Call,
+    },
+    Expect(Expect),
+}
+
+/// Where a call is issued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum On {
+    Immediate,
+    Context(ObjId),
+    Bundle(ObjId),
+}
+
+/// How an object is made.
+#[derive(Clone, Debug)]
+pub(crate) enum Create {
+    Buffer {
+        size: u32,
+        usage: Usage,
+        bind: BindFlags,
+        uav_flag: UavFlag,
+    },
+    Texture {
+        format: Format,
+        width: u32,
+        height: u32,
+        mips: u32,
+        array: u32,
+        samples: u32,
+        bind: BindFlags,
+        compressible: Option<bool>,
+        texture_compatible: bool,
+    },
+    View {
+        resource: ObjId,
+        min_lod: Option<f32>,
+    },
+    Shader {
+        stage: Stage,
+        constant_buffers: u16,
+        shader_resources: u128,
+        samplers: u16,
+        unordered_access_views: u64,
+        stream_output: bool,
+    },
+    InputLayout {
+        vertex_buffers: u32,
+    },
+    BlendState,
+    RasterizerState,
+    DepthStencilState,
+    SamplerState,
+    Predicate,
+    /// `back_buffers[K]` are the objects `NAME.K` and `NAME.K.rtv`.
+    SwapChain {
+        buffers: u32,
+        format: Format,
+        width: u32,
+        height: u32,
+        back_buffers: Vec<(ObjId, ObjId)>,
+    },
+    Context {
+        semantics: Semantics,
+    },
+    Bundle {
+        render_targets: Vec<Format>,
+        depth: Option<Format>,
+        samples: u32,
+    },
+}
+
+/// Which inheritance a remap call changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RemapKind {
+    ConstantBuffer,
+    ShaderResource,
+    Sampler,
+    VertexBuffer,
+}
+
+/// A call, its arguments in the engine's types. Objects are [`ObjId`]s; `None` is `null`.
+#[derive(Clone, Debug)]
+pub(crate) enum Call {
+    SetInputLayout(Option<ObjId>),
+    SetPrimitiveTopology(PrimitiveTopology),
+    SetVertexBuffers {
+        start: u32,
+        buffers: Vec<Option<ObjId>>,
+    },
+    SetIndexBuffer {
+        buffer: Option<ObjId>,
+        format: Format,
+        offset: u32,
+    },
+    SetPrimitiveResetIndex(u32),
+    SetShader {
+        stage: Stage,
+        shader: Option<ObjId>,
+    },
+    SetConstantBuffers {
+        stage: Stage,
+        start: u32,
+        buffers: Vec<Option<ObjId>>,
+    },
+    SetShaderResources {
+        stage: Stage,
+        start: u32,
+        views: Vec<Option<ObjId>>,
+    },
+    SetSamplers {
+        stage: Stage,
+        start: u32,
+        samplers: Vec<Option<ObjId>>,
+    },
+    CsSetUnorderedAccessViews {
+        start: u32,
+        views: Vec<Option<ObjId>>,
+    },
+    OmSetRenderTargets {
+        targets: Vec<Option<ObjId>>,
+        depth: Option<ObjId>,
+        uavs: Option<(u32, Vec<Option<ObjId>>)>,
+    },
+    OmSetBlendState(Option<ObjId>),
+    OmSetDepthStencilState(Option<ObjId>),
+    RsSetState(Option<ObjId>),
+    RsSetViewports(Vec<Viewport>),
+    RsSetScissorRects(Vec<Rect>),
+    Draw {
+        vertex_count: u32,
+        start_vertex: u32,
+    },
+    DrawIndexed {
+        index_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+    },
+    DrawInstanced {
+        vertex_count: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    },
+    DrawIndexedInstanced {
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    },
+    DrawAuto,
+    DrawInstancedIndirect {
+        buffer: ObjId,
+        offset: u32,
+    },
+    DrawIndexedInstancedIndirect {
+        buffer: ObjId,
+        offset: u32,
+    },
+    Dispatch {
+        x: u32,
+        y: u32,
+        z: u32,
+    },
+    DispatchIndirect {
+        buffer: ObjId,
+        offset: u32,
+    },
+    ClearRenderTargetView {
+        view: ObjId,
+        color: [f32; 4],
+    },
+    ClearDepthStencilView {
+        view: ObjId,
+        depth: f32,
+        stencil: u8,
+    },
+    CopyResource {
+        destination: ObjId,
+        source: ObjId,
+    },
+    UpdateSubresource(ObjId),
+    CopyStructureCount {
+        destination: ObjId,
+        offset: u32,
+        view: ObjId,
+    },
+    /// `instance`: for a write_discard map, the K of the instance it makes (TRACE.md
+    /// "Instances": every write_discard map statement of a resource, in trace order).
+    Map {
+        resource: ObjId,
+        map_type: MapType,
+        allow_usage_default: bool,
+        instance: Option<u32>,
+    },
+    Unmap(ObjId),
+    SetPredication {
+        predicate: Option<ObjId>,
+        value: bool,
+    },
+    BeginQuery(ObjId),
+    EndQuery(ObjId),
+    ClearState,
+    DecompressResource {
+        resource: ObjId,
+        into: Option<ObjId>,
+    },
+    SetResourceCompression {
+        resource: ObjId,
+        compressed: bool,
+    },
+    SetResourceMinLod {
+        resource: ObjId,
+        min_lod: f32,
+    },
+    SetShaderResourceViewMinLod {
+        view: ObjId,
+        min_lod: f32,
+    },
+    InsertWaitOnPresent(ObjId),
+    InsertFence {
+        fence: ObjId,
+        engine: Engine,
+    },
+    InsertWaitOnFence {
+        fence: ObjId,
+        engine: Engine,
+    },
+    DrawBundle(ObjId),
+    Remap {
+        kind: RemapKind,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    },
+    FinishCommandList {
+        list: ObjId,
+        restore: bool,
+    },
+    FinishBundle,
+    Execute {
+        list: ObjId,
+        restore: bool,
+    },
+    BeginCommandListExecution,
+    EndCommandListExecution,
+    Present(ObjId),
+    Resume,
+}
+
+impl Call {
+    /// Every object the call names, null slots left out (lists, bundles and fences included).
+    pub(crate) fn objects(&self, out: &mut Vec<ObjId>) {
+        let some =
+            |out: &mut Vec<ObjId>, items: &[Option<ObjId>]| out.extend(items.iter().flatten());
+        match self {
+            Self::SetInputLayout(o)
+            | Self::SetShader { shader: o, .. }
+            | Self::OmSetBlendState(o)
+            | Self::OmSetDepthStencilState(o)
+            | Self::RsSetState(o)
+            | Self::SetPredication { predicate: o, .. }
+            | Self::SetIndexBuffer { buffer: o, .. } => out.extend(o),
+            Self::SetVertexBuffers { buffers: items, .. }
+            | Self::SetConstantBuffers { buffers: items, .. }
+            | Self::SetShaderResources { views: items, .. }
+            | Self::SetSamplers {
+                samplers: items, ..
+            }
+            | Self::CsSetUnorderedAccessViews { views: items, .. } => some(out, items),
+            Self::OmSetRenderTargets {
+                targets,
+                depth,
+                uavs,
+            } => {
+                some(out, targets);
+                out.extend(depth);
+                if let Some((_, views)) = uavs {
+                    some(out, views);
+                }
+            }
+            Self::DrawInstancedIndirect { buffer, .. }
+            | Self::DrawIndexedInstancedIndirect { buffer, .. }
+            | Self::DispatchIndirect { buffer, .. }
+            | Self::ClearRenderTargetView { view: buffer, .. }
+            | Self::ClearDepthStencilView { view: buffer, .. }
+            | Self::UpdateSubresource(buffer)
+            | Self::Map {
+                resource: buffer, ..
+            }
+            | Self::Unmap(buffer)
+            | Self::BeginQuery(buffer)
+            | Self::EndQuery(buffer)
+            | Self::SetResourceCompression {
+                resource: buffer, ..
+            }
+            | Self::SetResourceMinLod {
+                resource: buffer, ..
+            }
+            | Self::SetShaderResourceViewMinLod { view: buffer, .. }
+            | Self::InsertWaitOnPresent(buffer)
+            | Self::DrawBundle(buffer)
+            | Self::Execute { list: buffer, .. }
+            | Self::Present(buffer) => out.push(*buffer),
+            Self::CopyResource {
+                destination,
+                source,
+            } => out.extend([*destination, *source]),
+            Self::CopyStructureCount {
+                destination, view, ..
+            } => out.extend([*destination, *view]),
+            Self::DecompressResource { resource, into } => {
+                out.push(*resource);
+                out.extend(into);
+            }
+            Self::SetPrimitiveTopology(_)
+            | Self::SetPrimitiveResetIndex(_)
+            | Self::RsSetViewports(_)
+            | Self::RsSetScissorRects(_)
+            | Self::Draw { .. }
+            | Self::DrawIndexed { .. }
+            | Self::DrawInstanced { .. }
+            | Self::DrawIndexedInstanced { .. }
+            | Self::DrawAuto
+            | Self::Dispatch { .. }
+            | Self::ClearState
+            | Self::InsertFence { .. }
+            | Self::InsertWaitOnFence { .. }
+            | Self::Remap { .. }
+            | Self::FinishCommandList { .. }
+            | Self::FinishBundle
+            | Self::BeginCommandListExecution
+            | Self::EndCommandListExecution
+            | Self::Resume => {}
+        }
+    }
+
+    /// Whether the call sets state a legacy context carries into its next list after a
+    /// `finish restore=yes` (R-ST-1): the state setters, and `clear_state`.
+    pub(crate) fn is_state(&self) -> bool {
+        matches!(
+            self,
+            Self::SetInputLayout(_)
+                | Self::SetPrimitiveTopology(_)
+                | Self::SetVertexBuffers { .. }
+                | Self::SetIndexBuffer { .. }
+                | Self::SetPrimitiveResetIndex(_)
+                | Self::SetShader { .. }
+                | Self::SetConstantBuffers { .. }
+                | Self::SetShaderResources { .. }
+                | Self::SetSamplers { .. }
+                | Self::CsSetUnorderedAccessViews { .. }
+                | Self::OmSetRenderTargets { .. }
+                | Self::OmSetBlendState(_)
+                | Self::OmSetDepthStencilState(_)
+                | Self::RsSetState(_)
+                | Self::RsSetViewports(_)
+                | Self::RsSetScissorRects(_)
+                | Self::SetPredication { .. }
+                | Self::ClearState
+        )
+    }
+}
+
+/// Whom `expect error` asks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Subject {
+    Immediate,
+    Object(ObjId),
+}
+
+/// An expectation, with the statement as written (for messages).
+#[derive(Clone, Debug)]
+pub(crate) struct Expect {
+    pub written: AstExpectation,
+    pub check: Check,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Check {
+    Ok,
+    Error {
+        subject: Subject,
+        kind: recorder::ErrorKind,
+    },
+    SplitPoints {
+        list: ObjId,
+        total: Option<u64>,
+        categories: Vec<(SplitCategory, u64)>,
+    },
+    /// Counter keys as `Counters::get` takes them.
+    Counters(Vec<(&'static str, u64)>),
+    Draw {
+        index: u64,
+        field: DrawField,
+        value: ExpectedValue,
+    },
+    BundleFootprint {
+        bundle: ObjId,
+        bytes: u64,
+    },
+}

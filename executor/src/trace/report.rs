@@ -1,0 +1,164 @@
+//! What `replay` prints: the summary line, the digest, the records, the comparison with the
+//! reference, and the same as JSON (written by hand: no serde).
+//!
+//! **In:** a [`Summary`] of the run. **Out:** text. Nothing here depends on the thread count,
+//! so `--threads` prints what the single-threaded run prints.
+
+use std::fmt::Write as _;
+
+use recorder::{SplitCategory, SplitCounts};
+
+use crate::record::Counters;
+
+/// What a finished run hands the report.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Summary {
+    pub counters: Counters,
+    pub recorded: SplitCounts,
+    pub records: Vec<String>,
+    pub digest: u64,
+    pub checked: usize,
+    pub failures: Vec<String>,
+    /// `--compare`: records compared, and the first difference as text.
+    pub compare: Option<(usize, Option<String>)>,
+}
+
+/// The summary line: draws, dispatches, context rolls, indirect-buffer executions, split points
+/// recorded / resolved (by category, those that occurred), expectations held.
+pub(crate) fn summary_line(summary: &Summary) -> String {
+    let c = &summary.counters;
+    let resolved = &c.split_points_resolved;
+    let mut line = format!(
+        "draws={} dispatches={} context_rolls={} ib_executions={} split_points={}/{}",
+        c.draws,
+        c.dispatches,
+        c.context_rolls,
+        c.ib_executions,
+        summary.recorded.total(),
+        resolved.total()
+    );
+    let categories: Vec<String> = SplitCategory::ALL
+        .iter()
+        .filter(|k| summary.recorded[**k] != 0 || resolved[**k] != 0)
+        .map(|k| format!("{}={}/{}", k.name(), summary.recorded[*k], resolved[*k]))
+        .collect();
+    if !categories.is_empty() {
+        let _ = write!(line, " ({})", categories.join(" "));
+    }
+    let held = summary.checked - summary.failures.len();
+    let _ = write!(line, " expectations={held}/{}", summary.checked);
+    line
+}
+
+/// The digest line.
+pub(crate) fn digest_line(summary: &Summary) -> String {
+    format!(
+        "digest={:016x} records={}",
+        summary.digest,
+        summary.records.len()
+    )
+}
+
+/// The plain-text report after the failures: records (`--records`), the comparison, the
+/// summary and the digest.
+pub(crate) fn text(summary: &Summary, records: bool) -> String {
+    let mut out = String::new();
+    if records {
+        for (i, record) in summary.records.iter().enumerate() {
+            let _ = writeln!(out, "{i}: {record}");
+        }
+    }
+    if let Some((count, difference)) = &summary.compare {
+        match difference {
+            None => {
+                let _ = writeln!(out, "compare: {count} records identical to the reference");
+            }
+            Some(text) => out.push_str(text),
+        }
+    }
+    let _ = writeln!(out, "{}", summary_line(summary));
+    let _ = writeln!(out, "{}", digest_line(summary));
+    out
+}
+
+/// A JSON string.
+fn string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn split_object(counts: &SplitCounts) -> String {
+    let mut out = format!("{{\"total\":{}", counts.total());
+    for category in SplitCategory::ALL {
+        let _ = write!(out, ",\"{}\":{}", category.name(), counts[category]);
+    }
+    out.push('}');
+    out
+}
+
+fn array(items: &[String]) -> String {
+    let items: Vec<String> = items.iter().map(|s| string(s)).collect();
+    format!("[{}]", items.join(","))
+}
+
+/// The report as one JSON object.
+pub(crate) fn json(summary: &Summary, exit_code: i32, records: bool) -> String {
+    let c = &summary.counters;
+    let mut out = format!(
+        "{{\"exit\":{exit_code},\"draws\":{},\"dispatches\":{},\"context_rolls\":{},\"ib_executions\":{}",
+        c.draws, c.dispatches, c.context_rolls, c.ib_executions
+    );
+    let _ = write!(
+        out,
+        ",\"split_points\":{{\"recorded\":{},\"resolved\":{}}}",
+        split_object(&summary.recorded),
+        split_object(&c.split_points_resolved)
+    );
+    out.push_str(",\"counters\":{");
+    for (i, key) in Counters::KEYS.iter().enumerate() {
+        let separator = if i == 0 { "" } else { "," };
+        let _ = write!(out, "{separator}\"{key}\":{}", c.get(key).unwrap_or(0));
+    }
+    out.push('}');
+    let _ = write!(
+        out,
+        ",\"records\":{},\"digest\":\"{:016x}\"",
+        summary.records.len(),
+        summary.digest
+    );
+    let _ = write!(
+        out,
+        ",\"expectations\":{{\"checked\":{},\"failed\":{}}},\"failures\":{}",
+        summary.checked,
+        summary.failures.len(),
+        array(&summary.failures)
+    );
+    if let Some((count, difference)) = &summary.compare {
+        let _ = write!(
+            out,
+            ",\"compare\":{{\"records\":{count},\"identical\":{},\"difference\":{}}}",
+            difference.is_none(),
+            difference.as_deref().map_or("null".to_string(), string)
+        );
+    }
+    if records {
+        let _ = write!(out, ",\"draw_records\":{}", array(&summary.records));
+    }
+    out.push_str("}\n");
+    out
+}

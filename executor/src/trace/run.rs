@@ -1,0 +1,180 @@
+//! The `replay` command as a library: a trace's bytes in, what the command prints and its
+//! exit code out (TRACE.md "The command"), so tests run traces without a process.
+//!
+//! **In:** the trace and [`ReplayOptions`]. **Out:** a [`Replay`]: exit code 0 (every
+//! expectation held), 1 (one failed, printed as `trace:LINE: expected …, found …`, and the
+//! rest of the trace run anyway; or `--compare` found a record that differs from the
+//! reference) or 2 (malformed: `trace:LINE: message` on stderr, nothing run).
+//!
+//! The steps: parse (`parse.rs`), lower (`lower.rs`: the engine's types, numbering), run every
+//! statement in order against the real engine (`engine.rs`, with `pool.rs` for `--threads`)
+//! checking expectations as they come (`verdict.rs`), and under `--compare` against the
+//! reference too (`reference.rs`); then the report (`report.rs`).
+
+use std::sync::Arc;
+
+use super::engine::Engine;
+use super::lower::lower;
+use super::names::{digest, record_lines};
+use super::program::Op;
+use super::reference::Reference;
+use super::report::{self, Summary};
+use super::verdict;
+
+/// How to replay (the command's options).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// `--compare`: also run the reference and compare the draw records.
+    pub compare: bool,
+    /// `--threads N`: record deferred contexts and bundle recorders on N worker threads
+    /// (0: on the main thread).
+    pub threads: usize,
+    /// `--records`: print every draw record.
+    pub records: bool,
+    /// `--json`: the report as JSON.
+    pub json: bool,
+}
+
+impl ReplayOptions {
+    /// The options of a command line (`--compare`, `--threads N`, `--records`, `--json`) and
+    /// the trace path, or what is wrong with them.
+    pub fn from_args(
+        args: impl IntoIterator<Item = String>,
+    ) -> Result<(Self, std::path::PathBuf), String> {
+        let mut options = Self::default();
+        let mut path = None;
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--compare" => options.compare = true,
+                "--records" => options.records = true,
+                "--json" => options.json = true,
+                "--threads" => {
+                    let n = args.next().ok_or("--threads needs a number")?;
+                    options.threads = n
+                        .parse()
+                        .map_err(|_| format!("--threads {n}: not a number of threads"))?;
+                }
+                flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
+                _ if path.is_some() => return Err(format!("one trace at a time ({arg})")),
+                _ => path = Some(arg.into()),
+            }
+        }
+        let path = path.ok_or("no trace given")?;
+        Ok((options, path))
+    }
+}
+
+/// What a replay printed, and its exit code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub exit_code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Replay {
+    fn malformed(message: String) -> Self {
+        Self {
+            exit_code: 2,
+            stdout: String::new(),
+            stderr: message + "\n",
+        }
+    }
+}
+
+/// Replays `trace` (see the module essay).
+///
+/// ```
+/// use executor::trace::{replay, ReplayOptions};
+///
+/// let trace = b"device semantics=fast\n\
+///               shader vs0 stage=vs\n\
+///               imm vs_set_shader vs0\n\
+///               imm draw 3 0\n\
+///               expect draw 0 vs vs0\n\
+///               expect counters draws=2\n";
+/// let run = replay(trace, &ReplayOptions::default());
+/// assert_eq!(run.exit_code, 1);
+/// assert!(run.stdout.starts_with("trace:6: expected counters draws=2, found draws=1\n"));
+///
+/// let broken = replay(b"device semantics=fast\nimm draw 3\n", &ReplayOptions::default());
+/// assert_eq!(broken.exit_code, 2);
+/// assert!(broken.stderr.starts_with("trace:2: "));
+/// ```
+pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
+    let parsed = match super::parse(trace) {
+        Ok(parsed) => parsed,
+        Err(error) => return Replay::malformed(error.to_string()),
+    };
+    let program = match lower(&parsed) {
+        Ok(program) => Arc::new(program),
+        Err(error) => return Replay::malformed(error.to_string()),
+    };
+    let mut engine = match Engine::new(program.clone(), options.threads) {
+        Ok(engine) => engine,
+        Err(error) => return Replay::malformed(format!("replay: {error}")),
+    };
+    let mut reference = match options.compare {
+        true => match Reference::new(program.clone()) {
+            Ok(reference) => Some(reference),
+            Err(error) => return Replay::malformed(format!("replay: reference: {error}")),
+        },
+        false => None,
+    };
+    let mut summary = Summary::default();
+    let mut stdout = String::new();
+    for (index, step) in program.steps.iter().enumerate() {
+        match &step.op {
+            Op::Expect(expect) => {
+                summary.checked += 1;
+                if let Err(found) = verdict::check(&mut engine, expect) {
+                    let line = format!(
+                        "trace:{}: expected {}, found {found}",
+                        step.line,
+                        verdict::expected(expect)
+                    );
+                    if !options.json {
+                        stdout.push_str(&line);
+                        stdout.push('\n');
+                    }
+                    summary.failures.push(line);
+                }
+            }
+            _ => {
+                let effect = engine.step(index);
+                if let Some(reference) = reference.as_mut() {
+                    reference.step(index, effect);
+                }
+            }
+        }
+    }
+    engine.settle();
+    summary.counters = engine.counters();
+    summary.recorded = engine.split_recorded;
+    summary.records = engine.with_records(record_lines);
+    summary.digest = digest(&summary.records);
+    if let Some(reference) = reference.as_mut() {
+        let theirs = reference.record_lines();
+        summary.compare = Some((
+            summary.records.len(),
+            super::compare::first_difference(&summary.records, &theirs),
+        ));
+    }
+    let differs = matches!(&summary.compare, Some((_, Some(_))));
+    let exit_code = if summary.failures.is_empty() && !differs {
+        0
+    } else {
+        1
+    };
+    if options.json {
+        stdout = report::json(&summary, exit_code, options.records);
+    } else {
+        stdout.push_str(&report::text(&summary, options.records));
+    }
+    Replay {
+        exit_code,
+        stdout,
+        stderr: String::new(),
+    }
+}

@@ -1,0 +1,258 @@
+//! A deferred context (or bundle recorder) of the trace as the replay holds it: the engine's
+//! recorder, and what `expect error` and `expect ok` will ask about it. A slot is touched by
+//! one thread at a time: the worker it is assigned to under `--threads`, or the main thread
+//! once it has waited for that worker's queue (a `Mutex` makes the hand-over safe; it is never
+//! contended).
+//!
+//! **Which calls a slot refuses itself.** The engine's API cannot be called with an object
+//! whose declaration it refused, a command list whose `finish` failed, or an immediate-context
+//! call on a deferred context (`present`, `resume`, `begin_command_list_execution`, ...): the
+//! replay refuses those calls with `invalid_argument` and a message saying why, and, since a
+//! refused call poisons the list being recorded (R-REC-8), the next `finish` fails with the
+//! first refusal of the list, whoever made it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use recorder::encode::InstanceId;
+use recorder::{CommandList, DeferredContext, Error};
+
+use super::apply::{record, Handles, Recorded, Resolver};
+use super::program::{Call, ObjId, Program};
+
+/// A call the engine (or the replay) refused: where, on what, and the error.
+#[derive(Clone, Debug)]
+pub(crate) struct Refusal {
+    pub line: usize,
+    /// `imm`, or the trace name of the context or object.
+    pub on: String,
+    pub error: Error,
+}
+
+/// What every thread of a replay shares: the program, the handles its declarations made, and
+/// the dynamic instances the engine made for each write_discard map statement.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub program: Arc<Program>,
+    pub handles: Handles,
+    /// Engine instance → (resource, K) (TRACE.md "Instances").
+    pub instances: Mutex<HashMap<InstanceId, (ObjId, u32)>>,
+}
+
+impl Shared {
+    pub(crate) fn resolver(&self) -> Resolver<'_> {
+        Resolver {
+            program: &self.program,
+            handles: &self.handles,
+        }
+    }
+
+    pub(crate) fn name_instance(&self, instance: InstanceId, resource: ObjId, k: u32) {
+        self.instances
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(instance, (resource, k));
+    }
+
+    /// The refusal of a call that names an object the engine never made, if it does.
+    pub(crate) fn missing_object(&self, call: &Call) -> Option<Error> {
+        let mut named = Vec::new();
+        call.objects(&mut named);
+        let object = named.into_iter().find(|&id| {
+            let object = &self.program.objects[id];
+            object.kind.engine().is_some() && self.handles.get(id).is_none()
+        })?;
+        let object = &self.program.objects[object];
+        Some(Error::InvalidArgument {
+            call: "replay",
+            message: format!(
+                "'{}' does not exist: the engine refused its declaration (line {})",
+                object.name, object.line
+            ),
+        })
+    }
+}
+
+/// The engine's recorder behind a slot.
+pub(crate) enum Recorder {
+    Context(Box<DeferredContext>),
+    /// The engine refused the declaration: calls on it are refused by the replay.
+    Missing {
+        line: usize,
+    },
+    /// Released by the trace (no later statement names it: `lower.rs` checks).
+    Gone,
+}
+
+pub(crate) struct Slot {
+    pub name: String,
+    pub recorder: Recorder,
+    /// The outcome of the last call on it (or its declaration, finish or execute).
+    pub last: Result<(), Error>,
+    /// Every refusal on it, in order.
+    pub refusals: Vec<Refusal>,
+    /// The first refusal since the list being recorded began, the engine's or the replay's.
+    pub list_error: Option<Error>,
+    /// The replay refused a call of the list being recorded (the engine does not know: the
+    /// replay fails the list's `finish` itself).
+    pub poisoned: bool,
+}
+
+pub(crate) type SharedSlot = Arc<Mutex<Slot>>;
+
+impl Slot {
+    pub(crate) fn new(name: &str, recorder: Recorder) -> Self {
+        Self {
+            name: name.to_owned(),
+            recorder,
+            last: Ok(()),
+            refusals: Vec::new(),
+            list_error: None,
+            poisoned: false,
+        }
+    }
+
+    /// Notes the outcome of a call of `line` (a finish too).
+    pub(crate) fn note(&mut self, line: usize, outcome: Result<(), Error>) {
+        if let Err(error) = &outcome {
+            self.refusals.push(Refusal {
+                line,
+                on: self.name.clone(),
+                error: error.clone(),
+            });
+        }
+        self.last = outcome;
+    }
+
+    /// Notes the outcome of a recording call of `line`: a refusal is also the list's.
+    pub(crate) fn outcome(&mut self, line: usize, outcome: Result<(), Error>, by_replay: bool) {
+        if let Err(error) = &outcome {
+            self.poisoned |= by_replay;
+            if self.list_error.is_none() {
+                self.list_error = Some(error.clone());
+            }
+        }
+        self.note(line, outcome);
+    }
+
+    /// The list being recorded ended (finished, or discarded by a failed finish).
+    pub(crate) fn list_ended(&mut self) {
+        self.list_error = None;
+        self.poisoned = false;
+    }
+
+    /// Runs a recording call of `line` on the slot's context. `list`: the command list an
+    /// `execute` names, if it exists; `fence`: the values of fences inserted so far. Returns
+    /// the value of a fence the call inserted.
+    pub(crate) fn call(
+        &mut self,
+        shared: &Shared,
+        line: usize,
+        call: &Call,
+        list: Option<&CommandList>,
+        fence: impl Fn(ObjId) -> u64,
+    ) -> Option<u64> {
+        let context = match &mut self.recorder {
+            Recorder::Context(context) => context,
+            Recorder::Missing { line: declared } => {
+                let error = missing_recorder(&self.name, *declared);
+                self.outcome(line, Err(error), true);
+                return None;
+            }
+            Recorder::Gone => return None,
+        };
+        if let Some(error) = shared.missing_object(call) {
+            self.outcome(line, Err(error), true);
+            return None;
+        }
+        let before = context.stats().calls;
+        let recorded = match call {
+            Call::Execute { list: id, restore } => match list {
+                Some(list) => {
+                    context.execute_command_list(list, *restore);
+                    Recorded::Done
+                }
+                None => Recorded::Refused(missing_list(&shared.program, *id)),
+            },
+            _ => record(context, call, &shared.resolver(), fence),
+        };
+        let refused = |context: &DeferredContext| {
+            (context.stats().calls == before).then(|| {
+                context
+                    .last_refusal()
+                    .cloned()
+                    .unwrap_or(Error::InvalidArgument {
+                        call: "replay",
+                        message: "refused".into(),
+                    })
+            })
+        };
+        let mut inserted = None;
+        match recorded {
+            Recorded::Done | Recorded::Fence(_) => {
+                let error = refused(context);
+                if let (None, Recorded::Fence(value)) = (&error, &recorded) {
+                    inserted = Some(*value);
+                }
+                self.outcome(line, error.map_or(Ok(()), Err), false)
+            }
+            Recorded::Mapped(instance) => {
+                if let Call::Map {
+                    resource,
+                    instance: Some(k),
+                    ..
+                } = call
+                {
+                    shared.name_instance(instance, *resource, *k);
+                }
+                self.outcome(line, Ok(()), false)
+            }
+            Recorded::Refused(error) => self.outcome(line, Err(error), true),
+            Recorded::Elsewhere => {
+                let error = not_on_deferred(call);
+                self.outcome(line, Err(error), true)
+            }
+        }
+        inserted
+    }
+}
+
+/// The refusal of a call on a context or bundle recorder the engine did not make.
+pub(crate) fn missing_recorder(name: &str, line: usize) -> Error {
+    Error::InvalidArgument {
+        call: "replay",
+        message: format!(
+            "'{name}' does not exist: the engine refused its declaration (line {line})"
+        ),
+    }
+}
+
+/// The refusal of an `execute` of a list that does not exist.
+pub(crate) fn missing_list(program: &Program, list: ObjId) -> Error {
+    let object = &program.objects[list];
+    Error::InvalidArgument {
+        call: "execute_command_list",
+        message: format!(
+            "command list '{}' does not exist: its finish (line {}) was refused",
+            object.name, object.line
+        ),
+    }
+}
+
+/// The refusal of a call a deferred context does not have.
+fn not_on_deferred(call: &Call) -> Error {
+    let (name, owner) = match call {
+        Call::Present(_) => ("present", "the immediate context"),
+        Call::Resume => ("resume", "the immediate context"),
+        Call::BeginCommandListExecution => {
+            ("begin_command_list_execution", "the immediate context")
+        }
+        Call::EndCommandListExecution => ("end_command_list_execution", "the immediate context"),
+        Call::Remap { .. } => ("remap_*_inheritance", "a bundle recorder"),
+        _ => ("this call", "another kind of context"),
+    };
+    Error::InvalidArgument {
+        call: name,
+        message: format!("{name} is a call of {owner}, not of a deferred context"),
+    }
+}

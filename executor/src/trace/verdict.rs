@@ -1,0 +1,198 @@
+//! Expectations checked against the real run: `expect ok`, `error`, `split_points`,
+//! `counters`, `draw`, `bundle_footprint` (TRACE.md "Expectations").
+//!
+//! **In:** an [`Expect`] and the [`Engine`] as the trace left it at that line. **Out:** nothing
+//! when it holds, or what was found instead, for `trace:LINE: expected …, found …`.
+//!
+//! **Comparing draw-record values.** Objects compare by trace name; `NAME` without `#K` matches
+//! any instance of a dynamic resource, `NAME#K` only the K-th. Numbers compare by value
+//! (`0xffff` equals `65535`, `2.0` equals `2`); `viewport.N` and `scissor.N` are the four
+//! numbers X,Y,W,H and L,T,R,B; `args` the call's numbers, or `BUF[#K],OFFSET` for an indirect
+//! call. A field the record does not have (a slot the bound shader does not read, a graphics
+//! field of a dispatch) fails, as TRACE.md says.
+
+use recorder::ObjectKind;
+
+use crate::field::FieldValue;
+use crate::record::{DrawArgs, DrawRecord};
+
+use super::engine::Engine;
+use super::names::Namer;
+use super::program::{Check, Expect};
+use super::value::{ExpectedValue, Number, ObjectRef};
+
+/// `expected …` of a failure: the expectation as written, without the `expect`.
+pub(crate) fn expected(expect: &Expect) -> String {
+    let written = expect.written.to_string();
+    written
+        .strip_prefix("expect ")
+        .map(str::to_owned)
+        .unwrap_or(written)
+}
+
+/// Checks `expect`; `Err(found)` when it fails.
+pub(crate) fn check(engine: &mut Engine, expect: &Expect) -> Result<(), String> {
+    match &expect.check {
+        Check::Ok => {
+            let refusals = engine.refusals();
+            match refusals.first() {
+                None => Ok(()),
+                Some(first) => {
+                    let more = match refusals.len() {
+                        1 => String::new(),
+                        n => format!(" (and {} more)", n - 1),
+                    };
+                    Err(format!(
+                        "{} on {} at line {}: {}{more}",
+                        first.error.kind(),
+                        first.on,
+                        first.line,
+                        first.error
+                    ))
+                }
+            }
+        }
+        Check::Error { subject, kind } => match engine.last_outcome(*subject) {
+            Err(error) if error.kind() == *kind => Ok(()),
+            Err(error) => Err(format!("{} ({error})", error.kind())),
+            Ok(()) => Err("ok (the last call on it was accepted)".into()),
+        },
+        Check::SplitPoints {
+            list,
+            total,
+            categories,
+        } => {
+            let Some(made) = engine.list(*list) else {
+                return Err(match engine.list_outcome(*list) {
+                    Some(Err(error)) => format!("no list: its finish was refused ({error})"),
+                    _ => "no list".into(),
+                });
+            };
+            let counts = made.stats().split_points;
+            let mut found = Vec::new();
+            let mut held = true;
+            if let Some(total) = total {
+                held &= counts.total() as u64 == *total;
+                found.push(format!("total={}", counts.total()));
+            }
+            for (category, n) in categories {
+                held &= counts[*category] as u64 == *n;
+                found.push(format!("{category}={}", counts[*category]));
+            }
+            held.then_some(()).ok_or_else(|| found.join(" "))
+        }
+        Check::Counters(keys) => {
+            let counters = engine.counters();
+            let found: Vec<(&str, u64)> = keys
+                .iter()
+                .map(|(key, _)| (*key, counters.get(key).unwrap_or(0)))
+                .collect();
+            let held = keys.iter().zip(&found).all(|((_, n), (_, f))| n == f);
+            held.then_some(()).ok_or_else(|| {
+                found
+                    .iter()
+                    .map(|(key, n)| format!("{key}={n}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+        }
+        Check::Draw {
+            index,
+            field,
+            value,
+        } => engine.with_records(|records, namer| {
+            let count = records.len();
+            let record = usize::try_from(*index)
+                .ok()
+                .and_then(|i| records.get(i))
+                .ok_or_else(|| format!("{count} draw records"))?;
+            let name = field.to_string();
+            let found = record
+                .field(&name)
+                .ok_or_else(|| format!("no field {name} in {}", what(record)))?;
+            match same(&found, value, namer) {
+                true => Ok(()),
+                false => Err(found.display_with(namer).to_string()),
+            }
+        }),
+        Check::BundleFootprint { bundle, bytes } => engine.bundle_footprint(*bundle, *bytes),
+    }
+}
+
+/// A record in words, for "no field … in …".
+fn what(record: &DrawRecord) -> String {
+    let shaders: Vec<String> = record
+        .stages
+        .iter()
+        .filter(|s| !s.shader.is_null())
+        .map(|s| s.stage.name().to_string())
+        .collect();
+    match shaders.is_empty() {
+        true => format!("the {} record (no shader bound)", record.kind),
+        false => format!(
+            "the {} record (shaders bound: {}; only the slots they read are recorded)",
+            record.kind,
+            shaders.join(" ")
+        ),
+    }
+}
+
+fn number_is(found: f64, expected: &Number) -> bool {
+    found == expected.as_f64()
+}
+
+fn numbers_are(found: &[f64], expected: &[Number]) -> bool {
+    found.len() == expected.len() && found.iter().zip(expected).all(|(f, e)| number_is(*f, e))
+}
+
+/// Whether an object printed by the namer is `expected`.
+fn object_is(printed: &str, expected: &ObjectRef) -> bool {
+    let (name, instance) = match printed.split_once('#') {
+        Some((name, k)) => (name, Some(k)),
+        None => (printed, None),
+    };
+    name == expected.name.as_str()
+        && match expected.instance {
+            None => true,
+            Some(k) => instance == Some(k.to_string().as_str()),
+        }
+}
+
+fn same(found: &FieldValue, expected: &ExpectedValue, namer: &Namer<'_>) -> bool {
+    match (found, expected) {
+        (FieldValue::Null, ExpectedValue::Null) => true,
+        (FieldValue::Object { .. }, ExpectedValue::Object(object)) => {
+            object_is(&found.display_with(namer).to_string(), object)
+        }
+        (FieldValue::Topology(t), ExpectedValue::Topology(e)) => t.name() == e.name(),
+        (FieldValue::Format(f), ExpectedValue::Format(e)) => f.name() == e.as_str(),
+        (FieldValue::Uint(n), ExpectedValue::Number(e)) => number_is(*n as f64, e),
+        (FieldValue::Float(x), ExpectedValue::Number(e)) => number_is(f64::from(*x), e),
+        (FieldValue::Bool(b), ExpectedValue::Bool(e)) => b == e,
+        (FieldValue::Viewport(v), ExpectedValue::Numbers(e)) => {
+            let found = [v.x, v.y, v.width, v.height].map(f64::from);
+            numbers_are(&found, e)
+        }
+        (FieldValue::Scissor(r), ExpectedValue::Numbers(e)) => {
+            let found = [r.left, r.top, r.right, r.bottom].map(f64::from);
+            numbers_are(&found, e)
+        }
+        (FieldValue::Args(args @ DrawArgs::Direct { .. }), ExpectedValue::Numbers(e)) => {
+            let found: Vec<f64> = args.values().iter().map(|n| *n as f64).collect();
+            numbers_are(&found, e)
+        }
+        (
+            FieldValue::Args(DrawArgs::Indirect(bound)),
+            ExpectedValue::IndirectArgs { buffer, offset },
+        ) => {
+            let object = FieldValue::Object {
+                kind: ObjectKind::Buffer,
+                handle: bound.buffer,
+                instance: bound.instance,
+            };
+            object_is(&object.display_with(namer).to_string(), buffer)
+                && u64::from(bound.offset) == *offset
+        }
+        _ => false,
+    }
+}
