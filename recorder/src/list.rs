@@ -479,8 +479,11 @@ pub(crate) unsafe fn discard_chain(
     device: &DeviceShared,
 ) {
     let release_nested = |command: &Command<'_>| {
-        if let Command::ExecuteCommandList { list, .. } = *command {
-            // Recording a nested list took one reference on it, owned by this chain.
+        if let Command::ExecuteCommandList { list, .. } | Command::DrawBundle { bundle: list, .. } =
+            *command
+        {
+            // Recording a nested list or a bundle call took one reference on it, owned by this
+            // chain.
             drop(CommandList {
                 header: list.header,
             });
@@ -598,7 +601,9 @@ pub(crate) fn for_each_referenced(command: &Command<'_>, mut f: impl FnMut(Objec
         | Command::ClearState
         | Command::InsertFence(_)
         | Command::InsertWaitOnFence { .. }
-        | Command::ExecuteCommandList { .. } => {}
+        | Command::ExecuteCommandList { .. }
+        | Command::RemapInheritance(_)
+        | Command::DrawBundle { .. } => {}
     }
 }
 
