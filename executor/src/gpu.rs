@@ -25,6 +25,8 @@
 
 use std::collections::HashSet;
 
+mod bundle;
+
 use recorder::encode::{BoundBuffer, BoundShader, BoundView, Command, Decoded, ViewFlags};
 use recorder::limits::*;
 use recorder::{Format, PrimitiveTopology, RawHandle, Rect, Segment, Semantics, SplitCategory};
@@ -134,6 +136,10 @@ pub struct GpuModel {
     compressed: HashSet<RawHandle>,
     /// A context register changed since the last draw or dispatch (R-EX-4).
     context_changed: bool,
+    /// The last work was a bundle call: the next draw or dispatch rolls (R-EX-4, R-B-10).
+    after_bundle: bool,
+    /// Bundle expansion (`gpu/bundle.rs`).
+    bundle: bundle::Expansion,
     records: Vec<DrawRecord>,
     counters: Counters,
 }
@@ -505,8 +511,11 @@ impl GpuModel {
             | Command::InsertWaitOnPresent(_)
             | Command::InsertFence(_)
             | Command::WriteValueBottomOfPipe { .. } => {}
-            // The nested list's commands are elsewhere: the executor expands it.
-            Command::ExecuteCommandList { .. } => {}
+            // The nested list's or the bundle's commands are elsewhere: the executor expands
+            // them (a bundle through `execute_bundle`, which also applies its remaps).
+            Command::ExecuteCommandList { .. }
+            | Command::DrawBundle { .. }
+            | Command::RemapInheritance(_) => {}
         }
     }
 
@@ -534,7 +543,8 @@ impl GpuModel {
     // ----- draws -------------------------------------------------------------------------------
 
     fn draw(&mut self, kind: DrawKind, args: DrawArgs) {
-        if std::mem::take(&mut self.context_changed) {
+        // A context register changed, or this is the first draw after a bundle (R-EX-4).
+        if std::mem::take(&mut self.context_changed) | std::mem::take(&mut self.after_bundle) {
             self.counters.context_rolls += 1;
         }
         let (stages, graphics) = if kind.is_dispatch() {

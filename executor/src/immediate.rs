@@ -30,7 +30,11 @@ use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, 
 use recorder::{Handle, SwapChain, Texture};
 
 use crate::gpu::{GpuModel, GpuState};
+
+mod bundle;
+
 use crate::record::{Counters, DrawRecord};
+pub use bundle::ImmediateBundle;
 
 /// The one immediate context of a device.
 pub struct ImmediateContext {
@@ -73,6 +77,9 @@ enum Submission {
     Split(QueuedRun, SplitCategory, Semantics, InstanceId),
     /// The immediate context's own calls since the last batch.
     Batch(CommandList, Semantics),
+    /// A bundle call: the bundle's commands by reference, its declaration and footprint
+    /// (R-B-10); the GPU model expands it.
+    Bundle(CommandList, recorder::OutputFormats, u32),
     ClearState,
     Save,
     Restore,
@@ -140,6 +147,15 @@ impl ImmediateContext {
                         }
                         self.gpu.execute(&decoded.command, semantics);
                     }
+                }
+                Submission::Bundle(body, declaration, footprint) => {
+                    // A refusal (format mismatch) is kept by the model: see `take_execution_errors`.
+                    let device = &self.device;
+                    let _ = self
+                        .gpu
+                        .execute_bundle(&body, &declaration, footprint, |texture| {
+                            bundle::sample_count(device, texture)
+                        });
                 }
                 Submission::ClearState => self.gpu.clear_state(),
                 Submission::Save => self.saved.push(self.gpu.snapshot()),
@@ -298,6 +314,15 @@ impl ImmediateContext {
                     {
                         // The list's recording context plays the executing context's part.
                         self.run(&nested.to_list(), restore, semantics);
+                    } else if let Command::DrawBundle {
+                        bundle,
+                        declaration,
+                        footprint,
+                    } = decoded.command
+                    {
+                        let body = bundle.to_list();
+                        self.queue
+                            .push(Submission::Bundle(body, declaration, footprint));
                     }
                 }
             }

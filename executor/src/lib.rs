@@ -31,7 +31,7 @@ mod record;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
-pub use immediate::{GpuTiming, ImmediateContext};
+pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
 pub use record::{
     BlendRecord, Counters, DepthStencilRecord, DrawArgs, DrawKind, DrawRecord, GraphicsRecord,
     StageRecord, ViewRecord,
