@@ -10,6 +10,9 @@ use recorder::encode::Command;
 use recorder::limits::BUNDLE_BUDGET_BYTES;
 use recorder::*;
 
+/// A call on a recorder, for tables of cases.
+type Call<'a> = &'a dyn Fn(&mut BundleRecorder);
+
 // ----- R-B-1: recorders, declarations, finish --------------------------------------------------
 
 #[test]
@@ -177,7 +180,7 @@ fn r_b_3_null_counts_as_set() {
 fn r_b_3_every_draw_kind_checks_the_graphics_state() {
     let f = Fixture::new();
     let mut recorder = f.recorder();
-    let draws: [&dyn Fn(&mut BundleRecorder); 7] = [
+    let draws: [Call; 7] = [
         &|r| r.draw(3, 0),
         &|r| r.draw_indexed(3, 0, 0),
         &|r| r.draw_instanced(3, 1, 0, 0),
@@ -312,7 +315,7 @@ fn r_b_5_slots_0_to_9_in_one_draw_cost_640_bytes() {
 #[test]
 fn r_b_5_footprints_per_kind() {
     let f = Fixture::new();
-    let cases: [(&dyn Fn(&mut BundleRecorder), u32); 6] = [
+    let cases: [(Call, u32); 6] = [
         (&|r| r.set_shader_resources(Stage::Pixel, 0, &[None]), 64),
         (
             &|r| r.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb)]),
@@ -415,7 +418,7 @@ fn r_b_5_a_call_the_recorder_refuses_costs_nothing() {
 #[test]
 fn r_b_6_dynamic_buffers_are_not_encapsulable() {
     let f = Fixture::new();
-    let calls: [&dyn Fn(&mut BundleRecorder); 6] = [
+    let calls: [Call; 6] = [
         &|r| r.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]),
         &|r| {
             r.set_vertex_buffers(
@@ -506,7 +509,7 @@ fn r_b_6_shaders_that_use_stream_output_are_forbidden() {
 #[test]
 fn r_b_7_always_inherited_state_cannot_be_recorded() {
     let f = Fixture::new();
-    let calls: [(&str, &dyn Fn(&mut BundleRecorder)); 10] = [
+    let calls: [(&str, Call); 10] = [
         ("om_set_render_targets", &|r| {
             r.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv))
         }),
@@ -574,7 +577,7 @@ fn r_b_8_unsupported_calls_cannot_be_recorded() {
             Resource::Buffer(_) => panic!("rt_srv views a texture"),
         })
         .expect("rt_srv");
-    let calls: [(&str, &dyn Fn(&mut BundleRecorder)); 21] = [
+    let calls: [(&str, Call); 21] = [
         ("clear_state", &|r| r.clear_state()),
         ("clear_render_target_view", &|r| {
             r.clear_render_target_view(f.rt_rtv, [0.0; 4])
@@ -695,7 +698,7 @@ fn r_b_9_remaps_cost_no_budget_and_are_recorded_in_order() {
 #[test]
 fn r_b_9_remap_slots_out_of_range_are_refused() {
     let f = Fixture::new();
-    let calls: [&dyn Fn(&mut BundleRecorder); 5] = [
+    let calls: [Call; 5] = [
         &|r| r.remap_constant_buffer_inheritance(Stage::Vertex, 16, Stage::Vertex, 0),
         &|r| r.remap_constant_buffer_inheritance(Stage::Vertex, 0, Stage::Vertex, 16),
         &|r| r.remap_shader_resource_inheritance(Stage::Pixel, 0, Stage::Pixel, 128),

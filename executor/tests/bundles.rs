@@ -407,18 +407,15 @@ fn r_b_10_mismatched_targets_are_refused_and_count_nothing() {
     let mut recorder = recorder(&f);
     recorder.draw(3, 0);
     let bundle = finish(recorder);
-    let bindings: [(
-        &str,
-        [Option<RenderTargetView>; 1],
-        Option<DepthStencilView>,
-    ); 4] = [
-        ("nothing bound", [None], None),
-        ("another format", [Some(f.rt_plain_rtv)], Some(f.ds_dsv)),
-        ("no depth", [Some(f.rt_rtv)], None),
-        ("four samples", [Some(msaa_rtv)], Some(f.ds_dsv)),
+    type Targets = ([Option<RenderTargetView>; 1], Option<DepthStencilView>);
+    let bindings: [(&str, Targets); 4] = [
+        ("nothing bound", ([None], None)),
+        ("another format", ([Some(f.rt_plain_rtv)], Some(f.ds_dsv))),
+        ("no depth", ([Some(f.rt_rtv)], None)),
+        ("four samples", ([Some(msaa_rtv)], Some(f.ds_dsv))),
     ];
     let mut imm = ImmediateContext::new(&f.device).expect("immediate");
-    for (case, render_targets, depth) in bindings {
+    for (case, (render_targets, depth)) in bindings {
         imm.om_set_render_targets(&render_targets, depth);
         let error = imm.draw_bundle(&bundle).expect_err(case);
         assert_eq!(error.kind(), ErrorKind::FormatMismatch, "{case}");
