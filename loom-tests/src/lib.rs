@@ -39,7 +39,10 @@
 //! (`Send`, `!Sync`; one recording thread at a time), `MapTracker`, and the executor's
 //! `ImmediateContext` with its submission queue (owned by one thread; the queue's submissions
 //! are `Send` for a GPU model on its own thread, which will join this table when it exists).
-//! `bundles` holds no shared state yet.
+//! `bundles` adds no concurrent structure of its own: a `BundleRecorder` is a deferred context
+//! (single-threaded), and a `DrawBundle` is a `std::sync::Arc` around the bundle's command list,
+//! whose reference count (taken again by every list that calls the bundle, like a nested list,
+//! and by every submitted bundle call) is the `CommandList` count modelled above.
 //!
 //! ## Bugs these models found (fixed)
 //!
