@@ -158,6 +158,7 @@ fn context(o: &Objects) -> DeferredContext {
             name: "bench",
             semantics: Semantics::Fast,
             chunk_policy: None,
+            engine: Engine::Graphics,
         })
         .expect("context")
 }
@@ -166,7 +167,7 @@ fn bench(criterion: &mut Criterion) {
     let o = objects();
     let mut immediate = ImmediateContext::new(&o.device).expect("immediate");
     immediate.om_set_render_targets(&[Some(o.target)], None);
-    immediate.flush();
+    immediate.flush().expect("flush");
     immediate.set_gpu_timing(GpuTiming::Detached);
 
     let mut group = criterion.benchmark_group("draw_bundle");
@@ -235,7 +236,7 @@ fn bench(criterion: &mut Criterion) {
         group.bench_function(BenchmarkId::from_parameter(draws), |b| {
             b.iter(|| {
                 object_calls!(immediate, &o, black_box(draws));
-                immediate.flush();
+                immediate.flush().expect("flush");
             })
         });
     }

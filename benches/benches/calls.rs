@@ -104,6 +104,7 @@ fn bench(criterion: &mut Criterion) {
                 name: "bench",
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .expect("context");
         for (name, call) in calls() {

@@ -63,6 +63,7 @@ fn list(bench: &Bench, semantics: Semantics, draws: u32, split_points: u32) -> C
         name: "bench",
         semantics,
         chunk_policy: None,
+        ..Default::default()
     };
     let mut context = bench
         .device

@@ -82,6 +82,7 @@ fn bench_mix(c: &mut Criterion, device: &Device, scene: &Scene, mix: Mix) {
                 name: semantics.name(),
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .expect("a deferred context");
         // One untimed list: counts the calls and warms the pool.
@@ -148,6 +149,7 @@ fn bench_excluding_drop(c: &mut Criterion, device: &Device, scene: &Scene) {
                 name: semantics.name(),
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .expect("a deferred context");
         record_draws(&mut context, scene, 0..DRAWS);

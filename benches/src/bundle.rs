@@ -263,6 +263,7 @@ mod tests {
                     name: "bundles",
                     semantics: Semantics::Fast,
                     chunk_policy: None,
+                    engine: Engine::Graphics,
                 })
                 .expect("context");
             record_bundle_calls(&mut context, &scene, &bundles, range);

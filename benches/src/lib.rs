@@ -98,6 +98,7 @@ mod tests {
                             name: "test",
                             semantics,
                             chunk_policy: None,
+                            ..Default::default()
                         })
                         .unwrap();
                     record_draws(&mut ctx, &scene, range);
@@ -128,6 +129,7 @@ mod tests {
                     name: "test",
                     semantics,
                     chunk_policy: None,
+                    ..Default::default()
                 })
                 .unwrap();
             record_draws(&mut ctx, &scene, 0..2_000);

@@ -13,6 +13,10 @@
 //! changes no binding: the instance a draw reads is the one in the bound descriptor (R-ST-8; under
 //! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is
 //! compressed now (R-ST-9). Whether a context register changed since the last draw (R-EX-4).
+//! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
+//! present ([`Progress`]). Under validation (R-V-1), what a fast-semantics draw, clear or copy
+//! shows: a shader view of a still-compressed target, a first write to a back buffer without a
+//! wait on present; reported as errors naming the objects ([`GpuModel::take_violations`]).
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves
@@ -29,9 +33,10 @@ mod bundle;
 
 use recorder::encode::{BoundBuffer, BoundShader, BoundView, Command, Decoded, ViewFlags};
 use recorder::limits::*;
-use recorder::{Format, PrimitiveTopology, RawHandle, Rect, Segment, Semantics, SplitCategory};
-use recorder::{Stage, Viewport};
+use recorder::{Device, Error, Format, ObjectKind, ObjectName, PrimitiveTopology, RawHandle};
+use recorder::{Handle, Rect, Segment, Semantics, SplitCategory, Stage, Texture, Viewport};
 
+use crate::progress::Progress;
 use crate::record::*;
 
 const STAGES: usize = Stage::ALL.len();
@@ -115,6 +120,81 @@ impl GpuState {
     pub fn predication_active(&self) -> bool {
         !self.predicate.is_null()
     }
+
+    // What the legacy `get_*` calls read (R-ST-4). Slots out of range read `None`.
+
+    pub fn shader(&self, stage: Stage) -> BoundShader {
+        self.shaders[stage as usize]
+    }
+
+    pub fn constant_buffer(&self, stage: Stage, slot: u32) -> Option<BoundBuffer> {
+        self.constant_buffers[stage as usize]
+            .get(slot as usize)
+            .copied()
+    }
+
+    pub fn shader_resource(&self, stage: Stage, slot: u32) -> Option<BoundView> {
+        self.shader_resources[stage as usize]
+            .get(slot as usize)
+            .copied()
+    }
+
+    pub fn sampler(&self, stage: Stage, slot: u32) -> Option<RawHandle> {
+        self.samplers[stage as usize].get(slot as usize).copied()
+    }
+
+    pub fn compute_unordered_access_view(&self, slot: u32) -> Option<BoundView> {
+        self.compute_uavs.get(slot as usize).copied()
+    }
+
+    pub fn vertex_buffer(&self, slot: u32) -> Option<BoundBuffer> {
+        self.vertex_buffers.get(slot as usize).copied()
+    }
+
+    pub fn index_buffer(&self) -> BoundBuffer {
+        self.index_buffer
+    }
+
+    pub fn input_layout(&self) -> RawHandle {
+        self.input_layout
+    }
+
+    pub fn topology(&self) -> PrimitiveTopology {
+        self.topology
+    }
+
+    /// The render targets of the last bind, and the depth-stencil view.
+    pub fn render_targets(&self) -> (&[BoundView], BoundView) {
+        (
+            &self.render_targets[..self.render_target_count],
+            self.depth_stencil,
+        )
+    }
+
+    pub fn blend_state(&self) -> BlendRecord {
+        self.blend
+    }
+
+    pub fn depth_stencil_state(&self) -> DepthStencilRecord {
+        self.depth_stencil_state
+    }
+
+    pub fn rasterizer_state(&self) -> RawHandle {
+        self.rasterizer
+    }
+
+    pub fn viewports(&self) -> &[Viewport] {
+        &self.viewports
+    }
+
+    pub fn scissor_rects(&self) -> &[Rect] {
+        &self.scissors
+    }
+
+    /// The predicate and the value it predicates on.
+    pub fn predication(&self) -> (RawHandle, bool) {
+        (self.predicate, self.predicate_value)
+    }
 }
 
 /// The GPU model. See the module essay.
@@ -142,6 +222,12 @@ pub struct GpuModel {
     bundle: bundle::Expansion,
     records: Vec<DrawRecord>,
     counters: Counters,
+    /// Fences, memory writes, resource uses, waits on present (R-EX-5..7).
+    progress: Progress,
+    /// Validation mode (R-V-1): the device, to name objects and find back buffers, and the
+    /// violations found so far, for the immediate context to report.
+    validator: Option<Device>,
+    violations: Vec<Error>,
 }
 
 impl GpuModel {
@@ -263,6 +349,56 @@ impl GpuModel {
         &self.state
     }
 
+    /// Fences, memory writes, resource uses and waits on present, as consumed so far.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    pub fn progress_mut(&mut self) -> &mut Progress {
+        &mut self.progress
+    }
+
+    /// Counts a wait on a fence that is not a command: a legacy map waiting for the GPU
+    /// (R-EX-6).
+    pub fn count_fence_wait(&mut self) {
+        self.counters.fence_waits += 1;
+    }
+
+    /// Turns validation on (R-V-1) for `device`'s objects: fast-semantics draws that read a
+    /// compressed target through a shader view, and first writes to a back buffer in a frame
+    /// without a wait on present, are reported ([`take_violations`](Self::take_violations)).
+    /// Resource uses are tracked from now on.
+    pub fn set_validation(&mut self, device: Option<Device>) {
+        self.validator = device;
+    }
+
+    /// Whether uses of resources by commands of `semantics` are tracked: legacy semantics
+    /// updates the resources' fences, fast semantics only under validation (as the seeds'
+    /// VALIDATED driver does); legacy maps wait on them, validation checks them (R-EX-6).
+    #[inline]
+    fn tracks(&self, semantics: Semantics) -> bool {
+        semantics == Semantics::Legacy || self.validator.is_some()
+    }
+
+    #[inline]
+    fn use_resource(&mut self, semantics: Semantics, resource: RawHandle) {
+        if self.tracks(semantics) {
+            self.progress.use_resource(resource);
+        }
+    }
+
+    /// The validation reports since the last call, in order.
+    pub fn take_violations(&mut self) -> Vec<Error> {
+        std::mem::take(&mut self.violations)
+    }
+
+    /// `chain` presented (R-EX-7): its next back buffer needs a wait on present before it is
+    /// written. Ends the segment.
+    pub fn present(&mut self, chain: RawHandle) {
+        self.progress.presented(chain);
+        self.progress.kickoff();
+    }
+
     /// The records of every draw and dispatch so far, in order.
     pub fn records(&self) -> &[DrawRecord] {
         &self.records
@@ -349,6 +485,14 @@ impl GpuModel {
                 uav_patch,
             } => {
                 if let Some((render_targets, depth_stencil)) = targets {
+                    if semantics == Semantics::Legacy
+                        && render_targets
+                            .iter()
+                            .any(|v| v.flags.has(ViewFlags::BACK_BUFFER))
+                    {
+                        // Legacy waits on present at every bind of a back buffer (R-EX-7).
+                        self.counters.fence_waits += 1;
+                    }
                     state.render_targets = [BoundView::NULL; RENDER_TARGET_SLOTS as usize];
                     set_slots(&mut state.render_targets, 0, render_targets);
                     state.render_target_count =
@@ -410,6 +554,7 @@ impl GpuModel {
                 vertex_count,
                 start_vertex,
             } => self.draw(
+                semantics,
                 DrawKind::Draw,
                 DrawArgs::direct(&[vertex_count.into(), start_vertex.into()]),
             ),
@@ -418,6 +563,7 @@ impl GpuModel {
                 start_index,
                 base_vertex,
             } => self.draw(
+                semantics,
                 DrawKind::DrawIndexed,
                 DrawArgs::direct(&[index_count.into(), start_index.into(), base_vertex.into()]),
             ),
@@ -427,6 +573,7 @@ impl GpuModel {
                 start_vertex,
                 start_instance,
             } => self.draw(
+                semantics,
                 DrawKind::DrawInstanced,
                 DrawArgs::direct(&[
                     vertex_count.into(),
@@ -442,6 +589,7 @@ impl GpuModel {
                 base_vertex,
                 start_instance,
             } => self.draw(
+                semantics,
                 DrawKind::DrawIndexedInstanced,
                 DrawArgs::direct(&[
                     index_count.into(),
@@ -451,29 +599,44 @@ impl GpuModel {
                     start_instance.into(),
                 ]),
             ),
-            Command::DrawAuto => self.draw(DrawKind::DrawAuto, DrawArgs::direct(&[])),
-            Command::DrawInstancedIndirect(args) => {
-                self.draw(DrawKind::DrawInstancedIndirect, DrawArgs::Indirect(args))
-            }
+            Command::DrawAuto => self.draw(semantics, DrawKind::DrawAuto, DrawArgs::direct(&[])),
+            Command::DrawInstancedIndirect(args) => self.draw(
+                semantics,
+                DrawKind::DrawInstancedIndirect,
+                DrawArgs::Indirect(args),
+            ),
             Command::DrawIndexedInstancedIndirect(args) => self.draw(
+                semantics,
                 DrawKind::DrawIndexedInstancedIndirect,
                 DrawArgs::Indirect(args),
             ),
             Command::Dispatch { x, y, z } => self.draw(
+                semantics,
                 DrawKind::Dispatch,
                 DrawArgs::direct(&[x.into(), y.into(), z.into()]),
             ),
-            Command::DispatchIndirect(args) => {
-                self.draw(DrawKind::DispatchIndirect, DrawArgs::Indirect(args))
-            }
+            Command::DispatchIndirect(args) => self.draw(
+                semantics,
+                DrawKind::DispatchIndirect,
+                DrawArgs::Indirect(args),
+            ),
             // Every clear is taken as covering the whole view (R-ST-9).
             Command::ClearRenderTargetView { view, .. }
             | Command::ClearDepthStencilView { view, .. } => {
                 if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) && !view.resource.is_null() {
                     self.compressed.insert(view.resource);
                 }
+                self.use_resource(semantics, view.resource);
+                if view.flags.has(ViewFlags::BACK_BUFFER)
+                    && semantics == Semantics::Fast
+                    && self.validator.is_some()
+                {
+                    self.check_back_buffer_write("clear_render_target_view", view.resource);
+                }
             }
             Command::DecompressResource { resource, into } => {
+                self.use_resource(semantics, resource);
+                self.use_resource(semantics, into);
                 if into.is_null() {
                     self.decompress_if_compressed(resource);
                 } else {
@@ -495,22 +658,56 @@ impl GpuModel {
                 }
             }
             Command::ClearState => self.clear_state(),
-            Command::InsertWaitOnFence { .. } | Command::InsertWaitOnMemory { .. } => {
-                self.counters.fence_waits += 1
+            Command::InsertWaitOnFence { engine, value } => {
+                self.counters.fence_waits += 1;
+                if self.progress.fence_position(value).is_none() {
+                    // One in-order queue: a fence not passed yet never will be before this.
+                    tracing::warn!(
+                        fence = value,
+                        engine = engine.name(),
+                        "insert_wait_on_fence: the fence has not passed; the engine would wait forever"
+                    );
+                }
             }
-            // Data moves and synchronisation with nothing to model yet: maps and updates change
-            // no binding (the bound descriptor names its instance); copies leave compression as
-            // it was; queries, fences and present waits have no effect on records.
-            Command::CopyResource { .. }
-            | Command::UpdateSubresource { .. }
-            | Command::CopyStructureCount { .. }
-            | Command::MapWriteDiscard { .. }
+            Command::InsertWaitOnMemory { .. } => self.counters.fence_waits += 1,
+            Command::InsertWaitOnPresent(chain) => {
+                self.counters.fence_waits += 1;
+                self.progress.wait_on_present(chain);
+            }
+            Command::InsertFence { value, .. } => self.progress.pass_fence(value),
+            Command::WriteValueBottomOfPipe {
+                buffer,
+                offset,
+                value,
+            } => self.progress.write_memory(buffer, offset, value),
+            Command::CopyResource {
+                destination,
+                source,
+            } => {
+                self.use_resource(semantics, destination.resource);
+                self.use_resource(semantics, source.resource);
+                if destination.is_texture != 0
+                    && semantics == Semantics::Fast
+                    && self.validator.is_some()
+                {
+                    self.check_back_buffer_write("copy_resource", destination.resource);
+                }
+            }
+            Command::UpdateSubresource { resource, .. } => {
+                self.use_resource(semantics, resource.resource)
+            }
+            Command::CopyStructureCount {
+                destination, view, ..
+            } => {
+                self.use_resource(semantics, destination.buffer);
+                self.use_resource(semantics, view.resource);
+            }
+            // Maps change no binding (the bound descriptor names its instance); the CPU wrote
+            // the data, the GPU has not used it. Queries have no effect on records.
+            Command::MapWriteDiscard { .. }
             | Command::MapWriteNoOverwrite { .. }
             | Command::BeginQuery(_)
-            | Command::EndQuery(_)
-            | Command::InsertWaitOnPresent(_)
-            | Command::InsertFence(_)
-            | Command::WriteValueBottomOfPipe { .. } => {}
+            | Command::EndQuery(_) => {}
             // The nested list's or the bundle's commands are elsewhere: the executor expands
             // them (a bundle through `execute_bundle`, which also applies its remaps).
             Command::ExecuteCommandList { .. }
@@ -542,7 +739,7 @@ impl GpuModel {
 
     // ----- draws -------------------------------------------------------------------------------
 
-    fn draw(&mut self, kind: DrawKind, args: DrawArgs) {
+    fn draw(&mut self, semantics: Semantics, kind: DrawKind, args: DrawArgs) {
         // A context register changed, or this is the first draw after a bundle (R-EX-4).
         if std::mem::take(&mut self.context_changed) | std::mem::take(&mut self.after_bundle) {
             self.counters.context_rolls += 1;
@@ -559,14 +756,127 @@ impl GpuModel {
                 .collect();
             (stages, Some(Box::new(self.graphics_record())))
         };
-        self.records.push(DrawRecord {
+        let record = DrawRecord {
             kind,
             args,
             predicate: self.state.predicate,
             predicate_value: self.state.predicate_value,
             stages,
             graphics,
-        });
+        };
+        if self.tracks(semantics) {
+            self.note_uses(&record);
+        }
+        if self.validator.is_some() && semantics == Semantics::Fast {
+            self.validate_draw(&record);
+        }
+        self.records.push(record);
+    }
+
+    /// Every resource `record` reads or writes is used by the current segment.
+    fn note_uses(&mut self, record: &DrawRecord) {
+        let progress = &mut self.progress;
+        if let DrawArgs::Indirect(args) = record.args {
+            progress.use_resource(args.buffer);
+        }
+        for stage in &record.stages {
+            stage
+                .constant_buffers
+                .iter()
+                .for_each(|(_, b)| progress.use_resource(b.buffer));
+            stage
+                .shader_resources
+                .iter()
+                .for_each(|(_, v)| progress.use_resource(v.resource));
+            stage
+                .unordered_access_views
+                .iter()
+                .for_each(|(_, v)| progress.use_resource(v.resource));
+        }
+        if let Some(graphics) = &record.graphics {
+            progress.use_resource(graphics.index_buffer.buffer);
+            graphics
+                .vertex_buffers
+                .iter()
+                .for_each(|(_, b)| progress.use_resource(b.buffer));
+            graphics
+                .render_targets
+                .iter()
+                .for_each(|v| progress.use_resource(v.resource));
+            progress.use_resource(graphics.depth_stencil.resource);
+        }
+    }
+
+    /// R-V-1 at a fast-semantics draw: shader views of still-compressed targets, and writes to
+    /// a back buffer not waited for this frame.
+    fn validate_draw(&mut self, record: &DrawRecord) {
+        let call = if record.kind.is_dispatch() {
+            "dispatch"
+        } else {
+            "draw"
+        };
+        for stage in &record.stages {
+            let views = stage
+                .shader_resources
+                .iter()
+                .map(|(_, v)| (ObjectKind::ShaderResourceView, v));
+            let uavs = stage
+                .unordered_access_views
+                .iter()
+                .map(|(_, v)| (ObjectKind::UnorderedAccessView, v));
+            for (kind, view) in views.chain(uavs) {
+                if view.compressed {
+                    let object = self.name(kind, view.view);
+                    self.violations.push(Error::CompressedRead { call, object });
+                }
+                if view.flags.has(ViewFlags::BACK_BUFFER) && kind == ObjectKind::UnorderedAccessView
+                {
+                    self.check_back_buffer_write(call, view.resource);
+                }
+            }
+        }
+        if let Some(graphics) = &record.graphics {
+            for view in &graphics.render_targets {
+                if view.flags.has(ViewFlags::BACK_BUFFER) {
+                    self.check_back_buffer_write(call, view.resource);
+                }
+            }
+        }
+    }
+
+    /// R-EX-7 under validation: a first write to a back buffer this frame needs a wait on
+    /// present before it. Reported once a frame per swap chain.
+    fn check_back_buffer_write(&mut self, call: &'static str, texture: RawHandle) {
+        let Some(device) = &self.validator else {
+            return;
+        };
+        let Some((chain, buffer)) = device
+            .texture_info(Texture::from_raw(texture))
+            .and_then(|info| info.back_buffer)
+        else {
+            return;
+        };
+        if !self.progress.waited_on_present(chain.raw()) {
+            // One report a frame: the rest of the frame's writes follow from the first.
+            self.progress.wait_on_present(chain.raw());
+            let swap_chain = self.name(ObjectKind::SwapChain, chain.raw());
+            self.violations.push(Error::MissingWaitOnPresent {
+                call,
+                swap_chain,
+                buffer,
+            });
+        }
+    }
+
+    fn name(&self, kind: ObjectKind, handle: RawHandle) -> ObjectName {
+        match &self.validator {
+            Some(device) => device.object_name(kind, handle),
+            None => ObjectName {
+                kind,
+                handle,
+                name: None,
+            },
+        }
     }
 
     fn view_record(&self, bound: &BoundView) -> ViewRecord {

@@ -1,7 +1,7 @@
-//! The immediate context (R-EX-1), as far as it exists yet: the recording API applied directly,
-//! and command-list execution (R-EX-2, R-SP-4) under the state rules of R-ST-1..3, on the GPU
-//! model it owns. Read and write maps, presents and swap chains, fences and validation arrive
-//! with the rest of the executor issue.
+//! The immediate context (R-EX-1): the recording API applied directly, command-list execution
+//! (R-EX-2, R-SP-4) under the state rules of R-ST-1..4, presents and swap chains (R-EX-7),
+//! fences and maps (R-EX-5, R-EX-6), the state getters, and validation (R-V-1), on the GPU model
+//! it owns.
 //!
 //! **Direct calls** go through the same recorder as deferred contexts (the device's immediate
 //! recorder, reached through `Deref`), so they are checked and encoded exactly alike; the
@@ -10,37 +10,60 @@
 //! its references (legacy) and its current dynamic instances persist from batch to batch.
 //!
 //! **In:** direct calls and finished [`CommandList`]s, in order. **Out:** what the GPU model
-//! saw: draw records and counters.
+//! saw: draw records and counters; answers about fences, maps and state.
 //!
 //! **Execution cost** is O(segments + split points + nested lists), not O(commands): command
 //! segments go to the GPU model by reference, one indirect-buffer execution each; only split
-//! points are decoded and patched here.
+//! points are decoded and patched here. Validation mode adds an O(commands) walk per execution
+//! (a fast list names objects it holds no reference on: are they all still alive?).
 //!
 //! **State rules.** A legacy list starts from the ClearState defaults (it re-binds any state it
 //! carried itself); a fast list inherits what is bound (R-ST-1). Afterwards the executing
 //! context decides (R-ST-2): legacy with `restore = true` puts its state back, with `false` clears
 //! it; fast keeps what the list left and refuses `restore = true`. A nested list follows the same
 //! rules, with the context that recorded the outer list in the executing context's place.
+//!
+//! **Where the GPU model runs** ([`GpuTiming`]): inline at every submission (deterministic; the
+//! default, and forced under validation so that a violation is reported by the call whose work
+//! shows it), when observed, on its own thread, or nowhere (CPU cost alone). Records and
+//! counters are the same in every mode but the last.
+//!
+//! **Synchronisation** (`progress.rs` has the model of time): fences get device-wide values at
+//! `insert_fence` and pass when their segment runs; a legacy read/write map of a buffer the GPU
+//! may still use waits (counted in `fence_waits`), a fast one never does, and under validation
+//! is refused with `resource_in_use`. Legacy waits on present at every bind of a back buffer;
+//! fast only where `insert_wait_on_present` says, and validation reports a first write to a
+//! back buffer in a frame without one. A list recorded against one back buffer executed while
+//! another is current is refused under validation (`back_buffer_affinity`) and draws into the
+//! buffer it names otherwise.
 
 use std::ops::{Deref, DerefMut};
 
+use std::collections::{HashMap, HashSet};
+
 use recorder::encode::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
-use recorder::SplitCategory;
+use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
 use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, Semantics};
-use recorder::{Handle, SwapChain, Texture};
+use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
 
 use crate::gpu::{GpuModel, GpuState};
+use crate::gpu_thread::Handoff;
+use crate::record::{Counters, DrawRecord};
 
 mod bundle;
 
-use crate::record::{Counters, DrawRecord};
 pub use bundle::ImmediateBundle;
 
 /// The one immediate context of a device.
 pub struct ImmediateContext {
     device: Device,
     semantics: Semantics,
-    gpu: GpuModel,
+    /// The GPU model and its saved states, when they are here (see `away`).
+    side: GpuSide,
+    /// `GpuTiming::Threaded`: the GPU thread, started at the first submission.
+    thread: Option<Handoff<GpuSide, Vec<Submission>>>,
+    /// The GPU thread holds the model (`side` is a placeholder until it comes back).
+    away: bool,
     /// Records the direct calls; it also knows the current instance of every dynamic resource
     /// mapped here, which is what a list's dynamic split point resolves to (R-SP-4, R-ST-8).
     recorder: DeferredContext,
@@ -49,8 +72,13 @@ pub struct ImmediateContext {
     /// What the GPU model has yet to consume, in order (R-EX-3).
     queue: Vec<Submission>,
     timing: GpuTiming,
-    /// The GPU model's saved states, for legacy executions with restore = true.
-    saved: Vec<GpuState>,
+    /// Validation mode (R-V-1): the GPU model consumes inline and reports violations.
+    validating: bool,
+    /// What the CPU wrote or reads through read / write maps, per buffer: the model keeps no
+    /// GPU contents, so a read map sees the last CPU write (zeros at first).
+    cpu_data: HashMap<RawHandle, Vec<u8>>,
+    /// Buffers mapped read / write now.
+    cpu_mapped: HashSet<RawHandle>,
 }
 
 /// When the GPU model consumes what the immediate context submits (R-EX-3).
@@ -62,6 +90,9 @@ pub enum GpuTiming {
     /// Only when something observes it (the records, the counters, a compression query,
     /// [`ImmediateContext::sync_gpu`]), as with a GPU that runs behind the CPU.
     Deferred,
+    /// On its own thread, concurrently with the CPU side; observing it waits until it has
+    /// consumed everything submitted. Records and counters are those of `Inline`.
+    Threaded,
     /// Never: submissions are dropped once made. No records, no counters; for measuring the
     /// CPU side of execution alone (the `execute` bench), as with a null driver.
     Detached,
@@ -80,6 +111,10 @@ enum Submission {
     /// A bundle call: the bundle's commands by reference, its declaration and footprint
     /// (R-B-10); the GPU model expands it.
     Bundle(CommandList, recorder::OutputFormats, u32),
+    /// The end of a segment: a batch, a list execution (R-EX-5).
+    Kickoff,
+    /// A present of the swap chain: the next back buffer needs its wait (R-EX-7).
+    Present(RawHandle),
     ClearState,
     Save,
     Restore,
@@ -89,93 +124,126 @@ impl ImmediateContext {
     /// The immediate context of `device`, with the semantics the device was created with. A
     /// device has one: a second is refused while the first lives.
     pub fn new(device: &Device) -> Result<Self, Error> {
+        let validating = device.desc().validation != Validation::Off;
+        let mut gpu = GpuModel::new();
+        if validating {
+            gpu.set_validation(Some(device.clone()));
+        }
         Ok(Self {
             device: device.clone(),
             semantics: device.desc().immediate_semantics,
-            gpu: GpuModel::new(),
+            side: GpuSide {
+                gpu,
+                saved: Vec::new(),
+                device: Some(device.clone()),
+            },
+            thread: None,
+            away: false,
             recorder: device.immediate_recorder()?,
             scope: None,
             queue: Vec::new(),
             timing: GpuTiming::Inline,
-            saved: Vec::new(),
+            validating,
+            cpu_data: HashMap::new(),
+            cpu_mapped: HashSet::new(),
         })
     }
 
-    /// When the GPU model consumes submissions (inline by default).
+    /// When the GPU model consumes submissions (inline by default). Under validation it stays
+    /// inline: a violation is reported by the call whose work shows it.
     pub fn set_gpu_timing(&mut self, timing: GpuTiming) {
-        self.timing = timing;
+        if !self.validating {
+            self.sync_gpu();
+            self.timing = timing;
+        }
     }
 
-    /// Lets the GPU model consume everything submitted so far.
+    /// Lets the GPU model consume everything submitted so far. Violations found on the way
+    /// stay with the GPU model until the next call that reports.
     pub fn sync_gpu(&mut self) {
-        self.flush();
-        self.drain();
+        self.queue_batch();
+        match self.timing {
+            GpuTiming::Detached => self.queue.clear(),
+            GpuTiming::Threaded => {
+                self.send_to_thread();
+                self.home();
+            }
+            GpuTiming::Inline | GpuTiming::Deferred => self.drain(),
+        }
     }
 
-    fn submitted(&mut self) {
+    /// Queues the direct calls made since the last batch, as one segment.
+    fn queue_batch(&mut self) {
+        if !self.recorder.batch_is_empty() {
+            let batch = self.recorder.take_batch();
+            self.queue.push(Submission::Batch(batch, self.semantics));
+            self.queue.push(Submission::Kickoff);
+        }
+    }
+
+    /// Lets the GPU model consume what was queued, as the timing says.
+    fn consume(&mut self) {
         match self.timing {
             GpuTiming::Inline => self.drain(),
             GpuTiming::Deferred => {}
+            GpuTiming::Threaded => self.send_to_thread(),
             GpuTiming::Detached => self.queue.clear(),
         }
     }
 
-    /// The GPU model's side: consumes the queue in order.
+    /// [`consume`](Self::consume), then, under validation, the first violation the work
+    /// showed: the work ran, as on the hardware (a report, not a refusal).
+    fn submitted(&mut self) -> Result<(), Error> {
+        self.consume();
+        match self.validating {
+            true => self
+                .side
+                .gpu
+                .take_violations()
+                .into_iter()
+                .next()
+                .map_or(Ok(()), Err),
+            false => Ok(()),
+        }
+    }
+
+    /// The GPU model consumes the queue here, in order.
     fn drain(&mut self) {
+        self.home();
         // Keep the queue's capacity: a steady frame allocates no submissions.
         let mut queue = std::mem::take(&mut self.queue);
-        for submission in queue.drain(..) {
-            match submission {
-                Submission::Run(run, semantics) => {
-                    self.gpu.count_ib_execution();
-                    for decoded in run.commands() {
-                        self.gpu.execute_decoded(&decoded, semantics);
-                    }
-                }
-                Submission::Split(run, category, semantics, instance) => {
-                    if let Some(decoded) = run.commands().next() {
-                        patched(&decoded.command, instance, |command| {
-                            self.gpu.execute_split_point(category, command, semantics)
-                        });
-                    }
-                }
-                Submission::Batch(batch, semantics) => {
-                    for decoded in batch.commands() {
-                        if decoded.split == Some(SplitCategory::Decompression) {
-                            // Legacy: binding a view of a compressed target decompresses it.
-                            decompress_bound(&mut self.gpu, &decoded.command);
-                        }
-                        self.gpu.execute(&decoded.command, semantics);
-                    }
-                }
-                Submission::Bundle(body, declaration, footprint) => {
-                    // A refusal (format mismatch) is kept by the model: see `take_execution_errors`.
-                    let device = &self.device;
-                    let _ = self
-                        .gpu
-                        .execute_bundle(&body, &declaration, footprint, |texture| {
-                            bundle::sample_count(device, texture)
-                        });
-                }
-                Submission::ClearState => self.gpu.clear_state(),
-                Submission::Save => self.saved.push(self.gpu.snapshot()),
-                Submission::Restore => {
-                    if let Some(state) = self.saved.pop() {
-                        self.gpu.restore(&state);
-                    }
-                }
-            }
-        }
+        self.side.consume(&mut queue);
         self.queue = queue;
     }
 
-    /// Submits the direct calls made since the last batch.
-    pub fn flush(&mut self) {
-        if !self.recorder.batch_is_empty() {
-            let batch = self.recorder.take_batch();
-            self.queue.push(Submission::Batch(batch, self.semantics));
+    /// Threaded: hands the queue (and the model, if it is here) to the GPU thread.
+    fn send_to_thread(&mut self) {
+        let thread = self
+            .thread
+            .get_or_insert_with(|| Handoff::spawn(GpuSide::consume_owned));
+        if !self.away {
+            thread.adopt(std::mem::take(&mut self.side));
+            self.away = true;
         }
-        self.submitted();
+        if !self.queue.is_empty() {
+            thread.work(std::mem::take(&mut self.queue));
+        }
+    }
+
+    /// Brings the model back from the GPU thread, once it has consumed everything sent.
+    fn home(&mut self) {
+        if std::mem::take(&mut self.away) {
+            if let Some(side) = self.thread.as_ref().and_then(Handoff::take_back) {
+                self.side = side;
+            }
+        }
+    }
+
+    /// Submits the direct calls made since the last batch. Under validation, returns the first
+    /// violation they showed (R-V-1).
+    pub fn flush(&mut self) -> Result<(), Error> {
+        self.queue_batch();
+        self.submitted()
     }
 
     pub fn semantics(&self) -> Semantics {
@@ -186,41 +254,53 @@ impl ImmediateContext {
         &self.device
     }
 
-    /// The GPU model this context feeds.
-    pub fn gpu(&self) -> &GpuModel {
-        &self.gpu
+    /// The GPU model this context feeds, once it has consumed everything submitted.
+    pub fn gpu(&mut self) -> &GpuModel {
+        self.sync_gpu();
+        &self.side.gpu
+    }
+
+    /// The GPU model as it has consumed so far, without submitting or waiting: direct calls
+    /// not flushed yet, and (`Deferred`) work not observed yet, are not in it. `None` while it
+    /// is on the GPU thread (`Threaded`).
+    pub fn gpu_now(&self) -> Option<&GpuModel> {
+        (!self.away).then_some(&self.side.gpu)
     }
 
     /// Every draw and dispatch the GPU model has recorded, in order (after a flush).
     pub fn records(&mut self) -> &[DrawRecord] {
         self.sync_gpu();
-        self.gpu.records()
+        self.side.gpu.records()
     }
 
     /// Hands over the draw records so far (after a flush), so a long run keeps no history.
     pub fn take_records(&mut self) -> Vec<DrawRecord> {
         self.sync_gpu();
-        self.gpu.take_records()
+        self.side.gpu.take_records()
     }
 
     /// The GPU model's counters (after a flush).
     pub fn counters(&mut self) -> &Counters {
         self.sync_gpu();
-        self.gpu.counters()
+        self.side.gpu.counters()
     }
 
     /// Presents `chain` (R-EX-7): runs the calls so far, rotates the back buffers, destroys the
     /// released objects nothing references any more (legacy deferred release, R-OBJ-4), and
     /// under fast semantics clears the state, as the runtime does (R-ST-4).
+    ///
+    /// Under validation, the first violation the frame's last calls showed is returned, after
+    /// the present is done.
     pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
-        self.flush();
+        let reported = self.flush();
         self.device.rotate_back_buffer(chain)?;
+        self.queue.push(Submission::Present(chain.raw()));
         self.device.process_deferred_releases();
         if self.semantics == Semantics::Fast {
             self.recorder.clear_state();
-            self.flush();
         }
-        Ok(())
+        let after = self.flush();
+        reported.and(after)
     }
 
     /// Resumes after a suspend: under fast semantics nothing was shadowed to restore, so the
@@ -228,14 +308,185 @@ impl ImmediateContext {
     pub fn resume(&mut self) {
         if self.semantics == Semantics::Fast {
             self.recorder.clear_state();
-            self.flush();
+            self.queue_batch();
+            self.consume();
+        }
+    }
+
+    /// The state the `get_*` calls read (R-ST-4). Legacy: the context's state as its calls
+    /// and executions left it (what the GPU model holds, after it has consumed everything).
+    /// Fast semantics shadows nothing: a warning is logged and `None` returned; track what
+    /// you bound yourself.
+    pub fn get_state(&mut self) -> Option<&GpuState> {
+        if self.semantics == Semantics::Fast {
+            tracing::warn!(
+                "get_state: a fast-semantics immediate context shadows no state (R-ST-4); track what you bind"
+            );
+            return None;
+        }
+        self.sync_gpu();
+        Some(self.side.gpu.state())
+    }
+
+    /// The shader bound to `stage` ([`get_state`](Self::get_state): `None` under fast semantics).
+    pub fn get_shader(&mut self, stage: Stage) -> Option<Shader> {
+        let shader = self.get_state()?.shader(stage).shader;
+        Some(Shader::from_raw(shader))
+    }
+
+    /// The constant buffer at `slot` of `stage` (`None` under fast semantics or out of range).
+    pub fn get_constant_buffer(&mut self, stage: Stage, slot: u32) -> Option<Buffer> {
+        let bound = self.get_state()?.constant_buffer(stage, slot)?;
+        Some(Buffer::from_raw(bound.buffer))
+    }
+
+    /// The shader-resource view at `slot` of `stage` (`None` under fast semantics or out of
+    /// range).
+    pub fn get_shader_resource(&mut self, stage: Stage, slot: u32) -> Option<ShaderResourceView> {
+        let bound = self.get_state()?.shader_resource(stage, slot)?;
+        Some(ShaderResourceView::from_raw(bound.view))
+    }
+
+    // ----- fences and maps (R-EX-5, R-EX-6) ----------------------------------------------------
+
+    /// Whether the fence `value` (from `insert_fence` on any context) has not passed yet: its
+    /// command has not executed, or the GPU has not finished what came before it. Once it
+    /// answers `false`, everything before the fence is finished for the CPU: resources used
+    /// there may be mapped (see `progress.rs` for the model of time).
+    pub fn is_fence_pending(&mut self, value: u64) -> bool {
+        self.sync_gpu();
+        match self.side.gpu.progress().fence_position(value) {
+            Some(position) => {
+                self.side.gpu.progress_mut().retire(position);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// The value `write_value_bottom_of_pipe` last wrote at `offset` of `buffer`, once the GPU
+    /// has written it (the application's own fence scheme, R-EX-5); reading it tells the CPU
+    /// that everything before the write is finished.
+    pub fn memory_value(&mut self, buffer: Buffer, offset: u64) -> Option<u64> {
+        self.sync_gpu();
+        let (value, position) = self.side.gpu.progress().memory(buffer.raw(), offset)?;
+        self.side.gpu.progress_mut().retire(position);
+        Some(value)
+    }
+
+    /// Maps `resource` on the immediate context and returns its memory (R-EX-6).
+    ///
+    /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.
+    /// - `Read`, `Write`, `ReadWrite`: staging buffers, or default buffers with
+    ///   `allow_usage_default`. If the GPU may still use the buffer (a use since the CPU last
+    ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`); fast
+    ///   semantics never waits, and under validation the map is refused with
+    ///   `resource_in_use`, naming the tracked fence: insert a fence after the last use and
+    ///   wait until `is_fence_pending` answers `false` first.
+    ///
+    /// The model keeps no GPU contents: a read sees what the CPU last wrote through a map of
+    /// the buffer, zeros at first. Textures are not mapped here (refused with a message).
+    pub fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        allow_usage_default: bool,
+    ) -> Result<&mut [u8], Error> {
+        const CALL: &str = "map";
+        let resource = resource.into();
+        if matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) {
+            let mapped = self
+                .recorder
+                .map(resource, map_type, allow_usage_default)
+                .map(|data| (data.as_mut_ptr(), data.len()));
+            return match mapped {
+                // SAFETY: the recorder just returned this slice, borrowed from it mutably; it is
+                // handed back with a borrow of `self`, which owns the recorder, so nothing
+                // records (or frees the batch's chunks) while the caller holds it.
+                Some((data, len)) => Ok(unsafe { std::slice::from_raw_parts_mut(data, len) }),
+                None => Err(self.recorder.last_refusal().cloned().unwrap_or_else(|| {
+                    Error::InvalidArgument {
+                        call: CALL,
+                        message: "the map was refused".into(),
+                    }
+                })),
+            };
+        }
+        let Resource::Buffer(buffer) = resource else {
+            return Err(Error::InvalidArgument {
+                call: CALL,
+                message: format!(
+                    "{}: read and write maps of textures are not modelled (the GPU model keeps no texture contents); map a staging buffer",
+                    self.device.object_name(ObjectKind::Texture, resource.raw())
+                ),
+            });
+        };
+        let device = self.device.clone();
+        let object = || device.object_name(ObjectKind::Buffer, buffer.raw());
+        let Some(info) = self.device.buffer_info(buffer) else {
+            return Err(Error::ReleasedObject {
+                call: CALL,
+                object: object(),
+            });
+        };
+        match info.usage {
+            Usage::Staging => {}
+            Usage::Default if allow_usage_default => {}
+            usage => {
+                return Err(Error::InvalidArgument {
+                    call: CALL,
+                    message: format!(
+                        "{} has {usage:?} usage: {map_type:?} maps need a staging buffer, or a default one with allow_usage_default",
+                        object()
+                    ),
+                })
+            }
+        }
+        if self.cpu_mapped.contains(&buffer.raw()) {
+            return Err(Error::InvalidArgument {
+                call: CALL,
+                message: format!("{} is already mapped; unmap it first", object()),
+            });
+        }
+        self.sync_gpu();
+        if let Some(fence) = self.side.gpu.progress().in_use(buffer.raw()) {
+            match self.semantics {
+                Semantics::Legacy => {
+                    // Blocks until the GPU is done with it (R-EX-6).
+                    self.side.gpu.progress_mut().retire(fence);
+                    self.side.gpu.count_fence_wait();
+                }
+                Semantics::Fast if self.validating => {
+                    return Err(Error::ResourceInUse {
+                        call: CALL,
+                        object: object(),
+                        engine: "graphics",
+                        fence,
+                    })
+                }
+                Semantics::Fast => {}
+            }
+        }
+        self.cpu_mapped.insert(buffer.raw());
+        let size = info.size as usize;
+        Ok(self
+            .cpu_data
+            .entry(buffer.raw())
+            .or_insert_with(|| vec![0; size]))
+    }
+
+    /// Ends a map made by [`map`](Self::map), of any type.
+    pub fn unmap(&mut self, resource: impl Into<Resource>) {
+        let resource = resource.into();
+        if !self.cpu_mapped.remove(&resource.raw()) {
+            self.recorder.unmap(resource);
         }
     }
 
     /// Whether `texture` is compressed now, as the GPU model tracks it (R-ST-9).
     pub fn resource_compression(&mut self, texture: Texture) -> bool {
         self.sync_gpu();
-        self.gpu.is_compressed(texture.raw())
+        self.side.gpu.is_compressed(texture.raw())
     }
 
     /// Opens a scope in which executed lists must all have the same semantics (R-ST-3).
@@ -270,15 +521,39 @@ impl ImmediateContext {
                 });
             }
         }
+        if let Some((chain, recorded)) = list.back_buffer_affinity() {
+            let current = self.device.current_back_buffer(chain).unwrap_or(recorded);
+            if current != recorded {
+                let error = Error::BackBufferAffinity {
+                    call: CALL,
+                    swap_chain: self.device.object_name(ObjectKind::SwapChain, chain.raw()),
+                    recorded,
+                    current,
+                };
+                if self.validating {
+                    return Err(error);
+                }
+                // Without validation the list draws into the buffer it was recorded against,
+                // as the hardware would (R-EX-7).
+                tracing::warn!(%error);
+            }
+        }
+        if self.validating {
+            // A fast list holds no reference: what it names may be gone (R-OBJ-4, R-V-1).
+            if let Some(object) = list.first_released_object() {
+                return Err(Error::ReleasedObject { call: CALL, object });
+            }
+        }
         if let Some(scope) = self.scope.as_mut() {
             *scope = Some(list.semantics());
         }
         let _span = tracing::debug_span!("execute_command_list", commands = list.stats().commands)
             .entered();
-        self.flush();
+        // Violations of direct calls not reported yet come first.
+        let direct = self.flush();
         self.run(list, restore, self.semantics);
-        self.submitted();
-        Ok(())
+        self.queue.push(Submission::Kickoff);
+        direct.and(self.submitted())
     }
 
     /// Submits `list` as if executed by a context of `executing` semantics with `restore`:
@@ -345,6 +620,73 @@ impl ImmediateContext {
             _ => None,
         };
         resource.map_or(InstanceId::INITIAL, |r| self.recorder.current_instance(r))
+    }
+}
+
+/// What consumes submissions: the GPU model and the states saved for legacy executions with
+/// restore = true. It lives on the immediate context, or on the GPU thread while work is
+/// outstanding there (`GpuTiming::Threaded`).
+#[derive(Default)]
+struct GpuSide {
+    gpu: GpuModel,
+    saved: Vec<GpuState>,
+    /// The device, for the sample counts of bound targets a bundle call checks (R-B-10).
+    device: Option<Device>,
+}
+
+impl GpuSide {
+    /// Consumes `queue` in order, leaving it empty (its capacity kept).
+    fn consume(&mut self, queue: &mut Vec<Submission>) {
+        for submission in queue.drain(..) {
+            match submission {
+                Submission::Run(run, semantics) => {
+                    self.gpu.count_ib_execution();
+                    for decoded in run.commands() {
+                        self.gpu.execute_decoded(&decoded, semantics);
+                    }
+                }
+                Submission::Split(run, category, semantics, instance) => {
+                    if let Some(decoded) = run.commands().next() {
+                        patched(&decoded.command, instance, |command| {
+                            self.gpu.execute_split_point(category, command, semantics)
+                        });
+                    }
+                }
+                Submission::Batch(batch, semantics) => {
+                    for decoded in batch.commands() {
+                        if decoded.split == Some(SplitCategory::Decompression) {
+                            // Legacy: binding a view of a compressed target decompresses it.
+                            decompress_bound(&mut self.gpu, &decoded.command);
+                        }
+                        self.gpu.execute(&decoded.command, semantics);
+                    }
+                }
+                Submission::Bundle(body, declaration, footprint) => {
+                    // A refusal (format mismatch) is kept by the model: see
+                    // `take_execution_errors`.
+                    let device = self.device.as_ref();
+                    let _ = self
+                        .gpu
+                        .execute_bundle(&body, &declaration, footprint, |texture| {
+                            device.and_then(|device| bundle::sample_count(device, texture))
+                        });
+                }
+                Submission::Kickoff => self.gpu.progress_mut().kickoff(),
+                Submission::Present(chain) => self.gpu.present(chain),
+                Submission::ClearState => self.gpu.clear_state(),
+                Submission::Save => self.saved.push(self.gpu.snapshot()),
+                Submission::Restore => {
+                    if let Some(state) = self.saved.pop() {
+                        self.gpu.restore(&state);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`consume`](Self::consume) for the GPU thread, which owns the batch.
+    fn consume_owned(&mut self, mut queue: Vec<Submission>) {
+        self.consume(&mut queue);
     }
 }
 
@@ -437,7 +779,7 @@ impl std::fmt::Debug for ImmediateContext {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ImmediateContext")
             .field("semantics", &self.semantics)
-            .field("counters", self.gpu.counters())
+            .field("counters", self.side.gpu.counters())
             .finish_non_exhaustive()
     }
 }

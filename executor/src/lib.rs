@@ -1,8 +1,8 @@
 //! # executor
 //!
-//! The execution half of the engine (SPEC §5, §6, §8). What exists so far: the GPU model, the
-//! stand-in for the hardware that everything else here feeds, and the immediate context's
-//! command-list execution on it.
+//! The execution half of the engine (SPEC §5, §6, §8): the immediate context, which runs
+//! direct calls and command lists, presents, fences, maps and validation, and the GPU model,
+//! the stand-in for the hardware that everything here feeds, inline or on its own thread.
 //!
 //! **In:** finished command lists ([`ImmediateContext::execute_command_list`]); underneath, the
 //! commands the immediate context submits, in order, as the recorder encoded them
@@ -20,18 +20,30 @@
 //! texture (R-ST-9); the reset index follows the recording context's semantics (R-ST-5).
 //! Nothing panics, whatever the commands.
 //!
-//! **Not built yet** (they arrive with the rest of the executor issue): the immediate context's
-//! own direct calls (the recording API applied directly) and maps, presents and swap chains,
-//! fences, validation mode, the GPU model on its own thread, the equivalence oracle.
+//! **Not built yet:** bundle execution (`draw_bundle`, issue 4), barriers and hazard validation
+//! (`Validation::Hazards`, SPEC §9, R-V-2: the device accepts the setting and validates as
+//! `On`), the job-system recording helper (R-J-1).
 
 mod field;
 mod gpu;
+mod gpu_thread;
 mod immediate;
+mod progress;
 mod record;
+mod sync;
+pub mod trace;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
+pub use progress::Progress;
+
+/// Internals the loom models in `loom-tests/` drive directly.
+#[cfg(loom)]
+#[doc(hidden)]
+pub mod loom_exports {
+    pub use crate::gpu_thread::Handoff;
+}
 pub use record::{
     BlendRecord, Counters, DepthStencilRecord, DrawArgs, DrawKind, DrawRecord, GraphicsRecord,
     StageRecord, ViewRecord,

@@ -281,7 +281,9 @@ pub struct Counters {
     pub ce_bytes: u64,
     /// Cache flushes. No source yet: barriers (§9) bring it; stays 0.
     pub cache_flushes: u64,
-    /// `insert_wait_on_fence` and `insert_wait_on_memory` commands consumed.
+    /// Waits on fences: `insert_wait_on_fence`, `insert_wait_on_memory` and
+    /// `insert_wait_on_present` commands consumed, the wait on present legacy inserts at every
+    /// bind of a back buffer, and a legacy map's wait for the GPU (R-EX-5..7).
     pub fence_waits: u64,
     /// Bundle calls. No source yet: draw bundles bring it; stays 0.
     pub bundle_calls: u64,

@@ -607,3 +607,64 @@ fn r_b_10_the_immediate_recorder_refuses_a_bundle_call_recorded_through_it() {
     );
     assert_eq!(imm.counters().bundle_calls, 0);
 }
+
+#[test]
+fn r_b_10_every_gpu_timing_gives_the_same_records() {
+    let f = Fixture::new();
+    let bundle = busy_bundle(&f);
+    let list = f.fast(|c| {
+        c.draw_bundle(&bundle);
+        c.draw(3, 0);
+    });
+    let records = |timing: GpuTiming| {
+        let mut imm = caller(&f);
+        imm.set_gpu_timing(timing);
+        imm.draw_bundle(&bundle).expect("draw_bundle");
+        imm.draw(3, 0);
+        imm.execute_command_list(&list, false).expect("executes");
+        let counters = *imm.counters();
+        let fields: Vec<_> = imm.records().iter().map(|r| r.fields()).collect();
+        assert!(imm.take_execution_errors().is_empty(), "{timing:?}");
+        (fields, counters)
+    };
+    let inline = records(GpuTiming::Inline);
+    assert_eq!(inline.1.bundle_calls, 2);
+    for timing in [GpuTiming::Deferred, GpuTiming::Threaded] {
+        assert_eq!(records(timing), inline, "{timing:?}");
+    }
+}
+
+#[test]
+fn r_b_10_validation_refuses_a_bundle_naming_a_released_object() {
+    // A bundle holds no reference (fast semantics): releasing what it names destroys it, and
+    // validation catches the call (R-OBJ-3, R-V-1); with the call in a fast list, the execution.
+    let f = Fixture::validated(Semantics::Fast);
+    let texture = f
+        .device
+        .create_texture(&TextureDesc {
+            name: "doomed",
+            bind: BindFlags::SHADER_RESOURCE,
+            ..Default::default()
+        })
+        .expect("texture");
+    let view = f
+        .device
+        .create_shader_resource_view(&ViewDesc::new("doomed_srv", texture))
+        .expect("srv");
+    let mut recorder = recorder(&f);
+    recorder.set_shader_resources(Stage::Pixel, 0, &[Some(view)]);
+    recorder.draw(3, 0);
+    let bundle = finish(recorder);
+    let list = f.fast(|c| c.draw_bundle(&bundle));
+    let mut imm = caller(&f);
+    imm.draw_bundle(&bundle).expect("alive");
+    f.device.release(view);
+    let error = imm.draw_bundle(&bundle).expect_err("released");
+    assert_eq!(error.kind(), ErrorKind::ReleasedObject);
+    assert!(error.to_string().contains("doomed_srv"), "{error}");
+    let error = imm
+        .execute_command_list(&list, false)
+        .expect_err("released");
+    assert_eq!(error.kind(), ErrorKind::ReleasedObject);
+    assert_eq!(imm.counters().bundle_calls, 1);
+}

@@ -725,7 +725,7 @@ fn r_sp_4_each_command_segment_is_one_indirect_buffer_execution() {
         );
         c.draw(3, 0);
     });
-    let segments = list.segments();
+    let segments: Vec<_> = list.segments().collect();
     let command_segments = segments
         .iter()
         .filter(|s| matches!(s, Segment::Commands(_)))

@@ -291,7 +291,6 @@ proptest! {
         prop_assert_eq!(counters.split_points_resolved, list.stats().split_points);
         let command_segments = list
             .segments()
-            .iter()
             .filter(|s| matches!(s, Segment::Commands(_)))
             .count() as u64;
         prop_assert_eq!(counters.ib_executions, command_segments);

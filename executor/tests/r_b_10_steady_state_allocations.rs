@@ -106,6 +106,7 @@ fn r_b_10_draw_bundle_allocates_nothing_in_steady_state() {
             name: "dc",
             semantics: Semantics::Fast,
             chunk_policy: None,
+            engine: Engine::Graphics,
         })
         .expect("context");
     for _ in 0..2 {

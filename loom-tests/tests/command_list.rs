@@ -30,6 +30,7 @@ fn clones_dropped_on_two_threads_return_chunks_once() {
                 name: "recorder",
                 semantics: Semantics::Legacy,
                 chunk_policy: None,
+                ..Default::default()
             })
             .unwrap();
         context.draw(3, 0);

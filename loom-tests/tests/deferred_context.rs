@@ -28,6 +28,7 @@ fn create(device: &Device) -> Result<DeferredContext, Error> {
         name: "",
         semantics: Semantics::Fast,
         chunk_policy: None,
+        ..Default::default()
     })
 }
 

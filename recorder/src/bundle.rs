@@ -17,7 +17,7 @@ use std::fmt;
 
 use crate::chunk::{ChunkPolicy, GrowthPolicy, SideKind};
 use crate::context::{DeferredContext, DeferredContextDesc};
-use crate::desc::{Format, Semantics, Stage};
+use crate::desc::{Engine, Format, Semantics, Stage};
 use crate::device::Device;
 use crate::encode::*;
 use crate::error::Error;
@@ -294,6 +294,7 @@ impl Device {
             name,
             semantics: Semantics::Fast,
             chunk_policy: Some(chunk_policy.unwrap_or_else(|| bundle_chunk_policy(self))),
+            engine: Engine::Graphics,
         };
         let mut context = DeferredContext::new(self.shared.clone(), &desc, serial);
         context.bundle = true;

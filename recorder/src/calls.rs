@@ -16,6 +16,9 @@ impl DeferredContext {
     #[inline]
     fn emit_draw(&mut self, opcode: Opcode, args: [u32; 5]) {
         self.begin_call();
+        if self.engine != Engine::Graphics && opcode != Opcode::Dispatch {
+            return self.draw_off_graphics(opcode);
+        }
         self.stats.draws += 1;
         self.emit(opcode, 0, None, DrawPayload::new(args));
     }
@@ -74,9 +77,23 @@ impl DeferredContext {
         );
     }
 
+    /// A compute or DMA context records no draw (R-EX-5).
+    #[cold]
+    fn draw_off_graphics(&mut self, opcode: Opcode) {
+        let message = format!(
+            "a {} context records no draws; record {:?} on a graphics context",
+            self.engine.name(),
+            opcode
+        );
+        self.fail(Error::invalid("draw", message));
+    }
+
     /// Draws what the bound stream-output buffer holds.
     pub fn draw_auto(&mut self) {
         self.begin_call();
+        if self.engine != Engine::Graphics {
+            return self.draw_off_graphics(Opcode::DrawAuto);
+        }
         self.stats.draws += 1;
         self.emit(Opcode::DrawAuto, 0, None, Empty);
     }
@@ -110,6 +127,9 @@ impl DeferredContext {
 
     fn indirect(&mut self, opcode: Opcode, call: &'static str, args: Buffer, offset: u32) {
         self.begin_call();
+        if self.engine != Engine::Graphics && opcode != Opcode::DispatchIndirect {
+            return self.draw_off_graphics(opcode);
+        }
         match self.resolve_resource(call, args.into()) {
             Ok((resource, info)) => {
                 let size = info.map_or(0, |i| i.size);
@@ -608,15 +628,31 @@ impl DeferredContext {
         self.emit(Opcode::InsertWaitOnPresent, 0, None, chain.0);
     }
 
-    /// Inserts a fence on `engine`; its value is assigned when the list executes (R-EX-5).
-    pub fn insert_fence(&mut self, engine: Engine) {
+    /// Inserts a fence on `engine` and returns its value (R-EX-5): device-wide, larger than
+    /// every value handed out before, on any context. The fence passes when the GPU has
+    /// finished everything before it, in the order the work executes (a list's fence, when the
+    /// list runs); `ImmediateContext::is_fence_pending` tells. Not a hot-path call: it takes
+    /// one atomic add on the device's counter, under either semantics.
+    pub fn insert_fence(&mut self, engine: Engine) -> u64 {
         self.begin_call();
-        self.emit(Opcode::InsertFence, engine as u8, None, Empty);
+        let value = self.device.next_fence.fetch_add(1, Ordering::Relaxed);
+        self.emit(Opcode::InsertFence, engine as u8, None, value);
+        value
     }
 
-    /// Makes `engine` wait until the fence `value` has passed.
+    /// Makes `engine` wait until the fence `value` has passed. A value no `insert_fence` has
+    /// handed out yet is refused: nothing could ever signal it.
     pub fn insert_wait_on_fence(&mut self, engine: Engine, value: u64) {
         self.begin_call();
+        let next = self.device.next_fence.load(Ordering::Relaxed);
+        if value == 0 || value >= next {
+            let message = format!(
+                "fence {value:#x} has not been inserted yet (the last is {:#x}); the {} engine would wait forever",
+                next - 1,
+                engine.name()
+            );
+            return self.fail(Error::invalid("insert_wait_on_fence", message));
+        }
         self.emit(Opcode::InsertWaitOnFence, engine as u8, None, value);
     }
 

@@ -10,7 +10,7 @@
 use std::sync::Arc as StdArc;
 
 use crate::chunk::{ChunkPolicy, ChunkWriter, SideKind};
-use crate::desc::Semantics;
+use crate::desc::{Engine, Semantics};
 use crate::device::DeviceShared;
 use crate::dynamic::MapTracker;
 use crate::encode::*;
@@ -31,6 +31,9 @@ pub struct DeferredContextDesc<'a> {
     pub semantics: Semantics,
     /// Overrides the device's chunk policy for this context (R-REC-4).
     pub chunk_policy: Option<ChunkPolicy>,
+    /// The engine the context's lists run on (R-EX-5). Compute and DMA contexts are always
+    /// fast semantics, and record no draws.
+    pub engine: Engine,
 }
 
 /// A deferred context: records commands into a command list.
@@ -46,6 +49,7 @@ pub struct DeferredContext {
     name: StdArc<str>,
     pub(crate) serial: u32,
     pub(crate) semantics: Semantics,
+    pub(crate) engine: Engine,
     policy: ChunkPolicy,
     writer: ChunkWriter,
     /// The reserved header of the list being recorded, in its first chunk.
@@ -89,6 +93,7 @@ impl DeferredContext {
             name: StdArc::from(desc.name),
             serial,
             semantics: desc.semantics,
+            engine: desc.engine,
             policy,
             writer: ChunkWriter::new(),
             list_header: std::ptr::null_mut(),
@@ -116,6 +121,7 @@ impl DeferredContext {
             name: "immediate",
             semantics,
             chunk_policy: None,
+            engine: Engine::Graphics,
         };
         let mut context = Self::new(device, &desc, 0);
         context.immediate = true;

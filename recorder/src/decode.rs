@@ -145,7 +145,10 @@ pub enum Command<'a> {
         compressed: bool,
     },
     InsertWaitOnPresent(RawHandle),
-    InsertFence(Engine),
+    InsertFence {
+        engine: Engine,
+        value: u64,
+    },
     InsertWaitOnFence {
         engine: Engine,
         value: u64,
@@ -460,7 +463,10 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 }
             }
             Opcode::InsertWaitOnPresent => Command::InsertWaitOnPresent(read(payload)),
-            Opcode::InsertFence => Command::InsertFence(Engine::from_u8(header.operand)),
+            Opcode::InsertFence => Command::InsertFence {
+                engine: Engine::from_u8(header.operand),
+                value: read(payload),
+            },
             Opcode::InsertWaitOnFence => Command::InsertWaitOnFence {
                 engine: Engine::from_u8(header.operand),
                 value: read(payload),

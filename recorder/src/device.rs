@@ -12,7 +12,7 @@ use crate::error::{Error, ObjectName};
 use crate::handle::*;
 use crate::info::*;
 use crate::limits::{self, MAX_BACK_BUFFERS, MAX_DEFERRED_CONTEXTS};
-use crate::sync::{Arc, AtomicBool, AtomicU32, Mutex, Ordering};
+use crate::sync::{Arc, AtomicBool, AtomicU32, AtomicU64, Mutex, Ordering};
 use crate::table::{ObjectTable, ReleaseOutcome, Stale};
 
 /// Opt-in validation of the fast-semantics contract (R-V-1, R-V-2), as the seeds' VALIDATED driver.
@@ -59,6 +59,8 @@ pub(crate) struct DeviceShared {
     /// Serial of the next recorder (deferred context or bundle recorder); 0 is the immediate
     /// context. Dynamic instances are named by it (`InstanceId`).
     pub(crate) next_recorder: AtomicU32,
+    /// The next fence value `insert_fence` hands out, on any context (R-EX-5); 0 is never one.
+    pub(crate) next_fence: AtomicU64,
     /// Released objects still referenced, destroyed by `process_deferred_releases` (R-OBJ-4).
     deferred_releases: Mutex<Vec<(ObjectKind, RawHandle)>>,
 }
@@ -131,6 +133,11 @@ impl DeviceShared {
     pub(crate) fn object_name(&self, kind: ObjectKind, handle: RawHandle) -> ObjectName {
         let name = with_table!(self, kind, |table| table.name(handle));
         ObjectName { kind, handle, name }
+    }
+
+    /// Whether `handle` names an object that exists now.
+    pub(crate) fn is_live(&self, kind: ObjectKind, handle: RawHandle) -> bool {
+        with_table!(self, kind, |table| table.get(handle, false).is_ok())
     }
 
     /// The error for a handle that failed a lookup.
@@ -277,6 +284,7 @@ impl Device {
                 live_contexts: AtomicU32::new(0),
                 immediate_taken: AtomicBool::new(false),
                 next_recorder: AtomicU32::new(1),
+                next_fence: AtomicU64::new(1),
                 deferred_releases: Mutex::new(Vec::new()),
             }),
         }
@@ -733,6 +741,16 @@ impl Device {
         &self,
         desc: &DeferredContextDesc<'_>,
     ) -> Result<DeferredContext, Error> {
+        if desc.engine != Engine::Graphics && desc.semantics == Semantics::Legacy {
+            return Err(Error::invalid(
+                "create_deferred_context",
+                format!(
+                    "'{}': {} contexts are always fast semantics (R-EX-5); create it with Semantics::Fast",
+                    desc.name,
+                    desc.engine.name()
+                ),
+            ));
+        }
         let mut live = self.shared.live_contexts.load(Ordering::Relaxed);
         loop {
             if live >= MAX_DEFERRED_CONTEXTS {
@@ -800,6 +818,11 @@ impl Device {
     /// The debug name given at creation.
     pub fn name_of<H: Handle>(&self, handle: H) -> Option<StdArc<str>> {
         with_table!(self.shared, H::KIND, |table| table.name(handle.raw()))
+    }
+
+    /// An object as error messages name it, from its kind and raw handle.
+    pub fn object_name(&self, kind: ObjectKind, handle: RawHandle) -> ObjectName {
+        self.shared.object_name(kind, handle)
     }
 
     pub fn buffer_info(&self, buffer: Buffer) -> Option<BufferInfo> {

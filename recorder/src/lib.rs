@@ -45,7 +45,7 @@
 //!         .map(|semantics| {
 //!             let device = &device;
 //!             scope.spawn(move || {
-//!                 let desc = DeferredContextDesc { name: "worker", semantics, chunk_policy: None };
+//!                 let desc = DeferredContextDesc { name: "worker", semantics, ..Default::default() };
 //!                 let mut context = device.create_deferred_context(&desc)?;
 //!                 context.set_shader(Stage::Vertex, Some(vs));
 //!                 for draw in 0..100u32 {
@@ -104,7 +104,7 @@ pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
     CommandList, CommandRun, Commands, ListHeader, ListStats, NestedList, QueuedRun, Segment,
-    StartState,
+    Segments, StartState,
 };
 pub use split::{SplitCategory, SplitCounts};
 

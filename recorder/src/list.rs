@@ -16,6 +16,7 @@ use crate::decode::Site;
 use crate::desc::Semantics;
 use crate::device::DeviceShared;
 use crate::encode::{Command, Decoded, Opcode};
+use crate::error::ObjectName;
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::split::SplitCounts;
 use crate::sync::{Arc, AtomicUsize, Ordering};
@@ -203,6 +204,32 @@ impl CommandList {
         std::ptr::eq(self.device_ptr(), &*device.shared)
     }
 
+    /// The first object the list's commands name (nested lists' and called bundles' included)
+    /// that no longer exists: released by the application and destroyed, its slot perhaps
+    /// reused. Walks every command, O(commands): for the validation mode's check before
+    /// execution (R-OBJ-4, R-V-1), since a fast list holds no reference on what it names.
+    pub fn first_released_object(&self) -> Option<ObjectName> {
+        let device = &self.header().device;
+        let mut found = None;
+        for decoded in self.commands() {
+            if let Command::ExecuteCommandList { list, .. }
+            | Command::DrawBundle { bundle: list, .. } = decoded.command
+            {
+                found = list.to_list().first_released_object();
+            } else {
+                for_each_referenced(&decoded.command, |kind, handle| {
+                    if found.is_none() && !device.is_live(kind, handle) {
+                        found = Some(device.object_name(kind, handle));
+                    }
+                });
+            }
+            if found.is_some() {
+                break;
+            }
+        }
+        found
+    }
+
     /// The address execution and nesting refer to the list by.
     pub fn header_ptr(&self) -> *const ListHeader {
         self.header.as_ptr()
@@ -217,49 +244,20 @@ impl CommandList {
     /// O(split points + nested lists) steps whatever the list's length (R-EX-2). Runs of
     /// commands between them may span chunks (the GPU follows the chunk links, as a chained
     /// indirect buffer).
-    pub fn segments(&self) -> Vec<Segment<'_>> {
+    pub fn segments(&self) -> Segments<'_> {
         let header = self.header();
-        let mut segments = Vec::with_capacity(2 * header.index_len as usize + 1);
         // SAFETY: the first command of the first chunk is the ListStart header.
         let after_start = unsafe { decode(header.first_chunk as *const u8, DATA_START) }.1;
-        let mut cursor = Position {
-            chunk: header.first_chunk,
-            offset: after_start,
-        };
-        for entry in self.index() {
-            let at = Position {
-                chunk: entry.chunk,
-                offset: entry.offset as usize,
-            };
-            if !is_empty(cursor, at) {
-                segments.push(Segment::Commands(CommandRun::new(self.header, cursor, at)));
-            }
-            // SAFETY: index entries point at commands of this list's sealed chunks.
-            let (mut decoded, next) = unsafe { decode(entry.chunk as *const u8, at.offset) };
-            decoded.site = Some(Site {
-                list: self.header,
-                chunk: entry.chunk,
-                end: next as u32,
-            });
-            segments.push(if entry.kind == SideKind::Nested as u32 {
-                Segment::Nested(decoded)
-            } else {
-                Segment::SplitPoint(decoded)
-            });
-            cursor = Position {
-                chunk: entry.chunk,
-                offset: next,
-            };
+        Segments {
+            list: self.header,
+            index: self.index().iter(),
+            cursor: Some(Position {
+                chunk: header.first_chunk,
+                offset: after_start,
+            }),
+            pending: None,
+            _list: std::marker::PhantomData,
         }
-        // SAFETY: the last chunk is sealed and alive.
-        let end = Position {
-            chunk: header.last_chunk,
-            offset: unsafe { (*header.last_chunk).command_end } as usize,
-        };
-        if !is_empty(cursor, end) {
-            segments.push(Segment::Commands(CommandRun::new(self.header, cursor, end)));
-        }
-        segments
     }
 
     /// The list's split points and nested lists, in recording order.
@@ -270,6 +268,67 @@ impl CommandList {
         }
         // SAFETY: `finish` wrote `index_len` entries at `index`, in the list's own memory.
         unsafe { std::slice::from_raw_parts(header.index, header.index_len as usize) }
+    }
+}
+
+/// The segments of a list ([`CommandList::segments`]): runs of commands, split points and
+/// nested lists, in order, found through the list's index without walking the commands between
+/// them. Allocates nothing.
+pub struct Segments<'a> {
+    list: NonNull<ListHeader>,
+    index: std::slice::Iter<'a, IndexEntry>,
+    /// Where the next run of commands starts; `None` once the last run was yielded.
+    cursor: Option<Position>,
+    /// The split point or nested list that ends the run just yielded.
+    pending: Option<Segment<'a>>,
+    _list: std::marker::PhantomData<&'a CommandList>,
+}
+
+impl<'a> Iterator for Segments<'a> {
+    type Item = Segment<'a>;
+
+    fn next(&mut self) -> Option<Segment<'a>> {
+        if let Some(pending) = self.pending.take() {
+            return Some(pending);
+        }
+        let cursor = self.cursor?;
+        let Some(entry) = self.index.next() else {
+            // SAFETY: the list is alive for 'a; its last chunk is sealed.
+            let header = unsafe { self.list.as_ref() };
+            let end = Position {
+                chunk: header.last_chunk,
+                // SAFETY: as above.
+                offset: unsafe { (*header.last_chunk).command_end } as usize,
+            };
+            self.cursor = None;
+            return (!is_empty(cursor, end))
+                .then(|| Segment::Commands(CommandRun::new(self.list, cursor, end)));
+        };
+        let at = Position {
+            chunk: entry.chunk,
+            offset: entry.offset as usize,
+        };
+        // SAFETY: index entries point at commands of this list's sealed chunks.
+        let (mut decoded, next) = unsafe { decode(entry.chunk as *const u8, at.offset) };
+        decoded.site = Some(Site {
+            list: self.list,
+            chunk: entry.chunk,
+            end: next as u32,
+        });
+        let split = if entry.kind == SideKind::Nested as u32 {
+            Segment::Nested(decoded)
+        } else {
+            Segment::SplitPoint(decoded)
+        };
+        self.cursor = Some(Position {
+            chunk: entry.chunk,
+            offset: next,
+        });
+        if is_empty(cursor, at) {
+            return Some(split);
+        }
+        self.pending = Some(split);
+        Some(Segment::Commands(CommandRun::new(self.list, cursor, at)))
     }
 }
 
@@ -599,7 +658,7 @@ pub(crate) fn for_each_referenced(command: &Command<'_>, mut f: impl FnMut(Objec
         | Command::DrawAuto
         | Command::Dispatch { .. }
         | Command::ClearState
-        | Command::InsertFence(_)
+        | Command::InsertFence { .. }
         | Command::InsertWaitOnFence { .. }
         | Command::ExecuteCommandList { .. }
         | Command::RemapInheritance(_)

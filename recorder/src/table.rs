@@ -88,8 +88,10 @@ struct Allocation {
     len: u32,
     /// Destroyed slots, ready for reuse.
     free: Vec<u32>,
-    /// Debug names, by slot (cold: messages only).
-    names: Vec<Option<Arc<str>>>,
+    /// Debug names, by slot, with the generation they belong to (cold: messages only). Kept
+    /// after destruction until the slot is reused, so an error about a released object can
+    /// still name it.
+    names: Vec<Option<(u32, Arc<str>)>>,
 }
 
 /// The objects of one kind.
@@ -239,7 +241,6 @@ impl<const W: usize> ObjectTable<W> {
                 index
             }
         };
-        allocation.names[index as usize] = (!name.is_empty()).then(|| Arc::from(name));
         let slot = self
             .slot(index)
             .expect("insert: the slot's segment was allocated above");
@@ -248,6 +249,8 @@ impl<const W: usize> ObjectTable<W> {
         let generation = generation_of(slot.state.load(Ordering::Relaxed))
             .wrapping_add(1)
             .max(1);
+        allocation.names[index as usize] =
+            (!name.is_empty()).then(|| (generation, Arc::from(name)));
         for (word, value) in slot.words.iter().zip(words) {
             word.store(value, Ordering::Release);
         }
@@ -322,26 +325,18 @@ impl<const W: usize> ObjectTable<W> {
         slot.state
             .compare_exchange(expected, next, Ordering::AcqRel, Ordering::Acquire)
             .ok()?;
-        let mut allocation = self.allocation.lock();
-        allocation.free.push(handle.index);
-        if let Some(name) = allocation.names.get_mut(handle.index as usize) {
-            *name = None;
-        }
+        self.allocation.lock().free.push(handle.index);
         Some(words)
     }
 
-    /// The object's debug name, if it was given one and is still alive.
+    /// The object's debug name, if it was given one, until its slot is reused.
     pub fn name(&self, handle: RawHandle) -> Option<Arc<str>> {
-        let slot = self.slot(handle.index)?;
-        if generation_of(slot.state.load(Ordering::Acquire)) != handle.generation {
-            return None;
+        match self.allocation.lock().names.get(handle.index as usize) {
+            Some(Some((generation, name))) if *generation == handle.generation => {
+                Some(name.clone())
+            }
+            _ => None,
         }
-        self.allocation
-            .lock()
-            .names
-            .get(handle.index as usize)
-            .cloned()
-            .flatten()
     }
 
     /// Objects alive now (released-but-referenced ones included).

@@ -1,61 +1,10 @@
 //! R-REC-3: once the chunk pool is warm, recording a list performs no heap allocation. A counting
 //! global allocator counts every allocation made by this test binary's thread while it records.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod counting_alloc;
 
+use counting_alloc::allocations_during;
 use recorder::*;
-
-struct Counting;
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards to the system allocator; the counters are thread-local cells that never
-// allocate (const-initialised).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-fn count() {
-    let _ = COUNTING.try_with(|on| {
-        if on.get() {
-            ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        }
-    });
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made by this thread while `f` runs.
-fn allocations_during<R>(f: impl FnOnce() -> R) -> (R, u64) {
-    ALLOCATIONS.with(|n| n.set(0));
-    COUNTING.with(|on| on.set(true));
-    let result = f();
-    COUNTING.with(|on| on.set(false));
-    (result, ALLOCATIONS.with(|n| n.get()))
-}
 
 struct Scene {
     vertex_buffers: Vec<Buffer>,
@@ -216,6 +165,7 @@ fn r_rec_3_recording_again_after_a_warm_up_frame_allocates_nothing() {
                 name: "worker",
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .unwrap();
         // Warm-up frame: the pool and the context's tables reach their steady-state sizes.
@@ -239,6 +189,7 @@ fn r_rec_3_recording_again_after_a_warm_up_frame_allocates_nothing() {
                 name: "cold",
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .unwrap();
         let (_, cold_allocations) = allocations_during(|| record(&mut cold_context, &cold_scene));

@@ -214,7 +214,6 @@ fn r_sp_1_write_discard_before_bind_creates_no_split_point() {
         assert_eq!(split_counts(&list), SplitCounts::default(), "{category}");
         assert!(
             list.segments()
-                .iter()
                 .all(|s| !matches!(s, Segment::SplitPoint(_))),
             "{category}"
         );
@@ -312,7 +311,7 @@ fn r_sp_1_immutable_and_default_resources_never_split() {
         c.update_subresource(f.cb, &[1]);
     });
     assert_eq!(split_counts(&list), SplitCounts::default());
-    assert!(list.segments().len() == 1, "one run of commands");
+    assert!(list.segments().count() == 1, "one run of commands");
 }
 
 #[test]
@@ -381,7 +380,6 @@ fn r_sp_1_dynamic_split_points_are_per_slot() {
     );
     let slots: Vec<_> = list
         .segments()
-        .iter()
         .filter_map(|s| match s {
             Segment::SplitPoint(d) => split_binding(&d.command).map(|(slot, ..)| slot),
             _ => None,
@@ -432,7 +430,7 @@ fn r_sp_1_segments_yield_one_split_point_per_split_point_in_order() {
     assert_eq!(split_counts(&list), all);
 
     // The segments cover every command once, in order: runs of commands, split points, nested.
-    let segments = list.segments();
+    let segments: Vec<_> = list.segments().collect();
     let mut walked = Vec::new();
     let mut nested = 0;
     for segment in &segments {
@@ -480,7 +478,6 @@ fn r_sp_1_segments_find_split_points_across_chunks() {
     );
     let colours: Vec<f32> = list
         .segments()
-        .iter()
         .filter_map(|s| match s {
             Segment::SplitPoint(Decoded {
                 command: Command::ClearRenderTargetView { color, .. },
@@ -492,7 +489,6 @@ fn r_sp_1_segments_find_split_points_across_chunks() {
     assert_eq!(colours, (0..300).map(|i| i as f32).collect::<Vec<_>>());
     let runs: usize = list
         .segments()
-        .iter()
         .map(|s| match s {
             Segment::Commands(_) => s.commands().count(),
             _ => 1,
@@ -558,7 +554,6 @@ fn r_sp_2_srv_of_a_compressible_render_target_or_depth_stencil_is_a_decompressio
         assert_eq!(split_counts(&list), counts(&[(S::Decompression, 1)]));
         let splits: Vec<_> = list
             .segments()
-            .iter()
             .filter_map(|s| match s {
                 Segment::SplitPoint(d) => Some(d.command),
                 _ => None,
@@ -695,9 +690,7 @@ fn r_sp_3_fast_contexts_record_zero_split_points() {
     assert_eq!(split_counts(&list), SplitCounts::default());
     assert!(list.commands().all(|d| d.split.is_none()));
     assert!(
-        list.segments()
-            .iter()
-            .all(|s| matches!(s, Segment::Commands(_))),
+        list.segments().all(|s| matches!(s, Segment::Commands(_))),
         "no split-point segment"
     );
     assert_eq!(

@@ -27,7 +27,7 @@ use std::ops::Range;
 use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
 use benches::{record_draws, split_range, Scene, SceneDesc};
 use bundles::DrawBundle;
-use executor::{Counters, ImmediateContext};
+use executor::{Counters, GpuTiming, ImmediateContext};
 use recorder::*;
 
 const HELP: &str = "\
@@ -50,6 +50,10 @@ OPTIONS:
     --seed N                  seed of the scene and the draw mix (default 0x5eedf00d)
     --semantics S             legacy, fast or both (default both)
     --bundles on|off          also draw the frame with per-object draw bundles (default on)
+    --gpu G                   where the GPU model runs: inline (in the execute calls),
+                              threaded (its own thread, overlapping the next frame's
+                              recording) or detached (nowhere: CPU cost alone, no counters)
+                              (default inline)
     -h, --help                print this help
 
 Options take their value as the next argument or after '=' (--draws=50000).";
@@ -61,6 +65,7 @@ struct Options {
     frames: u32,
     semantics: Vec<Semantics>,
     bundles: bool,
+    gpu: GpuTiming,
 }
 
 /// Parses the arguments; `Ok(None)` asks for the help.
@@ -71,6 +76,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         frames: 5,
         semantics: vec![Semantics::Legacy, Semantics::Fast],
         bundles: true,
+        gpu: GpuTiming::Inline,
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
@@ -130,6 +136,18 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                     "on" => true,
                     "off" => false,
                     other => return Err(format!("--bundles: '{other}' is not on or off")),
+                }
+            }
+            "--gpu" => {
+                options.gpu = match value()?.as_str() {
+                    "inline" => GpuTiming::Inline,
+                    "threaded" => GpuTiming::Threaded,
+                    "detached" => GpuTiming::Detached,
+                    other => {
+                        return Err(format!(
+                            "--gpu: '{other}' is not inline, threaded or detached"
+                        ))
+                    }
                 }
             }
             _ => return Err(format!("unknown option '{name}'")),
@@ -218,7 +236,7 @@ fn record_frame(
     for (list, _) in &finished {
         immediate.execute_command_list(list, false)?;
     }
-    immediate.flush();
+    immediate.flush()?;
     let execute = begin.elapsed();
     immediate.take_records(); // the demo keeps counters, not the records themselves
     if let Some(error) = immediate.take_execution_errors().into_iter().next() {
@@ -312,6 +330,7 @@ fn run(
                     name: &name,
                     semantics,
                     chunk_policy: None,
+                    ..Default::default()
                 })
                 .unwrap_or_else(|error| fail(&format!("creating a deferred context: {error}")))
         })
@@ -411,8 +430,13 @@ fn run(
         }
     }
     println!(
-        "execute on the {} immediate context, GPU model inline: {} for the {} lists ({} per list)",
+        "execute on the {} immediate context, GPU model {}: {} for the {} lists ({} per list)",
         device.desc().immediate_semantics.name(),
+        match options.gpu {
+            GpuTiming::Inline | GpuTiming::Deferred => "inline",
+            GpuTiming::Threaded => "on its own thread",
+            GpuTiming::Detached => "detached",
+        },
         ms(report.execute),
         report.lists.len(),
         ms(report.execute / report.lists.len().max(1) as u32)
@@ -603,6 +627,7 @@ fn main() -> ExitCode {
     let device = Device::new(DeviceDesc::default());
     let mut immediate =
         ImmediateContext::new(&device).unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
+    immediate.set_gpu_timing(options.gpu);
     let scene = Scene::new(&device, &options.scene).unwrap_or_else(|e| fail(&e.to_string()));
     let d = &options.scene;
     println!(

@@ -188,6 +188,7 @@ impl Fixture {
                 name: "dc",
                 semantics,
                 chunk_policy: None,
+                engine: Engine::Graphics,
             })
             .expect("deferred context")
     }

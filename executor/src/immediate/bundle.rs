@@ -10,11 +10,16 @@
 //! - `draw_bundle` here, under `GpuTiming::Inline` (the default, tests and traces): the model has
 //!   consumed everything before the call, so the check is made at once and a mismatch is
 //!   returned (`format_mismatch`), the call submitting nothing;
-//! - under `GpuTiming::Deferred`, and for bundle calls recorded in fast lists (whose targets
-//!   are inherited, unknown when they were recorded), the model checks when it reaches the call;
-//!   a refused call counts nothing and is reported by [`ImmediateContext::take_execution_errors`];
+//! - under `GpuTiming::Deferred` and `Threaded`, and for bundle calls recorded in fast lists
+//!   (whose targets are inherited, unknown when they were recorded), the model checks when it
+//!   reaches the call; a refused call counts nothing and is reported by
+//!   [`ImmediateContext::take_execution_errors`];
 //! - under `GpuTiming::Detached` (a null driver: nothing is consumed, nothing is bound) nothing
 //!   is checked.
+//!
+//! **Validation** (R-V-1): a bundle holds no reference on the objects it names, so under
+//! validation a call of a bundle naming a released object is refused (`released_object`), as an
+//! execution of a list calling it is.
 
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
@@ -66,13 +71,22 @@ impl ImmediateContext {
                 message: "the bundle was recorded on another device".into(),
             });
         }
-        self.flush();
+        if self.validating {
+            // A bundle holds no reference on what it names (fast semantics, R-OBJ-4, R-V-1).
+            if let Some(object) = bundle.body().first_released_object() {
+                return Err(Error::ReleasedObject { call: CALL, object });
+            }
+        }
+        // Violations of direct calls not reported yet come first (R-V-1).
+        let direct = self.flush();
         if self.timing == GpuTiming::Inline {
             let device = &self.device;
             let bound = self
+                .side
                 .gpu
                 .bound_output_formats(|texture| sample_count(device, texture));
             if !bound.satisfies(bundle.declaration()) {
+                direct?;
                 return Err(bound.mismatch(CALL, bundle.declaration()));
             }
         }
@@ -81,8 +95,8 @@ impl ImmediateContext {
             *bundle.declaration(),
             bundle.footprint_bytes(),
         ));
-        self.submitted();
-        Ok(())
+        self.queue.push(Submission::Kickoff);
+        direct.and(self.submitted())
     }
 
     /// Starts recording a bundle on the immediate context (the seeds' `StartBundle`): the
@@ -99,7 +113,7 @@ impl ImmediateContext {
     /// match the bundle's declaration when it ran), after letting the model catch up.
     pub fn take_execution_errors(&mut self) -> Vec<Error> {
         self.sync_gpu();
-        self.gpu.take_bundle_refusals()
+        self.side.gpu.take_bundle_refusals()
     }
 }
 

@@ -65,10 +65,24 @@ impl Fixture {
 
     /// The fixture on a device whose immediate context has `semantics`.
     pub fn with_immediate(semantics: Semantics) -> Self {
-        let device = Device::new(DeviceDesc {
+        Self::on(DeviceDesc {
             immediate_semantics: semantics,
             ..DeviceDesc::default()
-        });
+        })
+    }
+
+    /// The fixture on a device in validation mode (R-V-1).
+    pub fn validated(semantics: Semantics) -> Self {
+        Self::on(DeviceDesc {
+            immediate_semantics: semantics,
+            validation: Validation::On,
+            ..DeviceDesc::default()
+        })
+    }
+
+    /// The fixture on a device created with `desc`.
+    pub fn on(desc: DeviceDesc) -> Self {
+        let device = Device::new(desc);
         let buffer = |name: &str, usage, bind| {
             let desc = BufferDesc {
                 name,
@@ -209,6 +223,7 @@ impl Fixture {
                 name: "dc",
                 semantics,
                 chunk_policy: None,
+                ..Default::default()
             })
             .expect("create deferred context")
     }
@@ -308,6 +323,23 @@ pub fn map_instances(list: &CommandList) -> Vec<InstanceId> {
 pub fn write_discard(context: &mut DeferredContext, buffer: Buffer) {
     assert!(context.map(buffer, MapType::WriteDiscard, false).is_some());
     context.unmap(buffer);
+}
+
+/// A swap chain of three 64 x 64 back buffers, `chain.0` .. `chain.2`.
+pub fn swap_chain(f: &Fixture) -> SwapChain {
+    let desc = SwapChainDesc {
+        name: "chain",
+        buffers: 3,
+        format: Format::R8G8B8A8Unorm,
+        width: 64,
+        height: 64,
+    };
+    f.device.create_swap_chain(&desc).unwrap()
+}
+
+/// The render-target view of back buffer `index` of `chain`.
+pub fn back_buffer_rtv(f: &Fixture, chain: SwapChain, index: usize) -> RenderTargetView {
+    f.device.swap_chain_info(chain).unwrap().buffers[index].1
 }
 
 /// One viewport of 64 x 32.

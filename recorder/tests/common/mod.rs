@@ -366,6 +366,7 @@ pub fn named_context(
             name,
             semantics,
             chunk_policy,
+            ..Default::default()
         })
         .expect("create deferred context")
 }
@@ -404,7 +405,6 @@ pub fn expect_error(context: &mut DeferredContext, kind: ErrorKind, call_index: 
 /// The split-point categories of a list in recording order, as `segments()` yields them.
 pub fn segment_split_points(list: &CommandList) -> Vec<SplitCategory> {
     list.segments()
-        .iter()
         .filter_map(|segment| match segment {
             Segment::SplitPoint(decoded) => Some(
                 decoded

@@ -1,0 +1,431 @@
+//! Calls: `CTX METHOD ARGS`, every method of TRACE.md's "Calls" block.
+//!
+//! **In:** a line whose first token named a context (the caller has read it). **Out:** a
+//! [`Call`]: the method and its typed arguments, each object argument checked to be declared
+//! and of the kind the grammar names (a RESOURCE is any buffer or texture, a SHADER any shader:
+//! binding a pixel shader to the vertex stage is the engine's `invalid_argument`, not a parse
+//! error).
+//!
+//! Three methods change the symbol table. `finish LIST` on a deferred context declares the
+//! command list LIST; `finish` on a bundle recorder makes the bundle of the recorder's name,
+//! which `draw_bundle` and `expect bundle_footprint` need; `finish` on `imm` is a parse error
+//! (the immediate context has none). The first `insert_fence F` or `insert_wait_on_fence F`
+//! declares the fence F (a list may wait on a fence that a list recorded later in the trace
+//! signals, so neither has to come first); F must not name another object.
+
+use super::ast::{Call, CallContext, Method, Rect, Remap, Viewport};
+use super::cursor::{Cursor, Result};
+use super::lex::quote;
+use super::parse::Parser;
+use super::symbols::{Kind, Want};
+use super::words::{parse_yes_no, Compression, Engine, MapType, Stage, Topology};
+
+impl Parser {
+    pub(crate) fn call(&mut self, mut cursor: Cursor<'_>, context: CallContext) -> Result<Call> {
+        let context_name = match &context {
+            CallContext::Immediate => "imm",
+            CallContext::Deferred(name) | CallContext::BundleRecorder(name) => name.as_str(),
+        };
+        let method_token = cursor.next("a method")?;
+        cursor.set_label(method_token);
+        let method = match self.stage_method(&mut cursor, method_token)? {
+            Some(method) => method,
+            None => match self.method(&mut cursor, method_token, &context)? {
+                Some(method) => method,
+                None => {
+                    return Err(super::ParseError::new(
+                        cursor.line(),
+                        format!(
+                            "unknown method {} on {}",
+                            quote(method_token),
+                            quote(context_name)
+                        ),
+                    ))
+                }
+            },
+        };
+        cursor.end()?;
+        Ok(Call { context, method })
+    }
+
+    /// `STAGE_set_shader`, `STAGE_set_constant_buffers`, `STAGE_set_shader_resources`,
+    /// `STAGE_set_samplers`, `cs_set_unordered_access_views`.
+    fn stage_method(&mut self, cursor: &mut Cursor<'_>, token: &str) -> Result<Option<Method>> {
+        let Some((stage, rest)) = token.split_once('_') else {
+            return Ok(None);
+        };
+        let Some(stage) = Stage::from_name(stage) else {
+            return Ok(None);
+        };
+        let symbols = &self.symbols;
+        Ok(Some(match rest {
+            "set_shader" => Method::SetShader {
+                stage,
+                shader: cursor.object_or_null(symbols, Want::Shader)?,
+            },
+            "set_constant_buffers" => Method::SetConstantBuffers {
+                stage,
+                start: cursor.unsigned("START")?,
+                buffers: cursor.objects_to_end(symbols, Want::Buffer)?,
+            },
+            "set_shader_resources" => Method::SetShaderResources {
+                stage,
+                start: cursor.unsigned("START")?,
+                views: cursor.objects_to_end(symbols, Want::ShaderResourceView)?,
+            },
+            "set_samplers" => Method::SetSamplers {
+                stage,
+                start: cursor.unsigned("START")?,
+                samplers: cursor.objects_to_end(symbols, Want::SamplerState)?,
+            },
+            "set_unordered_access_views" if stage == Stage::Compute => {
+                Method::CsSetUnorderedAccessViews {
+                    start: cursor.unsigned("START")?,
+                    views: cursor.objects_to_end(symbols, Want::UnorderedAccessView)?,
+                }
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Every other method; `None` for an unknown one.
+    fn method(
+        &mut self,
+        cursor: &mut Cursor<'_>,
+        token: &str,
+        context: &CallContext,
+    ) -> Result<Option<Method>> {
+        let symbols = &self.symbols;
+        Ok(Some(match token {
+            "set_input_layout" => {
+                Method::SetInputLayout(cursor.object_or_null(symbols, Want::InputLayout)?)
+            }
+            "set_primitive_topology" => Method::SetPrimitiveTopology(cursor.word(
+                "a topology",
+                Topology::from_name,
+                Topology::choices(),
+            )?),
+            "set_vertex_buffers" => Method::SetVertexBuffers {
+                start: cursor.unsigned("START")?,
+                buffers: cursor.objects_to_end(symbols, Want::Buffer)?,
+            },
+            "set_index_buffer" => Method::SetIndexBuffer {
+                buffer: cursor.object_or_null(symbols, Want::Buffer)?,
+                format: {
+                    let token = cursor.next("FORMAT")?;
+                    cursor.format_token(token, "FORMAT")?
+                },
+                offset: match cursor.peek() {
+                    Some(_) => Some(cursor.unsigned("OFFSET")?),
+                    None => None,
+                },
+            },
+            "set_primitive_reset_index" => {
+                Method::SetPrimitiveResetIndex(cursor.unsigned("VALUE")?)
+            }
+            "om_set_render_targets" => Method::OmSetRenderTargets {
+                render_targets: cursor.object_list(symbols, Want::RenderTargetView)?,
+                depth_stencil: cursor.object_or_null(symbols, Want::DepthStencilView)?,
+            },
+            "om_set_render_targets_and_uavs" => Method::OmSetRenderTargetsAndUavs {
+                render_targets: cursor.object_list(symbols, Want::RenderTargetView)?,
+                depth_stencil: cursor.object_or_null(symbols, Want::DepthStencilView)?,
+                start: cursor.unsigned("START")?,
+                views: cursor.objects_to_end(symbols, Want::UnorderedAccessView)?,
+            },
+            "om_set_blend_state" => {
+                Method::OmSetBlendState(cursor.object_or_null(symbols, Want::BlendState)?)
+            }
+            "om_set_depth_stencil_state" => Method::OmSetDepthStencilState(
+                cursor.object_or_null(symbols, Want::DepthStencilState)?,
+            ),
+            "rs_set_state" => {
+                Method::RsSetState(cursor.object_or_null(symbols, Want::RasterizerState)?)
+            }
+            "rs_set_viewports" => {
+                let mut viewports = Vec::new();
+                for [x, y, width, height] in quads(cursor, "X,Y,W,H", Cursor::float_token)? {
+                    viewports.push(Viewport {
+                        x,
+                        y,
+                        width,
+                        height,
+                    });
+                }
+                Method::RsSetViewports(viewports)
+            }
+            "rs_set_scissor_rects" => {
+                let mut rects = Vec::new();
+                for [left, top, right, bottom] in quads(cursor, "L,T,R,B", Cursor::signed_token)? {
+                    rects.push(Rect {
+                        left,
+                        top,
+                        right,
+                        bottom,
+                    });
+                }
+                Method::RsSetScissorRects(rects)
+            }
+            "draw" => Method::Draw {
+                vertex_count: cursor.unsigned("VERTEX_COUNT")?,
+                start_vertex: cursor.unsigned("START_VERTEX")?,
+            },
+            "draw_indexed" => Method::DrawIndexed {
+                index_count: cursor.unsigned("INDEX_COUNT")?,
+                start_index: cursor.unsigned("START_INDEX")?,
+                base_vertex: cursor.signed("BASE_VERTEX")?,
+            },
+            "draw_instanced" => Method::DrawInstanced {
+                vertex_count: cursor.unsigned("VERTEX_COUNT")?,
+                instance_count: cursor.unsigned("INSTANCE_COUNT")?,
+                start_vertex: cursor.unsigned("START_VERTEX")?,
+                start_instance: cursor.unsigned("START_INSTANCE")?,
+            },
+            "draw_indexed_instanced" => Method::DrawIndexedInstanced {
+                index_count: cursor.unsigned("INDEX_COUNT")?,
+                instance_count: cursor.unsigned("INSTANCE_COUNT")?,
+                start_index: cursor.unsigned("START_INDEX")?,
+                base_vertex: cursor.signed("BASE_VERTEX")?,
+                start_instance: cursor.unsigned("START_INSTANCE")?,
+            },
+            "draw_auto" => Method::DrawAuto,
+            "draw_instanced_indirect" => Method::DrawInstancedIndirect {
+                buffer: cursor.object(symbols, Want::Buffer)?,
+                offset: cursor.unsigned("OFFSET")?,
+            },
+            "draw_indexed_instanced_indirect" => Method::DrawIndexedInstancedIndirect {
+                buffer: cursor.object(symbols, Want::Buffer)?,
+                offset: cursor.unsigned("OFFSET")?,
+            },
+            "dispatch" => Method::Dispatch {
+                x: cursor.unsigned("X")?,
+                y: cursor.unsigned("Y")?,
+                z: cursor.unsigned("Z")?,
+            },
+            "dispatch_indirect" => Method::DispatchIndirect {
+                buffer: cursor.object(symbols, Want::Buffer)?,
+                offset: cursor.unsigned("OFFSET")?,
+            },
+            "clear_render_target_view" => Method::ClearRenderTargetView {
+                view: cursor.object(symbols, Want::RenderTargetView)?,
+                color: [
+                    cursor.float("R")?,
+                    cursor.float("G")?,
+                    cursor.float("B")?,
+                    cursor.float("A")?,
+                ],
+            },
+            "clear_depth_stencil_view" => Method::ClearDepthStencilView {
+                view: cursor.object(symbols, Want::DepthStencilView)?,
+                depth: cursor.float("DEPTH")?,
+                stencil: cursor.unsigned("STENCIL")?,
+            },
+            "copy_resource" => Method::CopyResource {
+                destination: cursor.object(symbols, Want::Resource)?,
+                source: cursor.object(symbols, Want::Resource)?,
+            },
+            "update_subresource" => Method::UpdateSubresource {
+                resource: cursor.object(symbols, Want::Resource)?,
+            },
+            "copy_structure_count" => Method::CopyStructureCount {
+                destination: cursor.object(symbols, Want::Buffer)?,
+                offset: cursor.unsigned("OFFSET")?,
+                view: cursor.object(symbols, Want::UnorderedAccessView)?,
+            },
+            "map" => Method::Map {
+                resource: cursor.object(symbols, Want::Resource)?,
+                map_type: cursor.word("a map type", MapType::from_name, MapType::choices())?,
+                allow_usage_default: match cursor.peek() {
+                    Some("allow_usage_default") => {
+                        cursor.next("allow_usage_default")?;
+                        true
+                    }
+                    Some(other) => {
+                        return Err(cursor.error(format_args!(
+                            "expected allow_usage_default or end of line, found {}",
+                            quote(other)
+                        )))
+                    }
+                    None => false,
+                },
+            },
+            "unmap" => Method::Unmap {
+                resource: cursor.object(symbols, Want::Resource)?,
+            },
+            "set_predication" => Method::SetPredication {
+                predicate: cursor.object_or_null(symbols, Want::Predicate)?,
+                value: cursor.word("the predicate value", parse_yes_no, "yes|no".into())?,
+            },
+            "begin" => Method::Begin {
+                query: cursor.object(symbols, Want::Predicate)?,
+            },
+            "end" => Method::End {
+                query: cursor.object(symbols, Want::Predicate)?,
+            },
+            "clear_state" => Method::ClearState,
+            "decompress_resource" => {
+                let resource = cursor.object(symbols, Want::Resource)?;
+                let options = cursor.options(&["into"])?;
+                let into = match options.get("into") {
+                    Some(into) => cursor.object_token(symbols, into, Want::Resource, false)?,
+                    None => None,
+                };
+                Method::DecompressResource { resource, into }
+            }
+            "set_resource_compression" => Method::SetResourceCompression {
+                resource: cursor.object(symbols, Want::Resource)?,
+                compression: cursor.word(
+                    "a compression",
+                    Compression::from_name,
+                    Compression::choices(),
+                )?,
+            },
+            "set_resource_min_lod" => Method::SetResourceMinLod {
+                resource: cursor.object(symbols, Want::Resource)?,
+                min_lod: cursor.float("F")?,
+            },
+            "set_shader_resource_view_min_lod" => Method::SetShaderResourceViewMinLod {
+                view: cursor.object(symbols, Want::ShaderResourceView)?,
+                min_lod: cursor.float("F")?,
+            },
+            "insert_wait_on_present" => Method::InsertWaitOnPresent {
+                swapchain: cursor.object(symbols, Want::Swapchain)?,
+            },
+            "insert_fence" | "insert_wait_on_fence" => {
+                let fence = cursor.new_name("FENCE_NAME")?;
+                let options = cursor.options(&["engine"])?;
+                let engine = options
+                    .get("engine")
+                    .map(|v| cursor.word_token(v, "engine=", Engine::from_name, Engine::choices()))
+                    .transpose()?;
+                match self.symbols.lookup(fence.as_str()) {
+                    Some(entry) if entry.kind == Kind::Fence => {}
+                    Some(entry) => {
+                        return Err(cursor.error(format_args!(
+                            "expected a fence name, found {} {}",
+                            entry.kind.describe(),
+                            quote(fence.as_str())
+                        )))
+                    }
+                    None => self
+                        .symbols
+                        .declare(fence.as_str(), Kind::Fence, cursor.line())
+                        .map_err(|message| cursor.error(message))?,
+                }
+                if token == "insert_fence" {
+                    Method::InsertFence { fence, engine }
+                } else {
+                    Method::InsertWaitOnFence { fence, engine }
+                }
+            }
+            "draw_bundle" => Method::DrawBundle {
+                bundle: cursor.object(symbols, Want::Bundle)?,
+            },
+            "remap_constant_buffer_inheritance" => {
+                Method::RemapConstantBufferInheritance(remap(cursor)?)
+            }
+            "remap_shader_resource_inheritance" => {
+                Method::RemapShaderResourceInheritance(remap(cursor)?)
+            }
+            "remap_sampler_inheritance" => Method::RemapSamplerInheritance(remap(cursor)?),
+            "remap_vertex_buffer_inheritance" => {
+                ia(cursor)?;
+                let slot = cursor.unsigned("SLOT")?;
+                ia(cursor)?;
+                let inherit_slot = cursor.unsigned("INHERIT_SLOT")?;
+                Method::RemapVertexBufferInheritance { slot, inherit_slot }
+            }
+            "finish" => match context {
+                CallContext::Immediate => {
+                    return Err(cursor.error(
+                        "the immediate context has no finish (finish is for deferred contexts \
+                         and bundle recorders)",
+                    ))
+                }
+                CallContext::BundleRecorder(name) => {
+                    if let Some(token) = cursor.peek() {
+                        return Err(cursor.error(format_args!(
+                            "a bundle recorder's finish takes no arguments (the bundle is named \
+                             '{}'), found {}",
+                            name.as_str(),
+                            quote(token)
+                        )));
+                    }
+                    self.symbols.finish_bundle(name.as_str());
+                    Method::FinishBundle
+                }
+                CallContext::Deferred(_) => {
+                    let list = cursor.new_name("a name for the command list")?;
+                    let options = cursor.options(&["restore"])?;
+                    let restore = options
+                        .get("restore")
+                        .map(|v| cursor.yes_no_token(v, "restore="))
+                        .transpose()?;
+                    self.symbols
+                        .declare(list.as_str(), Kind::CommandList, cursor.line())
+                        .map_err(|message| cursor.error(message))?;
+                    Method::FinishCommandList { list, restore }
+                }
+            },
+            "execute" => {
+                let list = cursor.object(symbols, Want::CommandList)?;
+                let options = cursor.options(&["restore"])?;
+                let restore = options
+                    .get("restore")
+                    .map(|v| cursor.yes_no_token(v, "restore="))
+                    .transpose()?;
+                Method::Execute { list, restore }
+            }
+            "begin_command_list_execution" => Method::BeginCommandListExecution,
+            "end_command_list_execution" => Method::EndCommandListExecution,
+            "present" => Method::Present {
+                swapchain: cursor.object(symbols, Want::Swapchain)?,
+            },
+            "resume" => Method::Resume,
+            _ => return Ok(None),
+        }))
+    }
+}
+
+/// The rest of the line as groups of four comma-separated numbers, at least one group.
+fn quads<'a, T>(
+    cursor: &mut Cursor<'a>,
+    what: &str,
+    number: fn(&Cursor<'a>, &str, &str) -> Result<T>,
+) -> Result<Vec<[T; 4]>> {
+    let mut quads = Vec::new();
+    loop {
+        let group = cursor.next(what)?;
+        let items: Vec<&str> = cursor.list_items(group)?.collect();
+        let [a, b, c, d] = items[..] else {
+            return Err(cursor.error(format_args!(
+                "expected {what} (four numbers), found {}",
+                quote(group)
+            )));
+        };
+        quads.push([
+            number(cursor, a, what)?,
+            number(cursor, b, what)?,
+            number(cursor, c, what)?,
+            number(cursor, d, what)?,
+        ]);
+        if cursor.peek().is_none() {
+            return Ok(quads);
+        }
+    }
+}
+
+/// `STAGE SLOT INHERIT_STAGE INHERIT_SLOT`.
+fn remap(cursor: &mut Cursor<'_>) -> Result<Remap> {
+    Ok(Remap {
+        stage: cursor.word("STAGE", Stage::from_name, Stage::choices())?,
+        slot: cursor.unsigned("SLOT")?,
+        inherit_stage: cursor.word("INHERIT_STAGE", Stage::from_name, Stage::choices())?,
+        inherit_slot: cursor.unsigned("INHERIT_SLOT")?,
+    })
+}
+
+/// The literal `ia` of `remap_vertex_buffer_inheritance`.
+fn ia(cursor: &mut Cursor<'_>) -> Result<()> {
+    cursor.word("'ia'", |t| (t == "ia").then_some(()), "ia".into())
+}

@@ -1,0 +1,108 @@
+//! # trace: the parser of the plain-text trace format (TRACE.md)
+//!
+//! **In:** the bytes of a trace file, as a user attached it to a bug report: any bytes at all.
+//! **Out:** a typed [`Trace`], one [`Statement`] per line that has one, with its line number;
+//! or the first [`ParseError`], `trace:LINE: message`, the message naming the offending token
+//! and what was expected there. Printing a [`Trace`] or a [`Statement`] (`Display`) gives
+//! canonical trace text that parses back to the same statements.
+//!
+//! Nothing here touches the engine: replaying the statements, and every error the engine
+//! reports (a call it rejects, a released object used, a shader bound to the wrong stage, an
+//! unknown format name), belongs to the replay. What the parser refuses is what TRACE.md calls
+//! a malformed trace: a line that cannot be parsed, an unknown object or method, wrong
+//! arguments.
+//!
+//! **Invariants.** No input panics or hangs: the parser is one pass over the bytes, linear in
+//! their length whatever the line lengths, list lengths or number sizes; messages quote tokens
+//! cut to 40 characters. The first statement is `device`, and it comes once. Every object a
+//! statement names is declared on an earlier line, as the kind the grammar names there.
+//!
+//! ## The layout
+//! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
+//! * `parse.rs`: statements and declarations; `call.rs`: calls; `expect.rs`: expectations.
+//! * `symbols.rs`: the symbol table. `ast.rs`, `value.rs`, `words.rs`: the tree.
+//! * `print.rs`: the tree back to text. `error.rs`: [`ParseError`].
+//!
+//! ## Choices where TRACE.md is silent
+//! * **Names.** A name is declared once: declaring it again (another buffer, a second
+//!   `finish` into the same list name) is an error, `'x' is already declared (buffer on line
+//!   3)`. A released name stays declared. No object may be named `imm`, `null`, `expect` or a
+//!   declaration keyword (`buffer`, `context`, `bundle`, ...; so no context is called
+//!   `buffer`): the first token of a line then always says what the line is, and `null` always
+//!   means the null object. Method names are not reserved (a context may be called `draw`).
+//! * **Swap chains.** `swapchain S buffers=N` declares `S.0 .. S.(N-1)` (textures) and
+//!   `S.K.rtv` (RTVs) without storing them, so any N costs nothing; a swap chain whose derived
+//!   names were already declared is refused.
+//! * **Fences** are declared by their first `insert_fence` or `insert_wait_on_fence` (a list
+//!   may wait on a fence another list, recorded later, signals). **QUERY** (`begin`, `end`) is a
+//!   predicate, the only query a trace declares.
+//! * **Kinds.** A RESOURCE is any buffer or texture; a SHADER is any shader, whatever its
+//!   stage; a BUNDLE must be finished (`B finish` on an earlier line). `finish` on `imm` is an
+//!   error; `finish LIST` on a deferred context declares the list; `finish` on a bundle
+//!   recorder takes no arguments. `expect error` takes `imm` or any declared name.
+//! * **Options** (`key=value`) come after the positional arguments, in any order, each once;
+//!   an option not written is `None` in the tree (the engine's default). `bind=none` is the
+//!   empty flag set (a staging buffer), as `rt=none` is for a bundle.
+//! * **Numbers.** Unsigned arguments are `u64`, BASE_VERTEX and scissor rectangles `i64`; a
+//!   number that does not fit is an error, not wrapped. Floats take `1`, `0.5`, `.5`, `1e-3`,
+//!   `0x10`; not `inf` or `nan`. `expect draw` values keep integer versus float as written.
+//! * **`expect draw`** values are read by the field's class (`value.rs`): an object field
+//!   takes a declared object of its kind (`NAME#K` only for buffers and views), `topology` a
+//!   topology word (`undefined` too, which `set_primitive_topology` also takes), `viewport.N`
+//!   four numbers, and so on. Every field also takes `null`. The extensions `ib.offset`,
+//!   `rtv.N.format`, `dsv.format` that `DrawRecord::field` answers are fields too.
+//! * **Text.** Each line must be UTF-8 (comments too); a `\r` before the `\n` is dropped. An
+//!   empty trace, or one of comments only, has no `device`: an error at its last line.
+
+mod ast;
+mod call;
+mod cursor;
+mod error;
+mod expect;
+mod lex;
+mod parse;
+mod print;
+mod symbols;
+mod value;
+mod words;
+
+pub use ast::{
+    BindFlags, Call, CallContext, Declaration, Expectation, Format, Method, Name, Rect, Remap,
+    SlotRange, SlotSet, Statement, Subject, Trace, Viewport,
+};
+pub use error::ParseError;
+pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
+pub use words::{
+    BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,
+    Topology, UavFlag, Usage, Validation,
+};
+
+/// Parses a trace.
+///
+/// ```
+/// use executor::trace::{parse, Statement};
+///
+/// let trace = parse(b"device semantics=legacy\nbuffer vb usage=default bind=vertex size=64\n\
+///                     imm set_vertex_buffers 0 vb null # two slots\n")
+///     .unwrap();
+/// assert_eq!(trace.statements.len(), 3);
+/// assert_eq!(trace.statements[2].0, 3);
+/// assert_eq!(trace.statements[2].1.to_string(), "imm set_vertex_buffers 0 vb null");
+///
+/// let error = parse(b"device semantics=fast\ntexture t format=r8_unorm width=4 height=4 \
+///                     bind=shader_resource\nimm set_vertex_buffers 0 t\n").unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "trace:3: set_vertex_buffers: expected a buffer or null, found texture 't'"
+/// );
+/// ```
+pub fn parse(text: &[u8]) -> Result<Trace, ParseError> {
+    parse::parse(text)
+}
+
+impl Trace {
+    /// The statements without their line numbers.
+    pub fn statements(&self) -> impl Iterator<Item = &Statement> {
+        self.statements.iter().map(|(_, statement)| statement)
+    }
+}

@@ -1,0 +1,381 @@
+//! The statement parser: lines in, [`Statement`]s out, declarations here, calls in `call.rs`,
+//! expectations in `expect.rs`.
+//!
+//! **In:** the lexed lines of a trace (`lex.rs`). **Out:** a [`Trace`], or the first
+//! [`ParseError`]. The first token of a line says what it is: a declaration keyword, `expect`,
+//! or a context (`imm`, a deferred context, a bundle recorder) followed by a method. The parser
+//! keeps the symbol table (`symbols.rs`) as it goes: a declaration is entered once its whole
+//! line has parsed.
+//!
+//! **Invariants.** `device` is the first statement and comes once; everything else needs it
+//! before. One pass, no backtracking: the cost is linear in the length of the trace.
+
+use super::ast::{CallContext, Declaration, Format, Name, Statement, Trace};
+use super::cursor::{Cursor, Options, Result};
+use super::error::ParseError;
+use super::lex::{self, quote};
+use super::symbols::{Kind, Symbols, Want};
+use super::words::{Semantics, Stage, UavFlag, Usage, Validation};
+
+/// The parser's state between lines.
+#[derive(Default)]
+pub(crate) struct Parser {
+    pub(crate) symbols: Symbols,
+    device_line: Option<usize>,
+}
+
+/// Parses a whole trace (see the module essay of `trace`).
+pub(crate) fn parse(text: &[u8]) -> std::result::Result<Trace, ParseError> {
+    let mut parser = Parser::default();
+    let mut statements = Vec::new();
+    let mut last_line = 1;
+    for (line, bytes) in lex::lines(text) {
+        last_line = line;
+        let tokens = lex::tokens(line, bytes)?;
+        if tokens.is_empty() {
+            continue;
+        }
+        statements.push((line, parser.statement(Cursor::new(line, tokens, ""))?));
+    }
+    if parser.device_line.is_none() {
+        return Err(ParseError::new(
+            last_line,
+            "the trace has no 'device' statement (it must come first)",
+        ));
+    }
+    Ok(Trace { statements })
+}
+
+impl Parser {
+    fn statement(&mut self, mut cursor: Cursor<'_>) -> Result<Statement> {
+        let first = cursor.next("a statement")?;
+        cursor.set_label(first);
+        if first == "device" {
+            return self.device(cursor).map(Statement::Declaration);
+        }
+        if self.device_line.is_none() {
+            return Err(ParseError::new(
+                cursor.line(),
+                format!(
+                    "expected 'device' as the first statement, found {}",
+                    quote(first)
+                ),
+            ));
+        }
+        if let Some(declaration) = self.declaration(first, &mut cursor)? {
+            cursor.end()?;
+            self.enter(&cursor, &declaration)?;
+            return Ok(Statement::Declaration(declaration));
+        }
+        if first == "expect" {
+            return self.expectation(cursor).map(Statement::Expectation);
+        }
+        let context = if first == "imm" {
+            CallContext::Immediate
+        } else {
+            let name = Name::new(first);
+            let kind = name
+                .as_ref()
+                .and_then(|name| self.symbols.lookup(name.as_str()))
+                .map(|entry| entry.kind);
+            let message = match (name, kind) {
+                (Some(name), Some(Kind::Context)) => {
+                    return self
+                        .call(cursor, CallContext::Deferred(name))
+                        .map(Statement::Call)
+                }
+                (Some(name), Some(Kind::BundleRecorder { .. })) => {
+                    return self
+                        .call(cursor, CallContext::BundleRecorder(name))
+                        .map(Statement::Call)
+                }
+                (_, Some(kind)) => format!(
+                    "expected a declaration, 'expect' or a context, found {} {}",
+                    kind.describe(),
+                    quote(first)
+                ),
+                (Some(_), None) => format!("unknown statement or context {}", quote(first)),
+                (None, None) => format!(
+                    "expected a declaration, 'expect' or a context, found {}",
+                    quote(first)
+                ),
+            };
+            return Err(ParseError::new(cursor.line(), message));
+        };
+        self.call(cursor, context).map(Statement::Call)
+    }
+
+    /// `device semantics=.. [validation=..]`.
+    fn device(&mut self, mut cursor: Cursor<'_>) -> Result<Declaration> {
+        if let Some(line) = self.device_line {
+            return Err(cursor.error(format_args!(
+                "the device is already declared on line {line}"
+            )));
+        }
+        let options = cursor.options(&["semantics", "validation"])?;
+        let semantics = semantics(&cursor, &options)?;
+        let validation = options
+            .get("validation")
+            .map(|v| {
+                cursor.word_token(
+                    v,
+                    "validation=",
+                    Validation::from_name,
+                    Validation::choices(),
+                )
+            })
+            .transpose()?;
+        self.device_line = Some(cursor.line());
+        Ok(Declaration::Device {
+            semantics,
+            validation,
+        })
+    }
+
+    /// The declaration a line starts with, or `None` when `keyword` is not a declaration.
+    fn declaration(
+        &mut self,
+        keyword: &str,
+        cursor: &mut Cursor<'_>,
+    ) -> Result<Option<Declaration>> {
+        let symbols = &self.symbols;
+        let declaration = match keyword {
+            "buffer" => {
+                let name = cursor.new_name("a name for the buffer")?;
+                let options = cursor.options(&["usage", "bind", "size", "uav_flag"])?;
+                Declaration::Buffer {
+                    name,
+                    usage: cursor.word_token(
+                        options.require(cursor, "usage")?,
+                        "usage=",
+                        Usage::from_name,
+                        Usage::choices(),
+                    )?,
+                    bind: cursor.bind_flags_token(options.require(cursor, "bind")?)?,
+                    size: cursor.unsigned_token(options.require(cursor, "size")?, "size=")?,
+                    uav_flag: options
+                        .get("uav_flag")
+                        .map(|v| {
+                            cursor.word_token(
+                                v,
+                                "uav_flag=",
+                                UavFlag::from_name,
+                                UavFlag::choices(),
+                            )
+                        })
+                        .transpose()?,
+                }
+            }
+            "texture" => texture(cursor)?,
+            "srv" => {
+                let name = cursor.new_name("a name for the view")?;
+                let resource = cursor.object(symbols, Want::Resource)?;
+                let options = cursor.options(&["min_lod"])?;
+                let min_lod = options
+                    .get("min_lod")
+                    .map(|v| cursor.float_token(v, "min_lod="))
+                    .transpose()?;
+                Declaration::ShaderResourceView {
+                    name,
+                    resource,
+                    min_lod,
+                }
+            }
+            "uav" | "rtv" | "dsv" => {
+                let name = cursor.new_name("a name for the view")?;
+                let resource = cursor.object(symbols, Want::Resource)?;
+                match keyword {
+                    "uav" => Declaration::UnorderedAccessView { name, resource },
+                    "rtv" => Declaration::RenderTargetView { name, resource },
+                    _ => Declaration::DepthStencilView { name, resource },
+                }
+            }
+            "shader" => {
+                let name = cursor.new_name("a name for the shader")?;
+                let options =
+                    cursor.options(&["stage", "cb", "srv", "sampler", "uav", "stream_output"])?;
+                let slots = |key: &'static str| {
+                    options
+                        .get(key)
+                        .map(|v| cursor.slot_set_token(v, &format!("{key}=")))
+                        .transpose()
+                };
+                Declaration::Shader {
+                    name,
+                    stage: cursor.word_token(
+                        options.require(cursor, "stage")?,
+                        "stage=",
+                        Stage::from_name,
+                        Stage::choices(),
+                    )?,
+                    constant_buffers: slots("cb")?,
+                    shader_resources: slots("srv")?,
+                    samplers: slots("sampler")?,
+                    unordered_access_views: slots("uav")?,
+                    stream_output: options
+                        .get("stream_output")
+                        .map(|v| cursor.yes_no_token(v, "stream_output="))
+                        .transpose()?,
+                }
+            }
+            "input_layout" => {
+                let name = cursor.new_name("a name for the input layout")?;
+                let options = cursor.options(&["vb"])?;
+                Declaration::InputLayout {
+                    name,
+                    vertex_buffers: options
+                        .get("vb")
+                        .map(|v| cursor.slot_set_token(v, "vb="))
+                        .transpose()?,
+                }
+            }
+            "blend_state"
+            | "rasterizer_state"
+            | "depth_stencil_state"
+            | "sampler_state"
+            | "predicate" => {
+                let name = cursor.new_name("a name for the object")?;
+                match keyword {
+                    "blend_state" => Declaration::BlendState { name },
+                    "rasterizer_state" => Declaration::RasterizerState { name },
+                    "depth_stencil_state" => Declaration::DepthStencilState { name },
+                    "sampler_state" => Declaration::SamplerState { name },
+                    _ => Declaration::Predicate { name },
+                }
+            }
+            "swapchain" => {
+                let name = cursor.new_name("a name for the swap chain")?;
+                let options = cursor.options(&["buffers", "format", "width", "height"])?;
+                Declaration::Swapchain {
+                    name,
+                    buffers: cursor
+                        .unsigned_token(options.require(cursor, "buffers")?, "buffers=")?,
+                    format: cursor.format_token(options.require(cursor, "format")?, "format=")?,
+                    width: cursor.unsigned_token(options.require(cursor, "width")?, "width=")?,
+                    height: cursor.unsigned_token(options.require(cursor, "height")?, "height=")?,
+                }
+            }
+            "context" => {
+                let name = cursor.new_name("a name for the deferred context")?;
+                let options = cursor.options(&["semantics"])?;
+                Declaration::Context {
+                    name,
+                    semantics: semantics(cursor, &options)?,
+                }
+            }
+            "bundle" => {
+                let name = cursor.new_name("a name for the bundle recorder")?;
+                let options = cursor.options(&["rt", "depth", "samples"])?;
+                let rt = options.require(cursor, "rt")?;
+                let render_targets = if rt == "none" {
+                    Vec::new()
+                } else {
+                    cursor
+                        .list_items(rt)?
+                        .map(|item| match item {
+                            "none" => Err(cursor.error("rt=none stands alone, without formats")),
+                            _ => cursor.format_token(item, "rt="),
+                        })
+                        .collect::<Result<Vec<Format>>>()?
+                };
+                Declaration::Bundle {
+                    name,
+                    render_targets,
+                    depth: options
+                        .get("depth")
+                        .map(|v| cursor.format_token(v, "depth="))
+                        .transpose()?,
+                    samples: options
+                        .get("samples")
+                        .map(|v| cursor.unsigned_token(v, "samples="))
+                        .transpose()?,
+                }
+            }
+            "release" => Declaration::Release {
+                name: cursor.object(symbols, Want::Any)?,
+            },
+            _ => return Ok(None),
+        };
+        Ok(Some(declaration))
+    }
+
+    /// Enters a parsed declaration into the symbol table.
+    fn enter(&mut self, cursor: &Cursor<'_>, declaration: &Declaration) -> Result<()> {
+        let (name, kind): (&Name, Kind) = match declaration {
+            Declaration::Device { .. } | Declaration::Release { .. } => return Ok(()),
+            Declaration::Buffer { name, .. } => (name, Kind::Buffer),
+            Declaration::Texture { name, .. } => (name, Kind::Texture),
+            Declaration::ShaderResourceView { name, .. } => (name, Kind::ShaderResourceView),
+            Declaration::UnorderedAccessView { name, .. } => (name, Kind::UnorderedAccessView),
+            Declaration::RenderTargetView { name, .. } => (name, Kind::RenderTargetView),
+            Declaration::DepthStencilView { name, .. } => (name, Kind::DepthStencilView),
+            Declaration::Shader { name, .. } => (name, Kind::Shader),
+            Declaration::InputLayout { name, .. } => (name, Kind::InputLayout),
+            Declaration::BlendState { name } => (name, Kind::BlendState),
+            Declaration::RasterizerState { name } => (name, Kind::RasterizerState),
+            Declaration::DepthStencilState { name } => (name, Kind::DepthStencilState),
+            Declaration::SamplerState { name } => (name, Kind::SamplerState),
+            Declaration::Predicate { name } => (name, Kind::Predicate),
+            Declaration::Swapchain { name, buffers, .. } => {
+                (name, Kind::Swapchain { buffers: *buffers })
+            }
+            Declaration::Context { name, .. } => (name, Kind::Context),
+            Declaration::Bundle { name, .. } => (name, Kind::BundleRecorder { finished: false }),
+        };
+        self.symbols
+            .declare(name.as_str(), kind, cursor.line())
+            .map_err(|message| cursor.error(message))
+    }
+}
+
+/// `texture NAME format=.. width=.. height=.. [mips=..] [array=..] [samples=..] bind=..
+/// [compressible=..] [tc=..]`.
+fn texture(cursor: &mut Cursor<'_>) -> Result<Declaration> {
+    let name = cursor.new_name("a name for the texture")?;
+    let options = cursor.options(&[
+        "format",
+        "width",
+        "height",
+        "mips",
+        "array",
+        "samples",
+        "bind",
+        "compressible",
+        "tc",
+    ])?;
+    let cursor = &*cursor;
+    let number = |key: &'static str| {
+        options
+            .get(key)
+            .map(|v| cursor.unsigned_token(v, &format!("{key}=")))
+            .transpose()
+    };
+    let yes_no = |key: &'static str| {
+        options
+            .get(key)
+            .map(|v| cursor.yes_no_token(v, &format!("{key}=")))
+            .transpose()
+    };
+    Ok(Declaration::Texture {
+        name,
+        format: cursor.format_token(options.require(cursor, "format")?, "format=")?,
+        width: cursor.unsigned_token(options.require(cursor, "width")?, "width=")?,
+        height: cursor.unsigned_token(options.require(cursor, "height")?, "height=")?,
+        mips: number("mips")?,
+        array: number("array")?,
+        samples: number("samples")?,
+        bind: cursor.bind_flags_token(options.require(cursor, "bind")?)?,
+        compressible: yes_no("compressible")?,
+        tc: yes_no("tc")?,
+    })
+}
+
+/// The required `semantics=` option.
+fn semantics(cursor: &Cursor<'_>, options: &Options<'_>) -> Result<Semantics> {
+    cursor.word_token(
+        options.require(cursor, "semantics")?,
+        "semantics=",
+        Semantics::from_name,
+        Semantics::choices(),
+    )
+}

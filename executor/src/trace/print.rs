@@ -1,0 +1,636 @@
+//! Canonical trace text for the syntax tree: `Display` for [`Trace`], [`Statement`] and every
+//! part of them.
+//!
+//! **In:** a tree (parsed, or built by a generator). **Out:** one statement a line, tokens
+//! separated by one space, options in TRACE.md's order and only those present, numbers in
+//! decimal, floats in Rust's shortest round-trip form with a `.` or an exponent (`2.0`, `1e-7`),
+//! so that an integer and a float value of `expect draw` stay what they were. Parsing the text
+//! gives back the same tree for any tree the parser can produce (see `ast.rs`).
+
+use std::fmt::{self, Display, Formatter, Write as _};
+
+use super::ast::{
+    BindFlags, Call, CallContext, Declaration, Expectation, Format, Method, Name, Rect, Remap,
+    SlotSet, Statement, Subject, Trace, Viewport,
+};
+use super::value::{DrawField, ExpectedValue, Number, ObjectRef};
+use super::words::yes_no;
+
+type Result = fmt::Result;
+
+impl Display for Trace {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        for (_, statement) in &self.statements {
+            writeln!(f, "{statement}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for Statement {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Declaration(declaration) => declaration.fmt(f),
+            Self::Call(call) => call.fmt(f),
+            Self::Expectation(expectation) => expectation.fmt(f),
+        }
+    }
+}
+
+impl Display for Name {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Display for Format {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Display for SlotSet {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        for (i, range) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_char(',')?;
+            }
+            if range.first == range.last {
+                write!(f, "{}", range.first)?;
+            } else {
+                write!(f, "{}-{}", range.first, range.last)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Display for BindFlags {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        if self.is_empty() {
+            return f.write_str("none");
+        }
+        for (i, flag) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_char(',')?;
+            }
+            f.write_str(flag.name())?;
+        }
+        Ok(())
+    }
+}
+
+/// A float that reads back as the same `f32`, and as a float.
+struct Float(f32);
+
+impl Display for Float {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        // `Debug` of a finite f32 is its shortest round-trip form, always with `.` or `e`.
+        write!(f, "{:?}", self.0)
+    }
+}
+
+/// ` key=value` where present.
+fn option<T: Display>(f: &mut Formatter<'_>, key: &str, value: &Option<T>) -> Result {
+    match value {
+        Some(value) => write!(f, " {key}={value}"),
+        None => Ok(()),
+    }
+}
+
+/// ` key=yes|no` where present.
+fn yes_no_option(f: &mut Formatter<'_>, key: &str, value: Option<bool>) -> Result {
+    option(f, key, &value.map(yes_no))
+}
+
+/// An object or `null`.
+struct Nullable<'a>(&'a Option<Name>);
+
+impl Display for Nullable<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self.0 {
+            Some(name) => name.fmt(f),
+            None => f.write_str("null"),
+        }
+    }
+}
+
+/// Objects or `null`s joined by `separator`.
+fn joined(f: &mut Formatter<'_>, objects: &[Option<Name>], separator: char) -> Result {
+    for (i, object) in objects.iter().enumerate() {
+        if i > 0 {
+            f.write_char(separator)?;
+        }
+        Nullable(object).fmt(f)?;
+    }
+    Ok(())
+}
+
+impl Display for Declaration {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Device {
+                semantics,
+                validation,
+            } => {
+                write!(f, "device semantics={semantics}")?;
+                option(f, "validation", validation)
+            }
+            Self::Buffer {
+                name,
+                usage,
+                bind,
+                size,
+                uav_flag,
+            } => {
+                write!(f, "buffer {name} usage={usage} bind={bind} size={size}")?;
+                option(f, "uav_flag", uav_flag)
+            }
+            Self::Texture {
+                name,
+                format,
+                width,
+                height,
+                mips,
+                array,
+                samples,
+                bind,
+                compressible,
+                tc,
+            } => {
+                write!(
+                    f,
+                    "texture {name} format={format} width={width} height={height}"
+                )?;
+                option(f, "mips", mips)?;
+                option(f, "array", array)?;
+                option(f, "samples", samples)?;
+                write!(f, " bind={bind}")?;
+                yes_no_option(f, "compressible", *compressible)?;
+                yes_no_option(f, "tc", *tc)
+            }
+            Self::ShaderResourceView {
+                name,
+                resource,
+                min_lod,
+            } => {
+                write!(f, "srv {name} {resource}")?;
+                option(f, "min_lod", &min_lod.map(Float))
+            }
+            Self::UnorderedAccessView { name, resource } => write!(f, "uav {name} {resource}"),
+            Self::RenderTargetView { name, resource } => write!(f, "rtv {name} {resource}"),
+            Self::DepthStencilView { name, resource } => write!(f, "dsv {name} {resource}"),
+            Self::Shader {
+                name,
+                stage,
+                constant_buffers,
+                shader_resources,
+                samplers,
+                unordered_access_views,
+                stream_output,
+            } => {
+                write!(f, "shader {name} stage={stage}")?;
+                option(f, "cb", constant_buffers)?;
+                option(f, "srv", shader_resources)?;
+                option(f, "sampler", samplers)?;
+                option(f, "uav", unordered_access_views)?;
+                yes_no_option(f, "stream_output", *stream_output)
+            }
+            Self::InputLayout {
+                name,
+                vertex_buffers,
+            } => {
+                write!(f, "input_layout {name}")?;
+                option(f, "vb", vertex_buffers)
+            }
+            Self::BlendState { name } => write!(f, "blend_state {name}"),
+            Self::RasterizerState { name } => write!(f, "rasterizer_state {name}"),
+            Self::DepthStencilState { name } => write!(f, "depth_stencil_state {name}"),
+            Self::SamplerState { name } => write!(f, "sampler_state {name}"),
+            Self::Predicate { name } => write!(f, "predicate {name}"),
+            Self::Swapchain {
+                name,
+                buffers,
+                format,
+                width,
+                height,
+            } => write!(
+                f,
+                "swapchain {name} buffers={buffers} format={format} width={width} height={height}"
+            ),
+            Self::Context { name, semantics } => {
+                write!(f, "context {name} semantics={semantics}")
+            }
+            Self::Bundle {
+                name,
+                render_targets,
+                depth,
+                samples,
+            } => {
+                write!(f, "bundle {name} rt=")?;
+                if render_targets.is_empty() {
+                    f.write_str("none")?;
+                }
+                for (i, format) in render_targets.iter().enumerate() {
+                    if i > 0 {
+                        f.write_char(',')?;
+                    }
+                    format.fmt(f)?;
+                }
+                option(f, "depth", depth)?;
+                option(f, "samples", samples)
+            }
+            Self::Release { name } => write!(f, "release {name}"),
+        }
+    }
+}
+
+impl Display for CallContext {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Immediate => f.write_str("imm"),
+            Self::Deferred(name) | Self::BundleRecorder(name) => name.fmt(f),
+        }
+    }
+}
+
+impl Display for Call {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        write!(f, "{} ", self.context)?;
+        self.method.fmt(f)
+    }
+}
+
+impl Display for Remap {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        write!(
+            f,
+            "{} {} {} {}",
+            self.stage, self.slot, self.inherit_stage, self.inherit_slot
+        )
+    }
+}
+
+impl Display for Viewport {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        write!(
+            f,
+            "{},{},{},{}",
+            Float(self.x),
+            Float(self.y),
+            Float(self.width),
+            Float(self.height)
+        )
+    }
+}
+
+impl Display for Rect {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        write!(
+            f,
+            "{},{},{},{}",
+            self.left, self.top, self.right, self.bottom
+        )
+    }
+}
+
+impl Display for Method {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::SetInputLayout(layout) => write!(f, "set_input_layout {}", Nullable(layout)),
+            Self::SetPrimitiveTopology(topology) => write!(f, "set_primitive_topology {topology}"),
+            Self::SetVertexBuffers { start, buffers } => {
+                write!(f, "set_vertex_buffers {start} ")?;
+                joined(f, buffers, ' ')
+            }
+            Self::SetIndexBuffer {
+                buffer,
+                format,
+                offset,
+            } => {
+                write!(f, "set_index_buffer {} {format}", Nullable(buffer))?;
+                match offset {
+                    Some(offset) => write!(f, " {offset}"),
+                    None => Ok(()),
+                }
+            }
+            Self::SetPrimitiveResetIndex(value) => write!(f, "set_primitive_reset_index {value}"),
+            Self::SetShader { stage, shader } => {
+                write!(f, "{stage}_set_shader {}", Nullable(shader))
+            }
+            Self::SetConstantBuffers {
+                stage,
+                start,
+                buffers,
+            } => {
+                write!(f, "{stage}_set_constant_buffers {start} ")?;
+                joined(f, buffers, ' ')
+            }
+            Self::SetShaderResources {
+                stage,
+                start,
+                views,
+            } => {
+                write!(f, "{stage}_set_shader_resources {start} ")?;
+                joined(f, views, ' ')
+            }
+            Self::SetSamplers {
+                stage,
+                start,
+                samplers,
+            } => {
+                write!(f, "{stage}_set_samplers {start} ")?;
+                joined(f, samplers, ' ')
+            }
+            Self::CsSetUnorderedAccessViews { start, views } => {
+                write!(f, "cs_set_unordered_access_views {start} ")?;
+                joined(f, views, ' ')
+            }
+            Self::OmSetRenderTargets {
+                render_targets,
+                depth_stencil,
+            } => {
+                f.write_str("om_set_render_targets ")?;
+                joined(f, render_targets, ',')?;
+                write!(f, " {}", Nullable(depth_stencil))
+            }
+            Self::OmSetRenderTargetsAndUavs {
+                render_targets,
+                depth_stencil,
+                start,
+                views,
+            } => {
+                f.write_str("om_set_render_targets_and_uavs ")?;
+                joined(f, render_targets, ',')?;
+                write!(f, " {} {start} ", Nullable(depth_stencil))?;
+                joined(f, views, ' ')
+            }
+            Self::OmSetBlendState(state) => write!(f, "om_set_blend_state {}", Nullable(state)),
+            Self::OmSetDepthStencilState(state) => {
+                write!(f, "om_set_depth_stencil_state {}", Nullable(state))
+            }
+            Self::RsSetState(state) => write!(f, "rs_set_state {}", Nullable(state)),
+            Self::RsSetViewports(viewports) => {
+                f.write_str("rs_set_viewports")?;
+                viewports.iter().try_for_each(|v| write!(f, " {v}"))
+            }
+            Self::RsSetScissorRects(rects) => {
+                f.write_str("rs_set_scissor_rects")?;
+                rects.iter().try_for_each(|r| write!(f, " {r}"))
+            }
+            Self::Draw {
+                vertex_count,
+                start_vertex,
+            } => write!(f, "draw {vertex_count} {start_vertex}"),
+            Self::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            } => write!(f, "draw_indexed {index_count} {start_index} {base_vertex}"),
+            Self::DrawInstanced {
+                vertex_count,
+                instance_count,
+                start_vertex,
+                start_instance,
+            } => write!(
+                f,
+                "draw_instanced {vertex_count} {instance_count} {start_vertex} {start_instance}"
+            ),
+            Self::DrawIndexedInstanced {
+                index_count,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            } => write!(
+                f,
+                "draw_indexed_instanced {index_count} {instance_count} {start_index} \
+                 {base_vertex} {start_instance}"
+            ),
+            Self::DrawAuto => f.write_str("draw_auto"),
+            Self::DrawInstancedIndirect { buffer, offset } => {
+                write!(f, "draw_instanced_indirect {buffer} {offset}")
+            }
+            Self::DrawIndexedInstancedIndirect { buffer, offset } => {
+                write!(f, "draw_indexed_instanced_indirect {buffer} {offset}")
+            }
+            Self::Dispatch { x, y, z } => write!(f, "dispatch {x} {y} {z}"),
+            Self::DispatchIndirect { buffer, offset } => {
+                write!(f, "dispatch_indirect {buffer} {offset}")
+            }
+            Self::ClearRenderTargetView { view, color } => {
+                let [r, g, b, a] = color.map(Float);
+                write!(f, "clear_render_target_view {view} {r} {g} {b} {a}")
+            }
+            Self::ClearDepthStencilView {
+                view,
+                depth,
+                stencil,
+            } => write!(
+                f,
+                "clear_depth_stencil_view {view} {} {stencil}",
+                Float(*depth)
+            ),
+            Self::CopyResource {
+                destination,
+                source,
+            } => write!(f, "copy_resource {destination} {source}"),
+            Self::UpdateSubresource { resource } => write!(f, "update_subresource {resource}"),
+            Self::CopyStructureCount {
+                destination,
+                offset,
+                view,
+            } => write!(f, "copy_structure_count {destination} {offset} {view}"),
+            Self::Map {
+                resource,
+                map_type,
+                allow_usage_default,
+            } => {
+                write!(f, "map {resource} {map_type}")?;
+                if *allow_usage_default {
+                    f.write_str(" allow_usage_default")?;
+                }
+                Ok(())
+            }
+            Self::Unmap { resource } => write!(f, "unmap {resource}"),
+            Self::SetPredication { predicate, value } => write!(
+                f,
+                "set_predication {} {}",
+                Nullable(predicate),
+                yes_no(*value)
+            ),
+            Self::Begin { query } => write!(f, "begin {query}"),
+            Self::End { query } => write!(f, "end {query}"),
+            Self::ClearState => f.write_str("clear_state"),
+            Self::DecompressResource { resource, into } => {
+                write!(f, "decompress_resource {resource}")?;
+                option(f, "into", into)
+            }
+            Self::SetResourceCompression {
+                resource,
+                compression,
+            } => write!(f, "set_resource_compression {resource} {compression}"),
+            Self::SetResourceMinLod { resource, min_lod } => {
+                write!(f, "set_resource_min_lod {resource} {}", Float(*min_lod))
+            }
+            Self::SetShaderResourceViewMinLod { view, min_lod } => write!(
+                f,
+                "set_shader_resource_view_min_lod {view} {}",
+                Float(*min_lod)
+            ),
+            Self::InsertWaitOnPresent { swapchain } => {
+                write!(f, "insert_wait_on_present {swapchain}")
+            }
+            Self::InsertFence { fence, engine } => {
+                write!(f, "insert_fence {fence}")?;
+                option(f, "engine", engine)
+            }
+            Self::InsertWaitOnFence { fence, engine } => {
+                write!(f, "insert_wait_on_fence {fence}")?;
+                option(f, "engine", engine)
+            }
+            Self::DrawBundle { bundle } => write!(f, "draw_bundle {bundle}"),
+            Self::RemapConstantBufferInheritance(remap) => {
+                write!(f, "remap_constant_buffer_inheritance {remap}")
+            }
+            Self::RemapShaderResourceInheritance(remap) => {
+                write!(f, "remap_shader_resource_inheritance {remap}")
+            }
+            Self::RemapSamplerInheritance(remap) => write!(f, "remap_sampler_inheritance {remap}"),
+            Self::RemapVertexBufferInheritance { slot, inherit_slot } => write!(
+                f,
+                "remap_vertex_buffer_inheritance ia {slot} ia {inherit_slot}"
+            ),
+            Self::FinishCommandList { list, restore } => {
+                write!(f, "finish {list}")?;
+                yes_no_option(f, "restore", *restore)
+            }
+            Self::FinishBundle => f.write_str("finish"),
+            Self::Execute { list, restore } => {
+                write!(f, "execute {list}")?;
+                yes_no_option(f, "restore", *restore)
+            }
+            Self::BeginCommandListExecution => f.write_str("begin_command_list_execution"),
+            Self::EndCommandListExecution => f.write_str("end_command_list_execution"),
+            Self::Present { swapchain } => write!(f, "present {swapchain}"),
+            Self::Resume => f.write_str("resume"),
+        }
+    }
+}
+
+impl Display for Subject {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Immediate => f.write_str("imm"),
+            Self::Named(name) => name.fmt(f),
+        }
+    }
+}
+
+impl Display for Expectation {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Ok => f.write_str("expect ok"),
+            Self::Error { subject, kind } => write!(f, "expect error {subject} {kind}"),
+            Self::SplitPoints {
+                list,
+                total,
+                categories,
+            } => {
+                write!(f, "expect split_points {list}")?;
+                option(f, "total", total)?;
+                categories
+                    .iter()
+                    .try_for_each(|(category, n)| write!(f, " {category}={n}"))
+            }
+            Self::Counters(counters) => {
+                f.write_str("expect counters")?;
+                counters
+                    .iter()
+                    .try_for_each(|(key, n)| write!(f, " {key}={n}"))
+            }
+            Self::Draw {
+                index,
+                field,
+                value,
+            } => write!(f, "expect draw {index} {field} {value}"),
+            Self::BundleFootprint { bundle, bytes } => {
+                write!(f, "expect bundle_footprint {bundle} {bytes}")
+            }
+        }
+    }
+}
+
+impl Display for DrawField {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Shader(stage) => write!(f, "{stage}"),
+            Self::InputLayout => f.write_str("input_layout"),
+            Self::Topology => f.write_str("topology"),
+            Self::ResetIndex => f.write_str("reset_index"),
+            Self::IndexBuffer => f.write_str("ib"),
+            Self::IndexBufferFormat => f.write_str("ib.format"),
+            Self::IndexBufferOffset => f.write_str("ib.offset"),
+            Self::VertexBuffer(n) => write!(f, "vb.{n}"),
+            Self::ConstantBuffer(stage, n) => write!(f, "{stage}.cb.{n}"),
+            Self::ShaderResource(stage, n) => write!(f, "{stage}.srv.{n}"),
+            Self::ShaderResourceMinLod(stage, n) => write!(f, "{stage}.srv.{n}.min_lod"),
+            Self::ShaderResourceCompressed(stage, n) => write!(f, "{stage}.srv.{n}.compressed"),
+            Self::Sampler(stage, n) => write!(f, "{stage}.sampler.{n}"),
+            Self::UnorderedAccessView(stage, n) => write!(f, "{stage}.uav.{n}"),
+            Self::RenderTarget(n) => write!(f, "rtv.{n}"),
+            Self::RenderTargetFormat(n) => write!(f, "rtv.{n}.format"),
+            Self::DepthStencilView => f.write_str("dsv"),
+            Self::DepthStencilFormat => f.write_str("dsv.format"),
+            Self::Blend => f.write_str("blend"),
+            Self::DepthStencilState => f.write_str("depth_stencil"),
+            Self::Rasterizer => f.write_str("rasterizer"),
+            Self::Viewport(n) => write!(f, "viewport.{n}"),
+            Self::Scissor(n) => write!(f, "scissor.{n}"),
+            Self::Predicated => f.write_str("predicated"),
+            Self::Args => f.write_str("args"),
+        }
+    }
+}
+
+impl Display for Number {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Integer(n) => write!(f, "{n}"),
+            Self::Float(x) => Float(*x).fmt(f),
+        }
+    }
+}
+
+impl Display for ObjectRef {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        self.name.fmt(f)?;
+        match self.instance {
+            Some(k) => write!(f, "#{k}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Display for ExpectedValue {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Null => f.write_str("null"),
+            Self::Object(object) => object.fmt(f),
+            Self::Topology(topology) => topology.fmt(f),
+            Self::Format(format) => format.fmt(f),
+            Self::Number(number) => number.fmt(f),
+            Self::Bool(value) => f.write_str(yes_no(*value)),
+            Self::Numbers(numbers) => {
+                for (i, number) in numbers.iter().enumerate() {
+                    if i > 0 {
+                        f.write_char(',')?;
+                    }
+                    number.fmt(f)?;
+                }
+                Ok(())
+            }
+            Self::IndirectArgs { buffer, offset } => write!(f, "{buffer},{offset}"),
+        }
+    }
+}

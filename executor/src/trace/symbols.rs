@@ -1,0 +1,305 @@
+//! The symbol table the parser keeps while it reads a trace: which names are declared, as what.
+//!
+//! **In:** declarations, in trace order (`declare`), and `finish` on a bundle recorder
+//! (`finish_bundle`). **Out:** for a name, its [`Kind`] and the line that declared it
+//! (`lookup`), so that a statement naming an unknown object, or an object of the wrong kind, is
+//! a parse error.
+//!
+//! **Invariants.** A name is declared once: a second declaration is an error, and a name stays
+//! declared after `release` (using a released object is the engine's error, not the parser's).
+//! No object may be named like a statement keyword, `expect`, `imm` or `null` (see `RESERVED`),
+//! so the first token of a line always says what the line is.
+//!
+//! A swap chain of N buffers declares the textures `S.0 .. S.(N-1)` and the RTVs `S.K.rtv`
+//! without storing them: `lookup` derives them from the swap chain, so `buffers=4000000000`
+//! costs nothing. To refuse a swap chain whose derived names were already declared, `derived`
+//! keeps, for each prefix `P`, the smallest `K` of any declared name `P.K` or `P.K.rtv`. Every
+//! operation costs O(length of the name).
+
+use std::collections::HashMap;
+
+/// What a declared name is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Buffer,
+    Texture,
+    ShaderResourceView,
+    UnorderedAccessView,
+    RenderTargetView,
+    DepthStencilView,
+    Shader,
+    InputLayout,
+    BlendState,
+    RasterizerState,
+    DepthStencilState,
+    SamplerState,
+    Predicate,
+    Swapchain {
+        buffers: u64,
+    },
+    /// A deferred context.
+    Context,
+    /// A bundle recorder; once finished, also the bundle of the same name.
+    BundleRecorder {
+        finished: bool,
+    },
+    CommandList,
+    /// Declared by its first `insert_fence` or `insert_wait_on_fence`.
+    Fence,
+}
+
+impl Kind {
+    /// The kind in words, for messages: "found texture 'albedo'".
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Self::Buffer => "buffer",
+            Self::Texture => "texture",
+            Self::ShaderResourceView => "shader-resource view",
+            Self::UnorderedAccessView => "unordered-access view",
+            Self::RenderTargetView => "render-target view",
+            Self::DepthStencilView => "depth-stencil view",
+            Self::Shader => "shader",
+            Self::InputLayout => "input layout",
+            Self::BlendState => "blend state",
+            Self::RasterizerState => "rasterizer state",
+            Self::DepthStencilState => "depth-stencil state",
+            Self::SamplerState => "sampler state",
+            Self::Predicate => "predicate",
+            Self::Swapchain { .. } => "swap chain",
+            Self::Context => "deferred context",
+            Self::BundleRecorder { finished: false } => "bundle recorder",
+            Self::BundleRecorder { finished: true } => "bundle",
+            Self::CommandList => "command list",
+            Self::Fence => "fence",
+        }
+    }
+}
+
+/// What an argument position takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Want {
+    Buffer,
+    /// RESOURCE: a buffer or a texture.
+    Resource,
+    ShaderResourceView,
+    UnorderedAccessView,
+    RenderTargetView,
+    DepthStencilView,
+    Shader,
+    InputLayout,
+    BlendState,
+    RasterizerState,
+    DepthStencilState,
+    SamplerState,
+    Predicate,
+    Swapchain,
+    CommandList,
+    /// A finished bundle.
+    Bundle,
+    /// Any declared object (`release`, `expect error`).
+    Any,
+}
+
+impl Want {
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Self::Buffer => "a buffer",
+            Self::Resource => "a buffer or texture",
+            Self::ShaderResourceView => "a shader-resource view",
+            Self::UnorderedAccessView => "an unordered-access view",
+            Self::RenderTargetView => "a render-target view",
+            Self::DepthStencilView => "a depth-stencil view",
+            Self::Shader => "a shader",
+            Self::InputLayout => "an input layout",
+            Self::BlendState => "a blend state",
+            Self::RasterizerState => "a rasterizer state",
+            Self::DepthStencilState => "a depth-stencil state",
+            Self::SamplerState => "a sampler state",
+            Self::Predicate => "a predicate",
+            Self::Swapchain => "a swap chain",
+            Self::CommandList => "a command list",
+            Self::Bundle => "a finished bundle",
+            Self::Any => "a declared object",
+        }
+    }
+
+    pub(crate) fn accepts(self, kind: Kind) -> bool {
+        match self {
+            Self::Buffer => kind == Kind::Buffer,
+            Self::Resource => matches!(kind, Kind::Buffer | Kind::Texture),
+            Self::ShaderResourceView => kind == Kind::ShaderResourceView,
+            Self::UnorderedAccessView => kind == Kind::UnorderedAccessView,
+            Self::RenderTargetView => kind == Kind::RenderTargetView,
+            Self::DepthStencilView => kind == Kind::DepthStencilView,
+            Self::Shader => kind == Kind::Shader,
+            Self::InputLayout => kind == Kind::InputLayout,
+            Self::BlendState => kind == Kind::BlendState,
+            Self::RasterizerState => kind == Kind::RasterizerState,
+            Self::DepthStencilState => kind == Kind::DepthStencilState,
+            Self::SamplerState => kind == Kind::SamplerState,
+            Self::Predicate => kind == Kind::Predicate,
+            Self::Swapchain => matches!(kind, Kind::Swapchain { .. }),
+            Self::CommandList => kind == Kind::CommandList,
+            Self::Bundle => kind == Kind::BundleRecorder { finished: true },
+            Self::Any => true,
+        }
+    }
+}
+
+/// Words no object may be named: the statement keywords, `expect`, `imm` and `null`.
+pub(crate) const RESERVED: &[&str] = &[
+    "device",
+    "buffer",
+    "texture",
+    "srv",
+    "uav",
+    "rtv",
+    "dsv",
+    "shader",
+    "input_layout",
+    "blend_state",
+    "rasterizer_state",
+    "depth_stencil_state",
+    "sampler_state",
+    "predicate",
+    "swapchain",
+    "context",
+    "bundle",
+    "release",
+    "expect",
+    "imm",
+    "null",
+];
+
+/// A declared name's kind and the line of its declaration (the swap chain's, for its textures
+/// and RTVs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub kind: Kind,
+    pub line: usize,
+}
+
+/// The smallest `K` declared as `P.K` or `P.K.rtv` under one prefix `P`.
+#[derive(Clone, Copy, Debug)]
+struct Derived {
+    k: u64,
+    rtv: bool,
+    line: usize,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Symbols {
+    names: HashMap<String, Entry>,
+    derived: HashMap<String, Derived>,
+}
+
+/// `P.K` → `(P, K, false)`, `P.K.rtv` → `(P, K, true)`, K canonical decimal (no leading zero).
+fn split_derived(name: &str) -> Option<(&str, u64, bool)> {
+    let (base, rtv) = match name.strip_suffix(".rtv") {
+        Some(base) => (base, true),
+        None => (name, false),
+    };
+    let dot = base.rfind('.')?;
+    let (prefix, k) = (&base[..dot], &base[dot + 1..]);
+    let canonical = !k.is_empty()
+        && k.bytes().all(|b| b.is_ascii_digit())
+        && (k.len() == 1 || !k.starts_with('0'));
+    if prefix.is_empty() || !canonical {
+        return None;
+    }
+    Some((prefix, k.parse().ok()?, rtv))
+}
+
+impl Symbols {
+    pub(crate) fn lookup(&self, name: &str) -> Option<Entry> {
+        if let Some(entry) = self.names.get(name) {
+            return Some(*entry);
+        }
+        let (prefix, k, rtv) = split_derived(name)?;
+        match self.names.get(prefix)? {
+            Entry {
+                kind: Kind::Swapchain { buffers },
+                line,
+            } if k < *buffers => Some(Entry {
+                kind: if rtv {
+                    Kind::RenderTargetView
+                } else {
+                    Kind::Texture
+                },
+                line: *line,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Declares `name` as `kind` on `line`; the error message says why it cannot be.
+    pub(crate) fn declare(&mut self, name: &str, kind: Kind, line: usize) -> Result<(), String> {
+        if RESERVED.contains(&name) {
+            return Err(format!("'{name}' is a keyword and cannot name an object"));
+        }
+        if let Some(entry) = self.lookup(name) {
+            return Err(format!(
+                "'{name}' is already declared ({} on line {})",
+                entry.kind.describe(),
+                entry.line
+            ));
+        }
+        if let Kind::Swapchain { buffers } = kind {
+            if let Some(clash) = self.derived.get(name).filter(|d| d.k < buffers) {
+                let suffix = if clash.rtv { ".rtv" } else { "" };
+                return Err(format!(
+                    "swap chain '{name}' of {buffers} buffers would declare '{name}.{}{suffix}', \
+                     already declared on line {}",
+                    clash.k, clash.line
+                ));
+            }
+        }
+        if let Some((prefix, k, rtv)) = split_derived(name) {
+            let lowest = self
+                .derived
+                .entry(prefix.to_owned())
+                .or_insert(Derived { k, rtv, line });
+            if k < lowest.k {
+                *lowest = Derived { k, rtv, line };
+            }
+        }
+        self.names.insert(name.to_owned(), Entry { kind, line });
+        Ok(())
+    }
+
+    /// `finish` on bundle recorder `name`: the bundle exists from now on.
+    pub(crate) fn finish_bundle(&mut self, name: &str) {
+        if let Some(entry) = self.names.get_mut(name) {
+            entry.kind = Kind::BundleRecorder { finished: true };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swapchain_names_are_derived() {
+        let mut symbols = Symbols::default();
+        symbols
+            .declare("sc", Kind::Swapchain { buffers: 2 }, 1)
+            .unwrap();
+        assert_eq!(symbols.lookup("sc.1").unwrap().kind, Kind::Texture);
+        assert_eq!(
+            symbols.lookup("sc.0.rtv").unwrap().kind,
+            Kind::RenderTargetView
+        );
+        assert!(symbols.lookup("sc.2").is_none());
+        assert!(symbols.lookup("sc.01").is_none());
+        assert!(symbols.declare("sc.1", Kind::Buffer, 2).is_err());
+        symbols.declare("sc.2.rtv", Kind::Buffer, 3).unwrap();
+        symbols.declare("other.5.rtv", Kind::Buffer, 4).unwrap();
+        assert!(symbols
+            .declare("other", Kind::Swapchain { buffers: 6 }, 5)
+            .is_err());
+        symbols
+            .declare("other", Kind::Swapchain { buffers: 5 }, 5)
+            .unwrap();
+    }
+}

@@ -1,0 +1,187 @@
+//! What executed work sees: execution cost in segments (R-EX-2), minimum LOD (R-ST-6) and
+//! dynamic-resource instances per context (R-ST-8), end to end through the immediate context.
+
+mod common;
+
+use common::*;
+use executor::{FieldValue, ImmediateContext};
+use recorder::encode::InstanceId;
+use recorder::*;
+
+/// The instance record `index` shows at `name`.
+#[track_caller]
+fn instance(imm: &mut ImmediateContext, index: usize, name: &str) -> InstanceId {
+    match imm.records()[index].field(name) {
+        Some(FieldValue::Object { instance, .. }) => instance,
+        other => panic!("record {index} {name}: {other:?}"),
+    }
+}
+
+#[track_caller]
+fn min_lod(imm: &mut ImmediateContext, index: usize) -> String {
+    imm.sync_gpu();
+    shown(imm.gpu(), index, "vs.srv.0.min_lod")
+}
+
+fn bind_and_draw(f: &Fixture, c: &mut DeferredContext) {
+    c.set_shader(Stage::Vertex, Some(f.vs));
+    c.set_shader_resources(Stage::Vertex, 0, &[Some(f.tex_srv)]);
+    c.draw(3, 0);
+}
+
+// ----- R-EX-2 ----------------------------------------------------------------------------------
+
+#[test]
+fn r_ex_2_a_list_goes_to_the_gpu_in_one_run_per_segment_whatever_its_length() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    for draws in [10, 10_000] {
+        let list = f.fast(|c| (0..draws).for_each(|_| c.draw(3, 0)));
+        assert_eq!(list.segments().count(), 1);
+        let before = imm.counters().ib_executions;
+        imm.execute_command_list(&list, false).unwrap();
+        assert_eq!(imm.counters().ib_executions - before, 1, "{draws} draws");
+    }
+    // Legacy: each split point cuts the list; runs between them go by reference.
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let list = f.legacy(|c| {
+        for _ in 0..3 {
+            (0..1000).for_each(|_| c.draw(3, 0));
+            c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
+        }
+        c.draw(3, 0);
+    });
+    assert_eq!(list.segments().count(), 7, "4 runs, 3 split points");
+    imm.execute_command_list(&list, false).unwrap();
+    let counters = imm.counters();
+    assert_eq!(
+        (
+            counters.ib_executions,
+            counters.split_points_resolved.total()
+        ),
+        (4, 3)
+    );
+}
+
+// ----- R-ST-6 ----------------------------------------------------------------------------------
+
+#[test]
+fn r_st_6_legacy_binds_copy_the_resource_min_lod_seen_after_a_rebind() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.set_resource_min_lod(f.tex, 2.0);
+    imm.set_shader_resource_view_min_lod(f.tex_srv, 5.0);
+    bind_and_draw(&f, &mut imm);
+    assert_eq!(min_lod(&mut imm, 0), "2", "the resource's, not the view's");
+    imm.set_resource_min_lod(f.tex, 3.0);
+    imm.draw(3, 0);
+    assert_eq!(min_lod(&mut imm, 1), "2", "not bound again yet");
+    // A deferred context changes the object at once too; the list's bind copies it.
+    let list = f.legacy(|c| {
+        c.set_resource_min_lod(f.tex, 4.0);
+        bind_and_draw(&f, c);
+    });
+    assert_eq!(f.device.resource_min_lod(f.tex), Some(4.0), "at once");
+    imm.draw(3, 0);
+    imm.execute_command_list(&list, false).unwrap();
+    assert_eq!(min_lod(&mut imm, 2), "2");
+    assert_eq!(min_lod(&mut imm, 3), "4");
+}
+
+#[test]
+fn r_st_6_fast_binds_copy_the_view_min_lod_seen_after_a_rebind() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.set_resource_min_lod(f.tex, 2.0);
+    imm.set_shader_resource_view_min_lod(f.tex_srv, 1.5);
+    bind_and_draw(&f, &mut imm);
+    assert_eq!(
+        min_lod(&mut imm, 0),
+        "1.5",
+        "the view's, not the resource's"
+    );
+    imm.set_shader_resource_view_min_lod(f.tex_srv, 0.5);
+    imm.draw(3, 0);
+    assert_eq!(min_lod(&mut imm, 1), "1.5", "not bound again yet");
+    let list = f.fast(|c| bind_and_draw(&f, c));
+    imm.execute_command_list(&list, false).unwrap();
+    assert_eq!(min_lod(&mut imm, 2), "0.5");
+}
+
+// ----- R-ST-8 ----------------------------------------------------------------------------------
+
+fn bind_dynamic_and_draw(f: &Fixture, c: &mut DeferredContext) {
+    c.set_shader(Stage::Vertex, Some(f.vs));
+    c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
+    c.draw(3, 0);
+}
+
+#[test]
+fn r_st_8_a_list_maps_its_own_instance_and_never_changes_the_immediate_one() {
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        let f = Fixture::with_immediate(semantics);
+        let mut imm = ImmediateContext::new(&f.device).unwrap();
+        write_discard(&mut imm, f.cb_dyn);
+        bind_dynamic_and_draw(&f, &mut imm);
+        let immediate = instance(&mut imm, 0, "vs.cb.0");
+        assert_ne!(immediate, InstanceId::INITIAL);
+        let list = f.list(semantics, |c| {
+            write_discard(c, f.cb_dyn);
+            bind_dynamic_and_draw(&f, c);
+        });
+        imm.execute_command_list(&list, false).unwrap();
+        let listed = instance(&mut imm, 1, "vs.cb.0");
+        assert_ne!(listed, immediate, "{semantics:?}: the list's own instance");
+        imm.execute_command_list(&list, false).unwrap();
+        assert_eq!(
+            instance(&mut imm, 2, "vs.cb.0"),
+            listed,
+            "the same every time"
+        );
+        bind_dynamic_and_draw(&f, &mut imm);
+        assert_eq!(
+            instance(&mut imm, 3, "vs.cb.0"),
+            immediate,
+            "{semantics:?}: after the list, the immediate context's contents again"
+        );
+    }
+}
+
+#[test]
+fn r_st_8_legacy_sees_a_write_discard_of_a_bound_buffer_without_a_rebind() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    bind_dynamic_and_draw(&f, &mut imm);
+    write_discard(&mut imm, f.cb_dyn);
+    imm.draw(3, 0);
+    let (before, after) = (
+        instance(&mut imm, 0, "vs.cb.0"),
+        instance(&mut imm, 1, "vs.cb.0"),
+    );
+    assert_ne!(before, after, "the runtime patched the binding");
+    // In a legacy list too.
+    let list = f.legacy(|c| {
+        bind_dynamic_and_draw(&f, c);
+        write_discard(c, f.cb_dyn);
+        c.draw(3, 0);
+    });
+    imm.execute_command_list(&list, false).unwrap();
+    assert_ne!(
+        instance(&mut imm, 2, "vs.cb.0"),
+        instance(&mut imm, 3, "vs.cb.0")
+    );
+}
+
+#[test]
+fn r_st_8_fast_sees_the_old_instance_until_the_buffer_is_bound_again() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    bind_dynamic_and_draw(&f, &mut imm);
+    write_discard(&mut imm, f.cb_dyn);
+    imm.draw(3, 0);
+    bind_dynamic_and_draw(&f, &mut imm);
+    let seen: Vec<_> = (0..3).map(|i| instance(&mut imm, i, "vs.cb.0")).collect();
+    assert_eq!(seen[0], seen[1], "not bound again: the old instance");
+    assert_ne!(seen[1], seen[2], "bound again: the new one");
+}
