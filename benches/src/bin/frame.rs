@@ -563,7 +563,7 @@ fn run_bundles(
         println!();
         println!(
             "CPU time per frame against recording the same draws on fast lists (summed over \
-             threads): recording {} -> {} ({:.1}x less); recording and dropping the lists {} -> {}, \
+             threads): recording {} -> {} ({:.1}x); recording and dropping the lists {} -> {}, \
              {} saved (a list holds a reference on each bundle it calls, dropped with it)",
             ms(fast.record),
             ms(summary.record),
@@ -572,11 +572,15 @@ fn run_bundles(
             ms(with_bundles),
             ms(saved),
         );
-        println!(
-            "recording the bundles once cost {}: {:.1} frames' saving",
-            ms(elapsed),
-            elapsed.as_secs_f64() / saved.as_secs_f64().max(1e-12)
-        );
+        if saved.is_zero() {
+            println!("recording the bundles once cost {}", ms(elapsed));
+        } else {
+            println!(
+                "recording the bundles once cost {}: {:.1} frames' saving",
+                ms(elapsed),
+                elapsed.as_secs_f64() / saved.as_secs_f64()
+            );
+        }
     }
 }
 
