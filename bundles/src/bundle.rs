@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use recorder::{CommandList, DeferredContext, Device, OutputFormats};
+use recorder::{BundleHandle, CommandList, DeferredContext, Device, OutputFormats};
 
 /// A finished draw bundle.
 ///
@@ -22,14 +22,28 @@ pub struct DrawBundle {
 }
 
 struct Inner {
+    /// What lists record when they call the bundle: the device's entry for it, which holds a
+    /// reference on `body` of its own (see `Device::register_bundle`).
+    handle: BundleHandle,
+    device: Device,
     body: CommandList,
     declaration: OutputFormats,
     footprint: u32,
     name: Arc<str>,
 }
 
+/// The last `DrawBundle` clone releases the bundle, as the application's last reference to an
+/// object (R-OBJ-3): a legacy list that calls it keeps it until the list goes; a fast list does
+/// not (R-OBJ-4), and executing one after the bundle is gone finds it `released_object`.
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.device.release(self.handle);
+    }
+}
+
 impl DrawBundle {
     pub(crate) fn new(
+        device: &Device,
         body: CommandList,
         declaration: OutputFormats,
         footprint: u32,
@@ -37,12 +51,19 @@ impl DrawBundle {
     ) -> Self {
         Self {
             inner: Arc::new(Inner {
+                handle: device.register_bundle(body.clone(), &name),
+                device: device.clone(),
                 body,
                 declaration,
                 footprint,
                 name,
             }),
         }
+    }
+
+    /// The handle lists record when they call the bundle.
+    pub fn handle(&self) -> BundleHandle {
+        self.inner.handle
     }
 
     /// The recorder's name.
@@ -103,16 +124,18 @@ impl std::fmt::Debug for DrawBundle {
 /// `draw_bundle` on a deferred context (R-B-10). The immediate context has its own
 /// (`executor::ImmediateContext::draw_bundle`), which answers at once.
 pub trait DrawBundleExt {
-    /// Records a call of `bundle`: a counted reference to it, O(1) whatever its draw count. A
-    /// legacy context checks its bound targets against the bundle's declaration now
-    /// (`format_mismatch`, sticky); a fast context inherits its targets, so the check happens
-    /// when the list executes.
+    /// Records a call of `bundle` by handle, O(1) whatever its draw count: a legacy list holds a
+    /// reference on it, a fast one none (no atomic read-modify-write on the recording path;
+    /// keep the bundle until the list has executed, R-OBJ-4). A legacy context checks its bound
+    /// targets against the bundle's declaration now (`format_mismatch`, sticky); a fast context
+    /// inherits its targets, so the check happens when the list executes.
     fn draw_bundle(&mut self, bundle: &DrawBundle);
 }
 
 impl DrawBundleExt for DeferredContext {
     fn draw_bundle(&mut self, bundle: &DrawBundle) {
         self.record_draw_bundle(
+            bundle.handle(),
             bundle.body(),
             bundle.declaration(),
             bundle.footprint_bytes(),

@@ -190,6 +190,7 @@ impl BundleRecorder {
             "finish bundle"
         );
         Ok(DrawBundle::new(
+            &self.device,
             body,
             self.declaration,
             footprint,

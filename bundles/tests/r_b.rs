@@ -755,11 +755,11 @@ fn r_b_10_a_bundle_call_records_a_reference_whatever_the_bundle_size() {
             .commands()
             .filter_map(|d| match d.command {
                 Command::DrawBundle {
-                    bundle: body,
+                    bundle: handle,
                     footprint,
                     declaration,
                 } => {
-                    assert_eq!(body.header_ptr(), bundle.body().header_ptr());
+                    assert_eq!(handle, bundle.handle().raw());
                     assert_eq!(declaration, *bundle.declaration());
                     Some(footprint)
                 }
@@ -777,29 +777,54 @@ fn r_b_10_a_bundle_call_records_a_reference_whatever_the_bundle_size() {
 }
 
 #[test]
-fn r_b_10_a_list_keeps_the_bundles_it_calls_alive() {
+fn r_b_10_a_legacy_list_keeps_the_bundles_it_calls_alive_and_a_fast_one_does_not() {
     let f = Fixture::new();
-    let bundle = bundle_of(&f, 2);
-    let pool_before = f.device.pool_stats();
-    let mut context = f.context(Semantics::Legacy);
-    context.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
-    context.draw_bundle(&bundle);
-    let list = context.finish_command_list(false).expect("list");
-    let body = bundle.body().header_ptr();
-    drop(bundle);
-    let nested = list
-        .commands()
-        .find_map(|d| match d.command {
-            Command::DrawBundle { bundle, .. } => Some(bundle.to_list()),
-            _ => None,
-        })
-        .expect("a bundle call");
-    assert_eq!(nested.header_ptr(), body);
-    assert_eq!(nested.stats().draws, 2);
-    drop(nested);
-    drop(list);
-    // The bundle's chunks went back to the pool with the last reference.
-    assert!(f.device.pool_stats().free_chunks > pool_before.free_chunks);
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        let bundle = bundle_of(&f, 2);
+        let handle = bundle.handle();
+        let mut context = f.context(semantics);
+        context.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+        context.draw_bundle(&bundle);
+        let list = context.finish_command_list(false).expect("list");
+        let called = list
+            .commands()
+            .find_map(|d| match d.command {
+                Command::DrawBundle { bundle, .. } => Some(bundle),
+                _ => None,
+            })
+            .expect("a bundle call");
+        assert_eq!(called, handle.raw());
+        let pool_before = f.device.pool_stats();
+        drop(bundle);
+        match semantics {
+            Semantics::Legacy => {
+                let body = f
+                    .device
+                    .bundle_body(called)
+                    .expect("kept by the legacy list");
+                assert_eq!(body.stats().draws, 2);
+                drop(body);
+                drop(list);
+            }
+            Semantics::Fast => {
+                assert!(
+                    f.device.bundle_body(called).is_none(),
+                    "gone: fast holds nothing"
+                );
+                assert_eq!(
+                    list.first_released_object().map(|o| o.kind),
+                    Some(ObjectKind::Bundle)
+                );
+                drop(list);
+            }
+        }
+        assert!(f.device.bundle_body(called).is_none());
+        // The bundle's chunks went back to the pool with the last reference.
+        assert!(
+            f.device.pool_stats().free_chunks > pool_before.free_chunks,
+            "{semantics:?}"
+        );
+    }
 }
 
 #[test]

@@ -79,6 +79,9 @@ pub struct ImmediateContext {
     cpu_data: HashMap<RawHandle, Vec<u8>>,
     /// Buffers mapped read / write now.
     cpu_mapped: HashSet<RawHandle>,
+    /// Calls skipped while a list ran: bundles released before a fast list that calls them
+    /// executed ([`take_execution_errors`](Self::take_execution_errors)).
+    execution_errors: Vec<Error>,
 }
 
 /// When the GPU model consumes what the immediate context submits (R-EX-3).
@@ -146,6 +149,7 @@ impl ImmediateContext {
             validating,
             cpu_data: HashMap::new(),
             cpu_mapped: HashSet::new(),
+            execution_errors: Vec::new(),
         })
     }
 
@@ -595,9 +599,19 @@ impl ImmediateContext {
                         footprint,
                     } = decoded.command
                     {
-                        let body = bundle.to_list();
-                        self.queue
-                            .push(Submission::Bundle(body, declaration, footprint));
+                        match self.device.bundle_body(bundle) {
+                            Some(body) => {
+                                self.queue
+                                    .push(Submission::Bundle(body, declaration, footprint))
+                            }
+                            // A fast list holds no reference on the bundles it calls: this one
+                            // was released before the list ran (R-OBJ-3, R-OBJ-4). The call is
+                            // skipped; validation refuses the execution up front instead.
+                            None => self.execution_errors.push(Error::ReleasedObject {
+                                call: "draw_bundle",
+                                object: self.device.object_name(ObjectKind::Bundle, bundle),
+                            }),
+                        }
                     }
                 }
             }

@@ -522,11 +522,54 @@ fn r_b_10_a_nested_list_calls_its_bundles() {
         c.draw_bundle(&bundle);
     });
     drop(inner);
-    drop(bundle);
     let mut imm = ImmediateContext::new(&f.device).expect("immediate");
     imm.execute_command_list(&outer, false).expect("executes");
     assert_eq!(imm.counters().bundle_calls, 2);
     assert_eq!(read(&mut imm, 1, "vs.cb.0"), object(f.cb));
+    drop(bundle);
+}
+
+#[test]
+fn r_b_10_a_fast_list_does_not_keep_its_bundles_and_a_released_one_is_reported() {
+    for validation in [false, true] {
+        let f = if validation {
+            Fixture::on(DeviceDesc {
+                immediate_semantics: Semantics::Fast,
+                validation: Validation::On,
+                ..DeviceDesc::default()
+            })
+        } else {
+            Fixture::with_immediate(Semantics::Fast)
+        };
+        let mut recorder = recorder(&f);
+        recorder.draw(3, 0);
+        let bundle = finish(recorder);
+        let list = f.fast(|c| {
+            targets(&f, c);
+            c.draw_bundle(&bundle);
+            c.draw(3, 0);
+        });
+        drop(bundle); // the application broke its promise (R-OBJ-4)
+        let mut imm = ImmediateContext::new(&f.device).expect("immediate");
+        let result = imm.execute_command_list(&list, false);
+        if validation {
+            let error = result.expect_err("validation refuses the execution");
+            assert_eq!(error.kind(), ErrorKind::ReleasedObject);
+            assert!(error.to_string().contains("draw bundle"), "{error}");
+            assert_eq!(imm.counters().draws, 0);
+        } else {
+            result.expect("runs");
+            let errors = imm.take_execution_errors();
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert_eq!(errors[0].kind(), ErrorKind::ReleasedObject);
+            let counters = imm.counters();
+            assert_eq!(
+                (counters.bundle_calls, counters.draws),
+                (0, 1),
+                "the call skipped"
+            );
+        }
+    }
 }
 
 #[test]

@@ -18,10 +18,10 @@ use std::fmt;
 use crate::chunk::{ChunkPolicy, GrowthPolicy, SideKind};
 use crate::context::{DeferredContext, DeferredContextDesc};
 use crate::desc::{Engine, Format, Semantics, Stage};
-use crate::device::Device;
+use crate::device::{Device, DeviceShared};
 use crate::encode::*;
 use crate::error::Error;
-use crate::handle::RawHandle;
+use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
 use crate::limits::*;
 use crate::list::CommandList;
 use crate::sync::Ordering;
@@ -226,12 +226,12 @@ struct RemapPayload {
     _reserved: [u8; 6],
 }
 
-/// A bundle call as encoded in a list: the bundle's commands (their list header, on which the
-/// recording list holds a reference), its declaration and its footprint.
+/// A bundle call as encoded in a list: the bundle's handle (a legacy list holds a reference on
+/// it, a fast one none), its declaration and its footprint.
 #[derive(Clone, Copy)]
 #[repr(C)]
 struct DrawBundlePayload {
-    body: usize,
+    bundle: RawHandle,
     declaration: OutputFormats,
     footprint: u32,
 }
@@ -254,21 +254,15 @@ pub(crate) unsafe fn decode_remap(operand: u8, payload: *const u8) -> Remap {
     }
 }
 
-/// Reads what [`DeferredContext::record_draw_bundle`] wrote: the bundle's list header, its
+/// Reads what [`DeferredContext::record_draw_bundle`] wrote: the bundle's handle, its
 /// declaration and its footprint.
 ///
 /// # Safety
 /// `payload` must be the payload of a `DrawBundle` command.
-pub(crate) unsafe fn decode_draw_bundle(
-    payload: *const u8,
-) -> (*mut crate::list::ListHeader, OutputFormats, u32) {
+pub(crate) unsafe fn decode_draw_bundle(payload: *const u8) -> (RawHandle, OutputFormats, u32) {
     // SAFETY: guaranteed by the caller; payloads are 8-aligned.
     let p = unsafe { (payload as *const DrawBundlePayload).read() };
-    (
-        p.body as *mut crate::list::ListHeader,
-        p.declaration,
-        p.footprint,
-    )
+    (p.bundle, p.declaration, p.footprint)
 }
 
 /// Bundles hold few commands and live long: small chunks, doubling as they grow.
@@ -299,6 +293,42 @@ impl Device {
         let mut context = DeferredContext::new(self.shared.clone(), &desc, serial);
         context.bundle = true;
         context
+    }
+
+    /// Registers a finished bundle's commands under a handle, which lists record when they call
+    /// the bundle (R-B-10): the entry holds one reference on `body` until it is destroyed. Like
+    /// any object, it is released with [`Device::release`] (`bundles::DrawBundle` does so when
+    /// dropped); a legacy list that calls it keeps it until the list is dropped, a fast list
+    /// does not (R-OBJ-4), and executing a fast list that calls a destroyed bundle finds the
+    /// handle stale (`released_object`, R-OBJ-3).
+    #[doc(hidden)]
+    pub fn register_bundle(&self, body: CommandList, name: &str) -> BundleHandle {
+        let address = body.into_header() as u64;
+        BundleHandle::from_raw(self.shared.bundles.insert([address], 0, 0, name))
+    }
+
+    /// The commands of the registered bundle `bundle` (one more reference on them), if it
+    /// exists: alive, or released but still called by a legacy list. For execution, which keeps
+    /// them until the GPU model has run them.
+    #[doc(hidden)]
+    pub fn bundle_body(&self, bundle: RawHandle) -> Option<CommandList> {
+        self.shared.bundle_body(bundle)
+    }
+}
+
+impl DeviceShared {
+    /// See [`Device::bundle_body`].
+    pub(crate) fn bundle_body(&self, bundle: RawHandle) -> Option<CommandList> {
+        // A reference for the length of the read, so that no release destroys the entry (and
+        // drops its reference on the commands) between the lookup and the clone.
+        self.bundles.retain(bundle, 1, true).ok()?;
+        let body = self.bundles.get(bundle, true).ok().map(|live| {
+            // SAFETY: the entry holds the reference `register_bundle` gave up as this address,
+            // and the reference taken above keeps the entry (and so that reference) alive.
+            unsafe { CommandList::share_header(live.words[0] as usize) }
+        });
+        self.unretain(ObjectKind::Bundle, bundle);
+        body
     }
 }
 
@@ -368,6 +398,7 @@ impl DeferredContext {
     #[doc(hidden)]
     pub fn record_draw_bundle(
         &mut self,
+        bundle: BundleHandle,
         body: &CommandList,
         declaration: &OutputFormats,
         footprint: u32,
@@ -389,19 +420,26 @@ impl DeferredContext {
                 "the bundle was recorded on another device",
             ));
         }
+        // A lookup, no reference: a fast list holds none (R-OBJ-4), so the call takes no atomic
+        // read-modify-write; a legacy list takes one, dropped with the list.
+        if self.device.bundles.get(bundle.raw(), false).is_err() {
+            return self.fail(
+                self.device
+                    .stale_error(CALL, ObjectKind::Bundle, bundle.raw()),
+            );
+        }
         if let Some(bound) = self.bound_output_formats() {
             if !bound.satisfies(declaration) {
                 return self.fail(bound.mismatch(CALL, declaration));
             }
         }
-        let keep = body.clone();
-        let address = keep.header_ptr() as usize;
-        // The reference `keep` holds now belongs to this list's chain (see `discard_chain`).
-        std::mem::forget(keep);
+        if let Err(error) = self.retain(ObjectKind::Bundle, bundle.raw(), 1, CALL) {
+            return self.fail(error);
+        }
         let size = command_size::<DrawBundlePayload, u8>(0);
         let at = self.reserve(size, Some(SideKind::Nested));
         let payload = DrawBundlePayload {
-            body: address,
+            bundle: bundle.raw(),
             declaration: *declaration,
             footprint,
         };

@@ -170,10 +170,10 @@ pub enum Command<'a> {
     },
     /// In a bundle: later draws read a slot from another inherited slot (R-B-9).
     RemapInheritance(Remap),
-    /// A draw bundle called from a list (R-B-10): its commands (a list the outer list holds a
-    /// reference on), the output formats it was declared for, its constant-engine footprint.
+    /// A draw bundle called from a list (R-B-10): its handle (`Device::bundle_body` has its
+    /// commands), the output formats it was declared for, its constant-engine footprint.
     DrawBundle {
-        bundle: NestedList<'a>,
+        bundle: RawHandle,
         declaration: OutputFormats,
         footprint: u32,
     },
@@ -495,9 +495,9 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 Command::RemapInheritance(crate::bundle::decode_remap(header.operand, payload))
             }
             Opcode::DrawBundle => {
-                let (body, declaration, footprint) = crate::bundle::decode_draw_bundle(payload);
+                let (bundle, declaration, footprint) = crate::bundle::decode_draw_bundle(payload);
                 Command::DrawBundle {
-                    bundle: NestedList::new(body),
+                    bundle,
                     declaration,
                     footprint,
                 }

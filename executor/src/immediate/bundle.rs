@@ -109,11 +109,14 @@ impl ImmediateContext {
         })
     }
 
-    /// The bundle calls the GPU model refused since the last call of this (formats that did not
-    /// match the bundle's declaration when it ran), after letting the model catch up.
+    /// The bundle calls skipped since the last call of this, after letting the model catch up:
+    /// formats that did not match the bundle's declaration when it ran, and bundles a fast list
+    /// called that were released before it executed (`released_object`).
     pub fn take_execution_errors(&mut self) -> Vec<Error> {
         self.sync_gpu();
-        self.side.gpu.take_bundle_refusals()
+        let mut errors = std::mem::take(&mut self.execution_errors);
+        errors.extend(self.side.gpu.take_bundle_refusals());
+        errors
     }
 }
 
