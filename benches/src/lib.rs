@@ -15,6 +15,7 @@
 //! Both semantics record the mix with zero errors: fast ranges map every dynamic buffer they bind
 //! and decompress the render targets they read, as fast semantics demands.
 
+pub mod bundle;
 mod naive;
 mod record;
 pub mod scene;

@@ -1,5 +1,74 @@
 //! # bundles
 //!
-//! Draw bundles (SPEC §7): slot-granular encapsulation under the 6 KB constant-engine budget,
-//! inheritance remapping and O(1) execution. Not built yet: this crate arrives with the bundle
-//! issue and exports nothing until then.
+//! Draw bundles (SPEC §7): small recordings of state and draws, made once per object and
+//! executed every frame at a CPU cost that does not depend on their length, in the model of the
+//! Xbox One's constant engine.
+//!
+//! **In:** calls on a [`BundleRecorder`] (from any thread), declared with the render-target
+//! formats, depth format and sample count the bundle will be executed with (R-B-1).
+//! **Out:** an immutable [`DrawBundle`] (`Send + Sync`, cheap to clone), or the bundle's first
+//! error with its call index. A bundle is executed by `executor::ImmediateContext::draw_bundle`
+//! or recorded into a list with [`DrawBundleExt::draw_bundle`] on a deferred context (R-B-10).
+//!
+//! **Invariants** (the rules, each checked before a call is forwarded to the recorder):
+//! - Only what a bundle may hold is recorded: the five graphics stages and the input layout are
+//!   set before the first draw, the compute stage before the first dispatch (R-B-3); the allowed
+//!   draws (R-B-2); encapsulated slots of constant buffers, shader resources, samplers, vertex
+//!   buffers, the index buffer and the topology (R-B-4); remaps (R-B-9). Inherited state
+//!   (R-B-7), unsupported calls (R-B-8), objects that cannot be encapsulated and stream-output
+//!   shaders (R-B-6) are refused with the error kinds of TRACE.md.
+//! - The constant-engine footprint, summed over the distinct overridden (stage, kind, slot) of
+//!   the whole bundle, never exceeds 6144 bytes (R-B-5, [`budget`]).
+//! - A bundle never leaks: the executor applies its slots over the caller's state for its own
+//!   draws and puts the caller's state back after; remaps read the caller's state as it was when
+//!   the bundle was called, so they never chain (R-B-9, R-B-10).
+//!
+//! # Example
+//!
+//! A per-object bundle with its own textures and constants, and a remap that lets its second
+//! draw read a constant buffer the caller binds at slot 3:
+//!
+//! ```
+//! use bundles::{BundleDesc, BundleRecorder};
+//! use recorder::*;
+//!
+//! let device = Device::new(DeviceDesc::default());
+//! let vs = device.create_shader(&ShaderDesc { constant_buffers: 0b1, ..ShaderDesc::new("vs", Stage::Vertex) })?;
+//! let ps = device.create_shader(&ShaderDesc { shader_resources: 0b11, ..ShaderDesc::new("ps", Stage::Pixel) })?;
+//! let layout = device.create_input_layout(&InputLayoutDesc { name: "layout", vertex_buffers: 0b1 })?;
+//! let texture = device.create_texture(&TextureDesc {
+//!     name: "albedo", format: Format::Bc1Unorm, width: 256, height: 256,
+//!     bind: BindFlags::SHADER_RESOURCE, ..Default::default()
+//! })?;
+//! let albedo = device.create_shader_resource_view(&ViewDesc::new("albedo", texture))?;
+//! let constants = device.create_buffer(&BufferDesc {
+//!     name: "object", size: 256, bind: BindFlags::CONSTANT, ..Default::default()
+//! })?;
+//!
+//! let desc = BundleDesc { depth: Some(Format::D32Float), ..BundleDesc::new("rock", &[Format::R8G8B8A8Unorm]) };
+//! let mut recorder = BundleRecorder::new(&device, &desc)?;
+//! recorder.set_input_layout(Some(layout));
+//! recorder.set_shader(Stage::Vertex, Some(vs));
+//! for stage in [Stage::Hull, Stage::Domain, Stage::Geometry] {
+//!     recorder.set_shader(stage, None);
+//! }
+//! recorder.set_shader(Stage::Pixel, Some(ps));
+//! recorder.set_shader_resources(Stage::Pixel, 0, &[Some(albedo), None]); // 2 x 64 B
+//! recorder.set_constant_buffers(Stage::Vertex, 0, &[Some(constants)]); // 16 B
+//! recorder.draw(36, 0);
+//! recorder.remap_constant_buffer_inheritance(Stage::Vertex, 0, Stage::Vertex, 3); // free
+//! recorder.draw(36, 36);
+//! let bundle = recorder.finish().map_err(|e| e.error)?;
+//! assert_eq!(bundle.footprint_bytes(), 2 * 64 + 16);
+//! assert_eq!(bundle.draws(), 2);
+//! # Ok::<(), recorder::Error>(())
+//! ```
+
+pub mod budget;
+mod bundle;
+mod recorder;
+mod refused;
+
+pub use crate::bundle::{DrawBundle, DrawBundleExt};
+pub use crate::recorder::{BundleDesc, BundleRecorder};
+pub use budget::{Overrides, SlotKind};

@@ -29,6 +29,8 @@
 
 use std::collections::HashSet;
 
+mod bundle;
+
 use recorder::encode::{BoundBuffer, BoundShader, BoundView, Command, Decoded, ViewFlags};
 use recorder::limits::*;
 use recorder::{Device, Error, Format, ObjectKind, ObjectName, PrimitiveTopology, RawHandle};
@@ -214,6 +216,10 @@ pub struct GpuModel {
     compressed: HashSet<RawHandle>,
     /// A context register changed since the last draw or dispatch (R-EX-4).
     context_changed: bool,
+    /// The last work was a bundle call: the next draw or dispatch rolls (R-EX-4, R-B-10).
+    after_bundle: bool,
+    /// Bundle expansion (`gpu/bundle.rs`).
+    bundle: bundle::Expansion,
     records: Vec<DrawRecord>,
     counters: Counters,
     /// Fences, memory writes, resource uses, waits on present (R-EX-5..7).
@@ -702,8 +708,11 @@ impl GpuModel {
             | Command::MapWriteNoOverwrite { .. }
             | Command::BeginQuery(_)
             | Command::EndQuery(_) => {}
-            // The nested list's commands are elsewhere: the executor expands it.
-            Command::ExecuteCommandList { .. } => {}
+            // The nested list's or the bundle's commands are elsewhere: the executor expands
+            // them (a bundle through `execute_bundle`, which also applies its remaps).
+            Command::ExecuteCommandList { .. }
+            | Command::DrawBundle { .. }
+            | Command::RemapInheritance(_) => {}
         }
     }
 
@@ -731,7 +740,8 @@ impl GpuModel {
     // ----- draws -------------------------------------------------------------------------------
 
     fn draw(&mut self, semantics: Semantics, kind: DrawKind, args: DrawArgs) {
-        if std::mem::take(&mut self.context_changed) {
+        // A context register changed, or this is the first draw after a bundle (R-EX-4).
+        if std::mem::take(&mut self.context_changed) | std::mem::take(&mut self.after_bundle) {
             self.counters.context_rolls += 1;
         }
         let (stages, graphics) = if kind.is_dispatch() {

@@ -50,6 +50,10 @@ use crate::gpu::{GpuModel, GpuState};
 use crate::gpu_thread::Handoff;
 use crate::record::{Counters, DrawRecord};
 
+mod bundle;
+
+pub use bundle::ImmediateBundle;
+
 /// The one immediate context of a device.
 pub struct ImmediateContext {
     device: Device,
@@ -75,6 +79,9 @@ pub struct ImmediateContext {
     cpu_data: HashMap<RawHandle, Vec<u8>>,
     /// Buffers mapped read / write now.
     cpu_mapped: HashSet<RawHandle>,
+    /// Calls skipped while a list ran: bundles released before a fast list that calls them
+    /// executed ([`take_execution_errors`](Self::take_execution_errors)).
+    execution_errors: Vec<Error>,
 }
 
 /// When the GPU model consumes what the immediate context submits (R-EX-3).
@@ -104,6 +111,9 @@ enum Submission {
     Split(QueuedRun, SplitCategory, Semantics, InstanceId),
     /// The immediate context's own calls since the last batch.
     Batch(CommandList, Semantics),
+    /// A bundle call: the bundle's commands by reference, its declaration and footprint
+    /// (R-B-10); the GPU model expands it.
+    Bundle(CommandList, recorder::OutputFormats, u32),
     /// The end of a segment: a batch, a list execution (R-EX-5).
     Kickoff,
     /// A present of the swap chain: the next back buffer needs its wait (R-EX-7).
@@ -128,6 +138,7 @@ impl ImmediateContext {
             side: GpuSide {
                 gpu,
                 saved: Vec::new(),
+                device: Some(device.clone()),
             },
             thread: None,
             away: false,
@@ -138,6 +149,7 @@ impl ImmediateContext {
             validating,
             cpu_data: HashMap::new(),
             cpu_mapped: HashSet::new(),
+            execution_errors: Vec::new(),
         })
     }
 
@@ -581,6 +593,25 @@ impl ImmediateContext {
                     {
                         // The list's recording context plays the executing context's part.
                         self.run(&nested.to_list(), restore, semantics);
+                    } else if let Command::DrawBundle {
+                        bundle,
+                        declaration,
+                        footprint,
+                    } = decoded.command
+                    {
+                        match self.device.bundle_body(bundle) {
+                            Some(body) => {
+                                self.queue
+                                    .push(Submission::Bundle(body, declaration, footprint))
+                            }
+                            // A fast list holds no reference on the bundles it calls: this one
+                            // was released before the list ran (R-OBJ-3, R-OBJ-4). The call is
+                            // skipped; validation refuses the execution up front instead.
+                            None => self.execution_errors.push(Error::ReleasedObject {
+                                call: "draw_bundle",
+                                object: self.device.object_name(ObjectKind::Bundle, bundle),
+                            }),
+                        }
                     }
                 }
             }
@@ -613,6 +644,8 @@ impl ImmediateContext {
 struct GpuSide {
     gpu: GpuModel,
     saved: Vec<GpuState>,
+    /// The device, for the sample counts of bound targets a bundle call checks (R-B-10).
+    device: Option<Device>,
 }
 
 impl GpuSide {
@@ -641,6 +674,16 @@ impl GpuSide {
                         }
                         self.gpu.execute(&decoded.command, semantics);
                     }
+                }
+                Submission::Bundle(body, declaration, footprint) => {
+                    // A refusal (format mismatch) is kept by the model: see
+                    // `take_execution_errors`.
+                    let device = self.device.as_ref();
+                    let _ = self
+                        .gpu
+                        .execute_bundle(&body, &declaration, footprint, |texture| {
+                            device.and_then(|device| bundle::sample_count(device, texture))
+                        });
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
                 Submission::Present(chain) => self.gpu.present(chain),

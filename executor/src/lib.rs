@@ -4,7 +4,8 @@
 //! direct calls and command lists, presents, fences, maps and validation, and the GPU model,
 //! the stand-in for the hardware that everything here feeds, inline or on its own thread.
 //!
-//! **In:** finished command lists ([`ImmediateContext::execute_command_list`]); underneath, the
+//! **In:** finished command lists ([`ImmediateContext::execute_command_list`]) and draw bundles
+//! ([`ImmediateContext::draw_bundle`], or called from lists); underneath, the
 //! commands the immediate context submits, in order, as the recorder encoded them
 //! (`recorder::encode::Command`), each with the semantics of the context that recorded it; a
 //! command list's segments (`recorder::CommandList::segments`), each one indirect-buffer
@@ -13,16 +14,16 @@
 //! **Out:** one [`DrawRecord`] per draw or dispatch (R-EX-3), answering TRACE.md's field names
 //! through [`DrawRecord::field`], and the cumulative [`Counters`] of TRACE.md's keys.
 //!
-//! **Invariants.** Executing a list costs O(segments + split points + nested lists), not
-//! O(commands) (R-EX-2). The model keeps exactly the register and binding state the commands set:
-//! a record holds the slots the bound shaders read and nothing else; a context roll is counted
-//! once per draw that follows a context-register write (R-EX-4); compression is tracked per
-//! texture (R-ST-9); the reset index follows the recording context's semantics (R-ST-5).
-//! Nothing panics, whatever the commands.
+//! **Invariants.** Executing a list costs O(segments + split points + nested lists and bundle
+//! calls), not O(commands) (R-EX-2); calling a bundle costs O(1) on the CPU, the model expands
+//! it and leaves the caller's state as it was (R-B-10). The model keeps exactly the register
+//! and binding state the commands set: a record holds the slots the bound shaders read and
+//! nothing else; a context roll is counted once per draw that follows a context-register write
+//! (R-EX-4); compression is tracked per texture (R-ST-9); the reset index follows the recording
+//! context's semantics (R-ST-5). Nothing panics, whatever the commands.
 //!
-//! **Not built yet:** bundle execution (`draw_bundle`, issue 4), barriers and hazard validation
-//! (`Validation::Hazards`, SPEC §9, R-V-2: the device accepts the setting and validates as
-//! `On`), the job-system recording helper (R-J-1).
+//! **Not built yet:** barriers and hazard validation (`Validation::Hazards`, SPEC §9, R-V-2: the
+//! device accepts the setting and validates as `On`), the job-system recording helper (R-J-1).
 
 mod field;
 mod gpu;
@@ -35,7 +36,7 @@ pub mod trace;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
-pub use immediate::{GpuTiming, ImmediateContext};
+pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
 pub use progress::Progress;
 
 /// Internals the loom models in `loom-tests/` drive directly.

@@ -35,12 +35,17 @@
 //! | `QueuedRun` (`recorder/src/list.rs`) | one more reference on the list's count, dropped as a `CommandList` | the list reference-count model above |
 //! | `DeviceShared::deferred_releases` (`Mutex<Vec<_>>`) | plain mutex; `process_deferred_releases` retries `try_destroy` | the `try_destroy` retry is what `object_table::retain_racing_release` performs after the join; the mutex itself is not modelled (no protocol beyond mutual exclusion) |
 //!
+//! | Bundle entries (`DeviceShared::bundles`, `recorder/src/bundle.rs`): an object-table entry holding a reference on the bundle's commands | `bundle_body` = retain the entry (checked), clone the commands' list, unretain (destroying a released entry with its last reference); `release` destroys it or defers | `command_list::bundle_body_racing_release_returns_chunks_once` (without the retain it aborts on a use after free) |
 //! | `Handoff` (`executor/src/gpu_thread.rs`): the GPU model on its own thread | ownership passed through two channels: `Adopt(model)`, `Work(batch)`…, `Return` → the model back after every batch before it, `Stop` on drop | `gpu_thread::work_sent_before_a_take_is_applied_in_order`, `gpu_thread::take_without_adopt_and_drop_while_working` |
 //!
 //! Single-threaded by construction, hence not modelled: `DeferredContext` and its `ChunkWriter`
 //! (`Send`, `!Sync`; one recording thread at a time), `MapTracker`, and the executor's
 //! `ImmediateContext` with its submission queue (owned by one thread; the GPU thread gets the
-//! queue's batches by value through `Handoff`). `bundles` holds no shared state yet.
+//! queue's batches by value through `Handoff`). `bundles` adds no concurrent structure of its
+//! own: a `BundleRecorder` is a deferred context (single-threaded), and a `DrawBundle` is a
+//! `std::sync::Arc` around the bundle's command list, whose reference count (taken again by
+//! every list that calls the bundle, like a nested list, and by every submitted bundle call) is
+//! the `CommandList` count modelled above.
 //!
 //! ## Bugs these models found (fixed)
 //!

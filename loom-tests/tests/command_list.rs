@@ -64,3 +64,44 @@ fn clones_dropped_on_two_threads_return_chunks_once() {
         assert_eq!(device.live_deferred_contexts(), 0);
     });
 }
+
+/// A registered bundle (`Device::register_bundle`, `recorder/src/bundle.rs`): the device's entry
+/// holds a reference on the bundle's commands. Execution's `bundle_body` (retain the entry, clone
+/// the commands, unretain) races the application's release: either it gets the commands, which
+/// stay valid as long as it holds them, or it finds the bundle gone; the commands' chunks go back
+/// to the pool exactly once, after the last of the two, and the device drops cleanly.
+#[test]
+fn bundle_body_racing_release_returns_chunks_once() {
+    check(DEVICE_BRANCHES, || {
+        let device = small_device();
+        let mut context = device.bundle_context("bundle", None);
+        context.draw(3, 0);
+        let body = context.finish_command_list(false).unwrap();
+        drop(context);
+        let before = device.pool_stats();
+        let handle = device.register_bundle(body, "bundle");
+
+        let reader = {
+            let device = device.clone();
+            spawn(move || {
+                let body = device.bundle_body(recorder::Handle::raw(handle));
+                if let Some(body) = &body {
+                    assert_eq!(body.stats().draws, 1, "the commands read back whole");
+                }
+                body.is_some()
+            })
+        };
+        device.release(handle);
+        let got = reader.join().unwrap();
+        // Whatever the reader got is dropped by now: the entry is gone or goes with the
+        // deferred releases.
+        device.process_deferred_releases();
+        assert!(device.bundle_body(recorder::Handle::raw(handle)).is_none());
+        let after = device.pool_stats();
+        assert_eq!(
+            after.free_chunks,
+            before.free_chunks + 1,
+            "the bundle's chunk was not returned exactly once (reader got it: {got})"
+        );
+    });
+}

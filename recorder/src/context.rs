@@ -58,7 +58,7 @@ pub struct DeferredContext {
     pub(crate) stats: ListStats,
     /// Calls made on the list being recorded, refused ones included.
     calls_made: u32,
-    refused: u32,
+    pub(crate) refused: u32,
     error: Option<RecordError>,
     /// The last call refused, kept after the sticky error is taken (for `expect error`).
     last_refusal: Option<Error>,
@@ -70,6 +70,8 @@ pub struct DeferredContext {
     /// The recorder of the immediate context (`Device::immediate_recorder`): its batches run at
     /// once, so its state and its current dynamic instances persist from batch to batch.
     pub(crate) immediate: bool,
+    /// The context records a draw bundle (`Device::bundle_context`, see `bundle.rs`).
+    pub(crate) bundle: bool,
 }
 
 // SAFETY: the context exclusively owns its chunks (through `writer` and `list_header`) and its
@@ -106,6 +108,7 @@ impl DeferredContext {
             shadow: (desc.semantics == Semantics::Legacy).then(Box::default),
             back_buffer: None,
             immediate: false,
+            bundle: false,
         };
         context.start_list(false);
         context
@@ -348,6 +351,9 @@ impl DeferredContext {
 
     /// "deferred context 'name' (#serial)", as errors name the context.
     pub(crate) fn label(&self) -> String {
+        if self.bundle {
+            return format!("bundle recorder '{}' (#{})", self.name, self.serial);
+        }
         format!(
             "{} deferred context '{}' (#{})",
             self.semantics.name(),
@@ -546,7 +552,7 @@ impl Drop for DeferredContext {
         self.reset_shadow();
         if self.immediate {
             self.device.release_immediate();
-        } else {
+        } else if !self.bundle {
             self.device.live_contexts.fetch_sub(1, Ordering::AcqRel);
         }
     }

@@ -52,6 +52,10 @@ pub(crate) struct DeviceShared {
     pub(crate) sampler_states: ObjectTable<0>,
     pub(crate) queries: ObjectTable<1>,
     pub(crate) swap_chains: ObjectTable<SWAP_CHAIN_WORDS>,
+    /// Registered draw bundles: the address of the bundle's commands (a list header on which
+    /// the entry holds one reference). Lists call bundles by handle: a fast list takes no
+    /// reference and a released bundle is found stale at execution (R-OBJ-3, R-OBJ-4).
+    pub(crate) bundles: ObjectTable<1>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
@@ -125,6 +129,10 @@ macro_rules! with_table {
                 let $table = &$shared.swap_chains;
                 $body
             }
+            ObjectKind::Bundle => {
+                let $table = &$shared.bundles;
+                $body
+            }
         }
     };
 }
@@ -164,7 +172,14 @@ impl DeviceShared {
     }
 
     pub(crate) fn unretain(&self, kind: ObjectKind, handle: RawHandle) {
-        with_table!(self, kind, |table| table.unretain(handle))
+        with_table!(self, kind, |table| table.unretain(handle));
+        if kind == ObjectKind::Bundle {
+            // A released bundle goes with its last reference, not at the next present: its
+            // entry holds the bundle's chunks, and through them the device.
+            if let Some(words) = self.bundles.try_destroy(handle) {
+                self.destroyed(kind, &words);
+            }
+        }
     }
 
     fn release(&self, kind: ObjectKind, handle: RawHandle) {
@@ -200,6 +215,11 @@ impl DeviceShared {
                     );
                     self.release(ObjectKind::Texture, RawHandle::from_bits(words[2 + 2 * i]));
                 }
+            }
+            ObjectKind::Bundle => {
+                // SAFETY: `register_bundle` gave the entry one reference as this address, and
+                // an entry is destroyed once.
+                drop(unsafe { crate::list::CommandList::from_header(words[0] as usize) });
             }
             _ => {}
         }
@@ -280,6 +300,7 @@ impl Device {
                 sampler_states: ObjectTable::new(),
                 queries: ObjectTable::new(),
                 swap_chains: ObjectTable::new(),
+                bundles: ObjectTable::new(),
                 pool,
                 live_contexts: AtomicU32::new(0),
                 immediate_taken: AtomicBool::new(false),

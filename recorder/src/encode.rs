@@ -62,6 +62,10 @@ pub enum Opcode {
     WriteValueBottomOfPipe,
     InsertWaitOnMemory,
     ExecuteCommandList,
+    /// A remap of a bundle's inherited slot (R-B-9); the operand is the `RemapKind`.
+    RemapInheritance,
+    /// A call of a draw bundle, recorded in a list (R-B-10).
+    DrawBundle,
     /// The list's index of split points and nested lists, last in its last chunk; not a command.
     ListIndex,
 }

@@ -22,10 +22,12 @@ pub enum ObjectKind {
     SamplerState,
     Query,
     SwapChain,
+    /// A finished draw bundle (R-B-10), registered so that lists call it by handle.
+    Bundle,
 }
 
 impl ObjectKind {
-    pub const COUNT: usize = 14;
+    pub const COUNT: usize = 15;
 
     /// The name used in messages and traces.
     pub const fn name(self) -> &'static str {
@@ -44,6 +46,7 @@ impl ObjectKind {
             Self::SamplerState => "sampler state",
             Self::Query => "query",
             Self::SwapChain => "swap chain",
+            Self::Bundle => "draw bundle",
         }
     }
 }
@@ -159,6 +162,8 @@ handles! {
     Query => Query;
     /// A swap chain with its back buffers.
     SwapChain => SwapChain;
+    /// A finished draw bundle as lists call it (`bundles::DrawBundle` owns it).
+    BundleHandle => Bundle;
 }
 
 /// A resource: what copies, maps and compression calls take.

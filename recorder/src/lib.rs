@@ -71,6 +71,7 @@
 //! ```
 
 mod bind;
+mod bundle;
 mod calls;
 mod carry;
 mod chunk;
@@ -93,6 +94,7 @@ mod sync;
 mod table;
 
 pub use bind::VertexBuffer;
+pub use bundle::{OutputFormats, Remap, RemapKind};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use context::{DeferredContext, DeferredContextDesc};
 pub use desc::*;

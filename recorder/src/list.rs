@@ -204,16 +204,22 @@ impl CommandList {
         std::ptr::eq(self.device_ptr(), &*device.shared)
     }
 
-    /// The first object the list's commands name (nested lists' included) that no longer
-    /// exists: released by the application and destroyed, its slot perhaps reused. Walks every
-    /// command, O(commands): for the validation mode's check before execution (R-OBJ-4, R-V-1),
-    /// since a fast list holds no reference on what it names.
+    /// The first object the list's commands name (nested lists' and called bundles' included)
+    /// that no longer exists: released by the application and destroyed, its slot perhaps
+    /// reused. Walks every command, O(commands): for the validation mode's check before
+    /// execution (R-OBJ-4, R-V-1), since a fast list holds no reference on what it names.
     pub fn first_released_object(&self) -> Option<ObjectName> {
         let device = &self.header().device;
         let mut found = None;
         for decoded in self.commands() {
             if let Command::ExecuteCommandList { list, .. } = decoded.command {
                 found = list.to_list().first_released_object();
+            } else if let Command::DrawBundle { bundle, .. } = decoded.command {
+                let body = device.bundle_body(bundle);
+                found = match body {
+                    Some(body) => body.first_released_object(),
+                    None => Some(device.object_name(ObjectKind::Bundle, bundle)),
+                };
             } else {
                 for_each_referenced(&decoded.command, |kind, handle| {
                     if found.is_none() && !device.is_live(kind, handle) {
@@ -489,6 +495,38 @@ impl Segment<'_> {
     }
 }
 
+impl CommandList {
+    /// Gives this reference up as the list's address; [`from_header`](Self::from_header) takes
+    /// it back. The bundle table's entries hold their bundle's commands so.
+    pub(crate) fn into_header(self) -> usize {
+        let address = self.header.as_ptr() as usize;
+        std::mem::forget(self);
+        address
+    }
+
+    /// Takes back a reference given up by [`into_header`](Self::into_header).
+    ///
+    /// # Safety
+    /// `address` came from `into_header`, and that reference has not been taken back yet.
+    pub(crate) unsafe fn from_header(address: usize) -> Self {
+        Self {
+            // SAFETY: a list header's address is never null (guaranteed by the caller).
+            header: unsafe { NonNull::new_unchecked(address as *mut ListHeader) },
+        }
+    }
+
+    /// One more reference on the list whose address a reference given up by
+    /// [`into_header`](Self::into_header) keeps alive.
+    ///
+    /// # Safety
+    /// That reference is still held (not taken back) for the whole call.
+    pub(crate) unsafe fn share_header(address: usize) -> Self {
+        // SAFETY: guaranteed by the caller: the held reference keeps the header alive.
+        let list = ManuallyDrop::new(unsafe { Self::from_header(address) });
+        (*list).clone()
+    }
+}
+
 impl Clone for CommandList {
     fn clone(&self) -> Self {
         self.header().references.fetch_add(1, Ordering::Relaxed);
@@ -655,7 +693,9 @@ pub(crate) fn for_each_referenced(command: &Command<'_>, mut f: impl FnMut(Objec
         | Command::ClearState
         | Command::InsertFence { .. }
         | Command::InsertWaitOnFence { .. }
-        | Command::ExecuteCommandList { .. } => {}
+        | Command::ExecuteCommandList { .. }
+        | Command::RemapInheritance(_) => {}
+        Command::DrawBundle { bundle, .. } => one(K::Bundle, bundle),
     }
 }
 

@@ -7,6 +7,13 @@
 //! chunk from the pool (the report says how many the allocator still had to give). With
 //! `--frames N` the median frame by wall time is reported.
 //!
+//! **Bundle mode** (on unless `--bundles off`): the same frame drawn with draw bundles, one per
+//! object (pair of draws), recorded once on the worker threads and re-used by every frame; each
+//! frame, the workers record fast lists that set the pass state and the per-frame data the
+//! bundles inherit and call the bundles (`benches::bundle`). It prints the bundles' count, sizes
+//! and constant-engine footprints, and the CPU time saved per frame against recording the same
+//! draws on fast lists.
+//!
 //! ```text
 //! cargo run --release --bin frame -- --draws 50000 --threads 4 --semantics both
 //! ```
@@ -15,7 +22,11 @@ use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use std::ops::Range;
+
+use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
 use benches::{record_draws, split_range, Scene, SceneDesc};
+use bundles::DrawBundle;
 use executor::{Counters, GpuTiming, ImmediateContext};
 use recorder::*;
 
@@ -38,6 +49,7 @@ OPTIONS:
     --textures N              textures per material, 1 to 8 (default 4)
     --seed N                  seed of the scene and the draw mix (default 0x5eedf00d)
     --semantics S             legacy, fast or both (default both)
+    --bundles on|off          also draw the frame with per-object draw bundles (default on)
     --gpu G                   where the GPU model runs: inline (in the execute calls),
                               threaded (its own thread, overlapping the next frame's
                               recording) or detached (nowhere: CPU cost alone, no counters)
@@ -52,6 +64,7 @@ struct Options {
     threads: u32,
     frames: u32,
     semantics: Vec<Semantics>,
+    bundles: bool,
     gpu: GpuTiming,
 }
 
@@ -62,6 +75,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         threads: 2,
         frames: 5,
         semantics: vec![Semantics::Legacy, Semantics::Fast],
+        bundles: true,
         gpu: GpuTiming::Inline,
     };
     let mut args = args.peekable();
@@ -115,6 +129,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                             "--semantics: '{other}' is not legacy, fast or both"
                         ))
                     }
+                }
+            }
+            "--bundles" => {
+                options.bundles = match value()?.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    other => return Err(format!("--bundles: '{other}' is not on or off")),
                 }
             }
             "--gpu" => {
@@ -175,24 +196,27 @@ struct FrameReport {
     execute: Duration,
 }
 
+/// What a worker records into its list, given its range (of draws, or of objects).
+type Recording<'a> = &'a (dyn Fn(&mut DeferredContext, Range<u32>) + Sync);
+
 /// Records one frame: worker `k` records range `k` on context `k` into one list. The lists are
 /// kept until every worker is done (as a renderer keeps them for submission), executed in order
 /// on the immediate context, then dropped, which returns their chunks to the pool.
 fn record_frame(
     contexts: &mut [DeferredContext],
     immediate: &mut ImmediateContext,
-    scene: &Scene,
+    ranges: &[Range<u32>],
+    record: Recording<'_>,
 ) -> Result<FrameReport, Error> {
-    let ranges = split_range(scene.desc.draws, contexts.len() as u32);
     let start = Instant::now();
     let finished: Vec<Result<(CommandList, Duration), RecordError>> = thread::scope(|s| {
         let workers: Vec<_> = contexts
             .iter_mut()
-            .zip(ranges)
+            .zip(ranges.iter().cloned())
             .map(|(context, range)| {
                 s.spawn(move || {
                     let begin = Instant::now();
-                    record_draws(context, scene, range);
+                    record(context, range);
                     let list = context.finish_command_list(false)?;
                     Ok((list, begin.elapsed()))
                 })
@@ -215,6 +239,9 @@ fn record_frame(
     immediate.flush()?;
     let execute = begin.elapsed();
     immediate.take_records(); // the demo keeps counters, not the records themselves
+    if let Some(error) = immediate.take_execution_errors().into_iter().next() {
+        return Err(error);
+    }
     let mut lists = Vec::with_capacity(finished.len());
     for (list, record) in finished {
         let stats = *list.stats();
@@ -233,9 +260,39 @@ fn record_frame(
     })
 }
 
-/// What one semantics measured, for the comparison at the end.
+/// How a run draws the frame.
+#[derive(Clone, Copy)]
+enum Mode<'a> {
+    /// Every draw and its state recorded on lists of these semantics.
+    Lists(Semantics),
+    /// Fast lists calling the per-object bundles (`bundles[k]` draws object `k`).
+    Bundles(&'a [DrawBundle]),
+}
+
+impl Mode<'_> {
+    fn semantics(&self) -> Semantics {
+        match self {
+            Mode::Lists(semantics) => *semantics,
+            Mode::Bundles(_) => Semantics::Fast,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Mode::Lists(Semantics::Legacy) => "legacy semantics",
+            Mode::Lists(Semantics::Fast) => "fast semantics",
+            Mode::Bundles(_) => "bundles (fast lists calling per-object bundles)",
+        }
+    }
+}
+
+/// What one run measured, for the comparison at the end.
 struct Summary {
     semantics: Semantics,
+    /// Recording time per frame, summed over the threads.
+    record: Duration,
+    /// Dropping the frame's lists, summed.
+    drop: Duration,
     ns_per_call: f64,
     bytes_per_draw: f64,
     split_points: u32,
@@ -246,9 +303,25 @@ fn run(
     device: &Device,
     immediate: &mut ImmediateContext,
     scene: &Scene,
-    semantics: Semantics,
+    mode: Mode<'_>,
     options: &Options,
 ) -> Summary {
+    let semantics = mode.semantics();
+    let ranges = match mode {
+        Mode::Lists(_) => split_range(scene.desc.draws, options.threads),
+        Mode::Bundles(_) => split_range(objects(scene), options.threads),
+    };
+    let record_lists =
+        |context: &mut DeferredContext, range: Range<u32>| record_draws(context, scene, range);
+    let call_bundles = |context: &mut DeferredContext, range: Range<u32>| {
+        if let Mode::Bundles(bundles) = mode {
+            record_bundle_calls(context, scene, bundles, range)
+        }
+    };
+    let record: Recording<'_> = match mode {
+        Mode::Lists(_) => &record_lists,
+        Mode::Bundles(_) => &call_bundles,
+    };
     let mut contexts: Vec<DeferredContext> = (0..options.threads)
         .map(|k| {
             let name = format!("{}.worker{k}", semantics.name());
@@ -263,7 +336,7 @@ fn run(
         })
         .collect();
     let mut frame = |immediate: &mut ImmediateContext| {
-        record_frame(&mut contexts, immediate, scene).unwrap_or_else(|error| {
+        record_frame(&mut contexts, immediate, &ranges, record).unwrap_or_else(|error| {
             fail(&format!("recording or executing the frame failed: {error}"))
         })
     };
@@ -278,12 +351,23 @@ fn run(
     order.sort_by_key(|&f| frames[f].wall);
     let median = order[order.len() / 2];
     let (fastest, slowest) = (frames[order[0]].wall, frames[order[order.len() - 1]].wall);
-    let report = frames.swap_remove(median);
+    let mut report = frames.swap_remove(median);
+    if let Mode::Bundles(bundles) = mode {
+        // A list's own stats count the draws it records; its bundles' draws are theirs.
+        for (list, range) in report.lists.iter_mut().zip(&ranges) {
+            let called: u32 = range
+                .clone()
+                .filter_map(|k| bundles.get(k as usize))
+                .map(DrawBundle::draws)
+                .sum();
+            list.stats.draws += called;
+        }
+    }
 
     println!();
     println!(
-        "{} semantics: frame {} of {} (median by wall time): wall {}, min {}, max {}",
-        semantics.name(),
+        "{}: frame {} of {} (median by wall time): wall {}, min {}, max {}",
+        mode.name(),
         median + 1,
         options.frames,
         ms(report.wall),
@@ -369,6 +453,14 @@ fn run(
     for (category, count) in gpu.split_points_resolved.nonzero() {
         println!("  resolved {:<24}{count:>8}", category.name());
     }
+    if gpu.bundle_calls > 0 {
+        println!(
+            "  {} bundle calls, {} constant-engine bytes loaded ({:.1} per call)",
+            gpu.bundle_calls,
+            gpu.ce_bytes,
+            gpu.ce_bytes as f64 / gpu.bundle_calls as f64
+        );
+    }
     let allocated = pool_after.allocated_chunks - pool_before.allocated_chunks;
     let reused = pool_after.reused_chunks - pool_before.reused_chunks;
     println!(
@@ -377,6 +469,8 @@ fn run(
     );
     Summary {
         semantics,
+        record: record_sum,
+        drop: drop_sum,
         ns_per_call: record_sum.as_nanos() as f64 / total.calls.max(1) as f64,
         bytes_per_draw: total.bytes as f64 / total.draws.max(1) as f64,
         split_points: total.split_points.total(),
@@ -399,8 +493,94 @@ fn gpu_delta(after: &Counters, before: &Counters, frames: u32) -> Counters {
         context_rolls: per_frame(after.context_rolls, before.context_rolls),
         ib_executions: per_frame(after.ib_executions, before.ib_executions),
         decompressions: per_frame(after.decompressions, before.decompressions),
+        bundle_calls: per_frame(after.bundle_calls, before.bundle_calls),
+        ce_bytes: per_frame(after.ce_bytes, before.ce_bytes),
         split_points_resolved,
         ..*after
+    }
+}
+
+/// Bundle mode: records one bundle per object on the worker threads (once), reports them, draws
+/// the frame with them, and compares the recording time per frame with the fast run's.
+fn run_bundles(
+    device: &Device,
+    immediate: &mut ImmediateContext,
+    scene: &Scene,
+    options: &Options,
+    fast: Option<&Summary>,
+) {
+    let ranges = split_range(objects(scene), options.threads);
+    let begin = Instant::now();
+    let recorded: Vec<Result<Vec<DrawBundle>, RecordError>> = thread::scope(|s| {
+        let workers: Vec<_> = ranges
+            .iter()
+            .cloned()
+            .map(|range| s.spawn(move || record_object_bundles(device, scene, range)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a bundle-recording worker panicked"))
+            .collect()
+    });
+    let elapsed = begin.elapsed();
+    let bundles: Vec<DrawBundle> = recorded
+        .into_iter()
+        .collect::<Result<Vec<_>, RecordError>>()
+        .unwrap_or_else(|error| fail(&format!("recording the bundles failed: {error}")))
+        .into_iter()
+        .flatten()
+        .collect();
+    let count = bundles.len().max(1) as u64;
+    let bytes: u64 = bundles.iter().map(|b| b.size_bytes()).sum();
+    let footprint: u64 = bundles.iter().map(|b| b.footprint_bytes() as u64).sum();
+    let max_footprint = bundles
+        .iter()
+        .map(|b| b.footprint_bytes())
+        .max()
+        .unwrap_or(0);
+    let draws: u64 = bundles.iter().map(|b| b.draws() as u64).sum();
+    println!();
+    println!(
+        "bundles: {} (one per object of up to 2 draws, {} draws), recorded once in {} on {} thread(s)",
+        bundles.len(),
+        draws,
+        ms(elapsed),
+        options.threads
+    );
+    println!(
+        "  size {} bytes in all ({:.1} per bundle); constant-engine footprint {:.1} bytes per \
+         bundle on average, {} at most (budget {})",
+        bytes,
+        bytes as f64 / count as f64,
+        footprint as f64 / count as f64,
+        max_footprint,
+        limits::BUNDLE_BUDGET_BYTES
+    );
+    let summary = run(device, immediate, scene, Mode::Bundles(&bundles), options);
+    if let Some(fast) = fast {
+        let (with_lists, with_bundles) = (fast.record + fast.drop, summary.record + summary.drop);
+        let saved = with_lists.saturating_sub(with_bundles);
+        println!();
+        println!(
+            "CPU time per frame against recording the same draws on fast lists (summed over \
+             threads): recording {} -> {} ({:.1}x); recording and dropping the lists {} -> {}, \
+             {} saved (a list holds a reference on each bundle it calls, dropped with it)",
+            ms(fast.record),
+            ms(summary.record),
+            fast.record.as_secs_f64() / summary.record.as_secs_f64().max(1e-12),
+            ms(with_lists),
+            ms(with_bundles),
+            ms(saved),
+        );
+        if saved.is_zero() {
+            println!("recording the bundles once cost {}", ms(elapsed));
+        } else {
+            println!(
+                "recording the bundles once cost {}: {:.1} frames' saving",
+                ms(elapsed),
+                elapsed.as_secs_f64() / saved.as_secs_f64()
+            );
+        }
     }
 }
 
@@ -474,7 +654,15 @@ fn main() -> ExitCode {
     let summaries: Vec<Summary> = options
         .semantics
         .iter()
-        .map(|&semantics| run(&device, &mut immediate, &scene, semantics, &options))
+        .map(|&semantics| {
+            run(
+                &device,
+                &mut immediate,
+                &scene,
+                Mode::Lists(semantics),
+                &options,
+            )
+        })
         .collect();
 
     if let [legacy, fast] = &summaries[..] {
@@ -497,6 +685,10 @@ fn main() -> ExitCode {
             "fast records a call in {:.2}x the time legacy takes",
             fast.ns_per_call / legacy.ns_per_call
         );
+    }
+    if options.bundles {
+        let fast = summaries.iter().find(|s| s.semantics == Semantics::Fast);
+        run_bundles(&device, &mut immediate, &scene, &options, fast);
     }
     ExitCode::SUCCESS
 }

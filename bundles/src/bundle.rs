@@ -1,0 +1,144 @@
+//! [`DrawBundle`]: a finished bundle. Immutable, `Send + Sync`, cheap to clone (one counted
+//! pointer), executable any number of times on the immediate context or from deferred contexts
+//! (R-B-10), and reporting its size and constant-engine footprint (R-B-11).
+//!
+//! Its commands are a list in the recorder's chunk format, recorded by the bundle-role context;
+//! nothing else reads them but the executor's expansion, which applies them over the caller's
+//! state and puts that state back after (R-B-4, R-B-9, R-B-10).
+
+use std::sync::Arc;
+
+use recorder::{BundleHandle, CommandList, DeferredContext, Device, OutputFormats};
+
+/// A finished draw bundle.
+///
+/// ```
+/// fn shareable<T: Send + Sync + Clone>() {}
+/// shareable::<bundles::DrawBundle>();
+/// ```
+#[derive(Clone)]
+pub struct DrawBundle {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    /// What lists record when they call the bundle: the device's entry for it, which holds a
+    /// reference on `body` of its own (see `Device::register_bundle`).
+    handle: BundleHandle,
+    device: Device,
+    body: CommandList,
+    declaration: OutputFormats,
+    footprint: u32,
+    name: Arc<str>,
+}
+
+/// The last `DrawBundle` clone releases the bundle, as the application's last reference to an
+/// object (R-OBJ-3): a legacy list that calls it keeps it until the list goes; a fast list does
+/// not (R-OBJ-4), and executing one after the bundle is gone finds it `released_object`.
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.device.release(self.handle);
+    }
+}
+
+impl DrawBundle {
+    pub(crate) fn new(
+        device: &Device,
+        body: CommandList,
+        declaration: OutputFormats,
+        footprint: u32,
+        name: Arc<str>,
+    ) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                handle: device.register_bundle(body.clone(), &name),
+                device: device.clone(),
+                body,
+                declaration,
+                footprint,
+                name,
+            }),
+        }
+    }
+
+    /// The handle lists record when they call the bundle.
+    pub fn handle(&self) -> BundleHandle {
+        self.inner.handle
+    }
+
+    /// The recorder's name.
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// Bytes of the bundle's commands (R-B-11): what the seeds' `GetSize` reports.
+    pub fn size_bytes(&self) -> u64 {
+        self.inner.body.stats().bytes
+    }
+
+    /// The constant-engine footprint of its overridden slots, in bytes (R-B-5, R-B-11).
+    pub fn footprint_bytes(&self) -> u32 {
+        self.inner.footprint
+    }
+
+    /// Draws and dispatches in the bundle.
+    pub fn draws(&self) -> u32 {
+        self.inner.body.stats().draws
+    }
+
+    /// Encoded commands in the bundle.
+    pub fn commands(&self) -> u32 {
+        self.inner.body.stats().commands
+    }
+
+    /// The output formats it must be executed with (R-B-1, R-B-10).
+    pub fn declaration(&self) -> &OutputFormats {
+        &self.inner.declaration
+    }
+
+    /// Whether it was recorded on `device`.
+    pub fn is_from(&self, device: &Device) -> bool {
+        self.inner.body.is_from(device)
+    }
+
+    /// The bundle's commands, for the executor's expansion. Executing them as a command list
+    /// would leak the bundle's state into the caller: only a bundle call may run them.
+    #[doc(hidden)]
+    pub fn body(&self) -> &CommandList {
+        &self.inner.body
+    }
+}
+
+impl std::fmt::Debug for DrawBundle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DrawBundle")
+            .field("name", &self.name())
+            .field("draws", &self.draws())
+            .field("size_bytes", &self.size_bytes())
+            .field("footprint_bytes", &self.footprint_bytes())
+            .field("declaration", self.declaration())
+            .finish()
+    }
+}
+
+/// `draw_bundle` on a deferred context (R-B-10). The immediate context has its own
+/// (`executor::ImmediateContext::draw_bundle`), which answers at once.
+pub trait DrawBundleExt {
+    /// Records a call of `bundle` by handle, O(1) whatever its draw count: a legacy list holds a
+    /// reference on it, a fast one none (no atomic read-modify-write on the recording path;
+    /// keep the bundle until the list has executed, R-OBJ-4). A legacy context checks its bound
+    /// targets against the bundle's declaration now (`format_mismatch`, sticky); a fast context
+    /// inherits its targets, so the check happens when the list executes.
+    fn draw_bundle(&mut self, bundle: &DrawBundle);
+}
+
+impl DrawBundleExt for DeferredContext {
+    fn draw_bundle(&mut self, bundle: &DrawBundle) {
+        self.record_draw_bundle(
+            bundle.handle(),
+            bundle.body(),
+            bundle.declaration(),
+            bundle.footprint_bytes(),
+        );
+    }
+}

@@ -1,0 +1,657 @@
+//! [`BundleRecorder`]: a deferred context in the bundle role, wrapped so that every call meets
+//! the bundle rules before it is forwarded (R-B-1..9). A call the rules refuse is counted and
+//! kept as the bundle's first error, exactly as the recorder keeps its own refusals (R-REC-8);
+//! a call they let through is checked, encoded and counted by the recorder as on any context.
+//!
+//! The checks come in a fixed order, so that each call has one answer:
+//! 1. what may not be recorded at all (R-B-7 `inherited_state_in_bundle`, R-B-8
+//!    `unsupported_in_bundle`: those methods live in `refused.rs`);
+//! 2. objects that cannot be encapsulated (R-B-6 `not_encapsulable`, which takes precedence over
+//!    any other error a bind could raise) and stream-output shaders (`stream_output_in_bundle`);
+//! 3. mandatory state before the first draw or dispatch (R-B-3, `missing_mandatory_state`);
+//! 4. the constant-engine budget (R-B-5, `budget_exceeded`);
+//! 5. the recorder's own checks (released objects, slot ranges, bind flags...).
+
+use std::sync::Arc;
+
+use recorder::limits::BUNDLE_BUDGET_BYTES;
+use recorder::*;
+
+use crate::budget::{Overrides, SlotKind};
+use crate::bundle::DrawBundle;
+
+/// How to create a bundle recorder (R-B-1): the output formats the bundle will be executed with.
+#[derive(Clone, Debug)]
+pub struct BundleDesc<'a> {
+    pub name: &'a str,
+    /// Render-target formats in slot order; empty for no colour target (TRACE.md `rt=none`).
+    pub render_targets: &'a [Format],
+    /// The depth-stencil format, or none.
+    pub depth: Option<Format>,
+    /// Samples per pixel of the targets (0 is taken as 1).
+    pub sample_count: u32,
+    /// Overrides the recorder's small chunks (4 KB, doubling up to 64 KB).
+    pub chunk_policy: Option<ChunkPolicy>,
+}
+
+impl Default for BundleDesc<'_> {
+    fn default() -> Self {
+        Self {
+            name: "",
+            render_targets: &[],
+            depth: None,
+            sample_count: 1,
+            chunk_policy: None,
+        }
+    }
+}
+
+impl<'a> BundleDesc<'a> {
+    /// A bundle for one render target of `format`, no depth, one sample.
+    pub fn new(name: &'a str, render_targets: &'a [Format]) -> Self {
+        Self {
+            name,
+            render_targets,
+            ..Self::default()
+        }
+    }
+}
+
+/// What R-B-3 asks before the first draw (the five graphics stages and the input layout) or the
+/// first dispatch (the compute stage): one bit each, set by a successful set call (null counts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Mandatory(u8);
+
+impl Mandatory {
+    const INPUT_LAYOUT: u8 = 1 << 6;
+    const GRAPHICS: u8 = 0b1_1111 | Self::INPUT_LAYOUT;
+    const COMPUTE: u8 = 1 << Stage::Compute as u8;
+
+    fn set_stage(&mut self, stage: Stage) {
+        self.0 |= 1 << stage as u8;
+    }
+
+    fn set_input_layout(&mut self) {
+        self.0 |= Self::INPUT_LAYOUT;
+    }
+
+    /// What is missing of `need`, named for the message; `None` when all is set.
+    fn missing(self, need: u8) -> Option<String> {
+        let absent = need & !self.0;
+        if absent == 0 {
+            return None;
+        }
+        let mut names: Vec<&str> = Stage::ALL
+            .iter()
+            .filter(|stage| absent & 1 << **stage as u8 != 0)
+            .map(|stage| stage.name())
+            .collect();
+        if absent & Self::INPUT_LAYOUT != 0 {
+            names.push("the input layout");
+        }
+        Some(names.join(", "))
+    }
+}
+
+/// Records a draw bundle, from any thread (R-B-1): `Send`, not `Sync`, like a deferred context.
+///
+/// ```
+/// use bundles::{BundleDesc, BundleRecorder};
+/// use recorder::*;
+///
+/// let device = Device::new(DeviceDesc::default());
+/// let vs = device.create_shader(&ShaderDesc::new("vs", Stage::Vertex))?;
+/// let ps = device.create_shader(&ShaderDesc::new("ps", Stage::Pixel))?;
+/// let layout = device.create_input_layout(&InputLayoutDesc { name: "layout", vertex_buffers: 0b1 })?;
+///
+/// let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("tree", &[Format::R8G8B8A8Unorm]))?;
+/// recorder.set_input_layout(Some(layout));
+/// for (stage, shader) in [(Stage::Vertex, Some(vs)), (Stage::Hull, None), (Stage::Domain, None),
+///                         (Stage::Geometry, None), (Stage::Pixel, Some(ps))] {
+///     recorder.set_shader(stage, shader);
+/// }
+/// recorder.draw(36, 0);
+/// let bundle = recorder.finish().map_err(|e| e.error)?;
+/// assert_eq!(bundle.draws(), 1);
+/// assert_eq!(bundle.footprint_bytes(), 0); // shaders and layout only: no slot overridden
+/// # Ok::<(), recorder::Error>(())
+/// ```
+pub struct BundleRecorder {
+    pub(crate) context: DeferredContext,
+    device: Device,
+    name: Arc<str>,
+    declaration: OutputFormats,
+    mandatory: Mandatory,
+    overrides: Overrides,
+}
+
+impl BundleRecorder {
+    /// A recorder for bundles declared with `desc`'s output formats. Refused when the
+    /// declaration is malformed (more than 8 render targets).
+    pub fn new(device: &Device, desc: &BundleDesc<'_>) -> Result<Self, Error> {
+        let declaration = OutputFormats::new(desc.render_targets, desc.depth, desc.sample_count)?;
+        Ok(Self {
+            context: device.bundle_context(desc.name, desc.chunk_policy.clone()),
+            device: device.clone(),
+            name: Arc::from(desc.name),
+            declaration,
+            mandatory: Mandatory::default(),
+            overrides: Overrides::default(),
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The output formats the bundle is recorded for (R-B-1).
+    pub fn declaration(&self) -> &OutputFormats {
+        &self.declaration
+    }
+
+    /// The constant-engine footprint of the bundle so far, in bytes (R-B-5).
+    pub fn footprint_bytes(&self) -> u32 {
+        self.overrides.footprint()
+    }
+
+    /// The slots the bundle overrides so far.
+    pub fn overrides(&self) -> &Overrides {
+        &self.overrides
+    }
+
+    /// Counters of the bundle being recorded.
+    pub fn stats(&self) -> ListStats {
+        self.context.stats()
+    }
+
+    /// The bundle's first error so far, if any (also returned by [`finish`](Self::finish)).
+    pub fn error(&self) -> Option<&RecordError> {
+        self.context.error()
+    }
+
+    /// The error of the most recent refused call, until the next bundle begins.
+    pub fn last_refusal(&self) -> Option<&Error> {
+        self.context.last_refusal()
+    }
+
+    /// Ends the bundle: the [`DrawBundle`], or its first error with the index of the call that
+    /// raised it (R-REC-8; a bundle with an error is discarded). The recorder then starts a new
+    /// bundle with the same declaration.
+    pub fn finish(&mut self) -> Result<DrawBundle, RecordError> {
+        let footprint = self.overrides.footprint();
+        self.mandatory = Mandatory::default();
+        self.overrides = Overrides::default();
+        let body = self.context.finish_command_list(false)?;
+        tracing::debug!(
+            bundle = &*self.name,
+            draws = body.stats().draws,
+            bytes = body.stats().bytes,
+            footprint,
+            "finish bundle"
+        );
+        Ok(DrawBundle::new(
+            &self.device,
+            body,
+            self.declaration,
+            footprint,
+            self.name.clone(),
+        ))
+    }
+
+    // ----- helpers -----------------------------------------------------------------------------
+
+    /// Forwards a call to the recorder; whether it accepted it.
+    #[inline]
+    fn forward(&mut self, call: impl FnOnce(&mut DeferredContext)) -> bool {
+        let before = self.context.refused_calls();
+        call(&mut self.context);
+        self.context.refused_calls() == before
+    }
+
+    /// A bind that overrides `count` slots of `kind` from `start` (R-B-4, R-B-5): refused if it
+    /// would take the footprint over the budget; otherwise forwarded, and the slots counted if
+    /// the recorder accepted it. A range out of bounds goes to the recorder, which refuses it.
+    fn bind(
+        &mut self,
+        call: &'static str,
+        kind: SlotKind,
+        stage: Stage,
+        start: u32,
+        count: usize,
+        forward: impl FnOnce(&mut DeferredContext),
+    ) {
+        let next = u32::try_from(count)
+            .ok()
+            .and_then(|count| self.overrides.with(kind, stage, start, count));
+        if let Some(next) = next {
+            let total = next.footprint();
+            if total > BUNDLE_BUDGET_BYTES {
+                let slots = match kind {
+                    SlotKind::IndexBuffer => "the index buffer".to_string(),
+                    SlotKind::VertexBuffer => {
+                        format!("vertex-buffer slots {start}..{}", start as usize + count)
+                    }
+                    _ => format!(
+                        "{} {} slots {start}..{}",
+                        stage.name(),
+                        kind.name(),
+                        start as usize + count
+                    ),
+                };
+                return self.context.refuse(Error::BudgetExceeded {
+                    call,
+                    slot: slots,
+                    total,
+                    budget: BUNDLE_BUDGET_BYTES,
+                });
+            }
+        }
+        if self.forward(forward) {
+            if let Some(next) = next {
+                self.overrides = next;
+            }
+        }
+    }
+
+    /// R-B-6 for a buffer: dynamic usage cannot be encapsulated. A handle the device no longer
+    /// knows passes here; the recorder reports it.
+    fn buffer_encapsulable(&self, call: &'static str, buffer: Buffer) -> Result<(), Error> {
+        match self.device.buffer_info(buffer) {
+            Some(info) if info.usage == Usage::Dynamic => Err(Error::NotEncapsulable {
+                call,
+                object: self.object_name(buffer),
+                reason: "dynamic usage",
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// R-B-6 for a shader-resource view: not on a dynamic buffer, nor on a render target or a
+    /// depth stencil.
+    fn view_encapsulable(&self, call: &'static str, view: ShaderResourceView) -> Result<(), Error> {
+        let Some(info) = self.device.view_info(view) else {
+            return Ok(());
+        };
+        let reason = match info.resource {
+            Resource::Buffer(buffer) => self
+                .device
+                .buffer_info(buffer)
+                .is_some_and(|b| b.usage == Usage::Dynamic)
+                .then_some("a view on a dynamic buffer"),
+            Resource::Texture(texture) => self
+                .device
+                .texture_info(texture)
+                .is_some_and(|t| {
+                    t.bind
+                        .intersects(BindFlags::RENDER_TARGET | BindFlags::DEPTH_STENCIL)
+                })
+                .then_some("a view on a render target or depth stencil"),
+        };
+        match reason {
+            Some(reason) => Err(Error::NotEncapsulable {
+                call,
+                object: self.object_name(view),
+                reason,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn object_name<H: Handle>(&self, handle: H) -> ObjectName {
+        ObjectName {
+            kind: H::KIND,
+            handle: handle.raw(),
+            name: self.device.name_of(handle),
+        }
+    }
+
+    /// R-B-3 before a draw (`need` = graphics) or a dispatch (compute).
+    fn mandatory(&self, call: &'static str, need: u8) -> Result<(), Error> {
+        match self.mandatory.missing(need) {
+            None => Ok(()),
+            Some(missing) => Err(Error::MissingMandatoryState {
+                call,
+                missing,
+                what: if need == Mandatory::COMPUTE {
+                    "dispatch"
+                } else {
+                    "draw"
+                },
+            }),
+        }
+    }
+
+    /// A draw or dispatch: mandatory state first, then the recorder.
+    #[inline]
+    fn draw_call(
+        &mut self,
+        call: &'static str,
+        need: u8,
+        forward: impl FnOnce(&mut DeferredContext),
+    ) {
+        match self.mandatory(call, need) {
+            Ok(()) => forward(&mut self.context),
+            Err(error) => self.context.refuse(error),
+        }
+    }
+
+    // ----- encapsulated state (R-B-4) ----------------------------------------------------------
+
+    /// Sets the input layout (mandatory before the first draw, R-B-3; null allowed).
+    pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {
+        if self.forward(|c| c.set_input_layout(layout)) {
+            self.mandatory.set_input_layout();
+        }
+    }
+
+    /// Sets the topology (encapsulated, no budget cost).
+    pub fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
+        self.context.set_primitive_topology(topology);
+    }
+
+    /// Sets a stage's shader (each graphics stage is mandatory before the first draw, the
+    /// compute stage before the first dispatch, R-B-3; null allowed). Shaders that use stream
+    /// output are forbidden (R-B-6).
+    pub fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
+        const CALL: &str = "set_shader";
+        if let Some(shader) = shader {
+            if self
+                .device
+                .shader_info(shader)
+                .is_some_and(|info| info.stream_output)
+            {
+                let shader = self.object_name(shader);
+                return self
+                    .context
+                    .refuse(Error::StreamOutputInBundle { call: CALL, shader });
+            }
+        }
+        if self.forward(|c| c.set_shader(stage, shader)) {
+            self.mandatory.set_stage(stage);
+        }
+    }
+
+    pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
+        const CALL: &str = "set_vertex_buffers";
+        for buffer in buffers.iter().filter_map(|b| b.buffer) {
+            if let Err(error) = self.buffer_encapsulable(CALL, buffer) {
+                return self.context.refuse(error);
+            }
+        }
+        self.bind(
+            CALL,
+            SlotKind::VertexBuffer,
+            Stage::Vertex,
+            start,
+            buffers.len(),
+            |c| c.set_vertex_buffers(start, buffers),
+        );
+    }
+
+    pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
+        const CALL: &str = "set_index_buffer";
+        if let Some(buffer) = buffer {
+            if let Err(error) = self.buffer_encapsulable(CALL, buffer) {
+                return self.context.refuse(error);
+            }
+        }
+        self.bind(CALL, SlotKind::IndexBuffer, Stage::Vertex, 0, 1, |c| {
+            c.set_index_buffer(buffer, format, offset)
+        });
+    }
+
+    pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
+        const CALL: &str = "set_constant_buffers";
+        for buffer in buffers.iter().flatten() {
+            if let Err(error) = self.buffer_encapsulable(CALL, *buffer) {
+                return self.context.refuse(error);
+            }
+        }
+        self.bind(
+            CALL,
+            SlotKind::ConstantBuffer,
+            stage,
+            start,
+            buffers.len(),
+            |c| c.set_constant_buffers(stage, start, buffers),
+        );
+    }
+
+    pub fn set_shader_resources(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        views: &[Option<ShaderResourceView>],
+    ) {
+        const CALL: &str = "set_shader_resources";
+        for view in views.iter().flatten() {
+            if let Err(error) = self.view_encapsulable(CALL, *view) {
+                return self.context.refuse(error);
+            }
+        }
+        self.bind(
+            CALL,
+            SlotKind::ShaderResource,
+            stage,
+            start,
+            views.len(),
+            |c| c.set_shader_resources(stage, start, views),
+        );
+    }
+
+    pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
+        self.bind(
+            "set_samplers",
+            SlotKind::Sampler,
+            stage,
+            start,
+            samplers.len(),
+            |c| c.set_samplers(stage, start, samplers),
+        );
+    }
+
+    /// Sets a texture's minimum LOD: it acts on the texture at once, on whatever context it is
+    /// called, and records nothing (R-ST-6), so a bundle may call it too.
+    pub fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32) {
+        self.context.set_resource_min_lod(texture, min_lod);
+    }
+
+    /// Sets a view's minimum LOD, at once (see [`set_resource_min_lod`](Self::set_resource_min_lod)).
+    pub fn set_shader_resource_view_min_lod(&mut self, view: ShaderResourceView, min_lod: f32) {
+        self.context.set_shader_resource_view_min_lod(view, min_lod);
+    }
+
+    // ----- remapping (R-B-9) -------------------------------------------------------------------
+
+    /// Later draws read constant-buffer slot (`stage`, `slot`) from the executing context's
+    /// (`inherit_stage`, `inherit_slot`), as bound when the bundle executes: never from another
+    /// remap or an encapsulated override (no chains). Remapping a slot to itself cancels an
+    /// override. Costs no budget.
+    pub fn remap_constant_buffer_inheritance(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    ) {
+        self.remap(
+            RemapKind::ConstantBuffer,
+            stage,
+            slot,
+            inherit_stage,
+            inherit_slot,
+        );
+    }
+
+    /// As [`remap_constant_buffer_inheritance`](Self::remap_constant_buffer_inheritance), for a
+    /// shader-resource slot.
+    pub fn remap_shader_resource_inheritance(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    ) {
+        self.remap(
+            RemapKind::ShaderResource,
+            stage,
+            slot,
+            inherit_stage,
+            inherit_slot,
+        );
+    }
+
+    /// As [`remap_constant_buffer_inheritance`](Self::remap_constant_buffer_inheritance), for a
+    /// sampler slot.
+    pub fn remap_sampler_inheritance(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    ) {
+        self.remap(RemapKind::Sampler, stage, slot, inherit_stage, inherit_slot);
+    }
+
+    /// As [`remap_constant_buffer_inheritance`](Self::remap_constant_buffer_inheritance), for a
+    /// vertex-buffer slot of the input assembler.
+    pub fn remap_vertex_buffer_inheritance(&mut self, slot: u32, inherit_slot: u32) {
+        self.remap(
+            RemapKind::VertexBuffer,
+            Stage::Vertex,
+            slot,
+            Stage::Vertex,
+            inherit_slot,
+        );
+    }
+
+    fn remap(
+        &mut self,
+        kind: RemapKind,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    ) {
+        self.context.remap_inheritance(Remap {
+            kind,
+            stage,
+            slot,
+            inherit_stage,
+            inherit_slot,
+        });
+    }
+
+    // ----- draws (R-B-2) -----------------------------------------------------------------------
+
+    pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+        self.draw_call("draw", Mandatory::GRAPHICS, |c| {
+            c.draw(vertex_count, start_vertex)
+        });
+    }
+
+    pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
+        self.draw_call("draw_indexed", Mandatory::GRAPHICS, |c| {
+            c.draw_indexed(index_count, start_index, base_vertex)
+        });
+    }
+
+    pub fn draw_instanced(
+        &mut self,
+        vertex_count: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    ) {
+        self.draw_call("draw_instanced", Mandatory::GRAPHICS, |c| {
+            c.draw_instanced(vertex_count, instance_count, start_vertex, start_instance)
+        });
+    }
+
+    pub fn draw_indexed_instanced(
+        &mut self,
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    ) {
+        self.draw_call("draw_indexed_instanced", Mandatory::GRAPHICS, |c| {
+            c.draw_indexed_instanced(
+                index_count,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            )
+        });
+    }
+
+    /// Draws what the inherited stream-output buffer holds.
+    pub fn draw_auto(&mut self) {
+        self.draw_call("draw_auto", Mandatory::GRAPHICS, |c| c.draw_auto());
+    }
+
+    /// An indirect draw (the seeds: "Draw*Indirect methods are now supported in draw bundles").
+    /// A dynamic argument buffer cannot be encapsulated (R-B-6).
+    pub fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+        const CALL: &str = "draw_instanced_indirect";
+        if let Err(error) = self.buffer_encapsulable(CALL, args) {
+            return self.context.refuse(error);
+        }
+        self.draw_call(CALL, Mandatory::GRAPHICS, |c| {
+            c.draw_instanced_indirect(args, offset)
+        });
+    }
+
+    /// See [`draw_instanced_indirect`](Self::draw_instanced_indirect).
+    pub fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+        const CALL: &str = "draw_indexed_instanced_indirect";
+        if let Err(error) = self.buffer_encapsulable(CALL, args) {
+            return self.context.refuse(error);
+        }
+        self.draw_call(CALL, Mandatory::GRAPHICS, |c| {
+            c.draw_indexed_instanced_indirect(args, offset)
+        });
+    }
+
+    /// A dispatch; the compute shader must be set first (R-B-3).
+    pub fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+        self.draw_call("dispatch", Mandatory::COMPUTE, |c| c.dispatch(x, y, z));
+    }
+}
+
+impl std::fmt::Debug for BundleRecorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BundleRecorder")
+            .field("name", &self.name)
+            .field("declaration", &self.declaration)
+            .field("footprint", &self.overrides.footprint())
+            .field("stats", &self.context.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mandatory_names_what_is_missing() {
+        let mut mandatory = Mandatory::default();
+        assert_eq!(
+            mandatory.missing(Mandatory::GRAPHICS).as_deref(),
+            Some("vs, hs, ds, gs, ps, the input layout")
+        );
+        mandatory.set_stage(Stage::Vertex);
+        mandatory.set_stage(Stage::Pixel);
+        mandatory.set_input_layout();
+        assert_eq!(
+            mandatory.missing(Mandatory::GRAPHICS).as_deref(),
+            Some("hs, ds, gs")
+        );
+        assert_eq!(mandatory.missing(Mandatory::COMPUTE).as_deref(), Some("cs"));
+        mandatory.set_stage(Stage::Compute);
+        assert_eq!(mandatory.missing(Mandatory::COMPUTE), None);
+    }
+}

@@ -1,0 +1,206 @@
+//! The calls a bundle may not record. They exist on [`BundleRecorder`] with the signatures of the
+//! deferred context's, so that code (and a trace) calling them on a bundle gets the error a
+//! bundle raises, counted and kept like any refused call (R-REC-8):
+//!
+//! - R-B-7, `inherited_state_in_bundle`: state a bundle always inherits from the executing
+//!   context: render targets and output-merger UAVs, blend, depth-stencil and rasterizer state,
+//!   viewports, scissors, predication, compute UAVs, and (our reading) the primitive reset index,
+//!   a context register like the others. Stream-output targets have no recording call in this
+//!   engine, so there is nothing to refuse for them.
+//! - R-B-8, `unsupported_in_bundle`: clear_state, clears, map / unmap, copies,
+//!   update_subresource, queries, fences and memory waits, waits on present, decompression and
+//!   compression state, executing a command list, calling a bundle (no nesting), present; and
+//!   `dispatch_indirect`, which R-B-2 does not list among the allowed draws (the indirect
+//!   draws are allowed, a dispatch is, an indirect dispatch is not).
+
+use recorder::*;
+
+use crate::bundle::DrawBundle;
+use crate::recorder::BundleRecorder;
+
+impl BundleRecorder {
+    #[cold]
+    fn inherited(&mut self, call: &'static str) {
+        self.context.refuse(Error::InheritedStateInBundle { call });
+    }
+
+    #[cold]
+    fn unsupported(&mut self, call: &'static str) {
+        self.context.refuse(Error::UnsupportedInBundle { call });
+    }
+
+    // ----- R-B-7: always inherited -------------------------------------------------------------
+
+    pub fn om_set_render_targets(
+        &mut self,
+        _render_targets: &[Option<RenderTargetView>],
+        _depth_stencil: Option<DepthStencilView>,
+    ) {
+        self.inherited("om_set_render_targets");
+    }
+
+    pub fn om_set_render_targets_and_unordered_access_views(
+        &mut self,
+        _render_targets: &[Option<RenderTargetView>],
+        _depth_stencil: Option<DepthStencilView>,
+        _uav_start: u32,
+        _uavs: &[Option<UnorderedAccessView>],
+    ) {
+        self.inherited("om_set_render_targets_and_unordered_access_views");
+    }
+
+    pub fn om_set_blend_state(
+        &mut self,
+        _state: Option<BlendState>,
+        _factor: [f32; 4],
+        _sample_mask: u32,
+    ) {
+        self.inherited("om_set_blend_state");
+    }
+
+    pub fn om_set_depth_stencil_state(
+        &mut self,
+        _state: Option<DepthStencilState>,
+        _stencil_ref: u32,
+    ) {
+        self.inherited("om_set_depth_stencil_state");
+    }
+
+    pub fn rs_set_state(&mut self, _state: Option<RasterizerState>) {
+        self.inherited("rs_set_state");
+    }
+
+    pub fn rs_set_viewports(&mut self, _viewports: &[Viewport]) {
+        self.inherited("rs_set_viewports");
+    }
+
+    pub fn rs_set_scissor_rects(&mut self, _rects: &[Rect]) {
+        self.inherited("rs_set_scissor_rects");
+    }
+
+    pub fn set_predication(&mut self, _predicate: Option<Query>, _value: bool) {
+        self.inherited("set_predication");
+    }
+
+    pub fn cs_set_unordered_access_views(
+        &mut self,
+        _start: u32,
+        _views: &[Option<UnorderedAccessView>],
+    ) {
+        self.inherited("cs_set_unordered_access_views");
+    }
+
+    pub fn set_primitive_reset_index(&mut self, _value: u32) {
+        self.inherited("set_primitive_reset_index");
+    }
+
+    // ----- R-B-8: unsupported ------------------------------------------------------------------
+
+    pub fn clear_state(&mut self) {
+        self.unsupported("clear_state");
+    }
+
+    pub fn clear_render_target_view(&mut self, _view: RenderTargetView, _color: [f32; 4]) {
+        self.unsupported("clear_render_target_view");
+    }
+
+    pub fn clear_depth_stencil_view(
+        &mut self,
+        _view: DepthStencilView,
+        _flags: ClearFlags,
+        _depth: f32,
+        _stencil: u8,
+    ) {
+        self.unsupported("clear_depth_stencil_view");
+    }
+
+    /// Always refused: returns `None`.
+    pub fn map(
+        &mut self,
+        _resource: impl Into<Resource>,
+        _map_type: MapType,
+        _allow_usage_default: bool,
+    ) -> Option<&mut [u8]> {
+        self.unsupported("map");
+        None
+    }
+
+    pub fn unmap(&mut self, _resource: impl Into<Resource>) {
+        self.unsupported("unmap");
+    }
+
+    pub fn copy_resource(
+        &mut self,
+        _destination: impl Into<Resource>,
+        _source: impl Into<Resource>,
+    ) {
+        self.unsupported("copy_resource");
+    }
+
+    pub fn copy_structure_count(
+        &mut self,
+        _destination: Buffer,
+        _offset: u32,
+        _view: UnorderedAccessView,
+    ) {
+        self.unsupported("copy_structure_count");
+    }
+
+    pub fn update_subresource(&mut self, _resource: impl Into<Resource>, _data: &[u8]) {
+        self.unsupported("update_subresource");
+    }
+
+    pub fn begin_query(&mut self, _query: Query) {
+        self.unsupported("begin_query");
+    }
+
+    pub fn end_query(&mut self, _query: Query) {
+        self.unsupported("end_query");
+    }
+
+    pub fn insert_fence(&mut self, _engine: Engine) {
+        self.unsupported("insert_fence");
+    }
+
+    pub fn insert_wait_on_fence(&mut self, _engine: Engine, _value: u64) {
+        self.unsupported("insert_wait_on_fence");
+    }
+
+    pub fn write_value_bottom_of_pipe(&mut self, _buffer: Buffer, _offset: u64, _value: u64) {
+        self.unsupported("write_value_bottom_of_pipe");
+    }
+
+    pub fn insert_wait_on_memory(&mut self, _buffer: Buffer, _offset: u64, _value: u64) {
+        self.unsupported("insert_wait_on_memory");
+    }
+
+    pub fn insert_wait_on_present(&mut self, _chain: SwapChain) {
+        self.unsupported("insert_wait_on_present");
+    }
+
+    pub fn decompress_resource(&mut self, _texture: Texture, _into: Option<Texture>) {
+        self.unsupported("decompress_resource");
+    }
+
+    pub fn set_resource_compression(&mut self, _texture: Texture, _compressed: bool) {
+        self.unsupported("set_resource_compression");
+    }
+
+    pub fn execute_command_list(&mut self, _list: &CommandList, _restore: bool) {
+        self.unsupported("execute_command_list");
+    }
+
+    /// Bundles do not nest.
+    pub fn draw_bundle(&mut self, _bundle: &DrawBundle) {
+        self.unsupported("draw_bundle");
+    }
+
+    pub fn present(&mut self, _chain: SwapChain) {
+        self.unsupported("present");
+    }
+
+    /// Not among R-B-2's draws (see the module essay).
+    pub fn dispatch_indirect(&mut self, _args: Buffer, _offset: u32) {
+        self.unsupported("dispatch_indirect");
+    }
+}
