@@ -1,13 +1,15 @@
-//! One call of a [`Program`](super::program::Program) applied to the engine's recording API
-//! (`recorder::DeferredContext`, which the immediate context also derefs to): the trace's
-//! objects turned into handles, the arguments TRACE.md leaves out given their defaults.
+//! One call of a [`Program`](super::program::Program) applied to one of the engine's
+//! recording APIs ([`Recording`]: `recorder::DeferredContext`, which the immediate context
+//! also derefs to, and `bundles::BundleRecorder`, which has the same methods and refuses what
+//! a bundle may not hold): the trace's objects turned into handles, the arguments TRACE.md
+//! leaves out given their defaults.
 //!
-//! **In:** a [`Call`], the context to record it on, the handles the declarations made
-//! ([`Handles`]) and the fence values inserted so far. **Out:** what happened
-//! ([`Recorded`]): done, a fence value, a write_discard map's new instance, a refusal the
-//! replay makes itself because the engine's API cannot even be called (`decompress_resource`
-//! of a buffer), or "not a recording call" for the calls only the immediate context, a
-//! `finish` or the bundle code handle.
+//! **In:** a [`Call`], the recorder, the handles the declarations made ([`Handles`]), the
+//! fence values inserted so far, and the command list or bundle the call names. **Out:** what
+//! happened ([`Recorded`]): done, a fence value, a write_discard map's new instance, a refusal
+//! the replay makes itself because the engine's API cannot even be called
+//! (`decompress_resource` of a buffer, `execute` of a list whose finish failed), or "not a
+//! call of this recorder" for the calls only the immediate context or a `finish` handle.
 //!
 //! **Defaults** (TRACE.md gives no syntax for them): vertex buffers bind with stride 0 and
 //! offset 0; blend states with factor 1,1,1,1 and every sample; depth-stencil states with
@@ -16,12 +18,14 @@
 
 use std::sync::OnceLock;
 
+use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::encode::InstanceId;
 use recorder::{
-    BlendState, Buffer, ClearFlags, DeferredContext, DepthStencilState, DepthStencilView, Error,
-    Handle, InputLayout, MapType, Query, RasterizerState, RawHandle, RenderTargetView, Resource,
-    SamplerState, Shader, ShaderResourceView, SwapChain, Texture, UnorderedAccessView,
-    VertexBuffer,
+    BlendState, Buffer, ClearFlags, CommandList, DeferredContext, DepthStencilState,
+    DepthStencilView, Engine, Error, Format, Handle, InputLayout, MapType, PrimitiveTopology,
+    Query, RasterizerState, RawHandle, Rect, Remap, RemapKind, RenderTargetView, Resource,
+    SamplerState, Shader, ShaderResourceView, Stage, SwapChain, Texture, UnorderedAccessView,
+    VertexBuffer, Viewport,
 };
 
 use super::program::{Call, ObjId, ObjKind, Program};
@@ -101,10 +105,130 @@ impl Resolver<'_> {
     }
 }
 
+/// Declares [`Recording`] and implements it for both recorders: the methods whose signatures
+/// the deferred context and the bundle recorder share, forwarded as they are.
+macro_rules! recording {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {
+        /// A recorder a trace's calls go to: a deferred context (or the immediate context's
+        /// recorder) or a bundle recorder.
+        pub(crate) trait Recording {
+            $(fn $name(&mut self, $($arg: $ty),*);)*
+            /// Calls accepted so far in the list or bundle being recorded (a refused call does
+            /// not move it).
+            fn accepted(&self) -> u32;
+            /// The error of the most recent refused call.
+            fn refusal(&self) -> Option<Error>;
+            /// Maps a resource; whether the map was accepted.
+            fn map_resource(&mut self, resource: Resource, map_type: MapType, allow_usage_default: bool) -> bool;
+            /// The instance a write_discard map of `buffer` made current.
+            fn instance_of(&self, buffer: RawHandle) -> InstanceId;
+            /// Inserts a fence; its value, where the recorder hands one out.
+            fn fence(&mut self, engine: Engine) -> Option<u64>;
+            fn execute(&mut self, list: &CommandList, restore: bool);
+            fn call_bundle(&mut self, bundle: &DrawBundle);
+            /// Records a remap; `false` where the recorder has none (a deferred context).
+            fn remap(&mut self, remap: Remap) -> bool;
+        }
+
+        impl Recording for DeferredContext {
+            $(fn $name(&mut self, $($arg: $ty),*) { DeferredContext::$name(self, $($arg),*) })*
+            fn accepted(&self) -> u32 { self.stats().calls }
+            fn refusal(&self) -> Option<Error> { self.last_refusal().cloned() }
+            fn map_resource(&mut self, resource: Resource, map_type: MapType, allow_usage_default: bool) -> bool {
+                self.map(resource, map_type, allow_usage_default).is_some()
+            }
+            fn instance_of(&self, buffer: RawHandle) -> InstanceId { self.current_instance(buffer) }
+            fn fence(&mut self, engine: Engine) -> Option<u64> { Some(self.insert_fence(engine)) }
+            fn execute(&mut self, list: &CommandList, restore: bool) { self.execute_command_list(list, restore) }
+            fn call_bundle(&mut self, bundle: &DrawBundle) { DrawBundleExt::draw_bundle(self, bundle) }
+            fn remap(&mut self, _remap: Remap) -> bool { false }
+        }
+
+        impl Recording for BundleRecorder {
+            $(fn $name(&mut self, $($arg: $ty),*) { BundleRecorder::$name(self, $($arg),*) })*
+            fn accepted(&self) -> u32 { self.stats().calls }
+            fn refusal(&self) -> Option<Error> { self.last_refusal().cloned() }
+            fn map_resource(&mut self, resource: Resource, map_type: MapType, allow_usage_default: bool) -> bool {
+                self.map(resource, map_type, allow_usage_default).is_some()
+            }
+            fn instance_of(&self, _buffer: RawHandle) -> InstanceId { InstanceId::INITIAL }
+            fn fence(&mut self, engine: Engine) -> Option<u64> { self.insert_fence(engine); None }
+            fn execute(&mut self, list: &CommandList, restore: bool) { self.execute_command_list(list, restore) }
+            fn call_bundle(&mut self, bundle: &DrawBundle) { self.draw_bundle(bundle) }
+            fn remap(&mut self, remap: Remap) -> bool {
+                let Remap { kind, stage, slot, inherit_stage, inherit_slot } = remap;
+                match kind {
+                    RemapKind::ConstantBuffer => self.remap_constant_buffer_inheritance(stage, slot, inherit_stage, inherit_slot),
+                    RemapKind::ShaderResource => self.remap_shader_resource_inheritance(stage, slot, inherit_stage, inherit_slot),
+                    RemapKind::Sampler => self.remap_sampler_inheritance(stage, slot, inherit_stage, inherit_slot),
+                    RemapKind::VertexBuffer => self.remap_vertex_buffer_inheritance(slot, inherit_slot),
+                }
+                true
+            }
+        }
+    };
+}
+
+recording! {
+    set_input_layout(layout: Option<InputLayout>);
+    set_primitive_topology(topology: PrimitiveTopology);
+    set_vertex_buffers(start: u32, buffers: &[VertexBuffer]);
+    set_index_buffer(buffer: Option<Buffer>, format: Format, offset: u32);
+    set_primitive_reset_index(value: u32);
+    set_shader(stage: Stage, shader: Option<Shader>);
+    set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
+    set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
+    set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
+    cs_set_unordered_access_views(start: u32, views: &[Option<UnorderedAccessView>]);
+    om_set_render_targets(targets: &[Option<RenderTargetView>], depth: Option<DepthStencilView>);
+    om_set_render_targets_and_unordered_access_views(
+        targets: &[Option<RenderTargetView>],
+        depth: Option<DepthStencilView>,
+        start: u32,
+        views: &[Option<UnorderedAccessView>]
+    );
+    om_set_blend_state(state: Option<BlendState>, factor: [f32; 4], sample_mask: u32);
+    om_set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
+    rs_set_state(state: Option<RasterizerState>);
+    rs_set_viewports(viewports: &[Viewport]);
+    rs_set_scissor_rects(rects: &[Rect]);
+    draw(vertex_count: u32, start_vertex: u32);
+    draw_indexed(index_count: u32, start_index: u32, base_vertex: i32);
+    draw_instanced(vertex_count: u32, instance_count: u32, start_vertex: u32, start_instance: u32);
+    draw_indexed_instanced(
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32
+    );
+    draw_auto();
+    draw_instanced_indirect(args: Buffer, offset: u32);
+    draw_indexed_instanced_indirect(args: Buffer, offset: u32);
+    dispatch(x: u32, y: u32, z: u32);
+    dispatch_indirect(args: Buffer, offset: u32);
+    clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
+    clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
+    copy_resource(destination: Resource, source: Resource);
+    update_subresource(resource: Resource, data: &[u8]);
+    copy_structure_count(destination: Buffer, offset: u32, view: UnorderedAccessView);
+    unmap(resource: Resource);
+    set_predication(predicate: Option<Query>, value: bool);
+    begin_query(query: Query);
+    end_query(query: Query);
+    clear_state();
+    decompress_resource(texture: Texture, into: Option<Texture>);
+    set_resource_compression(texture: Texture, compressed: bool);
+    set_resource_min_lod(texture: Texture, min_lod: f32);
+    set_shader_resource_view_min_lod(view: ShaderResourceView, min_lod: f32);
+    insert_wait_on_present(chain: SwapChain);
+    insert_wait_on_fence(engine: Engine, value: u64);
+}
+
 /// What applying a call did.
 #[derive(Debug)]
 pub(crate) enum Recorded {
-    /// Handed to the engine (which may have refused it: the caller asks the context).
+    /// Handed to the engine (which may have refused it: ask [`Recording::accepted`]).
     Done,
     /// `insert_fence`: the value the engine handed out.
     Fence(u64),
@@ -112,23 +236,37 @@ pub(crate) enum Recorded {
     Mapped(InstanceId),
     /// The engine's API cannot take the call as written; the replay refuses it.
     Refused(Error),
-    /// Not a call of the recording API (finish, execute, present, bundles, ...).
+    /// Not a call of this recorder (present, resume, finish, ...).
     Elsewhere,
 }
 
-/// Applies `call` to `context` (see the module essay). `fence` gives the value of a fence
-/// inserted earlier in the trace (0 for one not inserted yet, which the engine refuses).
-pub(crate) fn record(
-    context: &mut DeferredContext,
+/// What a call names besides objects: the list an `execute` runs, the bundle a `draw_bundle`
+/// calls (`None` when it does not exist), the fences inserted so far.
+pub(crate) struct Named<'a> {
+    pub list: Option<&'a CommandList>,
+    pub bundle: Option<&'a DrawBundle>,
+    pub fence: &'a dyn Fn(super::program::ObjId) -> u64,
+}
+
+impl Named<'_> {
+    /// Nothing: for calls that name no list, bundle or fence.
+    pub(crate) const NONE: Named<'static> = Named {
+        list: None,
+        bundle: None,
+        fence: &|_| 0,
+    };
+}
+
+/// Applies `call` to `recorder` (see the module essay).
+pub(crate) fn record<R: Recording + ?Sized>(
+    recorder: &mut R,
     call: &Call,
     objects: &Resolver<'_>,
-    fence: impl Fn(ObjId) -> u64,
+    named: &Named<'_>,
 ) -> Recorded {
     match call {
-        Call::SetInputLayout(layout) => {
-            context.set_input_layout(objects.opt::<InputLayout>(*layout))
-        }
-        Call::SetPrimitiveTopology(topology) => context.set_primitive_topology(*topology),
+        Call::SetInputLayout(layout) => recorder.set_input_layout(objects.opt(*layout)),
+        Call::SetPrimitiveTopology(topology) => recorder.set_primitive_topology(*topology),
         Call::SetVertexBuffers { start, buffers } => {
             let buffers: Vec<VertexBuffer> = objects
                 .all::<Buffer>(buffers)
@@ -139,77 +277,74 @@ pub(crate) fn record(
                     offset: 0,
                 })
                 .collect();
-            context.set_vertex_buffers(*start, &buffers)
+            recorder.set_vertex_buffers(*start, &buffers)
         }
         Call::SetIndexBuffer {
             buffer,
             format,
             offset,
-        } => context.set_index_buffer(objects.opt(*buffer), *format, *offset),
-        Call::SetPrimitiveResetIndex(value) => context.set_primitive_reset_index(*value),
-        Call::SetShader { stage, shader } => {
-            context.set_shader(*stage, objects.opt::<Shader>(*shader))
-        }
+        } => recorder.set_index_buffer(objects.opt(*buffer), *format, *offset),
+        Call::SetPrimitiveResetIndex(value) => recorder.set_primitive_reset_index(*value),
+        Call::SetShader { stage, shader } => recorder.set_shader(*stage, objects.opt(*shader)),
         Call::SetConstantBuffers {
             stage,
             start,
             buffers,
-        } => context.set_constant_buffers(*stage, *start, &objects.all::<Buffer>(buffers)),
+        } => recorder.set_constant_buffers(*stage, *start, &objects.all(buffers)),
         Call::SetShaderResources {
             stage,
             start,
             views,
-        } => {
-            context.set_shader_resources(*stage, *start, &objects.all::<ShaderResourceView>(views))
-        }
+        } => recorder.set_shader_resources(*stage, *start, &objects.all(views)),
         Call::SetSamplers {
             stage,
             start,
             samplers,
-        } => context.set_samplers(*stage, *start, &objects.all::<SamplerState>(samplers)),
-        Call::CsSetUnorderedAccessViews { start, views } => context
-            .cs_set_unordered_access_views(*start, &objects.all::<UnorderedAccessView>(views)),
+        } => recorder.set_samplers(*stage, *start, &objects.all(samplers)),
+        Call::CsSetUnorderedAccessViews { start, views } => {
+            recorder.cs_set_unordered_access_views(*start, &objects.all(views))
+        }
         Call::OmSetRenderTargets {
             targets,
             depth,
             uavs,
         } => {
-            let targets = objects.all::<RenderTargetView>(targets);
-            let depth = objects.opt::<DepthStencilView>(*depth);
+            let targets = objects.all(targets);
+            let depth = objects.opt(*depth);
             match uavs {
-                None => context.om_set_render_targets(&targets, depth),
-                Some((start, views)) => context.om_set_render_targets_and_unordered_access_views(
+                None => recorder.om_set_render_targets(&targets, depth),
+                Some((start, views)) => recorder.om_set_render_targets_and_unordered_access_views(
                     &targets,
                     depth,
                     *start,
-                    &objects.all::<UnorderedAccessView>(views),
+                    &objects.all(views),
                 ),
             }
         }
         Call::OmSetBlendState(state) => {
-            context.om_set_blend_state(objects.opt::<BlendState>(*state), [1.0; 4], u32::MAX)
+            recorder.om_set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX)
         }
         Call::OmSetDepthStencilState(state) => {
-            context.om_set_depth_stencil_state(objects.opt::<DepthStencilState>(*state), 0)
+            recorder.om_set_depth_stencil_state(objects.opt(*state), 0)
         }
-        Call::RsSetState(state) => context.rs_set_state(objects.opt::<RasterizerState>(*state)),
-        Call::RsSetViewports(viewports) => context.rs_set_viewports(viewports),
-        Call::RsSetScissorRects(rects) => context.rs_set_scissor_rects(rects),
+        Call::RsSetState(state) => recorder.rs_set_state(objects.opt(*state)),
+        Call::RsSetViewports(viewports) => recorder.rs_set_viewports(viewports),
+        Call::RsSetScissorRects(rects) => recorder.rs_set_scissor_rects(rects),
         Call::Draw {
             vertex_count,
             start_vertex,
-        } => context.draw(*vertex_count, *start_vertex),
+        } => recorder.draw(*vertex_count, *start_vertex),
         Call::DrawIndexed {
             index_count,
             start_index,
             base_vertex,
-        } => context.draw_indexed(*index_count, *start_index, *base_vertex),
+        } => recorder.draw_indexed(*index_count, *start_index, *base_vertex),
         Call::DrawInstanced {
             vertex_count,
             instance_count,
             start_vertex,
             start_instance,
-        } => context.draw_instanced(
+        } => recorder.draw_instanced(
             *vertex_count,
             *instance_count,
             *start_vertex,
@@ -221,32 +356,32 @@ pub(crate) fn record(
             start_index,
             base_vertex,
             start_instance,
-        } => context.draw_indexed_instanced(
+        } => recorder.draw_indexed_instanced(
             *index_count,
             *instance_count,
             *start_index,
             *base_vertex,
             *start_instance,
         ),
-        Call::DrawAuto => context.draw_auto(),
+        Call::DrawAuto => recorder.draw_auto(),
         Call::DrawInstancedIndirect { buffer, offset } => {
-            context.draw_instanced_indirect(objects.one(*buffer), *offset)
+            recorder.draw_instanced_indirect(objects.one(*buffer), *offset)
         }
         Call::DrawIndexedInstancedIndirect { buffer, offset } => {
-            context.draw_indexed_instanced_indirect(objects.one(*buffer), *offset)
+            recorder.draw_indexed_instanced_indirect(objects.one(*buffer), *offset)
         }
-        Call::Dispatch { x, y, z } => context.dispatch(*x, *y, *z),
+        Call::Dispatch { x, y, z } => recorder.dispatch(*x, *y, *z),
         Call::DispatchIndirect { buffer, offset } => {
-            context.dispatch_indirect(objects.one(*buffer), *offset)
+            recorder.dispatch_indirect(objects.one(*buffer), *offset)
         }
         Call::ClearRenderTargetView { view, color } => {
-            context.clear_render_target_view(objects.one(*view), *color)
+            recorder.clear_render_target_view(objects.one(*view), *color)
         }
         Call::ClearDepthStencilView {
             view,
             depth,
             stencil,
-        } => context.clear_depth_stencil_view(
+        } => recorder.clear_depth_stencil_view(
             objects.one(*view),
             ClearFlags::DEPTH_STENCIL,
             *depth,
@@ -255,15 +390,15 @@ pub(crate) fn record(
         Call::CopyResource {
             destination,
             source,
-        } => context.copy_resource(objects.resource(*destination), objects.resource(*source)),
+        } => recorder.copy_resource(objects.resource(*destination), objects.resource(*source)),
         Call::UpdateSubresource(resource) => {
-            context.update_subresource(objects.resource(*resource), &[])
+            recorder.update_subresource(objects.resource(*resource), &[])
         }
         Call::CopyStructureCount {
             destination,
             offset,
             view,
-        } => context.copy_structure_count(objects.one(*destination), *offset, objects.one(*view)),
+        } => recorder.copy_structure_count(objects.one(*destination), *offset, objects.one(*view)),
         Call::Map {
             resource,
             map_type,
@@ -271,20 +406,18 @@ pub(crate) fn record(
             ..
         } => {
             let resource = objects.resource(*resource);
-            let mapped = context
-                .map(resource, *map_type, *allow_usage_default)
-                .is_some();
+            let mapped = recorder.map_resource(resource, *map_type, *allow_usage_default);
             if mapped && *map_type == MapType::WriteDiscard {
-                return Recorded::Mapped(context.current_instance(resource.raw()));
+                return Recorded::Mapped(recorder.instance_of(resource.raw()));
             }
         }
-        Call::Unmap(resource) => context.unmap(objects.resource(*resource)),
+        Call::Unmap(resource) => recorder.unmap(objects.resource(*resource)),
         Call::SetPredication { predicate, value } => {
-            context.set_predication(objects.opt::<Query>(*predicate), *value)
+            recorder.set_predication(objects.opt(*predicate), *value)
         }
-        Call::BeginQuery(query) => context.begin_query(objects.one(*query)),
-        Call::EndQuery(query) => context.end_query(objects.one(*query)),
-        Call::ClearState => context.clear_state(),
+        Call::BeginQuery(query) => recorder.begin_query(objects.one(*query)),
+        Call::EndQuery(query) => recorder.end_query(objects.one(*query)),
+        Call::ClearState => recorder.clear_state(),
         Call::DecompressResource { resource, into } => {
             const CALL: &str = "decompress_resource";
             let textures = objects.texture(CALL, *resource).and_then(|texture| {
@@ -292,7 +425,7 @@ pub(crate) fn record(
                 Ok((texture, into))
             });
             match textures {
-                Ok((texture, into)) => context.decompress_resource(texture, into),
+                Ok((texture, into)) => recorder.decompress_resource(texture, into),
                 Err(error) => return Recorded::Refused(error),
             }
         }
@@ -300,35 +433,62 @@ pub(crate) fn record(
             resource,
             compressed,
         } => match objects.texture("set_resource_compression", *resource) {
-            Ok(texture) => context.set_resource_compression(texture, *compressed),
+            Ok(texture) => recorder.set_resource_compression(texture, *compressed),
             Err(error) => return Recorded::Refused(error),
         },
         Call::SetResourceMinLod { resource, min_lod } => {
             match objects.texture("set_resource_min_lod", *resource) {
-                Ok(texture) => context.set_resource_min_lod(texture, *min_lod),
+                Ok(texture) => recorder.set_resource_min_lod(texture, *min_lod),
                 Err(error) => return Recorded::Refused(error),
             }
         }
         Call::SetShaderResourceViewMinLod { view, min_lod } => {
-            context.set_shader_resource_view_min_lod(objects.one(*view), *min_lod)
+            recorder.set_shader_resource_view_min_lod(objects.one(*view), *min_lod)
         }
-        Call::InsertWaitOnPresent(chain) => {
-            context.insert_wait_on_present(objects.one::<SwapChain>(*chain))
+        Call::InsertWaitOnPresent(chain) => recorder.insert_wait_on_present(objects.one(*chain)),
+        Call::InsertFence { engine, .. } => {
+            if let Some(value) = recorder.fence(*engine) {
+                return Recorded::Fence(value);
+            }
         }
-        Call::InsertFence { engine, .. } => return Recorded::Fence(context.insert_fence(*engine)),
-        Call::InsertWaitOnFence {
-            fence: name,
-            engine,
-        } => context.insert_wait_on_fence(*engine, fence(*name)),
-        Call::DrawBundle(_)
-        | Call::Remap { .. }
-        | Call::FinishCommandList { .. }
+        Call::InsertWaitOnFence { fence, engine } => {
+            recorder.insert_wait_on_fence(*engine, (named.fence)(*fence))
+        }
+        Call::Execute { list, restore } => match named.list {
+            Some(made) => recorder.execute(made, *restore),
+            None => return Recorded::Refused(missing(objects.program, *list, "its finish")),
+        },
+        Call::DrawBundle(bundle) => match named.bundle {
+            Some(made) => recorder.call_bundle(made),
+            None => return Recorded::Refused(missing(objects.program, *bundle, "its finish")),
+        },
+        Call::Remap(remap) => {
+            if !recorder.remap(*remap) {
+                return Recorded::Elsewhere;
+            }
+        }
+        Call::FinishCommandList { .. }
         | Call::FinishBundle
-        | Call::Execute { .. }
         | Call::BeginCommandListExecution
         | Call::EndCommandListExecution
         | Call::Present(_)
         | Call::Resume => return Recorded::Elsewhere,
     }
     Recorded::Done
+}
+
+/// The refusal of a call naming a command list or bundle that does not exist.
+pub(crate) fn missing(program: &Program, id: ObjId, made_by: &str) -> Error {
+    let object = &program.objects[id];
+    let what = match object.kind {
+        ObjKind::CommandList => "command list",
+        _ => "bundle",
+    };
+    Error::InvalidArgument {
+        call: "replay",
+        message: format!(
+            "{what} '{}' does not exist: {made_by} (line {}) was refused",
+            object.name, object.line
+        ),
+    }
 }

@@ -6,6 +6,7 @@
 //! code makes the objects of the real run and of the reference run of `--compare`, so the
 //! two make the same objects in the same order.
 
+use bundles::{BundleDesc, BundleRecorder};
 use recorder::{
     BufferDesc, DeferredContext, DeferredContextDesc, Device, Error, Handle, InputLayoutDesc,
     ObjectKind, QueryKind, RawHandle, ShaderDesc, SwapChainDesc, TextureDesc, ViewDesc,
@@ -21,6 +22,7 @@ pub(crate) enum Created {
     /// A swap chain, and its back buffers with their views, in order.
     SwapChain(RawHandle, Vec<(RawHandle, RawHandle)>),
     Context(Box<DeferredContext>),
+    Bundle(Box<BundleRecorder>),
 }
 
 /// Makes object `id` of `program` on `device`, as `create` says.
@@ -201,10 +203,21 @@ pub(crate) fn create(
                 ..Default::default()
             })
             .map(|context| Created::Context(Box::new(context))),
-        Create::Bundle { .. } => Err(Error::InvalidArgument {
-            call: "bundle",
-            message: "draw bundles are not built in this engine yet".into(),
-        }),
+        Create::Bundle {
+            render_targets,
+            depth,
+            samples,
+        } => BundleRecorder::new(
+            device,
+            &BundleDesc {
+                name,
+                render_targets,
+                depth: *depth,
+                sample_count: *samples,
+                chunk_policy: None,
+            },
+        )
+        .map(|recorder| Created::Bundle(Box::new(recorder))),
     }
 }
 

@@ -22,6 +22,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use bundles::DrawBundle;
 use recorder::{
     CommandList, Device, DeviceDesc, Error, ErrorKind, Handle, MapType, RawHandle, SplitCounts,
     SwapChain, Validation,
@@ -30,12 +31,12 @@ use recorder::{
 use crate::immediate::ImmediateContext;
 use crate::record::{Counters, DrawRecord};
 
-use super::apply::{record, Handles, Recorded};
+use super::apply::{missing, record, Handles, Named, Recorded};
 use super::create::{create, release, Created};
 use super::names::{Namer, Names};
 use super::pool::Pool;
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
-use super::slot::{missing_list, Recorder, Refusal, Shared, SharedSlot, Slot};
+use super::slot::{missing_recorder, Recorder, Refusal, Shared, SharedSlot, Slot};
 
 /// What a step did, for the reference of `--compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +60,7 @@ pub(crate) struct Engine {
     slots: HashMap<ObjId, (SharedSlot, Option<usize>)>,
     pool: Pool,
     lists: HashMap<ObjId, CommandList>,
+    bundles: HashMap<ObjId, DrawBundle>,
     fences: HashMap<ObjId, u64>,
     imm_last: Result<(), Error>,
     /// The outcome of declarations, and of a list's finish and executions on `imm`.
@@ -106,6 +108,7 @@ impl Engine {
             slots: HashMap::new(),
             pool: Pool::new(threads),
             lists: HashMap::new(),
+            bundles: HashMap::new(),
             fences: HashMap::new(),
             imm_last: Ok(()),
             outcomes: HashMap::new(),
@@ -184,6 +187,9 @@ impl Engine {
             Ok(Created::Context(context)) => {
                 self.add_slot(id, Recorder::Context(context), Ok(()));
             }
+            Ok(Created::Bundle(recorder)) => {
+                self.add_slot(id, Recorder::Bundle(recorder), Ok(()));
+            }
             Err(error) => {
                 if matches!(object.kind, ObjKind::Context | ObjKind::BundleRecorder) {
                     self.add_slot(id, Recorder::Missing { line }, Err(error.clone()));
@@ -213,6 +219,7 @@ impl Engine {
                 if let Some((slot, _)) = self.slots.get(&id) {
                     lock(slot).recorder = Recorder::Gone;
                 }
+                self.bundles.remove(&id);
             }
             ObjKind::CommandList => {
                 self.lists.remove(&id);
@@ -253,16 +260,32 @@ impl Engine {
             | Call::SetShaderResourceViewMinLod { .. } => {
                 self.pool.wait_all();
                 let fences = &self.fences;
-                let inserted =
-                    lock(&slot).call(&self.shared, line, call, None, |f| fence_value(fences, f));
+                let named = Named {
+                    list: None,
+                    bundle: None,
+                    fence: &|f| fence_value(fences, f),
+                };
+                let inserted = lock(&slot).call(&self.shared, line, call, &named);
                 if let (Some(value), Call::InsertFence { fence, .. }) = (inserted, call) {
                     self.fences.insert(*fence, value);
                 }
                 Effect::Ran
             }
+            Call::FinishBundle => {
+                self.pool.wait(worker);
+                let (made, effect) = self.finish_bundle(&slot, line);
+                if let Ok(bundle) = made {
+                    self.bundles.insert(id, bundle);
+                }
+                effect
+            }
             _ => {
                 let list = match call {
                     Call::Execute { list, .. } => self.lists.get(list).cloned(),
+                    _ => None,
+                };
+                let bundle = match call {
+                    Call::DrawBundle(bundle) => self.bundles.get(bundle).cloned(),
                     _ => None,
                 };
                 let shared = self.shared.clone();
@@ -270,7 +293,12 @@ impl Engine {
                     let Op::Call { call, .. } = &shared.program.steps[index].op else {
                         return;
                     };
-                    lock(&slot).call(&shared, line, call, list.as_ref(), |_| 0);
+                    let named = Named {
+                        list: list.as_ref(),
+                        bundle: bundle.as_ref(),
+                        fence: &|_| 0,
+                    };
+                    lock(&slot).call(&shared, line, call, &named);
                 });
                 Effect::Ran
             }
@@ -292,15 +320,12 @@ impl Engine {
         let context = match &mut slot.recorder {
             Recorder::Context(context) => context,
             Recorder::Missing { line: declared } => {
-                let error = super::slot::missing_recorder(&name, *declared);
+                let error = missing_recorder(&name, *declared);
                 slot.note(line, Err(error.clone()));
                 return (Err(error), Effect::Refused);
             }
-            Recorder::Gone => {
-                return (
-                    Err(replay_error("the context was released")),
-                    Effect::Refused,
-                )
+            Recorder::Gone | Recorder::Bundle(_) => {
+                return (Err(replay_error("no deferred context")), Effect::Refused)
             }
         };
         let sticky = context.error().is_some();
@@ -335,6 +360,41 @@ impl Engine {
         slot.list_ended();
         slot.note(line, result.as_ref().map(|_| ()).map_err(Clone::clone));
         (result, effect)
+    }
+
+    /// Finishes the bundle of `slot`'s recorder: the bundle, or the finish's error (the
+    /// recorder then starts a new bundle either way).
+    fn finish_bundle(
+        &mut self,
+        slot: &SharedSlot,
+        line: usize,
+    ) -> (Result<DrawBundle, Error>, Effect) {
+        let mut slot = lock(slot);
+        let name = slot.name.clone();
+        let recorder = match &mut slot.recorder {
+            Recorder::Bundle(recorder) => recorder,
+            Recorder::Missing { line: declared } => {
+                let error = missing_recorder(&name, *declared);
+                slot.note(line, Err(error.clone()));
+                return (Err(error), Effect::Refused);
+            }
+            _ => return (Err(replay_error("no bundle recorder")), Effect::Refused),
+        };
+        let result = match recorder.finish() {
+            Ok(bundle) if !slot.poisoned => Ok(bundle),
+            Ok(_) => Err(error_or_missing(slot.list_error.clone())),
+            Err(error) => Err(slot.list_error.clone().unwrap_or(error.error)),
+        };
+        slot.list_ended();
+        slot.note(line, result.as_ref().map(|_| ()).map_err(Clone::clone));
+        let kept = result.is_ok();
+        (
+            result,
+            Effect::Finished {
+                kept,
+                carried: false,
+            },
+        )
     }
 
     /// A call on the immediate context. Returns whether its work happened.
@@ -386,12 +446,25 @@ impl Engine {
             }
             Call::Execute { list, restore } => match self.lists.get(list) {
                 Some(made) => {
-                    let result = self.imm.execute_command_list(made, *restore);
+                    let mut result = self.imm.execute_command_list(made, *restore);
                     let ran = result.as_ref().map_or_else(is_report, |_| true);
+                    // Bundle calls the model skipped (formats, released bundles) count as the
+                    // execution's refusal, as validation reports do.
+                    if let Some(skipped) = self.imm.take_execution_errors().into_iter().next() {
+                        result = result.and(Err(skipped));
+                    }
                     self.outcomes.insert(*list, result.clone());
                     (result, ran)
                 }
-                None => (Err(missing_list(&shared.program, *list)), false),
+                None => (Err(missing(&shared.program, *list, "its finish")), false),
+            },
+            Call::DrawBundle(bundle) => match self.bundles.get(bundle) {
+                Some(made) => {
+                    let result = self.imm.draw_bundle(made);
+                    let ran = result.as_ref().map_or_else(is_report, |_| true);
+                    (result, ran)
+                }
+                None => (Err(missing(&shared.program, *bundle, "its finish")), false),
             },
             Call::Present(chain) => {
                 let chain = shared.handles.get(*chain).unwrap_or(RawHandle::NULL);
@@ -414,7 +487,12 @@ impl Engine {
             _ => {
                 let before = self.imm.stats().calls;
                 let fences = &self.fences;
-                let recorded = record(&mut self.imm, call, &objects, |f| fence_value(fences, f));
+                let named = Named {
+                    list: None,
+                    bundle: None,
+                    fence: &|f| fence_value(fences, f),
+                };
+                let recorded = record(&mut *self.imm, call, &objects, &named);
                 let refused = (self.imm.stats().calls == before).then(|| {
                     self.imm
                         .last_refusal()
@@ -518,8 +596,22 @@ impl Engine {
     }
 
     /// `expect bundle_footprint`.
-    pub(crate) fn bundle_footprint(&mut self, _bundle: ObjId, _bytes: u64) -> Result<(), String> {
-        Err("no bundle: draw bundles are not built in this engine yet".into())
+    pub(crate) fn bundle_footprint(&mut self, bundle: ObjId, bytes: u64) -> Result<(), String> {
+        let Some(made) = self.bundles.get(&bundle) else {
+            return Err(match self.outcomes.get(&bundle) {
+                _ if self.slots.contains_key(&bundle) => {
+                    match self.last_outcome(Subject::Object(bundle)) {
+                        Err(error) => format!("no bundle: its finish was refused ({error})"),
+                        Ok(()) => "no bundle".into(),
+                    }
+                }
+                _ => "no bundle".into(),
+            });
+        };
+        match made.footprint_bytes() as u64 == bytes {
+            true => Ok(()),
+            false => Err(made.footprint_bytes().to_string()),
+        }
     }
 
     /// Waits for every worker.

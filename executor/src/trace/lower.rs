@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 
 use recorder::limits::MAX_BACK_BUFFERS;
-use recorder::{BindFlags, Format, PrimitiveTopology, Rect, Viewport};
+use recorder::{BindFlags, Format, PrimitiveTopology, Rect, Remap, RemapKind, Viewport};
 
 use super::ast::{
     CallContext, Declaration, Expectation, Method, Name, SlotSet, Statement, Subject as AstSubject,
@@ -721,13 +721,13 @@ impl Lowering {
                 self.remap(RemapKind::ShaderResource, r)?
             }
             Method::RemapSamplerInheritance(r) => self.remap(RemapKind::Sampler, r)?,
-            Method::RemapVertexBufferInheritance { slot, inherit_slot } => Call::Remap {
+            Method::RemapVertexBufferInheritance { slot, inherit_slot } => Call::Remap(Remap {
                 kind: RemapKind::VertexBuffer,
                 stage: recorder::Stage::Vertex,
                 slot: fit_u32(*slot, "SLOT")?,
                 inherit_stage: recorder::Stage::Vertex,
                 inherit_slot: fit_u32(*inherit_slot, "INHERIT_SLOT")?,
-            },
+            }),
             Method::FinishCommandList { list, restore } => Call::FinishCommandList {
                 list: self.add(list.as_str(), ObjKind::CommandList, false),
                 restore: restore.unwrap_or(false),
@@ -745,13 +745,13 @@ impl Lowering {
     }
 
     fn remap(&mut self, kind: RemapKind, remap: &super::ast::Remap) -> Lowered<Call> {
-        Ok(Call::Remap {
+        Ok(Call::Remap(Remap {
             kind,
             stage: stage(remap.stage),
             slot: fit_u32(remap.slot, "SLOT")?,
             inherit_stage: stage(remap.inherit_stage),
             inherit_slot: fit_u32(remap.inherit_slot, "INHERIT_SLOT")?,
-        })
+        }))
     }
 
     fn expectation(&mut self, expectation: &Expectation) -> Lowered<()> {

@@ -11,7 +11,7 @@
 //! engine accepts a step is the run's business, not the program's.
 
 use recorder::{
-    BindFlags, Engine, Format, MapType, ObjectKind, PrimitiveTopology, Rect, Semantics,
+    BindFlags, Engine, Format, MapType, ObjectKind, PrimitiveTopology, Rect, Remap, Semantics,
     SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
 };
 
@@ -181,15 +181,6 @@ pub(crate) enum Create {
     },
 }
 
-/// Which inheritance a remap call changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RemapKind {
-    ConstantBuffer,
-    ShaderResource,
-    Sampler,
-    VertexBuffer,
-}
-
 /// A call, its arguments in the engine's types. Objects are [`ObjId`]s; `None` is `null`.
 #[derive(Clone, Debug)]
 pub(crate) enum Call {
@@ -339,13 +330,7 @@ pub(crate) enum Call {
         engine: Engine,
     },
     DrawBundle(ObjId),
-    Remap {
-        kind: RemapKind,
-        stage: Stage,
-        slot: u32,
-        inherit_stage: Stage,
-        inherit_slot: u32,
-    },
+    Remap(Remap),
     FinishCommandList {
         list: ObjId,
         restore: bool,
@@ -439,7 +424,7 @@ impl Call {
             | Self::ClearState
             | Self::InsertFence { .. }
             | Self::InsertWaitOnFence { .. }
-            | Self::Remap { .. }
+            | Self::Remap(_)
             | Self::FinishCommandList { .. }
             | Self::FinishBundle
             | Self::BeginCommandListExecution

@@ -22,18 +22,35 @@
 //! fast one keeps what the list left. A nested list is executed the same way, its executing
 //! context being the outer list's recorder.
 //!
+//! **Bundles (R-B-4, R-B-9, R-B-10).** A bundle call snapshots the caller's registers, checks
+//! the bound formats against the declaration (a mismatch skips the call, as the engine does),
+//! issues the bundle's calls over the caller's state on a fresh fast recorder (its set calls
+//! override their slots from then on, its draws draw), makes each remap bind the caller's
+//! binding as it was at the call, and puts the snapshot back. A fast list does not keep a
+//! bundle alive: a call of a bundle released before the list runs is skipped.
+//!
+//! **Minimum LOD (R-ST-6).** The LOD calls change their object at once, on whatever context
+//! they are called, and a bind copies the value then in force: the reference applies them at
+//! their line to every reference device (not again when a list that recorded one runs), and
+//! before issuing a list's or bundle's bind of a view it puts back the view's and its
+//! texture's LOD as they were at the bind's line.
+//!
 //! **Left out**, as they make no draw record: fences, queries' results, read/write maps,
 //! `release` (the reference never releases: every call it issues was accepted by the real
-//! run, which is where use after release shows). The minimum-LOD calls change their object
-//! at once on whatever context they are called (R-ST-6): the reference applies them at their
-//! line, to every reference device, and not again when a list that recorded one runs.
+//! run, which is where use after release shows).
 
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
-use recorder::{DeferredContext, Device, DeviceDesc, Error, MapType, Semantics};
+use recorder::encode::Command;
+use recorder::{
+    DeferredContext, Device, DeviceDesc, Error, Handle, MapType, OutputFormats, RemapKind,
+    Semantics, ShaderResourceView, Texture,
+};
 
-use super::apply::{record, Handles, Recorded, Resolver};
+use super::apply::{record, Handles, Named, Recorded, Resolver};
 use super::create::{create, Created};
 use super::engine::Effect;
 use super::feed::{Feed, Scope};
@@ -47,14 +64,16 @@ enum Logged {
     MinLod(Call),
 }
 
-/// A deferred context's calls, as the reference keeps them.
+/// A deferred context's or bundle recorder's calls, as the reference keeps them.
 #[derive(Debug)]
-struct ContextBook {
+struct RecorderBook {
     semantics: Semantics,
-    /// The steps of the list being recorded.
+    /// The steps of the list or bundle being recorded.
     ops: Vec<usize>,
     /// The state calls its next list starts from (legacy, after `finish restore=yes`).
     carried: Vec<usize>,
+    /// A bundle recorder's declaration.
+    declaration: Option<OutputFormats>,
 }
 
 /// A finished command list.
@@ -65,6 +84,15 @@ struct ListBook {
     ops: Vec<usize>,
 }
 
+/// A finished bundle: what a `draw_bundle` recorded while it was current calls.
+#[derive(Debug)]
+struct BundleBook {
+    ops: Vec<usize>,
+    declaration: OutputFormats,
+    /// The trace released it (a fast list's call of it is then skipped).
+    released: Cell<bool>,
+}
+
 /// An immediate recorder of the reference and its instance scope.
 struct Frame {
     recorder: DeferredContext,
@@ -72,19 +100,28 @@ struct Frame {
     scope: Scope,
 }
 
+/// A minimum-LOD change: its line's step, the value before, the value after.
+type LodChange = (usize, f32, f32);
+
 pub(crate) struct Reference {
     program: Arc<Program>,
     handles: Handles,
     /// The `imm` calls' device and recorder.
     device: Device,
     imm: Frame,
-    /// The lists' devices, by (semantics, depth), made when first needed.
+    /// The lists' and bundles' devices, by (semantics, depth), made when first needed.
     list_devices: HashMap<(Semantics, usize), Device>,
     log: Vec<Logged>,
     feed: Feed,
     names: Names,
-    contexts: HashMap<ObjId, ContextBook>,
+    recorders: HashMap<ObjId, RecorderBook>,
     lists: HashMap<ObjId, ListBook>,
+    bundles: HashMap<ObjId, Rc<BundleBook>>,
+    /// The bundle each recorded `draw_bundle` step calls (the one current at its line).
+    bundle_calls: HashMap<usize, Rc<BundleBook>>,
+    lods: HashMap<ObjId, Vec<LodChange>>,
+    /// Each shader-resource view's resource.
+    view_resources: HashMap<ObjId, ObjId>,
     cpu_mapped: HashSet<ObjId>,
 }
 
@@ -93,6 +130,14 @@ fn device(semantics: Semantics) -> Device {
         immediate_semantics: semantics,
         ..Default::default()
     })
+}
+
+/// The call of step `index`.
+fn call_of(program: &Program, index: usize) -> Option<&Call> {
+    match &program.steps.get(index)?.op {
+        Op::Call { call, .. } => Some(call),
+        _ => None,
+    }
 }
 
 impl Reference {
@@ -112,8 +157,12 @@ impl Reference {
             log: Vec::new(),
             feed: Feed::default(),
             names: Names::default(),
-            contexts: HashMap::new(),
+            recorders: HashMap::new(),
             lists: HashMap::new(),
+            bundles: HashMap::new(),
+            bundle_calls: HashMap::new(),
+            lods: HashMap::new(),
+            view_resources: HashMap::new(),
             cpu_mapped: HashSet::new(),
         })
     }
@@ -124,39 +173,48 @@ impl Reference {
         let step = &program.steps[index];
         match &step.op {
             Op::Create { object, create } => self.create(*object, create),
-            Op::Release(_) | Op::Expect(_) => {}
+            Op::Release(id) => {
+                if let Some(bundle) = self.bundles.get(id) {
+                    bundle.released.set(true);
+                }
+            }
+            Op::Expect(_) => {}
             Op::Call {
                 on: On::Immediate,
                 call,
             } => {
                 if effect != Effect::Refused {
-                    self.immediate(call);
+                    self.immediate(index, call);
                 }
             }
             Op::Call {
-                on: On::Context(id),
+                on: On::Context(id) | On::Bundle(id),
                 call,
             } => self.deferred(index, *id, call, effect),
-            Op::Call {
-                on: On::Bundle(_), ..
-            } => {}
         }
     }
 
     fn create(&mut self, id: ObjId, what: &Create) {
-        if let Create::Context { semantics } = what {
-            self.contexts.insert(
-                id,
-                ContextBook {
-                    semantics: *semantics,
-                    ops: Vec::new(),
-                    carried: Vec::new(),
-                },
-            );
-            return;
-        }
-        if matches!(what, Create::Bundle { .. }) {
-            return;
+        match what {
+            Create::Context { semantics } => {
+                self.recorders
+                    .insert(id, RecorderBook::new(*semantics, None));
+                return;
+            }
+            Create::Bundle {
+                render_targets,
+                depth,
+                samples,
+            } => {
+                let declaration = OutputFormats::new(render_targets, *depth, *samples).ok();
+                self.recorders
+                    .insert(id, RecorderBook::new(Semantics::Fast, declaration));
+                return;
+            }
+            Create::View { resource, .. } => {
+                self.view_resources.insert(id, *resource);
+            }
+            _ => {}
         }
         let made = create(&self.device, &self.program, &self.handles, id, what);
         for list_device in self.list_devices.values() {
@@ -175,33 +233,56 @@ impl Reference {
         }
     }
 
-    /// A minimum-LOD call: applied now to every reference device (see the module essay).
-    fn min_lod(&mut self, call: &Call) {
+    /// A minimum-LOD call of step `index`: applied now to every reference device, and kept
+    /// (see the module essay).
+    fn min_lod(&mut self, index: usize, call: &Call) {
+        let (object, after, before) = match *call {
+            Call::SetResourceMinLod { resource, min_lod } => {
+                let raw = self.handles.get(resource);
+                let before =
+                    raw.and_then(|raw| self.device.resource_min_lod(Texture::from_raw(raw)));
+                (resource, min_lod, before)
+            }
+            Call::SetShaderResourceViewMinLod { view, min_lod } => {
+                let raw = self.handles.get(view);
+                let before = raw.and_then(|raw| {
+                    self.device
+                        .shader_resource_view_min_lod(ShaderResourceView::from_raw(raw))
+                });
+                (view, min_lod, before)
+            }
+            _ => return,
+        };
         let program = self.program.clone();
         let objects = Resolver {
             program: &program,
             handles: &self.handles,
         };
-        record(&mut self.imm.recorder, call, &objects, |_| 0);
+        record(&mut self.imm.recorder, call, &objects, &Named::NONE);
         for list_device in self.list_devices.values() {
             if let Ok(mut recorder) = list_device.immediate_recorder() {
-                record(&mut recorder, call, &objects, |_| 0);
+                record(&mut recorder, call, &objects, &Named::NONE);
             }
         }
         self.log.push(Logged::MinLod(call.clone()));
         self.flush_imm(None);
+        if let Some(before) = before {
+            self.lods
+                .entry(object)
+                .or_default()
+                .push((index, before, after));
+        }
     }
 
-    fn immediate(&mut self, call: &Call) {
+    fn immediate(&mut self, index: usize, call: &Call) {
         match call {
             Call::SetResourceMinLod { .. } | Call::SetShaderResourceViewMinLod { .. } => {
-                self.min_lod(call)
+                self.min_lod(index, call)
             }
             Call::InsertFence { .. }
             | Call::InsertWaitOnFence { .. }
             | Call::BeginCommandListExecution
-            | Call::EndCommandListExecution
-            | Call::DrawBundle(_) => {}
+            | Call::EndCommandListExecution => {}
             Call::Map {
                 resource, map_type, ..
             } if !matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) => {
@@ -209,8 +290,13 @@ impl Reference {
             }
             Call::Unmap(resource) if self.cpu_mapped.remove(resource) => {}
             Call::Execute { list, restore } => {
-                let semantics = self.program.semantics;
-                self.execute(*list, *restore, semantics, 0);
+                let mut stack = Vec::new();
+                self.run_list(*list, *restore, self.program.semantics, &mut stack);
+            }
+            Call::DrawBundle(bundle) => {
+                if let Some(bundle) = self.bundles.get(bundle).cloned() {
+                    self.call_bundle(&bundle, &mut Vec::new());
+                }
             }
             Call::Present(_) | Call::Resume => {
                 // A fast immediate context clears its state (R-ST-4).
@@ -235,51 +321,53 @@ impl Reference {
     fn deferred(&mut self, index: usize, id: ObjId, call: &Call, effect: Effect) {
         match call {
             Call::SetResourceMinLod { .. } | Call::SetShaderResourceViewMinLod { .. } => {
-                self.min_lod(call);
-                return;
+                return self.min_lod(index, call)
             }
             Call::InsertFence { .. } | Call::InsertWaitOnFence { .. } => return,
-            _ => {}
-        }
-        let Some(book) = self.contexts.get_mut(&id) else {
-            return;
-        };
-        let Call::FinishCommandList { list, .. } = call else {
-            book.ops.push(index);
-            return;
-        };
-        let Effect::Finished { kept, carried } = effect else {
-            return; // refused, the list still open
-        };
-        let ops = std::mem::take(&mut book.ops);
-        if kept {
-            self.lists.insert(
-                *list,
-                ListBook {
-                    semantics: book.semantics,
-                    carried: book.carried.clone(),
-                    ops: ops.clone(),
-                },
-            );
-        }
-        if carried {
-            let mut state = std::mem::take(&mut book.carried);
-            for op in ops {
-                match call_of(&self.program, op) {
-                    Some(Call::ClearState) | Some(Call::Execute { restore: false, .. }) => {
-                        state.clear()
-                    }
-                    Some(call) if call.is_state() => state.push(op),
-                    _ => {}
+            Call::DrawBundle(bundle) => {
+                if let Some(bundle) = self.bundles.get(bundle) {
+                    self.bundle_calls.insert(index, bundle.clone());
                 }
             }
-            book.carried = state;
-        } else {
-            book.carried.clear();
+            _ => {}
+        }
+        let Some(book) = self.recorders.get_mut(&id) else {
+            return;
+        };
+        match call {
+            Call::FinishCommandList { list, .. } => {
+                let Effect::Finished { kept, carried } = effect else {
+                    return; // refused, the list still open
+                };
+                let ops = std::mem::take(&mut book.ops);
+                if kept {
+                    let made = ListBook {
+                        semantics: book.semantics,
+                        carried: book.carried.clone(),
+                        ops: ops.clone(),
+                    };
+                    self.lists.insert(*list, made);
+                }
+                book.carry(&self.program, ops, carried);
+            }
+            Call::FinishBundle => {
+                let ops = std::mem::take(&mut book.ops);
+                if let (Effect::Finished { kept: true, .. }, Some(declaration)) =
+                    (effect, book.declaration)
+                {
+                    let made = BundleBook {
+                        ops,
+                        declaration,
+                        released: Cell::new(false),
+                    };
+                    self.bundles.insert(id, Rc::new(made));
+                }
+            }
+            _ => book.ops.push(index),
         }
     }
 
-    /// The recorder of a list at `depth` (0: executed by `imm`), made afresh.
+    /// The recorder of a list or bundle at `depth`, made afresh.
     fn open(&mut self, semantics: Semantics, depth: usize) -> Option<Frame> {
         if !self.list_devices.contains_key(&(semantics, depth)) {
             let made = device(semantics);
@@ -298,16 +386,18 @@ impl Reference {
                         if let Ok(mut recorder) = made.immediate_recorder() {
                             let objects = Resolver {
                                 program: &program,
-                                handles: &self.handles,
+                                handles: &handles,
                             };
-                            record(&mut recorder, call, &objects, |_| 0);
+                            record(&mut recorder, call, &objects, &Named::NONE);
                         }
                     }
                 }
             }
             self.list_devices.insert((semantics, depth), made);
         }
-        let recorder = self.list_devices[&(semantics, depth)]
+        let recorder = self
+            .list_devices
+            .get(&(semantics, depth))?
             .immediate_recorder()
             .ok()?;
         Some(Frame {
@@ -317,64 +407,134 @@ impl Reference {
         })
     }
 
-    /// Executes list `id` from `imm` (of the trace's semantics) with `restore`.
-    fn execute(&mut self, id: ObjId, restore: bool, executing: Semantics, depth: usize) {
-        let mut stack = Vec::new();
-        self.run_list(id, restore, executing, depth, &mut stack);
-    }
-
-    /// Executes list `id` as a context of `executing` semantics with `restore` would, at
-    /// nesting `depth`; the executing recorder is the top of `stack` (empty: `imm`).
-    fn run_list(
-        &mut self,
-        id: ObjId,
-        restore: bool,
-        executing: Semantics,
-        depth: usize,
-        stack: &mut Vec<Frame>,
-    ) {
+    /// Executes list `id` as a context of `executing` semantics with `restore` would; the
+    /// executing recorder is the top of `stack` (empty: `imm`), the list's is pushed on it.
+    fn run_list(&mut self, id: ObjId, restore: bool, executing: Semantics, stack: &mut Vec<Frame>) {
         let Some(book) = self.lists.get(&id).cloned() else {
             return;
         };
         let saved = (executing == Semantics::Legacy && restore).then(|| self.feed.gpu.snapshot());
-        let Some(frame) = self.open(book.semantics, depth) else {
+        let Some(frame) = self.open(book.semantics, stack.len()) else {
             return;
         };
         stack.push(frame);
         let program = self.program.clone();
         if book.semantics == Semantics::Legacy {
-            self.issue_on_top(stack, &Call::ClearState);
+            self.issue_on_top(stack, None, &Call::ClearState);
             for op in &book.carried {
                 if let Some(call) = call_of(&program, *op) {
-                    self.issue_on_top(stack, call);
+                    self.issue_on_top(stack, Some(*op), call);
                 }
             }
         }
         for op in &book.ops {
             match call_of(&program, *op) {
                 Some(Call::Execute { list, restore }) => {
-                    self.run_list(*list, *restore, book.semantics, depth + 1, stack)
+                    self.run_list(*list, *restore, book.semantics, stack)
                 }
-                Some(call) => self.issue_on_top(stack, call),
+                Some(Call::DrawBundle(_)) => {
+                    if let Some(bundle) = self.bundle_calls.get(op).cloned() {
+                        // A fast list holds no reference on the bundle (R-OBJ-4).
+                        if !(bundle.released.get() && book.semantics == Semantics::Fast) {
+                            self.call_bundle(&bundle, stack);
+                        }
+                    }
+                }
+                Some(call) => self.issue_on_top(stack, Some(*op), call),
                 None => {}
             }
         }
         stack.pop();
         match (executing, saved) {
             (Semantics::Legacy, Some(state)) => self.feed.gpu.restore(&state),
-            (Semantics::Legacy, None) => match stack.last_mut() {
-                Some(_) => self.issue_on_top(stack, &Call::ClearState),
-                None => {
-                    self.imm.recorder.clear_state();
-                    self.flush_imm(None);
-                }
-            },
+            (Semantics::Legacy, None) if stack.is_empty() => {
+                self.imm.recorder.clear_state();
+                self.flush_imm(None);
+            }
+            (Semantics::Legacy, None) => self.issue_on_top(stack, None, &Call::ClearState),
             (Semantics::Fast, _) => {}
         }
     }
 
-    /// Issues a list's call on the innermost list recorder.
-    fn issue_on_top(&mut self, stack: &mut [Frame], call: &Call) {
+    /// Calls `bundle` over the current state (see the module essay).
+    fn call_bundle(&mut self, bundle: &BundleBook, stack: &mut Vec<Frame>) {
+        let device = &self.device;
+        let bound = self.feed.gpu.bound_output_formats(|texture| {
+            device
+                .texture_info(Texture::from_raw(texture))
+                .map(|info| info.sample_count)
+        });
+        if !bound.satisfies(&bundle.declaration) {
+            return;
+        }
+        let caller = self.feed.gpu.snapshot();
+        let Some(frame) = self.open(Semantics::Fast, stack.len()) else {
+            return;
+        };
+        stack.push(frame);
+        let program = self.program.clone();
+        for op in &bundle.ops {
+            match call_of(&program, *op) {
+                Some(Call::Remap(remap)) => {
+                    let (stage, slot) = (remap.stage, remap.slot);
+                    let (from, inherit) = (remap.inherit_stage, remap.inherit_slot);
+                    let gpu = &mut self.feed.gpu;
+                    match remap.kind {
+                        RemapKind::ConstantBuffer => {
+                            if let Some(bound) = caller.constant_buffer(from, inherit) {
+                                let buffers = [bound];
+                                let command = Command::SetConstantBuffers {
+                                    stage,
+                                    start: slot,
+                                    buffers: &buffers,
+                                };
+                                gpu.execute(&command, Semantics::Fast);
+                            }
+                        }
+                        RemapKind::ShaderResource => {
+                            if let Some(bound) = caller.shader_resource(from, inherit) {
+                                let views = [bound];
+                                let command = Command::SetShaderResources {
+                                    stage,
+                                    start: slot,
+                                    views: &views,
+                                };
+                                gpu.execute(&command, Semantics::Fast);
+                            }
+                        }
+                        RemapKind::Sampler => {
+                            if let Some(bound) = caller.sampler(from, inherit) {
+                                let samplers = [bound];
+                                let command = Command::SetSamplers {
+                                    stage,
+                                    start: slot,
+                                    samplers: &samplers,
+                                };
+                                gpu.execute(&command, Semantics::Fast);
+                            }
+                        }
+                        RemapKind::VertexBuffer => {
+                            if let Some(bound) = caller.vertex_buffer(inherit) {
+                                let buffers = [bound];
+                                let command = Command::SetVertexBuffers {
+                                    start: slot,
+                                    buffers: &buffers,
+                                };
+                                gpu.execute(&command, Semantics::Fast);
+                            }
+                        }
+                    }
+                }
+                Some(call) => self.issue_on_top(stack, Some(*op), call),
+                None => {}
+            }
+        }
+        stack.pop();
+        self.feed.gpu.restore(&caller);
+    }
+
+    /// Issues a list's (or bundle's) call of step `op` on the innermost recorder.
+    fn issue_on_top(&mut self, stack: &mut [Frame], op: Option<usize>, call: &Call) {
         let Some(frame) = stack.last_mut() else {
             return;
         };
@@ -384,9 +544,38 @@ impl Reference {
                 | Call::SetShaderResourceViewMinLod { .. }
                 | Call::InsertFence { .. }
                 | Call::InsertWaitOnFence { .. }
-                | Call::DrawBundle(_)
         ) {
             return;
+        }
+        if let (Some(op), Call::SetShaderResources { views, .. }) = (op, call) {
+            // A bind copies the minimum LOD in force at its line (R-ST-6).
+            let program = self.program.clone();
+            let objects = Resolver {
+                program: &program,
+                handles: &self.handles,
+            };
+            for view in views.iter().flatten() {
+                let texture = self
+                    .view_resources
+                    .get(view)
+                    .filter(|r| program.objects[**r].kind == ObjKind::Texture);
+                if let Some(lod) = as_of(&self.lods, *view, op) {
+                    let set = Call::SetShaderResourceViewMinLod {
+                        view: *view,
+                        min_lod: lod,
+                    };
+                    record(&mut frame.recorder, &set, &objects, &Named::NONE);
+                }
+                if let Some((texture, lod)) =
+                    texture.and_then(|t| as_of(&self.lods, *t, op).map(|lod| (*t, lod)))
+                {
+                    let set = Call::SetResourceMinLod {
+                        resource: texture,
+                        min_lod: lod,
+                    };
+                    record(&mut frame.recorder, &set, &objects, &Named::NONE);
+                }
+            }
         }
         let k = issue(&self.program, &self.handles, &mut frame.recorder, call);
         let batch = frame.recorder.take_batch();
@@ -401,6 +590,44 @@ impl Reference {
         }
         let namer = self.names.namer(&self.program);
         record_lines(self.feed.gpu.records(), &namer)
+    }
+}
+
+impl RecorderBook {
+    fn new(semantics: Semantics, declaration: Option<OutputFormats>) -> Self {
+        Self {
+            semantics,
+            ops: Vec::new(),
+            carried: Vec::new(),
+            declaration,
+        }
+    }
+
+    /// The list of `ops` ended: the next starts from the state its calls left (`carried`), or
+    /// from the defaults.
+    fn carry(&mut self, program: &Program, ops: Vec<usize>, carried: bool) {
+        if !carried {
+            self.carried.clear();
+            return;
+        }
+        for op in ops {
+            match call_of(program, op) {
+                Some(Call::ClearState) | Some(Call::Execute { restore: false, .. }) => {
+                    self.carried.clear()
+                }
+                Some(call) if call.is_state() => self.carried.push(op),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The minimum LOD of `object` at step `op`, if the trace ever changes it.
+fn as_of(lods: &HashMap<ObjId, Vec<LodChange>>, object: ObjId, op: usize) -> Option<f32> {
+    let changes = lods.get(&object)?;
+    match changes.iter().rev().find(|(at, _, _)| *at < op) {
+        Some((_, _, after)) => Some(*after),
+        None => changes.first().map(|(_, before, _)| *before),
     }
 }
 
@@ -425,14 +652,6 @@ fn installed(
     }
 }
 
-/// The call of step `index`.
-fn call_of(program: &Program, index: usize) -> Option<&Call> {
-    match &program.steps.get(index)?.op {
-        Op::Call { call, .. } => Some(call),
-        _ => None,
-    }
-}
-
 /// Issues `call` on an immediate recorder of the reference; returns the K of the instance a
 /// write_discard map made.
 fn issue(
@@ -442,7 +661,7 @@ fn issue(
     call: &Call,
 ) -> Option<u32> {
     let objects = Resolver { program, handles };
-    match record(recorder, call, &objects, |_| 0) {
+    match record(recorder, call, &objects, &Named::NONE) {
         Recorded::Mapped(_) => match call {
             Call::Map { instance, .. } => *instance,
             _ => None,

@@ -14,10 +14,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use bundles::BundleRecorder;
 use recorder::encode::InstanceId;
-use recorder::{CommandList, DeferredContext, Error};
+use recorder::{DeferredContext, Error};
 
-use super::apply::{record, Handles, Recorded, Resolver};
+use super::apply::{record, Handles, Named, Recorded, Recording, Resolver};
 use super::program::{Call, ObjId, Program};
 
 /// A call the engine (or the replay) refused: where, on what, and the error.
@@ -76,6 +77,7 @@ impl Shared {
 /// The engine's recorder behind a slot.
 pub(crate) enum Recorder {
     Context(Box<DeferredContext>),
+    Bundle(Box<BundleRecorder>),
     /// The engine refused the declaration: calls on it are refused by the replay.
     Missing {
         line: usize,
@@ -141,19 +143,18 @@ impl Slot {
         self.poisoned = false;
     }
 
-    /// Runs a recording call of `line` on the slot's context. `list`: the command list an
-    /// `execute` names, if it exists; `fence`: the values of fences inserted so far. Returns
-    /// the value of a fence the call inserted.
+    /// Runs a call of `line` on the slot's recorder; `named`: the list, bundle and fences it
+    /// names. Returns the value of a fence the call inserted.
     pub(crate) fn call(
         &mut self,
         shared: &Shared,
         line: usize,
         call: &Call,
-        list: Option<&CommandList>,
-        fence: impl Fn(ObjId) -> u64,
+        named: &Named<'_>,
     ) -> Option<u64> {
-        let context = match &mut self.recorder {
-            Recorder::Context(context) => context,
+        let recorder: &mut dyn Recording = match &mut self.recorder {
+            Recorder::Context(context) => &mut **context,
+            Recorder::Bundle(bundle) => &mut **bundle,
             Recorder::Missing { line: declared } => {
                 let error = missing_recorder(&self.name, *declared);
                 self.outcome(line, Err(error), true);
@@ -165,36 +166,20 @@ impl Slot {
             self.outcome(line, Err(error), true);
             return None;
         }
-        let before = context.stats().calls;
-        let recorded = match call {
-            Call::Execute { list: id, restore } => match list {
-                Some(list) => {
-                    context.execute_command_list(list, *restore);
-                    Recorded::Done
-                }
-                None => Recorded::Refused(missing_list(&shared.program, *id)),
-            },
-            _ => record(context, call, &shared.resolver(), fence),
-        };
-        let refused = |context: &DeferredContext| {
-            (context.stats().calls == before).then(|| {
-                context
-                    .last_refusal()
-                    .cloned()
-                    .unwrap_or(Error::InvalidArgument {
-                        call: "replay",
-                        message: "refused".into(),
-                    })
-            })
-        };
+        let before = recorder.accepted();
+        let recorded = record(recorder, call, &shared.resolver(), named);
+        let refused = (recorder.accepted() == before).then(|| {
+            recorder
+                .refusal()
+                .unwrap_or_else(|| refused("the call was refused"))
+        });
         let mut inserted = None;
         match recorded {
             Recorded::Done | Recorded::Fence(_) => {
-                let error = refused(context);
-                if let (None, Recorded::Fence(value)) = (&error, &recorded) {
+                if let (None, Recorded::Fence(value)) = (&refused, &recorded) {
                     inserted = Some(*value);
                 }
-                self.outcome(line, error.map_or(Ok(()), Err), false)
+                self.outcome(line, refused.map_or(Ok(()), Err), false)
             }
             Recorded::Mapped(instance) => {
                 if let Call::Map {
@@ -209,11 +194,18 @@ impl Slot {
             }
             Recorded::Refused(error) => self.outcome(line, Err(error), true),
             Recorded::Elsewhere => {
-                let error = not_on_deferred(call);
+                let error = not_here(call, matches!(self.recorder, Recorder::Bundle(_)));
                 self.outcome(line, Err(error), true)
             }
         }
         inserted
+    }
+}
+
+fn refused(message: &str) -> Error {
+    Error::InvalidArgument {
+        call: "replay",
+        message: message.into(),
     }
 }
 
@@ -227,20 +219,10 @@ pub(crate) fn missing_recorder(name: &str, line: usize) -> Error {
     }
 }
 
-/// The refusal of an `execute` of a list that does not exist.
-pub(crate) fn missing_list(program: &Program, list: ObjId) -> Error {
-    let object = &program.objects[list];
-    Error::InvalidArgument {
-        call: "execute_command_list",
-        message: format!(
-            "command list '{}' does not exist: its finish (line {}) was refused",
-            object.name, object.line
-        ),
-    }
-}
-
-/// The refusal of a call a deferred context does not have.
-fn not_on_deferred(call: &Call) -> Error {
+/// The refusal of a call a deferred context (or a bundle recorder) does not have. A bundle
+/// recorder refuses the immediate context's calls as R-B-8 says of `present`:
+/// `unsupported_in_bundle`.
+fn not_here(call: &Call, bundle: bool) -> Error {
     let (name, owner) = match call {
         Call::Present(_) => ("present", "the immediate context"),
         Call::Resume => ("resume", "the immediate context"),
@@ -248,11 +230,15 @@ fn not_on_deferred(call: &Call) -> Error {
             ("begin_command_list_execution", "the immediate context")
         }
         Call::EndCommandListExecution => ("end_command_list_execution", "the immediate context"),
-        Call::Remap { .. } => ("remap_*_inheritance", "a bundle recorder"),
+        Call::Remap(_) => ("remap_*_inheritance", "a bundle recorder"),
+        Call::FinishCommandList { .. } => ("finish LIST", "a deferred context"),
         _ => ("this call", "another kind of context"),
     };
-    Error::InvalidArgument {
-        call: name,
-        message: format!("{name} is a call of {owner}, not of a deferred context"),
+    match bundle {
+        true => Error::UnsupportedInBundle { call: name },
+        false => Error::InvalidArgument {
+            call: name,
+            message: format!("{name} is a call of {owner}, not of a deferred context"),
+        },
     }
 }
