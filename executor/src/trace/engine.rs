@@ -61,6 +61,8 @@ pub(crate) struct Engine {
     pool: Pool,
     lists: HashMap<ObjId, CommandList>,
     bundles: HashMap<ObjId, DrawBundle>,
+    /// Bundles a recorder made before its current one (kept until the trace releases it).
+    earlier_bundles: HashMap<ObjId, Vec<DrawBundle>>,
     fences: HashMap<ObjId, u64>,
     imm_last: Result<(), Error>,
     /// The outcome of declarations, and of a list's finish and executions on `imm`.
@@ -109,6 +111,7 @@ impl Engine {
             pool: Pool::new(threads),
             lists: HashMap::new(),
             bundles: HashMap::new(),
+            earlier_bundles: HashMap::new(),
             fences: HashMap::new(),
             imm_last: Ok(()),
             outcomes: HashMap::new(),
@@ -220,6 +223,7 @@ impl Engine {
                     lock(slot).recorder = Recorder::Gone;
                 }
                 self.bundles.remove(&id);
+                self.earlier_bundles.remove(&id);
             }
             ObjKind::CommandList => {
                 self.lists.remove(&id);
@@ -275,7 +279,11 @@ impl Engine {
                 self.pool.wait(worker);
                 let (made, effect) = self.finish_bundle(&slot, line);
                 if let Ok(bundle) = made {
-                    self.bundles.insert(id, bundle);
+                    // The trace keeps every bundle it made until it releases the name: a list
+                    // that called the one before still finds it.
+                    if let Some(before) = self.bundles.insert(id, bundle) {
+                        self.earlier_bundles.entry(id).or_default().push(before);
+                    }
                 }
                 effect
             }

@@ -117,6 +117,8 @@ pub(crate) struct Reference {
     recorders: HashMap<ObjId, RecorderBook>,
     lists: HashMap<ObjId, ListBook>,
     bundles: HashMap<ObjId, Rc<BundleBook>>,
+    /// Every bundle each recorder made (a release releases them all).
+    bundle_versions: HashMap<ObjId, Vec<Rc<BundleBook>>>,
     /// The bundle each recorded `draw_bundle` step calls (the one current at its line).
     bundle_calls: HashMap<usize, Rc<BundleBook>>,
     lods: HashMap<ObjId, Vec<LodChange>>,
@@ -160,6 +162,7 @@ impl Reference {
             recorders: HashMap::new(),
             lists: HashMap::new(),
             bundles: HashMap::new(),
+            bundle_versions: HashMap::new(),
             bundle_calls: HashMap::new(),
             lods: HashMap::new(),
             view_resources: HashMap::new(),
@@ -174,7 +177,7 @@ impl Reference {
         match &step.op {
             Op::Create { object, create } => self.create(*object, create),
             Op::Release(id) => {
-                if let Some(bundle) = self.bundles.get(id) {
+                for bundle in self.bundle_versions.get(id).into_iter().flatten() {
                     bundle.released.set(true);
                 }
             }
@@ -355,12 +358,16 @@ impl Reference {
                 if let (Effect::Finished { kept: true, .. }, Some(declaration)) =
                     (effect, book.declaration)
                 {
-                    let made = BundleBook {
+                    let made = Rc::new(BundleBook {
                         ops,
                         declaration,
                         released: Cell::new(false),
-                    };
-                    self.bundles.insert(id, Rc::new(made));
+                    });
+                    self.bundle_versions
+                        .entry(id)
+                        .or_default()
+                        .push(made.clone());
+                    self.bundles.insert(id, made);
                 }
             }
             _ => book.ops.push(index),
