@@ -22,6 +22,10 @@
 //! (R-EX-4); compression is tracked per texture (R-ST-9); the reset index follows the recording
 //! context's semantics (R-ST-5). Nothing panics, whatever the commands.
 //!
+//! **Traces** ([`trace`]): the parser of TRACE.md and the `replay` command (`src/bin/replay.rs`,
+//! [`trace::replay`]), which runs a trace against all of the above, checks its expectations,
+//! and with `--compare` against a reference that issues every call directly.
+//!
 //! **Not built yet:** barriers and hazard validation (`Validation::Hazards`, SPEC §9, R-V-2: the
 //! device accepts the setting and validates as `On`), the job-system recording helper (R-J-1).
 

@@ -1,12 +1,13 @@
-//! # trace: the parser of the plain-text trace format (TRACE.md)
+//! # trace: the plain-text trace format (TRACE.md), its parser and the `replay` command
 //!
 //! **In:** the bytes of a trace file, as a user attached it to a bug report: any bytes at all.
-//! **Out:** a typed [`Trace`], one [`Statement`] per line that has one, with its line number;
-//! or the first [`ParseError`], `trace:LINE: message`, the message naming the offending token
-//! and what was expected there. Printing a [`Trace`] or a [`Statement`] (`Display`) gives
-//! canonical trace text that parses back to the same statements.
+//! **Out:** from the parser ([`parse`]), a typed [`Trace`], one [`Statement`] per line that has
+//! one, with its line number; or the first [`ParseError`], `trace:LINE: message`, the message
+//! naming the offending token and what was expected there. Printing a [`Trace`] or a
+//! [`Statement`] (`Display`) gives canonical trace text that parses back to the same
+//! statements. From the replay ([`replay`]), what the `replay` command prints and its exit code.
 //!
-//! Nothing here touches the engine: replaying the statements, and every error the engine
+//! The parser does not touch the engine: replaying the statements, and every error the engine
 //! reports (a call it rejects, a released object used, a shader bound to the wrong stage, an
 //! unknown format name), belongs to the replay. What the parser refuses is what TRACE.md calls
 //! a malformed trace: a line that cannot be parsed, an unknown object or method, wrong
@@ -22,6 +23,10 @@
 //! * `parse.rs`: statements and declarations; `call.rs`: calls; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table. `ast.rs`, `value.rs`, `words.rs`: the tree.
 //! * `print.rs`: the tree back to text. `error.rs`: [`ParseError`].
+//! * The replay: `run.rs` (the command), `lower.rs` and `program.rs` (the trace in the engine's
+//!   types), `engine.rs`, `slot.rs`, `apply.rs`, `create.rs` and `pool.rs` (the real run, on one
+//!   thread or several), `verdict.rs` (expectations), `names.rs` (records in trace names),
+//!   `reference.rs` and `feed.rs` (`--compare`), `compare.rs` and `report.rs` (the output).
 //!
 //! ## Choices where TRACE.md is silent
 //! * **Names.** A name is declared once: declaring it again (another buffer, a second
@@ -53,6 +58,41 @@
 //!   `rtv.N.format`, `dsv.format` that `DrawRecord::field` answers are fields too.
 //! * **Text.** Each line must be UTF-8 (comments too); a `\r` before the `\n` is dropped. An
 //!   empty trace, or one of comments only, has no `device`: an error at its last line.
+//!
+//! ## Choices of the replay where TRACE.md is silent
+//! * **Malformed, exit 2** (besides the parser's): a format the engine does not know, a number
+//!   that does not fit the engine's argument (a 32-bit count, an 8-bit stencil value, a slot
+//!   beyond a shader's 128-bit, 16-bit... slot masks), a context, command list or bundle named
+//!   after its `release`.
+//! * **Refused by the replay** (`invalid_argument`, like an engine refusal, and it fails the
+//!   list's `finish` with the list's first refusal, no state carried): a call naming an object
+//!   whose declaration the engine refused, an `execute` of a list whose `finish` failed, a
+//!   `draw_bundle` of a bundle that does not exist, an immediate-context call (`present`,
+//!   `resume`, `begin_command_list_execution`, ...) on a deferred context, a texture call
+//!   (`decompress_resource`, compression, `set_resource_min_lod`) given a buffer. A bundle
+//!   recorder refuses the immediate-context calls with `unsupported_in_bundle`, as R-B-8 does
+//!   `present`.
+//! * **Instances.** K counts every write_discard `map` statement of the resource, accepted or
+//!   not. In `expect draw`, `NAME` without `#K` matches any instance of a dynamic resource.
+//! * **Defaults** of what TRACE.md has no syntax for: vertex buffers with stride and offset 0,
+//!   blend factor 1,1,1,1 and every sample, stencil reference 0, `clear_depth_stencil_view`
+//!   clearing depth and stencil, `update_subresource` writing no bytes.
+//! * **Outcomes.** `expect error CTX` asks about the last call on CTX, its `finish` included;
+//!   on a command list's name, about its `finish` and then each `execute` of it on `imm`; on
+//!   any other name, about its declaration. Under `validation=on` the immediate context flushes
+//!   after every call, and a report is the refusal of the call whose work shows it (the work
+//!   ran); a bundle call the GPU model skipped inside an executed list (`format_mismatch`, a
+//!   released bundle) is the refusal of that `execute`. `expect ok` fails on any refusal so
+//!   far, declarations and reports included, and names the first.
+//! * **Fences** get their values in trace order; a wait on a fence no earlier line inserted
+//!   passes 0, which the engine refuses (`invalid_argument`): it cannot wait on a value it has
+//!   not handed out, so a list cannot wait on a fence a later line signals.
+//! * **Bundles.** A second `finish` of a recorder makes a new bundle under its name; the
+//!   earlier one stays alive (a list may have called it) until the name is released.
+//! * **Output.** The summary line and `digest=` line (FNV-1a, 64 bits, over the records as
+//!   `--records` prints them, objects by trace name), `--records` as `INDEX: KIND field=value
+//!   ...` in `DrawRecord::fields` order, `--json` one object with the summary, every counter,
+//!   the failures and (`--compare`) the difference.
 
 mod ast;
 mod call;
