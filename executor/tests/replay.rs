@@ -456,3 +456,24 @@ fn legacy_carried_state_keeps_the_reset_index_after_an_unbind() {
     let run = run(trace, &compare());
     assert_eq!(run.exit_code, 0, "{}", run.stdout);
 }
+
+/// Every construct of TRACE.md (the parser's test trace, whose expectations are nonsense)
+/// replays: nothing is malformed for the replay, nothing panics, and the threaded and compared
+/// runs print what the plain one prints.
+#[test]
+fn every_construct_of_trace_md_replays() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/trace_parse/every_construct.trace"),
+    )
+    .expect("every_construct.trace");
+    let single = run(&text, &plain());
+    assert_eq!(single.exit_code, 1, "{}{}", single.stdout, single.stderr);
+    assert!(single.stderr.is_empty());
+    assert_eq!(run(&text, &threads(2)), single);
+    let compared = run(&text, &compare());
+    assert!(
+        compared.stdout.contains("identical to the reference"),
+        "{}",
+        compared.stdout
+    );
+}

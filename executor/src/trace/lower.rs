@@ -18,12 +18,12 @@
 use std::collections::HashMap;
 
 use recorder::limits::MAX_BACK_BUFFERS;
-use recorder::{BindFlags, Format, PrimitiveTopology, Rect, Remap, RemapKind, Viewport};
+use recorder::{Rect, Remap, RemapKind, Viewport};
 
 use super::ast::{
-    CallContext, Declaration, Expectation, Method, Name, SlotSet, Statement, Subject as AstSubject,
-    Trace,
+    CallContext, Declaration, Expectation, Method, Name, Statement, Subject as AstSubject, Trace,
 };
+use super::convert::*;
 use super::error::ParseError;
 use super::program::*;
 use super::symbols::split_derived;
@@ -48,8 +48,6 @@ pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
     })
 }
 
-type Lowered<T> = Result<T, String>;
-
 #[derive(Default)]
 struct Lowering {
     line: usize,
@@ -64,100 +62,6 @@ struct Lowering {
     released: HashMap<ObjId, usize>,
     /// The last instance number of each resource mapped write_discard.
     instances: HashMap<ObjId, u32>,
-}
-
-fn fit_u32(value: u64, what: &str) -> Lowered<u32> {
-    u32::try_from(value)
-        .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
-}
-
-fn fit_i32(value: i64, what: &str) -> Lowered<i32> {
-    i32::try_from(value)
-        .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
-}
-
-fn format(format: &super::ast::Format) -> Lowered<Format> {
-    Format::from_name(format.as_str()).ok_or_else(|| {
-        format!(
-            "unknown format '{}' (the engine's formats: {})",
-            format.as_str(),
-            Format::ALL[1..]
-                .iter()
-                .map(|f| f.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
-}
-
-/// A slot set as the engine's bit mask of `width` slots.
-fn mask(set: &Option<SlotSet>, width: u32, what: &str) -> Lowered<u128> {
-    let mut bits = 0u128;
-    for range in set.iter().flat_map(|s| &s.0) {
-        if range.last >= width as u64 {
-            return Err(format!(
-                "{what} slot {} is beyond the {width} {what} slots (R-OBJ-5)",
-                range.last
-            ));
-        }
-        for slot in range.first..=range.last {
-            bits |= 1 << slot;
-        }
-    }
-    Ok(bits)
-}
-
-fn bind_flags(flags: super::ast::BindFlags) -> BindFlags {
-    flags.iter().fold(BindFlags::NONE, |all, flag| {
-        all | BindFlags::from_name(flag.name()).unwrap_or(BindFlags::NONE)
-    })
-}
-
-pub(crate) fn semantics(semantics: words::Semantics) -> recorder::Semantics {
-    match semantics {
-        words::Semantics::Legacy => recorder::Semantics::Legacy,
-        words::Semantics::Fast => recorder::Semantics::Fast,
-    }
-}
-
-fn stage(stage: words::Stage) -> recorder::Stage {
-    match stage {
-        words::Stage::Vertex => recorder::Stage::Vertex,
-        words::Stage::Hull => recorder::Stage::Hull,
-        words::Stage::Domain => recorder::Stage::Domain,
-        words::Stage::Geometry => recorder::Stage::Geometry,
-        words::Stage::Pixel => recorder::Stage::Pixel,
-        words::Stage::Compute => recorder::Stage::Compute,
-    }
-}
-
-fn topology(topology: words::Topology) -> PrimitiveTopology {
-    match topology {
-        words::Topology::Undefined => PrimitiveTopology::Undefined,
-        words::Topology::TriangleList => PrimitiveTopology::TriangleList,
-        words::Topology::TriangleStrip => PrimitiveTopology::TriangleStrip,
-        words::Topology::LineList => PrimitiveTopology::LineList,
-        words::Topology::LineStrip => PrimitiveTopology::LineStrip,
-        words::Topology::PointList => PrimitiveTopology::PointList,
-    }
-}
-
-fn engine(engine: Option<words::Engine>) -> recorder::Engine {
-    match engine {
-        None | Some(words::Engine::Graphics) => recorder::Engine::Graphics,
-        Some(words::Engine::Compute) => recorder::Engine::Compute,
-        Some(words::Engine::Dma) => recorder::Engine::Dma,
-    }
-}
-
-fn map_type(map_type: words::MapType) -> recorder::MapType {
-    match map_type {
-        words::MapType::WriteDiscard => recorder::MapType::WriteDiscard,
-        words::MapType::WriteNoOverwrite => recorder::MapType::WriteNoOverwrite,
-        words::MapType::Read => recorder::MapType::Read,
-        words::MapType::Write => recorder::MapType::Write,
-        words::MapType::ReadWrite => recorder::MapType::ReadWrite,
-    }
 }
 
 impl Lowering {

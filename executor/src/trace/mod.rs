@@ -23,8 +23,8 @@
 //! * `parse.rs`: statements and declarations; `call.rs`: calls; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table. `ast.rs`, `value.rs`, `words.rs`: the tree.
 //! * `print.rs`: the tree back to text. `error.rs`: [`ParseError`].
-//! * The replay: `run.rs` (the command), `lower.rs` and `program.rs` (the trace in the engine's
-//!   types), `engine.rs`, `slot.rs`, `apply.rs`, `create.rs` and `pool.rs` (the real run, on one
+//! * The replay: `run.rs` (the command), `lower.rs`, `convert.rs` and `program.rs` (the trace in the
+//!   engine's types), `engine.rs`, `slot.rs`, `apply.rs`, `create.rs` and `pool.rs` (the real run, on one
 //!   thread or several), `verdict.rs` (expectations), `names.rs` (records in trace names),
 //!   `reference.rs` and `feed.rs` (`--compare`), `compare.rs` and `report.rs` (the output).
 //!
@@ -109,6 +109,7 @@ mod words;
 // The replay (TRACE.md "The command"): `run.rs` and the files it names.
 mod apply;
 mod compare;
+mod convert;
 mod create;
 mod engine;
 mod feed;

@@ -135,7 +135,7 @@ fn generate(seed: u64, count: usize, clear_of_known_bugs: bool) -> String {
                 let buffer = rng.pick(DYNAMIC);
                 format!("{context} map {buffer} write_discard\n{context} unmap {buffer}")
             }
-            10 | 11 | 12 => {
+            10..=12 => {
                 draws += 1;
                 match rng.below(4) {
                     0 => format!("{context} draw_indexed {} 0 0", 1 + rng.below(9)),

@@ -1,0 +1,104 @@
+//! The trace's words and numbers in the engine's types, for `lower.rs`: each function either
+//! converts or says why the value cannot reach the engine (a malformed trace, exit code 2).
+
+use recorder::{BindFlags, Format, PrimitiveTopology};
+
+use super::ast::SlotSet;
+use super::words;
+
+/// A conversion's error: the message of `trace:LINE: message`.
+pub(crate) type Lowered<T> = Result<T, String>;
+
+pub(crate) fn fit_u32(value: u64, what: &str) -> Lowered<u32> {
+    u32::try_from(value)
+        .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
+}
+
+pub(crate) fn fit_i32(value: i64, what: &str) -> Lowered<i32> {
+    i32::try_from(value)
+        .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
+}
+
+pub(crate) fn format(format: &super::ast::Format) -> Lowered<Format> {
+    Format::from_name(format.as_str()).ok_or_else(|| {
+        format!(
+            "unknown format '{}' (the engine's formats: {})",
+            format.as_str(),
+            Format::ALL[1..]
+                .iter()
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// A slot set as the engine's bit mask of `width` slots.
+pub(crate) fn mask(set: &Option<SlotSet>, width: u32, what: &str) -> Lowered<u128> {
+    let mut bits = 0u128;
+    for range in set.iter().flat_map(|s| &s.0) {
+        if range.last >= width as u64 {
+            return Err(format!(
+                "{what} slot {} is beyond the {width} {what} slots (R-OBJ-5)",
+                range.last
+            ));
+        }
+        for slot in range.first..=range.last {
+            bits |= 1 << slot;
+        }
+    }
+    Ok(bits)
+}
+
+pub(crate) fn bind_flags(flags: super::ast::BindFlags) -> BindFlags {
+    flags.iter().fold(BindFlags::NONE, |all, flag| {
+        all | BindFlags::from_name(flag.name()).unwrap_or(BindFlags::NONE)
+    })
+}
+
+pub(crate) fn semantics(semantics: words::Semantics) -> recorder::Semantics {
+    match semantics {
+        words::Semantics::Legacy => recorder::Semantics::Legacy,
+        words::Semantics::Fast => recorder::Semantics::Fast,
+    }
+}
+
+pub(crate) fn stage(stage: words::Stage) -> recorder::Stage {
+    match stage {
+        words::Stage::Vertex => recorder::Stage::Vertex,
+        words::Stage::Hull => recorder::Stage::Hull,
+        words::Stage::Domain => recorder::Stage::Domain,
+        words::Stage::Geometry => recorder::Stage::Geometry,
+        words::Stage::Pixel => recorder::Stage::Pixel,
+        words::Stage::Compute => recorder::Stage::Compute,
+    }
+}
+
+pub(crate) fn topology(topology: words::Topology) -> PrimitiveTopology {
+    match topology {
+        words::Topology::Undefined => PrimitiveTopology::Undefined,
+        words::Topology::TriangleList => PrimitiveTopology::TriangleList,
+        words::Topology::TriangleStrip => PrimitiveTopology::TriangleStrip,
+        words::Topology::LineList => PrimitiveTopology::LineList,
+        words::Topology::LineStrip => PrimitiveTopology::LineStrip,
+        words::Topology::PointList => PrimitiveTopology::PointList,
+    }
+}
+
+pub(crate) fn engine(engine: Option<words::Engine>) -> recorder::Engine {
+    match engine {
+        None | Some(words::Engine::Graphics) => recorder::Engine::Graphics,
+        Some(words::Engine::Compute) => recorder::Engine::Compute,
+        Some(words::Engine::Dma) => recorder::Engine::Dma,
+    }
+}
+
+pub(crate) fn map_type(map_type: words::MapType) -> recorder::MapType {
+    match map_type {
+        words::MapType::WriteDiscard => recorder::MapType::WriteDiscard,
+        words::MapType::WriteNoOverwrite => recorder::MapType::WriteNoOverwrite,
+        words::MapType::Read => recorder::MapType::Read,
+        words::MapType::Write => recorder::MapType::Write,
+        words::MapType::ReadWrite => recorder::MapType::ReadWrite,
+    }
+}
