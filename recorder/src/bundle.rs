@@ -437,7 +437,7 @@ impl DeferredContext {
             return self.fail(error);
         }
         let size = command_size::<DrawBundlePayload, u8>(0);
-        let at = self.reserve(size, Some(SideKind::Nested));
+        let at = self.reserve(size, Some(SideKind::Bundle));
         let payload = DrawBundlePayload {
             bundle: bundle.raw(),
             declaration: *declaration,

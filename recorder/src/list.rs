@@ -319,7 +319,7 @@ impl<'a> Iterator for Segments<'a> {
             chunk: entry.chunk,
             end: next as u32,
         });
-        let split = if entry.kind == SideKind::Nested as u32 {
+        let split = if entry.kind != SideKind::Split as u32 {
             Segment::Nested(decoded)
         } else {
             Segment::SplitPoint(decoded)
