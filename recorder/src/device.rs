@@ -55,7 +55,7 @@ pub(crate) struct DeviceShared {
     /// Registered draw bundles: the address of the bundle's commands (a list header on which
     /// the entry holds one reference). Lists call bundles by handle: a fast list takes no
     /// reference and a released bundle is found stale at execution (R-OBJ-3, R-OBJ-4).
-    pub(crate) bundles: ObjectTable<1>,
+    pub(crate) bundles: ObjectTable<{ crate::bundle::BUNDLE_WORDS }>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).

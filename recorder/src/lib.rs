@@ -94,7 +94,7 @@ mod sync;
 mod table;
 
 pub use bind::VertexBuffer;
-pub use bundle::{OutputFormats, Remap, RemapKind};
+pub use bundle::{BundleBody, OutputFormats, Remap, RemapKind};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use context::{DeferredContext, DeferredContextDesc};
 pub use desc::*;

@@ -217,7 +217,7 @@ impl CommandList {
             } else if let Command::DrawBundle { bundle, .. } = decoded.command {
                 let body = device.bundle_body(bundle);
                 found = match body {
-                    Some(body) => body.first_released_object(),
+                    Some(body) => body.commands.first_released_object(),
                     None => Some(device.object_name(ObjectKind::Bundle, bundle)),
                 };
             } else {
