@@ -15,7 +15,7 @@ pub const DEFAULT_RESET_INDEX: u32 = 0xFFFF_FFFF;
 pub const R16_RESET_INDEX: u32 = 0xFFFF;
 
 /// The register and binding state of the model; `Default` is the ClearState defaults. Opaque:
-/// taken by [`GpuModel::snapshot`] and put back by [`GpuModel::restore`] (a legacy
+/// taken by [`GpuModel::snapshot`](super::GpuModel::snapshot) and put back by [`GpuModel::restore`](super::GpuModel::restore) (a legacy
 /// `execute_command_list(list, restore = true)`, R-ST-2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuState {
