@@ -76,6 +76,7 @@ mod calls;
 mod carry;
 mod chunk;
 mod context;
+mod create;
 mod decode;
 mod desc;
 mod device;
