@@ -754,14 +754,12 @@ fn r_b_10_a_bundle_call_records_a_reference_whatever_the_bundle_size() {
         let calls: Vec<u32> = list
             .commands()
             .filter_map(|d| match d.command {
-                Command::DrawBundle {
-                    bundle: handle,
-                    footprint,
-                    declaration,
-                } => {
+                Command::DrawBundle { bundle: handle } => {
                     assert_eq!(handle, bundle.handle().raw());
-                    assert_eq!(declaration, *bundle.declaration());
-                    Some(footprint)
+                    let body = f.device.bundle_body(handle).expect("registered");
+                    assert_eq!(body.declaration, *bundle.declaration());
+                    assert_eq!(body.commands.stats().draws, bundle.draws());
+                    Some(body.footprint)
                 }
                 _ => None,
             })
@@ -802,7 +800,7 @@ fn r_b_10_a_legacy_list_keeps_the_bundles_it_calls_alive_and_a_fast_one_does_not
                     .device
                     .bundle_body(called)
                     .expect("kept by the legacy list");
-                assert_eq!(body.stats().draws, 2);
+                assert_eq!(body.commands.stats().draws, 2);
                 drop(body);
                 drop(list);
             }

@@ -593,17 +593,13 @@ impl ImmediateContext {
                     {
                         // The list's recording context plays the executing context's part.
                         self.run(&nested.to_list(), restore, semantics);
-                    } else if let Command::DrawBundle {
-                        bundle,
-                        declaration,
-                        footprint,
-                    } = decoded.command
-                    {
+                    } else if let Command::DrawBundle { bundle } = decoded.command {
                         match self.device.bundle_body(bundle) {
-                            Some(body) => {
-                                self.queue
-                                    .push(Submission::Bundle(body, declaration, footprint))
-                            }
+                            Some(body) => self.queue.push(Submission::Bundle(
+                                body.commands,
+                                body.declaration,
+                                body.footprint,
+                            )),
                             // A fast list holds no reference on the bundles it calls: this one
                             // was released before the list ran (R-OBJ-3, R-OBJ-4). The call is
                             // skipped; validation refuses the execution up front instead.

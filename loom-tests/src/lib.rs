@@ -43,9 +43,9 @@
 //! `ImmediateContext` with its submission queue (owned by one thread; the GPU thread gets the
 //! queue's batches by value through `Handoff`). `bundles` adds no concurrent structure of its
 //! own: a `BundleRecorder` is a deferred context (single-threaded), and a `DrawBundle` is a
-//! `std::sync::Arc` around the bundle's command list, whose reference count (taken again by
-//! every list that calls the bundle, like a nested list, and by every submitted bundle call) is
-//! the `CommandList` count modelled above.
+//! `std::sync::Arc` around the bundle's device entry (modelled above: lists call the bundle by
+//! handle; a legacy list retains the entry, execution's `bundle_body` clones the commands'
+//! `CommandList`, whose count is modelled above too).
 //!
 //! ## Bugs these models found (fixed)
 //!

@@ -79,14 +79,19 @@ fn bundle_body_racing_release_returns_chunks_once() {
         let body = context.finish_command_list(false).unwrap();
         drop(context);
         let before = device.pool_stats();
-        let handle = device.register_bundle(body, "bundle");
+        let handle = device.register_bundle(body, Default::default(), 16, "bundle");
 
         let reader = {
             let device = device.clone();
             spawn(move || {
                 let body = device.bundle_body(recorder::Handle::raw(handle));
                 if let Some(body) = &body {
-                    assert_eq!(body.stats().draws, 1, "the commands read back whole");
+                    assert_eq!(
+                        body.commands.stats().draws,
+                        1,
+                        "the commands read back whole"
+                    );
+                    assert_eq!(body.footprint, 16);
                 }
                 body.is_some()
             })

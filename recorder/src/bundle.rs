@@ -7,9 +7,10 @@
 //!   inherited shadow), makes no split points, does not count against the 48 deferred contexts,
 //!   and records in small chunks (bundles are small and live long);
 //! - two commands: `RemapInheritance` (R-B-9), recorded into a bundle, and `DrawBundle`
-//!   (R-B-10), recorded into a list: a counted reference to the bundle's commands plus the
-//!   output formats it was declared for and its constant-engine footprint, held like a nested
-//!   list's reference, so the list's execution expands it in O(1) on the CPU;
+//!   (R-B-10), recorded into a list: the bundle's handle, so the list's execution expands it in
+//!   O(1) on the CPU;
+//! - the device's bundle entries ([`Device::register_bundle`], [`Device::bundle_body`]): a
+//!   finished bundle's commands, declaration and footprint, under a handle like any object's;
 //! - [`OutputFormats`]: the render-target formats, depth format and sample count a bundle is
 //!   declared with, and the check of the bound targets against them.
 
@@ -24,7 +25,7 @@ use crate::error::Error;
 use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
 use crate::limits::*;
 use crate::list::CommandList;
-use crate::sync::Ordering;
+use crate::sync::{Arc, Ordering};
 
 /// The render-target formats, depth format and sample count a bundle is recorded for (R-B-1),
 /// and, read from a context, the ones bound there (R-B-10).
@@ -226,17 +227,34 @@ struct RemapPayload {
     _reserved: [u8; 6],
 }
 
-/// A bundle call as encoded in a list: the bundle's handle (a legacy list holds a reference on
-/// it, a fast one none), its declaration and its footprint.
+/// A bundle call as encoded in a list: the bundle's handle only (a legacy list holds a
+/// reference on it, a fast one none). Its commands, declaration and footprint are the device
+/// entry's, read at execution: recording the call touches nothing of the bundle's.
+pub(crate) type DrawBundlePayload = RawHandle;
+
+/// A registered bundle as the device's entry holds it: the address of its commands (a list
+/// header on which the entry holds one reference), then its declaration and footprint.
+pub(crate) const BUNDLE_WORDS: usize = 4;
+
+/// The entry's words after the first: the declaration's 20 bytes and the footprint's 4.
 #[derive(Clone, Copy)]
 #[repr(C)]
-struct DrawBundlePayload {
-    bundle: RawHandle,
+struct BundleTail {
     declaration: OutputFormats,
     footprint: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<DrawBundlePayload>() == 32);
+const _: () = assert!(std::mem::size_of::<BundleTail>() == 8 * (BUNDLE_WORDS - 1));
+
+/// What execution needs of a registered bundle ([`Device::bundle_body`]).
+pub struct BundleBody {
+    /// Its commands (a reference the caller holds until the GPU model has run them).
+    pub commands: CommandList,
+    /// The output formats it was declared for (R-B-1, R-B-10).
+    pub declaration: OutputFormats,
+    /// Its constant-engine footprint (R-B-5).
+    pub footprint: u32,
+}
 
 /// Reads what [`DeferredContext::remap_inheritance`] wrote.
 ///
@@ -254,15 +272,13 @@ pub(crate) unsafe fn decode_remap(operand: u8, payload: *const u8) -> Remap {
     }
 }
 
-/// Reads what [`DeferredContext::record_draw_bundle`] wrote: the bundle's handle, its
-/// declaration and its footprint.
+/// Reads what [`DeferredContext::record_draw_bundle`] wrote: the bundle's handle.
 ///
 /// # Safety
 /// `payload` must be the payload of a `DrawBundle` command.
-pub(crate) unsafe fn decode_draw_bundle(payload: *const u8) -> (RawHandle, OutputFormats, u32) {
+pub(crate) unsafe fn decode_draw_bundle(payload: *const u8) -> RawHandle {
     // SAFETY: guaranteed by the caller; payloads are 8-aligned.
-    let p = unsafe { (payload as *const DrawBundlePayload).read() };
-    (p.bundle, p.declaration, p.footprint)
+    unsafe { (payload as *const DrawBundlePayload).read() }
 }
 
 /// Bundles hold few commands and live long: small chunks, doubling as they grow.
@@ -302,30 +318,64 @@ impl Device {
     /// does not (R-OBJ-4), and executing a fast list that calls a destroyed bundle finds the
     /// handle stale (`released_object`, R-OBJ-3).
     #[doc(hidden)]
-    pub fn register_bundle(&self, body: CommandList, name: &str) -> BundleHandle {
-        let address = body.into_header() as u64;
-        BundleHandle::from_raw(self.shared.bundles.insert([address], 0, 0, name))
+    pub fn register_bundle(
+        &self,
+        body: CommandList,
+        declaration: OutputFormats,
+        footprint: u32,
+        name: &str,
+    ) -> BundleHandle {
+        let mut words = [0u64; BUNDLE_WORDS];
+        words[0] = body.into_header() as u64;
+        let tail = BundleTail {
+            declaration,
+            footprint,
+        };
+        // SAFETY: `BundleTail` is plain data exactly as long as `words[1..]` (asserted above);
+        // the write is unaligned-tolerant.
+        unsafe { (words[1..].as_mut_ptr() as *mut BundleTail).write_unaligned(tail) };
+        BundleHandle::from_raw(self.shared.bundles.insert(words, 0, 0, name))
+    }
+
+    /// An identity of this device, for a bundle to check the context that calls it against
+    /// without a lookup.
+    #[doc(hidden)]
+    pub fn id(&self) -> usize {
+        Arc::as_ptr(&self.shared) as usize
     }
 
     /// The commands of the registered bundle `bundle` (one more reference on them), if it
     /// exists: alive, or released but still called by a legacy list. For execution, which keeps
     /// them until the GPU model has run them.
     #[doc(hidden)]
-    pub fn bundle_body(&self, bundle: RawHandle) -> Option<CommandList> {
+    pub fn bundle_body(&self, bundle: RawHandle) -> Option<BundleBody> {
         self.shared.bundle_body(bundle)
     }
 }
 
+/// The declaration and footprint in a bundle entry's words.
+fn bundle_tail(words: &[u64; BUNDLE_WORDS]) -> BundleTail {
+    // SAFETY: `register_bundle` wrote a valid `BundleTail` there (the words of an entry never
+    // change); the read is unaligned-tolerant.
+    unsafe { (words[1..].as_ptr() as *const BundleTail).read_unaligned() }
+}
+
 impl DeviceShared {
     /// See [`Device::bundle_body`].
-    pub(crate) fn bundle_body(&self, bundle: RawHandle) -> Option<CommandList> {
+    pub(crate) fn bundle_body(&self, bundle: RawHandle) -> Option<BundleBody> {
         // A reference for the length of the read, so that no release destroys the entry (and
         // drops its reference on the commands) between the lookup and the clone.
         self.bundles.retain(bundle, 1, true).ok()?;
         let body = self.bundles.get(bundle, true).ok().map(|live| {
-            // SAFETY: the entry holds the reference `register_bundle` gave up as this address,
-            // and the reference taken above keeps the entry (and so that reference) alive.
-            unsafe { CommandList::share_header(live.words[0] as usize) }
+            let tail = bundle_tail(&live.words);
+            BundleBody {
+                // SAFETY: the entry holds the reference `register_bundle` gave up as this
+                // address, and the reference taken above keeps the entry (and so that
+                // reference) alive.
+                commands: unsafe { CommandList::share_header(live.words[0] as usize) },
+                declaration: tail.declaration,
+                footprint: tail.footprint,
+            }
         });
         self.unretain(ObjectKind::Bundle, bundle);
         body
@@ -389,20 +439,14 @@ impl DeferredContext {
         self.emit(Opcode::RemapInheritance, remap.kind as u8, None, payload);
     }
 
-    /// Records a call of the bundle whose commands are `body` (R-B-10), declared for
-    /// `declaration`, with constant-engine footprint `footprint`: a reference to the bundle, held
-    /// like a nested list's, so it costs O(1) here and at execution on the CPU. A legacy context
-    /// knows its bound targets and checks them now (`format_mismatch`); a fast context inherits
-    /// them, so the check happens when the list executes. Refused in a bundle (no nesting,
-    /// R-B-8) and on the immediate context's recorder (the immediate context has its own).
+    /// Records a call of the registered bundle `bundle` of the device `device` (`Device::id`)
+    /// (R-B-10): its handle, so it costs O(1) here and at execution on the CPU. A legacy context
+    /// takes a reference on it and checks its bound targets now (`format_mismatch`); a fast
+    /// context inherits them, so the check happens when the list executes. Refused in a bundle
+    /// (no nesting, R-B-8) and on the immediate context's recorder (the immediate context has
+    /// its own).
     #[doc(hidden)]
-    pub fn record_draw_bundle(
-        &mut self,
-        bundle: BundleHandle,
-        body: &CommandList,
-        declaration: &OutputFormats,
-        footprint: u32,
-    ) {
+    pub fn record_draw_bundle(&mut self, bundle: BundleHandle, device: usize) {
         self.begin_call();
         const CALL: &str = "draw_bundle";
         if self.bundle {
@@ -414,35 +458,34 @@ impl DeferredContext {
                 "the immediate context executes bundles through ImmediateContext::draw_bundle",
             ));
         }
-        if !std::ptr::eq(body.device_ptr(), &*self.device) {
+        if device != Arc::as_ptr(&self.device) as usize {
             return self.fail(Error::invalid(
                 CALL,
                 "the bundle was recorded on another device",
             ));
         }
-        // A lookup, no reference: a fast list holds none (R-OBJ-4), so the call takes no atomic
-        // read-modify-write; a legacy list takes one, dropped with the list.
-        if self.device.bundles.get(bundle.raw(), false).is_err() {
-            return self.fail(
-                self.device
-                    .stale_error(CALL, ObjectKind::Bundle, bundle.raw()),
-            );
-        }
-        if let Some(bound) = self.bound_output_formats() {
-            if !bound.satisfies(declaration) {
-                return self.fail(bound.mismatch(CALL, declaration));
+        if self.semantics == Semantics::Legacy {
+            // A legacy list holds a reference on the bundle, dropped with the list, and checks
+            // its bound targets now. A fast one touches nothing of the bundle's (no lookup, no
+            // atomic read-modify-write): a bundle released before the list runs is found then
+            // (R-OBJ-3, R-OBJ-4), and the formats are checked then (its targets are inherited).
+            if let Err(error) = self.retain(ObjectKind::Bundle, bundle.raw(), 1, CALL) {
+                return self.fail(error);
+            }
+            let declaration = match self.device.bundles.get(bundle.raw(), true) {
+                Ok(live) => bundle_tail(&live.words).declaration,
+                Err(_) => OutputFormats::default(),
+            };
+            if let Some(bound) = self.bound_output_formats() {
+                if !bound.satisfies(&declaration) {
+                    self.device.unretain(ObjectKind::Bundle, bundle.raw());
+                    return self.fail(bound.mismatch(CALL, &declaration));
+                }
             }
         }
-        if let Err(error) = self.retain(ObjectKind::Bundle, bundle.raw(), 1, CALL) {
-            return self.fail(error);
-        }
         let size = command_size::<DrawBundlePayload, u8>(0);
-        let at = self.reserve(size, Some(SideKind::Nested));
-        let payload = DrawBundlePayload {
-            bundle: bundle.raw(),
-            declaration: *declaration,
-            footprint,
-        };
+        let at = self.reserve(size, Some(SideKind::Bundle));
+        let payload: DrawBundlePayload = bundle.raw();
         // SAFETY: `at` has room for the header and the payload.
         unsafe { write_command(at, Opcode::DrawBundle, 0, None, size, payload) };
     }

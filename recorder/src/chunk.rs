@@ -292,6 +292,9 @@ pub(crate) enum SideKind {
     Split = 1,
     /// A nested command list (R-REC-9).
     Nested = 2,
+    /// A bundle call (R-B-10): execution stops at it like at a nested list; dropping a fast
+    /// list has nothing to do for it (the call holds no reference), so it need not be decoded.
+    Bundle = 3,
 }
 
 #[inline]
@@ -492,10 +495,10 @@ impl ChunkView {
             let at = self.size - 8 * (i + 1);
             // SAFETY: side records occupy [side_start, size) of a sealed chunk, 8-aligned.
             let record = unsafe { (self.base.add(at) as *const u64).read() };
-            let kind = if record >> 32 == SideKind::Nested as u64 {
-                SideKind::Nested
-            } else {
-                SideKind::Split
+            let kind = match record >> 32 {
+                2 => SideKind::Nested,
+                3 => SideKind::Bundle,
+                _ => SideKind::Split,
             };
             (kind, record as u32)
         })

@@ -1,7 +1,7 @@
 //! Reading encoded commands back (`encode.rs` writes them): what execution, nesting and a legacy
 //! list's drop walk see.
 
-use crate::bundle::{OutputFormats, Remap};
+use crate::bundle::Remap;
 use crate::desc::{ClearFlags, Engine, PrimitiveTopology, Rect, Stage, Viewport};
 use crate::encode::*;
 use crate::handle::RawHandle;
@@ -170,12 +170,10 @@ pub enum Command<'a> {
     },
     /// In a bundle: later draws read a slot from another inherited slot (R-B-9).
     RemapInheritance(Remap),
-    /// A draw bundle called from a list (R-B-10): its handle (`Device::bundle_body` has its
-    /// commands), the output formats it was declared for, its constant-engine footprint.
+    /// A draw bundle called from a list (R-B-10), by handle: `Device::bundle_body` has its
+    /// commands, its declaration and its footprint.
     DrawBundle {
         bundle: RawHandle,
-        declaration: OutputFormats,
-        footprint: u32,
     },
 }
 
@@ -494,14 +492,9 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             Opcode::RemapInheritance => {
                 Command::RemapInheritance(crate::bundle::decode_remap(header.operand, payload))
             }
-            Opcode::DrawBundle => {
-                let (bundle, declaration, footprint) = crate::bundle::decode_draw_bundle(payload);
-                Command::DrawBundle {
-                    bundle,
-                    declaration,
-                    footprint,
-                }
-            }
+            Opcode::DrawBundle => Command::DrawBundle {
+                bundle: crate::bundle::decode_draw_bundle(payload),
+            },
         };
         let split = header.split.checked_sub(1).and_then(SplitCategory::from_u8);
         (

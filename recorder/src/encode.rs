@@ -312,7 +312,7 @@ pub struct ClearPayload {
     pub values: [f32; 4],
     /// Stencil value (depth stencil).
     pub stencil: u32,
-    /// [`ClearFlags`] bits (depth stencil).
+    /// [`ClearFlags`](crate::ClearFlags) bits (depth stencil).
     pub flags: u32,
 }
 

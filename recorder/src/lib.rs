@@ -76,6 +76,7 @@ mod calls;
 mod carry;
 mod chunk;
 mod context;
+mod create;
 mod decode;
 mod desc;
 mod device;
@@ -94,7 +95,7 @@ mod sync;
 mod table;
 
 pub use bind::VertexBuffer;
-pub use bundle::{OutputFormats, Remap, RemapKind};
+pub use bundle::{BundleBody, OutputFormats, Remap, RemapKind};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use context::{DeferredContext, DeferredContextDesc};
 pub use desc::*;

@@ -217,7 +217,7 @@ impl CommandList {
             } else if let Command::DrawBundle { bundle, .. } = decoded.command {
                 let body = device.bundle_body(bundle);
                 found = match body {
-                    Some(body) => body.first_released_object(),
+                    Some(body) => body.commands.first_released_object(),
                     None => Some(device.object_name(ObjectKind::Bundle, bundle)),
                 };
             } else {
@@ -319,7 +319,7 @@ impl<'a> Iterator for Segments<'a> {
             chunk: entry.chunk,
             end: next as u32,
         });
-        let split = if entry.kind == SideKind::Nested as u32 {
+        let split = if entry.kind != SideKind::Split as u32 {
             Segment::Nested(decoded)
         } else {
             Segment::SplitPoint(decoded)

@@ -564,7 +564,7 @@ fn run_bundles(
         println!(
             "CPU time per frame against recording the same draws on fast lists (summed over \
              threads): recording {} -> {} ({:.1}x); recording and dropping the lists {} -> {}, \
-             {} saved (a list holds a reference on each bundle it calls, dropped with it)",
+             {} saved",
             ms(fast.record),
             ms(summary.record),
             fast.record.as_secs_f64() / summary.record.as_secs_f64().max(1e-12),

@@ -1,0 +1,118 @@
+//! What the GPU model tracks for synchronisation and validation at a draw (R-EX-6, R-V-1): the
+//! resources each draw uses (for fences and maps, `progress.rs`), and, under validation, the
+//! violations a fast-semantics draw, clear or copy shows: a shader view of a still-compressed
+//! target, a first write to a back buffer in a frame without a wait on present.
+
+use recorder::encode::ViewFlags;
+use recorder::{Error, Handle, ObjectKind, ObjectName, RawHandle, Texture};
+
+use super::GpuModel;
+use crate::record::*;
+
+impl GpuModel {
+    /// Every resource `record` reads or writes is used by the current segment.
+    pub(super) fn note_uses(&mut self, record: &DrawRecord) {
+        let progress = &mut self.progress;
+        if let DrawArgs::Indirect(args) = record.args {
+            progress.use_resource(args.buffer);
+        }
+        for stage in &record.stages {
+            stage
+                .constant_buffers
+                .iter()
+                .for_each(|(_, b)| progress.use_resource(b.buffer));
+            stage
+                .shader_resources
+                .iter()
+                .for_each(|(_, v)| progress.use_resource(v.resource));
+            stage
+                .unordered_access_views
+                .iter()
+                .for_each(|(_, v)| progress.use_resource(v.resource));
+        }
+        if let Some(graphics) = &record.graphics {
+            progress.use_resource(graphics.index_buffer.buffer);
+            graphics
+                .vertex_buffers
+                .iter()
+                .for_each(|(_, b)| progress.use_resource(b.buffer));
+            graphics
+                .render_targets
+                .iter()
+                .for_each(|v| progress.use_resource(v.resource));
+            progress.use_resource(graphics.depth_stencil.resource);
+        }
+    }
+
+    /// R-V-1 at a fast-semantics draw: shader views of still-compressed targets, and writes to
+    /// a back buffer not waited for this frame.
+    pub(super) fn validate_draw(&mut self, record: &DrawRecord) {
+        let call = if record.kind.is_dispatch() {
+            "dispatch"
+        } else {
+            "draw"
+        };
+        for stage in &record.stages {
+            let views = stage
+                .shader_resources
+                .iter()
+                .map(|(_, v)| (ObjectKind::ShaderResourceView, v));
+            let uavs = stage
+                .unordered_access_views
+                .iter()
+                .map(|(_, v)| (ObjectKind::UnorderedAccessView, v));
+            for (kind, view) in views.chain(uavs) {
+                if view.compressed {
+                    let object = self.name(kind, view.view);
+                    self.violations.push(Error::CompressedRead { call, object });
+                }
+                if view.flags.has(ViewFlags::BACK_BUFFER) && kind == ObjectKind::UnorderedAccessView
+                {
+                    self.check_back_buffer_write(call, view.resource);
+                }
+            }
+        }
+        if let Some(graphics) = &record.graphics {
+            for view in &graphics.render_targets {
+                if view.flags.has(ViewFlags::BACK_BUFFER) {
+                    self.check_back_buffer_write(call, view.resource);
+                }
+            }
+        }
+    }
+
+    /// R-EX-7 under validation: a first write to a back buffer this frame needs a wait on
+    /// present before it. Reported once a frame per swap chain.
+    pub(super) fn check_back_buffer_write(&mut self, call: &'static str, texture: RawHandle) {
+        let Some(device) = &self.validator else {
+            return;
+        };
+        let Some((chain, buffer)) = device
+            .texture_info(Texture::from_raw(texture))
+            .and_then(|info| info.back_buffer)
+        else {
+            return;
+        };
+        if !self.progress.waited_on_present(chain.raw()) {
+            // One report a frame: the rest of the frame's writes follow from the first.
+            self.progress.wait_on_present(chain.raw());
+            let swap_chain = self.name(ObjectKind::SwapChain, chain.raw());
+            self.violations.push(Error::MissingWaitOnPresent {
+                call,
+                swap_chain,
+                buffer,
+            });
+        }
+    }
+
+    fn name(&self, kind: ObjectKind, handle: RawHandle) -> ObjectName {
+        match &self.validator {
+            Some(device) => device.object_name(kind, handle),
+            None => ObjectName {
+                kind,
+                handle,
+                name: None,
+            },
+        }
+    }
+}

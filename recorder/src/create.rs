@@ -1,0 +1,468 @@
+//! Object creation (R-OBJ-1, R-OBJ-2, R-OBJ-5): descriptions in, checked and packed into the
+//! device's object tables (`info.rs` says how each kind's descriptor words are laid out); handles
+//! out. Views take a reference on their resource for their whole life (R-OBJ-4); a swap chain
+//! creates its back buffers and their render-target views.
+
+use crate::desc::*;
+use crate::device::Device;
+use crate::encode::ViewFlags;
+use crate::error::Error;
+use crate::handle::*;
+use crate::info::*;
+use crate::limits::{self, MAX_BACK_BUFFERS};
+use crate::sync::Ordering;
+
+fn full(kind: ObjectKind) -> Error {
+    Error::InvalidArgument {
+        call: "create",
+        message: format!(
+            "no room for another {} ({} alive at once at most)",
+            kind.name(),
+            limits::MAX_OBJECTS_PER_KIND
+        ),
+    }
+}
+
+impl Device {
+    pub fn create_buffer(&self, desc: &BufferDesc<'_>) -> Result<Buffer, Error> {
+        const CALL: &str = "create_buffer";
+        if desc.size == 0 {
+            return Err(Error::invalid(
+                CALL,
+                format!("buffer '{}' has size 0", desc.name),
+            ));
+        }
+        if desc.uav_flag != UavFlag::None && !desc.bind.contains(BindFlags::UNORDERED_ACCESS) {
+            return Err(Error::invalid(
+                CALL,
+                format!(
+                    "buffer '{}': append/counter flags need the unordered_access bind flag",
+                    desc.name
+                ),
+            ));
+        }
+        if desc
+            .bind
+            .intersects(BindFlags::RENDER_TARGET | BindFlags::DEPTH_STENCIL)
+        {
+            return Err(Error::invalid(
+                CALL,
+                format!(
+                    "buffer '{}': render_target and depth_stencil are texture bind flags",
+                    desc.name
+                ),
+            ));
+        }
+        if !self.shared.buffers.has_room() {
+            return Err(full(ObjectKind::Buffer));
+        }
+        let info = BufferInfo {
+            size: desc.size,
+            usage: desc.usage,
+            bind: desc.bind,
+            uav_flag: desc.uav_flag,
+        };
+        Ok(Buffer(self.shared.buffers.insert(
+            info.pack(),
+            0,
+            0,
+            desc.name,
+        )))
+    }
+
+    pub fn create_texture(&self, desc: &TextureDesc<'_>) -> Result<Texture, Error> {
+        let info = TextureInfo {
+            format: desc.format,
+            width: desc.width,
+            height: desc.height,
+            mip_levels: desc.mip_levels,
+            array_size: desc.array_size,
+            sample_count: desc.sample_count,
+            bind: desc.bind,
+            compressible: desc.compressible.unwrap_or(
+                desc.bind
+                    .intersects(BindFlags::RENDER_TARGET | BindFlags::DEPTH_STENCIL),
+            ),
+            texture_compatible: desc.texture_compatible,
+            back_buffer: None,
+        };
+        self.insert_texture(info, desc.name)
+    }
+
+    fn insert_texture(&self, info: TextureInfo, name: &str) -> Result<Texture, Error> {
+        const CALL: &str = "create_texture";
+        if info.width == 0 || info.height == 0 {
+            return Err(Error::invalid(
+                CALL,
+                format!("texture '{name}' has a zero dimension"),
+            ));
+        }
+        if !(1..=16).contains(&info.mip_levels) || !(1..=2048).contains(&info.array_size) {
+            return Err(Error::invalid(
+                CALL,
+                format!("texture '{name}': mips must be 1..=16 and array size 1..=2048"),
+            ));
+        }
+        if !matches!(info.sample_count, 1 | 2 | 4 | 8 | 16) {
+            return Err(Error::invalid(
+                CALL,
+                format!(
+                    "texture '{name}': sample count {} is not 1, 2, 4, 8 or 16",
+                    info.sample_count
+                ),
+            ));
+        }
+        if info.bind.intersects(
+            BindFlags::VERTEX | BindFlags::INDEX | BindFlags::CONSTANT | BindFlags::STREAM_OUTPUT,
+        ) {
+            return Err(Error::invalid(
+                CALL,
+                format!("texture '{name}': vertex, index, constant and stream_output are buffer bind flags"),
+            ));
+        }
+        if !self.shared.textures.has_room() {
+            return Err(full(ObjectKind::Texture));
+        }
+        Ok(Texture(self.shared.textures.insert(
+            info.pack(),
+            0f32.to_bits(),
+            0,
+            name,
+        )))
+    }
+
+    fn create_view(
+        &self,
+        call: &'static str,
+        kind: ObjectKind,
+        desc: &ViewDesc<'_>,
+        needs: BindFlags,
+    ) -> Result<RawHandle, Error> {
+        let shared = &*self.shared;
+        let resource = desc.resource;
+        let stale = || shared.stale_error(call, resource.kind(), resource.raw());
+        let (bind, format, flags, (mips, slices), resource_min_lod) = match resource {
+            Resource::Buffer(buffer) => {
+                let live = shared.buffers.get(buffer.0, false).map_err(|_| stale())?;
+                let info = BufferInfo::unpack(live.words);
+                let mut flags = ViewFlags::BUFFER;
+                if info.usage == Usage::Dynamic {
+                    flags |= ViewFlags::DYNAMIC;
+                }
+                if info.uav_flag != UavFlag::None && kind == ObjectKind::UnorderedAccessView {
+                    flags |= ViewFlags::HIDDEN_COUNTER;
+                }
+                (info.bind, desc.format, flags, (1, 1), 0.0)
+            }
+            Resource::Texture(texture) => {
+                let live = shared.textures.get(texture.0, false).map_err(|_| stale())?;
+                let info = TextureInfo::unpack(live.words);
+                let mut flags = 0;
+                if info.is_compressible_target() {
+                    flags |= ViewFlags::COMPRESSIBLE_TARGET;
+                }
+                if info.texture_compatible {
+                    flags |= ViewFlags::TEXTURE_COMPATIBLE;
+                }
+                if info.back_buffer.is_some() {
+                    flags |= ViewFlags::BACK_BUFFER;
+                }
+                let format = if desc.format == Format::Unknown {
+                    info.format
+                } else {
+                    desc.format
+                };
+                let min_lod = f32::from_bits(live.slot.aux.load(Ordering::Acquire));
+                (
+                    info.bind,
+                    format,
+                    flags,
+                    (info.mip_levels, info.array_size),
+                    min_lod,
+                )
+            }
+        };
+        if !bind.contains(needs) {
+            return Err(Error::invalid(
+                call,
+                format!(
+                    "{} was not created with the {:?} bind flag this view needs",
+                    shared.object_name(resource.kind(), resource.raw()),
+                    needs
+                ),
+            ));
+        }
+        let range = desc.range;
+        let within = |first: u32, count: u32, total: u32| {
+            first < total
+                && (count == u32::MAX || (count > 0 && first as u64 + count as u64 <= total as u64))
+        };
+        if !within(range.first_mip, range.mip_count, mips)
+            || !within(range.first_slice, range.slice_count, slices)
+        {
+            return Err(Error::invalid(
+                call,
+                format!(
+                    "mips {}+{} and slices {}+{} are not within the resource's {mips} mips and {slices} slices",
+                    range.first_mip, range.mip_count, range.first_slice, range.slice_count
+                ),
+            ));
+        }
+        let info = ViewInfo {
+            resource,
+            format,
+            flags: ViewFlags(flags),
+            first_mip: desc.range.first_mip,
+            mip_count: desc.range.mip_count,
+            first_slice: desc.range.first_slice,
+            slice_count: desc.range.slice_count,
+        };
+        // The view holds a reference on its resource for its whole life (R-OBJ-4).
+        shared
+            .retain(resource.kind(), resource.raw(), 1)
+            .map_err(|_| stale())?;
+        let min_lod = desc.min_lod.unwrap_or(resource_min_lod);
+        let table = match kind {
+            ObjectKind::ShaderResourceView => &shared.shader_resource_views,
+            ObjectKind::UnorderedAccessView => &shared.unordered_access_views,
+            ObjectKind::RenderTargetView => &shared.render_target_views,
+            _ => &shared.depth_stencil_views,
+        };
+        if !table.has_room() {
+            shared.unretain(resource.kind(), resource.raw());
+            return Err(full(kind));
+        }
+        Ok(table.insert(info.pack(), min_lod.to_bits(), 0, desc.name))
+    }
+
+    pub fn create_shader_resource_view(
+        &self,
+        desc: &ViewDesc<'_>,
+    ) -> Result<ShaderResourceView, Error> {
+        self.create_view(
+            "create_shader_resource_view",
+            ObjectKind::ShaderResourceView,
+            desc,
+            BindFlags::SHADER_RESOURCE,
+        )
+        .map(ShaderResourceView)
+    }
+
+    pub fn create_unordered_access_view(
+        &self,
+        desc: &ViewDesc<'_>,
+    ) -> Result<UnorderedAccessView, Error> {
+        self.create_view(
+            "create_unordered_access_view",
+            ObjectKind::UnorderedAccessView,
+            desc,
+            BindFlags::UNORDERED_ACCESS,
+        )
+        .map(UnorderedAccessView)
+    }
+
+    pub fn create_render_target_view(
+        &self,
+        desc: &ViewDesc<'_>,
+    ) -> Result<RenderTargetView, Error> {
+        if matches!(desc.resource, Resource::Buffer(_)) {
+            return Err(Error::invalid(
+                "create_render_target_view",
+                "render-target views need a texture",
+            ));
+        }
+        self.create_view(
+            "create_render_target_view",
+            ObjectKind::RenderTargetView,
+            desc,
+            BindFlags::RENDER_TARGET,
+        )
+        .map(RenderTargetView)
+    }
+
+    pub fn create_depth_stencil_view(
+        &self,
+        desc: &ViewDesc<'_>,
+    ) -> Result<DepthStencilView, Error> {
+        if matches!(desc.resource, Resource::Buffer(_)) {
+            return Err(Error::invalid(
+                "create_depth_stencil_view",
+                "depth-stencil views need a texture",
+            ));
+        }
+        self.create_view(
+            "create_depth_stencil_view",
+            ObjectKind::DepthStencilView,
+            desc,
+            BindFlags::DEPTH_STENCIL,
+        )
+        .map(DepthStencilView)
+    }
+
+    pub fn create_shader(&self, desc: &ShaderDesc<'_>) -> Result<Shader, Error> {
+        let stage = desc.stage;
+        let uav_limit = if stage == Stage::Compute {
+            limits::COMPUTE_UAV_SLOTS
+        } else {
+            limits::GRAPHICS_UAV_SLOTS
+        };
+        if uav_limit < 64 && desc.unordered_access_views >> uav_limit != 0 {
+            return Err(Error::invalid(
+                "create_shader",
+                format!(
+                    "shader '{}' reads UAV slots past {} ({} stage)",
+                    desc.name,
+                    uav_limit - 1,
+                    stage.name()
+                ),
+            ));
+        }
+        if desc.stream_output && !matches!(stage, Stage::Vertex | Stage::Geometry | Stage::Domain) {
+            return Err(Error::invalid(
+                "create_shader",
+                format!(
+                    "shader '{}': only vs, ds and gs shaders can write stream output",
+                    desc.name
+                ),
+            ));
+        }
+        if !self.shared.shaders.has_room() {
+            return Err(full(ObjectKind::Shader));
+        }
+        let info = ShaderInfo {
+            stage,
+            constant_buffers: desc.constant_buffers,
+            shader_resources: desc.shader_resources,
+            samplers: desc.samplers,
+            unordered_access_views: desc.unordered_access_views,
+            stream_output: desc.stream_output,
+        };
+        Ok(Shader(self.shared.shaders.insert(
+            info.pack(),
+            0,
+            0,
+            desc.name,
+        )))
+    }
+
+    pub fn create_input_layout(&self, desc: &InputLayoutDesc<'_>) -> Result<InputLayout, Error> {
+        if !self.shared.input_layouts.has_room() {
+            return Err(full(ObjectKind::InputLayout));
+        }
+        Ok(InputLayout(self.shared.input_layouts.insert(
+            [desc.vertex_buffers as u64],
+            0,
+            0,
+            desc.name,
+        )))
+    }
+
+    pub fn create_blend_state(&self, name: &str) -> Result<BlendState, Error> {
+        self.shared
+            .blend_states
+            .has_room()
+            .then(|| BlendState(self.shared.blend_states.insert([], 0, 0, name)))
+            .ok_or_else(|| full(ObjectKind::BlendState))
+    }
+
+    pub fn create_rasterizer_state(&self, name: &str) -> Result<RasterizerState, Error> {
+        self.shared
+            .rasterizer_states
+            .has_room()
+            .then(|| RasterizerState(self.shared.rasterizer_states.insert([], 0, 0, name)))
+            .ok_or_else(|| full(ObjectKind::RasterizerState))
+    }
+
+    pub fn create_depth_stencil_state(&self, name: &str) -> Result<DepthStencilState, Error> {
+        self.shared
+            .depth_stencil_states
+            .has_room()
+            .then(|| DepthStencilState(self.shared.depth_stencil_states.insert([], 0, 0, name)))
+            .ok_or_else(|| full(ObjectKind::DepthStencilState))
+    }
+
+    pub fn create_sampler_state(&self, name: &str) -> Result<SamplerState, Error> {
+        self.shared
+            .sampler_states
+            .has_room()
+            .then(|| SamplerState(self.shared.sampler_states.insert([], 0, 0, name)))
+            .ok_or_else(|| full(ObjectKind::SamplerState))
+    }
+
+    pub fn create_query(&self, name: &str, kind: QueryKind) -> Result<Query, Error> {
+        self.shared
+            .queries
+            .has_room()
+            .then(|| Query(self.shared.queries.insert([kind as u64], 0, 0, name)))
+            .ok_or_else(|| full(ObjectKind::Query))
+    }
+
+    /// Creates a swap chain and its back buffers: textures `NAME.0 ..` with render-target views
+    /// `NAME.0.rtv ..` (as TRACE.md's `swapchain` declaration names them).
+    pub fn create_swap_chain(&self, desc: &SwapChainDesc<'_>) -> Result<SwapChain, Error> {
+        const CALL: &str = "create_swap_chain";
+        if !(1..=MAX_BACK_BUFFERS).contains(&desc.buffers) {
+            return Err(Error::invalid(
+                CALL,
+                format!(
+                    "a swap chain has 1 to {MAX_BACK_BUFFERS} back buffers, not {}",
+                    desc.buffers
+                ),
+            ));
+        }
+        if !self.shared.swap_chains.has_room() {
+            return Err(full(ObjectKind::SwapChain));
+        }
+        // Reserve the handle first so the back buffers can name their swap chain.
+        let mut words = [0u64; SWAP_CHAIN_WORDS];
+        words[0] = desc.buffers as u64 | (desc.format as u64) << 32;
+        words[1] = desc.width as u64 | (desc.height as u64) << 32;
+        let chain = SwapChain(self.shared.swap_chains.insert(words, 0, 0, desc.name));
+        let mut made = Vec::new();
+        for i in 0..desc.buffers {
+            let info = TextureInfo {
+                format: desc.format,
+                width: desc.width,
+                height: desc.height,
+                mip_levels: 1,
+                array_size: 1,
+                sample_count: 1,
+                bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+                compressible: true,
+                texture_compatible: false,
+                back_buffer: Some((chain, i)),
+            };
+            let texture_name = format!("{}.{i}", desc.name);
+            let built = self
+                .insert_texture(info, &texture_name)
+                .and_then(|texture| {
+                    let rtv_name = format!("{texture_name}.rtv");
+                    let rtv = self.create_render_target_view(&ViewDesc::new(&rtv_name, texture));
+                    if rtv.is_err() {
+                        self.release(texture);
+                    }
+                    rtv.map(|rtv| (texture, rtv))
+                });
+            match built {
+                Ok(pair) => made.push(pair),
+                Err(error) => {
+                    for (texture, rtv) in made {
+                        self.release(rtv);
+                        self.release(texture);
+                    }
+                    self.release(chain);
+                    return Err(error);
+                }
+            }
+        }
+        // The back buffers name their swap chain, so the chain was created first; its handle has
+        // not left this function yet, so its words can still be completed in place.
+        let mut full_words = words;
+        for (i, (texture, rtv)) in made.iter().enumerate() {
+            full_words[2 + 2 * i] = texture.0.to_bits();
+            full_words[2 + 2 * i + 1] = rtv.0.to_bits();
+        }
+        self.shared.swap_chains.rewrite(chain.0, full_words);
+        Ok(chain)
+    }
+}
