@@ -1,10 +1,11 @@
 //! The real run: a program's statements against the engine (device, immediate context with
-//! the GPU model inline, deferred contexts), in trace order, keeping what the expectations
-//! ask about: each context's last outcome, every refusal, the command lists, the fences, the
-//! dynamic instances and the names of the objects.
+//! the GPU model inline, deferred contexts, bundle recorders), in trace order, keeping what
+//! the expectations ask about: each context's last outcome, every refusal, the command lists
+//! and bundles, the fences, the dynamic instances and the names of the objects.
 //!
-//! **Threads.** Under `--threads N` the calls of each deferred context are queued to its worker
-//! ([`Pool`]); everything else runs here, on the main thread, in trace order. A statement that
+//! **Threads.** Under `--threads N` the calls of each deferred context and bundle recorder are
+//! queued to its worker ([`Pool`]), with the command list or bundle they name resolved here
+//! first; everything else runs here, on the main thread, in trace order. A statement that
 //! observes a context (its `finish`, `expect error` on it) first waits for the context's
 //! worker; one whose effect other contexts' calls could see, or whose result depends on their
 //! order, first waits for every worker: `release` (a queued bind of the object must still
@@ -16,8 +17,8 @@
 //! **Outcomes.** A call is refused when the engine refuses it (the recorder counts it: its
 //! `calls` statistic does not move, `last_refusal` says why), when it returns an error, or,
 //! under `validation=on`, when the flush that follows every immediate call reports a violation
-//! (R-V-1). `ran` tells the reference of `--compare` whether the call's work happened: a
-//! validation report leaves the work done.
+//! (R-V-1). The [`Effect`] of each step tells the reference of `--compare` whether its work
+//! happened (a validation report leaves the work done) and what a `finish` left.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -606,14 +607,9 @@ impl Engine {
     /// `expect bundle_footprint`.
     pub(crate) fn bundle_footprint(&mut self, bundle: ObjId, bytes: u64) -> Result<(), String> {
         let Some(made) = self.bundles.get(&bundle) else {
-            return Err(match self.outcomes.get(&bundle) {
-                _ if self.slots.contains_key(&bundle) => {
-                    match self.last_outcome(Subject::Object(bundle)) {
-                        Err(error) => format!("no bundle: its finish was refused ({error})"),
-                        Ok(()) => "no bundle".into(),
-                    }
-                }
-                _ => "no bundle".into(),
+            return Err(match self.last_outcome(Subject::Object(bundle)) {
+                Err(error) => format!("no bundle: its finish was refused ({error})"),
+                Ok(()) => "no bundle".into(),
             });
         };
         match made.footprint_bytes() as u64 == bytes {
