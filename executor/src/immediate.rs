@@ -556,6 +556,11 @@ impl ImmediateContext {
         // Violations of direct calls not reported yet come first.
         let direct = self.flush();
         self.run(list, restore, self.semantics);
+        if self.semantics == Semantics::Legacy && !restore {
+            // The after-rule cleared the state: what the direct calls bound before is gone for
+            // the recorder too (a later map must not re-bind it, its references go).
+            self.recorder.state_cleared_by_execution();
+        }
         self.queue.push(Submission::Kickoff);
         direct.and(self.submitted())
     }

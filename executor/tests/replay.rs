@@ -158,7 +158,7 @@ proptest! {
 
     #[test]
     fn random_traces_agree_with_the_reference(seed in any::<u64>(), count in 1usize..160) {
-        let trace = generate::trace_clear_of_known_bugs(seed, count);
+        let trace = generate::trace(seed, count);
         let run = run(&trace, &compare());
         prop_assert!(
             run.stdout.contains("identical to the reference"),
@@ -390,14 +390,12 @@ fn digest(run: &Replay) -> String {
         .to_string()
 }
 
-/// An engine bug the replay found, kept here until the immediate context is fixed (it is not
-/// the replay's code): after `execute_command_list(list, false)` a legacy immediate context's
-/// state is the ClearState defaults, but its recorder still shadows the bindings from before,
-/// so a later write_discard map of a buffer that was bound re-binds it (R-ST-8's patch of a
-/// bound buffer), and the draw reads a constant buffer nothing binds. `--compare` shows it.
+/// An engine bug the replay found (fixed): after `execute_command_list(list, false)` a legacy
+/// immediate context's state is the ClearState defaults, but its recorder still shadowed the
+/// bindings from before, so a later write_discard map of a buffer that was bound re-bound it
+/// (R-ST-8's patch of a bound buffer), and the draw read a constant buffer nothing binds.
 #[test]
-#[ignore = "engine bug: the legacy immediate context's shadow survives the ClearState after-rule"]
-fn legacy_immediate_context_forgets_its_bindings_after_execute_restore_no() {
+fn r_st_2_legacy_immediate_context_forgets_its_bindings_after_execute_restore_no() {
     let trace = "device semantics=legacy\n\
                  buffer cb usage=dynamic bind=constant size=256\n\
                  shader vs0 stage=vs cb=0\n\
@@ -415,15 +413,13 @@ fn legacy_immediate_context_forgets_its_bindings_after_execute_restore_no() {
     assert_eq!(run.exit_code, 0, "{}", run.stdout);
 }
 
-/// An engine bug the replay found: a legacy context's carried state (R-ST-1, `finish
-/// restore=yes`) loses the reset index a legacy index-buffer bind derived (R-ST-5). The
-/// carried state is re-emitted from the context's shadow: the index buffer, then the last
-/// explicit `set_primitive_reset_index`, whatever their order, and no index buffer when the
-/// last bind was null. Here the list's state ends with reset index 0xffff (the r16_uint bind
-/// came after the explicit 2), and the next list starts with 2.
+/// An engine bug the replay found (fixed): a legacy context's carried state (R-ST-1, `finish
+/// restore=yes`) lost the reset index a legacy index-buffer bind derived (R-ST-5): it
+/// re-emitted the index buffer, then the last explicit `set_primitive_reset_index`, whatever
+/// their order. Here the list's state ends with reset index 0xffff (the r16_uint bind came
+/// after the explicit 2), and the next list must start with it.
 #[test]
-#[ignore = "engine bug: carried state re-emits the explicit reset index after the index buffer"]
-fn legacy_carried_state_keeps_the_reset_index_the_index_format_set() {
+fn r_st_1_legacy_carried_state_keeps_the_reset_index_the_index_format_set() {
     let trace = "device semantics=fast\n\
                  buffer ib usage=default bind=index size=256\n\
                  context c0 semantics=legacy\n\
@@ -439,10 +435,9 @@ fn legacy_carried_state_keeps_the_reset_index_the_index_format_set() {
 }
 
 /// The same bug, the other way: an r16_uint bind then a null bind leave the register at
-/// 0xffff; the carried state binds no index buffer, and the next list starts at 0xffffffff.
+/// 0xffff; the carried state binds no index buffer, and the next list must still start there.
 #[test]
-#[ignore = "engine bug: carried state forgets a reset index derived by an index buffer unbound since"]
-fn legacy_carried_state_keeps_the_reset_index_after_an_unbind() {
+fn r_st_1_legacy_carried_state_keeps_the_reset_index_after_an_unbind() {
     let trace = "device semantics=legacy\n\
                  buffer ib usage=default bind=index size=256\n\
                  context c0 semantics=legacy\n\
@@ -453,6 +448,34 @@ fn legacy_carried_state_keeps_the_reset_index_after_an_unbind() {
                  c0 finish second\n\
                  imm execute second restore=yes\n\
                  expect draw 0 reset_index 0xffff\n";
+    let run = run(trace, &compare());
+    assert_eq!(run.exit_code, 0, "{}", run.stdout);
+}
+
+/// A call the replay itself refuses (executing a list whose finish failed) fails the recording
+/// list like any refused call (R-REC-8): its finish is refused, and a `restore=yes` on it
+/// carries nothing into the next list. (The replay used to discard the list but let the engine
+/// carry its state; `--compare` found it.)
+#[test]
+fn r_rec_8_a_list_with_a_call_the_replay_refused_carries_no_state() {
+    let trace = "device semantics=fast\n\
+                 buffer sb usage=dynamic bind=shader_resource size=256\n\
+                 srv sb_srv sb\n\
+                 shader vs0 stage=vs cb=0\n\
+                 context c0 semantics=legacy\n\
+                 context c1 semantics=fast\n\
+                 c1 ps_set_shader_resources 1 sb_srv\n\
+                 c1 finish l29\n\
+                 expect error c1 dynamic_before_map\n\
+                 c0 vs_set_shader vs0\n\
+                 c0 execute l29\n\
+                 expect error c0 invalid_argument\n\
+                 c0 finish l59 restore=yes\n\
+                 expect error c0 invalid_argument\n\
+                 c0 finish l62\n\
+                 imm execute l62\n\
+                 imm draw 2 0\n\
+                 expect draw 0 vs null\n";
     let run = run(trace, &compare());
     assert_eq!(run.exit_code, 0, "{}", run.stdout);
 }

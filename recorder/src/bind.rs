@@ -195,6 +195,7 @@ impl DeferredContext {
         let dynamic = self.is_dynamic_binding(&bound);
         if let Some(shadow) = self.shadow.as_mut() {
             shadow.dynamic_index_buffer = dynamic;
+            shadow.index_buffer_bound(&bound, format);
         }
         if split.is_some() {
             // A split point needs its side record: encode it again with one (legacy, rare).
@@ -209,7 +210,8 @@ impl DeferredContext {
     pub fn set_primitive_reset_index(&mut self, value: u32) {
         self.begin_call();
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.reset_index = Some(value);
+            shadow.reset_index = value;
+            shadow.reset_format = None;
         }
         self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
     }

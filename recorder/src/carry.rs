@@ -10,7 +10,7 @@ use crate::desc::Stage;
 use crate::encode::*;
 use crate::error::Error;
 use crate::resolve::{in_place, slots_payload, Bound, SlotCall};
-use crate::shadow::LegacyShadow;
+use crate::shadow::{derived_reset_index, LegacyShadow, DEFAULT_RESET_INDEX};
 use crate::split::SplitCategory;
 
 /// A carried binding of a buffer: a dynamic one is resolved again at execution.
@@ -122,6 +122,10 @@ impl DeferredContext {
                 carried_buffer(b, dynamic, SplitCategory::DynamicVertexBuffer)
             },
         );
+        // The reset index after the carried index buffer is what that bind derives from the
+        // ClearState defaults; where the register held something else (set explicitly after
+        // the bind, or derived from a buffer since unbound), it is set again after it.
+        let mut reset_index = DEFAULT_RESET_INDEX;
         if !shadow.index_buffer.buffer.is_null() {
             let (buffer, split) = carried_buffer(
                 &shadow.index_buffer,
@@ -129,9 +133,16 @@ impl DeferredContext {
                 SplitCategory::DynamicIndexBuffer,
             );
             self.emit(Opcode::SetIndexBuffer, 0, split, buffer);
+            reset_index = derived_reset_index(shadow.index_buffer.index_format())
+                .unwrap_or(DEFAULT_RESET_INDEX);
         }
-        if let Some(value) = shadow.reset_index {
-            self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
+        if shadow.reset_index != reset_index {
+            self.emit(
+                Opcode::SetPrimitiveResetIndex,
+                0,
+                None,
+                [shadow.reset_index, 0],
+            );
         }
         for stage in Stage::ALL {
             let (s, operand) = (stage as usize, stage as u8);

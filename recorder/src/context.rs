@@ -349,6 +349,15 @@ impl DeferredContext {
         }
     }
 
+    /// The immediate context executed a legacy-semantics after-rule that leaves the ClearState
+    /// defaults (R-ST-2, `restore = false`): its recorder's own state goes back to the defaults
+    /// too, dropping the bindings' references, without recording anything (the GPU side was
+    /// cleared by the execution).
+    #[doc(hidden)]
+    pub fn state_cleared_by_execution(&mut self) {
+        self.reset_shadow();
+    }
+
     /// "deferred context 'name' (#serial)", as errors name the context.
     pub(crate) fn label(&self) -> String {
         if self.bundle {

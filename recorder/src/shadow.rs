@@ -4,7 +4,7 @@
 //! `finish_command_list(true)` (R-ST-1), and to re-bind a dynamic resource that a write_discard
 //! map renamed while bound (R-ST-8). Fast contexts keep none of it.
 
-use crate::desc::{PrimitiveTopology, Rect, Viewport};
+use crate::desc::{Format, PrimitiveTopology, Rect, Viewport};
 use crate::encode::{BoundBuffer, BoundShader, BoundView};
 use crate::handle::RawHandle;
 use crate::limits::*;
@@ -18,7 +18,11 @@ pub(crate) struct LegacyShadow {
     pub(crate) topology: PrimitiveTopology,
     pub(crate) vertex_buffers: [BoundBuffer; VERTEX_BUFFER_SLOTS as usize],
     pub(crate) index_buffer: BoundBuffer,
-    pub(crate) reset_index: Option<u32>,
+    /// The primitive reset index register as legacy semantics leaves it (R-ST-5): set by
+    /// `set_primitive_reset_index`, or derived from the format of an index buffer bound after
+    /// one of another format (`reset_format`), as the GPU model does.
+    pub(crate) reset_index: u32,
+    pub(crate) reset_format: Option<Format>,
     pub(crate) shaders: [BoundShader; STAGES],
     pub(crate) constant_buffers: [[BoundBuffer; CONSTANT_BUFFER_SLOTS as usize]; STAGES],
     pub(crate) shader_resources: [[BoundView; SHADER_RESOURCE_SLOTS as usize]; STAGES],
@@ -42,6 +46,32 @@ pub(crate) struct LegacyShadow {
 }
 
 pub(crate) const DEFAULT_BLEND_FACTOR: [f32; 4] = [1.0; 4];
+
+/// The reset index after ClearState (R-ST-5).
+pub(crate) const DEFAULT_RESET_INDEX: u32 = u32::MAX;
+
+/// The reset index legacy semantics derives from an index format, if it derives one.
+pub(crate) fn derived_reset_index(format: Format) -> Option<u32> {
+    match format {
+        Format::R16Uint => Some(0xFFFF),
+        Format::R32Uint => Some(u32::MAX),
+        _ => None,
+    }
+}
+
+impl LegacyShadow {
+    /// A legacy bind of `buffer` in `format`: an index buffer of a format other than the last
+    /// one derives the reset index from it (a null buffer changes nothing).
+    pub(crate) fn index_buffer_bound(&mut self, buffer: &BoundBuffer, format: Format) {
+        if buffer.buffer.is_null() || self.reset_format == Some(format) {
+            return;
+        }
+        if let Some(value) = derived_reset_index(format) {
+            self.reset_format = Some(format);
+            self.reset_index = value;
+        }
+    }
+}
 pub(crate) const DEFAULT_SAMPLE_MASK: u32 = u32::MAX;
 
 impl Default for LegacyShadow {
@@ -51,7 +81,8 @@ impl Default for LegacyShadow {
             topology: PrimitiveTopology::Undefined,
             vertex_buffers: [BoundBuffer::NULL; VERTEX_BUFFER_SLOTS as usize],
             index_buffer: BoundBuffer::NULL,
-            reset_index: None,
+            reset_index: DEFAULT_RESET_INDEX,
+            reset_format: None,
             shaders: [BoundShader::NULL; STAGES],
             constant_buffers: [[BoundBuffer::NULL; CONSTANT_BUFFER_SLOTS as usize]; STAGES],
             shader_resources: [[BoundView::NULL; SHADER_RESOURCE_SLOTS as usize]; STAGES],

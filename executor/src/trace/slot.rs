@@ -95,8 +95,10 @@ pub(crate) struct Slot {
     pub refusals: Vec<Refusal>,
     /// The first refusal since the list being recorded began, the engine's or the replay's.
     pub list_error: Option<Error>,
-    /// The replay refused a call of the list being recorded (the engine does not know: the
-    /// replay fails the list's `finish` itself).
+    /// The replay refused a call of a bundle being recorded (the engine does not know: the
+    /// replay fails the bundle's `finish` itself). A deferred context is told instead
+    /// (`DeferredContext::refuse`), so its list fails as for any refused call and carries no
+    /// state.
     pub poisoned: bool,
 }
 
@@ -129,7 +131,12 @@ impl Slot {
     /// Notes the outcome of a recording call of `line`: a refusal is also the list's.
     pub(crate) fn outcome(&mut self, line: usize, outcome: Result<(), Error>, by_replay: bool) {
         if let Err(error) = &outcome {
-            self.poisoned |= by_replay;
+            if by_replay {
+                match &mut self.recorder {
+                    Recorder::Context(context) => context.refuse(error.clone()),
+                    _ => self.poisoned = true,
+                }
+            }
             if self.list_error.is_none() {
                 self.list_error = Some(error.clone());
             }

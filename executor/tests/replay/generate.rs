@@ -73,17 +73,10 @@ const DYNAMIC: &[&str] = &["dvb", "dcb", "sb"];
 
 /// A random trace of about `count` statements (the prelude not counted).
 pub fn trace(seed: u64, count: usize) -> String {
-    generate(seed, count, false)
+    generate(seed, count)
 }
 
-/// A random trace that keeps clear of the engine bugs the replay found (see the ignored
-/// tests of `replay.rs`): a legacy immediate context executes with `restore=yes` only, and
-/// no legacy deferred context finishes with `restore=yes`.
-pub fn trace_clear_of_known_bugs(seed: u64, count: usize) -> String {
-    generate(seed, count, true)
-}
-
-fn generate(seed: u64, count: usize, clear_of_known_bugs: bool) -> String {
+fn generate(seed: u64, count: usize) -> String {
     let mut rng = Rng::new(seed);
     let semantics = if rng.chance(50) { "legacy" } else { "fast" };
     let validation = if rng.chance(20) { " validation=on" } else { "" };
@@ -162,14 +155,7 @@ fn generate(seed: u64, count: usize, clear_of_known_bugs: bool) -> String {
             },
             18 | 19 => {
                 let on = rng.pick(&["c0", "c1", "c2"]);
-                // Clear of the engine's carried reset index (see `replay.rs`): no legacy
-                // context carries its state.
-                let carry = !(clear_of_known_bugs && on != "c1");
-                let restore = if carry && rng.chance(30) {
-                    " restore=yes"
-                } else {
-                    ""
-                };
+                let restore = if rng.chance(30) { " restore=yes" } else { "" };
                 let name = format!("l{n}");
                 lists.push(name.clone());
                 format!("{on} finish {name}{restore}")
@@ -181,12 +167,7 @@ fn generate(seed: u64, count: usize, clear_of_known_bugs: bool) -> String {
                 } else {
                     rng.pick(&["c0", "c1", "c2"])
                 };
-                let always = clear_of_known_bugs && on == "imm" && semantics == "legacy";
-                let restore = if always || rng.chance(30) {
-                    " restore=yes"
-                } else {
-                    ""
-                };
+                let restore = if rng.chance(30) { " restore=yes" } else { "" };
                 format!("{on} execute {list}{restore}")
             }
             22 => {
