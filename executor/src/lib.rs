@@ -33,6 +33,7 @@ mod field;
 mod gpu;
 mod gpu_thread;
 mod immediate;
+pub mod jobs;
 mod progress;
 mod record;
 mod sync;
@@ -41,6 +42,7 @@ pub mod trace;
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
+pub use jobs::{JobError, JobReport, JobResult, PoolError, RecordingPool, RecordingPoolDesc};
 pub use progress::Progress;
 
 /// Internals the loom models in `loom-tests/` drive directly.
@@ -48,6 +50,7 @@ pub use progress::Progress;
 #[doc(hidden)]
 pub mod loom_exports {
     pub use crate::gpu_thread::Handoff;
+    pub use crate::jobs::pool::{Finished, WorkerPool};
 }
 pub use record::{
     BlendRecord, Counters, DepthStencilRecord, DrawArgs, DrawKind, DrawRecord, GraphicsRecord,

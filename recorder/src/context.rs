@@ -242,6 +242,39 @@ impl DeferredContext {
         Ok(list)
     }
 
+    /// Abandons the list being recorded, whatever state it is in (a sticky error, a buffer
+    /// still mapped, calls cut short by a panic): its commands are dropped with everything they
+    /// hold, and a new list begins as after `finish_command_list(false)` (legacy: from the
+    /// ClearState defaults). A job system calls it when a job failed before the context
+    /// records the next job, so nothing of the failed job leaks into another list.
+    ///
+    /// ```
+    /// use recorder::*;
+    ///
+    /// let device = Device::new(DeviceDesc::default());
+    /// let buffer = device.create_buffer(&BufferDesc {
+    ///     name: "per_frame",
+    ///     size: 64,
+    ///     usage: Usage::Dynamic,
+    ///     bind: BindFlags::CONSTANT,
+    ///     ..Default::default()
+    /// })?;
+    /// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
+    /// let _ = context.map(buffer, MapType::WriteDiscard, false);
+    /// assert!(context.finish_command_list(false).is_err()); // still mapped: the list stays open
+    /// context.discard_command_list();
+    /// context.draw(3, 0);
+    /// assert_eq!(context.finish_command_list(false).map_err(|e| e.error)?.stats().draws, 1);
+    /// # Ok::<(), recorder::Error>(())
+    /// ```
+    pub fn discard_command_list(&mut self) {
+        if self.immediate {
+            return;
+        }
+        self.discard_list();
+        self.after_finish(false);
+    }
+
     /// The immediate context's calls since the last batch, as a list to run now (see
     /// `Device::immediate_recorder`). Its state stays as the calls left it; refused calls were
     /// ignored one by one (see [`last_refusal`](Self::last_refusal)), they discard nothing.
