@@ -14,8 +14,9 @@
 //! **In:** the recorder's concurrent structures. **Out:** pass or a failing interleaving.
 //! **Invariant:** every model is tiny (two or three threads, a few operations each) and finishes
 //! in seconds with `LOOM_MAX_PREEMPTIONS=2`: the whole run takes about 30 s on two cores, build
-//! included, most of it in `deferred_context::creation_racing_a_drop_at_the_limit` (about 870
-//! executions, each dropping a `Device`).
+//! included. The largest models are `deferred_context::creation_racing_a_drop_at_the_limit`
+//! (about 870 executions, each dropping a `Device`) and the recording pool's
+//! (`recording_pool::a_second_run_reuses_the_workers`: about 97,000 small executions, 11 s).
 //!
 //! ## The concurrent structures, and the model that covers each
 //!
@@ -37,6 +38,7 @@
 //!
 //! | Bundle entries (`DeviceShared::bundles`, `recorder/src/bundle.rs`): an object-table entry holding a reference on the bundle's commands | `bundle_body` = retain the entry (checked), clone the commands' list, unretain (destroying a released entry with its last reference); `release` destroys it or defers | `command_list::bundle_body_racing_release_returns_chunks_once` (without the retain it aborts on a use after free) |
 //! | `Handoff` (`executor/src/gpu_thread.rs`): the GPU model on its own thread | ownership passed through two channels: `Adopt(model)`, `Work(batch)`…, `Return` → the model back after every batch before it, `Stop` on drop | `gpu_thread::work_sent_before_a_take_is_applied_in_order`, `gpu_thread::take_without_adopt_and_drop_while_working` |
+//! | `WorkerPool` (`executor/src/jobs/pool.rs`), under `RecordingPool` (R-J-1): persistent workers, each owning its state (a deferred context) | `run` pushes one task per job (pointing at a batch on its stack) into the injector, bumps the epoch under the signal lock and wakes the workers; a worker pops its own deque, takes a batch from the injector, or steals from a sibling, runs the job, stores the result in the job's slot (a mutex) and decrements the batch's count, the last one waking the caller under the signal lock; idle workers sleep until the epoch moves; drop sets `shutdown` and joins. crossbeam-deque has no loom support: under `--cfg loom` the deques are a `Mutex<VecDeque>` stand-in with its interface (`executor/src/sync/deque.rs`) | `recording_pool::three_jobs_on_two_workers_come_back_in_job_order`, `recording_pool::a_second_run_reuses_the_workers`, `recording_pool::shutdown_before_any_run` (about 17,000 and 97,000 executions; notifying without the lock, or bumping the epoch before pushing the tasks, deadlocks them) |
 //!
 //! Single-threaded by construction, hence not modelled: `DeferredContext` and its `ChunkWriter`
 //! (`Send`, `!Sync`; one recording thread at a time), `MapTracker`, and the executor's
@@ -45,7 +47,9 @@
 //! own: a `BundleRecorder` is a deferred context (single-threaded), and a `DrawBundle` is a
 //! `std::sync::Arc` around the bundle's device entry (modelled above: lists call the bundle by
 //! handle; a legacy list retains the entry, execution's `bundle_body` clones the commands'
-//! `CommandList`, whose count is modelled above too).
+//! `CommandList`, whose count is modelled above too). A `RecordingPool`'s deferred contexts
+//! never cross threads after creation (each is moved into its worker thread, which keeps it
+//! until the pool is dropped); only `WorkerPool`'s protocol, modelled above, is shared.
 //!
 //! ## Bugs these models found (fixed)
 //!

@@ -19,19 +19,6 @@ pub(crate) enum Steal<T> {
     Retry,
 }
 
-impl<T> Steal<T> {
-    pub(crate) fn is_retry(&self) -> bool {
-        matches!(self, Steal::Retry)
-    }
-
-    pub(crate) fn success(self) -> Option<T> {
-        match self {
-            Steal::Success(task) => Some(task),
-            _ => None,
-        }
-    }
-}
-
 /// The global queue: any thread pushes, any thread steals.
 pub(crate) struct Injector<T> {
     queue: Mutex<VecDeque<T>>,
