@@ -26,8 +26,13 @@
 //! [`trace::replay`]), which runs a trace against all of the above, checks its expectations,
 //! and with `--compare` against a reference that issues every call directly.
 //!
+//! **Parallel recording** ([`jobs`], R-J-1): [`RecordingPool`], W persistent worker threads
+//! each owning a deferred context, records a frame's N jobs by work stealing (crossbeam-deque)
+//! and returns one command list per job, in job order, for the immediate context to execute in
+//! that order; a job's error or panic comes back in its place.
+//!
 //! **Not built yet:** barriers and hazard validation (`Validation::Hazards`, SPEC §9, R-V-2: the
-//! device accepts the setting and validates as `On`), the job-system recording helper (R-J-1).
+//! device accepts the setting and validates as `On`).
 
 mod field;
 mod gpu;

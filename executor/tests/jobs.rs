@@ -52,7 +52,7 @@ impl Rng {
 fn record_job(f: &Fixture, context: &mut DeferredContext, seed: u64, job: usize) {
     let mut rng = Rng::new(seed ^ (job as u64).wrapping_mul(0x1234_5678_9abc_def1));
     let fast = context.semantics() == Semantics::Fast;
-    if fast || job % 2 == 0 {
+    if fast || job.is_multiple_of(2) {
         if let Some(data) = context.map(f.cb_dyn, MapType::WriteDiscard, false) {
             data[0] = job as u8;
         }
