@@ -38,6 +38,8 @@
 //! | Bundle entries (`DeviceShared::bundles`, `recorder/src/bundle.rs`): an object-table entry holding a reference on the bundle's commands | `bundle_body` = retain the entry (checked), clone the commands' list, unretain (destroying a released entry with its last reference); `release` destroys it or defers | `command_list::bundle_body_racing_release_returns_chunks_once` (without the retain it aborts on a use after free) |
 //! | `Handoff` (`executor/src/gpu_thread.rs`): the GPU model on its own thread | ownership passed through two channels: `Adopt(model)`, `Work(batch)`…, `Return` → the model back after every batch before it, `Stop` on drop | `gpu_thread::work_sent_before_a_take_is_applied_in_order`, `gpu_thread::take_without_adopt_and_drop_while_working` |
 //!
+//! | The replay's `--threads` pool (`executor/src/trace/pool.rs`, a tool, not the engine) | one std channel per worker: jobs run in queue order; a wait is a message answered after the jobs before it | not modelled: the protocol is `Handoff`'s (FIFO channel, reply after the work queued before), which is; its std channels end on hang-up, which loom's cannot model |
+//!
 //! Single-threaded by construction, hence not modelled: `DeferredContext` and its `ChunkWriter`
 //! (`Send`, `!Sync`; one recording thread at a time), `MapTracker`, and the executor's
 //! `ImmediateContext` with its submission queue (owned by one thread; the GPU thread gets the
