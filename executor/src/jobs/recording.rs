@@ -21,9 +21,10 @@ pub struct RecordingPoolDesc<'a> {
     /// Names the worker threads and their contexts: `{name}.worker{k}`.
     pub name: &'a str,
     /// Worker threads, one deferred context each: 1 to 48 (R-REC-1), fewer if the device has
-    /// other deferred contexts alive.
+    /// other deferred contexts alive. Default 4; an engine typically gives the pool its cores
+    /// but the one submitting on the immediate context.
     pub workers: u32,
-    /// The semantics of every worker's context, hence of every list.
+    /// The semantics of every worker's context, hence of every list (default fast).
     pub semantics: Semantics,
     /// The engine the lists run on (compute and DMA contexts are always fast semantics).
     pub engine: Engine,
