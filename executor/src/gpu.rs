@@ -138,16 +138,7 @@ impl GpuModel {
     ) {
         self.resolve_split(category);
         if category == SplitCategory::Decompression {
-            let views: &[BoundView] = match *command {
-                Command::SetShaderResources { views, .. }
-                | Command::SetComputeUnorderedAccessViews { views, .. } => views,
-                Command::SetRenderTargets {
-                    uavs: Some((_, views)),
-                    ..
-                } => views,
-                _ => &[],
-            };
-            for view in views {
+            for view in command.shader_views() {
                 if !view.flags.has(ViewFlags::BUFFER) {
                     self.decompress_if_compressed(view.resource);
                 }

@@ -760,16 +760,11 @@ fn patched(command: &Command<'_>, instance: InstanceId, apply: impl FnOnce(&Comm
 
 /// Decompresses every compressed texture a view bind names (counted by the GPU model).
 fn decompress_bound(gpu: &mut GpuModel, command: &Command<'_>) {
-    let views: &[BoundView] = match *command {
-        Command::SetShaderResources { views, .. }
-        | Command::SetComputeUnorderedAccessViews { views, .. } => views,
-        Command::SetRenderTargets {
-            uavs: Some((_, views)),
-            ..
-        } => views,
-        _ => &[],
-    };
-    for view in views.iter().filter(|v| !v.flags.has(ViewFlags::BUFFER)) {
+    for view in command
+        .shader_views()
+        .iter()
+        .filter(|v| !v.flags.has(ViewFlags::BUFFER))
+    {
         gpu.decompress_if_compressed(view.resource);
     }
 }

@@ -197,6 +197,23 @@ pub(crate) struct Site {
     pub(crate) end: u32,
 }
 
+impl<'a> Command<'a> {
+    /// The views this command binds for shader access (shader resources, compute UAVs, the
+    /// output merger's UAVs): what a bind decompresses when it binds a compressed target
+    /// (a `decompression` split point, a legacy immediate bind; R-SP-4, R-ST-9).
+    pub fn shader_views(&self) -> &'a [BoundView] {
+        match *self {
+            Command::SetShaderResources { views, .. }
+            | Command::SetComputeUnorderedAccessViews { views, .. } => views,
+            Command::SetRenderTargets {
+                uavs: Some((_, views)),
+                ..
+            } => views,
+            _ => &[],
+        }
+    }
+}
+
 impl Decoded<'_> {
     /// The command as a run of its own that keeps its list alive, for a GPU model that runs later
     /// or on another thread (R-EX-3). `None` unless the command came from

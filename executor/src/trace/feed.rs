@@ -77,7 +77,7 @@ impl Feed {
             }
             if decoded.split == Some(SplitCategory::Decompression) {
                 // Legacy: binding a view of a compressed target decompresses it (R-ST-9).
-                for view in views(&decoded.command) {
+                for view in decoded.command.shader_views() {
                     if !view.flags.has(ViewFlags::BUFFER) {
                         self.gpu.decompress_if_compressed(view.resource);
                     }
@@ -113,19 +113,6 @@ impl Feed {
             });
         }
         self.gpu.progress_mut().kickoff();
-    }
-}
-
-/// The views a decompression split point binds.
-fn views<'a>(command: &Command<'a>) -> &'a [BoundView] {
-    match *command {
-        Command::SetShaderResources { views, .. }
-        | Command::SetComputeUnorderedAccessViews { views, .. } => views,
-        Command::SetRenderTargets {
-            uavs: Some((_, views)),
-            ..
-        } => views,
-        _ => &[],
     }
 }
 
