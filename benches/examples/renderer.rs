@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use benches::cli::{count, gpu_timing, ms};
 use benches::{record_draws, split_range, Scene, SceneDesc};
 use executor::{GpuTiming, ImmediateContext, JobResult, RecordingPool, RecordingPoolDesc};
 use recorder::*;
@@ -85,31 +86,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                     other => return Err(format!("--semantics: '{other}' is not fast or legacy")),
                 }
             }
-            "--gpu" => {
-                options.gpu = match value()?.as_str() {
-                    "inline" => GpuTiming::Inline,
-                    "threaded" => GpuTiming::Threaded,
-                    "detached" => GpuTiming::Detached,
-                    other => {
-                        return Err(format!(
-                            "--gpu: '{other}' is not inline, threaded or detached"
-                        ))
-                    }
-                }
-            }
+            "--gpu" => options.gpu = gpu_timing(&value()?)?,
             _ => return Err(format!("unknown option '{arg}'")),
         }
     }
     Ok(Some(options))
-}
-
-fn count(name: &str, text: &str, min: u32, max: u32) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "{name}: '{text}' is not a whole number from {min} to {max}"
-        )),
-    }
 }
 
 /// What one frame measured.
@@ -214,10 +195,6 @@ fn scoped_frame(
 fn median(mut values: Vec<Duration>) -> Duration {
     values.sort();
     values[values.len() / 2]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.3} ms", d.as_secs_f64() * 1e3)
 }
 
 fn main() -> ExitCode {

@@ -16,6 +16,7 @@
 //! and decompress the render targets they read, as fast semantics demands.
 
 pub mod bundle;
+pub mod cli;
 mod naive;
 mod record;
 pub mod scene;

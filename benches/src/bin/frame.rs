@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use std::ops::Range;
 
 use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
+use benches::cli::{count, fraction, gpu_timing, ms};
 use benches::{record_draws, split_range, Scene, SceneDesc};
 use bundles::DrawBundle;
 use executor::{Counters, GpuTiming, ImmediateContext};
@@ -138,18 +139,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                     other => return Err(format!("--bundles: '{other}' is not on or off")),
                 }
             }
-            "--gpu" => {
-                options.gpu = match value()?.as_str() {
-                    "inline" => GpuTiming::Inline,
-                    "threaded" => GpuTiming::Threaded,
-                    "detached" => GpuTiming::Detached,
-                    other => {
-                        return Err(format!(
-                            "--gpu: '{other}' is not inline, threaded or detached"
-                        ))
-                    }
-                }
-            }
+            "--gpu" => options.gpu = gpu_timing(&value()?)?,
             _ => return Err(format!("unknown option '{name}'")),
         }
     }
@@ -160,22 +150,6 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         ));
     }
     Ok(Some(options))
-}
-
-fn count(name: &str, text: &str, min: u32, max: u32) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "{name}: '{text}' is not a whole number from {min} to {max}"
-        )),
-    }
-}
-
-fn fraction(name: &str, text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(f) if (0.0..=1.0).contains(&f) => Ok(f),
-        _ => Err(format!("{name}: '{text}' is not a number from 0 to 1")),
-    }
 }
 
 /// One worker's list in one frame.
@@ -600,10 +574,6 @@ fn print_row(label: &str, s: &ListStats, record: Duration, drop: Duration) {
         drop.as_nanos() as f64 / 1e3,
         s.split_points.total()
     );
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.3} ms", d.as_secs_f64() * 1e3)
 }
 
 fn rate(per_second: f64) -> String {
