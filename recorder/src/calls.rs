@@ -16,9 +16,6 @@ impl DeferredContext {
     #[inline]
     fn emit_draw(&mut self, opcode: Opcode, args: [u32; 5]) {
         self.begin_call();
-        if self.engine != Engine::Graphics && opcode != Opcode::Dispatch {
-            return self.draw_off_graphics(opcode);
-        }
         self.stats.draws += 1;
         self.emit(opcode, 0, None, DrawPayload::new(args));
     }
@@ -77,23 +74,9 @@ impl DeferredContext {
         );
     }
 
-    /// A compute or DMA context records no draw (R-EX-5).
-    #[cold]
-    fn draw_off_graphics(&mut self, opcode: Opcode) {
-        let message = format!(
-            "a {} context records no draws; record {:?} on a graphics context",
-            self.engine.name(),
-            opcode
-        );
-        self.fail(Error::invalid("draw", message));
-    }
-
     /// Draws what the bound stream-output buffer holds.
     pub fn draw_auto(&mut self) {
         self.begin_call();
-        if self.engine != Engine::Graphics {
-            return self.draw_off_graphics(Opcode::DrawAuto);
-        }
         self.stats.draws += 1;
         self.emit(Opcode::DrawAuto, 0, None, Empty);
     }
@@ -127,9 +110,6 @@ impl DeferredContext {
 
     fn indirect(&mut self, opcode: Opcode, call: &'static str, args: Buffer, offset: u32) {
         self.begin_call();
-        if self.engine != Engine::Graphics && opcode != Opcode::DispatchIndirect {
-            return self.draw_off_graphics(opcode);
-        }
         match self.resolve_resource(call, args.into()) {
             Ok((resource, info)) => {
                 let size = info.map_or(0, |i| i.size);

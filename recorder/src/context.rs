@@ -32,7 +32,8 @@ pub struct DeferredContextDesc<'a> {
     /// Overrides the device's chunk policy for this context (R-REC-4).
     pub chunk_policy: Option<ChunkPolicy>,
     /// The engine the context's lists run on (R-EX-5). Compute and DMA contexts are always
-    /// fast semantics, and record no draws.
+    /// fast semantics. The model runs every engine's work in one in-order queue, so the engine
+    /// is what fences and waits name, not a restriction on the calls.
     pub engine: Engine,
 }
 
@@ -131,6 +132,11 @@ impl DeferredContext {
 
     pub fn semantics(&self) -> Semantics {
         self.semantics
+    }
+
+    /// The engine its lists run on (R-EX-5).
+    pub fn engine(&self) -> Engine {
+        self.engine
     }
 
     pub fn name(&self) -> &str {
