@@ -33,12 +33,13 @@ mod bundle;
 mod state;
 mod validate;
 
+pub use recorder::{DEFAULT_RESET_INDEX, R16_RESET_INDEX};
+pub use state::GpuState;
 use state::STAGES;
-pub use state::{GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 
 use recorder::encode::{BoundBuffer, BoundView, Command, Decoded, ViewFlags};
 use recorder::limits::*;
-use recorder::{Device, Error, Format, RawHandle, Segment, Semantics, SplitCategory, Stage};
+use recorder::{Device, Error, RawHandle, Segment, Semantics, SplitCategory, Stage};
 
 use crate::progress::Progress;
 use crate::record::*;
@@ -562,10 +563,8 @@ impl GpuModel {
             return;
         }
         let format = buffer.index_format();
-        let reset_index = match format {
-            Format::R16Uint => R16_RESET_INDEX,
-            Format::R32Uint => DEFAULT_RESET_INDEX,
-            _ => return,
+        let Some(reset_index) = format.legacy_reset_index() else {
+            return;
         };
         if self.state.legacy_index_format != Some(format) {
             self.state.legacy_index_format = Some(format);

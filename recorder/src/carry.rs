@@ -7,10 +7,11 @@
 
 use crate::context::DeferredContext;
 use crate::desc::Stage;
+use crate::desc::DEFAULT_RESET_INDEX;
 use crate::encode::*;
 use crate::error::Error;
 use crate::resolve::{in_place, slots_payload, Bound, SlotCall};
-use crate::shadow::{derived_reset_index, LegacyShadow, DEFAULT_RESET_INDEX};
+use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
 
 /// A carried binding of a buffer: a dynamic one is resolved again at execution.
@@ -133,7 +134,7 @@ impl DeferredContext {
                 SplitCategory::DynamicIndexBuffer,
             );
             self.emit(Opcode::SetIndexBuffer, 0, split, buffer);
-            reset_index = derived_reset_index(shadow.index_buffer.index_format())
+            reset_index = (shadow.index_buffer.index_format().legacy_reset_index())
                 .unwrap_or(DEFAULT_RESET_INDEX);
         }
         if shadow.reset_index != reset_index {

@@ -547,3 +547,21 @@ impl ClearFlags {
         }
     }
 }
+
+/// The primitive reset (cut) index after ClearState, and under fast semantics until one is set
+/// (R-ST-5).
+pub const DEFAULT_RESET_INDEX: u32 = 0xFFFF_FFFF;
+/// The reset index legacy semantics derives from an `r16_uint` index buffer (R-ST-5).
+pub const R16_RESET_INDEX: u32 = 0xFFFF;
+
+impl Format {
+    /// The reset index legacy semantics derives from an index buffer of this format, bound
+    /// after one of another format (R-ST-5): `r16_uint` and `r32_uint` only.
+    pub const fn legacy_reset_index(self) -> Option<u32> {
+        match self {
+            Format::R16Uint => Some(R16_RESET_INDEX),
+            Format::R32Uint => Some(DEFAULT_RESET_INDEX),
+            _ => None,
+        }
+    }
+}

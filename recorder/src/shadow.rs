@@ -4,7 +4,7 @@
 //! `finish_command_list(true)` (R-ST-1), and to re-bind a dynamic resource that a write_discard
 //! map renamed while bound (R-ST-8). Fast contexts keep none of it.
 
-use crate::desc::{Format, PrimitiveTopology, Rect, Viewport};
+use crate::desc::{Format, PrimitiveTopology, Rect, Viewport, DEFAULT_RESET_INDEX};
 use crate::encode::{BoundBuffer, BoundShader, BoundView};
 use crate::handle::RawHandle;
 use crate::limits::*;
@@ -47,18 +47,6 @@ pub(crate) struct LegacyShadow {
 
 pub(crate) const DEFAULT_BLEND_FACTOR: [f32; 4] = [1.0; 4];
 
-/// The reset index after ClearState (R-ST-5).
-pub(crate) const DEFAULT_RESET_INDEX: u32 = u32::MAX;
-
-/// The reset index legacy semantics derives from an index format, if it derives one.
-pub(crate) fn derived_reset_index(format: Format) -> Option<u32> {
-    match format {
-        Format::R16Uint => Some(0xFFFF),
-        Format::R32Uint => Some(u32::MAX),
-        _ => None,
-    }
-}
-
 impl LegacyShadow {
     /// A legacy bind of `buffer` in `format`: an index buffer of a format other than the last
     /// one derives the reset index from it (a null buffer changes nothing).
@@ -66,7 +54,7 @@ impl LegacyShadow {
         if buffer.buffer.is_null() || self.reset_format == Some(format) {
             return;
         }
-        if let Some(value) = derived_reset_index(format) {
+        if let Some(value) = format.legacy_reset_index() {
             self.reset_format = Some(format);
             self.reset_index = value;
         }

@@ -3,16 +3,11 @@
 
 use recorder::encode::{BoundBuffer, BoundShader, BoundView};
 use recorder::limits::*;
-use recorder::{Format, PrimitiveTopology, RawHandle, Rect, Stage, Viewport};
+use recorder::{Format, PrimitiveTopology, RawHandle, Rect, Stage, Viewport, DEFAULT_RESET_INDEX};
 
 use crate::record::*;
 
 pub(super) const STAGES: usize = Stage::ALL.len();
-
-/// The reset index after ClearState, and under fast semantics until one is set (R-ST-5).
-pub const DEFAULT_RESET_INDEX: u32 = 0xFFFF_FFFF;
-/// The reset index legacy semantics derives from an `r16_uint` index buffer (R-ST-5).
-pub const R16_RESET_INDEX: u32 = 0xFFFF;
 
 /// The register and binding state of the model; `Default` is the ClearState defaults. Opaque:
 /// taken by [`GpuModel::snapshot`](super::GpuModel::snapshot) and put back by [`GpuModel::restore`](super::GpuModel::restore) (a legacy
