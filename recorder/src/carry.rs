@@ -134,7 +134,10 @@ impl DeferredContext {
                 SplitCategory::DynamicIndexBuffer,
             );
             self.emit(Opcode::SetIndexBuffer, 0, split, buffer);
-            reset_index = (shadow.index_buffer.index_format().legacy_reset_index())
+            reset_index = shadow
+                .index_buffer
+                .index_format()
+                .legacy_reset_index()
                 .unwrap_or(DEFAULT_RESET_INDEX);
         }
         if shadow.reset_index != reset_index {

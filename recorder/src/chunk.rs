@@ -496,8 +496,8 @@ impl ChunkView {
             // SAFETY: side records occupy [side_start, size) of a sealed chunk, 8-aligned.
             let record = unsafe { (self.base.add(at) as *const u64).read() };
             let kind = match record >> 32 {
-                2 => SideKind::Nested,
-                3 => SideKind::Bundle,
+                k if k == SideKind::Nested as u64 => SideKind::Nested,
+                k if k == SideKind::Bundle as u64 => SideKind::Bundle,
                 _ => SideKind::Split,
             };
             (kind, record as u32)
