@@ -20,7 +20,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use benches::cli::{count, gpu_timing, ms};
-use benches::{record_draws, split_range, Scene, SceneDesc};
+use benches::{outln, record_draws, split_range, Scene, SceneDesc};
 use executor::{GpuTiming, ImmediateContext, JobResult, RecordingPool, RecordingPoolDesc};
 use recorder::*;
 
@@ -201,7 +201,7 @@ fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
-            println!("{HELP}");
+            outln!("{HELP}");
             return ExitCode::SUCCESS;
         }
         Err(message) => {
@@ -243,7 +243,7 @@ fn run(options: &Options) -> Result<(), String> {
     .map_err(|error| error.to_string())?;
     // The frame's cut: job k draws a contiguous range (a real engine cuts by pass or object).
     let jobs = split_range(options.draws, options.jobs.min(options.draws));
-    println!(
+    outln!(
         "renderer: {} draws in {} jobs on a pool of {} {} workers; 1 warm-up frame, {} timed",
         options.draws,
         jobs.len(),
@@ -251,9 +251,16 @@ fn run(options: &Options) -> Result<(), String> {
         options.semantics.name(),
         options.frames
     );
-    println!(
+    outln!(
         "{:>5} {:>11} {:>11} {:>7} {:>12} {:>6} {:>8} {:>7}  jobs per worker",
-        "frame", "record", "jobs' time", "speed", "execute", "lists", "KB", "stolen"
+        "frame",
+        "record",
+        "jobs' time",
+        "speed",
+        "execute",
+        "lists",
+        "KB",
+        "stolen"
     );
 
     let mut lists = Vec::with_capacity(jobs.len());
@@ -261,7 +268,7 @@ fn run(options: &Options) -> Result<(), String> {
     let mut frames = Vec::new();
     for index in 0..options.frames {
         let f = frame(&mut pool, &mut immediate, &scene, &jobs, &mut lists)?;
-        println!(
+        outln!(
             "{:>5} {:>11} {:>11} {:>6.1}x {:>12} {:>6} {:>8} {:>7}  {:?}",
             index + 1,
             ms(f.record),
@@ -290,8 +297,8 @@ fn run(options: &Options) -> Result<(), String> {
         job_times.iter().min().copied().unwrap_or_default(),
         job_times.iter().max().copied().unwrap_or_default(),
     );
-    println!();
-    println!(
+    outln!();
+    outln!(
         "median frame: recording {} wall for {} of the jobs' own time ({:.1}x on {} workers); \
          executing the {} lists in job order {} ({} per list)",
         ms(record),
@@ -302,7 +309,7 @@ fn run(options: &Options) -> Result<(), String> {
         ms(execute),
         ms(execute / jobs.len() as u32)
     );
-    println!(
+    outln!(
         "a job: {} to {}, median {} ({} draws)",
         ms(shortest),
         ms(longest),
@@ -328,7 +335,7 @@ fn run(options: &Options) -> Result<(), String> {
             .map(|_| scoped_frame(&mut contexts, &scene, &jobs))
             .collect(),
     );
-    println!(
+    outln!(
         "the same jobs on {} scoped threads spawned per frame, fixed shares: {} per frame \
          (the pool: {})",
         options.workers,

@@ -1,6 +1,9 @@
 //! What the command-line front ends (`frame`, the `renderer` example) share: option values
-//! checked with messages naming the option, and durations printed alike.
+//! checked with messages naming the option, durations printed alike, and printing that ends
+//! the program quietly when its output is a closed pipe ([`out!`](crate::out),
+//! [`outln!`](crate::outln)).
 
+use std::io::Write as _;
 use std::time::Duration;
 
 use executor::GpuTiming;
@@ -38,4 +41,38 @@ pub fn gpu_timing(text: &str) -> Result<GpuTiming, String> {
 /// Milliseconds with three decimals.
 pub fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+/// Writes to standard output. A closed pipe (`frame | head -1`: the reader went away) ends the
+/// program at once with status 0 and no message, as a Unix filter does; any other write error
+/// ends it with status 1 and the error. `println!` would panic instead ("failed printing to
+/// stdout"): Rust ignores `SIGPIPE`, so the write returns `EPIPE`.
+pub fn write_stdout(text: std::fmt::Arguments<'_>) {
+    let Err(error) = std::io::stdout().lock().write_fmt(text) else {
+        return;
+    };
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("standard output: {error}");
+    std::process::exit(1);
+}
+
+/// `print!` through [`write_stdout`]: quiet on a closed pipe.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `println!` through [`write_stdout`]: quiet on a closed pipe.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::cli::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
 }

@@ -26,7 +26,7 @@ use std::ops::Range;
 
 use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
 use benches::cli::{count, fraction, gpu_timing, ms};
-use benches::{record_draws, split_range, Scene, SceneDesc};
+use benches::{out, outln, record_draws, split_range, Scene, SceneDesc};
 use bundles::DrawBundle;
 use executor::{Counters, GpuTiming, ImmediateContext};
 use recorder::*;
@@ -338,8 +338,8 @@ fn run(
         }
     }
 
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{}: frame {} of {} (median by wall time): wall {}, min {}, max {}",
         mode.name(),
         median + 1,
@@ -348,7 +348,7 @@ fn run(
         ms(fastest),
         ms(slowest)
     );
-    println!(
+    outln!(
         "{:>5} {:>8} {:>9} {:>9} {:>11} {:>6} {:>10} {:>8} {:>8} {:>8} {:>7}",
         "list",
         "draws",
@@ -380,7 +380,7 @@ fn run(
         record_max = record_max.max(list.record);
     }
     print_row("total", &total, record_sum, drop_sum);
-    println!(
+    outln!(
         "record time: {} summed over threads, {} for the slowest thread; {} calls/s per thread",
         ms(record_sum),
         ms(record_max),
@@ -388,22 +388,22 @@ fn run(
     );
 
     if total.split_points.total() == 0 {
-        println!("split points: none");
+        outln!("split points: none");
     } else {
-        print!("split points by category  ");
+        out!("split points by category  ");
         for k in 0..report.lists.len() {
-            print!("{:>8}", format!("list {k}"));
+            out!("{:>8}", format!("list {k}"));
         }
-        println!("{:>8}", "total");
+        outln!("{:>8}", "total");
         for (category, count) in total.split_points.nonzero() {
-            print!("  {:<24}", category.name());
+            out!("  {:<24}", category.name());
             for list in &report.lists {
-                print!("{:>8}", list.stats.split_points[category]);
+                out!("{:>8}", list.stats.split_points[category]);
             }
-            println!("{count:>8}");
+            outln!("{count:>8}");
         }
     }
-    println!(
+    outln!(
         "execute on the {} immediate context, GPU model {}: {} for the {} lists ({} per list)",
         device.desc().immediate_semantics.name(),
         match options.gpu {
@@ -415,7 +415,7 @@ fn run(
         report.lists.len(),
         ms(report.execute / report.lists.len().max(1) as u32)
     );
-    println!(
+    outln!(
         "GPU model per frame: {} draws, {} context rolls, {} indirect-buffer executions, \
          {} split points resolved, {} decompressions",
         gpu.draws,
@@ -425,10 +425,10 @@ fn run(
         gpu.decompressions
     );
     for (category, count) in gpu.split_points_resolved.nonzero() {
-        println!("  resolved {:<24}{count:>8}", category.name());
+        outln!("  resolved {:<24}{count:>8}", category.name());
     }
     if gpu.bundle_calls > 0 {
-        println!(
+        outln!(
             "  {} bundle calls, {} constant-engine bytes loaded ({:.1} per call)",
             gpu.bundle_calls,
             gpu.ce_bytes,
@@ -437,7 +437,7 @@ fn run(
     }
     let allocated = pool_after.allocated_chunks - pool_before.allocated_chunks;
     let reused = pool_after.reused_chunks - pool_before.reused_chunks;
-    println!(
+    outln!(
         "chunk pool over the {} timed frames: {allocated} chunks allocated, {reused} reused",
         options.frames
     );
@@ -513,15 +513,15 @@ fn run_bundles(
         .max()
         .unwrap_or(0);
     let draws: u64 = bundles.iter().map(|b| b.draws() as u64).sum();
-    println!();
-    println!(
+    outln!();
+    outln!(
         "bundles: {} (one per object of up to 2 draws, {} draws), recorded once in {} on {} thread(s)",
         bundles.len(),
         draws,
         ms(elapsed),
         options.threads
     );
-    println!(
+    outln!(
         "  size {} bytes in all ({:.1} per bundle); constant-engine footprint {:.1} bytes per \
          bundle on average, {} at most (budget {})",
         bytes,
@@ -534,8 +534,8 @@ fn run_bundles(
     if let Some(fast) = fast {
         let (with_lists, with_bundles) = (fast.record + fast.drop, summary.record + summary.drop);
         let saved = with_lists.saturating_sub(with_bundles);
-        println!();
-        println!(
+        outln!();
+        outln!(
             "CPU time per frame against recording the same draws on fast lists (summed over \
              threads): recording {} -> {} ({:.1}x); recording and dropping the lists {} -> {}, \
              {} saved",
@@ -547,9 +547,9 @@ fn run_bundles(
             ms(saved),
         );
         if saved.is_zero() {
-            println!("recording the bundles once cost {}", ms(elapsed));
+            outln!("recording the bundles once cost {}", ms(elapsed));
         } else {
-            println!(
+            outln!(
                 "recording the bundles once cost {}: {:.1} frames' saving",
                 ms(elapsed),
                 elapsed.as_secs_f64() / saved.as_secs_f64()
@@ -560,7 +560,7 @@ fn run_bundles(
 
 fn print_row(label: &str, s: &ListStats, record: Duration, drop: Duration) {
     let ns = record.as_nanos() as f64;
-    println!(
+    outln!(
         "{:>5} {:>8} {:>9} {:>9} {:>11} {:>6} {:>10.1} {:>8.1} {:>8.1} {:>8.1} {:>7}",
         label,
         s.draws,
@@ -589,7 +589,7 @@ fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {
-            println!("{HELP}");
+            outln!("{HELP}");
             return ExitCode::SUCCESS;
         }
         Err(message) => {
@@ -604,7 +604,7 @@ fn main() -> ExitCode {
     immediate.set_gpu_timing(options.gpu);
     let scene = Scene::new(&device, &options.scene).unwrap_or_else(|e| fail(&e.to_string()));
     let d = &options.scene;
-    println!(
+    outln!(
         "scene: {} draws, {} materials ({} textures each), {} meshes, {} passes, \
          dynamic fraction {}, unmapped dynamic fraction {}, seed {:#x}",
         d.draws,
@@ -616,10 +616,11 @@ fn main() -> ExitCode {
         d.unmapped_dynamic_fraction,
         d.seed
     );
-    println!(
+    outln!(
         "run: {} worker thread(s), one deferred context and one list each; 1 warm-up frame, \
          {} timed frame(s)",
-        options.threads, options.frames
+        options.threads,
+        options.frames
     );
     let summaries: Vec<Summary> = options
         .semantics
@@ -636,13 +637,17 @@ fn main() -> ExitCode {
         .collect();
 
     if let [legacy, fast] = &summaries[..] {
-        println!();
-        println!(
+        outln!();
+        outln!(
             "{:<8} {:>10} {:>9} {:>8} {:>13}",
-            "", "calls", "ns/call", "B/draw", "split points"
+            "",
+            "calls",
+            "ns/call",
+            "B/draw",
+            "split points"
         );
         for s in &summaries {
-            println!(
+            outln!(
                 "{:<8} {:>10} {:>9.1} {:>8.1} {:>13}",
                 s.semantics.name(),
                 s.calls,
@@ -651,7 +656,7 @@ fn main() -> ExitCode {
                 s.split_points
             );
         }
-        println!(
+        outln!(
             "fast records a call in {:.2}x the time legacy takes",
             fast.ns_per_call / legacy.ns_per_call
         );
