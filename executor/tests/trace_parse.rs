@@ -378,6 +378,28 @@ fn trace_parses_every_call_in_trace_md() {
         )
     );
     assert_eq!(
+        on_line(&trace, text, "imm finish imm_list"),
+        &call(
+            CallContext::Immediate,
+            Method::FinishCommandList {
+                list: name("imm_list"),
+                restore: None,
+            }
+        )
+    );
+    assert_eq!(
+        on_line(&trace, text, "expect accepted dc"),
+        &Statement::Expectation(Expectation::Accepted {
+            subject: Subject::Named(name("dc")),
+        })
+    );
+    assert_eq!(
+        on_line(&trace, text, "expect accepted imm"),
+        &Statement::Expectation(Expectation::Accepted {
+            subject: Subject::Immediate,
+        })
+    );
+    assert_eq!(
         on_line(&trace, text, "expect split_points list total"),
         &Statement::Expectation(Expectation::SplitPoints {
             list: name("list"),

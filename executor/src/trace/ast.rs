@@ -477,7 +477,7 @@ pub struct Remap {
     pub inherit_slot: u64,
 }
 
-/// Whom `expect error` asks about: `imm`, a deferred context or bundle recorder, or any other
+/// Whom `expect error` and `expect accepted` ask about: `imm`, a deferred context or bundle recorder, or any other
 /// declared object (a declaration the engine rejected is reported under the declared name).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Subject {
@@ -490,6 +490,9 @@ pub enum Subject {
 pub enum Expectation {
     /// `expect ok`.
     Ok,
+    /// `expect accepted CTX`: the last call on CTX (or its finish, execute, declaration) was
+    /// accepted.
+    Accepted { subject: Subject },
     /// `expect error CTX KIND`.
     Error { subject: Subject, kind: ErrorKind },
     /// `expect split_points LIST [total=N] [CATEGORY=N ..]`: only the keys named are checked;

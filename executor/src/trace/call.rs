@@ -8,8 +8,9 @@
 //!
 //! Three methods change the symbol table. `finish LIST` on a deferred context declares the
 //! command list LIST; `finish` on a bundle recorder makes the bundle of the recorder's name,
-//! which `draw_bundle` and `expect bundle_footprint` need; `finish` on `imm` is a parse error
-//! (the immediate context has none). The first `insert_fence F` or `insert_wait_on_fence F`
+//! which `draw_bundle` and `expect bundle_footprint` need; `finish LIST` on `imm` declares LIST
+//! as well, and the replay refuses the call (`invalid_argument`: the immediate context records
+//! no list; TRACE.md), so LIST is a list whose finish failed. The first `insert_fence F` or `insert_wait_on_fence F`
 //! declares the fence F (a list may wait on a fence that a list recorded later in the trace
 //! signals, so neither has to come first); F must not name another object.
 
@@ -336,12 +337,6 @@ impl Parser {
                 Method::RemapVertexBufferInheritance { slot, inherit_slot }
             }
             "finish" => match context {
-                CallContext::Immediate => {
-                    return Err(cursor.error(
-                        "the immediate context has no finish (finish is for deferred contexts \
-                         and bundle recorders)",
-                    ))
-                }
                 CallContext::BundleRecorder(name) => {
                     if let Some(token) = cursor.peek() {
                         return Err(cursor.error(format_args!(
@@ -354,7 +349,8 @@ impl Parser {
                     self.symbols.finish_bundle(name.as_str());
                     Method::FinishBundle
                 }
-                CallContext::Deferred(_) => {
+                // On `imm` it parses alike, declaring LIST, and the replay refuses it.
+                CallContext::Deferred(_) | CallContext::Immediate => {
                     let list = cursor.new_name("a name for the command list")?;
                     let options = cursor.options(&["restore"])?;
                     let restore = options

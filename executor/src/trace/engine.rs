@@ -481,6 +481,18 @@ impl Engine {
                 let ran = result.as_ref().map_or_else(is_report, |_| true);
                 (result, ran)
             }
+            Call::FinishCommandList { list, .. } => {
+                // TRACE.md: a call the engine refuses, not a malformed trace. LIST is then a
+                // list whose finish failed, as on a deferred context.
+                let error = Error::InvalidArgument {
+                    call: "finish",
+                    message: "the immediate context records no command list (finish LIST is a \
+                              call of a deferred context)"
+                        .into(),
+                };
+                self.outcomes.insert(*list, Err(error.clone()));
+                (Err(error), false)
+            }
             Call::Resume => {
                 self.imm.resume();
                 (Ok(()), true)
@@ -644,7 +656,7 @@ fn error_or_missing(error: Option<Error>) -> Error {
 fn not_on_immediate(call: &Call) -> Error {
     let name = match call {
         Call::Remap { .. } => "remap_*_inheritance",
-        Call::FinishBundle | Call::FinishCommandList { .. } => "finish",
+        Call::FinishBundle => "finish",
         _ => "this call",
     };
     Error::InvalidArgument {

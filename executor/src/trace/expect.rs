@@ -1,8 +1,9 @@
-//! Expectations: `expect ok`, `expect error`, `expect split_points`, `expect counters`,
+//! Expectations: `expect ok`, `expect accepted`, `expect error`, `expect split_points`, `expect counters`,
 //! `expect draw`, `expect bundle_footprint`.
 //!
 //! **In:** a line that starts with `expect` (the caller has read it). **Out:** an
-//! [`Expectation`], its objects checked against the symbol table: `expect error` takes `imm` or
+//! [`Expectation`], its objects checked against the symbol table: `expect error` and `expect
+//! accepted` take `imm` or
 //! any declared name (a rejected declaration is reported under its name), `split_points` a
 //! command list, `bundle_footprint` a finished bundle, and an object in `expect draw`'s value
 //! must be of the kind the field holds (`value.rs` says which values each field takes).
@@ -13,29 +14,30 @@ use super::ast::{Expectation, Name, Subject};
 use super::cursor::{Cursor, Result};
 use super::lex::{self, quote};
 use super::parse::Parser;
-use super::symbols::Want;
+use super::symbols::{Symbols, Want};
 use super::value::{DrawField, ExpectedValue, FieldObject, Number, ObjectRef, ValueClass};
 use super::words::{CounterKey, ErrorKind, SplitCategory, Topology};
 
 impl Parser {
     pub(crate) fn expectation(&mut self, mut cursor: Cursor<'_>) -> Result<Expectation> {
-        let what = cursor
-            .next("what to expect (ok, error, split_points, counters, draw, bundle_footprint)")?;
+        let what = cursor.next(
+            "what to expect (ok, accepted, error, split_points, counters, draw, bundle_footprint)",
+        )?;
         let symbols = &self.symbols;
         let expectation = match what {
             "ok" => {
                 cursor.set_label("expect ok");
                 Expectation::Ok
             }
+            "accepted" => {
+                cursor.set_label("expect accepted");
+                Expectation::Accepted {
+                    subject: subject(&mut cursor, symbols)?,
+                }
+            }
             "error" => {
                 cursor.set_label("expect error");
-                let subject = match cursor.peek() {
-                    Some("imm") => {
-                        cursor.next("CTX")?;
-                        Subject::Immediate
-                    }
-                    _ => Subject::Named(cursor.object(symbols, Want::Any)?),
-                };
+                let subject = subject(&mut cursor, symbols)?;
                 let kind =
                     cursor.word("an error kind", ErrorKind::from_name, ErrorKind::choices())?;
                 Expectation::Error { subject, kind }
@@ -128,8 +130,8 @@ impl Parser {
             other => {
                 cursor.set_label("expect");
                 return Err(cursor.error(format_args!(
-                    "expected ok, error, split_points, counters, draw or bundle_footprint, \
-                     found {}",
+                    "expected ok, accepted, error, split_points, counters, draw or \
+                     bundle_footprint, found {}",
                     quote(other)
                 )));
             }
@@ -233,6 +235,17 @@ impl Parser {
             Some(name) => Ok(ObjectRef { name, instance }),
             None => Err(cursor.error(format_args!("expected a name, found {}", quote(token)))),
         }
+    }
+}
+
+/// The CTX of `expect error` and `expect accepted`: `imm` or any declared name.
+fn subject(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Subject> {
+    match cursor.peek() {
+        Some("imm") => {
+            cursor.next("CTX")?;
+            Ok(Subject::Immediate)
+        }
+        _ => Ok(Subject::Named(cursor.object(symbols, Want::Any)?)),
     }
 }
 

@@ -661,11 +661,11 @@ impl Lowering {
     fn expectation(&mut self, expectation: &Expectation) -> Lowered<()> {
         let check = match expectation {
             Expectation::Ok => Check::Ok,
+            Expectation::Accepted { subject } => Check::Accepted {
+                subject: self.subject_of(subject)?,
+            },
             Expectation::Error { subject, kind } => Check::Error {
-                subject: match subject {
-                    AstSubject::Immediate => Subject::Immediate,
-                    AstSubject::Named(name) => Subject::Object(self.subject(name)?),
-                },
+                subject: self.subject_of(subject)?,
                 kind: recorder::ErrorKind::from_name(kind.name())
                     .ok_or_else(|| format!("the engine has no error kind '{kind}'"))?,
             },
@@ -707,6 +707,14 @@ impl Lowering {
             check,
         }));
         Ok(())
+    }
+
+    /// The CTX of `expect error` and `expect accepted`.
+    fn subject_of(&mut self, subject: &AstSubject) -> Lowered<Subject> {
+        Ok(match subject {
+            AstSubject::Immediate => Subject::Immediate,
+            AstSubject::Named(name) => Subject::Object(self.subject(name)?),
+        })
     }
 
     /// `expect error NAME`: any declared name, a released one too (its last outcome stays).

@@ -291,6 +291,12 @@ impl Parser {
                         .transpose()?,
                 }
             }
+            "heap" => {
+                return Err(cursor.error(
+                    "heap declarations (memory placed resources share, R-BAR-7) are not built \
+                     yet; 'heap' is reserved",
+                ))
+            }
             "release" => Declaration::Release {
                 name: cursor.object(symbols, Want::Any)?,
             },

@@ -531,6 +531,7 @@ impl Display for Expectation {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
         match self {
             Self::Ok => f.write_str("expect ok"),
+            Self::Accepted { subject } => write!(f, "expect accepted {subject}"),
             Self::Error { subject, kind } => write!(f, "expect error {subject} {kind}"),
             Self::SplitPoints {
                 list,

@@ -477,6 +477,9 @@ pub(crate) struct Expect {
 #[derive(Clone, Debug)]
 pub(crate) enum Check {
     Ok,
+    Accepted {
+        subject: Subject,
+    },
     Error {
         subject: Subject,
         kind: recorder::ErrorKind,

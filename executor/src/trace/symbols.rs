@@ -7,7 +7,8 @@
 //!
 //! **Invariants.** A name is declared once: a second declaration is an error, and a name stays
 //! declared after `release` (using a released object is the engine's error, not the parser's).
-//! No object may be named like a statement keyword, `expect`, `imm` or `null` (see `RESERVED`),
+//! No object may be named like a reserved word: a declaration keyword, `release`, `expect`, `imm`
+//! or `null` (see `RESERVED`),
 //! so the first token of a line always says what the line is.
 //!
 //! A swap chain of N buffers declares the textures `S.0 .. S.(N-1)` and the RTVs `S.K.rtv`
@@ -146,7 +147,8 @@ impl Want {
     }
 }
 
-/// Words no object may be named: the statement keywords, `expect`, `imm` and `null`.
+/// Words no object may be named (TRACE.md "Lexical rules"): `imm null expect release` and the
+/// declaration keywords, `heap` among them although its declaration is not built yet.
 pub(crate) const RESERVED: &[&str] = &[
     "device",
     "buffer",
@@ -165,6 +167,7 @@ pub(crate) const RESERVED: &[&str] = &[
     "swapchain",
     "context",
     "bundle",
+    "heap",
     "release",
     "expect",
     "imm",
@@ -235,7 +238,10 @@ impl Symbols {
     /// Declares `name` as `kind` on `line`; the error message says why it cannot be.
     pub(crate) fn declare(&mut self, name: &str, kind: Kind, line: usize) -> Result<(), String> {
         if RESERVED.contains(&name) {
-            return Err(format!("'{name}' is a keyword and cannot name an object"));
+            return Err(format!(
+                "'{name}' is a reserved word (imm, null, expect, release and the declaration \
+                 keywords) and cannot name an object"
+            ));
         }
         if let Some(entry) = self.lookup(name) {
             return Err(format!(

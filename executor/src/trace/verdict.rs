@@ -1,4 +1,4 @@
-//! Expectations checked against the real run: `expect ok`, `error`, `split_points`,
+//! Expectations checked against the real run: `expect ok`, `accepted`, `error`, `split_points`,
 //! `counters`, `draw`, `bundle_footprint` (TRACE.md "Expectations").
 //!
 //! **In:** an [`Expect`] and the [`Engine`] as the trace left it at that line. **Out:** nothing
@@ -52,6 +52,10 @@ pub(crate) fn check(engine: &mut Engine, expect: &Expect) -> Result<(), String> 
                 }
             }
         }
+        Check::Accepted { subject } => match engine.last_outcome(*subject) {
+            Ok(()) => Ok(()),
+            Err(error) => Err(format!("error {} ({error})", error.kind())),
+        },
         Check::Error { subject, kind } => match engine.last_outcome(*subject) {
             Err(error) if error.kind() == *kind => Ok(()),
             Err(error) => Err(format!("{} ({error})", error.kind())),

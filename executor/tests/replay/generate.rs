@@ -188,8 +188,18 @@ fn generate(seed: u64, count: usize) -> String {
                     )
                 }
             }
-            23 => match rng.below(4) {
+            23 => match rng.below(6) {
                 0 => "imm present sc".to_string(),
+                4 => format!(
+                    "expect accepted {}",
+                    rng.pick(&["imm", "c0", "c1", "c2", "b0"])
+                ),
+                5 => {
+                    // Refused by the engine, not malformed (TRACE.md).
+                    let name = format!("l{n}");
+                    lists.push(name.clone());
+                    format!("imm finish {name}")
+                }
                 1 => format!("expect counters draws={draws}"),
                 2 => "expect ok".to_string(),
                 _ => {

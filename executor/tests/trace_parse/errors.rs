@@ -173,11 +173,11 @@ fn trace_errors_name_the_line_and_the_token() {
     );
     fails_after_prelude(
         "context buffer semantics=fast",
-        "context: 'buffer' is a keyword and cannot name an object",
+        "context: 'buffer' is a reserved word (imm, null, expect, release and the declaration keywords) and cannot name an object",
     );
     fails_after_prelude(
         "bundle imm rt=none",
-        "bundle: 'imm' is a keyword and cannot name an object",
+        "bundle: 'imm' is a reserved word (imm, null, expect, release and the declaration keywords) and cannot name an object",
     );
     fails_after_prelude(
         "dc finish vb",
@@ -191,10 +191,10 @@ fn trace_errors_name_the_line_and_the_token() {
         "device semantics=fast",
         "device: the device is already declared on line 1",
     );
+    // `imm finish LIST` parses (the replay refuses it), declaring LIST like any finish.
     fails_after_prelude(
-        "imm finish l",
-        "finish: the immediate context has no finish (finish is for deferred contexts and \
-         bundle recorders)",
+        "imm finish vb",
+        "finish: 'vb' is already declared (buffer on line 2)",
     );
     fails_after_prelude(
         "bun finish l",
@@ -240,8 +240,8 @@ fn trace_errors_name_the_line_and_the_token() {
     );
     fails_after_prelude(
         "expect frobnicate",
-        "expect: expected ok, error, split_points, counters, draw or bundle_footprint, \
-         found 'frobnicate'",
+        "expect: expected ok, accepted, error, split_points, counters, draw or \
+         bundle_footprint, found 'frobnicate'",
     );
     fails_after_prelude(
         "expect ok now",

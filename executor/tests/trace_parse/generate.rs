@@ -125,7 +125,7 @@ struct Pools {
     bundles: Vec<Name>,
     lists: Vec<Name>,
     fences: Vec<Name>,
-    /// Every name, for `release` and `expect error`.
+    /// Every name, for `release`, `expect error` and `expect accepted`.
     all: Vec<Name>,
 }
 
@@ -594,14 +594,14 @@ impl Generator {
                 inherit_slot: self.rng.u64(),
             },
             49 | 50 => match context {
-                CallContext::Immediate => return None,
                 CallContext::BundleRecorder(recorder) => {
                     if !self.pools.bundles.contains(recorder) {
                         self.pools.bundles.push(recorder.clone());
                     }
                     Method::FinishBundle
                 }
-                CallContext::Deferred(_) => {
+                // On `imm` too: it parses, and the replay refuses it.
+                CallContext::Deferred(_) | CallContext::Immediate => {
                     let list = self.fresh("list");
                     self.pools.lists.push(list.clone());
                     Method::FinishCommandList {
@@ -646,8 +646,15 @@ impl Generator {
     }
 
     fn expectation(&mut self) -> Statement {
-        let e = match self.rng.below(6) {
+        let e = match self.rng.below(7) {
             0 => Expectation::Ok,
+            6 => Expectation::Accepted {
+                subject: if self.rng.coin() {
+                    Subject::Immediate
+                } else {
+                    Subject::Named(self.rng.pick(&self.pools.all))
+                },
+            },
             1 => Expectation::Error {
                 subject: if self.rng.coin() {
                     Subject::Immediate

@@ -1,0 +1,194 @@
+//! The trace-format rules of TRACE.md (docs/TRACE.md) that issue 9 added or sharpened, through
+//! the replay's library API: `expect accepted`, the reserved words (`heap` among them), `imm
+//! finish` as the engine's refusal, and the draw-record fields `ib.offset`, `rtv.N.format`,
+//! `dsv.format`.
+
+use executor::trace::{replay, Replay, ReplayOptions};
+
+fn run(trace: &str) -> Replay {
+    replay(trace.as_bytes(), &ReplayOptions::default())
+}
+
+#[test]
+fn trace_expect_accepted_holds_after_an_accepted_call_and_fails_after_a_refusal() {
+    let trace = "device semantics=legacy\n\
+                 buffer cb usage=default bind=constant size=64\n\
+                 context dc semantics=legacy\n\
+                 imm vs_set_constant_buffers 0 cb\n\
+                 expect accepted imm\n\
+                 expect accepted dc\n\
+                 dc vs_set_constant_buffers 16 cb\n\
+                 expect accepted dc\n\
+                 dc draw 3 0\n\
+                 expect accepted dc\n\
+                 dc finish l\n\
+                 expect accepted l\n\
+                 context dc2 semantics=legacy\n\
+                 dc2 draw 3 0\n\
+                 dc2 finish l2\n\
+                 expect accepted l2\n\
+                 imm execute l2\n\
+                 expect accepted l2\n\
+                 expect accepted imm\n";
+    let run = run(trace);
+    assert_eq!(run.exit_code, 1, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("trace:8: expected accepted dc, found error invalid_argument ("),
+        "{}",
+        lines[0]
+    );
+    // The draw after the refusal was accepted; the list's finish is refused.
+    assert!(
+        lines[1].starts_with("trace:12: expected accepted l, found error invalid_argument ("),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].ends_with(" expectations=6/8"), "{}", lines[2]);
+}
+
+#[test]
+fn trace_expect_accepted_prints_back_and_names_its_context() {
+    let trace = executor::trace::parse(
+        b"device semantics=fast\ncontext c semantics=fast\nexpect accepted c\nexpect accepted imm\n",
+    )
+    .expect("parses");
+    assert_eq!(
+        trace.to_string(),
+        "device semantics=fast\ncontext c semantics=fast\nexpect accepted c\nexpect accepted imm\n"
+    );
+    let unknown = run("device semantics=fast\nexpect accepted nowhere\n");
+    assert_eq!(unknown.exit_code, 2);
+    assert!(
+        unknown.stderr.starts_with("trace:2: "),
+        "{}",
+        unknown.stderr
+    );
+}
+
+/// TRACE.md's reserved words, every one: none names an object (exit 2, the message saying
+/// which word is reserved), wherever a name is declared.
+const RESERVED: &[&str] = &[
+    "imm",
+    "null",
+    "expect",
+    "release",
+    "device",
+    "buffer",
+    "texture",
+    "srv",
+    "uav",
+    "rtv",
+    "dsv",
+    "shader",
+    "input_layout",
+    "blend_state",
+    "rasterizer_state",
+    "depth_stencil_state",
+    "sampler_state",
+    "predicate",
+    "swapchain",
+    "context",
+    "bundle",
+    "heap",
+];
+
+fn assert_reserved(trace: &str, word: &str) {
+    let run = run(trace);
+    assert_eq!(run.exit_code, 2, "{trace:?}: {run:?}");
+    assert!(
+        run.stderr.contains(&format!("'{word}' is a reserved word")),
+        "{trace:?}: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn trace_reserved_word_heap_cannot_name_a_context_a_list_or_a_fence() {
+    assert_reserved(
+        "device semantics=legacy\ncontext heap semantics=legacy\n",
+        "heap",
+    );
+    assert_reserved(
+        "device semantics=legacy\ncontext c semantics=legacy\nc finish heap\n",
+        "heap",
+    );
+    assert_reserved("device semantics=legacy\nimm insert_fence heap\n", "heap");
+    assert_reserved(
+        "device semantics=legacy\nbuffer heap usage=default bind=vertex size=16\n",
+        "heap",
+    );
+}
+
+#[test]
+fn trace_reserved_words_each_refused_as_a_name_saying_which() {
+    for word in RESERVED {
+        assert_reserved(
+            &format!("device semantics=fast\nblend_state {word}\n"),
+            word,
+        );
+    }
+}
+
+#[test]
+fn trace_heap_declaration_is_refused_as_not_built_yet() {
+    let run = run("device semantics=legacy\nheap h size=65536\n");
+    assert_eq!(run.exit_code, 2, "{run:?}");
+    assert!(
+        run.stderr.starts_with("trace:2: heap: ") && run.stderr.contains("not built yet"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn trace_imm_finish_is_the_engines_invalid_argument_not_a_malformed_trace() {
+    let trace = "device semantics=legacy\n\
+                 imm finish l\n\
+                 expect error imm invalid_argument\n\
+                 expect error l invalid_argument\n\
+                 imm finish l2 restore=yes\n\
+                 expect error imm invalid_argument\n\
+                 imm execute l\n\
+                 expect error imm invalid_argument\n";
+    let run = run(trace);
+    assert_eq!(run.exit_code, 0, "{run:?}");
+    let compared = replay(
+        trace.as_bytes(),
+        &ReplayOptions {
+            compare: true,
+            threads: 2,
+            ..ReplayOptions::default()
+        },
+    );
+    assert_eq!(compared.exit_code, 0, "{compared:?}");
+}
+
+#[test]
+fn trace_draw_record_fields_ib_offset_rtv_format_dsv_format() {
+    let trace = "device semantics=fast\n\
+                 buffer ib usage=default bind=index size=256\n\
+                 texture colour format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n\
+                 texture depth format=d32_float width=4 height=4 bind=depth_stencil\n\
+                 rtv colour_rtv colour\n\
+                 dsv depth_dsv depth\n\
+                 imm set_index_buffer ib r16_uint 0x40\n\
+                 imm om_set_render_targets colour_rtv depth_dsv\n\
+                 imm draw_indexed 3 0 0\n\
+                 expect draw 0 ib ib\n\
+                 expect draw 0 ib.format r16_uint\n\
+                 expect draw 0 ib.offset 64\n\
+                 expect draw 0 rtv.0.format r8g8b8a8_unorm\n\
+                 expect draw 0 dsv.format d32_float\n\
+                 expect draw 0 ib.offset 0\n\
+                 expect draw 0 dsv.format d16_unorm\n";
+    let run = run(trace);
+    assert_eq!(run.exit_code, 1, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "trace:15: expected draw 0 ib.offset 0, found 64");
+    assert_eq!(
+        lines[1],
+        "trace:16: expected draw 0 dsv.format d16_unorm, found d32_float"
+    );
+    assert!(lines[2].ends_with(" expectations=5/7"), "{}", lines[2]);
+}
