@@ -128,7 +128,7 @@ pub use ast::{
     SlotRange, SlotSet, Statement, Subject, Trace, Viewport,
 };
 pub use error::ParseError;
-pub use run::{replay, Replay, ReplayOptions};
+pub use run::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
 pub use words::{
     BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,

@@ -35,14 +35,67 @@ pub struct ReplayOptions {
     pub json: bool,
 }
 
+/// What `replay --help` prints (TRACE.md "The command").
+pub const USAGE: &str = "\
+usage: replay TRACE|- [--compare] [--threads N] [--records] [--json]
+
+Runs a trace (the format is docs/TRACE.md) against the engine, GPU model inline, and checks
+its expectations. `-` reads the trace from standard input.
+
+  --compare      also run the reference (every call on the immediate context) and stop at
+                 the first draw record that differs, printing both
+  --threads N    record the deferred contexts and bundle recorders on N worker threads
+                 (also --threads=N); the output is the single-threaded run's
+  --records      print every draw record, and where it came from after '#': the call's
+                 line, then the bundle calls and list executions it was reached through
+  --json         the summary as one JSON object (records and failures as objects)
+  -h, --help     print this help
+
+Exit codes: 0 every expectation held, 1 one failed (or --compare found a difference),
+2 the trace is malformed or unreadable.";
+
+/// Where the trace comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceSource {
+    File(std::path::PathBuf),
+    /// `-`: standard input.
+    Stdin,
+}
+
+/// What a command line asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Args {
+    /// `--help` or `-h` (anywhere on the line): print [`USAGE`].
+    Help,
+    Run {
+        options: ReplayOptions,
+        trace: TraceSource,
+    },
+}
+
 impl ReplayOptions {
-    /// The options of a command line (`--compare`, `--threads N`, `--records`, `--json`) and
-    /// the trace path, or what is wrong with them.
-    pub fn from_args(
-        args: impl IntoIterator<Item = String>,
-    ) -> Result<(Self, std::path::PathBuf), String> {
+    /// The command line's request (`--compare`, `--threads N` or `--threads=N`, `--records`,
+    /// `--json`, the trace or `-`; or `--help`), or what is wrong with it.
+    ///
+    /// ```
+    /// use executor::trace::{Args, ReplayOptions, TraceSource};
+    ///
+    /// let args = |line: &str| line.split(' ').map(String::from).collect::<Vec<_>>();
+    /// let Ok(Args::Run { options, trace }) = ReplayOptions::from_args(args("- --threads=2"))
+    /// else {
+    ///     panic!("a run");
+    /// };
+    /// assert_eq!((options.threads, trace), (2, TraceSource::Stdin));
+    /// assert_eq!(ReplayOptions::from_args(args("t.trace --help")), Ok(Args::Help));
+    /// assert!(ReplayOptions::from_args(args("--threads two t.trace")).is_err());
+    /// ```
+    pub fn from_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
+        let args: Vec<String> = args.into_iter().collect();
+        if args.iter().any(|a| a == "--help" || a == "-h") {
+            return Ok(Args::Help);
+        }
         let mut options = Self::default();
-        let mut path = None;
+        let mut trace = None;
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -51,18 +104,28 @@ impl ReplayOptions {
                 "--json" => options.json = true,
                 "--threads" => {
                     let n = args.next().ok_or("--threads needs a number")?;
-                    options.threads = n
-                        .parse()
-                        .map_err(|_| format!("--threads {n}: not a number of threads"))?;
+                    options.threads = threads(&n)?;
                 }
-                flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-                _ if path.is_some() => return Err(format!("one trace at a time ({arg})")),
-                _ => path = Some(arg.into()),
+                flag if flag.starts_with("--threads=") => {
+                    options.threads = threads(&flag["--threads=".len()..])?;
+                }
+                flag if flag.starts_with('-') && flag != "-" => {
+                    return Err(format!("unknown option {flag}"))
+                }
+                _ if trace.is_some() => return Err(format!("one trace at a time ({arg})")),
+                "-" => trace = Some(TraceSource::Stdin),
+                _ => trace = Some(TraceSource::File(arg.into())),
             }
         }
-        let path = path.ok_or("no trace given")?;
-        Ok((options, path))
+        let trace = trace.ok_or("no trace given")?;
+        Ok(Args::Run { options, trace })
     }
+}
+
+/// The N of `--threads N`.
+fn threads(n: &str) -> Result<usize, String> {
+    n.parse()
+        .map_err(|_| format!("--threads {n}: not a number of threads"))
 }
 
 /// What a replay printed, and its exit code.
