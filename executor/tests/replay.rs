@@ -139,7 +139,35 @@ fn check_threads_match(seed: u64, count: usize) -> Result<(), TestCaseError> {
             ..ReplayOptions::default()
         },
     );
-    prop_assert_eq!(records, plain_records);
+    prop_assert_eq!(&records, &plain_records);
+    // Each record names the line of a draw or dispatch as its origin (or, where the model
+    // skipped a bundle call inside a list, the execution alone).
+    let lines: Vec<&str> = trace.lines().collect();
+    for record in records.stdout.lines().filter(|l| l.contains("  # ")) {
+        let Some((_, origin)) = record.split_once("  # ") else {
+            continue;
+        };
+        let Some(line) = origin
+            .strip_prefix("line ")
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|n| n.parse::<usize>().ok())
+        else {
+            prop_assert!(origin.starts_with("a call of execution "), "{}", record);
+            continue;
+        };
+        let method = lines
+            .get(line - 1)
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("");
+        prop_assert!(
+            method.starts_with("draw") && method != "draw_bundle" || method.starts_with("dispatch"),
+            "{} names line {}: {:?}\n{}",
+            record,
+            line,
+            lines.get(line - 1),
+            trace
+        );
+    }
     Ok(())
 }
 
@@ -361,7 +389,9 @@ fn records_json_and_compare_outputs() {
         json.stdout
     );
     assert!(
-        json.stdout.contains("\"draw_records\":[\"draw vs=vs0 "),
+        json.stdout.contains(
+            "\"draw_records\":[{\"index\":0,\"kind\":\"draw\",\"fields\":{\"vs\":\"vs0\","
+        ),
         "{}",
         json.stdout
     );

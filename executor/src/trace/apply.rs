@@ -241,10 +241,12 @@ pub(crate) enum Recorded {
 }
 
 /// What a call names besides objects: the list an `execute` runs, the bundle a `draw_bundle`
-/// calls (`None` when it does not exist), the fences inserted so far.
+/// calls (`None` when it does not exist), what that list or bundle draws (`origin.rs`), the
+/// fences inserted so far.
 pub(crate) struct Named<'a> {
     pub list: Option<&'a CommandList>,
     pub bundle: Option<&'a DrawBundle>,
+    pub layout: Option<&'a super::origin::Layout>,
     pub fence: &'a dyn Fn(super::program::ObjId) -> u64,
 }
 
@@ -253,6 +255,7 @@ impl Named<'_> {
     pub(crate) const NONE: Named<'static> = Named {
         list: None,
         bundle: None,
+        layout: None,
         fence: &|_| 0,
     };
 }

@@ -35,6 +35,7 @@ use crate::record::{Counters, DrawRecord};
 use super::apply::{missing, record, Handles, Named, Recorded};
 use super::create::{create, release, Created};
 use super::names::{Namer, Names};
+use super::origin::{Layout, Origins, Piece, Via};
 use super::pool::Pool;
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
 use super::slot::{missing_recorder, Recorder, Refusal, Shared, SharedSlot, Slot};
@@ -75,6 +76,13 @@ pub(crate) struct Engine {
     /// Split points recorded by every list finished, by category.
     pub split_recorded: SplitCounts,
     validating: bool,
+    /// What each finished list draws, and each recorder's current bundle (`origin.rs`).
+    layouts: HashMap<ObjId, Layout>,
+    bundle_layouts: HashMap<ObjId, Layout>,
+    /// `imm` executions of each list that ran so far.
+    executions: HashMap<ObjId, u32>,
+    /// Where each record came from: kept under `--records` only.
+    origins: Option<Origins>,
 }
 
 fn lock(slot: &SharedSlot) -> MutexGuard<'_, Slot> {
@@ -120,11 +128,20 @@ impl Engine {
             cpu_mapped: HashSet::new(),
             split_recorded: SplitCounts::default(),
             validating,
+            layouts: HashMap::new(),
+            bundle_layouts: HashMap::new(),
+            executions: HashMap::new(),
+            origins: None,
         })
     }
 
     fn program(&self) -> &Program {
         &self.shared.program
+    }
+
+    /// Keeps where each draw record came from (`--records`).
+    pub(crate) fn track_origins(&mut self) {
+        self.origins.get_or_insert_with(Origins::default);
     }
 
     /// Runs step `index` (not an expectation: `verdict.rs` checks those), and says what
@@ -246,11 +263,12 @@ impl Engine {
         match call {
             Call::FinishCommandList { list, restore } => {
                 self.pool.wait(worker);
-                let (made, effect) = self.finish(&slot, line, *restore);
+                let (made, effect, pieces) = self.finish(&slot, line, *restore);
                 match made {
                     Ok(made) => {
                         self.split_recorded.add(&made.stats().split_points);
                         self.lists.insert(*list, made);
+                        self.layouts.insert(*list, pieces.into());
                         self.outcomes.insert(*list, Ok(()));
                     }
                     Err(error) => {
@@ -268,6 +286,7 @@ impl Engine {
                 let named = Named {
                     list: None,
                     bundle: None,
+                    layout: None,
                     fence: &|f| fence_value(fences, f),
                 };
                 let inserted = lock(&slot).call(&self.shared, line, call, &named);
@@ -278,8 +297,9 @@ impl Engine {
             }
             Call::FinishBundle => {
                 self.pool.wait(worker);
-                let (made, effect) = self.finish_bundle(&slot, line);
+                let (made, effect, pieces) = self.finish_bundle(&slot, line);
                 if let Ok(bundle) = made {
+                    self.bundle_layouts.insert(id, pieces.into());
                     // The trace keeps every bundle it made until it releases the name: a list
                     // that called the one before still finds it.
                     if let Some(before) = self.bundles.insert(id, bundle) {
@@ -297,6 +317,11 @@ impl Engine {
                     Call::DrawBundle(bundle) => self.bundles.get(bundle).cloned(),
                     _ => None,
                 };
+                let layout = match call {
+                    Call::Execute { list, .. } => self.layouts.get(list).cloned(),
+                    Call::DrawBundle(bundle) => self.bundle_layouts.get(bundle).cloned(),
+                    _ => None,
+                };
                 let shared = self.shared.clone();
                 self.pool.run(worker, move || {
                     let Op::Call { call, .. } = &shared.program.steps[index].op else {
@@ -305,6 +330,7 @@ impl Engine {
                     let named = Named {
                         list: list.as_ref(),
                         bundle: bundle.as_ref(),
+                        layout: layout.as_ref(),
                         fence: &|_| 0,
                     };
                     lock(&slot).call(&shared, line, call, &named);
@@ -323,7 +349,7 @@ impl Engine {
         slot: &SharedSlot,
         line: usize,
         restore: bool,
-    ) -> (Result<CommandList, Error>, Effect) {
+    ) -> (Result<CommandList, Error>, Effect, Vec<Piece>) {
         let mut slot = lock(slot);
         let name = slot.name.clone();
         let context = match &mut slot.recorder {
@@ -331,10 +357,14 @@ impl Engine {
             Recorder::Missing { line: declared } => {
                 let error = missing_recorder(&name, *declared);
                 slot.note(line, Err(error.clone()));
-                return (Err(error), Effect::Refused);
+                return (Err(error), Effect::Refused, Vec::new());
             }
             Recorder::Gone | Recorder::Bundle(_) => {
-                return (Err(replay_error("no deferred context")), Effect::Refused)
+                return (
+                    Err(replay_error("no deferred context")),
+                    Effect::Refused,
+                    Vec::new(),
+                )
             }
         };
         let sticky = context.error().is_some();
@@ -363,12 +393,13 @@ impl Engine {
             ),
             Err(error) => {
                 slot.note(line, Err(error.error.clone()));
-                return (Err(error.error), Effect::Open);
+                return (Err(error.error), Effect::Open, Vec::new());
             }
         };
+        let pieces = std::mem::take(&mut slot.pieces);
         slot.list_ended();
         slot.note(line, result.as_ref().map(|_| ()).map_err(Clone::clone));
-        (result, effect)
+        (result, effect, pieces)
     }
 
     /// Finishes the bundle of `slot`'s recorder: the bundle, or the finish's error (the
@@ -377,7 +408,7 @@ impl Engine {
         &mut self,
         slot: &SharedSlot,
         line: usize,
-    ) -> (Result<DrawBundle, Error>, Effect) {
+    ) -> (Result<DrawBundle, Error>, Effect, Vec<Piece>) {
         let mut slot = lock(slot);
         let name = slot.name.clone();
         let recorder = match &mut slot.recorder {
@@ -385,15 +416,22 @@ impl Engine {
             Recorder::Missing { line: declared } => {
                 let error = missing_recorder(&name, *declared);
                 slot.note(line, Err(error.clone()));
-                return (Err(error), Effect::Refused);
+                return (Err(error), Effect::Refused, Vec::new());
             }
-            _ => return (Err(replay_error("no bundle recorder")), Effect::Refused),
+            _ => {
+                return (
+                    Err(replay_error("no bundle recorder")),
+                    Effect::Refused,
+                    Vec::new(),
+                )
+            }
         };
         let result = match recorder.finish() {
             Ok(bundle) if !slot.poisoned => Ok(bundle),
             Ok(_) => Err(error_or_missing(slot.list_error.clone())),
             Err(error) => Err(slot.list_error.clone().unwrap_or(error.error)),
         };
+        let pieces = std::mem::take(&mut slot.pieces);
         slot.list_ended();
         slot.note(line, result.as_ref().map(|_| ()).map_err(Clone::clone));
         let kept = result.is_ok();
@@ -403,6 +441,7 @@ impl Engine {
                 kept,
                 carried: false,
             },
+            pieces,
         )
     }
 
@@ -455,8 +494,19 @@ impl Engine {
             }
             Call::Execute { list, restore } => match self.lists.get(list) {
                 Some(made) => {
+                    let start = self.origins.as_ref().map_or(0, Origins::len);
                     let mut result = self.imm.execute_command_list(made, *restore);
                     let ran = result.as_ref().map_or_else(is_report, |_| true);
+                    if ran {
+                        let execution = self.executions.entry(*list).or_insert(0);
+                        *execution += 1;
+                        let via = Via::Execution {
+                            list: *list,
+                            execution: *execution,
+                            line,
+                        };
+                        self.ran(start, self.layouts.get(list).cloned(), via);
+                    }
                     // Bundle calls the model skipped (formats, released bundles) count as the
                     // execution's refusal, as validation reports do.
                     if let Some(skipped) = self.imm.take_execution_errors().into_iter().next() {
@@ -469,8 +519,16 @@ impl Engine {
             },
             Call::DrawBundle(bundle) => match self.bundles.get(bundle) {
                 Some(made) => {
+                    let start = self.origins.as_ref().map_or(0, Origins::len);
                     let result = self.imm.draw_bundle(made);
                     let ran = result.as_ref().map_or_else(is_report, |_| true);
+                    if ran {
+                        let via = Via::Bundle {
+                            bundle: *bundle,
+                            line,
+                        };
+                        self.ran(start, self.bundle_layouts.get(bundle).cloned(), via);
+                    }
                     (result, ran)
                 }
                 None => (Err(missing(&shared.program, *bundle, "its finish")), false),
@@ -511,6 +569,7 @@ impl Engine {
                 let named = Named {
                     list: None,
                     bundle: None,
+                    layout: None,
                     fence: &|f| fence_value(fences, f),
                 };
                 let recorded = record(&mut *self.imm, call, &objects, &named);
@@ -530,7 +589,12 @@ impl Engine {
                         }
                         (Ok(()), true)
                     }
-                    (_, None) => (Ok(()), true),
+                    (_, None) => {
+                        if let (true, Some(origins)) = (call.makes_record(), &mut self.origins) {
+                            origins.direct(line);
+                        }
+                        (Ok(()), true)
+                    }
                 }
             }
         };
@@ -542,6 +606,21 @@ impl Engine {
         };
         self.imm_outcome(line, outcome);
         ran
+    }
+
+    /// A list or bundle whose layout is `body` ran on `imm`, reached through `via`; the
+    /// origins pushed from `start` on are its (and the direct calls' before it).
+    fn ran(&mut self, start: usize, body: Option<Layout>, via: Via) {
+        let Some(origins) = self.origins.as_mut() else {
+            return;
+        };
+        if let Some(body) = &body {
+            origins.run(body, via.clone());
+        }
+        // Executions and bundle calls run inline: the model has consumed everything now.
+        if let Some(records) = self.imm.gpu_now().map(|gpu| gpu.records().len()) {
+            origins.settle(start, records, Some(via));
+        }
     }
 
     fn imm_outcome(&mut self, line: usize, outcome: Result<(), Error>) {
@@ -606,6 +685,16 @@ impl Engine {
         for (instance, (_, k)) in instances.iter() {
             self.names.instance(*instance, *k);
         }
+    }
+
+    /// Where each draw record came from (under [`track_origins`](Self::track_origins)), in the
+    /// records' order.
+    pub(crate) fn origins(&mut self) -> Option<&Origins> {
+        let records = self.imm.records().len();
+        let origins = self.origins.as_mut()?;
+        let start = origins.len();
+        origins.settle(start, records, None);
+        Some(origins)
     }
 
     /// Calls `f` with the draw records so far and their namer.

@@ -115,6 +115,7 @@ mod engine;
 mod feed;
 mod lower;
 mod names;
+mod origin;
 mod pool;
 mod program;
 mod reference;

@@ -433,6 +433,22 @@ impl Call {
         }
     }
 
+    /// Whether the call draws or dispatches: the GPU model makes one draw record of it.
+    pub(crate) fn makes_record(&self) -> bool {
+        matches!(
+            self,
+            Self::Draw { .. }
+                | Self::DrawIndexed { .. }
+                | Self::DrawInstanced { .. }
+                | Self::DrawIndexedInstanced { .. }
+                | Self::DrawAuto
+                | Self::DrawInstancedIndirect { .. }
+                | Self::DrawIndexedInstancedIndirect { .. }
+                | Self::Dispatch { .. }
+                | Self::DispatchIndirect { .. }
+        )
+    }
+
     /// Whether the call sets state a legacy context carries into its next list after a
     /// `finish restore=yes` (R-ST-1): the state setters, and `clear_state`.
     pub(crate) fn is_state(&self) -> bool {

@@ -18,9 +18,39 @@ pub(crate) struct Summary {
     pub records: Vec<String>,
     pub digest: u64,
     pub checked: usize,
-    pub failures: Vec<String>,
+    pub failures: Vec<Failure>,
+    /// `--records`: every record's kind, fields and origin, in the records' order.
+    pub details: Vec<RecordDetail>,
     /// `--compare`: records compared, and the first difference as text.
     pub compare: Option<(usize, Option<String>)>,
+}
+
+/// An expectation that failed: `trace:LINE: expected …, found …`.
+#[derive(Clone, Debug)]
+pub(crate) struct Failure {
+    pub line: usize,
+    pub expected: String,
+    pub found: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "trace:{}: expected {}, found {}",
+            self.line, self.expected, self.found
+        )
+    }
+}
+
+/// A draw record as `--records` shows it: its kind, its fields (objects by trace name) and
+/// where it came from (`origin.rs`).
+#[derive(Clone, Debug)]
+pub(crate) struct RecordDetail {
+    pub kind: &'static str,
+    pub fields: Vec<(String, String)>,
+    pub origin_text: String,
+    pub origin_json: String,
 }
 
 /// The summary line: draws, dispatches, context rolls, indirect-buffer executions, split points
@@ -65,7 +95,14 @@ pub(crate) fn text(summary: &Summary, records: bool) -> String {
     let mut out = String::new();
     if records {
         for (i, record) in summary.records.iter().enumerate() {
-            let _ = writeln!(out, "{i}: {record}");
+            match summary.details.get(i) {
+                Some(detail) if !detail.origin_text.is_empty() => {
+                    let _ = writeln!(out, "{i}: {record}  # {}", detail.origin_text);
+                }
+                _ => {
+                    let _ = writeln!(out, "{i}: {record}");
+                }
+            }
         }
     }
     if let Some((count, difference)) = &summary.compare {
@@ -82,7 +119,7 @@ pub(crate) fn text(summary: &Summary, records: bool) -> String {
 }
 
 /// A JSON string.
-fn string(text: &str) -> String {
+pub(crate) fn string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -111,8 +148,42 @@ fn split_object(counts: &SplitCounts) -> String {
     out
 }
 
-fn array(items: &[String]) -> String {
-    let items: Vec<String> = items.iter().map(|s| string(s)).collect();
+/// `{"line":L,"expected":"…","found":"…"}` each.
+fn failures(failures: &[Failure]) -> String {
+    let items: Vec<String> = failures
+        .iter()
+        .map(|f| {
+            format!(
+                "{{\"line\":{},\"expected\":{},\"found\":{}}}",
+                f.line,
+                string(&f.expected),
+                string(&f.found)
+            )
+        })
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+/// `{"index":I,"kind":"draw","fields":{"vs":"vs0",…},"from":ORIGIN}` each (`origin.rs` for
+/// ORIGIN); field values are strings, as `--records` prints them.
+fn record_objects(details: &[RecordDetail]) -> String {
+    let items: Vec<String> = details
+        .iter()
+        .enumerate()
+        .map(|(index, detail)| {
+            let fields: Vec<String> = detail
+                .fields
+                .iter()
+                .map(|(name, value)| format!("{}:{}", string(name), string(value)))
+                .collect();
+            format!(
+                "{{\"index\":{index},\"kind\":{},\"fields\":{{{}}},\"from\":{}}}",
+                string(detail.kind),
+                fields.join(","),
+                detail.origin_json
+            )
+        })
+        .collect();
     format!("[{}]", items.join(","))
 }
 
@@ -146,7 +217,7 @@ pub(crate) fn json(summary: &Summary, exit_code: i32, records: bool) -> String {
         ",\"expectations\":{{\"checked\":{},\"failed\":{}}},\"failures\":{}",
         summary.checked,
         summary.failures.len(),
-        array(&summary.failures)
+        failures(&summary.failures)
     );
     if let Some((count, difference)) = &summary.compare {
         let _ = write!(
@@ -157,7 +228,11 @@ pub(crate) fn json(summary: &Summary, exit_code: i32, records: bool) -> String {
         );
     }
     if records {
-        let _ = write!(out, ",\"draw_records\":{}", array(&summary.records));
+        let _ = write!(
+            out,
+            ",\"draw_records\":{}",
+            record_objects(&summary.details)
+        );
     }
     out.push_str("}\n");
     out

@@ -18,7 +18,7 @@ use super::lower::lower;
 use super::names::{digest, record_lines};
 use super::program::Op;
 use super::reference::Reference;
-use super::report::{self, Summary};
+use super::report::{self, Failure, RecordDetail, Summary};
 use super::verdict;
 
 /// How to replay (the command's options).
@@ -146,6 +146,37 @@ impl Replay {
     }
 }
 
+/// Every record's kind, fields and origin, for `--records` (and `--json`).
+fn record_details(engine: &mut Engine, program: &super::program::Program) -> Vec<RecordDetail> {
+    let fields = engine.with_records(|records, namer| {
+        records
+            .iter()
+            .map(|record| {
+                let fields = record
+                    .fields()
+                    .into_iter()
+                    .map(|(name, value)| (name, value.display_with(namer).to_string()))
+                    .collect();
+                (record.kind.name(), fields)
+            })
+            .collect::<Vec<_>>()
+    });
+    let origins = engine.origins();
+    fields
+        .into_iter()
+        .enumerate()
+        .map(|(index, (kind, fields))| {
+            let origin = origins.and_then(|o| o.get(index));
+            RecordDetail {
+                kind,
+                fields,
+                origin_text: origin.map_or_else(String::new, |o| o.text(program)),
+                origin_json: origin.map_or_else(|| "null".into(), |o| o.json(program)),
+            }
+        })
+        .collect()
+}
+
 /// Replays `trace` (see the module essay).
 ///
 /// ```
@@ -178,6 +209,9 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         Ok(engine) => engine,
         Err(error) => return Replay::malformed(format!("replay: {error}")),
     };
+    if options.records {
+        engine.track_origins();
+    }
     let mut reference = match options.compare {
         true => match Reference::new(program.clone()) {
             Ok(reference) => Some(reference),
@@ -192,16 +226,16 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
             Op::Expect(expect) => {
                 summary.checked += 1;
                 if let Err(found) = verdict::check(&mut engine, expect) {
-                    let line = format!(
-                        "trace:{}: expected {}, found {found}",
-                        step.line,
-                        verdict::expected(expect)
-                    );
+                    let failure = Failure {
+                        line: step.line,
+                        expected: verdict::expected(expect),
+                        found,
+                    };
                     if !options.json {
-                        stdout.push_str(&line);
+                        stdout.push_str(&failure.to_string());
                         stdout.push('\n');
                     }
-                    summary.failures.push(line);
+                    summary.failures.push(failure);
                 }
             }
             _ => {
@@ -217,6 +251,9 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
     summary.recorded = engine.split_recorded;
     summary.records = engine.with_records(record_lines);
     summary.digest = digest(&summary.records);
+    if options.records {
+        summary.details = record_details(&mut engine, &program);
+    }
     if let Some(reference) = reference.as_mut() {
         let theirs = reference.record_lines();
         summary.compare = Some((

@@ -19,6 +19,7 @@ use recorder::encode::InstanceId;
 use recorder::{DeferredContext, Error};
 
 use super::apply::{record, Handles, Named, Recorded, Recording, Resolver};
+use super::origin::Piece;
 use super::program::{Call, ObjId, Program};
 
 /// A call the engine (or the replay) refused: where, on what, and the error.
@@ -100,6 +101,9 @@ pub(crate) struct Slot {
     /// (`DeferredContext::refuse`), so its list fails as for any refused call and carries no
     /// state.
     pub poisoned: bool,
+    /// The accepted calls of the list or bundle being recorded that make draw records
+    /// (`origin.rs`): its layout once finished.
+    pub pieces: Vec<Piece>,
 }
 
 pub(crate) type SharedSlot = Arc<Mutex<Slot>>;
@@ -113,6 +117,7 @@ impl Slot {
             refusals: Vec::new(),
             list_error: None,
             poisoned: false,
+            pieces: Vec::new(),
         }
     }
 
@@ -148,6 +153,26 @@ impl Slot {
     pub(crate) fn list_ended(&mut self) {
         self.list_error = None;
         self.poisoned = false;
+        self.pieces.clear();
+    }
+
+    /// An accepted call of `line`: what it will draw when the list or bundle runs.
+    fn note_piece(&mut self, line: usize, call: &Call, named: &Named<'_>) {
+        let piece = match (call, named.layout) {
+            (Call::DrawBundle(bundle), Some(body)) => Piece::Bundle {
+                bundle: *bundle,
+                line,
+                body: body.clone(),
+            },
+            (Call::Execute { list, .. }, Some(body)) => Piece::List {
+                list: *list,
+                line,
+                body: body.clone(),
+            },
+            (call, _) if call.makes_record() => Piece::Draw { line },
+            _ => return,
+        };
+        self.pieces.push(piece);
     }
 
     /// Runs a call of `line` on the slot's recorder; `named`: the list, bundle and fences it
@@ -185,6 +210,9 @@ impl Slot {
             Recorded::Done | Recorded::Fence(_) => {
                 if let (None, Recorded::Fence(value)) = (&refused, &recorded) {
                     inserted = Some(*value);
+                }
+                if refused.is_none() {
+                    self.note_piece(line, call, named);
                 }
                 self.outcome(line, refused.map_or(Ok(()), Err), false)
             }
