@@ -192,3 +192,58 @@ fn trace_draw_record_fields_ib_offset_rtv_format_dsv_format() {
     );
     assert!(lines[2].ends_with(" expectations=5/7"), "{}", lines[2]);
 }
+
+/// docs/TRACE.md, its notes' `>` prefixes dropped and every run of white space one space.
+fn docs() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/TRACE.md");
+    let text = std::fs::read_to_string(path).expect("docs/TRACE.md");
+    let text = text.replace("\n>", "\n");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn trace_docs_trace_md_quotes_the_error_of_each_construct_not_built_yet() {
+    let docs = docs();
+    let prelude = "device semantics=legacy\nbuffer b usage=default bind=vertex size=64\n";
+    // The construct, and how much of the replay's message the note quotes (the rest of a long
+    // vocabulary list is elided there).
+    let cases: &[(&str, Option<&str>)] = &[
+        ("heap h size=4096", None),
+        (
+            "buffer p usage=default bind=vertex size=64 heap=h offset=0",
+            None,
+        ),
+        (
+            "texture t format=r8_unorm width=4 height=4 bind=render_target dcc=yes",
+            None,
+        ),
+        ("imm barrier global sync=all:all access=common:common", None),
+        ("expect resource b layout=common", None),
+        ("expect counters barriers=0", None),
+        (
+            "expect error imm invalid_barrier",
+            Some("expect error: expected an error kind ("),
+        ),
+    ];
+    for (line, quoted) in cases {
+        let run = run(&format!("{prelude}{line}\n"));
+        assert_eq!(run.exit_code, 2, "{line}: {run:?}");
+        let message = run.stderr.trim_end().trim_start_matches("trace:3: ");
+        let quoted = quoted.unwrap_or(message);
+        assert!(message.starts_with(quoted), "{message}");
+        assert!(
+            docs.contains(&format!("`trace:N: {quoted}")),
+            "docs/TRACE.md does not quote what `{line}` gives today: {message}"
+        );
+    }
+    let device = run("device semantics=legacy legacy_barriers=on\n");
+    let message = device.stderr.trim_end().trim_start_matches("trace:1: ");
+    assert!(docs.contains(&format!("`trace:N: {message}`")), "{message}");
+    // Every word of the vocabularies the parser knows is on the page.
+    for word in executor::trace::ErrorKind::ALL {
+        assert!(docs.contains(word.name()), "{}", word.name());
+    }
+    for word in executor::trace::CounterKey::ALL {
+        assert!(docs.contains(word.name()), "{}", word.name());
+    }
+}

@@ -1,7 +1,7 @@
 //! One call of a [`Program`](super::program::Program) applied to one of the engine's
 //! recording APIs ([`Recording`]: `recorder::DeferredContext`, which the immediate context
 //! also derefs to, and `bundles::BundleRecorder`, which has the same methods and refuses what
-//! a bundle may not hold): the trace's objects turned into handles, the arguments TRACE.md
+//! a bundle may not hold): the trace's objects turned into handles, the arguments docs/TRACE.md
 //! leaves out given their defaults.
 //!
 //! **In:** a [`Call`], the recorder, the handles the declarations made ([`Handles`]), the
@@ -11,7 +11,7 @@
 //! (`decompress_resource` of a buffer, `execute` of a list whose finish failed), or "not a
 //! call of this recorder" for the calls only the immediate context or a `finish` handle.
 //!
-//! **Defaults** (TRACE.md gives no syntax for them): vertex buffers bind with stride 0 and
+//! **Defaults** (docs/TRACE.md gives no syntax for them): vertex buffers bind with stride 0 and
 //! offset 0; blend states with factor 1,1,1,1 and every sample; depth-stencil states with
 //! stencil reference 0; `clear_depth_stencil_view` clears depth and stencil;
 //! `update_subresource` writes no bytes (the model keeps no contents).

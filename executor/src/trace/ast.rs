@@ -4,13 +4,13 @@
 //! **In:** nothing; these are plain data. **Out:** one [`Statement`] per non-blank line, each
 //! a declaration, a call or an expectation, with every argument typed: object names as
 //! [`Name`]s (checked against the declarations by the parser), numbers as `u64`/`i64`, the
-//! floats TRACE.md states as `f32`, slot sets as ranges, every closed vocabulary as an enum
+//! floats docs/TRACE.md states as `f32`, slot sets as ranges, every closed vocabulary as an enum
 //! (`words.rs`).
 //!
 //! **Invariant.** Every tree the parser returns prints to text that parses back to the same
 //! tree (the line numbers aside: printing puts one statement a line). An optional option the
 //! trace did not write is `None` here (the engine's default applies), so printing writes exactly
-//! the options that were written, in TRACE.md's order. A hand-built tree prints the same way,
+//! the options that were written, in docs/TRACE.md's order. A hand-built tree prints the same way,
 //! and parses back equal if it is one the parser could have produced: objects declared before
 //! use, names that are [`Name`]s, finite floats, values of the class the field takes.
 
@@ -117,7 +117,7 @@ impl BindFlags {
         self.0 == 0
     }
 
-    /// The flags set, in TRACE.md's order.
+    /// The flags set, in docs/TRACE.md's order.
     pub fn iter(self) -> impl Iterator<Item = BindFlag> {
         BindFlag::ALL
             .iter()
@@ -162,7 +162,7 @@ pub enum Statement {
     Expectation(Expectation),
 }
 
-/// A declaration (TRACE.md "Declarations").
+/// A declaration (docs/TRACE.md "Declarations").
 #[derive(Clone, Debug, PartialEq)]
 pub enum Declaration {
     Device {
@@ -276,7 +276,7 @@ pub struct Call {
     pub method: Method,
 }
 
-/// A method and its arguments (TRACE.md "Calls"). `Option<Name>` is an argument that may be
+/// A method and its arguments (docs/TRACE.md "Calls"). `Option<Name>` is an argument that may be
 /// `null`; the lists of bindings are never empty.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Method {
@@ -477,15 +477,16 @@ pub struct Remap {
     pub inherit_slot: u64,
 }
 
-/// Whom `expect error` and `expect accepted` ask about: `imm`, a deferred context or bundle recorder, or any other
-/// declared object (a declaration the engine rejected is reported under the declared name).
+/// Whom `expect error` and `expect accepted` ask about: `imm`, a deferred context or bundle
+/// recorder, or any other declared object (a declaration the engine rejected is reported under the
+/// declared name).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Subject {
     Immediate,
     Named(Name),
 }
 
-/// An expectation (TRACE.md "Expectations").
+/// An expectation (docs/TRACE.md "Expectations").
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expectation {
     /// `expect ok`.

@@ -1,4 +1,4 @@
-//! Calls: `CTX METHOD ARGS`, every method of TRACE.md's "Calls" block.
+//! Calls: `CTX METHOD ARGS`, every method of docs/TRACE.md's "Calls" block.
 //!
 //! **In:** a line whose first token named a context (the caller has read it). **Out:** a
 //! [`Call`]: the method and its typed arguments, each object argument checked to be declared
@@ -6,13 +6,13 @@
 //! binding a pixel shader to the vertex stage is the engine's `invalid_argument`, not a parse
 //! error).
 //!
-//! Three methods change the symbol table. `finish LIST` on a deferred context declares the
-//! command list LIST; `finish` on a bundle recorder makes the bundle of the recorder's name,
-//! which `draw_bundle` and `expect bundle_footprint` need; `finish LIST` on `imm` declares LIST
-//! as well, and the replay refuses the call (`invalid_argument`: the immediate context records
-//! no list; TRACE.md), so LIST is a list whose finish failed. The first `insert_fence F` or `insert_wait_on_fence F`
-//! declares the fence F (a list may wait on a fence that a list recorded later in the trace
-//! signals, so neither has to come first); F must not name another object.
+//! Three methods change the symbol table. `finish LIST` on a deferred context declares the command
+//! list LIST; `finish` on a bundle recorder makes the bundle of the recorder's name, which
+//! `draw_bundle` and `expect bundle_footprint` need; `finish LIST` on `imm` declares LIST as well,
+//! and the replay refuses the call (`invalid_argument`: the immediate context records no list;
+//! docs/TRACE.md), so LIST is a list whose finish failed. The first `insert_fence F` or
+//! `insert_wait_on_fence F` declares the fence F (a list may wait on a fence that a list recorded
+//! later in the trace signals, so neither has to come first); F must not name another object.
 
 use super::ast::{Call, CallContext, Method, Rect, Remap, Viewport};
 use super::cursor::{Cursor, Result};

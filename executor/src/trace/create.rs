@@ -2,7 +2,7 @@
 //! predicates, swap chains; deferred contexts and bundle recorders (`context`, `bundle`).
 //!
 //! **In:** a [`Create`] and the device. **Out:** the engine's handles, or its error (a
-//! declaration the engine refuses is reported under the declared name, TRACE.md). The same
+//! declaration the engine refuses is reported under the declared name, docs/TRACE.md). The same
 //! code makes the objects of the real run and of the reference run of `--compare`, so the
 //! two make the same objects in the same order.
 

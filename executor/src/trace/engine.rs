@@ -540,7 +540,7 @@ impl Engine {
                 (result, ran)
             }
             Call::FinishCommandList { list, .. } => {
-                // TRACE.md: a call the engine refuses, not a malformed trace. LIST is then a
+                // docs/TRACE.md: a call the engine refuses, not a malformed trace. LIST is then a
                 // list whose finish failed, as on a deferred context.
                 let error = Error::InvalidArgument {
                     call: "finish",

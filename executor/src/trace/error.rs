@@ -1,5 +1,5 @@
 //! The one error of the parser: a line that cannot be parsed, names an unknown object or method,
-//! or has the wrong arguments (TRACE.md: "stops the replay with exit code 2").
+//! or has the wrong arguments (docs/TRACE.md: "stops the replay with exit code 2").
 //!
 //! **In:** the line and a message naming the offending token and what was expected there.
 //! **Out:** `trace:LINE: message`, as the replay prints it.

@@ -1,5 +1,5 @@
-//! Expectations: `expect ok`, `expect accepted`, `expect error`, `expect split_points`, `expect counters`,
-//! `expect draw`, `expect bundle_footprint`.
+//! Expectations: `expect ok`, `expect accepted`, `expect error`, `expect split_points`, `expect
+//! counters`, `expect draw`, `expect bundle_footprint`.
 //!
 //! **In:** a line that starts with `expect` (the caller has read it). **Out:** an
 //! [`Expectation`], its objects checked against the symbol table: `expect error` and `expect

@@ -1,4 +1,4 @@
-//! The lexical rules of TRACE.md: lines, comments, tokens, numbers.
+//! The lexical rules of docs/TRACE.md: lines, comments, tokens, numbers.
 //!
 //! **In:** the raw bytes of a trace. **Out:** for each line, its number (1-based) and its tokens
 //! as `&str`s; and, for a token, its value as an unsigned or signed integer or an `f32`.

@@ -3,7 +3,7 @@
 //!
 //! **In:** a trace as the parser returns it (objects declared before use, of the right kind).
 //! **Out:** the program, or the first problem as a [`ParseError`] (`trace:LINE: message`, exit
-//! code 2): a format name the engine does not know (TRACE.md lists formats by example; the
+//! code 2): a format name the engine does not know (docs/TRACE.md lists formats by example; the
 //! engine's `Format` decides), a number that does not fit the engine's argument (a 32-bit
 //! count, a `u8` stencil value, a slot beyond the slot masks of R-OBJ-5 in a shader
 //! declaration), a context, command list or bundle used after its `release`.
@@ -13,7 +13,7 @@
 //! `NAME.K.rtv`); a derived name of a larger swap chain (which the engine refuses) is numbered
 //! where it is first used and never created. Command lists are numbered by the `finish` that
 //! declares them, fences by their first use. Every write_discard `map` statement of a resource
-//! gets the next instance number K of that resource (TRACE.md "Instances").
+//! gets the next instance number K of that resource (docs/TRACE.md "Instances").
 
 use std::collections::HashMap;
 

@@ -1,4 +1,8 @@
-//! # trace: the plain-text trace format (TRACE.md), its parser and the `replay` command
+//! # trace: the plain-text trace format (docs/TRACE.md), its parser and the `replay` command
+//!
+//! docs/TRACE.md is the format's reference in this repository: the normative text, with a note
+//! on each construct not built yet and the error the replay gives for it today. "TRACE.md" in
+//! the comments of this module means that file.
 //!
 //! **In:** the bytes of a trace file, as a user attached it to a bug report: any bytes at all.
 //! **Out:** from the parser ([`parse`]), a typed [`Trace`], one [`Statement`] per line that has
@@ -9,8 +13,8 @@
 //!
 //! The parser does not touch the engine: replaying the statements, and every error the engine
 //! reports (a call it rejects, a released object used, a shader bound to the wrong stage, an
-//! unknown format name), belongs to the replay. What the parser refuses is what TRACE.md calls
-//! a malformed trace: a line that cannot be parsed, an unknown object or method, wrong
+//! unknown format name), belongs to the replay. What the parser refuses is what docs/TRACE.md
+//! calls a malformed trace: a line that cannot be parsed, an unknown object or method, wrong
 //! arguments.
 //!
 //! **Invariants.** No input panics or hangs: the parser is one pass over the bytes, linear in
@@ -23,18 +27,21 @@
 //! * `parse.rs`: statements and declarations; `call.rs`: calls; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table. `ast.rs`, `value.rs`, `words.rs`: the tree.
 //! * `print.rs`: the tree back to text. `error.rs`: [`ParseError`].
-//! * The replay: `run.rs` (the command), `lower.rs`, `convert.rs` and `program.rs` (the trace in the
-//!   engine's types), `engine.rs`, `slot.rs`, `apply.rs`, `create.rs` and `pool.rs` (the real run, on one
-//!   thread or several), `verdict.rs` (expectations), `names.rs` (records in trace names),
-//!   `reference.rs` and `feed.rs` (`--compare`), `compare.rs` and `report.rs` (the output).
+//! * The replay: `run.rs` (the command), `lower.rs`, `convert.rs` and `program.rs` (the trace in
+//!   the engine's types), `engine.rs`, `slot.rs`, `apply.rs`, `create.rs` and `pool.rs` (the real
+//!   run, on one thread or several), `verdict.rs` (expectations), `names.rs` (records in trace
+//!   names), `origin.rs` (where each record came from), `reference.rs` and `feed.rs`
+//!   (`--compare`), `compare.rs` and `report.rs` (the output).
 //!
-//! ## Choices where TRACE.md is silent
+//! ## Choices where docs/TRACE.md is silent
 //! * **Names.** A name is declared once: declaring it again (another buffer, a second
 //!   `finish` into the same list name) is an error, `'x' is already declared (buffer on line
-//!   3)`. A released name stays declared. No object may be named `imm`, `null`, `expect` or a
-//!   declaration keyword (`buffer`, `context`, `bundle`, ...; so no context is called
-//!   `buffer`): the first token of a line then always says what the line is, and `null` always
-//!   means the null object. Method names are not reserved (a context may be called `draw`).
+//!   3)`. A released name stays declared. TRACE.md's reserved words name no object, wherever a
+//!   name is made (a declaration, `finish LIST`, a fence's first use): `imm null expect
+//!   release` and the declaration keywords, `device` and `heap` among them (`'heap' is a
+//!   reserved word (…) and cannot name an object`). A `heap` line is refused as not built yet.
+//!   Method names, vocabulary words (`fast`, `ia`) and `accepted` are not reserved (a context
+//!   may be called `draw`).
 //! * **Swap chains.** `swapchain S buffers=N` declares `S.0 .. S.(N-1)` (textures) and
 //!   `S.K.rtv` (RTVs) without storing them, so any N costs nothing; a swap chain whose derived
 //!   names were already declared is refused.
@@ -42,9 +49,11 @@
 //!   may wait on a fence another list, recorded later, signals). **QUERY** (`begin`, `end`) is a
 //!   predicate, the only query a trace declares.
 //! * **Kinds.** A RESOURCE is any buffer or texture; a SHADER is any shader, whatever its
-//!   stage; a BUNDLE must be finished (`B finish` on an earlier line). `finish` on `imm` is an
-//!   error; `finish LIST` on a deferred context declares the list; `finish` on a bundle
-//!   recorder takes no arguments. `expect error` takes `imm` or any declared name.
+//!   stage; a BUNDLE must be finished (`B finish` on an earlier line). `finish LIST` declares
+//!   the list, on `imm` too (where the replay refuses the call, TRACE.md: LIST is then a list
+//!   whose finish failed, so `expect error LIST invalid_argument` holds and `execute LIST` is
+//!   refused); `finish` on a bundle recorder takes no arguments. `expect error` and `expect
+//!   accepted` take `imm` or any declared name.
 //! * **Options** (`key=value`) come after the positional arguments, in any order, each once;
 //!   an option not written is `None` in the tree (the engine's default). `bind=none` is the
 //!   empty flag set (a staging buffer), as `rt=none` is for a bundle.
@@ -54,12 +63,11 @@
 //! * **`expect draw`** values are read by the field's class (`value.rs`): an object field
 //!   takes a declared object of its kind (`NAME#K` only for buffers and views), `topology` a
 //!   topology word (`undefined` too, which `set_primitive_topology` also takes), `viewport.N`
-//!   four numbers, and so on. Every field also takes `null`. The extensions `ib.offset`,
-//!   `rtv.N.format`, `dsv.format` that `DrawRecord::field` answers are fields too.
+//!   four numbers, and so on. Every field also takes `null`.
 //! * **Text.** Each line must be UTF-8 (comments too); a `\r` before the `\n` is dropped. An
 //!   empty trace, or one of comments only, has no `device`: an error at its last line.
 //!
-//! ## Choices of the replay where TRACE.md is silent
+//! ## Choices of the replay where docs/TRACE.md is silent
 //! * **Malformed, exit 2** (besides the parser's): a format the engine does not know, a number
 //!   that does not fit the engine's argument (a 32-bit count, an 8-bit stencil value, a slot
 //!   beyond a shader's 128-bit, 16-bit... slot masks), a context, command list or bundle named
@@ -74,7 +82,7 @@
 //!   `present`.
 //! * **Instances.** K counts every write_discard `map` statement of the resource, accepted or
 //!   not. In `expect draw`, `NAME` without `#K` matches any instance of a dynamic resource.
-//! * **Defaults** of what TRACE.md has no syntax for: vertex buffers with stride and offset 0,
+//! * **Defaults** of what docs/TRACE.md has no syntax for: vertex buffers with stride and offset 0,
 //!   blend factor 1,1,1,1 and every sample, stencil reference 0, `clear_depth_stencil_view`
 //!   clearing depth and stencil, `update_subresource` writing no bytes.
 //! * **Outcomes.** `expect error CTX` asks about the last call on CTX, its `finish` included;
@@ -90,9 +98,26 @@
 //! * **Bundles.** A second `finish` of a recorder makes a new bundle under its name; the
 //!   earlier one stays alive (a list may have called it) until the name is released.
 //! * **Output.** The summary line and `digest=` line (FNV-1a, 64 bits, over the records as
-//!   `--records` prints them, objects by trace name), `--records` as `INDEX: KIND field=value
-//!   ...` in `DrawRecord::fields` order, `--json` one object with the summary, every counter,
-//!   the failures and (`--compare`) the difference.
+//!   `--records` prints them before their origin, objects by trace name: where a record came
+//!   from is not part of it, so `--compare` and the digest ignore it), `--records` as `INDEX:
+//!   KIND field=value ...  # ORIGIN` in `DrawRecord::fields` order, `--json` one object with the
+//!   summary, every counter, the failures and (`--compare`) the difference.
+//! * **Origins** (`--records`, `origin.rs`): ORIGIN is `line L` of the draw or dispatch call,
+//!   then, innermost first, `bundle B called on line L`, `list M executed on line L` (a list
+//!   executed inside a list) and `execution K of list M on line L`: K counts the `imm`
+//!   executions of M whose work ran (a refused one does not count; one under a validation
+//!   report does). Where the GPU model skipped a bundle call inside an execution (formats, a
+//!   released bundle), that execution's records say `a call of execution K of list M on line
+//!   L`, the call not being known.
+//! * **JSON.** Records (`--json --records`) are `{"index","kind","fields":{NAME:VALUE,…},
+//!   "from":{"line","via":[…]}}`, the values strings as `--records` prints them, each `via`
+//!   `{"bundle","line"}`, `{"list","line"}` or `{"list","execution","line"}`; failures are
+//!   `{"line","expected","found"}`, `expected` the expectation as written without `expect`.
+//! * **The command line.** `--help` or `-h` anywhere wins over everything else (exit 0);
+//!   `-` is standard input; `--threads N` and `--threads=N` are the same; an unknown option
+//!   is exit 2 with the usage line. A closed standard output ends the output without a message
+//!   and the exit code stays the verdict's (0 when every expectation held): a filter's reader
+//!   going away is no failure of the trace.
 
 mod ast;
 mod call;
@@ -106,7 +131,7 @@ mod symbols;
 mod value;
 mod words;
 
-// The replay (TRACE.md "The command"): `run.rs` and the files it names.
+// The replay (docs/TRACE.md "The command"): `run.rs` and the files it names.
 mod apply;
 mod compare;
 mod convert;

@@ -1,5 +1,5 @@
 //! Draw records in the trace's words: every object by its trace name, a dynamic instance as
-//! `NAME#K` (TRACE.md "Instances": K counts the write_discard map statements of the resource
+//! `NAME#K` (docs/TRACE.md "Instances": K counts the write_discard map statements of the resource
 //! in trace order; 0 is the contents at creation).
 //!
 //! **In:** which engine handle each declaration made, and which engine instance each map

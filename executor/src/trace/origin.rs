@@ -1,5 +1,5 @@
-//! Where each draw record came from (`--records`, TRACE.md "The command"): the line of the call
-//! that drew, and the bundle calls and list executions it was reached through.
+//! Where each draw record came from (`--records`, docs/TRACE.md "The command"): the line of the
+//! call that drew, and the bundle calls and list executions it was reached through.
 //!
 //! **In:** as the real run goes, the calls that make records: a direct draw or dispatch on
 //! `imm`, and each accepted call of a list or bundle being recorded, kept as the list's or

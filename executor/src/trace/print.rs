@@ -2,7 +2,7 @@
 //! part of them.
 //!
 //! **In:** a tree (parsed, or built by a generator). **Out:** one statement a line, tokens
-//! separated by one space, options in TRACE.md's order and only those present, numbers in
+//! separated by one space, options in docs/TRACE.md's order and only those present, numbers in
 //! decimal, floats in Rust's shortest round-trip form with a `.` or an exponent (`2.0`, `1e-7`),
 //! so that an integer and a float value of `expect draw` stay what they were. Parsing the text
 //! gives back the same tree for any tree the parser can produce (see `ast.rs`).

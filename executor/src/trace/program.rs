@@ -288,7 +288,7 @@ pub(crate) enum Call {
         offset: u32,
         view: ObjId,
     },
-    /// `instance`: for a write_discard map, the K of the instance it makes (TRACE.md
+    /// `instance`: for a write_discard map, the K of the instance it makes (docs/TRACE.md
     /// "Instances": every write_discard map statement of a resource, in trace order).
     Map {
         resource: ObjId,

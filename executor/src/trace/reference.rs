@@ -1,4 +1,4 @@
-//! The reference of `--compare` (TRACE.md, R-O-1): every call of the trace issued directly on
+//! The reference of `--compare` (docs/TRACE.md, R-O-1): every call of the trace issued directly on
 //! an immediate context, none on a deferred context; a list's calls issued when the list is
 //! executed, from the list's starting state, with the list's own semantics, then the
 //! executing context's after-rule.

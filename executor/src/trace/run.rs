@@ -1,5 +1,5 @@
 //! The `replay` command as a library: a trace's bytes in, what the command prints and its
-//! exit code out (TRACE.md "The command"), so tests run traces without a process.
+//! exit code out (docs/TRACE.md "The command"), so tests run traces without a process.
 //!
 //! **In:** the trace and [`ReplayOptions`]. **Out:** a [`Replay`]: exit code 0 (every
 //! expectation held), 1 (one failed, printed as `trace:LINE: expected …, found …`, and the
@@ -35,7 +35,7 @@ pub struct ReplayOptions {
     pub json: bool,
 }
 
-/// What `replay --help` prints (TRACE.md "The command").
+/// What `replay --help` prints (docs/TRACE.md "The command").
 pub const USAGE: &str = "\
 usage: replay TRACE|- [--compare] [--threads N] [--records] [--json]
 

@@ -37,7 +37,7 @@ pub(crate) struct Refusal {
 pub(crate) struct Shared {
     pub program: Arc<Program>,
     pub handles: Handles,
-    /// Engine instance → (resource, K) (TRACE.md "Instances").
+    /// Engine instance → (resource, K) (docs/TRACE.md "Instances").
     pub instances: Mutex<HashMap<InstanceId, (ObjId, u32)>>,
 }
 

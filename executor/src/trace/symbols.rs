@@ -147,7 +147,7 @@ impl Want {
     }
 }
 
-/// Words no object may be named (TRACE.md "Lexical rules"): `imm null expect release` and the
+/// Words no object may be named (docs/TRACE.md "Lexical rules"): `imm null expect release` and the
 /// declaration keywords, `heap` among them although its declaration is not built yet.
 pub(crate) const RESERVED: &[&str] = &[
     "device",

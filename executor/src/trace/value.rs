@@ -5,20 +5,20 @@
 //! **Out:** a [`DrawField`], and through [`DrawField::value_class`] the kind of value the field
 //! holds, which tells the parser how to read the VALUE token into an [`ExpectedValue`].
 //!
-//! The fields are TRACE.md's list plus the three extensions `DrawRecord::field` also answers
-//! (`ib.offset`, `rtv.N.format`, `dsv.format`). Every field takes `null` (an empty slot, or a
-//! field the record answers empty); otherwise object fields take a name of the right kind, with
-//! `#K` where a dynamic instance can show (buffers and views), `topology` a topology word, the
-//! format fields a format name, `predicated` and `.compressed` `yes`/`no`, `reset_index`,
-//! `ib.offset` and `.min_lod` a number, `viewport.N` and `scissor.N` four numbers, and `args`
-//! the call's numbers or, for an indirect call, `BUF[#K],OFFSET` (a `draw_auto` has no numbers,
-//! and TRACE.md no way to write none: its `args` cannot be expected). Numbers keep whether they
-//! were written as integers or floats; the replay compares them by value (`2.0` equals `2`).
+//! The fields are docs/TRACE.md's list, every one `DrawRecord::field` answers (`ib.offset`,
+//! `rtv.N.format` and `dsv.format` among them). Every field takes `null` (an empty slot, or a field
+//! the record answers empty); otherwise object fields take a name of the right kind, with `#K`
+//! where a dynamic instance can show (buffers and views), `topology` a topology word, the format
+//! fields a format name, `predicated` and `.compressed` `yes`/`no`, `reset_index`, `ib.offset` and
+//! `.min_lod` a number, `viewport.N` and `scissor.N` four numbers, and `args` the call's numbers
+//! or, for an indirect call, `BUF[#K],OFFSET` (a `draw_auto` has no numbers, and docs/TRACE.md no
+//! way to write none: its `args` cannot be expected). Numbers keep whether they were written as
+//! integers or floats; the replay compares them by value (`2.0` equals `2`).
 
 use super::ast::{Format, Name};
 use super::words::{Stage, Topology};
 
-/// A field of a draw record, by its TRACE.md name.
+/// A field of a draw record, by its docs/TRACE.md name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DrawField {
     /// `vs` .. `cs`: the bound shader.

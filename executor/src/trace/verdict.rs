@@ -1,5 +1,5 @@
 //! Expectations checked against the real run: `expect ok`, `accepted`, `error`, `split_points`,
-//! `counters`, `draw`, `bundle_footprint` (TRACE.md "Expectations").
+//! `counters`, `draw`, `bundle_footprint` (docs/TRACE.md "Expectations").
 //!
 //! **In:** an [`Expect`] and the [`Engine`] as the trace left it at that line. **Out:** nothing
 //! when it holds, or what was found instead, for `trace:LINE: expected …, found …`.
@@ -9,7 +9,7 @@
 //! (`0xffff` equals `65535`, `2.0` equals `2`); `viewport.N` and `scissor.N` are the four
 //! numbers X,Y,W,H and L,T,R,B; `args` the call's numbers, or `BUF[#K],OFFSET` for an indirect
 //! call. A field the record does not have (a slot the bound shader does not read, a graphics
-//! field of a dispatch) fails, as TRACE.md says.
+//! field of a dispatch) fails, as docs/TRACE.md says.
 
 use recorder::ObjectKind;
 

@@ -1,5 +1,6 @@
-//! The closed vocabularies of TRACE.md: every word the grammar lists as a choice (`legacy|fast`,
-//! `vs hs ds gs ps cs`, the map types, the error kinds, the counter keys, ...), one enum each.
+//! The closed vocabularies of docs/TRACE.md: every word the grammar lists as a choice
+//! (`legacy|fast`, `vs hs ds gs ps cs`, the map types, the error kinds, the counter keys, ...), one
+//! enum each.
 //!
 //! **In:** a token. **Out:** the enum value (`from_name`), and back the token (`name`, `Display`).
 //! The two are inverse for every value: `from_name(v.name()) == Some(v)`, which the printer's
@@ -23,7 +24,7 @@ macro_rules! words {
         }
 
         impl $name {
-            /// Every value, in TRACE.md's order.
+            /// Every value, in docs/TRACE.md's order.
             pub const ALL: &'static [$name] = &[$($name::$variant,)*];
 
             /// The word as a trace writes it.
@@ -106,7 +107,7 @@ words! {
 }
 
 words! {
-    /// A shader stage, STAGE in TRACE.md.
+    /// A shader stage, STAGE in docs/TRACE.md.
     pub enum Stage {
         Vertex => "vs",
         Hull => "hs",
