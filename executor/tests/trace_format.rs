@@ -49,14 +49,10 @@ fn trace_expect_accepted_holds_after_an_accepted_call_and_fails_after_a_refusal(
 
 #[test]
 fn trace_expect_accepted_prints_back_and_names_its_context() {
-    let trace = executor::trace::parse(
-        b"device semantics=fast\ncontext c semantics=fast\nexpect accepted c\nexpect accepted imm\n",
-    )
-    .expect("parses");
-    assert_eq!(
-        trace.to_string(),
-        "device semantics=fast\ncontext c semantics=fast\nexpect accepted c\nexpect accepted imm\n"
-    );
+    let text = "device semantics=fast\ncontext c semantics=fast\nexpect accepted c\n\
+                expect accepted imm\n";
+    let trace = executor::trace::parse(text.as_bytes()).expect("parses");
+    assert_eq!(trace.to_string(), text);
     let unknown = run("device semantics=fast\nexpect accepted nowhere\n");
     assert_eq!(unknown.exit_code, 2);
     assert!(

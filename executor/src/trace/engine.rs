@@ -6,10 +6,10 @@
 //! **Threads.** Under `--threads N` the calls of each deferred context and bundle recorder are
 //! queued to its worker ([`Pool`]), with the command list or bundle they name resolved here
 //! first; everything else runs here, on the main thread, in trace order. A statement that
-//! observes a context (its `finish`, `expect error` on it) first waits for the context's
-//! worker; one whose effect other contexts' calls could see, or whose result depends on their
-//! order, first waits for every worker: `release` (a queued bind of the object must still
-//! find it), `present` (deferred destruction), the minimum-LOD calls (they change the object
+//! observes a context (its `finish`, `expect error` or `expect accepted` on it) first waits for
+//! the context's worker; one whose effect other contexts' calls could see, or whose result
+//! depends on their order, first waits for every worker: `release` (a queued bind of the object
+//! must still find it), `present` (deferred destruction), the minimum-LOD calls (they change the object
 //! at once, on whatever context), the fence calls (values are handed out in trace order, so
 //! messages are the same on every run), and `expect ok`. Such calls on a deferred context then
 //! run here too, once its worker is idle.

@@ -9,9 +9,9 @@
 //!
 //! **Invariant.** A worker runs its jobs in the order they were queued, and a wait on a worker
 //! returns only once every job queued to it before the wait has run. The main thread waits on
-//! the worker of a recorder before it observes the recorder (its `finish`, `expect error` on
-//! it), and on every worker before a statement whose effect other recorders' calls could see
-//! or whose result depends on their order (see `engine.rs`).
+//! the worker of a recorder before it observes the recorder (its `finish`, `expect error` or
+//! `expect accepted` on it), and on every worker before a statement whose effect other
+//! recorders' calls could see or whose result depends on their order (see `engine.rs`).
 
 use std::sync::mpsc::{channel, Sender};
 use std::thread::JoinHandle;

@@ -1,8 +1,8 @@
 //! A deferred context (or bundle recorder) of the trace as the replay holds it: the engine's
-//! recorder, and what `expect error` and `expect ok` will ask about it. A slot is touched by
-//! one thread at a time: the worker it is assigned to under `--threads`, or the main thread
-//! once it has waited for that worker's queue (a `Mutex` makes the hand-over safe; it is never
-//! contended).
+//! recorder, what `expect error`, `expect accepted` and `expect ok` will ask about it, and what
+//! the list or bundle being recorded will draw (`origin.rs`). A slot is touched by one thread at
+//! a time: the worker it is assigned to under `--threads`, or the main thread once it has
+//! waited for that worker's queue (a `Mutex` makes the hand-over safe; it is never contended).
 //!
 //! **Which calls a slot refuses itself.** The engine's API cannot be called with an object
 //! whose declaration it refused, a command list whose `finish` failed, or an immediate-context
