@@ -127,6 +127,26 @@ fn trace_reserved_words_each_refused_as_a_name_saying_which() {
 }
 
 #[test]
+fn trace_reserved_word_heap_used_as_an_object_says_it_is_reserved() {
+    for line in [
+        "expect error heap invalid_argument",
+        "expect accepted heap",
+        "imm execute heap",
+        "imm vs_set_shader heap",
+        "imm om_set_render_targets heap null",
+    ] {
+        let run = run(&format!("device semantics=legacy\n{line}\n"));
+        assert_eq!(run.exit_code, 2, "{line}: {run:?}");
+        assert!(
+            run.stderr.starts_with("trace:2: ")
+                && run.stderr.contains("'heap', which is a reserved word"),
+            "{line}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
 fn trace_heap_declaration_is_refused_as_not_built_yet() {
     let run = run("device semantics=legacy\nheap h size=65536\n");
     assert_eq!(run.exit_code, 2, "{run:?}");

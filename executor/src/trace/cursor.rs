@@ -31,6 +31,12 @@ pub(crate) fn found(symbols: &Symbols, token: &str) -> String {
     if token == "null" || !is_name(token) {
         return quote(token);
     }
+    if super::symbols::RESERVED.contains(&token) {
+        return format!(
+            "{}, which is a reserved word: it names no object",
+            quote(token)
+        );
+    }
     match symbols.lookup(token) {
         Some(entry) => format!("{} {}", entry.kind.describe(), quote(token)),
         None => format!("unknown name {}", quote(token)),
