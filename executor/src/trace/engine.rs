@@ -139,7 +139,7 @@ impl Engine {
         &self.shared.program
     }
 
-    /// Keeps where each draw record came from (`--records`).
+    /// Keeps where each draw record came from (`--records`); before the first step.
     pub(crate) fn track_origins(&mut self) {
         self.origins.get_or_insert_with(Origins::default);
     }
@@ -229,6 +229,7 @@ impl Engine {
         let worker = self.pool.worker_of(index);
         let mut slot = Slot::new(&program.objects[id].name, recorder);
         slot.last = outcome;
+        slot.tracks = self.origins.is_some();
         self.slots.insert(id, (Arc::new(Mutex::new(slot)), worker));
     }
 

@@ -102,8 +102,9 @@ pub(crate) struct Slot {
     /// state.
     pub poisoned: bool,
     /// The accepted calls of the list or bundle being recorded that make draw records
-    /// (`origin.rs`): its layout once finished.
+    /// (`origin.rs`): its layout once finished. Kept only where `tracks` (`--records`).
     pub pieces: Vec<Piece>,
+    pub tracks: bool,
 }
 
 pub(crate) type SharedSlot = Arc<Mutex<Slot>>;
@@ -118,6 +119,7 @@ impl Slot {
             list_error: None,
             poisoned: false,
             pieces: Vec::new(),
+            tracks: false,
         }
     }
 
@@ -158,6 +160,9 @@ impl Slot {
 
     /// An accepted call of `line`: what it will draw when the list or bundle runs.
     fn note_piece(&mut self, line: usize, call: &Call, named: &Named<'_>) {
+        if !self.tracks {
+            return;
+        }
         let piece = match (call, named.layout) {
             (Call::DrawBundle(bundle), Some(body)) => Piece::Bundle {
                 bundle: *bundle,
