@@ -107,6 +107,9 @@ impl Engine {
         let imm = ImmediateContext::new(&device)?;
         let handles = Handles::new(program.objects.len());
         let validating = program.validation != Validation::Off;
+        // More workers than recorders would idle (`--threads 100000` starts no more threads
+        // than the trace has recorders); the output is the same for every count.
+        let threads = threads.min(program.recorders.len());
         Ok(Self {
             shared: Arc::new(Shared {
                 program,
