@@ -373,7 +373,15 @@ impl DeferredContext {
             slots_payload,
             |this, i, out| {
                 let handle = views[i].map_or(RawHandle::NULL, |v| v.0);
-                this.resolve_view_into(CALL, ObjectKind::ShaderResourceView, handle, true, out)
+                let split = this.resolve_view_into(
+                    CALL,
+                    ObjectKind::ShaderResourceView,
+                    handle,
+                    true,
+                    out,
+                )?;
+                // Legacy: a view of a resource bound for output is left null (R-ST-10).
+                Ok(this.leave_null_if_bound_for_output(out, split))
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::ShaderResourceView, items, |sh| {
@@ -385,6 +393,11 @@ impl DeferredContext {
                             &mut shadow.dynamic_shader_resources[s],
                             start as usize + i,
                             v.flags.has(ViewFlags::DYNAMIC),
+                        );
+                        set_bit(
+                            &mut shadow.bound_shader_resources[s],
+                            start as usize + i,
+                            !v.view.is_null(),
                         );
                     }
                 }
@@ -482,7 +495,10 @@ impl DeferredContext {
                     &mut sh.compute_uavs[range.clone()]
                 })
             },
-        )
+        )?;
+        // Legacy: the views' resources are bound for output now (R-ST-10).
+        self.unbind_inputs_bound_for_output();
+        Ok(())
     }
 
     fn resolve_uav(
@@ -611,6 +627,8 @@ impl DeferredContext {
                 true,
             )?;
         }
+        // Legacy: the targets' and UAVs' resources are bound for output now (R-ST-10).
+        self.unbind_inputs_bound_for_output();
         Ok(())
     }
 

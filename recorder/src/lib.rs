@@ -84,6 +84,7 @@ mod dynamic;
 pub mod encode;
 mod error;
 mod handle;
+mod hazard;
 mod info;
 pub mod limits;
 mod list;
