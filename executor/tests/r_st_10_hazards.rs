@@ -25,8 +25,11 @@ fn shaders(f: &Fixture, c: &mut DeferredContext) {
     c.set_shader(Stage::Pixel, Some(f.ps));
 }
 
+/// A call that binds something, named.
+type Bind<'a> = (&'static str, Box<dyn Fn(&mut DeferredContext) + 'a>);
+
 /// Every way of binding `rt` for output after its SRV is bound to vs and ps slot 0.
-fn output_binds(f: &Fixture) -> Vec<(&'static str, Box<dyn Fn(&mut DeferredContext) + '_>)> {
+fn output_binds(f: &Fixture) -> Vec<Bind<'_>> {
     vec![
         (
             "render target",

@@ -2,7 +2,9 @@
 //! slots, output merger, rasterizer, predication, ClearState. Each resolves and encodes through
 //! `resolve.rs`, which is also where split points come from (R-SP-1..3): a bad handle refuses the
 //! whole call before anything is kept, and a legacy bind takes the references its list and its
-//! binding hold (R-OBJ-4).
+//! binding hold (R-OBJ-4). A legacy bind also keeps inputs and outputs apart (R-ST-10,
+//! `hazard.rs`): an output bind unbinds the shader-resource views of its resources, and a
+//! shader-resource view of a resource bound for output is bound null.
 
 use std::mem::MaybeUninit;
 
@@ -380,8 +382,16 @@ impl DeferredContext {
                     true,
                     out,
                 )?;
-                // Legacy: a view of a resource bound for output is left null (R-ST-10).
-                Ok(this.leave_null_if_bound_for_output(out, split))
+                // SAFETY: `resolve_view_into` returned `Ok`, which it does only after writing
+                // every field of `out`.
+                let view = unsafe { out.assume_init_ref() };
+                if this.input_bound_for_output(view) {
+                    // Legacy: a view of a resource bound for output is left null, with no split
+                    // point (R-ST-10).
+                    out.write(BoundView::NULL);
+                    return Ok(None);
+                }
+                Ok(split)
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::ShaderResourceView, items, |sh| {

@@ -25,14 +25,11 @@
 //! drain and a cache flush at the next draw, is the GPU model's to count (`executor`'s
 //! `gpu/hazard.rs`).
 
-use std::mem::MaybeUninit;
-
 use crate::context::DeferredContext;
 use crate::encode::{BoundView, Opcode, SlotsPayload, ViewFlags};
 use crate::handle::ObjectKind;
 use crate::limits::SHADER_RESOURCE_SLOTS;
 use crate::shadow::{LegacyShadow, STAGES};
-use crate::split::SplitCategory;
 
 /// A slot array of null views, for encoding unbound runs.
 static NULL_VIEWS: [BoundView; SHADER_RESOURCE_SLOTS as usize] =
@@ -71,12 +68,18 @@ impl LegacyShadow {
             .fold(0, |filter, v| filter | filter_bit(v));
     }
 
-    /// Whether `view`'s resource is bound for output on this context.
+    /// Whether `view`'s resource is bound for output on this context: the filter answers most
+    /// binds; a hit is confirmed against the output slots.
     #[inline]
     pub(crate) fn bound_for_output(&self, view: &BoundView) -> bool {
         !view.resource.is_null()
             && self.output_filter & filter_bit(view) != 0
-            && self.outputs().any(|output| same_resource(output, view))
+            && self.output_slots_hold(view)
+    }
+
+    #[inline(never)]
+    fn output_slots_hold(&self, view: &BoundView) -> bool {
+        self.outputs().any(|output| same_resource(output, view))
     }
 
     /// The shader-resource slots, per stage, that hold a view of a resource bound for output.
@@ -97,31 +100,28 @@ impl LegacyShadow {
 }
 
 impl DeferredContext {
-    /// A legacy shader-resource bind resolved `out`: if its resource is bound for output, the
-    /// slot is left null instead (no split point then). Returns the split point the slot needs.
+    /// Whether a shader-resource view just resolved must be bound null instead: its resource is
+    /// bound for output on this legacy context. Always `false` on a fast context.
     #[inline]
-    pub(crate) fn leave_null_if_bound_for_output(
-        &self,
-        out: &mut MaybeUninit<BoundView>,
-        split: Option<SplitCategory>,
-    ) -> Option<SplitCategory> {
-        let Some(shadow) = self.shadow.as_deref() else {
-            return split;
-        };
-        // SAFETY: the caller's `resolve_view_into` returned `Ok` for `out`, which means it
-        // wrote every field of it.
-        let view = unsafe { out.assume_init_ref() };
-        if shadow.output_filter != 0 && shadow.bound_for_output(view) {
-            out.write(BoundView::NULL);
-            return None;
-        }
-        split
+    pub(crate) fn input_bound_for_output(&self, view: &BoundView) -> bool {
+        self.shadow
+            .as_deref()
+            .is_some_and(|shadow| shadow.bound_for_output(view))
     }
 
-    /// After a legacy output bind (render targets, depth stencil, UAVs): unbinds every
-    /// shader-resource view of a resource now bound for output, encoding the null slots in runs
-    /// and dropping the bindings' references. Nothing on a fast context.
+    /// After an output bind (render targets, depth stencil, UAVs), on a legacy context: unbinds
+    /// every shader-resource view of a resource now bound for output. Nothing on a fast context.
+    #[inline]
     pub(crate) fn unbind_inputs_bound_for_output(&mut self) {
+        if self.shadow.is_some() {
+            self.unbind_legacy_inputs_bound_for_output();
+        }
+    }
+
+    /// [`unbind_inputs_bound_for_output`](Self::unbind_inputs_bound_for_output) on a legacy
+    /// context: the null slots are encoded in runs, and the bindings' references dropped.
+    #[inline(never)]
+    fn unbind_legacy_inputs_bound_for_output(&mut self) {
         let Some(mut shadow) = self.shadow.take() else {
             return;
         };
