@@ -325,3 +325,23 @@ fn r_st_10_carried_state_keeps_the_unbound_slot_null() {
     imm.execute_command_list(&second, false).unwrap();
     assert_eq!(seen(&mut imm, 0, "ps.srv.0"), FieldValue::Null);
 }
+
+#[test]
+fn r_st_10_an_unbound_slot_drops_its_binding_reference() {
+    // R-OBJ-4 with R-ST-10: the slot the output bind empties holds no reference any more; the
+    // list keeps the one it took when the view was bound, until it is dropped. A bind left
+    // null takes none.
+    let f = Fixture::new();
+    let d = &f.device;
+    let mut context = f.context(Semantics::Legacy);
+    context.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
+    assert_eq!(d.references(f.rt_srv), Some(2), "binding + list");
+    context.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    assert_eq!(d.references(f.rt_srv), Some(1), "the list's only");
+    context.set_shader_resources(Stage::Pixel, 1, &[Some(f.rt_srv)]);
+    assert_eq!(d.references(f.rt_srv), Some(1), "a null bind takes none");
+    let list = context.finish_command_list(false).unwrap();
+    assert_eq!(d.references(f.rt_srv), Some(1));
+    drop(list);
+    assert_eq!(d.references(f.rt_srv), Some(0));
+}

@@ -628,18 +628,20 @@ impl DeferredContext {
             payload,
             &targets[..render_targets.len()],
         );
+        let mut bound = Ok(());
         if let Some((start, views)) = uavs {
-            self.bind_om_uavs(
+            bound = self.bind_om_uavs(
                 CALL,
                 start,
                 views.len(),
                 in_place(|this: &mut Self, i| this.resolve_uav(CALL, views[i])),
                 true,
-            )?;
+            );
         }
-        // Legacy: the targets' and UAVs' resources are bound for output now (R-ST-10).
+        // Legacy: the targets' and UAVs' resources are bound for output now (R-ST-10), the
+        // targets even if the UAVs were refused after them.
         self.unbind_inputs_bound_for_output();
-        Ok(())
+        bound
     }
 
     /// The UAV half of an output-merger bind: the other OM UAV slots are unbound.
