@@ -14,7 +14,8 @@
 //! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is
 //! compressed now (R-ST-9). Whether a context register changed since the last draw (R-EX-4).
 //! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
-//! present ([`Progress`]). Under validation (R-V-1), what a fast-semantics draw, clear or copy
+//! present ([`Progress`]). The last legacy use of each resource, read or written, so that a
+//! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/hazard.rs`). Under validation (R-V-1), what a fast-semantics draw, clear or copy
 //! shows: a shader view of a still-compressed target, a first write to a back buffer without a
 //! wait on present; reported as errors naming the objects ([`GpuModel::take_violations`]).
 //!
@@ -30,6 +31,7 @@
 use std::collections::HashSet;
 
 mod bundle;
+mod hazard;
 mod state;
 mod validate;
 
@@ -67,6 +69,8 @@ pub struct GpuModel {
     after_bundle: bool,
     /// Bundle expansion (`gpu/bundle.rs`).
     bundle: bundle::Expansion,
+    /// The last legacy use of each resource, for the hazard response (`gpu/hazard.rs`, R-ST-10).
+    last_uses: hazard::LastUses,
     records: Vec<DrawRecord>,
     counters: Counters,
     /// Fences, memory writes, resource uses, waits on present (R-EX-5..7).
@@ -600,6 +604,10 @@ impl GpuModel {
             stages,
             graphics,
         };
+        if semantics == Semantics::Legacy {
+            // The driver's response to a resource changing between output and input (R-ST-10).
+            self.counters.cache_flushes += self.last_uses.legacy_draw(&record);
+        }
         if self.tracks(semantics) {
             self.note_uses(&record);
         }

@@ -20,7 +20,9 @@
 //! and binding state the commands set: a record holds the slots the bound shaders read and
 //! nothing else; a context roll is counted once per draw that follows a context-register write
 //! (R-EX-4); compression is tracked per texture (R-ST-9); the reset index follows the recording
-//! context's semantics (R-ST-5). Nothing panics, whatever the commands.
+//! context's semantics (R-ST-5); a resource that legacy draws switch between written and read
+//! costs a cache flush (R-ST-10: the recorder keeps legacy bindings apart, the model counts the
+//! response). Nothing panics, whatever the commands.
 //!
 //! **Traces** ([`trace`]): the parser of TRACE.md and the `replay` command (`src/bin/replay.rs`,
 //! [`trace::replay`]), which runs a trace against all of the above, checks its expectations,

@@ -279,7 +279,10 @@ pub struct Counters {
     pub decompressions: u64,
     /// Constant-engine bytes. No source yet: draw bundles (R-B-5) bring it; stays 0.
     pub ce_bytes: u64,
-    /// Cache flushes. No source yet: barriers (§9) bring it; stays 0.
+    /// Cache flushes: legacy semantics' hazard response (R-ST-10), one per resource whose use
+    /// by a legacy draw or dispatch (read through a shader-resource view, or written as a render
+    /// target, depth stencil or UAV) differs from its use by the last legacy draw or dispatch
+    /// that used it. Each also costs a drain. Barriers (§9) will add theirs.
     pub cache_flushes: u64,
     /// Waits on fences: `insert_wait_on_fence`, `insert_wait_on_memory` and
     /// `insert_wait_on_present` commands consumed, the wait on present legacy inserts at every

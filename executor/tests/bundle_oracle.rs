@@ -27,6 +27,8 @@ const CB_SLOTS: [u32; 7] = [0, 1, 2, 5, 10, 11, 15];
 const SRV_SLOTS: [u32; 4] = [0, 1, 2, 5];
 const SAMPLER_SLOTS: [u32; 3] = [0, 1, 3];
 const VB_SLOTS: [u32; 4] = [0, 1, 2, 3];
+/// Which SRV binding is rt's (bound as the render target of every caller).
+const RT_SRV: u8 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Kind {
@@ -141,7 +143,13 @@ impl World {
                 [None, Some(f.cb), Some(f.cb2), Some(self.x.cb3)][which as usize % 4],
             ),
             Kind::Srv => Binding::View(
-                [None, Some(f.tex_srv), Some(f.tex2_srv), Some(f.sb_srv)][which as usize % 4],
+                [
+                    None,
+                    Some(f.tex_srv),
+                    Some(f.tex2_srv),
+                    Some(f.sb_srv),
+                    Some(f.rt_srv),
+                ][which as usize % 5],
             ),
             Kind::Sampler => {
                 Binding::Sampler([None, Some(f.sampler), Some(self.x.sampler2)][which as usize % 3])
@@ -407,7 +415,19 @@ fn check(
     let mut imm_y = ImmediateContext::new(&wy.f.device).expect("immediate");
     targets(&wy.f, &mut imm_y);
     let mut caller = Caller::default();
+    let legacy_caller = matches!(
+        via,
+        Via::Immediate(Semantics::Legacy) | Via::List(Semantics::Legacy)
+    );
     for op in setup {
+        // R-ST-10: a legacy caller's bind of rt's SRV, rt being its render target, reads null
+        // (Y is fast); a bundle's bind of it is a fast one, bound as told.
+        let op = &match *op {
+            Op::Bind(Kind::Srv, stage, slot, which) if legacy_caller && which % 5 == RT_SRV => {
+                Op::Bind(Kind::Srv, stage, slot, 0)
+            }
+            ref op => op.clone(),
+        };
         apply!(wy, imm_y, op);
         caller.track(&wy, op);
     }
@@ -443,10 +463,11 @@ fn slot_of(kind: Kind) -> BoxedStrategy<u32> {
     }
 }
 
-/// A bind at one of `stages` of the `STAGES` indices.
-fn bind(stages: u8) -> impl Strategy<Value = Op> {
+/// A bind at one of `stages` of the `STAGES` indices, of one of the first `objects` objects
+/// of its kind (rt's SRV is the fifth: callers bind it, bundles cannot encapsulate it, R-B-6).
+fn bind(stages: u8, objects: u8) -> impl Strategy<Value = Op> {
     kind().prop_flat_map(move |kind| {
-        (0..stages, slot_of(kind), 0u8..4)
+        (0..stages, slot_of(kind), 0u8..objects)
             .prop_map(move |(stage, slot, which)| Op::Bind(kind, stage, slot, which))
     })
 }
@@ -463,7 +484,7 @@ fn remap() -> impl Strategy<Value = Op> {
 /// index buffer (which means the same under both semantics).
 fn setup_op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        6 => bind(4),
+        6 => bind(4, 5),
         2 => (0u8..5, 0u8..3).prop_map(|(s, w)| Op::Shader(s, w)),
         1 => (0u8..3).prop_map(Op::Layout),
         1 => (0u8..3).prop_map(Op::Topology),
@@ -473,7 +494,7 @@ fn setup_op() -> impl Strategy<Value = Op> {
 
 fn bundle_op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        5 => bind(3),
+        5 => bind(3, 4),
         4 => remap(),
         1 => (0u8..5, 0u8..3).prop_map(|(s, w)| Op::Shader(s, w)),
         1 => (0u8..3).prop_map(Op::Layout),

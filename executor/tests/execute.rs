@@ -155,6 +155,8 @@ fn r_sp_4_split_points_are_resolved_and_counted_by_category() {
         c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
         c.draw(3, 0);
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
+        // Unbound from the output merger first: an SRV of a bound target reads null (R-ST-10).
+        c.om_set_render_targets(&[None], None);
         c.set_shader_resources(Stage::Vertex, 0, &[Some(f.rt_srv)]);
         c.draw(3, 0);
     });

@@ -30,6 +30,12 @@ enum Op {
     ConstantBuffer(u8, u32, u8),
     ShaderResource(u8, u32, u8),
     RenderTarget(u8, bool),
+    /// The output-merger UAV at slot 1 (which the pixel shader reads): rt's or none.
+    OutputUav(bool),
+    /// The compute shader, and rt's UAV at compute slot 0 (which it reads).
+    ComputeShader(bool),
+    ComputeUav(bool),
+    Dispatch,
     Clear,
     MapDynamic,
     Blend(bool),
@@ -49,6 +55,12 @@ fn op() -> impl Strategy<Value = Op> {
         3 => (0u8..2, 0u32..2, 0u8..4).prop_map(|(st, s, w)| Op::ConstantBuffer(st, s, w)),
         2 => (0u8..2, prop_oneof![Just(0u32), Just(2u32)], 0u8..5).prop_map(|(st, s, w)| Op::ShaderResource(st, s, w)),
         1 => (0u8..3, any::<bool>()).prop_map(|(t, d)| Op::RenderTarget(t, d)),
+        // R-ST-10: rt and ds are bound for output (above) and for input (`ShaderResource`),
+        // and rt through UAVs too, so legacy lists unbind and leave slots null.
+        1 => any::<bool>().prop_map(Op::OutputUav),
+        1 => any::<bool>().prop_map(Op::ComputeShader),
+        1 => any::<bool>().prop_map(Op::ComputeUav),
+        1 => Just(Op::Dispatch),
         1 => Just(Op::Clear),
         2 => Just(Op::MapDynamic),
         1 => any::<bool>().prop_map(Op::Blend),
@@ -106,6 +118,15 @@ fn apply(f: &Fixture, c: &mut DeferredContext, op: &Op) {
             let target = [None, Some(f.rt_rtv), Some(f.rt_plain_rtv)][which as usize];
             c.om_set_render_targets(&[target], depth.then_some(f.ds_dsv))
         }
+        Op::OutputUav(bound) => c.om_set_render_targets_and_unordered_access_views(
+            &[None],
+            None,
+            1,
+            &[bound.then_some(f.rt_uav)],
+        ),
+        Op::ComputeShader(bound) => c.set_shader(Stage::Compute, bound.then_some(f.cs)),
+        Op::ComputeUav(bound) => c.cs_set_unordered_access_views(0, &[bound.then_some(f.rt_uav)]),
+        Op::Dispatch => c.dispatch(1, 1, 1),
         Op::Clear => {
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
             c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
@@ -231,6 +252,8 @@ fn check(
         Err(error) => return Err(TestCaseError::reject(format!("refused: {error}"))),
     };
     imm_x.execute_command_list(&list, false).expect("executes");
+    // The legacy hazard responses (R-ST-10), before the probes (which differ in semantics).
+    let flushes_x = imm_x.counters().cache_flushes;
     let probe = x.fast(|c| c.draw(1, 0));
     imm_x.execute_command_list(&probe, false).expect("executes");
 
@@ -250,9 +273,12 @@ fn check(
     if immediate == Semantics::Legacy {
         imm_y.clear_state();
     }
+    let flushes_y = imm_y.counters().cache_flushes;
     imm_y.draw(1, 0);
 
-    same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)
+    same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)?;
+    prop_assert_eq!(flushes_x, flushes_y, "cache flushes (R-ST-10)");
+    Ok(())
 }
 
 proptest! {
@@ -384,7 +410,16 @@ fn check_frame(
         imm_y.draw(1, 0);
     }
 
-    same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)
+    same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)?;
+    if list_semantics == immediate {
+        // The probes have the same semantics on both sides only then.
+        let (x, y) = (
+            imm_x.counters().cache_flushes,
+            imm_y.counters().cache_flushes,
+        );
+        prop_assert_eq!(x, y, "cache flushes (R-ST-10)");
+    }
+    Ok(())
 }
 
 /// Whether a frame's direct calls may hold `op`. A map renames a bound buffer under legacy

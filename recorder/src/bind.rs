@@ -2,7 +2,9 @@
 //! slots, output merger, rasterizer, predication, ClearState. Each resolves and encodes through
 //! `resolve.rs`, which is also where split points come from (R-SP-1..3): a bad handle refuses the
 //! whole call before anything is kept, and a legacy bind takes the references its list and its
-//! binding hold (R-OBJ-4).
+//! binding hold (R-OBJ-4). A legacy bind also keeps inputs and outputs apart (R-ST-10,
+//! `hazard.rs`): an output bind unbinds the shader-resource views of its resources, and a
+//! shader-resource view of a resource bound for output is bound null.
 
 use std::mem::MaybeUninit;
 
@@ -373,7 +375,23 @@ impl DeferredContext {
             slots_payload,
             |this, i, out| {
                 let handle = views[i].map_or(RawHandle::NULL, |v| v.0);
-                this.resolve_view_into(CALL, ObjectKind::ShaderResourceView, handle, true, out)
+                let split = this.resolve_view_into(
+                    CALL,
+                    ObjectKind::ShaderResourceView,
+                    handle,
+                    true,
+                    out,
+                )?;
+                // SAFETY: `resolve_view_into` returned `Ok`, which it does only after writing
+                // every field of `out`.
+                let view = unsafe { out.assume_init_ref() };
+                if this.input_bound_for_output(view) {
+                    // Legacy: a view of a resource bound for output is left null, with no split
+                    // point (R-ST-10).
+                    out.write(BoundView::NULL);
+                    return Ok(None);
+                }
+                Ok(split)
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::ShaderResourceView, items, |sh| {
@@ -385,6 +403,11 @@ impl DeferredContext {
                             &mut shadow.dynamic_shader_resources[s],
                             start as usize + i,
                             v.flags.has(ViewFlags::DYNAMIC),
+                        );
+                        set_bit(
+                            &mut shadow.bound_shader_resources[s],
+                            start as usize + i,
+                            !v.view.is_null(),
                         );
                     }
                 }
@@ -482,7 +505,10 @@ impl DeferredContext {
                     &mut sh.compute_uavs[range.clone()]
                 })
             },
-        )
+        )?;
+        // Legacy: the views' resources are bound for output now (R-ST-10).
+        self.unbind_inputs_bound_for_output();
+        Ok(())
     }
 
     fn resolve_uav(
@@ -602,16 +628,20 @@ impl DeferredContext {
             payload,
             &targets[..render_targets.len()],
         );
+        let mut bound = Ok(());
         if let Some((start, views)) = uavs {
-            self.bind_om_uavs(
+            bound = self.bind_om_uavs(
                 CALL,
                 start,
                 views.len(),
                 in_place(|this: &mut Self, i| this.resolve_uav(CALL, views[i])),
                 true,
-            )?;
+            );
         }
-        Ok(())
+        // Legacy: the targets' and UAVs' resources are bound for output now (R-ST-10), the
+        // targets even if the UAVs were refused after them.
+        self.unbind_inputs_bound_for_output();
+        bound
     }
 
     /// The UAV half of an output-merger bind: the other OM UAV slots are unbound.

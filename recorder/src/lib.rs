@@ -17,6 +17,8 @@
 //! - Bad input never panics: the call is refused, the list keeps its first error (R-REC-8).
 //! - Nothing a list references (objects under legacy semantics, nested lists, the data of its
 //!   write_discard maps) is freed while the list lives.
+//! - Under legacy semantics no shader-resource slot holds a view of a resource the context has
+//!   bound for output (R-ST-10, `hazard.rs`), in what it encodes and in what it carries.
 //!
 //! Execution (the immediate context and the GPU model) lives in the `executor` crate; draw
 //! bundles in `bundles`.
@@ -84,6 +86,7 @@ mod dynamic;
 pub mod encode;
 mod error;
 mod handle;
+mod hazard;
 mod info;
 pub mod limits;
 mod list;

@@ -2,14 +2,15 @@
 //! the descriptor it encoded. Legacy semantics needs it to drop the reference a binding holds when
 //! the slot is rebound (R-OBJ-4), to carry state into the next list after
 //! `finish_command_list(true)` (R-ST-1), and to re-bind a dynamic resource that a write_discard
-//! map renamed while bound (R-ST-8). Fast contexts keep none of it.
+//! map renamed while bound (R-ST-8), and to keep what it binds for input and for output apart
+//! (R-ST-10, `hazard.rs`). Fast contexts keep none of it.
 
 use crate::desc::{Format, PrimitiveTopology, Rect, Viewport, DEFAULT_RESET_INDEX};
 use crate::encode::{BoundBuffer, BoundShader, BoundView};
 use crate::handle::RawHandle;
 use crate::limits::*;
 
-const STAGES: usize = 6;
+pub(crate) const STAGES: usize = 6;
 
 /// The state of a legacy context; `Default` is the ClearState defaults.
 #[derive(Clone)]
@@ -43,6 +44,11 @@ pub(crate) struct LegacyShadow {
     pub(crate) dynamic_index_buffer: bool,
     pub(crate) dynamic_constant_buffers: [u16; STAGES],
     pub(crate) dynamic_shader_resources: [u128; STAGES],
+    /// Shader-resource slots holding a view, per stage (R-ST-10 scans these, `hazard.rs`).
+    pub(crate) bound_shader_resources: [u128; STAGES],
+    /// A filter of the resources bound for output (a bit per resource index, modulo 64),
+    /// refreshed at every output bind: an SRV bind whose bit is clear needs no search.
+    pub(crate) output_filter: u64,
 }
 
 pub(crate) const DEFAULT_BLEND_FACTOR: [f32; 4] = [1.0; 4];
@@ -90,6 +96,8 @@ impl Default for LegacyShadow {
             dynamic_index_buffer: false,
             dynamic_constant_buffers: [0; STAGES],
             dynamic_shader_resources: [0; STAGES],
+            bound_shader_resources: [0; STAGES],
+            output_filter: 0,
         }
     }
 }

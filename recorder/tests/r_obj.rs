@@ -1061,9 +1061,10 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     assert_eq!(d.references(f.vb), Some(0));
 
     // The same for views, shaders, state objects, samplers, layouts and predicates; binding a
-    // view does not touch its resource (the view holds that reference).
+    // view does not touch its resource (the view holds that reference). (An SRV of rt itself
+    // would be unbound by the render-target bind below, R-ST-10.)
     let rt_refs = d.references(f.rt);
-    context.set_shader_resources(Stage::Pixel, 3, &[Some(f.tex_srv), Some(f.rt_srv)]);
+    context.set_shader_resources(Stage::Pixel, 3, &[Some(f.tex_srv), Some(f.rt_plain_srv)]);
     context.set_shader(Stage::Pixel, Some(f.ps));
     context.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
     context.om_set_depth_stencil_state(Some(f.dss), 1);
@@ -1076,7 +1077,7 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     assert_eq!(d.references(f.rt), rt_refs);
     let bound = [
         d.references(f.tex_srv),
-        d.references(f.rt_srv),
+        d.references(f.rt_plain_srv),
         d.references(f.ps),
         d.references(f.blend),
         d.references(f.dss),
@@ -1102,7 +1103,7 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     context.cs_set_unordered_access_views(2, &[None]);
     let unbound = [
         d.references(f.tex_srv),
-        d.references(f.rt_srv),
+        d.references(f.rt_plain_srv),
         d.references(f.ps),
         d.references(f.blend),
         d.references(f.dss),

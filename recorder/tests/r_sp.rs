@@ -507,7 +507,8 @@ fn r_sp_1_state_carried_by_restore_true_splits_again_in_the_next_list() {
     }
     c.set_vertex_buffers(0, &[vertex(f.vb_dyn)]);
     c.set_constant_buffers(Stage::Vertex, 2, &[Some(f.cb_dyn)]);
-    c.set_shader_resources(Stage::Pixel, 0, &[Some(f.sb_dyn_srv), Some(f.rt_srv)]);
+    // Not rt's SRV: binding rt_uav below would unbind it (R-ST-10).
+    c.set_shader_resources(Stage::Pixel, 0, &[Some(f.sb_dyn_srv), Some(f.ds_srv)]);
     c.set_index_buffer(Some(f.ib_dyn), Format::R16Uint, 0);
     c.cs_set_unordered_access_views(0, &[Some(f.rt_uav)]);
     c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
