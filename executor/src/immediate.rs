@@ -22,6 +22,9 @@
 //! context decides (R-ST-2): legacy with `restore = true` puts its state back, with `false` clears
 //! it; fast keeps what the list left and refuses `restore = true`. A nested list follows the same
 //! rules, with the context that recorded the outer list in the executing context's place.
+//! After a legacy list, its last instance of each dynamic resource it mapped is the immediate
+//! context's current one (R-ST-8; from the list's table, O(resources), not a walk): split points
+//! after it resolve to it, and the bindings `restore = true` put back are re-bound to it.
 //!
 //! **Where the GPU model runs** ([`GpuTiming`]): inline at every submission (deterministic; the
 //! default, and forced under validation so that a violation is reported by the call whose work
@@ -561,6 +564,12 @@ impl ImmediateContext {
             // the recorder too (a later map must not re-bind it, its references go).
             self.recorder.state_cleared_by_execution();
         }
+        // A legacy list's last instances are the immediate context's now (`run` made them
+        // current); what the after-rule put back is re-bound to them (R-ST-8).
+        for last in list.last_instances() {
+            self.recorder
+                .adopt_instance(last.resource, last.instance, true);
+        }
         self.queue.push(Submission::Kickoff);
         direct.and(self.submitted())
     }
@@ -616,6 +625,12 @@ impl ImmediateContext {
                     }
                 }
             }
+        }
+        // After a legacy list, its last instances are current: split points later in the
+        // outer list and binds after it read them (R-ST-8).
+        for last in list.last_instances() {
+            self.recorder
+                .adopt_instance(last.resource, last.instance, false);
         }
         match executing {
             Semantics::Legacy if save => self.queue.push(Submission::Restore),

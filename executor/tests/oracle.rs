@@ -283,14 +283,15 @@ enum Step {
     List(Vec<Op>, bool),
 }
 
-/// Whether a list of a frame may hold `op`. A map in a list makes an instance local to the list
-/// on one side and a lasting one of the immediate context on the other, which only a single
-/// list keeps comparable: frames map on the immediate context only. A legacy list may bind the
-/// dynamic buffer without mapping it (a split point reading the immediate context's instance,
-/// R-SP-4); a fast one may not (R-SP-3).
+/// Whether a list of a frame may hold `op`. A fast list's map makes an instance local to the
+/// list on one side and a lasting one of the immediate context on the other, which only a
+/// single list keeps comparable; a legacy list's last instance becomes the immediate context's
+/// (R-ST-8), as a direct map's does: legacy lists of a frame map too. A legacy list may bind
+/// the dynamic buffer without mapping it (a split point reading the immediate context's
+/// instance, R-SP-4); a fast one may not (R-SP-3).
 fn in_frame_list(semantics: Semantics, op: &Op) -> bool {
     match op {
-        Op::MapDynamic => false,
+        Op::MapDynamic => semantics == Semantics::Legacy,
         Op::ConstantBuffer(_, _, 3) => semantics == Semantics::Legacy,
         _ => true,
     }
@@ -390,15 +391,25 @@ fn check_frame(
 /// Whether a frame's direct calls may hold `op`. A map renames a bound buffer under legacy
 /// semantics and not under fast (R-ST-8), and a list may leave the dynamic buffer bound: the
 /// reference issues direct calls with the lists' semantics, so maps stay out where the
-/// immediate context's differ.
+/// immediate context's differ. Direct binds of the dynamic buffer only where everything is
+/// legacy: a binding that a legacy list's restore = true puts back reads the list's last
+/// instance without a re-bind (R-ST-8), as the replayed bind does on the direct side.
 fn direct_in_frame(lists: Semantics, immediate: Semantics, op: &Op) -> bool {
-    !matches!(op, Op::MapDynamic) || lists == immediate
+    match op {
+        Op::MapDynamic => lists == immediate,
+        Op::ConstantBuffer(_, _, 3) => lists == Semantics::Legacy && immediate == Semantics::Legacy,
+        _ => true,
+    }
 }
 
-/// Direct calls of a frame: state that means the same under either semantics, and maps of the
-/// dynamic buffer (never bound directly), whose instance later legacy lists' split points read.
+/// Direct calls of a frame: state that means the same under either semantics, maps of the
+/// dynamic buffer, whose instance later legacy lists' split points read, and binds of it.
 fn direct_op() -> impl Strategy<Value = Op> {
-    prop_oneof![2 => setup_op(), 1 => Just(Op::MapDynamic)]
+    prop_oneof![
+        4 => setup_op(),
+        2 => Just(Op::MapDynamic),
+        1 => (0u8..2, 0u32..2).prop_map(|(st, s)| Op::ConstantBuffer(st, s, 3)),
+    ]
 }
 
 fn step() -> impl Strategy<Value = Step> {
