@@ -14,9 +14,12 @@
 //! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is
 //! compressed now (R-ST-9). Whether a context register changed since the last draw (R-EX-4).
 //! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
-//! present ([`Progress`]). Under validation (R-V-1), what a fast-semantics draw, clear or copy
-//! shows: a shader view of a still-compressed target, a first write to a back buffer without a
-//! wait on present; reported as errors naming the objects ([`GpuModel::take_violations`]).
+//! present ([`Progress`]). Under validation (R-V-1), what fast-semantics work shows: the bind of
+//! a shader view of a still-compressed target (at the bind, whether or not a shader reads the
+//! slot), a copy from or to one, a first write to a back buffer without a wait on present;
+//! reported as errors naming the objects ([`GpuModel::take_violations`]). A present of a
+//! still-compressed back buffer is checked by the immediate context
+//! ([`GpuModel::validate_present`]).
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves
@@ -39,7 +42,7 @@ use state::STAGES;
 
 use recorder::encode::{BoundBuffer, BoundView, Command, Decoded, ViewFlags};
 use recorder::limits::*;
-use recorder::{Device, Error, RawHandle, Segment, Semantics, SplitCategory, Stage};
+use recorder::{Device, Error, ObjectKind, RawHandle, Segment, Semantics, SplitCategory, Stage};
 
 use crate::progress::Progress;
 use crate::record::*;
@@ -218,6 +221,12 @@ impl GpuModel {
         semantics == Semantics::Legacy || self.validator.is_some()
     }
 
+    /// Whether work of `semantics` is checked against the fast-semantics rules (R-V-1).
+    #[inline]
+    fn validates(&self, semantics: Semantics) -> bool {
+        semantics == Semantics::Fast && self.validator.is_some()
+    }
+
     #[inline]
     fn use_resource(&mut self, semantics: Semantics, resource: RawHandle) {
         if self.tracks(semantics) {
@@ -304,6 +313,10 @@ impl GpuModel {
                 if let Some(slots) = state.shader_resources.get_mut(stage as usize) {
                     set_slots(slots, start, views);
                 }
+                if self.validates(semantics) {
+                    let call = "set_shader_resources";
+                    self.validate_view_bind(call, ObjectKind::ShaderResourceView, views);
+                }
             }
             Command::SetSamplers {
                 stage,
@@ -315,7 +328,11 @@ impl GpuModel {
                 }
             }
             Command::SetComputeUnorderedAccessViews { start, views } => {
-                set_slots(&mut state.compute_uavs, start, views)
+                set_slots(&mut state.compute_uavs, start, views);
+                if self.validates(semantics) {
+                    let call = "cs_set_unordered_access_views";
+                    self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
+                }
             }
             Command::SetRenderTargets {
                 targets,
@@ -344,6 +361,10 @@ impl GpuModel {
                         state.om_uavs = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
                     }
                     set_slots(&mut state.om_uavs, start, views);
+                    if self.validates(semantics) {
+                        let call = "om_set_render_targets_and_unordered_access_views";
+                        self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
+                    }
                 }
             }
             Command::SetBlendState {
@@ -524,11 +545,9 @@ impl GpuModel {
             } => {
                 self.use_resource(semantics, destination.resource);
                 self.use_resource(semantics, source.resource);
-                if destination.is_texture != 0
-                    && semantics == Semantics::Fast
-                    && self.validator.is_some()
-                {
+                if destination.is_texture != 0 && self.validates(semantics) {
                     self.check_back_buffer_write("copy_resource", destination.resource);
+                    self.validate_copy("copy_resource", destination, source);
                 }
             }
             Command::UpdateSubresource { resource, .. } => {

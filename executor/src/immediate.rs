@@ -299,7 +299,21 @@ impl ImmediateContext {
     /// Under validation, the first violation the frame's last calls showed is returned, after
     /// the present is done.
     pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
-        let reported = self.flush();
+        let mut reported = self.flush();
+        if self.validating && self.semantics == Semantics::Fast && reported.is_ok() {
+            // The back buffer presented must be decompressed first (R-V-1).
+            let presented = self.device.current_back_buffer(chain).and_then(|index| {
+                let info = self.device.swap_chain_info(chain)?;
+                info.buffers
+                    .get(index as usize)
+                    .map(|(texture, _)| *texture)
+            });
+            if let Some(error) =
+                presented.and_then(|texture| self.side.gpu.validate_present(texture.raw()))
+            {
+                reported = Err(error);
+            }
+        }
         self.device.rotate_back_buffer(chain)?;
         self.queue.push(Submission::Present(chain.raw()));
         self.device.process_deferred_releases();
