@@ -12,7 +12,10 @@
 //! instance and the minimum LOD chosen at bind time, so a map (`MapWriteDiscard`) or an update
 //! changes no binding: the instance a draw reads is the one in the bound descriptor (R-ST-8; under
 //! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is
-//! compressed now (R-ST-9). Whether a context register changed since the last draw (R-EX-4).
+//! compressed now, and per bound render target and depth stencil, whether the output merger sees
+//! it compressed (R-ST-9): taken at the bind; legacy commands that change a bound target's
+//! compression update it, fast ones do not (the view must be bound again), and a draw writes its
+//! targets as the output merger sees them. Whether a context register changed since the last draw (R-EX-4).
 //! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
 //! present ([`Progress`]). Under validation (R-V-1), what fast-semantics work shows: the bind of
 //! a shader view of a still-compressed target (at the bind, whether or not a shader reads the
@@ -152,13 +155,71 @@ impl GpuModel {
     }
 
     /// Decompresses `texture` if it is compressed now, counting one decompression; returns
-    /// whether it was (R-SP-4, and legacy immediate binds of R-ST-9).
+    /// whether it was (R-SP-4, and legacy immediate binds of R-ST-9). Legacy semantics: the
+    /// output merger's view of it follows.
     pub fn decompress_if_compressed(&mut self, texture: RawHandle) -> bool {
+        let was = self.decompress(texture);
+        self.compression_changed(Semantics::Legacy, texture);
+        was
+    }
+
+    fn decompress(&mut self, texture: RawHandle) -> bool {
         let was = self.compressed.remove(&texture);
         if was {
             self.counters.decompressions += 1;
         }
         was
+    }
+
+    /// Render targets and depth stencil were bound: the output merger sees their compression
+    /// as it is now (R-ST-9).
+    fn targets_bound(&mut self) {
+        let state = &mut *self.state;
+        let count = state.render_target_count.min(state.render_targets.len());
+        let targets = state.render_targets[..count].iter().enumerate();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        for (slot, view) in targets.chain(depth) {
+            state.target_compression[slot] = self.compressed.contains(&view.resource);
+        }
+    }
+
+    /// `texture`'s compression changed by a command of `semantics`. Legacy: the driver tracks
+    /// the output merger's bindings and updates the bound views of it. Fast: a bound view keeps
+    /// what it had until it is bound again (R-ST-9, seed 000: "that view must be re-bound").
+    fn compression_changed(&mut self, semantics: Semantics, texture: RawHandle) {
+        if semantics != Semantics::Legacy || texture.is_null() {
+            return;
+        }
+        let compressed = self.compressed.contains(&texture);
+        let state = &mut *self.state;
+        let count = state.render_target_count.min(state.render_targets.len());
+        let targets = state.render_targets[..count].iter().enumerate();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        for (slot, view) in targets.chain(depth) {
+            if view.resource == texture {
+                state.target_compression[slot] = compressed;
+            }
+        }
+    }
+
+    /// A draw wrote the bound compressible targets through the output merger, as it sees them:
+    /// a target it sees compressed stays (or is again) compressed, one it sees decompressed is
+    /// written decompressed (R-ST-9).
+    fn targets_written(&mut self) {
+        let state = &*self.state;
+        let count = state.render_target_count.min(state.render_targets.len());
+        let targets = state.render_targets[..count].iter().enumerate();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        for (slot, view) in targets.chain(depth) {
+            if view.resource.is_null() || !view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
+                continue;
+            }
+            if state.target_compression[slot] {
+                self.compressed.insert(view.resource);
+            } else {
+                self.compressed.remove(&view.resource);
+            }
+        }
     }
 
     /// Whether `texture` is compressed now.
@@ -183,6 +244,8 @@ impl GpuModel {
     pub fn restore(&mut self, state: &GpuState) {
         (*self.state).clone_from(state);
         self.context_changed = true;
+        // Putting the targets back binds them again.
+        self.targets_bound();
     }
 
     /// The current state, to read.
@@ -354,6 +417,7 @@ impl GpuModel {
                         render_targets.len().min(state.render_targets.len());
                     state.depth_stencil = depth_stencil;
                     self.context_register_written();
+                    self.targets_bound();
                 }
                 if let Some((start, views)) = uavs {
                     let state = &mut *self.state;
@@ -484,6 +548,7 @@ impl GpuModel {
             | Command::ClearDepthStencilView { view, .. } => {
                 if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) && !view.resource.is_null() {
                     self.compressed.insert(view.resource);
+                    self.compression_changed(semantics, view.resource);
                 }
                 self.use_resource(semantics, view.resource);
                 if view.flags.has(ViewFlags::BACK_BUFFER)
@@ -497,13 +562,15 @@ impl GpuModel {
                 self.use_resource(semantics, resource);
                 self.use_resource(semantics, into);
                 if into.is_null() {
-                    self.decompress_if_compressed(resource);
+                    self.decompress(resource);
+                    self.compression_changed(semantics, resource);
                 } else {
                     // The source stays compressed; the copy is written decompressed.
                     if self.compressed.contains(&resource) {
                         self.counters.decompressions += 1;
                     }
                     self.compressed.remove(&into);
+                    self.compression_changed(semantics, into);
                 }
             }
             Command::SetResourceCompression {
@@ -515,6 +582,7 @@ impl GpuModel {
                 } else {
                     self.compressed.remove(&resource);
                 }
+                self.compression_changed(semantics, resource);
             }
             Command::ClearState => self.clear_state(),
             Command::InsertWaitOnFence { engine, value } => {
@@ -624,6 +692,9 @@ impl GpuModel {
         }
         if self.validator.is_some() && semantics == Semantics::Fast {
             self.validate_draw(&record);
+        }
+        if record.graphics.is_some() {
+            self.targets_written();
         }
         self.records.push(record);
     }

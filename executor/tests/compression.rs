@@ -135,3 +135,108 @@ fn r_v_1_presenting_a_still_compressed_back_buffer_is_reported() {
     imm.present(chain).expect("decompressed first");
     let _ = back_buffer;
 }
+
+// ----- R-ST-9: texture-compatible targets -------------------------------------------------------
+
+#[test]
+fn r_st_9_a_tc_srv_bind_needs_no_decompression_and_makes_no_split_point() {
+    let f = Fixture::new();
+    let (tc, tc_rtv, tc_srv, tc_uav) = tc_target(&f);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.clear_render_target_view(tc_rtv, [0.0; 4]);
+    imm.set_shader(Stage::Pixel, Some(f.ps));
+    imm.set_shader_resources(Stage::Pixel, 0, &[Some(tc_srv)]);
+    imm.draw(3, 0);
+    assert_eq!(
+        imm.counters().decompressions,
+        0,
+        "read in its compressed form"
+    );
+    assert!(imm.resource_compression(tc));
+    imm.sync_gpu();
+    assert_eq!(shown(imm.gpu(), 0, "ps.srv.0.compressed"), "yes");
+    // A legacy list: no decompression split point for the SRV, one for the UAV.
+    let list = f.legacy(|c| {
+        c.set_shader_resources(Stage::Pixel, 0, &[Some(tc_srv)]);
+        c.cs_set_unordered_access_views(0, &[Some(tc_uav)]);
+    });
+    assert_eq!(list.stats().split_points[SplitCategory::Decompression], 1);
+    // A UAV bind still decompresses it (legacy immediate).
+    imm.cs_set_unordered_access_views(0, &[Some(tc_uav)]);
+    assert_eq!(imm.counters().decompressions, 1);
+    assert!(!imm.resource_compression(tc));
+}
+
+#[test]
+fn r_st_9_a_tc_srv_of_a_compressed_target_is_no_compressed_read_its_uav_is() {
+    let f = Fixture::validated(Semantics::Fast);
+    let (_, tc_rtv, tc_srv, tc_uav) = tc_target(&f);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.clear_render_target_view(tc_rtv, [0.0; 4]);
+    imm.set_shader_resources(Stage::Pixel, 0, &[Some(tc_srv)]);
+    imm.flush().expect("a tc target is read compressed");
+    imm.cs_set_unordered_access_views(0, &[Some(tc_uav)]);
+    let error = imm.flush().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::CompressedRead);
+    assert!(error.to_string().contains("'tc_uav'"), "{error}");
+}
+
+// ----- R-ST-9: fast, a bound target's change of compression is seen after a re-bind ------------
+
+/// Binds `rt` to the output merger, then `change`s its compression while it is bound, then
+/// (`rebind`) binds it again, then draws to it; returns whether it is compressed after the draw.
+fn compressed_after_draw(
+    semantics: Semantics,
+    rebind: bool,
+    start_compressed: bool,
+    change: impl Fn(&Fixture, &mut ImmediateContext),
+) -> bool {
+    let f = Fixture::with_immediate(semantics);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    if start_compressed {
+        imm.clear_render_target_view(f.rt_rtv, [0.0; 4]);
+    }
+    imm.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    change(&f, &mut imm);
+    if rebind {
+        imm.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    }
+    imm.draw(3, 0);
+    imm.resource_compression(f.rt)
+}
+
+#[test]
+fn r_st_9_fast_a_clear_of_a_bound_target_is_seen_only_after_a_rebind() {
+    let clear =
+        |f: &Fixture, imm: &mut ImmediateContext| imm.clear_render_target_view(f.rt_rtv, [0.0; 4]);
+    assert!(
+        !compressed_after_draw(Semantics::Fast, false, false, clear),
+        "fast, not bound again: the draw went through the view as it was bound"
+    );
+    assert!(compressed_after_draw(Semantics::Fast, true, false, clear));
+    assert!(
+        compressed_after_draw(Semantics::Legacy, false, false, clear),
+        "legacy updates the bound view itself"
+    );
+}
+
+#[test]
+fn r_st_9_fast_a_decompression_of_a_bound_target_is_seen_only_after_a_rebind() {
+    let decompress = |f: &Fixture, imm: &mut ImmediateContext| imm.decompress_resource(f.rt, None);
+    assert!(
+        compressed_after_draw(Semantics::Fast, false, true, decompress),
+        "fast, not bound again: the draw wrote it compressed again"
+    );
+    assert!(!compressed_after_draw(
+        Semantics::Fast,
+        true,
+        true,
+        decompress
+    ));
+    assert!(!compressed_after_draw(
+        Semantics::Legacy,
+        false,
+        true,
+        decompress
+    ));
+}

@@ -31,6 +31,10 @@ enum Op {
     ShaderResource(u8, u32, u8),
     RenderTarget(u8, bool),
     Clear,
+    /// Decompresses the render target (`false`) or the depth stencil (R-ST-9).
+    Decompress(bool),
+    /// Binds the render target's UAV to compute slot 0, or unbinds it.
+    ComputeUav(bool),
     MapDynamic,
     Blend(bool),
     Viewport(u8),
@@ -50,6 +54,8 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0u8..2, prop_oneof![Just(0u32), Just(2u32)], 0u8..5).prop_map(|(st, s, w)| Op::ShaderResource(st, s, w)),
         1 => (0u8..3, any::<bool>()).prop_map(|(t, d)| Op::RenderTarget(t, d)),
         1 => Just(Op::Clear),
+        1 => any::<bool>().prop_map(Op::Decompress),
+        1 => any::<bool>().prop_map(Op::ComputeUav),
         2 => Just(Op::MapDynamic),
         1 => any::<bool>().prop_map(Op::Blend),
         1 => (0u8..3).prop_map(Op::Viewport),
@@ -110,6 +116,8 @@ fn apply(f: &Fixture, c: &mut DeferredContext, op: &Op) {
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
             c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
         }
+        Op::Decompress(depth) => c.decompress_resource(if depth { f.ds } else { f.rt }, None),
+        Op::ComputeUav(bound) => c.cs_set_unordered_access_views(0, &[bound.then_some(f.rt_uav)]),
         Op::MapDynamic => {
             if let Some(data) = c.map(f.cb_dyn, MapType::WriteDiscard, false) {
                 data[0] = 1;
