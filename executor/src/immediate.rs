@@ -400,7 +400,9 @@ impl ImmediateContext {
     /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.
     /// - `Read`, `Write`, `ReadWrite`: staging buffers, or default buffers with
     ///   `allow_usage_default`. If the GPU may still use the buffer (a use since the CPU last
-    ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`); fast
+    ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`), except for
+    ///   reads as the arguments of indirect draws and dispatches, which follow fast semantics
+    ///   whatever the context (seed 000: the application synchronises them itself); fast
     ///   semantics never waits, and under validation the map is refused with
     ///   `resource_in_use`, naming the tracked fence: insert a fence after the last use and
     ///   wait until `is_fence_pending` answers `false` first.
@@ -470,7 +472,13 @@ impl ImmediateContext {
             });
         }
         self.sync_gpu();
-        if let Some(fence) = self.side.gpu.progress().in_use(buffer.raw()) {
+        let progress = self.side.gpu.progress();
+        // A legacy map does not wait for a use as indirect arguments (seed 000, R-EX-6).
+        let in_use = match self.semantics {
+            Semantics::Legacy => progress.in_use(buffer.raw()),
+            Semantics::Fast => progress.in_use_by_any(buffer.raw()),
+        };
+        if let Some(fence) = in_use {
             match self.semantics {
                 Semantics::Legacy => {
                     // Blocks until the GPU is done with it (R-EX-6).

@@ -15,7 +15,8 @@ impl GpuModel {
     pub(super) fn note_uses(&mut self, record: &DrawRecord) {
         let progress = &mut self.progress;
         if let DrawArgs::Indirect(args) = record.args {
-            progress.use_resource(args.buffer);
+            // Fast-semantics synchronisation for the arguments, whatever the context (R-EX-6).
+            progress.use_as_indirect_arguments(args.buffer);
         }
         for stage in &record.stages {
             stage
