@@ -79,6 +79,9 @@ pub struct LastInstance {
     pub instance: crate::encode::InstanceId,
 }
 
+// The table follows a command header in the chunk: its entries must keep 8-byte alignment.
+const _: () = assert!(std::mem::size_of::<LastInstance>().is_multiple_of(8));
+
 /// The header at the start of a list's first chunk.
 pub struct ListHeader {
     references: AtomicUsize,
