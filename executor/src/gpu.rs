@@ -12,12 +12,18 @@
 //! instance and the minimum LOD chosen at bind time, so a map (`MapWriteDiscard`) or an update
 //! changes no binding: the instance a draw reads is the one in the bound descriptor (R-ST-8; under
 //! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is
-//! compressed now (R-ST-9). Whether a context register changed since the last draw (R-EX-4).
+//! compressed now, and per bound render target and depth stencil, whether the output merger sees
+//! it compressed (R-ST-9): taken at the bind; legacy commands that change a bound target's
+//! compression update it, fast ones do not (the view must be bound again), and a draw writes its
+//! targets as the output merger sees them. Whether a context register changed since the last draw (R-EX-4).
 //! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
 //! present ([`Progress`]). The last legacy use of each resource, read or written, so that a
-//! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/hazard.rs`). Under validation (R-V-1), what a fast-semantics draw, clear or copy
-//! shows: a shader view of a still-compressed target, a first write to a back buffer without a
-//! wait on present; reported as errors naming the objects ([`GpuModel::take_violations`]).
+//! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/hazard.rs`). Under validation
+//! (R-V-1), what fast-semantics work shows: the bind of a shader view of a still-compressed target
+//! (at the bind, whether or not a shader reads the slot), a copy from or to one, a first write to
+//! a back buffer without a wait on present; reported as errors naming the objects
+//! ([`GpuModel::take_violations`]). A present of a still-compressed back buffer is checked by the
+//! immediate context ([`GpuModel::validate_present`]).
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves
@@ -41,7 +47,7 @@ use state::STAGES;
 
 use recorder::encode::{BoundBuffer, BoundView, Command, Decoded, ViewFlags};
 use recorder::limits::*;
-use recorder::{Device, Error, RawHandle, Segment, Semantics, SplitCategory, Stage};
+use recorder::{Device, Error, ObjectKind, RawHandle, Segment, Semantics, SplitCategory, Stage};
 
 use crate::progress::Progress;
 use crate::record::*;
@@ -153,13 +159,71 @@ impl GpuModel {
     }
 
     /// Decompresses `texture` if it is compressed now, counting one decompression; returns
-    /// whether it was (R-SP-4, and legacy immediate binds of R-ST-9).
+    /// whether it was (R-SP-4, and legacy immediate binds of R-ST-9). Legacy semantics: the
+    /// output merger's view of it follows.
     pub fn decompress_if_compressed(&mut self, texture: RawHandle) -> bool {
+        let was = self.decompress(texture);
+        self.compression_changed(Semantics::Legacy, texture);
+        was
+    }
+
+    fn decompress(&mut self, texture: RawHandle) -> bool {
         let was = self.compressed.remove(&texture);
         if was {
             self.counters.decompressions += 1;
         }
         was
+    }
+
+    /// Render targets and depth stencil were bound: the output merger sees their compression
+    /// as it is now (R-ST-9).
+    fn targets_bound(&mut self) {
+        let state = &mut *self.state;
+        let count = state.render_target_count.min(state.render_targets.len());
+        let targets = state.render_targets[..count].iter().enumerate();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        for (slot, view) in targets.chain(depth) {
+            state.target_compression[slot] = self.compressed.contains(&view.resource);
+        }
+    }
+
+    /// `texture`'s compression changed by a command of `semantics`. Legacy: the driver tracks
+    /// the output merger's bindings and updates the bound views of it. Fast: a bound view keeps
+    /// what it had until it is bound again (R-ST-9, seed 000: "that view must be re-bound").
+    fn compression_changed(&mut self, semantics: Semantics, texture: RawHandle) {
+        if semantics != Semantics::Legacy || texture.is_null() {
+            return;
+        }
+        let compressed = self.compressed.contains(&texture);
+        let state = &mut *self.state;
+        let count = state.render_target_count.min(state.render_targets.len());
+        let targets = state.render_targets[..count].iter().enumerate();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        for (slot, view) in targets.chain(depth) {
+            if view.resource == texture {
+                state.target_compression[slot] = compressed;
+            }
+        }
+    }
+
+    /// A draw wrote the bound compressible targets through the output merger, as it sees them:
+    /// a target it sees compressed stays (or is again) compressed, one it sees decompressed is
+    /// written decompressed (R-ST-9).
+    fn targets_written(&mut self) {
+        let state = &*self.state;
+        let count = state.render_target_count.min(state.render_targets.len());
+        let targets = state.render_targets[..count].iter().enumerate();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        for (slot, view) in targets.chain(depth) {
+            if view.resource.is_null() || !view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
+                continue;
+            }
+            if state.target_compression[slot] {
+                self.compressed.insert(view.resource);
+            } else {
+                self.compressed.remove(&view.resource);
+            }
+        }
     }
 
     /// Whether `texture` is compressed now.
@@ -184,6 +248,8 @@ impl GpuModel {
     pub fn restore(&mut self, state: &GpuState) {
         (*self.state).clone_from(state);
         self.context_changed = true;
+        // Putting the targets back binds them again.
+        self.targets_bound();
     }
 
     /// The current state, to read.
@@ -220,6 +286,12 @@ impl GpuModel {
     #[inline]
     fn tracks(&self, semantics: Semantics) -> bool {
         semantics == Semantics::Legacy || self.validator.is_some()
+    }
+
+    /// Whether work of `semantics` is checked against the fast-semantics rules (R-V-1).
+    #[inline]
+    fn validates(&self, semantics: Semantics) -> bool {
+        semantics == Semantics::Fast && self.validator.is_some()
     }
 
     #[inline]
@@ -308,6 +380,10 @@ impl GpuModel {
                 if let Some(slots) = state.shader_resources.get_mut(stage as usize) {
                     set_slots(slots, start, views);
                 }
+                if self.validates(semantics) {
+                    let call = "set_shader_resources";
+                    self.validate_view_bind(call, ObjectKind::ShaderResourceView, views);
+                }
             }
             Command::SetSamplers {
                 stage,
@@ -319,7 +395,11 @@ impl GpuModel {
                 }
             }
             Command::SetComputeUnorderedAccessViews { start, views } => {
-                set_slots(&mut state.compute_uavs, start, views)
+                set_slots(&mut state.compute_uavs, start, views);
+                if self.validates(semantics) {
+                    let call = "cs_set_unordered_access_views";
+                    self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
+                }
             }
             Command::SetRenderTargets {
                 targets,
@@ -341,6 +421,7 @@ impl GpuModel {
                         render_targets.len().min(state.render_targets.len());
                     state.depth_stencil = depth_stencil;
                     self.context_register_written();
+                    self.targets_bound();
                 }
                 if let Some((start, views)) = uavs {
                     let state = &mut *self.state;
@@ -348,6 +429,10 @@ impl GpuModel {
                         state.om_uavs = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
                     }
                     set_slots(&mut state.om_uavs, start, views);
+                    if self.validates(semantics) {
+                        let call = "om_set_render_targets_and_unordered_access_views";
+                        self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
+                    }
                 }
             }
             Command::SetBlendState {
@@ -467,6 +552,7 @@ impl GpuModel {
             | Command::ClearDepthStencilView { view, .. } => {
                 if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) && !view.resource.is_null() {
                     self.compressed.insert(view.resource);
+                    self.compression_changed(semantics, view.resource);
                 }
                 self.use_resource(semantics, view.resource);
                 if view.flags.has(ViewFlags::BACK_BUFFER)
@@ -480,13 +566,15 @@ impl GpuModel {
                 self.use_resource(semantics, resource);
                 self.use_resource(semantics, into);
                 if into.is_null() {
-                    self.decompress_if_compressed(resource);
+                    self.decompress(resource);
+                    self.compression_changed(semantics, resource);
                 } else {
                     // The source stays compressed; the copy is written decompressed.
                     if self.compressed.contains(&resource) {
                         self.counters.decompressions += 1;
                     }
                     self.compressed.remove(&into);
+                    self.compression_changed(semantics, into);
                 }
             }
             Command::SetResourceCompression {
@@ -498,6 +586,7 @@ impl GpuModel {
                 } else {
                     self.compressed.remove(&resource);
                 }
+                self.compression_changed(semantics, resource);
             }
             Command::ClearState => self.clear_state(),
             Command::InsertWaitOnFence { engine, value } => {
@@ -528,11 +617,9 @@ impl GpuModel {
             } => {
                 self.use_resource(semantics, destination.resource);
                 self.use_resource(semantics, source.resource);
-                if destination.is_texture != 0
-                    && semantics == Semantics::Fast
-                    && self.validator.is_some()
-                {
+                if destination.is_texture != 0 && self.validates(semantics) {
                     self.check_back_buffer_write("copy_resource", destination.resource);
+                    self.validate_copy("copy_resource", destination, source);
                 }
             }
             Command::UpdateSubresource { resource, .. } => {
@@ -613,6 +700,9 @@ impl GpuModel {
         }
         if self.validator.is_some() && semantics == Semantics::Fast {
             self.validate_draw(&record);
+        }
+        if record.graphics.is_some() {
+            self.targets_written();
         }
         self.records.push(record);
     }

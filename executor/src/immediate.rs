@@ -22,6 +22,9 @@
 //! context decides (R-ST-2): legacy with `restore = true` puts its state back, with `false` clears
 //! it; fast keeps what the list left and refuses `restore = true`. A nested list follows the same
 //! rules, with the context that recorded the outer list in the executing context's place.
+//! After a legacy list, its last instance of each dynamic resource it mapped is the immediate
+//! context's current one (R-ST-8; from the list's table, O(resources), not a walk): split points
+//! after it resolve to it, and the bindings `restore = true` put back are re-bound to it.
 //!
 //! **Where the GPU model runs** ([`GpuTiming`]): inline at every submission (deterministic; the
 //! default, and forced under validation so that a violation is reported by the call whose work
@@ -296,7 +299,21 @@ impl ImmediateContext {
     /// Under validation, the first violation the frame's last calls showed is returned, after
     /// the present is done.
     pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
-        let reported = self.flush();
+        let mut reported = self.flush();
+        if self.validating && self.semantics == Semantics::Fast && reported.is_ok() {
+            // The back buffer presented must be decompressed first (R-V-1).
+            let presented = self.device.current_back_buffer(chain).and_then(|index| {
+                let info = self.device.swap_chain_info(chain)?;
+                info.buffers
+                    .get(index as usize)
+                    .map(|(texture, _)| *texture)
+            });
+            if let Some(error) =
+                presented.and_then(|texture| self.side.gpu.validate_present(texture.raw()))
+            {
+                reported = Err(error);
+            }
+        }
         self.device.rotate_back_buffer(chain)?;
         self.queue.push(Submission::Present(chain.raw()));
         self.device.process_deferred_releases();
@@ -383,7 +400,9 @@ impl ImmediateContext {
     /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.
     /// - `Read`, `Write`, `ReadWrite`: staging buffers, or default buffers with
     ///   `allow_usage_default`. If the GPU may still use the buffer (a use since the CPU last
-    ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`); fast
+    ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`), except for
+    ///   reads as the arguments of indirect draws and dispatches, which follow fast semantics
+    ///   whatever the context (seed 000: the application synchronises them itself); fast
     ///   semantics never waits, and under validation the map is refused with
     ///   `resource_in_use`, naming the tracked fence: insert a fence after the last use and
     ///   wait until `is_fence_pending` answers `false` first.
@@ -453,7 +472,13 @@ impl ImmediateContext {
             });
         }
         self.sync_gpu();
-        if let Some(fence) = self.side.gpu.progress().in_use(buffer.raw()) {
+        let progress = self.side.gpu.progress();
+        // A legacy map does not wait for a use as indirect arguments (seed 000, R-EX-6).
+        let in_use = match self.semantics {
+            Semantics::Legacy => progress.in_use(buffer.raw()),
+            Semantics::Fast => progress.in_use_by_any(buffer.raw()),
+        };
+        if let Some(fence) = in_use {
             match self.semantics {
                 Semantics::Legacy => {
                     // Blocks until the GPU is done with it (R-EX-6).
@@ -561,6 +586,12 @@ impl ImmediateContext {
             // the recorder too (a later map must not re-bind it, its references go).
             self.recorder.state_cleared_by_execution();
         }
+        // A legacy list's last instances are the immediate context's now (`run` made them
+        // current); what the after-rule put back is re-bound to them (R-ST-8).
+        for last in list.last_instances() {
+            self.recorder
+                .adopt_instance(last.resource, last.instance, true);
+        }
         self.queue.push(Submission::Kickoff);
         direct.and(self.submitted())
     }
@@ -616,6 +647,12 @@ impl ImmediateContext {
                     }
                 }
             }
+        }
+        // After a legacy list, its last instances are current: split points later in the
+        // outer list and binds after it read them (R-ST-8).
+        for last in list.last_instances() {
+            self.recorder
+                .adopt_instance(last.resource, last.instance, false);
         }
         match executing {
             Semantics::Legacy if save => self.queue.push(Submission::Restore),

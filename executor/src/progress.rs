@@ -61,6 +61,11 @@ pub struct Progress {
     /// Resource → the position of the last segment that used it (uses the GPU model tracks:
     /// legacy semantics', and every use under validation).
     last_use: FastMap<RawHandle, u64>,
+    /// Buffer → the position of the last segment that read it as the arguments of an indirect
+    /// draw or dispatch. Seed 000: "The DrawIndirect APIs also apply fast semantics
+    /// synchronization requirements to the indirect arguments buffer": such a use updates no
+    /// fence a legacy map waits on; validation still checks a fast map against it.
+    indirect_use: FastMap<RawHandle, u64>,
     /// Swap chains whose current back buffer was waited for since the last present.
     waited: HashSet<RawHandle>,
 }
@@ -73,6 +78,7 @@ impl Default for Progress {
             fences: FastMap::default(),
             memory: FastMap::default(),
             last_use: FastMap::default(),
+            indirect_use: FastMap::default(),
             waited: HashSet::new(),
         }
     }
@@ -127,12 +133,29 @@ impl Progress {
         }
     }
 
-    /// The position of the last unretired segment that used `resource`, if one did.
+    /// `buffer` is read as indirect arguments by the current segment (see `indirect_use`).
+    #[inline]
+    pub fn use_as_indirect_arguments(&mut self, buffer: RawHandle) {
+        if !buffer.is_null() {
+            self.indirect_use.insert(buffer, self.position);
+        }
+    }
+
+    /// The position of the last unretired segment that used `resource`, if one did: what a
+    /// legacy map waits for (R-EX-6). Uses as indirect arguments do not count.
     pub fn in_use(&self, resource: RawHandle) -> Option<u64> {
         self.last_use
             .get(&resource)
             .copied()
             .filter(|&last| last > self.retired)
+    }
+
+    /// [`in_use`](Self::in_use), uses as indirect arguments included: what validation checks a
+    /// fast map against (R-V-1).
+    pub fn in_use_by_any(&self, resource: RawHandle) -> Option<u64> {
+        let indirect = self.indirect_use.get(&resource).copied();
+        let last = self.last_use.get(&resource).copied().max(indirect);
+        last.filter(|&last| last > self.retired)
     }
 
     /// A wait on present for `chain` reached the GPU: its current back buffer may be written.

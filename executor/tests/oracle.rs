@@ -37,6 +37,8 @@ enum Op {
     ComputeUav(bool),
     Dispatch,
     Clear,
+    /// Decompresses the render target (`false`) or the depth stencil (R-ST-9).
+    Decompress(bool),
     MapDynamic,
     Blend(bool),
     Viewport(u8),
@@ -62,6 +64,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<bool>().prop_map(Op::ComputeUav),
         1 => Just(Op::Dispatch),
         1 => Just(Op::Clear),
+        1 => any::<bool>().prop_map(Op::Decompress),
         2 => Just(Op::MapDynamic),
         1 => any::<bool>().prop_map(Op::Blend),
         1 => (0u8..3).prop_map(Op::Viewport),
@@ -131,6 +134,7 @@ fn apply(f: &Fixture, c: &mut DeferredContext, op: &Op) {
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
             c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
         }
+        Op::Decompress(depth) => c.decompress_resource(if depth { f.ds } else { f.rt }, None),
         Op::MapDynamic => {
             if let Some(data) = c.map(f.cb_dyn, MapType::WriteDiscard, false) {
                 data[0] = 1;
@@ -309,14 +313,15 @@ enum Step {
     List(Vec<Op>, bool),
 }
 
-/// Whether a list of a frame may hold `op`. A map in a list makes an instance local to the list
-/// on one side and a lasting one of the immediate context on the other, which only a single
-/// list keeps comparable: frames map on the immediate context only. A legacy list may bind the
-/// dynamic buffer without mapping it (a split point reading the immediate context's instance,
-/// R-SP-4); a fast one may not (R-SP-3).
+/// Whether a list of a frame may hold `op`. A fast list's map makes an instance local to the
+/// list on one side and a lasting one of the immediate context on the other, which only a
+/// single list keeps comparable; a legacy list's last instance becomes the immediate context's
+/// (R-ST-8), as a direct map's does: legacy lists of a frame map too. A legacy list may bind
+/// the dynamic buffer without mapping it (a split point reading the immediate context's
+/// instance, R-SP-4); a fast one may not (R-SP-3).
 fn in_frame_list(semantics: Semantics, op: &Op) -> bool {
     match op {
-        Op::MapDynamic => false,
+        Op::MapDynamic => semantics == Semantics::Legacy,
         Op::ConstantBuffer(_, _, 3) => semantics == Semantics::Legacy,
         _ => true,
     }
@@ -425,15 +430,25 @@ fn check_frame(
 /// Whether a frame's direct calls may hold `op`. A map renames a bound buffer under legacy
 /// semantics and not under fast (R-ST-8), and a list may leave the dynamic buffer bound: the
 /// reference issues direct calls with the lists' semantics, so maps stay out where the
-/// immediate context's differ.
+/// immediate context's differ. Direct binds of the dynamic buffer only where everything is
+/// legacy: a binding that a legacy list's restore = true puts back reads the list's last
+/// instance without a re-bind (R-ST-8), as the replayed bind does on the direct side.
 fn direct_in_frame(lists: Semantics, immediate: Semantics, op: &Op) -> bool {
-    !matches!(op, Op::MapDynamic) || lists == immediate
+    match op {
+        Op::MapDynamic => lists == immediate,
+        Op::ConstantBuffer(_, _, 3) => lists == Semantics::Legacy && immediate == Semantics::Legacy,
+        _ => true,
+    }
 }
 
-/// Direct calls of a frame: state that means the same under either semantics, and maps of the
-/// dynamic buffer (never bound directly), whose instance later legacy lists' split points read.
+/// Direct calls of a frame: state that means the same under either semantics, maps of the
+/// dynamic buffer, whose instance later legacy lists' split points read, and binds of it.
 fn direct_op() -> impl Strategy<Value = Op> {
-    prop_oneof![2 => setup_op(), 1 => Just(Op::MapDynamic)]
+    prop_oneof![
+        4 => setup_op(),
+        2 => Just(Op::MapDynamic),
+        1 => (0u8..2, 0u32..2).prop_map(|(st, s)| Op::ConstantBuffer(st, s, 3)),
+    ]
 }
 
 fn step() -> impl Strategy<Value = Step> {

@@ -140,12 +140,111 @@ fn r_st_8_a_list_maps_its_own_instance_and_never_changes_the_immediate_one() {
             "the same every time"
         );
         bind_dynamic_and_draw(&f, &mut imm);
+        let after = match semantics {
+            // A legacy list's last instance becomes the immediate context's (R-ST-8).
+            Semantics::Legacy => listed,
+            // A fast list's contents revert.
+            Semantics::Fast => immediate,
+        };
         assert_eq!(
             instance(&mut imm, 3, "vs.cb.0"),
-            immediate,
-            "{semantics:?}: after the list, the immediate context's contents again"
+            after,
+            "{semantics:?}: the immediate context's instance after the list"
         );
     }
+}
+
+#[test]
+fn r_st_8_after_a_legacy_list_the_immediate_context_reads_its_last_instance() {
+    for immediate in [Semantics::Legacy, Semantics::Fast] {
+        let f = Fixture::with_immediate(immediate);
+        let mut imm = ImmediateContext::new(&f.device).unwrap();
+        write_discard(&mut imm, f.cb_dyn);
+        let list = f.legacy(|c| {
+            write_discard(c, f.cb_dyn);
+            write_discard(c, f.cb_dyn);
+        });
+        let last = *map_instances(&list).last().unwrap();
+        imm.execute_command_list(&list, false).unwrap();
+        bind_dynamic_and_draw(&f, &mut imm);
+        assert_eq!(
+            instance(&mut imm, 0, "vs.cb.0"),
+            last,
+            "{immediate:?} immediate context: the legacy list's last instance"
+        );
+        // A later legacy list's split point resolves to it too (R-SP-4).
+        let split = f.legacy(|c| bind_dynamic_and_draw(&f, c));
+        imm.execute_command_list(&split, false).unwrap();
+        assert_eq!(instance(&mut imm, 1, "vs.cb.0"), last);
+        // A fast list's maps revert.
+        let fast = f.fast(|c| write_discard(c, f.cb_dyn));
+        imm.execute_command_list(&fast, false).unwrap();
+        bind_dynamic_and_draw(&f, &mut imm);
+        assert_eq!(
+            instance(&mut imm, 2, "vs.cb.0"),
+            last,
+            "{immediate:?}: fast reverts"
+        );
+    }
+}
+
+#[test]
+fn r_st_8_a_draw_after_a_legacy_list_sees_its_instance_without_a_rebind() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    bind_dynamic_and_draw(&f, &mut imm);
+    let list = f.legacy(|c| write_discard(c, f.cb_dyn));
+    let last = map_instances(&list)[0];
+    // restore = true puts the binding back: the runtime patches it to the new instance.
+    imm.execute_command_list(&list, true).unwrap();
+    imm.draw(3, 0);
+    assert_eq!(instance(&mut imm, 1, "vs.cb.0"), last);
+    assert_eq!(imm.get_constant_buffer(Stage::Vertex, 0), Some(f.cb_dyn));
+}
+
+#[test]
+fn r_st_8_nested_legacy_lists_leave_the_last_instance_in_execution_order() {
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let inner = f.legacy(|c| write_discard(c, f.cb_dyn));
+    let inner_instance = map_instances(&inner)[0];
+    // The outer list maps first, then executes the inner list: the inner list's is the last;
+    // a split point after the inner list reads it too.
+    let outer = f.legacy(|c| {
+        write_discard(c, f.cb_dyn);
+        c.execute_command_list(&inner, false);
+    });
+    let reader = f.legacy(|c| {
+        c.execute_command_list(&inner, false);
+        bind_dynamic_and_draw(&f, c);
+    });
+    imm.execute_command_list(&outer, false).unwrap();
+    bind_dynamic_and_draw(&f, &mut imm);
+    assert_eq!(instance(&mut imm, 0, "vs.cb.0"), inner_instance);
+    imm.execute_command_list(&reader, false).unwrap();
+    assert_eq!(
+        instance(&mut imm, 1, "vs.cb.0"),
+        inner_instance,
+        "split after nesting"
+    );
+    // The inner list first, then the outer list's own map: the outer's is the last.
+    let outer_last = f.legacy(|c| {
+        c.execute_command_list(&inner, false);
+        write_discard(c, f.cb_dyn);
+    });
+    let own = map_instances(&outer_last)[0];
+    imm.execute_command_list(&outer_last, false).unwrap();
+    bind_dynamic_and_draw(&f, &mut imm);
+    assert_eq!(instance(&mut imm, 2, "vs.cb.0"), own);
+    // A legacy list nested in a fast one still executed: it leaves its instance; the fast
+    // list's own maps revert.
+    let fast_outer = f.fast(|c| {
+        c.execute_command_list(&inner, false);
+        write_discard(c, f.cb_dyn);
+    });
+    imm.execute_command_list(&fast_outer, false).unwrap();
+    bind_dynamic_and_draw(&f, &mut imm);
+    assert_eq!(instance(&mut imm, 3, "vs.cb.0"), inner_instance);
 }
 
 #[test]

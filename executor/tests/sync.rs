@@ -177,6 +177,39 @@ fn r_ex_6_a_fast_list_updates_no_fence_so_a_legacy_map_does_not_wait_for_it() {
 }
 
 #[test]
+fn r_ex_6_a_legacy_map_of_an_indirect_argument_buffer_does_not_wait_for_it() {
+    // Seed 000: the DrawIndirect APIs apply fast semantics synchronisation to the indirect
+    // arguments buffer: its use as arguments updates no fence, a legacy map does not wait.
+    let f = Fixture::new();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.set_shader(Stage::Vertex, Some(f.vs));
+    imm.draw_instanced_indirect(f.args, 0);
+    imm.draw_indexed_instanced_indirect(f.args, 16);
+    imm.set_shader(Stage::Compute, Some(f.cs));
+    imm.dispatch_indirect(f.args, 32);
+    let list = f.legacy(|c| c.draw_instanced_indirect(f.args, 0));
+    imm.execute_command_list(&list, false).unwrap();
+    assert!(imm.map(f.args, MapType::Write, true).is_ok());
+    imm.unmap(f.args);
+    assert_eq!(fence_waits(&mut imm), 0, "indirect arguments: no wait");
+    // Any other use of it is a legacy use: the map waits for that.
+    imm.copy_resource(f.args, f.cb);
+    imm.draw_instanced_indirect(f.args, 0);
+    assert!(imm.map(f.args, MapType::Write, true).is_ok());
+    imm.unmap(f.args);
+    assert_eq!(fence_waits(&mut imm), 1, "waited for the copy");
+}
+
+#[test]
+fn r_v_1_a_fast_map_of_an_indirect_argument_buffer_in_use_is_still_reported() {
+    let f = Fixture::validated(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.draw_instanced_indirect(f.args, 0);
+    let error = imm.map(f.args, MapType::Write, true).unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ResourceInUse, "{error}");
+}
+
+#[test]
 fn r_ex_6_read_and_write_maps_need_staging_or_allow_usage_default() {
     let f = Fixture::new();
     let mut imm = ImmediateContext::new(&f.device).unwrap();
@@ -384,6 +417,8 @@ fn r_v_1_a_clear_or_copy_is_a_write_to_the_back_buffer_too() {
         imm.flush().unwrap_err().kind(),
         ErrorKind::MissingWaitOnPresent
     );
+    // The clear compressed it: presenting it so would be reported too (R-V-1).
+    imm.decompress_resource(back_buffer, None);
     imm.present(chain).unwrap();
     imm.present(chain).unwrap();
     imm.present(chain).unwrap();

@@ -17,8 +17,8 @@ use crate::encode::*;
 use crate::error::{Error, RecordError};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::list::{
-    discard_chain, for_each_referenced, write_index, CommandList, IndexEntry, ListHeader,
-    ListMemory, ListOrigin, ListStats, StartState,
+    discard_chain, for_each_referenced, write_index, CommandList, IndexEntry, LastInstance,
+    ListHeader, ListMemory, ListOrigin, ListStats, StartState,
 };
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
@@ -311,10 +311,31 @@ impl DeferredContext {
             .unwrap_or(InstanceId::INITIAL)
     }
 
+    /// The context adopts `instance` of dynamic buffer `buffer` as its current one: a legacy
+    /// list that made it its last executed on it (R-ST-8; the immediate context's recorder, or
+    /// a context nesting the list). With `rebind`, the slots where the buffer is bound (legacy
+    /// state) are re-bound to it, as the runtime patches the binding. The instance's data stays
+    /// with the list that made it: a write_no_overwrite on a deferred context needs a
+    /// write_discard of its own first (R-REC-11).
+    #[doc(hidden)]
+    #[cold]
+    pub fn adopt_instance(&mut self, buffer: RawHandle, instance: InstanceId, rebind: bool) {
+        let entry = self.maps.entry(buffer);
+        entry.instance = Some(instance);
+        entry.last = Some(instance);
+        // Its data lives in the list: a write_no_overwrite here writes it anew.
+        entry.data = std::ptr::null_mut();
+        entry.len = 0;
+        if rebind {
+            self.rebind_renamed(buffer, instance);
+        }
+    }
+
     /// Ends the list being recorded: writes the index of its split points and nested lists
     /// after its last command (so execution never walks its chunks, R-EX-2), seals the chain and
     /// makes the list. Allocates nothing: the index lives in the list's own memory.
     fn seal_list(&mut self, stats: ListStats, start: StartState) -> CommandList {
+        let (instances, instances_len) = self.write_last_instances();
         let entries = self.writer.side_records as usize;
         let size = command_size::<Empty, IndexEntry>(entries);
         let at = self
@@ -332,6 +353,8 @@ impl DeferredContext {
             last,
             index: index as *const IndexEntry,
             index_len: written as u32,
+            instances,
+            instances_len,
         };
         let origin = ListOrigin {
             semantics: self.semantics,
@@ -345,6 +368,38 @@ impl DeferredContext {
         unsafe {
             CommandList::from_parts(self.list_header, self.device.clone(), memory, stats, origin)
         }
+    }
+
+    /// Writes a legacy list's last instances (R-ST-8) after its last command, as a pseudo-command
+    /// that decoding skips (like the index); nothing for the immediate context's batches, whose
+    /// instances stay its own, nor for fast lists.
+    fn write_last_instances(&mut self) -> (*const LastInstance, u32) {
+        if self.immediate || self.semantics != Semantics::Legacy {
+            return (std::ptr::null(), 0);
+        }
+        let count = self.maps.last_instances().count();
+        if count == 0 {
+            return (std::ptr::null(), 0);
+        }
+        let size = command_size::<Empty, LastInstance>(count);
+        let at = self
+            .writer
+            .reserve(size, None, &self.device.pool, &self.policy);
+        // SAFETY: `at` has room for the header and `count` entries (8-aligned: the header and
+        // every payload are multiples of 8, and so is `LastInstance`).
+        let table = unsafe { write_command(at, Opcode::ListIndex, 0, None, size, Empty) }
+            as *mut LastInstance;
+        let mut written = 0;
+        for (resource, instance) in self.maps.last_instances().take(count) {
+            // SAFETY: `written < count`: entry `written` of the reserved table.
+            unsafe {
+                table
+                    .add(written)
+                    .write(LastInstance { resource, instance })
+            };
+            written += 1;
+        }
+        (table as *const LastInstance, written as u32)
     }
 
     #[cold]
@@ -569,6 +624,12 @@ impl DeferredContext {
         }
         if !restore {
             self.reset_shadow();
+        }
+        // The nested legacy list's last instances become this context's current ones and this
+        // list's last, as after an execution on the immediate context (R-ST-8): later binds
+        // read them, the bindings `restore = true` keeps are re-bound to them.
+        for last in list.last_instances() {
+            self.adopt_instance(last.resource, last.instance, restore);
         }
     }
 

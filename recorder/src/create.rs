@@ -158,7 +158,11 @@ impl Device {
                 let live = shared.textures.get(texture.0, false).map_err(|_| stale())?;
                 let info = TextureInfo::unpack(live.words);
                 let mut flags = 0;
-                if info.is_compressible_target() {
+                // A texture-compatible target is read by shaders in its compressed form: its
+                // SRVs need no decompression (R-ST-9); its UAVs still do.
+                let read_compressed =
+                    info.texture_compatible && kind == ObjectKind::ShaderResourceView;
+                if info.is_compressible_target() && !read_compressed {
                     flags |= ViewFlags::COMPRESSIBLE_TARGET;
                 }
                 if info.texture_compatible {

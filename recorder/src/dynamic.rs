@@ -13,6 +13,9 @@ pub(crate) struct MapEntry {
     stamp: u32,
     /// The list's current instance of the resource, when it mapped it write_discard.
     pub(crate) instance: Option<InstanceId>,
+    /// The last instance the list made current, by its own write_discard maps or by a legacy
+    /// list it executed (R-ST-8): what a legacy list leaves as the executing context's.
+    pub(crate) last: Option<InstanceId>,
     /// The instance's data in the list (valid while the list is being recorded).
     pub(crate) data: *mut u8,
     pub(crate) len: u32,
@@ -24,6 +27,7 @@ const VACANT: MapEntry = MapEntry {
     handle: RawHandle::NULL,
     stamp: 0,
     instance: None,
+    last: None,
     data: std::ptr::null_mut(),
     len: 0,
     mapped: false,
@@ -142,6 +146,15 @@ impl MapTracker {
             entry.data = std::ptr::null_mut();
             entry.len = 0;
         }
+    }
+
+    /// `(resource, last instance)` of every resource the list made an instance of current
+    /// (R-ST-8).
+    pub(crate) fn last_instances(&self) -> impl Iterator<Item = (RawHandle, InstanceId)> + '_ {
+        self.entries
+            .iter()
+            .filter(move |e| e.stamp == self.stamp)
+            .filter_map(|e| Some((e.handle, e.last?)))
     }
 
     /// Resources mapped and not unmapped.

@@ -155,7 +155,9 @@ impl ViewFlags {
     pub const BUFFER: u8 = 1 << 0;
     /// The resource has dynamic usage.
     pub const DYNAMIC: u8 = 1 << 1;
-    /// The resource is a compressible render target or depth stencil (R-SP-2).
+    /// The resource is a compressible render target or depth stencil, and this view's access
+    /// needs it decompressed (R-SP-2): every view but an SRV of a texture-compatible target,
+    /// which shaders read compressed (R-ST-9).
     pub const COMPRESSIBLE_TARGET: u8 = 1 << 2;
     /// The resource is texture compatible (TC).
     pub const TEXTURE_COMPATIBLE: u8 = 1 << 3;

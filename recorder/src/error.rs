@@ -198,10 +198,14 @@ pub enum Error {
         fence: u64,
     },
 
-    #[error("{call}: {object} is bound for shader access while its resource is still compressed; call decompress_resource first (R-V-1)")]
+    #[error("{call}: {object} {access} while its resource is still compressed; call decompress_resource on it first, or set_resource_compression if its compressed form is what you mean to read (R-V-1)")]
     CompressedRead {
         call: &'static str,
+        /// The view bound, or the texture copied or presented.
         object: ObjectName,
+        /// How the call reaches it outside the colour and depth blocks: "is bound for shader
+        /// access", "is the source of the copy", "is presented", ...
+        access: &'static str,
     },
 
     #[error("{call}: first write this frame to back buffer {buffer} of {swap_chain} without insert_wait_on_present (R-EX-7)")]

@@ -107,8 +107,8 @@ pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
-    CommandList, CommandRun, Commands, ListHeader, ListStats, NestedList, QueuedRun, Segment,
-    Segments, StartState,
+    CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, NestedList, QueuedRun,
+    Segment, Segments, StartState,
 };
 pub use split::{SplitCategory, SplitCounts};
 

@@ -64,7 +64,23 @@ pub(crate) struct ListMemory {
     pub(crate) last: *mut ChunkHeader,
     pub(crate) index: *const IndexEntry,
     pub(crate) index_len: u32,
+    /// A legacy list's last instances (R-ST-8), in its own memory.
+    pub(crate) instances: *const LastInstance,
+    pub(crate) instances_len: u32,
 }
+
+/// A dynamic resource's last instance in a legacy list (R-ST-8): the list's own last
+/// write_discard map of it, or a nested legacy list's, whichever came later. After the list
+/// executes, it is the executing context's current instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct LastInstance {
+    pub resource: RawHandle,
+    pub instance: crate::encode::InstanceId,
+}
+
+// The table follows a command header in the chunk: its entries must keep 8-byte alignment.
+const _: () = assert!(std::mem::size_of::<LastInstance>().is_multiple_of(8));
 
 /// The header at the start of a list's first chunk.
 pub struct ListHeader {
@@ -75,6 +91,8 @@ pub struct ListHeader {
     /// The split points and nested lists, in order, in the list's own memory (R-EX-2).
     index: *const IndexEntry,
     index_len: u32,
+    instances: *const LastInstance,
+    instances_len: u32,
     pub(crate) stats: ListStats,
     pub(crate) semantics: Semantics,
     pub(crate) start: StartState,
@@ -153,6 +171,8 @@ impl CommandList {
                 last_chunk: memory.last,
                 index: memory.index,
                 index_len: memory.index_len,
+                instances: memory.instances,
+                instances_len: memory.instances_len,
                 stats,
                 semantics: origin.semantics,
                 start: origin.start,
@@ -262,6 +282,20 @@ impl CommandList {
             pending: None,
             _list: std::marker::PhantomData,
         }
+    }
+
+    /// A legacy list's last instance of every dynamic resource it made an instance of current,
+    /// by its own write_discard maps or through the legacy lists it executed (R-ST-8); empty
+    /// for a fast list, whose maps the executing context forgets. O(resources mapped), not
+    /// O(commands): the table was written at finish.
+    pub fn last_instances(&self) -> &[LastInstance] {
+        let header = self.header();
+        if header.instances_len == 0 {
+            return &[];
+        }
+        // SAFETY: `finish` wrote `instances_len` entries at `instances`, in the list's own
+        // memory, which lives as long as the list.
+        unsafe { std::slice::from_raw_parts(header.instances, header.instances_len as usize) }
     }
 
     /// The list's split points and nested lists, in recording order.

@@ -75,6 +75,7 @@ impl DeferredContext {
                 let data = self.emit_data(Opcode::MapWriteDiscard, payload, len);
                 let entry = self.maps.entry(buffer.0);
                 entry.instance = Some(instance);
+                entry.last = Some(instance);
                 entry.data = data;
                 entry.len = len as u32;
                 entry.mapped = true;
@@ -145,7 +146,7 @@ impl DeferredContext {
 
     /// Legacy R-ST-8: a write_discard map renames the buffer; the slots that hold it are re-bound
     /// to the new instance, as the runtime patches the binding.
-    fn rebind_renamed(&mut self, buffer: RawHandle, instance: InstanceId) {
+    pub(crate) fn rebind_renamed(&mut self, buffer: RawHandle, instance: InstanceId) {
         let Some(mut shadow) = self.shadow.take() else {
             return;
         };

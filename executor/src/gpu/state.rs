@@ -32,6 +32,10 @@ pub struct GpuState {
     pub(super) render_targets: [BoundView; RENDER_TARGET_SLOTS as usize],
     pub(super) render_target_count: usize,
     pub(super) depth_stencil: BoundView,
+    /// Whether each bound render target (then the depth stencil, last) was compressed as the
+    /// output merger sees it: taken when it was bound, kept up to date by legacy semantics only
+    /// (R-ST-9: under fast, a bound target's change of compression is seen after a re-bind).
+    pub(super) target_compression: [bool; RENDER_TARGET_SLOTS as usize + 1],
     /// The output merger's UAVs, which the graphics stages' UAV slots read.
     pub(super) om_uavs: [BoundView; GRAPHICS_UAV_SLOTS as usize],
     pub(super) blend: BlendRecord,
@@ -61,6 +65,7 @@ impl Default for GpuState {
             render_targets: [BoundView::NULL; RENDER_TARGET_SLOTS as usize],
             render_target_count: 0,
             depth_stencil: BoundView::NULL,
+            target_compression: [false; RENDER_TARGET_SLOTS as usize + 1],
             om_uavs: [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize],
             blend: BlendRecord::DEFAULT,
             depth_stencil_state: DepthStencilRecord::DEFAULT,

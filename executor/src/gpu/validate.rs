@@ -1,9 +1,10 @@
 //! What the GPU model tracks for synchronisation and validation at a draw (R-EX-6, R-V-1): the
 //! resources each draw uses (for fences and maps, `progress.rs`), and, under validation, the
-//! violations a fast-semantics draw, clear or copy shows: a shader view of a still-compressed
-//! target, a first write to a back buffer in a frame without a wait on present.
+//! violations fast-semantics work shows: a shader view of a still-compressed target bound, a
+//! copy from or to one, a compressed back buffer presented (R-V-1), a first write to a back
+//! buffer in a frame without a wait on present (R-EX-7).
 
-use recorder::encode::ViewFlags;
+use recorder::encode::{BoundResource, BoundView, ViewFlags};
 use recorder::{Error, Handle, ObjectKind, ObjectName, RawHandle, Texture};
 
 use super::GpuModel;
@@ -14,7 +15,8 @@ impl GpuModel {
     pub(super) fn note_uses(&mut self, record: &DrawRecord) {
         let progress = &mut self.progress;
         if let DrawArgs::Indirect(args) = record.args {
-            progress.use_resource(args.buffer);
+            // Fast-semantics synchronisation for the arguments, whatever the context (R-EX-6).
+            progress.use_as_indirect_arguments(args.buffer);
         }
         for stage in &record.stages {
             stage
@@ -44,8 +46,73 @@ impl GpuModel {
         }
     }
 
-    /// R-V-1 at a fast-semantics draw: shader views of still-compressed targets, and writes to
-    /// a back buffer not waited for this frame.
+    /// R-V-1 at a fast-semantics bind of shader views (`views`, of `kind`, by `call`): the
+    /// first view of a target that is still compressed and that its access needs decompressed
+    /// (not an SRV of a texture-compatible one, R-ST-9) is reported, once for the call, whether
+    /// or not a shader reads the slot (seed 000: the VALIDATED driver reports the bind).
+    #[cold]
+    pub(super) fn validate_view_bind(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        views: &[BoundView],
+    ) {
+        let compressed = views.iter().find(|v| {
+            v.flags.has(ViewFlags::COMPRESSIBLE_TARGET)
+                && !v.flags.has(ViewFlags::BUFFER)
+                && self.compressed.contains(&v.resource)
+        });
+        if let Some(view) = compressed {
+            let object = self.name(kind, view.view);
+            self.violations.push(Error::CompressedRead {
+                call,
+                object,
+                access: "is bound for shader access",
+            });
+        }
+    }
+
+    /// R-V-1 at a fast-semantics copy: a still-compressed texture as its source or destination
+    /// (the copy engine reads and writes outside the colour and depth blocks). One report.
+    #[cold]
+    pub(super) fn validate_copy(
+        &mut self,
+        call: &'static str,
+        destination: BoundResource,
+        source: BoundResource,
+    ) {
+        let found = [
+            (destination, "is the destination of the copy"),
+            (source, "is the source of the copy"),
+        ]
+        .into_iter()
+        .find(|(r, _)| r.is_texture != 0 && self.compressed.contains(&r.resource));
+        if let Some((resource, access)) = found {
+            let object = self.name(ObjectKind::Texture, resource.resource);
+            self.violations.push(Error::CompressedRead {
+                call,
+                object,
+                access,
+            });
+        }
+    }
+
+    /// R-V-1 at a present under fast semantics: the back buffer presented is still compressed
+    /// (seed 000: decompress it before `Present` to propagate its clear colour). Returns the
+    /// report; the present still happens.
+    pub fn validate_present(&self, back_buffer: RawHandle) -> Option<Error> {
+        self.validator.as_ref()?;
+        self.compressed
+            .contains(&back_buffer)
+            .then(|| Error::CompressedRead {
+                call: "present",
+                object: self.name(ObjectKind::Texture, back_buffer),
+                access: "is presented",
+            })
+    }
+
+    /// R-V-1 at a fast-semantics draw: writes to a back buffer not waited for this frame
+    /// (still-compressed views were reported at their bind).
     pub(super) fn validate_draw(&mut self, record: &DrawRecord) {
         let call = if record.kind.is_dispatch() {
             "dispatch"
@@ -62,10 +129,6 @@ impl GpuModel {
                 .iter()
                 .map(|(_, v)| (ObjectKind::UnorderedAccessView, v));
             for (kind, view) in views.chain(uavs) {
-                if view.compressed {
-                    let object = self.name(kind, view.view);
-                    self.violations.push(Error::CompressedRead { call, object });
-                }
                 if view.flags.has(ViewFlags::BACK_BUFFER) && kind == ObjectKind::UnorderedAccessView
                 {
                     self.check_back_buffer_write(call, view.resource);

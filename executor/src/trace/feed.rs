@@ -31,6 +31,9 @@ pub(crate) struct Scope {
     local: HashMap<InstanceId, InstanceId>,
     /// A list's recorder (its unmapped dynamic bindings read the immediate instance).
     list: bool,
+    /// The last reference-wide instance of each resource the scope made current, by its own
+    /// maps or a nested legacy list's (R-ST-8: what a legacy list leaves behind).
+    pub(crate) last: HashMap<RawHandle, InstanceId>,
 }
 
 impl Scope {
@@ -38,6 +41,7 @@ impl Scope {
         Self {
             local: HashMap::new(),
             list: true,
+            last: HashMap::new(),
         }
     }
 }
@@ -49,7 +53,7 @@ pub(crate) struct Feed {
     /// Reference-wide instance → K.
     pub instances: HashMap<InstanceId, u32>,
     /// The immediate context's current instance of each dynamic buffer.
-    current: HashMap<RawHandle, InstanceId>,
+    pub(crate) current: HashMap<RawHandle, InstanceId>,
     pub dynamic_buffers: HashSet<RawHandle>,
 }
 
@@ -68,6 +72,7 @@ impl Feed {
                 self.next += 1;
                 let id = InstanceId::new(REFERENCE, self.next);
                 scope.local.insert(resource.instance, id);
+                scope.last.insert(resource.resource, id);
                 if let Some(k) = k {
                     self.instances.insert(id, k);
                 }

@@ -10,7 +10,10 @@
 //! legacy list's calls are legacy calls (reset index from the index format, minimum LOD from
 //! the resource, a map re-binding the buffer, binds of compressed targets decompressing) and a
 //! fast list's fast calls, whatever the immediate context's semantics, and a list's maps make
-//! instances local to the list (R-ST-8). Every recorder feeds one GPU model in order
+//! instances local to the list (R-ST-8); after a legacy list, its last instance of each
+//! resource (its own last map's, or a nested legacy list's if that came later) is current: the
+//! executing recorder adopts it, re-binding what a `restore=yes` kept, and the lists after it
+//! read it. Every recorder feeds one GPU model in order
 //! (`feed.rs`), which keeps the register state, compression and the records.
 //!
 //! **Starting state (R-ST-1).** A legacy list starts from a `clear_state`, then re-issues the
@@ -451,7 +454,24 @@ impl Reference {
                 None => {}
             }
         }
-        stack.pop();
+        let done = stack.pop();
+        // A legacy list's last instances become current (R-ST-8): for the splits and binds
+        // after it, and as the executing context's (merged into an outer list's, which leaves
+        // them in turn if it is legacy).
+        let last = match (&done, book.semantics) {
+            (Some(frame), Semantics::Legacy) => {
+                let mut last: Vec<_> = frame.scope.last.iter().map(|(r, i)| (*r, *i)).collect();
+                last.sort();
+                last
+            }
+            _ => Vec::new(),
+        };
+        for (resource, instance) in &last {
+            self.feed.current.insert(*resource, *instance);
+            self.imm
+                .recorder
+                .adopt_instance(*resource, *instance, false);
+        }
         match (executing, saved) {
             (Semantics::Legacy, Some(state)) => self.feed.gpu.restore(&state),
             (Semantics::Legacy, None) if stack.is_empty() => {
@@ -460,6 +480,23 @@ impl Reference {
             }
             (Semantics::Legacy, None) => self.issue_on_top(stack, None, &Call::ClearState),
             (Semantics::Fast, _) => {}
+        }
+        if let Some(outer) = stack.last_mut() {
+            // The outer list's recorder reads them from now on, re-binding what it kept.
+            for (resource, instance) in &last {
+                outer.scope.last.insert(*resource, *instance);
+                outer.recorder.adopt_instance(*resource, *instance, restore);
+            }
+            let batch = outer.recorder.take_batch();
+            self.feed
+                .consume(&batch, outer.semantics, &mut outer.scope, None);
+        } else if !last.is_empty() {
+            // The immediate context's own recorder reads them from now on, and re-binds the
+            // slots that the after-rule put back (the runtime patches the binding).
+            for (resource, instance) in last {
+                self.imm.recorder.adopt_instance(resource, instance, true);
+            }
+            self.flush_imm(None);
         }
     }
 
