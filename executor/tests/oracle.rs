@@ -111,7 +111,7 @@ fn apply(f: &Fixture, c: &mut DeferredContext, op: &Op) {
             c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
         }
         Op::MapDynamic => {
-            if let Some(data) = c.map(f.cb_dyn, MapType::WriteDiscard, false) {
+            if let Ok(data) = c.map(f.cb_dyn, MapType::WriteDiscard, false) {
                 data[0] = 1;
             }
             c.unmap(f.cb_dyn);

@@ -91,6 +91,7 @@ impl DeferredContext {
             VERTEX_BUFFER_SLOTS,
         )?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetVertexBuffers,
             operand: 0,
             start,
@@ -155,7 +156,7 @@ impl DeferredContext {
             ));
         }
         // Resolve straight into the reserved command (see `resolve_buffer_into`).
-        let size = command_size::<BoundBuffer, u8>(0);
+        let size = CommandBytes::fixed::<BoundBuffer>();
         let at = self.reserve(size, None);
         // SAFETY: `at` has room for the header and a `BoundBuffer`.
         let payload = unsafe { write_command(at, Opcode::SetIndexBuffer, 0, None, size, Empty) };
@@ -296,6 +297,7 @@ impl DeferredContext {
             CONSTANT_BUFFER_SLOTS,
         )?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetConstantBuffers,
             operand: stage as u8,
             start,
@@ -360,6 +362,7 @@ impl DeferredContext {
             SHADER_RESOURCE_SLOTS,
         )?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetShaderResources,
             operand: stage as u8,
             start,
@@ -409,6 +412,7 @@ impl DeferredContext {
         const CALL: &str = "set_samplers";
         check_range(CALL, "sampler", start, samplers.len(), SAMPLER_SLOTS)?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetSamplers,
             operand: stage as u8,
             start,
@@ -465,6 +469,7 @@ impl DeferredContext {
             COMPUTE_UAV_SLOTS,
         )?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetComputeUnorderedAccessViews,
             operand: 0,
             start,
@@ -596,12 +601,13 @@ impl DeferredContext {
         let split = self.legacy_split(SplitCategory::SetRenderTargets);
         let payload = RenderTargetsPayload::new(dsv, render_targets.len() as u32, KEEP, 0);
         self.emit_with(
+            CALL,
             Opcode::SetRenderTargets,
             0,
             split,
             payload,
             &targets[..render_targets.len()],
-        );
+        )?;
         if let Some((start, views)) = uavs {
             self.bind_om_uavs(
                 CALL,
@@ -628,6 +634,7 @@ impl DeferredContext {
         update_shadow: bool,
     ) -> Result<(), Error> {
         let slots = SlotCall {
+            name: call,
             opcode: Opcode::SetRenderTargets,
             operand: 0,
             start,
@@ -759,7 +766,16 @@ impl DeferredContext {
             shadow.viewports.0[..viewports.len()].copy_from_slice(viewports);
             shadow.viewports.1 = viewports.len() as u32;
         }
-        self.emit_with(Opcode::SetViewports, 0, None, Empty, viewports);
+        if let Err(error) = self.emit_with(
+            "rs_set_viewports",
+            Opcode::SetViewports,
+            0,
+            None,
+            Empty,
+            viewports,
+        ) {
+            self.fail(error);
+        }
     }
 
     pub fn rs_set_scissor_rects(&mut self, rects: &[Rect]) {
@@ -777,7 +793,16 @@ impl DeferredContext {
             shadow.scissors.0[..rects.len()].copy_from_slice(rects);
             shadow.scissors.1 = rects.len() as u32;
         }
-        self.emit_with(Opcode::SetScissorRects, 0, None, Empty, rects);
+        if let Err(error) = self.emit_with(
+            "rs_set_scissor_rects",
+            Opcode::SetScissorRects,
+            0,
+            None,
+            Empty,
+            rects,
+        ) {
+            self.fail(error);
+        }
     }
 
     /// Predicates the following draws on `predicate` (a query of kind predicate), or stops.

@@ -876,7 +876,7 @@ fn released_object_cases() -> Vec<Case> {
         }),
         ("map", |f, c| {
             f.device.release(f.cb_dyn);
-            assert!(c.map(f.cb_dyn, MapType::WriteDiscard, false).is_none());
+            assert!(c.map(f.cb_dyn, MapType::WriteDiscard, false).is_err());
         }),
         ("draw_instanced_indirect", |f, c| {
             f.device.release(f.args);
@@ -1604,20 +1604,20 @@ fn apply(
         Op::DrawIndirect => c.draw_instanced_indirect(f.args, 16),
         Op::MapDiscard(which) => {
             let buffer = dynamic[which as usize];
-            if let Some(data) = c.map(buffer, MapType::WriteDiscard, false) {
+            if let Ok(data) = c.map(buffer, MapType::WriteDiscard, false) {
                 data[0] = which;
             }
             c.unmap(buffer);
         }
         Op::MapNoOverwrite(which) => {
             let buffer = dynamic[which as usize];
-            if let Some(data) = c.map(buffer, MapType::WriteNoOverwrite, false) {
+            if let Ok(data) = c.map(buffer, MapType::WriteNoOverwrite, false) {
                 data[1] = which;
                 c.unmap(buffer);
             }
         }
         Op::MapDefault => {
-            if let Some(data) = c.map(f.cb, MapType::WriteNoOverwrite, true) {
+            if let Ok(data) = c.map(f.cb, MapType::WriteNoOverwrite, true) {
                 data[0] = 9;
             }
             c.unmap(f.cb);

@@ -316,12 +316,20 @@ impl Reference {
     }
 
     fn flush_imm(&mut self, k: Option<u32>) {
-        let batch = self.imm.recorder.take_batch();
+        // An immediate recorder's batch is refused only when too large to encode (R-REC-12):
+        // the engine dropped the same calls.
+        let Ok(batch) = self.imm.recorder.take_batch() else {
+            return;
+        };
         self.feed
             .consume(&batch, self.imm.semantics, &mut self.imm.scope, k);
     }
 
     fn deferred(&mut self, index: usize, id: ObjId, call: &Call, effect: Effect) {
+        if matches!(call, Call::Map { .. }) && effect == Effect::Refused {
+            // A refused map is left out of a list that still finishes (R-REC-8).
+            return;
+        }
         match call {
             Call::SetResourceMinLod { .. } | Call::SetShaderResourceViewMinLod { .. } => {
                 return self.min_lod(index, call)
@@ -585,7 +593,10 @@ impl Reference {
             }
         }
         let k = issue(&self.program, &self.handles, &mut frame.recorder, call);
-        let batch = frame.recorder.take_batch();
+        // See `flush_imm`.
+        let Ok(batch) = frame.recorder.take_batch() else {
+            return;
+        };
         self.feed
             .consume(&batch, frame.semantics, &mut frame.scope, k);
     }
