@@ -230,6 +230,19 @@ fn r_rec_8_refused_maps_are_invalid_argument_and_the_list_finishes() {
 }
 
 #[test]
+fn r_rec_8_a_map_of_a_released_buffer_is_released_object() {
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        let f = Fixture::new();
+        let mut c = f.context(semantics);
+        f.device.release(f.cb_dyn);
+        let error = c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::ReleasedObject, "{error}");
+        assert_eq!(c.stats().commands, 0, "{semantics:?}: nothing encoded");
+        assert!(c.finish_command_list(false).is_ok(), "{semantics:?}");
+    }
+}
+
+#[test]
 fn r_rec_8_a_refused_map_returns_its_error_to_the_caller() {
     let f = Fixture::new();
     let mut c = f.fast();
