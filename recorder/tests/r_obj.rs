@@ -500,6 +500,28 @@ fn r_obj_2_views_refuse_a_subresource_range_outside_the_resource() {
 }
 
 #[test]
+fn r_obj_2_a_swap_chain_of_0_or_9_back_buffers_is_refused_naming_it_and_the_rule() {
+    let d = Device::new(DeviceDesc::default());
+    for buffers in [0, MAX_BACK_BUFFERS + 1] {
+        let error = d
+            .create_swap_chain(&SwapChainDesc {
+                name: "main_window",
+                buffers,
+                format: Format::R8G8B8A8Unorm,
+                width: 64,
+                height: 64,
+            })
+            .unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+        let message = error.to_string();
+        assert!(message.contains("create_swap_chain"), "{message}");
+        assert!(message.contains("swap chain 'main_window'"), "{message}");
+        assert!(message.contains("R-OBJ-2"), "{message}");
+        assert!(message.contains(&format!("not {buffers}")), "{message}");
+    }
+}
+
+#[test]
 fn r_obj_2_a_swap_chain_that_cannot_be_created_leaves_nothing_behind() {
     let d = Device::new(DeviceDesc::default());
     for (width, height) in [(0, 8), (8, 0)] {
