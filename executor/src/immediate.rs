@@ -397,6 +397,11 @@ impl ImmediateContext {
     ///
     /// The model keeps no GPU contents: a read sees what the CPU last wrote through a map of
     /// the buffer, zeros at first. Textures are not mapped here (refused with a message).
+    ///
+    /// Every map type refuses a buffer larger than
+    /// [`MAX_MAP_BYTES`](recorder::limits::MAX_MAP_BYTES) (R-REC-12). A refused map changes
+    /// nothing (R-REC-8). A flush while a buffer is mapped write_discard or write_no_overwrite
+    /// is harmless: see `DeferredContext::take_batch`.
     pub fn map(
         &mut self,
         resource: impl Into<Resource>,

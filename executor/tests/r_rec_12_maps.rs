@@ -38,11 +38,15 @@ fn r_rec_12_immediate_no_overwrite_map_of_a_4_gib_buffer_forges_no_command() {
             immediate_semantics: semantics,
             ..Default::default()
         });
-        let big = buffer(&device, "big", u32::MAX, Usage::Dynamic, BindFlags::CONSTANT);
+        let big = buffer(
+            &device,
+            "big",
+            u32::MAX,
+            Usage::Dynamic,
+            BindFlags::CONSTANT,
+        );
         let mut imm = ImmediateContext::new(&device).unwrap();
-        let error = imm
-            .map(big, MapType::WriteNoOverwrite, false)
-            .unwrap_err();
+        let error = imm.map(big, MapType::WriteNoOverwrite, false).unwrap_err();
         assert_size_refusal(&error, "big");
         imm.unmap(big);
         imm.draw(3, 0);
@@ -56,9 +60,27 @@ fn r_rec_12_immediate_no_overwrite_map_of_a_4_gib_buffer_forges_no_command() {
 fn r_rec_12_forty_megabyte_maps_are_refused_on_every_immediate_path() {
     const FORTY_MB: u32 = 40 << 20;
     let device = Device::new(DeviceDesc::default());
-    let dynamic = buffer(&device, "forty", FORTY_MB, Usage::Dynamic, BindFlags::CONSTANT);
-    let default = buffer(&device, "forty_default", FORTY_MB, Usage::Default, BindFlags::CONSTANT);
-    let staging = buffer(&device, "forty_staging", FORTY_MB, Usage::Staging, BindFlags::NONE);
+    let dynamic = buffer(
+        &device,
+        "forty",
+        FORTY_MB,
+        Usage::Dynamic,
+        BindFlags::CONSTANT,
+    );
+    let default = buffer(
+        &device,
+        "forty_default",
+        FORTY_MB,
+        Usage::Default,
+        BindFlags::CONSTANT,
+    );
+    let staging = buffer(
+        &device,
+        "forty_staging",
+        FORTY_MB,
+        Usage::Staging,
+        BindFlags::NONE,
+    );
     let mut imm = ImmediateContext::new(&device).unwrap();
     let paths: [(&str, Buffer, MapType, bool); 7] = [
         ("forty", dynamic, MapType::WriteDiscard, false),
@@ -144,6 +166,10 @@ expect draw 1 vs.cb.0 cb#1
             "threads={threads}\n{}\n{}",
             run.stdout, run.stderr
         );
-        assert!(run.stdout.contains("identical to the reference"), "{}", run.stdout);
+        assert!(
+            run.stdout.contains("identical to the reference"),
+            "{}",
+            run.stdout
+        );
     }
 }

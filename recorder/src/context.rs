@@ -1,7 +1,11 @@
 //! Deferred contexts (R-REC-1..11): one thread records on one at a time (`Send`, not `Sync`), into
 //! chunks of its own, taking no lock and, under fast semantics, no atomic read-modify-write. Bad
 //! input never panics: the call is ignored and the first error is kept with its call index, for
-//! `finish_command_list` to return (R-REC-8).
+//! `finish_command_list` to return (R-REC-8). A call that returns its own result (`map`)
+//! reports its refusal to the caller instead and does not poison the list.
+//!
+//! Only the immediate context's recorder hands out batches (`take_batch`); a deferred context's
+//! list ends through `finish_command_list`, which refuses a list with a buffer still mapped.
 //!
 //! This file holds the context's life cycle (creation, lists, finish, nesting, drop) and the
 //! helpers every call uses; the calls themselves are in `bind.rs` (state) and `calls.rs` (draws,

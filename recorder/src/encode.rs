@@ -2,6 +2,13 @@
 //! consumes (R-REC-3). Every command is an 8-byte [`CommandHeader`] followed by a `repr(C)` payload
 //! and, for slot-array commands, an array of bound descriptors; sizes are multiples of 8.
 //!
+//! **Sizes (R-REC-12).** A header's size is a `u32`; the decoder trusts it to find the next
+//! command. Every size is therefore made as a `CommandBytes`, in one place: fixed payloads are
+//! checked at compile time, trailing arrays and data at run time, before anything is reserved,
+//! against [`MAX_COMMAND_BYTES`] (and data against [`MAX_MAP_BYTES`]). A refusal leaves no
+//! half-written command; the chunk sizes and offsets that follow from a checked size fit the
+//! chunk header's `u32`s (`chunk::LARGEST_CHUNK`).
+//!
 //! Descriptors are copied in at record time: a bound view carries its resource, the dynamic
 //! instance it reads, its format and its minimum LOD, so execution chases no object tables except
 //! to resolve split points. A command whose header has a split category is a split point (R-SP-1):
@@ -378,7 +385,8 @@ pub(crate) struct TooLarge {
     pub(crate) bytes: usize,
 }
 
-const _: () = assert!(MAX_COMMAND_BYTES <= u32::MAX as usize && MAX_COMMAND_BYTES % 8 == 0);
+const _: () =
+    assert!(MAX_COMMAND_BYTES <= u32::MAX as usize && MAX_COMMAND_BYTES.is_multiple_of(8));
 const _: () = assert!(MAX_MAP_BYTES + 256 <= MAX_COMMAND_BYTES);
 
 impl CommandBytes {
@@ -395,31 +403,32 @@ impl CommandBytes {
     #[inline(always)]
     pub(crate) fn with_items<P, T>(count: usize) -> Result<Self, TooLarge> {
         const { assert!(std::mem::size_of::<T>().is_multiple_of(8)) };
-        // At most `MAX_COMMAND_BYTES / 8` items can fit: a larger count cannot overflow below.
-        match count <= MAX_COMMAND_BYTES / 8 {
-            true => {
-                Self::checked(HEADER + std::mem::size_of::<P>() + count * std::mem::size_of::<T>())
-            }
-            false => Err(TooLarge { bytes: usize::MAX }),
+        let fixed = const { Self::fixed::<P>().get() };
+        // One comparison with a constant: at most this many items fit, and below it the
+        // product cannot overflow.
+        let most =
+            const { (MAX_COMMAND_BYTES - Self::fixed::<P>().get()) / std::mem::size_of::<T>() };
+        match count <= most {
+            // `fixed + count * size_of::<T>() <= MAX_COMMAND_BYTES <= u32::MAX`.
+            true => Ok(Self((fixed + count * std::mem::size_of::<T>()) as u32)),
+            false => Err(TooLarge {
+                bytes: fixed.saturating_add(count.saturating_mul(std::mem::size_of::<T>())),
+            }),
         }
     }
 
     /// A command with a fixed payload `P` and `len` bytes of data, padded to 8.
     #[inline(always)]
     pub(crate) fn with_data<P>(len: usize) -> Result<Self, TooLarge> {
-        match len <= MAX_COMMAND_BYTES {
-            true => Self::checked(HEADER + std::mem::size_of::<P>() + len.next_multiple_of(8)),
-            false => Err(TooLarge { bytes: len }),
-        }
-    }
-
-    #[inline(always)]
-    fn checked(size: usize) -> Result<Self, TooLarge> {
-        debug_assert!(size.is_multiple_of(8));
-        match size <= MAX_COMMAND_BYTES {
-            // The limit is below `u32::MAX` (asserted above): the conversion is exact.
-            true => Ok(Self(size as u32)),
-            false => Err(TooLarge { bytes: size }),
+        let fixed = const { Self::fixed::<P>().get() };
+        // A multiple of 8 (both terms are): a `len` up to it stays within it once padded.
+        let most = const { MAX_COMMAND_BYTES - Self::fixed::<P>().get() };
+        match len <= most {
+            // `fixed + padded len <= MAX_COMMAND_BYTES <= u32::MAX`.
+            true => Ok(Self((fixed + len.next_multiple_of(8)) as u32)),
+            false => Err(TooLarge {
+                bytes: fixed.saturating_add(len),
+            }),
         }
     }
 
@@ -436,7 +445,7 @@ impl TooLarge {
     #[inline(never)]
     pub(crate) fn error(self, call: &'static str, what: impl std::fmt::Display) -> crate::Error {
         let bytes = match self.bytes {
-            usize::MAX => "more than usize".to_string(),
+            usize::MAX => "more bytes than an address space".to_string(),
             bytes => format!("{bytes} bytes"),
         };
         crate::Error::invalid(

@@ -1,6 +1,18 @@
 //! Maps on a deferred context (R-REC-10, R-REC-11, R-SP-1, R-ST-8): write_discard data that
 //! travels with the list as a new instance, write_no_overwrite into that instance or into a
 //! default buffer, and the legacy re-bind of a renamed buffer.
+//!
+//! **Refusals (R-REC-8).** `map` returns its own result: a refused map is reported to its
+//! caller as `Err` (and as the context's last refusal) and does not poison the list, which
+//! still finishes, as D3D11's `FinishCommandList` does after a failed `Map`. Nothing of a
+//! refused map stays in the list: no command, no reference, no map entry.
+//!
+//! **Sizes (R-REC-12).** Every map's data travels in an encoded command (the list's, or the
+//! immediate context's batch), so a buffer larger than
+//! [`MAX_MAP_BYTES`] is refused on every path and for every map
+//! type, before anything is retained or reserved. The encoder checks again where the size is
+//! converted (`CommandBytes`, `DeferredContext::emit_data`): a path that forgot the check here
+//! would still be refused there, never wrapped.
 
 use crate::context::DeferredContext;
 use crate::desc::*;
@@ -21,7 +33,7 @@ impl DeferredContext {
     ///   `allow_usage_default`, writes in place and never splits.
     ///
     /// Every map's data travels in the list (or, on the immediate context, in its batch), so a
-    /// buffer larger than [`MAX_MAP_BYTES`](crate::limits::MAX_MAP_BYTES) is refused on every
+    /// buffer larger than [`MAX_MAP_BYTES`] is refused on every
     /// path and for every map type (R-REC-12). Other map types are immediate-context calls.
     ///
     /// A refused map is reported here and does not poison the list (R-REC-8): the list still
