@@ -263,6 +263,9 @@ impl Drop for ChunkPool {
 /// # Safety
 /// `chunk` must be a chunk of `size` bytes that nothing else uses.
 unsafe fn init_header(chunk: NonNull<ChunkHeader>, size: usize) {
+    // Policies clamp to MAX_CHUNK_SIZE and a refill sizes a chunk for one checked command:
+    // at most LARGEST_CHUNK, which fits the `u32`s below.
+    debug_assert!(size <= LARGEST_CHUNK);
     // SAFETY: guaranteed by the caller; every chunk is at least DATA_START bytes long.
     unsafe {
         chunk.as_ptr().write(ChunkHeader {
@@ -434,6 +437,7 @@ impl ChunkWriter {
             let base = current.as_ptr() as usize;
             // SAFETY: `current` is a chunk this writer owns.
             let header = unsafe { &mut *current.as_ptr() };
+            // Both offsets lie within the chunk, at most LARGEST_CHUNK bytes: they fit.
             header.command_end = (self.cursor as usize - base) as u32;
             header.side_start = (self.side as usize - base) as u32;
         }
