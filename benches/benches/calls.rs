@@ -82,7 +82,7 @@ fn calls() -> Vec<(&'static str, Call)> {
             c.set_shader(Stage::Vertex, Some(o.vertex_shader))
         }),
         ("map_discard_unmap", |c, o, i| {
-            if let Some(data) = c.map(o.dynamic_constants, MapType::WriteDiscard, false) {
+            if let Ok(data) = c.map(o.dynamic_constants, MapType::WriteDiscard, false) {
                 data[0] = i as u8;
             }
             c.unmap(o.dynamic_constants);
@@ -111,7 +111,7 @@ fn bench(criterion: &mut Criterion) {
             group.bench_function(BenchmarkId::new(name, semantics.name()), |b| {
                 b.iter(|| {
                     // Dynamic binds need the buffer mapped in the list first (fast semantics).
-                    if let Some(data) =
+                    if let Ok(data) =
                         context.map(objects.dynamic_constants, MapType::WriteDiscard, false)
                     {
                         data[0] = 0;

@@ -224,7 +224,7 @@ fn begin_pass(context: &mut DeferredContext, scene: &Scene, draw: DrawDesc) {
 }
 
 fn write_discard(context: &mut DeferredContext, buffer: Buffer, fill: &[u8], stamp: u32) {
-    if let Some(data) = context.map(buffer, MapType::WriteDiscard, false) {
+    if let Ok(data) = context.map(buffer, MapType::WriteDiscard, false) {
         let n = data.len().min(fill.len());
         data[..n].copy_from_slice(&fill[..n]);
         if n >= 4 {

@@ -150,7 +150,7 @@ impl CallSink for DeferredContext {
     }
     #[inline(always)]
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
-        DeferredContext::map(self, buffer, MapType::WriteDiscard, false)
+        DeferredContext::map(self, buffer, MapType::WriteDiscard, false).ok()
     }
     #[inline(always)]
     fn unmap(&mut self, buffer: Buffer) {

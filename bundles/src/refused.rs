@@ -12,6 +12,9 @@
 //!   compression state, executing a command list, calling a bundle (no nesting), present; and
 //!   `dispatch_indirect`, which R-B-2 does not list among the allowed draws (the indirect
 //!   draws are allowed, a dispatch is, an indirect dispatch is not).
+//!
+//! `map` returns its refusal, which does not poison the bundle: as on a deferred context, a
+//! call that reports its own result is no sticky error (R-REC-8).
 
 use recorder::*;
 
@@ -114,15 +117,17 @@ impl BundleRecorder {
         self.unsupported("clear_depth_stencil_view");
     }
 
-    /// Always refused: returns `None`.
+    /// Always refused with `unsupported_in_bundle` (R-B-8). As on a deferred context, the
+    /// refusal is returned and does not poison the bundle (R-REC-8).
     pub fn map(
         &mut self,
         _resource: impl Into<Resource>,
         _map_type: MapType,
         _allow_usage_default: bool,
-    ) -> Option<&mut [u8]> {
-        self.unsupported("map");
-        None
+    ) -> Result<&mut [u8], Error> {
+        Err(self
+            .context
+            .refuse_reported(Error::UnsupportedInBundle { call: "map" }))
     }
 
     pub fn unmap(&mut self, _resource: impl Into<Resource>) {

@@ -586,7 +586,7 @@ fn r_b_8_unsupported_calls_cannot_be_recorded() {
             r.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0)
         }),
         ("map", &|r| {
-            assert!(r.map(f.cb_dyn, MapType::WriteDiscard, false).is_none())
+            assert!(r.map(f.cb_dyn, MapType::WriteDiscard, false).is_err())
         }),
         ("unmap", &|r| r.unmap(f.cb_dyn)),
         ("copy_resource", &|r| r.copy_resource(f.cb, f.cb2)),

@@ -83,7 +83,8 @@ pub struct ImmediateContext {
     /// Buffers mapped read / write now.
     cpu_mapped: HashSet<RawHandle>,
     /// Calls skipped while a list ran: bundles released before a fast list that calls them
-    /// executed ([`take_execution_errors`](Self::take_execution_errors)).
+    /// executed, or a batch of direct calls too large to encode
+    /// ([`take_execution_errors`](Self::take_execution_errors)).
     execution_errors: Vec<Error>,
 }
 
@@ -182,9 +183,15 @@ impl ImmediateContext {
     /// Queues the direct calls made since the last batch, as one segment.
     fn queue_batch(&mut self) {
         if !self.recorder.batch_is_empty() {
-            let batch = self.recorder.take_batch();
-            self.queue.push(Submission::Batch(batch, self.semantics));
-            self.queue.push(Submission::Kickoff);
+            match self.recorder.take_batch() {
+                Ok(batch) => {
+                    self.queue.push(Submission::Batch(batch, self.semantics));
+                    self.queue.push(Submission::Kickoff);
+                }
+                // More split points than one batch's index holds (R-REC-12): the recorder
+                // dropped the batch; the error waits for `take_execution_errors`.
+                Err(error) => self.execution_errors.push(error),
+            }
         }
     }
 
@@ -409,6 +416,11 @@ impl ImmediateContext {
     ///
     /// The model keeps no GPU contents: a read sees what the CPU last wrote through a map of
     /// the buffer, zeros at first. Textures are not mapped here (refused with a message).
+    ///
+    /// Every map type refuses a buffer larger than
+    /// [`MAX_MAP_BYTES`](recorder::limits::MAX_MAP_BYTES) (R-REC-12). A refused map changes
+    /// nothing (R-REC-8). A flush while a buffer is mapped write_discard or write_no_overwrite
+    /// is harmless: see `DeferredContext::take_batch`.
     pub fn map(
         &mut self,
         resource: impl Into<Resource>,
@@ -418,22 +430,7 @@ impl ImmediateContext {
         const CALL: &str = "map";
         let resource = resource.into();
         if matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) {
-            let mapped = self
-                .recorder
-                .map(resource, map_type, allow_usage_default)
-                .map(|data| (data.as_mut_ptr(), data.len()));
-            return match mapped {
-                // SAFETY: the recorder just returned this slice, borrowed from it mutably; it is
-                // handed back with a borrow of `self`, which owns the recorder, so nothing
-                // records (or frees the batch's chunks) while the caller holds it.
-                Some((data, len)) => Ok(unsafe { std::slice::from_raw_parts_mut(data, len) }),
-                None => Err(self.recorder.last_refusal().cloned().unwrap_or_else(|| {
-                    Error::InvalidArgument {
-                        call: CALL,
-                        message: "the map was refused".into(),
-                    }
-                })),
-            };
+            return self.recorder.map(resource, map_type, allow_usage_default);
         }
         let Resource::Buffer(buffer) = resource else {
             return Err(Error::InvalidArgument {
@@ -464,6 +461,19 @@ impl ImmediateContext {
                     ),
                 })
             }
+        }
+        let size = info.size as usize;
+        if size > recorder::limits::MAX_MAP_BYTES {
+            // The same limit as maps whose data travels (R-REC-12): the model keeps the CPU's
+            // copy of the buffer, and a read map of a 4 GiB buffer must not allocate one.
+            return Err(Error::InvalidArgument {
+                call: CALL,
+                message: format!(
+                    "{} is too large ({size} bytes): a map carries at most {} bytes (R-REC-12)",
+                    object(),
+                    recorder::limits::MAX_MAP_BYTES
+                ),
+            });
         }
         if self.cpu_mapped.contains(&buffer.raw()) {
             return Err(Error::InvalidArgument {
@@ -497,7 +507,6 @@ impl ImmediateContext {
             }
         }
         self.cpu_mapped.insert(buffer.raw());
-        let size = info.size as usize;
         Ok(self
             .cpu_data
             .entry(buffer.raw())

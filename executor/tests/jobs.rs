@@ -53,7 +53,7 @@ fn record_job(f: &Fixture, context: &mut DeferredContext, seed: u64, job: usize)
     let mut rng = Rng::new(seed ^ (job as u64).wrapping_mul(0x1234_5678_9abc_def1));
     let fast = context.semantics() == Semantics::Fast;
     if fast || job.is_multiple_of(2) {
-        if let Some(data) = context.map(f.cb_dyn, MapType::WriteDiscard, false) {
+        if let Ok(data) = context.map(f.cb_dyn, MapType::WriteDiscard, false) {
             data[0] = job as u8;
         }
         context.unmap(f.cb_dyn);
@@ -86,7 +86,7 @@ fn record_job(f: &Fixture, context: &mut DeferredContext, seed: u64, job: usize)
             5 => context.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX),
             6 => context.rs_set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)]),
             7 => {
-                if let Some(data) = context.map(f.cb_dyn, MapType::WriteDiscard, false) {
+                if let Ok(data) = context.map(f.cb_dyn, MapType::WriteDiscard, false) {
                     data[1] = rng.below(256) as u8;
                 }
                 context.unmap(f.cb_dyn);

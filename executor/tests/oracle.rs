@@ -136,7 +136,7 @@ fn apply(f: &Fixture, c: &mut DeferredContext, op: &Op) {
         }
         Op::Decompress(depth) => c.decompress_resource(if depth { f.ds } else { f.rt }, None),
         Op::MapDynamic => {
-            if let Some(data) = c.map(f.cb_dyn, MapType::WriteDiscard, false) {
+            if let Ok(data) = c.map(f.cb_dyn, MapType::WriteDiscard, false) {
                 data[0] = 1;
             }
             c.unmap(f.cb_dyn);

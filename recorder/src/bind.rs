@@ -93,6 +93,7 @@ impl DeferredContext {
             VERTEX_BUFFER_SLOTS,
         )?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetVertexBuffers,
             operand: 0,
             start,
@@ -157,7 +158,7 @@ impl DeferredContext {
             ));
         }
         // Resolve straight into the reserved command (see `resolve_buffer_into`).
-        let size = command_size::<BoundBuffer, u8>(0);
+        let size = CommandBytes::fixed::<BoundBuffer>();
         let at = self.reserve(size, None);
         // SAFETY: `at` has room for the header and a `BoundBuffer`.
         let payload = unsafe { write_command(at, Opcode::SetIndexBuffer, 0, None, size, Empty) };
@@ -298,6 +299,7 @@ impl DeferredContext {
             CONSTANT_BUFFER_SLOTS,
         )?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetConstantBuffers,
             operand: stage as u8,
             start,
@@ -362,6 +364,7 @@ impl DeferredContext {
             SHADER_RESOURCE_SLOTS,
         )?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetShaderResources,
             operand: stage as u8,
             start,
@@ -432,6 +435,7 @@ impl DeferredContext {
         const CALL: &str = "set_samplers";
         check_range(CALL, "sampler", start, samplers.len(), SAMPLER_SLOTS)?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetSamplers,
             operand: stage as u8,
             start,
@@ -488,6 +492,7 @@ impl DeferredContext {
             COMPUTE_UAV_SLOTS,
         )?;
         let call = SlotCall {
+            name: CALL,
             opcode: Opcode::SetComputeUnorderedAccessViews,
             operand: 0,
             start,
@@ -622,12 +627,13 @@ impl DeferredContext {
         let split = self.legacy_split(SplitCategory::SetRenderTargets);
         let payload = RenderTargetsPayload::new(dsv, render_targets.len() as u32, KEEP, 0);
         self.emit_with(
+            CALL,
             Opcode::SetRenderTargets,
             0,
             split,
             payload,
             &targets[..render_targets.len()],
-        );
+        )?;
         let mut bound = Ok(());
         if let Some((start, views)) = uavs {
             bound = self.bind_om_uavs(
@@ -658,6 +664,7 @@ impl DeferredContext {
         update_shadow: bool,
     ) -> Result<(), Error> {
         let slots = SlotCall {
+            name: call,
             opcode: Opcode::SetRenderTargets,
             operand: 0,
             start,
@@ -789,7 +796,16 @@ impl DeferredContext {
             shadow.viewports.0[..viewports.len()].copy_from_slice(viewports);
             shadow.viewports.1 = viewports.len() as u32;
         }
-        self.emit_with(Opcode::SetViewports, 0, None, Empty, viewports);
+        if let Err(error) = self.emit_with(
+            "rs_set_viewports",
+            Opcode::SetViewports,
+            0,
+            None,
+            Empty,
+            viewports,
+        ) {
+            self.fail(error);
+        }
     }
 
     pub fn rs_set_scissor_rects(&mut self, rects: &[Rect]) {
@@ -807,7 +823,16 @@ impl DeferredContext {
             shadow.scissors.0[..rects.len()].copy_from_slice(rects);
             shadow.scissors.1 = rects.len() as u32;
         }
-        self.emit_with(Opcode::SetScissorRects, 0, None, Empty, rects);
+        if let Err(error) = self.emit_with(
+            "rs_set_scissor_rects",
+            Opcode::SetScissorRects,
+            0,
+            None,
+            Empty,
+            rects,
+        ) {
+            self.fail(error);
+        }
     }
 
     /// Predicates the following draws on `predicate` (a query of kind predicate), or stops.

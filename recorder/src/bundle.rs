@@ -396,6 +396,14 @@ impl DeferredContext {
         self.fail(error);
     }
 
+    /// Counts a call that reports its own result (`map`) and refuses it with `error`, which is
+    /// returned for the caller and kept as the last refusal; the list is not poisoned (R-REC-8).
+    #[doc(hidden)]
+    pub fn refuse_reported(&mut self, error: Error) -> Error {
+        self.begin_call();
+        self.refuse_reported_call(error)
+    }
+
     /// Calls refused since the list began (a wrapper compares it around a forwarded call).
     #[doc(hidden)]
     pub fn refused_calls(&self) -> u32 {
@@ -483,7 +491,7 @@ impl DeferredContext {
                 }
             }
         }
-        let size = command_size::<DrawBundlePayload, u8>(0);
+        let size = CommandBytes::fixed::<DrawBundlePayload>();
         let at = self.reserve(size, Some(SideKind::Bundle));
         let payload: DrawBundlePayload = bundle.raw();
         // SAFETY: `at` has room for the header and the payload.

@@ -353,7 +353,7 @@ impl DeferredContext {
                 rule: "use a staging resource and copy instead (R-ST-7)",
             });
         }
-        let (mut bound, info) = self.resolve_resource(CALL, resource)?;
+        let (bound, info) = self.resolve_resource(CALL, resource)?;
         if let Some(info) = info {
             if info.usage != Usage::Default {
                 return Err(Error::invalid(
@@ -371,18 +371,19 @@ impl DeferredContext {
                 ));
             }
         }
-        if data.len() > crate::limits::MAX_CHUNK_SIZE / 2 {
-            return Err(Error::invalid(
-                CALL,
-                format!(
-                    "{} bytes is more than a list carries in one update",
-                    data.len()
-                ),
-            ));
+        if data.len() > crate::limits::MAX_MAP_BYTES {
+            let object = self.device.object_name(resource.kind(), bound.resource);
+            return Err(data_too_large(CALL, object, data.len() as u64));
         }
         self.retain(resource.kind(), bound.resource, 1, CALL)?;
-        bound.data_len = data.len() as u32;
-        let at = self.emit_data(Opcode::UpdateSubresource, bound, data.len());
+        let at = match self.emit_data(CALL, Opcode::UpdateSubresource, bound, data.len()) {
+            Ok(at) => at,
+            Err(error) => {
+                // Legacy only (fast returned above): the reference taken is given back.
+                self.device.unretain(resource.kind(), bound.resource);
+                return Err(error);
+            }
+        };
         // SAFETY: `emit_data` reserved `data.len()` bytes (rounded up) at `at`.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), at, data.len()) };
         Ok(())

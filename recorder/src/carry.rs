@@ -78,6 +78,7 @@ impl DeferredContext {
         let call_split = (opcode == Opcode::SetComputeUnorderedAccessViews)
             .then_some(SplitCategory::SetUnorderedAccessViews);
         let call = SlotCall {
+            name: "finish_command_list",
             opcode,
             operand,
             start: 0,
@@ -195,7 +196,9 @@ impl DeferredContext {
         if count > 0 || !shadow.depth_stencil.view.is_null() {
             let payload = RenderTargetsPayload::new(shadow.depth_stencil, count as u32, KEEP, 0);
             let split = Some(SplitCategory::SetRenderTargets);
-            self.emit_with(
+            // The shadow holds at most a slot array: it fits the encoding.
+            let _ = self.emit_with(
+                "finish_command_list",
                 Opcode::SetRenderTargets,
                 0,
                 split,
@@ -237,7 +240,9 @@ impl DeferredContext {
         }
         let (viewports, count) = &shadow.viewports;
         if *count > 0 {
-            self.emit_with(
+            // The shadow holds at most a slot array: it fits the encoding.
+            let _ = self.emit_with(
+                "finish_command_list",
                 Opcode::SetViewports,
                 0,
                 None,
@@ -247,7 +252,9 @@ impl DeferredContext {
         }
         let (scissors, count) = &shadow.scissors;
         if *count > 0 {
-            self.emit_with(
+            // The shadow holds at most a slot array: it fits the encoding.
+            let _ = self.emit_with(
+                "finish_command_list",
                 Opcode::SetScissorRects,
                 0,
                 None,

@@ -18,7 +18,8 @@ use std::alloc::{alloc, dealloc, Layout};
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use crate::limits::{DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE};
+use crate::encode::CommandBytes;
+use crate::limits::{DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_COMMAND_BYTES, MIN_CHUNK_SIZE};
 use crate::sync::{AtomicU64, Mutex, Ordering};
 
 /// Alignment of chunks and of every command in them.
@@ -38,6 +39,18 @@ pub struct ChunkHeader {
     pub(crate) side_start: u32,
     _reserved: u32,
 }
+
+/// The largest chunk a writer ever takes: a policy's largest, or one made for the largest
+/// command and its side record. Its size and every offset in it fit the header's `u32`s.
+pub(crate) const LARGEST_CHUNK: usize = {
+    let for_command = (DATA_START + MAX_COMMAND_BYTES + 8).next_multiple_of(MIN_CHUNK_SIZE);
+    if for_command > MAX_CHUNK_SIZE {
+        for_command
+    } else {
+        MAX_CHUNK_SIZE
+    }
+};
+const _: () = assert!(LARGEST_CHUNK <= u32::MAX as usize);
 
 /// Offset of the first command in a chunk.
 pub(crate) const DATA_START: usize = std::mem::size_of::<ChunkHeader>();
@@ -250,6 +263,9 @@ impl Drop for ChunkPool {
 /// # Safety
 /// `chunk` must be a chunk of `size` bytes that nothing else uses.
 unsafe fn init_header(chunk: NonNull<ChunkHeader>, size: usize) {
+    // Policies clamp to MAX_CHUNK_SIZE and a refill sizes a chunk for one checked command:
+    // at most LARGEST_CHUNK, which fits the `u32`s below.
+    debug_assert!(size <= LARGEST_CHUNK);
     // SAFETY: guaranteed by the caller; every chunk is at least DATA_START bytes long.
     unsafe {
         chunk.as_ptr().write(ChunkHeader {
@@ -336,16 +352,19 @@ impl ChunkWriter {
         self.first
     }
 
-    /// Reserves `size` bytes (a multiple of 8) for a command, plus one side record when `side`
-    /// is given, in the current chunk. Returns the command's address.
+    /// Reserves `size` bytes for a command, plus one side record when `side` is given, in the
+    /// current chunk. Returns the command's address. `size` was checked where it was made (a
+    /// multiple of 8, at most `MAX_COMMAND_BYTES`), so every chunk size and offset below fits
+    /// the `u32`s of the chunk header (see [`LARGEST_CHUNK`]).
     #[inline(always)]
     pub(crate) fn reserve(
         &mut self,
-        size: usize,
+        size: CommandBytes,
         side: Option<SideKind>,
         pool: &ChunkPool,
         policy: &ChunkPolicy,
     ) -> *mut u8 {
+        let size = size.get();
         debug_assert!(size.is_multiple_of(COMMAND_ALIGN));
         let needed = size + if side.is_some() { 8 } else { 0 };
         // Before the first chunk both pointers are null: the difference is 0 and we refill.
@@ -418,6 +437,7 @@ impl ChunkWriter {
             let base = current.as_ptr() as usize;
             // SAFETY: `current` is a chunk this writer owns.
             let header = unsafe { &mut *current.as_ptr() };
+            // Both offsets lie within the chunk, at most LARGEST_CHUNK bytes: they fit.
             header.command_end = (self.cursor as usize - base) as u32;
             header.side_start = (self.side as usize - base) as u32;
         }

@@ -1,7 +1,11 @@
 //! Deferred contexts (R-REC-1..11): one thread records on one at a time (`Send`, not `Sync`), into
 //! chunks of its own, taking no lock and, under fast semantics, no atomic read-modify-write. Bad
 //! input never panics: the call is ignored and the first error is kept with its call index, for
-//! `finish_command_list` to return (R-REC-8).
+//! `finish_command_list` to return (R-REC-8). A call that returns its own result (`map`)
+//! reports its refusal to the caller instead and does not poison the list.
+//!
+//! Only the immediate context's recorder hands out batches (`take_batch`); a deferred context's
+//! list ends through `finish_command_list`, which refuses a list with a buffer still mapped.
 //!
 //! This file holds the context's life cycle (creation, lists, finish, nesting, drop) and the
 //! helpers every call uses; the calls themselves are in `bind.rs` (state) and `calls.rs` (draws,
@@ -189,7 +193,7 @@ impl DeferredContext {
             (Semantics::Legacy, false) => StartState::ClearState,
             (Semantics::Legacy, true) => StartState::Carried,
         };
-        let size = command_size::<ListHeader, u8>(0);
+        let size = CommandBytes::fixed::<ListHeader>();
         let at = self
             .writer
             .reserve(size, None, &self.device.pool, &self.policy);
@@ -235,7 +239,17 @@ impl DeferredContext {
         }
         self.calls_made -= 1;
         let stats = self.stats();
-        let list = self.seal_list(stats, self.start);
+        let list = match self.seal_list(stats, self.start) {
+            Ok(list) => list,
+            Err(error) => {
+                // The list cannot be encoded: nothing can shrink it, so it is dropped.
+                self.calls_made += 1;
+                let error = self.refuse_finish(error);
+                self.discard_list();
+                self.after_finish(false);
+                return Err(error);
+            }
+        };
         tracing::debug!(
             context = &*self.name,
             calls = stats.calls,
@@ -284,15 +298,48 @@ impl DeferredContext {
     /// The immediate context's calls since the last batch, as a list to run now (see
     /// `Device::immediate_recorder`). Its state stays as the calls left it; refused calls were
     /// ignored one by one (see [`last_refusal`](Self::last_refusal)), they discard nothing.
+    ///
+    /// Only the immediate context's recorder has batches: on a deferred context or a bundle
+    /// recorder the call is refused and changes nothing (a list ends through
+    /// [`finish_command_list`](Self::finish_command_list), which checks what a batch need not).
+    ///
+    /// **A buffer still mapped** when the batch is taken is harmless. Its map command, and its
+    /// data, are in this batch: the slice the map returned borrowed this recorder mutably, so
+    /// the application's last write through it happened before this call (it cannot write
+    /// after the seal without a new map), and the batch holds every byte written. The map stays
+    /// open with no memory: the recorder forgets the data of the sealed batch, a second map is
+    /// refused as "already mapped" until the unmap, and the unmap closes it and writes nothing.
+    /// A map after the unmap records a new command in the next batch. (D3D11's pointer from
+    /// `Map` lives until `Unmap`; here it lives while the slice is borrowed, which the borrow
+    /// checker ends before anything can seal.)
     #[doc(hidden)]
-    pub fn take_batch(&mut self) -> CommandList {
-        debug_assert!(self.immediate, "take_batch is the immediate context's");
+    pub fn take_batch(&mut self) -> Result<CommandList, Error> {
+        if !self.immediate {
+            return Err(self.not_immediate("take_batch"));
+        }
         let stats = self.stats();
         let batch = self.seal_list(stats, StartState::Inherited);
+        if batch.is_err() {
+            // Too many split points for one index: the batch cannot be encoded; its calls are
+            // dropped with what they hold, as a refused call's are.
+            self.discard_list();
+        }
         let last_refusal = self.last_refusal.take();
         self.start_list(false);
         self.last_refusal = last_refusal;
         batch
+    }
+
+    /// The refusal of an immediate-context-only call on another context.
+    #[cold]
+    fn not_immediate(&self, call: &'static str) -> Error {
+        Error::invalid(
+            call,
+            format!(
+                "{} is not the immediate context's recorder: only its calls run in batches; finish the list with finish_command_list (R-REC-6)",
+                self.label()
+            ),
+        )
     }
 
     /// Calls recorded since the last batch (the immediate context's).
@@ -334,10 +381,18 @@ impl DeferredContext {
     /// Ends the list being recorded: writes the index of its split points and nested lists
     /// after its last command (so execution never walks its chunks, R-EX-2), seals the chain and
     /// makes the list. Allocates nothing: the index lives in the list's own memory.
-    fn seal_list(&mut self, stats: ListStats, start: StartState) -> CommandList {
-        let (instances, instances_len) = self.write_last_instances();
+    ///
+    /// Refused, with the list left open, when the index would not fit the encoding: more split
+    /// points and nested lists than a command holds entries (R-REC-12).
+    fn seal_list(&mut self, stats: ListStats, start: StartState) -> Result<CommandList, Error> {
         let entries = self.writer.side_records as usize;
-        let size = command_size::<Empty, IndexEntry>(entries);
+        let size = CommandBytes::with_items::<Empty, IndexEntry>(entries).map_err(|too_large| {
+            too_large.error(
+                "finish_command_list",
+                format_args!("the index of {entries} split points, bundle calls and nested lists"),
+            )
+        })?;
+        let (instances, instances_len) = self.write_last_instances()?;
         let at = self
             .writer
             .reserve(size, None, &self.device.pool, &self.policy);
@@ -365,23 +420,30 @@ impl DeferredContext {
         };
         // SAFETY: `list_header` was reserved at the start of `first` by `start_list`, and the
         // chain is sealed and handed over here.
-        unsafe {
+        Ok(unsafe {
             CommandList::from_parts(self.list_header, self.device.clone(), memory, stats, origin)
-        }
+        })
     }
 
     /// Writes a legacy list's last instances (R-ST-8) after its last command, as a pseudo-command
     /// that decoding skips (like the index); nothing for the immediate context's batches, whose
     /// instances stay its own, nor for fast lists.
-    fn write_last_instances(&mut self) -> (*const LastInstance, u32) {
+    ///
+    /// Refused before anything is written when the table would not fit the encoding (R-REC-12).
+    fn write_last_instances(&mut self) -> Result<(*const LastInstance, u32), Error> {
         if self.immediate || self.semantics != Semantics::Legacy {
-            return (std::ptr::null(), 0);
+            return Ok((std::ptr::null(), 0));
         }
         let count = self.maps.last_instances().count();
         if count == 0 {
-            return (std::ptr::null(), 0);
+            return Ok((std::ptr::null(), 0));
         }
-        let size = command_size::<Empty, LastInstance>(count);
+        let size = CommandBytes::with_items::<Empty, LastInstance>(count).map_err(|too_large| {
+            too_large.error(
+                "finish_command_list",
+                format_args!("the table of the last instances of {count} dynamic buffers"),
+            )
+        })?;
         let at = self
             .writer
             .reserve(size, None, &self.device.pool, &self.policy);
@@ -399,7 +461,7 @@ impl DeferredContext {
             };
             written += 1;
         }
-        (table as *const LastInstance, written as u32)
+        Ok((table as *const LastInstance, written as u32))
     }
 
     #[cold]
@@ -481,6 +543,26 @@ impl DeferredContext {
         }
     }
 
+    /// A refused call that reports its own result (`map`, R-REC-8): counted and kept as the
+    /// last refusal, but the list is not poisoned. Returns the error for the caller.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn refuse_reported_call(&mut self, error: Error) -> Error {
+        self.refused += 1;
+        tracing::trace!(context = &*self.name, %error, "call refused, reported to the caller");
+        self.last_refusal = Some(error.clone());
+        error
+    }
+
+    /// Gives back a reference [`retain`](Self::retain) took, when the call that took it is
+    /// refused afterwards (legacy; fast semantics took none).
+    #[cold]
+    pub(crate) fn release_retained(&self, kind: ObjectKind, handle: RawHandle) {
+        if self.semantics == Semantics::Legacy && !handle.is_null() {
+            self.device.unretain(kind, handle);
+        }
+    }
+
     /// Counts a call; every public recording method starts with it.
     #[inline(always)]
     pub(crate) fn begin_call(&mut self) {
@@ -489,7 +571,7 @@ impl DeferredContext {
 
     /// Reserves an encoded command of `size` bytes.
     #[inline(always)]
-    pub(crate) fn reserve(&mut self, size: usize, side: Option<SideKind>) -> *mut u8 {
+    pub(crate) fn reserve(&mut self, size: CommandBytes, side: Option<SideKind>) -> *mut u8 {
         self.stats.commands += 1;
         self.writer
             .reserve(size, side, &self.device.pool, &self.policy)
@@ -511,7 +593,7 @@ impl DeferredContext {
         split: Option<SplitCategory>,
         payload: P,
     ) {
-        let size = command_size::<P, u8>(0);
+        let size = CommandBytes::fixed::<P>();
         let at = self.reserve(size, split.map(|_| SideKind::Split));
         // SAFETY: `at` has `size` bytes for the header and `P`.
         unsafe { write_command(at, opcode, operand, split, size, payload) };
@@ -520,18 +602,21 @@ impl DeferredContext {
         }
     }
 
-    /// Encodes a command with a fixed payload followed by `items`.
+    /// Encodes a command with a fixed payload followed by `items`. Refused, with nothing
+    /// written, when the command would not fit the encoding (R-REC-12).
     #[inline(always)]
     pub(crate) fn emit_with<P: Copy, T: Copy>(
         &mut self,
+        call: &'static str,
         opcode: Opcode,
         operand: u8,
         split: Option<SplitCategory>,
         payload: P,
         items: &[T],
-    ) {
+    ) -> Result<(), Error> {
         const { assert!(std::mem::size_of::<T>().is_multiple_of(8) && std::mem::align_of::<T>() <= 8) };
-        let size = command_size::<P, T>(items.len());
+        let size = CommandBytes::with_items::<P, T>(items.len())
+            .map_err(|too_large| too_large.error(call, format_args!("{} items", items.len())))?;
         let at = self.reserve(size, split.map(|_| SideKind::Split));
         // SAFETY: `at` has `size` bytes: the header, `P`, then `items.len()` `T`s (8-aligned,
         // since the header and every payload are multiples of 8).
@@ -542,18 +627,43 @@ impl DeferredContext {
         if let Some(category) = split {
             self.stats.split_points[category] += 1;
         }
+        Ok(())
     }
 
-    /// Reserves a command with a fixed payload and `len` bytes of data; returns the data.
-    #[inline(always)]
-    pub(crate) fn emit_data<P: Copy>(&mut self, opcode: Opcode, payload: P, len: usize) -> *mut u8 {
-        let size = command_size::<P, u8>(0) + data_size(len);
+    /// Reserves a command for `resource` and `len` bytes of data (a map or an update) and
+    /// returns the data, zeroed. The payload's `data_len` is set here, the one place the length
+    /// is converted: data over [`MAX_MAP_BYTES`](crate::limits::MAX_MAP_BYTES) is refused with
+    /// nothing written (R-REC-12).
+    #[inline]
+    pub(crate) fn emit_data(
+        &mut self,
+        call: &'static str,
+        opcode: Opcode,
+        mut resource: BoundResource,
+        len: usize,
+    ) -> Result<*mut u8, Error> {
+        let object = || {
+            let kind = match resource.is_texture {
+                0 => ObjectKind::Buffer,
+                _ => ObjectKind::Texture,
+            };
+            self.device.object_name(kind, resource.resource)
+        };
+        if len > crate::limits::MAX_MAP_BYTES {
+            return Err(data_too_large(call, object(), len as u64));
+        }
+        let size = CommandBytes::with_data::<BoundResource>(len)
+            .map_err(|too_large| too_large.error(call, object()))?;
+        // `len <= MAX_MAP_BYTES < u32::MAX` (checked above).
+        resource.data_len = len as u32;
         let at = self.reserve(size, None);
-        // SAFETY: `at` has `size` bytes; the data area is zeroed before it is handed out.
+        let padded = size.get() - HEADER - std::mem::size_of::<BoundResource>();
+        // SAFETY: `at` has `size` bytes: the header, the payload, then `padded >= len` bytes of
+        // data, which are zeroed before they are handed out.
         unsafe {
-            let data = write_command(at, opcode, 0, None, size, payload);
-            std::ptr::write_bytes(data, 0, data_size(len));
-            data
+            let data = write_command(at, opcode, 0, None, size, resource);
+            std::ptr::write_bytes(data, 0, padded);
+            Ok(data)
         }
     }
 
@@ -606,7 +716,7 @@ impl DeferredContext {
         let address = keep.header_ptr() as usize;
         // The reference `keep` holds now belongs to this list's chain (see `discard_chain`).
         std::mem::forget(keep);
-        let size = command_size::<usize, u8>(0);
+        let size = CommandBytes::fixed::<usize>();
         let at = self.reserve(size, Some(SideKind::Nested));
         // SAFETY: `at` has room for the header and the address.
         unsafe {

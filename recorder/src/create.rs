@@ -409,8 +409,8 @@ impl Device {
             return Err(Error::invalid(
                 CALL,
                 format!(
-                    "a swap chain has 1 to {MAX_BACK_BUFFERS} back buffers, not {}",
-                    desc.buffers
+                    "swap chain '{}': a swap chain has 1 to {MAX_BACK_BUFFERS} back buffers (R-OBJ-2, limits::MAX_BACK_BUFFERS), not {}",
+                    desc.name, desc.buffers
                 ),
             ));
         }

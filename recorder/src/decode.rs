@@ -266,7 +266,13 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
         let opcode = Opcode::from_u8(header.opcode as u8).unwrap_or(Opcode::ClearState);
         let stage = Stage::from_u8(header.operand).unwrap_or(Stage::Vertex);
         let tail = |fixed: usize| payload.add(fixed);
-        let tail_count = |fixed: usize, element: usize| (size - HEADER - fixed) / element.max(1);
+        let tail_count =
+            |fixed: usize, element: usize| size.saturating_sub(HEADER + fixed) / element.max(1);
+        // A count stored in a payload never reaches past its command, whatever it says: the
+        // header's size was checked where it was written (R-REC-12), the count is bounded by it.
+        let within = |count: u32, fixed: usize, element: usize| {
+            (count as usize).min(tail_count(fixed, element))
+        };
         let command = match opcode {
             Opcode::ListStart | Opcode::ListIndex | Opcode::ClearState => Command::ClearState,
             Opcode::SetInputLayout => {
@@ -283,7 +289,10 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 let p: SlotsPayload = read(payload);
                 Command::SetVertexBuffers {
                     start: p.start,
-                    buffers: slice(tail(8), p.count as usize),
+                    buffers: slice(
+                        tail(8),
+                        within(p.count, 8, std::mem::size_of::<BoundBuffer>()),
+                    ),
                 }
             }
             Opcode::SetIndexBuffer => Command::SetIndexBuffer(read(payload)),
@@ -297,7 +306,10 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 Command::SetConstantBuffers {
                     stage,
                     start: p.start,
-                    buffers: slice(tail(8), p.count as usize),
+                    buffers: slice(
+                        tail(8),
+                        within(p.count, 8, std::mem::size_of::<BoundBuffer>()),
+                    ),
                 }
             }
             Opcode::SetShaderResources => {
@@ -305,7 +317,10 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 Command::SetShaderResources {
                     stage,
                     start: p.start,
-                    views: slice(tail(8), p.count as usize),
+                    views: slice(
+                        tail(8),
+                        within(p.count, 8, std::mem::size_of::<BoundView>()),
+                    ),
                 }
             }
             Opcode::SetSamplers => {
@@ -313,29 +328,39 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 Command::SetSamplers {
                     stage,
                     start: p.start,
-                    samplers: slice(tail(8), p.count as usize),
+                    samplers: slice(
+                        tail(8),
+                        within(p.count, 8, std::mem::size_of::<RawHandle>()),
+                    ),
                 }
             }
             Opcode::SetComputeUnorderedAccessViews => {
                 let p: SlotsPayload = read(payload);
                 Command::SetComputeUnorderedAccessViews {
                     start: p.start,
-                    views: slice(tail(8), p.count as usize),
+                    views: slice(
+                        tail(8),
+                        within(p.count, 8, std::mem::size_of::<BoundView>()),
+                    ),
                 }
             }
             Opcode::SetRenderTargets => {
                 let p: RenderTargetsPayload = read(payload);
                 let fixed = std::mem::size_of::<RenderTargetsPayload>();
+                let view = std::mem::size_of::<BoundView>();
                 let count = if p.render_targets == KEEP {
                     0
                 } else {
-                    p.render_targets as usize
+                    within(p.render_targets, fixed, view)
                 };
                 let targets = (p.render_targets != KEEP)
                     .then(|| (slice(tail(fixed), count), p.depth_stencil));
                 let uavs = (p.uav_start != KEEP).then(|| {
-                    let at = tail(fixed + count * std::mem::size_of::<BoundView>());
-                    (p.uav_start, slice(at, p.uavs as usize))
+                    let at = tail(fixed + count * view);
+                    (
+                        p.uav_start,
+                        slice(at, within(p.uavs, fixed + count * view, view)),
+                    )
                 });
                 Command::SetRenderTargets {
                     targets,
@@ -437,10 +462,8 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             }
             Opcode::UpdateSubresource | Opcode::MapWriteDiscard | Opcode::MapWriteNoOverwrite => {
                 let resource: BoundResource = read(payload);
-                let data = slice(
-                    tail(std::mem::size_of::<BoundResource>()),
-                    resource.data_len as usize,
-                );
+                let fixed = std::mem::size_of::<BoundResource>();
+                let data = slice(tail(fixed), within(resource.data_len, fixed, 1));
                 match opcode {
                     Opcode::UpdateSubresource => Command::UpdateSubresource { resource, data },
                     Opcode::MapWriteDiscard => Command::MapWriteDiscard { resource, data },

@@ -139,7 +139,9 @@ impl DeferredContext {
                     };
                     bits &= !run;
                     let (first, end) = (start as usize, (start + count) as usize);
-                    self.emit_with(
+                    // At most 128 views: always within the encoding's limits (R-REC-12).
+                    let _ = self.emit_with(
+                        "set_shader_resources",
                         Opcode::SetShaderResources,
                         stage as u8,
                         None,

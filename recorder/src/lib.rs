@@ -51,7 +51,7 @@
 //!                 let mut context = device.create_deferred_context(&desc)?;
 //!                 context.set_shader(Stage::Vertex, Some(vs));
 //!                 for draw in 0..100u32 {
-//!                     if let Some(data) = context.map(constants, MapType::WriteDiscard, false) {
+//!                     if let Ok(data) = context.map(constants, MapType::WriteDiscard, false) {
 //!                         data[..4].copy_from_slice(&draw.to_le_bytes());
 //!                     }
 //!                     context.unmap(constants);

@@ -14,6 +14,14 @@ pub const MIN_CHUNK_SIZE: usize = 4 * 1024;
 /// Largest chunk a growth policy may ask for (payloads larger than this get a chunk of their own).
 pub const MAX_CHUNK_SIZE: usize = 64 * 1024 * 1024;
 
+/// Largest data a map or an update carries in a list or a batch of the immediate context
+/// (R-REC-12): half the largest chunk. Larger maps and updates are refused on every path.
+pub const MAX_MAP_BYTES: usize = MAX_CHUNK_SIZE / 2;
+
+/// Largest encoded command, header and data included (R-REC-12): every size the encoding stores
+/// in a `u32` is checked against it where it is written.
+pub const MAX_COMMAND_BYTES: usize = MAX_CHUNK_SIZE;
+
 /// Constant-engine budget of a draw bundle in bytes (R-B-5).
 pub const BUNDLE_BUDGET_BYTES: u32 = 6144;
 

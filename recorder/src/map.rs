@@ -1,6 +1,18 @@
 //! Maps on a deferred context (R-REC-10, R-REC-11, R-SP-1, R-ST-8): write_discard data that
 //! travels with the list as a new instance, write_no_overwrite into that instance or into a
 //! default buffer, and the legacy re-bind of a renamed buffer.
+//!
+//! **Refusals (R-REC-8).** `map` returns its own result: a refused map is reported to its
+//! caller as `Err` (and as the context's last refusal) and does not poison the list, which
+//! still finishes, as D3D11's `FinishCommandList` does after a failed `Map`. Nothing of a
+//! refused map stays in the list: no command, no reference, no map entry.
+//!
+//! **Sizes (R-REC-12).** Every map's data travels in an encoded command (the list's, or the
+//! immediate context's batch), so a buffer larger than
+//! [`MAX_MAP_BYTES`] is refused on every path and for every map
+//! type, before anything is retained or reserved. The encoder checks again where the size is
+//! converted (`CommandBytes`, `DeferredContext::emit_data`): a path that forgot the check here
+//! would still be refused there, never wrapped.
 
 use crate::context::DeferredContext;
 use crate::desc::*;
@@ -8,9 +20,10 @@ use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::BufferInfo;
+use crate::limits::MAX_MAP_BYTES;
 
 impl DeferredContext {
-    /// Maps a buffer for writing and returns its memory, or `None` if the call was refused.
+    /// Maps a buffer for writing and returns its memory, or the error if the call was refused.
     ///
     /// - `WriteDiscard` (dynamic buffers): a new instance whose data travels with the list; later
     ///   binds in this list read it without a split point (R-SP-1, R-REC-10). On a legacy context
@@ -19,23 +32,49 @@ impl DeferredContext {
     ///   write_discard, and is an error before one (R-REC-11); on a default buffer, only with
     ///   `allow_usage_default`, writes in place and never splits.
     ///
-    /// Other map types are immediate-context calls.
+    /// Every map's data travels in the list (or, on the immediate context, in its batch), so a
+    /// buffer larger than [`MAX_MAP_BYTES`] is refused on every
+    /// path and for every map type (R-REC-12). Other map types are immediate-context calls.
+    ///
+    /// A refused map is reported here and does not poison the list (R-REC-8): the list still
+    /// finishes, as D3D11's `FinishCommandList` does after a failed `Map`. The refusal is also
+    /// [`last_refusal`](Self::last_refusal).
+    ///
+    /// ```
+    /// use recorder::*;
+    ///
+    /// let device = Device::new(DeviceDesc::default());
+    /// let buffer = device.create_buffer(&BufferDesc {
+    ///     name: "per_draw",
+    ///     size: 64,
+    ///     usage: Usage::Dynamic,
+    ///     bind: BindFlags::CONSTANT,
+    ///     ..Default::default()
+    /// })?;
+    /// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
+    /// let refused = context.map(buffer, MapType::WriteNoOverwrite, false);
+    /// assert_eq!(refused.unwrap_err().kind(), ErrorKind::DynamicBeforeMap);
+    /// context.map(buffer, MapType::WriteDiscard, false)?[0] = 1;
+    /// context.unmap(buffer);
+    /// context.draw(3, 0);
+    /// assert_eq!(context.finish_command_list(false).map_err(|e| e.error)?.stats().draws, 1);
+    /// # Ok::<(), recorder::Error>(())
+    /// ```
     pub fn map(
         &mut self,
         resource: impl Into<Resource>,
         map_type: MapType,
         allow_usage_default: bool,
-    ) -> Option<&mut [u8]> {
+    ) -> Result<&mut [u8], Error> {
         self.begin_call();
         match self.try_map(resource.into(), map_type, allow_usage_default) {
-            // SAFETY: the data lies in a chunk of the list being recorded, which this context owns
-            // until the list is finished; the borrow of `self` ends before anything else is
-            // recorded.
-            Ok((data, len)) => Some(unsafe { std::slice::from_raw_parts_mut(data, len) }),
-            Err(error) => {
-                self.fail(error);
-                None
-            }
+            // SAFETY: `data` points at `len` zeroed bytes in the data area of a command that
+            // `emit_data` reserved in a chunk of the list being recorded; this context owns that
+            // chunk until the list is finished or the batch taken, and both need `&mut self`,
+            // which the returned slice borrows: nothing records, seals or frees the chunk while
+            // the slice lives, and no other reference to those bytes exists.
+            Ok((data, len)) => Ok(unsafe { std::slice::from_raw_parts_mut(data, len) }),
+            Err(error) => Err(self.refuse_reported_call(error)),
         }
     }
 
@@ -64,19 +103,21 @@ impl DeferredContext {
             ));
         }
         let len = info.size as usize;
+        if len > MAX_MAP_BYTES {
+            // Every path, every map type (R-REC-12); `emit_data` checks again.
+            return Err(data_too_large(CALL, name(), len as u64));
+        }
         match (map_type, info.usage) {
             (MapType::WriteDiscard, Usage::Dynamic) => {
-                if len > crate::limits::MAX_CHUNK_SIZE / 2 {
-                    return Err(Error::invalid(CALL, format!("{} is too large ({len} bytes) to travel with a list", name())));
-                }
                 self.retain(ObjectKind::Buffer, buffer.0, 1, CALL)?;
                 let instance = self.next_instance();
-                let payload = BoundResource { resource: buffer.0, instance, is_texture: 0, data_len: len as u32 };
-                let data = self.emit_data(Opcode::MapWriteDiscard, payload, len);
+                let payload = BoundResource { resource: buffer.0, instance, is_texture: 0, data_len: 0 };
+                let data = self.emit_map(Opcode::MapWriteDiscard, payload, len)?;
                 let entry = self.maps.entry(buffer.0);
                 entry.instance = Some(instance);
                 entry.last = Some(instance);
                 entry.data = data;
+                // `len <= MAX_MAP_BYTES` (checked above).
                 entry.len = len as u32;
                 entry.mapped = true;
                 self.rebind_renamed(buffer.0, instance);
@@ -94,8 +135,8 @@ impl DeferredContext {
                     // data of a map from an earlier batch is gone, so the write travels anew.
                     let instance = current.and_then(|e| e.instance).unwrap_or(InstanceId::INITIAL);
                     self.retain(ObjectKind::Buffer, buffer.0, 1, CALL)?;
-                    let payload = BoundResource { resource: buffer.0, instance, is_texture: 0, data_len: len as u32 };
-                    let data = self.emit_data(Opcode::MapWriteNoOverwrite, payload, len);
+                    let payload = BoundResource { resource: buffer.0, instance, is_texture: 0, data_len: 0 };
+                    let data = self.emit_map(Opcode::MapWriteNoOverwrite, payload, len)?;
                     self.maps.entry(buffer.0).mapped = true;
                     Ok((data, len))
                 }
@@ -106,12 +147,9 @@ impl DeferredContext {
                 }),
             },
             (MapType::WriteNoOverwrite, Usage::Default) if allow_usage_default => {
-                if len > crate::limits::MAX_CHUNK_SIZE / 2 {
-                    return Err(Error::invalid(CALL, format!("{} is too large ({len} bytes) to travel with a list", name())));
-                }
                 self.retain(ObjectKind::Buffer, buffer.0, 1, CALL)?;
-                let payload = BoundResource { resource: buffer.0, instance: InstanceId::INITIAL, is_texture: 0, data_len: len as u32 };
-                let data = self.emit_data(Opcode::MapWriteNoOverwrite, payload, len);
+                let payload = BoundResource { resource: buffer.0, instance: InstanceId::INITIAL, is_texture: 0, data_len: 0 };
+                let data = self.emit_map(Opcode::MapWriteNoOverwrite, payload, len)?;
                 self.maps.entry(buffer.0).mapped = true;
                 Ok((data, len))
             }
@@ -125,6 +163,23 @@ impl DeferredContext {
                 "read and write maps on the immediate context are not built yet (R-EX-6 arrives with the executor issue)",
             )),
             (_, _) => Err(Error::invalid(CALL, "a deferred context maps only write_discard or write_no_overwrite")),
+        }
+    }
+
+    /// Encodes a map's command and returns its data; a refusal gives back the reference the
+    /// map took on the buffer (legacy), so nothing of the call remains.
+    fn emit_map(
+        &mut self,
+        opcode: Opcode,
+        payload: BoundResource,
+        len: usize,
+    ) -> Result<*mut u8, Error> {
+        match self.emit_data("map", opcode, payload, len) {
+            Ok(data) => Ok(data),
+            Err(error) => {
+                self.release_retained(ObjectKind::Buffer, payload.resource);
+                Err(error)
+            }
         }
     }
 
@@ -158,7 +213,9 @@ impl DeferredContext {
             if bound.buffer == buffer {
                 bound.instance = instance;
                 let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
-                self.emit_with(
+                // One slot: it fits the encoding.
+                let _ = self.emit_with(
+                    "map",
                     Opcode::SetVertexBuffers,
                     0,
                     None,
@@ -185,7 +242,9 @@ impl DeferredContext {
                 if bound.buffer == buffer {
                     bound.instance = instance;
                     let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
-                    self.emit_with(
+                    // One slot: it fits the encoding.
+                    let _ = self.emit_with(
+                        "map",
                         Opcode::SetConstantBuffers,
                         stage as u8,
                         None,
@@ -205,7 +264,9 @@ impl DeferredContext {
                 if bound.resource == buffer {
                     bound.instance = instance;
                     let _ = self.retain(ObjectKind::ShaderResourceView, bound.view, 1, "map");
-                    self.emit_with(
+                    // One slot: it fits the encoding.
+                    let _ = self.emit_with(
+                        "map",
                         Opcode::SetShaderResources,
                         stage as u8,
                         None,

@@ -23,6 +23,8 @@ use crate::sync::Ordering;
 
 /// A slot-array call being encoded by [`DeferredContext::bind_slots`].
 pub(crate) struct SlotCall {
+    /// The call, for errors.
+    pub(crate) name: &'static str,
     pub(crate) opcode: Opcode,
     pub(crate) operand: u8,
     pub(crate) start: u32,
@@ -380,9 +382,12 @@ impl DeferredContext {
         ) -> Result<Option<SplitCategory>, Error>,
         shadow: impl FnOnce(&mut Self, &[T]) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let size = command_size::<P, T>(call.count);
+        let size = CommandBytes::with_items::<P, T>(call.count).map_err(|too_large| {
+            too_large.error(call.name, format_args!("{} slots", call.count))
+        })?;
         let side = call.call_split.map(|_| SideKind::Split);
         let at = self.reserve(size, side);
+        // `count` fits a `u32`: `with_items` bounded it by the largest command.
         let whole = payload(call.start, call.count as u32, false);
         // SAFETY: `at` has `size` bytes: header, payload, then `count` slots of `T`.
         let items =
@@ -427,7 +432,9 @@ impl DeferredContext {
                 call.dynamic_split
             };
             let single = payload(call.start + i, 1, true);
-            self.emit_with(
+            // One slot: it fits the encoding.
+            let _ = self.emit_with(
+                call.name,
                 call.opcode,
                 call.operand,
                 Some(category),

@@ -500,6 +500,28 @@ fn r_obj_2_views_refuse_a_subresource_range_outside_the_resource() {
 }
 
 #[test]
+fn r_obj_2_a_swap_chain_of_0_or_9_back_buffers_is_refused_naming_it_and_the_rule() {
+    let d = Device::new(DeviceDesc::default());
+    for buffers in [0, MAX_BACK_BUFFERS + 1] {
+        let error = d
+            .create_swap_chain(&SwapChainDesc {
+                name: "main_window",
+                buffers,
+                format: Format::R8G8B8A8Unorm,
+                width: 64,
+                height: 64,
+            })
+            .unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+        let message = error.to_string();
+        assert!(message.contains("create_swap_chain"), "{message}");
+        assert!(message.contains("swap chain 'main_window'"), "{message}");
+        assert!(message.contains("R-OBJ-2"), "{message}");
+        assert!(message.contains(&format!("not {buffers}")), "{message}");
+    }
+}
+
+#[test]
 fn r_obj_2_a_swap_chain_that_cannot_be_created_leaves_nothing_behind() {
     let d = Device::new(DeviceDesc::default());
     for (width, height) in [(0, 8), (8, 0)] {
@@ -874,10 +896,8 @@ fn released_object_cases() -> Vec<Case> {
             f.device.release(f.tex2);
             c.copy_resource(f.tex, f.tex2);
         }),
-        ("map", |f, c| {
-            f.device.release(f.cb_dyn);
-            assert!(c.map(f.cb_dyn, MapType::WriteDiscard, false).is_none());
-        }),
+        // `map` reports its refusal without poisoning the list (R-REC-8): see
+        // `r_rec_8_a_map_of_a_released_buffer_is_released_object` in r_rec_maps.rs.
         ("draw_instanced_indirect", |f, c| {
             f.device.release(f.args);
             c.draw_instanced_indirect(f.args, 0);
@@ -1605,20 +1625,20 @@ fn apply(
         Op::DrawIndirect => c.draw_instanced_indirect(f.args, 16),
         Op::MapDiscard(which) => {
             let buffer = dynamic[which as usize];
-            if let Some(data) = c.map(buffer, MapType::WriteDiscard, false) {
+            if let Ok(data) = c.map(buffer, MapType::WriteDiscard, false) {
                 data[0] = which;
             }
             c.unmap(buffer);
         }
         Op::MapNoOverwrite(which) => {
             let buffer = dynamic[which as usize];
-            if let Some(data) = c.map(buffer, MapType::WriteNoOverwrite, false) {
+            if let Ok(data) = c.map(buffer, MapType::WriteNoOverwrite, false) {
                 data[1] = which;
                 c.unmap(buffer);
             }
         }
         Op::MapDefault => {
-            if let Some(data) = c.map(f.cb, MapType::WriteNoOverwrite, true) {
+            if let Ok(data) = c.map(f.cb, MapType::WriteNoOverwrite, true) {
                 data[0] = 9;
             }
             c.unmap(f.cb);

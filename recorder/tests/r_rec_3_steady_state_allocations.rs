@@ -143,7 +143,7 @@ fn record(context: &mut DeferredContext, scene: &Scene) -> CommandList {
                 }],
             );
         }
-        if let Some(data) = context.map(scene.per_draw, MapType::WriteDiscard, false) {
+        if let Ok(data) = context.map(scene.per_draw, MapType::WriteDiscard, false) {
             data[..4].copy_from_slice(&draw.to_le_bytes());
         }
         context.unmap(scene.per_draw);

@@ -135,7 +135,7 @@ macro_rules! recording {
             fn accepted(&self) -> u32 { self.stats().calls }
             fn refusal(&self) -> Option<Error> { self.last_refusal().cloned() }
             fn map_resource(&mut self, resource: Resource, map_type: MapType, allow_usage_default: bool) -> bool {
-                self.map(resource, map_type, allow_usage_default).is_some()
+                self.map(resource, map_type, allow_usage_default).is_ok()
             }
             fn instance_of(&self, buffer: RawHandle) -> InstanceId { self.current_instance(buffer) }
             fn fence(&mut self, engine: Engine) -> Option<u64> { Some(self.insert_fence(engine)) }
@@ -149,7 +149,7 @@ macro_rules! recording {
             fn accepted(&self) -> u32 { self.stats().calls }
             fn refusal(&self) -> Option<Error> { self.last_refusal().cloned() }
             fn map_resource(&mut self, resource: Resource, map_type: MapType, allow_usage_default: bool) -> bool {
-                self.map(resource, map_type, allow_usage_default).is_some()
+                self.map(resource, map_type, allow_usage_default).is_ok()
             }
             fn instance_of(&self, _buffer: RawHandle) -> InstanceId { InstanceId::INITIAL }
             fn fence(&mut self, engine: Engine) -> Option<u64> { self.insert_fence(engine); None }

@@ -312,6 +312,24 @@ impl Engine {
                 }
                 effect
             }
+            Call::Map { .. } => {
+                // A refused map does not poison the list (R-REC-8), so the list may finish
+                // without it: run it here, after the calls queued before it, so that its
+                // effect tells the reference whether to issue it.
+                self.pool.wait(worker);
+                let named = Named {
+                    list: None,
+                    bundle: None,
+                    layout: None,
+                    fence: &|_| 0,
+                };
+                let mut slot = lock(&slot);
+                slot.call(&self.shared, line, call, &named);
+                match slot.last {
+                    Ok(()) => Effect::Ran,
+                    Err(_) => Effect::Refused,
+                }
+            }
             _ => {
                 let list = match call {
                     Call::Execute { list, .. } => self.lists.get(list).cloned(),

@@ -319,12 +319,20 @@ impl Reference {
     }
 
     fn flush_imm(&mut self, k: Option<u32>) {
-        let batch = self.imm.recorder.take_batch();
+        // An immediate recorder's batch is refused only when too large to encode (R-REC-12):
+        // the engine dropped the same calls.
+        let Ok(batch) = self.imm.recorder.take_batch() else {
+            return;
+        };
         self.feed
             .consume(&batch, self.imm.semantics, &mut self.imm.scope, k);
     }
 
     fn deferred(&mut self, index: usize, id: ObjId, call: &Call, effect: Effect) {
+        if matches!(call, Call::Map { .. }) && effect == Effect::Refused {
+            // A refused map is left out of a list that still finishes (R-REC-8).
+            return;
+        }
         match call {
             Call::SetResourceMinLod { .. } | Call::SetShaderResourceViewMinLod { .. } => {
                 return self.min_lod(index, call)
@@ -487,9 +495,11 @@ impl Reference {
                 outer.scope.last.insert(*resource, *instance);
                 outer.recorder.adopt_instance(*resource, *instance, restore);
             }
-            let batch = outer.recorder.take_batch();
-            self.feed
-                .consume(&batch, outer.semantics, &mut outer.scope, None);
+            // See `flush_imm`.
+            if let Ok(batch) = outer.recorder.take_batch() {
+                self.feed
+                    .consume(&batch, outer.semantics, &mut outer.scope, None);
+            }
         } else if !last.is_empty() {
             // The immediate context's own recorder reads them from now on, and re-binds the
             // slots that the after-rule put back (the runtime patches the binding).
@@ -622,7 +632,10 @@ impl Reference {
             }
         }
         let k = issue(&self.program, &self.handles, &mut frame.recorder, call);
-        let batch = frame.recorder.take_batch();
+        // See `flush_imm`.
+        let Ok(batch) = frame.recorder.take_batch() else {
+            return;
+        };
         self.feed
             .consume(&batch, frame.semantics, &mut frame.scope, k);
     }

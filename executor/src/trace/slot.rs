@@ -135,8 +135,22 @@ impl Slot {
         self.last = outcome;
     }
 
-    /// Notes the outcome of a recording call of `line`: a refusal is also the list's.
+    /// Notes the outcome of a recording call of `line`: a refusal is also the list's, but for
+    /// a call that reports its own result (`map`), which does not poison the list (R-REC-8).
     pub(crate) fn outcome(&mut self, line: usize, outcome: Result<(), Error>, by_replay: bool) {
+        self.outcome_of(line, outcome, by_replay, true)
+    }
+
+    fn outcome_of(
+        &mut self,
+        line: usize,
+        outcome: Result<(), Error>,
+        by_replay: bool,
+        sticky: bool,
+    ) {
+        if !sticky {
+            return self.note(line, outcome);
+        }
         if let Err(error) = &outcome {
             if by_replay {
                 match &mut self.recorder {
@@ -200,7 +214,8 @@ impl Slot {
             Recorder::Gone => return None,
         };
         if let Some(error) = shared.missing_object(call) {
-            self.outcome(line, Err(error), true);
+            let sticky = !matches!(call, Call::Map { .. });
+            self.outcome_of(line, Err(error), true, sticky);
             return None;
         }
         let before = recorder.accepted();
@@ -219,7 +234,8 @@ impl Slot {
                 if refused.is_none() {
                     self.note_piece(line, call, named);
                 }
-                self.outcome(line, refused.map_or(Ok(()), Err), false)
+                let sticky = !matches!(call, Call::Map { .. });
+                self.outcome_of(line, refused.map_or(Ok(()), Err), false, sticky)
             }
             Recorded::Mapped(instance) => {
                 if let Call::Map {

@@ -321,7 +321,7 @@ pub fn map_instances(list: &CommandList) -> Vec<InstanceId> {
 
 /// Maps `buffer` write_discard and unmaps it.
 pub fn write_discard(context: &mut DeferredContext, buffer: Buffer) {
-    assert!(context.map(buffer, MapType::WriteDiscard, false).is_some());
+    assert!(context.map(buffer, MapType::WriteDiscard, false).is_ok());
     context.unmap(buffer);
 }
 
