@@ -29,12 +29,14 @@ fn borrow_a_chunk(pool: &ChunkPool, owners: &Mutex<Vec<usize>>, token: u64) {
     // SAFETY: `take` hands out a chunk of SIZE bytes that this thread alone owns until it gives
     // it back; TOKEN_OFFSET + 8 lies inside it and is 8-aligned (chunks are 64-aligned).
     let stamp = unsafe { (chunk.as_ptr() as *mut u8).add(TOKEN_OFFSET) as *mut u64 };
-    // SAFETY: as above.
+    // SAFETY: `stamp` points 8-aligned inside the chunk this thread owns (computed above), and
+    // no other thread writes a chunk it does not own, so the write races with nothing.
     unsafe { stamp.write(token) };
     {
         // The other thread may run here; if it held the same chunk it would overwrite the token.
         let mut owners = owners.lock().unwrap();
-        // SAFETY: as above.
+        // SAFETY: `stamp` is still inside the chunk this thread owns (it gives the chunk back only
+        // below), 8-aligned and written by this thread just before.
         assert_eq!(
             unsafe { stamp.read() },
             token,

@@ -188,7 +188,8 @@ impl ChunkPool {
                 allocate_chunk(size)
             }
         };
-        // SAFETY: the chunk is ours alone.
+        // SAFETY: the chunk was just popped from the free list (under its lock) or allocated, so
+        // no one else holds it, and it has `size` bytes, room for the header.
         unsafe { init_header(chunk, size) };
         chunk
     }
@@ -252,7 +253,9 @@ impl Drop for ChunkPool {
         for chunk in self.free.lock().chunks.drain(..) {
             // SAFETY: free-list chunks are owned by the pool, valid, and referenced nowhere else.
             let size = unsafe { chunk.0.as_ref() }.size as usize;
-            // SAFETY: as above; the chunk came from `allocate_chunk(size)`.
+            // SAFETY: the chunk came from `allocate_chunk(size)` with the size its header records
+            // (read just above), it is owned by the pool alone, and it leaves the free list here, so
+            // nothing reads it after it is freed.
             unsafe { free_chunk(chunk.0, size) };
         }
     }
@@ -296,7 +299,9 @@ fn allocate_chunk(size: usize) -> NonNull<ChunkHeader> {
 /// # Safety
 /// `chunk` must come from `allocate_chunk(size)` and be referenced nowhere else.
 unsafe fn free_chunk(chunk: NonNull<ChunkHeader>, size: usize) {
-    // SAFETY: guaranteed by the caller.
+    // SAFETY: `chunk` came from `allocate_chunk(size)`, which allocates with
+    // `chunk_layout(size)`, so this is the layout it was allocated with; no one else references
+    // it (the caller's contract), so nothing uses it after the free.
     unsafe { dealloc(chunk.as_ptr() as *mut u8, chunk_layout(size)) };
 }
 
@@ -461,7 +466,8 @@ impl ChunkWriter {
             0
         } else {
             let base = self.current as usize;
-            // SAFETY: `current` is ours.
+            // SAFETY: `current` is non-null (checked above) and is the open chunk this writer took
+            // from the pool and alone writes; its header is initialised.
             let size = unsafe { (*self.current).size } as usize;
             (self.cursor as usize - base - DATA_START) + (base + size - self.side as usize)
         };
@@ -498,7 +504,8 @@ impl ChunkView {
     /// # Safety
     /// `chunk` must be a sealed chunk that stays alive while the view is used.
     pub(crate) unsafe fn new(chunk: *const ChunkHeader) -> Self {
-        // SAFETY: guaranteed by the caller.
+        // SAFETY: the caller guarantees `chunk` is a sealed chunk alive for the view's use;
+        // sealed chunks are never written again, so a shared reference to the header is sound.
         let header = unsafe { &*chunk };
         Self {
             base: chunk as *const u8,

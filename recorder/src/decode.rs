@@ -238,7 +238,9 @@ impl Decoded<'_> {
 /// `at` must hold a `T` written by the encoder.
 #[inline(always)]
 unsafe fn read<T: Copy>(at: *const u8) -> T {
-    // SAFETY: guaranteed by the caller; commands are 8-aligned and so are their payloads.
+    // SAFETY: the caller guarantees a `T` written by the encoder lies at `at`; the encoder
+    // writes commands 8-aligned with payloads that are multiples of 8, and no `T` it writes is
+    // aligned to more than 8 (const assertions in `encode.rs`), so the read is aligned.
     unsafe { (at as *const T).read() }
 }
 
@@ -246,7 +248,9 @@ unsafe fn read<T: Copy>(at: *const u8) -> T {
 /// `at` must hold `count` `T`s written by the encoder, alive for `'a`.
 #[inline(always)]
 unsafe fn slice<'a, T>(at: *const u8, count: usize) -> &'a [T] {
-    // SAFETY: guaranteed by the caller.
+    // SAFETY: the caller guarantees `count` encoder-written `T`s at `at`, alive for `'a`; they
+    // are 8-aligned (as in `read`) and never written again once sealed, so a shared slice of
+    // them is sound.
     unsafe { std::slice::from_raw_parts(at as *const T, count) }
 }
 

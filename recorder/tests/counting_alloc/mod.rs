@@ -17,21 +17,26 @@ thread_local! {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count();
-        // SAFETY: same contract as the caller's.
+        // SAFETY: `GlobalAlloc::alloc`'s contract (a layout of non-zero size) binds our caller,
+        // and `System.alloc` asks for nothing more.
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count();
-        // SAFETY: same contract as the caller's.
+        // SAFETY: `alloc_zeroed` has `alloc`'s contract (a layout of non-zero size), which binds
+        // our caller; `System.alloc_zeroed` asks for nothing more.
         unsafe { System.alloc_zeroed(layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count();
-        // SAFETY: same contract as the caller's.
+        // SAFETY: every block this allocator hands out comes from `System`, so `ptr` was
+        // allocated by `System` with `layout`; `new_size` is non-zero and fits `isize` by
+        // `realloc`'s contract on our caller.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
+        // SAFETY: every block this allocator hands out comes from `System`, so `ptr` was
+        // allocated by `System` with `layout`, as `dealloc`'s contract on our caller says.
         unsafe { System.dealloc(ptr, layout) }
     }
 }
