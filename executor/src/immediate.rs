@@ -42,8 +42,9 @@ use std::ops::{Deref, DerefMut};
 use std::collections::{HashMap, HashSet};
 
 use recorder::encode::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
+use recorder::Semantics;
 use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
-use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, Semantics};
+use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, SegmentWalk};
 use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
 
 use crate::gpu::{GpuModel, GpuState};
@@ -82,6 +83,19 @@ pub struct ImmediateContext {
     /// Calls skipped while a list ran: bundles released before a fast list that calls them
     /// executed ([`take_execution_errors`](Self::take_execution_errors)).
     execution_errors: Vec<Error>,
+    /// The lists being walked by [`run`](Self::run), outermost first: its stack, kept here so
+    /// that executing nested lists again allocates nothing (R-EX-2). Empty between calls.
+    nesting: Vec<Nesting>,
+}
+
+/// A list being executed by [`ImmediateContext::run`], nested in the one below it on the stack.
+struct Nesting {
+    walk: SegmentWalk,
+    /// The semantics of the context that executes it: the immediate context's for the outermost
+    /// list, the recording context's of the list below for a nested one (R-ST-2).
+    executing: Semantics,
+    /// Whether its execution saved the executing state, to restore afterwards (legacy, restore).
+    saved: bool,
 }
 
 /// When the GPU model consumes what the immediate context submits (R-EX-3).
@@ -150,6 +164,7 @@ impl ImmediateContext {
             cpu_data: HashMap::new(),
             cpu_mapped: HashSet::new(),
             execution_errors: Vec::new(),
+            nesting: Vec::new(),
         })
     }
 
@@ -566,18 +581,20 @@ impl ImmediateContext {
     }
 
     /// Submits `list` as if executed by a context of `executing` semantics with `restore`:
-    /// O(segments + split points + nested lists) on the CPU (R-EX-2).
+    /// O(segments + split points + nested lists) on the CPU (R-EX-2). Nested lists are walked
+    /// with a stack of their own (`nesting`), not by recursion: any depth runs (R-REC-9).
     fn run(&mut self, list: &CommandList, restore: bool, executing: Semantics) {
-        let save = executing == Semantics::Legacy && restore;
-        if save {
-            self.queue.push(Submission::Save);
-        }
-        if list.semantics() == Semantics::Legacy {
-            // A legacy list never sees the executing context's state (R-ST-1).
-            self.queue.push(Submission::ClearState);
-        }
-        let semantics = list.semantics();
-        for segment in list.segments() {
+        let mut nesting = std::mem::take(&mut self.nesting);
+        self.enter(&mut nesting, list.clone(), restore, executing);
+        while let Some(top) = nesting.last_mut() {
+            let semantics = top.walk.list().semantics();
+            let Some(segment) = top.walk.next() else {
+                if let Some(done) = nesting.pop() {
+                    self.leave(&done);
+                }
+                continue;
+            };
+            let mut nested = None;
             match segment {
                 Segment::Commands(run) => {
                     self.queue.push(Submission::Run(run.to_queued(), semantics))
@@ -591,13 +608,8 @@ impl ImmediateContext {
                         .push(Submission::Split(run, category, semantics, instance));
                 }
                 Segment::Nested(decoded) => {
-                    if let Command::ExecuteCommandList {
-                        list: nested,
-                        restore,
-                    } = decoded.command
-                    {
-                        // The list's recording context plays the executing context's part.
-                        self.run(&nested.to_list(), restore, semantics);
+                    if let Command::ExecuteCommandList { list, restore } = decoded.command {
+                        nested = Some((list.to_list(), restore));
                     } else if let Command::DrawBundle { bundle } = decoded.command {
                         match self.device.bundle_body(bundle) {
                             Some(body) => self.queue.push(Submission::Bundle(
@@ -616,9 +628,41 @@ impl ImmediateContext {
                     }
                 }
             }
+            if let Some((list, restore)) = nested {
+                // The list's recording context plays the executing context's part.
+                self.enter(&mut nesting, list, restore, semantics);
+            }
         }
-        match executing {
-            Semantics::Legacy if save => self.queue.push(Submission::Restore),
+        self.nesting = nesting;
+    }
+
+    /// Starts `list`'s execution by a context of `executing` semantics (R-ST-1) and pushes it.
+    fn enter(
+        &mut self,
+        nesting: &mut Vec<Nesting>,
+        list: CommandList,
+        restore: bool,
+        executing: Semantics,
+    ) {
+        let saved = executing == Semantics::Legacy && restore;
+        if saved {
+            self.queue.push(Submission::Save);
+        }
+        if list.semantics() == Semantics::Legacy {
+            // A legacy list never sees the executing context's state (R-ST-1).
+            self.queue.push(Submission::ClearState);
+        }
+        nesting.push(Nesting {
+            walk: list.into_segment_walk(),
+            executing,
+            saved,
+        });
+    }
+
+    /// Ends a list's execution: the executing context's after-rule (R-ST-2).
+    fn leave(&mut self, done: &Nesting) {
+        match done.executing {
+            Semantics::Legacy if done.saved => self.queue.push(Submission::Restore),
             Semantics::Legacy => self.queue.push(Submission::ClearState),
             Semantics::Fast => {}
         }

@@ -105,7 +105,7 @@ pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
     CommandList, CommandRun, Commands, ListHeader, ListStats, NestedList, QueuedRun, Segment,
-    Segments, StartState,
+    SegmentWalk, Segments, StartState,
 };
 pub use split::{SplitCategory, SplitCounts};
 

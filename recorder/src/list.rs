@@ -6,6 +6,12 @@
 //! dropping the last one returns the chunks to the device's pool, after legacy lists have dropped
 //! the references they took on every object they recorded (R-OBJ-4) and nested lists their
 //! reference on the inner list (R-REC-9).
+//!
+//! **Nesting of any depth** (R-REC-9): every walk over nested lists keeps its own stack. Dropping
+//! chains the lists whose last reference went through their headers (`next_discarded`) and
+//! discards them one after another; execution walks [`SegmentWalk`]s, each owning its list;
+//! validation ([`CommandList::first_released_object`]) keeps a stack of command walks. None
+//! of them recurses on the call stack, so 100,000 levels cost heap, not stack.
 
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
@@ -81,6 +87,9 @@ pub struct ListHeader {
     pub(crate) recorder: u32,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
     pool_limit: usize,
+    /// The next list to discard once the last reference on this one went (see
+    /// `discard_lists`); written only then, by the one thread that dropped it.
+    next_discarded: *mut ListHeader,
 }
 
 /// A nested list as the command that executes it names it (R-REC-9). The outer list holds a
@@ -117,6 +126,15 @@ impl NestedList<'_> {
     /// The address of the nested list's header (compare with [`CommandList::header_ptr`]).
     pub fn header_ptr(&self) -> *const ListHeader {
         self.header.as_ptr()
+    }
+}
+
+impl<'a> NestedList<'a> {
+    /// The nested list's header, alive as long as the outer list is borrowed.
+    fn header(&self) -> &'a ListHeader {
+        // SAFETY: the outer list's reference keeps the header alive for 'a (see the type's
+        // doc), and a finished list's header is never written while it is referenced.
+        unsafe { self.header.as_ref() }
     }
 }
 
@@ -159,6 +177,7 @@ impl CommandList {
                 recorder: origin.recorder,
                 back_buffer: origin.back_buffer,
                 pool_limit: origin.pool_limit,
+                next_discarded: std::ptr::null_mut(),
             });
             Self {
                 header: NonNull::new_unchecked(header),
@@ -204,34 +223,65 @@ impl CommandList {
         std::ptr::eq(self.device_ptr(), &*device.shared)
     }
 
-    /// The first object the list's commands name (nested lists' and called bundles' included)
-    /// that no longer exists: released by the application and destroyed, its slot perhaps
-    /// reused. Walks every command, O(commands): for the validation mode's check before
-    /// execution (R-OBJ-4, R-V-1), since a fast list holds no reference on what it names.
+    /// The first object, in recording order, that the list may not name any more when it
+    /// executes, nested lists' and called bundles' included: the validation mode's check
+    /// before execution (R-OBJ-4, R-V-1). Each list is held to its own semantics' rule:
+    ///
+    /// - a **fast** list (and a bundle, which is fast) holds no reference on what it names: an
+    ///   object the application released is an error, whether it was destroyed (its slot
+    ///   perhaps reused) or something else still keeps it alive (a legacy binding or list); the
+    ///   application must not release what a list still to execute names (R-OBJ-4);
+    /// - a **legacy** list holds a reference on everything it recorded, so nothing it names can
+    ///   be gone: only its nested lists and bundle calls are looked into.
+    ///
+    /// O(commands of the fast lists + nested lists and bundle calls of the legacy ones), each
+    /// list once however often it is nested; no recursion, whatever the depth (R-REC-9).
     pub fn first_released_object(&self) -> Option<ObjectName> {
-        let device = &self.header().device;
-        let mut found = None;
-        for decoded in self.commands() {
-            if let Command::ExecuteCommandList { list, .. } = decoded.command {
-                found = list.to_list().first_released_object();
-            } else if let Command::DrawBundle { bundle, .. } = decoded.command {
-                let body = device.bundle_body(bundle);
-                found = match body {
-                    Some(body) => body.commands.first_released_object(),
-                    None => Some(device.object_name(ObjectKind::Bundle, bundle)),
-                };
-            } else {
-                for_each_referenced(&decoded.command, |kind, handle| {
-                    if found.is_none() && !device.is_live(kind, handle) {
-                        found = Some(device.object_name(kind, handle));
+        let device = &**self.header().device;
+        let mut seen = std::collections::HashSet::new();
+        seen.insert(self.header_ptr());
+        let mut walks = vec![Walk::of(self.header())];
+        while let Some(walk) = walks.last_mut() {
+            let fast = walk.fast;
+            let Some(decoded) = walk.next() else {
+                walks.pop();
+                continue;
+            };
+            match decoded.command {
+                Command::ExecuteCommandList { list, .. } => {
+                    if seen.insert(list.header_ptr()) {
+                        walks.push(Walk::of(list.header()));
                     }
-                });
-            }
-            if found.is_some() {
-                break;
+                }
+                Command::DrawBundle { bundle, .. } => {
+                    // A fast list holds no reference on the bundle; a legacy one keeps it alive.
+                    let body = device.bundle_body(bundle);
+                    match body {
+                        Some(body) if !fast || device.is_live(ObjectKind::Bundle, bundle) => {
+                            if let Some(found) = body.commands.first_released_in_own_commands() {
+                                return Some(found);
+                            }
+                        }
+                        _ => return Some(device.object_name(ObjectKind::Bundle, bundle)),
+                    }
+                }
+                command if fast => {
+                    if let Some(found) = first_released(device, &command) {
+                        return Some(found);
+                    }
+                }
+                _ => {}
             }
         }
-        found
+        None
+    }
+
+    /// The fast rule of [`first_released_object`](Self::first_released_object) over this
+    /// list's own commands, for a bundle's body (which calls no list and no bundle, R-B-8).
+    fn first_released_in_own_commands(&self) -> Option<ObjectName> {
+        let device = &**self.header().device;
+        self.commands()
+            .find_map(|decoded| first_released(device, &decoded.command))
     }
 
     /// The address execution and nesting refer to the list by.
@@ -249,29 +299,82 @@ impl CommandList {
     /// commands between them may span chunks (the GPU follows the chunk links, as a chained
     /// indirect buffer).
     pub fn segments(&self) -> Segments<'_> {
-        let header = self.header();
-        // SAFETY: the first command of the first chunk is the ListStart header.
-        let after_start = unsafe { decode(header.first_chunk as *const u8, DATA_START) }.1;
         Segments {
             list: self.header,
-            index: self.index().iter(),
-            cursor: Some(Position {
-                chunk: header.first_chunk,
-                offset: after_start,
-            }),
-            pending: None,
-            _list: std::marker::PhantomData,
+            index: self.index(),
+            state: SegmentState::start(self.header()),
         }
     }
 
     /// The list's split points and nested lists, in recording order.
     fn index(&self) -> &[IndexEntry] {
-        let header = self.header();
-        if header.index_len == 0 {
+        self.header().index()
+    }
+
+    /// The list's segments, walked by a value that keeps the list alive: execution keeps a
+    /// stack of them to walk nested lists of any depth without recursion (R-REC-9).
+    pub fn into_segment_walk(self) -> SegmentWalk {
+        let state = SegmentState::start(self.header());
+        SegmentWalk { list: self, state }
+    }
+}
+
+impl ListHeader {
+    /// The list's split points and nested lists, in recording order.
+    fn index(&self) -> &[IndexEntry] {
+        if self.index_len == 0 {
             return &[];
         }
-        // SAFETY: `finish` wrote `index_len` entries at `index`, in the list's own memory.
-        unsafe { std::slice::from_raw_parts(header.index, header.index_len as usize) }
+        // SAFETY: `finish` wrote `index_len` entries at `index`, in the list's own memory,
+        // which lives as long as the header.
+        unsafe { std::slice::from_raw_parts(self.index, self.index_len as usize) }
+    }
+}
+
+/// The fast rule's test of one command: the first object it names that the application
+/// released (destroyed or not).
+fn first_released(device: &DeviceShared, command: &Command<'_>) -> Option<ObjectName> {
+    let mut found = None;
+    for_each_referenced(command, |kind, handle| {
+        if found.is_none() && !device.is_live(kind, handle) {
+            found = Some(device.object_name(kind, handle));
+        }
+    });
+    found
+}
+
+/// One list in the validation walk: a fast list's every command, or a legacy list's nested
+/// lists and bundle calls only (through its index, without walking its commands).
+struct Walk<'a> {
+    fast: bool,
+    commands: Commands<'a>,
+    index: std::slice::Iter<'a, IndexEntry>,
+}
+
+impl<'a> Walk<'a> {
+    fn of(header: &'a ListHeader) -> Self {
+        let fast = header.semantics == Semantics::Fast;
+        Walk {
+            fast,
+            commands: if fast {
+                Commands::new(header.first_chunk)
+            } else {
+                Commands::empty()
+            },
+            index: if fast { &[][..] } else { header.index() }.iter(),
+        }
+    }
+
+    fn next(&mut self) -> Option<Decoded<'a>> {
+        if self.fast {
+            return self.commands.next();
+        }
+        self.index
+            .find(|entry| entry.kind != SideKind::Split as u32)
+            .map(|entry| {
+                // SAFETY: index entries point at commands of the list's sealed chunks, alive for 'a.
+                unsafe { decode(entry.chunk as *const u8, entry.offset as usize) }.0
+            })
     }
 }
 
@@ -280,25 +383,98 @@ impl CommandList {
 /// them. Allocates nothing.
 pub struct Segments<'a> {
     list: NonNull<ListHeader>,
-    index: std::slice::Iter<'a, IndexEntry>,
-    /// Where the next run of commands starts; `None` once the last run was yielded.
-    cursor: Option<Position>,
-    /// The split point or nested list that ends the run just yielded.
-    pending: Option<Segment<'a>>,
-    _list: std::marker::PhantomData<&'a CommandList>,
+    index: &'a [IndexEntry],
+    state: SegmentState,
 }
 
 impl<'a> Iterator for Segments<'a> {
     type Item = Segment<'a>;
 
     fn next(&mut self) -> Option<Segment<'a>> {
-        if let Some(pending) = self.pending.take() {
-            return Some(pending);
+        // SAFETY: the state was started on this list, which is borrowed for 'a.
+        unsafe { self.state.next(self.list, self.index) }
+    }
+}
+
+/// The segments of a list that this value keeps alive ([`CommandList::into_segment_walk`]):
+/// what [`Segments`] yields, with no borrow to tie it to a stack frame.
+pub struct SegmentWalk {
+    list: CommandList,
+    state: SegmentState,
+}
+
+// SAFETY: the state's positions point into chunks of `list`, which the walk keeps alive and
+// which nobody writes any more (a finished list is immutable and `Send + Sync`).
+unsafe impl Send for SegmentWalk {}
+// SAFETY: shared access reads nothing but the list (`Sync`) and plain copies of positions.
+unsafe impl Sync for SegmentWalk {}
+
+impl SegmentWalk {
+    /// The list walked.
+    pub fn list(&self) -> &CommandList {
+        &self.list
+    }
+
+    /// The next segment, borrowed from the walk (see [`Segments`]).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Segment<'_>> {
+        let list = self.list.header;
+        let index = self.list.index();
+        // SAFETY: the state was started on `self.list`, which the walk holds.
+        unsafe { self.state.next(list, index) }
+    }
+}
+
+impl std::fmt::Debug for SegmentWalk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SegmentWalk")
+            .field("list", &self.list)
+            .field("next_entry", &self.state.next_entry)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where a walk over a list's segments stands, without a borrow of the list.
+#[derive(Clone, Copy, Debug)]
+struct SegmentState {
+    /// The next index entry to look at.
+    next_entry: usize,
+    /// Where the next run of commands starts; `None` once the last run was yielded.
+    cursor: Option<Position>,
+    /// The run just yielded ends at index entry `next_entry - 1`, which comes next.
+    pending: bool,
+}
+
+impl SegmentState {
+    fn start(header: &ListHeader) -> Self {
+        // SAFETY: the first command of the first chunk is the ListStart header.
+        let after_start = unsafe { decode(header.first_chunk as *const u8, DATA_START) }.1;
+        Self {
+            next_entry: 0,
+            cursor: Some(Position {
+                chunk: header.first_chunk,
+                offset: after_start,
+            }),
+            pending: false,
+        }
+    }
+
+    /// # Safety
+    /// `list` is the list the state was started on, alive for `'a`, and `index` its index.
+    unsafe fn next<'a>(
+        &mut self,
+        list: NonNull<ListHeader>,
+        index: &'a [IndexEntry],
+    ) -> Option<Segment<'a>> {
+        if std::mem::take(&mut self.pending) {
+            let entry = index.get(self.next_entry.checked_sub(1)?)?;
+            // SAFETY: guaranteed by the caller.
+            return Some(unsafe { self.entry_segment(list, entry) });
         }
         let cursor = self.cursor?;
-        let Some(entry) = self.index.next() else {
-            // SAFETY: the list is alive for 'a; its last chunk is sealed.
-            let header = unsafe { self.list.as_ref() };
+        let Some(entry) = index.get(self.next_entry) else {
+            // SAFETY: the list is alive for 'a (caller); its last chunk is sealed.
+            let header = unsafe { list.as_ref() };
             let end = Position {
                 chunk: header.last_chunk,
                 // SAFETY: as above.
@@ -306,33 +482,47 @@ impl<'a> Iterator for Segments<'a> {
             };
             self.cursor = None;
             return (!is_empty(cursor, end))
-                .then(|| Segment::Commands(CommandRun::new(self.list, cursor, end)));
+                .then(|| Segment::Commands(CommandRun::new(list, cursor, end)));
         };
+        self.next_entry += 1;
         let at = Position {
             chunk: entry.chunk,
             offset: entry.offset as usize,
         };
-        // SAFETY: index entries point at commands of this list's sealed chunks.
-        let (mut decoded, next) = unsafe { decode(entry.chunk as *const u8, at.offset) };
+        if is_empty(cursor, at) {
+            // SAFETY: guaranteed by the caller.
+            return Some(unsafe { self.entry_segment(list, entry) });
+        }
+        self.pending = true;
+        Some(Segment::Commands(CommandRun::new(list, cursor, at)))
+    }
+
+    /// The split point or nested list of `entry`; the next run starts after it.
+    ///
+    /// # Safety
+    /// `entry` is an index entry of `list`, alive for `'a`.
+    unsafe fn entry_segment<'a>(
+        &mut self,
+        list: NonNull<ListHeader>,
+        entry: &IndexEntry,
+    ) -> Segment<'a> {
+        // SAFETY: index entries point at commands of this list's sealed chunks (caller).
+        let (mut decoded, next) =
+            unsafe { decode(entry.chunk as *const u8, entry.offset as usize) };
         decoded.site = Some(Site {
-            list: self.list,
+            list,
             chunk: entry.chunk,
             end: next as u32,
         });
-        let split = if entry.kind != SideKind::Split as u32 {
-            Segment::Nested(decoded)
-        } else {
-            Segment::SplitPoint(decoded)
-        };
         self.cursor = Some(Position {
             chunk: entry.chunk,
             offset: next,
         });
-        if is_empty(cursor, at) {
-            return Some(split);
+        if entry.kind != SideKind::Split as u32 {
+            Segment::Nested(decoded)
+        } else {
+            Segment::SplitPoint(decoded)
         }
-        self.pending = Some(split);
-        Some(Segment::Commands(CommandRun::new(self.list, cursor, at)))
     }
 }
 
@@ -543,12 +733,7 @@ impl Drop for CommandList {
         }
         crate::sync::fence(Ordering::Acquire);
         // SAFETY: this was the last reference: nobody else reads the header or the chunks.
-        unsafe {
-            let header = self.header.as_ptr();
-            let device = ManuallyDrop::take(&mut (*header).device);
-            let legacy = (*header).semantics == Semantics::Legacy;
-            discard_chain((*header).first_chunk, legacy, (*header).pool_limit, &device);
-        }
+        unsafe { discard_lists(self.header.as_ptr()) };
     }
 }
 
@@ -563,7 +748,8 @@ impl std::fmt::Debug for CommandList {
 }
 
 /// Drops what a chain of recorded chunks holds and returns the chunks to the pool: the references
-/// a legacy recording took on objects, and the references on nested lists.
+/// a legacy recording took on objects, and the references on nested lists; a nested list whose
+/// last reference that was is discarded too, and so on down, without recursion (R-REC-9).
 ///
 /// # Safety
 /// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else.
@@ -573,12 +759,71 @@ pub(crate) unsafe fn discard_chain(
     pool_limit: usize,
     device: &DeviceShared,
 ) {
-    let release_nested = |command: &Command<'_>| {
+    let mut orphans = std::ptr::null_mut();
+    // SAFETY: guaranteed by the caller.
+    unsafe { release_chain(first, legacy, device, &mut orphans) };
+    // SAFETY: the caller hands over the chain.
+    unsafe { device.pool.give_back(first, pool_limit) };
+    if !orphans.is_null() {
+        // SAFETY: `release_chain` chained there the lists whose last reference it dropped.
+        unsafe { discard_lists(orphans) };
+    }
+}
+
+/// Discards the list `first` and the lists chained after it through `next_discarded`, and
+/// every nested list whose last reference one of them held, one after another: a stack threaded
+/// through the headers, so that no depth of nesting recurses and nothing allocates (R-REC-9).
+///
+/// # Safety
+/// `first` heads a chain of list headers whose last references went (nobody reads them any
+/// more); the last header's `next_discarded` is null.
+unsafe fn discard_lists(first: *mut ListHeader) {
+    let mut pending = first;
+    while !pending.is_null() {
+        let header = pending;
+        // SAFETY: `header` is on the chain: its last reference went, it is ours (caller, and
+        // `release_chain` for the headers it chains). Everything is read out of the header
+        // before its chunk (which holds it) goes back to the pool.
+        unsafe {
+            pending = (*header).next_discarded;
+            let device = ManuallyDrop::take(&mut (*header).device);
+            let first_chunk = (*header).first_chunk;
+            let legacy = (*header).semantics == Semantics::Legacy;
+            let pool_limit = (*header).pool_limit;
+            release_chain(first_chunk, legacy, &device, &mut pending);
+            device.pool.give_back(first_chunk, pool_limit);
+        }
+    }
+}
+
+/// Drops what a sealed chain holds: a legacy recording's references on objects, and the
+/// references on nested lists; a nested list whose last reference that was is pushed on
+/// `orphans` (through its `next_discarded`) for the caller to discard.
+///
+/// # Safety
+/// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else;
+/// `orphans` is null or heads a chain as [`discard_lists`] takes it.
+unsafe fn release_chain(
+    first: *mut ChunkHeader,
+    legacy: bool,
+    device: &DeviceShared,
+    orphans: &mut *mut ListHeader,
+) {
+    let mut release_nested = |command: &Command<'_>| {
         if let Command::ExecuteCommandList { list, .. } = *command {
             // Recording a nested list took one reference on it, owned by this chain.
-            drop(CommandList {
-                header: list.header,
-            });
+            let header = list.header.as_ptr();
+            // SAFETY: that reference keeps the header alive until this decrement.
+            if unsafe { &*header }
+                .references
+                .fetch_sub(1, Ordering::Release)
+                == 1
+            {
+                crate::sync::fence(Ordering::Acquire);
+                // SAFETY: that was the last reference: the header is ours to chain.
+                unsafe { (*header).next_discarded = *orphans };
+                *orphans = header;
+            }
         }
     };
     if legacy {
@@ -605,8 +850,6 @@ pub(crate) unsafe fn discard_chain(
             chunk = unsafe { (*chunk).next };
         }
     }
-    // SAFETY: the caller hands over the chain.
-    unsafe { device.pool.give_back(first, pool_limit) };
 }
 
 /// Calls `f` for every object a command names as an argument of its call; legacy recording took

@@ -1687,6 +1687,88 @@ fn r_rec_9_legacy_nested_execute_without_restore_resets_the_context_bindings() {
     assert_eq!(f.device.references(f.vb), Some(0));
 }
 
+/// Nesting levels of the deep-chain tests (R-REC-9 names 100,000).
+const DEEP: usize = 100_000;
+
+/// Runs `body` on a thread with a 256 KB stack: room for any one call of the engine, far too
+/// little for a walk that takes a stack frame per nesting level (100,000 of them).
+fn on_small_stack<T: Send>(body: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("small-stack".into())
+            .stack_size(256 << 10)
+            .spawn_scoped(scope, body)
+            .expect("spawn a small-stack thread")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// A chain of `depth` lists of `semantics`, each executing the one before; the first records
+/// `innermost`. Every list is one 4 KB chunk (100,000 of them: 400 MB).
+fn nested_chain(
+    f: &Fixture,
+    semantics: Semantics,
+    depth: usize,
+    innermost: impl FnOnce(&mut DeferredContext),
+) -> CommandList {
+    let mut context = f
+        .device
+        .create_deferred_context(&DeferredContextDesc {
+            name: "chain",
+            semantics,
+            chunk_policy: Some(small_chunks(MIN_CHUNK_SIZE, GrowthPolicy::Fixed)),
+            ..Default::default()
+        })
+        .expect("create the chain's context");
+    innermost(&mut context);
+    let mut list = finish(&mut context);
+    for _ in 1..depth {
+        context.execute_command_list(&list, false);
+        // The list before lives on in the new one.
+        list = finish(&mut context);
+    }
+    list
+}
+
+#[test]
+fn r_rec_9_a_chain_of_100000_nested_lists_drops_and_validates_without_recursion() {
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        on_small_stack(|| {
+            let f = Fixture::new();
+            let baseline = f.references();
+            let pool = f.device.pool_stats().free_chunks;
+            let list = nested_chain(&f, semantics, DEEP, |c| {
+                c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]);
+                c.draw(3, 0);
+            });
+            assert!(list.first_released_object().is_none(), "{semantics:?}");
+            // Dropped without executing: every list's chunk goes back, and (legacy) every
+            // reference the innermost list took.
+            drop(list);
+            let returned = f.device.pool_stats().free_chunks - pool;
+            assert!(returned > 0, "{semantics:?}: chunks returned to the pool");
+            assert_eq!(f.references(), baseline, "{semantics:?}");
+        });
+    }
+}
+
+#[test]
+fn r_rec_9_validation_finds_a_released_object_100000_levels_down_in_a_fast_chain() {
+    on_small_stack(|| {
+        let f = Fixture::new();
+        let list = nested_chain(&f, Semantics::Fast, DEEP, |c| {
+            c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]);
+            c.draw(3, 0);
+        });
+        f.device.release(f.cb);
+        let found = list
+            .first_released_object()
+            .expect("the innermost list's buffer");
+        assert_eq!((found.kind, found.handle), (ObjectKind::Buffer, f.cb.raw()));
+    });
+}
+
 // ----- R-REC-10 --------------------------------------------------------------------------------
 
 #[test]
