@@ -20,7 +20,8 @@
 //! **After (R-ST-2).** A legacy executing context with `restore=yes` gets its state back
 //! exactly (a snapshot of the GPU model's registers); with `restore=no`, a `clear_state`. A
 //! fast one keeps what the list left. A nested list is executed the same way, its executing
-//! context being the outer list's recorder.
+//! context being the outer list's recorder; nested lists are walked with a stack of their own,
+//! not by recursion, so any depth runs (R-REC-9), at the cost of one device per level.
 //!
 //! **Bundles (R-B-4, R-B-9, R-B-10).** A bundle call snapshots the caller's registers, checks
 //! the bound formats against the declaration (a mismatch skips the call, as the engine does),
@@ -56,6 +57,7 @@ use super::engine::Effect;
 use super::feed::{Feed, Scope};
 use super::names::{record_lines, Names};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program};
+use crate::gpu::GpuState;
 
 /// A statement that changes the reference's objects, replayed on a device made later.
 #[derive(Clone, Debug)]
@@ -98,6 +100,17 @@ struct Frame {
     recorder: DeferredContext,
     semantics: Semantics,
     scope: Scope,
+}
+
+/// A list being executed by [`Reference::run_list`], nested in the one below it.
+struct ListRun {
+    book: ListBook,
+    /// The next of `book.ops` to issue.
+    next: usize,
+    /// The semantics of the context that executes it (R-ST-2).
+    executing: Semantics,
+    /// The registers saved for a legacy `restore=yes`.
+    saved: Option<GpuState>,
 }
 
 /// A minimum-LOD change: its line's step, the value before, the value after.
@@ -415,8 +428,50 @@ impl Reference {
     }
 
     /// Executes list `id` as a context of `executing` semantics with `restore` would; the
-    /// executing recorder is the top of `stack` (empty: `imm`), the list's is pushed on it.
+    /// executing recorder is the top of `stack` (empty: `imm`), each list's is pushed on it.
+    /// Nested lists are walked with a stack of their own (`runs`, in step with the frames they
+    /// pushed), not by recursion: any depth runs (R-REC-9).
     fn run_list(&mut self, id: ObjId, restore: bool, executing: Semantics, stack: &mut Vec<Frame>) {
+        let program = self.program.clone();
+        let mut runs = Vec::new();
+        self.enter_list(id, restore, executing, stack, &mut runs);
+        while let Some(run) = runs.last_mut() {
+            let Some(op) = run.book.ops.get(run.next).copied() else {
+                if let Some(done) = runs.pop() {
+                    self.leave_list(done, stack);
+                }
+                continue;
+            };
+            run.next += 1;
+            let semantics = run.book.semantics;
+            match call_of(&program, op) {
+                Some(Call::Execute { list, restore }) => {
+                    self.enter_list(*list, *restore, semantics, stack, &mut runs)
+                }
+                Some(Call::DrawBundle(_)) => {
+                    if let Some(bundle) = self.bundle_calls.get(&op).cloned() {
+                        // A fast list holds no reference on the bundle (R-OBJ-4).
+                        if !(bundle.released.get() && semantics == Semantics::Fast) {
+                            self.call_bundle(&bundle, stack);
+                        }
+                    }
+                }
+                Some(call) => self.issue_on_top(stack, Some(op), call),
+                None => {}
+            }
+        }
+    }
+
+    /// Starts list `id`'s execution by a context of `executing` semantics: pushes its recorder
+    /// on `stack` and its walk on `runs`, and issues its starting state (R-ST-1).
+    fn enter_list(
+        &mut self,
+        id: ObjId,
+        restore: bool,
+        executing: Semantics,
+        stack: &mut Vec<Frame>,
+        runs: &mut Vec<ListRun>,
+    ) {
         let Some(book) = self.lists.get(&id).cloned() else {
             return;
         };
@@ -425,34 +480,28 @@ impl Reference {
             return;
         };
         stack.push(frame);
-        let program = self.program.clone();
         if book.semantics == Semantics::Legacy {
             self.issue_on_top(stack, None, &Call::ClearState);
+            let program = self.program.clone();
             for op in &book.carried {
                 if let Some(call) = call_of(&program, *op) {
                     self.issue_on_top(stack, Some(*op), call);
                 }
             }
         }
-        for op in &book.ops {
-            match call_of(&program, *op) {
-                Some(Call::Execute { list, restore }) => {
-                    self.run_list(*list, *restore, book.semantics, stack)
-                }
-                Some(Call::DrawBundle(_)) => {
-                    if let Some(bundle) = self.bundle_calls.get(op).cloned() {
-                        // A fast list holds no reference on the bundle (R-OBJ-4).
-                        if !(bundle.released.get() && book.semantics == Semantics::Fast) {
-                            self.call_bundle(&bundle, stack);
-                        }
-                    }
-                }
-                Some(call) => self.issue_on_top(stack, Some(*op), call),
-                None => {}
-            }
-        }
+        runs.push(ListRun {
+            book,
+            next: 0,
+            executing,
+            saved,
+        });
+    }
+
+    /// Ends a list's execution: pops its recorder and applies the executing context's
+    /// after-rule (R-ST-2).
+    fn leave_list(&mut self, done: ListRun, stack: &mut Vec<Frame>) {
         stack.pop();
-        match (executing, saved) {
+        match (done.executing, done.saved) {
             (Semantics::Legacy, Some(state)) => self.feed.gpu.restore(&state),
             (Semantics::Legacy, None) if stack.is_empty() => {
                 self.imm.recorder.clear_state();
