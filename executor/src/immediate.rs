@@ -14,8 +14,11 @@
 //!
 //! **Execution cost** is O(segments + split points + nested lists), not O(commands): command
 //! segments go to the GPU model by reference, one indirect-buffer execution each; only split
-//! points are decoded and patched here. Validation mode adds an O(commands) walk per execution
-//! (a fast list names objects it holds no reference on: are they all still alive?).
+//! points are decoded and patched here. Validation mode adds a walk per execution over the
+//! commands of its fast lists (a fast list names objects it holds no reference on: did the
+//! application release any?); a legacy list keeps what it names alive, so only its nested lists
+//! and bundle calls are looked into (R-V-1). Nested lists of any depth are walked with an
+//! explicit stack, never by recursion (R-REC-9).
 //!
 //! **State rules.** A legacy list starts from the ClearState defaults (it re-binds any state it
 //! carried itself); a fast list inherits what is bound (R-ST-1). Afterwards the executing
@@ -558,7 +561,8 @@ impl ImmediateContext {
             }
         }
         if self.validating {
-            // A fast list holds no reference: what it names may be gone (R-OBJ-4, R-V-1).
+            // A fast list holds no reference: what it names may be released (R-OBJ-4, R-V-1);
+            // a legacy one holds them all, nested fast lists are held to the fast rule.
             if let Some(object) = list.first_released_object() {
                 return Err(Error::ReleasedObject { call: CALL, object });
             }

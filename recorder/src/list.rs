@@ -105,8 +105,8 @@ impl NestedList<'_> {
     /// `header` must be the header of a list that a reference held by the outer list keeps
     /// alive for `'a`.
     pub(crate) unsafe fn new(header: *mut ListHeader) -> Self {
-        // SAFETY: recorded from `CommandList::header_ptr`, never null.
         Self {
+            // SAFETY: recorded from `CommandList::header_ptr`, which is never null.
             header: unsafe { NonNull::new_unchecked(header) },
             _outer: std::marker::PhantomData,
         }
@@ -238,8 +238,9 @@ impl CommandList {
     /// list once however often it is nested; no recursion, whatever the depth (R-REC-9).
     pub fn first_released_object(&self) -> Option<ObjectName> {
         let device = &**self.header().device;
+        // No list nests itself (it is finished before it can be executed), so the root needs no
+        // entry: a list without nested lists allocates no set.
         let mut seen = std::collections::HashSet::new();
-        seen.insert(self.header_ptr());
         let mut walks = vec![Walk::of(self.header())];
         while let Some(walk) = walks.last_mut() {
             let fast = walk.fast;
@@ -248,11 +249,11 @@ impl CommandList {
                 continue;
             };
             match decoded.command {
-                Command::ExecuteCommandList { list, .. } => {
-                    if seen.insert(list.header_ptr()) {
-                        walks.push(Walk::of(list.header()));
-                    }
+                Command::ExecuteCommandList { list, .. } if seen.insert(list.header_ptr()) => {
+                    walks.push(Walk::of(list.header()))
                 }
+                // Checked already, where it was nested before.
+                Command::ExecuteCommandList { .. } => {}
                 Command::DrawBundle { bundle, .. } => {
                     // A fast list holds no reference on the bundle; a legacy one keeps it alive.
                     let body = device.bundle_body(bundle);
