@@ -1760,6 +1760,20 @@ fn r_rec_9_a_chain_of_100000_nested_lists_drops_without_executing_and_without_re
             let returned = f.device.pool_stats().free_chunks - pool;
             assert_eq!(returned, DEEP as u64, "{semantics:?}: chunks returned");
             assert_eq!(f.references(), baseline, "{semantics:?}");
+
+            // The same chain held only by a list still being recorded, and discarded with it.
+            let list = nested_chain(&f, semantics, DEEP, |c| c.draw(3, 0));
+            let mut holder = f.context(semantics);
+            holder.execute_command_list(&list, false);
+            drop(list);
+            let pool = f.device.pool_stats().free_chunks;
+            drop(holder);
+            let returned = f.device.pool_stats().free_chunks - pool;
+            assert_eq!(
+                returned,
+                DEEP as u64 + 1,
+                "{semantics:?}: and the holder's chunk"
+            );
         });
     }
 }
