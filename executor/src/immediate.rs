@@ -86,16 +86,18 @@ pub struct ImmediateContext {
     /// Calls skipped while a list ran: bundles released before a fast list that calls them
     /// executed ([`take_execution_errors`](Self::take_execution_errors)).
     execution_errors: Vec<Error>,
-    /// The lists being walked by [`run`](Self::run), outermost first: its stack, kept here so
-    /// that executing nested lists again allocates nothing (R-EX-2). Empty between calls.
+    /// The nested lists being walked by [`run_nested`](Self::run_nested), outermost first: its
+    /// stack, kept here so that executing nested lists again allocates nothing (R-EX-2). Empty
+    /// between calls.
     nesting: Vec<Nesting>,
 }
 
-/// A list being executed by [`ImmediateContext::run`], nested in the one below it on the stack.
+/// A nested list being executed by [`ImmediateContext::run_nested`], nested in the one below
+/// it on the stack.
 struct Nesting {
     walk: SegmentWalk,
-    /// The semantics of the context that executes it: the immediate context's for the outermost
-    /// list, the recording context's of the list below for a nested one (R-ST-2).
+    /// The semantics of the context that executes it: the recording context's of the list it is
+    /// nested in (R-ST-2).
     executing: Semantics,
     /// Whether its execution saved the executing state, to restore afterwards (legacy, restore).
     saved: bool,
@@ -585,69 +587,55 @@ impl ImmediateContext {
     }
 
     /// Submits `list` as if executed by a context of `executing` semantics with `restore`:
-    /// O(segments + split points + nested lists) on the CPU (R-EX-2). Nested lists are walked
-    /// with a stack of their own (`nesting`), not by recursion: any depth runs (R-REC-9).
+    /// O(segments + split points + nested lists) on the CPU (R-EX-2). The list itself is walked
+    /// in place; its nested lists, however deep, with a stack of their own ([`run_nested`]),
+    /// not by recursion (R-REC-9).
+    ///
+    /// [`run_nested`]: Self::run_nested
     fn run(&mut self, list: &CommandList, restore: bool, executing: Semantics) {
+        let saved = self.begin_list(list, restore, executing);
+        let semantics = list.semantics();
+        for segment in list.segments() {
+            if let Some((nested, restore)) = self.submit(segment, semantics) {
+                // The list's recording context plays the executing context's part.
+                self.run_nested(nested, restore, semantics);
+            }
+        }
+        self.end_list(executing, saved);
+    }
+
+    /// Runs a nested list and every list nested in it, depth first, with the `nesting` stack.
+    fn run_nested(&mut self, list: CommandList, restore: bool, executing: Semantics) {
         let mut nesting = std::mem::take(&mut self.nesting);
-        self.enter(&mut nesting, list.clone(), restore, executing);
+        let saved = self.begin_list(&list, restore, executing);
+        nesting.push(Nesting {
+            walk: list.into_segment_walk(),
+            executing,
+            saved,
+        });
         while let Some(top) = nesting.last_mut() {
             let semantics = top.walk.list().semantics();
             let Some(segment) = top.walk.next() else {
                 if let Some(done) = nesting.pop() {
-                    self.leave(&done);
+                    self.end_list(done.executing, done.saved);
                 }
                 continue;
             };
-            let mut nested = None;
-            match segment {
-                Segment::Commands(run) => {
-                    self.queue.push(Submission::Run(run.to_queued(), semantics))
-                }
-                Segment::SplitPoint(decoded) => {
-                    let (Some(category), Some(run)) = (decoded.split, decoded.to_queued()) else {
-                        continue;
-                    };
-                    let instance = self.resolved_instance(&decoded.command);
-                    self.queue
-                        .push(Submission::Split(run, category, semantics, instance));
-                }
-                Segment::Nested(decoded) => {
-                    if let Command::ExecuteCommandList { list, restore } = decoded.command {
-                        nested = Some((list.to_list(), restore));
-                    } else if let Command::DrawBundle { bundle } = decoded.command {
-                        match self.device.bundle_body(bundle) {
-                            Some(body) => self.queue.push(Submission::Bundle(
-                                body.commands,
-                                body.declaration,
-                                body.footprint,
-                            )),
-                            // A fast list holds no reference on the bundles it calls: this one
-                            // was released before the list ran (R-OBJ-3, R-OBJ-4). The call is
-                            // skipped; validation refuses the execution up front instead.
-                            None => self.execution_errors.push(Error::ReleasedObject {
-                                call: "draw_bundle",
-                                object: self.device.object_name(ObjectKind::Bundle, bundle),
-                            }),
-                        }
-                    }
-                }
-            }
-            if let Some((list, restore)) = nested {
-                // The list's recording context plays the executing context's part.
-                self.enter(&mut nesting, list, restore, semantics);
+            if let Some((list, restore)) = self.submit(segment, semantics) {
+                let saved = self.begin_list(&list, restore, semantics);
+                nesting.push(Nesting {
+                    walk: list.into_segment_walk(),
+                    executing: semantics,
+                    saved,
+                });
             }
         }
         self.nesting = nesting;
     }
 
-    /// Starts `list`'s execution by a context of `executing` semantics (R-ST-1) and pushes it.
-    fn enter(
-        &mut self,
-        nesting: &mut Vec<Nesting>,
-        list: CommandList,
-        restore: bool,
-        executing: Semantics,
-    ) {
+    /// Starts `list`'s execution by a context of `executing` semantics (R-ST-1); returns
+    /// whether the executing state was saved, to restore afterwards (legacy, `restore`).
+    fn begin_list(&mut self, list: &CommandList, restore: bool, executing: Semantics) -> bool {
         let saved = executing == Semantics::Legacy && restore;
         if saved {
             self.queue.push(Submission::Save);
@@ -656,20 +644,57 @@ impl ImmediateContext {
             // A legacy list never sees the executing context's state (R-ST-1).
             self.queue.push(Submission::ClearState);
         }
-        nesting.push(Nesting {
-            walk: list.into_segment_walk(),
-            executing,
-            saved,
-        });
+        saved
     }
 
     /// Ends a list's execution: the executing context's after-rule (R-ST-2).
-    fn leave(&mut self, done: &Nesting) {
-        match done.executing {
-            Semantics::Legacy if done.saved => self.queue.push(Submission::Restore),
+    fn end_list(&mut self, executing: Semantics, saved: bool) {
+        match executing {
+            Semantics::Legacy if saved => self.queue.push(Submission::Restore),
             Semantics::Legacy => self.queue.push(Submission::ClearState),
             Semantics::Fast => {}
         }
+    }
+
+    /// Submits one segment of a list of `semantics`; a nested list comes back, to be executed
+    /// next with its restore flag.
+    fn submit(
+        &mut self,
+        segment: Segment<'_>,
+        semantics: Semantics,
+    ) -> Option<(CommandList, bool)> {
+        match segment {
+            Segment::Commands(run) => self.queue.push(Submission::Run(run.to_queued(), semantics)),
+            Segment::SplitPoint(decoded) => {
+                if let (Some(category), Some(run)) = (decoded.split, decoded.to_queued()) {
+                    let instance = self.resolved_instance(&decoded.command);
+                    self.queue
+                        .push(Submission::Split(run, category, semantics, instance));
+                }
+            }
+            Segment::Nested(decoded) => {
+                if let Command::ExecuteCommandList { list, restore } = decoded.command {
+                    return Some((list.to_list(), restore));
+                }
+                if let Command::DrawBundle { bundle } = decoded.command {
+                    match self.device.bundle_body(bundle) {
+                        Some(body) => self.queue.push(Submission::Bundle(
+                            body.commands,
+                            body.declaration,
+                            body.footprint,
+                        )),
+                        // A fast list holds no reference on the bundles it calls: this one
+                        // was released before the list ran (R-OBJ-3, R-OBJ-4). The call is
+                        // skipped; validation refuses the execution up front instead.
+                        None => self.execution_errors.push(Error::ReleasedObject {
+                            call: "draw_bundle",
+                            object: self.device.object_name(ObjectKind::Bundle, bundle),
+                        }),
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// What a split point's dynamic binding reads: the immediate context's current instance of
