@@ -300,10 +300,18 @@ impl CommandList {
     /// commands between them may span chunks (the GPU follows the chunk links, as a chained
     /// indirect buffer).
     pub fn segments(&self) -> Segments<'_> {
+        let header = self.header();
+        // SAFETY: the first command of the first chunk is the ListStart header.
+        let after_start = unsafe { decode(header.first_chunk as *const u8, DATA_START) }.1;
         Segments {
             list: self.header,
-            index: self.index(),
-            state: SegmentState::start(self.header()),
+            index: self.index().iter(),
+            cursor: Some(Position {
+                chunk: header.first_chunk,
+                offset: after_start,
+            }),
+            pending: None,
+            _list: std::marker::PhantomData,
         }
     }
 
@@ -315,8 +323,15 @@ impl CommandList {
     /// The list's segments, walked by a value that keeps the list alive: execution keeps a
     /// stack of them to walk nested lists of any depth without recursion (R-REC-9).
     pub fn into_segment_walk(self) -> SegmentWalk {
-        let state = SegmentState::start(self.header());
-        SegmentWalk { list: self, state }
+        // SAFETY: the segments borrow the list's header, index and chunks, which live in the
+        // chunks this reference keeps alive (not in `self`, which may move) until the walk
+        // drops; `SegmentWalk::next` hands segments out only for a borrow of the walk.
+        let segments =
+            unsafe { std::mem::transmute::<Segments<'_>, Segments<'static>>(self.segments()) };
+        SegmentWalk {
+            segments,
+            list: self,
+        }
     }
 }
 
@@ -384,30 +399,74 @@ impl<'a> Walk<'a> {
 /// them. Allocates nothing.
 pub struct Segments<'a> {
     list: NonNull<ListHeader>,
-    index: &'a [IndexEntry],
-    state: SegmentState,
+    index: std::slice::Iter<'a, IndexEntry>,
+    /// Where the next run of commands starts; `None` once the last run was yielded.
+    cursor: Option<Position>,
+    /// The split point or nested list that ends the run just yielded.
+    pending: Option<Segment<'a>>,
+    _list: std::marker::PhantomData<&'a CommandList>,
 }
 
 impl<'a> Iterator for Segments<'a> {
     type Item = Segment<'a>;
 
     fn next(&mut self) -> Option<Segment<'a>> {
-        // SAFETY: the state was started on this list, which is borrowed for 'a.
-        unsafe { self.state.next(self.list, self.index) }
+        if let Some(pending) = self.pending.take() {
+            return Some(pending);
+        }
+        let cursor = self.cursor?;
+        let Some(entry) = self.index.next() else {
+            // SAFETY: the list is alive for 'a; its last chunk is sealed.
+            let header = unsafe { self.list.as_ref() };
+            let end = Position {
+                chunk: header.last_chunk,
+                // SAFETY: as above.
+                offset: unsafe { (*header.last_chunk).command_end } as usize,
+            };
+            self.cursor = None;
+            return (!is_empty(cursor, end))
+                .then(|| Segment::Commands(CommandRun::new(self.list, cursor, end)));
+        };
+        let at = Position {
+            chunk: entry.chunk,
+            offset: entry.offset as usize,
+        };
+        // SAFETY: index entries point at commands of this list's sealed chunks.
+        let (mut decoded, next) = unsafe { decode(entry.chunk as *const u8, at.offset) };
+        decoded.site = Some(Site {
+            list: self.list,
+            chunk: entry.chunk,
+            end: next as u32,
+        });
+        let split = if entry.kind != SideKind::Split as u32 {
+            Segment::Nested(decoded)
+        } else {
+            Segment::SplitPoint(decoded)
+        };
+        self.cursor = Some(Position {
+            chunk: entry.chunk,
+            offset: next,
+        });
+        if is_empty(cursor, at) {
+            return Some(split);
+        }
+        self.pending = Some(split);
+        Some(Segment::Commands(CommandRun::new(self.list, cursor, at)))
     }
 }
 
 /// The segments of a list that this value keeps alive ([`CommandList::into_segment_walk`]):
 /// what [`Segments`] yields, with no borrow to tie it to a stack frame.
 pub struct SegmentWalk {
+    /// Borrows `list`'s memory, for as long as the walk lives (never handed out as `'static`).
+    segments: Segments<'static>,
     list: CommandList,
-    state: SegmentState,
 }
 
-// SAFETY: the state's positions point into chunks of `list`, which the walk keeps alive and
-// which nobody writes any more (a finished list is immutable and `Send + Sync`).
+// SAFETY: the segments point into chunks of `list`, which the walk keeps alive and which nobody
+// writes any more (a finished list is immutable and `Send + Sync`).
 unsafe impl Send for SegmentWalk {}
-// SAFETY: shared access reads nothing but the list (`Sync`) and plain copies of positions.
+// SAFETY: shared access reads nothing: `next` needs `&mut self`, `list` is `Sync`.
 unsafe impl Sync for SegmentWalk {}
 
 impl SegmentWalk {
@@ -419,10 +478,7 @@ impl SegmentWalk {
     /// The next segment, borrowed from the walk (see [`Segments`]).
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<Segment<'_>> {
-        let list = self.list.header;
-        let index = self.list.index();
-        // SAFETY: the state was started on `self.list`, which the walk holds.
-        unsafe { self.state.next(list, index) }
+        self.segments.next()
     }
 }
 
@@ -430,100 +486,7 @@ impl std::fmt::Debug for SegmentWalk {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SegmentWalk")
             .field("list", &self.list)
-            .field("next_entry", &self.state.next_entry)
             .finish_non_exhaustive()
-    }
-}
-
-/// Where a walk over a list's segments stands, without a borrow of the list.
-#[derive(Clone, Copy, Debug)]
-struct SegmentState {
-    /// The next index entry to look at.
-    next_entry: usize,
-    /// Where the next run of commands starts; `None` once the last run was yielded.
-    cursor: Option<Position>,
-    /// The run just yielded ends at index entry `next_entry - 1`, which comes next.
-    pending: bool,
-}
-
-impl SegmentState {
-    fn start(header: &ListHeader) -> Self {
-        // SAFETY: the first command of the first chunk is the ListStart header.
-        let after_start = unsafe { decode(header.first_chunk as *const u8, DATA_START) }.1;
-        Self {
-            next_entry: 0,
-            cursor: Some(Position {
-                chunk: header.first_chunk,
-                offset: after_start,
-            }),
-            pending: false,
-        }
-    }
-
-    /// # Safety
-    /// `list` is the list the state was started on, alive for `'a`, and `index` its index.
-    unsafe fn next<'a>(
-        &mut self,
-        list: NonNull<ListHeader>,
-        index: &'a [IndexEntry],
-    ) -> Option<Segment<'a>> {
-        if std::mem::take(&mut self.pending) {
-            let entry = index.get(self.next_entry.checked_sub(1)?)?;
-            // SAFETY: guaranteed by the caller.
-            return Some(unsafe { self.entry_segment(list, entry) });
-        }
-        let cursor = self.cursor?;
-        let Some(entry) = index.get(self.next_entry) else {
-            // SAFETY: the list is alive for 'a (caller); its last chunk is sealed.
-            let header = unsafe { list.as_ref() };
-            let end = Position {
-                chunk: header.last_chunk,
-                // SAFETY: as above.
-                offset: unsafe { (*header.last_chunk).command_end } as usize,
-            };
-            self.cursor = None;
-            return (!is_empty(cursor, end))
-                .then(|| Segment::Commands(CommandRun::new(list, cursor, end)));
-        };
-        self.next_entry += 1;
-        let at = Position {
-            chunk: entry.chunk,
-            offset: entry.offset as usize,
-        };
-        if is_empty(cursor, at) {
-            // SAFETY: guaranteed by the caller.
-            return Some(unsafe { self.entry_segment(list, entry) });
-        }
-        self.pending = true;
-        Some(Segment::Commands(CommandRun::new(list, cursor, at)))
-    }
-
-    /// The split point or nested list of `entry`; the next run starts after it.
-    ///
-    /// # Safety
-    /// `entry` is an index entry of `list`, alive for `'a`.
-    unsafe fn entry_segment<'a>(
-        &mut self,
-        list: NonNull<ListHeader>,
-        entry: &IndexEntry,
-    ) -> Segment<'a> {
-        // SAFETY: index entries point at commands of this list's sealed chunks (caller).
-        let (mut decoded, next) =
-            unsafe { decode(entry.chunk as *const u8, entry.offset as usize) };
-        decoded.site = Some(Site {
-            list,
-            chunk: entry.chunk,
-            end: next as u32,
-        });
-        self.cursor = Some(Position {
-            chunk: entry.chunk,
-            offset: next,
-        });
-        if entry.kind != SideKind::Split as u32 {
-            Segment::Nested(decoded)
-        } else {
-            Segment::SplitPoint(decoded)
-        }
     }
 }
 
