@@ -14,8 +14,11 @@
 //!
 //! **Execution cost** is O(segments + split points + nested lists), not O(commands): command
 //! segments go to the GPU model by reference, one indirect-buffer execution each; only split
-//! points are decoded and patched here. Validation mode adds an O(commands) walk per execution
-//! (a fast list names objects it holds no reference on: are they all still alive?).
+//! points are decoded and patched here. Validation mode adds a walk per execution over the
+//! commands of its fast lists (a fast list names objects it holds no reference on: did the
+//! application release any?); a legacy list keeps what it names alive, so only its nested lists
+//! and bundle calls are looked into (R-V-1). Nested lists of any depth are walked with an
+//! explicit stack, never by recursion (R-REC-9).
 //!
 //! **State rules.** A legacy list starts from the ClearState defaults (it re-binds any state it
 //! carried itself); a fast list inherits what is bound (R-ST-1). Afterwards the executing
@@ -45,8 +48,9 @@ use std::ops::{Deref, DerefMut};
 use std::collections::{HashMap, HashSet};
 
 use recorder::encode::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
+use recorder::Semantics;
 use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
-use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, Semantics};
+use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, SegmentWalk};
 use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
 
 use crate::gpu::{GpuModel, GpuState};
@@ -86,6 +90,21 @@ pub struct ImmediateContext {
     /// executed, or a batch of direct calls too large to encode
     /// ([`take_execution_errors`](Self::take_execution_errors)).
     execution_errors: Vec<Error>,
+    /// The nested lists being walked by [`run_nested`](Self::run_nested), outermost first: its
+    /// stack, kept here so that executing nested lists again allocates nothing (R-EX-2). Empty
+    /// between calls.
+    nesting: Vec<Nesting>,
+}
+
+/// A nested list being executed by [`ImmediateContext::run_nested`], nested in the one below
+/// it on the stack.
+struct Nesting {
+    walk: SegmentWalk,
+    /// The semantics of the context that executes it: the recording context's of the list it is
+    /// nested in (R-ST-2).
+    executing: Semantics,
+    /// Whether its execution saved the executing state, to restore afterwards (legacy, restore).
+    saved: bool,
 }
 
 /// When the GPU model consumes what the immediate context submits (R-EX-3).
@@ -154,6 +173,7 @@ impl ImmediateContext {
             cpu_data: HashMap::new(),
             cpu_mapped: HashSet::new(),
             execution_errors: Vec::new(),
+            nesting: Vec::new(),
         })
     }
 
@@ -577,7 +597,8 @@ impl ImmediateContext {
             }
         }
         if self.validating {
-            // A fast list holds no reference: what it names may be gone (R-OBJ-4, R-V-1).
+            // A fast list holds no reference: what it names may be released (R-OBJ-4, R-V-1);
+            // a legacy one holds them all, nested fast lists are held to the fast rule.
             if let Some(object) = list.first_released_object() {
                 return Err(Error::ReleasedObject { call: CALL, object });
             }
@@ -606,68 +627,120 @@ impl ImmediateContext {
     }
 
     /// Submits `list` as if executed by a context of `executing` semantics with `restore`:
-    /// O(segments + split points + nested lists) on the CPU (R-EX-2).
+    /// O(segments + split points + nested lists) on the CPU (R-EX-2). The list itself is walked
+    /// in place; its nested lists, however deep, with a stack of their own ([`run_nested`]),
+    /// not by recursion (R-REC-9).
+    ///
+    /// [`run_nested`]: Self::run_nested
     fn run(&mut self, list: &CommandList, restore: bool, executing: Semantics) {
-        let save = executing == Semantics::Legacy && restore;
-        if save {
+        let saved = self.begin_list(list, restore, executing);
+        let semantics = list.semantics();
+        for segment in list.segments() {
+            if let Some((nested, restore)) = self.submit(segment, semantics) {
+                // The list's recording context plays the executing context's part.
+                self.run_nested(nested, restore, semantics);
+            }
+        }
+        self.end_list(list, executing, saved);
+    }
+
+    /// Runs a nested list and every list nested in it, depth first, with the `nesting` stack.
+    fn run_nested(&mut self, list: CommandList, restore: bool, executing: Semantics) {
+        let mut nesting = std::mem::take(&mut self.nesting);
+        let saved = self.begin_list(&list, restore, executing);
+        nesting.push(Nesting {
+            walk: list.into_segment_walk(),
+            executing,
+            saved,
+        });
+        while let Some(top) = nesting.last_mut() {
+            let semantics = top.walk.list().semantics();
+            let Some(segment) = top.walk.next() else {
+                if let Some(done) = nesting.pop() {
+                    self.end_list(done.walk.list(), done.executing, done.saved);
+                }
+                continue;
+            };
+            if let Some((list, restore)) = self.submit(segment, semantics) {
+                let saved = self.begin_list(&list, restore, semantics);
+                nesting.push(Nesting {
+                    walk: list.into_segment_walk(),
+                    executing: semantics,
+                    saved,
+                });
+            }
+        }
+        self.nesting = nesting;
+    }
+
+    /// Starts `list`'s execution by a context of `executing` semantics (R-ST-1); returns
+    /// whether the executing state was saved, to restore afterwards (legacy, `restore`).
+    fn begin_list(&mut self, list: &CommandList, restore: bool, executing: Semantics) -> bool {
+        let saved = executing == Semantics::Legacy && restore;
+        if saved {
             self.queue.push(Submission::Save);
         }
         if list.semantics() == Semantics::Legacy {
             // A legacy list never sees the executing context's state (R-ST-1).
             self.queue.push(Submission::ClearState);
         }
-        let semantics = list.semantics();
-        for segment in list.segments() {
-            match segment {
-                Segment::Commands(run) => {
-                    self.queue.push(Submission::Run(run.to_queued(), semantics))
-                }
-                Segment::SplitPoint(decoded) => {
-                    let (Some(category), Some(run)) = (decoded.split, decoded.to_queued()) else {
-                        continue;
-                    };
-                    let instance = self.resolved_instance(&decoded.command);
-                    self.queue
-                        .push(Submission::Split(run, category, semantics, instance));
-                }
-                Segment::Nested(decoded) => {
-                    if let Command::ExecuteCommandList {
-                        list: nested,
-                        restore,
-                    } = decoded.command
-                    {
-                        // The list's recording context plays the executing context's part.
-                        self.run(&nested.to_list(), restore, semantics);
-                    } else if let Command::DrawBundle { bundle } = decoded.command {
-                        match self.device.bundle_body(bundle) {
-                            Some(body) => self.queue.push(Submission::Bundle(
-                                body.commands,
-                                body.declaration,
-                                body.footprint,
-                            )),
-                            // A fast list holds no reference on the bundles it calls: this one
-                            // was released before the list ran (R-OBJ-3, R-OBJ-4). The call is
-                            // skipped; validation refuses the execution up front instead.
-                            None => self.execution_errors.push(Error::ReleasedObject {
-                                call: "draw_bundle",
-                                object: self.device.object_name(ObjectKind::Bundle, bundle),
-                            }),
-                        }
-                    }
-                }
-            }
-        }
-        // After a legacy list, its last instances are current: split points later in the
-        // outer list and binds after it read them (R-ST-8).
+        saved
+    }
+
+    /// Ends a list's execution: a legacy list's last instances become current, so that split
+    /// points later in the outer list and binds after it read them (R-ST-8); then the executing
+    /// context's after-rule (R-ST-2).
+    fn end_list(&mut self, list: &CommandList, executing: Semantics, saved: bool) {
         for last in list.last_instances() {
             self.recorder
                 .adopt_instance(last.resource, last.instance, false);
         }
         match executing {
-            Semantics::Legacy if save => self.queue.push(Submission::Restore),
+            Semantics::Legacy if saved => self.queue.push(Submission::Restore),
             Semantics::Legacy => self.queue.push(Submission::ClearState),
             Semantics::Fast => {}
         }
+    }
+
+    /// Submits one segment of a list of `semantics`; a nested list comes back, to be executed
+    /// next with its restore flag.
+    fn submit(
+        &mut self,
+        segment: Segment<'_>,
+        semantics: Semantics,
+    ) -> Option<(CommandList, bool)> {
+        match segment {
+            Segment::Commands(run) => self.queue.push(Submission::Run(run.to_queued(), semantics)),
+            Segment::SplitPoint(decoded) => {
+                if let (Some(category), Some(run)) = (decoded.split, decoded.to_queued()) {
+                    let instance = self.resolved_instance(&decoded.command);
+                    self.queue
+                        .push(Submission::Split(run, category, semantics, instance));
+                }
+            }
+            Segment::Nested(decoded) => {
+                if let Command::ExecuteCommandList { list, restore } = decoded.command {
+                    return Some((list.to_list(), restore));
+                }
+                if let Command::DrawBundle { bundle } = decoded.command {
+                    match self.device.bundle_body(bundle) {
+                        Some(body) => self.queue.push(Submission::Bundle(
+                            body.commands,
+                            body.declaration,
+                            body.footprint,
+                        )),
+                        // A fast list holds no reference on the bundles it calls: this one
+                        // was released before the list ran (R-OBJ-3, R-OBJ-4). The call is
+                        // skipped; validation refuses the execution up front instead.
+                        None => self.execution_errors.push(Error::ReleasedObject {
+                            call: "draw_bundle",
+                            object: self.device.object_name(ObjectKind::Bundle, bundle),
+                        }),
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// What a split point's dynamic binding reads: the immediate context's current instance of

@@ -573,6 +573,36 @@ fn r_b_10_a_fast_list_does_not_keep_its_bundles_and_a_released_one_is_reported()
 }
 
 #[test]
+fn r_v_1_a_legacy_list_keeps_the_bundle_it_calls_and_a_fast_list_may_not_call_a_released_one() {
+    // A legacy list holds a reference on the bundle it calls, a fast one none (R-OBJ-4): with
+    // the bundle released, the legacy list is valid; the fast list is refused even though the
+    // legacy list still keeps the bundle alive (R-V-1: the application broke the fast rule).
+    let f = Fixture::validated(Semantics::Fast);
+    let mut recorder = recorder(&f);
+    recorder.draw(3, 0);
+    let bundle = finish(recorder);
+    let legacy = f.legacy(|c| {
+        targets(&f, c);
+        c.draw_bundle(&bundle);
+    });
+    let fast = f.fast(|c| {
+        targets(&f, c);
+        c.draw_bundle(&bundle);
+    });
+    drop(bundle);
+    let mut imm = ImmediateContext::new(&f.device).expect("immediate");
+    imm.execute_command_list(&legacy, false)
+        .expect("the legacy list holds its bundle");
+    assert_eq!(imm.counters().bundle_calls, 1);
+    let error = imm
+        .execute_command_list(&fast, false)
+        .expect_err("a fast list calls a released bundle");
+    assert_eq!(error.kind(), ErrorKind::ReleasedObject);
+    assert!(error.to_string().contains("draw bundle"), "{error}");
+    assert_eq!(imm.counters().bundle_calls, 1, "refused: nothing ran");
+}
+
+#[test]
 fn r_b_10_bundle_calls_and_constant_engine_bytes_are_counted() {
     let f = Fixture::new();
     let mut imm = caller(&f);

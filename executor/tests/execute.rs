@@ -208,6 +208,97 @@ fn r_rec_9_a_nested_list_runs_where_it_was_executed() {
     assert_eq!(vertex_counts, ["3,0", "4,0", "5,0"]);
 }
 
+/// Runs `body` on a thread with a 256 KB stack: room for any one call of the engine, far too
+/// little for a walk that takes a stack frame per nesting level.
+fn on_small_stack<T: Send>(body: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("small-stack".into())
+            .stack_size(256 << 10)
+            .spawn_scoped(scope, body)
+            .expect("spawn a small-stack thread")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// A chain of `depth` lists of `semantics`, each executing the one before (with `restore`
+/// where legacy allows it); the first binds the constant buffer and draws. Every list is one
+/// 4 KB chunk.
+fn nested_chain(f: &Fixture, semantics: Semantics, depth: usize) -> CommandList {
+    let mut context = f
+        .device
+        .create_deferred_context(&DeferredContextDesc {
+            name: "chain",
+            semantics,
+            chunk_policy: Some(ChunkPolicy {
+                chunk_size: limits::MIN_CHUNK_SIZE,
+                ..ChunkPolicy::default()
+            }),
+            ..Default::default()
+        })
+        .expect("create the chain's context");
+    context.set_shader(Stage::Vertex, Some(f.vs));
+    context.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]);
+    context.draw(3, 0);
+    let finish = |context: &mut DeferredContext| {
+        context
+            .finish_command_list(false)
+            .unwrap_or_else(|e| panic!("finish_command_list: {e}"))
+    };
+    let mut list = finish(&mut context);
+    for level in 1..depth {
+        let restore = semantics == Semantics::Legacy && level % 2 == 0;
+        context.execute_command_list(&list, restore);
+        list = finish(&mut context);
+    }
+    list
+}
+
+#[test]
+fn r_rec_9_a_chain_of_100000_nested_lists_executes_without_recursion() {
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        on_small_stack(|| {
+            let f = Fixture::with_immediate(semantics);
+            let mut imm = ImmediateContext::new(&f.device).unwrap();
+            let list = nested_chain(&f, semantics, 100_000);
+            imm.execute_command_list(&list, false)
+                .unwrap_or_else(|e| panic!("{semantics:?}: {e}"));
+            assert_eq!(imm.counters().draws, 1, "{semantics:?}");
+            assert_eq!(field(imm.gpu(), 0, "vs.cb.0"), Some(object(f.cb)));
+        });
+    }
+}
+
+#[test]
+fn r_rec_9_a_chain_of_100000_nested_lists_executes_under_validation_without_recursion() {
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        on_small_stack(|| {
+            let f = Fixture::validated(semantics);
+            let mut imm = ImmediateContext::new(&f.device).unwrap();
+            let list = nested_chain(&f, semantics, 100_000);
+            imm.execute_command_list(&list, false)
+                .unwrap_or_else(|e| panic!("{semantics:?}: {e}"));
+            assert_eq!(imm.counters().draws, 1, "{semantics:?}");
+            // Released: the fast chain is refused from 100,000 levels up; the legacy chain keeps
+            // the buffer alive and runs (R-OBJ-4, R-V-1).
+            f.device.release(f.cb);
+            let again = imm.execute_command_list(&list, false);
+            match semantics {
+                Semantics::Fast => {
+                    let error = again.expect_err("a fast list names a released buffer");
+                    assert_eq!(error.kind(), ErrorKind::ReleasedObject);
+                    assert_eq!(imm.counters().draws, 1);
+                }
+                Semantics::Legacy => {
+                    again.expect("the legacy chain holds the buffer");
+                    assert_eq!(imm.counters().draws, 2);
+                }
+            }
+        });
+    }
+}
+
 #[test]
 fn r_ex_1_a_list_of_another_device_is_refused() {
     let f = Fixture::new();

@@ -530,3 +530,53 @@ fn every_construct_of_trace_md_replays() {
         compared.stdout
     );
 }
+
+/// Runs `body` on a thread with a 1 MB stack: room for any one call (a legacy recorder's
+/// shadow state is built on the stack in a debug build), far too little for a walk that takes
+/// a stack frame per nesting level.
+fn on_small_stack<T: Send>(body: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("small-stack".into())
+            .stack_size(1 << 20)
+            .spawn_scoped(scope, body)
+            .expect("spawn a small-stack thread")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+#[test]
+fn r_rec_9_compare_follows_deep_nesting_without_recursion() {
+    // The reference keeps one recorder per level of nesting (see reference.rs): 2,000 levels
+    // are far beyond what a 1 MB stack holds of a recursive walk.
+    const DEPTH: usize = 2_000;
+    for semantics in ["fast", "legacy"] {
+        let mut trace = format!(
+            "device semantics={semantics} validation=on\n\
+             shader vs0 stage=vs cb=0\n\
+             buffer cb usage=default bind=constant size=64\n\
+             context dc semantics={semantics}\n\
+             dc vs_set_shader vs0\n\
+             dc vs_set_constant_buffers 0 cb\n\
+             dc draw 3 0\n\
+             dc finish l0\n"
+        );
+        for level in 1..DEPTH {
+            let restore = if semantics == "legacy" && level % 2 == 0 {
+                " restore=yes"
+            } else {
+                ""
+            };
+            trace += &format!("dc execute l{}{restore}\ndc finish l{level}\n", level - 1);
+        }
+        trace += &format!("imm execute l{}\nexpect counters draws=1\n", DEPTH - 1);
+        let compared = on_small_stack(|| run(&trace, &compare()));
+        assert_eq!(compared.exit_code, 0, "{semantics}: {}", compared.stdout);
+        assert!(
+            compared.stdout.contains("identical to the reference"),
+            "{semantics}: {}",
+            compared.stdout
+        );
+    }
+}

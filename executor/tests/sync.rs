@@ -481,6 +481,43 @@ fn r_v_1_executing_a_fast_list_that_names_a_released_object_is_refused() {
 }
 
 #[test]
+fn r_v_1_a_legacy_list_executed_after_the_application_released_its_buffer_is_valid() {
+    // A legacy list keeps what it recorded alive (R-OBJ-4): validation holds it to legacy rules
+    // only. A fast list may not name what the application released, destroyed or kept alive by
+    // someone else. Each nested list follows its own semantics' rule.
+    for immediate in [Semantics::Legacy, Semantics::Fast] {
+        let f = Fixture::validated(immediate);
+        let mut imm = ImmediateContext::new(&f.device).unwrap();
+        let binds_cb = |c: &mut DeferredContext| {
+            c.set_shader(Stage::Vertex, Some(f.vs));
+            c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]);
+            c.draw(3, 0);
+        };
+        let legacy = f.legacy(binds_cb);
+        let fast = f.fast(binds_cb);
+        let fast_around_legacy = f.fast(|c| c.execute_command_list(&legacy, false));
+        let legacy_around_fast = f.legacy(|c| c.execute_command_list(&fast, false));
+        f.device.release(f.cb);
+        assert!(
+            f.device.references(f.cb).is_some_and(|n| n > 0),
+            "the legacy list keeps the buffer alive"
+        );
+        imm.execute_command_list(&legacy, false)
+            .unwrap_or_else(|e| panic!("{immediate:?}: the legacy list is valid: {e}"));
+        imm.execute_command_list(&fast_around_legacy, false)
+            .unwrap_or_else(|e| panic!("{immediate:?}: the nested legacy list is valid: {e}"));
+        assert_eq!(imm.counters().draws, 2);
+        assert_eq!(field(imm.gpu(), 1, "vs.cb.0"), Some(object(f.cb)));
+        for list in [&fast, &legacy_around_fast] {
+            let error = imm.execute_command_list(list, false).unwrap_err();
+            assert_eq!(error.kind(), ErrorKind::ReleasedObject);
+            assert!(error.to_string().contains("buffer 'cb'"), "{error}");
+        }
+        assert_eq!(imm.counters().draws, 2, "refused: nothing ran");
+    }
+}
+
+#[test]
 fn r_v_1_mixing_semantics_in_one_scope_is_refused_with_validation_too() {
     let f = Fixture::validated(Semantics::Legacy);
     let mut imm = ImmediateContext::new(&f.device).unwrap();

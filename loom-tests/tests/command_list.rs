@@ -65,6 +65,45 @@ fn clones_dropped_on_two_threads_return_chunks_once() {
     });
 }
 
+/// A list nested in another (R-REC-9): the outer list drops on one thread while the inner
+/// list's own handle drops on the main thread. Whichever drop takes the inner list's last
+/// reference discards it (the outer one by chaining it through its header, `discard_lists`),
+/// and both lists' chunks go back to the pool exactly once.
+#[test]
+fn nested_list_dropped_with_its_outer_list_on_two_threads_returns_chunks_once() {
+    check(DEVICE_BRANCHES, || {
+        let device = small_device();
+        let mut context = device
+            .create_deferred_context(&DeferredContextDesc {
+                name: "recorder",
+                semantics: Semantics::Fast,
+                chunk_policy: None,
+                ..Default::default()
+            })
+            .unwrap();
+        context.draw(3, 0);
+        let inner = context.finish_command_list(false).unwrap();
+        context.execute_command_list(&inner, false);
+        let outer = context.finish_command_list(false).unwrap();
+        let chunks = (inner.stats().chunks + outer.stats().chunks) as u64;
+        assert_eq!(chunks, 2);
+        let before = device.pool_stats();
+
+        let owner = spawn(move || drop(outer));
+        drop(inner);
+        owner.join().unwrap();
+
+        let after = device.pool_stats();
+        assert_eq!(
+            after.free_chunks,
+            before.free_chunks + chunks,
+            "the lists' {chunks} chunks were not returned exactly once: {before:?} -> {after:?}"
+        );
+        drop(context);
+        assert_eq!(device.live_deferred_contexts(), 0);
+    });
+}
+
 /// A registered bundle (`Device::register_bundle`, `recorder/src/bundle.rs`): the device's entry
 /// holds a reference on the bundle's commands. Execution's `bundle_body` (retain the entry, clone
 /// the commands, unretain) races the application's release: either it gets the commands, which

@@ -693,7 +693,9 @@ impl DeferredContext {
 
     /// Executes a finished list inside this one (R-REC-9): records a reference to it, copying no
     /// commands. Fast contexts refuse `restore = true`; a legacy context afterwards has the
-    /// ClearState defaults (`false`) or its own state from before (`true`).
+    /// ClearState defaults (`false`) or its own state from before (`true`). Nesting has no depth
+    /// limit: execution, validation and dropping walk it with stacks of their own, never by
+    /// recursion on the call stack.
     pub fn execute_command_list(&mut self, list: &CommandList, restore: bool) {
         self.begin_call();
         const CALL: &str = "execute_command_list";

@@ -108,7 +108,7 @@ pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
     CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, NestedList, QueuedRun,
-    Segment, Segments, StartState,
+    Segment, SegmentWalk, Segments, StartState,
 };
 pub use split::{SplitCategory, SplitCounts};
 

@@ -6,6 +6,12 @@
 //! dropping the last one returns the chunks to the device's pool, after legacy lists have dropped
 //! the references they took on every object they recorded (R-OBJ-4) and nested lists their
 //! reference on the inner list (R-REC-9).
+//!
+//! **Nesting of any depth** (R-REC-9): every walk over nested lists keeps its own stack. Dropping
+//! chains the lists whose last reference went through their headers (`next_discarded`) and
+//! discards them one after another; execution walks [`SegmentWalk`]s, each owning its list;
+//! validation ([`CommandList::first_released_object`]) keeps a stack of command walks. None
+//! of them recurses on the call stack, so 100,000 levels cost heap, not stack.
 
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
@@ -99,6 +105,9 @@ pub struct ListHeader {
     pub(crate) recorder: u32,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
     pool_limit: usize,
+    /// The next list to discard once the last reference on this one went (see
+    /// `discard_lists`); written only then, by the one thread that dropped it.
+    next_discarded: *mut ListHeader,
 }
 
 /// A nested list as the command that executes it names it (R-REC-9). The outer list holds a
@@ -114,8 +123,8 @@ impl NestedList<'_> {
     /// `header` must be the header of a list that a reference held by the outer list keeps
     /// alive for `'a`.
     pub(crate) unsafe fn new(header: *mut ListHeader) -> Self {
-        // SAFETY: recorded from `CommandList::header_ptr`, never null.
         Self {
+            // SAFETY: recorded from `CommandList::header_ptr`, which is never null.
             header: unsafe { NonNull::new_unchecked(header) },
             _outer: std::marker::PhantomData,
         }
@@ -135,6 +144,15 @@ impl NestedList<'_> {
     /// The address of the nested list's header (compare with [`CommandList::header_ptr`]).
     pub fn header_ptr(&self) -> *const ListHeader {
         self.header.as_ptr()
+    }
+}
+
+impl<'a> NestedList<'a> {
+    /// The nested list's header, alive as long as the outer list is borrowed.
+    fn header(&self) -> &'a ListHeader {
+        // SAFETY: the outer list's reference keeps the header alive for 'a (see the type's
+        // doc), and a finished list's header is never written while it is referenced.
+        unsafe { self.header.as_ref() }
     }
 }
 
@@ -179,6 +197,7 @@ impl CommandList {
                 recorder: origin.recorder,
                 back_buffer: origin.back_buffer,
                 pool_limit: origin.pool_limit,
+                next_discarded: std::ptr::null_mut(),
             });
             Self {
                 header: NonNull::new_unchecked(header),
@@ -224,34 +243,66 @@ impl CommandList {
         std::ptr::eq(self.device_ptr(), &*device.shared)
     }
 
-    /// The first object the list's commands name (nested lists' and called bundles' included)
-    /// that no longer exists: released by the application and destroyed, its slot perhaps
-    /// reused. Walks every command, O(commands): for the validation mode's check before
-    /// execution (R-OBJ-4, R-V-1), since a fast list holds no reference on what it names.
+    /// The first object, in recording order, that the list may not name any more when it
+    /// executes, nested lists' and called bundles' included: the validation mode's check
+    /// before execution (R-OBJ-4, R-V-1). Each list is held to its own semantics' rule:
+    ///
+    /// - a **fast** list (and a bundle, which is fast) holds no reference on what it names: an
+    ///   object the application released is an error, whether it was destroyed (its slot
+    ///   perhaps reused) or something else still keeps it alive (a legacy binding or list); the
+    ///   application must not release what a list still to execute names (R-OBJ-4);
+    /// - a **legacy** list holds a reference on everything it recorded, so nothing it names can
+    ///   be gone: only its nested lists and bundle calls are looked into.
+    ///
+    /// O(commands of the fast lists + nested lists and bundle calls of the legacy ones), each
+    /// list once however often it is nested; no recursion, whatever the depth (R-REC-9).
     pub fn first_released_object(&self) -> Option<ObjectName> {
-        let device = &self.header().device;
-        let mut found = None;
-        for decoded in self.commands() {
-            if let Command::ExecuteCommandList { list, .. } = decoded.command {
-                found = list.to_list().first_released_object();
-            } else if let Command::DrawBundle { bundle, .. } = decoded.command {
-                let body = device.bundle_body(bundle);
-                found = match body {
-                    Some(body) => body.commands.first_released_object(),
-                    None => Some(device.object_name(ObjectKind::Bundle, bundle)),
-                };
-            } else {
-                for_each_referenced(&decoded.command, |kind, handle| {
-                    if found.is_none() && !device.is_live(kind, handle) {
-                        found = Some(device.object_name(kind, handle));
+        let device = &**self.header().device;
+        // No list nests itself (it is finished before it can be executed), so the root needs no
+        // entry: a list without nested lists allocates no set.
+        let mut seen = std::collections::HashSet::new();
+        let mut walks = vec![Walk::of(self.header())];
+        while let Some(walk) = walks.last_mut() {
+            let fast = walk.fast;
+            let Some(decoded) = walk.next() else {
+                walks.pop();
+                continue;
+            };
+            match decoded.command {
+                Command::ExecuteCommandList { list, .. } if seen.insert(list.header_ptr()) => {
+                    walks.push(Walk::of(list.header()))
+                }
+                // Checked already, where it was nested before.
+                Command::ExecuteCommandList { .. } => {}
+                Command::DrawBundle { bundle, .. } => {
+                    // A fast list holds no reference on the bundle; a legacy one keeps it alive.
+                    let body = device.bundle_body(bundle);
+                    match body {
+                        Some(body) if !fast || device.is_live(ObjectKind::Bundle, bundle) => {
+                            if let Some(found) = body.commands.first_released_in_own_commands() {
+                                return Some(found);
+                            }
+                        }
+                        _ => return Some(device.object_name(ObjectKind::Bundle, bundle)),
                     }
-                });
-            }
-            if found.is_some() {
-                break;
+                }
+                command if fast => {
+                    if let Some(found) = first_released(device, &command) {
+                        return Some(found);
+                    }
+                }
+                _ => {}
             }
         }
-        found
+        None
+    }
+
+    /// The fast rule of [`first_released_object`](Self::first_released_object) over this
+    /// list's own commands, for a bundle's body (which calls no list and no bundle, R-B-8).
+    fn first_released_in_own_commands(&self) -> Option<ObjectName> {
+        let device = &**self.header().device;
+        self.commands()
+            .find_map(|decoded| first_released(device, &decoded.command))
     }
 
     /// The address execution and nesting refer to the list by.
@@ -300,12 +351,80 @@ impl CommandList {
 
     /// The list's split points and nested lists, in recording order.
     fn index(&self) -> &[IndexEntry] {
-        let header = self.header();
-        if header.index_len == 0 {
+        self.header().index()
+    }
+
+    /// The list's segments, walked by a value that keeps the list alive: execution keeps a
+    /// stack of them to walk nested lists of any depth without recursion (R-REC-9).
+    pub fn into_segment_walk(self) -> SegmentWalk {
+        // SAFETY: the segments borrow the list's header, index and chunks, which live in the
+        // chunks this reference keeps alive (not in `self`, which may move) until the walk
+        // drops; `SegmentWalk::next` hands segments out only for a borrow of the walk.
+        let segments =
+            unsafe { std::mem::transmute::<Segments<'_>, Segments<'static>>(self.segments()) };
+        SegmentWalk {
+            segments,
+            list: self,
+        }
+    }
+}
+
+impl ListHeader {
+    /// The list's split points and nested lists, in recording order.
+    fn index(&self) -> &[IndexEntry] {
+        if self.index_len == 0 {
             return &[];
         }
-        // SAFETY: `finish` wrote `index_len` entries at `index`, in the list's own memory.
-        unsafe { std::slice::from_raw_parts(header.index, header.index_len as usize) }
+        // SAFETY: `finish` wrote `index_len` entries at `index`, in the list's own memory,
+        // which lives as long as the header.
+        unsafe { std::slice::from_raw_parts(self.index, self.index_len as usize) }
+    }
+}
+
+/// The fast rule's test of one command: the first object it names that the application
+/// released (destroyed or not).
+fn first_released(device: &DeviceShared, command: &Command<'_>) -> Option<ObjectName> {
+    let mut found = None;
+    for_each_referenced(command, |kind, handle| {
+        if found.is_none() && !device.is_live(kind, handle) {
+            found = Some(device.object_name(kind, handle));
+        }
+    });
+    found
+}
+
+/// One list in the validation walk: a fast list's every command, or a legacy list's nested
+/// lists and bundle calls only (through its index, without walking its commands).
+struct Walk<'a> {
+    fast: bool,
+    commands: Commands<'a>,
+    index: std::slice::Iter<'a, IndexEntry>,
+}
+
+impl<'a> Walk<'a> {
+    fn of(header: &'a ListHeader) -> Self {
+        let fast = header.semantics == Semantics::Fast;
+        Walk {
+            fast,
+            commands: if fast {
+                Commands::new(header.first_chunk)
+            } else {
+                Commands::empty()
+            },
+            index: if fast { &[][..] } else { header.index() }.iter(),
+        }
+    }
+
+    fn next(&mut self) -> Option<Decoded<'a>> {
+        if self.fast {
+            return self.commands.next();
+        }
+        self.index
+            .find(|entry| entry.kind != SideKind::Split as u32)
+            .map(|entry| {
+                // SAFETY: index entries point at commands of the list's sealed chunks, alive for 'a.
+                unsafe { decode(entry.chunk as *const u8, entry.offset as usize) }.0
+            })
     }
 }
 
@@ -367,6 +486,41 @@ impl<'a> Iterator for Segments<'a> {
         }
         self.pending = Some(split);
         Some(Segment::Commands(CommandRun::new(self.list, cursor, at)))
+    }
+}
+
+/// The segments of a list that this value keeps alive ([`CommandList::into_segment_walk`]):
+/// what [`Segments`] yields, with no borrow to tie it to a stack frame.
+pub struct SegmentWalk {
+    /// Borrows `list`'s memory, for as long as the walk lives (never handed out as `'static`).
+    segments: Segments<'static>,
+    list: CommandList,
+}
+
+// SAFETY: the segments point into chunks of `list`, which the walk keeps alive and which nobody
+// writes any more (a finished list is immutable and `Send + Sync`).
+unsafe impl Send for SegmentWalk {}
+// SAFETY: shared access reads nothing: `next` needs `&mut self`, `list` is `Sync`.
+unsafe impl Sync for SegmentWalk {}
+
+impl SegmentWalk {
+    /// The list walked.
+    pub fn list(&self) -> &CommandList {
+        &self.list
+    }
+
+    /// The next segment, borrowed from the walk (see [`Segments`]).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Segment<'_>> {
+        self.segments.next()
+    }
+}
+
+impl std::fmt::Debug for SegmentWalk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SegmentWalk")
+            .field("list", &self.list)
+            .finish_non_exhaustive()
     }
 }
 
@@ -577,12 +731,7 @@ impl Drop for CommandList {
         }
         crate::sync::fence(Ordering::Acquire);
         // SAFETY: this was the last reference: nobody else reads the header or the chunks.
-        unsafe {
-            let header = self.header.as_ptr();
-            let device = ManuallyDrop::take(&mut (*header).device);
-            let legacy = (*header).semantics == Semantics::Legacy;
-            discard_chain((*header).first_chunk, legacy, (*header).pool_limit, &device);
-        }
+        unsafe { discard_lists(self.header.as_ptr()) };
     }
 }
 
@@ -597,7 +746,8 @@ impl std::fmt::Debug for CommandList {
 }
 
 /// Drops what a chain of recorded chunks holds and returns the chunks to the pool: the references
-/// a legacy recording took on objects, and the references on nested lists.
+/// a legacy recording took on objects, and the references on nested lists; a nested list whose
+/// last reference that was is discarded too, and so on down, without recursion (R-REC-9).
 ///
 /// # Safety
 /// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else.
@@ -607,12 +757,71 @@ pub(crate) unsafe fn discard_chain(
     pool_limit: usize,
     device: &DeviceShared,
 ) {
-    let release_nested = |command: &Command<'_>| {
+    let mut orphans = std::ptr::null_mut();
+    // SAFETY: guaranteed by the caller.
+    unsafe { release_chain(first, legacy, device, &mut orphans) };
+    // SAFETY: the caller hands over the chain.
+    unsafe { device.pool.give_back(first, pool_limit) };
+    if !orphans.is_null() {
+        // SAFETY: `release_chain` chained there the lists whose last reference it dropped.
+        unsafe { discard_lists(orphans) };
+    }
+}
+
+/// Discards the list `first` and the lists chained after it through `next_discarded`, and
+/// every nested list whose last reference one of them held, one after another: a stack threaded
+/// through the headers, so that no depth of nesting recurses and nothing allocates (R-REC-9).
+///
+/// # Safety
+/// `first` heads a chain of list headers whose last references went (nobody reads them any
+/// more); the last header's `next_discarded` is null.
+unsafe fn discard_lists(first: *mut ListHeader) {
+    let mut pending = first;
+    while !pending.is_null() {
+        let header = pending;
+        // SAFETY: `header` is on the chain: its last reference went, it is ours (caller, and
+        // `release_chain` for the headers it chains). Everything is read out of the header
+        // before its chunk (which holds it) goes back to the pool.
+        unsafe {
+            pending = (*header).next_discarded;
+            let device = ManuallyDrop::take(&mut (*header).device);
+            let first_chunk = (*header).first_chunk;
+            let legacy = (*header).semantics == Semantics::Legacy;
+            let pool_limit = (*header).pool_limit;
+            release_chain(first_chunk, legacy, &device, &mut pending);
+            device.pool.give_back(first_chunk, pool_limit);
+        }
+    }
+}
+
+/// Drops what a sealed chain holds: a legacy recording's references on objects, and the
+/// references on nested lists; a nested list whose last reference that was is pushed on
+/// `orphans` (through its `next_discarded`) for the caller to discard.
+///
+/// # Safety
+/// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else;
+/// `orphans` is null or heads a chain as [`discard_lists`] takes it.
+unsafe fn release_chain(
+    first: *mut ChunkHeader,
+    legacy: bool,
+    device: &DeviceShared,
+    orphans: &mut *mut ListHeader,
+) {
+    let mut release_nested = |command: &Command<'_>| {
         if let Command::ExecuteCommandList { list, .. } = *command {
             // Recording a nested list took one reference on it, owned by this chain.
-            drop(CommandList {
-                header: list.header,
-            });
+            let header = list.header.as_ptr();
+            // SAFETY: that reference keeps the header alive until this decrement.
+            if unsafe { &*header }
+                .references
+                .fetch_sub(1, Ordering::Release)
+                == 1
+            {
+                crate::sync::fence(Ordering::Acquire);
+                // SAFETY: that was the last reference: the header is ours to chain.
+                unsafe { (*header).next_discarded = *orphans };
+                *orphans = header;
+            }
         }
     };
     if legacy {
@@ -639,8 +848,6 @@ pub(crate) unsafe fn discard_chain(
             chunk = unsafe { (*chunk).next };
         }
     }
-    // SAFETY: the caller hands over the chain.
-    unsafe { device.pool.give_back(first, pool_limit) };
 }
 
 /// Calls `f` for every object a command names as an argument of its call; legacy recording took

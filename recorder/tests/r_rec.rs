@@ -1665,6 +1665,122 @@ fn r_rec_9_legacy_nested_execute_without_restore_resets_the_context_bindings() {
     assert_eq!(f.device.references(f.vb), Some(0));
 }
 
+/// Nesting levels of the deep-chain tests (R-REC-9 names 100,000).
+const DEEP: usize = 100_000;
+
+/// Room in the pool for every chunk of a deep chain, to count them back.
+const DEEP_POOL_LIMIT: usize = 1 << 30;
+
+/// Runs `body` on a thread with a 256 KB stack: room for any one call of the engine, far too
+/// little for a walk that takes a stack frame per nesting level (100,000 of them).
+fn on_small_stack<T: Send>(body: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("small-stack".into())
+            .stack_size(256 << 10)
+            .spawn_scoped(scope, body)
+            .expect("spawn a small-stack thread")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// A chain of `depth` lists of `semantics`, each executing the one before; the first records
+/// `innermost`. Every list is one 4 KB chunk (100,000 of them: 400 MB).
+fn nested_chain(
+    f: &Fixture,
+    semantics: Semantics,
+    depth: usize,
+    innermost: impl FnOnce(&mut DeferredContext),
+) -> CommandList {
+    let mut context = f
+        .device
+        .create_deferred_context(&DeferredContextDesc {
+            name: "chain",
+            semantics,
+            chunk_policy: Some(ChunkPolicy {
+                pool_limit: DEEP_POOL_LIMIT,
+                ..small_chunks(MIN_CHUNK_SIZE, GrowthPolicy::Fixed)
+            }),
+            ..Default::default()
+        })
+        .expect("create the chain's context");
+    innermost(&mut context);
+    let mut list = finish(&mut context);
+    for _ in 1..depth {
+        context.execute_command_list(&list, false);
+        // The list before lives on in the new one.
+        list = finish(&mut context);
+    }
+    list
+}
+
+#[test]
+fn r_rec_9_a_chain_of_100000_nested_lists_drops_without_executing_and_without_recursion() {
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        on_small_stack(|| {
+            let f = Fixture::with_policy(ChunkPolicy {
+                pool_limit: DEEP_POOL_LIMIT,
+                ..ChunkPolicy::default()
+            });
+            let baseline = f.references();
+            let list = nested_chain(&f, semantics, DEEP, |c| {
+                c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]);
+                c.draw(3, 0);
+            });
+            let pool = f.device.pool_stats().free_chunks;
+            if semantics == Semantics::Legacy {
+                assert_eq!(f.device.references(f.cb), Some(1), "the innermost list's");
+            }
+            // Every list's one chunk goes back, and (legacy) the reference the innermost list
+            // took.
+            drop(list);
+            let returned = f.device.pool_stats().free_chunks - pool;
+            assert_eq!(returned, DEEP as u64, "{semantics:?}: chunks returned");
+            assert_eq!(f.references(), baseline, "{semantics:?}");
+
+            // The same chain held only by a list still being recorded, and discarded with it.
+            let list = nested_chain(&f, semantics, DEEP, |c| c.draw(3, 0));
+            let mut holder = f.context(semantics);
+            holder.execute_command_list(&list, false);
+            drop(list);
+            let pool = f.device.pool_stats().free_chunks;
+            drop(holder);
+            let returned = f.device.pool_stats().free_chunks - pool;
+            assert_eq!(
+                returned,
+                DEEP as u64 + 1,
+                "{semantics:?}: and the holder's chunk"
+            );
+        });
+    }
+}
+
+#[test]
+fn r_rec_9_validation_walks_a_chain_of_100000_nested_lists_without_recursion() {
+    // Each list is held to its own semantics' rule (R-V-1): the fast chain may not name the
+    // released buffer 100,000 levels down; the legacy chain keeps it alive.
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        on_small_stack(|| {
+            let f = Fixture::new();
+            let list = nested_chain(&f, semantics, DEEP, |c| {
+                c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]);
+                c.draw(3, 0);
+            });
+            assert!(list.first_released_object().is_none(), "{semantics:?}");
+            f.device.release(f.cb);
+            let found = list.first_released_object();
+            match semantics {
+                Semantics::Fast => {
+                    let found = found.expect("the innermost list's buffer");
+                    assert_eq!((found.kind, found.handle), (ObjectKind::Buffer, f.cb.raw()));
+                }
+                Semantics::Legacy => assert!(found.is_none(), "kept alive: {found:?}"),
+            }
+        });
+    }
+}
+
 // ----- R-REC-10 --------------------------------------------------------------------------------
 
 #[test]

@@ -23,7 +23,8 @@
 //! **After (R-ST-2).** A legacy executing context with `restore=yes` gets its state back
 //! exactly (a snapshot of the GPU model's registers); with `restore=no`, a `clear_state`. A
 //! fast one keeps what the list left. A nested list is executed the same way, its executing
-//! context being the outer list's recorder.
+//! context being the outer list's recorder; nested lists are walked with a stack of their own,
+//! not by recursion, so any depth runs (R-REC-9), at the cost of one device per level.
 //!
 //! **Bundles (R-B-4, R-B-9, R-B-10).** A bundle call snapshots the caller's registers, checks
 //! the bound formats against the declaration (a mismatch skips the call, as the engine does),
@@ -59,6 +60,7 @@ use super::engine::Effect;
 use super::feed::{Feed, Scope};
 use super::names::{record_lines, Names};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program};
+use crate::gpu::GpuState;
 
 /// A statement that changes the reference's objects, replayed on a device made later.
 #[derive(Clone, Debug)]
@@ -101,6 +103,20 @@ struct Frame {
     recorder: DeferredContext,
     semantics: Semantics,
     scope: Scope,
+}
+
+/// A list being executed by [`Reference::run_list`], nested in the one below it.
+struct ListRun {
+    book: ListBook,
+    /// The next of `book.ops` to issue.
+    next: usize,
+    /// The semantics of the context that executes it (R-ST-2).
+    executing: Semantics,
+    /// Its execution's restore flag: an outer list re-binds what it kept to the list's last
+    /// instances (R-ST-8).
+    restore: bool,
+    /// The registers saved for a legacy `restore=yes`.
+    saved: Option<GpuState>,
 }
 
 /// A minimum-LOD change: its line's step, the value before, the value after.
@@ -426,8 +442,50 @@ impl Reference {
     }
 
     /// Executes list `id` as a context of `executing` semantics with `restore` would; the
-    /// executing recorder is the top of `stack` (empty: `imm`), the list's is pushed on it.
+    /// executing recorder is the top of `stack` (empty: `imm`), each list's is pushed on it.
+    /// Nested lists are walked with a stack of their own (`runs`, in step with the frames they
+    /// pushed), not by recursion: any depth runs (R-REC-9).
     fn run_list(&mut self, id: ObjId, restore: bool, executing: Semantics, stack: &mut Vec<Frame>) {
+        let program = self.program.clone();
+        let mut runs = Vec::new();
+        self.enter_list(id, restore, executing, stack, &mut runs);
+        while let Some(run) = runs.last_mut() {
+            let Some(op) = run.book.ops.get(run.next).copied() else {
+                if let Some(done) = runs.pop() {
+                    self.leave_list(done, stack);
+                }
+                continue;
+            };
+            run.next += 1;
+            let semantics = run.book.semantics;
+            match call_of(&program, op) {
+                Some(Call::Execute { list, restore }) => {
+                    self.enter_list(*list, *restore, semantics, stack, &mut runs)
+                }
+                Some(Call::DrawBundle(_)) => {
+                    if let Some(bundle) = self.bundle_calls.get(&op).cloned() {
+                        // A fast list holds no reference on the bundle (R-OBJ-4).
+                        if !(bundle.released.get() && semantics == Semantics::Fast) {
+                            self.call_bundle(&bundle, stack);
+                        }
+                    }
+                }
+                Some(call) => self.issue_on_top(stack, Some(op), call),
+                None => {}
+            }
+        }
+    }
+
+    /// Starts list `id`'s execution by a context of `executing` semantics: pushes its recorder
+    /// on `stack` and its walk on `runs`, and issues its starting state (R-ST-1).
+    fn enter_list(
+        &mut self,
+        id: ObjId,
+        restore: bool,
+        executing: Semantics,
+        stack: &mut Vec<Frame>,
+        runs: &mut Vec<ListRun>,
+    ) {
         let Some(book) = self.lists.get(&id).cloned() else {
             return;
         };
@@ -436,37 +494,32 @@ impl Reference {
             return;
         };
         stack.push(frame);
-        let program = self.program.clone();
         if book.semantics == Semantics::Legacy {
             self.issue_on_top(stack, None, &Call::ClearState);
+            let program = self.program.clone();
             for op in &book.carried {
                 if let Some(call) = call_of(&program, *op) {
                     self.issue_on_top(stack, Some(*op), call);
                 }
             }
         }
-        for op in &book.ops {
-            match call_of(&program, *op) {
-                Some(Call::Execute { list, restore }) => {
-                    self.run_list(*list, *restore, book.semantics, stack)
-                }
-                Some(Call::DrawBundle(_)) => {
-                    if let Some(bundle) = self.bundle_calls.get(op).cloned() {
-                        // A fast list holds no reference on the bundle (R-OBJ-4).
-                        if !(bundle.released.get() && book.semantics == Semantics::Fast) {
-                            self.call_bundle(&bundle, stack);
-                        }
-                    }
-                }
-                Some(call) => self.issue_on_top(stack, Some(*op), call),
-                None => {}
-            }
-        }
-        let done = stack.pop();
+        runs.push(ListRun {
+            book,
+            next: 0,
+            executing,
+            restore,
+            saved,
+        });
+    }
+
+    /// Ends a list's execution: pops its recorder, makes a legacy list's last instances current
+    /// (R-ST-8), and applies the executing context's after-rule (R-ST-2).
+    fn leave_list(&mut self, done: ListRun, stack: &mut Vec<Frame>) {
+        let frame = stack.pop();
         // A legacy list's last instances become current (R-ST-8): for the splits and binds
         // after it, and as the executing context's (merged into an outer list's, which leaves
         // them in turn if it is legacy).
-        let last = match (&done, book.semantics) {
+        let last = match (&frame, done.book.semantics) {
             (Some(frame), Semantics::Legacy) => {
                 let mut last: Vec<_> = frame.scope.last.iter().map(|(r, i)| (*r, *i)).collect();
                 last.sort();
@@ -480,7 +533,7 @@ impl Reference {
                 .recorder
                 .adopt_instance(*resource, *instance, false);
         }
-        match (executing, saved) {
+        match (done.executing, done.saved) {
             (Semantics::Legacy, Some(state)) => self.feed.gpu.restore(&state),
             (Semantics::Legacy, None) if stack.is_empty() => {
                 self.imm.recorder.clear_state();
@@ -493,7 +546,9 @@ impl Reference {
             // The outer list's recorder reads them from now on, re-binding what it kept.
             for (resource, instance) in &last {
                 outer.scope.last.insert(*resource, *instance);
-                outer.recorder.adopt_instance(*resource, *instance, restore);
+                outer
+                    .recorder
+                    .adopt_instance(*resource, *instance, done.restore);
             }
             // See `flush_imm`.
             if let Ok(batch) = outer.recorder.take_batch() {
