@@ -261,7 +261,8 @@ pub struct BundleBody {
 /// # Safety
 /// `payload` must be the payload of a `RemapInheritance` command.
 pub(crate) unsafe fn decode_remap(operand: u8, payload: *const u8) -> Remap {
-    // SAFETY: guaranteed by the caller; payloads are 8-aligned.
+    // SAFETY: the caller points at a `RemapInheritance` payload, which the encoder wrote as a
+    // `RemapPayload` at an 8-aligned address (commands and payloads are multiples of 8).
     let p = unsafe { (payload as *const RemapPayload).read() };
     Remap {
         kind: RemapKind::from_u8(operand),
@@ -277,7 +278,8 @@ pub(crate) unsafe fn decode_remap(operand: u8, payload: *const u8) -> Remap {
 /// # Safety
 /// `payload` must be the payload of a `DrawBundle` command.
 pub(crate) unsafe fn decode_draw_bundle(payload: *const u8) -> RawHandle {
-    // SAFETY: guaranteed by the caller; payloads are 8-aligned.
+    // SAFETY: the caller points at a `DrawBundle` payload, which the encoder wrote as a
+    // `DrawBundlePayload` at an 8-aligned address (commands and payloads are multiples of 8).
     unsafe { (payload as *const DrawBundlePayload).read() }
 }
 

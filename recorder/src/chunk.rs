@@ -269,7 +269,9 @@ unsafe fn init_header(chunk: NonNull<ChunkHeader>, size: usize) {
     // Policies clamp to MAX_CHUNK_SIZE and a refill sizes a chunk for one checked command:
     // at most LARGEST_CHUNK, which fits the `u32`s below.
     debug_assert!(size <= LARGEST_CHUNK);
-    // SAFETY: guaranteed by the caller; every chunk is at least DATA_START bytes long.
+    // SAFETY: the caller gives a chunk of `size` bytes that nothing else uses, so the write
+    // races with nothing; every chunk is at least DATA_START bytes long, room for the header,
+    // and chunks are allocated with the header's alignment.
     unsafe {
         chunk.as_ptr().write(ChunkHeader {
             next: std::ptr::null_mut(),

@@ -260,8 +260,9 @@ unsafe fn slice<'a, T>(at: *const u8, count: usize) -> &'a [T] {
 /// `base + offset` must be the start of a command written by this module into a chunk that stays
 /// alive and unchanged for `'a`.
 pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>, usize) {
-    // SAFETY: guaranteed by the caller for everything read below: the header, then the payload
-    // and trailing array of the sizes the encoder wrote for this opcode.
+    // SAFETY: the caller points at a command the encoder wrote, alive and unchanged for 'a;
+    // everything read below lies inside it: the header, then the payload and trailing array of
+    // the sizes the encoder wrote for this opcode (counts bounded by the header's checked size).
     unsafe {
         let at = base.add(offset);
         let header: CommandHeader = read(at);

@@ -164,7 +164,9 @@ pub struct CommandList {
 // SAFETY: after `finish_command_list` the header and the chunks are never written again, except
 // the atomic reference count; the chunks are freed only when the last `CommandList` drops.
 unsafe impl Send for CommandList {}
-// SAFETY: as above: shared access only reads immutable memory or touches the atomic count.
+// SAFETY: through `&CommandList` the header and chunks are only read (they are immutable after
+// `finish_command_list`) or the reference count is changed atomically (`clone`), so shared
+// access from several threads races on nothing.
 unsafe impl Sync for CommandList {}
 
 impl CommandList {
@@ -454,7 +456,8 @@ impl<'a> Iterator for Segments<'a> {
             let header = unsafe { self.list.as_ref() };
             let end = Position {
                 chunk: header.last_chunk,
-                // SAFETY: as above.
+                // SAFETY: `last_chunk` is a chunk of this list, alive for 'a with it and sealed,
+                // so its header is initialised and no longer written.
                 offset: unsafe { (*header.last_chunk).command_end } as usize,
             };
             self.cursor = None;
@@ -579,7 +582,8 @@ pub(crate) unsafe fn write_index(
                 written += 1;
             }
         }
-        // SAFETY: as above.
+        // SAFETY: `chunk` is non-null (loop condition) and a chunk of the sealed chain, whose
+        // headers are initialised and no longer written.
         chunk = unsafe { (*chunk).next };
     }
     written
@@ -638,7 +642,8 @@ pub struct QueuedRun {
 // SAFETY: the run points into chunks of `list`, which it keeps alive and which nobody writes
 // any more (a finished list is immutable and `Send + Sync`).
 unsafe impl Send for QueuedRun {}
-// SAFETY: as above.
+// SAFETY: a shared `QueuedRun` only reads its positions and the immutable chunks they point
+// into; its reference on the list changes only in `Drop`, which needs ownership.
 unsafe impl Sync for QueuedRun {}
 
 impl QueuedRun {
@@ -698,7 +703,8 @@ impl CommandList {
     /// `address` came from `into_header`, and that reference has not been taken back yet.
     pub(crate) unsafe fn from_header(address: usize) -> Self {
         Self {
-            // SAFETY: a list header's address is never null (guaranteed by the caller).
+            // SAFETY: `address` came from `into_header` (the caller's contract), which gives the
+            // address of a live list header, never 0.
             header: unsafe { NonNull::new_unchecked(address as *mut ListHeader) },
         }
     }
@@ -709,7 +715,9 @@ impl CommandList {
     /// # Safety
     /// That reference is still held (not taken back) for the whole call.
     pub(crate) unsafe fn share_header(address: usize) -> Self {
-        // SAFETY: guaranteed by the caller: the held reference keeps the header alive.
+        // SAFETY: the caller still holds the reference `into_header` gave up, so the header at
+        // `address` is alive; `ManuallyDrop` keeps this borrowed reference from being dropped,
+        // and the clone takes one of its own.
         let list = ManuallyDrop::new(unsafe { Self::from_header(address) });
         (*list).clone()
     }
@@ -758,7 +766,8 @@ pub(crate) unsafe fn discard_chain(
     device: &DeviceShared,
 ) {
     let mut orphans = std::ptr::null_mut();
-    // SAFETY: guaranteed by the caller.
+    // SAFETY: `first` heads a sealed chain recorded on `device` and referenced nowhere else
+    // (this function's contract), which is what `release_chain` needs.
     unsafe { release_chain(first, legacy, device, &mut orphans) };
     // SAFETY: the caller hands over the chain.
     unsafe { device.pool.give_back(first, pool_limit) };
@@ -844,7 +853,8 @@ unsafe fn release_chain(
                     release_nested(&unsafe { decode(view.base, offset as usize) }.0.command);
                 }
             }
-            // SAFETY: as above.
+            // SAFETY: `chunk` is non-null (loop condition) and a chunk of the sealed chain this
+            // function owns, whose headers are initialised.
             chunk = unsafe { (*chunk).next };
         }
     }
@@ -1033,7 +1043,8 @@ impl<'a> Iterator for Commands<'a> {
             if self.offset < self.end {
                 // SAFETY: `offset` is the start of a command below the sealed command end.
                 let opcode = unsafe { *self.base.add(self.offset) };
-                // SAFETY: as above.
+                // SAFETY: `offset` is the start of a command the encoder wrote below the sealed
+                // command end of a chunk that stays alive and unchanged for 'a.
                 let (decoded, next) = unsafe { decode(self.base, self.offset) };
                 self.offset = next;
                 if opcode == Opcode::ListStart as u8 || opcode == Opcode::ListIndex as u8 {
