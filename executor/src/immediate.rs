@@ -428,10 +428,9 @@ impl ImmediateContext {
         let device = self.device.clone();
         let object = || device.object_name(ObjectKind::Buffer, buffer.raw());
         let Some(info) = self.device.buffer_info(buffer) else {
-            return Err(Error::ReleasedObject {
-                call: CALL,
-                object: object(),
-            });
+            return Err(self
+                .device
+                .lookup_error(CALL, ObjectKind::Buffer, buffer.raw()));
         };
         match info.usage {
             Usage::Staging => {}

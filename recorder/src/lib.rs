@@ -84,6 +84,7 @@ mod dynamic;
 pub mod encode;
 mod error;
 mod handle;
+mod identity;
 mod info;
 pub mod limits;
 mod list;
