@@ -11,7 +11,8 @@
 //!
 //! **Invariants.** Two live devices never hold the same tag, except tag 0, which is handed out
 //! only while all [`MAX_TAGGED_DEVICES`] others are held (then a warning says that those devices'
-//! handles are not told apart). Tags are handed out round-robin, so a tag is reused as late as
+//! handles are not told apart), and twins: a reference device made to accept another's handles
+//! (`Device::twin`, for `--compare` and the oracles, which replay the same creations). Tags are handed out round-robin, so a tag is reused as late as
 //! possible, and each reuse of a tag starts its tables at another reuse count, so a handle that
 //! outlived its device is unlikely to match the next holder's object either.
 //!
@@ -28,6 +29,8 @@ const TAGS: usize = 1 << DEVICE_TAG_BITS;
 struct Registry {
     /// The serial of the device holding each tag, 0 where none does (serials start at 1).
     holders: [u64; TAGS],
+    /// Live devices holding each tag: its holder and the holder's twins (`DeviceIdentity::twin`).
+    sharers: [u32; TAGS],
     /// How often each tag was handed out (it picks the reuse count a holder starts at).
     handed_out: [u32; TAGS],
     /// Where the round-robin search for a free tag starts.
@@ -37,6 +40,7 @@ struct Registry {
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     holders: [0; TAGS],
+    sharers: [0; TAGS],
     handed_out: [0; TAGS],
     next_tag: 1,
     next_serial: 1,
@@ -70,6 +74,7 @@ impl DeviceIdentity {
         let tag = match free {
             Some(tag) => {
                 registry.holders[tag] = serial;
+                registry.sharers[tag] = 1;
                 registry.next_tag = 1 + tag % MAX_TAGGED_DEVICES as usize;
                 tag
             }
@@ -92,6 +97,23 @@ impl DeviceIdentity {
             tag: tag as u8,
             serial,
             generation_base: (tag as u32) << GENERATION_COUNT_BITS | start_count,
+        }
+    }
+
+    /// The identity of a twin of this identity's device: a device of its own (a serial of its
+    /// own) whose handles are this device's, same tag, same generations. For a reference run
+    /// that makes the same objects in the same order and compares handles with this device's
+    /// (`Device::twin`); the tag stays held while either lives.
+    pub(crate) fn twin(&self) -> Self {
+        let mut registry = registry();
+        let serial = registry.next_serial;
+        registry.next_serial += 1;
+        let tag = self.tag as usize;
+        registry.sharers[tag] = registry.sharers[tag].saturating_add(1);
+        Self {
+            tag: self.tag,
+            serial,
+            generation_base: self.generation_base,
         }
     }
 
@@ -124,8 +146,12 @@ impl DeviceIdentity {
 impl Drop for DeviceIdentity {
     fn drop(&mut self) {
         let mut registry = registry();
-        if self.tag != 0 && registry.holders[self.tag as usize] == self.serial {
-            registry.holders[self.tag as usize] = 0;
+        let tag = self.tag as usize;
+        if tag != 0 {
+            registry.sharers[tag] = registry.sharers[tag].saturating_sub(1);
+            if registry.sharers[tag] == 0 {
+                registry.holders[tag] = 0;
+            }
         }
     }
 }
@@ -147,5 +173,26 @@ mod tests {
         }
         let tag = identities[0].tag();
         assert!(DeviceIdentity::describe_tag(tag).starts_with("device #"));
+    }
+
+    #[test]
+    fn a_twin_shares_its_devices_tag_until_both_are_gone() {
+        let first = DeviceIdentity::acquire();
+        let twin = first.twin();
+        assert_eq!(twin.tag(), first.tag());
+        assert_eq!(twin.generation_base(), first.generation_base());
+        assert_ne!(twin.serial(), first.serial());
+        let (tag, holder) = (first.tag(), format!("device #{}", first.serial()));
+        drop(first);
+        assert_eq!(
+            DeviceIdentity::describe_tag(tag),
+            holder,
+            "the twin still holds it"
+        );
+        drop(twin);
+        assert_eq!(
+            DeviceIdentity::describe_tag(tag),
+            "a device that no longer exists"
+        );
     }
 }
