@@ -27,8 +27,8 @@
 //! A table belongs to one device and starts every slot at that device's generation base; moving
 //! a generation on ([`next_generation`]) counts in the low bits only and keeps the tag, also when
 //! the count wraps. So no slot of this table ever holds another device's tag, and a handle of
-//! another device fails the generation comparison like a stale one. Only `unretain`, which
-//! trusts its caller to hold a reference, compares no generation; it checks the tag.
+//! another device fails the generation comparison like a stale one. `retain` and `unretain`,
+//! which change the count before (or without) comparing generations, check the tag first.
 
 use crate::handle::RawHandle;
 use crate::limits::{GENERATION_COUNT_BITS, MAX_SEGMENTS, SEGMENT_SLOTS};
@@ -206,9 +206,15 @@ impl<const W: usize> ObjectTable<W> {
     /// value the add returned; a stale or refused add is undone at once. Such a transient add can
     /// land on a slot being reused, so `insert` keeps the count bits when it publishes a new
     /// object (the loom model `stale_retain_racing_slot_reuse` checks the pair), and a release
-    /// that meets it defers the destruction instead.
+    /// that meets it defers the destruction instead. A handle of another device is refused
+    /// before the add (a compare of registers): its transient add would otherwise defer the
+    /// release of this device's object in the slot (the loom model
+    /// `foreign_handle_racing_destroy_and_reuse` found it).
     #[inline]
     pub fn retain(&self, handle: RawHandle, count: u32, allow_released: bool) -> Result<(), Stale> {
+        if !self.is_own(handle) {
+            return Err(Stale::Destroyed);
+        }
         let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
         let count = count as u64;
         let before = slot.state.fetch_add(count, Ordering::AcqRel);
