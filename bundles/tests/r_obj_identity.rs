@@ -105,3 +105,25 @@ fn r_obj_3_a_bundle_recorder_refuses_foreign_handles() {
         );
     }
 }
+
+#[test]
+fn r_obj_3_a_bundle_of_another_device_is_refused_naming_both_devices() {
+    use bundles::DrawBundleExt;
+    let (f, g) = (Fixture::new(), Fixture::new());
+    let mut recorder = g.ready();
+    recorder.draw(3, 0);
+    let bundle = finish(&mut recorder);
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        let mut context = f.context(semantics);
+        context.draw_bundle(&bundle);
+        let error = context.last_refusal().expect("refused");
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+        for device in [&f.device, &g.device] {
+            let device = format!("device #{}", device.serial());
+            assert!(
+                error.to_string().contains(&device),
+                "'{error}' names {device}"
+            );
+        }
+    }
+}

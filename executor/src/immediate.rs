@@ -509,7 +509,11 @@ impl ImmediateContext {
         if !list.is_from(&self.device) {
             return Err(Error::InvalidArgument {
                 call: CALL,
-                message: "the command list was recorded on another device".into(),
+                message: format!(
+                    "the command list was recorded on device #{}, not on device #{} that executes it (R-OBJ-3)",
+                    list.device_serial(),
+                    self.device.serial()
+                ),
             });
         }
         if restore && self.semantics == Semantics::Fast {

@@ -97,3 +97,24 @@ fn r_obj_3_immediate_maps_and_presents_refuse_foreign_handles() {
     let error = imm.present(foreign_chain).err();
     assert_foreign(error.as_ref(), &f.device, &g.device, "present");
 }
+
+#[test]
+fn r_obj_3_the_immediate_context_refuses_lists_and_bundles_of_another_device() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let g = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let list = g.fast(|c| c.draw(3, 0));
+    let error = imm.execute_command_list(&list, false).err();
+    assert_foreign(error.as_ref(), &f.device, &g.device, "execute_command_list");
+    // An empty bundle: nothing mandatory to set (R-B-3).
+    let mut recorder = bundles::BundleRecorder::new(
+        &g.device,
+        &bundles::BundleDesc::new("bundle", &[Format::R8G8B8A8Unorm]),
+    )
+    .unwrap();
+    let error = match recorder.finish() {
+        Ok(bundle) => imm.draw_bundle(&bundle).err(),
+        Err(error) => panic!("finish: {error}"),
+    };
+    assert_foreign(error.as_ref(), &f.device, &g.device, "draw_bundle");
+}

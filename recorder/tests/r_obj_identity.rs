@@ -93,6 +93,7 @@ fn foreign_cases() -> Vec<Case> {
         ("map", |g, c| {
             let _ = c.map(g.cb_dyn, MapType::WriteDiscard, false);
         }),
+        ("unmap", |g, c| c.unmap(g.cb_dyn)),
         ("draw_instanced_indirect", |g, c| {
             c.draw_instanced_indirect(g.args, 0)
         }),
@@ -336,4 +337,18 @@ fn r_obj_3_live_devices_have_distinct_identities() {
         &survivor.device,
         "newcomer",
     );
+}
+
+#[test]
+fn r_obj_3_a_list_of_another_device_is_refused_naming_both_devices() {
+    let (f, g) = pair();
+    let mut foreign = g.fast();
+    foreign.draw(3, 0);
+    let list = finish(&mut foreign);
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        let mut context = f.context(semantics);
+        context.execute_command_list(&list, false);
+        let what = format!("{semantics:?} execute_command_list");
+        assert_foreign(context.last_refusal(), &f.device, &g.device, &what);
+    }
 }
