@@ -167,7 +167,7 @@ impl DeviceShared {
         kind: ObjectKind,
         handle: RawHandle,
     ) -> Error {
-        if !self.is_own(handle) {
+        if !self.is_own(handle) && !handle.is_null() {
             return self.foreign_error(call, kind, handle);
         }
         Error::ReleasedObject {

@@ -27,8 +27,9 @@
 //! A table belongs to one device and starts every slot at that device's generation base; moving
 //! a generation on ([`next_generation`]) counts in the low bits only and keeps the tag, also when
 //! the count wraps. So no slot of this table ever holds another device's tag, and a handle of
-//! another device fails the generation comparison like a stale one. `retain` and `unretain`,
-//! which change the count before (or without) comparing generations, check the tag first.
+//! another device fails the generation comparison like a stale one. `retain`, which changes the
+//! count before it compares generations, checks the tag first; `unretain` drops a reference a
+//! `retain` took, so its handle passed that check.
 
 use crate::handle::RawHandle;
 use crate::limits::{GENERATION_COUNT_BITS, MAX_SEGMENTS, SEGMENT_SLOTS};
@@ -241,11 +242,12 @@ impl<const W: usize> ObjectTable<W> {
     /// last reference goes stays in its slot until the device processes its deferred releases.
     #[inline]
     pub fn unretain(&self, handle: RawHandle) {
-        if !self.is_own(handle) {
-            // Never reached by a reference this table gave: refuse to touch the slot's count.
-            debug_assert!(false, "unretain of another device's handle {handle:?}");
-            return;
-        }
+        // A reference this table gave is on one of its own handles: every retain checks the tag
+        // (and the generation) first, and no caller drops a reference it did not take.
+        debug_assert!(
+            self.is_own(handle),
+            "unretain of another device's handle {handle:?}"
+        );
         if let Some(slot) = self.slot(handle.index) {
             slot.state.fetch_sub(1, Ordering::Release);
         }
