@@ -292,6 +292,7 @@ fn r_obj_3_releasing_a_foreign_handle_leaves_this_devices_object_alive() {
 fn r_obj_3_a_foreign_handle_reads_nothing_of_this_devices_objects() {
     let (f, g) = pair();
     let d = &f.device;
+    assert!(d.owns(f.vb) && !d.owns(g.vb));
     assert!(!d.is_alive(g.vb));
     assert_eq!(d.buffer_info(g.vb), None);
     assert_eq!(d.texture_info(g.tex), None);
