@@ -22,7 +22,7 @@ pub struct DrawBundle {
     /// from a fast list reads only these two words (an engine keeps thousands of bundles, one
     /// per object; chasing `inner` for each would miss the cache every time).
     handle: BundleHandle,
-    device: usize,
+    device: u64,
     inner: Arc<Inner>,
 }
 
@@ -57,7 +57,7 @@ impl DrawBundle {
         let handle = device.register_bundle(body.clone(), declaration, footprint, &name);
         Self {
             handle,
-            device: device.id(),
+            device: device.serial(),
             inner: Arc::new(Inner {
                 handle,
                 device: device.clone(),

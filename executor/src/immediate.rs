@@ -464,10 +464,9 @@ impl ImmediateContext {
         let device = self.device.clone();
         let object = || device.object_name(ObjectKind::Buffer, buffer.raw());
         let Some(info) = self.device.buffer_info(buffer) else {
-            return Err(Error::ReleasedObject {
-                call: CALL,
-                object: object(),
-            });
+            return Err(self
+                .device
+                .lookup_error(CALL, ObjectKind::Buffer, buffer.raw()));
         };
         match info.usage {
             Usage::Staging => {}
@@ -564,7 +563,11 @@ impl ImmediateContext {
         if !list.is_from(&self.device) {
             return Err(Error::InvalidArgument {
                 call: CALL,
-                message: "the command list was recorded on another device".into(),
+                message: format!(
+                    "the command list was recorded on device #{}, not on device #{} that executes it (R-OBJ-3)",
+                    list.device_serial(),
+                    self.device.serial()
+                ),
             });
         }
         if restore && self.semantics == Semantics::Fast {

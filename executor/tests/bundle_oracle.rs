@@ -5,7 +5,7 @@
 //!
 //! X calls the bundle: on the immediate context (fast or legacy), or from a fast or a legacy
 //! deferred list; each call is followed by a probe draw, and on the immediate context the GPU
-//! model's whole state is compared before and after. Y, on an identical fixture (same handles),
+//! model's whole state is compared before and after. Y, on an identical fixture on a twin device (same handles),
 //! issues the caller's calls on a fast immediate context, then for each bundle call: the
 //! bundle's sets as they are, each remap as a set of the slot to what the *caller* had at the
 //! inherited slot (tracked by the test: a model of the caller's bindings), the draws; then every
@@ -120,7 +120,15 @@ struct World {
 
 impl World {
     fn new(semantics: Semantics) -> Self {
-        let f = Fixture::with_immediate(semantics);
+        Self::on(Fixture::with_immediate(semantics))
+    }
+
+    /// The world on a twin of `of`'s device: the same objects with the same handles.
+    fn twin_of(of: &World, semantics: Semantics) -> Self {
+        Self::on(Fixture::twin_of(&of.f, semantics))
+    }
+
+    fn on(f: Fixture) -> Self {
         let x = extra(&f);
         Self { f, x }
     }
@@ -411,7 +419,7 @@ fn check(
     prop_assert_eq!(imm_x.counters().bundle_calls, calls as u64);
 
     // Y.
-    let wy = World::new(Semantics::Fast);
+    let wy = World::twin_of(&wx, Semantics::Fast);
     let mut imm_y = ImmediateContext::new(&wy.f.device).expect("immediate");
     targets(&wy.f, &mut imm_y);
     let mut caller = Caller::default();

@@ -205,7 +205,7 @@ fn r_j_1_executing_in_job_order_matches_one_context() {
                     }
                 }
                 // Y: one context records the same jobs in order.
-                let y = Fixture::with_immediate(semantics);
+                let y = Fixture::twin_of(&x, semantics);
                 let mut imm_y = ImmediateContext::new(&y.device).expect("immediate");
                 let mut context = y.context(semantics);
                 for frame in 0..2 {

@@ -4,7 +4,7 @@
 //! semantics for what the calls do, then the executing context's after-rule (R-ST-2), as
 //! TRACE.md's `--compare` spells it out.
 //!
-//! Two identical fixtures give the two runs the same handles: device X records the list on a
+//! Two identical fixtures, on twin devices (`Device::twin`), give the two runs the same handles: device X records the list on a
 //! deferred context and executes it, after a fast list that left random state on the immediate
 //! context; device Y issues the same calls on its immediate context, whose semantics are the
 //! list's, from the state the list starts from. Dynamic instances are named differently on the two sides (the
@@ -262,7 +262,7 @@ fn check(
     imm_x.execute_command_list(&probe, false).expect("executes");
 
     // Y: the same calls directly, from the list's starting state, with the list's semantics.
-    let y = Fixture::with_immediate(list_semantics);
+    let y = Fixture::twin_of(&x, list_semantics);
     let mut imm_y = ImmediateContext::new(&y.device).expect("immediate context");
     if immediate == Semantics::Fast {
         setup.iter().for_each(|op| apply(&y, &mut imm_y, op));
@@ -377,7 +377,7 @@ fn check_frame(
     }
 
     // Y: the same calls directly, each list from its starting state, with the after-rules.
-    let y = Fixture::with_immediate(list_semantics);
+    let y = Fixture::twin_of(&x, list_semantics);
     let mut imm_y = ImmediateContext::new(&y.device).expect("immediate context");
     // What the immediate context's state is made of since it was last cleared (legacy restores
     // it by replaying: these calls mean the same under both semantics).

@@ -296,7 +296,7 @@ fn r_st_10_immediate_and_deferred_agree() {
     let mut deferred = ImmediateContext::new(&f.device).unwrap();
     let list = f.legacy(|c| transitions(&f, c));
     deferred.execute_command_list(&list, true).unwrap();
-    let g = Fixture::new();
+    let g = Fixture::twin_of(&f, Semantics::Legacy);
     let mut direct = ImmediateContext::new(&g.device).unwrap();
     transitions(&g, &mut direct);
     assert_eq!(deferred.records(), direct.records());

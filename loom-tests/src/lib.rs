@@ -22,7 +22,7 @@
 //!
 //! | Structure (file) | Protocol | Model |
 //! |---|---|---|
-//! | `ObjectTable` slot `state` + `words` (`recorder/src/table.rs`) | lock-free lookup: generation check, Acquire word loads, second generation check (a seqlock whose writers only write behind a generation bump) | `object_table::lookup_racing_destroy_and_reuse` |
+//! | `ObjectTable` slot `state` + `words` (`recorder/src/table.rs`) | lock-free lookup: generation check, Acquire word loads, second generation check (a seqlock whose writers only write behind a generation bump); the generation's high bits are the device's tag, so the same check refuses another device's handle (R-OBJ-3) | `object_table::lookup_racing_destroy_and_reuse`, `object_table::foreign_handle_racing_destroy_and_reuse` |
 //! | `ObjectTable` segment directory (`segments: [AtomicPtr<Slot>]`) | a segment is allocated under the allocation mutex and published with a Release store; lookups load it with Acquire, null meaning "never created" | `object_table::lookup_racing_segment_growth` |
 //! | `ObjectTable` reference counts (`state`'s low bits, `RELEASED`, `FREE`) | `retain` = one `fetch_add`, checked on the value it returned, undone by `fetch_sub` if stale; `release` = CAS setting `RELEASED`; `try_destroy` = CAS from exactly "released, 0 references" to the next generation + `FREE` | `object_table::retain_racing_release`, `object_table::retain_without_released_racing_release`, `object_table::stale_retain_racing_slot_reuse` |
 //! | `ObjectTable` allocation (`Mutex<Allocation>`: free list, high-water mark, names) | plain mutex | exercised by every `object_table` model (insert / try_destroy) |

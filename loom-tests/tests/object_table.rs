@@ -8,6 +8,12 @@ use loom_tests::{check, spawn, TABLE_BRANCHES};
 use recorder::loom_exports::{ObjectTable, ReleaseOutcome, Stale};
 use recorder::RawHandle;
 
+/// The generation base of the modelled tables: a device tag (the high bits, R-OBJ-3) and a reuse
+/// count of 0, as `DeviceIdentity` hands out. Another device's tables would have another tag.
+const BASE: u32 = 0x2A << recorder::limits::GENERATION_COUNT_BITS;
+/// Another device's base: same reuse counts, another tag.
+const FOREIGN_BASE: u32 = 0x2B << recorder::limits::GENERATION_COUNT_BITS;
+
 /// Descriptor of the object that is destroyed (two words, so a torn read is possible).
 const OLD: [u64; 2] = [0x0A0A_0001, 0x0A0A_0002];
 /// Descriptor of the object that reuses its slot.
@@ -19,7 +25,7 @@ const NEW: [u64; 2] = [0x0B0B_0001, 0x0B0B_0002];
 #[test]
 fn lookup_racing_destroy_and_reuse() {
     check(TABLE_BRANCHES, || {
-        let table = Arc::new(ObjectTable::<2>::new());
+        let table = Arc::new(ObjectTable::<2>::new(BASE));
         let old = table.insert(OLD, 0, 0, "");
 
         let reader = {
@@ -59,12 +65,13 @@ fn lookup_racing_segment_growth() {
     check(
         TABLE_BRANCHES + 16 * FIRST_OF_SEGMENT_1 as usize + 8192,
         || {
-            let table = Arc::new(ObjectTable::<1>::new());
+            let table = Arc::new(ObjectTable::<1>::new(BASE));
             for i in 0..FIRST_OF_SEGMENT_1 {
                 table.insert([i as u64], 0, 0, "");
             }
-            // Generation 1 is what a never-used slot's first object gets.
-            let upcoming = RawHandle::from_bits(1 << 32 | FIRST_OF_SEGMENT_1 as u64);
+            // The base plus one is what a never-used slot's first object gets.
+            let upcoming =
+                RawHandle::from_bits(((BASE + 1) as u64) << 32 | FIRST_OF_SEGMENT_1 as u64);
 
             let reader = {
                 let table = table.clone();
@@ -93,7 +100,7 @@ fn lookup_racing_segment_growth() {
 ///   does not accept released objects.
 /// - Afterwards the object is gone, it was destroyed exactly once, and the table is empty.
 fn retain_racing_release_model(allow_released: bool) {
-    let table = Arc::new(ObjectTable::<1>::new());
+    let table = Arc::new(ObjectTable::<1>::new(BASE));
     let handle = table.insert([7], 0, 0, "");
 
     let binder = {
@@ -164,7 +171,7 @@ fn retain_without_released_racing_release() {
 #[test]
 fn stale_retain_racing_slot_reuse() {
     check(TABLE_BRANCHES, || {
-        let table = Arc::new(ObjectTable::<2>::new());
+        let table = Arc::new(ObjectTable::<2>::new(BASE));
         let old = table.insert(OLD, 0, 0, "");
         assert_eq!(table.release(old).0, ReleaseOutcome::Destroyed);
 
@@ -187,5 +194,64 @@ fn stale_retain_racing_slot_reuse() {
             Some(0),
             "the new object's count changed"
         );
+    });
+}
+
+/// Handles of another device (R-OBJ-3) with the index and reuse count of this table's object,
+/// and of the object that will reuse its slot: a thread looks the first up and retains and
+/// releases the second while the main thread releases this table's object and makes a new one
+/// in the slot. Every use of a foreign handle must fail and leave this table's objects
+/// untouched: the old one destroyed once by its own release, the new one alive with no
+/// references.
+#[test]
+fn foreign_handle_racing_destroy_and_reuse() {
+    const COUNT: u32 = (1 << recorder::limits::GENERATION_COUNT_BITS) - 1;
+    check(TABLE_BRANCHES, || {
+        let table = Arc::new(ObjectTable::<2>::new(BASE));
+        let old = table.insert(OLD, 0, 0, "");
+        let foreign = |count: u32| {
+            RawHandle::from_bits(((FOREIGN_BASE | count) as u64) << 32 | old.index() as u64)
+        };
+        // Destruction and creation each advance the count: the next object gets `old + 2`.
+        let (foreign_old, foreign_new) = (
+            foreign(old.generation() & COUNT),
+            foreign((old.generation() + 2) & COUNT),
+        );
+
+        let intruder = {
+            let table = table.clone();
+            spawn(move || {
+                let seen = table.get(foreign_old, true).map(|live| live.words);
+                let retained = table.retain(foreign_new, 1, true);
+                let released = table.release(foreign_new);
+                (seen, retained, released)
+            })
+        };
+
+        let (outcome, words) = table.release(old);
+        assert_eq!(outcome, ReleaseOutcome::Destroyed);
+        assert_eq!(words, Some(OLD));
+        let new = table.insert(NEW, 0, 0, "");
+        assert_eq!(new.generation() & COUNT, foreign_new.generation() & COUNT);
+
+        let (seen, retained, released) = intruder.join().unwrap();
+        assert_eq!(
+            seen,
+            Err(Stale::Destroyed),
+            "a foreign handle read this table's object"
+        );
+        assert_eq!(
+            retained,
+            Err(Stale::Destroyed),
+            "a foreign handle took a reference"
+        );
+        assert_eq!(released, (ReleaseOutcome::AlreadyReleased, None));
+        assert_eq!(table.get(new, false).map(|live| live.words), Ok(NEW));
+        assert_eq!(
+            table.references(new),
+            Some(0),
+            "the new object's count changed"
+        );
+        assert_eq!(table.live_count(), 1);
     });
 }

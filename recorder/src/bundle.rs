@@ -25,7 +25,7 @@ use crate::error::Error;
 use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
 use crate::limits::*;
 use crate::list::CommandList;
-use crate::sync::{Arc, Ordering};
+use crate::sync::Ordering;
 
 /// The render-target formats, depth format and sample count a bundle is recorded for (R-B-1),
 /// and, read from a context, the ones bound there (R-B-10).
@@ -339,13 +339,6 @@ impl Device {
         BundleHandle::from_raw(self.shared.bundles.insert(words, 0, 0, name))
     }
 
-    /// An identity of this device, for a bundle to check the context that calls it against
-    /// without a lookup.
-    #[doc(hidden)]
-    pub fn id(&self) -> usize {
-        Arc::as_ptr(&self.shared) as usize
-    }
-
     /// The commands of the registered bundle `bundle` (one more reference on them), if it
     /// exists: alive, or released but still called by a legacy list. For execution, which keeps
     /// them until the GPU model has run them.
@@ -449,14 +442,14 @@ impl DeferredContext {
         self.emit(Opcode::RemapInheritance, remap.kind as u8, None, payload);
     }
 
-    /// Records a call of the registered bundle `bundle` of the device `device` (`Device::id`)
+    /// Records a call of the registered bundle `bundle` of the device `device` (`Device::serial`)
     /// (R-B-10): its handle, so it costs O(1) here and at execution on the CPU. A legacy context
     /// takes a reference on it and checks its bound targets now (`format_mismatch`); a fast
     /// context inherits them, so the check happens when the list executes. Refused in a bundle
     /// (no nesting, R-B-8) and on the immediate context's recorder (the immediate context has
     /// its own).
     #[doc(hidden)]
-    pub fn record_draw_bundle(&mut self, bundle: BundleHandle, device: usize) {
+    pub fn record_draw_bundle(&mut self, bundle: BundleHandle, device: u64) {
         self.begin_call();
         const CALL: &str = "draw_bundle";
         if self.bundle {
@@ -468,10 +461,13 @@ impl DeferredContext {
                 "the immediate context executes bundles through ImmediateContext::draw_bundle",
             ));
         }
-        if device != Arc::as_ptr(&self.device) as usize {
+        if device != self.device.identity.serial() {
             return self.fail(Error::invalid(
                 CALL,
-                "the bundle was recorded on another device",
+                format!(
+                    "the bundle was recorded on device #{device}, not on device #{} that calls it (R-OBJ-3)",
+                    self.device.identity.serial()
+                ),
             ));
         }
         if self.semantics == Semantics::Legacy {

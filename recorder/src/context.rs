@@ -711,7 +711,11 @@ impl DeferredContext {
         if !std::ptr::eq(list.device_ptr(), &*self.device) {
             return self.fail(Error::invalid(
                 CALL,
-                "the command list was recorded on another device",
+                format!(
+                    "the command list was recorded on device #{}, not on device #{} that executes it (R-OBJ-3)",
+                    list.device_serial(),
+                    self.device.identity.serial()
+                ),
             ));
         }
         let keep = list.clone();

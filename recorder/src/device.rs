@@ -10,6 +10,7 @@ use crate::context::{DeferredContext, DeferredContextDesc};
 use crate::desc::*;
 use crate::error::{Error, ObjectName};
 use crate::handle::*;
+use crate::identity::DeviceIdentity;
 use crate::info::*;
 use crate::limits::MAX_DEFERRED_CONTEXTS;
 use crate::sync::{Arc, AtomicBool, AtomicU32, AtomicU64, Mutex, Ordering};
@@ -38,6 +39,8 @@ pub struct DeviceDesc {
 /// Everything the device shares with its contexts and lists.
 pub(crate) struct DeviceShared {
     pub(crate) desc: DeviceDesc,
+    /// The tag every handle of this device carries, and the device's number (R-OBJ-3).
+    pub(crate) identity: DeviceIdentity,
     pub(crate) buffers: ObjectTable<BUFFER_WORDS>,
     pub(crate) textures: ObjectTable<TEXTURE_WORDS>,
     pub(crate) shader_resource_views: ObjectTable<VIEW_WORDS>,
@@ -148,7 +151,15 @@ impl DeviceShared {
         with_table!(self, kind, |table| table.get(handle, false).is_ok())
     }
 
-    /// The error for a handle that failed a lookup.
+    /// Whether `handle` carries this device's tag (it may still be stale). Lookups need no such
+    /// test: the tag is part of the generation they compare.
+    #[inline]
+    pub(crate) fn is_own(&self, handle: RawHandle) -> bool {
+        handle.device_tag() == self.identity.tag()
+    }
+
+    /// The error for a handle that failed a lookup: another device's (`invalid_argument`,
+    /// naming both devices) or one of this device's objects that was released (R-OBJ-3).
     #[cold]
     pub(crate) fn stale_error(
         &self,
@@ -156,10 +167,34 @@ impl DeviceShared {
         kind: ObjectKind,
         handle: RawHandle,
     ) -> Error {
+        if !self.is_own(handle) && !handle.is_null() {
+            return self.foreign_error(call, kind, handle);
+        }
         Error::ReleasedObject {
             call,
             object: self.object_name(kind, handle),
         }
+    }
+
+    /// The error for a handle of another device.
+    #[cold]
+    pub(crate) fn foreign_error(
+        &self,
+        call: &'static str,
+        kind: ObjectKind,
+        handle: RawHandle,
+    ) -> Error {
+        Error::invalid(call, self.foreign_message(kind, handle))
+    }
+
+    #[cold]
+    fn foreign_message(&self, kind: ObjectKind, handle: RawHandle) -> String {
+        format!(
+            "{} {handle:?} belongs to {}, not to device #{} that this call was made on; a handle is valid only on the device that created it (R-OBJ-3)",
+            kind.name(),
+            DeviceIdentity::describe_tag(handle.device_tag()),
+            self.identity.serial(),
+        )
     }
 
     pub(crate) fn retain(
@@ -183,6 +218,15 @@ impl DeviceShared {
     }
 
     fn release(&self, kind: ObjectKind, handle: RawHandle) {
+        if !self.is_own(handle) && !handle.is_null() {
+            // Releasing never fails (R-OBJ-3); the table would find the handle stale anyway, but
+            // say why nothing happened: the application releases on the wrong device.
+            tracing::warn!(
+                "release: {}; nothing was released",
+                self.foreign_message(kind, handle)
+            );
+            return;
+        }
         let outcome = with_table!(self, kind, |table| {
             let (outcome, words) = table.release(handle);
             if let Some(words) = words {
@@ -271,25 +315,40 @@ pub struct Device {
 
 impl Device {
     pub fn new(desc: DeviceDesc) -> Self {
+        Self::with_identity(desc, DeviceIdentity::acquire())
+    }
+
+    /// A device whose handles are this device's: the same tag and generations, so that making
+    /// the same objects in the same order gives the same handles, and each device accepts the
+    /// other's. For a reference run that replays this device's creations and compares handles
+    /// (`replay --compare`, the oracle tests); anywhere else it is the defect R-OBJ-3 forbids.
+    #[doc(hidden)]
+    pub fn twin(&self, desc: DeviceDesc) -> Self {
+        Self::with_identity(desc, self.shared.identity.twin())
+    }
+
+    fn with_identity(desc: DeviceDesc, identity: DeviceIdentity) -> Self {
         let pool = ChunkPool::new(desc.chunk_policy.pool_limit);
+        let base = identity.generation_base();
         Self {
             shared: Arc::new(DeviceShared {
                 desc,
-                buffers: ObjectTable::new(),
-                textures: ObjectTable::new(),
-                shader_resource_views: ObjectTable::new(),
-                unordered_access_views: ObjectTable::new(),
-                render_target_views: ObjectTable::new(),
-                depth_stencil_views: ObjectTable::new(),
-                shaders: ObjectTable::new(),
-                input_layouts: ObjectTable::new(),
-                blend_states: ObjectTable::new(),
-                rasterizer_states: ObjectTable::new(),
-                depth_stencil_states: ObjectTable::new(),
-                sampler_states: ObjectTable::new(),
-                queries: ObjectTable::new(),
-                swap_chains: ObjectTable::new(),
-                bundles: ObjectTable::new(),
+                identity,
+                buffers: ObjectTable::new(base),
+                textures: ObjectTable::new(base),
+                shader_resource_views: ObjectTable::new(base),
+                unordered_access_views: ObjectTable::new(base),
+                render_target_views: ObjectTable::new(base),
+                depth_stencil_views: ObjectTable::new(base),
+                shaders: ObjectTable::new(base),
+                input_layouts: ObjectTable::new(base),
+                blend_states: ObjectTable::new(base),
+                rasterizer_states: ObjectTable::new(base),
+                depth_stencil_states: ObjectTable::new(base),
+                sampler_states: ObjectTable::new(base),
+                queries: ObjectTable::new(base),
+                swap_chains: ObjectTable::new(base),
+                bundles: ObjectTable::new(base),
                 pool,
                 live_contexts: AtomicU32::new(0),
                 immediate_taken: AtomicBool::new(false),
@@ -298,6 +357,24 @@ impl Device {
                 deferred_releases: Mutex::new(Vec::new()),
             }),
         }
+    }
+
+    /// The device's number in messages ("device #3"), unique in the process (R-OBJ-3).
+    pub fn serial(&self) -> u64 {
+        self.shared.identity.serial()
+    }
+
+    /// Whether `handle` was made by this device (whether or not its object is still alive).
+    pub fn owns<H: Handle>(&self, handle: H) -> bool {
+        self.shared.is_own(handle.raw())
+    }
+
+    /// The error a call named `call` reports for a handle that names no live object of this
+    /// device: `invalid_argument` for another device's handle, `released_object` for one of
+    /// this device's (R-OBJ-3). For the executor's calls that look objects up themselves.
+    #[doc(hidden)]
+    pub fn lookup_error(&self, call: &'static str, kind: ObjectKind, handle: RawHandle) -> Error {
+        self.shared.stale_error(call, kind, handle)
     }
 
     pub fn desc(&self) -> &DeviceDesc {

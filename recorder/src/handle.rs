@@ -1,8 +1,16 @@
 //! Handles: `Copy` values of an index and a generation (R-OBJ-3). A handle never owns anything;
 //! the device's object tables say whether the object it names is still alive, so any use of a
 //! released object is detected, never undefined behaviour.
+//!
+//! The generation's high [`DEVICE_TAG_BITS`](crate::limits::DEVICE_TAG_BITS) bits are the tag of
+//! the device that made the handle (`identity.rs`: no two live devices share one), the low bits
+//! count the reuses of the slot. Every slot of a device's tables carries its device's tag, so
+//! the one generation comparison a lookup makes refuses a stale handle and another device's
+//! handle alike, at no extra cost; only the cold error path tells the two apart.
 
 use std::fmt;
+
+use crate::limits::GENERATION_COUNT_BITS;
 
 /// The kinds of objects a device creates. Each kind has its own table and index space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,9 +83,20 @@ impl RawHandle {
     pub const fn index(self) -> u32 {
         self.index
     }
+    /// The whole generation: the device's tag and the slot's reuse count.
     #[inline]
     pub const fn generation(self) -> u32 {
         self.generation
+    }
+    /// The tag of the device the handle belongs to (0 for the null handle).
+    #[inline]
+    pub const fn device_tag(self) -> u8 {
+        (self.generation >> GENERATION_COUNT_BITS) as u8
+    }
+    /// The generation without the device's tag: how often the slot was reused.
+    #[inline]
+    pub const fn reuse_count(self) -> u32 {
+        self.generation & ((1 << GENERATION_COUNT_BITS) - 1)
     }
     /// Packs the handle into one word, as encoded commands carry it.
     #[inline]
@@ -98,7 +117,13 @@ impl fmt::Debug for RawHandle {
         if self.is_null() {
             f.write_str("null")
         } else {
-            write!(f, "#{}g{}", self.index, self.generation)
+            write!(
+                f,
+                "#{}g{}d{}",
+                self.index,
+                self.reuse_count(),
+                self.device_tag()
+            )
         }
     }
 }

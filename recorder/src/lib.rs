@@ -11,6 +11,9 @@
 //! **Invariants.**
 //! - A handle never dangles: every use of a released object is reported (`released_object`),
 //!   never undefined behaviour, through the generation check of the object tables.
+//! - A handle never reaches another device's object: its generation carries its device's tag
+//!   (`identity.rs`), so the same check refuses it, reported as `invalid_argument` naming both
+//!   devices (R-OBJ-3); a release of it does nothing (and logs a warning).
 //! - Recording a call allocates nothing once the chunk pool is warm, takes no lock, and under fast
 //!   semantics performs no atomic read-modify-write. Legacy semantics pays for its reference
 //!   counting with atomic adds, as the seeds describe.
@@ -87,6 +90,7 @@ pub mod encode;
 mod error;
 mod handle;
 mod hazard;
+mod identity;
 mod info;
 pub mod limits;
 mod list;

@@ -44,6 +44,18 @@ pub const VIEWPORT_SLOTS: u32 = 16;
 /// Back buffers a swap chain may have.
 pub const MAX_BACK_BUFFERS: u32 = 8;
 
+/// Bits of a handle's generation that name the device it belongs to (R-OBJ-3): the high bits,
+/// so that the generation comparison every lookup makes also refuses another device's handle.
+pub const DEVICE_TAG_BITS: u32 = 8;
+/// Bits of a handle's generation left to count the reuses of a slot. Each reuse advances the
+/// count by two (destruction, then creation), so a stale handle could name a new object only
+/// after 2^23 (about 8.4 million) reuses of the same slot while the application kept it.
+pub const GENERATION_COUNT_BITS: u32 = 32 - DEVICE_TAG_BITS;
+/// Devices alive at once that each get a tag of their own (tag 0 is never handed out while a
+/// tag is free). Past this many, a new device shares tag 0 with every other such device, and
+/// handles of those devices are no longer told apart from each other (a warning is logged).
+pub const MAX_TAGGED_DEVICES: u32 = (1 << DEVICE_TAG_BITS) - 1;
+
 /// Slots in the first segment of an object table; segment `k` holds `SEGMENT_SLOTS << k`.
 pub const SEGMENT_SLOTS: u32 = 256;
 /// Segments per object table: enough for every `u32` index but `u32::MAX` (the null handle).

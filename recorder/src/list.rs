@@ -240,6 +240,11 @@ impl CommandList {
         &**self.header().device as *const DeviceShared
     }
 
+    /// The serial of the device the list was recorded on (`Device::serial`), for messages.
+    pub fn device_serial(&self) -> u64 {
+        self.header().device.identity.serial()
+    }
+
     /// Whether the list was recorded on a context of `device`.
     pub fn is_from(&self, device: &crate::Device) -> bool {
         std::ptr::eq(self.device_ptr(), &*device.shared)

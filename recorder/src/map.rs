@@ -189,6 +189,12 @@ impl DeferredContext {
         let resource = resource.into();
         match self.maps.get_mut(resource.raw()) {
             Some(entry) if entry.mapped => entry.mapped = false,
+            _ if !self.device.is_own(resource.raw()) => {
+                let error = self
+                    .device
+                    .foreign_error("unmap", resource.kind(), resource.raw());
+                self.fail(error);
+            }
             _ => {
                 let object = self.device.object_name(resource.kind(), resource.raw());
                 self.fail(Error::invalid(

@@ -5,7 +5,8 @@
 //! first use, then never moved or freed until the table drops, so a `&Slot` stays valid for the
 //! table's life. Each slot holds:
 //!
-//! - `state`: the generation (high 32 bits), a `RELEASED` bit (the application dropped its last
+//! - `state`: the generation (high 32 bits: the device's tag, then the reuse count; see
+//!   `identity.rs`), a `RELEASED` bit (the application dropped its last
 //!   reference), a `FREE` bit (no object lives here) and the count of internal references
 //!   (bindings of legacy contexts, legacy command lists, views on a resource; R-OBJ-4);
 //! - `words`: the object's immutable descriptor, packed into `W` atomic words;
@@ -22,9 +23,16 @@
 //! this with a reader racing a destroy-and-reuse.
 //!
 //! Creation and destruction take the table's mutex; lookups and reference counting do not.
+//!
+//! A table belongs to one device and starts every slot at that device's generation base; moving
+//! a generation on ([`next_generation`]) counts in the low bits only and keeps the tag, also when
+//! the count wraps. So no slot of this table ever holds another device's tag, and a handle of
+//! another device fails the generation comparison like a stale one. `retain`, which changes the
+//! count before it compares generations, checks the tag first; `unretain` drops a reference a
+//! `retain` took, so its handle passed that check.
 
 use crate::handle::RawHandle;
-use crate::limits::{MAX_SEGMENTS, SEGMENT_SLOTS};
+use crate::limits::{GENERATION_COUNT_BITS, MAX_SEGMENTS, SEGMENT_SLOTS};
 use crate::sync::{AtomicPtr, AtomicU32, AtomicU64, Mutex, Ordering};
 use std::sync::Arc;
 
@@ -37,6 +45,19 @@ const fn generation_of(state: u64) -> u32 {
     (state >> 32) as u32
 }
 
+const COUNT_MASK: u32 = (1 << GENERATION_COUNT_BITS) - 1;
+
+/// The generation after `generation`: the reuse count advances (wrapping, and skipping 0, which
+/// under tag 0 would be the null handle's generation), the device's tag stays.
+#[inline]
+pub(crate) const fn next_generation(generation: u32) -> u32 {
+    let count = match generation.wrapping_add(1) & COUNT_MASK {
+        0 => 1,
+        count => count,
+    };
+    (generation & !COUNT_MASK) | count
+}
+
 /// One object's slot. See the module documentation for the protocol.
 pub struct Slot<const W: usize> {
     state: AtomicU64,
@@ -46,9 +67,9 @@ pub struct Slot<const W: usize> {
 }
 
 impl<const W: usize> Slot<W> {
-    fn vacant() -> Self {
+    fn vacant(generation: u32) -> Self {
         Self {
-            state: AtomicU64::new(FREE),
+            state: AtomicU64::new((generation as u64) << 32 | FREE),
             aux: AtomicU32::new(0),
             aux2: AtomicU32::new(0),
             words: std::array::from_fn(|_| AtomicU64::new(0)),
@@ -98,6 +119,8 @@ struct Allocation {
 pub struct ObjectTable<const W: usize> {
     segments: [AtomicPtr<Slot<W>>; MAX_SEGMENTS as usize],
     allocation: Mutex<Allocation>,
+    /// The generation of a never-used slot: the device's tag and a starting reuse count.
+    generation_base: u32,
 }
 
 // SAFETY: every field a shared reference reaches is atomic or behind the mutex; the segments are
@@ -125,7 +148,9 @@ const fn segment_len(segment: usize) -> usize {
 }
 
 impl<const W: usize> ObjectTable<W> {
-    pub fn new() -> Self {
+    /// A table of the device whose generations start at `generation_base`
+    /// (`DeviceIdentity::generation_base`; its high bits are the device's tag).
+    pub fn new(generation_base: u32) -> Self {
         Self {
             segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
             allocation: Mutex::new(Allocation {
@@ -133,7 +158,14 @@ impl<const W: usize> ObjectTable<W> {
                 free: Vec::new(),
                 names: Vec::new(),
             }),
+            generation_base,
         }
+    }
+
+    /// Whether `handle` carries this table's device tag (its generation may still be stale).
+    #[inline(always)]
+    pub fn is_own(&self, handle: RawHandle) -> bool {
+        (handle.generation ^ self.generation_base) & !COUNT_MASK == 0
     }
 
     #[inline(always)]
@@ -175,9 +207,15 @@ impl<const W: usize> ObjectTable<W> {
     /// value the add returned; a stale or refused add is undone at once. Such a transient add can
     /// land on a slot being reused, so `insert` keeps the count bits when it publishes a new
     /// object (the loom model `stale_retain_racing_slot_reuse` checks the pair), and a release
-    /// that meets it defers the destruction instead.
+    /// that meets it defers the destruction instead. A handle of another device is refused
+    /// before the add (a compare of registers): its transient add would otherwise defer the
+    /// release of this device's object in the slot (the loom model
+    /// `foreign_handle_racing_destroy_and_reuse` found it).
     #[inline]
     pub fn retain(&self, handle: RawHandle, count: u32, allow_released: bool) -> Result<(), Stale> {
+        if !self.is_own(handle) {
+            return Err(Stale::Destroyed);
+        }
         let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
         let count = count as u64;
         let before = slot.state.fetch_add(count, Ordering::AcqRel);
@@ -204,6 +242,12 @@ impl<const W: usize> ObjectTable<W> {
     /// last reference goes stays in its slot until the device processes its deferred releases.
     #[inline]
     pub fn unretain(&self, handle: RawHandle) {
+        // A reference this table gave is on one of its own handles: every retain checks the tag
+        // (and the generation) first, and no caller drops a reference it did not take.
+        debug_assert!(
+            self.is_own(handle),
+            "unretain of another device's handle {handle:?}"
+        );
         if let Some(slot) = self.slot(handle.index) {
             slot.state.fetch_sub(1, Ordering::Release);
         }
@@ -246,9 +290,7 @@ impl<const W: usize> ObjectTable<W> {
             .expect("insert: the slot's segment was allocated above");
         // Destruction already moved the generation on (or the slot is new, generation 0), so no
         // handle that readers hold matches this slot while its words are rewritten.
-        let generation = generation_of(slot.state.load(Ordering::Relaxed))
-            .wrapping_add(1)
-            .max(1);
+        let generation = next_generation(generation_of(slot.state.load(Ordering::Relaxed)));
         allocation.names[index as usize] =
             (!name.is_empty()).then(|| (generation, Arc::from(name)));
         for (word, value) in slot.words.iter().zip(words) {
@@ -277,7 +319,9 @@ impl<const W: usize> ObjectTable<W> {
     #[cold]
     fn grow(&self, segment: usize) {
         // The whole table is full at MAX_OBJECTS_PER_KIND; creation reports that before here.
-        let slots: Box<[Slot<W>]> = (0..segment_len(segment)).map(|_| Slot::vacant()).collect();
+        let slots: Box<[Slot<W>]> = (0..segment_len(segment))
+            .map(|_| Slot::vacant(self.generation_base))
+            .collect();
         let base = Box::into_raw(slots) as *mut Slot<W>;
         self.segments[segment].store(base, Ordering::Release);
     }
@@ -321,7 +365,7 @@ impl<const W: usize> ObjectTable<W> {
         let slot = self.slot(handle.index)?;
         let expected = (handle.generation as u64) << 32 | RELEASED;
         let words = std::array::from_fn(|i| slot.words[i].load(Ordering::Acquire));
-        let next = (handle.generation.wrapping_add(1) as u64) << 32 | FREE;
+        let next = (next_generation(handle.generation) as u64) << 32 | FREE;
         slot.state
             .compare_exchange(expected, next, Ordering::AcqRel, Ordering::Acquire)
             .ok()?;
@@ -375,7 +419,7 @@ mod tests {
 
     #[test]
     fn stale_handles_are_detected_after_reuse() {
-        let table = ObjectTable::<1>::new();
+        let table = ObjectTable::<1>::new(0);
         let first = table.insert([7], 0, 0, "first");
         assert_eq!(table.get(first, false).map(|l| l.words), Ok([7]));
         assert_eq!(table.release(first).0, ReleaseOutcome::Destroyed);
@@ -387,8 +431,56 @@ mod tests {
     }
 
     #[test]
+    fn generations_wrap_within_the_reuse_count_and_keep_the_device_tag() {
+        let tag = 0x5A << GENERATION_COUNT_BITS;
+        assert_eq!(next_generation(tag | 7), tag | 8);
+        assert_eq!(
+            next_generation(tag | COUNT_MASK),
+            tag | 1,
+            "wraps, skipping 0"
+        );
+        assert_eq!(
+            next_generation(COUNT_MASK),
+            1,
+            "tag 0 never reaches generation 0"
+        );
+
+        // A table whose slots start just before the wrap: every handle keeps the tag.
+        let table = ObjectTable::<1>::new(tag | (COUNT_MASK - 2));
+        let mut previous = table.insert([1], 0, 0, "");
+        for round in 0..4u64 {
+            assert_eq!(previous.generation & !COUNT_MASK, tag, "round {round}");
+            assert!(table.is_own(previous));
+            assert_eq!(table.release(previous).0, ReleaseOutcome::Destroyed);
+            let next = table.insert([round], 0, 0, "");
+            assert_eq!(next.index, previous.index);
+            assert_ne!(next.generation, previous.generation);
+            assert!(table.get(previous, true).is_err());
+            previous = next;
+        }
+    }
+
+    #[test]
+    fn another_tables_handles_fail_the_generation_check() {
+        let ours = ObjectTable::<1>::new(1 << GENERATION_COUNT_BITS);
+        let theirs = ObjectTable::<1>::new(2 << GENERATION_COUNT_BITS);
+        let mine = ours.insert([1], 0, 0, "");
+        let foreign = theirs.insert([2], 0, 0, "");
+        assert_eq!(
+            (mine.index, mine.reuse_count()),
+            (foreign.index, foreign.reuse_count())
+        );
+        assert!(!ours.is_own(foreign));
+        assert_eq!(ours.get(foreign, true).err(), Some(Stale::Destroyed));
+        assert_eq!(ours.retain(foreign, 1, true), Err(Stale::Destroyed));
+        assert_eq!(ours.release(foreign).0, ReleaseOutcome::AlreadyReleased);
+        assert_eq!(ours.references(mine), Some(0));
+        assert_eq!(ours.get(mine, false).map(|l| l.words), Ok([1]));
+    }
+
+    #[test]
     fn referenced_objects_are_destroyed_only_when_unreferenced() {
-        let table = ObjectTable::<0>::new();
+        let table = ObjectTable::<0>::new(0);
         let handle = table.insert([], 0, 0, "");
         table.retain(handle, 1, false).unwrap();
         assert_eq!(table.release(handle).0, ReleaseOutcome::Deferred);

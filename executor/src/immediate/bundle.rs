@@ -68,7 +68,11 @@ impl ImmediateContext {
         if !bundle.is_from(&self.device) {
             return Err(Error::InvalidArgument {
                 call: CALL,
-                message: "the bundle was recorded on another device".into(),
+                message: format!(
+                    "the bundle was recorded on device #{}, not on device #{} that calls it (R-OBJ-3)",
+                    bundle.body().device_serial(),
+                    self.device.serial()
+                ),
             });
         }
         if self.validating {

@@ -3,8 +3,8 @@
 //! executed, from the list's starting state, with the list's own semantics, then the
 //! executing context's after-rule.
 //!
-//! **How.** The reference has its own devices, with the same objects made in the same order
-//! (so the same handles): one whose immediate recorder takes the trace's `imm` calls, with the
+//! **How.** The reference has its own devices, twins (`Device::twin`) with the same objects
+//! made in the same order (so the same handles, which each accepts): one whose immediate recorder takes the trace's `imm` calls, with the
 //! trace's semantics, and, for the lists, one device per (semantics, nesting depth) whose
 //! immediate recorder is made afresh for each execution of a list and dropped after it. So a
 //! legacy list's calls are legacy calls (reset index from the index format, minimum LOD from
@@ -404,7 +404,11 @@ impl Reference {
     /// The recorder of a list or bundle at `depth`, made afresh.
     fn open(&mut self, semantics: Semantics, depth: usize) -> Option<Frame> {
         if !self.list_devices.contains_key(&(semantics, depth)) {
-            let made = device(semantics);
+            // A twin: the same creations give it the same handles, which it accepts (R-OBJ-3).
+            let made = self.device.twin(DeviceDesc {
+                immediate_semantics: semantics,
+                ..Default::default()
+            });
             let program = self.program.clone();
             let handles = Handles::new(program.objects.len());
             for logged in &self.log {

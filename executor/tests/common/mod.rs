@@ -82,7 +82,22 @@ impl Fixture {
 
     /// The fixture on a device created with `desc`.
     pub fn on(desc: DeviceDesc) -> Self {
-        let device = Device::new(desc);
+        Self::with_device(Device::new(desc))
+    }
+
+    /// The fixture on a twin of `x`'s device (`Device::twin`) whose immediate context has
+    /// `semantics`: the same objects with the same handles, for an oracle that compares the
+    /// records of two runs handle by handle.
+    pub fn twin_of(x: &Fixture, semantics: Semantics) -> Self {
+        let desc = DeviceDesc {
+            immediate_semantics: semantics,
+            ..x.device.desc().clone()
+        };
+        Self::with_device(x.device.twin(desc))
+    }
+
+    /// The fixture's objects, made on `device`.
+    pub fn with_device(device: Device) -> Self {
         let buffer = |name: &str, usage, bind| {
             let desc = BufferDesc {
                 name,
