@@ -123,10 +123,14 @@ pub struct ObjectTable<const W: usize> {
     generation_base: u32,
 }
 
-// SAFETY: every field a shared reference reaches is atomic or behind the mutex; the segments are
-// owned by the table and freed only in `Drop`, which needs `&mut self`.
+// SAFETY: the segments the raw pointers name are owned by the table alone (allocated by it,
+// freed only in its `Drop`) and hold only atomics, so moving the table to another thread moves
+// sole ownership of them with it.
 unsafe impl<const W: usize> Send for ObjectTable<W> {}
-// SAFETY: as above.
+// SAFETY: through `&ObjectTable` every slot field is reached only by atomic loads and stores
+// (the sequence-lock protocol of the module essay), the allocation state only under the mutex,
+// and `generation_base` is never written after `new`; segments are freed only in `Drop`, which
+// needs `&mut self`, so no shared reference outlives them.
 unsafe impl<const W: usize> Sync for ObjectTable<W> {}
 
 /// Segment and offset of slot `index`: segment `k` covers indices
