@@ -186,7 +186,8 @@ impl DeferredContext {
             // by field would stall on store forwarding.)
             return Ok(());
         }
-        // SAFETY: initialised by `resolve_buffer_into`.
+        // SAFETY: `resolve_buffer_into` returned `Ok` above (the `?`), and it returns `Ok` only
+        // after writing every field of `slot`.
         let bound = unsafe { slot.assume_init() };
         let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |s| {
             std::slice::from_mut(&mut s.index_buffer)

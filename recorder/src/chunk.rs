@@ -235,7 +235,8 @@ impl ChunkPool {
         let chunks: Vec<ChunkPtr> = (0..count)
             .map(|_| {
                 let chunk = allocate_chunk(size);
-                // SAFETY: the chunk is new and ours alone.
+                // SAFETY: `allocate_chunk(size)` just returned it: `size` bytes, referenced by
+                // nothing else until it goes on the free list below.
                 unsafe { init_header(chunk, size) };
                 ChunkPtr(chunk)
             })
@@ -412,7 +413,8 @@ impl ChunkWriter {
         let previous = if self.current.is_null() {
             0
         } else {
-            // SAFETY: `current` is a chunk this writer owns.
+            // SAFETY: `current` is non-null (checked above): the open chunk this writer took from
+            // the pool, which no one else references and whose header is initialised.
             unsafe { (*self.current).size as usize }
         };
         let mut size = policy.size_of(self.chunks, previous);
@@ -430,7 +432,8 @@ impl ChunkWriter {
         }
         self.current = chunk;
         self.chunks += 1;
-        // SAFETY: the chunk has `size` bytes.
+        // SAFETY: the pool handed out `chunk` with `size` bytes and its header initialised, so
+        // `DATA_START` and `size` are offsets within (or one past the end of) one allocation.
         unsafe {
             self.cursor = (chunk as *mut u8).add(DATA_START);
             self.side = (chunk as *mut u8).add(size);
@@ -442,7 +445,8 @@ impl ChunkWriter {
     pub(crate) fn seal_in_place(&mut self) {
         if let Some(current) = NonNull::new(self.current) {
             let base = current.as_ptr() as usize;
-            // SAFETY: `current` is a chunk this writer owns.
+            // SAFETY: `current` is the open chunk this writer took from the pool and alone
+            // references until it hands the chain over, so a unique borrow of its header is sound.
             let header = unsafe { &mut *current.as_ptr() };
             // Both offsets lie within the chunk, at most LARGEST_CHUNK bytes: they fit.
             header.command_end = (self.cursor as usize - base) as u32;
@@ -454,7 +458,8 @@ impl ChunkWriter {
     fn seal(&mut self) {
         self.seal_in_place();
         if let Some(current) = NonNull::new(self.current) {
-            // SAFETY: `current` is a chunk this writer owns.
+            // SAFETY: `current` is the chunk this writer alone references, sealed just above; its
+            // header is initialised and not written while this borrow lives.
             let header = unsafe { &*current.as_ptr() };
             self.sealed_bytes += (header.command_end as usize - DATA_START
                 + (header.size - header.side_start) as usize)

@@ -575,7 +575,8 @@ pub(crate) unsafe fn write_index(
     let mut written = 0;
     let mut chunk = first;
     while !chunk.is_null() {
-        // SAFETY: the chain is sealed (caller).
+        // SAFETY: `chunk` is a non-null chunk of the chain the caller guarantees sealed, and
+        // the chain is not freed during this call.
         let view = unsafe { ChunkView::new(chunk) };
         for (kind, offset) in view.side_records() {
             if let Some(slot) = entries.get_mut(written) {
@@ -774,7 +775,8 @@ pub(crate) unsafe fn discard_chain(
     // SAFETY: `first` heads a sealed chain recorded on `device` and referenced nowhere else
     // (this function's contract), which is what `release_chain` needs.
     unsafe { release_chain(first, legacy, device, &mut orphans) };
-    // SAFETY: the caller hands over the chain.
+    // SAFETY: the caller hands over the chain (referenced nowhere else), `release_chain` is done
+    // with it, and its chunks came from this device's pool.
     unsafe { device.pool.give_back(first, pool_limit) };
     if !orphans.is_null() {
         // SAFETY: `release_chain` chained there the lists whose last reference it dropped.
@@ -850,7 +852,8 @@ unsafe fn release_chain(
         // Fast lists hold no object references; nested lists are found through side records.
         let mut chunk = first;
         while !chunk.is_null() {
-            // SAFETY: the chain is sealed and ours.
+            // SAFETY: `chunk` is a non-null chunk of the sealed chain this function was handed,
+            // freed only after this walk.
             let view = unsafe { ChunkView::new(chunk) };
             for (kind, offset) in view.side_records() {
                 if kind == SideKind::Nested {
@@ -1060,7 +1063,8 @@ impl<'a> Iterator for Commands<'a> {
             if self.chunk.is_null() || self.chunk == self.stop.chunk {
                 return None;
             }
-            // SAFETY: the chain is sealed and alive.
+            // SAFETY: `chunk` is non-null (checked above) and a chunk of the list this iterator
+            // borrows, sealed and alive for the borrow, so its header is initialised.
             let next = unsafe { (*self.chunk).next };
             self.enter(next, DATA_START);
         }
