@@ -186,8 +186,8 @@ impl DeferredContext {
             // by field would stall on store forwarding.)
             return Ok(());
         }
-        // SAFETY: `resolve_buffer_into` returned `Ok` above (the `?`), and it returns `Ok` only
-        // after writing every field of `slot`.
+        // SAFETY: `resolve_buffer_into` returned `Ok` (the match above returns on `Err`), and it
+        // returns `Ok` only after writing every field of `slot`.
         let bound = unsafe { slot.assume_init() };
         let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |s| {
             std::slice::from_mut(&mut s.index_buffer)
