@@ -456,7 +456,7 @@ impl ImmediateContext {
             return Err(Error::InvalidArgument {
                 call: CALL,
                 message: format!(
-                    "{}: read and write maps of textures are not modelled (the GPU model keeps no texture contents); map a staging buffer",
+                    "{}: read and write maps of textures are not modelled (the GPU model keeps no texture contents); map a staging buffer (R-EX-6)",
                     self.device.object_name(ObjectKind::Texture, resource.raw())
                 ),
             });
@@ -475,7 +475,7 @@ impl ImmediateContext {
                 return Err(Error::InvalidArgument {
                     call: CALL,
                     message: format!(
-                        "{} has {usage:?} usage: {map_type:?} maps need a staging buffer, or a default one with allow_usage_default",
+                        "{} has {usage:?} usage: {map_type:?} maps need a staging buffer, or a default one with allow_usage_default (R-REC-5, R-EX-6)",
                         object()
                     ),
                 })
@@ -497,7 +497,7 @@ impl ImmediateContext {
         if self.cpu_mapped.contains(&buffer.raw()) {
             return Err(Error::InvalidArgument {
                 call: CALL,
-                message: format!("{} is already mapped; unmap it first", object()),
+                message: format!("{} is already mapped; unmap it first (R-EX-6)", object()),
             });
         }
         self.sync_gpu();

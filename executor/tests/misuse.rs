@@ -1,10 +1,13 @@
 //! Random API misuse, as an adversarial user would try it (issue 9; R-OBJ-3, R-OBJ-5, R-REC-8,
 //! R-REC-9, R-REC-12, R-V-1): released handles, handles of another device, slots and sizes out of
-//! range, nesting, maps of every kind and size, copies and views across devices, on both
-//! semantics with validation off and on.
+//! range, nesting, maps of every kind and size, copies and views across devices, bundles of
+//! either device with declarations that match or not, on both semantics with validation off and
+//! on.
 //!
 //! What must hold, whatever the calls: nothing panics or aborts; every refusal names the call it
-//! refuses (its message starts with, or contains, the call's name) and says why; a handle of the
+//! refuses (its message starts with, or contains, the call's name), says why and cites the
+//! requirement it enforces by its SPEC.md id (`R-OBJ-2`, ...; issue 9), and so do the errors of
+//! `finish_command_list`, of a flush and of execution; a handle of the
 //! other device never touches this device's object (every object the application did not release
 //! on its own device is still alive at the end); the device stays usable (a clean list recorded
 //! after the misuse executes and draws).
@@ -13,6 +16,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
 use executor::ImmediateContext;
 use proptest::prelude::*;
 use recorder::*;
@@ -258,6 +262,11 @@ struct World {
     other: Objects,
     lists: Vec<CommandList>,
     foreign_lists: Vec<CommandList>,
+    /// Bundles of this device: one declared for an r8g8b8a8 render target and a d32 depth (a
+    /// mismatch unless those are bound), one declared for no target at all.
+    bundles: Vec<DrawBundle>,
+    /// A bundle of the other device (refused, R-OBJ-3).
+    foreign_bundles: Vec<DrawBundle>,
     /// Objects of `own` the test released on `device` (may be destroyed).
     released: Vec<(ObjectKind, RawHandle)>,
 }
@@ -293,6 +302,16 @@ impl World {
         );
         foreign_context.draw(3, 0);
         let foreign_lists = vec![created_list(foreign_context.finish_command_list(false))];
+        let bundles = vec![
+            drawing_bundle(
+                &device,
+                &own,
+                &[Format::R8G8B8A8Unorm],
+                Some(Format::D32Float),
+            ),
+            drawing_bundle(&device, &own, &[], None),
+        ];
+        let foreign_bundles = vec![drawing_bundle(&other_device, &other, &[], None)];
         Self {
             immediate: created("immediate context", ImmediateContext::new(&device)),
             deferred: [
@@ -305,9 +324,35 @@ impl World {
             other,
             lists: Vec::new(),
             foreign_lists,
+            bundles,
+            foreign_bundles,
             released: Vec::new(),
         }
     }
+}
+
+/// A bundle of `device` that sets its mandatory state (R-B-3) and draws once.
+fn drawing_bundle(
+    device: &Device,
+    objects: &Objects,
+    render_targets: &[Format],
+    depth: Option<Format>,
+) -> DrawBundle {
+    let desc = BundleDesc {
+        depth,
+        ..BundleDesc::new("bundle", render_targets)
+    };
+    let mut recorder = created("bundle recorder", BundleRecorder::new(device, &desc));
+    recorder.set_input_layout(Some(objects.layout));
+    recorder.set_shader(Stage::Vertex, Some(objects.shaders[0]));
+    for stage in [Stage::Hull, Stage::Domain, Stage::Geometry] {
+        recorder.set_shader(stage, None);
+    }
+    recorder.set_shader(Stage::Pixel, Some(objects.shaders[1]));
+    recorder.draw(3, 0);
+    recorder
+        .finish()
+        .unwrap_or_else(|error| panic!("fixture: finish bundle: {error}"))
 }
 
 fn created_list(result: Result<CommandList, RecordError>) -> CommandList {
@@ -455,6 +500,11 @@ enum Op {
     Present {
         foreign: bool,
     },
+    DrawBundle {
+        context: u8,
+        bundle: u8,
+        foreign: bool,
+    },
     WaitOnPresent {
         context: u8,
         foreign: bool,
@@ -503,6 +553,8 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(context, list, restore, foreign)| Op::Execute { context, list, restore, foreign }),
         1 => (1u16..400, any::<bool>()).prop_map(|(depth, semantics)| Op::Nest { depth, semantics }),
         1 => any::<bool>().prop_map(|foreign| Op::Present { foreign }),
+        1 => (context.clone(), any::<u8>(), prop::bool::weighted(0.2))
+            .prop_map(|(context, bundle, foreign)| Op::DrawBundle { context, bundle, foreign }),
         1 => (context.clone(), any::<bool>()).prop_map(|(context, foreign)| Op::WaitOnPresent { context, foreign }),
         1 => context.prop_map(|context| Op::ClearState { context }),
     ]
@@ -545,6 +597,7 @@ fn check_refusal(call: &str, error: &Error) {
         message.len() > call.len() + 20,
         "a refusal of {call} does not say why: {message}"
     );
+    check_cites_requirement(&message);
     REFUSALS.fetch_add(1, Ordering::Relaxed);
 }
 
@@ -564,6 +617,7 @@ fn on_context(
             calls.iter().any(|call| message.contains(call)),
             "a refusal of {calls:?} does not name the call: {message}"
         );
+        check_cites_requirement(&message);
         REFUSALS.fetch_add(1, Ordering::Relaxed);
     }
 }
@@ -887,8 +941,11 @@ impl World {
                 }
             }
             Op::Finish { context, restore } => {
-                if let Ok(list) = self.context(context).finish_command_list(restore) {
-                    self.lists.push(list);
+                match self.context(context).finish_command_list(restore) {
+                    Ok(list) => self.lists.push(list),
+                    // The list's sticky error names the call it refused, a refusal of the
+                    // finish itself names finish_command_list: either way, with its rule.
+                    Err(error) => check_cites_requirement(&error.to_string()),
                 }
             }
             Op::Execute {
@@ -967,6 +1024,33 @@ impl World {
                     c.insert_wait_on_present(chain)
                 });
             }
+            Op::DrawBundle {
+                context,
+                bundle,
+                foreign,
+            } => {
+                let bundles = if foreign {
+                    &self.foreign_bundles
+                } else {
+                    &self.bundles
+                };
+                let Some(bundle) = bundles.get(bundle as usize % bundles.len()).cloned() else {
+                    return;
+                };
+                if context == 0 {
+                    match self.immediate.draw_bundle(&bundle) {
+                        Err(error) => check_refusal("draw_bundle", &error),
+                        Ok(()) if foreign => {
+                            panic!("draw_bundle accepted a bundle of the other device")
+                        }
+                        Ok(()) => {}
+                    }
+                } else {
+                    on_context(self.context(context), &["draw_bundle"], |c| {
+                        c.draw_bundle(&bundle)
+                    });
+                }
+            }
             Op::ClearState { context } => {
                 on_context(self.context(context), &["clear_state"], |c| c.clear_state());
             }
@@ -977,6 +1061,7 @@ impl World {
                 message.len() > 30,
                 "an execution error says too little: {message}"
             );
+            check_cites_requirement(&message);
         }
     }
 
@@ -1012,6 +1097,7 @@ impl World {
                 error.to_string().len() > 30,
                 "a violation says too little: {error}"
             );
+            check_cites_requirement(&error.to_string());
         }
         let before = self.immediate.counters().draws;
         self.immediate
@@ -1045,7 +1131,20 @@ fn check_refusal_loosely(call: &str, error: &Error) {
         named,
         "a refusal of {call} does not name the call: {message}"
     );
+    check_cites_requirement(&message);
     REFUSALS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Issue 9: every refusal cites the requirement it enforces by its SPEC.md id (`R-OBJ-2`,
+/// `R-REC-12`, ...): `R-` followed by an upper-case letter.
+fn check_cites_requirement(message: &str) {
+    let cites = message
+        .match_indices("R-")
+        .any(|(at, _)| message[at + 2..].starts_with(|c: char| c.is_ascii_uppercase()));
+    assert!(
+        cites,
+        "a refusal cites no requirement id (R-...): {message}"
+    );
 }
 
 fn release_raw(device: &Device, kind: ObjectKind, raw: RawHandle) {

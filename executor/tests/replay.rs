@@ -580,3 +580,39 @@ fn r_rec_9_compare_follows_deep_nesting_without_recursion() {
         );
     }
 }
+
+/// Issue 9: the replay's own refusals (a call naming an object the engine refused, a call of
+/// the wrong kind of context, a buffer where a texture is needed, `imm finish LIST`) cite
+/// TRACE.md's rule and the nearest requirement id, as the engine's refusals do.
+#[test]
+fn r_rec_8_the_replays_refusals_cite_their_requirement() {
+    let cases = [
+        (
+            "buffer b usage=default bind=vertex size=0\nimm set_vertex_buffers 0 b\nexpect accepted imm\n",
+            "R-REC-8",
+        ),
+        ("imm finish l\nexpect accepted imm\n", "R-REC-6"),
+        (
+            "context dc semantics=fast\ndc resume\nexpect accepted dc\n",
+            "R-ST-4",
+        ),
+        (
+            "buffer b usage=default bind=vertex size=64\nimm decompress_resource b\nexpect accepted imm\n",
+            "R-REC-5",
+        ),
+        (
+            "buffer b usage=default bind=vertex size=64\nimm set_resource_min_lod b 1\nexpect accepted imm\n",
+            "R-REC-5",
+        ),
+    ];
+    for (body, rule) in cases {
+        let trace = format!("device semantics=fast\n{body}");
+        let run = run(&trace, &plain());
+        let first = run.stdout.lines().next().unwrap_or_default();
+        assert!(
+            first.contains("expected accepted") && first.contains(rule),
+            "{trace}: the refusal cites no {rule}: {}",
+            run.stdout
+        );
+    }
+}

@@ -154,7 +154,7 @@ impl DeferredContext {
         if buffer.is_some() && !matches!(format, Format::R16Uint | Format::R32Uint) {
             return Err(Error::invalid(
                 CALL,
-                format!("index format {format} is neither r16_uint nor r32_uint"),
+                format!("index format {format} is neither r16_uint nor r32_uint (R-REC-5, R-ST-5)"),
             ));
         }
         // Resolve straight into the reserved command (see `resolve_buffer_into`).
@@ -242,7 +242,7 @@ impl DeferredContext {
                     return Err(Error::invalid(
                         CALL,
                         format!(
-                            "{} is a {} shader, bound to the {} stage",
+                            "{} is a {} shader, bound to the {} stage (R-OBJ-2)",
                             self.device.object_name(ObjectKind::Shader, shader.0),
                             info.stage.name(),
                             stage.name()
@@ -573,9 +573,13 @@ impl DeferredContext {
         depth_stencil: Option<DepthStencilView>,
         uavs: Option<(u32, &[Option<UnorderedAccessView>])>,
     ) -> Result<(), Error> {
-        const CALL: &str = "om_set_render_targets";
+        // A refusal names the method the application called.
+        let call = match uavs {
+            None => "om_set_render_targets",
+            Some(_) => "om_set_render_targets_and_unordered_access_views",
+        };
         check_range(
-            CALL,
+            call,
             "render-target",
             0,
             render_targets.len(),
@@ -583,7 +587,7 @@ impl DeferredContext {
         )?;
         if let Some((start, views)) = uavs {
             check_range(
-                CALL,
+                call,
                 "output-merger unordered-access",
                 start,
                 views.len(),
@@ -591,9 +595,9 @@ impl DeferredContext {
             )?;
             if !views.is_empty() && start < render_targets.len() as u32 {
                 return Err(Error::invalid(
-                    CALL,
+                    call,
                     format!(
-                        "UAV start slot {start} overlaps the {} render targets",
+                        "UAV start slot {start} overlaps the {} render targets: output-merger UAVs follow the render targets (R-OBJ-5)",
                         render_targets.len()
                     ),
                 ));
@@ -603,23 +607,23 @@ impl DeferredContext {
         for (target, rtv) in targets.iter_mut().zip(render_targets) {
             let handle = rtv.map_or(RawHandle::NULL, |v| v.0);
             *target = self
-                .resolve_view(CALL, ObjectKind::RenderTargetView, handle, false)?
+                .resolve_view(call, ObjectKind::RenderTargetView, handle, false)?
                 .0;
         }
         let dsv_handle = depth_stencil.map_or(RawHandle::NULL, |v| v.0);
         let dsv = self
-            .resolve_view(CALL, ObjectKind::DepthStencilView, dsv_handle, false)?
+            .resolve_view(call, ObjectKind::DepthStencilView, dsv_handle, false)?
             .0;
         if let Some((_, views)) = uavs {
             // Check the UAVs before anything is recorded: the call is refused as a whole.
             for view in views {
-                self.resolve_uav(CALL, *view)?;
+                self.resolve_uav(call, *view)?;
             }
         }
-        self.shadow_slots(CALL, ObjectKind::RenderTargetView, &targets, |s| {
+        self.shadow_slots(call, ObjectKind::RenderTargetView, &targets, |s| {
             &mut s.render_targets[..]
         })?;
-        self.shadow_slots(CALL, ObjectKind::DepthStencilView, &[dsv], |s| {
+        self.shadow_slots(call, ObjectKind::DepthStencilView, &[dsv], |s| {
             std::slice::from_mut(&mut s.depth_stencil)
         })?;
         if let Some(shadow) = self.shadow.as_mut() {
@@ -628,7 +632,7 @@ impl DeferredContext {
         let split = self.legacy_split(SplitCategory::SetRenderTargets);
         let payload = RenderTargetsPayload::new(dsv, render_targets.len() as u32, KEEP, 0);
         self.emit_with(
-            CALL,
+            call,
             Opcode::SetRenderTargets,
             0,
             split,
@@ -638,10 +642,10 @@ impl DeferredContext {
         let mut bound = Ok(());
         if let Some((start, views)) = uavs {
             bound = self.bind_om_uavs(
-                CALL,
+                call,
                 start,
                 views.len(),
-                in_place(|this: &mut Self, i| this.resolve_uav(CALL, views[i])),
+                in_place(|this: &mut Self, i| this.resolve_uav(call, views[i])),
                 true,
             );
         }
@@ -846,7 +850,10 @@ impl DeferredContext {
                 Err(_) => return self.fail(self.stale(CALL, ObjectKind::Query, handle)),
                 Ok(live) if live.words[0] != QueryKind::Predicate as u64 => {
                     let name = self.device.object_name(ObjectKind::Query, handle);
-                    return self.fail(Error::invalid(CALL, format!("{name} is not a predicate")));
+                    return self.fail(Error::invalid(
+                        CALL,
+                        format!("{name} is not a predicate query (R-FX-3)"),
+                    ));
                 }
                 Ok(_) => {}
             }

@@ -62,7 +62,7 @@ impl OutputFormats {
         if sample_count > u16::MAX as u32 {
             return Err(Error::invalid(
                 "bundle declaration",
-                format!("sample count {sample_count} is out of range"),
+                format!("sample count {sample_count} is out of range: the declaration holds at most 65535 (R-B-1)"),
             ));
         }
         let mut formats = Self {
@@ -458,7 +458,7 @@ impl DeferredContext {
         if self.immediate {
             return self.fail(Error::invalid(
                 CALL,
-                "the immediate context executes bundles through ImmediateContext::draw_bundle",
+                "the immediate context executes bundles through ImmediateContext::draw_bundle (R-B-10)",
             ));
         }
         if device != self.device.identity.serial() {

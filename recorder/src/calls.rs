@@ -114,7 +114,7 @@ impl DeferredContext {
             Ok((resource, info)) => {
                 let size = info.map_or(0, |i| i.size);
                 if !offset.is_multiple_of(4) || offset as u64 + 12 > size as u64 {
-                    return self.fail(Error::invalid(call, format!("argument offset {offset} is unaligned or past the buffer's {size} bytes")));
+                    return self.fail(Error::invalid(call, format!("argument offset {offset} is unaligned or past the buffer's {size} bytes (R-REC-5)")));
                 }
                 if let Err(error) = self.retain(ObjectKind::Buffer, args.0, 1, call) {
                     return self.fail(error);
@@ -231,7 +231,7 @@ impl DeferredContext {
         if !(0.0..=1.0).contains(&depth) {
             return self.fail(Error::invalid(
                 CALL,
-                format!("depth {depth} is outside 0..=1"),
+                format!("depth {depth} is outside 0..=1 (R-REC-5)"),
             ));
         }
         if let Err(error) = self.retain(ObjectKind::DepthStencilView, view.0, 1, CALL) {
@@ -264,13 +264,13 @@ impl DeferredContext {
         if destination.kind() != source.kind() {
             return Err(Error::invalid(
                 CALL,
-                "source and destination must both be buffers or both textures",
+                "source and destination must both be buffers or both textures (R-REC-5)",
             ));
         }
         if destination == source {
             return Err(Error::invalid(
                 CALL,
-                "source and destination are the same resource",
+                "source and destination are the same resource: copy_resource copies a whole resource into another (R-REC-5; only region copies may name one resource twice, R-BAR-7)",
             ));
         }
         if let (Some(d), Some(s)) = (dst_info, src_info) {
@@ -278,7 +278,7 @@ impl DeferredContext {
                 return Err(Error::invalid(
                     CALL,
                     format!(
-                        "{} is immutable",
+                        "{} is immutable: a copy cannot write it (R-OBJ-2)",
                         self.device.object_name(ObjectKind::Buffer, dst.resource)
                     ),
                 ));
@@ -286,7 +286,7 @@ impl DeferredContext {
             if d.size != s.size {
                 return Err(Error::invalid(
                     CALL,
-                    format!("buffer sizes differ ({} and {} bytes)", d.size, s.size),
+                    format!("buffer sizes differ ({} and {} bytes): copy_resource copies whole resources of one size (R-REC-5)", d.size, s.size),
                 ));
             }
         }
@@ -314,7 +314,7 @@ impl DeferredContext {
                 ) {
                     return Err(Error::invalid(
                         CALL,
-                        "textures differ in size, mips, array size or sample count",
+                        "textures differ in size, mips, array size or sample count: copy_resource copies whole resources of one shape (R-REC-5)",
                     ));
                 }
             }
@@ -359,7 +359,7 @@ impl DeferredContext {
                 return Err(Error::invalid(
                     CALL,
                     format!(
-                        "{} is not of default usage",
+                        "{} is not of default usage: update_subresource writes default-usage resources only (R-OBJ-2)",
                         self.device.object_name(ObjectKind::Buffer, bound.resource)
                     ),
                 ));
@@ -367,7 +367,11 @@ impl DeferredContext {
             if data.len() > info.size as usize {
                 return Err(Error::invalid(
                     CALL,
-                    format!("{} bytes do not fit the buffer's {}", data.len(), info.size),
+                    format!(
+                        "{} bytes do not fit the buffer's {} (R-REC-5)",
+                        data.len(),
+                        info.size
+                    ),
                 ));
             }
         }
@@ -413,7 +417,7 @@ impl DeferredContext {
                     return Err(Error::invalid(
                         CALL,
                         format!(
-                            "{} has no append or counter flag",
+                            "{} has no append or counter flag: copy_structure_count reads a hidden counter (R-OBJ-2)",
                             self.device
                                 .object_name(ObjectKind::UnorderedAccessView, view.0)
                         ),
@@ -486,14 +490,14 @@ impl DeferredContext {
             None => Ok(()),
             Some(target) if target == texture => Err(Error::invalid(
                 CALL,
-                "decompressing into the same texture: omit `into` instead",
+                "decompressing into the same texture: omit `into` instead (R-ST-9)",
             )),
             Some(target) => {
                 let target = info(target)?;
                 if (target.width, target.height) != (source.width, source.height) {
                     return Err(Error::invalid(
                         CALL,
-                        "the destination's size differs from the source's",
+                        "the destination's size differs from the source's: decompressing into a second resource needs one of the same size (R-ST-9)",
                     ));
                 }
                 Ok(())
@@ -571,7 +575,8 @@ impl DeferredContext {
     ) {
         self.begin_call();
         if !(min_lod.is_finite() && min_lod >= 0.0) {
-            let message = format!("minimum LOD {min_lod} is not a finite non-negative number");
+            let message =
+                format!("minimum LOD {min_lod} is not a finite non-negative number (R-ST-6)");
             return self.fail(Error::invalid(call, message));
         }
         let slot = match kind {
@@ -628,7 +633,7 @@ impl DeferredContext {
         let next = self.device.next_fence.load(Ordering::Relaxed);
         if value == 0 || value >= next {
             let message = format!(
-                "fence {value:#x} has not been inserted yet (the last is {:#x}); the {} engine would wait forever",
+                "fence {value:#x} has not been inserted yet (the last is {:#x}); the {} engine would wait forever (R-EX-5)",
                 next - 1,
                 engine.name()
             );
@@ -677,7 +682,7 @@ impl DeferredContext {
         if !offset.is_multiple_of(8) || offset.checked_add(8).is_none_or(|end| end > size) {
             return self.fail(Error::invalid(
                 call,
-                format!("offset {offset} is unaligned or past the buffer's {size} bytes"),
+                format!("offset {offset} is unaligned or past the buffer's {size} bytes (R-EX-5)"),
             ));
         }
         if let Err(error) = self.retain(ObjectKind::Buffer, buffer.0, 1, call) {

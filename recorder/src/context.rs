@@ -234,7 +234,7 @@ impl DeferredContext {
             let object = self.device.object_name(ObjectKind::Buffer, handle);
             return Err(self.refuse_finish(Error::invalid(
                 "finish_command_list",
-                format!("{object} is still mapped; unmap it before finishing the list"),
+                format!("{object} is still mapped; unmap it before finishing the list (R-REC-6)"),
             )));
         }
         self.calls_made -= 1;
@@ -702,7 +702,7 @@ impl DeferredContext {
         if self.immediate {
             return self.fail(Error::invalid(
                 CALL,
-                "the immediate context executes lists through ImmediateContext::execute_command_list",
+                "the immediate context executes lists through ImmediateContext::execute_command_list (R-EX-1)",
             ));
         }
         if restore && self.semantics == Semantics::Fast {

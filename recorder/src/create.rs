@@ -16,7 +16,7 @@ fn full(kind: ObjectKind) -> Error {
     Error::InvalidArgument {
         call: "create",
         message: format!(
-            "no room for another {} ({} alive at once at most)",
+            "no room for another {} ({} alive at once at most, limits::MAX_OBJECTS_PER_KIND; R-OBJ-1); release one first",
             kind.name(),
             limits::MAX_OBJECTS_PER_KIND
         ),
@@ -29,14 +29,14 @@ impl Device {
         if desc.size == 0 {
             return Err(Error::invalid(
                 CALL,
-                format!("buffer '{}' has size 0", desc.name),
+                format!("buffer '{}' has size 0 (R-OBJ-2)", desc.name),
             ));
         }
         if desc.uav_flag != UavFlag::None && !desc.bind.contains(BindFlags::UNORDERED_ACCESS) {
             return Err(Error::invalid(
                 CALL,
                 format!(
-                    "buffer '{}': append/counter flags need the unordered_access bind flag",
+                    "buffer '{}': append/counter flags need the unordered_access bind flag (R-OBJ-2)",
                     desc.name
                 ),
             ));
@@ -48,7 +48,7 @@ impl Device {
             return Err(Error::invalid(
                 CALL,
                 format!(
-                    "buffer '{}': render_target and depth_stencil are texture bind flags",
+                    "buffer '{}': render_target and depth_stencil are texture bind flags (R-OBJ-2)",
                     desc.name
                 ),
             ));
@@ -94,20 +94,20 @@ impl Device {
         if info.width == 0 || info.height == 0 {
             return Err(Error::invalid(
                 CALL,
-                format!("texture '{name}' has a zero dimension"),
+                format!("texture '{name}' has a zero dimension (R-OBJ-2)"),
             ));
         }
         if !(1..=16).contains(&info.mip_levels) || !(1..=2048).contains(&info.array_size) {
             return Err(Error::invalid(
                 CALL,
-                format!("texture '{name}': mips must be 1..=16 and array size 1..=2048"),
+                format!("texture '{name}': mips must be 1..=16 and array size 1..=2048 (R-OBJ-2)"),
             ));
         }
         if !matches!(info.sample_count, 1 | 2 | 4 | 8 | 16) {
             return Err(Error::invalid(
                 CALL,
                 format!(
-                    "texture '{name}': sample count {} is not 1, 2, 4, 8 or 16",
+                    "texture '{name}': sample count {} is not 1, 2, 4, 8 or 16 (R-OBJ-2)",
                     info.sample_count
                 ),
             ));
@@ -117,7 +117,7 @@ impl Device {
         ) {
             return Err(Error::invalid(
                 CALL,
-                format!("texture '{name}': vertex, index, constant and stream_output are buffer bind flags"),
+                format!("texture '{name}': vertex, index, constant and stream_output are buffer bind flags (R-OBJ-2)"),
             ));
         }
         if !self.shared.textures.has_room() {
@@ -190,7 +190,7 @@ impl Device {
             return Err(Error::invalid(
                 call,
                 format!(
-                    "{} was not created with the {:?} bind flag this view needs",
+                    "{} was not created with the {:?} bind flag this view needs (R-OBJ-2)",
                     shared.object_name(resource.kind(), resource.raw()),
                     needs
                 ),
@@ -207,7 +207,7 @@ impl Device {
             return Err(Error::invalid(
                 call,
                 format!(
-                    "mips {}+{} and slices {}+{} are not within the resource's {mips} mips and {slices} slices",
+                    "mips {}+{} and slices {}+{} are not within the resource's {mips} mips and {slices} slices (R-OBJ-2)",
                     range.first_mip, range.mip_count, range.first_slice, range.slice_count
                 ),
             ));
@@ -272,7 +272,7 @@ impl Device {
         if matches!(desc.resource, Resource::Buffer(_)) {
             return Err(Error::invalid(
                 "create_render_target_view",
-                "render-target views need a texture",
+                "render-target views need a texture (R-OBJ-2)",
             ));
         }
         self.create_view(
@@ -291,7 +291,7 @@ impl Device {
         if matches!(desc.resource, Resource::Buffer(_)) {
             return Err(Error::invalid(
                 "create_depth_stencil_view",
-                "depth-stencil views need a texture",
+                "depth-stencil views need a texture (R-OBJ-2)",
             ));
         }
         self.create_view(
@@ -314,7 +314,7 @@ impl Device {
             return Err(Error::invalid(
                 "create_shader",
                 format!(
-                    "shader '{}' reads UAV slots past {} ({} stage)",
+                    "shader '{}' reads UAV slots past {} ({} stage; R-OBJ-5)",
                     desc.name,
                     uav_limit - 1,
                     stage.name()
@@ -325,7 +325,7 @@ impl Device {
             return Err(Error::invalid(
                 "create_shader",
                 format!(
-                    "shader '{}': only vs, ds and gs shaders can write stream output",
+                    "shader '{}': only vs, ds and gs shaders can write stream output (R-OBJ-2)",
                     desc.name
                 ),
             ));

@@ -88,7 +88,7 @@ impl DeferredContext {
         let Resource::Buffer(buffer) = resource else {
             return Err(Error::invalid(
                 CALL,
-                "only buffers can be mapped on a deferred context",
+                "only buffers can be mapped on a deferred context (R-REC-5, R-REC-11)",
             ));
         };
         let info = match self.device.buffers.get(buffer.0, false) {
@@ -99,7 +99,7 @@ impl DeferredContext {
         if self.maps.get(buffer.0).is_some_and(|e| e.mapped) {
             return Err(Error::invalid(
                 CALL,
-                format!("{} is already mapped; unmap it first", name()),
+                format!("{} is already mapped; unmap it first (R-REC-5)", name()),
             ));
         }
         let len = info.size as usize;
@@ -123,7 +123,7 @@ impl DeferredContext {
                 self.rebind_renamed(buffer.0, instance);
                 Ok((data, len))
             }
-            (MapType::WriteDiscard, _) => Err(Error::invalid(CALL, format!("{} is not dynamic: write_discard needs dynamic usage", name()))),
+            (MapType::WriteDiscard, _) => Err(Error::invalid(CALL, format!("{} is not dynamic: write_discard needs dynamic usage (R-REC-5)", name()))),
             (MapType::WriteNoOverwrite, Usage::Dynamic) => match self.maps.get(buffer.0) {
                 Some(entry) if entry.instance.is_some() && !entry.data.is_null() => {
                     let (data, len) = (entry.data, entry.len as usize);
@@ -155,14 +155,14 @@ impl DeferredContext {
             }
             (MapType::WriteNoOverwrite, Usage::Default) => Err(Error::invalid(
                 CALL,
-                format!("{} is of default usage: write_no_overwrite needs allow_usage_default", name()),
+                format!("{} is of default usage: write_no_overwrite needs allow_usage_default (R-REC-5)", name()),
             )),
-            (MapType::WriteNoOverwrite, _) => Err(Error::invalid(CALL, format!("{} cannot be mapped write_no_overwrite (immutable or staging)", name()))),
+            (MapType::WriteNoOverwrite, _) => Err(Error::invalid(CALL, format!("{} cannot be mapped write_no_overwrite (immutable or staging; R-REC-5)", name()))),
             (_, _) if self.immediate => Err(Error::invalid(
                 CALL,
-                "read and write maps on the immediate context are not built yet (R-EX-6 arrives with the executor issue)",
+                "read and write maps on the immediate context go through ImmediateContext::map (R-EX-6)",
             )),
-            (_, _) => Err(Error::invalid(CALL, "a deferred context maps only write_discard or write_no_overwrite")),
+            (_, _) => Err(Error::invalid(CALL, "a deferred context maps only write_discard or write_no_overwrite: read, write and read_write maps need the immediate context (R-REC-11)")),
         }
     }
 
@@ -199,7 +199,7 @@ impl DeferredContext {
                 let object = self.device.object_name(resource.kind(), resource.raw());
                 self.fail(Error::invalid(
                     "unmap",
-                    format!("{object} is not mapped on this context"),
+                    format!("{object} is not mapped on this context (R-REC-5)"),
                 ));
             }
         }

@@ -198,7 +198,7 @@ impl DeferredContext {
         Error::invalid(
             call,
             format!(
-                "{} was not created with the {need:?} bind flag",
+                "{} was not created with the {need:?} bind flag (R-OBJ-2)",
                 self.device.object_name(kind, handle)
             ),
         )

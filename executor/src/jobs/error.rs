@@ -22,7 +22,7 @@ pub enum PoolError {
         error: Error,
     },
 
-    #[error("recording pool '{pool}': starting the thread of worker {worker}: {error}")]
+    #[error("recording pool '{pool}': starting the thread of worker {worker}: {error} (R-J-1: each worker owns a thread and a deferred context)")]
     Spawn {
         pool: String,
         worker: u32,

@@ -97,7 +97,7 @@ impl Resolver<'_> {
             _ => Err(Error::InvalidArgument {
                 call,
                 message: format!(
-                    "'{}' is a buffer: the call takes a texture",
+                    "'{}' is a buffer: the call takes a texture (R-REC-5)",
                     self.program.objects[id].name
                 ),
             }),
@@ -490,7 +490,7 @@ pub(crate) fn missing(program: &Program, id: ObjId, made_by: &str) -> Error {
     Error::InvalidArgument {
         call: "replay",
         message: format!(
-            "{what} '{}' does not exist: {made_by} (line {}) was refused",
+            "{what} '{}' does not exist: {made_by} (line {}) was refused, and a call naming it is refused too (TRACE.md, Calls; R-REC-8)",
             object.name, object.line
         ),
     }

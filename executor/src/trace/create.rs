@@ -88,7 +88,7 @@ pub(crate) fn create(
                 return Err(Error::InvalidArgument {
                     call: "create_view",
                     message: format!(
-                        "'{}' does not exist: the engine refused its declaration (line {})",
+                        "'{}' does not exist: the engine refused its declaration (line {}), and a call naming a refused object is refused too (TRACE.md, Calls; R-REC-8)",
                         resource.name, resource.line
                     ),
                 });

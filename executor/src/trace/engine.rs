@@ -383,7 +383,7 @@ impl Engine {
             }
             Recorder::Gone | Recorder::Bundle(_) => {
                 return (
-                    Err(replay_error("no deferred context")),
+                    Err(replay_error("the statement's context is no deferred context: a deferred context records this call (TRACE.md, Calls; R-REC-5)")),
                     Effect::Refused,
                     Vec::new(),
                 )
@@ -442,7 +442,7 @@ impl Engine {
             }
             _ => {
                 return (
-                    Err(replay_error("no bundle recorder")),
+                    Err(replay_error("the statement's context is no bundle recorder: only a bundle recorder finishes a bundle (TRACE.md, Calls; R-B-1)")),
                     Effect::Refused,
                     Vec::new(),
                 )
@@ -567,7 +567,7 @@ impl Engine {
                 let error = Error::InvalidArgument {
                     call: "finish",
                     message: "the immediate context records no command list (finish LIST is a \
-                              call of a deferred context)"
+                              call of a deferred context, TRACE.md; R-EX-1, R-REC-6)"
                         .into(),
                 };
                 self.outcomes.insert(*list, Err(error.clone()));
@@ -596,10 +596,9 @@ impl Engine {
                 };
                 let recorded = record(&mut *self.imm, call, &objects, &named);
                 let refused = (self.imm.stats().calls == before).then(|| {
-                    self.imm
-                        .last_refusal()
-                        .cloned()
-                        .unwrap_or_else(|| replay_error("refused"))
+                    self.imm.last_refusal().cloned().unwrap_or_else(|| {
+                        replay_error("the engine refused the call without a reason (R-REC-8)")
+                    })
                 });
                 match (recorded, refused) {
                     (Recorded::Refused(error), _) => (Err(error), false),
@@ -760,18 +759,20 @@ fn replay_error(message: &str) -> Error {
 }
 
 fn error_or_missing(error: Option<Error>) -> Error {
-    error.unwrap_or_else(|| replay_error("the list was refused"))
+    error.unwrap_or_else(|| {
+        replay_error("the list was refused: a list with a refused call is discarded (R-REC-8)")
+    })
 }
 
 /// The refusal of a call the immediate context does not have.
 fn not_on_immediate(call: &Call) -> Error {
-    let name = match call {
-        Call::Remap { .. } => "remap_*_inheritance",
-        Call::FinishBundle => "finish",
-        _ => "this call",
+    let (name, rule) = match call {
+        Call::Remap { .. } => ("remap_*_inheritance", "R-B-9"),
+        Call::FinishBundle => ("finish", "R-B-1"),
+        _ => ("this call", "R-EX-1"),
     };
     Error::InvalidArgument {
         call: name,
-        message: format!("{name} is not a call of the immediate context"),
+        message: format!("{name} is not a call of the immediate context ({rule})"),
     }
 }

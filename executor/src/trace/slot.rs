@@ -68,7 +68,7 @@ impl Shared {
         Some(Error::InvalidArgument {
             call: "replay",
             message: format!(
-                "'{}' does not exist: the engine refused its declaration (line {})",
+                "'{}' does not exist: the engine refused its declaration (line {}), and a call naming a refused object is refused too (TRACE.md, Calls; R-REC-8)",
                 object.name, object.line
             ),
         })
@@ -221,9 +221,9 @@ impl Slot {
         let before = recorder.accepted();
         let recorded = record(recorder, call, &shared.resolver(), named);
         let refused = (recorder.accepted() == before).then(|| {
-            recorder
-                .refusal()
-                .unwrap_or_else(|| refused("the call was refused"))
+            recorder.refusal().unwrap_or_else(|| {
+                refused("the engine refused the call without a reason (R-REC-8)")
+            })
         });
         let mut inserted = None;
         match recorded {
@@ -270,7 +270,7 @@ pub(crate) fn missing_recorder(name: &str, line: usize) -> Error {
     Error::InvalidArgument {
         call: "replay",
         message: format!(
-            "'{name}' does not exist: the engine refused its declaration (line {line})"
+            "'{name}' does not exist: the engine refused its declaration (line {line}), and its calls are refused too (TRACE.md, Calls; R-REC-8)"
         ),
     }
 }
@@ -279,22 +279,28 @@ pub(crate) fn missing_recorder(name: &str, line: usize) -> Error {
 /// recorder refuses the immediate context's calls as R-B-8 says of `present`:
 /// `unsupported_in_bundle`.
 fn not_here(call: &Call, bundle: bool) -> Error {
-    let (name, owner) = match call {
-        Call::Present(_) => ("present", "the immediate context"),
-        Call::Resume => ("resume", "the immediate context"),
-        Call::BeginCommandListExecution => {
-            ("begin_command_list_execution", "the immediate context")
-        }
-        Call::EndCommandListExecution => ("end_command_list_execution", "the immediate context"),
-        Call::Remap(_) => ("remap_*_inheritance", "a bundle recorder"),
-        Call::FinishCommandList { .. } => ("finish LIST", "a deferred context"),
-        _ => ("this call", "another kind of context"),
+    let (name, owner, rule) = match call {
+        Call::Present(_) => ("present", "the immediate context", "R-EX-1, R-EX-7"),
+        Call::Resume => ("resume", "the immediate context", "R-ST-4"),
+        Call::BeginCommandListExecution => (
+            "begin_command_list_execution",
+            "the immediate context",
+            "R-ST-3",
+        ),
+        Call::EndCommandListExecution => (
+            "end_command_list_execution",
+            "the immediate context",
+            "R-ST-3",
+        ),
+        Call::Remap(_) => ("remap_*_inheritance", "a bundle recorder", "R-B-9"),
+        Call::FinishCommandList { .. } => ("finish LIST", "a deferred context", "R-REC-6"),
+        _ => ("this call", "another kind of context", "R-REC-5"),
     };
     match bundle {
         true => Error::UnsupportedInBundle { call: name },
         false => Error::InvalidArgument {
             call: name,
-            message: format!("{name} is a call of {owner}, not of a deferred context"),
+            message: format!("{name} is a call of {owner}, not of a deferred context ({rule})"),
         },
     }
 }
