@@ -66,7 +66,7 @@
 //! Loom turns every atomic access into a branch point. An `ObjectTable` has 24 segment pointers
 //! that its `Drop` loads one by one, and a `Device` has 14 tables, so a model that drops a device
 //! passes about a thousand branch points per execution in its single-threaded tail (no choices there,
-//! so they do not multiply the executions, only lengthen each). [`check`] raises loom's branch
+//! so they do not multiply the executions, only lengthen each). `check` (below, under `cfg(loom)`) raises loom's branch
 //! limit to fit.
 
 /// Runs `model` under loom with room for `max_branches` branch points per execution and, when
