@@ -43,6 +43,9 @@
 //! `release` (the reference never releases: every call it issues was accepted by the real
 //! run, which is where use after release shows).
 
+pub(super) mod compare;
+mod feed;
+
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -54,10 +57,10 @@ use recorder::{
     Semantics, ShaderResourceView, Texture,
 };
 
+use self::feed::{Feed, Scope};
 use super::apply::{record, Handles, Named, Recorded, Resolver};
 use super::create::{create, Created};
-use super::engine::Effect;
-use super::feed::{Feed, Scope};
+use super::live::Effect;
 use super::names::{record_lines, Names};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program};
 use crate::gpu::GpuState;
