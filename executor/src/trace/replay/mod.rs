@@ -5,14 +5,14 @@
 //! command prints (the summary, `digest=`, `--records`, `--json`, the failed expectations, and
 //! under `--compare` the first difference from the reference) and its exit code ([`Replay`]).
 //!
-//! **The flow.** `run.rs` is the command: it parses the trace (the syntax room), lowers it
+//! **The flow.** `command.rs` is the command: it parses the trace (the syntax room), lowers it
 //! (`lower.rs`, with `convert.rs` for the vocabularies) into a [`Program`](program::Program)
 //! (`program.rs`: the trace in the engine's types, objects by index), runs the program on the
 //! engine (`live.rs`), checks each expectation at its line (`verdict.rs`), and under
 //! `--compare` runs the reference (`reference/`) and compares the two runs' records.
 //!
 //! ## The layout
-//! * `run.rs`: the command. `lower.rs`, `convert.rs`, `program.rs`: the trace in the engine's
+//! * `command.rs`: the command. `lower.rs`, `convert.rs`, `program.rs`: the trace in the engine's
 //!   types.
 //! * The real run: `live.rs` (the run, in trace order, on the main thread), `workers.rs` (the
 //!   `--threads` worker threads), `slot.rs` (one deferred context or bundle recorder as the run
@@ -75,6 +75,7 @@
 //!   going away is no failure of the trace.
 
 mod apply;
+mod command;
 mod convert;
 mod create;
 mod live;
@@ -84,9 +85,8 @@ mod origin;
 mod program;
 mod reference;
 mod report;
-mod run;
 mod slot;
 mod verdict;
 mod workers;
 
-pub use run::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
+pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};

@@ -2,7 +2,7 @@
 //! argument in the engine's own types, every step with its line.
 //!
 //! **In:** nothing; plain data, built by `lower.rs` from a parsed [`Trace`](crate::trace::Trace).
-//! **Out:** a [`Program`] that the replay (`run.rs` and its siblings) executes against the
+//! **Out:** a [`Program`] that the replay (`command.rs` and its siblings) executes against the
 //! real engine, on one thread or several, and against the reference of `--compare`.
 //!
 //! **Invariant.** A program needs no further checking: every format is one the engine knows,
