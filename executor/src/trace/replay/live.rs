@@ -37,7 +37,7 @@ use super::create::{create, release, Created};
 use super::names::{Namer, Names};
 use super::origin::{Layout, Origins, Piece, Via};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
-use super::slot::{missing_recorder, Recorder, Refusal, Shared, SharedSlot, Slot};
+use super::recorders::{missing_recorder, Recorder, Refusal, Shared, SharedSlot, Slot};
 use super::workers::Workers;
 
 /// What a step did, for the reference of `--compare`.

@@ -15,8 +15,9 @@
 //! * `command.rs`: the command. `lower.rs`, `convert.rs`, `program.rs`: the trace in the engine's
 //!   types.
 //! * The real run: `live.rs` (the run, in trace order, on the main thread), `workers.rs` (the
-//!   `--threads` worker threads), `slot.rs` (one deferred context or bundle recorder as the run
-//!   holds it), `apply.rs` (one call applied to a recorder), `create.rs` (the declarations).
+//!   `--threads` worker threads), `recorders.rs` (each deferred context and bundle recorder as
+//!   the run holds it, its `Slot`), `apply.rs` (one call applied to a recorder), `create.rs`
+//!   (the declarations).
 //! * What is said about it: `verdict.rs` (expectations), `names.rs` (records in trace names,
 //!   the digest), `origin.rs` (where each record came from), `report.rs` (the output).
 //! * `reference/`: the reference run of `--compare` (`mod.rs`), the GPU model it feeds
@@ -83,9 +84,9 @@ mod lower;
 mod names;
 mod origin;
 mod program;
+mod recorders;
 mod reference;
 mod report;
-mod slot;
 mod verdict;
 mod workers;
 
