@@ -1,9 +1,10 @@
 //! # trace::replay: running a trace on the engine (docs/TRACE.md "The command")
 //!
-//! **In:** a parsed [`Trace`](crate::trace::Trace) (from `../syntax/`, whose tree this room reads and
-//! never builds) and the command line ([`Args`], [`ReplayOptions`]). **Out:** what the `replay`
-//! command prints (the summary, `digest=`, `--records`, `--json`, the failed expectations, and
-//! under `--compare` the first difference from the reference) and its exit code ([`Replay`]).
+//! **In:** the bytes of a trace, parsed by the syntax room (`../syntax/`) into a
+//! [`Trace`](super::Trace) whose tree this room reads and never builds, and the command line
+//! ([`Args`], [`ReplayOptions`]). **Out:** what the `replay` command prints (the summary,
+//! `digest=`, `--records`, `--json`, the failed expectations, and under `--compare` the first
+//! difference from the reference) and its exit code ([`Replay`]).
 //!
 //! **The flow.** `command.rs` is the command: it parses the trace (the syntax room), lowers it
 //! (`lower.rs`, with `convert.rs` for the vocabularies) into a [`Program`](program::Program)
