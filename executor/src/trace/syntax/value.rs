@@ -15,7 +15,7 @@
 //! way to write none: its `args` cannot be expected). Numbers keep whether they were written as
 //! integers or floats; the replay compares them by value (`2.0` equals `2`).
 
-use super::ast::{Format, Name};
+use super::name::{Format, Name};
 use super::words::{Stage, Topology};
 
 /// A field of a draw record, by its docs/TRACE.md name.

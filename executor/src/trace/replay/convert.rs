@@ -3,8 +3,8 @@
 
 use recorder::{BindFlags, Format, PrimitiveTopology};
 
-use super::ast::SlotSet;
-use super::words;
+use crate::trace::syntax::ast::SlotSet;
+use crate::trace::syntax::words;
 
 /// A conversion's error: the message of `trace:LINE: message`.
 pub(crate) type Lowered<T> = Result<T, String>;
@@ -19,7 +19,7 @@ pub(crate) fn fit_i32(value: i64, what: &str) -> Lowered<i32> {
         .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
 }
 
-pub(crate) fn format(format: &super::ast::Format) -> Lowered<Format> {
+pub(crate) fn format(format: &crate::trace::Format) -> Lowered<Format> {
     Format::from_name(format.as_str()).ok_or_else(|| {
         format!(
             "unknown format '{}' (the engine's formats: {})",
@@ -50,7 +50,7 @@ pub(crate) fn mask(set: &Option<SlotSet>, width: u32, what: &str) -> Lowered<u12
     Ok(bits)
 }
 
-pub(crate) fn bind_flags(flags: super::ast::BindFlags) -> BindFlags {
+pub(crate) fn bind_flags(flags: crate::trace::syntax::ast::BindFlags) -> BindFlags {
     flags.iter().fold(BindFlags::NONE, |all, flag| {
         all | BindFlags::from_name(flag.name()).unwrap_or(BindFlags::NONE)
     })

@@ -4,7 +4,7 @@
 //! and bundles, the fences, the dynamic instances and the names of the objects.
 //!
 //! **Threads.** Under `--threads N` the calls of each deferred context and bundle recorder are
-//! queued to its worker ([`Pool`]), with the command list or bundle they name resolved here
+//! queued to its worker ([`Workers`]), with the command list or bundle they name resolved here
 //! first; everything else runs here, on the main thread, in trace order. A statement that
 //! observes a context (its `finish`, `expect error` or `expect accepted` on it) first waits for
 //! the context's worker; one whose effect other contexts' calls could see, or whose result
@@ -36,9 +36,9 @@ use super::apply::{missing, record, Handles, Named, Recorded};
 use super::create::{create, release, Created};
 use super::names::{Namer, Names};
 use super::origin::{Layout, Origins, Piece, Via};
-use super::pool::Pool;
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
-use super::slot::{missing_recorder, Recorder, Refusal, Shared, SharedSlot, Slot};
+use super::recorders::{missing_recorder, Recorder, Refusal, Shared, SharedSlot, Slot};
+use super::workers::Workers;
 
 /// What a step did, for the reference of `--compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,13 +54,13 @@ pub(crate) enum Effect {
     Open,
 }
 
-pub(crate) struct Engine {
+pub(crate) struct LiveRun {
     pub shared: Arc<Shared>,
     device: Device,
     imm: ImmediateContext,
     names: Names,
     slots: HashMap<ObjId, (SharedSlot, Option<usize>)>,
-    pool: Pool,
+    workers: Workers,
     lists: HashMap<ObjId, CommandList>,
     bundles: HashMap<ObjId, DrawBundle>,
     /// Bundles a recorder made before its current one (kept until the trace releases it).
@@ -97,7 +97,7 @@ pub(crate) fn is_report(error: &Error) -> bool {
     )
 }
 
-impl Engine {
+impl LiveRun {
     pub(crate) fn new(program: Arc<Program>, threads: usize) -> Result<Self, Error> {
         let device = Device::new(DeviceDesc {
             immediate_semantics: program.semantics,
@@ -120,7 +120,7 @@ impl Engine {
             imm,
             names: Names::default(),
             slots: HashMap::new(),
-            pool: Pool::new(threads),
+            workers: Workers::new(threads),
             lists: HashMap::new(),
             bundles: HashMap::new(),
             earlier_bundles: HashMap::new(),
@@ -229,7 +229,7 @@ impl Engine {
     fn add_slot(&mut self, id: ObjId, recorder: Recorder, outcome: Result<(), Error>) {
         let program = self.program();
         let index = program.recorders.iter().position(|r| *r == id).unwrap_or(0);
-        let worker = self.pool.worker_of(index);
+        let worker = self.workers.worker_of(index);
         let mut slot = Slot::new(&program.objects[id].name, recorder);
         slot.last = outcome;
         slot.tracks = self.origins.is_some();
@@ -237,7 +237,7 @@ impl Engine {
     }
 
     fn release(&mut self, id: ObjId) {
-        self.pool.wait_all();
+        self.workers.wait_all();
         let kind = self.program().objects[id].kind;
         match kind {
             ObjKind::Context | ObjKind::BundleRecorder => {
@@ -266,7 +266,7 @@ impl Engine {
         };
         match call {
             Call::FinishCommandList { list, restore } => {
-                self.pool.wait(worker);
+                self.workers.wait(worker);
                 let (made, effect, pieces) = self.finish(&slot, line, *restore);
                 match made {
                     Ok(made) => {
@@ -285,7 +285,7 @@ impl Engine {
             | Call::InsertWaitOnFence { .. }
             | Call::SetResourceMinLod { .. }
             | Call::SetShaderResourceViewMinLod { .. } => {
-                self.pool.wait_all();
+                self.workers.wait_all();
                 let fences = &self.fences;
                 let named = Named {
                     list: None,
@@ -300,7 +300,7 @@ impl Engine {
                 Effect::Ran
             }
             Call::FinishBundle => {
-                self.pool.wait(worker);
+                self.workers.wait(worker);
                 let (made, effect, pieces) = self.finish_bundle(&slot, line);
                 if let Ok(bundle) = made {
                     self.bundle_layouts.insert(id, pieces.into());
@@ -316,7 +316,7 @@ impl Engine {
                 // A refused map does not poison the list (R-REC-8), so the list may finish
                 // without it: run it here, after the calls queued before it, so that its
                 // effect tells the reference whether to issue it.
-                self.pool.wait(worker);
+                self.workers.wait(worker);
                 let named = Named {
                     list: None,
                     bundle: None,
@@ -345,7 +345,7 @@ impl Engine {
                     _ => None,
                 };
                 let shared = self.shared.clone();
-                self.pool.run(worker, move || {
+                self.workers.run(worker, move || {
                     let Op::Call { call, .. } = &shared.program.steps[index].op else {
                         return;
                     };
@@ -481,7 +481,7 @@ impl Engine {
                 | Call::InsertWaitOnFence { .. }
                 | Call::Present(_)
         ) {
-            self.pool.wait_all();
+            self.workers.wait_all();
         }
         let shared = self.shared.clone();
         let objects = shared.resolver();
@@ -663,7 +663,7 @@ impl Engine {
             Subject::Immediate => self.imm_last.clone(),
             Subject::Object(id) => match self.slots.get(&id) {
                 Some((slot, worker)) => {
-                    self.pool.wait(*worker);
+                    self.workers.wait(*worker);
                     lock(slot).last.clone()
                 }
                 None => self.outcomes.get(&id).cloned().unwrap_or(Ok(())),
@@ -673,7 +673,7 @@ impl Engine {
 
     /// Every refusal so far, by line (waits for every worker).
     pub(crate) fn refusals(&mut self) -> Vec<Refusal> {
-        self.pool.wait_all();
+        self.workers.wait_all();
         let mut all = self.refusals.clone();
         for (slot, _) in self.slots.values() {
             all.extend(lock(slot).refusals.iter().cloned());
@@ -697,7 +697,7 @@ impl Engine {
 
     /// Takes in every instance the maps so far made (waits for every worker).
     fn refresh_names(&mut self) {
-        self.pool.wait_all();
+        self.workers.wait_all();
         let instances = self
             .shared
             .instances
@@ -742,7 +742,7 @@ impl Engine {
 
     /// Waits for every worker.
     pub(crate) fn settle(&mut self) {
-        self.pool.wait_all();
+        self.workers.wait_all();
     }
 }
 

@@ -10,10 +10,11 @@
 //! **Invariants.** `device` is the first statement and comes once; everything else needs it
 //! before. One pass, no backtracking: the cost is linear in the length of the trace.
 
-use super::ast::{CallContext, Declaration, Format, Name, Statement, Trace};
+use super::ast::{CallContext, Declaration, Statement, Trace};
 use super::cursor::{Cursor, Options, Result};
 use super::error::ParseError;
 use super::lex::{self, quote};
+use super::name::{Format, Name};
 use super::symbols::{Kind, Symbols, Want};
 use super::words::{Semantics, Stage, UavFlag, Usage, Validation};
 

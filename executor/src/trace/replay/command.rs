@@ -6,14 +6,14 @@
 //! rest of the trace run anyway; or `--compare` found a record that differs from the
 //! reference) or 2 (malformed: `trace:LINE: message` on stderr, nothing run).
 //!
-//! The steps: parse (`parse.rs`), lower (`lower.rs`: the engine's types, numbering), run every
-//! statement in order against the real engine (`engine.rs`, with `pool.rs` for `--threads`)
-//! checking expectations as they come (`verdict.rs`), and under `--compare` against the
-//! reference too (`reference.rs`); then the report (`report.rs`).
+//! The steps: parse (the syntax room, `../syntax/`), lower (`lower.rs`: the engine's types,
+//! numbering), run every statement in order against the real engine (`live.rs`, with
+//! `workers.rs` for `--threads`) checking expectations as they come (`verdict.rs`), and under
+//! `--compare` against the reference too (`reference/`); then the report (`report.rs`).
 
 use std::sync::Arc;
 
-use super::engine::Engine;
+use super::live::LiveRun;
 use super::lower::lower;
 use super::names::{digest, record_lines};
 use super::program::Op;
@@ -147,7 +147,7 @@ impl Replay {
 }
 
 /// Every record's kind, fields and origin, for `--records` (and `--json`).
-fn record_details(engine: &mut Engine, program: &super::program::Program) -> Vec<RecordDetail> {
+fn record_details(engine: &mut LiveRun, program: &super::program::Program) -> Vec<RecordDetail> {
     let fields = engine.with_records(|records, namer| {
         records
             .iter()
@@ -197,7 +197,7 @@ fn record_details(engine: &mut Engine, program: &super::program::Program) -> Vec
 /// assert!(broken.stderr.starts_with("trace:2: "));
 /// ```
 pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
-    let parsed = match super::parse(trace) {
+    let parsed = match crate::trace::parse(trace) {
         Ok(parsed) => parsed,
         Err(error) => return Replay::malformed(error.to_string()),
     };
@@ -205,7 +205,7 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         Ok(program) => Arc::new(program),
         Err(error) => return Replay::malformed(error.to_string()),
     };
-    let mut engine = match Engine::new(program.clone(), options.threads) {
+    let mut engine = match LiveRun::new(program.clone(), options.threads) {
         Ok(engine) => engine,
         Err(error) => return Replay::malformed(format!("replay: {error}")),
     };
@@ -258,7 +258,7 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         let theirs = reference.record_lines();
         summary.compare = Some((
             summary.records.len(),
-            super::compare::first_difference(&summary.records, &theirs),
+            super::reference::compare::first_difference(&summary.records, &theirs),
         ));
     }
     let differs = matches!(&summary.compare, Some((_, Some(_))));

@@ -11,9 +11,10 @@
 
 use std::fmt::Display;
 
-use super::ast::{is_name, BindFlags, Format, Name, SlotRange, SlotSet};
+use super::ast::{BindFlags, SlotRange, SlotSet};
 use super::error::ParseError;
 use super::lex::{self, quote, NumberError};
+use super::name::{is_name, Format, Name};
 use super::symbols::{Kind, Symbols, Want};
 use super::words::BindFlag;
 

@@ -10,9 +10,10 @@
 use std::fmt::{self, Display, Formatter, Write as _};
 
 use super::ast::{
-    BindFlags, Call, CallContext, Declaration, Expectation, Format, Method, Name, Rect, Remap,
-    SlotSet, Statement, Subject, Trace, Viewport,
+    BindFlags, Call, CallContext, Declaration, Expectation, Method, Rect, Remap, SlotSet,
+    Statement, Subject, Trace, Viewport,
 };
+use super::name::{Format, Name};
 use super::value::{DrawField, ExpectedValue, Number, ObjectRef};
 use super::words::yes_no;
 

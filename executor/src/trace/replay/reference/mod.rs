@@ -3,6 +3,12 @@
 //! executed, from the list's starting state, with the list's own semantics, then the
 //! executing context's after-rule.
 //!
+//! **In:** the [`Program`] (the same one the real run ran) and, step by step, the real run's
+//! [`Effect`] of each statement (whether its work happened, what a `finish` left): the reference
+//! issues only what the real run accepted. **Out:** the reference's draw records as record
+//! lines (objects by trace name), which `compare.rs` sets beside the real run's: the first
+//! record that differs, or nothing. `feed.rs` is the reference's GPU side (below).
+//!
 //! **How.** The reference has its own devices, twins (`Device::twin`) with the same objects
 //! made in the same order (so the same handles, which each accepts): one whose immediate recorder takes the trace's `imm` calls, with the
 //! trace's semantics, and, for the lists, one device per (semantics, nesting depth) whose
@@ -43,6 +49,9 @@
 //! `release` (the reference never releases: every call it issues was accepted by the real
 //! run, which is where use after release shows).
 
+pub(super) mod compare;
+mod feed;
+
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -54,10 +63,10 @@ use recorder::{
     Semantics, ShaderResourceView, Texture,
 };
 
+use self::feed::{Feed, Scope};
 use super::apply::{record, Handles, Named, Recorded, Resolver};
 use super::create::{create, Created};
-use super::engine::Effect;
-use super::feed::{Feed, Scope};
+use super::live::Effect;
 use super::names::{record_lines, Names};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program};
 use crate::gpu::GpuState;

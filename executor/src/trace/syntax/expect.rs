@@ -10,9 +10,10 @@
 //! Keys of `split_points` and `counters` may come in any order, each at most once; `total=` is
 //! printed first.
 
-use super::ast::{Expectation, Name, Subject};
+use super::ast::{Expectation, Subject};
 use super::cursor::{Cursor, Result};
 use super::lex::{self, quote};
+use super::name::Name;
 use super::parse::Parser;
 use super::symbols::{Symbols, Want};
 use super::value::{DrawField, ExpectedValue, FieldObject, Number, ObjectRef, ValueClass};

@@ -1,4 +1,4 @@
-//! One call of a [`Program`](super::program::Program) applied to one of the engine's
+//! One call of a [`Program`] applied to one of the engine's
 //! recording APIs ([`Recording`]: `recorder::DeferredContext`, which the immediate context
 //! also derefs to, and `bundles::BundleRecorder`, which has the same methods and refuses what
 //! a bundle may not hold): the trace's objects turned into handles, the arguments docs/TRACE.md
@@ -38,7 +38,7 @@ pub(crate) struct Handles {
 }
 
 /// A handle that names no object: what an object whose declaration the engine refused would
-/// be, were the replay not to refuse its uses itself (it does; see `engine.rs`).
+/// be, were the replay not to refuse its uses itself (it does; see `live.rs`).
 const NOWHERE: RawHandle = RawHandle::from_bits(u64::MAX - 1);
 
 impl Handles {

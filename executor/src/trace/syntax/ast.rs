@@ -1,4 +1,4 @@
-//! The typed syntax tree of a trace: what [`parse`](super::parse) returns and what the printer
+//! The typed syntax tree of a trace: what [`parse`](super::parse()) returns and what the printer
 //! (`print.rs`) writes back as canonical trace text.
 //!
 //! **In:** nothing; these are plain data. **Out:** one [`Statement`] per non-blank line, each
@@ -14,66 +14,12 @@
 //! and parses back equal if it is one the parser could have produced: objects declared before
 //! use, names that are [`Name`]s, finite floats, values of the class the field takes.
 
+use super::name::{Format, Name};
 use super::value::{DrawField, ExpectedValue};
 use super::words::{
     BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,
     Topology, UavFlag, Usage, Validation,
 };
-
-/// An object name, `[A-Za-z_][A-Za-z0-9_.]*`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Name(String);
-
-impl Name {
-    /// The name, if `text` is one (`None` for `2x`, `a-b`, the empty string).
-    ///
-    /// ```
-    /// # use executor::trace::Name;
-    /// assert_eq!(Name::new("sc.0.rtv").unwrap().as_str(), "sc.0.rtv");
-    /// assert!(Name::new("0sc").is_none());
-    /// ```
-    pub fn new(text: &str) -> Option<Self> {
-        is_name(text).then(|| Self(text.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// Whether `text` has the name grammar.
-pub(crate) fn is_name(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    match bytes.first() {
-        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {}
-        _ => return false,
-    }
-    // A plain loop: names can be megabytes long, and debug builds run adapters slowly.
-    let mut at = 1;
-    while at < bytes.len() {
-        let b = bytes[at];
-        if !matches!(b, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'.') {
-            return false;
-        }
-        at += 1;
-    }
-    true
-}
-
-/// A format name (`r8g8b8a8_unorm`). Formats compare by name; the parser takes any word with
-/// the name grammar and leaves unknown formats to the replay.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Format(String);
-
-impl Format {
-    pub fn new(text: &str) -> Option<Self> {
-        is_name(text).then(|| Self(text.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
 
 /// An inclusive range of slots, `2-5`, or one slot `3` (`first == last`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@
 //! returns only once every job queued to it before the wait has run. The main thread waits on
 //! the worker of a recorder before it observes the recorder (its `finish`, `expect error` or
 //! `expect accepted` on it), and on every worker before a statement whose effect other
-//! recorders' calls could see or whose result depends on their order (see `engine.rs`).
+//! recorders' calls could see or whose result depends on their order (see `live.rs`).
 
 use std::sync::mpsc::{channel, Sender};
 use std::thread::JoinHandle;
@@ -29,11 +29,11 @@ struct Worker {
 }
 
 /// The workers, or none.
-pub(crate) struct Pool {
+pub(crate) struct Workers {
     workers: Vec<Worker>,
 }
 
-impl Pool {
+impl Workers {
     /// `threads` workers (0: jobs run on the caller).
     pub(crate) fn new(threads: usize) -> Self {
         let workers = (0..threads)
@@ -99,7 +99,7 @@ impl Pool {
     }
 }
 
-impl Drop for Pool {
+impl Drop for Workers {
     fn drop(&mut self) {
         for worker in &mut self.workers {
             // Closing the queue ends the worker's loop once its jobs have run.

@@ -1,7 +1,7 @@
 //! Expectations checked against the real run: `expect ok`, `accepted`, `error`, `split_points`,
 //! `counters`, `draw`, `bundle_footprint` (docs/TRACE.md "Expectations").
 //!
-//! **In:** an [`Expect`] and the [`Engine`] as the trace left it at that line. **Out:** nothing
+//! **In:** an [`Expect`] and the [`LiveRun`] as the trace left it at that line. **Out:** nothing
 //! when it holds, or what was found instead, for `trace:LINE: expected …, found …`.
 //!
 //! **Comparing draw-record values.** Objects compare by trace name; `NAME` without `#K` matches
@@ -16,10 +16,10 @@ use recorder::ObjectKind;
 use crate::field::FieldValue;
 use crate::record::{DrawArgs, DrawRecord};
 
-use super::engine::Engine;
+use super::live::LiveRun;
 use super::names::Namer;
 use super::program::{Check, Expect};
-use super::value::{ExpectedValue, Number, ObjectRef};
+use crate::trace::syntax::value::{ExpectedValue, Number, ObjectRef};
 
 /// `expected …` of a failure: the expectation as written, without the `expect`.
 pub(crate) fn expected(expect: &Expect) -> String {
@@ -31,7 +31,7 @@ pub(crate) fn expected(expect: &Expect) -> String {
 }
 
 /// Checks `expect`; `Err(found)` when it fails.
-pub(crate) fn check(engine: &mut Engine, expect: &Expect) -> Result<(), String> {
+pub(crate) fn check(engine: &mut LiveRun, expect: &Expect) -> Result<(), String> {
     match &expect.check {
         Check::Ok => {
             let refusals = engine.refusals();

@@ -1,8 +1,8 @@
 //! What a trace lowers to before it runs: every object it names numbered ([`ObjId`]), every
 //! argument in the engine's own types, every step with its line.
 //!
-//! **In:** nothing; plain data, built by `lower.rs` from a parsed [`Trace`](super::Trace).
-//! **Out:** a [`Program`] that the replay (`run.rs` and its siblings) executes against the
+//! **In:** nothing; plain data, built by `lower.rs` from a parsed [`Trace`](crate::trace::Trace).
+//! **Out:** a [`Program`] that the replay (`command.rs` and its siblings) executes against the
 //! real engine, on one thread or several, and against the reference of `--compare`.
 //!
 //! **Invariant.** A program needs no further checking: every format is one the engine knows,
@@ -15,8 +15,8 @@ use recorder::{
     SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
 };
 
-use super::ast::Expectation as AstExpectation;
-use super::value::{DrawField, ExpectedValue};
+use crate::trace::syntax::ast::Expectation as AstExpectation;
+use crate::trace::syntax::value::{DrawField, ExpectedValue};
 
 /// An object of the trace, by its number: an index into [`Program::objects`].
 pub(crate) type ObjId = usize;

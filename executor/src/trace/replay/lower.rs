@@ -20,14 +20,15 @@ use std::collections::HashMap;
 use recorder::limits::MAX_BACK_BUFFERS;
 use recorder::{Rect, Remap, RemapKind, Viewport};
 
-use super::ast::{
-    CallContext, Declaration, Expectation, Method, Name, Statement, Subject as AstSubject, Trace,
-};
 use super::convert::*;
-use super::error::ParseError;
 use super::program::*;
-use super::symbols::split_derived;
-use super::words;
+use crate::trace::syntax::ast::{
+    CallContext, Declaration, Expectation, Method, Statement, Subject as AstSubject, Trace,
+};
+use crate::trace::syntax::name::Name;
+use crate::trace::syntax::split_derived;
+use crate::trace::syntax::words;
+use crate::trace::ParseError;
 
 /// Lowers `trace` (see the module essay).
 pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
@@ -360,7 +361,7 @@ impl Lowering {
         }
     }
 
-    fn call(&mut self, call: &super::ast::Call) -> Lowered<()> {
+    fn call(&mut self, call: &crate::trace::syntax::ast::Call) -> Lowered<()> {
         let on = match &call.context {
             CallContext::Immediate => On::Immediate,
             CallContext::Deferred(name) => On::Context(self.id(name)?),
@@ -648,7 +649,11 @@ impl Lowering {
         })
     }
 
-    fn remap(&mut self, kind: RemapKind, remap: &super::ast::Remap) -> Lowered<Call> {
+    fn remap(
+        &mut self,
+        kind: RemapKind,
+        remap: &crate::trace::syntax::ast::Remap,
+    ) -> Lowered<Call> {
         Ok(Call::Remap(Remap {
             kind,
             stage: stage(remap.stage),
