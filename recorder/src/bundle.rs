@@ -158,80 +158,6 @@ impl fmt::Display for OutputFormats {
     }
 }
 
-/// Which slots a remap names (R-B-9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum RemapKind {
-    ConstantBuffer = 0,
-    ShaderResource,
-    Sampler,
-    /// The input assembler's vertex-buffer slots (the stages are ignored).
-    VertexBuffer,
-}
-
-impl RemapKind {
-    pub const ALL: [RemapKind; 4] = [
-        Self::ConstantBuffer,
-        Self::ShaderResource,
-        Self::Sampler,
-        Self::VertexBuffer,
-    ];
-
-    /// The call that records it.
-    pub const fn call(self) -> &'static str {
-        match self {
-            Self::ConstantBuffer => "remap_constant_buffer_inheritance",
-            Self::ShaderResource => "remap_shader_resource_inheritance",
-            Self::Sampler => "remap_sampler_inheritance",
-            Self::VertexBuffer => "remap_vertex_buffer_inheritance",
-        }
-    }
-
-    /// The slots of this kind per stage (R-OBJ-5).
-    pub const fn slots(self) -> u32 {
-        match self {
-            Self::ConstantBuffer => CONSTANT_BUFFER_SLOTS,
-            Self::ShaderResource => SHADER_RESOURCE_SLOTS,
-            Self::Sampler => SAMPLER_SLOTS,
-            Self::VertexBuffer => VERTEX_BUFFER_SLOTS,
-        }
-    }
-
-    fn from_u8(value: u8) -> Self {
-        Self::ALL
-            .get(value as usize)
-            .copied()
-            .unwrap_or(Self::ConstantBuffer)
-    }
-}
-
-/// A remap as encoded: (stage, slot) reads the executing context's (inherit_stage,
-/// inherit_slot). For vertex buffers both stages are [`Stage::Vertex`] and mean the input
-/// assembler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Remap {
-    pub kind: RemapKind,
-    pub stage: Stage,
-    pub slot: u32,
-    pub inherit_stage: Stage,
-    pub inherit_slot: u32,
-}
-
-#[derive(Clone, Copy)]
-#[repr(C)]
-struct RemapPayload {
-    slot: u32,
-    inherit_slot: u32,
-    stage: u8,
-    inherit_stage: u8,
-    _reserved: [u8; 6],
-}
-
-/// A bundle call as encoded in a list: the bundle's handle only (a legacy list holds a
-/// reference on it, a fast one none). Its commands, declaration and footprint are the device
-/// entry's, read at execution: recording the call touches nothing of the bundle's.
-pub(crate) type DrawBundlePayload = RawHandle;
-
 /// A registered bundle as the device's entry holds it: the address of its commands (a list
 /// header on which the entry holds one reference), then its declaration and footprint.
 pub(crate) const BUNDLE_WORDS: usize = 4;
@@ -254,33 +180,6 @@ pub struct BundleBody {
     pub declaration: OutputFormats,
     /// Its constant-engine footprint (R-B-5).
     pub footprint: u32,
-}
-
-/// Reads what [`DeferredContext::remap_inheritance`] wrote.
-///
-/// # Safety
-/// `payload` must be the payload of a `RemapInheritance` command.
-pub(crate) unsafe fn decode_remap(operand: u8, payload: *const u8) -> Remap {
-    // SAFETY: the caller points at a `RemapInheritance` payload, which the encoder wrote as a
-    // `RemapPayload` at an 8-aligned address (commands and payloads are multiples of 8).
-    let p = unsafe { (payload as *const RemapPayload).read() };
-    Remap {
-        kind: RemapKind::from_u8(operand),
-        stage: Stage::from_u8(p.stage).unwrap_or(Stage::Vertex),
-        slot: p.slot,
-        inherit_stage: Stage::from_u8(p.inherit_stage).unwrap_or(Stage::Vertex),
-        inherit_slot: p.inherit_slot,
-    }
-}
-
-/// Reads what [`DeferredContext::record_draw_bundle`] wrote: the bundle's handle.
-///
-/// # Safety
-/// `payload` must be the payload of a `DrawBundle` command.
-pub(crate) unsafe fn decode_draw_bundle(payload: *const u8) -> RawHandle {
-    // SAFETY: the caller points at a `DrawBundle` payload, which the encoder wrote as a
-    // `DrawBundlePayload` at an 8-aligned address (commands and payloads are multiples of 8).
-    unsafe { (payload as *const DrawBundlePayload).read() }
 }
 
 /// Bundles hold few commands and live long: small chunks, doubling as they grow.

@@ -1,7 +1,6 @@
 //! Reading encoded commands back (`encode.rs` writes them): what execution, nesting and a legacy
 //! list's drop walk see.
 
-use crate::bundle::Remap;
 use crate::desc::{ClearFlags, Engine, PrimitiveTopology, Rect, Stage, Viewport};
 use crate::encode::*;
 use crate::handle::RawHandle;
@@ -214,22 +213,31 @@ impl<'a> Command<'a> {
     }
 }
 
-impl Decoded<'_> {
-    /// The command as a run of its own that keeps its list alive, for a GPU model that runs later
-    /// or on another thread (R-EX-3). `None` unless the command came from
-    /// [`CommandList::segments`](crate::CommandList::segments).
-    pub fn to_queued(&self) -> Option<crate::list::QueuedRun> {
-        let site = self.site?;
-        let start = crate::list::Position {
-            chunk: site.chunk,
-            offset: self.offset as usize,
-        };
-        let stop = crate::list::Position {
-            chunk: site.chunk,
-            offset: site.end as usize,
-        };
-        Some(crate::list::QueuedRun::new(site.list, start, stop))
+/// Reads what `DeferredContext::remap_inheritance` wrote.
+///
+/// # Safety
+/// `payload` must be the payload of a `RemapInheritance` command.
+unsafe fn decode_remap(operand: u8, payload: *const u8) -> Remap {
+    // SAFETY: the caller points at a `RemapInheritance` payload, which the encoder wrote as a
+    // `RemapPayload` at an 8-aligned address (commands and payloads are multiples of 8).
+    let p = unsafe { (payload as *const RemapPayload).read() };
+    Remap {
+        kind: RemapKind::from_u8(operand),
+        stage: Stage::from_u8(p.stage).unwrap_or(Stage::Vertex),
+        slot: p.slot,
+        inherit_stage: Stage::from_u8(p.inherit_stage).unwrap_or(Stage::Vertex),
+        inherit_slot: p.inherit_slot,
     }
+}
+
+/// Reads what `DeferredContext::record_draw_bundle` wrote: the bundle's handle.
+///
+/// # Safety
+/// `payload` must be the payload of a `DrawBundle` command.
+unsafe fn decode_draw_bundle(payload: *const u8) -> RawHandle {
+    // SAFETY: the caller points at a `DrawBundle` payload, which the encoder wrote as a
+    // `DrawBundlePayload` at an 8-aligned address (commands and payloads are multiples of 8).
+    unsafe { (payload as *const DrawBundlePayload).read() }
 }
 
 /// Reads a `T` at `at`.
@@ -535,10 +543,10 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 restore: header.operand != 0,
             },
             Opcode::RemapInheritance => {
-                Command::RemapInheritance(crate::bundle::decode_remap(header.operand, payload))
+                Command::RemapInheritance(decode_remap(header.operand, payload))
             }
             Opcode::DrawBundle => Command::DrawBundle {
-                bundle: crate::bundle::decode_draw_bundle(payload),
+                bundle: decode_draw_bundle(payload),
             },
         };
         let split = header.split.checked_sub(1).and_then(SplitCategory::from_u8);

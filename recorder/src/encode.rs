@@ -15,9 +15,12 @@
 //! its descriptor holds what is unknown until execution, and a side record in the chunk points at
 //! it so execution can find it without walking the commands around it.
 
-use crate::desc::Format;
+use crate::desc::{Format, Stage};
 use crate::handle::RawHandle;
-use crate::limits::{MAX_COMMAND_BYTES, MAX_MAP_BYTES};
+use crate::limits::{
+    CONSTANT_BUFFER_SLOTS, MAX_COMMAND_BYTES, MAX_MAP_BYTES, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
+    VERTEX_BUFFER_SLOTS,
+};
 use crate::split::SplitCategory;
 
 /// Which command an encoded header starts.
@@ -561,6 +564,80 @@ impl DrawPayload {
 }
 
 pub use crate::decode::{Command, Decoded};
+
+/// Which slots a remap names (R-B-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum RemapKind {
+    ConstantBuffer = 0,
+    ShaderResource,
+    Sampler,
+    /// The input assembler's vertex-buffer slots (the stages are ignored).
+    VertexBuffer,
+}
+
+impl RemapKind {
+    pub const ALL: [RemapKind; 4] = [
+        Self::ConstantBuffer,
+        Self::ShaderResource,
+        Self::Sampler,
+        Self::VertexBuffer,
+    ];
+
+    /// The call that records it.
+    pub const fn call(self) -> &'static str {
+        match self {
+            Self::ConstantBuffer => "remap_constant_buffer_inheritance",
+            Self::ShaderResource => "remap_shader_resource_inheritance",
+            Self::Sampler => "remap_sampler_inheritance",
+            Self::VertexBuffer => "remap_vertex_buffer_inheritance",
+        }
+    }
+
+    /// The slots of this kind per stage (R-OBJ-5).
+    pub const fn slots(self) -> u32 {
+        match self {
+            Self::ConstantBuffer => CONSTANT_BUFFER_SLOTS,
+            Self::ShaderResource => SHADER_RESOURCE_SLOTS,
+            Self::Sampler => SAMPLER_SLOTS,
+            Self::VertexBuffer => VERTEX_BUFFER_SLOTS,
+        }
+    }
+
+    pub(crate) fn from_u8(value: u8) -> Self {
+        Self::ALL
+            .get(value as usize)
+            .copied()
+            .unwrap_or(Self::ConstantBuffer)
+    }
+}
+
+/// A remap as encoded: (stage, slot) reads the executing context's (inherit_stage,
+/// inherit_slot). For vertex buffers both stages are [`Stage::Vertex`] and mean the input
+/// assembler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Remap {
+    pub kind: RemapKind,
+    pub stage: Stage,
+    pub slot: u32,
+    pub inherit_stage: Stage,
+    pub inherit_slot: u32,
+}
+
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct RemapPayload {
+    pub(crate) slot: u32,
+    pub(crate) inherit_slot: u32,
+    pub(crate) stage: u8,
+    pub(crate) inherit_stage: u8,
+    pub(crate) _reserved: [u8; 6],
+}
+
+/// A bundle call as encoded in a list: the bundle's handle only (a legacy list holds a
+/// reference on it, a fast one none). Its commands, declaration and footprint are the device
+/// entry's, read at execution: recording the call touches nothing of the bundle's.
+pub(crate) type DrawBundlePayload = RawHandle;
 
 #[cfg(test)]
 mod tests {

@@ -102,11 +102,12 @@ mod sync;
 mod table;
 
 pub use bind::VertexBuffer;
-pub use bundle::{BundleBody, OutputFormats, Remap, RemapKind};
+pub use bundle::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use context::{DeferredContext, DeferredContextDesc};
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
+pub use encode::{Remap, RemapKind};
 pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};

@@ -1070,3 +1070,21 @@ impl<'a> Iterator for Commands<'a> {
         }
     }
 }
+
+impl Decoded<'_> {
+    /// The command as a run of its own that keeps its list alive, for a GPU model that runs later
+    /// or on another thread (R-EX-3). `None` unless the command came from
+    /// [`CommandList::segments`](crate::CommandList::segments).
+    pub fn to_queued(&self) -> Option<QueuedRun> {
+        let site = self.site?;
+        let start = Position {
+            chunk: site.chunk,
+            offset: self.offset as usize,
+        };
+        let stop = Position {
+            chunk: site.chunk,
+            offset: site.end as usize,
+        };
+        Some(QueuedRun::new(site.list, start, stop))
+    }
+}
