@@ -12,9 +12,10 @@ use crate::info::*;
 use crate::limits::{self, MAX_BACK_BUFFERS};
 use crate::sync::Ordering;
 
-fn full(kind: ObjectKind) -> Error {
+/// The refusal of `call` when `kind`'s table is full; it names the call that was made.
+fn full(call: &'static str, kind: ObjectKind) -> Error {
     Error::InvalidArgument {
-        call: "create",
+        call,
         message: format!(
             "no room for another {} ({} alive at once at most, limits::MAX_OBJECTS_PER_KIND; R-OBJ-1); release one first",
             kind.name(),
@@ -54,7 +55,7 @@ impl Device {
             ));
         }
         if !self.shared.buffers.has_room() {
-            return Err(full(ObjectKind::Buffer));
+            return Err(full("create_buffer", ObjectKind::Buffer));
         }
         let info = BufferInfo {
             size: desc.size,
@@ -121,7 +122,7 @@ impl Device {
             ));
         }
         if !self.shared.textures.has_room() {
-            return Err(full(ObjectKind::Texture));
+            return Err(full("create_texture", ObjectKind::Texture));
         }
         Ok(Texture(self.shared.textures.insert(
             info.pack(),
@@ -234,7 +235,7 @@ impl Device {
         };
         if !table.has_room() {
             shared.unretain(resource.kind(), resource.raw());
-            return Err(full(kind));
+            return Err(full(call, kind));
         }
         Ok(table.insert(info.pack(), min_lod.to_bits(), 0, desc.name))
     }
@@ -331,7 +332,7 @@ impl Device {
             ));
         }
         if !self.shared.shaders.has_room() {
-            return Err(full(ObjectKind::Shader));
+            return Err(full("create_shader", ObjectKind::Shader));
         }
         let info = ShaderInfo {
             stage,
@@ -351,7 +352,7 @@ impl Device {
 
     pub fn create_input_layout(&self, desc: &InputLayoutDesc<'_>) -> Result<InputLayout, Error> {
         if !self.shared.input_layouts.has_room() {
-            return Err(full(ObjectKind::InputLayout));
+            return Err(full("create_input_layout", ObjectKind::InputLayout));
         }
         Ok(InputLayout(self.shared.input_layouts.insert(
             [desc.vertex_buffers as u64],
@@ -366,7 +367,7 @@ impl Device {
             .blend_states
             .has_room()
             .then(|| BlendState(self.shared.blend_states.insert([], 0, 0, name)))
-            .ok_or_else(|| full(ObjectKind::BlendState))
+            .ok_or_else(|| full("create_blend_state", ObjectKind::BlendState))
     }
 
     pub fn create_rasterizer_state(&self, name: &str) -> Result<RasterizerState, Error> {
@@ -374,7 +375,7 @@ impl Device {
             .rasterizer_states
             .has_room()
             .then(|| RasterizerState(self.shared.rasterizer_states.insert([], 0, 0, name)))
-            .ok_or_else(|| full(ObjectKind::RasterizerState))
+            .ok_or_else(|| full("create_rasterizer_state", ObjectKind::RasterizerState))
     }
 
     pub fn create_depth_stencil_state(&self, name: &str) -> Result<DepthStencilState, Error> {
@@ -382,7 +383,7 @@ impl Device {
             .depth_stencil_states
             .has_room()
             .then(|| DepthStencilState(self.shared.depth_stencil_states.insert([], 0, 0, name)))
-            .ok_or_else(|| full(ObjectKind::DepthStencilState))
+            .ok_or_else(|| full("create_depth_stencil_state", ObjectKind::DepthStencilState))
     }
 
     pub fn create_sampler_state(&self, name: &str) -> Result<SamplerState, Error> {
@@ -390,7 +391,7 @@ impl Device {
             .sampler_states
             .has_room()
             .then(|| SamplerState(self.shared.sampler_states.insert([], 0, 0, name)))
-            .ok_or_else(|| full(ObjectKind::SamplerState))
+            .ok_or_else(|| full("create_sampler_state", ObjectKind::SamplerState))
     }
 
     pub fn create_query(&self, name: &str, kind: QueryKind) -> Result<Query, Error> {
@@ -398,7 +399,7 @@ impl Device {
             .queries
             .has_room()
             .then(|| Query(self.shared.queries.insert([kind as u64], 0, 0, name)))
-            .ok_or_else(|| full(ObjectKind::Query))
+            .ok_or_else(|| full("create_query", ObjectKind::Query))
     }
 
     /// Creates a swap chain and its back buffers: textures `NAME.0 ..` with render-target views
@@ -415,7 +416,7 @@ impl Device {
             ));
         }
         if !self.shared.swap_chains.has_room() {
-            return Err(full(ObjectKind::SwapChain));
+            return Err(full("create_swap_chain", ObjectKind::SwapChain));
         }
         // Reserve the handle first so the back buffers can name their swap chain.
         let mut words = [0u64; SWAP_CHAIN_WORDS];
