@@ -26,17 +26,28 @@ pub enum FieldValue {
     Null,
     /// An object: a shader, a state, a view (`instance`: its resource's), a buffer.
     Object {
+        /// The object's kind.
         kind: ObjectKind,
+        /// Its handle.
         handle: RawHandle,
+        /// The dynamic instance read (`INITIAL` for other objects).
         instance: InstanceId,
     },
+    /// An integer: a count, an index, a mask, a draw argument.
     Uint(u64),
+    /// A float: a minimum LOD, a blend factor component.
     Float(f32),
+    /// A flag.
     Bool(bool),
+    /// A format.
     Format(Format),
+    /// A primitive topology.
     Topology(PrimitiveTopology),
+    /// A viewport.
     Viewport(Viewport),
+    /// A scissor rectangle.
     Scissor(Rect),
+    /// A draw's arguments.
     Args(DrawArgs),
 }
 
@@ -44,6 +55,7 @@ pub enum FieldValue {
 /// view's resource is dynamic (only the namer knows: a buffer binding does not say whether its
 /// buffer is dynamic).
 pub trait ObjectNamer {
+    /// Writes the trace name of the object `kind` `handle` reading `instance`.
     fn write_object(
         &self,
         f: &mut fmt::Formatter<'_>,

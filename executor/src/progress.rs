@@ -115,6 +115,7 @@ impl Progress {
         self.fences.get(&value).copied()
     }
 
+    /// A bottom-of-pipe write of `value` at `offset` of `buffer` reached the GPU now.
     pub fn write_memory(&mut self, buffer: RawHandle, offset: u64, value: u64) {
         self.memory.insert((buffer, offset), (value, self.position));
     }
@@ -163,6 +164,7 @@ impl Progress {
         self.waited.insert(chain);
     }
 
+    /// Whether a wait on present for `chain` reached the GPU this frame.
     pub fn waited_on_present(&self, chain: RawHandle) -> bool {
         self.waited.contains(&chain)
     }

@@ -62,7 +62,10 @@ pub enum GrowthPolicy {
     /// Every chunk has the policy's chunk size.
     Fixed,
     /// Each chunk of a list is twice the previous, up to `max` bytes.
-    Doubling { max: usize },
+    Doubling {
+        /// The largest chunk size, in bytes.
+        max: usize,
+    },
     /// `f(chunk index within the list, previous size)` gives the next size.
     Custom(Arc<dyn Fn(u32, usize) -> usize + Send + Sync>),
 }
@@ -82,6 +85,7 @@ impl std::fmt::Debug for GrowthPolicy {
 pub struct ChunkPolicy {
     /// Size of a list's first chunk, 64 KB by default.
     pub chunk_size: usize,
+    /// How the chunks after the first are sized.
     pub growth: GrowthPolicy,
     /// Bytes of free chunks the device's pool keeps for reuse; the rest go back to the allocator.
     /// A context's own policy caps what its lists return, within the device's limit.

@@ -25,6 +25,8 @@ fn full(call: &'static str, kind: ObjectKind) -> Error {
 }
 
 impl Device {
+    /// Creates a buffer. Refused (`invalid_argument`, R-OBJ-2): size 0, append/counter flags without
+    /// `UNORDERED_ACCESS`, texture-only bind flags, a full table.
     pub fn create_buffer(&self, desc: &BufferDesc<'_>) -> Result<Buffer, Error> {
         const CALL: &str = "create_buffer";
         if desc.size == 0 {
@@ -71,6 +73,9 @@ impl Device {
         )))
     }
 
+    /// Creates a 2D texture (render targets and depth stencils are textures with those bind flags).
+    /// Refused (`invalid_argument`, R-OBJ-2) when its dimensions, mips, samples or flags are
+    /// inconsistent, or the table is full.
     pub fn create_texture(&self, desc: &TextureDesc<'_>) -> Result<Texture, Error> {
         let info = TextureInfo {
             format: desc.format,
@@ -240,6 +245,7 @@ impl Device {
         Ok(table.insert(info.pack(), min_lod.to_bits(), 0, desc.name))
     }
 
+    /// Creates a shader-resource view; its resource needs `SHADER_RESOURCE` (R-OBJ-2).
     pub fn create_shader_resource_view(
         &self,
         desc: &ViewDesc<'_>,
@@ -253,6 +259,7 @@ impl Device {
         .map(ShaderResourceView)
     }
 
+    /// Creates an unordered-access view; its resource needs `UNORDERED_ACCESS` (R-OBJ-2).
     pub fn create_unordered_access_view(
         &self,
         desc: &ViewDesc<'_>,
@@ -266,6 +273,7 @@ impl Device {
         .map(UnorderedAccessView)
     }
 
+    /// Creates a render-target view; its resource needs `RENDER_TARGET` (R-OBJ-2).
     pub fn create_render_target_view(
         &self,
         desc: &ViewDesc<'_>,
@@ -285,6 +293,7 @@ impl Device {
         .map(RenderTargetView)
     }
 
+    /// Creates a depth-stencil view; its resource needs `DEPTH_STENCIL` (R-OBJ-2).
     pub fn create_depth_stencil_view(
         &self,
         desc: &ViewDesc<'_>,
@@ -304,6 +313,8 @@ impl Device {
         .map(DepthStencilView)
     }
 
+    /// Creates a shader of `desc.stage` reading the slots `desc` names; slots past the stage's limits
+    /// are refused (R-OBJ-5).
     pub fn create_shader(&self, desc: &ShaderDesc<'_>) -> Result<Shader, Error> {
         let stage = desc.stage;
         let uav_limit = if stage == Stage::Compute {
@@ -350,6 +361,7 @@ impl Device {
         )))
     }
 
+    /// Creates an input layout reading the vertex-buffer slots `desc` names.
     pub fn create_input_layout(&self, desc: &InputLayoutDesc<'_>) -> Result<InputLayout, Error> {
         if !self.shared.input_layouts.has_room() {
             return Err(full("create_input_layout", ObjectKind::InputLayout));
@@ -362,6 +374,7 @@ impl Device {
         )))
     }
 
+    /// Creates a blend state (the model keeps only its identity).
     pub fn create_blend_state(&self, name: &str) -> Result<BlendState, Error> {
         self.shared
             .blend_states
@@ -370,6 +383,7 @@ impl Device {
             .ok_or_else(|| full("create_blend_state", ObjectKind::BlendState))
     }
 
+    /// Creates a rasterizer state (the model keeps only its identity).
     pub fn create_rasterizer_state(&self, name: &str) -> Result<RasterizerState, Error> {
         self.shared
             .rasterizer_states
@@ -378,6 +392,7 @@ impl Device {
             .ok_or_else(|| full("create_rasterizer_state", ObjectKind::RasterizerState))
     }
 
+    /// Creates a depth-stencil state (the model keeps only its identity).
     pub fn create_depth_stencil_state(&self, name: &str) -> Result<DepthStencilState, Error> {
         self.shared
             .depth_stencil_states
@@ -386,6 +401,7 @@ impl Device {
             .ok_or_else(|| full("create_depth_stencil_state", ObjectKind::DepthStencilState))
     }
 
+    /// Creates a sampler state (the model keeps only its identity).
     pub fn create_sampler_state(&self, name: &str) -> Result<SamplerState, Error> {
         self.shared
             .sampler_states
@@ -394,6 +410,7 @@ impl Device {
             .ok_or_else(|| full("create_sampler_state", ObjectKind::SamplerState))
     }
 
+    /// Creates a query of `kind`; a predicate drives `set_predication`.
     pub fn create_query(&self, name: &str, kind: QueryKind) -> Result<Query, Error> {
         self.shared
             .queries

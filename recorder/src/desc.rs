@@ -7,11 +7,16 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Semantics {
     #[default]
+    /// The D3D11 contract: the runtime counts references, shadows state, patches split points and
+    /// starts each command list from ClearState.
     Legacy,
+    /// The Xbox One fast contract: no references, no shadow, lists inherit the executing context's
+    /// state, and the application synchronises.
     Fast,
 }
 
 impl Semantics {
+    /// The semantics' name in traces: `legacy` or `fast`.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Legacy => "legacy",
@@ -24,15 +29,22 @@ impl Semantics {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Stage {
+    /// The vertex shader (`vs`).
     Vertex = 0,
+    /// The hull shader (`hs`).
     Hull,
+    /// The domain shader (`ds`).
     Domain,
+    /// The geometry shader (`gs`).
     Geometry,
+    /// The pixel shader (`ps`).
     Pixel,
+    /// The compute shader (`cs`); the compute stage has its own UAV slots.
     Compute,
 }
 
 impl Stage {
+    /// The six stages, in the order of their discriminants.
     pub const ALL: [Stage; 6] = [
         Self::Vertex,
         Self::Hull,
@@ -62,6 +74,7 @@ impl Stage {
         }
     }
 
+    /// The stage whose trace name is `name` (`vs`, ..., `cs`).
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|stage| stage.name() == name)
     }
@@ -79,12 +92,17 @@ macro_rules! formats {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         #[repr(u16)]
         pub enum Format {
+            /// No format: a view takes its resource's.
             #[default]
             Unknown = 0,
-            $($variant,)*
+            $(
+                #[doc = concat!("`", $name, "`: ", $bytes, " bytes per element.")]
+                $variant,
+            )*
         }
 
         impl Format {
+            /// Every format, `Unknown` first, in the order of their discriminants.
             pub const ALL: &'static [Format] = &[Format::Unknown, $(Format::$variant,)*];
 
             /// The format's name in traces (`r8g8b8a8_unorm`).
@@ -140,6 +158,7 @@ formats! {
 }
 
 impl Format {
+    /// The format whose trace name is `name`.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL
             .iter()
@@ -167,9 +186,14 @@ impl fmt::Display for Format {
 #[repr(u8)]
 pub enum Usage {
     #[default]
+    /// GPU read and write; updated by copies, `update_subresource` or (allow_usage_default) maps.
     Default = 0,
+    /// Contents fixed at creation.
     Immutable,
+    /// CPU-written through write_discard and write_no_overwrite maps; each write_discard map makes a
+    /// new instance (R-REC-10).
     Dynamic,
+    /// CPU-readable and -writable copy source or destination; never bound.
     Staging,
 }
 
@@ -190,14 +214,23 @@ impl Usage {
 pub struct BindFlags(u8);
 
 impl BindFlags {
+    /// No bind flag.
     pub const NONE: Self = Self(0);
+    /// Bindable as a vertex buffer.
     pub const VERTEX: Self = Self(1 << 0);
+    /// Bindable as an index buffer.
     pub const INDEX: Self = Self(1 << 1);
+    /// Bindable as a constant buffer.
     pub const CONSTANT: Self = Self(1 << 2);
+    /// Readable through shader-resource views.
     pub const SHADER_RESOURCE: Self = Self(1 << 3);
+    /// Writable through unordered-access views.
     pub const UNORDERED_ACCESS: Self = Self(1 << 4);
+    /// Writable as stream output.
     pub const STREAM_OUTPUT: Self = Self(1 << 5);
+    /// Writable through render-target views.
     pub const RENDER_TARGET: Self = Self(1 << 6);
+    /// Writable through depth-stencil views.
     pub const DEPTH_STENCIL: Self = Self(1 << 7);
 
     const NAMES: [(&'static str, BindFlags); 8] = [
@@ -212,13 +245,16 @@ impl BindFlags {
     ];
 
     #[inline]
+    /// Whether every flag of `other` is set.
     pub const fn contains(self, other: Self) -> bool {
         self.0 & other.0 == other.0
     }
     #[inline]
+    /// Whether any flag of `other` is set.
     pub const fn intersects(self, other: Self) -> bool {
         self.0 & other.0 != 0
     }
+    /// The flags as bits (bit 0 `VERTEX` ... bit 7 `DEPTH_STENCIL`).
     pub const fn bits(self) -> u8 {
         self.0
     }
@@ -261,31 +297,47 @@ impl fmt::Debug for BindFlags {
 #[repr(u8)]
 pub enum UavFlag {
     #[default]
+    /// A plain UAV.
     None = 0,
+    /// An append/consume UAV (hidden counter).
     Append,
+    /// A UAV with a hidden counter.
     Counter,
 }
 
 /// A buffer (R-OBJ-2).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BufferDesc<'a> {
+    /// The debug name, used in messages, records and traces.
     pub name: &'a str,
+    /// Size in bytes.
     pub size: u32,
+    /// How the buffer is used.
     pub usage: Usage,
+    /// Where it may be bound.
     pub bind: BindFlags,
+    /// The hidden-counter flavour of its UAVs.
     pub uav_flag: UavFlag,
 }
 
 /// A 2D texture, render target or depth stencil (R-OBJ-2).
 #[derive(Clone, Copy, Debug)]
 pub struct TextureDesc<'a> {
+    /// The debug name, used in messages, records and traces.
     pub name: &'a str,
+    /// Texel format.
     pub format: Format,
+    /// Width in texels.
     pub width: u32,
+    /// Height in texels.
     pub height: u32,
+    /// Number of mip levels.
     pub mip_levels: u32,
+    /// Number of array slices.
     pub array_size: u32,
+    /// Samples per texel (1: not multisampled).
     pub sample_count: u32,
+    /// Where it may be bound.
     pub bind: BindFlags,
     /// `None` takes the default: compressible when bound as render target or depth stencil.
     pub compressible: Option<bool>,
@@ -313,13 +365,18 @@ impl Default for TextureDesc<'_> {
 /// A range of mips and array slices a view sees. `u32::MAX` counts mean "all remaining".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SubresourceRange {
+    /// First mip level seen.
     pub first_mip: u32,
+    /// Mip levels seen (`u32::MAX`: all from `first_mip`).
     pub mip_count: u32,
+    /// First array slice seen.
     pub first_slice: u32,
+    /// Array slices seen (`u32::MAX`: all from `first_slice`).
     pub slice_count: u32,
 }
 
 impl SubresourceRange {
+    /// Every mip and every slice.
     pub const ALL: Self = Self {
         first_mip: 0,
         mip_count: u32::MAX,
@@ -337,15 +394,20 @@ impl Default for SubresourceRange {
 /// A view of any of the four kinds (R-OBJ-2). `format: Unknown` takes the resource's format.
 #[derive(Clone, Copy, Debug)]
 pub struct ViewDesc<'a> {
+    /// The debug name, used in messages, records and traces.
     pub name: &'a str,
+    /// The buffer or texture viewed.
     pub resource: crate::Resource,
+    /// The view's format (`Unknown`: the resource's).
     pub format: Format,
+    /// The mips and slices viewed.
     pub range: SubresourceRange,
     /// Initial minimum LOD of a shader-resource view; `None` copies the resource's (R-ST-6).
     pub min_lod: Option<f32>,
 }
 
 impl<'a> ViewDesc<'a> {
+    /// A view of all of `resource` in its own format.
     pub fn new(name: &'a str, resource: impl Into<crate::Resource>) -> Self {
         Self {
             name,
@@ -360,17 +422,24 @@ impl<'a> ViewDesc<'a> {
 /// A shader: its stage, the slots it reads, and whether it writes stream output (R-OBJ-2).
 #[derive(Clone, Copy, Debug)]
 pub struct ShaderDesc<'a> {
+    /// The debug name, used in messages, records and traces.
     pub name: &'a str,
+    /// The stage the shader runs in.
     pub stage: Stage,
     /// Bit `i` set: the shader reads constant buffer slot `i`.
     pub constant_buffers: u16,
+    /// Bit `i` set: the shader reads shader-resource slot `i`.
     pub shader_resources: u128,
+    /// Bit `i` set: the shader reads sampler slot `i`.
     pub samplers: u16,
+    /// Bit `i` set: the shader accesses UAV slot `i`.
     pub unordered_access_views: u64,
+    /// The shader writes stream output (a geometry shader; never in a bundle, R-B-6).
     pub stream_output: bool,
 }
 
 impl<'a> ShaderDesc<'a> {
+    /// A shader of `stage` that reads no slot.
     pub fn new(name: &'a str, stage: Stage) -> Self {
         Self {
             name,
@@ -387,7 +456,9 @@ impl<'a> ShaderDesc<'a> {
 /// An input layout and the vertex-buffer slots it reads (bit `i`: slot `i`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InputLayoutDesc<'a> {
+    /// The debug name, used in messages, records and traces.
     pub name: &'a str,
+    /// Bit `i` set: the layout reads vertex-buffer slot `i`.
     pub vertex_buffers: u32,
 }
 
@@ -396,19 +467,28 @@ pub struct InputLayoutDesc<'a> {
 #[repr(u8)]
 pub enum QueryKind {
     #[default]
+    /// Counts samples that pass the depth and stencil tests.
     Occlusion = 0,
+    /// An occlusion predicate: usable with `set_predication`.
     Predicate,
+    /// A GPU timestamp.
     Timestamp,
+    /// Pipeline statistics.
     PipelineStatistics,
 }
 
 /// A swap chain with `buffers` back buffers (R-OBJ-2, R-EX-7).
 #[derive(Clone, Copy, Debug)]
 pub struct SwapChainDesc<'a> {
+    /// The debug name, used in messages, records and traces.
     pub name: &'a str,
+    /// Number of back buffers (the chain rotates through them at each present).
     pub buffers: u32,
+    /// Back-buffer format.
     pub format: Format,
+    /// Back-buffer width in texels.
     pub width: u32,
+    /// Back-buffer height in texels.
     pub height: u32,
 }
 
@@ -417,15 +497,22 @@ pub struct SwapChainDesc<'a> {
 #[repr(u8)]
 pub enum PrimitiveTopology {
     #[default]
+    /// Nothing set (the ClearState default).
     Undefined = 0,
+    /// A list of triangles.
     TriangleList,
+    /// A strip of triangles.
     TriangleStrip,
+    /// A list of lines.
     LineList,
+    /// A strip of lines.
     LineStrip,
+    /// A list of points.
     PointList,
 }
 
 impl PrimitiveTopology {
+    /// The topology's name in traces (`triangle_list`, ...).
     pub const fn name(self) -> &'static str {
         match self {
             Self::Undefined => "undefined",
@@ -452,10 +539,16 @@ impl PrimitiveTopology {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum MapType {
+    /// CPU read of a staging resource (legacy: waits for the GPU).
     Read,
+    /// CPU write of a staging resource.
     Write,
+    /// CPU read and write of a staging resource.
     ReadWrite,
+    /// A new instance of a dynamic resource; the previous contents are not kept (R-REC-10).
     WriteDiscard,
+    /// A write into a dynamic (or, with allow_usage_default, default) resource the GPU may still
+    /// read; the application promises not to overwrite what it uses.
     WriteNoOverwrite,
 }
 
@@ -464,12 +557,16 @@ pub enum MapType {
 #[repr(u8)]
 pub enum Engine {
     #[default]
+    /// The graphics engine (draws, dispatches, everything by default).
     Graphics = 0,
+    /// The asynchronous compute engine (always fast semantics).
     Compute,
+    /// The DMA engine (copies; always fast semantics).
     Dma,
 }
 
 impl Engine {
+    /// The engine's name in traces: `graphics`, `compute` or `dma`.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Graphics => "graphics",
@@ -490,15 +587,22 @@ impl Engine {
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 #[repr(C)]
 pub struct Viewport {
+    /// Left edge in pixels.
     pub x: f32,
+    /// Top edge in pixels.
     pub y: f32,
+    /// Width in pixels.
     pub width: f32,
+    /// Height in pixels.
     pub height: f32,
+    /// Nearest depth.
     pub min_depth: f32,
+    /// Farthest depth.
     pub max_depth: f32,
 }
 
 impl Viewport {
+    /// A viewport at (`x`, `y`) of `width` by `height` pixels, depth 0..1.
     pub fn new(x: f32, y: f32, width: f32, height: f32) -> Self {
         Self {
             x,
@@ -515,24 +619,32 @@ impl Viewport {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(C)]
 pub struct Rect {
+    /// Left edge, inclusive.
     pub left: i32,
+    /// Top edge, inclusive.
     pub top: i32,
+    /// Right edge, exclusive.
     pub right: i32,
+    /// Bottom edge, exclusive.
     pub bottom: i32,
 }
 
 /// Which parts of a depth-stencil view a clear touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct ClearFlags {
+    /// Clear the depth plane.
     pub depth: bool,
+    /// Clear the stencil plane.
     pub stencil: bool,
 }
 
 impl ClearFlags {
+    /// Depth only.
     pub const DEPTH: Self = Self {
         depth: true,
         stencil: false,
     };
+    /// Depth and stencil.
     pub const DEPTH_STENCIL: Self = Self {
         depth: true,
         stencil: true,

@@ -16,25 +16,40 @@ use crate::limits::GENERATION_COUNT_BITS;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum ObjectKind {
+    /// A buffer.
     Buffer = 0,
+    /// A 2D texture.
     Texture,
+    /// A shader-resource view.
     ShaderResourceView,
+    /// An unordered-access view.
     UnorderedAccessView,
+    /// A render-target view.
     RenderTargetView,
+    /// A depth-stencil view.
     DepthStencilView,
+    /// A shader.
     Shader,
+    /// An input layout.
     InputLayout,
+    /// A blend state.
     BlendState,
+    /// A rasterizer state.
     RasterizerState,
+    /// A depth-stencil state.
     DepthStencilState,
+    /// A sampler state.
     SamplerState,
+    /// A query or predicate.
     Query,
+    /// A swap chain.
     SwapChain,
     /// A finished draw bundle (R-B-10), registered so that lists call it by handle.
     Bundle,
 }
 
 impl ObjectKind {
+    /// The number of kinds (one object table each).
     pub const COUNT: usize = 15;
 
     /// The name used in messages and traces.
@@ -76,10 +91,12 @@ impl RawHandle {
     };
 
     #[inline]
+    /// Whether this is [`RawHandle::NULL`].
     pub const fn is_null(self) -> bool {
         self.index == u32::MAX
     }
     #[inline]
+    /// The object's index in its kind's table.
     pub const fn index(self) -> u32 {
         self.index
     }
@@ -104,6 +121,7 @@ impl RawHandle {
         (self.generation as u64) << 32 | self.index as u64
     }
     #[inline]
+    /// The handle packed by [`to_bits`](Self::to_bits).
     pub const fn from_bits(bits: u64) -> Self {
         Self {
             index: bits as u32,
@@ -130,8 +148,11 @@ impl fmt::Debug for RawHandle {
 
 /// A handle of one kind. Implemented by every typed handle.
 pub trait Handle: Copy + fmt::Debug + Eq + std::hash::Hash + Send + Sync + 'static {
+    /// The kind of object the handle names.
     const KIND: ObjectKind;
+    /// The untyped handle.
     fn raw(self) -> RawHandle;
+    /// The typed handle of `raw` (not checked: a wrong kind is refused at its first use).
     fn from_raw(raw: RawHandle) -> Self;
 }
 
@@ -194,17 +215,21 @@ handles! {
 /// A resource: what copies, maps and compression calls take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Resource {
+    /// A buffer.
     Buffer(Buffer),
+    /// A texture.
     Texture(Texture),
 }
 
 impl Resource {
+    /// `Buffer` or `Texture`.
     pub fn kind(self) -> ObjectKind {
         match self {
             Self::Buffer(_) => ObjectKind::Buffer,
             Self::Texture(_) => ObjectKind::Texture,
         }
     }
+    /// The untyped handle.
     pub fn raw(self) -> RawHandle {
         match self {
             Self::Buffer(b) => b.0,

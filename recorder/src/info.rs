@@ -17,9 +17,13 @@ pub(crate) const SWAP_CHAIN_WORDS: usize = 2 + 2 * MAX_BACK_BUFFERS as usize;
 /// A buffer's immutable properties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferInfo {
+    /// Size in bytes.
     pub size: u32,
+    /// How the buffer is used.
     pub usage: Usage,
+    /// Where it may be bound.
     pub bind: BindFlags,
+    /// The hidden-counter flavour of its UAVs.
     pub uav_flag: UavFlag,
 }
 
@@ -47,14 +51,23 @@ impl BufferInfo {
 /// A texture's immutable properties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TextureInfo {
+    /// Texel format.
     pub format: Format,
+    /// Width in texels.
     pub width: u32,
+    /// Height in texels.
     pub height: u32,
+    /// Number of mip levels (at most 255 kept).
     pub mip_levels: u32,
+    /// Number of array slices.
     pub array_size: u32,
+    /// Samples per texel.
     pub sample_count: u32,
+    /// Where it may be bound.
     pub bind: BindFlags,
+    /// Whether the GPU keeps it compressed while it is a render target or depth stencil.
     pub compressible: bool,
+    /// Texture compatible: shader reads need no decompression (R-SP-2).
     pub texture_compatible: bool,
     /// The swap chain and index, for a back buffer.
     pub back_buffer: Option<(SwapChain, u32)>,
@@ -106,12 +119,19 @@ impl TextureInfo {
 /// A view's immutable properties, with the properties of its resource it was created over.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ViewInfo {
+    /// The buffer or texture viewed.
     pub resource: Resource,
+    /// The view's format (the resource's when created with `Unknown`).
     pub format: Format,
+    /// Properties of the resource the view reads, copied in at creation.
     pub flags: ViewFlags,
+    /// First mip level seen.
     pub first_mip: u32,
+    /// Mip levels seen.
     pub mip_count: u32,
+    /// First array slice seen.
     pub first_slice: u32,
+    /// Array slices seen.
     pub slice_count: u32,
 }
 
@@ -151,11 +171,17 @@ impl ViewInfo {
 /// A shader's stage and the slots it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShaderInfo {
+    /// The stage it runs in.
     pub stage: Stage,
+    /// Bit `i`: reads constant buffer slot `i`.
     pub constant_buffers: u16,
+    /// Bit `i`: reads shader-resource slot `i`.
     pub shader_resources: u128,
+    /// Bit `i`: reads sampler slot `i`.
     pub samplers: u16,
+    /// Bit `i`: accesses UAV slot `i`.
     pub unordered_access_views: u64,
+    /// Writes stream output.
     pub stream_output: bool,
 }
 
@@ -186,8 +212,11 @@ impl ShaderInfo {
 /// A swap chain's properties and back buffers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwapChainInfo {
+    /// Back-buffer format.
     pub format: Format,
+    /// Back-buffer width.
     pub width: u32,
+    /// Back-buffer height.
     pub height: u32,
     /// Back buffers and their render-target views, in rotation order.
     pub buffers: Vec<(Texture, RenderTargetView)>,

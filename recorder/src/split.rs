@@ -8,20 +8,34 @@ use std::ops::{Index, IndexMut};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum SplitCategory {
+    /// A clear of a render-target view (R-SP-1).
     ClearRenderTarget = 0,
+    /// A clear of a depth-stencil view (R-SP-1).
     ClearDepthStencil,
+    /// A bind of render targets or a depth stencil (R-SP-1).
     SetRenderTargets,
+    /// A bind of unordered-access views, output-merger or compute (R-SP-1).
     SetUnorderedAccessViews,
+    /// A depth-stencil state set (R-SP-1).
     SetDepthStencilState,
+    /// A dynamic index buffer not mapped write_discard earlier in the list: it reads the instance
+    /// current on the immediate context when the list executes (R-SP-4).
     DynamicIndexBuffer,
+    /// A dynamic vertex buffer not mapped write_discard earlier in the list.
     DynamicVertexBuffer,
+    /// A dynamic constant buffer not mapped write_discard earlier in the list.
     DynamicConstantBuffer,
+    /// A shader-resource view of a dynamic resource not mapped write_discard earlier in the list.
     DynamicShaderResource,
+    /// A bind of an SRV or UAV of a compressible render target or depth stencil: decompressed at
+    /// execution if it is compressed then (R-SP-2).
     Decompression,
 }
 
 impl SplitCategory {
+    /// The number of categories.
     pub const COUNT: usize = 10;
+    /// Every category, in counter order.
     pub const ALL: [SplitCategory; Self::COUNT] = [
         Self::ClearRenderTarget,
         Self::ClearDepthStencil,
@@ -51,6 +65,7 @@ impl SplitCategory {
         }
     }
 
+    /// The category whose trace name is `name`.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|c| c.name() == name)
     }
@@ -83,6 +98,7 @@ impl fmt::Display for SplitCategory {
 pub struct SplitCounts(pub [u32; SplitCategory::COUNT]);
 
 impl SplitCounts {
+    /// The sum over every category.
     pub fn total(&self) -> u32 {
         self.0.iter().sum()
     }
@@ -95,6 +111,7 @@ impl SplitCounts {
             .filter(|(_, n)| *n > 0)
     }
 
+    /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &SplitCounts) {
         for (mine, theirs) in self.0.iter_mut().zip(other.0) {
             *mine += theirs;

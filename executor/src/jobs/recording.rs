@@ -231,6 +231,7 @@ impl RecordingPool {
         self.semantics
     }
 
+    /// The pool's name, as its messages give it.
     pub fn name(&self) -> &str {
         &self.name
     }
