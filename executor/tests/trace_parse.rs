@@ -347,6 +347,7 @@ fn trace_parses_every_call_in_trace_md() {
                 resource: name("ib"),
                 map_type: MapType::Write,
                 allow_usage_default: true,
+                instance: (),
             }
         )
     );

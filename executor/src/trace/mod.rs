@@ -24,7 +24,7 @@ mod syntax;
 pub use replay::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub use syntax::{
     parse, BindFlag, BindFlags, Call, CallContext, Compression, CounterKey, Declaration, DrawField,
-    Engine, ErrorKind, Expectation, ExpectedValue, Format, MapType, Method, Name, Number,
+    Engine, ErrorKind, Expectation, ExpectedValue, Form, Format, MapType, Method, Name, Number,
     ObjectRef, ParseError, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory, Stage,
-    Statement, Subject, Topology, Trace, UavFlag, Usage, Validation, Viewport,
+    Statement, Subject, Topology, Trace, UavFlag, Usage, Validation, Viewport, Written,
 };

@@ -178,7 +178,7 @@ impl Slot {
             return;
         }
         let piece = match (call, named.layout) {
-            (Call::DrawBundle(bundle), Some(body)) => Piece::Bundle {
+            (Call::DrawBundle { bundle }, Some(body)) => Piece::Bundle {
                 bundle: *bundle,
                 line,
                 body: body.clone(),
@@ -280,7 +280,7 @@ pub(crate) fn missing_recorder(name: &str, line: usize) -> Error {
 /// `unsupported_in_bundle`.
 fn not_here(call: &Call, bundle: bool) -> Error {
     let (name, owner, rule) = match call {
-        Call::Present(_) => ("present", "the immediate context", "R-EX-1, R-EX-7"),
+        Call::Present { .. } => ("present", "the immediate context", "R-EX-1, R-EX-7"),
         Call::Resume => ("resume", "the immediate context", "R-ST-4"),
         Call::BeginCommandListExecution => (
             "begin_command_list_execution",
@@ -292,7 +292,12 @@ fn not_here(call: &Call, bundle: bool) -> Error {
             "the immediate context",
             "R-ST-3",
         ),
-        Call::Remap(_) => ("remap_*_inheritance", "a bundle recorder", "R-B-9"),
+        Call::RemapConstantBufferInheritance(_)
+        | Call::RemapShaderResourceInheritance(_)
+        | Call::RemapSamplerInheritance(_)
+        | Call::RemapVertexBufferInheritance { .. } => {
+            ("remap_*_inheritance", "a bundle recorder", "R-B-9")
+        }
         Call::FinishCommandList { .. } => ("finish LIST", "a deferred context", "R-REC-6"),
         _ => ("this call", "another kind of context", "R-REC-5"),
     };

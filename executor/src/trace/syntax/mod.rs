@@ -81,8 +81,8 @@ pub(super) mod value;
 pub(super) mod words;
 
 pub use ast::{
-    BindFlags, Call, CallContext, Declaration, Expectation, Method, Rect, Remap, SlotRange,
-    SlotSet, Statement, Subject, Trace, Viewport,
+    BindFlags, Call, CallContext, Declaration, Expectation, Form, Method, Rect, Remap, SlotRange,
+    SlotSet, Statement, Subject, Trace, Viewport, Written,
 };
 pub use error::ParseError;
 pub use name::{Format, Name};
