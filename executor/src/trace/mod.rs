@@ -17,6 +17,12 @@
 //! docs/TRACE.md is silent: `syntax/mod.rs` the format's (names, kinds, options, numbers,
 //! `expect draw` values, text), `replay/mod.rs` the replay's (malformed versus refused,
 //! instances, defaults, outcomes, fences, bundles, output, origins, JSON, the command line).
+//!
+//! ---
+//!
+//! What follows is that reference, `executor/docs/TRACE.md`, included whole; the guide to what
+//! the engine does with the calls is `recorder/docs/semantics.md`.
+#![doc = include_str!("../../docs/TRACE.md")]
 
 mod replay;
 mod syntax;
