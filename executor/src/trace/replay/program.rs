@@ -5,6 +5,12 @@
 //! **Out:** a [`Program`] that the replay (`command.rs` and its siblings) executes against the
 //! real engine, on one thread or several, and against the reference of `--compare`.
 //!
+//! **One shape.** A call here is the syntax room's [`Method`] in the [`Lowered`] form: the same
+//! enum the parser returns and the printer writes, its arguments held as the engine takes them.
+//! The variants and fields are written once, in `syntax/ast.rs`; this file says only what each
+//! kind of argument is once lowered, and what the replay asks of a call ([`Call::objects`],
+//! [`Call::remap`], ...).
+//!
 //! **Invariant.** A program needs no further checking: every format is one the engine knows,
 //! every number fits the engine's argument, every object is declared before a step names it,
 //! and no step names a context, command list or bundle the trace released before. Whether the
