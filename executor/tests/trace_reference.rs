@@ -6,7 +6,7 @@
 //! The blocks, by their fence's info string:
 //! * ` ```trace `: a complete trace; it parses, and replays with every expectation holding (exit
 //!   code 0), alone, under `--compare` and with `--threads 2`.
-//! * ` ```trace exit=N `: a complete trace that ends with exit code N (2: malformed, 1: an
+//! * ` ```trace exit-N `: a complete trace that ends with exit code N (2: malformed, 1: an
 //!   expectation failed); the ` ```output ` block right after it holds lines that each appear in
 //!   what the replay printed (the error or the failure).
 //! * ` ```text `: a synopsis (the grammar of declarations, calls, expectations, the command).
@@ -88,7 +88,7 @@ fn run_examples(path: &str) -> usize {
             }
             info => {
                 let code: i32 = info
-                    .strip_prefix("trace exit=")
+                    .strip_prefix("trace exit-")
                     .and_then(|n| n.parse().ok())
                     .unwrap_or_else(|| panic!("{at}: unknown example block '```{info}'"));
                 traces += 1;
