@@ -37,7 +37,7 @@ use super::create::{create, release, Created};
 use super::names::{Namer, Names};
 use super::origin::{Layout, Origins, Piece, Via};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
-use super::recorders::{missing_recorder, Recorder, Refusal, Shared, SharedSlot, Slot};
+use super::recorders::{missing_recorder, HeldRecorder, Recorder, Refusal, Shared, SharedRecorder};
 use super::workers::Workers;
 
 /// What a step did, for the reference of `--compare`.
@@ -59,7 +59,7 @@ pub(crate) struct LiveRun {
     device: Device,
     imm: ImmediateContext,
     names: Names,
-    slots: HashMap<ObjId, (SharedSlot, Option<usize>)>,
+    slots: HashMap<ObjId, (SharedRecorder, Option<usize>)>,
     workers: Workers,
     lists: HashMap<ObjId, CommandList>,
     bundles: HashMap<ObjId, DrawBundle>,
@@ -85,7 +85,7 @@ pub(crate) struct LiveRun {
     origins: Option<Origins>,
 }
 
-fn lock(slot: &SharedSlot) -> MutexGuard<'_, Slot> {
+fn lock(slot: &SharedRecorder) -> MutexGuard<'_, HeldRecorder> {
     slot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -230,7 +230,7 @@ impl LiveRun {
         let program = self.program();
         let index = program.recorders.iter().position(|r| *r == id).unwrap_or(0);
         let worker = self.workers.worker_of(index);
-        let mut slot = Slot::new(&program.objects[id].name, recorder);
+        let mut slot = HeldRecorder::new(&program.objects[id].name, recorder);
         slot.last = outcome;
         slot.tracks = self.origins.is_some();
         self.slots.insert(id, (Arc::new(Mutex::new(slot)), worker));
@@ -368,7 +368,7 @@ impl LiveRun {
     /// discarded with its first error.
     fn finish(
         &mut self,
-        slot: &SharedSlot,
+        slot: &SharedRecorder,
         line: usize,
         restore: bool,
     ) -> (Result<CommandList, Error>, Effect, Vec<Piece>) {
@@ -428,7 +428,7 @@ impl LiveRun {
     /// recorder then starts a new bundle either way).
     fn finish_bundle(
         &mut self,
-        slot: &SharedSlot,
+        slot: &SharedRecorder,
         line: usize,
     ) -> (Result<DrawBundle, Error>, Effect, Vec<Piece>) {
         let mut slot = lock(slot);

@@ -19,7 +19,7 @@
 //!   conversions of words and numbers.
 //! * The real run: `live.rs` (the run, in trace order, on the main thread), `workers.rs` (the
 //!   `--threads` worker threads), `recorders.rs` (each deferred context and bundle recorder as
-//!   the run holds it, its `Slot`), `apply.rs` (one call applied to a recorder), `create.rs`
+//!   the run holds it, a `HeldRecorder`), `apply.rs` (one call applied to a recorder), `create.rs`
 //!   (the declarations).
 //! * What is said about it: `verdict.rs` (expectations), `names.rs` (records in trace names,
 //!   the digest), `origin.rs` (where each record came from), `report.rs` (the output).

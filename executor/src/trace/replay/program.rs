@@ -22,7 +22,6 @@ use recorder::{
 };
 
 use crate::trace::syntax::ast::{CallContext, Expectation as AstExpectation, Form, Method};
-use crate::trace::syntax::value::{DrawField, ExpectedValue};
 
 /// An object of the trace, by its number: an index into [`Program::objects`].
 pub(crate) type ObjId = usize;
@@ -203,6 +202,10 @@ impl Form for Lowered {
     type Defaulted<T: Clone + std::fmt::Debug> = T;
     /// For a write_discard map, the K of the instance it makes (docs/TRACE.md "Instances").
     type Instance = Option<u32>;
+    type ErrorKind = recorder::ErrorKind;
+    type SplitCategory = SplitCategory;
+    /// As `Counters::get` takes them.
+    type CounterKey = &'static str;
 }
 
 /// A call, its arguments in the engine's types (see [`Lowered`]). `None` is `null`.
@@ -386,30 +389,6 @@ pub(crate) struct Expect {
     pub check: Check,
 }
 
-#[derive(Clone, Debug)]
-pub(crate) enum Check {
-    Ok,
-    Accepted {
-        subject: Subject,
-    },
-    Error {
-        subject: Subject,
-        kind: recorder::ErrorKind,
-    },
-    SplitPoints {
-        list: ObjId,
-        total: Option<u64>,
-        categories: Vec<(SplitCategory, u64)>,
-    },
-    /// Counter keys as `Counters::get` takes them.
-    Counters(Vec<(&'static str, u64)>),
-    Draw {
-        index: u64,
-        field: DrawField,
-        value: ExpectedValue,
-    },
-    BundleFootprint {
-        bundle: ObjId,
-        bytes: u64,
-    },
-}
+/// An expectation lowered: the syntax room's [`Expectation`](AstExpectation) in the
+/// [`Lowered`] form.
+pub(crate) type Check = AstExpectation<Lowered>;

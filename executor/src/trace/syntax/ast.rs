@@ -206,7 +206,8 @@ pub enum Declaration {
     },
 }
 
-/// How the arguments of a [`Method`] are held: the one shape of a call, in two forms.
+/// How the arguments of a [`Method`] (and an [`Expectation`]) are held: the one shape of a
+/// call, in two forms.
 ///
 /// The syntax room holds a call as written ([`Written`]: objects by [`Name`], numbers as the
 /// `u64`/`i64` the format allows, the format's own words, an option not written `None`); the
@@ -244,6 +245,12 @@ pub trait Form {
     type Defaulted<T: Clone + fmt::Debug>: Clone + fmt::Debug;
     /// What a `map` adds to its arguments: nothing as written, the instance once lowered.
     type Instance: Clone + fmt::Debug;
+    /// The KIND of `expect error`.
+    type ErrorKind: Clone + fmt::Debug;
+    /// A CATEGORY of `expect split_points`.
+    type SplitCategory: Clone + fmt::Debug;
+    /// A KEY of `expect counters`.
+    type CounterKey: Clone + fmt::Debug;
 }
 
 /// The form of a call as the trace writes it: what the parser returns and the printer writes.
@@ -265,6 +272,9 @@ impl Form for Written {
     type Engine = Engine;
     type Defaulted<T: Clone + fmt::Debug> = Option<T>;
     type Instance = ();
+    type ErrorKind = ErrorKind;
+    type SplitCategory = SplitCategory;
+    type CounterKey = CounterKey;
 }
 
 /// The context a call is issued on, its recorder named by `O`: a [`Name`] as written, the
@@ -502,25 +512,31 @@ pub enum Subject<O = Name> {
     Named(O),
 }
 
-/// An expectation (docs/TRACE.md "Expectations").
+/// An expectation (docs/TRACE.md "Expectations"), in the [`Form`] `F` as a [`Method`] is: as
+/// written, or lowered by the replay (objects by number, the engine's error kinds, split
+/// categories and counter keys). What `expect draw` expects stays as written in both (the
+/// replay compares it by trace name).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Expectation {
+pub enum Expectation<F: Form = Written> {
     /// `expect ok`.
     Ok,
     /// `expect accepted CTX`: the last call on CTX (or its finish, execute, declaration) was
     /// accepted.
-    Accepted { subject: Subject },
+    Accepted { subject: Subject<F::Object> },
     /// `expect error CTX KIND`.
-    Error { subject: Subject, kind: ErrorKind },
+    Error {
+        subject: Subject<F::Object>,
+        kind: F::ErrorKind,
+    },
     /// `expect split_points LIST [total=N] [CATEGORY=N ..]`: only the keys named are checked;
     /// the categories in the order written, each at most once.
     SplitPoints {
-        list: Name,
+        list: F::Object,
         total: Option<u64>,
-        categories: Vec<(SplitCategory, u64)>,
+        categories: Vec<(F::SplitCategory, u64)>,
     },
     /// `expect counters KEY=N ..`: at least one key, each at most once, in the order written.
-    Counters(Vec<(CounterKey, u64)>),
+    Counters(Vec<(F::CounterKey, u64)>),
     /// `expect draw INDEX FIELD VALUE`.
     Draw {
         index: u64,
@@ -528,5 +544,5 @@ pub enum Expectation {
         value: ExpectedValue,
     },
     /// `expect bundle_footprint BUNDLE BYTES`.
-    BundleFootprint { bundle: Name, bytes: u64 },
+    BundleFootprint { bundle: F::Object, bytes: u64 },
 }
