@@ -7,6 +7,12 @@
 //! floats docs/TRACE.md states as `f32`, slot sets as ranges, every closed vocabulary as an enum
 //! (`words.rs`).
 //!
+//! **One shape, two forms.** A call ([`Method`]) and an expectation ([`Expectation`]) are
+//! generic over a [`Form`], which says what each kind of argument is: [`Written`], here, holds
+//! them as the trace writes them; the replay's `Lowered` form holds the same variants and fields
+//! in the engine's types. The shape is written once, in this file, and this room names no form
+//! but its own (it never imports the replay).
+//!
 //! **Invariant.** Every tree the parser returns prints to text that parses back to the same
 //! tree (the line numbers aside: printing puts one statement a line). An optional option the
 //! trace did not write is `None` here (the engine's default applies), so printing writes exactly
