@@ -2,7 +2,9 @@
 //!
 //! Draw bundles (SPEC §7): small recordings of state and draws, made once per object and
 //! executed every frame at a CPU cost that does not depend on their length, in the model of the
-//! Xbox One's constant engine.
+//! Xbox One's constant engine. The guide to what they encapsulate and inherit, the budget and
+//! the remaps, with traces that run, is [`recorder::semantics`](::recorder::semantics) ("Draw
+//! bundles").
 //!
 //! **In:** calls on a [`BundleRecorder`] (from any thread), declared with the render-target
 //! formats, depth format and sample count the bundle will be executed with (R-B-1).

@@ -2,7 +2,10 @@
 //!
 //! The execution half of the engine (SPEC §5, §6, §8): the immediate context, which runs
 //! direct calls and command lists, presents, fences, maps and validation, and the GPU model,
-//! the stand-in for the hardware that everything here feeds, inline or on its own thread.
+//! the stand-in for the hardware that everything here feeds, inline or on its own thread. The
+//! trace format's reference is [`trace`] (`executor/docs/TRACE.md`); the guide to the semantics
+//! executed here (legacy and fast, split points, bundles, validation) is
+//! [`recorder::semantics`].
 //!
 //! **In:** finished command lists ([`ImmediateContext::execute_command_list`]) and draw bundles
 //! ([`ImmediateContext::draw_bundle`], or called from lists); underneath, the

@@ -211,8 +211,8 @@ fn trace_draw_record_fields_ib_offset_rtv_format_dsv_format() {
 
 /// docs/TRACE.md, its notes' `>` prefixes dropped and every run of white space one space.
 fn docs() -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/TRACE.md");
-    let text = std::fs::read_to_string(path).expect("docs/TRACE.md");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/TRACE.md");
+    let text = std::fs::read_to_string(path).expect("executor/docs/TRACE.md");
     let text = text.replace("\n>", "\n");
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -347,6 +347,7 @@ fn trace_parses_every_call_in_trace_md() {
                 resource: name("ib"),
                 map_type: MapType::Write,
                 allow_usage_default: true,
+                instance: (),
             }
         )
     );
@@ -726,4 +727,35 @@ proptest! {
         prop_assert!(parsed.statements().eq(statements.iter()), "{}", text);
         prop_assert_eq!(parsed.statements.len(), statements.len());
     }
+}
+
+/// The syntax room never imports the engine or the replay (`trace/mod.rs`: the replay reads the
+/// tree, never the other way; one call shape, the replay's form kept in the replay).
+#[test]
+fn trace_syntax_room_imports_neither_the_engine_nor_the_replay() {
+    let room = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/trace/syntax");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&room).expect("src/trace/syntax") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        files += 1;
+        for (index, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            for forbidden in [
+                "replay",
+                "recorder::",
+                "bundles::",
+                "crate::gpu",
+                "crate::immediate",
+            ] {
+                assert!(
+                    !code.contains(forbidden),
+                    "{}:{}: the syntax room names `{forbidden}`: {line}",
+                    path.display(),
+                    index + 1
+                );
+            }
+        }
+    }
+    assert!(files >= 10, "only {files} files in {}", room.display());
 }

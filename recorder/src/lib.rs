@@ -96,6 +96,11 @@ pub mod limits;
 mod list;
 mod map;
 mod resolve;
+pub mod semantics {
+    //! The guide to the semantics the engine implements: legacy and fast, split points, draw
+    //! bundles, validation (`recorder/docs/semantics.md`, included whole).
+    #![doc = include_str!("../docs/semantics.md")]
+}
 mod shadow;
 mod split;
 mod sync;

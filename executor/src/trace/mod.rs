@@ -1,7 +1,8 @@
 //! # trace: the plain-text trace format (docs/TRACE.md), its parser and the `replay` command
 //!
-//! docs/TRACE.md is the format's reference in this repository: the normative text, with a note
-//! on each construct not built yet and the error the replay gives for it today. "TRACE.md" in
+//! docs/TRACE.md (`executor/docs/TRACE.md`, included below) is the format's reference in this
+//! repository: the normative text, with a note on each construct not built yet and the error the
+//! replay gives for it today, and examples that `tests/trace_reference.rs` runs. "TRACE.md" in
 //! the comments of this module means that file.
 //!
 //! Two rooms, and what flows between them:
@@ -12,11 +13,21 @@
 //!   `--compare` beside it (`replay/reference/`). **In:** the bytes of a trace and the command
 //!   line. **Out:** what the `replay` command prints and its exit code ([`replay()`]).
 //!
-//! The replay depends on the syntax (it reads the tree), never the other way. Each room's
-//! `mod.rs` essay says what flows in and out of it, its layout, and the choices it makes where
-//! docs/TRACE.md is silent: `syntax/mod.rs` the format's (names, kinds, options, numbers,
-//! `expect draw` values, text), `replay/mod.rs` the replay's (malformed versus refused,
-//! instances, defaults, outcomes, fences, bundles, output, origins, JSON, the command line).
+//! The replay depends on the syntax (it reads the tree), never the other way. A call has one
+//! shape, [`Method`], generic over its [`Form`]: the syntax holds it [`Written`] (names, numbers
+//! and words as the trace writes them), the replay in its own `Lowered` form (objects by number,
+//! the engine's types, defaults applied), and lowering maps one form to the other; an
+//! [`Expectation`] likewise. Each room's `mod.rs` essay says what flows in and out of it, its
+//! layout, and the choices it makes where docs/TRACE.md is silent: `syntax/mod.rs` the format's
+//! (names, kinds, options, numbers, `expect draw` values, text), `replay/mod.rs` the replay's
+//! (malformed versus refused, instances, defaults, outcomes, fences, bundles, output, origins,
+//! JSON, the command line).
+//!
+//! ---
+//!
+//! What follows is that reference, `executor/docs/TRACE.md`, included whole; the guide to what
+//! the engine does with the calls is `recorder/docs/semantics.md`.
+#![doc = include_str!("../../docs/TRACE.md")]
 
 mod replay;
 mod syntax;
@@ -24,7 +35,7 @@ mod syntax;
 pub use replay::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub use syntax::{
     parse, BindFlag, BindFlags, Call, CallContext, Compression, CounterKey, Declaration, DrawField,
-    Engine, ErrorKind, Expectation, ExpectedValue, Format, MapType, Method, Name, Number,
+    Engine, ErrorKind, Expectation, ExpectedValue, Form, Format, MapType, Method, Name, Number,
     ObjectRef, ParseError, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory, Stage,
-    Statement, Subject, Topology, Trace, UavFlag, Usage, Validation, Viewport,
+    Statement, Subject, Topology, Trace, UavFlag, Usage, Validation, Viewport, Written,
 };

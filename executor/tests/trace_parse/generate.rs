@@ -534,6 +534,7 @@ impl Generator {
                 resource: self.resource(),
                 map_type: self.rng.pick(MapType::ALL),
                 allow_usage_default: self.rng.coin(),
+                instance: (),
             },
             32 => Method::Unmap {
                 resource: self.resource(),

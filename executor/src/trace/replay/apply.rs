@@ -308,22 +308,21 @@ pub(crate) fn record<R: Recording + ?Sized>(
             recorder.cs_set_unordered_access_views(*start, &objects.all(views))
         }
         Call::OmSetRenderTargets {
-            targets,
-            depth,
-            uavs,
-        } => {
-            let targets = objects.all(targets);
-            let depth = objects.opt(*depth);
-            match uavs {
-                None => recorder.om_set_render_targets(&targets, depth),
-                Some((start, views)) => recorder.om_set_render_targets_and_unordered_access_views(
-                    &targets,
-                    depth,
-                    *start,
-                    &objects.all(views),
-                ),
-            }
-        }
+            render_targets,
+            depth_stencil,
+        } => recorder
+            .om_set_render_targets(&objects.all(render_targets), objects.opt(*depth_stencil)),
+        Call::OmSetRenderTargetsAndUavs {
+            render_targets,
+            depth_stencil,
+            start,
+            views,
+        } => recorder.om_set_render_targets_and_unordered_access_views(
+            &objects.all(render_targets),
+            objects.opt(*depth_stencil),
+            *start,
+            &objects.all(views),
+        ),
         Call::OmSetBlendState(state) => {
             recorder.om_set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX)
         }
@@ -394,7 +393,7 @@ pub(crate) fn record<R: Recording + ?Sized>(
             destination,
             source,
         } => recorder.copy_resource(objects.resource(*destination), objects.resource(*source)),
-        Call::UpdateSubresource(resource) => {
+        Call::UpdateSubresource { resource } => {
             recorder.update_subresource(objects.resource(*resource), &[])
         }
         Call::CopyStructureCount {
@@ -414,12 +413,12 @@ pub(crate) fn record<R: Recording + ?Sized>(
                 return Recorded::Mapped(recorder.instance_of(resource.raw()));
             }
         }
-        Call::Unmap(resource) => recorder.unmap(objects.resource(*resource)),
+        Call::Unmap { resource } => recorder.unmap(objects.resource(*resource)),
         Call::SetPredication { predicate, value } => {
             recorder.set_predication(objects.opt(*predicate), *value)
         }
-        Call::BeginQuery(query) => recorder.begin_query(objects.one(*query)),
-        Call::EndQuery(query) => recorder.end_query(objects.one(*query)),
+        Call::Begin { query } => recorder.begin_query(objects.one(*query)),
+        Call::End { query } => recorder.end_query(objects.one(*query)),
         Call::ClearState => recorder.clear_state(),
         Call::DecompressResource { resource, into } => {
             const CALL: &str = "decompress_resource";
@@ -434,9 +433,9 @@ pub(crate) fn record<R: Recording + ?Sized>(
         }
         Call::SetResourceCompression {
             resource,
-            compressed,
+            compression,
         } => match objects.texture("set_resource_compression", *resource) {
-            Ok(texture) => recorder.set_resource_compression(texture, *compressed),
+            Ok(texture) => recorder.set_resource_compression(texture, *compression),
             Err(error) => return Recorded::Refused(error),
         },
         Call::SetResourceMinLod { resource, min_lod } => {
@@ -448,7 +447,9 @@ pub(crate) fn record<R: Recording + ?Sized>(
         Call::SetShaderResourceViewMinLod { view, min_lod } => {
             recorder.set_shader_resource_view_min_lod(objects.one(*view), *min_lod)
         }
-        Call::InsertWaitOnPresent(chain) => recorder.insert_wait_on_present(objects.one(*chain)),
+        Call::InsertWaitOnPresent { swapchain: chain } => {
+            recorder.insert_wait_on_present(objects.one(*chain))
+        }
         Call::InsertFence { engine, .. } => {
             if let Some(value) = recorder.fence(*engine) {
                 return Recorded::Fence(value);
@@ -461,12 +462,15 @@ pub(crate) fn record<R: Recording + ?Sized>(
             Some(made) => recorder.execute(made, *restore),
             None => return Recorded::Refused(missing(objects.program, *list, "its finish")),
         },
-        Call::DrawBundle(bundle) => match named.bundle {
+        Call::DrawBundle { bundle } => match named.bundle {
             Some(made) => recorder.call_bundle(made),
             None => return Recorded::Refused(missing(objects.program, *bundle, "its finish")),
         },
-        Call::Remap(remap) => {
-            if !recorder.remap(*remap) {
+        Call::RemapConstantBufferInheritance(_)
+        | Call::RemapShaderResourceInheritance(_)
+        | Call::RemapSamplerInheritance(_)
+        | Call::RemapVertexBufferInheritance { .. } => {
+            if !call.remap().is_some_and(|remap| recorder.remap(remap)) {
                 return Recorded::Elsewhere;
             }
         }
@@ -474,7 +478,7 @@ pub(crate) fn record<R: Recording + ?Sized>(
         | Call::FinishBundle
         | Call::BeginCommandListExecution
         | Call::EndCommandListExecution
-        | Call::Present(_)
+        | Call::Present { .. }
         | Call::Resume => return Recorded::Elsewhere,
     }
     Recorded::Done

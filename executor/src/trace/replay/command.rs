@@ -147,8 +147,8 @@ impl Replay {
 }
 
 /// Every record's kind, fields and origin, for `--records` (and `--json`).
-fn record_details(engine: &mut LiveRun, program: &super::program::Program) -> Vec<RecordDetail> {
-    let fields = engine.with_records(|records, namer| {
+fn record_details(live: &mut LiveRun, program: &super::program::Program) -> Vec<RecordDetail> {
+    let fields = live.with_records(|records, namer| {
         records
             .iter()
             .map(|record| {
@@ -161,7 +161,7 @@ fn record_details(engine: &mut LiveRun, program: &super::program::Program) -> Ve
             })
             .collect::<Vec<_>>()
     });
-    let origins = engine.origins();
+    let origins = live.origins();
     fields
         .into_iter()
         .enumerate()
@@ -205,12 +205,12 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         Ok(program) => Arc::new(program),
         Err(error) => return Replay::malformed(error.to_string()),
     };
-    let mut engine = match LiveRun::new(program.clone(), options.threads) {
-        Ok(engine) => engine,
+    let mut live = match LiveRun::new(program.clone(), options.threads) {
+        Ok(live) => live,
         Err(error) => return Replay::malformed(format!("replay: {error}")),
     };
     if options.records {
-        engine.track_origins();
+        live.track_origins();
     }
     let mut reference = match options.compare {
         true => match Reference::new(program.clone()) {
@@ -225,7 +225,7 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         match &step.op {
             Op::Expect(expect) => {
                 summary.checked += 1;
-                if let Err(found) = verdict::check(&mut engine, expect) {
+                if let Err(found) = verdict::check(&mut live, expect) {
                     let failure = Failure {
                         line: step.line,
                         expected: verdict::expected(expect),
@@ -239,20 +239,20 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
                 }
             }
             _ => {
-                let effect = engine.step(index);
+                let effect = live.step(index);
                 if let Some(reference) = reference.as_mut() {
                     reference.step(index, effect);
                 }
             }
         }
     }
-    engine.settle();
-    summary.counters = engine.counters();
-    summary.recorded = engine.split_recorded;
-    summary.records = engine.with_records(record_lines);
+    live.settle();
+    summary.counters = live.counters();
+    summary.recorded = live.split_recorded;
+    summary.records = live.with_records(record_lines);
     summary.digest = digest(&summary.records);
     if options.records {
-        summary.details = record_details(&mut engine, &program);
+        summary.details = record_details(&mut live, &program);
     }
     if let Some(reference) = reference.as_mut() {
         let theirs = reference.record_lines();

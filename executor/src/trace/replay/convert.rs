@@ -7,19 +7,19 @@ use crate::trace::syntax::ast::SlotSet;
 use crate::trace::syntax::words;
 
 /// A conversion's error: the message of `trace:LINE: message`.
-pub(crate) type Lowered<T> = Result<T, String>;
+pub(crate) type Converted<T> = Result<T, String>;
 
-pub(crate) fn fit_u32(value: u64, what: &str) -> Lowered<u32> {
+pub(crate) fn fit_u32(value: u64, what: &str) -> Converted<u32> {
     u32::try_from(value)
         .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
 }
 
-pub(crate) fn fit_i32(value: i64, what: &str) -> Lowered<i32> {
+pub(crate) fn fit_i32(value: i64, what: &str) -> Converted<i32> {
     i32::try_from(value)
         .map_err(|_| format!("{what} {value} does not fit the engine's 32-bit argument"))
 }
 
-pub(crate) fn format(format: &crate::trace::Format) -> Lowered<Format> {
+pub(crate) fn format(format: &crate::trace::Format) -> Converted<Format> {
     Format::from_name(format.as_str()).ok_or_else(|| {
         format!(
             "unknown format '{}' (the engine's formats: {})",
@@ -34,7 +34,7 @@ pub(crate) fn format(format: &crate::trace::Format) -> Lowered<Format> {
 }
 
 /// A slot set as the engine's bit mask of `width` slots.
-pub(crate) fn mask(set: &Option<SlotSet>, width: u32, what: &str) -> Lowered<u128> {
+pub(crate) fn mask(set: &Option<SlotSet>, width: u32, what: &str) -> Converted<u128> {
     let mut bits = 0u128;
     for range in set.iter().flat_map(|s| &s.0) {
         if range.last >= width as u64 {

@@ -37,7 +37,7 @@ use super::create::{create, release, Created};
 use super::names::{Namer, Names};
 use super::origin::{Layout, Origins, Piece, Via};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
-use super::recorders::{missing_recorder, Recorder, Refusal, Shared, SharedSlot, Slot};
+use super::recorders::{missing_recorder, HeldRecorder, Recorder, Refusal, Shared, SharedRecorder};
 use super::workers::Workers;
 
 /// What a step did, for the reference of `--compare`.
@@ -59,7 +59,7 @@ pub(crate) struct LiveRun {
     device: Device,
     imm: ImmediateContext,
     names: Names,
-    slots: HashMap<ObjId, (SharedSlot, Option<usize>)>,
+    slots: HashMap<ObjId, (SharedRecorder, Option<usize>)>,
     workers: Workers,
     lists: HashMap<ObjId, CommandList>,
     bundles: HashMap<ObjId, DrawBundle>,
@@ -85,7 +85,7 @@ pub(crate) struct LiveRun {
     origins: Option<Origins>,
 }
 
-fn lock(slot: &SharedSlot) -> MutexGuard<'_, Slot> {
+fn lock(slot: &SharedRecorder) -> MutexGuard<'_, HeldRecorder> {
     slot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -163,7 +163,7 @@ impl LiveRun {
                 call,
             } => self.immediate(step.line, call),
             Op::Call {
-                on: On::Context(id) | On::Bundle(id),
+                on: On::Deferred(id) | On::BundleRecorder(id),
                 call,
             } => return self.deferred(index, step.line, *id, call),
             Op::Expect(_) => true,
@@ -230,7 +230,7 @@ impl LiveRun {
         let program = self.program();
         let index = program.recorders.iter().position(|r| *r == id).unwrap_or(0);
         let worker = self.workers.worker_of(index);
-        let mut slot = Slot::new(&program.objects[id].name, recorder);
+        let mut slot = HeldRecorder::new(&program.objects[id].name, recorder);
         slot.last = outcome;
         slot.tracks = self.origins.is_some();
         self.slots.insert(id, (Arc::new(Mutex::new(slot)), worker));
@@ -336,12 +336,12 @@ impl LiveRun {
                     _ => None,
                 };
                 let bundle = match call {
-                    Call::DrawBundle(bundle) => self.bundles.get(bundle).cloned(),
+                    Call::DrawBundle { bundle } => self.bundles.get(bundle).cloned(),
                     _ => None,
                 };
                 let layout = match call {
                     Call::Execute { list, .. } => self.layouts.get(list).cloned(),
-                    Call::DrawBundle(bundle) => self.bundle_layouts.get(bundle).cloned(),
+                    Call::DrawBundle { bundle } => self.bundle_layouts.get(bundle).cloned(),
                     _ => None,
                 };
                 let shared = self.shared.clone();
@@ -368,7 +368,7 @@ impl LiveRun {
     /// discarded with its first error.
     fn finish(
         &mut self,
-        slot: &SharedSlot,
+        slot: &SharedRecorder,
         line: usize,
         restore: bool,
     ) -> (Result<CommandList, Error>, Effect, Vec<Piece>) {
@@ -428,7 +428,7 @@ impl LiveRun {
     /// recorder then starts a new bundle either way).
     fn finish_bundle(
         &mut self,
-        slot: &SharedSlot,
+        slot: &SharedRecorder,
         line: usize,
     ) -> (Result<DrawBundle, Error>, Effect, Vec<Piece>) {
         let mut slot = lock(slot);
@@ -479,7 +479,7 @@ impl LiveRun {
                 | Call::SetShaderResourceViewMinLod { .. }
                 | Call::InsertFence { .. }
                 | Call::InsertWaitOnFence { .. }
-                | Call::Present(_)
+                | Call::Present { .. }
         ) {
             self.workers.wait_all();
         }
@@ -510,7 +510,7 @@ impl LiveRun {
                     Err(error) => (Err(error), false),
                 }
             }
-            Call::Unmap(resource) if self.cpu_mapped.remove(resource) => {
+            Call::Unmap { resource } if self.cpu_mapped.remove(resource) => {
                 self.imm.unmap(objects.resource(*resource));
                 (Ok(()), true)
             }
@@ -539,7 +539,7 @@ impl LiveRun {
                 }
                 None => (Err(missing(&shared.program, *list, "its finish")), false),
             },
-            Call::DrawBundle(bundle) => match self.bundles.get(bundle) {
+            Call::DrawBundle { bundle } => match self.bundles.get(bundle) {
                 Some(made) => {
                     let start = self.origins.as_ref().map_or(0, Origins::len);
                     let result = self.imm.draw_bundle(made);
@@ -555,7 +555,7 @@ impl LiveRun {
                 }
                 None => (Err(missing(&shared.program, *bundle, "its finish")), false),
             },
-            Call::Present(chain) => {
+            Call::Present { swapchain: chain } => {
                 let chain = shared.handles.get(*chain).unwrap_or(RawHandle::NULL);
                 let result = self.imm.present(SwapChain::from_raw(chain));
                 let ran = result.as_ref().map_or_else(is_report, |_| true);
@@ -620,7 +620,7 @@ impl LiveRun {
             }
         };
         let outcome = match (outcome, self.validating) {
-            (Ok(()), true) if !matches!(call, Call::Execute { .. } | Call::Present(_)) => {
+            (Ok(()), true) if !matches!(call, Call::Execute { .. } | Call::Present { .. }) => {
                 self.imm.flush()
             }
             (outcome, _) => outcome,
@@ -661,7 +661,7 @@ impl LiveRun {
     pub(crate) fn last_outcome(&mut self, subject: Subject) -> Result<(), Error> {
         match subject {
             Subject::Immediate => self.imm_last.clone(),
-            Subject::Object(id) => match self.slots.get(&id) {
+            Subject::Named(id) => match self.slots.get(&id) {
                 Some((slot, worker)) => {
                     self.workers.wait(*worker);
                     lock(slot).last.clone()
@@ -729,7 +729,7 @@ impl LiveRun {
     /// `expect bundle_footprint`.
     pub(crate) fn bundle_footprint(&mut self, bundle: ObjId, bytes: u64) -> Result<(), String> {
         let Some(made) = self.bundles.get(&bundle) else {
-            return Err(match self.last_outcome(Subject::Object(bundle)) {
+            return Err(match self.last_outcome(Subject::Named(bundle)) {
                 Err(error) => format!("no bundle: its finish was refused ({error})"),
                 Ok(()) => "no bundle".into(),
             });
@@ -767,7 +767,10 @@ fn error_or_missing(error: Option<Error>) -> Error {
 /// The refusal of a call the immediate context does not have.
 fn not_on_immediate(call: &Call) -> Error {
     let (name, rule) = match call {
-        Call::Remap { .. } => ("remap_*_inheritance", "R-B-9"),
+        Call::RemapConstantBufferInheritance(_)
+        | Call::RemapShaderResourceInheritance(_)
+        | Call::RemapSamplerInheritance(_)
+        | Call::RemapVertexBufferInheritance { .. } => ("remap_*_inheritance", "R-B-9"),
         Call::FinishBundle => ("finish", "R-B-1"),
         _ => ("this call", "R-EX-1"),
     };

@@ -18,12 +18,12 @@
 use std::collections::HashMap;
 
 use recorder::limits::MAX_BACK_BUFFERS;
-use recorder::{Rect, Remap, RemapKind, Viewport};
+use recorder::{Rect, Viewport};
 
 use super::convert::*;
 use super::program::*;
 use crate::trace::syntax::ast::{
-    CallContext, Declaration, Expectation, Method, Statement, Subject as AstSubject, Trace,
+    CallContext, Declaration, Expectation, Method, Remap, Statement, Subject as AstSubject, Trace,
 };
 use crate::trace::syntax::name::Name;
 use crate::trace::syntax::split_derived;
@@ -80,7 +80,7 @@ impl Lowering {
     }
 
     /// The object `name` names (declared before, as the parser checked).
-    fn id(&mut self, name: &Name) -> Lowered<ObjId> {
+    fn id(&mut self, name: &Name) -> Converted<ObjId> {
         let text = name.as_str();
         if let Some(&id) = self.ids.get(text) {
             if let Some(line) = self.released.get(&id) {
@@ -118,11 +118,11 @@ impl Lowering {
         Ok(if rtv { view } else { texture })
     }
 
-    fn ids(&mut self, names: &[Option<Name>]) -> Lowered<Vec<Option<ObjId>>> {
+    fn ids(&mut self, names: &[Option<Name>]) -> Converted<Vec<Option<ObjId>>> {
         names.iter().map(|n| self.opt(n)).collect()
     }
 
-    fn opt(&mut self, name: &Option<Name>) -> Lowered<Option<ObjId>> {
+    fn opt(&mut self, name: &Option<Name>) -> Converted<Option<ObjId>> {
         name.as_ref().map(|n| self.id(n)).transpose()
     }
 
@@ -133,7 +133,7 @@ impl Lowering {
         });
     }
 
-    fn statement(&mut self, statement: &Statement) -> Lowered<()> {
+    fn statement(&mut self, statement: &Statement) -> Converted<()> {
         match statement {
             Statement::Declaration(declaration) => self.declaration(declaration),
             Statement::Call(call) => self.call(call),
@@ -141,7 +141,7 @@ impl Lowering {
         }
     }
 
-    fn declaration(&mut self, declaration: &Declaration) -> Lowered<()> {
+    fn declaration(&mut self, declaration: &Declaration) -> Converted<()> {
         let (object, create) = match declaration {
             Declaration::Device {
                 semantics: s,
@@ -328,7 +328,10 @@ impl Lowering {
                 samples,
             } => {
                 let create = Create::Bundle {
-                    render_targets: render_targets.iter().map(format).collect::<Lowered<_>>()?,
+                    render_targets: render_targets
+                        .iter()
+                        .map(format)
+                        .collect::<Converted<_>>()?,
                     depth: depth.as_ref().map(format).transpose()?,
                     samples: fit_u32(samples.unwrap_or(1), "samples")?,
                 };
@@ -347,7 +350,7 @@ impl Lowering {
         resource: &Name,
         kind: ObjKind,
         min_lod: Option<f32>,
-    ) -> Lowered<(ObjId, Create)> {
+    ) -> Converted<(ObjId, Create)> {
         let resource = self.id(resource)?;
         let dynamic = self.objects[resource].dynamic;
         let id = self.add(name.as_str(), kind, dynamic);
@@ -361,18 +364,18 @@ impl Lowering {
         }
     }
 
-    fn call(&mut self, call: &crate::trace::syntax::ast::Call) -> Lowered<()> {
+    fn call(&mut self, call: &crate::trace::syntax::ast::Call) -> Converted<()> {
         let on = match &call.context {
             CallContext::Immediate => On::Immediate,
-            CallContext::Deferred(name) => On::Context(self.id(name)?),
-            CallContext::BundleRecorder(name) => On::Bundle(self.id(name)?),
+            CallContext::Deferred(name) => On::Deferred(self.id(name)?),
+            CallContext::BundleRecorder(name) => On::BundleRecorder(self.id(name)?),
         };
         let call = self.method(&call.method)?;
         self.push(Op::Call { on, call });
         Ok(())
     }
 
-    fn method(&mut self, method: &Method) -> Lowered<Call> {
+    fn method(&mut self, method: &Method) -> Converted<Call> {
         let slot = |n: u64| fit_u32(n, "START");
         Ok(match method {
             Method::SetInputLayout(layout) => Call::SetInputLayout(self.opt(layout)?),
@@ -432,19 +435,19 @@ impl Lowering {
                 render_targets,
                 depth_stencil,
             } => Call::OmSetRenderTargets {
-                targets: self.ids(render_targets)?,
-                depth: self.opt(depth_stencil)?,
-                uavs: None,
+                render_targets: self.ids(render_targets)?,
+                depth_stencil: self.opt(depth_stencil)?,
             },
             Method::OmSetRenderTargetsAndUavs {
                 render_targets,
                 depth_stencil,
                 start,
                 views,
-            } => Call::OmSetRenderTargets {
-                targets: self.ids(render_targets)?,
-                depth: self.opt(depth_stencil)?,
-                uavs: Some((slot(*start)?, self.ids(views)?)),
+            } => Call::OmSetRenderTargetsAndUavs {
+                render_targets: self.ids(render_targets)?,
+                depth_stencil: self.opt(depth_stencil)?,
+                start: slot(*start)?,
+                views: self.ids(views)?,
             },
             Method::OmSetBlendState(state) => Call::OmSetBlendState(self.opt(state)?),
             Method::OmSetDepthStencilState(state) => Call::OmSetDepthStencilState(self.opt(state)?),
@@ -466,7 +469,7 @@ impl Lowering {
                             bottom: fit_i32(r.bottom, "B")?,
                         })
                     })
-                    .collect::<Lowered<_>>()?,
+                    .collect::<Converted<_>>()?,
             ),
             Method::Draw {
                 vertex_count,
@@ -550,7 +553,9 @@ impl Lowering {
                 destination: self.id(destination)?,
                 source: self.id(source)?,
             },
-            Method::UpdateSubresource { resource } => Call::UpdateSubresource(self.id(resource)?),
+            Method::UpdateSubresource { resource } => Call::UpdateSubresource {
+                resource: self.id(resource)?,
+            },
             Method::CopyStructureCount {
                 destination,
                 offset,
@@ -564,6 +569,7 @@ impl Lowering {
                 resource,
                 map_type: m,
                 allow_usage_default,
+                instance: (),
             } => {
                 let resource = self.id(resource)?;
                 let instance = (*m == words::MapType::WriteDiscard).then(|| {
@@ -578,13 +584,19 @@ impl Lowering {
                     instance,
                 }
             }
-            Method::Unmap { resource } => Call::Unmap(self.id(resource)?),
+            Method::Unmap { resource } => Call::Unmap {
+                resource: self.id(resource)?,
+            },
             Method::SetPredication { predicate, value } => Call::SetPredication {
                 predicate: self.opt(predicate)?,
                 value: *value,
             },
-            Method::Begin { query } => Call::BeginQuery(self.id(query)?),
-            Method::End { query } => Call::EndQuery(self.id(query)?),
+            Method::Begin { query } => Call::Begin {
+                query: self.id(query)?,
+            },
+            Method::End { query } => Call::End {
+                query: self.id(query)?,
+            },
             Method::ClearState => Call::ClearState,
             Method::DecompressResource { resource, into } => Call::DecompressResource {
                 resource: self.id(resource)?,
@@ -595,7 +607,7 @@ impl Lowering {
                 compression,
             } => Call::SetResourceCompression {
                 resource: self.id(resource)?,
-                compressed: *compression == words::Compression::Compressed,
+                compression: *compression == words::Compression::Compressed,
             },
             Method::SetResourceMinLod { resource, min_lod } => Call::SetResourceMinLod {
                 resource: self.id(resource)?,
@@ -607,9 +619,9 @@ impl Lowering {
                     min_lod: *min_lod,
                 }
             }
-            Method::InsertWaitOnPresent { swapchain } => {
-                Call::InsertWaitOnPresent(self.id(swapchain)?)
-            }
+            Method::InsertWaitOnPresent { swapchain } => Call::InsertWaitOnPresent {
+                swapchain: self.id(swapchain)?,
+            },
             Method::InsertFence { fence, engine: e } => Call::InsertFence {
                 fence: self.fence(fence),
                 engine: engine(*e),
@@ -618,21 +630,22 @@ impl Lowering {
                 fence: self.fence(fence),
                 engine: engine(*e),
             },
-            Method::DrawBundle { bundle } => Call::DrawBundle(self.id(bundle)?),
+            Method::DrawBundle { bundle } => Call::DrawBundle {
+                bundle: self.id(bundle)?,
+            },
             Method::RemapConstantBufferInheritance(r) => {
-                self.remap(RemapKind::ConstantBuffer, r)?
+                Call::RemapConstantBufferInheritance(remap(r)?)
             }
             Method::RemapShaderResourceInheritance(r) => {
-                self.remap(RemapKind::ShaderResource, r)?
+                Call::RemapShaderResourceInheritance(remap(r)?)
             }
-            Method::RemapSamplerInheritance(r) => self.remap(RemapKind::Sampler, r)?,
-            Method::RemapVertexBufferInheritance { slot, inherit_slot } => Call::Remap(Remap {
-                kind: RemapKind::VertexBuffer,
-                stage: recorder::Stage::Vertex,
-                slot: fit_u32(*slot, "SLOT")?,
-                inherit_stage: recorder::Stage::Vertex,
-                inherit_slot: fit_u32(*inherit_slot, "INHERIT_SLOT")?,
-            }),
+            Method::RemapSamplerInheritance(r) => Call::RemapSamplerInheritance(remap(r)?),
+            Method::RemapVertexBufferInheritance { slot, inherit_slot } => {
+                Call::RemapVertexBufferInheritance {
+                    slot: fit_u32(*slot, "SLOT")?,
+                    inherit_slot: fit_u32(*inherit_slot, "INHERIT_SLOT")?,
+                }
+            }
             Method::FinishCommandList { list, restore } => Call::FinishCommandList {
                 list: self.add(list.as_str(), ObjKind::CommandList, false),
                 restore: restore.unwrap_or(false),
@@ -644,26 +657,14 @@ impl Lowering {
             },
             Method::BeginCommandListExecution => Call::BeginCommandListExecution,
             Method::EndCommandListExecution => Call::EndCommandListExecution,
-            Method::Present { swapchain } => Call::Present(self.id(swapchain)?),
+            Method::Present { swapchain } => Call::Present {
+                swapchain: self.id(swapchain)?,
+            },
             Method::Resume => Call::Resume,
         })
     }
 
-    fn remap(
-        &mut self,
-        kind: RemapKind,
-        remap: &crate::trace::syntax::ast::Remap,
-    ) -> Lowered<Call> {
-        Ok(Call::Remap(Remap {
-            kind,
-            stage: stage(remap.stage),
-            slot: fit_u32(remap.slot, "SLOT")?,
-            inherit_stage: stage(remap.inherit_stage),
-            inherit_slot: fit_u32(remap.inherit_slot, "INHERIT_SLOT")?,
-        }))
-    }
-
-    fn expectation(&mut self, expectation: &Expectation) -> Lowered<()> {
+    fn expectation(&mut self, expectation: &Expectation) -> Converted<()> {
         let check = match expectation {
             Expectation::Ok => Check::Ok,
             Expectation::Accepted { subject } => Check::Accepted {
@@ -688,7 +689,7 @@ impl Lowering {
                             .map(|c| (c, *n))
                             .ok_or_else(|| format!("the engine has no split category '{category}'"))
                     })
-                    .collect::<Lowered<_>>()?,
+                    .collect::<Converted<_>>()?,
             },
             Expectation::Counters(keys) => {
                 Check::Counters(keys.iter().map(|(key, n)| (key.name(), *n)).collect())
@@ -715,18 +716,28 @@ impl Lowering {
     }
 
     /// The CTX of `expect error` and `expect accepted`.
-    fn subject_of(&mut self, subject: &AstSubject) -> Lowered<Subject> {
+    fn subject_of(&mut self, subject: &AstSubject) -> Converted<Subject> {
         Ok(match subject {
             AstSubject::Immediate => Subject::Immediate,
-            AstSubject::Named(name) => Subject::Object(self.subject(name)?),
+            AstSubject::Named(name) => Subject::Named(self.subject(name)?),
         })
     }
 
     /// `expect error NAME`: any declared name, a released one too (its last outcome stays).
-    fn subject(&mut self, name: &Name) -> Lowered<ObjId> {
+    fn subject(&mut self, name: &Name) -> Converted<ObjId> {
         match self.ids.get(name.as_str()) {
             Some(&id) => Ok(id),
             None => self.id(name),
         }
     }
+}
+
+/// The arguments of a staged `remap_*_inheritance` call.
+fn remap(remap: &Remap) -> Converted<Remap<Lowered>> {
+    Ok(Remap {
+        stage: stage(remap.stage),
+        slot: fit_u32(remap.slot, "SLOT")?,
+        inherit_stage: stage(remap.inherit_stage),
+        inherit_slot: fit_u32(remap.inherit_slot, "INHERIT_SLOT")?,
+    })
 }

@@ -13,11 +13,13 @@
 //! `--compare` runs the reference (`reference/`) and compares the two runs' records.
 //!
 //! ## The layout
-//! * `command.rs`: the command. `lower.rs`, `convert.rs`, `program.rs`: the trace in the engine's
-//!   types.
+//! * `command.rs`: the command. `program.rs`: the trace in the engine's types, a call being the
+//!   syntax room's `Method` in the replay's `Lowered` form (one shape, two forms: see
+//!   `syntax/ast.rs`'s `Form`); `lower.rs` makes it from the tree, `convert.rs` holds its
+//!   conversions of words and numbers.
 //! * The real run: `live.rs` (the run, in trace order, on the main thread), `workers.rs` (the
 //!   `--threads` worker threads), `recorders.rs` (each deferred context and bundle recorder as
-//!   the run holds it, its `Slot`), `apply.rs` (one call applied to a recorder), `create.rs`
+//!   the run holds it, a `HeldRecorder`), `apply.rs` (one call applied to a recorder), `create.rs`
 //!   (the declarations).
 //! * What is said about it: `verdict.rs` (expectations), `names.rs` (records in trace names,
 //!   the digest), `origin.rs` (where each record came from), `report.rs` (the output).

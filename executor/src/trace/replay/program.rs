@@ -5,18 +5,23 @@
 //! **Out:** a [`Program`] that the replay (`command.rs` and its siblings) executes against the
 //! real engine, on one thread or several, and against the reference of `--compare`.
 //!
+//! **One shape.** A call here is the syntax room's [`Method`] in the [`Lowered`] form: the same
+//! enum the parser returns and the printer writes, its arguments held as the engine takes them.
+//! The variants and fields are written once, in `syntax/ast.rs`; this file says only what each
+//! kind of argument is once lowered, and what the replay asks of a call ([`Call::objects`],
+//! [`Call::remap`], ...).
+//!
 //! **Invariant.** A program needs no further checking: every format is one the engine knows,
 //! every number fits the engine's argument, every object is declared before a step names it,
 //! and no step names a context, command list or bundle the trace released before. Whether the
 //! engine accepts a step is the run's business, not the program's.
 
 use recorder::{
-    BindFlags, Engine, Format, MapType, ObjectKind, PrimitiveTopology, Rect, Remap, Semantics,
-    SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
+    BindFlags, Engine, Format, MapType, ObjectKind, PrimitiveTopology, Rect, Remap, RemapKind,
+    Semantics, SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
 };
 
-use crate::trace::syntax::ast::Expectation as AstExpectation;
-use crate::trace::syntax::value::{DrawField, ExpectedValue};
+use crate::trace::syntax::ast::{CallContext, Expectation as AstExpectation, Form, Method};
 
 /// An object of the trace, by its number: an index into [`Program::objects`].
 pub(crate) type ObjId = usize;
@@ -115,14 +120,6 @@ pub(crate) enum Op {
     Expect(Expect),
 }
 
-/// Where a call is issued.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum On {
-    Immediate,
-    Context(ObjId),
-    Bundle(ObjId),
-}
-
 /// How an object is made.
 #[derive(Clone, Debug)]
 pub(crate) enum Create {
@@ -181,172 +178,43 @@ pub(crate) enum Create {
     },
 }
 
-/// A call, its arguments in the engine's types. Objects are [`ObjId`]s; `None` is `null`.
-#[derive(Clone, Debug)]
-pub(crate) enum Call {
-    SetInputLayout(Option<ObjId>),
-    SetPrimitiveTopology(PrimitiveTopology),
-    SetVertexBuffers {
-        start: u32,
-        buffers: Vec<Option<ObjId>>,
-    },
-    SetIndexBuffer {
-        buffer: Option<ObjId>,
-        format: Format,
-        offset: u32,
-    },
-    SetPrimitiveResetIndex(u32),
-    SetShader {
-        stage: Stage,
-        shader: Option<ObjId>,
-    },
-    SetConstantBuffers {
-        stage: Stage,
-        start: u32,
-        buffers: Vec<Option<ObjId>>,
-    },
-    SetShaderResources {
-        stage: Stage,
-        start: u32,
-        views: Vec<Option<ObjId>>,
-    },
-    SetSamplers {
-        stage: Stage,
-        start: u32,
-        samplers: Vec<Option<ObjId>>,
-    },
-    CsSetUnorderedAccessViews {
-        start: u32,
-        views: Vec<Option<ObjId>>,
-    },
-    OmSetRenderTargets {
-        targets: Vec<Option<ObjId>>,
-        depth: Option<ObjId>,
-        uavs: Option<(u32, Vec<Option<ObjId>>)>,
-    },
-    OmSetBlendState(Option<ObjId>),
-    OmSetDepthStencilState(Option<ObjId>),
-    RsSetState(Option<ObjId>),
-    RsSetViewports(Vec<Viewport>),
-    RsSetScissorRects(Vec<Rect>),
-    Draw {
-        vertex_count: u32,
-        start_vertex: u32,
-    },
-    DrawIndexed {
-        index_count: u32,
-        start_index: u32,
-        base_vertex: i32,
-    },
-    DrawInstanced {
-        vertex_count: u32,
-        instance_count: u32,
-        start_vertex: u32,
-        start_instance: u32,
-    },
-    DrawIndexedInstanced {
-        index_count: u32,
-        instance_count: u32,
-        start_index: u32,
-        base_vertex: i32,
-        start_instance: u32,
-    },
-    DrawAuto,
-    DrawInstancedIndirect {
-        buffer: ObjId,
-        offset: u32,
-    },
-    DrawIndexedInstancedIndirect {
-        buffer: ObjId,
-        offset: u32,
-    },
-    Dispatch {
-        x: u32,
-        y: u32,
-        z: u32,
-    },
-    DispatchIndirect {
-        buffer: ObjId,
-        offset: u32,
-    },
-    ClearRenderTargetView {
-        view: ObjId,
-        color: [f32; 4],
-    },
-    ClearDepthStencilView {
-        view: ObjId,
-        depth: f32,
-        stencil: u8,
-    },
-    CopyResource {
-        destination: ObjId,
-        source: ObjId,
-    },
-    UpdateSubresource(ObjId),
-    CopyStructureCount {
-        destination: ObjId,
-        offset: u32,
-        view: ObjId,
-    },
-    /// `instance`: for a write_discard map, the K of the instance it makes (docs/TRACE.md
-    /// "Instances": every write_discard map statement of a resource, in trace order).
-    Map {
-        resource: ObjId,
-        map_type: MapType,
-        allow_usage_default: bool,
-        instance: Option<u32>,
-    },
-    Unmap(ObjId),
-    SetPredication {
-        predicate: Option<ObjId>,
-        value: bool,
-    },
-    BeginQuery(ObjId),
-    EndQuery(ObjId),
-    ClearState,
-    DecompressResource {
-        resource: ObjId,
-        into: Option<ObjId>,
-    },
-    SetResourceCompression {
-        resource: ObjId,
-        compressed: bool,
-    },
-    SetResourceMinLod {
-        resource: ObjId,
-        min_lod: f32,
-    },
-    SetShaderResourceViewMinLod {
-        view: ObjId,
-        min_lod: f32,
-    },
-    InsertWaitOnPresent(ObjId),
-    InsertFence {
-        fence: ObjId,
-        engine: Engine,
-    },
-    InsertWaitOnFence {
-        fence: ObjId,
-        engine: Engine,
-    },
-    DrawBundle(ObjId),
-    Remap(Remap),
-    FinishCommandList {
-        list: ObjId,
-        restore: bool,
-    },
-    FinishBundle,
-    Execute {
-        list: ObjId,
-        restore: bool,
-    },
-    BeginCommandListExecution,
-    EndCommandListExecution,
-    Present(ObjId),
-    Resume,
+/// The form of a call once lowered: objects are [`ObjId`]s, every number fits the engine's
+/// argument, every word is the engine's, every default is applied; a write_discard `map`
+/// carries the instance K it makes. The call's shape is the syntax room's [`Method`], written
+/// once; this says only what each kind of argument is here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lowered;
+
+impl Form for Lowered {
+    type Object = ObjId;
+    type Count = u32;
+    type Signed = i32;
+    type Stencil = u8;
+    type Topology = PrimitiveTopology;
+    type Format = Format;
+    type Stage = Stage;
+    type Viewport = Viewport;
+    type Rect = Rect;
+    type MapType = MapType;
+    /// `true`: compressed.
+    type Compression = bool;
+    type Engine = Engine;
+    type Defaulted<T: Clone + std::fmt::Debug> = T;
+    /// For a write_discard map, the K of the instance it makes (docs/TRACE.md "Instances").
+    type Instance = Option<u32>;
+    type ErrorKind = recorder::ErrorKind;
+    type SplitCategory = SplitCategory;
+    /// As `Counters::get` takes them.
+    type CounterKey = &'static str;
 }
 
-impl Call {
+/// A call, its arguments in the engine's types (see [`Lowered`]). `None` is `null`.
+pub(crate) type Call = Method<Lowered>;
+
+/// Where a call is issued: `imm`, or the deferred context or bundle recorder by number.
+pub(crate) type On = CallContext<ObjId>;
+
+impl Method<Lowered> {
     /// Every object the call names, null slots left out (lists, bundles and fences included).
     pub(crate) fn objects(&self, out: &mut Vec<ObjId>) {
         let some =
@@ -367,28 +235,34 @@ impl Call {
             }
             | Self::CsSetUnorderedAccessViews { views: items, .. } => some(out, items),
             Self::OmSetRenderTargets {
-                targets,
-                depth,
-                uavs,
+                render_targets,
+                depth_stencil,
             } => {
-                some(out, targets);
-                out.extend(depth);
-                if let Some((_, views)) = uavs {
-                    some(out, views);
-                }
+                some(out, render_targets);
+                out.extend(depth_stencil);
+            }
+            Self::OmSetRenderTargetsAndUavs {
+                render_targets,
+                depth_stencil,
+                views,
+                ..
+            } => {
+                some(out, render_targets);
+                out.extend(depth_stencil);
+                some(out, views);
             }
             Self::DrawInstancedIndirect { buffer, .. }
             | Self::DrawIndexedInstancedIndirect { buffer, .. }
             | Self::DispatchIndirect { buffer, .. }
             | Self::ClearRenderTargetView { view: buffer, .. }
             | Self::ClearDepthStencilView { view: buffer, .. }
-            | Self::UpdateSubresource(buffer)
+            | Self::UpdateSubresource { resource: buffer }
             | Self::Map {
                 resource: buffer, ..
             }
-            | Self::Unmap(buffer)
-            | Self::BeginQuery(buffer)
-            | Self::EndQuery(buffer)
+            | Self::Unmap { resource: buffer }
+            | Self::Begin { query: buffer }
+            | Self::End { query: buffer }
             | Self::SetResourceCompression {
                 resource: buffer, ..
             }
@@ -396,10 +270,10 @@ impl Call {
                 resource: buffer, ..
             }
             | Self::SetShaderResourceViewMinLod { view: buffer, .. }
-            | Self::InsertWaitOnPresent(buffer)
-            | Self::DrawBundle(buffer)
+            | Self::InsertWaitOnPresent { swapchain: buffer }
+            | Self::DrawBundle { bundle: buffer }
             | Self::Execute { list: buffer, .. }
-            | Self::Present(buffer) => out.push(*buffer),
+            | Self::Present { swapchain: buffer } => out.push(*buffer),
             Self::CopyResource {
                 destination,
                 source,
@@ -424,13 +298,41 @@ impl Call {
             | Self::ClearState
             | Self::InsertFence { .. }
             | Self::InsertWaitOnFence { .. }
-            | Self::Remap(_)
+            | Self::RemapConstantBufferInheritance(_)
+            | Self::RemapShaderResourceInheritance(_)
+            | Self::RemapSamplerInheritance(_)
+            | Self::RemapVertexBufferInheritance { .. }
             | Self::FinishCommandList { .. }
             | Self::FinishBundle
             | Self::BeginCommandListExecution
             | Self::EndCommandListExecution
             | Self::Resume => {}
         }
+    }
+
+    /// The remap a `remap_*_inheritance` call records, its kind from the method (the vertex
+    /// buffers' stages are the input assembler's); `None` for any other call.
+    pub(crate) fn remap(&self) -> Option<Remap> {
+        let staged = |kind, remap: &crate::trace::syntax::ast::Remap<Lowered>| Remap {
+            kind,
+            stage: remap.stage,
+            slot: remap.slot,
+            inherit_stage: remap.inherit_stage,
+            inherit_slot: remap.inherit_slot,
+        };
+        Some(match self {
+            Self::RemapConstantBufferInheritance(remap) => staged(RemapKind::ConstantBuffer, remap),
+            Self::RemapShaderResourceInheritance(remap) => staged(RemapKind::ShaderResource, remap),
+            Self::RemapSamplerInheritance(remap) => staged(RemapKind::Sampler, remap),
+            Self::RemapVertexBufferInheritance { slot, inherit_slot } => Remap {
+                kind: RemapKind::VertexBuffer,
+                stage: Stage::Vertex,
+                slot: *slot,
+                inherit_stage: Stage::Vertex,
+                inherit_slot: *inherit_slot,
+            },
+            _ => return None,
+        })
     }
 
     /// Whether the call draws or dispatches: the GPU model makes one draw record of it.
@@ -465,6 +367,7 @@ impl Call {
                 | Self::SetSamplers { .. }
                 | Self::CsSetUnorderedAccessViews { .. }
                 | Self::OmSetRenderTargets { .. }
+                | Self::OmSetRenderTargetsAndUavs { .. }
                 | Self::OmSetBlendState(_)
                 | Self::OmSetDepthStencilState(_)
                 | Self::RsSetState(_)
@@ -476,12 +379,8 @@ impl Call {
     }
 }
 
-/// Whom `expect error` asks about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Subject {
-    Immediate,
-    Object(ObjId),
-}
+/// Whom `expect error` asks about: `imm` or an object by number.
+pub(crate) type Subject = crate::trace::syntax::ast::Subject<ObjId>;
 
 /// An expectation, with the statement as written (for messages).
 #[derive(Clone, Debug)]
@@ -490,30 +389,6 @@ pub(crate) struct Expect {
     pub check: Check,
 }
 
-#[derive(Clone, Debug)]
-pub(crate) enum Check {
-    Ok,
-    Accepted {
-        subject: Subject,
-    },
-    Error {
-        subject: Subject,
-        kind: recorder::ErrorKind,
-    },
-    SplitPoints {
-        list: ObjId,
-        total: Option<u64>,
-        categories: Vec<(SplitCategory, u64)>,
-    },
-    /// Counter keys as `Counters::get` takes them.
-    Counters(Vec<(&'static str, u64)>),
-    Draw {
-        index: u64,
-        field: DrawField,
-        value: ExpectedValue,
-    },
-    BundleFootprint {
-        bundle: ObjId,
-        bytes: u64,
-    },
-}
+/// An expectation lowered: the syntax room's [`Expectation`](AstExpectation) in the
+/// [`Lowered`] form.
+pub(crate) type Check = AstExpectation<Lowered>;

@@ -1,13 +1,14 @@
 //! A deferred context (or bundle recorder) of the trace as the replay holds it: the engine's
 //! recorder, what `expect error`, `expect accepted` and `expect ok` will ask about it, and what
-//! the list or bundle being recorded will draw (`origin.rs`). A slot is touched by one thread at
-//! a time: the worker it is assigned to under `--threads`, or the main thread once it has
-//! waited for that worker's queue (a `Mutex` makes the hand-over safe; it is never contended).
+//! the list or bundle being recorded will draw (`origin.rs`): a [`HeldRecorder`]. One is
+//! touched by one thread at a time: the worker it is assigned to under `--threads`, or the main
+//! thread once it has waited for that worker's queue (a `Mutex` makes the hand-over safe; it is
+//! never contended).
 //!
-//! **Which calls a slot refuses itself.** The engine's API cannot be called with an object
-//! whose declaration it refused, a command list whose `finish` failed, or an immediate-context
-//! call on a deferred context (`present`, `resume`, `begin_command_list_execution`, ...): the
-//! replay refuses those calls with `invalid_argument` and a message saying why, and, since a
+//! **Which calls a held recorder refuses itself.** The engine's API cannot be called with an
+//! object whose declaration it refused, a command list whose `finish` failed, or an
+//! immediate-context call on a deferred context (`present`, `resume`,
+//! `begin_command_list_execution`, ...): the replay refuses those calls with `invalid_argument` and a message saying why, and, since a
 //! refused call poisons the list being recorded (R-REC-8), the next `finish` fails with the
 //! first refusal of the list, whoever made it.
 
@@ -75,7 +76,7 @@ impl Shared {
     }
 }
 
-/// The engine's recorder behind a slot.
+/// The engine's recorder behind a [`HeldRecorder`].
 pub(crate) enum Recorder {
     Context(Box<DeferredContext>),
     Bundle(Box<BundleRecorder>),
@@ -87,7 +88,9 @@ pub(crate) enum Recorder {
     Gone,
 }
 
-pub(crate) struct Slot {
+/// A deferred context or bundle recorder of the trace as the run holds it (see the module
+/// essay). Not a binding slot: the run keeps one per `context` and `bundle` declaration.
+pub(crate) struct HeldRecorder {
     pub name: String,
     pub recorder: Recorder,
     /// The outcome of the last call on it (or its declaration, finish or execute).
@@ -107,9 +110,9 @@ pub(crate) struct Slot {
     pub tracks: bool,
 }
 
-pub(crate) type SharedSlot = Arc<Mutex<Slot>>;
+pub(crate) type SharedRecorder = Arc<Mutex<HeldRecorder>>;
 
-impl Slot {
+impl HeldRecorder {
     pub(crate) fn new(name: &str, recorder: Recorder) -> Self {
         Self {
             name: name.to_owned(),
@@ -178,7 +181,7 @@ impl Slot {
             return;
         }
         let piece = match (call, named.layout) {
-            (Call::DrawBundle(bundle), Some(body)) => Piece::Bundle {
+            (Call::DrawBundle { bundle }, Some(body)) => Piece::Bundle {
                 bundle: *bundle,
                 line,
                 body: body.clone(),
@@ -194,7 +197,7 @@ impl Slot {
         self.pieces.push(piece);
     }
 
-    /// Runs a call of `line` on the slot's recorder; `named`: the list, bundle and fences it
+    /// Runs a call of `line` on the held recorder; `named`: the list, bundle and fences it
     /// names. Returns the value of a fence the call inserted.
     pub(crate) fn call(
         &mut self,
@@ -280,7 +283,7 @@ pub(crate) fn missing_recorder(name: &str, line: usize) -> Error {
 /// `unsupported_in_bundle`.
 fn not_here(call: &Call, bundle: bool) -> Error {
     let (name, owner, rule) = match call {
-        Call::Present(_) => ("present", "the immediate context", "R-EX-1, R-EX-7"),
+        Call::Present { .. } => ("present", "the immediate context", "R-EX-1, R-EX-7"),
         Call::Resume => ("resume", "the immediate context", "R-ST-4"),
         Call::BeginCommandListExecution => (
             "begin_command_list_execution",
@@ -292,7 +295,12 @@ fn not_here(call: &Call, bundle: bool) -> Error {
             "the immediate context",
             "R-ST-3",
         ),
-        Call::Remap(_) => ("remap_*_inheritance", "a bundle recorder", "R-B-9"),
+        Call::RemapConstantBufferInheritance(_)
+        | Call::RemapShaderResourceInheritance(_)
+        | Call::RemapSamplerInheritance(_)
+        | Call::RemapVertexBufferInheritance { .. } => {
+            ("remap_*_inheritance", "a bundle recorder", "R-B-9")
+        }
         Call::FinishCommandList { .. } => ("finish LIST", "a deferred context", "R-REC-6"),
         _ => ("this call", "another kind of context", "R-REC-5"),
     };

@@ -31,10 +31,10 @@ pub(crate) fn expected(expect: &Expect) -> String {
 }
 
 /// Checks `expect`; `Err(found)` when it fails.
-pub(crate) fn check(engine: &mut LiveRun, expect: &Expect) -> Result<(), String> {
+pub(crate) fn check(live: &mut LiveRun, expect: &Expect) -> Result<(), String> {
     match &expect.check {
         Check::Ok => {
-            let refusals = engine.refusals();
+            let refusals = live.refusals();
             match refusals.first() {
                 None => Ok(()),
                 Some(first) => {
@@ -52,11 +52,11 @@ pub(crate) fn check(engine: &mut LiveRun, expect: &Expect) -> Result<(), String>
                 }
             }
         }
-        Check::Accepted { subject } => match engine.last_outcome(*subject) {
+        Check::Accepted { subject } => match live.last_outcome(*subject) {
             Ok(()) => Ok(()),
             Err(error) => Err(format!("error {} ({error})", error.kind())),
         },
-        Check::Error { subject, kind } => match engine.last_outcome(*subject) {
+        Check::Error { subject, kind } => match live.last_outcome(*subject) {
             Err(error) if error.kind() == *kind => Ok(()),
             Err(error) => Err(format!("{} ({error})", error.kind())),
             Ok(()) => Err("ok (the last call on it was accepted)".into()),
@@ -66,8 +66,8 @@ pub(crate) fn check(engine: &mut LiveRun, expect: &Expect) -> Result<(), String>
             total,
             categories,
         } => {
-            let Some(made) = engine.list(*list) else {
-                return Err(match engine.list_outcome(*list) {
+            let Some(made) = live.list(*list) else {
+                return Err(match live.list_outcome(*list) {
                     Some(Err(error)) => format!("no list: its finish was refused ({error})"),
                     _ => "no list".into(),
                 });
@@ -86,7 +86,7 @@ pub(crate) fn check(engine: &mut LiveRun, expect: &Expect) -> Result<(), String>
             held.then_some(()).ok_or_else(|| found.join(" "))
         }
         Check::Counters(keys) => {
-            let counters = engine.counters();
+            let counters = live.counters();
             let found: Vec<(&str, u64)> = keys
                 .iter()
                 .map(|(key, _)| (*key, counters.get(key).unwrap_or(0)))
@@ -104,7 +104,7 @@ pub(crate) fn check(engine: &mut LiveRun, expect: &Expect) -> Result<(), String>
             index,
             field,
             value,
-        } => engine.with_records(|records, namer| {
+        } => live.with_records(|records, namer| {
             let count = records.len();
             let record = usize::try_from(*index)
                 .ok()
@@ -119,7 +119,7 @@ pub(crate) fn check(engine: &mut LiveRun, expect: &Expect) -> Result<(), String>
                 false => Err(found.display_with(namer).to_string()),
             }
         }),
-        Check::BundleFootprint { bundle, bytes } => engine.bundle_footprint(*bundle, *bytes),
+        Check::BundleFootprint { bundle, bytes } => live.bundle_footprint(*bundle, *bytes),
     }
 }
 

@@ -2,8 +2,8 @@
 //! a trace, each recorder on one worker (round robin by declaration), its calls queued to that
 //! worker in trace order.
 //!
-//! **In:** jobs (closures over a recorder's slot), and waits. **Out:** nothing but the jobs'
-//! effects on the slots. Without workers (`--threads` absent or 0) a job runs at once on the
+//! **In:** jobs (closures over a held recorder, `recorders.rs`), and waits. **Out:** nothing but the jobs'
+//! effects on the held recorders. Without workers (`--threads` absent or 0) a job runs at once on the
 //! calling thread: the same code, in the same order, which is what makes the two runs' outputs
 //! identical.
 //!

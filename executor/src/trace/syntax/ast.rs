@@ -7,12 +7,20 @@
 //! floats docs/TRACE.md states as `f32`, slot sets as ranges, every closed vocabulary as an enum
 //! (`words.rs`).
 //!
+//! **One shape, two forms.** A call ([`Method`]) and an expectation ([`Expectation`]) are
+//! generic over a [`Form`], which says what each kind of argument is: [`Written`], here, holds
+//! them as the trace writes them; the replay's `Lowered` form holds the same variants and fields
+//! in the engine's types. The shape is written once, in this file, and this room names no form
+//! but its own (it never imports the replay).
+//!
 //! **Invariant.** Every tree the parser returns prints to text that parses back to the same
 //! tree (the line numbers aside: printing puts one statement a line). An optional option the
 //! trace did not write is `None` here (the engine's default applies), so printing writes exactly
 //! the options that were written, in docs/TRACE.md's order. A hand-built tree prints the same way,
 //! and parses back equal if it is one the parser could have produced: objects declared before
 //! use, names that are [`Name`]s, finite floats, values of the class the field takes.
+
+use std::fmt;
 
 use super::name::{Format, Name};
 use super::value::{DrawField, ExpectedValue};
@@ -204,15 +212,87 @@ pub enum Declaration {
     },
 }
 
-/// The context a call is issued on.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum CallContext {
+/// How the arguments of a [`Method`] (and an [`Expectation`]) are held: the one shape of a
+/// call, in two forms.
+///
+/// The syntax room holds a call as written ([`Written`]: objects by [`Name`], numbers as the
+/// `u64`/`i64` the format allows, the format's own words, an option not written `None`); the
+/// replay holds the same call lowered to the engine's types (objects by number, numbers that fit
+/// the engine's argument, the engine's enums, defaults applied). The variants and their fields
+/// are written once, in [`Method`]; a form says only what each kind of argument is. This room
+/// names no other form: the replay's lives in the replay, which imports this one.
+pub trait Form {
+    /// An object argument.
+    type Object: Clone + fmt::Debug;
+    /// An unsigned count, slot, offset or value (`u64` as written).
+    type Count: Clone + fmt::Debug;
+    /// BASE_VERTEX (`i64` as written).
+    type Signed: Clone + fmt::Debug;
+    /// `clear_depth_stencil_view`'s STENCIL (`u64` as written).
+    type Stencil: Clone + fmt::Debug;
+    /// A primitive topology.
+    type Topology: Clone + fmt::Debug;
+    /// A format.
+    type Format: Clone + fmt::Debug;
+    /// A shader stage.
+    type Stage: Clone + fmt::Debug;
+    /// A viewport of `rs_set_viewports`.
+    type Viewport: Clone + fmt::Debug;
+    /// A rectangle of `rs_set_scissor_rects`.
+    type Rect: Clone + fmt::Debug;
+    /// A map type.
+    type MapType: Clone + fmt::Debug;
+    /// `set_resource_compression`'s argument.
+    type Compression: Clone + fmt::Debug;
+    /// A fence's engine.
+    type Engine: Clone + fmt::Debug;
+    /// An argument with a default: `Option<T>` as written (`None`: not written), `T` once the
+    /// default is applied.
+    type Defaulted<T: Clone + fmt::Debug>: Clone + fmt::Debug;
+    /// What a `map` adds to its arguments: nothing as written, the instance once lowered.
+    type Instance: Clone + fmt::Debug;
+    /// The KIND of `expect error`.
+    type ErrorKind: Clone + fmt::Debug;
+    /// A CATEGORY of `expect split_points`.
+    type SplitCategory: Clone + fmt::Debug;
+    /// A KEY of `expect counters`.
+    type CounterKey: Clone + fmt::Debug;
+}
+
+/// The form of a call as the trace writes it: what the parser returns and the printer writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Written;
+
+impl Form for Written {
+    type Object = Name;
+    type Count = u64;
+    type Signed = i64;
+    type Stencil = u64;
+    type Topology = Topology;
+    type Format = Format;
+    type Stage = Stage;
+    type Viewport = Viewport;
+    type Rect = Rect;
+    type MapType = MapType;
+    type Compression = Compression;
+    type Engine = Engine;
+    type Defaulted<T: Clone + fmt::Debug> = Option<T>;
+    type Instance = ();
+    type ErrorKind = ErrorKind;
+    type SplitCategory = SplitCategory;
+    type CounterKey = CounterKey;
+}
+
+/// The context a call is issued on, its recorder named by `O`: a [`Name`] as written, the
+/// replay's object number once lowered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallContext<O = Name> {
     /// `imm`.
     Immediate,
     /// A context declared with `context`.
-    Deferred(Name),
+    Deferred(O),
     /// A recorder declared with `bundle`.
-    BundleRecorder(Name),
+    BundleRecorder(O),
 }
 
 /// `CTX METHOD ARGS`.
@@ -222,235 +302,247 @@ pub struct Call {
     pub method: Method,
 }
 
-/// A method and its arguments (docs/TRACE.md "Calls"). `Option<Name>` is an argument that may be
-/// `null`; the lists of bindings are never empty.
+/// A method and its arguments (docs/TRACE.md "Calls"), held in the [`Form`] `F`: as written
+/// ([`Written`], what the parser returns and the printer writes) or lowered to the engine's
+/// types by the replay. `Option<F::Object>` is an argument that may be `null`; the lists of
+/// bindings are never empty.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Method {
-    SetInputLayout(Option<Name>),
-    SetPrimitiveTopology(Topology),
+pub enum Method<F: Form = Written> {
+    SetInputLayout(Option<F::Object>),
+    SetPrimitiveTopology(F::Topology),
     SetVertexBuffers {
-        start: u64,
-        buffers: Vec<Option<Name>>,
+        start: F::Count,
+        buffers: Vec<Option<F::Object>>,
     },
     SetIndexBuffer {
-        buffer: Option<Name>,
-        format: Format,
-        offset: Option<u64>,
+        buffer: Option<F::Object>,
+        format: F::Format,
+        offset: F::Defaulted<F::Count>,
     },
-    SetPrimitiveResetIndex(u64),
+    SetPrimitiveResetIndex(F::Count),
     SetShader {
-        stage: Stage,
-        shader: Option<Name>,
+        stage: F::Stage,
+        shader: Option<F::Object>,
     },
     SetConstantBuffers {
-        stage: Stage,
-        start: u64,
-        buffers: Vec<Option<Name>>,
+        stage: F::Stage,
+        start: F::Count,
+        buffers: Vec<Option<F::Object>>,
     },
     SetShaderResources {
-        stage: Stage,
-        start: u64,
-        views: Vec<Option<Name>>,
+        stage: F::Stage,
+        start: F::Count,
+        views: Vec<Option<F::Object>>,
     },
     SetSamplers {
-        stage: Stage,
-        start: u64,
-        samplers: Vec<Option<Name>>,
+        stage: F::Stage,
+        start: F::Count,
+        samplers: Vec<Option<F::Object>>,
     },
     CsSetUnorderedAccessViews {
-        start: u64,
-        views: Vec<Option<Name>>,
+        start: F::Count,
+        views: Vec<Option<F::Object>>,
     },
     /// `null` alone is one null render target, as written (`vec![None]`).
     OmSetRenderTargets {
-        render_targets: Vec<Option<Name>>,
-        depth_stencil: Option<Name>,
+        render_targets: Vec<Option<F::Object>>,
+        depth_stencil: Option<F::Object>,
     },
     OmSetRenderTargetsAndUavs {
-        render_targets: Vec<Option<Name>>,
-        depth_stencil: Option<Name>,
-        start: u64,
-        views: Vec<Option<Name>>,
+        render_targets: Vec<Option<F::Object>>,
+        depth_stencil: Option<F::Object>,
+        start: F::Count,
+        views: Vec<Option<F::Object>>,
     },
-    OmSetBlendState(Option<Name>),
-    OmSetDepthStencilState(Option<Name>),
-    RsSetState(Option<Name>),
-    RsSetViewports(Vec<Viewport>),
-    RsSetScissorRects(Vec<Rect>),
+    OmSetBlendState(Option<F::Object>),
+    OmSetDepthStencilState(Option<F::Object>),
+    RsSetState(Option<F::Object>),
+    RsSetViewports(Vec<F::Viewport>),
+    RsSetScissorRects(Vec<F::Rect>),
     Draw {
-        vertex_count: u64,
-        start_vertex: u64,
+        vertex_count: F::Count,
+        start_vertex: F::Count,
     },
     DrawIndexed {
-        index_count: u64,
-        start_index: u64,
-        base_vertex: i64,
+        index_count: F::Count,
+        start_index: F::Count,
+        base_vertex: F::Signed,
     },
     DrawInstanced {
-        vertex_count: u64,
-        instance_count: u64,
-        start_vertex: u64,
-        start_instance: u64,
+        vertex_count: F::Count,
+        instance_count: F::Count,
+        start_vertex: F::Count,
+        start_instance: F::Count,
     },
     DrawIndexedInstanced {
-        index_count: u64,
-        instance_count: u64,
-        start_index: u64,
-        base_vertex: i64,
-        start_instance: u64,
+        index_count: F::Count,
+        instance_count: F::Count,
+        start_index: F::Count,
+        base_vertex: F::Signed,
+        start_instance: F::Count,
     },
     DrawAuto,
     DrawInstancedIndirect {
-        buffer: Name,
-        offset: u64,
+        buffer: F::Object,
+        offset: F::Count,
     },
     DrawIndexedInstancedIndirect {
-        buffer: Name,
-        offset: u64,
+        buffer: F::Object,
+        offset: F::Count,
     },
     Dispatch {
-        x: u64,
-        y: u64,
-        z: u64,
+        x: F::Count,
+        y: F::Count,
+        z: F::Count,
     },
     DispatchIndirect {
-        buffer: Name,
-        offset: u64,
+        buffer: F::Object,
+        offset: F::Count,
     },
     ClearRenderTargetView {
-        view: Name,
+        view: F::Object,
         color: [f32; 4],
     },
     ClearDepthStencilView {
-        view: Name,
+        view: F::Object,
         depth: f32,
-        stencil: u64,
+        stencil: F::Stencil,
     },
     CopyResource {
-        destination: Name,
-        source: Name,
+        destination: F::Object,
+        source: F::Object,
     },
     UpdateSubresource {
-        resource: Name,
+        resource: F::Object,
     },
     CopyStructureCount {
-        destination: Name,
-        offset: u64,
-        view: Name,
+        destination: F::Object,
+        offset: F::Count,
+        view: F::Object,
     },
     Map {
-        resource: Name,
-        map_type: MapType,
+        resource: F::Object,
+        map_type: F::MapType,
         allow_usage_default: bool,
+        /// Nothing as written; once lowered, for a write_discard map, the K of the instance it
+        /// makes (docs/TRACE.md "Instances": every write_discard map statement of a resource,
+        /// in trace order).
+        instance: F::Instance,
     },
     Unmap {
-        resource: Name,
+        resource: F::Object,
     },
     SetPredication {
-        predicate: Option<Name>,
+        predicate: Option<F::Object>,
         value: bool,
     },
     Begin {
-        query: Name,
+        query: F::Object,
     },
     End {
-        query: Name,
+        query: F::Object,
     },
     ClearState,
     DecompressResource {
-        resource: Name,
-        into: Option<Name>,
+        resource: F::Object,
+        into: Option<F::Object>,
     },
     SetResourceCompression {
-        resource: Name,
-        compression: Compression,
+        resource: F::Object,
+        compression: F::Compression,
     },
     SetResourceMinLod {
-        resource: Name,
+        resource: F::Object,
         min_lod: f32,
     },
     SetShaderResourceViewMinLod {
-        view: Name,
+        view: F::Object,
         min_lod: f32,
     },
     InsertWaitOnPresent {
-        swapchain: Name,
+        swapchain: F::Object,
     },
     InsertFence {
-        fence: Name,
-        engine: Option<Engine>,
+        fence: F::Object,
+        engine: F::Defaulted<F::Engine>,
     },
     InsertWaitOnFence {
-        fence: Name,
-        engine: Option<Engine>,
+        fence: F::Object,
+        engine: F::Defaulted<F::Engine>,
     },
     DrawBundle {
-        bundle: Name,
+        bundle: F::Object,
     },
-    RemapConstantBufferInheritance(Remap),
-    RemapShaderResourceInheritance(Remap),
-    RemapSamplerInheritance(Remap),
+    RemapConstantBufferInheritance(Remap<F>),
+    RemapShaderResourceInheritance(Remap<F>),
+    RemapSamplerInheritance(Remap<F>),
     /// `remap_vertex_buffer_inheritance ia SLOT ia INHERIT_SLOT`.
     RemapVertexBufferInheritance {
-        slot: u64,
-        inherit_slot: u64,
+        slot: F::Count,
+        inherit_slot: F::Count,
     },
     /// `finish LIST` on a deferred context: declares the command list.
     FinishCommandList {
-        list: Name,
-        restore: Option<bool>,
+        list: F::Object,
+        restore: F::Defaulted<bool>,
     },
     /// `finish` on a bundle recorder: the bundle takes the recorder's name.
     FinishBundle,
     Execute {
-        list: Name,
-        restore: Option<bool>,
+        list: F::Object,
+        restore: F::Defaulted<bool>,
     },
     BeginCommandListExecution,
     EndCommandListExecution,
     Present {
-        swapchain: Name,
+        swapchain: F::Object,
     },
     Resume,
 }
 
 /// `STAGE SLOT INHERIT_STAGE INHERIT_SLOT` of the remap calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Remap {
-    pub stage: Stage,
-    pub slot: u64,
-    pub inherit_stage: Stage,
-    pub inherit_slot: u64,
+pub struct Remap<F: Form = Written> {
+    pub stage: F::Stage,
+    pub slot: F::Count,
+    pub inherit_stage: F::Stage,
+    pub inherit_slot: F::Count,
 }
 
 /// Whom `expect error` and `expect accepted` ask about: `imm`, a deferred context or bundle
 /// recorder, or any other declared object (a declaration the engine rejected is reported under the
 /// declared name).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Subject {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Subject<O = Name> {
     Immediate,
-    Named(Name),
+    Named(O),
 }
 
-/// An expectation (docs/TRACE.md "Expectations").
+/// An expectation (docs/TRACE.md "Expectations"), in the [`Form`] `F` as a [`Method`] is: as
+/// written, or lowered by the replay (objects by number, the engine's error kinds, split
+/// categories and counter keys). What `expect draw` expects stays as written in both (the
+/// replay compares it by trace name).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Expectation {
+pub enum Expectation<F: Form = Written> {
     /// `expect ok`.
     Ok,
     /// `expect accepted CTX`: the last call on CTX (or its finish, execute, declaration) was
     /// accepted.
-    Accepted { subject: Subject },
+    Accepted { subject: Subject<F::Object> },
     /// `expect error CTX KIND`.
-    Error { subject: Subject, kind: ErrorKind },
+    Error {
+        subject: Subject<F::Object>,
+        kind: F::ErrorKind,
+    },
     /// `expect split_points LIST [total=N] [CATEGORY=N ..]`: only the keys named are checked;
     /// the categories in the order written, each at most once.
     SplitPoints {
-        list: Name,
+        list: F::Object,
         total: Option<u64>,
-        categories: Vec<(SplitCategory, u64)>,
+        categories: Vec<(F::SplitCategory, u64)>,
     },
     /// `expect counters KEY=N ..`: at least one key, each at most once, in the order written.
-    Counters(Vec<(CounterKey, u64)>),
+    Counters(Vec<(F::CounterKey, u64)>),
     /// `expect draw INDEX FIELD VALUE`.
     Draw {
         index: u64,
@@ -458,5 +550,5 @@ pub enum Expectation {
         value: ExpectedValue,
     },
     /// `expect bundle_footprint BUNDLE BYTES`.
-    BundleFootprint { bundle: Name, bytes: u64 },
+    BundleFootprint { bundle: F::Object, bytes: u64 },
 }

@@ -249,6 +249,7 @@ impl Parser {
                     }
                     None => false,
                 },
+                instance: (),
             },
             "unmap" => Method::Unmap {
                 resource: cursor.object(symbols, Want::Resource)?,

@@ -25,7 +25,8 @@
 //! ## The layout
 //! The tree, leaves first (each file imports only the ones before it):
 //! * `words.rs`: the closed vocabularies, one enum each. `name.rs`: object names and format
-//!   names. `value.rs`: the fields and values of `expect draw`. `ast.rs`: the statements.
+//!   names. `value.rs`: the fields and values of `expect draw`. `ast.rs`: the statements, and
+//!   the `Form` a call and an expectation are held in (`Written` here; the replay has its own).
 //!
 //! The parser and the printer over it:
 //! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
@@ -81,8 +82,8 @@ pub(super) mod value;
 pub(super) mod words;
 
 pub use ast::{
-    BindFlags, Call, CallContext, Declaration, Expectation, Method, Rect, Remap, SlotRange,
-    SlotSet, Statement, Subject, Trace, Viewport,
+    BindFlags, Call, CallContext, Declaration, Expectation, Form, Method, Rect, Remap, SlotRange,
+    SlotSet, Statement, Subject, Trace, Viewport, Written,
 };
 pub use error::ParseError;
 pub use name::{Format, Name};

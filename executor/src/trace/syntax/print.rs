@@ -446,6 +446,7 @@ impl Display for Method {
                 resource,
                 map_type,
                 allow_usage_default,
+                instance: (),
             } => {
                 write!(f, "map {resource} {map_type}")?;
                 if *allow_usage_default {

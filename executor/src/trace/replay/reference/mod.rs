@@ -219,7 +219,7 @@ impl Reference {
                 }
             }
             Op::Call {
-                on: On::Context(id) | On::Bundle(id),
+                on: On::Deferred(id) | On::BundleRecorder(id),
                 call,
             } => self.deferred(index, *id, call, effect),
         }
@@ -319,17 +319,17 @@ impl Reference {
             } if !matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) => {
                 self.cpu_mapped.insert(*resource);
             }
-            Call::Unmap(resource) if self.cpu_mapped.remove(resource) => {}
+            Call::Unmap { resource } if self.cpu_mapped.remove(resource) => {}
             Call::Execute { list, restore } => {
                 let mut stack = Vec::new();
                 self.run_list(*list, *restore, self.program.semantics, &mut stack);
             }
-            Call::DrawBundle(bundle) => {
+            Call::DrawBundle { bundle } => {
                 if let Some(bundle) = self.bundles.get(bundle).cloned() {
                     self.call_bundle(&bundle, &mut Vec::new());
                 }
             }
-            Call::Present(_) | Call::Resume => {
+            Call::Present { .. } | Call::Resume => {
                 // A fast immediate context clears its state (R-ST-4).
                 if self.program.semantics == Semantics::Fast {
                     self.imm.recorder.clear_state();
@@ -363,7 +363,7 @@ impl Reference {
                 return self.min_lod(index, call)
             }
             Call::InsertFence { .. } | Call::InsertWaitOnFence { .. } => return,
-            Call::DrawBundle(bundle) => {
+            Call::DrawBundle { bundle } => {
                 if let Some(bundle) = self.bundles.get(bundle) {
                     self.bundle_calls.insert(index, bundle.clone());
                 }
@@ -475,7 +475,7 @@ impl Reference {
                 Some(Call::Execute { list, restore }) => {
                     self.enter_list(*list, *restore, semantics, stack, &mut runs)
                 }
-                Some(Call::DrawBundle(_)) => {
+                Some(Call::DrawBundle { .. }) => {
                     if let Some(bundle) = self.bundle_calls.get(&op).cloned() {
                         // A fast list holds no reference on the bundle (R-OBJ-4).
                         if !(bundle.released.get() && semantics == Semantics::Fast) {
@@ -596,8 +596,8 @@ impl Reference {
         stack.push(frame);
         let program = self.program.clone();
         for op in &bundle.ops {
-            match call_of(&program, *op) {
-                Some(Call::Remap(remap)) => {
+            match call_of(&program, *op).map(|call| (call, call.remap())) {
+                Some((_, Some(remap))) => {
                     let (stage, slot) = (remap.stage, remap.slot);
                     let (from, inherit) = (remap.inherit_stage, remap.inherit_slot);
                     let gpu = &mut self.feed.gpu;
@@ -647,7 +647,7 @@ impl Reference {
                         }
                     }
                 }
-                Some(call) => self.issue_on_top(stack, Some(*op), call),
+                Some((call, None)) => self.issue_on_top(stack, Some(*op), call),
                 None => {}
             }
         }
