@@ -500,7 +500,9 @@ impl DeferredContext {
     pub(crate) fn reset_shadow(&mut self) {
         if let Some(shadow) = self.shadow.as_mut() {
             let device = &self.device;
-            shadow.for_each_bound(|kind, handle| device.unretain(kind, handle));
+            shadow
+                .bindings
+                .for_each_object(|kind, handle| device.unretain(kind, handle));
             **shadow = LegacyShadow::default();
         }
     }

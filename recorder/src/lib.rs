@@ -98,6 +98,7 @@ mod map;
 mod resolve;
 mod shadow;
 mod split;
+pub mod state;
 mod sync;
 mod table;
 
