@@ -54,7 +54,7 @@ impl DeferredContext {
             std::slice::from_mut(&mut s.bindings.input_layout)
         })?;
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.bindings.input_layout_slots = vertex_buffers;
+            shadow.bindings.set_input_layout(handle, vertex_buffers);
         }
         self.emit(
             Opcode::SetInputLayout,
@@ -68,7 +68,7 @@ impl DeferredContext {
     pub fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
         self.begin_call();
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.bindings.topology = topology;
+            shadow.bindings.set_topology(topology);
         }
         self.emit(Opcode::SetPrimitiveTopology, topology as u8, None, Empty);
     }
@@ -717,11 +717,11 @@ impl DeferredContext {
             return self.fail(error);
         }
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.bindings.blend = BlendRecord {
+            shadow.bindings.set_blend(BlendRecord {
                 state: handle,
                 factor,
                 sample_mask,
-            };
+            });
         }
         self.emit(
             Opcode::SetBlendState,
@@ -748,10 +748,10 @@ impl DeferredContext {
             return self.fail(error);
         }
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.bindings.depth_stencil_state = DepthStencilRecord {
+            shadow.bindings.set_depth_stencil_state(DepthStencilRecord {
                 state: handle,
                 stencil_ref,
-            };
+            });
         }
         let split = self.legacy_split(SplitCategory::SetDepthStencilState);
         self.emit(
@@ -872,7 +872,7 @@ impl DeferredContext {
             return self.fail(error);
         }
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.bindings.predicate_value = value;
+            shadow.bindings.set_predication(handle, value);
         }
         self.emit(
             Opcode::SetPredication,

@@ -53,8 +53,11 @@ pub(crate) const STAGES: usize = Stage::ALL.len();
 /// The blend state register: the state object, the blend factor and the sample mask.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BlendRecord {
+    /// The blend state object (null: the defaults).
     pub state: RawHandle,
+    /// The blend factor.
     pub factor: [f32; 4],
+    /// The sample mask.
     pub sample_mask: u32,
 }
 
@@ -70,7 +73,9 @@ impl BlendRecord {
 /// The depth-stencil state register: the state object and the stencil reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DepthStencilRecord {
+    /// The depth-stencil state object (null: the defaults).
     pub state: RawHandle,
+    /// The stencil reference value.
     pub stencil_ref: u32,
 }
 
@@ -205,12 +210,11 @@ impl Bindings {
                 layout,
                 vertex_buffers,
             } => {
-                self.input_layout = layout;
-                self.input_layout_slots = vertex_buffers;
+                self.set_input_layout(layout, vertex_buffers);
                 false
             }
             Command::SetPrimitiveTopology(topology) => {
-                self.topology = topology;
+                self.set_topology(topology);
                 false
             }
             Command::SetVertexBuffers { start, buffers } => {
@@ -291,15 +295,15 @@ impl Bindings {
                 factor,
                 sample_mask,
             } => {
-                self.blend = BlendRecord {
+                self.set_blend(BlendRecord {
                     state,
                     factor,
                     sample_mask,
-                };
+                });
                 true
             }
             Command::SetDepthStencilState { state, stencil_ref } => {
-                self.depth_stencil_state = DepthStencilRecord { state, stencil_ref };
+                self.set_depth_stencil_state(DepthStencilRecord { state, stencil_ref });
                 true
             }
             Command::SetRasterizerState(rasterizer) => {
@@ -315,8 +319,7 @@ impl Bindings {
                 true
             }
             Command::SetPredication { predicate, value } => {
-                self.predicate = predicate;
-                self.predicate_value = value;
+                self.set_predication(predicate, value);
                 false
             }
             Command::ClearState => {
@@ -360,6 +363,38 @@ impl Bindings {
     #[inline]
     pub(crate) fn clear(&mut self) {
         *self = Self::default();
+    }
+
+    /// Binds the input layout, which reads the vertex-buffer slots in `slots` (a bit per slot).
+    #[inline]
+    pub(crate) fn set_input_layout(&mut self, layout: RawHandle, slots: u32) {
+        self.input_layout = layout;
+        self.input_layout_slots = slots;
+    }
+
+    /// Sets the primitive topology.
+    #[inline]
+    pub(crate) fn set_topology(&mut self, topology: PrimitiveTopology) {
+        self.topology = topology;
+    }
+
+    /// Sets the blend state register.
+    #[inline]
+    pub(crate) fn set_blend(&mut self, blend: BlendRecord) {
+        self.blend = blend;
+    }
+
+    /// Sets the depth-stencil state register.
+    #[inline]
+    pub(crate) fn set_depth_stencil_state(&mut self, depth_stencil: DepthStencilRecord) {
+        self.depth_stencil_state = depth_stencil;
+    }
+
+    /// Predicates the following draws on `predicate` (null: none) with `value`.
+    #[inline]
+    pub(crate) fn set_predication(&mut self, predicate: RawHandle, value: bool) {
+        self.predicate = predicate;
+        self.predicate_value = value;
     }
 
     /// Binds `render_targets` (at most the slot count; the other slots are unbound) and the
