@@ -95,7 +95,7 @@ impl DeferredContext {
     /// Re-encodes `shadow`'s bindings. Binding references are already held; the caller takes the
     /// list's.
     pub(crate) fn encode_state(&mut self, shadow: &LegacyShadow) {
-        let defaults = Bindings::default();
+        let defaults = &Bindings::DEFAULT;
         let bindings = &shadow.bindings;
         if !bindings.input_layout.is_null() {
             let (layout, vertex_buffers) = (bindings.input_layout, bindings.input_layout_slots);

@@ -21,7 +21,6 @@ use crate::error::Error;
 use crate::handle::*;
 use crate::info::BufferInfo;
 use crate::limits::MAX_MAP_BYTES;
-use crate::shadow::Rebound;
 
 impl DeferredContext {
     /// Maps a buffer for writing and returns its memory, or the error if the call was refused.
@@ -207,58 +206,90 @@ impl DeferredContext {
     }
 
     /// Legacy R-ST-8: a write_discard map renames the buffer; the slots that hold it are re-bound
-    /// to the new instance, as the runtime patches the binding (which slots: the shadow's
-    /// `LegacyShadow::rename`; here, the re-binds are encoded, each taking its reference).
+    /// to the new instance, as the runtime patches the binding.
     pub(crate) fn rebind_renamed(&mut self, buffer: RawHandle, instance: InstanceId) {
         let Some(mut shadow) = self.shadow.take() else {
             return;
         };
-        shadow.rename(buffer, instance, |rebound| {
-            let one = |slot| SlotsPayload {
-                start: slot,
-                count: 1,
-            };
-            // One slot: each fits the encoding.
-            match rebound {
-                Rebound::VertexBuffer { slot, bound } => {
+        let mut bits = shadow.dynamic_vertex_buffers;
+        while bits != 0 {
+            let slot = bits.trailing_zeros();
+            bits &= bits - 1;
+            let bound = &mut shadow.bindings.vertex_buffers[slot as usize];
+            if bound.buffer == buffer {
+                bound.instance = instance;
+                let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
+                // One slot: it fits the encoding.
+                let _ = self.emit_with(
+                    "map",
+                    Opcode::SetVertexBuffers,
+                    0,
+                    None,
+                    SlotsPayload {
+                        start: slot,
+                        count: 1,
+                    },
+                    std::slice::from_ref(bound),
+                );
+            }
+        }
+        if shadow.dynamic_index_buffer && shadow.bindings.index_buffer.buffer == buffer {
+            shadow.bindings.index_buffer.instance = instance;
+            let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
+            self.emit(
+                Opcode::SetIndexBuffer,
+                0,
+                None,
+                shadow.bindings.index_buffer,
+            );
+        }
+        for stage in Stage::ALL {
+            let s = stage as usize;
+            let mut bits = shadow.dynamic_constant_buffers[s];
+            while bits != 0 {
+                let slot = bits.trailing_zeros();
+                bits &= bits - 1;
+                let bound = &mut shadow.bindings.constant_buffers[s][slot as usize];
+                if bound.buffer == buffer {
+                    bound.instance = instance;
                     let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
-                    let _ = self.emit_with(
-                        "map",
-                        Opcode::SetVertexBuffers,
-                        0,
-                        None,
-                        one(slot),
-                        std::slice::from_ref(&bound),
-                    );
-                }
-                Rebound::IndexBuffer(bound) => {
-                    let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
-                    self.emit(Opcode::SetIndexBuffer, 0, None, bound);
-                }
-                Rebound::ConstantBuffer { stage, slot, bound } => {
-                    let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
+                    // One slot: it fits the encoding.
                     let _ = self.emit_with(
                         "map",
                         Opcode::SetConstantBuffers,
                         stage as u8,
                         None,
-                        one(slot),
-                        std::slice::from_ref(&bound),
+                        SlotsPayload {
+                            start: slot,
+                            count: 1,
+                        },
+                        std::slice::from_ref(bound),
                     );
                 }
-                Rebound::ShaderResource { stage, slot, bound } => {
+            }
+            let mut bits = shadow.dynamic_shader_resources[s];
+            while bits != 0 {
+                let slot = bits.trailing_zeros();
+                bits &= bits - 1;
+                let bound = &mut shadow.bindings.shader_resources[s][slot as usize];
+                if bound.resource == buffer {
+                    bound.instance = instance;
                     let _ = self.retain(ObjectKind::ShaderResourceView, bound.view, 1, "map");
+                    // One slot: it fits the encoding.
                     let _ = self.emit_with(
                         "map",
                         Opcode::SetShaderResources,
                         stage as u8,
                         None,
-                        one(slot),
-                        std::slice::from_ref(&bound),
+                        SlotsPayload {
+                            start: slot,
+                            count: 1,
+                        },
+                        std::slice::from_ref(bound),
                     );
                 }
             }
-        });
+        }
         self.shadow = Some(shadow);
     }
 }

@@ -3,7 +3,8 @@
 //! ([`Bindings`](crate::state::Bindings), `state.rs`), plus what only a legacy recorder needs.
 //! Legacy semantics needs it to drop the reference a binding holds when the slot is rebound
 //! (R-OBJ-4), to carry state into the next list after `finish_command_list(true)` (R-ST-1), to
-//! re-bind a dynamic resource that a write_discard map renamed while bound (R-ST-8, `map.rs`),
+//! re-bind a dynamic resource that a write_discard map renamed while bound (R-ST-8,
+//! `DeferredContext::rebind_renamed` in `map.rs`, the one place it is done),
 //! and to keep what it binds for input and for output apart (R-ST-10, `hazard.rs`). Fast
 //! contexts keep none of it.
 //!
@@ -15,13 +16,10 @@
 //! beside the shared type: they say which slots hold a dynamic resource or a view, which the GPU
 //! model does not need.
 
-use crate::desc::Stage;
-use crate::encode::{BoundBuffer, BoundView, InstanceId};
-use crate::handle::RawHandle;
 use crate::state::{Bindings, STAGES};
 
 /// The state of a legacy context; `Default` is the ClearState defaults.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct LegacyShadow {
     /// Every binding and binding register, as encoded.
     pub(crate) bindings: Bindings,
@@ -37,86 +35,22 @@ pub(crate) struct LegacyShadow {
     pub(crate) output_filter: u64,
 }
 
-/// A slot that R-ST-8's re-bind moved to a buffer's new instance, with its binding now.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Rebound {
-    VertexBuffer {
-        slot: u32,
-        bound: BoundBuffer,
-    },
-    IndexBuffer(BoundBuffer),
-    ConstantBuffer {
-        stage: Stage,
-        slot: u32,
-        bound: BoundBuffer,
-    },
-    ShaderResource {
-        stage: Stage,
-        slot: u32,
-        bound: BoundView,
-    },
-}
-
 impl LegacyShadow {
-    /// R-ST-8, the one place a legacy binding follows a rename: a write_discard map gave the
-    /// dynamic `buffer` a new `instance`; every slot holding it (vertex buffers, index buffer,
-    /// then per stage constant buffers and shader-resource views of it) now reads the new
-    /// instance, and `rebound` is told of each, in that order, to encode the re-bind (`map.rs`).
-    /// Only slots marked dynamic are searched.
-    pub(crate) fn rename(
-        &mut self,
-        buffer: RawHandle,
-        instance: InstanceId,
-        mut rebound: impl FnMut(Rebound),
-    ) {
-        let bindings = &mut self.bindings;
-        for slot in bits(self.dynamic_vertex_buffers.into()) {
-            if let Some(bound) = bindings.vertex_buffers.get_mut(slot as usize) {
-                if bound.buffer == buffer {
-                    bound.instance = instance;
-                    rebound(Rebound::VertexBuffer {
-                        slot,
-                        bound: *bound,
-                    });
-                }
-            }
-        }
-        if self.dynamic_index_buffer && bindings.index_buffer.buffer == buffer {
-            bindings.index_buffer.instance = instance;
-            rebound(Rebound::IndexBuffer(bindings.index_buffer));
-        }
-        for stage in Stage::ALL {
-            let s = stage as usize;
-            for slot in bits(self.dynamic_constant_buffers[s].into()) {
-                if let Some(bound) = bindings.constant_buffers[s].get_mut(slot as usize) {
-                    if bound.buffer == buffer {
-                        bound.instance = instance;
-                        let bound = *bound;
-                        rebound(Rebound::ConstantBuffer { stage, slot, bound });
-                    }
-                }
-            }
-            for slot in bits(self.dynamic_shader_resources[s]) {
-                if let Some(bound) = bindings.shader_resources[s].get_mut(slot as usize) {
-                    if bound.resource == buffer {
-                        bound.instance = instance;
-                        let bound = *bound;
-                        rebound(Rebound::ShaderResource { stage, slot, bound });
-                    }
-                }
-            }
-        }
-    }
+    /// The ClearState defaults, as a constant: resetting copies it, nothing is built.
+    pub(crate) const DEFAULT: Self = Self {
+        bindings: Bindings::DEFAULT,
+        dynamic_vertex_buffers: 0,
+        dynamic_index_buffer: false,
+        dynamic_constant_buffers: [0; STAGES],
+        dynamic_shader_resources: [0; STAGES],
+        bound_shader_resources: [0; STAGES],
+        output_filter: 0,
+    };
 }
 
-/// The set bits of `mask`, lowest first.
-fn bits(mut mask: u128) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let bit = mask.trailing_zeros();
-        mask &= mask - 1;
-        Some(bit)
-    })
+impl Default for LegacyShadow {
+    #[inline]
+    fn default() -> Self {
+        Self::DEFAULT
+    }
 }

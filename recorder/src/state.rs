@@ -121,36 +121,58 @@ pub struct Bindings {
     pub(crate) predicate_value: bool,
 }
 
+impl Bindings {
+    /// The ClearState defaults, as a constant: resetting copies it, nothing is built.
+    pub(crate) const DEFAULT: Self = Self {
+        input_layout: RawHandle::NULL,
+        input_layout_slots: 0,
+        topology: PrimitiveTopology::Undefined,
+        vertex_buffers: [BoundBuffer::NULL; VERTEX_BUFFER_SLOTS as usize],
+        index_buffer: BoundBuffer::NULL,
+        reset: ResetIndex::DEFAULT,
+        shaders: [BoundShader::NULL; STAGES],
+        constant_buffers: [[BoundBuffer::NULL; CONSTANT_BUFFER_SLOTS as usize]; STAGES],
+        shader_resources: [[BoundView::NULL; SHADER_RESOURCE_SLOTS as usize]; STAGES],
+        samplers: [[RawHandle::NULL; SAMPLER_SLOTS as usize]; STAGES],
+        compute_uavs: [BoundView::NULL; COMPUTE_UAV_SLOTS as usize],
+        render_targets: [BoundView::NULL; RENDER_TARGET_SLOTS as usize],
+        render_target_count: 0,
+        depth_stencil: BoundView::NULL,
+        om_uavs: [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize],
+        blend: BlendRecord::DEFAULT,
+        depth_stencil_state: DepthStencilRecord::DEFAULT,
+        rasterizer: RawHandle::NULL,
+        viewports: [NO_VIEWPORT; VIEWPORT_SLOTS as usize],
+        viewport_count: 0,
+        scissors: [NO_RECT; VIEWPORT_SLOTS as usize],
+        scissor_count: 0,
+        predicate: RawHandle::NULL,
+        predicate_value: false,
+    };
+}
+
 impl Default for Bindings {
+    #[inline]
     fn default() -> Self {
-        Self {
-            input_layout: RawHandle::NULL,
-            input_layout_slots: 0,
-            topology: PrimitiveTopology::Undefined,
-            vertex_buffers: [BoundBuffer::NULL; VERTEX_BUFFER_SLOTS as usize],
-            index_buffer: BoundBuffer::NULL,
-            reset: ResetIndex::DEFAULT,
-            shaders: [BoundShader::NULL; STAGES],
-            constant_buffers: [[BoundBuffer::NULL; CONSTANT_BUFFER_SLOTS as usize]; STAGES],
-            shader_resources: [[BoundView::NULL; SHADER_RESOURCE_SLOTS as usize]; STAGES],
-            samplers: [[RawHandle::NULL; SAMPLER_SLOTS as usize]; STAGES],
-            compute_uavs: [BoundView::NULL; COMPUTE_UAV_SLOTS as usize],
-            render_targets: [BoundView::NULL; RENDER_TARGET_SLOTS as usize],
-            render_target_count: 0,
-            depth_stencil: BoundView::NULL,
-            om_uavs: [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize],
-            blend: BlendRecord::DEFAULT,
-            depth_stencil_state: DepthStencilRecord::DEFAULT,
-            rasterizer: RawHandle::NULL,
-            viewports: [Viewport::default(); VIEWPORT_SLOTS as usize],
-            viewport_count: 0,
-            scissors: [Rect::default(); VIEWPORT_SLOTS as usize],
-            scissor_count: 0,
-            predicate: RawHandle::NULL,
-            predicate_value: false,
-        }
+        Self::DEFAULT
     }
 }
+
+/// A viewport slot past the count, and a scissor slot past the count (`Default`'s values).
+const NO_VIEWPORT: Viewport = Viewport {
+    x: 0.0,
+    y: 0.0,
+    width: 0.0,
+    height: 0.0,
+    min_depth: 0.0,
+    max_depth: 0.0,
+};
+const NO_RECT: Rect = Rect {
+    left: 0,
+    top: 0,
+    right: 0,
+    bottom: 0,
+};
 
 /// The primitive reset index register and the index format it was derived from (R-ST-5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -362,7 +384,7 @@ impl Bindings {
     /// 0xFFFFFFFF with no index format (R-ST-5).
     #[inline]
     pub(crate) fn clear(&mut self) {
-        *self = Self::default();
+        *self = Self::DEFAULT;
     }
 
     /// Binds the input layout, which reads the vertex-buffer slots in `slots` (a bit per slot).
