@@ -8,7 +8,9 @@
 //! indirect-buffer execution; split points the executor resolved, with their patched commands.
 //! **Out:** draw records and counters.
 //!
-//! **What it keeps.** Bindings as encoded: descriptors already carry the resource, the dynamic
+//! **What it keeps.** Bindings as encoded, in the binding-state type the legacy recorder keeps
+//! too (`recorder::state::Bindings`, one `apply` for both; [`GpuState`] adds the model's own):
+//! descriptors already carry the resource, the dynamic
 //! instance and the minimum LOD chosen at bind time, so a map (`MapWriteDiscard`) or an update
 //! changes no binding: the instance a draw reads is the one in the bound descriptor (R-ST-8; under
 //! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is

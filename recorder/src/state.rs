@@ -16,7 +16,7 @@
 //! by a legacy bind (`ResetIndex::derive`, through `Bindings::derive_reset_index` for the GPU
 //! model and the legacy shadow, and for the state a legacy list carries, `carry.rs`), set explicitly
 //! (`Bindings::set_reset_index`), back to 0xFFFFFFFF with no format at ClearState
-//! ([`Bindings::clear`]). R-SP-4, what a resolved split point binds: the patched command, applied
+//! (`Bindings::clear`). R-SP-4, what a resolved split point binds: the patched command, applied
 //! by [`Bindings::apply`] like any other (an output-merger UAV slot cut out of a call re-binds its
 //! own slot only, `uav_patch`). R-B-4 and R-B-9, what a bundle overrides and what it inherits:
 //! [`BundleOverlay::step`].
@@ -612,4 +612,78 @@ fn set_prefix<T: Copy + Default>(slots: &mut [T], items: &[T]) -> u32 {
     slots[..count].copy_from_slice(&items[..count]);
     slots[count..].fill(T::default());
     count as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desc::R16_RESET_INDEX;
+    use crate::encode::InstanceId;
+
+    fn index_buffer(format: Format) -> BoundBuffer {
+        BoundBuffer {
+            buffer: RawHandle::from_bits(1 << 32 | 7),
+            instance: InstanceId::INITIAL,
+            offset: 0,
+            stride_or_format: format as u32,
+        }
+    }
+
+    #[test]
+    fn r_st_5_the_reset_index_follows_the_legacy_index_format_only() {
+        let mut bindings = Bindings::default();
+        let r16 = Command::SetIndexBuffer(index_buffer(Format::R16Uint));
+        let r32 = Command::SetIndexBuffer(index_buffer(Format::R32Uint));
+        // Fast: left alone, no register write.
+        assert!(!bindings.apply(&r16, Semantics::Fast));
+        assert_eq!(bindings.reset_index(), DEFAULT_RESET_INDEX);
+        // Legacy: derived from a new format (a write), not again from the same one.
+        assert!(bindings.apply(&r16, Semantics::Legacy));
+        assert_eq!(bindings.reset_index(), R16_RESET_INDEX);
+        assert!(!bindings.apply(&r16, Semantics::Legacy));
+        // Set explicitly: the next legacy bind derives again, whatever its format.
+        assert!(bindings.apply(&Command::SetPrimitiveResetIndex(5), Semantics::Legacy));
+        assert_eq!(bindings.reset_index(), 5);
+        assert!(bindings.apply(&r16, Semantics::Legacy));
+        assert_eq!(bindings.reset_index(), R16_RESET_INDEX);
+        // ClearState: back to 0xFFFFFFFF with no format.
+        assert!(bindings.apply(&Command::ClearState, Semantics::Legacy));
+        assert_eq!(bindings, Bindings::default());
+        assert!(bindings.apply(&r32, Semantics::Legacy));
+        assert_eq!(bindings.reset_format(), Some(Format::R32Uint));
+    }
+
+    #[test]
+    fn viewports_past_the_count_compare_equal() {
+        let (mut a, mut b) = (Bindings::default(), Bindings::default());
+        let two = [Viewport::new(0.0, 0.0, 8.0, 8.0); 2];
+        a.apply(&Command::SetViewports(&two), Semantics::Fast);
+        a.apply(&Command::SetViewports(&two[..1]), Semantics::Fast);
+        b.apply(&Command::SetViewports(&two[..1]), Semantics::Fast);
+        assert_eq!(a.viewports().len(), 1);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn r_b_4_a_bundle_overrides_what_it_sets_and_the_caller_gets_it_back() {
+        let mut caller = Bindings::default();
+        caller.apply(
+            &Command::SetPrimitiveTopology(PrimitiveTopology::TriangleList),
+            Semantics::Fast,
+        );
+        let before = caller.clone();
+        let mut overlay = BundleOverlay::default();
+        overlay.begin();
+        let set = Command::SetPrimitiveTopology(PrimitiveTopology::PointList);
+        assert_eq!(overlay.step(&mut caller, &set), OverlayStep::Apply);
+        caller.apply(&set, Semantics::Fast);
+        assert_eq!(caller.topology(), PrimitiveTopology::PointList);
+        // Not a bundle's command: ignored.
+        assert_eq!(
+            overlay.step(&mut caller, &Command::ClearState),
+            OverlayStep::Ignore
+        );
+        overlay.end(&mut caller);
+        assert_eq!(caller, before);
+    }
 }
