@@ -235,7 +235,7 @@ impl GpuModel {
     /// Back to the ClearState defaults: every binding and register; the reset index to
     /// 0xFFFFFFFF with no index format. Every context register is written: the next draw rolls.
     pub fn clear_state(&mut self) {
-        *self.state = GpuState::default();
+        self.state.clear();
         self.context_changed = true;
     }
 
@@ -503,8 +503,9 @@ impl GpuModel {
                 }
                 self.compression_changed(semantics, resource);
             }
-            // The bindings were cleared by `apply` above; the model's extras follow.
-            Command::ClearState => self.clear_state(),
+            // The bindings were cleared by `apply` above (a register write); the model's own
+            // state follows.
+            Command::ClearState => self.state.clear_target_compression(),
             Command::InsertWaitOnFence { engine, value } => {
                 self.counters.fence_waits += 1;
                 if self.progress.fence_position(value).is_none() {

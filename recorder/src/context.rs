@@ -503,7 +503,7 @@ impl DeferredContext {
             shadow
                 .bindings
                 .for_each_object(|kind, handle| device.unretain(kind, handle));
-            **shadow = LegacyShadow::DEFAULT;
+            shadow.clear();
         }
     }
 

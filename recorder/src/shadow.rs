@@ -36,7 +36,7 @@ pub(crate) struct LegacyShadow {
 }
 
 impl LegacyShadow {
-    /// The ClearState defaults, as a constant: resetting copies it, nothing is built.
+    /// The ClearState defaults, as a constant.
     pub(crate) const DEFAULT: Self = Self {
         bindings: Bindings::DEFAULT,
         dynamic_vertex_buffers: 0,
@@ -46,6 +46,30 @@ impl LegacyShadow {
         bound_shader_resources: [0; STAGES],
         output_filter: 0,
     };
+}
+
+impl LegacyShadow {
+    /// Back to the ClearState defaults, in place (see `Bindings::clear`). The caller drops the
+    /// references the bindings held first.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        let Self {
+            bindings,
+            dynamic_vertex_buffers,
+            dynamic_index_buffer,
+            dynamic_constant_buffers,
+            dynamic_shader_resources,
+            bound_shader_resources,
+            output_filter,
+        } = self;
+        bindings.clear();
+        *dynamic_vertex_buffers = 0;
+        *dynamic_index_buffer = false;
+        *dynamic_constant_buffers = [0; STAGES];
+        *dynamic_shader_resources = [0; STAGES];
+        *bound_shader_resources = [0; STAGES];
+        *output_filter = 0;
+    }
 }
 
 impl Default for LegacyShadow {

@@ -122,7 +122,7 @@ pub struct Bindings {
 }
 
 impl Bindings {
-    /// The ClearState defaults, as a constant: resetting copies it, nothing is built.
+    /// The ClearState defaults, as a constant (nothing is built to compare against them).
     pub(crate) const DEFAULT: Self = Self {
         input_layout: RawHandle::NULL,
         input_layout_slots: 0,
@@ -382,9 +382,61 @@ impl Bindings {
 
     /// ClearState: every binding and register back to its default, the reset index to
     /// 0xFFFFFFFF with no index format (R-ST-5).
-    #[inline]
-    pub(crate) fn clear(&mut self) {
-        *self = Self::DEFAULT;
+    pub fn clear(&mut self) {
+        // Field by field, in place: each slot array is a run of zeros to write, where copying
+        // the whole constant would move tens of kilobytes through a temporary. The pattern lists
+        // every field, so a new one cannot be forgotten here.
+        const DEFAULT: Bindings = Bindings::DEFAULT;
+        let Self {
+            input_layout,
+            input_layout_slots,
+            topology,
+            vertex_buffers,
+            index_buffer,
+            reset,
+            shaders,
+            constant_buffers,
+            shader_resources,
+            samplers,
+            compute_uavs,
+            render_targets,
+            render_target_count,
+            depth_stencil,
+            om_uavs,
+            blend,
+            depth_stencil_state,
+            rasterizer,
+            viewports,
+            viewport_count,
+            scissors,
+            scissor_count,
+            predicate,
+            predicate_value,
+        } = self;
+        *input_layout = DEFAULT.input_layout;
+        *input_layout_slots = DEFAULT.input_layout_slots;
+        *topology = DEFAULT.topology;
+        *vertex_buffers = DEFAULT.vertex_buffers;
+        *index_buffer = DEFAULT.index_buffer;
+        *reset = DEFAULT.reset;
+        *shaders = DEFAULT.shaders;
+        *constant_buffers = DEFAULT.constant_buffers;
+        *shader_resources = DEFAULT.shader_resources;
+        *samplers = DEFAULT.samplers;
+        *compute_uavs = DEFAULT.compute_uavs;
+        *render_targets = DEFAULT.render_targets;
+        *render_target_count = DEFAULT.render_target_count;
+        *depth_stencil = DEFAULT.depth_stencil;
+        *om_uavs = DEFAULT.om_uavs;
+        *blend = DEFAULT.blend;
+        *depth_stencil_state = DEFAULT.depth_stencil_state;
+        *rasterizer = DEFAULT.rasterizer;
+        *viewports = DEFAULT.viewports;
+        *viewport_count = DEFAULT.viewport_count;
+        *scissors = DEFAULT.scissors;
+        *scissor_count = DEFAULT.scissor_count;
+        *predicate = DEFAULT.predicate;
+        *predicate_value = DEFAULT.predicate_value;
     }
 
     /// Binds the input layout, which reads the vertex-buffer slots in `slots` (a bit per slot).

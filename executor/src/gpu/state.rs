@@ -38,6 +38,18 @@ impl Default for GpuState {
 }
 
 impl GpuState {
+    /// Back to the ClearState defaults, in place: the bindings (`Bindings::clear`) and the
+    /// output merger's view of the targets.
+    pub(super) fn clear(&mut self) {
+        self.bindings.clear();
+        self.clear_target_compression();
+    }
+
+    /// No target is seen compressed (none is bound after ClearState).
+    pub(super) fn clear_target_compression(&mut self) {
+        self.target_compression = [false; RENDER_TARGET_SLOTS as usize + 1];
+    }
+
     /// Every binding and binding register, to read.
     pub fn bindings(&self) -> &Bindings {
         &self.bindings
