@@ -386,7 +386,9 @@ impl Bindings {
         // Field by field, in place: each slot array is a run of zeros to write, where copying
         // the whole constant would move tens of kilobytes through a temporary. The pattern lists
         // every field, so a new one cannot be forgotten here.
-        const DEFAULT: Bindings = Bindings::DEFAULT;
+        // A reference: the constant is promoted to a static, read field by field (no copy of
+        // the whole of it on the stack, even unoptimised).
+        const DEFAULT: &Bindings = &Bindings::DEFAULT;
         let Self {
             input_layout,
             input_layout_slots,
