@@ -4,7 +4,11 @@
 //! whole call before anything is kept, and a legacy bind takes the references its list and its
 //! binding hold (R-OBJ-4). A legacy bind also keeps inputs and outputs apart (R-ST-10,
 //! `hazard.rs`): an output bind unbinds the shader-resource views of its resources, and a
-//! shader-resource view of a resource bound for output is bound null.
+//! shader-resource view of a resource bound for output is bound null. What a legacy bind
+//! remembers goes to its shadow's `Bindings` (`state.rs`), the type the GPU model applies the
+//! same commands to: slot arrays with their references (`shadow_slots`), registers through the
+//! setters its `apply` uses (the reset index a legacy index buffer derives, R-ST-5, included),
+//! from the values just encoded, never decoded back.
 
 use std::mem::MaybeUninit;
 
