@@ -17,7 +17,7 @@ use recorder::encode::{BoundBuffer, InstanceId};
 use recorder::limits::{RENDER_TARGET_SLOTS, VIEWPORT_SLOTS};
 use recorder::{Format, ObjectKind, PrimitiveTopology, RawHandle, Rect, Stage, Viewport};
 
-use crate::record::{DrawArgs, DrawRecord, GraphicsRecord, StageRecord, ViewRecord};
+use crate::draw_record::{DrawArgs, DrawRecord, GraphicsRecord, StageRecord, ViewRecord};
 
 /// The value of one field of a draw record.
 #[derive(Clone, Copy, Debug, PartialEq)]

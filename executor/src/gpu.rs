@@ -8,7 +8,9 @@
 //! indirect-buffer execution; split points the executor resolved, with their patched commands.
 //! **Out:** draw records and counters.
 //!
-//! **What it keeps.** Bindings as encoded: descriptors already carry the resource, the dynamic
+//! **What it keeps.** Bindings as encoded, in the binding-state type the legacy recorder keeps
+//! too (`recorder::state::Bindings`, one `apply` for both; [`GpuState`] adds the model's own):
+//! descriptors already carry the resource, the dynamic
 //! instance and the minimum LOD chosen at bind time, so a map (`MapWriteDiscard`) or an update
 //! changes no binding: the instance a draw reads is the one in the bound descriptor (R-ST-8; under
 //! legacy semantics the recorder re-binds a renamed buffer itself). Per texture, whether it is
@@ -36,21 +38,20 @@
 
 use std::collections::HashSet;
 
-mod bundle;
+mod bundle_call;
 mod hazard;
 mod state;
 mod validate;
 
 pub use recorder::{DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use state::GpuState;
-use state::STAGES;
 
-use recorder::encode::{BoundBuffer, BoundView, Command, Decoded, ViewFlags};
+use recorder::encode::{BoundView, Command, Decoded, ViewFlags};
 use recorder::limits::*;
 use recorder::{Device, Error, ObjectKind, RawHandle, Segment, Semantics, SplitCategory, Stage};
 
+use crate::draw_record::*;
 use crate::progress::Progress;
-use crate::record::*;
 
 /// The GPU model. See the module essay.
 ///
@@ -73,8 +74,8 @@ pub struct GpuModel {
     context_changed: bool,
     /// The last work was a bundle call: the next draw or dispatch rolls (R-EX-4, R-B-10).
     after_bundle: bool,
-    /// Bundle expansion (`gpu/bundle.rs`).
-    bundle: bundle::Expansion,
+    /// Bundle expansion (`gpu/bundle_call.rs`).
+    bundle: bundle_call::Expansion,
     /// The last legacy use of each resource, for the hazard response (`gpu/hazard.rs`, R-ST-10).
     last_uses: hazard::LastUses,
     records: Vec<DrawRecord>,
@@ -179,9 +180,9 @@ impl GpuModel {
     /// as it is now (R-ST-9).
     fn targets_bound(&mut self) {
         let state = &mut *self.state;
-        let count = state.render_target_count.min(state.render_targets.len());
-        let targets = state.render_targets[..count].iter().enumerate();
-        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        let targets = state.bindings.render_targets().iter().enumerate();
+        let depth_stencil = state.bindings.depth_stencil();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &depth_stencil));
         for (slot, view) in targets.chain(depth) {
             state.target_compression[slot] = self.compressed.contains(&view.resource);
         }
@@ -196,9 +197,9 @@ impl GpuModel {
         }
         let compressed = self.compressed.contains(&texture);
         let state = &mut *self.state;
-        let count = state.render_target_count.min(state.render_targets.len());
-        let targets = state.render_targets[..count].iter().enumerate();
-        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        let targets = state.bindings.render_targets().iter().enumerate();
+        let depth_stencil = state.bindings.depth_stencil();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &depth_stencil));
         for (slot, view) in targets.chain(depth) {
             if view.resource == texture {
                 state.target_compression[slot] = compressed;
@@ -211,9 +212,9 @@ impl GpuModel {
     /// written decompressed (R-ST-9).
     fn targets_written(&mut self) {
         let state = &*self.state;
-        let count = state.render_target_count.min(state.render_targets.len());
-        let targets = state.render_targets[..count].iter().enumerate();
-        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &state.depth_stencil));
+        let targets = state.bindings.render_targets().iter().enumerate();
+        let depth_stencil = state.bindings.depth_stencil();
+        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &depth_stencil));
         for (slot, view) in targets.chain(depth) {
             if view.resource.is_null() || !view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
                 continue;
@@ -234,7 +235,7 @@ impl GpuModel {
     /// Back to the ClearState defaults: every binding and register; the reset index to
     /// 0xFFFFFFFF with no index format. Every context register is written: the next draw rolls.
     pub fn clear_state(&mut self) {
-        *self.state = GpuState::default();
+        self.state.clear();
         self.context_changed = true;
     }
 
@@ -336,77 +337,44 @@ impl GpuModel {
         self.context_changed = true;
     }
 
+    /// Applies one command: a binding command through the shared binding state's `apply`
+    /// (`recorder::state`: R-ST-5, and what a resolved split point binds, R-SP-4), then the
+    /// model's extras (a register write rolls the context, R-EX-4; the output merger's view of
+    /// new targets, R-ST-9; a legacy back-buffer bind waits on present, R-EX-7; validation,
+    /// R-V-1); every other command here.
     fn apply(&mut self, command: &Command<'_>, semantics: Semantics) {
-        let state = &mut *self.state;
+        if self.state.bindings.apply(command, semantics) {
+            self.context_register_written();
+        }
         match *command {
-            Command::SetInputLayout {
-                layout,
-                vertex_buffers,
-            } => {
-                state.input_layout = layout;
-                state.input_layout_slots = vertex_buffers;
-            }
-            Command::SetPrimitiveTopology(topology) => state.topology = topology,
-            Command::SetVertexBuffers { start, buffers } => {
-                set_slots(&mut state.vertex_buffers, start, buffers)
-            }
-            Command::SetIndexBuffer(buffer) => self.set_index_buffer(buffer, semantics),
-            Command::SetPrimitiveResetIndex(value) => {
-                state.reset_index = value;
-                // The register no longer holds what the legacy format gave it: the next legacy
-                // bind derives it again, whatever its format.
-                state.legacy_index_format = None;
-                self.context_register_written();
-            }
-            Command::SetShader { stage, shader } => {
-                if let Some(slot) = state.shaders.get_mut(stage as usize) {
-                    *slot = shader;
-                }
-            }
-            Command::SetConstantBuffers {
-                stage,
-                start,
-                buffers,
-            } => {
-                if let Some(slots) = state.constant_buffers.get_mut(stage as usize) {
-                    set_slots(slots, start, buffers);
-                }
-            }
-            Command::SetShaderResources {
-                stage,
-                start,
-                views,
-            } => {
-                if let Some(slots) = state.shader_resources.get_mut(stage as usize) {
-                    set_slots(slots, start, views);
-                }
+            Command::SetInputLayout { .. }
+            | Command::SetPrimitiveTopology(_)
+            | Command::SetVertexBuffers { .. }
+            | Command::SetIndexBuffer(_)
+            | Command::SetPrimitiveResetIndex(_)
+            | Command::SetShader { .. }
+            | Command::SetConstantBuffers { .. }
+            | Command::SetSamplers { .. }
+            | Command::SetBlendState { .. }
+            | Command::SetDepthStencilState { .. }
+            | Command::SetRasterizerState(_)
+            | Command::SetViewports(_)
+            | Command::SetScissorRects(_)
+            | Command::SetPredication { .. } => {}
+            Command::SetShaderResources { views, .. } => {
                 if self.validates(semantics) {
                     let call = "set_shader_resources";
                     self.validate_view_bind(call, ObjectKind::ShaderResourceView, views);
                 }
             }
-            Command::SetSamplers {
-                stage,
-                start,
-                samplers,
-            } => {
-                if let Some(slots) = state.samplers.get_mut(stage as usize) {
-                    set_slots(slots, start, samplers);
-                }
-            }
-            Command::SetComputeUnorderedAccessViews { start, views } => {
-                set_slots(&mut state.compute_uavs, start, views);
+            Command::SetComputeUnorderedAccessViews { views, .. } => {
                 if self.validates(semantics) {
                     let call = "cs_set_unordered_access_views";
                     self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
                 }
             }
-            Command::SetRenderTargets {
-                targets,
-                uavs,
-                uav_patch,
-            } => {
-                if let Some((render_targets, depth_stencil)) = targets {
+            Command::SetRenderTargets { targets, uavs, .. } => {
+                if let Some((render_targets, _)) = targets {
                     if semantics == Semantics::Legacy
                         && render_targets
                             .iter()
@@ -415,67 +383,14 @@ impl GpuModel {
                         // Legacy waits on present at every bind of a back buffer (R-EX-7).
                         self.counters.fence_waits += 1;
                     }
-                    state.render_targets = [BoundView::NULL; RENDER_TARGET_SLOTS as usize];
-                    set_slots(&mut state.render_targets, 0, render_targets);
-                    state.render_target_count =
-                        render_targets.len().min(state.render_targets.len());
-                    state.depth_stencil = depth_stencil;
-                    self.context_register_written();
                     self.targets_bound();
                 }
-                if let Some((start, views)) = uavs {
-                    let state = &mut *self.state;
-                    if !uav_patch {
-                        state.om_uavs = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
-                    }
-                    set_slots(&mut state.om_uavs, start, views);
+                if let Some((_, views)) = uavs {
                     if self.validates(semantics) {
                         let call = "om_set_render_targets_and_unordered_access_views";
                         self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
                     }
                 }
-            }
-            Command::SetBlendState {
-                state: blend,
-                factor,
-                sample_mask,
-            } => {
-                state.blend = BlendRecord {
-                    state: blend,
-                    factor,
-                    sample_mask,
-                };
-                self.context_register_written();
-            }
-            Command::SetDepthStencilState {
-                state: depth_stencil,
-                stencil_ref,
-            } => {
-                state.depth_stencil_state = DepthStencilRecord {
-                    state: depth_stencil,
-                    stencil_ref,
-                };
-                self.context_register_written();
-            }
-            Command::SetRasterizerState(rasterizer) => {
-                state.rasterizer = rasterizer;
-                self.context_register_written();
-            }
-            Command::SetViewports(viewports) => {
-                let count = viewports.len().min(VIEWPORT_SLOTS as usize);
-                state.viewports.clear();
-                state.viewports.extend_from_slice(&viewports[..count]);
-                self.context_register_written();
-            }
-            Command::SetScissorRects(rects) => {
-                let count = rects.len().min(VIEWPORT_SLOTS as usize);
-                state.scissors.clear();
-                state.scissors.extend_from_slice(&rects[..count]);
-                self.context_register_written();
-            }
-            Command::SetPredication { predicate, value } => {
-                state.predicate = predicate;
-                state.predicate_value = value;
             }
             Command::Draw {
                 vertex_count,
@@ -588,7 +503,9 @@ impl GpuModel {
                 }
                 self.compression_changed(semantics, resource);
             }
-            Command::ClearState => self.clear_state(),
+            // The bindings were cleared by `apply` above (a register write); the model's own
+            // state follows.
+            Command::ClearState => self.state.clear_target_compression(),
             Command::InsertWaitOnFence { engine, value } => {
                 self.counters.fence_waits += 1;
                 if self.progress.fence_position(value).is_none() {
@@ -645,25 +562,6 @@ impl GpuModel {
         }
     }
 
-    /// R-ST-5. Legacy: binding an index buffer whose format differs from the last one a legacy
-    /// context bound sets the reset index from the format (0xFFFF for r16_uint, 0xFFFFFFFF for
-    /// r32_uint), a register change. Fast: the reset index is left alone.
-    fn set_index_buffer(&mut self, buffer: BoundBuffer, semantics: Semantics) {
-        self.state.index_buffer = buffer;
-        if semantics != Semantics::Legacy || buffer.buffer.is_null() {
-            return;
-        }
-        let format = buffer.index_format();
-        let Some(reset_index) = format.legacy_reset_index() else {
-            return;
-        };
-        if self.state.legacy_index_format != Some(format) {
-            self.state.legacy_index_format = Some(format);
-            self.state.reset_index = reset_index;
-            self.context_register_written();
-        }
-    }
-
     // ----- draws -------------------------------------------------------------------------------
 
     fn draw(&mut self, semantics: Semantics, kind: DrawKind, args: DrawArgs) {
@@ -673,21 +571,21 @@ impl GpuModel {
         }
         let (stages, graphics) = if kind.is_dispatch() {
             self.counters.dispatches += 1;
-            let cs = self.stage_record(Stage::Compute, &self.state.compute_uavs);
+            let cs = self.stage_record(Stage::Compute, self.state.bindings.compute_uavs());
             (vec![cs], None)
         } else {
             self.counters.draws += 1;
             let stages = Stage::GRAPHICS
                 .iter()
-                .map(|stage| self.stage_record(*stage, &self.state.om_uavs))
+                .map(|stage| self.stage_record(*stage, self.state.bindings.om_uavs()))
                 .collect();
             (stages, Some(Box::new(self.graphics_record())))
         };
         let record = DrawRecord {
             kind,
             args,
-            predicate: self.state.predicate,
-            predicate_value: self.state.predicate_value,
+            predicate: self.state.bindings.predication().0,
+            predicate_value: self.state.bindings.predication().1,
             stages,
             graphics,
         };
@@ -715,18 +613,16 @@ impl GpuModel {
     /// The stage's shader and the bindings at the slots it reads; `uavs` are the UAV slots the
     /// stage sees (the compute UAVs, or the output merger's for a graphics stage).
     fn stage_record(&self, stage: Stage, uavs: &[BoundView]) -> StageRecord {
-        let s = stage as usize;
-        let Some(shader) = self.state.shaders.get(s) else {
-            return StageRecord::empty(stage, RawHandle::NULL);
-        };
+        let bindings = &self.state.bindings;
+        let shader = bindings.shader(stage);
         let mut record = StageRecord::empty(stage, shader.shader);
         if shader.shader.is_null() {
             return record;
         }
         let (constant_buffers, shader_resources, samplers) = (
-            &self.state.constant_buffers[s],
-            &self.state.shader_resources[s],
-            &self.state.samplers[s],
+            bindings.constant_buffers(stage),
+            bindings.shader_resources(stage),
+            bindings.samplers(stage),
         );
         record.constant_buffers = read_slots(shader.constant_buffers.into(), constant_buffers)
             .map(|(slot, b)| (slot, *b))
@@ -744,36 +640,28 @@ impl GpuModel {
     }
 
     fn graphics_record(&self) -> GraphicsRecord {
-        let s = &*self.state;
-        let render_targets = s.render_targets[..s.render_target_count.min(s.render_targets.len())]
+        let s = &self.state.bindings;
+        let render_targets = s
+            .render_targets()
             .iter()
             .map(|v| self.view_record(v))
             .collect();
         GraphicsRecord {
-            input_layout: s.input_layout,
-            topology: s.topology,
-            reset_index: s.reset_index,
-            index_buffer: s.index_buffer,
-            vertex_buffers: read_slots(s.input_layout_slots.into(), &s.vertex_buffers)
+            input_layout: s.input_layout(),
+            topology: s.topology(),
+            reset_index: s.reset_index(),
+            index_buffer: s.index_buffer(),
+            vertex_buffers: read_slots(s.input_layout_slots().into(), s.vertex_buffers())
                 .map(|(slot, b)| (slot, *b))
                 .collect(),
             render_targets,
-            depth_stencil: self.view_record(&s.depth_stencil),
-            blend: s.blend,
-            depth_stencil_state: s.depth_stencil_state,
-            rasterizer: s.rasterizer,
-            viewports: s.viewports.clone(),
-            scissors: s.scissors.clone(),
+            depth_stencil: self.view_record(&s.depth_stencil()),
+            blend: s.blend(),
+            depth_stencil_state: s.depth_stencil_state(),
+            rasterizer: s.rasterizer(),
+            viewports: s.viewports().to_vec(),
+            scissors: s.scissor_rects().to_vec(),
         }
-    }
-}
-
-/// Writes `items` to `slots[start..]`; what falls past the end is dropped (the recorder refuses
-/// such binds; the model only makes sure it never panics).
-fn set_slots<T: Copy>(slots: &mut [T], start: u32, items: &[T]) {
-    let start = (start as usize).min(slots.len());
-    for (slot, item) in slots[start..].iter_mut().zip(items) {
-        *slot = *item;
     }
 }
 

@@ -53,9 +53,9 @@ use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture,
 use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, SegmentWalk};
 use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
 
+use crate::draw_record::{Counters, DrawRecord};
 use crate::gpu::{GpuModel, GpuState};
 use crate::gpu_thread::Handoff;
-use crate::record::{Counters, DrawRecord};
 
 mod bundle;
 

@@ -39,13 +39,13 @@
 //! **Not built yet:** barriers and hazard validation (`Validation::Hazards`, SPEC §9, R-V-2: the
 //! device accepts the setting and validates as `On`).
 
+mod draw_record;
 mod field;
 mod gpu;
 mod gpu_thread;
 mod immediate;
 pub mod jobs;
 mod progress;
-mod record;
 mod sync;
 pub mod trace;
 
@@ -62,7 +62,7 @@ pub mod loom_exports {
     pub use crate::gpu_thread::Handoff;
     pub use crate::jobs::pool::{Finished, WorkerPool};
 }
-pub use record::{
+pub use draw_record::{
     BlendRecord, Counters, DepthStencilRecord, DrawArgs, DrawKind, DrawRecord, GraphicsRecord,
     StageRecord, ViewRecord,
 };

@@ -4,7 +4,11 @@
 //! whole call before anything is kept, and a legacy bind takes the references its list and its
 //! binding hold (R-OBJ-4). A legacy bind also keeps inputs and outputs apart (R-ST-10,
 //! `hazard.rs`): an output bind unbinds the shader-resource views of its resources, and a
-//! shader-resource view of a resource bound for output is bound null.
+//! shader-resource view of a resource bound for output is bound null. What a legacy bind
+//! remembers goes to its shadow's `Bindings` (`state.rs`), the type the GPU model applies the
+//! same commands to: slot arrays with their references (`shadow_slots`), registers through the
+//! setters its `apply` uses (the reset index a legacy index buffer derives, R-ST-5, included),
+//! from the values just encoded, never decoded back.
 
 use std::mem::MaybeUninit;
 
@@ -18,6 +22,7 @@ use crate::limits::*;
 use crate::resolve::{check_range, in_place, set_bit, slot_range, slots_payload, SlotCall};
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
+use crate::state::{BlendRecord, DepthStencilRecord};
 
 /// A vertex-buffer binding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,10 +55,10 @@ impl DeferredContext {
             vertex_buffers = live.words[0] as u32;
         }
         self.shadow_slots(CALL, ObjectKind::InputLayout, &[handle], |s| {
-            std::slice::from_mut(&mut s.input_layout.0)
+            std::slice::from_mut(&mut s.bindings.input_layout)
         })?;
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.input_layout.1 = vertex_buffers;
+            shadow.bindings.set_input_layout(handle, vertex_buffers);
         }
         self.emit(
             Opcode::SetInputLayout,
@@ -67,7 +72,7 @@ impl DeferredContext {
     pub fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
         self.begin_call();
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.topology = topology;
+            shadow.bindings.set_topology(topology);
         }
         self.emit(Opcode::SetPrimitiveTopology, topology as u8, None, Empty);
     }
@@ -120,7 +125,7 @@ impl DeferredContext {
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::Buffer, items, |s| {
-                    &mut s.vertex_buffers[range.clone()]
+                    &mut s.bindings.vertex_buffers[range.clone()]
                 })?;
                 for (i, b) in items.iter().enumerate() {
                     let dynamic = this.is_dynamic_binding(b);
@@ -190,7 +195,7 @@ impl DeferredContext {
         // returns `Ok` only after writing every field of `slot`.
         let bound = unsafe { slot.assume_init() };
         let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |s| {
-            std::slice::from_mut(&mut s.index_buffer)
+            std::slice::from_mut(&mut s.bindings.index_buffer)
         });
         if let Err(error) = shadowed {
             self.unreserve(at, false);
@@ -199,7 +204,10 @@ impl DeferredContext {
         let dynamic = self.is_dynamic_binding(&bound);
         if let Some(shadow) = self.shadow.as_mut() {
             shadow.dynamic_index_buffer = dynamic;
-            shadow.index_buffer_bound(&bound, format);
+            // R-ST-5, as the GPU model applies it.
+            shadow
+                .bindings
+                .derive_reset_index(&bound, format, Semantics::Legacy);
         }
         if split.is_some() {
             // A split point needs its side record: encode it again with one (legacy, rare).
@@ -214,8 +222,7 @@ impl DeferredContext {
     pub fn set_primitive_reset_index(&mut self, value: u32) {
         self.begin_call();
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.reset_index = value;
-            shadow.reset_format = None;
+            shadow.bindings.set_reset_index(value);
         }
         self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
     }
@@ -260,7 +267,7 @@ impl DeferredContext {
             }
         };
         if let Some(mut shadow) = self.shadow.take() {
-            let old = shadow.shaders[stage as usize].shader;
+            let old = shadow.bindings.shaders[stage as usize].shader;
             let result = self.retain_slots(CALL, ObjectKind::Shader, &[bound.shader], &[old]);
             if result.is_ok() {
                 Self::replace_slots(
@@ -269,7 +276,7 @@ impl DeferredContext {
                     &mut [old],
                     &[bound.shader],
                 );
-                shadow.shaders[stage as usize] = bound;
+                shadow.bindings.shaders[stage as usize] = bound;
             }
             self.shadow = Some(shadow);
             result?;
@@ -321,7 +328,7 @@ impl DeferredContext {
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::Buffer, items, |sh| {
-                    &mut sh.constant_buffers[s][range.clone()]
+                    &mut sh.bindings.constant_buffers[s][range.clone()]
                 })?;
                 for (i, b) in items.iter().enumerate() {
                     let dynamic = this.is_dynamic_binding(b);
@@ -399,7 +406,7 @@ impl DeferredContext {
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::ShaderResourceView, items, |sh| {
-                    &mut sh.shader_resources[s][range.clone()]
+                    &mut sh.bindings.shader_resources[s][range.clone()]
                 })?;
                 if let Some(shadow) = this.shadow.as_mut() {
                     for (i, v) in items.iter().enumerate() {
@@ -460,7 +467,7 @@ impl DeferredContext {
             }),
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::SamplerState, items, |sh| {
-                    &mut sh.samplers[s][range.clone()]
+                    &mut sh.bindings.samplers[s][range.clone()]
                 })
             },
         )
@@ -508,7 +515,7 @@ impl DeferredContext {
             in_place(|this: &mut Self, i| this.resolve_uav(CALL, views[i])),
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::UnorderedAccessView, items, |sh| {
-                    &mut sh.compute_uavs[range.clone()]
+                    &mut sh.bindings.compute_uavs[range.clone()]
                 })
             },
         )?;
@@ -621,13 +628,13 @@ impl DeferredContext {
             }
         }
         self.shadow_slots(call, ObjectKind::RenderTargetView, &targets, |s| {
-            &mut s.render_targets[..]
+            &mut s.bindings.render_targets[..]
         })?;
         self.shadow_slots(call, ObjectKind::DepthStencilView, &[dsv], |s| {
-            std::slice::from_mut(&mut s.depth_stencil)
+            std::slice::from_mut(&mut s.bindings.depth_stencil)
         })?;
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.render_target_count = render_targets.len() as u32;
+            shadow.bindings.render_target_count = render_targets.len() as u32;
         }
         let split = self.legacy_split(SplitCategory::SetRenderTargets);
         let payload = RenderTargetsPayload::new(dsv, render_targets.len() as u32, KEEP, 0);
@@ -693,7 +700,7 @@ impl DeferredContext {
             let mut all = [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize];
             all[start as usize..start as usize + items.len()].copy_from_slice(items);
             this.shadow_slots(call, ObjectKind::UnorderedAccessView, &all, |s| {
-                &mut s.om_uavs[..]
+                &mut s.bindings.om_uavs[..]
             })
         })
     }
@@ -708,13 +715,17 @@ impl DeferredContext {
         let handle = state.map_or(RawHandle::NULL, |s| s.0);
         if let Err(error) =
             self.try_set_state(ObjectKind::BlendState, "om_set_blend_state", handle, |s| {
-                &mut s.blend.0
+                &mut s.bindings.blend.state
             })
         {
             return self.fail(error);
         }
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.blend = (handle, factor, sample_mask);
+            shadow.bindings.set_blend(BlendRecord {
+                state: handle,
+                factor,
+                sample_mask,
+            });
         }
         self.emit(
             Opcode::SetBlendState,
@@ -736,12 +747,15 @@ impl DeferredContext {
             ObjectKind::DepthStencilState,
             "om_set_depth_stencil_state",
             handle,
-            |s| &mut s.depth_stencil_state.0,
+            |s| &mut s.bindings.depth_stencil_state.state,
         ) {
             return self.fail(error);
         }
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.depth_stencil_state = (handle, stencil_ref);
+            shadow.bindings.set_depth_stencil_state(DepthStencilRecord {
+                state: handle,
+                stencil_ref,
+            });
         }
         let split = self.legacy_split(SplitCategory::SetDepthStencilState);
         self.emit(
@@ -757,7 +771,7 @@ impl DeferredContext {
         let handle = state.map_or(RawHandle::NULL, |s| s.0);
         if let Err(error) =
             self.try_set_state(ObjectKind::RasterizerState, "rs_set_state", handle, |s| {
-                &mut s.rasterizer
+                &mut s.bindings.rasterizer
             })
         {
             return self.fail(error);
@@ -798,8 +812,7 @@ impl DeferredContext {
             ));
         }
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.viewports.0[..viewports.len()].copy_from_slice(viewports);
-            shadow.viewports.1 = viewports.len() as u32;
+            shadow.bindings.set_viewports(viewports);
         }
         if let Err(error) = self.emit_with(
             "rs_set_viewports",
@@ -825,8 +838,7 @@ impl DeferredContext {
             ));
         }
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.scissors.0[..rects.len()].copy_from_slice(rects);
-            shadow.scissors.1 = rects.len() as u32;
+            shadow.bindings.set_scissor_rects(rects);
         }
         if let Err(error) = self.emit_with(
             "rs_set_scissor_rects",
@@ -859,12 +871,12 @@ impl DeferredContext {
             }
         }
         if let Err(error) = self.shadow_slots(CALL, ObjectKind::Query, &[handle], |s| {
-            std::slice::from_mut(&mut s.predication.0)
+            std::slice::from_mut(&mut s.bindings.predicate)
         }) {
             return self.fail(error);
         }
         if let Some(shadow) = self.shadow.as_mut() {
-            shadow.predication.1 = value;
+            shadow.bindings.set_predication(handle, value);
         }
         self.emit(
             Opcode::SetPredication,

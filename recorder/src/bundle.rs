@@ -398,12 +398,11 @@ impl DeferredContext {
     /// The formats of the targets bound now, where this context knows them: a legacy context
     /// (its shadow); `None` under fast semantics, which inherits them from the executing context.
     pub fn bound_output_formats(&self) -> Option<OutputFormats> {
-        let shadow = self.shadow.as_ref()?;
-        let count = (shadow.render_target_count as usize).min(shadow.render_targets.len());
+        let bindings = &self.shadow.as_ref()?.bindings;
         let device = &self.device;
         Some(OutputFormats::of_bound(
-            &shadow.render_targets[..count],
-            &shadow.depth_stencil,
+            bindings.render_targets(),
+            &bindings.depth_stencil,
             |texture| {
                 device
                     .textures

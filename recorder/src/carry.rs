@@ -7,12 +7,12 @@
 
 use crate::context::DeferredContext;
 use crate::desc::Stage;
-use crate::desc::DEFAULT_RESET_INDEX;
 use crate::encode::*;
 use crate::error::Error;
 use crate::resolve::{in_place, slots_payload, Bound, SlotCall};
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
+use crate::state::{Bindings, BlendRecord, DepthStencilRecord, ResetIndex};
 
 /// A carried binding of a buffer: a dynamic one is resolved again at execution.
 fn carried_buffer(
@@ -95,9 +95,10 @@ impl DeferredContext {
     /// Re-encodes `shadow`'s bindings. Binding references are already held; the caller takes the
     /// list's.
     pub(crate) fn encode_state(&mut self, shadow: &LegacyShadow) {
-        let defaults = LegacyShadow::default();
-        if !shadow.input_layout.0.is_null() {
-            let (layout, vertex_buffers) = shadow.input_layout;
+        let defaults = &Bindings::DEFAULT;
+        let bindings = &shadow.bindings;
+        if !bindings.input_layout.is_null() {
+            let (layout, vertex_buffers) = (bindings.input_layout, bindings.input_layout_slots);
             self.emit(
                 Opcode::SetInputLayout,
                 0,
@@ -105,15 +106,15 @@ impl DeferredContext {
                 InputLayoutPayload::new(layout, vertex_buffers),
             );
         }
-        if shadow.topology != defaults.topology {
+        if bindings.topology != defaults.topology {
             self.emit(
                 Opcode::SetPrimitiveTopology,
-                shadow.topology as u8,
+                bindings.topology as u8,
                 None,
                 Empty,
             );
         }
-        let vbs = &shadow.vertex_buffers;
+        let vbs = &bindings.vertex_buffers;
         self.carry_slots(
             Opcode::SetVertexBuffers,
             0,
@@ -127,39 +128,36 @@ impl DeferredContext {
         // The reset index after the carried index buffer is what that bind derives from the
         // ClearState defaults; where the register held something else (set explicitly after
         // the bind, or derived from a buffer since unbound), it is set again after it.
-        let mut reset_index = DEFAULT_RESET_INDEX;
-        if !shadow.index_buffer.buffer.is_null() {
+        let mut carried = ResetIndex::DEFAULT;
+        if !bindings.index_buffer.buffer.is_null() {
             let (buffer, split) = carried_buffer(
-                &shadow.index_buffer,
+                &bindings.index_buffer,
                 shadow.dynamic_index_buffer,
                 SplitCategory::DynamicIndexBuffer,
             );
             self.emit(Opcode::SetIndexBuffer, 0, split, buffer);
-            reset_index = shadow
-                .index_buffer
-                .index_format()
-                .legacy_reset_index()
-                .unwrap_or(DEFAULT_RESET_INDEX);
+            // R-ST-5, as the GPU model applies the carried bind.
+            carried.derive(bindings.index_buffer.index_format());
         }
-        if shadow.reset_index != reset_index {
+        if bindings.reset.value != carried.value {
             self.emit(
                 Opcode::SetPrimitiveResetIndex,
                 0,
                 None,
-                [shadow.reset_index, 0],
+                [bindings.reset.value, 0],
             );
         }
         for stage in Stage::ALL {
             let (s, operand) = (stage as usize, stage as u8);
-            if !shadow.shaders[s].shader.is_null() {
-                self.emit(Opcode::SetShader, operand, None, shadow.shaders[s]);
+            if !bindings.shaders[s].shader.is_null() {
+                self.emit(Opcode::SetShader, operand, None, bindings.shaders[s]);
             }
             let category = SplitCategory::DynamicConstantBuffer;
             self.carry_slots(
                 Opcode::SetConstantBuffers,
                 operand,
                 category,
-                &shadow.constant_buffers[s],
+                &bindings.constant_buffers[s],
                 |i, b| {
                     carried_buffer(
                         b,
@@ -173,14 +171,14 @@ impl DeferredContext {
                 Opcode::SetShaderResources,
                 operand,
                 category,
-                &shadow.shader_resources[s],
+                &bindings.shader_resources[s],
                 |_, v| carried_view(v),
             );
             self.carry_slots(
                 Opcode::SetSamplers,
                 operand,
                 category,
-                &shadow.samplers[s],
+                &bindings.samplers[s],
                 |_, h| (*h, None),
             );
         }
@@ -189,12 +187,12 @@ impl DeferredContext {
             Opcode::SetComputeUnorderedAccessViews,
             0,
             category,
-            &shadow.compute_uavs,
+            &bindings.compute_uavs,
             |_, v| carried_view(v),
         );
-        let count = shadow.render_target_count as usize;
-        if count > 0 || !shadow.depth_stencil.view.is_null() {
-            let payload = RenderTargetsPayload::new(shadow.depth_stencil, count as u32, KEEP, 0);
+        let count = bindings.render_target_count as usize;
+        if count > 0 || !bindings.depth_stencil.view.is_null() {
+            let payload = RenderTargetsPayload::new(bindings.depth_stencil, count as u32, KEEP, 0);
             let split = Some(SplitCategory::SetRenderTargets);
             // The shadow holds at most a slot array: it fits the encoding.
             let _ = self.emit_with(
@@ -203,11 +201,11 @@ impl DeferredContext {
                 0,
                 split,
                 payload,
-                &shadow.render_targets[..count],
+                &bindings.render_targets[..count],
             );
         }
-        if any_bound(&shadow.om_uavs) {
-            let slots = &shadow.om_uavs;
+        if any_bound(&bindings.om_uavs) {
+            let slots = &bindings.om_uavs;
             let _ = self.bind_om_uavs(
                 "finish_command_list",
                 0,
@@ -216,8 +214,12 @@ impl DeferredContext {
                 false,
             );
         }
-        if shadow.blend != defaults.blend {
-            let (state, factor, mask) = shadow.blend;
+        if bindings.blend != defaults.blend {
+            let BlendRecord {
+                state,
+                factor,
+                sample_mask: mask,
+            } = bindings.blend;
             self.emit(
                 Opcode::SetBlendState,
                 0,
@@ -225,8 +227,11 @@ impl DeferredContext {
                 StatePayload::new(state, factor, mask),
             );
         }
-        if shadow.depth_stencil_state != defaults.depth_stencil_state {
-            let (state, reference) = shadow.depth_stencil_state;
+        if bindings.depth_stencil_state != defaults.depth_stencil_state {
+            let DepthStencilRecord {
+                state,
+                stencil_ref: reference,
+            } = bindings.depth_stencil_state;
             let split = Some(SplitCategory::SetDepthStencilState);
             self.emit(
                 Opcode::SetDepthStencilState,
@@ -235,11 +240,11 @@ impl DeferredContext {
                 StatePayload::new(state, [0.0; 4], reference),
             );
         }
-        if !shadow.rasterizer.is_null() {
-            self.emit(Opcode::SetRasterizerState, 0, None, shadow.rasterizer);
+        if !bindings.rasterizer.is_null() {
+            self.emit(Opcode::SetRasterizerState, 0, None, bindings.rasterizer);
         }
-        let (viewports, count) = &shadow.viewports;
-        if *count > 0 {
+        let viewports = bindings.viewports();
+        if !viewports.is_empty() {
             // The shadow holds at most a slot array: it fits the encoding.
             let _ = self.emit_with(
                 "finish_command_list",
@@ -247,11 +252,11 @@ impl DeferredContext {
                 0,
                 None,
                 Empty,
-                &viewports[..*count as usize],
+                viewports,
             );
         }
-        let (scissors, count) = &shadow.scissors;
-        if *count > 0 {
+        let scissors = bindings.scissor_rects();
+        if !scissors.is_empty() {
             // The shadow holds at most a slot array: it fits the encoding.
             let _ = self.emit_with(
                 "finish_command_list",
@@ -259,11 +264,11 @@ impl DeferredContext {
                 0,
                 None,
                 Empty,
-                &scissors[..*count as usize],
+                scissors,
             );
         }
-        if !shadow.predication.0.is_null() {
-            let (predicate, value) = shadow.predication;
+        if bindings.predication_active() {
+            let (predicate, value) = bindings.predication();
             self.emit(
                 Opcode::SetPredication,
                 0,

@@ -500,8 +500,10 @@ impl DeferredContext {
     pub(crate) fn reset_shadow(&mut self) {
         if let Some(shadow) = self.shadow.as_mut() {
             let device = &self.device;
-            shadow.for_each_bound(|kind, handle| device.unretain(kind, handle));
-            **shadow = LegacyShadow::default();
+            shadow
+                .bindings
+                .for_each_object(|kind, handle| device.unretain(kind, handle));
+            shadow.clear();
         }
     }
 

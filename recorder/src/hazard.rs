@@ -29,7 +29,8 @@ use crate::context::DeferredContext;
 use crate::encode::{BoundView, Opcode, SlotsPayload, ViewFlags};
 use crate::handle::ObjectKind;
 use crate::limits::SHADER_RESOURCE_SLOTS;
-use crate::shadow::{LegacyShadow, STAGES};
+use crate::shadow::LegacyShadow;
+use crate::state::STAGES;
 
 /// A slot array of null views, for encoding unbound runs.
 static NULL_VIEWS: [BoundView; SHADER_RESOURCE_SLOTS as usize] =
@@ -53,11 +54,13 @@ fn filter_bit(view: &BoundView) -> u64 {
 impl LegacyShadow {
     /// Every output slot: render targets, depth stencil, output-merger UAVs, compute UAVs.
     fn outputs(&self) -> impl Iterator<Item = &BoundView> {
-        self.render_targets
+        let bindings = &self.bindings;
+        bindings
+            .render_targets
             .iter()
-            .chain(std::iter::once(&self.depth_stencil))
-            .chain(&self.om_uavs)
-            .chain(&self.compute_uavs)
+            .chain(std::iter::once(&bindings.depth_stencil))
+            .chain(&bindings.om_uavs)
+            .chain(&bindings.compute_uavs)
     }
 
     /// Recomputes the filter of the resources bound for output, after an output bind.
@@ -90,7 +93,7 @@ impl LegacyShadow {
             while bits != 0 {
                 let slot = bits.trailing_zeros();
                 bits &= bits - 1;
-                if self.bound_for_output(&self.shader_resources[stage][slot as usize]) {
+                if self.bound_for_output(&self.bindings.shader_resources[stage][slot as usize]) {
                     *found |= 1 << slot;
                 }
             }
@@ -151,7 +154,7 @@ impl DeferredContext {
                     Self::replace_slots(
                         &self.device,
                         ObjectKind::ShaderResourceView,
-                        &mut shadow.shader_resources[stage][first..end],
+                        &mut shadow.bindings.shader_resources[stage][first..end],
                         &NULL_VIEWS[..end - first],
                     );
                     shadow.bound_shader_resources[stage] &= !run;

@@ -23,6 +23,10 @@
 //! - Under legacy semantics no shader-resource slot holds a view of a resource the context has
 //!   bound for output (R-ST-10, `hazard.rs`), in what it encodes and in what it carries.
 //!
+//! - A context's binding state is one type ([`state::Bindings`], one `apply` for the binding
+//!   commands), kept by a legacy context's shadow and by the executor's GPU model and bundle
+//!   overlay alike, so the two never drift (R-ST-5, R-SP-4, R-B-4).
+//!
 //! Execution (the immediate context and the GPU model) lives in the `executor` crate; draw
 //! bundles in `bundles`.
 //!
@@ -103,6 +107,7 @@ pub mod semantics {
 }
 mod shadow;
 mod split;
+pub mod state;
 mod sync;
 mod table;
 

@@ -215,7 +215,7 @@ impl DeferredContext {
         while bits != 0 {
             let slot = bits.trailing_zeros();
             bits &= bits - 1;
-            let bound = &mut shadow.vertex_buffers[slot as usize];
+            let bound = &mut shadow.bindings.vertex_buffers[slot as usize];
             if bound.buffer == buffer {
                 bound.instance = instance;
                 let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
@@ -233,10 +233,15 @@ impl DeferredContext {
                 );
             }
         }
-        if shadow.dynamic_index_buffer && shadow.index_buffer.buffer == buffer {
-            shadow.index_buffer.instance = instance;
+        if shadow.dynamic_index_buffer && shadow.bindings.index_buffer.buffer == buffer {
+            shadow.bindings.index_buffer.instance = instance;
             let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
-            self.emit(Opcode::SetIndexBuffer, 0, None, shadow.index_buffer);
+            self.emit(
+                Opcode::SetIndexBuffer,
+                0,
+                None,
+                shadow.bindings.index_buffer,
+            );
         }
         for stage in Stage::ALL {
             let s = stage as usize;
@@ -244,7 +249,7 @@ impl DeferredContext {
             while bits != 0 {
                 let slot = bits.trailing_zeros();
                 bits &= bits - 1;
-                let bound = &mut shadow.constant_buffers[s][slot as usize];
+                let bound = &mut shadow.bindings.constant_buffers[s][slot as usize];
                 if bound.buffer == buffer {
                     bound.instance = instance;
                     let _ = self.retain(ObjectKind::Buffer, buffer, 1, "map");
@@ -266,7 +271,7 @@ impl DeferredContext {
             while bits != 0 {
                 let slot = bits.trailing_zeros();
                 bits &= bits - 1;
-                let bound = &mut shadow.shader_resources[s][slot as usize];
+                let bound = &mut shadow.bindings.shader_resources[s][slot as usize];
                 if bound.resource == buffer {
                     bound.instance = instance;
                     let _ = self.retain(ObjectKind::ShaderResourceView, bound.view, 1, "map");

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use recorder::encode::ViewFlags;
 use recorder::RawHandle;
 
-use crate::record::{DrawRecord, ViewRecord};
+use crate::draw_record::{DrawRecord, ViewRecord};
 
 /// How a legacy draw last used a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

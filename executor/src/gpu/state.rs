@@ -1,166 +1,144 @@
 //! The GPU model's register and binding state ([`GpuState`]), what a legacy `execute_command_list(list,
 //! restore = true)` saves and puts back (R-ST-2) and what the legacy getters read (R-ST-4).
+//!
+//! The bindings are the shared binding-state type ([`recorder::state::Bindings`]), the one the
+//! legacy shadow of a deferred context and the bundle overlay use too, updated by its one
+//! `apply`. Beside it, in a field of its own, the model's extra: how the output merger sees its
+//! targets' compression (R-ST-9), which only the model knows (it depends on the resources'
+//! compression at execution). It is saved and put back with the bindings, as the hardware's
+//! output-merger state is.
 
 use recorder::encode::{BoundBuffer, BoundShader, BoundView};
 use recorder::limits::*;
-use recorder::{Format, PrimitiveTopology, RawHandle, Rect, Stage, Viewport, DEFAULT_RESET_INDEX};
+use recorder::state::Bindings;
+use recorder::{PrimitiveTopology, RawHandle, Rect, Stage, Viewport};
 
-use crate::record::*;
-
-pub(super) const STAGES: usize = Stage::ALL.len();
+use crate::draw_record::*;
 
 /// The register and binding state of the model; `Default` is the ClearState defaults. Opaque:
 /// taken by [`GpuModel::snapshot`](super::GpuModel::snapshot) and put back by [`GpuModel::restore`](super::GpuModel::restore) (a legacy
 /// `execute_command_list(list, restore = true)`, R-ST-2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuState {
-    pub(super) input_layout: RawHandle,
-    /// The vertex-buffer slots the input layout reads.
-    pub(super) input_layout_slots: u32,
-    pub(super) topology: PrimitiveTopology,
-    pub(super) vertex_buffers: [BoundBuffer; VERTEX_BUFFER_SLOTS as usize],
-    pub(super) index_buffer: BoundBuffer,
-    pub(super) reset_index: u32,
-    /// The format of the last index buffer a legacy context bound, from which the reset index
-    /// was derived; `None` after ClearState and after an explicit reset index.
-    pub(super) legacy_index_format: Option<Format>,
-    pub(super) shaders: [BoundShader; STAGES],
-    pub(super) constant_buffers: [[BoundBuffer; CONSTANT_BUFFER_SLOTS as usize]; STAGES],
-    pub(super) shader_resources: [[BoundView; SHADER_RESOURCE_SLOTS as usize]; STAGES],
-    pub(super) samplers: [[RawHandle; SAMPLER_SLOTS as usize]; STAGES],
-    pub(super) compute_uavs: [BoundView; COMPUTE_UAV_SLOTS as usize],
-    pub(super) render_targets: [BoundView; RENDER_TARGET_SLOTS as usize],
-    pub(super) render_target_count: usize,
-    pub(super) depth_stencil: BoundView,
+    /// Every binding and binding register, as encoded.
+    pub(super) bindings: Bindings,
     /// Whether each bound render target (then the depth stencil, last) was compressed as the
     /// output merger sees it: taken when it was bound, kept up to date by legacy semantics only
     /// (R-ST-9: under fast, a bound target's change of compression is seen after a re-bind).
     pub(super) target_compression: [bool; RENDER_TARGET_SLOTS as usize + 1],
-    /// The output merger's UAVs, which the graphics stages' UAV slots read.
-    pub(super) om_uavs: [BoundView; GRAPHICS_UAV_SLOTS as usize],
-    pub(super) blend: BlendRecord,
-    pub(super) depth_stencil_state: DepthStencilRecord,
-    pub(super) rasterizer: RawHandle,
-    pub(super) viewports: Vec<Viewport>,
-    pub(super) scissors: Vec<Rect>,
-    pub(super) predicate: RawHandle,
-    pub(super) predicate_value: bool,
 }
 
 impl Default for GpuState {
     fn default() -> Self {
         Self {
-            input_layout: RawHandle::NULL,
-            input_layout_slots: 0,
-            topology: PrimitiveTopology::Undefined,
-            vertex_buffers: [BoundBuffer::NULL; VERTEX_BUFFER_SLOTS as usize],
-            index_buffer: BoundBuffer::NULL,
-            reset_index: DEFAULT_RESET_INDEX,
-            legacy_index_format: None,
-            shaders: [BoundShader::NULL; STAGES],
-            constant_buffers: [[BoundBuffer::NULL; CONSTANT_BUFFER_SLOTS as usize]; STAGES],
-            shader_resources: [[BoundView::NULL; SHADER_RESOURCE_SLOTS as usize]; STAGES],
-            samplers: [[RawHandle::NULL; SAMPLER_SLOTS as usize]; STAGES],
-            compute_uavs: [BoundView::NULL; COMPUTE_UAV_SLOTS as usize],
-            render_targets: [BoundView::NULL; RENDER_TARGET_SLOTS as usize],
-            render_target_count: 0,
-            depth_stencil: BoundView::NULL,
+            bindings: Bindings::default(),
             target_compression: [false; RENDER_TARGET_SLOTS as usize + 1],
-            om_uavs: [BoundView::NULL; GRAPHICS_UAV_SLOTS as usize],
-            blend: BlendRecord::DEFAULT,
-            depth_stencil_state: DepthStencilRecord::DEFAULT,
-            rasterizer: RawHandle::NULL,
-            viewports: Vec::new(),
-            scissors: Vec::new(),
-            predicate: RawHandle::NULL,
-            predicate_value: false,
         }
     }
 }
 
 impl GpuState {
+    /// Back to the ClearState defaults, in place: the bindings (`Bindings::clear`) and the
+    /// output merger's view of the targets.
+    pub(super) fn clear(&mut self) {
+        self.bindings.clear();
+        self.clear_target_compression();
+    }
+
+    /// No target is seen compressed (none is bound after ClearState).
+    pub(super) fn clear_target_compression(&mut self) {
+        self.target_compression = [false; RENDER_TARGET_SLOTS as usize + 1];
+    }
+
+    /// Every binding and binding register, to read.
+    pub fn bindings(&self) -> &Bindings {
+        &self.bindings
+    }
+
     /// The primitive reset index in force.
     pub fn reset_index(&self) -> u32 {
-        self.reset_index
+        self.bindings.reset_index()
     }
 
     /// Whether a predicate is set (draws are predicated, split points roll the context).
     pub fn predication_active(&self) -> bool {
-        !self.predicate.is_null()
+        self.bindings.predication_active()
     }
 
     // What the legacy `get_*` calls read (R-ST-4). Slots out of range read `None`.
 
     pub fn shader(&self, stage: Stage) -> BoundShader {
-        self.shaders[stage as usize]
+        self.bindings.shader(stage)
     }
 
     pub fn constant_buffer(&self, stage: Stage, slot: u32) -> Option<BoundBuffer> {
-        self.constant_buffers[stage as usize]
+        self.bindings
+            .constant_buffers(stage)
             .get(slot as usize)
             .copied()
     }
 
     pub fn shader_resource(&self, stage: Stage, slot: u32) -> Option<BoundView> {
-        self.shader_resources[stage as usize]
+        self.bindings
+            .shader_resources(stage)
             .get(slot as usize)
             .copied()
     }
 
     pub fn sampler(&self, stage: Stage, slot: u32) -> Option<RawHandle> {
-        self.samplers[stage as usize].get(slot as usize).copied()
+        self.bindings.samplers(stage).get(slot as usize).copied()
     }
 
     pub fn compute_unordered_access_view(&self, slot: u32) -> Option<BoundView> {
-        self.compute_uavs.get(slot as usize).copied()
+        self.bindings.compute_uavs().get(slot as usize).copied()
     }
 
     pub fn vertex_buffer(&self, slot: u32) -> Option<BoundBuffer> {
-        self.vertex_buffers.get(slot as usize).copied()
+        self.bindings.vertex_buffers().get(slot as usize).copied()
     }
 
     pub fn index_buffer(&self) -> BoundBuffer {
-        self.index_buffer
+        self.bindings.index_buffer()
     }
 
     pub fn input_layout(&self) -> RawHandle {
-        self.input_layout
+        self.bindings.input_layout()
     }
 
     pub fn topology(&self) -> PrimitiveTopology {
-        self.topology
+        self.bindings.topology()
     }
 
     /// The render targets of the last bind, and the depth-stencil view.
     pub fn render_targets(&self) -> (&[BoundView], BoundView) {
         (
-            &self.render_targets[..self.render_target_count],
-            self.depth_stencil,
+            self.bindings.render_targets(),
+            self.bindings.depth_stencil(),
         )
     }
 
     pub fn blend_state(&self) -> BlendRecord {
-        self.blend
+        self.bindings.blend()
     }
 
     pub fn depth_stencil_state(&self) -> DepthStencilRecord {
-        self.depth_stencil_state
+        self.bindings.depth_stencil_state()
     }
 
     pub fn rasterizer_state(&self) -> RawHandle {
-        self.rasterizer
+        self.bindings.rasterizer()
     }
 
     pub fn viewports(&self) -> &[Viewport] {
-        &self.viewports
+        self.bindings.viewports()
     }
 
     pub fn scissor_rects(&self) -> &[Rect] {
-        &self.scissors
+        self.bindings.scissor_rects()
     }
 
     /// The predicate and the value it predicates on.
     pub fn predication(&self) -> (RawHandle, bool) {
-        (self.predicate, self.predicate_value)
+        self.bindings.predication()
     }
 }

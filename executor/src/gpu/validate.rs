@@ -8,7 +8,7 @@ use recorder::encode::{BoundResource, BoundView, ViewFlags};
 use recorder::{Error, Handle, ObjectKind, ObjectName, RawHandle, Texture};
 
 use super::GpuModel;
-use crate::record::*;
+use crate::draw_record::*;
 
 impl GpuModel {
     /// Every resource `record` reads or writes is used by the current segment.

@@ -4,7 +4,7 @@
 //! **Cost.** A bundle call hands the GPU model a counted reference to the bundle's commands,
 //! its declaration and its footprint: O(1) on the CPU whatever the bundle's draw count, and no
 //! allocation once the submission queue has its capacity. The model expands it, as the constant
-//! engine would (`gpu/bundle.rs`).
+//! engine would (`gpu/bundle_call.rs`).
 //!
 //! **Format check** (R-B-10), against the targets bound when the bundle runs:
 //! - `draw_bundle` here, under `GpuTiming::Inline` (the default, tests and traces): the model has

@@ -29,8 +29,8 @@ use recorder::{
     SwapChain, Validation,
 };
 
+use crate::draw_record::{Counters, DrawRecord};
 use crate::immediate::ImmediateContext;
-use crate::record::{Counters, DrawRecord};
 
 use super::apply::{missing, record, Handles, Named, Recorded};
 use super::create::{create, release, Created};

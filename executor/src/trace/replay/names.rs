@@ -15,8 +15,8 @@ use std::fmt;
 use recorder::encode::InstanceId;
 use recorder::{ObjectKind, RawHandle};
 
+use crate::draw_record::DrawRecord;
 use crate::field::{ObjectNamer, RawNames};
-use crate::record::DrawRecord;
 
 use super::program::{ObjId, Program};
 

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use recorder::{SplitCategory, SplitCounts};
 
-use crate::record::Counters;
+use crate::draw_record::Counters;
 
 /// What a finished run hands the report.
 #[derive(Clone, Debug, Default)]

@@ -13,8 +13,8 @@
 
 use recorder::ObjectKind;
 
+use crate::draw_record::{DrawArgs, DrawRecord};
 use crate::field::FieldValue;
-use crate::record::{DrawArgs, DrawRecord};
 
 use super::live::LiveRun;
 use super::names::Namer;

@@ -172,36 +172,9 @@ pub(crate) fn find<T>(slots: &[(u32, T)], slot: u32) -> Option<&T> {
         .map(|(_, value)| value)
 }
 
-/// The blend state register: the state object, the blend factor and the sample mask.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BlendRecord {
-    pub state: RawHandle,
-    pub factor: [f32; 4],
-    pub sample_mask: u32,
-}
-
-impl BlendRecord {
-    /// The ClearState default: no state object, factor 1, every sample.
-    pub const DEFAULT: Self = Self {
-        state: RawHandle::NULL,
-        factor: [1.0; 4],
-        sample_mask: u32::MAX,
-    };
-}
-
-/// The depth-stencil state register: the state object and the stencil reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DepthStencilRecord {
-    pub state: RawHandle,
-    pub stencil_ref: u32,
-}
-
-impl DepthStencilRecord {
-    pub const DEFAULT: Self = Self {
-        state: RawHandle::NULL,
-        stencil_ref: 0,
-    };
-}
+/// The blend and depth-stencil state registers, as the binding state keeps them
+/// (`recorder::state`); records copy them.
+pub use recorder::state::{BlendRecord, DepthStencilRecord};
 
 /// What a draw (not a dispatch) reads besides its shader stages.
 #[derive(Clone, Debug, PartialEq)]

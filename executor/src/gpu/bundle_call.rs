@@ -1,0 +1,89 @@
+//! The GPU model's expansion of a bundle call, the constant engine's (R-B-4, R-B-9, R-B-10), as the constant engine
+//! does it: the CPU hands over a reference to the bundle; here its commands are applied over the
+//! caller's state, its draws recorded, and the caller's state put back.
+//!
+//! **Overlay.** What the bundle overrides and what it inherits, its remaps, and putting the
+//! caller's bindings back are the shared binding state's (`recorder::state::BundleOverlay`,
+//! R-B-4, R-B-9, R-B-10): each command of the bundle goes through `BundleOverlay::step`, which
+//! saves the caller's bindings it overwrites, and then, a binding or a draw, through the model's
+//! own `apply` under fast semantics (an index buffer leaves the reset index alone). Bundles
+//! write no context register (R-B-7), so putting the state back writes none either.
+//!
+//! **Checks and counters.** The bound render-target formats, depth format and sample count must
+//! match the bundle's declaration, else the call is refused, counts nothing and is kept as a
+//! refusal ([`GpuModel::take_bundle_refusals`]). An executed call counts one bundle call and its
+//! constant-engine footprint in `ce_bytes` (the overrides are loaded at every call), and a
+//! context roll when it is the first bundle call after other work (or a context register changed
+//! since the last draw); the first draw or dispatch after the bundle rolls again (R-EX-4). The
+//! bundle's own draws do not roll: nothing in it writes a context register.
+
+use recorder::state::{BundleOverlay, OverlayStep};
+use recorder::{CommandList, Error, OutputFormats, RawHandle, Semantics};
+
+use super::GpuModel;
+
+/// The bundle overlay kept between calls, and the refused calls.
+#[derive(Debug, Default)]
+pub(super) struct Expansion {
+    overlay: BundleOverlay,
+    refusals: Vec<Error>,
+}
+
+impl GpuModel {
+    /// The formats of the targets bound now; `sample_count_of` gives a texture's sample count.
+    pub fn bound_output_formats(
+        &self,
+        sample_count_of: impl Fn(RawHandle) -> Option<u32>,
+    ) -> OutputFormats {
+        let bindings = self.state.bindings();
+        OutputFormats::of_bound(
+            bindings.render_targets(),
+            &bindings.depth_stencil(),
+            sample_count_of,
+        )
+    }
+
+    /// Executes a call of the bundle whose commands are `body` (see the module essay), declared
+    /// for `declaration`, with constant-engine footprint `footprint`. Refused (`format_mismatch`,
+    /// nothing applied or counted, the refusal kept) when the bound targets do not match.
+    pub fn execute_bundle(
+        &mut self,
+        body: &CommandList,
+        declaration: &OutputFormats,
+        footprint: u32,
+        sample_count_of: impl Fn(RawHandle) -> Option<u32>,
+    ) -> Result<(), Error> {
+        let bound = self.bound_output_formats(sample_count_of);
+        if !bound.satisfies(declaration) {
+            let error = bound.mismatch("draw_bundle", declaration);
+            self.bundle.refusals.push(error.clone());
+            return Err(error);
+        }
+        self.counters.bundle_calls += 1;
+        self.counters.ce_bytes += footprint as u64;
+        if !self.after_bundle || self.context_changed {
+            self.counters.context_rolls += 1;
+        }
+        self.context_changed = false;
+        self.after_bundle = false;
+
+        self.bundle.overlay.begin();
+        for decoded in body.commands() {
+            let step = self
+                .bundle
+                .overlay
+                .step(&mut self.state.bindings, &decoded.command);
+            if step == OverlayStep::Apply {
+                self.apply(&decoded.command, Semantics::Fast);
+            }
+        }
+        self.bundle.overlay.end(&mut self.state.bindings);
+        self.after_bundle = true;
+        Ok(())
+    }
+
+    /// Bundle calls refused since the last call of this, oldest first.
+    pub fn take_bundle_refusals(&mut self) -> Vec<Error> {
+        std::mem::take(&mut self.bundle.refusals)
+    }
+}

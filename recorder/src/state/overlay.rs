@@ -1,0 +1,342 @@
+//! The bundle overlay (R-B-4, R-B-9, R-B-10): a bundle's bindings applied over its caller's, as
+//! the constant engine does it, and the caller's put back after. The GPU model drives it
+//! (`executor/src/gpu/bundle_call.rs`: checks, counters, the draws); what a bundle overrides and
+//! what it inherits is decided here, in [`BundleOverlay::step`].
+//!
+//! **Overlay.** Each slot the bundle sets (shaders, input layout, topology, index buffer, and the
+//! constant-buffer, shader-resource, sampler and vertex-buffer slots) overrides the caller's
+//! binding from that command on; a slot it does not set is the caller's (R-B-4).
+//!
+//! **Remaps.** `RemapInheritance` makes later draws read (stage, slot) from the caller's
+//! (inherit stage, inherit slot) *as it was when the bundle was called*, whatever the bundle has
+//! set or remapped since: a remap never reads another remap (no chains), a slot remapped to
+//! itself is the caller's again (the override is cancelled), and stages may differ (R-B-9).
+//!
+//! **No leak.** Before a slot is first written, the caller's binding is saved; the saved
+//! bindings are what remaps read and what is put back at the end, so the caller's state after
+//! the call is exactly what it was before (R-B-10), at a cost in the slots the bundle touches,
+//! not in the size of the state. Bundles write no context register (R-B-7), so putting the
+//! state back writes none either.
+
+use super::{Bindings, STAGES};
+use crate::desc::Stage;
+use crate::encode::{Command, Remap, RemapKind};
+use crate::limits::*;
+
+/// What a bundle call has saved of its caller's bindings. Kept between calls so that the saved
+/// copy is allocated once, at the first bundle call.
+#[derive(Debug, Default)]
+pub struct BundleOverlay {
+    /// The caller's bindings of the slots saved so far.
+    saved: Option<Box<Bindings>>,
+    masks: Saved,
+}
+
+/// What the owner does with a bundle's command after [`BundleOverlay::step`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverlayStep {
+    /// Apply it as a fast-semantics command (an index buffer leaves the reset index alone): a
+    /// binding whose slots are saved now, or a draw or dispatch.
+    Apply,
+    /// Done: a remap, applied to the bindings by the step itself.
+    Done,
+    /// Not a command a bundle holds (R-B-7, R-B-8): ignored.
+    Ignore,
+}
+
+/// Which of the caller's bindings are saved: one bit per slot.
+#[derive(Clone, Copy, Debug, Default)]
+struct Saved {
+    input_layout: bool,
+    topology: bool,
+    index_buffer: bool,
+    shaders: u8,
+    vertex_buffers: u128,
+    constant_buffers: [u128; STAGES],
+    shader_resources: [u128; STAGES],
+    samplers: [u128; STAGES],
+}
+
+impl BundleOverlay {
+    /// Starts a bundle call over `bindings`: nothing saved yet.
+    pub fn begin(&mut self) {
+        self.masks = Saved::default();
+        if self.saved.is_none() {
+            self.saved = Some(Box::default());
+        }
+    }
+
+    /// One command of the bundle (R-B-4): saves the caller's bindings it is about to overwrite
+    /// and says whether the owner applies it; a remap (R-B-9) is applied here.
+    pub fn step(&mut self, bindings: &mut Bindings, command: &Command<'_>) -> OverlayStep {
+        let Some(saved) = self.saved.as_deref_mut() else {
+            // `begin` was not called: nothing can be put back, so nothing is applied.
+            return OverlayStep::Ignore;
+        };
+        let masks = &mut self.masks;
+        let state = &*bindings;
+        match *command {
+            Command::SetInputLayout { .. } => {
+                if !masks.input_layout {
+                    masks.input_layout = true;
+                    saved.input_layout = state.input_layout;
+                    saved.input_layout_slots = state.input_layout_slots;
+                }
+            }
+            Command::SetPrimitiveTopology(_) => {
+                if !masks.topology {
+                    masks.topology = true;
+                    saved.topology = state.topology;
+                }
+            }
+            Command::SetIndexBuffer(_) => {
+                if !masks.index_buffer {
+                    masks.index_buffer = true;
+                    saved.index_buffer = state.index_buffer;
+                }
+            }
+            Command::SetShader { stage, .. } => {
+                let s = stage as usize;
+                if masks.shaders >> s & 1 == 0 {
+                    masks.shaders |= 1 << s;
+                    saved.shaders[s] = state.shaders[s];
+                }
+            }
+            Command::SetVertexBuffers { start, buffers } => save_range(
+                &mut masks.vertex_buffers,
+                &mut saved.vertex_buffers,
+                &state.vertex_buffers,
+                start,
+                buffers.len(),
+            ),
+            Command::SetConstantBuffers {
+                stage,
+                start,
+                buffers,
+            } => {
+                let s = stage as usize;
+                save_range(
+                    &mut masks.constant_buffers[s],
+                    &mut saved.constant_buffers[s],
+                    &state.constant_buffers[s],
+                    start,
+                    buffers.len(),
+                )
+            }
+            Command::SetShaderResources {
+                stage,
+                start,
+                views,
+            } => {
+                let s = stage as usize;
+                save_range(
+                    &mut masks.shader_resources[s],
+                    &mut saved.shader_resources[s],
+                    &state.shader_resources[s],
+                    start,
+                    views.len(),
+                )
+            }
+            Command::SetSamplers {
+                stage,
+                start,
+                samplers,
+            } => {
+                let s = stage as usize;
+                save_range(
+                    &mut masks.samplers[s],
+                    &mut saved.samplers[s],
+                    &state.samplers[s],
+                    start,
+                    samplers.len(),
+                )
+            }
+            Command::RemapInheritance(remap) => {
+                remap_slot(masks, saved, bindings, remap);
+                return OverlayStep::Done;
+            }
+            Command::Draw { .. }
+            | Command::DrawIndexed { .. }
+            | Command::DrawInstanced { .. }
+            | Command::DrawIndexedInstanced { .. }
+            | Command::DrawAuto
+            | Command::DrawInstancedIndirect(_)
+            | Command::DrawIndexedInstancedIndirect(_)
+            | Command::Dispatch { .. } => {}
+            // A bundle recorder records nothing else (R-B-7, R-B-8).
+            _ => return OverlayStep::Ignore,
+        }
+        OverlayStep::Apply
+    }
+
+    /// Ends the bundle call: puts the caller's bindings back where the bundle wrote (R-B-10).
+    pub fn end(&mut self, bindings: &mut Bindings) {
+        let Some(saved) = self.saved.as_deref() else {
+            return;
+        };
+        let masks = std::mem::take(&mut self.masks);
+        let state = bindings;
+        if masks.input_layout {
+            state.input_layout = saved.input_layout;
+            state.input_layout_slots = saved.input_layout_slots;
+        }
+        if masks.topology {
+            state.topology = saved.topology;
+        }
+        if masks.index_buffer {
+            state.index_buffer = saved.index_buffer;
+        }
+        for stage in Stage::ALL {
+            let s = stage as usize;
+            if masks.shaders >> s & 1 != 0 {
+                state.shaders[s] = saved.shaders[s];
+            }
+            put_back(
+                masks.constant_buffers[s],
+                &saved.constant_buffers[s],
+                &mut state.constant_buffers[s],
+            );
+            put_back(
+                masks.shader_resources[s],
+                &saved.shader_resources[s],
+                &mut state.shader_resources[s],
+            );
+            put_back(
+                masks.samplers[s],
+                &saved.samplers[s],
+                &mut state.samplers[s],
+            );
+        }
+        put_back(
+            masks.vertex_buffers,
+            &saved.vertex_buffers,
+            &mut state.vertex_buffers,
+        );
+    }
+}
+
+/// (stage, slot) now reads the caller's (inherit_stage, inherit_slot), as it was when the
+/// bundle was called (R-B-9).
+fn remap_slot(masks: &mut Saved, saved: &mut Bindings, state: &mut Bindings, remap: Remap) {
+    let (s, from) = (remap.stage as usize, remap.inherit_stage as usize);
+    let (slot, inherit) = (remap.slot as usize, remap.inherit_slot as usize);
+    match remap.kind {
+        RemapKind::ConstantBuffer => {
+            let value = caller(
+                masks.constant_buffers[from],
+                &saved.constant_buffers[from],
+                &state.constant_buffers[from],
+                inherit,
+            );
+            write(
+                &mut masks.constant_buffers[s],
+                &mut saved.constant_buffers[s],
+                &mut state.constant_buffers[s],
+                slot,
+                value,
+            );
+        }
+        RemapKind::ShaderResource => {
+            let value = caller(
+                masks.shader_resources[from],
+                &saved.shader_resources[from],
+                &state.shader_resources[from],
+                inherit,
+            );
+            write(
+                &mut masks.shader_resources[s],
+                &mut saved.shader_resources[s],
+                &mut state.shader_resources[s],
+                slot,
+                value,
+            );
+        }
+        RemapKind::Sampler => {
+            let value = caller(
+                masks.samplers[from],
+                &saved.samplers[from],
+                &state.samplers[from],
+                inherit,
+            );
+            write(
+                &mut masks.samplers[s],
+                &mut saved.samplers[s],
+                &mut state.samplers[s],
+                slot,
+                value,
+            );
+        }
+        RemapKind::VertexBuffer => {
+            let value = caller(
+                masks.vertex_buffers,
+                &saved.vertex_buffers,
+                &state.vertex_buffers,
+                inherit,
+            );
+            write(
+                &mut masks.vertex_buffers,
+                &mut saved.vertex_buffers,
+                &mut state.vertex_buffers,
+                slot,
+                value,
+            );
+        }
+    }
+}
+
+/// Saves `current[slot]` into `saved[slot]` unless it is saved already.
+#[inline]
+fn save<T: Copy>(mask: &mut u128, saved: &mut [T], current: &[T], slot: usize) {
+    if slot < current.len() && slot < 128 && *mask >> slot & 1 == 0 {
+        saved[slot] = current[slot];
+        *mask |= 1 << slot;
+    }
+}
+
+/// Saves `current[start..start + count]` (the slots that exist).
+fn save_range<T: Copy>(mask: &mut u128, saved: &mut [T], current: &[T], start: u32, count: usize) {
+    let start = start as usize;
+    for slot in start..start.saturating_add(count).min(current.len()) {
+        save(mask, saved, current, slot);
+    }
+}
+
+/// Puts back every saved slot.
+fn put_back<T: Copy>(mask: u128, saved: &[T], current: &mut [T]) {
+    let mut bits = mask;
+    while bits != 0 {
+        let slot = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if let (Some(to), Some(from)) = (current.get_mut(slot), saved.get(slot)) {
+            *to = *from;
+        }
+    }
+}
+
+/// The caller's binding of `slot`: saved if the bundle has written it, else still in place.
+fn caller<T: Copy>(mask: u128, saved: &[T], current: &[T], slot: usize) -> Option<T> {
+    if slot < 128 && mask >> slot & 1 != 0 {
+        saved.get(slot).copied()
+    } else {
+        current.get(slot).copied()
+    }
+}
+
+/// Saves `current[slot]` if needed, then writes `value` there (a slot out of range is ignored).
+fn write<T: Copy>(
+    mask: &mut u128,
+    saved: &mut [T],
+    current: &mut [T],
+    slot: usize,
+    value: Option<T>,
+) {
+    let Some(value) = value else { return };
+    save(mask, saved, current, slot);
+    if let Some(to) = current.get_mut(slot) {
+        *to = value;
+    }
+}
+
+// The saved arrays are the state's own: a slot of every kind fits a 128-bit mask.
+const _: () = assert!(SHADER_RESOURCE_SLOTS <= 128 && VERTEX_BUFFER_SLOTS <= 128);
+const _: () = assert!(CONSTANT_BUFFER_SLOTS <= 128 && SAMPLER_SLOTS <= 128);
