@@ -17,10 +17,10 @@
 use std::fmt;
 
 use crate::chunk::{ChunkPolicy, GrowthPolicy, SideKind};
+use crate::command::*;
 use crate::context::{DeferredContext, DeferredContextDesc};
 use crate::desc::{Engine, Format, Semantics, Stage};
 use crate::device::{Device, DeviceShared};
-use crate::encode::*;
 use crate::error::Error;
 use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
 use crate::limits::*;

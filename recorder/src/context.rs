@@ -14,15 +14,15 @@
 use std::sync::Arc as StdArc;
 
 use crate::chunk::{ChunkPolicy, ChunkWriter, SideKind};
+use crate::command::*;
 use crate::desc::{Engine, Semantics};
 use crate::device::DeviceShared;
 use crate::dynamic::MapTracker;
-use crate::encode::*;
 use crate::error::{Error, RecordError};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::list::{
-    discard_chain, for_each_referenced, write_index, CommandList, IndexEntry, LastInstance,
-    ListHeader, ListMemory, ListOrigin, ListStats, StartState,
+    discard_chain, write_index, CommandList, IndexEntry, LastInstance, ListHeader, ListMemory,
+    ListOrigin, ListStats, StartState,
 };
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
@@ -763,7 +763,7 @@ impl DeferredContext {
         self.writer.seal_in_place();
         let device = self.device.clone();
         for decoded in crate::list::Commands::over(self.writer.first()) {
-            for_each_referenced(&decoded.command, |kind, handle| {
+            decoded.command.for_each_object(|kind, handle| {
                 // Carried bindings keep their objects alive, so this cannot fail.
                 let _ = device.retain(kind, handle, 1);
             });

@@ -2,8 +2,8 @@
 //! (`table.rs`): immutable properties read on every bind. `*Info` are also what the device hands
 //! out to the executor and to tests.
 
+use crate::command::ViewFlags;
 use crate::desc::*;
-use crate::encode::ViewFlags;
 use crate::handle::*;
 use crate::limits::MAX_BACK_BUFFERS;
 

@@ -11,9 +11,9 @@ use std::ptr::addr_of_mut;
 
 use crate::chunk::SideKind;
 
+use crate::command::*;
 use crate::context::DeferredContext;
 use crate::desc::*;
-use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo, ViewInfo};

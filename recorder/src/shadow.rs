@@ -5,8 +5,8 @@
 //! map renamed while bound (R-ST-8), and to keep what it binds for input and for output apart
 //! (R-ST-10, `hazard.rs`). Fast contexts keep none of it.
 
+use crate::command::{BoundBuffer, BoundShader, BoundView};
 use crate::desc::{Format, PrimitiveTopology, Rect, Viewport, DEFAULT_RESET_INDEX};
-use crate::encode::{BoundBuffer, BoundShader, BoundView};
 use crate::handle::RawHandle;
 use crate::limits::*;
 

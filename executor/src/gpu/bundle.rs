@@ -25,7 +25,7 @@
 //! since the last draw); the first draw or dispatch after the bundle rolls again (R-EX-4). The
 //! bundle's own draws do not roll: nothing in it writes a context register.
 
-use recorder::encode::Command;
+use recorder::command::Command;
 use recorder::limits::*;
 use recorder::{CommandList, Error, OutputFormats, RawHandle, Remap, RemapKind, Semantics, Stage};
 
@@ -228,14 +228,14 @@ impl GpuModel {
                 )
             }
             Command::RemapInheritance(remap) => return self.remap(remap, saved),
-            Command::Draw { .. }
-            | Command::DrawIndexed { .. }
-            | Command::DrawInstanced { .. }
-            | Command::DrawIndexedInstanced { .. }
+            Command::Draw(_)
+            | Command::DrawIndexed(_)
+            | Command::DrawInstanced(_)
+            | Command::DrawIndexedInstanced(_)
             | Command::DrawAuto
             | Command::DrawInstancedIndirect(_)
             | Command::DrawIndexedInstancedIndirect(_)
-            | Command::Dispatch { .. } => {}
+            | Command::Dispatch(_) => {}
             // A bundle recorder records nothing else (R-B-7, R-B-8).
             _ => return,
         }

@@ -1,7 +1,7 @@
 //! The GPU model's register and binding state ([`GpuState`]), what a legacy `execute_command_list(list,
 //! restore = true)` saves and puts back (R-ST-2) and what the legacy getters read (R-ST-4).
 
-use recorder::encode::{BoundBuffer, BoundShader, BoundView};
+use recorder::command::{BoundBuffer, BoundShader, BoundView};
 use recorder::limits::*;
 use recorder::{Format, PrimitiveTopology, RawHandle, Rect, Stage, Viewport, DEFAULT_RESET_INDEX};
 

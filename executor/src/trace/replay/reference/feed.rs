@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use recorder::encode::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
+use recorder::command::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
 use recorder::{CommandList, RawHandle, Semantics, SplitCategory};
 
 use crate::gpu::GpuModel;
