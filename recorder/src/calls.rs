@@ -578,12 +578,12 @@ impl DeferredContext {
                 .device
                 .textures
                 .get(handle, false)
-                .map(|live| &live.slot.aux),
+                .map(|live| &live.entry.aux),
             _ => self
                 .device
                 .shader_resource_views
                 .get(handle, false)
-                .map(|live| &live.slot.aux),
+                .map(|live| &live.entry.aux),
         };
         match slot {
             Ok(aux) => aux.store(min_lod.to_bits(), Ordering::Release),

@@ -177,7 +177,7 @@ impl Device {
                 } else {
                     desc.format
                 };
-                let min_lod = f32::from_bits(live.slot.aux.load(Ordering::Acquire));
+                let min_lod = f32::from_bits(live.entry.aux.load(Ordering::Acquire));
                 (
                     info.bind,
                     format,
