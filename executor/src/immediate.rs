@@ -14,7 +14,10 @@
 //!
 //! **Execution cost** is O(segments + split points + nested lists), not O(commands): command
 //! segments go to the GPU model by reference, one indirect-buffer execution each; only split
-//! points are decoded and patched here. Validation mode adds a walk per execution over the
+//! points are looked at here, each decoded once: the list's index yields it decoded,
+//! [`SplitPoint`] names the binding that waits for the current instance, this context looks the
+//! instance up, and the patched split point travels to the GPU model as it is
+//! ([`QueuedSplitPoint`]), never decoded again. Validation mode adds a walk per execution over the
 //! commands of its fast lists (a fast list names objects it holds no reference on: did the
 //! application release any?); a legacy list keeps what it names alive, so only its nested lists
 //! and bundle calls are looked into (R-V-1). Nested lists of any depth are walked with an

@@ -7,6 +7,13 @@
 //! the references they took on every object they recorded (R-OBJ-4) and nested lists their
 //! reference on the inner list (R-REC-9).
 //!
+//! **In:** a finished context's sealed chunk chain, its index of split points and nested lists,
+//! and its table of last instances. **Out:** the walks over them: [`Commands`] (every command,
+//! decoded by `crate::command`), [`Segments`] (runs, split points and nested lists, for
+//! execution), and the values that keep a list alive for a GPU model that runs later
+//! ([`QueuedRun`], [`QueuedSplitPoint`]). Which objects a command names is the command module's
+//! ([`Command::for_each_object`]); this file drops and checks them.
+//!
 //! **Nesting of any depth** (R-REC-9): every walk over nested lists keeps its own stack. Dropping
 //! chains the lists whose last reference went through their headers (`next_discarded`) and
 //! discards them one after another; execution walks [`SegmentWalk`]s, each owning its list;

@@ -808,4 +808,26 @@ mod tests {
         let list = context.finish_command_list(false).unwrap();
         assert_eq!(list.commands().count(), 2);
     }
+
+    /// One draw-arguments type: the numbers come back as the call gave them, a negative base
+    /// vertex included, and numbers written out (a trace) make the same value.
+    #[test]
+    fn direct_args_give_back_the_call_numbers() {
+        let indexed = DirectArgs::draw_indexed_instanced(6, 2, 1, -1, 9);
+        assert_eq!(indexed.values().collect::<Vec<_>>(), [6, 2, 1, -1, 9]);
+        assert_eq!(indexed, DirectArgs::from_values(&[6, 2, 1, -1, 9]));
+        assert_eq!(DirectArgs::draw(3, 1).values().collect::<Vec<_>>(), [3, 1]);
+        assert_eq!(DirectArgs::draw_indexed(6, 2, 5).get(2), 5);
+        assert_eq!(DirectArgs::dispatch(2, 3, 4).len(), 3);
+        assert!(DirectArgs::NONE.is_empty());
+        assert_eq!(
+            DrawArgs::Indirect(BoundBuffer::NULL).values().count(),
+            0,
+            "an indirect draw has no direct numbers"
+        );
+        assert_eq!(
+            DrawArgs::direct(&[4, 2, 1]).values().collect::<Vec<_>>(),
+            [4, 2, 1]
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! it names. Everything else that reads commands goes through this module.
 //!
 //! **In:** a recording call's resolved arguments (descriptors, payloads) from the contexts, which
-//! write them with [`write_command`] into a reserved [`CommandBytes`]. **Out:** the typed
+//! write them with `write_command` into a reserved `CommandBytes`. **Out:** the typed
 //! [`Command`] a chunk's bytes decode to ([`Decoded`], one decode per command at execution), the
 //! objects a command names ([`Command::for_each_object`]: legacy references, release on drop,
 //! validation), and a split point's binding patched at execution ([`SplitPoint`], R-SP-4).
@@ -115,7 +115,7 @@ pub struct CommandHeader {
     pub opcode: Opcode,
     /// A small operand: the stage, the topology, the engine, the restore flag.
     pub operand: u8,
-    /// 0, or 1 + the [`SplitCategory`] when the command is a split point.
+    /// 0, or 1 + the [`SplitCategory`](crate::SplitCategory) when the command is a split point.
     pub split: u8,
     _reserved: u8,
     /// Bytes of the whole command, header included.
