@@ -290,19 +290,27 @@ pub struct MemoryPayload {
 /// draws and dispatches encode, what their decoded [`Command`](super::Command)s carry, and what
 /// a draw record holds ([`DrawArgs::Direct`]). One type from the call to the record (R-EX-3).
 ///
-/// A base vertex is an `i32`: a negative one is kept as its bits and marked, so that
-/// [`values`](Self::values) gives it back. Only negative numbers are marked, so two `DirectArgs`
-/// are equal exactly when their values are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A base vertex is an `i32`, kept as its bits and marked signed, so that
+/// [`values`](Self::values) gives it back. The marks are constants of each call (recording
+/// computes nothing for them); two `DirectArgs` are equal when their values are.
+#[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub struct DirectArgs {
     numbers: [u32; 5],
     /// How many of `numbers` the call has.
     count: u8,
-    /// Bit `i`: number `i` is a negative `i32` (a base vertex).
-    negative: u8,
+    /// Bit `i`: number `i` is an `i32` (a base vertex).
+    signed: u8,
     _reserved: [u8; 2],
 }
+
+impl PartialEq for DirectArgs {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && (0..self.len()).all(|i| self.get(i) == other.get(i))
+    }
+}
+
+impl Eq for DirectArgs {}
 
 // The size the draws' payload always had: a list's bytes do not change.
 const _: () = assert!(std::mem::size_of::<DirectArgs>() == 24);
@@ -312,19 +320,13 @@ impl DirectArgs {
     pub const NONE: Self = Self::of([0; 5], 0, 0);
 
     #[inline(always)]
-    const fn of(numbers: [u32; 5], count: u8, negative: u8) -> Self {
+    const fn of(numbers: [u32; 5], count: u8, signed: u8) -> Self {
         Self {
             numbers,
             count,
-            negative,
+            signed,
             _reserved: [0; 2],
         }
-    }
-
-    /// The bit marking number `i` negative, if `value` is.
-    #[inline(always)]
-    const fn sign(value: i32, i: u32) -> u8 {
-        ((value < 0) as u8) << i
     }
 
     /// `draw(vertex_count, start_vertex)`.
@@ -339,7 +341,7 @@ impl DirectArgs {
         Self::of(
             [index_count, start_index, base_vertex as u32, 0, 0],
             3,
-            Self::sign(base_vertex, 2),
+            1 << 2,
         )
     }
 
@@ -383,7 +385,7 @@ impl DirectArgs {
                 start_instance,
             ],
             5,
-            Self::sign(base_vertex, 3),
+            1 << 3,
         )
     }
 
@@ -399,7 +401,7 @@ impl DirectArgs {
         let mut args = Self::NONE;
         for (i, value) in values.iter().take(5).enumerate() {
             args.numbers[i] = *value as u32;
-            args.negative |= ((*value < 0) as u8) << i;
+            args.signed |= ((*value < 0) as u8) << i;
             args.count += 1;
         }
         args
@@ -425,7 +427,7 @@ impl DirectArgs {
         if i >= self.len() {
             return 0;
         }
-        match self.negative >> i & 1 {
+        match self.signed >> i & 1 {
             1 => self.numbers[i] as i32 as i64,
             _ => self.numbers[i] as i64,
         }
