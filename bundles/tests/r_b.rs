@@ -6,7 +6,7 @@ mod common;
 
 use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt, SlotKind};
 use common::*;
-use recorder::encode::Command;
+use recorder::command::Command;
 use recorder::limits::BUNDLE_BUDGET_BYTES;
 use recorder::*;
 

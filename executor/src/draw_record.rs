@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use recorder::encode::{BoundBuffer, BoundView, InstanceId, ViewFlags};
+use recorder::command::{BoundBuffer, BoundView, InstanceId, ViewFlags};
 use recorder::Viewport;
 use recorder::{Format, PrimitiveTopology, RawHandle, Rect, SplitCategory, SplitCounts, Stage};
 
@@ -55,35 +55,8 @@ impl fmt::Display for DrawKind {
     }
 }
 
-/// A draw's arguments.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum DrawArgs {
-    /// The call's numbers in argument order (`base_vertex` may be negative).
-    Direct { values: [i64; 5], count: u8 },
-    /// An indirect draw or dispatch: the buffer, instance and offset its arguments are read from.
-    Indirect(BoundBuffer),
-}
-
-impl DrawArgs {
-    /// Direct arguments; more than five numbers are cut to five (no call has more).
-    pub fn direct(numbers: &[i64]) -> Self {
-        let mut values = [0; 5];
-        let count = numbers.len().min(values.len());
-        values[..count].copy_from_slice(&numbers[..count]);
-        Self::Direct {
-            values,
-            count: count as u8,
-        }
-    }
-
-    /// The numbers of a direct call; empty for an indirect one.
-    pub fn values(&self) -> &[i64] {
-        match self {
-            Self::Direct { values, count } => &values[..(*count as usize).min(values.len())],
-            Self::Indirect(_) => &[],
-        }
-    }
-}
+/// A draw's arguments: the command vocabulary's, from the call to the record.
+pub use recorder::command::DrawArgs;
 
 /// A view as a draw saw it: the view, its resource and dynamic instance, the properties copied
 /// at bind time, and whether the resource was compressed when the draw ran (R-ST-9).

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use recorder::encode::{BoundBuffer, InstanceId};
+use recorder::command::{BoundBuffer, InstanceId};
 use recorder::limits::{RENDER_TARGET_SLOTS, VIEWPORT_SLOTS};
 use recorder::{Format, ObjectKind, PrimitiveTopology, RawHandle, Rect, Stage, Viewport};
 
@@ -134,7 +134,7 @@ impl<N: ObjectNamer + ?Sized> fmt::Display for Named<'_, N> {
                 write!(f, ",{}", args.offset)
             }
             FieldValue::Args(args) => {
-                for (i, n) in args.values().iter().enumerate() {
+                for (i, n) in args.values().enumerate() {
                     let separator = if i == 0 { "" } else { "," };
                     write!(f, "{separator}{n}")?;
                 }

@@ -46,7 +46,7 @@ mod validate;
 pub use recorder::{DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use state::GpuState;
 
-use recorder::encode::{BoundView, Command, Decoded, ViewFlags};
+use recorder::command::{BoundView, Command, Decoded, DirectArgs, ViewFlags};
 use recorder::limits::*;
 use recorder::{Device, Error, ObjectKind, RawHandle, Segment, Semantics, SplitCategory, Stage};
 
@@ -57,11 +57,11 @@ use crate::progress::Progress;
 ///
 /// ```
 /// use executor::GpuModel;
-/// use recorder::encode::Command;
+/// use recorder::command::{Command, DirectArgs};
 /// use recorder::Semantics;
 ///
 /// let mut gpu = GpuModel::new();
-/// gpu.execute(&Command::Draw { vertex_count: 3, start_vertex: 0 }, Semantics::Fast);
+/// gpu.execute(&Command::Draw(DirectArgs::draw(3, 0)), Semantics::Fast);
 /// assert_eq!(gpu.records().len(), 1);
 /// assert_eq!(gpu.counters().draws, 1);
 /// ```
@@ -392,56 +392,23 @@ impl GpuModel {
                     }
                 }
             }
-            Command::Draw {
-                vertex_count,
-                start_vertex,
-            } => self.draw(
-                semantics,
-                DrawKind::Draw,
-                DrawArgs::direct(&[vertex_count.into(), start_vertex.into()]),
-            ),
-            Command::DrawIndexed {
-                index_count,
-                start_index,
-                base_vertex,
-            } => self.draw(
-                semantics,
-                DrawKind::DrawIndexed,
-                DrawArgs::direct(&[index_count.into(), start_index.into(), base_vertex.into()]),
-            ),
-            Command::DrawInstanced {
-                vertex_count,
-                instance_count,
-                start_vertex,
-                start_instance,
-            } => self.draw(
-                semantics,
-                DrawKind::DrawInstanced,
-                DrawArgs::direct(&[
-                    vertex_count.into(),
-                    instance_count.into(),
-                    start_vertex.into(),
-                    start_instance.into(),
-                ]),
-            ),
-            Command::DrawIndexedInstanced {
-                index_count,
-                instance_count,
-                start_index,
-                base_vertex,
-                start_instance,
-            } => self.draw(
+            Command::Draw(args) => self.draw(semantics, DrawKind::Draw, DrawArgs::Direct(args)),
+            Command::DrawIndexed(args) => {
+                self.draw(semantics, DrawKind::DrawIndexed, DrawArgs::Direct(args))
+            }
+            Command::DrawInstanced(args) => {
+                self.draw(semantics, DrawKind::DrawInstanced, DrawArgs::Direct(args))
+            }
+            Command::DrawIndexedInstanced(args) => self.draw(
                 semantics,
                 DrawKind::DrawIndexedInstanced,
-                DrawArgs::direct(&[
-                    index_count.into(),
-                    instance_count.into(),
-                    start_index.into(),
-                    base_vertex.into(),
-                    start_instance.into(),
-                ]),
+                DrawArgs::Direct(args),
             ),
-            Command::DrawAuto => self.draw(semantics, DrawKind::DrawAuto, DrawArgs::direct(&[])),
+            Command::DrawAuto => self.draw(
+                semantics,
+                DrawKind::DrawAuto,
+                DrawArgs::Direct(DirectArgs::NONE),
+            ),
             Command::DrawInstancedIndirect(args) => self.draw(
                 semantics,
                 DrawKind::DrawInstancedIndirect,
@@ -452,11 +419,9 @@ impl GpuModel {
                 DrawKind::DrawIndexedInstancedIndirect,
                 DrawArgs::Indirect(args),
             ),
-            Command::Dispatch { x, y, z } => self.draw(
-                semantics,
-                DrawKind::Dispatch,
-                DrawArgs::direct(&[x.into(), y.into(), z.into()]),
-            ),
+            Command::Dispatch(args) => {
+                self.draw(semantics, DrawKind::Dispatch, DrawArgs::Direct(args))
+            }
             Command::DispatchIndirect(args) => self.draw(
                 semantics,
                 DrawKind::DispatchIndirect,

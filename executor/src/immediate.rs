@@ -14,7 +14,10 @@
 //!
 //! **Execution cost** is O(segments + split points + nested lists), not O(commands): command
 //! segments go to the GPU model by reference, one indirect-buffer execution each; only split
-//! points are decoded and patched here. Validation mode adds a walk per execution over the
+//! points are looked at here, each decoded once: the list's index yields it decoded,
+//! [`SplitPoint`] names the binding that waits for the current instance, this context looks the
+//! instance up, and the patched split point travels to the GPU model as it is
+//! ([`QueuedSplitPoint`]), never decoded again. Validation mode adds a walk per execution over the
 //! commands of its fast lists (a fast list names objects it holds no reference on: did the
 //! application release any?); a legacy list keeps what it names alive, so only its nested lists
 //! and bundle calls are looked into (R-V-1). Nested lists of any depth are walked with an
@@ -47,11 +50,12 @@ use std::ops::{Deref, DerefMut};
 
 use std::collections::{HashMap, HashSet};
 
-use recorder::encode::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
+use recorder::command::{Command, SplitPoint, ViewFlags};
 use recorder::Semantics;
 use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
-use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, Segment, SegmentWalk};
+use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, QueuedSplitPoint};
 use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
+use recorder::{Segment, SegmentWalk};
 
 use crate::draw_record::{Counters, DrawRecord};
 use crate::gpu::{GpuModel, GpuState};
@@ -129,9 +133,9 @@ pub enum GpuTiming {
 enum Submission {
     /// One indirect-buffer execution: a run of a list's commands.
     Run(QueuedRun, Semantics),
-    /// A split point resolved against the immediate context at execution: its command, and the
-    /// instance a dynamic binding in it reads (R-SP-4).
-    Split(QueuedRun, SplitCategory, Semantics, InstanceId),
+    /// A split point resolved against the immediate context at execution: its command, decoded
+    /// once, with the instance a dynamic binding in it reads (R-SP-4).
+    Split(QueuedSplitPoint, Semantics),
     /// The immediate context's own calls since the last batch.
     Batch(CommandList, Semantics),
     /// A bundle call: the bundle's commands by reference, its declaration and footprint
@@ -715,10 +719,19 @@ impl ImmediateContext {
         match segment {
             Segment::Commands(run) => self.queue.push(Submission::Run(run.to_queued(), semantics)),
             Segment::SplitPoint(decoded) => {
-                if let (Some(category), Some(run)) = (decoded.split, decoded.to_queued()) {
-                    let instance = self.resolved_instance(&decoded.command);
-                    self.queue
-                        .push(Submission::Split(run, category, semantics, instance));
+                if let Some(split) = SplitPoint::new(decoded) {
+                    // What its dynamic binding reads: the immediate context's current instance
+                    // of the resource, now (R-SP-4, R-ST-8).
+                    let instance = split
+                        .dynamic_resource()
+                        .map(|resource| self.recorder.current_instance(resource));
+                    let split = match instance {
+                        Some(instance) => split.with_instance(instance),
+                        None => split,
+                    };
+                    if let Some(queued) = split.to_queued() {
+                        self.queue.push(Submission::Split(queued, semantics));
+                    }
                 }
             }
             Segment::Nested(decoded) => {
@@ -745,19 +758,6 @@ impl ImmediateContext {
         }
         None
     }
-
-    /// What a split point's dynamic binding reads: the immediate context's current instance of
-    /// the resource, now (R-SP-4, R-ST-8).
-    fn resolved_instance(&self, command: &Command<'_>) -> InstanceId {
-        let resource = match *command {
-            Command::SetVertexBuffers { buffers, .. }
-            | Command::SetConstantBuffers { buffers, .. } => buffers.first().map(|b| b.buffer),
-            Command::SetIndexBuffer(b) => Some(b.buffer),
-            Command::SetShaderResources { views, .. } => views.first().map(|v| v.resource),
-            _ => None,
-        };
-        resource.map_or(InstanceId::INITIAL, |r| self.recorder.current_instance(r))
-    }
 }
 
 /// What consumes submissions: the GPU model and the states saved for legacy executions with
@@ -782,12 +782,12 @@ impl GpuSide {
                         self.gpu.execute_decoded(&decoded, semantics);
                     }
                 }
-                Submission::Split(run, category, semantics, instance) => {
-                    if let Some(decoded) = run.commands().next() {
-                        patched(&decoded.command, instance, |command| {
-                            self.gpu.execute_split_point(category, command, semantics)
-                        });
-                    }
+                Submission::Split(queued, semantics) => {
+                    let split = queued.split();
+                    split.apply(|command| {
+                        self.gpu
+                            .execute_split_point(split.category(), command, semantics)
+                    });
                 }
                 Submission::Batch(batch, semantics) => {
                     for decoded in batch.commands() {
@@ -824,59 +824,6 @@ impl GpuSide {
     /// [`consume`](Self::consume) for the GPU thread, which owns the batch.
     fn consume_owned(&mut self, mut queue: Vec<Submission>) {
         self.consume(&mut queue);
-    }
-}
-
-/// Calls `apply` with `command` whose dynamic binding waiting for execution
-/// (`RESOLVE_AT_EXECUTION`) reads `instance`. Split points of slot binds hold one slot.
-fn patched(command: &Command<'_>, instance: InstanceId, apply: impl FnOnce(&Command<'_>)) {
-    let resolve = |current: InstanceId| {
-        if current == InstanceId::RESOLVE_AT_EXECUTION {
-            instance
-        } else {
-            current
-        }
-    };
-    let buffer = |b: &BoundBuffer| {
-        [BoundBuffer {
-            instance: resolve(b.instance),
-            ..*b
-        }]
-    };
-    let view = |v: &BoundView| {
-        [BoundView {
-            instance: resolve(v.instance),
-            ..*v
-        }]
-    };
-    match *command {
-        Command::SetVertexBuffers {
-            start,
-            buffers: [b],
-        } => apply(&Command::SetVertexBuffers {
-            start,
-            buffers: &buffer(b),
-        }),
-        Command::SetConstantBuffers {
-            stage,
-            start,
-            buffers: [b],
-        } => apply(&Command::SetConstantBuffers {
-            stage,
-            start,
-            buffers: &buffer(b),
-        }),
-        Command::SetIndexBuffer(b) => apply(&Command::SetIndexBuffer(buffer(&b)[0])),
-        Command::SetShaderResources {
-            stage,
-            start,
-            views: [v],
-        } => apply(&Command::SetShaderResources {
-            stage,
-            start,
-            views: &view(v),
-        }),
-        ref other => apply(other),
     }
 }
 

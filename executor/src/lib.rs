@@ -10,7 +10,7 @@
 //! **In:** finished command lists ([`ImmediateContext::execute_command_list`]) and draw bundles
 //! ([`ImmediateContext::draw_bundle`], or called from lists); underneath, the
 //! commands the immediate context submits, in order, as the recorder encoded them
-//! (`recorder::encode::Command`), each with the semantics of the context that recorded it; a
+//! (`recorder::command::Command`), each with the semantics of the context that recorded it; a
 //! command list's segments (`recorder::CommandList::segments`), each one indirect-buffer
 //! execution; the split points resolved against the immediate context, with their patched
 //! commands.

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use executor::{FieldValue, GpuTiming, ImmediateContext};
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::*;
 
 /// Binds the vertex shader and the input layout (reads vertex-buffer slots 0 and 2).

@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use executor::{DrawArgs, DrawKind, FieldValue, GpuModel, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::*;
 
 // ----- R-EX-3: draw records ----------------------------------------------------------------------
@@ -313,10 +313,7 @@ fn r_ex_3_clear_state_resets_every_binding() {
     let mut direct = gpu_after(&[&list]);
     direct.clear_state();
     direct.execute(
-        &encode::Command::Draw {
-            vertex_count: 3,
-            start_vertex: 0,
-        },
+        &command::Command::Draw(command::DirectArgs::draw(3, 0)),
         Semantics::Fast,
     );
     let records = direct.records();
@@ -346,10 +343,7 @@ fn r_ex_3_restore_puts_the_snapshot_back() {
     gpu.restore(&snapshot);
     assert_eq!(gpu.snapshot(), snapshot);
     gpu.execute(
-        &encode::Command::Draw {
-            vertex_count: 3,
-            start_vertex: 0,
-        },
+        &command::Command::Draw(command::DirectArgs::draw(3, 0)),
         Semantics::Fast,
     );
     assert_eq!(gpu.records()[2], gpu.records()[0]);

@@ -14,7 +14,7 @@ use common::Fixture;
 use executor::{
     DrawRecord, FieldValue, ImmediateContext, JobError, PoolError, RecordingPool, RecordingPoolDesc,
 };
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::*;
 
 fn pool(device: &Device, workers: u32, semantics: Semantics) -> RecordingPool {

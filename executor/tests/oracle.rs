@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use common::*;
 use executor::{DrawRecord, FieldValue, ImmediateContext};
 use proptest::prelude::*;
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::*;
 
 #[derive(Clone, Debug)]

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use executor::{FieldValue, ImmediateContext};
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::*;
 
 /// The instance record `index` shows at `name`.

@@ -12,9 +12,9 @@
 
 use std::mem::MaybeUninit;
 
+use crate::command::*;
 use crate::context::DeferredContext;
 use crate::desc::*;
-use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::ShaderInfo;

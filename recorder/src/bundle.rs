@@ -17,12 +17,13 @@
 use std::fmt;
 
 use crate::chunk::{ChunkPolicy, GrowthPolicy, SideKind};
+use crate::command::*;
 use crate::context::{DeferredContext, DeferredContextDesc};
 use crate::desc::{Engine, Format, Semantics, Stage};
 use crate::device::{Device, DeviceShared};
-use crate::encode::*;
 use crate::error::Error;
 use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
+use crate::info::BUNDLE_WORDS;
 use crate::limits::*;
 use crate::list::CommandList;
 use crate::sync::Ordering;
@@ -157,10 +158,6 @@ impl fmt::Display for OutputFormats {
         }
     }
 }
-
-/// A registered bundle as the device's entry holds it: the address of its commands (a list
-/// header on which the entry holds one reference), then its declaration and footprint.
-pub(crate) const BUNDLE_WORDS: usize = 4;
 
 /// The entry's words after the first: the declaration's 20 bytes and the footprint's 4.
 #[derive(Clone, Copy)]

@@ -1,9 +1,9 @@
 //! The rest of a deferred context's recording API (R-REC-5): draws and dispatches, clears,
 //! copies, queries, compression, minimum LOD, presents and fences (maps are in `map.rs`).
 
+use crate::command::*;
 use crate::context::DeferredContext;
 use crate::desc::*;
-use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo};
@@ -14,22 +14,22 @@ impl DeferredContext {
     // ----- draws -------------------------------------------------------------------------------
 
     #[inline]
-    fn emit_draw(&mut self, opcode: Opcode, args: [u32; 5]) {
+    fn emit_draw(&mut self, opcode: Opcode, args: DirectArgs) {
         self.begin_call();
         self.stats.draws += 1;
-        self.emit(opcode, 0, None, DrawPayload::new(args));
+        self.emit(opcode, 0, None, args);
     }
 
     #[inline]
     pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
-        self.emit_draw(Opcode::Draw, [vertex_count, start_vertex, 0, 0, 0]);
+        self.emit_draw(Opcode::Draw, DirectArgs::draw(vertex_count, start_vertex));
     }
 
     #[inline]
     pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         self.emit_draw(
             Opcode::DrawIndexed,
-            [index_count, start_index, base_vertex as u32, 0, 0],
+            DirectArgs::draw_indexed(index_count, start_index, base_vertex),
         );
     }
 
@@ -43,13 +43,7 @@ impl DeferredContext {
     ) {
         self.emit_draw(
             Opcode::DrawInstanced,
-            [
-                vertex_count,
-                instance_count,
-                start_vertex,
-                start_instance,
-                0,
-            ],
+            DirectArgs::draw_instanced(vertex_count, instance_count, start_vertex, start_instance),
         );
     }
 
@@ -64,13 +58,13 @@ impl DeferredContext {
     ) {
         self.emit_draw(
             Opcode::DrawIndexedInstanced,
-            [
+            DirectArgs::draw_indexed_instanced(
                 index_count,
                 instance_count,
                 start_index,
-                base_vertex as u32,
+                base_vertex,
                 start_instance,
-            ],
+            ),
         );
     }
 
@@ -83,7 +77,7 @@ impl DeferredContext {
 
     #[inline]
     pub fn dispatch(&mut self, x: u32, y: u32, z: u32) {
-        self.emit_draw(Opcode::Dispatch, [x, y, z, 0, 0]);
+        self.emit_draw(Opcode::Dispatch, DirectArgs::dispatch(x, y, z));
     }
 
     pub fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
@@ -584,12 +578,12 @@ impl DeferredContext {
                 .device
                 .textures
                 .get(handle, false)
-                .map(|live| &live.slot.aux),
+                .map(|live| &live.entry.aux),
             _ => self
                 .device
                 .shader_resource_views
                 .get(handle, false)
-                .map(|live| &live.slot.aux),
+                .map(|live| &live.entry.aux),
         };
         match slot {
             Ok(aux) => aux.store(min_lod.to_bits(), Ordering::Release),

@@ -5,9 +5,10 @@
 //! UAV and depth-stencil-state binds and views of compressible targets, as they would be if the
 //! application re-issued the calls.
 
+use crate::command::*;
 use crate::context::DeferredContext;
 use crate::desc::Stage;
-use crate::encode::*;
+
 use crate::error::Error;
 use crate::resolve::{in_place, slots_payload, Bound, SlotCall};
 use crate::shadow::LegacyShadow;

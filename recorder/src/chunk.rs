@@ -18,7 +18,7 @@ use std::alloc::{alloc, dealloc, Layout};
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use crate::encode::CommandBytes;
+use crate::command::CommandBytes;
 use crate::limits::{DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_COMMAND_BYTES, MIN_CHUNK_SIZE};
 use crate::sync::{AtomicU64, Mutex, Ordering};
 

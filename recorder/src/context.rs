@@ -14,15 +14,16 @@
 use std::sync::Arc as StdArc;
 
 use crate::chunk::{ChunkPolicy, ChunkWriter, SideKind};
+use crate::command::*;
 use crate::desc::{Engine, Semantics};
-use crate::device::DeviceShared;
+use crate::device::{Device, DeviceShared};
 use crate::dynamic::MapTracker;
-use crate::encode::*;
 use crate::error::{Error, RecordError};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
+use crate::limits::MAX_DEFERRED_CONTEXTS;
 use crate::list::{
-    discard_chain, for_each_referenced, write_index, CommandList, IndexEntry, LastInstance,
-    ListHeader, ListMemory, ListOrigin, ListStats, StartState,
+    discard_chain, write_index, CommandList, IndexEntry, LastInstance, ListHeader, ListMemory,
+    ListOrigin, ListStats, StartState,
 };
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
@@ -77,6 +78,60 @@ pub struct DeferredContext {
     pub(crate) immediate: bool,
     /// The context records a draw bundle (`Device::bundle_context`, see `bundle.rs`).
     pub(crate) bundle: bool,
+}
+
+/// Where contexts come from: the device makes them, and this file, which knows what a context
+/// is, says how (the device's file knows nothing of contexts).
+impl Device {
+    /// Creates a deferred context (R-REC-1: at most 48 alive).
+    pub fn create_deferred_context(
+        &self,
+        desc: &DeferredContextDesc<'_>,
+    ) -> Result<DeferredContext, Error> {
+        if desc.engine != Engine::Graphics && desc.semantics == Semantics::Legacy {
+            return Err(Error::invalid(
+                "create_deferred_context",
+                format!(
+                    "'{}': {} contexts are always fast semantics (R-EX-5); create it with Semantics::Fast",
+                    desc.name,
+                    desc.engine.name()
+                ),
+            ));
+        }
+        let mut live = self.shared.live_contexts.load(Ordering::Relaxed);
+        loop {
+            if live >= MAX_DEFERRED_CONTEXTS {
+                return Err(Error::TooManyContexts {
+                    limit: MAX_DEFERRED_CONTEXTS,
+                });
+            }
+            match self.shared.live_contexts.compare_exchange_weak(
+                live,
+                live + 1,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(actual) => live = actual,
+            }
+        }
+        let serial = self.shared.next_recorder.fetch_add(1, Ordering::Relaxed);
+        Ok(DeferredContext::new(self.shared.clone(), desc, serial))
+    }
+
+    /// The recorder of the device's one immediate context, for the executor's `ImmediateContext`
+    /// (R-OBJ-1): it records the immediate context's direct calls, with the immediate
+    /// semantics of the device, in batches the executor runs at once. Refused the second time.
+    #[doc(hidden)]
+    pub fn immediate_recorder(&self) -> Result<DeferredContext, Error> {
+        if !self.shared.take_immediate() {
+            return Err(Error::invalid(
+                "immediate_context",
+                "the device's immediate context exists already (one per device, R-OBJ-1)",
+            ));
+        }
+        Ok(DeferredContext::new_immediate(self.shared.clone()))
+    }
 }
 
 // SAFETY: the context exclusively owns its chunks (through `writer` and `list_header`) and its
@@ -765,7 +820,7 @@ impl DeferredContext {
         self.writer.seal_in_place();
         let device = self.device.clone();
         for decoded in crate::list::Commands::over(self.writer.first()) {
-            for_each_referenced(&decoded.command, |kind, handle| {
+            decoded.command.for_each_object(|kind, handle| {
                 // Carried bindings keep their objects alive, so this cannot fail.
                 let _ = device.retain(kind, handle, 1);
             });

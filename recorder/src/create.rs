@@ -3,9 +3,9 @@
 //! out. Views take a reference on their resource for their whole life (R-OBJ-4); a swap chain
 //! creates its back buffers and their render-target views.
 
+use crate::command::ViewFlags;
 use crate::desc::*;
 use crate::device::Device;
-use crate::encode::ViewFlags;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::*;
@@ -182,7 +182,7 @@ impl Device {
                 } else {
                     desc.format
                 };
-                let min_lod = f32::from_bits(live.slot.aux.load(Ordering::Acquire));
+                let min_lod = f32::from_bits(live.entry.aux.load(Ordering::Acquire));
                 (
                     info.bind,
                     format,

@@ -6,13 +6,11 @@
 use std::sync::Arc as StdArc;
 
 use crate::chunk::{ChunkPolicy, ChunkPool, PoolStats};
-use crate::context::{DeferredContext, DeferredContextDesc};
 use crate::desc::*;
 use crate::error::{Error, ObjectName};
 use crate::handle::*;
 use crate::identity::DeviceIdentity;
 use crate::info::*;
-use crate::limits::MAX_DEFERRED_CONTEXTS;
 use crate::sync::{Arc, AtomicBool, AtomicU32, AtomicU64, Mutex, Ordering};
 use crate::table::{ObjectTable, ReleaseOutcome, Stale};
 
@@ -58,7 +56,7 @@ pub(crate) struct DeviceShared {
     /// Registered draw bundles: the address of the bundle's commands (a list header on which
     /// the entry holds one reference). Lists call bundles by handle: a fast list takes no
     /// reference and a released bundle is found stale at execution (R-OBJ-3, R-OBJ-4).
-    pub(crate) bundles: ObjectTable<{ crate::bundle::BUNDLE_WORDS }>,
+    pub(crate) bundles: ObjectTable<BUNDLE_WORDS>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
@@ -269,6 +267,12 @@ impl DeviceShared {
         }
     }
 
+    /// Hands out the immediate context's recorder: `false` if it is out already (one per
+    /// device, R-OBJ-1).
+    pub(crate) fn take_immediate(&self) -> bool {
+        !self.immediate_taken.swap(true, Ordering::AcqRel)
+    }
+
     /// The immediate context went away: the device may hand out another.
     pub(crate) fn release_immediate(&self) {
         self.immediate_taken.store(false, Ordering::Release);
@@ -381,56 +385,6 @@ impl Device {
         &self.shared.desc
     }
 
-    /// Creates a deferred context (R-REC-1: at most 48 alive).
-    pub fn create_deferred_context(
-        &self,
-        desc: &DeferredContextDesc<'_>,
-    ) -> Result<DeferredContext, Error> {
-        if desc.engine != Engine::Graphics && desc.semantics == Semantics::Legacy {
-            return Err(Error::invalid(
-                "create_deferred_context",
-                format!(
-                    "'{}': {} contexts are always fast semantics (R-EX-5); create it with Semantics::Fast",
-                    desc.name,
-                    desc.engine.name()
-                ),
-            ));
-        }
-        let mut live = self.shared.live_contexts.load(Ordering::Relaxed);
-        loop {
-            if live >= MAX_DEFERRED_CONTEXTS {
-                return Err(Error::TooManyContexts {
-                    limit: MAX_DEFERRED_CONTEXTS,
-                });
-            }
-            match self.shared.live_contexts.compare_exchange_weak(
-                live,
-                live + 1,
-                Ordering::AcqRel,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => break,
-                Err(actual) => live = actual,
-            }
-        }
-        let serial = self.shared.next_recorder.fetch_add(1, Ordering::Relaxed);
-        Ok(DeferredContext::new(self.shared.clone(), desc, serial))
-    }
-
-    /// The recorder of the device's one immediate context, for the executor's `ImmediateContext`
-    /// (R-OBJ-1): it records the immediate context's direct calls, with the immediate
-    /// semantics of the device, in batches the executor runs at once. Refused the second time.
-    #[doc(hidden)]
-    pub fn immediate_recorder(&self) -> Result<DeferredContext, Error> {
-        if self.shared.immediate_taken.swap(true, Ordering::AcqRel) {
-            return Err(Error::invalid(
-                "immediate_context",
-                "the device's immediate context exists already (one per device, R-OBJ-1)",
-            ));
-        }
-        Ok(DeferredContext::new_immediate(self.shared.clone()))
-    }
-
     /// The application drops its reference (R-OBJ-3). Never fails. Under legacy semantics an
     /// object still bound or recorded is destroyed once the last reference goes, when deferred
     /// releases are processed (at `present`, or by [`process_deferred_releases`](Self::process_deferred_releases)).
@@ -531,7 +485,7 @@ impl Device {
     /// The index of the back buffer `chain` renders to now (R-EX-7).
     pub fn current_back_buffer(&self, chain: SwapChain) -> Option<u32> {
         let live = self.shared.swap_chains.get(chain.0, true).ok()?;
-        Some(live.slot.aux.load(Ordering::Acquire))
+        Some(live.entry.aux.load(Ordering::Acquire))
     }
 
     /// Rotates `chain` to its next back buffer; returns the new index. For the immediate
@@ -543,8 +497,8 @@ impl Device {
                 .stale_error("present", ObjectKind::SwapChain, chain.0)
         })?;
         let count = (live.words[0] as u32).max(1);
-        let next = (live.slot.aux.load(Ordering::Acquire) + 1) % count;
-        live.slot.aux.store(next, Ordering::Release);
+        let next = (live.entry.aux.load(Ordering::Acquire) + 1) % count;
+        live.entry.aux.store(next, Ordering::Release);
         Ok(next)
     }
 
@@ -561,13 +515,13 @@ impl Device {
     /// The resource's minimum LOD (legacy semantics reads it at bind, R-ST-6).
     pub fn resource_min_lod(&self, texture: Texture) -> Option<f32> {
         let live = self.shared.textures.get(texture.0, true).ok()?;
-        Some(f32::from_bits(live.slot.aux.load(Ordering::Acquire)))
+        Some(f32::from_bits(live.entry.aux.load(Ordering::Acquire)))
     }
 
     /// The view's minimum LOD (fast semantics reads it at bind, R-ST-6).
     pub fn shader_resource_view_min_lod(&self, view: ShaderResourceView) -> Option<f32> {
         let live = self.shared.shader_resource_views.get(view.0, true).ok()?;
-        Some(f32::from_bits(live.slot.aux.load(Ordering::Acquire)))
+        Some(f32::from_bits(live.entry.aux.load(Ordering::Acquire)))
     }
 
     /// Counters of the device's chunk pool.

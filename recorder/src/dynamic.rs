@@ -3,7 +3,7 @@
 //! now (for `unmap`). An open-addressing table stamped with the list's serial, so starting the next
 //! list clears it in O(1) and steady-state recording allocates nothing.
 
-use crate::encode::InstanceId;
+use crate::command::InstanceId;
 use crate::handle::RawHandle;
 
 #[derive(Clone, Copy)]

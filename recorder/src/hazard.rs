@@ -25,8 +25,8 @@
 //! drain and a cache flush at the next draw, is the GPU model's to count (`executor`'s
 //! `gpu/hazard.rs`).
 
+use crate::command::{BoundView, Opcode, SlotsPayload, ViewFlags};
 use crate::context::DeferredContext;
-use crate::encode::{BoundView, Opcode, SlotsPayload, ViewFlags};
 use crate::handle::ObjectKind;
 use crate::limits::SHADER_RESOURCE_SLOTS;
 use crate::shadow::LegacyShadow;

@@ -2,8 +2,8 @@
 //! (`table.rs`): immutable properties read on every bind. `*Info` are also what the device hands
 //! out to the executor and to tests.
 
+use crate::command::ViewFlags;
 use crate::desc::*;
-use crate::encode::ViewFlags;
 use crate::handle::*;
 use crate::limits::MAX_BACK_BUFFERS;
 
@@ -13,6 +13,11 @@ pub(crate) const TEXTURE_WORDS: usize = 4;
 pub(crate) const VIEW_WORDS: usize = 3;
 pub(crate) const SHADER_WORDS: usize = 4;
 pub(crate) const SWAP_CHAIN_WORDS: usize = 2 + 2 * MAX_BACK_BUFFERS as usize;
+
+/// A registered bundle as the device's entry holds it: the address of its commands (a list
+/// header on which the entry holds one reference), then its declaration and footprint
+/// (`bundle.rs` reads and writes them).
+pub(crate) const BUNDLE_WORDS: usize = 4;
 
 /// A buffer's immutable properties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //!
 //! **In:** API calls on deferred contexts, one thread per context, many contexts at once.
 //! **Out:** immutable [`CommandList`]s: chains of 64 KB chunks (by default) holding the commands
-//! in the form execution consumes ([`encode`]), with the split points a legacy list needs resolved
+//! in the form execution consumes ([`command`]), with the split points a legacy list needs resolved
 //! at execution ([`SplitCategory`]) found through side records, and per-list statistics.
 //!
 //! **Invariants.**
@@ -84,13 +84,12 @@ mod bundle;
 mod calls;
 mod carry;
 mod chunk;
+pub mod command;
 mod context;
 mod create;
-mod decode;
 mod desc;
 mod device;
 mod dynamic;
-pub mod encode;
 mod error;
 mod handle;
 mod hazard;
@@ -114,18 +113,20 @@ mod table;
 pub use bind::VertexBuffer;
 pub use bundle::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
+pub use command::{NestedList, Remap, RemapKind};
 pub use context::{DeferredContext, DeferredContextDesc};
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
-pub use encode::{Remap, RemapKind};
 pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
-    CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, NestedList, QueuedRun,
-    Segment, SegmentWalk, Segments, StartState,
+    CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
+    QueuedSplitPoint, Segment, SegmentWalk, Segments, StartState,
 };
 pub use split::{SplitCategory, SplitCounts};
+
+/// The command vocabulary under its old name.
 
 /// Internals the loom models in `loom-tests/` drive directly.
 #[cfg(loom)]

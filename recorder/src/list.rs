@@ -7,6 +7,13 @@
 //! the references they took on every object they recorded (R-OBJ-4) and nested lists their
 //! reference on the inner list (R-REC-9).
 //!
+//! **In:** a finished context's sealed chunk chain, its index of split points and nested lists,
+//! and its table of last instances. **Out:** the walks over them: [`Commands`] (every command,
+//! decoded by `crate::command`), [`Segments`] (runs, split points and nested lists, for
+//! execution), and the values that keep a list alive for a GPU model that runs later
+//! ([`QueuedRun`], [`QueuedSplitPoint`]). Which objects a command names is the command module's
+//! ([`Command::for_each_object`]); this file drops and checks them.
+//!
 //! **Nesting of any depth** (R-REC-9): every walk over nested lists keeps its own stack. Dropping
 //! chains the lists whose last reference went through their headers (`next_discarded`) and
 //! discards them one after another; execution walks [`SegmentWalk`]s, each owning its list;
@@ -17,11 +24,9 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
 use crate::chunk::{ChunkHeader, ChunkView, SideKind, DATA_START};
-use crate::decode::decode;
-use crate::decode::Site;
+use crate::command::{decode, Command, Decoded, NestedList, Opcode, Site, SplitPoint};
 use crate::desc::Semantics;
 use crate::device::DeviceShared;
-use crate::encode::{Command, Decoded, Opcode};
 use crate::error::ObjectName;
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::split::SplitCounts;
@@ -82,7 +87,7 @@ pub(crate) struct ListMemory {
 #[repr(C)]
 pub struct LastInstance {
     pub resource: RawHandle,
-    pub instance: crate::encode::InstanceId,
+    pub instance: crate::command::InstanceId,
 }
 
 // The table follows a command header in the chunk: its entries must keep 8-byte alignment.
@@ -110,49 +115,35 @@ pub struct ListHeader {
     next_discarded: *mut ListHeader,
 }
 
-/// A nested list as the command that executes it names it (R-REC-9). The outer list holds a
-/// reference on the inner one for its whole life, so the inner list outlives this borrow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NestedList<'a> {
-    header: NonNull<ListHeader>,
-    _outer: std::marker::PhantomData<&'a ListHeader>,
-}
-
-impl NestedList<'_> {
-    /// # Safety
-    /// `header` must be the header of a list that a reference held by the outer list keeps
-    /// alive for `'a`.
-    pub(crate) unsafe fn new(header: *mut ListHeader) -> Self {
-        Self {
-            // SAFETY: recorded from `CommandList::header_ptr`, which is never null.
-            header: unsafe { NonNull::new_unchecked(header) },
-            _outer: std::marker::PhantomData,
-        }
+/// What a nested list is ([`NestedList`], decoded by the command module as the address its
+/// command encodes): the list whose header that is.
+impl<'a> NestedList<'a> {
+    /// The nested list's header.
+    fn header_non_null(&self) -> NonNull<ListHeader> {
+        self.header.cast()
     }
 
     /// The nested list itself (one more reference on it), to execute or inspect.
     pub fn to_list(&self) -> CommandList {
         // SAFETY: the outer list's reference keeps the header alive (see the type's doc).
-        unsafe { self.header.as_ref() }
+        unsafe { self.header_non_null().as_ref() }
             .references
             .fetch_add(1, Ordering::Relaxed);
         CommandList {
-            header: self.header,
+            header: self.header_non_null(),
         }
     }
 
     /// The address of the nested list's header (compare with [`CommandList::header_ptr`]).
     pub fn header_ptr(&self) -> *const ListHeader {
-        self.header.as_ptr()
+        self.header_non_null().as_ptr()
     }
-}
 
-impl<'a> NestedList<'a> {
     /// The nested list's header, alive as long as the outer list is borrowed.
     fn header(&self) -> &'a ListHeader {
         // SAFETY: the outer list's reference keeps the header alive for 'a (see the type's
         // doc), and a finished list's header is never written while it is referenced.
-        unsafe { self.header.as_ref() }
+        unsafe { self.header_non_null().as_ref() }
     }
 }
 
@@ -392,7 +383,7 @@ impl ListHeader {
 /// released (destroyed or not).
 fn first_released(device: &DeviceShared, command: &Command<'_>) -> Option<ObjectName> {
     let mut found = None;
-    for_each_referenced(command, |kind, handle| {
+    command.for_each_object(|kind, handle| {
         if found.is_none() && !device.is_live(kind, handle) {
             found = Some(device.object_name(kind, handle));
         }
@@ -476,9 +467,7 @@ impl<'a> Iterator for Segments<'a> {
         // SAFETY: index entries point at commands of this list's sealed chunks.
         let (mut decoded, next) = unsafe { decode(entry.chunk as *const u8, at.offset) };
         decoded.site = Some(Site {
-            list: self.list,
-            chunk: entry.chunk,
-            end: next as u32,
+            list: self.list.cast(),
         });
         let split = if entry.kind != SideKind::Split as u32 {
             Segment::Nested(decoded)
@@ -637,8 +626,7 @@ impl CommandRun<'_> {
     }
 }
 
-/// A run of commands that keeps its list alive (see [`CommandRun::to_queued`],
-/// [`Decoded::to_queued`](crate::encode::Decoded::to_queued)).
+/// A run of commands that keeps its list alive (see [`CommandRun::to_queued`]).
 pub struct QueuedRun {
     list: CommandList,
     start: Position,
@@ -826,7 +814,7 @@ unsafe fn release_chain(
     let mut release_nested = |command: &Command<'_>| {
         if let Command::ExecuteCommandList { list, .. } = *command {
             // Recording a nested list took one reference on it, owned by this chain.
-            let header = list.header.as_ptr();
+            let header = list.header_non_null().as_ptr();
             // SAFETY: that reference keeps the header alive until this decrement.
             if unsafe { &*header }
                 .references
@@ -844,9 +832,9 @@ unsafe fn release_chain(
         // Every command may hold references: walk them all.
         for decoded in Commands::new(first) {
             release_nested(&decoded.command);
-            for_each_referenced(&decoded.command, |kind, handle| {
-                device.unretain(kind, handle)
-            });
+            decoded
+                .command
+                .for_each_object(|kind, handle| device.unretain(kind, handle));
         }
     } else {
         // Fast lists hold no object references; nested lists are found through side records.
@@ -865,104 +853,6 @@ unsafe fn release_chain(
             // function owns, whose headers are initialised.
             chunk = unsafe { (*chunk).next };
         }
-    }
-}
-
-/// Calls `f` for every object a command names as an argument of its call; legacy recording took
-/// one reference on each (views are named, their resources are not: the view holds those).
-pub(crate) fn for_each_referenced(command: &Command<'_>, mut f: impl FnMut(ObjectKind, RawHandle)) {
-    use ObjectKind as K;
-    let mut one = |kind, handle: RawHandle| {
-        if !handle.is_null() {
-            f(kind, handle)
-        }
-    };
-    match *command {
-        Command::SetInputLayout { layout, .. } => one(K::InputLayout, layout),
-        Command::SetVertexBuffers { buffers, .. } | Command::SetConstantBuffers { buffers, .. } => {
-            buffers.iter().for_each(|b| one(K::Buffer, b.buffer))
-        }
-        Command::SetIndexBuffer(b)
-        | Command::DrawInstancedIndirect(b)
-        | Command::DrawIndexedInstancedIndirect(b)
-        | Command::DispatchIndirect(b) => one(K::Buffer, b.buffer),
-        Command::SetShader { shader, .. } => one(K::Shader, shader.shader),
-        Command::SetShaderResources { views, .. } => views
-            .iter()
-            .for_each(|v| one(K::ShaderResourceView, v.view)),
-        Command::SetSamplers { samplers, .. } => {
-            samplers.iter().for_each(|s| one(K::SamplerState, *s))
-        }
-        Command::SetComputeUnorderedAccessViews { views, .. } => views
-            .iter()
-            .for_each(|v| one(K::UnorderedAccessView, v.view)),
-        Command::SetRenderTargets { targets, uavs, .. } => {
-            if let Some((render_targets, depth_stencil)) = targets {
-                render_targets
-                    .iter()
-                    .for_each(|v| one(K::RenderTargetView, v.view));
-                one(K::DepthStencilView, depth_stencil.view);
-            }
-            if let Some((_, uavs)) = uavs {
-                uavs.iter()
-                    .for_each(|v| one(K::UnorderedAccessView, v.view));
-            }
-        }
-        Command::SetBlendState { state, .. } => one(K::BlendState, state),
-        Command::SetDepthStencilState { state, .. } => one(K::DepthStencilState, state),
-        Command::SetRasterizerState(state) => one(K::RasterizerState, state),
-        Command::ClearRenderTargetView { view, .. } => one(K::RenderTargetView, view.view),
-        Command::ClearDepthStencilView { view, .. } => one(K::DepthStencilView, view.view),
-        Command::CopyResource {
-            destination,
-            source,
-        } => {
-            one(resource_kind(destination.is_texture), destination.resource);
-            one(resource_kind(source.is_texture), source.resource);
-        }
-        Command::UpdateSubresource { resource, .. }
-        | Command::MapWriteDiscard { resource, .. }
-        | Command::MapWriteNoOverwrite { resource, .. } => {
-            one(resource_kind(resource.is_texture), resource.resource)
-        }
-        Command::CopyStructureCount { destination, view } => {
-            one(K::Buffer, destination.buffer);
-            one(K::UnorderedAccessView, view.view);
-        }
-        Command::SetPredication { predicate, .. } => one(K::Query, predicate),
-        Command::BeginQuery(query) | Command::EndQuery(query) => one(K::Query, query),
-        Command::DecompressResource { resource, into } => {
-            one(K::Texture, resource);
-            one(K::Texture, into);
-        }
-        Command::SetResourceCompression { resource, .. } => one(K::Texture, resource),
-        Command::InsertWaitOnPresent(chain) => one(K::SwapChain, chain),
-        Command::WriteValueBottomOfPipe { buffer, .. }
-        | Command::InsertWaitOnMemory { buffer, .. } => one(K::Buffer, buffer),
-        Command::SetPrimitiveTopology(_)
-        | Command::SetPrimitiveResetIndex(_)
-        | Command::SetViewports(_)
-        | Command::SetScissorRects(_)
-        | Command::Draw { .. }
-        | Command::DrawIndexed { .. }
-        | Command::DrawInstanced { .. }
-        | Command::DrawIndexedInstanced { .. }
-        | Command::DrawAuto
-        | Command::Dispatch { .. }
-        | Command::ClearState
-        | Command::InsertFence { .. }
-        | Command::InsertWaitOnFence { .. }
-        | Command::ExecuteCommandList { .. }
-        | Command::RemapInheritance(_) => {}
-        Command::DrawBundle { bundle, .. } => one(K::Bundle, bundle),
-    }
-}
-
-fn resource_kind(is_texture: u32) -> ObjectKind {
-    if is_texture != 0 {
-        ObjectKind::Texture
-    } else {
-        ObjectKind::Buffer
     }
 }
 
@@ -1071,20 +961,57 @@ impl<'a> Iterator for Commands<'a> {
     }
 }
 
-impl Decoded<'_> {
-    /// The command as a run of its own that keeps its list alive, for a GPU model that runs later
-    /// or on another thread (R-EX-3). `None` unless the command came from
-    /// [`CommandList::segments`](crate::CommandList::segments).
-    pub fn to_queued(&self) -> Option<QueuedRun> {
-        let site = self.site?;
-        let start = Position {
-            chunk: site.chunk,
-            offset: self.offset as usize,
-        };
-        let stop = Position {
-            chunk: site.chunk,
-            offset: site.end as usize,
-        };
-        Some(QueuedRun::new(site.list, start, stop))
+impl SplitPoint<'_> {
+    /// The split point, decoded and patched, keeping its list alive: for a GPU model that runs
+    /// later or on another thread (R-EX-3). One reference count, no copy and no second decode.
+    /// `None` unless the command came from [`CommandList::segments`].
+    pub fn to_queued(&self) -> Option<QueuedSplitPoint> {
+        let site = self.decoded().site?;
+        let list = site.list.cast::<ListHeader>();
+        // SAFETY: `list` is the header of the live list the segments borrow; one more reference.
+        unsafe { list.as_ref() }
+            .references
+            .fetch_add(1, Ordering::Relaxed);
+        Some(QueuedSplitPoint {
+            // SAFETY: only the lifetime changes: the split point borrows the chunks of the list
+            // whose reference `list` now holds, alive until the value drops, and
+            // `QueuedSplitPoint::split` lends it out only for a borrow of the value.
+            split: unsafe { std::mem::transmute::<SplitPoint<'_>, SplitPoint<'static>>(*self) },
+            list: CommandList { header: list },
+        })
+    }
+}
+
+/// A split point that keeps its list alive ([`SplitPoint::to_queued`]): what the executing
+/// context hands the GPU model, decoded once.
+pub struct QueuedSplitPoint {
+    /// Borrows `list`'s chunks, for as long as the value lives (never handed out as `'static`).
+    split: SplitPoint<'static>,
+    list: CommandList,
+}
+
+// SAFETY: the split point points into chunks of `list`, which the value keeps alive and which
+// nobody writes any more (a finished list is immutable and `Send + Sync`).
+unsafe impl Send for QueuedSplitPoint {}
+// SAFETY: shared access only reads the split point and the immutable chunks it points into.
+unsafe impl Sync for QueuedSplitPoint {}
+
+impl QueuedSplitPoint {
+    /// The split point, borrowed from the value.
+    pub fn split(&self) -> &SplitPoint<'_> {
+        &self.split
+    }
+
+    /// The list the split point belongs to.
+    pub fn list(&self) -> &CommandList {
+        &self.list
+    }
+}
+
+impl std::fmt::Debug for QueuedSplitPoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueuedSplitPoint")
+            .field("split", &self.split)
+            .finish_non_exhaustive()
     }
 }

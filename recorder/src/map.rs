@@ -14,9 +14,9 @@
 //! converted (`CommandBytes`, `DeferredContext::emit_data`): a path that forgot the check here
 //! would still be refused there, never wrapped.
 
+use crate::command::*;
 use crate::context::DeferredContext;
 use crate::desc::*;
-use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::BufferInfo;

@@ -11,9 +11,9 @@ use std::ptr::addr_of_mut;
 
 use crate::chunk::SideKind;
 
+use crate::command::*;
 use crate::context::DeferredContext;
 use crate::desc::*;
-use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo, ViewInfo};
@@ -249,11 +249,11 @@ impl DeferredContext {
         let mut min_lod = 0.0;
         if kind == ObjectKind::ShaderResourceView {
             // R-ST-6: fast reads the view's minimum LOD, legacy the resource's, as they are now.
-            min_lod = f32::from_bits(live.slot.aux.load(Ordering::Acquire));
+            min_lod = f32::from_bits(live.entry.aux.load(Ordering::Acquire));
             if self.semantics == Semantics::Legacy {
                 if let Resource::Texture(texture) = info.resource {
                     if let Ok(texture) = device.textures.get(texture.0, true) {
-                        min_lod = f32::from_bits(texture.slot.aux.load(Ordering::Acquire));
+                        min_lod = f32::from_bits(texture.entry.aux.load(Ordering::Acquire));
                     }
                 }
             }

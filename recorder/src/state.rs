@@ -40,10 +40,10 @@ mod overlay;
 
 pub use overlay::{BundleOverlay, OverlayStep};
 
+use crate::command::{BoundBuffer, BoundShader, BoundView, Command};
 use crate::desc::{
     Format, PrimitiveTopology, Rect, Semantics, Stage, Viewport, DEFAULT_RESET_INDEX,
 };
-use crate::encode::{BoundBuffer, BoundShader, BoundView, Command};
 use crate::handle::{ObjectKind, RawHandle};
 use crate::limits::*;
 
@@ -671,8 +671,8 @@ fn set_prefix<T: Copy + Default>(slots: &mut [T], items: &[T]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::command::InstanceId;
     use crate::desc::R16_RESET_INDEX;
-    use crate::encode::InstanceId;
 
     fn index_buffer(format: Format) -> BoundBuffer {
         BoundBuffer {

@@ -2,8 +2,8 @@
 //! its handle without a lock.
 //!
 //! A table is a list of segments of slots; segment `k` holds `256 << k` slots and is allocated on
-//! first use, then never moved or freed until the table drops, so a `&Slot` stays valid for the
-//! table's life. Each slot holds:
+//! first use, then never moved or freed until the table drops, so a `&Entry` stays valid for the
+//! table's life. Each slot, an [`Entry`], holds:
 //!
 //! - `state`: the generation (high 32 bits: the device's tag, then the reuse count; see
 //!   `identity.rs`), a `RELEASED` bit (the application dropped its last
@@ -58,15 +58,16 @@ pub(crate) const fn next_generation(generation: u32) -> u32 {
     (generation & !COUNT_MASK) | count
 }
 
-/// One object's slot. See the module documentation for the protocol.
-pub struct Slot<const W: usize> {
+/// One object's entry in the table (its slot, in the module documentation's words). See the
+/// module documentation for the protocol.
+pub struct Entry<const W: usize> {
     state: AtomicU64,
     pub aux: AtomicU32,
     pub aux2: AtomicU32,
     words: [AtomicU64; W],
 }
 
-impl<const W: usize> Slot<W> {
+impl<const W: usize> Entry<W> {
     fn vacant(generation: u32) -> Self {
         Self {
             state: AtomicU64::new((generation as u64) << 32 | FREE),
@@ -77,11 +78,11 @@ impl<const W: usize> Slot<W> {
     }
 }
 
-/// What a lookup returns: the descriptor words, read consistently, and the slot for the object's
+/// What a lookup returns: the descriptor words, read consistently, and the entry for the object's
 /// mutable properties.
 pub struct Live<'t, const W: usize> {
     pub words: [u64; W],
-    pub slot: &'t Slot<W>,
+    pub entry: &'t Entry<W>,
 }
 
 /// Why a handle does not name a live object.
@@ -117,7 +118,7 @@ struct Allocation {
 
 /// The objects of one kind.
 pub struct ObjectTable<const W: usize> {
-    segments: [AtomicPtr<Slot<W>>; MAX_SEGMENTS as usize],
+    segments: [AtomicPtr<Entry<W>>; MAX_SEGMENTS as usize],
     allocation: Mutex<Allocation>,
     /// The generation of a never-used slot: the device's tag and a starting reuse count.
     generation_base: u32,
@@ -173,7 +174,7 @@ impl<const W: usize> ObjectTable<W> {
     }
 
     #[inline(always)]
-    fn slot(&self, index: u32) -> Option<&Slot<W>> {
+    fn entry(&self, index: u32) -> Option<&Entry<W>> {
         let (segment, offset) = locate(index);
         let base = self.segments.get(segment)?.load(Ordering::Acquire);
         if base.is_null() {
@@ -189,7 +190,7 @@ impl<const W: usize> ObjectTable<W> {
     /// released by the application.
     #[inline(always)]
     pub fn get(&self, handle: RawHandle, allow_released: bool) -> Result<Live<'_, W>, Stale> {
-        let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
+        let slot = self.entry(handle.index).ok_or(Stale::Destroyed)?;
         let first = slot.state.load(Ordering::Acquire);
         if generation_of(first) != handle.generation || first & FREE != 0 {
             return Err(Stale::Destroyed);
@@ -203,7 +204,7 @@ impl<const W: usize> ObjectTable<W> {
         if released && !allow_released {
             return Err(Stale::Released);
         }
-        Ok(Live { words, slot })
+        Ok(Live { words, entry: slot })
     }
 
     /// Takes `count` internal references on the object (R-OBJ-4): one atomic add, which never
@@ -220,7 +221,7 @@ impl<const W: usize> ObjectTable<W> {
         if !self.is_own(handle) {
             return Err(Stale::Destroyed);
         }
-        let slot = self.slot(handle.index).ok_or(Stale::Destroyed)?;
+        let slot = self.entry(handle.index).ok_or(Stale::Destroyed)?;
         let count = count as u64;
         let before = slot.state.fetch_add(count, Ordering::AcqRel);
         let refused = if generation_of(before) != handle.generation || before & FREE != 0 {
@@ -252,14 +253,14 @@ impl<const W: usize> ObjectTable<W> {
             self.is_own(handle),
             "unretain of another device's handle {handle:?}"
         );
-        if let Some(slot) = self.slot(handle.index) {
+        if let Some(slot) = self.entry(handle.index) {
             slot.state.fetch_sub(1, Ordering::Release);
         }
     }
 
     /// Completes the descriptor of an object whose handle has not been handed out yet.
     pub fn rewrite(&self, handle: RawHandle, words: [u64; W]) {
-        if let Some(slot) = self.slot(handle.index) {
+        if let Some(slot) = self.entry(handle.index) {
             for (word, value) in slot.words.iter().zip(words) {
                 word.store(value, Ordering::Release);
             }
@@ -268,7 +269,7 @@ impl<const W: usize> ObjectTable<W> {
 
     /// Internal references the object holds now (for tests and diagnostics).
     pub fn references(&self, handle: RawHandle) -> Option<u32> {
-        let state = self.slot(handle.index)?.state.load(Ordering::Acquire);
+        let state = self.entry(handle.index)?.state.load(Ordering::Acquire);
         (generation_of(state) == handle.generation && state & FREE == 0)
             .then_some((state & REFS_MASK) as u32)
     }
@@ -290,7 +291,7 @@ impl<const W: usize> ObjectTable<W> {
             }
         };
         let slot = self
-            .slot(index)
+            .entry(index)
             .expect("insert: the slot's segment was allocated above");
         // Destruction already moved the generation on (or the slot is new, generation 0), so no
         // handle that readers hold matches this slot while its words are rewritten.
@@ -323,10 +324,10 @@ impl<const W: usize> ObjectTable<W> {
     #[cold]
     fn grow(&self, segment: usize) {
         // The whole table is full at MAX_OBJECTS_PER_KIND; creation reports that before here.
-        let slots: Box<[Slot<W>]> = (0..segment_len(segment))
-            .map(|_| Slot::vacant(self.generation_base))
+        let slots: Box<[Entry<W>]> = (0..segment_len(segment))
+            .map(|_| Entry::vacant(self.generation_base))
             .collect();
-        let base = Box::into_raw(slots) as *mut Slot<W>;
+        let base = Box::into_raw(slots) as *mut Entry<W>;
         self.segments[segment].store(base, Ordering::Release);
     }
 
@@ -340,7 +341,7 @@ impl<const W: usize> ObjectTable<W> {
     /// nothing references it; returns the descriptor words of a destroyed object so the device can
     /// drop the references it held (a view's on its resource).
     pub fn release(&self, handle: RawHandle) -> (ReleaseOutcome, Option<[u64; W]>) {
-        let Some(slot) = self.slot(handle.index) else {
+        let Some(slot) = self.entry(handle.index) else {
             return (ReleaseOutcome::AlreadyReleased, None);
         };
         let mut state = slot.state.load(Ordering::Acquire);
@@ -366,7 +367,7 @@ impl<const W: usize> ObjectTable<W> {
 
     /// Destroys a released object that has no internal references left; returns its words.
     pub fn try_destroy(&self, handle: RawHandle) -> Option<[u64; W]> {
-        let slot = self.slot(handle.index)?;
+        let slot = self.entry(handle.index)?;
         let expected = (handle.generation as u64) << 32 | RELEASED;
         let words = std::array::from_fn(|i| slot.words[i].load(Ordering::Acquire));
         let next = (next_generation(handle.generation) as u64) << 32 | FREE;

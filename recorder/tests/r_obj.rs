@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use common::*;
 use proptest::prelude::*;
-use recorder::encode::Command;
+use recorder::command::Command;
 use recorder::limits::*;
 use recorder::*;
 

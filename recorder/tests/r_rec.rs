@@ -7,7 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use common::*;
-use recorder::encode::{Command, InstanceId};
+use recorder::command::{Command, DirectArgs, InstanceId};
 use recorder::limits::*;
 use recorder::*;
 
@@ -210,13 +210,10 @@ fn r_rec_2_many_contexts_record_in_parallel() {
             assert_eq!(list.stats().draws, 2000);
             let mut starts = Vec::new();
             for decoded in list.commands() {
-                if let Command::Draw {
-                    vertex_count,
-                    start_vertex,
-                } = decoded.command
-                {
-                    assert_eq!(vertex_count, t as u32 + 1, "list {t} holds only its draws");
-                    starts.push(start_vertex);
+                if let Command::Draw(args) = decoded.command {
+                    let (vertex_count, start_vertex) = (args.get(0), args.get(1));
+                    assert_eq!(vertex_count, t as i64 + 1, "list {t} holds only its draws");
+                    starts.push(start_vertex as u32);
                 }
             }
             assert_eq!(starts, (0..2000).collect::<Vec<_>>());
@@ -800,37 +797,19 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
         );
         assert!(matches!(
             next(),
-            C::Draw {
-                vertex_count: 3,
-                start_vertex: 1
-            }
+            C::Draw(a) if a == DirectArgs::draw(3, 1)
         ));
         assert!(matches!(
             next(),
-            C::DrawIndexed {
-                index_count: 6,
-                start_index: 2,
-                base_vertex: -3
-            }
+            C::DrawIndexed(a) if a == DirectArgs::draw_indexed(6, 2, -3)
         ));
         assert!(matches!(
             next(),
-            C::DrawInstanced {
-                vertex_count: 3,
-                instance_count: 4,
-                start_vertex: 5,
-                start_instance: 6
-            }
+            C::DrawInstanced(a) if a == DirectArgs::draw_instanced(3, 4, 5, 6)
         ));
         assert!(matches!(
             next(),
-            C::DrawIndexedInstanced {
-                index_count: 6,
-                instance_count: 2,
-                start_index: 1,
-                base_vertex: -1,
-                start_instance: 9
-            }
+            C::DrawIndexedInstanced(a) if a == DirectArgs::draw_indexed_instanced(6, 2, 1, -1, 9)
         ));
         assert!(matches!(next(), C::DrawAuto));
         assert!(
@@ -839,7 +818,7 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
         assert!(
             matches!(next(), C::DrawIndexedInstancedIndirect(b) if b.buffer == f.args.raw() && b.offset == 32)
         );
-        assert!(matches!(next(), C::Dispatch { x: 2, y: 3, z: 4 }));
+        assert!(matches!(next(), C::Dispatch(a) if a == DirectArgs::dispatch(2, 3, 4)));
         assert!(
             matches!(next(), C::DispatchIndirect(b) if b.buffer == f.args.raw() && b.offset == 0)
         );
@@ -966,10 +945,7 @@ fn r_rec_6_legacy_restore_true_carries_the_state_into_the_next_list() {
     assert!(
         matches!(
             commands.last().unwrap().command,
-            Command::Draw {
-                vertex_count: 4,
-                ..
-            }
+            Command::Draw(a) if a.get(0) == 4
         ),
         "the carried state comes before the list's own calls"
     );
@@ -1099,17 +1075,11 @@ fn r_rec_6_fast_restore_true_is_refused_and_the_list_stays_usable() {
     assert!(matches!(commands[0], Command::SetVertexBuffers { .. }));
     assert!(matches!(
         commands[1],
-        Command::Draw {
-            vertex_count: 3,
-            ..
-        }
+        Command::Draw(a) if a.get(0) == 3
     ));
     assert!(matches!(
         commands[2],
-        Command::Draw {
-            vertex_count: 6,
-            ..
-        }
+        Command::Draw(a) if a.get(0) == 6
     ));
     // The next fast list inherits again, with no implicit ClearState.
     c.draw(1, 0);
@@ -1527,20 +1497,14 @@ fn r_rec_9_nested_execute_appends_one_command_and_copies_none() {
         assert_eq!(outer.stats().commands, 3);
         assert!(matches!(
             commands[0],
-            Command::Draw {
-                vertex_count: 1,
-                ..
-            }
+            Command::Draw(a) if a.get(0) == 1
         ));
         assert!(
             matches!(commands[1], Command::ExecuteCommandList { list, restore: false } if list.header_ptr() == inner.header_ptr())
         );
         assert!(matches!(
             commands[2],
-            Command::Draw {
-                vertex_count: 2,
-                ..
-            }
+            Command::Draw(a) if a.get(0) == 2
         ));
         assert_eq!(
             outer.stats().draws,

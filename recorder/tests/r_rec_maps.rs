@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use recorder::encode::Command;
+use recorder::command::Command;
 use recorder::limits::MAX_MAP_BYTES;
 use recorder::*;
 

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use recorder::encode::{Command, Decoded, InstanceId};
+use recorder::command::{Command, Decoded, InstanceId};
 use recorder::*;
 
 use SplitCategory as S;

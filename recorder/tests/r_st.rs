@@ -11,7 +11,7 @@ fn write_discard(context: &mut DeferredContext, buffer: Buffer) {
     context.unmap(buffer);
 }
 
-fn last(list: &CommandList) -> Vec<(RawHandle, encode::InstanceId)> {
+fn last(list: &CommandList) -> Vec<(RawHandle, command::InstanceId)> {
     let mut table: Vec<_> = list
         .last_instances()
         .iter()

@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 
-use recorder::encode::ViewFlags;
+use recorder::command::ViewFlags;
 use recorder::RawHandle;
 
 use crate::draw_record::{DrawRecord, ViewRecord};

@@ -8,7 +8,7 @@
 //! compression at execution). It is saved and put back with the bindings, as the hardware's
 //! output-merger state is.
 
-use recorder::encode::{BoundBuffer, BoundShader, BoundView};
+use recorder::command::{BoundBuffer, BoundShader, BoundView};
 use recorder::limits::*;
 use recorder::state::Bindings;
 use recorder::{PrimitiveTopology, RawHandle, Rect, Stage, Viewport};

@@ -4,7 +4,7 @@
 //! copy from or to one, a compressed back buffer presented (R-V-1), a first write to a back
 //! buffer in a frame without a wait on present (R-EX-7).
 
-use recorder::encode::{BoundResource, BoundView, ViewFlags};
+use recorder::command::{BoundResource, BoundView, ViewFlags};
 use recorder::{Error, Handle, ObjectKind, ObjectName, RawHandle, Texture};
 
 use super::GpuModel;

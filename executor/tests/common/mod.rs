@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use executor::{DrawRecord, FieldValue, GpuModel};
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::*;
 
 pub struct Fixture {
@@ -328,7 +328,7 @@ pub fn shown(gpu: &GpuModel, index: usize, name: &str) -> String {
 pub fn map_instances(list: &CommandList) -> Vec<InstanceId> {
     list.commands()
         .filter_map(|d| match d.command {
-            recorder::encode::Command::MapWriteDiscard { resource, .. } => Some(resource.instance),
+            recorder::command::Command::MapWriteDiscard { resource, .. } => Some(resource.instance),
             _ => None,
         })
         .collect()

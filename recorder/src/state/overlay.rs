@@ -19,8 +19,8 @@
 //! state back writes none either.
 
 use super::{Bindings, STAGES};
+use crate::command::{Command, Remap, RemapKind};
 use crate::desc::Stage;
-use crate::encode::{Command, Remap, RemapKind};
 use crate::limits::*;
 
 /// What a bundle call has saved of its caller's bindings. Kept between calls so that the saved
@@ -155,14 +155,14 @@ impl BundleOverlay {
                 remap_slot(masks, saved, bindings, remap);
                 return OverlayStep::Done;
             }
-            Command::Draw { .. }
-            | Command::DrawIndexed { .. }
-            | Command::DrawInstanced { .. }
-            | Command::DrawIndexedInstanced { .. }
+            Command::Draw(_)
+            | Command::DrawIndexed(_)
+            | Command::DrawInstanced(_)
+            | Command::DrawIndexedInstanced(_)
             | Command::DrawAuto
             | Command::DrawInstancedIndirect(_)
             | Command::DrawIndexedInstancedIndirect(_)
-            | Command::Dispatch { .. } => {}
+            | Command::Dispatch(_) => {}
             // A bundle recorder records nothing else (R-B-7, R-B-8).
             _ => return OverlayStep::Ignore,
         }

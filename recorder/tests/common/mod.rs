@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use recorder::encode::Command;
+use recorder::command::Command;
 use recorder::*;
 
 /// A device and a small scene covering every usage, bind flag and view kind the tests need.
@@ -451,7 +451,7 @@ pub fn chunks_walked(list: &CommandList) -> u32 {
 /// The MapWriteDiscard commands of a list: (buffer, instance, data).
 pub fn write_discards(
     list: &CommandList,
-) -> Vec<(RawHandle, recorder::encode::InstanceId, Vec<u8>)> {
+) -> Vec<(RawHandle, recorder::command::InstanceId, Vec<u8>)> {
     list.commands()
         .filter_map(|d| match d.command {
             Command::MapWriteDiscard { resource, data } => {

@@ -19,7 +19,7 @@
 use std::sync::OnceLock;
 
 use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::{
     BlendState, Buffer, ClearFlags, CommandList, DeferredContext, DepthStencilState,
     DepthStencilView, Engine, Error, Format, Handle, InputLayout, MapType, PrimitiveTopology,

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::{ObjectKind, RawHandle};
 
 use crate::draw_record::DrawRecord;

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use bundles::BundleRecorder;
-use recorder::encode::InstanceId;
+use recorder::command::InstanceId;
 use recorder::{DeferredContext, Error};
 
 use super::apply::{record, Handles, Named, Recorded, Recording, Resolver};

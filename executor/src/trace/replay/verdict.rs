@@ -181,8 +181,8 @@ fn same(found: &FieldValue, expected: &ExpectedValue, namer: &Namer<'_>) -> bool
             let found = [r.left, r.top, r.right, r.bottom].map(f64::from);
             numbers_are(&found, e)
         }
-        (FieldValue::Args(args @ DrawArgs::Direct { .. }), ExpectedValue::Numbers(e)) => {
-            let found: Vec<f64> = args.values().iter().map(|n| *n as f64).collect();
+        (FieldValue::Args(args @ DrawArgs::Direct(_)), ExpectedValue::Numbers(e)) => {
+            let found: Vec<f64> = args.values().map(|n| n as f64).collect();
             numbers_are(&found, e)
         }
         (

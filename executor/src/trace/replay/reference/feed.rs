@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use recorder::encode::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
+use recorder::command::{BoundBuffer, BoundView, Command, InstanceId, ViewFlags};
 use recorder::{CommandList, RawHandle, Semantics, SplitCategory};
 
 use crate::gpu::GpuModel;
@@ -113,72 +113,10 @@ impl Feed {
                 ..*v
             };
             let gpu = &mut self.gpu;
-            renamed(&decoded.command, buffer, view, |command| {
-                gpu.execute(command, semantics)
-            });
+            decoded
+                .command
+                .with_bindings(buffer, view, |command| gpu.execute(command, semantics));
         }
         self.gpu.progress_mut().kickoff();
-    }
-}
-
-/// Calls `apply` with `command`, its buffer and view bindings passed through `buffer` and
-/// `view`.
-fn renamed(
-    command: &Command<'_>,
-    buffer: impl Fn(&BoundBuffer) -> BoundBuffer,
-    view: impl Fn(&BoundView) -> BoundView,
-    apply: impl FnOnce(&Command<'_>),
-) {
-    let buffers = |items: &[BoundBuffer]| items.iter().map(&buffer).collect::<Vec<_>>();
-    let views = |items: &[BoundView]| items.iter().map(&view).collect::<Vec<_>>();
-    match *command {
-        Command::SetVertexBuffers { start, buffers: b } => apply(&Command::SetVertexBuffers {
-            start,
-            buffers: &buffers(b),
-        }),
-        Command::SetConstantBuffers {
-            stage,
-            start,
-            buffers: b,
-        } => apply(&Command::SetConstantBuffers {
-            stage,
-            start,
-            buffers: &buffers(b),
-        }),
-        Command::SetIndexBuffer(b) => apply(&Command::SetIndexBuffer(buffer(&b))),
-        Command::SetShaderResources {
-            stage,
-            start,
-            views: v,
-        } => apply(&Command::SetShaderResources {
-            stage,
-            start,
-            views: &views(v),
-        }),
-        Command::SetComputeUnorderedAccessViews { start, views: v } => {
-            apply(&Command::SetComputeUnorderedAccessViews {
-                start,
-                views: &views(v),
-            })
-        }
-        Command::SetRenderTargets {
-            targets,
-            uavs,
-            uav_patch,
-        } => {
-            let targets = targets.map(|(t, d)| (views(t), view(&d)));
-            let uavs = uavs.map(|(start, v)| (start, views(v)));
-            apply(&Command::SetRenderTargets {
-                targets: targets.as_ref().map(|(t, d)| (t.as_slice(), *d)),
-                uavs: uavs.as_ref().map(|(start, v)| (*start, v.as_slice())),
-                uav_patch,
-            })
-        }
-        Command::DrawInstancedIndirect(b) => apply(&Command::DrawInstancedIndirect(buffer(&b))),
-        Command::DrawIndexedInstancedIndirect(b) => {
-            apply(&Command::DrawIndexedInstancedIndirect(buffer(&b)))
-        }
-        Command::DispatchIndirect(b) => apply(&Command::DispatchIndirect(buffer(&b))),
-        ref other => apply(other),
     }
 }

@@ -57,7 +57,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use recorder::encode::Command;
+use recorder::command::Command;
 use recorder::{
     DeferredContext, Device, DeviceDesc, Error, Handle, MapType, OutputFormats, RemapKind,
     Semantics, ShaderResourceView, Texture,

@@ -1,11 +1,19 @@
-//! Reading encoded commands back (`encode.rs` writes them): what execution, nesting and a legacy
-//! list's drop walk see.
+//! Reading encoded commands back (`encode.rs` writes them): the typed [`Command`] that
+//! execution, nesting, validation and a legacy list's drop walk see.
+//!
+//! **In:** the address of a command the encoder wrote in a sealed chunk. **Out:** a
+//! [`Decoded`] command borrowing its trailing arrays from the chunk (no copy), its split
+//! category, and the offset of the next command. Execution decodes each command once and hands
+//! the typed form on (a split point's patch included, `patch.rs`).
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
 
 use crate::desc::{ClearFlags, Engine, PrimitiveTopology, Rect, Stage, Viewport};
-use crate::encode::*;
 use crate::handle::RawHandle;
-use crate::list::{ListHeader, NestedList};
 use crate::split::SplitCategory;
+
+use super::*;
 
 /// A decoded command, borrowing its payload from the chunk.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,36 +73,20 @@ pub enum Command<'a> {
     SetRasterizerState(RawHandle),
     SetViewports(&'a [Viewport]),
     SetScissorRects(&'a [Rect]),
-    Draw {
-        vertex_count: u32,
-        start_vertex: u32,
-    },
-    DrawIndexed {
-        index_count: u32,
-        start_index: u32,
-        base_vertex: i32,
-    },
-    DrawInstanced {
-        vertex_count: u32,
-        instance_count: u32,
-        start_vertex: u32,
-        start_instance: u32,
-    },
-    DrawIndexedInstanced {
-        index_count: u32,
-        instance_count: u32,
-        start_index: u32,
-        base_vertex: i32,
-        start_instance: u32,
-    },
+    /// `draw(vertex_count, start_vertex)` ([`DirectArgs::draw`]).
+    Draw(DirectArgs),
+    /// `draw_indexed(index_count, start_index, base_vertex)`.
+    DrawIndexed(DirectArgs),
+    /// `draw_instanced(vertex_count, instance_count, start_vertex, start_instance)`.
+    DrawInstanced(DirectArgs),
+    /// `draw_indexed_instanced(index_count, instance_count, start_index, base_vertex,
+    /// start_instance)`.
+    DrawIndexedInstanced(DirectArgs),
     DrawAuto,
     DrawInstancedIndirect(BoundBuffer),
     DrawIndexedInstancedIndirect(BoundBuffer),
-    Dispatch {
-        x: u32,
-        y: u32,
-        z: u32,
-    },
+    /// `dispatch(x, y, z)`.
+    Dispatch(DirectArgs),
     DispatchIndirect(BoundBuffer),
     ClearRenderTargetView {
         view: BoundView,
@@ -184,16 +176,39 @@ pub struct Decoded<'a> {
     /// Offset of the command in its chunk.
     pub offset: u32,
     /// Where the command lives, when it came from `CommandList::segments` (for
-    /// [`to_queued`](Decoded::to_queued)).
+    /// [`SplitPoint::to_queued`]).
     pub(crate) site: Option<Site>,
 }
 
-/// The list and chunk a decoded command lives in, and where it ends.
+/// The list a decoded command lives in: the address of its header (`list.rs` knows it as a
+/// `ListHeader`), to keep the list alive for a command handed on (`SplitPoint::to_queued`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Site {
-    pub(crate) list: std::ptr::NonNull<ListHeader>,
-    pub(crate) chunk: *mut crate::chunk::ChunkHeader,
-    pub(crate) end: u32,
+    pub(crate) list: NonNull<u8>,
+}
+
+/// A nested list as the command that executes it names it (R-REC-9): the address of its header,
+/// as the command encodes it. The outer list holds a reference on the inner one for its whole
+/// life, so the inner list outlives this borrow; `list.rs` gives it its meaning
+/// (`NestedList::to_list`, `NestedList::header_ptr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NestedList<'a> {
+    pub(crate) header: NonNull<u8>,
+    _outer: PhantomData<&'a ()>,
+}
+
+impl NestedList<'_> {
+    /// # Safety
+    /// `header` must be the non-null address of a list header that a reference held by the
+    /// outer list keeps alive for `'a`.
+    unsafe fn from_address(header: usize) -> Self {
+        Self {
+            // SAFETY: the caller passes an address recorded from `CommandList::header_ptr`, which
+            // is never null.
+            header: unsafe { NonNull::new_unchecked(header as *mut u8) },
+            _outer: PhantomData,
+        }
+    }
 }
 
 impl<'a> Command<'a> {
@@ -404,42 +419,11 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             Opcode::SetScissorRects => {
                 Command::SetScissorRects(slice(payload, tail_count(0, std::mem::size_of::<Rect>())))
             }
-            Opcode::Draw
-            | Opcode::DrawIndexed
-            | Opcode::DrawInstanced
-            | Opcode::DrawIndexedInstanced
-            | Opcode::Dispatch => {
-                let a = read::<DrawPayload>(payload).args;
-                match opcode {
-                    Opcode::Draw => Command::Draw {
-                        vertex_count: a[0],
-                        start_vertex: a[1],
-                    },
-                    Opcode::DrawIndexed => Command::DrawIndexed {
-                        index_count: a[0],
-                        start_index: a[1],
-                        base_vertex: a[2] as i32,
-                    },
-                    Opcode::DrawInstanced => Command::DrawInstanced {
-                        vertex_count: a[0],
-                        instance_count: a[1],
-                        start_vertex: a[2],
-                        start_instance: a[3],
-                    },
-                    Opcode::DrawIndexedInstanced => Command::DrawIndexedInstanced {
-                        index_count: a[0],
-                        instance_count: a[1],
-                        start_index: a[2],
-                        base_vertex: a[3] as i32,
-                        start_instance: a[4],
-                    },
-                    _ => Command::Dispatch {
-                        x: a[0],
-                        y: a[1],
-                        z: a[2],
-                    },
-                }
-            }
+            Opcode::Draw => Command::Draw(read(payload)),
+            Opcode::DrawIndexed => Command::DrawIndexed(read(payload)),
+            Opcode::DrawInstanced => Command::DrawInstanced(read(payload)),
+            Opcode::DrawIndexedInstanced => Command::DrawIndexedInstanced(read(payload)),
+            Opcode::Dispatch => Command::Dispatch(read(payload)),
             Opcode::DrawAuto => Command::DrawAuto,
             Opcode::DrawInstancedIndirect => {
                 Command::DrawInstancedIndirect(read::<IndirectPayload>(payload).args)
@@ -539,7 +523,7 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 }
             }
             Opcode::ExecuteCommandList => Command::ExecuteCommandList {
-                list: NestedList::new(read::<usize>(payload) as *mut ListHeader),
+                list: NestedList::from_address(read::<usize>(payload)),
                 restore: header.operand != 0,
             },
             Opcode::RemapInheritance => {
