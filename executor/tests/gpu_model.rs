@@ -396,7 +396,7 @@ fn r_ex_3_nested_lists_are_left_to_the_executor() {
     let f = Fixture::new();
     let inner = f.fast(|c| c.draw(3, 0));
     let outer = f.fast(|c| {
-        c.execute_command_list(&inner, false);
+        c.execute_command_list(&inner, RestoreState::ClearState);
         c.dispatch(1, 1, 1);
     });
     let gpu = gpu_after(&[&outer]);

@@ -34,7 +34,9 @@ fn clones_dropped_on_two_threads_return_chunks_once() {
             })
             .unwrap();
         context.draw(3, 0);
-        let list = context.finish_command_list(false).unwrap();
+        let list = context
+            .finish_command_list(RestoreState::ClearState)
+            .unwrap();
         let list_chunks = list.stats().chunks as u64;
         assert_eq!(list_chunks, 1);
         let before = device.pool_stats();
@@ -82,9 +84,13 @@ fn nested_list_dropped_with_its_outer_list_on_two_threads_returns_chunks_once() 
             })
             .unwrap();
         context.draw(3, 0);
-        let inner = context.finish_command_list(false).unwrap();
-        context.execute_command_list(&inner, false);
-        let outer = context.finish_command_list(false).unwrap();
+        let inner = context
+            .finish_command_list(RestoreState::ClearState)
+            .unwrap();
+        context.execute_command_list(&inner, RestoreState::ClearState);
+        let outer = context
+            .finish_command_list(RestoreState::ClearState)
+            .unwrap();
         let chunks = (inner.stats().chunks + outer.stats().chunks) as u64;
         assert_eq!(chunks, 2);
         let before = device.pool_stats();
@@ -115,7 +121,9 @@ fn bundle_body_racing_release_returns_chunks_once() {
         let device = small_device();
         let mut context = device.bundle_context("bundle", None);
         context.draw(3, 0);
-        let body = context.finish_command_list(false).unwrap();
+        let body = context
+            .finish_command_list(RestoreState::ClearState)
+            .unwrap();
         drop(context);
         let before = device.pool_stats();
         let handle = device.register_bundle(body, Default::default(), 16, "bundle");

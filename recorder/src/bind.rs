@@ -8,7 +8,7 @@
 
 use std::mem::MaybeUninit;
 
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::desc::*;
 use crate::encode::*;
 use crate::error::Error;
@@ -16,6 +16,7 @@ use crate::handle::*;
 use crate::info::ShaderInfo;
 use crate::limits::*;
 use crate::resolve::{check_range, in_place, set_bit, slot_range, slots_payload, SlotCall};
+use crate::role::Role;
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
 
@@ -27,7 +28,7 @@ pub struct VertexBuffer {
     pub offset: u32,
 }
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     // ----- the calls ---------------------------------------------------------------------------
 
     pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {

@@ -1,16 +1,17 @@
 //! The rest of a deferred context's recording API (R-REC-5): draws and dispatches, clears,
 //! copies, queries, compression, minimum LOD, presents and fences (maps are in `map.rs`).
 
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::desc::*;
 use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo};
+use crate::role::Role;
 use crate::split::SplitCategory;
 use crate::sync::Ordering;
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     // ----- draws -------------------------------------------------------------------------------
 
     #[inline]

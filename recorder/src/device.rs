@@ -58,11 +58,11 @@ pub(crate) struct DeviceShared {
     /// Registered draw bundles: the address of the bundle's commands (a list header on which
     /// the entry holds one reference). Lists call bundles by handle: a fast list takes no
     /// reference and a released bundle is found stale at execution (R-OBJ-3, R-OBJ-4).
-    pub(crate) bundles: ObjectTable<{ crate::bundle::BUNDLE_WORDS }>,
+    pub(crate) bundles: ObjectTable<{ crate::bundle_entry::BUNDLE_WORDS }>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
-    immediate_taken: AtomicBool,
+    pub(crate) immediate_taken: AtomicBool,
     /// Serial of the next recorder (deferred context or bundle recorder); 0 is the immediate
     /// context. Dynamic instances are named by it (`InstanceId`).
     pub(crate) next_recorder: AtomicU32,
@@ -318,16 +318,7 @@ impl Device {
         Self::with_identity(desc, DeviceIdentity::acquire())
     }
 
-    /// A device whose handles are this device's: the same tag and generations, so that making
-    /// the same objects in the same order gives the same handles, and each device accepts the
-    /// other's. For a reference run that replays this device's creations and compares handles
-    /// (`replay --compare`, the oracle tests); anywhere else it is the defect R-OBJ-3 forbids.
-    #[doc(hidden)]
-    pub fn twin(&self, desc: DeviceDesc) -> Self {
-        Self::with_identity(desc, self.shared.identity.twin())
-    }
-
-    fn with_identity(desc: DeviceDesc, identity: DeviceIdentity) -> Self {
+    pub(crate) fn with_identity(desc: DeviceDesc, identity: DeviceIdentity) -> Self {
         let pool = ChunkPool::new(desc.chunk_policy.pool_limit);
         let base = identity.generation_base();
         Self {
@@ -369,14 +360,6 @@ impl Device {
         self.shared.is_own(handle.raw())
     }
 
-    /// The error a call named `call` reports for a handle that names no live object of this
-    /// device: `invalid_argument` for another device's handle, `released_object` for one of
-    /// this device's (R-OBJ-3). For the executor's calls that look objects up themselves.
-    #[doc(hidden)]
-    pub fn lookup_error(&self, call: &'static str, kind: ObjectKind, handle: RawHandle) -> Error {
-        self.shared.stale_error(call, kind, handle)
-    }
-
     pub fn desc(&self) -> &DeviceDesc {
         &self.shared.desc
     }
@@ -415,20 +398,6 @@ impl Device {
         }
         let serial = self.shared.next_recorder.fetch_add(1, Ordering::Relaxed);
         Ok(DeferredContext::new(self.shared.clone(), desc, serial))
-    }
-
-    /// The recorder of the device's one immediate context, for the executor's `ImmediateContext`
-    /// (R-OBJ-1): it records the immediate context's direct calls, with the immediate
-    /// semantics of the device, in batches the executor runs at once. Refused the second time.
-    #[doc(hidden)]
-    pub fn immediate_recorder(&self) -> Result<DeferredContext, Error> {
-        if self.shared.immediate_taken.swap(true, Ordering::AcqRel) {
-            return Err(Error::invalid(
-                "immediate_context",
-                "the device's immediate context exists already (one per device, R-OBJ-1)",
-            ));
-        }
-        Ok(DeferredContext::new_immediate(self.shared.clone()))
     }
 
     /// The application drops its reference (R-OBJ-3). Never fails. Under legacy semantics an
@@ -532,20 +501,6 @@ impl Device {
     pub fn current_back_buffer(&self, chain: SwapChain) -> Option<u32> {
         let live = self.shared.swap_chains.get(chain.0, true).ok()?;
         Some(live.slot.aux.load(Ordering::Acquire))
-    }
-
-    /// Rotates `chain` to its next back buffer; returns the new index. For the immediate
-    /// context's `present` (R-EX-7).
-    #[doc(hidden)]
-    pub fn rotate_back_buffer(&self, chain: SwapChain) -> Result<u32, Error> {
-        let live = self.shared.swap_chains.get(chain.0, false).map_err(|_| {
-            self.shared
-                .stale_error("present", ObjectKind::SwapChain, chain.0)
-        })?;
-        let count = (live.words[0] as u32).max(1);
-        let next = (live.slot.aux.load(Ordering::Acquire) + 1) % count;
-        live.slot.aux.store(next, Ordering::Release);
-        Ok(next)
     }
 
     pub fn query_kind(&self, query: Query) -> Option<QueryKind> {

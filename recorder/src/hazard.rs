@@ -25,10 +25,11 @@
 //! drain and a cache flush at the next draw, is the GPU model's to count (`executor`'s
 //! `gpu/hazard.rs`).
 
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::encode::{BoundView, Opcode, SlotsPayload, ViewFlags};
 use crate::handle::ObjectKind;
 use crate::limits::SHADER_RESOURCE_SLOTS;
+use crate::role::Role;
 use crate::shadow::{LegacyShadow, STAGES};
 
 /// A slot array of null views, for encoding unbound runs.
@@ -99,7 +100,7 @@ impl LegacyShadow {
     }
 }
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     /// Whether a shader-resource view just resolved must be bound null instead: its resource is
     /// bound for output on this legacy context. Always `false` on a fast context.
     #[inline]

@@ -963,7 +963,7 @@ fn r_obj_3_every_use_of_a_released_object_is_reported_as_released_object() {
                 0,
                 "{semantics:?} {name}: nothing encoded"
             );
-            match context.finish_command_list(false) {
+            match context.finish_command_list(RestoreState::ClearState) {
                 Ok(_) => panic!("{semantics:?} {name}: the list finished without error"),
                 Err(error) => {
                     assert_eq!(error.kind(), ErrorKind::ReleasedObject, "{name}: {error}");
@@ -1156,8 +1156,9 @@ fn r_obj_4_legacy_list_takes_a_reference_on_every_object_it_records_and_drops_th
     context.copy_resource(f.copy_a, f.copy_b);
     context.copy_resource(f.tex2, f.tex);
     context.update_subresource(f.cb, &[7; 16]);
-    context.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 1;
-    context.unmap(f.cb_dyn);
+    context
+        .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap()[0] = 1; // unmapped on drop
     context.draw_instanced_indirect(f.args, 0);
     context.begin_query(f.occlusion);
     context.end_query(f.occlusion);
@@ -1250,10 +1251,12 @@ fn r_obj_4_fast_recorded_calls_never_touch_reference_counts() {
     context.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
     context.copy_resource(f.copy_a, f.copy_b);
     context.copy_resource(f.tex2, f.tex);
-    context.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 1;
-    context.unmap(f.cb_dyn);
-    context.map(f.cb, MapType::WriteNoOverwrite, true).unwrap()[0] = 1;
-    context.unmap(f.cb);
+    context
+        .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap()[0] = 1; // unmapped on drop
+    context
+        .map(f.cb, MapType::WriteNoOverwrite, MapFlags::AllowUsageDefault)
+        .unwrap()[0] = 1; // unmapped on drop
     context.draw_instanced_indirect(f.args, 0);
     context.draw_indexed_instanced_indirect(f.args, 0);
     context.dispatch_indirect(f.args, 0);
@@ -1311,7 +1314,7 @@ fn r_obj_4_object_released_while_bound_under_legacy_stays_usable_until_unbound()
     context.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb)]);
     d.release(f.cb);
     context.draw(3, 0);
-    let first = context.finish_command_list(true).unwrap();
+    let first = context.finish_command_list(RestoreState::Restore).unwrap();
     assert_eq!(
         d.references(f.cb),
         Some(3),
@@ -1387,7 +1390,7 @@ fn r_obj_4_dropping_a_legacy_context_drops_its_bindings() {
     let mut context = f.legacy();
     context.set_vertex_buffers(0, &[vertex(f.vb)]);
     d.release(f.vb);
-    let list = context.finish_command_list(true).unwrap();
+    let list = context.finish_command_list(RestoreState::Restore).unwrap();
     assert_eq!(d.references(f.vb), Some(3));
     drop(context);
     assert_eq!(d.references(f.vb), Some(1), "binding and open list dropped");
@@ -1625,20 +1628,29 @@ fn apply(
         Op::DrawIndirect => c.draw_instanced_indirect(f.args, 16),
         Op::MapDiscard(which) => {
             let buffer = dynamic[which as usize];
-            if let Ok(data) = c.map(buffer, MapType::WriteDiscard, false) {
+            if let Ok(data) = c
+                .map(buffer, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)
+            {
                 data[0] = which;
             }
             c.unmap(buffer);
         }
         Op::MapNoOverwrite(which) => {
             let buffer = dynamic[which as usize];
-            if let Ok(data) = c.map(buffer, MapType::WriteNoOverwrite, false) {
+            if let Ok(data) = c
+                .map(buffer, MapType::WriteNoOverwrite, MapFlags::None)
+                .map(Mapped::keep_mapped)
+            {
                 data[1] = which;
                 c.unmap(buffer);
             }
         }
         Op::MapDefault => {
-            if let Ok(data) = c.map(f.cb, MapType::WriteNoOverwrite, true) {
+            if let Ok(data) = c
+                .map(f.cb, MapType::WriteNoOverwrite, MapFlags::AllowUsageDefault)
+                .map(Mapped::keep_mapped)
+            {
                 data[0] = 9;
             }
             c.unmap(f.cb);
@@ -1663,14 +1675,25 @@ fn apply(
         Op::BadSlot => c.set_constant_buffers(Stage::Pixel, CONSTANT_BUFFER_SLOTS, &[Some(f.cb)]),
         Op::ReleasedBind => c.set_vertex_buffers(0, &[vertex(released)]),
         Op::Finish(restore) => {
-            if let Ok(list) = c.finish_command_list(restore) {
+            if let Ok(list) = c.finish_command_list(if restore {
+                RestoreState::Restore
+            } else {
+                RestoreState::ClearState
+            }) {
                 lists.push(list);
             }
         }
         Op::Execute(index, restore) => {
             if !lists.is_empty() {
                 let inner = lists[index % lists.len()].clone();
-                c.execute_command_list(&inner, restore);
+                c.execute_command_list(
+                    &inner,
+                    if restore {
+                        RestoreState::Restore
+                    } else {
+                        RestoreState::ClearState
+                    },
+                );
             }
         }
         Op::DropList(index) => {
@@ -1713,7 +1736,7 @@ proptest! {
         }
         // Finish with random restore flags, keeping every list.
         for restore in &restores {
-            if let Ok(list) = context.finish_command_list(*restore) {
+            if let Ok(list) = context.finish_command_list(if *restore { RestoreState::Restore } else { RestoreState::ClearState }) {
                 lists.push(list);
             }
         }

@@ -203,28 +203,25 @@ impl Slot {
         call: &Call,
         named: &Named<'_>,
     ) -> Option<u64> {
-        let recorder: &mut dyn Recording = match &mut self.recorder {
-            Recorder::Context(context) => &mut **context,
-            Recorder::Bundle(bundle) => &mut **bundle,
+        match &self.recorder {
+            Recorder::Context(_) | Recorder::Bundle(_) => {}
             Recorder::Missing { line: declared } => {
                 let error = missing_recorder(&self.name, *declared);
                 self.outcome(line, Err(error), true);
                 return None;
             }
             Recorder::Gone => return None,
-        };
+        }
         if let Some(error) = shared.missing_object(call) {
             let sticky = !matches!(call, Call::Map { .. });
             self.outcome_of(line, Err(error), true, sticky);
             return None;
         }
-        let before = recorder.accepted();
-        let recorded = record(recorder, call, &shared.resolver(), named);
-        let refused = (recorder.accepted() == before).then(|| {
-            recorder.refusal().unwrap_or_else(|| {
-                refused("the engine refused the call without a reason (R-REC-8)")
-            })
-        });
+        let (recorded, refused) = match &mut self.recorder {
+            Recorder::Context(context) => apply(&mut **context, shared, call, named),
+            Recorder::Bundle(bundle) => apply(&mut **bundle, shared, call, named),
+            Recorder::Missing { .. } | Recorder::Gone => return None,
+        };
         let mut inserted = None;
         match recorded {
             Recorded::Done | Recorded::Fence(_) => {
@@ -256,6 +253,23 @@ impl Slot {
         }
         inserted
     }
+}
+
+/// Runs `call` on `recorder`: what it did, and the refusal if the recorder refused it.
+fn apply<R: Recording>(
+    recorder: &mut R,
+    shared: &Shared,
+    call: &Call,
+    named: &Named<'_>,
+) -> (Recorded, Option<Error>) {
+    let before = recorder.accepted();
+    let recorded = record(recorder, call, &shared.resolver(), named);
+    let refused = (recorder.accepted() == before).then(|| {
+        recorder
+            .refusal()
+            .unwrap_or_else(|| refused("the engine refused the call without a reason (R-REC-8)"))
+    });
+    (recorded, refused)
 }
 
 fn refused(message: &str) -> Error {

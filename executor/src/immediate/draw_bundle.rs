@@ -20,6 +20,22 @@
 //! **Validation** (R-V-1): a bundle holds no reference on the objects it names, so under
 //! validation a call of a bundle naming a released object is refused (`released_object`), as an
 //! execution of a list calling it is.
+//!
+//! **Only here.** A bundle call on the immediate context is `ImmediateContext::draw_bundle`;
+//! `bundles::DrawBundleExt` (a deferred context's bundle call) is not implemented for it, so a
+//! call that would put the bundle in a batch cannot be written
+//! (`r_b_10_the_immediate_recorder_refuses_a_bundle_call_recorded_through_it`):
+//!
+//! ```compile_fail
+//! use bundles::*;
+//! use executor::prelude::*;
+//! let device = Device::new(DeviceDesc::default());
+//! let mut imm = ImmediateContext::new(&device)?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let bundle = recorder.finish().map_err(|e| e.error)?;
+//! DrawBundleExt::draw_bundle(&mut imm, &bundle); // not a deferred context
+//! # Ok::<(), Error>(())
+//! ```
 
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
