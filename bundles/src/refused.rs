@@ -104,7 +104,7 @@ impl BundleRecorder {
         self.inherited("rs_set_scissor_rects");
     }
 
-    pub fn set_predication(&mut self, _predicate: Option<Query>, _value: bool) {
+    pub fn set_predication(&mut self, _predicate: Option<Query>, _value: PredicateValue) {
         self.inherited("set_predication");
     }
 
@@ -206,7 +206,7 @@ impl BundleRecorder {
         self.unsupported("decompress_resource");
     }
 
-    pub fn set_resource_compression(&mut self, _texture: Texture, _compressed: bool) {
+    pub fn set_resource_compression(&mut self, _texture: Texture, _compressed: Compression) {
         self.unsupported("set_resource_compression");
     }
 

@@ -535,7 +535,7 @@ fn r_b_7_always_inherited_state_cannot_be_recorded() {
             r.rs_set_scissor_rects(&[Rect::default()])
         }),
         ("set_predication", &|r| {
-            r.set_predication(Some(f.predicate), true)
+            r.set_predication(Some(f.predicate), PredicateValue::True)
         }),
         ("cs_set_unordered_access_views", &|r| {
             r.cs_set_unordered_access_views(0, &[Some(f.uav)])
@@ -608,7 +608,7 @@ fn r_b_8_unsupported_calls_cannot_be_recorded() {
             r.decompress_resource(texture, None)
         }),
         ("set_resource_compression", &|r| {
-            r.set_resource_compression(texture, false)
+            r.set_resource_compression(texture, Compression::Decompressed)
         }),
         // No such calls on a bundle recorder (compile_fail doctests in `refused.rs`); a trace
         // replay that makes them by name refuses them through `refuse_unsupported`.

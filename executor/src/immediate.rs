@@ -442,7 +442,7 @@ impl ImmediateContext {
     ///
     /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.
     /// - `Read`, `Write`, `ReadWrite`: staging buffers, or default buffers with
-    ///   `allow_usage_default`. If the GPU may still use the buffer (a use since the CPU last
+    ///   `MapFlags::AllowUsageDefault`. If the GPU may still use the buffer (a use since the CPU last
     ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`), except for
     ///   reads as the arguments of indirect draws and dispatches, which follow fast semantics
     ///   whatever the context (seed 000: the application synchronises them itself); fast
@@ -456,7 +456,7 @@ impl ImmediateContext {
     /// Every map type refuses a buffer larger than
     /// [`MAX_MAP_BYTES`](recorder::limits::MAX_MAP_BYTES) (R-REC-12). A refused map changes
     /// nothing (R-REC-8). A flush while a buffer is mapped write_discard or write_no_overwrite
-    /// is harmless: see `DeferredContext::take_batch`.
+    /// is harmless: see `Recorder::take_batch` (the immediate recorder's, in `recorder::engine`).
     pub fn map(
         &mut self,
         resource: impl Into<Resource>,

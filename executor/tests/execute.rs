@@ -446,7 +446,7 @@ fn r_st_9_the_immediate_context_reads_and_overrides_compression() {
     assert!(!imm.resource_compression(f.rt));
     imm.clear_render_target_view(f.rt_rtv, [0.0; 4]);
     assert!(imm.resource_compression(f.rt), "a full clear compresses");
-    imm.set_resource_compression(f.rt, false);
+    imm.set_resource_compression(f.rt, Compression::Decompressed);
     assert!(!imm.resource_compression(f.rt), "the override");
 }
 

@@ -851,7 +851,7 @@ impl World {
                     if decompress {
                         c.decompress_resource(texture, None)
                     } else {
-                        c.set_resource_compression(texture, true)
+                        c.set_resource_compression(texture, Compression::Compressed)
                     }
                 });
             }
@@ -883,7 +883,7 @@ impl World {
                     own.predicate
                 };
                 on_context!(self, context, &["set_predication"], |c| {
-                    c.set_predication(Some(predicate), true)
+                    c.set_predication(Some(predicate), PredicateValue::True)
                 });
             }
             Op::CreateView { resource, kind } => {

@@ -10,6 +10,7 @@ use std::mem::MaybeUninit;
 
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device_context::PredicateValue;
 use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
@@ -842,7 +843,8 @@ impl<R: Role> Recorder<R> {
     }
 
     /// Predicates the following draws on `predicate` (a query of kind predicate), or stops.
-    pub fn set_predication(&mut self, predicate: Option<Query>, value: bool) {
+    pub fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue) {
+        let value = value.as_bool();
         self.begin_call();
         const CALL: &str = "set_predication";
         let handle = predicate.map_or(RawHandle::NULL, |q| q.0);

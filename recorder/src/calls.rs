@@ -3,6 +3,7 @@
 
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device_context::Compression;
 use crate::encode::*;
 use crate::error::Error;
 use crate::handle::*;
@@ -527,7 +528,8 @@ impl<R: Role> Recorder<R> {
     }
 
     /// Overrides a target's compression state when the list executes (R-ST-9).
-    pub fn set_resource_compression(&mut self, texture: Texture, compressed: bool) {
+    pub fn set_resource_compression(&mut self, texture: Texture, compressed: Compression) {
+        let compressed = compressed.is_compressed();
         self.begin_call();
         const CALL: &str = "set_resource_compression";
         if self.device.textures.get(texture.0, false).is_err() {

@@ -49,6 +49,42 @@ impl MapFlags {
     }
 }
 
+/// The predicate value of `set_predication` (D3D11's `PredicateValue`): rendering is skipped
+/// while the predicate query's answer equals it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum PredicateValue {
+    /// Skip while the predicate answers `TRUE` (D3D11's `TRUE`).
+    #[default]
+    True,
+    /// Skip while the predicate answers `FALSE` (D3D11's `FALSE`).
+    False,
+}
+
+impl PredicateValue {
+    /// The value as D3D11's `BOOL`.
+    #[inline]
+    pub fn as_bool(self) -> bool {
+        self == Self::True
+    }
+}
+
+/// What `set_resource_compression` declares of a texture's contents (R-ST-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// The texture holds compressed data (color or depth compression in force).
+    Compressed,
+    /// The texture holds no compressed data.
+    Decompressed,
+}
+
+impl Compression {
+    /// Whether the texture is compressed.
+    #[inline]
+    pub fn is_compressed(self) -> bool {
+        self == Self::Compressed
+    }
+}
+
 /// The calls every context shares: binds, draws, dispatches, clears, copies, maps, queries,
 /// waits. Implemented by [`DeferredContext`](crate::DeferredContext), the executor's
 /// `ImmediateContext` and the `bundles` crate's `BundleRecorder` (which refuses what a bundle
@@ -127,7 +163,7 @@ pub trait DeviceContext {
     /// Sets the scissor rectangles (`RSSetScissorRects`).
     fn rs_set_scissor_rects(&mut self, rects: &[Rect]);
     /// Sets the predicate (`SetPredication`).
-    fn set_predication(&mut self, predicate: Option<Query>, value: bool);
+    fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue);
     /// Resets every binding to the ClearState defaults (`ClearState`).
     fn clear_state(&mut self);
     /// Draws (`Draw`).
@@ -192,7 +228,7 @@ pub trait DeviceContext {
     /// Decompresses a texture's color or depth compression (`DecompressResource`).
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>);
     /// Marks a texture compressed or not (`SetResourceCompression`).
-    fn set_resource_compression(&mut self, texture: Texture, compressed: bool);
+    fn set_resource_compression(&mut self, texture: Texture, compressed: Compression);
     /// Clamps a texture's mip levels (`SetResourceMinLOD`).
     fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32);
     /// Clamps a view's mip levels (`SetShaderResourceViewMinLOD`).
@@ -465,7 +501,11 @@ macro_rules! forward_device_context {
             $core.rs_set_scissor_rects(rects)
         }
         #[inline]
-        fn set_predication(&mut self, predicate: Option<$crate::Query>, value: bool) {
+        fn set_predication(
+            &mut self,
+            predicate: Option<$crate::Query>,
+            value: $crate::PredicateValue,
+        ) {
             let $this = self;
             $core.set_predication(predicate, value)
         }
@@ -594,7 +634,11 @@ macro_rules! forward_device_context {
             $core.decompress_resource(texture, into)
         }
         #[inline]
-        fn set_resource_compression(&mut self, texture: $crate::Texture, compressed: bool) {
+        fn set_resource_compression(
+            &mut self,
+            texture: $crate::Texture,
+            compressed: $crate::Compression,
+        ) {
             let $this = self;
             $core.set_resource_compression(texture, compressed)
         }

@@ -119,7 +119,7 @@ pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
-pub use device_context::{DeviceContext, MapFlags, Mapped};
+pub use device_context::{Compression, DeviceContext, MapFlags, Mapped, PredicateValue};
 pub use encode::{Remap, RemapKind};
 pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
@@ -139,7 +139,7 @@ pub mod prelude {
     pub use crate::context::{DeferredContext, DeferredContextDesc, RestoreState};
     pub use crate::desc::*;
     pub use crate::device::{Device, DeviceDesc, Validation};
-    pub use crate::device_context::{DeviceContext, MapFlags, Mapped};
+    pub use crate::device_context::{Compression, DeviceContext, MapFlags, Mapped, PredicateValue};
     pub use crate::error::{Error, ErrorKind, ObjectName, RecordError};
     pub use crate::handle::*;
     pub use crate::list::{CommandList, ListStats};

@@ -32,7 +32,7 @@ impl<R: Role> Recorder<R> {
     ///   the slots where the buffer is bound are re-bound to it (R-ST-8).
     /// - `WriteNoOverwrite`: on a dynamic buffer, writes into the instance this list mapped
     ///   write_discard, and is an error before one (R-REC-11); on a default buffer, only with
-    ///   `allow_usage_default`, writes in place and never splits.
+    ///   `MapFlags::AllowUsageDefault`, writes in place and never splits.
     ///
     /// Every map's data travels in the list (or, on the immediate context, in its batch), so a
     /// buffer larger than [`MAX_MAP_BYTES`] is refused on every

@@ -866,7 +866,7 @@ fn released_object_cases() -> Vec<Case> {
         }),
         ("set_predication", |f, c| {
             f.device.release(f.predicate);
-            c.set_predication(Some(f.predicate), true);
+            c.set_predication(Some(f.predicate), PredicateValue::True);
         }),
         ("begin_query", |f, c| {
             f.device.release(f.occlusion);
@@ -920,7 +920,7 @@ fn released_object_cases() -> Vec<Case> {
         }),
         ("set_resource_compression", |f, c| {
             f.device.release(f.ds);
-            c.set_resource_compression(f.ds, false);
+            c.set_resource_compression(f.ds, Compression::Decompressed);
         }),
         ("set_resource_min_lod", |f, c| {
             f.device.release(f.tex);
@@ -1091,7 +1091,7 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     context.rs_set_state(Some(f.raster));
     context.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
     context.set_input_layout(Some(f.layout));
-    context.set_predication(Some(f.predicate), false);
+    context.set_predication(Some(f.predicate), PredicateValue::False);
     context.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
     context.cs_set_unordered_access_views(2, &[Some(f.sb_uav)]);
     assert_eq!(d.references(f.rt), rt_refs);
@@ -1118,7 +1118,7 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     context.rs_set_state(None);
     context.set_samplers(Stage::Pixel, 0, &[None]);
     context.set_input_layout(None);
-    context.set_predication(None, false);
+    context.set_predication(None, PredicateValue::False);
     context.om_set_render_targets(&[], None);
     context.cs_set_unordered_access_views(2, &[None]);
     let unbound = [
@@ -1163,7 +1163,7 @@ fn r_obj_4_legacy_list_takes_a_reference_on_every_object_it_records_and_drops_th
     context.begin_query(f.occlusion);
     context.end_query(f.occlusion);
     context.decompress_resource(f.rt, Some(f.rt_plain));
-    context.set_resource_compression(f.ds, true);
+    context.set_resource_compression(f.ds, Compression::Compressed);
     context.insert_wait_on_present(f.chain);
     context.copy_structure_count(f.copy_a, 0, f.append_uav);
     let expected_extra = [
@@ -1231,7 +1231,7 @@ fn r_obj_4_fast_binds_never_touch_reference_counts() {
     context.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
     context.om_set_depth_stencil_state(Some(f.dss), 0);
     context.rs_set_state(Some(f.raster));
-    context.set_predication(Some(f.predicate), true);
+    context.set_predication(Some(f.predicate), PredicateValue::True);
     context.draw(3, 0);
     assert_eq!(f.references(), baseline, "while recording");
     let list = finish(&mut context);
@@ -1263,7 +1263,7 @@ fn r_obj_4_fast_recorded_calls_never_touch_reference_counts() {
     context.begin_query(f.occlusion);
     context.end_query(f.occlusion);
     context.decompress_resource(f.rt, Some(f.rt_plain));
-    context.set_resource_compression(f.ds, true);
+    context.set_resource_compression(f.ds, Compression::Compressed);
     context.insert_wait_on_present(f.chain);
     context.write_value_bottom_of_pipe(f.args, 8, 1);
     context.insert_wait_on_memory(f.args, 8, 1);
@@ -1614,7 +1614,9 @@ fn apply(
         Op::Blend(bound) => c.om_set_blend_state(bound.then_some(f.blend), [1.0; 4], u32::MAX),
         Op::DepthStencilState(bound) => c.om_set_depth_stencil_state(bound.then_some(f.dss), 1),
         Op::Rasterizer(bound) => c.rs_set_state(bound.then_some(f.raster)),
-        Op::Predication(bound) => c.set_predication(bound.then_some(f.predicate), true),
+        Op::Predication(bound) => {
+            c.set_predication(bound.then_some(f.predicate), PredicateValue::True)
+        }
         Op::ClearRenderTarget(plain) => {
             c.clear_render_target_view(if plain { f.rt_plain_rtv } else { f.rt_rtv }, [0.5; 4])
         }
@@ -1668,7 +1670,7 @@ fn apply(
             c.end_query(f.occlusion);
         }
         Op::Decompress(into) => c.decompress_resource(f.rt, into.then_some(f.rt_plain)),
-        Op::Compression => c.set_resource_compression(f.ds, false),
+        Op::Compression => c.set_resource_compression(f.ds, Compression::Decompressed),
         Op::WaitOnPresent => c.insert_wait_on_present(f.chain),
         Op::StructureCount => c.copy_structure_count(f.copy_a, 4, f.counter_uav),
         Op::ClearState => c.clear_state(),

@@ -79,7 +79,7 @@ fn foreign_cases() -> Vec<Case> {
         }),
         ("rs_set_state", |g, c| c.rs_set_state(Some(g.raster))),
         ("set_predication", |g, c| {
-            c.set_predication(Some(g.predicate), true)
+            c.set_predication(Some(g.predicate), PredicateValue::True)
         }),
         ("begin_query", |g, c| c.begin_query(g.occlusion)),
         ("end_query", |g, c| c.end_query(g.occlusion)),
@@ -107,7 +107,7 @@ fn foreign_cases() -> Vec<Case> {
             c.decompress_resource(g.rt, None)
         }),
         ("set_resource_compression", |g, c| {
-            c.set_resource_compression(g.ds, false)
+            c.set_resource_compression(g.ds, Compression::Decompressed)
         }),
         ("set_resource_min_lod", |g, c| {
             c.set_resource_min_lod(g.tex, 1.0)

@@ -722,12 +722,12 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
         c.map(f.cb, MapType::WriteNoOverwrite, MapFlags::AllowUsageDefault)
             .unwrap()[..2]
             .copy_from_slice(&[5, 6]); // unmapped on drop
-        c.set_predication(Some(f.predicate), true);
+        c.set_predication(Some(f.predicate), PredicateValue::True);
         c.begin_query(f.occlusion);
         c.end_query(f.occlusion);
         c.clear_state();
         c.decompress_resource(f.rt, Some(f.rt_plain));
-        c.set_resource_compression(f.ds, false);
+        c.set_resource_compression(f.ds, Compression::Decompressed);
         c.set_resource_min_lod(f.tex, 2.0);
         c.set_shader_resource_view_min_lod(f.tex_srv, 3.0);
         c.insert_wait_on_present(f.chain);
@@ -962,7 +962,7 @@ fn r_rec_6_legacy_restore_true_carries_the_state_into_the_next_list() {
     c.rs_set_state(Some(f.raster));
     c.rs_set_viewports(&[viewport]);
     c.rs_set_scissor_rects(&[scissor]);
-    c.set_predication(Some(f.predicate), true);
+    c.set_predication(Some(f.predicate), PredicateValue::True);
     c.draw(3, 0);
     let first = c.finish_command_list(RestoreState::Restore).unwrap();
     assert_eq!(first.start_state(), StartState::ClearState);
@@ -1355,7 +1355,7 @@ fn bad_calls() -> Vec<BadCall> {
             c.set_shader(Stage::Pixel, Some(f.vs))
         }),
         ("predication on an occlusion query", 0, |f, c| {
-            c.set_predication(Some(f.occlusion), true)
+            c.set_predication(Some(f.occlusion), PredicateValue::True)
         }),
         ("depth clear outside 0..=1", 0, |f, c| {
             c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.5, 0)

@@ -119,7 +119,7 @@ fn recording_cases() -> Vec<RecordCase> {
             },
         ),
         ("set_predication", "R-FX-3", |f, c| {
-            c.set_predication(Some(f.occlusion), true)
+            c.set_predication(Some(f.occlusion), PredicateValue::True)
         }),
         ("unmap", "R-REC-5", |f, c| c.unmap(f.cb_dyn)),
         ("map", "R-REC-11", |f, c| {

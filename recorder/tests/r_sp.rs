@@ -311,7 +311,7 @@ fn r_sp_1_immutable_and_default_resources_never_split() {
         c.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
         c.rs_set_state(Some(f.raster));
         c.rs_set_viewports(&[Viewport::new(0.0, 0.0, 8.0, 8.0)]);
-        c.set_predication(Some(f.predicate), true);
+        c.set_predication(Some(f.predicate), PredicateValue::True);
         c.draw(3, 0);
         c.draw_instanced_indirect(f.args, 0);
         c.copy_resource(f.copy_a, f.copy_b);

@@ -22,9 +22,9 @@ use crate::immediate::ImmediateContext;
 use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::encode::InstanceId;
 use recorder::{
-    Buffer, ClearFlags, CommandList, DeferredContext, DeviceContext, Engine, Error, Handle,
-    ImmediateRole, MapFlags, MapType, Mapped, RawHandle, Recorder, Remap, RemapKind, Resource,
-    RestoreState, Texture, VertexBuffer,
+    Buffer, ClearFlags, CommandList, Compression, DeferredContext, DeviceContext, Engine, Error,
+    Handle, ImmediateRole, MapFlags, MapType, Mapped, PredicateValue, RawHandle, Recorder, Remap,
+    RemapKind, Resource, RestoreState, Texture, VertexBuffer,
 };
 
 use super::program::{Call, ObjId, ObjKind, Program};
@@ -448,9 +448,14 @@ pub(crate) fn record<R: Recording>(
             }
         }
         Call::Unmap(resource) => recorder.unmap(objects.resource(*resource)),
-        Call::SetPredication { predicate, value } => {
-            recorder.set_predication(objects.opt(*predicate), *value)
-        }
+        Call::SetPredication { predicate, value } => recorder.set_predication(
+            objects.opt(*predicate),
+            if *value {
+                PredicateValue::True
+            } else {
+                PredicateValue::False
+            },
+        ),
         Call::BeginQuery(query) => recorder.begin_query(objects.one(*query)),
         Call::EndQuery(query) => recorder.end_query(objects.one(*query)),
         Call::ClearState => recorder.clear_state(),
@@ -469,7 +474,14 @@ pub(crate) fn record<R: Recording>(
             resource,
             compressed,
         } => match objects.texture("set_resource_compression", *resource) {
-            Ok(texture) => recorder.set_resource_compression(texture, *compressed),
+            Ok(texture) => recorder.set_resource_compression(
+                texture,
+                if *compressed {
+                    Compression::Compressed
+                } else {
+                    Compression::Decompressed
+                },
+            ),
             Err(error) => return Recorded::Refused(error),
         },
         Call::SetResourceMinLod { resource, min_lod } => {

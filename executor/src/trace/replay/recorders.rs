@@ -98,7 +98,7 @@ pub(crate) struct Slot {
     pub list_error: Option<Error>,
     /// The replay refused a call of a bundle being recorded (the engine does not know: the
     /// replay fails the bundle's `finish` itself). A deferred context is told instead
-    /// (`DeferredContext::refuse`), so its list fails as for any refused call and carries no
+    /// (`Recorder::refuse`, in `recorder::engine`), so its list fails as for any refused call and carries no
     /// state.
     pub poisoned: bool,
     /// The accepted calls of the list or bundle being recorded that make draw records
