@@ -12,9 +12,14 @@
 //!   point resolves to ([`Recorder::current_instance`], R-SP-4).
 //! - **A bundle recorder's core** ([`Device::bundle_recorder`], a `Recorder<BundleRole>`): the
 //!   bundle rules are checked by its owner, which refuses a call through
-//!   [`Recorder::refuse`] / [`Recorder::refuse_reported`] and records remaps
-//!   ([`Recorder::remap_inheritance`], R-B-9); finished bundles are registered with the device
-//!   ([`Device::register_bundle`]) and found again at execution ([`Device::bundle_body`]).
+//!   [`Recorder::refuse`] / [`Recorder::refuse_reported`] (any role: the trace replay refuses
+//!   a call it cannot make the same way), records remaps ([`Recorder::remap_inheritance`],
+//!   R-B-9) and ends the bundle ([`Recorder::finish_bundle`]); finished bundles are registered
+//!   with the device ([`Device::register_bundle`]) and found again at execution
+//!   ([`Device::bundle_body`]); a deferred context records a call of one with
+//!   [`Recorder::record_draw_bundle`] (behind `bundles::DrawBundleExt`).
+//! - **Implementing [`DeviceContext`](crate::DeviceContext)** for a type that owns a core:
+//!   [`forward_device_context!`](crate::forward_device_context).
 //! - **Device services for the executor**: [`Device::lookup_error`] (the error of a stale or
 //!   foreign handle), [`Device::rotate_back_buffer`] (present), [`Device::twin`] (the reference
 //!   device of `replay --compare` and the oracle tests).
