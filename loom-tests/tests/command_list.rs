@@ -4,7 +4,7 @@
 #![cfg(loom)]
 
 use loom_tests::{check, spawn, DEVICE_BRANCHES};
-use recorder::{ChunkPolicy, DeferredContextDesc, Device, DeviceDesc, Semantics};
+use recorder::{ChunkPolicy, DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics};
 
 /// A device whose lists are recorded into 4 KB chunks (loom needs no more memory than that).
 fn small_device() -> Device {
@@ -119,11 +119,9 @@ fn nested_list_dropped_with_its_outer_list_on_two_threads_returns_chunks_once() 
 fn bundle_body_racing_release_returns_chunks_once() {
     check(DEVICE_BRANCHES, || {
         let device = small_device();
-        let mut context = device.bundle_context("bundle", None);
+        let mut context = device.bundle_recorder("bundle", None);
         context.draw(3, 0);
-        let body = context
-            .finish_command_list(RestoreState::ClearState)
-            .unwrap();
+        let body = context.finish_bundle().unwrap();
         drop(context);
         let before = device.pool_stats();
         let handle = device.register_bundle(body, Default::default(), 16, "bundle");
