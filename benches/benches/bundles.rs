@@ -201,7 +201,11 @@ fn bench(criterion: &mut Criterion) {
                         list_context.draw_bundle(black_box(&bundle));
                     }
                     total += start.elapsed();
-                    drop(list_context.finish_command_list(false).expect("list"));
+                    drop(
+                        list_context
+                            .finish_command_list(RestoreState::ClearState)
+                            .expect("list"),
+                    );
                     left -= batch;
                 }
                 total
@@ -220,7 +224,9 @@ fn bench(criterion: &mut Criterion) {
                 for _ in 0..iterations {
                     let start = Instant::now();
                     object_calls!(record_context, &o, black_box(draws));
-                    let list = record_context.finish_command_list(false).expect("list");
+                    let list = record_context
+                        .finish_command_list(RestoreState::ClearState)
+                        .expect("list");
                     total += start.elapsed();
                     drop(list);
                 }

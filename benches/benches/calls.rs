@@ -82,7 +82,10 @@ fn calls() -> Vec<(&'static str, Call)> {
             c.set_shader(Stage::Vertex, Some(o.vertex_shader))
         }),
         ("map_discard_unmap", |c, o, i| {
-            if let Ok(data) = c.map(o.dynamic_constants, MapType::WriteDiscard, false) {
+            if let Ok(data) = c
+                .map(o.dynamic_constants, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)
+            {
                 data[0] = i as u8;
             }
             c.unmap(o.dynamic_constants);
@@ -111,8 +114,13 @@ fn bench(criterion: &mut Criterion) {
             group.bench_function(BenchmarkId::new(name, semantics.name()), |b| {
                 b.iter(|| {
                     // Dynamic binds need the buffer mapped in the list first (fast semantics).
-                    if let Ok(data) =
-                        context.map(objects.dynamic_constants, MapType::WriteDiscard, false)
+                    if let Ok(data) = context
+                        .map(
+                            objects.dynamic_constants,
+                            MapType::WriteDiscard,
+                            MapFlags::None,
+                        )
+                        .map(Mapped::keep_mapped)
                     {
                         data[0] = 0;
                     }
@@ -120,7 +128,11 @@ fn bench(criterion: &mut Criterion) {
                     for i in 0..CALLS {
                         call(&mut context, &objects, i);
                     }
-                    black_box(context.finish_command_list(false).expect("no errors"))
+                    black_box(
+                        context
+                            .finish_command_list(RestoreState::ClearState)
+                            .expect("no errors"),
+                    )
                 })
             });
         }

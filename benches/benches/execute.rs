@@ -79,7 +79,9 @@ fn list(bench: &Bench, semantics: Semantics, draws: u32, split_points: u32) -> C
         }
         context.draw(3, draw);
     }
-    context.finish_command_list(false).expect("records")
+    context
+        .finish_command_list(RestoreState::ClearState)
+        .expect("records")
 }
 
 /// Times executions only (the submissions are dropped: `GpuTiming::Detached`).
@@ -91,7 +93,7 @@ fn time_executions(
     let start = Instant::now();
     for _ in 0..iterations {
         immediate
-            .execute_command_list(black_box(list), false)
+            .execute_command_list(black_box(list), RestoreState::ClearState)
             .expect("executes");
     }
     start.elapsed()
@@ -128,7 +130,7 @@ fn bench(criterion: &mut Criterion) {
             for _ in 0..iterations {
                 bench
                     .immediate
-                    .execute_command_list(&list, false)
+                    .execute_command_list(&list, RestoreState::ClearState)
                     .expect("executes");
                 let start = Instant::now();
                 bench.immediate.sync_gpu();

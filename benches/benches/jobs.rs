@@ -66,7 +66,9 @@ fn bench(c: &mut Criterion) {
                                 share
                                     .map(|job| {
                                         context.draw(3, job);
-                                        context.finish_command_list(false).expect("list")
+                                        context
+                                            .finish_command_list(RestoreState::ClearState)
+                                            .expect("list")
                                     })
                                     .collect()
                             })

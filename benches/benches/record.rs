@@ -88,7 +88,7 @@ fn bench_mix(c: &mut Criterion, device: &Device, scene: &Scene, mix: Mix) {
         // One untimed list: counts the calls and warms the pool.
         mix.record(&mut context, scene);
         let list = context
-            .finish_command_list(false)
+            .finish_command_list(RestoreState::ClearState)
             .unwrap_or_else(|error| panic!("{} recording failed: {error}", semantics.name()));
         let stats = *list.stats();
         drop(list);
@@ -107,7 +107,7 @@ fn bench_mix(c: &mut Criterion, device: &Device, scene: &Scene, mix: Mix) {
         group.bench_function(BenchmarkId::new(semantics.name(), DRAWS), |b| {
             b.iter(|| {
                 mix.record(&mut context, scene);
-                let list = context.finish_command_list(false);
+                let list = context.finish_command_list(RestoreState::ClearState);
                 black_box(list.map(|l| l.stats().bytes).ok());
             })
         });
@@ -154,7 +154,7 @@ fn bench_excluding_drop(c: &mut Criterion, device: &Device, scene: &Scene) {
             .expect("a deferred context");
         record_draws(&mut context, scene, 0..DRAWS);
         let calls = context.stats().calls;
-        drop(context.finish_command_list(false));
+        drop(context.finish_command_list(RestoreState::ClearState));
         group.throughput(Throughput::Elements(calls as u64));
         group.bench_function(BenchmarkId::new(semantics.name(), DRAWS), |b| {
             b.iter_custom(|iterations| {
@@ -162,7 +162,7 @@ fn bench_excluding_drop(c: &mut Criterion, device: &Device, scene: &Scene) {
                 for _ in 0..iterations {
                     let begin = Instant::now();
                     record_draws(&mut context, scene, 0..DRAWS);
-                    let list = context.finish_command_list(false);
+                    let list = context.finish_command_list(RestoreState::ClearState);
                     timed += begin.elapsed();
                     drop(black_box(list));
                 }

@@ -16,7 +16,7 @@
 //! context, finishes the list and drops it, as the bench does.
 
 use benches::{record_draws, record_draws_only, Scene, SceneDesc, WithoutDraws};
-use recorder::{DeferredContextDesc, Device, DeviceDesc, Semantics};
+use recorder::{DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics};
 
 const DRAWS: u32 = 10_000;
 const USAGE: &str = "usage: count_record full|draws|state fast|legacy ITERATIONS";
@@ -67,7 +67,7 @@ fn main() {
             _ => record_draws(&mut WithoutDraws(&mut context), &scene, 0..DRAWS),
         }
         let list = context
-            .finish_command_list(false)
+            .finish_command_list(RestoreState::ClearState)
             .unwrap_or_else(|error| panic!("recording failed: {error}"));
         calls = list.stats().calls;
         std::hint::black_box(&list);

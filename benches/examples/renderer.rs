@@ -133,7 +133,7 @@ fn frame(
         draws += list.stats().draws;
         bytes += list.stats().bytes;
         immediate
-            .execute_command_list(list, false)
+            .execute_command_list(list, RestoreState::ClearState)
             .map_err(|error| error.to_string())?;
     }
     immediate.flush().map_err(|error| error.to_string())?;
@@ -176,7 +176,9 @@ fn scoped_frame(
                     share
                         .map(|job| {
                             record_draws(context, scene, jobs[job as usize].clone());
-                            context.finish_command_list(false).expect("recorded")
+                            context
+                                .finish_command_list(RestoreState::ClearState)
+                                .expect("recorded")
                         })
                         .collect()
                 })

@@ -224,7 +224,10 @@ fn begin_pass(context: &mut DeferredContext, scene: &Scene, draw: DrawDesc) {
 }
 
 fn write_discard(context: &mut DeferredContext, buffer: Buffer, fill: &[u8], stamp: u32) {
-    if let Ok(data) = context.map(buffer, MapType::WriteDiscard, false) {
+    if let Ok(data) = context
+        .map(buffer, MapType::WriteDiscard, MapFlags::None)
+        .map(Mapped::keep_mapped)
+    {
         let n = data.len().min(fill.len());
         data[..n].copy_from_slice(&fill[..n]);
         if n >= 4 {
@@ -267,9 +270,11 @@ mod tests {
                 })
                 .expect("context");
             record_bundle_calls(&mut context, &scene, &bundles, range);
-            let list = context.finish_command_list(false).expect("list");
+            let list = context
+                .finish_command_list(RestoreState::ClearState)
+                .expect("list");
             immediate
-                .execute_command_list(&list, false)
+                .execute_command_list(&list, RestoreState::ClearState)
                 .expect("executes");
         }
         assert!(immediate.take_execution_errors().is_empty());

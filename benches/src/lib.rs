@@ -103,7 +103,7 @@ mod tests {
                         })
                         .unwrap();
                     record_draws(&mut ctx, &scene, range);
-                    let list = ctx.finish_command_list(false).unwrap();
+                    let list = ctx.finish_command_list(RestoreState::ClearState).unwrap();
                     total.add(&list.stats().split_points);
                     draws += list.stats().draws;
                 }
@@ -134,7 +134,7 @@ mod tests {
                 })
                 .unwrap();
             record_draws(&mut ctx, &scene, 0..2_000);
-            let list = ctx.finish_command_list(false).unwrap();
+            let list = ctx.finish_command_list(RestoreState::ClearState).unwrap();
             let mut naive = NaiveRecorder::for_scene(semantics, &scene);
             record_draws(&mut naive, &scene, 0..2_000);
             assert_eq!(naive.calls(), list.stats().calls as usize);

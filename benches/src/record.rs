@@ -150,7 +150,9 @@ impl CallSink for DeferredContext {
     }
     #[inline(always)]
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
-        DeferredContext::map(self, buffer, MapType::WriteDiscard, false).ok()
+        DeferredContext::map(self, buffer, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .ok()
     }
     #[inline(always)]
     fn unmap(&mut self, buffer: Buffer) {

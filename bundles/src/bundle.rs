@@ -109,9 +109,11 @@ impl DrawBundle {
         self.inner.body.is_from(device)
     }
 
-    /// The bundle's commands, for the executor's expansion. Executing them as a command list
-    /// would leak the bundle's state into the caller: only a bundle call may run them.
-    #[doc(hidden)]
+    /// The bundle's commands as the recorder encoded them: for the executor's expansion of a
+    /// bundle call (`ImmediateContext::draw_bundle`) and for tests that read what a bundle
+    /// holds. A list that a context can execute is not to be had from it: executing the
+    /// commands as a command list would leak the bundle's state into the caller, so only a
+    /// bundle call runs them.
     pub fn body(&self) -> &CommandList {
         &self.inner.body
     }

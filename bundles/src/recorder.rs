@@ -117,7 +117,7 @@ impl Mandatory {
 /// # Ok::<(), recorder::Error>(())
 /// ```
 pub struct BundleRecorder {
-    pub(crate) context: DeferredContext,
+    pub(crate) context: Recorder<BundleRole>,
     device: Device,
     name: Arc<str>,
     declaration: OutputFormats,
@@ -131,7 +131,7 @@ impl BundleRecorder {
     pub fn new(device: &Device, desc: &BundleDesc<'_>) -> Result<Self, Error> {
         let declaration = OutputFormats::new(desc.render_targets, desc.depth, desc.sample_count)?;
         Ok(Self {
-            context: device.bundle_context(desc.name, desc.chunk_policy.clone()),
+            context: device.bundle_recorder(desc.name, desc.chunk_policy.clone()),
             device: device.clone(),
             name: Arc::from(desc.name),
             declaration,
@@ -159,19 +159,14 @@ impl BundleRecorder {
         &self.overrides
     }
 
-    /// Counters of the bundle being recorded.
-    pub fn stats(&self) -> ListStats {
-        self.context.stats()
-    }
-
-    /// The bundle's first error so far, if any (also returned by [`finish`](Self::finish)).
-    pub fn error(&self) -> Option<&RecordError> {
-        self.context.error()
-    }
-
-    /// The error of the most recent refused call, until the next bundle begins.
-    pub fn last_refusal(&self) -> Option<&Error> {
-        self.context.last_refusal()
+    /// Refuses a call a bundle cannot make at all, named `call`, with `unsupported_in_bundle`
+    /// (R-B-8), counted and kept like any refused call (R-REC-8). The recorder has no method for
+    /// such a call (`execute_command_list`, `draw_bundle`, `insert_fence`, `present`): this is
+    /// for an interpreter that replays calls by name, such as the executor's trace replay, so
+    /// that a trace calling one on a bundle gets the error a bundle raises.
+    #[cold]
+    pub fn refuse_unsupported(&mut self, call: &'static str) {
+        self.context.refuse(Error::UnsupportedInBundle { call });
     }
 
     /// Ends the bundle: the [`DrawBundle`], or its first error with the index of the call that
@@ -181,7 +176,7 @@ impl BundleRecorder {
         let footprint = self.overrides.footprint();
         self.mandatory = Mandatory::default();
         self.overrides = Overrides::default();
-        let body = self.context.finish_command_list(false)?;
+        let body = self.context.finish_bundle()?;
         tracing::debug!(
             bundle = &*self.name,
             draws = body.stats().draws,
@@ -202,7 +197,7 @@ impl BundleRecorder {
 
     /// Forwards a call to the recorder; whether it accepted it.
     #[inline]
-    fn forward(&mut self, call: impl FnOnce(&mut DeferredContext)) -> bool {
+    fn forward(&mut self, call: impl FnOnce(&mut Recorder<BundleRole>)) -> bool {
         let before = self.context.refused_calls();
         call(&mut self.context);
         self.context.refused_calls() == before
@@ -218,7 +213,7 @@ impl BundleRecorder {
         stage: Stage,
         start: u32,
         count: usize,
-        forward: impl FnOnce(&mut DeferredContext),
+        forward: impl FnOnce(&mut Recorder<BundleRole>),
     ) {
         let next = u32::try_from(count)
             .ok()
@@ -327,7 +322,7 @@ impl BundleRecorder {
         &mut self,
         call: &'static str,
         need: u8,
-        forward: impl FnOnce(&mut DeferredContext),
+        forward: impl FnOnce(&mut Recorder<BundleRole>),
     ) {
         match self.mandatory(call, need) {
             Ok(()) => forward(&mut self.context),
@@ -629,6 +624,40 @@ impl std::fmt::Debug for BundleRecorder {
             .field("footprint", &self.overrides.footprint())
             .field("stats", &self.context.stats())
             .finish_non_exhaustive()
+    }
+}
+
+/// The shared calls (SPEC §7 checked first): each goes to the inherent method of the same name,
+/// above or in `refused.rs`.
+impl DeviceContext for BundleRecorder {
+    recorder::forward_device_context!(|this| this);
+
+    fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
+        BundleRecorder::map(self, resource, map_type, flags)
+    }
+
+    fn unmap(&mut self, resource: impl Into<Resource>) {
+        BundleRecorder::unmap(self, resource)
+    }
+
+    /// Counters of the bundle being recorded.
+    fn stats(&self) -> ListStats {
+        self.context.stats()
+    }
+
+    /// The bundle's first error so far, if any (also returned by [`finish`](Self::finish)).
+    fn error(&self) -> Option<&RecordError> {
+        self.context.error()
+    }
+
+    /// The error of the most recent refused call, until the next bundle begins.
+    fn last_refusal(&self) -> Option<&Error> {
+        self.context.last_refusal()
     }
 }
 

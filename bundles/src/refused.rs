@@ -8,17 +8,40 @@
 //!   a context register like the others. Stream-output targets have no recording call in this
 //!   engine, so there is nothing to refuse for them.
 //! - R-B-8, `unsupported_in_bundle`: clear_state, clears, map / unmap, copies,
-//!   update_subresource, queries, fences and memory waits, waits on present, decompression and
-//!   compression state, executing a command list, calling a bundle (no nesting), present; and
-//!   `dispatch_indirect`, which R-B-2 does not list among the allowed draws (the indirect
-//!   draws are allowed, a dispatch is, an indirect dispatch is not).
+//!   update_subresource, queries, fence and memory waits, waits on present, decompression and
+//!   compression state; and `dispatch_indirect`, which R-B-2 does not list among the allowed
+//!   draws (the indirect draws are allowed, a dispatch is, an indirect dispatch is not).
+//!
+//! These are calls of [`DeviceContext`], the trait every context implements, so a bundle
+//! recorder has them and refuses them. The R-B-8 calls outside that trait (executing a command
+//! list, calling a bundle, inserting a fence, present) do not exist on a bundle recorder at all:
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let list = device.create_deferred_context(&DeferredContextDesc::default())?
+//!     .finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?;
+//! recorder.execute_command_list(&list, RestoreState::ClearState); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.insert_fence(Engine::Graphics); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! A trace that makes one on a bundle gets `unsupported_in_bundle` through
+//! [`BundleRecorder::refuse_unsupported`].
 //!
 //! `map` returns its refusal, which does not poison the bundle: as on a deferred context, a
 //! call that reports its own result is no sticky error (R-REC-8).
 
 use recorder::*;
 
-use crate::bundle::DrawBundle;
 use crate::recorder::BundleRecorder;
 
 impl BundleRecorder {
@@ -81,7 +104,7 @@ impl BundleRecorder {
         self.inherited("rs_set_scissor_rects");
     }
 
-    pub fn set_predication(&mut self, _predicate: Option<Query>, _value: bool) {
+    pub fn set_predication(&mut self, _predicate: Option<Query>, _value: PredicateValue) {
         self.inherited("set_predication");
     }
 
@@ -123,8 +146,8 @@ impl BundleRecorder {
         &mut self,
         _resource: impl Into<Resource>,
         _map_type: MapType,
-        _allow_usage_default: bool,
-    ) -> Result<&mut [u8], Error> {
+        _flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
         Err(self
             .context
             .refuse_reported(Error::UnsupportedInBundle { call: "map" }))
@@ -163,10 +186,6 @@ impl BundleRecorder {
         self.unsupported("end_query");
     }
 
-    pub fn insert_fence(&mut self, _engine: Engine) {
-        self.unsupported("insert_fence");
-    }
-
     pub fn insert_wait_on_fence(&mut self, _engine: Engine, _value: u64) {
         self.unsupported("insert_wait_on_fence");
     }
@@ -187,21 +206,8 @@ impl BundleRecorder {
         self.unsupported("decompress_resource");
     }
 
-    pub fn set_resource_compression(&mut self, _texture: Texture, _compressed: bool) {
+    pub fn set_resource_compression(&mut self, _texture: Texture, _compressed: Compression) {
         self.unsupported("set_resource_compression");
-    }
-
-    pub fn execute_command_list(&mut self, _list: &CommandList, _restore: bool) {
-        self.unsupported("execute_command_list");
-    }
-
-    /// Bundles do not nest.
-    pub fn draw_bundle(&mut self, _bundle: &DrawBundle) {
-        self.unsupported("draw_bundle");
-    }
-
-    pub fn present(&mut self, _chain: SwapChain) {
-        self.unsupported("present");
     }
 
     /// Not among R-B-2's draws (see the module essay).

@@ -3,8 +3,10 @@
 //! fences and maps (R-EX-5, R-EX-6), the state getters, and validation (R-V-1), on the GPU model
 //! it owns.
 //!
-//! **Direct calls** go through the same recorder as deferred contexts (the device's immediate
-//! recorder, reached through `Deref`), so they are checked and encoded exactly alike; the
+//! **Direct calls** ([`DeviceContext`], the calls every context shares) go through the same
+//! recording core as deferred contexts (the device's immediate recorder, a
+//! `Recorder<ImmediateRole>` this context owns and forwards to), so they are checked and encoded
+//! exactly alike; the
 //! immediate context runs them in batches, at once, before anything that observes or depends on
 //! them (an execution, the records, an explicit [`flush`](ImmediateContext::flush)). Its state,
 //! its references (legacy) and its current dynamic instances persist from batch to batch.
@@ -45,15 +47,29 @@
 //! back buffer in a frame without one. A list recorded against one back buffer executed while
 //! another is current is refused under validation (`back_buffer_affinity`) and draws into the
 //! buffer it names otherwise.
-
-use std::ops::{Deref, DerefMut};
+//!
+//! **No call that exists only to fail.** The immediate context is its own type: the shared
+//! calls through [`DeviceContext`], its own (`execute_command_list`, `draw_bundle`, `present`,
+//! `flush`, the getters) as methods; no `Deref` to a deferred context, so a deferred context's
+//! calls cannot be written on it (`r_ex_1_a_device_has_one_immediate_context_and_it_finishes_no_list`):
+//!
+//! ```compile_fail
+//! use executor::prelude::*;
+//! let device = Device::new(DeviceDesc::default());
+//! let mut imm = ImmediateContext::new(&device)?;
+//! let _ = imm.finish_command_list(RestoreState::ClearState); // no such call (R-EX-1)
+//! # Ok::<(), Error>(())
+//! ```
 
 use std::collections::{HashMap, HashSet};
 
-use recorder::command::{Command, SplitPoint, ViewFlags};
+use recorder::command::{Command, InstanceId, SplitPoint, ViewFlags};
 use recorder::Semantics;
 use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
-use recorder::{CommandList, DeferredContext, Device, Error, QueuedRun, QueuedSplitPoint};
+use recorder::{CommandList, Device, Error, QueuedRun, QueuedSplitPoint};
+use recorder::{
+    DeviceContext, ImmediateRole, ListStats, MapFlags, Mapped, RecordError, Recorder, RestoreState,
+};
 use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
 use recorder::{Segment, SegmentWalk};
 
@@ -61,9 +77,9 @@ use crate::draw_record::{Counters, DrawRecord};
 use crate::gpu::{GpuModel, GpuState};
 use crate::gpu_thread::Handoff;
 
-mod bundle;
+mod draw_bundle;
 
-pub use bundle::ImmediateBundle;
+pub use draw_bundle::ImmediateBundle;
 
 /// The one immediate context of a device.
 pub struct ImmediateContext {
@@ -77,7 +93,7 @@ pub struct ImmediateContext {
     away: bool,
     /// Records the direct calls; it also knows the current instance of every dynamic resource
     /// mapped here, which is what a list's dynamic split point resolves to (R-SP-4, R-ST-8).
-    recorder: DeferredContext,
+    recorder: Recorder<ImmediateRole>,
     /// Inside `begin/end_command_list_execution`: the semantics of the lists run so far (R-ST-3).
     scope: Option<Option<Semantics>>,
     /// What the GPU model has yet to consume, in order (R-EX-3).
@@ -430,7 +446,7 @@ impl ImmediateContext {
     ///
     /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.
     /// - `Read`, `Write`, `ReadWrite`: staging buffers, or default buffers with
-    ///   `allow_usage_default`. If the GPU may still use the buffer (a use since the CPU last
+    ///   `MapFlags::AllowUsageDefault`. If the GPU may still use the buffer (a use since the CPU last
     ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`), except for
     ///   reads as the arguments of indirect draws and dispatches, which follow fast semantics
     ///   whatever the context (seed 000: the application synchronises them itself); fast
@@ -444,17 +460,24 @@ impl ImmediateContext {
     /// Every map type refuses a buffer larger than
     /// [`MAX_MAP_BYTES`](recorder::limits::MAX_MAP_BYTES) (R-REC-12). A refused map changes
     /// nothing (R-REC-8). A flush while a buffer is mapped write_discard or write_no_overwrite
-    /// is harmless: see `DeferredContext::take_batch`.
+    /// is harmless: see `Recorder::take_batch` (the immediate recorder's, in `recorder::engine`).
     pub fn map(
         &mut self,
         resource: impl Into<Resource>,
         map_type: MapType,
-        allow_usage_default: bool,
-    ) -> Result<&mut [u8], Error> {
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
         const CALL: &str = "map";
         let resource = resource.into();
+        let allow_usage_default = flags.allows_usage_default();
         if matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) {
-            return self.recorder.map(resource, map_type, allow_usage_default);
+            let bytes = self.recorder.map(resource, map_type, flags)?.keep_mapped();
+            let (data, len) = (bytes.as_mut_ptr(), bytes.len());
+            // SAFETY: the bytes are in a chunk of the recorder's batch, memory it owns through
+            // raw pointers (not through this borrow); they stay until the batch is taken, which
+            // needs `&mut self`, borrowed by the guard; the guard's drop unmaps through
+            // `unmap`, which finds no read / write map and ends the recorder's.
+            return Ok(unsafe { Mapped::new(self, resource, data, len) });
         }
         let Resource::Buffer(buffer) = resource else {
             return Err(Error::InvalidArgument {
@@ -530,10 +553,16 @@ impl ImmediateContext {
             }
         }
         self.cpu_mapped.insert(buffer.raw());
-        Ok(self
+        let bytes = self
             .cpu_data
             .entry(buffer.raw())
-            .or_insert_with(|| vec![0; size]))
+            .or_insert_with(|| vec![0; size]);
+        let (data, len) = (bytes.as_mut_ptr(), bytes.len());
+        // SAFETY: the bytes are the heap buffer of the buffer's entry in `cpu_data` (their
+        // provenance is the allocation's, not this borrow's); nothing resizes, removes or reads
+        // the entry while the buffer is in `cpu_mapped`, i.e. until `unmap`, which the guard's
+        // drop calls, and the guard borrows `self` mutably until then.
+        Ok(unsafe { Mapped::new(self, resource, data, len) })
     }
 
     /// Ends a map made by [`map`](Self::map), of any type.
@@ -542,6 +571,20 @@ impl ImmediateContext {
         if !self.cpu_mapped.remove(&resource.raw()) {
             self.recorder.unmap(resource);
         }
+    }
+
+    /// Inserts a fence on `engine` after the direct calls so far and returns its device-wide
+    /// value (R-EX-5): [`is_fence_pending`](Self::is_fence_pending) answers `false` once the GPU
+    /// model has run the work before it.
+    #[inline]
+    pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        self.recorder.insert_fence(engine)
+    }
+
+    /// The instance of dynamic buffer `buffer` that the immediate context's maps and executed
+    /// legacy lists made current (R-ST-8): what a dynamic split point resolves to (R-SP-4).
+    pub fn current_instance(&self, buffer: RawHandle) -> InstanceId {
+        self.recorder.current_instance(buffer)
     }
 
     /// Whether `texture` is compressed now, as the GPU model tracks it (R-ST-9).
@@ -562,7 +605,12 @@ impl ImmediateContext {
 
     /// Executes `list` (R-EX-1, R-EX-2). `restore`: see the module essay (R-ST-2). A refused
     /// execution changes nothing and counts nothing.
-    pub fn execute_command_list(&mut self, list: &CommandList, restore: bool) -> Result<(), Error> {
+    pub fn execute_command_list(
+        &mut self,
+        list: &CommandList,
+        restore: RestoreState,
+    ) -> Result<(), Error> {
+        let restore = restore.is_restore();
         const CALL: &str = "execute_command_list";
         if !list.is_from(&self.device) {
             return Err(Error::InvalidArgument {
@@ -805,7 +853,7 @@ impl GpuSide {
                     let _ = self
                         .gpu
                         .execute_bundle(&body, &declaration, footprint, |texture| {
-                            device.and_then(|device| bundle::sample_count(device, texture))
+                            device.and_then(|device| draw_bundle::sample_count(device, texture))
                         });
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
@@ -838,19 +886,41 @@ fn decompress_bound(gpu: &mut GpuModel, command: &Command<'_>) {
     }
 }
 
-/// The recording API, applied directly (R-EX-1): every call of a deferred context, recorded by
-/// the immediate context's own recorder and run at the next flush. `execute_command_list` and
-/// the counters are the immediate context's own (they flush first).
-impl Deref for ImmediateContext {
-    type Target = DeferredContext;
-    fn deref(&self) -> &DeferredContext {
-        &self.recorder
-    }
-}
+/// The recording API, applied directly (R-EX-1): every shared call, recorded by the immediate
+/// context's own recorder and run at the next flush. `map` and `unmap` are the immediate
+/// context's own (read and write maps), so are `execute_command_list`, `draw_bundle`,
+/// `present` and the getters (they flush first).
+impl DeviceContext for ImmediateContext {
+    recorder::forward_device_context!(|this| this.recorder);
 
-impl DerefMut for ImmediateContext {
-    fn deref_mut(&mut self) -> &mut DeferredContext {
-        &mut self.recorder
+    #[inline]
+    fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
+        ImmediateContext::map(self, resource, map_type, flags)
+    }
+
+    #[inline]
+    fn unmap(&mut self, resource: impl Into<Resource>) {
+        ImmediateContext::unmap(self, resource)
+    }
+
+    /// Counters of the direct calls since the last batch.
+    fn stats(&self) -> ListStats {
+        self.recorder.stats()
+    }
+
+    /// The first error of the current batch (refused direct calls are ignored one by one: see
+    /// [`last_refusal`](DeviceContext::last_refusal)).
+    fn error(&self) -> Option<&RecordError> {
+        self.recorder.error()
+    }
+
+    fn last_refusal(&self) -> Option<&Error> {
+        self.recorder.last_refusal()
     }
 }
 

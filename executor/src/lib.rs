@@ -55,6 +55,24 @@ pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
 pub use jobs::{JobError, JobReport, JobResult, PoolError, RecordingPool, RecordingPoolDesc};
 pub use progress::Progress;
 
+/// One import for an embedder: `use executor::prelude::*;` brings the device and its
+/// descriptors, the handles, the context types (deferred contexts, the [`ImmediateContext`],
+/// bundle recorders) and the calls they share ([`DeviceContext`](recorder::DeviceContext)),
+/// maps, lists, bundles, GPU timing, the parallel recording pool, draw records and counters,
+/// and the errors.
+pub mod prelude {
+    pub use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
+    pub use recorder::prelude::*;
+
+    pub use crate::draw_record::{Counters, DrawKind, DrawRecord};
+    pub use crate::field::{FieldValue, Named, NamedRecord};
+    pub use crate::gpu::GpuModel;
+    pub use crate::immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
+    pub use crate::jobs::{
+        JobError, JobReport, JobResult, PoolError, RecordingPool, RecordingPoolDesc,
+    };
+}
+
 /// Internals the loom models in `loom-tests/` drive directly.
 #[cfg(loom)]
 #[doc(hidden)]

@@ -287,7 +287,7 @@ fn bundle_desc() -> BundleDesc<'static> {
     }
 }
 
-fn targets(f: &Fixture, c: &mut DeferredContext) {
+fn targets(f: &Fixture, c: &mut impl DeviceContext) {
     c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
 }
 
@@ -412,7 +412,9 @@ fn check(
                     c.draw(1, 0);
                 }
             });
-            imm_x.execute_command_list(&list, false).expect("executes");
+            imm_x
+                .execute_command_list(&list, RestoreState::ClearState)
+                .expect("executes");
             prop_assert!(imm_x.take_execution_errors().is_empty());
         }
     }

@@ -89,7 +89,9 @@ fn r_v_1_compressed_read_in_a_fast_list_is_reported_by_its_execution() {
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.clear_render_target_view(f.rt_rtv, [0.0; 4]);
     let list = f.fast(|c| c.set_shader_resources(Stage::Compute, 5, &[Some(f.rt_srv)]));
-    let error = imm.execute_command_list(&list, false).unwrap_err();
+    let error = imm
+        .execute_command_list(&list, RestoreState::ClearState)
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::CompressedRead);
 }
 

@@ -85,7 +85,7 @@ fn r_ex_3_a_draw_record_answers_every_trace_field() {
         c.rs_set_state(Some(f.raster));
         c.rs_set_viewports(&SCREEN);
         c.rs_set_scissor_rects(&RECT);
-        c.set_predication(Some(f.predicate), true);
+        c.set_predication(Some(f.predicate), PredicateValue::True);
         c.draw_indexed_instanced(6, 2, 1, -4, 3);
     });
     let gpu = gpu_after(&[&list]);
@@ -277,7 +277,7 @@ fn r_ex_3_clear_state_resets_every_binding() {
         c.rs_set_state(Some(f.raster));
         c.rs_set_viewports(&SCREEN);
         c.rs_set_scissor_rects(&RECT);
-        c.set_predication(Some(f.predicate), false);
+        c.set_predication(Some(f.predicate), PredicateValue::False);
         c.draw(3, 0);
         c.clear_state();
         c.draw(3, 0);
@@ -390,7 +390,7 @@ fn r_ex_3_nested_lists_are_left_to_the_executor() {
     let f = Fixture::new();
     let inner = f.fast(|c| c.draw(3, 0));
     let outer = f.fast(|c| {
-        c.execute_command_list(&inner, false);
+        c.execute_command_list(&inner, RestoreState::ClearState);
         c.dispatch(1, 1, 1);
     });
     let gpu = gpu_after(&[&outer]);
@@ -515,7 +515,7 @@ fn r_ex_4_bindings_that_are_not_context_registers_do_not_roll() {
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv)]);
         c.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
         c.cs_set_unordered_access_views(0, &[Some(f.sb_uav)]);
-        c.set_predication(Some(f.predicate), true);
+        c.set_predication(Some(f.predicate), PredicateValue::True);
         c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
         c.draw(3, 0);
     });
@@ -637,7 +637,7 @@ fn r_st_9_full_clear_compresses_and_decompress_resource_decompresses() {
 fn r_st_9_decompress_into_leaves_the_source_compressed() {
     let f = Fixture::new();
     let list = f.fast(|c| {
-        c.set_resource_compression(f.rt_plain, true);
+        c.set_resource_compression(f.rt_plain, Compression::Compressed);
         c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
         c.decompress_resource(f.rt, Some(f.rt_plain));
     });
@@ -659,9 +659,9 @@ fn r_st_9_set_resource_compression_overrides_and_plain_targets_stay_uncompressed
         );
         c.clear_render_target_view(f.rt_plain_rtv, [0.0; 4]); // not compressible
         c.draw(3, 0);
-        c.set_resource_compression(f.rt_plain, true);
+        c.set_resource_compression(f.rt_plain, Compression::Compressed);
         c.draw(3, 0);
-        c.set_resource_compression(f.rt_plain, false);
+        c.set_resource_compression(f.rt_plain, Compression::Decompressed);
         c.draw(3, 0);
     });
     let gpu = gpu_after(&[&list]);
@@ -685,11 +685,11 @@ fn r_sp_4_split_point_inside_predication_rolls_the_context() {
     let clear_twice = |predicated: bool| {
         f.legacy(|c| {
             if predicated {
-                c.set_predication(Some(f.predicate), true);
+                c.set_predication(Some(f.predicate), PredicateValue::True);
             }
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
             c.om_set_depth_stencil_state(Some(f.dss), 0);
-            c.set_predication(None, false);
+            c.set_predication(None, PredicateValue::False);
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]); // outside the scope
         })
     };

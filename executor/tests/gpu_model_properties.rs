@@ -152,7 +152,9 @@ fn record_ops(f: &Fixture, context: &mut DeferredContext, ops: &[Op]) {
                 c.rs_set_viewports(&vec![Viewport::new(0.0, 0.0, 8.0, 8.0); *v]);
                 c.rs_set_scissor_rects(&vec![Rect::default(); *s]);
             }
-            Op::Predication(on) => c.set_predication(on.then_some(f.predicate), true),
+            Op::Predication(on) => {
+                c.set_predication(on.then_some(f.predicate), PredicateValue::True)
+            }
             Op::Draw(kind) => match kind {
                 0 => c.draw(3, 0),
                 1 => c.draw_indexed(3, 1, -2),
@@ -170,7 +172,7 @@ fn record_ops(f: &Fixture, context: &mut DeferredContext, ops: &[Op]) {
             Op::Decompress(which, compressed) => {
                 let texture = [f.rt, f.ds][*which];
                 if *compressed {
-                    c.set_resource_compression(texture, true);
+                    c.set_resource_compression(texture, Compression::Compressed);
                 } else {
                     c.decompress_resource(texture, None);
                 }

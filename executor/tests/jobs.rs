@@ -53,7 +53,10 @@ fn record_job(f: &Fixture, context: &mut DeferredContext, seed: u64, job: usize)
     let mut rng = Rng::new(seed ^ (job as u64).wrapping_mul(0x1234_5678_9abc_def1));
     let fast = context.semantics() == Semantics::Fast;
     if fast || job.is_multiple_of(2) {
-        if let Ok(data) = context.map(f.cb_dyn, MapType::WriteDiscard, false) {
+        if let Ok(data) = context
+            .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+        {
             data[0] = job as u8;
         }
         context.unmap(f.cb_dyn);
@@ -86,7 +89,10 @@ fn record_job(f: &Fixture, context: &mut DeferredContext, seed: u64, job: usize)
             5 => context.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX),
             6 => context.rs_set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)]),
             7 => {
-                if let Ok(data) = context.map(f.cb_dyn, MapType::WriteDiscard, false) {
+                if let Ok(data) = context
+                    .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+                    .map(Mapped::keep_mapped)
+                {
                     data[1] = rng.below(256) as u8;
                 }
                 context.unmap(f.cb_dyn);
@@ -201,7 +207,9 @@ fn r_j_1_executing_in_job_order_matches_one_context() {
                     });
                     for (job, list) in lists.iter().enumerate() {
                         let list = list.as_ref().unwrap_or_else(|e| panic!("job {job}: {e}"));
-                        imm_x.execute_command_list(list, false).expect("execute");
+                        imm_x
+                            .execute_command_list(list, RestoreState::ClearState)
+                            .expect("execute");
                     }
                 }
                 // Y: one context records the same jobs in order.
@@ -211,8 +219,12 @@ fn r_j_1_executing_in_job_order_matches_one_context() {
                 for frame in 0..2 {
                     for job in 0..jobs {
                         record_job(&y, &mut context, seed + frame, job);
-                        let list = context.finish_command_list(false).expect("list");
-                        imm_y.execute_command_list(&list, false).expect("execute");
+                        let list = context
+                            .finish_command_list(RestoreState::ClearState)
+                            .expect("list");
+                        imm_y
+                            .execute_command_list(&list, RestoreState::ClearState)
+                            .expect("execute");
                     }
                 }
                 let case = format!("{semantics:?}, {workers} workers, seed {seed}, {jobs} jobs");
@@ -242,7 +254,9 @@ fn r_j_1_errors_come_back_in_the_jobs_place() {
                 1 => context.set_constant_buffers(Stage::Vertex, 16, &[Some(f.cb)]),
                 // Left mapped: the finish is refused and the list stays open on the context.
                 3 => {
-                    let _ = context.map(f.cb_dyn, MapType::WriteDiscard, false);
+                    let _ = context
+                        .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+                        .map(Mapped::keep_mapped);
                 }
                 4 => panic!("job 4 gave up"),
                 _ => {}

@@ -301,7 +301,9 @@ impl World {
             }),
         );
         foreign_context.draw(3, 0);
-        let foreign_lists = vec![created_list(foreign_context.finish_command_list(false))];
+        let foreign_lists = vec![created_list(
+            foreign_context.finish_command_list(RestoreState::ClearState),
+        )];
         let bundles = vec![
             drawing_bundle(
                 &device,
@@ -603,11 +605,19 @@ fn check_refusal(call: &str, error: &Error) {
 
 /// Runs one call on a recording context and checks the refusal it made, if it made a new one.
 /// `calls` are the names the refusal may carry (a bind reports the method it was called as).
-fn on_context(
-    context: &mut DeferredContext,
-    calls: &[&str],
-    call: impl FnOnce(&mut DeferredContext),
-) {
+/// Runs `call` on context `which` of `world` (0: the immediate context, 1 and 2: the deferred
+/// ones) and checks the refusal it made, if any (see `check_call`).
+macro_rules! on_context {
+    ($world:expr, $which:expr, $calls:expr, |$c:ident| $body:expr $(,)?) => {
+        match $which {
+            0 => check_call(&mut $world.immediate, $calls, |$c| $body),
+            1 => check_call(&mut $world.deferred[0], $calls, |$c| $body),
+            _ => check_call(&mut $world.deferred[1], $calls, |$c| $body),
+        }
+    };
+}
+
+fn check_call<C: DeviceContext>(context: &mut C, calls: &[&str], call: impl FnOnce(&mut C)) {
     let before = context.last_refusal().cloned();
     call(context);
     let after = context.last_refusal().cloned();
@@ -623,9 +633,9 @@ fn on_context(
 }
 
 impl World {
-    fn context(&mut self, which: u8) -> &mut DeferredContext {
+    /// Deferred context `which` (1 or 2; the immediate context, 0, has no list of its own).
+    fn deferred(&mut self, which: u8) -> &mut DeferredContext {
         match which {
-            0 => &mut self.immediate,
             1 => &mut self.deferred[0],
             _ => &mut self.deferred[1],
         }
@@ -641,7 +651,7 @@ impl World {
                 buffer,
             } => {
                 let buffer = buffer.map(|p| p.of(&own.buffers, &other.buffers));
-                on_context(self.context(context), &["set_constant_buffers"], |c| {
+                on_context!(self, context, &["set_constant_buffers"], |c| {
                     c.set_constant_buffers(STAGES[stage as usize], slot, &[buffer])
                 });
             }
@@ -652,7 +662,7 @@ impl World {
                 view,
             } => {
                 let view = view.map(|p| p.of(&own.srvs, &other.srvs));
-                on_context(self.context(context), &["set_shader_resources"], |c| {
+                on_context!(self, context, &["set_shader_resources"], |c| {
                     c.set_shader_resources(STAGES[stage as usize], slot, &[view])
                 });
             }
@@ -662,7 +672,7 @@ impl World {
                 buffer,
             } => {
                 let buffer = Some(buffer.of(&own.buffers, &other.buffers));
-                on_context(self.context(context), &["set_vertex_buffers"], |c| {
+                on_context!(self, context, &["set_vertex_buffers"], |c| {
                     c.set_vertex_buffers(
                         slot,
                         &[VertexBuffer {
@@ -679,7 +689,7 @@ impl World {
                 offset,
             } => {
                 let buffer = Some(buffer.of(&own.buffers, &other.buffers));
-                on_context(self.context(context), &["set_index_buffer"], |c| {
+                on_context!(self, context, &["set_index_buffer"], |c| {
                     c.set_index_buffer(buffer, Format::R16Uint, offset)
                 });
             }
@@ -689,7 +699,7 @@ impl World {
                 sampler,
             } => {
                 let sampler = Some(sampler.of(&own.samplers, &other.samplers));
-                on_context(self.context(context), &["set_samplers"], |c| {
+                on_context!(self, context, &["set_samplers"], |c| {
                     c.set_samplers(Stage::Pixel, slot, &[sampler])
                 });
             }
@@ -699,24 +709,21 @@ impl World {
                 stage,
             } => {
                 let shader = Some(shader.of(&own.shaders, &other.shaders));
-                on_context(self.context(context), &["set_shader"], |c| {
+                on_context!(self, context, &["set_shader"], |c| {
                     c.set_shader(STAGES[stage as usize], shader)
                 });
             }
             Op::RenderTarget { context, rtv, dsv } => {
                 let rtv = rtv.map(|p| p.of(&own.rtvs, &other.rtvs));
                 let dsv = dsv.map(|p| p.of(&own.dsvs, &other.dsvs));
-                on_context(self.context(context), &["om_set_render_targets"], |c| {
+                on_context!(self, context, &["om_set_render_targets"], |c| {
                     c.om_set_render_targets(&[rtv], dsv)
                 });
             }
             Op::ComputeUav { context, slot, uav } => {
                 let uav = Some(uav.of(&own.uavs, &other.uavs));
-                on_context(
-                    self.context(context),
-                    &["cs_set_unordered_access_views"],
-                    |c| c.cs_set_unordered_access_views(slot, &[uav]),
-                );
+                on_context!(self, context, &["cs_set_unordered_access_views"], |c| c
+                    .cs_set_unordered_access_views(slot, &[uav]),);
             }
             Op::States { context, foreign } => {
                 let states = if foreign { other } else { own };
@@ -728,7 +735,7 @@ impl World {
                     "om_set_depth_stencil_state",
                     "rs_set_state",
                 ];
-                on_context(self.context(context), &calls, |c| {
+                on_context!(self, context, &calls, |c| {
                     c.set_input_layout(Some(layout));
                     c.om_set_blend_state(Some(blend), [1.0; 4], u32::MAX);
                     c.om_set_depth_stencil_state(Some(dss), 0);
@@ -745,7 +752,19 @@ impl World {
                 let buffer = buffer.of(&own.buffers, &other.buffers);
                 let map_type = MAP_TYPES[map_type as usize];
                 if context == 0 {
-                    match self.immediate.map(buffer, map_type, allow_usage_default) {
+                    match self
+                        .immediate
+                        .map(
+                            buffer,
+                            map_type,
+                            if allow_usage_default {
+                                MapFlags::AllowUsageDefault
+                            } else {
+                                MapFlags::None
+                            },
+                        )
+                        .map(Mapped::keep_mapped)
+                    {
                         Ok(data) => {
                             if write {
                                 if let Some(byte) = data.last_mut() {
@@ -756,8 +775,19 @@ impl World {
                         Err(error) => check_refusal("map", &error),
                     }
                 } else {
-                    on_context(self.context(context), &["map"], |c| {
-                        if let Ok(data) = c.map(buffer, map_type, allow_usage_default) {
+                    check_call(self.deferred(context), &["map"], |c| {
+                        if let Ok(data) = c
+                            .map(
+                                buffer,
+                                map_type,
+                                if allow_usage_default {
+                                    MapFlags::AllowUsageDefault
+                                } else {
+                                    MapFlags::None
+                                },
+                            )
+                            .map(Mapped::keep_mapped)
+                        {
                             if write {
                                 if let Some(byte) = data.first_mut() {
                                     *byte = 0xCD;
@@ -772,7 +802,7 @@ impl World {
                 if context == 0 {
                     self.immediate.unmap(buffer);
                 } else {
-                    on_context(self.context(context), &["unmap"], |c| c.unmap(buffer));
+                    check_call(self.deferred(context), &["unmap"], |c| c.unmap(buffer));
                 }
             }
             Op::UpdateSubresource {
@@ -782,7 +812,7 @@ impl World {
             } => {
                 let resource = resource.of(&own.buffers, &other.buffers);
                 let data = vec![7u8; len as usize];
-                on_context(self.context(context), &["update_subresource"], |c| {
+                on_context!(self, context, &["update_subresource"], |c| {
                     c.update_subresource(resource, &data)
                 });
             }
@@ -797,7 +827,7 @@ impl World {
                 } else {
                     source.of(&own.buffers, &other.buffers).into()
                 };
-                on_context(self.context(context), &["copy_resource"], |c| {
+                on_context!(self, context, &["copy_resource"], |c| {
                     c.copy_resource(destination, source)
                 });
             }
@@ -805,7 +835,7 @@ impl World {
                 let rtv = rtv.of(&own.rtvs, &other.rtvs);
                 let dsv = dsv.of(&own.dsvs, &other.dsvs);
                 let calls = ["clear_render_target_view", "clear_depth_stencil_view"];
-                on_context(self.context(context), &calls, |c| {
+                on_context!(self, context, &calls, |c| {
                     c.clear_render_target_view(rtv, [0.0; 4]);
                     c.clear_depth_stencil_view(dsv, ClearFlags::DEPTH, 1.0, 0);
                 });
@@ -817,17 +847,17 @@ impl World {
             } => {
                 let texture = texture.of(&own.textures, &other.textures);
                 let calls = ["decompress_resource", "set_resource_compression"];
-                on_context(self.context(context), &calls, |c| {
+                on_context!(self, context, &calls, |c| {
                     if decompress {
                         c.decompress_resource(texture, None)
                     } else {
-                        c.set_resource_compression(texture, true)
+                        c.set_resource_compression(texture, Compression::Compressed)
                     }
                 });
             }
             Op::Draw { context, kind } => {
                 let calls = ["draw", "dispatch"];
-                on_context(self.context(context), &calls, |c| match kind {
+                on_context!(self, context, &calls, |c| match kind {
                     0 => c.draw(3, 0),
                     1 => c.draw_indexed(3, 0, 0),
                     2 => c.draw_instanced(u32::MAX, u32::MAX, u32::MAX, u32::MAX),
@@ -841,7 +871,7 @@ impl World {
             } => {
                 let args = args.of(&own.buffers, &other.buffers);
                 let calls = ["draw_instanced_indirect", "dispatch_indirect"];
-                on_context(self.context(context), &calls, |c| {
+                on_context!(self, context, &calls, |c| {
                     c.draw_instanced_indirect(args, offset);
                     c.dispatch_indirect(args, offset);
                 });
@@ -852,8 +882,8 @@ impl World {
                 } else {
                     own.predicate
                 };
-                on_context(self.context(context), &["set_predication"], |c| {
-                    c.set_predication(Some(predicate), true)
+                on_context!(self, context, &["set_predication"], |c| {
+                    c.set_predication(Some(predicate), PredicateValue::True)
                 });
             }
             Op::CreateView { resource, kind } => {
@@ -941,7 +971,16 @@ impl World {
                 }
             }
             Op::Finish { context, restore } => {
-                match self.context(context).finish_command_list(restore) {
+                // The immediate context has no list to finish: no such call (R-EX-1).
+                if context == 0 {
+                    return;
+                }
+                let restore = if restore {
+                    RestoreState::Restore
+                } else {
+                    RestoreState::ClearState
+                };
+                match self.deferred(context).finish_command_list(restore) {
                     Ok(list) => self.lists.push(list),
                     // The list's sticky error names the call it refused, a refusal of the
                     // finish itself names finish_command_list: either way, with its rule.
@@ -963,12 +1002,26 @@ impl World {
                     return;
                 };
                 if context == 0 {
-                    if let Err(error) = self.immediate.execute_command_list(&list, restore) {
+                    if let Err(error) = self.immediate.execute_command_list(
+                        &list,
+                        if restore {
+                            RestoreState::Restore
+                        } else {
+                            RestoreState::ClearState
+                        },
+                    ) {
                         check_refusal("execute_command_list", &error);
                     }
                 } else {
-                    on_context(self.context(context), &["execute_command_list"], |c| {
-                        c.execute_command_list(&list, restore)
+                    check_call(self.deferred(context), &["execute_command_list"], |c| {
+                        c.execute_command_list(
+                            &list,
+                            if restore {
+                                RestoreState::Restore
+                            } else {
+                                RestoreState::ClearState
+                            },
+                        )
                     });
                 }
             }
@@ -987,14 +1040,17 @@ impl World {
                     }),
                 );
                 context.draw(3, 0);
-                let mut list = context.finish_command_list(false);
+                let mut list = context.finish_command_list(RestoreState::ClearState);
                 for _ in 1..depth {
                     let Ok(inner) = list else { break };
-                    context.execute_command_list(&inner, false);
-                    list = context.finish_command_list(false);
+                    context.execute_command_list(&inner, RestoreState::ClearState);
+                    list = context.finish_command_list(RestoreState::ClearState);
                 }
                 if let Ok(list) = list {
-                    if let Err(error) = self.immediate.execute_command_list(&list, false) {
+                    if let Err(error) = self
+                        .immediate
+                        .execute_command_list(&list, RestoreState::ClearState)
+                    {
                         check_refusal("execute_command_list", &error);
                     }
                     self.lists.push(list);
@@ -1020,7 +1076,7 @@ impl World {
                 } else {
                     own.swap_chain
                 };
-                on_context(self.context(context), &["insert_wait_on_present"], |c| {
+                on_context!(self, context, &["insert_wait_on_present"], |c| {
                     c.insert_wait_on_present(chain)
                 });
             }
@@ -1046,13 +1102,13 @@ impl World {
                         Ok(()) => {}
                     }
                 } else {
-                    on_context(self.context(context), &["draw_bundle"], |c| {
+                    check_call(self.deferred(context), &["draw_bundle"], |c| {
                         c.draw_bundle(&bundle)
                     });
                 }
             }
             Op::ClearState { context } => {
-                on_context(self.context(context), &["clear_state"], |c| c.clear_state());
+                on_context!(self, context, &["clear_state"], |c| c.clear_state());
             }
         }
         for error in self.immediate.take_execution_errors() {
@@ -1089,7 +1145,7 @@ impl World {
             }),
         );
         context.draw(3, 0);
-        let list = created_list(context.finish_command_list(false));
+        let list = created_list(context.finish_command_list(RestoreState::ClearState));
         // Violations the misuse left pending are reported by the next submission: take them
         // first, so that the clean list is judged on its own.
         if let Err(error) = self.immediate.flush() {
@@ -1101,7 +1157,7 @@ impl World {
         }
         let before = self.immediate.counters().draws;
         self.immediate
-            .execute_command_list(&list, false)
+            .execute_command_list(&list, RestoreState::ClearState)
             .unwrap_or_else(|error| panic!("a clean list after the misuse was refused: {error}"));
         self.immediate
             .flush()

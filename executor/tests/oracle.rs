@@ -76,7 +76,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 /// Applies one call to a deferred or an immediate context (both deref to the recording API).
-fn apply(f: &Fixture, c: &mut DeferredContext, op: &Op) {
+fn apply(f: &Fixture, c: &mut impl DeviceContext, op: &Op) {
     let stages = [Stage::Vertex, Stage::Pixel];
     match *op {
         Op::InputLayout(bound) => c.set_input_layout(bound.then_some(f.layout)),
@@ -136,7 +136,10 @@ fn apply(f: &Fixture, c: &mut DeferredContext, op: &Op) {
         }
         Op::Decompress(depth) => c.decompress_resource(if depth { f.ds } else { f.rt }, None),
         Op::MapDynamic => {
-            if let Ok(data) = c.map(f.cb_dyn, MapType::WriteDiscard, false) {
+            if let Ok(data) = c
+                .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)
+            {
                 data[0] = 1;
             }
             c.unmap(f.cb_dyn);
@@ -245,21 +248,25 @@ fn check(
     let mut imm_x = ImmediateContext::new(&x.device).expect("immediate context");
     let setup_list = x.fast(|c| setup.iter().for_each(|op| apply(&x, c, op)));
     imm_x
-        .execute_command_list(&setup_list, false)
+        .execute_command_list(&setup_list, RestoreState::ClearState)
         .expect("executes");
     let mut context = x.context(list_semantics);
     for op in ops {
         apply(&x, &mut context, op);
     }
-    let list = match context.finish_command_list(false) {
+    let list = match context.finish_command_list(RestoreState::ClearState) {
         Ok(list) => list,
         Err(error) => return Err(TestCaseError::reject(format!("refused: {error}"))),
     };
-    imm_x.execute_command_list(&list, false).expect("executes");
+    imm_x
+        .execute_command_list(&list, RestoreState::ClearState)
+        .expect("executes");
     // The legacy hazard responses (R-ST-10), before the probes (which differ in semantics).
     let flushes_x = imm_x.counters().cache_flushes;
     let probe = x.fast(|c| c.draw(1, 0));
-    imm_x.execute_command_list(&probe, false).expect("executes");
+    imm_x
+        .execute_command_list(&probe, RestoreState::ClearState)
+        .expect("executes");
 
     // Y: the same calls directly, from the list's starting state, with the list's semantics.
     let y = Fixture::twin_of(&x, list_semantics);
@@ -348,7 +355,7 @@ fn check_frame(
                         ops.iter()
                             .filter(|op| in_frame_list(list_semantics, op))
                             .for_each(|op| apply(x, &mut context, op));
-                        context.finish_command_list(false).ok()
+                        context.finish_command_list(RestoreState::ClearState).ok()
                     }
                     Step::Direct(_) => None,
                 })
@@ -368,7 +375,14 @@ fn check_frame(
                 .for_each(|op| apply(&x, &mut imm_x, op)),
             (Step::List(_, restore), Some(list)) => {
                 imm_x
-                    .execute_command_list(list, *restore && restore_allowed)
+                    .execute_command_list(
+                        list,
+                        if *restore && restore_allowed {
+                            RestoreState::Restore
+                        } else {
+                            RestoreState::ClearState
+                        },
+                    )
                     .expect("executes");
             }
             (Step::List(..), None) => return Err(TestCaseError::reject("a list was refused")),

@@ -63,13 +63,17 @@ fn r_b_10_draw_bundle_allocates_nothing_in_steady_state() {
         for _ in 0..1000 {
             context.draw_bundle(&bundle);
         }
-        drop(context.finish_command_list(false).expect("list"));
+        drop(
+            context
+                .finish_command_list(RestoreState::ClearState)
+                .expect("list"),
+        );
     }
     let (list, allocations) = allocations_during(|| {
         for _ in 0..1000 {
             context.draw_bundle(&bundle);
         }
-        context.finish_command_list(false)
+        context.finish_command_list(RestoreState::ClearState)
     });
     assert_eq!(allocations, 0, "draw_bundle recorded into a fast list");
     assert!(list.is_ok());

@@ -29,11 +29,12 @@ fn r_ex_2_executing_lists_again_allocates_nothing_on_the_cpu_side() {
                 }
                 c.draw(3, 0);
             }
-            c.execute_command_list(&nested, false);
+            c.execute_command_list(&nested, RestoreState::ClearState);
         });
         let frame = |imm: &mut ImmediateContext| {
             for _ in 0..10 {
-                imm.execute_command_list(&list, false).unwrap();
+                imm.execute_command_list(&list, RestoreState::ClearState)
+                    .unwrap();
             }
             imm.flush().unwrap();
         };

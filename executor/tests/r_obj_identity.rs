@@ -90,9 +90,15 @@ fn r_obj_3_immediate_maps_and_presents_refuse_foreign_handles() {
     let (_, foreign_chain) = (swap_chain(&f), swap_chain(&g));
     let mut imm = ImmediateContext::new(&f.device).unwrap();
 
-    let error = imm.map(foreign_staging, MapType::Read, false).err();
+    let error = imm
+        .map(foreign_staging, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .err();
     assert_foreign(error.as_ref(), &f.device, &g.device, "map read");
-    let error = imm.map(g.cb_dyn, MapType::WriteDiscard, false).err();
+    let error = imm
+        .map(g.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .err();
     assert_foreign(error.as_ref(), &f.device, &g.device, "map write_discard");
     let error = imm.present(foreign_chain).err();
     assert_foreign(error.as_ref(), &f.device, &g.device, "present");
@@ -104,7 +110,9 @@ fn r_obj_3_the_immediate_context_refuses_lists_and_bundles_of_another_device() {
     let g = Fixture::with_immediate(Semantics::Fast);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     let list = g.fast(|c| c.draw(3, 0));
-    let error = imm.execute_command_list(&list, false).err();
+    let error = imm
+        .execute_command_list(&list, RestoreState::ClearState)
+        .err();
     assert_foreign(error.as_ref(), &f.device, &g.device, "execute_command_list");
     // An empty bundle: nothing mandatory to set (R-B-3).
     let mut recorder = bundles::BundleRecorder::new(

@@ -46,7 +46,10 @@ fn r_rec_12_immediate_no_overwrite_map_of_a_4_gib_buffer_forges_no_command() {
             BindFlags::CONSTANT,
         );
         let mut imm = ImmediateContext::new(&device).unwrap();
-        let error = imm.map(big, MapType::WriteNoOverwrite, false).unwrap_err();
+        let error = imm
+            .map(big, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .unwrap_err();
         assert_size_refusal(&error, "big");
         imm.unmap(big);
         imm.draw(3, 0);
@@ -92,7 +95,18 @@ fn r_rec_12_forty_megabyte_maps_are_refused_on_every_immediate_path() {
         ("forty_staging", staging, MapType::ReadWrite, false),
     ];
     for (name, buffer, map_type, allow) in paths {
-        let error = imm.map(buffer, map_type, allow).unwrap_err();
+        let error = imm
+            .map(
+                buffer,
+                map_type,
+                if allow {
+                    MapFlags::AllowUsageDefault
+                } else {
+                    MapFlags::None
+                },
+            )
+            .map(Mapped::keep_mapped)
+            .unwrap_err();
         assert_size_refusal(&error, name);
         // Nothing stays mapped: the unmap is refused too (not mapped), harmlessly.
         imm.unmap(buffer);
@@ -116,15 +130,19 @@ fn r_rec_8_a_list_with_refused_maps_finishes_and_runs() {
                 ..Default::default()
             })
             .unwrap();
-        let refused = dc.map(cb, MapType::WriteNoOverwrite, false);
+        let refused = dc
+            .map(cb, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped);
         assert_eq!(refused.unwrap_err().kind(), ErrorKind::DynamicBeforeMap);
-        let refused = dc.map(plain, MapType::WriteDiscard, false);
+        let refused = dc
+            .map(plain, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped);
         assert_eq!(refused.unwrap_err().kind(), ErrorKind::InvalidArgument);
-        dc.map(cb, MapType::WriteDiscard, false).unwrap()[0] = 1;
-        dc.unmap(cb);
+        dc.map(cb, MapType::WriteDiscard, MapFlags::None).unwrap()[0] = 1; // unmapped on drop
         dc.draw(3, 0);
-        let list = dc.finish_command_list(false).unwrap();
-        imm.execute_command_list(&list, false).unwrap();
+        let list = dc.finish_command_list(RestoreState::ClearState).unwrap();
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .unwrap();
     }
     assert_eq!(imm.records().len(), 2);
 }

@@ -20,24 +20,24 @@ fn seen(imm: &mut ImmediateContext, index: usize, name: &str) -> FieldValue {
         .unwrap_or_else(|| panic!("record {index} has no field {name}"))
 }
 
-fn shaders(f: &Fixture, c: &mut DeferredContext) {
+fn shaders(f: &Fixture, c: &mut dyn DeviceContext) {
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.set_shader(Stage::Pixel, Some(f.ps));
 }
 
 /// A call that binds something, named.
-type Bind<'a> = (&'static str, Box<dyn Fn(&mut DeferredContext) + 'a>);
+type Bind<'a> = (&'static str, Box<dyn Fn(&mut dyn DeviceContext) + 'a>);
 
 /// Every way of binding `rt` for output after its SRV is bound to vs and ps slot 0.
 fn output_binds(f: &Fixture) -> Vec<Bind<'_>> {
     vec![
         (
             "render target",
-            Box::new(|c: &mut DeferredContext| c.om_set_render_targets(&[Some(f.rt_rtv)], None)),
+            Box::new(|c: &mut dyn DeviceContext| c.om_set_render_targets(&[Some(f.rt_rtv)], None)),
         ),
         (
             "output-merger UAV",
-            Box::new(|c: &mut DeferredContext| {
+            Box::new(|c: &mut dyn DeviceContext| {
                 c.om_set_render_targets_and_unordered_access_views(
                     &[None],
                     None,
@@ -48,7 +48,7 @@ fn output_binds(f: &Fixture) -> Vec<Bind<'_>> {
         ),
         (
             "compute UAV",
-            Box::new(|c: &mut DeferredContext| {
+            Box::new(|c: &mut dyn DeviceContext| {
                 c.cs_set_unordered_access_views(0, &[Some(f.rt_uav)])
             }),
         ),
@@ -61,7 +61,7 @@ fn r_st_10_binding_for_output_unbinds_the_resource_srvs_on_a_legacy_context() {
     for (what, bind) in output_binds(&f) {
         for deferred in [true, false] {
             let mut imm = ImmediateContext::new(&f.device).unwrap();
-            let calls = |c: &mut DeferredContext| {
+            let calls = |c: &mut dyn DeviceContext| {
                 shaders(&f, c);
                 c.set_shader_resources(Stage::Vertex, 0, &[Some(f.rt_srv)]);
                 c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv), None, Some(f.tex_srv)]);
@@ -69,8 +69,9 @@ fn r_st_10_binding_for_output_unbinds_the_resource_srvs_on_a_legacy_context() {
                 c.draw(3, 0);
             };
             if deferred {
-                let list = f.legacy(calls);
-                imm.execute_command_list(&list, true).unwrap();
+                let list = f.legacy(|c| calls(c));
+                imm.execute_command_list(&list, RestoreState::Restore)
+                    .unwrap();
             } else {
                 calls(&mut imm);
             }
@@ -121,15 +122,16 @@ fn r_st_10_an_srv_of_a_resource_bound_for_output_reads_null() {
     for (what, bind) in output_binds(&f) {
         for deferred in [true, false] {
             let mut imm = ImmediateContext::new(&f.device).unwrap();
-            let calls = |c: &mut DeferredContext| {
+            let calls = |c: &mut dyn DeviceContext| {
                 shaders(&f, c);
                 bind(c);
                 c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv), None, Some(f.tex_srv)]);
                 c.draw(3, 0);
             };
             if deferred {
-                let list = f.legacy(calls);
-                imm.execute_command_list(&list, true).unwrap();
+                let list = f.legacy(|c| calls(c));
+                imm.execute_command_list(&list, RestoreState::Restore)
+                    .unwrap();
             } else {
                 calls(&mut imm);
                 assert_eq!(
@@ -161,7 +163,7 @@ fn r_st_10_an_srv_of_a_resource_bound_for_output_reads_null() {
 #[test]
 fn r_st_10_fast_contexts_bind_what_they_are_told() {
     // The same calls on a fast and a legacy list: only legacy unbinds and leaves slots null.
-    let calls = |f: &Fixture, c: &mut DeferredContext| {
+    let calls = |f: &Fixture, c: &mut dyn DeviceContext| {
         shaders(f, c);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
         c.om_set_render_targets(&[Some(f.rt_rtv)], None);
@@ -173,7 +175,8 @@ fn r_st_10_fast_contexts_bind_what_they_are_told() {
         let f = Fixture::with_immediate(semantics);
         let mut imm = ImmediateContext::new(&f.device).unwrap();
         let list = f.list(semantics, |c| calls(&f, c));
-        imm.execute_command_list(&list, false).unwrap();
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .unwrap();
         // And directly on the immediate context of the same semantics.
         calls(&f, &mut imm);
         let expected = match semantics {
@@ -193,7 +196,7 @@ fn r_st_10_fast_contexts_bind_what_they_are_told() {
 
 /// Draw 0 writes rt, draw 1 reads it (a flush), draw 2 reads it again (none), draw 3 writes it
 /// (a flush), draw 4 writes it again (none).
-fn transitions(f: &Fixture, c: &mut DeferredContext) {
+fn transitions(f: &Fixture, c: &mut dyn DeviceContext) {
     shaders(f, c);
     c.om_set_render_targets(&[Some(f.rt_rtv)], None);
     c.draw(3, 0);
@@ -256,7 +259,8 @@ fn r_st_10_fast_draws_count_no_flush_and_hide_nothing_from_legacy_ones() {
             c.draw(3, 0);
         });
         for list in [&read, &write, &read] {
-            imm.execute_command_list(list, false).unwrap();
+            imm.execute_command_list(list, RestoreState::ClearState)
+                .unwrap();
         }
         assert_eq!(
             imm.counters().cache_flushes,
@@ -283,7 +287,8 @@ fn r_st_10_transitions_are_counted_across_list_boundaries() {
         c.draw(3, 0);
     });
     for list in [&write, &read, &read, &write] {
-        imm.execute_command_list(list, false).unwrap();
+        imm.execute_command_list(list, RestoreState::ClearState)
+            .unwrap();
     }
     assert_eq!(imm.counters().cache_flushes, 2);
 }
@@ -295,7 +300,9 @@ fn r_st_10_immediate_and_deferred_agree() {
     let f = Fixture::new();
     let mut deferred = ImmediateContext::new(&f.device).unwrap();
     let list = f.legacy(|c| transitions(&f, c));
-    deferred.execute_command_list(&list, true).unwrap();
+    deferred
+        .execute_command_list(&list, RestoreState::Restore)
+        .unwrap();
     let g = Fixture::twin_of(&f, Semantics::Legacy);
     let mut direct = ImmediateContext::new(&g.device).unwrap();
     transitions(&g, &mut direct);
@@ -318,11 +325,15 @@ fn r_st_10_carried_state_keeps_the_unbound_slot_null() {
     context.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     context.om_set_render_targets(&[Some(f.rt_rtv)], None);
     context.om_set_render_targets(&[None], None);
-    let first = context.finish_command_list(true).unwrap();
+    let first = context.finish_command_list(RestoreState::Restore).unwrap();
     context.draw(3, 0);
-    let second = context.finish_command_list(false).unwrap();
-    imm.execute_command_list(&first, false).unwrap();
-    imm.execute_command_list(&second, false).unwrap();
+    let second = context
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    imm.execute_command_list(&first, RestoreState::ClearState)
+        .unwrap();
+    imm.execute_command_list(&second, RestoreState::ClearState)
+        .unwrap();
     assert_eq!(seen(&mut imm, 0, "ps.srv.0"), FieldValue::Null);
 }
 
@@ -340,7 +351,9 @@ fn r_st_10_an_unbound_slot_drops_its_binding_reference() {
     assert_eq!(d.references(f.rt_srv), Some(1), "the list's only");
     context.set_shader_resources(Stage::Pixel, 1, &[Some(f.rt_srv)]);
     assert_eq!(d.references(f.rt_srv), Some(1), "a null bind takes none");
-    let list = context.finish_command_list(false).unwrap();
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
     assert_eq!(d.references(f.rt_srv), Some(1));
     drop(list);
     assert_eq!(d.references(f.rt_srv), Some(0));

@@ -420,7 +420,7 @@ fn digest(run: &Replay) -> String {
         .to_string()
 }
 
-/// An engine bug the replay found (fixed): after `execute_command_list(list, false)` a legacy
+/// An engine bug the replay found (fixed): after `execute_command_list(list, RestoreState::ClearState)` a legacy
 /// immediate context's state is the ClearState defaults, but its recorder still shadowed the
 /// bindings from before, so a later write_discard map of a buffer that was bound re-bound it
 /// (R-ST-8's patch of a bound buffer), and the draw read a constant buffer nothing binds.

@@ -23,7 +23,7 @@ fn min_lod(imm: &mut ImmediateContext, index: usize) -> String {
     shown(imm.gpu(), index, "vs.srv.0.min_lod")
 }
 
-fn bind_and_draw(f: &Fixture, c: &mut DeferredContext) {
+fn bind_and_draw(f: &Fixture, c: &mut impl DeviceContext) {
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.set_shader_resources(Stage::Vertex, 0, &[Some(f.tex_srv)]);
     c.draw(3, 0);
@@ -39,7 +39,8 @@ fn r_ex_2_a_list_goes_to_the_gpu_in_one_run_per_segment_whatever_its_length() {
         let list = f.fast(|c| (0..draws).for_each(|_| c.draw(3, 0)));
         assert_eq!(list.segments().count(), 1);
         let before = imm.counters().ib_executions;
-        imm.execute_command_list(&list, false).unwrap();
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .unwrap();
         assert_eq!(imm.counters().ib_executions - before, 1, "{draws} draws");
     }
     // Legacy: each split point cuts the list; runs between them go by reference.
@@ -53,7 +54,8 @@ fn r_ex_2_a_list_goes_to_the_gpu_in_one_run_per_segment_whatever_its_length() {
         c.draw(3, 0);
     });
     assert_eq!(list.segments().count(), 7, "4 runs, 3 split points");
-    imm.execute_command_list(&list, false).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
     let counters = imm.counters();
     assert_eq!(
         (
@@ -84,7 +86,8 @@ fn r_st_6_legacy_binds_copy_the_resource_min_lod_seen_after_a_rebind() {
     });
     assert_eq!(f.device.resource_min_lod(f.tex), Some(4.0), "at once");
     imm.draw(3, 0);
-    imm.execute_command_list(&list, false).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
     assert_eq!(min_lod(&mut imm, 2), "2");
     assert_eq!(min_lod(&mut imm, 3), "4");
 }
@@ -105,13 +108,14 @@ fn r_st_6_fast_binds_copy_the_view_min_lod_seen_after_a_rebind() {
     imm.draw(3, 0);
     assert_eq!(min_lod(&mut imm, 1), "1.5", "not bound again yet");
     let list = f.fast(|c| bind_and_draw(&f, c));
-    imm.execute_command_list(&list, false).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
     assert_eq!(min_lod(&mut imm, 2), "0.5");
 }
 
 // ----- R-ST-8 ----------------------------------------------------------------------------------
 
-fn bind_dynamic_and_draw(f: &Fixture, c: &mut DeferredContext) {
+fn bind_dynamic_and_draw(f: &Fixture, c: &mut impl DeviceContext) {
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
     c.draw(3, 0);
@@ -130,10 +134,12 @@ fn r_st_8_a_list_maps_its_own_instance_and_never_changes_the_immediate_one() {
             write_discard(c, f.cb_dyn);
             bind_dynamic_and_draw(&f, c);
         });
-        imm.execute_command_list(&list, false).unwrap();
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .unwrap();
         let listed = instance(&mut imm, 1, "vs.cb.0");
         assert_ne!(listed, immediate, "{semantics:?}: the list's own instance");
-        imm.execute_command_list(&list, false).unwrap();
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .unwrap();
         assert_eq!(
             instance(&mut imm, 2, "vs.cb.0"),
             listed,
@@ -165,7 +171,8 @@ fn r_st_8_after_a_legacy_list_the_immediate_context_reads_its_last_instance() {
             write_discard(c, f.cb_dyn);
         });
         let last = *map_instances(&list).last().unwrap();
-        imm.execute_command_list(&list, false).unwrap();
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .unwrap();
         bind_dynamic_and_draw(&f, &mut imm);
         assert_eq!(
             instance(&mut imm, 0, "vs.cb.0"),
@@ -174,11 +181,13 @@ fn r_st_8_after_a_legacy_list_the_immediate_context_reads_its_last_instance() {
         );
         // A later legacy list's split point resolves to it too (R-SP-4).
         let split = f.legacy(|c| bind_dynamic_and_draw(&f, c));
-        imm.execute_command_list(&split, false).unwrap();
+        imm.execute_command_list(&split, RestoreState::ClearState)
+            .unwrap();
         assert_eq!(instance(&mut imm, 1, "vs.cb.0"), last);
         // A fast list's maps revert.
         let fast = f.fast(|c| write_discard(c, f.cb_dyn));
-        imm.execute_command_list(&fast, false).unwrap();
+        imm.execute_command_list(&fast, RestoreState::ClearState)
+            .unwrap();
         bind_dynamic_and_draw(&f, &mut imm);
         assert_eq!(
             instance(&mut imm, 2, "vs.cb.0"),
@@ -196,7 +205,8 @@ fn r_st_8_a_draw_after_a_legacy_list_sees_its_instance_without_a_rebind() {
     let list = f.legacy(|c| write_discard(c, f.cb_dyn));
     let last = map_instances(&list)[0];
     // restore = true puts the binding back: the runtime patches it to the new instance.
-    imm.execute_command_list(&list, true).unwrap();
+    imm.execute_command_list(&list, RestoreState::Restore)
+        .unwrap();
     imm.draw(3, 0);
     assert_eq!(instance(&mut imm, 1, "vs.cb.0"), last);
     assert_eq!(imm.get_constant_buffer(Stage::Vertex, 0), Some(f.cb_dyn));
@@ -212,16 +222,18 @@ fn r_st_8_nested_legacy_lists_leave_the_last_instance_in_execution_order() {
     // a split point after the inner list reads it too.
     let outer = f.legacy(|c| {
         write_discard(c, f.cb_dyn);
-        c.execute_command_list(&inner, false);
+        c.execute_command_list(&inner, RestoreState::ClearState);
     });
     let reader = f.legacy(|c| {
-        c.execute_command_list(&inner, false);
+        c.execute_command_list(&inner, RestoreState::ClearState);
         bind_dynamic_and_draw(&f, c);
     });
-    imm.execute_command_list(&outer, false).unwrap();
+    imm.execute_command_list(&outer, RestoreState::ClearState)
+        .unwrap();
     bind_dynamic_and_draw(&f, &mut imm);
     assert_eq!(instance(&mut imm, 0, "vs.cb.0"), inner_instance);
-    imm.execute_command_list(&reader, false).unwrap();
+    imm.execute_command_list(&reader, RestoreState::ClearState)
+        .unwrap();
     assert_eq!(
         instance(&mut imm, 1, "vs.cb.0"),
         inner_instance,
@@ -229,20 +241,22 @@ fn r_st_8_nested_legacy_lists_leave_the_last_instance_in_execution_order() {
     );
     // The inner list first, then the outer list's own map: the outer's is the last.
     let outer_last = f.legacy(|c| {
-        c.execute_command_list(&inner, false);
+        c.execute_command_list(&inner, RestoreState::ClearState);
         write_discard(c, f.cb_dyn);
     });
     let own = map_instances(&outer_last)[0];
-    imm.execute_command_list(&outer_last, false).unwrap();
+    imm.execute_command_list(&outer_last, RestoreState::ClearState)
+        .unwrap();
     bind_dynamic_and_draw(&f, &mut imm);
     assert_eq!(instance(&mut imm, 2, "vs.cb.0"), own);
     // A legacy list nested in a fast one still executed: it leaves its instance; the fast
     // list's own maps revert.
     let fast_outer = f.fast(|c| {
-        c.execute_command_list(&inner, false);
+        c.execute_command_list(&inner, RestoreState::ClearState);
         write_discard(c, f.cb_dyn);
     });
-    imm.execute_command_list(&fast_outer, false).unwrap();
+    imm.execute_command_list(&fast_outer, RestoreState::ClearState)
+        .unwrap();
     bind_dynamic_and_draw(&f, &mut imm);
     assert_eq!(instance(&mut imm, 3, "vs.cb.0"), inner_instance);
 }
@@ -265,7 +279,8 @@ fn r_st_8_legacy_sees_a_write_discard_of_a_bound_buffer_without_a_rebind() {
         write_discard(c, f.cb_dyn);
         c.draw(3, 0);
     });
-    imm.execute_command_list(&list, false).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
     assert_ne!(
         instance(&mut imm, 2, "vs.cb.0"),
         instance(&mut imm, 3, "vs.cb.0")

@@ -24,7 +24,7 @@ fn fence_waits(imm: &mut ImmediateContext) -> u64 {
 }
 
 /// Draws into back buffer `index` of `chain`, with the vertex shader bound.
-fn draw_to_back_buffer(f: &Fixture, c: &mut DeferredContext, chain: SwapChain, index: usize) {
+fn draw_to_back_buffer(f: &Fixture, c: &mut impl DeviceContext, chain: SwapChain, index: usize) {
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.om_set_render_targets(&[Some(back_buffer_rtv(f, chain, index))], None);
     c.draw(3, 0);
@@ -54,9 +54,10 @@ fn r_ex_5_a_fence_is_pending_until_the_work_before_it_has_run() {
     let mut dc = f.context(Semantics::Fast);
     dc.draw(3, 0);
     let fence = dc.insert_fence(Engine::Graphics);
-    let list = dc.finish_command_list(false).unwrap();
+    let list = dc.finish_command_list(RestoreState::ClearState).unwrap();
     assert!(imm.is_fence_pending(fence), "its list has not executed");
-    imm.execute_command_list(&list, false).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
     assert!(!imm.is_fence_pending(fence));
     let direct = imm.insert_fence(Engine::Graphics);
     assert!(
@@ -80,7 +81,9 @@ fn r_ex_5_a_wait_on_a_fence_never_inserted_is_refused() {
     assert!(refusal.to_string().contains("wait forever"), "{refusal}");
     let mut dc = f.context(Semantics::Fast);
     dc.insert_wait_on_fence(Engine::Graphics, 0);
-    let error = dc.finish_command_list(false).unwrap_err();
+    let error = dc
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
 }
 
@@ -93,7 +96,8 @@ fn r_ex_5_waits_on_fences_and_memory_are_counted() {
         c.insert_wait_on_fence(Engine::Graphics, fence);
         c.insert_wait_on_memory(f.args, 8, 1);
     });
-    imm.execute_command_list(&list, false).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
     assert_eq!(fence_waits(&mut imm), 2);
 }
 
@@ -103,7 +107,8 @@ fn r_ex_5_a_bottom_of_pipe_value_is_read_back_once_written() {
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     let list = f.fast(|c| c.write_value_bottom_of_pipe(f.args, 8, 42));
     assert_eq!(imm.memory_value(f.args, 8), None);
-    imm.execute_command_list(&list, false).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
     assert_eq!(imm.memory_value(f.args, 8), Some(42));
     assert_eq!(imm.memory_value(f.args, 16), None);
 }
@@ -141,10 +146,16 @@ fn r_ex_6_a_legacy_map_of_a_buffer_the_gpu_uses_waits_for_it() {
     let readback = staging(&f);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.copy_resource(readback, f.sb);
-    assert!(imm.map(readback, MapType::Read, false).is_ok());
+    assert!(imm
+        .map(readback, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok());
     imm.unmap(readback);
     assert_eq!(fence_waits(&mut imm), 1, "waited for the copy");
-    assert!(imm.map(readback, MapType::Read, false).is_ok());
+    assert!(imm
+        .map(readback, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok());
     imm.unmap(readback);
     assert_eq!(fence_waits(&mut imm), 1, "finished: no second wait");
 }
@@ -155,7 +166,10 @@ fn r_ex_6_a_fast_map_never_waits() {
     let readback = staging(&f);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.copy_resource(readback, f.sb);
-    assert!(imm.map(readback, MapType::Read, false).is_ok());
+    assert!(imm
+        .map(readback, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok());
     imm.unmap(readback);
     assert_eq!(fence_waits(&mut imm), 0);
 }
@@ -166,13 +180,21 @@ fn r_ex_6_a_fast_list_updates_no_fence_so_a_legacy_map_does_not_wait_for_it() {
     let readback = staging(&f);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     let list = f.fast(|c| c.copy_resource(readback, f.sb));
-    imm.execute_command_list(&list, false).unwrap();
-    assert!(imm.map(readback, MapType::Read, false).is_ok());
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    assert!(imm
+        .map(readback, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok());
     assert_eq!(fence_waits(&mut imm), 0, "fast semantics updates no fence");
     let list = f.legacy(|c| c.copy_resource(f.sb, readback));
     imm.unmap(readback);
-    imm.execute_command_list(&list, false).unwrap();
-    assert!(imm.map(readback, MapType::Write, false).is_ok());
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    assert!(imm
+        .map(readback, MapType::Write, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok());
     assert_eq!(fence_waits(&mut imm), 1, "a legacy list does");
 }
 
@@ -188,14 +210,21 @@ fn r_ex_6_a_legacy_map_of_an_indirect_argument_buffer_does_not_wait_for_it() {
     imm.set_shader(Stage::Compute, Some(f.cs));
     imm.dispatch_indirect(f.args, 32);
     let list = f.legacy(|c| c.draw_instanced_indirect(f.args, 0));
-    imm.execute_command_list(&list, false).unwrap();
-    assert!(imm.map(f.args, MapType::Write, true).is_ok());
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    assert!(imm
+        .map(f.args, MapType::Write, MapFlags::AllowUsageDefault)
+        .map(Mapped::keep_mapped)
+        .is_ok());
     imm.unmap(f.args);
     assert_eq!(fence_waits(&mut imm), 0, "indirect arguments: no wait");
     // Any other use of it is a legacy use: the map waits for that.
     imm.copy_resource(f.args, f.cb);
     imm.draw_instanced_indirect(f.args, 0);
-    assert!(imm.map(f.args, MapType::Write, true).is_ok());
+    assert!(imm
+        .map(f.args, MapType::Write, MapFlags::AllowUsageDefault)
+        .map(Mapped::keep_mapped)
+        .is_ok());
     imm.unmap(f.args);
     assert_eq!(fence_waits(&mut imm), 1, "waited for the copy");
 }
@@ -205,7 +234,10 @@ fn r_v_1_a_fast_map_of_an_indirect_argument_buffer_in_use_is_still_reported() {
     let f = Fixture::validated(Semantics::Fast);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.draw_instanced_indirect(f.args, 0);
-    let error = imm.map(f.args, MapType::Write, true).unwrap_err();
+    let error = imm
+        .map(f.args, MapType::Write, MapFlags::AllowUsageDefault)
+        .map(Mapped::keep_mapped)
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::ResourceInUse, "{error}");
 }
 
@@ -214,15 +246,35 @@ fn r_ex_6_read_and_write_maps_need_staging_or_allow_usage_default() {
     let f = Fixture::new();
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     for (buffer, allow) in [(f.cb_dyn, false), (f.vb, false), (f.cb, false)] {
-        let error = imm.map(buffer, MapType::Read, allow).unwrap_err();
+        let error = imm
+            .map(
+                buffer,
+                MapType::Read,
+                if allow {
+                    MapFlags::AllowUsageDefault
+                } else {
+                    MapFlags::None
+                },
+            )
+            .map(Mapped::keep_mapped)
+            .unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
         assert!(error.to_string().contains("staging"), "{error}");
     }
-    assert!(imm.map(f.cb, MapType::ReadWrite, true).is_ok());
-    let error = imm.map(f.cb, MapType::Read, true).unwrap_err();
+    assert!(imm
+        .map(f.cb, MapType::ReadWrite, MapFlags::AllowUsageDefault)
+        .map(Mapped::keep_mapped)
+        .is_ok());
+    let error = imm
+        .map(f.cb, MapType::Read, MapFlags::AllowUsageDefault)
+        .map(Mapped::keep_mapped)
+        .unwrap_err();
     assert!(error.to_string().contains("already mapped"), "{error}");
     imm.unmap(f.cb);
-    let error = imm.map(f.tex, MapType::Read, false).unwrap_err();
+    let error = imm
+        .map(f.tex, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .unwrap_err();
     assert!(error.to_string().contains("not modelled"), "{error}");
 }
 
@@ -231,9 +283,11 @@ fn r_ex_6_what_a_write_map_wrote_a_read_map_reads() {
     let f = Fixture::new();
     let buffer = staging(&f);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
-    imm.map(buffer, MapType::Write, false).unwrap()[..4].copy_from_slice(&[1, 2, 3, 4]);
-    imm.unmap(buffer);
-    let data = imm.map(buffer, MapType::Read, false).unwrap();
+    imm.map(buffer, MapType::Write, MapFlags::None).unwrap()[..4].copy_from_slice(&[1, 2, 3, 4]); // unmapped on drop
+    let data = imm
+        .map(buffer, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .unwrap();
     assert_eq!(&data[..5], &[1, 2, 3, 4, 0]);
     assert_eq!(data.len(), 256);
 }
@@ -246,13 +300,17 @@ fn r_ex_6_write_discard_on_the_immediate_context_never_waits() {
     imm.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
     imm.draw(3, 0);
     assert_eq!(
-        imm.map(f.cb_dyn, MapType::WriteDiscard, false)
+        imm.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
             .unwrap()
             .len(),
         256
     );
     imm.unmap(f.cb_dyn);
-    let error = imm.map(f.vb, MapType::WriteDiscard, false).unwrap_err();
+    let error = imm
+        .map(f.vb, MapType::WriteDiscard, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
     assert_eq!(fence_waits(&mut imm), 0);
 }
@@ -301,9 +359,10 @@ fn r_ex_7_a_list_is_bound_to_the_back_buffer_it_was_recorded_against() {
             draw_to_back_buffer(&f, c, chain, 0);
         });
         assert_eq!(list.back_buffer_affinity(), Some((chain, 0)));
-        imm.execute_command_list(&list, false).unwrap();
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .unwrap();
         imm.present(chain).unwrap();
-        let result = imm.execute_command_list(&list, false);
+        let result = imm.execute_command_list(&list, RestoreState::ClearState);
         if validation {
             let error = result.unwrap_err();
             assert_eq!(error.kind(), ErrorKind::BackBufferAffinity);
@@ -335,7 +394,8 @@ fn r_st_4_legacy_getters_read_the_state_and_fast_ones_return_nothing() {
         "out of range"
     );
     let list = f.legacy(|c| c.set_shader(Stage::Pixel, Some(f.ps_uavs)));
-    imm.execute_command_list(&list, true).unwrap();
+    imm.execute_command_list(&list, RestoreState::Restore)
+        .unwrap();
     assert_eq!(imm.get_shader(Stage::Pixel), Some(f.ps), "restored");
 
     let f = Fixture::with_immediate(Semantics::Fast);
@@ -353,7 +413,10 @@ fn r_v_1_a_fast_map_of_a_buffer_in_use_is_refused_until_a_fence_passes() {
     let readback = staging(&f);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.copy_resource(readback, f.sb);
-    let error = imm.map(readback, MapType::Read, false).unwrap_err();
+    let error = imm
+        .map(readback, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::ResourceInUse);
     let message = error.to_string();
     for part in [
@@ -368,7 +431,9 @@ fn r_v_1_a_fast_map_of_a_buffer_in_use_is_refused_until_a_fence_passes() {
     let fence = imm.insert_fence(Engine::Graphics);
     assert!(!imm.is_fence_pending(fence));
     assert!(
-        imm.map(readback, MapType::Read, false).is_ok(),
+        imm.map(readback, MapType::Read, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .is_ok(),
         "synchronised"
     );
     assert_eq!(imm.counters().fence_waits, 0, "fast never waits");
@@ -392,18 +457,22 @@ fn r_v_1_a_first_write_to_a_back_buffer_without_a_wait_on_present_is_reported() 
 
     // The next frame's buffer needs its own wait; a list may carry it, or the context.
     let unwaited = f.fast(|c| draw_to_back_buffer(&f, c, chain, 1));
-    let error = imm.execute_command_list(&unwaited, false).unwrap_err();
+    let error = imm
+        .execute_command_list(&unwaited, RestoreState::ClearState)
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::MissingWaitOnPresent);
     imm.present(chain).unwrap();
     imm.insert_wait_on_present(chain);
     let list = f.fast(|c| draw_to_back_buffer(&f, c, chain, 2));
-    imm.execute_command_list(&list, false).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
     imm.present(chain).unwrap();
     let waits = f.fast(|c| {
         c.insert_wait_on_present(chain);
         c.clear_render_target_view(back_buffer_rtv(&f, chain, 0), [0.0; 4]);
     });
-    imm.execute_command_list(&waits, false).unwrap();
+    imm.execute_command_list(&waits, RestoreState::ClearState)
+        .unwrap();
 }
 
 #[test]
@@ -468,7 +537,7 @@ fn r_v_1_executing_a_fast_list_that_names_a_released_object_is_refused() {
             c.draw(3, 0);
         });
         f.device.release(f.cb);
-        let result = imm.execute_command_list(&list, false);
+        let result = imm.execute_command_list(&list, RestoreState::ClearState);
         if validation {
             let error = result.unwrap_err();
             assert_eq!(error.kind(), ErrorKind::ReleasedObject);
@@ -495,21 +564,25 @@ fn r_v_1_a_legacy_list_executed_after_the_application_released_its_buffer_is_val
         };
         let legacy = f.legacy(binds_cb);
         let fast = f.fast(binds_cb);
-        let fast_around_legacy = f.fast(|c| c.execute_command_list(&legacy, false));
-        let legacy_around_fast = f.legacy(|c| c.execute_command_list(&fast, false));
+        let fast_around_legacy =
+            f.fast(|c| c.execute_command_list(&legacy, RestoreState::ClearState));
+        let legacy_around_fast =
+            f.legacy(|c| c.execute_command_list(&fast, RestoreState::ClearState));
         f.device.release(f.cb);
         assert!(
             f.device.references(f.cb).is_some_and(|n| n > 0),
             "the legacy list keeps the buffer alive"
         );
-        imm.execute_command_list(&legacy, false)
+        imm.execute_command_list(&legacy, RestoreState::ClearState)
             .unwrap_or_else(|e| panic!("{immediate:?}: the legacy list is valid: {e}"));
-        imm.execute_command_list(&fast_around_legacy, false)
+        imm.execute_command_list(&fast_around_legacy, RestoreState::ClearState)
             .unwrap_or_else(|e| panic!("{immediate:?}: the nested legacy list is valid: {e}"));
         assert_eq!(imm.counters().draws, 2);
         assert_eq!(field(imm.gpu(), 1, "vs.cb.0"), Some(object(f.cb)));
         for list in [&fast, &legacy_around_fast] {
-            let error = imm.execute_command_list(list, false).unwrap_err();
+            let error = imm
+                .execute_command_list(list, RestoreState::ClearState)
+                .unwrap_err();
             assert_eq!(error.kind(), ErrorKind::ReleasedObject);
             assert!(error.to_string().contains("buffer 'cb'"), "{error}");
         }
@@ -522,10 +595,10 @@ fn r_v_1_mixing_semantics_in_one_scope_is_refused_with_validation_too() {
     let f = Fixture::validated(Semantics::Legacy);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     imm.begin_command_list_execution();
-    imm.execute_command_list(&f.fast(|c| c.draw(3, 0)), false)
+    imm.execute_command_list(&f.fast(|c| c.draw(3, 0)), RestoreState::ClearState)
         .unwrap();
     let error = imm
-        .execute_command_list(&f.legacy(|c| c.draw(3, 0)), false)
+        .execute_command_list(&f.legacy(|c| c.draw(3, 0)), RestoreState::ClearState)
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::MixedSemantics);
     imm.end_command_list_execution();

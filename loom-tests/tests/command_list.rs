@@ -4,7 +4,7 @@
 #![cfg(loom)]
 
 use loom_tests::{check, spawn, DEVICE_BRANCHES};
-use recorder::{ChunkPolicy, DeferredContextDesc, Device, DeviceDesc, Semantics};
+use recorder::{ChunkPolicy, DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics};
 
 /// A device whose lists are recorded into 4 KB chunks (loom needs no more memory than that).
 fn small_device() -> Device {
@@ -34,7 +34,9 @@ fn clones_dropped_on_two_threads_return_chunks_once() {
             })
             .unwrap();
         context.draw(3, 0);
-        let list = context.finish_command_list(false).unwrap();
+        let list = context
+            .finish_command_list(RestoreState::ClearState)
+            .unwrap();
         let list_chunks = list.stats().chunks as u64;
         assert_eq!(list_chunks, 1);
         let before = device.pool_stats();
@@ -82,9 +84,13 @@ fn nested_list_dropped_with_its_outer_list_on_two_threads_returns_chunks_once() 
             })
             .unwrap();
         context.draw(3, 0);
-        let inner = context.finish_command_list(false).unwrap();
-        context.execute_command_list(&inner, false);
-        let outer = context.finish_command_list(false).unwrap();
+        let inner = context
+            .finish_command_list(RestoreState::ClearState)
+            .unwrap();
+        context.execute_command_list(&inner, RestoreState::ClearState);
+        let outer = context
+            .finish_command_list(RestoreState::ClearState)
+            .unwrap();
         let chunks = (inner.stats().chunks + outer.stats().chunks) as u64;
         assert_eq!(chunks, 2);
         let before = device.pool_stats();
@@ -113,9 +119,9 @@ fn nested_list_dropped_with_its_outer_list_on_two_threads_returns_chunks_once() 
 fn bundle_body_racing_release_returns_chunks_once() {
     check(DEVICE_BRANCHES, || {
         let device = small_device();
-        let mut context = device.bundle_context("bundle", None);
+        let mut context = device.bundle_recorder("bundle", None);
         context.draw(3, 0);
-        let body = context.finish_command_list(false).unwrap();
+        let body = context.finish_bundle().unwrap();
         drop(context);
         let before = device.pool_stats();
         let handle = device.register_bundle(body, Default::default(), 16, "bundle");

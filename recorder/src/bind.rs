@@ -13,13 +13,15 @@
 use std::mem::MaybeUninit;
 
 use crate::command::*;
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::desc::*;
+use crate::device_context::PredicateValue;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::ShaderInfo;
 use crate::limits::*;
 use crate::resolve::{check_range, in_place, set_bit, slot_range, slots_payload, SlotCall};
+use crate::role::Role;
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
 use crate::state::{BlendRecord, DepthStencilRecord};
@@ -32,7 +34,7 @@ pub struct VertexBuffer {
     pub offset: u32,
 }
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     // ----- the calls ---------------------------------------------------------------------------
 
     pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {
@@ -853,7 +855,8 @@ impl DeferredContext {
     }
 
     /// Predicates the following draws on `predicate` (a query of kind predicate), or stops.
-    pub fn set_predication(&mut self, predicate: Option<Query>, value: bool) {
+    pub fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue) {
+        let value = value.as_bool();
         self.begin_call();
         const CALL: &str = "set_predication";
         let handle = predicate.map_or(RawHandle::NULL, |q| q.0);

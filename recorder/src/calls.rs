@@ -2,15 +2,17 @@
 //! copies, queries, compression, minimum LOD, presents and fences (maps are in `map.rs`).
 
 use crate::command::*;
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::desc::*;
+use crate::device_context::Compression;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo};
+use crate::role::Role;
 use crate::split::SplitCategory;
 use crate::sync::Ordering;
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     // ----- draws -------------------------------------------------------------------------------
 
     #[inline]
@@ -520,7 +522,8 @@ impl DeferredContext {
     }
 
     /// Overrides a target's compression state when the list executes (R-ST-9).
-    pub fn set_resource_compression(&mut self, texture: Texture, compressed: bool) {
+    pub fn set_resource_compression(&mut self, texture: Texture, compressed: Compression) {
+        let compressed = compressed.is_compressed();
         self.begin_call();
         const CALL: &str = "set_resource_compression";
         if self.device.textures.get(texture.0, false).is_err() {

@@ -1,16 +1,17 @@
 //! Carrying a legacy context's state into its next list (R-ST-1): after
-//! `finish_command_list(true)`, the next list starts by re-binding everything the context had
+//! `finish_command_list(RestoreState::Restore)`, the next list starts by re-binding everything the context had
 //! bound, through the same encoding as the calls that set it. Dynamic bindings become split
 //! points again (their data stayed with the previous list, R-SP-1), and so do render-target,
 //! UAV and depth-stencil-state binds and views of compressible targets, as they would be if the
 //! application re-issued the calls.
 
 use crate::command::*;
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::desc::Stage;
 
 use crate::error::Error;
 use crate::resolve::{in_place, slots_payload, Bound, SlotCall};
+use crate::role::Role;
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
 use crate::state::{Bindings, BlendRecord, DepthStencilRecord, ResetIndex};
@@ -53,7 +54,7 @@ fn carried_view(view: &BoundView) -> (BoundView, Option<SplitCategory>) {
 }
 
 /// Carried bindings already hold their binding references: nothing to record in the shadow.
-fn keep<T>(_: &mut DeferredContext, _: &[T]) -> Result<(), Error> {
+fn keep<T, R: Role>(_: &mut Recorder<R>, _: &[T]) -> Result<(), Error> {
     Ok(())
 }
 
@@ -61,7 +62,7 @@ fn any_bound<T: Bound>(slots: &[T]) -> bool {
     slots.iter().any(|slot| !slot.handle().is_null())
 }
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     /// Re-encodes a whole slot array, from slot 0, if anything is bound in it: `carried` gives
     /// each slot's binding and split point in the new list.
     fn carry_slots<T: Bound>(

@@ -25,9 +25,11 @@ use crate::list::{
     discard_chain, write_index, CommandList, IndexEntry, LastInstance, ListHeader, ListMemory,
     ListOrigin, ListStats, StartState,
 };
+use crate::role::{DeferredRole, Role};
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
 use crate::sync::{Arc, Ordering};
+use std::marker::PhantomData;
 
 /// How to create a deferred context.
 #[derive(Clone, Debug, Default)]
@@ -42,7 +44,31 @@ pub struct DeferredContextDesc<'a> {
     pub engine: Engine,
 }
 
-/// A deferred context: records commands into a command list.
+/// What becomes of a context's state when a list ends or has run: D3D11's
+/// `RestoreDeferredContextState` (of `FinishCommandList`) and `RestoreContextState` (of
+/// `ExecuteCommandList`), named (R-ST-1, R-ST-2). Fast semantics refuses
+/// [`Restore`](Self::Restore) (`restore_not_supported`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RestoreState {
+    /// The state goes back to the ClearState defaults (D3D11's `FALSE`).
+    #[default]
+    ClearState,
+    /// The state from before is kept, or put back (D3D11's `TRUE`; legacy semantics only).
+    Restore,
+}
+
+impl RestoreState {
+    /// Whether the state is kept or put back.
+    #[inline]
+    pub fn is_restore(self) -> bool {
+        self == Self::Restore
+    }
+}
+
+/// A deferred context: records commands into a command list, which
+/// [`finish_command_list`](Recorder::finish_command_list) ends. The recording core in the
+/// deferred role: the calls every context shares are the core's (and [`DeviceContext`]'s), the
+/// list's life cycle (finish, discard, nesting, bundle calls) is this type's alone.
 ///
 /// It is `Send` but not `Sync`: many contexts record in parallel, each on one thread at a time.
 ///
@@ -50,7 +76,17 @@ pub struct DeferredContextDesc<'a> {
 /// fn needs_sync<T: Sync>() {}
 /// needs_sync::<recorder::DeferredContext>();
 /// ```
-pub struct DeferredContext {
+///
+/// [`DeviceContext`]: crate::DeviceContext
+pub type DeferredContext = Recorder<DeferredRole>;
+
+/// The recording core every context type owns: the chunk writer, the sticky error, the
+/// statistics, the map tracker and (legacy) the shadow of the bound state. `R` is the context's
+/// role ([`DeferredRole`], [`ImmediateRole`](crate::ImmediateRole), [`BundleRole`](crate::BundleRole)): the calls a role alone may make
+/// are implemented for `Recorder<ThatRole>` only, so a context has no call that exists only to
+/// fail, and the few rules that differ by role are constants of the role, decided at compile
+/// time (no flag is read at run time).
+pub struct Recorder<R: Role> {
     pub(crate) device: Arc<DeviceShared>,
     name: StdArc<str>,
     pub(crate) serial: u32,
@@ -67,17 +103,13 @@ pub struct DeferredContext {
     pub(crate) refused: u32,
     error: Option<RecordError>,
     /// The last call refused, kept after the sticky error is taken (for `expect error`).
-    last_refusal: Option<Error>,
+    pub(crate) last_refusal: Option<Error>,
     pub(crate) maps: MapTracker,
     map_serial: u32,
     /// Legacy only: the context's own state.
     pub(crate) shadow: Option<Box<LegacyShadow>>,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
-    /// The recorder of the immediate context (`Device::immediate_recorder`): its batches run at
-    /// once, so its state and its current dynamic instances persist from batch to batch.
-    pub(crate) immediate: bool,
-    /// The context records a draw bundle (`Device::bundle_context`, see `bundle.rs`).
-    pub(crate) bundle: bool,
+    role: PhantomData<R>,
 }
 
 /// Where contexts come from: the device makes them, and this file, which knows what a context
@@ -118,27 +150,13 @@ impl Device {
         let serial = self.shared.next_recorder.fetch_add(1, Ordering::Relaxed);
         Ok(DeferredContext::new(self.shared.clone(), desc, serial))
     }
-
-    /// The recorder of the device's one immediate context, for the executor's `ImmediateContext`
-    /// (R-OBJ-1): it records the immediate context's direct calls, with the immediate
-    /// semantics of the device, in batches the executor runs at once. Refused the second time.
-    #[doc(hidden)]
-    pub fn immediate_recorder(&self) -> Result<DeferredContext, Error> {
-        if !self.shared.take_immediate() {
-            return Err(Error::invalid(
-                "immediate_context",
-                "the device's immediate context exists already (one per device, R-OBJ-1)",
-            ));
-        }
-        Ok(DeferredContext::new_immediate(self.shared.clone()))
-    }
 }
 
 // SAFETY: the context exclusively owns its chunks (through `writer` and `list_header`) and its
 // tracker; moving it to another thread moves that ownership. Raw pointers keep it `!Sync`.
-unsafe impl Send for DeferredContext {}
+unsafe impl<R: Role> Send for Recorder<R> {}
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     pub(crate) fn new(
         device: Arc<DeviceShared>,
         desc: &DeferredContextDesc<'_>,
@@ -167,25 +185,9 @@ impl DeferredContext {
             map_serial: 0,
             shadow: (desc.semantics == Semantics::Legacy).then(Box::default),
             back_buffer: None,
-            immediate: false,
-            bundle: false,
+            role: PhantomData,
         };
         context.start_list(false);
-        context
-    }
-
-    /// The immediate context's recorder: serial 0, outside the 48 deferred contexts.
-    pub(crate) fn new_immediate(device: Arc<DeviceShared>) -> Self {
-        let semantics = device.desc.immediate_semantics;
-        let desc = DeferredContextDesc {
-            name: "immediate",
-            semantics,
-            chunk_policy: None,
-            engine: Engine::Graphics,
-        };
-        let mut context = Self::new(device, &desc, 0);
-        context.immediate = true;
-        context.start = StartState::Inherited;
         context
     }
 
@@ -229,21 +231,21 @@ impl DeferredContext {
 
     /// Begins a list: reserves its header, forgets the previous list's maps, and under legacy
     /// semantics re-binds the carried state when the last finish had restore=true (R-ST-1).
-    fn start_list(&mut self, carried: bool) {
+    pub(crate) fn start_list(&mut self, carried: bool) {
         self.stats = ListStats::default();
         self.calls_made = 0;
         self.refused = 0;
         self.error = None;
         self.last_refusal = None;
         self.back_buffer = None;
-        if self.immediate {
+        if R::RUNS_AT_ONCE {
             // The immediate context's maps outlive its batches; their data does not.
             self.maps.forget_data();
         } else {
             self.maps.clear();
         }
         self.start = match (self.semantics, carried) {
-            _ if self.immediate => StartState::Inherited,
+            _ if R::RUNS_AT_ONCE => StartState::Inherited,
             (Semantics::Fast, _) => StartState::Inherited,
             (Semantics::Legacy, false) => StartState::ClearState,
             (Semantics::Legacy, true) => StartState::Carried,
@@ -262,18 +264,10 @@ impl DeferredContext {
         }
     }
 
-    /// Ends the list (R-REC-6). Legacy: `restore = true` keeps the context's state for the next
-    /// list, `false` resets it to the ClearState defaults. Fast: `true` is refused with
-    /// `restore_not_supported` and the list stays open. A list with a sticky error is discarded
-    /// and its first error returned.
-    pub fn finish_command_list(&mut self, restore: bool) -> Result<CommandList, RecordError> {
+    /// [`finish_command_list`](Recorder::finish_command_list)'s work, for the deferred
+    /// context and for a bundle's core (`Recorder::finish_bundle`).
+    pub(crate) fn finish_list(&mut self, restore: bool) -> Result<CommandList, RecordError> {
         self.calls_made += 1;
-        if self.immediate {
-            return Err(self.refuse_finish(Error::invalid(
-                "finish_command_list",
-                "the immediate context has no command list to finish: its calls run at once (R-EX-1)",
-            )));
-        }
         if let Some(error) = self.error.take() {
             self.discard_list();
             self.after_finish(false);
@@ -317,129 +311,17 @@ impl DeferredContext {
         Ok(list)
     }
 
-    /// Abandons the list being recorded, whatever state it is in (a sticky error, a buffer
-    /// still mapped, calls cut short by a panic): its commands are dropped with everything they
-    /// hold, and a new list begins as after `finish_command_list(false)` (legacy: from the
-    /// ClearState defaults). A job system calls it when a job failed before the context
-    /// records the next job, so nothing of the failed job leaks into another list.
-    ///
-    /// ```
-    /// use recorder::*;
-    ///
-    /// let device = Device::new(DeviceDesc::default());
-    /// let buffer = device.create_buffer(&BufferDesc {
-    ///     name: "per_frame",
-    ///     size: 64,
-    ///     usage: Usage::Dynamic,
-    ///     bind: BindFlags::CONSTANT,
-    ///     ..Default::default()
-    /// })?;
-    /// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
-    /// let _ = context.map(buffer, MapType::WriteDiscard, false);
-    /// assert!(context.finish_command_list(false).is_err()); // still mapped: the list stays open
-    /// context.discard_command_list();
-    /// context.draw(3, 0);
-    /// assert_eq!(context.finish_command_list(false).map_err(|e| e.error)?.stats().draws, 1);
-    /// # Ok::<(), recorder::Error>(())
-    /// ```
-    pub fn discard_command_list(&mut self) {
-        if self.immediate {
-            return;
-        }
-        self.discard_list();
-        self.after_finish(false);
-    }
-
-    /// The immediate context's calls since the last batch, as a list to run now (see
-    /// `Device::immediate_recorder`). Its state stays as the calls left it; refused calls were
-    /// ignored one by one (see [`last_refusal`](Self::last_refusal)), they discard nothing.
-    ///
-    /// Only the immediate context's recorder has batches: on a deferred context or a bundle
-    /// recorder the call is refused and changes nothing (a list ends through
-    /// [`finish_command_list`](Self::finish_command_list), which checks what a batch need not).
-    ///
-    /// **A buffer still mapped** when the batch is taken is harmless. Its map command, and its
-    /// data, are in this batch: the slice the map returned borrowed this recorder mutably, so
-    /// the application's last write through it happened before this call (it cannot write
-    /// after the seal without a new map), and the batch holds every byte written. The map stays
-    /// open with no memory: the recorder forgets the data of the sealed batch, a second map is
-    /// refused as "already mapped" until the unmap, and the unmap closes it and writes nothing.
-    /// A map after the unmap records a new command in the next batch. (D3D11's pointer from
-    /// `Map` lives until `Unmap`; here it lives while the slice is borrowed, which the borrow
-    /// checker ends before anything can seal.)
-    #[doc(hidden)]
-    pub fn take_batch(&mut self) -> Result<CommandList, Error> {
-        if !self.immediate {
-            return Err(self.not_immediate("take_batch"));
-        }
-        let stats = self.stats();
-        let batch = self.seal_list(stats, StartState::Inherited);
-        if batch.is_err() {
-            // Too many split points for one index: the batch cannot be encoded; its calls are
-            // dropped with what they hold, as a refused call's are.
-            self.discard_list();
-        }
-        let last_refusal = self.last_refusal.take();
-        self.start_list(false);
-        self.last_refusal = last_refusal;
-        batch
-    }
-
-    /// The refusal of an immediate-context-only call on another context.
-    #[cold]
-    fn not_immediate(&self, call: &'static str) -> Error {
-        Error::invalid(
-            call,
-            format!(
-                "{} is not the immediate context's recorder: only its calls run in batches; finish the list with finish_command_list (R-REC-6)",
-                self.label()
-            ),
-        )
-    }
-
-    /// Calls recorded since the last batch (the immediate context's).
-    #[doc(hidden)]
-    pub fn batch_is_empty(&self) -> bool {
-        self.stats.commands == 0
-    }
-
-    /// The instance of dynamic buffer `buffer` this context's maps made current: what the
-    /// immediate context resolves a list's dynamic split point to (R-SP-4, R-ST-8).
-    #[doc(hidden)]
-    pub fn current_instance(&self, buffer: RawHandle) -> InstanceId {
-        self.maps
-            .get(buffer)
-            .and_then(|entry| entry.instance)
-            .unwrap_or(InstanceId::INITIAL)
-    }
-
-    /// The context adopts `instance` of dynamic buffer `buffer` as its current one: a legacy
-    /// list that made it its last executed on it (R-ST-8; the immediate context's recorder, or
-    /// a context nesting the list). With `rebind`, the slots where the buffer is bound (legacy
-    /// state) are re-bound to it, as the runtime patches the binding. The instance's data stays
-    /// with the list that made it: a write_no_overwrite on a deferred context needs a
-    /// write_discard of its own first (R-REC-11).
-    #[doc(hidden)]
-    #[cold]
-    pub fn adopt_instance(&mut self, buffer: RawHandle, instance: InstanceId, rebind: bool) {
-        let entry = self.maps.entry(buffer);
-        entry.instance = Some(instance);
-        entry.last = Some(instance);
-        // Its data lives in the list: a write_no_overwrite here writes it anew.
-        entry.data = std::ptr::null_mut();
-        entry.len = 0;
-        if rebind {
-            self.rebind_renamed(buffer, instance);
-        }
-    }
-
     /// Ends the list being recorded: writes the index of its split points and nested lists
     /// after its last command (so execution never walks its chunks, R-EX-2), seals the chain and
     /// makes the list. Allocates nothing: the index lives in the list's own memory.
     ///
     /// Refused, with the list left open, when the index would not fit the encoding: more split
     /// points and nested lists than a command holds entries (R-REC-12).
-    fn seal_list(&mut self, stats: ListStats, start: StartState) -> Result<CommandList, Error> {
+    pub(crate) fn seal_list(
+        &mut self,
+        stats: ListStats,
+        start: StartState,
+    ) -> Result<CommandList, Error> {
         let entries = self.writer.side_records as usize;
         let size = CommandBytes::with_items::<Empty, IndexEntry>(entries).map_err(|too_large| {
             too_large.error(
@@ -486,7 +368,7 @@ impl DeferredContext {
     ///
     /// Refused before anything is written when the table would not fit the encoding (R-REC-12).
     fn write_last_instances(&mut self) -> Result<(*const LastInstance, u32), Error> {
-        if self.immediate || self.semantics != Semantics::Legacy {
+        if R::RUNS_AT_ONCE || self.semantics != Semantics::Legacy {
             return Ok((std::ptr::null(), 0));
         }
         let count = self.maps.last_instances().count();
@@ -539,7 +421,7 @@ impl DeferredContext {
     }
 
     /// Drops the list being recorded and everything it holds.
-    fn discard_list(&mut self) {
+    pub(crate) fn discard_list(&mut self) {
         let first = self.writer.take_chain();
         if !first.is_null() {
             // SAFETY: the chain is ours, sealed, and referenced nowhere else.
@@ -562,26 +444,9 @@ impl DeferredContext {
         }
     }
 
-    /// The immediate context executed a legacy-semantics after-rule that leaves the ClearState
-    /// defaults (R-ST-2, `restore = false`): its recorder's own state goes back to the defaults
-    /// too, dropping the bindings' references, without recording anything (the GPU side was
-    /// cleared by the execution).
-    #[doc(hidden)]
-    pub fn state_cleared_by_execution(&mut self) {
-        self.reset_shadow();
-    }
-
     /// "deferred context 'name' (#serial)", as errors name the context.
     pub(crate) fn label(&self) -> String {
-        if self.bundle {
-            return format!("bundle recorder '{}' (#{})", self.name, self.serial);
-        }
-        format!(
-            "{} deferred context '{}' (#{})",
-            self.semantics.name(),
-            self.name,
-            self.serial
-        )
+        R::label(&self.name, self.serial, self.semantics)
     }
 
     /// Records a refused call (R-REC-8): the first error of the list is kept.
@@ -748,20 +613,81 @@ impl DeferredContext {
         InstanceId::new(self.serial, self.map_serial)
     }
 
+    /// Re-binds the state carried over from the previous list (legacy, restore=true), through the
+    /// same encoding as the calls that set it: dynamic bindings become split points again, since
+    /// their data stayed with the previous list (R-SP-1), and the list takes its own references.
+    fn emit_carried_state(&mut self) {
+        let Some(shadow) = self.shadow.take() else {
+            return;
+        };
+        self.encode_state(&shadow);
+        self.shadow = Some(shadow);
+        // The list takes its references on what it re-bound: walk what was just encoded (the
+        // list holds nothing else yet).
+        self.writer.seal_in_place();
+        let device = self.device.clone();
+        for decoded in crate::list::Commands::over(self.writer.first()) {
+            decoded.command.for_each_object(|kind, handle| {
+                // Carried bindings keep their objects alive, so this cannot fail.
+                let _ = device.retain(kind, handle, 1);
+            });
+        }
+    }
+}
+
+/// The calls only a deferred context makes: the list's end, its abandonment, nesting.
+impl Recorder<DeferredRole> {
+    /// Ends the list (R-REC-6). Legacy: [`RestoreState::Restore`] keeps the context's state for
+    /// the next list, [`RestoreState::ClearState`] resets it to the defaults. Fast: `Restore` is
+    /// refused with `restore_not_supported` and the list stays open. A list with a sticky error is discarded
+    /// and its first error returned.
+    #[inline]
+    pub fn finish_command_list(
+        &mut self,
+        restore: RestoreState,
+    ) -> Result<CommandList, RecordError> {
+        self.finish_list(restore.is_restore())
+    }
+
+    /// Abandons the list being recorded, whatever state it is in (a sticky error, a buffer
+    /// still mapped, calls cut short by a panic): its commands are dropped with everything they
+    /// hold, and a new list begins as after `finish_command_list(RestoreState::ClearState)` (legacy: from the
+    /// ClearState defaults). A job system calls it when a job failed before the context
+    /// records the next job, so nothing of the failed job leaks into another list.
+    ///
+    /// ```
+    /// use recorder::*;
+    ///
+    /// let device = Device::new(DeviceDesc::default());
+    /// let buffer = device.create_buffer(&BufferDesc {
+    ///     name: "per_frame",
+    ///     size: 64,
+    ///     usage: Usage::Dynamic,
+    ///     bind: BindFlags::CONSTANT,
+    ///     ..Default::default()
+    /// })?;
+    /// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
+    /// let _ = context.map(buffer, MapType::WriteDiscard, MapFlags::None)?.keep_mapped();
+    /// assert!(context.finish_command_list(RestoreState::ClearState).is_err()); // still mapped: the list stays open
+    /// context.discard_command_list();
+    /// context.draw(3, 0);
+    /// assert_eq!(context.finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?.stats().draws, 1);
+    /// # Ok::<(), recorder::Error>(())
+    /// ```
+    pub fn discard_command_list(&mut self) {
+        self.discard_list();
+        self.after_finish(false);
+    }
+
     /// Executes a finished list inside this one (R-REC-9): records a reference to it, copying no
-    /// commands. Fast contexts refuse `restore = true`; a legacy context afterwards has the
-    /// ClearState defaults (`false`) or its own state from before (`true`). Nesting has no depth
+    /// commands. Fast contexts refuse [`RestoreState::Restore`]; a legacy context afterwards has
+    /// the ClearState defaults (`ClearState`) or its own state from before (`Restore`). Nesting has no depth
     /// limit: execution, validation and dropping walk it with stacks of their own, never by
     /// recursion on the call stack.
-    pub fn execute_command_list(&mut self, list: &CommandList, restore: bool) {
+    pub fn execute_command_list(&mut self, list: &CommandList, restore: RestoreState) {
+        let restore = restore.is_restore();
         self.begin_call();
         const CALL: &str = "execute_command_list";
-        if self.immediate {
-            return self.fail(Error::invalid(
-                CALL,
-                "the immediate context executes lists through ImmediateContext::execute_command_list (R-EX-1)",
-            ));
-        }
         if restore && self.semantics == Semantics::Fast {
             return self.fail(Error::RestoreNotSupported { call: CALL });
         }
@@ -805,44 +731,23 @@ impl DeferredContext {
             self.adopt_instance(last.resource, last.instance, restore);
         }
     }
-
-    /// Re-binds the state carried over from the previous list (legacy, restore=true), through the
-    /// same encoding as the calls that set it: dynamic bindings become split points again, since
-    /// their data stayed with the previous list (R-SP-1), and the list takes its own references.
-    fn emit_carried_state(&mut self) {
-        let Some(shadow) = self.shadow.take() else {
-            return;
-        };
-        self.encode_state(&shadow);
-        self.shadow = Some(shadow);
-        // The list takes its references on what it re-bound: walk what was just encoded (the
-        // list holds nothing else yet).
-        self.writer.seal_in_place();
-        let device = self.device.clone();
-        for decoded in crate::list::Commands::over(self.writer.first()) {
-            decoded.command.for_each_object(|kind, handle| {
-                // Carried bindings keep their objects alive, so this cannot fail.
-                let _ = device.retain(kind, handle, 1);
-            });
-        }
-    }
 }
 
-impl Drop for DeferredContext {
+impl<R: Role> Drop for Recorder<R> {
     fn drop(&mut self) {
         self.discard_list();
         self.reset_shadow();
-        if self.immediate {
+        if R::RUNS_AT_ONCE {
             self.device.release_immediate();
-        } else if !self.bundle {
+        } else if R::COUNTED {
             self.device.live_contexts.fetch_sub(1, Ordering::AcqRel);
         }
     }
 }
 
-impl std::fmt::Debug for DeferredContext {
+impl<R: Role> std::fmt::Debug for Recorder<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DeferredContext")
+        f.debug_struct(R::TYPE_NAME)
             .field("name", &self.name)
             .field("serial", &self.serial)
             .field("semantics", &self.semantics)

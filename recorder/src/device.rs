@@ -60,7 +60,7 @@ pub(crate) struct DeviceShared {
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
-    immediate_taken: AtomicBool,
+    pub(crate) immediate_taken: AtomicBool,
     /// Serial of the next recorder (deferred context or bundle recorder); 0 is the immediate
     /// context. Dynamic instances are named by it (`InstanceId`).
     pub(crate) next_recorder: AtomicU32,
@@ -322,16 +322,7 @@ impl Device {
         Self::with_identity(desc, DeviceIdentity::acquire())
     }
 
-    /// A device whose handles are this device's: the same tag and generations, so that making
-    /// the same objects in the same order gives the same handles, and each device accepts the
-    /// other's. For a reference run that replays this device's creations and compares handles
-    /// (`replay --compare`, the oracle tests); anywhere else it is the defect R-OBJ-3 forbids.
-    #[doc(hidden)]
-    pub fn twin(&self, desc: DeviceDesc) -> Self {
-        Self::with_identity(desc, self.shared.identity.twin())
-    }
-
-    fn with_identity(desc: DeviceDesc, identity: DeviceIdentity) -> Self {
+    pub(crate) fn with_identity(desc: DeviceDesc, identity: DeviceIdentity) -> Self {
         let pool = ChunkPool::new(desc.chunk_policy.pool_limit);
         let base = identity.generation_base();
         Self {
@@ -371,14 +362,6 @@ impl Device {
     /// Whether `handle` was made by this device (whether or not its object is still alive).
     pub fn owns<H: Handle>(&self, handle: H) -> bool {
         self.shared.is_own(handle.raw())
-    }
-
-    /// The error a call named `call` reports for a handle that names no live object of this
-    /// device: `invalid_argument` for another device's handle, `released_object` for one of
-    /// this device's (R-OBJ-3). For the executor's calls that look objects up themselves.
-    #[doc(hidden)]
-    pub fn lookup_error(&self, call: &'static str, kind: ObjectKind, handle: RawHandle) -> Error {
-        self.shared.stale_error(call, kind, handle)
     }
 
     pub fn desc(&self) -> &DeviceDesc {
@@ -486,20 +469,6 @@ impl Device {
     pub fn current_back_buffer(&self, chain: SwapChain) -> Option<u32> {
         let live = self.shared.swap_chains.get(chain.0, true).ok()?;
         Some(live.entry.aux.load(Ordering::Acquire))
-    }
-
-    /// Rotates `chain` to its next back buffer; returns the new index. For the immediate
-    /// context's `present` (R-EX-7).
-    #[doc(hidden)]
-    pub fn rotate_back_buffer(&self, chain: SwapChain) -> Result<u32, Error> {
-        let live = self.shared.swap_chains.get(chain.0, false).map_err(|_| {
-            self.shared
-                .stale_error("present", ObjectKind::SwapChain, chain.0)
-        })?;
-        let count = (live.words[0] as u32).max(1);
-        let next = (live.entry.aux.load(Ordering::Acquire) + 1) % count;
-        live.entry.aux.store(next, Ordering::Release);
-        Ok(next)
     }
 
     pub fn query_kind(&self, query: Query) -> Option<QueryKind> {

@@ -26,9 +26,10 @@
 //! `gpu/hazard.rs`).
 
 use crate::command::{BoundView, Opcode, SlotsPayload, ViewFlags};
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::handle::ObjectKind;
 use crate::limits::SHADER_RESOURCE_SLOTS;
+use crate::role::Role;
 use crate::shadow::LegacyShadow;
 use crate::state::STAGES;
 
@@ -102,7 +103,7 @@ impl LegacyShadow {
     }
 }
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     /// Whether a shader-resource view just resolved must be bound null instead: its resource is
     /// bound for output on this legacy context. Always `false` on a fast context.
     #[inline]

@@ -27,8 +27,17 @@
 //!   commands), kept by a legacy context's shadow and by the executor's GPU model and bundle
 //!   overlay alike, so the two never drift (R-ST-5, R-SP-4, R-B-4).
 //!
+//! **Contexts.** Three context types share one recording core ([`Recorder`]): a
+//! [`DeferredContext`] (`Recorder<DeferredRole>`), the immediate context's recorder (owned by
+//! the executor's `ImmediateContext`) and a bundle recorder's core (owned by the `bundles`
+//! crate's `BundleRecorder`). The calls they share are [`DeviceContext`]'s, one trait used
+//! through static dispatch; the calls only one of them makes exist on it alone (no role flag,
+//! no `Deref`, no call that exists only to fail: see `role.rs`). What the sibling crates need of
+//! the core and the device is the documented [`engine`] API.
+//!
 //! Execution (the immediate context and the GPU model) lives in the `executor` crate; draw
-//! bundles in `bundles`.
+//! bundles in `bundles`. An embedder imports [`prelude`] (or the executor's, which adds the
+//! immediate context, bundles and records).
 //!
 //! # Example
 //!
@@ -58,14 +67,14 @@
 //!                 let mut context = device.create_deferred_context(&desc)?;
 //!                 context.set_shader(Stage::Vertex, Some(vs));
 //!                 for draw in 0..100u32 {
-//!                     if let Ok(data) = context.map(constants, MapType::WriteDiscard, false) {
+//!                     // The guard unmaps when it is dropped, at the end of the `if let`.
+//!                     if let Ok(mut data) = context.map(constants, MapType::WriteDiscard, MapFlags::None) {
 //!                         data[..4].copy_from_slice(&draw.to_le_bytes());
 //!                     }
-//!                     context.unmap(constants);
 //!                     context.set_constant_buffers(Stage::Vertex, 0, &[Some(constants)]);
 //!                     context.draw(3, 0);
 //!                 }
-//!                 context.finish_command_list(false).map_err(|e| e.error)
+//!                 context.finish_command_list(RestoreState::ClearState).map_err(|e| e.error)
 //!             })
 //!         })
 //!         .collect();
@@ -80,7 +89,7 @@
 //! ```
 
 mod bind;
-mod bundle;
+mod bundle_entry;
 mod calls;
 mod carry;
 mod chunk;
@@ -89,7 +98,9 @@ mod context;
 mod create;
 mod desc;
 mod device;
+mod device_context;
 mod dynamic;
+pub mod engine;
 mod error;
 mod handle;
 mod hazard;
@@ -99,6 +110,7 @@ pub mod limits;
 mod list;
 mod map;
 mod resolve;
+mod role;
 pub mod semantics {
     //! The guide to the semantics the engine implements: legacy and fast, split points, draw
     //! bundles, validation (`recorder/docs/semantics.md`, included whole).
@@ -111,12 +123,13 @@ mod sync;
 mod table;
 
 pub use bind::VertexBuffer;
-pub use bundle::{BundleBody, OutputFormats};
+pub use bundle_entry::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
-pub use context::{DeferredContext, DeferredContextDesc};
+pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
+pub use device_context::{Compression, DeviceContext, MapFlags, Mapped, PredicateValue};
 pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
@@ -124,9 +137,24 @@ pub use list::{
     CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
     QueuedSplitPoint, Segment, SegmentWalk, Segments, StartState,
 };
+pub use role::{BundleRole, DeferredRole, ImmediateRole, Role};
 pub use split::{SplitCategory, SplitCounts};
 
-/// The command vocabulary under its old name.
+/// One import for an application that records: the device and its descriptors, the handles,
+/// the deferred context and the calls every context shares ([`DeviceContext`]), maps, lists,
+/// their statistics and the errors. `use recorder::prelude::*;`
+pub mod prelude {
+    pub use crate::bind::VertexBuffer;
+    pub use crate::context::{DeferredContext, DeferredContextDesc, RestoreState};
+    pub use crate::desc::*;
+    pub use crate::device::{Device, DeviceDesc, Validation};
+    pub use crate::device_context::{Compression, DeviceContext, MapFlags, Mapped, PredicateValue};
+    pub use crate::error::{Error, ErrorKind, ObjectName, RecordError};
+    pub use crate::handle::*;
+    pub use crate::list::{CommandList, ListStats};
+    pub use crate::split::{SplitCategory, SplitCounts};
+    pub use crate::ChunkPolicy;
+}
 
 /// Internals the loom models in `loom-tests/` drive directly.
 #[cfg(loom)]

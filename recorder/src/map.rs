@@ -15,14 +15,16 @@
 //! would still be refused there, never wrapped.
 
 use crate::command::*;
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::desc::*;
+use crate::device_context::{MapFlags, Mapped};
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::BufferInfo;
 use crate::limits::MAX_MAP_BYTES;
+use crate::role::Role;
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     /// Maps a buffer for writing and returns its memory, or the error if the call was refused.
     ///
     /// - `WriteDiscard` (dynamic buffers): a new instance whose data travels with the list; later
@@ -30,7 +32,7 @@ impl DeferredContext {
     ///   the slots where the buffer is bound are re-bound to it (R-ST-8).
     /// - `WriteNoOverwrite`: on a dynamic buffer, writes into the instance this list mapped
     ///   write_discard, and is an error before one (R-REC-11); on a default buffer, only with
-    ///   `allow_usage_default`, writes in place and never splits.
+    ///   `MapFlags::AllowUsageDefault`, writes in place and never splits.
     ///
     /// Every map's data travels in the list (or, on the immediate context, in its batch), so a
     /// buffer larger than [`MAX_MAP_BYTES`] is refused on every
@@ -52,28 +54,29 @@ impl DeferredContext {
     ///     ..Default::default()
     /// })?;
     /// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
-    /// let refused = context.map(buffer, MapType::WriteNoOverwrite, false);
+    /// let refused = context.map(buffer, MapType::WriteNoOverwrite, MapFlags::None);
     /// assert_eq!(refused.unwrap_err().kind(), ErrorKind::DynamicBeforeMap);
-    /// context.map(buffer, MapType::WriteDiscard, false)?[0] = 1;
-    /// context.unmap(buffer);
+    /// context.map(buffer, MapType::WriteDiscard, MapFlags::None)?[0] = 1; // unmapped on drop
     /// context.draw(3, 0);
-    /// assert_eq!(context.finish_command_list(false).map_err(|e| e.error)?.stats().draws, 1);
+    /// assert_eq!(context.finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?.stats().draws, 1);
     /// # Ok::<(), recorder::Error>(())
     /// ```
     pub fn map(
         &mut self,
         resource: impl Into<Resource>,
         map_type: MapType,
-        allow_usage_default: bool,
-    ) -> Result<&mut [u8], Error> {
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
         self.begin_call();
-        match self.try_map(resource.into(), map_type, allow_usage_default) {
+        let resource = resource.into();
+        match self.try_map(resource, map_type, flags.allows_usage_default()) {
             // SAFETY: `data` points at `len` zeroed bytes in the data area of a command that
-            // `emit_data` reserved in a chunk of the list being recorded; this context owns that
-            // chunk until the list is finished or the batch taken, and both need `&mut self`,
-            // which the returned slice borrows: nothing records, seals or frees the chunk while
-            // the slice lives, and no other reference to those bytes exists.
-            Ok((data, len)) => Ok(unsafe { std::slice::from_raw_parts_mut(data, len) }),
+            // `emit_data` reserved in a chunk of the list being recorded, memory the context
+            // owns through the writer's raw pointers (not through the `&mut self` borrow); the
+            // chunk stays until the list is finished or the batch taken, and both need
+            // `&mut self`, which the guard borrows: nothing records, seals or frees the chunk
+            // while it lives, and no other reference to those bytes exists.
+            Ok((data, len)) => Ok(unsafe { Mapped::new(self, resource, data, len) }),
             Err(error) => Err(self.refuse_reported_call(error)),
         }
     }
@@ -130,7 +133,7 @@ impl DeferredContext {
                     self.maps.entry(buffer.0).mapped = true;
                     Ok((data, len))
                 }
-                current if self.immediate => {
+                current if R::RUNS_AT_ONCE => {
                     // The immediate context writes into its current instance in place; the
                     // data of a map from an earlier batch is gone, so the write travels anew.
                     let instance = current.and_then(|e| e.instance).unwrap_or(InstanceId::INITIAL);
@@ -158,7 +161,7 @@ impl DeferredContext {
                 format!("{} is of default usage: write_no_overwrite needs allow_usage_default (R-REC-5)", name()),
             )),
             (MapType::WriteNoOverwrite, _) => Err(Error::invalid(CALL, format!("{} cannot be mapped write_no_overwrite (immutable or staging; R-REC-5)", name()))),
-            (_, _) if self.immediate => Err(Error::invalid(
+            (_, _) if R::RUNS_AT_ONCE => Err(Error::invalid(
                 CALL,
                 "read and write maps on the immediate context go through ImmediateContext::map (R-EX-6)",
             )),

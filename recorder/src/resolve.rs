@@ -12,11 +12,12 @@ use std::ptr::addr_of_mut;
 use crate::chunk::SideKind;
 
 use crate::command::*;
-use crate::context::DeferredContext;
+use crate::context::Recorder;
 use crate::desc::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo, ViewInfo};
+use crate::role::Role;
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
 use crate::sync::Ordering;
@@ -89,7 +90,7 @@ pub(crate) fn check_range(
     Ok(())
 }
 
-impl DeferredContext {
+impl<R: Role> Recorder<R> {
     // ----- resolution: handles to descriptors ------------------------------------------------
 
     #[cold]
@@ -109,7 +110,7 @@ impl DeferredContext {
         if let Some(instance) = self.maps.get(handle).and_then(|entry| entry.instance) {
             return Ok((instance, None));
         }
-        if self.immediate {
+        if R::RUNS_AT_ONCE {
             // The immediate context knows its own current instance: the contents at creation.
             return Ok((InstanceId::INITIAL, None));
         }
@@ -179,7 +180,7 @@ impl DeferredContext {
         if binding.instance != InstanceId::INITIAL {
             return true;
         }
-        self.immediate
+        R::RUNS_AT_ONCE
             && self
                 .device
                 .buffers
@@ -447,9 +448,9 @@ impl DeferredContext {
 }
 
 /// Adapts a resolver that returns its slot into one that writes it in place (cold paths).
-pub(crate) fn in_place<T>(
-    mut resolve: impl FnMut(&mut DeferredContext, usize) -> Result<(T, Option<SplitCategory>), Error>,
-) -> impl FnMut(&mut DeferredContext, usize, &mut MaybeUninit<T>) -> Result<Option<SplitCategory>, Error>
+pub(crate) fn in_place<T, R: Role>(
+    mut resolve: impl FnMut(&mut Recorder<R>, usize) -> Result<(T, Option<SplitCategory>), Error>,
+) -> impl FnMut(&mut Recorder<R>, usize, &mut MaybeUninit<T>) -> Result<Option<SplitCategory>, Error>
 {
     move |context, i, out| {
         let (item, split) = resolve(context, i)?;

@@ -866,7 +866,7 @@ fn released_object_cases() -> Vec<Case> {
         }),
         ("set_predication", |f, c| {
             f.device.release(f.predicate);
-            c.set_predication(Some(f.predicate), true);
+            c.set_predication(Some(f.predicate), PredicateValue::True);
         }),
         ("begin_query", |f, c| {
             f.device.release(f.occlusion);
@@ -920,7 +920,7 @@ fn released_object_cases() -> Vec<Case> {
         }),
         ("set_resource_compression", |f, c| {
             f.device.release(f.ds);
-            c.set_resource_compression(f.ds, false);
+            c.set_resource_compression(f.ds, Compression::Decompressed);
         }),
         ("set_resource_min_lod", |f, c| {
             f.device.release(f.tex);
@@ -963,7 +963,7 @@ fn r_obj_3_every_use_of_a_released_object_is_reported_as_released_object() {
                 0,
                 "{semantics:?} {name}: nothing encoded"
             );
-            match context.finish_command_list(false) {
+            match context.finish_command_list(RestoreState::ClearState) {
                 Ok(_) => panic!("{semantics:?} {name}: the list finished without error"),
                 Err(error) => {
                     assert_eq!(error.kind(), ErrorKind::ReleasedObject, "{name}: {error}");
@@ -1091,7 +1091,7 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     context.rs_set_state(Some(f.raster));
     context.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
     context.set_input_layout(Some(f.layout));
-    context.set_predication(Some(f.predicate), false);
+    context.set_predication(Some(f.predicate), PredicateValue::False);
     context.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
     context.cs_set_unordered_access_views(2, &[Some(f.sb_uav)]);
     assert_eq!(d.references(f.rt), rt_refs);
@@ -1118,7 +1118,7 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     context.rs_set_state(None);
     context.set_samplers(Stage::Pixel, 0, &[None]);
     context.set_input_layout(None);
-    context.set_predication(None, false);
+    context.set_predication(None, PredicateValue::False);
     context.om_set_render_targets(&[], None);
     context.cs_set_unordered_access_views(2, &[None]);
     let unbound = [
@@ -1156,13 +1156,14 @@ fn r_obj_4_legacy_list_takes_a_reference_on_every_object_it_records_and_drops_th
     context.copy_resource(f.copy_a, f.copy_b);
     context.copy_resource(f.tex2, f.tex);
     context.update_subresource(f.cb, &[7; 16]);
-    context.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 1;
-    context.unmap(f.cb_dyn);
+    context
+        .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap()[0] = 1; // unmapped on drop
     context.draw_instanced_indirect(f.args, 0);
     context.begin_query(f.occlusion);
     context.end_query(f.occlusion);
     context.decompress_resource(f.rt, Some(f.rt_plain));
-    context.set_resource_compression(f.ds, true);
+    context.set_resource_compression(f.ds, Compression::Compressed);
     context.insert_wait_on_present(f.chain);
     context.copy_structure_count(f.copy_a, 0, f.append_uav);
     let expected_extra = [
@@ -1230,7 +1231,7 @@ fn r_obj_4_fast_binds_never_touch_reference_counts() {
     context.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
     context.om_set_depth_stencil_state(Some(f.dss), 0);
     context.rs_set_state(Some(f.raster));
-    context.set_predication(Some(f.predicate), true);
+    context.set_predication(Some(f.predicate), PredicateValue::True);
     context.draw(3, 0);
     assert_eq!(f.references(), baseline, "while recording");
     let list = finish(&mut context);
@@ -1250,17 +1251,19 @@ fn r_obj_4_fast_recorded_calls_never_touch_reference_counts() {
     context.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
     context.copy_resource(f.copy_a, f.copy_b);
     context.copy_resource(f.tex2, f.tex);
-    context.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 1;
-    context.unmap(f.cb_dyn);
-    context.map(f.cb, MapType::WriteNoOverwrite, true).unwrap()[0] = 1;
-    context.unmap(f.cb);
+    context
+        .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap()[0] = 1; // unmapped on drop
+    context
+        .map(f.cb, MapType::WriteNoOverwrite, MapFlags::AllowUsageDefault)
+        .unwrap()[0] = 1; // unmapped on drop
     context.draw_instanced_indirect(f.args, 0);
     context.draw_indexed_instanced_indirect(f.args, 0);
     context.dispatch_indirect(f.args, 0);
     context.begin_query(f.occlusion);
     context.end_query(f.occlusion);
     context.decompress_resource(f.rt, Some(f.rt_plain));
-    context.set_resource_compression(f.ds, true);
+    context.set_resource_compression(f.ds, Compression::Compressed);
     context.insert_wait_on_present(f.chain);
     context.write_value_bottom_of_pipe(f.args, 8, 1);
     context.insert_wait_on_memory(f.args, 8, 1);
@@ -1311,7 +1314,7 @@ fn r_obj_4_object_released_while_bound_under_legacy_stays_usable_until_unbound()
     context.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb)]);
     d.release(f.cb);
     context.draw(3, 0);
-    let first = context.finish_command_list(true).unwrap();
+    let first = context.finish_command_list(RestoreState::Restore).unwrap();
     assert_eq!(
         d.references(f.cb),
         Some(3),
@@ -1387,7 +1390,7 @@ fn r_obj_4_dropping_a_legacy_context_drops_its_bindings() {
     let mut context = f.legacy();
     context.set_vertex_buffers(0, &[vertex(f.vb)]);
     d.release(f.vb);
-    let list = context.finish_command_list(true).unwrap();
+    let list = context.finish_command_list(RestoreState::Restore).unwrap();
     assert_eq!(d.references(f.vb), Some(3));
     drop(context);
     assert_eq!(d.references(f.vb), Some(1), "binding and open list dropped");
@@ -1611,7 +1614,9 @@ fn apply(
         Op::Blend(bound) => c.om_set_blend_state(bound.then_some(f.blend), [1.0; 4], u32::MAX),
         Op::DepthStencilState(bound) => c.om_set_depth_stencil_state(bound.then_some(f.dss), 1),
         Op::Rasterizer(bound) => c.rs_set_state(bound.then_some(f.raster)),
-        Op::Predication(bound) => c.set_predication(bound.then_some(f.predicate), true),
+        Op::Predication(bound) => {
+            c.set_predication(bound.then_some(f.predicate), PredicateValue::True)
+        }
         Op::ClearRenderTarget(plain) => {
             c.clear_render_target_view(if plain { f.rt_plain_rtv } else { f.rt_rtv }, [0.5; 4])
         }
@@ -1625,20 +1630,29 @@ fn apply(
         Op::DrawIndirect => c.draw_instanced_indirect(f.args, 16),
         Op::MapDiscard(which) => {
             let buffer = dynamic[which as usize];
-            if let Ok(data) = c.map(buffer, MapType::WriteDiscard, false) {
+            if let Ok(data) = c
+                .map(buffer, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)
+            {
                 data[0] = which;
             }
             c.unmap(buffer);
         }
         Op::MapNoOverwrite(which) => {
             let buffer = dynamic[which as usize];
-            if let Ok(data) = c.map(buffer, MapType::WriteNoOverwrite, false) {
+            if let Ok(data) = c
+                .map(buffer, MapType::WriteNoOverwrite, MapFlags::None)
+                .map(Mapped::keep_mapped)
+            {
                 data[1] = which;
                 c.unmap(buffer);
             }
         }
         Op::MapDefault => {
-            if let Ok(data) = c.map(f.cb, MapType::WriteNoOverwrite, true) {
+            if let Ok(data) = c
+                .map(f.cb, MapType::WriteNoOverwrite, MapFlags::AllowUsageDefault)
+                .map(Mapped::keep_mapped)
+            {
                 data[0] = 9;
             }
             c.unmap(f.cb);
@@ -1656,21 +1670,32 @@ fn apply(
             c.end_query(f.occlusion);
         }
         Op::Decompress(into) => c.decompress_resource(f.rt, into.then_some(f.rt_plain)),
-        Op::Compression => c.set_resource_compression(f.ds, false),
+        Op::Compression => c.set_resource_compression(f.ds, Compression::Decompressed),
         Op::WaitOnPresent => c.insert_wait_on_present(f.chain),
         Op::StructureCount => c.copy_structure_count(f.copy_a, 4, f.counter_uav),
         Op::ClearState => c.clear_state(),
         Op::BadSlot => c.set_constant_buffers(Stage::Pixel, CONSTANT_BUFFER_SLOTS, &[Some(f.cb)]),
         Op::ReleasedBind => c.set_vertex_buffers(0, &[vertex(released)]),
         Op::Finish(restore) => {
-            if let Ok(list) = c.finish_command_list(restore) {
+            if let Ok(list) = c.finish_command_list(if restore {
+                RestoreState::Restore
+            } else {
+                RestoreState::ClearState
+            }) {
                 lists.push(list);
             }
         }
         Op::Execute(index, restore) => {
             if !lists.is_empty() {
                 let inner = lists[index % lists.len()].clone();
-                c.execute_command_list(&inner, restore);
+                c.execute_command_list(
+                    &inner,
+                    if restore {
+                        RestoreState::Restore
+                    } else {
+                        RestoreState::ClearState
+                    },
+                );
             }
         }
         Op::DropList(index) => {
@@ -1713,7 +1738,7 @@ proptest! {
         }
         // Finish with random restore flags, keeping every list.
         for restore in &restores {
-            if let Ok(list) = context.finish_command_list(*restore) {
+            if let Ok(list) = context.finish_command_list(if *restore { RestoreState::Restore } else { RestoreState::ClearState }) {
                 lists.push(list);
             }
         }

@@ -79,7 +79,7 @@ fn foreign_cases() -> Vec<Case> {
         }),
         ("rs_set_state", |g, c| c.rs_set_state(Some(g.raster))),
         ("set_predication", |g, c| {
-            c.set_predication(Some(g.predicate), true)
+            c.set_predication(Some(g.predicate), PredicateValue::True)
         }),
         ("begin_query", |g, c| c.begin_query(g.occlusion)),
         ("end_query", |g, c| c.end_query(g.occlusion)),
@@ -91,7 +91,9 @@ fn foreign_cases() -> Vec<Case> {
         }),
         // `map` answers the caller too (an `Option` or a `Result`); the refusal is what counts.
         ("map", |g, c| {
-            let _ = c.map(g.cb_dyn, MapType::WriteDiscard, false);
+            let _ = c
+                .map(g.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped);
         }),
         ("unmap", |g, c| c.unmap(g.cb_dyn)),
         ("draw_instanced_indirect", |g, c| {
@@ -105,7 +107,7 @@ fn foreign_cases() -> Vec<Case> {
             c.decompress_resource(g.rt, None)
         }),
         ("set_resource_compression", |g, c| {
-            c.set_resource_compression(g.ds, false)
+            c.set_resource_compression(g.ds, Compression::Decompressed)
         }),
         ("set_resource_min_lod", |g, c| {
             c.set_resource_min_lod(g.tex, 1.0)
@@ -141,7 +143,7 @@ fn r_obj_3_a_foreign_handle_is_refused_by_every_call_of_a_deferred_context() {
                 before,
                 "{what}: no reference taken on the home device's object in the same slot"
             );
-            match context.finish_command_list(false) {
+            match context.finish_command_list(RestoreState::ClearState) {
                 // A refused map is reported to its caller and does not poison the list (R-REC-8).
                 Ok(_) if name == "map" => {}
                 Ok(_) => panic!("{what}: the list finished without error"),
@@ -350,7 +352,7 @@ fn r_obj_3_a_list_of_another_device_is_refused_naming_both_devices() {
     let list = finish(&mut foreign);
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         let mut context = f.context(semantics);
-        context.execute_command_list(&list, false);
+        context.execute_command_list(&list, RestoreState::ClearState);
         let what = format!("{semantics:?} execute_command_list");
         assert_foreign(context.last_refusal(), &f.device, &g.device, &what);
     }

@@ -163,7 +163,9 @@ fn r_rec_2_a_context_records_on_a_spawned_thread_and_comes_back() {
             for i in 0..100 {
                 context.draw(3, i);
             }
-            let list = context.finish_command_list(false).unwrap();
+            let list = context
+                .finish_command_list(RestoreState::ClearState)
+                .unwrap();
             (context, list)
         })
         .join()
@@ -200,7 +202,9 @@ fn r_rec_2_many_contexts_record_in_parallel() {
                             context.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv)]);
                             context.draw(t as u32 + 1, i);
                         }
-                        context.finish_command_list(false).unwrap()
+                        context
+                            .finish_command_list(RestoreState::ClearState)
+                            .unwrap()
                     })
                 })
                 .collect();
@@ -407,7 +411,10 @@ fn r_rec_3_a_command_larger_than_a_chunk_gets_a_chunk_of_its_own() {
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         let mut context = f.context(semantics);
         context.draw(3, 0);
-        let data = context.map(big, MapType::WriteDiscard, false).unwrap();
+        let data = context
+            .map(big, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .unwrap();
         assert_eq!(data.len(), 40_000);
         data.iter_mut().enumerate().for_each(|(i, b)| *b = i as u8);
         context.unmap(big);
@@ -706,16 +713,18 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
         c.clear_render_target_view(f.rt_plain_rtv, [1.0, 0.0, 0.0, 1.0]);
         c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH_STENCIL, 0.5, 3);
         c.copy_resource(f.copy_a, f.copy_b);
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[..3].copy_from_slice(&[9, 8, 7]);
-        c.unmap(f.cb_dyn);
-        c.map(f.cb, MapType::WriteNoOverwrite, true).unwrap()[..2].copy_from_slice(&[5, 6]);
-        c.unmap(f.cb);
-        c.set_predication(Some(f.predicate), true);
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .unwrap()[..3]
+            .copy_from_slice(&[9, 8, 7]); // unmapped on drop
+        c.map(f.cb, MapType::WriteNoOverwrite, MapFlags::AllowUsageDefault)
+            .unwrap()[..2]
+            .copy_from_slice(&[5, 6]); // unmapped on drop
+        c.set_predication(Some(f.predicate), PredicateValue::True);
         c.begin_query(f.occlusion);
         c.end_query(f.occlusion);
         c.clear_state();
         c.decompress_resource(f.rt, Some(f.rt_plain));
-        c.set_resource_compression(f.ds, false);
+        c.set_resource_compression(f.ds, Compression::Decompressed);
         c.set_resource_min_lod(f.tex, 2.0);
         c.set_shader_resource_view_min_lod(f.tex_srv, 3.0);
         c.insert_wait_on_present(f.chain);
@@ -920,8 +929,8 @@ fn r_rec_6_legacy_restore_true_carries_the_state_into_the_next_list() {
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.set_shader(Stage::Pixel, Some(f.ps));
     c.set_constant_buffers(Stage::Pixel, 1, &[Some(f.cb_imm)]);
-    c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap();
-    c.unmap(f.cb_dyn);
+    c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap(); // unmapped on drop
     c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
     c.set_shader_resources(Stage::Pixel, 2, &[Some(f.tex_srv)]);
     c.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
@@ -932,9 +941,9 @@ fn r_rec_6_legacy_restore_true_carries_the_state_into_the_next_list() {
     c.rs_set_state(Some(f.raster));
     c.rs_set_viewports(&[viewport]);
     c.rs_set_scissor_rects(&[scissor]);
-    c.set_predication(Some(f.predicate), true);
+    c.set_predication(Some(f.predicate), PredicateValue::True);
     c.draw(3, 0);
-    let first = c.finish_command_list(true).unwrap();
+    let first = c.finish_command_list(RestoreState::Restore).unwrap();
     assert_eq!(first.start_state(), StartState::ClearState);
 
     c.draw(4, 0);
@@ -1045,7 +1054,7 @@ fn r_rec_6_fast_restore_true_is_refused_and_the_list_stays_usable() {
     let mut c = f.fast();
     c.set_vertex_buffers(0, &[vertex(f.vb)]);
     c.draw(3, 0);
-    let error = c.finish_command_list(true).unwrap_err();
+    let error = c.finish_command_list(RestoreState::Restore).unwrap_err();
     assert_eq!(error.kind(), ErrorKind::RestoreNotSupported);
     assert_eq!(error.call_index, 2, "the finish is the third call");
     assert!(
@@ -1058,11 +1067,13 @@ fn r_rec_6_fast_restore_true_is_refused_and_the_list_stays_usable() {
     );
     // Twice refused is still fine.
     assert_eq!(
-        c.finish_command_list(true).map_err(|e| e.kind()).err(),
+        c.finish_command_list(RestoreState::Restore)
+            .map_err(|e| e.kind())
+            .err(),
         Some(ErrorKind::RestoreNotSupported)
     );
     c.draw(6, 0);
-    let list = c.finish_command_list(false).unwrap();
+    let list = c.finish_command_list(RestoreState::ClearState).unwrap();
     assert_eq!(list.start_state(), StartState::Inherited);
     assert_eq!(list.semantics(), Semantics::Fast);
     assert_eq!(
@@ -1109,8 +1120,9 @@ fn r_rec_7_a_list_is_read_from_many_threads_with_identical_results() {
     let mut c = f.legacy();
     c.set_vertex_buffers(0, &[vertex(f.vb), vertex(f.vb_dyn)]);
     c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
-    c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[..4].copy_from_slice(&[1, 2, 3, 4]);
-    c.unmap(f.cb_dyn);
+    c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap()[..4]
+        .copy_from_slice(&[1, 2, 3, 4]); // unmapped on drop
     for i in 0..500 {
         c.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb_dyn)]);
         c.draw(3, i);
@@ -1203,7 +1215,7 @@ fn r_rec_8_the_first_error_and_its_call_index_are_kept() {
         let stats = c.stats();
         assert_eq!(stats.calls, 3, "the refused calls were ignored");
         assert_eq!(stats.commands, 3, "and encoded nothing");
-        let error = c.finish_command_list(false).unwrap_err();
+        let error = c.finish_command_list(RestoreState::ClearState).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
         assert_eq!(error.call_index, 1);
         assert!(error.to_string().contains("call 1"), "{error}");
@@ -1224,8 +1236,8 @@ fn r_rec_8_a_list_discarded_for_its_error_leaves_no_references_behind() {
     c.set_vertex_buffers(0, &[vertex(f.vb)]);
     c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
-    c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap();
-    c.unmap(f.cb_dyn);
+    c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap(); // unmapped on drop
     c.set_samplers(Stage::Pixel, SAMPLER_SLOTS, &[Some(f.sampler)]);
     c.copy_resource(f.copy_a, f.copy_b);
     assert_ne!(f.references(), baseline);
@@ -1267,7 +1279,7 @@ fn r_rec_8_last_refusal_names_the_latest_refused_call_until_the_next_list_begins
     );
     // A refused finish is reported until the next list begins too.
     c.draw(3, 0);
-    assert!(c.finish_command_list(true).is_err());
+    assert!(c.finish_command_list(RestoreState::Restore).is_err());
     assert_eq!(
         c.last_refusal().map(Error::kind),
         Some(ErrorKind::RestoreNotSupported)
@@ -1281,8 +1293,10 @@ fn r_rec_8_finishing_while_a_buffer_is_mapped_is_refused_and_the_list_stays_open
     let f = Fixture::new();
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         let mut c = f.context(semantics);
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 42;
-        let error = c.finish_command_list(false).unwrap_err();
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .unwrap()[0] = 42;
+        let error = c.finish_command_list(RestoreState::ClearState).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
         assert_eq!(error.call_index, 1);
         c.unmap(f.cb_dyn);
@@ -1311,7 +1325,7 @@ fn bad_calls() -> Vec<BadCall> {
             c.set_shader(Stage::Pixel, Some(f.vs))
         }),
         ("predication on an occlusion query", 0, |f, c| {
-            c.set_predication(Some(f.occlusion), true)
+            c.set_predication(Some(f.occlusion), PredicateValue::True)
         }),
         ("depth clear outside 0..=1", 0, |f, c| {
             c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.5, 0)
@@ -1400,7 +1414,7 @@ fn bad_calls() -> Vec<BadCall> {
             let mut foreign = context(&other, c.semantics());
             foreign.draw(3, 0);
             let list = finish(&mut foreign);
-            c.execute_command_list(&list, false)
+            c.execute_command_list(&list, RestoreState::ClearState)
         }),
     ]
 }
@@ -1417,7 +1431,7 @@ fn r_rec_8_bad_input_is_refused_as_invalid_argument_without_panic() {
                 panicked.push(format!("{semantics:?}: {name}"));
                 continue;
             }
-            match c.finish_command_list(false) {
+            match c.finish_command_list(RestoreState::ClearState) {
                 Ok(_) => panic!("{semantics:?} {name}: accepted"),
                 Err(error) => {
                     assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{name}: {error}");
@@ -1481,7 +1495,7 @@ fn nested_pair(f: &Fixture, outer: Semantics, inner_draws: u32) -> (CommandList,
     let inner = finish(&mut inner);
     let mut c = f.context(outer);
     c.draw(1, 0);
-    c.execute_command_list(&inner, false);
+    c.execute_command_list(&inner, RestoreState::ClearState);
     c.draw(2, 0);
     let outer = finish(&mut c);
     (inner, outer)
@@ -1546,7 +1560,7 @@ fn r_rec_9_the_outer_list_keeps_the_inner_list_alive() {
         let outer_chunks = outer.stats().chunks as u64;
         // A second level of nesting.
         let mut again = f.context(semantics);
-        again.execute_command_list(&outer, false);
+        again.execute_command_list(&outer, RestoreState::ClearState);
         let wrapper = finish(&mut again);
         let wrapper_chunks = wrapper.stats().chunks as u64;
         assert_eq!(
@@ -1580,8 +1594,8 @@ fn r_rec_9_restore_flag_is_recorded_and_refused_on_fast_contexts() {
     inner.draw(3, 0);
     let inner = finish(&mut inner);
     let mut legacy = f.legacy();
-    legacy.execute_command_list(&inner, true);
-    legacy.execute_command_list(&inner, false);
+    legacy.execute_command_list(&inner, RestoreState::Restore);
+    legacy.execute_command_list(&inner, RestoreState::ClearState);
     let list = finish(&mut legacy);
     let restores: Vec<bool> = list
         .commands()
@@ -1594,9 +1608,9 @@ fn r_rec_9_restore_flag_is_recorded_and_refused_on_fast_contexts() {
 
     let mut fast = f.fast();
     fast.draw(3, 0);
-    fast.execute_command_list(&inner, true);
+    fast.execute_command_list(&inner, RestoreState::Restore);
     expect_error(&mut fast, ErrorKind::RestoreNotSupported, 1);
-    fast.execute_command_list(&inner, false);
+    fast.execute_command_list(&inner, RestoreState::ClearState);
     let list = finish(&mut fast);
     assert_eq!(list.commands().count(), 1);
 }
@@ -1610,19 +1624,19 @@ fn r_rec_9_legacy_nested_execute_without_restore_resets_the_context_bindings() {
     let mut c = f.legacy();
     c.set_vertex_buffers(0, &[vertex(f.vb)]);
     assert_eq!(f.device.references(f.vb), Some(2));
-    c.execute_command_list(&inner, true);
+    c.execute_command_list(&inner, RestoreState::Restore);
     assert_eq!(
         f.device.references(f.vb),
         Some(2),
         "restore=true keeps the binding"
     );
-    c.execute_command_list(&inner, false);
+    c.execute_command_list(&inner, RestoreState::ClearState);
     assert_eq!(
         f.device.references(f.vb),
         Some(1),
         "restore=false resets to ClearState: the binding is gone"
     );
-    let outer = c.finish_command_list(true).unwrap();
+    let outer = c.finish_command_list(RestoreState::Restore).unwrap();
     let next = finish(&mut c);
     assert_eq!(next.commands().count(), 0, "nothing left to carry");
     drop((outer, next));
@@ -1672,7 +1686,7 @@ fn nested_chain(
     innermost(&mut context);
     let mut list = finish(&mut context);
     for _ in 1..depth {
-        context.execute_command_list(&list, false);
+        context.execute_command_list(&list, RestoreState::ClearState);
         // The list before lives on in the new one.
         list = finish(&mut context);
     }
@@ -1706,7 +1720,7 @@ fn r_rec_9_a_chain_of_100000_nested_lists_drops_without_executing_and_without_re
             // The same chain held only by a list still being recorded, and discarded with it.
             let list = nested_chain(&f, semantics, DEEP, |c| c.draw(3, 0));
             let mut holder = f.context(semantics);
-            holder.execute_command_list(&list, false);
+            holder.execute_command_list(&list, RestoreState::ClearState);
             drop(list);
             let pool = f.device.pool_stats().free_chunks;
             drop(holder);
@@ -1753,7 +1767,8 @@ fn r_rec_10_write_discard_data_travels_with_the_list_and_reads_the_same_every_ti
         let f = Fixture::new();
         let pattern: Vec<u8> = (0..256u32).map(|i| (i * 7 + 3) as u8).collect();
         let mut c = f.context(semantics);
-        c.map(f.cb_dyn, MapType::WriteDiscard, false)
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
             .unwrap()
             .copy_from_slice(&pattern);
         c.unmap(f.cb_dyn);
@@ -1765,7 +1780,8 @@ fn r_rec_10_write_discard_data_travels_with_the_list_and_reads_the_same_every_ti
         assert_eq!(first[0].0, f.cb_dyn.raw());
         assert_eq!(first[0].2, pattern);
         // The same context maps the same buffer again with other data in its next list.
-        c.map(f.cb_dyn, MapType::WriteDiscard, false)
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
             .unwrap()
             .fill(0xEE);
         c.unmap(f.cb_dyn);
@@ -1790,8 +1806,8 @@ fn r_rec_10_later_binds_carry_the_instance_of_the_write_discard_map() {
         let f = Fixture::new();
         let mut c = f.context(semantics);
         for buffer in [f.cb_dyn, f.vb_dyn, f.ib_dyn, f.sb_dyn] {
-            c.map(buffer, MapType::WriteDiscard, false).unwrap()[0] = 1;
-            c.unmap(buffer);
+            c.map(buffer, MapType::WriteDiscard, MapFlags::None)
+                .unwrap()[0] = 1; // unmapped on drop
         }
         c.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb_dyn)]);
         c.set_vertex_buffers(0, &[vertex(f.vb_dyn)]);
@@ -1854,16 +1870,17 @@ fn r_rec_10_later_binds_carry_the_instance_of_the_write_discard_map() {
 fn r_rec_10_each_write_discard_map_makes_a_new_instance() {
     let f = Fixture::new();
     let mut other = f.fast();
-    other.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap();
-    other.unmap(f.cb_dyn);
+    other
+        .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap(); // unmapped on drop
     let other_list = finish(&mut other);
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         let mut c = f.context(semantics);
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 1;
-        c.unmap(f.cb_dyn);
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .unwrap()[0] = 1; // unmapped on drop
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 2;
-        c.unmap(f.cb_dyn);
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .unwrap()[0] = 2; // unmapped on drop
         c.set_constant_buffers(Stage::Vertex, 1, &[Some(f.cb_dyn)]);
         let list = finish(&mut c);
         let maps = write_discards(&list);
@@ -1896,8 +1913,8 @@ fn r_rec_10_objects_a_legacy_list_references_are_not_freed_while_it_lives() {
     let f = Fixture::new();
     let d = &f.device;
     let mut c = f.legacy();
-    c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 5;
-    c.unmap(f.cb_dyn);
+    c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap()[0] = 5; // unmapped on drop
     c.set_shader_resources(Stage::Pixel, 0, &[Some(f.sb_dyn_srv)]);
     c.set_shader_resources(Stage::Pixel, 0, &[None]);
     let list = finish(&mut c);
@@ -1932,7 +1949,8 @@ fn r_rec_11_write_no_overwrite_before_write_discard_is_dynamic_before_map() {
         let mut c = f.context(semantics);
         c.draw(3, 0);
         let error = c
-            .map(f.cb_dyn, MapType::WriteNoOverwrite, false)
+            .map(f.cb_dyn, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped)
             .unwrap_err();
         assert_eq!(error.kind(), ErrorKind::DynamicBeforeMap);
         assert_eq!(
@@ -1940,10 +1958,11 @@ fn r_rec_11_write_no_overwrite_before_write_discard_is_dynamic_before_map() {
             Some(ErrorKind::DynamicBeforeMap)
         );
         // Mapping another buffer write_discard does not help.
-        c.map(f.vb_dyn, MapType::WriteDiscard, false).unwrap();
-        c.unmap(f.vb_dyn);
+        c.map(f.vb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .unwrap(); // unmapped on drop
         let error = c
-            .map(f.cb_dyn, MapType::WriteNoOverwrite, false)
+            .map(f.cb_dyn, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped)
             .unwrap_err();
         assert_eq!(error.kind(), ErrorKind::DynamicBeforeMap);
         // A refused map does not poison the list (R-REC-8).
@@ -1956,15 +1975,20 @@ fn r_rec_11_write_discard_in_an_earlier_list_or_on_another_context_does_not_coun
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         let f = Fixture::new();
         let mut c = f.context(semantics);
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap();
-        c.unmap(f.cb_dyn);
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .unwrap(); // unmapped on drop
         let _first = finish(&mut c);
-        let refused = c.map(f.cb_dyn, MapType::WriteNoOverwrite, false);
+        let refused = c
+            .map(f.cb_dyn, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped);
         assert_eq!(refused.unwrap_err().kind(), ErrorKind::DynamicBeforeMap);
         let mut other = f.context(semantics);
-        other.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap();
-        other.unmap(f.cb_dyn);
-        let refused = c.map(f.cb_dyn, MapType::WriteNoOverwrite, false);
+        other
+            .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .unwrap(); // unmapped on drop
+        let refused = c
+            .map(f.cb_dyn, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped);
         assert_eq!(refused.unwrap_err().kind(), ErrorKind::DynamicBeforeMap);
     }
 }
@@ -1974,12 +1998,16 @@ fn r_rec_11_write_no_overwrite_after_write_discard_writes_into_the_lists_instanc
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         let f = Fixture::new();
         let mut c = f.context(semantics);
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[..4].copy_from_slice(&[1, 2, 3, 4]);
-        c.unmap(f.cb_dyn);
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .unwrap()[..4]
+            .copy_from_slice(&[1, 2, 3, 4]); // unmapped on drop
         c.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb_dyn)]);
         c.draw(3, 0);
         let commands_before = c.stats().commands;
-        let data = c.map(f.cb_dyn, MapType::WriteNoOverwrite, false).unwrap();
+        let data = c
+            .map(f.cb_dyn, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .unwrap();
         assert_eq!(data.len(), 256);
         assert_eq!(
             data[..4],
@@ -2006,10 +2034,12 @@ fn r_rec_11_default_buffers_take_write_no_overwrite_only_with_allow_usage_defaul
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         let f = Fixture::new();
         let mut c = f.context(semantics);
-        let refused = c.map(f.cb, MapType::WriteNoOverwrite, false);
+        let refused = c
+            .map(f.cb, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped);
         assert_eq!(refused.unwrap_err().kind(), ErrorKind::InvalidArgument);
-        c.map(f.cb, MapType::WriteNoOverwrite, true).unwrap()[0] = 3;
-        c.unmap(f.cb);
+        c.map(f.cb, MapType::WriteNoOverwrite, MapFlags::AllowUsageDefault)
+            .unwrap()[0] = 3; // unmapped on drop
         let list = finish(&mut c);
         let written: Vec<u8> = list
             .commands()

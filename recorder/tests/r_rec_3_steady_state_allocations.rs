@@ -143,7 +143,10 @@ fn record(context: &mut DeferredContext, scene: &Scene) -> CommandList {
                 }],
             );
         }
-        if let Ok(data) = context.map(scene.per_draw, MapType::WriteDiscard, false) {
+        if let Ok(data) = context
+            .map(scene.per_draw, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+        {
             data[..4].copy_from_slice(&draw.to_le_bytes());
         }
         context.unmap(scene.per_draw);
@@ -151,7 +154,7 @@ fn record(context: &mut DeferredContext, scene: &Scene) -> CommandList {
         context.draw_indexed(36, 0, 0);
     }
     context
-        .finish_command_list(false)
+        .finish_command_list(RestoreState::ClearState)
         .expect("the frame records without errors")
 }
 

@@ -119,24 +119,36 @@ fn recording_cases() -> Vec<RecordCase> {
             },
         ),
         ("set_predication", "R-FX-3", |f, c| {
-            c.set_predication(Some(f.occlusion), true)
+            c.set_predication(Some(f.occlusion), PredicateValue::True)
         }),
         ("unmap", "R-REC-5", |f, c| c.unmap(f.cb_dyn)),
         ("map", "R-REC-11", |f, c| {
-            let _ = c.map(f.tex, MapType::WriteDiscard, false);
+            let _ = c
+                .map(f.tex, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped);
         }),
         ("map", "R-REC-5", |f, c| {
-            let _ = c.map(f.cb, MapType::WriteDiscard, false);
+            let _ = c
+                .map(f.cb, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped);
         }),
         ("map", "R-REC-5", |f, c| {
-            let _ = c.map(f.cb, MapType::WriteNoOverwrite, false);
+            let _ = c
+                .map(f.cb, MapType::WriteNoOverwrite, MapFlags::None)
+                .map(Mapped::keep_mapped);
         }),
         ("map", "R-REC-11", |f, c| {
-            let _ = c.map(f.cb_dyn, MapType::Read, false);
+            let _ = c
+                .map(f.cb_dyn, MapType::Read, MapFlags::None)
+                .map(Mapped::keep_mapped);
         }),
         ("map", "R-REC-5", |f, c| {
-            let _ = c.map(f.cb_dyn, MapType::WriteDiscard, false);
-            let _ = c.map(f.cb_dyn, MapType::WriteDiscard, false);
+            let _ = c
+                .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped);
+            let _ = c
+                .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped);
         }),
     ]
 }
@@ -155,9 +167,15 @@ fn r_rec_8_every_recording_refusal_cites_its_requirement() {
 fn r_rec_6_finish_with_a_mapped_buffer_cites_its_requirement() {
     let f = Fixture::new();
     let mut context = f.legacy();
-    let mapped = context.map(f.cb_dyn, MapType::WriteDiscard, false).is_ok();
+    let mapped = context
+        .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok();
     assert!(mapped, "fixture: map cb_dyn");
-    let error = context.finish_command_list(false).err().map(|e| e.error);
+    let error = context
+        .finish_command_list(RestoreState::ClearState)
+        .err()
+        .map(|e| e.error);
     assert_cites("finish_command_list", "R-REC-6", error);
 }
 

@@ -30,7 +30,7 @@ fn buffer(device: &Device, name: &str, size: u32, usage: Usage) -> Buffer {
 
 /// Asserts that the last call of `context` was refused as `invalid_argument`, naming `object`
 /// and the limit.
-fn assert_refused_for_size(context: &DeferredContext, object: &str, what: &str) {
+fn assert_refused_for_size(context: &impl DeviceContext, object: &str, what: &str) {
     let error = context
         .last_refusal()
         .unwrap_or_else(|| panic!("{what}: no refusal"));
@@ -54,7 +54,12 @@ fn r_rec_12_immediate_no_overwrite_map_of_a_4_gib_buffer_is_refused() {
     let big = buffer(&device, "big", u32::MAX, Usage::Dynamic);
     let mut immediate = device.immediate_recorder().unwrap();
     immediate.draw(3, 0);
-    assert!(accepted(immediate.map(big, MapType::WriteNoOverwrite, false)).is_none());
+    assert!(accepted(
+        immediate
+            .map(big, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped)
+    )
+    .is_none());
     assert_refused_for_size(&immediate, "big", "4 GiB write_no_overwrite");
     immediate.unmap(big); // not mapped: refused, harmless
     immediate.draw(3, 1);
@@ -77,7 +82,22 @@ fn r_rec_12_forty_megabyte_maps_are_refused_on_every_path() {
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         for (what, buffer, map_type, allow) in paths {
             let mut c = context(&device, semantics);
-            assert!(accepted(c.map(buffer, map_type, allow)).is_none(), "{what}");
+            assert!(
+                accepted(
+                    c.map(
+                        buffer,
+                        map_type,
+                        if allow {
+                            MapFlags::AllowUsageDefault
+                        } else {
+                            MapFlags::None
+                        }
+                    )
+                    .map(Mapped::keep_mapped)
+                )
+                .is_none(),
+                "{what}"
+            );
             assert_refused_for_size(&c, what, &format!("{semantics:?} {map_type:?}"));
         }
     }
@@ -88,7 +108,20 @@ fn r_rec_12_forty_megabyte_maps_are_refused_on_every_path() {
             .chain([("big_dynamic", dynamic, MapType::WriteNoOverwrite, false)])
     {
         assert!(
-            accepted(immediate.map(buffer, map_type, allow)).is_none(),
+            accepted(
+                immediate
+                    .map(
+                        buffer,
+                        map_type,
+                        if allow {
+                            MapFlags::AllowUsageDefault
+                        } else {
+                            MapFlags::None
+                        }
+                    )
+                    .map(Mapped::keep_mapped)
+            )
+            .is_none(),
             "immediate {what} {map_type:?}"
         );
         assert_refused_for_size(&immediate, what, &format!("immediate {map_type:?}"));
@@ -98,11 +131,15 @@ fn r_rec_12_forty_megabyte_maps_are_refused_on_every_path() {
     let limit = buffer(&device, "at_limit", MAX_MAP_BYTES as u32, Usage::Dynamic);
     let mut c = context(&device, Semantics::Fast);
     assert_eq!(
-        accepted(c.map(limit, MapType::WriteDiscard, false)).map(|d| d.len()),
+        accepted(
+            c.map(limit, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)
+        )
+        .map(|d| d.len()),
         Some(MAX_MAP_BYTES)
     );
     c.unmap(limit);
-    assert!(c.finish_command_list(false).is_ok());
+    assert!(c.finish_command_list(RestoreState::ClearState).is_ok());
 }
 
 #[test]
@@ -152,7 +189,19 @@ fn r_rec_8_a_refused_map_does_not_poison_the_list() {
             ),
         ];
         for (map_type, resource, allow, kind) in refusals {
-            assert!(accepted(c.map(resource, map_type, allow)).is_none());
+            assert!(accepted(
+                c.map(
+                    resource,
+                    map_type,
+                    if allow {
+                        MapFlags::AllowUsageDefault
+                    } else {
+                        MapFlags::None
+                    }
+                )
+                .map(Mapped::keep_mapped)
+            )
+            .is_none());
             assert_eq!(
                 c.last_refusal().map(Error::kind),
                 Some(kind),
@@ -160,11 +209,11 @@ fn r_rec_8_a_refused_map_does_not_poison_the_list() {
             );
         }
         assert!(c.error().is_none(), "{semantics:?}: {:?}", c.error());
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 9;
-        c.unmap(f.cb_dyn);
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .unwrap()[0] = 9; // unmapped on drop
         c.draw(3, 1);
         let list = c
-            .finish_command_list(false)
+            .finish_command_list(RestoreState::ClearState)
             .unwrap_or_else(|e| panic!("{semantics:?}: the list finishes after refused maps: {e}"));
         assert_eq!(list.stats().draws, 2);
         assert_eq!(write_discards(&list)[0].2[0], 9);
@@ -183,24 +232,44 @@ type BadMap = (
 fn bad_maps() -> Vec<BadMap> {
     vec![
         ("map of a texture", |f, c| {
-            c.map(f.tex, MapType::WriteDiscard, false).map(drop)
+            c.map(f.tex, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)
+                .map(drop)
         }),
         ("map for reading", |f, c| {
-            c.map(f.cb_dyn, MapType::Read, false).map(drop)
+            c.map(f.cb_dyn, MapType::Read, MapFlags::None)
+                .map(Mapped::keep_mapped)
+                .map(drop)
         }),
         ("write_discard of a default buffer", |f, c| {
-            c.map(f.cb, MapType::WriteDiscard, false).map(drop)
+            c.map(f.cb, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)
+                .map(drop)
         }),
         (
             "write_no_overwrite of a default buffer without allow_usage_default",
-            |f, c| c.map(f.cb, MapType::WriteNoOverwrite, false).map(drop),
+            |f, c| {
+                c.map(f.cb, MapType::WriteNoOverwrite, MapFlags::None)
+                    .map(Mapped::keep_mapped)
+                    .map(drop)
+            },
         ),
         ("write_no_overwrite of an immutable buffer", |f, c| {
-            c.map(f.cb_imm, MapType::WriteNoOverwrite, true).map(drop)
+            c.map(
+                f.cb_imm,
+                MapType::WriteNoOverwrite,
+                MapFlags::AllowUsageDefault,
+            )
+            .map(Mapped::keep_mapped)
+            .map(drop)
         }),
         ("map of a buffer already mapped", |f, c| {
-            c.map(f.cb_dyn, MapType::WriteDiscard, false)?;
-            let second = c.map(f.cb_dyn, MapType::WriteDiscard, false).map(drop);
+            c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)?;
+            let second = c
+                .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+                .map(Mapped::keep_mapped)
+                .map(drop);
             c.unmap(f.cb_dyn);
             second
         }),
@@ -219,7 +288,7 @@ fn r_rec_8_refused_maps_are_invalid_argument_and_the_list_finishes() {
             assert_eq!(c.last_refusal(), Some(&error), "{name}");
             c.draw(3, 0);
             let list = c
-                .finish_command_list(false)
+                .finish_command_list(RestoreState::ClearState)
                 .unwrap_or_else(|e| panic!("{semantics:?} {name}: {e}"));
             assert_eq!(list.stats().draws, 1, "{name}");
             drop(list);
@@ -235,10 +304,16 @@ fn r_rec_8_a_map_of_a_released_buffer_is_released_object() {
         let f = Fixture::new();
         let mut c = f.context(semantics);
         f.device.release(f.cb_dyn);
-        let error = c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap_err();
+        let error = c
+            .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .unwrap_err();
         assert_eq!(error.kind(), ErrorKind::ReleasedObject, "{error}");
         assert_eq!(c.stats().commands, 0, "{semantics:?}: nothing encoded");
-        assert!(c.finish_command_list(false).is_ok(), "{semantics:?}");
+        assert!(
+            c.finish_command_list(RestoreState::ClearState).is_ok(),
+            "{semantics:?}"
+        );
     }
 }
 
@@ -247,41 +322,25 @@ fn r_rec_8_a_refused_map_returns_its_error_to_the_caller() {
     let f = Fixture::new();
     let mut c = f.fast();
     let error = c
-        .map(f.cb_dyn, MapType::WriteNoOverwrite, false)
+        .map(f.cb_dyn, MapType::WriteNoOverwrite, MapFlags::None)
+        .map(Mapped::keep_mapped)
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::DynamicBeforeMap);
     assert!(error.to_string().contains("cb_dyn"), "{error}");
-    let error = c.map(f.cb, MapType::WriteDiscard, false).unwrap_err();
+    let error = c
+        .map(f.cb, MapType::WriteDiscard, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-    assert!(c.finish_command_list(false).is_ok());
+    assert!(c.finish_command_list(RestoreState::ClearState).is_ok());
 }
 
 // ----- take_batch ------------------------------------------------------------------------------
 
-/// `take_batch` skipped every check of `finish_command_list` (a sticky error, a buffer still
-/// mapped): it is the immediate context's alone.
-#[test]
-fn r_rec_6_take_batch_is_refused_on_a_deferred_context() {
-    let f = Fixture::new();
-    for semantics in [Semantics::Legacy, Semantics::Fast] {
-        let mut c = f.context(semantics);
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 1;
-        c.draw(3, 0);
-        let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.take_batch()));
-        let error = match refused {
-            Ok(Err(error)) => error,
-            Ok(Ok(_)) => panic!("{semantics:?}: a deferred context handed out a batch"),
-            Err(_) => panic!("{semantics:?}: take_batch panicked"),
-        };
-        assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-        assert!(error.to_string().contains("immediate"), "{error}");
-        // The list is untouched: unmap and finish it as usual.
-        c.unmap(f.cb_dyn);
-        let list = finish(&mut c);
-        assert_eq!(list.stats().draws, 1);
-        assert_eq!(write_discards(&list)[0].2[0], 1);
-    }
-}
+// R-REC-6, `take_batch` is the immediate context's alone (it skips every check of
+// `finish_command_list`): a deferred context has no such call, so it cannot be written (the
+// compile_fail doctest `r_rec_6_take_batch_is_refused_on_a_deferred_context` in
+// `recorder/src/role.rs`).
 
 /// A batch sealed while a buffer is still mapped on the immediate context keeps every byte the
 /// application wrote, and the map stays open until its unmap.
@@ -290,16 +349,23 @@ fn r_rec_10_immediate_batch_sealed_while_mapped_keeps_the_written_bytes() {
     let f = Fixture::new();
     let mut immediate = f.device.immediate_recorder().unwrap();
     let data = immediate
-        .map(f.cb_dyn, MapType::WriteDiscard, false)
+        .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .map(Mapped::keep_mapped)
         .unwrap();
     data[..4].copy_from_slice(&[1, 2, 3, 4]);
     let batch = immediate.take_batch().unwrap();
     assert_eq!(write_discards(&batch)[0].2[..4], [1, 2, 3, 4]);
     // Still mapped: a second map is refused, the unmap closes it and the next map works.
-    assert!(accepted(immediate.map(f.cb_dyn, MapType::WriteNoOverwrite, false)).is_none());
+    assert!(accepted(
+        immediate
+            .map(f.cb_dyn, MapType::WriteNoOverwrite, MapFlags::None)
+            .map(Mapped::keep_mapped)
+    )
+    .is_none());
     immediate.unmap(f.cb_dyn);
     immediate
-        .map(f.cb_dyn, MapType::WriteNoOverwrite, false)
+        .map(f.cb_dyn, MapType::WriteNoOverwrite, MapFlags::None)
+        .map(Mapped::keep_mapped)
         .unwrap()[4] = 5;
     immediate.unmap(f.cb_dyn);
     let next = immediate.take_batch().unwrap();

@@ -205,8 +205,8 @@ fn r_sp_1_write_discard_before_bind_creates_no_split_point() {
     for (category, buffer, bind) in dynamic_binds() {
         let f = Fixture::new();
         let list = legacy_list(&f, |c| {
-            c.map(buffer(&f), MapType::WriteDiscard, false).unwrap()[0] = 1;
-            c.unmap(buffer(&f));
+            c.map(buffer(&f), MapType::WriteDiscard, MapFlags::None)
+                .unwrap()[0] = 1; // unmapped on drop
             bind(&f, c);
             c.draw(3, 0);
             bind(&f, c);
@@ -224,7 +224,9 @@ fn r_sp_1_write_discard_before_bind_creates_no_split_point() {
 fn r_sp_1_a_bind_while_the_buffer_is_still_mapped_write_discard_creates_no_split_point() {
     let f = Fixture::new();
     let list = legacy_list(&f, |c| {
-        c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap()[0] = 1;
+        c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .unwrap()[0] = 1;
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
         c.unmap(f.cb_dyn);
     });
@@ -237,8 +239,8 @@ fn r_sp_1_a_dynamic_bind_before_its_map_splits_and_the_binds_after_do_not() {
         let f = Fixture::new();
         let list = legacy_list(&f, |c| {
             bind(&f, c);
-            c.map(buffer(&f), MapType::WriteDiscard, false).unwrap()[0] = 1;
-            c.unmap(buffer(&f));
+            c.map(buffer(&f), MapType::WriteDiscard, MapFlags::None)
+                .unwrap()[0] = 1; // unmapped on drop
             bind(&f, c);
             bind(&f, c);
         });
@@ -251,12 +253,13 @@ fn r_sp_1_write_discard_in_an_earlier_list_or_on_another_context_does_not_count(
     for (category, buffer, bind) in dynamic_binds() {
         let f = Fixture::new();
         let mut c = f.legacy();
-        c.map(buffer(&f), MapType::WriteDiscard, false).unwrap();
-        c.unmap(buffer(&f));
-        let _earlier = c.finish_command_list(true).unwrap();
+        c.map(buffer(&f), MapType::WriteDiscard, MapFlags::None)
+            .unwrap(); // unmapped on drop
+        let _earlier = c.finish_command_list(RestoreState::Restore).unwrap();
         let mut other = f.legacy();
-        other.map(buffer(&f), MapType::WriteDiscard, false).unwrap();
-        other.unmap(buffer(&f));
+        other
+            .map(buffer(&f), MapType::WriteDiscard, MapFlags::None)
+            .unwrap(); // unmapped on drop
         bind(&f, &mut c);
         let list = finish(&mut c);
         assert_eq!(split_counts(&list), counts(&[(category, 1)]), "{category}");
@@ -278,8 +281,12 @@ fn r_sp_1_default_buffers_mapped_write_no_overwrite_never_split() {
         .unwrap();
     let list = legacy_list(&f, |c| {
         for buffer in [vb_default, f.ib, f.cb, f.sb] {
-            c.map(buffer, MapType::WriteNoOverwrite, true).unwrap()[0] = 1;
-            c.unmap(buffer);
+            c.map(
+                buffer,
+                MapType::WriteNoOverwrite,
+                MapFlags::AllowUsageDefault,
+            )
+            .unwrap()[0] = 1; // unmapped on drop
         }
         c.set_vertex_buffers(0, &[vertex(vb_default)]);
         c.set_index_buffer(Some(f.ib), Format::R32Uint, 0);
@@ -304,7 +311,7 @@ fn r_sp_1_immutable_and_default_resources_never_split() {
         c.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
         c.rs_set_state(Some(f.raster));
         c.rs_set_viewports(&[Viewport::new(0.0, 0.0, 8.0, 8.0)]);
-        c.set_predication(Some(f.predicate), true);
+        c.set_predication(Some(f.predicate), PredicateValue::True);
         c.draw(3, 0);
         c.draw_instanced_indirect(f.args, 0);
         c.copy_resource(f.copy_a, f.copy_b);
@@ -365,8 +372,8 @@ fn r_sp_1_dynamic_split_points_are_per_slot() {
 
     // The same for vertex buffers and shader resources; a slot mapped in the list does not split.
     let list = legacy_list(&f, |c| {
-        c.map(f.vb_dyn2, MapType::WriteDiscard, false).unwrap();
-        c.unmap(f.vb_dyn2);
+        c.map(f.vb_dyn2, MapType::WriteDiscard, MapFlags::None)
+            .unwrap(); // unmapped on drop
         c.set_vertex_buffers(0, &[vertex(f.vb_dyn), vertex(f.vb), vertex(f.vb_dyn2)]);
         c.set_shader_resources(
             Stage::Vertex,
@@ -402,7 +409,7 @@ fn r_sp_1_segments_yield_one_split_point_per_split_point_in_order() {
         c.cs_set_unordered_access_views(0, &[Some(f.sb_uav)]);
         c.om_set_depth_stencil_state(Some(f.dss), 0);
         c.draw(3, 0);
-        c.execute_command_list(&inner, true);
+        c.execute_command_list(&inner, RestoreState::Restore);
         c.set_index_buffer(Some(f.ib_dyn), Format::R16Uint, 0);
         c.set_vertex_buffers(0, &[vertex(f.vb_dyn)]);
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
@@ -502,8 +509,8 @@ fn r_sp_1_state_carried_by_restore_true_splits_again_in_the_next_list() {
     let f = Fixture::new();
     let mut c = f.legacy();
     for buffer in [f.vb_dyn, f.cb_dyn, f.sb_dyn] {
-        c.map(buffer, MapType::WriteDiscard, false).unwrap();
-        c.unmap(buffer);
+        c.map(buffer, MapType::WriteDiscard, MapFlags::None)
+            .unwrap(); // unmapped on drop
     }
     c.set_vertex_buffers(0, &[vertex(f.vb_dyn)]);
     c.set_constant_buffers(Stage::Vertex, 2, &[Some(f.cb_dyn)]);
@@ -513,7 +520,7 @@ fn r_sp_1_state_carried_by_restore_true_splits_again_in_the_next_list() {
     c.cs_set_unordered_access_views(0, &[Some(f.rt_uav)]);
     c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
     c.om_set_depth_stencil_state(Some(f.dss), 0);
-    let first = c.finish_command_list(true).unwrap();
+    let first = c.finish_command_list(RestoreState::Restore).unwrap();
     assert_eq!(
         split_counts(&first),
         counts(&[
@@ -673,8 +680,8 @@ fn r_sp_3_fast_contexts_record_zero_split_points() {
     c.cs_set_unordered_access_views(0, &[Some(f.sb_uav), Some(f.rt_uav)]);
     c.om_set_depth_stencil_state(Some(f.dss), 0);
     for buffer in [f.ib_dyn, f.vb_dyn, f.cb_dyn, f.sb_dyn] {
-        c.map(buffer, MapType::WriteDiscard, false).unwrap();
-        c.unmap(buffer);
+        c.map(buffer, MapType::WriteDiscard, MapFlags::None)
+            .unwrap(); // unmapped on drop
     }
     c.set_index_buffer(Some(f.ib_dyn), Format::R16Uint, 0);
     c.set_vertex_buffers(0, &[vertex(f.vb_dyn), vertex(f.vb)]);
@@ -722,8 +729,8 @@ fn r_sp_3_fast_dynamic_bind_before_write_discard_is_dynamic_before_map() {
     let mut c = f.fast();
     c.set_vertex_buffers(0, &[vertex(f.vb), vertex(f.vb_dyn)]);
     expect_error(&mut c, ErrorKind::DynamicBeforeMap, 0);
-    c.map(f.cb_dyn, MapType::WriteDiscard, false).unwrap();
-    c.unmap(f.cb_dyn);
+    c.map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)
+        .unwrap(); // unmapped on drop
     let _earlier = finish(&mut c);
     c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
     expect_error(&mut c, ErrorKind::DynamicBeforeMap, 0);

@@ -7,7 +7,9 @@ use common::*;
 use recorder::*;
 
 fn write_discard(context: &mut DeferredContext, buffer: Buffer) {
-    let _ = context.map(buffer, MapType::WriteDiscard, false);
+    let _ = context
+        .map(buffer, MapType::WriteDiscard, MapFlags::None)
+        .map(Mapped::keep_mapped);
     context.unmap(buffer);
 }
 
@@ -53,7 +55,7 @@ fn r_st_8_a_nested_legacy_list_s_instance_is_the_outer_list_s_last_unless_mapped
     let inner_instance = inner.last_instances()[0].instance;
     let mut outer = f.legacy();
     write_discard(&mut outer, f.cb_dyn);
-    outer.execute_command_list(&inner, false);
+    outer.execute_command_list(&inner, RestoreState::ClearState);
     // The outer context reads the nested list's instance now: no split point for the bind.
     outer.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
     let list = finish(&mut outer);
@@ -61,7 +63,7 @@ fn r_st_8_a_nested_legacy_list_s_instance_is_the_outer_list_s_last_unless_mapped
     assert_eq!(list.stats().split_points.total(), 0);
 
     let mut outer = f.legacy();
-    outer.execute_command_list(&inner, false);
+    outer.execute_command_list(&inner, RestoreState::ClearState);
     write_discard(&mut outer, f.cb_dyn);
     let list = finish(&mut outer);
     let own = write_discards(&list)[0].1;

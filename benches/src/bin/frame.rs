@@ -191,7 +191,7 @@ fn record_frame(
                 s.spawn(move || {
                     let begin = Instant::now();
                     record(context, range);
-                    let list = context.finish_command_list(false)?;
+                    let list = context.finish_command_list(RestoreState::ClearState)?;
                     Ok((list, begin.elapsed()))
                 })
             })
@@ -208,7 +208,7 @@ fn record_frame(
         .map_err(|e| e.error)?;
     let begin = Instant::now();
     for (list, _) in &finished {
-        immediate.execute_command_list(list, false)?;
+        immediate.execute_command_list(list, RestoreState::ClearState)?;
     }
     immediate.flush()?;
     let execute = begin.elapsed();

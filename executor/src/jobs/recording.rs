@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use recorder::{
     limits, ChunkPolicy, CommandList, DeferredContext, DeferredContextDesc, Device, Engine,
-    Semantics,
+    RestoreState, Semantics,
 };
 
 use super::error::{JobError, PoolError};
@@ -79,7 +79,7 @@ pub struct JobReport {
 ///     for (job, list) in lists.iter().enumerate() {
 ///         let list = list.as_ref().expect("recorded");
 ///         assert_eq!(list.stats().draws, draws_per_job[job]);
-///         immediate.execute_command_list(list, false)?;
+///         immediate.execute_command_list(list, RestoreState::ClearState)?;
 ///     }
 /// }
 /// immediate.flush()?;
@@ -254,7 +254,7 @@ where
     F: Fn(usize, &mut DeferredContext),
 {
     match catch_unwind(AssertUnwindSafe(|| record(job, context))) {
-        Ok(()) => match context.finish_command_list(false) {
+        Ok(()) => match context.finish_command_list(RestoreState::ClearState) {
             Ok(list) => Ok(list),
             Err(error) => {
                 // A sticky error discarded the list already; a refused finish (a buffer still

@@ -252,7 +252,7 @@ impl Fixture {
         let mut context = self.context(semantics);
         calls(&mut context);
         context
-            .finish_command_list(false)
+            .finish_command_list(RestoreState::ClearState)
             .unwrap_or_else(|e| panic!("finish_command_list: {e}"))
     }
 
@@ -335,8 +335,11 @@ pub fn map_instances(list: &CommandList) -> Vec<InstanceId> {
 }
 
 /// Maps `buffer` write_discard and unmaps it.
-pub fn write_discard(context: &mut DeferredContext, buffer: Buffer) {
-    assert!(context.map(buffer, MapType::WriteDiscard, false).is_ok());
+pub fn write_discard(context: &mut impl DeviceContext, buffer: Buffer) {
+    assert!(context
+        .map(buffer, MapType::WriteDiscard, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok());
     context.unmap(buffer);
 }
 

@@ -807,7 +807,9 @@ mod tests {
         assert!(error.to_string().contains("R-REC-12"), "{error}");
         assert_eq!(context.stats().bytes, before.bytes);
         context.draw(3, 1);
-        let list = context.finish_command_list(false).unwrap();
+        let list = context
+            .finish_command_list(crate::RestoreState::ClearState)
+            .unwrap();
         assert_eq!(list.commands().count(), 2);
     }
 

@@ -214,7 +214,9 @@ mod tests {
         let mut context = device.create_deferred_context(&desc).unwrap();
         context.set_constant_buffers(Stage::Pixel, 3, &[Some(dynamic)]);
         context.draw(3, 0);
-        let list = context.finish_command_list(false).unwrap();
+        let list = context
+            .finish_command_list(crate::RestoreState::ClearState)
+            .unwrap();
         let splits: Vec<_> = list
             .segments()
             .filter_map(|segment| match segment {

@@ -383,14 +383,14 @@ pub fn vertex(buffer: Buffer) -> VertexBuffer {
 /// Finishes without restore and expects success.
 pub fn finish(context: &mut DeferredContext) -> CommandList {
     context
-        .finish_command_list(false)
+        .finish_command_list(RestoreState::ClearState)
         .unwrap_or_else(|e| panic!("finish_command_list: {e}"))
 }
 
 /// Finishes and expects the sticky error of `kind` at `call_index`.
 #[track_caller]
 pub fn expect_error(context: &mut DeferredContext, kind: ErrorKind, call_index: u32) {
-    match context.finish_command_list(false) {
+    match context.finish_command_list(RestoreState::ClearState) {
         Ok(list) => panic!(
             "expected {kind} at call {call_index}, the list finished with {:?}",
             list.stats()

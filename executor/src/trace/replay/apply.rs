@@ -1,8 +1,8 @@
 //! One call of a [`Program`] applied to one of the engine's
-//! recording APIs ([`Recording`]: `recorder::DeferredContext`, which the immediate context
-//! also derefs to, and `bundles::BundleRecorder`, which has the same methods and refuses what
-//! a bundle may not hold): the trace's objects turned into handles, the arguments docs/TRACE.md
-//! leaves out given their defaults.
+//! recording APIs ([`Recording`]: `recorder::DeferredContext`, the immediate context and
+//! `bundles::BundleRecorder`, which all implement [`DeviceContext`], the bundle recorder refusing
+//! what a bundle may not hold): the trace's objects turned into handles, the arguments
+//! docs/TRACE.md leaves out given their defaults.
 //!
 //! **In:** a [`Call`], the recorder, the handles the declarations made ([`Handles`]), the
 //! fence values inserted so far, and the command list or bundle the call names. **Out:** what
@@ -18,14 +18,13 @@
 
 use std::sync::OnceLock;
 
+use crate::immediate::ImmediateContext;
 use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::command::InstanceId;
 use recorder::{
-    BlendState, Buffer, ClearFlags, CommandList, DeferredContext, DepthStencilState,
-    DepthStencilView, Engine, Error, Format, Handle, InputLayout, MapType, PrimitiveTopology,
-    Query, RasterizerState, RawHandle, Rect, Remap, RemapKind, RenderTargetView, Resource,
-    SamplerState, Shader, ShaderResourceView, Stage, SwapChain, Texture, UnorderedAccessView,
-    VertexBuffer, Viewport,
+    Buffer, ClearFlags, CommandList, DeferredContext, DeviceContext, Engine, Error, Handle,
+    ImmediateRole, MapFlags, MapType, Mapped, PredicateValue, RawHandle, Recorder, Remap,
+    RemapKind, Resource, RestoreState, Texture, VertexBuffer,
 };
 
 use super::program::{Call, ObjId, ObjKind, Program};
@@ -105,124 +104,157 @@ impl Resolver<'_> {
     }
 }
 
-/// Declares [`Recording`] and implements it for both recorders: the methods whose signatures
-/// the deferred context and the bundle recorder share, forwarded as they are.
-macro_rules! recording {
-    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {
-        /// A recorder a trace's calls go to: a deferred context (or the immediate context's
-        /// recorder) or a bundle recorder.
-        pub(crate) trait Recording {
-            $(fn $name(&mut self, $($arg: $ty),*);)*
-            /// Calls accepted so far in the list or bundle being recorded (a refused call does
-            /// not move it).
-            fn accepted(&self) -> u32;
-            /// The error of the most recent refused call.
-            fn refusal(&self) -> Option<Error>;
-            /// Maps a resource; whether the map was accepted.
-            fn map_resource(&mut self, resource: Resource, map_type: MapType, allow_usage_default: bool) -> bool;
-            /// The instance a write_discard map of `buffer` made current.
-            fn instance_of(&self, buffer: RawHandle) -> InstanceId;
-            /// Inserts a fence; its value, where the recorder hands one out.
-            fn fence(&mut self, engine: Engine) -> Option<u64>;
-            fn execute(&mut self, list: &CommandList, restore: bool);
-            fn call_bundle(&mut self, bundle: &DrawBundle);
-            /// Records a remap; `false` where the recorder has none (a deferred context).
-            fn remap(&mut self, remap: Remap) -> bool;
-        }
-
-        impl Recording for DeferredContext {
-            $(fn $name(&mut self, $($arg: $ty),*) { DeferredContext::$name(self, $($arg),*) })*
-            fn accepted(&self) -> u32 { self.stats().calls }
-            fn refusal(&self) -> Option<Error> { self.last_refusal().cloned() }
-            fn map_resource(&mut self, resource: Resource, map_type: MapType, allow_usage_default: bool) -> bool {
-                self.map(resource, map_type, allow_usage_default).is_ok()
-            }
-            fn instance_of(&self, buffer: RawHandle) -> InstanceId { self.current_instance(buffer) }
-            fn fence(&mut self, engine: Engine) -> Option<u64> { Some(self.insert_fence(engine)) }
-            fn execute(&mut self, list: &CommandList, restore: bool) { self.execute_command_list(list, restore) }
-            fn call_bundle(&mut self, bundle: &DrawBundle) { DrawBundleExt::draw_bundle(self, bundle) }
-            fn remap(&mut self, _remap: Remap) -> bool { false }
-        }
-
-        impl Recording for BundleRecorder {
-            $(fn $name(&mut self, $($arg: $ty),*) { BundleRecorder::$name(self, $($arg),*) })*
-            fn accepted(&self) -> u32 { self.stats().calls }
-            fn refusal(&self) -> Option<Error> { self.last_refusal().cloned() }
-            fn map_resource(&mut self, resource: Resource, map_type: MapType, allow_usage_default: bool) -> bool {
-                self.map(resource, map_type, allow_usage_default).is_ok()
-            }
-            fn instance_of(&self, _buffer: RawHandle) -> InstanceId { InstanceId::INITIAL }
-            fn fence(&mut self, engine: Engine) -> Option<u64> { self.insert_fence(engine); None }
-            fn execute(&mut self, list: &CommandList, restore: bool) { self.execute_command_list(list, restore) }
-            fn call_bundle(&mut self, bundle: &DrawBundle) { self.draw_bundle(bundle) }
-            fn remap(&mut self, remap: Remap) -> bool {
-                let Remap { kind, stage, slot, inherit_stage, inherit_slot } = remap;
-                match kind {
-                    RemapKind::ConstantBuffer => self.remap_constant_buffer_inheritance(stage, slot, inherit_stage, inherit_slot),
-                    RemapKind::ShaderResource => self.remap_shader_resource_inheritance(stage, slot, inherit_stage, inherit_slot),
-                    RemapKind::Sampler => self.remap_sampler_inheritance(stage, slot, inherit_stage, inherit_slot),
-                    RemapKind::VertexBuffer => self.remap_vertex_buffer_inheritance(slot, inherit_slot),
-                }
-                true
-            }
-        }
-    };
+/// A recorder a trace's calls go to: a deferred context, the immediate context or a bundle
+/// recorder. The calls they share are [`DeviceContext`]'s, reached as they are; these are the
+/// few the replay needs beyond them, which differ by recorder.
+pub(crate) trait Recording: DeviceContext {
+    /// Calls accepted so far in the list or bundle being recorded (a refused call does not move
+    /// it).
+    fn accepted(&self) -> u32 {
+        self.stats().calls
+    }
+    /// The error of the most recent refused call.
+    fn refusal(&self) -> Option<Error> {
+        self.last_refusal().cloned()
+    }
+    /// Maps a resource, left mapped for the trace's `unmap` line; whether the map was accepted.
+    fn map_resource(&mut self, resource: Resource, map_type: MapType, flags: MapFlags) -> bool
+    where
+        Self: Sized,
+    {
+        self.map(resource, map_type, flags)
+            .map(Mapped::keep_mapped)
+            .is_ok()
+    }
+    /// The instance a write_discard map of `buffer` made current.
+    fn instance_of(&self, buffer: RawHandle) -> InstanceId;
+    /// Inserts a fence; its value, where the recorder hands one out.
+    fn fence(&mut self, engine: Engine) -> Option<u64>;
+    fn execute(&mut self, list: &CommandList, restore: RestoreState);
+    fn call_bundle(&mut self, bundle: &DrawBundle);
+    /// Records a remap; `false` where the recorder has none (a deferred context).
+    fn remap(&mut self, remap: Remap) -> bool;
 }
 
-recording! {
-    set_input_layout(layout: Option<InputLayout>);
-    set_primitive_topology(topology: PrimitiveTopology);
-    set_vertex_buffers(start: u32, buffers: &[VertexBuffer]);
-    set_index_buffer(buffer: Option<Buffer>, format: Format, offset: u32);
-    set_primitive_reset_index(value: u32);
-    set_shader(stage: Stage, shader: Option<Shader>);
-    set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
-    set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
-    set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
-    cs_set_unordered_access_views(start: u32, views: &[Option<UnorderedAccessView>]);
-    om_set_render_targets(targets: &[Option<RenderTargetView>], depth: Option<DepthStencilView>);
-    om_set_render_targets_and_unordered_access_views(
-        targets: &[Option<RenderTargetView>],
-        depth: Option<DepthStencilView>,
-        start: u32,
-        views: &[Option<UnorderedAccessView>]
-    );
-    om_set_blend_state(state: Option<BlendState>, factor: [f32; 4], sample_mask: u32);
-    om_set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
-    rs_set_state(state: Option<RasterizerState>);
-    rs_set_viewports(viewports: &[Viewport]);
-    rs_set_scissor_rects(rects: &[Rect]);
-    draw(vertex_count: u32, start_vertex: u32);
-    draw_indexed(index_count: u32, start_index: u32, base_vertex: i32);
-    draw_instanced(vertex_count: u32, instance_count: u32, start_vertex: u32, start_instance: u32);
-    draw_indexed_instanced(
-        index_count: u32,
-        instance_count: u32,
-        start_index: u32,
-        base_vertex: i32,
-        start_instance: u32
-    );
-    draw_auto();
-    draw_instanced_indirect(args: Buffer, offset: u32);
-    draw_indexed_instanced_indirect(args: Buffer, offset: u32);
-    dispatch(x: u32, y: u32, z: u32);
-    dispatch_indirect(args: Buffer, offset: u32);
-    clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
-    clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
-    copy_resource(destination: Resource, source: Resource);
-    update_subresource(resource: Resource, data: &[u8]);
-    copy_structure_count(destination: Buffer, offset: u32, view: UnorderedAccessView);
-    unmap(resource: Resource);
-    set_predication(predicate: Option<Query>, value: bool);
-    begin_query(query: Query);
-    end_query(query: Query);
-    clear_state();
-    decompress_resource(texture: Texture, into: Option<Texture>);
-    set_resource_compression(texture: Texture, compressed: bool);
-    set_resource_min_lod(texture: Texture, min_lod: f32);
-    set_shader_resource_view_min_lod(view: ShaderResourceView, min_lod: f32);
-    insert_wait_on_present(chain: SwapChain);
-    insert_wait_on_fence(engine: Engine, value: u64);
+impl Recording for DeferredContext {
+    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
+        self.current_instance(buffer)
+    }
+    fn fence(&mut self, engine: Engine) -> Option<u64> {
+        Some(self.insert_fence(engine))
+    }
+    fn execute(&mut self, list: &CommandList, restore: RestoreState) {
+        self.execute_command_list(list, restore)
+    }
+    fn call_bundle(&mut self, bundle: &DrawBundle) {
+        DrawBundleExt::draw_bundle(self, bundle)
+    }
+    fn remap(&mut self, _remap: Remap) -> bool {
+        false
+    }
+}
+
+/// The immediate context's direct calls (its maps, executions, bundle calls and presents are
+/// replayed by `live.rs` itself, with their results).
+impl Recording for ImmediateContext {
+    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
+        self.current_instance(buffer)
+    }
+    fn fence(&mut self, engine: Engine) -> Option<u64> {
+        Some(self.insert_fence(engine))
+    }
+    fn execute(&mut self, list: &CommandList, restore: RestoreState) {
+        let _ = self.execute_command_list(list, restore);
+    }
+    fn call_bundle(&mut self, bundle: &DrawBundle) {
+        let _ = self.draw_bundle(bundle);
+    }
+    fn remap(&mut self, _remap: Remap) -> bool {
+        false
+    }
+}
+
+/// The reference's immediate recorders (`reference/`): the immediate context's direct calls,
+/// recorded without the executor. Executions and bundle calls are the immediate context's, not
+/// its recorder's: refused as before the roles were types.
+impl Recording for Recorder<ImmediateRole> {
+    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
+        self.current_instance(buffer)
+    }
+    fn fence(&mut self, engine: Engine) -> Option<u64> {
+        Some(self.insert_fence(engine))
+    }
+    fn execute(&mut self, _list: &CommandList, _restore: RestoreState) {
+        self.refuse(Error::InvalidArgument {
+            call: "execute_command_list",
+            message: "the immediate context executes lists through ImmediateContext::execute_command_list (R-EX-1)".into(),
+        })
+    }
+    fn call_bundle(&mut self, _bundle: &DrawBundle) {
+        self.refuse(Error::InvalidArgument {
+            call: "draw_bundle",
+            message: "the immediate context executes bundles through ImmediateContext::draw_bundle (R-B-10)".into(),
+        })
+    }
+    fn remap(&mut self, _remap: Remap) -> bool {
+        false
+    }
+}
+
+/// A bundle recorder: the calls it has not (a fence, an execution, a bundle call) are refused
+/// as a bundle refuses them (`unsupported_in_bundle`, R-B-8).
+impl Recording for BundleRecorder {
+    fn instance_of(&self, _buffer: RawHandle) -> InstanceId {
+        InstanceId::INITIAL
+    }
+    fn fence(&mut self, _engine: Engine) -> Option<u64> {
+        self.refuse_unsupported("insert_fence");
+        None
+    }
+    fn execute(&mut self, _list: &CommandList, _restore: RestoreState) {
+        self.refuse_unsupported("execute_command_list")
+    }
+    fn call_bundle(&mut self, _bundle: &DrawBundle) {
+        self.refuse_unsupported("draw_bundle")
+    }
+    fn remap(&mut self, remap: Remap) -> bool {
+        let Remap {
+            kind,
+            stage,
+            slot,
+            inherit_stage,
+            inherit_slot,
+        } = remap;
+        match kind {
+            RemapKind::ConstantBuffer => {
+                self.remap_constant_buffer_inheritance(stage, slot, inherit_stage, inherit_slot)
+            }
+            RemapKind::ShaderResource => {
+                self.remap_shader_resource_inheritance(stage, slot, inherit_stage, inherit_slot)
+            }
+            RemapKind::Sampler => {
+                self.remap_sampler_inheritance(stage, slot, inherit_stage, inherit_slot)
+            }
+            RemapKind::VertexBuffer => self.remap_vertex_buffer_inheritance(slot, inherit_slot),
+        }
+        true
+    }
+}
+
+/// The trace's `restore` flag as the engine's [`RestoreState`].
+pub(crate) fn restore_state(restore: bool) -> RestoreState {
+    match restore {
+        true => RestoreState::Restore,
+        false => RestoreState::ClearState,
+    }
+}
+
+/// The trace's `allow_usage_default` flag as the engine's [`MapFlags`].
+pub(crate) fn map_flags(allow_usage_default: bool) -> MapFlags {
+    match allow_usage_default {
+        true => MapFlags::AllowUsageDefault,
+        false => MapFlags::None,
+    }
 }
 
 /// What applying a call did.
@@ -261,7 +293,7 @@ impl Named<'_> {
 }
 
 /// Applies `call` to `recorder` (see the module essay).
-pub(crate) fn record<R: Recording + ?Sized>(
+pub(crate) fn record<R: Recording>(
     recorder: &mut R,
     call: &Call,
     objects: &Resolver<'_>,
@@ -408,15 +440,21 @@ pub(crate) fn record<R: Recording + ?Sized>(
             ..
         } => {
             let resource = objects.resource(*resource);
-            let mapped = recorder.map_resource(resource, *map_type, *allow_usage_default);
+            let mapped =
+                recorder.map_resource(resource, *map_type, map_flags(*allow_usage_default));
             if mapped && *map_type == MapType::WriteDiscard {
                 return Recorded::Mapped(recorder.instance_of(resource.raw()));
             }
         }
         Call::Unmap { resource } => recorder.unmap(objects.resource(*resource)),
-        Call::SetPredication { predicate, value } => {
-            recorder.set_predication(objects.opt(*predicate), *value)
-        }
+        Call::SetPredication { predicate, value } => recorder.set_predication(
+            objects.opt(*predicate),
+            if *value {
+                PredicateValue::True
+            } else {
+                PredicateValue::False
+            },
+        ),
         Call::Begin { query } => recorder.begin_query(objects.one(*query)),
         Call::End { query } => recorder.end_query(objects.one(*query)),
         Call::ClearState => recorder.clear_state(),
@@ -459,7 +497,7 @@ pub(crate) fn record<R: Recording + ?Sized>(
             recorder.insert_wait_on_fence(*engine, (named.fence)(*fence))
         }
         Call::Execute { list, restore } => match named.list {
-            Some(made) => recorder.execute(made, *restore),
+            Some(made) => recorder.execute(made, restore_state(*restore)),
             None => return Recorded::Refused(missing(objects.program, *list, "its finish")),
         },
         Call::DrawBundle { bundle } => match named.bundle {

@@ -25,14 +25,14 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bundles::DrawBundle;
 use recorder::{
-    CommandList, Device, DeviceDesc, Error, ErrorKind, Handle, MapType, RawHandle, SplitCounts,
-    SwapChain, Validation,
+    CommandList, Device, DeviceContext, DeviceDesc, Error, ErrorKind, Handle, MapType, Mapped,
+    RawHandle, SplitCounts, SwapChain, Validation,
 };
 
 use crate::draw_record::{Counters, DrawRecord};
 use crate::immediate::ImmediateContext;
 
-use super::apply::{missing, record, Handles, Named, Recorded};
+use super::apply::{map_flags, missing, record, restore_state, Handles, Named, Recorded};
 use super::create::{create, release, Created};
 use super::names::{Namer, Names};
 use super::origin::{Layout, Origins, Piece, Via};
@@ -391,7 +391,7 @@ impl LiveRun {
         };
         let sticky = context.error().is_some();
         let carried = restore && context.semantics() == recorder::Semantics::Legacy;
-        let (result, effect) = match context.finish_command_list(restore) {
+        let (result, effect) = match context.finish_command_list(restore_state(restore)) {
             Ok(list) if !slot.poisoned => (
                 Ok(list),
                 Effect::Finished {
@@ -493,7 +493,11 @@ impl LiveRun {
                 instance,
             } => {
                 let target = objects.resource(*resource);
-                match self.imm.map(target, *map_type, *allow_usage_default) {
+                match self
+                    .imm
+                    .map(target, *map_type, map_flags(*allow_usage_default))
+                    .map(Mapped::keep_mapped)
+                {
                     Ok(_) => {
                         match (map_type, instance) {
                             (MapType::WriteDiscard, Some(k)) => {
@@ -517,7 +521,7 @@ impl LiveRun {
             Call::Execute { list, restore } => match self.lists.get(list) {
                 Some(made) => {
                     let start = self.origins.as_ref().map_or(0, Origins::len);
-                    let mut result = self.imm.execute_command_list(made, *restore);
+                    let mut result = self.imm.execute_command_list(made, restore_state(*restore));
                     let ran = result.as_ref().map_or_else(is_report, |_| true);
                     if ran {
                         let execution = self.executions.entry(*list).or_insert(0);
@@ -594,7 +598,7 @@ impl LiveRun {
                     layout: None,
                     fence: &|f| fence_value(fences, f),
                 };
-                let recorded = record(&mut *self.imm, call, &objects, &named);
+                let recorded = record(&mut self.imm, call, &objects, &named);
                 let refused = (self.imm.stats().calls == before).then(|| {
                     self.imm.last_refusal().cloned().unwrap_or_else(|| {
                         replay_error("the engine refused the call without a reason (R-REC-8)")

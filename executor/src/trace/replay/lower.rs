@@ -607,7 +607,10 @@ impl Lowering {
                 compression,
             } => Call::SetResourceCompression {
                 resource: self.id(resource)?,
-                compression: *compression == words::Compression::Compressed,
+                compression: match compression {
+                    words::Compression::Compressed => recorder::Compression::Compressed,
+                    words::Compression::Decompressed => recorder::Compression::Decompressed,
+                },
             },
             Method::SetResourceMinLod { resource, min_lod } => Call::SetResourceMinLod {
                 resource: self.id(resource)?,

@@ -197,7 +197,7 @@ impl Form for Lowered {
     type Rect = Rect;
     type MapType = MapType;
     /// `true`: compressed.
-    type Compression = bool;
+    type Compression = recorder::Compression;
     type Engine = Engine;
     type Defaulted<T: Clone + std::fmt::Debug> = T;
     /// For a write_discard map, the K of the instance it makes (docs/TRACE.md "Instances").

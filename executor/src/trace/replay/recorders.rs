@@ -101,7 +101,7 @@ pub(crate) struct HeldRecorder {
     pub list_error: Option<Error>,
     /// The replay refused a call of a bundle being recorded (the engine does not know: the
     /// replay fails the bundle's `finish` itself). A deferred context is told instead
-    /// (`DeferredContext::refuse`), so its list fails as for any refused call and carries no
+    /// (`Recorder::refuse`, in `recorder::engine`), so its list fails as for any refused call and carries no
     /// state.
     pub poisoned: bool,
     /// The accepted calls of the list or bundle being recorded that make draw records
@@ -206,28 +206,25 @@ impl HeldRecorder {
         call: &Call,
         named: &Named<'_>,
     ) -> Option<u64> {
-        let recorder: &mut dyn Recording = match &mut self.recorder {
-            Recorder::Context(context) => &mut **context,
-            Recorder::Bundle(bundle) => &mut **bundle,
+        match &self.recorder {
+            Recorder::Context(_) | Recorder::Bundle(_) => {}
             Recorder::Missing { line: declared } => {
                 let error = missing_recorder(&self.name, *declared);
                 self.outcome(line, Err(error), true);
                 return None;
             }
             Recorder::Gone => return None,
-        };
+        }
         if let Some(error) = shared.missing_object(call) {
             let sticky = !matches!(call, Call::Map { .. });
             self.outcome_of(line, Err(error), true, sticky);
             return None;
         }
-        let before = recorder.accepted();
-        let recorded = record(recorder, call, &shared.resolver(), named);
-        let refused = (recorder.accepted() == before).then(|| {
-            recorder.refusal().unwrap_or_else(|| {
-                refused("the engine refused the call without a reason (R-REC-8)")
-            })
-        });
+        let (recorded, refused) = match &mut self.recorder {
+            Recorder::Context(context) => apply(&mut **context, shared, call, named),
+            Recorder::Bundle(bundle) => apply(&mut **bundle, shared, call, named),
+            Recorder::Missing { .. } | Recorder::Gone => return None,
+        };
         let mut inserted = None;
         match recorded {
             Recorded::Done | Recorded::Fence(_) => {
@@ -259,6 +256,23 @@ impl HeldRecorder {
         }
         inserted
     }
+}
+
+/// Runs `call` on `recorder`: what it did, and the refusal if the recorder refused it.
+fn apply<R: Recording>(
+    recorder: &mut R,
+    shared: &Shared,
+    call: &Call,
+    named: &Named<'_>,
+) -> (Recorded, Option<Error>) {
+    let before = recorder.accepted();
+    let recorded = record(recorder, call, &shared.resolver(), named);
+    let refused = (recorder.accepted() == before).then(|| {
+        recorder
+            .refusal()
+            .unwrap_or_else(|| refused("the engine refused the call without a reason (R-REC-8)"))
+    });
+    (recorded, refused)
 }
 
 fn refused(message: &str) -> Error {

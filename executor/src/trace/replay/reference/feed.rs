@@ -11,7 +11,7 @@
 //! current instance, as the list's split point would (R-SP-4): the fresh recorder reports the
 //! creation contents, and this is where that becomes the immediate context's instance.
 //!
-//! **In:** batches (`DeferredContext::take_batch` of an immediate recorder), their semantics,
+//! **In:** batches (`Recorder::take_batch` of an immediate recorder), their semantics,
 //! their scope. **Out:** the draw records and the names of their instances.
 
 use std::collections::{HashMap, HashSet};

@@ -59,7 +59,7 @@ use std::sync::Arc;
 
 use recorder::command::Command;
 use recorder::{
-    DeferredContext, Device, DeviceDesc, Error, Handle, MapType, OutputFormats, RemapKind,
+    Device, DeviceDesc, Error, Handle, ImmediateRole, MapType, OutputFormats, Recorder, RemapKind,
     Semantics, ShaderResourceView, Texture,
 };
 
@@ -109,7 +109,7 @@ struct BundleBook {
 
 /// An immediate recorder of the reference and its instance scope.
 struct Frame {
-    recorder: DeferredContext,
+    recorder: Recorder<ImmediateRole>,
     semantics: Semantics,
     scope: Scope,
 }
@@ -782,7 +782,7 @@ fn installed(
 fn issue(
     program: &Program,
     handles: &Handles,
-    recorder: &mut DeferredContext,
+    recorder: &mut Recorder<ImmediateRole>,
     call: &Call,
 ) -> Option<u32> {
     let objects = Resolver { program, handles };

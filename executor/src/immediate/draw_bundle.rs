@@ -20,12 +20,31 @@
 //! **Validation** (R-V-1): a bundle holds no reference on the objects it names, so under
 //! validation a call of a bundle naming a released object is refused (`released_object`), as an
 //! execution of a list calling it is.
+//!
+//! **Only here.** A bundle call on the immediate context is `ImmediateContext::draw_bundle`;
+//! `bundles::DrawBundleExt` (a deferred context's bundle call) is not implemented for it, so a
+//! call that would put the bundle in a batch cannot be written
+//! (`r_b_10_the_immediate_recorder_refuses_a_bundle_call_recorded_through_it`):
+//!
+//! ```compile_fail
+//! use bundles::*;
+//! use executor::prelude::*;
+//! let device = Device::new(DeviceDesc::default());
+//! let mut imm = ImmediateContext::new(&device)?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let bundle = recorder.finish().map_err(|e| e.error)?;
+//! DrawBundleExt::draw_bundle(&mut imm, &bundle); // not a deferred context
+//! # Ok::<(), Error>(())
+//! ```
 
 use std::marker::PhantomData;
-use std::ops::{Deref, DerefMut};
 
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
-use recorder::{Device, Error, Handle, RawHandle, RecordError, Texture};
+use recorder::Device;
+use recorder::{
+    DeviceContext, Error, Handle, ListStats, MapFlags, MapType, Mapped, RawHandle, RecordError,
+    Resource, Stage, Texture,
+};
 
 use super::{GpuTiming, ImmediateContext, Submission};
 
@@ -125,7 +144,9 @@ impl ImmediateContext {
 }
 
 /// A bundle being recorded on the immediate context (see [`ImmediateContext::start_bundle`]):
-/// the recording API of a [`BundleRecorder`].
+/// a [`BundleRecorder`] that borrows the context until [`finish_bundle`](Self::finish_bundle).
+/// The shared calls are [`DeviceContext`]'s (checked against the bundle rules, as on any bundle
+/// recorder), the remaps are its own.
 pub struct ImmediateBundle<'a> {
     recorder: BundleRecorder,
     _immediate: PhantomData<&'a mut ImmediateContext>,
@@ -136,17 +157,89 @@ impl ImmediateBundle<'_> {
     pub fn finish_bundle(mut self) -> Result<DrawBundle, RecordError> {
         self.recorder.finish()
     }
-}
 
-impl Deref for ImmediateBundle<'_> {
-    type Target = BundleRecorder;
-    fn deref(&self) -> &BundleRecorder {
-        &self.recorder
+    /// See [`BundleRecorder::remap_constant_buffer_inheritance`] (R-B-9).
+    pub fn remap_constant_buffer_inheritance(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    ) {
+        self.recorder
+            .remap_constant_buffer_inheritance(stage, slot, inherit_stage, inherit_slot)
+    }
+
+    /// See [`BundleRecorder::remap_shader_resource_inheritance`] (R-B-9).
+    pub fn remap_shader_resource_inheritance(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    ) {
+        self.recorder
+            .remap_shader_resource_inheritance(stage, slot, inherit_stage, inherit_slot)
+    }
+
+    /// See [`BundleRecorder::remap_sampler_inheritance`] (R-B-9).
+    pub fn remap_sampler_inheritance(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    ) {
+        self.recorder
+            .remap_sampler_inheritance(stage, slot, inherit_stage, inherit_slot)
+    }
+
+    /// See [`BundleRecorder::remap_vertex_buffer_inheritance`] (R-B-9).
+    pub fn remap_vertex_buffer_inheritance(&mut self, slot: u32, inherit_slot: u32) {
+        self.recorder
+            .remap_vertex_buffer_inheritance(slot, inherit_slot)
+    }
+
+    /// The constant-engine bytes the bundle overrides so far (R-B-5).
+    pub fn footprint_bytes(&self) -> u32 {
+        self.recorder.footprint_bytes()
     }
 }
 
-impl DerefMut for ImmediateBundle<'_> {
-    fn deref_mut(&mut self) -> &mut BundleRecorder {
-        &mut self.recorder
+impl DeviceContext for ImmediateBundle<'_> {
+    recorder::forward_device_context!(|this| this.recorder);
+
+    fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
+        // A bundle refuses every map (R-B-8); were it to accept one, its bytes would be the
+        // recording core's, handed on as the immediate context hands on its recorder's.
+        let resource = resource.into();
+        let bytes = self.recorder.map(resource, map_type, flags)?.keep_mapped();
+        let (data, len) = (bytes.as_mut_ptr(), bytes.len());
+        // SAFETY: the bytes would be in a chunk of the bundle recorder's core, memory it owns
+        // through raw pointers (not through this borrow), kept until the bundle is finished,
+        // which needs `self` (borrowed by the guard); the guard's drop ends the map through
+        // `unmap`.
+        Ok(unsafe { Mapped::new(self, resource, data, len) })
+    }
+
+    fn unmap(&mut self, resource: impl Into<Resource>) {
+        self.recorder.unmap(resource)
+    }
+
+    fn stats(&self) -> ListStats {
+        self.recorder.stats()
+    }
+
+    fn error(&self) -> Option<&RecordError> {
+        self.recorder.error()
+    }
+
+    fn last_refusal(&self) -> Option<&Error> {
+        self.recorder.last_refusal()
     }
 }

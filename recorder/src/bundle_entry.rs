@@ -18,15 +18,15 @@ use std::fmt;
 
 use crate::chunk::{ChunkPolicy, GrowthPolicy, SideKind};
 use crate::command::*;
-use crate::context::{DeferredContext, DeferredContextDesc};
-use crate::desc::{Engine, Format, Semantics, Stage};
+use crate::context::Recorder;
+use crate::desc::{Format, Semantics};
 use crate::device::{Device, DeviceShared};
 use crate::error::Error;
 use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
 use crate::info::BUNDLE_WORDS;
 use crate::limits::*;
 use crate::list::CommandList;
-use crate::sync::Ordering;
+use crate::role::{DeferredRole, Role};
 
 /// The render-target formats, depth format and sample count a bundle is recorded for (R-B-1),
 /// and, read from a context, the ones bound there (R-B-10).
@@ -162,9 +162,9 @@ impl fmt::Display for OutputFormats {
 /// The entry's words after the first: the declaration's 20 bytes and the footprint's 4.
 #[derive(Clone, Copy)]
 #[repr(C)]
-struct BundleTail {
-    declaration: OutputFormats,
-    footprint: u32,
+pub(crate) struct BundleTail {
+    pub(crate) declaration: OutputFormats,
+    pub(crate) footprint: u32,
 }
 
 const _: () = assert!(std::mem::size_of::<BundleTail>() == 8 * (BUNDLE_WORDS - 1));
@@ -180,7 +180,7 @@ pub struct BundleBody {
 }
 
 /// Bundles hold few commands and live long: small chunks, doubling as they grow.
-fn bundle_chunk_policy(device: &Device) -> ChunkPolicy {
+pub(crate) fn bundle_chunk_policy(device: &Device) -> ChunkPolicy {
     ChunkPolicy {
         chunk_size: MIN_CHUNK_SIZE,
         growth: GrowthPolicy::Doubling {
@@ -190,62 +190,8 @@ fn bundle_chunk_policy(device: &Device) -> ChunkPolicy {
     }
 }
 
-impl Device {
-    /// A deferred context in the bundle role, for `bundles::BundleRecorder` (R-B-1): fast
-    /// semantics, starting from nothing, outside the 48 deferred contexts (R-REC-1), recording
-    /// into small chunks unless `chunk_policy` says otherwise. On its own it records whatever it
-    /// is told: the bundle rules are the wrapper's.
-    #[doc(hidden)]
-    pub fn bundle_context(&self, name: &str, chunk_policy: Option<ChunkPolicy>) -> DeferredContext {
-        let serial = self.shared.next_recorder.fetch_add(1, Ordering::Relaxed);
-        let desc = DeferredContextDesc {
-            name,
-            semantics: Semantics::Fast,
-            chunk_policy: Some(chunk_policy.unwrap_or_else(|| bundle_chunk_policy(self))),
-            engine: Engine::Graphics,
-        };
-        let mut context = DeferredContext::new(self.shared.clone(), &desc, serial);
-        context.bundle = true;
-        context
-    }
-
-    /// Registers a finished bundle's commands under a handle, which lists record when they call
-    /// the bundle (R-B-10): the entry holds one reference on `body` until it is destroyed. Like
-    /// any object, it is released with [`Device::release`] (`bundles::DrawBundle` does so when
-    /// dropped); a legacy list that calls it keeps it until the list is dropped, a fast list
-    /// does not (R-OBJ-4), and executing a fast list that calls a destroyed bundle finds the
-    /// handle stale (`released_object`, R-OBJ-3).
-    #[doc(hidden)]
-    pub fn register_bundle(
-        &self,
-        body: CommandList,
-        declaration: OutputFormats,
-        footprint: u32,
-        name: &str,
-    ) -> BundleHandle {
-        let mut words = [0u64; BUNDLE_WORDS];
-        words[0] = body.into_header() as u64;
-        let tail = BundleTail {
-            declaration,
-            footprint,
-        };
-        // SAFETY: `BundleTail` is plain data exactly as long as `words[1..]` (asserted above);
-        // the write is unaligned-tolerant.
-        unsafe { (words[1..].as_mut_ptr() as *mut BundleTail).write_unaligned(tail) };
-        BundleHandle::from_raw(self.shared.bundles.insert(words, 0, 0, name))
-    }
-
-    /// The commands of the registered bundle `bundle` (one more reference on them), if it
-    /// exists: alive, or released but still called by a legacy list. For execution, which keeps
-    /// them until the GPU model has run them.
-    #[doc(hidden)]
-    pub fn bundle_body(&self, bundle: RawHandle) -> Option<BundleBody> {
-        self.shared.bundle_body(bundle)
-    }
-}
-
 /// The declaration and footprint in a bundle entry's words.
-fn bundle_tail(words: &[u64; BUNDLE_WORDS]) -> BundleTail {
+pub(crate) fn bundle_tail(words: &[u64; BUNDLE_WORDS]) -> BundleTail {
     // SAFETY: `register_bundle` wrote a valid `BundleTail` there (the words of an entry never
     // change); the read is unaligned-tolerant.
     unsafe { (words[1..].as_ptr() as *const BundleTail).read_unaligned() }
@@ -273,90 +219,17 @@ impl DeviceShared {
     }
 }
 
-impl DeferredContext {
-    /// Whether this context records a bundle (see [`Device::bundle_context`]).
-    pub fn is_bundle(&self) -> bool {
-        self.bundle
-    }
-
-    /// Counts a call and refuses it with `error` (the list keeps its first error, R-REC-8): for
-    /// a wrapper that checks a call before forwarding it (the bundle rules).
-    #[doc(hidden)]
-    pub fn refuse(&mut self, error: Error) {
-        self.begin_call();
-        self.fail(error);
-    }
-
-    /// Counts a call that reports its own result (`map`) and refuses it with `error`, which is
-    /// returned for the caller and kept as the last refusal; the list is not poisoned (R-REC-8).
-    #[doc(hidden)]
-    pub fn refuse_reported(&mut self, error: Error) -> Error {
-        self.begin_call();
-        self.refuse_reported_call(error)
-    }
-
-    /// Calls refused since the list began (a wrapper compares it around a forwarded call).
-    #[doc(hidden)]
-    pub fn refused_calls(&self) -> u32 {
-        self.refused
-    }
-
-    /// Records a remap (R-B-9): later draws of the bundle read (stage, slot) of `kind` from the
-    /// executing context's (inherit_stage, inherit_slot), as bound when the bundle executes.
-    /// Bundle role only; slots must be in range (R-OBJ-5).
-    #[doc(hidden)]
-    pub fn remap_inheritance(&mut self, remap: Remap) {
-        self.begin_call();
-        let call = remap.kind.call();
-        if !self.bundle {
-            return self.fail(Error::invalid(
-                call,
-                "remapping inheritance applies to bundles only (R-B-9): record it on a bundle recorder",
-            ));
-        }
-        let limit = remap.kind.slots();
-        if let Some(bad) = [remap.slot, remap.inherit_slot]
-            .into_iter()
-            .find(|slot| *slot >= limit)
-        {
-            return self.fail(Error::invalid(
-                call,
-                format!("slot {bad} is out of range: there are {limit} (R-OBJ-5)"),
-            ));
-        }
-        let (stage, inherit_stage) = match remap.kind {
-            RemapKind::VertexBuffer => (Stage::Vertex, Stage::Vertex),
-            _ => (remap.stage, remap.inherit_stage),
-        };
-        let payload = RemapPayload {
-            slot: remap.slot,
-            inherit_slot: remap.inherit_slot,
-            stage: stage as u8,
-            inherit_stage: inherit_stage as u8,
-            _reserved: [0; 6],
-        };
-        self.emit(Opcode::RemapInheritance, remap.kind as u8, None, payload);
-    }
-
+/// A bundle call, made by a deferred context only: a bundle does not call another (R-B-8), and
+/// the immediate context runs bundles itself (the executor's `ImmediateContext::draw_bundle`).
+impl Recorder<DeferredRole> {
     /// Records a call of the registered bundle `bundle` of the device `device` (`Device::serial`)
     /// (R-B-10): its handle, so it costs O(1) here and at execution on the CPU. A legacy context
     /// takes a reference on it and checks its bound targets now (`format_mismatch`); a fast
-    /// context inherits them, so the check happens when the list executes. Refused in a bundle
-    /// (no nesting, R-B-8) and on the immediate context's recorder (the immediate context has
-    /// its own).
-    #[doc(hidden)]
+    /// context inherits them, so the check happens when the list executes. For the `bundles`
+    /// crate's `DrawBundleExt::draw_bundle`, which an application calls.
     pub fn record_draw_bundle(&mut self, bundle: BundleHandle, device: u64) {
         self.begin_call();
         const CALL: &str = "draw_bundle";
-        if self.bundle {
-            return self.fail(Error::UnsupportedInBundle { call: CALL });
-        }
-        if self.immediate {
-            return self.fail(Error::invalid(
-                CALL,
-                "the immediate context executes bundles through ImmediateContext::draw_bundle (R-B-10)",
-            ));
-        }
         if device != self.device.identity.serial() {
             return self.fail(Error::invalid(
                 CALL,
@@ -391,7 +264,9 @@ impl DeferredContext {
         // SAFETY: `at` has room for the header and the payload.
         unsafe { write_command(at, Opcode::DrawBundle, 0, None, size, payload) };
     }
+}
 
+impl<R: Role> Recorder<R> {
     /// The formats of the targets bound now, where this context knows them: a legacy context
     /// (its shadow); `None` under fast semantics, which inherits them from the executing context.
     pub fn bound_output_formats(&self) -> Option<OutputFormats> {

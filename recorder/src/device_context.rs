@@ -1,0 +1,711 @@
+//! [`DeviceContext`]: the calls every context shares, in one trait. A deferred context
+//! ([`DeferredContext`](crate::DeferredContext)), the executor's `ImmediateContext` and the
+//! `bundles` crate's `BundleRecorder` each implement it: the first two forward to the recording
+//! core ([`Recorder`]), the bundle recorder checks the bundle rules of SPEC §7 first. Code
+//! generic over `C: DeviceContext` (a renderer's draw loop, the trace replay) is compiled once
+//! per context type: static dispatch, every forwarding method `#[inline]`, so the hot path is
+//! what calling the core directly is.
+//!
+//! What only one context type can do is not here: `finish_command_list` and
+//! `discard_command_list` (deferred contexts), `present`, `flush` and the getters (the
+//! immediate context), `finish` and the remaps (bundle recorders).
+//!
+//! [`Mapped`] is what a map returns: the mapped bytes, unmapped when it is dropped, or kept
+//! mapped with [`Mapped::keep_mapped`] for an [`unmap`](DeviceContext::unmap) later.
+//!
+//! [`forward_device_context!`](crate::forward_device_context) implements the trait for a type
+//! that forwards each call to a value with methods of the same names (the core, or the type's
+//! own inherent methods): the executor and the bundles crate use it, so the list of calls is
+//! written here and in the trait, nowhere else.
+
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+
+use crate::bind::VertexBuffer;
+use crate::context::Recorder;
+use crate::desc::*;
+use crate::error::{Error, RecordError};
+use crate::handle::*;
+use crate::list::ListStats;
+use crate::role::Role;
+
+/// Whether a map may write a default-usage buffer in place: Xbox One's
+/// `D3D11_MAP_FLAG_ALLOW_USAGE_DEFAULT`, named (R-REC-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MapFlags {
+    /// No flag: dynamic buffers (and, on the immediate context, staging buffers) only.
+    #[default]
+    None,
+    /// `D3D11_MAP_FLAG_ALLOW_USAGE_DEFAULT`: `WriteNoOverwrite` (and, on the immediate context,
+    /// read and write maps) of a default-usage buffer.
+    AllowUsageDefault,
+}
+
+impl MapFlags {
+    /// Whether default-usage buffers may be mapped.
+    #[inline]
+    pub fn allows_usage_default(self) -> bool {
+        self == Self::AllowUsageDefault
+    }
+}
+
+/// The predicate value of `set_predication` (D3D11's `PredicateValue`): rendering is skipped
+/// while the predicate query's answer equals it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum PredicateValue {
+    /// Skip while the predicate answers `TRUE` (D3D11's `TRUE`).
+    #[default]
+    True,
+    /// Skip while the predicate answers `FALSE` (D3D11's `FALSE`).
+    False,
+}
+
+impl PredicateValue {
+    /// The value as D3D11's `BOOL`.
+    #[inline]
+    pub fn as_bool(self) -> bool {
+        self == Self::True
+    }
+}
+
+/// What `set_resource_compression` declares of a texture's contents (R-ST-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// The texture holds compressed data (color or depth compression in force).
+    Compressed,
+    /// The texture holds no compressed data.
+    Decompressed,
+}
+
+impl Compression {
+    /// Whether the texture is compressed.
+    #[inline]
+    pub fn is_compressed(self) -> bool {
+        self == Self::Compressed
+    }
+}
+
+/// The calls every context shares: binds, draws, dispatches, clears, copies, maps, queries,
+/// waits. Implemented by [`DeferredContext`](crate::DeferredContext), the executor's
+/// `ImmediateContext` and the `bundles` crate's `BundleRecorder` (which refuses what a bundle
+/// may not record, SPEC §7). Bad input never panics: the call is refused and kept as the
+/// context's error (R-REC-8); [`map`](Self::map) returns its refusal.
+///
+/// Use it through generics (`impl DeviceContext`, `C: DeviceContext`): static dispatch, the
+/// cost of calling the context itself. It is also `dyn`-compatible for code that wants one
+/// function for every context and does not count instructions (tests); the calls that take
+/// `impl Into<Resource>` (`map`, `unmap`, `copy_resource`, `update_subresource`) need a sized
+/// context.
+///
+/// ```
+/// use recorder::*;
+///
+/// fn draw_triangle(context: &mut impl DeviceContext) {
+///     context.set_primitive_topology(PrimitiveTopology::TriangleList);
+///     context.draw(3, 0);
+/// }
+///
+/// let device = Device::new(DeviceDesc::default());
+/// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
+/// draw_triangle(&mut context);
+/// let list = context.finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?;
+/// assert_eq!(list.stats().draws, 1);
+/// # Ok::<(), recorder::Error>(())
+/// ```
+pub trait DeviceContext {
+    /// Binds the input layout (`IASetInputLayout`).
+    fn set_input_layout(&mut self, layout: Option<InputLayout>);
+    /// Sets the primitive topology (`IASetPrimitiveTopology`).
+    fn set_primitive_topology(&mut self, topology: PrimitiveTopology);
+    /// Binds vertex buffers from slot `start` (`IASetVertexBuffers`).
+    fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]);
+    /// Binds the index buffer (`IASetIndexBuffer`).
+    fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32);
+    /// Sets the primitive reset index.
+    fn set_primitive_reset_index(&mut self, value: u32);
+    /// Binds a stage's shader (`VSSetShader` and the others).
+    fn set_shader(&mut self, stage: Stage, shader: Option<Shader>);
+    /// Binds a stage's constant buffers from slot `start` (`*SetConstantBuffers`).
+    fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]);
+    /// Binds a stage's shader-resource views from slot `start` (`*SetShaderResources`).
+    fn set_shader_resources(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        views: &[Option<ShaderResourceView>],
+    );
+    /// Binds a stage's samplers from slot `start` (`*SetSamplers`).
+    fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
+    /// Binds the compute stage's unordered-access views (`CSSetUnorderedAccessViews`).
+    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]);
+    /// Binds the render targets and depth stencil (`OMSetRenderTargets`).
+    fn om_set_render_targets(
+        &mut self,
+        render_targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+    );
+    /// Binds the render targets, depth stencil and output-merger UAVs (`OMSetRenderTargetsAndUnorderedAccessViews`).
+    fn om_set_render_targets_and_unordered_access_views(
+        &mut self,
+        render_targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+        uav_start: u32,
+        uavs: &[Option<UnorderedAccessView>],
+    );
+    /// Binds the blend state (`OMSetBlendState`).
+    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], sample_mask: u32);
+    /// Binds the depth-stencil state (`OMSetDepthStencilState`).
+    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32);
+    /// Binds the rasterizer state (`RSSetState`).
+    fn rs_set_state(&mut self, state: Option<RasterizerState>);
+    /// Sets the viewports (`RSSetViewports`).
+    fn rs_set_viewports(&mut self, viewports: &[Viewport]);
+    /// Sets the scissor rectangles (`RSSetScissorRects`).
+    fn rs_set_scissor_rects(&mut self, rects: &[Rect]);
+    /// Sets the predicate (`SetPredication`).
+    fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue);
+    /// Resets every binding to the ClearState defaults (`ClearState`).
+    fn clear_state(&mut self);
+    /// Draws (`Draw`).
+    fn draw(&mut self, vertex_count: u32, start_vertex: u32);
+    /// Draws indexed (`DrawIndexed`).
+    fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32);
+    /// Draws instanced (`DrawInstanced`).
+    fn draw_instanced(
+        &mut self,
+        vertex_count: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    );
+    /// Draws indexed and instanced (`DrawIndexedInstanced`).
+    fn draw_indexed_instanced(
+        &mut self,
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    );
+    /// Draws what the stream-output buffer holds (`DrawAuto`).
+    fn draw_auto(&mut self);
+    /// Draws instanced with arguments from a buffer (`DrawInstancedIndirect`).
+    fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32);
+    /// Draws indexed and instanced with arguments from a buffer (`DrawIndexedInstancedIndirect`).
+    fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32);
+    /// Dispatches compute work (`Dispatch`).
+    fn dispatch(&mut self, x: u32, y: u32, z: u32);
+    /// Dispatches with arguments from a buffer (`DispatchIndirect`).
+    fn dispatch_indirect(&mut self, args: Buffer, offset: u32);
+    /// Clears a render target (`ClearRenderTargetView`).
+    fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]);
+    /// Clears a depth stencil (`ClearDepthStencilView`).
+    fn clear_depth_stencil_view(
+        &mut self,
+        view: DepthStencilView,
+        flags: ClearFlags,
+        depth: f32,
+        stencil: u8,
+    );
+    /// Copies a resource (`CopyResource`).
+    fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>)
+    where
+        Self: Sized;
+    /// Writes data into a resource (`UpdateSubresource`).
+    fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8])
+    where
+        Self: Sized;
+    /// Copies a UAV's hidden counter into a buffer (`CopyStructureCount`).
+    fn copy_structure_count(&mut self, destination: Buffer, offset: u32, view: UnorderedAccessView);
+    /// Ends a map left open ([`Mapped::keep_mapped`]) (`Unmap`).
+    fn unmap(&mut self, resource: impl Into<Resource>)
+    where
+        Self: Sized;
+    /// Begins a query (`Begin`).
+    fn begin_query(&mut self, query: Query);
+    /// Ends a query (`End`).
+    fn end_query(&mut self, query: Query);
+    /// Decompresses a texture's color or depth compression (`DecompressResource`).
+    fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>);
+    /// Marks a texture compressed or not (`SetResourceCompression`).
+    fn set_resource_compression(&mut self, texture: Texture, compressed: Compression);
+    /// Clamps a texture's mip levels (`SetResourceMinLOD`).
+    fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32);
+    /// Clamps a view's mip levels (`SetShaderResourceViewMinLOD`).
+    fn set_shader_resource_view_min_lod(&mut self, view: ShaderResourceView, min_lod: f32);
+    /// Waits until the swap chain's back buffer may be written (`InsertWaitOnPresent`).
+    fn insert_wait_on_present(&mut self, chain: SwapChain);
+    /// Waits for another engine's fence (`InsertWaitOnFence`).
+    fn insert_wait_on_fence(&mut self, engine: Engine, value: u64);
+    /// Writes a value to memory when the work before it is done (`WriteValueBottomOfPipe`).
+    fn write_value_bottom_of_pipe(&mut self, buffer: Buffer, offset: u64, value: u64);
+    /// Waits until memory holds a value (`InsertWaitOnMemory`).
+    fn insert_wait_on_memory(&mut self, buffer: Buffer, offset: u64, value: u64);
+    /// Maps `resource` and returns its bytes, unmapped when the [`Mapped`] is dropped (or kept
+    /// mapped with [`Mapped::keep_mapped`]); the refusal if the map was refused (R-REC-8: a
+    /// refused map does not poison the list). See [`Recorder::map`] for the map types.
+    fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error>
+    where
+        Self: Sized;
+    /// Counters of the list (or batch, or bundle) being recorded so far.
+    fn stats(&self) -> ListStats;
+    /// The first error of the list being recorded, if any.
+    fn error(&self) -> Option<&RecordError>;
+    /// The error of the most recent refused call, until the next list begins.
+    fn last_refusal(&self) -> Option<&Error>;
+}
+
+/// The bytes of a map: [`DeviceContext::map`]'s answer. Derefs to `[u8]`; dropping it unmaps
+/// the resource (`Unmap`), [`keep_mapped`](Self::keep_mapped) leaves it mapped for an explicit
+/// [`unmap`](DeviceContext::unmap) later (other calls in between, as a trace does). It borrows
+/// the context mutably: nothing can finish the list, or take the batch, while it lives.
+///
+/// ```
+/// use recorder::*;
+///
+/// let device = Device::new(DeviceDesc::default());
+/// let buffer = device.create_buffer(&BufferDesc {
+///     name: "per_draw", size: 16, usage: Usage::Dynamic, bind: BindFlags::CONSTANT,
+///     ..Default::default()
+/// })?;
+/// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
+/// context.map(buffer, MapType::WriteDiscard, MapFlags::None)?[0] = 7; // unmapped here
+/// let bytes = context.map(buffer, MapType::WriteNoOverwrite, MapFlags::None)?.keep_mapped();
+/// bytes[1] = 8;
+/// context.draw(3, 0); // still mapped
+/// context.unmap(buffer);
+/// assert!(context.finish_command_list(RestoreState::ClearState).is_ok());
+/// # Ok::<(), recorder::Error>(())
+/// ```
+pub struct Mapped<'a, C: DeviceContext> {
+    context: *mut C,
+    resource: Resource,
+    data: *mut u8,
+    len: usize,
+    borrow: PhantomData<&'a mut C>,
+}
+
+impl<'a, C: DeviceContext> Mapped<'a, C> {
+    /// The map of `resource` on `context`, whose bytes are `len` bytes at `data`.
+    ///
+    /// # Safety
+    ///
+    /// `data` must be valid for reads and writes of `len` bytes for as long as `context` stays
+    /// borrowed (`'a`) and until `resource` is unmapped, and nothing else may access those bytes
+    /// meanwhile; `data`'s provenance must not come from the `context` borrow itself (it points
+    /// into memory the context owns through a raw pointer, a chunk or a heap buffer), so that
+    /// the borrow may be used again to unmap.
+    pub unsafe fn new(context: &'a mut C, resource: Resource, data: *mut u8, len: usize) -> Self {
+        Self {
+            context,
+            resource,
+            data,
+            len,
+            borrow: PhantomData,
+        }
+    }
+
+    /// The resource mapped.
+    pub fn resource(&self) -> Resource {
+        self.resource
+    }
+
+    /// Leaves the resource mapped and hands out its bytes for as long as the context stays
+    /// borrowed; end the map with [`DeviceContext::unmap`] (D3D11's `Map` ... `Unmap`).
+    pub fn keep_mapped(self) -> &'a mut [u8] {
+        let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `new`'s contract: `data` is valid for `len` bytes, accessed by nothing else,
+        // while the context stays borrowed for `'a`, which the returned slice keeps borrowed.
+        unsafe { std::slice::from_raw_parts_mut(this.data, this.len) }
+    }
+}
+
+impl<C: DeviceContext> Deref for Mapped<'_, C> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `new`'s contract: `len` valid bytes at `data`, accessed only through `self`.
+        unsafe { std::slice::from_raw_parts(self.data, self.len) }
+    }
+}
+
+impl<C: DeviceContext> DerefMut for Mapped<'_, C> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as in `deref`, and `&mut self` makes this the only access.
+        unsafe { std::slice::from_raw_parts_mut(self.data, self.len) }
+    }
+}
+
+impl<C: DeviceContext> Drop for Mapped<'_, C> {
+    fn drop(&mut self) {
+        // SAFETY: `context` came from the `&'a mut C` given to `new`, still borrowed by `self`;
+        // no slice of the data outlives this call (`deref` ties them to `&self`).
+        unsafe { (*self.context).unmap(self.resource) };
+    }
+}
+
+impl<C: DeviceContext> std::fmt::Debug for Mapped<'_, C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mapped")
+            .field("resource", &self.resource)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Implements [`DeviceContext`]'s shared calls (all but `map`, `unmap`, `stats`, `error` and
+/// `last_refusal`, which each type writes itself) for a type, by forwarding each to a value
+/// with a method of the same name: `forward_device_context!(|this| this.recorder)` inside an
+/// `impl DeviceContext for T` block forwards to the field `recorder`,
+/// `forward_device_context!(|this| this)` to `T`'s own inherent methods (which take precedence
+/// over the trait's in method calls). Every forwarder is `#[inline]`. For the executor's
+/// immediate context and the bundles crate's recorder (see the [`engine`](crate::engine) module).
+#[macro_export]
+macro_rules! forward_device_context {
+    (|$this:ident| $core:expr) => {
+        #[inline]
+        fn set_input_layout(&mut self, layout: Option<$crate::InputLayout>) {
+            let $this = self;
+            $core.set_input_layout(layout)
+        }
+        #[inline]
+        fn set_primitive_topology(&mut self, topology: $crate::PrimitiveTopology) {
+            let $this = self;
+            $core.set_primitive_topology(topology)
+        }
+        #[inline]
+        fn set_vertex_buffers(&mut self, start: u32, buffers: &[$crate::VertexBuffer]) {
+            let $this = self;
+            $core.set_vertex_buffers(start, buffers)
+        }
+        #[inline]
+        fn set_index_buffer(
+            &mut self,
+            buffer: Option<$crate::Buffer>,
+            format: $crate::Format,
+            offset: u32,
+        ) {
+            let $this = self;
+            $core.set_index_buffer(buffer, format, offset)
+        }
+        #[inline]
+        fn set_primitive_reset_index(&mut self, value: u32) {
+            let $this = self;
+            $core.set_primitive_reset_index(value)
+        }
+        #[inline]
+        fn set_shader(&mut self, stage: $crate::Stage, shader: Option<$crate::Shader>) {
+            let $this = self;
+            $core.set_shader(stage, shader)
+        }
+        #[inline]
+        fn set_constant_buffers(
+            &mut self,
+            stage: $crate::Stage,
+            start: u32,
+            buffers: &[Option<$crate::Buffer>],
+        ) {
+            let $this = self;
+            $core.set_constant_buffers(stage, start, buffers)
+        }
+        #[inline]
+        fn set_shader_resources(
+            &mut self,
+            stage: $crate::Stage,
+            start: u32,
+            views: &[Option<$crate::ShaderResourceView>],
+        ) {
+            let $this = self;
+            $core.set_shader_resources(stage, start, views)
+        }
+        #[inline]
+        fn set_samplers(
+            &mut self,
+            stage: $crate::Stage,
+            start: u32,
+            samplers: &[Option<$crate::SamplerState>],
+        ) {
+            let $this = self;
+            $core.set_samplers(stage, start, samplers)
+        }
+        #[inline]
+        fn cs_set_unordered_access_views(
+            &mut self,
+            start: u32,
+            views: &[Option<$crate::UnorderedAccessView>],
+        ) {
+            let $this = self;
+            $core.cs_set_unordered_access_views(start, views)
+        }
+        #[inline]
+        fn om_set_render_targets(
+            &mut self,
+            render_targets: &[Option<$crate::RenderTargetView>],
+            depth_stencil: Option<$crate::DepthStencilView>,
+        ) {
+            let $this = self;
+            $core.om_set_render_targets(render_targets, depth_stencil)
+        }
+        #[inline]
+        fn om_set_render_targets_and_unordered_access_views(
+            &mut self,
+            render_targets: &[Option<$crate::RenderTargetView>],
+            depth_stencil: Option<$crate::DepthStencilView>,
+            uav_start: u32,
+            uavs: &[Option<$crate::UnorderedAccessView>],
+        ) {
+            let $this = self;
+            $core.om_set_render_targets_and_unordered_access_views(
+                render_targets,
+                depth_stencil,
+                uav_start,
+                uavs,
+            )
+        }
+        #[inline]
+        fn om_set_blend_state(
+            &mut self,
+            state: Option<$crate::BlendState>,
+            factor: [f32; 4],
+            sample_mask: u32,
+        ) {
+            let $this = self;
+            $core.om_set_blend_state(state, factor, sample_mask)
+        }
+        #[inline]
+        fn om_set_depth_stencil_state(
+            &mut self,
+            state: Option<$crate::DepthStencilState>,
+            stencil_ref: u32,
+        ) {
+            let $this = self;
+            $core.om_set_depth_stencil_state(state, stencil_ref)
+        }
+        #[inline]
+        fn rs_set_state(&mut self, state: Option<$crate::RasterizerState>) {
+            let $this = self;
+            $core.rs_set_state(state)
+        }
+        #[inline]
+        fn rs_set_viewports(&mut self, viewports: &[$crate::Viewport]) {
+            let $this = self;
+            $core.rs_set_viewports(viewports)
+        }
+        #[inline]
+        fn rs_set_scissor_rects(&mut self, rects: &[$crate::Rect]) {
+            let $this = self;
+            $core.rs_set_scissor_rects(rects)
+        }
+        #[inline]
+        fn set_predication(
+            &mut self,
+            predicate: Option<$crate::Query>,
+            value: $crate::PredicateValue,
+        ) {
+            let $this = self;
+            $core.set_predication(predicate, value)
+        }
+        #[inline]
+        fn clear_state(&mut self) {
+            let $this = self;
+            $core.clear_state()
+        }
+        #[inline]
+        fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+            let $this = self;
+            $core.draw(vertex_count, start_vertex)
+        }
+        #[inline]
+        fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
+            let $this = self;
+            $core.draw_indexed(index_count, start_index, base_vertex)
+        }
+        #[inline]
+        fn draw_instanced(
+            &mut self,
+            vertex_count: u32,
+            instance_count: u32,
+            start_vertex: u32,
+            start_instance: u32,
+        ) {
+            let $this = self;
+            $core.draw_instanced(vertex_count, instance_count, start_vertex, start_instance)
+        }
+        #[inline]
+        fn draw_indexed_instanced(
+            &mut self,
+            index_count: u32,
+            instance_count: u32,
+            start_index: u32,
+            base_vertex: i32,
+            start_instance: u32,
+        ) {
+            let $this = self;
+            $core.draw_indexed_instanced(
+                index_count,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            )
+        }
+        #[inline]
+        fn draw_auto(&mut self) {
+            let $this = self;
+            $core.draw_auto()
+        }
+        #[inline]
+        fn draw_instanced_indirect(&mut self, args: $crate::Buffer, offset: u32) {
+            let $this = self;
+            $core.draw_instanced_indirect(args, offset)
+        }
+        #[inline]
+        fn draw_indexed_instanced_indirect(&mut self, args: $crate::Buffer, offset: u32) {
+            let $this = self;
+            $core.draw_indexed_instanced_indirect(args, offset)
+        }
+        #[inline]
+        fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+            let $this = self;
+            $core.dispatch(x, y, z)
+        }
+        #[inline]
+        fn dispatch_indirect(&mut self, args: $crate::Buffer, offset: u32) {
+            let $this = self;
+            $core.dispatch_indirect(args, offset)
+        }
+        #[inline]
+        fn clear_render_target_view(&mut self, view: $crate::RenderTargetView, color: [f32; 4]) {
+            let $this = self;
+            $core.clear_render_target_view(view, color)
+        }
+        #[inline]
+        fn clear_depth_stencil_view(
+            &mut self,
+            view: $crate::DepthStencilView,
+            flags: $crate::ClearFlags,
+            depth: f32,
+            stencil: u8,
+        ) {
+            let $this = self;
+            $core.clear_depth_stencil_view(view, flags, depth, stencil)
+        }
+        #[inline]
+        fn copy_resource(
+            &mut self,
+            destination: impl Into<$crate::Resource>,
+            source: impl Into<$crate::Resource>,
+        ) {
+            let $this = self;
+            $core.copy_resource(destination, source)
+        }
+        #[inline]
+        fn update_subresource(&mut self, resource: impl Into<$crate::Resource>, data: &[u8]) {
+            let $this = self;
+            $core.update_subresource(resource, data)
+        }
+        #[inline]
+        fn copy_structure_count(
+            &mut self,
+            destination: $crate::Buffer,
+            offset: u32,
+            view: $crate::UnorderedAccessView,
+        ) {
+            let $this = self;
+            $core.copy_structure_count(destination, offset, view)
+        }
+        #[inline]
+        fn begin_query(&mut self, query: $crate::Query) {
+            let $this = self;
+            $core.begin_query(query)
+        }
+        #[inline]
+        fn end_query(&mut self, query: $crate::Query) {
+            let $this = self;
+            $core.end_query(query)
+        }
+        #[inline]
+        fn decompress_resource(&mut self, texture: $crate::Texture, into: Option<$crate::Texture>) {
+            let $this = self;
+            $core.decompress_resource(texture, into)
+        }
+        #[inline]
+        fn set_resource_compression(
+            &mut self,
+            texture: $crate::Texture,
+            compressed: $crate::Compression,
+        ) {
+            let $this = self;
+            $core.set_resource_compression(texture, compressed)
+        }
+        #[inline]
+        fn set_resource_min_lod(&mut self, texture: $crate::Texture, min_lod: f32) {
+            let $this = self;
+            $core.set_resource_min_lod(texture, min_lod)
+        }
+        #[inline]
+        fn set_shader_resource_view_min_lod(
+            &mut self,
+            view: $crate::ShaderResourceView,
+            min_lod: f32,
+        ) {
+            let $this = self;
+            $core.set_shader_resource_view_min_lod(view, min_lod)
+        }
+        #[inline]
+        fn insert_wait_on_present(&mut self, chain: $crate::SwapChain) {
+            let $this = self;
+            $core.insert_wait_on_present(chain)
+        }
+        #[inline]
+        fn insert_wait_on_fence(&mut self, engine: $crate::Engine, value: u64) {
+            let $this = self;
+            $core.insert_wait_on_fence(engine, value)
+        }
+        #[inline]
+        fn write_value_bottom_of_pipe(&mut self, buffer: $crate::Buffer, offset: u64, value: u64) {
+            let $this = self;
+            $core.write_value_bottom_of_pipe(buffer, offset, value)
+        }
+        #[inline]
+        fn insert_wait_on_memory(&mut self, buffer: $crate::Buffer, offset: u64, value: u64) {
+            let $this = self;
+            $core.insert_wait_on_memory(buffer, offset, value)
+        }
+    };
+}
+
+impl<R: Role> DeviceContext for Recorder<R> {
+    forward_device_context!(|this| this);
+
+    #[inline]
+    fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
+        Recorder::map(self, resource, map_type, flags)
+    }
+
+    #[inline]
+    fn unmap(&mut self, resource: impl Into<Resource>) {
+        Recorder::unmap(self, resource)
+    }
+
+    fn stats(&self) -> ListStats {
+        Recorder::stats(self)
+    }
+
+    fn error(&self) -> Option<&RecordError> {
+        Recorder::error(self)
+    }
+
+    fn last_refusal(&self) -> Option<&Error> {
+        Recorder::last_refusal(self)
+    }
+}
