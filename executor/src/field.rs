@@ -96,12 +96,53 @@ impl ObjectNamer for RawNames {
         instance: InstanceId,
     ) -> fmt::Result {
         write!(f, "#{}", handle.index())?;
-        if instance == InstanceId::RESOLVE_AT_EXECUTION {
-            f.write_str("@?")
-        } else if instance != InstanceId::INITIAL {
-            write!(f, "@{}:{}", instance.recorder(), instance.serial())
-        } else {
-            Ok(())
+        write_instance(f, instance)
+    }
+}
+
+/// The `@R:S` (or `@?`) suffix of an instance other than the initial one.
+fn write_instance(f: &mut fmt::Formatter<'_>, instance: InstanceId) -> fmt::Result {
+    if instance == InstanceId::RESOLVE_AT_EXECUTION {
+        f.write_str("@?")
+    } else if instance != InstanceId::INITIAL {
+        write!(f, "@{}:{}", instance.recorder(), instance.serial())
+    } else {
+        Ok(())
+    }
+}
+
+/// Names objects as they were created: the debug name given in their description (`per_draw`),
+/// or `#index` for an object created without one or released since, with the instance suffix of
+/// [`RawNames`]. `record.display_with(&device)` prints a record with the names an engine
+/// programmer gave.
+///
+/// ```
+/// use executor::prelude::*;
+///
+/// let device = Device::new(DeviceDesc::default());
+/// let vs = device.create_shader(&ShaderDesc::new("sky_vs", Stage::Vertex))?;
+/// let mut immediate = ImmediateContext::new(&device)?;
+/// immediate.set_shader(Stage::Vertex, Some(vs));
+/// immediate.draw(3, 0);
+/// immediate.flush()?;
+/// let line = immediate.records()[0].display_with(&device).to_string();
+/// assert!(line.contains("vs=sky_vs"), "{line}");
+/// # Ok::<(), recorder::Error>(())
+/// ```
+impl ObjectNamer for recorder::Device {
+    fn write_object(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        kind: ObjectKind,
+        handle: RawHandle,
+        instance: InstanceId,
+    ) -> fmt::Result {
+        match self.object_name(kind, handle).name {
+            Some(name) if !name.is_empty() => {
+                f.write_str(&name)?;
+                write_instance(f, instance)
+            }
+            _ => RawNames.write_object(f, kind, handle, instance),
         }
     }
 }
