@@ -264,7 +264,8 @@ impl GpuModel {
     }
 
     /// The progress, to change: the immediate context retires segments here when the CPU learns
-    /// they finished (a fence it saw pass, a memory value it read), and ends a segment at a kickoff.
+    /// they finished (a fence it saw pass, a memory value it read), and ends a segment at a
+    /// kickoff.
     pub fn progress_mut(&mut self) -> &mut Progress {
         &mut self.progress
     }

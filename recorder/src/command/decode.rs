@@ -22,7 +22,8 @@ pub enum Command<'a> {
     SetInputLayout {
         /// The input layout; null unbinds it.
         layout: RawHandle,
-        /// Bit `i` set: the layout reads vertex-buffer slot `i` (from its `InputLayoutDesc`); 0 when null.
+        /// Bit `i` set: the layout reads vertex-buffer slot `i` (from its `InputLayoutDesc`); 0
+        /// when null.
         vertex_buffers: u32,
     },
     /// `set_primitive_topology`.
@@ -31,7 +32,8 @@ pub enum Command<'a> {
     SetVertexBuffers {
         /// The first vertex-buffer slot bound.
         start: u32,
-        /// One per slot from `start`: buffer, instance, offset and stride; [`BoundBuffer::NULL`] unbinds.
+        /// One per slot from `start`: buffer, instance, offset and stride; [`BoundBuffer::NULL`]
+        /// unbinds.
         buffers: &'a [BoundBuffer],
     },
     /// `set_index_buffer`: buffer, instance, offset and index format (in `stride_or_format`); null
@@ -83,7 +85,8 @@ pub enum Command<'a> {
     /// Output-merger bindings. `targets: None` keeps the bound render targets and depth
     /// stencil; `uavs: None` keeps the bound OM UAVs.
     SetRenderTargets {
-        /// The render-target views (slot 0 on; the other slots are unbound) and the depth-stencil view
+        /// The render-target views (slot 0 on; the other slots are unbound) and the depth-stencil
+        /// view
         /// ([`BoundView::NULL`]: none); `None` keeps what is bound.
         targets: Option<(&'a [BoundView], BoundView)>,
         /// The first OM UAV slot and the UAVs from it; `None` keeps what is bound.
@@ -199,15 +202,16 @@ pub enum Command<'a> {
     BeginQuery(RawHandle),
     /// `end_query`.
     EndQuery(RawHandle),
-    /// `clear_state`: every binding back to its default. Also what the decoder yields for the list's
+    /// `clear_state`: every binding back to its default. Also what the decoder yields for the
+    /// list's
     /// own header and index and for an opcode it does not know.
     ClearState,
     /// `decompress_resource` (R-ST-9).
     DecompressResource {
         /// The compressible target decompressed.
         resource: RawHandle,
-        /// The texture the decompressed contents go to, keeping `resource` compressed; null decompresses
-        /// in place.
+        /// The texture the decompressed contents go to, keeping `resource` compressed; null
+        /// decompresses in place.
         into: RawHandle,
     },
     /// `set_resource_compression` (R-ST-9).
@@ -255,8 +259,9 @@ pub enum Command<'a> {
     ExecuteCommandList {
         /// The nested list.
         list: NestedList<'a>,
-        /// The restore flag of `execute_command_list`: a legacy context keeps its own state across the
-        /// nested list (`true`) or has the ClearState defaults after it (`false`); fast refuses `true`.
+        /// The restore flag of `execute_command_list`: a legacy context keeps its own state across
+        /// the nested list (`true`) or has the ClearState defaults after it (`false`); fast refuses
+        /// `true`.
         restore: bool,
     },
     /// In a bundle: later draws read a slot from another inherited slot (R-B-9).

@@ -42,7 +42,8 @@ pub struct InstanceId(pub u64);
 impl InstanceId {
     /// The contents at creation; the only instance of a non-dynamic resource.
     pub const INITIAL: Self = Self(0);
-    /// A dynamic binding of a split point, patched at execution with the executing context's current
+    /// A dynamic binding of a split point, patched at execution with the executing context's
+    /// current
     /// instance (R-SP-4).
     pub const RESOLVE_AT_EXECUTION: Self = Self(u64::MAX);
 

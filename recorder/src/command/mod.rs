@@ -135,7 +135,8 @@ pub enum Opcode {
     WriteValueBottomOfPipe,
     /// `insert_wait_on_memory`: wait until a buffer holds a 64-bit value.
     InsertWaitOnMemory,
-    /// `execute_command_list`: a nested list by reference (R-REC-9); the operand is the restore flag.
+    /// `execute_command_list`: a nested list by reference (R-REC-9); the operand is the restore
+    /// flag.
     ExecuteCommandList,
     /// A remap of a bundle's inherited slot (R-B-9); the operand is the `RemapKind`.
     RemapInheritance,

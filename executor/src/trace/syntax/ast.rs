@@ -137,8 +137,8 @@ pub enum Statement {
 /// A declaration (docs/TRACE.md "Declarations").
 #[derive(Clone, Debug, PartialEq)]
 pub enum Declaration {
-    /// `device semantics=.. [validation=..]`: the device and its immediate context; always the first
-    /// statement.
+    /// `device semantics=.. [validation=..]`: the device and its immediate context; always the
+    /// first statement.
     Device {
         /// The immediate context's semantics.
         semantics: Semantics,

@@ -60,7 +60,8 @@ macro_rules! words {
 words! {
     /// A context's semantics: `device semantics=..`, `context NAME semantics=..`.
     pub enum Semantics {
-        /// D3D11 legacy semantics: state shadowed, references counted, split points resolved at execution.
+        /// D3D11 legacy semantics: state shadowed, references counted, split points resolved at
+        /// execution.
         Legacy => "legacy",
         /// Fast semantics: no shadow, no references, no split points (R-SP-3).
         Fast => "fast",
@@ -215,7 +216,8 @@ words! {
         MissingMandatoryState => "missing_mandatory_state",
         /// A stream-output shader in a bundle (R-B-6).
         StreamOutputInBundle => "stream_output_in_bundle",
-        /// A bundle called with other render-target formats bound than it was recorded for (R-B-10).
+        /// A bundle called with other render-target formats bound than it was recorded for
+        /// (R-B-10).
         FormatMismatch => "format_mismatch",
         /// A fast list uses a dynamic resource it has not mapped write_discard (R-ST-8, R-SP-3).
         DynamicBeforeMap => "dynamic_before_map",
@@ -223,16 +225,18 @@ words! {
         RestoreNotSupported => "restore_not_supported",
         /// A list of one semantics in an execution scope already running the other's (R-ST-3).
         MixedSemantics => "mixed_semantics",
-        /// A call fast semantics refuses (R-ST-7).
+        /// A call fast semantics refuses: `update_subresource`, `copy_structure_count`, append and
+        /// counter UAVs (R-ST-7).
         ForbiddenInFast => "forbidden_in_fast",
         /// The 49th deferred context (R-REC-1).
         TooManyContexts => "too_many_contexts",
         /// A use of a released object (R-OBJ-3).
         ReleasedObject => "released_object",
-        /// Fast CPU access of a resource the GPU still uses, without synchronization (R-EX-6, R-V-1).
-        ResourceInUse => "resource_in_use",
-        /// A target read (bound for shader access, copied, presented) while still compressed (R-ST-9,
+        /// Fast CPU access of a resource the GPU still uses, without synchronization (R-EX-6,
         /// R-V-1).
+        ResourceInUse => "resource_in_use",
+        /// A target read (bound for shader access, copied, presented) while still compressed
+        /// (R-ST-9, R-V-1).
         CompressedRead => "compressed_read",
         /// A first write this frame to a back buffer without `insert_wait_on_present` (R-EX-7).
         MissingWaitOnPresent => "missing_wait_on_present",
@@ -275,25 +279,25 @@ words! {
 words! {
     /// `expect split_points LIST CATEGORY=N ..`.
     pub enum SplitCategory {
-        /// A clear of a render-target view.
+        /// A clear of a render-target view (R-SP-1).
         ClearRenderTarget => "clear_render_target",
-        /// A clear of a depth-stencil view.
+        /// A clear of a depth-stencil view (R-SP-1).
         ClearDepthStencil => "clear_depth_stencil",
-        /// A render-target bind.
+        /// A bind of render targets or a depth stencil (R-SP-1).
         SetRenderTargets => "set_render_targets",
-        /// A UAV bind.
+        /// A bind of unordered-access views, output-merger or compute (R-SP-1).
         SetUnorderedAccessViews => "set_unordered_access_views",
-        /// A depth-stencil state bind.
+        /// A depth-stencil state set (R-SP-1).
         SetDepthStencilState => "set_depth_stencil_state",
-        /// A dynamic index buffer bound.
+        /// A dynamic index buffer not mapped write_discard earlier in the list (R-SP-4).
         DynamicIndexBuffer => "dynamic_index_buffer",
-        /// A dynamic vertex buffer bound.
+        /// A dynamic vertex buffer not mapped write_discard earlier in the list (R-SP-4).
         DynamicVertexBuffer => "dynamic_vertex_buffer",
-        /// A dynamic constant buffer bound.
+        /// A dynamic constant buffer not mapped write_discard earlier in the list (R-SP-4).
         DynamicConstantBuffer => "dynamic_constant_buffer",
-        /// An SRV of a dynamic resource bound.
+        /// An SRV of a dynamic resource not mapped write_discard earlier in the list (R-SP-4).
         DynamicShaderResource => "dynamic_shader_resource",
-        /// A compressible target bound for shader access (R-SP-2).
+        /// An SRV or UAV of a compressible render target or depth stencil bound (R-SP-2).
         Decompression => "decompression",
     }
 }
