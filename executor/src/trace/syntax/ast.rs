@@ -189,7 +189,8 @@ pub enum Declaration {
         name: Name,
         /// The resource viewed.
         resource: Name,
-        /// `min_lod=`, the view's minimum LOD (R-ST-6); `None`: not written.
+        /// `min_lod=`, the view's initial minimum LOD (R-ST-6); `None`: not written (the
+        /// resource's).
         min_lod: Option<f32>,
     },
     /// `uav NAME RESOURCE`.
