@@ -16,14 +16,23 @@ use recorder::{Format, PrimitiveTopology, RawHandle, Rect, SplitCategory, SplitC
 /// Which call a record comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DrawKind {
+    /// `draw`.
     Draw,
+    /// `draw_indexed`.
     DrawIndexed,
+    /// `draw_instanced`.
     DrawInstanced,
+    /// `draw_indexed_instanced`.
     DrawIndexedInstanced,
+    /// `draw_auto`.
     DrawAuto,
+    /// `draw_instanced_indirect`.
     DrawInstancedIndirect,
+    /// `draw_indexed_instanced_indirect`.
     DrawIndexedInstancedIndirect,
+    /// `dispatch`.
     Dispatch,
+    /// `dispatch_indirect`.
     DispatchIndirect,
 }
 
@@ -62,20 +71,28 @@ pub use recorder::command::DrawArgs;
 /// at bind time, and whether the resource was compressed when the draw ran (R-ST-9).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ViewRecord {
+    /// The view; null for an empty slot (then every other field is the empty slot's).
     pub view: RawHandle,
+    /// The view's resource.
     pub resource: RawHandle,
+    /// The instance of the resource the draw read (R-ST-8): [`InstanceId::INITIAL`] unless the
+    /// resource is dynamic.
     pub instance: InstanceId,
+    /// The view's format.
     pub format: Format,
     /// The minimum LOD copied at bind time (R-ST-6).
     pub min_lod: f32,
+    /// Properties of the view and its resource, copied at bind time.
     pub flags: ViewFlags,
     /// The resource was a compressed texture at the draw.
     pub compressed: bool,
 }
 
 impl ViewRecord {
+    /// An empty slot.
     pub const NULL: Self = Self::new(&BoundView::NULL, false);
 
+    /// The record of `bound` as a draw saw it; `compressed`: its resource was compressed then.
     pub const fn new(bound: &BoundView, compressed: bool) -> Self {
         Self {
             view: bound.view,
@@ -88,6 +105,7 @@ impl ViewRecord {
         }
     }
 
+    /// Whether the slot is empty.
     pub const fn is_null(&self) -> bool {
         self.view.is_null()
     }
@@ -97,16 +115,22 @@ impl ViewRecord {
 /// slot order. A stage with no shader has no bindings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageRecord {
+    /// The stage.
     pub stage: Stage,
+    /// The bound shader; null when the stage has none.
     pub shader: RawHandle,
+    /// `(slot, binding)` for each constant-buffer slot the shader reads.
     pub constant_buffers: Vec<(u32, BoundBuffer)>,
+    /// `(slot, view)` for each shader-resource slot the shader reads.
     pub shader_resources: Vec<(u32, ViewRecord)>,
+    /// `(slot, sampler state)` for each sampler slot the shader reads.
     pub samplers: Vec<(u32, RawHandle)>,
     /// Compute UAVs for the compute stage; the output merger's UAVs for a graphics stage.
     pub unordered_access_views: Vec<(u32, ViewRecord)>,
 }
 
 impl StageRecord {
+    /// A stage with `shader` bound and no bindings yet.
     pub fn empty(stage: Stage, shader: RawHandle) -> Self {
         Self {
             stage,
@@ -152,7 +176,9 @@ pub use recorder::state::{BlendRecord, DepthStencilRecord};
 /// What a draw (not a dispatch) reads besides its shader stages.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GraphicsRecord {
+    /// The bound input layout; null for none.
     pub input_layout: RawHandle,
+    /// The bound primitive topology.
     pub topology: PrimitiveTopology,
     /// The primitive reset (cut) index in force (R-ST-5).
     pub reset_index: u32,
@@ -162,11 +188,17 @@ pub struct GraphicsRecord {
     pub vertex_buffers: Vec<(u32, BoundBuffer)>,
     /// The bound render targets, slots `0..count` of the last bind.
     pub render_targets: Vec<ViewRecord>,
+    /// The bound depth-stencil view; [`ViewRecord::NULL`] for none.
     pub depth_stencil: ViewRecord,
+    /// The blend state, blend factor and sample mask in force.
     pub blend: BlendRecord,
+    /// The depth-stencil state and stencil reference in force.
     pub depth_stencil_state: DepthStencilRecord,
+    /// The bound rasterizer state; null for the default.
     pub rasterizer: RawHandle,
+    /// The viewports set, from slot 0.
     pub viewports: Vec<Viewport>,
+    /// The scissor rectangles set, from slot 0.
     pub scissors: Vec<Rect>,
 }
 
@@ -185,10 +217,13 @@ impl GraphicsRecord {
 /// One draw or dispatch as the GPU saw it (R-EX-3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DrawRecord {
+    /// The call the record comes from.
     pub kind: DrawKind,
+    /// The call's numbers, or the buffer an indirect call reads them from.
     pub args: DrawArgs,
     /// The predicate in force (null: none) and the value it predicates on.
     pub predicate: RawHandle,
+    /// The value the predicate is compared with (meaningful when `predicate` is not null).
     pub predicate_value: bool,
     /// Draws: the five graphics stages, vs hs ds gs ps. Dispatches: the compute stage.
     pub stages: Vec<StageRecord>,
@@ -212,7 +247,9 @@ impl DrawRecord {
 /// Cumulative counters of the GPU model; the keys are TRACE.md's (`expect counters`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
+    /// Draws executed: direct, indirect and auto, bundles' included, predicated ones too.
     pub draws: u64,
+    /// Dispatches executed, direct and indirect, predicated ones too.
     pub dispatches: u64,
     /// Draws and dispatches that followed a change of a context register (R-EX-4), plus split
     /// points resolved inside a predication scope (R-SP-4).

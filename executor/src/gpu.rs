@@ -263,6 +263,9 @@ impl GpuModel {
         &self.progress
     }
 
+    /// The progress, to change: the immediate context retires segments here when the CPU learns
+    /// they finished (a fence it saw pass, a memory value it read), and ends a segment at a
+    /// kickoff.
     pub fn progress_mut(&mut self) -> &mut Progress {
         &mut self.progress
     }
@@ -324,6 +327,7 @@ impl GpuModel {
         std::mem::take(&mut self.records)
     }
 
+    /// The counters so far, cumulative over every execution (`expect counters`).
     pub fn counters(&self) -> &Counters {
         &self.counters
     }

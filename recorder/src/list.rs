@@ -53,9 +53,11 @@ pub struct ListStats {
     pub commands: u32,
     /// Bytes of commands, payloads and side records.
     pub bytes: u64,
+    /// Chunks in the list's chain.
     pub chunks: u32,
     /// Draws and dispatches.
     pub draws: u32,
+    /// Split points recorded, by category (R-SP-5).
     pub split_points: SplitCounts,
 }
 
@@ -86,7 +88,9 @@ pub(crate) struct ListMemory {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct LastInstance {
+    /// The dynamic resource.
     pub resource: RawHandle,
+    /// Its last instance in the list.
     pub instance: crate::command::InstanceId,
 }
 
@@ -203,6 +207,7 @@ impl CommandList {
         unsafe { self.header.as_ref() }
     }
 
+    /// The list's counters (R-REC-4, R-SP-5).
     pub fn stats(&self) -> &ListStats {
         &self.header().stats
     }
@@ -212,6 +217,7 @@ impl CommandList {
         self.header().semantics
     }
 
+    /// What the list starts from when it executes (R-ST-1).
     pub fn start_state(&self) -> StartState {
         self.header().start
     }
@@ -621,6 +627,7 @@ impl CommandRun<'_> {
         QueuedRun::new(self.list, self.start, self.stop)
     }
 
+    /// The run's commands, decoded one at a time.
     pub fn commands(&self) -> Commands<'_> {
         Commands::run(self.start, self.stop)
     }
@@ -658,6 +665,7 @@ impl QueuedRun {
         &self.list
     }
 
+    /// The run's commands, decoded one at a time.
     pub fn commands(&self) -> Commands<'_> {
         Commands::run(self.start, self.stop)
     }

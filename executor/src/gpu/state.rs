@@ -67,10 +67,12 @@ impl GpuState {
 
     // What the legacy `get_*` calls read (R-ST-4). Slots out of range read `None`.
 
+    /// The shader bound to `stage` and the slots it reads; [`BoundShader::NULL`] for none.
     pub fn shader(&self, stage: Stage) -> BoundShader {
         self.bindings.shader(stage)
     }
 
+    /// The constant buffer at `slot` of `stage`.
     pub fn constant_buffer(&self, stage: Stage, slot: u32) -> Option<BoundBuffer> {
         self.bindings
             .constant_buffers(stage)
@@ -78,6 +80,7 @@ impl GpuState {
             .copied()
     }
 
+    /// The shader resource at `slot` of `stage`.
     pub fn shader_resource(&self, stage: Stage, slot: u32) -> Option<BoundView> {
         self.bindings
             .shader_resources(stage)
@@ -85,26 +88,32 @@ impl GpuState {
             .copied()
     }
 
+    /// The sampler state at `slot` of `stage`; null for none.
     pub fn sampler(&self, stage: Stage, slot: u32) -> Option<RawHandle> {
         self.bindings.samplers(stage).get(slot as usize).copied()
     }
 
+    /// The compute stage's UAV at `slot`.
     pub fn compute_unordered_access_view(&self, slot: u32) -> Option<BoundView> {
         self.bindings.compute_uavs().get(slot as usize).copied()
     }
 
+    /// The vertex buffer at `slot`.
     pub fn vertex_buffer(&self, slot: u32) -> Option<BoundBuffer> {
         self.bindings.vertex_buffers().get(slot as usize).copied()
     }
 
+    /// The bound index buffer, its offset and format; [`BoundBuffer::NULL`] for none.
     pub fn index_buffer(&self) -> BoundBuffer {
         self.bindings.index_buffer()
     }
 
+    /// The bound input layout; null for none.
     pub fn input_layout(&self) -> RawHandle {
         self.bindings.input_layout()
     }
 
+    /// The bound primitive topology.
     pub fn topology(&self) -> PrimitiveTopology {
         self.bindings.topology()
     }
@@ -117,22 +126,27 @@ impl GpuState {
         )
     }
 
+    /// The blend state, blend factor and sample mask in force.
     pub fn blend_state(&self) -> BlendRecord {
         self.bindings.blend()
     }
 
+    /// The depth-stencil state and stencil reference in force.
     pub fn depth_stencil_state(&self) -> DepthStencilRecord {
         self.bindings.depth_stencil_state()
     }
 
+    /// The bound rasterizer state; null for the default.
     pub fn rasterizer_state(&self) -> RawHandle {
         self.bindings.rasterizer()
     }
 
+    /// The viewports set, from slot 0.
     pub fn viewports(&self) -> &[Viewport] {
         self.bindings.viewports()
     }
 
+    /// The scissor rectangles set, from slot 0.
     pub fn scissor_rects(&self) -> &[Rect] {
         self.bindings.scissor_rects()
     }

@@ -18,60 +18,105 @@ use super::*;
 /// A decoded command, borrowing its payload from the chunk.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Command<'a> {
+    /// `set_input_layout`.
     SetInputLayout {
+        /// The input layout; null unbinds it.
         layout: RawHandle,
+        /// Bit `i` set: the layout reads vertex-buffer slot `i` (from its `InputLayoutDesc`); 0
+        /// when null.
         vertex_buffers: u32,
     },
+    /// `set_primitive_topology`.
     SetPrimitiveTopology(PrimitiveTopology),
+    /// `set_vertex_buffers`: slots `start..start + buffers.len()`.
     SetVertexBuffers {
+        /// The first vertex-buffer slot bound.
         start: u32,
+        /// One per slot from `start`: buffer, instance, offset and stride; [`BoundBuffer::NULL`]
+        /// unbinds.
         buffers: &'a [BoundBuffer],
     },
+    /// `set_index_buffer`: buffer, instance, offset and index format (in `stride_or_format`); null
+    /// unbinds.
     SetIndexBuffer(BoundBuffer),
+    /// `set_primitive_reset_index`: the cut index (R-ST-5).
     SetPrimitiveResetIndex(u32),
+    /// `set_shader` on one stage.
     SetShader {
+        /// The stage bound.
         stage: Stage,
+        /// The shader and the slots it reads; [`BoundShader::NULL`] unbinds the stage.
         shader: BoundShader,
     },
+    /// `set_constant_buffers`: slots `start..start + buffers.len()` of one stage.
     SetConstantBuffers {
+        /// The stage bound.
         stage: Stage,
+        /// The first constant-buffer slot bound.
         start: u32,
+        /// One per slot from `start`; [`BoundBuffer::NULL`] unbinds.
         buffers: &'a [BoundBuffer],
     },
+    /// `set_shader_resources`: slots `start..start + views.len()` of one stage.
     SetShaderResources {
+        /// The stage bound.
         stage: Stage,
+        /// The first shader-resource slot bound.
         start: u32,
+        /// One per slot from `start`; [`BoundView::NULL`] unbinds.
         views: &'a [BoundView],
     },
+    /// `set_samplers`: slots `start..start + samplers.len()` of one stage.
     SetSamplers {
+        /// The stage bound.
         stage: Stage,
+        /// The first sampler slot bound.
         start: u32,
+        /// One sampler state per slot from `start`; null unbinds.
         samplers: &'a [RawHandle],
     },
+    /// `cs_set_unordered_access_views`: the compute stage's UAV slots `start..start + views.len()`.
     SetComputeUnorderedAccessViews {
+        /// The first UAV slot bound.
         start: u32,
+        /// One per slot from `start`; [`BoundView::NULL`] unbinds.
         views: &'a [BoundView],
     },
     /// Output-merger bindings. `targets: None` keeps the bound render targets and depth
     /// stencil; `uavs: None` keeps the bound OM UAVs.
     SetRenderTargets {
+        /// The render-target views (slot 0 on; the other slots are unbound) and the depth-stencil
+        /// view
+        /// ([`BoundView::NULL`]: none); `None` keeps what is bound.
         targets: Option<(&'a [BoundView], BoundView)>,
+        /// The first OM UAV slot and the UAVs from it; `None` keeps what is bound.
         uavs: Option<(u32, &'a [BoundView])>,
         /// The UAVs re-bind their own slots only: a split point cut out of a call, which left
         /// the call's other slots as they are. Otherwise the other OM UAV slots are unbound.
         uav_patch: bool,
     },
+    /// `om_set_blend_state`.
     SetBlendState {
+        /// The blend state; null restores the default.
         state: RawHandle,
+        /// The blend factor, RGBA.
         factor: [f32; 4],
+        /// Which samples are written (bit `i`: sample `i`); default `u32::MAX`.
         sample_mask: u32,
     },
+    /// `om_set_depth_stencil_state`.
     SetDepthStencilState {
+        /// The depth-stencil state; null restores the default.
         state: RawHandle,
+        /// The stencil reference value.
         stencil_ref: u32,
     },
+    /// `rs_set_state`: the rasterizer state; null restores the default.
     SetRasterizerState(RawHandle),
+    /// `rs_set_viewports`: the viewports from slot 0; the slots past them go back to the default.
     SetViewports(&'a [Viewport]),
+    /// `rs_set_scissor_rects`: the rectangles from slot 0; the slots past them go back to the
+    /// default.
     SetScissorRects(&'a [Rect]),
     /// `draw(vertex_count, start_vertex)` ([`DirectArgs::draw`]).
     Draw(DirectArgs),
@@ -82,81 +127,141 @@ pub enum Command<'a> {
     /// `draw_indexed_instanced(index_count, instance_count, start_index, base_vertex,
     /// start_instance)`.
     DrawIndexedInstanced(DirectArgs),
+    /// `draw_auto`: the vertex count is the one stream output wrote.
     DrawAuto,
+    /// `draw_instanced_indirect`: the arguments buffer, its instance and byte offset.
     DrawInstancedIndirect(BoundBuffer),
+    /// `draw_indexed_instanced_indirect`: the arguments buffer, its instance and byte offset.
     DrawIndexedInstancedIndirect(BoundBuffer),
     /// `dispatch(x, y, z)`.
     Dispatch(DirectArgs),
+    /// `dispatch_indirect`: the arguments buffer, its instance and byte offset.
     DispatchIndirect(BoundBuffer),
+    /// `clear_render_target_view`.
     ClearRenderTargetView {
+        /// The render-target view cleared.
         view: BoundView,
+        /// The colour, RGBA.
         color: [f32; 4],
     },
+    /// `clear_depth_stencil_view`.
     ClearDepthStencilView {
+        /// The depth-stencil view cleared.
         view: BoundView,
+        /// Which planes are cleared.
         flags: ClearFlags,
+        /// The depth value (when `flags.depth`).
         depth: f32,
+        /// The stencil value (when `flags.stencil`).
         stencil: u8,
     },
+    /// `copy_resource`: the whole of `source` copied into `destination`.
     CopyResource {
+        /// The resource written.
         destination: BoundResource,
+        /// The resource read, and the instance it is read at.
         source: BoundResource,
     },
+    /// `update_subresource`: a default resource's contents replaced (legacy only, R-ST-7).
     UpdateSubresource {
+        /// The resource written.
         resource: BoundResource,
+        /// The bytes written, carried by the list.
         data: &'a [u8],
     },
+    /// `copy_structure_count`: a UAV's hidden counter written into a buffer.
     CopyStructureCount {
+        /// The buffer and byte offset written.
         destination: BoundBuffer,
+        /// The UAV whose counter is read (R-ST-7).
         view: BoundView,
     },
     /// A write_discard map recorded in the list: a new instance whose data travels with it.
     MapWriteDiscard {
+        /// The dynamic resource, and the instance the map makes (R-REC-10).
         resource: BoundResource,
+        /// The bytes the map wrote, carried by the list.
         data: &'a [u8],
     },
     /// A write_no_overwrite map of a default resource (allow_usage_default): data written in place.
     MapWriteNoOverwrite {
+        /// The resource written.
         resource: BoundResource,
+        /// The bytes written, carried by the list.
         data: &'a [u8],
     },
+    /// `set_predication`.
     SetPredication {
+        /// The predicate query; null stops predication.
         predicate: RawHandle,
+        /// The value the predicate is compared with: a draw is skipped when the predicate's result
+        /// equals it.
         value: bool,
     },
+    /// `begin_query`.
     BeginQuery(RawHandle),
+    /// `end_query`.
     EndQuery(RawHandle),
+    /// `clear_state`: every binding back to its default. Also what the decoder yields for the
+    /// list's
+    /// own header and index and for an opcode it does not know.
     ClearState,
+    /// `decompress_resource` (R-ST-9).
     DecompressResource {
+        /// The compressible target decompressed.
         resource: RawHandle,
+        /// The texture the decompressed contents go to, keeping `resource` compressed; null
+        /// decompresses in place.
         into: RawHandle,
     },
+    /// `set_resource_compression` (R-ST-9).
     SetResourceCompression {
+        /// The target whose compression state is set.
         resource: RawHandle,
+        /// Whether it is compressed once the command executes.
         compressed: bool,
     },
+    /// `insert_wait_on_present`: waits for the present of this swap chain (R-EX-7).
     InsertWaitOnPresent(RawHandle),
+    /// `insert_fence` (R-EX-5).
     InsertFence {
+        /// The engine the fence is on.
         engine: Engine,
+        /// The fence value, handed out by the device at record time.
         value: u64,
     },
+    /// `insert_wait_on_fence` (R-EX-5).
     InsertWaitOnFence {
+        /// The engine that waits.
         engine: Engine,
+        /// The fence value waited for.
         value: u64,
     },
+    /// `write_value_bottom_of_pipe`.
     WriteValueBottomOfPipe {
+        /// The buffer written.
         buffer: RawHandle,
+        /// Byte offset in the buffer.
         offset: u64,
+        /// The value written when the pipeline drains past the command.
         value: u64,
     },
+    /// `insert_wait_on_memory`.
     InsertWaitOnMemory {
+        /// The buffer read.
         buffer: RawHandle,
+        /// Byte offset in the buffer.
         offset: u64,
+        /// The value waited for.
         value: u64,
     },
     /// A nested command list (R-REC-9): the address of its header, and the restore flag.
     ExecuteCommandList {
+        /// The nested list.
         list: NestedList<'a>,
+        /// The restore flag of `execute_command_list`: a legacy context keeps its own state across
+        /// the nested list (`true`) or has the ClearState defaults after it (`false`); fast refuses
+        /// `true`.
         restore: bool,
     },
     /// In a bundle: later draws read a slot from another inherited slot (R-B-9).
@@ -164,6 +269,7 @@ pub enum Command<'a> {
     /// A draw bundle called from a list (R-B-10), by handle: `Device::bundle_body` has its
     /// commands, its declaration and its footprint.
     DrawBundle {
+        /// The bundle called; `Device::bundle_body` has its commands.
         bundle: RawHandle,
     },
 }
@@ -171,7 +277,9 @@ pub enum Command<'a> {
 /// A decoded command and, if it is a split point, its category.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decoded<'a> {
+    /// The command.
     pub command: Command<'a>,
+    /// Its split category, if it is a split point (R-SP-2).
     pub split: Option<SplitCategory>,
     /// Offset of the command in its chunk.
     pub offset: u32,

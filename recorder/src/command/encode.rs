@@ -40,15 +40,22 @@ use super::{CommandHeader, Opcode, HEADER};
 pub struct InstanceId(pub u64);
 
 impl InstanceId {
+    /// The contents at creation; the only instance of a non-dynamic resource.
     pub const INITIAL: Self = Self(0);
+    /// A dynamic binding of a split point, patched at execution with the executing context's
+    /// current
+    /// instance (R-SP-4).
     pub const RESOLVE_AT_EXECUTION: Self = Self(u64::MAX);
 
+    /// The `serial`-th write_discard map recorded by the context with serial `recorder`.
     pub const fn new(recorder: u32, serial: u32) -> Self {
         Self((recorder as u64) << 32 | serial as u64)
     }
+    /// The serial of the context that recorded the map.
     pub const fn recorder(self) -> u32 {
         (self.0 >> 32) as u32
     }
+    /// Which of that context's maps, counted from 1.
     pub const fn serial(self) -> u32 {
         self.0 as u32
     }
@@ -58,20 +65,25 @@ impl InstanceId {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct BoundBuffer {
+    /// The buffer; null for an empty slot.
     pub buffer: RawHandle,
+    /// The instance of it that is read (R-ST-8).
     pub instance: InstanceId,
+    /// Byte offset of the first element read.
     pub offset: u32,
     /// Vertex stride, or the index format (as `Format as u32`).
     pub stride_or_format: u32,
 }
 
 impl BoundBuffer {
+    /// An empty slot: what binding `None` writes.
     pub const NULL: Self = Self {
         buffer: RawHandle::NULL,
         instance: InstanceId::INITIAL,
         offset: 0,
         stride_or_format: 0,
     };
+    /// The index format of an index buffer (from `stride_or_format`).
     pub fn index_format(&self) -> Format {
         Format::from_u16(self.stride_or_format as u16)
     }
@@ -98,6 +110,7 @@ impl ViewFlags {
     /// A buffer UAV with an append or counter flag (R-ST-7).
     pub const HIDDEN_COUNTER: u8 = 1 << 5;
 
+    /// Whether `flag` (one of the constants above) is set.
     #[inline]
     pub const fn has(self, flag: u8) -> bool {
         self.0 & flag != 0
@@ -108,17 +121,24 @@ impl ViewFlags {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct BoundView {
+    /// The view; null for an empty slot.
     pub view: RawHandle,
+    /// The view's resource.
     pub resource: RawHandle,
+    /// The instance of the resource that is read (R-ST-8).
     pub instance: InstanceId,
     /// Minimum LOD in force at bind time: the resource's under legacy, the view's under fast (R-ST-6).
     pub min_lod: f32,
+    /// The view's format.
     pub format: Format,
+    /// Properties of the view and its resource.
     pub flags: ViewFlags,
+    /// The view's first (most detailed) mip level, clamped to 255.
     pub first_mip: u8,
 }
 
 impl BoundView {
+    /// An empty slot: what binding `None` writes.
     pub const NULL: Self = Self {
         view: RawHandle::NULL,
         resource: RawHandle::NULL,
@@ -137,12 +157,17 @@ const _: () = assert!(std::mem::size_of::<BoundView>() == 32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct BoundShader {
+    /// The shader; null for an unbound stage.
     pub shader: RawHandle,
     /// Shader-resource slots read, as two words (a `u128` would need 16-byte alignment).
     pub shader_resource_words: [u64; 2],
+    /// Bit `i`: the shader accesses UAV slot `i`.
     pub unordered_access_views: u64,
+    /// Bit `i`: the shader reads constant-buffer slot `i`.
     pub constant_buffers: u16,
+    /// Bit `i`: the shader reads sampler slot `i`.
     pub samplers: u16,
+    /// The shader writes stream output.
     pub stream_output: bool,
     _reserved: [u8; 3],
 }
@@ -153,6 +178,7 @@ impl BoundShader {
         self.shader_resource_words[0] as u128 | (self.shader_resource_words[1] as u128) << 64
     }
 
+    /// An unbound stage: what binding `None` writes.
     pub const NULL: Self = Self {
         shader: RawHandle::NULL,
         shader_resource_words: [0; 2],
@@ -187,7 +213,9 @@ impl BoundShader {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct BoundResource {
+    /// The resource.
     pub resource: RawHandle,
+    /// The instance read (a copy's source), or the one a write_discard map makes.
     pub instance: InstanceId,
     /// 0 for a buffer, 1 for a texture.
     pub is_texture: u32,
@@ -198,49 +226,62 @@ pub struct BoundResource {
 /// A count or start slot meaning "leave what is bound" in [`RenderTargetsPayload`].
 pub const KEEP: u32 = u32::MAX;
 
-/// Fixed payloads of the commands that have one.
+/// The payload of `SetInputLayout`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct InputLayoutPayload {
+    /// The input layout; null unbinds it.
     pub layout: RawHandle,
+    /// Bit `i`: the layout reads vertex-buffer slot `i`.
     pub vertex_buffers: u32,
     _reserved: u32,
 }
 
+/// The payload of the slot-array binds: a start slot, and the count of descriptors that follow.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct SlotsPayload {
+    /// The first slot bound.
     pub start: u32,
+    /// How many descriptors follow the payload.
     pub count: u32,
 }
 
+/// The payload of `SetRenderTargets`: the render-target views and then the UAVs follow it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct RenderTargetsPayload {
+    /// The depth-stencil view; [`BoundView::NULL`] for none.
     pub depth_stencil: BoundView,
     /// Render-target views that follow; [`KEEP`] when the call keeps the bound targets.
     pub render_targets: u32,
     /// First OM UAV slot; [`KEEP`] when the call keeps the bound UAVs.
     pub uav_start: u32,
+    /// OM UAVs that follow the render targets.
     pub uavs: u32,
     /// [`RenderTargetsPayload::PATCH`]: the UAVs re-bind their slots only (a split point cut
     /// out of a call); otherwise the other OM UAV slots are unbound, as the call does.
     pub flags: u32,
 }
 
+/// The payload of the blend and depth-stencil state commands.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct StatePayload {
+    /// The state object; null for the default.
     pub state: RawHandle,
+    /// The blend factor, RGBA (blend only).
     pub factor: [f32; 4],
     /// Sample mask (blend) or stencil reference (depth-stencil).
     pub reference: u32,
     _reserved: u32,
 }
 
+/// The payload of the clears.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct ClearPayload {
+    /// The view cleared.
     pub view: BoundView,
     /// RGBA for a render target; depth in `[0]` for a depth stencil.
     pub values: [f32; 4],
@@ -250,39 +291,53 @@ pub struct ClearPayload {
     pub flags: u32,
 }
 
+/// The payload of the indirect draws and dispatches.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct IndirectPayload {
+    /// The buffer, instance and byte offset the arguments are read from.
     pub args: BoundBuffer,
 }
 
+/// The payload of `CopyResource`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct CopyPayload {
+    /// The resource written.
     pub destination: BoundResource,
+    /// The resource read.
     pub source: BoundResource,
 }
 
+/// The payload of `CopyStructureCount`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct StructureCountPayload {
+    /// The buffer and byte offset the counter is written to.
     pub destination: BoundBuffer,
+    /// The UAV whose hidden counter is read.
     pub view: BoundView,
 }
 
+/// The payload of the commands that name one object and a value: predication, compression.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct ObjectPayload {
+    /// The predicate, or the texture.
     pub object: RawHandle,
     /// The predicate value, the compression state, or the second resource of a decompression.
     pub value: u64,
 }
 
+/// The payload of `WriteValueBottomOfPipe` and `InsertWaitOnMemory`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct MemoryPayload {
+    /// The buffer.
     pub buffer: RawHandle,
+    /// Byte offset in the buffer.
     pub offset: u64,
+    /// The 64-bit value written or waited for.
     pub value: u64,
 }
 
@@ -657,14 +712,18 @@ impl StatePayload {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum RemapKind {
+    /// Constant-buffer slots.
     ConstantBuffer = 0,
+    /// Shader-resource slots.
     ShaderResource,
+    /// Sampler slots.
     Sampler,
     /// The input assembler's vertex-buffer slots (the stages are ignored).
     VertexBuffer,
 }
 
 impl RemapKind {
+    /// Every kind, in operand order.
     pub const ALL: [RemapKind; 4] = [
         Self::ConstantBuffer,
         Self::ShaderResource,
@@ -705,10 +764,15 @@ impl RemapKind {
 /// assembler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Remap {
+    /// Which slots.
     pub kind: RemapKind,
+    /// The stage of the slot the bundle's draws read.
     pub stage: Stage,
+    /// The slot the bundle's draws read.
     pub slot: u32,
+    /// The stage of the executing context's slot that `slot` reads instead.
     pub inherit_stage: Stage,
+    /// The executing context's slot that `slot` reads instead.
     pub inherit_slot: u32,
 }
 

@@ -46,49 +46,97 @@ pub use patch::*;
 pub enum Opcode {
     /// The list's own header, first in its first chunk; not a command.
     ListStart = 0,
+    /// `set_input_layout`: the input layout and the vertex-buffer slots it reads.
     SetInputLayout,
+    /// `set_primitive_topology`: the topology, in the operand.
     SetPrimitiveTopology,
+    /// `set_vertex_buffers`: a start slot and the buffers bound from it.
     SetVertexBuffers,
+    /// `set_index_buffer`: the index buffer, its offset and format.
     SetIndexBuffer,
+    /// `set_primitive_reset_index`: the cut index (R-ST-5).
     SetPrimitiveResetIndex,
+    /// `set_shader`: a shader bound to the stage in the operand, with the slots it reads.
     SetShader,
+    /// `set_constant_buffers` on the stage in the operand.
     SetConstantBuffers,
+    /// `set_shader_resources` on the stage in the operand.
     SetShaderResources,
+    /// `set_samplers` on the stage in the operand.
     SetSamplers,
+    /// `cs_set_unordered_access_views`: the compute stage's UAVs.
     SetComputeUnorderedAccessViews,
+    /// `om_set_render_targets` and `om_set_render_targets_and_unordered_access_views`: the output
+    /// merger's render targets, depth stencil and UAVs.
     SetRenderTargets,
+    /// `om_set_blend_state`: the state object, blend factor and sample mask.
     SetBlendState,
+    /// `om_set_depth_stencil_state`: the state object and stencil reference.
     SetDepthStencilState,
+    /// `rs_set_state`: the rasterizer state object.
     SetRasterizerState,
+    /// `rs_set_viewports`.
     SetViewports,
+    /// `rs_set_scissor_rects`.
     SetScissorRects,
+    /// `draw`.
     Draw,
+    /// `draw_indexed`.
     DrawIndexed,
+    /// `draw_instanced`.
     DrawInstanced,
+    /// `draw_indexed_instanced`.
     DrawIndexedInstanced,
+    /// `draw_auto`: a draw whose vertex count the stream output wrote.
     DrawAuto,
+    /// `draw_instanced_indirect`: the arguments are read from a buffer.
     DrawInstancedIndirect,
+    /// `draw_indexed_instanced_indirect`: the arguments are read from a buffer.
     DrawIndexedInstancedIndirect,
+    /// `dispatch`.
     Dispatch,
+    /// `dispatch_indirect`: the group counts are read from a buffer.
     DispatchIndirect,
+    /// `clear_render_target_view`.
     ClearRenderTargetView,
+    /// `clear_depth_stencil_view`.
     ClearDepthStencilView,
+    /// `copy_resource`.
     CopyResource,
+    /// `update_subresource`: the data travels with the command.
     UpdateSubresource,
+    /// `copy_structure_count`: a UAV's hidden counter written into a buffer.
     CopyStructureCount,
+    /// A write_discard map recorded in a list: a new instance of a dynamic resource, its data
+    /// carried with the command (R-REC-10, R-ST-8).
     MapWriteDiscard,
+    /// A write_no_overwrite map of a default-usage resource: data written in place (R-REC-11).
     MapWriteNoOverwrite,
+    /// `set_predication`: the predicate and the value that skips work.
     SetPredication,
+    /// `begin_query`.
     BeginQuery,
+    /// `end_query`.
     EndQuery,
+    /// `clear_state`: every binding back to its default.
     ClearState,
+    /// `decompress_resource`: a compressible target decompressed in place or into a second texture
+    /// (R-ST-9).
     DecompressResource,
+    /// `set_resource_compression`: a target's compression state overridden (R-ST-9).
     SetResourceCompression,
+    /// `insert_wait_on_present`: wait for a swap chain's present (R-EX-7).
     InsertWaitOnPresent,
+    /// `insert_fence`: a fence on the engine in the operand (R-EX-5).
     InsertFence,
+    /// `insert_wait_on_fence`: the engine in the operand waits for a fence value (R-EX-5).
     InsertWaitOnFence,
+    /// `write_value_bottom_of_pipe`: a 64-bit value written to a buffer when the pipeline drains.
     WriteValueBottomOfPipe,
+    /// `insert_wait_on_memory`: wait until a buffer holds a 64-bit value.
     InsertWaitOnMemory,
+    /// `execute_command_list`: a nested list by reference (R-REC-9); the operand is the restore
+    /// flag.
     ExecuteCommandList,
     /// A remap of a bundle's inherited slot (R-B-9); the operand is the `RemapKind`.
     RemapInheritance,
@@ -112,6 +160,7 @@ impl Opcode {
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(8))]
 pub struct CommandHeader {
+    /// Which command follows.
     pub opcode: Opcode,
     /// A small operand: the stage, the topology, the engine, the restore flag.
     pub operand: u8,

@@ -57,6 +57,7 @@ Exit codes: 0 every expectation held, 1 one failed (or --compare found a differe
 /// Where the trace comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TraceSource {
+    /// A trace file, by path.
     File(std::path::PathBuf),
     /// `-`: standard input.
     Stdin,
@@ -67,8 +68,11 @@ pub enum TraceSource {
 pub enum Args {
     /// `--help` or `-h` (anywhere on the line): print [`USAGE`].
     Help,
+    /// A replay of one trace.
     Run {
+        /// `--compare`, `--threads`, `--records`, `--json`.
         options: ReplayOptions,
+        /// The trace to replay.
         trace: TraceSource,
     },
 }
@@ -131,8 +135,14 @@ fn threads(n: &str) -> Result<usize, String> {
 /// What a replay printed, and its exit code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
+    /// 0: every expectation held; 1: one failed (or `--compare` found a difference); 2: the trace
+    /// is malformed or unreadable (docs/TRACE.md "The command").
     pub exit_code: i32,
+    /// What the replay printed on standard output: the failed expectations, the summary and
+    /// records, or the JSON.
     pub stdout: String,
+    /// What it printed on standard error: `trace:LINE: message` for a malformed trace, else
+    /// nothing.
     pub stderr: String,
 }
 

@@ -32,7 +32,9 @@ use super::words::{
 /// An inclusive range of slots, `2-5`, or one slot `3` (`first == last`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SlotRange {
+    /// The first slot of the range.
     pub first: u64,
+    /// The last slot of the range, included; `first` for one slot.
     pub last: u64,
 }
 
@@ -53,20 +55,24 @@ impl SlotSet {
 pub struct BindFlags(u8);
 
 impl BindFlags {
+    /// No flag: `bind=none`.
     pub const NONE: Self = Self(0);
 
     fn bit(flag: BindFlag) -> u8 {
         1 << (flag as u8)
     }
 
+    /// The set with `flag` added.
     pub fn with(self, flag: BindFlag) -> Self {
         Self(self.0 | Self::bit(flag))
     }
 
+    /// Whether `flag` is in the set.
     pub fn contains(self, flag: BindFlag) -> bool {
         self.0 & Self::bit(flag) != 0
     }
 
+    /// Whether the set is `bind=none`.
     pub fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -86,18 +92,26 @@ const _: () = assert!(BindFlag::ALL.len() <= 8);
 /// `X,Y,W,H` of `rs_set_viewports`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Viewport {
+    /// Left edge, in pixels.
     pub x: f32,
+    /// Top edge, in pixels.
     pub y: f32,
+    /// Width, in pixels.
     pub width: f32,
+    /// Height, in pixels.
     pub height: f32,
 }
 
 /// `L,T,R,B` of `rs_set_scissor_rects` (signed, as D3D's `RECT`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rect {
+    /// Left edge, in pixels.
     pub left: i64,
+    /// Top edge, in pixels.
     pub top: i64,
+    /// Right edge, in pixels (excluded, as D3D's `RECT`).
     pub right: i64,
+    /// Bottom edge, in pixels (excluded, as D3D's `RECT`).
     pub bottom: i64,
 }
 
@@ -105,109 +119,184 @@ pub struct Rect {
 /// lines have no statement. The first statement is the `device`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
+    /// Each statement and the 1-based line it was on.
     pub statements: Vec<(usize, Statement)>,
 }
 
 /// One line of a trace.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Statement {
+    /// A declaration: `device`, an object, a context or recorder, or `release`.
     Declaration(Declaration),
+    /// A call on `imm`, a deferred context or a bundle recorder.
     Call(Call),
+    /// An `expect` line.
     Expectation(Expectation),
 }
 
 /// A declaration (docs/TRACE.md "Declarations").
 #[derive(Clone, Debug, PartialEq)]
 pub enum Declaration {
+    /// `device semantics=.. [validation=..]`: the device and its immediate context; always the
+    /// first statement.
     Device {
+        /// The immediate context's semantics.
         semantics: Semantics,
+        /// `validation=off|on|hazards` (R-V-1, R-V-2); `None`: not written (off).
         validation: Option<Validation>,
     },
+    /// `buffer NAME usage=.. bind=.. size=.. [uav_flag=..]`.
     Buffer {
+        /// The declared name.
         name: Name,
+        /// `usage=`.
         usage: Usage,
+        /// `bind=`.
         bind: BindFlags,
+        /// `size=`, in bytes.
         size: u64,
+        /// `uav_flag=append|counter` (R-ST-7); `None`: not written (neither).
         uav_flag: Option<UavFlag>,
     },
+    /// `texture NAME format=.. width=.. height=.. [mips=..] [array=..] [samples=..] bind=..
+    /// [compressible=..] [tc=..]`.
     Texture {
+        /// The declared name.
         name: Name,
+        /// `format=`.
         format: Format,
+        /// `width=`, in texels.
         width: u64,
+        /// `height=`, in texels.
         height: u64,
+        /// `mips=`; `None`: not written (1).
         mips: Option<u64>,
+        /// `array=`, the slice count; `None`: not written (1).
         array: Option<u64>,
+        /// `samples=`; `None`: not written (1).
         samples: Option<u64>,
+        /// `bind=`.
         bind: BindFlags,
+        /// `compressible=yes|no`; `None`: not written (render targets and depth stencils are
+        /// compressible).
         compressible: Option<bool>,
+        /// `tc=yes|no`, texture compatible (R-ST-9); `None`: not written (no).
         tc: Option<bool>,
     },
+    /// `srv NAME RESOURCE [min_lod=F]`.
     ShaderResourceView {
+        /// The declared name.
         name: Name,
+        /// The resource viewed.
         resource: Name,
+        /// `min_lod=`, the view's initial minimum LOD (R-ST-6); `None`: not written (the
+        /// resource's).
         min_lod: Option<f32>,
     },
+    /// `uav NAME RESOURCE`.
     UnorderedAccessView {
+        /// The declared name.
         name: Name,
+        /// The resource viewed.
         resource: Name,
     },
+    /// `rtv NAME RESOURCE`.
     RenderTargetView {
+        /// The declared name.
         name: Name,
+        /// The resource viewed.
         resource: Name,
     },
+    /// `dsv NAME RESOURCE`.
     DepthStencilView {
+        /// The declared name.
         name: Name,
+        /// The resource viewed.
         resource: Name,
     },
+    /// `shader NAME stage=.. [cb=..] [srv=..] [sampler=..] [uav=..] [stream_output=yes]`.
     Shader {
+        /// The declared name.
         name: Name,
+        /// `stage=`.
         stage: Stage,
+        /// `cb=`, the constant-buffer slots read; `None`: not written (none).
         constant_buffers: Option<SlotSet>,
+        /// `srv=`, the shader-resource slots read; `None`: not written (none).
         shader_resources: Option<SlotSet>,
+        /// `sampler=`, the sampler slots read; `None`: not written (none).
         samplers: Option<SlotSet>,
+        /// `uav=`, the UAV slots accessed; `None`: not written (none).
         unordered_access_views: Option<SlotSet>,
+        /// `stream_output=yes`; `None`: not written (no).
         stream_output: Option<bool>,
     },
+    /// `input_layout NAME [vb=..]`.
     InputLayout {
+        /// The declared name.
         name: Name,
+        /// `vb=`, the vertex-buffer slots read; `None`: not written (none).
         vertex_buffers: Option<SlotSet>,
     },
+    /// `blend_state NAME`.
     BlendState {
+        /// The declared name.
         name: Name,
     },
+    /// `rasterizer_state NAME`.
     RasterizerState {
+        /// The declared name.
         name: Name,
     },
+    /// `depth_stencil_state NAME`.
     DepthStencilState {
+        /// The declared name.
         name: Name,
     },
+    /// `sampler_state NAME`.
     SamplerState {
+        /// The declared name.
         name: Name,
     },
+    /// `predicate NAME`: a query of kind predicate, for `set_predication`.
     Predicate {
+        /// The declared name.
         name: Name,
     },
     /// Also declares the textures `NAME.0 .. NAME.(buffers-1)` and the RTVs `NAME.K.rtv`.
     Swapchain {
+        /// The declared name, and the prefix of its textures' and RTVs' names.
         name: Name,
+        /// `buffers=`, the back-buffer count.
         buffers: u64,
+        /// `format=`.
         format: Format,
+        /// `width=`, in pixels.
         width: u64,
+        /// `height=`, in pixels.
         height: u64,
     },
     /// A deferred context.
     Context {
+        /// The declared name.
         name: Name,
+        /// `semantics=`.
         semantics: Semantics,
     },
     /// A bundle recorder; `render_targets` is empty for `rt=none`.
     Bundle {
+        /// The declared name; the bundle `finish` makes takes it too.
         name: Name,
+        /// `rt=`, the formats of the render targets the bundle's draws write.
         render_targets: Vec<Format>,
+        /// `depth=`, the depth-stencil format; `None`: no depth stencil.
         depth: Option<Format>,
+        /// `samples=`; `None`: not written (1).
         samples: Option<u64>,
     },
+    /// `release NAME`: the application's last reference to the object goes away.
     Release {
+        /// The object released.
         name: Name,
     },
 }
@@ -298,7 +387,9 @@ pub enum CallContext<O = Name> {
 /// `CTX METHOD ARGS`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
+    /// The context the call is issued on.
     pub context: CallContext,
+    /// The method and its arguments.
     pub method: Method,
 }
 
@@ -308,204 +399,347 @@ pub struct Call {
 /// bindings are never empty.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Method<F: Form = Written> {
+    /// `set_input_layout LAYOUT|null`.
     SetInputLayout(Option<F::Object>),
+    /// `set_primitive_topology TOPOLOGY`.
     SetPrimitiveTopology(F::Topology),
+    /// `set_vertex_buffers START BUF|null ..`.
     SetVertexBuffers {
+        /// The first slot bound.
         start: F::Count,
+        /// One per slot from `start`.
         buffers: Vec<Option<F::Object>>,
     },
+    /// `set_index_buffer BUF|null FORMAT [OFFSET]`.
     SetIndexBuffer {
+        /// The index buffer, or `null`.
         buffer: Option<F::Object>,
+        /// The index format.
         format: F::Format,
+        /// Byte offset of the first index; default 0.
         offset: F::Defaulted<F::Count>,
     },
+    /// `set_primitive_reset_index VALUE` (R-ST-5).
     SetPrimitiveResetIndex(F::Count),
+    /// `STAGE_set_shader SHADER|null`.
     SetShader {
+        /// The stage of the method's name.
         stage: F::Stage,
+        /// The shader, or `null`.
         shader: Option<F::Object>,
     },
+    /// `STAGE_set_constant_buffers START BUF|null ..`.
     SetConstantBuffers {
+        /// The stage of the method's name.
         stage: F::Stage,
+        /// The first slot bound.
         start: F::Count,
+        /// One per slot from `start`.
         buffers: Vec<Option<F::Object>>,
     },
+    /// `STAGE_set_shader_resources START SRV|null ..`.
     SetShaderResources {
+        /// The stage of the method's name.
         stage: F::Stage,
+        /// The first slot bound.
         start: F::Count,
+        /// One per slot from `start`.
         views: Vec<Option<F::Object>>,
     },
+    /// `STAGE_set_samplers START SAMPLER|null ..`.
     SetSamplers {
+        /// The stage of the method's name.
         stage: F::Stage,
+        /// The first slot bound.
         start: F::Count,
+        /// One per slot from `start`.
         samplers: Vec<Option<F::Object>>,
     },
+    /// `cs_set_unordered_access_views START UAV|null ..`.
     CsSetUnorderedAccessViews {
+        /// The first slot bound.
         start: F::Count,
+        /// One per slot from `start`.
         views: Vec<Option<F::Object>>,
     },
     /// `null` alone is one null render target, as written (`vec![None]`).
     OmSetRenderTargets {
+        /// From slot 0.
         render_targets: Vec<Option<F::Object>>,
+        /// The depth-stencil view, or `null`.
         depth_stencil: Option<F::Object>,
     },
+    /// `om_set_render_targets_and_uavs RTV|null[,RTV..] DSV|null START UAV|null ..`.
     OmSetRenderTargetsAndUavs {
+        /// From slot 0; `null` alone is one null render target.
         render_targets: Vec<Option<F::Object>>,
+        /// The depth-stencil view, or `null`.
         depth_stencil: Option<F::Object>,
+        /// The first OM UAV slot bound.
         start: F::Count,
+        /// One per OM UAV slot from `start`.
         views: Vec<Option<F::Object>>,
     },
+    /// `om_set_blend_state STATE|null`.
     OmSetBlendState(Option<F::Object>),
+    /// `om_set_depth_stencil_state STATE|null`.
     OmSetDepthStencilState(Option<F::Object>),
+    /// `rs_set_state STATE|null`.
     RsSetState(Option<F::Object>),
+    /// `rs_set_viewports X,Y,W,H ..`, from slot 0.
     RsSetViewports(Vec<F::Viewport>),
+    /// `rs_set_scissor_rects L,T,R,B ..`, from slot 0.
     RsSetScissorRects(Vec<F::Rect>),
+    /// `draw VERTEX_COUNT START_VERTEX`.
     Draw {
+        /// VERTEX_COUNT.
         vertex_count: F::Count,
+        /// START_VERTEX.
         start_vertex: F::Count,
     },
+    /// `draw_indexed INDEX_COUNT START_INDEX BASE_VERTEX`.
     DrawIndexed {
+        /// INDEX_COUNT.
         index_count: F::Count,
+        /// START_INDEX.
         start_index: F::Count,
+        /// BASE_VERTEX, added to each index (may be negative).
         base_vertex: F::Signed,
     },
+    /// `draw_instanced VERTEX_COUNT INSTANCE_COUNT START_VERTEX START_INSTANCE`.
     DrawInstanced {
+        /// VERTEX_COUNT.
         vertex_count: F::Count,
+        /// INSTANCE_COUNT.
         instance_count: F::Count,
+        /// START_VERTEX.
         start_vertex: F::Count,
+        /// START_INSTANCE.
         start_instance: F::Count,
     },
+    /// `draw_indexed_instanced INDEX_COUNT INSTANCE_COUNT START_INDEX BASE_VERTEX START_INSTANCE`.
     DrawIndexedInstanced {
+        /// INDEX_COUNT.
         index_count: F::Count,
+        /// INSTANCE_COUNT.
         instance_count: F::Count,
+        /// START_INDEX.
         start_index: F::Count,
+        /// BASE_VERTEX, added to each index (may be negative).
         base_vertex: F::Signed,
+        /// START_INSTANCE.
         start_instance: F::Count,
     },
+    /// `draw_auto`.
     DrawAuto,
+    /// `draw_instanced_indirect BUF OFFSET`.
     DrawInstancedIndirect {
+        /// The buffer the arguments are read from.
         buffer: F::Object,
+        /// Byte offset of the arguments in it.
         offset: F::Count,
     },
+    /// `draw_indexed_instanced_indirect BUF OFFSET`.
     DrawIndexedInstancedIndirect {
+        /// The buffer the arguments are read from.
         buffer: F::Object,
+        /// Byte offset of the arguments in it.
         offset: F::Count,
     },
+    /// `dispatch X Y Z`.
     Dispatch {
+        /// Thread groups in x.
         x: F::Count,
+        /// Thread groups in y.
         y: F::Count,
+        /// Thread groups in z.
         z: F::Count,
     },
+    /// `dispatch_indirect BUF OFFSET`.
     DispatchIndirect {
+        /// The buffer the group counts are read from.
         buffer: F::Object,
+        /// Byte offset of the group counts in it.
         offset: F::Count,
     },
+    /// `clear_render_target_view RTV R G B A`.
     ClearRenderTargetView {
+        /// The render-target view cleared.
         view: F::Object,
+        /// The colour, RGBA.
         color: [f32; 4],
     },
+    /// `clear_depth_stencil_view DSV DEPTH STENCIL`.
     ClearDepthStencilView {
+        /// The depth-stencil view cleared.
         view: F::Object,
+        /// DEPTH.
         depth: f32,
+        /// STENCIL.
         stencil: F::Stencil,
     },
+    /// `copy_resource DST SRC`.
     CopyResource {
+        /// DST, the resource written.
         destination: F::Object,
+        /// SRC, the resource read.
         source: F::Object,
     },
+    /// `update_subresource RESOURCE`.
     UpdateSubresource {
+        /// The resource updated.
         resource: F::Object,
     },
+    /// `copy_structure_count DST_BUF OFFSET UAV`.
     CopyStructureCount {
+        /// DST_BUF, the buffer the counter is written to.
         destination: F::Object,
+        /// Byte offset in DST_BUF.
         offset: F::Count,
+        /// The UAV whose hidden counter is read.
         view: F::Object,
     },
+    /// `map RESOURCE TYPE [allow_usage_default]`.
     Map {
+        /// The resource mapped.
         resource: F::Object,
+        /// The map type.
         map_type: F::MapType,
+        /// `allow_usage_default` was written: a write_no_overwrite map of a default-usage resource.
         allow_usage_default: bool,
         /// Nothing as written; once lowered, for a write_discard map, the K of the instance it
         /// makes (docs/TRACE.md "Instances": every write_discard map statement of a resource,
         /// in trace order).
         instance: F::Instance,
     },
+    /// `unmap RESOURCE`.
     Unmap {
+        /// The resource unmapped.
         resource: F::Object,
     },
+    /// `set_predication PREDICATE|null yes|no`.
     SetPredication {
+        /// The predicate, or `null` to stop predicating.
         predicate: Option<F::Object>,
+        /// `yes|no`: the predicate value that skips the draws.
         value: bool,
     },
+    /// `begin QUERY`.
     Begin {
+        /// The query begun.
         query: F::Object,
     },
+    /// `end QUERY`.
     End {
+        /// The query ended.
         query: F::Object,
     },
+    /// `clear_state`.
     ClearState,
+    /// `decompress_resource RESOURCE [into=RESOURCE]` (R-ST-9).
     DecompressResource {
+        /// The compressible target.
         resource: F::Object,
+        /// `into=`: the texture the decompressed contents go to; `None`: in place.
         into: Option<F::Object>,
     },
+    /// `set_resource_compression RESOURCE compressed|decompressed` (R-ST-9).
     SetResourceCompression {
+        /// The target.
         resource: F::Object,
+        /// `compressed|decompressed`.
         compression: F::Compression,
     },
+    /// `set_resource_min_lod RESOURCE F` (R-ST-6).
     SetResourceMinLod {
+        /// The resource.
         resource: F::Object,
+        /// The minimum LOD.
         min_lod: f32,
     },
+    /// `set_shader_resource_view_min_lod SRV F` (R-ST-6).
     SetShaderResourceViewMinLod {
+        /// The view.
         view: F::Object,
+        /// The minimum LOD.
         min_lod: f32,
     },
+    /// `insert_wait_on_present SWAPCHAIN` (R-EX-7).
     InsertWaitOnPresent {
+        /// The swap chain whose present is waited for.
         swapchain: F::Object,
     },
+    /// `insert_fence FENCE_NAME [engine=..]` (R-EX-5).
     InsertFence {
+        /// FENCE_NAME: the name the trace gives the fence value the call returns.
         fence: F::Object,
+        /// `engine=`; default graphics.
         engine: F::Defaulted<F::Engine>,
     },
+    /// `insert_wait_on_fence FENCE_NAME [engine=..]` (R-EX-5).
     InsertWaitOnFence {
+        /// The fence waited for, named by an earlier `insert_fence`.
         fence: F::Object,
+        /// `engine=`, the engine that waits; default graphics.
         engine: F::Defaulted<F::Engine>,
     },
+    /// `draw_bundle BUNDLE` (R-B-10).
     DrawBundle {
+        /// The bundle called.
         bundle: F::Object,
     },
+    /// `remap_constant_buffer_inheritance STAGE SLOT INHERIT_STAGE INHERIT_SLOT` (R-B-9).
     RemapConstantBufferInheritance(Remap<F>),
+    /// `remap_shader_resource_inheritance STAGE SLOT INHERIT_STAGE INHERIT_SLOT` (R-B-9).
     RemapShaderResourceInheritance(Remap<F>),
+    /// `remap_sampler_inheritance STAGE SLOT INHERIT_STAGE INHERIT_SLOT` (R-B-9).
     RemapSamplerInheritance(Remap<F>),
     /// `remap_vertex_buffer_inheritance ia SLOT ia INHERIT_SLOT`.
     RemapVertexBufferInheritance {
+        /// The vertex-buffer slot the bundle's draws read.
         slot: F::Count,
+        /// The caller's vertex-buffer slot it reads instead.
         inherit_slot: F::Count,
     },
     /// `finish LIST` on a deferred context: declares the command list.
     FinishCommandList {
+        /// The name the new command list takes.
         list: F::Object,
+        /// `restore=yes|no` (R-REC-6); default no.
         restore: F::Defaulted<bool>,
     },
     /// `finish` on a bundle recorder: the bundle takes the recorder's name.
     FinishBundle,
+    /// `execute LIST [restore=..]`, on `imm` or nested on a deferred context (R-REC-9).
     Execute {
+        /// The list executed.
         list: F::Object,
+        /// `restore=yes|no` (R-ST-2); default no.
         restore: F::Defaulted<bool>,
     },
+    /// `begin_command_list_execution` (R-ST-3).
     BeginCommandListExecution,
+    /// `end_command_list_execution` (R-ST-3).
     EndCommandListExecution,
+    /// `present SWAPCHAIN` (R-EX-7).
     Present {
+        /// The swap chain presented.
         swapchain: F::Object,
     },
+    /// `resume`: the immediate context resumes after a suspend (R-ST-4).
     Resume,
 }
 
 /// `STAGE SLOT INHERIT_STAGE INHERIT_SLOT` of the remap calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Remap<F: Form = Written> {
+    /// The stage of the slot the bundle's draws read.
     pub stage: F::Stage,
+    /// The slot the bundle's draws read.
     pub slot: F::Count,
+    /// The stage of the caller's slot it reads instead.
     pub inherit_stage: F::Stage,
+    /// The caller's slot it reads instead.
     pub inherit_slot: F::Count,
 }
 
@@ -514,7 +748,9 @@ pub struct Remap<F: Form = Written> {
 /// declared name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Subject<O = Name> {
+    /// `imm`.
     Immediate,
+    /// Any other declared object.
     Named(O),
 }
 
@@ -528,27 +764,43 @@ pub enum Expectation<F: Form = Written> {
     Ok,
     /// `expect accepted CTX`: the last call on CTX (or its finish, execute, declaration) was
     /// accepted.
-    Accepted { subject: Subject<F::Object> },
+    Accepted {
+        /// Whom the acceptance is expected of.
+        subject: Subject<F::Object>,
+    },
     /// `expect error CTX KIND`.
     Error {
+        /// Whom the error is expected of.
         subject: Subject<F::Object>,
+        /// The error kind expected.
         kind: F::ErrorKind,
     },
     /// `expect split_points LIST [total=N] [CATEGORY=N ..]`: only the keys named are checked;
     /// the categories in the order written, each at most once.
     SplitPoints {
+        /// The command list.
         list: F::Object,
+        /// `total=`: the number of split points; `None`: not checked.
         total: Option<u64>,
+        /// `CATEGORY=N`: the split points of each category named.
         categories: Vec<(F::SplitCategory, u64)>,
     },
     /// `expect counters KEY=N ..`: at least one key, each at most once, in the order written.
     Counters(Vec<(F::CounterKey, u64)>),
     /// `expect draw INDEX FIELD VALUE`.
     Draw {
+        /// The 0-based index of the draw record, counting draws and dispatches so far.
         index: u64,
+        /// The field checked.
         field: DrawField,
+        /// The value expected.
         value: ExpectedValue,
     },
     /// `expect bundle_footprint BUNDLE BYTES`.
-    BundleFootprint { bundle: F::Object, bytes: u64 },
+    BundleFootprint {
+        /// The bundle.
+        bundle: F::Object,
+        /// Its constant-engine footprint expected, in bytes (R-B-11).
+        bytes: u64,
+    },
 }

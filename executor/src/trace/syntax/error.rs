@@ -15,7 +15,9 @@ use std::fmt;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// The 1-based line of the trace.
     pub line: usize,
+    /// What is wrong, naming the offending token and what was expected there.
     pub message: String,
 }
 

@@ -20,6 +20,7 @@ impl Name {
         is_name(text).then(|| Self(text.to_owned()))
     }
 
+    /// The name as written.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -50,10 +51,13 @@ pub(crate) fn is_name(text: &str) -> bool {
 pub struct Format(String);
 
 impl Format {
+    /// The format name, if `text` has the name grammar (whether the engine knows the format is the
+    /// replay's question).
     pub fn new(text: &str) -> Option<Self> {
         is_name(text).then(|| Self(text.to_owned()))
     }
 
+    /// The format name as written.
     pub fn as_str(&self) -> &str {
         &self.0
     }

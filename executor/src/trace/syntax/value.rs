@@ -23,8 +23,11 @@ use super::words::{Stage, Topology};
 pub enum DrawField {
     /// `vs` .. `cs`: the bound shader.
     Shader(Stage),
+    /// `input_layout`.
     InputLayout,
+    /// `topology`.
     Topology,
+    /// `reset_index`: the primitive reset (cut) index (R-ST-5).
     ResetIndex,
     /// `ib`.
     IndexBuffer,
@@ -58,12 +61,15 @@ pub enum DrawField {
     Blend,
     /// `depth_stencil`: the depth-stencil state.
     DepthStencilState,
+    /// `rasterizer`: the rasterizer state.
     Rasterizer,
     /// `viewport.N`.
     Viewport(u64),
     /// `scissor.N`.
     Scissor(u64),
+    /// `predicated`: whether the draw ran under predication.
     Predicated,
+    /// `args`: the call's numbers, or an indirect call's buffer and offset.
     Args,
 }
 
@@ -214,7 +220,10 @@ impl Number {
 /// An object in an expected value: `NAME`, or `NAME#K` for the K-th dynamic instance.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ObjectRef {
+    /// The object's declared name.
     pub name: Name,
+    /// `#K`: the K-th instance of a dynamic resource (0: the contents at creation); `None`: not
+    /// written.
     pub instance: Option<u64>,
 }
 
@@ -225,8 +234,11 @@ pub enum ExpectedValue {
     Null,
     /// An object field's value.
     Object(ObjectRef),
+    /// `topology`'s value.
     Topology(Topology),
+    /// A format field's value.
     Format(Format),
+    /// A number field's value.
     Number(Number),
     /// `yes` / `no`.
     Bool(bool),
@@ -234,7 +246,9 @@ pub enum ExpectedValue {
     Numbers(Vec<Number>),
     /// `args` of an indirect call: `BUF[#K],OFFSET`.
     IndirectArgs {
+        /// The arguments buffer, and the instance read.
         buffer: ObjectRef,
+        /// Byte offset of the arguments in it.
         offset: u64,
     },
 }

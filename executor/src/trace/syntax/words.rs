@@ -60,7 +60,10 @@ macro_rules! words {
 words! {
     /// A context's semantics: `device semantics=..`, `context NAME semantics=..`.
     pub enum Semantics {
+        /// D3D11 legacy semantics: state shadowed, references counted, split points resolved at
+        /// execution.
         Legacy => "legacy",
+        /// Fast semantics: no shadow, no references, no split points (R-SP-3).
         Fast => "fast",
     }
 }
@@ -68,8 +71,11 @@ words! {
 words! {
     /// `device validation=..`.
     pub enum Validation {
+        /// No validation (the default).
         Off => "off",
+        /// The validated driver's checks (R-V-1).
         On => "on",
+        /// R-V-1 and deterministic hazard reports (R-V-2).
         Hazards => "hazards",
     }
 }
@@ -77,9 +83,13 @@ words! {
 words! {
     /// `buffer usage=..`.
     pub enum Usage {
+        /// GPU read and write; `update_subresource` writes it.
         Default => "default",
+        /// Contents fixed at creation.
         Immutable => "immutable",
+        /// CPU-written through write_discard and write_no_overwrite maps (R-ST-8).
         Dynamic => "dynamic",
+        /// CPU read-back and upload; bound nowhere (`bind=none`).
         Staging => "staging",
     }
 }
@@ -87,13 +97,21 @@ words! {
 words! {
     /// One of the FLAGS of `bind=`.
     pub enum BindFlag {
+        /// Bindable as a vertex buffer.
         Vertex => "vertex",
+        /// Bindable as an index buffer.
         Index => "index",
+        /// Bindable as a constant buffer.
         Constant => "constant",
+        /// Viewable by an SRV.
         ShaderResource => "shader_resource",
+        /// Viewable by a UAV.
         UnorderedAccess => "unordered_access",
+        /// A stream-output target.
         StreamOutput => "stream_output",
+        /// Viewable by an RTV.
         RenderTarget => "render_target",
+        /// Viewable by a DSV.
         DepthStencil => "depth_stencil",
     }
 }
@@ -101,7 +119,9 @@ words! {
 words! {
     /// `buffer uav_flag=..`.
     pub enum UavFlag {
+        /// An append buffer: its UAVs have a hidden counter (R-ST-7).
         Append => "append",
+        /// A counter buffer: its UAVs have a hidden counter (R-ST-7).
         Counter => "counter",
     }
 }
@@ -109,11 +129,17 @@ words! {
 words! {
     /// A shader stage, STAGE in docs/TRACE.md.
     pub enum Stage {
+        /// `vs`, the vertex shader.
         Vertex => "vs",
+        /// `hs`, the hull shader.
         Hull => "hs",
+        /// `ds`, the domain shader.
         Domain => "ds",
+        /// `gs`, the geometry shader.
         Geometry => "gs",
+        /// `ps`, the pixel shader.
         Pixel => "ps",
+        /// `cs`, the compute shader.
         Compute => "cs",
     }
 }
@@ -122,11 +148,17 @@ words! {
     /// `set_primitive_topology ..`, and the `topology` field of a draw record (which answers
     /// `undefined` before any topology is set; the call accepts it too, as D3D does).
     pub enum Topology {
+        /// No topology set yet.
         Undefined => "undefined",
+        /// A triangle list.
         TriangleList => "triangle_list",
+        /// A triangle strip.
         TriangleStrip => "triangle_strip",
+        /// A line list.
         LineList => "line_list",
+        /// A line strip.
         LineStrip => "line_strip",
+        /// A point list.
         PointList => "point_list",
     }
 }
@@ -134,10 +166,15 @@ words! {
 words! {
     /// `map RESOURCE ..`.
     pub enum MapType {
+        /// A new instance of a dynamic resource (R-REC-10, R-ST-8).
         WriteDiscard => "write_discard",
+        /// Write in place, promising not to touch data the GPU reads (R-REC-11).
         WriteNoOverwrite => "write_no_overwrite",
+        /// CPU read (staging).
         Read => "read",
+        /// CPU write (staging).
         Write => "write",
+        /// CPU read and write (staging).
         ReadWrite => "read_write",
     }
 }
@@ -145,7 +182,9 @@ words! {
 words! {
     /// `set_resource_compression RESOURCE ..`.
     pub enum Compression {
+        /// The target is compressed from then on (R-ST-9).
         Compressed => "compressed",
+        /// The target is decompressed from then on (R-ST-9).
         Decompressed => "decompressed",
     }
 }
@@ -153,8 +192,11 @@ words! {
 words! {
     /// `insert_fence F engine=..`, `insert_wait_on_fence F engine=..`.
     pub enum Engine {
+        /// The graphics engine (the default).
         Graphics => "graphics",
+        /// The asynchronous compute engine.
         Compute => "compute",
+        /// The DMA engine.
         Dma => "dma",
     }
 }
@@ -162,24 +204,48 @@ words! {
 words! {
     /// `expect error CTX KIND`: one to one with the engine's error kinds.
     pub enum ErrorKind {
+        /// A bundle's constant-engine budget exceeded (R-B-5).
         BudgetExceeded => "budget_exceeded",
+        /// An object a bundle cannot encapsulate: dynamic resources and the like (R-B-6).
         NotEncapsulable => "not_encapsulable",
+        /// State that a bundle always inherits, recorded in one (R-B-7).
         InheritedStateInBundle => "inherited_state_in_bundle",
+        /// A call a bundle does not support (R-B-8).
         UnsupportedInBundle => "unsupported_in_bundle",
+        /// A bundle draw before the mandatory state is set (R-B-3).
         MissingMandatoryState => "missing_mandatory_state",
+        /// A stream-output shader in a bundle (R-B-6).
         StreamOutputInBundle => "stream_output_in_bundle",
+        /// A bundle called with other render-target formats bound than it was recorded for
+        /// (R-B-10).
         FormatMismatch => "format_mismatch",
+        /// A fast list uses a dynamic resource it has not mapped write_discard (R-ST-8, R-SP-3).
         DynamicBeforeMap => "dynamic_before_map",
+        /// `restore=yes` on a fast context (R-REC-6, R-REC-9).
         RestoreNotSupported => "restore_not_supported",
+        /// A list of one semantics in an execution scope already running the other's (R-ST-3).
         MixedSemantics => "mixed_semantics",
+        /// A call fast semantics refuses: `update_subresource`, `copy_structure_count`, append and
+        /// counter UAVs (R-ST-7).
         ForbiddenInFast => "forbidden_in_fast",
+        /// The 49th deferred context (R-REC-1).
         TooManyContexts => "too_many_contexts",
+        /// A use of a released object (R-OBJ-3).
         ReleasedObject => "released_object",
+        /// Fast CPU access of a resource the GPU still uses, without synchronization (R-EX-6,
+        /// R-V-1).
         ResourceInUse => "resource_in_use",
+        /// A target read (bound for shader access, copied, presented) while still compressed
+        /// (R-ST-9, R-V-1).
         CompressedRead => "compressed_read",
+        /// A first write this frame to a back buffer without `insert_wait_on_present` (R-EX-7).
         MissingWaitOnPresent => "missing_wait_on_present",
+        /// A list recorded against another back buffer than the current one (R-EX-7).
         BackBufferAffinity => "back_buffer_affinity",
+        /// An object written and accessed again through another path with no barrier or flush
+        /// between, found as the work runs (R-V-2).
         Hazard => "hazard",
+        /// Any other bad argument.
         InvalidArgument => "invalid_argument",
     }
 }
@@ -187,15 +253,25 @@ words! {
 words! {
     /// `expect counters KEY=N ..`.
     pub enum CounterKey {
+        /// Draws executed.
         Draws => "draws",
+        /// Dispatches executed.
         Dispatches => "dispatches",
+        /// Context rolls (R-EX-4).
         ContextRolls => "context_rolls",
+        /// Indirect-buffer executions: segments run (R-SP-4).
         IbExecutions => "ib_executions",
+        /// Split points resolved at execution (R-SP-5).
         SplitPointsResolved => "split_points_resolved",
+        /// Decompressions of compressible targets (R-ST-9).
         Decompressions => "decompressions",
+        /// Bytes the constant engine loaded for bundle calls (R-B-5).
         CeBytes => "ce_bytes",
+        /// Legacy hazard cache flushes (R-ST-10).
         CacheFlushes => "cache_flushes",
+        /// Fence waits.
         FenceWaits => "fence_waits",
+        /// Bundle calls executed (R-B-10).
         BundleCalls => "bundle_calls",
     }
 }
@@ -203,15 +279,25 @@ words! {
 words! {
     /// `expect split_points LIST CATEGORY=N ..`.
     pub enum SplitCategory {
+        /// A clear of a render-target view (R-SP-1).
         ClearRenderTarget => "clear_render_target",
+        /// A clear of a depth-stencil view (R-SP-1).
         ClearDepthStencil => "clear_depth_stencil",
+        /// A bind of render targets or a depth stencil (R-SP-1).
         SetRenderTargets => "set_render_targets",
+        /// A bind of unordered-access views, output-merger or compute (R-SP-1).
         SetUnorderedAccessViews => "set_unordered_access_views",
+        /// A depth-stencil state set (R-SP-1).
         SetDepthStencilState => "set_depth_stencil_state",
+        /// A dynamic index buffer not mapped write_discard earlier in the list (R-SP-4).
         DynamicIndexBuffer => "dynamic_index_buffer",
+        /// A dynamic vertex buffer not mapped write_discard earlier in the list (R-SP-4).
         DynamicVertexBuffer => "dynamic_vertex_buffer",
+        /// A dynamic constant buffer not mapped write_discard earlier in the list (R-SP-4).
         DynamicConstantBuffer => "dynamic_constant_buffer",
+        /// An SRV of a dynamic resource not mapped write_discard earlier in the list (R-SP-4).
         DynamicShaderResource => "dynamic_shader_resource",
+        /// An SRV or UAV of a compressible render target or depth stencil bound (R-SP-2).
         Decompression => "decompression",
     }
 }
