@@ -263,3 +263,39 @@ fn trace_docs_trace_md_quotes_the_error_of_each_construct_not_built_yet() {
         assert!(docs.contains(word.name()), "{}", word.name());
     }
 }
+
+/// The syntax room keeps its own word lists (it never imports the engine), so the lists must be
+/// the engine's, one to one: an error kind or a counter added on one side and not the other is a
+/// trace that can name what the engine never reports, or the reverse.
+#[test]
+fn trace_error_kinds_and_counter_keys_are_the_engines_one_to_one() {
+    let words: Vec<&str> = executor::trace::ErrorKind::ALL
+        .iter()
+        .map(|kind| kind.name())
+        .collect();
+    let engine: Vec<&str> = recorder::ErrorKind::ALL
+        .iter()
+        .map(|kind| kind.name())
+        .collect();
+    assert_eq!(
+        words, engine,
+        "the trace's error kinds and recorder::ErrorKind differ"
+    );
+
+    let keys: Vec<&str> = executor::trace::CounterKey::ALL
+        .iter()
+        .map(|key| key.name())
+        .collect();
+    assert_eq!(
+        keys,
+        executor::Counters::KEYS,
+        "the trace's counter keys and Counters::KEYS differ"
+    );
+    let counters = executor::Counters::default();
+    for key in keys {
+        assert!(
+            counters.get(key).is_some(),
+            "Counters::get does not know {key}"
+        );
+    }
+}
