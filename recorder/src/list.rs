@@ -24,7 +24,7 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
 use crate::chunk::{ChunkHeader, ChunkView, SideKind, DATA_START};
-use crate::command::{decode, Command, Decoded, NestedList, Opcode, Site, SplitPoint};
+use crate::command::{decode, next_offset, Command, Decoded, NestedList, Opcode, Site, SplitPoint};
 use crate::desc::Semantics;
 use crate::device::DeviceShared;
 use crate::error::ObjectName;
@@ -325,8 +325,9 @@ impl CommandList {
     /// indirect buffer).
     pub fn segments(&self) -> Segments<'_> {
         let header = self.header();
-        // SAFETY: the first command of the first chunk is the ListStart header.
-        let after_start = unsafe { decode(header.first_chunk as *const u8, DATA_START) }.1;
+        // SAFETY: the first record of the first chunk is the ListStart header, written by the
+        // encoder into a chunk the list owns.
+        let after_start = unsafe { next_offset(header.first_chunk as *const u8, DATA_START) };
         Segments {
             list: self.header,
             index: self.index().iter(),
@@ -947,15 +948,19 @@ impl<'a> Iterator for Commands<'a> {
     fn next(&mut self) -> Option<Decoded<'a>> {
         loop {
             if self.offset < self.end {
-                // SAFETY: `offset` is the start of a command below the sealed command end.
+                // SAFETY: `offset` is the start of a command (or of the list's header or index,
+                // which have the same 8-byte header) below the sealed command end.
                 let opcode = unsafe { *self.base.add(self.offset) };
+                if opcode == Opcode::ListStart as u8 || opcode == Opcode::ListIndex as u8 {
+                    // Not a command: stepped over, never decoded.
+                    // SAFETY: as above, a header the encoder wrote in a chunk alive for 'a.
+                    self.offset = unsafe { next_offset(self.base, self.offset) };
+                    continue;
+                }
                 // SAFETY: `offset` is the start of a command the encoder wrote below the sealed
                 // command end of a chunk that stays alive and unchanged for 'a.
                 let (decoded, next) = unsafe { decode(self.base, self.offset) };
                 self.offset = next;
-                if opcode == Opcode::ListStart as u8 || opcode == Opcode::ListIndex as u8 {
-                    continue;
-                }
                 return Some(decoded);
             }
             if self.chunk.is_null() || self.chunk == self.stop.chunk {

@@ -202,9 +202,8 @@ pub enum Command<'a> {
     BeginQuery(RawHandle),
     /// `end_query`.
     EndQuery(RawHandle),
-    /// `clear_state`: every binding back to its default. Also what the decoder yields for the
-    /// list's
-    /// own header and index and for an opcode it does not know.
+    /// `clear_state`: every binding back to its default. Also what a release build's decoder
+    /// yields for a byte that is not a command's opcode (a debug build asserts it never meets one).
     ClearState,
     /// `decompress_resource` (R-ST-9).
     DecompressResource {
@@ -385,6 +384,18 @@ unsafe fn slice<'a, T>(at: *const u8, count: usize) -> &'a [T] {
     unsafe { std::slice::from_raw_parts(at as *const T, count) }
 }
 
+/// The offset after the command, list header or list index at `offset` of the chunk at `base`,
+/// read from its header alone: how the walks step over what is not a command, never decoding it.
+///
+/// # Safety
+/// `base + offset` must be the start of a header the encoder wrote into a chunk that is alive.
+pub(crate) unsafe fn next_offset(base: *const u8, offset: usize) -> usize {
+    // SAFETY: the caller points at a header the encoder wrote: aligned to 8 (every command and
+    // both list records are) and initialised.
+    let header: CommandHeader = unsafe { read(base.add(offset)) };
+    offset + header.size as usize
+}
+
 /// Decodes the command at `offset` of the chunk at `base`; returns it and the next offset.
 ///
 /// # Safety
@@ -400,6 +411,15 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
         let size = header.size as usize;
         let payload = at.add(HEADER);
         let opcode = Opcode::from_u8(header.opcode as u8).unwrap_or(Opcode::ClearState);
+        // Only commands are decoded: the walks start after the list's header and stop before its
+        // index, and the encoder writes no other opcode. The release build's fallback above keeps
+        // a corrupted byte from being undefined behaviour; a debug build says where it went wrong.
+        debug_assert!(
+            Opcode::from_u8(header.opcode as u8)
+                .is_some_and(|op| op != Opcode::ListStart && op != Opcode::ListIndex),
+            "decode at offset {offset}: opcode byte {} is not a command",
+            header.opcode as u8
+        );
         let stage = Stage::from_u8(header.operand).unwrap_or(Stage::Vertex);
         let tail = |fixed: usize| payload.add(fixed);
         let tail_count =
