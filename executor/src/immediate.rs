@@ -300,10 +300,13 @@ impl ImmediateContext {
         self.submitted()
     }
 
+    /// The semantics of the context's direct calls and of the lists it accepts: the device's
+    /// `immediate_semantics`, fixed at creation.
     pub fn semantics(&self) -> Semantics {
         self.semantics
     }
 
+    /// The device the context belongs to.
     pub fn device(&self) -> &Device {
         &self.device
     }
