@@ -40,7 +40,7 @@ pub struct VertexBuffer {
 impl<R: Role> Recorder<R> {
     // ----- the calls ---------------------------------------------------------------------------
 
-    /// Binds the input layout (`None` unbinds it); the layout's vertex-buffer count goes with it. A
+    /// Binds the input layout (`None` unbinds it), with the vertex-buffer slots it reads. A
     /// released layout refuses the call (`released_object`).
     pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {
         self.begin_call();
@@ -246,9 +246,9 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
     }
 
-    /// Binds `stage`'s shader (`None` unbinds it); its resource counts go with it. Refused when the
-    /// shader was created for another stage (`invalid_argument`, R-OBJ-2) or is released
-    /// (`released_object`).
+    /// Binds `stage`'s shader (`None` unbinds it), with the slots it reads (which a draw record
+    /// holds). Refused when the shader was created for another stage (`invalid_argument`,
+    /// R-OBJ-2) or is released (`released_object`).
     pub fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
         self.begin_call();
         if let Err(error) = self.try_set_shader(stage, shader) {
