@@ -25,10 +25,15 @@ pub const INDEX_BUFFER_FOOTPRINT: u32 = 16;
 /// The kinds of slot a bundle can override, with a footprint each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SlotKind {
+    /// A constant-buffer slot of a stage: 16 bytes.
     ConstantBuffer,
+    /// A shader-resource slot of a stage: 64 bytes.
     ShaderResource,
+    /// A sampler slot of a stage: 16 bytes.
     Sampler,
+    /// A vertex-buffer slot of the input assembler: 16 bytes.
     VertexBuffer,
+    /// The index buffer (one slot): 16 bytes.
     IndexBuffer,
 }
 

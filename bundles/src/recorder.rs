@@ -23,6 +23,7 @@ use crate::bundle::DrawBundle;
 /// How to create a bundle recorder (R-B-1): the output formats the bundle will be executed with.
 #[derive(Clone, Debug)]
 pub struct BundleDesc<'a> {
+    /// The bundle's name, as errors and the finished [`DrawBundle`] name it; empty by default.
     pub name: &'a str,
     /// Render-target formats in slot order; empty for no colour target (TRACE.md `rt=none`).
     pub render_targets: &'a [Format],
@@ -140,6 +141,7 @@ impl BundleRecorder {
         })
     }
 
+    /// The name the recorder was created with, which every bundle it finishes carries.
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -366,6 +368,10 @@ impl BundleRecorder {
         }
     }
 
+    /// Binds vertex buffers from slot `start`, as on a deferred context, each slot an override of
+    /// the bundle's (R-B-4). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
+    /// `budget_exceeded` when the new slots would take the footprint past the budget (R-B-5), and
+    /// then as a deferred context refuses it.
     pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         const CALL: &str = "set_vertex_buffers";
         for buffer in buffers.iter().filter_map(|b| b.buffer) {
@@ -383,6 +389,9 @@ impl BundleRecorder {
         );
     }
 
+    /// Binds the index buffer, an override of the bundle's (R-B-4). Refused with `not_encapsulable`
+    /// for a dynamic buffer (R-B-6), with `budget_exceeded` past the budget (R-B-5), and then as a
+    /// deferred context refuses it.
     pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
         const CALL: &str = "set_index_buffer";
         if let Some(buffer) = buffer {
@@ -395,6 +404,9 @@ impl BundleRecorder {
         });
     }
 
+    /// Binds `stage`'s constant buffers from slot `start`, each slot an override (R-B-4; a null
+    /// slot is one too). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
+    /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
     pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
         const CALL: &str = "set_constant_buffers";
         for buffer in buffers.iter().flatten() {
@@ -412,6 +424,10 @@ impl BundleRecorder {
         );
     }
 
+    /// Binds `stage`'s shader-resource views from slot `start`, each slot an override of 64 bytes
+    /// (R-B-4, R-B-5). Refused with `not_encapsulable` for a view on a dynamic buffer or on a
+    /// render target or depth stencil (R-B-6), with `budget_exceeded` past the budget, and then as
+    /// a deferred context refuses it.
     pub fn set_shader_resources(
         &mut self,
         stage: Stage,
@@ -434,6 +450,8 @@ impl BundleRecorder {
         );
     }
 
+    /// Binds `stage`'s samplers from slot `start`, each slot an override (R-B-4). Refused with
+    /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
     pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
         self.bind(
             "set_samplers",
@@ -539,18 +557,22 @@ impl BundleRecorder {
 
     // ----- draws (R-B-2) -----------------------------------------------------------------------
 
+    /// Draws, as on a deferred context. Refused with `missing_mandatory_state` until the input
+    /// layout and the five graphics stages' shaders are set on this bundle (null counts, R-B-3).
     pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         self.draw_call("draw", Mandatory::GRAPHICS, |c| {
             c.draw(vertex_count, start_vertex)
         });
     }
 
+    /// Draws indexed; refused as [`draw`](Self::draw) until the mandatory state is set (R-B-3).
     pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         self.draw_call("draw_indexed", Mandatory::GRAPHICS, |c| {
             c.draw_indexed(index_count, start_index, base_vertex)
         });
     }
 
+    /// Draws instanced; refused as [`draw`](Self::draw) until the mandatory state is set (R-B-3).
     pub fn draw_instanced(
         &mut self,
         vertex_count: u32,
@@ -563,6 +585,8 @@ impl BundleRecorder {
         });
     }
 
+    /// Draws indexed and instanced; refused as [`draw`](Self::draw) until the mandatory state is
+    /// set (R-B-3).
     pub fn draw_indexed_instanced(
         &mut self,
         index_count: u32,

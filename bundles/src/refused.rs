@@ -57,6 +57,8 @@ impl BundleRecorder {
 
     // ----- R-B-7: always inherited -------------------------------------------------------------
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): a bundle draws to the executing
+    /// context's render targets and depth stencil.
     pub fn om_set_render_targets(
         &mut self,
         _render_targets: &[Option<RenderTargetView>],
@@ -65,6 +67,8 @@ impl BundleRecorder {
         self.inherited("om_set_render_targets");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): targets and output-merger UAVs are
+    /// the executing context's.
     pub fn om_set_render_targets_and_unordered_access_views(
         &mut self,
         _render_targets: &[Option<RenderTargetView>],
@@ -75,6 +79,8 @@ impl BundleRecorder {
         self.inherited("om_set_render_targets_and_unordered_access_views");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): the blend state is the executing
+    /// context's.
     pub fn om_set_blend_state(
         &mut self,
         _state: Option<BlendState>,
@@ -84,6 +90,8 @@ impl BundleRecorder {
         self.inherited("om_set_blend_state");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): the depth-stencil state is the
+    /// executing context's.
     pub fn om_set_depth_stencil_state(
         &mut self,
         _state: Option<DepthStencilState>,
@@ -92,22 +100,32 @@ impl BundleRecorder {
         self.inherited("om_set_depth_stencil_state");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): the rasterizer state is the
+    /// executing context's.
     pub fn rs_set_state(&mut self, _state: Option<RasterizerState>) {
         self.inherited("rs_set_state");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): the viewports are the executing
+    /// context's.
     pub fn rs_set_viewports(&mut self, _viewports: &[Viewport]) {
         self.inherited("rs_set_viewports");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): the scissor rectangles are the
+    /// executing context's.
     pub fn rs_set_scissor_rects(&mut self, _rects: &[Rect]) {
         self.inherited("rs_set_scissor_rects");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): predication is the executing
+    /// context's.
     pub fn set_predication(&mut self, _predicate: Option<Query>, _value: PredicateValue) {
         self.inherited("set_predication");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7): the compute UAVs are the executing
+    /// context's.
     pub fn cs_set_unordered_access_views(
         &mut self,
         _start: u32,
@@ -116,20 +134,25 @@ impl BundleRecorder {
         self.inherited("cs_set_unordered_access_views");
     }
 
+    /// Always refused with `inherited_state_in_bundle` (R-B-7, our reading): the reset index is a
+    /// context register like the others the bundle inherits.
     pub fn set_primitive_reset_index(&mut self, _value: u32) {
         self.inherited("set_primitive_reset_index");
     }
 
     // ----- R-B-8: unsupported ------------------------------------------------------------------
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8).
     pub fn clear_state(&mut self) {
         self.unsupported("clear_state");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): clears are recorded on contexts.
     pub fn clear_render_target_view(&mut self, _view: RenderTargetView, _color: [f32; 4]) {
         self.unsupported("clear_render_target_view");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): clears are recorded on contexts.
     pub fn clear_depth_stencil_view(
         &mut self,
         _view: DepthStencilView,
@@ -153,10 +176,12 @@ impl BundleRecorder {
             .refuse_reported(Error::UnsupportedInBundle { call: "map" }))
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): a bundle maps nothing.
     pub fn unmap(&mut self, _resource: impl Into<Resource>) {
         self.unsupported("unmap");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): copies are recorded on contexts.
     pub fn copy_resource(
         &mut self,
         _destination: impl Into<Resource>,
@@ -165,6 +190,7 @@ impl BundleRecorder {
         self.unsupported("copy_resource");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8).
     pub fn copy_structure_count(
         &mut self,
         _destination: Buffer,
@@ -174,38 +200,47 @@ impl BundleRecorder {
         self.unsupported("copy_structure_count");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): a bundle carries no data.
     pub fn update_subresource(&mut self, _resource: impl Into<Resource>, _data: &[u8]) {
         self.unsupported("update_subresource");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): queries are recorded on contexts.
     pub fn begin_query(&mut self, _query: Query) {
         self.unsupported("begin_query");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): queries are recorded on contexts.
     pub fn end_query(&mut self, _query: Query) {
         self.unsupported("end_query");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): waits are recorded on contexts.
     pub fn insert_wait_on_fence(&mut self, _engine: Engine, _value: u64) {
         self.unsupported("insert_wait_on_fence");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8).
     pub fn write_value_bottom_of_pipe(&mut self, _buffer: Buffer, _offset: u64, _value: u64) {
         self.unsupported("write_value_bottom_of_pipe");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): waits are recorded on contexts.
     pub fn insert_wait_on_memory(&mut self, _buffer: Buffer, _offset: u64, _value: u64) {
         self.unsupported("insert_wait_on_memory");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): waits are recorded on contexts.
     pub fn insert_wait_on_present(&mut self, _chain: SwapChain) {
         self.unsupported("insert_wait_on_present");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8).
     pub fn decompress_resource(&mut self, _texture: Texture, _into: Option<Texture>) {
         self.unsupported("decompress_resource");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8).
     pub fn set_resource_compression(&mut self, _texture: Texture, _compressed: Compression) {
         self.unsupported("set_resource_compression");
     }

@@ -167,8 +167,10 @@ enum Submission {
 }
 
 impl ImmediateContext {
-    /// The immediate context of `device`, with the semantics the device was created with. A
-    /// device has one: a second is refused while the first lives.
+    /// The immediate context of `device`, with the semantics the device was created with
+    /// ([`DeviceDesc::immediate_semantics`](recorder::DeviceDesc::immediate_semantics)). A
+    /// device has one: a second is refused with `invalid_argument` while the first lives
+    /// (R-OBJ-1).
     pub fn new(device: &Device) -> Result<Self, Error> {
         let validating = device.desc().validation != Validation::Off;
         let mut gpu = GpuModel::new();
@@ -300,10 +302,13 @@ impl ImmediateContext {
         self.submitted()
     }
 
+    /// The semantics of the context's direct calls and of the lists it accepts: the device's
+    /// `immediate_semantics`, fixed at creation.
     pub fn semantics(&self) -> Semantics {
         self.semantics
     }
 
+    /// The device the context belongs to.
     pub fn device(&self) -> &Device {
         &self.device
     }
@@ -604,7 +609,14 @@ impl ImmediateContext {
     }
 
     /// Executes `list` (R-EX-1, R-EX-2). `restore`: see the module essay (R-ST-2). A refused
-    /// execution changes nothing and counts nothing.
+    /// execution changes nothing and counts nothing. Refused with `invalid_argument` for a list
+    /// of another device (R-OBJ-3); `restore_not_supported` for [`RestoreState::Restore`] on a
+    /// fast immediate context; `mixed_semantics` for a list whose semantics differs from the
+    /// others' inside a [`begin_command_list_execution`](Self::begin_command_list_execution)
+    /// scope (R-ST-3). Under validation also `back_buffer_affinity` for a list recorded against
+    /// another back buffer than the current one (without validation it is logged and the list
+    /// draws into the buffer it names, R-EX-7), and `released_object` for a fast list naming a
+    /// released object (R-V-1).
     pub fn execute_command_list(
         &mut self,
         list: &CommandList,

@@ -36,6 +36,58 @@
 //! and returns one command list per job, in job order, for the immediate context to execute in
 //! that order; a job's error or panic comes back in its place.
 //!
+//! **An example** of the whole path: a device, two threads recording at once on deferred
+//! contexts of their own (each `Send`, not `Sync`), the lists executed in order on the immediate
+//! context, and what the GPU model recorded of them.
+//!
+//! ```
+//! use executor::prelude::*;
+//!
+//! let device = Device::new(DeviceDesc::default());
+//! let vs = device.create_shader(&ShaderDesc::new("vs", Stage::Vertex))?;
+//! let contexts = [
+//!     device.create_deferred_context(&DeferredContextDesc { name: "shadows", ..Default::default() })?,
+//!     device.create_deferred_context(&DeferredContextDesc { name: "opaque", ..Default::default() })?,
+//! ];
+//!
+//! // Thread 0 records one draw, thread 1 two; neither takes a lock.
+//! let lists = std::thread::scope(|scope| {
+//!     let threads: Vec<_> = (1..)
+//!         .zip(contexts)
+//!         .map(|(draws, mut context)| {
+//!             scope.spawn(move || {
+//!                 context.set_primitive_topology(PrimitiveTopology::TriangleList);
+//!                 context.set_shader(Stage::Vertex, Some(vs));
+//!                 for draw in 0..draws {
+//!                     context.draw(3, 3 * draw);
+//!                 }
+//!                 context.finish_command_list(RestoreState::ClearState)
+//!             })
+//!         })
+//!         .collect();
+//!     threads
+//!         .into_iter()
+//!         .map(|thread| thread.join().expect("a recording thread panicked"))
+//!         .collect::<Result<Vec<CommandList>, RecordError>>()
+//! })
+//! .map_err(|e| e.error)?;
+//!
+//! // The immediate context executes them in the order the frame needs them.
+//! let mut immediate = ImmediateContext::new(&device)?;
+//! for list in &lists {
+//!     immediate.execute_command_list(list, RestoreState::ClearState)?;
+//! }
+//!
+//! // One draw record per draw (R-EX-3), with the state it drew with, and the counters.
+//! let records = immediate.records();
+//! assert_eq!(records.len(), 3);
+//! assert_eq!(records[2].kind, DrawKind::Draw);
+//! assert_eq!(records[2].args.values().collect::<Vec<_>>(), [3, 3]); // vertex count, start
+//! assert_eq!(records[2].stage(Stage::Vertex).map(|s| s.shader), Some(vs.raw()));
+//! assert_eq!(immediate.counters().draws, 3);
+//! # Ok::<(), Error>(())
+//! ```
+//!
 //! **Not built yet:** barriers and hazard validation (`Validation::Hazards`, SPEC §9, R-V-2: the
 //! device accepts the setting and validates as `On`).
 

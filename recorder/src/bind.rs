@@ -29,14 +29,19 @@ use crate::state::{BlendRecord, DepthStencilRecord};
 /// A vertex-buffer binding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VertexBuffer {
+    /// The buffer bound at the slot; `None` unbinds it. It needs the vertex-buffer bind flag.
     pub buffer: Option<Buffer>,
+    /// The distance in bytes from one vertex to the next.
     pub stride: u32,
+    /// The byte offset of the first vertex in the buffer.
     pub offset: u32,
 }
 
 impl<R: Role> Recorder<R> {
     // ----- the calls ---------------------------------------------------------------------------
 
+    /// Binds the input layout (`None` unbinds it), with the vertex-buffer slots it reads. A
+    /// released layout refuses the call (`released_object`).
     pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {
         self.begin_call();
         if let Err(error) = self.try_set_input_layout(layout) {
@@ -71,6 +76,7 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
+    /// Sets the primitive topology the following draws assemble. Never refused.
     pub fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
         self.begin_call();
         if let Some(shadow) = self.shadow.as_mut() {
@@ -79,6 +85,12 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::SetPrimitiveTopology, topology as u8, None, Empty);
     }
 
+    /// Binds `buffers` to the vertex-buffer slots `start..start + buffers.len()`. Refused as a
+    /// whole, with nothing bound, when the range passes the slots there are (`invalid_argument`,
+    /// R-OBJ-5), a buffer lacks the vertex-buffer bind flag (`invalid_argument`, R-OBJ-2) or is
+    /// released (`released_object`), or, under fast semantics, a dynamic buffer was not mapped
+    /// write_discard on this list first (`dynamic_before_map`, R-SP-3). Legacy: each slot of a
+    /// dynamic buffer not mapped on this list is a `dynamic_vertex_buffer` split point (R-SP-1).
     pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         self.begin_call();
         if let Err(error) = self.try_set_vertex_buffers(start, buffers) {
@@ -144,6 +156,11 @@ impl<R: Role> Recorder<R> {
         )
     }
 
+    /// Binds the index buffer at byte `offset`, with indices of `format` (`R16Uint` or `R32Uint`;
+    /// any other format with a buffer is refused, `invalid_argument`); `None` unbinds it. Refused
+    /// as [`set_vertex_buffers`](Self::set_vertex_buffers) refuses a buffer (bind flag, released,
+    /// `dynamic_before_map`); legacy: a `dynamic_index_buffer` split point for a dynamic buffer not
+    /// mapped on this list, and the primitive reset index follows the format (R-ST-5).
     pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
         self.begin_call();
         if let Err(error) = self.try_set_index_buffer(buffer, format, offset) {
@@ -229,6 +246,9 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::SetPrimitiveResetIndex, 0, None, [value, 0]);
     }
 
+    /// Binds `stage`'s shader (`None` unbinds it), with the slots it reads (which a draw record
+    /// holds). Refused when the shader was created for another stage (`invalid_argument`,
+    /// R-OBJ-2) or is released (`released_object`).
     pub fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
         self.begin_call();
         if let Err(error) = self.try_set_shader(stage, shader) {
@@ -287,6 +307,12 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
+    /// Binds `buffers` to `stage`'s constant-buffer slots `start..start + buffers.len()` (`None`
+    /// unbinds a slot). Refused as a whole when the range passes the slots (`invalid_argument`,
+    /// R-OBJ-5), a buffer lacks the constant-buffer bind flag (`invalid_argument`) or is released
+    /// (`released_object`), or, fast, a dynamic buffer was not mapped on this list first
+    /// (`dynamic_before_map`). Legacy: each slot of a dynamic buffer not mapped on this list is a
+    /// `dynamic_constant_buffer` split point (R-SP-1).
     pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
         self.begin_call();
         if let Err(error) = self.try_set_constant_buffers(stage, start, buffers) {
@@ -347,6 +373,12 @@ impl<R: Role> Recorder<R> {
         )
     }
 
+    /// Binds `views` to `stage`'s shader-resource slots `start..start + views.len()` (`None`
+    /// unbinds a slot). Refused as a whole when the range passes the slots (`invalid_argument`,
+    /// R-OBJ-5) or a view is released (`released_object`) or, fast, views a dynamic buffer not
+    /// mapped on this list first (`dynamic_before_map`). Legacy: each slot of a view of a dynamic
+    /// buffer not mapped on this list is a `dynamic_shader_resource` split point, and a view of a
+    /// resource bound for output is bound null (R-ST-10).
     pub fn set_shader_resources(
         &mut self,
         stage: Stage,
@@ -429,6 +461,9 @@ impl<R: Role> Recorder<R> {
         )
     }
 
+    /// Binds `samplers` to `stage`'s sampler slots `start..start + samplers.len()` (`None` unbinds
+    /// a slot). Refused as a whole when the range passes the slots (`invalid_argument`, R-OBJ-5) or
+    /// a sampler is released (`released_object`).
     pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
         self.begin_call();
         if let Err(error) = self.try_set_samplers(stage, start, samplers) {
@@ -548,6 +583,11 @@ impl<R: Role> Recorder<R> {
         (self.semantics == Semantics::Legacy).then_some(category)
     }
 
+    /// Binds `render_targets` to the first render-target slots (the rest are unbound) and the
+    /// depth-stencil view (`None` unbinds it); the output-merger UAVs stay bound. Refused when
+    /// there are more targets than slots (`invalid_argument`, R-OBJ-5) or a view is released
+    /// (`released_object`). Legacy: a `set_render_targets` split point, and shader-resource views
+    /// of the targets' resources are unbound (R-ST-10).
     pub fn om_set_render_targets(
         &mut self,
         render_targets: &[Option<RenderTargetView>],
@@ -707,6 +747,8 @@ impl<R: Role> Recorder<R> {
         })
     }
 
+    /// Binds the blend state (`None`: the defaults) with its blend `factor` (RGBA) and
+    /// `sample_mask`. A released state refuses the call (`released_object`).
     pub fn om_set_blend_state(
         &mut self,
         state: Option<BlendState>,
@@ -768,6 +810,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
+    /// Binds the rasterizer state (`None`: the defaults). A released state refuses the call
+    /// (`released_object`).
     pub fn rs_set_state(&mut self, state: Option<RasterizerState>) {
         self.begin_call();
         let handle = state.map_or(RawHandle::NULL, |s| s.0);
@@ -802,6 +846,9 @@ impl<R: Role> Recorder<R> {
         self.shadow_slots(call, kind, &[handle], |s| std::slice::from_mut(slot(s)))
     }
 
+    /// Sets the viewports, replacing all of them: slot `i` takes `viewports[i]`, the slots past
+    /// them go back to the default. More than the viewport slots is refused (`invalid_argument`,
+    /// R-OBJ-5).
     pub fn rs_set_viewports(&mut self, viewports: &[Viewport]) {
         self.begin_call();
         if viewports.len() > VIEWPORT_SLOTS as usize {
@@ -828,6 +875,9 @@ impl<R: Role> Recorder<R> {
         }
     }
 
+    /// Sets the scissor rectangles, replacing all of them, as
+    /// [`rs_set_viewports`](Self::rs_set_viewports) does the viewports. More than the viewport
+    /// slots is refused (`invalid_argument`, R-OBJ-5).
     pub fn rs_set_scissor_rects(&mut self, rects: &[Rect]) {
         self.begin_call();
         if rects.len() > VIEWPORT_SLOTS as usize {

@@ -22,11 +22,15 @@ impl<R: Role> Recorder<R> {
         self.emit(opcode, 0, None, args);
     }
 
+    /// Draws `vertex_count` vertices from `start_vertex` with the bound state. Never refused;
+    /// counts a draw in [`stats`](Self::stats).
     #[inline]
     pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         self.emit_draw(Opcode::Draw, DirectArgs::draw(vertex_count, start_vertex));
     }
 
+    /// Draws `index_count` indices of the bound index buffer from `start_index`, `base_vertex`
+    /// added to each. Never refused; counts a draw.
     #[inline]
     pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         self.emit_draw(
@@ -35,6 +39,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
+    /// Draws `instance_count` instances of `vertex_count` vertices, from `start_vertex` and
+    /// `start_instance`. Never refused; counts a draw.
     #[inline]
     pub fn draw_instanced(
         &mut self,
@@ -49,6 +55,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
+    /// Draws `instance_count` instances of `index_count` indices, from `start_index` and
+    /// `start_instance`, `base_vertex` added to each index. Never refused; counts a draw.
     #[inline]
     pub fn draw_indexed_instanced(
         &mut self,
@@ -77,11 +85,16 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::DrawAuto, 0, None, Empty);
     }
 
+    /// Dispatches `x * y * z` thread groups of the bound compute shader. Never refused; counted
+    /// with the draws.
     #[inline]
     pub fn dispatch(&mut self, x: u32, y: u32, z: u32) {
         self.emit_draw(Opcode::Dispatch, DirectArgs::dispatch(x, y, z));
     }
 
+    /// Draws instanced with the arguments at byte `offset` of `args`, read when the list executes.
+    /// Refused when `offset` is not 4-aligned or the 12 bytes past it leave the buffer
+    /// (`invalid_argument`, R-REC-5), or `args` is released (`released_object`).
     pub fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
         self.indirect(
             Opcode::DrawInstancedIndirect,
@@ -91,6 +104,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
+    /// Draws indexed and instanced with the arguments at byte `offset` of `args`; refused as
+    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
     pub fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
         self.indirect(
             Opcode::DrawIndexedInstancedIndirect,
@@ -100,6 +115,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
+    /// Dispatches with the thread-group counts at byte `offset` of `args`; refused as
+    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
     pub fn dispatch_indirect(&mut self, args: Buffer, offset: u32) {
         self.indirect(Opcode::DispatchIndirect, "dispatch_indirect", args, offset);
     }
@@ -246,6 +263,11 @@ impl<R: Role> Recorder<R> {
 
     // ----- copies ------------------------------------------------------------------------------
 
+    /// Copies the whole of `source` into `destination` when the list executes. Refused
+    /// (`invalid_argument`, R-REC-5) when one is a buffer and the other a texture, both are the
+    /// same resource, the destination is immutable, buffer sizes differ, or textures differ in
+    /// size, mips, array size or sample count; a released resource refuses it with
+    /// `released_object`.
     pub fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
         self.begin_call();
         if let Err(error) = self.try_copy_resource(destination.into(), source.into()) {
@@ -451,10 +473,13 @@ impl<R: Role> Recorder<R> {
 
     // ----- queries, compression, LOD, presents, fences -----------------------------------------
 
+    /// Begins `query` (`Begin`). A released query refuses the call (`released_object`).
     pub fn begin_query(&mut self, query: Query) {
         self.query(Opcode::BeginQuery, "begin_query", query);
     }
 
+    /// Ends `query` (`End`); its answer is ready once the list has run. A released query refuses
+    /// the call (`released_object`).
     pub fn end_query(&mut self, query: Query) {
         self.query(Opcode::EndQuery, "end_query", query);
     }

@@ -34,7 +34,11 @@ use std::marker::PhantomData;
 /// How to create a deferred context.
 #[derive(Clone, Debug, Default)]
 pub struct DeferredContextDesc<'a> {
+    /// The context's name, as errors and traces name it (`deferred context 'name' (#serial)`);
+    /// empty by default.
     pub name: &'a str,
+    /// Legacy (the default) or fast: whether the runtime tracks references, shadows state and
+    /// patches split points for the context's lists, or the application does (SPEC §5).
     pub semantics: Semantics,
     /// Overrides the device's chunk policy for this context (R-REC-4).
     pub chunk_policy: Option<ChunkPolicy>,
@@ -191,6 +195,7 @@ impl<R: Role> Recorder<R> {
         context
     }
 
+    /// The semantics the context records under, fixed at creation.
     pub fn semantics(&self) -> Semantics {
         self.semantics
     }
@@ -200,6 +205,7 @@ impl<R: Role> Recorder<R> {
         self.engine
     }
 
+    /// The name the context was created with.
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -17,10 +17,15 @@ use crate::table::{ObjectTable, ReleaseOutcome, Stale};
 /// Opt-in validation of the fast-semantics contract (R-V-1, R-V-2), as the seeds' VALIDATED driver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Validation {
+    /// No validation (the default): fast-semantics violations go unchecked, as on the retail
+    /// driver.
     #[default]
     Off,
+    /// The executor's immediate context validates fast-semantics lists as it runs them (R-V-1) and
+    /// reports what it finds.
     On,
-    /// `On`, plus deterministic hazard detection.
+    /// `On`, plus deterministic hazard detection (SPEC §9, R-V-2). Not built yet: the executor
+    /// validates as under `On`.
     Hazards,
 }
 
@@ -29,6 +34,7 @@ pub enum Validation {
 pub struct DeviceDesc {
     /// Semantics of the immediate context.
     pub immediate_semantics: Semantics,
+    /// Whether the executor validates the fast-semantics contract (R-V-1); off by default.
     pub validation: Validation,
     /// Chunk size, growth and pool limit for every deferred context that does not bring its own.
     pub chunk_policy: ChunkPolicy,
@@ -318,6 +324,8 @@ pub struct Device {
 }
 
 impl Device {
+    /// Creates a device with no objects and no contexts, and a number of its own
+    /// ([`serial`](Self::serial)) that tags every handle it makes (R-OBJ-3). Never fails.
     pub fn new(desc: DeviceDesc) -> Self {
         Self::with_identity(desc, DeviceIdentity::acquire())
     }
@@ -364,6 +372,7 @@ impl Device {
         self.shared.is_own(handle.raw())
     }
 
+    /// The description the device was created with.
     pub fn desc(&self) -> &DeviceDesc {
         &self.shared.desc
     }
@@ -407,6 +416,8 @@ impl Device {
         self.shared.object_name(kind, handle)
     }
 
+    /// A buffer's properties from its creation (size, usage, bind flags, ...); `None` once it is
+    /// destroyed or for a handle of another device. A released buffer still referenced answers.
     pub fn buffer_info(&self, buffer: Buffer) -> Option<BufferInfo> {
         self.shared
             .buffers
@@ -415,6 +426,8 @@ impl Device {
             .map(|live| BufferInfo::unpack(live.words))
     }
 
+    /// A texture's properties from its creation; `None` once it is destroyed. A released texture
+    /// still referenced answers.
     pub fn texture_info(&self, texture: Texture) -> Option<TextureInfo> {
         self.shared
             .textures
@@ -423,6 +436,7 @@ impl Device {
             .map(|live| TextureInfo::unpack(live.words))
     }
 
+    /// A shader's stage and the resource counts it was created with; `None` once it is destroyed.
     pub fn shader_info(&self, shader: Shader) -> Option<ShaderInfo> {
         self.shared
             .shaders
@@ -446,6 +460,8 @@ impl Device {
             .map(|live| ViewInfo::unpack(live.words))
     }
 
+    /// A swap chain's format, size and back buffers (each texture with its render-target view, in
+    /// index order); `None` once it is destroyed.
     pub fn swap_chain_info(&self, chain: SwapChain) -> Option<SwapChainInfo> {
         let live = self.shared.swap_chains.get(chain.0, true).ok()?;
         let w = live.words;
@@ -471,6 +487,7 @@ impl Device {
         Some(live.entry.aux.load(Ordering::Acquire))
     }
 
+    /// The kind a query was created as; `None` once it is destroyed.
     pub fn query_kind(&self, query: Query) -> Option<QueryKind> {
         let live = self.shared.queries.get(query.0, true).ok()?;
         Some(match live.words[0] {

@@ -91,6 +91,11 @@ impl Compression {
 /// may not record, SPEC §7). Bad input never panics: the call is refused and kept as the
 /// context's error (R-REC-8); [`map`](Self::map) returns its refusal.
 ///
+/// The methods below name the D3D11 call each one is. What a call records, its split points
+/// and what refuses it (with which error kind) are documented on the deferred context's method
+/// of the same name ([`DeferredContext`](crate::DeferredContext)); a bundle recorder refuses
+/// more before it gets there (SPEC §7), and the immediate context runs what it records at once.
+///
 /// Use it through generics (`impl DeviceContext`, `C: DeviceContext`): static dispatch, the
 /// cost of calling the context itself. It is also `dyn`-compatible for code that wants one
 /// function for every context and does not count instructions (tests); the calls that take

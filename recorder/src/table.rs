@@ -62,7 +62,11 @@ pub(crate) const fn next_generation(generation: u32) -> u32 {
 /// module documentation for the protocol.
 pub struct Entry<const W: usize> {
     state: AtomicU64,
+    /// The object's one mutable property, read and written without the sequence lock: a texture's
+    /// or shader-resource view's minimum LOD (`f32` bits, R-ST-6), a swap chain's current
+    /// back-buffer index (R-EX-7).
     pub aux: AtomicU32,
+    /// A second mutable property, set at creation (`insert`); nothing reads it yet.
     pub aux2: AtomicU32,
     words: [AtomicU64; W],
 }
@@ -81,7 +85,9 @@ impl<const W: usize> Entry<W> {
 /// What a lookup returns: the descriptor words, read consistently, and the entry for the object's
 /// mutable properties.
 pub struct Live<'t, const W: usize> {
+    /// The object's descriptor words, as `insert` stored them, read under the sequence lock.
     pub words: [u64; W],
+    /// The entry itself, for the object's mutable properties (`aux`).
     pub entry: &'t Entry<W>,
 }
 

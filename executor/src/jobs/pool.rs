@@ -104,7 +104,10 @@ pub struct WorkerPool<S: Send + 'static, R: Send + 'static> {
 /// A worker thread could not be started.
 #[derive(Debug)]
 pub struct SpawnFailed {
+    /// The index of the worker whose thread did not start (the workers before it were started and
+    /// are stopped again).
     pub worker: u32,
+    /// The operating system's error from [`std::thread::Builder::spawn`].
     pub error: std::io::Error,
 }
 

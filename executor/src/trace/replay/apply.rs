@@ -65,7 +65,9 @@ impl Handles {
 
 /// Turns a call's objects into handles.
 pub(crate) struct Resolver<'a> {
+    /// The lowered trace, whose object ids the call names.
     pub program: &'a Program,
+    /// The engine handles the declarations made for those ids.
     pub handles: &'a Handles,
 }
 
@@ -276,9 +278,13 @@ pub(crate) enum Recorded {
 /// calls (`None` when it does not exist), what that list or bundle draws (`origin.rs`), the
 /// fences inserted so far.
 pub(crate) struct Named<'a> {
+    /// The finished list an `execute` runs; `None` when it does not exist.
     pub list: Option<&'a CommandList>,
+    /// The bundle a `draw_bundle` calls; `None` when it does not exist.
     pub bundle: Option<&'a DrawBundle>,
+    /// What that list or bundle draws (`origin.rs`), where the run tracks records.
     pub layout: Option<&'a super::origin::Layout>,
+    /// The value the engine gave the fence a trace id names; 0 before it is inserted.
     pub fence: &'a dyn Fn(super::program::ObjId) -> u64,
 }
 

@@ -55,6 +55,7 @@ pub(crate) enum Effect {
 }
 
 pub(crate) struct LiveRun {
+    /// What the run's threads share: the program, the handles and the instances the maps made.
     pub shared: Arc<Shared>,
     device: Device,
     imm: ImmediateContext,

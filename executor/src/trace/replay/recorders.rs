@@ -26,9 +26,11 @@ use super::program::{Call, ObjId, Program};
 /// A call the engine (or the replay) refused: where, on what, and the error.
 #[derive(Clone, Debug)]
 pub(crate) struct Refusal {
+    /// The trace line of the refused statement.
     pub line: usize,
     /// `imm`, or the trace name of the context or object.
     pub on: String,
+    /// The error the engine (or the replay) refused it with.
     pub error: Error,
 }
 
@@ -36,7 +38,9 @@ pub(crate) struct Refusal {
 /// the dynamic instances the engine made for each write_discard map statement.
 #[derive(Debug)]
 pub(crate) struct Shared {
+    /// The lowered trace every thread runs.
     pub program: Arc<Program>,
+    /// The engine handle of every object the trace declared.
     pub handles: Handles,
     /// Engine instance → (resource, K) (docs/TRACE.md "Instances").
     pub instances: Mutex<HashMap<InstanceId, (ObjId, u32)>>,
@@ -91,7 +95,9 @@ pub(crate) enum Recorder {
 /// A deferred context or bundle recorder of the trace as the run holds it (see the module
 /// essay). Not a binding slot: the run keeps one per `context` and `bundle` declaration.
 pub(crate) struct HeldRecorder {
+    /// The context's or bundle's name in the trace.
     pub name: String,
+    /// The engine's recorder, or why there is none.
     pub recorder: Recorder,
     /// The outcome of the last call on it (or its declaration, finish or execute).
     pub last: Result<(), Error>,
@@ -107,6 +113,7 @@ pub(crate) struct HeldRecorder {
     /// The accepted calls of the list or bundle being recorded that make draw records
     /// (`origin.rs`): its layout once finished. Kept only where `tracks` (`--records`).
     pub pieces: Vec<Piece>,
+    /// Whether the run keeps `pieces`: it tracks where draw records come from (`--records`).
     pub tracks: bool,
 }
 

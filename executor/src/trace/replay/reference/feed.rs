@@ -48,12 +48,15 @@ impl Scope {
 
 #[derive(Debug, Default)]
 pub(crate) struct Feed {
+    /// The GPU model the reference feeds, call by call.
     pub gpu: GpuModel,
     next: u32,
     /// Reference-wide instance → K.
     pub instances: HashMap<InstanceId, u32>,
     /// The immediate context's current instance of each dynamic buffer.
     pub(crate) current: HashMap<RawHandle, InstanceId>,
+    /// The dynamic buffers the trace declared, by handle: a list's binding of one at its initial
+    /// instance reads the immediate context's current instance (`current`).
     pub dynamic_buffers: HashSet<RawHandle>,
 }
 
