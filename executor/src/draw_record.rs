@@ -260,7 +260,8 @@ pub struct Counters {
     pub split_points_resolved: SplitCounts,
     /// Decompressions performed: of split points, of legacy binds, of `decompress_resource`.
     pub decompressions: u64,
-    /// Constant-engine bytes. No source yet: draw bundles (R-B-5) bring it; stays 0.
+    /// Constant-engine bytes loaded: each executed bundle call adds its footprint, the overrides
+    /// it loads at every call (R-B-5).
     pub ce_bytes: u64,
     /// Cache flushes: legacy semantics' hazard response (R-ST-10), one per resource whose use
     /// by a legacy draw or dispatch (read through a shader-resource view, or written as a render
@@ -271,7 +272,8 @@ pub struct Counters {
     /// `insert_wait_on_present` commands consumed, the wait on present legacy inserts at every
     /// bind of a back buffer, and a legacy map's wait for the GPU (R-EX-5..7).
     pub fence_waits: u64,
-    /// Bundle calls. No source yet: draw bundles bring it; stays 0.
+    /// Bundle calls executed (R-B-10); a call refused at execution (format mismatch) counts
+    /// nothing.
     pub bundle_calls: u64,
 }
 
