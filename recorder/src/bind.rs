@@ -15,7 +15,7 @@ use std::mem::MaybeUninit;
 use crate::command::*;
 use crate::context::Recorder;
 use crate::desc::*;
-use crate::device_context::PredicateValue;
+use crate::device_context::{PredicateValue, VertexBuffer};
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::ShaderInfo;
@@ -25,17 +25,6 @@ use crate::role::Role;
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
 use crate::state::{BlendRecord, DepthStencilRecord};
-
-/// A vertex-buffer binding.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VertexBuffer {
-    /// The buffer bound at the slot; `None` unbinds it. It needs the vertex-buffer bind flag.
-    pub buffer: Option<Buffer>,
-    /// The distance in bytes from one vertex to the next.
-    pub stride: u32,
-    /// The byte offset of the first vertex in the buffer.
-    pub offset: u32,
-}
 
 impl<R: Role> Recorder<R> {
     // ----- the calls ---------------------------------------------------------------------------

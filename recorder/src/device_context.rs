@@ -21,7 +21,6 @@
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
-use crate::bind::VertexBuffer;
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::error::{Error, RecordError};
@@ -47,6 +46,17 @@ impl MapFlags {
     pub fn allows_usage_default(self) -> bool {
         self == Self::AllowUsageDefault
     }
+}
+
+/// A vertex-buffer binding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VertexBuffer {
+    /// The buffer bound at the slot; `None` unbinds it. It needs the vertex-buffer bind flag.
+    pub buffer: Option<Buffer>,
+    /// The distance in bytes from one vertex to the next.
+    pub stride: u32,
+    /// The byte offset of the first vertex in the buffer.
+    pub offset: u32,
 }
 
 /// The predicate value of `set_predication` (D3D11's `PredicateValue`): rendering is skipped

@@ -122,14 +122,15 @@ pub mod state;
 mod sync;
 mod table;
 
-pub use bind::VertexBuffer;
 pub use bundle_entry::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
-pub use device_context::{Compression, DeviceContext, MapFlags, Mapped, PredicateValue};
+pub use device_context::{
+    Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
+};
 pub use error::{Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
@@ -144,11 +145,12 @@ pub use split::{SplitCategory, SplitCounts};
 /// the deferred context and the calls every context shares ([`DeviceContext`]), maps, lists,
 /// their statistics and the errors. `use recorder::prelude::*;`
 pub mod prelude {
-    pub use crate::bind::VertexBuffer;
     pub use crate::context::{DeferredContext, DeferredContextDesc, RestoreState};
     pub use crate::desc::*;
     pub use crate::device::{Device, DeviceDesc, Validation};
-    pub use crate::device_context::{Compression, DeviceContext, MapFlags, Mapped, PredicateValue};
+    pub use crate::device_context::{
+        Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
+    };
     pub use crate::error::{Error, ErrorKind, ObjectName, RecordError};
     pub use crate::handle::*;
     pub use crate::list::{CommandList, ListStats};
