@@ -82,21 +82,21 @@ fn objects() -> Objects {
     Objects {
         vs: device
             .create_shader(&ShaderDesc {
-                constant_buffers: 0b11,
+                constant_buffers: Slots::first(2),
                 ..ShaderDesc::new("vs", Stage::Vertex)
             })
             .expect("vs"),
         ps: device
             .create_shader(&ShaderDesc {
-                shader_resources: 0b11,
-                samplers: 1,
+                shader_resources: Slots::first(2),
+                samplers: Slots::first(1),
                 ..ShaderDesc::new("ps", Stage::Pixel)
             })
             .expect("ps"),
         layout: device
             .create_input_layout(&InputLayoutDesc {
                 name: "layout",
-                vertex_buffers: 0b1,
+                vertex_buffers: Slots::first(1),
             })
             .expect("layout"),
         vertices: buffer("vertices", BindFlags::VERTEX),

@@ -50,7 +50,7 @@ fn objects(device: &Device) -> Objects {
             .expect("view"),
         vertex_shader: device
             .create_shader(&ShaderDesc {
-                constant_buffers: 1,
+                constant_buffers: Slots::first(1),
                 ..ShaderDesc::new("vs", Stage::Vertex)
             })
             .expect("shader"),

@@ -46,7 +46,7 @@ fn setup() -> Bench {
         .expect("buffer");
     let vs = device
         .create_shader(&ShaderDesc {
-            constant_buffers: 1,
+            constant_buffers: Slots::first(1),
             ..ShaderDesc::new("vs", Stage::Vertex)
         })
         .expect("shader");

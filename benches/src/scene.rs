@@ -253,11 +253,11 @@ impl Scene {
         let layouts = [
             device.create_input_layout(&InputLayoutDesc {
                 name: "layout.static",
-                vertex_buffers: 0b11,
+                vertex_buffers: Slots::first(2),
             })?,
             device.create_input_layout(&InputLayoutDesc {
                 name: "layout.skinned",
-                vertex_buffers: 0b11,
+                vertex_buffers: Slots::first(2),
             })?,
         ];
         let formats = [
@@ -283,18 +283,17 @@ impl Scene {
             device.create_sampler_state("sampler.linear_wrap")?,
             device.create_sampler_state("sampler.aniso_wrap")?,
         ];
-        let texture_mask = (1u128 << desc.textures_per_material) - 1;
         let mut materials = Vec::with_capacity(desc.materials as usize);
         for m in 0..desc.materials {
             let name = format!("material.{m}");
             let vertex_shader = device.create_shader(&ShaderDesc {
-                constant_buffers: 1 << FRAME_CB_SLOT | 1 << OBJECT_CB_SLOT | 1 << PALETTE_CB_SLOT,
+                constant_buffers: Slots::of(&[FRAME_CB_SLOT, OBJECT_CB_SLOT, PALETTE_CB_SLOT]),
                 ..ShaderDesc::new(&format!("{name}.vs"), Stage::Vertex)
             })?;
             let pixel_shader = device.create_shader(&ShaderDesc {
-                constant_buffers: 1 << FRAME_CB_SLOT | 1 << MATERIAL_CB_SLOT,
-                shader_resources: texture_mask | 1 << PASS_INPUT_SLOT,
-                samplers: 1,
+                constant_buffers: Slots::of(&[FRAME_CB_SLOT, MATERIAL_CB_SLOT]),
+                shader_resources: Slots::first(desc.textures_per_material).with(PASS_INPUT_SLOT),
+                samplers: Slots::first(1),
                 ..ShaderDesc::new(&format!("{name}.ps"), Stage::Pixel)
             })?;
             let textures = (0..desc.textures_per_material)

@@ -69,9 +69,9 @@ fn extra(f: &Fixture) -> Extra {
     let shader = |name: &str, stage, cbs: u16, srvs: u128, samplers: u16| {
         f.device
             .create_shader(&ShaderDesc {
-                constant_buffers: cbs,
-                shader_resources: srvs,
-                samplers,
+                constant_buffers: Slots::from_bits(cbs.into()),
+                shader_resources: Slots::from_bits(srvs),
+                samplers: Slots::from_bits(samplers.into()),
                 ..ShaderDesc::new(name, stage)
             })
             .expect("shader")
@@ -88,7 +88,7 @@ fn extra(f: &Fixture) -> Extra {
             .device
             .create_input_layout(&InputLayoutDesc {
                 name: "layout2",
-                vertex_buffers: 0b1111,
+                vertex_buffers: Slots::first(4),
             })
             .expect("layout"),
         cb3: f

@@ -240,12 +240,12 @@ fn check_records(f: &Fixture, gpu: &GpuModel) -> Result<(), TestCaseError> {
                 .iter()
                 .map(|(s, _)| *s)
                 .collect();
-            prop_assert_eq!(slots(&cbs), bits(info.constant_buffers.into(), 16));
-            prop_assert_eq!(slots(&srvs), bits(info.shader_resources, 128));
-            prop_assert_eq!(slots(&samplers), bits(info.samplers.into(), 16));
+            prop_assert_eq!(slots(&cbs), bits(info.constant_buffers.bits(), 16));
+            prop_assert_eq!(slots(&srvs), bits(info.shader_resources.bits(), 128));
+            prop_assert_eq!(slots(&samplers), bits(info.samplers.bits(), 16));
             prop_assert_eq!(
                 slots(&uavs),
-                bits(info.unordered_access_views.into(), uav_limit)
+                bits(info.unordered_access_views.bits(), uav_limit)
             );
         }
         if let Some(graphics) = &record.graphics {

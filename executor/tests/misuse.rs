@@ -165,10 +165,10 @@ impl Objects {
         )];
         let shader = |name: &str, stage| {
             let desc = ShaderDesc {
-                constant_buffers: 0b11,
-                shader_resources: 0b1111,
-                samplers: 0b1,
-                unordered_access_views: 0b11,
+                constant_buffers: Slots::first(2),
+                shader_resources: Slots::first(4),
+                samplers: Slots::first(1),
+                unordered_access_views: Slots::first(2),
                 ..ShaderDesc::new(name, stage)
             };
             created(name, device.create_shader(&desc))
@@ -192,7 +192,7 @@ impl Objects {
                 "layout",
                 device.create_input_layout(&InputLayoutDesc {
                     name: "layout",
-                    vertex_buffers: 0b1,
+                    vertex_buffers: Slots::first(1),
                 }),
             ),
             blend: created("blend", device.create_blend_state("blend")),

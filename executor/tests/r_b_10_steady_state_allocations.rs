@@ -27,7 +27,7 @@ fn r_b_10_draw_bundle_allocates_nothing_in_steady_state() {
         .expect("buffer");
     let vs = device
         .create_shader(&ShaderDesc {
-            constant_buffers: 1,
+            constant_buffers: Slots::first(1),
             ..ShaderDesc::new("vs", Stage::Vertex)
         })
         .expect("shader");

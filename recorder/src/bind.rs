@@ -269,10 +269,10 @@ impl<R: Role> Recorder<R> {
                 }
                 BoundShader::new(
                     shader.0,
-                    info.constant_buffers,
-                    info.shader_resources,
-                    info.samplers,
-                    info.unordered_access_views,
+                    info.constant_buffers.bits() as u16,
+                    info.shader_resources.bits(),
+                    info.samplers.bits() as u16,
+                    info.unordered_access_views.bits() as u64,
                     info.stream_output,
                 )
             }

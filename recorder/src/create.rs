@@ -322,7 +322,8 @@ impl Device {
         } else {
             limits::GRAPHICS_UAV_SLOTS
         };
-        if uav_limit < 64 && desc.unordered_access_views >> uav_limit != 0 {
+        check_slot_sets(desc)?;
+        if !desc.unordered_access_views.below(uav_limit) {
             return Err(Error::invalid(
                 "create_shader",
                 format!(
@@ -363,11 +364,20 @@ impl Device {
 
     /// Creates an input layout reading the vertex-buffer slots `desc` names.
     pub fn create_input_layout(&self, desc: &InputLayoutDesc<'_>) -> Result<InputLayout, Error> {
+        if !desc.vertex_buffers.below(limits::VERTEX_BUFFER_SLOTS) {
+            return Err(slots_past_limit(
+                "create_input_layout",
+                "input layout",
+                desc.name,
+                "vertex-buffer",
+                limits::VERTEX_BUFFER_SLOTS,
+            ));
+        }
         if !self.shared.input_layouts.has_room() {
             return Err(full("create_input_layout", ObjectKind::InputLayout));
         }
         Ok(InputLayout(self.shared.input_layouts.insert(
-            [desc.vertex_buffers as u64],
+            [desc.vertex_buffers.bits() as u64],
             0,
             0,
             desc.name,
@@ -487,4 +497,40 @@ impl Device {
         self.shared.swap_chains.rewrite(chain.0, full_words);
         Ok(chain)
     }
+}
+
+/// A shader's constant-buffer and sampler sets fit their kinds' slots (R-OBJ-5); its UAVs are
+/// checked against its stage's limit by `create_shader`, its shader resources fit any set.
+fn check_slot_sets(desc: &ShaderDesc<'_>) -> Result<(), Error> {
+    let sets = [
+        (
+            desc.constant_buffers,
+            "constant-buffer",
+            limits::CONSTANT_BUFFER_SLOTS,
+        ),
+        (desc.samplers, "sampler", limits::SAMPLER_SLOTS),
+    ];
+    for (set, what, limit) in sets {
+        if !set.below(limit) {
+            return Err(slots_past_limit(
+                "create_shader",
+                "shader",
+                desc.name,
+                what,
+                limit,
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cold]
+fn slots_past_limit(call: &'static str, object: &str, name: &str, what: &str, limit: u32) -> Error {
+    Error::invalid(
+        call,
+        format!(
+            "{object} '{name}' reads {what} slots past {} (there are {limit}; R-OBJ-5)",
+            limit - 1
+        ),
+    )
 }

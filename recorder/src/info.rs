@@ -178,14 +178,14 @@ impl ViewInfo {
 pub struct ShaderInfo {
     /// The stage it runs in.
     pub stage: Stage,
-    /// Bit `i`: reads constant buffer slot `i`.
-    pub constant_buffers: u16,
-    /// Bit `i`: reads shader-resource slot `i`.
-    pub shader_resources: u128,
-    /// Bit `i`: reads sampler slot `i`.
-    pub samplers: u16,
-    /// Bit `i`: accesses UAV slot `i`.
-    pub unordered_access_views: u64,
+    /// The constant-buffer slots it reads.
+    pub constant_buffers: Slots,
+    /// The shader-resource slots it reads.
+    pub shader_resources: Slots,
+    /// The sampler slots it reads.
+    pub samplers: Slots,
+    /// The UAV slots it accesses.
+    pub unordered_access_views: Slots,
     /// Writes stream output.
     pub stream_output: bool,
 }
@@ -195,21 +195,21 @@ impl ShaderInfo {
         [
             self.stage as u64
                 | (self.stream_output as u64) << 8
-                | (self.constant_buffers as u64) << 16
-                | (self.samplers as u64) << 32,
-            self.shader_resources as u64,
-            (self.shader_resources >> 64) as u64,
-            self.unordered_access_views,
+                | (self.constant_buffers.bits() as u16 as u64) << 16
+                | (self.samplers.bits() as u16 as u64) << 32,
+            self.shader_resources.bits() as u64,
+            (self.shader_resources.bits() >> 64) as u64,
+            self.unordered_access_views.bits() as u64,
         ]
     }
     pub(crate) fn unpack(w: [u64; SHADER_WORDS]) -> Self {
         Self {
             stage: Stage::from_u8(w[0] as u8).unwrap_or(Stage::Vertex),
             stream_output: (w[0] >> 8) & 1 != 0,
-            constant_buffers: (w[0] >> 16) as u16,
-            samplers: (w[0] >> 32) as u16,
-            shader_resources: w[1] as u128 | (w[2] as u128) << 64,
-            unordered_access_views: w[3],
+            constant_buffers: Slots::from_bits((w[0] >> 16) as u16 as u128),
+            samplers: Slots::from_bits((w[0] >> 32) as u16 as u128),
+            shader_resources: Slots::from_bits(w[1] as u128 | (w[2] as u128) << 64),
+            unordered_access_views: Slots::from_bits(w[3] as u128),
         }
     }
 }

@@ -570,10 +570,10 @@ fn r_obj_2_a_swap_chain_that_cannot_be_created_leaves_nothing_behind() {
 fn r_obj_2_shaders_keep_their_stage_slots_and_stream_output() {
     let d = Device::new(DeviceDesc::default());
     let desc = ShaderDesc {
-        constant_buffers: 1 << 15 | 1,
-        shader_resources: 1 << 127 | 1 << 3,
-        samplers: 1 << 15,
-        unordered_access_views: 1 << 63 | 1,
+        constant_buffers: Slots::of(&[0, 15]),
+        shader_resources: Slots::of(&[3, 127]),
+        samplers: Slots::of(&[15]),
+        unordered_access_views: Slots::of(&[0, 63]),
         stream_output: false,
         ..ShaderDesc::new("cs", Stage::Compute)
     };
@@ -600,11 +600,14 @@ fn r_obj_2_shaders_keep_their_stage_slots_and_stream_output() {
     }
     let ps = d
         .create_shader(&ShaderDesc {
-            unordered_access_views: 1 << 7,
+            unordered_access_views: Slots::of(&[7]),
             ..ShaderDesc::new("ps", Stage::Pixel)
         })
         .unwrap();
-    assert_eq!(d.shader_info(ps).unwrap().unordered_access_views, 1 << 7);
+    assert_eq!(
+        d.shader_info(ps).unwrap().unordered_access_views,
+        Slots::of(&[7])
+    );
 }
 
 #[test]
@@ -612,7 +615,7 @@ fn r_obj_2_shader_creation_refuses_bad_uav_slots_and_stream_output_stages() {
     let d = Device::new(DeviceDesc::default());
     let bad = [
         ShaderDesc {
-            unordered_access_views: 1 << GRAPHICS_UAV_SLOTS,
+            unordered_access_views: Slots::of(&[GRAPHICS_UAV_SLOTS]),
             ..ShaderDesc::new("ps", Stage::Pixel)
         },
         ShaderDesc {
@@ -643,7 +646,7 @@ fn r_obj_2_input_layouts_states_and_queries() {
     let layout = d
         .create_input_layout(&InputLayoutDesc {
             name: "layout",
-            vertex_buffers: 0b101,
+            vertex_buffers: Slots::of(&[0, 2]),
         })
         .unwrap();
     assert_eq!(d.name_of(layout).as_deref(), Some("layout"));
@@ -1901,4 +1904,67 @@ fn r_obj_5_a_range_running_past_the_last_slot_is_invalid_argument() {
         let list = finish(&mut c);
         assert_eq!(list.stats().calls, 6);
     }
+}
+
+/// A slot set names slots 0 to 127 whatever its kind; creation refuses one past its kind's
+/// slots, naming the kind and the limit, and makes nothing (R-OBJ-5).
+#[test]
+fn r_obj_5_slot_sets_past_their_kinds_slots_are_refused_at_creation() {
+    let d = Device::new(DeviceDesc::default());
+    let shaders = [
+        (
+            ShaderDesc {
+                constant_buffers: Slots::of(&[CONSTANT_BUFFER_SLOTS]),
+                ..ShaderDesc::new("cb_past", Stage::Vertex)
+            },
+            "constant-buffer",
+        ),
+        (
+            ShaderDesc {
+                samplers: Slots::of(&[SAMPLER_SLOTS]),
+                ..ShaderDesc::new("sampler_past", Stage::Pixel)
+            },
+            "sampler",
+        ),
+        (
+            ShaderDesc {
+                unordered_access_views: Slots::of(&[COMPUTE_UAV_SLOTS]),
+                ..ShaderDesc::new("uav_past", Stage::Compute)
+            },
+            "UAV",
+        ),
+    ];
+    for (desc, what) in shaders {
+        let error = d.create_shader(&desc).expect_err(desc.name);
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+        let message = error.to_string();
+        assert!(
+            message.contains(what) && message.contains("R-OBJ-5"),
+            "{message}"
+        );
+    }
+    assert_eq!(d.live_objects(ObjectKind::Shader), 0);
+    // The last slot of each kind is fine.
+    d.create_shader(&ShaderDesc {
+        constant_buffers: Slots::of(&[CONSTANT_BUFFER_SLOTS - 1]),
+        samplers: Slots::of(&[SAMPLER_SLOTS - 1]),
+        shader_resources: Slots::of(&[SHADER_RESOURCE_SLOTS - 1]),
+        unordered_access_views: Slots::of(&[COMPUTE_UAV_SLOTS - 1]),
+        ..ShaderDesc::new("last_slots", Stage::Compute)
+    })
+    .expect("the last slot of each kind");
+
+    let error = d
+        .create_input_layout(&InputLayoutDesc {
+            name: "vb_past",
+            vertex_buffers: Slots::of(&[VERTEX_BUFFER_SLOTS]),
+        })
+        .expect_err("vertex-buffer slot past the limit");
+    assert!(error.to_string().contains("vertex-buffer"), "{error}");
+    assert_eq!(d.live_objects(ObjectKind::InputLayout), 0);
+    d.create_input_layout(&InputLayoutDesc {
+        name: "vb_last",
+        vertex_buffers: Slots::of(&[VERTEX_BUFFER_SLOTS - 1]),
+    })
+    .expect("the last vertex-buffer slot");
 }

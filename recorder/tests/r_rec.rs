@@ -292,10 +292,16 @@ fn r_rec_3_commands_carry_descriptors_copied_in_at_record_time() {
                 let info = f.device.shader_info(f.ps).unwrap();
                 assert_eq!(stage, Stage::Pixel);
                 assert_eq!(shader.shader, f.ps.raw());
-                assert_eq!(shader.constant_buffers, info.constant_buffers);
-                assert_eq!(shader.shader_resources(), info.shader_resources);
-                assert_eq!(shader.samplers, info.samplers);
-                assert_eq!(shader.unordered_access_views, info.unordered_access_views);
+                assert_eq!(
+                    shader.constant_buffers as u128,
+                    info.constant_buffers.bits()
+                );
+                assert_eq!(shader.shader_resources(), info.shader_resources.bits());
+                assert_eq!(shader.samplers as u128, info.samplers.bits());
+                assert_eq!(
+                    shader.unordered_access_views as u128,
+                    info.unordered_access_views.bits()
+                );
                 saw += 1;
             }
             other => panic!("unexpected {other:?}"),

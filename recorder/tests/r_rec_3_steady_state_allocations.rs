@@ -74,15 +74,15 @@ fn build_scene(device: &Device) -> Scene {
             .map(|_| {
                 let vs = device
                     .create_shader(&ShaderDesc {
-                        constant_buffers: 0b11,
+                        constant_buffers: Slots::first(2),
                         ..ShaderDesc::new("vs", Stage::Vertex)
                     })
                     .unwrap();
                 let ps = device
                     .create_shader(&ShaderDesc {
-                        constant_buffers: 0b1,
-                        shader_resources: 0b11,
-                        samplers: 0b1,
+                        constant_buffers: Slots::first(1),
+                        shader_resources: Slots::first(2),
+                        samplers: Slots::first(1),
                         ..ShaderDesc::new("ps", Stage::Pixel)
                     })
                     .unwrap();
@@ -92,7 +92,7 @@ fn build_scene(device: &Device) -> Scene {
         layout: device
             .create_input_layout(&InputLayoutDesc {
                 name: "layout",
-                vertex_buffers: 1,
+                vertex_buffers: Slots::first(1),
             })
             .unwrap(),
         target: device

@@ -268,7 +268,7 @@ fn r_obj_2_every_creation_refusal_cites_its_requirement() {
             "create_shader",
             "R-OBJ-5",
             d.create_shader(&ShaderDesc {
-                unordered_access_views: 1 << 40,
+                unordered_access_views: Slots::of(&[40]),
                 ..ShaderDesc::new("wide_ps", Stage::Pixel)
             })
             .err(),

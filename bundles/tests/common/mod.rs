@@ -78,12 +78,13 @@ impl Fixture {
                 .create_shader_resource_view(&ViewDesc::new(name, resource))
                 .unwrap_or_else(|e| panic!("create {name}: {e}"))
         };
-        let shader = |name: &str, stage, cbs, srvs, samplers, stream_output| {
+        // The slot sets as bits: bit i, slot i.
+        let shader = |name: &str, stage, cbs: u128, srvs: u128, samplers: u128, stream_output| {
             device
                 .create_shader(&ShaderDesc {
-                    constant_buffers: cbs,
-                    shader_resources: srvs,
-                    samplers,
+                    constant_buffers: Slots::from_bits(cbs),
+                    shader_resources: Slots::from_bits(srvs),
+                    samplers: Slots::from_bits(samplers),
                     stream_output,
                     ..ShaderDesc::new(name, stage)
                 })
@@ -114,7 +115,7 @@ impl Fixture {
             layout: device
                 .create_input_layout(&InputLayoutDesc {
                     name: "layout",
-                    vertex_buffers: 0b101,
+                    vertex_buffers: Slots::of(&[0, 2]),
                 })
                 .expect("create layout"),
             cb: buffer("cb", Usage::Default, BindFlags::CONSTANT),

@@ -142,12 +142,13 @@ impl Fixture {
                 .create_render_target_view(&view(name, texture.into()))
                 .unwrap_or_else(|e| panic!("create {name}: {e}"))
         };
-        let shader = |name: &str, stage, cbs, srvs, samplers, uavs| {
+        // The slot sets as bits: bit i, slot i.
+        let shader = |name: &str, stage, cbs: u128, srvs: u128, samplers: u128, uavs: u128| {
             let desc = ShaderDesc {
-                constant_buffers: cbs,
-                shader_resources: srvs,
-                samplers,
-                unordered_access_views: uavs,
+                constant_buffers: Slots::from_bits(cbs),
+                shader_resources: Slots::from_bits(srvs),
+                samplers: Slots::from_bits(samplers),
+                unordered_access_views: Slots::from_bits(uavs),
                 ..ShaderDesc::new(name, stage)
             };
             device
@@ -212,7 +213,7 @@ impl Fixture {
             layout: device
                 .create_input_layout(&InputLayoutDesc {
                     name: "layout",
-                    vertex_buffers: 0b101,
+                    vertex_buffers: Slots::of(&[0, 2]),
                 })
                 .expect("create layout"),
             blend: device.create_blend_state("blend").expect("create blend"),

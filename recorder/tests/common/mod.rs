@@ -179,13 +179,14 @@ impl Fixture {
             BindFlags::SHADER_RESOURCE,
             None,
         );
-        let shader = |name: &str, stage, cbs, srvs, samplers, uavs| {
+        // The slot sets as bits: bit i, slot i.
+        let shader = |name: &str, stage, cbs: u128, srvs: u128, samplers: u128, uavs: u128| {
             device
                 .create_shader(&ShaderDesc {
-                    constant_buffers: cbs,
-                    shader_resources: srvs,
-                    samplers,
-                    unordered_access_views: uavs,
+                    constant_buffers: Slots::from_bits(cbs),
+                    shader_resources: Slots::from_bits(srvs),
+                    samplers: Slots::from_bits(samplers),
+                    unordered_access_views: Slots::from_bits(uavs),
                     ..ShaderDesc::new(name, stage)
                 })
                 .unwrap_or_else(|e| panic!("create {name}: {e}"))
@@ -237,7 +238,7 @@ impl Fixture {
             layout: device
                 .create_input_layout(&InputLayoutDesc {
                     name: "layout",
-                    vertex_buffers: 0b11,
+                    vertex_buffers: Slots::first(2),
                 })
                 .unwrap(),
             blend: device.create_blend_state("blend").unwrap(),

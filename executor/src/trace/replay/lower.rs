@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 
 use recorder::limits::MAX_BACK_BUFFERS;
+use recorder::Slots;
 use recorder::{Rect, Viewport};
 
 use super::convert::*;
@@ -243,11 +244,22 @@ impl Lowering {
             } => {
                 let create = Create::Shader {
                     stage: stage(*s),
-                    constant_buffers: mask(constant_buffers, 16, "constant-buffer")? as u16,
-                    shader_resources: mask(shader_resources, 128, "shader-resource")?,
-                    samplers: mask(samplers, 16, "sampler")? as u16,
-                    unordered_access_views: mask(unordered_access_views, 64, "unordered-access")?
-                        as u64,
+                    constant_buffers: Slots::from_bits(mask(
+                        constant_buffers,
+                        16,
+                        "constant-buffer",
+                    )?),
+                    shader_resources: Slots::from_bits(mask(
+                        shader_resources,
+                        128,
+                        "shader-resource",
+                    )?),
+                    samplers: Slots::from_bits(mask(samplers, 16, "sampler")?),
+                    unordered_access_views: Slots::from_bits(mask(
+                        unordered_access_views,
+                        64,
+                        "unordered-access",
+                    )?),
                     stream_output: stream_output.unwrap_or(false),
                 };
                 (self.add(name.as_str(), ObjKind::Shader, false), create)
@@ -257,7 +269,7 @@ impl Lowering {
                 vertex_buffers,
             } => {
                 let create = Create::InputLayout {
-                    vertex_buffers: mask(vertex_buffers, 32, "vertex-buffer")? as u32,
+                    vertex_buffers: Slots::from_bits(mask(vertex_buffers, 32, "vertex-buffer")?),
                 };
                 (self.add(name.as_str(), ObjKind::InputLayout, false), create)
             }
