@@ -130,7 +130,7 @@ pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
 pub use device_context::{Compression, DeviceContext, MapFlags, Mapped, PredicateValue};
-pub use error::{Error, ErrorKind, ObjectName, RecordError};
+pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
