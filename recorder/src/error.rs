@@ -1,6 +1,15 @@
-//! Errors. [`Error`] has one variant per error kind of `TRACE.md` ([`ErrorKind`]), each with named
-//! fields and a message that names the call, the objects and the rule broken. [`RecordError`] adds
-//! the scope: which context recorded the call and the index of the call in its list (R-REC-8).
+//! Errors. [`Error`] is a leaf enum in wgpu's style (`TooMany { given, limit }`): one variant per
+//! rule broken, each with named fields and a message that names the call, the objects and the rule
+//! with its requirement id (R-REC-8). Each error kind of `TRACE.md` ([`ErrorKind`]) but one is one
+//! variant; `invalid_argument`, the kind of every call whose arguments break a rule of the API, is
+//! many: [`Error::SlotOutOfRange`], [`Error::MissingBindFlag`], [`Error::AlreadyMapped`],
+//! [`Error::InvalidDesc`] (with its [`DescProblem`]), [`Error::CopyMismatch`] (with its
+//! [`CopyProblem`]), [`Error::OutOfRange`], ..., and the replay's own refusals
+//! ([`Error::RefusedDeclaration`], [`Error::WrongContext`], ...). [`Error::kind`] maps each variant
+//! to its kind, so traces and their expectations see the kinds of `TRACE.md` unchanged, and tests
+//! match the variant (`matches!(error, Error::SlotOutOfRange { limit: 16, .. })`), not its text.
+//! [`RecordError`] adds the scope: which context recorded the call and the index of the call in its
+//! list (R-REC-8).
 
 use std::fmt;
 use std::sync::Arc;
@@ -8,7 +17,8 @@ use std::sync::Arc;
 use crate::desc::{BindFlags, Engine, MapType, Stage, Usage};
 use crate::handle::{ObjectKind, RawHandle};
 
-/// The error kinds of `TRACE.md`, one to one with the variants of [`Error`].
+/// The error kinds of `TRACE.md`: [`Error::kind`] of each variant of [`Error`] (every leaf variant
+/// of a call's bad arguments is [`ErrorKind::InvalidArgument`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// A bundle's constant-engine footprint over its budget (R-B-5).
@@ -133,97 +143,154 @@ impl fmt::Display for ObjectName {
     }
 }
 
-/// What went wrong, one variant per error kind of `TRACE.md`.
+/// What went wrong: one variant per rule broken; [`Error::kind`] gives its kind in `TRACE.md`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// A bundle override that brings the constant-engine footprint over its budget (R-B-5).
     #[error("{call}: overriding {slot} would bring the bundle's constant-engine footprint to {total} bytes, over its budget of {budget} bytes (R-B-5); inherit the slot or split the bundle")]
     BudgetExceeded {
+        /// The call refused.
         call: &'static str,
+        /// The slot overridden.
         slot: String,
+        /// The footprint the override would bring, in bytes.
         total: u32,
+        /// The budget in bytes (`limits`).
         budget: u32,
     },
 
+    /// An object bound in a bundle that a bundle cannot hold (R-B-6).
     #[error("{call}: {object} cannot be encapsulated in a bundle ({reason}); bind it on the executing context and let the bundle inherit it (R-B-6)")]
     NotEncapsulable {
+        /// The call refused.
         call: &'static str,
+        /// The object bound.
         object: ObjectName,
+        /// Why a bundle cannot hold it.
         reason: &'static str,
     },
 
+    /// State a bundle always inherits, recorded into one (R-B-7).
     #[error("{call}: this state is always inherited by a bundle and cannot be recorded into one; set it on the executing context (R-B-7)")]
-    InheritedStateInBundle { call: &'static str },
+    InheritedStateInBundle {
+        /// The call refused.
+        call: &'static str,
+    },
 
+    /// A call a bundle recorder does not take (R-B-8).
     #[error("{call} cannot be recorded into a bundle (R-B-8); record it on a deferred or the immediate context")]
-    UnsupportedInBundle { call: &'static str },
+    UnsupportedInBundle {
+        /// The call refused.
+        call: &'static str,
+    },
 
+    /// A bundle's first draw or dispatch before its mandatory state was set (R-B-3).
     #[error("{call}: {missing} must be set in the bundle before its first {what} (R-B-3); null is allowed")]
     MissingMandatoryState {
+        /// The call refused.
         call: &'static str,
+        /// The state not set yet.
         missing: String,
+        /// "draw" or "dispatch".
         what: &'static str,
     },
 
+    /// A stream-output shader bound in a bundle (R-B-6).
     #[error("{call}: {shader} uses stream output, which is forbidden in bundles (R-B-6)")]
     StreamOutputInBundle {
+        /// The call refused.
         call: &'static str,
+        /// The shader bound.
         shader: ObjectName,
     },
 
+    /// A bundle called with other output formats bound than it was recorded for (R-B-10).
     #[error(
         "{call}: the bundle was recorded for {expected} but the context has {found} bound (R-B-10)"
     )]
     FormatMismatch {
+        /// The call refused.
         call: &'static str,
+        /// The output formats the bundle was recorded for.
         expected: String,
+        /// The output formats bound on the context.
         found: String,
     },
 
+    /// A dynamic buffer used in a list before the list maps it.
     #[error("{call}: {object} is dynamic and {rule}; map it write_discard in this list first")]
     DynamicBeforeMap {
+        /// The call refused.
         call: &'static str,
+        /// The dynamic buffer used.
         object: ObjectName,
+        /// The rule broken, with its requirement id.
         rule: &'static str,
     },
 
+    /// `RestoreState::Restore` under fast semantics (R-REC-6, R-ST-2).
     #[error("{call}: restore=true is not supported with fast semantics, which shadows no state (R-REC-6, R-ST-2); pass restore=false and set the state the next work needs")]
-    RestoreNotSupported { call: &'static str },
+    RestoreNotSupported {
+        /// The call refused.
+        call: &'static str,
+    },
 
+    /// A list of the other semantics in an execution scope (R-ST-3).
     #[error("{call}: a {list} command list cannot run in an execution scope already running {scope} lists (R-ST-3); end the scope first")]
     MixedSemantics {
+        /// The call refused.
         call: &'static str,
+        /// The semantics of the list executed.
         list: &'static str,
+        /// The semantics of the lists the scope runs already.
         scope: &'static str,
     },
 
+    /// A call a fast-semantics context does not take.
     #[error("{call} is forbidden on a fast-semantics context ({rule})")]
     ForbiddenInFast {
+        /// The call refused.
         call: &'static str,
+        /// What to do instead, with the requirement id.
         rule: &'static str,
     },
 
+    /// A deferred context past the device's limit (R-REC-1).
     #[error("create_deferred_context: {limit} deferred contexts are already alive on this device (R-REC-1); drop one first")]
-    TooManyContexts { limit: u32 },
+    TooManyContexts {
+        /// How many deferred contexts may be alive at once (`limits`).
+        limit: u32,
+    },
 
+    /// An object used after the application released it (R-OBJ-3).
     #[error(
         "{call}: {object} was released by the application and cannot be used any more (R-OBJ-3)"
     )]
     ReleasedObject {
+        /// The call refused.
         call: &'static str,
+        /// The object used.
         object: ObjectName,
     },
 
+    /// CPU access under fast semantics to a resource the GPU still uses (R-V-1).
     #[error("{call}: context or command list created with fast semantics attempting CPU access of {object} still in use by the {engine} engine (fence {fence:#x}). Explicit synchronization is required (R-V-1)")]
     ResourceInUse {
+        /// The call refused.
         call: &'static str,
+        /// The resource accessed.
         object: ObjectName,
+        /// The engine that still uses it.
         engine: &'static str,
+        /// The fence that passes when the engine is done with it.
         fence: u64,
     },
 
+    /// A compressed resource reached outside the colour and depth blocks (R-V-1).
     #[error("{call}: {object} {access} while its resource is still compressed; call decompress_resource on it first, or set_resource_compression if its compressed form is what you mean to read (R-V-1)")]
     CompressedRead {
+        /// The call refused.
         call: &'static str,
         /// The view bound, or the texture copied or presented.
         object: ObjectName,
@@ -232,25 +299,38 @@ pub enum Error {
         access: &'static str,
     },
 
+    /// A first write this frame to a back buffer without `insert_wait_on_present` (R-EX-7).
     #[error("{call}: first write this frame to back buffer {buffer} of {swap_chain} without insert_wait_on_present (R-EX-7)")]
     MissingWaitOnPresent {
+        /// The call refused.
         call: &'static str,
+        /// The swap chain written.
         swap_chain: ObjectName,
+        /// The index of the back buffer written.
         buffer: u32,
     },
 
+    /// A list recorded against another back buffer than the current one (R-EX-7).
     #[error("{call}: the command list was recorded against back buffer {recorded} of {swap_chain}, but back buffer {current} is current; record one list per back buffer (R-EX-7)")]
     BackBufferAffinity {
+        /// The call refused.
         call: &'static str,
+        /// The swap chain.
         swap_chain: ObjectName,
+        /// The back buffer the list was recorded against.
         recorded: u32,
+        /// The current back buffer.
         current: u32,
     },
 
+    /// A write and a later access through another path without a barrier or flush between (R-V-2).
     #[error("{second_call}: {object} was written by {first_call} and is accessed again through another path without a barrier or flush between (R-V-2)")]
     Hazard {
+        /// The call that wrote the object.
         first_call: String,
+        /// The call that accessed it again.
         second_call: String,
+        /// The object written and accessed.
         object: ObjectName,
     },
 
