@@ -513,6 +513,18 @@ fn r_obj_2_a_swap_chain_of_0_or_9_back_buffers_is_refused_naming_it_and_the_rule
             })
             .unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+        assert!(
+            matches!(
+                error,
+                Error::InvalidDesc {
+                    call: "create_swap_chain",
+                    problem: DescProblem::BackBufferCount { given, limit: MAX_BACK_BUFFERS },
+                    ..
+                } if given == buffers
+            ),
+            "{error}"
+        );
+        // The message names the call, the swap chain and the rule (R-REC-8).
         let message = error.to_string();
         assert!(message.contains("create_swap_chain"), "{message}");
         assert!(message.contains("swap chain 'main_window'"), "{message}");
