@@ -163,8 +163,7 @@ impl<R: Role> Recorder<R> {
                 call: CALL,
                 argument: "index format",
                 value: format.to_string(),
-                allowed: "r16_uint or r32_uint".into(),
-                rule: "R-REC-5, R-ST-5",
+                allowed: "r16_uint or r32_uint (R-REC-5, R-ST-5)".into(),
             });
         }
         // Resolve straight into the reserved command (see `resolve_buffer_into`).

@@ -114,8 +114,7 @@ impl<R: Role> Recorder<R> {
                         call,
                         argument: "argument offset",
                         value: offset.to_string(),
-                        allowed: format!("a multiple of 4 with 12 bytes of arguments within the buffer's {size} bytes"),
-                        rule: "R-REC-5",
+                        allowed: format!("a multiple of 4 with 12 bytes of arguments within the buffer's {size} bytes (R-REC-5)").into(),
                     });
                 }
                 if let Err(error) = self.retain(ObjectKind::Buffer, args.0, 1, call) {
@@ -235,8 +234,7 @@ impl<R: Role> Recorder<R> {
                 call: CALL,
                 argument: "depth",
                 value: depth.to_string(),
-                allowed: "0..=1".into(),
-                rule: "R-REC-5",
+                allowed: "0..=1 (R-REC-5)".into(),
             });
         }
         if let Err(error) = self.retain(ObjectKind::DepthStencilView, view.0, 1, CALL) {
@@ -582,8 +580,7 @@ impl<R: Role> Recorder<R> {
                 call,
                 argument: "minimum LOD",
                 value: min_lod.to_string(),
-                allowed: "a finite non-negative number".into(),
-                rule: "R-ST-6",
+                allowed: "a finite non-negative number (R-ST-6)".into(),
             });
         }
         let slot = match kind {
@@ -644,11 +641,11 @@ impl<R: Role> Recorder<R> {
                 argument: "fence",
                 value: format!("{value:#x}"),
                 allowed: format!(
-                    "a fence inserted already (the last is {:#x}); the {} engine would wait forever",
+                    "a fence inserted already (the last is {:#x}); the {} engine would wait forever (R-EX-5)",
                     next - 1,
                     engine.name()
-                ),
-                rule: "R-EX-5",
+                )
+                .into(),
             });
         }
         self.emit(Opcode::InsertWaitOnFence, engine as u8, None, value);
@@ -696,8 +693,10 @@ impl<R: Role> Recorder<R> {
                 call,
                 argument: "offset",
                 value: offset.to_string(),
-                allowed: format!("a multiple of 8 with 8 bytes within the buffer's {size} bytes"),
-                rule: "R-EX-5",
+                allowed: format!(
+                    "a multiple of 8 with 8 bytes within the buffer's {size} bytes (R-EX-5)"
+                )
+                .into(),
             });
         }
         if let Err(error) = self.retain(ObjectKind::Buffer, buffer.0, 1, call) {

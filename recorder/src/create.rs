@@ -17,7 +17,7 @@ fn full(call: &'static str, kind: ObjectKind) -> Error {
     Error::TableFull {
         call,
         kind,
-        limit: limits::MAX_OBJECTS_PER_KIND as u32,
+        limit: limits::MAX_OBJECTS_PER_KIND,
     }
 }
 

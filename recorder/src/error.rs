@@ -556,7 +556,7 @@ pub enum Error {
     },
 
     /// An argument value outside what the call allows.
-    #[error("{call}: {argument} {value} is out of range: {allowed} ({rule})")]
+    #[error("{call}: {argument} {value} is out of range: {allowed}")]
     OutOfRange {
         /// The call refused.
         call: &'static str,
@@ -564,10 +564,8 @@ pub enum Error {
         argument: &'static str,
         /// Its value as given.
         value: String,
-        /// What the call allows.
-        allowed: String,
-        /// The requirement id (and the reason, where it helps).
-        rule: &'static str,
+        /// What the call allows, and the requirement id.
+        allowed: Box<str>,
     },
 
     /// A call made on a context that does not have it (the replay's refusal of a statement on
@@ -598,19 +596,17 @@ pub enum Error {
         takes: &'static str,
     },
 
-    /// A trace's call naming an object whose declaration (or whose making call) the engine
-    /// refused (TRACE.md, Calls; R-REC-8).
-    #[error("{call}: {what} '{object}' does not exist: {declared_by} (line {line}) was refused, and every call naming it is refused too (TRACE.md, Calls; R-REC-8)")]
+    /// A trace's call naming an object whose declaration (or, for a command list or a bundle,
+    /// whose finish) the engine refused (TRACE.md, Calls; R-REC-8).
+    #[error("{call}: {what} '{object}' does not exist: {} (line {line}) was refused, and every call naming it is refused too (TRACE.md, Calls; R-REC-8)", made_by(what))]
     RefusedDeclaration {
         /// The call refused.
         call: &'static str,
-        /// What the object is: "object", "context", "command list", "bundle".
+        /// What the object is: "resource", "object", "context", "command list", "bundle".
         what: &'static str,
         /// The trace's name of the object.
         object: String,
-        /// What made it: "its declaration", "its finish".
-        declared_by: &'static str,
-        /// The trace line of the refused declaration.
+        /// The trace line of the refused declaration or finish.
         line: usize,
     },
 
@@ -630,6 +626,11 @@ pub enum Error {
         call: &'static str,
     },
 }
+
+// Refusals travel in every `Result` of the recording calls: a new variant must not make them
+// larger (80 bytes, the size before the leaf variants; box a large field instead).
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Error>() <= 80);
 
 impl Error {
     /// The trace kind of this error.
@@ -830,6 +831,14 @@ fn slots(start: u32, count: u64) -> String {
     match count {
         1 => format!("slot {start} is"),
         _ => format!("slots {start}..{} are", start as u64 + count),
+    }
+}
+
+/// What makes an object of a trace: a finish for a command list or a bundle, else a declaration.
+fn made_by(what: &str) -> &'static str {
+    match what {
+        "command list" | "bundle" => "its finish",
+        _ => "its declaration",
     }
 }
 

@@ -211,6 +211,12 @@ fn r_obj_2_buffer_creation_refuses_bad_descriptions() {
     for desc in bad {
         let error = device.create_buffer(&desc).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{}", desc.name);
+        let named = format!("buffer '{}'", desc.name);
+        assert!(
+            matches!(error, Error::InvalidDesc { call: "create_buffer", ref object, .. } if *object == named),
+            "{}: {error}",
+            desc.name
+        );
     }
     assert_eq!(device.live_objects(ObjectKind::Buffer), 0);
 }
@@ -310,6 +316,16 @@ fn r_obj_2_texture_creation_refuses_bad_descriptions() {
     for (i, desc) in bad.iter().enumerate() {
         let error = device.create_texture(desc).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "case {i}");
+        assert!(
+            matches!(
+                error,
+                Error::InvalidDesc {
+                    call: "create_texture",
+                    ..
+                }
+            ),
+            "case {i}: {error}"
+        );
     }
     assert!(device.create_texture(&good).is_ok());
 }

@@ -501,11 +501,11 @@ pub(crate) fn record<R: Recording>(
         }
         Call::Execute { list, restore } => match named.list {
             Some(made) => recorder.execute(made, restore_state(*restore)),
-            None => return Recorded::Refused(missing(objects.program, *list, "its finish")),
+            None => return Recorded::Refused(missing(objects.program, *list)),
         },
         Call::DrawBundle { bundle } => match named.bundle {
             Some(made) => recorder.call_bundle(made),
-            None => return Recorded::Refused(missing(objects.program, *bundle, "its finish")),
+            None => return Recorded::Refused(missing(objects.program, *bundle)),
         },
         Call::RemapConstantBufferInheritance(_)
         | Call::RemapShaderResourceInheritance(_)
@@ -526,7 +526,7 @@ pub(crate) fn record<R: Recording>(
 }
 
 /// The refusal of a call naming a command list or bundle that does not exist.
-pub(crate) fn missing(program: &Program, id: ObjId, made_by: &'static str) -> Error {
+pub(crate) fn missing(program: &Program, id: ObjId) -> Error {
     let object = &program.objects[id];
     let what = match object.kind {
         ObjKind::CommandList => "command list",
@@ -536,7 +536,6 @@ pub(crate) fn missing(program: &Program, id: ObjId, made_by: &'static str) -> Er
         call: "replay",
         what,
         object: object.name.to_string(),
-        declared_by: made_by,
         line: object.line,
     }
 }

@@ -89,7 +89,6 @@ pub(crate) fn create(
                     call: "create_view",
                     what: "resource",
                     object: resource.name.to_string(),
-                    declared_by: "its declaration",
                     line: resource.line,
                 });
             };

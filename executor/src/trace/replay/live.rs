@@ -551,7 +551,7 @@ impl LiveRun {
                     self.outcomes.insert(*list, result.clone());
                     (result, ran)
                 }
-                None => (Err(missing(&shared.program, *list, "its finish")), false),
+                None => (Err(missing(&shared.program, *list)), false),
             },
             Call::DrawBundle { bundle } => match self.bundles.get(bundle) {
                 Some(made) => {
@@ -567,7 +567,7 @@ impl LiveRun {
                     }
                     (result, ran)
                 }
-                None => (Err(missing(&shared.program, *bundle, "its finish")), false),
+                None => (Err(missing(&shared.program, *bundle)), false),
             },
             Call::Present { swapchain: chain } => {
                 let chain = shared.handles.get(*chain).unwrap_or(RawHandle::NULL);

@@ -70,7 +70,6 @@ impl Shared {
             call: "replay",
             what: "object",
             object: object.name.to_string(),
-            declared_by: "its declaration",
             line: object.line,
         })
     }
@@ -281,7 +280,6 @@ pub(crate) fn missing_recorder(name: &str, line: usize) -> Error {
         call: "replay",
         what: "context",
         object: name.to_string(),
-        declared_by: "its declaration",
         line,
     }
 }
