@@ -35,9 +35,9 @@
 //! use recorder::*;
 //!
 //! let device = Device::new(DeviceDesc::default());
-//! let vs = device.create_shader(&ShaderDesc { constant_buffers: 0b1, ..ShaderDesc::new("vs", Stage::Vertex) })?;
-//! let ps = device.create_shader(&ShaderDesc { shader_resources: 0b11, ..ShaderDesc::new("ps", Stage::Pixel) })?;
-//! let layout = device.create_input_layout(&InputLayoutDesc { name: "layout", vertex_buffers: 0b1 })?;
+//! let vs = device.create_shader(&ShaderDesc { constant_buffers: Slots::first(1), ..ShaderDesc::new("vs", Stage::Vertex) })?;
+//! let ps = device.create_shader(&ShaderDesc { shader_resources: Slots::first(2), ..ShaderDesc::new("ps", Stage::Pixel) })?;
+//! let layout = device.create_input_layout(&InputLayoutDesc { name: "layout", vertex_buffers: Slots::first(1) })?;
 //! let texture = device.create_texture(&TextureDesc {
 //!     name: "albedo", format: Format::Bc1Unorm, width: 256, height: 256,
 //!     bind: BindFlags::SHADER_RESOURCE, ..Default::default()

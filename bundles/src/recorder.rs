@@ -103,7 +103,7 @@ impl Mandatory {
 /// let device = Device::new(DeviceDesc::default());
 /// let vs = device.create_shader(&ShaderDesc::new("vs", Stage::Vertex))?;
 /// let ps = device.create_shader(&ShaderDesc::new("ps", Stage::Pixel))?;
-/// let layout = device.create_input_layout(&InputLayoutDesc { name: "layout", vertex_buffers: 0b1 })?;
+/// let layout = device.create_input_layout(&InputLayoutDesc { name: "layout", vertex_buffers: Slots::first(1) })?;
 ///
 /// let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("tree", &[Format::R8G8B8A8Unorm]))?;
 /// recorder.set_input_layout(Some(layout));

@@ -63,6 +63,17 @@ fn r_b_1_a_declaration_of_nine_render_targets_is_refused() {
     let error = BundleRecorder::new(&f.device, &BundleDesc::new("wide", &formats))
         .expect_err("nine targets");
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(
+        matches!(
+            error,
+            Error::SlotOutOfRange {
+                count: 9,
+                limit: 8,
+                ..
+            }
+        ),
+        "{error}"
+    );
 }
 
 #[test]

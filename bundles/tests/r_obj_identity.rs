@@ -85,6 +85,11 @@ fn r_obj_3_a_bundle_recorder_refuses_foreign_handles() {
             .last_refusal()
             .unwrap_or_else(|| panic!("{name}: accepted"));
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{name}: {error}");
+        assert!(
+            matches!(error, Error::ForeignHandle { expected, .. } if *expected == f.device.serial()),
+            "{name}: {error}"
+        );
+        // The message names both devices (R-REC-8).
         let message = error.to_string();
         for device in [&f.device, &g.device] {
             let device = format!("device #{}", device.serial());
@@ -118,6 +123,15 @@ fn r_obj_3_a_bundle_of_another_device_is_refused_naming_both_devices() {
         context.draw_bundle(&bundle);
         let error = context.last_refusal().expect("refused");
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+        assert!(
+            matches!(
+                error,
+                Error::WrongDevice { object: "bundle", device, expected, .. }
+                    if (*device, *expected) == (g.device.serial(), f.device.serial())
+            ),
+            "{error}"
+        );
+        // The message names both devices (R-REC-8).
         for device in [&f.device, &g.device] {
             let device = format!("device #{}", device.serial());
             assert!(

@@ -485,12 +485,11 @@ impl ImmediateContext {
             return Ok(unsafe { Mapped::new(self, resource, data, len) });
         }
         let Resource::Buffer(buffer) = resource else {
-            return Err(Error::InvalidArgument {
+            return Err(Error::MapNotAllowed {
                 call: CALL,
-                message: format!(
-                    "{}: read and write maps of textures are not modelled (the GPU model keeps no texture contents); map a staging buffer (R-EX-6)",
-                    self.device.object_name(ObjectKind::Texture, resource.raw())
-                ),
+                object: self.device.object_name(ObjectKind::Texture, resource.raw()),
+                map_type,
+                rule: "read and write maps of textures are not modelled (the GPU model keeps no texture contents); map a staging buffer (R-EX-6)",
             });
         };
         let device = self.device.clone();
@@ -504,12 +503,11 @@ impl ImmediateContext {
             Usage::Staging => {}
             Usage::Default if allow_usage_default => {}
             usage => {
-                return Err(Error::InvalidArgument {
+                return Err(Error::WrongUsage {
                     call: CALL,
-                    message: format!(
-                        "{} has {usage:?} usage: {map_type:?} maps need a staging buffer, or a default one with allow_usage_default (R-REC-5, R-EX-6)",
-                        object()
-                    ),
+                    object: object(),
+                    usage,
+                    rule: "read, write and read_write maps need a staging buffer, or a default one with allow_usage_default (R-REC-5, R-EX-6)",
                 })
             }
         }
@@ -517,19 +515,19 @@ impl ImmediateContext {
         if size > recorder::limits::MAX_MAP_BYTES {
             // The same limit as maps whose data travels (R-REC-12): the model keeps the CPU's
             // copy of the buffer, and a read map of a 4 GiB buffer must not allocate one.
-            return Err(Error::InvalidArgument {
+            return Err(Error::TooLarge {
                 call: CALL,
-                message: format!(
-                    "{} is too large ({size} bytes): a map carries at most {} bytes (R-REC-12)",
-                    object(),
-                    recorder::limits::MAX_MAP_BYTES
-                ),
+                what: object().to_string(),
+                bytes: size as u64,
+                holder: "a map",
+                limit: recorder::limits::MAX_MAP_BYTES as u64,
             });
         }
         if self.cpu_mapped.contains(&buffer.raw()) {
-            return Err(Error::InvalidArgument {
+            return Err(Error::AlreadyMapped {
                 call: CALL,
-                message: format!("{} is already mapped; unmap it first (R-EX-6)", object()),
+                object: object(),
+                rule: "R-EX-6",
             });
         }
         self.sync_gpu();
@@ -625,13 +623,12 @@ impl ImmediateContext {
         let restore = restore.is_restore();
         const CALL: &str = "execute_command_list";
         if !list.is_from(&self.device) {
-            return Err(Error::InvalidArgument {
+            return Err(Error::WrongDevice {
                 call: CALL,
-                message: format!(
-                    "the command list was recorded on device #{}, not on device #{} that executes it (R-OBJ-3)",
-                    list.device_serial(),
-                    self.device.serial()
-                ),
+                object: "command list",
+                device: list.device_serial(),
+                expected: self.device.serial(),
+                uses: "executes",
             });
         }
         if restore && self.semantics == Semantics::Fast {

@@ -273,7 +273,16 @@ fn r_j_1_errors_come_back_in_the_jobs_place() {
                 }
                 (3, Err(JobError::Record { job: 3, error })) => {
                     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
-                    assert!(error.to_string().contains("still mapped"), "{error}");
+                    assert!(
+                        matches!(
+                            error.error,
+                            Error::StillMapped {
+                                call: "finish_command_list",
+                                ..
+                            }
+                        ),
+                        "{error}"
+                    );
                 }
                 (
                     4,

@@ -165,10 +165,12 @@ impl<R: Role> Recorder<R> {
     ) -> Result<(), Error> {
         const CALL: &str = "set_index_buffer";
         if buffer.is_some() && !matches!(format, Format::R16Uint | Format::R32Uint) {
-            return Err(Error::invalid(
-                CALL,
-                format!("index format {format} is neither r16_uint nor r32_uint (R-REC-5, R-ST-5)"),
-            ));
+            return Err(Error::OutOfRange {
+                call: CALL,
+                argument: "index format",
+                value: format.to_string(),
+                allowed: "r16_uint or r32_uint (R-REC-5, R-ST-5)".into(),
+            });
         }
         // Resolve straight into the reserved command (see `resolve_buffer_into`).
         let size = CommandBytes::fixed::<BoundBuffer>();
@@ -257,15 +259,12 @@ impl<R: Role> Recorder<R> {
                     .map_err(|_| self.stale(CALL, ObjectKind::Shader, shader.0))?;
                 let info = ShaderInfo::unpack(live.words);
                 if info.stage != stage {
-                    return Err(Error::invalid(
-                        CALL,
-                        format!(
-                            "{} is a {} shader, bound to the {} stage (R-OBJ-2)",
-                            self.device.object_name(ObjectKind::Shader, shader.0),
-                            info.stage.name(),
-                            stage.name()
-                        ),
-                    ));
+                    return Err(Error::WrongStage {
+                        call: CALL,
+                        shader: self.device.object_name(ObjectKind::Shader, shader.0),
+                        stage: info.stage,
+                        bound_to: stage,
+                    });
                 }
                 BoundShader::new(
                     shader.0,
@@ -632,13 +631,11 @@ impl<R: Role> Recorder<R> {
                 GRAPHICS_UAV_SLOTS,
             )?;
             if !views.is_empty() && start < render_targets.len() as u32 {
-                return Err(Error::invalid(
+                return Err(Error::UavOverlapsRenderTargets {
                     call,
-                    format!(
-                        "UAV start slot {start} overlaps the {} render targets: output-merger UAVs follow the render targets (R-OBJ-5)",
-                        render_targets.len()
-                    ),
-                ));
+                    start,
+                    render_targets: render_targets.len(),
+                });
             }
         }
         let mut targets = [BoundView::NULL; RENDER_TARGET_SLOTS as usize];
@@ -903,11 +900,8 @@ impl<R: Role> Recorder<R> {
             match self.device.queries.get(handle, false) {
                 Err(_) => return self.fail(self.stale(CALL, ObjectKind::Query, handle)),
                 Ok(live) if live.words[0] != QueryKind::Predicate as u64 => {
-                    let name = self.device.object_name(ObjectKind::Query, handle);
-                    return self.fail(Error::invalid(
-                        CALL,
-                        format!("{name} is not a predicate query (R-FX-3)"),
-                    ));
+                    let query = self.device.object_name(ObjectKind::Query, handle);
+                    return self.fail(Error::NotAPredicate { call: CALL, query });
                 }
                 Ok(_) => {}
             }

@@ -21,7 +21,7 @@ use crate::command::*;
 use crate::context::Recorder;
 use crate::desc::{Format, Semantics};
 use crate::device::{Device, DeviceShared};
-use crate::error::Error;
+use crate::error::{DescProblem, Error};
 use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
 use crate::info::BUNDLE_WORDS;
 use crate::limits::*;
@@ -52,19 +52,23 @@ impl OutputFormats {
         sample_count: u32,
     ) -> Result<Self, Error> {
         if render_targets.len() > RENDER_TARGET_SLOTS as usize {
-            return Err(Error::invalid(
-                "bundle declaration",
-                format!(
-                    "{} render-target formats declared; there are {RENDER_TARGET_SLOTS} slots (R-OBJ-5)",
-                    render_targets.len()
-                ),
-            ));
+            return Err(Error::SlotOutOfRange {
+                call: "bundle declaration",
+                what: "render-target format",
+                start: 0,
+                count: render_targets.len() as u64,
+                limit: RENDER_TARGET_SLOTS,
+            });
         }
         if sample_count > u16::MAX as u32 {
-            return Err(Error::invalid(
-                "bundle declaration",
-                format!("sample count {sample_count} is out of range: the declaration holds at most 65535 (R-B-1)"),
-            ));
+            return Err(Error::InvalidDesc {
+                call: "bundle declaration",
+                object: "the bundle's output formats".into(),
+                problem: DescProblem::BundleSampleCount {
+                    count: sample_count,
+                    limit: u16::MAX as u32,
+                },
+            });
         }
         let mut formats = Self {
             depth: depth.unwrap_or(Format::Unknown),
@@ -231,13 +235,13 @@ impl Recorder<DeferredRole> {
         self.begin_call();
         const CALL: &str = "draw_bundle";
         if device != self.device.identity.serial() {
-            return self.fail(Error::invalid(
-                CALL,
-                format!(
-                    "the bundle was recorded on device #{device}, not on device #{} that calls it (R-OBJ-3)",
-                    self.device.identity.serial()
-                ),
-            ));
+            return self.fail(Error::WrongDevice {
+                call: CALL,
+                object: "bundle",
+                device,
+                expected: self.device.identity.serial(),
+                uses: "calls",
+            });
         }
         if self.semantics == Semantics::Legacy {
             // A legacy list holds a reference on the bundle, dropped with the list, and checks

@@ -5,7 +5,7 @@ use crate::command::*;
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::device_context::Compression;
-use crate::error::Error;
+use crate::error::{CopyProblem, Error};
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo};
 use crate::role::Role;
@@ -127,7 +127,12 @@ impl<R: Role> Recorder<R> {
             Ok((resource, info)) => {
                 let size = info.map_or(0, |i| i.size);
                 if !offset.is_multiple_of(4) || offset as u64 + 12 > size as u64 {
-                    return self.fail(Error::invalid(call, format!("argument offset {offset} is unaligned or past the buffer's {size} bytes (R-REC-5)")));
+                    return self.fail(Error::OutOfRange {
+                        call,
+                        argument: "argument offset",
+                        value: offset.to_string(),
+                        allowed: format!("a multiple of 4 with 12 bytes of arguments within the buffer's {size} bytes (R-REC-5)").into(),
+                    });
                 }
                 if let Err(error) = self.retain(ObjectKind::Buffer, args.0, 1, call) {
                     return self.fail(error);
@@ -242,10 +247,12 @@ impl<R: Role> Recorder<R> {
             Err(error) => return self.fail(error),
         };
         if !(0.0..=1.0).contains(&depth) {
-            return self.fail(Error::invalid(
-                CALL,
-                format!("depth {depth} is outside 0..=1 (R-REC-5)"),
-            ));
+            return self.fail(Error::OutOfRange {
+                call: CALL,
+                argument: "depth",
+                value: depth.to_string(),
+                allowed: "0..=1 (R-REC-5)".into(),
+            });
         }
         if let Err(error) = self.retain(ObjectKind::DepthStencilView, view.0, 1, CALL) {
             return self.fail(error);
@@ -280,32 +287,34 @@ impl<R: Role> Recorder<R> {
         let (dst, dst_info) = self.resolve_resource(CALL, destination)?;
         let (src, src_info) = self.resolve_resource(CALL, source)?;
         if destination.kind() != source.kind() {
-            return Err(Error::invalid(
-                CALL,
-                "source and destination must both be buffers or both textures (R-REC-5)",
-            ));
+            return Err(Error::CopyMismatch {
+                call: CALL,
+                problem: CopyProblem::BufferAndTexture,
+            });
         }
         if destination == source {
-            return Err(Error::invalid(
-                CALL,
-                "source and destination are the same resource: copy_resource copies a whole resource into another (R-REC-5; only region copies may name one resource twice, R-BAR-7)",
-            ));
+            return Err(Error::CopyMismatch {
+                call: CALL,
+                problem: CopyProblem::SameResource,
+            });
         }
         if let (Some(d), Some(s)) = (dst_info, src_info) {
             if d.usage == Usage::Immutable {
-                return Err(Error::invalid(
-                    CALL,
-                    format!(
-                        "{} is immutable: a copy cannot write it (R-OBJ-2)",
-                        self.device.object_name(ObjectKind::Buffer, dst.resource)
-                    ),
-                ));
+                return Err(Error::WrongUsage {
+                    call: CALL,
+                    object: self.device.object_name(ObjectKind::Buffer, dst.resource),
+                    usage: d.usage,
+                    rule: "an immutable resource cannot be the destination of a copy (R-OBJ-2)",
+                });
             }
             if d.size != s.size {
-                return Err(Error::invalid(
-                    CALL,
-                    format!("buffer sizes differ ({} and {} bytes): copy_resource copies whole resources of one size (R-REC-5)", d.size, s.size),
-                ));
+                return Err(Error::CopyMismatch {
+                    call: CALL,
+                    problem: CopyProblem::BufferSizes {
+                        destination: d.size as u64,
+                        source_size: s.size as u64,
+                    },
+                });
             }
         }
         if let (Resource::Texture(d), Resource::Texture(s)) = (destination, source) {
@@ -330,10 +339,10 @@ impl<R: Role> Recorder<R> {
                     s.array_size,
                     s.sample_count,
                 ) {
-                    return Err(Error::invalid(
-                        CALL,
-                        "textures differ in size, mips, array size or sample count: copy_resource copies whole resources of one shape (R-REC-5)",
-                    ));
+                    return Err(Error::CopyMismatch {
+                        call: CALL,
+                        problem: CopyProblem::TextureShapes,
+                    });
                 }
             }
         }
@@ -374,23 +383,20 @@ impl<R: Role> Recorder<R> {
         let (bound, info) = self.resolve_resource(CALL, resource)?;
         if let Some(info) = info {
             if info.usage != Usage::Default {
-                return Err(Error::invalid(
-                    CALL,
-                    format!(
-                        "{} is not of default usage: update_subresource writes default-usage resources only (R-OBJ-2)",
-                        self.device.object_name(ObjectKind::Buffer, bound.resource)
-                    ),
-                ));
+                return Err(Error::WrongUsage {
+                    call: CALL,
+                    object: self.device.object_name(ObjectKind::Buffer, bound.resource),
+                    usage: info.usage,
+                    rule: "update_subresource writes default-usage resources only (R-OBJ-2)",
+                });
             }
             if data.len() > info.size as usize {
-                return Err(Error::invalid(
-                    CALL,
-                    format!(
-                        "{} bytes do not fit the buffer's {} (R-REC-5)",
-                        data.len(),
-                        info.size
-                    ),
-                ));
+                return Err(Error::DoesNotFit {
+                    call: CALL,
+                    object: self.device.object_name(ObjectKind::Buffer, bound.resource),
+                    bytes: data.len() as u64,
+                    size: info.size as u64,
+                });
             }
         }
         if data.len() > crate::limits::MAX_MAP_BYTES {
@@ -432,14 +438,12 @@ impl<R: Role> Recorder<R> {
                 let (bound, _) =
                     self.resolve_view(CALL, ObjectKind::UnorderedAccessView, view.0, false)?;
                 if !bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
-                    return Err(Error::invalid(
-                        CALL,
-                        format!(
-                            "{} has no append or counter flag: copy_structure_count reads a hidden counter (R-OBJ-2)",
-                            self.device
-                                .object_name(ObjectKind::UnorderedAccessView, view.0)
-                        ),
-                    ));
+                    return Err(Error::NoHiddenCounter {
+                        call: CALL,
+                        view: self
+                            .device
+                            .object_name(ObjectKind::UnorderedAccessView, view.0),
+                    });
                 }
                 Ok((dst, bound))
             });
@@ -509,17 +513,17 @@ impl<R: Role> Recorder<R> {
         };
         let result = info(texture).and_then(|source| match into {
             None => Ok(()),
-            Some(target) if target == texture => Err(Error::invalid(
-                CALL,
-                "decompressing into the same texture: omit `into` instead (R-ST-9)",
-            )),
+            Some(target) if target == texture => Err(Error::CopyMismatch {
+                call: CALL,
+                problem: CopyProblem::DecompressIntoItself,
+            }),
             Some(target) => {
                 let target = info(target)?;
                 if (target.width, target.height) != (source.width, source.height) {
-                    return Err(Error::invalid(
-                        CALL,
-                        "the destination's size differs from the source's: decompressing into a second resource needs one of the same size (R-ST-9)",
-                    ));
+                    return Err(Error::CopyMismatch {
+                        call: CALL,
+                        problem: CopyProblem::DecompressSizes,
+                    });
                 }
                 Ok(())
             }
@@ -597,9 +601,12 @@ impl<R: Role> Recorder<R> {
     ) {
         self.begin_call();
         if !(min_lod.is_finite() && min_lod >= 0.0) {
-            let message =
-                format!("minimum LOD {min_lod} is not a finite non-negative number (R-ST-6)");
-            return self.fail(Error::invalid(call, message));
+            return self.fail(Error::OutOfRange {
+                call,
+                argument: "minimum LOD",
+                value: min_lod.to_string(),
+                allowed: "a finite non-negative number (R-ST-6)".into(),
+            });
         }
         let slot = match kind {
             ObjectKind::Texture => self
@@ -654,12 +661,17 @@ impl<R: Role> Recorder<R> {
         self.begin_call();
         let next = self.device.next_fence.load(Ordering::Relaxed);
         if value == 0 || value >= next {
-            let message = format!(
-                "fence {value:#x} has not been inserted yet (the last is {:#x}); the {} engine would wait forever (R-EX-5)",
-                next - 1,
-                engine.name()
-            );
-            return self.fail(Error::invalid("insert_wait_on_fence", message));
+            return self.fail(Error::OutOfRange {
+                call: "insert_wait_on_fence",
+                argument: "fence",
+                value: format!("{value:#x}"),
+                allowed: format!(
+                    "a fence inserted already (the last is {:#x}); the {} engine would wait forever (R-EX-5)",
+                    next - 1,
+                    engine.name()
+                )
+                .into(),
+            });
         }
         self.emit(Opcode::InsertWaitOnFence, engine as u8, None, value);
     }
@@ -702,10 +714,15 @@ impl<R: Role> Recorder<R> {
             }
         };
         if !offset.is_multiple_of(8) || offset.checked_add(8).is_none_or(|end| end > size) {
-            return self.fail(Error::invalid(
+            return self.fail(Error::OutOfRange {
                 call,
-                format!("offset {offset} is unaligned or past the buffer's {size} bytes (R-EX-5)"),
-            ));
+                argument: "offset",
+                value: offset.to_string(),
+                allowed: format!(
+                    "a multiple of 8 with 8 bytes within the buffer's {size} bytes (R-EX-5)"
+                )
+                .into(),
+            });
         }
         if let Err(error) = self.retain(ObjectKind::Buffer, buffer.0, 1, call) {
             return self.fail(error);

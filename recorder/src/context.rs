@@ -18,7 +18,7 @@ use crate::command::*;
 use crate::desc::{Engine, Semantics};
 use crate::device::{Device, DeviceShared};
 use crate::dynamic::MapTracker;
-use crate::error::{Error, RecordError};
+use crate::error::{DescProblem, Error, RecordError};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::limits::MAX_DEFERRED_CONTEXTS;
 use crate::list::{
@@ -125,14 +125,13 @@ impl Device {
         desc: &DeferredContextDesc<'_>,
     ) -> Result<DeferredContext, Error> {
         if desc.engine != Engine::Graphics && desc.semantics == Semantics::Legacy {
-            return Err(Error::invalid(
-                "create_deferred_context",
-                format!(
-                    "'{}': {} contexts are always fast semantics (R-EX-5); create it with Semantics::Fast",
-                    desc.name,
-                    desc.engine.name()
-                ),
-            ));
+            return Err(Error::InvalidDesc {
+                call: "create_deferred_context",
+                object: format!("'{}'", desc.name),
+                problem: DescProblem::EngineNeedsFast {
+                    engine: desc.engine,
+                },
+            });
         }
         let mut live = self.shared.live_contexts.load(Ordering::Relaxed);
         loop {
@@ -287,10 +286,10 @@ impl<R: Role> Recorder<R> {
         let still_mapped = self.maps.still_mapped().next();
         if let Some(handle) = still_mapped {
             let object = self.device.object_name(ObjectKind::Buffer, handle);
-            return Err(self.refuse_finish(Error::invalid(
-                "finish_command_list",
-                format!("{object} is still mapped; unmap it before finishing the list (R-REC-6)"),
-            )));
+            return Err(self.refuse_finish(Error::StillMapped {
+                call: "finish_command_list",
+                object,
+            }));
         }
         self.calls_made -= 1;
         let stats = self.stats();
@@ -698,14 +697,13 @@ impl Recorder<DeferredRole> {
             return self.fail(Error::RestoreNotSupported { call: CALL });
         }
         if !std::ptr::eq(list.device_ptr(), &*self.device) {
-            return self.fail(Error::invalid(
-                CALL,
-                format!(
-                    "the command list was recorded on device #{}, not on device #{} that executes it (R-OBJ-3)",
-                    list.device_serial(),
-                    self.device.identity.serial()
-                ),
-            ));
+            return self.fail(Error::WrongDevice {
+                call: CALL,
+                object: "command list",
+                device: list.device_serial(),
+                expected: self.device.identity.serial(),
+                uses: "executes",
+            });
         }
         let keep = list.clone();
         let address = keep.header_ptr() as usize;

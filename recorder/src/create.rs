@@ -6,7 +6,7 @@
 use crate::command::ViewFlags;
 use crate::desc::*;
 use crate::device::Device;
-use crate::error::Error;
+use crate::error::{DescProblem, Error};
 use crate::handle::*;
 use crate::info::*;
 use crate::limits::{self, MAX_BACK_BUFFERS};
@@ -14,13 +14,30 @@ use crate::sync::Ordering;
 
 /// The refusal of `call` when `kind`'s table is full; it names the call that was made.
 fn full(call: &'static str, kind: ObjectKind) -> Error {
-    Error::InvalidArgument {
+    Error::TableFull {
         call,
-        message: format!(
-            "no room for another {} ({} alive at once at most, limits::MAX_OBJECTS_PER_KIND; R-OBJ-1); release one first",
-            kind.name(),
-            limits::MAX_OBJECTS_PER_KIND
-        ),
+        kind,
+        limit: limits::MAX_OBJECTS_PER_KIND,
+    }
+}
+
+/// The refusal of `create_buffer`'s description of buffer `name`.
+#[cold]
+fn buffer_desc(name: &str, problem: DescProblem) -> Error {
+    Error::InvalidDesc {
+        call: "create_buffer",
+        object: format!("buffer '{name}'"),
+        problem,
+    }
+}
+
+/// The refusal of `create_texture`'s description of texture `name`.
+#[cold]
+fn texture_desc(name: &str, problem: DescProblem) -> Error {
+    Error::InvalidDesc {
+        call: "create_texture",
+        object: format!("texture '{name}'"),
+        problem,
     }
 }
 
@@ -28,33 +45,20 @@ impl Device {
     /// Creates a buffer. Refused (`invalid_argument`, R-OBJ-2): size 0, append/counter flags without
     /// `UNORDERED_ACCESS`, texture-only bind flags, a full table.
     pub fn create_buffer(&self, desc: &BufferDesc<'_>) -> Result<Buffer, Error> {
-        const CALL: &str = "create_buffer";
         if desc.size == 0 {
-            return Err(Error::invalid(
-                CALL,
-                format!("buffer '{}' has size 0 (R-OBJ-2)", desc.name),
-            ));
+            return Err(buffer_desc(desc.name, DescProblem::ZeroSize));
         }
         if desc.uav_flag != UavFlag::None && !desc.bind.contains(BindFlags::UNORDERED_ACCESS) {
-            return Err(Error::invalid(
-                CALL,
-                format!(
-                    "buffer '{}': append/counter flags need the unordered_access bind flag (R-OBJ-2)",
-                    desc.name
-                ),
+            return Err(buffer_desc(
+                desc.name,
+                DescProblem::CounterWithoutUnorderedAccess,
             ));
         }
         if desc
             .bind
             .intersects(BindFlags::RENDER_TARGET | BindFlags::DEPTH_STENCIL)
         {
-            return Err(Error::invalid(
-                CALL,
-                format!(
-                    "buffer '{}': render_target and depth_stencil are texture bind flags (R-OBJ-2)",
-                    desc.name
-                ),
-            ));
+            return Err(buffer_desc(desc.name, DescProblem::TextureBindFlags));
         }
         if !self.shared.buffers.has_room() {
             return Err(full("create_buffer", ObjectKind::Buffer));
@@ -96,35 +100,26 @@ impl Device {
     }
 
     fn insert_texture(&self, info: TextureInfo, name: &str) -> Result<Texture, Error> {
-        const CALL: &str = "create_texture";
         if info.width == 0 || info.height == 0 {
-            return Err(Error::invalid(
-                CALL,
-                format!("texture '{name}' has a zero dimension (R-OBJ-2)"),
-            ));
+            return Err(texture_desc(name, DescProblem::ZeroDimension));
         }
         if !(1..=16).contains(&info.mip_levels) || !(1..=2048).contains(&info.array_size) {
-            return Err(Error::invalid(
-                CALL,
-                format!("texture '{name}': mips must be 1..=16 and array size 1..=2048 (R-OBJ-2)"),
-            ));
+            let problem = DescProblem::MipsOrArraySize {
+                mip_levels: info.mip_levels,
+                array_size: info.array_size,
+            };
+            return Err(texture_desc(name, problem));
         }
         if !matches!(info.sample_count, 1 | 2 | 4 | 8 | 16) {
-            return Err(Error::invalid(
-                CALL,
-                format!(
-                    "texture '{name}': sample count {} is not 1, 2, 4, 8 or 16 (R-OBJ-2)",
-                    info.sample_count
-                ),
-            ));
+            let problem = DescProblem::SampleCount {
+                count: info.sample_count,
+            };
+            return Err(texture_desc(name, problem));
         }
         if info.bind.intersects(
             BindFlags::VERTEX | BindFlags::INDEX | BindFlags::CONSTANT | BindFlags::STREAM_OUTPUT,
         ) {
-            return Err(Error::invalid(
-                CALL,
-                format!("texture '{name}': vertex, index, constant and stream_output are buffer bind flags (R-OBJ-2)"),
-            ));
+            return Err(texture_desc(name, DescProblem::BufferBindFlags));
         }
         if !self.shared.textures.has_room() {
             return Err(full("create_texture", ObjectKind::Texture));
@@ -193,14 +188,11 @@ impl Device {
             }
         };
         if !bind.contains(needs) {
-            return Err(Error::invalid(
+            return Err(Error::MissingBindFlag {
                 call,
-                format!(
-                    "{} was not created with the {:?} bind flag this view needs (R-OBJ-2)",
-                    shared.object_name(resource.kind(), resource.raw()),
-                    needs
-                ),
-            ));
+                object: shared.object_name(resource.kind(), resource.raw()),
+                flag: needs,
+            });
         }
         let range = desc.range;
         let within = |first: u32, count: u32, total: u32| {
@@ -210,13 +202,20 @@ impl Device {
         if !within(range.first_mip, range.mip_count, mips)
             || !within(range.first_slice, range.slice_count, slices)
         {
-            return Err(Error::invalid(
+            return Err(Error::InvalidDesc {
                 call,
-                format!(
-                    "mips {}+{} and slices {}+{} are not within the resource's {mips} mips and {slices} slices (R-OBJ-2)",
-                    range.first_mip, range.mip_count, range.first_slice, range.slice_count
-                ),
-            ));
+                object: shared
+                    .object_name(resource.kind(), resource.raw())
+                    .to_string(),
+                problem: DescProblem::ViewRange {
+                    first_mip: range.first_mip,
+                    mip_count: range.mip_count,
+                    first_slice: range.first_slice,
+                    slice_count: range.slice_count,
+                    mips,
+                    slices,
+                },
+            });
         }
         let info = ViewInfo {
             resource,
@@ -279,10 +278,16 @@ impl Device {
         desc: &ViewDesc<'_>,
     ) -> Result<RenderTargetView, Error> {
         if matches!(desc.resource, Resource::Buffer(_)) {
-            return Err(Error::invalid(
-                "create_render_target_view",
-                "render-target views need a texture (R-OBJ-2)",
-            ));
+            return Err(Error::InvalidDesc {
+                call: "create_render_target_view",
+                object: self
+                    .shared
+                    .object_name(desc.resource.kind(), desc.resource.raw())
+                    .to_string(),
+                problem: DescProblem::ViewNeedsTexture {
+                    view: "render-target",
+                },
+            });
         }
         self.create_view(
             "create_render_target_view",
@@ -299,10 +304,16 @@ impl Device {
         desc: &ViewDesc<'_>,
     ) -> Result<DepthStencilView, Error> {
         if matches!(desc.resource, Resource::Buffer(_)) {
-            return Err(Error::invalid(
-                "create_depth_stencil_view",
-                "depth-stencil views need a texture (R-OBJ-2)",
-            ));
+            return Err(Error::InvalidDesc {
+                call: "create_depth_stencil_view",
+                object: self
+                    .shared
+                    .object_name(desc.resource.kind(), desc.resource.raw())
+                    .to_string(),
+                problem: DescProblem::ViewNeedsTexture {
+                    view: "depth-stencil",
+                },
+            });
         }
         self.create_view(
             "create_depth_stencil_view",
@@ -324,24 +335,21 @@ impl Device {
         };
         check_slot_sets(desc)?;
         if !desc.unordered_access_views.below(uav_limit) {
-            return Err(Error::invalid(
-                "create_shader",
-                format!(
-                    "shader '{}' reads UAV slots past {} ({} stage; R-OBJ-5)",
-                    desc.name,
-                    uav_limit - 1,
-                    stage.name()
-                ),
-            ));
+            return Err(Error::InvalidDesc {
+                call: "create_shader",
+                object: format!("shader '{}'", desc.name),
+                problem: DescProblem::UavSlots {
+                    stage,
+                    limit: uav_limit,
+                },
+            });
         }
         if desc.stream_output && !matches!(stage, Stage::Vertex | Stage::Geometry | Stage::Domain) {
-            return Err(Error::invalid(
-                "create_shader",
-                format!(
-                    "shader '{}': only vs, ds and gs shaders can write stream output (R-OBJ-2)",
-                    desc.name
-                ),
-            ));
+            return Err(Error::InvalidDesc {
+                call: "create_shader",
+                object: format!("shader '{}'", desc.name),
+                problem: DescProblem::StreamOutputStage { stage },
+            });
         }
         if !self.shared.shaders.has_room() {
             return Err(full("create_shader", ObjectKind::Shader));
@@ -434,13 +442,14 @@ impl Device {
     pub fn create_swap_chain(&self, desc: &SwapChainDesc<'_>) -> Result<SwapChain, Error> {
         const CALL: &str = "create_swap_chain";
         if !(1..=MAX_BACK_BUFFERS).contains(&desc.buffers) {
-            return Err(Error::invalid(
-                CALL,
-                format!(
-                    "swap chain '{}': a swap chain has 1 to {MAX_BACK_BUFFERS} back buffers (R-OBJ-2, limits::MAX_BACK_BUFFERS), not {}",
-                    desc.name, desc.buffers
-                ),
-            ));
+            return Err(Error::InvalidDesc {
+                call: CALL,
+                object: format!("swap chain '{}'", desc.name),
+                problem: DescProblem::BackBufferCount {
+                    given: desc.buffers,
+                    limit: MAX_BACK_BUFFERS,
+                },
+            });
         }
         if !self.shared.swap_chains.has_room() {
             return Err(full("create_swap_chain", ObjectKind::SwapChain));
@@ -525,12 +534,16 @@ fn check_slot_sets(desc: &ShaderDesc<'_>) -> Result<(), Error> {
 }
 
 #[cold]
-fn slots_past_limit(call: &'static str, object: &str, name: &str, what: &str, limit: u32) -> Error {
-    Error::invalid(
+fn slots_past_limit(
+    call: &'static str,
+    object: &str,
+    name: &str,
+    what: &'static str,
+    limit: u32,
+) -> Error {
+    Error::InvalidDesc {
         call,
-        format!(
-            "{object} '{name}' reads {what} slots past {} (there are {limit}; R-OBJ-5)",
-            limit - 1
-        ),
-    )
+        object: format!("{object} '{name}'"),
+        problem: DescProblem::SlotsPastLimit { what, limit },
+    }
 }

@@ -188,17 +188,13 @@ impl DeviceShared {
         kind: ObjectKind,
         handle: RawHandle,
     ) -> Error {
-        Error::invalid(call, self.foreign_message(kind, handle))
-    }
-
-    #[cold]
-    fn foreign_message(&self, kind: ObjectKind, handle: RawHandle) -> String {
-        format!(
-            "{} {handle:?} belongs to {}, not to device #{} that this call was made on; a handle is valid only on the device that created it (R-OBJ-3)",
-            kind.name(),
-            DeviceIdentity::describe_tag(handle.device_tag()),
-            self.identity.serial(),
-        )
+        Error::ForeignHandle {
+            call,
+            kind,
+            handle,
+            owner: DeviceIdentity::describe_tag(handle.device_tag()),
+            expected: self.identity.serial(),
+        }
     }
 
     pub(crate) fn retain(
@@ -226,8 +222,8 @@ impl DeviceShared {
             // Releasing never fails (R-OBJ-3); the table would find the handle stale anyway, but
             // say why nothing happened: the application releases on the wrong device.
             tracing::warn!(
-                "release: {}; nothing was released",
-                self.foreign_message(kind, handle)
+                "{}; nothing was released",
+                self.foreign_error("release", kind, handle)
             );
             return;
         }

@@ -158,10 +158,13 @@ impl Recorder<BundleRole> {
             .into_iter()
             .find(|slot| *slot >= limit)
         {
-            return self.fail(Error::invalid(
+            return self.fail(Error::SlotOutOfRange {
                 call,
-                format!("slot {bad} is out of range: there are {limit} (R-OBJ-5)"),
-            ));
+                what: "remapped",
+                start: bad,
+                count: 1,
+                limit,
+            });
         }
         let (stage, inherit_stage) = match remap.kind {
             RemapKind::VertexBuffer => (Stage::Vertex, Stage::Vertex),
@@ -250,10 +253,9 @@ impl Device {
     /// semantics of the device, in batches the executor runs at once. Refused the second time.
     pub fn immediate_recorder(&self) -> Result<Recorder<ImmediateRole>, Error> {
         if !self.shared.take_immediate() {
-            return Err(Error::invalid(
-                "immediate_context",
-                "the device's immediate context exists already (one per device, R-OBJ-1)",
-            ));
+            return Err(Error::ImmediateContextExists {
+                call: "immediate_context",
+            });
         }
         let desc = DeferredContextDesc {
             name: "immediate",

@@ -55,7 +55,7 @@
 //!     bind: BindFlags::CONSTANT,
 //!     ..Default::default()
 //! })?;
-//! let vs = device.create_shader(&ShaderDesc { constant_buffers: 1, ..ShaderDesc::new("vs", Stage::Vertex) })?;
+//! let vs = device.create_shader(&ShaderDesc { constant_buffers: Slots::first(1), ..ShaderDesc::new("vs", Stage::Vertex) })?;
 //!
 //! let lists: Vec<CommandList> = std::thread::scope(|scope| {
 //!     let workers: Vec<_> = [Semantics::Legacy, Semantics::Fast]
@@ -131,7 +131,7 @@ pub use device::{Device, DeviceDesc, Validation};
 pub use device_context::{
     Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
 };
-pub use error::{Error, ErrorKind, ObjectName, RecordError};
+pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{

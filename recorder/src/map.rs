@@ -18,7 +18,7 @@ use crate::command::*;
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::device_context::{MapFlags, Mapped};
-use crate::error::Error;
+use crate::error::{Error, ObjectName};
 use crate::handle::*;
 use crate::info::BufferInfo;
 use crate::limits::MAX_MAP_BYTES;
@@ -89,10 +89,12 @@ impl<R: Role> Recorder<R> {
     ) -> Result<(*mut u8, usize), Error> {
         const CALL: &str = "map";
         let Resource::Buffer(buffer) = resource else {
-            return Err(Error::invalid(
-                CALL,
-                "only buffers can be mapped on a deferred context (R-REC-5, R-REC-11)",
-            ));
+            return Err(Error::MapNotAllowed {
+                call: CALL,
+                object: self.device.object_name(resource.kind(), resource.raw()),
+                map_type,
+                rule: "only buffers can be mapped on a deferred context (R-REC-5, R-REC-11)",
+            });
         };
         let info = match self.device.buffers.get(buffer.0, false) {
             Ok(live) => BufferInfo::unpack(live.words),
@@ -100,10 +102,11 @@ impl<R: Role> Recorder<R> {
         };
         let name = || self.device.object_name(ObjectKind::Buffer, buffer.0);
         if self.maps.get(buffer.0).is_some_and(|e| e.mapped) {
-            return Err(Error::invalid(
-                CALL,
-                format!("{} is already mapped; unmap it first (R-REC-5)", name()),
-            ));
+            return Err(Error::AlreadyMapped {
+                call: CALL,
+                object: name(),
+                rule: "R-REC-5",
+            });
         }
         let len = info.size as usize;
         if len > MAX_MAP_BYTES {
@@ -126,7 +129,7 @@ impl<R: Role> Recorder<R> {
                 self.rebind_renamed(buffer.0, instance);
                 Ok((data, len))
             }
-            (MapType::WriteDiscard, _) => Err(Error::invalid(CALL, format!("{} is not dynamic: write_discard needs dynamic usage (R-REC-5)", name()))),
+            (MapType::WriteDiscard, _) => Err(not_allowed(name(), map_type, "it is not dynamic: write_discard needs dynamic usage (R-REC-5)")),
             (MapType::WriteNoOverwrite, Usage::Dynamic) => match self.maps.get(buffer.0) {
                 Some(entry) if entry.instance.is_some() && !entry.data.is_null() => {
                     let (data, len) = (entry.data, entry.len as usize);
@@ -156,16 +159,10 @@ impl<R: Role> Recorder<R> {
                 self.maps.entry(buffer.0).mapped = true;
                 Ok((data, len))
             }
-            (MapType::WriteNoOverwrite, Usage::Default) => Err(Error::invalid(
-                CALL,
-                format!("{} is of default usage: write_no_overwrite needs allow_usage_default (R-REC-5)", name()),
-            )),
-            (MapType::WriteNoOverwrite, _) => Err(Error::invalid(CALL, format!("{} cannot be mapped write_no_overwrite (immutable or staging; R-REC-5)", name()))),
-            (_, _) if R::RUNS_AT_ONCE => Err(Error::invalid(
-                CALL,
-                "read and write maps on the immediate context go through ImmediateContext::map (R-EX-6)",
-            )),
-            (_, _) => Err(Error::invalid(CALL, "a deferred context maps only write_discard or write_no_overwrite: read, write and read_write maps need the immediate context (R-REC-11)")),
+            (MapType::WriteNoOverwrite, Usage::Default) => Err(not_allowed(name(), map_type, "it is of default usage: write_no_overwrite needs allow_usage_default (R-REC-5)")),
+            (MapType::WriteNoOverwrite, _) => Err(not_allowed(name(), map_type, "it is immutable or staging (R-REC-5)")),
+            (_, _) if R::RUNS_AT_ONCE => Err(not_allowed(name(), map_type, "read and write maps on the immediate context go through ImmediateContext::map (R-EX-6)")),
+            (_, _) => Err(not_allowed(name(), map_type, "a deferred context maps only write_discard or write_no_overwrite: read, write and read_write maps need the immediate context (R-REC-11)")),
         }
     }
 
@@ -200,10 +197,10 @@ impl<R: Role> Recorder<R> {
             }
             _ => {
                 let object = self.device.object_name(resource.kind(), resource.raw());
-                self.fail(Error::invalid(
-                    "unmap",
-                    format!("{object} is not mapped on this context (R-REC-5)"),
-                ));
+                self.fail(Error::NotMapped {
+                    call: "unmap",
+                    object,
+                });
             }
         }
     }
@@ -294,5 +291,16 @@ impl<R: Role> Recorder<R> {
             }
         }
         self.shadow = Some(shadow);
+    }
+}
+
+/// The refusal of a map of `object` of a type its usage or the context does not allow.
+#[cold]
+fn not_allowed(object: ObjectName, map_type: MapType, rule: &'static str) -> Error {
+    Error::MapNotAllowed {
+        call: "map",
+        object,
+        map_type,
+        rule,
     }
 }

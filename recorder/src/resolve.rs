@@ -62,24 +62,24 @@ impl Bound for RawHandle {
 #[cold]
 pub(crate) fn slot_range(
     call: &'static str,
-    what: &str,
+    what: &'static str,
     start: u32,
     count: usize,
     limit: u32,
 ) -> Error {
-    Error::invalid(
+    Error::SlotOutOfRange {
         call,
-        format!(
-            "{what} slots {start}..{} are out of range: there are {limit} (R-OBJ-5)",
-            start as u64 + count as u64
-        ),
-    )
+        what,
+        start,
+        count: count as u64,
+        limit,
+    }
 }
 
 #[inline]
 pub(crate) fn check_range(
     call: &'static str,
-    what: &str,
+    what: &'static str,
     start: u32,
     count: usize,
     limit: u32,
@@ -196,13 +196,11 @@ impl<R: Role> Recorder<R> {
         handle: RawHandle,
         need: BindFlags,
     ) -> Error {
-        Error::invalid(
+        Error::MissingBindFlag {
             call,
-            format!(
-                "{} was not created with the {need:?} bind flag (R-OBJ-2)",
-                self.device.object_name(kind, handle)
-            ),
-        )
+            object: self.device.object_name(kind, handle),
+            flag: need,
+        }
     }
 
     /// Resolves a view of `kind`. `decompress`: a legacy bind of a view of a compressible target

@@ -211,6 +211,12 @@ fn r_obj_2_buffer_creation_refuses_bad_descriptions() {
     for desc in bad {
         let error = device.create_buffer(&desc).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{}", desc.name);
+        let named = format!("buffer '{}'", desc.name);
+        assert!(
+            matches!(error, Error::InvalidDesc { call: "create_buffer", ref object, .. } if *object == named),
+            "{}: {error}",
+            desc.name
+        );
     }
     assert_eq!(device.live_objects(ObjectKind::Buffer), 0);
 }
@@ -310,6 +316,16 @@ fn r_obj_2_texture_creation_refuses_bad_descriptions() {
     for (i, desc) in bad.iter().enumerate() {
         let error = device.create_texture(desc).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "case {i}");
+        assert!(
+            matches!(
+                error,
+                Error::InvalidDesc {
+                    call: "create_texture",
+                    ..
+                }
+            ),
+            "case {i}: {error}"
+        );
     }
     assert!(device.create_texture(&good).is_ok());
 }
@@ -513,6 +529,18 @@ fn r_obj_2_a_swap_chain_of_0_or_9_back_buffers_is_refused_naming_it_and_the_rule
             })
             .unwrap_err();
         assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+        assert!(
+            matches!(
+                error,
+                Error::InvalidDesc {
+                    call: "create_swap_chain",
+                    problem: DescProblem::BackBufferCount { given, limit: MAX_BACK_BUFFERS },
+                    ..
+                } if given == buffers
+            ),
+            "{error}"
+        );
+        // The message names the call, the swap chain and the rule (R-REC-8).
         let message = error.to_string();
         assert!(message.contains("create_swap_chain"), "{message}");
         assert!(message.contains("swap chain 'main_window'"), "{message}");
@@ -1937,11 +1965,18 @@ fn r_obj_5_slot_sets_past_their_kinds_slots_are_refused_at_creation() {
     for (desc, what) in shaders {
         let error = d.create_shader(&desc).expect_err(desc.name);
         assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
-        let message = error.to_string();
-        assert!(
-            message.contains(what) && message.contains("R-OBJ-5"),
-            "{message}"
-        );
+        match &error {
+            Error::InvalidDesc {
+                problem: DescProblem::SlotsPastLimit { what: kind, .. },
+                ..
+            } => assert_eq!(*kind, what),
+            Error::InvalidDesc {
+                problem: DescProblem::UavSlots { limit, .. },
+                ..
+            } => assert_eq!((what, *limit), ("UAV", COMPUTE_UAV_SLOTS)),
+            other => panic!("{what}: {other:?}"),
+        }
+        assert!(error.to_string().contains("R-OBJ-5"), "{error}");
     }
     assert_eq!(d.live_objects(ObjectKind::Shader), 0);
     // The last slot of each kind is fine.
@@ -1960,7 +1995,19 @@ fn r_obj_5_slot_sets_past_their_kinds_slots_are_refused_at_creation() {
             vertex_buffers: Slots::of(&[VERTEX_BUFFER_SLOTS]),
         })
         .expect_err("vertex-buffer slot past the limit");
-    assert!(error.to_string().contains("vertex-buffer"), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::InvalidDesc {
+                problem: DescProblem::SlotsPastLimit {
+                    what: "vertex-buffer",
+                    limit: VERTEX_BUFFER_SLOTS
+                },
+                ..
+            }
+        ),
+        "{error:?}"
+    );
     assert_eq!(d.live_objects(ObjectKind::InputLayout), 0);
     d.create_input_layout(&InputLayoutDesc {
         name: "vb_last",

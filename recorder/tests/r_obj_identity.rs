@@ -23,6 +23,18 @@ fn assert_foreign(error: Option<&Error>, home: &Device, foreign: &Device, what: 
         panic!("{what}: accepted")
     };
     assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{what}: {error}");
+    match error {
+        Error::ForeignHandle { expected, .. } => assert_eq!(*expected, home.serial(), "{what}"),
+        Error::WrongDevice {
+            device, expected, ..
+        } => assert_eq!(
+            (*device, *expected),
+            (foreign.serial(), home.serial()),
+            "{what}"
+        ),
+        _ => panic!("{what}: not a refusal of another device's object: {error}"),
+    }
+    // The message names both devices and the rule (R-REC-8).
     let message = error.to_string();
     for device in [home, foreign] {
         let name = format!("device #{}", device.serial());

@@ -35,11 +35,23 @@ fn assert_refused_for_size(context: &impl DeviceContext, object: &str, what: &st
         .last_refusal()
         .unwrap_or_else(|| panic!("{what}: no refusal"));
     assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{what}: {error}");
-    let message = error.to_string();
-    assert!(message.contains(object), "{what}: {message}");
+    match error {
+        Error::TooLarge {
+            what: too_large,
+            bytes,
+            limit,
+            ..
+        } => {
+            assert!(too_large.contains(object), "{what}: {error}");
+            assert_eq!(*limit, MAX_MAP_BYTES as u64, "{what}: {error}");
+            assert!(*bytes > *limit, "{what}: {error}");
+        }
+        _ => panic!("{what}: not a TooLarge refusal: {error}"),
+    }
+    // The message names the rule (R-REC-8).
     assert!(
-        message.contains(&MAX_MAP_BYTES.to_string()) && message.contains("R-REC-12"),
-        "{what}: the message names the limit and the rule: {message}"
+        error.to_string().contains("R-REC-12"),
+        "{what}: the message names the rule: {error}"
     );
 }
 
@@ -332,6 +344,16 @@ fn r_rec_8_a_refused_map_returns_its_error_to_the_caller() {
         .map(Mapped::keep_mapped)
         .unwrap_err();
     assert_eq!(error.kind(), ErrorKind::InvalidArgument);
+    assert!(
+        matches!(
+            error,
+            Error::MapNotAllowed {
+                map_type: MapType::WriteDiscard,
+                ..
+            }
+        ),
+        "{error}"
+    );
     assert!(c.finish_command_list(RestoreState::ClearState).is_ok());
 }
 

@@ -85,13 +85,12 @@ impl ImmediateContext {
     pub fn draw_bundle(&mut self, bundle: &DrawBundle) -> Result<(), Error> {
         const CALL: &str = "draw_bundle";
         if !bundle.is_from(&self.device) {
-            return Err(Error::InvalidArgument {
+            return Err(Error::WrongDevice {
                 call: CALL,
-                message: format!(
-                    "the bundle was recorded on device #{}, not on device #{} that calls it (R-OBJ-3)",
-                    bundle.body().device_serial(),
-                    self.device.serial()
-                ),
+                object: "bundle",
+                device: bundle.body().device_serial(),
+                expected: self.device.serial(),
+                uses: "calls",
             });
         }
         if self.validating {

@@ -599,16 +599,16 @@ impl TooLarge {
     #[cold]
     #[inline(never)]
     pub(crate) fn error(self, call: &'static str, what: impl std::fmt::Display) -> crate::Error {
-        let bytes = match self.bytes {
-            usize::MAX => "more bytes than an address space".to_string(),
-            bytes => format!("{bytes} bytes"),
-        };
-        crate::Error::invalid(
+        crate::Error::TooLarge {
             call,
-            format!(
-                "{what} is too large for the command encoding ({bytes}; a command holds at most {MAX_COMMAND_BYTES} bytes, R-REC-12)"
-            ),
-        )
+            what: what.to_string(),
+            bytes: match self.bytes {
+                usize::MAX => u64::MAX,
+                bytes => bytes as u64,
+            },
+            holder: "a command of the encoding",
+            limit: MAX_COMMAND_BYTES as u64,
+        }
     }
 }
 
@@ -621,12 +621,13 @@ pub(crate) fn data_too_large(
     what: impl std::fmt::Display,
     len: u64,
 ) -> crate::Error {
-    crate::Error::invalid(
+    crate::Error::TooLarge {
         call,
-        format!(
-            "{what} is too large ({len} bytes): a map or update carries at most {MAX_MAP_BYTES} bytes (R-REC-12)"
-        ),
-    )
+        what: what.to_string(),
+        bytes: len,
+        holder: "a map or update",
+        limit: MAX_MAP_BYTES as u64,
+    }
 }
 
 /// Writes a header and a payload at `at`, returns where the trailing array goes.

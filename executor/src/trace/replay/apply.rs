@@ -95,12 +95,11 @@ impl Resolver<'_> {
     fn texture(&self, call: &'static str, id: ObjId) -> Result<Texture, Error> {
         match self.program.objects[id].kind {
             ObjKind::Texture => Ok(self.one(id)),
-            _ => Err(Error::InvalidArgument {
+            _ => Err(Error::WrongObjectKind {
                 call,
-                message: format!(
-                    "'{}' is a buffer: the call takes a texture (R-REC-5)",
-                    self.program.objects[id].name
-                ),
+                object: self.program.objects[id].name.to_string(),
+                is: "buffer",
+                takes: "texture",
             }),
         }
     }
@@ -187,15 +186,19 @@ impl Recording for Recorder<ImmediateRole> {
         Some(self.insert_fence(engine))
     }
     fn execute(&mut self, _list: &CommandList, _restore: RestoreState) {
-        self.refuse(Error::InvalidArgument {
+        self.refuse(Error::WrongContext {
             call: "execute_command_list",
-            message: "the immediate context executes lists through ImmediateContext::execute_command_list (R-EX-1)".into(),
+            context: "the immediate context's recorder",
+            owner: "ImmediateContext::execute_command_list",
+            rule: "R-EX-1",
         })
     }
     fn call_bundle(&mut self, _bundle: &DrawBundle) {
-        self.refuse(Error::InvalidArgument {
+        self.refuse(Error::WrongContext {
             call: "draw_bundle",
-            message: "the immediate context executes bundles through ImmediateContext::draw_bundle (R-B-10)".into(),
+            context: "the immediate context's recorder",
+            owner: "ImmediateContext::draw_bundle",
+            rule: "R-B-10",
         })
     }
     fn remap(&mut self, _remap: Remap) -> bool {
@@ -504,11 +507,11 @@ pub(crate) fn record<R: Recording>(
         }
         Call::Execute { list, restore } => match named.list {
             Some(made) => recorder.execute(made, restore_state(*restore)),
-            None => return Recorded::Refused(missing(objects.program, *list, "its finish")),
+            None => return Recorded::Refused(missing(objects.program, *list)),
         },
         Call::DrawBundle { bundle } => match named.bundle {
             Some(made) => recorder.call_bundle(made),
-            None => return Recorded::Refused(missing(objects.program, *bundle, "its finish")),
+            None => return Recorded::Refused(missing(objects.program, *bundle)),
         },
         Call::RemapConstantBufferInheritance(_)
         | Call::RemapShaderResourceInheritance(_)
@@ -529,17 +532,16 @@ pub(crate) fn record<R: Recording>(
 }
 
 /// The refusal of a call naming a command list or bundle that does not exist.
-pub(crate) fn missing(program: &Program, id: ObjId, made_by: &str) -> Error {
+pub(crate) fn missing(program: &Program, id: ObjId) -> Error {
     let object = &program.objects[id];
     let what = match object.kind {
         ObjKind::CommandList => "command list",
         _ => "bundle",
     };
-    Error::InvalidArgument {
+    Error::RefusedDeclaration {
         call: "replay",
-        message: format!(
-            "{what} '{}' does not exist: {made_by} (line {}) was refused, and a call naming it is refused too (TRACE.md, Calls; R-REC-8)",
-            object.name, object.line
-        ),
+        what,
+        object: object.name.to_string(),
+        line: object.line,
     }
 }

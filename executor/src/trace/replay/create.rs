@@ -85,12 +85,11 @@ pub(crate) fn create(
         Create::View { resource, min_lod } => {
             let Some(raw) = handles.get(*resource) else {
                 let resource = &program.objects[*resource];
-                return Err(Error::InvalidArgument {
+                return Err(Error::RefusedDeclaration {
                     call: "create_view",
-                    message: format!(
-                        "'{}' does not exist: the engine refused its declaration (line {}), and a call naming a refused object is refused too (TRACE.md, Calls; R-REC-8)",
-                        resource.name, resource.line
-                    ),
+                    what: "resource",
+                    object: resource.name.to_string(),
+                    line: resource.line,
                 });
             };
             let resource = match program.objects[*resource].kind {

@@ -384,7 +384,12 @@ impl LiveRun {
             }
             Recorder::Gone | Recorder::Bundle(_) => {
                 return (
-                    Err(replay_error("the statement's context is no deferred context: a deferred context records this call (TRACE.md, Calls; R-REC-5)")),
+                    Err(Error::WrongContext {
+                        call: "replay",
+                        context: "the statement's context",
+                        owner: "a deferred context",
+                        rule: "TRACE.md, Calls; R-REC-5",
+                    }),
                     Effect::Refused,
                     Vec::new(),
                 )
@@ -443,7 +448,12 @@ impl LiveRun {
             }
             _ => {
                 return (
-                    Err(replay_error("the statement's context is no bundle recorder: only a bundle recorder finishes a bundle (TRACE.md, Calls; R-B-1)")),
+                    Err(Error::WrongContext {
+                        call: "finish",
+                        context: "the statement's context",
+                        owner: "a bundle recorder",
+                        rule: "TRACE.md, Calls; R-B-1",
+                    }),
                     Effect::Refused,
                     Vec::new(),
                 )
@@ -542,7 +552,7 @@ impl LiveRun {
                     self.outcomes.insert(*list, result.clone());
                     (result, ran)
                 }
-                None => (Err(missing(&shared.program, *list, "its finish")), false),
+                None => (Err(missing(&shared.program, *list)), false),
             },
             Call::DrawBundle { bundle } => match self.bundles.get(bundle) {
                 Some(made) => {
@@ -558,7 +568,7 @@ impl LiveRun {
                     }
                     (result, ran)
                 }
-                None => (Err(missing(&shared.program, *bundle, "its finish")), false),
+                None => (Err(missing(&shared.program, *bundle)), false),
             },
             Call::Present { swapchain: chain } => {
                 let chain = shared.handles.get(*chain).unwrap_or(RawHandle::NULL);
@@ -569,11 +579,11 @@ impl LiveRun {
             Call::FinishCommandList { list, .. } => {
                 // docs/TRACE.md: a call the engine refuses, not a malformed trace. LIST is then a
                 // list whose finish failed, as on a deferred context.
-                let error = Error::InvalidArgument {
+                let error = Error::WrongContext {
                     call: "finish",
-                    message: "the immediate context records no command list (finish LIST is a \
-                              call of a deferred context, TRACE.md; R-EX-1, R-REC-6)"
-                        .into(),
+                    context: "the immediate context, which records no command list,",
+                    owner: "a deferred context",
+                    rule: "TRACE.md; R-EX-1, R-REC-6",
                 };
                 self.outcomes.insert(*list, Err(error.clone()));
                 (Err(error), false)
@@ -601,9 +611,10 @@ impl LiveRun {
                 };
                 let recorded = record(&mut self.imm, call, &objects, &named);
                 let refused = (self.imm.stats().calls == before).then(|| {
-                    self.imm.last_refusal().cloned().unwrap_or_else(|| {
-                        replay_error("the engine refused the call without a reason (R-REC-8)")
-                    })
+                    self.imm
+                        .last_refusal()
+                        .cloned()
+                        .unwrap_or(Error::RefusedWithoutReason { call: "replay" })
                 });
                 match (recorded, refused) {
                     (Recorded::Refused(error), _) => (Err(error), false),
@@ -756,31 +767,26 @@ fn fence_value(fences: &HashMap<ObjId, u64>, fence: ObjId) -> u64 {
     fences.get(&fence).copied().unwrap_or(0)
 }
 
-fn replay_error(message: &str) -> Error {
-    Error::InvalidArgument {
-        call: "replay",
-        message: message.into(),
-    }
-}
-
 fn error_or_missing(error: Option<Error>) -> Error {
-    error.unwrap_or_else(|| {
-        replay_error("the list was refused: a list with a refused call is discarded (R-REC-8)")
-    })
+    error.unwrap_or(Error::DiscardedList { call: "replay" })
 }
 
 /// The refusal of a call the immediate context does not have.
 fn not_on_immediate(call: &Call) -> Error {
-    let (name, rule) = match call {
+    let (name, owner, rule) = match call {
         Call::RemapConstantBufferInheritance(_)
         | Call::RemapShaderResourceInheritance(_)
         | Call::RemapSamplerInheritance(_)
-        | Call::RemapVertexBufferInheritance { .. } => ("remap_*_inheritance", "R-B-9"),
-        Call::FinishBundle => ("finish", "R-B-1"),
-        _ => ("this call", "R-EX-1"),
+        | Call::RemapVertexBufferInheritance { .. } => {
+            ("remap_*_inheritance", "a bundle recorder", "R-B-9")
+        }
+        Call::FinishBundle => ("finish", "a bundle recorder", "R-B-1"),
+        _ => ("this call", "another kind of context", "R-EX-1"),
     };
-    Error::InvalidArgument {
+    Error::WrongContext {
         call: name,
-        message: format!("{name} is not a call of the immediate context ({rule})"),
+        context: "the immediate context",
+        owner,
+        rule,
     }
 }

@@ -70,12 +70,11 @@ impl Shared {
             object.kind.engine().is_some() && self.handles.get(id).is_none()
         })?;
         let object = &self.program.objects[object];
-        Some(Error::InvalidArgument {
+        Some(Error::RefusedDeclaration {
             call: "replay",
-            message: format!(
-                "'{}' does not exist: the engine refused its declaration (line {}), and a call naming a refused object is refused too (TRACE.md, Calls; R-REC-8)",
-                object.name, object.line
-            ),
+            what: "object",
+            object: object.name.to_string(),
+            line: object.line,
         })
     }
 }
@@ -277,25 +276,18 @@ fn apply<R: Recording>(
     let refused = (recorder.accepted() == before).then(|| {
         recorder
             .refusal()
-            .unwrap_or_else(|| refused("the engine refused the call without a reason (R-REC-8)"))
+            .unwrap_or(Error::RefusedWithoutReason { call: "replay" })
     });
     (recorded, refused)
 }
 
-fn refused(message: &str) -> Error {
-    Error::InvalidArgument {
-        call: "replay",
-        message: message.into(),
-    }
-}
-
 /// The refusal of a call on a context or bundle recorder the engine did not make.
 pub(crate) fn missing_recorder(name: &str, line: usize) -> Error {
-    Error::InvalidArgument {
+    Error::RefusedDeclaration {
         call: "replay",
-        message: format!(
-            "'{name}' does not exist: the engine refused its declaration (line {line}), and its calls are refused too (TRACE.md, Calls; R-REC-8)"
-        ),
+        what: "context",
+        object: name.to_string(),
+        line,
     }
 }
 
@@ -327,9 +319,11 @@ fn not_here(call: &Call, bundle: bool) -> Error {
     };
     match bundle {
         true => Error::UnsupportedInBundle { call: name },
-        false => Error::InvalidArgument {
+        false => Error::WrongContext {
             call: name,
-            message: format!("{name} is a call of {owner}, not of a deferred context ({rule})"),
+            context: "a deferred context",
+            owner,
+            rule,
         },
     }
 }
