@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! # bundles
 //!
 //! Draw bundles (SPEC §7): small recordings of state and draws, made once per object and

@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! # executor
 //!
 //! The execution half of the engine (SPEC §5, §6, §8): the immediate context, which runs

@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! # recorder
 //!
 //! The recording half of the engine: a [`Device`] and its objects, and [`DeferredContext`]s that
