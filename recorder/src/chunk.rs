@@ -157,6 +157,7 @@ pub struct ChunkPool {
 }
 
 impl ChunkPool {
+    /// An empty pool keeping at most `limit` bytes of free chunks for reuse.
     pub fn new(limit: usize) -> Self {
         Self {
             free: Mutex::new(FreeChunks::default()),
@@ -223,6 +224,7 @@ impl ChunkPool {
         }
     }
 
+    /// Chunks allocated, chunks reused, and what the pool holds now.
     pub fn stats(&self) -> PoolStats {
         let free = self.free.lock();
         PoolStats {
