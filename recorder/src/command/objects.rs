@@ -15,6 +15,7 @@ impl Command<'_> {
     /// left out: legacy recording took one reference on each, a legacy list drops them, the
     /// validation of a fast list checks them (R-OBJ-4, R-V-1). Views are named, their resources
     /// are not (the view holds those); a nested list is not an object (the list holds it).
+    #[inline]
     pub fn for_each_object(&self, mut f: impl FnMut(ObjectKind, RawHandle)) {
         use ObjectKind as K;
         let mut one = |kind, handle: RawHandle| {
