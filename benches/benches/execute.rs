@@ -17,6 +17,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use benches::ExecuteScene;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
@@ -24,8 +25,7 @@ use recorder::*;
 struct Bench {
     device: Device,
     immediate: ImmediateContext,
-    dynamic: Buffer,
-    vs: Shader,
+    scene: ExecuteScene,
 }
 
 fn setup() -> Bench {
@@ -35,52 +35,18 @@ fn setup() -> Bench {
     });
     let mut immediate = ImmediateContext::new(&device).expect("immediate context");
     immediate.set_gpu_timing(GpuTiming::Detached);
-    let dynamic = device
-        .create_buffer(&BufferDesc {
-            name: "per_draw",
-            size: 256,
-            usage: Usage::Dynamic,
-            bind: BindFlags::CONSTANT,
-            ..Default::default()
-        })
-        .expect("buffer");
-    let vs = device
-        .create_shader(&ShaderDesc {
-            constant_buffers: Slots::first(1),
-            ..ShaderDesc::new("vs", Stage::Vertex)
-        })
-        .expect("shader");
+    let scene = ExecuteScene::new(&device).expect("the scene");
     Bench {
         device,
         immediate,
-        dynamic,
-        vs,
+        scene,
     }
 }
 
 fn list(bench: &Bench, semantics: Semantics, draws: u32, split_points: u32) -> CommandList {
-    let desc = DeferredContextDesc {
-        name: "bench",
-        semantics,
-        chunk_policy: None,
-        ..Default::default()
-    };
-    let mut context = bench
-        .device
-        .create_deferred_context(&desc)
-        .expect("context");
-    context.set_shader(Stage::Vertex, Some(bench.vs));
-    // Every `every`-th draw re-binds the buffer; none when no split point is wanted.
-    let every = draws.checked_div(split_points);
-    for draw in 0..draws {
-        if every.is_some_and(|every| draw % every == 0) {
-            // A dynamic buffer not mapped in the list: a dynamic_constant_buffer split point.
-            context.set_constant_buffers(Stage::Vertex, 0, &[Some(bench.dynamic)]);
-        }
-        context.draw(3, draw);
-    }
-    context
-        .finish_command_list(RestoreState::ClearState)
+    bench
+        .scene
+        .list(&bench.device, semantics, draws, split_points)
         .expect("records")
 }
 

@@ -17,10 +17,12 @@
 
 pub mod bundle;
 pub mod cli;
+mod execute;
 mod naive;
 mod record;
 pub mod scene;
 
+pub use execute::ExecuteScene;
 pub use naive::{Command, NaiveRecorder, Slots, INLINE_BUFFERS, INLINE_VIEWS};
 pub use record::{record_draws, record_draws_only, CallSink, WithoutDraws};
 pub use scene::{DrawDesc, ObjectConstants, Scene, SceneDesc, SceneError, Unmapped};

@@ -63,7 +63,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use recorder::command::{Command, InstanceId, SplitPoint, ViewFlags};
+use recorder::command::{Command, Decoded, InstanceId, ViewFlags};
 use recorder::Semantics;
 use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
 use recorder::{CommandList, Device, Error, QueuedRun, QueuedSplitPoint};
@@ -88,7 +88,7 @@ pub struct ImmediateContext {
     /// The GPU model and its saved states, when they are here (see `away`).
     side: GpuSide,
     /// `GpuTiming::Threaded`: the GPU thread, started at the first submission.
-    thread: Option<Handoff<GpuSide, Vec<Submission>>>,
+    thread: Option<Handoff<GpuSide, Queue>>,
     /// The GPU thread holds the model (`side` is a placeholder until it comes back).
     away: bool,
     /// Records the direct calls; it also knows the current instance of every dynamic resource
@@ -97,7 +97,7 @@ pub struct ImmediateContext {
     /// Inside `begin/end_command_list_execution`: the semantics of the lists run so far (R-ST-3).
     scope: Option<Option<Semantics>>,
     /// What the GPU model has yet to consume, in order (R-EX-3).
-    queue: Vec<Submission>,
+    queue: Queue,
     timing: GpuTiming,
     /// Validation mode (R-V-1): the GPU model consumes inline and reports violations.
     validating: bool,
@@ -144,14 +144,47 @@ pub enum GpuTiming {
     Detached,
 }
 
+/// What the GPU model has yet to consume, in order (R-EX-3): the submissions, and the split
+/// points they name, kept apart so that a submission stays small (a decoded split point is about
+/// 128 bytes, every other submission at most 40; the queue is pushed and drained once per
+/// segment of every list executed).
+#[derive(Default)]
+struct Queue {
+    submissions: Vec<Submission>,
+    /// One per [`Submission::Split`], in the same order.
+    split_points: Vec<QueuedSplitPoint>,
+}
+
+impl Queue {
+    fn push(&mut self, submission: Submission) {
+        self.submissions.push(submission);
+    }
+
+    fn push_split_point(&mut self, split_point: QueuedSplitPoint, semantics: Semantics) {
+        self.split_points.push(split_point);
+        self.submissions.push(Submission::Split(semantics));
+    }
+
+    fn is_empty(&mut self) -> bool {
+        self.submissions.is_empty()
+    }
+
+    /// Drops everything queued, keeping the capacity.
+    fn clear(&mut self) {
+        self.submissions.clear();
+        self.split_points.clear();
+    }
+}
+
 /// What the immediate context hands the GPU model, in order. Command runs go by reference: a
 /// submission keeps its list alive, it copies no commands (R-EX-2).
 enum Submission {
     /// One indirect-buffer execution: a run of a list's commands.
     Run(QueuedRun, Semantics),
-    /// A split point resolved against the immediate context at execution: its command, decoded
-    /// once, with the instance a dynamic binding in it reads (R-SP-4).
-    Split(QueuedSplitPoint, Semantics),
+    /// A split point resolved against the immediate context at execution: the queue's next
+    /// [`QueuedSplitPoint`], its command decoded once, with the instance a dynamic binding in it
+    /// reads (R-SP-4).
+    Split(Semantics),
     /// The immediate context's own calls since the last batch.
     Batch(CommandList, Semantics),
     /// A bundle call: the bundle's commands by reference, its declaration and footprint
@@ -189,7 +222,7 @@ impl ImmediateContext {
             away: false,
             recorder: device.immediate_recorder()?,
             scope: None,
-            queue: Vec::new(),
+            queue: Queue::default(),
             timing: GpuTiming::Inline,
             validating,
             cpu_data: HashMap::new(),
@@ -767,7 +800,9 @@ impl ImmediateContext {
     }
 
     /// Submits one segment of a list of `semantics`; a nested list comes back, to be executed
-    /// next with its restore flag.
+    /// next with its restore flag. A run, the common segment, is pushed here; the rest out of
+    /// line.
+    #[inline]
     fn submit(
         &mut self,
         segment: Segment<'_>,
@@ -775,45 +810,48 @@ impl ImmediateContext {
     ) -> Option<(CommandList, bool)> {
         match segment {
             Segment::Commands(run) => self.queue.push(Submission::Run(run.to_queued(), semantics)),
-            Segment::SplitPoint(decoded) => {
-                if let Some(split) = SplitPoint::new(decoded) {
-                    // What its dynamic binding reads: the immediate context's current instance
-                    // of the resource, now (R-SP-4, R-ST-8).
-                    let instance = split
-                        .dynamic_resource()
-                        .map(|resource| self.recorder.current_instance(resource));
-                    let split = match instance {
-                        Some(instance) => split.with_instance(instance),
-                        None => split,
-                    };
-                    if let Some(queued) = split.to_queued() {
-                        self.queue.push(Submission::Split(queued, semantics));
-                    }
-                }
-            }
-            Segment::Nested(decoded) => {
-                if let Command::ExecuteCommandList { list, restore } = decoded.command {
-                    return Some((list.to_list(), restore));
-                }
-                if let Command::DrawBundle { bundle } = decoded.command {
-                    match self.device.bundle_body(bundle) {
-                        Some(body) => self.queue.push(Submission::Bundle(
-                            body.commands,
-                            body.declaration,
-                            body.footprint,
-                        )),
-                        // A fast list holds no reference on the bundles it calls: this one
-                        // was released before the list ran (R-OBJ-3, R-OBJ-4). The call is
-                        // skipped; validation refuses the execution up front instead.
-                        None => self.execution_errors.push(Error::ReleasedObject {
-                            call: "draw_bundle",
-                            object: self.device.object_name(ObjectKind::Bundle, bundle),
-                        }),
-                    }
-                }
-            }
+            Segment::SplitPoint(decoded) => self.submit_split_point(decoded, semantics),
+            Segment::Nested(decoded) => return self.submit_nested(decoded),
         }
         None
+    }
+
+    /// Queues a split point, its dynamic binding resolved: it reads the immediate context's
+    /// current instance of the resource, now (R-SP-4, R-ST-8).
+    #[inline(never)]
+    fn submit_split_point(&mut self, decoded: Decoded<'_>, semantics: Semantics) {
+        if let Some(mut queued) = QueuedSplitPoint::new(decoded) {
+            if let Some(resource) = queued.split().dynamic_resource() {
+                queued.set_instance(self.recorder.current_instance(resource));
+            }
+            self.queue.push_split_point(queued, semantics);
+        }
+    }
+
+    /// Queues a bundle call, or hands back the nested list to execute.
+    #[inline(never)]
+    fn submit_nested(&mut self, decoded: Decoded<'_>) -> Option<(CommandList, bool)> {
+        match decoded.command {
+            Command::ExecuteCommandList { list, restore } => Some((list.to_list(), restore)),
+            Command::DrawBundle { bundle } => {
+                match self.device.bundle_body(bundle) {
+                    Some(body) => self.queue.push(Submission::Bundle(
+                        body.commands,
+                        body.declaration,
+                        body.footprint,
+                    )),
+                    // A fast list holds no reference on the bundles it calls: this one was
+                    // released before the list ran (R-OBJ-3, R-OBJ-4). The call is skipped;
+                    // validation refuses the execution up front instead.
+                    None => self.execution_errors.push(Error::ReleasedObject {
+                        call: "draw_bundle",
+                        object: self.device.object_name(ObjectKind::Bundle, bundle),
+                    }),
+                }
+                None
+            }
+            _ => None,
+        }
     }
 }
 
@@ -830,8 +868,9 @@ struct GpuSide {
 
 impl GpuSide {
     /// Consumes `queue` in order, leaving it empty (its capacity kept).
-    fn consume(&mut self, queue: &mut Vec<Submission>) {
-        for submission in queue.drain(..) {
+    fn consume(&mut self, queue: &mut Queue) {
+        let mut split_points = queue.split_points.drain(..);
+        for submission in queue.submissions.drain(..) {
             match submission {
                 Submission::Run(run, semantics) => {
                     self.gpu.count_ib_execution();
@@ -839,12 +878,14 @@ impl GpuSide {
                         self.gpu.execute_decoded(&decoded, semantics);
                     }
                 }
-                Submission::Split(queued, semantics) => {
-                    let split = queued.split();
-                    split.apply(|command| {
-                        self.gpu
-                            .execute_split_point(split.category(), command, semantics)
-                    });
+                Submission::Split(semantics) => {
+                    if let Some(queued) = split_points.next() {
+                        let split = queued.split();
+                        split.apply(|command| {
+                            self.gpu
+                                .execute_split_point(split.category(), command, semantics)
+                        });
+                    }
                 }
                 Submission::Batch(batch, semantics) => {
                     for decoded in batch.commands() {
@@ -879,7 +920,7 @@ impl GpuSide {
     }
 
     /// [`consume`](Self::consume) for the GPU thread, which owns the batch.
-    fn consume_owned(&mut self, mut queue: Vec<Submission>) {
+    fn consume_owned(&mut self, mut queue: Queue) {
         self.consume(&mut queue);
     }
 }

@@ -24,7 +24,9 @@ use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
 use crate::chunk::{ChunkHeader, ChunkView, SideKind, DATA_START};
-use crate::command::{decode, next_offset, Command, Decoded, NestedList, Opcode, Site, SplitPoint};
+use crate::command::{
+    decode, next_offset, Command, Decoded, InstanceId, NestedList, Opcode, Site, SplitPoint,
+};
 use crate::desc::Semantics;
 use crate::device::DeviceShared;
 use crate::error::ObjectName;
@@ -442,16 +444,32 @@ pub struct Segments<'a> {
     /// Where the next run of commands starts; `None` once the last run was yielded.
     cursor: Option<Position>,
     /// The split point or nested list that ends the run just yielded.
-    pending: Option<Segment<'a>>,
+    pending: Option<&'a IndexEntry>,
     _list: std::marker::PhantomData<&'a CommandList>,
+}
+
+impl<'a> Segments<'a> {
+    /// The split point or nested list an index entry points at, decoded.
+    fn at(&self, entry: &IndexEntry) -> Segment<'a> {
+        // SAFETY: index entries point at commands of this list's sealed chunks.
+        let (mut decoded, _) = unsafe { decode(entry.chunk as *const u8, entry.offset as usize) };
+        decoded.site = Some(Site {
+            list: self.list.cast(),
+        });
+        match entry.kind == SideKind::Split as u32 {
+            true => Segment::SplitPoint(decoded),
+            false => Segment::Nested(decoded),
+        }
+    }
 }
 
 impl<'a> Iterator for Segments<'a> {
     type Item = Segment<'a>;
 
     fn next(&mut self) -> Option<Segment<'a>> {
+        // The entry is kept, not the decoded command: a segment is about a hundred bytes.
         if let Some(pending) = self.pending.take() {
-            return Some(pending);
+            return Some(self.at(pending));
         }
         let cursor = self.cursor?;
         let Some(entry) = self.index.next() else {
@@ -471,24 +489,15 @@ impl<'a> Iterator for Segments<'a> {
             chunk: entry.chunk,
             offset: entry.offset as usize,
         };
-        // SAFETY: index entries point at commands of this list's sealed chunks.
-        let (mut decoded, next) = unsafe { decode(entry.chunk as *const u8, at.offset) };
-        decoded.site = Some(Site {
-            list: self.list.cast(),
-        });
-        let split = if entry.kind != SideKind::Split as u32 {
-            Segment::Nested(decoded)
-        } else {
-            Segment::SplitPoint(decoded)
-        };
         self.cursor = Some(Position {
             chunk: entry.chunk,
-            offset: next,
+            // SAFETY: index entries point at commands of this list's sealed chunks.
+            offset: unsafe { next_offset(entry.chunk as *const u8, at.offset) },
         });
         if is_empty(cursor, at) {
-            return Some(split);
+            return Some(self.at(entry));
         }
-        self.pending = Some(split);
+        self.pending = Some(entry);
         Some(Segment::Commands(CommandRun::new(self.list, cursor, at)))
     }
 }
@@ -974,28 +983,7 @@ impl<'a> Iterator for Commands<'a> {
     }
 }
 
-impl SplitPoint<'_> {
-    /// The split point, decoded and patched, keeping its list alive: for a GPU model that runs
-    /// later or on another thread (R-EX-3). One reference count, no copy and no second decode.
-    /// `None` unless the command came from [`CommandList::segments`].
-    pub fn to_queued(&self) -> Option<QueuedSplitPoint> {
-        let site = self.decoded().site?;
-        let list = site.list.cast::<ListHeader>();
-        // SAFETY: `list` is the header of the live list the segments borrow; one more reference.
-        unsafe { list.as_ref() }
-            .references
-            .fetch_add(1, Ordering::Relaxed);
-        Some(QueuedSplitPoint {
-            // SAFETY: only the lifetime changes: the split point borrows the chunks of the list
-            // whose reference `list` now holds, alive until the value drops, and
-            // `QueuedSplitPoint::split` lends it out only for a borrow of the value.
-            split: unsafe { std::mem::transmute::<SplitPoint<'_>, SplitPoint<'static>>(*self) },
-            list: CommandList { header: list },
-        })
-    }
-}
-
-/// A split point that keeps its list alive ([`SplitPoint::to_queued`]): what the executing
+/// A split point that keeps its list alive ([`QueuedSplitPoint::new`]): what the executing
 /// context hands the GPU model, decoded once.
 pub struct QueuedSplitPoint {
     /// Borrows `list`'s chunks, for as long as the value lives (never handed out as `'static`).
@@ -1010,6 +998,33 @@ unsafe impl Send for QueuedSplitPoint {}
 unsafe impl Sync for QueuedSplitPoint {}
 
 impl QueuedSplitPoint {
+    /// The split point `decoded` is, keeping its list alive: for a GPU model that runs later or
+    /// on another thread (R-EX-3). One reference count, no copy of the list and no second
+    /// decode. `None` unless `decoded` is a split point and came from
+    /// [`CommandList::segments`]. Until [`set_instance`](Self::set_instance), a dynamic binding
+    /// reads the creation contents.
+    pub fn new(decoded: Decoded<'_>) -> Option<Self> {
+        let site = decoded.site?;
+        let split = SplitPoint::new(decoded)?;
+        let list = site.list.cast::<ListHeader>();
+        // SAFETY: `list` is the header of the live list the segments borrow; one more reference.
+        unsafe { list.as_ref() }
+            .references
+            .fetch_add(1, Ordering::Relaxed);
+        Some(Self {
+            // SAFETY: only the lifetime changes: the split point borrows the chunks of the list
+            // whose reference `list` now holds, alive until the value drops, and
+            // `QueuedSplitPoint::split` lends it out only for a borrow of the value.
+            split: unsafe { std::mem::transmute::<SplitPoint<'_>, SplitPoint<'static>>(split) },
+            list: CommandList { header: list },
+        })
+    }
+
+    /// Makes the waiting binding read `instance` (see [`SplitPoint::set_instance`]).
+    pub fn set_instance(&mut self, instance: InstanceId) {
+        self.split.set_instance(instance);
+    }
+
     /// The split point, borrowed from the value.
     pub fn split(&self) -> &SplitPoint<'_> {
         &self.split

@@ -283,12 +283,12 @@ pub struct Decoded<'a> {
     /// Offset of the command in its chunk.
     pub offset: u32,
     /// Where the command lives, when it came from `CommandList::segments` (for
-    /// [`SplitPoint::to_queued`]).
+    /// [`QueuedSplitPoint::new`](crate::QueuedSplitPoint::new)).
     pub(crate) site: Option<Site>,
 }
 
 /// The list a decoded command lives in: the address of its header (`list.rs` knows it as a
-/// `ListHeader`), to keep the list alive for a command handed on (`SplitPoint::to_queued`).
+/// `ListHeader`), to keep the list alive for a command handed on (`QueuedSplitPoint::new`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Site {
     pub(crate) list: NonNull<u8>,

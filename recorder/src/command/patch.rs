@@ -57,8 +57,14 @@ impl<'a> SplitPoint<'a> {
     }
 
     /// The split point with its waiting binding reading `instance`.
-    pub fn with_instance(self, instance: InstanceId) -> Self {
-        Self { instance, ..self }
+    pub fn with_instance(mut self, instance: InstanceId) -> Self {
+        self.set_instance(instance);
+        self
+    }
+
+    /// Makes the waiting binding read `instance`.
+    pub fn set_instance(&mut self, instance: InstanceId) {
+        self.instance = instance;
     }
 
     /// Calls `apply` with the command as execution applies it: the waiting binding reads the

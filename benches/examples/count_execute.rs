@@ -1,0 +1,68 @@
+//! Does the `execute` bench's work a given number of times, for instruction counts that do not
+//! depend on the machine's noise: run it under cachegrind for N = 1 and N = 11 and divide the
+//! difference by 10 executions. `detached SPLIT_POINTS N`: executes the bench's legacy
+//! split-point list on a detached immediate context (the CPU side of execution alone, as
+//! `execute_split_points` times it); `consume N`: the GPU model consumes a fast 10,000-draw
+//! list (`gpu_model/consume_10000_draws`: executed, then `sync_gpu`, then the records taken).
+//!
+//! ```sh
+//! cargo build --release -p benches --example count_execute
+//! for n in 1 11; do
+//!     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+//!         target/release/examples/count_execute detached 1000 $n 2>&1 | grep 'I *refs'
+//! done
+//! ```
+//!
+//! Arguments: the mode, the split points in the 1,000-draw list (`detached`; 0, 10, 100 or 1,000
+//! in the bench) and the executions after the first.
+
+use benches::ExecuteScene;
+use executor::{GpuTiming, ImmediateContext};
+use recorder::{Device, DeviceDesc, RestoreState, Semantics};
+
+const USAGE: &str = "usage: count_execute detached SPLIT_POINTS ITERATIONS | consume ITERATIONS";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (consume, split_points, iterations) = match args.as_slice() {
+        ["detached", split_points, iterations] => (false, *split_points, *iterations),
+        ["consume", iterations] => (true, "0", *iterations),
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    let (Ok(split_points), Ok(iterations)) =
+        (split_points.parse::<u32>(), iterations.parse::<u32>())
+    else {
+        eprintln!("{USAGE}");
+        std::process::exit(2);
+    };
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..Default::default()
+    });
+    let scene = ExecuteScene::new(&device).unwrap_or_else(|error| panic!("the scene: {error}"));
+    let list = match consume {
+        true => scene.list(&device, Semantics::Fast, 10_000, 0),
+        false => scene.list(&device, Semantics::Legacy, 1_000, split_points),
+    }
+    .unwrap_or_else(|error| panic!("the list: {error}"));
+    let mut immediate =
+        ImmediateContext::new(&device).unwrap_or_else(|error| panic!("the immediate: {error}"));
+    immediate.set_gpu_timing(match consume {
+        true => GpuTiming::Deferred,
+        false => GpuTiming::Detached,
+    });
+    for _ in 0..=iterations {
+        immediate
+            .execute_command_list(std::hint::black_box(&list), RestoreState::ClearState)
+            .unwrap_or_else(|error| panic!("the execution: {error}"));
+        if consume {
+            immediate.sync_gpu();
+            std::hint::black_box(immediate.take_records());
+        }
+    }
+    println!("split points {}", list.stats().split_points);
+}
