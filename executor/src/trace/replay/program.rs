@@ -17,8 +17,8 @@
 //! engine accepts a step is the run's business, not the program's.
 
 use recorder::{
-    BindFlags, Engine, Format, MapType, ObjectKind, PrimitiveTopology, Rect, Remap, RemapKind,
-    Semantics, SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
+    BindFlags, Engine, Format, MapType, PrimitiveTopology, Rect, Remap, RemapKind, Semantics,
+    SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
 };
 
 use crate::trace::syntax::ast::{CallContext, Expectation as AstExpectation, Form, Method};
@@ -26,51 +26,7 @@ use crate::trace::syntax::ast::{CallContext, Expectation as AstExpectation, Form
 /// An object of the trace, by its number: an index into [`Program::objects`].
 pub(crate) type ObjId = usize;
 
-/// What an object of the trace is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum ObjKind {
-    Buffer,
-    Texture,
-    ShaderResourceView,
-    UnorderedAccessView,
-    RenderTargetView,
-    DepthStencilView,
-    Shader,
-    InputLayout,
-    BlendState,
-    RasterizerState,
-    DepthStencilState,
-    SamplerState,
-    Predicate,
-    SwapChain,
-    Context,
-    BundleRecorder,
-    CommandList,
-    Fence,
-}
-
-impl ObjKind {
-    /// The engine's kind of the object, for the engine objects (not contexts, lists, fences).
-    pub(crate) fn engine(self) -> Option<ObjectKind> {
-        Some(match self {
-            Self::Buffer => ObjectKind::Buffer,
-            Self::Texture => ObjectKind::Texture,
-            Self::ShaderResourceView => ObjectKind::ShaderResourceView,
-            Self::UnorderedAccessView => ObjectKind::UnorderedAccessView,
-            Self::RenderTargetView => ObjectKind::RenderTargetView,
-            Self::DepthStencilView => ObjectKind::DepthStencilView,
-            Self::Shader => ObjectKind::Shader,
-            Self::InputLayout => ObjectKind::InputLayout,
-            Self::BlendState => ObjectKind::BlendState,
-            Self::RasterizerState => ObjectKind::RasterizerState,
-            Self::DepthStencilState => ObjectKind::DepthStencilState,
-            Self::SamplerState => ObjectKind::SamplerState,
-            Self::Predicate => ObjectKind::Query,
-            Self::SwapChain => ObjectKind::SwapChain,
-            Self::Context | Self::BundleRecorder | Self::CommandList | Self::Fence => return None,
-        })
-    }
-}
+pub(super) use crate::trace::syntax::ObjKind;
 
 /// One object of the trace.
 #[derive(Clone, Debug)]

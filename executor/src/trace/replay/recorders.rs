@@ -67,7 +67,7 @@ impl Shared {
         call.objects(&mut named);
         let object = named.into_iter().find(|&id| {
             let object = &self.program.objects[id];
-            object.kind.engine().is_some() && self.handles.get(id).is_none()
+            object.kind.is_engine_object() && self.handles.get(id).is_none()
         })?;
         let object = &self.program.objects[object];
         Some(Error::RefusedDeclaration {

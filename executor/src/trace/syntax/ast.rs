@@ -23,6 +23,7 @@
 use std::fmt;
 
 use super::name::{Format, Name};
+use super::symbols::ObjKind;
 use super::value::{DrawField, ExpectedValue};
 use super::words::{
     BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,
@@ -299,6 +300,32 @@ pub enum Declaration {
         /// The object released.
         name: Name,
     },
+}
+
+impl Declaration {
+    /// The name the declaration declares and what it is; `None` for `device` and `release`,
+    /// which declare nothing. A swap chain declares its textures and RTVs with it.
+    pub(crate) fn declares(&self) -> Option<(&Name, ObjKind)> {
+        Some(match self {
+            Self::Device { .. } | Self::Release { .. } => return None,
+            Self::Buffer { name, .. } => (name, ObjKind::Buffer),
+            Self::Texture { name, .. } => (name, ObjKind::Texture),
+            Self::ShaderResourceView { name, .. } => (name, ObjKind::ShaderResourceView),
+            Self::UnorderedAccessView { name, .. } => (name, ObjKind::UnorderedAccessView),
+            Self::RenderTargetView { name, .. } => (name, ObjKind::RenderTargetView),
+            Self::DepthStencilView { name, .. } => (name, ObjKind::DepthStencilView),
+            Self::Shader { name, .. } => (name, ObjKind::Shader),
+            Self::InputLayout { name, .. } => (name, ObjKind::InputLayout),
+            Self::BlendState { name } => (name, ObjKind::BlendState),
+            Self::RasterizerState { name } => (name, ObjKind::RasterizerState),
+            Self::DepthStencilState { name } => (name, ObjKind::DepthStencilState),
+            Self::SamplerState { name } => (name, ObjKind::SamplerState),
+            Self::Predicate { name } => (name, ObjKind::Predicate),
+            Self::Swapchain { name, .. } => (name, ObjKind::SwapChain),
+            Self::Context { name, .. } => (name, ObjKind::Context),
+            Self::Bundle { name, .. } => (name, ObjKind::BundleRecorder),
+        })
+    }
 }
 
 /// How the arguments of a [`Method`] (and an [`Expectation`]) are held: the one shape of a

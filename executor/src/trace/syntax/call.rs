@@ -18,7 +18,7 @@ use super::ast::{Call, CallContext, Method, Rect, Remap, Viewport};
 use super::cursor::{Cursor, Result};
 use super::lex::quote;
 use super::parse::Parser;
-use super::symbols::{Kind, Want};
+use super::symbols::{ObjKind, Want};
 use super::words::{parse_yes_no, Compression, Engine, MapType, Stage, Topology};
 
 impl Parser {
@@ -301,17 +301,17 @@ impl Parser {
                     .map(|v| cursor.word_token(v, "engine=", Engine::from_name, Engine::choices()))
                     .transpose()?;
                 match self.symbols.lookup(fence.as_str()) {
-                    Some(entry) if entry.kind == Kind::Fence => {}
+                    Some(entry) if entry.kind == ObjKind::Fence => {}
                     Some(entry) => {
                         return Err(cursor.error(format_args!(
                             "expected a fence name, found {} {}",
-                            entry.kind.describe(),
+                            entry.describe(),
                             quote(fence.as_str())
                         )))
                     }
                     None => self
                         .symbols
-                        .declare(fence.as_str(), Kind::Fence, cursor.line())
+                        .declare(fence.as_str(), ObjKind::Fence, cursor.line())
                         .map_err(|message| cursor.error(message))?,
                 }
                 if token == "insert_fence" {
@@ -359,7 +359,7 @@ impl Parser {
                         .map(|v| cursor.yes_no_token(v, "restore="))
                         .transpose()?;
                     self.symbols
-                        .declare(list.as_str(), Kind::CommandList, cursor.line())
+                        .declare(list.as_str(), ObjKind::CommandList, cursor.line())
                         .map_err(|message| cursor.error(message))?;
                     Method::FinishCommandList { list, restore }
                 }

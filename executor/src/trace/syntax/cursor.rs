@@ -15,7 +15,7 @@ use super::ast::{BindFlags, SlotRange, SlotSet};
 use super::error::ParseError;
 use super::lex::{self, quote, NumberError};
 use super::name::{is_name, Format, Name};
-use super::symbols::{Kind, Symbols, Want};
+use super::symbols::{Symbols, Want};
 use super::words::BindFlag;
 
 pub(crate) type Result<T> = std::result::Result<T, ParseError>;
@@ -39,7 +39,7 @@ pub(crate) fn found(symbols: &Symbols, token: &str) -> String {
         );
     }
     match symbols.lookup(token) {
-        Some(entry) => format!("{} {}", entry.kind.describe(), quote(token)),
+        Some(entry) => format!("{} {}", entry.describe(), quote(token)),
         None => format!("unknown name {}", quote(token)),
     }
 }
@@ -199,15 +199,13 @@ impl<'a> Cursor<'a> {
             None
         };
         if let (Some(entry), Some(name)) = (entry, Name::new(token)) {
-            if want.accepts(entry.kind) {
+            if want.accepts(entry) {
                 return Ok(Some(name));
             }
         }
         let or_null = if nullable { " or null" } else { "" };
         let mut found = found(symbols, token);
-        if want == Want::Bundle
-            && entry.map(|e| e.kind) == Some(Kind::BundleRecorder { finished: false })
-        {
+        if want == Want::Bundle && entry.is_some_and(|e| e.is_unfinished_bundle()) {
             found.push_str(&format!(" (no '{token} finish' before this line)"));
         }
         Err(self.expected(&format!("{}{or_null}", want.describe()), found))

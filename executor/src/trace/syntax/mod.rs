@@ -87,7 +87,7 @@ pub use ast::{
 };
 pub use error::ParseError;
 pub use name::{Format, Name};
-pub(super) use symbols::split_derived;
+pub(super) use symbols::{split_derived, ObjKind};
 pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
 pub use words::{
     BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,

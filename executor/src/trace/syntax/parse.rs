@@ -15,7 +15,7 @@ use super::cursor::{Cursor, Options, Result};
 use super::error::ParseError;
 use super::lex::{self, quote};
 use super::name::{Format, Name};
-use super::symbols::{Kind, Symbols, Want};
+use super::symbols::{ObjKind, Symbols, Want};
 use super::words::{Semantics, Stage, UavFlag, Usage, Validation};
 
 /// The parser's state between lines.
@@ -80,12 +80,12 @@ impl Parser {
                 .and_then(|name| self.symbols.lookup(name.as_str()))
                 .map(|entry| entry.kind);
             let message = match (name, kind) {
-                (Some(name), Some(Kind::Context)) => {
+                (Some(name), Some(ObjKind::Context)) => {
                     return self
                         .call(cursor, CallContext::Deferred(name))
                         .map(Statement::Call)
                 }
-                (Some(name), Some(Kind::BundleRecorder { .. })) => {
+                (Some(name), Some(ObjKind::BundleRecorder)) => {
                     return self
                         .call(cursor, CallContext::BundleRecorder(name))
                         .map(Statement::Call)
@@ -308,30 +308,17 @@ impl Parser {
 
     /// Enters a parsed declaration into the symbol table.
     fn enter(&mut self, cursor: &Cursor<'_>, declaration: &Declaration) -> Result<()> {
-        let (name, kind): (&Name, Kind) = match declaration {
-            Declaration::Device { .. } | Declaration::Release { .. } => return Ok(()),
-            Declaration::Buffer { name, .. } => (name, Kind::Buffer),
-            Declaration::Texture { name, .. } => (name, Kind::Texture),
-            Declaration::ShaderResourceView { name, .. } => (name, Kind::ShaderResourceView),
-            Declaration::UnorderedAccessView { name, .. } => (name, Kind::UnorderedAccessView),
-            Declaration::RenderTargetView { name, .. } => (name, Kind::RenderTargetView),
-            Declaration::DepthStencilView { name, .. } => (name, Kind::DepthStencilView),
-            Declaration::Shader { name, .. } => (name, Kind::Shader),
-            Declaration::InputLayout { name, .. } => (name, Kind::InputLayout),
-            Declaration::BlendState { name } => (name, Kind::BlendState),
-            Declaration::RasterizerState { name } => (name, Kind::RasterizerState),
-            Declaration::DepthStencilState { name } => (name, Kind::DepthStencilState),
-            Declaration::SamplerState { name } => (name, Kind::SamplerState),
-            Declaration::Predicate { name } => (name, Kind::Predicate),
+        let declared = match declaration {
             Declaration::Swapchain { name, buffers, .. } => {
-                (name, Kind::Swapchain { buffers: *buffers })
+                self.symbols
+                    .declare_swap_chain(name.as_str(), *buffers, cursor.line())
             }
-            Declaration::Context { name, .. } => (name, Kind::Context),
-            Declaration::Bundle { name, .. } => (name, Kind::BundleRecorder { finished: false }),
+            _ => match declaration.declares() {
+                Some((name, kind)) => self.symbols.declare(name.as_str(), kind, cursor.line()),
+                None => Ok(()),
+            },
         };
-        self.symbols
-            .declare(name.as_str(), kind, cursor.line())
-            .map_err(|message| cursor.error(message))
+        declared.map_err(|message| cursor.error(message))
     }
 }
 

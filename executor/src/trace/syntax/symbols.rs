@@ -19,9 +19,10 @@
 
 use std::collections::HashMap;
 
-/// What a declared name is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+/// What an object of a trace is: the one kind the parser's symbol table and the replay's
+/// program both use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ObjKind {
     Buffer,
     Texture,
     ShaderResourceView,
@@ -35,21 +36,17 @@ pub(crate) enum Kind {
     DepthStencilState,
     SamplerState,
     Predicate,
-    Swapchain {
-        buffers: u64,
-    },
+    SwapChain,
     /// A deferred context.
     Context,
     /// A bundle recorder; once finished, also the bundle of the same name.
-    BundleRecorder {
-        finished: bool,
-    },
+    BundleRecorder,
     CommandList,
     /// Declared by its first `insert_fence` or `insert_wait_on_fence`.
     Fence,
 }
 
-impl Kind {
+impl ObjKind {
     /// The kind in words, for messages: "found texture 'albedo'".
     pub(crate) fn describe(self) -> &'static str {
         match self {
@@ -66,13 +63,21 @@ impl Kind {
             Self::DepthStencilState => "depth-stencil state",
             Self::SamplerState => "sampler state",
             Self::Predicate => "predicate",
-            Self::Swapchain { .. } => "swap chain",
+            Self::SwapChain => "swap chain",
             Self::Context => "deferred context",
-            Self::BundleRecorder { finished: false } => "bundle recorder",
-            Self::BundleRecorder { finished: true } => "bundle",
+            Self::BundleRecorder => "bundle recorder",
             Self::CommandList => "command list",
             Self::Fence => "fence",
         }
+    }
+
+    /// Whether the engine makes the object: contexts, bundle recorders, lists and fences are
+    /// made by the replay's own calls.
+    pub(crate) fn is_engine_object(self) -> bool {
+        !matches!(
+            self,
+            Self::Context | Self::BundleRecorder | Self::CommandList | Self::Fence
+        )
     }
 }
 
@@ -124,24 +129,25 @@ impl Want {
         }
     }
 
-    pub(crate) fn accepts(self, kind: Kind) -> bool {
+    pub(crate) fn accepts(self, entry: Entry) -> bool {
+        let kind = entry.kind;
         match self {
-            Self::Buffer => kind == Kind::Buffer,
-            Self::Resource => matches!(kind, Kind::Buffer | Kind::Texture),
-            Self::ShaderResourceView => kind == Kind::ShaderResourceView,
-            Self::UnorderedAccessView => kind == Kind::UnorderedAccessView,
-            Self::RenderTargetView => kind == Kind::RenderTargetView,
-            Self::DepthStencilView => kind == Kind::DepthStencilView,
-            Self::Shader => kind == Kind::Shader,
-            Self::InputLayout => kind == Kind::InputLayout,
-            Self::BlendState => kind == Kind::BlendState,
-            Self::RasterizerState => kind == Kind::RasterizerState,
-            Self::DepthStencilState => kind == Kind::DepthStencilState,
-            Self::SamplerState => kind == Kind::SamplerState,
-            Self::Predicate => kind == Kind::Predicate,
-            Self::Swapchain => matches!(kind, Kind::Swapchain { .. }),
-            Self::CommandList => kind == Kind::CommandList,
-            Self::Bundle => kind == Kind::BundleRecorder { finished: true },
+            Self::Buffer => kind == ObjKind::Buffer,
+            Self::Resource => matches!(kind, ObjKind::Buffer | ObjKind::Texture),
+            Self::ShaderResourceView => kind == ObjKind::ShaderResourceView,
+            Self::UnorderedAccessView => kind == ObjKind::UnorderedAccessView,
+            Self::RenderTargetView => kind == ObjKind::RenderTargetView,
+            Self::DepthStencilView => kind == ObjKind::DepthStencilView,
+            Self::Shader => kind == ObjKind::Shader,
+            Self::InputLayout => kind == ObjKind::InputLayout,
+            Self::BlendState => kind == ObjKind::BlendState,
+            Self::RasterizerState => kind == ObjKind::RasterizerState,
+            Self::DepthStencilState => kind == ObjKind::DepthStencilState,
+            Self::SamplerState => kind == ObjKind::SamplerState,
+            Self::Predicate => kind == ObjKind::Predicate,
+            Self::Swapchain => kind == ObjKind::SwapChain,
+            Self::CommandList => kind == ObjKind::CommandList,
+            Self::Bundle => entry.is_bundle(),
             Self::Any => true,
         }
     }
@@ -178,8 +184,41 @@ pub(crate) const RESERVED: &[&str] = &[
 /// and RTVs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Entry {
-    pub kind: Kind,
+    pub kind: ObjKind,
     pub line: usize,
+    /// A swap chain's buffers (its derived names `P.K`, `P.K.rtv` for `K` below); 0 otherwise.
+    buffers: u64,
+    /// A bundle recorder that was finished: the bundle exists.
+    finished: bool,
+}
+
+impl Entry {
+    fn new(kind: ObjKind, line: usize) -> Self {
+        Self {
+            kind,
+            line,
+            buffers: 0,
+            finished: false,
+        }
+    }
+
+    /// A finished bundle recorder: the bundle of the same name.
+    pub(crate) fn is_bundle(self) -> bool {
+        self.kind == ObjKind::BundleRecorder && self.finished
+    }
+
+    /// A bundle recorder not finished yet.
+    pub(crate) fn is_unfinished_bundle(self) -> bool {
+        self.kind == ObjKind::BundleRecorder && !self.finished
+    }
+
+    /// What the name is, in words: its kind's, "bundle" once a bundle recorder is finished.
+    pub(crate) fn describe(self) -> &'static str {
+        match self.is_bundle() {
+            true => "bundle",
+            false => self.kind.describe(),
+        }
+    }
 }
 
 /// The smallest `K` declared as `P.K` or `P.K.rtv` under one prefix `P`.
@@ -219,24 +258,39 @@ impl Symbols {
             return Some(*entry);
         }
         let (prefix, k, rtv) = split_derived(name)?;
-        match self.names.get(prefix)? {
-            Entry {
-                kind: Kind::Swapchain { buffers },
-                line,
-            } if k < *buffers => Some(Entry {
-                kind: if rtv {
-                    Kind::RenderTargetView
-                } else {
-                    Kind::Texture
-                },
-                line: *line,
-            }),
-            _ => None,
-        }
+        let chain = self.names.get(prefix)?;
+        let kind = match rtv {
+            true => ObjKind::RenderTargetView,
+            false => ObjKind::Texture,
+        };
+        (chain.kind == ObjKind::SwapChain && k < chain.buffers)
+            .then(|| Entry::new(kind, chain.line))
     }
 
     /// Declares `name` as `kind` on `line`; the error message says why it cannot be.
-    pub(crate) fn declare(&mut self, name: &str, kind: Kind, line: usize) -> Result<(), String> {
+    pub(crate) fn declare(&mut self, name: &str, kind: ObjKind, line: usize) -> Result<(), String> {
+        self.enter(name, Entry::new(kind, line))
+    }
+
+    /// Declares `name` as a swap chain of `buffers` buffers on `line` (its textures and RTVs
+    /// with it); the error message says why it cannot be.
+    pub(crate) fn declare_swap_chain(
+        &mut self,
+        name: &str,
+        buffers: u64,
+        line: usize,
+    ) -> Result<(), String> {
+        self.enter(
+            name,
+            Entry {
+                buffers,
+                ..Entry::new(ObjKind::SwapChain, line)
+            },
+        )
+    }
+
+    fn enter(&mut self, name: &str, entry: Entry) -> Result<(), String> {
+        let Entry { kind, line, .. } = entry;
         if RESERVED.contains(&name) {
             return Err(format!(
                 "'{name}' is a reserved word (imm, null, expect, release and the declaration \
@@ -246,11 +300,12 @@ impl Symbols {
         if let Some(entry) = self.lookup(name) {
             return Err(format!(
                 "'{name}' is already declared ({} on line {})",
-                entry.kind.describe(),
+                entry.describe(),
                 entry.line
             ));
         }
-        if let Kind::Swapchain { buffers } = kind {
+        if kind == ObjKind::SwapChain {
+            let buffers = entry.buffers;
             if let Some(clash) = self.derived.get(name).filter(|d| d.k < buffers) {
                 let suffix = if clash.rtv { ".rtv" } else { "" };
                 return Err(format!(
@@ -269,14 +324,14 @@ impl Symbols {
                 *lowest = Derived { k, rtv, line };
             }
         }
-        self.names.insert(name.to_owned(), Entry { kind, line });
+        self.names.insert(name.to_owned(), entry);
         Ok(())
     }
 
     /// `finish` on bundle recorder `name`: the bundle exists from now on.
     pub(crate) fn finish_bundle(&mut self, name: &str) {
         if let Some(entry) = self.names.get_mut(name) {
-            entry.kind = Kind::BundleRecorder { finished: true };
+            entry.finished = entry.kind == ObjKind::BundleRecorder;
         }
     }
 }
@@ -288,24 +343,18 @@ mod tests {
     #[test]
     fn swapchain_names_are_derived() {
         let mut symbols = Symbols::default();
-        symbols
-            .declare("sc", Kind::Swapchain { buffers: 2 }, 1)
-            .unwrap();
-        assert_eq!(symbols.lookup("sc.1").unwrap().kind, Kind::Texture);
+        symbols.declare_swap_chain("sc", 2, 1).unwrap();
+        assert_eq!(symbols.lookup("sc.1").unwrap().kind, ObjKind::Texture);
         assert_eq!(
             symbols.lookup("sc.0.rtv").unwrap().kind,
-            Kind::RenderTargetView
+            ObjKind::RenderTargetView
         );
         assert!(symbols.lookup("sc.2").is_none());
         assert!(symbols.lookup("sc.01").is_none());
-        assert!(symbols.declare("sc.1", Kind::Buffer, 2).is_err());
-        symbols.declare("sc.2.rtv", Kind::Buffer, 3).unwrap();
-        symbols.declare("other.5.rtv", Kind::Buffer, 4).unwrap();
-        assert!(symbols
-            .declare("other", Kind::Swapchain { buffers: 6 }, 5)
-            .is_err());
-        symbols
-            .declare("other", Kind::Swapchain { buffers: 5 }, 5)
-            .unwrap();
+        assert!(symbols.declare("sc.1", ObjKind::Buffer, 2).is_err());
+        symbols.declare("sc.2.rtv", ObjKind::Buffer, 3).unwrap();
+        symbols.declare("other.5.rtv", ObjKind::Buffer, 4).unwrap();
+        assert!(symbols.declare_swap_chain("other", 6, 5).is_err());
+        symbols.declare_swap_chain("other", 5, 5).unwrap();
     }
 }
