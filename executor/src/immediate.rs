@@ -19,7 +19,7 @@
 //! points are looked at here, each decoded once: the list's index yields it decoded,
 //! [`SplitPoint`] names the binding that waits for the current instance, this context looks the
 //! instance up, and the patched split point travels to the GPU model as it is
-//! ([`QueuedSplitPoint`]), never decoded again. Validation mode adds a walk per execution over the
+//! ([`SplitPointQueue`]), never decoded again. Validation mode adds a walk per execution over the
 //! commands of its fast lists (a fast list names objects it holds no reference on: did the
 //! application release any?); a legacy list keeps what it names alive, so only its nested lists
 //! and bundle calls are looked into (R-V-1). Nested lists of any depth are walked with an
@@ -66,7 +66,7 @@ use std::collections::{HashMap, HashSet};
 use recorder::command::{Command, Decoded, InstanceId, ViewFlags};
 use recorder::Semantics;
 use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
-use recorder::{CommandList, Device, Error, QueuedRun, QueuedSplitPoint};
+use recorder::{CommandList, Device, Error, QueuedRun, SplitPointQueue};
 use recorder::{
     DeviceContext, ImmediateRole, ListStats, MapFlags, Mapped, RecordError, Recorder, RestoreState,
 };
@@ -152,17 +152,12 @@ pub enum GpuTiming {
 struct Queue {
     submissions: Vec<Submission>,
     /// One per [`Submission::Split`], in the same order.
-    split_points: Vec<QueuedSplitPoint>,
+    split_points: SplitPointQueue,
 }
 
 impl Queue {
     fn push(&mut self, submission: Submission) {
         self.submissions.push(submission);
-    }
-
-    fn push_split_point(&mut self, split_point: QueuedSplitPoint, semantics: Semantics) {
-        self.split_points.push(split_point);
-        self.submissions.push(Submission::Split(semantics));
     }
 
     fn is_empty(&mut self) -> bool {
@@ -182,8 +177,8 @@ enum Submission {
     /// One indirect-buffer execution: a run of a list's commands.
     Run(QueuedRun, Semantics),
     /// A split point resolved against the immediate context at execution: the queue's next
-    /// [`QueuedSplitPoint`], its command decoded once, with the instance a dynamic binding in it
-    /// reads (R-SP-4).
+    /// split point ([`SplitPointQueue`]), its command decoded once, with the instance a dynamic
+    /// binding in it reads (R-SP-4).
     Split(Semantics),
     /// The immediate context's own calls since the last batch.
     Batch(CommandList, Semantics),
@@ -820,11 +815,13 @@ impl ImmediateContext {
     /// current instance of the resource, now (R-SP-4, R-ST-8).
     #[inline(never)]
     fn submit_split_point(&mut self, decoded: Decoded<'_>, semantics: Semantics) {
-        if let Some(mut queued) = QueuedSplitPoint::new(decoded) {
-            if let Some(resource) = queued.split().dynamic_resource() {
-                queued.set_instance(self.recorder.current_instance(resource));
-            }
-            self.queue.push_split_point(queued, semantics);
+        let recorder = &self.recorder;
+        let queue = &mut self.queue;
+        if queue
+            .split_points
+            .push(decoded, |resource| recorder.current_instance(resource))
+        {
+            queue.push(Submission::Split(semantics));
         }
     }
 
@@ -869,7 +866,7 @@ struct GpuSide {
 impl GpuSide {
     /// Consumes `queue` in order, leaving it empty (its capacity kept).
     fn consume(&mut self, queue: &mut Queue) {
-        let mut split_points = queue.split_points.drain(..);
+        let mut split_points = queue.split_points.iter();
         for submission in queue.submissions.drain(..) {
             match submission {
                 Submission::Run(run, semantics) => {
@@ -879,8 +876,7 @@ impl GpuSide {
                     }
                 }
                 Submission::Split(semantics) => {
-                    if let Some(queued) = split_points.next() {
-                        let split = queued.split();
+                    if let Some(split) = split_points.next() {
                         split.apply(|command| {
                             self.gpu
                                 .execute_split_point(split.category(), command, semantics)
@@ -917,6 +913,8 @@ impl GpuSide {
                 }
             }
         }
+        drop(split_points);
+        queue.split_points.clear();
     }
 
     /// [`consume`](Self::consume) for the GPU thread, which owns the batch.

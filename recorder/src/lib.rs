@@ -136,8 +136,8 @@ pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordEr
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
-    CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
-    QueuedSplitPoint, Segment, SegmentWalk, Segments, StartState,
+    CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun, Segment,
+    SegmentWalk, Segments, SplitPointQueue, StartState,
 };
 pub use role::{BundleRole, DeferredRole, ImmediateRole, Role};
 pub use split::{SplitCategory, SplitCounts};

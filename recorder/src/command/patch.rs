@@ -23,7 +23,7 @@ use super::{BoundBuffer, BoundView, Command, Decoded, InstanceId};
 /// A decoded split point and the instance its dynamic binding reads (see the module essay).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SplitPoint<'a> {
-    decoded: Decoded<'a>,
+    command: Command<'a>,
     category: SplitCategory,
     /// What a binding marked `RESOLVE_AT_EXECUTION` reads, once resolved.
     instance: InstanceId,
@@ -34,7 +34,7 @@ impl<'a> SplitPoint<'a> {
     /// a dynamic binding reads the creation contents.
     pub fn new(decoded: Decoded<'a>) -> Option<Self> {
         Some(Self {
-            decoded,
+            command: decoded.command,
             category: decoded.split?,
             instance: InstanceId::INITIAL,
         })
@@ -46,8 +46,8 @@ impl<'a> SplitPoint<'a> {
     }
 
     /// The command as it was decoded, unpatched.
-    pub fn decoded(&self) -> &Decoded<'a> {
-        &self.decoded
+    pub fn command(&self) -> &Command<'a> {
+        &self.command
     }
 
     /// The dynamic resource whose current instance the split point's binding reads, if it has a
@@ -81,7 +81,7 @@ impl<'a> SplitPoint<'a> {
         let instance = self.instance;
         let buffer = |b: &BoundBuffer| BoundBuffer { instance, ..*b };
         let view = |v: &BoundView| BoundView { instance, ..*v };
-        match self.decoded.command {
+        match self.command {
             Command::SetVertexBuffers {
                 start,
                 buffers: [b],
@@ -247,7 +247,7 @@ mod tests {
         assert_eq!(patched, (dynamic.raw(), current));
         // Decoded as recorded, the binding still waits.
         assert!(matches!(
-            split.decoded().command,
+            *split.command(),
             Command::SetConstantBuffers { buffers: [b], .. } if b.instance == InstanceId::RESOLVE_AT_EXECUTION
         ));
         // A command that is not a split point is none.
