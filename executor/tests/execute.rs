@@ -487,3 +487,34 @@ fn r_ex_3_a_gpu_model_running_behind_or_on_its_thread_sees_what_an_inline_one_se
     assert_eq!(threaded_records, inline_records);
     assert_eq!(threaded_counters, inline_counters);
 }
+
+/// Each command of a list is decoded once when the list executes (issue 10's layout): a run's
+/// commands by the GPU model as it consumes them, a split point by the segment walk, which hands
+/// the GPU model the decoded command (`SplitPointQueue`). Counted in debug builds, where the
+/// decoder counts what it decodes on its thread (the GPU model consumes inline, on this one).
+#[cfg(debug_assertions)]
+#[test]
+fn r_sp_4_each_command_is_decoded_once_at_execution() {
+    use recorder::command::decodes_on_this_thread;
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let list = f.legacy(|c| {
+        pipeline(&f, c);
+        for draw in 0..5 {
+            // A dynamic buffer not mapped in the list: each bind is a split point.
+            c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
+            c.draw(3, draw);
+        }
+    });
+    assert_eq!(list.stats().split_points.total(), 5, "five split points");
+    let commands = list.stats().commands as u64;
+    let before = decodes_on_this_thread();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    assert_eq!(imm.records().len(), 5);
+    assert_eq!(
+        decodes_on_this_thread() - before,
+        commands,
+        "{commands} commands, each decoded once"
+    );
+}

@@ -396,12 +396,26 @@ pub(crate) unsafe fn next_offset(base: *const u8, offset: usize) -> usize {
     offset + header.size as usize
 }
 
+#[cfg(debug_assertions)]
+std::thread_local! {
+    static DECODES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Commands decoded on this thread so far (debug builds only): what a test of "each command is
+/// decoded once at execution" counts around an execution.
+#[cfg(debug_assertions)]
+pub fn decodes_on_this_thread() -> u64 {
+    DECODES.with(std::cell::Cell::get)
+}
+
 /// Decodes the command at `offset` of the chunk at `base`; returns it and the next offset.
 ///
 /// # Safety
 /// `base + offset` must be the start of a command written by this module into a chunk that stays
 /// alive and unchanged for `'a`.
 pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>, usize) {
+    #[cfg(debug_assertions)]
+    DECODES.with(|decodes| decodes.set(decodes.get() + 1));
     // SAFETY: the caller points at a command the encoder wrote, alive and unchanged for 'a;
     // everything read below lies inside it: the header, then the payload and trailing array of
     // the sizes the encoder wrote for this opcode (counts bounded by the header's checked size).
