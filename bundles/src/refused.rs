@@ -8,7 +8,8 @@
 //!   a context register like the others. Stream-output targets have no recording call in this
 //!   engine, so there is nothing to refuse for them.
 //! - R-B-8, `unsupported_in_bundle`: clear_state, clears, map / unmap, copies,
-//!   update_subresource, queries, fence and memory waits, waits on present, decompression and
+//!   update_subresource, queries, fence and memory waits, waits on present, barriers (R-BAR-1),
+//!   decompression and
 //!   compression state; and `dispatch_indirect`, which R-B-2 does not list among the allowed
 //!   draws (the indirect draws are allowed, a dispatch is, an indirect dispatch is not).
 //!
@@ -188,6 +189,17 @@ impl BundleRecorder {
         _source: impl Into<Resource>,
     ) {
         self.unsupported("copy_resource");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-BAR-1: barriers are recorded into lists,
+    /// not bundles).
+    pub fn barrier(&mut self, _groups: &[BarrierGroup<'_>]) {
+        self.unsupported("barrier");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-BAR-1, R-BAR-6).
+    pub fn resource_barrier(&mut self, _barriers: &[ResourceBarrier]) {
+        self.unsupported("resource_barrier");
     }
 
     /// Always refused with `unsupported_in_bundle` (R-B-8).

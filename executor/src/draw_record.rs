@@ -275,6 +275,9 @@ pub struct Counters {
     /// Bundle calls executed (R-B-10); a call refused at execution (format mismatch) counts
     /// nothing.
     pub bundle_calls: u64,
+    /// Barriers executed, enhanced and legacy, with or without work to do (R-BAR-2, R-BAR-8);
+    /// a split barrier's end does not count (R-BAR-4).
+    pub barriers: u64,
 }
 
 impl Counters {

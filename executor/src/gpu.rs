@@ -38,6 +38,7 @@
 
 use std::collections::HashSet;
 
+mod barrier;
 mod bundle_call;
 mod hazard;
 mod state;
@@ -528,6 +529,8 @@ impl GpuModel {
             Command::ExecuteCommandList { .. }
             | Command::DrawBundle { .. }
             | Command::RemapInheritance(_) => {}
+            Command::Barrier { barriers } => self.barrier(semantics, barriers),
+            Command::ResourceBarrier { barriers } => self.resource_barrier(semantics, barriers),
         }
     }
 

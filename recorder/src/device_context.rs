@@ -21,6 +21,7 @@
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
+use crate::barrier::{BarrierGroup, ResourceBarrier};
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::error::{Error, RecordError};
@@ -232,6 +233,10 @@ pub trait DeviceContext {
         Self: Sized;
     /// Copies a UAV's hidden counter into a buffer (`CopyStructureCount`).
     fn copy_structure_count(&mut self, destination: Buffer, offset: u32, view: UnorderedAccessView);
+    /// Enhanced barriers in groups (`Barrier`, R-BAR-1); refused on a bundle recorder.
+    fn barrier(&mut self, groups: &[BarrierGroup<'_>]);
+    /// Legacy resource barriers (`ResourceBarrier`, R-BAR-6); refused on a bundle recorder.
+    fn resource_barrier(&mut self, barriers: &[ResourceBarrier]);
     /// Ends a map left open ([`Mapped::keep_mapped`]) (`Unmap`).
     fn unmap(&mut self, resource: impl Into<Resource>)
     where
@@ -632,6 +637,16 @@ macro_rules! forward_device_context {
         ) {
             let $this = self;
             $core.copy_structure_count(destination, offset, view)
+        }
+        #[inline]
+        fn barrier(&mut self, groups: &[$crate::BarrierGroup<'_>]) {
+            let $this = self;
+            $core.barrier(groups)
+        }
+        #[inline]
+        fn resource_barrier(&mut self, barriers: &[$crate::ResourceBarrier]) {
+            let $this = self;
+            $core.resource_barrier(barriers)
         }
         #[inline]
         fn begin_query(&mut self, query: $crate::Query) {

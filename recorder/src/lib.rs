@@ -89,6 +89,7 @@
 //! # Ok::<(), recorder::Error>(())
 //! ```
 
+mod barrier;
 mod bind;
 mod bundle_entry;
 mod calls;
@@ -123,6 +124,11 @@ pub mod state;
 mod sync;
 mod table;
 
+pub use barrier::{
+    BarrierAccess, BarrierCounts, BarrierGroup, BarrierKind, BarrierLayout, BarrierRecord,
+    BarrierSubresources, BarrierSync, BufferBarrier, GlobalBarrier, NamedResource, ResourceBarrier,
+    ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Span, SplitHalf, TextureBarrier,
+};
 pub use bundle_entry::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};

@@ -9,6 +9,7 @@
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
+use crate::barrier::{BarrierCounts, BarrierRecord, ResourceBarrierRecord};
 use crate::desc::{ClearFlags, Engine, PrimitiveTopology, Rect, Stage, Viewport};
 use crate::handle::RawHandle;
 use crate::split::SplitCategory;
@@ -270,6 +271,16 @@ pub enum Command<'a> {
     DrawBundle {
         /// The bundle called; `Device::bundle_body` has its commands.
         bundle: RawHandle,
+    },
+    /// `barrier`: the call's barriers in order, each with its group and index (R-BAR-1).
+    Barrier {
+        /// The barriers, read in place from the list.
+        barriers: &'a [BarrierRecord],
+    },
+    /// `resource_barrier`: the call's legacy barriers in order (R-BAR-6).
+    ResourceBarrier {
+        /// The barriers, read in place from the list.
+        barriers: &'a [ResourceBarrierRecord],
     },
 }
 
@@ -674,6 +685,28 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             Opcode::DrawBundle => Command::DrawBundle {
                 bundle: decode_draw_bundle(payload),
             },
+            Opcode::Barrier | Opcode::ResourceBarrier => {
+                let p: BarrierCounts = read(payload);
+                let fixed = std::mem::size_of::<BarrierCounts>();
+                match opcode {
+                    Opcode::Barrier => Command::Barrier {
+                        barriers: slice(
+                            tail(fixed),
+                            within(p.barriers, fixed, std::mem::size_of::<BarrierRecord>()),
+                        ),
+                    },
+                    _ => Command::ResourceBarrier {
+                        barriers: slice(
+                            tail(fixed),
+                            within(
+                                p.barriers,
+                                fixed,
+                                std::mem::size_of::<ResourceBarrierRecord>(),
+                            ),
+                        ),
+                    },
+                }
+            }
         };
         let split = header.split.checked_sub(1).and_then(SplitCategory::from_u8);
         (

@@ -142,6 +142,10 @@ pub enum Opcode {
     RemapInheritance,
     /// A call of a draw bundle, recorded in a list (R-B-10).
     DrawBundle,
+    /// `barrier`: enhanced barriers in groups (R-BAR-1), as `BarrierRecord`s.
+    Barrier,
+    /// `resource_barrier`: legacy resource barriers (R-BAR-6), as `ResourceBarrierRecord`s.
+    ResourceBarrier,
     /// The list's index of split points and nested lists, last in its last chunk; not a command.
     ListIndex,
 }

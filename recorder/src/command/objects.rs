@@ -84,6 +84,15 @@ impl Command<'_> {
             }
             Command::SetResourceCompression { resource, .. } => one(K::Texture, resource),
             Command::InsertWaitOnPresent(chain) => one(K::SwapChain, chain),
+            Command::Barrier { barriers } => barriers
+                .iter()
+                .filter_map(|b| b.resource())
+                .for_each(|r| one(r.kind, r.handle)),
+            Command::ResourceBarrier { barriers } => barriers
+                .iter()
+                .flat_map(|b| [b.resource(), b.other()])
+                .flatten()
+                .for_each(|r| one(r.kind, r.handle)),
             Command::WriteValueBottomOfPipe { buffer, .. }
             | Command::InsertWaitOnMemory { buffer, .. } => one(K::Buffer, buffer),
             Command::SetPrimitiveTopology(_)

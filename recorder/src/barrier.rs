@@ -1,0 +1,955 @@
+//! Barriers (SPEC §9, seed 001): the enhanced barriers of D3D12 as Xbox Series X|S runs them, and
+//! the legacy resource barriers beside them, as values and as the two recording calls.
+//!
+//! **In:** `barrier(groups)` and `resource_barrier(barriers)` on any context (R-BAR-1, R-BAR-6).
+//! **Out:** one command per call (`Opcode::Barrier`, `Opcode::ResourceBarrier`) whose items are
+//! the barriers as [`BarrierRecord`] / [`ResourceBarrierRecord`], read in place by the GPU model
+//! (the executor's `gpu/barrier.rs`), which owns what a barrier does: drains, stalls, cache
+//! work, layouts and compression (R-BAR-2..4), the legacy translation (R-BAR-6) and the
+//! validation of R-BAR-8, where the layouts it checks against are known.
+//!
+//! **Invariants.** Recording a barrier checks only what the recorder knows: the context may
+//! record one (a bundle may not, R-BAR-1), the resources it names are live (a legacy list holds a
+//! reference on each, R-OBJ-4), and the call fits one command. Everything else is the model's
+//! at execution, so a deferred list's barriers are checked against the state they meet there.
+//!
+//! The values are the D3D12 enumerators (`D3D12_BARRIER_SYNC`, `D3D12_BARRIER_ACCESS`,
+//! `D3D12_BARRIER_LAYOUT`, `D3D12_RESOURCE_STATES`) with their bit values, names in snake case.
+
+use crate::command::{write_command, CommandBytes, Opcode};
+use crate::context::Recorder;
+use crate::desc::Semantics;
+use crate::error::Error;
+use crate::handle::{ObjectKind, RawHandle, Resource};
+use crate::role::Role;
+
+/// Declares a set of D3D12 flags: a `u32` newtype, its named values and their words.
+macro_rules! flags {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $value:ident = $bits:expr, $word:literal;)* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+        #[repr(transparent)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            $($(#[$vmeta])* pub const $value: Self = Self($bits);)*
+
+            /// Every named value and its word (the D3D12 enumerator in snake case), in the
+            /// enumerator's order; a value named twice (an alias) appears under each name.
+            pub const NAMED: &'static [(&'static str, Self)] = &[$(($word, Self::$value)),*];
+
+            /// Whether every flag of `other` is set here.
+            #[inline]
+            pub const fn contains(self, other: Self) -> bool {
+                self.0 & other.0 == other.0
+            }
+
+            /// Whether any flag of `other` is set here.
+            #[inline]
+            pub const fn intersects(self, other: Self) -> bool {
+                self.0 & other.0 != 0
+            }
+
+            /// No flag set.
+            #[inline]
+            pub const fn is_empty(self) -> bool {
+                self.0 == 0
+            }
+        }
+
+        impl std::ops::BitOr for $name {
+            type Output = Self;
+            #[inline]
+            fn bitor(self, other: Self) -> Self {
+                Self(self.0 | other.0)
+            }
+        }
+
+        impl std::ops::BitOrAssign for $name {
+            #[inline]
+            fn bitor_assign(&mut self, other: Self) {
+                self.0 |= other.0;
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}", self)
+            }
+        }
+
+        /// The words of the flags set, joined by `+` (the trace form); the zero value's word
+        /// when none is; bits without a name in hexadecimal.
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                if self.0 == 0 {
+                    let zero = Self::NAMED.iter().find(|(_, v)| v.0 == 0);
+                    return f.write_str(zero.map_or("0", |(word, _)| *word));
+                }
+                let mut rest = self.0;
+                let mut first = true;
+                for (word, value) in Self::NAMED {
+                    if value.0 != 0 && rest & value.0 == value.0 {
+                        if !first {
+                            f.write_str("+")?;
+                        }
+                        f.write_str(word)?;
+                        first = false;
+                        rest &= !value.0;
+                    }
+                }
+                if rest != 0 {
+                    if !first {
+                        f.write_str("+")?;
+                    }
+                    write!(f, "{rest:#x}")?;
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+flags! {
+    /// `D3D12_BARRIER_SYNC`: the pipeline work a barrier waits for (before) or holds (after).
+    BarrierSync {
+        /// No work: nothing to wait for, or nothing to hold.
+        NONE = 0, "none";
+        /// All work.
+        ALL = 0x1, "all";
+        /// Every stage of a draw.
+        DRAW = 0x2, "draw";
+        /// Index (input assembler) reads.
+        INDEX_INPUT = 0x4, "index_input";
+        /// Vertex, hull, domain and geometry shading.
+        VERTEX_SHADING = 0x8, "vertex_shading";
+        /// Pixel shading.
+        PIXEL_SHADING = 0x10, "pixel_shading";
+        /// Depth-stencil reads and writes.
+        DEPTH_STENCIL = 0x20, "depth_stencil";
+        /// Render-target reads and writes.
+        RENDER_TARGET = 0x40, "render_target";
+        /// Compute shading.
+        COMPUTE_SHADING = 0x80, "compute_shading";
+        /// Ray tracing.
+        RAYTRACING = 0x100, "raytracing";
+        /// Copies.
+        COPY = 0x200, "copy";
+        /// Resolves.
+        RESOLVE = 0x400, "resolve";
+        /// Indirect-argument reads.
+        EXECUTE_INDIRECT = 0x800, "execute_indirect";
+        /// Predication reads (the same bit as `EXECUTE_INDIRECT`, as in D3D12).
+        PREDICATION = 0x800, "predication";
+        /// Every shading stage.
+        ALL_SHADING = 0x1000, "all_shading";
+        /// Every shading stage but pixel shading.
+        NON_PIXEL_SHADING = 0x2000, "non_pixel_shading";
+        /// `ClearUnorderedAccessView*`.
+        CLEAR_UNORDERED_ACCESS_VIEW = 0x8000, "clear_unordered_access_view";
+        /// The begin or the end of a split barrier (R-BAR-4).
+        SPLIT = 0x8000_0000, "split";
+    }
+}
+
+flags! {
+    /// `D3D12_BARRIER_ACCESS`: how a resource was used before a barrier, and will be after.
+    /// `COMMON` (zero) is any access the layout allows; `NO_ACCESS` is none at all.
+    BarrierAccess {
+        /// Any access compatible with the layout.
+        COMMON = 0, "common";
+        /// Vertex-buffer reads.
+        VERTEX_BUFFER = 0x1, "vertex_buffer";
+        /// Constant-buffer reads.
+        CONSTANT_BUFFER = 0x2, "constant_buffer";
+        /// Index-buffer reads.
+        INDEX_BUFFER = 0x4, "index_buffer";
+        /// Render-target writes.
+        RENDER_TARGET = 0x8, "render_target";
+        /// Unordered-access reads and writes.
+        UNORDERED_ACCESS = 0x10, "unordered_access";
+        /// Depth-stencil writes.
+        DEPTH_STENCIL_WRITE = 0x20, "depth_stencil_write";
+        /// Depth-stencil reads.
+        DEPTH_STENCIL_READ = 0x40, "depth_stencil_read";
+        /// Shader-resource reads.
+        SHADER_RESOURCE = 0x80, "shader_resource";
+        /// Stream-output writes.
+        STREAM_OUTPUT = 0x100, "stream_output";
+        /// Indirect-argument reads.
+        INDIRECT_ARGUMENT = 0x200, "indirect_argument";
+        /// Predication reads (the same bit as `INDIRECT_ARGUMENT`, as in D3D12).
+        PREDICATION = 0x200, "predication";
+        /// Copy destination.
+        COPY_DEST = 0x400, "copy_dest";
+        /// Copy source.
+        COPY_SOURCE = 0x800, "copy_source";
+        /// Resolve destination.
+        RESOLVE_DEST = 0x1000, "resolve_dest";
+        /// Resolve source.
+        RESOLVE_SOURCE = 0x2000, "resolve_source";
+        /// No access: the resource is not used (it may be discarded, or aliased away).
+        NO_ACCESS = 0x8000_0000, "no_access";
+    }
+}
+
+flags! {
+    /// `D3D12_RESOURCE_STATES`: a legacy barrier's state before and after (R-BAR-6).
+    ResourceStates {
+        /// `COMMON` (and `PRESENT`, the same value).
+        COMMON = 0, "common";
+        /// Vertex and constant buffers.
+        VERTEX_AND_CONSTANT_BUFFER = 0x1, "vertex_and_constant_buffer";
+        /// Index buffer.
+        INDEX_BUFFER = 0x2, "index_buffer";
+        /// Render target.
+        RENDER_TARGET = 0x4, "render_target";
+        /// Unordered access.
+        UNORDERED_ACCESS = 0x8, "unordered_access";
+        /// Depth writes.
+        DEPTH_WRITE = 0x10, "depth_write";
+        /// Depth reads.
+        DEPTH_READ = 0x20, "depth_read";
+        /// Shader resource for every stage but pixel shading.
+        NON_PIXEL_SHADER_RESOURCE = 0x40, "non_pixel_shader_resource";
+        /// Shader resource for pixel shading.
+        PIXEL_SHADER_RESOURCE = 0x80, "pixel_shader_resource";
+        /// Stream output.
+        STREAM_OUT = 0x100, "stream_out";
+        /// Indirect arguments (and predication, the same value).
+        INDIRECT_ARGUMENT = 0x200, "indirect_argument";
+        /// Copy destination.
+        COPY_DEST = 0x400, "copy_dest";
+        /// Copy source.
+        COPY_SOURCE = 0x800, "copy_source";
+        /// Resolve destination.
+        RESOLVE_DEST = 0x1000, "resolve_dest";
+        /// Resolve source.
+        RESOLVE_SOURCE = 0x2000, "resolve_source";
+        /// Every read state: vertex and constant, index, both shader resources, indirect
+        /// argument, copy source.
+        GENERIC_READ = 0xAC3, "generic_read";
+        /// `PRESENT`: `COMMON` by another name.
+        PRESENT = 0, "present";
+    }
+}
+
+/// `D3D12_BARRIER_LAYOUT`: how a texture's subresources are laid out for the work that uses
+/// them, which sets their compression (R-BAR-3). `PRESENT` is `Common` (the same value in
+/// D3D12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+#[allow(missing_docs)] // the D3D12 enumerators, one for one
+pub enum BarrierLayout {
+    /// The contents do not matter (any layout may be left from it; `discard` initialises).
+    Undefined,
+    /// Where a texture starts (and what a legacy `COMMON` state stands for).
+    #[default]
+    Common,
+    GenericRead,
+    RenderTarget,
+    UnorderedAccess,
+    DepthStencilWrite,
+    DepthStencilRead,
+    ShaderResource,
+    CopySource,
+    CopyDest,
+    ResolveSource,
+    ResolveDest,
+    DirectQueueCommon,
+    DirectQueueGenericRead,
+    DirectQueueUnorderedAccess,
+    DirectQueueShaderResource,
+    DirectQueueCopySource,
+    DirectQueueCopyDest,
+    ComputeQueueCommon,
+    ComputeQueueGenericRead,
+    ComputeQueueUnorderedAccess,
+    ComputeQueueShaderResource,
+    ComputeQueueCopySource,
+    ComputeQueueCopyDest,
+}
+
+impl BarrierLayout {
+    /// `D3D12_BARRIER_LAYOUT_PRESENT`: the same value as `COMMON`.
+    pub const PRESENT: Self = Self::Common;
+
+    /// Every layout, in the order of the enumerators (`as u8` indexes it).
+    pub const ALL: [Self; 24] = [
+        Self::Undefined,
+        Self::Common,
+        Self::GenericRead,
+        Self::RenderTarget,
+        Self::UnorderedAccess,
+        Self::DepthStencilWrite,
+        Self::DepthStencilRead,
+        Self::ShaderResource,
+        Self::CopySource,
+        Self::CopyDest,
+        Self::ResolveSource,
+        Self::ResolveDest,
+        Self::DirectQueueCommon,
+        Self::DirectQueueGenericRead,
+        Self::DirectQueueUnorderedAccess,
+        Self::DirectQueueShaderResource,
+        Self::DirectQueueCopySource,
+        Self::DirectQueueCopyDest,
+        Self::ComputeQueueCommon,
+        Self::ComputeQueueGenericRead,
+        Self::ComputeQueueUnorderedAccess,
+        Self::ComputeQueueShaderResource,
+        Self::ComputeQueueCopySource,
+        Self::ComputeQueueCopyDest,
+    ];
+
+    /// The layout encoded as `value` (`as u8`), if it is one.
+    pub fn from_u8(value: u8) -> Option<Self> {
+        Self::ALL.get(value as usize).copied()
+    }
+
+    /// The enumerator in snake case (`present` is `common`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Undefined => "undefined",
+            Self::Common => "common",
+            Self::GenericRead => "generic_read",
+            Self::RenderTarget => "render_target",
+            Self::UnorderedAccess => "unordered_access",
+            Self::DepthStencilWrite => "depth_stencil_write",
+            Self::DepthStencilRead => "depth_stencil_read",
+            Self::ShaderResource => "shader_resource",
+            Self::CopySource => "copy_source",
+            Self::CopyDest => "copy_dest",
+            Self::ResolveSource => "resolve_source",
+            Self::ResolveDest => "resolve_dest",
+            Self::DirectQueueCommon => "direct_queue_common",
+            Self::DirectQueueGenericRead => "direct_queue_generic_read",
+            Self::DirectQueueUnorderedAccess => "direct_queue_unordered_access",
+            Self::DirectQueueShaderResource => "direct_queue_shader_resource",
+            Self::DirectQueueCopySource => "direct_queue_copy_source",
+            Self::DirectQueueCopyDest => "direct_queue_copy_dest",
+            Self::ComputeQueueCommon => "compute_queue_common",
+            Self::ComputeQueueGenericRead => "compute_queue_generic_read",
+            Self::ComputeQueueUnorderedAccess => "compute_queue_unordered_access",
+            Self::ComputeQueueShaderResource => "compute_queue_shader_resource",
+            Self::ComputeQueueCopySource => "compute_queue_copy_source",
+            Self::ComputeQueueCopyDest => "compute_queue_copy_dest",
+        }
+    }
+}
+
+/// An inclusive range of one dimension of a texture's subresources (mips, array slices or
+/// planes); [`Span::ALL`] is every one, whatever the texture has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// The first index.
+    pub first: u16,
+    /// The last index, included.
+    pub last: u16,
+}
+
+impl Span {
+    /// Every index of the dimension.
+    pub const ALL: Self = Self {
+        first: 0,
+        last: u16::MAX,
+    };
+
+    /// `first..=last`.
+    pub const fn new(first: u16, last: u16) -> Self {
+        Self { first, last }
+    }
+
+    /// Whether this is [`Span::ALL`].
+    pub const fn is_all(self) -> bool {
+        self.first == 0 && self.last == u16::MAX
+    }
+}
+
+impl Default for Span {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+/// The subresources a texture barrier names: mips, array slices and planes (0: depth or colour,
+/// 1: stencil), each inclusive (`D3D12_BARRIER_SUBRESOURCE_RANGE`). The default is all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct BarrierSubresources {
+    /// Mip levels.
+    pub mips: Span,
+    /// Array slices.
+    pub array: Span,
+    /// Planes.
+    pub planes: Span,
+}
+
+impl BarrierSubresources {
+    /// Every subresource.
+    pub const ALL: Self = Self {
+        mips: Span::ALL,
+        array: Span::ALL,
+        planes: Span::ALL,
+    };
+}
+
+/// A global barrier (`D3D12_GLOBAL_BARRIER`): synchronisation and cache work for every
+/// resource, no layout change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct GlobalBarrier {
+    /// The work to wait for.
+    pub sync_before: BarrierSync,
+    /// The work to hold until the barrier is done.
+    pub sync_after: BarrierSync,
+    /// How resources were used before.
+    pub access_before: BarrierAccess,
+    /// How they will be used after.
+    pub access_after: BarrierAccess,
+}
+
+/// A buffer barrier (`D3D12_BUFFER_BARRIER`). `resource` is any resource: a texture is the
+/// model's `invalid_barrier` under validation, not a type error (a trace can name one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferBarrier {
+    /// The work to wait for.
+    pub sync_before: BarrierSync,
+    /// The work to hold.
+    pub sync_after: BarrierSync,
+    /// How the buffer was used before.
+    pub access_before: BarrierAccess,
+    /// How it will be used after.
+    pub access_after: BarrierAccess,
+    /// The buffer.
+    pub resource: Resource,
+    /// Always 0 in D3D12.
+    pub offset: u64,
+    /// Bytes from `offset`; [`BufferBarrier::WHOLE`] for the whole buffer.
+    pub size: u64,
+}
+
+impl BufferBarrier {
+    /// `size` for the whole buffer (`UINT64_MAX`, as in D3D12).
+    pub const WHOLE: u64 = u64::MAX;
+}
+
+/// A texture barrier (`D3D12_TEXTURE_BARRIER`): synchronisation, cache work and a layout change
+/// of some subresources. `resource` is any resource: a buffer is the model's `invalid_barrier`
+/// under validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureBarrier {
+    /// The work to wait for.
+    pub sync_before: BarrierSync,
+    /// The work to hold.
+    pub sync_after: BarrierSync,
+    /// How the subresources were used before.
+    pub access_before: BarrierAccess,
+    /// How they will be used after.
+    pub access_after: BarrierAccess,
+    /// Their layout before (`Undefined`: the contents are not kept).
+    pub layout_before: BarrierLayout,
+    /// Their layout after.
+    pub layout_after: BarrierLayout,
+    /// The texture.
+    pub resource: Resource,
+    /// The subresources changed.
+    pub subresources: BarrierSubresources,
+    /// `D3D12_TEXTURE_BARRIER_FLAG_DISCARD`: initialise the metadata instead of keeping the
+    /// contents (only from `Undefined`, R-BAR-3).
+    pub discard: bool,
+}
+
+/// One group of a `barrier` call: barriers of one type (`D3D12_BARRIER_GROUP`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierGroup<'a> {
+    /// Global barriers.
+    Global(&'a [GlobalBarrier]),
+    /// Buffer barriers.
+    Buffer(&'a [BufferBarrier]),
+    /// Texture barriers.
+    Texture(&'a [TextureBarrier]),
+}
+
+impl BarrierGroup<'_> {
+    /// How many barriers the group holds.
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Global(b) => b.len(),
+            Self::Buffer(b) => b.len(),
+            Self::Texture(b) => b.len(),
+        }
+    }
+
+    /// Whether it holds none (a warning under validation, R-BAR-8).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Which half of a split legacy transition (`D3D12_RESOURCE_BARRIER_FLAG_BEGIN_ONLY` /
+/// `END_ONLY`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum SplitHalf {
+    /// Not split.
+    #[default]
+    None,
+    /// The begin.
+    Begin,
+    /// The end.
+    End,
+}
+
+/// A legacy resource barrier (`D3D12_RESOURCE_BARRIER`), translated to an enhanced one by the
+/// model (R-BAR-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResourceBarrier {
+    /// A state transition of one subresource (`Some(index)`) or all of them.
+    Transition {
+        /// The resource.
+        resource: Resource,
+        /// Its state before.
+        before: ResourceStates,
+        /// Its state after.
+        after: ResourceStates,
+        /// One subresource (`D3D12CalcSubresource` order), or all.
+        subresource: Option<u32>,
+        /// Which half of a split barrier, if split.
+        split: SplitHalf,
+    },
+    /// UAV accesses of `resource` (any, for `None`) finish before later ones start.
+    Uav {
+        /// The resource.
+        resource: Option<Resource>,
+    },
+    /// `before`'s memory becomes `after`'s (placed resources, R-BAR-7); `None` is any.
+    Aliasing {
+        /// The resource deactivated.
+        before: Option<Resource>,
+        /// The resource activated.
+        after: Option<Resource>,
+    },
+}
+
+/// The three types of enhanced barrier, as [`BarrierRecord::kind`] holds them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum BarrierKind {
+    /// `D3D12_BARRIER_TYPE_GLOBAL`.
+    Global = 0,
+    /// `D3D12_BARRIER_TYPE_BUFFER`.
+    Buffer = 1,
+    /// `D3D12_BARRIER_TYPE_TEXTURE`.
+    Texture = 2,
+}
+
+/// A resource as a barrier record names it: the handle and which table it is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NamedResource {
+    /// The handle ([`RawHandle::NULL`] for none).
+    pub handle: RawHandle,
+    /// `ObjectKind::Buffer` or `ObjectKind::Texture` (any, for a null handle).
+    pub kind: ObjectKind,
+}
+
+/// Which table a recorded resource is in, as records store it.
+const NO_RESOURCE: u8 = 0;
+const BUFFER: u8 = 1;
+const TEXTURE: u8 = 2;
+
+fn resource_kind(resource: Option<Resource>) -> u8 {
+    match resource {
+        None => NO_RESOURCE,
+        Some(Resource::Buffer(_)) => BUFFER,
+        Some(Resource::Texture(_)) => TEXTURE,
+    }
+}
+
+fn named(handle: RawHandle, kind: u8) -> Option<NamedResource> {
+    let kind = match kind {
+        BUFFER => ObjectKind::Buffer,
+        TEXTURE => ObjectKind::Texture,
+        _ => return None,
+    };
+    Some(NamedResource { handle, kind })
+}
+
+/// One enhanced barrier as a list stores it and the GPU model reads it, in place: 64 bytes, plain
+/// integers (any bit pattern is a value; the accessors turn them into the types above).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct BarrierRecord {
+    resource: RawHandle,
+    /// A buffer barrier's offset.
+    pub offset: u64,
+    /// A buffer barrier's size ([`BufferBarrier::WHOLE`]).
+    pub size: u64,
+    /// The work waited for.
+    pub sync_before: BarrierSync,
+    /// The work held.
+    pub sync_after: BarrierSync,
+    /// The access before.
+    pub access_before: BarrierAccess,
+    /// The access after.
+    pub access_after: BarrierAccess,
+    /// A texture barrier's subresources.
+    pub subresources: BarrierSubresources,
+    kind: u8,
+    resource_kind: u8,
+    layout_before: u8,
+    layout_after: u8,
+    /// The barrier's group in its call (0-based).
+    pub group: u16,
+    /// The barrier's index in its group (0-based).
+    pub index: u16,
+    discard: u8,
+    _pad: [u8; 3],
+}
+
+const _: () = assert!(std::mem::size_of::<BarrierRecord>() == 64);
+
+impl BarrierRecord {
+    fn new(kind: BarrierKind, group: usize, index: usize) -> Self {
+        Self {
+            resource: RawHandle::NULL,
+            offset: 0,
+            size: BufferBarrier::WHOLE,
+            sync_before: BarrierSync::NONE,
+            sync_after: BarrierSync::NONE,
+            access_before: BarrierAccess::COMMON,
+            access_after: BarrierAccess::COMMON,
+            subresources: BarrierSubresources::ALL,
+            kind: kind as u8,
+            resource_kind: NO_RESOURCE,
+            layout_before: BarrierLayout::Common as u8,
+            layout_after: BarrierLayout::Common as u8,
+            group: group as u16,
+            index: index as u16,
+            discard: 0,
+            _pad: [0; 3],
+        }
+    }
+
+    /// The barrier's type.
+    pub fn kind(&self) -> BarrierKind {
+        match self.kind {
+            0 => BarrierKind::Global,
+            1 => BarrierKind::Buffer,
+            _ => BarrierKind::Texture,
+        }
+    }
+
+    /// The resource a buffer or texture barrier names (`None` for a global barrier).
+    pub fn resource(&self) -> Option<NamedResource> {
+        named(self.resource, self.resource_kind)
+    }
+
+    /// A texture barrier's layout before.
+    pub fn layout_before(&self) -> BarrierLayout {
+        BarrierLayout::from_u8(self.layout_before).unwrap_or_default()
+    }
+
+    /// A texture barrier's layout after.
+    pub fn layout_after(&self) -> BarrierLayout {
+        BarrierLayout::from_u8(self.layout_after).unwrap_or_default()
+    }
+
+    /// A texture barrier's discard flag.
+    pub fn discard(&self) -> bool {
+        self.discard != 0
+    }
+}
+
+/// One legacy resource barrier as a list stores it and the GPU model reads it: 32 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct ResourceBarrierRecord {
+    resource: RawHandle,
+    /// An aliasing barrier's `after` resource.
+    other: RawHandle,
+    /// A transition's state before.
+    pub before: ResourceStates,
+    /// A transition's state after.
+    pub after: ResourceStates,
+    /// A transition's subresource (`u32::MAX`: all).
+    pub subresource: u32,
+    kind: u8,
+    resource_kind: u8,
+    other_kind: u8,
+    split: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<ResourceBarrierRecord>() == 32);
+
+/// The three legacy barrier types, as [`ResourceBarrierRecord::kind`] holds them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourceBarrierKind {
+    /// `D3D12_RESOURCE_BARRIER_TYPE_TRANSITION`.
+    Transition,
+    /// `D3D12_RESOURCE_BARRIER_TYPE_UAV`.
+    Uav,
+    /// `D3D12_RESOURCE_BARRIER_TYPE_ALIASING`.
+    Aliasing,
+}
+
+impl ResourceBarrierRecord {
+    fn new(barrier: &ResourceBarrier) -> Self {
+        let mut record = Self {
+            resource: RawHandle::NULL,
+            other: RawHandle::NULL,
+            before: ResourceStates::COMMON,
+            after: ResourceStates::COMMON,
+            subresource: u32::MAX,
+            kind: 0,
+            resource_kind: NO_RESOURCE,
+            other_kind: NO_RESOURCE,
+            split: SplitHalf::None as u8,
+        };
+        let raw = |r: Option<Resource>| r.map_or(RawHandle::NULL, Resource::raw);
+        match *barrier {
+            ResourceBarrier::Transition {
+                resource,
+                before,
+                after,
+                subresource,
+                split,
+            } => {
+                record.resource = resource.raw();
+                record.resource_kind = resource_kind(Some(resource));
+                record.before = before;
+                record.after = after;
+                record.subresource = subresource.unwrap_or(u32::MAX);
+                record.split = split as u8;
+            }
+            ResourceBarrier::Uav { resource } => {
+                record.kind = 1;
+                record.resource = raw(resource);
+                record.resource_kind = resource_kind(resource);
+            }
+            ResourceBarrier::Aliasing { before, after } => {
+                record.kind = 2;
+                record.resource = raw(before);
+                record.resource_kind = resource_kind(before);
+                record.other = raw(after);
+                record.other_kind = resource_kind(after);
+            }
+        }
+        record
+    }
+
+    /// The barrier's type.
+    pub fn kind(&self) -> ResourceBarrierKind {
+        match self.kind {
+            0 => ResourceBarrierKind::Transition,
+            1 => ResourceBarrierKind::Uav,
+            _ => ResourceBarrierKind::Aliasing,
+        }
+    }
+
+    /// The resource: a transition's, a UAV barrier's, an aliasing barrier's `before`.
+    pub fn resource(&self) -> Option<NamedResource> {
+        named(self.resource, self.resource_kind)
+    }
+
+    /// An aliasing barrier's `after`.
+    pub fn other(&self) -> Option<NamedResource> {
+        named(self.other, self.other_kind)
+    }
+
+    /// A transition's subresource (`None`: all).
+    pub fn subresource(&self) -> Option<u32> {
+        (self.subresource != u32::MAX).then_some(self.subresource)
+    }
+
+    /// Which half of a split transition it is.
+    pub fn split(&self) -> SplitHalf {
+        match self.split {
+            1 => SplitHalf::Begin,
+            2 => SplitHalf::End,
+            _ => SplitHalf::None,
+        }
+    }
+}
+
+/// Calls `f` with each barrier of `groups` as its record, in order.
+fn for_each_record(groups: &[BarrierGroup<'_>], mut f: impl FnMut(BarrierRecord)) {
+    for (g, group) in groups.iter().enumerate() {
+        match *group {
+            BarrierGroup::Global(barriers) => {
+                for (i, b) in barriers.iter().enumerate() {
+                    f(BarrierRecord {
+                        sync_before: b.sync_before,
+                        sync_after: b.sync_after,
+                        access_before: b.access_before,
+                        access_after: b.access_after,
+                        ..BarrierRecord::new(BarrierKind::Global, g, i)
+                    })
+                }
+            }
+            BarrierGroup::Buffer(barriers) => {
+                for (i, b) in barriers.iter().enumerate() {
+                    f(BarrierRecord {
+                        sync_before: b.sync_before,
+                        sync_after: b.sync_after,
+                        access_before: b.access_before,
+                        access_after: b.access_after,
+                        resource: b.resource.raw(),
+                        resource_kind: resource_kind(Some(b.resource)),
+                        offset: b.offset,
+                        size: b.size,
+                        ..BarrierRecord::new(BarrierKind::Buffer, g, i)
+                    })
+                }
+            }
+            BarrierGroup::Texture(barriers) => {
+                for (i, b) in barriers.iter().enumerate() {
+                    f(BarrierRecord {
+                        sync_before: b.sync_before,
+                        sync_after: b.sync_after,
+                        access_before: b.access_before,
+                        access_after: b.access_after,
+                        resource: b.resource.raw(),
+                        resource_kind: resource_kind(Some(b.resource)),
+                        layout_before: b.layout_before as u8,
+                        layout_after: b.layout_after as u8,
+                        subresources: b.subresources,
+                        discard: b.discard as u8,
+                        ..BarrierRecord::new(BarrierKind::Texture, g, i)
+                    })
+                }
+            }
+        }
+    }
+}
+
+impl<R: Role> Recorder<R> {
+    /// `Barrier`: records the groups as one command (R-BAR-1); the GPU model carries them out
+    /// and, under validation, checks them (R-BAR-8). Refused on a bundle recorder
+    /// (`unsupported_in_bundle`, by the `bundles` crate), for a released resource
+    /// (`released_object`) or past one command's size. Allocates nothing.
+    pub fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+        self.begin_call();
+        if let Err(error) = self.try_barrier(groups) {
+            self.fail(error);
+        }
+    }
+
+    fn try_barrier(&mut self, groups: &[BarrierGroup<'_>]) -> Result<(), Error> {
+        const CALL: &str = "barrier";
+        let count: usize = groups.iter().map(BarrierGroup::len).sum();
+        let size = CommandBytes::with_items::<BarrierCounts, BarrierRecord>(count)
+            .map_err(|too_large| too_large.error(CALL, format_args!("{count} barriers")))?;
+        let mut refused = None;
+        let mut retained = 0;
+        for_each_record(groups, |record| {
+            if refused.is_none() {
+                match record.resource().map(|r| self.retain_live(CALL, r)) {
+                    Some(Err(error)) => refused = Some(error),
+                    Some(Ok(())) => retained += 1,
+                    None => {}
+                }
+            }
+        });
+        if let Some(error) = refused {
+            let mut left = retained;
+            for_each_record(groups, |record| {
+                if let (Some(r), true) = (record.resource(), left > 0) {
+                    left -= 1;
+                    self.unretain(r);
+                }
+            });
+            return Err(error);
+        }
+        let at = self.reserve(size, None);
+        let counts = BarrierCounts {
+            barriers: count as u32,
+            groups: groups.len() as u32,
+        };
+        // SAFETY: `at` has `size` bytes: the header, the counts, then `count` records (8-aligned,
+        // as every payload is a multiple of 8 bytes).
+        let items = unsafe { write_command(at, Opcode::Barrier, 0, None, size, counts) }
+            as *mut BarrierRecord;
+        let mut k = 0;
+        for_each_record(groups, |record| {
+            // SAFETY: record `k` of the `count` reserved; `for_each_record` yields `count`.
+            unsafe { items.add(k).write(record) };
+            k += 1;
+        });
+        Ok(())
+    }
+
+    /// `ResourceBarrier`: records legacy barriers as one command (R-BAR-6); the GPU model
+    /// translates them to enhanced ones. Refused as [`barrier`](Self::barrier) is.
+    pub fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
+        self.begin_call();
+        if let Err(error) = self.try_resource_barrier(barriers) {
+            self.fail(error);
+        }
+    }
+
+    fn try_resource_barrier(&mut self, barriers: &[ResourceBarrier]) -> Result<(), Error> {
+        const CALL: &str = "resource_barrier";
+        let count = barriers.len();
+        let size = CommandBytes::with_items::<BarrierCounts, ResourceBarrierRecord>(count)
+            .map_err(|too_large| too_large.error(CALL, format_args!("{count} barriers")))?;
+        let named = |record: &ResourceBarrierRecord| [record.resource(), record.other()];
+        let records = barriers.iter().map(ResourceBarrierRecord::new);
+        let mut retained = 0;
+        for record in records.clone() {
+            for resource in named(&record).into_iter().flatten() {
+                if let Err(error) = self.retain_live(CALL, resource) {
+                    for resource in records
+                        .clone()
+                        .flat_map(|r| named(&r))
+                        .flatten()
+                        .take(retained)
+                    {
+                        self.unretain(resource);
+                    }
+                    return Err(error);
+                }
+                retained += 1;
+            }
+        }
+        let at = self.reserve(size, None);
+        let counts = BarrierCounts {
+            barriers: count as u32,
+            groups: 0,
+        };
+        // SAFETY: `at` has `size` bytes: the header, the counts, then `count` records.
+        let items = unsafe { write_command(at, Opcode::ResourceBarrier, 0, None, size, counts) }
+            as *mut ResourceBarrierRecord;
+        for (k, record) in records.enumerate() {
+            // SAFETY: record `k` of the `count` reserved.
+            unsafe { items.add(k).write(record) };
+        }
+        Ok(())
+    }
+
+    /// Refuses a released resource; in a legacy list, takes a reference on a live one
+    /// (R-OBJ-4).
+    fn retain_live(&self, call: &'static str, resource: NamedResource) -> Result<(), Error> {
+        if !self.device.is_live(resource.kind, resource.handle) {
+            return Err(self
+                .device
+                .stale_error(call, resource.kind, resource.handle));
+        }
+        self.retain(resource.kind, resource.handle, 1, call)
+    }
+
+    /// Gives back a reference [`retain_live`](Self::retain_live) took.
+    fn unretain(&self, resource: NamedResource) {
+        if self.semantics == Semantics::Legacy {
+            self.device.unretain(resource.kind, resource.handle);
+        }
+    }
+}
+
+/// The payload of `Barrier` and `ResourceBarrier`: how many barriers follow, in how many groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct BarrierCounts {
+    /// Barriers that follow.
+    pub barriers: u32,
+    /// Groups they form (0 for legacy barriers).
+    pub groups: u32,
+}
