@@ -1,8 +1,8 @@
 //! Barriers (SPEC §9, seed 001): the enhanced barriers of D3D12 as Xbox Series X|S runs them, and
-//! the legacy resource barriers beside them, as values and as the two recording calls.
+//! the legacy resource barriers beside them, as values and as the records a list stores.
 //!
-//! **In:** `barrier(groups)` and `resource_barrier(barriers)` on any context (R-BAR-1, R-BAR-6).
-//! **Out:** one command per call (`Opcode::Barrier`, `Opcode::ResourceBarrier`) whose items are
+//! **In:** what `barrier(groups)` and `resource_barrier(barriers)` are given on any context
+//! (R-BAR-1, R-BAR-6; the two calls are in `calls.rs`). **Out:** one command per call (`Opcode::Barrier`, `Opcode::ResourceBarrier`) whose items are
 //! the barriers as [`BarrierRecord`] / [`ResourceBarrierRecord`], read in place by the GPU model
 //! (the executor's `gpu/barrier.rs`), which owns what a barrier does: drains, stalls, cache
 //! work, layouts and compression (R-BAR-2..4), the legacy translation (R-BAR-6) and the
@@ -16,12 +16,7 @@
 //! The values are the D3D12 enumerators (`D3D12_BARRIER_SYNC`, `D3D12_BARRIER_ACCESS`,
 //! `D3D12_BARRIER_LAYOUT`, `D3D12_RESOURCE_STATES`) with their bit values, names in snake case.
 
-use crate::command::{write_command, CommandBytes, Opcode};
-use crate::context::Recorder;
-use crate::desc::Semantics;
-use crate::error::Error;
 use crate::handle::{ObjectKind, RawHandle, Resource};
-use crate::role::Role;
 
 /// Declares a set of D3D12 flags: a `u32` newtype, its named values and their words.
 macro_rules! flags {
@@ -608,7 +603,7 @@ pub struct BarrierRecord {
 const _: () = assert!(std::mem::size_of::<BarrierRecord>() == 64);
 
 impl BarrierRecord {
-    fn new(kind: BarrierKind, group: usize, index: usize) -> Self {
+    pub(crate) fn new(kind: BarrierKind, group: usize, index: usize) -> Self {
         Self {
             resource: RawHandle::NULL,
             offset: 0,
@@ -692,7 +687,7 @@ pub enum ResourceBarrierKind {
 }
 
 impl ResourceBarrierRecord {
-    fn new(barrier: &ResourceBarrier) -> Self {
+    pub(crate) fn new(barrier: &ResourceBarrier) -> Self {
         let mut record = Self {
             resource: RawHandle::NULL,
             other: RawHandle::NULL,
@@ -771,7 +766,7 @@ impl ResourceBarrierRecord {
 }
 
 /// Calls `f` with each barrier of `groups` as its record, in order.
-fn for_each_record(groups: &[BarrierGroup<'_>], mut f: impl FnMut(BarrierRecord)) {
+pub(crate) fn for_each_record(groups: &[BarrierGroup<'_>], mut f: impl FnMut(BarrierRecord)) {
     for (g, group) in groups.iter().enumerate() {
         match *group {
             BarrierGroup::Global(barriers) => {
@@ -817,129 +812,6 @@ fn for_each_record(groups: &[BarrierGroup<'_>], mut f: impl FnMut(BarrierRecord)
                     })
                 }
             }
-        }
-    }
-}
-
-impl<R: Role> Recorder<R> {
-    /// `Barrier`: records the groups as one command (R-BAR-1); the GPU model carries them out
-    /// and, under validation, checks them (R-BAR-8). Refused on a bundle recorder
-    /// (`unsupported_in_bundle`, by the `bundles` crate), for a released resource
-    /// (`released_object`) or past one command's size. Allocates nothing.
-    pub fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
-        self.begin_call();
-        if let Err(error) = self.try_barrier(groups) {
-            self.fail(error);
-        }
-    }
-
-    fn try_barrier(&mut self, groups: &[BarrierGroup<'_>]) -> Result<(), Error> {
-        const CALL: &str = "barrier";
-        let count: usize = groups.iter().map(BarrierGroup::len).sum();
-        let size = CommandBytes::with_items::<BarrierCounts, BarrierRecord>(count)
-            .map_err(|too_large| too_large.error(CALL, format_args!("{count} barriers")))?;
-        let mut refused = None;
-        let mut retained = 0;
-        for_each_record(groups, |record| {
-            if refused.is_none() {
-                match record.resource().map(|r| self.retain_live(CALL, r)) {
-                    Some(Err(error)) => refused = Some(error),
-                    Some(Ok(())) => retained += 1,
-                    None => {}
-                }
-            }
-        });
-        if let Some(error) = refused {
-            let mut left = retained;
-            for_each_record(groups, |record| {
-                if let (Some(r), true) = (record.resource(), left > 0) {
-                    left -= 1;
-                    self.unretain(r);
-                }
-            });
-            return Err(error);
-        }
-        let at = self.reserve(size, None);
-        let counts = BarrierCounts {
-            barriers: count as u32,
-            groups: groups.len() as u32,
-        };
-        // SAFETY: `at` has `size` bytes: the header, the counts, then `count` records (8-aligned,
-        // as every payload is a multiple of 8 bytes).
-        let items = unsafe { write_command(at, Opcode::Barrier, 0, None, size, counts) }
-            as *mut BarrierRecord;
-        let mut k = 0;
-        for_each_record(groups, |record| {
-            // SAFETY: record `k` of the `count` reserved; `for_each_record` yields `count`.
-            unsafe { items.add(k).write(record) };
-            k += 1;
-        });
-        Ok(())
-    }
-
-    /// `ResourceBarrier`: records legacy barriers as one command (R-BAR-6); the GPU model
-    /// translates them to enhanced ones. Refused as [`barrier`](Self::barrier) is.
-    pub fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
-        self.begin_call();
-        if let Err(error) = self.try_resource_barrier(barriers) {
-            self.fail(error);
-        }
-    }
-
-    fn try_resource_barrier(&mut self, barriers: &[ResourceBarrier]) -> Result<(), Error> {
-        const CALL: &str = "resource_barrier";
-        let count = barriers.len();
-        let size = CommandBytes::with_items::<BarrierCounts, ResourceBarrierRecord>(count)
-            .map_err(|too_large| too_large.error(CALL, format_args!("{count} barriers")))?;
-        let named = |record: &ResourceBarrierRecord| [record.resource(), record.other()];
-        let records = barriers.iter().map(ResourceBarrierRecord::new);
-        let mut retained = 0;
-        for record in records.clone() {
-            for resource in named(&record).into_iter().flatten() {
-                if let Err(error) = self.retain_live(CALL, resource) {
-                    for resource in records
-                        .clone()
-                        .flat_map(|r| named(&r))
-                        .flatten()
-                        .take(retained)
-                    {
-                        self.unretain(resource);
-                    }
-                    return Err(error);
-                }
-                retained += 1;
-            }
-        }
-        let at = self.reserve(size, None);
-        let counts = BarrierCounts {
-            barriers: count as u32,
-            groups: 0,
-        };
-        // SAFETY: `at` has `size` bytes: the header, the counts, then `count` records.
-        let items = unsafe { write_command(at, Opcode::ResourceBarrier, 0, None, size, counts) }
-            as *mut ResourceBarrierRecord;
-        for (k, record) in records.enumerate() {
-            // SAFETY: record `k` of the `count` reserved.
-            unsafe { items.add(k).write(record) };
-        }
-        Ok(())
-    }
-
-    /// Refuses a released resource; in a legacy list, takes a reference on a live one
-    /// (R-OBJ-4).
-    fn retain_live(&self, call: &'static str, resource: NamedResource) -> Result<(), Error> {
-        if !self.device.is_live(resource.kind, resource.handle) {
-            return Err(self
-                .device
-                .stale_error(call, resource.kind, resource.handle));
-        }
-        self.retain(resource.kind, resource.handle, 1, call)
-    }
-
-    /// Gives back a reference [`retain_live`](Self::retain_live) took.
-    fn unretain(&self, resource: NamedResource) {
-        if self.semantics == Semantics::Legacy {
-            self.device.unretain(resource.kind, resource.handle);
         }
     }
 }
