@@ -266,7 +266,7 @@ pub struct Counters {
     /// Cache flushes: legacy semantics' hazard response (R-ST-10), one per resource whose use
     /// by a legacy draw or dispatch (read through a shader-resource view, or written as a render
     /// target, depth stencil or UAV) differs from its use by the last legacy draw or dispatch
-    /// that used it. Each also costs a drain. Barriers (§9) will add theirs.
+    /// that used it. Each also costs a drain. Barriers add their write-backs (R-BAR-2).
     pub cache_flushes: u64,
     /// Waits on fences: `insert_wait_on_fence`, `insert_wait_on_memory` and
     /// `insert_wait_on_present` commands consumed, the wait on present legacy inserts at every
@@ -278,11 +278,20 @@ pub struct Counters {
     /// Barriers executed, enhanced and legacy, with or without work to do (R-BAR-2, R-BAR-8);
     /// a split barrier's end does not count (R-BAR-4).
     pub barriers: u64,
+    /// Drains: waits for the work a barrier's SyncBefore names to finish (R-BAR-2).
+    pub drains: u64,
+    /// Stalls: work a barrier's SyncAfter holds until it is done; a split barrier holds the
+    /// constant engine and the prefetch parser, one stall each (R-BAR-2, R-BAR-4).
+    pub stalls: u64,
+    /// Cache invalidations of what a barrier's AccessAfter reads (R-BAR-2).
+    pub cache_invalidations: u64,
+    /// Metadata initialisations by a texture barrier's `discard` (R-BAR-3).
+    pub metadata_inits: u64,
 }
 
 impl Counters {
     /// TRACE.md's counter keys, in its order.
-    pub const KEYS: [&'static str; 10] = [
+    pub const KEYS: [&'static str; 15] = [
         "draws",
         "dispatches",
         "context_rolls",
@@ -291,8 +300,13 @@ impl Counters {
         "decompressions",
         "ce_bytes",
         "cache_flushes",
+        "cache_invalidations",
         "fence_waits",
         "bundle_calls",
+        "barriers",
+        "drains",
+        "stalls",
+        "metadata_inits",
     ];
 
     /// The counter called `key` in traces. `split_points_resolved` is the total over the
@@ -309,6 +323,11 @@ impl Counters {
             "cache_flushes" => self.cache_flushes,
             "fence_waits" => self.fence_waits,
             "bundle_calls" => self.bundle_calls,
+            "cache_invalidations" => self.cache_invalidations,
+            "barriers" => self.barriers,
+            "drains" => self.drains,
+            "stalls" => self.stalls,
+            "metadata_inits" => self.metadata_inits,
             _ => {
                 let category = key.strip_prefix("split_points_resolved.")?;
                 self.split_points_resolved[SplitCategory::from_name(category)?] as u64

@@ -39,6 +39,7 @@
 use std::collections::HashSet;
 
 mod barrier;
+pub use barrier::TextureState;
 mod bundle_call;
 mod hazard;
 mod state;

@@ -103,7 +103,7 @@ mod sync;
 pub mod trace;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
-pub use gpu::{GpuModel, GpuState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
+pub use gpu::{GpuModel, GpuState, TextureState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
 pub use jobs::{JobError, JobReport, JobResult, PoolError, RecordingPool, RecordingPoolDesc};
 pub use progress::Progress;

@@ -235,11 +235,6 @@ fn trace_docs_trace_md_quotes_the_error_of_each_construct_not_built_yet() {
         ),
         ("imm barrier global sync=all:all access=common:common", None),
         ("expect resource b layout=common", None),
-        ("expect counters barriers=0", None),
-        (
-            "expect error imm invalid_barrier",
-            Some("expect error: expected an error kind ("),
-        ),
     ];
     for (line, quoted) in cases {
         let run = run(&format!("{prelude}{line}\n"));

@@ -57,6 +57,10 @@ pub enum ErrorKind {
     BackBufferAffinity,
     /// A write and a later access through another path without a barrier (R-V-2).
     Hazard,
+    /// A barrier the rules of §9 refuse (R-BAR-4, R-BAR-6, R-BAR-8).
+    InvalidBarrier,
+    /// An enhanced barrier of a resource whose legacy state is not `COMMON` (R-BAR-6).
+    LegacyStateNotCommon,
     /// A call whose arguments break a rule of the API: every leaf variant of [`Error`] from
     /// [`Error::SlotOutOfRange`] on.
     InvalidArgument,
@@ -64,7 +68,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in the order `TRACE.md` lists them.
-    pub const ALL: [ErrorKind; 19] = [
+    pub const ALL: [ErrorKind; 21] = [
         Self::BudgetExceeded,
         Self::NotEncapsulable,
         Self::InheritedStateInBundle,
@@ -83,6 +87,8 @@ impl ErrorKind {
         Self::MissingWaitOnPresent,
         Self::BackBufferAffinity,
         Self::Hazard,
+        Self::InvalidBarrier,
+        Self::LegacyStateNotCommon,
         Self::InvalidArgument,
     ];
 
@@ -107,6 +113,8 @@ impl ErrorKind {
             Self::MissingWaitOnPresent => "missing_wait_on_present",
             Self::BackBufferAffinity => "back_buffer_affinity",
             Self::Hazard => "hazard",
+            Self::InvalidBarrier => "invalid_barrier",
+            Self::LegacyStateNotCommon => "legacy_state_not_common",
             Self::InvalidArgument => "invalid_argument",
         }
     }
@@ -332,6 +340,31 @@ pub enum Error {
         second_call: String,
         /// The object written and accessed.
         object: ObjectName,
+    },
+
+    /// A barrier the rules of §9 refuse (R-BAR-4, R-BAR-6, R-BAR-8), with the barrier printed
+    /// field by field as the seed's debug layer prints it.
+    #[error("{call}: {rule}\n{barrier}")]
+    InvalidBarrier {
+        /// The call that made or executed the barrier (`barrier`, `resource_barrier`,
+        /// `execute_command_list`).
+        call: &'static str,
+        /// The rule broken, in words, with its requirement.
+        rule: Box<str>,
+        /// The group and barrier index and every field of the barrier.
+        barrier: Box<str>,
+    },
+
+    /// An enhanced barrier of a resource whose legacy state is not `COMMON` (R-BAR-6), worded as
+    /// the seed's `0xA7900038`.
+    #[error("{call}: Resource is being transitioned from legacy to enhanced barriers but is not in the state COMMON as is required.\nCurrent State is: {state}\n{barrier}")]
+    LegacyStateNotCommon {
+        /// The call (`barrier`, or `execute_command_list` for a list's barrier).
+        call: &'static str,
+        /// The resource's legacy state.
+        state: crate::barrier::ResourceStates,
+        /// The group and barrier index and every field of the barrier.
+        barrier: Box<str>,
     },
 
     /// Slots past the end of a slot range (R-OBJ-5).
@@ -654,6 +687,8 @@ impl Error {
             Self::MissingWaitOnPresent { .. } => ErrorKind::MissingWaitOnPresent,
             Self::BackBufferAffinity { .. } => ErrorKind::BackBufferAffinity,
             Self::Hazard { .. } => ErrorKind::Hazard,
+            Self::InvalidBarrier { .. } => ErrorKind::InvalidBarrier,
+            Self::LegacyStateNotCommon { .. } => ErrorKind::LegacyStateNotCommon,
             Self::SlotOutOfRange { .. }
             | Self::UavOverlapsRenderTargets { .. }
             | Self::MissingBindFlag { .. }

@@ -227,7 +227,8 @@ fn trace_errors_name_the_line_and_the_token() {
         "expect counters drawz=1",
         "expect counters: expected a counter key (draws|dispatches|context_rolls|\
          ib_executions|split_points_resolved|decompressions|ce_bytes|cache_flushes|\
-         fence_waits|bundle_calls), found 'drawz'",
+         cache_invalidations|fence_waits|bundle_calls|barriers|drains|stalls|metadata_inits), \
+         found 'drawz'",
     );
     fails_after_prelude(
         "expect error dc missing",
@@ -236,7 +237,7 @@ fn trace_errors_name_the_line_and_the_token() {
          stream_output_in_bundle|format_mismatch|dynamic_before_map|restore_not_supported|\
          mixed_semantics|forbidden_in_fast|too_many_contexts|released_object|resource_in_use|\
          compressed_read|missing_wait_on_present|back_buffer_affinity|hazard|\
-         invalid_argument), found 'missing'",
+         invalid_barrier|legacy_state_not_common|invalid_argument), found 'missing'",
     );
     fails_after_prelude(
         "expect frobnicate",

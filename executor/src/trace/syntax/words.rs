@@ -245,6 +245,10 @@ words! {
         /// An object written and accessed again through another path with no barrier or flush
         /// between, found as the work runs (R-V-2).
         Hazard => "hazard",
+        /// A barrier the rules refuse (R-BAR-4, R-BAR-6, R-BAR-8).
+        InvalidBarrier => "invalid_barrier",
+        /// An enhanced barrier of a resource whose legacy state is not common (R-BAR-6).
+        LegacyStateNotCommon => "legacy_state_not_common",
         /// Any other bad argument.
         InvalidArgument => "invalid_argument",
     }
@@ -267,12 +271,23 @@ words! {
         Decompressions => "decompressions",
         /// Bytes the constant engine loaded for bundle calls (R-B-5).
         CeBytes => "ce_bytes",
-        /// Legacy hazard cache flushes (R-ST-10).
+        /// Cache write-backs: legacy hazard responses (R-ST-10) and barriers (R-BAR-2).
         CacheFlushes => "cache_flushes",
+        /// Cache invalidations of barriers (R-BAR-2).
+        CacheInvalidations => "cache_invalidations",
         /// Fence waits.
         FenceWaits => "fence_waits",
         /// Bundle calls executed (R-B-10).
         BundleCalls => "bundle_calls",
+        /// Barriers executed (R-BAR-2, R-BAR-8).
+        Barriers => "barriers",
+        /// Drains: waits for the work a barrier's SyncBefore names (R-BAR-2).
+        Drains => "drains",
+        /// Stalls: work a barrier's SyncAfter holds, and the split barrier's CE and PFP holds
+        /// (R-BAR-2, R-BAR-4).
+        Stalls => "stalls",
+        /// Metadata initialisations by `discard` (R-BAR-3).
+        MetadataInits => "metadata_inits",
     }
 }
 
