@@ -94,6 +94,7 @@ impl Device {
                     .intersects(BindFlags::RENDER_TARGET | BindFlags::DEPTH_STENCIL),
             ),
             texture_compatible: desc.texture_compatible,
+            dcc: desc.dcc,
             back_buffer: None,
         };
         self.insert_texture(info, desc.name)
@@ -471,6 +472,7 @@ impl Device {
                 bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
                 compressible: true,
                 texture_compatible: false,
+                dcc: false,
                 back_buffer: Some((chain, i)),
             };
             let texture_name = format!("{}.{i}", desc.name);

@@ -343,6 +343,9 @@ pub struct TextureDesc<'a> {
     pub compressible: Option<bool>,
     /// Texture compatible (TC): shader reads need no decompression.
     pub texture_compatible: bool,
+    /// Delta colour compression allowed (the seed's `ALLOW_DCC`, R-BAR-3): decompressed on a
+    /// write-to-read layout change unless the texture is also TC.
+    pub dcc: bool,
 }
 
 impl Default for TextureDesc<'_> {
@@ -358,6 +361,7 @@ impl Default for TextureDesc<'_> {
             bind: BindFlags::SHADER_RESOURCE,
             compressible: None,
             texture_compatible: false,
+            dcc: false,
         }
     }
 }

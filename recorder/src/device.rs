@@ -30,7 +30,7 @@ pub enum Validation {
 }
 
 /// How to create a device.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DeviceDesc {
     /// Semantics of the immediate context.
     pub immediate_semantics: Semantics,
@@ -38,6 +38,22 @@ pub struct DeviceDesc {
     pub validation: Validation,
     /// Chunk size, growth and pool limit for every deferred context that does not bring its own.
     pub chunk_policy: ChunkPolicy,
+    /// Legacy resource barriers translated beside enhanced ones (the seed's
+    /// `DisableLegacyResourceBarrierTranslation` is `false`; R-BAR-6): on by default. Off, once
+    /// either kind of barrier has run on the device, a barrier of the other kind is
+    /// `invalid_barrier`.
+    pub legacy_barriers: bool,
+}
+
+impl Default for DeviceDesc {
+    fn default() -> Self {
+        Self {
+            immediate_semantics: Semantics::default(),
+            validation: Validation::default(),
+            chunk_policy: ChunkPolicy::default(),
+            legacy_barriers: true,
+        }
+    }
 }
 
 /// Everything the device shares with its contexts and lists.

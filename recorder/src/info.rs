@@ -74,13 +74,17 @@ pub struct TextureInfo {
     pub compressible: bool,
     /// Texture compatible: shader reads need no decompression (R-SP-2).
     pub texture_compatible: bool,
+    /// Delta colour compression allowed (R-BAR-3).
+    pub dcc: bool,
     /// The swap chain and index, for a back buffer.
     pub back_buffer: Option<(SwapChain, u32)>,
 }
 
 impl TextureInfo {
     pub(crate) fn pack(self) -> [u64; TEXTURE_WORDS] {
-        let flags = self.compressible as u64 | (self.texture_compatible as u64) << 1;
+        let flags = self.compressible as u64
+            | (self.texture_compatible as u64) << 1
+            | (self.dcc as u64) << 2;
         let (chain, index) = self
             .back_buffer
             .map_or((RawHandle::NULL, 0), |(c, i)| (c.0, i));
@@ -104,6 +108,7 @@ impl TextureInfo {
             bind: BindFlags::from_bits((w[0] >> 16) as u8),
             compressible: (w[0] >> 24) & 1 != 0,
             texture_compatible: (w[0] >> 25) & 1 != 0,
+            dcc: (w[0] >> 26) & 1 != 0,
             sample_count: (w[0] >> 32) as u8 as u32,
             mip_levels: (w[0] >> 40) as u8 as u32,
             array_size: (w[0] >> 48) as u16 as u32,

@@ -261,6 +261,7 @@ fn r_obj_2_texture_properties_round_trip_with_compressible_defaults() {
             bind,
             compressible: asked,
             texture_compatible: i % 2 == 1,
+            dcc: i % 3 == 1,
         };
         let texture = device.create_texture(&desc).unwrap();
         let info = device.texture_info(texture).unwrap();
@@ -272,6 +273,7 @@ fn r_obj_2_texture_properties_round_trip_with_compressible_defaults() {
         assert_eq!(info.bind, bind);
         assert_eq!(info.compressible, expected, "case {i}");
         assert_eq!(info.texture_compatible, desc.texture_compatible);
+        assert_eq!(info.dcc, desc.dcc);
         assert_eq!(info.back_buffer, None);
     }
 }

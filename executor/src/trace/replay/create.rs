@@ -79,6 +79,8 @@ pub(crate) fn create(
                     bind: *bind,
                     compressible: *compressible,
                     texture_compatible: *texture_compatible,
+                    // `dcc=` comes with the barrier syntax (TRACE.md, not built yet).
+                    dcc: false,
                 })
                 .map(Handle::raw),
         ),
