@@ -96,6 +96,12 @@ pub enum Command {
         texture: Texture,
         into: Option<Texture>,
     },
+    /// A barrier call's groups, flattened: its global, buffer and texture barriers.
+    Barrier {
+        globals: Vec<GlobalBarrier>,
+        buffers: Vec<BufferBarrier>,
+        textures: Vec<TextureBarrier>,
+    },
     /// The mapped bytes are `data` of the recorder's side vector.
     MapWriteDiscard {
         buffer: Buffer,
@@ -297,6 +303,21 @@ impl CallSink for NaiveRecorder {
     #[inline(always)]
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
         self.push(Command::DecompressResource { texture, into });
+    }
+    fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+        let (mut globals, mut buffers, mut textures) = (Vec::new(), Vec::new(), Vec::new());
+        for group in groups {
+            match *group {
+                BarrierGroup::Global(b) => globals.extend_from_slice(b),
+                BarrierGroup::Buffer(b) => buffers.extend_from_slice(b),
+                BarrierGroup::Texture(b) => textures.extend_from_slice(b),
+            }
+        }
+        self.push(Command::Barrier {
+            globals,
+            buffers,
+            textures,
+        });
     }
     #[inline(always)]
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {

@@ -58,6 +58,7 @@ pub trait CallSink {
         stencil: u8,
     );
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>);
+    fn barrier(&mut self, groups: &[BarrierGroup<'_>]);
     /// Maps `buffer` write_discard; `None` if the call was refused.
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]>;
     fn unmap(&mut self, buffer: Buffer);
@@ -147,6 +148,10 @@ impl CallSink for DeferredContext {
     #[inline(always)]
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
         DeferredContext::decompress_resource(self, texture, into)
+    }
+    #[inline(always)]
+    fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+        DeferredContext::barrier(self, groups)
     }
     #[inline(always)]
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
@@ -294,6 +299,10 @@ fn begin_pass<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draw: DrawDesc,
     sink.rs_set_viewports(&[pass.viewport]);
     sink.om_set_blend_state(Some(pass.blend), [0.0; 4], u32::MAX);
     sink.om_set_depth_stencil_state(Some(pass.depth_state), 0);
+    let barriers = fast && scene.desc.barriers;
+    if barriers && draw.first_in_pass {
+        pass_barriers(sink, scene, p);
+    }
     if draw.first_in_pass {
         sink.clear_render_target_view(pass.color_target, pass.clear_color);
         if p == 0 {
@@ -304,7 +313,7 @@ fn begin_pass<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draw: DrawDesc,
         let previous = &scene.passes[p - 1];
         // Fast: the application decompresses what it is about to read, once, in the list that
         // moves to the pass; later lists of the pass execute after it.
-        if fast && draw.first_in_pass {
+        if fast && !barriers && draw.first_in_pass {
             sink.decompress_resource(previous.color, None);
         }
         Some(previous.color_view)
@@ -312,6 +321,52 @@ fn begin_pass<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draw: DrawDesc,
         None
     };
     sink.set_shader_resources(Stage::Pixel, PASS_INPUT_SLOT, &[input]);
+}
+
+/// The barriers a fast frame makes at the start of pass `p` (`SceneDesc::barriers`): its colour
+/// target (and, for the first pass, the depth target) from `undefined` with `discard` into the
+/// target layout, since the pass clears it; the previous pass's target from render target to
+/// shader resource, which decompresses it (a non-TC target, R-BAR-3) instead of an explicit
+/// `decompress_resource`.
+fn pass_barriers<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, p: usize) {
+    let fresh = |texture: Texture, sync: BarrierSync, access, layout| TextureBarrier {
+        sync_before: BarrierSync::NONE,
+        sync_after: sync,
+        access_before: BarrierAccess::NO_ACCESS,
+        access_after: access,
+        layout_before: BarrierLayout::Undefined,
+        layout_after: layout,
+        resource: texture.into(),
+        subresources: BarrierSubresources::ALL,
+        discard: true,
+    };
+    let mut barriers = [fresh(
+        scene.passes[p].color,
+        BarrierSync::RENDER_TARGET,
+        BarrierAccess::RENDER_TARGET,
+        BarrierLayout::RenderTarget,
+    ); 2];
+    let second = match p {
+        0 => fresh(
+            scene.depth,
+            BarrierSync::DEPTH_STENCIL,
+            BarrierAccess::DEPTH_STENCIL_WRITE,
+            BarrierLayout::DepthStencilWrite,
+        ),
+        _ => TextureBarrier {
+            sync_before: BarrierSync::RENDER_TARGET,
+            sync_after: BarrierSync::PIXEL_SHADING,
+            access_before: BarrierAccess::RENDER_TARGET,
+            access_after: BarrierAccess::SHADER_RESOURCE,
+            layout_before: BarrierLayout::RenderTarget,
+            layout_after: BarrierLayout::ShaderResource,
+            resource: scene.passes[p - 1].color.into(),
+            subresources: BarrierSubresources::ALL,
+            discard: false,
+        },
+    };
+    barriers[1] = second;
+    sink.barrier(&[BarrierGroup::Texture(&barriers)]);
 }
 
 /// Maps `buffer` write_discard, fills it from `fill` (stamped with the draw index) and unmaps it.
@@ -362,6 +417,10 @@ impl<R: CallSink + ?Sized> CallSink for WithoutDraws<'_, R> {
         clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
         decompress_resource(texture: Texture, into: Option<Texture>);
         unmap(buffer: Buffer);
+    }
+    #[inline(always)]
+    fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+        self.0.barrier(groups)
     }
     #[inline(always)]
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {

@@ -55,6 +55,11 @@ pub struct SceneDesc {
     /// maps each such buffer write_discard before its first bind instead.
     pub unmapped_dynamic_fraction: f32,
     pub seed: u64,
+    /// Fast lists synchronise the passes with enhanced barriers (a target's move to render
+    /// target at its pass, the previous target's move to shader resource) instead of an
+    /// explicit `decompress_resource` (SPEC §9). Legacy lists are unchanged: the driver
+    /// synchronises for them.
+    pub barriers: bool,
 }
 
 impl Default for SceneDesc {
@@ -68,6 +73,7 @@ impl Default for SceneDesc {
             dynamic_fraction: 0.25,
             unmapped_dynamic_fraction: 0.02,
             seed: 0x5eed_f00d,
+            barriers: false,
         }
     }
 }

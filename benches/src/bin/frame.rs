@@ -51,6 +51,10 @@ OPTIONS:
     --seed N                  seed of the scene and the draw mix (default 0x5eedf00d)
     --semantics S             legacy, fast or both (default both)
     --bundles on|off          also draw the frame with per-object draw bundles (default on)
+    --barriers                fast lists synchronise the passes with enhanced barriers (render
+                              target -> shader resource) instead of decompress_resource
+    --hazards                 run under validation=hazards: a missing barrier stops the demo
+                              with the hazard it found
     --gpu G                   where the GPU model runs: inline (in the execute calls),
                               threaded (its own thread, overlapping the next frame's
                               recording) or detached (nowhere: CPU cost alone, no counters)
@@ -67,6 +71,7 @@ struct Options {
     semantics: Vec<Semantics>,
     bundles: bool,
     gpu: GpuTiming,
+    validation: Validation,
 }
 
 /// Parses the arguments; `Ok(None)` asks for the help.
@@ -78,6 +83,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         semantics: vec![Semantics::Legacy, Semantics::Fast],
         bundles: true,
         gpu: GpuTiming::Inline,
+        validation: Validation::Off,
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
@@ -140,6 +146,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                 }
             }
             "--gpu" => options.gpu = gpu_timing(&value()?)?,
+            "--barriers" | "--hazards" if inline.is_some() => {
+                return Err(format!("{name} takes no value"))
+            }
+            "--barriers" => scene.barriers = true,
+            "--hazards" => options.validation = Validation::Hazards,
             _ => return Err(format!("unknown option '{name}'")),
         }
     }
@@ -427,6 +438,18 @@ fn run(
     for (category, count) in gpu.split_points_resolved.nonzero() {
         outln!("  resolved {:<24}{count:>8}", category.name());
     }
+    if gpu.barriers > 0 {
+        outln!(
+            "  {} barriers: {} drains, {} stalls, {} cache flushes, {} cache invalidations, \
+             {} metadata inits",
+            gpu.barriers,
+            gpu.drains,
+            gpu.stalls,
+            gpu.cache_flushes,
+            gpu.cache_invalidations,
+            gpu.metadata_inits
+        );
+    }
     if gpu.bundle_calls > 0 {
         outln!(
             "  {} bundle calls, {} constant-engine bytes loaded ({:.1} per call)",
@@ -469,8 +492,14 @@ fn gpu_delta(after: &Counters, before: &Counters, frames: u32) -> Counters {
         decompressions: per_frame(after.decompressions, before.decompressions),
         bundle_calls: per_frame(after.bundle_calls, before.bundle_calls),
         ce_bytes: per_frame(after.ce_bytes, before.ce_bytes),
+        cache_flushes: per_frame(after.cache_flushes, before.cache_flushes),
+        cache_invalidations: per_frame(after.cache_invalidations, before.cache_invalidations),
+        fence_waits: per_frame(after.fence_waits, before.fence_waits),
+        barriers: per_frame(after.barriers, before.barriers),
+        drains: per_frame(after.drains, before.drains),
+        stalls: per_frame(after.stalls, before.stalls),
+        metadata_inits: per_frame(after.metadata_inits, before.metadata_inits),
         split_points_resolved,
-        ..*after
     }
 }
 
@@ -598,7 +627,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let device = Device::new(DeviceDesc::default());
+    let device = Device::new(DeviceDesc {
+        validation: options.validation,
+        ..DeviceDesc::default()
+    });
     let mut immediate =
         ImmediateContext::new(&device).unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
     immediate.set_gpu_timing(options.gpu);
