@@ -20,6 +20,7 @@ struct Objects {
     vertices: Buffer,
     view: ShaderResourceView,
     vertex_shader: Shader,
+    target: Texture,
 }
 
 fn objects(device: &Device) -> Objects {
@@ -54,6 +55,15 @@ fn objects(device: &Device) -> Objects {
                 ..ShaderDesc::new("vs", Stage::Vertex)
             })
             .expect("shader"),
+        target: device
+            .create_texture(&TextureDesc {
+                name: "target",
+                width: 64,
+                height: 64,
+                bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+                ..Default::default()
+            })
+            .expect("target"),
     }
 }
 
@@ -92,6 +102,20 @@ fn calls() -> Vec<(&'static str, Call)> {
         }),
         ("set_dynamic_constant_buffer", |c, o, _| {
             c.set_constant_buffers(Stage::Vertex, 0, &[Some(o.dynamic_constants)])
+        }),
+        // One texture barrier, render target to shader resource (SPEC §9, the seed's example).
+        ("texture_barrier", |c, o, _| {
+            c.barrier(&[BarrierGroup::Texture(&[TextureBarrier {
+                sync_before: BarrierSync::RENDER_TARGET,
+                sync_after: BarrierSync::PIXEL_SHADING,
+                access_before: BarrierAccess::RENDER_TARGET,
+                access_after: BarrierAccess::SHADER_RESOURCE,
+                layout_before: BarrierLayout::RenderTarget,
+                layout_after: BarrierLayout::ShaderResource,
+                resource: o.target.into(),
+                subresources: BarrierSubresources::ALL,
+                discard: false,
+            }])])
         }),
     ]
 }

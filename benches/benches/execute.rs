@@ -8,7 +8,8 @@
 //!   split points: the cost grows with them (each is decoded, resolved and submitted).
 //!
 //! A third, `gpu_model`, times the GPU model consuming a 10,000-draw list: its throughput in
-//! commands per second.
+//! commands per second; and a list of 1,000 texture barriers (the model's cost per barrier,
+//! SPEC §9).
 //!
 //! ```text
 //! cargo bench -p benches --bench execute
@@ -102,6 +103,26 @@ fn bench(criterion: &mut Criterion) {
                 bench.immediate.sync_gpu();
                 total += start.elapsed();
                 bench.immediate.take_records();
+            }
+            total
+        })
+    });
+    let barriers = bench
+        .scene
+        .barrier_list(&bench.device, 1_000)
+        .expect("records");
+    group.throughput(Throughput::Elements(1_000));
+    group.bench_function("consume_1000_barriers", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                bench
+                    .immediate
+                    .execute_command_list(&barriers, RestoreState::ClearState)
+                    .expect("executes");
+                let start = Instant::now();
+                bench.immediate.sync_gpu();
+                total += start.elapsed();
             }
             total
         })

@@ -5,14 +5,17 @@
 //! own work.
 
 use recorder::{
-    BindFlags, Buffer, BufferDesc, CommandList, DeferredContextDesc, Device, Error, RestoreState,
-    Semantics, Shader, ShaderDesc, Slots, Stage, Usage,
+    BarrierAccess, BarrierGroup, BarrierLayout, BarrierSubresources, BarrierSync, BindFlags,
+    Buffer, BufferDesc, CommandList, DeferredContextDesc, Device, Error, RestoreState, Semantics,
+    Shader, ShaderDesc, Slots, Stage, Texture, TextureBarrier, TextureDesc, Usage,
 };
 
 /// The objects the lists use.
 pub struct ExecuteScene {
     pub dynamic: Buffer,
     pub vs: Shader,
+    /// A compressible render target that barriers move between layouts.
+    pub target: Texture,
 }
 
 impl ExecuteScene {
@@ -28,7 +31,63 @@ impl ExecuteScene {
             constant_buffers: Slots::first(1),
             ..ShaderDesc::new("vs", Stage::Vertex)
         })?;
-        Ok(Self { dynamic, vs })
+        let target = device.create_texture(&TextureDesc {
+            name: "target",
+            width: 64,
+            height: 64,
+            bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+            ..Default::default()
+        })?;
+        Ok(Self {
+            dynamic,
+            vs,
+            target,
+        })
+    }
+
+    /// A fast list of `barriers` barrier calls of one texture barrier each, moving the target
+    /// from `common` to render target and then back and forth between render target and
+    /// shader resource (SPEC §9): what the GPU model's barrier response costs.
+    pub fn barrier_list(&self, device: &Device, barriers: u32) -> Result<CommandList, Error> {
+        let mut context = device.create_deferred_context(&DeferredContextDesc {
+            name: "barriers",
+            semantics: Semantics::Fast,
+            chunk_policy: None,
+            ..Default::default()
+        })?;
+        let write = (
+            BarrierSync::RENDER_TARGET,
+            BarrierAccess::RENDER_TARGET,
+            BarrierLayout::RenderTarget,
+        );
+        let read = (
+            BarrierSync::PIXEL_SHADING,
+            BarrierAccess::SHADER_RESOURCE,
+            BarrierLayout::ShaderResource,
+        );
+        let mut before = (
+            BarrierSync::NONE,
+            BarrierAccess::COMMON,
+            BarrierLayout::Common,
+        );
+        for k in 0..barriers {
+            let after = if k % 2 == 0 { write } else { read };
+            context.barrier(&[BarrierGroup::Texture(&[TextureBarrier {
+                sync_before: before.0,
+                sync_after: after.0,
+                access_before: before.1,
+                access_after: after.1,
+                layout_before: before.2,
+                layout_after: after.2,
+                resource: self.target.into(),
+                subresources: BarrierSubresources::ALL,
+                discard: false,
+            }])]);
+            before = after;
+        }
+        context
+            .finish_command_list(RestoreState::ClearState)
+            .map_err(|record| record.error)
     }
 
     /// A list of `draws` draws with `split_points` of them re-binding the dynamic buffer first

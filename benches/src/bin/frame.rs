@@ -53,8 +53,10 @@ OPTIONS:
     --bundles on|off          also draw the frame with per-object draw bundles (default on)
     --barriers                fast lists synchronise the passes with enhanced barriers (render
                               target -> shader resource) instead of decompress_resource
-    --hazards                 run under validation=hazards: a missing barrier stops the demo
-                              with the hazard it found
+    --validation V            off, on or hazards (default off): under on or hazards a
+                              violation (a missing barrier, under hazards) stops the demo
+                              with what it found
+    --hazards                 --validation hazards
     --gpu G                   where the GPU model runs: inline (in the execute calls),
                               threaded (its own thread, overlapping the next frame's
                               recording) or detached (nowhere: CPU cost alone, no counters)
@@ -151,6 +153,16 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
             }
             "--barriers" => scene.barriers = true,
             "--hazards" => options.validation = Validation::Hazards,
+            "--validation" => {
+                options.validation = match value()?.as_str() {
+                    "off" => Validation::Off,
+                    "on" => Validation::On,
+                    "hazards" => Validation::Hazards,
+                    other => {
+                        return Err(format!("--validation: '{other}' is not off, on or hazards"))
+                    }
+                }
+            }
             _ => return Err(format!("unknown option '{name}'")),
         }
     }
