@@ -24,7 +24,8 @@ use recorder::{Rect, Viewport};
 use super::convert::*;
 use super::program::*;
 use crate::trace::syntax::ast::{
-    CallContext, Declaration, Expectation, Method, Remap, Statement, Subject as AstSubject, Trace,
+    Barrier, BeforeAfter, CallContext, Declaration, Expectation, ExpectedLayout, LegacyBarrier,
+    Method, Remap, Statement, Subject as AstSubject, Trace,
 };
 use crate::trace::syntax::name::Name;
 use crate::trace::syntax::split_derived;
@@ -44,6 +45,7 @@ pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
     Ok(Program {
         semantics,
         validation,
+        legacy_barriers: lowering.legacy_barriers.unwrap_or(true),
         objects: lowering.objects,
         steps: lowering.steps,
         recorders: lowering.recorders,
@@ -54,6 +56,8 @@ pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
 struct Lowering {
     line: usize,
     device: Option<(recorder::Semantics, recorder::Validation)>,
+    /// `device legacy_barriers=`, where written.
+    legacy_barriers: Option<bool>,
     objects: Vec<Object>,
     steps: Vec<Step>,
     recorders: Vec<ObjId>,
@@ -147,7 +151,9 @@ impl Lowering {
             Declaration::Device {
                 semantics: s,
                 validation,
+                legacy_barriers,
             } => {
+                self.legacy_barriers = *legacy_barriers;
                 let validation = match validation {
                     None | Some(words::Validation::Off) => recorder::Validation::Off,
                     Some(words::Validation::On) => recorder::Validation::On,
@@ -205,6 +211,7 @@ impl Lowering {
                 bind,
                 compressible,
                 tc,
+                dcc,
             } => {
                 let create = Create::Texture {
                     format: format(f)?,
@@ -216,6 +223,7 @@ impl Lowering {
                     bind: bind_flags(*bind),
                     compressible: *compressible,
                     texture_compatible: tc.unwrap_or(false),
+                    dcc: dcc.unwrap_or(false),
                 };
                 (self.add(name.as_str(), ObjKind::Texture, false), create)
             }
@@ -676,6 +684,79 @@ impl Lowering {
                 swapchain: self.id(swapchain)?,
             },
             Method::Resume => Call::Resume,
+            Method::Barrier(barriers) => Call::Barrier(
+                barriers
+                    .iter()
+                    .map(|barrier| self.barrier(barrier))
+                    .collect::<Converted<_>>()?,
+            ),
+            Method::ResourceBarrier(barrier) => Call::ResourceBarrier(match barrier {
+                LegacyBarrier::Transition {
+                    resource,
+                    before,
+                    after,
+                    subresource,
+                    split,
+                } => LegacyBarrier::Transition {
+                    resource: self.id(resource)?,
+                    before: states(before),
+                    after: states(after),
+                    subresource: subresource
+                        .map(|n| fit_u32(n, "subresource="))
+                        .transpose()?,
+                    split: split.map(split_half),
+                },
+                LegacyBarrier::Uav { resource } => LegacyBarrier::Uav {
+                    resource: self.opt(resource)?,
+                },
+                LegacyBarrier::Aliasing { before, after } => LegacyBarrier::Aliasing {
+                    before: self.opt(before)?,
+                    after: self.opt(after)?,
+                },
+            }),
+        })
+    }
+
+    /// One BARRIER of `barrier`.
+    fn barrier(&mut self, barrier: &Barrier) -> Converted<Barrier<Lowered>> {
+        Ok(match barrier {
+            Barrier::Global { sync: s, access: a } => Barrier::Global {
+                sync: sync(s),
+                access: access(a),
+            },
+            Barrier::Buffer {
+                resource,
+                sync: s,
+                access: a,
+                size,
+            } => Barrier::Buffer {
+                resource: self.id(resource)?,
+                sync: sync(s),
+                access: access(a),
+                size: *size,
+            },
+            Barrier::Texture {
+                resource,
+                sync: s,
+                access: a,
+                layout,
+                mips,
+                array,
+                planes,
+                discard,
+            } => Barrier::Texture {
+                resource: self.id(resource)?,
+                sync: sync(s),
+                access: access(a),
+                layout: BeforeAfter {
+                    before: barrier_layout(layout.before),
+                    after: barrier_layout(layout.after),
+                },
+                mips: span(mips, "mips=")?,
+                array: span(array, "array=")?,
+                planes: span(planes, "planes=")?,
+                discard: *discard,
+            },
         })
     }
 
@@ -717,6 +798,22 @@ impl Lowering {
                 index: *index,
                 field: *field,
                 value: value.clone(),
+            },
+            Expectation::Resource {
+                resource,
+                layout,
+                compressed,
+                depth,
+                stencil,
+            } => Check::Resource {
+                resource: self.id(resource)?,
+                layout: layout.map(|layout| match layout {
+                    ExpectedLayout::Is(layout) => ExpectedLayout::Is(barrier_layout(layout)),
+                    ExpectedLayout::Mixed => ExpectedLayout::Mixed,
+                }),
+                compressed: *compressed,
+                depth: depth.map(compression),
+                stencil: stencil.map(compression),
             },
             Expectation::BundleFootprint { bundle, bytes } => Check::BundleFootprint {
                 bundle: self.id(bundle)?,

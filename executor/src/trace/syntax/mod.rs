@@ -30,7 +30,8 @@
 //!
 //! The parser and the printer over it:
 //! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
-//! * `parse.rs`: statements and declarations; `call.rs`: calls; `expect.rs`: expectations.
+//! * `parse.rs`: statements and declarations; `call.rs`: calls; `barrier.rs`: the arguments
+//!   of `barrier` and `resource_barrier`; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table (declared names, their kinds, the reserved words).
 //! * `print.rs`: the tree back to text. `error.rs`: [`ParseError`].
 //!
@@ -69,6 +70,7 @@
 //!   empty trace, or one of comments only, has no `device`: an error at its last line.
 
 pub(super) mod ast;
+mod barrier;
 mod call;
 mod cursor;
 mod error;
@@ -82,16 +84,18 @@ pub(super) mod value;
 pub(super) mod words;
 
 pub use ast::{
-    BindFlags, Call, CallContext, Declaration, Expectation, Form, Method, Rect, Remap, SlotRange,
-    SlotSet, Statement, Subject, Trace, Viewport, Written,
+    Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
+    Flags, Form, LegacyBarrier, Method, Rect, Remap, SlotRange, SlotSet, Statement, Subject, Trace,
+    Viewport, Written,
 };
 pub use error::ParseError;
 pub use name::{Format, Name};
 pub(super) use symbols::{split_derived, ObjKind};
 pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
 pub use words::{
-    BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,
-    Topology, UavFlag, Usage, Validation,
+    AccessWord, BindFlag, Compression, CounterKey, Engine, ErrorKind, LayoutWord, MapType,
+    Semantics, SplitCategory, SplitWord, Stage, StateWord, SyncWord, Topology, UavFlag, Usage,
+    Validation,
 };
 
 /// Parses a trace.
