@@ -853,3 +853,109 @@ fn remap(remap: &Remap) -> Converted<Remap<Lowered>> {
         inherit_slot: fit_u32(remap.inherit_slot, "INHERIT_SLOT")?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(text: &str) -> Program {
+        let trace = crate::trace::parse(text.as_bytes()).expect("the trace parses");
+        lower(&trace).expect("the trace lowers")
+    }
+
+    /// `device legacy_barriers=` reaches `DeviceDesc::legacy_barriers` (on when not written,
+    /// the engine's default), `texture dcc=` reaches `TextureDesc::dcc` (no when not written).
+    #[test]
+    fn r_bar_6_legacy_barriers_and_r_bar_3_dcc_reach_the_engines_descriptions() {
+        assert!(lowered("device semantics=fast\n").legacy_barriers);
+        assert!(lowered("device semantics=fast legacy_barriers=on\n").legacy_barriers);
+        assert!(!lowered("device semantics=fast legacy_barriers=off\n").legacy_barriers);
+        assert_eq!(
+            recorder::DeviceDesc::default().legacy_barriers,
+            lowered("device semantics=fast\n").legacy_barriers
+        );
+        let program = lowered(
+            "device semantics=fast\n\
+             texture a format=r8g8b8a8_unorm width=4 height=4 bind=render_target dcc=yes\n\
+             texture b format=r8g8b8a8_unorm width=4 height=4 bind=render_target dcc=no\n\
+             texture c format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n",
+        );
+        let dcc: Vec<bool> = program
+            .steps
+            .iter()
+            .filter_map(|step| match &step.op {
+                Op::Create {
+                    create: Create::Texture { dcc, .. },
+                    ..
+                } => Some(*dcc),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dcc, [true, false, false]);
+    }
+
+    /// A BARRIER's words become the engine's bits, `+` ORing them; `present` is `common`;
+    /// ranges become spans, every index when not written.
+    #[test]
+    fn r_bar_1_barrier_words_lower_to_the_engines_values() {
+        let program = lowered(
+            "device semantics=fast\n\
+             texture t format=r8g8b8a8_unorm width=4 height=4 mips=3 bind=render_target\n\
+             imm barrier texture t sync=compute_shading+predication:all access=predication:no_access \
+             layout=present:direct_queue_shader_resource mips=1-2\n\
+             imm resource_barrier transition t present generic_read+copy_dest split=end\n",
+        );
+        let calls: Vec<&Call> = program
+            .steps
+            .iter()
+            .filter_map(|step| match &step.op {
+                Op::Call { call, .. } => Some(call),
+                _ => None,
+            })
+            .collect();
+        let Call::Barrier(barriers) = calls[0] else {
+            panic!("{:?}", calls[0]);
+        };
+        let Barrier::Texture {
+            sync,
+            access,
+            layout,
+            mips,
+            array,
+            ..
+        } = &barriers[0]
+        else {
+            panic!("{:?}", barriers[0]);
+        };
+        use recorder::{BarrierAccess, BarrierLayout, BarrierSync};
+        assert_eq!(
+            sync.before,
+            BarrierSync::COMPUTE_SHADING | BarrierSync::EXECUTE_INDIRECT
+        );
+        assert_eq!(sync.after, BarrierSync::ALL);
+        assert_eq!(access.before, BarrierAccess::INDIRECT_ARGUMENT);
+        assert_eq!(access.after, BarrierAccess::NO_ACCESS);
+        assert_eq!(layout.before, BarrierLayout::Common);
+        assert_eq!(layout.after, BarrierLayout::DirectQueueShaderResource);
+        assert_eq!(*mips, recorder::Span::new(1, 2));
+        assert_eq!(*array, recorder::Span::ALL);
+        let Call::ResourceBarrier(LegacyBarrier::Transition {
+            before,
+            after,
+            split,
+            subresource,
+            ..
+        }) = calls[1]
+        else {
+            panic!("{:?}", calls[1]);
+        };
+        use recorder::ResourceStates;
+        assert_eq!(*before, ResourceStates::COMMON);
+        assert_eq!(
+            *after,
+            ResourceStates::GENERIC_READ | ResourceStates::COPY_DEST
+        );
+        assert_eq!(*split, Some(recorder::SplitHalf::End));
+        assert_eq!(*subresource, None);
+    }
+}
