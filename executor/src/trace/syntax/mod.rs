@@ -59,6 +59,13 @@
 //! * **Options** (`key=value`) come after the positional arguments, in any order, each once;
 //!   an option not written is `None` in the tree (the engine's default). `bind=none` is the
 //!   empty flag set (a staging buffer), as `rt=none` is for a bundle.
+//! * **Barriers** (`barrier.rs`). `|` between BARRIERs is a token of its own; a BARRIER's
+//!   options follow its kind and resource in any order, each once, `discard` among them;
+//!   `sync=`/`access=` are required, `layout=` on `texture`. Flags keep the words as written
+//!   (`predication` stays `predication`, though the engine's bit is `execute_indirect`'s), so
+//!   the printer gives back the trace's words. A range is `A-B` or `A`; the printer writes
+//!   `A-B`. The words are this room's own lists (`words.rs`), which a test ties one to one to
+//!   the engine's. `expect resource` takes any buffer or texture and its keys in any order.
 //! * **Numbers.** Unsigned arguments are `u64`, BASE_VERTEX and scissor rectangles `i64`; a
 //!   number that does not fit is an error, not wrapped. Floats take `1`, `0.5`, `.5`, `1e-3`,
 //!   `0x10`; not `inf` or `nan`. `expect draw` values keep integer versus float as written.
