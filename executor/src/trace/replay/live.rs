@@ -91,11 +91,16 @@ fn lock(slot: &SharedRecorder) -> MutexGuard<'_, HeldRecorder> {
     slot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Validation reports (R-V-1): the work they report on ran.
+/// Validation reports (R-V-1), and the barrier rules' reports, which the GPU model makes as it
+/// runs the barriers (R-BAR-6, R-BAR-8): the work they report on ran.
 pub(crate) fn is_report(error: &Error) -> bool {
     matches!(
         error.kind(),
-        ErrorKind::CompressedRead | ErrorKind::MissingWaitOnPresent | ErrorKind::Hazard
+        ErrorKind::CompressedRead
+            | ErrorKind::MissingWaitOnPresent
+            | ErrorKind::Hazard
+            | ErrorKind::InvalidBarrier
+            | ErrorKind::LegacyStateNotCommon
     )
 }
 
