@@ -618,23 +618,29 @@ fn r_rec_8_the_replays_refusals_cite_their_requirement() {
 }
 
 /// R-BAR-1 (docs/TRACE.md): `buffer` and `texture` take any resource name; a type that does not
-/// fit is the engine's business (`invalid_barrier` once the GPU model validates it), never a
-/// malformed trace. The call is issued: it is counted when it runs.
+/// fit is the engine's business (`invalid_barrier` from the GPU model, R-BAR-8), never a
+/// malformed trace: the trace runs to its end, in every mode, and the same in each.
 #[test]
 fn r_bar_1_a_barrier_whose_type_does_not_fit_its_resource_is_not_a_malformed_trace() {
-    let trace = "device semantics=legacy\n\
-                 buffer b usage=default bind=vertex size=64\n\
-                 texture t format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n\
-                 imm barrier buffer t sync=all:all access=common:common\n\
-                 imm barrier texture b sync=all:all access=common:common layout=common:common\n\
-                 expect counters barriers=2\n";
-    for options in [plain(), compare(), threads(2)] {
-        let run = run(trace, &options);
-        assert_eq!(
-            run.exit_code, 0,
-            "{options:?}: {}{}",
-            run.stdout, run.stderr
+    for validation in ["", " validation=on"] {
+        let trace = format!(
+            "device semantics=legacy{validation}\n\
+             buffer b usage=default bind=vertex size=64\n\
+             texture t format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n\
+             context dc semantics=legacy\n\
+             imm barrier buffer t sync=all:all access=common:common\n\
+             imm barrier texture b sync=all:all access=common:common layout=common:common\n\
+             dc barrier buffer t sync=all:all access=common:common\n\
+             dc finish l\n\
+             imm execute l\n\
+             imm draw 3 0\n\
+             expect counters draws=1\n"
         );
+        let single = run(&trace, &plain());
+        assert_eq!(single.exit_code, 0, "{}{}", single.stdout, single.stderr);
+        assert_eq!(run(&trace, &threads(2)), single);
+        let compared = run(&trace, &compare());
+        assert_eq!(compared.exit_code, 0, "{}", compared.stdout);
     }
 }
 
