@@ -101,7 +101,12 @@ fn generate(seed: u64, count: usize) -> String {
     let mut rng = Rng::new(seed);
     let semantics = if rng.chance(50) { "legacy" } else { "fast" };
     let validation = if rng.chance(20) { " validation=on" } else { "" };
-    let mut out = format!("device semantics={semantics}{validation}\n{PRELUDE}");
+    let legacy_barriers = if rng.chance(20) {
+        " legacy_barriers=off"
+    } else {
+        ""
+    };
+    let mut out = format!("device semantics={semantics}{validation}{legacy_barriers}\n{PRELUDE}");
     let mut lists: Vec<String> = Vec::new();
     let mut bundle_finished = false;
     let mut draws = 0usize;
