@@ -616,3 +616,148 @@ fn r_rec_8_the_replays_refusals_cite_their_requirement() {
         );
     }
 }
+
+/// R-BAR-1 (docs/TRACE.md): `buffer` and `texture` take any resource name; a type that does not
+/// fit is the engine's business (`invalid_barrier` from the GPU model, R-BAR-8), never a
+/// malformed trace: the trace runs to its end, in every mode, and the same in each.
+#[test]
+fn r_bar_1_a_barrier_whose_type_does_not_fit_its_resource_is_not_a_malformed_trace() {
+    for validation in ["", " validation=on"] {
+        let trace = format!(
+            "device semantics=legacy{validation}\n\
+             buffer b usage=default bind=vertex size=64\n\
+             texture t format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n\
+             context dc semantics=legacy\n\
+             imm barrier buffer t sync=all:all access=common:common\n\
+             imm barrier texture b sync=all:all access=common:common layout=common:common\n\
+             dc barrier buffer t sync=all:all access=common:common\n\
+             dc finish l\n\
+             imm execute l\n\
+             imm draw 3 0\n\
+             expect counters draws=1\n"
+        );
+        let single = run(&trace, &plain());
+        assert_eq!(single.exit_code, 0, "{}{}", single.stdout, single.stderr);
+        assert_eq!(run(&trace, &threads(2)), single);
+        let compared = run(&trace, &compare());
+        assert_eq!(compared.exit_code, 0, "{}", compared.stdout);
+    }
+}
+
+/// R-BAR-1: consecutive BARRIERs of one type form one group, each BARRIER one barrier of the
+/// call; a bundle recorder refuses the call with `unsupported_in_bundle` (R-B-8), and it
+/// records nothing there.
+#[test]
+fn r_bar_1_barrier_calls_count_every_barrier_and_bundles_refuse_them() {
+    let trace = "device semantics=fast\n\
+                 buffer b usage=default bind=unordered_access size=64\n\
+                 texture t format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n\
+                 context dc semantics=fast\n\
+                 bundle bun rt=r8g8b8a8_unorm\n\
+                 imm barrier global sync=all:all access=common:common | global sync=all:all \
+                 access=common:common | buffer b sync=all:all access=common:common | texture t \
+                 sync=all:all access=common:common layout=common:common | global sync=all:all \
+                 access=common:common\n\
+                 expect counters barriers=5\n\
+                 dc resource_barrier uav b\n\
+                 dc barrier buffer b sync=all:all access=common:common | buffer b sync=all:all \
+                 access=common:common\n\
+                 dc finish l\n\
+                 imm execute l\n\
+                 imm execute l\n\
+                 expect counters barriers=11\n\
+                 bun barrier global sync=all:all access=common:common\n\
+                 expect error bun unsupported_in_bundle\n\
+                 bun resource_barrier aliasing null null\n\
+                 expect error bun unsupported_in_bundle\n\
+                 expect counters barriers=11\n";
+    for options in [plain(), compare(), threads(2)] {
+        let run = run(trace, &options);
+        assert_eq!(
+            run.exit_code, 0,
+            "{options:?}: {}{}",
+            run.stdout, run.stderr
+        );
+    }
+}
+
+/// `expect resource` of a buffer (docs/TRACE.md, as built): a buffer has no layout and is never
+/// compressed, so `compressed=no` holds and every other key fails, saying why.
+#[test]
+fn r_bar_3_expect_resource_of_a_buffer_holds_only_compressed_no() {
+    let trace = "device semantics=legacy\n\
+                 buffer b usage=default bind=vertex size=64\n\
+                 expect resource b compressed=no\n\
+                 expect resource b\n\
+                 expect resource b layout=common\n\
+                 expect resource b compressed=yes\n\
+                 expect resource b depth=decompressed\n";
+    let run = run(trace, &plain());
+    assert_eq!(run.exit_code, 1, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let why = "found buffer 'b', which has no layout and is never compressed (for a buffer only \
+               compressed=no holds)";
+    assert_eq!(
+        lines[0],
+        format!("trace:5: expected resource b layout=common, {why}")
+    );
+    assert_eq!(
+        lines[1],
+        format!("trace:6: expected resource b compressed=yes, {why}")
+    );
+    assert_eq!(
+        lines[2],
+        format!("trace:7: expected resource b depth=decompressed, {why}")
+    );
+    assert!(lines[3].ends_with(" expectations=2/5"), "{}", lines[3]);
+}
+
+/// `expect resource` of a texture: the GPU model's state, key by key (every texture starts in
+/// `common`, R-BAR-3); a plane the format does not have, or a layout it is not in, fails with
+/// what the model reports.
+#[test]
+fn r_bar_3_expect_resource_of_a_texture_reports_what_the_model_knows() {
+    let trace = "device semantics=legacy\n\
+                 texture t format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n\
+                 expect resource t layout=common compressed=no\n\
+                 expect resource t layout=render_target compressed=no\n\
+                 expect resource t layout=mixed\n\
+                 expect resource t depth=compressed stencil=decompressed\n\
+                 expect resource t layout=present\n";
+    let run = run(trace, &plain());
+    assert_eq!(run.exit_code, 1, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "trace:4: expected resource t layout=render_target compressed=no, found layout=common \
+         compressed=no"
+    );
+    assert_eq!(
+        lines[1],
+        "trace:5: expected resource t layout=mixed, found layout=common"
+    );
+    assert_eq!(
+        lines[2],
+        "trace:6: expected resource t depth=compressed stencil=decompressed, found no depth \
+         plane no stencil plane"
+    );
+    // `present` is `common`.
+    assert!(lines[3].ends_with(" expectations=2/5"), "{}", lines[3]);
+}
+
+/// `expect resource` names a resource whose declaration the engine refused: it fails, saying
+/// so, as `expect split_points` of a list whose finish was refused does.
+#[test]
+fn r_bar_3_expect_resource_of_a_refused_declaration_says_so() {
+    let trace = "device semantics=legacy\n\
+                 texture t format=r8g8b8a8_unorm width=0 height=4 bind=render_target\n\
+                 expect resource t compressed=no\n";
+    let run = run(trace, &plain());
+    assert_eq!(run.exit_code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("trace:3: expected resource t compressed=no, found no resource: its declaration was refused ("),
+        "{}",
+        run.stdout
+    );
+}

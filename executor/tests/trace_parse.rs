@@ -86,6 +86,8 @@ const METHODS: &[&str] = &[
     "end_command_list_execution",
     "present",
     "resume",
+    "barrier",
+    "resource_barrier",
 ];
 
 const DECLARATIONS: &[&str] = &[
@@ -186,6 +188,7 @@ fn trace_parses_every_call_in_trace_md() {
     for what in [
         "ok",
         "error",
+        "resource",
         "split_points",
         "counters",
         "draw",
@@ -209,6 +212,7 @@ fn trace_parses_every_call_in_trace_md() {
         &Statement::Declaration(Declaration::Device {
             semantics: Semantics::Legacy,
             validation: Some(Validation::Hazards),
+            legacy_barriers: Some(false),
         })
     );
     assert_eq!(
@@ -246,6 +250,7 @@ fn trace_parses_every_call_in_trace_md() {
             bind: BindFlags::NONE.with(BindFlag::ShaderResource),
             compressible: Some(false),
             tc: Some(true),
+            dcc: None,
         })
     );
     assert_eq!(
@@ -508,6 +513,28 @@ fn trace_parses_every_vocabulary_word() {
     for category in SplitCategory::ALL {
         text += &format!("expect split_points l {category}=1 total=2\n");
     }
+    text += "texture t format=r8_unorm width=1 height=1 bind=render_target\n";
+    for sync in SyncWord::ALL {
+        text += &format!("imm barrier global sync={sync}:{sync}+all access=common:common\n");
+    }
+    for access in AccessWord::ALL {
+        text += &format!("imm barrier buffer b sync=all:all access={access}:common+{access}\n");
+    }
+    for layout in LayoutWord::ALL {
+        text += &format!(
+            "imm barrier texture t sync=all:all access=common:common layout={layout}:{layout}\n\
+             expect resource t layout={layout}\n"
+        );
+    }
+    for state in StateWord::ALL {
+        text += &format!("imm resource_barrier transition t {state} common+{state}\n");
+    }
+    for split in SplitWord::ALL {
+        text += &format!("imm resource_barrier transition t common common split={split}\n");
+    }
+    for compression in Compression::ALL {
+        text += &format!("expect resource t depth={compression} stencil={compression}\n");
+    }
     let trace = parse_ok(&text);
     assert_eq!(trace.statements.len(), text.lines().count());
     let reprinted = trace.to_string();
@@ -533,6 +560,95 @@ fn trace_prints_every_construct_back() {
     assert!(printed.contains("imm rs_set_viewports 0.0,0.0,640.0,480.0 -0.5,0.5,320.25,1000.0\n"));
     assert!(printed.contains("buffer staging usage=staging bind=none size=64\n"));
     assert!(printed.contains("bundle bare rt=none\n"));
+    // Barriers: `|` between BARRIERs, `+` flags and ranges as written (a range of one as A-A).
+    assert!(printed.contains(
+        "| texture depth sync=none:depth_stencil access=no_access:depth_stencil_write \
+         layout=undefined:depth_stencil_write mips=0-0 array=0-0 planes=0-1 discard\n"
+    ));
+    assert!(printed.contains(
+        "imm resource_barrier transition color render_target \
+         pixel_shader_resource+non_pixel_shader_resource subresource=0 split=begin\n"
+    ));
+}
+
+#[test]
+fn r_bar_1_barrier_parses_to_its_groups_as_written() {
+    let trace = parse_ok(EVERY_CONSTRUCT);
+    let text = EVERY_CONSTRUCT;
+    let imm = CallContext::Immediate;
+    let words = |w: &[SyncWord]| Flags(w.to_vec());
+    assert_eq!(
+        on_line(&trace, text, "imm barrier global"),
+        &Statement::Call(Call {
+            context: imm.clone(),
+            method: Method::Barrier(vec![
+                Barrier::Global {
+                    sync: BeforeAfter {
+                        before: words(&[SyncWord::ComputeShading, SyncWord::PixelShading]),
+                        after: words(&[SyncWord::All]),
+                    },
+                    access: BeforeAfter {
+                        before: Flags(vec![AccessWord::UnorderedAccess]),
+                        after: Flags(vec![AccessWord::Common]),
+                    },
+                },
+                Barrier::Buffer {
+                    resource: name("sb"),
+                    sync: BeforeAfter {
+                        before: words(&[SyncWord::All]),
+                        after: words(&[SyncWord::Predication]),
+                    },
+                    access: BeforeAfter {
+                        before: Flags(vec![AccessWord::UnorderedAccess]),
+                        after: Flags(vec![AccessWord::ShaderResource]),
+                    },
+                    size: Some(64),
+                },
+                Barrier::Texture {
+                    resource: name("depth"),
+                    sync: BeforeAfter {
+                        before: words(&[SyncWord::None]),
+                        after: words(&[SyncWord::DepthStencil]),
+                    },
+                    access: BeforeAfter {
+                        before: Flags(vec![AccessWord::NoAccess]),
+                        after: Flags(vec![AccessWord::DepthStencilWrite]),
+                    },
+                    layout: BeforeAfter {
+                        before: LayoutWord::Undefined,
+                        after: LayoutWord::DepthStencilWrite,
+                    },
+                    mips: Some(SlotRange { first: 0, last: 0 }),
+                    array: Some(SlotRange { first: 0, last: 0 }),
+                    planes: Some(SlotRange { first: 0, last: 1 }),
+                    discard: true,
+                },
+            ]),
+        })
+    );
+    assert_eq!(
+        on_line(&trace, text, "imm resource_barrier transition sb"),
+        &Statement::Call(Call {
+            context: imm,
+            method: Method::ResourceBarrier(LegacyBarrier::Transition {
+                resource: name("sb"),
+                before: Flags(vec![StateWord::Present]),
+                after: Flags(vec![StateWord::GenericRead]),
+                subresource: None,
+                split: None,
+            }),
+        })
+    );
+    assert_eq!(
+        on_line(&trace, text, "expect resource depth"),
+        &Statement::Expectation(Expectation::Resource {
+            resource: name("depth"),
+            layout: Some(ExpectedLayout::Mixed),
+            compressed: None,
+            depth: Some(Compression::Compressed),
+            stencil: Some(Compression::Decompressed),
+        })
+    );
 }
 
 #[test]

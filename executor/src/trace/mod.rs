@@ -34,8 +34,10 @@ mod syntax;
 
 pub use replay::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub use syntax::{
-    parse, BindFlag, BindFlags, Call, CallContext, Compression, CounterKey, Declaration, DrawField,
-    Engine, ErrorKind, Expectation, ExpectedValue, Form, Format, MapType, Method, Name, Number,
-    ObjectRef, ParseError, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory, Stage,
-    Statement, Subject, Topology, Trace, UavFlag, Usage, Validation, Viewport, Written,
+    parse, AccessWord, Barrier, BeforeAfter, BindFlag, BindFlags, Call, CallContext, Compression,
+    CounterKey, Declaration, DrawField, Engine, ErrorKind, Expectation, ExpectedLayout,
+    ExpectedValue, Flags, Form, Format, LayoutWord, LegacyBarrier, MapType, Method, Name, Number,
+    ObjectRef, ParseError, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory, SplitWord,
+    Stage, StateWord, Statement, Subject, SyncWord, Topology, Trace, UavFlag, Usage, Validation,
+    Viewport, Written,
 };

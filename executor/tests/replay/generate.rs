@@ -70,6 +70,27 @@ const BUFFERS_VB: &[&str] = &["vb", "dvb", "null"];
 const BUFFERS_CB: &[&str] = &["cb", "dcb", "null"];
 const VIEWS: &[&str] = &["tex_srv", "sb_srv", "rt_srv", "null"];
 const DYNAMIC: &[&str] = &["dvb", "dcb", "sb"];
+/// `barrier` arguments (R-BAR-1): each type, several in one call, a type that does not fit.
+const BARRIERS: &[&str] = &[
+    "texture rt sync=render_target:pixel_shading access=render_target:shader_resource \
+     layout=render_target:shader_resource",
+    "texture rt sync=pixel_shading:render_target access=shader_resource:render_target \
+     layout=shader_resource:render_target",
+    "global sync=all:all access=common:common",
+    "buffer sb sync=all:vertex_shading access=common:shader_resource size=64 | buffer cb \
+     sync=all:all access=common:constant_buffer | texture tex sync=none:pixel_shading \
+     access=no_access:shader_resource layout=undefined:shader_resource mips=1-3 discard",
+    "buffer tex sync=all:all access=common:common",
+];
+/// `resource_barrier` arguments (R-BAR-6).
+const LEGACY_BARRIERS: &[&str] = &[
+    "transition rt render_target pixel_shader_resource+non_pixel_shader_resource",
+    "transition rt pixel_shader_resource+non_pixel_shader_resource render_target",
+    "transition tex common copy_dest subresource=1",
+    "uav null",
+    "uav sb",
+    "aliasing null rt",
+];
 
 /// A random trace of about `count` statements (the prelude not counted).
 pub fn trace(seed: u64, count: usize) -> String {
@@ -80,7 +101,12 @@ fn generate(seed: u64, count: usize) -> String {
     let mut rng = Rng::new(seed);
     let semantics = if rng.chance(50) { "legacy" } else { "fast" };
     let validation = if rng.chance(20) { " validation=on" } else { "" };
-    let mut out = format!("device semantics={semantics}{validation}\n{PRELUDE}");
+    let legacy_barriers = if rng.chance(20) {
+        " legacy_barriers=off"
+    } else {
+        ""
+    };
+    let mut out = format!("device semantics={semantics}{validation}{legacy_barriers}\n{PRELUDE}");
     let mut lists: Vec<String> = Vec::new();
     let mut bundle_finished = false;
     let mut draws = 0usize;
@@ -188,8 +214,10 @@ fn generate(seed: u64, count: usize) -> String {
                     )
                 }
             }
-            23 => match rng.below(6) {
+            23 => match rng.below(8) {
                 0 => "imm present sc".to_string(),
+                6 => format!("{context} barrier {}", rng.pick(BARRIERS)),
+                7 => format!("{context} resource_barrier {}", rng.pick(LEGACY_BARRIERS)),
                 4 => format!(
                     "expect accepted {}",
                     rng.pick(&["imm", "c0", "c1", "c2", "b0"])

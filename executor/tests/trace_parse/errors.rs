@@ -241,8 +241,70 @@ fn trace_errors_name_the_line_and_the_token() {
     );
     fails_after_prelude(
         "expect frobnicate",
-        "expect: expected ok, accepted, error, split_points, counters, draw or \
+        "expect: expected ok, accepted, error, resource, split_points, counters, draw or \
          bundle_footprint, found 'frobnicate'",
+    );
+    // Barriers: the kind, the options, the words, the ranges.
+    fails_after_prelude(
+        "imm barrier fence sync=all:all access=common:common",
+        "barrier: expected a barrier (global|buffer|texture), found 'fence'",
+    );
+    fails_after_prelude(
+        "imm barrier global sync=all:all access=common:common |",
+        "barrier: expected a barrier (global|buffer|texture), found end of line",
+    );
+    fails_after_prelude(
+        "imm barrier global access=common:common",
+        "barrier: missing option 'sync='",
+    );
+    fails_after_prelude(
+        "imm barrier global sync=all access=common:common",
+        "barrier: expected sync=BEFORE:AFTER, found 'all'",
+    );
+    fails_after_prelude(
+        "imm barrier buffer vb sync=all:warp access=common:common",
+        "barrier: expected sync= (none|all|draw|index_input|vertex_shading|pixel_shading|\
+         depth_stencil|render_target|compute_shading|raytracing|copy|resolve|execute_indirect|\
+         predication|all_shading|non_pixel_shading|clear_unordered_access_view|split), found 'warp'",
+    );
+    fails_after_prelude(
+        "imm barrier texture albedo sync=all:all access=common:common",
+        "barrier: missing option 'layout='",
+    );
+    fails_after_prelude(
+        "imm barrier texture albedo sync=all:all access=common:common layout=common:common \
+         mips=3-1",
+        "barrier: mips=3-1 is a backwards range (expected A-B with A <= B)",
+    );
+    fails_after_prelude(
+        "imm barrier texture albedo sync=all:all access=common:common layout=common:common \
+         discard discard",
+        "barrier: 'discard' given twice",
+    );
+    fails_after_prelude(
+        "imm barrier buffer dc sync=all:all access=common:common",
+        "barrier: expected a buffer or texture, found deferred context 'dc'",
+    );
+    fails_after_prelude(
+        "imm resource_barrier transition vb common shiny",
+        "resource_barrier: expected STATE_AFTER (common|vertex_and_constant_buffer|index_buffer|\
+         render_target|unordered_access|depth_write|depth_read|non_pixel_shader_resource|\
+         pixel_shader_resource|stream_out|indirect_argument|copy_dest|copy_source|resolve_dest|\
+         resolve_source|generic_read|present), found 'shiny'",
+    );
+    fails_after_prelude(
+        "imm resource_barrier flush vb",
+        "resource_barrier: expected a legacy barrier (transition|uav|aliasing), found 'flush'",
+    );
+    fails_after_prelude(
+        "expect resource albedo layout=sideways",
+        "expect resource: expected layout= (undefined|common|generic_read|render_target|\
+         unordered_access|depth_stencil_write|depth_stencil_read|shader_resource|copy_source|\
+         copy_dest|resolve_source|resolve_dest|direct_queue_common|direct_queue_generic_read|\
+         direct_queue_unordered_access|direct_queue_shader_resource|direct_queue_copy_source|\
+         direct_queue_copy_dest|compute_queue_common|compute_queue_generic_read|\
+         compute_queue_unordered_access|compute_queue_shader_resource|compute_queue_copy_source|\
+         compute_queue_copy_dest|present|mixed), found 'sideways'",
     );
     fails_after_prelude(
         "expect ok now",

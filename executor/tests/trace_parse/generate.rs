@@ -204,6 +204,7 @@ impl Generator {
         let mut out = vec![Statement::Declaration(Declaration::Device {
             semantics: self.rng.pick(Semantics::ALL),
             validation: self.rng.option(|r| r.pick(Validation::ALL)),
+            legacy_barriers: self.rng.option(Rng::coin),
         })];
         for kind in 0..DECLARATION_KINDS {
             out.push(self.declaration(kind));
@@ -239,6 +240,7 @@ impl Generator {
                     bind: self.bind(),
                     compressible: self.rng.option(Rng::coin),
                     tc: self.rng.option(Rng::coin),
+                    dcc: self.rng.option(Rng::coin),
                 }
             }
             2 => {
@@ -621,12 +623,93 @@ impl Generator {
                 swapchain: self.rng.pick(&self.pools.swapchains),
             },
             55 => Method::Resume,
+            56 => Method::Barrier((0..1 + self.rng.below(4)).map(|_| self.barrier()).collect()),
+            57 => Method::ResourceBarrier(self.legacy_barrier()),
             _ => return None,
         })
     }
 }
 
 impl Generator {
+    /// One to three words of `all`, joined by `+`.
+    fn flags<W: Copy>(&mut self, all: &[W]) -> Flags<W> {
+        Flags(
+            (0..1 + self.rng.below(3))
+                .map(|_| self.rng.pick(all))
+                .collect(),
+        )
+    }
+
+    fn before_after<T>(&mut self, mut side: impl FnMut(&mut Self) -> T) -> BeforeAfter<T> {
+        BeforeAfter {
+            before: side(self),
+            after: side(self),
+        }
+    }
+
+    /// `A-B` with `A <= B`, or not written.
+    fn range(&mut self) -> Option<SlotRange> {
+        self.rng.option(|r| {
+            let (a, b) = (r.u64(), r.u64());
+            SlotRange {
+                first: a.min(b),
+                last: a.max(b),
+            }
+        })
+    }
+
+    /// A BARRIER of `barrier`: any resource for `buffer` and `texture` (the engine checks the
+    /// type).
+    fn barrier(&mut self) -> Barrier {
+        let sync = self.before_after(|g| g.flags(SyncWord::ALL));
+        let access = self.before_after(|g| g.flags(AccessWord::ALL));
+        match self.rng.below(3) {
+            0 => Barrier::Global { sync, access },
+            1 => Barrier::Buffer {
+                resource: self.resource(),
+                sync,
+                access,
+                size: self.rng.option(Rng::u64),
+            },
+            _ => Barrier::Texture {
+                resource: self.resource(),
+                sync,
+                access,
+                layout: self.before_after(|g| g.rng.pick(LayoutWord::ALL)),
+                mips: self.range(),
+                array: self.range(),
+                planes: self.range(),
+                discard: self.rng.coin(),
+            },
+        }
+    }
+
+    fn legacy_barrier(&mut self) -> LegacyBarrier {
+        let resource = |g: &mut Self| {
+            if g.rng.below(4) == 0 {
+                None
+            } else {
+                Some(g.resource())
+            }
+        };
+        match self.rng.below(3) {
+            0 => LegacyBarrier::Transition {
+                resource: self.resource(),
+                before: self.flags(StateWord::ALL),
+                after: self.flags(StateWord::ALL),
+                subresource: self.rng.option(Rng::u64),
+                split: self.rng.option(|r| r.pick(SplitWord::ALL)),
+            },
+            1 => LegacyBarrier::Uav {
+                resource: resource(self),
+            },
+            _ => LegacyBarrier::Aliasing {
+                before: resource(self),
+                after: resource(self),
+            },
+        }
+    }
+
     fn number(&mut self) -> Number {
         if self.rng.coin() {
             Number::Integer(self.rng.i64())
@@ -647,8 +730,18 @@ impl Generator {
     }
 
     fn expectation(&mut self) -> Statement {
-        let e = match self.rng.below(7) {
+        let e = match self.rng.below(8) {
             0 => Expectation::Ok,
+            7 => Expectation::Resource {
+                resource: self.resource(),
+                layout: self.rng.option(|r| match r.below(4) {
+                    0 => ExpectedLayout::Mixed,
+                    _ => ExpectedLayout::Is(r.pick(LayoutWord::ALL)),
+                }),
+                compressed: self.rng.option(Rng::coin),
+                depth: self.rng.option(|r| r.pick(Compression::ALL)),
+                stencil: self.rng.option(|r| r.pick(Compression::ALL)),
+            },
             6 => Expectation::Accepted {
                 subject: if self.rng.coin() {
                     Subject::Immediate

@@ -22,12 +22,14 @@ use crate::immediate::ImmediateContext;
 use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::command::InstanceId;
 use recorder::{
-    Buffer, ClearFlags, CommandList, DeferredContext, DeviceContext, Engine, Error, Handle,
-    ImmediateRole, MapFlags, MapType, Mapped, PredicateValue, RawHandle, Recorder, Remap,
-    RemapKind, Resource, RestoreState, Texture, VertexBuffer,
+    BarrierGroup, BarrierKind, BarrierSubresources, Buffer, BufferBarrier, ClearFlags, CommandList,
+    DeferredContext, DeviceContext, Engine, Error, GlobalBarrier, Handle, ImmediateRole, MapFlags,
+    MapType, Mapped, PredicateValue, RawHandle, Recorder, Remap, RemapKind, Resource,
+    ResourceBarrier, RestoreState, SplitHalf, Texture, TextureBarrier, VertexBuffer,
 };
 
-use super::program::{Call, ObjId, ObjKind, Program};
+use super::program::{Call, Lowered, ObjId, ObjKind, Program};
+use crate::trace::syntax::ast::{Barrier, LegacyBarrier};
 
 /// The handle of every engine object the trace declared, set once by its declaration (on the
 /// thread that runs declarations; workers read them after).
@@ -513,6 +515,10 @@ pub(crate) fn record<R: Recording>(
             Some(made) => recorder.call_bundle(made),
             None => return Recorded::Refused(missing(objects.program, *bundle)),
         },
+        Call::Barrier(barriers) => barrier(recorder, barriers, objects),
+        Call::ResourceBarrier(barrier) => {
+            recorder.resource_barrier(&[legacy_barrier(barrier, objects)])
+        }
         Call::RemapConstantBufferInheritance(_)
         | Call::RemapShaderResourceInheritance(_)
         | Call::RemapSamplerInheritance(_)
@@ -529,6 +535,112 @@ pub(crate) fn record<R: Recording>(
         | Call::Resume => return Recorded::Elsewhere,
     }
     Recorded::Done
+}
+
+/// `barrier`: the BARRIERs in the engine's types, consecutive ones of one type in one group
+/// (docs/TRACE.md, R-BAR-1), issued as one call.
+fn barrier<R: Recording>(recorder: &mut R, barriers: &[Barrier<Lowered>], objects: &Resolver<'_>) {
+    let mut globals = Vec::new();
+    let mut buffers = Vec::new();
+    let mut textures = Vec::new();
+    // Each group as (kind, first index, end index) into its vector.
+    let mut runs: Vec<(BarrierKind, usize, usize)> = Vec::new();
+    for barrier in barriers {
+        let (kind, at) = match barrier {
+            Barrier::Global { sync, access } => {
+                globals.push(GlobalBarrier {
+                    sync_before: sync.before,
+                    sync_after: sync.after,
+                    access_before: access.before,
+                    access_after: access.after,
+                });
+                (BarrierKind::Global, globals.len() - 1)
+            }
+            Barrier::Buffer {
+                resource,
+                sync,
+                access,
+                size,
+            } => {
+                buffers.push(BufferBarrier {
+                    sync_before: sync.before,
+                    sync_after: sync.after,
+                    access_before: access.before,
+                    access_after: access.after,
+                    resource: objects.resource(*resource),
+                    offset: 0,
+                    size: size.unwrap_or(BufferBarrier::WHOLE),
+                });
+                (BarrierKind::Buffer, buffers.len() - 1)
+            }
+            Barrier::Texture {
+                resource,
+                sync,
+                access,
+                layout,
+                mips,
+                array,
+                planes,
+                discard,
+            } => {
+                textures.push(TextureBarrier {
+                    sync_before: sync.before,
+                    sync_after: sync.after,
+                    access_before: access.before,
+                    access_after: access.after,
+                    layout_before: layout.before,
+                    layout_after: layout.after,
+                    resource: objects.resource(*resource),
+                    subresources: BarrierSubresources {
+                        mips: *mips,
+                        array: *array,
+                        planes: *planes,
+                    },
+                    discard: *discard,
+                });
+                (BarrierKind::Texture, textures.len() - 1)
+            }
+        };
+        match runs.last_mut() {
+            Some((last, _, end)) if *last == kind => *end = at + 1,
+            _ => runs.push((kind, at, at + 1)),
+        }
+    }
+    let groups: Vec<BarrierGroup<'_>> = runs
+        .iter()
+        .map(|&(kind, from, to)| match kind {
+            BarrierKind::Global => BarrierGroup::Global(&globals[from..to]),
+            BarrierKind::Buffer => BarrierGroup::Buffer(&buffers[from..to]),
+            BarrierKind::Texture => BarrierGroup::Texture(&textures[from..to]),
+        })
+        .collect();
+    recorder.barrier(&groups);
+}
+
+/// `resource_barrier`: the legacy barrier in the engine's type.
+fn legacy_barrier(barrier: &LegacyBarrier<Lowered>, objects: &Resolver<'_>) -> ResourceBarrier {
+    match barrier {
+        LegacyBarrier::Transition {
+            resource,
+            before,
+            after,
+            subresource,
+            split,
+        } => ResourceBarrier::Transition {
+            resource: objects.resource(*resource),
+            before: *before,
+            after: *after,
+            subresource: *subresource,
+            split: split.unwrap_or(SplitHalf::None),
+        },
+        LegacyBarrier::Uav { resource } => ResourceBarrier::Uav {
+            resource: resource.map(|id| objects.resource(id)),
+        },
+        LegacyBarrier::Aliasing { before, after } => ResourceBarrier::Aliasing {
+            before: before.map(|id| objects.resource(id)),
+            after: after.map(|id| objects.resource(id)),
+        },
+    }
 }
 
 /// The refusal of a call naming a command list or bundle that does not exist.

@@ -1,9 +1,12 @@
 //! The trace's words and numbers in the engine's types, for `lower.rs`: each function either
 //! converts or says why the value cannot reach the engine (a malformed trace, exit code 2).
 
-use recorder::{BindFlags, Format, PrimitiveTopology};
+use recorder::{
+    BarrierAccess, BarrierLayout, BarrierSync, BindFlags, Format, PrimitiveTopology,
+    ResourceStates, Span, SplitHalf,
+};
 
-use crate::trace::syntax::ast::SlotSet;
+use crate::trace::syntax::ast::{BeforeAfter, Flags, SlotRange, SlotSet};
 use crate::trace::syntax::words;
 
 /// A conversion's error: the message of `trace:LINE: message`.
@@ -100,5 +103,89 @@ pub(crate) fn map_type(map_type: words::MapType) -> recorder::MapType {
         words::MapType::Read => recorder::MapType::Read,
         words::MapType::Write => recorder::MapType::Write,
         words::MapType::ReadWrite => recorder::MapType::ReadWrite,
+    }
+}
+
+/// `sync=` flags: the engine's bits of each word, ORed (the words are the engine's, one to one).
+pub(crate) fn sync(side: &BeforeAfter<Flags<words::SyncWord>>) -> BeforeAfter<BarrierSync> {
+    let one = |flags: &Flags<words::SyncWord>| {
+        flags.0.iter().fold(BarrierSync::NONE, |all, word| {
+            all | named(BarrierSync::NAMED, word.name()).unwrap_or(BarrierSync::NONE)
+        })
+    };
+    BeforeAfter {
+        before: one(&side.before),
+        after: one(&side.after),
+    }
+}
+
+/// `access=` flags, as [`sync`].
+pub(crate) fn access(side: &BeforeAfter<Flags<words::AccessWord>>) -> BeforeAfter<BarrierAccess> {
+    let one = |flags: &Flags<words::AccessWord>| {
+        flags.0.iter().fold(BarrierAccess::COMMON, |all, word| {
+            all | named(BarrierAccess::NAMED, word.name()).unwrap_or(BarrierAccess::COMMON)
+        })
+    };
+    BeforeAfter {
+        before: one(&side.before),
+        after: one(&side.after),
+    }
+}
+
+/// A legacy STATE: the engine's bits of each word, ORed.
+pub(crate) fn states(flags: &Flags<words::StateWord>) -> ResourceStates {
+    flags.0.iter().fold(ResourceStates::COMMON, |all, word| {
+        all | named(ResourceStates::NAMED, word.name()).unwrap_or(ResourceStates::COMMON)
+    })
+}
+
+fn named<T: Copy>(table: &[(&str, T)], word: &str) -> Option<T> {
+    table
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|(_, v)| *v)
+}
+
+/// A layout word: the engine's layout of that name (`present` is `common`).
+pub(crate) fn barrier_layout(word: words::LayoutWord) -> BarrierLayout {
+    match word {
+        words::LayoutWord::Present => BarrierLayout::PRESENT,
+        word => BarrierLayout::ALL
+            .iter()
+            .copied()
+            .find(|layout| layout.name() == word.name())
+            .unwrap_or_default(),
+    }
+}
+
+/// `mips=`, `array=`, `planes=`: the engine's inclusive span (every index when not written).
+pub(crate) fn span(range: &Option<SlotRange>, what: &str) -> Converted<Span> {
+    match range {
+        None => Ok(Span::ALL),
+        Some(range) => {
+            let fit = |n: u64| {
+                u16::try_from(n).map_err(|_| {
+                    format!(
+                        "{what}{}-{}: {n} is beyond the engine's 16-bit subresource indices",
+                        range.first, range.last
+                    )
+                })
+            };
+            Ok(Span::new(fit(range.first)?, fit(range.last)?))
+        }
+    }
+}
+
+pub(crate) fn split_half(split: words::SplitWord) -> SplitHalf {
+    match split {
+        words::SplitWord::Begin => SplitHalf::Begin,
+        words::SplitWord::End => SplitHalf::End,
+    }
+}
+
+pub(crate) fn compression(compression: words::Compression) -> recorder::Compression {
+    match compression {
+        words::Compression::Compressed => recorder::Compression::Compressed,
+        words::Compression::Decompressed => recorder::Compression::Decompressed,
     }
 }

@@ -65,6 +65,7 @@ pub(crate) fn create(
             bind,
             compressible,
             texture_compatible,
+            dcc,
         } => made(
             ObjectKind::Texture,
             device
@@ -79,8 +80,7 @@ pub(crate) fn create(
                     bind: *bind,
                     compressible: *compressible,
                     texture_compatible: *texture_compatible,
-                    // `dcc=` comes with the barrier syntax (TRACE.md, not built yet).
-                    dcc: false,
+                    dcc: *dcc,
                 })
                 .map(Handle::raw),
         ),

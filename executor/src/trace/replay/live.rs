@@ -30,6 +30,7 @@ use recorder::{
 };
 
 use crate::draw_record::{Counters, DrawRecord};
+use crate::gpu::TextureState;
 use crate::immediate::ImmediateContext;
 
 use super::apply::{map_flags, missing, record, restore_state, Handles, Named, Recorded};
@@ -90,11 +91,16 @@ fn lock(slot: &SharedRecorder) -> MutexGuard<'_, HeldRecorder> {
     slot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Validation reports (R-V-1): the work they report on ran.
+/// Validation reports (R-V-1), and the barrier rules' reports, which the GPU model makes as it
+/// runs the barriers (R-BAR-6, R-BAR-8): the work they report on ran.
 pub(crate) fn is_report(error: &Error) -> bool {
     matches!(
         error.kind(),
-        ErrorKind::CompressedRead | ErrorKind::MissingWaitOnPresent | ErrorKind::Hazard
+        ErrorKind::CompressedRead
+            | ErrorKind::MissingWaitOnPresent
+            | ErrorKind::Hazard
+            | ErrorKind::InvalidBarrier
+            | ErrorKind::LegacyStateNotCommon
     )
 }
 
@@ -103,6 +109,7 @@ impl LiveRun {
         let device = Device::new(DeviceDesc {
             immediate_semantics: program.semantics,
             validation: program.validation,
+            legacy_barriers: program.legacy_barriers,
             ..Default::default()
         });
         let imm = ImmediateContext::new(&device)?;
@@ -740,6 +747,30 @@ impl LiveRun {
         let records = self.imm.records();
         let namer = self.names.namer(&self.shared.program);
         f(records, &namer)
+    }
+
+    /// `expect resource`: the texture's state as the GPU model reports it now (after a flush of
+    /// the direct calls), `None` for a buffer (no layout, never compressed); `Err` when the
+    /// declaration made no resource.
+    pub(crate) fn texture_state(
+        &mut self,
+        resource: ObjId,
+    ) -> Result<Option<TextureState>, String> {
+        let Some(raw) = self.shared.handles.get(resource) else {
+            return Err(match self.last_outcome(Subject::Named(resource)) {
+                Err(error) => format!("no resource: its declaration was refused ({error})"),
+                Ok(()) => "no resource".into(),
+            });
+        };
+        match self.shared.program.objects[resource].kind {
+            ObjKind::Texture => Ok(Some(self.imm.gpu().texture_state(raw))),
+            _ => Ok(None),
+        }
+    }
+
+    /// The name the trace gave object `id`.
+    pub(crate) fn object_name(&self, id: ObjId) -> String {
+        self.shared.program.objects[id].name.clone()
     }
 
     /// `expect bundle_footprint`.

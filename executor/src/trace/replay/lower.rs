@@ -24,7 +24,8 @@ use recorder::{Rect, Viewport};
 use super::convert::*;
 use super::program::*;
 use crate::trace::syntax::ast::{
-    CallContext, Declaration, Expectation, Method, Remap, Statement, Subject as AstSubject, Trace,
+    Barrier, BeforeAfter, CallContext, Declaration, Expectation, ExpectedLayout, LegacyBarrier,
+    Method, Remap, Statement, Subject as AstSubject, Trace,
 };
 use crate::trace::syntax::name::Name;
 use crate::trace::syntax::split_derived;
@@ -44,6 +45,7 @@ pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
     Ok(Program {
         semantics,
         validation,
+        legacy_barriers: lowering.legacy_barriers.unwrap_or(true),
         objects: lowering.objects,
         steps: lowering.steps,
         recorders: lowering.recorders,
@@ -54,6 +56,8 @@ pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
 struct Lowering {
     line: usize,
     device: Option<(recorder::Semantics, recorder::Validation)>,
+    /// `device legacy_barriers=`, where written.
+    legacy_barriers: Option<bool>,
     objects: Vec<Object>,
     steps: Vec<Step>,
     recorders: Vec<ObjId>,
@@ -147,7 +151,9 @@ impl Lowering {
             Declaration::Device {
                 semantics: s,
                 validation,
+                legacy_barriers,
             } => {
+                self.legacy_barriers = *legacy_barriers;
                 let validation = match validation {
                     None | Some(words::Validation::Off) => recorder::Validation::Off,
                     Some(words::Validation::On) => recorder::Validation::On,
@@ -205,6 +211,7 @@ impl Lowering {
                 bind,
                 compressible,
                 tc,
+                dcc,
             } => {
                 let create = Create::Texture {
                     format: format(f)?,
@@ -216,6 +223,7 @@ impl Lowering {
                     bind: bind_flags(*bind),
                     compressible: *compressible,
                     texture_compatible: tc.unwrap_or(false),
+                    dcc: dcc.unwrap_or(false),
                 };
                 (self.add(name.as_str(), ObjKind::Texture, false), create)
             }
@@ -676,6 +684,79 @@ impl Lowering {
                 swapchain: self.id(swapchain)?,
             },
             Method::Resume => Call::Resume,
+            Method::Barrier(barriers) => Call::Barrier(
+                barriers
+                    .iter()
+                    .map(|barrier| self.barrier(barrier))
+                    .collect::<Converted<_>>()?,
+            ),
+            Method::ResourceBarrier(barrier) => Call::ResourceBarrier(match barrier {
+                LegacyBarrier::Transition {
+                    resource,
+                    before,
+                    after,
+                    subresource,
+                    split,
+                } => LegacyBarrier::Transition {
+                    resource: self.id(resource)?,
+                    before: states(before),
+                    after: states(after),
+                    subresource: subresource
+                        .map(|n| fit_u32(n, "subresource="))
+                        .transpose()?,
+                    split: split.map(split_half),
+                },
+                LegacyBarrier::Uav { resource } => LegacyBarrier::Uav {
+                    resource: self.opt(resource)?,
+                },
+                LegacyBarrier::Aliasing { before, after } => LegacyBarrier::Aliasing {
+                    before: self.opt(before)?,
+                    after: self.opt(after)?,
+                },
+            }),
+        })
+    }
+
+    /// One BARRIER of `barrier`.
+    fn barrier(&mut self, barrier: &Barrier) -> Converted<Barrier<Lowered>> {
+        Ok(match barrier {
+            Barrier::Global { sync: s, access: a } => Barrier::Global {
+                sync: sync(s),
+                access: access(a),
+            },
+            Barrier::Buffer {
+                resource,
+                sync: s,
+                access: a,
+                size,
+            } => Barrier::Buffer {
+                resource: self.id(resource)?,
+                sync: sync(s),
+                access: access(a),
+                size: *size,
+            },
+            Barrier::Texture {
+                resource,
+                sync: s,
+                access: a,
+                layout,
+                mips,
+                array,
+                planes,
+                discard,
+            } => Barrier::Texture {
+                resource: self.id(resource)?,
+                sync: sync(s),
+                access: access(a),
+                layout: BeforeAfter {
+                    before: barrier_layout(layout.before),
+                    after: barrier_layout(layout.after),
+                },
+                mips: span(mips, "mips=")?,
+                array: span(array, "array=")?,
+                planes: span(planes, "planes=")?,
+                discard: *discard,
+            },
         })
     }
 
@@ -718,6 +799,22 @@ impl Lowering {
                 field: *field,
                 value: value.clone(),
             },
+            Expectation::Resource {
+                resource,
+                layout,
+                compressed,
+                depth,
+                stencil,
+            } => Check::Resource {
+                resource: self.id(resource)?,
+                layout: layout.map(|layout| match layout {
+                    ExpectedLayout::Is(layout) => ExpectedLayout::Is(barrier_layout(layout)),
+                    ExpectedLayout::Mixed => ExpectedLayout::Mixed,
+                }),
+                compressed: *compressed,
+                depth: depth.map(compression),
+                stencil: stencil.map(compression),
+            },
             Expectation::BundleFootprint { bundle, bytes } => Check::BundleFootprint {
                 bundle: self.id(bundle)?,
                 bytes: *bytes,
@@ -755,4 +852,110 @@ fn remap(remap: &Remap) -> Converted<Remap<Lowered>> {
         inherit_stage: stage(remap.inherit_stage),
         inherit_slot: fit_u32(remap.inherit_slot, "INHERIT_SLOT")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(text: &str) -> Program {
+        let trace = crate::trace::parse(text.as_bytes()).expect("the trace parses");
+        lower(&trace).expect("the trace lowers")
+    }
+
+    /// `device legacy_barriers=` reaches `DeviceDesc::legacy_barriers` (on when not written,
+    /// the engine's default), `texture dcc=` reaches `TextureDesc::dcc` (no when not written).
+    #[test]
+    fn r_bar_6_legacy_barriers_and_r_bar_3_dcc_reach_the_engines_descriptions() {
+        assert!(lowered("device semantics=fast\n").legacy_barriers);
+        assert!(lowered("device semantics=fast legacy_barriers=on\n").legacy_barriers);
+        assert!(!lowered("device semantics=fast legacy_barriers=off\n").legacy_barriers);
+        assert_eq!(
+            recorder::DeviceDesc::default().legacy_barriers,
+            lowered("device semantics=fast\n").legacy_barriers
+        );
+        let program = lowered(
+            "device semantics=fast\n\
+             texture a format=r8g8b8a8_unorm width=4 height=4 bind=render_target dcc=yes\n\
+             texture b format=r8g8b8a8_unorm width=4 height=4 bind=render_target dcc=no\n\
+             texture c format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n",
+        );
+        let dcc: Vec<bool> = program
+            .steps
+            .iter()
+            .filter_map(|step| match &step.op {
+                Op::Create {
+                    create: Create::Texture { dcc, .. },
+                    ..
+                } => Some(*dcc),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(dcc, [true, false, false]);
+    }
+
+    /// A BARRIER's words become the engine's bits, `+` ORing them; `present` is `common`;
+    /// ranges become spans, every index when not written.
+    #[test]
+    fn r_bar_1_barrier_words_lower_to_the_engines_values() {
+        let program = lowered(
+            "device semantics=fast\n\
+             texture t format=r8g8b8a8_unorm width=4 height=4 mips=3 bind=render_target\n\
+             imm barrier texture t sync=compute_shading+predication:all access=predication:no_access \
+             layout=present:direct_queue_shader_resource mips=1-2\n\
+             imm resource_barrier transition t present generic_read+copy_dest split=end\n",
+        );
+        let calls: Vec<&Call> = program
+            .steps
+            .iter()
+            .filter_map(|step| match &step.op {
+                Op::Call { call, .. } => Some(call),
+                _ => None,
+            })
+            .collect();
+        let Call::Barrier(barriers) = calls[0] else {
+            panic!("{:?}", calls[0]);
+        };
+        let Barrier::Texture {
+            sync,
+            access,
+            layout,
+            mips,
+            array,
+            ..
+        } = &barriers[0]
+        else {
+            panic!("{:?}", barriers[0]);
+        };
+        use recorder::{BarrierAccess, BarrierLayout, BarrierSync};
+        assert_eq!(
+            sync.before,
+            BarrierSync::COMPUTE_SHADING | BarrierSync::EXECUTE_INDIRECT
+        );
+        assert_eq!(sync.after, BarrierSync::ALL);
+        assert_eq!(access.before, BarrierAccess::INDIRECT_ARGUMENT);
+        assert_eq!(access.after, BarrierAccess::NO_ACCESS);
+        assert_eq!(layout.before, BarrierLayout::Common);
+        assert_eq!(layout.after, BarrierLayout::DirectQueueShaderResource);
+        assert_eq!(*mips, recorder::Span::new(1, 2));
+        assert_eq!(*array, recorder::Span::ALL);
+        let Call::ResourceBarrier(LegacyBarrier::Transition {
+            before,
+            after,
+            split,
+            subresource,
+            ..
+        }) = calls[1]
+        else {
+            panic!("{:?}", calls[1]);
+        };
+        use recorder::ResourceStates;
+        assert_eq!(*before, ResourceStates::COMMON);
+        assert_eq!(
+            *after,
+            ResourceStates::GENERIC_READ | ResourceStates::COPY_DEST
+        );
+        assert_eq!(*split, Some(recorder::SplitHalf::End));
+        assert_eq!(*subresource, None);
+    }
 }

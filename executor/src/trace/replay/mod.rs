@@ -54,6 +54,18 @@
 //! * **Fences** get their values in trace order; a wait on a fence no earlier line inserted
 //!   passes 0, which the engine refuses (`invalid_argument`): it cannot wait on a value it has
 //!   not handed out, so a list cannot wait on a fence a later line signals.
+//! * **Barriers** (R-BAR-1, R-BAR-6). A `barrier` statement is one `DeviceContext::barrier`
+//!   call: its BARRIERs in the engine's types (`+` ORs the words' bits; a `size=` not written
+//!   is `BufferBarrier::WHOLE`, a range not written `Span::ALL`), each run of consecutive
+//!   BARRIERs of one type one `BarrierGroup`. A `resource_barrier` statement is one
+//!   `resource_barrier` call of one barrier. The resource goes to the engine as what it was
+//!   declared (a buffer or a texture), whatever the BARRIER's type: a mismatch is the engine's to
+//!   refuse. The reference of `--compare` issues them as any call, with the trace's
+//!   `legacy_barriers=`.
+//! * **`expect resource`** reads `GpuModel::texture_state` through the immediate context after
+//!   its direct calls so far have run, as `expect counters` does. For a buffer (no layout, never
+//!   compressed) only `compressed=no` holds; every other key fails with a message that says so.
+//!   A resource whose declaration the engine refused fails the expectation (`no resource`).
 //! * **Bundles.** A second `finish` of a recorder makes a new bundle under its name; the
 //!   earlier one stays alive (a list may have called it) until the name is released.
 //! * **Output.** The summary line and `digest=` line (FNV-1a, 64 bits, over the records as

@@ -21,7 +21,9 @@ use recorder::{
     SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
 };
 
-use crate::trace::syntax::ast::{CallContext, Expectation as AstExpectation, Form, Method};
+use crate::trace::syntax::ast::{
+    Barrier, CallContext, Expectation as AstExpectation, Form, LegacyBarrier, Method,
+};
 
 /// An object of the trace, by its number: an index into [`Program::objects`].
 pub(crate) type ObjId = usize;
@@ -47,6 +49,9 @@ pub(crate) struct Object {
 pub(crate) struct Program {
     pub semantics: Semantics,
     pub validation: Validation,
+    /// `device legacy_barriers=`: whether legacy `resource_barrier` calls run (R-BAR-6; on
+    /// when not written).
+    pub legacy_barriers: bool,
     pub objects: Vec<Object>,
     pub steps: Vec<Step>,
     /// The deferred contexts and bundle recorders, in declaration order (`--threads`
@@ -95,6 +100,8 @@ pub(crate) enum Create {
         bind: BindFlags,
         compressible: Option<bool>,
         texture_compatible: bool,
+        /// `dcc=`: delta colour compression allowed (no when not written).
+        dcc: bool,
     },
     View {
         resource: ObjId,
@@ -162,6 +169,12 @@ impl Form for Lowered {
     type SplitCategory = SplitCategory;
     /// As `Counters::get` takes them.
     type CounterKey = &'static str;
+    type Sync = recorder::BarrierSync;
+    type Access = recorder::BarrierAccess;
+    type Layout = recorder::BarrierLayout;
+    type States = recorder::ResourceStates;
+    type Span = recorder::Span;
+    type Split = recorder::SplitHalf;
 }
 
 /// A call, its arguments in the engine's types (see [`Lowered`]). `None` is `null`.
@@ -240,6 +253,24 @@ impl Method<Lowered> {
             Self::DecompressResource { resource, into } => {
                 out.push(*resource);
                 out.extend(into);
+            }
+            Self::Barrier(barriers) => {
+                for barrier in barriers {
+                    match barrier {
+                        Barrier::Global { .. } => {}
+                        Barrier::Buffer { resource, .. } | Barrier::Texture { resource, .. } => {
+                            out.push(*resource)
+                        }
+                    }
+                }
+            }
+            Self::ResourceBarrier(LegacyBarrier::Transition { resource, .. }) => {
+                out.push(*resource)
+            }
+            Self::ResourceBarrier(LegacyBarrier::Uav { resource }) => out.extend(resource),
+            Self::ResourceBarrier(LegacyBarrier::Aliasing { before, after }) => {
+                out.extend(before);
+                out.extend(after);
             }
             Self::SetPrimitiveTopology(_)
             | Self::SetPrimitiveResetIndex(_)

@@ -11,14 +11,15 @@
 //! call. A field the record does not have (a slot the bound shader does not read, a graphics
 //! field of a dispatch) fails, as docs/TRACE.md says.
 
-use recorder::ObjectKind;
+use recorder::{BarrierLayout, Compression, ObjectKind};
 
 use crate::draw_record::{DrawArgs, DrawRecord};
 use crate::field::FieldValue;
 
 use super::live::LiveRun;
 use super::names::Namer;
-use super::program::{Check, Expect};
+use super::program::{Check, Expect, ObjId};
+use crate::trace::syntax::ast::ExpectedLayout;
 use crate::trace::syntax::value::{ExpectedValue, Number, ObjectRef};
 
 /// `expected …` of a failure: the expectation as written, without the `expect`.
@@ -119,6 +120,13 @@ pub(crate) fn check(live: &mut LiveRun, expect: &Expect) -> Result<(), String> {
                 false => Err(found.display_with(namer).to_string()),
             }
         }),
+        Check::Resource {
+            resource,
+            layout,
+            compressed,
+            depth,
+            stencil,
+        } => resource_state(live, *resource, layout, *compressed, *depth, *stencil),
         Check::BundleFootprint { bundle, bytes } => live.bundle_footprint(*bundle, *bytes),
     }
 }
@@ -199,4 +207,63 @@ fn same(found: &FieldValue, expected: &ExpectedValue, namer: &Namer<'_>) -> bool
         }
         _ => false,
     }
+}
+
+/// `expect resource`: each key written against the GPU model's state of the resource. A buffer
+/// has no layout and is never compressed: only `compressed=no` holds for it; `layout=`,
+/// `depth=`, `stencil=` and `compressed=yes` fail, saying so. `depth=`/`stencil=` of a texture
+/// whose format has no such plane fail alike.
+fn resource_state(
+    live: &mut LiveRun,
+    resource: ObjId,
+    layout: &Option<ExpectedLayout<BarrierLayout>>,
+    compressed: Option<bool>,
+    depth: Option<Compression>,
+    stencil: Option<Compression>,
+) -> Result<(), String> {
+    let name = live.object_name(resource);
+    let Some(state) = live.texture_state(resource)? else {
+        if layout.is_some() || depth.is_some() || stencil.is_some() || compressed == Some(true) {
+            return Err(format!(
+                "buffer '{name}', which has no layout and is never compressed (for a buffer \
+                 only compressed=no holds)"
+            ));
+        }
+        return Ok(());
+    };
+    let plane = |word: &str, value: Option<bool>| match value {
+        Some(true) => format!("{word}=compressed"),
+        Some(false) => format!("{word}=decompressed"),
+        None => format!("no {word} plane"),
+    };
+    let mut found = Vec::new();
+    let mut held = true;
+    if let Some(layout) = layout {
+        let now = match state.layout {
+            Some(now) => ExpectedLayout::Is(now),
+            None => ExpectedLayout::Mixed,
+        };
+        held &= now == *layout;
+        found.push(match state.layout {
+            Some(now) => format!("layout={}", now.name()),
+            None => "layout=mixed".into(),
+        });
+    }
+    if let Some(compressed) = compressed {
+        held &= state.compressed == compressed;
+        found.push(format!(
+            "compressed={}",
+            if state.compressed { "yes" } else { "no" }
+        ));
+    }
+    for (word, want, now) in [
+        ("depth", depth, state.depth_compressed),
+        ("stencil", stencil, state.stencil_compressed),
+    ] {
+        if let Some(want) = want {
+            held &= now == Some(want == Compression::Compressed);
+            found.push(plane(word, now));
+        }
+    }
+    held.then_some(()).ok_or_else(|| found.join(" "))
 }

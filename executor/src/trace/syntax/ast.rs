@@ -25,6 +25,7 @@ use std::fmt;
 use super::name::{Format, Name};
 use super::symbols::ObjKind;
 use super::value::{DrawField, ExpectedValue};
+use super::words::{AccessWord, LayoutWord, SplitWord, StateWord, SyncWord};
 use super::words::{
     BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,
     Topology, UavFlag, Usage, Validation,
@@ -145,6 +146,8 @@ pub enum Declaration {
         semantics: Semantics,
         /// `validation=off|on|hazards` (R-V-1, R-V-2); `None`: not written (off).
         validation: Option<Validation>,
+        /// `legacy_barriers=on|off` (R-BAR-6); `None`: not written (on).
+        legacy_barriers: Option<bool>,
     },
     /// `buffer NAME usage=.. bind=.. size=.. [uav_flag=..]`.
     Buffer {
@@ -183,6 +186,9 @@ pub enum Declaration {
         compressible: Option<bool>,
         /// `tc=yes|no`, texture compatible (R-ST-9); `None`: not written (no).
         tc: Option<bool>,
+        /// `dcc=yes|no`, delta colour compression allowed (the seed's `ALLOW_DCC`, R-BAR-3);
+        /// `None`: not written (no).
+        dcc: Option<bool>,
     },
     /// `srv NAME RESOURCE [min_lod=F]`.
     ShaderResourceView {
@@ -373,6 +379,19 @@ pub trait Form {
     type SplitCategory: Clone + fmt::Debug;
     /// A KEY of `expect counters`.
     type CounterKey: Clone + fmt::Debug;
+    /// A barrier's `sync=` side: flags combined with `+`.
+    type Sync: Clone + fmt::Debug + PartialEq;
+    /// A barrier's `access=` side: flags combined with `+`.
+    type Access: Clone + fmt::Debug + PartialEq;
+    /// A texture barrier's `layout=` side, and the layout of `expect resource`.
+    type Layout: Clone + fmt::Debug + PartialEq;
+    /// A legacy STATE: flags combined with `+`.
+    type States: Clone + fmt::Debug + PartialEq;
+    /// A texture barrier's `mips=`, `array=`, `planes=` range: `Option<SlotRange>` as written
+    /// (`None`: every one), the engine's span once lowered.
+    type Span: Clone + fmt::Debug + PartialEq;
+    /// `split=begin|end` of a legacy transition.
+    type Split: Clone + fmt::Debug + PartialEq;
 }
 
 /// The form of a call as the trace writes it: what the parser returns and the printer writes.
@@ -397,6 +416,108 @@ impl Form for Written {
     type ErrorKind = ErrorKind;
     type SplitCategory = SplitCategory;
     type CounterKey = CounterKey;
+    type Sync = Flags<SyncWord>;
+    type Access = Flags<AccessWord>;
+    type Layout = LayoutWord;
+    type States = Flags<StateWord>;
+    type Span = Option<SlotRange>;
+    type Split = SplitWord;
+}
+
+/// Flags combined with `+` (`compute_shading+pixel_shading`), the words in the order written
+/// (an alias such as `predication` kept as written). Never empty when parsed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Flags<W>(pub Vec<W>);
+
+/// `BEFORE:AFTER` of a barrier's `sync=`, `access=` and `layout=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BeforeAfter<T> {
+    /// BEFORE: the work, access or layout before the barrier.
+    pub before: T,
+    /// AFTER: the work, access or layout after it.
+    pub after: T,
+}
+
+/// One BARRIER of `barrier BARRIER [| BARRIER ..]` (SPEC R-BAR-1), in the [`Form`] `F`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Barrier<F: Form = Written> {
+    /// `global sync=BEFORE:AFTER access=BEFORE:AFTER`.
+    Global {
+        /// `sync=`.
+        sync: BeforeAfter<F::Sync>,
+        /// `access=`.
+        access: BeforeAfter<F::Access>,
+    },
+    /// `buffer BUF sync=BEFORE:AFTER access=BEFORE:AFTER [size=BYTES]`.
+    Buffer {
+        /// BUF: any resource (a texture is the engine's `invalid_barrier`).
+        resource: F::Object,
+        /// `sync=`.
+        sync: BeforeAfter<F::Sync>,
+        /// `access=`.
+        access: BeforeAfter<F::Access>,
+        /// `size=`, in bytes from offset 0; `None`: not written (the whole buffer).
+        size: Option<u64>,
+    },
+    /// `texture TEX sync=.. access=.. layout=BEFORE:AFTER [mips=A-B] [array=A-B] [planes=A-B]
+    /// [discard]`.
+    Texture {
+        /// TEX: any resource (a buffer is the engine's `invalid_barrier`).
+        resource: F::Object,
+        /// `sync=`.
+        sync: BeforeAfter<F::Sync>,
+        /// `access=`.
+        access: BeforeAfter<F::Access>,
+        /// `layout=`.
+        layout: BeforeAfter<F::Layout>,
+        /// `mips=A-B`, inclusive.
+        mips: F::Span,
+        /// `array=A-B`, inclusive.
+        array: F::Span,
+        /// `planes=A-B`, inclusive: 0 depth (or colour), 1 stencil.
+        planes: F::Span,
+        /// `discard` was written: the contents are discarded (metadata initialised, R-BAR-3).
+        discard: bool,
+    },
+}
+
+/// The legacy barrier of `resource_barrier` (SPEC R-BAR-6), in the [`Form`] `F`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LegacyBarrier<F: Form = Written> {
+    /// `transition RESOURCE STATE_BEFORE STATE_AFTER [subresource=N] [split=begin|end]`.
+    Transition {
+        /// The resource.
+        resource: F::Object,
+        /// STATE_BEFORE.
+        before: F::States,
+        /// STATE_AFTER.
+        after: F::States,
+        /// `subresource=N`; `None`: every subresource.
+        subresource: Option<F::Count>,
+        /// `split=begin|end` (R-BAR-4); `None`: not split.
+        split: Option<F::Split>,
+    },
+    /// `uav RESOURCE|null`.
+    Uav {
+        /// The resource, or `null` for every UAV access.
+        resource: Option<F::Object>,
+    },
+    /// `aliasing RESOURCE|null RESOURCE|null`.
+    Aliasing {
+        /// The resource aliased away from, or `null`.
+        before: Option<F::Object>,
+        /// The resource aliased to, or `null`.
+        after: Option<F::Object>,
+    },
+}
+
+/// The `layout=` of `expect resource`: one layout, or `mixed` (the subresources differ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExpectedLayout<L> {
+    /// Every subresource is in this layout.
+    Is(L),
+    /// `mixed`: the subresources are not all in one layout.
+    Mixed,
 }
 
 /// The context a call is issued on, its recorder named by `O`: a [`Name`] as written, the
@@ -755,6 +876,11 @@ pub enum Method<F: Form = Written> {
     },
     /// `resume`: the immediate context resumes after a suspend (R-ST-4).
     Resume,
+    /// `barrier BARRIER [| BARRIER ..]` (R-BAR-1): one call, its barriers in the order written
+    /// (never empty); consecutive barriers of one type form one group.
+    Barrier(Vec<Barrier<F>>),
+    /// `resource_barrier transition|uav|aliasing ..` (R-BAR-6): one legacy barrier.
+    ResourceBarrier(LegacyBarrier<F>),
 }
 
 /// `STAGE SLOT INHERIT_STAGE INHERIT_SLOT` of the remap calls.
@@ -822,6 +948,20 @@ pub enum Expectation<F: Form = Written> {
         field: DrawField,
         /// The value expected.
         value: ExpectedValue,
+    },
+    /// `expect resource RES [layout=L] [compressed=yes|no] [depth=..] [stencil=..]`: its state
+    /// now, as the GPU model reports it; only the keys written are checked.
+    Resource {
+        /// The resource.
+        resource: F::Object,
+        /// `layout=L|mixed`.
+        layout: Option<ExpectedLayout<F::Layout>>,
+        /// `compressed=yes|no`: whether any plane is compressed.
+        compressed: Option<bool>,
+        /// `depth=compressed|decompressed`: the depth plane's compression.
+        depth: Option<F::Compression>,
+        /// `stencil=compressed|decompressed`: the stencil plane's compression.
+        stencil: Option<F::Compression>,
     },
     /// `expect bundle_footprint BUNDLE BYTES`.
     BundleFootprint {

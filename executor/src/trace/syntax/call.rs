@@ -379,6 +379,8 @@ impl Parser {
                 swapchain: cursor.object(symbols, Want::Swapchain)?,
             },
             "resume" => Method::Resume,
+            "barrier" => Method::Barrier(super::barrier::barriers(cursor, symbols)?),
+            "resource_barrier" => Method::ResourceBarrier(super::barrier::legacy(cursor, symbols)?),
             _ => return Ok(None),
         }))
     }

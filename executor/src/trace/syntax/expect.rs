@@ -10,19 +10,20 @@
 //! Keys of `split_points` and `counters` may come in any order, each at most once; `total=` is
 //! printed first.
 
-use super::ast::{Expectation, Subject};
+use super::ast::{Expectation, ExpectedLayout, Subject};
 use super::cursor::{Cursor, Result};
 use super::lex::{self, quote};
 use super::name::Name;
 use super::parse::Parser;
 use super::symbols::{Symbols, Want};
 use super::value::{DrawField, ExpectedValue, FieldObject, Number, ObjectRef, ValueClass};
-use super::words::{CounterKey, ErrorKind, SplitCategory, Topology};
+use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, SplitCategory, Topology};
 
 impl Parser {
     pub(crate) fn expectation(&mut self, mut cursor: Cursor<'_>) -> Result<Expectation> {
         let what = cursor.next(
-            "what to expect (ok, accepted, error, split_points, counters, draw, bundle_footprint)",
+            "what to expect (ok, accepted, error, resource, split_points, counters, draw, \
+             bundle_footprint)",
         )?;
         let symbols = &self.symbols;
         let expectation = match what {
@@ -42,6 +43,47 @@ impl Parser {
                 let kind =
                     cursor.word("an error kind", ErrorKind::from_name, ErrorKind::choices())?;
                 Expectation::Error { subject, kind }
+            }
+            "resource" => {
+                cursor.set_label("expect resource");
+                let resource = cursor.object(symbols, Want::Resource)?;
+                let options = cursor.options(&["layout", "compressed", "depth", "stencil"])?;
+                let plane = |key: &'static str| {
+                    options
+                        .get(key)
+                        .map(|v| {
+                            cursor.word_token(
+                                v,
+                                &format!("{key}="),
+                                Compression::from_name,
+                                Compression::choices(),
+                            )
+                        })
+                        .transpose()
+                };
+                Expectation::Resource {
+                    resource,
+                    layout: options
+                        .get("layout")
+                        .map(|v| match v {
+                            "mixed" => Ok(ExpectedLayout::Mixed),
+                            _ => cursor
+                                .word_token(
+                                    v,
+                                    "layout=",
+                                    LayoutWord::from_name,
+                                    format!("{}|mixed", LayoutWord::choices()),
+                                )
+                                .map(ExpectedLayout::Is),
+                        })
+                        .transpose()?,
+                    compressed: options
+                        .get("compressed")
+                        .map(|v| cursor.yes_no_token(v, "compressed="))
+                        .transpose()?,
+                    depth: plane("depth")?,
+                    stencil: plane("stencil")?,
+                }
             }
             "split_points" => {
                 cursor.set_label("expect split_points");
@@ -131,7 +173,7 @@ impl Parser {
             other => {
                 cursor.set_label("expect");
                 return Err(cursor.error(format_args!(
-                    "expected ok, accepted, error, split_points, counters, draw or \
+                    "expected ok, accepted, error, resource, split_points, counters, draw or \
                      bundle_footprint, found {}",
                     quote(other)
                 )));

@@ -30,7 +30,8 @@
 //!
 //! The parser and the printer over it:
 //! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
-//! * `parse.rs`: statements and declarations; `call.rs`: calls; `expect.rs`: expectations.
+//! * `parse.rs`: statements and declarations; `call.rs`: calls; `barrier.rs`: the arguments
+//!   of `barrier` and `resource_barrier`; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table (declared names, their kinds, the reserved words).
 //! * `print.rs`: the tree back to text. `error.rs`: [`ParseError`].
 //!
@@ -58,6 +59,13 @@
 //! * **Options** (`key=value`) come after the positional arguments, in any order, each once;
 //!   an option not written is `None` in the tree (the engine's default). `bind=none` is the
 //!   empty flag set (a staging buffer), as `rt=none` is for a bundle.
+//! * **Barriers** (`barrier.rs`). `|` between BARRIERs is a token of its own; a BARRIER's
+//!   options follow its kind and resource in any order, each once, `discard` among them;
+//!   `sync=`/`access=` are required, `layout=` on `texture`. Flags keep the words as written
+//!   (`predication` stays `predication`, though the engine's bit is `execute_indirect`'s), so
+//!   the printer gives back the trace's words. A range is `A-B` or `A`; the printer writes
+//!   `A-B`. The words are this room's own lists (`words.rs`), which a test ties one to one to
+//!   the engine's. `expect resource` takes any buffer or texture and its keys in any order.
 //! * **Numbers.** Unsigned arguments are `u64`, BASE_VERTEX and scissor rectangles `i64`; a
 //!   number that does not fit is an error, not wrapped. Floats take `1`, `0.5`, `.5`, `1e-3`,
 //!   `0x10`; not `inf` or `nan`. `expect draw` values keep integer versus float as written.
@@ -69,6 +77,7 @@
 //!   empty trace, or one of comments only, has no `device`: an error at its last line.
 
 pub(super) mod ast;
+mod barrier;
 mod call;
 mod cursor;
 mod error;
@@ -82,16 +91,18 @@ pub(super) mod value;
 pub(super) mod words;
 
 pub use ast::{
-    BindFlags, Call, CallContext, Declaration, Expectation, Form, Method, Rect, Remap, SlotRange,
-    SlotSet, Statement, Subject, Trace, Viewport, Written,
+    Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
+    Flags, Form, LegacyBarrier, Method, Rect, Remap, SlotRange, SlotSet, Statement, Subject, Trace,
+    Viewport, Written,
 };
 pub use error::ParseError;
 pub use name::{Format, Name};
 pub(super) use symbols::{split_derived, ObjKind};
 pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
 pub use words::{
-    BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,
-    Topology, UavFlag, Usage, Validation,
+    AccessWord, BindFlag, Compression, CounterKey, Engine, ErrorKind, LayoutWord, MapType,
+    Semantics, SplitCategory, SplitWord, Stage, StateWord, SyncWord, Topology, UavFlag, Usage,
+    Validation,
 };
 
 /// Parses a trace.

@@ -16,7 +16,7 @@ use super::error::ParseError;
 use super::lex::{self, quote};
 use super::name::{Format, Name};
 use super::symbols::{ObjKind, Symbols, Want};
-use super::words::{Semantics, Stage, UavFlag, Usage, Validation};
+use super::words::{parse_on_off, Semantics, Stage, UavFlag, Usage, Validation};
 
 /// The parser's state between lines.
 #[derive(Default)]
@@ -106,14 +106,14 @@ impl Parser {
         self.call(cursor, context).map(Statement::Call)
     }
 
-    /// `device semantics=.. [validation=..]`.
+    /// `device semantics=.. [validation=..] [legacy_barriers=on|off]`.
     fn device(&mut self, mut cursor: Cursor<'_>) -> Result<Declaration> {
         if let Some(line) = self.device_line {
             return Err(cursor.error(format_args!(
                 "the device is already declared on line {line}"
             )));
         }
-        let options = cursor.options(&["semantics", "validation"])?;
+        let options = cursor.options(&["semantics", "validation", "legacy_barriers"])?;
         let semantics = semantics(&cursor, &options)?;
         let validation = options
             .get("validation")
@@ -126,10 +126,15 @@ impl Parser {
                 )
             })
             .transpose()?;
+        let legacy_barriers = options
+            .get("legacy_barriers")
+            .map(|v| cursor.word_token(v, "legacy_barriers=", parse_on_off, "on|off".into()))
+            .transpose()?;
         self.device_line = Some(cursor.line());
         Ok(Declaration::Device {
             semantics,
             validation,
+            legacy_barriers,
         })
     }
 
@@ -323,7 +328,7 @@ impl Parser {
 }
 
 /// `texture NAME format=.. width=.. height=.. [mips=..] [array=..] [samples=..] bind=..
-/// [compressible=..] [tc=..]`.
+/// [compressible=..] [tc=..] [dcc=..]`.
 fn texture(cursor: &mut Cursor<'_>) -> Result<Declaration> {
     let name = cursor.new_name("a name for the texture")?;
     let options = cursor.options(&[
@@ -336,6 +341,7 @@ fn texture(cursor: &mut Cursor<'_>) -> Result<Declaration> {
         "bind",
         "compressible",
         "tc",
+        "dcc",
     ])?;
     let cursor = &*cursor;
     let number = |key: &'static str| {
@@ -361,6 +367,7 @@ fn texture(cursor: &mut Cursor<'_>) -> Result<Declaration> {
         bind: cursor.bind_flags_token(options.require(cursor, "bind")?)?,
         compressible: yes_no("compressible")?,
         tc: yes_no("tc")?,
+        dcc: yes_no("dcc")?,
     })
 }
 

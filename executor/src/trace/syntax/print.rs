@@ -10,12 +10,13 @@
 use std::fmt::{self, Display, Formatter, Write as _};
 
 use super::ast::{
-    BindFlags, Call, CallContext, Declaration, Expectation, Method, Rect, Remap, SlotSet,
-    Statement, Subject, Trace, Viewport,
+    Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
+    Flags, LegacyBarrier, Method, Rect, Remap, SlotRange, SlotSet, Statement, Subject, Trace,
+    Viewport,
 };
 use super::name::{Format, Name};
 use super::value::{DrawField, ExpectedValue, Number, ObjectRef};
-use super::words::yes_no;
+use super::words::{on_off, yes_no};
 
 type Result = fmt::Result;
 
@@ -133,9 +134,11 @@ impl Display for Declaration {
             Self::Device {
                 semantics,
                 validation,
+                legacy_barriers,
             } => {
                 write!(f, "device semantics={semantics}")?;
-                option(f, "validation", validation)
+                option(f, "validation", validation)?;
+                option(f, "legacy_barriers", &legacy_barriers.map(on_off))
             }
             Self::Buffer {
                 name,
@@ -158,6 +161,7 @@ impl Display for Declaration {
                 bind,
                 compressible,
                 tc,
+                dcc,
             } => {
                 write!(
                     f,
@@ -168,7 +172,8 @@ impl Display for Declaration {
                 option(f, "samples", samples)?;
                 write!(f, " bind={bind}")?;
                 yes_no_option(f, "compressible", *compressible)?;
-                yes_no_option(f, "tc", *tc)
+                yes_no_option(f, "tc", *tc)?;
+                yes_no_option(f, "dcc", *dcc)
             }
             Self::ShaderResourceView {
                 name,
@@ -516,6 +521,17 @@ impl Display for Method {
             Self::EndCommandListExecution => f.write_str("end_command_list_execution"),
             Self::Present { swapchain } => write!(f, "present {swapchain}"),
             Self::Resume => f.write_str("resume"),
+            Self::Barrier(barriers) => {
+                f.write_str("barrier")?;
+                for (i, barrier) in barriers.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" |")?;
+                    }
+                    write!(f, " {barrier}")?;
+                }
+                Ok(())
+            }
+            Self::ResourceBarrier(barrier) => write!(f, "resource_barrier {barrier}"),
         }
     }
 }
@@ -557,6 +573,23 @@ impl Display for Expectation {
                 field,
                 value,
             } => write!(f, "expect draw {index} {field} {value}"),
+            Self::Resource {
+                resource,
+                layout,
+                compressed,
+                depth,
+                stencil,
+            } => {
+                write!(f, "expect resource {resource}")?;
+                match layout {
+                    Some(ExpectedLayout::Is(layout)) => write!(f, " layout={layout}")?,
+                    Some(ExpectedLayout::Mixed) => f.write_str(" layout=mixed")?,
+                    None => {}
+                }
+                yes_no_option(f, "compressed", *compressed)?;
+                option(f, "depth", depth)?;
+                option(f, "stencil", stencil)
+            }
             Self::BundleFootprint { bundle, bytes } => {
                 write!(f, "expect bundle_footprint {bundle} {bytes}")
             }
@@ -634,6 +667,93 @@ impl Display for ExpectedValue {
                 Ok(())
             }
             Self::IndirectArgs { buffer, offset } => write!(f, "{buffer},{offset}"),
+        }
+    }
+}
+
+impl<W: Display> Display for Flags<W> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        for (i, word) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_char('+')?;
+            }
+            word.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Display> Display for BeforeAfter<T> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        write!(f, "{}:{}", self.before, self.after)
+    }
+}
+
+/// ` key=A-B` where present.
+fn range_option(f: &mut Formatter<'_>, key: &str, range: &Option<SlotRange>) -> Result {
+    match range {
+        Some(range) => write!(f, " {key}={}-{}", range.first, range.last),
+        None => Ok(()),
+    }
+}
+
+impl Display for Barrier {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Global { sync, access } => write!(f, "global sync={sync} access={access}"),
+            Self::Buffer {
+                resource,
+                sync,
+                access,
+                size,
+            } => {
+                write!(f, "buffer {resource} sync={sync} access={access}")?;
+                option(f, "size", size)
+            }
+            Self::Texture {
+                resource,
+                sync,
+                access,
+                layout,
+                mips,
+                array,
+                planes,
+                discard,
+            } => {
+                write!(
+                    f,
+                    "texture {resource} sync={sync} access={access} layout={layout}"
+                )?;
+                range_option(f, "mips", mips)?;
+                range_option(f, "array", array)?;
+                range_option(f, "planes", planes)?;
+                if *discard {
+                    f.write_str(" discard")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Display for LegacyBarrier {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Transition {
+                resource,
+                before,
+                after,
+                subresource,
+                split,
+            } => {
+                write!(f, "transition {resource} {before} {after}")?;
+                option(f, "subresource", subresource)?;
+                option(f, "split", split)
+            }
+            Self::Uav { resource } => write!(f, "uav {}", Nullable(resource)),
+            Self::Aliasing { before, after } => {
+                write!(f, "aliasing {} {}", Nullable(before), Nullable(after))
+            }
         }
     }
 }

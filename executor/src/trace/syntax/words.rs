@@ -334,3 +334,214 @@ pub(crate) fn parse_yes_no(text: &str) -> Option<bool> {
         _ => None,
     }
 }
+
+words! {
+    /// A flag of `sync=BEFORE:AFTER` (SPEC R-BAR-1, `D3D12_BARRIER_SYNC` in snake case), one to
+    /// one with the engine's `BarrierSync::NAMED`, in its order.
+    pub enum SyncWord {
+        /// No work.
+        None => "none",
+        /// All work.
+        All => "all",
+        /// Every stage of a draw.
+        Draw => "draw",
+        /// Index reads.
+        IndexInput => "index_input",
+        /// Vertex, hull, domain and geometry shading.
+        VertexShading => "vertex_shading",
+        /// Pixel shading.
+        PixelShading => "pixel_shading",
+        /// Depth-stencil reads and writes.
+        DepthStencil => "depth_stencil",
+        /// Render-target reads and writes.
+        RenderTarget => "render_target",
+        /// Compute shading.
+        ComputeShading => "compute_shading",
+        /// Ray tracing.
+        Raytracing => "raytracing",
+        /// Copies.
+        Copy => "copy",
+        /// Resolves.
+        Resolve => "resolve",
+        /// Indirect-argument reads.
+        ExecuteIndirect => "execute_indirect",
+        /// Predication reads: `execute_indirect` by another name (the same bit).
+        Predication => "predication",
+        /// Every shading stage.
+        AllShading => "all_shading",
+        /// Every shading stage but pixel shading.
+        NonPixelShading => "non_pixel_shading",
+        /// `ClearUnorderedAccessView*`.
+        ClearUnorderedAccessView => "clear_unordered_access_view",
+        /// The begin or the end of a split barrier (R-BAR-4).
+        Split => "split",
+    }
+}
+
+words! {
+    /// A flag of `access=BEFORE:AFTER` (SPEC R-BAR-1, `D3D12_BARRIER_ACCESS` in snake case), one
+    /// to one with the engine's `BarrierAccess::NAMED`, in its order.
+    pub enum AccessWord {
+        /// Any access the layout allows (zero).
+        Common => "common",
+        /// Vertex-buffer reads.
+        VertexBuffer => "vertex_buffer",
+        /// Constant-buffer reads.
+        ConstantBuffer => "constant_buffer",
+        /// Index-buffer reads.
+        IndexBuffer => "index_buffer",
+        /// Render-target writes.
+        RenderTarget => "render_target",
+        /// Unordered-access reads and writes.
+        UnorderedAccess => "unordered_access",
+        /// Depth-stencil writes.
+        DepthStencilWrite => "depth_stencil_write",
+        /// Depth-stencil reads.
+        DepthStencilRead => "depth_stencil_read",
+        /// Shader-resource reads.
+        ShaderResource => "shader_resource",
+        /// Stream-output writes.
+        StreamOutput => "stream_output",
+        /// Indirect-argument reads.
+        IndirectArgument => "indirect_argument",
+        /// Predication reads: `indirect_argument` by another name (the same bit).
+        Predication => "predication",
+        /// Copy destination.
+        CopyDest => "copy_dest",
+        /// Copy source.
+        CopySource => "copy_source",
+        /// Resolve destination.
+        ResolveDest => "resolve_dest",
+        /// Resolve source.
+        ResolveSource => "resolve_source",
+        /// No access at all.
+        NoAccess => "no_access",
+    }
+}
+
+words! {
+    /// A layout of `layout=BEFORE:AFTER` and `expect resource … layout=` (SPEC R-BAR-1,
+    /// `D3D12_BARRIER_LAYOUT` in snake case): the engine's `BarrierLayout::ALL` by `name()`, in
+    /// its order, then `present`, which is `common` (the same value in D3D12).
+    pub enum LayoutWord {
+        /// The contents do not matter.
+        Undefined => "undefined",
+        /// Where a texture starts.
+        Common => "common",
+        /// Every read.
+        GenericRead => "generic_read",
+        /// Render target.
+        RenderTarget => "render_target",
+        /// Unordered access.
+        UnorderedAccess => "unordered_access",
+        /// Depth-stencil writes.
+        DepthStencilWrite => "depth_stencil_write",
+        /// Depth-stencil reads.
+        DepthStencilRead => "depth_stencil_read",
+        /// Shader resource.
+        ShaderResource => "shader_resource",
+        /// Copy source.
+        CopySource => "copy_source",
+        /// Copy destination.
+        CopyDest => "copy_dest",
+        /// Resolve source.
+        ResolveSource => "resolve_source",
+        /// Resolve destination.
+        ResolveDest => "resolve_dest",
+        /// Common, direct queue.
+        DirectQueueCommon => "direct_queue_common",
+        /// Generic read, direct queue.
+        DirectQueueGenericRead => "direct_queue_generic_read",
+        /// Unordered access, direct queue.
+        DirectQueueUnorderedAccess => "direct_queue_unordered_access",
+        /// Shader resource, direct queue.
+        DirectQueueShaderResource => "direct_queue_shader_resource",
+        /// Copy source, direct queue.
+        DirectQueueCopySource => "direct_queue_copy_source",
+        /// Copy destination, direct queue.
+        DirectQueueCopyDest => "direct_queue_copy_dest",
+        /// Common, compute queue.
+        ComputeQueueCommon => "compute_queue_common",
+        /// Generic read, compute queue.
+        ComputeQueueGenericRead => "compute_queue_generic_read",
+        /// Unordered access, compute queue.
+        ComputeQueueUnorderedAccess => "compute_queue_unordered_access",
+        /// Shader resource, compute queue.
+        ComputeQueueShaderResource => "compute_queue_shader_resource",
+        /// Copy source, compute queue.
+        ComputeQueueCopySource => "compute_queue_copy_source",
+        /// Copy destination, compute queue.
+        ComputeQueueCopyDest => "compute_queue_copy_dest",
+        /// `common` by another name.
+        Present => "present",
+    }
+}
+
+words! {
+    /// A legacy STATE of `resource_barrier transition` (SPEC R-BAR-6, `D3D12_RESOURCE_STATES`
+    /// in snake case), one to one with the engine's `ResourceStates::NAMED`, in its order.
+    pub enum StateWord {
+        /// Common (zero).
+        Common => "common",
+        /// Vertex and constant buffers.
+        VertexAndConstantBuffer => "vertex_and_constant_buffer",
+        /// Index buffer.
+        IndexBuffer => "index_buffer",
+        /// Render target.
+        RenderTarget => "render_target",
+        /// Unordered access.
+        UnorderedAccess => "unordered_access",
+        /// Depth writes.
+        DepthWrite => "depth_write",
+        /// Depth reads.
+        DepthRead => "depth_read",
+        /// Shader resource for every stage but pixel shading.
+        NonPixelShaderResource => "non_pixel_shader_resource",
+        /// Shader resource for pixel shading.
+        PixelShaderResource => "pixel_shader_resource",
+        /// Stream output.
+        StreamOut => "stream_out",
+        /// Indirect arguments (and predication).
+        IndirectArgument => "indirect_argument",
+        /// Copy destination.
+        CopyDest => "copy_dest",
+        /// Copy source.
+        CopySource => "copy_source",
+        /// Resolve destination.
+        ResolveDest => "resolve_dest",
+        /// Resolve source.
+        ResolveSource => "resolve_source",
+        /// Every read state.
+        GenericRead => "generic_read",
+        /// `common` by another name.
+        Present => "present",
+    }
+}
+
+words! {
+    /// `resource_barrier transition … split=..` (R-BAR-4).
+    pub enum SplitWord {
+        /// The first half of a split barrier.
+        Begin => "begin",
+        /// The second half of a split barrier.
+        End => "end",
+    }
+}
+
+/// `on`/`off` as a trace writes it (`device legacy_barriers=`).
+pub(crate) fn on_off(value: bool) -> &'static str {
+    if value {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// The value of an `on`/`off` token.
+pub(crate) fn parse_on_off(text: &str) -> Option<bool> {
+    match text {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    }
+}

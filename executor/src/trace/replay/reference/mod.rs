@@ -155,9 +155,12 @@ pub(crate) struct Reference {
     cpu_mapped: HashSet<ObjId>,
 }
 
-fn device(semantics: Semantics) -> Device {
+/// The reference's device: the trace's semantics, and its `legacy_barriers=` (which decides
+/// what a legacy barrier does, R-BAR-6).
+fn device(semantics: Semantics, legacy_barriers: bool) -> Device {
     Device::new(DeviceDesc {
         immediate_semantics: semantics,
+        legacy_barriers,
         ..Default::default()
     })
 }
@@ -172,7 +175,7 @@ fn call_of(program: &Program, index: usize) -> Option<&Call> {
 
 impl Reference {
     pub(crate) fn new(program: Arc<Program>) -> Result<Self, Error> {
-        let device = device(program.semantics);
+        let device = device(program.semantics, program.legacy_barriers);
         let recorder = device.immediate_recorder()?;
         Ok(Self {
             handles: Handles::new(program.objects.len()),
@@ -416,6 +419,7 @@ impl Reference {
             // A twin: the same creations give it the same handles, which it accepts (R-OBJ-3).
             let made = self.device.twin(DeviceDesc {
                 immediate_semantics: semantics,
+                legacy_barriers: self.program.legacy_barriers,
                 ..Default::default()
             });
             let program = self.program.clone();
