@@ -88,6 +88,10 @@ pub struct GpuModel {
     /// violations found so far, for the immediate context to report.
     validator: Option<Device>,
     violations: Vec<Error>,
+    /// The device whose objects the model sees, for texture facts at barriers (R-BAR-3).
+    device: Option<Device>,
+    /// Layouts, plane compression, legacy states and open split barriers (`gpu/barrier.rs`).
+    barriers: barrier::Barriers,
 }
 
 impl GpuModel {
@@ -438,6 +442,7 @@ impl GpuModel {
             | Command::ClearDepthStencilView { view, .. } => {
                 if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) && !view.resource.is_null() {
                     self.compressed.insert(view.resource);
+                    self.barriers.planes_joined(view.resource);
                     self.compression_changed(semantics, view.resource);
                 }
                 self.use_resource(semantics, view.resource);
@@ -469,6 +474,7 @@ impl GpuModel {
             } => {
                 if compressed {
                     self.compressed.insert(resource);
+                    self.barriers.planes_joined(resource);
                 } else {
                     self.compressed.remove(&resource);
                 }

@@ -202,6 +202,7 @@ impl ImmediateContext {
     pub fn new(device: &Device) -> Result<Self, Error> {
         let validating = device.desc().validation != Validation::Off;
         let mut gpu = GpuModel::new();
+        gpu.set_device(Some(device.clone()));
         if validating {
             gpu.set_validation(Some(device.clone()));
         }
@@ -275,11 +276,12 @@ impl ImmediateContext {
         }
     }
 
-    /// [`consume`](Self::consume), then, under validation, the first violation the work
-    /// showed: the work ran, as on the hardware (a report, not a refusal).
+    /// [`consume`](Self::consume), then the first violation the work showed (under
+    /// validation) or the first barrier the GPU model refused (always, R-BAR-4/6/8): the work
+    /// ran, as on the hardware (a report, not a refusal).
     fn submitted(&mut self) -> Result<(), Error> {
         self.consume();
-        match self.validating {
+        match self.validating || !self.away {
             true => self
                 .side
                 .gpu

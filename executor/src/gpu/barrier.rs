@@ -1,8 +1,106 @@
-//! What the GPU model does with barriers (SPEC §9): so far it counts them (`barriers`). The
-//! response (drains, stalls, cache work, layouts and compression, R-BAR-2..4), the legacy
-//! translation (R-BAR-6) and the validation (R-BAR-8) are issue 11's, in progress.
+//! What the GPU model does with barriers (SPEC §9, seed 001): the response of Xbox Series X|S to
+//! enhanced barriers (R-BAR-2..4) and to legacy resource barriers translated into them
+//! (R-BAR-6), with the checks of R-BAR-8.
+//!
+//! **In:** one `barrier` call's [`BarrierRecord`]s or one `resource_barrier` call's
+//! [`ResourceBarrierRecord`]s, in order, with the semantics of the context that recorded them.
+//! **Out:** counters (`barriers drains stalls cache_flushes cache_invalidations metadata_inits
+//! decompressions`), the layouts and compression of textures ([`GpuModel::texture_state`]), and
+//! refusals reported through the model's violations (`invalid_barrier`,
+//! `legacy_state_not_common`). A refused barrier has no effect and counts nothing; the other
+//! barriers of its call still run.
+//!
+//! **What it keeps** (`Barriers`), only for resources a barrier named, so draws pay nothing:
+//! per texture, a layout per subresource (mip × array slice × plane, `D3D12CalcSubresource`
+//! order; every texture starts in `common`), and the compression of each plane (colour or depth
+//! is plane 0, stencil plane 1 for formats with stencil); per resource, its legacy state when it
+//! is not `common`; the split barriers begun and not ended; which kinds of barrier the device
+//! has used (for `legacy_barriers=off`). The texture facts (planes, mips, slices, TC, DCC,
+//! compressible) come from the device the immediate context hands the model
+//! ([`GpuModel::set_device`]), read at a texture's first barrier.
+//!
+//! **Compression.** The model's per-texture `compressed` set (R-ST-9: clears and draws of a
+//! compressible target, `decompress_resource`, `set_resource_compression`, legacy SRV binds) is
+//! still the truth for "compressed at all" = any plane compressed. A barrier that leaves the
+//! planes of a depth-stencil texture different records which plane is compressed beside it; a
+//! clear or `set_resource_compression(true)` joins the planes again (both compressed), a
+//! decompression takes the texture out of the set (both uncompressed).
+//!
+//! | layout after, from a compressed plane       | non-TC          | TC                      |
+//! |---------------------------------------------|-----------------|-------------------------|
+//! | `render_target`, `depth_stencil_write/read` | stays           | stays                   |
+//! | `shader_resource`, `generic_read` (+queues) | decompresses    | stays (superset flags)  |
+//! | `unordered_access`, `copy_*`, `resolve_*`   | decompresses    | decompresses            |
+//! | `common` and the queue commons              | decompresses    | decompresses            |
+//!
+//! DCC (`dcc=yes`) adds: a write → read access change of a compressed plane decompresses unless
+//! the texture is also TC, whatever the layouts. A texture with no metadata (neither compressible
+//! nor DCC) never compresses. A whole-plane transition of an uncompressed plane into a layout that
+//! is compressed for the texture compresses it. `discard` (LayoutBefore `undefined` only)
+//! initialises the metadata (`metadata_inits` + 1 per barrier): no decompression, and the planes
+//! named are compressed afterwards if the new layout is a compressed one. Xbox keeps metadata per
+//! resource, not per subresource: a partial transition (not every mip and slice of the plane) of a
+//! compressed plane to an uncompressed layout decompresses the whole plane; a partial transition
+//! of an uncompressed plane to a compressed layout leaves it uncompressed. A barrier naming one
+//! plane of every mip and slice is whole for that plane. One decompression is counted per barrier
+//! that decompresses anything.
+//!
+//! **Costs** (R-BAR-2), per barrier group: the group's barriers are merged into one wait, one
+//! hold and one end-of-pipe event, so each of these counts at most once per group, and each
+//! cache at most once per group:
+//!
+//! | counter               | per group                                                       |
+//! |-----------------------|-----------------------------------------------------------------|
+//! | `drains`              | 1 if a barrier with work has a SyncBefore other than `none`     |
+//! | `stalls`              | 1 if a barrier with work has a SyncAfter other than `none`; + 2 (the constant engine and the prefetch parser) if it holds a split begin (R-BAR-4) |
+//! | `cache_flushes`       | one per cache written by an AccessBefore (write-back)           |
+//! | `cache_invalidations` | one per cache an AccessAfter uses, when the barrier made something visible (a write before, a decompression or a discard) |
+//!
+//! | access                                                   | cache                 |
+//! |----------------------------------------------------------|-----------------------|
+//! | `render_target`, `resolve_*`                             | CB                    |
+//! | `depth_stencil_write`, `depth_stencil_read`              | DB                    |
+//! | `shader_resource`, `constant_buffer`, `unordered_access` | shader caches and L2  |
+//! | `copy_*`, `index_buffer`, `vertex_buffer`, `indirect_argument`, `stream_output` | L2 |
+//!
+//! Writes are `render_target`, `unordered_access`, `depth_stencil_write`, `stream_output`,
+//! `copy_dest`, `resolve_dest`. `common` stands for every access its layout allows (the D3D12
+//! layout-access table; for buffers every access but depth, for global barriers every access), `no_access` for
+//! none. A barrier has work when it writes back, when its AccessAfter writes (a write after a
+//! read needs the wait, not the caches), when it changes a layout, or discards; a barrier
+//! without work (read → read in the same layout) costs nothing. `barriers` counts every barrier
+//! executed, with or without work; a split end does not count.
+//!
+//! **Split barriers** (R-BAR-4): a begin (SyncAfter `split`) runs as an immediate barrier at the
+//! begin; its end (SyncBefore `split`) must name the same resource, range, layouts and accesses
+//! and does nothing more; an end with no begin is `invalid_barrier`.
+//!
+//! **Legacy barriers** (R-BAR-6) translate through the D3D12 spec's equivalence tables: a
+//! transition's states give the layouts (textures), accesses and syncs; a UAV barrier is
+//! `all_shading` → `all_shading`, `unordered_access` → `unordered_access` (no layout change), a
+//! null one global; an aliasing barrier is a global `all` → `all`, `common` → `common` (every
+//! write flushed, every cache invalidated). The legacy state is kept per resource. An enhanced
+//! barrier of a resource whose legacy state is not `common` is `legacy_state_not_common`; with
+//! `legacy_barriers=off`, once one kind has been used on the device, the other is
+//! `invalid_barrier`.
+//!
+//! **Validation** (R-BAR-8, under `validation=on|hazards`): an empty call or an empty group
+//! between two groups is a warning; a texture range must lie inside the texture; a barrier's
+//! type must match its resource (always checked: the model needs it); LayoutBefore (unless
+//! `undefined`) must be each subresource's known layout; SyncBefore/AccessBefore/LayoutBefore and
+//! SyncAfter/AccessAfter/LayoutAfter must each be compatible (D3D12's layout-access and
+//! access-sync tables; sync `none` goes with access `no_access`); a legacy StateBefore must be the
+//! known state. Messages print the group and barrier index and every field ([`describe`]).
+//! Refusals the model cannot run past (type mismatch, a split end with no begin, discard not from
+//! `undefined`, legacy state not common, mixing kinds) are reported without validation too.
 
-use recorder::{BarrierLayout, BarrierRecord, RawHandle, ResourceBarrierRecord, Semantics};
+use std::collections::HashMap;
+
+use recorder::{
+    BarrierAccess, BarrierKind, BarrierLayout, BarrierRecord, BarrierSubresources, BarrierSync,
+    Error, Format, Handle, NamedResource, ObjectKind, RawHandle, ResourceBarrierKind,
+    ResourceBarrierRecord, ResourceStates, Semantics, Span, SplitHalf, Texture,
+};
 
 use super::GpuModel;
 
@@ -19,28 +117,1052 @@ pub struct TextureState {
     pub stencil_compressed: Option<bool>,
 }
 
+/// The facts of a texture a barrier needs.
+#[derive(Clone, Copy, Debug)]
+struct Facts {
+    mips: u16,
+    slices: u16,
+    planes: u8,
+    depth: bool,
+    tc: bool,
+    dcc: bool,
+    /// Compressible or DCC: it has metadata to compress with.
+    metadata: bool,
+}
+
+impl Facts {
+    /// A texture the model knows nothing of (no device): one colour subresource, no metadata.
+    const UNKNOWN: Self = Self {
+        mips: 1,
+        slices: 1,
+        planes: 1,
+        depth: false,
+        tc: false,
+        dcc: false,
+        metadata: false,
+    };
+
+    fn of_format(format: Format) -> (bool, u8) {
+        match format {
+            Format::D24UnormS8Uint | Format::D32FloatS8X24Uint => (true, 2),
+            Format::D32Float | Format::D16Unorm => (true, 1),
+            _ => (false, 1),
+        }
+    }
+}
+
+/// One texture's barrier state.
+#[derive(Clone, Debug)]
+struct TextureLayouts {
+    facts: Facts,
+    /// Index `mip + mips * (slice + slices * plane)`.
+    layouts: Vec<BarrierLayout>,
+    /// Each plane's compression when the planes differ (a barrier left them so); `None` when
+    /// the model's `compressed` set says it for both.
+    planes: Option<[bool; 2]>,
+}
+
+impl TextureLayouts {
+    fn new(facts: Facts) -> Self {
+        let count = facts.mips as usize * facts.slices as usize * facts.planes as usize;
+        Self {
+            facts,
+            layouts: vec![BarrierLayout::Common; count.max(1)],
+            planes: None,
+        }
+    }
+
+    fn layout(&self) -> Option<BarrierLayout> {
+        let first = *self.layouts.first()?;
+        self.layouts.iter().all(|l| *l == first).then_some(first)
+    }
+
+    fn index(&self, mip: u16, slice: u16, plane: u16) -> usize {
+        let f = &self.facts;
+        mip as usize + f.mips as usize * (slice as usize + f.slices as usize * plane as usize)
+    }
+}
+
+/// An enhanced barrier as the model runs it: from a record, or translated from a legacy one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Barrier {
+    kind: BarrierKind,
+    resource: Option<NamedResource>,
+    sync_before: BarrierSync,
+    sync_after: BarrierSync,
+    access_before: BarrierAccess,
+    access_after: BarrierAccess,
+    layout_before: BarrierLayout,
+    layout_after: BarrierLayout,
+    subresources: BarrierSubresources,
+    discard: bool,
+    offset: u64,
+    size: u64,
+    group: u16,
+    index: u16,
+}
+
+impl Barrier {
+    fn from_record(r: &BarrierRecord) -> Self {
+        Self {
+            kind: r.kind(),
+            resource: r.resource(),
+            sync_before: r.sync_before,
+            sync_after: r.sync_after,
+            access_before: r.access_before,
+            access_after: r.access_after,
+            layout_before: r.layout_before(),
+            layout_after: r.layout_after(),
+            subresources: r.subresources,
+            discard: r.discard(),
+            offset: r.offset,
+            size: r.size,
+            group: r.group,
+            index: r.index,
+        }
+    }
+
+    fn global(sync: BarrierSync, before: BarrierAccess, after: BarrierAccess, i: u16) -> Self {
+        Self {
+            kind: BarrierKind::Global,
+            resource: None,
+            sync_before: sync,
+            sync_after: sync,
+            access_before: before,
+            access_after: after,
+            layout_before: BarrierLayout::Common,
+            layout_after: BarrierLayout::Common,
+            subresources: BarrierSubresources::ALL,
+            discard: false,
+            offset: 0,
+            size: u64::MAX,
+            group: 0,
+            index: i,
+        }
+    }
+
+    fn is_split_begin(&self) -> bool {
+        self.sync_after.contains(BarrierSync::SPLIT)
+    }
+
+    fn is_split_end(&self) -> bool {
+        self.sync_before.contains(BarrierSync::SPLIT)
+    }
+
+    /// Whether `end` closes this begin: same resource, range, layouts and accesses.
+    fn matches_end(&self, end: &Barrier) -> bool {
+        self.kind == end.kind
+            && self.resource == end.resource
+            && self.subresources == end.subresources
+            && self.layout_before == end.layout_before
+            && self.layout_after == end.layout_after
+            && self.access_before == end.access_before
+            && self.access_after == end.access_after
+    }
+}
+
+/// The barrier state of the model (see the module essay).
+#[derive(Debug, Default)]
+pub(super) struct Barriers {
+    textures: HashMap<RawHandle, TextureLayouts>,
+    /// Legacy states other than `common`, by resource (handle, is a texture).
+    legacy: HashMap<(RawHandle, bool), ResourceStates>,
+    used_enhanced: bool,
+    used_legacy: bool,
+    /// Split begins not ended yet, in order.
+    open_splits: Vec<Barrier>,
+}
+
+impl Barriers {
+    /// A clear or `set_resource_compression(true)` compressed `texture` whole: its planes agree
+    /// again.
+    #[inline]
+    pub(super) fn planes_joined(&mut self, texture: RawHandle) {
+        if !self.textures.is_empty() {
+            if let Some(t) = self.textures.get_mut(&texture) {
+                t.planes = None;
+            }
+        }
+    }
+}
+
+/// Cache bits of R-BAR-2.
+const CB: u8 = 1;
+const DB: u8 = 2;
+const SHADER: u8 = 4;
+const L2: u8 = 8;
+
+const WRITES: BarrierAccess = BarrierAccess(
+    BarrierAccess::RENDER_TARGET.0
+        | BarrierAccess::UNORDERED_ACCESS.0
+        | BarrierAccess::DEPTH_STENCIL_WRITE.0
+        | BarrierAccess::STREAM_OUTPUT.0
+        | BarrierAccess::COPY_DEST.0
+        | BarrierAccess::RESOLVE_DEST.0,
+);
+
+/// Every access but `no_access`: what `common` stands for on a global barrier.
+const ALL_ACCESSES: BarrierAccess = BarrierAccess(0x3fff);
+
+/// What `common` stands for on a buffer: every access but depth (D3D12).
+const BUFFER_ACCESSES: BarrierAccess = BarrierAccess(0x3fff & !0x60);
+
+/// The caches `access` uses.
+fn caches(access: BarrierAccess) -> u8 {
+    let mut c = 0;
+    let a = |bits: BarrierAccess| access.intersects(bits);
+    if a(BarrierAccess::RENDER_TARGET | BarrierAccess::RESOLVE_DEST | BarrierAccess::RESOLVE_SOURCE)
+    {
+        c |= CB;
+    }
+    if a(BarrierAccess::DEPTH_STENCIL_WRITE | BarrierAccess::DEPTH_STENCIL_READ) {
+        c |= DB;
+    }
+    if a(BarrierAccess::SHADER_RESOURCE
+        | BarrierAccess::CONSTANT_BUFFER
+        | BarrierAccess::UNORDERED_ACCESS)
+    {
+        c |= SHADER | L2;
+    }
+    if a(BarrierAccess::COPY_DEST
+        | BarrierAccess::COPY_SOURCE
+        | BarrierAccess::INDEX_BUFFER
+        | BarrierAccess::VERTEX_BUFFER
+        | BarrierAccess::INDIRECT_ARGUMENT
+        | BarrierAccess::STREAM_OUTPUT)
+    {
+        c |= L2;
+    }
+    c
+}
+
+/// The accesses compatible with `layout` (D3D12's layout-access table).
+fn layout_accesses(layout: BarrierLayout) -> BarrierAccess {
+    use BarrierAccess as A;
+    use BarrierLayout as L;
+    match layout {
+        L::Undefined => A::NO_ACCESS,
+        L::Common => A::SHADER_RESOURCE | A::COPY_DEST | A::COPY_SOURCE,
+        L::GenericRead | L::ComputeQueueGenericRead => A::SHADER_RESOURCE | A::COPY_SOURCE,
+        L::DirectQueueGenericRead => {
+            A::SHADER_RESOURCE | A::COPY_SOURCE | A::DEPTH_STENCIL_READ | A::RESOLVE_SOURCE
+        }
+        L::RenderTarget => A::RENDER_TARGET,
+        L::UnorderedAccess | L::DirectQueueUnorderedAccess | L::ComputeQueueUnorderedAccess => {
+            A::UNORDERED_ACCESS
+        }
+        L::DepthStencilWrite => A::DEPTH_STENCIL_READ | A::DEPTH_STENCIL_WRITE,
+        L::DepthStencilRead => A::DEPTH_STENCIL_READ,
+        L::ShaderResource | L::DirectQueueShaderResource | L::ComputeQueueShaderResource => {
+            A::SHADER_RESOURCE
+        }
+        L::CopySource | L::DirectQueueCopySource | L::ComputeQueueCopySource => A::COPY_SOURCE,
+        L::CopyDest | L::DirectQueueCopyDest | L::ComputeQueueCopyDest => A::COPY_DEST,
+        L::ResolveSource => A::RESOLVE_SOURCE,
+        L::ResolveDest => A::RESOLVE_DEST,
+        L::DirectQueueCommon | L::ComputeQueueCommon => {
+            A::COPY_SOURCE | A::COPY_DEST | A::SHADER_RESOURCE | A::UNORDERED_ACCESS
+        }
+    }
+}
+
+/// The syncs compatible with one access bit (D3D12's access-sync table; `all` always is).
+fn access_syncs(access: BarrierAccess) -> BarrierSync {
+    use BarrierAccess as A;
+    use BarrierSync as S;
+    let shading = S::VERTEX_SHADING | S::PIXEL_SHADING | S::COMPUTE_SHADING | S::DRAW;
+    let sync = match access {
+        A::VERTEX_BUFFER => S::VERTEX_SHADING | S::DRAW | S::ALL_SHADING,
+        A::CONSTANT_BUFFER | A::SHADER_RESOURCE => shading | S::ALL_SHADING | S::NON_PIXEL_SHADING,
+        A::INDEX_BUFFER => S::INDEX_INPUT | S::DRAW,
+        A::RENDER_TARGET => S::DRAW | S::RENDER_TARGET,
+        A::UNORDERED_ACCESS => {
+            shading | S::ALL_SHADING | S::NON_PIXEL_SHADING | S::CLEAR_UNORDERED_ACCESS_VIEW
+        }
+        A::DEPTH_STENCIL_WRITE | A::DEPTH_STENCIL_READ => S::DRAW | S::DEPTH_STENCIL,
+        A::STREAM_OUTPUT => S::VERTEX_SHADING | S::DRAW | S::ALL_SHADING,
+        A::INDIRECT_ARGUMENT => S::EXECUTE_INDIRECT,
+        A::COPY_DEST | A::COPY_SOURCE => S::COPY,
+        A::RESOLVE_DEST | A::RESOLVE_SOURCE => S::RESOLVE,
+        _ => S(!0),
+    };
+    sync | S::ALL
+}
+
+/// Whether `layout` keeps a texture compressed (non-TC table, plus the read layouts for TC).
+fn compressed_layout(layout: BarrierLayout, tc: bool) -> bool {
+    use BarrierLayout as L;
+    match layout {
+        L::RenderTarget | L::DepthStencilWrite | L::DepthStencilRead => true,
+        L::ShaderResource
+        | L::GenericRead
+        | L::DirectQueueShaderResource
+        | L::DirectQueueGenericRead
+        | L::ComputeQueueShaderResource
+        | L::ComputeQueueGenericRead => tc,
+        _ => false,
+    }
+}
+
+/// The layout a legacy state stands for (D3D12's equivalence table; several read states are
+/// `generic_read`, with depth read `direct_queue_generic_read`).
+fn legacy_layout(state: ResourceStates) -> BarrierLayout {
+    use BarrierLayout as L;
+    use ResourceStates as R;
+    match state {
+        R::COMMON => L::Common,
+        R::RENDER_TARGET => L::RenderTarget,
+        R::UNORDERED_ACCESS => L::UnorderedAccess,
+        R::DEPTH_WRITE => L::DepthStencilWrite,
+        R::DEPTH_READ => L::DepthStencilRead,
+        R::NON_PIXEL_SHADER_RESOURCE | R::PIXEL_SHADER_RESOURCE => L::ShaderResource,
+        s if s.0 == R::NON_PIXEL_SHADER_RESOURCE.0 | R::PIXEL_SHADER_RESOURCE.0 => {
+            L::ShaderResource
+        }
+        R::COPY_DEST => L::CopyDest,
+        R::COPY_SOURCE => L::CopySource,
+        R::RESOLVE_DEST => L::ResolveDest,
+        R::RESOLVE_SOURCE => L::ResolveSource,
+        s if s.contains(R::DEPTH_READ) => L::DirectQueueGenericRead,
+        _ => L::GenericRead,
+    }
+}
+
+/// The accesses a legacy state stands for.
+fn legacy_access(state: ResourceStates) -> BarrierAccess {
+    use BarrierAccess as A;
+    use ResourceStates as R;
+    if state == R::COMMON {
+        return A::COMMON;
+    }
+    let table: [(R, A); 14] = [
+        (
+            R::VERTEX_AND_CONSTANT_BUFFER,
+            A(A::VERTEX_BUFFER.0 | A::CONSTANT_BUFFER.0),
+        ),
+        (R::INDEX_BUFFER, A::INDEX_BUFFER),
+        (R::RENDER_TARGET, A::RENDER_TARGET),
+        (R::UNORDERED_ACCESS, A::UNORDERED_ACCESS),
+        (R::DEPTH_WRITE, A::DEPTH_STENCIL_WRITE),
+        (R::DEPTH_READ, A::DEPTH_STENCIL_READ),
+        (R::NON_PIXEL_SHADER_RESOURCE, A::SHADER_RESOURCE),
+        (R::PIXEL_SHADER_RESOURCE, A::SHADER_RESOURCE),
+        (R::STREAM_OUT, A::STREAM_OUTPUT),
+        (R::INDIRECT_ARGUMENT, A::INDIRECT_ARGUMENT),
+        (R::COPY_DEST, A::COPY_DEST),
+        (R::COPY_SOURCE, A::COPY_SOURCE),
+        (R::RESOLVE_DEST, A::RESOLVE_DEST),
+        (R::RESOLVE_SOURCE, A::RESOLVE_SOURCE),
+    ];
+    table
+        .iter()
+        .filter(|(s, _)| state.contains(*s))
+        .fold(A::COMMON, |acc, (_, a)| acc | *a)
+}
+
+/// The syncs a legacy state stands for.
+fn legacy_sync(state: ResourceStates) -> BarrierSync {
+    use BarrierSync as S;
+    use ResourceStates as R;
+    if state == R::COMMON {
+        return S::ALL;
+    }
+    let table: [(R, S); 14] = [
+        (R::VERTEX_AND_CONSTANT_BUFFER, S::ALL_SHADING),
+        (R::INDEX_BUFFER, S::INDEX_INPUT),
+        (R::RENDER_TARGET, S::RENDER_TARGET),
+        (R::UNORDERED_ACCESS, S::ALL_SHADING),
+        (R::DEPTH_WRITE, S::DEPTH_STENCIL),
+        (R::DEPTH_READ, S::DEPTH_STENCIL),
+        (R::NON_PIXEL_SHADER_RESOURCE, S::NON_PIXEL_SHADING),
+        (R::PIXEL_SHADER_RESOURCE, S::PIXEL_SHADING),
+        (R::STREAM_OUT, S::VERTEX_SHADING),
+        (R::INDIRECT_ARGUMENT, S::EXECUTE_INDIRECT),
+        (R::COPY_DEST, S::COPY),
+        (R::COPY_SOURCE, S::COPY),
+        (R::RESOLVE_DEST, S::RESOLVE),
+        (R::RESOLVE_SOURCE, S::RESOLVE),
+    ];
+    table
+        .iter()
+        .filter(|(s, _)| state.contains(*s))
+        .fold(S::NONE, |acc, (_, a)| acc | *a)
+}
+
+/// What one group's barriers cost together (R-BAR-2).
+#[derive(Default)]
+struct GroupCost {
+    drain: bool,
+    stall: bool,
+    split: bool,
+    flush: u8,
+    invalidate: u8,
+}
+
+/// A refusal, before it is turned into an error with the barrier's description.
+enum Refusal {
+    Invalid(String),
+    LegacyNotCommon(ResourceStates),
+}
+
+fn span_text(span: Span) -> String {
+    if span.is_all() {
+        "all".to_string()
+    } else {
+        format!("{}..={}", span.first, span.last)
+    }
+}
+
+/// The barrier's group and index and every field, as the seed's debug-layer messages print them.
+fn describe(b: &Barrier, resource: Option<String>) -> String {
+    let mut s = format!(
+        "|  -Group Index:   {}\n|  -Barrier Index: {}\n|  -Barrier ({})\n\
+         |   |  -SyncBefore:   {}\n|   |  -SyncAfter:    {}\n\
+         |   |  -AccessBefore: {}\n|   |  -AccessAfter:  {}\n",
+        b.group,
+        b.index,
+        match b.kind {
+            BarrierKind::Global => "global",
+            BarrierKind::Buffer => "buffer",
+            BarrierKind::Texture => "texture",
+        },
+        b.sync_before,
+        b.sync_after,
+        b.access_before,
+        b.access_after,
+    );
+    match b.kind {
+        BarrierKind::Global => {}
+        BarrierKind::Buffer => {
+            s += &format!(
+                "|   |  -pResource:    {}\n|   |  -Offset:       {}\n|   |  -Size:         {}\n",
+                resource.unwrap_or_else(|| "null".into()),
+                b.offset,
+                if b.size == u64::MAX {
+                    "whole".to_string()
+                } else {
+                    b.size.to_string()
+                }
+            );
+        }
+        BarrierKind::Texture => {
+            let r = &b.subresources;
+            s += &format!(
+                "|   |  -LayoutBefore: {}\n|   |  -LayoutAfter:  {}\n|   |  -pResource:    {}\n\
+                 |   |  -Subresources\n|   |    |  -Mips:   {}\n|   |    |  -Array:  {}\n\
+                 |   |    |  -Planes: {}\n|   |  -Flags: {}\n",
+                b.layout_before.name(),
+                b.layout_after.name(),
+                resource.unwrap_or_else(|| "null".into()),
+                span_text(r.mips),
+                span_text(r.array),
+                span_text(r.planes),
+                if b.discard { "discard" } else { "none" },
+            );
+        }
+    }
+    s
+}
+
+/// The inclusive range `span` of a dimension of `count`, clamped; `None` when it is empty.
+fn clamp(span: Span, count: u16) -> Option<(u16, u16)> {
+    let last = span.last.min(count.saturating_sub(1));
+    (span.first <= last && count > 0).then_some((span.first, last))
+}
+
 impl GpuModel {
+    /// Gives the model the device whose objects it sees: the barrier model reads texture facts
+    /// (planes, mips, slices, TC, DCC) from it at a texture's first barrier (R-BAR-3).
+    pub fn set_device(&mut self, device: Option<recorder::Device>) {
+        self.device = device;
+    }
+
+    fn facts(&self, texture: RawHandle) -> Option<Facts> {
+        let device = self.device.as_ref().or(self.validator.as_ref());
+        let Some(device) = device else {
+            return Some(Facts::UNKNOWN);
+        };
+        let info = device.texture_info(Texture::from_raw(texture))?;
+        let (depth, planes) = Facts::of_format(info.format);
+        Some(Facts {
+            mips: info.mip_levels.clamp(1, u16::MAX as u32) as u16,
+            slices: info.array_size.clamp(1, u16::MAX as u32) as u16,
+            planes,
+            depth,
+            tc: info.texture_compatible,
+            dcc: info.dcc,
+            metadata: info.compressible || info.dcc,
+        })
+    }
+
     /// What the model knows of `texture` now (every texture starts in `common`, R-BAR-3).
     pub fn texture_state(&self, texture: RawHandle) -> TextureState {
+        let compressed = self.is_compressed(texture);
+        let known = self.barriers.textures.get(&texture);
+        let facts = known
+            .map(|t| t.facts)
+            .or_else(|| self.facts(texture))
+            .unwrap_or(Facts::UNKNOWN);
+        let planes = match known.and_then(|t| t.planes) {
+            Some(p) if compressed => p,
+            _ => [compressed; 2],
+        };
         TextureState {
-            layout: Some(BarrierLayout::Common),
-            compressed: self.is_compressed(texture),
-            depth_compressed: None,
-            stencil_compressed: None,
+            layout: known.map_or(Some(BarrierLayout::Common), TextureLayouts::layout),
+            compressed,
+            depth_compressed: facts.depth.then_some(planes[0]),
+            stencil_compressed: (facts.planes > 1).then_some(planes[1]),
         }
+    }
+
+    fn object_text(&self, resource: Option<NamedResource>) -> Option<String> {
+        let r = resource?;
+        let device = self.device.as_ref().or(self.validator.as_ref());
+        Some(match device {
+            Some(d) => format!("{} ({:?})", d.object_name(r.kind, r.handle), r.handle),
+            None => format!("{} {:?}", r.kind.name(), r.handle),
+        })
+    }
+
+    fn refuse(&mut self, call: &'static str, b: &Barrier, refusal: Refusal) {
+        let barrier = describe(b, self.object_text(b.resource)).into_boxed_str();
+        let error = match refusal {
+            Refusal::Invalid(rule) => Error::InvalidBarrier {
+                call,
+                rule: rule.into_boxed_str(),
+                barrier,
+            },
+            Refusal::LegacyNotCommon(state) => Error::LegacyStateNotCommon {
+                call,
+                state,
+                barrier,
+            },
+        };
+        tracing::warn!("{error}");
+        self.violations.push(error);
+    }
+
+    fn warn_barrier(&self, b: &Barrier, what: &str) {
+        tracing::warn!(
+            "barrier: {what} (R-BAR-8)\n{}",
+            describe(b, self.object_text(b.resource))
+        );
+    }
+
+    /// R-BAR-6: with `legacy_barriers=off`, once one kind of barrier was used on the device, the
+    /// other is refused. Returns whether `legacy` (or enhanced) barriers may run.
+    fn kind_allowed(&mut self, legacy: bool) -> bool {
+        let mixing_refused = self
+            .device
+            .as_ref()
+            .or(self.validator.as_ref())
+            .is_some_and(|d| !d.desc().legacy_barriers);
+        let other = if legacy {
+            self.barriers.used_enhanced
+        } else {
+            self.barriers.used_legacy
+        };
+        if mixing_refused && other {
+            return false;
+        }
+        if legacy {
+            self.barriers.used_legacy = true;
+        } else {
+            self.barriers.used_enhanced = true;
+        }
+        true
     }
 
     /// Executes one `barrier` call's barriers, in order.
     pub(super) fn barrier(&mut self, _semantics: Semantics, barriers: &[BarrierRecord]) {
-        self.counters.barriers += barriers.len() as u64;
+        let validating = self.validator.is_some();
+        if validating && barriers.is_empty() {
+            tracing::warn!("barrier: a call with no barrier (R-BAR-8)");
+        }
+        if !barriers.is_empty() && !self.kind_allowed(false) {
+            for r in barriers {
+                let rule = "an enhanced barrier on a device that used legacy barriers, with \
+                            legacy_barriers=off (R-BAR-6)";
+                self.refuse(
+                    "barrier",
+                    &Barrier::from_record(r),
+                    Refusal::Invalid(rule.into()),
+                );
+            }
+            return;
+        }
+        let mut cost = GroupCost::default();
+        let mut group = None;
+        for record in barriers {
+            let b = Barrier::from_record(record);
+            if group != Some(b.group) {
+                if validating && group.is_some_and(|g| b.group > g + 1) {
+                    self.warn_barrier(&b, "an empty barrier group before this one");
+                }
+                self.finish_group(&mut cost);
+                group = Some(b.group);
+            }
+            self.run_barrier("barrier", &b, true, &mut cost);
+        }
+        self.finish_group(&mut cost);
     }
 
-    /// Executes one `resource_barrier` call's legacy barriers, in order.
+    /// Executes one `resource_barrier` call's legacy barriers, in order, translated (R-BAR-6).
     pub(super) fn resource_barrier(
         &mut self,
         _semantics: Semantics,
         barriers: &[ResourceBarrierRecord],
     ) {
-        self.counters.barriers += barriers.len() as u64;
+        if !barriers.is_empty() && !self.kind_allowed(true) {
+            for (i, r) in barriers.iter().enumerate() {
+                let rule = "a legacy resource barrier on a device that used enhanced barriers, \
+                            with legacy_barriers=off (R-BAR-6)";
+                let b = Barrier {
+                    resource: r.resource(),
+                    ..Barrier::global(
+                        BarrierSync::NONE,
+                        r.before.into_access(),
+                        r.after.into_access(),
+                        i as u16,
+                    )
+                };
+                self.refuse("resource_barrier", &b, Refusal::Invalid(rule.into()));
+            }
+            return;
+        }
+        // Each legacy barrier is a group of its own: the driver runs them one by one.
+        for (i, r) in barriers.iter().enumerate() {
+            let mut cost = GroupCost::default();
+            let index = i as u16;
+            match r.kind() {
+                ResourceBarrierKind::Uav => {
+                    let uav = BarrierAccess::UNORDERED_ACCESS;
+                    let mut b = Barrier::global(BarrierSync::ALL_SHADING, uav, uav, index);
+                    if let Some(resource) = r.resource() {
+                        // No layout change: a buffer-like barrier of the resource.
+                        b.kind = BarrierKind::Buffer;
+                        b.resource = Some(resource);
+                    }
+                    self.run_barrier("resource_barrier", &b, false, &mut cost);
+                }
+                ResourceBarrierKind::Aliasing => {
+                    let common = BarrierAccess::COMMON;
+                    let b = Barrier::global(BarrierSync::ALL, common, common, index);
+                    self.run_barrier("resource_barrier", &b, false, &mut cost);
+                }
+                ResourceBarrierKind::Transition => self.transition(r, index, &mut cost),
+            }
+            self.finish_group(&mut cost);
+        }
+    }
+
+    /// A legacy transition, translated and run.
+    fn transition(&mut self, r: &ResourceBarrierRecord, index: u16, cost: &mut GroupCost) {
+        let Some(resource) = r.resource() else {
+            return;
+        };
+        let texture = resource.kind == ObjectKind::Texture;
+        let mut b = Barrier {
+            kind: if texture {
+                BarrierKind::Texture
+            } else {
+                BarrierKind::Buffer
+            },
+            resource: Some(resource),
+            sync_before: legacy_sync(r.before),
+            sync_after: legacy_sync(r.after),
+            access_before: legacy_access(r.before),
+            access_after: legacy_access(r.after),
+            layout_before: legacy_layout(r.before),
+            layout_after: legacy_layout(r.after),
+            subresources: BarrierSubresources::ALL,
+            ..Barrier::global(
+                BarrierSync::NONE,
+                BarrierAccess::COMMON,
+                BarrierAccess::COMMON,
+                index,
+            )
+        };
+        match r.split() {
+            SplitHalf::None => {}
+            SplitHalf::Begin => b.sync_after = BarrierSync::SPLIT,
+            SplitHalf::End => b.sync_before = BarrierSync::SPLIT,
+        }
+        if let (Some(sub), true) = (r.subresource(), texture) {
+            let facts = self.facts(resource.handle).unwrap_or(Facts::UNKNOWN);
+            let (mips, slices) = (facts.mips as u32, facts.slices as u32);
+            let (mip, slice, plane) = (sub % mips, (sub / mips) % slices, sub / (mips * slices));
+            let one = |i: u32| {
+                Span::new(
+                    i.min(u16::MAX as u32 - 1) as u16,
+                    i.min(u16::MAX as u32 - 1) as u16,
+                )
+            };
+            b.subresources = BarrierSubresources {
+                mips: one(mip),
+                array: one(slice),
+                planes: one(plane),
+            };
+        }
+        let key = (resource.handle, texture);
+        let known = self.barriers.legacy.get(&key).copied().unwrap_or_default();
+        if self.validator.is_some() && r.split() != SplitHalf::End && known != r.before {
+            let rule = format!(
+                "StateBefore {} is not the resource's state {} (R-BAR-6)",
+                r.before, known
+            );
+            self.refuse("resource_barrier", &b, Refusal::Invalid(rule));
+            return;
+        }
+        if self.run_barrier("resource_barrier", &b, false, cost) && r.split() != SplitHalf::End {
+            if r.after == ResourceStates::COMMON {
+                self.barriers.legacy.remove(&key);
+            } else {
+                self.barriers.legacy.insert(key, r.after);
+            }
+        }
+    }
+
+    /// Counts one group's merged costs and starts the next (R-BAR-2).
+    fn finish_group(&mut self, cost: &mut GroupCost) {
+        let c = std::mem::take(cost);
+        let counters = &mut self.counters;
+        counters.drains += c.drain as u64;
+        counters.stalls += c.stall as u64 + 2 * c.split as u64;
+        counters.cache_flushes += c.flush.count_ones() as u64;
+        counters.cache_invalidations += c.invalidate.count_ones() as u64;
+    }
+
+    /// Checks and runs one barrier; `enhanced` says it came from a `barrier` call (the legacy
+    /// state must then be `common`). Returns whether it ran.
+    fn run_barrier(
+        &mut self,
+        call: &'static str,
+        b: &Barrier,
+        enhanced: bool,
+        cost: &mut GroupCost,
+    ) -> bool {
+        match self.check(b, enhanced) {
+            Err(refusal) => {
+                self.refuse(call, b, refusal);
+                false
+            }
+            Ok(()) => {
+                if b.is_split_end() {
+                    // Checked against its begin, which did the work (R-BAR-4).
+                    if let Some(at) = self
+                        .barriers
+                        .open_splits
+                        .iter()
+                        .position(|s| s.matches_end(b))
+                    {
+                        self.barriers.open_splits.remove(at);
+                    }
+                    return true;
+                }
+                self.apply_barrier(b, cost);
+                true
+            }
+        }
+    }
+
+    /// Every rule that refuses `b`, before it has any effect.
+    fn check(&mut self, b: &Barrier, enhanced: bool) -> Result<(), Refusal> {
+        let validating = self.validator.is_some();
+        let invalid = |s: &str| Err(Refusal::Invalid(s.to_string()));
+        match (b.kind, b.resource) {
+            (BarrierKind::Global, _) => {}
+            (_, None) => return invalid("a buffer or texture barrier names no resource (R-BAR-8)"),
+            (BarrierKind::Texture, Some(r)) if r.kind != ObjectKind::Texture => {
+                return invalid("a texture barrier names a buffer: the barrier type must match the resource (R-BAR-8)")
+            }
+            (BarrierKind::Buffer, Some(r)) if r.kind != ObjectKind::Buffer && enhanced => {
+                return invalid("a buffer barrier names a texture: the barrier type must match the resource (R-BAR-8)")
+            }
+            _ => {}
+        }
+        if b.is_split_end() {
+            if !self.barriers.open_splits.iter().any(|s| s.matches_end(b)) {
+                return invalid("a split barrier's end matches no begin: same resource, range, layouts and accesses (R-BAR-4)");
+            }
+            return Ok(());
+        }
+        if enhanced {
+            if let Some(r) = b.resource {
+                let key = (r.handle, r.kind == ObjectKind::Texture);
+                if let Some(state) = self.barriers.legacy.get(&key) {
+                    return Err(Refusal::LegacyNotCommon(*state));
+                }
+            }
+        }
+        if b.discard && b.layout_before != BarrierLayout::Undefined {
+            return invalid("discard is allowed only with LayoutBefore undefined (R-BAR-3)");
+        }
+        if b.kind == BarrierKind::Texture {
+            let Some(r) = b.resource else {
+                return Ok(());
+            };
+            let facts = match self.barriers.textures.get(&r.handle) {
+                Some(t) => t.facts,
+                None => match self.facts(r.handle) {
+                    Some(f) => f,
+                    None => return invalid("the texture is not live on the device (R-BAR-8)"),
+                },
+            };
+            if validating {
+                let s = &b.subresources;
+                let inside = |span: Span, count: u16| {
+                    span.is_all() || (span.first <= span.last && span.last < count)
+                };
+                if !inside(s.mips, facts.mips)
+                    || !inside(s.array, facts.slices)
+                    || !inside(s.planes, facts.planes as u16)
+                {
+                    return Err(Refusal::Invalid(format!(
+                        "the subresource range is outside the texture ({} mips, {} array slices, {} planes) (R-BAR-8)",
+                        facts.mips, facts.slices, facts.planes
+                    )));
+                }
+                if b.layout_before != BarrierLayout::Undefined {
+                    if let Some(t) = self.barriers.textures.get(&r.handle) {
+                        if let Some(known) = self.known_layout(t, s) {
+                            if known != b.layout_before {
+                                return Err(Refusal::Invalid(format!(
+                                    "LayoutBefore {} is not the subresources' known layout {} (R-BAR-8)",
+                                    b.layout_before.name(),
+                                    known.name()
+                                )));
+                            }
+                        } else {
+                            return invalid(
+                                "LayoutBefore: the subresources are in different layouts (R-BAR-8)",
+                            );
+                        }
+                    } else if b.layout_before != BarrierLayout::Common {
+                        return Err(Refusal::Invalid(format!(
+                            "LayoutBefore {} is not the subresources' known layout common (R-BAR-8)",
+                            b.layout_before.name()
+                        )));
+                    }
+                }
+            }
+        }
+        if validating {
+            self.check_compatible(b)?;
+        }
+        Ok(())
+    }
+
+    /// The one layout every subresource of `range` is in, if they agree.
+    fn known_layout(
+        &self,
+        t: &TextureLayouts,
+        range: &BarrierSubresources,
+    ) -> Option<BarrierLayout> {
+        let f = &t.facts;
+        let mips = clamp(range.mips, f.mips)?;
+        let slices = clamp(range.array, f.slices)?;
+        let planes = clamp(range.planes, f.planes as u16)?;
+        let mut found = None;
+        for plane in planes.0..=planes.1 {
+            for slice in slices.0..=slices.1 {
+                for mip in mips.0..=mips.1 {
+                    let l = *t.layouts.get(t.index(mip, slice, plane))?;
+                    if found.is_some_and(|f| f != l) {
+                        return None;
+                    }
+                    found = Some(l);
+                }
+            }
+        }
+        found
+    }
+
+    /// R-BAR-8: sync, access and layout of each side compatible (D3D12's tables).
+    fn check_compatible(&self, b: &Barrier) -> Result<(), Refusal> {
+        let sides = [
+            ("Before", b.sync_before, b.access_before, b.layout_before),
+            ("After", b.sync_after, b.access_after, b.layout_after),
+        ];
+        for (side, sync, access, layout) in sides {
+            let sync = BarrierSync(sync.0 & !BarrierSync::SPLIT.0);
+            let split = sides.iter().any(|s| s.1.contains(BarrierSync::SPLIT));
+            if sync.is_empty() && !split && access != BarrierAccess::NO_ACCESS {
+                return Err(Refusal::Invalid(format!(
+                    "Sync{side} none goes with Access{side} no_access only (R-BAR-8)"
+                )));
+            }
+            if access == BarrierAccess::NO_ACCESS || access == BarrierAccess::COMMON {
+                continue;
+            }
+            if access.contains(BarrierAccess::NO_ACCESS) {
+                return Err(Refusal::Invalid(format!(
+                    "Access{side} combines no_access with other accesses (R-BAR-8)"
+                )));
+            }
+            if !sync.is_empty() {
+                for bit in 0..31 {
+                    let one = BarrierAccess(1 << bit);
+                    if access.contains(one) && !access_syncs(one).intersects(sync) {
+                        return Err(Refusal::Invalid(format!(
+                            "Access{side} {one} is not compatible with Sync{side} {sync} (R-BAR-8)"
+                        )));
+                    }
+                }
+            }
+            let both_undefined = b.layout_before == BarrierLayout::Undefined
+                && b.layout_after == BarrierLayout::Undefined;
+            if b.kind == BarrierKind::Texture
+                && !both_undefined
+                && !layout_accesses(layout).contains(access)
+            {
+                return Err(Refusal::Invalid(format!(
+                    "Access{side} {access} is not compatible with Layout{side} {} (R-BAR-8)",
+                    layout.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The effects of a checked barrier: layouts, compression, costs.
+    fn apply_barrier(&mut self, b: &Barrier, cost: &mut GroupCost) {
+        self.counters.barriers += 1;
+        let expand = |access: BarrierAccess, layout: BarrierLayout| {
+            if access == BarrierAccess::NO_ACCESS {
+                BarrierAccess::COMMON
+            } else if access == BarrierAccess::COMMON {
+                match b.kind {
+                    BarrierKind::Texture => layout_accesses(layout),
+                    BarrierKind::Buffer => BUFFER_ACCESSES,
+                    BarrierKind::Global => ALL_ACCESSES,
+                }
+            } else {
+                access
+            }
+        };
+        let before = expand(b.access_before, b.layout_before);
+        let after = expand(b.access_after, b.layout_after);
+        let written = BarrierAccess(before.0 & WRITES.0);
+        let mut made_visible = !written.is_empty();
+        let mut layout_change = false;
+        if b.kind == BarrierKind::Texture {
+            if let Some(r) = b.resource {
+                let (changed, decompressed) = self.apply_layouts(b, r.handle, written, after);
+                layout_change = changed;
+                made_visible |= decompressed || b.discard;
+            }
+        }
+        let work = !written.is_empty() || after.intersects(WRITES) || layout_change || b.discard;
+        if work {
+            let sync_before = BarrierSync(b.sync_before.0 & !BarrierSync::SPLIT.0);
+            let sync_after = BarrierSync(b.sync_after.0 & !BarrierSync::SPLIT.0);
+            cost.drain |= !sync_before.is_empty();
+            cost.stall |= !sync_after.is_empty();
+            cost.flush |= caches(written);
+            if made_visible {
+                cost.invalidate |= caches(after);
+            }
+        }
+        if b.is_split_begin() {
+            cost.split = true;
+            self.barriers.open_splits.push(*b);
+        }
+    }
+
+    /// A texture barrier's layouts and compression (R-BAR-3). Returns whether a layout changed
+    /// and whether it decompressed.
+    fn apply_layouts(
+        &mut self,
+        b: &Barrier,
+        texture: RawHandle,
+        written: BarrierAccess,
+        after: BarrierAccess,
+    ) -> (bool, bool) {
+        if !self.barriers.textures.contains_key(&texture) {
+            let facts = self.facts(texture).unwrap_or(Facts::UNKNOWN);
+            self.barriers
+                .textures
+                .insert(texture, TextureLayouts::new(facts));
+        }
+        let compressed_now = self.compressed.contains(&texture);
+        let Some(t) = self.barriers.textures.get_mut(&texture) else {
+            return (false, false);
+        };
+        let f = t.facts;
+        let mut planes = match t.planes {
+            Some(p) if compressed_now => p,
+            _ => [compressed_now; 2],
+        };
+        if f.planes < 2 {
+            planes[1] = planes[0];
+        }
+        let range = &b.subresources;
+        let (Some(mips), Some(slices), Some(plane_span)) = (
+            clamp(range.mips, f.mips),
+            clamp(range.array, f.slices),
+            clamp(range.planes, f.planes as u16),
+        ) else {
+            return (false, false);
+        };
+        let whole = mips == (0, f.mips - 1) && slices == (0, f.slices - 1);
+        let mut changed = false;
+        let mut decompressed = false;
+        let into_compressed = f.metadata && compressed_layout(b.layout_after, f.tc);
+        let dcc_read = f.dcc && !f.tc && !written.is_empty() && !after.intersects(WRITES);
+        for plane in plane_span.0..=plane_span.1 {
+            for slice in slices.0..=slices.1 {
+                for mip in mips.0..=mips.1 {
+                    let i = t.index(mip, slice, plane);
+                    if let Some(l) = t.layouts.get_mut(i) {
+                        changed |= *l != b.layout_after;
+                        *l = b.layout_after;
+                    }
+                }
+            }
+            let p = (plane as usize).min(1);
+            if b.discard {
+                // Metadata initialised: compressed if the new layout is (R-BAR-3).
+                planes[p] = into_compressed && (whole || planes[p]);
+            } else if planes[p] && (!into_compressed || dcc_read) {
+                // Per-resource metadata: the whole plane decompresses.
+                planes[p] = false;
+                decompressed = true;
+            } else if !planes[p] && into_compressed && whole && b.layout_before != b.layout_after {
+                planes[p] = true;
+            }
+        }
+        if f.planes < 2 {
+            planes[1] = planes[0];
+        }
+        t.planes = (planes[0] != planes[1]).then_some(planes);
+        if b.discard {
+            self.counters.metadata_inits += 1;
+        }
+        if decompressed {
+            self.counters.decompressions += 1;
+        }
+        let any = planes[0] || planes[1];
+        if any != compressed_now {
+            if any {
+                self.compressed.insert(texture);
+            } else {
+                self.compressed.remove(&texture);
+            }
+            // The driver follows its own barriers: the output merger sees the change.
+            self.compression_changed(Semantics::Legacy, texture);
+        }
+        (changed, decompressed)
+    }
+}
+
+/// A legacy state as the accesses it stands for (for describing a refused legacy barrier).
+trait IntoAccess {
+    fn into_access(self) -> BarrierAccess;
+}
+
+impl IntoAccess for ResourceStates {
+    fn into_access(self) -> BarrierAccess {
+        legacy_access(self)
     }
 }
