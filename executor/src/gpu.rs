@@ -25,7 +25,10 @@
 //! (at the bind, whether or not a shader reads the slot), a copy from or to one, a first write to
 //! a back buffer without a wait on present; reported as errors naming the objects
 //! ([`GpuModel::take_violations`]). A present of a still-compressed back buffer is checked by the
-//! immediate context ([`GpuModel::validate_present`]).
+//! immediate context ([`GpuModel::validate_present`]). Barriers (SPEC §9, `gpu/barrier.rs`):
+//! layouts per subresource, plane compression, legacy states and open split barriers, for the
+//! resources a barrier named, with texture facts from the device ([`GpuModel::set_device`]);
+//! refused barriers are reported through the same violations, with or without validation.
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves

@@ -187,6 +187,9 @@ enum Submission {
     Bundle(CommandList, recorder::OutputFormats, u32),
     /// The end of a segment: a batch, a list execution (R-EX-5).
     Kickoff,
+    /// The end of a top-level list's execution: the GPU model checks what may not cross it
+    /// (R-BAR-8).
+    EndList,
     /// A present of the swap chain: the next back buffer needs its wait (R-EX-7).
     Present(RawHandle),
     ClearState,
@@ -716,6 +719,7 @@ impl ImmediateContext {
             self.recorder
                 .adopt_instance(last.resource, last.instance, true);
         }
+        self.queue.push(Submission::EndList);
         self.queue.push(Submission::Kickoff);
         direct.and(self.submitted())
     }
@@ -905,6 +909,7 @@ impl GpuSide {
                         });
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
+                Submission::EndList => self.gpu.end_of_list(),
                 Submission::Present(chain) => self.gpu.present(chain),
                 Submission::ClearState => self.gpu.clear_state(),
                 Submission::Save => self.saved.push(self.gpu.snapshot()),

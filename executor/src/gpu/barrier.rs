@@ -269,8 +269,11 @@ pub(super) struct Barriers {
     legacy: HashMap<(RawHandle, bool), ResourceStates>,
     used_enhanced: bool,
     used_legacy: bool,
-    /// Split begins not ended yet, in order.
-    open_splits: Vec<Barrier>,
+    /// The semantics of the call being run (a decompression is seen by bound views as R-ST-9
+    /// says for it).
+    semantics: Semantics,
+    /// Split begins not ended yet, in order, and whether a list boundary was reported for it.
+    open_splits: Vec<(Barrier, bool)>,
 }
 
 impl Barriers {
@@ -673,8 +676,30 @@ impl GpuModel {
         true
     }
 
+    /// The end of a top-level list's execution (R-BAR-4, R-BAR-8): under validation, each split
+    /// barrier begun and not ended is a warning (once), a buffer's saying that a buffer split
+    /// across `execute_command_list` serves no purpose; texture splits stay open (D3D12 allows
+    /// them across lists: layout-only there).
+    pub fn end_of_list(&mut self) {
+        if self.validator.is_none() || self.barriers.open_splits.is_empty() {
+            return;
+        }
+        let mut open = std::mem::take(&mut self.barriers.open_splits);
+        for (b, reported) in open.iter_mut().filter(|(_, r)| !*r) {
+            *reported = true;
+            let what = if b.kind == BarrierKind::Buffer {
+                "a buffer split barrier crosses an execute_command_list boundary (unmatched at the end of its list)"
+            } else {
+                "a split barrier begun in this list is unmatched at the end of its list"
+            };
+            self.warn_barrier(b, what);
+        }
+        self.barriers.open_splits = open;
+    }
+
     /// Executes one `barrier` call's barriers, in order.
-    pub(super) fn barrier(&mut self, _semantics: Semantics, barriers: &[BarrierRecord]) {
+    pub(super) fn barrier(&mut self, semantics: Semantics, barriers: &[BarrierRecord]) {
+        self.barriers.semantics = semantics;
         let validating = self.validator.is_some();
         if validating && barriers.is_empty() {
             tracing::warn!("barrier: a call with no barrier (R-BAR-8)");
@@ -710,9 +735,10 @@ impl GpuModel {
     /// Executes one `resource_barrier` call's legacy barriers, in order, translated (R-BAR-6).
     pub(super) fn resource_barrier(
         &mut self,
-        _semantics: Semantics,
+        semantics: Semantics,
         barriers: &[ResourceBarrierRecord],
     ) {
+        self.barriers.semantics = semantics;
         if !barriers.is_empty() && !self.kind_allowed(true) {
             for (i, r) in barriers.iter().enumerate() {
                 let rule = "a legacy resource barrier on a device that used enhanced barriers, \
@@ -854,7 +880,7 @@ impl GpuModel {
                         .barriers
                         .open_splits
                         .iter()
-                        .position(|s| s.matches_end(b))
+                        .position(|(s, _)| s.matches_end(b))
                     {
                         self.barriers.open_splits.remove(at);
                     }
@@ -882,7 +908,12 @@ impl GpuModel {
             _ => {}
         }
         if b.is_split_end() {
-            if !self.barriers.open_splits.iter().any(|s| s.matches_end(b)) {
+            if !self
+                .barriers
+                .open_splits
+                .iter()
+                .any(|(s, _)| s.matches_end(b))
+            {
                 return invalid("a split barrier's end matches no begin: same resource, range, layouts and accesses (R-BAR-4)");
             }
             return Ok(());
@@ -1066,7 +1097,7 @@ impl GpuModel {
         }
         if b.is_split_begin() {
             cost.split = true;
-            self.barriers.open_splits.push(*b);
+            self.barriers.open_splits.push((*b, false));
         }
     }
 
@@ -1149,8 +1180,8 @@ impl GpuModel {
             } else {
                 self.compressed.remove(&texture);
             }
-            // The driver follows its own barriers: the output merger sees the change.
-            self.compression_changed(Semantics::Legacy, texture);
+            // As a decompression: legacy bound views follow, fast ones after a re-bind (R-ST-9).
+            self.compression_changed(self.barriers.semantics, texture);
         }
         (changed, decompressed)
     }
