@@ -821,3 +821,117 @@ fn r_bar_8_ranges_types_and_compatibility_are_checked() {
         Some(BarrierLayout::Common)
     );
 }
+
+/// R-BAR-4: a split end that names other layouts or accesses than its begin matches no begin;
+/// legacy split transitions (begin only / end only) run at the begin too.
+#[test]
+fn r_bar_4_a_split_end_must_match_its_begin_and_legacy_splits_run_at_the_begin() {
+    let (f, mut imm) = validating(Validation::Off);
+    let (texture, _) = target(&f, "split", false, false, 1);
+    imm.barrier(&[BarrierGroup::Texture(&[split(
+        to_render_target(texture, BarrierLayout::Common),
+        true,
+    )])]);
+    imm.flush().unwrap();
+    let mut other = split(to_render_target(texture, BarrierLayout::Common), false);
+    other.access_after = BarrierAccess::SHADER_RESOURCE;
+    imm.barrier(&[BarrierGroup::Texture(&[other])]);
+    let error = imm.flush().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidBarrier, "{error}");
+    imm.barrier(&[BarrierGroup::Texture(&[split(
+        to_render_target(texture, BarrierLayout::Common),
+        false,
+    )])]);
+    imm.flush().unwrap();
+
+    let (legacy, _) = target(&f, "legacy_split", false, false, 1);
+    let half = |split| ResourceBarrier::Transition {
+        resource: legacy.into(),
+        before: ResourceStates::COMMON,
+        after: ResourceStates::RENDER_TARGET,
+        subresource: None,
+        split,
+    };
+    let start = *imm.counters();
+    imm.resource_barrier(&[half(SplitHalf::Begin)]);
+    imm.flush().unwrap();
+    assert_eq!(
+        imm.gpu().texture_state(legacy.raw()).layout,
+        Some(BarrierLayout::RenderTarget)
+    );
+    let after_begin = *imm.counters();
+    assert_eq!(after_begin.barriers - start.barriers, 1);
+    assert_eq!(after_begin.stalls - start.stalls, 2, "CE and PFP");
+    imm.resource_barrier(&[half(SplitHalf::End)]);
+    imm.flush().unwrap();
+    assert_eq!(*imm.counters(), after_begin);
+}
+
+/// R-BAR-5: no flush at an `execute_command_list` boundary: executing a list costs no drain,
+/// write-back or invalidation of its own.
+#[test]
+fn r_bar_5_no_flush_at_an_execute_boundary() {
+    let (f, mut imm) = validating(Validation::Off);
+    let writes = f.fast(|c| {
+        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.draw(3, 0);
+    });
+    let reads = f.fast(|c| {
+        c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
+        c.draw(3, 0);
+    });
+    imm.execute_command_list(&writes, RestoreState::ClearState)
+        .unwrap();
+    imm.execute_command_list(&reads, RestoreState::ClearState)
+        .unwrap();
+    let c = *imm.counters();
+    assert_eq!(
+        (c.drains, c.cache_flushes, c.cache_invalidations),
+        (0, 0, 0)
+    );
+}
+
+/// R-BAR-6: a legacy transition of one subresource (`D3D12CalcSubresource` order) changes that
+/// subresource only.
+#[test]
+fn r_bar_6_a_legacy_transition_of_one_subresource() {
+    let (f, mut imm) = validating(Validation::On);
+    let (texture, _) = target(&f, "mipped", false, false, 2);
+    imm.resource_barrier(&[ResourceBarrier::Transition {
+        resource: texture.into(),
+        before: ResourceStates::COMMON,
+        after: ResourceStates::COPY_DEST,
+        subresource: Some(1),
+        split: SplitHalf::None,
+    }]);
+    imm.flush().unwrap();
+    assert_eq!(imm.gpu().texture_state(texture.raw()).layout, None);
+    let mut mip1 = texture_barrier(
+        texture,
+        (BarrierSync::COPY, BarrierSync::PIXEL_SHADING),
+        (BarrierAccess::COPY_DEST, BarrierAccess::SHADER_RESOURCE),
+        (BarrierLayout::CopyDest, BarrierLayout::ShaderResource),
+    );
+    mip1.subresources.mips = Span::new(1, 1);
+    // The legacy state is copy_dest: enhanced barriers wait for a transition back to common.
+    imm.barrier(&[BarrierGroup::Texture(&[mip1])]);
+    let error = imm.flush().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::LegacyStateNotCommon, "{error}");
+    assert!(
+        error.to_string().contains("Current State is: copy_dest"),
+        "{error}"
+    );
+}
+
+/// R-BAR-8: without validation the layouts before are not checked (the barrier runs as given).
+#[test]
+fn r_bar_8_layout_checks_are_validation_only() {
+    let (f, mut imm) = validating(Validation::Off);
+    imm.barrier(&[BarrierGroup::Texture(&[to_shader_resource(f.rt)])]);
+    imm.flush().unwrap();
+    assert_eq!(imm.counters().barriers, 1);
+    assert_eq!(
+        imm.gpu().texture_state(f.rt.raw()).layout,
+        Some(BarrierLayout::ShaderResource)
+    );
+}
