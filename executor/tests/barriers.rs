@@ -935,3 +935,70 @@ fn r_bar_8_layout_checks_are_validation_only() {
         Some(BarrierLayout::ShaderResource)
     );
 }
+
+/// Collects the messages of WARN events on this thread.
+struct Warnings(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl tracing::Subscriber for Warnings {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        *metadata.level() == tracing::Level::WARN
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        struct Message<'a>(&'a mut String);
+        impl tracing::field::Visit for Message<'_> {
+            fn record_debug(&mut self, _: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                self.0.push_str(&format!("{value:?}"));
+            }
+        }
+        let mut text = String::new();
+        event.record(&mut Message(&mut text));
+        if let Ok(mut all) = self.0.lock() {
+            all.push(text);
+        }
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+fn warnings_of(run: impl FnOnce()) -> Vec<String> {
+    let all = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    tracing::subscriber::with_default(Warnings(all.clone()), run);
+    let warnings = all.lock().map(|w| w.clone()).unwrap_or_default();
+    warnings
+}
+
+/// R-BAR-8: under validation, a split begin unmatched at the end of its list, a texture left in
+/// the `common` layout by a list, and an empty barrier call are warnings; the work still runs.
+#[test]
+fn r_bar_8_list_boundaries_and_empty_calls_warn() {
+    let (f, mut imm) = validating(Validation::On);
+    let (texture, _) = target(&f, "split", false, false, 1);
+    let (common, _) = target(&f, "common", false, false, 1);
+    let to_common = texture_barrier(
+        common,
+        (BarrierSync::ALL, BarrierSync::COPY),
+        (BarrierAccess::NO_ACCESS, BarrierAccess::COPY_SOURCE),
+        (BarrierLayout::Undefined, BarrierLayout::Common),
+    );
+    let list = f.fast(|c| {
+        c.barrier(&[BarrierGroup::Texture(&[
+            split(to_render_target(texture, BarrierLayout::Common), true),
+            to_common,
+        ])]);
+        c.barrier(&[]);
+    });
+    let warnings = warnings_of(|| {
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .unwrap();
+    });
+    let has = |words: &str| warnings.iter().any(|w| w.contains(words));
+    assert!(has("unmatched at the end of its list"), "{warnings:?}");
+    assert!(has("common layout crosses"), "{warnings:?}");
+    assert!(has("a call with no barrier"), "{warnings:?}");
+    assert_eq!(imm.counters().barriers, 2);
+}

@@ -90,7 +90,11 @@
 //! `undefined`) must be each subresource's known layout; SyncBefore/AccessBefore/LayoutBefore and
 //! SyncAfter/AccessAfter/LayoutAfter must each be compatible (D3D12's layout-access and
 //! access-sync tables; sync `none` goes with access `no_access`); a legacy StateBefore must be the
-//! known state. Messages print the group and barrier index and every field ([`describe`]).
+//! known state. At the end of a top-level list's execution ([`GpuModel::end_of_list`]), a split
+//! begin still unmatched (a buffer's: a buffer split across the boundary) and a texture a
+//! barrier of the list (or of direct calls since the last list) left in a `common` layout are
+//! warnings: Xbox flushes nothing at the boundary (R-BAR-5). Messages print the group and
+//! barrier index and every field (`describe`).
 //! Refusals the model cannot run past (type mismatch, a split end with no begin, discard not from
 //! `undefined`, legacy state not common, mixing kinds) are reported without validation too.
 
@@ -275,6 +279,9 @@ pub(super) struct Barriers {
     /// The semantics of the call being run (a decompression is seen by bound views as R-ST-9
     /// says for it).
     semantics: Semantics,
+    /// Under validation, texture barriers into a `common` layout since the last list end: one
+    /// still in it at the end of a list is a warning (R-BAR-8).
+    to_common: Vec<Barrier>,
     /// Split begins not ended yet, in order, and whether a list boundary was reported for it.
     open_splits: Vec<(Barrier, bool)>,
 }
@@ -481,7 +488,23 @@ impl GpuModel {
     /// across `execute_command_list` serves no purpose; texture splits stay open (D3D12 allows
     /// them across lists: layout-only there).
     pub fn end_of_list(&mut self) {
-        if self.validator.is_none() || self.barriers.open_splits.is_empty() {
+        if self.validator.is_none() {
+            return;
+        }
+        for b in std::mem::take(&mut self.barriers.to_common) {
+            let still = b.resource.and_then(|r| {
+                let t = self.barriers.textures.get(&r.handle)?;
+                self.known_layout(t, &b.subresources)
+            });
+            if still == Some(b.layout_after) {
+                self.warn_barrier(
+                    &b,
+                    "the common layout crosses an execute_command_list boundary: Xbox flushes \
+                     nothing there, the next list's access needs a barrier (R-BAR-5)",
+                );
+            }
+        }
+        if self.barriers.open_splits.is_empty() {
             return;
         }
         let mut open = std::mem::take(&mut self.barriers.open_splits);
@@ -910,6 +933,7 @@ impl GpuModel {
         written: BarrierAccess,
         after: BarrierAccess,
     ) -> (bool, bool) {
+        let validating = self.validator.is_some();
         if !self.barriers.textures.contains_key(&texture) {
             let facts = self.facts(texture).unwrap_or(Facts::UNKNOWN);
             self.barriers
@@ -937,6 +961,16 @@ impl GpuModel {
             return (false, false);
         };
         let whole = mips == (0, f.mips - 1) && slices == (0, f.slices - 1);
+        if validating
+            && matches!(
+                b.layout_after,
+                BarrierLayout::Common
+                    | BarrierLayout::DirectQueueCommon
+                    | BarrierLayout::ComputeQueueCommon
+            )
+        {
+            self.barriers.to_common.push(*b);
+        }
         let mut changed = false;
         let mut decompressed = false;
         let into_compressed = f.metadata && compressed_layout(b.layout_after, f.tc);
