@@ -1002,3 +1002,93 @@ fn r_bar_8_list_boundaries_and_empty_calls_warn() {
     assert!(has("a call with no barrier"), "{warnings:?}");
     assert_eq!(imm.counters().barriers, 2);
 }
+
+/// The seed's transition example (compute shader resource → render target), under validation:
+/// accepted; a read before needs the wait but no cache work.
+#[test]
+fn r_bar_2_the_seeds_transition_to_render_target_waits_without_cache_work() {
+    let (f, mut imm) = validating(Validation::On);
+    let (texture, _) = target(&f, "renderTarget", false, false, 1);
+    let to_sr = texture_barrier(
+        texture,
+        (BarrierSync::ALL, BarrierSync::COMPUTE_SHADING),
+        (BarrierAccess::NO_ACCESS, BarrierAccess::SHADER_RESOURCE),
+        (BarrierLayout::Common, BarrierLayout::ShaderResource),
+    );
+    imm.barrier(&[BarrierGroup::Texture(&[to_sr])]);
+    imm.flush().unwrap();
+    let start = *imm.counters();
+    let seed = texture_barrier(
+        texture,
+        (BarrierSync::COMPUTE_SHADING, BarrierSync::RENDER_TARGET),
+        (BarrierAccess::SHADER_RESOURCE, BarrierAccess::RENDER_TARGET),
+        (BarrierLayout::ShaderResource, BarrierLayout::RenderTarget),
+    );
+    imm.barrier(&[BarrierGroup::Texture(&[seed])]);
+    imm.flush().unwrap();
+    let c = *imm.counters();
+    assert_eq!(
+        (
+            c.drains - start.drains,
+            c.stalls - start.stalls,
+            c.cache_flushes - start.cache_flushes,
+            c.cache_invalidations - start.cache_invalidations
+        ),
+        (1, 1, 0, 0)
+    );
+    assert_eq!(
+        imm.gpu().texture_state(texture.raw()).layout,
+        Some(BarrierLayout::RenderTarget)
+    );
+}
+
+/// The seed's aliasing example (pTex0 render target → copy source, pTex1 activated from
+/// `undefined` / `no_access` into copy source) as one group, under validation: one drain, one
+/// stall, the CB write-back and the L2 invalidation.
+#[test]
+fn r_bar_2_the_seeds_aliasing_pair_costs_one_event() {
+    let (f, mut imm) = validating(Validation::On);
+    let (tex0, _) = target(&f, "pTex0", false, false, 1);
+    let (tex1, _) = target(&f, "pTex1", false, false, 1);
+    imm.barrier(&[BarrierGroup::Texture(&one(to_render_target(
+        tex0,
+        BarrierLayout::Common,
+    )))]);
+    imm.flush().unwrap();
+    let start = *imm.counters();
+    let mut tex0_barrier = texture_barrier(
+        tex0,
+        (BarrierSync::RENDER_TARGET, BarrierSync::COPY),
+        (BarrierAccess::RENDER_TARGET, BarrierAccess::COPY_SOURCE),
+        (
+            BarrierLayout::RenderTarget,
+            BarrierLayout::DirectQueueCopySource,
+        ),
+    );
+    let mut tex1_barrier = texture_barrier(
+        tex1,
+        (BarrierSync::RENDER_TARGET, BarrierSync::COPY),
+        (BarrierAccess::NO_ACCESS, BarrierAccess::COPY_SOURCE),
+        (BarrierLayout::Undefined, BarrierLayout::CopySource),
+    );
+    let first = BarrierSubresources {
+        mips: Span::new(0, 0),
+        array: Span::new(0, 0),
+        planes: Span::ALL,
+    };
+    tex0_barrier.subresources = first;
+    tex1_barrier.subresources = first;
+    imm.barrier(&[BarrierGroup::Texture(&[tex0_barrier, tex1_barrier])]);
+    imm.flush().unwrap();
+    let c = *imm.counters();
+    assert_eq!(c.barriers - start.barriers, 2);
+    assert_eq!(
+        (
+            c.drains - start.drains,
+            c.stalls - start.stalls,
+            c.cache_flushes - start.cache_flushes,
+            c.cache_invalidations - start.cache_invalidations
+        ),
+        (1, 1, 1, 1)
+    );
+}
