@@ -1092,3 +1092,44 @@ fn r_bar_2_the_seeds_aliasing_pair_costs_one_event() {
         (1, 1, 1, 1)
     );
 }
+
+/// R-BAR-8, R-BAR-1: a buffer barrier names a buffer, at offset 0, with a size inside it (or
+/// the whole buffer); under validation anything else is refused.
+#[test]
+fn r_bar_8_buffer_barriers_name_a_buffer_from_offset_0() {
+    let (f, mut imm) = validating(Validation::On);
+    let uav = |resource: Resource, offset, size| BufferBarrier {
+        sync_before: BarrierSync::COMPUTE_SHADING,
+        sync_after: BarrierSync::COMPUTE_SHADING,
+        access_before: BarrierAccess::UNORDERED_ACCESS,
+        access_after: BarrierAccess::UNORDERED_ACCESS,
+        resource,
+        offset,
+        size,
+    };
+    for (barrier, words) in [
+        (
+            uav(f.sb.into(), 4, BufferBarrier::WHOLE),
+            "Offset must be 0",
+        ),
+        (uav(f.sb.into(), 0, 1024), "past the buffer's 256 bytes"),
+        (uav(f.rt.into(), 0, BufferBarrier::WHOLE), "names a texture"),
+    ] {
+        imm.barrier(&[BarrierGroup::Buffer(&[barrier])]);
+        let error = imm.flush().unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidBarrier, "{error}");
+        assert!(error.to_string().contains(words), "{words:?}: {error}");
+        assert!(error.to_string().contains("-Offset:"), "{error}");
+    }
+    assert_eq!(imm.counters().barriers, 0);
+    imm.barrier(&[BarrierGroup::Buffer(&[
+        uav(f.sb.into(), 0, 256),
+        uav(f.sb.into(), 0, BufferBarrier::WHOLE),
+    ])]);
+    imm.flush().unwrap();
+    let c = *imm.counters();
+    assert_eq!(
+        (c.barriers, c.drains, c.stalls, c.cache_flushes),
+        (2, 1, 1, 2)
+    );
+}

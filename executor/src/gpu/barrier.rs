@@ -749,6 +749,22 @@ impl GpuModel {
                 }
             }
         }
+        if validating && b.kind == BarrierKind::Buffer && enhanced {
+            if b.offset != 0 {
+                return invalid("a buffer barrier's Offset must be 0 (R-BAR-1)");
+            }
+            let device = self.device.as_ref().or(self.validator.as_ref());
+            let size = b.resource.and_then(|r| {
+                let info = device?.buffer_info(recorder::Buffer::from_raw(r.handle))?;
+                Some(info.size as u64)
+            });
+            if b.size != u64::MAX && size.is_some_and(|size| b.size > size) {
+                return Err(Refusal::Invalid(format!(
+                    "a buffer barrier's Size is past the buffer's {} bytes (R-BAR-8)",
+                    size.unwrap_or_default()
+                )));
+            }
+        }
         if b.discard && b.layout_before != BarrierLayout::Undefined {
             return invalid("discard is allowed only with LayoutBefore undefined (R-BAR-3)");
         }
