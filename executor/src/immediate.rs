@@ -877,6 +877,7 @@ impl GpuSide {
             match submission {
                 Submission::Run(run, semantics) => {
                     self.gpu.count_ib_execution();
+                    self.gpu.set_in_list(true);
                     for decoded in run.commands() {
                         self.gpu.execute_decoded(&decoded, semantics);
                     }
@@ -890,6 +891,7 @@ impl GpuSide {
                     }
                 }
                 Submission::Batch(batch, semantics) => {
+                    self.gpu.set_in_list(false);
                     for decoded in batch.commands() {
                         if decoded.split == Some(SplitCategory::Decompression) {
                             // Legacy: binding a view of a compressed target decompresses it.

@@ -679,6 +679,7 @@ fn r_bar_6_an_enhanced_barrier_needs_the_legacy_state_common() {
     assert_eq!(error.kind(), ErrorKind::LegacyStateNotCommon, "{error}");
     let message = error.to_string();
     for expected in [
+        "execute_command_list: Resource is being transitioned",
         "Resource is being transitioned from legacy to enhanced barriers but is not in the state COMMON as is required.",
         "Current State is: render_target",
         "-Group Index:   0",

@@ -282,6 +282,8 @@ pub(super) struct Barriers {
     /// Under validation, texture barriers into a `common` layout since the last list end: one
     /// still in it at the end of a list is a warning (R-BAR-8).
     to_common: Vec<Barrier>,
+    /// The commands being run come from a command list (`GpuModel::set_in_list`).
+    in_list: bool,
     /// Split begins not ended yet, in order, and whether a list boundary was reported for it.
     open_splits: Vec<(Barrier, bool)>,
 }
@@ -387,6 +389,14 @@ impl GpuModel {
         self.device = device;
     }
 
+    /// Says whether the commands that follow come from a command list: a barrier refused there
+    /// is reported as `execute_command_list`'s, as the seed's ExecuteCommandLists message
+    /// (R-BAR-6); direct calls' as `barrier` / `resource_barrier`.
+    #[inline]
+    pub fn set_in_list(&mut self, in_list: bool) {
+        self.barriers.in_list = in_list;
+    }
+
     fn facts(&self, texture: RawHandle) -> Option<Facts> {
         let device = self.device.as_ref().or(self.validator.as_ref());
         let Some(device) = device else {
@@ -435,6 +445,11 @@ impl GpuModel {
     }
 
     fn refuse(&mut self, call: &'static str, b: &Barrier, refusal: Refusal) {
+        let call = if self.barriers.in_list {
+            "execute_command_list"
+        } else {
+            call
+        };
         let barrier = describe(b, self.object_text(b.resource)).into_boxed_str();
         let error = match refusal {
             Refusal::Invalid(rule) => Error::InvalidBarrier {
