@@ -922,6 +922,10 @@ fn r_bar_6_a_legacy_transition_of_one_subresource() {
         error.to_string().contains("Current State is: copy_dest"),
         "{error}"
     );
+    assert!(
+        error.to_string().starts_with("barrier: "),
+        "a direct call: {error}"
+    );
 }
 
 /// R-BAR-8: without validation the layouts before are not checked (the barrier runs as given).

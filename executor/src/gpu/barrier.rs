@@ -93,7 +93,10 @@
 //! known state. At the end of a top-level list's execution ([`GpuModel::end_of_list`]), a split
 //! begin still unmatched (a buffer's: a buffer split across the boundary) and a texture a
 //! barrier of the list (or of direct calls since the last list) left in a `common` layout are
-//! warnings: Xbox flushes nothing at the boundary (R-BAR-5). Messages print the group and
+//! warnings: Xbox flushes nothing at the boundary (R-BAR-5). A buffer barrier's Offset must be 0
+//! and its Size inside the buffer (or whole). A refusal of a list's barrier names
+//! `execute_command_list` as its call (the seed's ExecuteCommandLists message), a direct one
+//! `barrier` or `resource_barrier`. Messages print the group and
 //! barrier index and every field (`describe`).
 //! Refusals the model cannot run past (type mismatch, a split end with no begin, discard not from
 //! `undefined`, legacy state not common, mixing kinds) are reported without validation too.
