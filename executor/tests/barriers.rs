@@ -1138,3 +1138,28 @@ fn r_bar_8_buffer_barriers_name_a_buffer_from_offset_0() {
         (2, 1, 1, 2)
     );
 }
+
+/// R-BAR-6: a texture that enhanced barriers moved (legacy state still `common`) takes a legacy
+/// transition from the state its layout stands for.
+#[test]
+fn r_bar_6_a_legacy_state_before_may_be_the_layout_enhanced_barriers_set() {
+    let (f, mut imm) = validating(Validation::On);
+    let (texture, _) = target(&f, "mixed", false, false, 1);
+    imm.barrier(&[BarrierGroup::Texture(&one(to_render_target(
+        texture,
+        BarrierLayout::Common,
+    )))]);
+    imm.resource_barrier(&[ResourceBarrier::Transition {
+        resource: texture.into(),
+        before: ResourceStates::RENDER_TARGET,
+        after: ResourceStates::COMMON,
+        subresource: None,
+        split: SplitHalf::None,
+    }]);
+    imm.flush().unwrap();
+    assert_eq!(
+        imm.gpu().texture_state(texture.raw()).layout,
+        Some(BarrierLayout::Common)
+    );
+    assert_eq!(imm.counters().barriers, 2);
+}

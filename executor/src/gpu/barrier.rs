@@ -79,7 +79,9 @@
 //! transition's states give the layouts (textures), accesses and syncs; a UAV barrier is
 //! `all_shading` → `all_shading`, `unordered_access` → `unordered_access` (no layout change), a
 //! null one global; an aliasing barrier is a global `all` → `all`, `common` → `common` (every
-//! write flushed, every cache invalidated). The legacy state is kept per resource. An enhanced
+//! write flushed, every cache invalidated). The legacy state is kept per resource (set by legacy
+//! transitions only; a texture whose legacy state is `common` is also taken to be in the state
+//! its current layout stands for, when a legacy StateBefore is checked). An enhanced
 //! barrier of a resource whose legacy state is not `common` is `legacy_state_not_common`; with
 //! `legacy_barriers=off`, once one kind has been used on the device, the other is
 //! `invalid_barrier`.
@@ -673,7 +675,21 @@ impl GpuModel {
         }
         let key = (resource.handle, texture);
         let known = self.barriers.legacy.get(&key).copied().unwrap_or_default();
-        if self.validator.is_some() && r.split() != SplitHalf::End && known != r.before {
+        // A texture that enhanced barriers moved (its legacy state still common) is in the state
+        // its layout stands for.
+        let by_layout = texture
+            && known == ResourceStates::COMMON
+            && self
+                .barriers
+                .textures
+                .get(&resource.handle)
+                .and_then(|t| self.known_layout(t, &b.subresources))
+                == Some(b.layout_before);
+        if self.validator.is_some()
+            && r.split() != SplitHalf::End
+            && known != r.before
+            && !by_layout
+        {
             let rule = format!(
                 "StateBefore {} is not the resource's state {} (R-BAR-6)",
                 r.before, known
