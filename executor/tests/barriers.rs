@@ -1163,3 +1163,103 @@ fn r_bar_6_a_legacy_state_before_may_be_the_layout_enhanced_barriers_set() {
     );
     assert_eq!(imm.counters().barriers, 2);
 }
+
+/// The layouts of the property test below, each with an access and a sync it is compatible
+/// with (D3D12's tables).
+const LAYOUTS: [(BarrierLayout, BarrierAccess, BarrierSync); 6] = [
+    (
+        BarrierLayout::Common,
+        BarrierAccess::COPY_SOURCE,
+        BarrierSync::COPY,
+    ),
+    (
+        BarrierLayout::RenderTarget,
+        BarrierAccess::RENDER_TARGET,
+        BarrierSync::RENDER_TARGET,
+    ),
+    (
+        BarrierLayout::ShaderResource,
+        BarrierAccess::SHADER_RESOURCE,
+        BarrierSync::PIXEL_SHADING,
+    ),
+    (
+        BarrierLayout::UnorderedAccess,
+        BarrierAccess::UNORDERED_ACCESS,
+        BarrierSync::COMPUTE_SHADING,
+    ),
+    (
+        BarrierLayout::CopyDest,
+        BarrierAccess::COPY_DEST,
+        BarrierSync::COPY,
+    ),
+    (
+        BarrierLayout::GenericRead,
+        BarrierAccess::SHADER_RESOURCE,
+        BarrierSync::ALL_SHADING,
+    ),
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// R-BAR-3, R-BAR-8: random valid transitions (whole or one mip, LayoutBefore the known
+    /// layout, compatible sync and access) are all accepted under validation, and the model's
+    /// layouts are the ones a per-subresource reference expects; each barrier counts once.
+    #[test]
+    fn r_bar_8_valid_transition_sequences_are_accepted_and_tracked(
+        steps in proptest::collection::vec((0usize..6, 0u16..3), 1..24),
+    ) {
+        let (f, mut imm) = validating(Validation::On);
+        let (texture, _) = target(&f, "mipped", false, false, 2);
+        let mut expected = [BarrierLayout::Common; 2];
+        let mut before = (BarrierAccess::NO_ACCESS, BarrierSync::NONE);
+        for (i, (layout, mips)) in steps.iter().enumerate() {
+            let (layout_after, access_after, sync_after) = LAYOUTS[*layout];
+            // 0: mip 0, 1: mip 1, 2: both.
+            let range = match mips {
+                0 => Span::new(0, 0),
+                1 => Span::new(1, 1),
+                _ => Span::ALL,
+            };
+            let named: Vec<usize> = match mips {
+                0 => vec![0],
+                1 => vec![1],
+                _ => vec![0, 1],
+            };
+            let known = expected[named[0]];
+            let (layout_before, (access_before, sync_before)) =
+                if named.iter().all(|m| expected[*m] == known) {
+                    let (_, a, s) = LAYOUTS
+                        .iter()
+                        .copied()
+                        .find(|(l, _, _)| *l == known)
+                        .unwrap_or(LAYOUTS[0]);
+                    (known, if i == 0 { before } else { (a, s) })
+                } else {
+                    (BarrierLayout::Undefined, (BarrierAccess::NO_ACCESS, BarrierSync::ALL))
+                };
+            let mut barrier = texture_barrier(
+                texture,
+                (sync_before, sync_after),
+                (access_before, access_after),
+                (layout_before, layout_after),
+            );
+            barrier.subresources.mips = range;
+            imm.barrier(&[BarrierGroup::Texture(&[barrier])]);
+            let result = imm.flush();
+            proptest::prop_assert!(result.is_ok(), "step {}: {:?}", i, result);
+            for m in named {
+                expected[m] = layout_after;
+            }
+            before = (access_after, sync_after);
+        }
+        let state = imm.gpu().texture_state(texture.raw());
+        let all_same = expected[0] == expected[1];
+        proptest::prop_assert_eq!(state.layout, all_same.then_some(expected[0]));
+        proptest::prop_assert_eq!(imm.counters().barriers, steps.len() as u64);
+    }
+}
