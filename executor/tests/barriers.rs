@@ -996,6 +996,15 @@ fn r_bar_8_list_boundaries_and_empty_calls_warn() {
             to_common,
         ])]);
         c.barrier(&[]);
+        c.barrier(&[
+            BarrierGroup::Texture(&[]),
+            BarrierGroup::Global(&[GlobalBarrier {
+                sync_before: BarrierSync::ALL,
+                sync_after: BarrierSync::ALL,
+                access_before: BarrierAccess::UNORDERED_ACCESS,
+                access_after: BarrierAccess::UNORDERED_ACCESS,
+            }]),
+        ]);
     });
     let warnings = warnings_of(|| {
         imm.execute_command_list(&list, RestoreState::ClearState)
@@ -1005,7 +1014,11 @@ fn r_bar_8_list_boundaries_and_empty_calls_warn() {
     assert!(has("unmatched at the end of its list"), "{warnings:?}");
     assert!(has("common layout crosses"), "{warnings:?}");
     assert!(has("a call with no barrier"), "{warnings:?}");
-    assert_eq!(imm.counters().barriers, 2);
+    assert!(
+        has("an empty barrier group before this one"),
+        "{warnings:?}"
+    );
+    assert_eq!(imm.counters().barriers, 3);
 }
 
 /// The seed's transition example (compute shader resource → render target), under validation:

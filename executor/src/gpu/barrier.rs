@@ -87,7 +87,8 @@
 //! `invalid_barrier`.
 //!
 //! **Validation** (R-BAR-8, under `validation=on|hazards`): an empty call or an empty group
-//! between two groups is a warning; a texture range must lie inside the texture; a barrier's
+//! before a non-empty one is a warning (a list stores barriers, not groups: empty groups after
+//! the last barrier leave no trace); a texture range must lie inside the texture; a barrier's
 //! type must match its resource (always checked: the model needs it); LayoutBefore (unless
 //! `undefined`) must be each subresource's known layout; SyncBefore/AccessBefore/LayoutBefore and
 //! SyncAfter/AccessAfter/LayoutAfter must each be compatible (D3D12's layout-access and
@@ -564,7 +565,7 @@ impl GpuModel {
         for record in barriers {
             let b = Barrier::from_record(record);
             if group != Some(b.group) {
-                if validating && group.is_some_and(|g| b.group > g + 1) {
+                if validating && b.group > group.map_or(0, |g| g + 1) {
                     self.warn_barrier(&b, "an empty barrier group before this one");
                 }
                 self.finish_group(&mut cost);
