@@ -25,7 +25,10 @@
 //! (at the bind, whether or not a shader reads the slot), a copy from or to one, a first write to
 //! a back buffer without a wait on present; reported as errors naming the objects
 //! ([`GpuModel::take_violations`]). A present of a still-compressed back buffer is checked by the
-//! immediate context ([`GpuModel::validate_present`]).
+//! immediate context ([`GpuModel::validate_present`]). Barriers (SPEC §9, `gpu/barrier.rs`):
+//! layouts per subresource, plane compression, legacy states and open split barriers, for the
+//! resources a barrier named, with texture facts from the device ([`GpuModel::set_device`]);
+//! refused barriers are reported through the same violations, with or without validation.
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves
@@ -88,6 +91,10 @@ pub struct GpuModel {
     /// violations found so far, for the immediate context to report.
     validator: Option<Device>,
     violations: Vec<Error>,
+    /// The device whose objects the model sees, for texture facts at barriers (R-BAR-3).
+    device: Option<Device>,
+    /// Layouts, plane compression, legacy states and open split barriers (`gpu/barrier.rs`).
+    barriers: barrier::Barriers,
 }
 
 impl GpuModel {
@@ -438,6 +445,7 @@ impl GpuModel {
             | Command::ClearDepthStencilView { view, .. } => {
                 if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) && !view.resource.is_null() {
                     self.compressed.insert(view.resource);
+                    self.barriers.planes_joined(view.resource);
                     self.compression_changed(semantics, view.resource);
                 }
                 self.use_resource(semantics, view.resource);
@@ -469,6 +477,7 @@ impl GpuModel {
             } => {
                 if compressed {
                     self.compressed.insert(resource);
+                    self.barriers.planes_joined(resource);
                 } else {
                     self.compressed.remove(&resource);
                 }

@@ -187,6 +187,9 @@ enum Submission {
     Bundle(CommandList, recorder::OutputFormats, u32),
     /// The end of a segment: a batch, a list execution (R-EX-5).
     Kickoff,
+    /// The end of a top-level list's execution: the GPU model checks what may not cross it
+    /// (R-BAR-8).
+    EndList,
     /// A present of the swap chain: the next back buffer needs its wait (R-EX-7).
     Present(RawHandle),
     ClearState,
@@ -202,6 +205,7 @@ impl ImmediateContext {
     pub fn new(device: &Device) -> Result<Self, Error> {
         let validating = device.desc().validation != Validation::Off;
         let mut gpu = GpuModel::new();
+        gpu.set_device(Some(device.clone()));
         if validating {
             gpu.set_validation(Some(device.clone()));
         }
@@ -275,11 +279,12 @@ impl ImmediateContext {
         }
     }
 
-    /// [`consume`](Self::consume), then, under validation, the first violation the work
-    /// showed: the work ran, as on the hardware (a report, not a refusal).
+    /// [`consume`](Self::consume), then the first violation the work showed (under
+    /// validation) or the first barrier the GPU model refused (always, R-BAR-4/6/8): the work
+    /// ran, as on the hardware (a report, not a refusal).
     fn submitted(&mut self) -> Result<(), Error> {
         self.consume();
-        match self.validating {
+        match self.validating || !self.away {
             true => self
                 .side
                 .gpu
@@ -714,6 +719,7 @@ impl ImmediateContext {
             self.recorder
                 .adopt_instance(last.resource, last.instance, true);
         }
+        self.queue.push(Submission::EndList);
         self.queue.push(Submission::Kickoff);
         direct.and(self.submitted())
     }
@@ -871,6 +877,7 @@ impl GpuSide {
             match submission {
                 Submission::Run(run, semantics) => {
                     self.gpu.count_ib_execution();
+                    self.gpu.set_in_list(true);
                     for decoded in run.commands() {
                         self.gpu.execute_decoded(&decoded, semantics);
                     }
@@ -884,6 +891,7 @@ impl GpuSide {
                     }
                 }
                 Submission::Batch(batch, semantics) => {
+                    self.gpu.set_in_list(false);
                     for decoded in batch.commands() {
                         if decoded.split == Some(SplitCategory::Decompression) {
                             // Legacy: binding a view of a compressed target decompresses it.
@@ -903,6 +911,7 @@ impl GpuSide {
                         });
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
+                Submission::EndList => self.gpu.end_of_list(),
                 Submission::Present(chain) => self.gpu.present(chain),
                 Submission::ClearState => self.gpu.clear_state(),
                 Submission::Save => self.saved.push(self.gpu.snapshot()),

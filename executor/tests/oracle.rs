@@ -46,6 +46,10 @@ enum Op {
     Draw(u32),
     DrawIndexed(u32),
     ClearState,
+    /// A barrier (§9): 0 a texture barrier of rt from `undefined` into the layout chosen, 1 the
+    /// same with `discard`, 2 a global UAV barrier, 3 a legacy UAV barrier of rt, 4 a legacy
+    /// null aliasing barrier, 5 two texture barriers (rt, ds) in one group.
+    Barrier(u8, u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -72,7 +76,45 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (1u32..9).prop_map(Op::Draw),
         2 => (1u32..9).prop_map(Op::DrawIndexed),
         1 => Just(Op::ClearState),
+        2 => (0u8..6, 0u8..4).prop_map(|(k, l)| Op::Barrier(k, l)),
     ]
+}
+
+/// The texture barrier of `Op::Barrier`: from `undefined` (any layout) into `layouts[which]`.
+fn texture_barrier(texture: Texture, which: u8, discard: bool) -> TextureBarrier {
+    let (layout, access, sync) = [
+        (
+            BarrierLayout::RenderTarget,
+            BarrierAccess::RENDER_TARGET,
+            BarrierSync::RENDER_TARGET,
+        ),
+        (
+            BarrierLayout::ShaderResource,
+            BarrierAccess::SHADER_RESOURCE,
+            BarrierSync::PIXEL_SHADING,
+        ),
+        (
+            BarrierLayout::UnorderedAccess,
+            BarrierAccess::UNORDERED_ACCESS,
+            BarrierSync::COMPUTE_SHADING,
+        ),
+        (
+            BarrierLayout::Common,
+            BarrierAccess::COPY_SOURCE,
+            BarrierSync::COPY,
+        ),
+    ][which as usize % 4];
+    TextureBarrier {
+        sync_before: BarrierSync::ALL,
+        sync_after: sync,
+        access_before: BarrierAccess::COMMON,
+        access_after: access,
+        layout_before: BarrierLayout::Undefined,
+        layout_after: layout,
+        resource: texture.into(),
+        subresources: BarrierSubresources::ALL,
+        discard,
+    }
 }
 
 /// Applies one call to a deferred or an immediate context (both deref to the recording API).
@@ -155,6 +197,30 @@ fn apply(f: &Fixture, c: &mut impl DeviceContext, op: &Op) {
         Op::Draw(n) => c.draw(n, 0),
         Op::DrawIndexed(n) => c.draw_indexed(n, 0, 0),
         Op::ClearState => c.clear_state(),
+        Op::Barrier(kind, layout) => match kind {
+            0 | 1 => c.barrier(&[BarrierGroup::Texture(&[texture_barrier(
+                f.rt,
+                layout,
+                kind == 1,
+            )])]),
+            2 => c.barrier(&[BarrierGroup::Global(&[GlobalBarrier {
+                sync_before: BarrierSync::ALL_SHADING,
+                sync_after: BarrierSync::ALL_SHADING,
+                access_before: BarrierAccess::UNORDERED_ACCESS,
+                access_after: BarrierAccess::UNORDERED_ACCESS,
+            }])]),
+            3 => c.resource_barrier(&[ResourceBarrier::Uav {
+                resource: Some(f.rt.into()),
+            }]),
+            4 => c.resource_barrier(&[ResourceBarrier::Aliasing {
+                before: None,
+                after: None,
+            }]),
+            _ => c.barrier(&[BarrierGroup::Texture(&[
+                texture_barrier(f.rt, layout, false),
+                texture_barrier(f.ds, layout.wrapping_add(1), false),
+            ])]),
+        },
     }
 }
 
@@ -236,6 +302,29 @@ fn same_records(
     Ok(())
 }
 
+/// The barrier counters (R-BAR-2..4) of the executed side (X) and the direct side (Y).
+fn same_barrier_costs(
+    x: &mut ImmediateContext,
+    y: &mut ImmediateContext,
+) -> Result<(), TestCaseError> {
+    let costs = |c: &executor::Counters| {
+        (
+            c.barriers,
+            c.drains,
+            c.stalls,
+            c.cache_invalidations,
+            c.metadata_inits,
+        )
+    };
+    let (found, expected) = (costs(x.counters()), costs(y.counters()));
+    prop_assert_eq!(
+        found,
+        expected,
+        "barriers, drains, stalls, cache invalidations, metadata inits"
+    );
+    Ok(())
+}
+
 fn check(
     list_semantics: Semantics,
     immediate: Semantics,
@@ -289,6 +378,7 @@ fn check(
 
     same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)?;
     prop_assert_eq!(flushes_x, flushes_y, "cache flushes (R-ST-10)");
+    same_barrier_costs(&mut imm_x, &mut imm_y)?;
     Ok(())
 }
 
@@ -430,6 +520,7 @@ fn check_frame(
     }
 
     same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)?;
+    same_barrier_costs(&mut imm_x, &mut imm_y)?;
     if list_semantics == immediate {
         // The probes have the same semantics on both sides only then.
         let (x, y) = (
