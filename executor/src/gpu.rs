@@ -42,6 +42,7 @@ mod barrier;
 pub use barrier::TextureState;
 mod bundle_call;
 mod hazard;
+mod hazards;
 mod state;
 mod validate;
 
@@ -88,6 +89,8 @@ pub struct GpuModel {
     /// violations found so far, for the immediate context to report.
     validator: Option<Device>,
     violations: Vec<Error>,
+    /// Hazard validation (R-V-2, `gpu/hazards.rs`): only when the device validates hazards.
+    hazards: Option<Box<hazards::Tracker>>,
 }
 
 impl GpuModel {
@@ -282,8 +285,42 @@ impl GpuModel {
     /// compressed target through a shader view, and first writes to a back buffer in a frame
     /// without a wait on present, are reported ([`take_violations`](Self::take_violations)).
     /// Resource uses are tracked from now on.
+    /// A device validating hazards (`Validation::Hazards`) turns on hazard detection too (R-V-2).
     pub fn set_validation(&mut self, device: Option<Device>) {
+        self.hazards = device
+            .as_ref()
+            .filter(|d| d.desc().validation == recorder::Validation::Hazards)
+            .map(|d| Box::new(hazards::Tracker::new(d.clone())));
         self.validator = device;
+    }
+
+    /// Under hazard validation, a list recorded by the context with serial `recorder` begins
+    /// (nested in the current one, if any): its commands are named by their index in it
+    /// (R-V-2).
+    pub fn hazard_list_begin(&mut self, recorder: u32) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.list_begin(recorder);
+        }
+    }
+
+    /// Under hazard validation, the list begun last ends.
+    pub fn hazard_list_end(&mut self) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.list_end();
+        }
+    }
+
+    /// Under hazard validation, a bundle call of `semantics` begins (`true`) or ends: its
+    /// commands are named by the `draw_bundle` command.
+    pub fn hazard_bundle(&mut self, semantics: Semantics, begins: bool) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.bundle(semantics, begins);
+        }
+    }
+
+    /// Whether hazards are validated (R-V-2).
+    pub fn validates_hazards(&self) -> bool {
+        self.hazards.is_some()
     }
 
     /// Whether uses of resources by commands of `semantics` are tracked: legacy semantics
@@ -349,6 +386,9 @@ impl GpuModel {
     /// new targets, R-ST-9; a legacy back-buffer bind waits on present, R-EX-7; validation,
     /// R-V-1); every other command here.
     fn apply(&mut self, command: &Command<'_>, semantics: Semantics) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.command(command, semantics, &mut self.violations);
+        }
         if self.state.bindings.apply(command, semantics) {
             self.context_register_written();
         }
@@ -571,6 +611,9 @@ impl GpuModel {
         }
         if self.validator.is_some() && semantics == Semantics::Fast {
             self.validate_draw(&record);
+        }
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.draw(&record, &mut self.violations);
         }
         if record.graphics.is_some() {
             self.targets_written();

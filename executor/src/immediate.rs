@@ -101,6 +101,8 @@ pub struct ImmediateContext {
     timing: GpuTiming,
     /// Validation mode (R-V-1): the GPU model consumes inline and reports violations.
     validating: bool,
+    /// Hazard validation (R-V-2): list boundaries are submitted, to name calls.
+    hazards: bool,
     /// What the CPU wrote or reads through read / write maps, per buffer: the model keeps no
     /// GPU contents, so a read map sees the last CPU write (zeros at first).
     cpu_data: HashMap<RawHandle, Vec<u8>>,
@@ -192,6 +194,11 @@ enum Submission {
     ClearState,
     Save,
     Restore,
+    /// Hazard validation only (R-V-2): a list recorded by the context with this serial begins;
+    /// its commands are named by their index in it.
+    ListBegin(u32),
+    /// Hazard validation only: the list begun last ends.
+    ListEnd,
 }
 
 impl ImmediateContext {
@@ -220,6 +227,7 @@ impl ImmediateContext {
             queue: Queue::default(),
             timing: GpuTiming::Inline,
             validating,
+            hazards: device.desc().validation == Validation::Hazards,
             cpu_data: HashMap::new(),
             cpu_mapped: HashSet::new(),
             execution_errors: Vec::new(),
@@ -772,6 +780,9 @@ impl ImmediateContext {
         if saved {
             self.queue.push(Submission::Save);
         }
+        if self.hazards {
+            self.queue.push(Submission::ListBegin(list.recorder()));
+        }
         if list.semantics() == Semantics::Legacy {
             // A legacy list never sees the executing context's state (R-ST-1).
             self.queue.push(Submission::ClearState);
@@ -791,6 +802,9 @@ impl ImmediateContext {
             Semantics::Legacy if saved => self.queue.push(Submission::Restore),
             Semantics::Legacy => self.queue.push(Submission::ClearState),
             Semantics::Fast => {}
+        }
+        if self.hazards {
+            self.queue.push(Submission::ListEnd);
         }
     }
 
@@ -896,11 +910,18 @@ impl GpuSide {
                     // A refusal (format mismatch) is kept by the model: see
                     // `take_execution_errors`.
                     let device = self.device.as_ref();
+                    let hazards = self.gpu.validates_hazards();
+                    if hazards {
+                        self.gpu.hazard_bundle(body.semantics(), true);
+                    }
                     let _ = self
                         .gpu
                         .execute_bundle(&body, &declaration, footprint, |texture| {
                             device.and_then(|device| draw_bundle::sample_count(device, texture))
                         });
+                    if hazards {
+                        self.gpu.hazard_bundle(body.semantics(), false);
+                    }
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
                 Submission::Present(chain) => self.gpu.present(chain),
@@ -911,6 +932,8 @@ impl GpuSide {
                         self.gpu.restore(&state);
                     }
                 }
+                Submission::ListBegin(recorder) => self.gpu.hazard_list_begin(recorder),
+                Submission::ListEnd => self.gpu.hazard_list_end(),
             }
         }
         drop(split_points);
