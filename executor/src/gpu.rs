@@ -294,12 +294,12 @@ impl GpuModel {
         self.validator = device;
     }
 
-    /// Under hazard validation, a list recorded by the context with serial `recorder` begins
-    /// (nested in the current one, if any): its commands are named by their index in it
-    /// (R-V-2).
-    pub fn hazard_list_begin(&mut self, recorder: u32) {
+    /// Under hazard validation, a list of `semantics` recorded by the context with serial
+    /// `recorder` begins (nested in the current one, if any): its commands are named by their
+    /// index in it (R-V-2).
+    pub fn hazard_list_begin(&mut self, recorder: u32, semantics: Semantics) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            hazards.list_begin(recorder);
+            hazards.list_begin(recorder, semantics);
         }
     }
 
@@ -310,11 +310,11 @@ impl GpuModel {
         }
     }
 
-    /// Under hazard validation, a bundle call of `semantics` begins (`true`) or ends: its
-    /// commands are named by the `draw_bundle` command.
-    pub fn hazard_bundle(&mut self, semantics: Semantics, begins: bool) {
+    /// Under hazard validation, a bundle call begins (`true`) or ends: its commands are named
+    /// by the `draw_bundle` command.
+    pub fn hazard_bundle(&mut self, begins: bool) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            hazards.bundle(semantics, begins);
+            hazards.bundle(begins);
         }
     }
 

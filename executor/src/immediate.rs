@@ -194,9 +194,9 @@ enum Submission {
     ClearState,
     Save,
     Restore,
-    /// Hazard validation only (R-V-2): a list recorded by the context with this serial begins;
-    /// its commands are named by their index in it.
-    ListBegin(u32),
+    /// Hazard validation only (R-V-2): a list of these semantics, recorded by the context with
+    /// this serial, begins; its commands are named by their index in it.
+    ListBegin(u32, Semantics),
     /// Hazard validation only: the list begun last ends.
     ListEnd,
 }
@@ -781,7 +781,8 @@ impl ImmediateContext {
             self.queue.push(Submission::Save);
         }
         if self.hazards {
-            self.queue.push(Submission::ListBegin(list.recorder()));
+            self.queue
+                .push(Submission::ListBegin(list.recorder(), list.semantics()));
         }
         if list.semantics() == Semantics::Legacy {
             // A legacy list never sees the executing context's state (R-ST-1).
@@ -912,7 +913,7 @@ impl GpuSide {
                     let device = self.device.as_ref();
                     let hazards = self.gpu.validates_hazards();
                     if hazards {
-                        self.gpu.hazard_bundle(body.semantics(), true);
+                        self.gpu.hazard_bundle(true);
                     }
                     let _ = self
                         .gpu
@@ -920,7 +921,7 @@ impl GpuSide {
                             device.and_then(|device| draw_bundle::sample_count(device, texture))
                         });
                     if hazards {
-                        self.gpu.hazard_bundle(body.semantics(), false);
+                        self.gpu.hazard_bundle(false);
                     }
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
@@ -932,7 +933,9 @@ impl GpuSide {
                         self.gpu.restore(&state);
                     }
                 }
-                Submission::ListBegin(recorder) => self.gpu.hazard_list_begin(recorder),
+                Submission::ListBegin(recorder, semantics) => {
+                    self.gpu.hazard_list_begin(recorder, semantics)
+                }
                 Submission::ListEnd => self.gpu.hazard_list_end(),
             }
         }

@@ -553,7 +553,8 @@ fn r_v_2_validation_on_does_not_track_hazards() {
         .unwrap();
 }
 
-/// R-V-2: a bundle's draws and dispatches are named by the draw_bundle command that calls them.
+/// R-V-2: a bundle's draws and dispatches are named by the draw_bundle command that calls them,
+/// in the list that calls it, and are fast work whatever the list's semantics.
 #[test]
 fn r_v_2_bundle_draws_are_named_by_their_draw_bundle() {
     let (f, mut imm) = hazards(Semantics::Fast);
@@ -597,6 +598,20 @@ fn r_v_2_bundle_draws_are_named_by_their_draw_bundle() {
         )),
         "{second}"
     );
+    assert!(second.contains("of the fast command list"), "{second}");
+    // A legacy list's copy, then its bundle call: the bundle's work is fast, so it is reported,
+    // and named by the legacy list's draw_bundle.
+    let settle = f.fast(full_barrier);
+    imm.execute_command_list(&settle, RestoreState::ClearState)
+        .unwrap();
+    let list = f.legacy(|c| {
+        c.copy_resource(copy, source);
+        bundles::DrawBundleExt::draw_bundle(c, &bundle);
+    });
+    let (first, second, _, _) = hazard(imm.execute_command_list(&list, RestoreState::ClearState));
+    assert!(first.starts_with("copy_resource (command "), "{first}");
+    assert!(first.contains("of the legacy command list"), "{first}");
+    assert!(second.contains("of the legacy command list"), "{second}");
 }
 
 /// R-V-2: the hazard report keeps `Error` within its 80 bytes (the const assertion in

@@ -205,7 +205,10 @@ struct Site {
     origin: Origin,
     command: u64,
     method: &'static str,
+    /// The semantics the command ran with (a bundle's commands: fast).
     semantics: Semantics,
+    /// The semantics of the list or context that made the call (the draw_bundle's, in a bundle).
+    context: Semantics,
     /// Inside a bundle call: 1 + the command's index in the bundle (0 outside one).
     inner: u32,
 }
@@ -232,10 +235,11 @@ struct Write {
     site: Site,
 }
 
-/// A list being executed: its origin and the index of its next command.
+/// A list being executed: its origin, its semantics and the index of its next command.
 #[derive(Debug)]
 struct Frame {
     origin: Origin,
+    semantics: Semantics,
     next: u64,
 }
 
@@ -248,6 +252,8 @@ pub(super) struct Tracker {
     lists: Vec<Frame>,
     /// Direct commands applied so far.
     direct: u64,
+    /// The semantics of the last direct command (the immediate context's).
+    direct_semantics: Semantics,
     /// Top-level `execute_command_list`s begun so far.
     executions: u32,
     /// Inside a bundle call: its draws are named by the `draw_bundle` command.
@@ -266,6 +272,7 @@ impl Tracker {
             writes: HashMap::new(),
             lists: Vec::new(),
             direct: 0,
+            direct_semantics: Semantics::Fast,
             executions: 0,
             in_bundle: false,
             site: Site {
@@ -273,6 +280,7 @@ impl Tracker {
                 command: 0,
                 method: "",
                 semantics: Semantics::Fast,
+                context: Semantics::Fast,
                 inner: 0,
             },
             uses: Vec::new(),
@@ -280,8 +288,9 @@ impl Tracker {
         }
     }
 
-    /// A list of the context with serial `recorder` begins (nested in the current one, if any).
-    pub(super) fn list_begin(&mut self, recorder: u32) {
+    /// A list of `semantics` recorded by the context with serial `recorder` begins (nested in
+    /// the current one, if any).
+    pub(super) fn list_begin(&mut self, recorder: u32, semantics: Semantics) {
         if let Some(outer) = self.lists.last_mut() {
             // The outer list's execute_command_list command.
             outer.next += 1;
@@ -304,6 +313,7 @@ impl Tracker {
                 execution,
                 depth,
             },
+            semantics,
             next: 0,
         });
     }
@@ -314,8 +324,12 @@ impl Tracker {
     }
 
     /// A bundle call begins (`true`: the `draw_bundle` command is the next command) or ends.
-    pub(super) fn bundle(&mut self, semantics: Semantics, begins: bool) {
+    pub(super) fn bundle(&mut self, begins: bool) {
         if begins {
+            let semantics = match self.lists.last() {
+                Some(frame) => frame.semantics,
+                None => self.direct_semantics,
+            };
             self.next_command("draw_bundle", semantics);
         }
         self.in_bundle = begins;
@@ -329,6 +343,7 @@ impl Tracker {
             }
             None => {
                 self.direct += 1;
+                self.direct_semantics = semantics;
                 (Origin::Direct, self.direct - 1)
             }
         };
@@ -337,6 +352,7 @@ impl Tracker {
             command,
             method,
             semantics,
+            context: semantics,
             inner: 0,
         };
     }
@@ -591,20 +607,18 @@ impl Tracker {
         let mut pieces = std::mem::take(&mut self.pieces);
         let mut one = |writes: &mut Vec<Write>| {
             let mut i = 0;
-            let end = writes.len();
-            let mut kept = Vec::new();
-            while i < end {
+            while i < writes.len() {
                 let w = writes[i];
                 if covers(&w) && w.range.overlaps(&range) {
+                    // What is left lies outside `range`: looked at again at the end, and kept.
+                    writes.swap_remove(i);
                     pieces.clear();
                     w.range.minus(&range, &mut pieces);
-                    kept.extend(pieces.iter().map(|&range| Write { range, ..w }));
+                    writes.extend(pieces.iter().map(|&range| Write { range, ..w }));
                 } else {
-                    kept.push(w);
+                    i += 1;
                 }
-                i += 1;
             }
-            *writes = kept;
         };
         match key {
             Some(key) => {
@@ -792,7 +806,7 @@ fn describe(device: &Device, site: &Site, path: Path, view: RawHandle) -> String
             site.inner - 1
         );
     }
-    let semantics = site.semantics.name();
+    let semantics = site.context.name();
     let _ = match site.origin {
         Origin::Direct => write!(
             text,
