@@ -23,7 +23,9 @@
 //! commands of its fast lists (a fast list names objects it holds no reference on: did the
 //! application release any?); a legacy list keeps what it names alive, so only its nested lists
 //! and bundle calls are looked into (R-V-1). Nested lists of any depth are walked with an
-//! explicit stack, never by recursion (R-REC-9).
+//! explicit stack, never by recursion (R-REC-9). Hazard validation (R-V-2) adds two submissions
+//! per list executed, where it begins and ends, so that the GPU model names a list's commands
+//! by their index in it (`gpu/hazards.rs`); nothing otherwise.
 //!
 //! **State rules.** A legacy list starts from the ClearState defaults (it re-binds any state it
 //! carried itself); a fast list inherits what is bound (R-ST-1). Afterwards the executing
