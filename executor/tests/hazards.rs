@@ -609,6 +609,9 @@ fn r_v_2_validation_on_does_not_track_hazards() {
     });
     imm.execute_command_list(&list, RestoreState::ClearState)
         .unwrap();
+    assert!(!imm.gpu().validates_hazards(), "no tracker, no cost");
+    let (_, mut imm) = hazards(Semantics::Fast);
+    assert!(imm.gpu().validates_hazards());
 }
 
 /// R-V-2: a bundle's draws and dispatches are named by the draw_bundle command that calls them,
