@@ -45,6 +45,7 @@ mod barrier;
 pub use barrier::TextureState;
 mod bundle_call;
 mod hazard;
+mod hazards;
 mod state;
 mod validate;
 
@@ -95,6 +96,8 @@ pub struct GpuModel {
     device: Option<Device>,
     /// Layouts, plane compression, legacy states and open split barriers (`gpu/barrier.rs`).
     barriers: barrier::Barriers,
+    /// Hazard validation (R-V-2, `gpu/hazards.rs`): only when the device validates hazards.
+    hazards: Option<Box<hazards::Tracker>>,
 }
 
 impl GpuModel {
@@ -289,8 +292,42 @@ impl GpuModel {
     /// compressed target through a shader view, and first writes to a back buffer in a frame
     /// without a wait on present, are reported ([`take_violations`](Self::take_violations)).
     /// Resource uses are tracked from now on.
+    /// A device validating hazards (`Validation::Hazards`) turns on hazard detection too (R-V-2).
     pub fn set_validation(&mut self, device: Option<Device>) {
+        self.hazards = device
+            .as_ref()
+            .filter(|d| d.desc().validation == recorder::Validation::Hazards)
+            .map(|d| Box::new(hazards::Tracker::new(d.clone())));
         self.validator = device;
+    }
+
+    /// Under hazard validation, a list of `semantics` recorded by the context with serial
+    /// `recorder` begins (nested in the current one, if any): its commands are named by their
+    /// index in it (R-V-2).
+    pub fn hazard_list_begin(&mut self, recorder: u32, semantics: Semantics) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.list_begin(recorder, semantics);
+        }
+    }
+
+    /// Under hazard validation, the list begun last ends.
+    pub fn hazard_list_end(&mut self) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.list_end();
+        }
+    }
+
+    /// Under hazard validation, a bundle call begins (`true`) or ends: its commands are named
+    /// by the `draw_bundle` command.
+    pub fn hazard_bundle(&mut self, begins: bool) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.bundle(begins);
+        }
+    }
+
+    /// Whether hazards are validated (R-V-2).
+    pub fn validates_hazards(&self) -> bool {
+        self.hazards.is_some()
     }
 
     /// Whether uses of resources by commands of `semantics` are tracked: legacy semantics
@@ -356,6 +393,9 @@ impl GpuModel {
     /// new targets, R-ST-9; a legacy back-buffer bind waits on present, R-EX-7; validation,
     /// R-V-1); every other command here.
     fn apply(&mut self, command: &Command<'_>, semantics: Semantics) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.command(command, semantics, &mut self.violations);
+        }
         if self.state.bindings.apply(command, semantics) {
             self.context_register_written();
         }
@@ -580,6 +620,9 @@ impl GpuModel {
         }
         if self.validator.is_some() && semantics == Semantics::Fast {
             self.validate_draw(&record);
+        }
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.draw(&record, &mut self.violations);
         }
         if record.graphics.is_some() {
             self.targets_written();

@@ -23,7 +23,9 @@
 //! commands of its fast lists (a fast list names objects it holds no reference on: did the
 //! application release any?); a legacy list keeps what it names alive, so only its nested lists
 //! and bundle calls are looked into (R-V-1). Nested lists of any depth are walked with an
-//! explicit stack, never by recursion (R-REC-9).
+//! explicit stack, never by recursion (R-REC-9). Hazard validation (R-V-2) adds two submissions
+//! per list executed, where it begins and ends, so that the GPU model names a list's commands
+//! by their index in it (`gpu/hazards.rs`); nothing otherwise.
 //!
 //! **State rules.** A legacy list starts from the ClearState defaults (it re-binds any state it
 //! carried itself); a fast list inherits what is bound (R-ST-1). Afterwards the executing
@@ -101,6 +103,8 @@ pub struct ImmediateContext {
     timing: GpuTiming,
     /// Validation mode (R-V-1): the GPU model consumes inline and reports violations.
     validating: bool,
+    /// Hazard validation (R-V-2): list boundaries are submitted, to name calls.
+    hazards: bool,
     /// What the CPU wrote or reads through read / write maps, per buffer: the model keeps no
     /// GPU contents, so a read map sees the last CPU write (zeros at first).
     cpu_data: HashMap<RawHandle, Vec<u8>>,
@@ -195,6 +199,11 @@ enum Submission {
     ClearState,
     Save,
     Restore,
+    /// Hazard validation only (R-V-2): a list of these semantics, recorded by the context with
+    /// this serial, begins; its commands are named by their index in it.
+    ListBegin(u32, Semantics),
+    /// Hazard validation only: the list begun last ends.
+    ListEnd,
 }
 
 impl ImmediateContext {
@@ -224,6 +233,7 @@ impl ImmediateContext {
             queue: Queue::default(),
             timing: GpuTiming::Inline,
             validating,
+            hazards: device.desc().validation == Validation::Hazards,
             cpu_data: HashMap::new(),
             cpu_mapped: HashSet::new(),
             execution_errors: Vec::new(),
@@ -778,6 +788,10 @@ impl ImmediateContext {
         if saved {
             self.queue.push(Submission::Save);
         }
+        if self.hazards {
+            self.queue
+                .push(Submission::ListBegin(list.recorder(), list.semantics()));
+        }
         if list.semantics() == Semantics::Legacy {
             // A legacy list never sees the executing context's state (R-ST-1).
             self.queue.push(Submission::ClearState);
@@ -797,6 +811,9 @@ impl ImmediateContext {
             Semantics::Legacy if saved => self.queue.push(Submission::Restore),
             Semantics::Legacy => self.queue.push(Submission::ClearState),
             Semantics::Fast => {}
+        }
+        if self.hazards {
+            self.queue.push(Submission::ListEnd);
         }
     }
 
@@ -904,11 +921,18 @@ impl GpuSide {
                     // A refusal (format mismatch) is kept by the model: see
                     // `take_execution_errors`.
                     let device = self.device.as_ref();
+                    let hazards = self.gpu.validates_hazards();
+                    if hazards {
+                        self.gpu.hazard_bundle(true);
+                    }
                     let _ = self
                         .gpu
                         .execute_bundle(&body, &declaration, footprint, |texture| {
                             device.and_then(|device| draw_bundle::sample_count(device, texture))
                         });
+                    if hazards {
+                        self.gpu.hazard_bundle(false);
+                    }
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
                 Submission::EndList => self.gpu.end_of_list(),
@@ -920,6 +944,10 @@ impl GpuSide {
                         self.gpu.restore(&state);
                     }
                 }
+                Submission::ListBegin(recorder, semantics) => {
+                    self.gpu.hazard_list_begin(recorder, semantics)
+                }
+                Submission::ListEnd => self.gpu.hazard_list_end(),
             }
         }
         drop(split_points);

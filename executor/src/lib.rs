@@ -89,8 +89,9 @@
 //! # Ok::<(), Error>(())
 //! ```
 //!
-//! **Not built yet:** barriers and hazard validation (`Validation::Hazards`, SPEC §9, R-V-2: the
-//! device accepts the setting and validates as `On`).
+//! **Not built yet:** the barriers' response (SPEC §9). Hazard validation (`Validation::Hazards`,
+//! R-V-2) is the GPU model's (`gpu/hazards.rs`); using a deactivated placed alias and self-copies
+//! of regions (R-BAR-7) are not built yet.
 
 mod draw_record;
 mod field;

@@ -24,8 +24,8 @@ pub enum Validation {
     /// The executor's immediate context validates fast-semantics lists as it runs them (R-V-1) and
     /// reports what it finds.
     On,
-    /// `On`, plus deterministic hazard detection (SPEC §9, R-V-2). Not built yet: the executor
-    /// validates as under `On`.
+    /// `On`, plus deterministic hazard detection (SPEC §9, R-V-2): the executor's GPU model
+    /// reports a write and a later access through another path without a covering barrier.
     Hazards,
 }
 

@@ -332,11 +332,12 @@ pub enum Error {
     },
 
     /// A write and a later access through another path without a barrier or flush between (R-V-2).
-    #[error("{second_call}: {object} was written by {first_call} and is accessed again through another path without a barrier or flush between (R-V-2)")]
+    #[error("{second_call}: {object} was written by {first_call}, and no barrier covering that write ran between the two (R-V-2)")]
     Hazard {
-        /// The call that wrote the object.
+        /// The call that wrote the object: its method, where it was made (a direct call of the
+        /// immediate context or a list's command, by index) and how it used the object.
         first_call: String,
-        /// The call that accessed it again.
+        /// The call that accessed it again, as `first_call`, with the subresources both reach.
         second_call: String,
         /// The object written and accessed.
         object: ObjectName,

@@ -574,6 +574,8 @@ impl GpuModel {
             self.run_barrier("barrier", &b, true, &mut cost);
         }
         self.finish_group(&mut cost);
+        // Under hazard validation: the writes the barriers cover (R-V-2).
+        self.hazards_barrier(barriers);
     }
 
     /// Executes one `resource_barrier` call's legacy barriers, in order, translated (R-BAR-6).
@@ -624,6 +626,8 @@ impl GpuModel {
             }
             self.finish_group(&mut cost);
         }
+        // Under hazard validation: the writes the barriers cover (R-V-2).
+        self.hazards_resource_barrier(barriers);
     }
 
     /// A legacy transition, translated and run.

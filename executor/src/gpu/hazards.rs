@@ -1,0 +1,856 @@
+//! Deterministic hazard detection (R-V-2), under `validation=hazards` only: the GPU model keeps
+//! every write that no barrier has covered yet, with the call that made it, and reports a later
+//! access of the same subresources through another path as `hazard`, naming both calls.
+//!
+//! **What is a write.** A draw's bound render targets and depth stencil (written through the
+//! output merger), the UAVs at the slots a draw's or a dispatch's shaders read (read and
+//! written), a copy's destination (`copy_resource`, `update_subresource`,
+//! `copy_structure_count`'s buffer), a clear (`clear_render_target_view`,
+//! `clear_depth_stencil_view`). **What is a read.** The shader-resource views at the slots the
+//! bound shaders read, the constant, vertex and index buffers a draw reads, indirect arguments,
+//! a copy's source, the hidden counter `copy_structure_count` reads. Each use covers the
+//! subresources it reaches: a view's mips and slices (`ViewInfo`), the whole resource for copies
+//! and buffers. A bind alone is no use (the model sees uses at draws, copies and clears).
+//!
+//! **When a use is a hazard.** A use of subresources that an earlier call wrote and no barrier
+//! has covered since, unless: the earlier call is this one (a draw's own uses are not checked
+//! against each other); the use goes through the same path as the write (the same render-target
+//! or depth-stencil view again, by a draw or a clear: the output merger orders its own writes);
+//! or both calls were made under legacy semantics (the driver responds itself, R-ST-10, across
+//! lists too: the write is then taken as flushed). A UAV is never the same path twice: a later
+//! draw or dispatch using a written UAV needs a UAV barrier (or any barrier covering it). Two
+//! copies writing one resource are not ordered either. Once reported, the write is forgotten
+//! (one report per missing barrier); the call still runs.
+//!
+//! **What covers a write.** An enhanced barrier whose `sync_before` includes the stage that
+//! wrote (render target, depth stencil, vertex / pixel / compute shading, copy; `all`, `draw`,
+//! `all_shading`, `non_pixel_shading` as D3D12 groups them) and whose `access_before` includes
+//! the access (`common` includes every one): a global barrier for every resource, a buffer
+//! barrier for its buffer, a texture barrier for the mips and slices it names (planes are not
+//! told apart). A legacy transition of the resource (all of it, or the one subresource it
+//! names), a legacy UAV barrier of the resource (or of every resource) for UAV writes, an
+//! aliasing barrier for both resources it names (every resource for `None`). The end of a split
+//! barrier covers nothing: the begin did the work (R-BAR-4). No flush happens at an
+//! `execute_command_list` boundary (R-BAR-5): writes stay pending across lists.
+//!
+//! **Call identity.** The model counts the commands it applies: a command of a list is named by
+//! the list (the serial of the context that recorded it, the number of the top-level
+//! `execute_command_list` that ran it, whether it is nested) and its index among the list's
+//! commands (0-based, in the order `CommandList::commands` yields them; the immediate context
+//! tells the model where each list begins and ends, `Submission::ListBegin` / `ListEnd`, only
+//! under hazard validation); a direct call of the immediate context by its index among every
+//! direct command the context ran. A draw of a bundle is named by the `draw_bundle` command that
+//! called it. The index is the call's index when each call recorded one command, which is the
+//! rule; a legacy list starting from carried state begins with the re-bind commands its
+//! recorder added, and a legacy output bind that unbinds shader-resource views (R-ST-10) adds
+//! one: the index counts those too. Nothing of this runs unless the device validates hazards:
+//! the recording path is untouched, and the model without hazards pays one test of an `Option`
+//! per command.
+//!
+//! **Not built yet.** Placed resources and aliasing (using a deactivated alias is a hazard,
+//! R-BAR-7) and the region copies (a self-copy of non-overlapping regions is legal) are not on
+//! main yet; write-after-read (a write while an earlier read may still run) is not reported.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use recorder::command::{BoundView, Command, ViewFlags};
+use recorder::{
+    BarrierAccess, BarrierKind, BarrierRecord, BarrierSync, DepthStencilView, Device, Error,
+    Handle, ObjectKind, RawHandle, RenderTargetView, ResourceBarrierKind, ResourceBarrierRecord,
+    Semantics, ShaderResourceView, SplitHalf, Stage, Texture, UnorderedAccessView,
+};
+
+use crate::draw_record::{DrawArgs, DrawRecord, ViewRecord};
+
+/// A resource: its handle and whether it is a buffer (buffers and textures have separate index
+/// spaces).
+type Key = (RawHandle, bool);
+
+/// Inclusive mips and slices of a texture (all of a buffer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Range {
+    mips: (u16, u16),
+    slices: (u16, u16),
+}
+
+impl Range {
+    const ALL: Self = Self {
+        mips: (0, u16::MAX),
+        slices: (0, u16::MAX),
+    };
+
+    fn overlaps(&self, other: &Range) -> bool {
+        let meet = |a: (u16, u16), b: (u16, u16)| a.0 <= b.1 && b.0 <= a.1;
+        meet(self.mips, other.mips) && meet(self.slices, other.slices)
+    }
+
+    /// What is left of `self` once `cut` is taken out: up to four ranges.
+    fn minus(&self, cut: &Range, out: &mut Vec<Range>) {
+        if !self.overlaps(cut) {
+            out.push(*self);
+            return;
+        }
+        let (m0, m1) = self.mips;
+        let (s0, s1) = self.slices;
+        if m0 < cut.mips.0 {
+            out.push(Range {
+                mips: (m0, cut.mips.0 - 1),
+                slices: (s0, s1),
+            });
+        }
+        if m1 > cut.mips.1 {
+            out.push(Range {
+                mips: (cut.mips.1 + 1, m1),
+                slices: (s0, s1),
+            });
+        }
+        let mips = (m0.max(cut.mips.0), m1.min(cut.mips.1));
+        if s0 < cut.slices.0 {
+            out.push(Range {
+                mips,
+                slices: (s0, cut.slices.0 - 1),
+            });
+        }
+        if s1 > cut.slices.1 {
+            out.push(Range {
+                mips,
+                slices: (cut.slices.1 + 1, s1),
+            });
+        }
+    }
+}
+
+/// How a call used a resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    RenderTarget,
+    DepthStencil,
+    Uav,
+    ShaderResource,
+    ConstantBuffer,
+    VertexBuffer,
+    IndexBuffer,
+    IndirectArguments,
+    CopySource,
+    CopyDest,
+    /// `copy_structure_count` reading a UAV's hidden counter.
+    HiddenCounter,
+}
+
+impl Path {
+    fn writes(self) -> bool {
+        matches!(
+            self,
+            Self::RenderTarget | Self::DepthStencil | Self::Uav | Self::CopyDest
+        )
+    }
+
+    /// The access a barrier's `access_before` must include to cover a write of this path.
+    fn access(self) -> BarrierAccess {
+        match self {
+            Self::RenderTarget => BarrierAccess::RENDER_TARGET,
+            Self::DepthStencil => BarrierAccess::DEPTH_STENCIL_WRITE,
+            Self::Uav => BarrierAccess::UNORDERED_ACCESS,
+            _ => BarrierAccess::COPY_DEST,
+        }
+    }
+
+    fn view_kind(self) -> Option<ObjectKind> {
+        match self {
+            Self::RenderTarget => Some(ObjectKind::RenderTargetView),
+            Self::DepthStencil => Some(ObjectKind::DepthStencilView),
+            Self::Uav | Self::HiddenCounter => Some(ObjectKind::UnorderedAccessView),
+            Self::ShaderResource => Some(ObjectKind::ShaderResourceView),
+            _ => None,
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            Self::RenderTarget => "writing it through",
+            Self::DepthStencil => "writing it through",
+            Self::Uav => "reading and writing it through",
+            Self::ShaderResource => "reading it through",
+            Self::ConstantBuffer => "reading it as a constant buffer",
+            Self::VertexBuffer => "reading it as a vertex buffer",
+            Self::IndexBuffer => "reading it as the index buffer",
+            Self::IndirectArguments => "reading it as indirect arguments",
+            Self::CopySource => "reading it as the copy source",
+            Self::CopyDest => "writing it as the copy destination",
+            Self::HiddenCounter => "reading the hidden counter of",
+        }
+    }
+}
+
+/// Where a command came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    /// A direct call of the immediate context.
+    Direct,
+    /// A command of a list.
+    List {
+        /// The serial of the context that recorded it.
+        recorder: u32,
+        /// Which top-level `execute_command_list` ran it (1-based).
+        execution: u32,
+        /// 0 for the executed list, 1 for a list it nests, ...
+        depth: u32,
+    },
+}
+
+/// The call that made a use: where, which command, what method, under which semantics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Site {
+    origin: Origin,
+    command: u64,
+    method: &'static str,
+    /// The semantics the command ran with (a bundle's commands: fast).
+    semantics: Semantics,
+    /// The semantics of the list or context that made the call (the draw_bundle's, in a bundle).
+    context: Semantics,
+    /// Inside a bundle call: 1 + the command's index in the bundle (0 outside one).
+    inner: u32,
+}
+
+/// One use of a resource by the call being applied.
+#[derive(Clone, Copy, Debug)]
+struct Use {
+    key: Key,
+    range: Range,
+    path: Path,
+    /// The view, for paths through one.
+    view: RawHandle,
+    /// The pipeline stage, for what a barrier's `sync_before` must include.
+    sync: BarrierSync,
+}
+
+/// A write no barrier has covered yet.
+#[derive(Clone, Copy, Debug)]
+struct Write {
+    range: Range,
+    path: Path,
+    view: RawHandle,
+    sync: BarrierSync,
+    site: Site,
+}
+
+/// A list being executed: its origin, its semantics and the index of its next command.
+#[derive(Debug)]
+struct Frame {
+    origin: Origin,
+    semantics: Semantics,
+    next: u64,
+}
+
+/// The hazard tracker of a model whose device validates hazards.
+#[derive(Debug)]
+pub(super) struct Tracker {
+    device: Device,
+    writes: HashMap<Key, Vec<Write>>,
+    /// The lists being executed, outermost first; empty for direct calls.
+    lists: Vec<Frame>,
+    /// Direct commands applied so far.
+    direct: u64,
+    /// The semantics of the last direct command (the immediate context's).
+    direct_semantics: Semantics,
+    /// Top-level `execute_command_list`s begun so far.
+    executions: u32,
+    /// Inside a bundle call: its draws are named by the `draw_bundle` command.
+    in_bundle: bool,
+    /// The command being applied.
+    site: Site,
+    /// Scratch, kept for its capacity.
+    uses: Vec<Use>,
+    pieces: Vec<Range>,
+}
+
+impl Tracker {
+    pub(super) fn new(device: Device) -> Self {
+        Self {
+            device,
+            writes: HashMap::new(),
+            lists: Vec::new(),
+            direct: 0,
+            direct_semantics: Semantics::Fast,
+            executions: 0,
+            in_bundle: false,
+            site: Site {
+                origin: Origin::Direct,
+                command: 0,
+                method: "",
+                semantics: Semantics::Fast,
+                context: Semantics::Fast,
+                inner: 0,
+            },
+            uses: Vec::new(),
+            pieces: Vec::new(),
+        }
+    }
+
+    /// A list of `semantics` recorded by the context with serial `recorder` begins (nested in
+    /// the current one, if any).
+    pub(super) fn list_begin(&mut self, recorder: u32, semantics: Semantics) {
+        if let Some(outer) = self.lists.last_mut() {
+            // The outer list's execute_command_list command.
+            outer.next += 1;
+        }
+        let (execution, depth) = match self.lists.last() {
+            Some(Frame {
+                origin: Origin::List {
+                    execution, depth, ..
+                },
+                ..
+            }) => (*execution, depth + 1),
+            _ => {
+                self.executions += 1;
+                (self.executions, 0)
+            }
+        };
+        self.lists.push(Frame {
+            origin: Origin::List {
+                recorder,
+                execution,
+                depth,
+            },
+            semantics,
+            next: 0,
+        });
+    }
+
+    /// The current list ends.
+    pub(super) fn list_end(&mut self) {
+        self.lists.pop();
+    }
+
+    /// A bundle call begins (`true`: the `draw_bundle` command is the next command) or ends.
+    pub(super) fn bundle(&mut self, begins: bool) {
+        if begins {
+            let semantics = match self.lists.last() {
+                Some(frame) => frame.semantics,
+                None => self.direct_semantics,
+            };
+            self.next_command("draw_bundle", semantics);
+        }
+        self.in_bundle = begins;
+    }
+
+    fn next_command(&mut self, method: &'static str, semantics: Semantics) {
+        let (origin, command) = match self.lists.last_mut() {
+            Some(frame) => {
+                frame.next += 1;
+                (frame.origin, frame.next - 1)
+            }
+            None => {
+                self.direct += 1;
+                self.direct_semantics = semantics;
+                (Origin::Direct, self.direct - 1)
+            }
+        };
+        self.site = Site {
+            origin,
+            command,
+            method,
+            semantics,
+            context: semantics,
+            inner: 0,
+        };
+    }
+
+    /// A command is applied: counts it, and checks the uses of a copy or a clear.
+    pub(super) fn command(
+        &mut self,
+        command: &Command<'_>,
+        semantics: Semantics,
+        violations: &mut Vec<Error>,
+    ) {
+        if self.in_bundle {
+            // A bundle's commands are named by the draw_bundle call and their index in it.
+            self.site.semantics = semantics;
+            self.site.method = method(command);
+            self.site.inner += 1;
+        } else {
+            self.next_command(method(command), semantics);
+        }
+        let mut uses = std::mem::take(&mut self.uses);
+        uses.clear();
+        match *command {
+            Command::ClearRenderTargetView { view, .. } => self.view_use(
+                &mut uses,
+                &view,
+                Path::RenderTarget,
+                BarrierSync::RENDER_TARGET,
+            ),
+            Command::ClearDepthStencilView { view, .. } => self.view_use(
+                &mut uses,
+                &view,
+                Path::DepthStencil,
+                BarrierSync::DEPTH_STENCIL,
+            ),
+            Command::CopyResource {
+                destination,
+                source,
+            } => {
+                let whole = |r: recorder::command::BoundResource, path| Use {
+                    key: (r.resource, r.is_texture == 0),
+                    range: Range::ALL,
+                    path,
+                    view: RawHandle::NULL,
+                    sync: BarrierSync::COPY,
+                };
+                uses.push(whole(source, Path::CopySource));
+                uses.push(whole(destination, Path::CopyDest));
+            }
+            Command::UpdateSubresource { resource, .. } => uses.push(Use {
+                key: (resource.resource, resource.is_texture == 0),
+                range: Range::ALL,
+                path: Path::CopyDest,
+                view: RawHandle::NULL,
+                sync: BarrierSync::COPY,
+            }),
+            Command::CopyStructureCount {
+                destination, view, ..
+            } => {
+                self.view_use(&mut uses, &view, Path::HiddenCounter, BarrierSync::COPY);
+                uses.push(Use {
+                    key: (destination.buffer, true),
+                    range: Range::ALL,
+                    path: Path::CopyDest,
+                    view: RawHandle::NULL,
+                    sync: BarrierSync::COPY,
+                });
+            }
+            _ => {}
+        }
+        if !uses.is_empty() {
+            self.check(&uses, violations);
+        }
+        self.uses = uses;
+    }
+
+    /// A draw or dispatch ran: checks and notes its uses.
+    pub(super) fn draw(&mut self, record: &DrawRecord, violations: &mut Vec<Error>) {
+        let mut uses = std::mem::take(&mut self.uses);
+        uses.clear();
+        let buffer = |buffer: RawHandle, path| Use {
+            key: (buffer, true),
+            range: Range::ALL,
+            path,
+            view: RawHandle::NULL,
+            sync: BarrierSync::NONE,
+        };
+        if let DrawArgs::Indirect(args) = record.args {
+            uses.push(buffer(args.buffer, Path::IndirectArguments));
+        }
+        for stage in &record.stages {
+            let sync = match stage.stage {
+                Stage::Pixel => BarrierSync::PIXEL_SHADING,
+                Stage::Compute => BarrierSync::COMPUTE_SHADING,
+                _ => BarrierSync::VERTEX_SHADING,
+            };
+            for (_, b) in &stage.constant_buffers {
+                uses.push(buffer(b.buffer, Path::ConstantBuffer));
+            }
+            for (_, v) in &stage.shader_resources {
+                self.record_use(&mut uses, v, Path::ShaderResource, sync);
+            }
+            for (_, v) in &stage.unordered_access_views {
+                self.record_use(&mut uses, v, Path::Uav, sync);
+            }
+        }
+        if let Some(graphics) = &record.graphics {
+            uses.push(buffer(graphics.index_buffer.buffer, Path::IndexBuffer));
+            for (_, b) in &graphics.vertex_buffers {
+                uses.push(buffer(b.buffer, Path::VertexBuffer));
+            }
+            for v in &graphics.render_targets {
+                self.record_use(&mut uses, v, Path::RenderTarget, BarrierSync::RENDER_TARGET);
+            }
+            let ds = &graphics.depth_stencil;
+            self.record_use(
+                &mut uses,
+                ds,
+                Path::DepthStencil,
+                BarrierSync::DEPTH_STENCIL,
+            );
+        }
+        uses.retain(|u| !u.key.0.is_null());
+        self.check(&uses, violations);
+        self.uses = uses;
+    }
+
+    fn record_use(&self, uses: &mut Vec<Use>, view: &ViewRecord, path: Path, sync: BarrierSync) {
+        let bound = BoundView {
+            view: view.view,
+            resource: view.resource,
+            instance: view.instance,
+            min_lod: view.min_lod,
+            format: view.format,
+            flags: view.flags,
+            first_mip: 0,
+        };
+        self.view_use(uses, &bound, path, sync);
+    }
+
+    fn view_use(&self, uses: &mut Vec<Use>, view: &BoundView, path: Path, sync: BarrierSync) {
+        if view.resource.is_null() {
+            return;
+        }
+        let buffer = view.flags.has(ViewFlags::BUFFER);
+        let range = if buffer {
+            Range::ALL
+        } else {
+            self.view_range(path, view.view, view.resource)
+        };
+        uses.push(Use {
+            key: (view.resource, buffer),
+            range,
+            path,
+            view: view.view,
+            sync,
+        });
+    }
+
+    /// The mips and slices a texture view reaches (all, when the view is not known).
+    fn view_range(&self, path: Path, view: RawHandle, texture: RawHandle) -> Range {
+        let device = &self.device;
+        let info = match path.view_kind() {
+            Some(ObjectKind::RenderTargetView) => {
+                device.view_info(RenderTargetView::from_raw(view))
+            }
+            Some(ObjectKind::DepthStencilView) => {
+                device.view_info(DepthStencilView::from_raw(view))
+            }
+            Some(ObjectKind::UnorderedAccessView) => {
+                device.view_info(UnorderedAccessView::from_raw(view))
+            }
+            Some(ObjectKind::ShaderResourceView) => {
+                device.view_info(ShaderResourceView::from_raw(view))
+            }
+            _ => None,
+        };
+        let Some(info) = info else {
+            return Range::ALL;
+        };
+        // Clamped to the texture's own mips and slices, so that reports read as the user wrote.
+        let (mips, slices) = match self.device.texture_info(Texture::from_raw(texture)) {
+            Some(t) => (t.mip_levels.max(1), t.array_size.max(1)),
+            None => (u32::MAX, u32::MAX),
+        };
+        let span = |first: u32, count: u32, has: u32| {
+            let last = first.saturating_add(count.max(1) - 1).min(has - 1);
+            let first = first.min(last).min(u16::MAX as u32);
+            (first as u16, last.min(u16::MAX as u32) as u16)
+        };
+        Range {
+            mips: span(info.first_mip, info.mip_count, mips),
+            slices: span(info.first_slice, info.slice_count, slices),
+        }
+    }
+
+    /// Checks `uses`, all by the current call, against the pending writes, then notes its
+    /// writes.
+    fn check(&mut self, uses: &[Use], violations: &mut Vec<Error>) {
+        let site = self.site;
+        for u in uses {
+            let Some(writes) = self.writes.get_mut(&u.key) else {
+                continue;
+            };
+            let mut i = 0;
+            while i < writes.len() {
+                let w = writes[i];
+                let same_path = w.view == u.view
+                    && matches!(w.path, Path::RenderTarget | Path::DepthStencil)
+                    && w.path == u.path;
+                if w.site == site || !w.range.overlaps(&u.range) || same_path {
+                    i += 1;
+                    continue;
+                }
+                writes.swap_remove(i);
+                let legacy = Semantics::Legacy;
+                if w.site.semantics == legacy && site.semantics == legacy {
+                    // The driver's own response (R-ST-10): the write is flushed.
+                    continue;
+                }
+                violations.push(report(&self.device, u, &w, site));
+            }
+        }
+        for u in uses.iter().filter(|u| u.path.writes()) {
+            let writes = self.writes.entry(u.key).or_default();
+            // The new write supersedes what it overlaps (anything else was reported above).
+            let mut pieces = std::mem::take(&mut self.pieces);
+            let mut i = 0;
+            while i < writes.len() {
+                if writes[i].site != site && writes[i].range.overlaps(&u.range) {
+                    let old = writes.swap_remove(i);
+                    pieces.clear();
+                    old.range.minus(&u.range, &mut pieces);
+                    writes.extend(pieces.iter().map(|&range| Write { range, ..old }));
+                } else {
+                    i += 1;
+                }
+            }
+            self.pieces = pieces;
+            writes.push(Write {
+                range: u.range,
+                path: u.path,
+                view: u.view,
+                sync: u.sync,
+                site,
+            });
+        }
+    }
+
+    /// Takes out of the pending writes of `key` (every resource for `None`) what `covers`
+    /// says, in `range`.
+    fn cover(&mut self, key: Option<Key>, range: Range, covers: impl Fn(&Write) -> bool) {
+        let mut pieces = std::mem::take(&mut self.pieces);
+        let mut one = |writes: &mut Vec<Write>| {
+            let mut i = 0;
+            while i < writes.len() {
+                let w = writes[i];
+                if covers(&w) && w.range.overlaps(&range) {
+                    // What is left lies outside `range`: looked at again at the end, and kept.
+                    writes.swap_remove(i);
+                    pieces.clear();
+                    w.range.minus(&range, &mut pieces);
+                    writes.extend(pieces.iter().map(|&range| Write { range, ..w }));
+                } else {
+                    i += 1;
+                }
+            }
+        };
+        match key {
+            Some(key) => {
+                if let Some(writes) = self.writes.get_mut(&key) {
+                    one(writes);
+                }
+            }
+            None => self.writes.values_mut().for_each(&mut one),
+        }
+        self.writes.retain(|_, w| !w.is_empty());
+        self.pieces = pieces;
+    }
+
+    /// An enhanced barrier ran.
+    pub(super) fn barrier(&mut self, barrier: &BarrierRecord) {
+        let (sync, access) = (barrier.sync_before, barrier.access_before);
+        let covers = move |w: &Write| sync_covers(sync, w.sync) && access_covers(access, w.path);
+        match barrier.kind() {
+            BarrierKind::Global => self.cover(None, Range::ALL, covers),
+            BarrierKind::Buffer | BarrierKind::Texture => {
+                let Some(resource) = barrier.resource() else {
+                    return;
+                };
+                let key = (resource.handle, resource.kind == ObjectKind::Buffer);
+                let range = if key.1 {
+                    Range::ALL
+                } else {
+                    let s = barrier.subresources;
+                    Range {
+                        mips: (s.mips.first, s.mips.last),
+                        slices: (s.array.first, s.array.last),
+                    }
+                };
+                self.cover(Some(key), range, covers);
+            }
+        }
+    }
+
+    /// A legacy resource barrier ran.
+    pub(super) fn resource_barrier(&mut self, barrier: &ResourceBarrierRecord) {
+        let key = |r: recorder::NamedResource| (r.handle, r.kind == ObjectKind::Buffer);
+        match barrier.kind() {
+            ResourceBarrierKind::Transition => {
+                let Some(resource) = barrier.resource() else {
+                    return;
+                };
+                if barrier.split() == SplitHalf::End {
+                    return;
+                }
+                let key = key(resource);
+                let range = match barrier.subresource() {
+                    Some(index) if !key.1 => self.subresource_range(key.0, index),
+                    _ => Range::ALL,
+                };
+                self.cover(Some(key), range, |_| true);
+            }
+            ResourceBarrierKind::Uav => {
+                let uav = |w: &Write| w.path == Path::Uav;
+                self.cover(barrier.resource().map(key), Range::ALL, uav);
+            }
+            ResourceBarrierKind::Aliasing => match (barrier.resource(), barrier.other()) {
+                (None, _) | (_, None) => self.cover(None, Range::ALL, |_| true),
+                (Some(before), Some(after)) => {
+                    self.cover(Some(key(before)), Range::ALL, |_| true);
+                    self.cover(Some(key(after)), Range::ALL, |_| true);
+                }
+            },
+        }
+    }
+
+    /// The mip and slice of subresource `index` of `texture` (`D3D12CalcSubresource` order).
+    fn subresource_range(&self, texture: RawHandle, index: u32) -> Range {
+        let Some(info) = self.device.texture_info(Texture::from_raw(texture)) else {
+            return Range::ALL;
+        };
+        let mips = info.mip_levels.max(1);
+        let slices = info.array_size.max(1);
+        let mip = (index % mips).min(u16::MAX as u32) as u16;
+        let slice = ((index / mips) % slices).min(u16::MAX as u32) as u16;
+        Range {
+            mips: (mip, mip),
+            slices: (slice, slice),
+        }
+    }
+}
+
+/// Whether a barrier waiting for `before` waits for work of stage `stage` (D3D12's groups).
+fn sync_covers(before: BarrierSync, stage: BarrierSync) -> bool {
+    if before.contains(BarrierSync::ALL) || (!stage.is_empty() && before.contains(stage)) {
+        return true;
+    }
+    let draw = BarrierSync::INDEX_INPUT
+        | BarrierSync::VERTEX_SHADING
+        | BarrierSync::PIXEL_SHADING
+        | BarrierSync::DEPTH_STENCIL
+        | BarrierSync::RENDER_TARGET;
+    let shading =
+        BarrierSync::VERTEX_SHADING | BarrierSync::PIXEL_SHADING | BarrierSync::COMPUTE_SHADING;
+    let non_pixel = BarrierSync::VERTEX_SHADING | BarrierSync::COMPUTE_SHADING;
+    (before.contains(BarrierSync::DRAW) && draw.contains(stage))
+        || (before.contains(BarrierSync::ALL_SHADING) && shading.contains(stage))
+        || (before.contains(BarrierSync::NON_PIXEL_SHADING) && non_pixel.contains(stage))
+}
+
+/// Whether `before` includes the access of a write through `path` (`common`: any access).
+fn access_covers(before: BarrierAccess, path: Path) -> bool {
+    before == BarrierAccess::COMMON || before.contains(path.access())
+}
+
+/// The method of the call that recorded `command`.
+fn method(command: &Command<'_>) -> &'static str {
+    match command {
+        Command::Draw(_) => "draw",
+        Command::DrawIndexed(_) => "draw_indexed",
+        Command::DrawInstanced(_) => "draw_instanced",
+        Command::DrawIndexedInstanced(_) => "draw_indexed_instanced",
+        Command::DrawAuto => "draw_auto",
+        Command::DrawInstancedIndirect(_) => "draw_instanced_indirect",
+        Command::DrawIndexedInstancedIndirect(_) => "draw_indexed_instanced_indirect",
+        Command::Dispatch(_) => "dispatch",
+        Command::DispatchIndirect(_) => "dispatch_indirect",
+        Command::ClearRenderTargetView { .. } => "clear_render_target_view",
+        Command::ClearDepthStencilView { .. } => "clear_depth_stencil_view",
+        Command::CopyResource { .. } => "copy_resource",
+        Command::UpdateSubresource { .. } => "update_subresource",
+        Command::CopyStructureCount { .. } => "copy_structure_count",
+        Command::Barrier { .. } => "barrier",
+        Command::ResourceBarrier { .. } => "resource_barrier",
+        Command::ExecuteCommandList { .. } => "execute_command_list",
+        Command::DrawBundle { .. } => "draw_bundle",
+        _ => "a binding call",
+    }
+}
+
+/// The report of `u`, by the call at `site`, of what `w` wrote.
+#[cold]
+fn report(device: &Device, u: &Use, w: &Write, site: Site) -> Error {
+    let kind = if u.key.1 {
+        ObjectKind::Buffer
+    } else {
+        ObjectKind::Texture
+    };
+    let range = if u.key.1 {
+        String::new()
+    } else {
+        let r = Range {
+            mips: (
+                u.range.mips.0.max(w.range.mips.0),
+                u.range.mips.1.min(w.range.mips.1),
+            ),
+            slices: (
+                u.range.slices.0.max(w.range.slices.0),
+                u.range.slices.1.min(w.range.slices.1),
+            ),
+        };
+        format!(" ({})", range_words(r))
+    };
+    let mut second_call = describe(device, &site, u.path, u.view);
+    second_call.push_str(&range);
+    Error::Hazard {
+        first_call: describe(device, &w.site, w.path, w.view),
+        second_call,
+        object: device.object_name(kind, u.key.0),
+    }
+}
+
+fn range_words(r: Range) -> String {
+    let span = |(a, b): (u16, u16)| match (a, b) {
+        (0, u16::MAX) => "all".to_string(),
+        (a, u16::MAX) => format!("{a} and up"),
+        (a, b) if a == b => a.to_string(),
+        (a, b) => format!("{a}..={b}"),
+    };
+    format!("mips {}, slices {}", span(r.mips), span(r.slices))
+}
+
+/// "draw (command 3 of the fast command list recorded by context #2, run by
+/// execute_command_list #1), writing it through render-target view 'rt_rtv'".
+fn describe(device: &Device, site: &Site, path: Path, view: RawHandle) -> String {
+    let mut text = String::from(site.method);
+    if site.inner > 0 {
+        let _ = write!(
+            text,
+            " (command {} of the bundle called by draw_bundle",
+            site.inner - 1
+        );
+    }
+    let semantics = site.context.name();
+    let _ = match site.origin {
+        Origin::Direct => write!(
+            text,
+            " (direct call {} of the {semantics} immediate context)",
+            site.command
+        ),
+        Origin::List {
+            recorder,
+            execution,
+            depth,
+        } => {
+            let nested = if depth > 0 { ", nested" } else { "" };
+            write!(
+                text,
+                " (command {} of the {semantics} command list recorded by context #{recorder}{nested}, run by execute_command_list #{execution})",
+                site.command
+            )
+        }
+    };
+    if site.inner > 0 {
+        text.push(')');
+    }
+    let _ = write!(text, ", {}", path.words());
+    if let Some(kind) = path.view_kind() {
+        if !view.is_null() {
+            let _ = write!(text, " {}", device.object_name(kind, view));
+        }
+    }
+    text
+}
+
+impl super::GpuModel {
+    /// Under hazard validation, `barriers` ran (one `barrier` call): what they cover is no
+    /// longer pending. Called by `GpuModel::barrier` once the barriers are accepted.
+    pub(super) fn hazards_barrier(&mut self, barriers: &[BarrierRecord]) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            barriers.iter().for_each(|b| hazards.barrier(b));
+        }
+    }
+
+    /// Under hazard validation, legacy `barriers` ran (one `resource_barrier` call).
+    pub(super) fn hazards_resource_barrier(&mut self, barriers: &[ResourceBarrierRecord]) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            barriers.iter().for_each(|b| hazards.resource_barrier(b));
+        }
+    }
+}
