@@ -42,6 +42,7 @@ mod barrier;
 pub use barrier::TextureState;
 mod bundle_call;
 mod hazard;
+mod placed;
 mod state;
 mod validate;
 
@@ -88,6 +89,8 @@ pub struct GpuModel {
     /// violations found so far, for the immediate context to report.
     validator: Option<Device>,
     violations: Vec<Error>,
+    /// Which aliased placed resource is active (`gpu/placed.rs`, R-BAR-7).
+    placed: placed::Placed,
 }
 
 impl GpuModel {

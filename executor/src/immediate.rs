@@ -202,6 +202,7 @@ impl ImmediateContext {
     pub fn new(device: &Device) -> Result<Self, Error> {
         let validating = device.desc().validation != Validation::Off;
         let mut gpu = GpuModel::new();
+        gpu.track_placed_resources(Some(device.clone()));
         if validating {
             gpu.set_validation(Some(device.clone()));
         }

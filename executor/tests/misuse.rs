@@ -57,6 +57,7 @@ impl Objects {
                 usage,
                 bind,
                 uav_flag: UavFlag::None,
+                placement: None,
             };
             created(name, device.create_buffer(&desc))
         };

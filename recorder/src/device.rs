@@ -79,6 +79,9 @@ pub(crate) struct DeviceShared {
     /// the entry holds one reference). Lists call bundles by handle: a fast list takes no
     /// reference and a released bundle is found stale at execution (R-OBJ-3, R-OBJ-4).
     pub(crate) bundles: ObjectTable<BUNDLE_WORDS>,
+    /// Heaps (R-BAR-7): their size. A placed resource holds one reference on its heap for its
+    /// whole life, as a view on its resource (R-OBJ-4).
+    pub(crate) heaps: ObjectTable<HEAP_WORDS>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
@@ -154,6 +157,10 @@ macro_rules! with_table {
             }
             ObjectKind::Bundle => {
                 let $table = &$shared.bundles;
+                $body
+            }
+            ObjectKind::Heap => {
+                let $table = &$shared.heaps;
                 $body
             }
         }
@@ -276,6 +283,13 @@ impl DeviceShared {
                     self.release(ObjectKind::Texture, RawHandle::from_bits(words[2 + 2 * i]));
                 }
             }
+            ObjectKind::Buffer | ObjectKind::Texture => {
+                // A placed resource's reference on its heap (R-BAR-7).
+                let heap = placed_heap(kind, words);
+                if !heap.is_null() {
+                    self.unretain(ObjectKind::Heap, heap);
+                }
+            }
             ObjectKind::Bundle => {
                 // SAFETY: `register_bundle` gave the entry one reference as this address, and
                 // an entry is destroyed once.
@@ -364,6 +378,7 @@ impl Device {
                 queries: ObjectTable::new(base),
                 swap_chains: ObjectTable::new(base),
                 bundles: ObjectTable::new(base),
+                heaps: ObjectTable::new(base),
                 pool,
                 live_contexts: AtomicU32::new(0),
                 immediate_taken: AtomicBool::new(false),
@@ -436,6 +451,37 @@ impl Device {
             .get(buffer.0, true)
             .ok()
             .map(|live| BufferInfo::unpack(live.words))
+    }
+
+    /// A heap's size in bytes (R-BAR-7); `None` once it is destroyed. A released heap that
+    /// placed resources still hold answers.
+    pub fn heap_size(&self, heap: Heap) -> Option<u64> {
+        self.shared
+            .heaps
+            .get(heap.0, true)
+            .ok()
+            .map(|live| live.words[0])
+    }
+
+    /// The heap and the bytes `start..end` of it that `resource` takes, for a placed buffer or
+    /// texture (R-BAR-7); `None` for a committed resource or one destroyed. Two placed
+    /// resources alias each other when their heaps are the same and their ranges overlap.
+    pub fn placed_range(&self, resource: Resource) -> Option<(Heap, u64, u64)> {
+        let (placement, size) = match resource {
+            Resource::Buffer(b) => {
+                let info = self.buffer_info(b)?;
+                (info.placement?, info.size as u64)
+            }
+            Resource::Texture(t) => {
+                let info = self.texture_info(t)?;
+                (info.placement?, info.byte_size())
+            }
+        };
+        Some((
+            placement.heap,
+            placement.offset,
+            placement.offset.saturating_add(size),
+        ))
     }
 
     /// A texture's properties from its creation; `None` once it is destroyed. A released texture

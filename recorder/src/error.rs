@@ -763,6 +763,16 @@ pub enum DescProblem {
         /// The sample count asked for.
         count: u32,
     },
+    /// A placed resource past the end of its heap (R-BAR-7).
+    #[error("{size} bytes at offset {offset} do not fit the heap's {heap_size} bytes (R-BAR-7)")]
+    DoesNotFitHeap {
+        /// The placement's offset.
+        offset: u64,
+        /// The resource's size in bytes (a texture's as `TextureInfo::byte_size` defines it).
+        size: u64,
+        /// The heap's size.
+        heap_size: u64,
+    },
     /// Append or counter flags on a buffer without `UNORDERED_ACCESS` (R-OBJ-2).
     #[error("append/counter flags need the unordered_access bind flag (R-OBJ-2)")]
     CounterWithoutUnorderedAccess,

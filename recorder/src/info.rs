@@ -8,8 +8,38 @@ use crate::handle::*;
 use crate::limits::MAX_BACK_BUFFERS;
 
 // Descriptor words per kind (see `table.rs`).
-pub(crate) const BUFFER_WORDS: usize = 1;
-pub(crate) const TEXTURE_WORDS: usize = 4;
+pub(crate) const BUFFER_WORDS: usize = 3;
+pub(crate) const TEXTURE_WORDS: usize = 6;
+/// A heap's one word: its size in bytes.
+pub(crate) const HEAP_WORDS: usize = 1;
+
+/// A placement as two descriptor words (the heap's handle, the offset); the null handle for a
+/// committed resource (R-BAR-7).
+fn pack_placement(placement: Option<Placement>) -> [u64; 2] {
+    match placement {
+        Some(p) => [p.heap.raw().to_bits(), p.offset],
+        None => [RawHandle::NULL.to_bits(), 0],
+    }
+}
+
+fn unpack_placement(heap: u64, offset: u64) -> Option<Placement> {
+    let heap = RawHandle::from_bits(heap);
+    (!heap.is_null()).then_some(Placement {
+        heap: Heap(heap),
+        offset,
+    })
+}
+
+/// The heap word of a destroyed buffer's or texture's descriptor (`device.rs` drops the
+/// resource's reference on its heap): the null handle for a committed resource.
+pub(crate) fn placed_heap(kind: ObjectKind, words: &[u64]) -> RawHandle {
+    let word = match kind {
+        ObjectKind::Buffer => words.get(1),
+        ObjectKind::Texture => words.get(4),
+        _ => None,
+    };
+    word.map_or(RawHandle::NULL, |w| RawHandle::from_bits(*w))
+}
 pub(crate) const VIEW_WORDS: usize = 3;
 pub(crate) const SHADER_WORDS: usize = 4;
 pub(crate) const SWAP_CHAIN_WORDS: usize = 2 + 2 * MAX_BACK_BUFFERS as usize;
@@ -30,14 +60,21 @@ pub struct BufferInfo {
     pub bind: BindFlags,
     /// The hidden-counter flavour of its UAVs.
     pub uav_flag: UavFlag,
+    /// Its heap and offset, for a placed buffer (R-BAR-7).
+    pub placement: Option<Placement>,
 }
 
 impl BufferInfo {
     pub(crate) fn pack(self) -> [u64; BUFFER_WORDS] {
-        [self.size as u64
-            | (self.usage as u64) << 32
-            | (self.bind.bits() as u64) << 40
-            | (self.uav_flag as u64) << 48]
+        let [heap, offset] = pack_placement(self.placement);
+        [
+            self.size as u64
+                | (self.usage as u64) << 32
+                | (self.bind.bits() as u64) << 40
+                | (self.uav_flag as u64) << 48,
+            heap,
+            offset,
+        ]
     }
     pub(crate) fn unpack(w: [u64; BUFFER_WORDS]) -> Self {
         Self {
@@ -49,6 +86,7 @@ impl BufferInfo {
                 2 => UavFlag::Counter,
                 _ => UavFlag::None,
             },
+            placement: unpack_placement(w[1], w[2]),
         }
     }
 }
@@ -78,6 +116,8 @@ pub struct TextureInfo {
     pub dcc: bool,
     /// The swap chain and index, for a back buffer.
     pub back_buffer: Option<(SwapChain, u32)>,
+    /// Its heap and offset, for a placed texture (R-BAR-7).
+    pub placement: Option<Placement>,
 }
 
 impl TextureInfo {
@@ -88,6 +128,7 @@ impl TextureInfo {
         let (chain, index) = self
             .back_buffer
             .map_or((RawHandle::NULL, 0), |(c, i)| (c.0, i));
+        let [heap, offset] = pack_placement(self.placement);
         [
             self.format as u64
                 | (self.bind.bits() as u64) << 16
@@ -98,6 +139,8 @@ impl TextureInfo {
             self.width as u64 | (self.height as u64) << 32,
             chain.to_bits(),
             index as u64,
+            heap,
+            offset,
         ]
     }
     pub(crate) fn unpack(w: [u64; TEXTURE_WORDS]) -> Self {
@@ -115,7 +158,32 @@ impl TextureInfo {
             width: w[1] as u32,
             height: (w[1] >> 32) as u32,
             back_buffer: (!chain.is_null()).then_some((SwapChain(chain), index)),
+            placement: unpack_placement(w[4], w[5]),
         }
+    }
+    /// The bytes the texture takes in a heap (R-BAR-7), as this model defines them: for every
+    /// mip level `m`, `max(1, width >> m) x max(1, height >> m)` texels (for the block-compressed
+    /// `bc*` formats, 4x4 blocks, rounded up) of the format's bytes per element, times the sample
+    /// count and the array size. No row pitch, tiling or alignment padding: the model has no
+    /// memory layout to follow; sizes only decide whether a placed texture fits its heap and
+    /// which placed resources overlap.
+    pub fn byte_size(&self) -> u64 {
+        let block = if self.format.name().starts_with("bc") {
+            4
+        } else {
+            1
+        };
+        let element = self.format.bytes_per_element().max(1) as u64;
+        let per_slice: u64 = (0..self.mip_levels.min(32))
+            .map(|m| {
+                let w = (self.width >> m).max(1) as u64;
+                let h = (self.height >> m).max(1) as u64;
+                w.div_ceil(block) * h.div_ceil(block) * element
+            })
+            .sum();
+        per_slice
+            .saturating_mul(self.sample_count.max(1) as u64)
+            .saturating_mul(self.array_size.max(1) as u64)
     }
     /// A compressible render target or depth stencil: reading it needs decompression (R-SP-2).
     pub fn is_compressible_target(&self) -> bool {

@@ -151,6 +151,7 @@ fn r_obj_2_buffer_properties_round_trip() {
                     usage,
                     bind: *bind,
                     uav_flag: UavFlag::None,
+                    placement: None,
                 })
                 .unwrap();
             assert_eq!(
@@ -159,7 +160,8 @@ fn r_obj_2_buffer_properties_round_trip() {
                     size,
                     usage,
                     bind: *bind,
-                    uav_flag: UavFlag::None
+                    uav_flag: UavFlag::None,
+                    placement: None,
                 })
             );
         }
@@ -172,6 +174,7 @@ fn r_obj_2_buffer_properties_round_trip() {
                 usage: Usage::Default,
                 bind: BindFlags::UNORDERED_ACCESS | BindFlags::SHADER_RESOURCE,
                 uav_flag: flag,
+                placement: None,
             })
             .unwrap();
         assert_eq!(device.buffer_info(buffer).unwrap().uav_flag, flag);
@@ -262,6 +265,7 @@ fn r_obj_2_texture_properties_round_trip_with_compressible_defaults() {
             compressible: asked,
             texture_compatible: i % 2 == 1,
             dcc: i % 3 == 1,
+            placement: None,
         };
         let texture = device.create_texture(&desc).unwrap();
         let info = device.texture_info(texture).unwrap();

@@ -55,6 +55,7 @@ fn recording_cases() -> Vec<RecordCase> {
                     usage: Usage::Default,
                     bind: BindFlags::NONE,
                     uav_flag: UavFlag::None,
+                    placement: None,
                 })
                 .expect("small buffer");
             c.copy_resource(f.copy_a, small)
@@ -189,6 +190,7 @@ fn r_obj_2_every_creation_refusal_cites_its_requirement() {
         usage: Usage::Default,
         bind,
         uav_flag,
+        placement: None,
     };
     let cases: Vec<(&str, &str, Option<Error>)> = vec![
         (

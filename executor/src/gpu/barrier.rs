@@ -33,6 +33,7 @@ impl GpuModel {
     /// Executes one `barrier` call's barriers, in order.
     pub(super) fn barrier(&mut self, _semantics: Semantics, barriers: &[BarrierRecord]) {
         self.counters.barriers += barriers.len() as u64;
+        self.placed_barriers(barriers);
     }
 
     /// Executes one `resource_barrier` call's legacy barriers, in order.
@@ -42,5 +43,6 @@ impl GpuModel {
         barriers: &[ResourceBarrierRecord],
     ) {
         self.counters.barriers += barriers.len() as u64;
+        self.placed_resource_barriers(barriers);
     }
 }

@@ -52,6 +52,7 @@ pub(crate) fn create(
                     usage: *usage,
                     bind: *bind,
                     uav_flag: *uav_flag,
+                    placement: None,
                 })
                 .map(Handle::raw),
         ),
@@ -81,6 +82,7 @@ pub(crate) fn create(
                     texture_compatible: *texture_compatible,
                     // `dcc=` comes with the barrier syntax (TRACE.md, not built yet).
                     dcc: false,
+                    placement: None,
                 })
                 .map(Handle::raw),
         ),

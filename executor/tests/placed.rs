@@ -1,0 +1,331 @@
+//! Heaps, placed resources, aliasing activation and region copies (SPEC R-BAR-7, R-BAR-1's
+//! "activating one placed resource deactivates the others that overlap it").
+
+use executor::ImmediateContext;
+use recorder::DeviceContext;
+use recorder::*;
+
+fn fast_device() -> Device {
+    Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..DeviceDesc::default()
+    })
+}
+
+fn heap(device: &Device, name: &str, size: u64) -> Heap {
+    device
+        .create_heap(&HeapDesc { name, size })
+        .unwrap_or_else(|e| panic!("create_heap {name}: {e}"))
+}
+
+/// A 64x64 `r8g8b8a8_unorm` render target (16384 bytes), placed at `offset` of `heap`.
+fn placed_texture(device: &Device, name: &str, heap: Heap, offset: u64) -> Texture {
+    device
+        .create_texture(&TextureDesc {
+            name,
+            width: 64,
+            height: 64,
+            bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+            placement: Some(Placement { heap, offset }),
+            ..TextureDesc::default()
+        })
+        .unwrap_or_else(|e| panic!("create_texture {name}: {e}"))
+}
+
+fn placed_buffer(device: &Device, name: &str, heap: Heap, offset: u64, size: u32) -> Buffer {
+    device
+        .create_buffer(&BufferDesc {
+            name,
+            size,
+            bind: BindFlags::SHADER_RESOURCE,
+            placement: Some(Placement { heap, offset }),
+            ..BufferDesc::default()
+        })
+        .unwrap_or_else(|e| panic!("create_buffer {name}: {e}"))
+}
+
+/// The seed's activation barrier of `texture` (R-BAR-7): from `undefined` with `no_access`.
+fn activate(texture: Texture, discard: bool) -> TextureBarrier {
+    TextureBarrier {
+        sync_before: BarrierSync::RENDER_TARGET,
+        sync_after: BarrierSync::COPY,
+        access_before: BarrierAccess::NO_ACCESS,
+        access_after: BarrierAccess::COPY_SOURCE,
+        layout_before: BarrierLayout::Undefined,
+        layout_after: BarrierLayout::CopySource,
+        resource: texture.into(),
+        subresources: BarrierSubresources {
+            mips: Span::new(0, 0),
+            array: Span::new(0, 0),
+            planes: Span::ALL,
+        },
+        discard,
+    }
+}
+
+/// R-BAR-7: a heap is an object of its own; placed resources say where they are, and the
+/// device answers with their byte ranges; a texture's size is defined from its shape.
+#[test]
+fn r_bar_7_placed_resources_know_their_heap_and_range() {
+    let device = fast_device();
+    let h = heap(&device, "h", 1 << 20);
+    assert_eq!(device.heap_size(h), Some(1 << 20));
+    assert_eq!(device.name_of(h).as_deref(), Some("h"));
+    let tex = placed_texture(&device, "t", h, 4096);
+    let buf = placed_buffer(&device, "b", h, 0, 256);
+    let info = device.texture_info(tex).expect("texture info");
+    assert_eq!(
+        info.placement,
+        Some(Placement {
+            heap: h,
+            offset: 4096
+        })
+    );
+    assert_eq!(info.byte_size(), 64 * 64 * 4);
+    assert_eq!(
+        device.placed_range(tex.into()),
+        Some((h, 4096, 4096 + 64 * 64 * 4))
+    );
+    assert_eq!(device.placed_range(buf.into()), Some((h, 0, 256)));
+    let committed = device
+        .create_buffer(&BufferDesc {
+            name: "c",
+            size: 64,
+            ..BufferDesc::default()
+        })
+        .expect("committed");
+    assert_eq!(
+        device.buffer_info(committed).and_then(|i| i.placement),
+        None
+    );
+    assert_eq!(device.placed_range(committed.into()), None);
+    // Mips, array slices, samples and block-compressed formats count as documented.
+    let shape = TextureInfo {
+        format: Format::Bc1Unorm,
+        width: 10,
+        height: 6,
+        mip_levels: 2,
+        array_size: 3,
+        sample_count: 1,
+        ..info
+    };
+    // Mip 0: 3x2 blocks, mip 1 (5x3): 2x1 blocks; 8 bytes a block; 3 slices.
+    assert_eq!(shape.byte_size(), (6 + 2) * 8 * 3);
+}
+
+/// R-BAR-7: a placed resource past the end of its heap, or in a heap the application released,
+/// is refused with a clear error naming the call, the resource and the sizes.
+#[test]
+fn r_bar_7_a_placed_resource_must_fit_a_live_heap() {
+    let device = fast_device();
+    let h = heap(&device, "small", 16384);
+    let err = device
+        .create_texture(&TextureDesc {
+            name: "big",
+            width: 64,
+            height: 65,
+            placement: Some(Placement { heap: h, offset: 0 }),
+            ..TextureDesc::default()
+        })
+        .expect_err("too big");
+    assert!(
+        matches!(
+            err,
+            Error::InvalidDesc {
+                call: "create_texture",
+                problem: DescProblem::DoesNotFitHeap {
+                    offset: 0,
+                    size: 16640,
+                    heap_size: 16384
+                },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    let text = err.to_string();
+    assert!(
+        text.contains("texture 'big'") && text.contains("R-BAR-7"),
+        "{text}"
+    );
+    let err = device
+        .create_buffer(&BufferDesc {
+            name: "past_end",
+            size: 16,
+            placement: Some(Placement {
+                heap: h,
+                offset: u64::MAX - 4,
+            }),
+            ..BufferDesc::default()
+        })
+        .expect_err("offset overflows");
+    assert!(matches!(
+        err,
+        Error::InvalidDesc {
+            call: "create_buffer",
+            problem: DescProblem::DoesNotFitHeap { .. },
+            ..
+        }
+    ));
+    // Exactly the heap's size fits.
+    placed_texture(&device, "exact", h, 0);
+    let err = device
+        .create_heap(&HeapDesc {
+            name: "empty",
+            size: 0,
+        })
+        .expect_err("zero size");
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+
+    device.release(h);
+    let err = device
+        .create_buffer(&BufferDesc {
+            name: "late",
+            size: 16,
+            placement: Some(Placement { heap: h, offset: 0 }),
+            ..BufferDesc::default()
+        })
+        .expect_err("released heap");
+    assert_eq!(err.kind(), ErrorKind::ReleasedObject, "{err}");
+    assert!(err.to_string().contains("heap 'small'"), "{err}");
+}
+
+/// R-BAR-7 with R-OBJ-4: a placed resource keeps its heap alive; the heap goes with its last
+/// resource.
+#[test]
+fn r_bar_7_a_placed_resource_keeps_its_heap_alive() {
+    let device = fast_device();
+    let h = heap(&device, "h", 1 << 16);
+    let buf = placed_buffer(&device, "b", h, 0, 256);
+    device.release(h);
+    assert_eq!(device.heap_size(h), Some(1 << 16), "held by its buffer");
+    device.release(buf);
+    device.process_deferred_releases();
+    assert!(!device.is_alive(buf));
+    device.process_deferred_releases();
+    assert!(!device.is_alive(h), "the heap goes with its last resource");
+    assert_eq!(device.live_objects(ObjectKind::Heap), 0);
+}
+
+/// R-BAR-7, R-BAR-1, the seed's example: `pTex0` and `pTex1` alias in one heap; the barrier that
+/// takes `pTex1` from `undefined` / `no_access` activates it and deactivates `pTex0`; a legacy
+/// aliasing barrier takes the memory back. Before any activation both are active (the choice
+/// `gpu/placed.rs` documents); resources elsewhere in the heap are untouched.
+#[test]
+fn r_bar_7_activating_an_alias_deactivates_the_overlapping_ones() {
+    let device = fast_device();
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 8192); // overlaps the second half of pTex0
+    let apart = placed_texture(&device, "apart", h, 32768);
+    let buf = placed_buffer(&device, "buf", h, 16384, 1024); // overlaps pTex1 only
+    for r in [Resource::from(tex0), tex1.into(), apart.into(), buf.into()] {
+        assert!(imm.gpu().is_active(r), "{r:?} before any activation");
+    }
+    let transition = TextureBarrier {
+        sync_before: BarrierSync::RENDER_TARGET,
+        sync_after: BarrierSync::COPY,
+        access_before: BarrierAccess::RENDER_TARGET,
+        access_after: BarrierAccess::COPY_SOURCE,
+        layout_before: BarrierLayout::RenderTarget,
+        layout_after: BarrierLayout::DirectQueueCopySource,
+        resource: tex0.into(),
+        subresources: BarrierSubresources {
+            mips: Span::new(0, 0),
+            array: Span::new(0, 0),
+            planes: Span::ALL,
+        },
+        discard: false,
+    };
+    imm.barrier(&[BarrierGroup::Texture(&[transition, activate(tex1, false)])]);
+    let gpu = imm.gpu();
+    assert!(gpu.is_active(tex1.into()));
+    assert!(
+        !gpu.is_active(tex0.into()),
+        "pTex0 is pTex1's deactivated alias"
+    );
+    assert_eq!(gpu.deactivated_by(tex0.into()), Some(tex1.into()));
+    assert!(!gpu.is_active(buf.into()));
+    assert!(gpu.is_active(apart.into()), "no overlap, no change");
+    assert_eq!(gpu.deactivated_by(apart.into()), None);
+
+    // A barrier that does not start from undefined / no_access activates nothing.
+    imm.barrier(&[BarrierGroup::Texture(&[TextureBarrier {
+        resource: tex0.into(),
+        ..transition
+    }])]);
+    assert!(!imm.gpu().is_active(tex0.into()));
+
+    // Legacy: pTex1's memory becomes pTex0's.
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(tex1.into()),
+        after: Some(tex0.into()),
+    }]);
+    let gpu = imm.gpu();
+    assert!(gpu.is_active(tex0.into()));
+    assert!(!gpu.is_active(tex1.into()));
+    assert_eq!(gpu.deactivated_by(tex1.into()), Some(tex0.into()));
+    assert!(
+        !gpu.is_active(buf.into()),
+        "still pTex1's bytes' earlier owner"
+    );
+
+    // A buffer is activated by a buffer barrier from no_access; only the overlapped texture
+    // goes.
+    imm.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
+        sync_before: BarrierSync::NONE,
+        sync_after: BarrierSync::COPY,
+        access_before: BarrierAccess::NO_ACCESS,
+        access_after: BarrierAccess::COPY_DEST,
+        resource: buf.into(),
+        offset: 0,
+        size: BufferBarrier::WHOLE,
+    }])]);
+    let gpu = imm.gpu();
+    assert!(gpu.is_active(buf.into()));
+    assert!(
+        gpu.is_active(tex0.into()),
+        "bytes 0..16384 do not reach the buffer"
+    );
+    assert!(!gpu.is_active(tex1.into()));
+
+    // A legacy aliasing barrier with only `before` deactivates it by name.
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(apart.into()),
+        after: None,
+    }]);
+    assert_eq!(imm.gpu().deactivated_by(apart.into()), Some(apart.into()));
+    assert_eq!(imm.last_refusal(), None);
+}
+
+/// R-BAR-7 across lists (R-BAR-5): the activation recorded in a deferred list takes effect when
+/// the list executes, not when it is recorded, and a resource placed later over activated bytes
+/// needs its own activation.
+#[test]
+fn r_bar_7_activation_in_a_list_happens_at_its_execution() {
+    let device = fast_device();
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 0);
+    let mut context = device
+        .create_deferred_context(&DeferredContextDesc {
+            semantics: Semantics::Fast,
+            ..DeferredContextDesc::default()
+        })
+        .expect("context");
+    context.barrier(&[BarrierGroup::Texture(&[activate(tex1, true)])]);
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .expect("list");
+    assert!(imm.gpu().is_active(tex0.into()), "recorded, not executed");
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("execute");
+    assert!(!imm.gpu().is_active(tex0.into()));
+    assert!(imm.gpu().is_active(tex1.into()));
+    let late = placed_texture(&device, "late", h, 4096);
+    assert!(!imm.gpu().is_active(late.into()));
+    assert_eq!(imm.gpu().deactivated_by(late.into()), Some(tex1.into()));
+}
