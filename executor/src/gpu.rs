@@ -513,6 +513,16 @@ impl GpuModel {
                     self.validate_copy("copy_resource", destination, source);
                 }
             }
+            Command::CopyBufferRegion {
+                destination,
+                source,
+                ..
+            } => self.copy_region("copy_buffer_region", semantics, destination, source),
+            Command::CopyTextureRegion {
+                destination,
+                source,
+                ..
+            } => self.copy_region("copy_texture_region", semantics, destination, source),
             Command::UpdateSubresource { resource, .. } => {
                 self.use_resource(semantics, resource.resource)
             }

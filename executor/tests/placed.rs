@@ -329,3 +329,311 @@ fn r_bar_7_activation_in_a_list_happens_at_its_execution() {
     assert!(!imm.gpu().is_active(late.into()));
     assert_eq!(imm.gpu().deactivated_by(late.into()), Some(tex1.into()));
 }
+
+fn texture(device: &Device, name: &str, bind: BindFlags) -> Texture {
+    device
+        .create_texture(&TextureDesc {
+            name,
+            width: 64,
+            height: 64,
+            bind,
+            ..TextureDesc::default()
+        })
+        .unwrap_or_else(|e| panic!("create_texture {name}: {e}"))
+}
+
+fn buffer(device: &Device, name: &str, size: u32) -> Buffer {
+    device
+        .create_buffer(&BufferDesc {
+            name,
+            size,
+            bind: BindFlags::SHADER_RESOURCE,
+            ..BufferDesc::default()
+        })
+        .unwrap_or_else(|e| panic!("create_buffer {name}: {e}"))
+}
+
+const TOP_LEFT: CopyBox = CopyBox {
+    left: 0,
+    top: 0,
+    right: 32,
+    bottom: 32,
+};
+
+fn deferred(device: &Device, semantics: Semantics) -> DeferredContext {
+    device
+        .create_deferred_context(&DeferredContextDesc {
+            semantics,
+            ..DeferredContextDesc::default()
+        })
+        .expect("context")
+}
+
+/// R-BAR-7, the seed's self-copy: the top-left quarter of a texture into its bottom-right
+/// quarter, directly, and bytes of a buffer into another part of it, recorded on deferred
+/// contexts of both semantics and issued on the immediate context; the commands read back as
+/// recorded.
+#[test]
+fn r_bar_7_self_copy_of_non_overlapping_regions_is_legal() {
+    let device = fast_device();
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let buf = buffer(&device, "buf", 256);
+    for semantics in [Semantics::Fast, Semantics::Legacy] {
+        let mut c = deferred(&device, semantics);
+        c.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+        c.copy_buffer_region(buf, 128, buf, 0, 128);
+        // Another subresource of one texture never overlaps.
+        assert_eq!(c.last_refusal(), None, "{semantics:?}");
+        let list = c
+            .finish_command_list(RestoreState::ClearState)
+            .expect("finish");
+        let commands: Vec<String> = list
+            .commands()
+            .map(|d| format!("{:?}", d.command))
+            .filter(|c| c.starts_with("Copy"))
+            .collect();
+        assert_eq!(commands.len(), 2, "{commands:?}");
+        let mut found = list.commands().filter_map(|d| match d.command {
+            command::Command::CopyTextureRegion {
+                destination,
+                destination_subresource,
+                x,
+                y,
+                source,
+                source_subresource,
+                source_box,
+            } => Some((
+                destination.resource,
+                destination_subresource,
+                x,
+                y,
+                source.resource,
+                source_subresource,
+                source_box,
+            )),
+            _ => None,
+        });
+        assert_eq!(
+            found.next(),
+            Some((tex.raw(), 0, 32, 32, tex.raw(), 0, TOP_LEFT))
+        );
+        let mut found = list.commands().filter_map(|d| match d.command {
+            command::Command::CopyBufferRegion {
+                destination_offset,
+                source_offset,
+                bytes,
+                ..
+            } => Some((destination_offset, source_offset, bytes)),
+            _ => None,
+        });
+        assert_eq!(found.next(), Some((128, 0, 128)));
+    }
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    imm.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+    imm.copy_buffer_region(buf, 0, buf, 128, 128);
+    assert_eq!(imm.last_refusal(), None);
+}
+
+/// R-BAR-7, the seed's first form: the self-copy through a temporary texture with legacy
+/// transitions, on the immediate context and in a list; accepted, and the list holds both
+/// textures (legacy, R-OBJ-4).
+#[test]
+fn r_bar_7_self_copy_through_a_temporary_texture() {
+    let device = fast_device();
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let tmp = texture(&device, "textureTmp", BindFlags::UNORDERED_ACCESS);
+    let transition = |resource: Texture, before, after| ResourceBarrier::Transition {
+        resource: resource.into(),
+        before,
+        after,
+        subresource: None,
+        split: SplitHalf::None,
+    };
+    let mut c = deferred(&device, Semantics::Legacy);
+    let before = device.references(tex).expect("live");
+    c.resource_barrier(&[
+        transition(
+            tex,
+            ResourceStates::UNORDERED_ACCESS,
+            ResourceStates::COPY_SOURCE,
+        ),
+        transition(
+            tmp,
+            ResourceStates::UNORDERED_ACCESS,
+            ResourceStates::COPY_DEST,
+        ),
+    ]);
+    c.copy_texture_region(tmp, 0, 0, 0, tex, 0, TOP_LEFT);
+    c.resource_barrier(&[
+        transition(tex, ResourceStates::COPY_SOURCE, ResourceStates::COPY_DEST),
+        transition(tmp, ResourceStates::COPY_DEST, ResourceStates::COPY_SOURCE),
+    ]);
+    c.copy_texture_region(tex, 0, 32, 32, tmp, 0, TOP_LEFT);
+    assert_eq!(c.last_refusal(), None);
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .expect("finish");
+    assert!(
+        device.references(tex).expect("live") >= before + 2,
+        "the legacy list holds the texture for its copies"
+    );
+    device.release(tex);
+    device.release(tmp);
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("a legacy list keeps its copies' textures alive");
+    assert_eq!(imm.counters().barriers, 4);
+}
+
+/// R-BAR-7: overlapping regions of one resource are refused with the call, the resource and
+/// both ranges; so are regions outside their resource; nothing is recorded.
+#[test]
+fn r_bar_7_overlapping_or_outside_regions_are_refused() {
+    let device = fast_device();
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let buf = buffer(&device, "buf", 256);
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    imm.copy_buffer_region(buf, 32, buf, 0, 64);
+    let err = imm.last_refusal().cloned().expect("refused");
+    assert!(
+        matches!(
+            err,
+            Error::OverlappingSelfCopy {
+                call: "copy_buffer_region",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    let text = err.to_string();
+    for part in [
+        "copy_buffer_region",
+        "'buf'",
+        "bytes 32..96",
+        "bytes 0..64",
+        "R-BAR-7",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    imm.copy_texture_region(tex, 0, 16, 16, tex, 0, TOP_LEFT);
+    let err = imm.last_refusal().cloned().expect("refused");
+    let text = err.to_string();
+    for part in [
+        "copy_texture_region",
+        "'texture'",
+        "texels 16..48 x 16..48",
+        "texels 0..32 x 0..32",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    for (what, call) in [
+        ("past the source", (buf, 0u64, buf, 200u64, 64u64)),
+        ("past the destination", (buf, 255, buf, 0, 2)),
+        ("overflowing", (buf, 0, buf, u64::MAX, 2)),
+    ] {
+        let (d, d_off, s, s_off, n) = call;
+        imm.copy_buffer_region(d, d_off, s, s_off, n);
+        let err = imm.last_refusal().cloned().expect(what);
+        assert!(
+            matches!(
+                err,
+                Error::RegionOutOfBounds {
+                    call: "copy_buffer_region",
+                    ..
+                }
+            ),
+            "{what}: {err}"
+        );
+    }
+    let outside = [
+        (
+            0,
+            0,
+            0,
+            CopyBox {
+                right: 65,
+                ..TOP_LEFT
+            },
+        ),
+        (0, 40, 40, TOP_LEFT),
+        (1, 0, 0, TOP_LEFT),
+        (
+            0,
+            0,
+            0,
+            CopyBox {
+                left: 33,
+                ..TOP_LEFT
+            },
+        ),
+    ];
+    for (subresource, x, y, source_box) in outside {
+        let other = texture(&device, "other", BindFlags::SHADER_RESOURCE);
+        imm.copy_texture_region(other, subresource, x, y, tex, 0, source_box);
+        let err = imm.last_refusal().cloned().expect("outside");
+        assert!(
+            matches!(
+                err,
+                Error::RegionOutOfBounds {
+                    call: "copy_texture_region",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    // Nothing was recorded by the refused calls: the model saw no copy use.
+    assert_eq!(imm.counters().draws, 0);
+}
+
+/// R-BAR-7 with R-B-8: a bundle records no region copy.
+#[test]
+fn r_bar_7_region_copies_are_refused_in_bundles() {
+    let device = fast_device();
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let buf = buffer(&device, "buf", 256);
+    let mut bundle =
+        bundles::BundleRecorder::new(&device, &bundles::BundleDesc::new("b", &[])).unwrap();
+    bundle.copy_buffer_region(buf, 128, buf, 0, 64);
+    let error = bundle.finish().unwrap_err();
+    assert_eq!(
+        error.error.kind(),
+        ErrorKind::UnsupportedInBundle,
+        "{error}"
+    );
+    assert!(error.to_string().contains("copy_buffer_region"), "{error}");
+    bundle.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+    let error = bundle.finish().unwrap_err();
+    assert_eq!(
+        error.error.kind(),
+        ErrorKind::UnsupportedInBundle,
+        "{error}"
+    );
+}
+
+/// R-BAR-7 with R-V-1: a region copy from a compressed render target is reported as
+/// `copy_resource`'s is, under validation.
+#[test]
+fn r_bar_7_a_region_copy_of_a_compressed_target_is_validated_as_a_copy() {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        validation: Validation::On,
+        ..DeviceDesc::default()
+    });
+    let rt = texture(&device, "rt", BindFlags::RENDER_TARGET);
+    let plain = texture(&device, "plain", BindFlags::SHADER_RESOURCE);
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let rtv = device
+        .create_render_target_view(&ViewDesc::new("rtv", rt))
+        .expect("rtv");
+    imm.clear_render_target_view(rtv, [0.0; 4]);
+    imm.flush().expect("clear");
+    imm.copy_texture_region(plain, 0, 0, 0, rt, 0, TOP_LEFT);
+    let error = imm.flush().expect_err("compressed source");
+    assert_eq!(error.kind(), ErrorKind::CompressedRead, "{error}");
+    assert!(error.to_string().contains("copy_texture_region"), "{error}");
+    imm.decompress_resource(rt, None);
+    imm.copy_texture_region(plain, 0, 0, 0, rt, 0, TOP_LEFT);
+    imm.flush().expect("decompressed first");
+}

@@ -769,6 +769,21 @@ pub struct Rect {
     pub bottom: i32,
 }
 
+/// The texels a texture-region copy reads (`D3D12_BOX` of a 2D texture): `left..right` by
+/// `top..bottom`, in texels of the source subresource's mip level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+#[repr(C)]
+pub struct CopyBox {
+    /// Left edge, inclusive.
+    pub left: u32,
+    /// Top edge, inclusive.
+    pub top: u32,
+    /// Right edge, exclusive.
+    pub right: u32,
+    /// Bottom edge, exclusive.
+    pub bottom: u32,
+}
+
 /// Which parts of a depth-stencil view a clear touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct ClearFlags {
