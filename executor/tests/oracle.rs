@@ -46,6 +46,9 @@ enum Op {
     Draw(u32),
     DrawIndexed(u32),
     ClearState,
+    /// Region copies (R-BAR-7): 0 a self-copy of `args`' bytes, 1 a self-copy of `tex`'s
+    /// top-left quarter into its bottom-right one, 2 a copy of `rt`'s quarter into `tex`.
+    CopyRegion(u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -72,6 +75,7 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (1u32..9).prop_map(Op::Draw),
         2 => (1u32..9).prop_map(Op::DrawIndexed),
         1 => Just(Op::ClearState),
+        1 => (0u8..3).prop_map(Op::CopyRegion),
     ]
 }
 
@@ -155,6 +159,19 @@ fn apply(f: &Fixture, c: &mut impl DeviceContext, op: &Op) {
         Op::Draw(n) => c.draw(n, 0),
         Op::DrawIndexed(n) => c.draw_indexed(n, 0, 0),
         Op::ClearState => c.clear_state(),
+        Op::CopyRegion(which) => {
+            let quarter = CopyBox {
+                left: 0,
+                top: 0,
+                right: 32,
+                bottom: 32,
+            };
+            match which {
+                0 => c.copy_buffer_region(f.args, 128, f.args, 0, 64),
+                1 => c.copy_texture_region(f.tex, 0, 32, 32, f.tex, 0, quarter),
+                _ => c.copy_texture_region(f.tex, 0, 0, 0, f.rt, 0, quarter),
+            }
+        }
     }
 }
 
