@@ -221,6 +221,7 @@ fn trace_parses_every_call_in_trace_md() {
                 .with(BindFlag::UnorderedAccess),
             size: 4096,
             uav_flag: Some(UavFlag::Append),
+            placement: None,
         })
     );
     assert_eq!(
@@ -231,6 +232,7 @@ fn trace_parses_every_call_in_trace_md() {
             bind: BindFlags::NONE.with(BindFlag::Index),
             size: 0x100,
             uav_flag: None,
+            placement: None,
         })
     );
     assert_eq!(
@@ -246,6 +248,7 @@ fn trace_parses_every_call_in_trace_md() {
             bind: BindFlags::NONE.with(BindFlag::ShaderResource),
             compressible: Some(false),
             tc: Some(true),
+            placement: None,
         })
     );
     assert_eq!(

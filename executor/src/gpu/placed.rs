@@ -2,11 +2,11 @@
 //! resources that share bytes of a heap is active now, and the region copies.
 //!
 //! **In:** the barriers the model executes (`GpuModel::barrier` / `resource_barrier` in
-//! `gpu/barrier.rs` call [`GpuModel::placed_barriers`] / [`GpuModel::placed_resource_barriers`],
-//! one line each), the region copies (`gpu.rs` calls [`GpuModel::copy_buffer_region`] /
-//! [`GpuModel::copy_texture_region`]), and the device, for each resource's heap and byte range
-//! ([`recorder::Device::placed_range`]). **Out:** [`GpuModel::is_active`] and
-//! [`GpuModel::deactivated_by`], which the hazard tracking (R-V-2: "using a deactivated alias is
+//! `gpu/barrier.rs` call `GpuModel::placed_barriers` / `GpuModel::placed_resource_barriers`,
+//! one line each), the region copies (`gpu.rs` calls `GpuModel::copy_region` for
+//! `CopyBufferRegion` and `CopyTextureRegion`), and the device, for each resource's heap and byte
+//! range (`recorder::Device::placed_range`). **Out:** `GpuModel::is_active` and
+//! `GpuModel::deactivated_by`, which the hazard tracking (R-V-2: "using a deactivated alias is
 //! a hazard") reads; this file reports nothing itself.
 //!
 //! **Activation.** A placed resource is activated by

@@ -36,6 +36,6 @@ pub use replay::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub use syntax::{
     parse, BindFlag, BindFlags, Call, CallContext, Compression, CounterKey, Declaration, DrawField,
     Engine, ErrorKind, Expectation, ExpectedValue, Form, Format, MapType, Method, Name, Number,
-    ObjectRef, ParseError, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory, Stage,
-    Statement, Subject, Topology, Trace, UavFlag, Usage, Validation, Viewport, Written,
+    ObjectRef, ParseError, Placement, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory,
+    Stage, Statement, Subject, Topology, Trace, UavFlag, Usage, Validation, Viewport, Written,
 };

@@ -223,6 +223,7 @@ impl Generator {
                     bind: self.bind(),
                     size: self.rng.u64(),
                     uav_flag: self.rng.option(|r| r.pick(UavFlag::ALL)),
+                    placement: None,
                 }
             }
             1 => {
@@ -239,6 +240,7 @@ impl Generator {
                     bind: self.bind(),
                     compressible: self.rng.option(Rng::coin),
                     tc: self.rng.option(Rng::coin),
+                    placement: None,
                 }
             }
             2 => {

@@ -84,6 +84,8 @@ pub(crate) enum Create {
         usage: Usage,
         bind: BindFlags,
         uav_flag: UavFlag,
+        /// The heap and offset of a placed buffer (R-BAR-7).
+        placement: Option<(ObjId, u64)>,
     },
     Texture {
         format: Format,
@@ -95,6 +97,12 @@ pub(crate) enum Create {
         bind: BindFlags,
         compressible: Option<bool>,
         texture_compatible: bool,
+        /// The heap and offset of a placed texture (R-BAR-7).
+        placement: Option<(ObjId, u64)>,
+    },
+    /// `heap NAME size=BYTES` (R-BAR-7).
+    Heap {
+        size: u64,
     },
     View {
         resource: ObjId,
@@ -233,6 +241,16 @@ impl Method<Lowered> {
             Self::CopyResource {
                 destination,
                 source,
+            }
+            | Self::CopyBufferRegion {
+                destination,
+                source,
+                ..
+            }
+            | Self::CopyTextureRegion {
+                destination,
+                source,
+                ..
             } => out.extend([*destination, *source]),
             Self::CopyStructureCount {
                 destination, view, ..
