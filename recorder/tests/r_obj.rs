@@ -933,6 +933,20 @@ fn released_object_cases() -> Vec<Case> {
             f.device.release(f.tex2);
             c.copy_resource(f.tex, f.tex2);
         }),
+        ("copy_buffer_region source", |f, c| {
+            f.device.release(f.copy_b);
+            c.copy_buffer_region(f.copy_a, 0, f.copy_b, 0, 16);
+        }),
+        ("copy_texture_region destination", |f, c| {
+            f.device.release(f.tex2);
+            let quarter = CopyBox {
+                left: 0,
+                top: 0,
+                right: 32,
+                bottom: 32,
+            };
+            c.copy_texture_region(f.tex2, 0, 0, 0, f.tex, 0, quarter);
+        }),
         // `map` reports its refusal without poisoning the list (R-REC-8): see
         // `r_rec_8_a_map_of_a_released_buffer_is_released_object` in r_rec_maps.rs.
         ("draw_instanced_indirect", |f, c| {
