@@ -75,7 +75,7 @@ fn r_bar_7_placed_resources_know_their_heap_and_range() {
     let buf = placed_buffer(&device, "b", h, 0, 256);
     let info = device.texture_info(tex).expect("texture info");
     assert_eq!(
-        info.placement,
+        device.placement(tex.into()),
         Some(Placement {
             heap: h,
             offset: 4096
@@ -94,10 +94,7 @@ fn r_bar_7_placed_resources_know_their_heap_and_range() {
             ..BufferDesc::default()
         })
         .expect("committed");
-    assert_eq!(
-        device.buffer_info(committed).and_then(|i| i.placement),
-        None
-    );
+    assert_eq!(device.placement(committed.into()), None);
     assert_eq!(device.placed_range(committed.into()), None);
     // Mips, array slices, samples and block-compressed formats count as documented.
     let shape = TextureInfo {

@@ -72,14 +72,13 @@ impl Device {
             usage: desc.usage,
             bind: desc.bind,
             uav_flag: desc.uav_flag,
-            placement: desc.placement,
         };
-        Ok(Buffer(self.shared.buffers.insert(
-            info.pack(),
-            0,
-            0,
-            desc.name,
-        )))
+        let buffer = self.shared.buffers.insert(info.pack(), 0, 0, desc.name);
+        if let Some(placement) = desc.placement {
+            let key = (ObjectKind::Buffer, buffer);
+            self.shared.placements.lock().insert(key, placement);
+        }
+        Ok(Buffer(buffer))
     }
 
     /// Creates a 2D texture (render targets and depth stencils are textures with those bind flags).
@@ -101,9 +100,8 @@ impl Device {
             texture_compatible: desc.texture_compatible,
             dcc: desc.dcc,
             back_buffer: None,
-            placement: desc.placement,
         };
-        self.insert_texture(info, desc.name)
+        self.insert_texture(info, desc.name, desc.placement)
     }
 
     /// Creates a heap of `size` bytes that placed buffers and textures share (R-BAR-7; D3D12's
@@ -159,7 +157,12 @@ impl Device {
             .map_err(|_| self.shared.stale_error(call, ObjectKind::Heap, heap))
     }
 
-    fn insert_texture(&self, info: TextureInfo, name: &str) -> Result<Texture, Error> {
+    fn insert_texture(
+        &self,
+        info: TextureInfo,
+        name: &str,
+        placement: Option<Placement>,
+    ) -> Result<Texture, Error> {
         if info.width == 0 || info.height == 0 {
             return Err(texture_desc(name, DescProblem::ZeroDimension));
         }
@@ -184,16 +187,19 @@ impl Device {
         if !self.shared.textures.has_room() {
             return Err(full("create_texture", ObjectKind::Texture));
         }
-        if let Some(placement) = info.placement {
+        if let Some(placement) = placement {
             let object = || format!("texture '{name}'");
             self.place("create_texture", object, placement, info.byte_size())?;
         }
-        Ok(Texture(self.shared.textures.insert(
-            info.pack(),
-            0f32.to_bits(),
-            0,
-            name,
-        )))
+        let texture = self
+            .shared
+            .textures
+            .insert(info.pack(), 0f32.to_bits(), 0, name);
+        if let Some(placement) = placement {
+            let key = (ObjectKind::Texture, texture);
+            self.shared.placements.lock().insert(key, placement);
+        }
+        Ok(Texture(texture))
     }
 
     fn create_view(
@@ -537,11 +543,10 @@ impl Device {
                 texture_compatible: false,
                 dcc: false,
                 back_buffer: Some((chain, i)),
-                placement: None,
             };
             let texture_name = format!("{}.{i}", desc.name);
             let built = self
-                .insert_texture(info, &texture_name)
+                .insert_texture(info, &texture_name, None)
                 .and_then(|texture| {
                     let rtv_name = format!("{texture_name}.rtv");
                     let rtv = self.create_render_target_view(&ViewDesc::new(&rtv_name, texture));

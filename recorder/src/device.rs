@@ -3,6 +3,7 @@
 //! shared state; every context and list keeps the state alive. Creating objects is in
 //! `create.rs`; this file holds their life after that (release, destruction, lookups).
 
+use std::collections::HashMap;
 use std::sync::Arc as StdArc;
 
 use crate::chunk::{ChunkPolicy, ChunkPool, PoolStats};
@@ -82,6 +83,11 @@ pub(crate) struct DeviceShared {
     /// Heaps (R-BAR-7): their size. A placed resource holds one reference on its heap for its
     /// whole life, as a view on its resource (R-OBJ-4).
     pub(crate) heaps: ObjectTable<HEAP_WORDS>,
+    /// Where each placed buffer and texture is (R-BAR-7), by kind and handle: written at its
+    /// creation and destruction, read by [`Device::placement`] (the GPU model, the
+    /// application); never on the recording path, whose descriptor words it leaves as they
+    /// were.
+    pub(crate) placements: Mutex<HashMap<(ObjectKind, RawHandle), Placement>>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
@@ -235,7 +241,7 @@ impl DeviceShared {
             // A released bundle goes with its last reference, not at the next present: its
             // entry holds the bundle's chunks, and through them the device.
             if let Some(words) = self.bundles.try_destroy(handle) {
-                self.destroyed(kind, &words);
+                self.destroyed(kind, handle, &words);
             }
         }
     }
@@ -253,7 +259,7 @@ impl DeviceShared {
         let outcome = with_table!(self, kind, |table| {
             let (outcome, words) = table.release(handle);
             if let Some(words) = words {
-                self.destroyed(kind, &words);
+                self.destroyed(kind, handle, &words);
             }
             outcome
         });
@@ -264,7 +270,7 @@ impl DeviceShared {
 
     /// Drops what a destroyed object held: a view's reference on its resource, a swap chain's
     /// back buffers.
-    fn destroyed(&self, kind: ObjectKind, words: &[u64]) {
+    fn destroyed(&self, kind: ObjectKind, handle: RawHandle, words: &[u64]) {
         match kind {
             ObjectKind::ShaderResourceView
             | ObjectKind::UnorderedAccessView
@@ -285,9 +291,9 @@ impl DeviceShared {
             }
             ObjectKind::Buffer | ObjectKind::Texture => {
                 // A placed resource's reference on its heap (R-BAR-7).
-                let heap = placed_heap(kind, words);
-                if !heap.is_null() {
-                    self.unretain(ObjectKind::Heap, heap);
+                let placement = self.placements.lock().remove(&(kind, handle));
+                if let Some(placement) = placement {
+                    self.unretain(ObjectKind::Heap, placement.heap.0);
                 }
             }
             ObjectKind::Bundle => {
@@ -322,7 +328,7 @@ impl DeviceShared {
                     .map(|w| w.to_vec()));
                 match words {
                     Some(words) => {
-                        self.destroyed(kind, &words);
+                        self.destroyed(kind, handle, &words);
                         destroyed += 1;
                     }
                     None => {
@@ -379,6 +385,7 @@ impl Device {
                 swap_chains: ObjectTable::new(base),
                 bundles: ObjectTable::new(base),
                 heaps: ObjectTable::new(base),
+                placements: Mutex::new(HashMap::new()),
                 pool,
                 live_contexts: AtomicU32::new(0),
                 immediate_taken: AtomicBool::new(false),
@@ -463,19 +470,24 @@ impl Device {
             .map(|live| live.words[0])
     }
 
+    /// Where a placed buffer or texture is (R-BAR-7); `None` for a committed resource or one
+    /// destroyed.
+    pub fn placement(&self, resource: Resource) -> Option<Placement> {
+        self.shared
+            .placements
+            .lock()
+            .get(&(resource.kind(), resource.raw()))
+            .copied()
+    }
+
     /// The heap and the bytes `start..end` of it that `resource` takes, for a placed buffer or
     /// texture (R-BAR-7); `None` for a committed resource or one destroyed. Two placed
     /// resources alias each other when their heaps are the same and their ranges overlap.
     pub fn placed_range(&self, resource: Resource) -> Option<(Heap, u64, u64)> {
-        let (placement, size) = match resource {
-            Resource::Buffer(b) => {
-                let info = self.buffer_info(b)?;
-                (info.placement?, info.size as u64)
-            }
-            Resource::Texture(t) => {
-                let info = self.texture_info(t)?;
-                (info.placement?, info.byte_size())
-            }
+        let placement = self.placement(resource)?;
+        let size = match resource {
+            Resource::Buffer(b) => self.buffer_info(b)?.size as u64,
+            Resource::Texture(t) => self.texture_info(t)?.byte_size(),
         };
         Some((
             placement.heap,

@@ -8,38 +8,12 @@ use crate::handle::*;
 use crate::limits::MAX_BACK_BUFFERS;
 
 // Descriptor words per kind (see `table.rs`).
-pub(crate) const BUFFER_WORDS: usize = 3;
-pub(crate) const TEXTURE_WORDS: usize = 6;
-/// A heap's one word: its size in bytes.
+pub(crate) const BUFFER_WORDS: usize = 1;
+pub(crate) const TEXTURE_WORDS: usize = 4;
+/// A heap's one word: its size in bytes (R-BAR-7). Where a placed resource is lives beside the
+/// tables (`DeviceShared::placements`), not in its descriptor words: binds read those, and a
+/// placement is read only by the GPU model and the application.
 pub(crate) const HEAP_WORDS: usize = 1;
-
-/// A placement as two descriptor words (the heap's handle, the offset); the null handle for a
-/// committed resource (R-BAR-7).
-fn pack_placement(placement: Option<Placement>) -> [u64; 2] {
-    match placement {
-        Some(p) => [p.heap.raw().to_bits(), p.offset],
-        None => [RawHandle::NULL.to_bits(), 0],
-    }
-}
-
-fn unpack_placement(heap: u64, offset: u64) -> Option<Placement> {
-    let heap = RawHandle::from_bits(heap);
-    (!heap.is_null()).then_some(Placement {
-        heap: Heap(heap),
-        offset,
-    })
-}
-
-/// The heap word of a destroyed buffer's or texture's descriptor (`device.rs` drops the
-/// resource's reference on its heap): the null handle for a committed resource.
-pub(crate) fn placed_heap(kind: ObjectKind, words: &[u64]) -> RawHandle {
-    let word = match kind {
-        ObjectKind::Buffer => words.get(1),
-        ObjectKind::Texture => words.get(4),
-        _ => None,
-    };
-    word.map_or(RawHandle::NULL, |w| RawHandle::from_bits(*w))
-}
 pub(crate) const VIEW_WORDS: usize = 3;
 pub(crate) const SHADER_WORDS: usize = 4;
 pub(crate) const SWAP_CHAIN_WORDS: usize = 2 + 2 * MAX_BACK_BUFFERS as usize;
@@ -60,21 +34,14 @@ pub struct BufferInfo {
     pub bind: BindFlags,
     /// The hidden-counter flavour of its UAVs.
     pub uav_flag: UavFlag,
-    /// Its heap and offset, for a placed buffer (R-BAR-7).
-    pub placement: Option<Placement>,
 }
 
 impl BufferInfo {
     pub(crate) fn pack(self) -> [u64; BUFFER_WORDS] {
-        let [heap, offset] = pack_placement(self.placement);
-        [
-            self.size as u64
-                | (self.usage as u64) << 32
-                | (self.bind.bits() as u64) << 40
-                | (self.uav_flag as u64) << 48,
-            heap,
-            offset,
-        ]
+        [self.size as u64
+            | (self.usage as u64) << 32
+            | (self.bind.bits() as u64) << 40
+            | (self.uav_flag as u64) << 48]
     }
     pub(crate) fn unpack(w: [u64; BUFFER_WORDS]) -> Self {
         Self {
@@ -86,7 +53,6 @@ impl BufferInfo {
                 2 => UavFlag::Counter,
                 _ => UavFlag::None,
             },
-            placement: unpack_placement(w[1], w[2]),
         }
     }
 }
@@ -116,8 +82,6 @@ pub struct TextureInfo {
     pub dcc: bool,
     /// The swap chain and index, for a back buffer.
     pub back_buffer: Option<(SwapChain, u32)>,
-    /// Its heap and offset, for a placed texture (R-BAR-7).
-    pub placement: Option<Placement>,
 }
 
 impl TextureInfo {
@@ -128,7 +92,6 @@ impl TextureInfo {
         let (chain, index) = self
             .back_buffer
             .map_or((RawHandle::NULL, 0), |(c, i)| (c.0, i));
-        let [heap, offset] = pack_placement(self.placement);
         [
             self.format as u64
                 | (self.bind.bits() as u64) << 16
@@ -139,8 +102,6 @@ impl TextureInfo {
             self.width as u64 | (self.height as u64) << 32,
             chain.to_bits(),
             index as u64,
-            heap,
-            offset,
         ]
     }
     pub(crate) fn unpack(w: [u64; TEXTURE_WORDS]) -> Self {
@@ -158,7 +119,6 @@ impl TextureInfo {
             width: w[1] as u32,
             height: (w[1] >> 32) as u32,
             back_buffer: (!chain.is_null()).then_some((SwapChain(chain), index)),
-            placement: unpack_placement(w[4], w[5]),
         }
     }
     /// The bytes the texture takes in a heap (R-BAR-7), as this model defines them: for every

@@ -160,8 +160,7 @@ fn r_obj_2_buffer_properties_round_trip() {
                     size,
                     usage,
                     bind: *bind,
-                    uav_flag: UavFlag::None,
-                    placement: None,
+                    uav_flag: UavFlag::None
                 })
             );
         }
