@@ -2,6 +2,7 @@
 //! "activating one placed resource deactivates the others that overlap it").
 
 use executor::ImmediateContext;
+use proptest::prelude::*;
 use recorder::DeviceContext;
 use recorder::*;
 
@@ -633,4 +634,103 @@ fn r_bar_7_a_region_copy_of_a_compressed_target_is_validated_as_a_copy() {
     imm.decompress_resource(rt, None);
     imm.copy_texture_region(plain, 0, 0, 0, rt, 0, TOP_LEFT);
     imm.flush().expect("decompressed first");
+}
+
+/// An event of the aliasing property test: activate resource `0`, or a legacy aliasing barrier
+/// from `0` (or none) to `1` (or none).
+#[derive(Clone, Debug)]
+enum Event {
+    Activate(usize),
+    Aliasing(Option<usize>, Option<usize>),
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// R-BAR-7, R-BAR-1: whatever buffers a heap holds and whatever activations run, the GPU
+    /// model's answer is the rule's, computed here from the whole history: a resource is
+    /// inactive when another resource over any of its bytes was activated after its own last
+    /// activation, or a legacy aliasing barrier named it `before` after that (the model keeps
+    /// only what can still decide an answer; this keeps everything).
+    #[test]
+    fn r_bar_7_activation_follows_the_rule_over_any_history(
+        ranges in proptest::collection::vec((0u64..16, 1u32..6), 2..7),
+        events in proptest::collection::vec(
+            prop_oneof![
+                3 => (0usize..7).prop_map(Event::Activate),
+                1 => (proptest::option::of(0usize..7), proptest::option::of(0usize..7))
+                    .prop_map(|(b, a)| Event::Aliasing(b, a)),
+            ],
+            0..24,
+        ),
+    ) {
+        let device = fast_device();
+        let mut imm = ImmediateContext::new(&device).expect("immediate");
+        let h = heap(&device, "h", 64);
+        let buffers: Vec<Buffer> = ranges
+            .iter()
+            .enumerate()
+            .map(|(i, (offset, size))| placed_buffer(&device, &format!("b{i}"), h, offset * 2, size * 4))
+            .collect();
+        let span = |i: usize| (ranges[i].0 * 2, ranges[i].0 * 2 + ranges[i].1 as u64 * 4);
+        // The history: (sequence, activated or deactivated-by-name, resource).
+        let mut history: Vec<(bool, usize)> = Vec::new();
+        for event in &events {
+            match *event {
+                Event::Activate(i) => {
+                    let i = i % buffers.len();
+                    imm.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
+                        sync_before: BarrierSync::NONE,
+                        sync_after: BarrierSync::COPY,
+                        access_before: BarrierAccess::NO_ACCESS,
+                        access_after: BarrierAccess::COPY_DEST,
+                        resource: buffers[i].into(),
+                        offset: 0,
+                        size: BufferBarrier::WHOLE,
+                    }])]);
+                    history.push((true, i));
+                }
+                Event::Aliasing(before, after) => {
+                    let before = before.map(|i| i % buffers.len());
+                    let after = after.map(|i| i % buffers.len());
+                    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+                        before: before.map(|i| buffers[i].into()),
+                        after: after.map(|i| buffers[i].into()),
+                    }]);
+                    if let Some(a) = after {
+                        history.push((true, a));
+                    }
+                    if let Some(b) = before.filter(|b| Some(*b) != after) {
+                        history.push((false, b));
+                    }
+                }
+            }
+        }
+        for (i, buffer) in buffers.iter().enumerate() {
+            let own = history.iter().rposition(|&(activated, r)| activated && r == i);
+            let after = |at: &usize| match own {
+                Some(own) => *at > own,
+                None => true,
+            };
+            let (start, end) = span(i);
+            let inactive = history.iter().enumerate().any(|(at, &(activated, r))| {
+                after(&at)
+                    && if activated {
+                        let (s, e) = span(r);
+                        r != i && s < end && start < e
+                    } else {
+                        r == i
+                    }
+            });
+            prop_assert_eq!(
+                imm.gpu().is_active((*buffer).into()),
+                !inactive,
+                "b{} {:?} after {:?}", i, span(i), history
+            );
+        }
+    }
 }
