@@ -109,6 +109,10 @@ impl Placed {
     /// The latest resource whose activation deactivated `resource`, else `resource` itself when
     /// a legacy aliasing barrier deactivated it by name; `None` while it is active.
     fn deactivated_by(&self, resource: Resource) -> Option<Resource> {
+        if self.activations.is_empty() && self.deactivations.is_empty() {
+            // Nothing was ever activated: every resource is active, no device lookup.
+            return None;
+        }
         let (heap, start, end) = self.range(resource)?;
         let own = self.activations.get(&resource).map_or(0, |a| a.sequence);
         // The latest overlapping activation after its own names the alias active over its
