@@ -191,6 +191,34 @@ impl BundleRecorder {
         self.unsupported("copy_resource");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8): copies, region copies included
+    /// (R-BAR-7), are recorded on contexts.
+    pub fn copy_buffer_region(
+        &mut self,
+        _destination: Buffer,
+        _destination_offset: u64,
+        _source: Buffer,
+        _source_offset: u64,
+        _bytes: u64,
+    ) {
+        self.unsupported("copy_buffer_region");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-BAR-7).
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_texture_region(
+        &mut self,
+        _destination: Texture,
+        _destination_subresource: u32,
+        _x: u32,
+        _y: u32,
+        _source: Texture,
+        _source_subresource: u32,
+        _source_box: CopyBox,
+    ) {
+        self.unsupported("copy_texture_region");
+    }
+
     /// Always refused with `unsupported_in_bundle` (R-BAR-1: barriers are recorded into lists,
     /// not bundles).
     pub fn barrier(&mut self, _groups: &[BarrierGroup<'_>]) {

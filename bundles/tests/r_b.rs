@@ -578,7 +578,7 @@ fn r_b_8_unsupported_calls_cannot_be_recorded() {
             Resource::Buffer(_) => panic!("rt_srv views a texture"),
         })
         .expect("rt_srv");
-    let calls: [(&str, Call); 21] = [
+    let calls: [(&str, Call); 23] = [
         ("clear_state", &|r| r.clear_state()),
         ("clear_render_target_view", &|r| {
             r.clear_render_target_view(f.rt_rtv, [0.0; 4])
@@ -594,6 +594,18 @@ fn r_b_8_unsupported_calls_cannot_be_recorded() {
         }),
         ("unmap", &|r| r.unmap(f.cb_dyn)),
         ("copy_resource", &|r| r.copy_resource(f.cb, f.cb2)),
+        ("copy_buffer_region", &|r| {
+            r.copy_buffer_region(f.cb, 128, f.cb2, 0, 64)
+        }),
+        ("copy_texture_region", &|r| {
+            let quarter = CopyBox {
+                left: 0,
+                top: 0,
+                right: 1,
+                bottom: 1,
+            };
+            r.copy_texture_region(texture, 0, 1, 1, texture, 0, quarter)
+        }),
         ("copy_structure_count", &|r| {
             r.copy_structure_count(f.args, 0, f.uav)
         }),

@@ -20,7 +20,8 @@
 //! targets as the output merger sees them. Whether a context register changed since the last draw (R-EX-4).
 //! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
 //! present ([`Progress`]). The last legacy use of each resource, read or written, so that a
-//! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/hazard.rs`). Under validation
+//! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/hazard.rs`). Which of the
+//! placed resources that alias each other is active (R-BAR-7, `gpu/placed.rs`). Under validation
 //! (R-V-1), what fast-semantics work shows: the bind of a shader view of a still-compressed target
 //! (at the bind, whether or not a shader reads the slot), a copy from or to one, a first write to
 //! a back buffer without a wait on present; reported as errors naming the objects
@@ -46,6 +47,7 @@ pub use barrier::TextureState;
 mod bundle_call;
 mod hazard;
 mod hazards;
+mod placed;
 mod state;
 mod validate;
 
@@ -98,6 +100,8 @@ pub struct GpuModel {
     barriers: barrier::Barriers,
     /// Hazard validation (R-V-2, `gpu/hazards.rs`): only when the device validates hazards.
     hazards: Option<Box<hazards::Tracker>>,
+    /// Which aliased placed resource is active (`gpu/placed.rs`, R-BAR-7).
+    placed: placed::Placed,
 }
 
 impl GpuModel {
@@ -559,6 +563,16 @@ impl GpuModel {
                     self.validate_copy("copy_resource", destination, source);
                 }
             }
+            Command::CopyBufferRegion {
+                destination,
+                source,
+                ..
+            } => self.copy_region("copy_buffer_region", semantics, destination, source),
+            Command::CopyTextureRegion {
+                destination,
+                source,
+                ..
+            } => self.copy_region("copy_texture_region", semantics, destination, source),
             Command::UpdateSubresource { resource, .. } => {
                 self.use_resource(semantics, resource.resource)
             }

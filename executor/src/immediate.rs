@@ -215,6 +215,7 @@ impl ImmediateContext {
         let validating = device.desc().validation != Validation::Off;
         let mut gpu = GpuModel::new();
         gpu.set_device(Some(device.clone()));
+        gpu.track_placed_resources(Some(device.clone()));
         if validating {
             gpu.set_validation(Some(device.clone()));
         }

@@ -76,6 +76,7 @@ fn constant_buffer(f: &Fixture, name: &str) -> Buffer {
             usage: Usage::Default,
             bind: BindFlags::CONSTANT,
             uav_flag: UavFlag::None,
+            placement: None,
         })
         .expect("constant buffer")
 }

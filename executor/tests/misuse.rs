@@ -57,6 +57,7 @@ impl Objects {
                 usage,
                 bind,
                 uav_flag: UavFlag::None,
+                placement: None,
             };
             created(name, device.create_buffer(&desc))
         };
@@ -379,6 +380,11 @@ impl Pick {
     }
 }
 
+/// Offsets, sizes and coordinates of region copies: small, at a typical edge, past it, huge.
+fn region_number() -> impl Strategy<Value = u64> {
+    prop_oneof![3 => 0u64..40, 1 => 60u64..70, 1 => 250u64..260, 1 => Just(u64::MAX)]
+}
+
 /// Slots: mostly in range, sometimes past every stage's limit or at `u32::MAX`.
 fn slot() -> impl Strategy<Value = u32> {
     prop_oneof![6 => 0u32..4, 1 => 14u32..18, 1 => 120u32..140, 1 => Just(u32::MAX)]
@@ -452,6 +458,16 @@ enum Op {
         context: u8,
         destination: Pick,
         source: Pick,
+    },
+    /// `copy_buffer_region` or `copy_texture_region` (R-BAR-7): self-copies, overlaps, ranges
+    /// past the resource and past an address space, released and foreign resources.
+    RegionCopy {
+        context: u8,
+        texture: bool,
+        destination: Pick,
+        source: Pick,
+        offsets: (u64, u64),
+        bytes: u64,
     },
     Clear {
         context: u8,
@@ -540,6 +556,8 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(context, resource, len)| Op::UpdateSubresource { context, resource, len }),
         1 => (context.clone(), pick(), pick())
             .prop_map(|(context, destination, source)| Op::Copy { context, destination, source }),
+        1 => (context.clone(), any::<bool>(), pick(), pick(), (region_number(), region_number()), region_number())
+            .prop_map(|(context, texture, destination, source, offsets, bytes)| Op::RegionCopy { context, texture, destination, source, offsets, bytes }),
         1 => (context.clone(), pick(), pick()).prop_map(|(context, rtv, dsv)| Op::Clear { context, rtv, dsv }),
         1 => (context.clone(), pick(), any::<bool>())
             .prop_map(|(context, texture, decompress)| Op::Compression { context, texture, decompress }),
@@ -830,6 +848,43 @@ impl World {
                 on_context!(self, context, &["copy_resource"], |c| {
                     c.copy_resource(destination, source)
                 });
+            }
+            Op::RegionCopy {
+                context,
+                texture,
+                destination,
+                source,
+                offsets: (a, b),
+                bytes,
+            } => {
+                if texture {
+                    let destination = destination.of(&own.textures, &other.textures);
+                    let source = source.of(&own.textures, &other.textures);
+                    let small = |n: u64| n.min(u32::MAX as u64) as u32;
+                    let source_box = CopyBox {
+                        left: small(b),
+                        top: small(a),
+                        right: small(b.saturating_add(bytes)),
+                        bottom: small(a.saturating_add(bytes)),
+                    };
+                    on_context!(self, context, &["copy_texture_region"], |c| {
+                        c.copy_texture_region(
+                            destination,
+                            0,
+                            small(a),
+                            small(b),
+                            source,
+                            (bytes % 3) as u32,
+                            source_box,
+                        )
+                    });
+                } else {
+                    let destination = destination.of(&own.buffers, &other.buffers);
+                    let source = source.of(&own.buffers, &other.buffers);
+                    on_context!(self, context, &["copy_buffer_region"], |c| {
+                        c.copy_buffer_region(destination, a, source, b, bytes)
+                    });
+                }
             }
             Op::Clear { context, rtv, dsv } => {
                 let rtv = rtv.of(&own.rtvs, &other.rtvs);

@@ -50,6 +50,9 @@ enum Op {
     /// same with `discard`, 2 a global UAV barrier, 3 a legacy UAV barrier of rt, 4 a legacy
     /// null aliasing barrier, 5 two texture barriers (rt, ds) in one group.
     Barrier(u8, u8),
+    /// Region copies (R-BAR-7): 0 a self-copy of `args`' bytes, 1 a self-copy of `tex`'s
+    /// top-left quarter into its bottom-right one, 2 a copy of `rt`'s quarter into `tex`.
+    CopyRegion(u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -77,6 +80,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (1u32..9).prop_map(Op::DrawIndexed),
         1 => Just(Op::ClearState),
         2 => (0u8..6, 0u8..4).prop_map(|(k, l)| Op::Barrier(k, l)),
+        1 => (0u8..3).prop_map(Op::CopyRegion),
     ]
 }
 
@@ -221,6 +225,19 @@ fn apply(f: &Fixture, c: &mut impl DeviceContext, op: &Op) {
                 texture_barrier(f.ds, layout.wrapping_add(1), false),
             ])]),
         },
+        Op::CopyRegion(which) => {
+            let quarter = CopyBox {
+                left: 0,
+                top: 0,
+                right: 32,
+                bottom: 32,
+            };
+            match which {
+                0 => c.copy_buffer_region(f.args, 128, f.args, 0, 64),
+                1 => c.copy_texture_region(f.tex, 0, 32, 32, f.tex, 0, quarter),
+                _ => c.copy_texture_region(f.tex, 0, 0, 0, f.rt, 0, quarter),
+            }
+        }
     }
 }
 

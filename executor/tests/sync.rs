@@ -15,6 +15,7 @@ fn staging(f: &Fixture) -> Buffer {
         usage: Usage::Staging,
         bind: BindFlags::NONE,
         uav_flag: UavFlag::None,
+        placement: None,
     };
     f.device.create_buffer(&desc).unwrap()
 }

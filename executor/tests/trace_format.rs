@@ -1,9 +1,9 @@
 //! The trace-format rules of TRACE.md (docs/TRACE.md) that issue 9 added or sharpened, through
 //! the replay's library API: `expect accepted`, the reserved words (`heap` among them), `imm
 //! finish` as the engine's refusal, and the draw-record fields `ib.offset`, `rtv.N.format`,
-//! `dsv.format`.
+//! `dsv.format`; issue 11's heaps, placed resources and region copies (R-BAR-7).
 
-use executor::trace::{replay, Replay, ReplayOptions};
+use executor::trace::{parse, replay, Replay, ReplayOptions};
 
 fn run(trace: &str) -> Replay {
     replay(trace.as_bytes(), &ReplayOptions::default())
@@ -146,15 +146,84 @@ fn trace_reserved_word_heap_used_as_an_object_says_it_is_reserved() {
     }
 }
 
+/// R-BAR-7: `heap NAME size=BYTES`, `heap=HEAP offset=BYTES` on buffers and textures, and the
+/// region copies parse, print back to what parses to the same tree, and replay.
 #[test]
-fn trace_heap_declaration_is_refused_as_not_built_yet() {
-    let run = run("device semantics=legacy\nheap h size=65536\n");
-    assert_eq!(run.exit_code, 2, "{run:?}");
-    assert!(
-        run.stderr.starts_with("trace:2: heap: ") && run.stderr.contains("not built yet"),
-        "{}",
-        run.stderr
-    );
+fn r_bar_7_trace_heaps_placed_resources_and_region_copies_round_trip() {
+    let text = "device semantics=fast\n\
+                heap h size=65536\n\
+                buffer b usage=default bind=shader_resource size=256 heap=h offset=1024\n\
+                texture t format=r8g8b8a8_unorm width=64 height=64 bind=shader_resource heap=h offset=0\n\
+                imm copy_buffer_region b 128 b 0 128\n\
+                imm copy_texture_region t 0 32,32 t 0 0,0,32,32\n\
+                expect ok\n";
+    let trace = parse(text.as_bytes()).expect("parses");
+    let printed = trace.to_string();
+    for line in [
+        "heap h size=65536",
+        "buffer b usage=default bind=shader_resource size=256 heap=h offset=1024",
+        "imm copy_buffer_region b 128 b 0 128",
+        "imm copy_texture_region t 0 32,32 t 0 0,0,32,32",
+    ] {
+        assert!(printed.lines().any(|l| l == line), "{line} in {printed}");
+    }
+    let again = parse(printed.as_bytes()).expect("printed parses");
+    let statements = |t: &executor::trace::Trace| {
+        t.statements
+            .iter()
+            .map(|(_, s)| s.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(statements(&trace), statements(&again));
+    let run = run(text);
+    assert_eq!(run.exit_code, 0, "{run:?}");
+}
+
+/// R-BAR-7: the new forms' malformed variants stop the replay with exit code 2 and say why.
+#[test]
+fn r_bar_7_trace_malformed_placements_and_region_copies_say_why() {
+    let prelude = "device semantics=fast\n\
+                   heap h size=65536\n\
+                   buffer b usage=default bind=shader_resource size=256\n\
+                   texture t format=r8g8b8a8_unorm width=64 height=64 bind=shader_resource\n";
+    for (line, says) in [
+        (
+            "buffer p usage=default bind=vertex size=16 heap=h",
+            "missing option 'offset='",
+        ),
+        (
+            "texture p format=r8g8b8a8_unorm width=4 height=4 bind=shader_resource offset=0",
+            "missing option 'heap='",
+        ),
+        (
+            "buffer p usage=default bind=vertex size=16 heap=b offset=0",
+            "expected a heap",
+        ),
+        ("heap g", "missing option 'size='"),
+        ("imm copy_buffer_region t 0 b 0 16", "expected a buffer"),
+        (
+            "imm copy_texture_region t 0 1 t 0 0,0,1,1",
+            "X,Y (2 numbers)",
+        ),
+        (
+            "imm copy_texture_region t 0 1,1 t 0 0,0,1",
+            "L,T,R,B (4 numbers)",
+        ),
+        ("imm copy_buffer_region b 0 b 0", "BYTES"),
+    ] {
+        let run = run(&format!("{prelude}{line}\n"));
+        assert_eq!(run.exit_code, 2, "{line}: {run:?}");
+        assert!(
+            run.stderr.starts_with("trace:5: ") && run.stderr.contains(says),
+            "{line}: {}",
+            run.stderr
+        );
+    }
+    // A texture where copy_texture_region takes one is the engine's refusal, not malformed.
+    let run = run(&format!(
+        "{prelude}imm copy_texture_region b 0 0,0 t 0 0,0,1,1\nexpect error imm invalid_argument\n"
+    ));
+    assert_eq!(run.exit_code, 0, "{run:?}");
 }
 
 #[test]
@@ -223,13 +292,7 @@ fn trace_docs_trace_md_quotes_the_error_of_each_construct_not_built_yet() {
     let prelude = "device semantics=legacy\nbuffer b usage=default bind=vertex size=64\n";
     // The construct, and how much of the replay's message the note quotes (the rest of a long
     // vocabulary list is elided there).
-    let cases: &[(&str, Option<&str>)] = &[
-        ("heap h size=4096", None),
-        (
-            "buffer p usage=default bind=vertex size=64 heap=h offset=0",
-            None,
-        ),
-    ];
+    let cases: &[(&str, Option<&str>)] = &[("imm write b 0 00", None)];
     for (line, quoted) in cases {
         let run = run(&format!("{prelude}{line}\n"));
         assert_eq!(run.exit_code, 2, "{line}: {run:?}");

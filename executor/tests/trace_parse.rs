@@ -225,6 +225,7 @@ fn trace_parses_every_call_in_trace_md() {
                 .with(BindFlag::UnorderedAccess),
             size: 4096,
             uav_flag: Some(UavFlag::Append),
+            placement: None,
         })
     );
     assert_eq!(
@@ -235,6 +236,7 @@ fn trace_parses_every_call_in_trace_md() {
             bind: BindFlags::NONE.with(BindFlag::Index),
             size: 0x100,
             uav_flag: None,
+            placement: None,
         })
     );
     assert_eq!(
@@ -251,6 +253,7 @@ fn trace_parses_every_call_in_trace_md() {
             compressible: Some(false),
             tc: Some(true),
             dcc: None,
+            placement: None,
         })
     );
     assert_eq!(

@@ -367,6 +367,250 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
+    /// Copies `bytes` bytes of `source` from `source_offset` into `destination` at
+    /// `destination_offset` when the list executes (`CopyBufferRegion`). `source` may be
+    /// `destination` when the two ranges do not overlap (R-BAR-7). Refused (`invalid_argument`):
+    /// a range past its buffer's end ([`Error::RegionOutOfBounds`]), overlapping ranges of one
+    /// buffer ([`Error::OverlappingSelfCopy`]), an immutable destination; a released buffer
+    /// with `released_object`. A legacy list holds both buffers, as `copy_resource`.
+    pub fn copy_buffer_region(
+        &mut self,
+        destination: Buffer,
+        destination_offset: u64,
+        source: Buffer,
+        source_offset: u64,
+        bytes: u64,
+    ) {
+        self.begin_call();
+        let region = BufferRegion {
+            destination,
+            destination_offset,
+            source,
+            source_offset,
+            bytes,
+        };
+        if let Err(error) = self.try_copy_buffer_region(region) {
+            self.fail(error);
+        }
+    }
+
+    fn try_copy_buffer_region(&mut self, r: BufferRegion) -> Result<(), Error> {
+        const CALL: &str = "copy_buffer_region";
+        let (dst, dst_info) = self.resolve_resource(CALL, r.destination.into())?;
+        let (src, src_info) = self.resolve_resource(CALL, r.source.into())?;
+        let (Some(d), Some(s)) = (dst_info, src_info) else {
+            return Err(self
+                .device
+                .stale_error(CALL, ObjectKind::Buffer, r.source.0));
+        };
+        if d.usage == Usage::Immutable {
+            return Err(Error::WrongUsage {
+                call: CALL,
+                object: self.device.object_name(ObjectKind::Buffer, dst.resource),
+                usage: d.usage,
+                rule: "an immutable resource cannot be the destination of a copy (R-OBJ-2)",
+            });
+        }
+        let dst_range = byte_range(r.destination_offset, r.bytes);
+        let src_range = byte_range(r.source_offset, r.bytes);
+        for (which, buffer, range, size) in [
+            ("destination", r.destination, dst_range, d.size),
+            ("source", r.source, src_range, s.size),
+        ] {
+            if !matches!(range, Some((_, end)) if end <= size as u64) {
+                let offset = if which == "source" {
+                    r.source_offset
+                } else {
+                    r.destination_offset
+                };
+                return Err(Error::RegionOutOfBounds {
+                    call: CALL,
+                    object: self.device.object_name(ObjectKind::Buffer, buffer.0),
+                    detail: format!(
+                        "the {which} range, {} bytes at offset {offset}, is not within the buffer's {size} bytes (R-BAR-7)",
+                        r.bytes
+                    )
+                    .into(),
+                });
+            }
+        }
+        if let (true, Some(dr), Some(sr)) = (r.destination == r.source, dst_range, src_range) {
+            if dr.0 < sr.1 && sr.0 < dr.1 {
+                return Err(Error::OverlappingSelfCopy {
+                    call: CALL,
+                    object: self.device.object_name(ObjectKind::Buffer, dst.resource),
+                    ranges: Box::new([
+                        format!("bytes {}..{}", dr.0, dr.1),
+                        format!("bytes {}..{}", sr.0, sr.1),
+                    ]),
+                });
+            }
+        }
+        self.retain_pair(CALL, ObjectKind::Buffer, dst.resource, src.resource)?;
+        self.emit(
+            Opcode::CopyBufferRegion,
+            0,
+            None,
+            BufferRegionPayload {
+                destination: dst,
+                source: src,
+                destination_offset: r.destination_offset,
+                source_offset: r.source_offset,
+                bytes: r.bytes,
+            },
+        );
+        Ok(())
+    }
+
+    /// Copies the texels `source_box` of `source`'s subresource `source_subresource` into
+    /// `destination`'s subresource `destination_subresource` at `(x, y)` when the list executes
+    /// (`CopyTextureRegion`; subresources are numbered `mip + slice * mips`, as
+    /// `D3D12CalcSubresource`). `source` may be `destination` when the regions do not overlap
+    /// (another subresource, or disjoint rectangles of one: R-BAR-7, the seed's self-copy of a
+    /// quarter). Refused (`invalid_argument`): a subresource past the texture's, a box that is
+    /// inverted or not within the source's mip level, a destination region not within the
+    /// destination's ([`Error::RegionOutOfBounds`]); overlapping regions of one subresource
+    /// ([`Error::OverlappingSelfCopy`]); a released texture with `released_object`. Formats are
+    /// not compared (the model copies no texels). A legacy list holds both textures.
+    #[allow(clippy::too_many_arguments)]
+    pub fn copy_texture_region(
+        &mut self,
+        destination: Texture,
+        destination_subresource: u32,
+        x: u32,
+        y: u32,
+        source: Texture,
+        source_subresource: u32,
+        source_box: CopyBox,
+    ) {
+        self.begin_call();
+        let region = TextureRegion {
+            destination,
+            destination_subresource,
+            x,
+            y,
+            source,
+            source_subresource,
+            source_box,
+        };
+        if let Err(error) = self.try_copy_texture_region(region) {
+            self.fail(error);
+        }
+    }
+
+    fn try_copy_texture_region(&mut self, r: TextureRegion) -> Result<(), Error> {
+        const CALL: &str = "copy_texture_region";
+        let (dst, _) = self.resolve_resource(CALL, r.destination.into())?;
+        let (src, _) = self.resolve_resource(CALL, r.source.into())?;
+        let info = |t: Texture| {
+            self.device
+                .textures
+                .get(t.0, false)
+                .ok()
+                .map(|l| TextureInfo::unpack(l.words))
+                .ok_or_else(|| self.device.stale_error(CALL, ObjectKind::Texture, t.0))
+        };
+        let (d, s) = (info(r.destination)?, info(r.source)?);
+        let b = r.source_box;
+        let out_of_bounds = |texture: Texture, detail: String| Error::RegionOutOfBounds {
+            call: CALL,
+            object: self.device.object_name(ObjectKind::Texture, texture.0),
+            detail: format!("{detail} (R-BAR-7)").into(),
+        };
+        let (Some(src_size), Some(dst_size)) = (
+            subresource_size(&s, r.source_subresource),
+            subresource_size(&d, r.destination_subresource),
+        ) else {
+            let (texture, info, which, index) = match subresource_size(&s, r.source_subresource) {
+                None => (r.source, &s, "source", r.source_subresource),
+                Some(_) => (r.destination, &d, "destination", r.destination_subresource),
+            };
+            let count = info.mip_levels * info.array_size;
+            return Err(out_of_bounds(
+                texture,
+                format!("the {which} subresource {index} is not one of its {count}"),
+            ));
+        };
+        if b.left > b.right || b.top > b.bottom || b.right > src_size.0 || b.bottom > src_size.1 {
+            return Err(out_of_bounds(
+                r.source,
+                format!(
+                    "the source box, texels {}..{} x {}..{} of subresource {}, is not within its {}x{} texels",
+                    b.left, b.right, b.top, b.bottom, r.source_subresource, src_size.0, src_size.1
+                ),
+            ));
+        }
+        let (w, h) = (b.right - b.left, b.bottom - b.top);
+        let (right, bottom) = (r.x as u64 + w as u64, r.y as u64 + h as u64);
+        if right > dst_size.0 as u64 || bottom > dst_size.1 as u64 {
+            return Err(out_of_bounds(
+                r.destination,
+                format!(
+                    "the destination region, texels {}..{right} x {}..{bottom} of subresource {}, is not within its {}x{} texels",
+                    r.x, r.y, r.destination_subresource, dst_size.0, dst_size.1
+                ),
+            ));
+        }
+        let overlaps = r.destination == r.source
+            && r.destination_subresource == r.source_subresource
+            && (r.x as u64) < b.right as u64
+            && (b.left as u64) < right
+            && (r.y as u64) < b.bottom as u64
+            && (b.top as u64) < bottom
+            && w > 0
+            && h > 0;
+        if overlaps {
+            let sub = r.source_subresource;
+            return Err(Error::OverlappingSelfCopy {
+                call: CALL,
+                object: self.device.object_name(ObjectKind::Texture, dst.resource),
+                ranges: Box::new([
+                    format!(
+                        "subresource {sub}, texels {}..{right} x {}..{bottom}",
+                        r.x, r.y
+                    ),
+                    format!(
+                        "subresource {sub}, texels {}..{} x {}..{}",
+                        b.left, b.right, b.top, b.bottom
+                    ),
+                ]),
+            });
+        }
+        self.retain_pair(CALL, ObjectKind::Texture, dst.resource, src.resource)?;
+        self.emit(
+            Opcode::CopyTextureRegion,
+            0,
+            None,
+            TextureRegionPayload {
+                destination: dst,
+                source: src,
+                destination_subresource: r.destination_subresource,
+                source_subresource: r.source_subresource,
+                x: r.x,
+                y: r.y,
+                source_box: b,
+            },
+        );
+        Ok(())
+    }
+
+    /// A legacy list's references on a copy's two resources (one each, also when they are one
+    /// resource: the list's release walks the command's two handles).
+    fn retain_pair(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        destination: RawHandle,
+        source: RawHandle,
+    ) -> Result<(), Error> {
+        self.retain(kind, destination, 1, call)?;
+        if let Err(error) = self.retain(kind, source, 1, call) {
+            self.device.unretain(kind, destination);
+            return Err(error);
+        }
+        Ok(())
+    }
+
     /// Replaces a default resource's contents with `data`, carried by the list (legacy only,
     /// R-ST-7).
     pub fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
@@ -867,4 +1111,45 @@ impl<R: Role> Recorder<R> {
             self.device.unretain(resource.kind, resource.handle);
         }
     }
+}
+
+/// The arguments of `copy_buffer_region`.
+#[derive(Clone, Copy)]
+struct BufferRegion {
+    destination: Buffer,
+    destination_offset: u64,
+    source: Buffer,
+    source_offset: u64,
+    bytes: u64,
+}
+
+/// The arguments of `copy_texture_region`.
+#[derive(Clone, Copy)]
+struct TextureRegion {
+    destination: Texture,
+    destination_subresource: u32,
+    x: u32,
+    y: u32,
+    source: Texture,
+    source_subresource: u32,
+    source_box: CopyBox,
+}
+
+/// `offset..offset + bytes`, `None` past an address space.
+fn byte_range(offset: u64, bytes: u64) -> Option<(u64, u64)> {
+    Some((offset, offset.checked_add(bytes)?))
+}
+
+/// The width and height of `texture`'s subresource `index` (`mip + slice * mips`), `None` past
+/// its subresources.
+fn subresource_size(texture: &TextureInfo, index: u32) -> Option<(u32, u32)> {
+    let mips = texture.mip_levels.max(1);
+    if index / mips >= texture.array_size.max(1) {
+        return None;
+    }
+    let mip = index % mips;
+    Some((
+        (texture.width >> mip).max(1),
+        (texture.height >> mip).max(1),
+    ))
 }

@@ -63,18 +63,22 @@ impl Device {
         if !self.shared.buffers.has_room() {
             return Err(full("create_buffer", ObjectKind::Buffer));
         }
+        if let Some(placement) = desc.placement {
+            let object = || format!("buffer '{}'", desc.name);
+            self.place("create_buffer", object, placement, desc.size as u64)?;
+        }
         let info = BufferInfo {
             size: desc.size,
             usage: desc.usage,
             bind: desc.bind,
             uav_flag: desc.uav_flag,
         };
-        Ok(Buffer(self.shared.buffers.insert(
-            info.pack(),
-            0,
-            0,
-            desc.name,
-        )))
+        let buffer = self.shared.buffers.insert(info.pack(), 0, 0, desc.name);
+        if let Some(placement) = desc.placement {
+            let key = (ObjectKind::Buffer, buffer);
+            self.shared.placements.lock().insert(key, placement);
+        }
+        Ok(Buffer(buffer))
     }
 
     /// Creates a 2D texture (render targets and depth stencils are textures with those bind flags).
@@ -97,10 +101,68 @@ impl Device {
             dcc: desc.dcc,
             back_buffer: None,
         };
-        self.insert_texture(info, desc.name)
+        self.insert_texture(info, desc.name, desc.placement)
     }
 
-    fn insert_texture(&self, info: TextureInfo, name: &str) -> Result<Texture, Error> {
+    /// Creates a heap of `size` bytes that placed buffers and textures share (R-BAR-7; D3D12's
+    /// `CreateHeap`). Refused (`invalid_argument`): size 0, a full table. Released like any
+    /// object; a placed resource keeps its heap alive (R-OBJ-4), but once the application has
+    /// released the heap no resource can be placed in it (`released_object`).
+    pub fn create_heap(&self, desc: &HeapDesc<'_>) -> Result<Heap, Error> {
+        if desc.size == 0 {
+            return Err(Error::InvalidDesc {
+                call: "create_heap",
+                object: format!("heap '{}'", desc.name),
+                problem: DescProblem::ZeroSize,
+            });
+        }
+        if !self.shared.heaps.has_room() {
+            return Err(full("create_heap", ObjectKind::Heap));
+        }
+        Ok(Heap(self.shared.heaps.insert([desc.size], 0, 0, desc.name)))
+    }
+
+    /// Checks that `size` bytes at `placement` fit a live heap and takes the resource's
+    /// reference on the heap (dropped when the resource is destroyed, `device.rs`). Called last
+    /// before the resource's insertion, which cannot fail.
+    fn place(
+        &self,
+        call: &'static str,
+        object: impl Fn() -> String,
+        placement: Placement,
+        size: u64,
+    ) -> Result<(), Error> {
+        let heap = placement.heap.0;
+        let heap_size = match self.shared.heaps.get(heap, false) {
+            Ok(live) => live.words[0],
+            Err(_) => return Err(self.shared.stale_error(call, ObjectKind::Heap, heap)),
+        };
+        let fits = placement
+            .offset
+            .checked_add(size)
+            .is_some_and(|end| end <= heap_size);
+        if !fits {
+            return Err(Error::InvalidDesc {
+                call,
+                object: object(),
+                problem: DescProblem::DoesNotFitHeap {
+                    offset: placement.offset,
+                    size,
+                    heap_size,
+                },
+            });
+        }
+        self.shared
+            .retain(ObjectKind::Heap, heap, 1)
+            .map_err(|_| self.shared.stale_error(call, ObjectKind::Heap, heap))
+    }
+
+    fn insert_texture(
+        &self,
+        info: TextureInfo,
+        name: &str,
+        placement: Option<Placement>,
+    ) -> Result<Texture, Error> {
         if info.width == 0 || info.height == 0 {
             return Err(texture_desc(name, DescProblem::ZeroDimension));
         }
@@ -125,12 +187,19 @@ impl Device {
         if !self.shared.textures.has_room() {
             return Err(full("create_texture", ObjectKind::Texture));
         }
-        Ok(Texture(self.shared.textures.insert(
-            info.pack(),
-            0f32.to_bits(),
-            0,
-            name,
-        )))
+        if let Some(placement) = placement {
+            let object = || format!("texture '{name}'");
+            self.place("create_texture", object, placement, info.byte_size())?;
+        }
+        let texture = self
+            .shared
+            .textures
+            .insert(info.pack(), 0f32.to_bits(), 0, name);
+        if let Some(placement) = placement {
+            let key = (ObjectKind::Texture, texture);
+            self.shared.placements.lock().insert(key, placement);
+        }
+        Ok(Texture(texture))
     }
 
     fn create_view(
@@ -477,7 +546,7 @@ impl Device {
             };
             let texture_name = format!("{}.{i}", desc.name);
             let built = self
-                .insert_texture(info, &texture_name)
+                .insert_texture(info, &texture_name, None)
                 .and_then(|texture| {
                     let rtv_name = format!("{texture_name}.rtv");
                     let rtv = self.create_render_target_view(&ViewDesc::new(&rtv_name, texture));

@@ -318,6 +318,31 @@ pub struct BufferDesc<'a> {
     pub bind: BindFlags,
     /// The hidden-counter flavour of its UAVs.
     pub uav_flag: UavFlag,
+    /// Placed in a heap at an offset (R-BAR-7): `None` for a committed buffer of its own memory.
+    pub placement: Option<Placement>,
+}
+
+/// A heap: memory that placed resources share, and alias where their byte ranges overlap
+/// (R-BAR-7; D3D12's `CreateHeap`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeapDesc<'a> {
+    /// The debug name, used in messages, records and traces.
+    pub name: &'a str,
+    /// Size in bytes (not 0).
+    pub size: u64,
+}
+
+/// Where a placed resource lives (R-BAR-7; D3D12's `CreatePlacedResource`): a heap and a byte
+/// offset in it. The resource takes the bytes `offset..offset + size` of the heap (a buffer its
+/// size, a texture [`TextureInfo::byte_size`](crate::TextureInfo::byte_size)); placed resources
+/// whose ranges overlap alias each other. The offset needs no alignment here (D3D12 asks 64 KiB):
+/// the model has no memory to align.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// The heap.
+    pub heap: crate::Heap,
+    /// Byte offset of the resource's first byte in the heap.
+    pub offset: u64,
 }
 
 /// A 2D texture, render target or depth stencil (R-OBJ-2).
@@ -346,6 +371,8 @@ pub struct TextureDesc<'a> {
     /// Delta colour compression allowed (the seed's `ALLOW_DCC`, R-BAR-3): decompressed on a
     /// write-to-read layout change unless the texture is also TC.
     pub dcc: bool,
+    /// Placed in a heap at an offset (R-BAR-7): `None` for a committed texture.
+    pub placement: Option<Placement>,
 }
 
 impl Default for TextureDesc<'_> {
@@ -362,6 +389,7 @@ impl Default for TextureDesc<'_> {
             compressible: None,
             texture_compatible: false,
             dcc: false,
+            placement: None,
         }
     }
 }
@@ -739,6 +767,21 @@ pub struct Rect {
     pub right: i32,
     /// Bottom edge, exclusive.
     pub bottom: i32,
+}
+
+/// The texels a texture-region copy reads (`D3D12_BOX` of a 2D texture): `left..right` by
+/// `top..bottom`, in texels of the source subresource's mip level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+#[repr(C)]
+pub struct CopyBox {
+    /// Left edge, inclusive.
+    pub left: u32,
+    /// Top edge, inclusive.
+    pub top: u32,
+    /// Right edge, exclusive.
+    pub right: u32,
+    /// Bottom edge, exclusive.
+    pub bottom: u32,
 }
 
 /// Which parts of a depth-stencil view a clear touches.

@@ -3,6 +3,7 @@
 //! shared state; every context and list keeps the state alive. Creating objects is in
 //! `create.rs`; this file holds their life after that (release, destruction, lookups).
 
+use std::collections::HashMap;
 use std::sync::Arc as StdArc;
 
 use crate::chunk::{ChunkPolicy, ChunkPool, PoolStats};
@@ -79,6 +80,14 @@ pub(crate) struct DeviceShared {
     /// the entry holds one reference). Lists call bundles by handle: a fast list takes no
     /// reference and a released bundle is found stale at execution (R-OBJ-3, R-OBJ-4).
     pub(crate) bundles: ObjectTable<BUNDLE_WORDS>,
+    /// Heaps (R-BAR-7): their size. A placed resource holds one reference on its heap for its
+    /// whole life, as a view on its resource (R-OBJ-4).
+    pub(crate) heaps: ObjectTable<HEAP_WORDS>,
+    /// Where each placed buffer and texture is (R-BAR-7), by kind and handle: written at its
+    /// creation and destruction, read by [`Device::placement`] (the GPU model, the
+    /// application); never on the recording path, whose descriptor words it leaves as they
+    /// were.
+    pub(crate) placements: Mutex<HashMap<(ObjectKind, RawHandle), Placement>>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
@@ -156,6 +165,10 @@ macro_rules! with_table {
                 let $table = &$shared.bundles;
                 $body
             }
+            ObjectKind::Heap => {
+                let $table = &$shared.heaps;
+                $body
+            }
         }
     };
 }
@@ -228,7 +241,7 @@ impl DeviceShared {
             // A released bundle goes with its last reference, not at the next present: its
             // entry holds the bundle's chunks, and through them the device.
             if let Some(words) = self.bundles.try_destroy(handle) {
-                self.destroyed(kind, &words);
+                self.destroyed(kind, handle, &words);
             }
         }
     }
@@ -246,7 +259,7 @@ impl DeviceShared {
         let outcome = with_table!(self, kind, |table| {
             let (outcome, words) = table.release(handle);
             if let Some(words) = words {
-                self.destroyed(kind, &words);
+                self.destroyed(kind, handle, &words);
             }
             outcome
         });
@@ -257,7 +270,7 @@ impl DeviceShared {
 
     /// Drops what a destroyed object held: a view's reference on its resource, a swap chain's
     /// back buffers.
-    fn destroyed(&self, kind: ObjectKind, words: &[u64]) {
+    fn destroyed(&self, kind: ObjectKind, handle: RawHandle, words: &[u64]) {
         match kind {
             ObjectKind::ShaderResourceView
             | ObjectKind::UnorderedAccessView
@@ -274,6 +287,13 @@ impl DeviceShared {
                         RawHandle::from_bits(words[2 + 2 * i + 1]),
                     );
                     self.release(ObjectKind::Texture, RawHandle::from_bits(words[2 + 2 * i]));
+                }
+            }
+            ObjectKind::Buffer | ObjectKind::Texture => {
+                // A placed resource's reference on its heap (R-BAR-7).
+                let placement = self.placements.lock().remove(&(kind, handle));
+                if let Some(placement) = placement {
+                    self.unretain(ObjectKind::Heap, placement.heap.0);
                 }
             }
             ObjectKind::Bundle => {
@@ -308,7 +328,7 @@ impl DeviceShared {
                     .map(|w| w.to_vec()));
                 match words {
                     Some(words) => {
-                        self.destroyed(kind, &words);
+                        self.destroyed(kind, handle, &words);
                         destroyed += 1;
                     }
                     None => {
@@ -364,6 +384,8 @@ impl Device {
                 queries: ObjectTable::new(base),
                 swap_chains: ObjectTable::new(base),
                 bundles: ObjectTable::new(base),
+                heaps: ObjectTable::new(base),
+                placements: Mutex::new(HashMap::new()),
                 pool,
                 live_contexts: AtomicU32::new(0),
                 immediate_taken: AtomicBool::new(false),
@@ -436,6 +458,42 @@ impl Device {
             .get(buffer.0, true)
             .ok()
             .map(|live| BufferInfo::unpack(live.words))
+    }
+
+    /// A heap's size in bytes (R-BAR-7); `None` once it is destroyed. A released heap that
+    /// placed resources still hold answers.
+    pub fn heap_size(&self, heap: Heap) -> Option<u64> {
+        self.shared
+            .heaps
+            .get(heap.0, true)
+            .ok()
+            .map(|live| live.words[0])
+    }
+
+    /// Where a placed buffer or texture is (R-BAR-7); `None` for a committed resource or one
+    /// destroyed.
+    pub fn placement(&self, resource: Resource) -> Option<Placement> {
+        self.shared
+            .placements
+            .lock()
+            .get(&(resource.kind(), resource.raw()))
+            .copied()
+    }
+
+    /// The heap and the bytes `start..end` of it that `resource` takes, for a placed buffer or
+    /// texture (R-BAR-7); `None` for a committed resource or one destroyed. Two placed
+    /// resources alias each other when their heaps are the same and their ranges overlap.
+    pub fn placed_range(&self, resource: Resource) -> Option<(Heap, u64, u64)> {
+        let placement = self.placement(resource)?;
+        let size = match resource {
+            Resource::Buffer(b) => self.buffer_info(b)?.size as u64,
+            Resource::Texture(t) => self.texture_info(t)?.byte_size(),
+        };
+        Some((
+            placement.heap,
+            placement.offset,
+            placement.offset.saturating_add(size),
+        ))
     }
 
     /// A texture's properties from its creation; `None` once it is destroyed. A released texture

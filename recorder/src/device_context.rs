@@ -231,6 +231,29 @@ pub trait DeviceContext {
     fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8])
     where
         Self: Sized;
+    /// Copies bytes of a buffer into another or, without overlap, itself (`CopyBufferRegion`,
+    /// R-BAR-7); refused on a bundle recorder.
+    fn copy_buffer_region(
+        &mut self,
+        destination: Buffer,
+        destination_offset: u64,
+        source: Buffer,
+        source_offset: u64,
+        bytes: u64,
+    );
+    /// Copies texels of a texture subresource into another or, without overlap, itself
+    /// (`CopyTextureRegion`, R-BAR-7); refused on a bundle recorder.
+    #[allow(clippy::too_many_arguments)]
+    fn copy_texture_region(
+        &mut self,
+        destination: Texture,
+        destination_subresource: u32,
+        x: u32,
+        y: u32,
+        source: Texture,
+        source_subresource: u32,
+        source_box: CopyBox,
+    );
     /// Copies a UAV's hidden counter into a buffer (`CopyStructureCount`).
     fn copy_structure_count(&mut self, destination: Buffer, offset: u32, view: UnorderedAccessView);
     /// Enhanced barriers in groups (`Barrier`, R-BAR-1); refused on a bundle recorder.
@@ -627,6 +650,46 @@ macro_rules! forward_device_context {
         fn update_subresource(&mut self, resource: impl Into<$crate::Resource>, data: &[u8]) {
             let $this = self;
             $core.update_subresource(resource, data)
+        }
+        #[inline]
+        fn copy_buffer_region(
+            &mut self,
+            destination: $crate::Buffer,
+            destination_offset: u64,
+            source: $crate::Buffer,
+            source_offset: u64,
+            bytes: u64,
+        ) {
+            let $this = self;
+            $core.copy_buffer_region(
+                destination,
+                destination_offset,
+                source,
+                source_offset,
+                bytes,
+            )
+        }
+        #[inline]
+        fn copy_texture_region(
+            &mut self,
+            destination: $crate::Texture,
+            destination_subresource: u32,
+            x: u32,
+            y: u32,
+            source: $crate::Texture,
+            source_subresource: u32,
+            source_box: $crate::CopyBox,
+        ) {
+            let $this = self;
+            $core.copy_texture_region(
+                destination,
+                destination_subresource,
+                x,
+                y,
+                source,
+                source_subresource,
+                source_box,
+            )
         }
         #[inline]
         fn copy_structure_count(

@@ -589,6 +589,30 @@ pub enum Error {
         problem: CopyProblem,
     },
 
+    /// A region copy of a resource to itself whose regions overlap (R-BAR-7): only
+    /// non-overlapping regions may be copied within one resource.
+    #[error("{call}: {object}: the destination {} and the source {} overlap: a copy of a resource to itself needs non-overlapping regions (R-BAR-7)", ranges[0], ranges[1])]
+    OverlappingSelfCopy {
+        /// The call refused: `copy_buffer_region` or `copy_texture_region`.
+        call: &'static str,
+        /// The resource, source and destination at once.
+        object: ObjectName,
+        /// The destination's and the source's regions as messages write them ("bytes 0..64",
+        /// "subresource 0, texels 32..64 x 32..64").
+        ranges: Box<[String; 2]>,
+    },
+
+    /// A region copy naming bytes or texels outside its resource (R-BAR-7).
+    #[error("{call}: {object}: {detail}")]
+    RegionOutOfBounds {
+        /// The call refused: `copy_buffer_region` or `copy_texture_region`.
+        call: &'static str,
+        /// The resource whose region is outside it.
+        object: ObjectName,
+        /// Which region, what it names and what the resource has.
+        detail: Box<str>,
+    },
+
     /// An argument value outside what the call allows.
     #[error("{call}: {argument} {value} is out of range: {allowed}")]
     OutOfRange {
@@ -709,6 +733,8 @@ impl Error {
             | Self::WrongDevice { .. }
             | Self::InvalidDesc { .. }
             | Self::CopyMismatch { .. }
+            | Self::OverlappingSelfCopy { .. }
+            | Self::RegionOutOfBounds { .. }
             | Self::OutOfRange { .. }
             | Self::WrongContext { .. }
             | Self::WrongObjectKind { .. }
@@ -763,6 +789,16 @@ pub enum DescProblem {
     SampleCount {
         /// The sample count asked for.
         count: u32,
+    },
+    /// A placed resource past the end of its heap (R-BAR-7).
+    #[error("{size} bytes at offset {offset} do not fit the heap's {heap_size} bytes (R-BAR-7)")]
+    DoesNotFitHeap {
+        /// The placement's offset.
+        offset: u64,
+        /// The resource's size in bytes (a texture's as `TextureInfo::byte_size` defines it).
+        size: u64,
+        /// The heap's size.
+        heap_size: u64,
     },
     /// Append or counter flags on a buffer without `UNORDERED_ACCESS` (R-OBJ-2).
     #[error("append/counter flags need the unordered_access bind flag (R-OBJ-2)")]

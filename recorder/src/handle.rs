@@ -46,11 +46,13 @@ pub enum ObjectKind {
     SwapChain,
     /// A finished draw bundle (R-B-10), registered so that lists call it by handle.
     Bundle,
+    /// A heap that placed resources share (R-BAR-7).
+    Heap,
 }
 
 impl ObjectKind {
     /// The number of kinds (one object table each).
-    pub const COUNT: usize = 15;
+    pub const COUNT: usize = 16;
 
     /// The name used in messages and traces.
     pub const fn name(self) -> &'static str {
@@ -70,6 +72,7 @@ impl ObjectKind {
             Self::Query => "query",
             Self::SwapChain => "swap chain",
             Self::Bundle => "draw bundle",
+            Self::Heap => "heap",
         }
     }
 }
@@ -210,6 +213,8 @@ handles! {
     SwapChain => SwapChain;
     /// A finished draw bundle as lists call it (`bundles::DrawBundle` owns it).
     BundleHandle => Bundle;
+    /// A heap of memory that placed buffers and textures share (R-BAR-7).
+    Heap => Heap;
 }
 
 /// A resource: what copies, maps and compression calls take.

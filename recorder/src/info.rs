@@ -10,6 +10,10 @@ use crate::limits::MAX_BACK_BUFFERS;
 // Descriptor words per kind (see `table.rs`).
 pub(crate) const BUFFER_WORDS: usize = 1;
 pub(crate) const TEXTURE_WORDS: usize = 4;
+/// A heap's one word: its size in bytes (R-BAR-7). Where a placed resource is lives beside the
+/// tables (`DeviceShared::placements`), not in its descriptor words: binds read those, and a
+/// placement is read only by the GPU model and the application.
+pub(crate) const HEAP_WORDS: usize = 1;
 pub(crate) const VIEW_WORDS: usize = 3;
 pub(crate) const SHADER_WORDS: usize = 4;
 pub(crate) const SWAP_CHAIN_WORDS: usize = 2 + 2 * MAX_BACK_BUFFERS as usize;
@@ -116,6 +120,30 @@ impl TextureInfo {
             height: (w[1] >> 32) as u32,
             back_buffer: (!chain.is_null()).then_some((SwapChain(chain), index)),
         }
+    }
+    /// The bytes the texture takes in a heap (R-BAR-7), as this model defines them: for every
+    /// mip level `m`, `max(1, width >> m) x max(1, height >> m)` texels (for the block-compressed
+    /// `bc*` formats, 4x4 blocks, rounded up) of the format's bytes per element, times the sample
+    /// count and the array size. No row pitch, tiling or alignment padding: the model has no
+    /// memory layout to follow; sizes only decide whether a placed texture fits its heap and
+    /// which placed resources overlap.
+    pub fn byte_size(&self) -> u64 {
+        let block = if self.format.name().starts_with("bc") {
+            4
+        } else {
+            1
+        };
+        let element = self.format.bytes_per_element().max(1) as u64;
+        let per_slice: u64 = (0..self.mip_levels.min(32))
+            .map(|m| {
+                let w = (self.width >> m).max(1) as u64;
+                let h = (self.height >> m).max(1) as u64;
+                w.div_ceil(block) * h.div_ceil(block) * element
+            })
+            .sum();
+        per_slice
+            .saturating_mul(self.sample_count.max(1) as u64)
+            .saturating_mul(self.array_size.max(1) as u64)
     }
     /// A compressible render target or depth stencil: reading it needs decompression (R-SP-2).
     pub fn is_compressible_target(&self) -> bool {

@@ -151,6 +151,7 @@ fn r_obj_2_buffer_properties_round_trip() {
                     usage,
                     bind: *bind,
                     uav_flag: UavFlag::None,
+                    placement: None,
                 })
                 .unwrap();
             assert_eq!(
@@ -172,6 +173,7 @@ fn r_obj_2_buffer_properties_round_trip() {
                 usage: Usage::Default,
                 bind: BindFlags::UNORDERED_ACCESS | BindFlags::SHADER_RESOURCE,
                 uav_flag: flag,
+                placement: None,
             })
             .unwrap();
         assert_eq!(device.buffer_info(buffer).unwrap().uav_flag, flag);
@@ -262,6 +264,7 @@ fn r_obj_2_texture_properties_round_trip_with_compressible_defaults() {
             compressible: asked,
             texture_compatible: i % 2 == 1,
             dcc: i % 3 == 1,
+            placement: None,
         };
         let texture = device.create_texture(&desc).unwrap();
         let info = device.texture_info(texture).unwrap();
@@ -928,6 +931,20 @@ fn released_object_cases() -> Vec<Case> {
         ("copy_resource texture", |f, c| {
             f.device.release(f.tex2);
             c.copy_resource(f.tex, f.tex2);
+        }),
+        ("copy_buffer_region source", |f, c| {
+            f.device.release(f.copy_b);
+            c.copy_buffer_region(f.copy_a, 0, f.copy_b, 0, 16);
+        }),
+        ("copy_texture_region destination", |f, c| {
+            f.device.release(f.tex2);
+            let quarter = CopyBox {
+                left: 0,
+                top: 0,
+                right: 32,
+                bottom: 32,
+            };
+            c.copy_texture_region(f.tex2, 0, 0, 0, f.tex, 0, quarter);
         }),
         // `map` reports its refusal without poisoning the list (R-REC-8): see
         // `r_rec_8_a_map_of_a_released_buffer_is_released_object` in r_rec_maps.rs.

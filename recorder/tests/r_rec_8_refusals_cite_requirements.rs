@@ -46,6 +46,33 @@ fn recording_cases() -> Vec<RecordCase> {
         ("copy_resource", "R-OBJ-2", |f, c| {
             c.copy_resource(f.vb, f.vb2)
         }),
+        ("copy_buffer_region", "R-BAR-7", |f, c| {
+            c.copy_buffer_region(f.copy_a, 16, f.copy_a, 0, 32)
+        }),
+        ("copy_buffer_region", "R-BAR-7", |f, c| {
+            c.copy_buffer_region(f.copy_a, 0, f.copy_b, 250, 16)
+        }),
+        ("copy_buffer_region", "R-OBJ-2", |f, c| {
+            c.copy_buffer_region(f.vb, 0, f.copy_a, 0, 16)
+        }),
+        ("copy_texture_region", "R-BAR-7", |f, c| {
+            let quarter = CopyBox {
+                left: 0,
+                top: 0,
+                right: 32,
+                bottom: 32,
+            };
+            c.copy_texture_region(f.tex, 0, 8, 8, f.tex, 0, quarter)
+        }),
+        ("copy_texture_region", "R-BAR-7", |f, c| {
+            let past = CopyBox {
+                left: 0,
+                top: 0,
+                right: 65,
+                bottom: 1,
+            };
+            c.copy_texture_region(f.tex2, 0, 0, 0, f.tex, 0, past)
+        }),
         ("copy_resource", "R-REC-5", |f, c| {
             let small = f
                 .device
@@ -55,6 +82,7 @@ fn recording_cases() -> Vec<RecordCase> {
                     usage: Usage::Default,
                     bind: BindFlags::NONE,
                     uav_flag: UavFlag::None,
+                    placement: None,
                 })
                 .expect("small buffer");
             c.copy_resource(f.copy_a, small)
@@ -189,6 +217,7 @@ fn r_obj_2_every_creation_refusal_cites_its_requirement() {
         usage: Usage::Default,
         bind,
         uav_flag,
+        placement: None,
     };
     let cases: Vec<(&str, &str, Option<Error>)> = vec![
         (

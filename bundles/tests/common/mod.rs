@@ -57,6 +57,7 @@ impl Fixture {
                     usage,
                     bind,
                     uav_flag: UavFlag::None,
+                    placement: None,
                 })
                 .unwrap_or_else(|e| panic!("create {name}: {e}"))
         };

@@ -574,6 +574,8 @@ impl GpuModel {
             self.run_barrier("barrier", &b, true, &mut cost);
         }
         self.finish_group(&mut cost);
+        // Which aliased placed resource is active (R-BAR-7).
+        self.placed_barriers(barriers);
         // Under hazard validation: the writes the barriers cover (R-V-2).
         self.hazards_barrier(barriers);
     }
@@ -626,6 +628,8 @@ impl GpuModel {
             }
             self.finish_group(&mut cost);
         }
+        // Which aliased placed resource is active (R-BAR-7).
+        self.placed_resource_barriers(barriers);
         // Under hazard validation: the writes the barriers cover (R-V-2).
         self.hazards_resource_barrier(barriers);
     }

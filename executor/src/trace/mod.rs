@@ -37,7 +37,7 @@ pub use syntax::{
     parse, AccessWord, Barrier, BeforeAfter, BindFlag, BindFlags, Call, CallContext, Compression,
     CounterKey, Declaration, DrawField, Engine, ErrorKind, Expectation, ExpectedLayout,
     ExpectedValue, Flags, Form, Format, LayoutWord, LegacyBarrier, MapType, Method, Name, Number,
-    ObjectRef, ParseError, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory, SplitWord,
-    Stage, StateWord, Statement, Subject, SyncWord, Topology, Trace, UavFlag, Usage, Validation,
-    Viewport, Written,
+    ObjectRef, ParseError, Placement, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory,
+    SplitWord, Stage, StateWord, Statement, Subject, SyncWord, Topology, Trace, UavFlag, Usage,
+    Validation, Viewport, Written,
 };

@@ -105,6 +105,7 @@ impl Fixture {
                 usage,
                 bind,
                 uav_flag: UavFlag::None,
+                placement: None,
             };
             device
                 .create_buffer(&desc)

@@ -224,6 +224,7 @@ impl Generator {
                     bind: self.bind(),
                     size: self.rng.u64(),
                     uav_flag: self.rng.option(|r| r.pick(UavFlag::ALL)),
+                    placement: None,
                 }
             }
             1 => {
@@ -241,6 +242,7 @@ impl Generator {
                     compressible: self.rng.option(Rng::coin),
                     tc: self.rng.option(Rng::coin),
                     dcc: self.rng.option(Rng::coin),
+                    placement: None,
                 }
             }
             2 => {

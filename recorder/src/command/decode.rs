@@ -10,7 +10,7 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crate::barrier::{BarrierCounts, BarrierRecord, ResourceBarrierRecord};
-use crate::desc::{ClearFlags, Engine, PrimitiveTopology, Rect, Stage, Viewport};
+use crate::desc::{ClearFlags, CopyBox, Engine, PrimitiveTopology, Rect, Stage, Viewport};
 use crate::handle::RawHandle;
 use crate::split::SplitCategory;
 
@@ -162,6 +162,38 @@ pub enum Command<'a> {
         destination: BoundResource,
         /// The resource read, and the instance it is read at.
         source: BoundResource,
+    },
+    /// `copy_buffer_region`: `bytes` bytes of `source` from `source_offset` into `destination`
+    /// at `destination_offset`; source and destination may be one buffer (R-BAR-7).
+    CopyBufferRegion {
+        /// The buffer written.
+        destination: BoundResource,
+        /// The first byte written.
+        destination_offset: u64,
+        /// The buffer read.
+        source: BoundResource,
+        /// The first byte read.
+        source_offset: u64,
+        /// How many bytes.
+        bytes: u64,
+    },
+    /// `copy_texture_region`: the texels of `source_box` of a source subresource into a
+    /// destination subresource at `(x, y)`; source and destination may be one texture (R-BAR-7).
+    CopyTextureRegion {
+        /// The texture written.
+        destination: BoundResource,
+        /// The subresource written.
+        destination_subresource: u32,
+        /// Where the box lands: left texel.
+        x: u32,
+        /// Top texel.
+        y: u32,
+        /// The texture read.
+        source: BoundResource,
+        /// The subresource read.
+        source_subresource: u32,
+        /// The texels read.
+        source_box: CopyBox,
     },
     /// `update_subresource`: a default resource's contents replaced (legacy only, R-ST-7).
     UpdateSubresource {
@@ -608,6 +640,28 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 Command::CopyResource {
                     destination: p.destination,
                     source: p.source,
+                }
+            }
+            Opcode::CopyBufferRegion => {
+                let p: BufferRegionPayload = read(payload);
+                Command::CopyBufferRegion {
+                    destination: p.destination,
+                    destination_offset: p.destination_offset,
+                    source: p.source,
+                    source_offset: p.source_offset,
+                    bytes: p.bytes,
+                }
+            }
+            Opcode::CopyTextureRegion => {
+                let p: TextureRegionPayload = read(payload);
+                Command::CopyTextureRegion {
+                    destination: p.destination,
+                    destination_subresource: p.destination_subresource,
+                    x: p.x,
+                    y: p.y,
+                    source: p.source,
+                    source_subresource: p.source_subresource,
+                    source_box: p.source_box,
                 }
             }
             Opcode::UpdateSubresource | Opcode::MapWriteDiscard | Opcode::MapWriteNoOverwrite => {

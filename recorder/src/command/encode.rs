@@ -19,7 +19,7 @@
 //! its descriptor holds what is unknown until execution, and a side record in the chunk points at
 //! it so execution can find it without walking the commands around it.
 
-use crate::desc::{Format, Stage};
+use crate::desc::{CopyBox, Format, Stage};
 use crate::handle::RawHandle;
 use crate::limits::{
     CONSTANT_BUFFER_SLOTS, MAX_COMMAND_BYTES, MAX_MAP_BYTES, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
@@ -307,6 +307,42 @@ pub struct CopyPayload {
     pub destination: BoundResource,
     /// The resource read.
     pub source: BoundResource,
+}
+
+/// The payload of `CopyBufferRegion` (R-BAR-7).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct BufferRegionPayload {
+    /// The buffer written.
+    pub destination: BoundResource,
+    /// The buffer read (may be the destination).
+    pub source: BoundResource,
+    /// The first byte written.
+    pub destination_offset: u64,
+    /// The first byte read.
+    pub source_offset: u64,
+    /// How many bytes.
+    pub bytes: u64,
+}
+
+/// The payload of `CopyTextureRegion` (R-BAR-7).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct TextureRegionPayload {
+    /// The texture written.
+    pub destination: BoundResource,
+    /// The texture read (may be the destination).
+    pub source: BoundResource,
+    /// The subresource written (`mip + slice * mips`).
+    pub destination_subresource: u32,
+    /// The subresource read.
+    pub source_subresource: u32,
+    /// Where the box lands in the destination: its left texel.
+    pub x: u32,
+    /// Its top texel.
+    pub y: u32,
+    /// The texels read.
+    pub source_box: CopyBox,
 }
 
 /// The payload of `CopyStructureCount`.

@@ -146,6 +146,11 @@ pub enum Opcode {
     Barrier,
     /// `resource_barrier`: legacy resource barriers (R-BAR-6), as `ResourceBarrierRecord`s.
     ResourceBarrier,
+    /// `copy_buffer_region`: bytes of one buffer into another or itself (R-BAR-7).
+    CopyBufferRegion,
+    /// `copy_texture_region`: texels of one texture subresource into another or itself
+    /// (R-BAR-7).
+    CopyTextureRegion,
     /// The list's index of split points and nested lists, last in its last chunk; not a command.
     ListIndex,
 }

@@ -63,6 +63,16 @@ impl Command<'_> {
             Command::CopyResource {
                 destination,
                 source,
+            }
+            | Command::CopyBufferRegion {
+                destination,
+                source,
+                ..
+            }
+            | Command::CopyTextureRegion {
+                destination,
+                source,
+                ..
             } => {
                 one(resource_kind(destination.is_texture), destination.resource);
                 one(resource_kind(source.is_texture), source.resource);

@@ -102,6 +102,7 @@ impl Fixture {
                     usage,
                     bind,
                     uav_flag,
+                    placement: None,
                 })
                 .unwrap_or_else(|e| panic!("create {name}: {e}"))
         };

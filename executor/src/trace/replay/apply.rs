@@ -436,6 +436,49 @@ pub(crate) fn record<R: Recording>(
             destination,
             source,
         } => recorder.copy_resource(objects.resource(*destination), objects.resource(*source)),
+        Call::CopyBufferRegion {
+            destination,
+            destination_offset,
+            source,
+            source_offset,
+            bytes,
+        } => recorder.copy_buffer_region(
+            objects.one(*destination),
+            *destination_offset as u64,
+            objects.one(*source),
+            *source_offset as u64,
+            *bytes as u64,
+        ),
+        Call::CopyTextureRegion {
+            destination,
+            destination_subresource,
+            at: [x, y],
+            source,
+            source_subresource,
+            source_box: [left, top, right, bottom],
+        } => {
+            const CALL: &str = "copy_texture_region";
+            let textures = objects
+                .texture(CALL, *destination)
+                .and_then(|d| Ok((d, objects.texture(CALL, *source)?)));
+            match textures {
+                Ok((d, s)) => recorder.copy_texture_region(
+                    d,
+                    *destination_subresource,
+                    *x,
+                    *y,
+                    s,
+                    *source_subresource,
+                    recorder::CopyBox {
+                        left: *left,
+                        top: *top,
+                        right: *right,
+                        bottom: *bottom,
+                    },
+                ),
+                Err(error) => return Recorded::Refused(error),
+            }
+        }
         Call::UpdateSubresource { resource } => {
             recorder.update_subresource(objects.resource(*resource), &[])
         }

@@ -43,6 +43,7 @@ pub(crate) fn create(
             usage,
             bind,
             uav_flag,
+            placement,
         } => made(
             ObjectKind::Buffer,
             device
@@ -52,6 +53,7 @@ pub(crate) fn create(
                     usage: *usage,
                     bind: *bind,
                     uav_flag: *uav_flag,
+                    placement: placement_in("create_buffer", program, handles, placement)?,
                 })
                 .map(Handle::raw),
         ),
@@ -66,6 +68,7 @@ pub(crate) fn create(
             compressible,
             texture_compatible,
             dcc,
+            placement,
         } => made(
             ObjectKind::Texture,
             device
@@ -81,7 +84,14 @@ pub(crate) fn create(
                     compressible: *compressible,
                     texture_compatible: *texture_compatible,
                     dcc: *dcc,
+                    placement: placement_in("create_texture", program, handles, placement)?,
                 })
+                .map(Handle::raw),
+        ),
+        Create::Heap { size } => made(
+            ObjectKind::Heap,
+            device
+                .create_heap(&recorder::HeapDesc { name, size: *size })
                 .map(Handle::raw),
         ),
         Create::View { resource, min_lod } => {
@@ -222,6 +232,34 @@ pub(crate) fn create(
     }
 }
 
+/// The engine's placement of a placed resource (R-BAR-7): the heap's handle, or the refusal of
+/// a declaration whose heap's own declaration was refused.
+fn placement_in(
+    call: &'static str,
+    program: &Program,
+    handles: &Handles,
+    placement: &Option<(ObjId, u64)>,
+) -> Result<Option<recorder::Placement>, Error> {
+    let Some((heap, offset)) = *placement else {
+        return Ok(None);
+    };
+    match handles.get(heap) {
+        Some(raw) => Ok(Some(recorder::Placement {
+            heap: recorder::Heap::from_raw(raw),
+            offset,
+        })),
+        None => {
+            let heap = &program.objects[heap];
+            Err(Error::RefusedDeclaration {
+                call,
+                what: "heap",
+                object: heap.name.to_string(),
+                line: heap.line,
+            })
+        }
+    }
+}
+
 /// Releases the engine object `id` made (the application's last reference, R-OBJ-3).
 pub(crate) fn release(device: &Device, kind: ObjKind, raw: RawHandle) {
     use recorder::*;
@@ -240,6 +278,7 @@ pub(crate) fn release(device: &Device, kind: ObjKind, raw: RawHandle) {
         ObjKind::SamplerState => device.release(SamplerState::from_raw(raw)),
         ObjKind::Predicate => device.release(Query::from_raw(raw)),
         ObjKind::SwapChain => device.release(SwapChain::from_raw(raw)),
+        ObjKind::Heap => device.release(Heap::from_raw(raw)),
         ObjKind::Context | ObjKind::BundleRecorder | ObjKind::CommandList | ObjKind::Fence => {}
     }
 }

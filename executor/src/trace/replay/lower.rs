@@ -25,7 +25,7 @@ use super::convert::*;
 use super::program::*;
 use crate::trace::syntax::ast::{
     Barrier, BeforeAfter, CallContext, Declaration, Expectation, ExpectedLayout, LegacyBarrier,
-    Method, Remap, Statement, Subject as AstSubject, Trace,
+    Method, Placement, Remap, Statement, Subject as AstSubject, Trace,
 };
 use crate::trace::syntax::name::Name;
 use crate::trace::syntax::split_derived;
@@ -85,6 +85,14 @@ impl Lowering {
     }
 
     /// The object `name` names (declared before, as the parser checked).
+    /// `heap=HEAP offset=BYTES` of a placed resource (R-BAR-7), lowered.
+    fn placement(&mut self, placement: &Option<Placement>) -> Converted<Option<(ObjId, u64)>> {
+        match placement {
+            Some(Placement { heap, offset }) => Ok(Some((self.id(heap)?, *offset))),
+            None => Ok(None),
+        }
+    }
+
     fn id(&mut self, name: &Name) -> Converted<ObjId> {
         let text = name.as_str();
         if let Some(&id) = self.ids.get(text) {
@@ -179,7 +187,9 @@ impl Lowering {
                 bind,
                 size,
                 uav_flag,
+                placement,
             } => {
+                let placement = self.placement(placement)?;
                 let usage = match usage {
                     words::Usage::Default => recorder::Usage::Default,
                     words::Usage::Immutable => recorder::Usage::Immutable,
@@ -197,6 +207,7 @@ impl Lowering {
                     usage,
                     bind: bind_flags(*bind),
                     uav_flag,
+                    placement,
                 };
                 (self.add(name.as_str(), ObjKind::Buffer, dynamic), create)
             }
@@ -212,7 +223,9 @@ impl Lowering {
                 compressible,
                 tc,
                 dcc,
+                placement,
             } => {
+                let placement = self.placement(placement)?;
                 let create = Create::Texture {
                     format: format(f)?,
                     width: fit_u32(*width, "width")?,
@@ -224,6 +237,7 @@ impl Lowering {
                     compressible: *compressible,
                     texture_compatible: tc.unwrap_or(false),
                     dcc: dcc.unwrap_or(false),
+                    placement,
                 };
                 (self.add(name.as_str(), ObjKind::Texture, false), create)
             }
@@ -359,6 +373,10 @@ impl Lowering {
                 self.recorders.push(id);
                 (id, create)
             }
+            Declaration::Heap { name, size } => (
+                self.add(name.as_str(), ObjKind::Heap, false),
+                Create::Heap { size: *size },
+            ),
         };
         self.push(Op::Create { object, create });
         Ok(())
@@ -572,6 +590,39 @@ impl Lowering {
             } => Call::CopyResource {
                 destination: self.id(destination)?,
                 source: self.id(source)?,
+            },
+            Method::CopyBufferRegion {
+                destination,
+                destination_offset,
+                source,
+                source_offset,
+                bytes,
+            } => Call::CopyBufferRegion {
+                destination: self.id(destination)?,
+                destination_offset: fit_u32(*destination_offset, "DST_OFFSET")?,
+                source: self.id(source)?,
+                source_offset: fit_u32(*source_offset, "SRC_OFFSET")?,
+                bytes: fit_u32(*bytes, "BYTES")?,
+            },
+            Method::CopyTextureRegion {
+                destination,
+                destination_subresource,
+                at: [x, y],
+                source,
+                source_subresource,
+                source_box: [l, t, r, b],
+            } => Call::CopyTextureRegion {
+                destination: self.id(destination)?,
+                destination_subresource: fit_u32(*destination_subresource, "DST_SUBRESOURCE")?,
+                at: [fit_u32(*x, "X")?, fit_u32(*y, "Y")?],
+                source: self.id(source)?,
+                source_subresource: fit_u32(*source_subresource, "SRC_SUBRESOURCE")?,
+                source_box: [
+                    fit_u32(*l, "L")?,
+                    fit_u32(*t, "T")?,
+                    fit_u32(*r, "R")?,
+                    fit_u32(*b, "B")?,
+                ],
             },
             Method::UpdateSubresource { resource } => Call::UpdateSubresource {
                 resource: self.id(resource)?,

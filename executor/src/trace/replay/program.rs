@@ -89,6 +89,8 @@ pub(crate) enum Create {
         usage: Usage,
         bind: BindFlags,
         uav_flag: UavFlag,
+        /// The heap and offset of a placed buffer (R-BAR-7).
+        placement: Option<(ObjId, u64)>,
     },
     Texture {
         format: Format,
@@ -102,6 +104,12 @@ pub(crate) enum Create {
         texture_compatible: bool,
         /// `dcc=`: delta colour compression allowed (no when not written).
         dcc: bool,
+        /// The heap and offset of a placed texture (R-BAR-7).
+        placement: Option<(ObjId, u64)>,
+    },
+    /// `heap NAME size=BYTES` (R-BAR-7).
+    Heap {
+        size: u64,
     },
     View {
         resource: ObjId,
@@ -246,6 +254,16 @@ impl Method<Lowered> {
             Self::CopyResource {
                 destination,
                 source,
+            }
+            | Self::CopyBufferRegion {
+                destination,
+                source,
+                ..
+            }
+            | Self::CopyTextureRegion {
+                destination,
+                source,
+                ..
             } => out.extend([*destination, *source]),
             Self::CopyStructureCount {
                 destination, view, ..

@@ -117,6 +117,15 @@ pub struct Rect {
     pub bottom: i64,
 }
 
+/// `heap=HEAP offset=BYTES` of a placed `buffer` or `texture` (R-BAR-7).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// `heap=`, a declared heap.
+    pub heap: Name,
+    /// `offset=`, in bytes.
+    pub offset: u64,
+}
+
 /// A parsed trace: its statements with their 1-based line numbers, in order. Blank and comment
 /// lines have no statement. The first statement is the `device`.
 #[derive(Clone, Debug, PartialEq)]
@@ -161,6 +170,8 @@ pub enum Declaration {
         size: u64,
         /// `uav_flag=append|counter` (R-ST-7); `None`: not written (neither).
         uav_flag: Option<UavFlag>,
+        /// `heap=HEAP offset=BYTES` (R-BAR-7); `None`: not written (a committed buffer).
+        placement: Option<Placement>,
     },
     /// `texture NAME format=.. width=.. height=.. [mips=..] [array=..] [samples=..] bind=..
     /// [compressible=..] [tc=..]`.
@@ -189,6 +200,8 @@ pub enum Declaration {
         /// `dcc=yes|no`, delta colour compression allowed (the seed's `ALLOW_DCC`, R-BAR-3);
         /// `None`: not written (no).
         dcc: Option<bool>,
+        /// `heap=HEAP offset=BYTES` (R-BAR-7); `None`: not written (a committed texture).
+        placement: Option<Placement>,
     },
     /// `srv NAME RESOURCE [min_lod=F]`.
     ShaderResourceView {
@@ -301,6 +314,13 @@ pub enum Declaration {
         /// `samples=`; `None`: not written (1).
         samples: Option<u64>,
     },
+    /// `heap NAME size=BYTES`: memory placed resources share (R-BAR-7).
+    Heap {
+        /// The declared name.
+        name: Name,
+        /// `size=`, in bytes.
+        size: u64,
+    },
     /// `release NAME`: the application's last reference to the object goes away.
     Release {
         /// The object released.
@@ -330,6 +350,7 @@ impl Declaration {
             Self::Swapchain { name, .. } => (name, ObjKind::SwapChain),
             Self::Context { name, .. } => (name, ObjKind::Context),
             Self::Bundle { name, .. } => (name, ObjKind::BundleRecorder),
+            Self::Heap { name, .. } => (name, ObjKind::Heap),
         })
     }
 }
@@ -732,6 +753,35 @@ pub enum Method<F: Form = Written> {
         destination: F::Object,
         /// SRC, the resource read.
         source: F::Object,
+    },
+    /// `copy_buffer_region DST DST_OFFSET SRC SRC_OFFSET BYTES` (R-BAR-7: DST may be SRC).
+    CopyBufferRegion {
+        /// DST, the buffer written.
+        destination: F::Object,
+        /// DST_OFFSET, in bytes.
+        destination_offset: F::Count,
+        /// SRC, the buffer read.
+        source: F::Object,
+        /// SRC_OFFSET, in bytes.
+        source_offset: F::Count,
+        /// BYTES.
+        bytes: F::Count,
+    },
+    /// `copy_texture_region DST DST_SUBRESOURCE X,Y SRC SRC_SUBRESOURCE L,T,R,B` (R-BAR-7: DST
+    /// may be SRC).
+    CopyTextureRegion {
+        /// DST, the texture written.
+        destination: F::Object,
+        /// DST_SUBRESOURCE.
+        destination_subresource: F::Count,
+        /// X,Y: where the box lands in DST.
+        at: [F::Count; 2],
+        /// SRC, the texture read.
+        source: F::Object,
+        /// SRC_SUBRESOURCE.
+        source_subresource: F::Count,
+        /// L,T,R,B: the texels of SRC read (right and bottom excluded).
+        source_box: [F::Count; 4],
     },
     /// `update_subresource RESOURCE`.
     UpdateSubresource {

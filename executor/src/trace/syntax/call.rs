@@ -225,6 +225,29 @@ impl Parser {
                 destination: cursor.object(symbols, Want::Resource)?,
                 source: cursor.object(symbols, Want::Resource)?,
             },
+            "copy_buffer_region" => Method::CopyBufferRegion {
+                destination: cursor.object(symbols, Want::Buffer)?,
+                destination_offset: cursor.unsigned("DST_OFFSET")?,
+                source: cursor.object(symbols, Want::Buffer)?,
+                source_offset: cursor.unsigned("SRC_OFFSET")?,
+                bytes: cursor.unsigned("BYTES")?,
+            },
+            "copy_texture_region" => {
+                let destination = cursor.object(symbols, Want::Resource)?;
+                let destination_subresource = cursor.unsigned("DST_SUBRESOURCE")?;
+                let at = numbers::<2>(cursor, "X,Y")?;
+                let source = cursor.object(symbols, Want::Resource)?;
+                let source_subresource = cursor.unsigned("SRC_SUBRESOURCE")?;
+                let source_box = numbers::<4>(cursor, "L,T,R,B")?;
+                Method::CopyTextureRegion {
+                    destination,
+                    destination_subresource,
+                    at,
+                    source,
+                    source_subresource,
+                    source_box,
+                }
+            }
             "update_subresource" => Method::UpdateSubresource {
                 resource: cursor.object(symbols, Want::Resource)?,
             },
@@ -412,6 +435,24 @@ fn quads<'a, T>(
             return Ok(quads);
         }
     }
+}
+
+/// `N` unsigned numbers in one comma-separated token (`X,Y`, `L,T,R,B` of
+/// `copy_texture_region`).
+fn numbers<const N: usize>(cursor: &mut Cursor<'_>, what: &str) -> Result<[u64; N]> {
+    let group = cursor.next(what)?;
+    let items: Vec<&str> = cursor.list_items(group)?.collect();
+    if items.len() != N {
+        return Err(cursor.error(format_args!(
+            "expected {what} ({N} numbers), found {}",
+            quote(group)
+        )));
+    }
+    let mut out = [0u64; N];
+    for (slot, item) in out.iter_mut().zip(items) {
+        *slot = cursor.unsigned_token(item, what)?;
+    }
+    Ok(out)
 }
 
 /// `STAGE SLOT INHERIT_STAGE INHERIT_SLOT`.

@@ -41,7 +41,8 @@
 //!   3)`. A released name stays declared. TRACE.md's reserved words name no object, wherever a
 //!   name is made (a declaration, `finish LIST`, a fence's first use): `imm null expect
 //!   release` and the declaration keywords, `device` and `heap` among them (`'heap' is a
-//!   reserved word (…) and cannot name an object`). A `heap` line is refused as not built yet.
+//!   reserved word (…) and cannot name an object`). A placed resource's `heap=` and `offset=`
+//!   come together, and `heap=` names a declared heap (R-BAR-7).
 //!   Method names, vocabulary words (`fast`, `ia`) and `accepted` are not reserved (a context
 //!   may be called `draw`).
 //! * **Swap chains.** `swapchain S buffers=N` declares `S.0 .. S.(N-1)` (textures) and
@@ -92,8 +93,8 @@ pub(super) mod words;
 
 pub use ast::{
     Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
-    Flags, Form, LegacyBarrier, Method, Rect, Remap, SlotRange, SlotSet, Statement, Subject, Trace,
-    Viewport, Written,
+    Flags, Form, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange, SlotSet, Statement,
+    Subject, Trace, Viewport, Written,
 };
 pub use error::ParseError;
 pub use name::{Format, Name};

@@ -10,7 +10,7 @@
 //! **Invariants.** `device` is the first statement and comes once; everything else needs it
 //! before. One pass, no backtracking: the cost is linear in the length of the trace.
 
-use super::ast::{CallContext, Declaration, Statement, Trace};
+use super::ast::{CallContext, Declaration, Placement, Statement, Trace};
 use super::cursor::{Cursor, Options, Result};
 use super::error::ParseError;
 use super::lex::{self, quote};
@@ -148,7 +148,8 @@ impl Parser {
         let declaration = match keyword {
             "buffer" => {
                 let name = cursor.new_name("a name for the buffer")?;
-                let options = cursor.options(&["usage", "bind", "size", "uav_flag"])?;
+                let options =
+                    cursor.options(&["usage", "bind", "size", "uav_flag", "heap", "offset"])?;
                 Declaration::Buffer {
                     name,
                     usage: cursor.word_token(
@@ -170,9 +171,10 @@ impl Parser {
                             )
                         })
                         .transpose()?,
+                    placement: placement(cursor, symbols, &options)?,
                 }
             }
-            "texture" => texture(cursor)?,
+            "texture" => texture(cursor, symbols)?,
             "srv" => {
                 let name = cursor.new_name("a name for the view")?;
                 let resource = cursor.object(symbols, Want::Resource)?;
@@ -298,10 +300,12 @@ impl Parser {
                 }
             }
             "heap" => {
-                return Err(cursor.error(
-                    "heap declarations (memory placed resources share, R-BAR-7) are not built \
-                     yet; 'heap' is reserved",
-                ))
+                let name = cursor.new_name("a name for the heap")?;
+                let options = cursor.options(&["size"])?;
+                Declaration::Heap {
+                    name,
+                    size: cursor.unsigned_token(options.require(cursor, "size")?, "size=")?,
+                }
             }
             "release" => Declaration::Release {
                 name: cursor.object(symbols, Want::Any)?,
@@ -328,8 +332,8 @@ impl Parser {
 }
 
 /// `texture NAME format=.. width=.. height=.. [mips=..] [array=..] [samples=..] bind=..
-/// [compressible=..] [tc=..] [dcc=..]`.
-fn texture(cursor: &mut Cursor<'_>) -> Result<Declaration> {
+/// [compressible=..] [tc=..] [dcc=..] [heap=HEAP offset=BYTES]`.
+fn texture(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
     let name = cursor.new_name("a name for the texture")?;
     let options = cursor.options(&[
         "format",
@@ -342,6 +346,8 @@ fn texture(cursor: &mut Cursor<'_>) -> Result<Declaration> {
         "compressible",
         "tc",
         "dcc",
+        "heap",
+        "offset",
     ])?;
     let cursor = &*cursor;
     let number = |key: &'static str| {
@@ -368,7 +374,35 @@ fn texture(cursor: &mut Cursor<'_>) -> Result<Declaration> {
         compressible: yes_no("compressible")?,
         tc: yes_no("tc")?,
         dcc: yes_no("dcc")?,
+        placement: placement(cursor, symbols, &options)?,
     })
+}
+
+/// `heap=HEAP offset=BYTES` of a placed `buffer` or `texture` (R-BAR-7): both or neither; HEAP
+/// a declared heap.
+fn placement(
+    cursor: &Cursor<'_>,
+    symbols: &Symbols,
+    options: &Options<'_>,
+) -> Result<Option<Placement>> {
+    let (heap, offset) = match (options.get("heap"), options.get("offset")) {
+        (None, None) => return Ok(None),
+        (Some(heap), Some(offset)) => (heap, offset),
+        (Some(_), None) => {
+            return Err(cursor.error(
+                "missing option 'offset=' (a placed resource names its heap and its offset)",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(cursor
+                .error("missing option 'heap=' (a placed resource names its heap and its offset)"))
+        }
+    };
+    let offset = cursor.unsigned_token(offset, "offset=")?;
+    match cursor.object_token(symbols, heap, Want::Heap, false)? {
+        Some(heap) => Ok(Some(Placement { heap, offset })),
+        None => Err(cursor.error(format_args!("expected a heap, found {}", quote(heap)))),
+    }
 }
 
 /// The required `semantics=` option.

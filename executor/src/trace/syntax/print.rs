@@ -11,8 +11,8 @@ use std::fmt::{self, Display, Formatter, Write as _};
 
 use super::ast::{
     Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
-    Flags, LegacyBarrier, Method, Rect, Remap, SlotRange, SlotSet, Statement, Subject, Trace,
-    Viewport,
+    Flags, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange, SlotSet, Statement, Subject,
+    Trace, Viewport,
 };
 use super::name::{Format, Name};
 use super::value::{DrawField, ExpectedValue, Number, ObjectRef};
@@ -100,6 +100,14 @@ fn option<T: Display>(f: &mut Formatter<'_>, key: &str, value: &Option<T>) -> Re
     }
 }
 
+/// ` heap=HEAP offset=BYTES` of a placed resource (R-BAR-7), where present.
+fn placement_option(f: &mut Formatter<'_>, placement: &Option<Placement>) -> Result {
+    match placement {
+        Some(Placement { heap, offset }) => write!(f, " heap={heap} offset={offset}"),
+        None => Ok(()),
+    }
+}
+
 /// ` key=yes|no` where present.
 fn yes_no_option(f: &mut Formatter<'_>, key: &str, value: Option<bool>) -> Result {
     option(f, key, &value.map(yes_no))
@@ -146,9 +154,11 @@ impl Display for Declaration {
                 bind,
                 size,
                 uav_flag,
+                placement,
             } => {
                 write!(f, "buffer {name} usage={usage} bind={bind} size={size}")?;
-                option(f, "uav_flag", uav_flag)
+                option(f, "uav_flag", uav_flag)?;
+                placement_option(f, placement)
             }
             Self::Texture {
                 name,
@@ -162,6 +172,7 @@ impl Display for Declaration {
                 compressible,
                 tc,
                 dcc,
+                placement,
             } => {
                 write!(
                     f,
@@ -173,7 +184,8 @@ impl Display for Declaration {
                 write!(f, " bind={bind}")?;
                 yes_no_option(f, "compressible", *compressible)?;
                 yes_no_option(f, "tc", *tc)?;
-                yes_no_option(f, "dcc", *dcc)
+                yes_no_option(f, "dcc", *dcc)?;
+                placement_option(f, placement)
             }
             Self::ShaderResourceView {
                 name,
@@ -246,6 +258,7 @@ impl Display for Declaration {
                 option(f, "depth", depth)?;
                 option(f, "samples", samples)
             }
+            Self::Heap { name, size } => write!(f, "heap {name} size={size}"),
             Self::Release { name } => write!(f, "release {name}"),
         }
     }
@@ -441,6 +454,27 @@ impl Display for Method {
                 destination,
                 source,
             } => write!(f, "copy_resource {destination} {source}"),
+            Self::CopyBufferRegion {
+                destination,
+                destination_offset,
+                source,
+                source_offset,
+                bytes,
+            } => write!(
+                f,
+                "copy_buffer_region {destination} {destination_offset} {source} {source_offset} {bytes}"
+            ),
+            Self::CopyTextureRegion {
+                destination,
+                destination_subresource,
+                at: [x, y],
+                source,
+                source_subresource,
+                source_box: [l, t, r, b],
+            } => write!(
+                f,
+                "copy_texture_region {destination} {destination_subresource} {x},{y} {source} {source_subresource} {l},{t},{r},{b}"
+            ),
             Self::UpdateSubresource { resource } => write!(f, "update_subresource {resource}"),
             Self::CopyStructureCount {
                 destination,

@@ -44,6 +44,8 @@ pub(crate) enum ObjKind {
     CommandList,
     /// Declared by its first `insert_fence` or `insert_wait_on_fence`.
     Fence,
+    /// A heap placed resources share (R-BAR-7).
+    Heap,
 }
 
 impl ObjKind {
@@ -68,6 +70,7 @@ impl ObjKind {
             Self::BundleRecorder => "bundle recorder",
             Self::CommandList => "command list",
             Self::Fence => "fence",
+            Self::Heap => "heap",
         }
     }
 
@@ -104,6 +107,8 @@ pub(crate) enum Want {
     Bundle,
     /// Any declared object (`release`, `expect error`).
     Any,
+    /// A heap (`heap=` of a placed resource, R-BAR-7).
+    Heap,
 }
 
 impl Want {
@@ -126,6 +131,7 @@ impl Want {
             Self::CommandList => "a command list",
             Self::Bundle => "a finished bundle",
             Self::Any => "a declared object",
+            Self::Heap => "a heap",
         }
     }
 
@@ -149,12 +155,13 @@ impl Want {
             Self::CommandList => kind == ObjKind::CommandList,
             Self::Bundle => entry.is_bundle(),
             Self::Any => true,
+            Self::Heap => kind == ObjKind::Heap,
         }
     }
 }
 
 /// Words no object may be named (docs/TRACE.md "Lexical rules"): `imm null expect release` and the
-/// declaration keywords, `heap` among them although its declaration is not built yet.
+/// declaration keywords, `heap` among them.
 pub(crate) const RESERVED: &[&str] = &[
     "device",
     "buffer",

@@ -1,0 +1,736 @@
+//! Heaps, placed resources, aliasing activation and region copies (SPEC R-BAR-7, R-BAR-1's
+//! "activating one placed resource deactivates the others that overlap it").
+
+use executor::ImmediateContext;
+use proptest::prelude::*;
+use recorder::DeviceContext;
+use recorder::*;
+
+fn fast_device() -> Device {
+    Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..DeviceDesc::default()
+    })
+}
+
+fn heap(device: &Device, name: &str, size: u64) -> Heap {
+    device
+        .create_heap(&HeapDesc { name, size })
+        .unwrap_or_else(|e| panic!("create_heap {name}: {e}"))
+}
+
+/// A 64x64 `r8g8b8a8_unorm` render target (16384 bytes), placed at `offset` of `heap`.
+fn placed_texture(device: &Device, name: &str, heap: Heap, offset: u64) -> Texture {
+    device
+        .create_texture(&TextureDesc {
+            name,
+            width: 64,
+            height: 64,
+            bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+            placement: Some(Placement { heap, offset }),
+            ..TextureDesc::default()
+        })
+        .unwrap_or_else(|e| panic!("create_texture {name}: {e}"))
+}
+
+fn placed_buffer(device: &Device, name: &str, heap: Heap, offset: u64, size: u32) -> Buffer {
+    device
+        .create_buffer(&BufferDesc {
+            name,
+            size,
+            bind: BindFlags::SHADER_RESOURCE,
+            placement: Some(Placement { heap, offset }),
+            ..BufferDesc::default()
+        })
+        .unwrap_or_else(|e| panic!("create_buffer {name}: {e}"))
+}
+
+/// The seed's activation barrier of `texture` (R-BAR-7): from `undefined` with `no_access`.
+fn activate(texture: Texture, discard: bool) -> TextureBarrier {
+    TextureBarrier {
+        sync_before: BarrierSync::RENDER_TARGET,
+        sync_after: BarrierSync::COPY,
+        access_before: BarrierAccess::NO_ACCESS,
+        access_after: BarrierAccess::COPY_SOURCE,
+        layout_before: BarrierLayout::Undefined,
+        layout_after: BarrierLayout::CopySource,
+        resource: texture.into(),
+        subresources: BarrierSubresources {
+            mips: Span::new(0, 0),
+            array: Span::new(0, 0),
+            planes: Span::ALL,
+        },
+        discard,
+    }
+}
+
+/// R-BAR-7: a heap is an object of its own; placed resources say where they are, and the
+/// device answers with their byte ranges; a texture's size is defined from its shape.
+#[test]
+fn r_bar_7_placed_resources_know_their_heap_and_range() {
+    let device = fast_device();
+    let h = heap(&device, "h", 1 << 20);
+    assert_eq!(device.heap_size(h), Some(1 << 20));
+    assert_eq!(device.name_of(h).as_deref(), Some("h"));
+    let tex = placed_texture(&device, "t", h, 4096);
+    let buf = placed_buffer(&device, "b", h, 0, 256);
+    let info = device.texture_info(tex).expect("texture info");
+    assert_eq!(
+        device.placement(tex.into()),
+        Some(Placement {
+            heap: h,
+            offset: 4096
+        })
+    );
+    assert_eq!(info.byte_size(), 64 * 64 * 4);
+    assert_eq!(
+        device.placed_range(tex.into()),
+        Some((h, 4096, 4096 + 64 * 64 * 4))
+    );
+    assert_eq!(device.placed_range(buf.into()), Some((h, 0, 256)));
+    let committed = device
+        .create_buffer(&BufferDesc {
+            name: "c",
+            size: 64,
+            ..BufferDesc::default()
+        })
+        .expect("committed");
+    assert_eq!(device.placement(committed.into()), None);
+    assert_eq!(device.placed_range(committed.into()), None);
+    // Mips, array slices, samples and block-compressed formats count as documented.
+    let shape = TextureInfo {
+        format: Format::Bc1Unorm,
+        width: 10,
+        height: 6,
+        mip_levels: 2,
+        array_size: 3,
+        sample_count: 1,
+        ..info
+    };
+    // Mip 0: 3x2 blocks, mip 1 (5x3): 2x1 blocks; 8 bytes a block; 3 slices.
+    assert_eq!(shape.byte_size(), (6 + 2) * 8 * 3);
+}
+
+/// R-BAR-7: a placed resource past the end of its heap, or in a heap the application released,
+/// is refused with a clear error naming the call, the resource and the sizes.
+#[test]
+fn r_bar_7_a_placed_resource_must_fit_a_live_heap() {
+    let device = fast_device();
+    let h = heap(&device, "small", 16384);
+    let err = device
+        .create_texture(&TextureDesc {
+            name: "big",
+            width: 64,
+            height: 65,
+            placement: Some(Placement { heap: h, offset: 0 }),
+            ..TextureDesc::default()
+        })
+        .expect_err("too big");
+    assert!(
+        matches!(
+            err,
+            Error::InvalidDesc {
+                call: "create_texture",
+                problem: DescProblem::DoesNotFitHeap {
+                    offset: 0,
+                    size: 16640,
+                    heap_size: 16384
+                },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    let text = err.to_string();
+    assert!(
+        text.contains("texture 'big'") && text.contains("R-BAR-7"),
+        "{text}"
+    );
+    let err = device
+        .create_buffer(&BufferDesc {
+            name: "past_end",
+            size: 16,
+            placement: Some(Placement {
+                heap: h,
+                offset: u64::MAX - 4,
+            }),
+            ..BufferDesc::default()
+        })
+        .expect_err("offset overflows");
+    assert!(matches!(
+        err,
+        Error::InvalidDesc {
+            call: "create_buffer",
+            problem: DescProblem::DoesNotFitHeap { .. },
+            ..
+        }
+    ));
+    // Exactly the heap's size fits.
+    placed_texture(&device, "exact", h, 0);
+    let err = device
+        .create_heap(&HeapDesc {
+            name: "empty",
+            size: 0,
+        })
+        .expect_err("zero size");
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+
+    device.release(h);
+    let err = device
+        .create_buffer(&BufferDesc {
+            name: "late",
+            size: 16,
+            placement: Some(Placement { heap: h, offset: 0 }),
+            ..BufferDesc::default()
+        })
+        .expect_err("released heap");
+    assert_eq!(err.kind(), ErrorKind::ReleasedObject, "{err}");
+    assert!(err.to_string().contains("heap 'small'"), "{err}");
+}
+
+/// R-BAR-7 with R-OBJ-4: a placed resource keeps its heap alive; the heap goes with its last
+/// resource.
+#[test]
+fn r_bar_7_a_placed_resource_keeps_its_heap_alive() {
+    let device = fast_device();
+    let h = heap(&device, "h", 1 << 16);
+    let buf = placed_buffer(&device, "b", h, 0, 256);
+    device.release(h);
+    assert_eq!(device.heap_size(h), Some(1 << 16), "held by its buffer");
+    device.release(buf);
+    device.process_deferred_releases();
+    assert!(!device.is_alive(buf));
+    device.process_deferred_releases();
+    assert!(!device.is_alive(h), "the heap goes with its last resource");
+    assert_eq!(device.live_objects(ObjectKind::Heap), 0);
+}
+
+/// R-BAR-7, R-BAR-1, the seed's example: `pTex0` and `pTex1` alias in one heap; the barrier that
+/// takes `pTex1` from `undefined` / `no_access` activates it and deactivates `pTex0`; a legacy
+/// aliasing barrier takes the memory back. Before any activation both are active (the choice
+/// `gpu/placed.rs` documents); resources elsewhere in the heap are untouched.
+#[test]
+fn r_bar_7_activating_an_alias_deactivates_the_overlapping_ones() {
+    let device = fast_device();
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 8192); // overlaps the second half of pTex0
+    let apart = placed_texture(&device, "apart", h, 32768);
+    let buf = placed_buffer(&device, "buf", h, 16384, 1024); // overlaps pTex1 only
+    for r in [Resource::from(tex0), tex1.into(), apart.into(), buf.into()] {
+        assert!(imm.gpu().is_active(r), "{r:?} before any activation");
+    }
+    let transition = TextureBarrier {
+        sync_before: BarrierSync::RENDER_TARGET,
+        sync_after: BarrierSync::COPY,
+        access_before: BarrierAccess::RENDER_TARGET,
+        access_after: BarrierAccess::COPY_SOURCE,
+        layout_before: BarrierLayout::RenderTarget,
+        layout_after: BarrierLayout::DirectQueueCopySource,
+        resource: tex0.into(),
+        subresources: BarrierSubresources {
+            mips: Span::new(0, 0),
+            array: Span::new(0, 0),
+            planes: Span::ALL,
+        },
+        discard: false,
+    };
+    imm.barrier(&[BarrierGroup::Texture(&[transition, activate(tex1, false)])]);
+    let gpu = imm.gpu();
+    assert!(gpu.is_active(tex1.into()));
+    assert!(
+        !gpu.is_active(tex0.into()),
+        "pTex0 is pTex1's deactivated alias"
+    );
+    assert_eq!(gpu.deactivated_by(tex0.into()), Some(tex1.into()));
+    assert!(!gpu.is_active(buf.into()));
+    assert!(gpu.is_active(apart.into()), "no overlap, no change");
+    assert_eq!(gpu.deactivated_by(apart.into()), None);
+
+    // A barrier that does not start from undefined / no_access activates nothing.
+    imm.barrier(&[BarrierGroup::Texture(&[TextureBarrier {
+        resource: tex0.into(),
+        ..transition
+    }])]);
+    assert!(!imm.gpu().is_active(tex0.into()));
+
+    // Legacy: pTex1's memory becomes pTex0's.
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(tex1.into()),
+        after: Some(tex0.into()),
+    }]);
+    let gpu = imm.gpu();
+    assert!(gpu.is_active(tex0.into()));
+    assert!(!gpu.is_active(tex1.into()));
+    assert_eq!(gpu.deactivated_by(tex1.into()), Some(tex0.into()));
+    assert!(
+        !gpu.is_active(buf.into()),
+        "still pTex1's bytes' earlier owner"
+    );
+
+    // A buffer is activated by a buffer barrier from no_access; only the overlapped texture
+    // goes.
+    imm.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
+        sync_before: BarrierSync::NONE,
+        sync_after: BarrierSync::COPY,
+        access_before: BarrierAccess::NO_ACCESS,
+        access_after: BarrierAccess::COPY_DEST,
+        resource: buf.into(),
+        offset: 0,
+        size: BufferBarrier::WHOLE,
+    }])]);
+    let gpu = imm.gpu();
+    assert!(gpu.is_active(buf.into()));
+    assert!(
+        gpu.is_active(tex0.into()),
+        "bytes 0..16384 do not reach the buffer"
+    );
+    assert!(!gpu.is_active(tex1.into()));
+
+    // A legacy aliasing barrier with only `before` deactivates it by name.
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(apart.into()),
+        after: None,
+    }]);
+    assert_eq!(imm.gpu().deactivated_by(apart.into()), Some(apart.into()));
+    assert_eq!(imm.last_refusal(), None);
+}
+
+/// R-BAR-7 across lists (R-BAR-5): the activation recorded in a deferred list takes effect when
+/// the list executes, not when it is recorded, and a resource placed later over activated bytes
+/// needs its own activation.
+#[test]
+fn r_bar_7_activation_in_a_list_happens_at_its_execution() {
+    let device = fast_device();
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 0);
+    let mut context = device
+        .create_deferred_context(&DeferredContextDesc {
+            semantics: Semantics::Fast,
+            ..DeferredContextDesc::default()
+        })
+        .expect("context");
+    context.barrier(&[BarrierGroup::Texture(&[activate(tex1, true)])]);
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .expect("list");
+    assert!(imm.gpu().is_active(tex0.into()), "recorded, not executed");
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("execute");
+    assert!(!imm.gpu().is_active(tex0.into()));
+    assert!(imm.gpu().is_active(tex1.into()));
+    let late = placed_texture(&device, "late", h, 4096);
+    assert!(!imm.gpu().is_active(late.into()));
+    assert_eq!(imm.gpu().deactivated_by(late.into()), Some(tex1.into()));
+}
+
+fn texture(device: &Device, name: &str, bind: BindFlags) -> Texture {
+    device
+        .create_texture(&TextureDesc {
+            name,
+            width: 64,
+            height: 64,
+            bind,
+            ..TextureDesc::default()
+        })
+        .unwrap_or_else(|e| panic!("create_texture {name}: {e}"))
+}
+
+fn buffer(device: &Device, name: &str, size: u32) -> Buffer {
+    device
+        .create_buffer(&BufferDesc {
+            name,
+            size,
+            bind: BindFlags::SHADER_RESOURCE,
+            ..BufferDesc::default()
+        })
+        .unwrap_or_else(|e| panic!("create_buffer {name}: {e}"))
+}
+
+const TOP_LEFT: CopyBox = CopyBox {
+    left: 0,
+    top: 0,
+    right: 32,
+    bottom: 32,
+};
+
+fn deferred(device: &Device, semantics: Semantics) -> DeferredContext {
+    device
+        .create_deferred_context(&DeferredContextDesc {
+            semantics,
+            ..DeferredContextDesc::default()
+        })
+        .expect("context")
+}
+
+/// R-BAR-7, the seed's self-copy: the top-left quarter of a texture into its bottom-right
+/// quarter, directly, and bytes of a buffer into another part of it, recorded on deferred
+/// contexts of both semantics and issued on the immediate context; the commands read back as
+/// recorded.
+#[test]
+fn r_bar_7_self_copy_of_non_overlapping_regions_is_legal() {
+    let device = fast_device();
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let buf = buffer(&device, "buf", 256);
+    for semantics in [Semantics::Fast, Semantics::Legacy] {
+        let mut c = deferred(&device, semantics);
+        c.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+        c.copy_buffer_region(buf, 128, buf, 0, 128);
+        // Another subresource of one texture never overlaps.
+        assert_eq!(c.last_refusal(), None, "{semantics:?}");
+        let list = c
+            .finish_command_list(RestoreState::ClearState)
+            .expect("finish");
+        let commands: Vec<String> = list
+            .commands()
+            .map(|d| format!("{:?}", d.command))
+            .filter(|c| c.starts_with("Copy"))
+            .collect();
+        assert_eq!(commands.len(), 2, "{commands:?}");
+        let mut found = list.commands().filter_map(|d| match d.command {
+            command::Command::CopyTextureRegion {
+                destination,
+                destination_subresource,
+                x,
+                y,
+                source,
+                source_subresource,
+                source_box,
+            } => Some((
+                destination.resource,
+                destination_subresource,
+                x,
+                y,
+                source.resource,
+                source_subresource,
+                source_box,
+            )),
+            _ => None,
+        });
+        assert_eq!(
+            found.next(),
+            Some((tex.raw(), 0, 32, 32, tex.raw(), 0, TOP_LEFT))
+        );
+        let mut found = list.commands().filter_map(|d| match d.command {
+            command::Command::CopyBufferRegion {
+                destination_offset,
+                source_offset,
+                bytes,
+                ..
+            } => Some((destination_offset, source_offset, bytes)),
+            _ => None,
+        });
+        assert_eq!(found.next(), Some((128, 0, 128)));
+    }
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    imm.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+    imm.copy_buffer_region(buf, 0, buf, 128, 128);
+    assert_eq!(imm.last_refusal(), None);
+}
+
+/// R-BAR-7, the seed's first form: the self-copy through a temporary texture with legacy
+/// transitions, on the immediate context and in a list; accepted, and the list holds both
+/// textures (legacy, R-OBJ-4).
+#[test]
+fn r_bar_7_self_copy_through_a_temporary_texture() {
+    let device = fast_device();
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let tmp = texture(&device, "textureTmp", BindFlags::UNORDERED_ACCESS);
+    let transition = |resource: Texture, before, after| ResourceBarrier::Transition {
+        resource: resource.into(),
+        before,
+        after,
+        subresource: None,
+        split: SplitHalf::None,
+    };
+    let mut c = deferred(&device, Semantics::Legacy);
+    let before = device.references(tex).expect("live");
+    c.resource_barrier(&[
+        transition(
+            tex,
+            ResourceStates::UNORDERED_ACCESS,
+            ResourceStates::COPY_SOURCE,
+        ),
+        transition(
+            tmp,
+            ResourceStates::UNORDERED_ACCESS,
+            ResourceStates::COPY_DEST,
+        ),
+    ]);
+    c.copy_texture_region(tmp, 0, 0, 0, tex, 0, TOP_LEFT);
+    c.resource_barrier(&[
+        transition(tex, ResourceStates::COPY_SOURCE, ResourceStates::COPY_DEST),
+        transition(tmp, ResourceStates::COPY_DEST, ResourceStates::COPY_SOURCE),
+    ]);
+    c.copy_texture_region(tex, 0, 32, 32, tmp, 0, TOP_LEFT);
+    assert_eq!(c.last_refusal(), None);
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .expect("finish");
+    assert!(
+        device.references(tex).expect("live") >= before + 2,
+        "the legacy list holds the texture for its copies"
+    );
+    device.release(tex);
+    device.release(tmp);
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("a legacy list keeps its copies' textures alive");
+    assert_eq!(imm.counters().barriers, 4);
+}
+
+/// R-BAR-7: overlapping regions of one resource are refused with the call, the resource and
+/// both ranges; so are regions outside their resource; nothing is recorded.
+#[test]
+fn r_bar_7_overlapping_or_outside_regions_are_refused() {
+    let device = fast_device();
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let buf = buffer(&device, "buf", 256);
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    imm.copy_buffer_region(buf, 32, buf, 0, 64);
+    let err = imm.last_refusal().cloned().expect("refused");
+    assert!(
+        matches!(
+            err,
+            Error::OverlappingSelfCopy {
+                call: "copy_buffer_region",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    let text = err.to_string();
+    for part in [
+        "copy_buffer_region",
+        "'buf'",
+        "bytes 32..96",
+        "bytes 0..64",
+        "R-BAR-7",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    imm.copy_texture_region(tex, 0, 16, 16, tex, 0, TOP_LEFT);
+    let err = imm.last_refusal().cloned().expect("refused");
+    let text = err.to_string();
+    for part in [
+        "copy_texture_region",
+        "'texture'",
+        "texels 16..48 x 16..48",
+        "texels 0..32 x 0..32",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    for (what, call) in [
+        ("past the source", (buf, 0u64, buf, 200u64, 64u64)),
+        ("past the destination", (buf, 255, buf, 0, 2)),
+        ("overflowing", (buf, 0, buf, u64::MAX, 2)),
+    ] {
+        let (d, d_off, s, s_off, n) = call;
+        imm.copy_buffer_region(d, d_off, s, s_off, n);
+        let err = imm.last_refusal().cloned().expect(what);
+        assert!(
+            matches!(
+                err,
+                Error::RegionOutOfBounds {
+                    call: "copy_buffer_region",
+                    ..
+                }
+            ),
+            "{what}: {err}"
+        );
+    }
+    let outside = [
+        (
+            0,
+            0,
+            0,
+            CopyBox {
+                right: 65,
+                ..TOP_LEFT
+            },
+        ),
+        (0, 40, 40, TOP_LEFT),
+        (1, 0, 0, TOP_LEFT),
+        (
+            0,
+            0,
+            0,
+            CopyBox {
+                left: 33,
+                ..TOP_LEFT
+            },
+        ),
+    ];
+    for (subresource, x, y, source_box) in outside {
+        let other = texture(&device, "other", BindFlags::SHADER_RESOURCE);
+        imm.copy_texture_region(other, subresource, x, y, tex, 0, source_box);
+        let err = imm.last_refusal().cloned().expect("outside");
+        assert!(
+            matches!(
+                err,
+                Error::RegionOutOfBounds {
+                    call: "copy_texture_region",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    // Nothing was recorded by the refused calls: the model saw no copy use.
+    assert_eq!(imm.counters().draws, 0);
+}
+
+/// R-BAR-7 with R-B-8: a bundle records no region copy.
+#[test]
+fn r_bar_7_region_copies_are_refused_in_bundles() {
+    let device = fast_device();
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let buf = buffer(&device, "buf", 256);
+    let mut bundle =
+        bundles::BundleRecorder::new(&device, &bundles::BundleDesc::new("b", &[])).unwrap();
+    bundle.copy_buffer_region(buf, 128, buf, 0, 64);
+    let error = bundle.finish().unwrap_err();
+    assert_eq!(
+        error.error.kind(),
+        ErrorKind::UnsupportedInBundle,
+        "{error}"
+    );
+    assert!(error.to_string().contains("copy_buffer_region"), "{error}");
+    bundle.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+    let error = bundle.finish().unwrap_err();
+    assert_eq!(
+        error.error.kind(),
+        ErrorKind::UnsupportedInBundle,
+        "{error}"
+    );
+}
+
+/// R-BAR-7 with R-V-1: a region copy from a compressed render target is reported as
+/// `copy_resource`'s is, under validation.
+#[test]
+fn r_bar_7_a_region_copy_of_a_compressed_target_is_validated_as_a_copy() {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        validation: Validation::On,
+        ..DeviceDesc::default()
+    });
+    let rt = texture(&device, "rt", BindFlags::RENDER_TARGET);
+    let plain = texture(&device, "plain", BindFlags::SHADER_RESOURCE);
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let rtv = device
+        .create_render_target_view(&ViewDesc::new("rtv", rt))
+        .expect("rtv");
+    imm.clear_render_target_view(rtv, [0.0; 4]);
+    imm.flush().expect("clear");
+    imm.copy_texture_region(plain, 0, 0, 0, rt, 0, TOP_LEFT);
+    let error = imm.flush().expect_err("compressed source");
+    assert_eq!(error.kind(), ErrorKind::CompressedRead, "{error}");
+    assert!(error.to_string().contains("copy_texture_region"), "{error}");
+    imm.decompress_resource(rt, None);
+    imm.copy_texture_region(plain, 0, 0, 0, rt, 0, TOP_LEFT);
+    imm.flush().expect("decompressed first");
+}
+
+/// An event of the aliasing property test: activate resource `0`, or a legacy aliasing barrier
+/// from `0` (or none) to `1` (or none).
+#[derive(Clone, Debug)]
+enum Event {
+    Activate(usize),
+    Aliasing(Option<usize>, Option<usize>),
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// R-BAR-7, R-BAR-1: whatever buffers a heap holds and whatever activations run, the GPU
+    /// model's answer is the rule's, computed here from the whole history: a resource is
+    /// inactive when another resource over any of its bytes was activated after its own last
+    /// activation, or a legacy aliasing barrier named it `before` after that (the model keeps
+    /// only what can still decide an answer; this keeps everything).
+    #[test]
+    fn r_bar_7_activation_follows_the_rule_over_any_history(
+        ranges in proptest::collection::vec((0u64..16, 1u32..6), 2..7),
+        events in proptest::collection::vec(
+            prop_oneof![
+                3 => (0usize..7).prop_map(Event::Activate),
+                1 => (proptest::option::of(0usize..7), proptest::option::of(0usize..7))
+                    .prop_map(|(b, a)| Event::Aliasing(b, a)),
+            ],
+            0..24,
+        ),
+    ) {
+        let device = fast_device();
+        let mut imm = ImmediateContext::new(&device).expect("immediate");
+        let h = heap(&device, "h", 64);
+        let buffers: Vec<Buffer> = ranges
+            .iter()
+            .enumerate()
+            .map(|(i, (offset, size))| placed_buffer(&device, &format!("b{i}"), h, offset * 2, size * 4))
+            .collect();
+        let span = |i: usize| (ranges[i].0 * 2, ranges[i].0 * 2 + ranges[i].1 as u64 * 4);
+        // The history: (sequence, activated or deactivated-by-name, resource).
+        let mut history: Vec<(bool, usize)> = Vec::new();
+        for event in &events {
+            match *event {
+                Event::Activate(i) => {
+                    let i = i % buffers.len();
+                    imm.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
+                        sync_before: BarrierSync::NONE,
+                        sync_after: BarrierSync::COPY,
+                        access_before: BarrierAccess::NO_ACCESS,
+                        access_after: BarrierAccess::COPY_DEST,
+                        resource: buffers[i].into(),
+                        offset: 0,
+                        size: BufferBarrier::WHOLE,
+                    }])]);
+                    history.push((true, i));
+                }
+                Event::Aliasing(before, after) => {
+                    let before = before.map(|i| i % buffers.len());
+                    let after = after.map(|i| i % buffers.len());
+                    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+                        before: before.map(|i| buffers[i].into()),
+                        after: after.map(|i| buffers[i].into()),
+                    }]);
+                    if let Some(a) = after {
+                        history.push((true, a));
+                    }
+                    if let Some(b) = before.filter(|b| Some(*b) != after) {
+                        history.push((false, b));
+                    }
+                }
+            }
+        }
+        for (i, buffer) in buffers.iter().enumerate() {
+            let own = history.iter().rposition(|&(activated, r)| activated && r == i);
+            let after = |at: &usize| match own {
+                Some(own) => *at > own,
+                None => true,
+            };
+            let (start, end) = span(i);
+            let inactive = history.iter().enumerate().any(|(at, &(activated, r))| {
+                after(&at)
+                    && if activated {
+                        let (s, e) = span(r);
+                        r != i && s < end && start < e
+                    } else {
+                        r == i
+                    }
+            });
+            prop_assert_eq!(
+                imm.gpu().is_active((*buffer).into()),
+                !inactive,
+                "b{} {:?} after {:?}", i, span(i), history
+            );
+        }
+    }
+}
