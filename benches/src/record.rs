@@ -295,14 +295,15 @@ pub fn record_draws<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draws: Ra
 fn begin_pass<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draw: DrawDesc, fast: bool) {
     let p = draw.pass as usize;
     let pass = &scene.passes[p];
+    let barriers = fast && scene.desc.barriers;
+    if barriers && draw.first_in_pass {
+        // Before the bind: the output merger takes a target's compression when it is bound.
+        pass_barriers(sink, scene, p);
+    }
     sink.om_set_render_targets(&[Some(pass.color_target)], Some(scene.depth_target));
     sink.rs_set_viewports(&[pass.viewport]);
     sink.om_set_blend_state(Some(pass.blend), [0.0; 4], u32::MAX);
     sink.om_set_depth_stencil_state(Some(pass.depth_state), 0);
-    let barriers = fast && scene.desc.barriers;
-    if barriers && draw.first_in_pass {
-        pass_barriers(sink, scene, p);
-    }
     if draw.first_in_pass {
         sink.clear_render_target_view(pass.color_target, pass.clear_color);
         if p == 0 {
