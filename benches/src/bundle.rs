@@ -22,6 +22,7 @@ use std::ops::Range;
 use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::*;
 
+use crate::record::begin_pass;
 use crate::scene::*;
 
 /// Objects (draw pairs) of the scene's frame.
@@ -154,7 +155,8 @@ pub fn record_bundle_calls(
         let draws = object_draws(scene, k);
         let first = scene.draw(draws.start);
         if pass != Some(first.pass) {
-            begin_pass(context, scene, first);
+            // As `record_draws` does on a fast context (barriers included, in that mode).
+            begin_pass(context, scene, first, true);
             pass = Some(first.pass);
         }
         let mut per_draw = false;
@@ -193,34 +195,6 @@ pub fn record_bundle_calls(
         }
         context.draw_bundle(bundle);
     }
-}
-
-/// As `record_draws` does on a fast context: targets, viewport, blend and depth state, the
-/// clears of the frame's first draw of the pass, the previous pass's target decompressed and
-/// bound as the pass input.
-fn begin_pass(context: &mut DeferredContext, scene: &Scene, draw: DrawDesc) {
-    let p = draw.pass as usize;
-    let pass = &scene.passes[p];
-    context.om_set_render_targets(&[Some(pass.color_target)], Some(scene.depth_target));
-    context.rs_set_viewports(&[pass.viewport]);
-    context.om_set_blend_state(Some(pass.blend), [0.0; 4], u32::MAX);
-    context.om_set_depth_stencil_state(Some(pass.depth_state), 0);
-    if draw.first_in_pass {
-        context.clear_render_target_view(pass.color_target, pass.clear_color);
-        if p == 0 {
-            context.clear_depth_stencil_view(scene.depth_target, ClearFlags::DEPTH_STENCIL, 1.0, 0);
-        }
-    }
-    let input = if p > 0 {
-        let previous = &scene.passes[p - 1];
-        if draw.first_in_pass {
-            context.decompress_resource(previous.color, None);
-        }
-        Some(previous.color_view)
-    } else {
-        None
-    };
-    context.set_shader_resources(Stage::Pixel, PASS_INPUT_SLOT, &[input]);
 }
 
 fn write_discard(context: &mut DeferredContext, buffer: Buffer, fill: &[u8], stamp: u32) {

@@ -96,6 +96,10 @@ pub enum Command {
         texture: Texture,
         into: Option<Texture>,
     },
+    SetComputeUnorderedAccessViews {
+        views: Slots<Option<UnorderedAccessView>, INLINE_VIEWS>,
+    },
+    Dispatch([u32; 3]),
     /// A barrier call's groups, flattened: its global, buffer and texture barriers.
     Barrier {
         globals: Vec<GlobalBarrier>,
@@ -303,6 +307,16 @@ impl CallSink for NaiveRecorder {
     #[inline(always)]
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
         self.push(Command::DecompressResource { texture, into });
+    }
+    #[inline(always)]
+    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
+        self.push_slots(start, views, |views| {
+            Command::SetComputeUnorderedAccessViews { views }
+        });
+    }
+    #[inline(always)]
+    fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+        self.push(Command::Dispatch([x, y, z]));
     }
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
         let (mut globals, mut buffers, mut textures) = (Vec::new(), Vec::new(), Vec::new());

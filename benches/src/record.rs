@@ -59,6 +59,8 @@ pub trait CallSink {
     );
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>);
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]);
+    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]);
+    fn dispatch(&mut self, x: u32, y: u32, z: u32);
     /// Maps `buffer` write_discard; `None` if the call was refused.
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]>;
     fn unmap(&mut self, buffer: Buffer);
@@ -152,6 +154,14 @@ impl CallSink for DeferredContext {
     #[inline(always)]
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
         DeferredContext::barrier(self, groups)
+    }
+    #[inline(always)]
+    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
+        DeferredContext::cs_set_unordered_access_views(self, start, views)
+    }
+    #[inline(always)]
+    fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+        DeferredContext::dispatch(self, x, y, z)
     }
     #[inline(always)]
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
@@ -292,13 +302,21 @@ pub fn record_draws<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draws: Ra
 /// Switches to the draw's pass: targets, viewport, blend and depth state; the frame's first draw
 /// of the pass clears the targets; passes after the first read the previous pass's target.
 #[inline(never)]
-fn begin_pass<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draw: DrawDesc, fast: bool) {
+pub(crate) fn begin_pass<R: CallSink + ?Sized>(
+    sink: &mut R,
+    scene: &Scene,
+    draw: DrawDesc,
+    fast: bool,
+) {
     let p = draw.pass as usize;
     let pass = &scene.passes[p];
     let barriers = fast && scene.desc.barriers;
     if barriers && draw.first_in_pass {
         // Before the bind: the output merger takes a target's compression when it is bound.
         pass_barriers(sink, scene, p);
+        if let Some(simulation) = &scene.simulation {
+            simulate(sink, simulation);
+        }
     }
     sink.om_set_render_targets(&[Some(pass.color_target)], Some(scene.depth_target));
     sink.rs_set_viewports(&[pass.viewport]);
@@ -322,6 +340,45 @@ fn begin_pass<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draw: DrawDesc,
         None
     };
     sink.set_shader_resources(Stage::Pixel, PASS_INPUT_SLOT, &[input]);
+    if let (true, Some(simulation)) = (barriers, &scene.simulation) {
+        sink.set_shader_resources(Stage::Pixel, SIMULATION_SLOT, &[Some(simulation.view)]);
+    }
+}
+
+/// The barriers mode's UAV pass (`Simulation`): the state moves from the last pass's
+/// shader-resource reads to unordered access, two dispatches write it with a UAV barrier
+/// between them (the second reads what the first wrote), and it moves to shader resource for the
+/// pass's pixel shaders. The UAV is unbound after, as an engine would before reading the state.
+fn simulate<R: CallSink + ?Sized>(sink: &mut R, simulation: &Simulation) {
+    let buffer = |sync_before, sync_after, access_before, access_after| BufferBarrier {
+        sync_before,
+        sync_after,
+        access_before,
+        access_after,
+        resource: simulation.state.into(),
+        offset: 0,
+        size: BufferBarrier::WHOLE,
+    };
+    sink.barrier(&[BarrierGroup::Buffer(&[buffer(
+        BarrierSync::PIXEL_SHADING,
+        BarrierSync::COMPUTE_SHADING,
+        BarrierAccess::SHADER_RESOURCE,
+        BarrierAccess::UNORDERED_ACCESS,
+    )])]);
+    sink.set_shader(Stage::Compute, Some(simulation.shader));
+    sink.cs_set_unordered_access_views(0, &[Some(simulation.uav)]);
+    sink.dispatch(64, 1, 1);
+    let uav = BarrierAccess::UNORDERED_ACCESS;
+    let compute = BarrierSync::COMPUTE_SHADING;
+    sink.barrier(&[BarrierGroup::Buffer(&[buffer(compute, compute, uav, uav)])]);
+    sink.dispatch(64, 1, 1);
+    sink.cs_set_unordered_access_views(0, &[None]);
+    sink.barrier(&[BarrierGroup::Buffer(&[buffer(
+        compute,
+        BarrierSync::PIXEL_SHADING,
+        uav,
+        BarrierAccess::SHADER_RESOURCE,
+    )])]);
 }
 
 /// The barriers a fast frame makes at the start of pass `p` (`SceneDesc::barriers`): its colour
@@ -422,6 +479,14 @@ impl<R: CallSink + ?Sized> CallSink for WithoutDraws<'_, R> {
     #[inline(always)]
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
         self.0.barrier(groups)
+    }
+    #[inline(always)]
+    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
+        self.0.cs_set_unordered_access_views(start, views)
+    }
+    #[inline(always)]
+    fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+        self.0.dispatch(x, y, z)
     }
     #[inline(always)]
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {

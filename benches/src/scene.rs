@@ -12,6 +12,9 @@ use crate::Xorshift64;
 
 /// Shader-resource slot of a pass's input: the previous pass's render target (R-SP-2).
 pub const PASS_INPUT_SLOT: u32 = 8;
+/// Pixel-shader shader-resource slot of the simulation's output, in the barriers mode
+/// ([`SceneDesc::barriers`]).
+pub const SIMULATION_SLOT: u32 = 9;
 /// Vertex-shader constant-buffer slots: frame constants, object constants, skinning palette.
 pub const FRAME_CB_SLOT: u32 = 0;
 pub const OBJECT_CB_SLOT: u32 = 1;
@@ -227,14 +230,47 @@ pub struct Scene {
     pub per_draw_constants: Buffer,
     pub palettes: Vec<Buffer>,
     pub particles: Buffer,
+    /// The UAV pass of the barriers mode ([`SceneDesc::barriers`]); `None` otherwise.
+    pub simulation: Option<Simulation>,
     /// What draws write into mapped buffers (filling one costs a copy).
     pub fill: Vec<u8>,
     /// The frame's draws, computed once so recording pays a load per draw, not the generator.
     frame: Vec<DrawDesc>,
 }
 
+/// A compute pass at the start of every render pass in the barriers mode: two dispatches write
+/// `state` through `uav` (a UAV barrier between them), and the pass's pixel shaders read it
+/// through `view` (a barrier from unordered access to shader resource first).
+pub struct Simulation {
+    pub shader: Shader,
+    pub state: Buffer,
+    pub uav: UnorderedAccessView,
+    pub view: ShaderResourceView,
+}
+
 const WIDTH: u32 = 1920;
 const HEIGHT: u32 = 1080;
+
+impl Simulation {
+    fn new(device: &Device) -> Result<Self, Error> {
+        let state = device.create_buffer(&BufferDesc {
+            name: "simulation.state",
+            size: 64 * 1024,
+            usage: Usage::Default,
+            bind: BindFlags::UNORDERED_ACCESS | BindFlags::SHADER_RESOURCE,
+            ..Default::default()
+        })?;
+        Ok(Self {
+            shader: device.create_shader(&ShaderDesc {
+                unordered_access_views: Slots::first(1),
+                ..ShaderDesc::new("simulation.cs", Stage::Compute)
+            })?,
+            state,
+            uav: device.create_unordered_access_view(&ViewDesc::new("simulation.uav", state))?,
+            view: device.create_shader_resource_view(&ViewDesc::new("simulation.srv", state))?,
+        })
+    }
+}
 
 impl Scene {
     /// Creates the scene's objects on `device`.
@@ -298,7 +334,12 @@ impl Scene {
             })?;
             let pixel_shader = device.create_shader(&ShaderDesc {
                 constant_buffers: Slots::of(&[FRAME_CB_SLOT, MATERIAL_CB_SLOT]),
-                shader_resources: Slots::first(desc.textures_per_material).with(PASS_INPUT_SLOT),
+                shader_resources: match desc.barriers {
+                    true => Slots::first(desc.textures_per_material)
+                        .with(PASS_INPUT_SLOT)
+                        .with(SIMULATION_SLOT),
+                    false => Slots::first(desc.textures_per_material).with(PASS_INPUT_SLOT),
+                },
                 samplers: Slots::first(1),
                 ..ShaderDesc::new(&format!("{name}.ps"), Stage::Pixel)
             })?;
@@ -444,6 +485,10 @@ impl Scene {
                 Usage::Dynamic,
                 BindFlags::VERTEX,
             )?,
+            simulation: match desc.barriers {
+                true => Some(Simulation::new(device)?),
+                false => None,
+            },
             fill,
             frame: Vec::new(),
         };

@@ -30,8 +30,21 @@ fn frame_barriers_mode_runs_clean_under_hazard_validation_and_prints_the_counter
     ];
     let (status, stdout, stderr) = frame(&[&common[..], &["--barriers", "--hazards"]].concat());
     assert_eq!(status, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
-    // Four passes: each makes two texture barriers at its start.
-    assert!(stdout.contains("  8 barriers:"), "{stdout}");
+    // Four passes: each makes two texture barriers at its start and three buffer barriers
+    // around its UAV pass.
+    assert!(stdout.contains("  20 barriers:"), "{stdout}");
+    // The bundles mode draws with the same barriers, and runs clean too.
+    let (status, stdout, stderr) = frame(&[
+        "--draws",
+        "400",
+        "--frames",
+        "1",
+        "--semantics",
+        "fast",
+        "--barriers",
+        "--hazards",
+    ]);
+    assert_eq!(status, Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
     let (status, stdout, _) = frame(&common);
     assert_eq!(status, Some(0));
     assert!(

@@ -52,7 +52,8 @@ OPTIONS:
     --semantics S             legacy, fast or both (default both)
     --bundles on|off          also draw the frame with per-object draw bundles (default on)
     --barriers                fast lists synchronise the passes with enhanced barriers (render
-                              target -> shader resource) instead of decompress_resource
+                              target -> shader resource, instead of decompress_resource) and
+                              run a UAV pass per render pass (two dispatches, UAV barriers)
     --validation V            off, on or hazards (default off): under on or hazards a
                               violation (a missing barrier, under hazards) stops the demo
                               with what it found
