@@ -963,3 +963,77 @@ fn r_v_2_coverage_follows_the_sync_and_access_groups() {
         other => panic!("expected a hazard, got {other:?}"),
     }
 }
+
+/// What `flush` returns, as a kind (for the messages of the R-BAR-8 tests).
+fn flushed_kind(imm: &mut ImmediateContext) -> Option<ErrorKind> {
+    imm.flush().err().map(|e| e.kind())
+}
+
+/// R-BAR-8 with R-V-2: a refused barrier has no effect, so it covers no write: the enhanced
+/// render target → shader resource barrier refused for its LayoutBefore (the texture is in
+/// `render_target`, not `copy_source`) and the legacy transition refused for its StateBefore
+/// leave the draw's write pending, and the read after them is a hazard; the refusal is reported
+/// first, by the call that submits the barrier. The same barrier accepted covers the write.
+#[test]
+fn r_bar_8_a_refused_barrier_does_not_cover_the_write() {
+    let wrong_layout = |f: &Fixture| TextureBarrier {
+        layout_before: BarrierLayout::CopySource,
+        access_before: BarrierAccess::RENDER_TARGET,
+        ..rt_to_srv(f.rt_plain)
+    };
+    let enhanced = |f: &Fixture, imm: &mut ImmediateContext, refused: bool| {
+        imm.barrier(&[BarrierGroup::Texture(&[to_rt(f.rt_plain)])]);
+        draw_into(f, imm, f.rt_plain_rtv);
+        assert_eq!(flushed_kind(imm), None);
+        let barrier = if refused {
+            wrong_layout(f)
+        } else {
+            rt_to_srv(f.rt_plain)
+        };
+        imm.barrier(&[BarrierGroup::Texture(&[barrier])]);
+    };
+    let legacy_transition = |f: &Fixture, imm: &mut ImmediateContext, refused: bool| {
+        let (common, rt) = (ResourceStates::COMMON, ResourceStates::RENDER_TARGET);
+        imm.resource_barrier(&[legacy(f.rt_plain, SplitHalf::None, common, rt)]);
+        draw_into(f, imm, f.rt_plain_rtv);
+        assert_eq!(flushed_kind(imm), None);
+        // The texture is in render_target: from copy_source is refused.
+        let before = if refused {
+            ResourceStates::COPY_SOURCE
+        } else {
+            rt
+        };
+        imm.resource_barrier(&[legacy(
+            f.rt_plain,
+            SplitHalf::None,
+            before,
+            ResourceStates::PIXEL_SHADER_RESOURCE,
+        )]);
+    };
+    let cases: [(&str, &dyn Fn(&Fixture, &mut ImmediateContext, bool)); 2] =
+        [("enhanced", &enhanced), ("legacy", &legacy_transition)];
+    for (what, barrier) in cases {
+        // Each on a device of its own: nothing pending from the other.
+        let (f, mut imm) = hazards(Semantics::Fast);
+        barrier(&f, &mut imm, true);
+        assert_eq!(
+            flushed_kind(&mut imm),
+            Some(ErrorKind::InvalidBarrier),
+            "{what}: the refusal is reported"
+        );
+        draw_reading(&f, &mut imm, f.rt_plain_srv);
+        let (first, second, object, _) = hazard(imm.flush());
+        assert_eq!(object.handle, f.rt_plain.raw(), "{what}");
+        assert!(first.starts_with("draw (direct call"), "{what}: {first}");
+        assert!(
+            second.contains("reading it through shader-resource view 'rt_plain_srv'"),
+            "{what}: {second}"
+        );
+
+        let (f, mut imm) = hazards(Semantics::Fast);
+        barrier(&f, &mut imm, false);
+        assert_eq!(flushed_kind(&mut imm), None, "{what}: accepted");
+        draw_reading(&f, &mut imm, f.rt_plain_srv);
+        assert_eq!(flushed_kind(&mut imm), None, "{what}: covered");
+    }
+}

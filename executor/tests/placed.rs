@@ -328,6 +328,81 @@ fn r_bar_7_activation_in_a_list_happens_at_its_execution() {
     assert_eq!(imm.gpu().deactivated_by(late.into()), Some(tex1.into()));
 }
 
+/// R-BAR-8 with R-BAR-7: a refused barrier has no effect, so it activates nothing: pTex1's
+/// activation barrier refused for a mip range outside the texture (validation), or refused as
+/// an enhanced barrier of a texture whose legacy state is not common, leaves pTex0 active; a
+/// legacy aliasing barrier refused on a `legacy_barriers=off` device that used enhanced barriers
+/// moves nothing. The barrier accepted does.
+#[test]
+fn r_bar_8_a_refused_activation_activates_nothing() {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        validation: Validation::On,
+        ..DeviceDesc::default()
+    });
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 0);
+    let outside = TextureBarrier {
+        subresources: BarrierSubresources {
+            mips: Span::new(0, 3),
+            ..BarrierSubresources::ALL
+        },
+        ..activate(tex1, false)
+    };
+    imm.barrier(&[BarrierGroup::Texture(&[outside])]);
+    let error = imm.flush().expect_err("refused");
+    assert_eq!(error.kind(), ErrorKind::InvalidBarrier, "{error}");
+    assert!(imm.gpu().is_active(tex0.into()), "nothing activated");
+    assert_eq!(imm.gpu().deactivated_by(tex0.into()), None);
+
+    // Not common in legacy terms: an enhanced barrier of it is refused (R-BAR-6).
+    imm.resource_barrier(&[ResourceBarrier::Transition {
+        resource: tex1.into(),
+        before: ResourceStates::COMMON,
+        after: ResourceStates::COPY_SOURCE,
+        subresource: None,
+        split: SplitHalf::None,
+    }]);
+    imm.flush().expect("a legacy transition");
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex1, false)])]);
+    let error = imm.flush().expect_err("refused");
+    assert_eq!(error.kind(), ErrorKind::LegacyStateNotCommon, "{error}");
+    assert!(imm.gpu().is_active(tex0.into()), "nothing activated");
+    imm.resource_barrier(&[ResourceBarrier::Transition {
+        resource: tex1.into(),
+        before: ResourceStates::COPY_SOURCE,
+        after: ResourceStates::COMMON,
+        subresource: None,
+        split: SplitHalf::None,
+    }]);
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex1, false)])]);
+    imm.flush().expect("accepted");
+    assert_eq!(imm.gpu().deactivated_by(tex0.into()), Some(tex1.into()));
+
+    // legacy_barriers=off: once enhanced barriers ran, a legacy aliasing barrier is refused.
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        legacy_barriers: false,
+        ..DeviceDesc::default()
+    });
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 0);
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex1, false)])]);
+    imm.flush().expect("accepted");
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(tex1.into()),
+        after: Some(tex0.into()),
+    }]);
+    let error = imm.flush().expect_err("mixing refused");
+    assert_eq!(error.kind(), ErrorKind::InvalidBarrier, "{error}");
+    assert!(!imm.gpu().is_active(tex0.into()), "pTex0 still deactivated");
+    assert!(imm.gpu().is_active(tex1.into()), "pTex1 still active");
+}
+
 fn texture(device: &Device, name: &str, bind: BindFlags) -> Texture {
     device
         .create_texture(&TextureDesc {

@@ -22,7 +22,9 @@
 //! copies writing one resource are not ordered either. Once reported, the write is forgotten
 //! (one report per missing barrier); the call still runs.
 //!
-//! **What covers a write.** An enhanced barrier whose `sync_before` includes the stage that
+//! **What covers a write.** Only a barrier the model accepted (R-BAR-8: a refused barrier has
+//! no effect; `gpu/barrier.rs` hands each accepted barrier over as it runs it). An enhanced
+//! barrier whose `sync_before` includes the stage that
 //! wrote (render target, depth stencil, vertex / pixel / compute shading, copy; `all`, `draw`,
 //! `all_shading`, `non_pixel_shading` as D3D12 groups them) and whose `access_before` includes
 //! the access (`common` includes every one): a global barrier for every resource, a buffer
@@ -839,18 +841,19 @@ fn describe(device: &Device, site: &Site, path: Path, view: RawHandle) -> String
 }
 
 impl super::GpuModel {
-    /// Under hazard validation, `barriers` ran (one `barrier` call): what they cover is no
-    /// longer pending. Called by `GpuModel::barrier` once the barriers are accepted.
-    pub(super) fn hazards_barrier(&mut self, barriers: &[BarrierRecord]) {
+    /// Under hazard validation, an enhanced barrier ran: what it covers is no longer pending.
+    /// Called by `GpuModel::barrier` for each barrier it accepts (a refused one covers nothing,
+    /// R-BAR-8).
+    pub(super) fn hazards_barrier(&mut self, barrier: &BarrierRecord) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            barriers.iter().for_each(|b| hazards.barrier(b));
+            hazards.barrier(barrier);
         }
     }
 
-    /// Under hazard validation, legacy `barriers` ran (one `resource_barrier` call).
-    pub(super) fn hazards_resource_barrier(&mut self, barriers: &[ResourceBarrierRecord]) {
+    /// Under hazard validation, a legacy barrier ran (accepted, as for `hazards_barrier`).
+    pub(super) fn hazards_resource_barrier(&mut self, barrier: &ResourceBarrierRecord) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            barriers.iter().for_each(|b| hazards.resource_barrier(b));
+            hazards.resource_barrier(barrier);
         }
     }
 }

@@ -1,9 +1,9 @@
 //! Placed resources and aliasing in the GPU model (SPEC R-BAR-7, R-BAR-1): which of the placed
 //! resources that share bytes of a heap is active now, and the region copies.
 //!
-//! **In:** the barriers the model executes (`GpuModel::barrier` / `resource_barrier` in
-//! `gpu/barrier.rs` call `GpuModel::placed_barriers` / `GpuModel::placed_resource_barriers`,
-//! one line each), the region copies (`gpu.rs` calls `GpuModel::copy_region` for
+//! **In:** the barriers the model accepts (`GpuModel::barrier` / `resource_barrier` in
+//! `gpu/barrier.rs` call `GpuModel::placed_barrier` / `GpuModel::placed_resource_barrier` for
+//! each barrier they run; a refused one has no effect, R-BAR-8), the region copies (`gpu.rs` calls `GpuModel::copy_region` for
 //! `CopyBufferRegion` and `CopyTextureRegion`), and the device, for each resource's heap and byte
 //! range (`recorder::Device::placed_range`). **Out:** `GpuModel::is_active` and
 //! `GpuModel::deactivated_by`, which the hazard tracking (R-V-2: "using a deactivated alias is
@@ -45,7 +45,7 @@ use std::collections::HashMap;
 
 use recorder::command::BoundResource;
 use recorder::{
-    BarrierAccess, BarrierKind, BarrierLayout, BarrierRecord, Buffer, Device, Handle,
+    BarrierAccess, BarrierKind, BarrierLayout, BarrierRecord, BarrierSync, Buffer, Device, Handle,
     NamedResource, ObjectKind, RawHandle, Resource, ResourceBarrierKind, ResourceBarrierRecord,
     Semantics, Texture,
 };
@@ -192,36 +192,34 @@ impl GpuModel {
         self.placed.deactivated_by(resource)
     }
 
-    /// The activations of one `barrier` call (R-BAR-7): called by `GpuModel::barrier` for the
-    /// barriers it executes, in order.
-    pub(super) fn placed_barriers(&mut self, barriers: &[BarrierRecord]) {
-        if self.placed.device.is_none() {
+    /// The activation an accepted enhanced barrier makes (R-BAR-7): called by
+    /// `GpuModel::barrier` for each barrier it runs, in order, and never for one it refused
+    /// (R-BAR-8: a refused barrier has no effect). A split barrier's end activates nothing (its
+    /// begin did, R-BAR-4).
+    pub(super) fn placed_barrier(&mut self, record: &BarrierRecord) {
+        if self.placed.device.is_none()
+            || !activates(record)
+            || record.sync_before.contains(BarrierSync::SPLIT)
+        {
             return;
         }
-        for record in barriers.iter().filter(|r| activates(r)) {
-            if let Some(resource) = as_resource(record.resource()) {
-                self.placed.activate(resource);
-            }
+        if let Some(resource) = as_resource(record.resource()) {
+            self.placed.activate(resource);
         }
     }
 
-    /// The aliasing barriers of one `resource_barrier` call (R-BAR-7): called by
-    /// `GpuModel::resource_barrier`, in order.
-    pub(super) fn placed_resource_barriers(&mut self, barriers: &[ResourceBarrierRecord]) {
-        if self.placed.device.is_none() {
+    /// What an accepted legacy aliasing barrier activates and deactivates (R-BAR-7): called by
+    /// `GpuModel::resource_barrier` for each legacy barrier it runs, in order.
+    pub(super) fn placed_resource_barrier(&mut self, record: &ResourceBarrierRecord) {
+        if self.placed.device.is_none() || record.kind() != ResourceBarrierKind::Aliasing {
             return;
         }
-        for record in barriers {
-            if record.kind() != ResourceBarrierKind::Aliasing {
-                continue;
-            }
-            if let Some(after) = as_resource(record.other()) {
-                self.placed.activate(after);
-            }
-            if let Some(before) = as_resource(record.resource()) {
-                if Some(before) != as_resource(record.other()) {
-                    self.placed.deactivate(before);
-                }
+        if let Some(after) = as_resource(record.other()) {
+            self.placed.activate(after);
+        }
+        if let Some(before) = as_resource(record.resource()) {
+            if Some(before) != as_resource(record.other()) {
+                self.placed.deactivate(before);
             }
         }
     }
