@@ -403,6 +403,193 @@ fn r_bar_8_a_refused_activation_activates_nothing() {
     assert!(imm.gpu().is_active(tex1.into()), "pTex1 still active");
 }
 
+/// A fast device validating hazards (R-V-2), its immediate context, a heap and the seed's
+/// `pTex0` / `pTex1` over the same bytes.
+fn aliased_pair() -> (Device, ImmediateContext, Texture, Texture) {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        validation: Validation::Hazards,
+        ..DeviceDesc::default()
+    });
+    let imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 4096);
+    (device, imm, tex0, tex1)
+}
+
+/// The hazard `result` reports: (first call, second call, object, message).
+fn alias_hazard(result: Result<(), Error>) -> (String, String, ObjectName, String) {
+    match result {
+        Err(error @ Error::Hazard { .. }) => {
+            let message = error.to_string();
+            let Error::Hazard {
+                first_call,
+                second_call,
+                object,
+            } = error
+            else {
+                unreachable!()
+            };
+            (first_call, second_call, object, message)
+        }
+        other => panic!("expected a hazard, got {other:?}"),
+    }
+}
+
+/// R-BAR-7 with R-V-2, the seed's pair: once `pTex1` is activated, a copy reading `pTex0` (its
+/// deactivated alias) is a hazard naming the copy and the barrier that activated `pTex1`,
+/// reported once for that deactivation; `pTex0` activated again is used freely, and then a
+/// clear of `pTex1` is the hazard, naming the barrier that activated `pTex0`. Resources that do
+/// not overlap are untouched.
+#[test]
+fn r_bar_7_using_a_deactivated_alias_is_a_hazard() {
+    let (device, mut imm, tex0, tex1) = aliased_pair();
+    let targets: Vec<Texture> = (0..4)
+        .map(|i| texture(&device, &format!("dst{i}"), BindFlags::SHADER_RESOURCE))
+        .collect();
+    // Before any activation both are usable (gpu/placed.rs's choice).
+    imm.copy_resource(targets[0], tex0);
+    imm.flush().expect("nothing activated yet");
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex1, true)])]);
+    imm.flush().expect("the activation is valid");
+    imm.copy_resource(targets[1], tex0);
+    let (first, second, object, message) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, tex0.raw(), "{message}");
+    assert!(
+        first.starts_with(
+            "barrier (direct call 1 of the fast immediate context), activating texture 'pTex1' over its bytes"
+        ),
+        "{first}"
+    );
+    assert!(first.contains("activate texture 'pTex0' again"), "{first}");
+    assert!(
+        second.starts_with("copy_resource (direct call 2 of the fast immediate context)"),
+        "{second}"
+    );
+    assert!(
+        second.contains("reading it as the copy source, a deactivated alias"),
+        "{second}"
+    );
+    for part in ["texture 'pTex0'", "R-BAR-7", "R-V-2"] {
+        assert!(message.contains(part), "{part} in {message}");
+    }
+    // One report per deactivation, not per use.
+    imm.copy_resource(targets[2], tex0);
+    imm.flush().expect("already reported");
+    assert_eq!(imm.counters().barriers, 1);
+
+    // pTex0 activated again: usable; pTex1 is now the deactivated alias, and a clear writes it.
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex0, false)])]);
+    imm.flush().expect("the activation is valid");
+    imm.copy_resource(targets[3], tex0);
+    imm.flush().expect("pTex0 is active again");
+    let rtv1 = device
+        .create_render_target_view(&ViewDesc::new("pTex1_rtv", tex1))
+        .expect("rtv");
+    imm.clear_render_target_view(rtv1, [0.0; 4]);
+    let (first, second, object, _) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, tex1.raw());
+    assert!(
+        first.starts_with(
+            "barrier (direct call 4 of the fast immediate context), activating texture 'pTex0'"
+        ),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("clear_render_target_view (direct call 6 of the fast immediate context), writing it through render-target view 'pTex1_rtv', a deactivated alias"),
+        "{second}"
+    );
+}
+
+/// R-BAR-7 with R-V-2: re-activating the alias before using it is no hazard, in a list as
+/// directly; in a list, the report names both commands of the list.
+#[test]
+fn r_v_2_re_activating_the_alias_first_is_no_hazard() {
+    let (device, mut imm, tex0, tex1) = aliased_pair();
+    let dst = texture(&device, "dst", BindFlags::SHADER_RESOURCE);
+    let other = texture(&device, "other", BindFlags::SHADER_RESOURCE);
+    let mut c = deferred(&device, Semantics::Fast);
+    let serial = c.serial();
+    c.barrier(&[BarrierGroup::Texture(&[activate(tex1, true)])]);
+    c.barrier(&[BarrierGroup::Texture(&[activate(tex0, true)])]);
+    c.copy_resource(dst, tex0);
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .expect("list");
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("pTex0 re-activated before its use");
+    let mut c = deferred(&device, Semantics::Fast);
+    c.copy_resource(other, tex1);
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .expect("list");
+    let (first, second, object, _) =
+        alias_hazard(imm.execute_command_list(&list, RestoreState::ClearState));
+    assert_eq!(object.handle, tex1.raw());
+    assert!(
+        first.starts_with(&format!(
+            "barrier (command 1 of the fast command list recorded by context #{serial}, run by execute_command_list #1), activating texture 'pTex0'"
+        )),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("copy_resource (command 0 of the fast command list"),
+        "{second}"
+    );
+    assert!(
+        second.contains("run by execute_command_list #2"),
+        "{second}"
+    );
+}
+
+/// R-BAR-7 with R-V-2: a legacy aliasing barrier that names a resource as its `before` only
+/// deactivates it; a use is a hazard naming that barrier; its `after` is active and usable.
+#[test]
+fn r_bar_7_a_resource_deactivated_by_an_aliasing_barrier_is_a_hazard_to_use() {
+    let (device, mut imm, tex0, tex1) = aliased_pair();
+    let dst = texture(&device, "dst", BindFlags::SHADER_RESOURCE);
+    let buf = placed_buffer(
+        &device,
+        "buf",
+        device.placement(tex0.into()).expect("placed").heap,
+        32768,
+        256,
+    );
+    let other = buffer(&device, "other", 256);
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(tex1.into()),
+        after: Some(tex0.into()),
+    }]);
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(buf.into()),
+        after: None,
+    }]);
+    imm.copy_resource(dst, tex0);
+    imm.flush().expect("pTex0 is the aliasing barrier's after");
+    imm.copy_resource(other, buf);
+    let (first, second, object, _) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, buf.raw());
+    assert!(
+        first.starts_with(
+            "resource_barrier (direct call 1 of the fast immediate context), deactivating it"
+        ),
+        "{first}"
+    );
+    assert!(
+        first.contains("a buffer barrier from access no_access"),
+        "{first}"
+    );
+    assert!(second.starts_with("copy_resource"), "{second}");
+    imm.copy_resource(dst, tex1);
+    let (first, _, object, _) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, tex1.raw());
+    assert!(
+        first.starts_with("resource_barrier (direct call 0 of the fast immediate context), activating texture 'pTex0'"),
+        "{first}"
+    );
+}
+
 fn texture(device: &Device, name: &str, bind: BindFlags) -> Texture {
     device
         .create_texture(&TextureDesc {

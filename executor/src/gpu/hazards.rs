@@ -35,6 +35,16 @@
 //! barrier covers nothing: the begin did the work (R-BAR-4). No flush happens at an
 //! `execute_command_list` boundary (R-BAR-5): writes stay pending across lists.
 //!
+//! **Deactivated aliases** (R-BAR-7). Every use above (read or write, through any view, as a
+//! copy's source or destination, by a draw, dispatch, copy or clear) of a placed resource that
+//! is not active (`GpuModel::deactivated_by`, `gpu/placed.rs`: another resource was activated
+//! over its bytes since its own activation, or a legacy aliasing barrier named it `before`) is a
+//! `hazard` naming the use and the call that activated the alias over its bytes (or deactivated
+//! it by name): the tracker is told, with the current call, of each activation the model runs.
+//! Whatever the semantics (no driver response re-activates an alias). Reported once per
+//! deactivation (uses after the first report are not reported again until the resource is
+//! activated and deactivated again); the pending writes are checked as for any use.
+//!
 //! **Call identity.** The model counts the commands it applies: a command of a list is named by
 //! the list (the serial of the context that recorded it, the number of the top-level
 //! `execute_command_list` that ran it, whether it is nested) and its index among the list's
@@ -49,25 +59,41 @@
 //! the recording path is untouched, and the model without hazards pays one test of an `Option`
 //! per command.
 //!
-//! **Not built yet.** Placed resources and aliasing (using a deactivated alias is a hazard,
-//! R-BAR-7) and the region copies (a self-copy of non-overlapping regions is legal) are not on
-//! main yet; write-after-read (a write while an earlier read may still run) is not reported.
+//! **Not built yet.** Write-after-read (a write while an earlier read may still run) is not
+//! reported; nor are the writes of one alias and the later uses of another over the same bytes
+//! (the tracker keys writes by resource, not by heap bytes: the activation's own rule covers
+//! them).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use recorder::command::{BoundView, Command, ViewFlags};
 use recorder::{
-    BarrierAccess, BarrierKind, BarrierRecord, BarrierSync, DepthStencilView, Device, Error,
-    Handle, ObjectKind, RawHandle, RenderTargetView, ResourceBarrierKind, ResourceBarrierRecord,
-    Semantics, ShaderResourceView, SplitHalf, Stage, Texture, UnorderedAccessView,
+    BarrierAccess, BarrierKind, BarrierRecord, BarrierSync, Buffer, DepthStencilView, Device,
+    Error, Handle, ObjectKind, RawHandle, RenderTargetView, Resource, ResourceBarrierKind,
+    ResourceBarrierRecord, Semantics, ShaderResourceView, SplitHalf, Stage, Texture,
+    UnorderedAccessView,
 };
+
+use super::placed::Placed;
 
 use crate::draw_record::{DrawArgs, DrawRecord, ViewRecord};
 
 /// A resource: its handle and whether it is a buffer (buffers and textures have separate index
 /// spaces).
 type Key = (RawHandle, bool);
+
+fn key_of(resource: Resource) -> Key {
+    (resource.raw(), resource.kind() == ObjectKind::Buffer)
+}
+
+fn resource_of(key: Key) -> Resource {
+    if key.1 {
+        Resource::Buffer(Buffer::from_raw(key.0))
+    } else {
+        Resource::Texture(Texture::from_raw(key.0))
+    }
+}
 
 /// Inclusive mips and slices of a texture (all of a buffer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,6 +291,14 @@ pub(super) struct Tracker {
     /// Scratch, kept for its capacity.
     uses: Vec<Use>,
     pieces: Vec<Range>,
+    /// The call that last activated each placed resource (R-BAR-7), for the reports of uses of
+    /// the aliases it deactivated.
+    activated_by: HashMap<Key, Site>,
+    /// The call (a legacy aliasing barrier) that deactivated a placed resource by name.
+    deactivated_at: HashMap<Key, Site>,
+    /// Deactivated aliases already reported, with the alias and the call the report named: one
+    /// report per deactivation, not one per use.
+    alias_reported: HashMap<Key, (Key, Option<Site>)>,
 }
 
 impl Tracker {
@@ -287,6 +321,22 @@ impl Tracker {
             },
             uses: Vec::new(),
             pieces: Vec::new(),
+            activated_by: HashMap::new(),
+            deactivated_at: HashMap::new(),
+            alias_reported: HashMap::new(),
+        }
+    }
+
+    /// The barrier being applied activated placed `resource` (`true`), or deactivated it by
+    /// name (a legacy aliasing barrier's before).
+    pub(super) fn activation(&mut self, resource: Resource, activated: bool) {
+        let key = key_of(resource);
+        if activated {
+            self.activated_by.insert(key, self.site);
+            self.deactivated_at.remove(&key);
+            self.alias_reported.remove(&key);
+        } else {
+            self.deactivated_at.insert(key, self.site);
         }
     }
 
@@ -364,6 +414,7 @@ impl Tracker {
         &mut self,
         command: &Command<'_>,
         semantics: Semantics,
+        placed: &Placed,
         violations: &mut Vec<Error>,
     ) {
         if self.in_bundle {
@@ -425,13 +476,18 @@ impl Tracker {
             _ => {}
         }
         if !uses.is_empty() {
-            self.check(&uses, violations);
+            self.check(&uses, placed, violations);
         }
         self.uses = uses;
     }
 
     /// A draw or dispatch ran: checks and notes its uses.
-    pub(super) fn draw(&mut self, record: &DrawRecord, violations: &mut Vec<Error>) {
+    pub(super) fn draw(
+        &mut self,
+        record: &DrawRecord,
+        placed: &Placed,
+        violations: &mut Vec<Error>,
+    ) {
         let mut uses = std::mem::take(&mut self.uses);
         uses.clear();
         let buffer = |buffer: RawHandle, path| Use {
@@ -477,7 +533,7 @@ impl Tracker {
             );
         }
         uses.retain(|u| !u.key.0.is_null());
-        self.check(&uses, violations);
+        self.check(&uses, placed, violations);
         self.uses = uses;
     }
 
@@ -550,11 +606,34 @@ impl Tracker {
         }
     }
 
-    /// Checks `uses`, all by the current call, against the pending writes, then notes its
-    /// writes.
-    fn check(&mut self, uses: &[Use], violations: &mut Vec<Error>) {
+    /// A use of a placed resource that is not active is a use of a deactivated alias (R-BAR-7):
+    /// reported once per deactivation, naming the call that activated the alias over its bytes
+    /// (or deactivated it by name).
+    fn check_alias(&mut self, u: &Use, placed: &Placed, violations: &mut Vec<Error>) {
+        let resource = resource_of(u.key);
+        let Some(by) = placed.deactivated_by(resource) else {
+            return;
+        };
+        let by_key = key_of(by);
+        let at = if by == resource {
+            self.deactivated_at.get(&u.key)
+        } else {
+            self.activated_by.get(&by_key)
+        }
+        .copied();
+        if self.alias_reported.get(&u.key) == Some(&(by_key, at)) {
+            return;
+        }
+        self.alias_reported.insert(u.key, (by_key, at));
+        violations.push(report_alias(&self.device, u, by, at, self.site));
+    }
+
+    /// Checks `uses`, all by the current call, for deactivated aliases and against the pending
+    /// writes, then notes its writes.
+    fn check(&mut self, uses: &[Use], placed: &Placed, violations: &mut Vec<Error>) {
         let site = self.site;
         for u in uses {
+            self.check_alias(u, placed, violations);
             let Some(writes) = self.writes.get_mut(&u.key) else {
                 continue;
             };
@@ -797,9 +876,62 @@ fn range_words(r: Range) -> String {
     format!("mips {}, slices {}", span(r.mips), span(r.slices))
 }
 
+/// The report of `u`, by the call at `site`, of a placed resource that is not active: `by` was
+/// activated over its bytes by the call at `at` (or, `by` being the resource itself, a legacy
+/// aliasing barrier at `at` deactivated it).
+#[cold]
+fn report_alias(device: &Device, u: &Use, by: Resource, at: Option<Site>, site: Site) -> Error {
+    let resource = resource_of(u.key);
+    let object = device.object_name(resource.kind(), u.key.0);
+    let mut first_call = match at {
+        Some(at) => describe_site(&at),
+        None => String::from("a barrier"),
+    };
+    let _ = if by == resource {
+        write!(
+            first_call,
+            ", deactivating it as the before resource of an aliasing barrier"
+        )
+    } else {
+        write!(
+            first_call,
+            ", activating {} over its bytes",
+            device.object_name(by.kind(), by.raw())
+        )
+    };
+    let how = match resource {
+        Resource::Texture(_) => "a texture barrier from layout undefined with access no_access",
+        Resource::Buffer(_) => "a buffer barrier from access no_access",
+    };
+    let _ = write!(
+        first_call,
+        " (a deactivated alias: activate {object} again before using it, {how}, R-BAR-7)"
+    );
+    let mut second_call = describe(device, &site, u.path, u.view);
+    second_call.push_str(", a deactivated alias");
+    Error::Hazard {
+        first_call,
+        second_call,
+        object,
+    }
+}
+
 /// "draw (command 3 of the fast command list recorded by context #2, run by
 /// execute_command_list #1), writing it through render-target view 'rt_rtv'".
 fn describe(device: &Device, site: &Site, path: Path, view: RawHandle) -> String {
+    let mut text = describe_site(site);
+    let _ = write!(text, ", {}", path.words());
+    if let Some(kind) = path.view_kind() {
+        if !view.is_null() {
+            let _ = write!(text, " {}", device.object_name(kind, view));
+        }
+    }
+    text
+}
+
+/// "draw (command 3 of the fast command list recorded by context #2, run by
+/// execute_command_list #1)".
+fn describe_site(site: &Site) -> String {
     let mut text = String::from(site.method);
     if site.inner > 0 {
         let _ = write!(
@@ -831,12 +963,6 @@ fn describe(device: &Device, site: &Site, path: Path, view: RawHandle) -> String
     if site.inner > 0 {
         text.push(')');
     }
-    let _ = write!(text, ", {}", path.words());
-    if let Some(kind) = path.view_kind() {
-        if !view.is_null() {
-            let _ = write!(text, " {}", device.object_name(kind, view));
-        }
-    }
     text
 }
 
@@ -847,6 +973,14 @@ impl super::GpuModel {
     pub(super) fn hazards_barrier(&mut self, barrier: &BarrierRecord) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.barrier(barrier);
+        }
+    }
+
+    /// Under hazard validation, the barrier being applied activated placed `resource` (`true`)
+    /// or deactivated it by name (R-BAR-7): the tracker remembers the call, for its reports.
+    pub(super) fn hazards_activated(&mut self, resource: Resource, activated: bool) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.activation(resource, activated);
         }
     }
 

@@ -7,7 +7,9 @@
 //! `CopyBufferRegion` and `CopyTextureRegion`), and the device, for each resource's heap and byte
 //! range (`recorder::Device::placed_range`). **Out:** `GpuModel::is_active` and
 //! `GpuModel::deactivated_by`, which the hazard tracking (R-V-2: "using a deactivated alias is
-//! a hazard") reads; this file reports nothing itself.
+//! a hazard", `gpu/hazards.rs`) reads at every use, and, under hazard validation, each
+//! activation and deactivation handed to the tracker with the call that made it (so that its
+//! report names that call); this file reports nothing itself.
 //!
 //! **Activation.** A placed resource is activated by
 //! - an enhanced texture barrier with `layout_before = undefined` and `access_before = no_access`
@@ -78,9 +80,10 @@ impl Placed {
         Some((heap.raw(), start, end))
     }
 
-    fn activate(&mut self, resource: Resource) {
+    /// Activates `resource`; `false` when it is not placed (nothing to do).
+    fn activate(&mut self, resource: Resource) -> bool {
         let Some((heap, start, end)) = self.range(resource) else {
-            return;
+            return false;
         };
         self.sequence += 1;
         // Everything entirely inside the new range is deactivated by it for good (see the essay).
@@ -97,18 +100,23 @@ impl Placed {
             },
         );
         self.deactivations.remove(&resource);
+        true
     }
 
-    fn deactivate(&mut self, resource: Resource) {
-        if self.range(resource).is_some() {
-            self.sequence += 1;
-            self.deactivations.insert(resource, self.sequence);
+    /// Deactivates `resource` by name; `false` when it is not placed.
+    fn deactivate(&mut self, resource: Resource) -> bool {
+        if self.range(resource).is_none() {
+            return false;
         }
+        self.sequence += 1;
+        self.deactivations.insert(resource, self.sequence);
+        true
     }
 
     /// The latest resource whose activation deactivated `resource`, else `resource` itself when
-    /// a legacy aliasing barrier deactivated it by name; `None` while it is active.
-    fn deactivated_by(&self, resource: Resource) -> Option<Resource> {
+    /// a legacy aliasing barrier deactivated it by name; `None` while it is active. The hazard
+    /// tracker (`gpu/hazards.rs`) asks it of every resource a call uses.
+    pub(super) fn deactivated_by(&self, resource: Resource) -> Option<Resource> {
         if self.activations.is_empty() && self.deactivations.is_empty() {
             // Nothing was ever activated: every resource is active, no device lookup.
             return None;
@@ -204,7 +212,9 @@ impl GpuModel {
             return;
         }
         if let Some(resource) = as_resource(record.resource()) {
-            self.placed.activate(resource);
+            if self.placed.activate(resource) {
+                self.hazards_activated(resource, true);
+            }
         }
     }
 
@@ -215,11 +225,13 @@ impl GpuModel {
             return;
         }
         if let Some(after) = as_resource(record.other()) {
-            self.placed.activate(after);
+            if self.placed.activate(after) {
+                self.hazards_activated(after, true);
+            }
         }
         if let Some(before) = as_resource(record.resource()) {
-            if Some(before) != as_resource(record.other()) {
-                self.placed.deactivate(before);
+            if Some(before) != as_resource(record.other()) && self.placed.deactivate(before) {
+                self.hazards_activated(before, false);
             }
         }
     }
