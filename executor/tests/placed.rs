@@ -567,7 +567,7 @@ fn r_bar_7_a_resource_deactivated_by_an_aliasing_barrier_is_a_hazard_to_use() {
     }]);
     imm.copy_resource(dst, tex0);
     imm.flush().expect("pTex0 is the aliasing barrier's after");
-    imm.copy_resource(other, buf);
+    imm.copy_buffer_region(other, 0, buf, 0, 64);
     let (first, second, object, _) = alias_hazard(imm.flush());
     assert_eq!(object.handle, buf.raw());
     assert!(
@@ -580,7 +580,7 @@ fn r_bar_7_a_resource_deactivated_by_an_aliasing_barrier_is_a_hazard_to_use() {
         first.contains("a buffer barrier from access no_access"),
         "{first}"
     );
-    assert!(second.starts_with("copy_resource"), "{second}");
+    assert!(second.starts_with("copy_buffer_region"), "{second}");
     imm.copy_resource(dst, tex1);
     let (first, _, object, _) = alias_hazard(imm.flush());
     assert_eq!(object.handle, tex1.raw());
@@ -743,6 +743,84 @@ fn r_bar_7_self_copy_through_a_temporary_texture() {
     imm.execute_command_list(&list, RestoreState::ClearState)
         .expect("a legacy list keeps its copies' textures alive");
     assert_eq!(imm.counters().barriers, 4);
+}
+
+/// R-BAR-7 with R-V-2: a self-copy of non-overlapping regions is no hazard (its read and its
+/// write are one call), nor are later copies of regions it did not write; a copy reading a
+/// region an earlier copy wrote, with no barrier between, is, naming both copies and the bytes or
+/// texels both reach; a copy barrier covers the writes.
+#[test]
+fn r_bar_7_region_copies_are_tracked_by_region() {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        validation: Validation::Hazards,
+        ..DeviceDesc::default()
+    });
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let (dst, dst2) = (
+        texture(&device, "dst", BindFlags::SHADER_RESOURCE),
+        texture(&device, "dst2", BindFlags::SHADER_RESOURCE),
+    );
+    let (buf, other) = (buffer(&device, "buf", 256), buffer(&device, "other", 256));
+    let bottom_right = CopyBox {
+        left: 32,
+        top: 32,
+        right: 64,
+        bottom: 64,
+    };
+    // Direct calls 0 and 1: the self-copies.
+    imm.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+    imm.copy_buffer_region(buf, 128, buf, 0, 64);
+    imm.flush()
+        .expect("a self-copy of non-overlapping regions is no hazard");
+    // Reading what was only read, writing what nobody wrote: none either.
+    imm.copy_buffer_region(other, 0, buf, 0, 64);
+    imm.copy_buffer_region(buf, 192, buf, 64, 64);
+    imm.copy_texture_region(dst, 0, 0, 0, tex, 0, TOP_LEFT);
+    imm.flush().expect("regions nobody wrote");
+    // Direct call 5 reads bytes 128..192, which call 1 wrote.
+    imm.copy_buffer_region(other, 64, buf, 128, 64);
+    let error = imm.flush().expect_err("a hazard");
+    let Error::Hazard {
+        first_call,
+        second_call,
+        object,
+    } = error
+    else {
+        panic!("expected a hazard, got {error}");
+    };
+    assert_eq!(object.handle, buf.raw());
+    assert!(
+        first_call.starts_with("copy_buffer_region (direct call 1 of the fast immediate context), writing it as the copy destination"),
+        "{first_call}"
+    );
+    assert!(
+        second_call.starts_with("copy_buffer_region (direct call 5 of the fast immediate context), reading it as the copy source (bytes 128..192)"),
+        "{second_call}"
+    );
+    // The texture's bottom-right quarter, which call 0 wrote.
+    imm.copy_texture_region(dst2, 0, 0, 0, tex, 0, bottom_right);
+    let error = imm.flush().expect_err("a hazard");
+    let text = error.to_string();
+    assert_eq!(error.kind(), ErrorKind::Hazard, "{text}");
+    for part in [
+        "copy_texture_region (direct call 6 of the fast immediate context), reading it as the copy source (mips 0, slices 0, texels 32..64 x 32..64)",
+        "copy_texture_region (direct call 0 of the fast immediate context), writing it as the copy destination",
+        "texture 'texture'",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    // A copy barrier covers the copies' writes: reading them again is no hazard.
+    imm.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+    imm.barrier(&[BarrierGroup::Global(&[GlobalBarrier {
+        sync_before: BarrierSync::COPY,
+        sync_after: BarrierSync::COPY,
+        access_before: BarrierAccess::COPY_DEST,
+        access_after: BarrierAccess::COPY_SOURCE,
+    }])]);
+    imm.copy_texture_region(dst2, 0, 32, 32, tex, 0, bottom_right);
+    imm.flush().expect("covered");
 }
 
 /// R-BAR-7: overlapping regions of one resource are refused with the call, the resource and

@@ -4,13 +4,19 @@
 //!
 //! **What is a write.** A draw's bound render targets and depth stencil (written through the
 //! output merger), the UAVs at the slots a draw's or a dispatch's shaders read (read and
-//! written), a copy's destination (`copy_resource`, `update_subresource`,
-//! `copy_structure_count`'s buffer), a clear (`clear_render_target_view`,
+//! written), a copy's destination (`copy_resource`, `copy_buffer_region`,
+//! `copy_texture_region`, `update_subresource`, `copy_structure_count`'s buffer), a clear (`clear_render_target_view`,
 //! `clear_depth_stencil_view`). **What is a read.** The shader-resource views at the slots the
 //! bound shaders read, the constant, vertex and index buffers a draw reads, indirect arguments,
 //! a copy's source, the hidden counter `copy_structure_count` reads. Each use covers the
-//! subresources it reaches: a view's mips and slices (`ViewInfo`), the whole resource for copies
-//! and buffers. A bind alone is no use (the model sees uses at draws, copies and clears).
+//! subresources it reaches: a view's mips and slices (`ViewInfo`); a region copy's bytes of a
+//! buffer, or texels of one subresource (its mip and slice, `mip + slice * mips`) of a texture
+//! (R-BAR-7); the whole resource for the other copies and for buffers. A bind alone is no use
+//! (the model sees uses at draws, copies and clears). So a self-copy of non-overlapping
+//! regions (`copy_buffer_region` / `copy_texture_region` with one resource as source and
+//! destination, R-BAR-7) is no hazard (its read and write are one call), and a later copy of
+//! a region it did not write is none either; a copy reading, or writing, a region an earlier
+//! call wrote is one.
 //!
 //! **When a use is a hazard.** A use of subresources that an earlier call wrote and no barrier
 //! has covered since, unless: the earlier call is this one (a draw's own uses are not checked
@@ -95,56 +101,90 @@ fn resource_of(key: Key) -> Resource {
     }
 }
 
-/// Inclusive mips and slices of a texture (all of a buffer).
+/// Inclusive mips and slices of a texture, and inclusive texel columns (`x`) and rows (`y`)
+/// of each of them; of a buffer, inclusive bytes (`x`), the rest all. A region copy reaches
+/// part of one subresource or of a buffer; every other use, all of what its view reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Range {
     mips: (u16, u16),
     slices: (u16, u16),
+    x: (u64, u64),
+    y: (u64, u64),
 }
 
 impl Range {
     const ALL: Self = Self {
         mips: (0, u16::MAX),
         slices: (0, u16::MAX),
+        x: (0, u64::MAX),
+        y: (0, u64::MAX),
     };
 
-    fn overlaps(&self, other: &Range) -> bool {
-        let meet = |a: (u16, u16), b: (u16, u16)| a.0 <= b.1 && b.0 <= a.1;
-        meet(self.mips, other.mips) && meet(self.slices, other.slices)
+    /// The mips and slices given, all of their texels.
+    fn subresources(mips: (u16, u16), slices: (u16, u16)) -> Self {
+        Self {
+            mips,
+            slices,
+            ..Self::ALL
+        }
     }
 
-    /// What is left of `self` once `cut` is taken out: up to four ranges.
+    fn dims(&self) -> [(u64, u64); 4] {
+        let wide = |(a, b): (u16, u16)| (a as u64, b as u64);
+        [wide(self.mips), wide(self.slices), self.x, self.y]
+    }
+
+    fn from_dims(d: [(u64, u64); 4]) -> Self {
+        let narrow =
+            |(a, b): (u64, u64)| (a.min(u16::MAX as u64) as u16, b.min(u16::MAX as u64) as u16);
+        Self {
+            mips: narrow(d[0]),
+            slices: narrow(d[1]),
+            x: d[2],
+            y: d[3],
+        }
+    }
+
+    fn overlaps(&self, other: &Range) -> bool {
+        let meet = |a: (u64, u64), b: (u64, u64)| a.0 <= b.1 && b.0 <= a.1;
+        self.dims()
+            .iter()
+            .zip(other.dims().iter())
+            .all(|(a, b)| meet(*a, *b))
+    }
+
+    /// What both reach (meaningful when they overlap).
+    fn meet(&self, other: &Range) -> Range {
+        let (a, b) = (self.dims(), other.dims());
+        let mut d = a;
+        for (i, one) in d.iter_mut().enumerate() {
+            *one = (a[i].0.max(b[i].0), a[i].1.min(b[i].1));
+        }
+        Self::from_dims(d)
+    }
+
+    /// What is left of `self` once `cut` is taken out: up to eight boxes, peeled one dimension
+    /// at a time.
     fn minus(&self, cut: &Range, out: &mut Vec<Range>) {
         if !self.overlaps(cut) {
             out.push(*self);
             return;
         }
-        let (m0, m1) = self.mips;
-        let (s0, s1) = self.slices;
-        if m0 < cut.mips.0 {
-            out.push(Range {
-                mips: (m0, cut.mips.0 - 1),
-                slices: (s0, s1),
-            });
-        }
-        if m1 > cut.mips.1 {
-            out.push(Range {
-                mips: (cut.mips.1 + 1, m1),
-                slices: (s0, s1),
-            });
-        }
-        let mips = (m0.max(cut.mips.0), m1.min(cut.mips.1));
-        if s0 < cut.slices.0 {
-            out.push(Range {
-                mips,
-                slices: (s0, cut.slices.0 - 1),
-            });
-        }
-        if s1 > cut.slices.1 {
-            out.push(Range {
-                mips,
-                slices: (cut.slices.1 + 1, s1),
-            });
+        let c = cut.dims();
+        let mut rest = self.dims();
+        for d in 0..4 {
+            let (a, b) = rest[d];
+            if a < c[d].0 {
+                let mut piece = rest;
+                piece[d] = (a, c[d].0 - 1);
+                out.push(Self::from_dims(piece));
+            }
+            if b > c[d].1 {
+                let mut piece = rest;
+                piece[d] = (c[d].1 + 1, b);
+                out.push(Self::from_dims(piece));
+            }
+            rest[d] = (a.max(c[d].0), b.min(c[d].1));
         }
     }
 }
@@ -473,6 +513,9 @@ impl Tracker {
                     sync: BarrierSync::COPY,
                 });
             }
+            Command::CopyBufferRegion { .. } | Command::CopyTextureRegion { .. } => {
+                self.region_uses(&mut uses, command)
+            }
             _ => {}
         }
         if !uses.is_empty() {
@@ -600,10 +643,10 @@ impl Tracker {
             let first = first.min(last).min(u16::MAX as u32);
             (first as u16, last.min(u16::MAX as u32) as u16)
         };
-        Range {
-            mips: span(info.first_mip, info.mip_count, mips),
-            slices: span(info.first_slice, info.slice_count, slices),
-        }
+        Range::subresources(
+            span(info.first_mip, info.mip_count, mips),
+            span(info.first_slice, info.slice_count, slices),
+        )
     }
 
     /// A use of a placed resource that is not active is a use of a deactivated alias (R-BAR-7):
@@ -728,10 +771,7 @@ impl Tracker {
                     Range::ALL
                 } else {
                     let s = barrier.subresources;
-                    Range {
-                        mips: (s.mips.first, s.mips.last),
-                        slices: (s.array.first, s.array.last),
-                    }
+                    Range::subresources((s.mips.first, s.mips.last), (s.array.first, s.array.last))
                 };
                 self.cover(Some(key), range, covers);
             }
@@ -779,9 +819,70 @@ impl Tracker {
         let slices = info.array_size.max(1);
         let mip = (index % mips).min(u16::MAX as u32) as u16;
         let slice = ((index / mips) % slices).min(u16::MAX as u32) as u16;
-        Range {
-            mips: (mip, mip),
-            slices: (slice, slice),
+        Range::subresources((mip, mip), (slice, slice))
+    }
+
+    /// The uses of a region copy (R-BAR-7): the bytes of each buffer, or the texels of one
+    /// subresource of each texture, it reads and writes. An empty region uses nothing. A
+    /// self-copy's two uses are of one call, so they are not checked against each other (the
+    /// recorder refused overlapping regions).
+    fn region_uses(&self, uses: &mut Vec<Use>, command: &Command<'_>) {
+        let inclusive = |first: u64, count: u64| (first, first.saturating_add(count - 1));
+        let mut push = |resource: recorder::command::BoundResource, range, path| {
+            uses.push(Use {
+                key: (resource.resource, resource.is_texture == 0),
+                range,
+                path,
+                view: RawHandle::NULL,
+                sync: BarrierSync::COPY,
+            })
+        };
+        match *command {
+            Command::CopyBufferRegion {
+                destination,
+                destination_offset,
+                source,
+                source_offset,
+                bytes,
+            } if bytes > 0 => {
+                let bytes_at = |offset| Range {
+                    x: inclusive(offset, bytes),
+                    ..Range::ALL
+                };
+                push(source, bytes_at(source_offset), Path::CopySource);
+                push(destination, bytes_at(destination_offset), Path::CopyDest);
+            }
+            Command::CopyTextureRegion {
+                destination,
+                destination_subresource,
+                x,
+                y,
+                source,
+                source_subresource,
+                source_box: b,
+            } if b.right > b.left && b.bottom > b.top => {
+                let (w, h) = ((b.right - b.left) as u64, (b.bottom - b.top) as u64);
+                let texels = |texture, index, x: u64, y: u64| Range {
+                    x: inclusive(x, w),
+                    y: inclusive(y, h),
+                    ..self.subresource_range(texture, index)
+                };
+                let from = texels(
+                    source.resource,
+                    source_subresource,
+                    b.left as u64,
+                    b.top as u64,
+                );
+                push(source, from, Path::CopySource);
+                let to = texels(
+                    destination.resource,
+                    destination_subresource,
+                    x as u64,
+                    y as u64,
+                );
+                push(destination, to, Path::CopyDest);
+            }
+            _ => {}
         }
     }
 }
@@ -824,6 +925,8 @@ fn method(command: &Command<'_>) -> &'static str {
         Command::ClearRenderTargetView { .. } => "clear_render_target_view",
         Command::ClearDepthStencilView { .. } => "clear_depth_stencil_view",
         Command::CopyResource { .. } => "copy_resource",
+        Command::CopyBufferRegion { .. } => "copy_buffer_region",
+        Command::CopyTextureRegion { .. } => "copy_texture_region",
         Command::UpdateSubresource { .. } => "update_subresource",
         Command::CopyStructureCount { .. } => "copy_structure_count",
         Command::Barrier { .. } => "barrier",
@@ -842,20 +945,11 @@ fn report(device: &Device, u: &Use, w: &Write, site: Site) -> Error {
     } else {
         ObjectKind::Texture
     };
-    let range = if u.key.1 {
-        String::new()
-    } else {
-        let r = Range {
-            mips: (
-                u.range.mips.0.max(w.range.mips.0),
-                u.range.mips.1.min(w.range.mips.1),
-            ),
-            slices: (
-                u.range.slices.0.max(w.range.slices.0),
-                u.range.slices.1.min(w.range.slices.1),
-            ),
-        };
-        format!(" ({})", range_words(r))
+    let both = u.range.meet(&w.range);
+    let range = match (u.key.1, both.x == Range::ALL.x) {
+        (true, true) => String::new(),
+        (true, false) => format!(" (bytes {})", half_open(both.x)),
+        (false, _) => format!(" ({})", range_words(both)),
     };
     let mut second_call = describe(device, &site, u.path, u.view);
     second_call.push_str(&range);
@@ -873,7 +967,19 @@ fn range_words(r: Range) -> String {
         (a, b) if a == b => a.to_string(),
         (a, b) => format!("{a}..={b}"),
     };
-    format!("mips {}, slices {}", span(r.mips), span(r.slices))
+    let mut text = format!("mips {}, slices {}", span(r.mips), span(r.slices));
+    if r.x != Range::ALL.x || r.y != Range::ALL.y {
+        let _ = write!(text, ", texels {} x {}", half_open(r.x), half_open(r.y));
+    }
+    text
+}
+
+/// An inclusive span as the recorder's region messages write it: `first..end`, end exclusive.
+fn half_open((a, b): (u64, u64)) -> String {
+    match b.checked_add(1) {
+        Some(end) => format!("{a}..{end}"),
+        None => format!("{a} and up"),
+    }
 }
 
 /// The report of `u`, by the call at `site`, of a placed resource that is not active: `by` was
