@@ -1097,3 +1097,60 @@ impl super::GpuModel {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Range;
+    use proptest::prelude::*;
+
+    /// An inclusive span inside `0..=5`, or all of the dimension.
+    fn span() -> impl Strategy<Value = (u64, u64)> {
+        prop_oneof![
+            4 => (0u64..6, 0u64..6).prop_map(|(a, b)| (a.min(b), a.max(b))),
+            1 => Just((0, u64::MAX)),
+        ]
+    }
+
+    fn range() -> impl Strategy<Value = Range> {
+        (span(), span(), span(), span()).prop_map(|(m, s, x, y)| {
+            let mips = |(a, b): (u64, u64)| (a as u16, b.min(u16::MAX as u64) as u16);
+            Range {
+                mips: mips(m),
+                slices: mips(s),
+                x,
+                y,
+            }
+        })
+    }
+
+    fn contains(r: &Range, p: [u64; 4]) -> bool {
+        r.dims().iter().zip(p).all(|(&(a, b), v)| a <= v && v <= b)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// R-V-2's bookkeeping: what is left of a range once a cut is taken out is exactly the
+        /// points of the range outside the cut, in disjoint pieces (every point of a small grid,
+        /// plus one past it, checked).
+        #[test]
+        fn minus_leaves_exactly_the_points_outside_the_cut(r in range(), cut in range()) {
+            let mut pieces = Vec::new();
+            r.minus(&cut, &mut pieces);
+            prop_assert!(pieces.len() <= 8);
+            for m in 0..7u64 {
+                for s in 0..7u64 {
+                    for x in 0..7u64 {
+                        for y in 0..7u64 {
+                            let p = [m, s, x, y];
+                            let want = contains(&r, p) && !contains(&cut, p);
+                            let n = pieces.iter().filter(|q| contains(q, p)).count();
+                            prop_assert_eq!(n, want as usize, "{:?} - {:?} at {:?}: {:?}", r, cut, p, pieces);
+                        }
+                    }
+                }
+            }
+            prop_assert_eq!(r.overlaps(&cut), pieces.len() != 1 || pieces[0] != r);
+        }
+    }
+}
