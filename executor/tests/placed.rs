@@ -502,6 +502,46 @@ fn r_bar_7_using_a_deactivated_alias_is_a_hazard() {
     );
 }
 
+/// R-BAR-7 with R-V-2 over a long history: 200 buffers over the same bytes activated in turn
+/// (the tracker forgets the calls the placed model no longer needs); using the first one names
+/// the last activation's call, and the last one is active.
+#[test]
+fn r_bar_7_a_long_aliasing_history_names_the_last_activation() {
+    let (device, mut imm, tex0, _) = aliased_pair();
+    let h = device.placement(tex0.into()).expect("placed").heap;
+    let buffers: Vec<Buffer> = (0..200)
+        .map(|i| placed_buffer(&device, &format!("b{i}"), h, 40000, 256))
+        .collect();
+    let other = buffer(&device, "other", 256);
+    for b in &buffers {
+        imm.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
+            sync_before: BarrierSync::NONE,
+            sync_after: BarrierSync::COPY,
+            access_before: BarrierAccess::NO_ACCESS,
+            access_after: BarrierAccess::COPY_SOURCE,
+            resource: (*b).into(),
+            offset: 0,
+            size: BufferBarrier::WHOLE,
+        }])]);
+    }
+    imm.flush().expect("activations");
+    imm.copy_buffer_region(other, 0, buffers[199], 0, 64);
+    imm.flush().expect("the last one is active");
+    imm.copy_buffer_region(other, 64, buffers[0], 0, 64);
+    let (first, second, object, _) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, buffers[0].raw());
+    assert!(
+        first.starts_with(
+            "barrier (direct call 199 of the fast immediate context), activating buffer 'b199'"
+        ),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("copy_buffer_region (direct call 201"),
+        "{second}"
+    );
+}
+
 /// R-BAR-7 with R-V-2: re-activating the alias before using it is no hazard, in a list as
 /// directly; in a list, the report names both commands of the list.
 #[test]

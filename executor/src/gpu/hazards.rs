@@ -49,7 +49,8 @@
 //! it by name): the tracker is told, with the current call, of each activation the model runs.
 //! Whatever the semantics (no driver response re-activates an alias). Reported once per
 //! deactivation (uses after the first report are not reported again until the resource is
-//! activated and deactivated again); the pending writes are checked as for any use.
+//! activated and deactivated again); the pending writes are checked as for any use. The calls
+//! kept are those of the activations the placed model still keeps (pruned as they pile up).
 //!
 //! **Call identity.** The model counts the commands it applies: a command of a list is named by
 //! the list (the serial of the context that recorded it, the number of the top-level
@@ -378,6 +379,19 @@ impl Tracker {
         } else {
             self.deactivated_at.insert(key, self.site);
         }
+    }
+
+    /// Forgets the calls of activations the placed model no longer keeps (they can no longer
+    /// name a deactivated alias), once they are many: the maps stay as large as the model's.
+    pub(super) fn prune(&mut self, placed: &Placed) {
+        let kept = self.activated_by.len() + self.deactivated_at.len();
+        if kept <= 64 || kept <= 2 * placed.remembered() {
+            return;
+        }
+        let remembered = |key: &Key| placed.remembers(resource_of(*key));
+        self.activated_by.retain(|key, _| remembered(key));
+        self.deactivated_at.retain(|key, _| remembered(key));
+        self.alias_reported.retain(|_, (by, _)| remembered(by));
     }
 
     /// A list of `semantics` recorded by the context with serial `recorder` begins (nested in
@@ -1087,6 +1101,7 @@ impl super::GpuModel {
     pub(super) fn hazards_activated(&mut self, resource: Resource, activated: bool) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.activation(resource, activated);
+            hazards.prune(&self.placed);
         }
     }
 

@@ -113,6 +113,17 @@ impl Placed {
         true
     }
 
+    /// Whether the model keeps anything of `resource` (an activation or a deactivation by name
+    /// that can still decide an answer of [`deactivated_by`](Self::deactivated_by)).
+    pub(super) fn remembers(&self, resource: Resource) -> bool {
+        self.activations.contains_key(&resource) || self.deactivations.contains_key(&resource)
+    }
+
+    /// How many resources the model keeps something of.
+    pub(super) fn remembered(&self) -> usize {
+        self.activations.len() + self.deactivations.len()
+    }
+
     /// The latest resource whose activation deactivated `resource`, else `resource` itself when
     /// a legacy aliasing barrier deactivated it by name; `None` while it is active. The hazard
     /// tracker (`gpu/hazards.rs`) asks it of every resource a call uses.
