@@ -8,7 +8,9 @@
 //! decompressions`), the layouts and compression of textures ([`GpuModel::texture_state`]), and
 //! refusals reported through the model's violations (`invalid_barrier`,
 //! `legacy_state_not_common`). A refused barrier has no effect and counts nothing; the other
-//! barriers of its call still run.
+//! barriers of its call still run. Each accepted barrier, as it runs, goes on to the aliasing
+//! model (`GpuModel::placed_barrier`, R-BAR-7) and the hazard tracker
+//! (`GpuModel::hazards_barrier`, R-V-2); a refused one reaches neither.
 //!
 //! **What it keeps** (`Barriers`), only for resources a barrier named, so draws pay nothing:
 //! per texture, a layout per subresource (mip × array slice × plane, `D3D12CalcSubresource`
