@@ -398,7 +398,7 @@ impl GpuModel {
     /// R-V-1); every other command here.
     fn apply(&mut self, command: &Command<'_>, semantics: Semantics) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            hazards.command(command, semantics, &mut self.violations);
+            hazards.command(command, semantics, &self.placed, &mut self.violations);
         }
         if self.state.bindings.apply(command, semantics) {
             self.context_register_written();
@@ -636,7 +636,7 @@ impl GpuModel {
             self.validate_draw(&record);
         }
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            hazards.draw(&record, &mut self.violations);
+            hazards.draw(&record, &self.placed, &mut self.violations);
         }
         if record.graphics.is_some() {
             self.targets_written();

@@ -89,9 +89,13 @@
 //! # Ok::<(), Error>(())
 //! ```
 //!
-//! **Not built yet:** the barriers' response (SPEC §9). Hazard validation (`Validation::Hazards`,
-//! R-V-2) is the GPU model's (`gpu/hazards.rs`); using a deactivated placed alias and self-copies
-//! of regions (R-BAR-7) are not built yet.
+//! **Barriers and hazards** (SPEC §8, §9) are the GPU model's: its response to enhanced and
+//! legacy barriers, layouts, compression and the checks of R-BAR-8 (`gpu/barrier.rs`); heaps,
+//! placed resources, which alias is active and region copies (R-BAR-7, `gpu/placed.rs`); and,
+//! under `Validation::Hazards`, hazard tracking (R-V-2, `gpu/hazards.rs`): uncovered writes,
+//! uses of deactivated aliases, region copies by region. **Not built yet:** write-after-read
+//! hazards (a write while an earlier read may still run) and hazards between two aliases over
+//! the same bytes (writes are tracked per resource), as `gpu/hazards.rs` says.
 
 mod draw_record;
 mod field;

@@ -963,3 +963,151 @@ fn r_v_2_coverage_follows_the_sync_and_access_groups() {
         other => panic!("expected a hazard, got {other:?}"),
     }
 }
+
+/// Records a write and then a barrier meant to cover it (`true`: a barrier that is refused).
+type BarrierCase<'a> = dyn Fn(&Fixture, &mut ImmediateContext, bool) + 'a;
+
+/// What `flush` returns, as a kind (for the messages of the R-BAR-8 tests).
+fn flushed_kind(imm: &mut ImmediateContext) -> Option<ErrorKind> {
+    imm.flush().err().map(|e| e.kind())
+}
+
+/// R-BAR-8 with R-V-2: a refused barrier has no effect, so it covers no write: the enhanced
+/// render target → shader resource barrier refused for its LayoutBefore (the texture is in
+/// `render_target`, not `copy_source`) and the legacy transition refused for its StateBefore
+/// leave the draw's write pending, and the read after them is a hazard; the refusal is reported
+/// first, by the call that submits the barrier. The same barrier accepted covers the write.
+#[test]
+fn r_bar_8_a_refused_barrier_does_not_cover_the_write() {
+    let wrong_layout = |f: &Fixture| TextureBarrier {
+        layout_before: BarrierLayout::CopySource,
+        access_before: BarrierAccess::RENDER_TARGET,
+        ..rt_to_srv(f.rt_plain)
+    };
+    let enhanced = |f: &Fixture, imm: &mut ImmediateContext, refused: bool| {
+        imm.barrier(&[BarrierGroup::Texture(&[to_rt(f.rt_plain)])]);
+        draw_into(f, imm, f.rt_plain_rtv);
+        assert_eq!(flushed_kind(imm), None);
+        let barrier = if refused {
+            wrong_layout(f)
+        } else {
+            rt_to_srv(f.rt_plain)
+        };
+        imm.barrier(&[BarrierGroup::Texture(&[barrier])]);
+    };
+    let legacy_transition = |f: &Fixture, imm: &mut ImmediateContext, refused: bool| {
+        let (common, rt) = (ResourceStates::COMMON, ResourceStates::RENDER_TARGET);
+        imm.resource_barrier(&[legacy(f.rt_plain, SplitHalf::None, common, rt)]);
+        draw_into(f, imm, f.rt_plain_rtv);
+        assert_eq!(flushed_kind(imm), None);
+        // The texture is in render_target: from copy_source is refused.
+        let before = if refused {
+            ResourceStates::COPY_SOURCE
+        } else {
+            rt
+        };
+        imm.resource_barrier(&[legacy(
+            f.rt_plain,
+            SplitHalf::None,
+            before,
+            ResourceStates::PIXEL_SHADER_RESOURCE,
+        )]);
+    };
+    let cases: [(&str, &BarrierCase<'_>); 2] =
+        [("enhanced", &enhanced), ("legacy", &legacy_transition)];
+    for (what, barrier) in cases {
+        // Each on a device of its own: nothing pending from the other.
+        let (f, mut imm) = hazards(Semantics::Fast);
+        barrier(&f, &mut imm, true);
+        assert_eq!(
+            flushed_kind(&mut imm),
+            Some(ErrorKind::InvalidBarrier),
+            "{what}: the refusal is reported"
+        );
+        draw_reading(&f, &mut imm, f.rt_plain_srv);
+        let (first, second, object, _) = hazard(imm.flush());
+        assert_eq!(object.handle, f.rt_plain.raw(), "{what}");
+        assert!(first.starts_with("draw (direct call"), "{what}: {first}");
+        assert!(
+            second.contains("reading it through shader-resource view 'rt_plain_srv'"),
+            "{what}: {second}"
+        );
+
+        let (f, mut imm) = hazards(Semantics::Fast);
+        barrier(&f, &mut imm, false);
+        assert_eq!(flushed_kind(&mut imm), None, "{what}: accepted");
+        draw_reading(&f, &mut imm, f.rt_plain_srv);
+        assert_eq!(flushed_kind(&mut imm), None, "{what}: covered");
+    }
+}
+
+/// R-V-2 with R-BAR-7: a draw that reads, through a shader-resource view, a placed texture whose
+/// alias was activated over its bytes is a hazard, reported by `execute_command_list` and naming
+/// the draw and the activating barrier of the list; the seed's `pTex0` activated again first is
+/// none.
+#[test]
+fn r_v_2_a_draw_reading_a_deactivated_alias_is_a_hazard() {
+    let (f, mut imm) = hazards(Semantics::Fast);
+    let heap = f
+        .device
+        .create_heap(&HeapDesc {
+            name: "heap",
+            size: 1 << 16,
+        })
+        .unwrap();
+    let placed = |name: &str| {
+        f.device
+            .create_texture(&TextureDesc {
+                name,
+                width: 64,
+                height: 64,
+                bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+                compressible: Some(false),
+                placement: Some(Placement { heap, offset: 0 }),
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let (tex0, tex1) = (placed("pTex0"), placed("pTex1"));
+    let srv0 = f
+        .device
+        .create_shader_resource_view(&ViewDesc::new("pTex0_srv", tex0))
+        .unwrap();
+    let activate = |texture: Texture| TextureBarrier {
+        sync_after: BarrierSync::PIXEL_SHADING,
+        access_after: BarrierAccess::SHADER_RESOURCE,
+        layout_after: BarrierLayout::ShaderResource,
+        ..to_rt(texture)
+    };
+    let list = f.fast(|c| {
+        c.barrier(&[BarrierGroup::Texture(&[activate(tex1)])]);
+        draw_reading(&f, c, srv0);
+    });
+    let (first, second, object, _) =
+        hazard(imm.execute_command_list(&list, RestoreState::ClearState));
+    assert_eq!(object.handle, tex0.raw());
+    let barrier = command_index(&list, 0, |c| matches!(c, command::Command::Barrier { .. }));
+    let draw = command_index(&list, 0, is_draw);
+    assert!(
+        first.starts_with(&format!(
+            "barrier (command {barrier} of the fast command list"
+        )),
+        "{first}"
+    );
+    assert!(first.contains("activating texture 'pTex1'"), "{first}");
+    assert!(
+        second.starts_with(&format!("draw (command {draw} of the fast command list")),
+        "{second}"
+    );
+    assert!(
+        second.contains("reading it through shader-resource view 'pTex0_srv', a deactivated alias"),
+        "{second}"
+    );
+    let again = f.fast(|c| {
+        c.barrier(&[BarrierGroup::Texture(&[activate(tex1)])]);
+        c.barrier(&[BarrierGroup::Texture(&[activate(tex0)])]);
+        draw_reading(&f, c, srv0);
+    });
+    imm.execute_command_list(&again, RestoreState::ClearState)
+        .unwrap();
+}

@@ -328,6 +328,308 @@ fn r_bar_7_activation_in_a_list_happens_at_its_execution() {
     assert_eq!(imm.gpu().deactivated_by(late.into()), Some(tex1.into()));
 }
 
+/// R-BAR-8 with R-BAR-7: a refused barrier has no effect, so it activates nothing: pTex1's
+/// activation barrier refused for a mip range outside the texture (validation), or refused as
+/// an enhanced barrier of a texture whose legacy state is not common, leaves pTex0 active; a
+/// legacy aliasing barrier refused on a `legacy_barriers=off` device that used enhanced barriers
+/// moves nothing. The barrier accepted does.
+#[test]
+fn r_bar_8_a_refused_activation_activates_nothing() {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        validation: Validation::On,
+        ..DeviceDesc::default()
+    });
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 0);
+    let outside = TextureBarrier {
+        subresources: BarrierSubresources {
+            mips: Span::new(0, 3),
+            ..BarrierSubresources::ALL
+        },
+        ..activate(tex1, false)
+    };
+    imm.barrier(&[BarrierGroup::Texture(&[outside])]);
+    let error = imm.flush().expect_err("refused");
+    assert_eq!(error.kind(), ErrorKind::InvalidBarrier, "{error}");
+    assert!(imm.gpu().is_active(tex0.into()), "nothing activated");
+    assert_eq!(imm.gpu().deactivated_by(tex0.into()), None);
+
+    // Not common in legacy terms: an enhanced barrier of it is refused (R-BAR-6).
+    imm.resource_barrier(&[ResourceBarrier::Transition {
+        resource: tex1.into(),
+        before: ResourceStates::COMMON,
+        after: ResourceStates::COPY_SOURCE,
+        subresource: None,
+        split: SplitHalf::None,
+    }]);
+    imm.flush().expect("a legacy transition");
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex1, false)])]);
+    let error = imm.flush().expect_err("refused");
+    assert_eq!(error.kind(), ErrorKind::LegacyStateNotCommon, "{error}");
+    assert!(imm.gpu().is_active(tex0.into()), "nothing activated");
+    imm.resource_barrier(&[ResourceBarrier::Transition {
+        resource: tex1.into(),
+        before: ResourceStates::COPY_SOURCE,
+        after: ResourceStates::COMMON,
+        subresource: None,
+        split: SplitHalf::None,
+    }]);
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex1, false)])]);
+    imm.flush().expect("accepted");
+    assert_eq!(imm.gpu().deactivated_by(tex0.into()), Some(tex1.into()));
+
+    // legacy_barriers=off: once enhanced barriers ran, a legacy aliasing barrier is refused.
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        legacy_barriers: false,
+        ..DeviceDesc::default()
+    });
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 0);
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex1, false)])]);
+    imm.flush().expect("accepted");
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(tex1.into()),
+        after: Some(tex0.into()),
+    }]);
+    let error = imm.flush().expect_err("mixing refused");
+    assert_eq!(error.kind(), ErrorKind::InvalidBarrier, "{error}");
+    assert!(!imm.gpu().is_active(tex0.into()), "pTex0 still deactivated");
+    assert!(imm.gpu().is_active(tex1.into()), "pTex1 still active");
+}
+
+/// A fast device validating hazards (R-V-2), its immediate context, a heap and the seed's
+/// `pTex0` / `pTex1` over the same bytes.
+fn aliased_pair() -> (Device, ImmediateContext, Texture, Texture) {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        validation: Validation::Hazards,
+        ..DeviceDesc::default()
+    });
+    let imm = ImmediateContext::new(&device).expect("immediate");
+    let h = heap(&device, "h", 1 << 16);
+    let tex0 = placed_texture(&device, "pTex0", h, 0);
+    let tex1 = placed_texture(&device, "pTex1", h, 4096);
+    (device, imm, tex0, tex1)
+}
+
+/// The hazard `result` reports: (first call, second call, object, message).
+fn alias_hazard(result: Result<(), Error>) -> (String, String, ObjectName, String) {
+    match result {
+        Err(error @ Error::Hazard { .. }) => {
+            let message = error.to_string();
+            let Error::Hazard {
+                first_call,
+                second_call,
+                object,
+            } = error
+            else {
+                unreachable!()
+            };
+            (first_call, second_call, object, message)
+        }
+        other => panic!("expected a hazard, got {other:?}"),
+    }
+}
+
+/// R-BAR-7 with R-V-2, the seed's pair: once `pTex1` is activated, a copy reading `pTex0` (its
+/// deactivated alias) is a hazard naming the copy and the barrier that activated `pTex1`,
+/// reported once for that deactivation; `pTex0` activated again is used freely, and then a
+/// clear of `pTex1` is the hazard, naming the barrier that activated `pTex0`. Resources that do
+/// not overlap are untouched.
+#[test]
+fn r_bar_7_using_a_deactivated_alias_is_a_hazard() {
+    let (device, mut imm, tex0, tex1) = aliased_pair();
+    let targets: Vec<Texture> = (0..4)
+        .map(|i| texture(&device, &format!("dst{i}"), BindFlags::SHADER_RESOURCE))
+        .collect();
+    // Before any activation both are usable (gpu/placed.rs's choice).
+    imm.copy_resource(targets[0], tex0);
+    imm.flush().expect("nothing activated yet");
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex1, true)])]);
+    imm.flush().expect("the activation is valid");
+    imm.copy_resource(targets[1], tex0);
+    let (first, second, object, message) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, tex0.raw(), "{message}");
+    assert!(
+        first.starts_with(
+            "barrier (direct call 1 of the fast immediate context), activating texture 'pTex1' over its bytes"
+        ),
+        "{first}"
+    );
+    assert!(first.contains("activate texture 'pTex0' again"), "{first}");
+    assert!(
+        second.starts_with("copy_resource (direct call 2 of the fast immediate context)"),
+        "{second}"
+    );
+    assert!(
+        second.contains("reading it as the copy source, a deactivated alias"),
+        "{second}"
+    );
+    for part in ["texture 'pTex0'", "R-BAR-7", "R-V-2"] {
+        assert!(message.contains(part), "{part} in {message}");
+    }
+    // One report per deactivation, not per use.
+    imm.copy_resource(targets[2], tex0);
+    imm.flush().expect("already reported");
+    assert_eq!(imm.counters().barriers, 1);
+
+    // pTex0 activated again: usable; pTex1 is now the deactivated alias, and a clear writes it.
+    imm.barrier(&[BarrierGroup::Texture(&[activate(tex0, false)])]);
+    imm.flush().expect("the activation is valid");
+    imm.copy_resource(targets[3], tex0);
+    imm.flush().expect("pTex0 is active again");
+    let rtv1 = device
+        .create_render_target_view(&ViewDesc::new("pTex1_rtv", tex1))
+        .expect("rtv");
+    imm.clear_render_target_view(rtv1, [0.0; 4]);
+    let (first, second, object, _) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, tex1.raw());
+    assert!(
+        first.starts_with(
+            "barrier (direct call 4 of the fast immediate context), activating texture 'pTex0'"
+        ),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("clear_render_target_view (direct call 6 of the fast immediate context), writing it through render-target view 'pTex1_rtv', a deactivated alias"),
+        "{second}"
+    );
+}
+
+/// R-BAR-7 with R-V-2 over a long history: 200 buffers over the same bytes activated in turn
+/// (the tracker forgets the calls the placed model no longer needs); using the first one names
+/// the last activation's call, and the last one is active.
+#[test]
+fn r_bar_7_a_long_aliasing_history_names_the_last_activation() {
+    let (device, mut imm, tex0, _) = aliased_pair();
+    let h = device.placement(tex0.into()).expect("placed").heap;
+    let buffers: Vec<Buffer> = (0..200)
+        .map(|i| placed_buffer(&device, &format!("b{i}"), h, 40000, 256))
+        .collect();
+    let other = buffer(&device, "other", 256);
+    for b in &buffers {
+        imm.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
+            sync_before: BarrierSync::NONE,
+            sync_after: BarrierSync::COPY,
+            access_before: BarrierAccess::NO_ACCESS,
+            access_after: BarrierAccess::COPY_SOURCE,
+            resource: (*b).into(),
+            offset: 0,
+            size: BufferBarrier::WHOLE,
+        }])]);
+    }
+    imm.flush().expect("activations");
+    imm.copy_buffer_region(other, 0, buffers[199], 0, 64);
+    imm.flush().expect("the last one is active");
+    imm.copy_buffer_region(other, 64, buffers[0], 0, 64);
+    let (first, second, object, _) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, buffers[0].raw());
+    assert!(
+        first.starts_with(
+            "barrier (direct call 199 of the fast immediate context), activating buffer 'b199'"
+        ),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("copy_buffer_region (direct call 201"),
+        "{second}"
+    );
+}
+
+/// R-BAR-7 with R-V-2: re-activating the alias before using it is no hazard, in a list as
+/// directly; in a list, the report names both commands of the list.
+#[test]
+fn r_v_2_re_activating_the_alias_first_is_no_hazard() {
+    let (device, mut imm, tex0, tex1) = aliased_pair();
+    let dst = texture(&device, "dst", BindFlags::SHADER_RESOURCE);
+    let other = texture(&device, "other", BindFlags::SHADER_RESOURCE);
+    let mut c = deferred(&device, Semantics::Fast);
+    let serial = c.serial();
+    c.barrier(&[BarrierGroup::Texture(&[activate(tex1, true)])]);
+    c.barrier(&[BarrierGroup::Texture(&[activate(tex0, true)])]);
+    c.copy_resource(dst, tex0);
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .expect("list");
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("pTex0 re-activated before its use");
+    let mut c = deferred(&device, Semantics::Fast);
+    c.copy_resource(other, tex1);
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .expect("list");
+    let (first, second, object, _) =
+        alias_hazard(imm.execute_command_list(&list, RestoreState::ClearState));
+    assert_eq!(object.handle, tex1.raw());
+    assert!(
+        first.starts_with(&format!(
+            "barrier (command 1 of the fast command list recorded by context #{serial}, run by execute_command_list #1), activating texture 'pTex0'"
+        )),
+        "{first}"
+    );
+    assert!(
+        second.starts_with("copy_resource (command 0 of the fast command list"),
+        "{second}"
+    );
+    assert!(
+        second.contains("run by execute_command_list #2"),
+        "{second}"
+    );
+}
+
+/// R-BAR-7 with R-V-2: a legacy aliasing barrier that names a resource as its `before` only
+/// deactivates it; a use is a hazard naming that barrier; its `after` is active and usable.
+#[test]
+fn r_bar_7_a_resource_deactivated_by_an_aliasing_barrier_is_a_hazard_to_use() {
+    let (device, mut imm, tex0, tex1) = aliased_pair();
+    let dst = texture(&device, "dst", BindFlags::SHADER_RESOURCE);
+    let buf = placed_buffer(
+        &device,
+        "buf",
+        device.placement(tex0.into()).expect("placed").heap,
+        32768,
+        256,
+    );
+    let other = buffer(&device, "other", 256);
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(tex1.into()),
+        after: Some(tex0.into()),
+    }]);
+    imm.resource_barrier(&[ResourceBarrier::Aliasing {
+        before: Some(buf.into()),
+        after: None,
+    }]);
+    imm.copy_resource(dst, tex0);
+    imm.flush().expect("pTex0 is the aliasing barrier's after");
+    imm.copy_buffer_region(other, 0, buf, 0, 64);
+    let (first, second, object, _) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, buf.raw());
+    assert!(
+        first.starts_with(
+            "resource_barrier (direct call 1 of the fast immediate context), deactivating it"
+        ),
+        "{first}"
+    );
+    assert!(
+        first.contains("a buffer barrier from access no_access"),
+        "{first}"
+    );
+    assert!(second.starts_with("copy_buffer_region"), "{second}");
+    imm.copy_resource(dst, tex1);
+    let (first, _, object, _) = alias_hazard(imm.flush());
+    assert_eq!(object.handle, tex1.raw());
+    assert!(
+        first.starts_with("resource_barrier (direct call 0 of the fast immediate context), activating texture 'pTex0'"),
+        "{first}"
+    );
+}
+
 fn texture(device: &Device, name: &str, bind: BindFlags) -> Texture {
     device
         .create_texture(&TextureDesc {
@@ -481,6 +783,84 @@ fn r_bar_7_self_copy_through_a_temporary_texture() {
     imm.execute_command_list(&list, RestoreState::ClearState)
         .expect("a legacy list keeps its copies' textures alive");
     assert_eq!(imm.counters().barriers, 4);
+}
+
+/// R-BAR-7 with R-V-2: a self-copy of non-overlapping regions is no hazard (its read and its
+/// write are one call), nor are later copies of regions it did not write; a copy reading a
+/// region an earlier copy wrote, with no barrier between, is, naming both copies and the bytes or
+/// texels both reach; a copy barrier covers the writes.
+#[test]
+fn r_bar_7_region_copies_are_tracked_by_region() {
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        validation: Validation::Hazards,
+        ..DeviceDesc::default()
+    });
+    let mut imm = ImmediateContext::new(&device).expect("immediate");
+    let tex = texture(&device, "texture", BindFlags::UNORDERED_ACCESS);
+    let (dst, dst2) = (
+        texture(&device, "dst", BindFlags::SHADER_RESOURCE),
+        texture(&device, "dst2", BindFlags::SHADER_RESOURCE),
+    );
+    let (buf, other) = (buffer(&device, "buf", 256), buffer(&device, "other", 256));
+    let bottom_right = CopyBox {
+        left: 32,
+        top: 32,
+        right: 64,
+        bottom: 64,
+    };
+    // Direct calls 0 and 1: the self-copies.
+    imm.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+    imm.copy_buffer_region(buf, 128, buf, 0, 64);
+    imm.flush()
+        .expect("a self-copy of non-overlapping regions is no hazard");
+    // Reading what was only read, writing what nobody wrote: none either.
+    imm.copy_buffer_region(other, 0, buf, 0, 64);
+    imm.copy_buffer_region(buf, 192, buf, 64, 64);
+    imm.copy_texture_region(dst, 0, 0, 0, tex, 0, TOP_LEFT);
+    imm.flush().expect("regions nobody wrote");
+    // Direct call 5 reads bytes 128..192, which call 1 wrote.
+    imm.copy_buffer_region(other, 64, buf, 128, 64);
+    let error = imm.flush().expect_err("a hazard");
+    let Error::Hazard {
+        first_call,
+        second_call,
+        object,
+    } = error
+    else {
+        panic!("expected a hazard, got {error}");
+    };
+    assert_eq!(object.handle, buf.raw());
+    assert!(
+        first_call.starts_with("copy_buffer_region (direct call 1 of the fast immediate context), writing it as the copy destination"),
+        "{first_call}"
+    );
+    assert!(
+        second_call.starts_with("copy_buffer_region (direct call 5 of the fast immediate context), reading it as the copy source (bytes 128..192)"),
+        "{second_call}"
+    );
+    // The texture's bottom-right quarter, which call 0 wrote.
+    imm.copy_texture_region(dst2, 0, 0, 0, tex, 0, bottom_right);
+    let error = imm.flush().expect_err("a hazard");
+    let text = error.to_string();
+    assert_eq!(error.kind(), ErrorKind::Hazard, "{text}");
+    for part in [
+        "copy_texture_region (direct call 6 of the fast immediate context), reading it as the copy source (mips 0, slices 0, texels 32..64 x 32..64)",
+        "copy_texture_region (direct call 0 of the fast immediate context), writing it as the copy destination",
+        "texture 'texture'",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    // A copy barrier covers the copies' writes: reading them again is no hazard.
+    imm.copy_texture_region(tex, 0, 32, 32, tex, 0, TOP_LEFT);
+    imm.barrier(&[BarrierGroup::Global(&[GlobalBarrier {
+        sync_before: BarrierSync::COPY,
+        sync_after: BarrierSync::COPY,
+        access_before: BarrierAccess::COPY_DEST,
+        access_after: BarrierAccess::COPY_SOURCE,
+    }])]);
+    imm.copy_texture_region(dst2, 0, 32, 32, tex, 0, bottom_right);
+    imm.flush().expect("covered");
 }
 
 /// R-BAR-7: overlapping regions of one resource are refused with the call, the resource and

@@ -8,7 +8,9 @@
 //! decompressions`), the layouts and compression of textures ([`GpuModel::texture_state`]), and
 //! refusals reported through the model's violations (`invalid_barrier`,
 //! `legacy_state_not_common`). A refused barrier has no effect and counts nothing; the other
-//! barriers of its call still run.
+//! barriers of its call still run. Each accepted barrier, as it runs, goes on to the aliasing
+//! model (`GpuModel::placed_barrier`, R-BAR-7) and the hazard tracker
+//! (`GpuModel::hazards_barrier`, R-V-2); a refused one reaches neither.
 //!
 //! **What it keeps** (`Barriers`), only for resources a barrier named, so draws pay nothing:
 //! per texture, a layout per subresource (mip × array slice × plane, `D3D12CalcSubresource`
@@ -571,13 +573,15 @@ impl GpuModel {
                 self.finish_group(&mut cost);
                 group = Some(b.group);
             }
-            self.run_barrier("barrier", &b, true, &mut cost);
+            if self.run_barrier("barrier", &b, true, &mut cost) {
+                // Only an accepted barrier has effects (R-BAR-8): which aliased placed
+                // resource is active (R-BAR-7), then, under hazard validation, what it covers
+                // (R-V-2).
+                self.placed_barrier(record);
+                self.hazards_barrier(record);
+            }
         }
         self.finish_group(&mut cost);
-        // Which aliased placed resource is active (R-BAR-7).
-        self.placed_barriers(barriers);
-        // Under hazard validation: the writes the barriers cover (R-V-2).
-        self.hazards_barrier(barriers);
     }
 
     /// Executes one `resource_barrier` call's legacy barriers, in order, translated (R-BAR-6).
@@ -608,7 +612,7 @@ impl GpuModel {
         for (i, r) in barriers.iter().enumerate() {
             let mut cost = GroupCost::default();
             let index = i as u16;
-            match r.kind() {
+            let accepted = match r.kind() {
                 ResourceBarrierKind::Uav => {
                     let uav = BarrierAccess::UNORDERED_ACCESS;
                     let mut b = Barrier::global(BarrierSync::ALL_SHADING, uav, uav, index);
@@ -617,27 +621,28 @@ impl GpuModel {
                         b.kind = BarrierKind::Buffer;
                         b.resource = Some(resource);
                     }
-                    self.run_barrier("resource_barrier", &b, false, &mut cost);
+                    self.run_barrier("resource_barrier", &b, false, &mut cost)
                 }
                 ResourceBarrierKind::Aliasing => {
                     let common = BarrierAccess::COMMON;
                     let b = Barrier::global(BarrierSync::ALL, common, common, index);
-                    self.run_barrier("resource_barrier", &b, false, &mut cost);
+                    self.run_barrier("resource_barrier", &b, false, &mut cost)
                 }
                 ResourceBarrierKind::Transition => self.transition(r, index, &mut cost),
+            };
+            if accepted {
+                // As for enhanced barriers: aliasing (R-BAR-7), then coverage (R-V-2).
+                self.placed_resource_barrier(r);
+                self.hazards_resource_barrier(r);
             }
             self.finish_group(&mut cost);
         }
-        // Which aliased placed resource is active (R-BAR-7).
-        self.placed_resource_barriers(barriers);
-        // Under hazard validation: the writes the barriers cover (R-V-2).
-        self.hazards_resource_barrier(barriers);
     }
 
-    /// A legacy transition, translated and run.
-    fn transition(&mut self, r: &ResourceBarrierRecord, index: u16, cost: &mut GroupCost) {
+    /// A legacy transition, translated and run. Returns whether it ran (not refused).
+    fn transition(&mut self, r: &ResourceBarrierRecord, index: u16, cost: &mut GroupCost) -> bool {
         let Some(resource) = r.resource() else {
-            return;
+            return false;
         };
         let texture = resource.kind == ObjectKind::Texture;
         let mut b = Barrier {
@@ -704,15 +709,17 @@ impl GpuModel {
                 r.before, known
             );
             self.refuse("resource_barrier", &b, Refusal::Invalid(rule));
-            return;
+            return false;
         }
-        if self.run_barrier("resource_barrier", &b, false, cost) && r.split() != SplitHalf::End {
+        let ran = self.run_barrier("resource_barrier", &b, false, cost);
+        if ran && r.split() != SplitHalf::End {
             if r.after == ResourceStates::COMMON {
                 self.barriers.legacy.remove(&key);
             } else {
                 self.barriers.legacy.insert(key, r.after);
             }
         }
+        ran
     }
 
     /// Counts one group's merged costs and starts the next (R-BAR-2).

@@ -4,13 +4,19 @@
 //!
 //! **What is a write.** A draw's bound render targets and depth stencil (written through the
 //! output merger), the UAVs at the slots a draw's or a dispatch's shaders read (read and
-//! written), a copy's destination (`copy_resource`, `update_subresource`,
-//! `copy_structure_count`'s buffer), a clear (`clear_render_target_view`,
+//! written), a copy's destination (`copy_resource`, `copy_buffer_region`,
+//! `copy_texture_region`, `update_subresource`, `copy_structure_count`'s buffer), a clear (`clear_render_target_view`,
 //! `clear_depth_stencil_view`). **What is a read.** The shader-resource views at the slots the
 //! bound shaders read, the constant, vertex and index buffers a draw reads, indirect arguments,
 //! a copy's source, the hidden counter `copy_structure_count` reads. Each use covers the
-//! subresources it reaches: a view's mips and slices (`ViewInfo`), the whole resource for copies
-//! and buffers. A bind alone is no use (the model sees uses at draws, copies and clears).
+//! subresources it reaches: a view's mips and slices (`ViewInfo`); a region copy's bytes of a
+//! buffer, or texels of one subresource (its mip and slice, `mip + slice * mips`) of a texture
+//! (R-BAR-7); the whole resource for the other copies and for buffers. A bind alone is no use
+//! (the model sees uses at draws, copies and clears). So a self-copy of non-overlapping
+//! regions (`copy_buffer_region` / `copy_texture_region` with one resource as source and
+//! destination, R-BAR-7) is no hazard (its read and write are one call), and a later copy of
+//! a region it did not write is none either; a copy reading, or writing, a region an earlier
+//! call wrote is one.
 //!
 //! **When a use is a hazard.** A use of subresources that an earlier call wrote and no barrier
 //! has covered since, unless: the earlier call is this one (a draw's own uses are not checked
@@ -22,7 +28,9 @@
 //! copies writing one resource are not ordered either. Once reported, the write is forgotten
 //! (one report per missing barrier); the call still runs.
 //!
-//! **What covers a write.** An enhanced barrier whose `sync_before` includes the stage that
+//! **What covers a write.** Only a barrier the model accepted (R-BAR-8: a refused barrier has
+//! no effect; `gpu/barrier.rs` hands each accepted barrier over as it runs it). An enhanced
+//! barrier whose `sync_before` includes the stage that
 //! wrote (render target, depth stencil, vertex / pixel / compute shading, copy; `all`, `draw`,
 //! `all_shading`, `non_pixel_shading` as D3D12 groups them) and whose `access_before` includes
 //! the access (`common` includes every one): a global barrier for every resource, a buffer
@@ -32,6 +40,17 @@
 //! aliasing barrier for both resources it names (every resource for `None`). The end of a split
 //! barrier covers nothing: the begin did the work (R-BAR-4). No flush happens at an
 //! `execute_command_list` boundary (R-BAR-5): writes stay pending across lists.
+//!
+//! **Deactivated aliases** (R-BAR-7). Every use above (read or write, through any view, as a
+//! copy's source or destination, by a draw, dispatch, copy or clear) of a placed resource that
+//! is not active (`GpuModel::deactivated_by`, `gpu/placed.rs`: another resource was activated
+//! over its bytes since its own activation, or a legacy aliasing barrier named it `before`) is a
+//! `hazard` naming the use and the call that activated the alias over its bytes (or deactivated
+//! it by name): the tracker is told, with the current call, of each activation the model runs.
+//! Whatever the semantics (no driver response re-activates an alias). Reported once per
+//! deactivation (uses after the first report are not reported again until the resource is
+//! activated and deactivated again); the pending writes are checked as for any use. The calls
+//! kept are those of the activations the placed model still keeps (pruned as they pile up).
 //!
 //! **Call identity.** The model counts the commands it applies: a command of a list is named by
 //! the list (the serial of the context that recorded it, the number of the top-level
@@ -47,19 +66,23 @@
 //! the recording path is untouched, and the model without hazards pays one test of an `Option`
 //! per command.
 //!
-//! **Not built yet.** Placed resources and aliasing (using a deactivated alias is a hazard,
-//! R-BAR-7) and the region copies (a self-copy of non-overlapping regions is legal) are not on
-//! main yet; write-after-read (a write while an earlier read may still run) is not reported.
+//! **Not built yet.** Write-after-read (a write while an earlier read may still run) is not
+//! reported; nor are the writes of one alias and the later uses of another over the same bytes
+//! (the tracker keys writes by resource, not by heap bytes: the activation's own rule covers
+//! them).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use recorder::command::{BoundView, Command, ViewFlags};
 use recorder::{
-    BarrierAccess, BarrierKind, BarrierRecord, BarrierSync, DepthStencilView, Device, Error,
-    Handle, ObjectKind, RawHandle, RenderTargetView, ResourceBarrierKind, ResourceBarrierRecord,
-    Semantics, ShaderResourceView, SplitHalf, Stage, Texture, UnorderedAccessView,
+    BarrierAccess, BarrierKind, BarrierRecord, BarrierSync, Buffer, DepthStencilView, Device,
+    Error, Handle, ObjectKind, RawHandle, RenderTargetView, Resource, ResourceBarrierKind,
+    ResourceBarrierRecord, Semantics, ShaderResourceView, SplitHalf, Stage, Texture,
+    UnorderedAccessView,
 };
+
+use super::placed::Placed;
 
 use crate::draw_record::{DrawArgs, DrawRecord, ViewRecord};
 
@@ -67,56 +90,102 @@ use crate::draw_record::{DrawArgs, DrawRecord, ViewRecord};
 /// spaces).
 type Key = (RawHandle, bool);
 
-/// Inclusive mips and slices of a texture (all of a buffer).
+fn key_of(resource: Resource) -> Key {
+    (resource.raw(), resource.kind() == ObjectKind::Buffer)
+}
+
+fn resource_of(key: Key) -> Resource {
+    if key.1 {
+        Resource::Buffer(Buffer::from_raw(key.0))
+    } else {
+        Resource::Texture(Texture::from_raw(key.0))
+    }
+}
+
+/// Inclusive mips and slices of a texture, and inclusive texel columns (`x`) and rows (`y`)
+/// of each of them; of a buffer, inclusive bytes (`x`), the rest all. A region copy reaches
+/// part of one subresource or of a buffer; every other use, all of what its view reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Range {
     mips: (u16, u16),
     slices: (u16, u16),
+    x: (u64, u64),
+    y: (u64, u64),
 }
 
 impl Range {
     const ALL: Self = Self {
         mips: (0, u16::MAX),
         slices: (0, u16::MAX),
+        x: (0, u64::MAX),
+        y: (0, u64::MAX),
     };
 
-    fn overlaps(&self, other: &Range) -> bool {
-        let meet = |a: (u16, u16), b: (u16, u16)| a.0 <= b.1 && b.0 <= a.1;
-        meet(self.mips, other.mips) && meet(self.slices, other.slices)
+    /// The mips and slices given, all of their texels.
+    fn subresources(mips: (u16, u16), slices: (u16, u16)) -> Self {
+        Self {
+            mips,
+            slices,
+            ..Self::ALL
+        }
     }
 
-    /// What is left of `self` once `cut` is taken out: up to four ranges.
+    fn dims(&self) -> [(u64, u64); 4] {
+        let wide = |(a, b): (u16, u16)| (a as u64, b as u64);
+        [wide(self.mips), wide(self.slices), self.x, self.y]
+    }
+
+    fn from_dims(d: [(u64, u64); 4]) -> Self {
+        let narrow =
+            |(a, b): (u64, u64)| (a.min(u16::MAX as u64) as u16, b.min(u16::MAX as u64) as u16);
+        Self {
+            mips: narrow(d[0]),
+            slices: narrow(d[1]),
+            x: d[2],
+            y: d[3],
+        }
+    }
+
+    fn overlaps(&self, other: &Range) -> bool {
+        let meet = |a: (u64, u64), b: (u64, u64)| a.0 <= b.1 && b.0 <= a.1;
+        self.dims()
+            .iter()
+            .zip(other.dims().iter())
+            .all(|(a, b)| meet(*a, *b))
+    }
+
+    /// What both reach (meaningful when they overlap).
+    fn meet(&self, other: &Range) -> Range {
+        let (a, b) = (self.dims(), other.dims());
+        let mut d = a;
+        for (i, one) in d.iter_mut().enumerate() {
+            *one = (a[i].0.max(b[i].0), a[i].1.min(b[i].1));
+        }
+        Self::from_dims(d)
+    }
+
+    /// What is left of `self` once `cut` is taken out: up to eight boxes, peeled one dimension
+    /// at a time.
     fn minus(&self, cut: &Range, out: &mut Vec<Range>) {
         if !self.overlaps(cut) {
             out.push(*self);
             return;
         }
-        let (m0, m1) = self.mips;
-        let (s0, s1) = self.slices;
-        if m0 < cut.mips.0 {
-            out.push(Range {
-                mips: (m0, cut.mips.0 - 1),
-                slices: (s0, s1),
-            });
-        }
-        if m1 > cut.mips.1 {
-            out.push(Range {
-                mips: (cut.mips.1 + 1, m1),
-                slices: (s0, s1),
-            });
-        }
-        let mips = (m0.max(cut.mips.0), m1.min(cut.mips.1));
-        if s0 < cut.slices.0 {
-            out.push(Range {
-                mips,
-                slices: (s0, cut.slices.0 - 1),
-            });
-        }
-        if s1 > cut.slices.1 {
-            out.push(Range {
-                mips,
-                slices: (cut.slices.1 + 1, s1),
-            });
+        let c = cut.dims();
+        let mut rest = self.dims();
+        for d in 0..4 {
+            let (a, b) = rest[d];
+            if a < c[d].0 {
+                let mut piece = rest;
+                piece[d] = (a, c[d].0 - 1);
+                out.push(Self::from_dims(piece));
+            }
+            if b > c[d].1 {
+                let mut piece = rest;
+                piece[d] = (c[d].1 + 1, b);
+                out.push(Self::from_dims(piece));
+            }
+            rest[d] = (a.max(c[d].0), b.min(c[d].1));
         }
     }
 }
@@ -263,6 +332,14 @@ pub(super) struct Tracker {
     /// Scratch, kept for its capacity.
     uses: Vec<Use>,
     pieces: Vec<Range>,
+    /// The call that last activated each placed resource (R-BAR-7), for the reports of uses of
+    /// the aliases it deactivated.
+    activated_by: HashMap<Key, Site>,
+    /// The call (a legacy aliasing barrier) that deactivated a placed resource by name.
+    deactivated_at: HashMap<Key, Site>,
+    /// Deactivated aliases already reported, with the alias and the call the report named: one
+    /// report per deactivation, not one per use.
+    alias_reported: HashMap<Key, (Key, Option<Site>)>,
 }
 
 impl Tracker {
@@ -285,7 +362,36 @@ impl Tracker {
             },
             uses: Vec::new(),
             pieces: Vec::new(),
+            activated_by: HashMap::new(),
+            deactivated_at: HashMap::new(),
+            alias_reported: HashMap::new(),
         }
+    }
+
+    /// The barrier being applied activated placed `resource` (`true`), or deactivated it by
+    /// name (a legacy aliasing barrier's before).
+    pub(super) fn activation(&mut self, resource: Resource, activated: bool) {
+        let key = key_of(resource);
+        if activated {
+            self.activated_by.insert(key, self.site);
+            self.deactivated_at.remove(&key);
+            self.alias_reported.remove(&key);
+        } else {
+            self.deactivated_at.insert(key, self.site);
+        }
+    }
+
+    /// Forgets the calls of activations the placed model no longer keeps (they can no longer
+    /// name a deactivated alias), once they are many: the maps stay as large as the model's.
+    pub(super) fn prune(&mut self, placed: &Placed) {
+        let kept = self.activated_by.len() + self.deactivated_at.len();
+        if kept <= 64 || kept <= 2 * placed.remembered() {
+            return;
+        }
+        let remembered = |key: &Key| placed.remembers(resource_of(*key));
+        self.activated_by.retain(|key, _| remembered(key));
+        self.deactivated_at.retain(|key, _| remembered(key));
+        self.alias_reported.retain(|_, (by, _)| remembered(by));
     }
 
     /// A list of `semantics` recorded by the context with serial `recorder` begins (nested in
@@ -362,6 +468,7 @@ impl Tracker {
         &mut self,
         command: &Command<'_>,
         semantics: Semantics,
+        placed: &Placed,
         violations: &mut Vec<Error>,
     ) {
         if self.in_bundle {
@@ -420,16 +527,24 @@ impl Tracker {
                     sync: BarrierSync::COPY,
                 });
             }
+            Command::CopyBufferRegion { .. } | Command::CopyTextureRegion { .. } => {
+                self.region_uses(&mut uses, command)
+            }
             _ => {}
         }
         if !uses.is_empty() {
-            self.check(&uses, violations);
+            self.check(&uses, placed, violations);
         }
         self.uses = uses;
     }
 
     /// A draw or dispatch ran: checks and notes its uses.
-    pub(super) fn draw(&mut self, record: &DrawRecord, violations: &mut Vec<Error>) {
+    pub(super) fn draw(
+        &mut self,
+        record: &DrawRecord,
+        placed: &Placed,
+        violations: &mut Vec<Error>,
+    ) {
         let mut uses = std::mem::take(&mut self.uses);
         uses.clear();
         let buffer = |buffer: RawHandle, path| Use {
@@ -475,7 +590,7 @@ impl Tracker {
             );
         }
         uses.retain(|u| !u.key.0.is_null());
-        self.check(&uses, violations);
+        self.check(&uses, placed, violations);
         self.uses = uses;
     }
 
@@ -542,17 +657,40 @@ impl Tracker {
             let first = first.min(last).min(u16::MAX as u32);
             (first as u16, last.min(u16::MAX as u32) as u16)
         };
-        Range {
-            mips: span(info.first_mip, info.mip_count, mips),
-            slices: span(info.first_slice, info.slice_count, slices),
-        }
+        Range::subresources(
+            span(info.first_mip, info.mip_count, mips),
+            span(info.first_slice, info.slice_count, slices),
+        )
     }
 
-    /// Checks `uses`, all by the current call, against the pending writes, then notes its
-    /// writes.
-    fn check(&mut self, uses: &[Use], violations: &mut Vec<Error>) {
+    /// A use of a placed resource that is not active is a use of a deactivated alias (R-BAR-7):
+    /// reported once per deactivation, naming the call that activated the alias over its bytes
+    /// (or deactivated it by name).
+    fn check_alias(&mut self, u: &Use, placed: &Placed, violations: &mut Vec<Error>) {
+        let resource = resource_of(u.key);
+        let Some(by) = placed.deactivated_by(resource) else {
+            return;
+        };
+        let by_key = key_of(by);
+        let at = if by == resource {
+            self.deactivated_at.get(&u.key)
+        } else {
+            self.activated_by.get(&by_key)
+        }
+        .copied();
+        if self.alias_reported.get(&u.key) == Some(&(by_key, at)) {
+            return;
+        }
+        self.alias_reported.insert(u.key, (by_key, at));
+        violations.push(report_alias(&self.device, u, by, at, self.site));
+    }
+
+    /// Checks `uses`, all by the current call, for deactivated aliases and against the pending
+    /// writes, then notes its writes.
+    fn check(&mut self, uses: &[Use], placed: &Placed, violations: &mut Vec<Error>) {
         let site = self.site;
         for u in uses {
+            self.check_alias(u, placed, violations);
             let Some(writes) = self.writes.get_mut(&u.key) else {
                 continue;
             };
@@ -647,10 +785,7 @@ impl Tracker {
                     Range::ALL
                 } else {
                     let s = barrier.subresources;
-                    Range {
-                        mips: (s.mips.first, s.mips.last),
-                        slices: (s.array.first, s.array.last),
-                    }
+                    Range::subresources((s.mips.first, s.mips.last), (s.array.first, s.array.last))
                 };
                 self.cover(Some(key), range, covers);
             }
@@ -698,9 +833,70 @@ impl Tracker {
         let slices = info.array_size.max(1);
         let mip = (index % mips).min(u16::MAX as u32) as u16;
         let slice = ((index / mips) % slices).min(u16::MAX as u32) as u16;
-        Range {
-            mips: (mip, mip),
-            slices: (slice, slice),
+        Range::subresources((mip, mip), (slice, slice))
+    }
+
+    /// The uses of a region copy (R-BAR-7): the bytes of each buffer, or the texels of one
+    /// subresource of each texture, it reads and writes. An empty region uses nothing. A
+    /// self-copy's two uses are of one call, so they are not checked against each other (the
+    /// recorder refused overlapping regions).
+    fn region_uses(&self, uses: &mut Vec<Use>, command: &Command<'_>) {
+        let inclusive = |first: u64, count: u64| (first, first.saturating_add(count - 1));
+        let mut push = |resource: recorder::command::BoundResource, range, path| {
+            uses.push(Use {
+                key: (resource.resource, resource.is_texture == 0),
+                range,
+                path,
+                view: RawHandle::NULL,
+                sync: BarrierSync::COPY,
+            })
+        };
+        match *command {
+            Command::CopyBufferRegion {
+                destination,
+                destination_offset,
+                source,
+                source_offset,
+                bytes,
+            } if bytes > 0 => {
+                let bytes_at = |offset| Range {
+                    x: inclusive(offset, bytes),
+                    ..Range::ALL
+                };
+                push(source, bytes_at(source_offset), Path::CopySource);
+                push(destination, bytes_at(destination_offset), Path::CopyDest);
+            }
+            Command::CopyTextureRegion {
+                destination,
+                destination_subresource,
+                x,
+                y,
+                source,
+                source_subresource,
+                source_box: b,
+            } if b.right > b.left && b.bottom > b.top => {
+                let (w, h) = ((b.right - b.left) as u64, (b.bottom - b.top) as u64);
+                let texels = |texture, index, x: u64, y: u64| Range {
+                    x: inclusive(x, w),
+                    y: inclusive(y, h),
+                    ..self.subresource_range(texture, index)
+                };
+                let from = texels(
+                    source.resource,
+                    source_subresource,
+                    b.left as u64,
+                    b.top as u64,
+                );
+                push(source, from, Path::CopySource);
+                let to = texels(
+                    destination.resource,
+                    destination_subresource,
+                    x as u64,
+                    y as u64,
+                );
+                push(destination, to, Path::CopyDest);
+            }
+            _ => {}
         }
     }
 }
@@ -743,6 +939,8 @@ fn method(command: &Command<'_>) -> &'static str {
         Command::ClearRenderTargetView { .. } => "clear_render_target_view",
         Command::ClearDepthStencilView { .. } => "clear_depth_stencil_view",
         Command::CopyResource { .. } => "copy_resource",
+        Command::CopyBufferRegion { .. } => "copy_buffer_region",
+        Command::CopyTextureRegion { .. } => "copy_texture_region",
         Command::UpdateSubresource { .. } => "update_subresource",
         Command::CopyStructureCount { .. } => "copy_structure_count",
         Command::Barrier { .. } => "barrier",
@@ -761,20 +959,11 @@ fn report(device: &Device, u: &Use, w: &Write, site: Site) -> Error {
     } else {
         ObjectKind::Texture
     };
-    let range = if u.key.1 {
-        String::new()
-    } else {
-        let r = Range {
-            mips: (
-                u.range.mips.0.max(w.range.mips.0),
-                u.range.mips.1.min(w.range.mips.1),
-            ),
-            slices: (
-                u.range.slices.0.max(w.range.slices.0),
-                u.range.slices.1.min(w.range.slices.1),
-            ),
-        };
-        format!(" ({})", range_words(r))
+    let both = u.range.meet(&w.range);
+    let range = match (u.key.1, both.x == Range::ALL.x) {
+        (true, true) => String::new(),
+        (true, false) => format!(" (bytes {})", half_open(both.x)),
+        (false, _) => format!(" ({})", range_words(both)),
     };
     let mut second_call = describe(device, &site, u.path, u.view);
     second_call.push_str(&range);
@@ -792,12 +981,77 @@ fn range_words(r: Range) -> String {
         (a, b) if a == b => a.to_string(),
         (a, b) => format!("{a}..={b}"),
     };
-    format!("mips {}, slices {}", span(r.mips), span(r.slices))
+    let mut text = format!("mips {}, slices {}", span(r.mips), span(r.slices));
+    if r.x != Range::ALL.x || r.y != Range::ALL.y {
+        let _ = write!(text, ", texels {} x {}", half_open(r.x), half_open(r.y));
+    }
+    text
+}
+
+/// An inclusive span as the recorder's region messages write it: `first..end`, end exclusive.
+fn half_open((a, b): (u64, u64)) -> String {
+    match b.checked_add(1) {
+        Some(end) => format!("{a}..{end}"),
+        None => format!("{a} and up"),
+    }
+}
+
+/// The report of `u`, by the call at `site`, of a placed resource that is not active: `by` was
+/// activated over its bytes by the call at `at` (or, `by` being the resource itself, a legacy
+/// aliasing barrier at `at` deactivated it).
+#[cold]
+fn report_alias(device: &Device, u: &Use, by: Resource, at: Option<Site>, site: Site) -> Error {
+    let resource = resource_of(u.key);
+    let object = device.object_name(resource.kind(), u.key.0);
+    let mut first_call = match at {
+        Some(at) => describe_site(&at),
+        None => String::from("a barrier"),
+    };
+    let _ = if by == resource {
+        write!(
+            first_call,
+            ", deactivating it as the before resource of an aliasing barrier"
+        )
+    } else {
+        write!(
+            first_call,
+            ", activating {} over its bytes",
+            device.object_name(by.kind(), by.raw())
+        )
+    };
+    let how = match resource {
+        Resource::Texture(_) => "a texture barrier from layout undefined with access no_access",
+        Resource::Buffer(_) => "a buffer barrier from access no_access",
+    };
+    let _ = write!(
+        first_call,
+        " (a deactivated alias: activate {object} again before using it, {how}, R-BAR-7)"
+    );
+    let mut second_call = describe(device, &site, u.path, u.view);
+    second_call.push_str(", a deactivated alias");
+    Error::Hazard {
+        first_call,
+        second_call,
+        object,
+    }
 }
 
 /// "draw (command 3 of the fast command list recorded by context #2, run by
 /// execute_command_list #1), writing it through render-target view 'rt_rtv'".
 fn describe(device: &Device, site: &Site, path: Path, view: RawHandle) -> String {
+    let mut text = describe_site(site);
+    let _ = write!(text, ", {}", path.words());
+    if let Some(kind) = path.view_kind() {
+        if !view.is_null() {
+            let _ = write!(text, " {}", device.object_name(kind, view));
+        }
+    }
+    text
+}
+
+/// "draw (command 3 of the fast command list recorded by context #2, run by
+/// execute_command_list #1)".
+fn describe_site(site: &Site) -> String {
     let mut text = String::from(site.method);
     if site.inner > 0 {
         let _ = write!(
@@ -829,28 +1083,89 @@ fn describe(device: &Device, site: &Site, path: Path, view: RawHandle) -> String
     if site.inner > 0 {
         text.push(')');
     }
-    let _ = write!(text, ", {}", path.words());
-    if let Some(kind) = path.view_kind() {
-        if !view.is_null() {
-            let _ = write!(text, " {}", device.object_name(kind, view));
-        }
-    }
     text
 }
 
 impl super::GpuModel {
-    /// Under hazard validation, `barriers` ran (one `barrier` call): what they cover is no
-    /// longer pending. Called by `GpuModel::barrier` once the barriers are accepted.
-    pub(super) fn hazards_barrier(&mut self, barriers: &[BarrierRecord]) {
+    /// Under hazard validation, an enhanced barrier ran: what it covers is no longer pending.
+    /// Called by `GpuModel::barrier` for each barrier it accepts (a refused one covers nothing,
+    /// R-BAR-8).
+    pub(super) fn hazards_barrier(&mut self, barrier: &BarrierRecord) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            barriers.iter().for_each(|b| hazards.barrier(b));
+            hazards.barrier(barrier);
         }
     }
 
-    /// Under hazard validation, legacy `barriers` ran (one `resource_barrier` call).
-    pub(super) fn hazards_resource_barrier(&mut self, barriers: &[ResourceBarrierRecord]) {
+    /// Under hazard validation, the barrier being applied activated placed `resource` (`true`)
+    /// or deactivated it by name (R-BAR-7): the tracker remembers the call, for its reports.
+    pub(super) fn hazards_activated(&mut self, resource: Resource, activated: bool) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            barriers.iter().for_each(|b| hazards.resource_barrier(b));
+            hazards.activation(resource, activated);
+            hazards.prune(&self.placed);
+        }
+    }
+
+    /// Under hazard validation, a legacy barrier ran (accepted, as for `hazards_barrier`).
+    pub(super) fn hazards_resource_barrier(&mut self, barrier: &ResourceBarrierRecord) {
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            hazards.resource_barrier(barrier);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Range;
+    use proptest::prelude::*;
+
+    /// An inclusive span inside `0..=5`, or all of the dimension.
+    fn span() -> impl Strategy<Value = (u64, u64)> {
+        prop_oneof![
+            4 => (0u64..6, 0u64..6).prop_map(|(a, b)| (a.min(b), a.max(b))),
+            1 => Just((0, u64::MAX)),
+        ]
+    }
+
+    fn range() -> impl Strategy<Value = Range> {
+        (span(), span(), span(), span()).prop_map(|(m, s, x, y)| {
+            let mips = |(a, b): (u64, u64)| (a as u16, b.min(u16::MAX as u64) as u16);
+            Range {
+                mips: mips(m),
+                slices: mips(s),
+                x,
+                y,
+            }
+        })
+    }
+
+    fn contains(r: &Range, p: [u64; 4]) -> bool {
+        r.dims().iter().zip(p).all(|(&(a, b), v)| a <= v && v <= b)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// R-V-2's bookkeeping: what is left of a range once a cut is taken out is exactly the
+        /// points of the range outside the cut, in disjoint pieces (every point of a small grid,
+        /// plus one past it, checked).
+        #[test]
+        fn minus_leaves_exactly_the_points_outside_the_cut(r in range(), cut in range()) {
+            let mut pieces = Vec::new();
+            r.minus(&cut, &mut pieces);
+            prop_assert!(pieces.len() <= 8);
+            for m in 0..7u64 {
+                for s in 0..7u64 {
+                    for x in 0..7u64 {
+                        for y in 0..7u64 {
+                            let p = [m, s, x, y];
+                            let want = contains(&r, p) && !contains(&cut, p);
+                            let n = pieces.iter().filter(|q| contains(q, p)).count();
+                            prop_assert_eq!(n, want as usize, "{:?} - {:?} at {:?}: {:?}", r, cut, p, pieces);
+                        }
+                    }
+                }
+            }
+            prop_assert_eq!(r.overlaps(&cut), pieces.len() != 1 || pieces[0] != r);
         }
     }
 }

@@ -1,13 +1,15 @@
 //! Placed resources and aliasing in the GPU model (SPEC R-BAR-7, R-BAR-1): which of the placed
 //! resources that share bytes of a heap is active now, and the region copies.
 //!
-//! **In:** the barriers the model executes (`GpuModel::barrier` / `resource_barrier` in
-//! `gpu/barrier.rs` call `GpuModel::placed_barriers` / `GpuModel::placed_resource_barriers`,
-//! one line each), the region copies (`gpu.rs` calls `GpuModel::copy_region` for
+//! **In:** the barriers the model accepts (`GpuModel::barrier` / `resource_barrier` in
+//! `gpu/barrier.rs` call `GpuModel::placed_barrier` / `GpuModel::placed_resource_barrier` for
+//! each barrier they run; a refused one has no effect, R-BAR-8), the region copies (`gpu.rs` calls `GpuModel::copy_region` for
 //! `CopyBufferRegion` and `CopyTextureRegion`), and the device, for each resource's heap and byte
 //! range (`recorder::Device::placed_range`). **Out:** `GpuModel::is_active` and
 //! `GpuModel::deactivated_by`, which the hazard tracking (R-V-2: "using a deactivated alias is
-//! a hazard") reads; this file reports nothing itself.
+//! a hazard", `gpu/hazards.rs`) reads at every use, and, under hazard validation, each
+//! activation and deactivation handed to the tracker with the call that made it (so that its
+//! report names that call); this file reports nothing itself.
 //!
 //! **Activation.** A placed resource is activated by
 //! - an enhanced texture barrier with `layout_before = undefined` and `access_before = no_access`
@@ -45,7 +47,7 @@ use std::collections::HashMap;
 
 use recorder::command::BoundResource;
 use recorder::{
-    BarrierAccess, BarrierKind, BarrierLayout, BarrierRecord, Buffer, Device, Handle,
+    BarrierAccess, BarrierKind, BarrierLayout, BarrierRecord, BarrierSync, Buffer, Device, Handle,
     NamedResource, ObjectKind, RawHandle, Resource, ResourceBarrierKind, ResourceBarrierRecord,
     Semantics, Texture,
 };
@@ -78,9 +80,10 @@ impl Placed {
         Some((heap.raw(), start, end))
     }
 
-    fn activate(&mut self, resource: Resource) {
+    /// Activates `resource`; `false` when it is not placed (nothing to do).
+    fn activate(&mut self, resource: Resource) -> bool {
         let Some((heap, start, end)) = self.range(resource) else {
-            return;
+            return false;
         };
         self.sequence += 1;
         // Everything entirely inside the new range is deactivated by it for good (see the essay).
@@ -97,18 +100,34 @@ impl Placed {
             },
         );
         self.deactivations.remove(&resource);
+        true
     }
 
-    fn deactivate(&mut self, resource: Resource) {
-        if self.range(resource).is_some() {
-            self.sequence += 1;
-            self.deactivations.insert(resource, self.sequence);
+    /// Deactivates `resource` by name; `false` when it is not placed.
+    fn deactivate(&mut self, resource: Resource) -> bool {
+        if self.range(resource).is_none() {
+            return false;
         }
+        self.sequence += 1;
+        self.deactivations.insert(resource, self.sequence);
+        true
+    }
+
+    /// Whether the model keeps anything of `resource` (an activation or a deactivation by name
+    /// that can still decide an answer of [`deactivated_by`](Self::deactivated_by)).
+    pub(super) fn remembers(&self, resource: Resource) -> bool {
+        self.activations.contains_key(&resource) || self.deactivations.contains_key(&resource)
+    }
+
+    /// How many resources the model keeps something of.
+    pub(super) fn remembered(&self) -> usize {
+        self.activations.len() + self.deactivations.len()
     }
 
     /// The latest resource whose activation deactivated `resource`, else `resource` itself when
-    /// a legacy aliasing barrier deactivated it by name; `None` while it is active.
-    fn deactivated_by(&self, resource: Resource) -> Option<Resource> {
+    /// a legacy aliasing barrier deactivated it by name; `None` while it is active. The hazard
+    /// tracker (`gpu/hazards.rs`) asks it of every resource a call uses.
+    pub(super) fn deactivated_by(&self, resource: Resource) -> Option<Resource> {
         if self.activations.is_empty() && self.deactivations.is_empty() {
             // Nothing was ever activated: every resource is active, no device lookup.
             return None;
@@ -192,36 +211,38 @@ impl GpuModel {
         self.placed.deactivated_by(resource)
     }
 
-    /// The activations of one `barrier` call (R-BAR-7): called by `GpuModel::barrier` for the
-    /// barriers it executes, in order.
-    pub(super) fn placed_barriers(&mut self, barriers: &[BarrierRecord]) {
-        if self.placed.device.is_none() {
+    /// The activation an accepted enhanced barrier makes (R-BAR-7): called by
+    /// `GpuModel::barrier` for each barrier it runs, in order, and never for one it refused
+    /// (R-BAR-8: a refused barrier has no effect). A split barrier's end activates nothing (its
+    /// begin did, R-BAR-4).
+    pub(super) fn placed_barrier(&mut self, record: &BarrierRecord) {
+        if self.placed.device.is_none()
+            || !activates(record)
+            || record.sync_before.contains(BarrierSync::SPLIT)
+        {
             return;
         }
-        for record in barriers.iter().filter(|r| activates(r)) {
-            if let Some(resource) = as_resource(record.resource()) {
-                self.placed.activate(resource);
+        if let Some(resource) = as_resource(record.resource()) {
+            if self.placed.activate(resource) {
+                self.hazards_activated(resource, true);
             }
         }
     }
 
-    /// The aliasing barriers of one `resource_barrier` call (R-BAR-7): called by
-    /// `GpuModel::resource_barrier`, in order.
-    pub(super) fn placed_resource_barriers(&mut self, barriers: &[ResourceBarrierRecord]) {
-        if self.placed.device.is_none() {
+    /// What an accepted legacy aliasing barrier activates and deactivates (R-BAR-7): called by
+    /// `GpuModel::resource_barrier` for each legacy barrier it runs, in order.
+    pub(super) fn placed_resource_barrier(&mut self, record: &ResourceBarrierRecord) {
+        if self.placed.device.is_none() || record.kind() != ResourceBarrierKind::Aliasing {
             return;
         }
-        for record in barriers {
-            if record.kind() != ResourceBarrierKind::Aliasing {
-                continue;
+        if let Some(after) = as_resource(record.other()) {
+            if self.placed.activate(after) {
+                self.hazards_activated(after, true);
             }
-            if let Some(after) = as_resource(record.other()) {
-                self.placed.activate(after);
-            }
-            if let Some(before) = as_resource(record.resource()) {
-                if Some(before) != as_resource(record.other()) {
-                    self.placed.deactivate(before);
-                }
+        }
+        if let Some(before) = as_resource(record.resource()) {
+            if Some(before) != as_resource(record.other()) && self.placed.deactivate(before) {
+                self.hazards_activated(before, false);
             }
         }
     }
