@@ -10,6 +10,9 @@
 //! immediate context runs them in batches, at once, before anything that observes or depends on
 //! them (an execution, the records, an explicit [`flush`](ImmediateContext::flush)). Its state,
 //! its references (legacy) and its current dynamic instances persist from batch to batch.
+//! A direct `barrier` or `resource_barrier` ends the batch: it is submitted by its own call, and
+//! what the GPU model refused of it (R-BAR-4/6/8) is the next `flush`'s result, not the next
+//! execution's, with or without validation (binds and draws are batched as before).
 //!
 //! **In:** direct calls and finished [`CommandList`]s, in order. **Out:** what the GPU model
 //! saw: draw records and counters; answers about fences, maps and state.
@@ -67,6 +70,7 @@ use std::collections::{HashMap, HashSet};
 
 use recorder::command::{Command, Decoded, InstanceId, ViewFlags};
 use recorder::Semantics;
+use recorder::{BarrierGroup, ResourceBarrier};
 use recorder::{Buffer, Handle, MapType, RawHandle, Resource, SwapChain, Texture, Usage};
 use recorder::{CommandList, Device, Error, QueuedRun, SplitPointQueue};
 use recorder::{
@@ -118,6 +122,9 @@ pub struct ImmediateContext {
     /// stack, kept here so that executing nested lists again allocates nothing (R-EX-2). Empty
     /// between calls.
     nesting: Vec<Nesting>,
+    /// What the GPU model refused or reported of the direct calls a direct barrier submitted,
+    /// for the next [`flush`](Self::flush) (R-BAR-6, R-BAR-8).
+    direct_report: Option<Error>,
 }
 
 /// A nested list being executed by [`ImmediateContext::run_nested`], nested in the one below
@@ -239,6 +246,7 @@ impl ImmediateContext {
             cpu_mapped: HashSet::new(),
             execution_errors: Vec::new(),
             nesting: Vec::new(),
+            direct_report: None,
         })
     }
 
@@ -339,11 +347,43 @@ impl ImmediateContext {
         }
     }
 
-    /// Submits the direct calls made since the last batch. Under validation, returns the first
-    /// violation they showed (R-V-1).
+    /// Submits the direct calls made since the last batch, and returns the first violation
+    /// they showed (under validation, R-V-1) or the first barrier the GPU model refused
+    /// (always, R-BAR-4/6/8). This is where a direct call's result comes back: a direct
+    /// `barrier` or `resource_barrier` ends the batch and is submitted by its own call (under
+    /// `GpuTiming::Inline`, the default, the model runs it then), and what the model refused
+    /// of it waits here, for the next `flush`, not for the next `execute_command_list` or
+    /// `present`: `imm.barrier(&groups); imm.flush()?;` reports that barrier call.
     pub fn flush(&mut self) -> Result<(), Error> {
+        let reported = self.direct_report.take();
+        let now = self.submit_direct();
+        reported.map_or(now, Err)
+    }
+
+    /// Submits the direct calls made since the last batch: [`flush`](Self::flush) for the calls
+    /// that submit them first (executions, presents), which report their own work, not what a
+    /// direct barrier left for `flush`.
+    fn submit_direct(&mut self) -> Result<(), Error> {
         self.queue_batch();
         self.submitted()
+    }
+
+    /// A direct barrier the recorder accepted (R-BAR-1, R-BAR-6) ends the batch: the direct
+    /// calls so far are submitted with it at once (barriers are rare, so the batch this cuts
+    /// short costs little), and the first thing the GPU model refused or reported of them is
+    /// kept for the next [`flush`](Self::flush). So a barrier refused on the immediate context
+    /// is reported by its own call, and `execute_command_list` reports only its list's
+    /// (R-BAR-6, R-BAR-8). Under `GpuTiming::Inline` (the default, and forced under validation)
+    /// the model has run the barrier when its call returns; under `Deferred` and `Threaded` it
+    /// runs it later, and the refusal is reported by the next call that reports after that.
+    fn direct_barrier(&mut self, calls_before: u32) {
+        // A call the recorder refused is not counted: its refusal is `last_refusal`'s.
+        if self.recorder.stats().calls == calls_before {
+            return;
+        }
+        if let Err(error) = self.submit_direct() {
+            self.direct_report.get_or_insert(error);
+        }
     }
 
     /// The semantics of the context's direct calls and of the lists it accepts: the device's
@@ -395,7 +435,7 @@ impl ImmediateContext {
     /// Under validation, the first violation the frame's last calls showed is returned, after
     /// the present is done.
     pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
-        let mut reported = self.flush();
+        let mut reported = self.submit_direct();
         if self.validating && self.semantics == Semantics::Fast && reported.is_ok() {
             // The back buffer presented must be decompressed first (R-V-1).
             let presented = self.device.current_back_buffer(chain).and_then(|index| {
@@ -416,7 +456,7 @@ impl ImmediateContext {
         if self.semantics == Semantics::Fast {
             self.recorder.clear_state();
         }
-        let after = self.flush();
+        let after = self.submit_direct();
         reported.and(after)
     }
 
@@ -717,7 +757,7 @@ impl ImmediateContext {
         let _span = tracing::debug_span!("execute_command_list", commands = list.stats().commands)
             .entered();
         // Violations of direct calls not reported yet come first.
-        let direct = self.flush();
+        let direct = self.submit_direct();
         self.run(list, restore, self.semantics);
         if self.semantics == Semantics::Legacy && !restore {
             // The after-rule cleared the state: what the direct calls bound before is gone for
@@ -972,12 +1012,48 @@ fn decompress_bound(gpu: &mut GpuModel, command: &Command<'_>) {
     }
 }
 
+/// What [`DeviceContext`]'s shared calls on the immediate context forward to: its recorder
+/// (through `DerefMut`, so binds and draws are the recorder's own calls, unchanged), except
+/// `barrier` and `resource_barrier`, which end the batch
+/// ([`direct_barrier`](ImmediateContext::direct_barrier)).
+struct Direct<'a>(&'a mut ImmediateContext);
+
+impl std::ops::Deref for Direct<'_> {
+    type Target = Recorder<ImmediateRole>;
+    #[inline]
+    fn deref(&self) -> &Self::Target {
+        &self.0.recorder
+    }
+}
+
+impl std::ops::DerefMut for Direct<'_> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0.recorder
+    }
+}
+
+impl Direct<'_> {
+    fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+        let calls = self.0.recorder.stats().calls;
+        self.0.recorder.barrier(groups);
+        self.0.direct_barrier(calls);
+    }
+
+    fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
+        let calls = self.0.recorder.stats().calls;
+        self.0.recorder.resource_barrier(barriers);
+        self.0.direct_barrier(calls);
+    }
+}
+
 /// The recording API, applied directly (R-EX-1): every shared call, recorded by the immediate
-/// context's own recorder and run at the next flush. `map` and `unmap` are the immediate
-/// context's own (read and write maps), so are `execute_command_list`, `draw_bundle`,
-/// `present` and the getters (they flush first).
+/// context's own recorder and run at the next flush; a barrier submits the batch at once and
+/// its result comes back at the next [`flush`](ImmediateContext::flush). `map` and `unmap` are
+/// the immediate context's own (read and write maps), so are `execute_command_list`,
+/// `draw_bundle`, `present` and the getters (they flush first).
 impl DeviceContext for ImmediateContext {
-    recorder::forward_device_context!(|this| this.recorder);
+    recorder::forward_device_context!(|this| Direct(this));
 
     #[inline]
     fn map(

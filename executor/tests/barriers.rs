@@ -1276,3 +1276,113 @@ proptest::proptest! {
         proptest::prop_assert_eq!(imm.counters().barriers, steps.len() as u64);
     }
 }
+
+/// R-BAR-4, R-BAR-8: without validation, a direct barrier the GPU model refuses (here a split
+/// end with no begin) is reported by its own call: the barrier ends the batch (the draw before it
+/// is submitted with it, a draw alone stays batched), and its refusal is the next `flush`'s, not
+/// charged to the `execute_command_list` in between.
+#[test]
+fn r_bar_8_a_direct_refusal_is_reported_by_its_call_without_validation() {
+    let (f, mut imm) = validating(Validation::Off);
+    let (texture, _) = target(&f, "lone_end", false, false, 1);
+    let list = f.fast(|c| c.draw(3, 0));
+    imm.draw(3, 0);
+    let records = |imm: &ImmediateContext| imm.gpu_now().map(|gpu| gpu.records().len());
+    assert_eq!(records(&imm), Some(0), "a draw stays in the batch");
+    imm.barrier(&[BarrierGroup::Texture(&[split(
+        to_render_target(texture, BarrierLayout::Common),
+        false,
+    )])]);
+    assert_eq!(records(&imm), Some(1), "the barrier submitted the batch");
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("the direct barrier's refusal is not the execution's");
+    let error = imm.flush().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidBarrier, "{error}");
+    assert!(error.to_string().starts_with("barrier:"), "{error}");
+    imm.flush().expect("reported once");
+    assert_eq!(imm.counters().barriers, 0, "refused: no effect");
+    assert_eq!(records(&imm), Some(2));
+}
+
+/// R-BAR-6: without validation, an enhanced barrier of a texture a legacy transition left in
+/// `render_target` is `legacy_state_not_common` at its call on the immediate context (the next
+/// `flush`), naming `barrier`; the execution after it is accepted.
+#[test]
+fn r_bar_6_a_direct_legacy_state_not_common_is_reported_by_its_call() {
+    let (f, mut imm) = validating(Validation::Off);
+    let (texture, _) = target(&f, "legacy", false, false, 1);
+    let list = f.fast(|c| c.draw(3, 0));
+    imm.resource_barrier(&[ResourceBarrier::Transition {
+        resource: texture.into(),
+        before: ResourceStates::COMMON,
+        after: ResourceStates::RENDER_TARGET,
+        subresource: None,
+        split: SplitHalf::None,
+    }]);
+    imm.flush().unwrap();
+    imm.barrier(&[BarrierGroup::Texture(&[to_shader_resource(texture)])]);
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("the direct barrier's refusal is not the execution's");
+    let error = imm.flush().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::LegacyStateNotCommon, "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("barrier: Resource is being transitioned"),
+        "{error}"
+    );
+    assert_eq!(imm.counters().barriers, 1, "the legacy transition only");
+    assert_eq!(
+        imm.gpu().texture_state(texture.raw()).layout,
+        Some(BarrierLayout::RenderTarget)
+    );
+}
+
+/// R-BAR-6, R-BAR-8: with `legacy_barriers=off`, a direct legacy barrier after an enhanced one
+/// is `invalid_barrier` at its call (`resource_barrier`), and a barrier the recorder refuses
+/// (a released resource) submits nothing: its refusal is `last_refusal`'s, as any call's.
+#[test]
+fn r_bar_8_a_direct_resource_barrier_refused_by_the_model_or_the_recorder() {
+    let f = Fixture::on(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        legacy_barriers: false,
+        ..DeviceDesc::default()
+    });
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let list = f.fast(|c| c.draw(3, 0));
+    imm.barrier(&[BarrierGroup::Texture(&one(to_render_target(
+        f.rt,
+        BarrierLayout::Common,
+    )))]);
+    imm.flush().unwrap();
+    imm.resource_barrier(&[ResourceBarrier::Uav { resource: None }]);
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .expect("the direct barrier's refusal is not the execution's");
+    let error = imm.flush().unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::InvalidBarrier, "{error}");
+    assert!(
+        error.to_string().starts_with("resource_barrier:"),
+        "{error}"
+    );
+    assert_eq!(imm.counters().barriers, 1);
+
+    let (released, _) = target(&f, "released", false, false, 1);
+    f.device.release(released);
+    imm.draw(3, 0);
+    let records = imm.gpu_now().map(|gpu| gpu.records().len());
+    imm.resource_barrier(&[ResourceBarrier::Transition {
+        resource: released.into(),
+        before: ResourceStates::COMMON,
+        after: ResourceStates::RENDER_TARGET,
+        subresource: None,
+        split: SplitHalf::None,
+    }]);
+    let refusal = imm.last_refusal().expect("refused by the recorder");
+    assert_eq!(refusal.kind(), ErrorKind::ReleasedObject, "{refusal}");
+    assert_eq!(
+        imm.gpu_now().map(|gpu| gpu.records().len()),
+        records,
+        "nothing submitted"
+    );
+    imm.flush().unwrap();
+}

@@ -100,7 +100,7 @@ impl ImmediateContext {
             }
         }
         // Violations of direct calls not reported yet come first (R-V-1).
-        let direct = self.flush();
+        let direct = self.submit_direct();
         if self.timing == GpuTiming::Inline {
             let device = &self.device;
             let bound = self

@@ -617,7 +617,13 @@ impl LiveRun {
                     fence: &|f| fence_value(fences, f),
                 };
                 let recorded = record(&mut self.imm, call, &objects, &named);
-                let refused = (self.imm.stats().calls == before).then(|| {
+                // A direct barrier the recorder accepts ends the batch (its counters start
+                // again): it was refused when the new batch holds an error.
+                let refused = match call {
+                    Call::Barrier(_) | Call::ResourceBarrier(_) => self.imm.error().is_some(),
+                    _ => self.imm.stats().calls == before,
+                };
+                let refused = refused.then(|| {
                     self.imm
                         .last_refusal()
                         .cloned()
@@ -642,7 +648,11 @@ impl LiveRun {
                 }
             }
         };
-        let outcome = match (outcome, self.validating) {
+        // A direct call's result is the next flush's (ImmediateContext::flush): under
+        // validation for every call; a direct barrier submitted itself and keeps what the GPU
+        // model refused of it for that flush, with or without validation (R-BAR-6, R-BAR-8).
+        let direct_barrier = matches!(call, Call::Barrier(_) | Call::ResourceBarrier(_));
+        let outcome = match (outcome, self.validating || direct_barrier) {
             (Ok(()), true) if !matches!(call, Call::Execute { .. } | Call::Present { .. }) => {
                 self.imm.flush()
             }
