@@ -443,12 +443,15 @@ impl GpuModel {
         }
     }
 
+    /// The resource as a refusal prints it: its name, and its slot and reuse count (not the
+    /// device's tag, so that the same trace replayed on two devices prints the same message).
     fn object_text(&self, resource: Option<NamedResource>) -> Option<String> {
         let r = resource?;
         let device = self.device.as_ref().or(self.validator.as_ref());
+        let slot = format!("#{}g{}", r.handle.index(), r.handle.reuse_count());
         Some(match device {
-            Some(d) => format!("{} ({:?})", d.object_name(r.kind, r.handle), r.handle),
-            None => format!("{} {:?}", r.kind.name(), r.handle),
+            Some(d) => format!("{} ({slot})", d.object_name(r.kind, r.handle)),
+            None => format!("{} {slot}", r.kind.name()),
         })
     }
 
