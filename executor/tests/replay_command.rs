@@ -258,3 +258,19 @@ fn cli_closed_pipe_replay_exits_quietly_with_status_0() {
         assert!(out.stderr.is_empty(), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+/// R-BAR-2: the summary line prints what the barriers cost when barriers ran, and nothing more
+/// when none did.
+#[test]
+fn replay_summary_prints_the_barrier_counters_when_barriers_ran() {
+    let trace = "device semantics=fast\n\
+                 texture t format=r8g8b8a8_unorm width=4 height=4 bind=render_target,shader_resource\n\
+                 imm barrier texture t sync=none:render_target access=no_access:render_target layout=undefined:render_target discard\n";
+    let with = text(&command(&["-"], trace).stdout);
+    assert!(
+        with.contains(" barriers=1 drains=") && with.contains(" metadata_inits=1 "),
+        "{with}"
+    );
+    let without = text(&command(&["-"], "device semantics=fast\n").stdout);
+    assert!(!without.contains("barriers="), "{without}");
+}

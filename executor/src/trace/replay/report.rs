@@ -54,7 +54,8 @@ pub(crate) struct RecordDetail {
 }
 
 /// The summary line: draws, dispatches, context rolls, indirect-buffer executions, split points
-/// recorded / resolved (by category, those that occurred), expectations held.
+/// recorded / resolved (by category, those that occurred), the barrier counters (when barriers
+/// ran), expectations held.
 pub(crate) fn summary_line(summary: &Summary) -> String {
     let c = &summary.counters;
     let resolved = &c.split_points_resolved;
@@ -74,6 +75,21 @@ pub(crate) fn summary_line(summary: &Summary) -> String {
         .collect();
     if !categories.is_empty() {
         let _ = write!(line, " ({})", categories.join(" "));
+    }
+    if c.barriers != 0 {
+        // What the barriers cost (R-BAR-2, R-BAR-3); a trace with none prints nothing more.
+        let _ = write!(
+            line,
+            " barriers={} drains={} stalls={} cache_flushes={} cache_invalidations={} \
+             metadata_inits={} decompressions={}",
+            c.barriers,
+            c.drains,
+            c.stalls,
+            c.cache_flushes,
+            c.cache_invalidations,
+            c.metadata_inits,
+            c.decompressions
+        );
     }
     let held = summary.checked - summary.failures.len();
     let _ = write!(line, " expectations={held}/{}", summary.checked);
