@@ -305,19 +305,27 @@ impl GpuModel {
         self.validator = device;
     }
 
-    /// Under hazard validation, a list of `semantics` recorded by the context with serial
-    /// `recorder` begins (nested in the current one, if any): its commands are named by their
-    /// index in it (R-V-2).
-    pub fn hazard_list_begin(&mut self, recorder: u32, semantics: Semantics) {
+    /// A list of `semantics` recorded by the context with serial `recorder` begins (nested in
+    /// the current one, if any): what the model runs until its [`list_end`](Self::list_end)
+    /// comes from a command list (a refused barrier is reported by `execute_command_list`,
+    /// R-BAR-8), and under hazard validation its commands are named by their index in it
+    /// (R-V-2).
+    pub fn list_begin(&mut self, recorder: u32, semantics: Semantics) {
+        self.barriers.list_depth += 1;
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_begin(recorder, semantics);
         }
     }
 
-    /// Under hazard validation, the list begun last ends.
-    pub fn hazard_list_end(&mut self) {
+    /// The list begun last ends. At the end of a top-level list, what may not cross an
+    /// execute boundary is checked (R-BAR-4, R-BAR-8: `end_of_list`).
+    pub fn list_end(&mut self) {
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_end();
+        }
+        self.barriers.list_depth = self.barriers.list_depth.saturating_sub(1);
+        if self.barriers.list_depth == 0 {
+            self.end_of_list();
         }
     }
 

@@ -107,8 +107,7 @@ pub struct ImmediateContext {
     timing: GpuTiming,
     /// Validation mode (R-V-1): the GPU model consumes inline and reports violations.
     validating: bool,
-    /// Hazard validation (R-V-2): list boundaries are submitted, to name calls.
-    hazards: bool,
+
     /// What the CPU wrote or reads through read / write maps, per buffer: the model keeps no
     /// GPU contents, so a read map sees the last CPU write (zeros at first).
     cpu_data: HashMap<RawHandle, Vec<u8>>,
@@ -198,18 +197,18 @@ enum Submission {
     Bundle(CommandList, recorder::OutputFormats, u32),
     /// The end of a segment: a batch, a list execution (R-EX-5).
     Kickoff,
-    /// The end of a top-level list's execution: the GPU model checks what may not cross it
-    /// (R-BAR-8).
-    EndList,
     /// A present of the swap chain: the next back buffer needs its wait (R-EX-7).
     Present(RawHandle),
     ClearState,
     Save,
     Restore,
-    /// Hazard validation only (R-V-2): a list of these semantics, recorded by the context with
-    /// this serial, begins; its commands are named by their index in it.
+    /// A list of these semantics, recorded by the context with this serial, begins (nested in
+    /// the one begun before, if that one has not ended): its barriers' refusals are
+    /// `execute_command_list`'s (R-BAR-8), and under hazard validation its commands are named by
+    /// their index in it (R-V-2).
     ListBegin(u32, Semantics),
-    /// Hazard validation only: the list begun last ends.
+    /// The list begun last ends; the end of a top-level one checks what may not cross an
+    /// execute boundary (R-BAR-4, R-BAR-8).
     ListEnd,
 }
 
@@ -241,7 +240,6 @@ impl ImmediateContext {
             queue: Queue::default(),
             timing: GpuTiming::Inline,
             validating,
-            hazards: device.desc().validation == Validation::Hazards,
             cpu_data: HashMap::new(),
             cpu_mapped: HashSet::new(),
             execution_errors: Vec::new(),
@@ -770,7 +768,6 @@ impl ImmediateContext {
             self.recorder
                 .adopt_instance(last.resource, last.instance, true);
         }
-        self.queue.push(Submission::EndList);
         self.queue.push(Submission::Kickoff);
         direct.and(self.submitted())
     }
@@ -829,10 +826,8 @@ impl ImmediateContext {
         if saved {
             self.queue.push(Submission::Save);
         }
-        if self.hazards {
-            self.queue
-                .push(Submission::ListBegin(list.recorder(), list.semantics()));
-        }
+        self.queue
+            .push(Submission::ListBegin(list.recorder(), list.semantics()));
         if list.semantics() == Semantics::Legacy {
             // A legacy list never sees the executing context's state (R-ST-1).
             self.queue.push(Submission::ClearState);
@@ -853,9 +848,7 @@ impl ImmediateContext {
             Semantics::Legacy => self.queue.push(Submission::ClearState),
             Semantics::Fast => {}
         }
-        if self.hazards {
-            self.queue.push(Submission::ListEnd);
-        }
+        self.queue.push(Submission::ListEnd);
     }
 
     /// Submits one segment of a list of `semantics`; a nested list comes back, to be executed
@@ -935,7 +928,6 @@ impl GpuSide {
             match submission {
                 Submission::Run(run, semantics) => {
                     self.gpu.count_ib_execution();
-                    self.gpu.set_in_list(true);
                     for decoded in run.commands() {
                         self.gpu.execute_decoded(&decoded, semantics);
                     }
@@ -949,7 +941,6 @@ impl GpuSide {
                     }
                 }
                 Submission::Batch(batch, semantics) => {
-                    self.gpu.set_in_list(false);
                     for decoded in batch.commands() {
                         if decoded.split == Some(SplitCategory::Decompression) {
                             // Legacy: binding a view of a compressed target decompresses it.
@@ -976,7 +967,6 @@ impl GpuSide {
                     }
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
-                Submission::EndList => self.gpu.end_of_list(),
                 Submission::Present(chain) => self.gpu.present(chain),
                 Submission::ClearState => self.gpu.clear_state(),
                 Submission::Save => self.saved.push(self.gpu.snapshot()),
@@ -986,9 +976,9 @@ impl GpuSide {
                     }
                 }
                 Submission::ListBegin(recorder, semantics) => {
-                    self.gpu.hazard_list_begin(recorder, semantics)
+                    self.gpu.list_begin(recorder, semantics)
                 }
-                Submission::ListEnd => self.gpu.hazard_list_end(),
+                Submission::ListEnd => self.gpu.list_end(),
             }
         }
         drop(split_points);

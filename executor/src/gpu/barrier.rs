@@ -95,7 +95,7 @@
 //! `undefined`) must be each subresource's known layout; SyncBefore/AccessBefore/LayoutBefore and
 //! SyncAfter/AccessAfter/LayoutAfter must each be compatible (D3D12's layout-access and
 //! access-sync tables; sync `none` goes with access `no_access`); a legacy StateBefore must be the
-//! known state. At the end of a top-level list's execution ([`GpuModel::end_of_list`]), a split
+//! known state. At the end of a top-level list's execution (`GpuModel::list_end`), a split
 //! begin still unmatched (a buffer's: a buffer split across the boundary) and a texture a
 //! barrier of the list (or of direct calls since the last list) left in a `common` layout are
 //! warnings: Xbox flushes nothing at the boundary (R-BAR-5). A buffer barrier's Offset must be 0
@@ -290,8 +290,9 @@ pub(super) struct Barriers {
     /// Under validation, texture barriers into a `common` layout since the last list end: one
     /// still in it at the end of a list is a warning (R-BAR-8).
     to_common: Vec<Barrier>,
-    /// The commands being run come from a command list (`GpuModel::set_in_list`).
-    in_list: bool,
+    /// How deep in command lists the commands being run are (`GpuModel::list_begin`): 0 for
+    /// direct calls.
+    pub(super) list_depth: u32,
     /// Split begins not ended yet, in order, and whether a list boundary was reported for it.
     open_splits: Vec<(Barrier, bool)>,
 }
@@ -397,14 +398,6 @@ impl GpuModel {
         self.device = device;
     }
 
-    /// Says whether the commands that follow come from a command list: a barrier refused there
-    /// is reported as `execute_command_list`'s, as the seed's ExecuteCommandLists message
-    /// (R-BAR-6); direct calls' as `barrier` / `resource_barrier`.
-    #[inline]
-    pub fn set_in_list(&mut self, in_list: bool) {
-        self.barriers.in_list = in_list;
-    }
-
     fn facts(&self, texture: RawHandle) -> Option<Facts> {
         let device = self.device.as_ref().or(self.validator.as_ref());
         let Some(device) = device else {
@@ -456,7 +449,7 @@ impl GpuModel {
     }
 
     fn refuse(&mut self, call: &'static str, b: &Barrier, refusal: Refusal) {
-        let call = if self.barriers.in_list {
+        let call = if self.barriers.list_depth > 0 {
             "execute_command_list"
         } else {
             call
@@ -513,7 +506,7 @@ impl GpuModel {
     /// barrier begun and not ended is a warning (once), a buffer's saying that a buffer split
     /// across `execute_command_list` serves no purpose; texture splits stay open (D3D12 allows
     /// them across lists: layout-only there).
-    pub fn end_of_list(&mut self) {
+    pub(super) fn end_of_list(&mut self) {
         if self.validator.is_none() {
             return;
         }

@@ -56,8 +56,8 @@
 //! the list (the serial of the context that recorded it, the number of the top-level
 //! `execute_command_list` that ran it, whether it is nested) and its index among the list's
 //! commands (0-based, in the order `CommandList::commands` yields them; the immediate context
-//! tells the model where each list begins and ends, `Submission::ListBegin` / `ListEnd`, only
-//! under hazard validation); a direct call of the immediate context by its index among every
+//! tells the model where each list begins and ends, `Submission::ListBegin` / `ListEnd`, at
+//! every list execution); a direct call of the immediate context by its index among every
 //! direct command the context ran. A draw of a bundle is named by the `draw_bundle` command that
 //! called it. The index is the call's index when each call recorded one command, which is the
 //! rule; a legacy list starting from carried state begins with the re-bind commands its
