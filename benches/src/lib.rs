@@ -21,6 +21,7 @@ mod execute;
 mod naive;
 mod record;
 pub mod scene;
+pub mod workload;
 
 pub use execute::ExecuteScene;
 pub use naive::{Command, NaiveRecorder, Slots, INLINE_BUFFERS, INLINE_VIEWS};
