@@ -80,10 +80,50 @@ impl<R: Role> Recorder<R> {
     /// released (`released_object`), or, under fast semantics, a dynamic buffer was not mapped
     /// write_discard on this list first (`dynamic_before_map`, R-SP-3). Legacy: each slot of a
     /// dynamic buffer not mapped on this list is a `dynamic_vertex_buffer` split point (R-SP-1).
+    #[inline]
     pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         self.begin_call();
+        if let ([buffer], None) = (buffers, &self.shadow) {
+            if start < VERTEX_BUFFER_SLOTS {
+                return self.bind_one_vertex_buffer(start, *buffer);
+            }
+        }
         if let Err(error) = self.try_set_vertex_buffers(start, buffers) {
             self.fail(error);
+        }
+    }
+
+    /// The hot path of [`set_vertex_buffers`](Self::set_vertex_buffers), as
+    /// `bind_one_constant_buffer` is of constant buffers: the compact 24-byte
+    /// [`Opcode::SetVertexBuffer`] for a buffer read at its creation instance.
+    #[inline(always)]
+    fn bind_one_vertex_buffer(&mut self, slot: u32, vertex: VertexBuffer) {
+        const CALL: &str = "set_vertex_buffers";
+        let category = SplitCategory::DynamicVertexBuffer;
+        let (handle, instance) = match vertex.buffer {
+            None => (RawHandle::NULL, InstanceId::INITIAL),
+            Some(buffer) => {
+                match self.resolve_one_buffer(CALL, buffer, BindFlags::VERTEX, category) {
+                    Ok(instance) => (buffer.0, instance),
+                    Err(error) => return self.fail(error),
+                }
+            }
+        };
+        if instance == InstanceId::INITIAL {
+            let payload = VertexBufferPayload {
+                buffer: handle,
+                offset: vertex.offset,
+                stride: vertex.stride,
+            };
+            self.emit(Opcode::SetVertexBuffer, slot as u8, None, payload);
+        } else {
+            let bound = BoundBuffer {
+                buffer: handle,
+                instance,
+                offset: vertex.offset,
+                stride_or_format: vertex.stride,
+            };
+            self.emit_one_buffer(Opcode::SetVertexBuffers, 0, slot, bound);
         }
     }
 
@@ -301,11 +341,60 @@ impl<R: Role> Recorder<R> {
     /// (`released_object`), or, fast, a dynamic buffer was not mapped on this list first
     /// (`dynamic_before_map`). Legacy: each slot of a dynamic buffer not mapped on this list is a
     /// `dynamic_constant_buffer` split point (R-SP-1).
+    #[inline]
     pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
         self.begin_call();
+        if let ([buffer], None) = (buffers, &self.shadow) {
+            if start < CONSTANT_BUFFER_SLOTS {
+                return self.bind_one_constant_buffer(stage, start, *buffer);
+            }
+        }
         if let Err(error) = self.try_set_constant_buffers(stage, start, buffers) {
             self.fail(error);
         }
+    }
+
+    /// The hot path of [`set_constant_buffers`](Self::set_constant_buffers): one slot, no
+    /// shadow (fast semantics). A buffer read at its creation instance is the compact
+    /// 16-byte [`Opcode::SetConstantBuffer`]; one the list mapped write_discard, the one-slot
+    /// array form with its instance. Refusals go out of line, as the general path's do.
+    #[inline(always)]
+    fn bind_one_constant_buffer(&mut self, stage: Stage, slot: u32, buffer: Option<Buffer>) {
+        const CALL: &str = "set_constant_buffers";
+        let category = SplitCategory::DynamicConstantBuffer;
+        let (handle, instance) = match buffer {
+            None => (RawHandle::NULL, InstanceId::INITIAL),
+            Some(buffer) => {
+                match self.resolve_one_buffer(CALL, buffer, BindFlags::CONSTANT, category) {
+                    Ok(instance) => (buffer.0, instance),
+                    Err(error) => return self.fail(error),
+                }
+            }
+        };
+        if instance == InstanceId::INITIAL {
+            self.emit(
+                Opcode::SetConstantBuffer,
+                compact_slot(stage, slot),
+                None,
+                handle,
+            );
+        } else {
+            let bound = BoundBuffer {
+                buffer: handle,
+                instance,
+                ..BoundBuffer::NULL
+            };
+            self.emit_one_buffer(Opcode::SetConstantBuffers, stage as u8, slot, bound);
+        }
+    }
+
+    /// A one-slot array-form buffer bind (a buffer mapped in the list: not the hot path).
+    #[cold]
+    #[inline(never)]
+    fn emit_one_buffer(&mut self, opcode: Opcode, operand: u8, slot: u32, bound: BoundBuffer) {
+        let payload = slots_payload(slot, 1, false);
+        // One slot: it fits the encoding.
+        let _ = self.emit_with("bind", opcode, operand, None, payload, &[bound]);
     }
 
     fn try_set_constant_buffers(

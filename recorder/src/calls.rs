@@ -30,7 +30,10 @@ impl<R: Role> Recorder<R> {
     /// counts a draw in [`stats`](Self::stats).
     #[inline]
     pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
-        self.emit_draw(Opcode::Draw, DirectArgs::draw(vertex_count, start_vertex));
+        // Compact: the two numbers alone (16 bytes with the header); decoded as `DirectArgs`.
+        self.begin_call();
+        self.stats.draws += 1;
+        self.emit(Opcode::Draw, 0, None, [vertex_count, start_vertex]);
     }
 
     /// Draws `index_count` indices of the bound index buffer from `start_index`, `base_vertex`

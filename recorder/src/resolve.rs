@@ -169,6 +169,32 @@ impl<R: Role> Recorder<R> {
         Ok(split)
     }
 
+    /// The instance a shadow-less (fast) one-slot bind of `buffer` reads: the hot path's
+    /// [`resolve_buffer_into`](Self::resolve_buffer_into), one table read and the checks on the
+    /// descriptor's one word. Never a split point: only legacy semantics makes those.
+    #[inline(always)]
+    pub(crate) fn resolve_one_buffer(
+        &self,
+        call: &'static str,
+        buffer: Buffer,
+        need: BindFlags,
+        category: SplitCategory,
+    ) -> Result<InstanceId, Error> {
+        let Ok(live) = self.device.buffers.get(buffer.0, false) else {
+            return Err(self.stale(call, ObjectKind::Buffer, buffer.0));
+        };
+        let info = BufferInfo::unpack(live.words);
+        if !info.bind.contains(need) {
+            return Err(self.missing_bind_flag(call, ObjectKind::Buffer, buffer.0, need));
+        }
+        if info.usage != Usage::Dynamic {
+            return Ok(InstanceId::INITIAL);
+        }
+        debug_assert!(self.shadow.is_none() && self.semantics == Semantics::Fast);
+        self.dynamic_instance(call, ObjectKind::Buffer, buffer.0, category)
+            .map(|(instance, _)| instance)
+    }
+
     /// Whether a buffer binding reads a dynamic buffer (legacy R-ST-8 re-binds those after a
     /// write_discard map). On a deferred context a dynamic binding never reads the creation
     /// contents, so its instance says it; the immediate context's may, so it asks the table.

@@ -240,7 +240,7 @@ impl Bindings {
                 false
             }
             Command::SetVertexBuffers { start, buffers } => {
-                set_slots(&mut self.vertex_buffers, start, buffers);
+                set_slots(&mut self.vertex_buffers, start, &buffers);
                 false
             }
             Command::SetIndexBuffer(buffer) => {
@@ -263,7 +263,7 @@ impl Bindings {
                 buffers,
             } => {
                 if let Some(slots) = self.constant_buffers.get_mut(stage as usize) {
-                    set_slots(slots, start, buffers);
+                    set_slots(slots, start, &buffers);
                 }
                 false
             }

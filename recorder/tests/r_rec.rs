@@ -1560,7 +1560,7 @@ fn r_rec_9_the_outer_list_keeps_the_inner_list_alive() {
     for semantics in [Semantics::Legacy, Semantics::Fast] {
         let f = Fixture::new();
         let baseline = f.references();
-        let (inner, outer) = nested_pair(&f, semantics, 3000);
+        let (inner, outer) = nested_pair(&f, semantics, 6000);
         let inner_chunks = inner.stats().chunks as u64;
         assert!(inner_chunks > 1);
         let outer_chunks = outer.stats().chunks as u64;

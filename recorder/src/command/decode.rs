@@ -16,6 +16,54 @@ use crate::split::SplitCategory;
 
 use super::*;
 
+/// The buffers of a slot-array buffer bind, one per slot: the command's own array in the chunk,
+/// or the one buffer of a compact command ([`Opcode::SetConstantBuffer`],
+/// [`Opcode::SetVertexBuffer`]), decoded by value. Either way it reads as a slice (`Deref`), and
+/// two are equal when their slices are.
+#[derive(Clone, Copy)]
+pub enum BoundBuffers<'a> {
+    /// The buffers of a command that encodes them as an array.
+    Array(&'a [BoundBuffer]),
+    /// The one buffer of a compact command.
+    One(BoundBuffer),
+}
+
+impl std::ops::Deref for BoundBuffers<'_> {
+    type Target = [BoundBuffer];
+
+    #[inline(always)]
+    fn deref(&self) -> &[BoundBuffer] {
+        match self {
+            Self::Array(buffers) => buffers,
+            Self::One(buffer) => std::slice::from_ref(buffer),
+        }
+    }
+}
+
+impl<'a> From<&'a [BoundBuffer]> for BoundBuffers<'a> {
+    fn from(buffers: &'a [BoundBuffer]) -> Self {
+        Self::Array(buffers)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [BoundBuffer; N]> for BoundBuffers<'a> {
+    fn from(buffers: &'a [BoundBuffer; N]) -> Self {
+        Self::Array(buffers)
+    }
+}
+
+impl PartialEq for BoundBuffers<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for BoundBuffers<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
 /// A decoded command, borrowing its payload from the chunk.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Command<'a> {
@@ -35,7 +83,7 @@ pub enum Command<'a> {
         start: u32,
         /// One per slot from `start`: buffer, instance, offset and stride; [`BoundBuffer::NULL`]
         /// unbinds.
-        buffers: &'a [BoundBuffer],
+        buffers: BoundBuffers<'a>,
     },
     /// `set_index_buffer`: buffer, instance, offset and index format (in `stride_or_format`); null
     /// unbinds.
@@ -56,7 +104,7 @@ pub enum Command<'a> {
         /// The first constant-buffer slot bound.
         start: u32,
         /// One per slot from `start`; [`BoundBuffer::NULL`] unbinds.
-        buffers: &'a [BoundBuffer],
+        buffers: BoundBuffers<'a>,
     },
     /// `set_shader_resources`: slots `start..start + views.len()` of one stage.
     SetShaderResources {
@@ -502,10 +550,22 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 let p: SlotsPayload = read(payload);
                 Command::SetVertexBuffers {
                     start: p.start,
-                    buffers: slice(
+                    buffers: BoundBuffers::Array(slice(
                         tail(8),
                         within(p.count, 8, std::mem::size_of::<BoundBuffer>()),
-                    ),
+                    )),
+                }
+            }
+            Opcode::SetVertexBuffer => {
+                let p: VertexBufferPayload = read(payload);
+                Command::SetVertexBuffers {
+                    start: header.operand as u32,
+                    buffers: BoundBuffers::One(BoundBuffer {
+                        buffer: p.buffer,
+                        instance: InstanceId::INITIAL,
+                        offset: p.offset,
+                        stride_or_format: p.stride,
+                    }),
                 }
             }
             Opcode::SetIndexBuffer => Command::SetIndexBuffer(read(payload)),
@@ -519,12 +579,20 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                 Command::SetConstantBuffers {
                     stage,
                     start: p.start,
-                    buffers: slice(
+                    buffers: BoundBuffers::Array(slice(
                         tail(8),
                         within(p.count, 8, std::mem::size_of::<BoundBuffer>()),
-                    ),
+                    )),
                 }
             }
+            Opcode::SetConstantBuffer => Command::SetConstantBuffers {
+                stage: Stage::from_u8(header.operand & 7).unwrap_or(Stage::Vertex),
+                start: (header.operand >> 3) as u32,
+                buffers: BoundBuffers::One(BoundBuffer {
+                    buffer: read(payload),
+                    ..BoundBuffer::NULL
+                }),
+            },
             Opcode::SetShaderResources => {
                 let p: SlotsPayload = read(payload);
                 Command::SetShaderResources {
@@ -604,7 +672,10 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             Opcode::SetScissorRects => {
                 Command::SetScissorRects(slice(payload, tail_count(0, std::mem::size_of::<Rect>())))
             }
-            Opcode::Draw => Command::Draw(read(payload)),
+            Opcode::Draw => {
+                let [vertex_count, start_vertex]: [u32; 2] = read(payload);
+                Command::Draw(DirectArgs::draw(vertex_count, start_vertex))
+            }
             Opcode::DrawIndexed => Command::DrawIndexed(read(payload)),
             Opcode::DrawInstanced => Command::DrawInstanced(read(payload)),
             Opcode::DrawIndexedInstanced => Command::DrawIndexedInstanced(read(payload)),

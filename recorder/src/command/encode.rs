@@ -223,6 +223,21 @@ pub struct BoundResource {
     pub data_len: u32,
 }
 
+/// The payload of a compact [`Opcode::SetVertexBuffer`](super::Opcode::SetVertexBuffer): one
+/// buffer at its creation instance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct VertexBufferPayload {
+    /// The buffer; null unbinds the slot.
+    pub buffer: RawHandle,
+    /// Byte offset of the first vertex.
+    pub offset: u32,
+    /// Vertex stride.
+    pub stride: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<VertexBufferPayload>() == 16);
+
 /// A count or start slot meaning "leave what is bound" in [`RenderTargetsPayload`].
 pub const KEEP: u32 = u32::MAX;
 

@@ -151,6 +151,14 @@ pub enum Opcode {
     /// `copy_texture_region`: texels of one texture subresource into another or itself
     /// (R-BAR-7).
     CopyTextureRegion,
+    /// `set_constant_buffers` of one buffer read at its creation instance, compact (16 bytes):
+    /// the stage and the slot in the operand ([`compact_slot`]), the buffer as the payload.
+    /// Decoded as a one-slot [`Command::SetConstantBuffers`].
+    SetConstantBuffer,
+    /// `set_vertex_buffers` of one buffer read at its creation instance, compact (24 bytes): the
+    /// slot in the operand, a [`VertexBufferPayload`]. Decoded as a one-slot
+    /// [`Command::SetVertexBuffers`].
+    SetVertexBuffer,
     /// The list's index of split points and nested lists, last in its last chunk; not a command.
     ListIndex,
 }
@@ -181,4 +189,11 @@ pub struct CommandHeader {
 }
 
 pub(crate) const HEADER: usize = std::mem::size_of::<CommandHeader>();
+
+/// The operand of a compact [`Opcode::SetConstantBuffer`]: the stage in the low 3 bits, the slot
+/// (below 16, R-OBJ-5) above them.
+#[inline(always)]
+pub(crate) const fn compact_slot(stage: crate::desc::Stage, slot: u32) -> u8 {
+    stage as u8 | (slot as u8) << 3
+}
 const _: () = assert!(HEADER == 8);

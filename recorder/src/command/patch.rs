@@ -18,7 +18,7 @@
 use crate::handle::RawHandle;
 use crate::split::SplitCategory;
 
-use super::{BoundBuffer, BoundView, Command, Decoded, InstanceId};
+use super::{BoundBuffer, BoundBuffers, BoundView, Command, Decoded, InstanceId};
 
 /// A decoded split point and the instance its dynamic binding reads (see the module essay).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,31 +78,29 @@ impl<'a> SplitPoint<'a> {
     /// command as decoded).
     fn patched<R>(&self, f: impl FnOnce(&Command<'_>, Option<RawHandle>) -> R) -> R {
         let waits = |instance| instance == InstanceId::RESOLVE_AT_EXECUTION;
+        let waits_one = |buffers: &[BoundBuffer]| matches!(buffers, [b] if waits(b.instance));
         let instance = self.instance;
         let buffer = |b: &BoundBuffer| BoundBuffer { instance, ..*b };
         let view = |v: &BoundView| BoundView { instance, ..*v };
         match self.command {
-            Command::SetVertexBuffers {
-                start,
-                buffers: [b],
-            } if waits(b.instance) => f(
+            Command::SetVertexBuffers { start, buffers } if waits_one(&buffers) => f(
                 &Command::SetVertexBuffers {
                     start,
-                    buffers: &[buffer(b)],
+                    buffers: BoundBuffers::One(buffer(&buffers[0])),
                 },
-                Some(b.buffer),
+                Some(buffers[0].buffer),
             ),
             Command::SetConstantBuffers {
                 stage,
                 start,
-                buffers: [b],
-            } if waits(b.instance) => f(
+                buffers,
+            } if waits_one(&buffers) => f(
                 &Command::SetConstantBuffers {
                     stage,
                     start,
-                    buffers: &[buffer(b)],
+                    buffers: BoundBuffers::One(buffer(&buffers[0])),
                 },
-                Some(b.buffer),
+                Some(buffers[0].buffer),
             ),
             Command::SetIndexBuffer(b) if waits(b.instance) => {
                 f(&Command::SetIndexBuffer(buffer(&b)), Some(b.buffer))
@@ -141,7 +139,7 @@ impl Command<'_> {
         match *self {
             Command::SetVertexBuffers { start, buffers: b } => apply(&Command::SetVertexBuffers {
                 start,
-                buffers: &buffers(b),
+                buffers: BoundBuffers::Array(&buffers(&b)),
             }),
             Command::SetConstantBuffers {
                 stage,
@@ -150,7 +148,7 @@ impl Command<'_> {
             } => apply(&Command::SetConstantBuffers {
                 stage,
                 start,
-                buffers: &buffers(b),
+                buffers: BoundBuffers::Array(&buffers(&b)),
             }),
             Command::SetIndexBuffer(b) => apply(&Command::SetIndexBuffer(buffer(&b))),
             Command::SetShaderResources {
@@ -240,15 +238,16 @@ mod tests {
                 Command::SetConstantBuffers {
                     stage: Stage::Pixel,
                     start: 3,
-                    buffers: [b],
-                } => (b.buffer, b.instance),
+                    buffers,
+                } if buffers.len() == 1 => (buffers[0].buffer, buffers[0].instance),
                 other => panic!("{other:?}"),
             });
         assert_eq!(patched, (dynamic.raw(), current));
         // Decoded as recorded, the binding still waits.
         assert!(matches!(
             *split.command(),
-            Command::SetConstantBuffers { buffers: [b], .. } if b.instance == InstanceId::RESOLVE_AT_EXECUTION
+            Command::SetConstantBuffers { buffers, .. }
+                if matches!(*buffers, [b] if b.instance == InstanceId::RESOLVE_AT_EXECUTION)
         ));
         // A command that is not a split point is none.
         let draw = list.commands().last().unwrap();

@@ -612,7 +612,7 @@ impl Reference {
                                 let command = Command::SetConstantBuffers {
                                     stage,
                                     start: slot,
-                                    buffers: &buffers,
+                                    buffers: (&buffers).into(),
                                 };
                                 gpu.execute(&command, Semantics::Fast);
                             }
@@ -644,7 +644,7 @@ impl Reference {
                                 let buffers = [bound];
                                 let command = Command::SetVertexBuffers {
                                     start: slot,
-                                    buffers: &buffers,
+                                    buffers: (&buffers).into(),
                                 };
                                 gpu.execute(&command, Semantics::Fast);
                             }

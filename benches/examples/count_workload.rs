@@ -1,0 +1,105 @@
+//! Records the issue-12 workload (`benches::workload`) a given number of times, for instruction
+//! counts that do not depend on the machine's noise: run it under cachegrind for N = 1 and
+//! N = 11 and divide the difference by 10 iterations and by 10,000 draws.
+//!
+//! ```sh
+//! cargo build --release -p benches --example count_workload
+//! for n in 1 11; do
+//!     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+//!         target/release/examples/count_workload fast $n 2>&1 | grep 'I *refs'
+//! done
+//! ```
+//!
+//! Arguments: the path (`fast` / `legacy`: a deferred context's list recorded, finished,
+//! executed with the GPU model detached and dropped; `bundle`: 100 bundles of 100 draws recorded
+//! and dropped; `immediate-fast` / `immediate-legacy`: the calls made on the immediate context,
+//! GPU model detached; `consume`: a recorded fast list executed with the GPU model inline) and
+//! the iterations after the first (which warms the chunk pool).
+
+use benches::workload::Workload;
+use bundles::{BundleDesc, BundleRecorder};
+use executor::{GpuTiming, ImmediateContext};
+use recorder::*;
+
+const DRAWS: u32 = 10_000;
+const USAGE: &str =
+    "usage: count_workload fast|legacy|bundle|immediate-fast|immediate-legacy|consume ITERATIONS";
+
+fn usage() -> ! {
+    eprintln!("{USAGE}");
+    std::process::exit(2);
+}
+
+fn main() -> Result<(), Error> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [path, iterations] = args.as_slice() else {
+        usage()
+    };
+    let Ok(iterations) = iterations.parse::<u32>() else {
+        usage()
+    };
+    let immediate_semantics = match path.as_str() {
+        "immediate-legacy" => Semantics::Legacy,
+        _ => Semantics::Fast,
+    };
+    let device = Device::new(DeviceDesc {
+        immediate_semantics,
+        ..DeviceDesc::default()
+    });
+    let workload = Workload::new(&device)?;
+    let mut immediate = ImmediateContext::new(&device)?;
+    if path != "consume" {
+        immediate.set_gpu_timing(GpuTiming::Detached);
+    }
+    let list_of = |semantics| {
+        device.create_deferred_context(&DeferredContextDesc {
+            name: "count",
+            semantics,
+            ..Default::default()
+        })
+    };
+    let mut context = match path.as_str() {
+        "legacy" => list_of(Semantics::Legacy)?,
+        _ => list_of(Semantics::Fast)?,
+    };
+    let formats = [Format::R8G8B8A8Unorm];
+    let mut bundles = BundleRecorder::new(&device, &BundleDesc::new("count", &formats))?;
+    let recorded = {
+        workload.record(&mut context, 0..DRAWS);
+        context
+            .finish_command_list(RestoreState::ClearState)
+            .map_err(|e| e.error)?
+    };
+    for _ in 0..=iterations {
+        match path.as_str() {
+            "fast" | "legacy" => {
+                workload.record(&mut context, 0..DRAWS);
+                let list = context
+                    .finish_command_list(RestoreState::ClearState)
+                    .map_err(|e| e.error)?;
+                immediate.execute_command_list(&list, RestoreState::ClearState)?;
+                immediate.flush()?;
+            }
+            "bundle" => {
+                let made: Vec<_> = (0..DRAWS / 100)
+                    .map(|k| {
+                        workload.record_bundle(&mut bundles, k * 100..k * 100 + 100);
+                        bundles.finish().map_err(|e| e.error)
+                    })
+                    .collect::<Result<_, _>>()?;
+                drop(made);
+            }
+            "immediate-fast" | "immediate-legacy" => {
+                workload.record(&mut immediate, 0..DRAWS);
+                immediate.flush()?;
+            }
+            "consume" => {
+                immediate.execute_command_list(&recorded, RestoreState::ClearState)?;
+                immediate.flush()?;
+                immediate.take_records();
+            }
+            _ => usage(),
+        }
+    }
+    Ok(())
+}
