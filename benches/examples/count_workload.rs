@@ -13,7 +13,8 @@
 //! Arguments: the path (`fast` / `legacy`: a deferred context's list recorded, finished,
 //! executed with the GPU model detached and dropped; `bundle`: 100 bundles of 100 draws recorded
 //! and dropped; `immediate-fast` / `immediate-legacy`: the calls made on the immediate context,
-//! GPU model detached; `consume`: a recorded fast list executed with the GPU model inline) and
+//! GPU model detached; `consume`: a recorded fast list executed with the GPU model inline;
+//! `probe`: the append probe, one 32-byte append per command) and
 //! the iterations after the first (which warms the chunk pool).
 
 use benches::workload::Workload;
@@ -23,7 +24,7 @@ use recorder::*;
 
 const DRAWS: u32 = 10_000;
 const USAGE: &str =
-    "usage: count_workload fast|legacy|bundle|immediate-fast|immediate-legacy|consume ITERATIONS";
+    "usage: count_workload fast|legacy|bundle|immediate-fast|immediate-legacy|consume|probe ITERATIONS";
 
 fn usage() -> ! {
     eprintln!("{USAGE}");
@@ -62,6 +63,7 @@ fn main() -> Result<(), Error> {
         "legacy" => list_of(Semantics::Legacy)?,
         _ => list_of(Semantics::Fast)?,
     };
+    let mut probe = benches::workload::AppendProbe::default();
     let formats = [Format::R8G8B8A8Unorm];
     let mut bundles = BundleRecorder::new(&device, &BundleDesc::new("count", &formats))?;
     let recorded = {
@@ -92,6 +94,9 @@ fn main() -> Result<(), Error> {
             "immediate-fast" | "immediate-legacy" => {
                 workload.record(&mut immediate, 0..DRAWS);
                 immediate.flush()?;
+            }
+            "probe" => {
+                probe.record(&workload, 0..DRAWS);
             }
             "consume" => {
                 immediate.execute_command_list(&recorded, RestoreState::ClearState)?;

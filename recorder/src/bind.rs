@@ -83,47 +83,85 @@ impl<R: Role> Recorder<R> {
     #[inline]
     pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         self.begin_call();
-        if let ([buffer], None) = (buffers, &self.shadow) {
+        if let ([vertex], None) = (buffers, &self.shadow) {
             if start < VERTEX_BUFFER_SLOTS {
-                return self.bind_one_vertex_buffer(start, *buffer);
+                return self.bind_one_vertex_buffer(start, *vertex);
             }
         }
+        self.set_vertex_buffers_general(start, buffers);
+    }
+
+    /// Every vertex-buffer bind but the hot path's (several slots, a legacy shadow).
+    #[inline(never)]
+    fn set_vertex_buffers_general(&mut self, start: u32, buffers: &[VertexBuffer]) {
         if let Err(error) = self.try_set_vertex_buffers(start, buffers) {
             self.fail(error);
         }
     }
 
-    /// The hot path of [`set_vertex_buffers`](Self::set_vertex_buffers), as
-    /// `bind_one_constant_buffer` is of constant buffers: the compact 24-byte
-    /// [`Opcode::SetVertexBuffer`] for a buffer read at its creation instance.
+    /// The hot path of [`set_vertex_buffers`](Self::set_vertex_buffers): one slot, no shadow
+    /// (fast semantics), a buffer read at its creation instance: the compact 24-byte
+    /// [`Opcode::SetVertexBuffer`]. Anything else (a dynamic buffer, a refusal) goes out of
+    /// line to [`bind_one_buffer_slow`](Self::bind_one_buffer_slow).
     #[inline(always)]
     fn bind_one_vertex_buffer(&mut self, slot: u32, vertex: VertexBuffer) {
-        const CALL: &str = "set_vertex_buffers";
-        let category = SplitCategory::DynamicVertexBuffer;
-        let (handle, instance) = match vertex.buffer {
-            None => (RawHandle::NULL, InstanceId::INITIAL),
-            Some(buffer) => {
-                match self.resolve_one_buffer(CALL, buffer, BindFlags::VERTEX, category) {
-                    Ok(instance) => (buffer.0, instance),
-                    Err(error) => return self.fail(error),
-                }
-            }
+        let handle = match vertex.buffer {
+            None => RawHandle::NULL,
+            Some(buffer) if self.is_static_buffer(buffer, BindFlags::VERTEX) => buffer.0,
+            Some(_) => return self.bind_one_buffer_slow(BufferSlot::Vertex(slot, vertex)),
         };
-        if instance == InstanceId::INITIAL {
-            let payload = VertexBufferPayload {
-                buffer: handle,
-                offset: vertex.offset,
-                stride: vertex.stride,
-            };
-            self.emit(Opcode::SetVertexBuffer, slot as u8, None, payload);
-        } else {
-            let bound = BoundBuffer {
-                buffer: handle,
-                instance,
-                offset: vertex.offset,
-                stride_or_format: vertex.stride,
-            };
-            self.emit_one_buffer(Opcode::SetVertexBuffers, 0, slot, bound);
+        let payload = VertexBufferPayload {
+            buffer: handle,
+            offset: vertex.offset,
+            stride: vertex.stride,
+        };
+        self.emit(Opcode::SetVertexBuffer, slot as u8, None, payload);
+    }
+
+    /// A one-slot bind off the hot path, on a shadow-less context: a dynamic buffer (read at
+    /// the instance the list mapped, in the one-slot array form) or a refusal.
+    #[inline(never)]
+    fn bind_one_buffer_slow(&mut self, slot: BufferSlot) {
+        let (call, opcode, operand, start, buffer, offset, stride, need, category) = match slot {
+            BufferSlot::Constant(stage, start, buffer) => (
+                "set_constant_buffers",
+                Opcode::SetConstantBuffers,
+                stage as u8,
+                start,
+                buffer,
+                0,
+                0,
+                BindFlags::CONSTANT,
+                SplitCategory::DynamicConstantBuffer,
+            ),
+            BufferSlot::Vertex(start, vertex) => (
+                "set_vertex_buffers",
+                Opcode::SetVertexBuffers,
+                0,
+                start,
+                vertex.buffer,
+                vertex.offset,
+                vertex.stride,
+                BindFlags::VERTEX,
+                SplitCategory::DynamicVertexBuffer,
+            ),
+        };
+        let Some(buffer) = buffer else {
+            return;
+        };
+        match self.resolve_one_buffer(call, buffer, need, category) {
+            Ok(instance) => {
+                let bound = BoundBuffer {
+                    buffer: buffer.0,
+                    instance,
+                    offset,
+                    stride_or_format: stride,
+                };
+                let payload = slots_payload(start, 1, false);
+                // One slot: it fits the encoding.
+                let _ = self.emit_with(call, opcode, operand, None, payload, &[bound]);
+            }
+            Err(error) => self.fail(error),
         }
     }
 
@@ -349,52 +387,38 @@ impl<R: Role> Recorder<R> {
                 return self.bind_one_constant_buffer(stage, start, *buffer);
             }
         }
+        self.set_constant_buffers_general(stage, start, buffers);
+    }
+
+    /// Every constant-buffer bind but the hot path's (several slots, a legacy shadow).
+    #[inline(never)]
+    fn set_constant_buffers_general(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        buffers: &[Option<Buffer>],
+    ) {
         if let Err(error) = self.try_set_constant_buffers(stage, start, buffers) {
             self.fail(error);
         }
     }
 
-    /// The hot path of [`set_constant_buffers`](Self::set_constant_buffers): one slot, no
-    /// shadow (fast semantics). A buffer read at its creation instance is the compact
-    /// 16-byte [`Opcode::SetConstantBuffer`]; one the list mapped write_discard, the one-slot
-    /// array form with its instance. Refusals go out of line, as the general path's do.
+    /// The hot path of [`set_constant_buffers`](Self::set_constant_buffers), as
+    /// `bind_one_vertex_buffer` is of vertex buffers: the compact 16-byte
+    /// [`Opcode::SetConstantBuffer`].
     #[inline(always)]
     fn bind_one_constant_buffer(&mut self, stage: Stage, slot: u32, buffer: Option<Buffer>) {
-        const CALL: &str = "set_constant_buffers";
-        let category = SplitCategory::DynamicConstantBuffer;
-        let (handle, instance) = match buffer {
-            None => (RawHandle::NULL, InstanceId::INITIAL),
-            Some(buffer) => {
-                match self.resolve_one_buffer(CALL, buffer, BindFlags::CONSTANT, category) {
-                    Ok(instance) => (buffer.0, instance),
-                    Err(error) => return self.fail(error),
-                }
-            }
+        let handle = match buffer {
+            None => RawHandle::NULL,
+            Some(b) if self.is_static_buffer(b, BindFlags::CONSTANT) => b.0,
+            Some(_) => return self.bind_one_buffer_slow(BufferSlot::Constant(stage, slot, buffer)),
         };
-        if instance == InstanceId::INITIAL {
-            self.emit(
-                Opcode::SetConstantBuffer,
-                compact_slot(stage, slot),
-                None,
-                handle,
-            );
-        } else {
-            let bound = BoundBuffer {
-                buffer: handle,
-                instance,
-                ..BoundBuffer::NULL
-            };
-            self.emit_one_buffer(Opcode::SetConstantBuffers, stage as u8, slot, bound);
-        }
-    }
-
-    /// A one-slot array-form buffer bind (a buffer mapped in the list: not the hot path).
-    #[cold]
-    #[inline(never)]
-    fn emit_one_buffer(&mut self, opcode: Opcode, operand: u8, slot: u32, bound: BoundBuffer) {
-        let payload = slots_payload(slot, 1, false);
-        // One slot: it fits the encoding.
-        let _ = self.emit_with("bind", opcode, operand, None, payload, &[bound]);
+        self.emit(
+            Opcode::SetConstantBuffer,
+            compact_slot(stage, slot),
+            None,
+            handle,
+        );
     }
 
     fn try_set_constant_buffers(
@@ -1020,4 +1044,13 @@ impl<R: Role> Recorder<R> {
         self.reset_shadow();
         self.emit(Opcode::ClearState, 0, None, Empty);
     }
+}
+
+/// The one slot a shadow-less bind names, for its out-of-line path.
+#[derive(Clone, Copy)]
+enum BufferSlot {
+    /// A constant buffer: the stage, the slot and the buffer.
+    Constant(Stage, u32, Option<Buffer>),
+    /// A vertex buffer: the slot and the binding.
+    Vertex(u32, VertexBuffer),
 }

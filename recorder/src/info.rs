@@ -43,6 +43,13 @@ impl BufferInfo {
             | (self.bind.bits() as u64) << 40
             | (self.uav_flag as u64) << 48]
     }
+    /// Whether the packed descriptor `w` has every bind flag of `need` and a usage other than
+    /// dynamic, read from the word as it is (the hot path of a one-slot bind).
+    #[inline(always)]
+    pub(crate) fn is_static_with(w: [u64; BUFFER_WORDS], need: BindFlags) -> bool {
+        let bind = (w[0] >> 40) as u8;
+        bind & need.bits() == need.bits() && (w[0] >> 32) as u8 != Usage::Dynamic as u8
+    }
     pub(crate) fn unpack(w: [u64; BUFFER_WORDS]) -> Self {
         Self {
             size: w[0] as u32,

@@ -169,6 +169,17 @@ impl<R: Role> Recorder<R> {
         Ok(split)
     }
 
+    /// Whether `buffer` is live, has the bind flag `need` and is not dynamic: the one test the
+    /// hot path of a one-slot bind makes (one table read, the checks on the descriptor's one
+    /// word). `false` sends the bind out of line, where the reason is found and reported.
+    #[inline(always)]
+    pub(crate) fn is_static_buffer(&self, buffer: Buffer, need: BindFlags) -> bool {
+        match self.device.buffers.live_words(buffer.0) {
+            Some(words) => BufferInfo::is_static_with(words, need),
+            None => false,
+        }
+    }
+
     /// The instance a shadow-less (fast) one-slot bind of `buffer` reads: the hot path's
     /// [`resolve_buffer_into`](Self::resolve_buffer_into), one table read and the checks on the
     /// descriptor's one word. Never a split point: only legacy semantics makes those.

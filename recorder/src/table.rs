@@ -213,6 +213,23 @@ impl<const W: usize> ObjectTable<W> {
         Ok(Live { words, entry: slot })
     }
 
+    /// The descriptor words of the object `handle` names, if it is alive and not released: the
+    /// hot path's [`get`](Self::get), the same sequence-lock read with each check one masked
+    /// compare of the state word (generation, `FREE` and `RELEASED` together).
+    #[inline(always)]
+    pub fn live_words(&self, handle: RawHandle) -> Option<[u64; W]> {
+        let slot = self.entry(handle.index)?;
+        let expected = (handle.generation as u64) << 32;
+        if slot.state.load(Ordering::Acquire) & !REFS_MASK != expected {
+            return None;
+        }
+        let words = std::array::from_fn(|i| slot.words[i].load(Ordering::Acquire));
+        if slot.state.load(Ordering::Acquire) & !REFS_MASK != expected {
+            return None;
+        }
+        Some(words)
+    }
+
     /// Takes `count` internal references on the object (R-OBJ-4): one atomic add, which never
     /// retries, however many threads bind the object at once. The generation is checked on the
     /// value the add returned; a stale or refused add is undone at once. Such a transient add can
