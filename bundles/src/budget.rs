@@ -127,6 +127,14 @@ fn bits(start: u32, count: u32) -> u128 {
     ones << start
 }
 
+/// [`bits`] for a kind of at most 32 slots, the range checked against them (`start + count <=
+/// 32`): cheaper than the 128-bit shifts.
+#[inline]
+fn narrow_bits(start: u32, count: u32) -> u32 {
+    debug_assert!(start + count <= 32);
+    (((1u64 << count) - 1) << start) as u32
+}
+
 impl Overrides {
     /// What binding slots `start..start + count` of `kind` at `stage` would add: the slots not
     /// overridden yet, and the footprint after. `None` when the range falls outside the kind's
@@ -138,14 +146,14 @@ impl Overrides {
             return None;
         }
         let s = stage as usize;
-        let current = match kind {
-            SlotKind::ConstantBuffer => self.constant_buffers[s] as u128,
-            SlotKind::ShaderResource => self.shader_resources[s],
-            SlotKind::Sampler => self.samplers[s] as u128,
-            SlotKind::VertexBuffer => self.vertex_buffers as u128,
-            SlotKind::IndexBuffer => self.index_buffer as u128,
+        let narrow = |current: u32| (narrow_bits(start, count) & !current) as u128;
+        let added = match kind {
+            SlotKind::ConstantBuffer => narrow(self.constant_buffers[s] as u32),
+            SlotKind::ShaderResource => bits(start, count) & !self.shader_resources[s],
+            SlotKind::Sampler => narrow(self.samplers[s] as u32),
+            SlotKind::VertexBuffer => narrow(self.vertex_buffers),
+            SlotKind::IndexBuffer => narrow(self.index_buffer as u32),
         };
-        let added = bits(start, count) & !current;
         let footprint = if added == 0 {
             self.footprint
         } else {

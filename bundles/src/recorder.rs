@@ -76,6 +76,12 @@ impl Mandatory {
         self.0 |= Self::INPUT_LAYOUT;
     }
 
+    /// Whether all of `need` is set: the check every draw makes, a mask test.
+    #[inline]
+    fn has(self, need: u8) -> bool {
+        self.0 & need == need
+    }
+
     /// What is missing of `need`, named for the message; `None` when all is set.
     fn missing(self, need: u8) -> Option<String> {
         let absent = need & !self.0;
@@ -366,6 +372,8 @@ impl BundleRecorder {
     }
 
     /// R-B-3 before a draw (`need` = graphics) or a dispatch (compute).
+    #[cold]
+    #[inline(never)]
     fn mandatory(&self, call: &'static str, need: u8) -> Result<(), Error> {
         match self.mandatory.missing(need) {
             None => Ok(()),
@@ -389,6 +397,9 @@ impl BundleRecorder {
         need: u8,
         forward: impl FnOnce(&mut Recorder<BundleRole>),
     ) {
+        if self.mandatory.has(need) {
+            return forward(&mut self.context);
+        }
         match self.mandatory(call, need) {
             Ok(()) => forward(&mut self.context),
             Err(error) => self.context.refuse(error),
@@ -435,6 +446,7 @@ impl BundleRecorder {
     /// the bundle's (R-B-4). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
     /// `budget_exceeded` when the new slots would take the footprint past the budget (R-B-5), and
     /// then as a deferred context refuses it.
+    #[inline]
     pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         const CALL: &str = "set_vertex_buffers";
         self.bind(
@@ -451,6 +463,7 @@ impl BundleRecorder {
     /// Binds the index buffer, an override of the bundle's (R-B-4). Refused with `not_encapsulable`
     /// for a dynamic buffer (R-B-6), with `budget_exceeded` past the budget (R-B-5), and then as a
     /// deferred context refuses it.
+    #[inline]
     pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
         const CALL: &str = "set_index_buffer";
         self.bind(
@@ -467,6 +480,7 @@ impl BundleRecorder {
     /// Binds `stage`'s constant buffers from slot `start`, each slot an override (R-B-4; a null
     /// slot is one too). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
     /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
+    #[inline]
     pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
         const CALL: &str = "set_constant_buffers";
         self.bind(
@@ -511,6 +525,7 @@ impl BundleRecorder {
 
     /// Binds `stage`'s samplers from slot `start`, each slot an override (R-B-4). Refused with
     /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
+    #[inline]
     pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
         self.bind(
             "set_samplers",
@@ -619,6 +634,7 @@ impl BundleRecorder {
 
     /// Draws, as on a deferred context. Refused with `missing_mandatory_state` until the input
     /// layout and the five graphics stages' shaders are set on this bundle (null counts, R-B-3).
+    #[inline]
     pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         self.draw_call("draw", Mandatory::GRAPHICS, |c| {
             c.draw(vertex_count, start_vertex)
@@ -626,6 +642,7 @@ impl BundleRecorder {
     }
 
     /// Draws indexed; refused as [`draw`](Self::draw) until the mandatory state is set (R-B-3).
+    #[inline]
     pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         self.draw_call("draw_indexed", Mandatory::GRAPHICS, |c| {
             c.draw_indexed(index_count, start_index, base_vertex)
