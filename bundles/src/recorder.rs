@@ -11,6 +11,12 @@
 //! 3. mandatory state before the first draw or dispatch (R-B-3, `missing_mandatory_state`);
 //! 4. the constant-engine budget (R-B-5, `budget_exceeded`);
 //! 5. the recorder's own checks (released objects, slot ranges, bind flags...).
+//!
+//! The answer is that order's, but not every check is made in it: a buffer bind is checked for
+//! R-B-6 only once the budget or the recorder has refused it (the recorder refuses every dynamic
+//! buffer in the bundle role, so an accepted bind never needs the check; a refused one gets
+//! `not_encapsulable` in place of the recorder's error). An accepted bind costs the budget's mask
+//! test and the recorder's own work, with no lookup of its own.
 
 use std::sync::Arc;
 
