@@ -203,48 +203,82 @@ struct FrameReport {
 type Recording<'a> = &'a (dyn Fn(&mut DeferredContext, Range<u32>) + Sync);
 
 /// A progress line on stderr for a phase that may run long: silent for its first
-/// [`QUIET`](Self::QUIET), then at most one line every [`EVERY`](Self::EVERY), such as
-/// `recording fast semantics: 1,200,000 / 2,000,000 draws (3.1 s)`. Shared by the workers of the
-/// phase; [`advance`](Self::advance) is called once per job of work, outside the timed calls.
+/// [`QUIET`](Self::QUIET) of work, then at most one line every [`EVERY`](Self::EVERY), such as
+/// `recording fast semantics: 1,200,000 / 2,000,000 draws (3.1 s)`. The time is the phase's own:
+/// a phase that alternates with another (recording and executing, frame after frame) runs between
+/// [`resume`](Self::resume) and [`pause`](Self::pause). Shared by the workers of the phase;
+/// [`advance`](Self::advance) is called once per job of work, outside the timed calls.
 struct PhaseProgress {
     phase: String,
     unit: &'static str,
     total: u64,
     done: AtomicU64,
-    start: Instant,
-    /// When the last line was printed, in milliseconds since `start`; 0 before the first.
-    last_line_ms: AtomicU64,
+    base: Instant,
+    /// Nanoseconds spent in the phase before its current stretch.
+    spent_ns: AtomicU64,
+    /// When the current stretch began, in nanoseconds since `base`; `PAUSED` between stretches.
+    stretch_ns: AtomicU64,
+    /// When the last line was printed, in nanoseconds since `base`; 0 before the first.
+    last_line_ns: AtomicU64,
 }
 
 impl PhaseProgress {
     const QUIET: Duration = Duration::from_secs(2);
     const EVERY: Duration = Duration::from_secs(1);
+    const PAUSED: u64 = u64::MAX;
 
+    /// A phase not started yet (see [`resume`](Self::resume)).
     fn new(phase: impl Into<String>, unit: &'static str, total: u64) -> Self {
         Self {
             phase: phase.into(),
             unit,
             total,
             done: AtomicU64::new(0),
-            start: Instant::now(),
-            last_line_ms: AtomicU64::new(0),
+            base: Instant::now(),
+            spent_ns: AtomicU64::new(0),
+            stretch_ns: AtomicU64::new(Self::PAUSED),
+            last_line_ns: AtomicU64::new(0),
+        }
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.base.elapsed().as_nanos() as u64
+    }
+
+    /// The phase runs again (or for the first time).
+    fn resume(&self) {
+        self.stretch_ns.store(self.now_ns(), Ordering::Relaxed);
+    }
+
+    /// The phase stops running until the next [`resume`](Self::resume).
+    fn pause(&self) {
+        let began = self.stretch_ns.swap(Self::PAUSED, Ordering::Relaxed);
+        if began != Self::PAUSED {
+            let stretch = self.now_ns().saturating_sub(began);
+            self.spent_ns.fetch_add(stretch, Ordering::Relaxed);
         }
     }
 
     /// `units` more are done; prints the line when it is due (one thread prints it).
     fn advance(&self, units: u64) {
         let done = self.done.fetch_add(units, Ordering::Relaxed) + units;
-        let elapsed = self.start.elapsed();
-        if elapsed < Self::QUIET {
+        let now = self.now_ns();
+        let began = self.stretch_ns.load(Ordering::Relaxed);
+        let running = if began == Self::PAUSED {
+            0
+        } else {
+            now.saturating_sub(began)
+        };
+        let spent = self.spent_ns.load(Ordering::Relaxed) + running;
+        if spent < Self::QUIET.as_nanos() as u64 {
             return;
         }
-        let now = elapsed.as_millis() as u64;
-        let last = self.last_line_ms.load(Ordering::Relaxed);
-        if last != 0 && now < last + Self::EVERY.as_millis() as u64 {
+        let last = self.last_line_ns.load(Ordering::Relaxed);
+        if last != 0 && now < last + Self::EVERY.as_nanos() as u64 {
             return;
         }
         let claimed =
-            self.last_line_ms
+            self.last_line_ns
                 .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed);
         if claimed.is_ok() {
             eprintln!(
@@ -253,7 +287,7 @@ impl PhaseProgress {
                 grouped(done),
                 grouped(self.total),
                 self.unit,
-                elapsed.as_secs_f64()
+                spent as f64 / 1e9
             );
         }
     }
@@ -289,6 +323,7 @@ fn record_frame(
     progress: &FrameProgress,
 ) -> Result<FrameReport, Error> {
     let start = Instant::now();
+    progress.recording.resume();
     let finished: Vec<Result<(CommandList, Duration), RecordError>> = thread::scope(|s| {
         let workers: Vec<_> = contexts
             .iter_mut()
@@ -311,17 +346,20 @@ fn record_frame(
             .collect()
     });
     let wall = start.elapsed();
+    progress.recording.pause();
     let finished: Vec<(CommandList, Duration)> = finished
         .into_iter()
         .collect::<Result<_, RecordError>>()
         .map_err(|e| e.error)?;
     let begin = Instant::now();
+    progress.executing.resume();
     for ((list, _), range) in finished.iter().zip(ranges) {
         immediate.execute_command_list(list, RestoreState::ClearState)?;
         progress.executing.advance(range.len() as u64);
     }
     immediate.flush()?;
     let execute = begin.elapsed();
+    progress.executing.pause();
     immediate.take_records(); // the demo keeps counters, not the records themselves
     if let Some(error) = immediate.take_execution_errors().into_iter().next() {
         return Err(error);
@@ -623,6 +661,7 @@ fn run_bundles(
     let ranges = split_range(objects(scene), options.threads);
     let progress = PhaseProgress::new("recording bundles", "bundles", objects(scene) as u64);
     let progress = &progress;
+    progress.resume();
     let begin = Instant::now();
     let recorded: Vec<Result<Vec<DrawBundle>, RecordError>> = thread::scope(|s| {
         let workers: Vec<_> = ranges
