@@ -74,8 +74,12 @@ impl SlotKind {
 
 const STAGES: usize = Stage::ALL.len();
 
-/// The set of overridden (stage, kind, slot) of a bundle so far. Vertex buffers and the index
-/// buffer belong to the input assembler: their stage is ignored.
+/// The set of overridden (stage, kind, slot) of a bundle so far, and its footprint. Vertex
+/// buffers and the index buffer belong to the input assembler: their stage is ignored.
+///
+/// The footprint is kept as slots are added, not recounted: a bind costs the bytes of the slots
+/// it makes overridden for the first time ([`grow`](Self::grow) finds them with one mask
+/// operation), nothing when they already were.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Overrides {
     constant_buffers: [u16; STAGES],
@@ -83,6 +87,28 @@ pub struct Overrides {
     samplers: [u16; STAGES],
     vertex_buffers: u32,
     index_buffer: bool,
+    /// The footprint of the slots above, in bytes (R-B-5).
+    footprint: u32,
+}
+
+/// What a bind would add to a bundle's [`Overrides`]: the slots it overrides for the first time
+/// and the footprint after it. Made by [`Overrides::grow`], applied by [`Overrides::apply`] once
+/// the bind is accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Growth {
+    kind: SlotKind,
+    stage: usize,
+    /// The slots not overridden before (a mask of the kind's slots).
+    added: u128,
+    footprint: u32,
+}
+
+impl Growth {
+    /// The footprint of the overrides with this growth applied, in bytes (R-B-5).
+    #[inline]
+    pub fn footprint(&self) -> u32 {
+        self.footprint
+    }
 }
 
 const _: () = assert!(CONSTANT_BUFFER_SLOTS <= 16 && SAMPLER_SLOTS <= 16);
@@ -101,23 +127,68 @@ fn bits(start: u32, count: u32) -> u128 {
     ones << start
 }
 
+/// [`bits`] for a kind of at most 32 slots, the range checked against them (`start + count <=
+/// 32`): cheaper than the 128-bit shifts.
+#[inline]
+fn narrow_bits(start: u32, count: u32) -> u32 {
+    debug_assert!(start + count <= 32);
+    (((1u64 << count) - 1) << start) as u32
+}
+
 impl Overrides {
-    /// The overrides with slots `start..start + count` of `kind` at `stage` added. `None` when
-    /// the range falls outside the kind's slots (the recorder refuses such a call itself).
-    pub fn with(&self, kind: SlotKind, stage: Stage, start: u32, count: u32) -> Option<Self> {
+    /// What binding slots `start..start + count` of `kind` at `stage` would add: the slots not
+    /// overridden yet, and the footprint after. `None` when the range falls outside the kind's
+    /// slots (the recorder refuses such a call itself). O(1): one mask, and a count of the new
+    /// slots only when there are any.
+    #[inline]
+    pub fn grow(&self, kind: SlotKind, stage: Stage, start: u32, count: u32) -> Option<Growth> {
         if start.checked_add(count)? > kind.slots() {
             return None;
         }
-        let mask = bits(start, count);
         let s = stage as usize;
-        let mut next = *self;
-        match kind {
-            SlotKind::ConstantBuffer => next.constant_buffers[s] |= mask as u16,
-            SlotKind::ShaderResource => next.shader_resources[s] |= mask,
-            SlotKind::Sampler => next.samplers[s] |= mask as u16,
-            SlotKind::VertexBuffer => next.vertex_buffers |= mask as u32,
-            SlotKind::IndexBuffer => next.index_buffer |= count > 0,
+        let narrow = |current: u32| (narrow_bits(start, count) & !current) as u128;
+        let added = match kind {
+            SlotKind::ConstantBuffer => narrow(self.constant_buffers[s] as u32),
+            SlotKind::ShaderResource => bits(start, count) & !self.shader_resources[s],
+            SlotKind::Sampler => narrow(self.samplers[s] as u32),
+            SlotKind::VertexBuffer => narrow(self.vertex_buffers),
+            SlotKind::IndexBuffer => narrow(self.index_buffer as u32),
+        };
+        let footprint = if added == 0 {
+            self.footprint
+        } else {
+            self.footprint + added.count_ones() * kind.footprint()
+        };
+        Some(Growth {
+            kind,
+            stage: s,
+            added,
+            footprint,
+        })
+    }
+
+    /// Adds the slots of `growth`, which [`grow`](Self::grow) made from these overrides as they
+    /// are now.
+    #[inline]
+    pub fn apply(&mut self, growth: Growth) {
+        let (s, added) = (growth.stage, growth.added);
+        match growth.kind {
+            SlotKind::ConstantBuffer => self.constant_buffers[s] |= added as u16,
+            SlotKind::ShaderResource => self.shader_resources[s] |= added,
+            SlotKind::Sampler => self.samplers[s] |= added as u16,
+            SlotKind::VertexBuffer => self.vertex_buffers |= added as u32,
+            SlotKind::IndexBuffer => self.index_buffer |= added != 0,
         }
+        self.footprint = growth.footprint;
+        debug_assert_eq!(self.footprint, self.recount(), "footprint kept out of step");
+    }
+
+    /// The overrides with slots `start..start + count` of `kind` at `stage` added. `None` when
+    /// the range falls outside the kind's slots (the recorder refuses such a call itself).
+    pub fn with(&self, kind: SlotKind, stage: Stage, start: u32, count: u32) -> Option<Self> {
+        let growth = self.grow(kind, stage, start, count)?;
+        let mut next = *self;
+        next.apply(growth);
         Some(next)
     }
 
@@ -147,8 +218,14 @@ impl Overrides {
         }
     }
 
-    /// The constant-engine footprint of these overrides, in bytes (R-B-5).
+    /// The constant-engine footprint of these overrides, in bytes (R-B-5), as kept.
+    #[inline]
     pub fn footprint(&self) -> u32 {
+        self.footprint
+    }
+
+    /// The footprint counted from the slots: what [`footprint`](Self::footprint) keeps.
+    fn recount(&self) -> u32 {
         [
             SlotKind::ConstantBuffer,
             SlotKind::ShaderResource,
@@ -181,6 +258,41 @@ mod tests {
             .with(SlotKind::ShaderResource, Stage::Pixel, 0, 10)
             .expect("in range");
         assert_eq!(overrides.footprint(), 640);
+    }
+
+    /// The kept footprint is the recounted one after any sequence of binds, and a bind that
+    /// adds nothing costs nothing.
+    #[test]
+    fn the_kept_footprint_is_the_counted_one() {
+        let kinds = [
+            SlotKind::ConstantBuffer,
+            SlotKind::ShaderResource,
+            SlotKind::Sampler,
+            SlotKind::VertexBuffer,
+            SlotKind::IndexBuffer,
+        ];
+        let mut overrides = Overrides::default();
+        let mut seed = 0x5eed_u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let kind = kinds[(seed >> 33) as usize % kinds.len()];
+            let stage = Stage::ALL[(seed >> 40) as usize % Stage::ALL.len()];
+            let start = (seed >> 45) as u32 % kind.slots();
+            let count = ((seed >> 52) as u32 % 4).min(kind.slots() - start);
+            let growth = overrides.grow(kind, stage, start, count).expect("in range");
+            let mut next = overrides;
+            next.apply(growth);
+            assert_eq!(next.footprint(), next.recount());
+            assert_eq!(growth.footprint(), next.footprint());
+            // The same bind again adds nothing.
+            let again = next.grow(kind, stage, start, count).expect("in range");
+            assert_eq!(again.footprint(), next.footprint());
+            assert_eq!(next.with(kind, stage, start, count), Some(next));
+            overrides = next;
+        }
+        assert_eq!(overrides.footprint(), overrides.recount());
     }
 
     #[test]

@@ -74,4 +74,4 @@ mod refused;
 
 pub use crate::bundle::{DrawBundle, DrawBundleExt};
 pub use crate::recorder::{BundleDesc, BundleRecorder};
-pub use budget::{Overrides, SlotKind};
+pub use budget::{Growth, Overrides, SlotKind};

@@ -11,6 +11,12 @@
 //! 3. mandatory state before the first draw or dispatch (R-B-3, `missing_mandatory_state`);
 //! 4. the constant-engine budget (R-B-5, `budget_exceeded`);
 //! 5. the recorder's own checks (released objects, slot ranges, bind flags...).
+//!
+//! The answer is that order's, but not every check is made in it: a buffer bind is checked for
+//! R-B-6 only once the budget or the recorder has refused it (the recorder refuses every dynamic
+//! buffer in the bundle role, so an accepted bind never needs the check; a refused one gets
+//! `not_encapsulable` in place of the recorder's error). An accepted bind costs the budget's mask
+//! test and the recorder's own work, with no lookup of its own.
 
 use std::sync::Arc;
 
@@ -74,6 +80,12 @@ impl Mandatory {
 
     fn set_input_layout(&mut self) {
         self.0 |= Self::INPUT_LAYOUT;
+    }
+
+    /// Whether all of `need` is set: the check every draw makes, a mask test.
+    #[inline]
+    fn has(self, need: u8) -> bool {
+        self.0 & need == need
     }
 
     /// What is missing of `need`, named for the message; `None` when all is set.
@@ -208,6 +220,12 @@ impl BundleRecorder {
     /// A bind that overrides `count` slots of `kind` from `start` (R-B-4, R-B-5): refused if it
     /// would take the footprint over the budget; otherwise forwarded, and the slots counted if
     /// the recorder accepted it. A range out of bounds goes to the recorder, which refuses it.
+    ///
+    /// `encapsulable` is the bind's R-B-6 check, whose `not_encapsulable` takes precedence over
+    /// every other error (see [`refused_bind`](Self::refused_bind)); it is run only when the bind
+    /// is refused, never on the way of an accepted one.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn bind(
         &mut self,
         call: &'static str,
@@ -215,39 +233,84 @@ impl BundleRecorder {
         stage: Stage,
         start: u32,
         count: usize,
+        encapsulable: impl Fn(&Self) -> Result<(), Error>,
         forward: impl FnOnce(&mut Recorder<BundleRole>),
     ) {
-        let next = u32::try_from(count)
+        let growth = u32::try_from(count)
             .ok()
-            .and_then(|count| self.overrides.with(kind, stage, start, count));
-        if let Some(next) = next {
-            let total = next.footprint();
-            if total > BUNDLE_BUDGET_BYTES {
-                let slots = match kind {
-                    SlotKind::IndexBuffer => "the index buffer".to_string(),
-                    SlotKind::VertexBuffer => {
-                        format!("vertex-buffer slots {start}..{}", start as usize + count)
-                    }
-                    _ => format!(
-                        "{} {} slots {start}..{}",
-                        stage.name(),
-                        kind.name(),
-                        start as usize + count
-                    ),
-                };
-                return self.context.refuse(Error::BudgetExceeded {
-                    call,
-                    slot: slots,
-                    total,
-                    budget: BUNDLE_BUDGET_BYTES,
-                });
+            .and_then(|count| self.overrides.grow(kind, stage, start, count));
+        if let Some(growth) = growth {
+            if growth.footprint() > BUNDLE_BUDGET_BYTES {
+                let total = growth.footprint();
+                return self.over_budget(call, kind, stage, start, count, total, encapsulable);
             }
         }
         if self.forward(forward) {
-            if let Some(next) = next {
-                self.overrides = next;
+            debug_assert!(
+                encapsulable(self).is_ok(),
+                "the recorder accepted a bind of an object a bundle cannot encapsulate"
+            );
+            if let Some(growth) = growth {
+                self.overrides.apply(growth);
             }
+        } else {
+            self.refused_bind(encapsulable);
         }
+    }
+
+    /// A bind the recorder refused: if it names an object a bundle cannot encapsulate, the
+    /// refusal is `not_encapsulable` (R-B-6), whatever the recorder found first.
+    ///
+    /// Checking R-B-6 only here is exact: the only buffers a bundle cannot encapsulate are
+    /// dynamic ones, and the recorder refuses every bind of a dynamic buffer in the bundle role
+    /// (fast semantics, and a bundle cannot map, so no dynamic buffer is ever mapped write_discard
+    /// on it: `dynamic_before_map`, R-SP-3). So a bind the recorder accepts never needs the
+    /// check, and a refused one gets the error the check-first order gave it. The recorder
+    /// resolved each buffer already; the bind itself looks nothing up twice.
+    #[cold]
+    #[inline(never)]
+    fn refused_bind(&mut self, encapsulable: impl Fn(&Self) -> Result<(), Error>) {
+        if let Err(error) = encapsulable(self) {
+            self.context.replace_refusal(error);
+        }
+    }
+
+    /// Refuses a bind that would take the footprint to `total`, over the budget (R-B-5), unless
+    /// it names an object a bundle cannot encapsulate, which takes precedence (R-B-6).
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn over_budget(
+        &mut self,
+        call: &'static str,
+        kind: SlotKind,
+        stage: Stage,
+        start: u32,
+        count: usize,
+        total: u32,
+        encapsulable: impl Fn(&Self) -> Result<(), Error>,
+    ) {
+        if let Err(error) = encapsulable(self) {
+            return self.context.refuse(error);
+        }
+        let slots = match kind {
+            SlotKind::IndexBuffer => "the index buffer".to_string(),
+            SlotKind::VertexBuffer => {
+                format!("vertex-buffer slots {start}..{}", start as usize + count)
+            }
+            _ => format!(
+                "{} {} slots {start}..{}",
+                stage.name(),
+                kind.name(),
+                start as usize + count
+            ),
+        };
+        self.context.refuse(Error::BudgetExceeded {
+            call,
+            slot: slots,
+            total,
+            budget: BUNDLE_BUDGET_BYTES,
+        });
     }
 
     /// R-B-6 for a buffer: dynamic usage cannot be encapsulated. A handle the device no longer
@@ -261,6 +324,18 @@ impl BundleRecorder {
             }),
             _ => Ok(()),
         }
+    }
+
+    /// [`buffer_encapsulable`](Self::buffer_encapsulable) for each buffer, in order: the first
+    /// that cannot be encapsulated.
+    fn buffers_encapsulable(
+        &self,
+        call: &'static str,
+        buffers: impl IntoIterator<Item = Buffer>,
+    ) -> Result<(), Error> {
+        buffers
+            .into_iter()
+            .try_for_each(|buffer| self.buffer_encapsulable(call, buffer))
     }
 
     /// R-B-6 for a shader-resource view: not on a dynamic buffer, nor on a render target or a
@@ -303,6 +378,8 @@ impl BundleRecorder {
     }
 
     /// R-B-3 before a draw (`need` = graphics) or a dispatch (compute).
+    #[cold]
+    #[inline(never)]
     fn mandatory(&self, call: &'static str, need: u8) -> Result<(), Error> {
         match self.mandatory.missing(need) {
             None => Ok(()),
@@ -326,6 +403,9 @@ impl BundleRecorder {
         need: u8,
         forward: impl FnOnce(&mut Recorder<BundleRole>),
     ) {
+        if self.mandatory.has(need) {
+            return forward(&mut self.context);
+        }
         match self.mandatory(call, need) {
             Ok(()) => forward(&mut self.context),
             Err(error) => self.context.refuse(error),
@@ -372,19 +452,16 @@ impl BundleRecorder {
     /// the bundle's (R-B-4). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
     /// `budget_exceeded` when the new slots would take the footprint past the budget (R-B-5), and
     /// then as a deferred context refuses it.
+    #[inline]
     pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         const CALL: &str = "set_vertex_buffers";
-        for buffer in buffers.iter().filter_map(|b| b.buffer) {
-            if let Err(error) = self.buffer_encapsulable(CALL, buffer) {
-                return self.context.refuse(error);
-            }
-        }
         self.bind(
             CALL,
             SlotKind::VertexBuffer,
             Stage::Vertex,
             start,
             buffers.len(),
+            |this| this.buffers_encapsulable(CALL, buffers.iter().filter_map(|b| b.buffer)),
             |c| c.set_vertex_buffers(start, buffers),
         );
     }
@@ -392,34 +469,33 @@ impl BundleRecorder {
     /// Binds the index buffer, an override of the bundle's (R-B-4). Refused with `not_encapsulable`
     /// for a dynamic buffer (R-B-6), with `budget_exceeded` past the budget (R-B-5), and then as a
     /// deferred context refuses it.
+    #[inline]
     pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
         const CALL: &str = "set_index_buffer";
-        if let Some(buffer) = buffer {
-            if let Err(error) = self.buffer_encapsulable(CALL, buffer) {
-                return self.context.refuse(error);
-            }
-        }
-        self.bind(CALL, SlotKind::IndexBuffer, Stage::Vertex, 0, 1, |c| {
-            c.set_index_buffer(buffer, format, offset)
-        });
+        self.bind(
+            CALL,
+            SlotKind::IndexBuffer,
+            Stage::Vertex,
+            0,
+            1,
+            |this| this.buffers_encapsulable(CALL, buffer),
+            |c| c.set_index_buffer(buffer, format, offset),
+        );
     }
 
     /// Binds `stage`'s constant buffers from slot `start`, each slot an override (R-B-4; a null
     /// slot is one too). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
     /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
+    #[inline]
     pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
         const CALL: &str = "set_constant_buffers";
-        for buffer in buffers.iter().flatten() {
-            if let Err(error) = self.buffer_encapsulable(CALL, *buffer) {
-                return self.context.refuse(error);
-            }
-        }
         self.bind(
             CALL,
             SlotKind::ConstantBuffer,
             stage,
             start,
             buffers.len(),
+            |this| this.buffers_encapsulable(CALL, buffers.iter().flatten().copied()),
             |c| c.set_constant_buffers(stage, start, buffers),
         );
     }
@@ -435,6 +511,8 @@ impl BundleRecorder {
         views: &[Option<ShaderResourceView>],
     ) {
         const CALL: &str = "set_shader_resources";
+        // A view on a render target or depth stencil is accepted by the recorder (the resolved
+        // view does not carry its resource's bind flags), so this check comes first.
         for view in views.iter().flatten() {
             if let Err(error) = self.view_encapsulable(CALL, *view) {
                 return self.context.refuse(error);
@@ -446,12 +524,14 @@ impl BundleRecorder {
             stage,
             start,
             views.len(),
+            |_| Ok(()),
             |c| c.set_shader_resources(stage, start, views),
         );
     }
 
     /// Binds `stage`'s samplers from slot `start`, each slot an override (R-B-4). Refused with
     /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
+    #[inline]
     pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
         self.bind(
             "set_samplers",
@@ -459,6 +539,7 @@ impl BundleRecorder {
             stage,
             start,
             samplers.len(),
+            |_| Ok(()),
             |c| c.set_samplers(stage, start, samplers),
         );
     }
@@ -559,6 +640,7 @@ impl BundleRecorder {
 
     /// Draws, as on a deferred context. Refused with `missing_mandatory_state` until the input
     /// layout and the five graphics stages' shaders are set on this bundle (null counts, R-B-3).
+    #[inline]
     pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         self.draw_call("draw", Mandatory::GRAPHICS, |c| {
             c.draw(vertex_count, start_vertex)
@@ -566,6 +648,7 @@ impl BundleRecorder {
     }
 
     /// Draws indexed; refused as [`draw`](Self::draw) until the mandatory state is set (R-B-3).
+    #[inline]
     pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         self.draw_call("draw_indexed", Mandatory::GRAPHICS, |c| {
             c.draw_indexed(index_count, start_index, base_vertex)

@@ -498,6 +498,65 @@ fn r_b_6_not_encapsulable_takes_precedence_over_any_other_bind_error() {
     assert_eq!(refused(&recorder), ErrorKind::NotEncapsulable);
 }
 
+/// The precedence holds for the bundle's first error too, with its call index, and whatever
+/// error the recorder finds first (a released buffer ahead of the dynamic one, a missing bind
+/// flag); a later not-encapsulable call leaves the first error alone.
+#[test]
+fn r_b_6_not_encapsulable_is_the_first_error_whatever_else_the_call_gets_wrong() {
+    let f = Fixture::new();
+    let released = f
+        .device
+        .create_buffer(&BufferDesc {
+            name: "released",
+            size: 256,
+            bind: BindFlags::CONSTANT,
+            ..Default::default()
+        })
+        .expect("create buffer");
+    f.device.release(released);
+    let mut recorder = f.ready(); // calls 0..=6
+    recorder.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]); // 7: fine
+    recorder.set_constant_buffers(Stage::Vertex, 1, &[Some(released), Some(f.cb_dyn)]); // 8
+    let error = recorder.last_refusal().expect("refused").clone();
+    assert_eq!(error.kind(), ErrorKind::NotEncapsulable, "{error}");
+    assert!(error.to_string().contains("cb_dyn"), "{error}");
+    let first = recorder.error().expect("sticky error").clone();
+    assert_eq!(
+        (first.kind(), first.call_index),
+        (ErrorKind::NotEncapsulable, 8)
+    );
+    // A refusal of the recorder's own is still its own.
+    recorder.set_constant_buffers(Stage::Vertex, 2, &[Some(released)]); // 9
+    assert_eq!(refused(&recorder), ErrorKind::ReleasedObject);
+    // A later not-encapsulable call is the last refusal, not the first error.
+    recorder.set_vertex_buffers(
+        0,
+        &[VertexBuffer {
+            buffer: Some(f.vb_dyn),
+            stride: 16,
+            offset: 0,
+        }],
+    ); // 10
+    assert_eq!(refused(&recorder), ErrorKind::NotEncapsulable);
+    recorder.set_index_buffer(Some(f.vb_dyn), Format::R16Uint, 0); // 11: no index bind flag
+    assert_eq!(refused(&recorder), ErrorKind::NotEncapsulable);
+    let error = recorder.finish().expect_err("sticky error");
+    assert_eq!(
+        (error.kind(), error.call_index),
+        (ErrorKind::NotEncapsulable, 8)
+    );
+    assert!(error.to_string().contains("cb_dyn"), "{error}");
+    // The next bundle starts clean, and its footprint counts only its own slots.
+    let mut recorder = recorder;
+    set_mandatory(&f, &mut recorder);
+    recorder.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb), Some(f.cb2)]);
+    recorder.set_constant_buffers(Stage::Vertex, 1, &[Some(f.cb)]);
+    assert_eq!(recorder.footprint_bytes(), 2 * 16);
+    recorder.draw(3, 0);
+    let bundle = recorder.finish().expect("a clean bundle");
+    assert_eq!(bundle.footprint_bytes(), 2 * 16);
+}
+
 #[test]
 fn r_b_6_shaders_that_use_stream_output_are_forbidden() {
     let f = Fixture::new();

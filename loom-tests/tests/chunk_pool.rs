@@ -1,5 +1,6 @@
-//! Models of `ChunkPool` (`recorder/src/chunk.rs`): the device-wide free list of chunks behind a
-//! mutex, with Relaxed counters, shared by every deferred context and every dropping list.
+//! Models of `ChunkPool` (`recorder/src/chunk.rs`): the device-wide free chunks behind a mutex, one
+//! intrusive stack per size (linked through the chunks' headers), with Relaxed counters, shared by
+//! every deferred context and every dropping list.
 #![cfg(loom)]
 
 use loom::sync::{Arc, Mutex};
@@ -16,7 +17,15 @@ const POOL_BRANCHES: usize = 4096;
 
 /// One owner's turn: take a chunk, check nobody else holds it, stamp it, give it back.
 fn borrow_a_chunk(pool: &ChunkPool, owners: &Mutex<Vec<usize>>, token: u64) {
-    let chunk = pool.take(SIZE);
+    borrow_a_chunk_of(pool, owners, token, SIZE);
+}
+
+/// [`borrow_a_chunk`] for a chunk of `size` bytes, which must be the size the pool hands out.
+fn borrow_a_chunk_of(pool: &ChunkPool, owners: &Mutex<Vec<usize>>, token: u64, size: usize) {
+    let chunk = pool.take(size);
+    // SAFETY: `take` initialised the header of the chunk it handed to this thread alone.
+    let header_size = unsafe { chunk.as_ref() }.size();
+    assert_eq!(header_size, size, "a chunk of another size was handed out");
     let address = chunk.as_ptr() as usize;
     {
         let mut owners = owners.lock().unwrap();
@@ -126,14 +135,8 @@ fn give_back_over_the_limit_frees_once() {
 }
 
 /// The first model on a pool filled by `reserve` instead: the reserved chunk must be handed out
-/// like any returned one, and counted as such.
-///
-/// FAILS at the time of writing, on the first execution (no interleaving needed):
-/// `ChunkPool::reserve` pushes chunks straight from `allocate_chunk` without writing their
-/// `ChunkHeader`, so their `size` is uninitialised memory. `take` then never matches them (or
-/// matches garbage), `give_back` and `stats` add garbage to the kept bytes, and `Drop` frees them
-/// with a layout built from the garbage size. Kept so the bug stays visible until `reserve`
-/// initialises the headers (as `take` does).
+/// like any returned one, and counted as such. (This once failed: `reserve` pushed chunks without
+/// writing their headers, so their sizes were garbage; it now initialises them as `take` does.)
 #[test]
 fn reserved_chunk_taken_and_given_back_concurrently() {
     check(POOL_BRANCHES, || {
@@ -142,5 +145,43 @@ fn reserved_chunk_taken_and_given_back_concurrently() {
             stats.free_chunks, stats.allocated_chunks,
             "a chunk was lost or freed: {stats:?}"
         );
+    });
+}
+
+/// Two threads take and give back chunks of two sizes (4 KB and 8 KB) on a pool that holds one
+/// of each: each size has its own stack, so each thread gets a chunk of its size (reused or
+/// allocated, never the other size's), and every chunk ends on the stack of its size.
+#[test]
+fn two_sizes_keep_to_their_stacks() {
+    check(POOL_BRANCHES, || {
+        let pool = Arc::new(ChunkPool::new(usize::MAX));
+        for size in [SIZE, 2 * SIZE] {
+            let chunk = pool.take(size);
+            // SAFETY: a chain of one chunk from `take`, referenced nowhere else.
+            unsafe { pool.give_back(chunk.as_ptr(), usize::MAX) };
+        }
+        let owners = Arc::new(Mutex::new(Vec::new()));
+        let other = {
+            let (pool, owners) = (pool.clone(), owners.clone());
+            spawn(move || borrow_a_chunk_of(&pool, &owners, 0xB, 2 * SIZE))
+        };
+        borrow_a_chunk_of(&pool, &owners, 0xA, SIZE);
+        other.join().unwrap();
+
+        let stats = pool.stats();
+        // Each thread found the free chunk of its own size: nothing new was allocated.
+        assert_eq!(stats.allocated_chunks, 2, "{stats:?}");
+        assert_eq!(stats.reused_chunks, 2, "{stats:?}");
+        assert_eq!(stats.free_chunks, 2, "{stats:?}");
+        assert_eq!(stats.free_bytes, 3 * SIZE as u64, "{stats:?}");
+        // And they are back on their own stacks: one take of each size reuses.
+        for size in [2 * SIZE, SIZE] {
+            let chunk = pool.take(size);
+            // SAFETY: the header of a chunk `take` just handed out.
+            assert_eq!(unsafe { chunk.as_ref() }.size(), size);
+            // SAFETY: a chain of one chunk from `take`, referenced nowhere else.
+            unsafe { pool.give_back(chunk.as_ptr(), usize::MAX) };
+        }
+        assert_eq!(pool.stats().allocated_chunks, 2);
     });
 }

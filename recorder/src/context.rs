@@ -470,6 +470,20 @@ impl<R: Role> Recorder<R> {
         }
     }
 
+    /// Puts `error` in place of the error of the call just refused: as the last refusal, and as
+    /// the list's first error where that call set it. For `Recorder::replace_refusal` (the
+    /// bundle rules' precedence, R-B-6).
+    #[cold]
+    pub(crate) fn refusal_replaced_by(&mut self, error: Error) {
+        let call_index = self.calls_made.wrapping_sub(1);
+        if let Some(first) = self.error.as_mut() {
+            if first.call_index == call_index {
+                first.error = error.clone();
+            }
+        }
+        self.last_refusal = Some(error);
+    }
+
     /// A refused call that reports its own result (`map`, R-REC-8): counted and kept as the
     /// last refusal, but the list is not poisoned. Returns the error for the caller.
     #[cold]

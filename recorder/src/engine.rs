@@ -147,6 +147,16 @@ impl Recorder<BundleRole> {
         self.refused
     }
 
+    /// The call just refused gets `error` instead of the error the recorder gave it (as its last
+    /// refusal, and as the bundle's first error if it was that): for a wrapper whose rule takes
+    /// precedence over the recorder's checks but is checked only once the recorder has refused
+    /// the call (the bundle rules' `not_encapsulable`, R-B-6, off the path of accepted binds).
+    /// The call stays counted once. Only for right after a refused call.
+    #[cold]
+    pub fn replace_refusal(&mut self, error: Error) {
+        self.refusal_replaced_by(error);
+    }
+
     /// Records a remap (R-B-9): later draws of the bundle read (stage, slot) of `kind` from the
     /// executing context's (inherit_stage, inherit_slot), as bound when the bundle executes.
     /// Slots must be in range (R-OBJ-5).

@@ -199,3 +199,56 @@ fn r_rec_3_recording_again_after_a_warm_up_frame_allocates_nothing() {
         assert!(cold_allocations > 0, "a cold pool must allocate chunks");
     }
 }
+
+/// R-REC-3 with R-REC-4: the pool keeps a free stack per chunk size, so recording in chunks of
+/// any size (a small class, a doubling policy that passes 1 MB into the pool's map of large
+/// sizes, a fixed large size) allocates nothing once warm, with the pool full of chunks of other
+/// sizes.
+#[test]
+fn r_rec_3_r_rec_4_every_chunk_size_records_without_allocating_beside_a_full_pool() {
+    let policies = [
+        ChunkPolicy {
+            chunk_size: 4096,
+            ..ChunkPolicy::default()
+        },
+        ChunkPolicy {
+            chunk_size: 4096,
+            growth: GrowthPolicy::Doubling { max: 4 << 20 },
+            ..ChunkPolicy::default()
+        },
+        ChunkPolicy {
+            chunk_size: 2 << 20,
+            ..ChunkPolicy::default()
+        },
+    ];
+    let device = Device::new(DeviceDesc::default());
+    device.reserve_chunks(256);
+    let scene = build_scene(&device);
+    for policy in policies {
+        let mut context = device
+            .create_deferred_context(&DeferredContextDesc {
+                name: "worker",
+                semantics: Semantics::Fast,
+                chunk_policy: Some(policy.clone()),
+                ..Default::default()
+            })
+            .unwrap();
+        drop(record(&mut context, &scene));
+        let before = device.pool_stats();
+        let (list, allocations) = allocations_during(|| record(&mut context, &scene));
+        assert_eq!(list.stats().draws, 10_000);
+        assert_eq!(
+            allocations, 0,
+            "{policy:?}: recording allocated after warm-up"
+        );
+        let after = device.pool_stats();
+        assert_eq!(
+            after.allocated_chunks, before.allocated_chunks,
+            "{policy:?}"
+        );
+        assert!(
+            after.free_chunks >= 256,
+            "the reserved chunks are still there"
+        );
+    }
+}

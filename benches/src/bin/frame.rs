@@ -14,11 +14,16 @@
 //! and constant-engine footprints, and the CPU time saved per frame against recording the same
 //! draws on fast lists.
 //!
+//! A phase that runs longer than 2 seconds (recording the frames, executing them, recording the
+//! bundles) prints a progress line on stderr, at most once a second, counted once per job of work
+//! (a worker's list, a list executed, a batch of bundles), never per call.
+//!
 //! ```text
 //! cargo run --release --bin frame -- --draws 50000 --threads 4 --semantics both
 //! ```
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -197,6 +202,116 @@ struct FrameReport {
 /// What a worker records into its list, given its range (of draws, or of objects).
 type Recording<'a> = &'a (dyn Fn(&mut DeferredContext, Range<u32>) + Sync);
 
+/// A progress line on stderr for a phase that may run long: silent for its first
+/// [`QUIET`](Self::QUIET) of work, then at most one line every [`EVERY`](Self::EVERY), such as
+/// `recording fast semantics: 1,200,000 / 2,000,000 draws (3.1 s)`. The time is the phase's own:
+/// a phase that alternates with another (recording and executing, frame after frame) runs between
+/// [`resume`](Self::resume) and [`pause`](Self::pause). Shared by the workers of the phase;
+/// [`advance`](Self::advance) is called once per job of work, outside the timed calls.
+struct PhaseProgress {
+    phase: String,
+    unit: &'static str,
+    total: u64,
+    done: AtomicU64,
+    base: Instant,
+    /// Nanoseconds spent in the phase before its current stretch.
+    spent_ns: AtomicU64,
+    /// When the current stretch began, in nanoseconds since `base`; `PAUSED` between stretches.
+    stretch_ns: AtomicU64,
+    /// When the last line was printed, in nanoseconds since `base`; 0 before the first.
+    last_line_ns: AtomicU64,
+}
+
+impl PhaseProgress {
+    const QUIET: Duration = Duration::from_secs(2);
+    const EVERY: Duration = Duration::from_secs(1);
+    const PAUSED: u64 = u64::MAX;
+
+    /// A phase not started yet (see [`resume`](Self::resume)).
+    fn new(phase: impl Into<String>, unit: &'static str, total: u64) -> Self {
+        Self {
+            phase: phase.into(),
+            unit,
+            total,
+            done: AtomicU64::new(0),
+            base: Instant::now(),
+            spent_ns: AtomicU64::new(0),
+            stretch_ns: AtomicU64::new(Self::PAUSED),
+            last_line_ns: AtomicU64::new(0),
+        }
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.base.elapsed().as_nanos() as u64
+    }
+
+    /// The phase runs again (or for the first time).
+    fn resume(&self) {
+        self.stretch_ns.store(self.now_ns(), Ordering::Relaxed);
+    }
+
+    /// The phase stops running until the next [`resume`](Self::resume).
+    fn pause(&self) {
+        let began = self.stretch_ns.swap(Self::PAUSED, Ordering::Relaxed);
+        if began != Self::PAUSED {
+            let stretch = self.now_ns().saturating_sub(began);
+            self.spent_ns.fetch_add(stretch, Ordering::Relaxed);
+        }
+    }
+
+    /// `units` more are done; prints the line when it is due (one thread prints it).
+    fn advance(&self, units: u64) {
+        let done = self.done.fetch_add(units, Ordering::Relaxed) + units;
+        let now = self.now_ns();
+        let began = self.stretch_ns.load(Ordering::Relaxed);
+        let running = if began == Self::PAUSED {
+            0
+        } else {
+            now.saturating_sub(began)
+        };
+        let spent = self.spent_ns.load(Ordering::Relaxed) + running;
+        if spent < Self::QUIET.as_nanos() as u64 {
+            return;
+        }
+        let last = self.last_line_ns.load(Ordering::Relaxed);
+        if last != 0 && now < last + Self::EVERY.as_nanos() as u64 {
+            return;
+        }
+        let claimed =
+            self.last_line_ns
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed);
+        if claimed.is_ok() {
+            eprintln!(
+                "{}: {} / {} {} ({:.1} s)",
+                self.phase,
+                grouped(done),
+                grouped(self.total),
+                self.unit,
+                spent as f64 / 1e9
+            );
+        }
+    }
+}
+
+/// `n` with its thousands separated by commas: 1,200,000.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// The progress of a run's two phases, over its warm-up and timed frames.
+struct FrameProgress {
+    recording: PhaseProgress,
+    executing: PhaseProgress,
+}
+
 /// Records one frame: worker `k` records range `k` on context `k` into one list. The lists are
 /// kept until every worker is done (as a renderer keeps them for submission), executed in order
 /// on the immediate context, then dropped, which returns their chunks to the pool.
@@ -205,18 +320,23 @@ fn record_frame(
     immediate: &mut ImmediateContext,
     ranges: &[Range<u32>],
     record: Recording<'_>,
+    progress: &FrameProgress,
 ) -> Result<FrameReport, Error> {
     let start = Instant::now();
+    progress.recording.resume();
     let finished: Vec<Result<(CommandList, Duration), RecordError>> = thread::scope(|s| {
         let workers: Vec<_> = contexts
             .iter_mut()
             .zip(ranges.iter().cloned())
             .map(|(context, range)| {
                 s.spawn(move || {
+                    let units = range.len() as u64;
                     let begin = Instant::now();
                     record(context, range);
                     let list = context.finish_command_list(RestoreState::ClearState)?;
-                    Ok((list, begin.elapsed()))
+                    let elapsed = begin.elapsed();
+                    progress.recording.advance(units);
+                    Ok((list, elapsed))
                 })
             })
             .collect();
@@ -226,16 +346,20 @@ fn record_frame(
             .collect()
     });
     let wall = start.elapsed();
+    progress.recording.pause();
     let finished: Vec<(CommandList, Duration)> = finished
         .into_iter()
         .collect::<Result<_, RecordError>>()
         .map_err(|e| e.error)?;
     let begin = Instant::now();
-    for (list, _) in &finished {
+    progress.executing.resume();
+    for ((list, _), range) in finished.iter().zip(ranges) {
         immediate.execute_command_list(list, RestoreState::ClearState)?;
+        progress.executing.advance(range.len() as u64);
     }
     immediate.flush()?;
     let execute = begin.elapsed();
+    progress.executing.pause();
     immediate.take_records(); // the demo keeps counters, not the records themselves
     if let Some(error) = immediate.take_execution_errors().into_iter().next() {
         return Err(error);
@@ -333,8 +457,17 @@ fn run(
                 .unwrap_or_else(|error| fail(&format!("creating a deferred context: {error}")))
         })
         .collect();
+    let (unit, per_frame) = match mode {
+        Mode::Lists(_) => ("draws", scene.desc.draws),
+        Mode::Bundles(_) => ("objects", objects(scene)),
+    };
+    let total = per_frame as u64 * (options.frames as u64 + 1);
+    let progress = FrameProgress {
+        recording: PhaseProgress::new(format!("recording {}", mode.name()), unit, total),
+        executing: PhaseProgress::new(format!("executing {}", mode.name()), unit, total),
+    };
     let mut frame = |immediate: &mut ImmediateContext| {
-        record_frame(&mut contexts, immediate, &ranges, record).unwrap_or_else(|error| {
+        record_frame(&mut contexts, immediate, &ranges, record, &progress).unwrap_or_else(|error| {
             fail(&format!("recording or executing the frame failed: {error}"))
         })
     };
@@ -526,12 +659,28 @@ fn run_bundles(
     fast: Option<&Summary>,
 ) {
     let ranges = split_range(objects(scene), options.threads);
+    let progress = PhaseProgress::new("recording bundles", "bundles", objects(scene) as u64);
+    let progress = &progress;
+    progress.resume();
     let begin = Instant::now();
     let recorded: Vec<Result<Vec<DrawBundle>, RecordError>> = thread::scope(|s| {
         let workers: Vec<_> = ranges
             .iter()
             .cloned()
-            .map(|range| s.spawn(move || record_object_bundles(device, scene, range)))
+            .map(|range| {
+                s.spawn(move || {
+                    // In batches, so that the progress line is counted once per batch.
+                    const BATCH: u32 = 4096;
+                    let mut bundles = Vec::with_capacity(range.len());
+                    for start in range.clone().step_by(BATCH as usize) {
+                        let batch = start..(start + BATCH).min(range.end);
+                        let units = batch.len() as u64;
+                        bundles.extend(record_object_bundles(device, scene, batch)?);
+                        progress.advance(units);
+                    }
+                    Ok(bundles)
+                })
+            })
             .collect();
         workers
             .into_iter()
