@@ -22,7 +22,7 @@ mod naive;
 mod record;
 pub mod scene;
 
-pub use execute::ExecuteScene;
+pub use execute::{ExecuteScene, ThroughputScene};
 pub use naive::{Command, NaiveRecorder, Slots, INLINE_BUFFERS, INLINE_VIEWS};
 pub use record::{record_draws, record_draws_only, CallSink, WithoutDraws};
 pub use scene::{DrawDesc, ObjectConstants, Scene, SceneDesc, SceneError, Unmapped};

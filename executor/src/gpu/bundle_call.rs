@@ -67,6 +67,9 @@ impl GpuModel {
         self.context_changed = false;
         self.after_bundle = false;
 
+        // The overlay changes the bindings itself (inheritance, remaps, putting the caller's
+        // back): the draws' shared graphics part goes stale (`GpuModel::draw`).
+        self.graphics_valid = false;
         self.bundle.overlay.begin();
         for decoded in body.commands() {
             let step = self
@@ -75,9 +78,12 @@ impl GpuModel {
                 .step(&mut self.state.bindings, &decoded.command);
             if step == OverlayStep::Apply {
                 self.apply(&decoded.command, Semantics::Fast);
+            } else {
+                self.graphics_valid = false;
             }
         }
         self.bundle.overlay.end(&mut self.state.bindings);
+        self.graphics_valid = false;
         self.after_bundle = true;
         Ok(())
     }

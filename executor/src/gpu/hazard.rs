@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use recorder::command::ViewFlags;
 use recorder::RawHandle;
 
-use crate::draw_record::{DrawRecord, ViewRecord};
+use crate::draw_record::{Draw, ViewRecord};
 
 /// How a legacy draw last used a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,30 +46,29 @@ pub(super) struct LastUses {
 impl LastUses {
     /// Notes the uses of a legacy draw or dispatch; returns the transitions it makes, each a
     /// drain and a cache flush.
-    pub(super) fn legacy_draw(&mut self, record: &DrawRecord) -> u64 {
+    pub(super) fn legacy_draw(&mut self, record: &Draw<'_>) -> u64 {
         let writes = || {
-            let graphics = record.graphics.iter().flat_map(|g| {
+            let graphics = record.graphics().into_iter().flat_map(|g| {
                 g.render_targets
                     .iter()
-                    .chain(std::iter::once(&g.depth_stencil))
+                    .copied()
+                    .chain(std::iter::once(g.depth_stencil))
             });
             let uavs = record
-                .stages
-                .iter()
-                .flat_map(|s| s.unordered_access_views.iter().map(|(_, v)| v));
+                .stages()
+                .flat_map(|s| s.unordered_access_views.iter().map(|(_, v)| *v));
             graphics.chain(uavs).filter(|v| !v.resource.is_null())
         };
         let mut transitions = 0;
         for view in writes() {
-            transitions += self.used(view, Access::Write) as u64;
+            transitions += self.used(&view, Access::Write) as u64;
         }
         let reads = record
-            .stages
-            .iter()
+            .stages()
             .flat_map(|s| s.shader_resources.iter().map(|(_, v)| v))
             .filter(|v| !v.resource.is_null());
         for view in reads {
-            let written = writes().any(|w| key(w) == key(view));
+            let written = writes().any(|w| key(&w) == key(view));
             if !written {
                 transitions += self.used(view, Access::Read) as u64;
             }
