@@ -42,6 +42,7 @@
 
 use std::cell::OnceCell;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 mod barrier;
 pub use barrier::TextureState;
@@ -79,7 +80,7 @@ use crate::progress::Progress;
 pub struct GpuModel {
     state: Box<GpuState>,
     /// Textures compressed now (R-ST-9).
-    compressed: HashSet<RawHandle>,
+    compressed: HandleSet,
     /// A context register changed since the last draw or dispatch (R-EX-4).
     context_changed: bool,
     /// The last work was a bundle call: the next draw or dispatch rolls (R-EX-4, R-B-10).
@@ -683,6 +684,7 @@ impl GpuModel {
                     stage_record(&mut writer, bindings, compressed, stage, bindings.om_uavs());
                 }
                 writer.vertex_buffers(bindings.input_layout_slots(), bindings.vertex_buffers());
+                writer.index_buffer(bindings.index_buffer(), bindings.reset_index());
                 let shared = self.graphics_valid && writer.same_graphics();
                 if !shared {
                     graphics_record(&mut writer, bindings, compressed);
@@ -736,9 +738,10 @@ impl GpuModel {
 }
 
 /// Whether `command` leaves every register of a record's graphics part alone, and every
-/// texture's compression: the bindings only shaders and the input assembler's vertex fetch
-/// read (a record takes those at each draw), and the predicate (each record's own). Every
-/// other command may change the graphics part (see [`GpuModel::draw`]).
+/// texture's compression: the bindings only shaders and the input assembler's vertex and index
+/// fetch read, with the reset index (a record takes those at each draw), and the predicate
+/// (each record's own); maps, queries, fences and waits, which bind nothing and compress
+/// nothing. Every other command may change the graphics part (see [`GpuModel::draw`]).
 #[inline]
 fn keeps_graphics(command: &Command<'_>) -> bool {
     matches!(
@@ -748,8 +751,19 @@ fn keeps_graphics(command: &Command<'_>) -> bool {
             | Command::SetShaderResources { .. }
             | Command::SetSamplers { .. }
             | Command::SetVertexBuffers { .. }
+            | Command::SetIndexBuffer(_)
+            | Command::SetPrimitiveResetIndex(_)
             | Command::SetComputeUnorderedAccessViews { .. }
             | Command::SetPredication { .. }
+            | Command::MapWriteDiscard { .. }
+            | Command::MapWriteNoOverwrite { .. }
+            | Command::BeginQuery(_)
+            | Command::EndQuery(_)
+            | Command::InsertFence { .. }
+            | Command::WriteValueBottomOfPipe { .. }
+            | Command::InsertWaitOnFence { .. }
+            | Command::InsertWaitOnMemory { .. }
+            | Command::InsertWaitOnPresent(_)
             | Command::Draw(_)
             | Command::DrawIndexed(_)
             | Command::DrawInstanced(_)
@@ -764,7 +778,7 @@ fn keeps_graphics(command: &Command<'_>) -> bool {
 
 /// A view as a draw sees it: with whether its texture is compressed now.
 #[inline]
-fn view_record(compressed: &HashSet<RawHandle>, bound: &BoundView) -> ViewRecord {
+fn view_record(compressed: &HandleSet, bound: &BoundView) -> ViewRecord {
     let texture = !bound.flags.has(ViewFlags::BUFFER) && !bound.resource.is_null();
     let is_compressed = texture && !compressed.is_empty() && compressed.contains(&bound.resource);
     ViewRecord::new(bound, is_compressed)
@@ -776,7 +790,7 @@ fn view_record(compressed: &HashSet<RawHandle>, bound: &BoundView) -> ViewRecord
 fn stage_record(
     writer: &mut DrawWriter<'_>,
     bindings: &Bindings,
-    compressed: &HashSet<RawHandle>,
+    compressed: &HandleSet,
     stage: Stage,
     uavs: &[BoundView],
 ) {
@@ -795,17 +809,11 @@ fn stage_record(
 }
 
 /// Appends a new graphics part: the output-merger and input-assembler registers in force.
-fn graphics_record(
-    writer: &mut DrawWriter<'_>,
-    bindings: &Bindings,
-    compressed: &HashSet<RawHandle>,
-) {
+fn graphics_record(writer: &mut DrawWriter<'_>, bindings: &Bindings, compressed: &HandleSet) {
     let s = bindings;
     let registers = GraphicsRegisters {
         input_layout: s.input_layout(),
         topology: s.topology(),
-        reset_index: s.reset_index(),
-        index_buffer: s.index_buffer(),
         depth_stencil: view_record(compressed, &s.depth_stencil()),
         blend: s.blend(),
         depth_stencil_state: s.depth_stencil_state(),
@@ -816,4 +824,39 @@ fn graphics_record(
         .iter()
         .map(|v| view_record(compressed, v));
     writer.graphics(registers, targets, s.viewports(), s.scissor_rects());
+}
+
+/// A set of handles hashed FxHash's way (rotate, xor, multiply): handles are not keys an
+/// adversary picks, and SipHash would cost several times more at the lookups every draw makes
+/// (the compression of each texture a shader reads, R-ST-9).
+pub(crate) type HandleSet = HashSet<RawHandle, BuildHasherDefault<HandleHasher>>;
+
+/// [`HandleSet`]'s hasher.
+#[derive(Default)]
+pub(crate) struct HandleHasher(u64);
+
+impl HandleHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for HandleHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.add(byte as u64);
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, word: u32) {
+        self.add(word as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }

@@ -66,6 +66,10 @@ struct Entry {
     vertex_buffers: u8,
     args: DrawArgs,
     predicate: RawHandle,
+    /// The index buffer and reset index (a draw's own: index buffers change with meshes, far
+    /// more often than the graphics part's registers).
+    index_buffer: BoundBuffer,
+    reset_index: u32,
     /// The graphics part's index; [`NO_GRAPHICS`] for a dispatch.
     graphics: u32,
     buffers: u32,
@@ -85,8 +89,6 @@ const COMPUTE_PLACE: usize = STAGES;
 struct GraphicsEntry {
     input_layout: RawHandle,
     topology: PrimitiveTopology,
-    reset_index: u32,
-    index_buffer: BoundBuffer,
     depth_stencil: ViewRecord,
     blend: BlendRecord,
     depth_stencil_state: DepthStencilRecord,
@@ -199,6 +201,8 @@ impl Records {
             vertex_buffers: 0,
             args,
             predicate,
+            index_buffer: BoundBuffer::NULL,
+            reset_index: 0,
             graphics: NO_GRAPHICS,
             buffers: pool_index(self.buffers.len()),
             views: pool_index(self.views.len()),
@@ -233,18 +237,21 @@ fn slice<T>(pool: &[T], start: u32, len: usize) -> &[T] {
     pool.get(start..start.saturating_add(len)).unwrap_or(&[])
 }
 
-/// `(slot, map(binding))` appended to `pool` for every slot set in `mask` that exists in
-/// `slots`, in slot order; returns how many.
+/// `(slot, map(binding))` appended to `pool` for every slot `base + i` with bit `i` set in
+/// `mask` that exists in `slots`, in slot order; returns how many. (64-bit words: the baseline
+/// target has no `tzcnt`/`popcnt`, and a `u128`'s cost twice a word's.)
 #[inline(always)]
-fn push_read<T, U>(pool: &mut Vec<(u32, U)>, mask: u128, slots: &[T], map: impl Fn(&T) -> U) -> u8 {
-    if mask == 0 {
-        return 0;
-    }
+fn push_read<T, U>(
+    pool: &mut Vec<(u32, U)>,
+    mask: u64,
+    base: u32,
+    slots: &[T],
+    map: impl Fn(&T) -> U,
+) -> usize {
     let before = pool.len();
-    pool.reserve(mask.count_ones() as usize);
     let mut bits = mask;
     while bits != 0 {
-        let slot = bits.trailing_zeros();
+        let slot = base + bits.trailing_zeros();
         bits &= bits - 1;
         // Slots come in ascending order: past the end of `slots`, so are the rest.
         let Some(item) = slots.get(slot as usize) else {
@@ -252,7 +259,7 @@ fn push_read<T, U>(pool: &mut Vec<(u32, U)>, mask: u128, slots: &[T], map: impl 
         };
         pool.push((slot, map(item)));
     }
-    count(pool.len() - before)
+    pool.len() - before
 }
 
 /// The bound slots of one stage, for [`DrawWriter::stage`].
@@ -286,30 +293,19 @@ impl DrawWriter<'_> {
         };
         if !shader.shader.is_null() {
             let r = &mut *self.records;
-            entry.constant_buffers = push_read(
-                &mut r.buffers,
-                shader.constant_buffers.into(),
-                bound.constant_buffers,
-                |b| *b,
-            );
-            entry.shader_resources = push_read(
-                &mut r.views,
-                shader.shader_resources(),
-                bound.shader_resources,
-                &view,
-            );
-            entry.unordered_access_views = push_read(
-                &mut r.views,
-                shader.unordered_access_views.into(),
-                bound.unordered_access_views,
-                &view,
-            );
-            entry.samplers = push_read(
-                &mut r.samplers,
-                shader.samplers.into(),
-                bound.samplers,
-                |h| *h,
-            );
+            let cbs = shader.constant_buffers.into();
+            let cbs = push_read(&mut r.buffers, cbs, 0, bound.constant_buffers, |b| *b);
+            let [low, high] = shader.shader_resource_words;
+            let srvs = push_read(&mut r.views, low, 0, bound.shader_resources, &view)
+                + push_read(&mut r.views, high, 64, bound.shader_resources, &view);
+            let uavs = shader.unordered_access_views;
+            let uavs = push_read(&mut r.views, uavs, 0, bound.unordered_access_views, &view);
+            let samplers = shader.samplers.into();
+            let samplers = push_read(&mut r.samplers, samplers, 0, bound.samplers, |h| *h);
+            entry.constant_buffers = count(cbs);
+            entry.shader_resources = count(srvs);
+            entry.unordered_access_views = count(uavs);
+            entry.samplers = count(samplers);
         }
         if let Some(slot) = self.entry.stages.get_mut(self.entry.stage_count as usize) {
             *slot = entry;
@@ -328,8 +324,20 @@ impl DrawWriter<'_> {
     /// every stage.
     #[inline]
     pub(crate) fn vertex_buffers(&mut self, mask: u32, slots: &[BoundBuffer]) {
-        self.entry.vertex_buffers =
-            push_read(&mut self.records.buffers, mask.into(), slots, |b| *b);
+        self.entry.vertex_buffers = count(push_read(
+            &mut self.records.buffers,
+            mask.into(),
+            0,
+            slots,
+            |b| *b,
+        ));
+    }
+
+    /// The draw's index buffer and the reset index in force.
+    #[inline]
+    pub(crate) fn index_buffer(&mut self, index_buffer: BoundBuffer, reset_index: u32) {
+        self.entry.index_buffer = index_buffer;
+        self.entry.reset_index = reset_index;
     }
 
     /// The draw reads the graphics part appended last (the registers have not changed since);
@@ -365,8 +373,6 @@ impl DrawWriter<'_> {
         r.graphics.push(GraphicsEntry {
             input_layout: registers.input_layout,
             topology: registers.topology,
-            reset_index: registers.reset_index,
-            index_buffer: registers.index_buffer,
             depth_stencil: registers.depth_stencil,
             blend: registers.blend,
             depth_stencil_state: registers.depth_stencil_state,
@@ -391,8 +397,6 @@ impl DrawWriter<'_> {
 pub(crate) struct GraphicsRegisters {
     pub(crate) input_layout: RawHandle,
     pub(crate) topology: PrimitiveTopology,
-    pub(crate) reset_index: u32,
-    pub(crate) index_buffer: BoundBuffer,
     pub(crate) depth_stencil: ViewRecord,
     pub(crate) blend: BlendRecord,
     pub(crate) depth_stencil_state: DepthStencilRecord,
@@ -453,8 +457,8 @@ impl<'a> Draw<'a> {
         Some(GraphicsView {
             input_layout: g.input_layout,
             topology: g.topology,
-            reset_index: g.reset_index,
-            index_buffer: g.index_buffer,
+            reset_index: self.entry.reset_index,
+            index_buffer: self.entry.index_buffer,
             vertex_buffers: slice(
                 &r.buffers,
                 pool_index(vertex_start),
