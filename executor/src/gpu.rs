@@ -42,7 +42,7 @@
 
 use std::cell::OnceCell;
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 mod barrier;
 pub use barrier::TextureState;
@@ -62,7 +62,12 @@ use recorder::state::Bindings;
 use recorder::{Device, Error, ObjectKind, RawHandle, Segment, Semantics, SplitCategory, Stage};
 
 use crate::draw_record::*;
-use crate::progress::Progress;
+use crate::progress::{HandleHasher, Progress};
+
+/// A set of handles with [`HandleHasher`]: handles are not keys an adversary picks, and
+/// SipHash would cost several times more at the lookups every draw makes (the compression of
+/// each texture a shader reads, R-ST-9).
+type HandleSet = HashSet<RawHandle, BuildHasherDefault<HandleHasher>>;
 
 /// The GPU model. See the module essay.
 ///
@@ -716,24 +721,30 @@ impl GpuModel {
 
     #[inline(never)]
     fn checks_out_of_line(&mut self, semantics: Semantics) {
-        // The record is read out of the pools while the checks change the rest of the model.
-        let records = std::mem::take(&mut self.records);
-        if let Some(record) = records.last() {
+        let tracks = self.tracks(semantics);
+        if let Some(record) = self.records.last() {
             if semantics == Semantics::Legacy {
                 // The driver's response to a resource changing between output and input.
                 self.counters.cache_flushes += self.last_uses.legacy_draw(&record);
             }
-            if self.tracks(semantics) {
-                self.note_uses(&record);
+            if tracks {
+                Self::note_uses(&mut self.progress, &record);
             }
-            if self.validator.is_some() && semantics == Semantics::Fast {
+        }
+        if self.validator.is_some() && semantics == Semantics::Fast {
+            // The record is read out of the pools while validation changes the rest of the
+            // model.
+            let records = std::mem::take(&mut self.records);
+            if let Some(record) = records.last() {
                 self.validate_draw(&record);
             }
-            if let Some(hazards) = self.hazards.as_deref_mut() {
+            self.records = records;
+        }
+        if let Some(hazards) = self.hazards.as_deref_mut() {
+            if let Some(record) = self.records.last() {
                 hazards.draw(&record, &self.placed, &mut self.violations);
             }
         }
-        self.records = records;
     }
 }
 
@@ -824,39 +835,4 @@ fn graphics_record(writer: &mut DrawWriter<'_>, bindings: &Bindings, compressed:
         .iter()
         .map(|v| view_record(compressed, v));
     writer.graphics(registers, targets, s.viewports(), s.scissor_rects());
-}
-
-/// A set of handles hashed FxHash's way (rotate, xor, multiply): handles are not keys an
-/// adversary picks, and SipHash would cost several times more at the lookups every draw makes
-/// (the compression of each texture a shader reads, R-ST-9).
-pub(crate) type HandleSet = HashSet<RawHandle, BuildHasherDefault<HandleHasher>>;
-
-/// [`HandleSet`]'s hasher.
-#[derive(Default)]
-pub(crate) struct HandleHasher(u64);
-
-impl HandleHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for HandleHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.add(byte as u64);
-        }
-    }
-
-    #[inline]
-    fn write_u32(&mut self, word: u32) {
-        self.add(word as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }

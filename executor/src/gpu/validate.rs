@@ -9,11 +9,11 @@ use recorder::{Error, Handle, ObjectKind, ObjectName, RawHandle, Texture};
 
 use super::GpuModel;
 use crate::draw_record::*;
+use crate::progress::Progress;
 
 impl GpuModel {
     /// Every resource `record` reads or writes is used by the current segment.
-    pub(super) fn note_uses(&mut self, record: &Draw<'_>) {
-        let progress = &mut self.progress;
+    pub(super) fn note_uses(progress: &mut Progress, record: &Draw<'_>) {
         if let DrawArgs::Indirect(args) = record.args {
             // Fast-semantics synchronisation for the arguments, whatever the context (R-EX-6).
             progress.use_as_indirect_arguments(args.buffer);
