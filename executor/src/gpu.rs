@@ -40,9 +40,9 @@
 //! **Invariant.** Nothing panics, whatever the commands: slots past the hardware's counts are
 //! ignored.
 
-use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
+use std::sync::OnceLock;
 
 mod barrier;
 pub use barrier::TextureState;
@@ -97,8 +97,11 @@ pub struct GpuModel {
     /// The records, in reused pools (`draw_record/records.rs`).
     records: Records,
     /// Owned copies of the records, built by the first [`records`](GpuModel::records) call and
-    /// kept up to date draw by draw from then on, until the records are cleared or taken.
-    owned: OnceCell<Vec<DrawRecord>>,
+    /// kept up to date draw by draw from then on, until the records are cleared or taken. A
+    /// `OnceLock` (std's, not the sync facade's: nothing contends for it, the model is handed
+    /// between threads by value) so that `&GpuModel` stays `Sync`; the draw path reaches it
+    /// through `&mut` only (`get_mut`, no atomic).
+    owned: OnceLock<Vec<DrawRecord>>,
     /// The last graphics part in `records` holds the registers in force now, and the draw
     /// that appended it left the targets' compression as its next draw would (see
     /// [`GpuModel::draw`]): a draw may share it.
