@@ -6,7 +6,11 @@
 //! **In:** commands, each with the semantics of the context that recorded it (it decides what an
 //! index-buffer bind does to the reset index, R-ST-5); command segments of a list, each one
 //! indirect-buffer execution; split points the executor resolved, with their patched commands.
-//! **Out:** draw records and counters.
+//! **Out:** draw records and counters. The records go to reused pools ([`Records`],
+//! `draw_record/records.rs`): [`GpuModel::draws`] reads them in place, [`GpuModel::records`] and
+//! [`GpuModel::take_records`] hand out owned copies (built on demand, allocating: for tests and
+//! tools that keep records), and [`GpuModel::clear_records`], once a frame, keeps a long run
+//! from allocating anything per draw.
 //!
 //! **What it keeps.** Bindings as encoded, in the binding-state type the legacy recorder keeps
 //! too (`recorder::state::Bindings`, one `apply` for both; [`GpuState`] adds the model's own):

@@ -5,11 +5,13 @@
 //! **Why pools.** An owned [`DrawRecord`] is a tree: a `Vec` of stages, four `Vec`s per stage, a
 //! boxed graphics part with three more `Vec`s. Building one per draw costs a dozen heap
 //! allocations and touches fresh memory each time. Here one draw appends a fixed-size entry
-//! (its kind, arguments, predicate, shaders, and how many bindings each stage has) and its
-//! bindings, the slots the shaders and the input layout read, to flat pools that hold every
-//! draw's. The output-merger and input-assembler registers (render targets, viewports, blend
-//! state, …) change far less often than draws happen: the model appends a new graphics part
-//! only when one of them may have changed since the last draw, and draws that follow share it.
+//! (its kind, arguments, predicate, index buffer and reset index, shaders, and how many
+//! bindings each stage has) and its bindings, the slots the shaders and the input layout read,
+//! to flat pools that hold every draw's. The other output-merger and input-assembler registers
+//! (input layout, topology, render targets and depth stencil with their compression, viewports,
+//! scissors, blend, depth-stencil and rasterizer state) change far less often than draws happen:
+//! the model appends a new graphics part only when one of them may have changed since the last
+//! draw, and draws that follow share it (`GpuModel::draw` says when).
 //! [`Records::clear`] empties the pools and keeps their memory, so a batch that fits what an
 //! earlier one grew them to allocates nothing (wgpu-core's layout: a compact entry, variable-size
 //! payloads out of line in side arrays, the entry holding offsets and counts).
