@@ -8,8 +8,11 @@
 //!   split points: the cost grows with them (each is decoded, resolved and submitted).
 //!
 //! A third, `gpu_model`, times the GPU model consuming a 10,000-draw list: its throughput in
-//! commands per second; and a list of 1,000 texture barriers (the model's cost per barrier,
-//! SPEC §9).
+//! commands per second; a list of 1,000 texture barriers (the model's cost per barrier,
+//! SPEC §9); and `throughput_100000_draws`, the issue-12 workload (`ThroughputScene`: per draw
+//! a constant-buffer and a vertex-buffer bind, shaders and blend changing every 100 draws)
+//! executed inline, GPU model attached (`GpuTiming::Inline`): draws per second, the records
+//! cleared between executions (outside the timing) as a long run does.
 //!
 //! ```text
 //! cargo bench -p benches --bench execute
@@ -18,7 +21,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use benches::ExecuteScene;
+use benches::{ExecuteScene, ThroughputScene};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
@@ -102,7 +105,7 @@ fn bench(criterion: &mut Criterion) {
                 let start = Instant::now();
                 bench.immediate.sync_gpu();
                 total += start.elapsed();
-                bench.immediate.take_records();
+                bench.immediate.clear_records();
             }
             total
         })
@@ -123,6 +126,26 @@ fn bench(criterion: &mut Criterion) {
                 let start = Instant::now();
                 bench.immediate.sync_gpu();
                 total += start.elapsed();
+            }
+            total
+        })
+    });
+
+    let workload = ThroughputScene::new(&bench.device).expect("the workload's objects");
+    let list = workload.list(&bench.device, 100_000).expect("records");
+    bench.immediate.set_gpu_timing(GpuTiming::Inline);
+    group.throughput(Throughput::Elements(100_000));
+    group.bench_function("throughput_100000_draws", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let start = Instant::now();
+                bench
+                    .immediate
+                    .execute_command_list(&list, RestoreState::ClearState)
+                    .expect("executes");
+                total += start.elapsed();
+                bench.immediate.clear_records();
             }
             total
         })

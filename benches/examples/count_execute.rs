@@ -3,7 +3,9 @@
 //! difference by 10 executions. `detached SPLIT_POINTS N`: executes the bench's legacy
 //! split-point list on a detached immediate context (the CPU side of execution alone, as
 //! `execute_split_points` times it); `consume N`: the GPU model consumes a fast 10,000-draw
-//! list (`gpu_model/consume_10000_draws`: executed, then `sync_gpu`, then the records taken).
+//! list (`gpu_model/consume_10000_draws`: executed, then `sync_gpu`, then the records cleared);
+//! `throughput N`: executes the issue-12 workload's 100,000-draw fast list inline, GPU model
+//! attached (`gpu_model/throughput_100000_draws`), the records cleared after each execution.
 //!
 //! ```sh
 //! cargo build --release -p benches --example count_execute
@@ -16,11 +18,12 @@
 //! Arguments: the mode, the split points in the 1,000-draw list (`detached`; 0, 10, 100 or 1,000
 //! in the bench) and the executions after the first.
 
-use benches::ExecuteScene;
+use benches::{ExecuteScene, ThroughputScene};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::{Device, DeviceDesc, RestoreState, Semantics};
 
-const USAGE: &str = "usage: count_execute detached SPLIT_POINTS ITERATIONS | consume ITERATIONS";
+const USAGE: &str = "usage: count_execute detached SPLIT_POINTS ITERATIONS | consume ITERATIONS \
+                     | throughput ITERATIONS";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +31,7 @@ fn main() {
     let (consume, split_points, iterations) = match args.as_slice() {
         ["detached", split_points, iterations] => (false, *split_points, *iterations),
         ["consume", iterations] => (true, "0", *iterations),
+        ["throughput", iterations] => return throughput(iterations),
         _ => {
             eprintln!("{USAGE}");
             std::process::exit(2);
@@ -61,8 +65,35 @@ fn main() {
             .unwrap_or_else(|error| panic!("the execution: {error}"));
         if consume {
             immediate.sync_gpu();
-            std::hint::black_box(immediate.take_records());
+            std::hint::black_box(immediate.draws().len());
+            immediate.clear_records();
         }
     }
     println!("split points {}", list.stats().split_points);
+}
+
+/// `throughput N`: the workload list executed inline N + 1 times.
+fn throughput(iterations: &str) {
+    let Ok(iterations) = iterations.parse::<u32>() else {
+        eprintln!("{USAGE}");
+        std::process::exit(2);
+    };
+    let device = Device::new(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..Default::default()
+    });
+    let scene = ThroughputScene::new(&device).unwrap_or_else(|error| panic!("the scene: {error}"));
+    let list = scene
+        .list(&device, 100_000)
+        .unwrap_or_else(|error| panic!("the list: {error}"));
+    let mut immediate =
+        ImmediateContext::new(&device).unwrap_or_else(|error| panic!("the immediate: {error}"));
+    for _ in 0..=iterations {
+        immediate
+            .execute_command_list(std::hint::black_box(&list), RestoreState::ClearState)
+            .unwrap_or_else(|error| panic!("the execution: {error}"));
+        std::hint::black_box(immediate.draws().len());
+        immediate.clear_records();
+    }
+    println!("draws {}", list.stats().draws);
 }

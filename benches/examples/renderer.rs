@@ -138,7 +138,7 @@ fn frame(
     }
     immediate.flush().map_err(|error| error.to_string())?;
     let execute = begin.elapsed();
-    immediate.take_records();
+    immediate.clear_records();
     lists.clear(); // the lists' chunks go back to the device's pool
 
     let reports = pool.reports();

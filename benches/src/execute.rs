@@ -6,8 +6,10 @@
 
 use recorder::{
     BarrierAccess, BarrierGroup, BarrierLayout, BarrierSubresources, BarrierSync, BindFlags,
-    Buffer, BufferDesc, CommandList, DeferredContextDesc, Device, Error, RestoreState, Semantics,
-    Shader, ShaderDesc, Slots, Stage, Texture, TextureBarrier, TextureDesc, Usage,
+    BlendState, Buffer, BufferDesc, CommandList, DeferredContextDesc, Device, Error, InputLayout,
+    InputLayoutDesc, PrimitiveTopology, RenderTargetView, RestoreState, Semantics, Shader,
+    ShaderDesc, Slots, Stage, Texture, TextureBarrier, TextureDesc, Usage, VertexBuffer, ViewDesc,
+    Viewport,
 };
 
 /// The objects the lists use.
@@ -113,6 +115,108 @@ impl ExecuteScene {
                 context.set_constant_buffers(Stage::Vertex, 0, &[Some(self.dynamic)]);
             }
             context.draw(3, draw);
+        }
+        context
+            .finish_command_list(RestoreState::ClearState)
+            .map_err(|record| record.error)
+    }
+}
+
+/// The GPU model's throughput workload (issue 12, after wgpu's render-bundle benchmark): per
+/// draw a constant-buffer bind rotating among 16 buffers, a vertex-buffer bind rotating among
+/// 8, and `draw(3, 0)`; every 100 draws the vertex and pixel shaders and the blend state
+/// change (two of each, alternating). One render target and viewport, bound once.
+pub struct ThroughputScene {
+    pub constant_buffers: Vec<Buffer>,
+    pub vertex_buffers: Vec<Buffer>,
+    pub layout: InputLayout,
+    pub shaders: [(Shader, Shader); 2],
+    pub blends: [BlendState; 2],
+    pub target: RenderTargetView,
+}
+
+impl ThroughputScene {
+    pub fn new(device: &Device) -> Result<Self, Error> {
+        let buffer = |name: &str, bind| {
+            device.create_buffer(&BufferDesc {
+                name,
+                size: 256,
+                usage: Usage::Default,
+                bind,
+                ..Default::default()
+            })
+        };
+        let constant_buffers = (0..16)
+            .map(|i| buffer(&format!("cb.{i}"), BindFlags::CONSTANT))
+            .collect::<Result<_, _>>()?;
+        let vertex_buffers = (0..8)
+            .map(|i| buffer(&format!("vb.{i}"), BindFlags::VERTEX))
+            .collect::<Result<_, _>>()?;
+        let layout = device.create_input_layout(&InputLayoutDesc {
+            name: "layout",
+            vertex_buffers: Slots::first(1),
+        })?;
+        let pair = |k: u32| -> Result<(Shader, Shader), Error> {
+            Ok((
+                device.create_shader(&ShaderDesc {
+                    constant_buffers: Slots::first(1),
+                    ..ShaderDesc::new(&format!("vs.{k}"), Stage::Vertex)
+                })?,
+                device.create_shader(&ShaderDesc::new(&format!("ps.{k}"), Stage::Pixel))?,
+            ))
+        };
+        let color = device.create_texture(&TextureDesc {
+            name: "color",
+            width: 64,
+            height: 64,
+            bind: BindFlags::RENDER_TARGET,
+            ..Default::default()
+        })?;
+        Ok(Self {
+            constant_buffers,
+            vertex_buffers,
+            layout,
+            shaders: [pair(0)?, pair(1)?],
+            blends: [
+                device.create_blend_state("blend.opaque")?,
+                device.create_blend_state("blend.additive")?,
+            ],
+            target: device.create_render_target_view(&ViewDesc::new("color.rtv", color))?,
+        })
+    }
+
+    /// A fast list of `draws` draws of the workload.
+    pub fn list(&self, device: &Device, draws: u32) -> Result<CommandList, Error> {
+        let mut context = device.create_deferred_context(&DeferredContextDesc {
+            name: "throughput",
+            semantics: Semantics::Fast,
+            chunk_policy: None,
+            ..Default::default()
+        })?;
+        context.om_set_render_targets(&[Some(self.target)], None);
+        context.rs_set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)]);
+        context.set_input_layout(Some(self.layout));
+        context.set_primitive_topology(PrimitiveTopology::TriangleList);
+        for draw in 0..draws as usize {
+            if draw % 100 == 0 {
+                let (vs, ps) = self.shaders[(draw / 100) % 2];
+                context.set_shader(Stage::Vertex, Some(vs));
+                context.set_shader(Stage::Pixel, Some(ps));
+                let blend = self.blends[(draw / 100) % 2];
+                context.om_set_blend_state(Some(blend), [0.0; 4], u32::MAX);
+            }
+            let cb = self.constant_buffers[draw % self.constant_buffers.len()];
+            context.set_constant_buffers(Stage::Vertex, 0, &[Some(cb)]);
+            let vb = self.vertex_buffers[draw % self.vertex_buffers.len()];
+            context.set_vertex_buffers(
+                0,
+                &[VertexBuffer {
+                    buffer: Some(vb),
+                    stride: 16,
+                    offset: 0,
+                }],
+            );
+            context.draw(3, 0);
         }
         context
             .finish_command_list(RestoreState::ClearState)

@@ -23,7 +23,7 @@ mod record;
 pub mod scene;
 pub mod workload;
 
-pub use execute::ExecuteScene;
+pub use execute::{ExecuteScene, ThroughputScene};
 pub use naive::{Command, NaiveRecorder, Slots, INLINE_BUFFERS, INLINE_VIEWS};
 pub use record::{record_draws, record_draws_only, CallSink, WithoutDraws};
 pub use scene::{DrawDesc, ObjectConstants, Scene, SceneDesc, SceneError, Unmapped};

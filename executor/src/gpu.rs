@@ -6,7 +6,11 @@
 //! **In:** commands, each with the semantics of the context that recorded it (it decides what an
 //! index-buffer bind does to the reset index, R-ST-5); command segments of a list, each one
 //! indirect-buffer execution; split points the executor resolved, with their patched commands.
-//! **Out:** draw records and counters.
+//! **Out:** draw records and counters. The records go to reused pools ([`Records`],
+//! `draw_record/records.rs`): [`GpuModel::draws`] reads them in place, [`GpuModel::records`] and
+//! [`GpuModel::take_records`] hand out owned copies (built on demand, allocating: for tests and
+//! tools that keep records), and [`GpuModel::clear_records`], once a frame, keeps a long run
+//! from allocating anything per draw.
 //!
 //! **What it keeps.** Bindings as encoded, in the binding-state type the legacy recorder keeps
 //! too (`recorder::state::Bindings`, one `apply` for both; [`GpuState`] adds the model's own):
@@ -41,6 +45,8 @@
 //! ignored.
 
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::sync::OnceLock;
 
 mod barrier;
 pub use barrier::TextureState;
@@ -56,10 +62,16 @@ pub use state::GpuState;
 
 use recorder::command::{BoundView, Command, Decoded, DirectArgs, ViewFlags};
 use recorder::limits::*;
+use recorder::state::Bindings;
 use recorder::{Device, Error, ObjectKind, RawHandle, Segment, Semantics, SplitCategory, Stage};
 
 use crate::draw_record::*;
-use crate::progress::Progress;
+use crate::progress::{HandleHasher, Progress};
+
+/// A set of handles with [`HandleHasher`]: handles are not keys an adversary picks, and
+/// SipHash would cost several times more at the lookups every draw makes (the compression of
+/// each texture a shader reads, R-ST-9).
+type HandleSet = HashSet<RawHandle, BuildHasherDefault<HandleHasher>>;
 
 /// The GPU model. See the module essay.
 ///
@@ -77,7 +89,7 @@ use crate::progress::Progress;
 pub struct GpuModel {
     state: Box<GpuState>,
     /// Textures compressed now (R-ST-9).
-    compressed: HashSet<RawHandle>,
+    compressed: HandleSet,
     /// A context register changed since the last draw or dispatch (R-EX-4).
     context_changed: bool,
     /// The last work was a bundle call: the next draw or dispatch rolls (R-EX-4, R-B-10).
@@ -86,7 +98,18 @@ pub struct GpuModel {
     bundle: bundle_call::Expansion,
     /// The last legacy use of each resource, for the hazard response (`gpu/hazard.rs`, R-ST-10).
     last_uses: hazard::LastUses,
-    records: Vec<DrawRecord>,
+    /// The records, in reused pools (`draw_record/records.rs`).
+    records: Records,
+    /// Owned copies of the records, built by the first [`records`](GpuModel::records) call and
+    /// kept up to date draw by draw from then on, until the records are cleared or taken. A
+    /// `OnceLock` (std's, not the sync facade's: nothing contends for it, the model is handed
+    /// between threads by value) so that `&GpuModel` stays `Sync`; the draw path reaches it
+    /// through `&mut` only (`get_mut`, no atomic).
+    owned: OnceLock<Vec<DrawRecord>>,
+    /// The last graphics part in `records` holds the registers in force now, and the draw
+    /// that appended it left the targets' compression as its next draw would (see
+    /// [`GpuModel::draw`]): a draw may share it.
+    graphics_valid: bool,
     counters: Counters,
     /// Fences, memory writes, resource uses, waits on present (R-EX-5..7).
     progress: Progress,
@@ -185,6 +208,7 @@ impl GpuModel {
     }
 
     fn decompress(&mut self, texture: RawHandle) -> bool {
+        self.graphics_valid = false;
         let was = self.compressed.remove(&texture);
         if was {
             self.counters.decompressions += 1;
@@ -208,6 +232,8 @@ impl GpuModel {
     /// the output merger's bindings and updates the bound views of it. Fast: a bound view keeps
     /// what it had until it is bound again (R-ST-9, seed 000: "that view must be re-bound").
     fn compression_changed(&mut self, semantics: Semantics, texture: RawHandle) {
+        // A bound target's record reads its compression.
+        self.graphics_valid = false;
         if semantics != Semantics::Legacy || texture.is_null() {
             return;
         }
@@ -225,8 +251,9 @@ impl GpuModel {
 
     /// A draw wrote the bound compressible targets through the output merger, as it sees them:
     /// a target it sees compressed stays (or is again) compressed, one it sees decompressed is
-    /// written decompressed (R-ST-9).
-    fn targets_written(&mut self) {
+    /// written decompressed (R-ST-9). Returns whether any texture's compression changed.
+    fn targets_written(&mut self) -> bool {
+        let mut changed = false;
         let state = &*self.state;
         let targets = state.bindings.render_targets().iter().enumerate();
         let depth_stencil = state.bindings.depth_stencil();
@@ -235,12 +262,13 @@ impl GpuModel {
             if view.resource.is_null() || !view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
                 continue;
             }
-            if state.target_compression[slot] {
-                self.compressed.insert(view.resource);
+            changed |= if state.target_compression[slot] {
+                self.compressed.insert(view.resource)
             } else {
-                self.compressed.remove(&view.resource);
-            }
+                self.compressed.remove(&view.resource)
+            };
         }
+        changed
     }
 
     /// Whether `texture` is compressed now.
@@ -251,6 +279,7 @@ impl GpuModel {
     /// Back to the ClearState defaults: every binding and register; the reset index to
     /// 0xFFFFFFFF with no index format. Every context register is written: the next draw rolls.
     pub fn clear_state(&mut self) {
+        self.graphics_valid = false;
         self.state.clear();
         self.context_changed = true;
     }
@@ -263,6 +292,7 @@ impl GpuModel {
     /// Puts back a state taken by [`snapshot`](Self::snapshot). Every context register is
     /// written again: the next draw rolls.
     pub fn restore(&mut self, state: &GpuState) {
+        self.graphics_valid = false;
         (*self.state).clone_from(state);
         self.context_changed = true;
         // Putting the targets back binds them again.
@@ -320,6 +350,7 @@ impl GpuModel {
     /// The list begun last ends. At the end of a top-level list, what may not cross an
     /// execute boundary is checked (R-BAR-4, R-BAR-8: `end_of_list`).
     pub fn list_end(&mut self) {
+        self.graphics_valid = false;
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_end();
         }
@@ -375,14 +406,38 @@ impl GpuModel {
         self.progress.kickoff();
     }
 
-    /// The records of every draw and dispatch so far, in order.
-    pub fn records(&self) -> &[DrawRecord] {
+    /// The records of every draw and dispatch so far, in order, read in place: the model's own
+    /// pools, which [`clear_records`](Self::clear_records) empties for the next batch (the
+    /// steady-state way: a frame whose draws fit what an earlier one grew the pools to
+    /// allocates nothing).
+    pub fn draws(&self) -> &Records {
         &self.records
     }
 
-    /// Hands the records over and starts a new list of them (counters keep counting).
+    /// The records of every draw and dispatch so far, in order, as owned copies: built on the
+    /// first call, then kept up to date draw by draw (allocating) until the records are cleared
+    /// or taken. For tests and tools that keep records; [`draws`](Self::draws) reads the same
+    /// facts without copying.
+    pub fn records(&self) -> &[DrawRecord] {
+        self.owned.get_or_init(|| self.records.to_vec())
+    }
+
+    /// Hands the records over as owned copies and starts a new list of them (counters keep
+    /// counting). The pools stay for the next records.
     pub fn take_records(&mut self) -> Vec<DrawRecord> {
-        std::mem::take(&mut self.records)
+        let owned = match self.owned.take() {
+            Some(owned) => owned,
+            None => self.records.to_vec(),
+        };
+        self.records.clear();
+        owned
+    }
+
+    /// Forgets the records so far, keeping the pools' memory for the next ones (counters keep
+    /// counting): what a long run that keeps no history calls once a frame.
+    pub fn clear_records(&mut self) {
+        self.records.clear();
+        self.owned.take();
     }
 
     /// The counters so far, cumulative over every execution (`expect counters`).
@@ -410,6 +465,9 @@ impl GpuModel {
         }
         if self.state.bindings.apply(command, semantics) {
             self.context_register_written();
+        }
+        if !keeps_graphics(command) {
+            self.graphics_valid = false;
         }
         match *command {
             Command::SetInputLayout { .. }
@@ -608,121 +666,180 @@ impl GpuModel {
 
     // ----- draws -------------------------------------------------------------------------------
 
+    /// A draw or dispatch: its record appended to the pools, then what legacy semantics,
+    /// fence tracking, validation and hazard tracking see in it. The graphics part (the
+    /// output-merger and input-assembler registers, with the targets' compression) is appended
+    /// again only when it may have changed: any command but the few that cannot touch it
+    /// (`keeps_graphics`), any change of a texture's compression, a state restored or cleared,
+    /// a list's end or a bundle call makes it stale. A draw writes its targets as the output
+    /// merger sees them (R-ST-9) after its record is taken; when that changes nothing, the next
+    /// draw, if nothing else changed, would read the same part and write the same: it shares
+    /// the part and skips the write.
     fn draw(&mut self, semantics: Semantics, kind: DrawKind, args: DrawArgs) {
         // A context register changed, or this is the first draw after a bundle (R-EX-4).
         if std::mem::take(&mut self.context_changed) | std::mem::take(&mut self.after_bundle) {
             self.counters.context_rolls += 1;
         }
-        let (stages, graphics) = if kind.is_dispatch() {
-            self.counters.dispatches += 1;
-            let cs = self.stage_record(Stage::Compute, self.state.bindings.compute_uavs());
-            (vec![cs], None)
-        } else {
-            self.counters.draws += 1;
-            let stages = Stage::GRAPHICS
-                .iter()
-                .map(|stage| self.stage_record(*stage, self.state.bindings.om_uavs()))
-                .collect();
-            (stages, Some(Box::new(self.graphics_record())))
+        let dispatch = kind.is_dispatch();
+        let shared = {
+            let bindings = &self.state.bindings;
+            let compressed = &self.compressed;
+            let mut writer = self.records.writer(kind, args, bindings.predication());
+            let shared = if dispatch {
+                self.counters.dispatches += 1;
+                let uavs = bindings.compute_uavs();
+                stage_record(&mut writer, bindings, compressed, Stage::Compute, uavs);
+                false
+            } else {
+                self.counters.draws += 1;
+                for stage in Stage::GRAPHICS {
+                    stage_record(&mut writer, bindings, compressed, stage, bindings.om_uavs());
+                }
+                writer.vertex_buffers(bindings.input_layout_slots(), bindings.vertex_buffers());
+                writer.index_buffer(bindings.index_buffer(), bindings.reset_index());
+                let shared = self.graphics_valid && writer.same_graphics();
+                if !shared {
+                    graphics_record(&mut writer, bindings, compressed);
+                }
+                shared
+            };
+            writer.finish();
+            shared
         };
-        let record = DrawRecord {
-            kind,
-            args,
-            predicate: self.state.bindings.predication().0,
-            predicate_value: self.state.bindings.predication().1,
-            stages,
-            graphics,
-        };
-        if semantics == Semantics::Legacy {
-            // The driver's response to a resource changing between output and input (R-ST-10).
-            self.counters.cache_flushes += self.last_uses.legacy_draw(&record);
+        self.checks(semantics);
+        if !dispatch && !shared {
+            self.graphics_valid = !self.targets_written();
         }
-        if self.tracks(semantics) {
-            self.note_uses(&record);
+        if let Some(owned) = self.owned.get_mut() {
+            owned.extend(self.records.last().map(|draw| draw.to_record()));
+        }
+    }
+
+    /// What a draw's record shows legacy semantics' hazard response (R-ST-10), fence tracking
+    /// (R-EX-6), validation (R-V-1) and hazard tracking (R-V-2); nothing to do for fast
+    /// semantics without validation.
+    #[inline]
+    fn checks(&mut self, semantics: Semantics) {
+        if !self.tracks(semantics) && self.hazards.is_none() {
+            return;
+        }
+        self.checks_out_of_line(semantics);
+    }
+
+    #[inline(never)]
+    fn checks_out_of_line(&mut self, semantics: Semantics) {
+        let tracks = self.tracks(semantics);
+        if let Some(record) = self.records.last() {
+            if semantics == Semantics::Legacy {
+                // The driver's response to a resource changing between output and input.
+                self.counters.cache_flushes += self.last_uses.legacy_draw(&record);
+            }
+            if tracks {
+                Self::note_uses(&mut self.progress, &record);
+            }
         }
         if self.validator.is_some() && semantics == Semantics::Fast {
-            self.validate_draw(&record);
+            // The record is read out of the pools while validation changes the rest of the
+            // model.
+            let records = std::mem::take(&mut self.records);
+            if let Some(record) = records.last() {
+                self.validate_draw(&record);
+            }
+            self.records = records;
         }
         if let Some(hazards) = self.hazards.as_deref_mut() {
-            hazards.draw(&record, &self.placed, &mut self.violations);
-        }
-        if record.graphics.is_some() {
-            self.targets_written();
-        }
-        self.records.push(record);
-    }
-
-    fn view_record(&self, bound: &BoundView) -> ViewRecord {
-        let texture = !bound.flags.has(ViewFlags::BUFFER) && !bound.resource.is_null();
-        ViewRecord::new(bound, texture && self.compressed.contains(&bound.resource))
-    }
-
-    /// The stage's shader and the bindings at the slots it reads; `uavs` are the UAV slots the
-    /// stage sees (the compute UAVs, or the output merger's for a graphics stage).
-    fn stage_record(&self, stage: Stage, uavs: &[BoundView]) -> StageRecord {
-        let bindings = &self.state.bindings;
-        let shader = bindings.shader(stage);
-        let mut record = StageRecord::empty(stage, shader.shader);
-        if shader.shader.is_null() {
-            return record;
-        }
-        let (constant_buffers, shader_resources, samplers) = (
-            bindings.constant_buffers(stage),
-            bindings.shader_resources(stage),
-            bindings.samplers(stage),
-        );
-        record.constant_buffers = read_slots(shader.constant_buffers.into(), constant_buffers)
-            .map(|(slot, b)| (slot, *b))
-            .collect();
-        record.shader_resources = read_slots(shader.shader_resources(), shader_resources)
-            .map(|(slot, v)| (slot, self.view_record(v)))
-            .collect();
-        record.samplers = read_slots(shader.samplers.into(), samplers)
-            .map(|(slot, h)| (slot, *h))
-            .collect();
-        record.unordered_access_views = read_slots(shader.unordered_access_views.into(), uavs)
-            .map(|(slot, v)| (slot, self.view_record(v)))
-            .collect();
-        record
-    }
-
-    fn graphics_record(&self) -> GraphicsRecord {
-        let s = &self.state.bindings;
-        let render_targets = s
-            .render_targets()
-            .iter()
-            .map(|v| self.view_record(v))
-            .collect();
-        GraphicsRecord {
-            input_layout: s.input_layout(),
-            topology: s.topology(),
-            reset_index: s.reset_index(),
-            index_buffer: s.index_buffer(),
-            vertex_buffers: read_slots(s.input_layout_slots().into(), s.vertex_buffers())
-                .map(|(slot, b)| (slot, *b))
-                .collect(),
-            render_targets,
-            depth_stencil: self.view_record(&s.depth_stencil()),
-            blend: s.blend(),
-            depth_stencil_state: s.depth_stencil_state(),
-            rasterizer: s.rasterizer(),
-            viewports: s.viewports().to_vec(),
-            scissors: s.scissor_rects().to_vec(),
+            if let Some(record) = self.records.last() {
+                hazards.draw(&record, &self.placed, &mut self.violations);
+            }
         }
     }
 }
 
-/// `(slot, binding)` for every slot set in `mask` that exists in `slots`, in slot order.
-fn read_slots<T>(mask: u128, slots: &[T]) -> impl Iterator<Item = (u32, &T)> {
-    let mut bits = mask;
-    std::iter::from_fn(move || {
-        while bits != 0 {
-            let slot = bits.trailing_zeros();
-            bits &= bits - 1;
-            if let Some(item) = slots.get(slot as usize) {
-                return Some((slot, item));
-            }
-        }
-        None
-    })
+/// Whether `command` leaves every register of a record's graphics part alone, and every
+/// texture's compression: the bindings only shaders and the input assembler's vertex and index
+/// fetch read, with the reset index (a record takes those at each draw), and the predicate
+/// (each record's own); maps, queries, fences and waits, which bind nothing and compress
+/// nothing. Every other command may change the graphics part (see [`GpuModel::draw`]).
+#[inline]
+fn keeps_graphics(command: &Command<'_>) -> bool {
+    matches!(
+        command,
+        Command::SetShader { .. }
+            | Command::SetConstantBuffers { .. }
+            | Command::SetShaderResources { .. }
+            | Command::SetSamplers { .. }
+            | Command::SetVertexBuffers { .. }
+            | Command::SetIndexBuffer(_)
+            | Command::SetPrimitiveResetIndex(_)
+            | Command::SetComputeUnorderedAccessViews { .. }
+            | Command::SetPredication { .. }
+            | Command::MapWriteDiscard { .. }
+            | Command::MapWriteNoOverwrite { .. }
+            | Command::BeginQuery(_)
+            | Command::EndQuery(_)
+            | Command::InsertFence { .. }
+            | Command::WriteValueBottomOfPipe { .. }
+            | Command::InsertWaitOnFence { .. }
+            | Command::InsertWaitOnMemory { .. }
+            | Command::InsertWaitOnPresent(_)
+            | Command::Draw(_)
+            | Command::DrawIndexed(_)
+            | Command::DrawInstanced(_)
+            | Command::DrawIndexedInstanced(_)
+            | Command::DrawAuto
+            | Command::DrawInstancedIndirect(_)
+            | Command::DrawIndexedInstancedIndirect(_)
+            | Command::Dispatch(_)
+            | Command::DispatchIndirect(_)
+    )
+}
+
+/// A view as a draw sees it: with whether its texture is compressed now.
+#[inline]
+fn view_record(compressed: &HandleSet, bound: &BoundView) -> ViewRecord {
+    let texture = !bound.flags.has(ViewFlags::BUFFER) && !bound.resource.is_null();
+    let is_compressed = texture && !compressed.is_empty() && compressed.contains(&bound.resource);
+    ViewRecord::new(bound, is_compressed)
+}
+
+/// Appends the stage's shader and the bindings at the slots it reads; `uavs` are the UAV slots
+/// the stage sees (the compute UAVs, or the output merger's for a graphics stage).
+#[inline(always)]
+fn stage_record(
+    writer: &mut DrawWriter<'_>,
+    bindings: &Bindings,
+    compressed: &HandleSet,
+    stage: Stage,
+    uavs: &[BoundView],
+) {
+    let shader = bindings.shader(stage);
+    if shader.shader.is_null() {
+        writer.no_shader();
+        return;
+    }
+    let slots = StageSlots {
+        constant_buffers: bindings.constant_buffers(stage),
+        shader_resources: bindings.shader_resources(stage),
+        samplers: bindings.samplers(stage),
+        unordered_access_views: uavs,
+    };
+    writer.stage(&shader, slots, |v| view_record(compressed, v));
+}
+
+/// Appends a new graphics part: the output-merger and input-assembler registers in force.
+fn graphics_record(writer: &mut DrawWriter<'_>, bindings: &Bindings, compressed: &HandleSet) {
+    let s = bindings;
+    let registers = GraphicsRegisters {
+        input_layout: s.input_layout(),
+        topology: s.topology(),
+        depth_stencil: view_record(compressed, &s.depth_stencil()),
+        blend: s.blend(),
+        depth_stencil_state: s.depth_stencil_state(),
+        rasterizer: s.rasterizer(),
+    };
+    let targets = s
+        .render_targets()
+        .iter()
+        .map(|v| view_record(compressed, v));
+    writer.graphics(registers, targets, s.viewports(), s.scissor_rects());
 }

@@ -79,7 +79,7 @@ use recorder::{
 use recorder::{ObjectKind, Shader, ShaderResourceView, SplitCategory, Stage, Validation};
 use recorder::{Segment, SegmentWalk};
 
-use crate::draw_record::{Counters, DrawRecord};
+use crate::draw_record::{Counters, DrawRecord, Records};
 use crate::gpu::{GpuModel, GpuState};
 use crate::gpu_thread::Handoff;
 
@@ -414,10 +414,24 @@ impl ImmediateContext {
         self.side.gpu.records()
     }
 
-    /// Hands over the draw records so far (after a flush), so a long run keeps no history.
+    /// Every draw and dispatch the GPU model has recorded, in order (after a flush), read in
+    /// place out of the model's pools ([`GpuModel::draws`]): no copy.
+    pub fn draws(&mut self) -> &Records {
+        self.sync_gpu();
+        self.side.gpu.draws()
+    }
+
+    /// Hands over the draw records so far (after a flush), as owned copies.
     pub fn take_records(&mut self) -> Vec<DrawRecord> {
         self.sync_gpu();
         self.side.gpu.take_records()
+    }
+
+    /// Forgets the draw records so far (after a flush), keeping the model's pools for the next
+    /// ones ([`GpuModel::clear_records`]): how a long run keeps no history without allocating.
+    pub fn clear_records(&mut self) {
+        self.sync_gpu();
+        self.side.gpu.clear_records();
     }
 
     /// The GPU model's counters (after a flush).

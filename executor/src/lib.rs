@@ -122,7 +122,7 @@ pub mod prelude {
     pub use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
     pub use recorder::prelude::*;
 
-    pub use crate::draw_record::{Counters, DrawKind, DrawRecord};
+    pub use crate::draw_record::{Counters, Draw, DrawKind, DrawRecord, Records};
     pub use crate::field::{FieldValue, Named, NamedRecord};
     pub use crate::gpu::GpuModel;
     pub use crate::immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
@@ -139,6 +139,6 @@ pub mod loom_exports {
     pub use crate::jobs::pool::{Finished, WorkerPool};
 }
 pub use draw_record::{
-    BlendRecord, Counters, DepthStencilRecord, DrawArgs, DrawKind, DrawRecord, GraphicsRecord,
-    StageRecord, ViewRecord,
+    BlendRecord, Counters, DepthStencilRecord, Draw, DrawArgs, DrawKind, DrawRecord,
+    GraphicsRecord, GraphicsView, Records, StageRecord, StageView, Stages, ViewRecord,
 };

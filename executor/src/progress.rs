@@ -43,6 +43,11 @@ impl Hasher for HandleHasher {
     fn write_u64(&mut self, value: u64) {
         self.0 = (self.0.rotate_left(5) ^ value).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
+    // A handle hashes as two `u32`s: one step each, not four byte steps.
+    #[inline]
+    fn write_u32(&mut self, value: u32) {
+        self.write_u64(value as u64);
+    }
 }
 
 type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<HandleHasher>>;

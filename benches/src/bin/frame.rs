@@ -360,7 +360,7 @@ fn record_frame(
     immediate.flush()?;
     let execute = begin.elapsed();
     progress.executing.pause();
-    immediate.take_records(); // the demo keeps counters, not the records themselves
+    immediate.clear_records(); // the demo keeps counters, not the records themselves
     if let Some(error) = immediate.take_execution_errors().into_iter().next() {
         return Err(error);
     }

@@ -67,6 +67,11 @@ impl GpuModel {
         self.context_changed = false;
         self.after_bundle = false;
 
+        // The draws' shared graphics part (`GpuModel::draw`) goes stale with any command
+        // applied that may change it, as outside a bundle; the overlay's own changes are
+        // remaps, of slots a record takes at each draw, and putting back what the bundle set,
+        // which is stale again if the bundle set any of the graphics part's registers.
+        let mut graphics_set = false;
         self.bundle.overlay.begin();
         for decoded in body.commands() {
             let step = self
@@ -74,10 +79,14 @@ impl GpuModel {
                 .overlay
                 .step(&mut self.state.bindings, &decoded.command);
             if step == OverlayStep::Apply {
+                graphics_set |= !super::keeps_graphics(&decoded.command);
                 self.apply(&decoded.command, Semantics::Fast);
             }
         }
         self.bundle.overlay.end(&mut self.state.bindings);
+        if graphics_set {
+            self.graphics_valid = false;
+        }
         self.after_bundle = true;
         Ok(())
     }

@@ -23,11 +23,13 @@
 //! barriers synchronise (§9).
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use recorder::command::ViewFlags;
 use recorder::RawHandle;
 
-use crate::draw_record::{DrawRecord, ViewRecord};
+use crate::draw_record::{Draw, ViewRecord};
+use crate::progress::HandleHasher;
 
 /// How a legacy draw last used a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,50 +42,51 @@ enum Access {
 /// a buffer (buffers and textures have separate index spaces).
 #[derive(Debug, Default)]
 pub(super) struct LastUses {
-    last: HashMap<(RawHandle, bool), Access>,
+    last: HashMap<(RawHandle, bool), Access, BuildHasherDefault<HandleHasher>>,
+    /// The resources the draw being noted writes (kept, so that noting allocates nothing once
+    /// warm).
+    writes: Vec<(RawHandle, bool)>,
 }
 
 impl LastUses {
     /// Notes the uses of a legacy draw or dispatch; returns the transitions it makes, each a
     /// drain and a cache flush.
-    pub(super) fn legacy_draw(&mut self, record: &DrawRecord) -> u64 {
-        let writes = || {
-            let graphics = record.graphics.iter().flat_map(|g| {
-                g.render_targets
-                    .iter()
-                    .chain(std::iter::once(&g.depth_stencil))
-            });
-            let uavs = record
-                .stages
+    pub(super) fn legacy_draw(&mut self, record: &Draw<'_>) -> u64 {
+        let mut writes = std::mem::take(&mut self.writes);
+        writes.clear();
+        if let Some(g) = record.graphics() {
+            let targets = g
+                .render_targets
                 .iter()
-                .flat_map(|s| s.unordered_access_views.iter().map(|(_, v)| v));
-            graphics.chain(uavs).filter(|v| !v.resource.is_null())
-        };
-        let mut transitions = 0;
-        for view in writes() {
-            transitions += self.used(view, Access::Write) as u64;
+                .chain(std::iter::once(&g.depth_stencil));
+            writes.extend(targets.filter(|v| !v.resource.is_null()).map(key));
         }
-        let reads = record
-            .stages
-            .iter()
-            .flat_map(|s| s.shader_resources.iter().map(|(_, v)| v))
-            .filter(|v| !v.resource.is_null());
-        for view in reads {
-            let written = writes().any(|w| key(w) == key(view));
-            if !written {
-                transitions += self.used(view, Access::Read) as u64;
+        for stage in record.stages() {
+            let uavs = stage.unordered_access_views.iter().map(|(_, v)| v);
+            writes.extend(uavs.filter(|v| !v.resource.is_null()).map(key));
+        }
+        let mut transitions = 0;
+        for &write in &writes {
+            transitions += self.used(write, Access::Write) as u64;
+        }
+        for stage in record.stages() {
+            let reads = stage.shader_resources.iter().map(|(_, v)| v);
+            for view in reads.filter(|v| !v.resource.is_null()) {
+                if !writes.contains(&key(view)) {
+                    transitions += self.used(key(view), Access::Read) as u64;
+                }
             }
         }
+        self.writes = writes;
         transitions
     }
 
     /// Notes one use; whether it is a transition from the last one.
-    fn used(&mut self, view: &ViewRecord, access: Access) -> bool {
-        let before = self.last.insert(key(view), access);
+    fn used(&mut self, key: (RawHandle, bool), access: Access) -> bool {
+        let before = self.last.insert(key, access);
         before.is_some_and(|before| before != access)
     }
 }
-
 fn key(view: &ViewRecord) -> (RawHandle, bool) {
     (view.resource, view.flags.has(ViewFlags::BUFFER))
 }

@@ -84,7 +84,7 @@ use recorder::{
 
 use super::placed::Placed;
 
-use crate::draw_record::{DrawArgs, DrawRecord, ViewRecord};
+use crate::draw_record::{Draw, DrawArgs, ViewRecord};
 
 /// A resource: its handle and whether it is a buffer (buffers and textures have separate index
 /// spaces).
@@ -539,12 +539,7 @@ impl Tracker {
     }
 
     /// A draw or dispatch ran: checks and notes its uses.
-    pub(super) fn draw(
-        &mut self,
-        record: &DrawRecord,
-        placed: &Placed,
-        violations: &mut Vec<Error>,
-    ) {
+    pub(super) fn draw(&mut self, record: &Draw<'_>, placed: &Placed, violations: &mut Vec<Error>) {
         let mut uses = std::mem::take(&mut self.uses);
         uses.clear();
         let buffer = |buffer: RawHandle, path| Use {
@@ -557,28 +552,28 @@ impl Tracker {
         if let DrawArgs::Indirect(args) = record.args {
             uses.push(buffer(args.buffer, Path::IndirectArguments));
         }
-        for stage in &record.stages {
+        for stage in record.stages() {
             let sync = match stage.stage {
                 Stage::Pixel => BarrierSync::PIXEL_SHADING,
                 Stage::Compute => BarrierSync::COMPUTE_SHADING,
                 _ => BarrierSync::VERTEX_SHADING,
             };
-            for (_, b) in &stage.constant_buffers {
+            for (_, b) in stage.constant_buffers {
                 uses.push(buffer(b.buffer, Path::ConstantBuffer));
             }
-            for (_, v) in &stage.shader_resources {
+            for (_, v) in stage.shader_resources {
                 self.record_use(&mut uses, v, Path::ShaderResource, sync);
             }
-            for (_, v) in &stage.unordered_access_views {
+            for (_, v) in stage.unordered_access_views {
                 self.record_use(&mut uses, v, Path::Uav, sync);
             }
         }
-        if let Some(graphics) = &record.graphics {
+        if let Some(graphics) = record.graphics() {
             uses.push(buffer(graphics.index_buffer.buffer, Path::IndexBuffer));
-            for (_, b) in &graphics.vertex_buffers {
+            for (_, b) in graphics.vertex_buffers {
                 uses.push(buffer(b.buffer, Path::VertexBuffer));
             }
-            for v in &graphics.render_targets {
+            for v in graphics.render_targets {
                 self.record_use(&mut uses, v, Path::RenderTarget, BarrierSync::RENDER_TARGET);
             }
             let ds = &graphics.depth_stencil;

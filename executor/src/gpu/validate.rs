@@ -9,16 +9,16 @@ use recorder::{Error, Handle, ObjectKind, ObjectName, RawHandle, Texture};
 
 use super::GpuModel;
 use crate::draw_record::*;
+use crate::progress::Progress;
 
 impl GpuModel {
     /// Every resource `record` reads or writes is used by the current segment.
-    pub(super) fn note_uses(&mut self, record: &DrawRecord) {
-        let progress = &mut self.progress;
+    pub(super) fn note_uses(progress: &mut Progress, record: &Draw<'_>) {
         if let DrawArgs::Indirect(args) = record.args {
             // Fast-semantics synchronisation for the arguments, whatever the context (R-EX-6).
             progress.use_as_indirect_arguments(args.buffer);
         }
-        for stage in &record.stages {
+        for stage in record.stages() {
             stage
                 .constant_buffers
                 .iter()
@@ -32,7 +32,7 @@ impl GpuModel {
                 .iter()
                 .for_each(|(_, v)| progress.use_resource(v.resource));
         }
-        if let Some(graphics) = &record.graphics {
+        if let Some(graphics) = record.graphics() {
             progress.use_resource(graphics.index_buffer.buffer);
             graphics
                 .vertex_buffers
@@ -113,13 +113,13 @@ impl GpuModel {
 
     /// R-V-1 at a fast-semantics draw: writes to a back buffer not waited for this frame
     /// (still-compressed views were reported at their bind).
-    pub(super) fn validate_draw(&mut self, record: &DrawRecord) {
+    pub(super) fn validate_draw(&mut self, record: &Draw<'_>) {
         let call = if record.kind.is_dispatch() {
             "dispatch"
         } else {
             "draw"
         };
-        for stage in &record.stages {
+        for stage in record.stages() {
             let views = stage
                 .shader_resources
                 .iter()
@@ -135,8 +135,8 @@ impl GpuModel {
                 }
             }
         }
-        if let Some(graphics) = &record.graphics {
-            for view in &graphics.render_targets {
+        if let Some(graphics) = record.graphics() {
+            for view in graphics.render_targets {
                 if view.flags.has(ViewFlags::BACK_BUFFER) {
                     self.check_back_buffer_write(call, view.resource);
                 }

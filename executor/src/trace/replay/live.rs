@@ -672,7 +672,7 @@ impl LiveRun {
             origins.run(body, via.clone());
         }
         // Executions and bundle calls run inline: the model has consumed everything now.
-        if let Some(records) = self.imm.gpu_now().map(|gpu| gpu.records().len()) {
+        if let Some(records) = self.imm.gpu_now().map(|gpu| gpu.draws().len()) {
             origins.settle(start, records, Some(via));
         }
     }
@@ -744,7 +744,7 @@ impl LiveRun {
     /// Where each draw record came from (under [`track_origins`](Self::track_origins)), in the
     /// records' order.
     pub(crate) fn origins(&mut self) -> Option<&Origins> {
-        let records = self.imm.records().len();
+        let records = self.imm.draws().len();
         let origins = self.origins.as_mut()?;
         let start = origins.len();
         origins.settle(start, records, None);
