@@ -954,6 +954,7 @@ impl Commands<'_> {
 impl<'a> Iterator for Commands<'a> {
     type Item = Decoded<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<Decoded<'a>> {
         loop {
             if self.offset < self.end {

@@ -504,6 +504,7 @@ pub fn decodes_on_this_thread() -> u64 {
 /// # Safety
 /// `base + offset` must be the start of a command written by this module into a chunk that stays
 /// alive and unchanged for `'a`.
+#[inline]
 pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>, usize) {
     #[cfg(debug_assertions)]
     DECODES.with(|decodes| decodes.set(decodes.get() + 1));
