@@ -17,6 +17,7 @@ use crate::desc::*;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo, ViewInfo};
+use crate::refs::{LocalReferences, BOUND, LIST};
 use crate::role::Role;
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
@@ -301,40 +302,54 @@ impl<R: Role> Recorder<R> {
     // ----- legacy bookkeeping ------------------------------------------------------------------
 
     /// Legacy: takes the list's reference on every new object, plus the binding's where the slot
-    /// changes; undoes them all if one fails (an object destroyed under our feet).
+    /// changes, in the recorder's own counts (`refs.rs`); undoes them all if one fails (an
+    /// object destroyed under our feet).
+    #[inline(always)]
     pub(crate) fn retain_slots<T: Bound>(
-        &self,
+        &mut self,
         call: &'static str,
         kind: ObjectKind,
         new: &[T],
         old: &[T],
     ) -> Result<(), Error> {
+        let Some(refs) = self.refs.as_mut() else {
+            return Ok(());
+        };
         for (i, item) in new.iter().enumerate() {
-            let count = 1 + (old[i].handle() != item.handle()) as u32;
-            if let Err(error) = self.retain(kind, item.handle(), count, call) {
+            let handle = item.handle();
+            if handle.is_null() {
+                continue;
+            }
+            let delta = LIST + BOUND * (old[i].handle() != handle) as u64;
+            if refs.add(&*self.device, kind, handle, delta).is_err() {
                 for (j, done) in new[..i].iter().enumerate() {
                     if !done.handle().is_null() {
-                        for _ in 0..1 + (old[j].handle() != done.handle()) as u32 {
-                            self.device.unretain(kind, done.handle());
-                        }
+                        let delta = LIST + BOUND * (old[j].handle() != done.handle()) as u64;
+                        refs.sub(&*self.device, kind, done.handle(), delta);
                     }
                 }
-                return Err(error);
+                return Err(self.stale(call, kind, handle));
             }
         }
         Ok(())
     }
 
     /// Legacy: the references are taken; store the new bindings, dropping the old ones'.
+    #[inline(always)]
     pub(crate) fn replace_slots<T: Bound>(
+        refs: Option<&mut LocalReferences>,
         device: &crate::device::DeviceShared,
         kind: ObjectKind,
         slots: &mut [T],
         new: &[T],
     ) {
+        let Some(refs) = refs else {
+            slots.copy_from_slice(new);
+            return;
+        };
         for (slot, item) in slots.iter_mut().zip(new) {
             if slot.handle() != item.handle() && !slot.handle().is_null() {
-                device.unretain(kind, slot.handle());
+                refs.sub(device, kind, slot.handle(), BOUND);
             }
             *slot = *item;
         }
@@ -356,7 +371,7 @@ impl<R: Role> Recorder<R> {
         let target = slots(&mut shadow);
         let result = self.retain_slots(call, kind, new, target);
         if result.is_ok() {
-            Self::replace_slots(&self.device, kind, target, new);
+            Self::replace_slots(self.refs.as_mut(), &self.device, kind, target, new);
         }
         self.shadow = Some(shadow);
         result
