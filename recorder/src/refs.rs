@@ -82,6 +82,8 @@ const LIST_MASK: u64 = LISTED - 1;
 /// The most references the open list takes on one object: beyond, a reference is refused as the
 /// shared count refuses one far from any real count (the list could not publish it).
 const LIST_LIMIT: u64 = 1 << 28;
+/// The bits of the open list's count at or above [`LIST_LIMIT`].
+const LIST_HIGH: u64 = LIST_MASK & !(LIST_LIMIT - 1);
 /// The capacity a legacy recorder starts with (16 bytes a slot).
 const INITIAL_CAPACITY: usize = 64;
 
@@ -133,21 +135,22 @@ impl Slot {
 /// A table of slots, shared with the device's registry for `Device::references`.
 pub(crate) type Slots = StdArc<[Slot]>;
 
-/// The key of an object: its kind in the top byte, its reuse count, its index. The device's tag
-/// is left out (every object of the table's device has the same one; `add` refuses another's
-/// handle before it gets here), and a live handle's reuse count is never 0, so no key is
-/// [`EMPTY`], and no kind is 0xFF, so none is [`TOMBSTONE`].
+/// The bits of a key below its kind: the handle's reuse count and index.
+const BELOW_KIND: u64 = (1 << 56) - 1;
+
+/// The key of an object: its kind in the top byte, its reuse count, its index (the handle's bits
+/// with the device's tag replaced by the kind). The tag is left out: every object of the
+/// table's device has the same one, and `add` refuses another's handle before it gets here. A
+/// live handle's reuse count is never 0, so no key is [`EMPTY`]; no kind is 0xFF, so none is
+/// [`TOMBSTONE`].
 #[inline(always)]
 fn key_of(kind: ObjectKind, handle: RawHandle) -> u64 {
-    (kind as u64) << 56 | (handle.reuse_count() as u64) << 32 | handle.index() as u64
+    handle.to_bits() & BELOW_KIND | (kind as u64) << 56
 }
 
-/// The handle a key was made from, with the device's tag `tag`.
+/// The handle a key was made from, with the device's tag bits `tag`.
 fn handle_of(key: u64, tag: u32) -> RawHandle {
-    RawHandle {
-        index: key as u32,
-        generation: tag | ((key >> 32) as u32 & ((1 << GENERATION_COUNT_BITS) - 1)),
-    }
+    RawHandle::from_bits(key & BELOW_KIND | (tag as u64) << 32)
 }
 
 /// The kind a key was made from.
@@ -170,28 +173,33 @@ enum Probe {
     Vacant(usize, bool),
 }
 
-/// Probes `slots` (a power of two long, `shift` as `home` takes it) for `key`.
+/// Probes `slots` (a power of two long, `shift` as `home` takes it) for `key`. The table is
+/// never full (`used` stays under 3/4 of it), so the probe ends.
 #[inline(always)]
 fn probe(slots: &[Slot], shift: u32, key: u64) -> Probe {
     let mask = slots.len() - 1;
-    let mut i = home(key, shift);
+    let mut i = home(key, shift) & mask;
     let mut tombstone = None;
     loop {
-        // `i <= mask < slots.len()`.
-        let found = slots[i & mask].key.load(Ordering::Relaxed);
+        // SAFETY: `i <= mask = slots.len() - 1` (`home` of a table of `1 << (64 - shift)`
+        // slots is below that, and every step masks), and `slots` is not empty (the capacity
+        // is a power of two).
+        let found = unsafe { slots.get_unchecked(i) }
+            .key
+            .load(Ordering::Relaxed);
         if found == key {
-            return Probe::Found(i & mask);
+            return Probe::Found(i);
         }
         if found == EMPTY {
             return match tombstone {
                 Some(at) => Probe::Vacant(at, true),
-                None => Probe::Vacant(i & mask, false),
+                None => Probe::Vacant(i, false),
             };
         }
         if found == TOMBSTONE && tombstone.is_none() {
-            tombstone = Some(i & mask);
+            tombstone = Some(i);
         }
-        i = (i & mask) + 1;
+        i = (i + 1) & mask;
     }
 }
 
@@ -265,24 +273,56 @@ impl LocalReferences {
         if handle.generation & TAG_MASK != self.tag {
             return Err(Stale::Destroyed);
         }
+        self.add_own(device, kind, handle, delta)
+    }
+
+    /// [`add`](Self::add) for a handle the caller found in this device's table just now (a
+    /// lookup compares the whole generation, the device's tag included), so it is not another
+    /// device's: the binds' path (`retain_slots`).
+    #[inline(always)]
+    pub(crate) fn add_own(
+        &mut self,
+        device: &impl SharedCounts,
+        kind: ObjectKind,
+        handle: RawHandle,
+        delta: u64,
+    ) -> Result<(), Stale> {
+        debug_assert_eq!(
+            handle.generation & TAG_MASK,
+            self.tag,
+            "another device's handle"
+        );
         let key = key_of(kind, handle);
         match probe(&self.slots, self.shift, key) {
             Probe::Found(i) => {
                 let counts = &self.slots[i].counts;
                 let before = counts.load(Ordering::Relaxed);
-                if before & LIST_MASK >= LIST_LIMIT {
-                    return Err(Stale::Destroyed);
+                // One test for the usual case: listed already, and far from the limit.
+                if before & (LISTED | LIST_HIGH) != LISTED || delta & LIST_MASK == 0 {
+                    return self.add_unusual(key, i, before, delta);
                 }
-                let mut after = before + delta;
-                if delta & LIST_MASK != 0 && before & LISTED == 0 {
-                    after |= LISTED;
-                    self.listed.push(key);
-                }
-                counts.store(after, Ordering::Relaxed);
+                counts.store(before + delta, Ordering::Relaxed);
                 Ok(())
             }
             Probe::Vacant(..) => self.insert(device, kind, handle, key, delta),
         }
+    }
+
+    /// [`add`](Self::add) to slot `i` (counts `before`) for the first reference of the open list,
+    /// a binding alone, or near the limit.
+    #[cold]
+    #[inline(never)]
+    fn add_unusual(&mut self, key: u64, i: usize, before: u64, delta: u64) -> Result<(), Stale> {
+        if before & LIST_MASK >= LIST_LIMIT {
+            return Err(Stale::Destroyed);
+        }
+        let mut after = before + delta;
+        if delta & LIST_MASK != 0 && before & LISTED == 0 {
+            after |= LISTED;
+            self.listed.push(key);
+        }
+        self.slots[i].counts.store(after, Ordering::Relaxed);
+        Ok(())
     }
 
     /// The first reference on an object: the pin on the shared count, then the slot.
@@ -503,6 +543,9 @@ pub(crate) fn excess(slots: &[Slot], tag: u32, kind: ObjectKind, handle: RawHand
         return 0;
     }
     let shift = 64 - slots.len().trailing_zeros();
+    if !slots.len().is_power_of_two() {
+        return 0;
+    }
     match probe(slots, shift, key_of(kind, handle)) {
         Probe::Found(i) => {
             let counts = slots[i].counts.load(Ordering::Acquire);

@@ -14,6 +14,7 @@ use crate::chunk::SideKind;
 use crate::command::*;
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device::DeviceShared;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo, ViewInfo};
@@ -312,33 +313,17 @@ impl<R: Role> Recorder<R> {
         new: &[T],
         old: &[T],
     ) -> Result<(), Error> {
-        let Some(refs) = self.refs.as_mut() else {
-            return Ok(());
-        };
-        for (i, item) in new.iter().enumerate() {
-            let handle = item.handle();
-            if handle.is_null() {
-                continue;
-            }
-            let delta = LIST + BOUND * (old[i].handle() != handle) as u64;
-            if refs.add(&*self.device, kind, handle, delta).is_err() {
-                for (j, done) in new[..i].iter().enumerate() {
-                    if !done.handle().is_null() {
-                        let delta = LIST + BOUND * (old[j].handle() != done.handle()) as u64;
-                        refs.sub(&*self.device, kind, done.handle(), delta);
-                    }
-                }
-                return Err(self.stale(call, kind, handle));
-            }
+        match self.refs.as_mut() {
+            Some(refs) => retain_slots(refs, &self.device, call, kind, new, old),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Legacy: the references are taken; store the new bindings, dropping the old ones'.
     #[inline(always)]
     pub(crate) fn replace_slots<T: Bound>(
         refs: Option<&mut LocalReferences>,
-        device: &crate::device::DeviceShared,
+        device: &DeviceShared,
         kind: ObjectKind,
         slots: &mut [T],
         new: &[T],
@@ -365,16 +350,13 @@ impl<R: Role> Recorder<R> {
         new: &[T],
         slots: impl FnOnce(&mut LegacyShadow) -> &mut [T],
     ) -> Result<(), Error> {
-        let Some(mut shadow) = self.shadow.take() else {
+        let (Some(shadow), Some(refs)) = (self.shadow.as_deref_mut(), self.refs.as_mut()) else {
             return Ok(());
         };
-        let target = slots(&mut shadow);
-        let result = self.retain_slots(call, kind, new, target);
-        if result.is_ok() {
-            Self::replace_slots(self.refs.as_mut(), &self.device, kind, target, new);
-        }
-        self.shadow = Some(shadow);
-        result
+        let target = slots(shadow);
+        retain_slots(refs, &self.device, call, kind, new, target)?;
+        Self::replace_slots(Some(refs), &self.device, kind, target, new);
+        Ok(())
     }
 
     // ----- encoding ----------------------------------------------------------------------------
@@ -458,6 +440,36 @@ impl<R: Role> Recorder<R> {
         }
         Ok(())
     }
+}
+
+/// [`Recorder::retain_slots`] on the recorder's table (`refs`), borrowed apart from its shadow.
+#[inline(always)]
+fn retain_slots<T: Bound>(
+    refs: &mut LocalReferences,
+    device: &DeviceShared,
+    call: &'static str,
+    kind: ObjectKind,
+    new: &[T],
+    old: &[T],
+) -> Result<(), Error> {
+    for (i, item) in new.iter().enumerate() {
+        let handle = item.handle();
+        if handle.is_null() {
+            continue;
+        }
+        let delta = LIST + BOUND * (old[i].handle() != handle) as u64;
+        // Every handle here was just looked up in its table by the call's resolver.
+        if refs.add_own(device, kind, handle, delta).is_err() {
+            for (j, done) in new[..i].iter().enumerate() {
+                if !done.handle().is_null() {
+                    let delta = LIST + BOUND * (old[j].handle() != done.handle()) as u64;
+                    refs.sub(device, kind, done.handle(), delta);
+                }
+            }
+            return Err(device.stale_error(call, kind, handle));
+        }
+    }
+    Ok(())
 }
 
 /// Adapts a resolver that returns its slot into one that writes it in place (cold paths).
