@@ -4,15 +4,17 @@
 //! A list's header lives in its own first chunk (as the payload of a `ListStart` pseudo-command),
 //! so finishing a list allocates nothing. `CommandList` is a counted pointer to that header;
 //! dropping the last one returns the chunks to the device's pool, after legacy lists have dropped
-//! the references they took on every object they recorded (R-OBJ-4) and nested lists their
-//! reference on the inner list (R-REC-9).
+//! the references they took on every object they recorded (R-OBJ-4: one count per distinct
+//! object, from the table of them the finish wrote after the last command, `ListReference`) and
+//! nested lists their reference on the inner list (R-REC-9).
 //!
 //! **In:** a finished context's sealed chunk chain, its index of split points and nested lists,
-//! and its table of last instances. **Out:** the walks over them: [`Commands`] (every command,
+//! its table of last instances and (legacy) its table of distinct objects with their counts. **Out:** the walks over them: [`Commands`] (every command,
 //! decoded by `crate::command`), [`Segments`] (runs, split points and nested lists, for
 //! execution), and the values that keep a list alive for a GPU model that runs later
 //! ([`QueuedRun`], [`SplitPointQueue`]). Which objects a command names is the command module's
-//! ([`Command::for_each_object`]); this file drops and checks them.
+//! ([`Command::for_each_object`]); this file checks them (a fast list's, for validation) and
+//! drops a legacy list's references through its table, never by decoding its commands.
 //!
 //! **Nesting of any depth** (R-REC-9): every walk over nested lists keeps its own stack. Dropping
 //! chains the lists whose last reference went through their headers (`next_discarded`) and
