@@ -114,7 +114,7 @@ pub struct Recorder<R: Role> {
     /// Legacy only: the context's own state.
     pub(crate) shadow: Option<Box<LegacyShadow>>,
     /// Legacy only: the references the open list and the bindings hold (`refs.rs`).
-    pub(crate) refs: Option<LocalReferences>,
+    pub(crate) refs: Option<Box<LocalReferences>>,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
     role: PhantomData<R>,
 }
@@ -172,8 +172,8 @@ impl<R: Role> Recorder<R> {
             .chunk_policy
             .clone()
             .unwrap_or_else(|| device.desc.chunk_policy.clone());
-        let refs =
-            (desc.semantics == Semantics::Legacy).then(|| LocalReferences::new(&*device, serial));
+        let refs = (desc.semantics == Semantics::Legacy)
+            .then(|| Box::new(LocalReferences::new(&*device, serial)));
         let mut context = Self {
             device,
             name: StdArc::from(desc.name),
@@ -665,7 +665,7 @@ impl<R: Role> Recorder<R> {
 
     /// Legacy: takes `count` references on an object the list records (R-OBJ-4). Fast semantics
     /// never touches reference counts outside creation: nothing to do.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn retain(
         &mut self,
         kind: ObjectKind,
@@ -673,14 +673,12 @@ impl<R: Role> Recorder<R> {
         count: u32,
         call: &'static str,
     ) -> Result<(), Error> {
-        let Some(refs) = self.refs.as_mut() else {
-            return Ok(());
-        };
-        if handle.is_null() || count == 0 {
-            return Ok(());
+        match self.refs.as_mut() {
+            Some(refs) if !handle.is_null() && count != 0 => refs
+                .add_checked(&*self.device, kind, handle, count as u64 * LIST)
+                .map_err(|_| self.device.stale_error(call, kind, handle)),
+            _ => Ok(()),
         }
-        refs.add(&*self.device, kind, handle, count as u64 * LIST)
-            .map_err(|_| self.device.stale_error(call, kind, handle))
     }
 
     /// The next dynamic instance this context creates (R-REC-10).

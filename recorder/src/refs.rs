@@ -276,6 +276,19 @@ impl LocalReferences {
         self.add_own(device, kind, handle, delta)
     }
 
+    /// [`add`](Self::add), out of line: for the calls that reference an object once (copies,
+    /// clears, maps, queries), so a fast recorder's call keeps only its test.
+    #[inline(never)]
+    pub(crate) fn add_checked(
+        &mut self,
+        device: &impl SharedCounts,
+        kind: ObjectKind,
+        handle: RawHandle,
+        delta: u64,
+    ) -> Result<(), Stale> {
+        self.add(device, kind, handle, delta)
+    }
+
     /// [`add`](Self::add) for a handle the caller found in this device's table just now (a
     /// lookup compares the whole generation, the device's tag included), so it is not another
     /// device's: the binds' path (`retain_slots`).

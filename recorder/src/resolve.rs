@@ -355,7 +355,7 @@ impl<R: Role> Recorder<R> {
         };
         let target = slots(shadow);
         retain_slots(refs, &self.device, call, kind, new, target)?;
-        Self::replace_slots(Some(refs), &self.device, kind, target, new);
+        Self::replace_slots(Some(&mut **refs), &self.device, kind, target, new);
         Ok(())
     }
 
