@@ -359,6 +359,7 @@ impl<R: Role> Recorder<R> {
             let result = self.retain_slots(CALL, ObjectKind::Shader, &[bound.shader], &[old]);
             if result.is_ok() {
                 Self::replace_slots(
+                    self.refs.as_deref_mut(),
                     &self.device,
                     ObjectKind::Shader,
                     &mut [old],

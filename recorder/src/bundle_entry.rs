@@ -257,7 +257,7 @@ impl Recorder<DeferredRole> {
             };
             if let Some(bound) = self.bound_output_formats() {
                 if !bound.satisfies(&declaration) {
-                    self.device.unretain(ObjectKind::Bundle, bundle.raw());
+                    self.release_retained(ObjectKind::Bundle, bundle.raw());
                     return self.fail(bound.mismatch(CALL, &declaration));
                 }
             }

@@ -355,7 +355,7 @@ impl<R: Role> Recorder<R> {
         }
         self.retain(destination.kind(), dst.resource, 1, CALL)?;
         if let Err(error) = self.retain(source.kind(), src.resource, 1, CALL) {
-            self.device.unretain(destination.kind(), dst.resource);
+            self.release_retained(destination.kind(), dst.resource);
             return Err(error);
         }
         self.emit(
@@ -608,7 +608,7 @@ impl<R: Role> Recorder<R> {
     ) -> Result<(), Error> {
         self.retain(kind, destination, 1, call)?;
         if let Err(error) = self.retain(kind, source, 1, call) {
-            self.device.unretain(kind, destination);
+            self.release_retained(kind, destination);
             return Err(error);
         }
         Ok(())
@@ -659,7 +659,7 @@ impl<R: Role> Recorder<R> {
             Ok(at) => at,
             Err(error) => {
                 // Legacy only (fast returned above): the reference taken is given back.
-                self.device.unretain(resource.kind(), bound.resource);
+                self.release_retained(resource.kind(), bound.resource);
                 return Err(error);
             }
         };
@@ -706,7 +706,7 @@ impl<R: Role> Recorder<R> {
             return self.fail(error);
         }
         if let Err(error) = self.retain(ObjectKind::UnorderedAccessView, view.0, 1, CALL) {
-            self.device.unretain(ObjectKind::Buffer, destination.0);
+            self.release_retained(ObjectKind::Buffer, destination.0);
             return self.fail(error);
         }
         let destination = BoundBuffer {
@@ -787,7 +787,7 @@ impl<R: Role> Recorder<R> {
             return self.fail(error);
         }
         if let Err(error) = self.retain(ObjectKind::Texture, into, 1, CALL) {
-            self.device.unretain(ObjectKind::Texture, texture.0);
+            self.release_retained(ObjectKind::Texture, texture.0);
             return self.fail(error);
         }
         self.emit(
@@ -1099,7 +1099,7 @@ impl<R: Role> Recorder<R> {
 
     /// Refuses a released resource; in a legacy list, takes a reference on a live one
     /// (R-OBJ-4).
-    fn retain_live(&self, call: &'static str, resource: NamedResource) -> Result<(), Error> {
+    fn retain_live(&mut self, call: &'static str, resource: NamedResource) -> Result<(), Error> {
         if !self.device.is_live(resource.kind, resource.handle) {
             return Err(self
                 .device
@@ -1109,10 +1109,8 @@ impl<R: Role> Recorder<R> {
     }
 
     /// Gives back a reference [`retain_live`](Self::retain_live) took.
-    fn unretain(&self, resource: NamedResource) {
-        if self.semantics == Semantics::Legacy {
-            self.device.unretain(resource.kind, resource.handle);
-        }
+    fn unretain(&mut self, resource: NamedResource) {
+        self.release_retained(resource.kind, resource.handle);
     }
 }
 

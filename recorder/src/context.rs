@@ -23,8 +23,9 @@ use crate::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::limits::MAX_DEFERRED_CONTEXTS;
 use crate::list::{
     discard_chain, write_index, CommandList, IndexEntry, LastInstance, ListHeader, ListMemory,
-    ListOrigin, ListStats, StartState,
+    ListOrigin, ListReference, ListStats, StartState,
 };
+use crate::refs::{LocalReferences, BOUND, LIST};
 use crate::role::{DeferredRole, Role};
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
@@ -112,6 +113,8 @@ pub struct Recorder<R: Role> {
     map_serial: u32,
     /// Legacy only: the context's own state.
     pub(crate) shadow: Option<Box<LegacyShadow>>,
+    /// Legacy only: the references the open list and the bindings hold (`refs.rs`).
+    pub(crate) refs: Option<Box<LocalReferences>>,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
     role: PhantomData<R>,
 }
@@ -169,6 +172,8 @@ impl<R: Role> Recorder<R> {
             .chunk_policy
             .clone()
             .unwrap_or_else(|| device.desc.chunk_policy.clone());
+        let refs = (desc.semantics == Semantics::Legacy)
+            .then(|| Box::new(LocalReferences::new(&*device, serial)));
         let mut context = Self {
             device,
             name: StdArc::from(desc.name),
@@ -187,6 +192,7 @@ impl<R: Role> Recorder<R> {
             maps: MapTracker::new(),
             map_serial: 0,
             shadow: (desc.semantics == Semantics::Legacy).then(Box::default),
+            refs,
             back_buffer: None,
             role: PhantomData,
         };
@@ -334,7 +340,9 @@ impl<R: Role> Recorder<R> {
                 format_args!("the index of {entries} split points, bundle calls and nested lists"),
             )
         })?;
+        let objects_size = self.list_references_size()?;
         let (instances, instances_len) = self.write_last_instances()?;
+        let (objects, objects_len) = self.write_list_references(objects_size)?;
         let at = self
             .writer
             .reserve(size, None, &self.device.pool, &self.policy);
@@ -352,6 +360,8 @@ impl<R: Role> Recorder<R> {
             index_len: written as u32,
             instances,
             instances_len,
+            objects,
+            objects_len,
         };
         let origin = ListOrigin {
             semantics: self.semantics,
@@ -406,6 +416,65 @@ impl<R: Role> Recorder<R> {
         Ok((table as *const LastInstance, written as u32))
     }
 
+    /// The size of a legacy list's table of references (`None` without one). Refused when the
+    /// table would not fit the encoding (R-REC-12).
+    fn list_references_size(&self) -> Result<Option<CommandBytes>, Error> {
+        let count = match &self.refs {
+            Some(refs) if refs.listed_len() != 0 => refs.listed_len(),
+            _ => return Ok(None),
+        };
+        CommandBytes::with_items::<Empty, ListReference>(count)
+            .map(Some)
+            .map_err(|too_large| {
+                too_large.error(
+                    "finish_command_list",
+                    format_args!("the table of the {count} objects the list references"),
+                )
+            })
+    }
+
+    /// Writes a legacy list's table of references after its last command, as a pseudo-command
+    /// that decoding skips (like the index), and makes the open list's references the finished
+    /// list's (`LocalReferences::publish_list`). Refused, with the references left to the open
+    /// list, when a shared count would pass its bound.
+    fn write_list_references(
+        &mut self,
+        size: Option<CommandBytes>,
+    ) -> Result<(*const ListReference, u32), Error> {
+        let (Some(size), Some(refs)) = (size, self.refs.as_mut()) else {
+            return Ok((std::ptr::null(), 0));
+        };
+        let count = refs.listed_len();
+        let at = self
+            .writer
+            .reserve(size, None, &self.device.pool, &self.policy);
+        // SAFETY: `at` has room for the header and `count` entries (8-aligned: the header and
+        // every payload are multiples of 8, and so is `ListReference`).
+        let table = unsafe { write_command(at, Opcode::ListIndex, 0, None, size, Empty) }
+            as *mut ListReference;
+        let mut written = 0;
+        let published = refs.publish_list(&*self.device, |kind, handle, count_of| {
+            if written < count {
+                // SAFETY: `written < count`: entry `written` of the reserved table.
+                unsafe {
+                    table.add(written).write(ListReference {
+                        handle,
+                        kind,
+                        count: count_of,
+                    })
+                };
+                written += 1;
+            }
+        });
+        match published {
+            Ok(()) => Ok((table as *const ListReference, written as u32)),
+            Err((kind, handle)) => Err(Error::ReleasedObject {
+                call: "finish_command_list",
+                object: self.device.object_name(kind, handle),
+            }),
+        }
+    }
+
     #[cold]
     fn refuse_finish(&mut self, error: Error) -> RecordError {
         self.refused += 1;
@@ -427,24 +496,24 @@ impl<R: Role> Recorder<R> {
 
     /// Drops the list being recorded and everything it holds.
     pub(crate) fn discard_list(&mut self) {
+        if let Some(refs) = self.refs.as_mut() {
+            refs.discard_list(&*self.device);
+        }
         let first = self.writer.take_chain();
         if !first.is_null() {
             // SAFETY: the chain is ours, sealed, and referenced nowhere else.
-            unsafe {
-                let legacy = self.semantics == Semantics::Legacy;
-                discard_chain(first, legacy, self.policy.pool_limit, &self.device)
-            };
+            unsafe { discard_chain(first, self.policy.pool_limit, &self.device) };
         }
         self.list_header = std::ptr::null_mut();
     }
 
     /// Back to the ClearState defaults, dropping the references the bindings held (legacy).
     pub(crate) fn reset_shadow(&mut self) {
-        if let Some(shadow) = self.shadow.as_mut() {
+        if let (Some(shadow), Some(refs)) = (self.shadow.as_mut(), self.refs.as_mut()) {
             let device = &self.device;
             shadow
                 .bindings
-                .for_each_object(|kind, handle| device.unretain(kind, handle));
+                .for_each_object(|kind, handle| refs.sub(&**device, kind, handle, BOUND));
             shadow.clear();
         }
     }
@@ -498,9 +567,9 @@ impl<R: Role> Recorder<R> {
     /// Gives back a reference [`retain`](Self::retain) took, when the call that took it is
     /// refused afterwards (legacy; fast semantics took none).
     #[cold]
-    pub(crate) fn release_retained(&self, kind: ObjectKind, handle: RawHandle) {
-        if self.semantics == Semantics::Legacy && !handle.is_null() {
-            self.device.unretain(kind, handle);
+    pub(crate) fn release_retained(&mut self, kind: ObjectKind, handle: RawHandle) {
+        if let (Some(refs), false) = (self.refs.as_mut(), handle.is_null()) {
+            refs.sub(&*self.device, kind, handle, LIST);
         }
     }
 
@@ -610,20 +679,20 @@ impl<R: Role> Recorder<R> {
 
     /// Legacy: takes `count` references on an object the list records (R-OBJ-4). Fast semantics
     /// never touches reference counts outside creation: nothing to do.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn retain(
-        &self,
+        &mut self,
         kind: ObjectKind,
         handle: RawHandle,
         count: u32,
         call: &'static str,
     ) -> Result<(), Error> {
-        if self.semantics == Semantics::Fast || handle.is_null() || count == 0 {
-            return Ok(());
+        match self.refs.as_mut() {
+            Some(refs) if !handle.is_null() && count != 0 => refs
+                .add_checked(&*self.device, kind, handle, count as u64 * LIST)
+                .map_err(|_| self.device.stale_error(call, kind, handle)),
+            _ => Ok(()),
         }
-        self.device
-            .retain(kind, handle, count)
-            .map_err(|_| self.device.stale_error(call, kind, handle))
     }
 
     /// The next dynamic instance this context creates (R-REC-10).
@@ -644,11 +713,13 @@ impl<R: Role> Recorder<R> {
         // The list takes its references on what it re-bound: walk what was just encoded (the
         // list holds nothing else yet).
         self.writer.seal_in_place();
-        let device = self.device.clone();
+        let (device, Some(refs)) = (&self.device, self.refs.as_mut()) else {
+            return;
+        };
         for decoded in crate::list::Commands::over(self.writer.first()) {
             decoded.command.for_each_object(|kind, handle| {
                 // Carried bindings keep their objects alive, so this cannot fail.
-                let _ = device.retain(kind, handle, 1);
+                let _ = refs.add(&**device, kind, handle, LIST);
             });
         }
     }
@@ -755,6 +826,9 @@ impl<R: Role> Drop for Recorder<R> {
     fn drop(&mut self) {
         self.discard_list();
         self.reset_shadow();
+        if let Some(refs) = self.refs.take() {
+            refs.unregister(&*self.device);
+        }
         if R::RUNS_AT_ONCE {
             self.device.release_immediate();
         } else if R::COUNTED {

@@ -12,6 +12,7 @@ use crate::error::{Error, ObjectName};
 use crate::handle::*;
 use crate::identity::DeviceIdentity;
 use crate::info::*;
+use crate::refs::{Registry, SharedCounts};
 use crate::sync::{Arc, AtomicBool, AtomicU32, AtomicU64, Mutex, Ordering};
 use crate::table::{ObjectTable, ReleaseOutcome, Stale};
 
@@ -99,6 +100,11 @@ pub(crate) struct DeviceShared {
     pub(crate) next_fence: AtomicU64,
     /// Released objects still referenced, destroyed by `process_deferred_releases` (R-OBJ-4).
     deferred_releases: Mutex<Vec<(ObjectKind, RawHandle)>>,
+    /// The reference tables of the legacy recorders alive now, by recorder serial (`refs.rs`):
+    /// what [`Device::references`] adds to the shared counts. A recorder registers at creation,
+    /// swaps its table in when it grows and leaves at drop; nothing on the recording path
+    /// takes this lock.
+    pub(crate) local_references: Registry,
 }
 
 /// Runs `$body` with `$table` bound to the table of `$kind`.
@@ -235,8 +241,31 @@ impl DeviceShared {
         with_table!(self, kind, |table| table.retain(handle, count, true))
     }
 
+    /// Takes `count` more references on an object the caller holds one on (`retain_many`).
+    pub(crate) fn retain_many(
+        &self,
+        kind: ObjectKind,
+        handle: RawHandle,
+        count: u32,
+    ) -> Result<(), Stale> {
+        with_table!(self, kind, |table| table.retain_many(handle, count))
+    }
+
+    /// Drops `count` references at once (a finished legacy list's on one object), as
+    /// [`unretain`](Self::unretain) drops one.
+    pub(crate) fn release_many(&self, kind: ObjectKind, handle: RawHandle, count: u32) {
+        with_table!(self, kind, |table| table.unretain_many(handle, count));
+        self.unreferenced(kind, handle);
+    }
+
     pub(crate) fn unretain(&self, kind: ObjectKind, handle: RawHandle) {
         with_table!(self, kind, |table| table.unretain(handle));
+        self.unreferenced(kind, handle);
+    }
+
+    /// After references on an object went: a released bundle goes at once.
+    #[inline]
+    fn unreferenced(&self, kind: ObjectKind, handle: RawHandle) {
         if kind == ObjectKind::Bundle {
             // A released bundle goes with its last reference, not at the next present: its
             // entry holds the bundle's chunks, and through them the device.
@@ -348,6 +377,30 @@ impl DeviceShared {
     }
 }
 
+/// The shared counts a legacy recorder's own table pins and publishes to (`refs.rs`).
+impl SharedCounts for DeviceShared {
+    #[inline]
+    fn pin(&self, kind: ObjectKind, handle: RawHandle) -> Result<(), Stale> {
+        self.retain(kind, handle, 1)
+    }
+    #[inline]
+    fn unpin(&self, kind: ObjectKind, handle: RawHandle) {
+        self.unretain(kind, handle)
+    }
+    fn publish(&self, kind: ObjectKind, handle: RawHandle, count: u32) -> Result<(), Stale> {
+        self.retain_many(kind, handle, count)
+    }
+    fn unpublish(&self, kind: ObjectKind, handle: RawHandle, count: u32) {
+        self.release_many(kind, handle, count)
+    }
+    fn registry(&self) -> &Registry {
+        &self.local_references
+    }
+    fn tag(&self) -> u32 {
+        self.identity.generation_base() & crate::refs::TAG_MASK
+    }
+}
+
 /// A device: creates resources, views, shaders, state objects, queries, swap chains and deferred
 /// contexts (R-OBJ-1). `Send + Sync`; clones share the device.
 #[derive(Clone)]
@@ -392,6 +445,7 @@ impl Device {
                 next_recorder: AtomicU32::new(1),
                 next_fence: AtomicU64::new(1),
                 deferred_releases: Mutex::new(Vec::new()),
+                local_references: Mutex::new(Vec::new()),
             }),
         }
     }
@@ -430,9 +484,22 @@ impl Device {
             .is_ok())
     }
 
-    /// Internal references held on the object (bindings, legacy lists, views), if it exists.
+    /// Internal references held on the object (bindings, legacy lists, views), if it exists:
+    /// the shared count and what each legacy recorder holds itself (`refs.rs`). Exact when
+    /// read after the recording calls it should count (on their thread, or after a join); a
+    /// read racing a recording thread may mix moments of its calls.
     pub fn references<H: Handle>(&self, handle: H) -> Option<u32> {
-        with_table!(self.shared, H::KIND, |table| table.references(handle.raw()))
+        let raw = handle.raw();
+        let shared = with_table!(self.shared, H::KIND, |table| table.references(raw))?;
+        let tag = self.shared.tag();
+        let local: i64 = self
+            .shared
+            .local_references
+            .lock()
+            .iter()
+            .map(|(_, slots)| crate::refs::excess(slots, tag, H::KIND, raw))
+            .sum();
+        Some((shared as i64 + local).clamp(0, u32::MAX as i64) as u32)
     }
 
     /// Objects of `kind` that exist now, released-but-referenced ones included.

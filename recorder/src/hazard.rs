@@ -153,6 +153,7 @@ impl<R: Role> Recorder<R> {
                         &NULL_VIEWS[..end - first],
                     );
                     Self::replace_slots(
+                        self.refs.as_deref_mut(),
                         &self.device,
                         ObjectKind::ShaderResourceView,
                         &mut shadow.bindings.shader_resources[stage][first..end],

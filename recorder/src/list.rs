@@ -4,15 +4,17 @@
 //! A list's header lives in its own first chunk (as the payload of a `ListStart` pseudo-command),
 //! so finishing a list allocates nothing. `CommandList` is a counted pointer to that header;
 //! dropping the last one returns the chunks to the device's pool, after legacy lists have dropped
-//! the references they took on every object they recorded (R-OBJ-4) and nested lists their
-//! reference on the inner list (R-REC-9).
+//! the references they took on every object they recorded (R-OBJ-4: one count per distinct
+//! object, from the table of them the finish wrote after the last command, `ListReference`) and
+//! nested lists their reference on the inner list (R-REC-9).
 //!
 //! **In:** a finished context's sealed chunk chain, its index of split points and nested lists,
-//! and its table of last instances. **Out:** the walks over them: [`Commands`] (every command,
+//! its table of last instances and (legacy) its table of distinct objects with their counts. **Out:** the walks over them: [`Commands`] (every command,
 //! decoded by `crate::command`), [`Segments`] (runs, split points and nested lists, for
 //! execution), and the values that keep a list alive for a GPU model that runs later
 //! ([`QueuedRun`], [`SplitPointQueue`]). Which objects a command names is the command module's
-//! ([`Command::for_each_object`]); this file drops and checks them.
+//! ([`Command::for_each_object`]); this file checks them (a fast list's, for validation) and
+//! drops a legacy list's references through its table, never by decoding its commands.
 //!
 //! **Nesting of any depth** (R-REC-9): every walk over nested lists keeps its own stack. Dropping
 //! chains the lists whose last reference went through their headers (`next_discarded`) and
@@ -82,7 +84,24 @@ pub(crate) struct ListMemory {
     /// A legacy list's last instances (R-ST-8), in its own memory.
     pub(crate) instances: *const LastInstance,
     pub(crate) instances_len: u32,
+    /// A legacy list's references: each distinct object it recorded, with its count (R-OBJ-4).
+    pub(crate) objects: *const ListReference,
+    pub(crate) objects_len: u32,
 }
+
+/// One object a legacy list holds references on, and how many (one per command that names it,
+/// R-OBJ-4): the list's table of them is written at finish (`refs.rs` publishes the counts), so
+/// its drop gives back one count per distinct object, not one per command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub(crate) struct ListReference {
+    pub(crate) handle: RawHandle,
+    pub(crate) kind: ObjectKind,
+    pub(crate) count: u32,
+}
+
+// The table follows a command header in the chunk: its entries must keep 8-byte alignment.
+const _: () = assert!(std::mem::size_of::<ListReference>() == 16);
 
 /// A dynamic resource's last instance in a legacy list (R-ST-8): the list's own last
 /// write_discard map of it, or a nested legacy list's, whichever came later. After the list
@@ -110,6 +129,8 @@ pub struct ListHeader {
     index_len: u32,
     instances: *const LastInstance,
     instances_len: u32,
+    objects: *const ListReference,
+    objects_len: u32,
     pub(crate) stats: ListStats,
     pub(crate) semantics: Semantics,
     pub(crate) start: StartState,
@@ -190,6 +211,8 @@ impl CommandList {
                 index_len: memory.index_len,
                 instances: memory.instances,
                 instances_len: memory.instances_len,
+                objects: memory.objects,
+                objects_len: memory.objects_len,
                 stats,
                 semantics: origin.semantics,
                 start: origin.start,
@@ -377,6 +400,16 @@ impl CommandList {
 }
 
 impl ListHeader {
+    /// A legacy list's distinct objects with their counts (empty for a fast list).
+    fn objects(&self) -> &[ListReference] {
+        if self.objects_len == 0 {
+            return &[];
+        }
+        // SAFETY: `finish` wrote `objects_len` entries at `objects`, in the list's own memory,
+        // which lives as long as the header.
+        unsafe { std::slice::from_raw_parts(self.objects, self.objects_len as usize) }
+    }
+
     /// The list's split points and nested lists, in recording order.
     fn index(&self) -> &[IndexEntry] {
         if self.index_len == 0 {
@@ -765,22 +798,22 @@ impl std::fmt::Debug for CommandList {
     }
 }
 
-/// Drops what a chain of recorded chunks holds and returns the chunks to the pool: the references
-/// a legacy recording took on objects, and the references on nested lists; a nested list whose
-/// last reference that was is discarded too, and so on down, without recursion (R-REC-9).
+/// Drops what a chain of recorded chunks of an unfinished list holds and returns the chunks to
+/// the pool: the references on nested lists; a nested list whose last reference that was is
+/// discarded too, and so on down, without recursion (R-REC-9). (A legacy recording's references
+/// on objects are still its recorder's, which drops them itself: `refs.rs`.)
 ///
 /// # Safety
 /// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else.
 pub(crate) unsafe fn discard_chain(
     first: *mut ChunkHeader,
-    legacy: bool,
     pool_limit: usize,
     device: &DeviceShared,
 ) {
     let mut orphans = std::ptr::null_mut();
     // SAFETY: `first` heads a sealed chain recorded on `device` and referenced nowhere else
     // (this function's contract), which is what `release_chain` needs.
-    unsafe { release_chain(first, legacy, device, &mut orphans) };
+    unsafe { release_chain(first, &[], device, &mut orphans) };
     // SAFETY: the caller hands over the chain (referenced nowhere else), `release_chain` is done
     // with it, and its chunks came from this device's pool.
     unsafe { device.pool.give_back(first, pool_limit) };
@@ -808,69 +841,64 @@ unsafe fn discard_lists(first: *mut ListHeader) {
             pending = (*header).next_discarded;
             let device = ManuallyDrop::take(&mut (*header).device);
             let first_chunk = (*header).first_chunk;
-            let legacy = (*header).semantics == Semantics::Legacy;
             let pool_limit = (*header).pool_limit;
-            release_chain(first_chunk, legacy, &device, &mut pending);
+            // The table lies in the chain's chunks, which go back to the pool only below.
+            let objects = (*header).objects();
+            release_chain(first_chunk, objects, &device, &mut pending);
             device.pool.give_back(first_chunk, pool_limit);
         }
     }
 }
 
-/// Drops what a sealed chain holds: a legacy recording's references on objects, and the
-/// references on nested lists; a nested list whose last reference that was is pushed on
-/// `orphans` (through its `next_discarded`) for the caller to discard.
+/// Drops what a sealed chain holds: a finished legacy list's references on objects (`objects`,
+/// its table: one count per distinct object), and the references on nested lists, found
+/// through the side records; a nested list whose last reference that was is pushed on
+/// `orphans` (through its `next_discarded`) for the caller to discard. O(distinct objects +
+/// nested lists + chunks), whatever the number of commands.
 ///
 /// # Safety
 /// `first` must head a sealed chain recorded by a context of `device`, referenced nowhere else;
-/// `orphans` is null or heads a chain as [`discard_lists`] takes it.
+/// `objects` are references the chain's list holds; `orphans` is null or heads a chain as
+/// [`discard_lists`] takes it.
 unsafe fn release_chain(
     first: *mut ChunkHeader,
-    legacy: bool,
+    objects: &[ListReference],
     device: &DeviceShared,
     orphans: &mut *mut ListHeader,
 ) {
-    let mut release_nested = |command: &Command<'_>| {
-        if let Command::ExecuteCommandList { list, .. } = *command {
-            // Recording a nested list took one reference on it, owned by this chain.
-            let header = list.header_non_null().as_ptr();
-            // SAFETY: that reference keeps the header alive until this decrement.
-            if unsafe { &*header }
-                .references
-                .fetch_sub(1, Ordering::Release)
-                == 1
-            {
-                crate::sync::fence(Ordering::Acquire);
-                // SAFETY: that was the last reference: the header is ours to chain.
-                unsafe { (*header).next_discarded = *orphans };
-                *orphans = header;
+    for object in objects {
+        device.release_many(object.kind, object.handle, object.count);
+    }
+    let mut chunk = first;
+    while !chunk.is_null() {
+        // SAFETY: `chunk` is a non-null chunk of the sealed chain this function was handed,
+        // freed only after this walk.
+        let view = unsafe { ChunkView::new(chunk) };
+        for (kind, offset) in view.side_records() {
+            if kind != SideKind::Nested {
+                continue;
             }
-        }
-    };
-    if legacy {
-        // Every command may hold references: walk them all.
-        for decoded in Commands::new(first) {
-            release_nested(&decoded.command);
-            decoded
-                .command
-                .for_each_object(|kind, handle| device.unretain(kind, handle));
-        }
-    } else {
-        // Fast lists hold no object references; nested lists are found through side records.
-        let mut chunk = first;
-        while !chunk.is_null() {
-            // SAFETY: `chunk` is a non-null chunk of the sealed chain this function was handed,
-            // freed only after this walk.
-            let view = unsafe { ChunkView::new(chunk) };
-            for (kind, offset) in view.side_records() {
-                if kind == SideKind::Nested {
-                    // SAFETY: side records point at commands of this sealed chunk.
-                    release_nested(&unsafe { decode(view.base, offset as usize) }.0.command);
+            // SAFETY: side records point at commands of this sealed chunk.
+            let decoded = unsafe { decode(view.base, offset as usize) }.0;
+            if let Command::ExecuteCommandList { list, .. } = decoded.command {
+                // Recording a nested list took one reference on it, owned by this chain.
+                let header = list.header_non_null().as_ptr();
+                // SAFETY: that reference keeps the header alive until this decrement.
+                if unsafe { &*header }
+                    .references
+                    .fetch_sub(1, Ordering::Release)
+                    == 1
+                {
+                    crate::sync::fence(Ordering::Acquire);
+                    // SAFETY: that was the last reference: the header is ours to chain.
+                    unsafe { (*header).next_discarded = *orphans };
+                    *orphans = header;
                 }
             }
-            // SAFETY: `chunk` is non-null (loop condition) and a chunk of the sealed chain this
-            // function owns, whose headers are initialised.
-            chunk = unsafe { (*chunk).next };
         }
+        // SAFETY: `chunk` is non-null (loop condition) and a chunk of the sealed chain this
+        // function owns, whose headers are initialised.
+        chunk = unsafe { (*chunk).next };
     }
 }
 

@@ -14,9 +14,11 @@ use crate::chunk::SideKind;
 use crate::command::*;
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device::DeviceShared;
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, TextureInfo, ViewInfo};
+use crate::refs::{LocalReferences, BOUND, LIST};
 use crate::role::Role;
 use crate::shadow::LegacyShadow;
 use crate::split::SplitCategory;
@@ -338,40 +340,38 @@ impl<R: Role> Recorder<R> {
     // ----- legacy bookkeeping ------------------------------------------------------------------
 
     /// Legacy: takes the list's reference on every new object, plus the binding's where the slot
-    /// changes; undoes them all if one fails (an object destroyed under our feet).
+    /// changes, in the recorder's own counts (`refs.rs`); undoes them all if one fails (an
+    /// object destroyed under our feet).
+    #[inline(always)]
     pub(crate) fn retain_slots<T: Bound>(
-        &self,
+        &mut self,
         call: &'static str,
         kind: ObjectKind,
         new: &[T],
         old: &[T],
     ) -> Result<(), Error> {
-        for (i, item) in new.iter().enumerate() {
-            let count = 1 + (old[i].handle() != item.handle()) as u32;
-            if let Err(error) = self.retain(kind, item.handle(), count, call) {
-                for (j, done) in new[..i].iter().enumerate() {
-                    if !done.handle().is_null() {
-                        for _ in 0..1 + (old[j].handle() != done.handle()) as u32 {
-                            self.device.unretain(kind, done.handle());
-                        }
-                    }
-                }
-                return Err(error);
-            }
+        match self.refs.as_mut() {
+            Some(refs) => retain_slots(refs, &self.device, call, kind, new, old),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Legacy: the references are taken; store the new bindings, dropping the old ones'.
+    #[inline(always)]
     pub(crate) fn replace_slots<T: Bound>(
-        device: &crate::device::DeviceShared,
+        refs: Option<&mut LocalReferences>,
+        device: &DeviceShared,
         kind: ObjectKind,
         slots: &mut [T],
         new: &[T],
     ) {
+        let Some(refs) = refs else {
+            slots.copy_from_slice(new);
+            return;
+        };
         for (slot, item) in slots.iter_mut().zip(new) {
             if slot.handle() != item.handle() && !slot.handle().is_null() {
-                device.unretain(kind, slot.handle());
+                refs.sub(device, kind, slot.handle(), BOUND);
             }
             *slot = *item;
         }
@@ -387,16 +387,13 @@ impl<R: Role> Recorder<R> {
         new: &[T],
         slots: impl FnOnce(&mut LegacyShadow) -> &mut [T],
     ) -> Result<(), Error> {
-        let Some(mut shadow) = self.shadow.take() else {
+        let (Some(shadow), Some(refs)) = (self.shadow.as_deref_mut(), self.refs.as_mut()) else {
             return Ok(());
         };
-        let target = slots(&mut shadow);
-        let result = self.retain_slots(call, kind, new, target);
-        if result.is_ok() {
-            Self::replace_slots(&self.device, kind, target, new);
-        }
-        self.shadow = Some(shadow);
-        result
+        let target = slots(shadow);
+        retain_slots(refs, &self.device, call, kind, new, target)?;
+        Self::replace_slots(Some(&mut **refs), &self.device, kind, target, new);
+        Ok(())
     }
 
     // ----- encoding ----------------------------------------------------------------------------
@@ -480,6 +477,36 @@ impl<R: Role> Recorder<R> {
         }
         Ok(())
     }
+}
+
+/// [`Recorder::retain_slots`] on the recorder's table (`refs`), borrowed apart from its shadow.
+#[inline(always)]
+fn retain_slots<T: Bound>(
+    refs: &mut LocalReferences,
+    device: &DeviceShared,
+    call: &'static str,
+    kind: ObjectKind,
+    new: &[T],
+    old: &[T],
+) -> Result<(), Error> {
+    for (i, item) in new.iter().enumerate() {
+        let handle = item.handle();
+        if handle.is_null() {
+            continue;
+        }
+        let delta = LIST + BOUND * (old[i].handle() != handle) as u64;
+        // Every handle here was just looked up in its table by the call's resolver.
+        if refs.add_own(device, kind, handle, delta).is_err() {
+            for (j, done) in new[..i].iter().enumerate() {
+                if !done.handle().is_null() {
+                    let delta = LIST + BOUND * (old[j].handle() != done.handle()) as u64;
+                    refs.sub(device, kind, done.handle(), delta);
+                }
+            }
+            return Err(device.stale_error(call, kind, handle));
+        }
+    }
+    Ok(())
 }
 
 /// Adapts a resolver that returns its slot into one that writes it in place (cold paths).

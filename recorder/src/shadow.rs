@@ -10,8 +10,9 @@
 //!
 //! **Shared and own.** The bindings are updated by the binds in `bind.rs` as they encode: the
 //! slot arrays through `shadow_slots` (`resolve.rs`), which moves the references with the
-//! bindings, and the registers through the setters of `Bindings::apply` (one function per rule:
-//! the reset index a legacy index-buffer bind derives, R-ST-5, is `Bindings::derive_reset_index`
+//! bindings (one binding reference per slot, counted in the recorder's own table, `refs.rs`),
+//! and the registers through the setters of `Bindings::apply` (one function per rule: the reset
+//! index a legacy index-buffer bind derives, R-ST-5, is `Bindings::derive_reset_index`
 //! on both sides). Nothing is decoded back from the list. The masks below are the shadow's own,
 //! beside the shared type: they say which slots hold a dynamic resource or a view, which the GPU
 //! model does not need.

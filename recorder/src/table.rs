@@ -281,6 +281,46 @@ impl<const W: usize> ObjectTable<W> {
         }
     }
 
+    /// Takes `count` internal references at once on an object the caller already holds one on
+    /// (a legacy list's references, published at finish, `refs.rs`): a compare-and-swap that
+    /// refuses, with nothing changed, a count that would pass the bound `retain` keeps (far
+    /// below the flag bits, whatever `count` is). Contended only by other finishes and binds
+    /// of the same object's first references, never per call.
+    pub fn retain_many(&self, handle: RawHandle, count: u32) -> Result<(), Stale> {
+        let slot = self.entry(handle.index).ok_or(Stale::Destroyed)?;
+        let mut state = slot.state.load(Ordering::Relaxed);
+        loop {
+            if generation_of(state) != handle.generation || state & FREE != 0 {
+                return Err(Stale::Destroyed);
+            }
+            if (state & REFS_MASK) + count as u64 >= REFS_MASK / 2 {
+                return Err(Stale::Destroyed);
+            }
+            match slot.state.compare_exchange_weak(
+                state,
+                state + count as u64,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(actual) => state = actual,
+            }
+        }
+    }
+
+    /// Drops `count` internal references taken by [`retain`](Self::retain) or
+    /// [`retain_many`](Self::retain_many): one atomic subtract, however many.
+    #[inline]
+    pub fn unretain_many(&self, handle: RawHandle, count: u32) {
+        debug_assert!(
+            self.is_own(handle),
+            "unretain of another device's handle {handle:?}"
+        );
+        if let Some(slot) = self.entry(handle.index) {
+            slot.state.fetch_sub(count as u64, Ordering::Release);
+        }
+    }
+
     /// Completes the descriptor of an object whose handle has not been handed out yet.
     pub fn rewrite(&self, handle: RawHandle, words: [u64; W]) {
         if let Some(slot) = self.entry(handle.index) {

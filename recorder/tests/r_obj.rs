@@ -2034,3 +2034,66 @@ fn r_obj_5_slot_sets_past_their_kinds_slots_are_refused_at_creation() {
     })
     .expect("the last vertex-buffer slot");
 }
+
+/// The counts stay exact through a legacy recorder's own table as it grows past its first
+/// capacity, as bindings move from object to object, and on the immediate context's recorder,
+/// whose bindings outlive its batches (R-OBJ-4): each bound slot holds one reference, each
+/// recorded use one, dropping the batches and the recorders leaves none.
+#[test]
+fn r_obj_4_legacy_counts_stay_exact_across_many_objects_and_batches() {
+    let device = Device::new(DeviceDesc::default());
+    let buffers: Vec<Buffer> = (0..300)
+        .map(|i| {
+            device
+                .create_buffer(&BufferDesc {
+                    name: &format!("vb{i}"),
+                    size: 64,
+                    bind: BindFlags::VERTEX,
+                    ..Default::default()
+                })
+                .unwrap()
+        })
+        .collect();
+    let refs = |b: Buffer| device.references(b);
+
+    // A deferred context: 300 objects in one list, each bound twice into slot 0 in a row.
+    let mut context = device
+        .create_deferred_context(&DeferredContextDesc::default())
+        .unwrap();
+    for &b in &buffers {
+        context.set_vertex_buffers(0, &[vertex(b)]);
+        context.set_vertex_buffers(0, &[vertex(b)]);
+        assert_eq!(refs(b), Some(3), "binding + two list references");
+    }
+    assert_eq!(refs(buffers[0]), Some(2), "unbound: the list's two");
+    let list = finish(&mut context);
+    assert!(
+        buffers.iter().all(|&b| refs(b) == Some(2)),
+        "the list's, published"
+    );
+    drop(list);
+    assert!(buffers.iter().all(|&b| refs(b) == Some(0)));
+
+    // The immediate context's recorder: bindings persist from batch to batch.
+    let mut immediate = device.immediate_recorder().unwrap();
+    let mut batches = Vec::new();
+    for (i, &b) in buffers.iter().enumerate() {
+        immediate.set_vertex_buffers(0, &[vertex(b)]);
+        if i % 7 == 0 {
+            batches.push(immediate.take_batch().unwrap());
+        }
+    }
+    let last = *buffers.last().unwrap();
+    assert_eq!(refs(last), Some(2), "binding + batch");
+    assert_eq!(refs(buffers[1]), Some(1), "its batch's only");
+    batches.push(immediate.take_batch().unwrap());
+    assert_eq!(refs(last), Some(2), "binding + the batch taken");
+    drop(batches);
+    assert_eq!(refs(last), Some(1), "the binding outlives the batches");
+    assert_eq!(refs(buffers[1]), Some(0));
+    immediate.set_vertex_buffers(0, &[VertexBuffer::default()]);
+    assert_eq!(refs(last), Some(0), "unbound");
+    drop(immediate);
+    drop(context);
+    assert!(buffers.iter().all(|&b| refs(b) == Some(0)));
+}

@@ -252,3 +252,28 @@ fn r_rec_3_r_rec_4_every_chunk_size_records_without_allocating_beside_a_full_poo
         );
     }
 }
+
+/// Dropping a legacy list gives back its references from the table of distinct objects its
+/// finish wrote (R-OBJ-4), allocating nothing, and leaves the counts where they were before it
+/// was recorded.
+#[test]
+fn r_rec_3_dropping_a_legacy_list_allocates_nothing() {
+    let device = Device::new(DeviceDesc::default());
+    let scene = build_scene(&device);
+    let mut context = device
+        .create_deferred_context(&DeferredContextDesc {
+            name: "worker",
+            semantics: Semantics::Legacy,
+            chunk_policy: None,
+            ..Default::default()
+        })
+        .unwrap();
+    drop(record(&mut context, &scene));
+    let list = record(&mut context, &scene);
+    // At least one per draw (its map and its bind each take one).
+    assert!(device.references(scene.per_draw) >= Some(2 * 10_000));
+    let ((), allocations) = allocations_during(|| drop(list));
+    assert_eq!(allocations, 0, "the drop allocated {allocations} times");
+    assert_eq!(device.references(scene.per_draw), Some(0));
+    assert_eq!(device.references(scene.index_buffer), Some(0));
+}

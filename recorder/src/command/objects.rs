@@ -2,9 +2,10 @@
 //! of object.
 //!
 //! **In:** a decoded [`Command`]. **Out:** each object it names, with its kind. Its users: a
-//! legacy recording's references (taken on the state a list carries, dropped with the list,
-//! R-OBJ-4) and the validation of a fast list (did the application release what it names?
-//! R-V-1).
+//! legacy recording's references on the state a list carries (taken when the carried state is
+//! re-encoded, R-OBJ-4; a finished list drops its references through its own table of distinct
+//! objects, `list.rs`, without decoding) and the validation of a fast list (did the application
+//! release what it names? R-V-1).
 
 use crate::handle::{ObjectKind, RawHandle};
 
@@ -12,8 +13,8 @@ use super::Command;
 
 impl Command<'_> {
     /// Calls `f` for every object this command names as an argument of its call, null ones
-    /// left out: legacy recording took one reference on each, a legacy list drops them, the
-    /// validation of a fast list checks them (R-OBJ-4, R-V-1). Views are named, their resources
+    /// left out: legacy recording took one reference on each (counted per distinct object by
+    /// the recorder, `refs.rs`), the validation of a fast list checks them (R-OBJ-4, R-V-1). Views are named, their resources
     /// are not (the view holds those); a nested list is not an object (the list holds it).
     #[inline]
     pub fn for_each_object(&self, mut f: impl FnMut(ObjectKind, RawHandle)) {
