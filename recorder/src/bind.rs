@@ -83,10 +83,11 @@ impl<R: Role> Recorder<R> {
     #[inline]
     pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         self.begin_call();
-        if let ([vertex], None) = (buffers, &self.shadow) {
-            if start < VERTEX_BUFFER_SLOTS {
-                return self.bind_one_vertex_buffer(start, *vertex);
-            }
+        if let ([vertex], true) = (buffers, start < VERTEX_BUFFER_SLOTS) {
+            return match self.shadow {
+                None => self.bind_one_vertex_buffer(start, *vertex),
+                Some(_) => self.bind_one_vertex_buffer_legacy(start, *vertex),
+            };
         }
         self.set_vertex_buffers_general(start, buffers);
     }
@@ -116,6 +117,75 @@ impl<R: Role> Recorder<R> {
             stride: vertex.stride,
         };
         self.emit(Opcode::SetVertexBuffer, slot as u8, None, payload);
+    }
+
+    /// The legacy one-slot vertex-buffer bind of a buffer read at its creation instance: what the
+    /// general path does for it (the list's reference and the binding's, the old binding's
+    /// given back, the slot not dynamic), encoded as the compact [`Opcode::SetVertexBuffer`].
+    /// A dynamic buffer (a split point or the list's own instance) takes the general path.
+    #[inline(never)]
+    fn bind_one_vertex_buffer_legacy(&mut self, slot: u32, vertex: VertexBuffer) {
+        const CALL: &str = "set_vertex_buffers";
+        let handle = match vertex.buffer {
+            None => RawHandle::NULL,
+            Some(buffer) if self.is_static_buffer(buffer, BindFlags::VERTEX) => buffer.0,
+            Some(_) => return self.set_vertex_buffers_general(slot, &[vertex]),
+        };
+        let bound = BoundBuffer {
+            buffer: handle,
+            instance: InstanceId::INITIAL,
+            offset: vertex.offset,
+            stride_or_format: vertex.stride,
+        };
+        let s = slot as usize;
+        let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |shadow| {
+            &mut shadow.bindings.vertex_buffers[s..s + 1]
+        });
+        if let Err(error) = shadowed {
+            return self.fail(error);
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            set_bit(&mut shadow.dynamic_vertex_buffers, s, false);
+        }
+        let payload = VertexBufferPayload {
+            buffer: handle,
+            offset: vertex.offset,
+            stride: vertex.stride,
+        };
+        self.emit(Opcode::SetVertexBuffer, slot as u8, None, payload);
+    }
+
+    /// The legacy one-slot constant-buffer bind, as
+    /// [`bind_one_vertex_buffer_legacy`](Self::bind_one_vertex_buffer_legacy): the compact
+    /// [`Opcode::SetConstantBuffer`] for a buffer read at its creation instance.
+    #[inline(never)]
+    fn bind_one_constant_buffer_legacy(&mut self, stage: Stage, slot: u32, buffer: Option<Buffer>) {
+        const CALL: &str = "set_constant_buffers";
+        let handle = match buffer {
+            None => RawHandle::NULL,
+            Some(b) if self.is_static_buffer(b, BindFlags::CONSTANT) => b.0,
+            Some(_) => return self.set_constant_buffers_general(stage, slot, &[buffer]),
+        };
+        let bound = BoundBuffer {
+            buffer: handle,
+            ..BoundBuffer::NULL
+        };
+        let (st, s) = (stage as usize, slot as usize);
+        let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |shadow| {
+            &mut shadow.bindings.constant_buffers[st][s..s + 1]
+        });
+        if let Err(error) = shadowed {
+            return self.fail(error);
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            set_bit(&mut shadow.dynamic_constant_buffers[st], s, false);
+        }
+        self.emit(
+            Opcode::SetConstantBuffer,
+            compact_slot(stage, slot),
+            None,
+            handle,
+        );
     }
 
     /// A one-slot bind off the hot path, on a shadow-less context: a dynamic buffer (read at
@@ -383,10 +453,11 @@ impl<R: Role> Recorder<R> {
     #[inline]
     pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
         self.begin_call();
-        if let ([buffer], None) = (buffers, &self.shadow) {
-            if start < CONSTANT_BUFFER_SLOTS {
-                return self.bind_one_constant_buffer(stage, start, *buffer);
-            }
+        if let ([buffer], true) = (buffers, start < CONSTANT_BUFFER_SLOTS) {
+            return match self.shadow {
+                None => self.bind_one_constant_buffer(stage, start, *buffer),
+                Some(_) => self.bind_one_constant_buffer_legacy(stage, start, *buffer),
+            };
         }
         self.set_constant_buffers_general(stage, start, buffers);
     }
