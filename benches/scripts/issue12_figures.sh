@@ -6,6 +6,9 @@
 # from target/release/deps/ after `cargo bench -p benches --no-run`; a bench missing from one side
 # runs on the other alone), and the frame demo's bundle recording at two sizes (DIR/after/frame).
 #
+# A BENCHES entry is a bench's name, or NAME=FILTER to run only the benchmarks whose id
+# contains FILTER (criterion's filter argument).
+#
 # usage: issue12_figures.sh DIR OUT [BENCHES...]
 #   -> OUT/workload.txt, OUT/medians.txt ("before|after/GROUP/ID MEDIAN_NS"), OUT/frame.txt
 set -euo pipefail
@@ -20,11 +23,14 @@ mkdir -p "$out"
     "$dir/$side/workload" --runs 21 --threads 1,2,4,8,16
   done
 } > "$out/workload.txt" 2>&1
-for bench in "${benches[@]}"; do
+for entry in "${benches[@]}"; do
+  bench=${entry%%=*}
+  filter=()
+  [ "$entry" != "$bench" ] && filter=("${entry#*=}")
   for side in before after; do
     [ -x "$dir/$side/$bench" ] || continue
     CRITERION_HOME=$out/criterion/$side "$dir/$side/$bench" --bench --noplot \
-      --warm-up-time 1 --measurement-time 3 > "$out/$bench.$side.log" 2>&1
+      --warm-up-time 1 --measurement-time 3 "${filter[@]}" > "$out/$bench.$side.log" 2>&1
   done
 done
 if [ -d "$out/criterion" ]; then
