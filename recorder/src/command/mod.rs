@@ -152,7 +152,7 @@ pub enum Opcode {
     /// (R-BAR-7).
     CopyTextureRegion,
     /// `set_constant_buffers` of one buffer read at its creation instance, compact (16 bytes):
-    /// the stage and the slot in the operand ([`compact_slot`]), the buffer as the payload.
+    /// the stage in the operand's low 3 bits and the slot above them, the buffer as the payload.
     /// Decoded as a one-slot [`Command::SetConstantBuffers`].
     SetConstantBuffer,
     /// `set_vertex_buffers` of one buffer read at its creation instance, compact (24 bytes): the
