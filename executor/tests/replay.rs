@@ -761,3 +761,44 @@ fn r_bar_3_expect_resource_of_a_refused_declaration_says_so() {
         run.stdout
     );
 }
+
+/// R-O-1 with R-BAR-3: the reference's GPU model knows a texture's facts (compressible, TC,
+/// planes) as the engine's does, so a transition of a compressible target into `render_target`
+/// compresses it in both (a whole-plane transition into a compressed layout), whether the
+/// barrier is a direct call or in a list. Before, the reference's model had no device, treated
+/// the texture as having no metadata, and disagreed (found by `random_traces_agree_with_the_reference`,
+/// seed 12240194109890223387, 95 statements).
+#[test]
+fn r_o_1_the_reference_reads_a_barriers_texture_facts_from_its_device() {
+    for (semantics, context) in [("fast", "imm"), ("legacy", "c1")] {
+        let trace = format!(
+            "device semantics={semantics}
+texture rt format=r8g8b8a8_unorm width=16 height=16 bind=render_target,shader_resource
+rtv rt_rtv rt
+srv rt_srv rt
+shader vs0 stage=vs
+shader ps0 stage=ps srv=0
+context c1 semantics=fast
+{context} resource_barrier transition rt pixel_shader_resource+non_pixel_shader_resource render_target
+{context} ps_set_shader_resources 0 rt_srv
+{context} vs_set_shader vs0
+{context} ps_set_shader ps0
+{context} draw 3 0
+c1 finish l1
+imm execute l1
+expect draw 0 ps.srv.0.compressed yes
+"
+        );
+        let run = run(&trace, &compare());
+        assert_eq!(
+            run.exit_code, 0,
+            "{semantics} {context}\n{}{}",
+            run.stdout, run.stderr
+        );
+        assert!(
+            run.stdout.contains("identical to the reference"),
+            "{semantics} {context}\n{}",
+            run.stdout
+        );
+    }
+}

@@ -177,6 +177,11 @@ impl Reference {
     pub(crate) fn new(program: Arc<Program>) -> Result<Self, Error> {
         let device = device(program.semantics, program.legacy_barriers);
         let recorder = device.immediate_recorder()?;
+        // The GPU model reads a texture's facts (compressible, TC, DCC, planes) from the device
+        // at its first barrier, as the real run's reads them from its own (R-BAR-3): the
+        // reference's device holds the same objects under the same handles.
+        let mut feed = Feed::default();
+        feed.gpu.set_device(Some(device.clone()));
         Ok(Self {
             handles: Handles::new(program.objects.len()),
             imm: Frame {
@@ -188,7 +193,7 @@ impl Reference {
             program,
             list_devices: HashMap::new(),
             log: Vec::new(),
-            feed: Feed::default(),
+            feed,
             names: Names::default(),
             recorders: HashMap::new(),
             lists: HashMap::new(),
