@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use benches::cli::{count, gpu_timing, ms};
+use benches::cli::{count, finish_main, gpu_timing, ms};
 use benches::{outln, record_draws, split_range, Scene, SceneDesc};
 use executor::{GpuTiming, ImmediateContext, JobResult, RecordingPool, RecordingPoolDesc};
 use recorder::*;
@@ -200,24 +200,7 @@ fn median(mut values: Vec<Duration>) -> Duration {
 }
 
 fn main() -> ExitCode {
-    let options = match parse(std::env::args().skip(1)) {
-        Ok(Some(options)) => options,
-        Ok(None) => {
-            outln!("{HELP}");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("renderer: {message}\nRun `renderer --help` for the options.");
-            return ExitCode::from(2);
-        }
-    };
-    match run(&options) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("renderer: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    finish_main("renderer", HELP, parse(std::env::args().skip(1)), run)
 }
 
 fn run(options: &Options) -> Result<(), String> {

@@ -4,6 +4,7 @@
 //! [`outln!`](crate::outln)).
 
 use std::io::Write as _;
+use std::process::ExitCode;
 use std::time::Duration;
 
 use executor::GpuTiming;
@@ -75,4 +76,34 @@ macro_rules! outln {
     ($($arg:tt)*) => {
         $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
     };
+}
+
+/// The end of a front end's `main`: `parsed` is what its option parser made of the arguments
+/// (`Ok(None)`: `--help`, which prints `help`), `run` runs the options. Exit code 0 when it ran,
+/// 2 for bad arguments (the message, then where the options are), 1 when the run failed; every
+/// message starts with the front end's `name`.
+pub fn finish_main<O, E: std::fmt::Display>(
+    name: &str,
+    help: &str,
+    parsed: Result<Option<O>, String>,
+    run: impl FnOnce(&O) -> Result<(), E>,
+) -> ExitCode {
+    let options = match parsed {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            crate::outln!("{help}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("{name}: {message}\nRun `{name} --help` for the options.");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{name}: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -20,7 +20,7 @@ use std::sync::Barrier;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use benches::cli::count;
+use benches::cli::{count, finish_main};
 use benches::workload::{AppendProbe, ArcRecorder, ArcState, Workload};
 use benches::{outln, split_range};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
@@ -486,23 +486,5 @@ fn run(o: &Options) -> Result<(), Error> {
 }
 
 fn main() -> ExitCode {
-    let options = match parse(std::env::args().skip(1)) {
-        Ok(Some(options)) => options,
-        Ok(None) => {
-            outln!("{HELP}");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("workload: {message}");
-            eprintln!("Run `workload --help` for the options.");
-            return ExitCode::from(2);
-        }
-    };
-    match run(&options) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("workload: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    finish_main("workload", HELP, parse(std::env::args().skip(1)), run)
 }
