@@ -54,7 +54,7 @@ impl DrawBundle {
         footprint: u32,
         name: Arc<str>,
     ) -> Self {
-        let handle = device.register_bundle(body.clone(), declaration, footprint, &name);
+        let handle = device.register_bundle(body.clone(), declaration, footprint, name.clone());
         Self {
             handle,
             device: device.serial(),

@@ -224,7 +224,7 @@ impl Device {
         body: CommandList,
         declaration: OutputFormats,
         footprint: u32,
-        name: &str,
+        name: impl Into<std::sync::Arc<str>>,
     ) -> BundleHandle {
         let mut words = [0u64; BUNDLE_WORDS];
         words[0] = body.into_header() as u64;
@@ -235,7 +235,8 @@ impl Device {
         // SAFETY: `BundleTail` is plain data exactly as long as `words[1..]` (asserted above);
         // the write is unaligned-tolerant.
         unsafe { (words[1..].as_mut_ptr() as *mut BundleTail).write_unaligned(tail) };
-        BundleHandle::from_raw(self.shared.bundles.insert(words, 0, 0, name))
+        let name = name.into();
+        BundleHandle::from_raw(self.shared.bundles.insert_shared(words, 0, 0, &name))
     }
 
     /// The commands of the registered bundle `bundle` (one more reference on them), if it

@@ -339,6 +339,33 @@ impl<const W: usize> ObjectTable<W> {
 
     /// Creates an object from its descriptor words and mutable properties.
     pub fn insert(&self, words: [u64; W], aux: u32, aux2: u32, name: &str) -> RawHandle {
+        self.insert_with(
+            words,
+            aux,
+            aux2,
+            (!name.is_empty()).then(|| Arc::from(name)),
+        )
+    }
+
+    /// [`insert`](Self::insert) with a name the caller already shares: the table keeps a clone
+    /// of it, allocating no copy (a bundle's finish, which the steady state repeats).
+    pub fn insert_shared(
+        &self,
+        words: [u64; W],
+        aux: u32,
+        aux2: u32,
+        name: &Arc<str>,
+    ) -> RawHandle {
+        self.insert_with(words, aux, aux2, (!name.is_empty()).then(|| name.clone()))
+    }
+
+    fn insert_with(
+        &self,
+        words: [u64; W],
+        aux: u32,
+        aux2: u32,
+        name: Option<Arc<str>>,
+    ) -> RawHandle {
         let mut allocation = self.allocation.lock();
         let index = match allocation.free.pop() {
             Some(index) => index,
@@ -359,8 +386,7 @@ impl<const W: usize> ObjectTable<W> {
         // Destruction already moved the generation on (or the slot is new, generation 0), so no
         // handle that readers hold matches this slot while its words are rewritten.
         let generation = next_generation(generation_of(slot.state.load(Ordering::Relaxed)));
-        allocation.names[index as usize] =
-            (!name.is_empty()).then(|| (generation, Arc::from(name)));
+        allocation.names[index as usize] = name.map(|name| (generation, name));
         for (word, value) in slot.words.iter().zip(words) {
             word.store(value, Ordering::Release);
         }
