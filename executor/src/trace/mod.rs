@@ -29,6 +29,7 @@
 //! the engine does with the calls is `recorder/docs/semantics.md`.
 #![doc = include_str!("../../docs/TRACE.md")]
 
+pub mod explain;
 mod replay;
 mod syntax;
 

@@ -33,11 +33,14 @@ pub struct ReplayOptions {
     pub records: bool,
     /// `--json`: the report as JSON.
     pub json: bool,
+    /// `--explain`: after the report, each split point with the call that made it and the
+    /// fixes that remove it, measured by re-running the trace with each (`trace::explain`).
+    pub explain: bool,
 }
 
 /// What `replay --help` prints (docs/TRACE.md "The command").
 pub const USAGE: &str = "\
-usage: replay TRACE|- [--compare] [--threads N] [--records] [--json]
+usage: replay TRACE|- [--compare] [--threads N] [--records] [--json] [--explain]
 
 Runs a trace (the format is docs/TRACE.md) against the engine, GPU model inline, and checks
 its expectations. `-` reads the trace from standard input.
@@ -49,6 +52,9 @@ its expectations. `-` reads the trace from standard input.
   --records      print every draw record, and where it came from after '#': the call's
                  line, then the bundle calls and list executions it was reached through
   --json         the summary as one JSON object (records and failures as objects)
+  --explain      then every split point with the call that made it (context, list, call
+                 index, line, resource), the fix the seeds recommend for it, and what each
+                 fix removes, measured by re-running the trace with the fix applied
   -h, --help     print this help
 
 Exit codes: 0 every expectation held, 1 one failed (or --compare found a difference),
@@ -106,6 +112,7 @@ impl ReplayOptions {
                 "--compare" => options.compare = true,
                 "--records" => options.records = true,
                 "--json" => options.json = true,
+                "--explain" => options.explain = true,
                 "--threads" => {
                     let n = args.next().ok_or("--threads needs a number")?;
                     options.threads = threads(&n)?;
@@ -277,10 +284,26 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
     } else {
         1
     };
+    let advice = match options.explain {
+        true => match crate::trace::explain::explain_parsed(&parsed) {
+            Ok(advice) => Some(advice),
+            Err(error) => return Replay::malformed(format!("replay: explain: {error}")),
+        },
+        false => None,
+    };
     if options.json {
         stdout = report::json(&summary, exit_code, options.records);
+        if let Some(advice) = &advice {
+            // One object: the advice goes in before the closing brace.
+            let object = stdout.trim_end().trim_end_matches('}');
+            stdout = format!("{object},\"explain\":{}}}\n", advice.json());
+        }
     } else {
         stdout.push_str(&report::text(&summary, options.records));
+        if let Some(advice) = &advice {
+            stdout.push('\n');
+            stdout.push_str(&advice.text());
+        }
     }
     Replay {
         exit_code,

@@ -39,6 +39,7 @@ use super::names::{Namer, Names};
 use super::origin::{Layout, Origins, Piece, Via};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
 use super::recorders::{missing_recorder, HeldRecorder, Recorder, Refusal, Shared, SharedRecorder};
+use super::sites::{ListSites, OpenSites};
 use super::workers::Workers;
 
 /// What a step did, for the reference of `--compare`.
@@ -85,6 +86,9 @@ pub(crate) struct LiveRun {
     executions: HashMap<ObjId, u32>,
     /// Where each record came from: kept under `--records` only.
     origins: Option<Origins>,
+    /// Every finished list's split points by the call that made them: kept under `--explain`
+    /// only (`sites.rs`).
+    sites: Option<Vec<ListSites>>,
 }
 
 fn lock(slot: &SharedRecorder) -> MutexGuard<'_, HeldRecorder> {
@@ -143,6 +147,7 @@ impl LiveRun {
             bundle_layouts: HashMap::new(),
             executions: HashMap::new(),
             origins: None,
+            sites: None,
         })
     }
 
@@ -153,6 +158,18 @@ impl LiveRun {
     /// Keeps where each draw record came from (`--records`); before the first step.
     pub(crate) fn track_origins(&mut self) {
         self.origins.get_or_insert_with(Origins::default);
+    }
+
+    /// Keeps where each split point came from (`--explain`); before the first step.
+    pub(crate) fn explain_sites(&mut self) {
+        self.sites.get_or_insert_with(Vec::new);
+    }
+
+    /// Every finished list's split points by the call that made them, in finish order (under
+    /// [`explain_sites`](Self::explain_sites); waits for every worker).
+    pub(crate) fn sites(&mut self) -> &[ListSites] {
+        self.workers.wait_all();
+        self.sites.as_deref().unwrap_or(&[])
     }
 
     /// Runs step `index` (not an expectation: `verdict.rs` checks those), and says what
@@ -241,6 +258,9 @@ impl LiveRun {
         let mut slot = HeldRecorder::new(&program.objects[id].name, recorder);
         slot.last = outcome;
         slot.tracks = self.origins.is_some();
+        if self.sites.is_some() {
+            slot.sites = Some(OpenSites::default());
+        }
         self.slots.insert(id, (Arc::new(Mutex::new(slot)), worker));
     }
 
@@ -276,6 +296,14 @@ impl LiveRun {
             Call::FinishCommandList { list, restore } => {
                 self.workers.wait(worker);
                 let (made, effect, pieces) = self.finish(&slot, line, *restore);
+                if let (Some(all), Effect::Finished { .. }) = (self.sites.as_mut(), effect) {
+                    let recorded = made.as_ref().ok().map(|made| made.stats().split_points);
+                    let kept = recorded.as_ref().map(|counts| (*list, id, counts));
+                    let mut held = lock(&slot);
+                    if let Some(ended) = held.sites.as_mut().and_then(|open| open.end(line, kept)) {
+                        all.push(ended);
+                    }
+                }
                 match made {
                     Ok(made) => {
                         self.split_recorded.add(&made.stats().split_points);

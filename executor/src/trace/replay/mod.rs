@@ -102,7 +102,10 @@ mod program;
 mod recorders;
 mod reference;
 mod report;
+mod sites;
 mod verdict;
 mod workers;
 
 pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
+pub(crate) use report::{split_object, string as json_string};
+pub(crate) use sites::{counted_run, CountedRun};

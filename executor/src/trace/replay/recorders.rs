@@ -22,6 +22,7 @@ use recorder::{DeferredContext, Error};
 use super::apply::{record, Handles, Named, Recorded, Recording, Resolver};
 use super::origin::Piece;
 use super::program::{Call, ObjId, Program};
+use super::sites::OpenSites;
 
 /// A call the engine (or the replay) refused: where, on what, and the error.
 #[derive(Clone, Debug)]
@@ -114,6 +115,9 @@ pub(crate) struct HeldRecorder {
     pub pieces: Vec<Piece>,
     /// Whether the run keeps `pieces`: it tracks where draw records come from (`--records`).
     pub tracks: bool,
+    /// The calls of the list being recorded that made split points (`sites.rs`): kept only
+    /// where the run explains them (`--explain`).
+    pub sites: Option<OpenSites>,
 }
 
 pub(crate) type SharedRecorder = Arc<Mutex<HeldRecorder>>;
@@ -129,6 +133,7 @@ impl HeldRecorder {
             poisoned: false,
             pieces: Vec::new(),
             tracks: false,
+            sites: None,
         }
     }
 
@@ -227,7 +232,17 @@ impl HeldRecorder {
             return None;
         }
         let (recorded, refused) = match &mut self.recorder {
-            Recorder::Context(context) => apply(&mut **context, shared, call, named),
+            Recorder::Context(context) => {
+                let before = self.sites.is_some().then(|| context.stats());
+                let done = apply(&mut **context, shared, call, named);
+                if let (Some(before), Some(open)) = (before, self.sites.as_mut()) {
+                    let mut objects = Vec::new();
+                    call.objects(&mut objects);
+                    let after = context.stats().split_points;
+                    open.note(line, before.calls, &before.split_points, &after, objects);
+                }
+                done
+            }
             Recorder::Bundle(bundle) => apply(&mut **bundle, shared, call, named),
             Recorder::Missing { .. } | Recorder::Gone => return None,
         };

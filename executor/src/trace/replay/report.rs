@@ -155,7 +155,8 @@ pub(crate) fn string(text: &str) -> String {
     out
 }
 
-fn split_object(counts: &SplitCounts) -> String {
+/// `{"total":N,"CATEGORY":N,..}`, every category.
+pub(crate) fn split_object(counts: &SplitCounts) -> String {
     let mut out = format!("{{\"total\":{}", counts.total());
     for category in SplitCategory::ALL {
         let _ = write!(out, ",\"{}\":{}", category.name(), counts[category]);
