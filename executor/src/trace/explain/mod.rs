@@ -40,6 +40,11 @@
 //!   decompression), and drops `restore=yes` from its finishes and nested executes (fast
 //!   contexts refuse it). What the engine refuses of an edited trace is reported with the fix.
 //! * Clears are split points under every fix but fast semantics.
+//! * Each re-run also says whether the draw records are the trace's (position by position, as
+//!   `replay --records` prints them): a fix that only drops re-binds keeps them; one that changes
+//!   the data (an instance becomes the creation contents or the list's own), the compression a
+//!   shader reads, or a list's starting state (fast semantics inherits it) changes them, and the
+//!   report says how many.
 
 mod fixes;
 mod report;
@@ -70,6 +75,8 @@ pub struct Measure {
     /// Every call, declaration and execution the engine refused (or reported), as `line L:
     /// ON: error`, by line.
     pub refusals: Vec<String>,
+    /// The draw records, one line each as `replay --records` prints them.
+    pub records: Vec<String>,
 }
 
 impl Measure {
@@ -94,7 +101,20 @@ impl Measure {
                 .iter()
                 .map(|r| format!("line {}: {}: {}", r.line, r.on, r.error))
                 .collect(),
+            records: run.records.clone(),
         }
+    }
+
+    /// How many of `self`'s draw records differ from `baseline`'s (position by position; a
+    /// record one of them lacks counts as one), and whether they are all the same.
+    pub fn records_changed(&self, baseline: &Measure) -> usize {
+        let common = self
+            .records
+            .iter()
+            .zip(&baseline.records)
+            .filter(|(a, b)| a != b)
+            .count();
+        common + self.records.len().abs_diff(baseline.records.len())
     }
 }
 

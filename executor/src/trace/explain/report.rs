@@ -68,6 +68,18 @@ fn rerun_line(baseline: &Measure, after: &Measure) -> String {
         baseline.context_rolls,
         after.context_rolls
     );
+    let _ = match after.records_changed(baseline) {
+        0 => write!(
+            line,
+            "; the {} draw records are the same",
+            after.records.len()
+        ),
+        n => write!(
+            line,
+            "; {n} of {} draw records differ from the trace's",
+            baseline.records.len().max(after.records.len())
+        ),
+    };
     let new: Vec<&String> = after.new_refusals(baseline).collect();
     if let Some(first) = new.first() {
         let _ = write!(
@@ -163,7 +175,7 @@ pub(super) fn text(advice: &Advice) -> String {
 fn measure_json(m: &Measure) -> String {
     format!(
         "{{\"recorded\":{},\"resolved\":{},\"ib_executions\":{},\"decompressions\":{},\
-         \"context_rolls\":{},\"refusals\":[{}]}}",
+         \"context_rolls\":{},\"refusals\":[{}],\"records\":{}}}",
         split_object(&m.recorded),
         split_object(&m.resolved),
         m.ib_executions,
@@ -173,7 +185,8 @@ fn measure_json(m: &Measure) -> String {
             .iter()
             .map(|r| string(r))
             .collect::<Vec<_>>()
-            .join(",")
+            .join(","),
+        m.records.len()
     )
 }
 
@@ -182,13 +195,14 @@ fn fix_json(advice: &Advice, outcome: &FixOutcome) -> String {
         i64::from(advice.baseline.recorded.total()) - i64::from(outcome.after.recorded.total());
     format!(
         "{{\"fix\":{},\"advice\":{},\"source\":{},\"applies_to\":{},\"edit\":{},\
-         \"after\":{},\"removes\":{removes}}}",
+         \"after\":{},\"removes\":{removes},\"records_changed\":{}}}",
         string(outcome.fix.name()),
         string(outcome.fix.advice()),
         string(outcome.fix.source()),
         split_object(&outcome.applies_to),
         string(&outcome.edit),
-        measure_json(&outcome.after)
+        measure_json(&outcome.after),
+        outcome.after.records_changed(&advice.baseline)
     )
 }
 

@@ -17,6 +17,7 @@ use recorder::SplitCounts;
 
 use super::live::LiveRun;
 use super::lower::lower;
+use super::names::record_lines;
 use super::program::{ObjId, Op, Program};
 use super::recorders::Refusal;
 use crate::draw_record::Counters;
@@ -136,6 +137,8 @@ pub(crate) struct CountedRun {
     pub refusals: Vec<Refusal>,
     /// Every finished list's split points by the call that made them, in finish order.
     pub lists: Vec<ListSites>,
+    /// The draw records, one line each as `--records` prints them (objects by trace name).
+    pub records: Vec<String>,
 }
 
 /// Runs `trace` once (see [`CountedRun`]); `Err` for a trace that does not lower.
@@ -154,6 +157,7 @@ pub(crate) fn counted_run(trace: &Trace) -> Result<CountedRun, String> {
         counters: live.counters(),
         refusals: live.refusals(),
         lists: live.sites().to_vec(),
+        records: live.with_records(record_lines),
         program,
     })
 }
