@@ -299,6 +299,8 @@ struct SummaryRun {
     split_points: Vec<(String, Vec<u64>, u64)>,
     /// The numbers of the "GPU model per frame" line, in order.
     gpu: Vec<u64>,
+    /// Every line of the section.
+    lines: Vec<String>,
 }
 
 /// The numbers in `line`, in order (words dropped, commas kept as separators).
@@ -318,13 +320,17 @@ fn summary_runs(summary: &str) -> Vec<SummaryRun> {
             || line.starts_with("fast semantics:")
             || line.starts_with("bundles (fast lists")
         {
-            runs.push(SummaryRun::default());
+            runs.push(SummaryRun {
+                lines: vec![line.to_string()],
+                ..SummaryRun::default()
+            });
             in_splits = false;
             continue;
         }
         let Some(run) = runs.last_mut() else {
             continue;
         };
+        run.lines.push(line.to_string());
         let cells: Vec<String> = line.split_whitespace().map(str::to_string).collect();
         if line.starts_with("split points by category") {
             in_splits = true;
@@ -428,6 +434,34 @@ fn assert_run_agrees(run: &Json, text: &SummaryRun) {
     .map(|&n| n as u64)
     .collect();
     assert_eq!(text.gpu, expected, "the GPU model's line");
+    // The times of the same run, as the summary prints them (milliseconds, three decimals).
+    let ms = |ns: f64| format!("{:.3} ms", ns / 1e9 * 1e3);
+    let execute = run.get("execute");
+    for said in [
+        format!(
+            "wall {}, min {}, max {}",
+            ms(run.n("wall_ns")),
+            ms(run.n("min_wall_ns")),
+            ms(run.n("max_wall_ns"))
+        ),
+        format!(
+            "record time: {} summed over threads, {} for the slowest thread; ",
+            ms(run.n("record_sum_ns")),
+            ms(run.n("record_max_ns"))
+        ),
+        format!(
+            ": {} for the {} lists ({} per list)",
+            ms(execute.n("ns")),
+            execute.n("lists"),
+            ms(execute.n("ns_per_list"))
+        ),
+    ] {
+        assert!(
+            text.lines.iter().any(|line| line.contains(&said)),
+            "{said:?} not in {:#?}",
+            text.lines
+        );
+    }
 }
 
 #[test]
@@ -606,6 +640,8 @@ fn r_tool_1_frame_counts_the_machines_own_cores_when_not_told() {
         "--semantics",
         "fast",
     ]);
+    assert_eq!(json.get("semantics_comparison"), &Json::Null, "fast alone");
+    assert_eq!(json.get("bundles"), &Json::Null, "--bundles off");
     let machine = json.get("machine");
     assert_eq!(machine.n("cores"), cores as f64);
     assert_eq!(
