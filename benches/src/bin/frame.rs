@@ -18,10 +18,15 @@
 //! bundles) prints a progress line on stderr, at most once a second, counted once per job of work
 //! (a worker's list, a list executed, a batch of bundles), never per call.
 //!
+//! **`--json`** prints the same report as one JSON object on stdout, the summary going to
+//! stderr; both are printed from the structs of `report.rs`, which also decides which rates and
+//! ratios mean nothing (threads competing for cores, times too short to divide by) and says so.
+//!
 //! ```text
 //! cargo run --release --bin frame -- --draws 50000 --threads 4 --semantics both
 //! ```
 
+use std::fmt;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
@@ -30,11 +35,17 @@ use std::time::{Duration, Instant};
 use std::ops::Range;
 
 use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
-use benches::cli::{count, fraction, gpu_timing, ms};
+use benches::cli::{count, fraction, gpu_timing};
 use benches::{out, outln, record_draws, split_range, Scene, SceneDesc};
 use bundles::DrawBundle;
 use executor::{Counters, GpuTiming, ImmediateContext};
 use recorder::*;
+
+// In a folder of its own: a file beside this one would be a binary of its own to Cargo.
+#[path = "frame/report.rs"]
+mod report;
+
+use report::{BundlePart, BundleSet, Header, ListReport, Machine, Report, RunReport};
 
 const HELP: &str = "\
 frame: record a synthetic frame on worker threads with legacy and fast semantics
@@ -67,6 +78,12 @@ OPTIONS:
                               threaded (its own thread, overlapping the next frame's
                               recording) or detached (nowhere: CPU cost alone, no counters)
                               (default inline)
+    --json                    print the report as one JSON object on stdout, every number the
+                              summary prints (times in ns); the summary goes to stderr
+    --cores N                 the cores the run may use (default: what the system reports);
+                              when the recording threads and the GPU model's thread (--gpu
+                              threaded) outnumber them, a warning says so, and the rates and
+                              ratios made from recording times are not given (null in JSON)
     -h, --help                print this help
 
 Options take their value as the next argument or after '=' (--draws=50000).";
@@ -80,6 +97,9 @@ struct Options {
     bundles: bool,
     gpu: GpuTiming,
     validation: Validation,
+    json: bool,
+    /// `--cores`; `None`: what `available_parallelism` says.
+    cores: Option<u32>,
 }
 
 /// Parses the arguments; `Ok(None)` asks for the help.
@@ -92,6 +112,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         bundles: true,
         gpu: GpuTiming::Inline,
         validation: Validation::Off,
+        json: false,
+        cores: None,
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
@@ -154,10 +176,12 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                 }
             }
             "--gpu" => options.gpu = gpu_timing(&value()?)?,
-            "--barriers" | "--hazards" if inline.is_some() => {
+            "--barriers" | "--hazards" | "--json" if inline.is_some() => {
                 return Err(format!("{name} takes no value"))
             }
             "--barriers" => scene.barriers = true,
+            "--json" => options.json = true,
+            "--cores" => options.cores = Some(count(&name, &value()?, 1, 4096)?),
             "--hazards" => options.validation = Validation::Hazards,
             "--validation" => {
                 options.validation = match value()?.as_str() {
@@ -179,16 +203,6 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         ));
     }
     Ok(Some(options))
-}
-
-/// One worker's list in one frame.
-#[derive(Clone, Copy)]
-struct ListReport {
-    stats: ListStats,
-    /// Recording and finishing, on the worker.
-    record: Duration,
-    /// Dropping the list after the frame, which hands its chunks back to the pool.
-    drop: Duration,
 }
 
 /// One frame: its lists in order, the wall time from spawning the workers to joining them, and
@@ -406,19 +420,15 @@ impl Mode<'_> {
             Mode::Bundles(_) => "bundles (fast lists calling per-object bundles)",
         }
     }
-}
 
-/// What one run measured, for the comparison at the end.
-struct Summary {
-    semantics: Semantics,
-    /// Recording time per frame, summed over the threads.
-    record: Duration,
-    /// Dropping the frame's lists, summed.
-    drop: Duration,
-    ns_per_call: f64,
-    bytes_per_draw: f64,
-    split_points: u32,
-    calls: u64,
+    /// The run's name in the JSON.
+    fn key(&self) -> &'static str {
+        match self {
+            Mode::Lists(Semantics::Legacy) => "legacy",
+            Mode::Lists(Semantics::Fast) => "fast",
+            Mode::Bundles(_) => "bundles",
+        }
+    }
 }
 
 fn run(
@@ -427,7 +437,8 @@ fn run(
     scene: &Scene,
     mode: Mode<'_>,
     options: &Options,
-) -> Summary {
+    machine: &Machine,
+) -> RunReport {
     let semantics = mode.semantics();
     let ranges = match mode {
         Mode::Lists(_) => split_range(scene.desc.draws, options.threads),
@@ -494,130 +505,23 @@ fn run(
             list.stats.draws += called;
         }
     }
-
-    outln!();
-    outln!(
-        "{}: frame {} of {} (median by wall time): wall {}, min {}, max {}",
-        mode.name(),
-        median + 1,
-        options.frames,
-        ms(report.wall),
-        ms(fastest),
-        ms(slowest)
-    );
-    outln!(
-        "{:>5} {:>8} {:>9} {:>9} {:>11} {:>6} {:>10} {:>8} {:>8} {:>8} {:>7}",
-        "list",
-        "draws",
-        "calls",
-        "commands",
-        "bytes",
-        "chunks",
-        "record µs",
-        "B/draw",
-        "ns/call",
-        "drop µs",
-        "splits"
-    );
-    let mut total = ListStats::default();
-    let mut record_sum = Duration::ZERO;
-    let mut record_max = Duration::ZERO;
-    let mut drop_sum = Duration::ZERO;
-    for (k, list) in report.lists.iter().enumerate() {
-        print_row(&k.to_string(), &list.stats, list.record, list.drop);
-        drop_sum += list.drop;
-        let s = &list.stats;
-        total.calls += s.calls;
-        total.commands += s.commands;
-        total.bytes += s.bytes;
-        total.chunks += s.chunks;
-        total.draws += s.draws;
-        total.split_points.add(&s.split_points);
-        record_sum += list.record;
-        record_max = record_max.max(list.record);
-    }
-    print_row("total", &total, record_sum, drop_sum);
-    outln!(
-        "record time: {} summed over threads, {} for the slowest thread; {} calls/s per thread",
-        ms(record_sum),
-        ms(record_max),
-        rate(total.calls as f64 / record_sum.as_secs_f64())
-    );
-
-    if total.split_points.total() == 0 {
-        outln!("split points: none");
-    } else {
-        out!("split points by category  ");
-        for k in 0..report.lists.len() {
-            out!("{:>8}", format!("list {k}"));
-        }
-        outln!("{:>8}", "total");
-        for (category, count) in total.split_points.nonzero() {
-            out!("  {:<24}", category.name());
-            for list in &report.lists {
-                out!("{:>8}", list.stats.split_points[category]);
-            }
-            outln!("{count:>8}");
-        }
-    }
-    outln!(
-        "execute on the {} immediate context, GPU model {}: {} for the {} lists ({} per list)",
-        device.desc().immediate_semantics.name(),
-        match options.gpu {
-            GpuTiming::Inline | GpuTiming::Deferred => "inline",
-            GpuTiming::Threaded => "on its own thread",
-            GpuTiming::Detached => "detached",
-        },
-        ms(report.execute),
-        report.lists.len(),
-        ms(report.execute / report.lists.len().max(1) as u32)
-    );
-    outln!(
-        "GPU model per frame: {} draws, {} context rolls, {} indirect-buffer executions, \
-         {} split points resolved, {} decompressions",
-        gpu.draws,
-        gpu.context_rolls,
-        gpu.ib_executions,
-        gpu.split_points_resolved.total(),
-        gpu.decompressions
-    );
-    for (category, count) in gpu.split_points_resolved.nonzero() {
-        outln!("  resolved {:<24}{count:>8}", category.name());
-    }
-    if gpu.barriers > 0 {
-        outln!(
-            "  {} barriers: {} drains, {} stalls, {} cache flushes, {} cache invalidations, \
-             {} metadata inits",
-            gpu.barriers,
-            gpu.drains,
-            gpu.stalls,
-            gpu.cache_flushes,
-            gpu.cache_invalidations,
-            gpu.metadata_inits
-        );
-    }
-    if gpu.bundle_calls > 0 {
-        outln!(
-            "  {} bundle calls, {} constant-engine bytes loaded ({:.1} per call)",
-            gpu.bundle_calls,
-            gpu.ce_bytes,
-            gpu.ce_bytes as f64 / gpu.bundle_calls as f64
-        );
-    }
-    let allocated = pool_after.allocated_chunks - pool_before.allocated_chunks;
-    let reused = pool_after.reused_chunks - pool_before.reused_chunks;
-    outln!(
-        "chunk pool over the {} timed frames: {allocated} chunks allocated, {reused} reused",
-        options.frames
-    );
-    Summary {
+    RunReport {
+        key: mode.key(),
+        name: mode.name(),
         semantics,
-        record: record_sum,
-        drop: drop_sum,
-        ns_per_call: record_sum.as_nanos() as f64 / total.calls.max(1) as f64,
-        bytes_per_draw: total.bytes as f64 / total.draws.max(1) as f64,
-        split_points: total.split_points.total(),
-        calls: total.calls as u64,
+        frames: options.frames,
+        median: median + 1,
+        wall: report.wall,
+        fastest,
+        slowest,
+        lists: report.lists,
+        immediate_semantics: device.desc().immediate_semantics,
+        gpu: machine.gpu,
+        execute: report.execute,
+        counters: gpu,
+        chunks_allocated: pool_after.allocated_chunks - pool_before.allocated_chunks,
+        chunks_reused: pool_after.reused_chunks - pool_before.reused_chunks,
+        contended: machine.contended(),
     }
 }
 
@@ -649,15 +553,15 @@ fn gpu_delta(after: &Counters, before: &Counters, frames: u32) -> Counters {
     }
 }
 
-/// Bundle mode: records one bundle per object on the worker threads (once), reports them, draws
-/// the frame with them, and compares the recording time per frame with the fast run's.
+/// Bundle mode: records one bundle per object on the worker threads (once), reports them, then
+/// draws the frame with them.
 fn run_bundles(
     device: &Device,
     immediate: &mut ImmediateContext,
     scene: &Scene,
     options: &Options,
-    fast: Option<&Summary>,
-) {
+    machine: &Machine,
+) -> BundlePart {
     let ranges = split_range(objects(scene), options.threads);
     let progress = PhaseProgress::new("recording bundles", "bundles", objects(scene) as u64);
     let progress = &progress;
@@ -695,80 +599,40 @@ fn run_bundles(
         .into_iter()
         .flatten()
         .collect();
-    let count = bundles.len().max(1) as u64;
-    let bytes: u64 = bundles.iter().map(|b| b.size_bytes()).sum();
-    let footprint: u64 = bundles.iter().map(|b| b.footprint_bytes() as u64).sum();
-    let max_footprint = bundles
-        .iter()
-        .map(|b| b.footprint_bytes())
-        .max()
-        .unwrap_or(0);
-    let draws: u64 = bundles.iter().map(|b| b.draws() as u64).sum();
-    outln!();
-    outln!(
-        "bundles: {} (one per object of up to 2 draws, {} draws), recorded once in {} on {} thread(s)",
-        bundles.len(),
-        draws,
-        ms(elapsed),
-        options.threads
+    let set = BundleSet {
+        count: bundles.len() as u64,
+        draws: bundles.iter().map(|b| b.draws() as u64).sum(),
+        record_once: elapsed,
+        threads: options.threads,
+        bytes: bundles.iter().map(|b| b.size_bytes()).sum(),
+        footprint: bundles.iter().map(|b| b.footprint_bytes() as u64).sum(),
+        max_footprint: bundles
+            .iter()
+            .map(|b| b.footprint_bytes())
+            .max()
+            .unwrap_or(0),
+    };
+    say(options, &set);
+    let run = run(
+        device,
+        immediate,
+        scene,
+        Mode::Bundles(&bundles),
+        options,
+        machine,
     );
-    outln!(
-        "  size {} bytes in all ({:.1} per bundle); constant-engine footprint {:.1} bytes per \
-         bundle on average, {} at most (budget {})",
-        bytes,
-        bytes as f64 / count as f64,
-        footprint as f64 / count as f64,
-        max_footprint,
-        limits::BUNDLE_BUDGET_BYTES
-    );
-    let summary = run(device, immediate, scene, Mode::Bundles(&bundles), options);
-    if let Some(fast) = fast {
-        let (with_lists, with_bundles) = (fast.record + fast.drop, summary.record + summary.drop);
-        let saved = with_lists.saturating_sub(with_bundles);
-        outln!();
-        outln!(
-            "CPU time per frame against recording the same draws on fast lists (summed over \
-             threads): recording {} -> {} ({:.1}x); recording and dropping the lists {} -> {}, \
-             {} saved",
-            ms(fast.record),
-            ms(summary.record),
-            fast.record.as_secs_f64() / summary.record.as_secs_f64().max(1e-12),
-            ms(with_lists),
-            ms(with_bundles),
-            ms(saved),
-        );
-        if saved.is_zero() {
-            outln!("recording the bundles once cost {}", ms(elapsed));
-        } else {
-            outln!(
-                "recording the bundles once cost {}: {:.1} frames' saving",
-                ms(elapsed),
-                elapsed.as_secs_f64() / saved.as_secs_f64()
-            );
-        }
+    say(options, &run);
+    BundlePart { set, run }
+}
+
+/// Prints a part of the summary: on stdout, or on stderr under `--json` (stdout then holds the
+/// JSON alone).
+fn say(options: &Options, part: &dyn fmt::Display) {
+    if options.json {
+        eprint!("{part}");
+    } else {
+        out!("{part}");
     }
-}
-
-fn print_row(label: &str, s: &ListStats, record: Duration, drop: Duration) {
-    let ns = record.as_nanos() as f64;
-    outln!(
-        "{:>5} {:>8} {:>9} {:>9} {:>11} {:>6} {:>10.1} {:>8.1} {:>8.1} {:>8.1} {:>7}",
-        label,
-        s.draws,
-        s.calls,
-        s.commands,
-        s.bytes,
-        s.chunks,
-        ns / 1e3,
-        s.bytes as f64 / s.draws.max(1) as f64,
-        ns / s.calls.max(1) as f64,
-        drop.as_nanos() as f64 / 1e3,
-        s.split_points.total()
-    );
-}
-
-fn rate(per_second: f64) -> String {
-    format!("{:.1} M", per_second / 1e6)
 }
 
 fn fail(message: &str) -> ! {
@@ -797,67 +661,61 @@ fn main() -> ExitCode {
         ImmediateContext::new(&device).unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
     immediate.set_gpu_timing(options.gpu);
     let scene = Scene::new(&device, &options.scene).unwrap_or_else(|e| fail(&e.to_string()));
-    let d = &options.scene;
-    outln!(
-        "scene: {} draws, {} materials ({} textures each), {} meshes, {} passes, \
-         dynamic fraction {}, unmapped dynamic fraction {}, seed {:#x}",
-        d.draws,
-        d.materials,
-        d.textures_per_material,
-        d.meshes,
-        d.passes,
-        d.dynamic_fraction,
-        d.unmapped_dynamic_fraction,
-        d.seed
+    let machine = Machine {
+        cores: options.cores.or_else(|| {
+            thread::available_parallelism()
+                .ok()
+                .map(|n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+        }),
+        cores_from_option: options.cores.is_some(),
+        recording_threads: options.threads,
+        // Under validation the GPU model stays inline (`set_gpu_timing`).
+        gpu: match options.validation {
+            Validation::Off => options.gpu,
+            Validation::On | Validation::Hazards => GpuTiming::Inline,
+        },
+    };
+    say(
+        &options,
+        &Header {
+            options: &options,
+            machine: &machine,
+        },
     );
-    outln!(
-        "run: {} worker thread(s), one deferred context and one list each; 1 warm-up frame, \
-         {} timed frame(s)",
-        options.threads,
-        options.frames
-    );
-    let summaries: Vec<Summary> = options
+    let runs: Vec<RunReport> = options
         .semantics
         .iter()
         .map(|&semantics| {
-            run(
+            let run = run(
                 &device,
                 &mut immediate,
                 &scene,
                 Mode::Lists(semantics),
                 &options,
-            )
+                &machine,
+            );
+            say(&options, &run);
+            run
         })
         .collect();
-
-    if let [legacy, fast] = &summaries[..] {
-        outln!();
-        outln!(
-            "{:<8} {:>10} {:>9} {:>8} {:>13}",
-            "",
-            "calls",
-            "ns/call",
-            "B/draw",
-            "split points"
-        );
-        for s in &summaries {
-            outln!(
-                "{:<8} {:>10} {:>9.1} {:>8.1} {:>13}",
-                s.semantics.name(),
-                s.calls,
-                s.ns_per_call,
-                s.bytes_per_draw,
-                s.split_points
-            );
-        }
-        outln!(
-            "fast records a call in {:.2}x the time legacy takes",
-            fast.ns_per_call / legacy.ns_per_call
-        );
+    let mut report = Report {
+        options: &options,
+        machine: &machine,
+        runs: &runs,
+        bundles: None,
+    };
+    if let Some(comparison) = report.semantics_comparison() {
+        say(&options, &comparison);
     }
-    if options.bundles {
-        let fast = summaries.iter().find(|s| s.semantics == Semantics::Fast);
-        run_bundles(&device, &mut immediate, &scene, &options, fast);
+    let bundles = options
+        .bundles
+        .then(|| run_bundles(&device, &mut immediate, &scene, &options, &machine));
+    report.bundles = bundles.as_ref();
+    if let Some(comparison) = report.bundle_comparison() {
+        say(&options, &comparison);
+    }
+    if options.json {
+        out!("{}", report::json(&report));
     }
     ExitCode::SUCCESS
 }
