@@ -40,6 +40,7 @@ mod drive;
 mod ir;
 pub mod report;
 mod scenario;
+mod svg;
 mod trace;
 
 pub use drive::{measure, validate, Counts, ListCounts, Measurement};
@@ -70,11 +71,11 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
-            objects: 2_000,
+            objects: 10_000,
             dynamic: 0.25,
             passes: 4,
             threads: 2,
-            frames: 5,
+            frames: 11,
         }
     }
 }

@@ -487,9 +487,11 @@ impl Builder<'_> {
         self.scene_pass(&scene, target, depth);
     }
 
-    /// The scene, then `passes` full-screen passes: pass `p` clears its target (which
-    /// compresses it, as a fast clear does) and draws a triangle reading the previous target
-    /// (the scene's for the first). `tc`: texture-compatible targets. `explicit`: the list
+    /// The scene, then `passes` full-screen passes: pass `p` clears its target (a full clear
+    /// compresses it, R-ST-9), binds it and draws a triangle reading the previous target (the
+    /// scene's for the first). The clear comes before the bind: a fast output merger sees a
+    /// bound target's compression as it was at the bind, so this order keeps it compressed
+    /// under both semantics, and each pass has a compressed target to decompress. `tc`: texture-compatible targets. `explicit`: the list
     /// decompresses what it reads first, under legacy too (fast always does, unless `tc`).
     /// `predicated`: each post pass in a `set_predication` scope.
     fn post_processing(&mut self, tc: bool, explicit: bool, predicated: bool) {
@@ -529,6 +531,10 @@ impl Builder<'_> {
                 self.call(list, Call::SetPredication(Some(predicate)));
             }
             for call in [
+                Call::ClearRenderTarget {
+                    view: target.rtv,
+                    color: CLEAR,
+                },
                 Call::SetInputLayout(layout),
                 Call::SetTriangleList,
                 Call::SetShader {
@@ -551,10 +557,6 @@ impl Builder<'_> {
                 Call::SetViewport {
                     width: WIDTH,
                     height: HEIGHT,
-                },
-                Call::ClearRenderTarget {
-                    view: target.rtv,
-                    color: CLEAR,
                 },
             ] {
                 self.call(list, call);
@@ -602,7 +604,7 @@ fn default_no_overwrite(b: &mut Builder<'_>) {
 }
 
 /// `passes` passes, each with its own colour target and depth stencil, which the pass's first
-/// list binds and clears (every other list binds them); objects sorted by material (two, each
+/// list clears and binds (every other list binds them); objects sorted by material (two, each
 /// with its depth-stencil state), every object setting its material's state, as a renderer
 /// that does not filter redundant state does.
 fn render_targets(b: &mut Builder<'_>) {
@@ -626,7 +628,6 @@ fn render_targets(b: &mut Builder<'_>) {
         let cuts = crate::split_range(share.len() as u32, b.threads() as u32);
         for (thread, cut) in cuts.into_iter().enumerate() {
             let list = b.list(format!("list.pass.{p}.{thread}"), thread);
-            b.scene_pipeline(list, &scene, target.rtv, depth);
             if thread == 0 {
                 b.call(
                     list,
@@ -637,6 +638,7 @@ fn render_targets(b: &mut Builder<'_>) {
                 );
                 b.call(list, Call::ClearDepthStencil { view: depth });
             }
+            b.scene_pipeline(list, &scene, target.rtv, depth);
             let mut bound = None;
             for j in cut {
                 let material = j as usize * states.len() / count;
