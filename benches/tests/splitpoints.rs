@@ -199,3 +199,128 @@ fn r_tool_1_fast_frames_keep_the_fast_contract_under_validation() {
 fn counts_of(name: &str, semantics: Semantics) -> Counts {
     counts(name, semantics, &small())
 }
+
+mod command {
+    //! The `splitpoints` command: its outputs, its trace, its refusals.
+
+    use std::path::Path;
+    use std::process::{Command, Output};
+
+    use super::replay_with;
+
+    const SMALL: [&str; 8] = [
+        "--objects",
+        "24",
+        "--passes",
+        "2",
+        "--threads",
+        "2",
+        "--frames",
+        "1",
+    ];
+
+    fn splitpoints(args: &[&str]) -> Output {
+        Command::new(Path::new(env!("CARGO_BIN_EXE_splitpoints")))
+            .args(args)
+            .output()
+            .expect("splitpoints runs")
+    }
+
+    fn text(bytes: &[u8]) -> String {
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+
+    #[test]
+    fn r_tool_1_the_command_prints_the_tables_and_writes_the_json_and_the_picture() {
+        let folder = std::env::temp_dir().join(format!("splitpoints-test-{}", std::process::id()));
+        let json = folder.join("out/run.json");
+        let svg = folder.join("out/run.svg");
+        let (json_arg, svg_arg) = (json.display().to_string(), svg.display().to_string());
+        let mut args = SMALL.to_vec();
+        args.extend(["--json", &json_arg, "--svg", &svg_arg]);
+        let run = splitpoints(&args);
+        let stdout = text(&run.stdout);
+        assert_eq!(run.status.code(), Some(0), "{stdout}{}", text(&run.stderr));
+        for name in benches::splitpoints::scenario_names() {
+            for semantics in ["legacy", "fast"] {
+                assert!(
+                    stdout.contains(&format!("{name} ({semantics}): ")),
+                    "{name}"
+                );
+            }
+        }
+        assert!(stdout.contains("summary"));
+        assert!(stdout.contains(&format!("wrote {json_arg}")));
+        let json = std::fs::read_to_string(&json).expect("the JSON was written");
+        assert!(json.starts_with("{\"options\":{\"objects\":24,"), "{json}");
+        assert_eq!(json.matches("\"scenario\":").count(), 20);
+        let svg = std::fs::read_to_string(&svg).expect("the picture was written");
+        assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains("dynamic_constant_buffer") && svg.contains("predicated"));
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+
+    #[test]
+    fn r_tool_1_json_to_standard_output_sends_the_tables_to_standard_error() {
+        let folder = std::env::temp_dir().join(format!("splitpoints-json-{}", std::process::id()));
+        let svg = folder.join("run.svg").display().to_string();
+        let mut args = SMALL.to_vec();
+        args.extend([
+            "--scenarios",
+            "static,post_tc",
+            "--json",
+            "-",
+            "--svg",
+            &svg,
+        ]);
+        let run = splitpoints(&args);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        let (stdout, stderr) = (text(&run.stdout), text(&run.stderr));
+        assert!(stdout.starts_with("{\"options\":"), "{stdout}");
+        assert_eq!(stdout.matches("\"scenario\":").count(), 4);
+        assert!(stderr.contains("post_tc (legacy): ") && stderr.contains("summary"));
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+
+    #[test]
+    fn r_tool_1_the_trace_the_command_prints_replays() {
+        let mut args = SMALL.to_vec();
+        args.extend(["--trace", "dynamic_cb", "--semantics", "legacy"]);
+        let run = splitpoints(&args);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        let trace = text(&run.stdout);
+        assert!(trace.contains("\ndevice semantics=legacy\n"), "{trace}");
+        assert!(trace.contains("imm map object."), "{trace}");
+        assert_eq!(replay_with(&trace, "").exit_code, 0);
+        let list = splitpoints(&["--list"]);
+        assert_eq!(list.status.code(), Some(0));
+        assert_eq!(text(&list.stdout).lines().count(), 10);
+    }
+
+    #[test]
+    fn r_tool_1_bad_arguments_exit_2_naming_the_option() {
+        for (args, says) in [
+            (&["--objects", "0"][..], "--objects"),
+            (&["--dynamic", "1.5"][..], "--dynamic"),
+            (&["--threads", "49"][..], "--threads"),
+            (
+                &["--scenarios", "static,nope"][..],
+                "no scenario called 'nope'",
+            ),
+            (&["--scenarios", "static,static"][..], "named twice"),
+            (
+                &["--trace", "static", "--semantics", "both"][..],
+                "--semantics",
+            ),
+            (&["--semantics", "quick"][..], "--semantics"),
+            (&["--svg", "-"][..], "--svg"),
+            (&["--frames"][..], "--frames needs a value"),
+            (&["--colour"][..], "unknown option"),
+        ] {
+            let run = splitpoints(args);
+            let stderr = text(&run.stderr);
+            assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(stderr.contains(says), "{args:?}: {stderr}");
+        }
+    }
+}

@@ -97,11 +97,11 @@ pub fn summary(measurements: &[Measurement]) -> String {
         }
     }
     let semantics = [recorder::Semantics::Legacy, recorder::Semantics::Fast];
-    let _ = write!(out, "{:<22}", "");
+    let mut heading = format!("{:<22}", "");
     for s in semantics {
-        let _ = write!(out, " | {:<28}", s.name());
+        let _ = write!(heading, " | {:<28}", s.name());
     }
-    out.push('\n');
+    let _ = writeln!(out, "{}", heading.trim_end());
     let _ = write!(out, "{:<22}", "scenario");
     for _ in semantics {
         let _ = write!(out, " | {:>8}{:>8}{:>12}", "splits", "ib", "execute ms");
