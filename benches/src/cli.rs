@@ -131,8 +131,10 @@ pub struct PhaseProgress {
 }
 
 impl PhaseProgress {
-    const QUIET: Duration = Duration::from_secs(2);
-    const EVERY: Duration = Duration::from_secs(1);
+    /// How long a phase runs before its first line.
+    pub const QUIET: Duration = Duration::from_secs(2);
+    /// The least time between two lines.
+    pub const EVERY: Duration = Duration::from_secs(1);
     const PAUSED: u64 = u64::MAX;
 
     /// A phase not started yet (see [`resume`](Self::resume)).

@@ -19,8 +19,8 @@
 //! walkers read it: the engine driver (`drive.rs`) makes those calls on the real API, the trace
 //! printer (`trace.rs`) prints them, so the trace is the calls the harness makes, and replaying
 //! it gives the counts the harness measured (`benches/tests/splitpoints.rs` checks that for
-//! every scenario). The report (`report.rs`: tables, JSON, the SVG picture) reads only
-//! [`Measurement`]s.
+//! every scenario). The report (`report.rs`: the tables and the JSON; `svg.rs`: the picture)
+//! reads only [`Measurement`]s.
 //!
 //! **Invariants.** Every call of a scenario is accepted by the engine, under both semantics: a
 //! refused call, a list whose finish fails or an execution error is an error of the run, never
