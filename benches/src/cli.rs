@@ -1,11 +1,13 @@
-//! What the command-line front ends (`frame`, the `renderer` example) share: option values
-//! checked with messages naming the option, durations printed alike, and printing that ends
-//! the program quietly when its output is a closed pipe ([`out!`](crate::out),
-//! [`outln!`](crate::outln)).
+//! What the command-line front ends (`frame`, `splitpoints`, the `renderer` example) share:
+//! option values checked with messages naming the option, durations printed alike, printing
+//! that ends the program quietly when its output is a closed pipe ([`out!`](crate::out),
+//! [`outln!`](crate::outln)), and the progress line of a phase that runs long
+//! ([`PhaseProgress`]).
 
 use std::io::Write as _;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use executor::GpuTiming;
 
@@ -106,4 +108,110 @@ pub fn finish_main<O, E: std::fmt::Display>(
             ExitCode::FAILURE
         }
     }
+}
+
+/// A progress line on stderr for a phase that may run long: silent for its first
+/// [`QUIET`](Self::QUIET) of work, then at most one line every [`EVERY`](Self::EVERY), such as
+/// `recording fast semantics: 1,200,000 / 2,000,000 draws (3.1 s)`. The time is the phase's own:
+/// a phase that alternates with another (recording and executing, frame after frame) runs between
+/// [`resume`](Self::resume) and [`pause`](Self::pause). Shared by the workers of the phase;
+/// [`advance`](Self::advance) is called once per job of work, outside the timed calls.
+pub struct PhaseProgress {
+    phase: String,
+    unit: &'static str,
+    total: u64,
+    done: AtomicU64,
+    base: Instant,
+    /// Nanoseconds spent in the phase before its current stretch.
+    spent_ns: AtomicU64,
+    /// When the current stretch began, in nanoseconds since `base`; `PAUSED` between stretches.
+    stretch_ns: AtomicU64,
+    /// When the last line was printed, in nanoseconds since `base`; 0 before the first.
+    last_line_ns: AtomicU64,
+}
+
+impl PhaseProgress {
+    /// How long a phase runs before its first line.
+    pub const QUIET: Duration = Duration::from_secs(2);
+    /// The least time between two lines.
+    pub const EVERY: Duration = Duration::from_secs(1);
+    const PAUSED: u64 = u64::MAX;
+
+    /// A phase not started yet (see [`resume`](Self::resume)).
+    pub fn new(phase: impl Into<String>, unit: &'static str, total: u64) -> Self {
+        Self {
+            phase: phase.into(),
+            unit,
+            total,
+            done: AtomicU64::new(0),
+            base: Instant::now(),
+            spent_ns: AtomicU64::new(0),
+            stretch_ns: AtomicU64::new(Self::PAUSED),
+            last_line_ns: AtomicU64::new(0),
+        }
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.base.elapsed().as_nanos() as u64
+    }
+
+    /// The phase runs again (or for the first time).
+    pub fn resume(&self) {
+        self.stretch_ns.store(self.now_ns(), Ordering::Relaxed);
+    }
+
+    /// The phase stops running until the next [`resume`](Self::resume).
+    pub fn pause(&self) {
+        let began = self.stretch_ns.swap(Self::PAUSED, Ordering::Relaxed);
+        if began != Self::PAUSED {
+            let stretch = self.now_ns().saturating_sub(began);
+            self.spent_ns.fetch_add(stretch, Ordering::Relaxed);
+        }
+    }
+
+    /// `units` more are done; prints the line when it is due (one thread prints it).
+    pub fn advance(&self, units: u64) {
+        let done = self.done.fetch_add(units, Ordering::Relaxed) + units;
+        let now = self.now_ns();
+        let began = self.stretch_ns.load(Ordering::Relaxed);
+        let running = if began == Self::PAUSED {
+            0
+        } else {
+            now.saturating_sub(began)
+        };
+        let spent = self.spent_ns.load(Ordering::Relaxed) + running;
+        if spent < Self::QUIET.as_nanos() as u64 {
+            return;
+        }
+        let last = self.last_line_ns.load(Ordering::Relaxed);
+        if last != 0 && now < last + Self::EVERY.as_nanos() as u64 {
+            return;
+        }
+        let claimed =
+            self.last_line_ns
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed);
+        if claimed.is_ok() {
+            eprintln!(
+                "{}: {} / {} {} ({:.1} s)",
+                self.phase,
+                grouped(done),
+                grouped(self.total),
+                self.unit,
+                spent as f64 / 1e9
+            );
+        }
+    }
+}
+
+/// `n` with its thousands separated by commas: 1,200,000.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }

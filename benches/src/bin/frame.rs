@@ -28,14 +28,13 @@
 
 use std::fmt;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use std::ops::Range;
 
 use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
-use benches::cli::{count, fraction, gpu_timing};
+use benches::cli::{count, fraction, gpu_timing, PhaseProgress};
 use benches::{out, outln, record_draws, split_range, Scene, SceneDesc};
 use bundles::DrawBundle;
 use executor::{Counters, GpuTiming, ImmediateContext};
@@ -215,110 +214,6 @@ struct FrameReport {
 
 /// What a worker records into its list, given its range (of draws, or of objects).
 type Recording<'a> = &'a (dyn Fn(&mut DeferredContext, Range<u32>) + Sync);
-
-/// A progress line on stderr for a phase that may run long: silent for its first
-/// [`QUIET`](Self::QUIET) of work, then at most one line every [`EVERY`](Self::EVERY), such as
-/// `recording fast semantics: 1,200,000 / 2,000,000 draws (3.1 s)`. The time is the phase's own:
-/// a phase that alternates with another (recording and executing, frame after frame) runs between
-/// [`resume`](Self::resume) and [`pause`](Self::pause). Shared by the workers of the phase;
-/// [`advance`](Self::advance) is called once per job of work, outside the timed calls.
-struct PhaseProgress {
-    phase: String,
-    unit: &'static str,
-    total: u64,
-    done: AtomicU64,
-    base: Instant,
-    /// Nanoseconds spent in the phase before its current stretch.
-    spent_ns: AtomicU64,
-    /// When the current stretch began, in nanoseconds since `base`; `PAUSED` between stretches.
-    stretch_ns: AtomicU64,
-    /// When the last line was printed, in nanoseconds since `base`; 0 before the first.
-    last_line_ns: AtomicU64,
-}
-
-impl PhaseProgress {
-    const QUIET: Duration = Duration::from_secs(2);
-    const EVERY: Duration = Duration::from_secs(1);
-    const PAUSED: u64 = u64::MAX;
-
-    /// A phase not started yet (see [`resume`](Self::resume)).
-    fn new(phase: impl Into<String>, unit: &'static str, total: u64) -> Self {
-        Self {
-            phase: phase.into(),
-            unit,
-            total,
-            done: AtomicU64::new(0),
-            base: Instant::now(),
-            spent_ns: AtomicU64::new(0),
-            stretch_ns: AtomicU64::new(Self::PAUSED),
-            last_line_ns: AtomicU64::new(0),
-        }
-    }
-
-    fn now_ns(&self) -> u64 {
-        self.base.elapsed().as_nanos() as u64
-    }
-
-    /// The phase runs again (or for the first time).
-    fn resume(&self) {
-        self.stretch_ns.store(self.now_ns(), Ordering::Relaxed);
-    }
-
-    /// The phase stops running until the next [`resume`](Self::resume).
-    fn pause(&self) {
-        let began = self.stretch_ns.swap(Self::PAUSED, Ordering::Relaxed);
-        if began != Self::PAUSED {
-            let stretch = self.now_ns().saturating_sub(began);
-            self.spent_ns.fetch_add(stretch, Ordering::Relaxed);
-        }
-    }
-
-    /// `units` more are done; prints the line when it is due (one thread prints it).
-    fn advance(&self, units: u64) {
-        let done = self.done.fetch_add(units, Ordering::Relaxed) + units;
-        let now = self.now_ns();
-        let began = self.stretch_ns.load(Ordering::Relaxed);
-        let running = if began == Self::PAUSED {
-            0
-        } else {
-            now.saturating_sub(began)
-        };
-        let spent = self.spent_ns.load(Ordering::Relaxed) + running;
-        if spent < Self::QUIET.as_nanos() as u64 {
-            return;
-        }
-        let last = self.last_line_ns.load(Ordering::Relaxed);
-        if last != 0 && now < last + Self::EVERY.as_nanos() as u64 {
-            return;
-        }
-        let claimed =
-            self.last_line_ns
-                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed);
-        if claimed.is_ok() {
-            eprintln!(
-                "{}: {} / {} {} ({:.1} s)",
-                self.phase,
-                grouped(done),
-                grouped(self.total),
-                self.unit,
-                spent as f64 / 1e9
-            );
-        }
-    }
-}
-
-/// `n` with its thousands separated by commas: 1,200,000.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
 
 /// The progress of a run's two phases, over its warm-up and timed frames.
 struct FrameProgress {

@@ -1,0 +1,244 @@
+//! `splitpoints`: the split-point harness (SPEC §14 R-TOOL-1). Runs named scenarios under
+//! legacy and fast semantics, recorded on worker threads and executed on the immediate
+//! context, and reports them like PIX's split-point counters: a table per scenario and
+//! semantics, a one-screen summary, the JSON and an SVG picture (`benches::splitpoints` has the
+//! scenarios, the driver and the report). `--trace NAME` prints a scenario's frame as a trace
+//! instead, the calls the harness makes, for `replay`. Before the measured runs, one untimed
+//! frame of the first scenario warms the process (allocator, caches), so the first scenario is
+//! not measured colder than the rest; a progress line on stderr follows runs over 2 seconds.
+//!
+//! ```text
+//! cargo run --release --bin splitpoints
+//! cargo run --release --bin splitpoints -- --scenarios dynamic_cb,post_tc --objects 20000
+//! cargo run --release --bin splitpoints -- --trace predicated --semantics legacy > p.trace
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use benches::cli::{count, finish_main, fraction, PhaseProgress};
+use benches::splitpoints::{measure, report, scenario, scenario_trace, Options, SCENARIOS};
+use benches::{out, outln};
+use recorder::Semantics;
+
+const HELP: &str = "\
+splitpoints: split points, indirect-buffer executions, decompressions and context rolls of
+named scenarios under legacy and fast semantics, like PIX's split-point counters
+
+USAGE:
+    splitpoints [OPTIONS]
+
+OPTIONS:
+    --objects N          objects per frame, shared among passes and threads (default 10000)
+    --dynamic F          fraction of the objects with dynamic (or default, written in place)
+                         constant buffers, 0 to 1 (default 0.25)
+    --passes N           render-target, post-processing or compute passes (default 4)
+    --threads N          worker threads, one deferred context each, 1 to 48 (default 2)
+    --frames N           timed frames after a warm-up frame; times are medians (default 11)
+    --scenarios A,B,..   the scenarios to run (default: all; see --list)
+    --semantics S        legacy, fast or both (default both; with --trace: legacy or fast,
+                         default legacy)
+    --list               print the scenarios' names and what each records, and exit
+    --json FILE          where the JSON goes (default target/splitpoints.json); '-' writes
+                         it to standard output and the tables to standard error
+    --svg FILE           where the picture goes (default target/splitpoints.svg)
+    --trace NAME         print scenario NAME's frame as a trace (executor/docs/TRACE.md), the
+                         calls the harness makes, to standard output, and exit
+    -h, --help           print this help
+
+Options take their value as the next argument or after '=' (--objects=20000).
+Exit codes: 0 done, 1 a scenario failed (a refused call is a bug of the scenario), 2 bad
+arguments.";
+
+/// What the command line asked for.
+struct Cli {
+    options: Options,
+    scenarios: Vec<&'static str>,
+    semantics: Option<Vec<Semantics>>,
+    list: bool,
+    json: PathBuf,
+    svg: PathBuf,
+    trace: Option<&'static str>,
+}
+
+/// Parses the arguments; `Ok(None)` asks for the help.
+fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
+    let mut cli = Cli {
+        options: Options::default(),
+        scenarios: SCENARIOS.iter().map(|s| s.name).collect(),
+        semantics: None,
+        list: false,
+        json: PathBuf::from("target/splitpoints.json"),
+        svg: PathBuf::from("target/splitpoints.svg"),
+        trace: None,
+    };
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        if arg == "-h" || arg == "--help" {
+            return Ok(None);
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) => (name.to_string(), Some(value.to_string())),
+            None => (arg.clone(), None),
+        };
+        if !name.starts_with("--") {
+            return Err(format!("unexpected argument '{arg}'"));
+        }
+        let mut value = || -> Result<String, String> {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        let o = &mut cli.options;
+        match name.as_str() {
+            "--objects" => o.objects = count(&name, &value()?, 1, 1_000_000)?,
+            "--dynamic" => o.dynamic = fraction(&name, &value()?)?,
+            "--passes" => o.passes = count(&name, &value()?, 1, 1_000)?,
+            "--threads" => {
+                o.threads = count(&name, &value()?, 1, recorder::limits::MAX_DEFERRED_CONTEXTS)?
+            }
+            "--frames" => o.frames = count(&name, &value()?, 1, 10_000)?,
+            "--scenarios" => {
+                let mut chosen: Vec<&'static str> = Vec::new();
+                for part in value()?.split(',') {
+                    let found = scenario(part).map_err(|e| format!("--scenarios: {e}"))?;
+                    if chosen.contains(&found.name) {
+                        return Err(format!("--scenarios: '{part}' is named twice"));
+                    }
+                    chosen.push(found.name);
+                }
+                cli.scenarios = chosen;
+            }
+            "--semantics" => {
+                cli.semantics = Some(match value()?.as_str() {
+                    "legacy" => vec![Semantics::Legacy],
+                    "fast" => vec![Semantics::Fast],
+                    "both" => vec![Semantics::Legacy, Semantics::Fast],
+                    other => {
+                        return Err(format!(
+                            "--semantics: '{other}' is not legacy, fast or both"
+                        ))
+                    }
+                })
+            }
+            "--list" if inline.is_some() => return Err("--list takes no value".into()),
+            "--list" => cli.list = true,
+            "--json" => cli.json = path(&name, value()?)?,
+            "--svg" => cli.svg = path(&name, value()?)?,
+            "--trace" => {
+                let text = value()?;
+                cli.trace = Some(scenario(&text).map_err(|e| format!("--trace: {e}"))?.name);
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        }
+    }
+    if let (Some(_), Some(semantics)) = (cli.trace, &cli.semantics) {
+        if semantics.len() != 1 {
+            return Err("--semantics: a trace is of one semantics, legacy or fast".into());
+        }
+    }
+    if cli.svg.as_os_str() == "-" {
+        return Err("--svg: '-' is not a file (the picture goes to a file)".into());
+    }
+    cli.options.validate()?;
+    Ok(Some(cli))
+}
+
+fn path(name: &str, text: String) -> Result<PathBuf, String> {
+    match text.is_empty() {
+        true => Err(format!("{name}: the file name is empty")),
+        false => Ok(PathBuf::from(text)),
+    }
+}
+
+/// Writes `text` to `path`, making its folder first.
+fn write_file(option: &str, path: &Path, text: &str) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("{option}: cannot write '{}': {e}", path.display());
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(fail)?;
+    }
+    std::fs::write(path, text).map_err(fail)
+}
+
+fn run(cli: &Cli) -> Result<(), String> {
+    if cli.list {
+        for s in SCENARIOS {
+            outln!("{:<22}{}", s.name, s.description);
+        }
+        return Ok(());
+    }
+    let options = &cli.options;
+    if let Some(name) = cli.trace {
+        let semantics = cli
+            .semantics
+            .as_ref()
+            .and_then(|s| s.first().copied())
+            .unwrap_or(Semantics::Legacy);
+        out!("{}", scenario_trace(name, semantics, options)?);
+        return Ok(());
+    }
+    // With the JSON on standard output, everything else goes to standard error.
+    let json_to_stdout = cli.json.as_os_str() == "-";
+    let say = |text: &str| match json_to_stdout {
+        true => eprint!("{text}"),
+        false => out!("{text}"),
+    };
+    let semantics = cli
+        .semantics
+        .clone()
+        .unwrap_or_else(|| vec![Semantics::Legacy, Semantics::Fast]);
+    let runs = cli.scenarios.len() * semantics.len();
+    let progress = PhaseProgress::new(
+        "splitpoints",
+        "frames",
+        (runs as u64) * (options.frames as u64 + 1),
+    );
+    progress.resume();
+    let setup = format!(
+        "{}, {} frame(s) timed after a warm-up",
+        options.command_line(),
+        options.frames
+    );
+    say(&format!(
+        "splitpoints: {} scenarios x {} semantics; {setup}\n\n",
+        cli.scenarios.len(),
+        semantics.len()
+    ));
+    // The process's own warm-up (the allocator's first growth, caches, clocks): one untimed run
+    // of the first scenario, so that it is not measured colder than the others.
+    if let (Some(&first), Some(&s)) = (cli.scenarios.first(), semantics.first()) {
+        measure(&scenario(first)?.frame(s, options), 0, None)?;
+    }
+    let mut measurements = Vec::with_capacity(runs);
+    for &name in &cli.scenarios {
+        let scenario = scenario(name)?;
+        for &s in &semantics {
+            let frame = scenario.frame(s, options);
+            let measured = measure(&frame, options.frames, Some(&progress))?;
+            say(&report::table(&measured, options.threads));
+            say("\n");
+            measurements.push(measured);
+        }
+    }
+    progress.pause();
+    say("summary (split points recorded per frame, indirect-buffer executions, execute ms)\n");
+    say(&report::summary(&measurements));
+    let json = report::json(options, &cli.scenarios, &measurements);
+    match json_to_stdout {
+        true => out!("{json}"),
+        false => write_file("--json", &cli.json, &json)?,
+    }
+    let svg = report::svg(&measurements, &setup);
+    write_file("--svg", &cli.svg, &svg)?;
+    say("\n");
+    if !json_to_stdout {
+        say(&format!("wrote {}\n", cli.json.display()));
+    }
+    say(&format!("wrote {}\n", cli.svg.display()));
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    finish_main("splitpoints", HELP, parse(std::env::args().skip(1)), run)
+}
