@@ -21,6 +21,7 @@ mod execute;
 mod naive;
 mod record;
 pub mod scene;
+pub mod timing;
 pub mod workload;
 
 pub use execute::{ExecuteScene, ThroughputScene};
