@@ -406,3 +406,34 @@ impl Gpu {
         Ok(Phases::all(record, finish, submit, retire))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r_tool_3_the_wgpu_mirror_records_the_workload_without_a_validation_error() {
+        let gpu = Gpu::new().expect("the noop device and the objects");
+        gpu.queue.submit([gpu.pass_buffer(0..250)]);
+        let mut bundles = Vec::new();
+        gpu.record_bundles(&[0..100, 100..200, 200..250], &mut bundles);
+        gpu.replay_once(&bundles).expect("poll");
+        assert_eq!(gpu.check("the mirror"), Ok(()));
+    }
+
+    #[test]
+    fn r_tool_3_a_call_wgpu_refuses_is_an_error_of_the_run() {
+        let gpu = Gpu::new().expect("the noop device and the objects");
+        let mut encoder = gpu.encoder();
+        {
+            // A draw with no pipeline set: refused when the encoder is finished.
+            let mut pass = gpu.pass(&mut encoder);
+            pass.draw(0..3, 0..1);
+        }
+        drop(encoder.finish());
+        let refused = gpu.check("a draw without a pipeline");
+        assert!(refused.is_err(), "{refused:?}");
+        // The check reports an error once.
+        assert_eq!(gpu.check("nothing"), Ok(()));
+    }
+}

@@ -283,6 +283,7 @@ fn thread_rows(engine: &Engine, gpu: &Gpu, o: &Options) -> Result<Vec<ThreadRow>
                         .finish_command_list(recorder::RestoreState::ClearState)
                         .map_err(|e| e.error.to_string())
                 },
+                |_, list| drop(list),
             )?,
             scaling(
                 t,
@@ -296,6 +297,7 @@ fn thread_rows(engine: &Engine, gpu: &Gpu, o: &Options) -> Result<Vec<ThreadRow>
                         .map_err(text)?;
                     Ok(bundles)
                 },
+                |_, bundles| drop(bundles),
             )?,
             scaling(
                 t,
@@ -303,6 +305,7 @@ fn thread_rows(engine: &Engine, gpu: &Gpu, o: &Options) -> Result<Vec<ThreadRow>
                 runs,
                 |_| Ok::<_, String>(()),
                 |(), range| Ok(gpu.pass_buffer(range)),
+                |(), buffer| drop(buffer),
             )?,
             scaling(
                 t,
@@ -314,6 +317,7 @@ fn thread_rows(engine: &Engine, gpu: &Gpu, o: &Options) -> Result<Vec<ThreadRow>
                     gpu.record_bundles(&o.bundle_ranges(range), &mut bundles);
                     Ok(bundles)
                 },
+                |(), bundles| drop(bundles),
             )?,
             scaling(
                 t,
@@ -324,6 +328,8 @@ fn thread_rows(engine: &Engine, gpu: &Gpu, o: &Options) -> Result<Vec<ThreadRow>
                     naive.record(range);
                     Ok(())
                 },
+                // The commands' Arc clones are released here, untimed, as the lists' drop is.
+                |naive, ()| naive.commands.clear(),
             )?,
         ];
         gpu.check(&format!("the recording on {t} threads"))?;
@@ -536,4 +542,31 @@ fn json(o: &Options, frame: &[Row], replay: &[Row], threads: &[ThreadRow]) -> St
 
 fn main() -> ExitCode {
     finish_main("peer", HELP, parse(std::env::args().skip(1)), run)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(args: &[&str]) -> Result<Option<Options>, String> {
+        parse(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn r_tool_3_bad_options_are_named() {
+        let error = |args: &[&str]| options(args).err().unwrap_or_default();
+        assert!(error(&["--draws", "0"]).starts_with("--draws:"));
+        assert!(error(&["--threads", "1,x"]).starts_with("--threads:"));
+        assert!(error(&["--runs"]).contains("--runs needs a value"));
+        assert!(error(&["--frobnicate"]).contains("unknown option"));
+    }
+
+    #[test]
+    fn r_tool_3_bundles_cut_a_range_with_a_short_last_one() {
+        let Ok(Some(o)) = options(&["--bundle-draws=100"]) else {
+            panic!("options");
+        };
+        assert_eq!(o.bundle_ranges(0..250), [0..100, 100..200, 200..250]);
+        assert_eq!(o.bundle_ranges(50..150), [50..150]);
+    }
 }

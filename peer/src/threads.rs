@@ -4,7 +4,8 @@
 //!
 //! **Out:** per thread count, the wall time of the parallel phase (barrier to barrier, as seen by
 //! the main thread) and the threads' own recording times summed, each the median of `--runs`
-//! (after two warm-up runs). What a thread made is dropped after the closing barrier, untimed.
+//! (after two warm-up runs). What a thread made is handed to `done` after the closing barrier,
+//! untimed (dropped, or cleared where the recorder keeps it).
 
 use std::ops::Range;
 use std::sync::Barrier;
@@ -22,14 +23,15 @@ pub struct Scaling {
 
 /// Runs `work` on `threads` threads, thread `k` on share `k` of `0..draws`, `runs` timed times
 /// after two warm-up runs. `setup` makes each thread's recorder on that thread (it need not be
-/// `Send`); `work` records a share and returns what it made (a list, a command buffer), dropped
-/// after the closing barrier.
+/// `Send`); `work` records a share and returns what it made (a list, a command buffer), which
+/// `done` disposes of after the closing barrier.
 pub fn scaling<S, R, E: Send>(
     threads: u32,
     draws: u32,
     runs: u32,
     setup: impl Fn(u32) -> Result<S, E> + Sync,
     work: impl Fn(&mut S, Range<u32>) -> Result<R, E> + Sync,
+    done: impl Fn(&mut S, R) + Sync,
 ) -> Result<Scaling, E> {
     let ranges = benches::split_range(draws, threads);
     let total = runs as usize + 2;
@@ -41,7 +43,7 @@ pub fn scaling<S, R, E: Send>(
         let workers: Vec<_> = (0u32..)
             .zip(ranges)
             .map(|(k, range)| {
-                let (start, end, setup, work) = (&start, &end, &setup, &work);
+                let (start, end, setup, work, done) = (&start, &end, &setup, &work, &done);
                 s.spawn(move || {
                     let mut own = Vec::with_capacity(total);
                     let mut state = setup(k);
@@ -55,8 +57,10 @@ pub fn scaling<S, R, E: Send>(
                         };
                         own.push(begin.elapsed());
                         end.wait();
-                        if let Some(Err(error)) = made {
-                            failed = Some(error);
+                        match (made, &mut state) {
+                            (Some(Ok(made)), Ok(state)) => done(state, made),
+                            (Some(Err(error)), _) => failed = Some(error),
+                            _ => {}
                         }
                     }
                     (own, state.err().or(failed))
