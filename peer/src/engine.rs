@@ -2,21 +2,21 @@
 //! (`benches::workload`) recorded on a fast deferred context and into draw bundles, the bundles
 //! replayed into a list and on the immediate context, the naive `Vec<enum>` + `Arc` recorder.
 //!
-//! **In:** the options (draws, runs, bundle size). **Out:** [`Phases`] per path, the median ns of
-//! each phase over `--runs` runs. Execution runs with the GPU model detached
+//! **In:** the options (draws, bundle size). **Out:** a [`Step`] per path: one timed run of it,
+//! its [`Phases`]; the driver (`main.rs`) interleaves the paths' runs and takes the medians. Execution runs with the GPU model detached
 //! (`GpuTiming::Detached`), as `benches/src/bin/workload.rs` does: wgpu's noop backend does no
 //! backend work either, so both sides time the CPU side alone.
 
+use std::cell::RefCell;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use benches::timing::median;
 use benches::workload::{ArcRecorder, ArcState, Workload};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
 
-use crate::{Options, Phases};
+use crate::{text, Options, Phases, Step};
 
 /// The render-target format of the bundles and of the target they are replayed on.
 const FORMATS: [Format; 1] = [Format::R8G8B8A8Unorm];
@@ -61,15 +61,12 @@ impl Engine {
         })
     }
 
-    /// An immediate context with the GPU model detached, the render target and the first blend
-    /// state bound (what a bundle inherits).
-    fn immediate(&self) -> Result<ImmediateContext, Error> {
+    /// The device's immediate context (there is one), the GPU model detached; the paths share
+    /// it, hence the `RefCell`.
+    pub fn immediate(&self) -> Result<RefCell<ImmediateContext>, Error> {
         let mut immediate = ImmediateContext::new(&self.device)?;
         immediate.set_gpu_timing(GpuTiming::Detached);
-        immediate.om_set_render_targets(&[Some(self.target)], None);
-        immediate.om_set_blend_state(Some(self.workload.blends[0]), [0.0; 4], u32::MAX);
-        immediate.flush()?;
-        Ok(immediate)
+        Ok(RefCell::new(immediate))
     }
 
     /// A bundle recorder for the target's format.
@@ -98,77 +95,64 @@ impl Engine {
 
     /// The fast list: record the draws, finish the list, execute it on the immediate context
     /// (and flush), drop it.
-    pub fn fast_list(&self, o: &Options) -> Result<Phases, Error> {
+    pub fn fast_list<'a>(
+        &'a self,
+        o: &'a Options,
+        immediate: &'a RefCell<ImmediateContext>,
+    ) -> Result<Step<'a>, Error> {
         let mut context = self.context("workload")?;
-        let mut immediate = self.immediate()?;
-        let mut failed = None;
-        let [record, finish, execute, dropped] = median(o.runs, || {
+        Ok(Box::new(move || {
+            let mut immediate = immediate.borrow_mut();
             let start = Instant::now();
             self.workload.record(&mut context, 0..o.draws);
             let recorded = start.elapsed();
             let start = Instant::now();
             let list = context.finish_command_list(RestoreState::ClearState);
             let finished = start.elapsed();
-            let list = match list {
-                Ok(list) => list,
-                Err(error) => {
-                    failed = Some(error.error);
-                    return [Duration::ZERO; 4];
-                }
-            };
+            let list = list.map_err(|e| e.error.to_string())?;
             let start = Instant::now();
             let executed = immediate
                 .execute_command_list(&list, RestoreState::ClearState)
                 .and_then(|()| immediate.flush());
             let execute = start.elapsed();
-            if let Err(error) = executed {
-                failed = Some(error);
-            }
+            executed.map_err(text)?;
             let start = Instant::now();
             drop(list);
-            [recorded, finished, execute, start.elapsed()]
-        });
-        match failed {
-            Some(error) => Err(error),
-            None => Ok(Phases::all(record, finish, execute, dropped)),
-        }
+            Ok(Phases::all(recorded, finished, execute, start.elapsed()))
+        }))
     }
 
     /// Draw bundles of `--bundle-draws`: record and finish them (one recorder, reused), replay
     /// them into a list executed on the immediate context ([`Engine::replay_list`]'s phases
     /// together), drop them.
-    pub fn bundles(&self, o: &Options) -> Result<Phases, Error> {
+    pub fn bundles<'a>(
+        &'a self,
+        o: &'a Options,
+        immediate: &'a RefCell<ImmediateContext>,
+    ) -> Result<Step<'a>, Error> {
         let mut recorder = self.bundle_recorder()?;
         let ranges = o.bundle_ranges(0..o.draws);
-        let mut context = self.context("replay")?;
-        let mut immediate = self.immediate()?;
+        let mut context = self.context("bundles")?;
         let mut bundles = Vec::with_capacity(ranges.len());
-        let mut failed = None;
-        let [record, finish, execute, dropped] = median(o.runs, || {
+        Ok(Box::new(move || {
+            let mut immediate = immediate.borrow_mut();
             let start = Instant::now();
             let finished = self.record_bundles(&mut recorder, &ranges, &mut bundles);
             let total = start.elapsed();
-            let finished = match finished {
-                Ok(finished) => finished,
-                Err(error) => {
-                    failed = Some(error);
-                    return [Duration::ZERO; 4];
-                }
-            };
+            let finished = finished.map_err(text)?;
             let start = Instant::now();
             let replayed = self.replay_once(&mut context, &mut immediate, &bundles);
             let execute = start.elapsed();
-            if let Err(error) = replayed {
-                failed = Some(error);
-            }
+            replayed.map_err(text)?;
             let start = Instant::now();
             bundles.clear();
-            [total - finished, finished, execute, start.elapsed()]
-        });
-        match failed {
-            Some(error) => Err(error),
-            None => Ok(Phases::all(record, finish, execute, dropped)),
-        }
+            Ok(Phases::all(
+                total.saturating_sub(finished),
+                finished,
+                execute,
+                start.elapsed(),
+            ))
+        }))
     }
 
     /// Calls `bundles` in a list (the render target and blend state bound first: a bundle
@@ -190,7 +174,8 @@ impl Engine {
         immediate.flush()
     }
 
-    fn bind_output(&self, context: &mut DeferredContext) {
+    /// Binds what a bundle inherits: the render target and the first blend state.
+    fn bind_output<C: DeviceContext>(&self, context: &mut C) {
         context.om_set_render_targets(&[Some(self.target)], None);
         context.om_set_blend_state(Some(self.workload.blends[0]), [0.0; 4], u32::MAX);
     }
@@ -205,11 +190,14 @@ impl Engine {
 
     /// `bundles` replayed into a list: record (`draw_bundle` per bundle, after the render
     /// target and blend state), finish, execute on the immediate context, drop the list.
-    pub fn replay_list(&self, o: &Options, bundles: &[DrawBundle]) -> Result<Phases, Error> {
+    pub fn replay_list<'a>(
+        &'a self,
+        bundles: &'a [DrawBundle],
+        immediate: &'a RefCell<ImmediateContext>,
+    ) -> Result<Step<'a>, Error> {
         let mut context = self.context("replay")?;
-        let mut immediate = self.immediate()?;
-        let mut failed = None;
-        let [record, finish, execute, dropped] = median(o.runs, || {
+        Ok(Box::new(move || {
+            let mut immediate = immediate.borrow_mut();
             let start = Instant::now();
             self.bind_output(&mut context);
             for bundle in bundles {
@@ -219,38 +207,32 @@ impl Engine {
             let start = Instant::now();
             let list = context.finish_command_list(RestoreState::ClearState);
             let finished = start.elapsed();
-            let list = match list {
-                Ok(list) => list,
-                Err(error) => {
-                    failed = Some(error.error);
-                    return [Duration::ZERO; 4];
-                }
-            };
+            let list = list.map_err(|e| e.error.to_string())?;
             let start = Instant::now();
             let executed = immediate
                 .execute_command_list(&list, RestoreState::ClearState)
                 .and_then(|()| immediate.flush());
             let execute = start.elapsed();
-            if let Err(error) = executed {
-                failed = Some(error);
-            }
+            executed.map_err(text)?;
             let start = Instant::now();
             drop(list);
-            [recorded, finished, execute, start.elapsed()]
-        });
-        match failed {
-            Some(error) => Err(error),
-            None => Ok(Phases::all(record, finish, execute, dropped)),
-        }
+            Ok(Phases::all(recorded, finished, execute, start.elapsed()))
+        }))
     }
 
-    /// `bundles` called on the immediate context (each `draw_bundle` answers at once: its
-    /// time is the record column), then a flush (the execute column).
-    pub fn replay_immediate(&self, o: &Options, bundles: &[DrawBundle]) -> Result<Phases, Error> {
-        let mut immediate = self.immediate()?;
-        let mut failed = None;
-        let [record, execute] = median(o.runs, || {
+    /// `bundles` called on the immediate context (the render target and blend state bound
+    /// first; each `draw_bundle` answers at once: its time is the record column), then a flush
+    /// (the execute column).
+    pub fn replay_immediate<'a>(
+        &'a self,
+        bundles: &'a [DrawBundle],
+        immediate: &'a RefCell<ImmediateContext>,
+    ) -> Step<'a> {
+        Box::new(move || {
+            let mut immediate = immediate.borrow_mut();
+            let mut failed = None;
             let start = Instant::now();
+            self.bind_output(&mut *immediate);
             for bundle in bundles {
                 if let Err(error) = immediate.draw_bundle(bundle) {
                     failed = Some(error);
@@ -258,29 +240,28 @@ impl Engine {
             }
             let called = start.elapsed();
             let start = Instant::now();
-            if let Err(error) = immediate.flush() {
-                failed = Some(error);
+            let flushed = immediate.flush();
+            let execute = start.elapsed();
+            if let Some(error) = failed {
+                return Err(error.to_string());
             }
-            [called, start.elapsed()]
-        });
-        match failed {
-            Some(error) => Err(error),
-            None => Ok(Phases {
-                record,
+            flushed.map_err(text)?;
+            Ok(Phases {
+                record: called,
                 finish: None,
                 execute: Some(execute),
                 drop: None,
-            }),
-        }
+            })
+        })
     }
 }
 
 /// The naive recorder: record (an `Arc` clone per bind), execute (each bind replaces the held
 /// `Arc`), drop (the commands cleared, their clones released).
-pub fn naive(o: &Options) -> Phases {
+pub fn naive(o: &Options) -> Step<'_> {
     let mut naive = ArcRecorder::default();
     let mut state = ArcState::default();
-    let [record, execute, dropped] = median(o.runs, || {
+    Box::new(move || {
         let start = Instant::now();
         naive.record(0..o.draws);
         let recorded = start.elapsed();
@@ -289,13 +270,13 @@ pub fn naive(o: &Options) -> Phases {
         let executed = start.elapsed();
         let start = Instant::now();
         naive.commands.clear();
-        [recorded, executed, start.elapsed()]
-    });
-    std::hint::black_box(state.seen);
-    Phases {
-        record,
-        finish: None,
-        execute: Some(execute),
-        drop: Some(dropped),
-    }
+        let dropped = start.elapsed();
+        std::hint::black_box(state.seen);
+        Ok(Phases {
+            record: recorded,
+            finish: None,
+            execute: Some(executed),
+            drop: Some(dropped),
+        })
+    })
 }

@@ -18,11 +18,10 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use benches::timing::median;
 use benches::workload::{CONSTANT_BUFFERS, PIPELINE_EVERY, VERTEX_BUFFERS};
 use wgpu::util::RenderEncoder;
 
-use crate::{Options, Phases};
+use crate::{Options, Phases, Step};
 
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
@@ -298,9 +297,8 @@ impl Gpu {
     /// ended), finish (`CommandEncoder::finish`), submit (`Queue::submit`; on the noop backend
     /// the submission completes inside it and its own maintenance frees the command buffer),
     /// drop (the `Device::poll` that would retire it on a real device).
-    pub fn render_pass(&self, o: &Options) -> Result<Phases, String> {
-        let mut failed = None;
-        let [record, finish, submit, retire] = median(o.runs, || {
+    pub fn render_pass<'a>(&'a self, o: &'a Options) -> Step<'a> {
+        Box::new(move || {
             let start = Instant::now();
             let mut encoder = self.encoder();
             {
@@ -308,63 +306,61 @@ impl Gpu {
                 self.record(&mut pass, 0..o.draws);
             }
             let recorded = start.elapsed();
-            let start = Instant::now();
-            let buffer = encoder.finish();
-            let finished = start.elapsed();
-            let start = Instant::now();
-            self.queue.submit([buffer]);
-            let submitted = start.elapsed();
-            let start = Instant::now();
-            if let Err(error) = self.device.poll(wgpu::PollType::wait_indefinitely()) {
-                failed = Some(error.to_string());
-            }
-            [recorded, finished, submitted, start.elapsed()]
-        });
-        if let Some(error) = failed {
-            return Err(format!("wgpu: Device::poll failed: {error}"));
-        }
-        self.check("the render pass")?;
-        Ok(Phases::all(record, finish, submit, retire))
+            let phases = self.finish_submit_poll(encoder)?;
+            self.check("the render pass")?;
+            Ok(Phases {
+                record: recorded,
+                ..phases
+            })
+        })
+    }
+
+    /// Finishes `encoder`, submits its command buffer and polls: the finish, execute and drop
+    /// phases of a pass (the record phase left zero).
+    fn finish_submit_poll(&self, encoder: wgpu::CommandEncoder) -> Result<Phases, String> {
+        let start = Instant::now();
+        let buffer = encoder.finish();
+        let finished = start.elapsed();
+        let start = Instant::now();
+        self.queue.submit([buffer]);
+        let submitted = start.elapsed();
+        let start = Instant::now();
+        let polled = self.device.poll(wgpu::PollType::wait_indefinitely());
+        let retired = start.elapsed();
+        polled.map_err(|e| format!("wgpu: Device::poll failed: {e}"))?;
+        Ok(Phases::all(Duration::ZERO, finished, submitted, retired))
     }
 
     /// Render bundles of `--bundle-draws`: record (an encoder per bundle and its calls), finish
     /// (`RenderBundleEncoder::finish`), execute (the replay: [`Gpu::replay`]'s phases
     /// together), drop (the bundles).
-    pub fn bundles(&self, o: &Options) -> Result<Phases, String> {
+    pub fn bundles<'a>(&'a self, o: &'a Options) -> Step<'a> {
         let ranges = o.bundle_ranges(0..o.draws);
         let mut bundles = Vec::with_capacity(ranges.len());
-        let mut failed = None;
-        let [record, finish, execute, dropped] = median(o.runs, || {
+        Box::new(move || {
             let start = Instant::now();
             let finished = self.record_bundles(&ranges, &mut bundles);
             let total = start.elapsed();
             let start = Instant::now();
-            if let Err(error) = self.replay_once(&bundles) {
-                failed = Some(error);
+            let mut encoder = self.encoder();
+            {
+                let mut pass = self.pass(&mut encoder);
+                pass.execute_bundles(&bundles);
             }
+            let replayed = self.finish_submit_poll(encoder);
             let execute = start.elapsed();
+            replayed?;
             let start = Instant::now();
             bundles.clear();
-            [total - finished, finished, execute, start.elapsed()]
-        });
-        if let Some(error) = failed {
-            return Err(error);
-        }
-        self.check("the render bundles")?;
-        Ok(Phases::all(record, finish, execute, dropped))
-    }
-
-    fn replay_once(&self, bundles: &[wgpu::RenderBundle]) -> Result<(), String> {
-        let mut encoder = self.encoder();
-        {
-            let mut pass = self.pass(&mut encoder);
-            pass.execute_bundles(bundles);
-        }
-        self.queue.submit([encoder.finish()]);
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map(drop)
-            .map_err(|e| format!("wgpu: Device::poll failed: {e}"))
+            let dropped = start.elapsed();
+            self.check("the render bundles")?;
+            Ok(Phases::all(
+                total.saturating_sub(finished),
+                finished,
+                execute,
+                dropped,
+            ))
+        })
     }
 
     /// Pre-recorded bundles of the whole frame, for the replay.
@@ -377,9 +373,8 @@ impl Gpu {
 
     /// `bundles` executed in one render pass: record (an encoder, the pass, `execute_bundles`,
     /// the pass ended), finish, submit, drop (the poll), as [`Gpu::render_pass`].
-    pub fn replay(&self, o: &Options, bundles: &[wgpu::RenderBundle]) -> Result<Phases, String> {
-        let mut failed = None;
-        let [record, finish, submit, retire] = median(o.runs, || {
+    pub fn replay<'a>(&'a self, bundles: &'a [wgpu::RenderBundle]) -> Step<'a> {
+        Box::new(move || {
             let start = Instant::now();
             let mut encoder = self.encoder();
             {
@@ -387,23 +382,13 @@ impl Gpu {
                 pass.execute_bundles(bundles);
             }
             let recorded = start.elapsed();
-            let start = Instant::now();
-            let buffer = encoder.finish();
-            let finished = start.elapsed();
-            let start = Instant::now();
-            self.queue.submit([buffer]);
-            let submitted = start.elapsed();
-            let start = Instant::now();
-            if let Err(error) = self.device.poll(wgpu::PollType::wait_indefinitely()) {
-                failed = Some(error.to_string());
-            }
-            [recorded, finished, submitted, start.elapsed()]
-        });
-        if let Some(error) = failed {
-            return Err(format!("wgpu: Device::poll failed: {error}"));
-        }
-        self.check("the bundles' replay")?;
-        Ok(Phases::all(record, finish, submit, retire))
+            let phases = self.finish_submit_poll(encoder)?;
+            self.check("the bundles' replay")?;
+            Ok(Phases {
+                record: recorded,
+                ..phases
+            })
+        })
     }
 }
 
@@ -417,7 +402,8 @@ mod tests {
         gpu.queue.submit([gpu.pass_buffer(0..250)]);
         let mut bundles = Vec::new();
         gpu.record_bundles(&[0..100, 100..200, 200..250], &mut bundles);
-        gpu.replay_once(&bundles).expect("poll");
+        let mut replay = gpu.replay(&bundles);
+        replay().expect("the replay");
         assert_eq!(gpu.check("the mirror"), Ok(()));
     }
 

@@ -145,7 +145,7 @@ impl Phases {
         }
     }
 
-    fn total(&self) -> Duration {
+    pub fn total(&self) -> Duration {
         self.record
             + self.finish.unwrap_or_default()
             + self.execute.unwrap_or_default()
@@ -163,11 +163,76 @@ impl Phases {
     }
 }
 
-/// One measured path: its label, its key in the JSON, its phases.
+/// One timed run of a path (its state set up, captured), what each of its phases took.
+pub type Step<'a> = Box<dyn FnMut() -> Result<Phases, String> + 'a>;
+
+/// One measured path: its label, its key in the JSON, the medians of its phases, and the runs
+/// they came from (for ratios taken run by run).
 struct Row {
     label: &'static str,
     key: &'static str,
     phases: Phases,
+    runs: Vec<Phases>,
+}
+
+impl Row {
+    /// The median over the runs of `of(self) / of(other)`, run `k` against run `k`: the paths
+    /// ran interleaved, so a ratio taken within a round cancels the load that round saw.
+    fn ratio(&self, other: &Row, of: impl Fn(&Phases) -> Duration) -> f64 {
+        let mut ratios: Vec<f64> = self
+            .runs
+            .iter()
+            .zip(&other.runs)
+            .map(|(a, b)| ratio(of(a), of(b)))
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN)
+    }
+}
+
+/// Runs `steps` in rounds, one run of each path a round (two warm-up rounds, then `runs`
+/// timed ones): a burst of load on the machine then falls on every path alike. Each phase's
+/// figure is its median over the timed rounds.
+fn interleave(
+    runs: u32,
+    steps: Vec<(&'static str, &'static str, Step<'_>)>,
+) -> Result<Vec<Row>, String> {
+    let mut steps = steps;
+    let mut samples: Vec<Vec<Phases>> = steps.iter().map(|_| Vec::new()).collect();
+    for round in 0..runs.max(1) + 2 {
+        for ((label, _, step), samples) in steps.iter_mut().zip(&mut samples) {
+            let phases = step().map_err(|e| format!("{label}: {e}"))?;
+            if round >= 2 {
+                samples.push(phases);
+            }
+        }
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v.get(v.len() / 2).copied().unwrap_or_default()
+    };
+    Ok(steps
+        .into_iter()
+        .zip(samples)
+        .map(|((label, key, _), runs)| {
+            let phase = |of: fn(&Phases) -> Option<Duration>| {
+                let mut v: Vec<Duration> = runs.iter().filter_map(of).collect();
+                (!v.is_empty()).then(|| median(&mut v))
+            };
+            let phases = Phases {
+                record: phase(|p| Some(p.record)).unwrap_or_default(),
+                finish: phase(|p| p.finish),
+                execute: phase(|p| p.execute),
+                drop: phase(|p| p.drop),
+            };
+            Row {
+                label,
+                key,
+                phases,
+                runs,
+            }
+        })
+        .collect())
 }
 
 /// The thread counts' figures for one path.
@@ -177,60 +242,58 @@ struct ThreadRow {
     scaling: Vec<Scaling>,
 }
 
-fn text<E: std::fmt::Display>(e: E) -> String {
+/// An error as the message the run ends with.
+pub fn text<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
 fn run(o: &Options) -> Result<(), String> {
     let engine = Engine::new().map_err(text)?;
     let gpu = Gpu::new()?;
-    let frame = [
-        Row {
-            label: "ours: fast list",
-            key: "ours_fast_list",
-            phases: engine.fast_list(o).map_err(text)?,
-        },
-        Row {
-            label: "ours: bundles",
-            key: "ours_bundles",
-            phases: engine.bundles(o).map_err(text)?,
-        },
-        Row {
-            label: "wgpu: render pass",
-            key: "wgpu_render_pass",
-            phases: gpu.render_pass(o)?,
-        },
-        Row {
-            label: "wgpu: render bundles",
-            key: "wgpu_render_bundles",
-            phases: gpu.bundles(o)?,
-        },
-        Row {
-            label: "naive Vec<enum> + Arc",
-            key: "naive",
-            phases: engine::naive(o),
-        },
-    ];
     let ours = engine.prerecorded(o).map_err(text)?;
     let theirs = gpu.prerecorded(o)?;
-    let replay = [
-        Row {
-            label: "ours: draw_bundle in a list",
-            key: "ours_list",
-            phases: engine.replay_list(o, &ours).map_err(text)?,
-        },
-        Row {
-            label: "ours: draw_bundle, immediate",
-            key: "ours_immediate",
-            phases: engine.replay_immediate(o, &ours).map_err(text)?,
-        },
-        Row {
-            label: "wgpu: execute_bundles",
-            key: "wgpu_execute_bundles",
-            phases: gpu.replay(o, &theirs)?,
-        },
-    ];
-    drop((ours, theirs));
+    let immediate = engine.immediate().map_err(text)?;
+    let imm = &immediate;
+    let mut rows = interleave(
+        o.runs,
+        vec![
+            (
+                "ours: fast list",
+                "ours_fast_list",
+                engine.fast_list(o, imm).map_err(text)?,
+            ),
+            (
+                "ours: bundles",
+                "ours_bundles",
+                engine.bundles(o, imm).map_err(text)?,
+            ),
+            ("wgpu: render pass", "wgpu_render_pass", gpu.render_pass(o)),
+            (
+                "wgpu: render bundles",
+                "wgpu_render_bundles",
+                gpu.bundles(o),
+            ),
+            ("naive Vec<enum> + Arc", "naive", engine::naive(o)),
+            (
+                "ours: draw_bundle in a list",
+                "ours_list",
+                engine.replay_list(&ours, imm).map_err(text)?,
+            ),
+            (
+                "ours: draw_bundle, immediate",
+                "ours_immediate",
+                engine.replay_immediate(&ours, imm),
+            ),
+            (
+                "wgpu: execute_bundles",
+                "wgpu_execute_bundles",
+                gpu.replay(&theirs),
+            ),
+        ],
+    )?;
+    let replay = rows.split_off(5);
+    let frame = rows;
+    drop((ours, theirs, immediate));
     let threads = thread_rows(&engine, &gpu, o)?;
     if o.json {
         outln!("{}", json(o, &frame, &replay, &threads));
@@ -359,7 +422,9 @@ fn print_phases(rows: &[Row], per: u32, reference: &str) {
         "total",
         reference
     );
-    let base = rows.first().map_or(Duration::ZERO, |r| r.phases.total());
+    let Some(base) = rows.first() else {
+        return;
+    };
     for row in rows {
         let [record, finish, execute, drop, total] = row.phases.columns();
         outln!(
@@ -370,7 +435,7 @@ fn print_phases(rows: &[Row], per: u32, reference: &str) {
             cell(execute, per),
             cell(drop, per),
             cell(total, per),
-            ratio(row.phases.total(), base),
+            row.ratio(base, Phases::total),
         );
     }
 }
@@ -393,26 +458,19 @@ fn print_tables(o: &Options, frame: &[Row], replay: &[Row], threads: &[ThreadRow
     );
     print_phases(frame, o.draws, "x ours list");
     if let [ours, ours_bundles, pass, wgpu_bundles, naive] = frame {
-        let (o_, b_, p_, w_, n_) = (
-            ours.phases,
-            ours_bundles.phases,
-            pass.phases,
-            wgpu_bundles.phases,
-            naive.phases,
-        );
-        let rf = |p: Phases| p.record + p.finish.unwrap_or_default();
+        let rf = |p: &Phases| p.record + p.finish.unwrap_or_default();
         outln!(
             "ratios to our fast list, record + finish / total: wgpu bundles {:.2}x / {:.2}x, \
              wgpu pass {:.2}x / {:.2}x, naive {:.2}x / {:.2}x; wgpu bundles / our bundles \
              {:.2}x / {:.2}x",
-            ratio(rf(w_), rf(o_)),
-            ratio(w_.total(), o_.total()),
-            ratio(rf(p_), rf(o_)),
-            ratio(p_.total(), o_.total()),
-            ratio(rf(n_), rf(o_)),
-            ratio(n_.total(), o_.total()),
-            ratio(rf(w_), rf(b_)),
-            ratio(w_.total(), b_.total()),
+            wgpu_bundles.ratio(ours, rf),
+            wgpu_bundles.ratio(ours, Phases::total),
+            pass.ratio(ours, rf),
+            pass.ratio(ours, Phases::total),
+            naive.ratio(ours, rf),
+            naive.ratio(ours, Phases::total),
+            wgpu_bundles.ratio(ours_bundles, rf),
+            wgpu_bundles.ratio(ours_bundles, Phases::total),
         );
     }
     outln!(
@@ -482,7 +540,9 @@ fn number(d: Option<Duration>, per: u32) -> String {
 }
 
 fn json_rows(rows: &[Row], per: u32) -> String {
-    let base = rows.first().map_or(Duration::ZERO, |r| r.phases.total());
+    let Some(base) = rows.first() else {
+        return "{}".into();
+    };
     let items: Vec<String> = rows
         .iter()
         .map(|r| {
@@ -496,7 +556,7 @@ fn json_rows(rows: &[Row], per: u32) -> String {
                 number(p.execute, per),
                 number(p.drop, per),
                 number(Some(p.total()), per),
-                ratio(p.total(), base)
+                r.ratio(base, Phases::total)
             )
         })
         .collect();
