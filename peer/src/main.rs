@@ -23,6 +23,13 @@
 //! calls (wgpu: and a bundle encoder per bundle, as its encoder is consumed by `finish`; ours
 //! reuses one recorder), finish = the bundles' `finish` calls (timed one by one and subtracted
 //! from the whole), execute = the replay of the bundles just made, drop = the bundles' drop.
+//!
+//! **How it is timed.** The eight single-threaded paths (the frame's five, the replay's three)
+//! run interleaved: a round runs each path once, two warm-up rounds, then `--runs` timed ones.
+//! A phase's figure is its median over the rounds; a ratio is the median of the rounds' own
+//! ratios, so that a burst of load on a shared machine falls on both sides of it. The thread
+//! counts run one path after another (each its own threads, barrier-synchronised,
+//! `threads.rs`); their ratios are of medians.
 
 mod engine;
 mod gpu;
