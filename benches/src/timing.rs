@@ -3,17 +3,26 @@
 
 use std::time::Duration;
 
-/// The median of `runs` timings of `run`, each of its `N` figures taken separately (two warm-up
-/// runs first, not counted).
-pub fn median<const N: usize>(runs: u32, mut run: impl FnMut() -> [Duration; N]) -> [Duration; N] {
+/// `runs` results of `run` (at least one), after two warm-up runs whose results are dropped.
+pub fn timed_runs<T>(runs: u32, mut run: impl FnMut() -> T) -> Vec<T> {
     for _ in 0..2 {
         run();
     }
-    let mut samples: Vec<[Duration; N]> = (0..runs.max(1)).map(|_| run()).collect();
-    std::array::from_fn(|k| {
-        samples.sort_by_key(|s| s[k]);
-        samples[samples.len() / 2][k]
-    })
+    (0..runs.max(1)).map(|_| run()).collect()
+}
+
+/// The middle value of `values` (the upper middle of an even count); `None` for none.
+pub fn middle<T: PartialOrd + Copy>(values: impl IntoIterator<Item = T>) -> Option<T> {
+    let mut values: Vec<T> = values.into_iter().collect();
+    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    values.get(values.len() / 2).copied()
+}
+
+/// The median of `runs` timings of `run`, each of its `N` figures taken separately (two warm-up
+/// runs first, not counted).
+pub fn median<const N: usize>(runs: u32, run: impl FnMut() -> [Duration; N]) -> [Duration; N] {
+    let samples = timed_runs(runs, run);
+    std::array::from_fn(|k| middle(samples.iter().map(|s| s[k])).unwrap_or_default())
 }
 
 /// `d` in nanoseconds per one of `per` units (draws, calls).
@@ -36,5 +45,7 @@ mod tests {
         assert_eq!(a, Duration::from_nanos(40));
         assert_eq!(b, Duration::from_nanos(96));
         assert_eq!(ns(Duration::from_micros(1), 10), 100.0);
+        assert_eq!(middle([2.5, 1.0, 4.0]), Some(2.5));
+        assert_eq!(middle(Vec::<u32>::new()), None);
     }
 }

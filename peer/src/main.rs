@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use benches::cli::{count, finish_main};
 use benches::outln;
-use benches::timing::ns;
+use benches::timing::{middle, ns, timed_runs};
 use benches::workload::ArcRecorder;
 use engine::Engine;
 use gpu::Gpu;
@@ -186,14 +186,8 @@ impl Row {
     /// The median over the runs of `of(self) / of(other)`, run `k` against run `k`: the paths
     /// ran interleaved, so a ratio taken within a round cancels the load that round saw.
     fn ratio(&self, other: &Row, of: impl Fn(&Phases) -> Duration) -> f64 {
-        let mut ratios: Vec<f64> = self
-            .runs
-            .iter()
-            .zip(&other.runs)
-            .map(|(a, b)| ratio(of(a), of(b)))
-            .collect();
-        ratios.sort_by(f64::total_cmp);
-        ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN)
+        let ratios = self.runs.iter().zip(&other.runs);
+        middle(ratios.map(|(a, b)| ratio(of(a), of(b)))).unwrap_or(f64::NAN)
     }
 }
 
@@ -204,28 +198,24 @@ fn interleave(
     runs: u32,
     steps: Vec<(&'static str, &'static str, Step<'_>)>,
 ) -> Result<Vec<Row>, String> {
-    let mut steps = steps;
-    let mut samples: Vec<Vec<Phases>> = steps.iter().map(|_| Vec::new()).collect();
-    for round in 0..runs.max(1) + 2 {
-        for ((label, _, step), samples) in steps.iter_mut().zip(&mut samples) {
-            let phases = step().map_err(|e| format!("{label}: {e}"))?;
-            if round >= 2 {
-                samples.push(phases);
-            }
-        }
-    }
-    let median = |v: &mut Vec<Duration>| {
-        v.sort();
-        v.get(v.len() / 2).copied().unwrap_or_default()
-    };
-    Ok(steps
+    let (names, mut steps): (Vec<_>, Vec<_>) = steps
         .into_iter()
-        .zip(samples)
-        .map(|((label, key, _), runs)| {
-            let phase = |of: fn(&Phases) -> Option<Duration>| {
-                let mut v: Vec<Duration> = runs.iter().filter_map(of).collect();
-                (!v.is_empty()).then(|| median(&mut v))
-            };
+        .map(|(label, key, step)| ((label, key), step))
+        .unzip();
+    let rounds = timed_runs(runs, || -> Result<Vec<Phases>, String> {
+        names
+            .iter()
+            .zip(&mut steps)
+            .map(|((label, _), step)| step().map_err(|e| format!("{label}: {e}")))
+            .collect()
+    });
+    let rounds: Vec<Vec<Phases>> = rounds.into_iter().collect::<Result<_, _>>()?;
+    Ok(names
+        .into_iter()
+        .enumerate()
+        .map(|(k, (label, key))| {
+            let runs: Vec<Phases> = rounds.iter().filter_map(|r| r.get(k).copied()).collect();
+            let phase = |of: fn(&Phases) -> Option<Duration>| middle(runs.iter().filter_map(of));
             let phases = Phases {
                 record: phase(|p| Some(p.record)).unwrap_or_default(),
                 finish: phase(|p| p.finish),

@@ -12,6 +12,8 @@ use std::sync::Barrier;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use benches::timing::middle;
+
 /// What one thread count measured.
 #[derive(Clone, Copy)]
 pub struct Scaling {
@@ -91,13 +93,10 @@ pub fn scaling<S, R, E: Send>(
     if let Some(error) = failed {
         return Err(error);
     }
-    let middle = |v: Vec<Duration>| {
-        let mut v = v[2..].to_vec();
-        v.sort();
-        v[v.len() / 2]
-    };
+    // The first two runs are the warm-up.
+    let timed = |v: Vec<Duration>| middle(v.into_iter().skip(2)).unwrap_or_default();
     Ok(Scaling {
-        wall: middle(walls),
-        summed: middle(summed),
+        wall: timed(walls),
+        summed: timed(summed),
     })
 }
