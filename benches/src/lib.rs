@@ -22,6 +22,7 @@ mod naive;
 mod record;
 pub mod scene;
 pub mod splitpoints;
+pub mod timing;
 pub mod workload;
 
 pub use execute::{ExecuteScene, ThroughputScene};

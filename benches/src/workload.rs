@@ -164,7 +164,9 @@ pub struct ArcState {
     pub draws: u64,
 }
 
-/// The workload's objects as `Arc`s, and a reused `Vec` of commands.
+/// The workload's objects as `Arc`s, and a reused `Vec` of commands. A clone shares the objects
+/// (their `Arc`s), as recorders on several threads of one naive renderer do.
+#[derive(Clone)]
 pub struct ArcRecorder {
     constants: Vec<ArcObject>,
     vertices: Vec<ArcObject>,

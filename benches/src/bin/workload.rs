@@ -21,6 +21,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use benches::cli::{count, finish_main};
+use benches::timing::{median, ns};
 use benches::workload::{AppendProbe, ArcRecorder, ArcState, Workload};
 use benches::{outln, split_range};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
@@ -87,22 +88,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
         }
     }
     Ok(Some(options))
-}
-
-/// The median of `runs` timings of `run`, per unit of `per` (two warm-up runs first).
-fn median<const N: usize>(runs: u32, mut run: impl FnMut() -> [Duration; N]) -> [Duration; N] {
-    for _ in 0..2 {
-        run();
-    }
-    let mut samples: Vec<[Duration; N]> = (0..runs).map(|_| run()).collect();
-    std::array::from_fn(|k| {
-        samples.sort_by_key(|s| s[k]);
-        samples[samples.len() / 2][k]
-    })
-}
-
-fn ns(d: Duration, per: u32) -> f64 {
-    d.as_secs_f64() * 1e9 / per as f64
 }
 
 fn cell(d: Option<Duration>, per: u32) -> String {
