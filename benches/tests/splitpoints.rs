@@ -200,6 +200,56 @@ fn counts_of(name: &str, semantics: Semantics) -> Counts {
     counts(name, semantics, &small())
 }
 
+/// R-TOOL-2 on the harness: the advisor's edit of a scenario's trace counts what the scenario
+/// the harness builds with that fix counts: `dynamic_cb` with its buffers mapped in the list
+/// is `dynamic_cb_mapped`, on default buffers written in place `default_no_overwrite`, and
+/// `post_compressible` on texture-compatible targets is `post_tc`.
+#[test]
+fn r_tool_2_a_fix_of_the_advisor_counts_what_the_scenario_built_with_it_counts() {
+    use executor::trace::explain::{explain, Fix};
+    let options = small();
+    for (scenario, fix, fixed) in [
+        ("dynamic_cb", Fix::MapInList, "dynamic_cb_mapped"),
+        (
+            "dynamic_cb",
+            Fix::DefaultNoOverwrite,
+            "default_no_overwrite",
+        ),
+        ("post_compressible", Fix::TextureCompatible, "post_tc"),
+    ] {
+        let trace = benches::splitpoints::scenario_trace(scenario, Semantics::Legacy, &options)
+            .unwrap_or_else(|e| panic!("{scenario}: {e}"));
+        let advice = explain(trace.as_bytes()).unwrap_or_else(|e| panic!("{scenario}: {e}"));
+        assert_eq!(
+            advice.baseline.recorded,
+            counts(scenario, Semantics::Legacy, &options).recorded
+        );
+        let outcome = advice
+            .fixes
+            .iter()
+            .find(|o| o.fix == fix)
+            .unwrap_or_else(|| panic!("{fix} applies to {scenario}"));
+        let built = counts(fixed, Semantics::Legacy, &options);
+        assert_eq!(
+            outcome.after.recorded, built.recorded,
+            "{scenario} with {fix} against {fixed}: split points recorded"
+        );
+        assert_eq!(
+            outcome.after.resolved, built.gpu.split_points_resolved,
+            "{scenario} with {fix} against {fixed}: split points resolved"
+        );
+        assert_eq!(
+            outcome.after.ib_executions, built.gpu.ib_executions,
+            "{scenario} {fix}"
+        );
+        assert_eq!(
+            outcome.after.decompressions, built.gpu.decompressions,
+            "{scenario} {fix}"
+        );
+        assert!(outcome.after.recorded.total() < advice.baseline.recorded.total());
+    }
+}
+
 mod command {
     //! The `splitpoints` command: its outputs, its trace, its refusals.
 
@@ -295,6 +345,28 @@ mod command {
         let list = splitpoints(&["--list"]);
         assert_eq!(list.status.code(), Some(0));
         assert_eq!(text(&list.stdout).lines().count(), 10);
+    }
+
+    #[test]
+    fn r_tool_2_explain_names_each_scenarios_split_points_and_their_fixes() {
+        let mut args = SMALL.to_vec();
+        args.extend(["--explain", "--scenarios", "dynamic_cb,render_targets"]);
+        let run = splitpoints(&args);
+        let out = text(&run.stdout);
+        assert!(run.status.success(), "{out}{}", text(&run.stderr));
+        assert!(out.contains("== dynamic_cb (legacy)"), "{out}");
+        assert!(out.contains("== render_targets (legacy)"), "{out}");
+        assert!(out.contains("fix map_in_list:"), "{out}");
+        assert!(out.contains("fix fewer_state_changes:"), "{out}");
+        assert!(out.contains("-> dynamic_constant_buffer "), "{out}");
+        assert!(!out.contains("(fast)"), "legacy only by default: {out}");
+        args.extend(["--json", "-"]);
+        let json = text(&splitpoints(&args).stdout);
+        assert!(json.starts_with("{\"options\":"), "{json}");
+        assert_eq!(json.matches("\"advice\":{").count(), 2, "{json}");
+        let refused = splitpoints(&["--explain", "--trace", "static"]);
+        assert_eq!(refused.status.code(), Some(2));
+        assert!(text(&refused.stderr).contains("--explain and --trace"));
     }
 
     #[test]

@@ -44,6 +44,12 @@ OPTIONS:
     --svg FILE           where the picture goes (default target/splitpoints.svg)
     --trace NAME         print scenario NAME's frame as a trace (executor/docs/TRACE.md), the
                          calls the harness makes, to standard output, and exit
+    --explain            instead of measuring, explain each scenario's split points (default
+                         legacy only): each with the call that made it, the fix the seeds
+                         recommend, and what each fix removes, measured by running the
+                         scenario's trace again with the fix applied (replay --explain); 12
+                         split points listed per fix (`--trace NAME | replay - --explain` lists
+                         every one); with --json -, the advice as JSON on standard output
     -h, --help           print this help
 
 Options take their value as the next argument or after '=' (--objects=20000).
@@ -59,6 +65,7 @@ struct Cli {
     json: PathBuf,
     svg: PathBuf,
     trace: Option<&'static str>,
+    explain: bool,
 }
 
 /// Parses the arguments; `Ok(None)` asks for the help.
@@ -71,6 +78,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
         json: PathBuf::from("target/splitpoints.json"),
         svg: PathBuf::from("target/splitpoints.svg"),
         trace: None,
+        explain: false,
     };
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
@@ -124,6 +132,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
             }
             "--list" if inline.is_some() => return Err("--list takes no value".into()),
             "--list" => cli.list = true,
+            "--explain" if inline.is_some() => return Err("--explain takes no value".into()),
+            "--explain" => cli.explain = true,
             "--json" => cli.json = path(&name, value()?)?,
             "--svg" => cli.svg = path(&name, value()?)?,
             "--trace" => {
@@ -137,6 +147,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
         if semantics.len() != 1 {
             return Err("--semantics: a trace is of one semantics, legacy or fast".into());
         }
+    }
+    if cli.explain && cli.trace.is_some() {
+        return Err(
+            "--explain and --trace: one at a time (--trace NAME | replay - --explain)".into(),
+        );
     }
     if cli.svg.as_os_str() == "-" {
         return Err("--svg: '-' is not a file (the picture goes to a file)".into());
@@ -180,6 +195,9 @@ fn run(cli: &Cli) -> Result<(), String> {
     }
     // With the JSON on standard output, everything else goes to standard error.
     let json_to_stdout = cli.json.as_os_str() == "-";
+    if cli.explain {
+        return explain(cli, json_to_stdout);
+    }
     let say = |text: &str| match json_to_stdout {
         true => eprint!("{text}"),
         false => out!("{text}"),
@@ -236,6 +254,46 @@ fn run(cli: &Cli) -> Result<(), String> {
         say(&format!("wrote {}\n", cli.json.display()));
     }
     say(&format!("wrote {}\n", cli.svg.display()));
+    Ok(())
+}
+
+/// `--explain`: the advisor (`executor::trace::explain`) on each scenario's trace.
+fn explain(cli: &Cli, json: bool) -> Result<(), String> {
+    let semantics = cli
+        .semantics
+        .clone()
+        .unwrap_or_else(|| vec![Semantics::Legacy]);
+    let mut objects = Vec::new();
+    for &name in &cli.scenarios {
+        let scenario = scenario(name)?;
+        for &s in &semantics {
+            let trace = scenario_trace(name, s, &cli.options)?;
+            let advice = executor::trace::explain::explain(trace.as_bytes())
+                .map_err(|e| format!("--explain: the trace of {name}: {e}"))?;
+            let semantics = match s {
+                Semantics::Legacy => "legacy",
+                Semantics::Fast => "fast",
+            };
+            match json {
+                true => objects.push(format!(
+                    "{{\"scenario\":\"{name}\",\"semantics\":\"{semantics}\",\"advice\":{}}}",
+                    advice.json()
+                )),
+                false => {
+                    outln!("== {name} ({semantics}): {}", scenario.description);
+                    out!("{}", advice.text_with_limit(12));
+                    outln!();
+                }
+            }
+        }
+    }
+    if json {
+        outln!(
+            "{{\"options\":\"{}\",\"explain\":[{}]}}",
+            cli.options.command_line(),
+            objects.join(",")
+        );
+    }
     Ok(())
 }
 

@@ -340,9 +340,15 @@ fn count(categories: impl Iterator<Item = SplitCategory>) -> SplitCounts {
 }
 
 impl Advice {
-    /// The report as text (what `replay --explain` prints).
+    /// The report as text (what `replay --explain` prints): every split point.
     pub fn text(&self) -> String {
-        report::text(self)
+        report::text(self, None)
+    }
+
+    /// The report as text with at most `per_fix` split points listed under each fix (and how
+    /// many more there are).
+    pub fn text_with_limit(&self, per_fix: usize) -> String {
+        report::text(self, Some(per_fix))
     }
 
     /// The report as one JSON object.

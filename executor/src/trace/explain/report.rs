@@ -110,7 +110,7 @@ fn point_line(point: &SplitPointNote) -> String {
     line
 }
 
-pub(super) fn text(advice: &Advice) -> String {
+pub(super) fn text(advice: &Advice, limit: Option<usize>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -150,8 +150,16 @@ pub(super) fn text(advice: &Advice) -> String {
         );
         let _ = writeln!(out, "  edit: {}", outcome.edit);
         let _ = writeln!(out, "  {}", rerun_line(&advice.baseline, &outcome.after));
-        for point in listed {
+        let shown = limit.unwrap_or(usize::MAX).min(listed.len());
+        for point in &listed[..shown] {
             let _ = writeln!(out, "    {}", point_line(point));
+        }
+        if shown < listed.len() {
+            let _ = writeln!(
+                out,
+                "    … and {} more (`replay --explain` of the trace lists every one)",
+                listed.len() - shown
+            );
         }
     }
     if let Some(all) = &advice.recommended {
