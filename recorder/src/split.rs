@@ -117,6 +117,26 @@ impl SplitCounts {
             *mine += theirs;
         }
     }
+
+    /// The counts as the tools' JSON writes them: `{"total":N,"CATEGORY":N,..}`, every
+    /// category, in counter order.
+    ///
+    /// ```
+    /// use recorder::{SplitCategory, SplitCounts};
+    ///
+    /// let mut counts = SplitCounts::default();
+    /// counts[SplitCategory::Decompression] = 2;
+    /// assert!(counts.to_json().starts_with("{\"total\":2,\"clear_render_target\":0,"));
+    /// assert!(counts.to_json().ends_with(",\"decompression\":2}"));
+    /// ```
+    pub fn to_json(&self) -> String {
+        let mut out = format!("{{\"total\":{}", self.total());
+        for category in SplitCategory::ALL {
+            out.push_str(&format!(",\"{}\":{}", category.name(), self[category]));
+        }
+        out.push('}');
+        out
+    }
 }
 
 impl Index<SplitCategory> for SplitCounts {

@@ -10,11 +10,12 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use recorder::{SplitCategory, SplitCounts};
+use recorder::SplitCategory;
 
 use super::drive::Measurement;
 use super::scenario::find;
 use super::Options;
+use crate::cli::json_string as string;
 
 pub use super::svg::svg;
 
@@ -133,37 +134,6 @@ pub fn summary(measurements: &[Measurement]) -> String {
     out
 }
 
-/// A JSON string (the escaping of `executor`'s replay report).
-pub fn string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// `{"total":N,"clear_render_target":N,...}`: every category.
-fn split_object(counts: &SplitCounts) -> String {
-    let mut out = format!("{{\"total\":{}", counts.total());
-    for category in SplitCategory::ALL {
-        let _ = write!(out, ",\"{}\":{}", category.name(), counts[category]);
-    }
-    out.push('}');
-    out
-}
-
 /// The run as one JSON object: the options, then per scenario and semantics every number of
 /// its table, and its lists.
 pub fn json(options: &Options, scenarios: &[&str], measurements: &[Measurement]) -> String {
@@ -195,7 +165,7 @@ pub fn json(options: &Options, scenarios: &[&str], measurements: &[Measurement])
                     s.bytes,
                     s.chunks,
                     s.draws,
-                    split_object(&s.split_points)
+                    s.split_points.to_json()
                 )
             })
             .collect();
@@ -212,8 +182,8 @@ pub fn json(options: &Options, scenarios: &[&str], measurements: &[Measurement])
             string(m.scenario),
             string(m.semantics.name()),
             string(description(m.scenario)),
-            split_object(&c.recorded),
-            split_object(&g.split_points_resolved),
+            c.recorded.to_json(),
+            g.split_points_resolved.to_json(),
             g.ib_executions,
             g.decompressions,
             g.context_rolls,

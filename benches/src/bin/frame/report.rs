@@ -25,9 +25,9 @@
 use std::fmt::{self, Write as _};
 use std::time::Duration;
 
-use benches::cli::ms;
+use benches::cli::{json_string as string, ms};
 use executor::{Counters, GpuTiming};
-use recorder::{limits, ListStats, Semantics, SplitCategory, SplitCounts, Validation};
+use recorder::{limits, ListStats, Semantics, Validation};
 
 use crate::Options;
 
@@ -242,7 +242,7 @@ impl ListReport {
             self.drop.as_nanos(),
             self.bytes_per_draw().json(),
             self.ns_per_call(contended).json(),
-            split_object(&s.split_points)
+            s.split_points.to_json()
         )
     }
 }
@@ -325,11 +325,7 @@ impl RunReport {
         let mut counters = String::new();
         for key in Counters::KEYS {
             if key == "split_points_resolved" {
-                let _ = write!(
-                    counters,
-                    "\"{key}\":{},",
-                    split_object(&c.split_points_resolved)
-                );
+                let _ = write!(counters, "\"{key}\":{},", c.split_points_resolved.to_json());
             } else {
                 let _ = write!(counters, "\"{key}\":{},", c.get(key).unwrap_or(0));
             }
@@ -807,36 +803,5 @@ pub fn json(report: &Report<'_>) -> String {
         }
     }
     out.push_str("}\n");
-    out
-}
-
-/// `{"total":T,"clear_render_target":N,…}`: every category, in SPEC order.
-fn split_object(counts: &SplitCounts) -> String {
-    let mut out = format!("{{\"total\":{}", counts.total());
-    for category in SplitCategory::ALL {
-        let _ = write!(out, ",\"{}\":{}", category.name(), counts[category]);
-    }
-    out.push('}');
-    out
-}
-
-/// `text` as a JSON string, escaped as `replay --json` escapes it.
-fn string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
     out
 }

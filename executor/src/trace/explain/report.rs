@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use recorder::{SplitCategory, SplitCounts};
 
 use super::{Advice, Fix, FixOutcome, Measure, SplitPointNote};
-use crate::trace::replay::{json_string as string, split_object};
+use crate::trace::replay::json_string as string;
 
 fn counts(counts: &SplitCounts) -> String {
     let parts: Vec<String> = counts.nonzero().map(|(c, n)| format!("{c}={n}")).collect();
@@ -184,8 +184,8 @@ fn measure_json(m: &Measure) -> String {
     format!(
         "{{\"recorded\":{},\"resolved\":{},\"ib_executions\":{},\"decompressions\":{},\
          \"context_rolls\":{},\"refusals\":[{}],\"records\":{}}}",
-        split_object(&m.recorded),
-        split_object(&m.resolved),
+        m.recorded.to_json(),
+        m.resolved.to_json(),
         m.ib_executions,
         m.decompressions,
         m.context_rolls,
@@ -207,7 +207,7 @@ fn fix_json(advice: &Advice, outcome: &FixOutcome) -> String {
         string(outcome.fix.name()),
         string(outcome.fix.advice()),
         string(outcome.fix.source()),
-        split_object(&outcome.applies_to),
+        outcome.applies_to.to_json(),
         string(&outcome.edit),
         measure_json(&outcome.after),
         outcome.after.records_changed(&advice.baseline)
@@ -237,7 +237,7 @@ pub(super) fn json(advice: &Advice) -> String {
     let recommended = advice.recommended.as_ref().map_or("null".into(), |all| {
         format!(
             "{{\"applies_to\":{},\"edit\":{},\"after\":{}}}",
-            split_object(&all.applies_to),
+            all.applies_to.to_json(),
             string(&all.edit),
             measure_json(&all.after)
         )

@@ -107,5 +107,5 @@ mod verdict;
 mod workers;
 
 pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
-pub(crate) use report::{split_object, string as json_string};
+pub(crate) use report::string as json_string;
 pub(crate) use sites::{counted_run, CountedRun};

@@ -155,16 +155,6 @@ pub(crate) fn string(text: &str) -> String {
     out
 }
 
-/// `{"total":N,"CATEGORY":N,..}`, every category.
-pub(crate) fn split_object(counts: &SplitCounts) -> String {
-    let mut out = format!("{{\"total\":{}", counts.total());
-    for category in SplitCategory::ALL {
-        let _ = write!(out, ",\"{}\":{}", category.name(), counts[category]);
-    }
-    out.push('}');
-    out
-}
-
 /// `{"line":L,"expected":"…","found":"…"}` each.
 fn failures(failures: &[Failure]) -> String {
     let items: Vec<String> = failures
@@ -214,8 +204,8 @@ pub(crate) fn json(summary: &Summary, exit_code: i32, records: bool) -> String {
     let _ = write!(
         out,
         ",\"split_points\":{{\"recorded\":{},\"resolved\":{}}}",
-        split_object(&summary.recorded),
-        split_object(&c.split_points_resolved)
+        summary.recorded.to_json(),
+        c.split_points_resolved.to_json()
     );
     out.push_str(",\"counters\":{");
     for (i, key) in Counters::KEYS.iter().enumerate() {
