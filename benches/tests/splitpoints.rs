@@ -141,7 +141,7 @@ fn r_tool_1_scenarios_have_the_split_points_they_promise() {
                 assert_eq!(r[ClearDepthStencil], passes, "{r}");
                 assert_eq!(r[SetDepthStencilState], options.objects, "{r}");
             }
-            "post_compressible" | "post_explicit" | "predicated" => {
+            "post_compressible" | "post_explicit" | "post_barriers" | "predicated" => {
                 assert_eq!(r[Decompression], passes, "{r}");
                 assert_eq!(r[ClearRenderTarget], passes, "{r}");
             }
@@ -167,6 +167,29 @@ fn r_tool_1_scenarios_have_the_split_points_they_promise() {
     assert_eq!(compressible.gpu.decompressions, passes as u64);
     assert_eq!(explicit.gpu.decompressions, passes as u64);
     assert_eq!(tc.gpu.decompressions, 0);
+    // post_barriers: the render_target -> shader_resource barriers decompress, under both
+    // semantics; legacy's split points then find nothing to decompress (R-BAR-3, R-SP-4).
+    for semantics in BOTH {
+        let barriers = counts("post_barriers", semantics, &options);
+        assert_eq!(
+            barriers.gpu.decompressions,
+            passes as u64,
+            "{}",
+            semantics.name()
+        );
+        assert_eq!(
+            barriers.gpu.barriers,
+            2 * passes as u64 + 1,
+            "{}",
+            semantics.name()
+        );
+        assert_eq!(
+            barriers.gpu.metadata_inits,
+            passes as u64 + 1,
+            "{}",
+            semantics.name()
+        );
+    }
     // Each split point resolved inside the predicated scope rolls the context (R-SP-4).
     let predicated = counts("predicated", Semantics::Legacy, &options);
     assert!(
@@ -179,10 +202,11 @@ fn r_tool_1_scenarios_have_the_split_points_they_promise() {
 }
 
 /// The fast frames keep the fast contract: validation (R-V-1) finds no compressed read, no
-/// released object, nothing else, and counts what the run without validation counted. (Hazard
-/// validation, R-V-2, asks for enhanced barriers the scenarios do not make: the render passes
-/// decompress explicitly, as the frame demo does without `--barriers`, and the dispatches of a
-/// compute pass write disjoint parts of its buffer, which the model cannot know.)
+/// released object, nothing else, and counts what the run without validation counted. Hazard
+/// validation (R-V-2) asks for enhanced barriers most scenarios do not make (their render
+/// passes decompress explicitly, as the frame demo does without `--barriers`, and the
+/// dispatches of a compute pass write disjoint parts of its buffer, which the model cannot
+/// know); `post_barriers` makes them, and passes it.
 #[test]
 fn r_tool_1_fast_frames_keep_the_fast_contract_under_validation() {
     use benches::splitpoints::{scenario, validate};
@@ -194,6 +218,19 @@ fn r_tool_1_fast_frames_keep_the_fast_contract_under_validation() {
         assert_eq!(counts.recorded.total(), 0);
         assert!(counts.same_report(&counts_of(name, Semantics::Fast)));
     }
+    let frame = scenario("post_barriers")
+        .unwrap()
+        .frame(Semantics::Fast, &small());
+    let counts = validate(&frame, Validation::Hazards)
+        .unwrap_or_else(|e| panic!("post_barriers under hazard validation: {e}"));
+    assert!(counts.same_report(&counts_of("post_barriers", Semantics::Fast)));
+    let frame = scenario("post_explicit")
+        .unwrap()
+        .frame(Semantics::Fast, &small());
+    assert!(
+        validate(&frame, Validation::Hazards).is_err(),
+        "without barriers hazard validation reports the post passes' reads"
+    );
 }
 
 fn counts_of(name: &str, semantics: Semantics) -> Counts {
@@ -303,7 +340,9 @@ mod command {
         assert!(stdout.contains(&format!("wrote {json_arg}")));
         let json = std::fs::read_to_string(&json).expect("the JSON was written");
         assert!(json.starts_with("{\"options\":{\"objects\":24,"), "{json}");
-        assert_eq!(json.matches("\"scenario\":").count(), 20);
+        let scenarios = benches::splitpoints::scenario_names().count();
+        assert_eq!(scenarios, 11);
+        assert_eq!(json.matches("\"scenario\":").count(), 2 * scenarios);
         let svg = std::fs::read_to_string(&svg).expect("the picture was written");
         assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains("dynamic_constant_buffer") && svg.contains("predicated"));
@@ -344,7 +383,8 @@ mod command {
         assert_eq!(replay_with(&trace, "").exit_code, 0);
         let list = splitpoints(&["--list"]);
         assert_eq!(list.status.code(), Some(0));
-        assert_eq!(text(&list.stdout).lines().count(), 10);
+        let scenarios = benches::splitpoints::scenario_names().count();
+        assert_eq!(text(&list.stdout).lines().count(), scenarios);
     }
 
     #[test]

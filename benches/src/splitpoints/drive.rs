@@ -316,6 +316,21 @@ fn apply<C: DeviceContext>(context: &mut C, call: &Call, objects: &Objects) -> R
                 size: BufferBarrier::WHOLE,
             }])])
         }
+        Call::TextureBarrier { texture, barrier } => {
+            let ([sync_before, sync_after], [access_before, access_after], layouts, discard) =
+                barrier.parts();
+            context.barrier(&[BarrierGroup::Texture(&[TextureBarrier {
+                sync_before,
+                sync_after,
+                access_before,
+                access_after,
+                layout_before: layouts[0],
+                layout_after: layouts[1],
+                resource: objects.texture(texture)?.into(),
+                subresources: BarrierSubresources::ALL,
+                discard,
+            }])])
+        }
     }
     Ok(())
 }
@@ -474,7 +489,11 @@ fn run_frame(
                 let calls = immediate.stats().calls;
                 let refused = |why: String| format!("imm step {k} ({call:?}) refused: {why}");
                 apply(immediate, call, objects).map_err(refused)?;
-                if immediate.stats().calls == calls {
+                if let Call::TextureBarrier { .. } = call {
+                    // A direct barrier ends the batch (its calls count starts again): what the
+                    // GPU model refused of it is the flush's result (R-BAR-8).
+                    immediate.flush().map_err(|e| refused(e.to_string()))?;
+                } else if immediate.stats().calls == calls {
                     let why = immediate
                         .last_refusal()
                         .map_or_else(|| "no reason given".to_string(), |e| e.to_string());

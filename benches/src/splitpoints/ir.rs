@@ -11,7 +11,9 @@
 //! map writes its bytes without the trace saying which (TRACE.md's `write` is not built; no
 //! count depends on the bytes).
 
-use recorder::{BarrierAccess, BarrierSync, BindFlags, Format, Semantics, Slots, Stage, Usage};
+use recorder::{
+    BarrierAccess, BarrierLayout, BarrierSync, BindFlags, Format, Semantics, Slots, Stage, Usage,
+};
 
 /// An object of the frame, by its index in [`Frame::objects`].
 pub type Id = usize;
@@ -174,6 +176,49 @@ pub enum Call {
     /// The enhanced barrier a fast compute pass makes before reading what the previous pass
     /// wrote: buffer, compute shading to compute shading, unordered access to shader resource.
     UavToShaderResource(Id),
+    /// An enhanced texture barrier of the whole texture (R-BAR-3).
+    TextureBarrier {
+        texture: Id,
+        barrier: TextureTransition,
+    },
+}
+
+/// The texture barriers a post-processing chain makes (R-BAR-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureTransition {
+    /// Before a target's first use in the frame: `undefined` to `render_target` with `discard`
+    /// (its metadata initialised, no decompression; the clear that follows writes it all).
+    DiscardToRenderTarget,
+    /// Before a pass reads what the previous one drew: `render_target` to `shader_resource`,
+    /// which decompresses a non-TC target.
+    RenderTargetToShaderResource,
+}
+
+impl TextureTransition {
+    /// Sync, access and layout, each before and after, and whether it discards.
+    pub const fn parts(
+        self,
+    ) -> (
+        [BarrierSync; 2],
+        [BarrierAccess; 2],
+        [BarrierLayout; 2],
+        bool,
+    ) {
+        match self {
+            Self::DiscardToRenderTarget => (
+                [BarrierSync::NONE, BarrierSync::RENDER_TARGET],
+                [BarrierAccess::NO_ACCESS, BarrierAccess::RENDER_TARGET],
+                [BarrierLayout::Undefined, BarrierLayout::RenderTarget],
+                true,
+            ),
+            Self::RenderTargetToShaderResource => (
+                [BarrierSync::RENDER_TARGET, BarrierSync::PIXEL_SHADING],
+                [BarrierAccess::RENDER_TARGET, BarrierAccess::SHADER_RESOURCE],
+                [BarrierLayout::RenderTarget, BarrierLayout::ShaderResource],
+                false,
+            ),
+        }
+    }
 }
 
 impl Call {

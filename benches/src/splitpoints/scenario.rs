@@ -76,6 +76,11 @@ pub const SCENARIOS: &[Scenario] = &[
         build: post_explicit,
     },
     Scenario {
+        name: "post_barriers",
+        description: "the same post-processing synchronised by enhanced barriers: each target discarded into render_target before its first use, moved render_target -> shader_resource (decompressed, R-BAR-3) before it is read",
+        build: post_barriers,
+    },
+    Scenario {
         name: "uav_passes",
         description: "P compute passes binding a UAV and dispatching per object, each after the first reading the previous pass's output",
         build: uav_passes,
@@ -493,8 +498,10 @@ impl Builder<'_> {
     /// bound target's compression as it was at the bind, so this order keeps it compressed
     /// under both semantics, and each pass has a compressed target to decompress. `tc`: texture-compatible targets. `explicit`: the list
     /// decompresses what it reads first, under legacy too (fast always does, unless `tc`).
-    /// `predicated`: each post pass in a `set_predication` scope.
-    fn post_processing(&mut self, tc: bool, explicit: bool, predicated: bool) {
+    /// `predicated`: each post pass in a `set_predication` scope. `Read::Barriers`: enhanced
+    /// texture barriers instead (a discard into `render_target` before a target's first use, a
+    /// `render_target` to `shader_resource` transition before it is read, under both semantics).
+    fn post_processing(&mut self, tc: bool, read: Read, predicated: bool) {
         let scene = self.scene(Constants::Immutable);
         let color = self.target("color", tc);
         let depth = self.depth("depth");
@@ -522,13 +529,29 @@ impl Builder<'_> {
         let targets: Vec<Target> = (0..self.passes())
             .map(|p| self.target(&format!("post.{p}"), tc))
             .collect();
+        let barriers = read == Read::Barriers;
+        if barriers {
+            self.direct(Call::TextureBarrier {
+                texture: color.texture,
+                barrier: TextureTransition::DiscardToRenderTarget,
+            });
+        }
         self.scene_pass(&scene, color, depth);
-        let decompress = !tc && (explicit || self.fast);
+        let decompress = !tc && (read == Read::Explicit || (read == Read::Split && self.fast));
         let mut previous = color;
         for (p, target) in targets.into_iter().enumerate() {
             let list = self.list(format!("list.post.{p}"), p % self.threads());
             if let Some(predicate) = predicate {
                 self.call(list, Call::SetPredication(Some(predicate)));
+            }
+            if barriers {
+                self.call(
+                    list,
+                    Call::TextureBarrier {
+                        texture: target.texture,
+                        barrier: TextureTransition::DiscardToRenderTarget,
+                    },
+                );
             }
             for call in [
                 Call::ClearRenderTarget {
@@ -563,6 +586,15 @@ impl Builder<'_> {
             }
             if decompress {
                 self.call(list, Call::DecompressResource(previous.texture));
+            }
+            if barriers {
+                self.call(
+                    list,
+                    Call::TextureBarrier {
+                        texture: previous.texture,
+                        barrier: TextureTransition::RenderTargetToShaderResource,
+                    },
+                );
             }
             self.call(
                 list,
@@ -650,20 +682,35 @@ fn render_targets(b: &mut Builder<'_>) {
     }
 }
 
+/// How a post pass gets what it reads decompressed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Legacy: the decompression split point resolves it; fast: `decompress_resource`.
+    Split,
+    /// `decompress_resource` in the list before the bind, under both semantics.
+    Explicit,
+    /// A `render_target` to `shader_resource` texture barrier, under both semantics.
+    Barriers,
+}
+
 fn post_compressible(b: &mut Builder<'_>) {
-    b.post_processing(false, false, false);
+    b.post_processing(false, Read::Split, false);
 }
 
 fn post_tc(b: &mut Builder<'_>) {
-    b.post_processing(true, false, false);
+    b.post_processing(true, Read::Split, false);
 }
 
 fn post_explicit(b: &mut Builder<'_>) {
-    b.post_processing(false, true, false);
+    b.post_processing(false, Read::Explicit, false);
+}
+
+fn post_barriers(b: &mut Builder<'_>) {
+    b.post_processing(false, Read::Barriers, false);
 }
 
 fn predicated(b: &mut Builder<'_>) {
-    b.post_processing(false, false, true);
+    b.post_processing(false, Read::Split, true);
 }
 
 /// `passes` compute passes: pass `p` writes its buffer through a UAV, dispatching once per

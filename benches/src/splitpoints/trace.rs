@@ -271,6 +271,20 @@ fn call_lines(out: &mut String, frame: &Frame, context: &str, call: &Call) {
             Call::UAV_TO_SRV_ACCESS[0],
             Call::UAV_TO_SRV_ACCESS[1]
         ),
+        Call::TextureBarrier { texture, barrier } => {
+            let (sync, access, layout, discard) = barrier.parts();
+            format!(
+                "barrier texture {} sync={}:{} access={}:{} layout={}:{}{}",
+                n(texture),
+                sync[0],
+                sync[1],
+                access[0],
+                access[1],
+                layout[0].name(),
+                layout[1].name(),
+                if discard { " discard" } else { "" }
+            )
+        }
     };
     let _ = writeln!(out, "{context} {line}");
 }
