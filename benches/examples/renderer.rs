@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use benches::cli::{count, finish_main, gpu_timing, ms};
+use benches::cli::{count, finish_main, gpu_timing, ms, Arg, Args};
 use benches::{outln, record_draws, split_range, Scene, SceneDesc};
 use executor::{GpuTiming, ImmediateContext, JobResult, RecordingPool, RecordingPoolDesc};
 use recorder::*;
@@ -57,37 +57,29 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         semantics: Semantics::Fast,
         gpu: GpuTiming::Threaded,
     };
-    let mut args = args.peekable();
-    while let Some(arg) = args.next() {
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name.to_string(), Some(value.to_string())),
-            None => (arg.clone(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{name} needs a value"))
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg() {
+        let name = match arg? {
+            Arg::Help => return Ok(None),
+            Arg::Option(name) => name,
         };
         match name.as_str() {
             "--workers" => {
-                options.workers = count(&name, &value()?, 1, limits::MAX_DEFERRED_CONTEXTS)?
+                options.workers =
+                    count(&name, &args.value(&name)?, 1, limits::MAX_DEFERRED_CONTEXTS)?
             }
-            "--jobs" => options.jobs = count(&name, &value()?, 1, 100_000)?,
-            "--draws" => options.draws = count(&name, &value()?, 1, 10_000_000)?,
-            "--frames" => options.frames = count(&name, &value()?, 1, 10_000)?,
+            "--jobs" => options.jobs = count(&name, &args.value(&name)?, 1, 100_000)?,
+            "--draws" => options.draws = count(&name, &args.value(&name)?, 1, 10_000_000)?,
+            "--frames" => options.frames = count(&name, &args.value(&name)?, 1, 10_000)?,
             "--semantics" => {
-                options.semantics = match value()?.as_str() {
+                options.semantics = match args.value(&name)?.as_str() {
                     "fast" => Semantics::Fast,
                     "legacy" => Semantics::Legacy,
                     other => return Err(format!("--semantics: '{other}' is not fast or legacy")),
                 }
             }
-            "--gpu" => options.gpu = gpu_timing(&value()?)?,
-            _ => return Err(format!("unknown option '{arg}'")),
+            "--gpu" => options.gpu = gpu_timing(&args.value(&name)?)?,
+            _ => return Err(format!("unknown option '{name}'")),
         }
     }
     Ok(Some(options))

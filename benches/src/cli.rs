@@ -1,5 +1,6 @@
-//! What the command-line front ends (`frame`, `splitpoints`, the `renderer` example) share:
-//! option values checked with messages naming the option, durations printed alike, printing
+//! What the command-line front ends (`frame`, `splitpoints`, `workload`, the `renderer` example,
+//! the peer comparison) share: their options read one way ([`Args`]), option values checked
+//! with messages naming the option, durations printed alike, printing
 //! that ends the program quietly when its output is a closed pipe ([`out!`](crate::out),
 //! [`outln!`](crate::outln)), and the progress line of a phase that runs long
 //! ([`PhaseProgress`]).
@@ -10,6 +11,89 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use executor::GpuTiming;
+
+/// A command line's options, one at a time: `--name VALUE` or `--name=VALUE`, `-h` / `--help`
+/// anywhere. The front ends' loops read them so, each matching the names it knows.
+///
+/// ```
+/// use benches::cli::{Arg, Args};
+///
+/// let line = ["--draws=400", "--threads", "2", "--json"].map(String::from);
+/// let mut args = Args::new(line.into_iter());
+/// let mut seen = Vec::new();
+/// while let Some(arg) = args.next_arg() {
+///     let Arg::Option(name) = arg.unwrap() else { unreachable!() };
+///     let value = match name.as_str() {
+///         "--json" => args.no_value(&name).map(|()| "yes".to_string()),
+///         _ => args.value(&name),
+///     };
+///     seen.push(format!("{name}={}", value.unwrap()));
+/// }
+/// assert_eq!(seen, ["--draws=400", "--threads=2", "--json=yes"]);
+/// let mut help = Args::new(["--draws", "4", "-h"].map(String::from).into_iter());
+/// assert!(matches!(help.next_arg(), Some(Ok(Arg::Option(_)))));
+/// assert_eq!(help.value("--draws").unwrap(), "4");
+/// assert!(matches!(help.next_arg(), Some(Ok(Arg::Help))));
+/// ```
+pub struct Args<I: Iterator<Item = String>> {
+    args: I,
+    /// The value written after `=` of the option just read, if any.
+    inline: Option<String>,
+}
+
+/// What [`Args::next_arg`] read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// `-h` or `--help`.
+    Help,
+    /// An option, by its name (`--draws`); its value, if it takes one, comes from
+    /// [`Args::value`].
+    Option(String),
+}
+
+impl<I: Iterator<Item = String>> Args<I> {
+    /// The options of `args` (the program's name left out).
+    pub fn new(args: I) -> Self {
+        Self { args, inline: None }
+    }
+
+    /// The next option, or `Err` naming an argument that is not one.
+    pub fn next_arg(&mut self) -> Option<Result<Arg, String>> {
+        let arg = self.args.next()?;
+        if arg == "-h" || arg == "--help" {
+            return Some(Ok(Arg::Help));
+        }
+        if !arg.starts_with("--") {
+            return Some(Err(format!("unexpected argument '{arg}'")));
+        }
+        Some(Ok(match arg.split_once('=') {
+            Some((name, value)) => {
+                self.inline = Some(value.to_string());
+                Arg::Option(name.to_string())
+            }
+            None => {
+                self.inline = None;
+                Arg::Option(arg)
+            }
+        }))
+    }
+
+    /// The value of option `name` just read: after its `=`, or the next argument.
+    pub fn value(&mut self, name: &str) -> Result<String, String> {
+        self.inline
+            .take()
+            .or_else(|| self.args.next())
+            .ok_or_else(|| format!("{name} needs a value"))
+    }
+
+    /// Option `name` just read takes no value: `Err` if one was written after `=`.
+    pub fn no_value(&mut self, name: &str) -> Result<(), String> {
+        match self.inline.take() {
+            Some(_) => Err(format!("{name} takes no value")),
+            None => Ok(()),
+        }
+    }
+}
 
 /// A whole number from `min` to `max`, for option `name`.
 pub fn count(name: &str, text: &str, min: u32, max: u32) -> Result<u32, String> {

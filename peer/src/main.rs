@@ -40,7 +40,7 @@ use std::ops::Range;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use benches::cli::{count, finish_main};
+use benches::cli::{count, finish_main, Arg, Args};
 use benches::outln;
 use benches::timing::{middle, ns, timed_runs};
 use benches::workload::ArcRecorder;
@@ -82,7 +82,7 @@ impl Options {
     }
 }
 
-fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
+fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
     let mut options = Options {
         draws: 100_000,
@@ -94,36 +94,33 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
             .collect(),
         json: false,
     };
-    while let Some(arg) = args.next() {
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
-        }
-        if arg == "--json" {
-            options.json = true;
-            continue;
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name.to_string(), Some(value.to_string())),
-            None => (arg.clone(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{name} needs a value"))
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg() {
+        let name = match arg? {
+            Arg::Help => return Ok(None),
+            Arg::Option(name) => name,
         };
         match name.as_str() {
-            "--draws" => options.draws = count(&name, &value()?, 1, 10_000_000)?,
-            "--runs" => options.runs = count(&name, &value()?, 1, 1_000)?,
-            "--bundle-draws" => options.bundle_draws = count(&name, &value()?, 1, 100_000)?,
-            "--thread-draws" => options.thread_draws = count(&name, &value()?, 1, 10_000_000)?,
+            "--draws" => options.draws = count(&name, &args.value(&name)?, 1, 10_000_000)?,
+            "--runs" => options.runs = count(&name, &args.value(&name)?, 1, 1_000)?,
+            "--bundle-draws" => {
+                options.bundle_draws = count(&name, &args.value(&name)?, 1, 100_000)?
+            }
+            "--thread-draws" => {
+                options.thread_draws = count(&name, &args.value(&name)?, 1, 10_000_000)?
+            }
             "--threads" => {
                 // Each thread holds a deferred context; the device keeps a few for the rest.
                 let most = recorder::limits::MAX_DEFERRED_CONTEXTS - 8;
-                options.threads = value()?
+                options.threads = args
+                    .value(&name)?
                     .split(',')
                     .map(|t| count(&name, t.trim(), 1, most))
                     .collect::<Result<_, _>>()?
+            }
+            "--json" => {
+                args.no_value(&name)?;
+                options.json = true
             }
             other => return Err(format!("unknown option '{other}'")),
         }

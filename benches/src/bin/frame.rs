@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use std::ops::Range;
 
 use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
-use benches::cli::{count, fraction, gpu_timing, PhaseProgress};
+use benches::cli::{count, fraction, gpu_timing, Arg, Args, PhaseProgress};
 use benches::{out, outln, record_draws, split_range, Scene, SceneDesc};
 use bundles::DrawBundle;
 use executor::{Counters, GpuTiming, ImmediateContext};
@@ -114,41 +114,32 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         json: false,
         cores: None,
     };
-    let mut args = args.peekable();
-    while let Some(arg) = args.next() {
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name.to_string(), Some(value.to_string())),
-            None => (arg.clone(), None),
-        };
-        if !name.starts_with("--") {
-            return Err(format!("unexpected argument '{arg}'"));
-        }
-        let mut value = || -> Result<String, String> {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{name} needs a value"))
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg() {
+        let name = match arg? {
+            Arg::Help => return Ok(None),
+            Arg::Option(name) => name,
         };
         let scene = &mut options.scene;
         match name.as_str() {
-            "--draws" => scene.draws = count(&name, &value()?, 1, 10_000_000)?,
+            "--draws" => scene.draws = count(&name, &args.value(&name)?, 1, 10_000_000)?,
             "--threads" => {
                 // One context per worker, and a device allows 48 at once (R-REC-1); the legacy
                 // run's contexts are gone before the fast run creates its own.
-                options.threads = count(&name, &value()?, 1, limits::MAX_DEFERRED_CONTEXTS)?
+                options.threads =
+                    count(&name, &args.value(&name)?, 1, limits::MAX_DEFERRED_CONTEXTS)?
             }
-            "--frames" => options.frames = count(&name, &value()?, 1, 10_000)?,
-            "--dynamic-fraction" => scene.dynamic_fraction = fraction(&name, &value()?)?,
-            "--unmapped-fraction" => scene.unmapped_dynamic_fraction = fraction(&name, &value()?)?,
-            "--passes" => scene.passes = count(&name, &value()?, 1, 64)?,
-            "--materials" => scene.materials = count(&name, &value()?, 1, 100_000)?,
-            "--meshes" => scene.meshes = count(&name, &value()?, 1, 100_000)?,
-            "--textures" => scene.textures_per_material = count(&name, &value()?, 1, 8)?,
+            "--frames" => options.frames = count(&name, &args.value(&name)?, 1, 10_000)?,
+            "--dynamic-fraction" => scene.dynamic_fraction = fraction(&name, &args.value(&name)?)?,
+            "--unmapped-fraction" => {
+                scene.unmapped_dynamic_fraction = fraction(&name, &args.value(&name)?)?
+            }
+            "--passes" => scene.passes = count(&name, &args.value(&name)?, 1, 64)?,
+            "--materials" => scene.materials = count(&name, &args.value(&name)?, 1, 100_000)?,
+            "--meshes" => scene.meshes = count(&name, &args.value(&name)?, 1, 100_000)?,
+            "--textures" => scene.textures_per_material = count(&name, &args.value(&name)?, 1, 8)?,
             "--seed" => {
-                let text = value()?;
+                let text = args.value(&name)?;
                 let parsed = match text.strip_prefix("0x") {
                     Some(hex) => u64::from_str_radix(hex, 16),
                     None => text.parse(),
@@ -156,7 +147,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                 scene.seed = parsed.map_err(|_| format!("--seed: '{text}' is not a number"))?;
             }
             "--semantics" => {
-                options.semantics = match value()?.as_str() {
+                options.semantics = match args.value(&name)?.as_str() {
                     "legacy" => vec![Semantics::Legacy],
                     "fast" => vec![Semantics::Fast],
                     "both" => vec![Semantics::Legacy, Semantics::Fast],
@@ -168,22 +159,28 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                 }
             }
             "--bundles" => {
-                options.bundles = match value()?.as_str() {
+                options.bundles = match args.value(&name)?.as_str() {
                     "on" => true,
                     "off" => false,
                     other => return Err(format!("--bundles: '{other}' is not on or off")),
                 }
             }
-            "--gpu" => options.gpu = gpu_timing(&value()?)?,
-            "--barriers" | "--hazards" | "--json" if inline.is_some() => {
-                return Err(format!("{name} takes no value"))
+            "--gpu" => options.gpu = gpu_timing(&args.value(&name)?)?,
+            "--barriers" => {
+                args.no_value(&name)?;
+                scene.barriers = true
             }
-            "--barriers" => scene.barriers = true,
-            "--json" => options.json = true,
-            "--cores" => options.cores = Some(count(&name, &value()?, 1, 4096)?),
-            "--hazards" => options.validation = Validation::Hazards,
+            "--json" => {
+                args.no_value(&name)?;
+                options.json = true
+            }
+            "--cores" => options.cores = Some(count(&name, &args.value(&name)?, 1, 4096)?),
+            "--hazards" => {
+                args.no_value(&name)?;
+                options.validation = Validation::Hazards
+            }
             "--validation" => {
-                options.validation = match value()?.as_str() {
+                options.validation = match args.value(&name)?.as_str() {
                     "off" => Validation::Off,
                     "on" => Validation::On,
                     "hazards" => Validation::Hazards,

@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use benches::cli::{count, finish_main, fraction, PhaseProgress};
+use benches::cli::{count, finish_main, fraction, Arg, Args, PhaseProgress};
 use benches::splitpoints::{measure, report, scenario, scenario_trace, Options, SCENARIOS};
 use benches::{out, outln};
 use recorder::Semantics;
@@ -80,36 +80,29 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
         trace: None,
         explain: false,
     };
-    let mut args = args.peekable();
-    while let Some(arg) = args.next() {
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name.to_string(), Some(value.to_string())),
-            None => (arg.clone(), None),
-        };
-        if !name.starts_with("--") {
-            return Err(format!("unexpected argument '{arg}'"));
-        }
-        let mut value = || -> Result<String, String> {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{name} needs a value"))
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg() {
+        let name = match arg? {
+            Arg::Help => return Ok(None),
+            Arg::Option(name) => name,
         };
         let o = &mut cli.options;
         match name.as_str() {
-            "--objects" => o.objects = count(&name, &value()?, 1, 1_000_000)?,
-            "--dynamic" => o.dynamic = fraction(&name, &value()?)?,
-            "--passes" => o.passes = count(&name, &value()?, 1, 1_000)?,
+            "--objects" => o.objects = count(&name, &args.value(&name)?, 1, 1_000_000)?,
+            "--dynamic" => o.dynamic = fraction(&name, &args.value(&name)?)?,
+            "--passes" => o.passes = count(&name, &args.value(&name)?, 1, 1_000)?,
             "--threads" => {
-                o.threads = count(&name, &value()?, 1, recorder::limits::MAX_DEFERRED_CONTEXTS)?
+                o.threads = count(
+                    &name,
+                    &args.value(&name)?,
+                    1,
+                    recorder::limits::MAX_DEFERRED_CONTEXTS,
+                )?
             }
-            "--frames" => o.frames = count(&name, &value()?, 1, 10_000)?,
+            "--frames" => o.frames = count(&name, &args.value(&name)?, 1, 10_000)?,
             "--scenarios" => {
                 let mut chosen: Vec<&'static str> = Vec::new();
-                for part in value()?.split(',') {
+                for part in args.value(&name)?.split(',') {
                     let found = scenario(part).map_err(|e| format!("--scenarios: {e}"))?;
                     if chosen.contains(&found.name) {
                         return Err(format!("--scenarios: '{part}' is named twice"));
@@ -119,7 +112,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
                 cli.scenarios = chosen;
             }
             "--semantics" => {
-                cli.semantics = Some(match value()?.as_str() {
+                cli.semantics = Some(match args.value(&name)?.as_str() {
                     "legacy" => vec![Semantics::Legacy],
                     "fast" => vec![Semantics::Fast],
                     "both" => vec![Semantics::Legacy, Semantics::Fast],
@@ -130,14 +123,18 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
                     }
                 })
             }
-            "--list" if inline.is_some() => return Err("--list takes no value".into()),
-            "--list" => cli.list = true,
-            "--explain" if inline.is_some() => return Err("--explain takes no value".into()),
-            "--explain" => cli.explain = true,
-            "--json" => cli.json = path(&name, value()?)?,
-            "--svg" => cli.svg = path(&name, value()?)?,
+            "--list" => {
+                args.no_value(&name)?;
+                cli.list = true
+            }
+            "--explain" => {
+                args.no_value(&name)?;
+                cli.explain = true
+            }
+            "--json" => cli.json = path(&name, args.value(&name)?)?,
+            "--svg" => cli.svg = path(&name, args.value(&name)?)?,
             "--trace" => {
-                let text = value()?;
+                let text = args.value(&name)?;
                 cli.trace = Some(scenario(&text).map_err(|e| format!("--trace: {e}"))?.name);
             }
             _ => return Err(format!("unknown option '{name}'")),

@@ -20,7 +20,7 @@ use std::sync::Barrier;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use benches::cli::{count, finish_main};
+use benches::cli::{count, finish_main, Arg, Args};
 use benches::timing::{median, ns};
 use benches::workload::{AppendProbe, ArcRecorder, ArcState, Workload};
 use benches::{outln, split_range};
@@ -48,7 +48,7 @@ struct Options {
     threads: Vec<u32>,
 }
 
-fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
+fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let cores = thread::available_parallelism().map_or(1, |n| n.get() as u32);
     let mut options = Options {
         draws: 100_000,
@@ -59,27 +59,24 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Options>, Stri
             .take_while(|&t| t <= cores.max(2))
             .collect(),
     };
-    while let Some(arg) = args.next() {
-        if arg == "-h" || arg == "--help" {
-            return Ok(None);
-        }
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name.to_string(), Some(value.to_string())),
-            None => (arg.clone(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{name} needs a value"))
+    let mut args = Args::new(args);
+    while let Some(arg) = args.next_arg() {
+        let name = match arg? {
+            Arg::Help => return Ok(None),
+            Arg::Option(name) => name,
         };
         match name.as_str() {
-            "--draws" => options.draws = count(&name, &value()?, 1, 10_000_000)?,
-            "--runs" => options.runs = count(&name, &value()?, 1, 1_000)?,
-            "--bundle-draws" => options.bundle_draws = count(&name, &value()?, 1, 100_000)?,
-            "--thread-draws" => options.thread_draws = count(&name, &value()?, 1, 10_000_000)?,
+            "--draws" => options.draws = count(&name, &args.value(&name)?, 1, 10_000_000)?,
+            "--runs" => options.runs = count(&name, &args.value(&name)?, 1, 1_000)?,
+            "--bundle-draws" => {
+                options.bundle_draws = count(&name, &args.value(&name)?, 1, 100_000)?
+            }
+            "--thread-draws" => {
+                options.thread_draws = count(&name, &args.value(&name)?, 1, 10_000_000)?
+            }
             "--threads" => {
-                options.threads = value()?
+                options.threads = args
+                    .value(&name)?
                     .split(',')
                     .map(|t| count(&name, t.trim(), 1, recorder::limits::MAX_DEFERRED_CONTEXTS))
                     .collect::<Result<_, _>>()?
