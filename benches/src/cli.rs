@@ -113,6 +113,19 @@ pub fn fraction(name: &str, text: &str) -> Result<f32, String> {
     }
 }
 
+/// `--semantics legacy|fast|both`: the semantics to run, in run order.
+pub fn semantics_choice(text: &str) -> Result<Vec<recorder::Semantics>, String> {
+    use recorder::Semantics::{Fast, Legacy};
+    match text {
+        "legacy" => Ok(vec![Legacy]),
+        "fast" => Ok(vec![Fast]),
+        "both" => Ok(vec![Legacy, Fast]),
+        other => Err(format!(
+            "--semantics: '{other}' is not legacy, fast or both"
+        )),
+    }
+}
+
 /// `--gpu inline|threaded|detached`: where the GPU model runs.
 pub fn gpu_timing(text: &str) -> Result<GpuTiming, String> {
     match text {

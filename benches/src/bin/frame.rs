@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use std::ops::Range;
 
 use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
-use benches::cli::{count, fraction, gpu_timing, Arg, Args, PhaseProgress};
+use benches::cli::{count, fraction, gpu_timing, semantics_choice, Arg, Args, PhaseProgress};
 use benches::{out, outln, record_draws, split_range, Scene, SceneDesc};
 use bundles::DrawBundle;
 use executor::{Counters, GpuTiming, ImmediateContext};
@@ -146,18 +146,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                 };
                 scene.seed = parsed.map_err(|_| format!("--seed: '{text}' is not a number"))?;
             }
-            "--semantics" => {
-                options.semantics = match args.value(&name)?.as_str() {
-                    "legacy" => vec![Semantics::Legacy],
-                    "fast" => vec![Semantics::Fast],
-                    "both" => vec![Semantics::Legacy, Semantics::Fast],
-                    other => {
-                        return Err(format!(
-                            "--semantics: '{other}' is not legacy, fast or both"
-                        ))
-                    }
-                }
-            }
+            "--semantics" => options.semantics = semantics_choice(&args.value(&name)?)?,
             "--bundles" => {
                 options.bundles = match args.value(&name)?.as_str() {
                     "on" => true,

@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use benches::cli::{count, finish_main, fraction, Arg, Args, PhaseProgress};
+use benches::cli::{count, finish_main, fraction, semantics_choice, Arg, Args, PhaseProgress};
 use benches::splitpoints::{measure, report, scenario, scenario_trace, Options, SCENARIOS};
 use benches::{out, outln};
 use recorder::Semantics;
@@ -111,18 +111,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
                 }
                 cli.scenarios = chosen;
             }
-            "--semantics" => {
-                cli.semantics = Some(match args.value(&name)?.as_str() {
-                    "legacy" => vec![Semantics::Legacy],
-                    "fast" => vec![Semantics::Fast],
-                    "both" => vec![Semantics::Legacy, Semantics::Fast],
-                    other => {
-                        return Err(format!(
-                            "--semantics: '{other}' is not legacy, fast or both"
-                        ))
-                    }
-                })
-            }
+            "--semantics" => cli.semantics = Some(semantics_choice(&args.value(&name)?)?),
             "--list" => {
                 args.no_value(&name)?;
                 cli.list = true
