@@ -269,8 +269,14 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
             }
         }
     }
-    let measured = |edits: &fixes::Edits| -> Result<Measure, String> {
-        Ok(Measure::of(&counted_run(&edits.applied(trace))?))
+    // An edit only changes declarations, inserts calls naming objects declared before, and
+    // removes calls: the edited trace always lowers. If it did not, that is the advisor's bug,
+    // and the error says so rather than blaming the trace.
+    let measured = |edits: &fixes::Edits, what: &str| -> Result<Measure, String> {
+        let run = counted_run(&edits.applied(trace)).map_err(|error| {
+            format!("the trace edited by {what} did not run (a bug of the advisor): {error}")
+        })?;
+        Ok(Measure::of(&run))
     };
     let mut outcomes = Vec::new();
     for fix in Fix::ALL {
@@ -289,7 +295,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
             fix,
             applies_to: count(chosen.iter().map(|site| site.category)),
             edit,
-            after: measured(&edits)?,
+            after: measured(&edits, fix.name())?,
         });
     }
     let mut recommended = None;
@@ -319,7 +325,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
         recommended = Some(Recommended {
             applies_to,
             edit: said.join("; "),
-            after: measured(&edits)?,
+            after: measured(&edits, "every recommended fix")?,
         });
     }
     Ok(Advice {
