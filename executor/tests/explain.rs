@@ -2,10 +2,15 @@
 //! named with the call that made it, and each fix's removals what a re-run of the fixed trace
 //! counts.
 
+mod replay {
+    pub mod generate;
+}
+
 use std::path::Path;
 
 use executor::trace::explain::{explain, Advice, Fix};
 use executor::trace::{replay, Args, ReplayOptions};
+use proptest::prelude::*;
 use recorder::{SplitCategory, SplitCounts};
 
 fn traces() -> Vec<(String, String)> {
@@ -317,4 +322,34 @@ fn r_tool_2_replay_explain_adds_the_advice_and_keeps_the_verdict() {
         json.stdout.matches('{').count(),
         json.stdout.matches('}').count()
     );
+}
+
+proptest! {
+    // `EXPLAIN_CASES=2000` for a long run.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("EXPLAIN_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// On random traces (the replay's generator): every recorded split point has its note, each
+    /// naming a line of the trace, and every fix's edited trace runs (`explain` is `Ok`).
+    #[test]
+    fn r_tool_2_random_traces_are_explained_split_point_by_split_point(
+        seed in any::<u64>(),
+        count in 1usize..160,
+    ) {
+        let trace = replay::generate::trace(seed, count);
+        let advice = explain(trace.as_bytes());
+        prop_assert!(advice.is_ok(), "{:?}\n{}", advice.err(), trace);
+        let advice = advice.unwrap_or_else(|_| unreachable!());
+        prop_assert_eq!(by_category(&advice), advice.baseline.recorded);
+        let lines = trace.lines().count();
+        for point in &advice.points {
+            prop_assert!(point.line >= 1 && point.line <= lines, "{:?}", point);
+        }
+        if let Some(fast) = advice.fixes.iter().find(|f| f.fix == Fix::FastSemantics) {
+            prop_assert_eq!(fast.applies_to, advice.baseline.recorded);
+        }
+    }
 }
