@@ -255,3 +255,46 @@ fn foreign_handle_racing_destroy_and_reuse() {
         assert_eq!(table.live_count(), 1);
     });
 }
+
+/// Two creations race, one of them reusing a destroyed slot, while a stale handle to that slot is
+/// looked up. An insert holds the table's lock only to choose its slot and record its name; it
+/// writes the slot's words and publishes its generation after unlocking (the slot is its alone
+/// by then). Each creation must get its own slot, and its handle its own words and name; the
+/// stale handle finds `Destroyed`, never the new words, and no name.
+#[test]
+fn inserts_racing_on_a_freed_slot_publish_their_own_words_and_names() {
+    const THEIRS: [u64; 2] = [0x0C0C_0001, 0x0C0C_0002];
+    check(TABLE_BRANCHES, || {
+        let table = Arc::new(ObjectTable::<2>::new(BASE));
+        let old = table.insert(OLD, 0, 0, "old");
+        assert_eq!(table.release(old).0, ReleaseOutcome::Destroyed);
+
+        let other = {
+            let table = table.clone();
+            spawn(move || {
+                let handle = table.insert(THEIRS, 0, 0, "theirs");
+                let words = table.get(handle, false).map(|live| live.words);
+                (handle, words)
+            })
+        };
+        let mine = table.insert(NEW, 0, 0, "mine");
+        let stale = table.get(old, true).map(|live| live.words);
+        let (theirs, their_words) = other.join().unwrap();
+
+        assert_ne!(mine.index(), theirs.index(), "two creations got one slot");
+        assert!(
+            mine.index() == old.index() || theirs.index() == old.index(),
+            "the destroyed slot was not reused"
+        );
+        assert!(
+            matches!(stale, Err(Stale::Destroyed)),
+            "the stale handle read {stale:x?}"
+        );
+        assert_eq!(their_words, Ok(THEIRS));
+        assert_eq!(table.get(mine, false).map(|live| live.words), Ok(NEW));
+        assert_eq!(table.name(mine).as_deref(), Some("mine"));
+        assert_eq!(table.name(theirs).as_deref(), Some("theirs"));
+        assert_eq!(table.name(old), None);
+        assert_eq!(table.live_count(), 2);
+    });
+}

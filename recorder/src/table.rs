@@ -22,7 +22,9 @@
 //! behaviour, and the second check throws such a read away. The loom model in `loom-tests/` checks
 //! this with a reader racing a destroy-and-reuse.
 //!
-//! Creation and destruction take the table's mutex; lookups and reference counting do not.
+//! Creation and destruction take the table's mutex (a creation only to choose its slot and record
+//! its name: it writes the slot after unlocking, the slot being its alone); lookups and reference
+//! counting do not.
 //!
 //! A table belongs to one device and starts every slot at that device's generation base; moving
 //! a generation on ([`next_generation`]) counts in the low bits only and keeps the tag, also when
@@ -122,10 +124,25 @@ struct Allocation {
     names: Vec<Option<(u32, Arc<str>)>>,
 }
 
+/// A value aligned to, and so alone on, two cache lines (128 bytes: the pair a prefetcher fetches
+/// together): what many threads write apart from what they read.
+#[repr(align(128))]
+pub(crate) struct OwnLines<T>(pub(crate) T);
+
+impl<T> std::ops::Deref for OwnLines<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// The objects of one kind.
 pub struct ObjectTable<const W: usize> {
     segments: [AtomicPtr<Entry<W>>; MAX_SEGMENTS as usize],
-    allocation: Mutex<Allocation>,
+    /// Taken by every creation and destruction of the kind (a bundle's finish and drop among
+    /// them): on cache lines of its own, so that its writers do not take from under the lookups
+    /// the lines of `segments` (or of the next table's), which every bind reads.
+    allocation: OwnLines<Mutex<Allocation>>,
     /// The generation of a never-used slot: the device's tag and a starting reuse count.
     generation_base: u32,
 }
@@ -164,11 +181,11 @@ impl<const W: usize> ObjectTable<W> {
     pub fn new(generation_base: u32) -> Self {
         Self {
             segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
-            allocation: Mutex::new(Allocation {
+            allocation: OwnLines(Mutex::new(Allocation {
                 len: 0,
                 free: Vec::new(),
                 names: Vec::new(),
-            }),
+            })),
             generation_base,
         }
     }
@@ -386,7 +403,18 @@ impl<const W: usize> ObjectTable<W> {
         // Destruction already moved the generation on (or the slot is new, generation 0), so no
         // handle that readers hold matches this slot while its words are rewritten.
         let generation = next_generation(generation_of(slot.state.load(Ordering::Relaxed)));
-        allocation.names[index as usize] = name.map(|name| (generation, name));
+        let replaced = std::mem::replace(
+            &mut allocation.names[index as usize],
+            name.map(|name| (generation, name)),
+        );
+        // The slot is this insert's alone from here: it left the free list (or was new) under
+        // the lock, and only a stale handle can reach it, which the generation turns away. So
+        // the rest needs no lock: the words and the publication below, and dropping the name of
+        // the slot's previous object (another recorder's, shared: a cache line from elsewhere)
+        // happen after the other threads' inserts may go on. The lock guards only the choice of
+        // the slot and its name.
+        drop(allocation);
+        drop(replaced);
         for (word, value) in slot.words.iter().zip(words) {
             word.store(value, Ordering::Release);
         }
