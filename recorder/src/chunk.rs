@@ -543,7 +543,6 @@ pub(crate) const FIRST_CHUNK_BATCH: u32 = 8;
 /// holds goes back to the pool with [`ChunkWriter::give_back_stash`].
 struct ChunkStash {
     top: *mut ChunkHeader,
-    len: u32,
     /// The size of every chunk in it.
     size: usize,
 }
@@ -551,7 +550,6 @@ struct ChunkStash {
 impl ChunkStash {
     const EMPTY: Self = Self {
         top: std::ptr::null_mut(),
-        len: 0,
         size: 0,
     };
 
@@ -570,7 +568,6 @@ impl ChunkStash {
             self.top = (*chunk).next;
             init_header(NonNull::new_unchecked(chunk), size);
         }
-        self.len -= 1;
         chunk
     }
 
@@ -578,10 +575,9 @@ impl ChunkStash {
     #[inline(never)]
     fn refill(&mut self, size: usize, pool: &ChunkPool, pool_limit: usize) {
         self.give_back(pool, pool_limit);
-        let (chain, len) = pool.take_batch(size, FIRST_CHUNK_BATCH);
+        let (chain, _taken) = pool.take_batch(size, FIRST_CHUNK_BATCH);
         *self = Self {
             top: chain.as_ptr(),
-            len,
             size,
         };
     }
