@@ -298,3 +298,45 @@ fn inserts_racing_on_a_freed_slot_publish_their_own_words_and_names() {
         assert_eq!(table.live_count(), 2);
     });
 }
+
+/// The free stack's ABA case: slots 1 and 0 are free (1 on top, 0 below). One thread creates an
+/// object, reading the top (1) and the link below it (0), while the other creates two (taking 1,
+/// then 0) and destroys the first (pushing 1 back, with nothing below). If the first thread's
+/// compare-and-swap then succeeded on the top it read, it would install the stale link (0, which
+/// a live object holds) and the next creation would share a slot with it; the tag makes that
+/// swap fail. Every live object must have its own slot, and read back its own words.
+#[test]
+fn free_stack_pop_racing_pops_and_a_push_of_the_same_top() {
+    check(TABLE_BRANCHES, || {
+        let table = Arc::new(ObjectTable::<1>::new(BASE));
+        let zero = table.insert([0], 0, 0, "");
+        let one = table.insert([1], 0, 0, "");
+        for handle in [zero, one] {
+            assert_eq!(table.release(handle).0, ReleaseOutcome::Destroyed);
+        }
+
+        let other = {
+            let table = table.clone();
+            spawn(move || {
+                let x = table.insert([0x10], 0, 0, "");
+                let y = table.insert([0x11], 0, 0, "");
+                assert_eq!(table.release(x).0, ReleaseOutcome::Destroyed);
+                y
+            })
+        };
+        let z = table.insert([0x20], 0, 0, "");
+        let y = other.join().unwrap();
+        let w = table.insert([0x30], 0, 0, "");
+
+        let live = [(y, 0x11), (z, 0x20), (w, 0x30)];
+        for (i, (a, _)) in live.iter().enumerate() {
+            for (b, _) in &live[i + 1..] {
+                assert_ne!(a.index(), b.index(), "two live objects share a slot");
+            }
+        }
+        for (handle, word) in live {
+            assert_eq!(table.get(handle, false).map(|l| l.words), Ok([word]));
+        }
+        assert_eq!(table.live_count(), 3);
+    });
+}
