@@ -30,7 +30,10 @@ struct Inner {
     /// The device's entry for the bundle, which holds a reference on `body` of its own and its
     /// declaration and footprint (see `Device::register_bundle`).
     handle: BundleHandle,
-    device: Device,
+    /// The bundle's commands, whose list holds the device: the bundle reaches its device
+    /// through them (to release its entry) and keeps no `Device` clone of its own, which would
+    /// be one more read-modify-write per bundle on the device's reference count, a cache line
+    /// that every recording thread shares.
     body: CommandList,
     declaration: OutputFormats,
     footprint: u32,
@@ -42,7 +45,7 @@ struct Inner {
 /// not (R-OBJ-4), and executing one after the bundle is gone finds it `released_object`.
 impl Drop for Inner {
     fn drop(&mut self) {
-        self.device.release(self.handle);
+        self.body.release_registered_bundle(self.handle);
     }
 }
 
@@ -60,7 +63,6 @@ impl DrawBundle {
             device: device.serial(),
             inner: Arc::new(Inner {
                 handle,
-                device: device.clone(),
                 body,
                 declaration,
                 footprint,

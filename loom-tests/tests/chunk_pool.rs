@@ -1,6 +1,6 @@
 //! Models of `ChunkPool` (`recorder/src/chunk.rs`): the device-wide free chunks behind a mutex, one
-//! intrusive stack per size (linked through the chunks' headers), with Relaxed counters, shared by
-//! every deferred context and every dropping list.
+//! intrusive stack per size (linked through the chunks' headers), with the counters under the
+//! same mutex, shared by every deferred context and every dropping list.
 #![cfg(loom)]
 
 use loom::sync::{Arc, Mutex};
@@ -183,5 +183,78 @@ fn two_sizes_keep_to_their_stacks() {
             unsafe { pool.give_back(chunk.as_ptr(), usize::MAX) };
         }
         assert_eq!(pool.stats().allocated_chunks, 2);
+    });
+}
+
+/// A bundle recorder's batch (`take_batch`: up to two chunks under one lock, as a chain) races
+/// another owner's take and give-back on a pool that holds two free chunks. Every chunk of the
+/// batch, and the other owner's, has one owner at a time; the batch never allocates while the
+/// pool has a chunk of the size; and after both gave everything back, every chunk allocated is
+/// in the free list (none lost, none freed, none counted twice).
+#[test]
+fn batch_taken_while_another_owner_takes_and_gives_back() {
+    check(POOL_BRANCHES, || {
+        let pool = Arc::new(ChunkPool::new(usize::MAX));
+        let (a, b) = (pool.take(SIZE), pool.take(SIZE));
+        // SAFETY: chains of one chunk from `take`, referenced nowhere else.
+        unsafe {
+            pool.give_back(a.as_ptr(), usize::MAX);
+            pool.give_back(b.as_ptr(), usize::MAX);
+        }
+        let owners = Arc::new(Mutex::new(Vec::new()));
+        let other = {
+            let (pool, owners) = (pool.clone(), owners.clone());
+            spawn(move || borrow_a_chunk(&pool, &owners, 0xB))
+        };
+
+        let (first, taken) = pool.take_batch(SIZE, 2);
+        assert!((1..=2).contains(&taken), "a batch of {taken}");
+        let mut batch = Vec::new();
+        let mut next = first.as_ptr();
+        while !next.is_null() {
+            // SAFETY: the batch's chunks are this thread's alone; their headers are valid.
+            let header = unsafe { &*next };
+            assert_eq!(header.size(), SIZE, "a chunk of another size in the batch");
+            batch.push(next as usize);
+            next = header.next();
+        }
+        assert_eq!(
+            batch.len(),
+            taken as usize,
+            "the chain does not hold the batch"
+        );
+        {
+            let mut owners = owners.lock().unwrap();
+            for address in &batch {
+                assert!(
+                    !owners.contains(address),
+                    "chunk {address:#x} handed to two owners at once"
+                );
+                owners.push(*address);
+            }
+        }
+        {
+            let mut owners = owners.lock().unwrap();
+            owners.retain(|owned| !batch.contains(owned));
+        }
+        // SAFETY: the batch's chain (linked by `next`, the last one's null), which this thread
+        // alone owns and references no more.
+        unsafe { pool.give_back(first.as_ptr(), usize::MAX) };
+        other.join().unwrap();
+
+        let stats = pool.stats();
+        assert_eq!(
+            stats.reused_chunks + stats.allocated_chunks,
+            2 + taken as u64 + 1,
+            "takes miscounted: {stats:?}"
+        );
+        assert!(
+            (2..=3).contains(&stats.allocated_chunks),
+            "allocated {stats:?}"
+        );
+        assert_eq!(
+            stats.free_chunks, stats.allocated_chunks,
+            "a chunk was lost or freed: {stats:?}"
+        );
     });
 }

@@ -255,3 +255,88 @@ fn foreign_handle_racing_destroy_and_reuse() {
         assert_eq!(table.live_count(), 1);
     });
 }
+
+/// Two creations race, one of them reusing a destroyed slot, while a stale handle to that slot is
+/// looked up. An insert holds the table's lock only to choose its slot and record its name; it
+/// writes the slot's words and publishes its generation after unlocking (the slot is its alone
+/// by then). Each creation must get its own slot, and its handle its own words and name; the
+/// stale handle finds `Destroyed`, never the new words, and no name.
+#[test]
+fn inserts_racing_on_a_freed_slot_publish_their_own_words_and_names() {
+    const THEIRS: [u64; 2] = [0x0C0C_0001, 0x0C0C_0002];
+    check(TABLE_BRANCHES, || {
+        let table = Arc::new(ObjectTable::<2>::new(BASE));
+        let old = table.insert(OLD, 0, 0, "old");
+        assert_eq!(table.release(old).0, ReleaseOutcome::Destroyed);
+
+        let other = {
+            let table = table.clone();
+            spawn(move || {
+                let handle = table.insert(THEIRS, 0, 0, "theirs");
+                let words = table.get(handle, false).map(|live| live.words);
+                (handle, words)
+            })
+        };
+        let mine = table.insert(NEW, 0, 0, "mine");
+        let stale = table.get(old, true).map(|live| live.words);
+        let (theirs, their_words) = other.join().unwrap();
+
+        assert_ne!(mine.index(), theirs.index(), "two creations got one slot");
+        assert!(
+            mine.index() == old.index() || theirs.index() == old.index(),
+            "the destroyed slot was not reused"
+        );
+        assert!(
+            matches!(stale, Err(Stale::Destroyed)),
+            "the stale handle read {stale:x?}"
+        );
+        assert_eq!(their_words, Ok(THEIRS));
+        assert_eq!(table.get(mine, false).map(|live| live.words), Ok(NEW));
+        assert_eq!(table.name(mine).as_deref(), Some("mine"));
+        assert_eq!(table.name(theirs).as_deref(), Some("theirs"));
+        assert_eq!(table.name(old), None);
+        assert_eq!(table.live_count(), 2);
+    });
+}
+
+/// The free stack's ABA case: slots 1 and 0 are free (1 on top, 0 below). One thread creates an
+/// object, reading the top (1) and the link below it (0), while the other creates two (taking 1,
+/// then 0) and destroys the first (pushing 1 back, with nothing below). If the first thread's
+/// compare-and-swap then succeeded on the top it read, it would install the stale link (0, which
+/// a live object holds) and the next creation would share a slot with it; the tag makes that
+/// swap fail. Every live object must have its own slot, and read back its own words.
+#[test]
+fn free_stack_pop_racing_pops_and_a_push_of_the_same_top() {
+    check(TABLE_BRANCHES, || {
+        let table = Arc::new(ObjectTable::<1>::new(BASE));
+        let zero = table.insert([0], 0, 0, "");
+        let one = table.insert([1], 0, 0, "");
+        for handle in [zero, one] {
+            assert_eq!(table.release(handle).0, ReleaseOutcome::Destroyed);
+        }
+
+        let other = {
+            let table = table.clone();
+            spawn(move || {
+                let x = table.insert([0x10], 0, 0, "");
+                let y = table.insert([0x11], 0, 0, "");
+                assert_eq!(table.release(x).0, ReleaseOutcome::Destroyed);
+                y
+            })
+        };
+        let z = table.insert([0x20], 0, 0, "");
+        let y = other.join().unwrap();
+        let w = table.insert([0x30], 0, 0, "");
+
+        let live = [(y, 0x11), (z, 0x20), (w, 0x30)];
+        for (i, (a, _)) in live.iter().enumerate() {
+            for (b, _) in &live[i + 1..] {
+                assert_ne!(a.index(), b.index(), "two live objects share a slot");
+            }
+        }
+        for (handle, word) in live {
+            assert_eq!(table.get(handle, false).map(|l| l.words), Ok([word]));
+        }
+        assert_eq!(table.live_count(), 3);
+    });
+}

@@ -25,7 +25,11 @@ use std::sync::Arc;
 
 use crate::command::CommandBytes;
 use crate::limits::{DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_COMMAND_BYTES, MIN_CHUNK_SIZE};
-use crate::sync::{AtomicU64, Mutex, Ordering};
+use crate::sync::Mutex;
+
+mod stash;
+
+use stash::ChunkStash;
 
 /// Alignment of chunks and of every command in them.
 pub(crate) const COMMAND_ALIGN: usize = 8;
@@ -50,6 +54,11 @@ impl ChunkHeader {
     /// Bytes in the chunk, header included: for the pool's loom models.
     pub fn size(&self) -> usize {
         self.size as usize
+    }
+
+    /// The next chunk of the chain (a batch from `ChunkPool::take_batch`), or null.
+    pub fn next(&self) -> *mut ChunkHeader {
+        self.next
     }
 }
 
@@ -128,6 +137,27 @@ impl ChunkPolicy {
     }
 }
 
+impl ChunkPolicy {
+    /// The size of a list's first chunk that holds `used` bytes (header included) in one chunk,
+    /// when the policy doubles: the smallest of the sizes it makes (`chunk_size`, twice that,
+    /// and so on) that holds them, at most its largest. `None` for the other growths, whose first
+    /// chunk is always `chunk_size`. A recorder that finishes a list of `used` bytes sizes its
+    /// next first chunk so (a bundle recorder, `Role::SIZES_FIRST_CHUNK`): like lists then take
+    /// one chunk each, and every chunk size is still one the policy makes, so the pool sees no
+    /// new size.
+    pub(crate) fn first_size_for(&self, used: usize) -> Option<usize> {
+        let GrowthPolicy::Doubling { max } = self.growth else {
+            return None;
+        };
+        let largest = clamp_chunk_size(max).max(clamp_chunk_size(self.chunk_size));
+        let mut size = clamp_chunk_size(self.chunk_size);
+        while size < used && size < largest {
+            size = clamp_chunk_size(size.saturating_mul(2).min(largest));
+        }
+        Some(size)
+    }
+}
+
 /// Rounds a requested size to a multiple of 4 KB within the allowed range.
 pub(crate) fn clamp_chunk_size(size: usize) -> usize {
     size.clamp(MIN_CHUNK_SIZE, MAX_CHUNK_SIZE)
@@ -185,6 +215,15 @@ struct FreeChunks {
     chunks: usize,
     /// Bytes in all the stacks: what the pool limit is checked against.
     bytes: usize,
+    /// Chunks the pool took from the global allocator, and chunks it handed out from a stack:
+    /// counted under the lock that `take` holds anyway, not in shared atomics of their own (one
+    /// read-modify-write fewer on the pool's lines per chunk).
+    allocated: u64,
+    reused: u64,
+    /// Times `take`, `take_batch` and `give_back` took the lock: for the tests that count the
+    /// pool locks a bundle costs.
+    #[cfg(test)]
+    locks: u64,
 }
 
 impl Default for FreeChunks {
@@ -194,6 +233,10 @@ impl Default for FreeChunks {
             large: BTreeMap::new(),
             chunks: 0,
             bytes: 0,
+            allocated: 0,
+            reused: 0,
+            #[cfg(test)]
+            locks: 0,
         }
     }
 }
@@ -262,12 +305,13 @@ impl FreeChunks {
     }
 }
 
-/// The device-wide pool of free chunks.
+/// The device-wide pool of free chunks. Every recorder's refills and every list's drop take its
+/// lock, so it lies on cache lines of its own (`align(128)`), apart from the device's fields
+/// that recording reads.
+#[repr(align(128))]
 pub struct ChunkPool {
     free: Mutex<FreeChunks>,
     limit: usize,
-    allocated: AtomicU64,
-    reused: AtomicU64,
 }
 
 impl ChunkPool {
@@ -276,8 +320,6 @@ impl ChunkPool {
         Self {
             free: Mutex::new(FreeChunks::default()),
             limit,
-            allocated: AtomicU64::new(0),
-            reused: AtomicU64::new(0),
         }
     }
 
@@ -285,21 +327,69 @@ impl ChunkPool {
     /// the stack of its size (see [`FreeChunks`]).
     #[cold]
     pub fn take(&self, size: usize) -> NonNull<ChunkHeader> {
-        let pooled = self.free.lock().pop(size);
+        let pooled = {
+            let mut free = self.free.lock();
+            #[cfg(test)]
+            {
+                free.locks += 1;
+            }
+            let pooled = free.pop(size);
+            match pooled {
+                Some(_) => free.reused += 1,
+                None => free.allocated += 1,
+            }
+            pooled
+        };
         let chunk = match pooled {
-            Some(chunk) => {
-                self.reused.fetch_add(1, Ordering::Relaxed);
-                chunk.0
-            }
-            None => {
-                self.allocated.fetch_add(1, Ordering::Relaxed);
-                allocate_chunk(size)
-            }
+            Some(chunk) => chunk.0,
+            None => allocate_chunk(size),
         };
         // SAFETY: the chunk was just popped from the free list (under its lock) or allocated, so
         // no one else holds it, and it has `size` bytes, room for the header.
         unsafe { init_header(chunk, size) };
         chunk
+    }
+
+    /// Up to `count` free chunks of exactly `size` bytes under one lock, as a chain linked by
+    /// `next` (headers not initialised: each is made fresh when it is used, see
+    /// [`ChunkStash`]), and how many; one newly allocated chunk when the pool has none of the
+    /// size. So a bundle recorder takes its bundles' first chunks `count` at a time: one lock
+    /// per batch, not per bundle. O(count).
+    #[cold]
+    pub fn take_batch(&self, size: usize, count: u32) -> (NonNull<ChunkHeader>, u32) {
+        let popped = {
+            let mut free = self.free.lock();
+            #[cfg(test)]
+            {
+                free.locks += 1;
+            }
+            let mut chain: *mut ChunkHeader = std::ptr::null_mut();
+            let mut taken = 0;
+            while taken < count {
+                let Some(chunk) = free.pop(size) else { break };
+                // SAFETY: popped under the lock, so the chunk is ours alone; linking it to the
+                // chain taken so far writes only its own header.
+                unsafe { (*chunk.0.as_ptr()).next = chain };
+                chain = chunk.0.as_ptr();
+                taken += 1;
+            }
+            match NonNull::new(chain) {
+                Some(chain) => {
+                    free.reused += taken as u64;
+                    Some((chain, taken))
+                }
+                None => {
+                    free.allocated += 1;
+                    None
+                }
+            }
+        };
+        popped.unwrap_or_else(|| {
+            let chunk = allocate_chunk(size);
+            // SAFETY: just allocated with `size` bytes, referenced by nothing else.
+            unsafe { init_header(chunk, size) };
+            (chunk, 1)
+        })
     }
 
     /// Takes back a chain of chunks linked by `next`, keeping at most `limit` bytes (and the
@@ -311,6 +401,10 @@ impl ChunkPool {
     pub unsafe fn give_back(&self, first: *mut ChunkHeader, limit: usize) {
         let limit = limit.min(self.limit);
         let mut free = self.free.lock();
+        #[cfg(test)]
+        {
+            free.locks += 1;
+        }
         let mut next = first;
         while let Some(chunk) = NonNull::new(next) {
             // SAFETY: the caller hands over the whole chain; each header is valid.
@@ -332,11 +426,17 @@ impl ChunkPool {
     pub fn stats(&self) -> PoolStats {
         let free = self.free.lock();
         PoolStats {
-            allocated_chunks: self.allocated.load(Ordering::Relaxed),
-            reused_chunks: self.reused.load(Ordering::Relaxed),
+            allocated_chunks: free.allocated,
+            reused_chunks: free.reused,
             free_chunks: free.chunks as u64,
             free_bytes: free.bytes as u64,
         }
+    }
+
+    /// Times the pool's lock was taken by `take`, `take_batch` and `give_back`.
+    #[cfg(test)]
+    pub(crate) fn locks(&self) -> u64 {
+        self.free.lock().locks
     }
 
     /// Fills the free list with `count` chunks of `size` bytes, so the first frame allocates none.
@@ -351,8 +451,8 @@ impl ChunkPool {
                 ChunkPtr(chunk)
             })
             .collect();
-        self.allocated.fetch_add(count as u64, Ordering::Relaxed);
         let mut free = self.free.lock();
+        free.allocated += count as u64;
         for chunk in chunks {
             // SAFETY: allocated above with `size` bytes, referenced by nothing else.
             unsafe { free.push(chunk.0, size) };
@@ -449,6 +549,11 @@ pub(crate) struct ChunkWriter {
     pub(crate) side_records: u32,
     /// Bytes of commands and side records written in sealed chunks.
     sealed_bytes: u64,
+    /// The size of the next chain's first chunk, 0 for the policy's (`ChunkPolicy::size_of`):
+    /// set by [`size_next_first_chunk`](Self::size_next_first_chunk), kept from chain to chain.
+    first_size: usize,
+    /// Where first chunks of `first_size` come from, once it is set; kept from chain to chain.
+    stash: ChunkStash,
 }
 
 impl ChunkWriter {
@@ -461,6 +566,24 @@ impl ChunkWriter {
             chunks: 0,
             side_records: 0,
             sealed_bytes: 0,
+            first_size: 0,
+            stash: ChunkStash::EMPTY,
+        }
+    }
+
+    /// Gives the chunks taken ahead for later first chunks back to `pool` (the recorder's
+    /// drop).
+    pub(crate) fn give_back_stash(&mut self, pool: &ChunkPool, pool_limit: usize) {
+        self.stash.give_back(pool, pool_limit);
+    }
+
+    /// Sizes the next chain's first chunk to hold the chain written so far in one chunk, as
+    /// `policy` allows ([`ChunkPolicy::first_size_for`]; nothing changes for a policy that does
+    /// not double). Called before the chain is handed over, with everything written.
+    pub(crate) fn size_next_first_chunk(&mut self, policy: &ChunkPolicy) {
+        let used = DATA_START as u64 + self.bytes();
+        if let Some(size) = policy.first_size_for(usize::try_from(used).unwrap_or(usize::MAX)) {
+            self.first_size = size;
         }
     }
 
@@ -526,12 +649,19 @@ impl ChunkWriter {
             // the pool, which no one else references and whose header is initialised.
             unsafe { (*self.current).size as usize }
         };
-        let mut size = policy.size_of(self.chunks, previous);
+        let mut size = match self.first_size {
+            hinted if hinted != 0 && self.chunks == 0 => hinted,
+            _ => policy.size_of(self.chunks, previous),
+        };
         if size < DATA_START + needed {
             size = clamp_chunk_size(DATA_START + needed).max(DATA_START + needed);
             size = size.next_multiple_of(crate::limits::MIN_CHUNK_SIZE);
         }
-        let chunk = pool.take(size).as_ptr();
+        let chunk = if self.chunks == 0 && self.first_size == size {
+            self.stash.take(size, pool, policy.pool_limit)
+        } else {
+            pool.take(size).as_ptr()
+        };
         self.seal();
         if self.current.is_null() {
             self.first = chunk;
@@ -599,13 +729,18 @@ impl ChunkWriter {
     pub(crate) fn take_chain_ends(&mut self) -> (*mut ChunkHeader, *mut ChunkHeader) {
         self.seal();
         let ends = (self.first, self.current);
-        *self = Self::new();
+        *self = Self {
+            first_size: self.first_size,
+            stash: std::mem::replace(&mut self.stash, ChunkStash::EMPTY),
+            ..Self::new()
+        };
         ends
     }
 }
 
-// SAFETY: the writer exclusively owns the chunks it points to; moving it to another thread moves
-// that ownership. It is not `Sync` (raw pointers), so one thread writes at a time.
+// SAFETY: the writer exclusively owns the chunks it points to (its chain, and the free chunks of
+// its stash); moving it to another thread moves that ownership. It is not `Sync` (raw pointers),
+// so one thread writes at a time.
 unsafe impl Send for ChunkWriter {}
 
 /// Walks the commands of one sealed chunk, and its side records.
@@ -734,6 +869,85 @@ mod tests {
         let after = pool.stats();
         assert_eq!(after.free_chunks, before.free_chunks + 10);
         assert_eq!(after.free_bytes as usize, limit);
+    }
+
+    /// R-REC-4: a first chunk sized for a finished list is one of the sizes the doubling policy
+    /// makes (the smallest that holds it, at most the largest); other policies keep theirs.
+    #[test]
+    fn r_rec_4_a_first_chunk_is_sized_within_the_doubling_policy() {
+        let doubling = ChunkPolicy {
+            chunk_size: MIN_CHUNK_SIZE,
+            growth: GrowthPolicy::Doubling { max: 64 << 10 },
+            pool_limit: usize::MAX,
+        };
+        for (used, size) in [
+            (0, 4 << 10),
+            (DATA_START + 100, 4 << 10),
+            (4 << 10, 4 << 10),
+            ((4 << 10) + 1, 8 << 10),
+            (5_800, 8 << 10),
+            (20 << 10, 32 << 10),
+            (64 << 10, 64 << 10),
+            (1 << 20, 64 << 10),
+            (usize::MAX, 64 << 10),
+        ] {
+            assert_eq!(doubling.first_size_for(used), Some(size), "{used} bytes");
+        }
+        let odd = ChunkPolicy {
+            chunk_size: 12 << 10,
+            growth: GrowthPolicy::Doubling { max: 40 << 10 },
+            pool_limit: usize::MAX,
+        };
+        assert_eq!(odd.first_size_for(1), Some(12 << 10));
+        assert_eq!(odd.first_size_for(13 << 10), Some(24 << 10));
+        assert_eq!(odd.first_size_for(30 << 10), Some(40 << 10));
+        let fixed = ChunkPolicy {
+            chunk_size: MIN_CHUNK_SIZE,
+            ..ChunkPolicy::default()
+        };
+        assert_eq!(fixed.first_size_for(50 << 10), None);
+        let custom = ChunkPolicy {
+            growth: GrowthPolicy::Custom(Arc::new(|_, previous| previous * 3)),
+            ..fixed
+        };
+        assert_eq!(custom.first_size_for(50 << 10), None);
+    }
+
+    /// R-REC-3: a bundle recorder's steady stream of like bundles takes the pool's lock once per
+    /// [`FIRST_CHUNK_BATCH`] bundles (each bundle one first chunk, sized from the last, taken from
+    /// the recorder's stash), where it took it twice per bundle (a 4 KB chunk outgrown into an
+    /// 8 KB one); dropping the recorder gives the stash back.
+    #[test]
+    fn r_rec_3_like_bundles_take_the_pool_lock_once_per_batch() {
+        let device = crate::Device::new(crate::DeviceDesc::default());
+        let pool = &device.shared.pool;
+        let mut recorder = device.bundle_recorder("b", None);
+        let mut record = || {
+            for _ in 0..300 {
+                recorder.draw(3, 0);
+            }
+            recorder.finish_bundle().expect("bundle")
+        };
+        let first = record();
+        assert!(first.stats().bytes > 4096, "{:?}", first.stats());
+        assert_eq!(first.stats().chunks, 2, "the first bundle outgrows 4 KB");
+        let warm: Vec<_> = (0..70).map(|_| record()).collect();
+        drop(warm);
+
+        let before = pool.locks();
+        let bundles: Vec<_> = (0..64).map(|_| record()).collect();
+        let locks = pool.locks() - before;
+        assert!(
+            (8..=9).contains(&locks),
+            "64 bundles took the pool's lock {locks} times"
+        );
+        assert!(bundles.iter().all(|bundle| bundle.stats().chunks == 1));
+        let allocated = pool.stats().allocated_chunks;
+        drop((first, bundles, record));
+        drop(recorder);
+        let stats = pool.stats();
+        assert_eq!(stats.allocated_chunks, allocated);
+        assert_eq!(stats.free_chunks, allocated, "a chunk was kept: {stats:?}");
     }
 
     /// Sizes outside the direct classes (not a multiple of 4 KB, or under it) still pair up

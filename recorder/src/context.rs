@@ -349,6 +349,9 @@ impl<R: Role> Recorder<R> {
         // SAFETY: `at` has room for the header and `entries` index entries.
         let index = unsafe { write_command(at, Opcode::ListIndex, 0, None, size, Empty) }
             as *mut std::mem::MaybeUninit<IndexEntry>;
+        if R::SIZES_FIRST_CHUNK {
+            self.writer.size_next_first_chunk(&self.policy);
+        }
         let (first, last) = self.writer.take_chain_ends();
         // SAFETY: the chain is sealed; it holds exactly `entries` side records, and `index` has
         // room for them in its last chunk.
@@ -825,6 +828,8 @@ impl Recorder<DeferredRole> {
 impl<R: Role> Drop for Recorder<R> {
     fn drop(&mut self) {
         self.discard_list();
+        self.writer
+            .give_back_stash(&self.device.pool, self.policy.pool_limit);
         self.reset_shadow();
         if let Some(refs) = self.refs.take() {
             refs.unregister(&*self.device);

@@ -59,6 +59,12 @@ impl Default for DeviceDesc {
 }
 
 /// Everything the device shares with its contexts and lists.
+///
+/// Aligned to 128 bytes so that, behind its `Arc`, the reference counts (which every `Device`
+/// clone and every finished list's header changes, from any thread) have their cache lines to
+/// themselves: the fields after them (the tables' segments, which every bind reads) are never
+/// taken from under a reader by a count's read-modify-write.
+#[repr(align(128))]
 pub(crate) struct DeviceShared {
     pub(crate) desc: DeviceDesc,
     /// The tag every handle of this device carries, and the device's number (R-OBJ-3).
@@ -275,7 +281,7 @@ impl DeviceShared {
         }
     }
 
-    fn release(&self, kind: ObjectKind, handle: RawHandle) {
+    pub(crate) fn release(&self, kind: ObjectKind, handle: RawHandle) {
         if !self.is_own(handle) && !handle.is_null() {
             // Releasing never fails (R-OBJ-3); the table would find the handle stale anyway, but
             // say why nothing happened: the application releases on the wrong device.

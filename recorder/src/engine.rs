@@ -191,6 +191,19 @@ impl Recorder<BundleRole> {
     }
 }
 
+/// A finished bundle's own release, for `bundles::DrawBundle`.
+impl CommandList {
+    /// Releases the registered bundle `bundle` (see [`Device::release`]) on the device this list
+    /// was recorded on: for a bundle whose commands this list is, so that the bundle reaches its
+    /// device through them and keeps no `Device` of its own (whose clone, per bundle, would be a
+    /// read-modify-write on the device's reference count, one cache line that every recording
+    /// thread shares). The list's header holds the device as long as the list lives.
+    pub fn release_registered_bundle(&self, bundle: BundleHandle) {
+        self.device_shared()
+            .release(ObjectKind::Bundle, bundle.raw());
+    }
+}
+
 /// The device's side of the sibling crates' calls: bundle entries, the immediate recorder,
 /// lookups and presents.
 impl Device {

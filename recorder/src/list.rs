@@ -257,6 +257,11 @@ impl CommandList {
         self.header().back_buffer
     }
 
+    /// The device's shared state, which the list's header holds a reference on.
+    pub(crate) fn device_shared(&self) -> &DeviceShared {
+        &self.header().device
+    }
+
     /// The device's shared state, to tell devices apart.
     pub(crate) fn device_ptr(&self) -> *const DeviceShared {
         &**self.header().device as *const DeviceShared

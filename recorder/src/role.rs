@@ -81,6 +81,11 @@ pub trait Role: sealed::Sealed + 'static {
     const RUNS_AT_ONCE: bool;
     /// The recorder counts against the 48 deferred contexts (R-REC-1).
     const COUNTED: bool;
+    /// The recorder sizes each list's first chunk from the list it finished last, within a
+    /// doubling policy's sizes (`ChunkPolicy::first_size_for`): a bundle recorder's, whose
+    /// steady stream of like bundles then takes one chunk each instead of a small one that it
+    /// outgrows (one pool lock per bundle, not two).
+    const SIZES_FIRST_CHUNK: bool;
     /// The name of the context type, for `Debug`.
     const TYPE_NAME: &'static str;
     /// How errors name the recorder: "fast deferred context 'name' (#3)".
@@ -110,6 +115,7 @@ impl sealed::Sealed for BundleRole {}
 impl Role for DeferredRole {
     const RUNS_AT_ONCE: bool = false;
     const COUNTED: bool = true;
+    const SIZES_FIRST_CHUNK: bool = false;
     const TYPE_NAME: &'static str = "DeferredContext";
     fn label(name: &str, serial: u32, semantics: Semantics) -> String {
         format!("{} deferred context '{name}' (#{serial})", semantics.name())
@@ -119,6 +125,7 @@ impl Role for DeferredRole {
 impl Role for ImmediateRole {
     const RUNS_AT_ONCE: bool = true;
     const COUNTED: bool = false;
+    const SIZES_FIRST_CHUNK: bool = false;
     const TYPE_NAME: &'static str = "ImmediateRecorder";
     fn label(name: &str, serial: u32, semantics: Semantics) -> String {
         // As before the roles were types: errors name the immediate recorder like a context.
@@ -129,6 +136,7 @@ impl Role for ImmediateRole {
 impl Role for BundleRole {
     const RUNS_AT_ONCE: bool = false;
     const COUNTED: bool = false;
+    const SIZES_FIRST_CHUNK: bool = true;
     const TYPE_NAME: &'static str = "BundleRecorder";
     fn label(name: &str, serial: u32, _semantics: Semantics) -> String {
         format!("bundle recorder '{name}' (#{serial})")

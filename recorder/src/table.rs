@@ -22,7 +22,14 @@
 //! behaviour, and the second check throws such a read away. The loom model in `loom-tests/` checks
 //! this with a reader racing a destroy-and-reuse.
 //!
-//! Creation and destruction take the table's mutex; lookups and reference counting do not.
+//! Lookups and reference counting take no lock, and neither do creation and destruction in the
+//! steady state: destroyed slots go on a lock-free stack (a tagged Treiber stack, linked through
+//! the free slots' `aux2`), which a creation pops; only a creation that finds it empty takes the
+//! table's mutex, to move the high-water mark (and grow a segment). A slot's debug name has a lock
+//! of its own, which no two creations share. So the creations of one kind on many threads (every
+//! bundle's finish registers it) contend on one compare-and-swap, never on a lock. The stack is
+//! last in, first out, like the list it replaced: the same creations in the same order get the
+//! same handles (the twin devices of `replay --compare` and the oracle rely on it).
 //!
 //! A table belongs to one device and starts every slot at that device's generation base; moving
 //! a generation on ([`next_generation`]) counts in the low bits only and keeps the tag, also when
@@ -66,7 +73,8 @@ pub struct Entry<const W: usize> {
     /// or shader-resource view's minimum LOD (`f32` bits, R-ST-6), a swap chain's current
     /// back-buffer index (R-EX-7).
     pub aux: AtomicU32,
-    /// A second mutable property, set at creation (`insert`); nothing reads it yet.
+    /// A second mutable property, set at creation (`insert`); nothing reads it yet. While the
+    /// slot is free it is the free stack's link instead (see [`ObjectTable`]'s `free_top`).
     pub aux2: AtomicU32,
     words: [AtomicU64; W],
 }
@@ -114,30 +122,59 @@ pub enum ReleaseOutcome {
 struct Allocation {
     /// Slots handed out so far (the high-water mark).
     len: u32,
-    /// Destroyed slots, ready for reuse.
-    free: Vec<u32>,
-    /// Debug names, by slot, with the generation they belong to (cold: messages only). Kept
-    /// after destruction until the slot is reused, so an error about a released object can
-    /// still name it.
-    names: Vec<Option<(u32, Arc<str>)>>,
+}
+
+/// A slot's debug name, with the generation it belongs to (cold: messages only). Kept after
+/// destruction until the slot is reused, so an error about a released object can still name
+/// it. Each slot has its own lock: the inserter that owns the slot writes it, a message reads it;
+/// no two creations ever meet on one.
+type NameSlot = Mutex<Option<(u32, Arc<str>)>>;
+
+/// The free stack's empty top.
+const NO_FREE_SLOT: u64 = 0;
+
+/// A value aligned to, and so alone on, two cache lines (128 bytes: the pair a prefetcher fetches
+/// together): what many threads write apart from what they read.
+#[repr(align(128))]
+pub(crate) struct OwnLines<T>(pub(crate) T);
+
+impl<T> std::ops::Deref for OwnLines<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
 }
 
 /// The objects of one kind.
 pub struct ObjectTable<const W: usize> {
     segments: [AtomicPtr<Entry<W>>; MAX_SEGMENTS as usize],
-    allocation: Mutex<Allocation>,
+    /// The slots' names, segment by segment like `segments` (published with them).
+    names: [AtomicPtr<NameSlot>; MAX_SEGMENTS as usize],
+    /// The top of the stack of destroyed slots, ready for reuse (a Treiber stack): the low 32
+    /// bits are the top slot's index + 1 (0: empty), the high 32 a tag that every push and pop
+    /// moves on, so that a pop whose top was popped and pushed back meanwhile fails its
+    /// compare-and-swap instead of installing a stale link (ABA). The link below a free slot is
+    /// its `aux2` (the index + 1 below it, 0 at the bottom). Last in, first out, as the `Vec`
+    /// it replaced: the same creations in the same order get the same handles. Every creation
+    /// and destruction of the kind (a bundle's finish and drop among them) changes it with one
+    /// compare-and-swap, no lock; on cache lines of its own, so that its writers do not take
+    /// from under the lookups the lines of `segments`, which every bind reads.
+    free_top: OwnLines<AtomicU64>,
+    /// The high-water mark, taken only when no destroyed slot is free (the table grows).
+    allocation: OwnLines<Mutex<Allocation>>,
     /// The generation of a never-used slot: the device's tag and a starting reuse count.
     generation_base: u32,
 }
 
-// SAFETY: the segments the raw pointers name are owned by the table alone (allocated by it,
-// freed only in its `Drop`) and hold only atomics, so moving the table to another thread moves
-// sole ownership of them with it.
+// SAFETY: the segments the raw pointers name (slots and names) are owned by the table alone
+// (allocated by it, freed only in its `Drop`) and hold only atomics and mutexes of `Send` data,
+// so moving the table to another thread moves sole ownership of them with it.
 unsafe impl<const W: usize> Send for ObjectTable<W> {}
 // SAFETY: through `&ObjectTable` every slot field is reached only by atomic loads and stores
-// (the sequence-lock protocol of the module essay), the allocation state only under the mutex,
-// and `generation_base` is never written after `new`; segments are freed only in `Drop`, which
-// needs `&mut self`, so no shared reference outlives them.
+// (the sequence-lock protocol of the module essay), a slot's name only under its own mutex, the
+// free stack only by atomic compare-and-swaps, the high-water mark only under the mutex, and
+// `generation_base` is never written after `new`; segments are freed only in `Drop`, which needs
+// `&mut self`, so no shared reference outlives them.
 unsafe impl<const W: usize> Sync for ObjectTable<W> {}
 
 /// Segment and offset of slot `index`: segment `k` covers indices
@@ -164,11 +201,9 @@ impl<const W: usize> ObjectTable<W> {
     pub fn new(generation_base: u32) -> Self {
         Self {
             segments: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
-            allocation: Mutex::new(Allocation {
-                len: 0,
-                free: Vec::new(),
-                names: Vec::new(),
-            }),
+            names: std::array::from_fn(|_| AtomicPtr::new(std::ptr::null_mut())),
+            free_top: OwnLines(AtomicU64::new(NO_FREE_SLOT)),
+            allocation: OwnLines(Mutex::new(Allocation { len: 0 })),
             generation_base,
         }
     }
@@ -190,6 +225,63 @@ impl<const W: usize> ObjectTable<W> {
         // `segment_len(segment)` slots were initialised, `offset < segment_len(segment)` by
         // `locate`, and segments are freed only when the table drops.
         Some(unsafe { &*base.add(offset) })
+    }
+
+    /// The name slot of slot `index`, once its segment was published.
+    #[inline]
+    fn name_slot(&self, index: u32) -> Option<&NameSlot> {
+        let (segment, offset) = locate(index);
+        let base = self.names.get(segment)?.load(Ordering::Acquire);
+        if base.is_null() {
+            return None;
+        }
+        // SAFETY: as in `entry`: a non-null names pointer was published (Release) after its
+        // `segment_len(segment)` slots were initialised, `offset` is within, and it is freed
+        // only when the table drops.
+        Some(unsafe { &*base.add(offset) })
+    }
+
+    /// Pops the top of the free stack: a destroyed slot, now this caller's alone.
+    #[inline]
+    fn pop_free(&self) -> Option<u32> {
+        let mut top = self.free_top.load(Ordering::Acquire);
+        loop {
+            let index = (top as u32).checked_sub(1)?;
+            // The slot's link, written before the push that put it on top (Release, seen by the
+            // Acquire load above). If the slot was popped and reused meanwhile, this reads its
+            // new object's `aux2` instead, and the compare-and-swap below fails on the tag.
+            let below = self
+                .entry(index)
+                .map_or(0, |slot| slot.aux2.load(Ordering::Relaxed));
+            let popped = (top >> 32).wrapping_add(1) << 32 | below as u64;
+            match self.free_top.compare_exchange_weak(
+                top,
+                popped,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return Some(index),
+                Err(actual) => top = actual,
+            }
+        }
+    }
+
+    /// Pushes destroyed slot `index` on the free stack (its generation already moved on).
+    fn push_free(&self, index: u32, slot: &Entry<W>) {
+        let mut top = self.free_top.load(Ordering::Relaxed);
+        loop {
+            slot.aux2.store(top as u32, Ordering::Relaxed);
+            let pushed = (top >> 32).wrapping_add(1) << 32 | (index as u64 + 1);
+            match self.free_top.compare_exchange_weak(
+                top,
+                pushed,
+                Ordering::Release,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return,
+                Err(actual) => top = actual,
+            }
+        }
     }
 
     /// Reads the object `handle` names. Fails if it was destroyed or, unless `allow_released`,
@@ -366,27 +458,22 @@ impl<const W: usize> ObjectTable<W> {
         aux2: u32,
         name: Option<Arc<str>>,
     ) -> RawHandle {
-        let mut allocation = self.allocation.lock();
-        let index = match allocation.free.pop() {
-            Some(index) => index,
-            None => {
-                let index = allocation.len;
-                let (segment, offset) = locate(index);
-                if offset == 0 {
-                    self.grow(segment);
-                }
-                allocation.len += 1;
-                allocation.names.push(None);
-                index
-            }
-        };
+        // A destroyed slot if there is one (no lock), else a new one under the lock.
+        let index = self.pop_free().unwrap_or_else(|| self.new_slot());
         let slot = self
             .entry(index)
-            .expect("insert: the slot's segment was allocated above");
-        // Destruction already moved the generation on (or the slot is new, generation 0), so no
-        // handle that readers hold matches this slot while its words are rewritten.
+            .expect("insert: the slot's segment was allocated before the slot was handed out");
+        // The slot is this insert's alone from here: it left the free stack (or was new), and
+        // only a stale handle can reach it, which the generation turns away. Destruction
+        // already moved the generation on (or the slot is new, generation 0), so no handle that
+        // readers hold matches this slot while its words are rewritten.
         let generation = next_generation(generation_of(slot.state.load(Ordering::Relaxed)));
-        allocation.names[index as usize] = name.map(|name| (generation, name));
+        let replaced = self.name_slot(index).map(|names| {
+            std::mem::replace(&mut *names.lock(), name.map(|name| (generation, name)))
+        });
+        // The name of the slot's previous object (another recorder's, shared: a cache line
+        // from elsewhere) is dropped outside the name's lock.
+        drop(replaced);
         for (word, value) in slot.words.iter().zip(words) {
             word.store(value, Ordering::Release);
         }
@@ -410,20 +497,40 @@ impl<const W: usize> ObjectTable<W> {
         RawHandle { index, generation }
     }
 
+    /// A never-used slot: the high-water mark moves on, under the lock (the table grows a
+    /// segment when the slot is its first).
+    #[cold]
+    fn new_slot(&self) -> u32 {
+        let mut allocation = self.allocation.lock();
+        let index = allocation.len;
+        let (segment, offset) = locate(index);
+        if offset == 0 {
+            self.grow(segment);
+        }
+        allocation.len += 1;
+        index
+    }
+
     #[cold]
     fn grow(&self, segment: usize) {
         // The whole table is full at MAX_OBJECTS_PER_KIND; creation reports that before here.
         let slots: Box<[Entry<W>]> = (0..segment_len(segment))
             .map(|_| Entry::vacant(self.generation_base))
             .collect();
+        let names: Box<[NameSlot]> = (0..segment_len(segment))
+            .map(|_| Mutex::new(None))
+            .collect();
+        // The names first: a slot of the segment is reachable only once `segments` has it.
+        let names = Box::into_raw(names) as *mut NameSlot;
+        self.names[segment].store(names, Ordering::Release);
         let base = Box::into_raw(slots) as *mut Entry<W>;
         self.segments[segment].store(base, Ordering::Release);
     }
 
     /// Whether another object fits.
     pub fn has_room(&self) -> bool {
-        let allocation = self.allocation.lock();
-        !allocation.free.is_empty() || locate(allocation.len).0 < MAX_SEGMENTS as usize
+        self.free_top.load(Ordering::Acquire) as u32 != 0
+            || locate(self.allocation.lock().len).0 < MAX_SEGMENTS as usize
     }
 
     /// The application releases its reference (R-OBJ-3, R-OBJ-4). Destroys the object at once if
@@ -463,24 +570,27 @@ impl<const W: usize> ObjectTable<W> {
         slot.state
             .compare_exchange(expected, next, Ordering::AcqRel, Ordering::Acquire)
             .ok()?;
-        self.allocation.lock().free.push(handle.index);
+        self.push_free(handle.index, slot);
         Some(words)
     }
 
     /// The object's debug name, if it was given one, until its slot is reused.
     pub fn name(&self, handle: RawHandle) -> Option<Arc<str>> {
-        match self.allocation.lock().names.get(handle.index as usize) {
-            Some(Some((generation, name))) if *generation == handle.generation => {
-                Some(name.clone())
-            }
+        match &*self.name_slot(handle.index)?.lock() {
+            Some((generation, name)) if *generation == handle.generation => Some(name.clone()),
             _ => None,
         }
     }
 
-    /// Objects alive now (released-but-referenced ones included).
+    /// Objects alive now (released-but-referenced ones included): the slots handed out that are
+    /// not free. O(slots): for statistics and tests, never on a recording path (it keeps no
+    /// count of its own that every creation would have to change).
     pub fn live_count(&self) -> u32 {
-        let allocation = self.allocation.lock();
-        allocation.len - allocation.free.len() as u32
+        let len = self.allocation.lock().len;
+        (0..len)
+            .filter_map(|index| self.entry(index))
+            .filter(|slot| slot.state.load(Ordering::Acquire) & FREE == 0)
+            .count() as u32
     }
 }
 
@@ -492,6 +602,15 @@ impl<const W: usize> Drop for ObjectTable<W> {
                 let slice = std::ptr::slice_from_raw_parts_mut(base, segment_len(segment));
                 // SAFETY: `base` came from `Box::into_raw` of a boxed slice of exactly
                 // `segment_len(segment)` slots in `grow`, and is freed only here, once.
+                drop(unsafe { Box::from_raw(slice) });
+            }
+        }
+        for (segment, pointer) in self.names.iter_mut().enumerate() {
+            let base = pointer.load(Ordering::Acquire);
+            if !base.is_null() {
+                let slice = std::ptr::slice_from_raw_parts_mut(base, segment_len(segment));
+                // SAFETY: as the segments': a boxed slice of `segment_len(segment)` name slots
+                // from `grow`, freed only here, once.
                 drop(unsafe { Box::from_raw(slice) });
             }
         }
