@@ -326,26 +326,18 @@ impl<'t> Facts<'t> {
         match fix {
             Fix::Immutable => {
                 let buffers = resources(sites);
+                declare_usage(trace, edits, &buffers, Usage::Immutable);
                 let mut removed = 0;
                 for (index, (_, statement)) in trace.statements.iter().enumerate() {
-                    match statement {
-                        Statement::Declaration(Declaration::Buffer { name, .. })
-                            if buffers.contains(name.as_str()) =>
-                        {
-                            if let Statement::Declaration(Declaration::Buffer { usage, .. }) =
-                                edits.statement(trace, index)
-                            {
-                                *usage = Usage::Immutable;
-                            }
-                        }
-                        Statement::Call(Call {
-                            method: Method::Map { resource, .. } | Method::Unmap { resource },
-                            ..
-                        }) if buffers.contains(resource.as_str()) => {
+                    if let Statement::Call(Call {
+                        method: Method::Map { resource, .. } | Method::Unmap { resource },
+                        ..
+                    }) = statement
+                    {
+                        if buffers.contains(resource.as_str()) {
                             edits.remove.insert(index);
                             removed += 1;
                         }
-                        _ => {}
                     }
                 }
                 format!(
@@ -365,44 +357,38 @@ impl<'t> Facts<'t> {
             }
             Fix::DefaultNoOverwrite => {
                 let buffers = resources(sites);
+                declare_usage(trace, edits, &buffers, Usage::Default);
                 let mut maps = 0;
                 for (index, (_, statement)) in trace.statements.iter().enumerate() {
-                    match statement {
-                        Statement::Declaration(Declaration::Buffer { name, .. })
-                            if buffers.contains(name.as_str()) =>
-                        {
-                            if let Statement::Declaration(Declaration::Buffer { usage, .. }) =
-                                edits.statement(trace, index)
-                            {
-                                *usage = Usage::Default;
-                            }
-                        }
-                        Statement::Call(Call {
-                            method:
-                                Method::Map {
-                                    resource,
-                                    map_type: MapType::WriteDiscard,
-                                    ..
-                                },
-                            ..
-                        }) if buffers.contains(resource.as_str()) => {
-                            if let Statement::Call(Call {
-                                method:
-                                    Method::Map {
-                                        map_type,
-                                        allow_usage_default,
-                                        ..
-                                    },
+                    let Statement::Call(Call {
+                        method:
+                            Method::Map {
+                                resource,
+                                map_type: MapType::WriteDiscard,
                                 ..
-                            }) = edits.statement(trace, index)
-                            {
-                                *map_type = MapType::WriteNoOverwrite;
-                                *allow_usage_default = true;
-                            }
-                            maps += 1;
-                        }
-                        _ => {}
+                            },
+                        ..
+                    }) = statement
+                    else {
+                        continue;
+                    };
+                    if !buffers.contains(resource.as_str()) {
+                        continue;
                     }
+                    if let Statement::Call(Call {
+                        method:
+                            Method::Map {
+                                map_type,
+                                allow_usage_default,
+                                ..
+                            },
+                        ..
+                    }) = edits.statement(trace, index)
+                    {
+                        *map_type = MapType::WriteNoOverwrite;
+                        *allow_usage_default = true;
+                    }
+                    maps += 1;
                 }
                 format!(
                     "{} buffer(s) declared usage=default ({}), {maps} write_discard map(s) made \
@@ -548,6 +534,22 @@ impl<'t> Facts<'t> {
             edits.insert(*index, call(context, Method::Unmap { resource: name }));
         }
         first.len()
+    }
+}
+
+/// Declares every buffer of `buffers` with `usage`.
+fn declare_usage(trace: &Trace, edits: &mut Edits, buffers: &BTreeSet<String>, usage: Usage) {
+    for (index, (_, statement)) in trace.statements.iter().enumerate() {
+        if let Statement::Declaration(Declaration::Buffer { name, .. }) = statement {
+            if buffers.contains(name.as_str()) {
+                if let Statement::Declaration(Declaration::Buffer {
+                    usage: declared, ..
+                }) = edits.statement(trace, index)
+                {
+                    *declared = usage;
+                }
+            }
+        }
     }
 }
 
