@@ -106,19 +106,7 @@ impl Engine {
             let start = Instant::now();
             self.workload.record(&mut context, 0..o.draws);
             let recorded = start.elapsed();
-            let start = Instant::now();
-            let list = context.finish_command_list(RestoreState::ClearState);
-            let finished = start.elapsed();
-            let list = list.map_err(|e| e.error.to_string())?;
-            let start = Instant::now();
-            let executed = immediate
-                .execute_command_list(&list, RestoreState::ClearState)
-                .and_then(|()| immediate.flush());
-            let execute = start.elapsed();
-            executed.map_err(text)?;
-            let start = Instant::now();
-            drop(list);
-            Ok(Phases::all(recorded, finished, execute, start.elapsed()))
+            finish_execute_drop(&mut context, &mut immediate, recorded)
         }))
     }
 
@@ -204,19 +192,7 @@ impl Engine {
                 context.draw_bundle(bundle);
             }
             let recorded = start.elapsed();
-            let start = Instant::now();
-            let list = context.finish_command_list(RestoreState::ClearState);
-            let finished = start.elapsed();
-            let list = list.map_err(|e| e.error.to_string())?;
-            let start = Instant::now();
-            let executed = immediate
-                .execute_command_list(&list, RestoreState::ClearState)
-                .and_then(|()| immediate.flush());
-            let execute = start.elapsed();
-            executed.map_err(text)?;
-            let start = Instant::now();
-            drop(list);
-            Ok(Phases::all(recorded, finished, execute, start.elapsed()))
+            finish_execute_drop(&mut context, &mut immediate, recorded)
         }))
     }
 
@@ -279,4 +255,26 @@ pub fn naive(o: &Options) -> Step<'_> {
             drop: Some(dropped),
         })
     })
+}
+
+/// The phases after recording, for a list recorded on `context` in `recorded`: finish the list,
+/// execute it on the immediate context and flush, drop it; each timed.
+fn finish_execute_drop(
+    context: &mut DeferredContext,
+    immediate: &mut ImmediateContext,
+    recorded: Duration,
+) -> Result<Phases, String> {
+    let start = Instant::now();
+    let list = context.finish_command_list(RestoreState::ClearState);
+    let finished = start.elapsed();
+    let list = list.map_err(|e| e.error.to_string())?;
+    let start = Instant::now();
+    let executed = immediate
+        .execute_command_list(&list, RestoreState::ClearState)
+        .and_then(|()| immediate.flush());
+    let execute = start.elapsed();
+    executed.map_err(text)?;
+    let start = Instant::now();
+    drop(list);
+    Ok(Phases::all(recorded, finished, execute, start.elapsed()))
 }
