@@ -33,7 +33,6 @@
 
 mod engine;
 mod gpu;
-mod threads;
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -46,7 +45,7 @@ use benches::timing::{middle, ns, timed_runs};
 use benches::workload::ArcRecorder;
 use engine::Engine;
 use gpu::Gpu;
-use threads::{scaling, Scaling};
+use benches::timing::{scaling, Scaling};
 
 const HELP: &str = "\
 peer: issue 12's workload on this engine, on wgpu's noop backend and on a naive recorder

@@ -16,14 +16,13 @@
 //! ```
 
 use std::process::ExitCode;
-use std::sync::Barrier;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use benches::cli::{count, finish_main, Arg, Args};
-use benches::timing::{median, ns};
+use benches::outln;
+use benches::timing::{self, median, ns, Scaling};
 use benches::workload::{AppendProbe, ArcRecorder, ArcState, Workload};
-use benches::{outln, split_range};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
@@ -277,15 +276,14 @@ fn probe_row(workload: &Workload, o: &Options) -> Row {
     }
 }
 
-/// What a recording spread over threads measured: the wall time of the parallel phase, and the
-/// threads' own recording times summed.
-struct Scaling {
-    wall: Duration,
-    summed: Duration,
+/// What a thread of [`scaling`] records on: its own deferred context, or the append probe.
+enum Recorder {
+    Context(Box<DeferredContext>),
+    Probe(AppendProbe),
 }
 
 /// Records `thread_draws` draws split among `threads` threads, each on its own context (or its
-/// own probe), the objects shared; the threads start together at a barrier.
+/// own probe: `semantics` `None`), the objects shared (`benches::timing::scaling`).
 fn scaling(
     device: &Device,
     workload: &Workload,
@@ -293,81 +291,30 @@ fn scaling(
     threads: u32,
     o: &Options,
 ) -> Result<Scaling, Error> {
-    let ranges = split_range(o.thread_draws, threads);
-    let mut contexts: Vec<Option<DeferredContext>> = Vec::new();
-    for k in 0..threads {
-        contexts.push(match semantics {
-            Some(semantics) => Some(context(device, semantics, &format!("worker{k}"))?),
-            None => None,
-        });
-    }
-    let runs = o.runs + 2;
-    let start = Barrier::new(threads as usize + 1);
-    let end = Barrier::new(threads as usize + 1);
-    let mut walls = Vec::with_capacity(runs as usize);
-    let mut summed = vec![Duration::ZERO; runs as usize];
-    let failed = thread::scope(|s| {
-        let workers: Vec<_> = contexts
-            .iter_mut()
-            .zip(ranges)
-            .map(|(context, range)| {
-                let (start, end) = (&start, &end);
-                s.spawn(move || {
-                    let mut probe = AppendProbe::default();
-                    let mut own = Vec::with_capacity(runs as usize);
-                    let mut failed = None;
-                    for _ in 0..runs {
-                        start.wait();
-                        let begin = Instant::now();
-                        let list = match context {
-                            Some(context) => {
-                                workload.record(context, range.clone());
-                                Some(context.finish_command_list(RestoreState::ClearState))
-                            }
-                            None => {
-                                probe.record(workload, range.clone());
-                                None
-                            }
-                        };
-                        own.push(begin.elapsed());
-                        end.wait();
-                        if let Some(Err(error)) = list {
-                            failed = Some(error.error);
-                        }
-                    }
-                    (own, failed)
-                })
-            })
-            .collect();
-        for _ in 0..runs {
-            start.wait();
-            let begin = Instant::now();
-            end.wait();
-            walls.push(begin.elapsed());
-        }
-        let mut failed = None;
-        for worker in workers {
-            let (own, error) = worker.join().expect("a workload thread panicked");
-            for (sum, d) in summed.iter_mut().zip(own) {
-                *sum += d;
+    timing::scaling(
+        threads,
+        o.thread_draws,
+        o.runs,
+        |k| match semantics {
+            Some(semantics) => {
+                let context = context(device, semantics, &format!("worker{k}"))?;
+                Ok(Recorder::Context(Box::new(context)))
             }
-            failed = failed.or(error);
-        }
-        failed
-    });
-    if let Some(error) = failed {
-        return Err(error);
-    }
-    let middle = |mut v: Vec<Duration>| {
-        let v = v.split_off(2);
-        let mut v = v;
-        v.sort();
-        v[v.len() / 2]
-    };
-    Ok(Scaling {
-        wall: middle(walls),
-        summed: middle(summed),
-    })
+            None => Ok(Recorder::Probe(AppendProbe::default())),
+        },
+        |recorder, range| match recorder {
+            Recorder::Context(context) => {
+                workload.record(&mut **context, range);
+                let list = context.finish_command_list(RestoreState::ClearState);
+                list.map(Some).map_err(|e| e.error)
+            }
+            Recorder::Probe(probe) => {
+                probe.record(workload, range);
+                Ok(None)
+            }
+        },
+        |_, list| drop(list),
+    )
 }
 
 fn run(o: &Options) -> Result<(), Error> {
