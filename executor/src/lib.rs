@@ -97,6 +97,7 @@
 //! hazards (a write while an earlier read may still run) and hazards between two aliases over
 //! the same bytes (writes are tracked per resource), as `gpu/hazards.rs` says.
 
+pub mod capture;
 mod draw_record;
 mod field;
 mod gpu;

@@ -240,6 +240,14 @@ impl<R: Role> Recorder<R> {
         self.last_refusal.as_ref()
     }
 
+    /// What a legacy context holds bound now (its shadow, R-ST-1): at the start of a list the
+    /// state the previous `finish_command_list(Restore)` carried in, or the ClearState
+    /// defaults. `None` under fast semantics, which shadows nothing. The capture writes a
+    /// carried state as the calls that set it (`executor::capture`).
+    pub fn legacy_state(&self) -> Option<&crate::state::Bindings> {
+        self.shadow.as_ref().map(|shadow| &shadow.bindings)
+    }
+
     /// Begins a list: reserves its header, forgets the previous list's maps, and under legacy
     /// semantics re-binds the carried state when the last finish had restore=true (R-ST-1).
     pub(crate) fn start_list(&mut self, carried: bool) {

@@ -588,6 +588,15 @@ impl Device {
             .map(|live| ShaderInfo::unpack(live.words))
     }
 
+    /// The vertex-buffer slots an input layout reads; `None` once it is destroyed.
+    pub fn input_layout_slots(&self, layout: InputLayout) -> Option<Slots> {
+        self.shared
+            .input_layouts
+            .get(layout.0, true)
+            .ok()
+            .map(|live| Slots::from_bits(live.words[0] as u128))
+    }
+
     /// A view's properties, whichever of the four kinds it is.
     pub fn view_info<H: Handle>(&self, view: H) -> Option<ViewInfo> {
         let table = match H::KIND {

@@ -143,8 +143,8 @@ pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordEr
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{
-    CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun, Segment,
-    SegmentWalk, Segments, SplitPointQueue, StartState,
+    Attachment, CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
+    Segment, SegmentWalk, Segments, SplitPointQueue, StartState,
 };
 pub use role::{BundleRole, DeferredRole, ImmediateRole, Role};
 pub use split::{SplitCategory, SplitCounts};

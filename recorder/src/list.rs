@@ -140,7 +140,14 @@ pub struct ListHeader {
     /// The next list to discard once the last reference on this one went (see
     /// `discard_lists`); written only then, by the one thread that dropped it.
     next_discarded: *mut ListHeader,
+    /// What a layer over the engine keeps with the list (the capture's record of the calls
+    /// that made it, `executor::capture`): set once, by the list's only owner, right after
+    /// `finish_command_list` ([`CommandList::attach`]); dropped with the list.
+    attachment: Option<Attachment>,
 }
+
+/// What [`CommandList::attach`] keeps with a list: shared, typed by its owner.
+pub type Attachment = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 
 /// What a nested list is ([`NestedList`], decoded by the command module as the address its
 /// command encodes): the list whose header that is.
@@ -220,6 +227,7 @@ impl CommandList {
                 back_buffer: origin.back_buffer,
                 pool_limit: origin.pool_limit,
                 next_discarded: std::ptr::null_mut(),
+                attachment: None,
             });
             Self {
                 header: NonNull::new_unchecked(header),
@@ -240,6 +248,28 @@ impl CommandList {
     /// The semantics of the context that recorded the list; its calls follow them (R-ST-2).
     pub fn semantics(&self) -> Semantics {
         self.header().semantics
+    }
+
+    /// Keeps `attachment` with the list until its last clone drops: a layer over the engine
+    /// (the capture, `executor::capture`) gives the list it finished the record of its calls
+    /// this way. Only the list's sole owner, before any clone, nested execution or
+    /// attachment, may attach; otherwise the attachment is handed back.
+    pub fn attach(&mut self, attachment: Attachment) -> Result<(), Attachment> {
+        let header = self.header();
+        if header.references.load(Ordering::Acquire) != 1 || header.attachment.is_some() {
+            return Err(attachment);
+        }
+        // SAFETY: this `CommandList` is the only reference on the header (the count is 1, and
+        // `&mut self` keeps it so: a clone or a nested execution needs `&self` of this very
+        // value, which the exclusive borrow excludes), so no other thread reads the header;
+        // the field is read only through `&self` afterwards.
+        unsafe { (*self.header.as_ptr()).attachment = Some(attachment) };
+        Ok(())
+    }
+
+    /// What [`attach`](Self::attach) kept with the list, if anything.
+    pub fn attachment(&self) -> Option<&Attachment> {
+        self.header().attachment.as_ref()
     }
 
     /// What the list starts from when it executes (R-ST-1).
@@ -845,6 +875,7 @@ unsafe fn discard_lists(first: *mut ListHeader) {
         unsafe {
             pending = (*header).next_discarded;
             let device = ManuallyDrop::take(&mut (*header).device);
+            drop((*header).attachment.take());
             let first_chunk = (*header).first_chunk;
             let pool_limit = (*header).pool_limit;
             // The table lies in the chain's chunks, which go back to the pool only below.

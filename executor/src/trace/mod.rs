@@ -30,8 +30,8 @@
 #![doc = include_str!("../../docs/TRACE.md")]
 
 pub mod explain;
-mod replay;
-mod syntax;
+pub(crate) mod replay;
+pub(crate) mod syntax;
 
 pub use replay::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub use syntax::{

@@ -106,6 +106,8 @@ mod sites;
 mod verdict;
 mod workers;
 
+pub(crate) use names::digest as digest_of;
+
 pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub(crate) use report::string as json_string;
 pub(crate) use sites::{counted_run, CountedRun};

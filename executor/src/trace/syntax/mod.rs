@@ -77,7 +77,7 @@
 //! * **Text.** Each line must be UTF-8 (comments too); a `\r` before the `\n` is dropped. An
 //!   empty trace, or one of comments only, has no `device`: an error at its last line.
 
-pub(super) mod ast;
+pub(crate) mod ast;
 mod barrier;
 mod call;
 mod cursor;
@@ -89,7 +89,7 @@ mod parse;
 mod print;
 mod symbols;
 pub(super) mod value;
-pub(super) mod words;
+pub(crate) mod words;
 
 pub use ast::{
     Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,

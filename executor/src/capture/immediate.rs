@@ -1,0 +1,443 @@
+//! The capture's immediate context: frames begin and end here (R-CAP-2), the state a frame
+//! starts from is read here (R-CAP-3), and executed lists bring their calls in (R-CAP-5).
+//!
+//! **In:** the application's immediate calls, presents and executions. **Out:** the engine's
+//! behaviour unchanged, and at each frame's end a [`FrameOutcome`] in the capture's results.
+//!
+//! **A frame's start.** The GPU model's bindings (what the next draw would see) as the calls
+//! that set them; for each swap chain, as many presents as bring a fresh one to its current
+//! back buffer; for each dynamic resource whose current instance is not its initial contents,
+//! a write_discard map (so the records name that instance `#K` as the replay will); minimum
+//! LODs and decompressed textures as their calls. Those last are written only for the objects
+//! the frame uses.
+//!
+//! **A frame's records.** The draw records the immediate context produced from the frame's
+//! start to its end; `clear_records` and `take_records` during a capture keep the frame's part
+//! first, so an application that clears them every frame still gets its digest.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use bundles::DrawBundle;
+use recorder::{
+    BarrierGroup, Buffer, CommandList, DeviceContext, Error, Handle, ListStats, MapFlags, MapType,
+    Mapped, ObjectKind, RecordError, Resource, ResourceBarrier, RestoreState, SwapChain, Texture,
+    Usage,
+};
+
+use super::device::CaptureDevice;
+use super::form::{Call, Obj};
+use super::log::{resource_obj, state_calls, Tap};
+use super::wrap::{barriers, captured_calls, captured_maps, fit, legacy_barrier, list_log, objs};
+use super::write::{self, Frame};
+use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
+use crate::draw_record::{Counters, DrawRecord};
+use crate::immediate::ImmediateContext;
+use crate::trace::syntax::ast::Method;
+
+/// A frame being captured.
+struct Open {
+    frame: u64,
+    /// Begun by a trigger: bookended by presents, retried when it fails.
+    triggered: bool,
+    setup: Vec<Call>,
+    setup_if_used: Vec<(Obj, Vec<Call>)>,
+    lists: Vec<Arc<super::log::ListLog>>,
+    bundles: Vec<Obj>,
+    /// Where the frame's records start in the context's.
+    records_from: usize,
+    /// The frame's records the application cleared or took.
+    kept: Vec<DrawRecord>,
+    start_seq: u64,
+    failed: Option<String>,
+}
+
+/// An [`ImmediateContext`] whose frames a capture can write.
+pub struct CapturedImmediate {
+    context: ImmediateContext,
+    tap: Tap,
+    shared: Arc<Shared>,
+    /// Presents of the active swap chain so far.
+    frame: u64,
+    open: Option<Open>,
+}
+
+impl CapturedImmediate {
+    /// The immediate context of `device` ([`ImmediateContext::new`]), captured.
+    pub fn new(device: &CaptureDevice) -> Result<Self, Error> {
+        let context = ImmediateContext::new(device.device())?;
+        Ok(Self {
+            context,
+            tap: Tap::switched(device.shared().clone(), false),
+            shared: device.shared().clone(),
+            frame: 0,
+            open: None,
+        })
+    }
+
+    /// The wrapped context, for what the capture need not see (its counters, its device).
+    pub fn inner(&self) -> &ImmediateContext {
+        &self.context
+    }
+
+    /// The wrapped context, mutably: calls made on it directly are not captured.
+    pub fn inner_mut(&mut self) -> &mut ImmediateContext {
+        &mut self.context
+    }
+
+    #[inline(always)]
+    fn tap_active(&mut self) -> bool {
+        let on = self.tap.active();
+        if on {
+            // Where a release on another thread lands among the frame's calls.
+            self.shared
+                .immediate_calls
+                .store(self.tap.entries.len() + 1, Ordering::Release);
+        }
+        on
+    }
+
+    // ----- frames --------------------------------------------------------------------------
+
+    /// Begins capturing here, whatever the point of the frame (R-CAP-2); ends at
+    /// [`end_capture`](Self::end_capture). A capture already open is left as it is.
+    pub fn begin_capture(&mut self) {
+        if self.open.is_none() {
+            self.open_frame(false);
+        }
+    }
+
+    /// Ends a capture begun here or by a trigger: the frame's outcome (also kept in the
+    /// capture's results); `None` when no capture was open.
+    pub fn end_capture(&mut self) -> Option<FrameOutcome> {
+        let open = self.open.take()?;
+        self.shared.capturing.store(false, Ordering::Release);
+        self.tap.switch(false);
+        let outcome = self.close_frame(open);
+        self.shared.control.lock().outcomes.push(outcome.clone());
+        Some(outcome)
+    }
+
+    fn open_frame(&mut self, triggered: bool) {
+        // Deferred contexts that start a list from now on keep it.
+        self.shared.capturing.store(true, Ordering::Release);
+        let device = self.context.device().clone();
+        let start_seq = self.shared.registry.lock().tick();
+        let records_from = self.context.records().len();
+        let mut setup: Vec<Call> = Vec::new();
+        let mut setup_if_used = Vec::new();
+        // Swap chains to their back buffers.
+        let objects = self.registered();
+        for (kind, raw) in &objects {
+            if *kind == ObjectKind::SwapChain {
+                let chain = SwapChain::from_raw(*raw);
+                let index = device.current_back_buffer(chain).unwrap_or(0);
+                for _ in 0..index {
+                    setup.push(Method::Present {
+                        swapchain: Obj::Engine(ObjectKind::SwapChain, *raw),
+                    });
+                }
+            }
+        }
+        // The bindings the next draw would see.
+        setup.extend(state_calls(self.context.gpu().state().bindings()));
+        for (kind, raw) in objects {
+            let obj = Obj::Engine(kind, raw);
+            let mut calls = Vec::new();
+            match kind {
+                ObjectKind::Buffer => {
+                    let dynamic = device
+                        .buffer_info(Buffer::from_raw(raw))
+                        .is_some_and(|i| i.usage == Usage::Dynamic);
+                    let instance = self.context.current_instance(raw);
+                    if dynamic && instance != recorder::command::InstanceId::INITIAL {
+                        calls.push(Method::Map {
+                            resource: obj,
+                            map_type: MapType::WriteDiscard,
+                            allow_usage_default: false,
+                            instance: Some(instance),
+                        });
+                        calls.push(Method::Unmap { resource: obj });
+                    }
+                }
+                ObjectKind::Texture => {
+                    let texture = Texture::from_raw(raw);
+                    if let Some(lod) = device.resource_min_lod(texture).filter(|l| *l != 0.0) {
+                        calls.push(Method::SetResourceMinLod {
+                            resource: obj,
+                            min_lod: lod,
+                        });
+                    }
+                    let compressible = device.texture_info(texture).is_some_and(|i| i.compressible);
+                    if compressible && !self.context.resource_compression(texture) {
+                        calls.push(Method::SetResourceCompression {
+                            resource: obj,
+                            compression: recorder::Compression::Decompressed,
+                        });
+                    }
+                }
+                _ => {}
+            }
+            if !calls.is_empty() {
+                setup_if_used.push((obj, calls));
+            }
+        }
+        self.shared.frame_releases.lock().clear();
+        self.shared.immediate_calls.store(0, Ordering::Release);
+        self.tap.clear();
+        self.tap.switch(true);
+        self.open = Some(Open {
+            frame: self.frame,
+            triggered,
+            setup,
+            setup_if_used,
+            lists: Vec::new(),
+            bundles: Vec::new(),
+            records_from,
+            kept: Vec::new(),
+            start_seq,
+            failed: None,
+        });
+    }
+
+    /// The objects the capture has records of, engine kinds only.
+    fn registered(&self) -> Vec<(ObjectKind, recorder::RawHandle)> {
+        let registry = self.shared.registry.lock();
+        registry
+            .live()
+            .filter_map(|o| match o {
+                Obj::Engine(kind, raw) => Some((kind, raw)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn close_frame(&mut self, mut open: Open) -> FrameOutcome {
+        let frame = open.frame;
+        let entries = std::mem::take(&mut self.tap.entries);
+        self.tap.clear();
+        if let Some(reason) = open.failed.take() {
+            return FrameOutcome::Failed { frame, reason };
+        }
+        let mut records = std::mem::take(&mut open.kept);
+        let all = self.context.records();
+        records.extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
+        let releases = std::mem::take(&mut *self.shared.frame_releases.lock());
+        let parts = Frame {
+            setup: open.setup,
+            setup_if_used: open.setup_if_used,
+            entries,
+            releases,
+            lists: open.lists,
+            bundles: open.bundles,
+            start_seq: open.start_seq,
+        };
+        let device = self.context.device().clone();
+        let bundles = self.shared.bundles.lock().clone();
+        let written = {
+            let mut registry = self.shared.registry.lock();
+            let written = write::write(
+                &device,
+                &mut registry,
+                &bundles,
+                &parts,
+                self.shared.options.all_objects,
+            );
+            registry.prune(open.start_seq);
+            written
+        };
+        match written {
+            Ok(written) => FrameOutcome::Captured(CapturedFrame {
+                frame,
+                digest: write::digest(&records, &written.names),
+                records: records.len(),
+                trace: written.text,
+                not_written: written.not_written,
+            }),
+            Err(reason) => FrameOutcome::Failed { frame, reason },
+        }
+    }
+
+    fn fail(&mut self, reason: String) {
+        if let Some(open) = self.open.as_mut() {
+            open.failed.get_or_insert(reason);
+        }
+    }
+
+    /// Whether `chain` bookends frames (the first chain presented becomes the active one).
+    fn is_active(&self, chain: SwapChain) -> bool {
+        let mut control = self.shared.control.lock();
+        *control.active_chain.get_or_insert(chain.raw()) == chain.raw()
+    }
+
+    /// [`ImmediateContext::present`]: a present of the active swap chain ends the frame being
+    /// captured (the present is its last call) and starts the one a trigger asked for.
+    pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
+        if self.tap_active() {
+            self.tap.call(Method::Present {
+                swapchain: Obj::of(ObjectKind::SwapChain, chain),
+            });
+        }
+        let result = self.context.present(chain);
+        if !self.is_active(chain) {
+            return result;
+        }
+        self.frame += 1;
+        let mut retry = false;
+        if self.open.as_ref().is_some_and(|o| o.triggered) {
+            if let Some(outcome) = self.end_capture() {
+                retry = matches!(outcome, FrameOutcome::Failed { .. });
+            }
+        }
+        let start = retry || {
+            let mut control = self.shared.control.lock();
+            let start = match control.trigger {
+                Trigger::None => false,
+                Trigger::Next => true,
+                Trigger::At(n) => n == self.frame,
+            };
+            if start {
+                control.trigger = Trigger::None;
+            }
+            start
+        };
+        if start && self.open.is_none() {
+            self.open_frame(true);
+        }
+        result
+    }
+
+    // ----- the immediate context's own calls ------------------------------------------------
+
+    /// [`ImmediateContext::execute_command_list`]: a captured list brings its calls in; a list
+    /// recorded before the capture began fails the frame (R-CAP-5).
+    pub fn execute_command_list(
+        &mut self,
+        list: &CommandList,
+        restore: RestoreState,
+    ) -> Result<(), Error> {
+        if self.tap_active() {
+            match list_log(list) {
+                Some(log) => {
+                    self.tap.call(Method::Execute {
+                        list: Obj::List(log.id),
+                        restore: restore.is_restore(),
+                    });
+                    if let Some(open) = self.open.as_mut() {
+                        open.lists.push(log);
+                    }
+                }
+                None => self.fail(format!(
+                    "a command list executed in the frame ({} draws, recorded by the engine's \
+                     context {}) was recorded before the capture began; the capture keeps a \
+                     list's calls only from its first call (CaptureOptions::keep_all_lists keeps \
+                     every list's)",
+                    list.stats().draws,
+                    list.recorder()
+                )),
+            }
+        }
+        self.context.execute_command_list(list, restore)
+    }
+
+    /// [`ImmediateContext::draw_bundle`], captured.
+    pub fn draw_bundle(&mut self, bundle: &DrawBundle) -> Result<(), Error> {
+        if self.tap_active() {
+            let obj = Obj::Engine(ObjectKind::Bundle, bundle.handle().raw());
+            self.tap.call(Method::DrawBundle { bundle: obj });
+            if let Some(open) = self.open.as_mut() {
+                open.bundles.push(obj);
+            }
+        }
+        self.context.draw_bundle(bundle)
+    }
+
+    /// [`ImmediateContext::insert_fence`].
+    pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        let value = self.context.insert_fence(engine);
+        if self.tap_active() {
+            self.tap.call(Method::InsertFence {
+                fence: Obj::Fence(value),
+                engine,
+            });
+        }
+        value
+    }
+
+    /// [`ImmediateContext::begin_command_list_execution`].
+    pub fn begin_command_list_execution(&mut self) {
+        if self.tap_active() {
+            self.tap.call(Method::BeginCommandListExecution);
+        }
+        self.context.begin_command_list_execution()
+    }
+
+    /// [`ImmediateContext::end_command_list_execution`].
+    pub fn end_command_list_execution(&mut self) {
+        if self.tap_active() {
+            self.tap.call(Method::EndCommandListExecution);
+        }
+        self.context.end_command_list_execution()
+    }
+
+    /// [`ImmediateContext::resume`].
+    pub fn resume(&mut self) {
+        if self.tap_active() {
+            self.tap.call(Method::Resume);
+        }
+        self.context.resume()
+    }
+
+    /// [`ImmediateContext::flush`].
+    pub fn flush(&mut self) -> Result<(), Error> {
+        self.context.flush()
+    }
+
+    /// [`ImmediateContext::current_instance`].
+    pub fn current_instance(&self, buffer: recorder::RawHandle) -> recorder::command::InstanceId {
+        self.context.current_instance(buffer)
+    }
+
+    /// [`ImmediateContext::records`].
+    pub fn records(&mut self) -> &[DrawRecord] {
+        self.context.records()
+    }
+
+    /// [`ImmediateContext::counters`].
+    pub fn counters(&mut self) -> &Counters {
+        self.context.counters()
+    }
+
+    /// [`ImmediateContext::take_execution_errors`].
+    pub fn take_execution_errors(&mut self) -> Vec<Error> {
+        self.context.take_execution_errors()
+    }
+
+    /// Keeps the open frame's records before the application drops them.
+    fn keep_frame_records(&mut self) {
+        if let Some(open) = self.open.as_mut() {
+            let all = self.context.records();
+            open.kept
+                .extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
+            open.records_from = 0;
+        }
+    }
+
+    /// [`ImmediateContext::clear_records`] (a frame being captured keeps its own first).
+    pub fn clear_records(&mut self) {
+        self.keep_frame_records();
+        self.context.clear_records()
+    }
+
+    /// [`ImmediateContext::take_records`] (a frame being captured keeps its own first).
+    pub fn take_records(&mut self) -> Vec<DrawRecord> {
+        self.keep_frame_records();
+        self.context.take_records()
+    }
+}
+
+impl DeviceContext for CapturedImmediate {
+    captured_calls!(|this| this.context);
+    captured_maps!(|this| this.context, |c: &ImmediateContext, raw| c
+        .current_instance(raw));
+}

@@ -1,0 +1,199 @@
+//! Capture (SPEC §13, seed 003): a frame of a running application written as a trace
+//! (docs/TRACE.md) that `replay` runs, with the same draw records.
+//!
+//! **In:** every call of the application, through the capture's wrappers of the engine's types
+//! (R-CAP-1): [`CaptureDevice`] (creations and releases), [`CapturedImmediate`],
+//! [`CapturedDeferred`] and [`CapturedBundleRecorder`], each forwarding to the engine's own
+//! object, on any thread. **Out:** [`FrameOutcome`]s: a captured frame's trace text and the
+//! digest of its draw records (what `replay` prints for the trace), or why a frame could not be
+//! captured.
+//!
+//! **Frames** (R-CAP-2). [`Capture::trigger`] (or [`Capture::trigger_at`] frame N) starts a
+//! capture at the next present of the active swap chain (the first one presented, unless
+//! [`Capture::set_active_swap_chain`] says another); it ends at the following one, which the
+//! trace includes. [`CapturedImmediate::begin_capture`] and
+//! [`end_capture`](CapturedImmediate::end_capture) do the same at any point the application
+//! chooses.
+//!
+//! **What a trace holds** (R-CAP-3): the device line; the declarations of the objects the frame
+//! uses and what they depend on, in creation order (every live object with
+//! [`CaptureOptions::all_objects`]); presents that bring each swap chain to the back buffer the
+//! frame starts on; the bundles the frame calls, as their recording; the lists it executes
+//! (nested ones first), each as its context's calls and its `finish`; the releases of objects
+//! gone before the frame that a list or bundle still names; the immediate context's state at the
+//! frame's start as the calls that set it (bindings; the dynamic instances it reads, as maps;
+//! minimum LODs); then the frame's own calls, with the releases made meanwhile.
+//!
+//! **Lists** (R-CAP-5). A deferred context decides at the first call of each list whether it
+//! keeps the list's calls: when a frame is being captured, or always with
+//! [`CaptureOptions::keep_all_lists`]. The calls move to the list at `finish`; a list executed in
+//! the frame brings them (and its nested lists') into the trace. A list whose recording began
+//! before the capture has no calls to bring: the frame fails ([`FrameOutcome::Failed`], saying
+//! which list) and a triggered capture tries again at the next frame.
+//!
+//! **Cost.** Idle, each call on a wrapper costs one branch on a byte the wrapper owns
+//! (`log.rs`); the `record` bench measures it beside the bare context.
+
+mod device;
+mod form;
+mod immediate;
+mod log;
+mod records;
+mod wrap;
+mod write;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use recorder::{RawHandle, SwapChain};
+
+pub use device::CaptureDevice;
+pub use immediate::CapturedImmediate;
+pub use wrap::{CapturedBundleRecorder, CapturedDeferred};
+
+use log::BundleLog;
+use records::Registry;
+
+/// What a capture keeps beyond the frame itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CaptureOptions {
+    /// Declare every live object, not only those the frame uses (RenderDoc's "Ref All
+    /// Resources").
+    pub all_objects: bool,
+    /// Keep every list's calls from the start, so that a list recorded before the capture began
+    /// can be written too (RenderDoc's "Capture all cmd lists"); costs the recording of every
+    /// list a copy of its calls.
+    pub keep_all_lists: bool,
+}
+
+/// A frame written as a trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CapturedFrame {
+    /// Which frame: presents of the active swap chain before it (0 for a capture begun before
+    /// any present).
+    pub frame: u64,
+    /// The trace text.
+    pub trace: String,
+    /// The digest of the frame's draw records, as `replay` prints it for the trace
+    /// (`digest=...`).
+    pub digest: u64,
+    /// The frame's draw records (draws and dispatches).
+    pub records: usize,
+    /// Calls the trace format has no statement for, written as comments (their names).
+    pub not_written: Vec<&'static str>,
+}
+
+/// What became of a capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FrameOutcome {
+    /// The frame, written.
+    Captured(CapturedFrame),
+    /// The frame could not be captured; a triggered capture tries the next frame.
+    Failed {
+        /// Which frame.
+        frame: u64,
+        /// Why, naming the list, the bundle or the object.
+        reason: String,
+    },
+}
+
+/// When the next capture starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Trigger {
+    None,
+    /// At the next present of the active swap chain.
+    Next,
+    /// At the present that ends frame N - 1 (so frame N is captured).
+    At(u64),
+}
+
+/// What the wrappers share: the capture's state, its records, its results.
+pub(crate) struct Shared {
+    pub(crate) options: CaptureOptions,
+    /// A frame is being captured: deferred contexts keep the lists they start.
+    pub(crate) capturing: AtomicBool,
+    /// Numbers lists and contexts.
+    pub(crate) serials: AtomicU64,
+    pub(crate) registry: Mutex<Registry>,
+    pub(crate) bundles: Mutex<std::collections::HashMap<RawHandle, Arc<BundleLog>>>,
+    /// Releases made during a frame capture: the object, and how many of the immediate
+    /// context's calls the frame had kept then (where the trace writes the release).
+    pub(crate) frame_releases: Mutex<Vec<(form::Obj, usize)>>,
+    /// How many calls the immediate context has kept in the frame (written by it alone).
+    pub(crate) immediate_calls: std::sync::atomic::AtomicUsize,
+    control: Mutex<Control>,
+}
+
+struct Control {
+    trigger: Trigger,
+    active_chain: Option<RawHandle>,
+    outcomes: Vec<FrameOutcome>,
+}
+
+impl Shared {
+    fn new(options: CaptureOptions) -> Self {
+        Self {
+            options,
+            capturing: AtomicBool::new(false),
+            serials: AtomicU64::new(0),
+            registry: Mutex::new(Registry::default()),
+            bundles: Mutex::new(Default::default()),
+            frame_releases: Mutex::new(Vec::new()),
+            immediate_calls: Default::default(),
+            control: Mutex::new(Control {
+                trigger: Trigger::None,
+                active_chain: None,
+                outcomes: Vec::new(),
+            }),
+        }
+    }
+
+    pub(crate) fn next_serial(&self) -> u64 {
+        self.serials.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// The application's handle on the capture: triggers and results. Cheap to clone; every
+/// wrapper of one [`CaptureDevice`] shares it.
+#[derive(Clone)]
+pub struct Capture {
+    shared: Arc<Shared>,
+}
+
+impl Capture {
+    /// Captures the next frame: from the next present of the active swap chain to the one
+    /// after (R-CAP-2).
+    pub fn trigger(&self) {
+        self.shared.control.lock().trigger = Trigger::Next;
+    }
+
+    /// Captures frame `frame`: the calls after the `frame`-th present of the active swap chain
+    /// up to the next present (frame 0 is not reachable this way: use
+    /// [`CapturedImmediate::begin_capture`]).
+    pub fn trigger_at(&self, frame: u64) {
+        self.shared.control.lock().trigger = Trigger::At(frame);
+    }
+
+    /// Makes `chain` the swap chain whose presents bookend frames (the first one presented,
+    /// until this is called).
+    pub fn set_active_swap_chain(&self, chain: SwapChain) {
+        use recorder::Handle;
+        self.shared.control.lock().active_chain = Some(chain.raw());
+    }
+
+    /// The frames captured or failed so far, oldest first, taken out.
+    pub fn take_outcomes(&self) -> Vec<FrameOutcome> {
+        std::mem::take(&mut self.shared.control.lock().outcomes)
+    }
+
+    /// Whether a frame is being captured now.
+    pub fn is_capturing(&self) -> bool {
+        self.shared.capturing.load(Ordering::Acquire)
+    }
+
+    /// The options the capture was made with.
+    pub fn options(&self) -> CaptureOptions {
+        self.shared.options
+    }
+}

@@ -1,0 +1,1082 @@
+//! The capture's deferred context and bundle recorder (R-CAP-1, R-CAP-5), and the one macro
+//! that writes every shared call of the three captured contexts (the immediate one is in
+//! `immediate.rs`): ask the tap, keep the call when it says so, forward it.
+//!
+//! **In:** the application's calls. **Out:** the engine's own behaviour, unchanged (every call
+//! reaches the wrapped context exactly as made, refused calls included: the replay refuses
+//! them the same way), and the tap's entries; at `finish`, a list carrying its calls
+//! ([`CommandList::attach`]) or a bundle whose recording the capture keeps under its handle.
+
+use std::sync::Arc;
+
+use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
+use recorder::{
+    BarrierGroup, BufferBarrier, CommandList, DeferredContext, DeviceContext, Error, Handle,
+    ListStats, MapFlags, MapType, Mapped, ObjectKind, RecordError, Resource, ResourceBarrier,
+    RestoreState,
+};
+
+use super::form::{Call, Captured, Obj};
+use super::log::{resource_obj, state_calls, BundleLog, ContextInfo, ListLog, Tap};
+use super::Shared;
+use crate::trace::syntax::ast::{Barrier, BeforeAfter, LegacyBarrier, Method, Remap};
+
+pub(crate) fn fit(value: u64) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
+}
+
+pub(crate) fn objs<H: Handle>(kind: ObjectKind, handles: &[Option<H>]) -> Vec<Option<Obj>> {
+    handles
+        .iter()
+        .map(|h| h.map(|h| Obj::of(kind, h)))
+        .collect()
+}
+
+/// A `barrier` call's groups as the trace's barriers.
+pub(crate) fn barriers(groups: &[BarrierGroup<'_>]) -> Vec<Barrier<Captured>> {
+    let mut out = Vec::new();
+    for group in groups {
+        match group {
+            BarrierGroup::Global(all) => out.extend(all.iter().map(|b| Barrier::Global {
+                sync: BeforeAfter {
+                    before: b.sync_before,
+                    after: b.sync_after,
+                },
+                access: BeforeAfter {
+                    before: b.access_before,
+                    after: b.access_after,
+                },
+            })),
+            BarrierGroup::Buffer(all) => out.extend(all.iter().map(|b| Barrier::Buffer {
+                resource: resource_obj(b.resource),
+                sync: BeforeAfter {
+                    before: b.sync_before,
+                    after: b.sync_after,
+                },
+                access: BeforeAfter {
+                    before: b.access_before,
+                    after: b.access_after,
+                },
+                size: (b.size != BufferBarrier::WHOLE).then_some(b.size),
+            })),
+            BarrierGroup::Texture(all) => out.extend(all.iter().map(|b| Barrier::Texture {
+                resource: resource_obj(b.resource),
+                sync: BeforeAfter {
+                    before: b.sync_before,
+                    after: b.sync_after,
+                },
+                access: BeforeAfter {
+                    before: b.access_before,
+                    after: b.access_after,
+                },
+                layout: BeforeAfter {
+                    before: b.layout_before,
+                    after: b.layout_after,
+                },
+                mips: b.subresources.mips,
+                array: b.subresources.array,
+                planes: b.subresources.planes,
+                discard: b.discard,
+            })),
+        }
+    }
+    out
+}
+
+/// A legacy `resource_barrier` as the trace's statement.
+pub(crate) fn legacy_barrier(barrier: &ResourceBarrier) -> LegacyBarrier<Captured> {
+    match *barrier {
+        ResourceBarrier::Transition {
+            resource,
+            before,
+            after,
+            subresource,
+            split,
+        } => LegacyBarrier::Transition {
+            resource: resource_obj(resource),
+            before,
+            after,
+            subresource,
+            split: Some(split),
+        },
+        ResourceBarrier::Uav { resource } => LegacyBarrier::Uav {
+            resource: resource.map(resource_obj),
+        },
+        ResourceBarrier::Aliasing { before, after } => LegacyBarrier::Aliasing {
+            before: before.map(resource_obj),
+            after: after.map(resource_obj),
+        },
+    }
+}
+
+/// Every [`DeviceContext`] call but `map`, `unmap`, `stats`, `error` and `last_refusal`, for a
+/// wrapper with a `tap_active(&mut self) -> bool` method, a `tap: Tap` field and the wrapped
+/// context at `$inner`: keep the call when the tap is on, then forward it.
+macro_rules! captured_calls {
+    (|$this:ident| $inner:expr) => {
+        fn set_input_layout(&mut self, layout: Option<recorder::InputLayout>) {
+            if self.tap_active() {
+                self.tap.call(Method::SetInputLayout(
+                    layout.map(|l| Obj::of(ObjectKind::InputLayout, l)),
+                ));
+            }
+            let $this = self;
+            DeviceContext::set_input_layout(&mut $inner, layout)
+        }
+        fn set_primitive_topology(&mut self, topology: recorder::PrimitiveTopology) {
+            if self.tap_active() {
+                self.tap.call(Method::SetPrimitiveTopology(topology));
+            }
+            let $this = self;
+            DeviceContext::set_primitive_topology(&mut $inner, topology)
+        }
+        fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
+            if self.tap_active() {
+                self.tap.call(Method::SetVertexBuffers {
+                    start,
+                    buffers: buffers
+                        .iter()
+                        .map(|b| b.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)))
+                        .collect(),
+                });
+            }
+            let $this = self;
+            DeviceContext::set_vertex_buffers(&mut $inner, start, buffers)
+        }
+        fn set_index_buffer(
+            &mut self,
+            buffer: Option<recorder::Buffer>,
+            format: recorder::Format,
+            offset: u32,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::SetIndexBuffer {
+                    buffer: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+                    format,
+                    offset,
+                });
+            }
+            let $this = self;
+            DeviceContext::set_index_buffer(&mut $inner, buffer, format, offset)
+        }
+        fn set_primitive_reset_index(&mut self, value: u32) {
+            if self.tap_active() {
+                self.tap.call(Method::SetPrimitiveResetIndex(value));
+            }
+            let $this = self;
+            DeviceContext::set_primitive_reset_index(&mut $inner, value)
+        }
+        fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
+            if self.tap_active() {
+                self.tap.call(Method::SetShader {
+                    stage,
+                    shader: shader.map(|s| Obj::of(ObjectKind::Shader, s)),
+                });
+            }
+            let $this = self;
+            DeviceContext::set_shader(&mut $inner, stage, shader)
+        }
+        fn set_constant_buffers(
+            &mut self,
+            stage: recorder::Stage,
+            start: u32,
+            buffers: &[Option<recorder::Buffer>],
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::SetConstantBuffers {
+                    stage,
+                    start,
+                    buffers: objs(ObjectKind::Buffer, buffers),
+                });
+            }
+            let $this = self;
+            DeviceContext::set_constant_buffers(&mut $inner, stage, start, buffers)
+        }
+        fn set_shader_resources(
+            &mut self,
+            stage: recorder::Stage,
+            start: u32,
+            views: &[Option<recorder::ShaderResourceView>],
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::SetShaderResources {
+                    stage,
+                    start,
+                    views: objs(ObjectKind::ShaderResourceView, views),
+                });
+            }
+            let $this = self;
+            DeviceContext::set_shader_resources(&mut $inner, stage, start, views)
+        }
+        fn set_samplers(
+            &mut self,
+            stage: recorder::Stage,
+            start: u32,
+            samplers: &[Option<recorder::SamplerState>],
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::SetSamplers {
+                    stage,
+                    start,
+                    samplers: objs(ObjectKind::SamplerState, samplers),
+                });
+            }
+            let $this = self;
+            DeviceContext::set_samplers(&mut $inner, stage, start, samplers)
+        }
+        fn cs_set_unordered_access_views(
+            &mut self,
+            start: u32,
+            views: &[Option<recorder::UnorderedAccessView>],
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::CsSetUnorderedAccessViews {
+                    start,
+                    views: objs(ObjectKind::UnorderedAccessView, views),
+                });
+            }
+            let $this = self;
+            DeviceContext::cs_set_unordered_access_views(&mut $inner, start, views)
+        }
+        fn om_set_render_targets(
+            &mut self,
+            targets: &[Option<recorder::RenderTargetView>],
+            depth_stencil: Option<recorder::DepthStencilView>,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::OmSetRenderTargets {
+                    render_targets: objs(ObjectKind::RenderTargetView, targets),
+                    depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
+                });
+            }
+            let $this = self;
+            DeviceContext::om_set_render_targets(&mut $inner, targets, depth_stencil)
+        }
+        fn om_set_render_targets_and_unordered_access_views(
+            &mut self,
+            targets: &[Option<recorder::RenderTargetView>],
+            depth_stencil: Option<recorder::DepthStencilView>,
+            start: u32,
+            views: &[Option<recorder::UnorderedAccessView>],
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::OmSetRenderTargetsAndUavs {
+                    render_targets: objs(ObjectKind::RenderTargetView, targets),
+                    depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
+                    start,
+                    views: objs(ObjectKind::UnorderedAccessView, views),
+                });
+            }
+            let $this = self;
+            DeviceContext::om_set_render_targets_and_unordered_access_views(
+                &mut $inner,
+                targets,
+                depth_stencil,
+                start,
+                views,
+            )
+        }
+        fn om_set_blend_state(
+            &mut self,
+            state: Option<recorder::BlendState>,
+            factor: [f32; 4],
+            sample_mask: u32,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::OmSetBlendState(
+                    state.map(|s| Obj::of(ObjectKind::BlendState, s)),
+                ));
+            }
+            let $this = self;
+            DeviceContext::om_set_blend_state(&mut $inner, state, factor, sample_mask)
+        }
+        fn om_set_depth_stencil_state(
+            &mut self,
+            state: Option<recorder::DepthStencilState>,
+            stencil_ref: u32,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::OmSetDepthStencilState(
+                    state.map(|s| Obj::of(ObjectKind::DepthStencilState, s)),
+                ));
+            }
+            let $this = self;
+            DeviceContext::om_set_depth_stencil_state(&mut $inner, state, stencil_ref)
+        }
+        fn rs_set_state(&mut self, state: Option<recorder::RasterizerState>) {
+            if self.tap_active() {
+                self.tap.call(Method::RsSetState(
+                    state.map(|s| Obj::of(ObjectKind::RasterizerState, s)),
+                ));
+            }
+            let $this = self;
+            DeviceContext::rs_set_state(&mut $inner, state)
+        }
+        fn rs_set_viewports(&mut self, viewports: &[recorder::Viewport]) {
+            if self.tap_active() {
+                self.tap.call(Method::RsSetViewports(viewports.to_vec()));
+            }
+            let $this = self;
+            DeviceContext::rs_set_viewports(&mut $inner, viewports)
+        }
+        fn rs_set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
+            if self.tap_active() {
+                self.tap.call(Method::RsSetScissorRects(rects.to_vec()));
+            }
+            let $this = self;
+            DeviceContext::rs_set_scissor_rects(&mut $inner, rects)
+        }
+        fn set_predication(
+            &mut self,
+            predicate: Option<recorder::Query>,
+            value: recorder::PredicateValue,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::SetPredication {
+                    predicate: predicate.map(|p| Obj::of(ObjectKind::Query, p)),
+                    value: value.as_bool(),
+                });
+            }
+            let $this = self;
+            DeviceContext::set_predication(&mut $inner, predicate, value)
+        }
+        fn clear_state(&mut self) {
+            if self.tap_active() {
+                self.tap.call(Method::ClearState);
+            }
+            let $this = self;
+            DeviceContext::clear_state(&mut $inner)
+        }
+        #[inline]
+        fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+            if self.tap_active() {
+                self.tap.call(Method::Draw {
+                    vertex_count,
+                    start_vertex,
+                });
+            }
+            let $this = self;
+            DeviceContext::draw(&mut $inner, vertex_count, start_vertex)
+        }
+        #[inline]
+        fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
+            if self.tap_active() {
+                self.tap.call(Method::DrawIndexed {
+                    index_count,
+                    start_index,
+                    base_vertex,
+                });
+            }
+            let $this = self;
+            DeviceContext::draw_indexed(&mut $inner, index_count, start_index, base_vertex)
+        }
+        fn draw_instanced(
+            &mut self,
+            vertex_count: u32,
+            instance_count: u32,
+            start_vertex: u32,
+            start_instance: u32,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::DrawInstanced {
+                    vertex_count,
+                    instance_count,
+                    start_vertex,
+                    start_instance,
+                });
+            }
+            let $this = self;
+            DeviceContext::draw_instanced(
+                &mut $inner,
+                vertex_count,
+                instance_count,
+                start_vertex,
+                start_instance,
+            )
+        }
+        fn draw_indexed_instanced(
+            &mut self,
+            index_count: u32,
+            instance_count: u32,
+            start_index: u32,
+            base_vertex: i32,
+            start_instance: u32,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::DrawIndexedInstanced {
+                    index_count,
+                    instance_count,
+                    start_index,
+                    base_vertex,
+                    start_instance,
+                });
+            }
+            let $this = self;
+            DeviceContext::draw_indexed_instanced(
+                &mut $inner,
+                index_count,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            )
+        }
+        fn draw_auto(&mut self) {
+            if self.tap_active() {
+                self.tap.call(Method::DrawAuto);
+            }
+            let $this = self;
+            DeviceContext::draw_auto(&mut $inner)
+        }
+        fn draw_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
+            if self.tap_active() {
+                self.tap.call(Method::DrawInstancedIndirect {
+                    buffer: Obj::of(ObjectKind::Buffer, args),
+                    offset,
+                });
+            }
+            let $this = self;
+            DeviceContext::draw_instanced_indirect(&mut $inner, args, offset)
+        }
+        fn draw_indexed_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
+            if self.tap_active() {
+                self.tap.call(Method::DrawIndexedInstancedIndirect {
+                    buffer: Obj::of(ObjectKind::Buffer, args),
+                    offset,
+                });
+            }
+            let $this = self;
+            DeviceContext::draw_indexed_instanced_indirect(&mut $inner, args, offset)
+        }
+        fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+            if self.tap_active() {
+                self.tap.call(Method::Dispatch { x, y, z });
+            }
+            let $this = self;
+            DeviceContext::dispatch(&mut $inner, x, y, z)
+        }
+        fn dispatch_indirect(&mut self, args: recorder::Buffer, offset: u32) {
+            if self.tap_active() {
+                self.tap.call(Method::DispatchIndirect {
+                    buffer: Obj::of(ObjectKind::Buffer, args),
+                    offset,
+                });
+            }
+            let $this = self;
+            DeviceContext::dispatch_indirect(&mut $inner, args, offset)
+        }
+        fn clear_render_target_view(&mut self, view: recorder::RenderTargetView, color: [f32; 4]) {
+            if self.tap_active() {
+                self.tap.call(Method::ClearRenderTargetView {
+                    view: Obj::of(ObjectKind::RenderTargetView, view),
+                    color,
+                });
+            }
+            let $this = self;
+            DeviceContext::clear_render_target_view(&mut $inner, view, color)
+        }
+        fn clear_depth_stencil_view(
+            &mut self,
+            view: recorder::DepthStencilView,
+            flags: recorder::ClearFlags,
+            depth: f32,
+            stencil: u8,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::ClearDepthStencilView {
+                    view: Obj::of(ObjectKind::DepthStencilView, view),
+                    depth,
+                    stencil,
+                });
+            }
+            let $this = self;
+            DeviceContext::clear_depth_stencil_view(&mut $inner, view, flags, depth, stencil)
+        }
+        fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
+            let (destination, source) = (destination.into(), source.into());
+            if self.tap_active() {
+                self.tap.call(Method::CopyResource {
+                    destination: resource_obj(destination),
+                    source: resource_obj(source),
+                });
+            }
+            let $this = self;
+            DeviceContext::copy_resource(&mut $inner, destination, source)
+        }
+        fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
+            let resource = resource.into();
+            if self.tap_active() {
+                self.tap.call(Method::UpdateSubresource {
+                    resource: resource_obj(resource),
+                });
+            }
+            let $this = self;
+            DeviceContext::update_subresource(&mut $inner, resource, data)
+        }
+        fn copy_buffer_region(
+            &mut self,
+            destination: recorder::Buffer,
+            destination_offset: u64,
+            source: recorder::Buffer,
+            source_offset: u64,
+            bytes: u64,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::CopyBufferRegion {
+                    destination: Obj::of(ObjectKind::Buffer, destination),
+                    destination_offset: fit(destination_offset),
+                    source: Obj::of(ObjectKind::Buffer, source),
+                    source_offset: fit(source_offset),
+                    bytes: fit(bytes),
+                });
+            }
+            let $this = self;
+            DeviceContext::copy_buffer_region(
+                &mut $inner,
+                destination,
+                destination_offset,
+                source,
+                source_offset,
+                bytes,
+            )
+        }
+        fn copy_texture_region(
+            &mut self,
+            destination: recorder::Texture,
+            destination_subresource: u32,
+            x: u32,
+            y: u32,
+            source: recorder::Texture,
+            source_subresource: u32,
+            source_box: recorder::CopyBox,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::CopyTextureRegion {
+                    destination: Obj::of(ObjectKind::Texture, destination),
+                    destination_subresource,
+                    at: [x, y],
+                    source: Obj::of(ObjectKind::Texture, source),
+                    source_subresource,
+                    source_box: [
+                        source_box.left,
+                        source_box.top,
+                        source_box.right,
+                        source_box.bottom,
+                    ],
+                });
+            }
+            let $this = self;
+            DeviceContext::copy_texture_region(
+                &mut $inner,
+                destination,
+                destination_subresource,
+                x,
+                y,
+                source,
+                source_subresource,
+                source_box,
+            )
+        }
+        fn copy_structure_count(
+            &mut self,
+            destination: recorder::Buffer,
+            offset: u32,
+            view: recorder::UnorderedAccessView,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::CopyStructureCount {
+                    destination: Obj::of(ObjectKind::Buffer, destination),
+                    offset,
+                    view: Obj::of(ObjectKind::UnorderedAccessView, view),
+                });
+            }
+            let $this = self;
+            DeviceContext::copy_structure_count(&mut $inner, destination, offset, view)
+        }
+        fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+            if self.tap_active() {
+                self.tap.call(Method::Barrier(barriers(groups)));
+            }
+            let $this = self;
+            DeviceContext::barrier(&mut $inner, groups)
+        }
+        fn resource_barrier(&mut self, list: &[ResourceBarrier]) {
+            if self.tap_active() {
+                for barrier in list {
+                    self.tap
+                        .call(Method::ResourceBarrier(legacy_barrier(barrier)));
+                }
+            }
+            let $this = self;
+            DeviceContext::resource_barrier(&mut $inner, list)
+        }
+        fn begin_query(&mut self, query: recorder::Query) {
+            if self.tap_active() {
+                self.tap.call(Method::Begin {
+                    query: Obj::of(ObjectKind::Query, query),
+                });
+            }
+            let $this = self;
+            DeviceContext::begin_query(&mut $inner, query)
+        }
+        fn end_query(&mut self, query: recorder::Query) {
+            if self.tap_active() {
+                self.tap.call(Method::End {
+                    query: Obj::of(ObjectKind::Query, query),
+                });
+            }
+            let $this = self;
+            DeviceContext::end_query(&mut $inner, query)
+        }
+        fn decompress_resource(
+            &mut self,
+            texture: recorder::Texture,
+            into: Option<recorder::Texture>,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::DecompressResource {
+                    resource: Obj::of(ObjectKind::Texture, texture),
+                    into: into.map(|t| Obj::of(ObjectKind::Texture, t)),
+                });
+            }
+            let $this = self;
+            DeviceContext::decompress_resource(&mut $inner, texture, into)
+        }
+        fn set_resource_compression(
+            &mut self,
+            texture: recorder::Texture,
+            compressed: recorder::Compression,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::SetResourceCompression {
+                    resource: Obj::of(ObjectKind::Texture, texture),
+                    compression: compressed,
+                });
+            }
+            let $this = self;
+            DeviceContext::set_resource_compression(&mut $inner, texture, compressed)
+        }
+        fn set_resource_min_lod(&mut self, texture: recorder::Texture, min_lod: f32) {
+            if self.tap_active() {
+                self.tap.call(Method::SetResourceMinLod {
+                    resource: Obj::of(ObjectKind::Texture, texture),
+                    min_lod,
+                });
+            }
+            let $this = self;
+            DeviceContext::set_resource_min_lod(&mut $inner, texture, min_lod)
+        }
+        fn set_shader_resource_view_min_lod(
+            &mut self,
+            view: recorder::ShaderResourceView,
+            min_lod: f32,
+        ) {
+            if self.tap_active() {
+                self.tap.call(Method::SetShaderResourceViewMinLod {
+                    view: Obj::of(ObjectKind::ShaderResourceView, view),
+                    min_lod,
+                });
+            }
+            let $this = self;
+            DeviceContext::set_shader_resource_view_min_lod(&mut $inner, view, min_lod)
+        }
+        fn insert_wait_on_present(&mut self, chain: recorder::SwapChain) {
+            if self.tap_active() {
+                self.tap.call(Method::InsertWaitOnPresent {
+                    swapchain: Obj::of(ObjectKind::SwapChain, chain),
+                });
+            }
+            let $this = self;
+            DeviceContext::insert_wait_on_present(&mut $inner, chain)
+        }
+        fn insert_wait_on_fence(&mut self, engine: recorder::Engine, value: u64) {
+            if self.tap_active() {
+                self.tap.call(Method::InsertWaitOnFence {
+                    fence: Obj::Fence(value),
+                    engine,
+                });
+            }
+            let $this = self;
+            DeviceContext::insert_wait_on_fence(&mut $inner, engine, value)
+        }
+        fn write_value_bottom_of_pipe(
+            &mut self,
+            buffer: recorder::Buffer,
+            offset: u64,
+            value: u64,
+        ) {
+            if self.tap_active() {
+                self.tap.not_written("write_value_bottom_of_pipe");
+            }
+            let $this = self;
+            DeviceContext::write_value_bottom_of_pipe(&mut $inner, buffer, offset, value)
+        }
+        fn insert_wait_on_memory(&mut self, buffer: recorder::Buffer, offset: u64, value: u64) {
+            if self.tap_active() {
+                self.tap.not_written("insert_wait_on_memory");
+            }
+            let $this = self;
+            DeviceContext::insert_wait_on_memory(&mut $inner, buffer, offset, value)
+        }
+        fn stats(&self) -> ListStats {
+            let $this = self;
+            DeviceContext::stats(&$inner)
+        }
+        fn error(&self) -> Option<&RecordError> {
+            let $this = self;
+            DeviceContext::error(&$inner)
+        }
+        fn last_refusal(&self) -> Option<&Error> {
+            let $this = self;
+            DeviceContext::last_refusal(&$inner)
+        }
+    };
+}
+
+pub(crate) use captured_calls;
+
+/// Maps on a captured context: the engine's map, its statement and (write maps) the shadow of
+/// its bytes; the guard's drop unmaps through the wrapper, which writes the changed bytes.
+macro_rules! captured_maps {
+    (|$this:ident| $inner:expr, $instance:expr) => {
+        fn map(
+            &mut self,
+            resource: impl Into<Resource>,
+            map_type: MapType,
+            flags: MapFlags,
+        ) -> Result<Mapped<'_, Self>, Error> {
+            let resource = resource.into();
+            let kept = self.tap_active();
+            let mapped = {
+                let $this = &mut *self;
+                DeviceContext::map(&mut $inner, resource, map_type, flags).map(Mapped::keep_mapped)
+            };
+            let (data, len) = match mapped {
+                Ok(bytes) => (bytes.as_mut_ptr(), bytes.len()),
+                Err(error) => {
+                    if kept {
+                        // Refused: the replay refuses it too.
+                        self.tap.call(Method::Map {
+                            resource: resource_obj(resource),
+                            map_type,
+                            allow_usage_default: flags.allows_usage_default(),
+                            instance: None,
+                        });
+                    }
+                    return Err(error);
+                }
+            };
+            if kept {
+                let instance = (map_type == MapType::WriteDiscard).then(|| {
+                    let $this = &*self;
+                    $instance(&$inner, resource.raw())
+                });
+                self.tap.mapped(
+                    resource,
+                    map_type,
+                    flags.allows_usage_default(),
+                    instance,
+                    Some((data, len)),
+                );
+            }
+            // SAFETY: `data` is what the wrapped context's map handed out: valid for `len`
+            // bytes until the resource is unmapped, its provenance the context's own memory
+            // (a chunk or a heap buffer owned through raw pointers), not this borrow; the guard
+            // borrows `self` (and so the wrapped context) mutably until it unmaps through
+            // `Self::unmap`, which forwards to the wrapped context's.
+            Ok(unsafe { Mapped::new(self, resource, data, len) })
+        }
+
+        fn unmap(&mut self, resource: impl Into<Resource>) {
+            let resource = resource.into();
+            if self.tap_active() {
+                self.tap.unmapped(resource);
+            }
+            let $this = self;
+            DeviceContext::unmap(&mut $inner, resource)
+        }
+    };
+}
+
+pub(crate) use captured_maps;
+
+/// A [`DeferredContext`] whose lists a capture can write (R-CAP-5). Made by
+/// [`CaptureDevice::create_deferred_context`](super::CaptureDevice::create_deferred_context).
+pub struct CapturedDeferred {
+    context: DeferredContext,
+    tap: Tap,
+    info: ContextInfo,
+}
+
+impl CapturedDeferred {
+    pub(crate) fn new(context: DeferredContext, shared: Arc<Shared>) -> Self {
+        let info = ContextInfo {
+            serial: shared.next_serial(),
+            name: context.name().to_string(),
+            semantics: context.semantics(),
+        };
+        Self {
+            context,
+            tap: Tap::per_list(shared),
+            info,
+        }
+    }
+
+    #[inline(always)]
+    fn tap_active(&mut self) -> bool {
+        if self.tap.is_fresh() {
+            return self.start_list();
+        }
+        self.tap.active()
+    }
+
+    /// The first call of a list: decide, and note the state a restore carried in.
+    #[cold]
+    fn start_list(&mut self) -> bool {
+        if !self.tap.active() {
+            return false;
+        }
+        let carried = self.context.legacy_state().map(state_calls);
+        self.tap.carried = carried.filter(|calls| !calls.is_empty());
+        true
+    }
+
+    /// The wrapped context, for what the capture need not see (its name, its counters).
+    pub fn inner(&self) -> &DeferredContext {
+        &self.context
+    }
+
+    /// [`DeferredContext::semantics`].
+    pub fn semantics(&self) -> recorder::Semantics {
+        self.context.semantics()
+    }
+
+    /// [`DeferredContext::current_instance`].
+    pub fn current_instance(&self, buffer: recorder::RawHandle) -> recorder::command::InstanceId {
+        self.context.current_instance(buffer)
+    }
+
+    /// [`DeferredContext::insert_fence`].
+    pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        let value = self.context.insert_fence(engine);
+        if self.tap_active() {
+            self.tap.call(Method::InsertFence {
+                fence: Obj::Fence(value),
+                engine,
+            });
+        }
+        value
+    }
+
+    /// [`DeferredContext::execute_command_list`] (nesting, R-REC-9): a captured list brings in
+    /// the nested list's calls; a nested list without them breaks the list's capture.
+    pub fn execute_command_list(&mut self, list: &CommandList, restore: RestoreState) {
+        if self.tap_active() {
+            match list_log(list) {
+                Some(log) => {
+                    self.tap.call(Method::Execute {
+                        list: Obj::List(log.id),
+                        restore: restore.is_restore(),
+                    });
+                    self.tap.nested.push(log);
+                }
+                None => {
+                    self.tap.broken.get_or_insert_with(|| {
+                        "it executes a nested list recorded before the capture began".to_string()
+                    });
+                }
+            }
+        }
+        self.context.execute_command_list(list, restore)
+    }
+
+    /// [`DrawBundleExt::draw_bundle`], captured.
+    pub fn draw_bundle(&mut self, bundle: &DrawBundle) {
+        if self.tap_active() {
+            let obj = Obj::Engine(ObjectKind::Bundle, bundle.handle().raw());
+            self.tap.call(Method::DrawBundle { bundle: obj });
+            self.tap.bundles.push(obj);
+        }
+        DrawBundleExt::draw_bundle(&mut self.context, bundle)
+    }
+
+    /// [`DeferredContext::finish_command_list`]: a captured list carries its calls.
+    pub fn finish_command_list(
+        &mut self,
+        restore: RestoreState,
+    ) -> Result<CommandList, RecordError> {
+        let kept = self.tap.is_on();
+        let finished = self.context.finish_command_list(restore);
+        match finished {
+            Ok(mut list) => {
+                if kept {
+                    let id = self.tap.shared().next_serial();
+                    let log = self
+                        .tap
+                        .take_list(id, self.info.clone(), restore.is_restore());
+                    let _ = list.attach(Arc::new(log));
+                } else {
+                    self.tap.end_list();
+                }
+                Ok(list)
+            }
+            Err(error) => {
+                // A refused finish that keeps the list open (a map still open, a fast restore)
+                // leaves the tap as it is; a discarded list starts afresh.
+                if self.context.stats().calls == 0 {
+                    self.tap.end_list();
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// [`DeferredContext::discard_command_list`].
+    pub fn discard_command_list(&mut self) {
+        self.tap.end_list();
+        self.context.discard_command_list()
+    }
+}
+
+/// The calls a captured list carries, if it was captured.
+pub(crate) fn list_log(list: &CommandList) -> Option<Arc<ListLog>> {
+    list.attachment()
+        .and_then(|a| a.clone().downcast::<ListLog>().ok())
+}
+
+impl DeviceContext for CapturedDeferred {
+    captured_calls!(|this| this.context);
+    captured_maps!(|this| this.context, |c: &DeferredContext, raw| c
+        .current_instance(raw));
+}
+
+/// A [`BundleRecorder`] whose bundles a capture can write (R-CAP-5: a bundle recorded before the
+/// frame and called in it is written as its recording). Every call is kept, whether a frame is
+/// being captured or not: a bundle is recorded once and called by many frames.
+pub struct CapturedBundleRecorder {
+    recorder: BundleRecorder,
+    tap: Tap,
+    render_targets: Vec<recorder::Format>,
+    depth: Option<recorder::Format>,
+    samples: u32,
+}
+
+impl CapturedBundleRecorder {
+    pub(crate) fn new(
+        recorder: BundleRecorder,
+        desc: &BundleDesc<'_>,
+        shared: Arc<Shared>,
+    ) -> Self {
+        Self {
+            recorder,
+            tap: Tap::switched(shared, true),
+            render_targets: desc.render_targets.to_vec(),
+            depth: desc.depth,
+            samples: desc.sample_count,
+        }
+    }
+
+    #[inline(always)]
+    fn tap_active(&mut self) -> bool {
+        self.tap.active()
+    }
+
+    /// The wrapped recorder.
+    pub fn inner(&self) -> &BundleRecorder {
+        &self.recorder
+    }
+
+    fn remapped(&mut self, call: Call) {
+        if self.tap_active() {
+            self.tap.call(call);
+        }
+    }
+
+    /// [`BundleRecorder::remap_constant_buffer_inheritance`].
+    pub fn remap_constant_buffer_inheritance(
+        &mut self,
+        stage: recorder::Stage,
+        slot: u32,
+        inherit_stage: recorder::Stage,
+        inherit_slot: u32,
+    ) {
+        self.remapped(Method::RemapConstantBufferInheritance(Remap {
+            stage,
+            slot,
+            inherit_stage,
+            inherit_slot,
+        }));
+        self.recorder
+            .remap_constant_buffer_inheritance(stage, slot, inherit_stage, inherit_slot)
+    }
+
+    /// [`BundleRecorder::remap_shader_resource_inheritance`].
+    pub fn remap_shader_resource_inheritance(
+        &mut self,
+        stage: recorder::Stage,
+        slot: u32,
+        inherit_stage: recorder::Stage,
+        inherit_slot: u32,
+    ) {
+        self.remapped(Method::RemapShaderResourceInheritance(Remap {
+            stage,
+            slot,
+            inherit_stage,
+            inherit_slot,
+        }));
+        self.recorder
+            .remap_shader_resource_inheritance(stage, slot, inherit_stage, inherit_slot)
+    }
+
+    /// [`BundleRecorder::remap_sampler_inheritance`].
+    pub fn remap_sampler_inheritance(
+        &mut self,
+        stage: recorder::Stage,
+        slot: u32,
+        inherit_stage: recorder::Stage,
+        inherit_slot: u32,
+    ) {
+        self.remapped(Method::RemapSamplerInheritance(Remap {
+            stage,
+            slot,
+            inherit_stage,
+            inherit_slot,
+        }));
+        self.recorder
+            .remap_sampler_inheritance(stage, slot, inherit_stage, inherit_slot)
+    }
+
+    /// [`BundleRecorder::remap_vertex_buffer_inheritance`].
+    pub fn remap_vertex_buffer_inheritance(&mut self, slot: u32, inherit_slot: u32) {
+        self.remapped(Method::RemapVertexBufferInheritance { slot, inherit_slot });
+        self.recorder
+            .remap_vertex_buffer_inheritance(slot, inherit_slot)
+    }
+
+    /// [`BundleRecorder::finish`]: the capture keeps the bundle's recording under its handle.
+    pub fn finish(&mut self) -> Result<DrawBundle, RecordError> {
+        let entries = std::mem::take(&mut self.tap.entries);
+        let broken = self.tap.broken.take();
+        self.tap.clear();
+        let bundle = self.recorder.finish()?;
+        let log = BundleLog {
+            render_targets: self.render_targets.clone(),
+            depth: self.depth,
+            samples: self.samples,
+            entries,
+            broken,
+        };
+        let raw = bundle.handle().raw();
+        let shared = self.tap.shared().clone();
+        super::device::register(&shared, ObjectKind::Bundle, raw, self.recorder.name());
+        shared.bundles.lock().insert(raw, Arc::new(log));
+        Ok(bundle)
+    }
+}
+
+impl DeviceContext for CapturedBundleRecorder {
+    captured_calls!(|this| this.recorder);
+    captured_maps!(|this| this.recorder, |_: &BundleRecorder, _| {
+        recorder::command::InstanceId::INITIAL
+    });
+}

@@ -1,0 +1,751 @@
+//! A captured frame written as a trace (R-CAP-3), and the digest of its draw records in the
+//! trace's names (R-CAP-6).
+//!
+//! **In:** what the immediate context kept of the frame ([`Frame`]): its calls, the lists it
+//! executed (each carrying its calls and its nested lists'), the state it started from; the
+//! bundles' recordings; the device and the capture's records. **Out:** the trace text and the
+//! names the draw records take in it (objects by their trace names, a dynamic instance by the
+//! order its map statement has in the text), so the live frame's digest is computed exactly as
+//! `replay` computes the trace's.
+//!
+//! **Order of the text.** `device`; the declarations (creation order; objects created outside
+//! the capture after the recorded ones, dependencies first); the contexts and bundle recorders;
+//! presents bringing each swap chain to the frame's back buffer; fences the frame waits on but
+//! did not insert, inserted; each bundle's recording; each list's block (its carried state, its
+//! calls, its `finish`) in finish order, which puts nested lists before the lists that execute
+//! them and a context's lists in the order it recorded them; the releases of objects gone
+//! before the frame; the immediate context's state as calls; the frame. A list block whose
+//! context's previous block in the text was not its previous list starts from a
+//! `clear_state` and the state it carried, so nothing of another list leaks in.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+use std::sync::Arc;
+
+use recorder::command::InstanceId;
+use recorder::{
+    Buffer, Device, Handle, Heap, InputLayout, ObjectKind, Query, RawHandle, Resource, Shader,
+    ShaderResourceView, SwapChain, Texture, Usage,
+};
+
+use super::form::{self, Call, Entry, Namer, Obj};
+use super::log::{BundleLog, ListLog};
+use super::records::Registry;
+use crate::draw_record::DrawRecord;
+use crate::field::ObjectNamer;
+use crate::trace::syntax::ast::{
+    BindFlags, Call as WrittenCall, CallContext, Declaration, Method, Placement, SlotRange,
+    SlotSet, Statement, Trace,
+};
+use crate::trace::syntax::words;
+use crate::trace::Name;
+
+/// What the immediate context kept of one frame.
+pub(crate) struct Frame {
+    /// Calls that set the state the frame starts from, always written.
+    pub setup: Vec<Call>,
+    /// Calls written only when the frame uses their object (a dynamic instance current at the
+    /// start, a minimum LOD, a compression state).
+    pub setup_if_used: Vec<(Obj, Vec<Call>)>,
+    /// The frame's calls on the immediate context.
+    pub entries: Vec<Entry>,
+    /// Releases during the frame, at how many of `entries` had been kept.
+    pub releases: Vec<(Obj, usize)>,
+    /// The lists executed on the immediate context.
+    pub lists: Vec<Arc<ListLog>>,
+    /// The bundles it called.
+    pub bundles: Vec<Obj>,
+    /// The registry's creation order at the frame's start.
+    pub start_seq: u64,
+}
+
+/// The trace and how its objects and instances are named.
+pub(crate) struct Written {
+    pub text: String,
+    pub names: Names,
+    pub not_written: Vec<&'static str>,
+}
+
+/// Trace names of engine objects and dynamic instances.
+#[derive(Default)]
+pub(crate) struct Names {
+    objects: HashMap<Obj, Name>,
+    dynamic: HashSet<Obj>,
+    instances: HashMap<InstanceId, u32>,
+}
+
+impl Names {
+    fn name(&self, object: Obj) -> Name {
+        self.objects
+            .get(&object)
+            .cloned()
+            .unwrap_or_else(|| fallback(object))
+    }
+}
+
+fn fallback(object: Obj) -> Name {
+    let text = match object {
+        Obj::Engine(kind, raw) => format!("{}{}", super::device::kind_prefix(kind), raw.to_bits()),
+        Obj::Fence(value) => format!("fence_{value}"),
+        Obj::List(id) => format!("list_{id}"),
+    };
+    Name::new(&text).unwrap_or_else(|| Name::new("object").unwrap_or_else(|| unreachable!()))
+}
+
+impl Namer for Names {
+    fn name(&self, object: Obj) -> Name {
+        Names::name(self, object)
+    }
+}
+
+impl ObjectNamer for Names {
+    fn write_object(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        kind: ObjectKind,
+        handle: RawHandle,
+        instance: InstanceId,
+    ) -> fmt::Result {
+        let object = Obj::Engine(kind, handle);
+        f.write_str(self.name(object).as_str())?;
+        if !self.dynamic.contains(&object) {
+            return Ok(());
+        }
+        match instance {
+            InstanceId::INITIAL => f.write_str("#0"),
+            instance => match self.instances.get(&instance) {
+                Some(k) => write!(f, "#{k}"),
+                None => f.write_str("#?"),
+            },
+        }
+    }
+}
+
+/// The digest `replay` prints for these records named by `names`.
+pub(crate) fn digest(records: &[DrawRecord], names: &Names) -> u64 {
+    let lines: Vec<String> = records
+        .iter()
+        .map(|r| r.display_with(names).to_string())
+        .collect();
+    crate::trace::replay::digest_of(&lines)
+}
+
+/// Every object a call names.
+fn objects_of(call: &Call, out: &mut Vec<Obj>) {
+    struct Collect<'a>(std::cell::RefCell<&'a mut Vec<Obj>>);
+    impl Namer for Collect<'_> {
+        fn name(&self, object: Obj) -> Name {
+            self.0.borrow_mut().push(object);
+            fallback(object)
+        }
+    }
+    let collect = Collect(std::cell::RefCell::new(out));
+    let _ = form::written(call, &collect);
+}
+
+fn entry_objects(entry: &Entry, out: &mut Vec<Obj>) {
+    match entry {
+        Entry::Call(call) => objects_of(call, out),
+        Entry::Write { resource, .. } => out.push(*resource),
+        Entry::NotWritten(_) => {}
+    }
+}
+
+/// The lists `lists` reach, nested ones included, each once, in finish order.
+fn all_lists(lists: &[Arc<ListLog>]) -> Vec<Arc<ListLog>> {
+    let mut seen = BTreeMap::new();
+    let mut stack: Vec<Arc<ListLog>> = lists.to_vec();
+    while let Some(list) = stack.pop() {
+        if seen.contains_key(&list.id) {
+            continue;
+        }
+        stack.extend(list.nested.iter().cloned());
+        seen.insert(list.id, list);
+    }
+    seen.into_values().collect()
+}
+
+/// The objects an object needs declared before it.
+fn deps(device: &Device, registry: &Registry, object: Obj) -> Vec<Obj> {
+    let Obj::Engine(kind, raw) = object else {
+        return Vec::new();
+    };
+    let mut out: Vec<Obj> = registry
+        .get(kind, raw)
+        .map(|r| r.deps.clone())
+        .unwrap_or_default();
+    let resource_deps = |resource: Resource, out: &mut Vec<Obj>| {
+        if let Some(placement) = device.placement(resource) {
+            out.push(Obj::Engine(ObjectKind::Heap, placement.heap.raw()));
+        }
+    };
+    match kind {
+        ObjectKind::Buffer => resource_deps(Resource::Buffer(Buffer::from_raw(raw)), &mut out),
+        ObjectKind::Texture => {
+            let texture = Texture::from_raw(raw);
+            resource_deps(Resource::Texture(texture), &mut out);
+            if let Some((chain, _)) = device.texture_info(texture).and_then(|i| i.back_buffer) {
+                out.push(Obj::Engine(ObjectKind::SwapChain, chain.raw()));
+            }
+        }
+        ObjectKind::ShaderResourceView
+        | ObjectKind::UnorderedAccessView
+        | ObjectKind::RenderTargetView
+        | ObjectKind::DepthStencilView => {
+            if let Some(info) = view_info(device, kind, raw) {
+                out.push(super::log::resource_obj(info.resource));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn view_info(device: &Device, kind: ObjectKind, raw: RawHandle) -> Option<recorder::ViewInfo> {
+    match kind {
+        ObjectKind::ShaderResourceView => device.view_info(ShaderResourceView::from_raw(raw)),
+        ObjectKind::UnorderedAccessView => {
+            device.view_info(recorder::UnorderedAccessView::from_raw(raw))
+        }
+        ObjectKind::RenderTargetView => device.view_info(recorder::RenderTargetView::from_raw(raw)),
+        ObjectKind::DepthStencilView => device.view_info(recorder::DepthStencilView::from_raw(raw)),
+        _ => None,
+    }
+}
+
+fn bind_flags(flags: recorder::BindFlags) -> BindFlags {
+    words::BindFlag::ALL
+        .iter()
+        .filter(|flag| {
+            recorder::BindFlags::from_name(flag.name())
+                .is_some_and(|bit| bit.bits() != 0 && flags.contains(bit))
+        })
+        .fold(BindFlags::NONE, |all, flag| all.with(*flag))
+}
+
+fn slot_set(bits: u128) -> Option<SlotSet> {
+    let mut ranges = Vec::new();
+    let mut slot = 0u64;
+    while slot < 128 {
+        if bits >> slot & 1 == 1 {
+            let first = slot;
+            while slot + 1 < 128 && bits >> (slot + 1) & 1 == 1 {
+                slot += 1;
+            }
+            ranges.push(SlotRange { first, last: slot });
+        }
+        slot += 1;
+    }
+    (!ranges.is_empty()).then_some(SlotSet(ranges))
+}
+
+fn usage(usage: Usage) -> words::Usage {
+    match usage {
+        Usage::Default => words::Usage::Default,
+        Usage::Immutable => words::Usage::Immutable,
+        Usage::Dynamic => words::Usage::Dynamic,
+        Usage::Staging => words::Usage::Staging,
+    }
+}
+
+/// The declaration that makes `object` again (`Ok(None)`: another declaration makes it, or it
+/// is declared elsewhere: bundles); `Err`: the device no longer knows it.
+fn declaration(device: &Device, names: &Names, object: Obj) -> Result<Option<Declaration>, String> {
+    let Obj::Engine(kind, raw) = object else {
+        return Ok(None);
+    };
+    let name = names.name(object);
+    let shown = name.to_string();
+    let gone = || format!("{} {shown} is no longer known to the device", kind.name());
+    let placement = |resource: Resource| {
+        device.placement(resource).map(|p| Placement {
+            heap: names.name(Obj::Engine(ObjectKind::Heap, p.heap.raw())),
+            offset: p.offset,
+        })
+    };
+    Ok(Some(match kind {
+        ObjectKind::Buffer => {
+            let buffer = Buffer::from_raw(raw);
+            let info = device.buffer_info(buffer).ok_or_else(gone)?;
+            Declaration::Buffer {
+                name,
+                usage: usage(info.usage),
+                bind: bind_flags(info.bind),
+                size: info.size as u64,
+                uav_flag: match info.uav_flag {
+                    recorder::UavFlag::None => None,
+                    recorder::UavFlag::Append => Some(words::UavFlag::Append),
+                    recorder::UavFlag::Counter => Some(words::UavFlag::Counter),
+                },
+                placement: placement(Resource::Buffer(buffer)),
+            }
+        }
+        ObjectKind::Texture => {
+            let texture = Texture::from_raw(raw);
+            let info = device.texture_info(texture).ok_or_else(gone)?;
+            if info.back_buffer.is_some() {
+                return Ok(None);
+            }
+            Declaration::Texture {
+                name,
+                format: form::format(info.format),
+                width: info.width as u64,
+                height: info.height as u64,
+                mips: (info.mip_levels != 1).then_some(info.mip_levels as u64),
+                array: (info.array_size != 1).then_some(info.array_size as u64),
+                samples: (info.sample_count != 1).then_some(info.sample_count as u64),
+                bind: bind_flags(info.bind),
+                compressible: (!info.compressible).then_some(false),
+                tc: info.texture_compatible.then_some(true),
+                dcc: info.dcc.then_some(true),
+                placement: placement(Resource::Texture(texture)),
+            }
+        }
+        ObjectKind::Heap => Declaration::Heap {
+            name,
+            size: device.heap_size(Heap::from_raw(raw)).ok_or_else(gone)?,
+        },
+        ObjectKind::ShaderResourceView
+        | ObjectKind::UnorderedAccessView
+        | ObjectKind::RenderTargetView
+        | ObjectKind::DepthStencilView => {
+            let info = view_info(device, kind, raw).ok_or_else(gone)?;
+            let resource = names.name(super::log::resource_obj(info.resource));
+            match kind {
+                ObjectKind::ShaderResourceView => Declaration::ShaderResourceView {
+                    name,
+                    resource,
+                    min_lod: device
+                        .shader_resource_view_min_lod(ShaderResourceView::from_raw(raw))
+                        .filter(|lod| *lod != 0.0),
+                },
+                ObjectKind::UnorderedAccessView => {
+                    Declaration::UnorderedAccessView { name, resource }
+                }
+                ObjectKind::RenderTargetView => {
+                    if let Resource::Texture(t) = info.resource {
+                        if device
+                            .texture_info(t)
+                            .is_some_and(|i| i.back_buffer.is_some())
+                        {
+                            return Ok(None);
+                        }
+                    }
+                    Declaration::RenderTargetView { name, resource }
+                }
+                _ => Declaration::DepthStencilView { name, resource },
+            }
+        }
+        ObjectKind::Shader => {
+            let info = device.shader_info(Shader::from_raw(raw)).ok_or_else(gone)?;
+            Declaration::Shader {
+                name,
+                stage: form::stage(info.stage),
+                constant_buffers: slot_set(info.constant_buffers.bits()),
+                shader_resources: slot_set(info.shader_resources.bits()),
+                samplers: slot_set(info.samplers.bits()),
+                unordered_access_views: slot_set(info.unordered_access_views.bits()),
+                stream_output: info.stream_output.then_some(true),
+            }
+        }
+        ObjectKind::InputLayout => Declaration::InputLayout {
+            name,
+            vertex_buffers: slot_set(
+                device
+                    .input_layout_slots(InputLayout::from_raw(raw))
+                    .ok_or_else(gone)?
+                    .bits(),
+            ),
+        },
+        ObjectKind::BlendState => Declaration::BlendState { name },
+        ObjectKind::RasterizerState => Declaration::RasterizerState { name },
+        ObjectKind::DepthStencilState => Declaration::DepthStencilState { name },
+        ObjectKind::SamplerState => Declaration::SamplerState { name },
+        ObjectKind::Query => {
+            device.query_kind(Query::from_raw(raw)).ok_or_else(gone)?;
+            Declaration::Predicate { name }
+        }
+        ObjectKind::SwapChain => {
+            let info = device
+                .swap_chain_info(SwapChain::from_raw(raw))
+                .ok_or_else(gone)?;
+            Declaration::Swapchain {
+                name,
+                buffers: info.buffers.len() as u64,
+                format: form::format(info.format),
+                width: info.width as u64,
+                height: info.height as u64,
+            }
+        }
+        ObjectKind::Bundle => return Ok(None),
+    }))
+}
+
+/// Whether `object` is a dynamic resource (its records name instances).
+fn is_dynamic(device: &Device, object: Obj) -> bool {
+    match object {
+        Obj::Engine(ObjectKind::Buffer, raw) => device
+            .buffer_info(Buffer::from_raw(raw))
+            .is_some_and(|i| i.usage == Usage::Dynamic),
+        _ => false,
+    }
+}
+
+/// Writes statements in order, naming instances as their maps appear.
+struct Out<'a> {
+    statements: Vec<(usize, Statement)>,
+    names: &'a mut Names,
+    counts: HashMap<Obj, u32>,
+    not_written: Vec<&'static str>,
+    broken: Option<String>,
+}
+
+impl Out<'_> {
+    fn call(&mut self, context: &CallContext, call: &Call) {
+        if let Method::Map {
+            resource,
+            map_type: recorder::MapType::WriteDiscard,
+            instance,
+            ..
+        } = call
+        {
+            let k = self.counts.entry(*resource).or_insert(0);
+            *k += 1;
+            if let Some(instance) = instance {
+                self.names.instances.insert(*instance, *k);
+            }
+        }
+        let method = form::written(call, &*self.names);
+        self.push(context, method);
+    }
+
+    fn push(&mut self, context: &CallContext, method: Method) {
+        let line = self.statements.len() + 1;
+        self.statements.push((
+            line,
+            Statement::Call(WrittenCall {
+                context: context.clone(),
+                method,
+            }),
+        ));
+    }
+
+    fn entry(&mut self, context: &CallContext, entry: &Entry) {
+        match entry {
+            Entry::Call(call) => self.call(context, call),
+            Entry::Write {
+                resource,
+                offset,
+                bytes,
+            } => {
+                let resource = self.names.name(*resource);
+                let _ = (resource, offset, bytes); // TEMP until write lands
+            }
+            Entry::NotWritten(what) => self.not_written.push(what),
+        }
+    }
+
+    fn declare(&mut self, declaration: Declaration) {
+        let line = self.statements.len() + 1;
+        self.statements
+            .push((line, Statement::Declaration(declaration)));
+    }
+}
+
+/// Writes the frame (see the module essay); `Err` says why it cannot be written.
+pub(crate) fn write(
+    device: &Device,
+    registry: &mut Registry,
+    bundles: &HashMap<RawHandle, Arc<BundleLog>>,
+    frame: &Frame,
+    all_objects: bool,
+) -> Result<Written, String> {
+    let lists = all_lists(&frame.lists);
+    for list in &lists {
+        if let Some(why) = &list.broken {
+            return Err(format!(
+                "list {} of context '{}': {why}",
+                list.id, list.context.name
+            ));
+        }
+    }
+    // The bundles called, with their recordings.
+    let mut called: Vec<Obj> = frame.bundles.clone();
+    for list in &lists {
+        called.extend(list.bundles.iter().copied());
+    }
+    let mut bundle_logs: Vec<(Obj, Arc<BundleLog>)> = Vec::new();
+    let mut seen_bundles = HashSet::new();
+    for bundle in called {
+        if !seen_bundles.insert(bundle) {
+            continue;
+        }
+        let Obj::Engine(_, raw) = bundle else {
+            continue;
+        };
+        match bundles.get(&raw) {
+            Some(log) => {
+                if let Some(why) = &log.broken {
+                    return Err(format!("a bundle the frame calls: {why}"));
+                }
+                bundle_logs.push((bundle, log.clone()));
+            }
+            None => {
+                return Err(
+                    "the frame calls a bundle not recorded through the capture's bundle recorder"
+                        .to_string(),
+                )
+            }
+        }
+    }
+    let seq = |registry: &Registry, object: Obj| match object {
+        Obj::Engine(kind, raw) => registry.get(kind, raw).map_or(u64::MAX, |r| r.seq),
+        _ => u64::MAX,
+    };
+    bundle_logs.sort_by_key(|(b, _)| seq(registry, *b));
+
+    // Every object named, closed under what each depends on.
+    let mut named = Vec::new();
+    for call in &frame.setup {
+        objects_of(call, &mut named);
+    }
+    for entry in &frame.entries {
+        entry_objects(entry, &mut named);
+    }
+    for list in &lists {
+        for entry in &list.entries {
+            entry_objects(entry, &mut named);
+        }
+        for call in list.carried.iter().flatten() {
+            objects_of(call, &mut named);
+        }
+    }
+    for (_, log) in &bundle_logs {
+        for entry in &log.entries {
+            entry_objects(entry, &mut named);
+        }
+    }
+    named.extend(frame.releases.iter().map(|(o, _)| *o));
+    if all_objects {
+        named.extend(registry.live());
+    }
+    let mut used: HashSet<Obj> = HashSet::new();
+    let mut stack: Vec<Obj> = named
+        .into_iter()
+        .filter(|o| matches!(o, Obj::Engine(..)))
+        .collect();
+    while let Some(object) = stack.pop() {
+        if used.insert(object) {
+            stack.extend(deps(device, registry, object));
+        }
+    }
+
+    // Names: the registry's, then the device's creation name for objects made outside.
+    let mut names = Names::default();
+    let mut order: Vec<(u64, u8, RawHandle, Obj)> = Vec::new();
+    for object in &used {
+        let Obj::Engine(kind, raw) = *object else {
+            continue;
+        };
+        let name = match registry.get(kind, raw) {
+            Some(record) => record.name.clone(),
+            None => {
+                let wanted = device.object_name(kind, raw).to_string();
+                let name = registry.unique_name(&wanted, super::device::kind_prefix(kind));
+                registry.insert(kind, raw, name.clone(), Vec::new());
+                name
+            }
+        };
+        names.objects.insert(*object, name);
+        if is_dynamic(device, *object) {
+            names.dynamic.insert(*object);
+        }
+        order.push((seq(registry, *object), kind as u8, raw, *object));
+    }
+    order.sort_by_key(|(seq, kind, raw, _)| (*seq, *kind, raw.to_bits()));
+    for list in &lists {
+        names
+            .objects
+            .insert(Obj::List(list.id), fallback(Obj::List(list.id)));
+    }
+
+    let mut out = Out {
+        statements: Vec::new(),
+        names: &mut names,
+        counts: HashMap::new(),
+        not_written: Vec::new(),
+        broken: None,
+    };
+    let desc = device.desc();
+    out.declare(Declaration::Device {
+        semantics: form::semantics(desc.immediate_semantics),
+        validation: match desc.validation {
+            recorder::Validation::Off => None,
+            recorder::Validation::On => Some(words::Validation::On),
+            recorder::Validation::Hazards => Some(words::Validation::Hazards),
+        },
+        legacy_barriers: (!desc.legacy_barriers).then_some(false),
+    });
+    for (_, _, _, object) in &order {
+        if let Some(declaration) = declaration(device, out.names, *object)? {
+            out.declare(declaration);
+        }
+    }
+    // Contexts, by the capture's number.
+    let mut contexts: BTreeMap<u64, (Name, recorder::Semantics)> = BTreeMap::new();
+    for list in &lists {
+        let info = &list.context;
+        if let std::collections::btree_map::Entry::Vacant(slot) = contexts.entry(info.serial) {
+            let name = registry.unique_name(&info.name, "context_");
+            slot.insert((name, info.semantics));
+        }
+    }
+    for (name, semantics) in contexts.values() {
+        out.declare(Declaration::Context {
+            name: name.clone(),
+            semantics: form::semantics(*semantics),
+        });
+    }
+    for (bundle, log) in &bundle_logs {
+        out.declare(Declaration::Bundle {
+            name: out.names.name(*bundle),
+            render_targets: log
+                .render_targets
+                .iter()
+                .map(|f| form::format(*f))
+                .collect(),
+            depth: log.depth.map(form::format),
+            samples: (log.samples > 1).then_some(log.samples as u64),
+        });
+    }
+
+    let imm = CallContext::Immediate;
+    // Setup: swap chains to their back buffer, then the fences waited on but not inserted.
+    let mut inserted = HashSet::new();
+    let mut waited = Vec::new();
+    let mut fences = |entry: &Entry| {
+        if let Entry::Call(call) = entry {
+            match call {
+                Method::InsertFence { fence, .. } => {
+                    inserted.insert(*fence);
+                }
+                Method::InsertWaitOnFence { fence, .. } => waited.push(*fence),
+                _ => {}
+            }
+        }
+    };
+    for list in &lists {
+        list.entries.iter().for_each(&mut fences);
+    }
+    frame.entries.iter().for_each(&mut fences);
+    let (presents, state): (Vec<&Call>, Vec<&Call>) = frame
+        .setup
+        .iter()
+        .partition(|c| matches!(c, Method::Present { .. }));
+    for call in presents {
+        out.call(&imm, call);
+    }
+    let mut foreign = HashSet::new();
+    for fence in waited {
+        if !inserted.contains(&fence) && foreign.insert(fence) {
+            out.call(
+                &imm,
+                &Method::InsertFence {
+                    fence,
+                    engine: recorder::Engine::Graphics,
+                },
+            );
+        }
+    }
+    for (bundle, log) in &bundle_logs {
+        let on = CallContext::BundleRecorder(out.names.name(*bundle));
+        for entry in &log.entries {
+            out.entry(&on, entry);
+        }
+        out.push(&on, Method::FinishBundle);
+    }
+    // Lists, in finish order; a context's previous block decides what a carried state needs.
+    let mut last_block: HashMap<u64, (u64, bool)> = HashMap::new();
+    for list in &lists {
+        let (context_name, _) = &contexts[&list.context.serial];
+        let on = CallContext::Deferred(context_name.clone());
+        let previous = last_block.get(&list.context.serial).copied();
+        if let Some(carried) = &list.carried {
+            if previous.is_some_and(|(_, restored)| restored) {
+                out.call(&on, &Method::ClearState);
+            }
+            for call in carried {
+                out.call(&on, call);
+            }
+        } else if previous.is_some_and(|(_, restored)| restored) {
+            out.call(&on, &Method::ClearState);
+        }
+        for entry in &list.entries {
+            out.entry(&on, entry);
+        }
+        out.call(
+            &on,
+            &Method::FinishCommandList {
+                list: Obj::List(list.id),
+                restore: list.restore,
+            },
+        );
+        last_block.insert(list.context.serial, (list.id, list.restore));
+    }
+    // Objects released before the frame that a list or bundle still names.
+    let mut early: Vec<(u64, Obj)> = used
+        .iter()
+        .filter_map(|o| match *o {
+            Obj::Engine(kind, raw) => registry
+                .get(kind, raw)
+                .and_then(|r| r.released)
+                .filter(|at| *at < frame.start_seq)
+                .map(|at| (at, *o)),
+            _ => None,
+        })
+        .collect();
+    early.sort_by_key(|(at, _)| *at);
+    for (_, object) in early {
+        let name = out.names.name(object);
+        out.declare(Declaration::Release { name });
+    }
+    for call in state {
+        out.call(&imm, call);
+    }
+    for (object, calls) in &frame.setup_if_used {
+        if used.contains(object) {
+            for call in calls {
+                out.call(&imm, call);
+            }
+        }
+    }
+    let mut releases = frame.releases.iter().peekable();
+    for (at, entry) in frame.entries.iter().enumerate() {
+        while let Some((object, _)) = releases.next_if(|(_, r)| *r <= at) {
+            let name = out.names.name(*object);
+            out.declare(Declaration::Release { name });
+        }
+        out.entry(&imm, entry);
+    }
+    for (object, _) in releases {
+        let name = out.names.name(*object);
+        out.declare(Declaration::Release { name });
+    }
+    if let Some(why) = out.broken.take() {
+        return Err(why);
+    }
+    let not_written = std::mem::take(&mut out.not_written);
+    let trace = Trace {
+        statements: out.statements,
+    };
+    let mut text = String::from("# captured by executor::capture (SPEC R-CAP-1..6)\n");
+    for what in &not_written {
+        text.push_str(&format!("# not written (no trace statement): {what}\n"));
+    }
+    text.push_str(&trace.to_string());
+    Ok(Written {
+        text,
+        names,
+        not_written,
+    })
+}
