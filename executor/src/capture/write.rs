@@ -563,6 +563,33 @@ pub(crate) fn write(
         order.push((seq(registry, *object), kind as u8, raw, *object));
     }
     order.sort_by_key(|(seq, kind, raw, _)| (*seq, *kind, raw.to_bits()));
+    // Creation order puts what an object depends on first, except for objects made outside
+    // the capture (ordered by kind): a walk puts each one's dependencies before it.
+    let mut declared: HashSet<Obj> = HashSet::new();
+    let mut visiting: HashSet<Obj> = HashSet::new();
+    let mut sorted = Vec::with_capacity(order.len());
+    for (_, _, _, object) in &order {
+        let mut stack = vec![(*object, false)];
+        while let Some((object, expanded)) = stack.pop() {
+            if declared.contains(&object) {
+                continue;
+            }
+            if expanded {
+                declared.insert(object);
+                sorted.push(object);
+                continue;
+            }
+            if !visiting.insert(object) {
+                continue; // a cycle (none is made by the engine): declared where it closes
+            }
+            stack.push((object, true));
+            for dep in deps(device, registry, object) {
+                if used.contains(&dep) && !declared.contains(&dep) {
+                    stack.push((dep, false));
+                }
+            }
+        }
+    }
     for list in &lists {
         names
             .objects
@@ -586,7 +613,7 @@ pub(crate) fn write(
         },
         legacy_barriers: (!desc.legacy_barriers).then_some(false),
     });
-    for (_, _, _, object) in &order {
+    for object in &sorted {
         if let Some(declaration) = declaration(device, out.names, *object)? {
             out.declare(declaration);
         }
