@@ -105,6 +105,7 @@ mod report;
 mod sites;
 mod verdict;
 mod workers;
+mod writes;
 
 pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub(crate) use report::string as json_string;
