@@ -11,6 +11,11 @@
 //! `begin_command_list_execution`, ...): the replay refuses those calls with `invalid_argument` and a message saying why, and, since a
 //! refused call poisons the list being recorded (R-REC-8), the next `finish` fails with the
 //! first refusal of the list, whoever made it.
+//!
+//! **`write`** is no call of the engine: the held recorder answers it from its open maps
+//! (`writes.rs`: the maps it accepted and has not unmapped, forgotten when the list ends), or,
+//! on a bundle recorder, refuses it with `unsupported_in_bundle`; a refused write, like a
+//! refused map, does not poison the list (R-REC-8).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};

@@ -244,7 +244,7 @@ pub(crate) fn hex_bytes(token: &str) -> Result<Vec<u8>, &'static str> {
     if !digits.iter().all(u8::is_ascii_hexdigit) {
         return Err("HEX is hex digits only (0-9, a-f, A-F; no 0x)");
     }
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err("HEX needs an even number of hex digits (two a byte)");
     }
     Ok(digits
