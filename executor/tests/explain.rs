@@ -265,6 +265,38 @@ fn r_tool_2_each_fix_removes_what_a_rerun_of_the_fixed_trace_counts() {
     assert_eq!(all.after.recorded[SplitCategory::SetDepthStencilState], 1);
 }
 
+/// The immutable fix removes a buffer's maps and unmaps, and the `write` statements between
+/// them (R-CAP-4): left alone, each would be refused (no open map) in the re-run.
+#[test]
+fn r_cap_4_write_statements_go_with_the_maps_the_immutable_fix_removes() {
+    let frame = edited(&[(
+        "imm map once write_discard\nimm unmap once\n",
+        "imm map once write_discard\nimm write once 0 0000803f\nimm unmap once\n",
+    )]);
+    let advice = advise(&frame);
+    assert!(
+        advice.baseline.refusals.is_empty(),
+        "{:?}",
+        advice.baseline.refusals
+    );
+    let immutable = advice
+        .fixes
+        .iter()
+        .find(|o| o.fix == Fix::Immutable)
+        .expect("the immutable fix applies to `once`");
+    assert_eq!(
+        immutable.after.new_refusals(&advice.baseline).count(),
+        0,
+        "{:?}",
+        immutable.after.refusals
+    );
+    assert!(
+        immutable.edit.contains("3 map/write/unmap statement(s)"),
+        "{}",
+        immutable.edit
+    );
+}
+
 #[test]
 fn r_tool_2_a_carried_start_is_named_by_the_finish_that_carried_it() {
     let trace = "device semantics=legacy

@@ -63,6 +63,7 @@ const METHODS: &[&str] = &[
     "update_subresource",
     "copy_structure_count",
     "map",
+    "write",
     "unmap",
     "set_predication",
     "begin",
@@ -356,6 +357,18 @@ fn trace_parses_every_call_in_trace_md() {
                 map_type: MapType::Write,
                 allow_usage_default: true,
                 instance: (),
+                writes: (),
+            }
+        )
+    );
+    assert_eq!(
+        on_line(&trace, text, "imm write ib"),
+        &call(
+            imm.clone(),
+            Method::Write {
+                resource: name("ib"),
+                offset: 4,
+                bytes: vec![0x00, 0xff, 0xa5],
             }
         )
     );
@@ -652,6 +665,59 @@ fn r_bar_1_barrier_parses_to_its_groups_as_written() {
             stencil: Some(Compression::Decompressed),
         })
     );
+}
+
+/// `write RESOURCE OFFSET HEX`: the bytes as written, printed back lowercase, and a HEX that
+/// breaks the rule is malformed, the message naming the call and the rule.
+#[test]
+fn r_cap_4_write_parses_prints_and_refuses_malformed_hex() {
+    let head = "device semantics=fast\nbuffer cb usage=dynamic bind=constant size=16\n";
+    let text = format!("{head}imm map cb write_discard\nimm write cb 0x4 0aFF10\nimm unmap cb\n");
+    let trace = parse_ok(&text);
+    assert_eq!(
+        trace.statements[3].1,
+        call(
+            CallContext::Immediate,
+            Method::Write {
+                resource: name("cb"),
+                offset: 4,
+                bytes: vec![0x0a, 0xff, 0x10],
+            }
+        )
+    );
+    let printed = trace.to_string();
+    assert!(printed.contains("\nimm write cb 4 0aff10\n"), "{printed}");
+    assert!(parse_ok(&printed).statements().eq(trace.statements()));
+
+    for (hex, rule) in [
+        ("abc", "even number of hex digits"),
+        ("0", "even number of hex digits"),
+        ("0g", "hex digits only"),
+        ("0x10", "hex digits only"),
+        ("+1", "hex digits only"),
+    ] {
+        let bad = format!("{head}imm write cb 0 {hex}\n");
+        let error = parse(bad.as_bytes()).unwrap_err();
+        assert_eq!(error.line, 3, "{hex}: {error}");
+        assert!(error.message.starts_with("write: HEX"), "{hex}: {error}");
+        assert!(error.message.contains(rule), "{hex}: {error}");
+        assert!(
+            error.message.contains(&format!("'{hex}'")),
+            "{hex}: {error}"
+        );
+    }
+    // No HEX at all (a token cannot be empty), no OFFSET, an extra token, an unknown name.
+    for (line, what) in [
+        ("imm write cb 0", "expected HEX, found end of line"),
+        ("imm write cb", "expected OFFSET"),
+        ("imm write cb 0 00 11", "11"),
+        ("imm write nothing 0 00", "nothing"),
+        ("imm write cb -1 00", "OFFSET"),
+    ] {
+        let error = parse(format!("{head}{line}\n").as_bytes()).unwrap_err();
+        assert_eq!(error.line, 3, "{line}: {error}");
+        assert!(error.message.contains(what), "{line}: {error}");
+    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Random traces that are valid for the parser and meaningful for the engine: a fixed pool of
 //! objects declared up front, then calls on the immediate context, three deferred contexts
 //! (legacy, fast, legacy) and a bundle recorder, finishes into fresh list names, executions of
-//! lists that exist (directly and nested), write_discard maps with their unmap, minimum-LOD
+//! lists that exist (directly and nested), write_discard maps with their unmap (and sometimes a
+//! `write` between them, now and then past the buffer's end), minimum-LOD
 //! changes, presents, and expectations (which may fail: the property compares outputs, not
 //! verdicts). The engine refuses some calls (a fast list binding a dynamic buffer it has not
 //! mapped, a bundle over the wrong formats): that is part of what is replayed.
@@ -152,7 +153,12 @@ fn generate(seed: u64, count: usize) -> String {
             8 => format!("{context} clear_render_target_view rt_rtv 0 0 0 1"),
             9 => {
                 let buffer = rng.pick(DYNAMIC);
-                format!("{context} map {buffer} write_discard\n{context} unmap {buffer}")
+                // Sometimes a write in between (R-CAP-4); past the 256 bytes now and then.
+                let write = match rng.below(2) {
+                    0 => format!("{context} write {buffer} {} a5c3\n", rng.below(260)),
+                    _ => String::new(),
+                };
+                format!("{context} map {buffer} write_discard\n{write}{context} unmap {buffer}")
             }
             10..=12 => {
                 draws += 1;

@@ -399,7 +399,7 @@ impl Generator {
         let stage = self.rng.pick(Stage::ALL);
         let p = &self.pools;
         let (buffers, rtvs, dsvs) = (p.buffers.clone(), p.rtvs.clone(), p.dsvs.clone());
-        Some(match self.rng.below(58) {
+        Some(match self.rng.below(59) {
             0 => Method::SetInputLayout(self.nullable(|p| &p.layouts)),
             1 => Method::SetPrimitiveTopology(self.rng.pick(Topology::ALL)),
             2 => Method::SetVertexBuffers {
@@ -539,6 +539,7 @@ impl Generator {
                 map_type: self.rng.pick(MapType::ALL),
                 allow_usage_default: self.rng.coin(),
                 instance: (),
+                writes: (),
             },
             32 => Method::Unmap {
                 resource: self.resource(),
@@ -627,6 +628,13 @@ impl Generator {
             55 => Method::Resume,
             56 => Method::Barrier((0..1 + self.rng.below(4)).map(|_| self.barrier()).collect()),
             57 => Method::ResourceBarrier(self.legacy_barrier()),
+            58 => Method::Write {
+                resource: self.resource(),
+                offset: self.rng.u64(),
+                bytes: (0..1 + self.rng.below(9))
+                    .map(|_| self.rng.next() as u8)
+                    .collect(),
+            },
             _ => return None,
         })
     }

@@ -330,7 +330,10 @@ impl<'t> Facts<'t> {
                 let mut removed = 0;
                 for (index, (_, statement)) in trace.statements.iter().enumerate() {
                     if let Statement::Call(Call {
-                        method: Method::Map { resource, .. } | Method::Unmap { resource },
+                        method:
+                            Method::Map { resource, .. }
+                            | Method::Write { resource, .. }
+                            | Method::Unmap { resource },
                         ..
                     }) = statement
                     {
@@ -341,8 +344,8 @@ impl<'t> Facts<'t> {
                     }
                 }
                 format!(
-                    "{} buffer(s) declared usage=immutable ({}), {removed} map/unmap statement(s) \
-                     of them removed",
+                    "{} buffer(s) declared usage=immutable ({}), {removed} map/write/unmap \
+                     statement(s) of them removed",
                     buffers.len(),
                     list(&buffers)
                 )
@@ -528,6 +531,7 @@ impl<'t> Facts<'t> {
                         map_type: MapType::WriteDiscard,
                         allow_usage_default: false,
                         instance: (),
+                        writes: (),
                     },
                 ),
             );

@@ -21,7 +21,8 @@
 //!   creation data: mapped at most once, write_discard, on the immediate context, never copied
 //!   into, and bound as nothing an immutable buffer cannot be (a UAV, a render target, stream
 //!   output). A one-frame trace cannot tell per-frame data from constant data, so the advice
-//!   says "if its contents do not change".
+//!   says "if its contents do not change". The re-run drops the buffer's `map`, `write` and
+//!   `unmap` statements (the format has no creation data; the GPU model keeps no contents).
 //! * *Map in the list* inserts `map R write_discard` / `unmap R` on the list's context before
 //!   the list's first bind that made a split point for R (the data then travels with the list,
 //!   R-SP-1). *Default usage* declares the buffer `usage=default` and turns its write_discard

@@ -6,7 +6,8 @@
 //!
 //! **In:** a [`Call`], the recorder, the handles the declarations made ([`Handles`]), the
 //! fence values inserted so far, and the command list or bundle the call names. **Out:** what
-//! happened ([`Recorded`]): done, a fence value, a write_discard map's new instance, a refusal
+//! happened ([`Recorded`]): done, a fence value, an accepted map (its memory given the trace's
+//! `write` bytes: `writes.rs`), a refusal
 //! the replay makes itself because the engine's API cannot even be called
 //! (`decompress_resource` of a buffer, `execute` of a list whose finish failed), or "not a
 //! call of this recorder" for the calls only the immediate context or a `finish` handle.
@@ -24,11 +25,12 @@ use recorder::command::InstanceId;
 use recorder::{
     BarrierGroup, BarrierKind, BarrierSubresources, Buffer, BufferBarrier, ClearFlags, CommandList,
     DeferredContext, DeviceContext, Engine, Error, GlobalBarrier, Handle, ImmediateRole, MapFlags,
-    MapType, Mapped, PredicateValue, RawHandle, Recorder, Remap, RemapKind, Resource,
-    ResourceBarrier, RestoreState, SplitHalf, Texture, TextureBarrier, VertexBuffer,
+    MapType, PredicateValue, RawHandle, Recorder, Remap, RemapKind, Resource, ResourceBarrier,
+    RestoreState, SplitHalf, Texture, TextureBarrier, VertexBuffer,
 };
 
 use super::program::{Call, Lowered, ObjId, ObjKind, Program};
+use super::writes::{copy, MapWrites};
 use crate::trace::syntax::ast::{Barrier, LegacyBarrier};
 
 /// The handle of every engine object the trace declared, set once by its declaration (on the
@@ -120,14 +122,22 @@ pub(crate) trait Recording: DeviceContext {
     fn refusal(&self) -> Option<Error> {
         self.last_refusal().cloned()
     }
-    /// Maps a resource, left mapped for the trace's `unmap` line; whether the map was accepted.
-    fn map_resource(&mut self, resource: Resource, map_type: MapType, flags: MapFlags) -> bool
+    /// Maps a resource, left mapped for the trace's `unmap` line, and copies into its memory
+    /// the `write` statements after the map (`writes.rs`); the bytes mapped, if the map was
+    /// accepted.
+    fn map_resource(
+        &mut self,
+        resource: Resource,
+        map_type: MapType,
+        flags: MapFlags,
+        writes: &MapWrites,
+    ) -> Option<usize>
     where
         Self: Sized,
     {
-        self.map(resource, map_type, flags)
-            .map(Mapped::keep_mapped)
-            .is_ok()
+        let memory = self.map(resource, map_type, flags).ok()?.keep_mapped();
+        copy(memory, map_type, writes);
+        Some(memory.len())
     }
     /// The instance a write_discard map of `buffer` made current.
     fn instance_of(&self, buffer: RawHandle) -> InstanceId;
@@ -271,8 +281,14 @@ pub(crate) enum Recorded {
     Done,
     /// `insert_fence`: the value the engine handed out.
     Fence(u64),
-    /// A write_discard map the engine accepted, and the instance it made.
-    Mapped(InstanceId),
+    /// A map the engine accepted: the instance a write_discard map made (the current one for
+    /// another map type), and the bytes it returned.
+    Mapped {
+        /// The instance current after the map.
+        instance: InstanceId,
+        /// The length of the memory the map returned.
+        bytes: usize,
+    },
     /// The engine's API cannot take the call as written; the replay refuses it.
     Refused(Error),
     /// Not a call of this recorder (present, resume, finish, ...).
@@ -491,13 +507,14 @@ pub(crate) fn record<R: Recording>(
             resource,
             map_type,
             allow_usage_default,
+            writes,
             ..
         } => {
             let resource = objects.resource(*resource);
-            let mapped =
-                recorder.map_resource(resource, *map_type, map_flags(*allow_usage_default));
-            if mapped && *map_type == MapType::WriteDiscard {
-                return Recorded::Mapped(recorder.instance_of(resource.raw()));
+            let flags = map_flags(*allow_usage_default);
+            if let Some(bytes) = recorder.map_resource(resource, *map_type, flags, writes) {
+                let instance = recorder.instance_of(resource.raw());
+                return Recorded::Mapped { instance, bytes };
             }
         }
         Call::Unmap { resource } => recorder.unmap(objects.resource(*resource)),
@@ -575,7 +592,9 @@ pub(crate) fn record<R: Recording>(
         | Call::BeginCommandListExecution
         | Call::EndCommandListExecution
         | Call::Present { .. }
-        | Call::Resume => return Recorded::Elsewhere,
+        | Call::Resume
+        // The context's open maps answer a `write` (`writes.rs`), not the recorder.
+        | Call::Write { .. } => return Recorded::Elsewhere,
     }
     Recorded::Done
 }

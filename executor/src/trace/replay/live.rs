@@ -41,6 +41,7 @@ use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
 use super::recorders::{missing_recorder, HeldRecorder, Recorder, Refusal, Shared, SharedRecorder};
 use super::sites::{ListSites, OpenSites};
 use super::workers::Workers;
+use super::writes::{copy, OpenMaps};
 
 /// What a step did, for the reference of `--compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +77,8 @@ pub(crate) struct LiveRun {
     refusals: Vec<Refusal>,
     /// Resources mapped read / write on `imm` now.
     cpu_mapped: HashSet<ObjId>,
+    /// Every map open on `imm` now, which a `write` goes into (`writes.rs`).
+    open_maps: OpenMaps,
     /// Split points recorded by every list finished, by category.
     pub split_recorded: SplitCounts,
     validating: bool,
@@ -141,6 +144,7 @@ impl LiveRun {
             outcomes: HashMap::new(),
             refusals: Vec::new(),
             cpu_mapped: HashSet::new(),
+            open_maps: OpenMaps::default(),
             split_recorded: SplitCounts::default(),
             validating,
             layouts: HashMap::new(),
@@ -537,6 +541,7 @@ impl LiveRun {
                 map_type,
                 allow_usage_default,
                 instance,
+                writes,
             } => {
                 let target = objects.resource(*resource);
                 match self
@@ -544,7 +549,9 @@ impl LiveRun {
                     .map(target, *map_type, map_flags(*allow_usage_default))
                     .map(Mapped::keep_mapped)
                 {
-                    Ok(_) => {
+                    Ok(memory) => {
+                        copy(memory, *map_type, writes);
+                        self.open_maps.opened(*resource, *map_type, memory.len());
                         match (map_type, instance) {
                             (MapType::WriteDiscard, Some(k)) => {
                                 let made = self.imm.current_instance(target.raw());
@@ -561,8 +568,14 @@ impl LiveRun {
                 }
             }
             Call::Unmap { resource } if self.cpu_mapped.remove(resource) => {
+                self.open_maps.closed(*resource);
                 self.imm.unmap(objects.resource(*resource));
                 (Ok(()), true)
+            }
+            Call::Write { .. } => {
+                let outcome = self.open_maps.check(&objects, call);
+                let ran = outcome.is_ok();
+                (outcome, ran)
             }
             Call::Execute { list, restore } => match self.lists.get(list) {
                 Some(made) => {
@@ -636,6 +649,9 @@ impl LiveRun {
                 (Ok(()), true)
             }
             _ => {
+                if let Call::Unmap { resource } = call {
+                    self.open_maps.closed(*resource);
+                }
                 let before = self.imm.stats().calls;
                 let fences = &self.fences;
                 let named = Named {
@@ -681,7 +697,13 @@ impl LiveRun {
         // model refused of it for that flush, with or without validation (R-BAR-6, R-BAR-8).
         let direct_barrier = matches!(call, Call::Barrier(_) | Call::ResourceBarrier(_));
         let outcome = match (outcome, self.validating || direct_barrier) {
-            (Ok(()), true) if !matches!(call, Call::Execute { .. } | Call::Present { .. }) => {
+            // A `write` is no call of the engine: nothing to flush.
+            (Ok(()), true)
+                if !matches!(
+                    call,
+                    Call::Execute { .. } | Call::Present { .. } | Call::Write { .. }
+                ) =>
+            {
                 self.imm.flush()
             }
             (outcome, _) => outcome,
@@ -857,5 +879,93 @@ fn not_on_immediate(call: &Call) -> Error {
         context: "the immediate context",
         owner,
         rule,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use recorder::command::Command;
+    use recorder::{Buffer, MapFlags};
+
+    use super::*;
+
+    /// Runs `text` (no expectations) on `threads` workers.
+    fn ran(text: &str, threads: usize) -> LiveRun {
+        let trace = crate::trace::parse(text.as_bytes()).expect("the trace parses");
+        let program = Arc::new(super::super::lower::lower(&trace).expect("the trace lowers"));
+        let mut live = LiveRun::new(program.clone(), threads).expect("a run");
+        for index in 0..program.steps.len() {
+            live.step(index);
+        }
+        live.settle();
+        live
+    }
+
+    fn id(live: &LiveRun, name: &str) -> ObjId {
+        let objects = &live.program().objects;
+        objects
+            .iter()
+            .position(|o| o.name == name)
+            .expect("declared")
+    }
+
+    /// The bytes of every write_discard map a list carries, in order.
+    fn discard_data(list: &CommandList) -> Vec<Vec<u8>> {
+        list.commands()
+            .filter_map(|decoded| match decoded.command {
+                Command::MapWriteDiscard { data, .. } => Some(data.to_vec()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn r_cap_4_write_lands_in_a_deferred_lists_write_discard_data() {
+        let text = "device semantics=legacy\n\
+                    buffer cb usage=dynamic bind=constant size=8\n\
+                    context dc semantics=legacy\n\
+                    dc map cb write_discard\n\
+                    dc write cb 0 0102\n\
+                    dc draw 3 0\n\
+                    dc write cb 6 A0b0\n\
+                    dc write cb 7 ffff\n\
+                    dc unmap cb\n\
+                    dc write cb 2 ee\n\
+                    dc map cb write_discard\n\
+                    dc write cb 3 33\n\
+                    dc unmap cb\n\
+                    dc finish list\n";
+        for threads in [0, 2] {
+            let live = ran(text, threads);
+            let list = live.list(id(&live, "list")).expect("the list finished");
+            // The write past the 8 bytes and the one after the unmap are refused: not copied.
+            assert_eq!(
+                discard_data(list),
+                [
+                    vec![1, 2, 0, 0, 0, 0, 0xa0, 0xb0],
+                    vec![0, 0, 0, 0x33, 0, 0, 0, 0]
+                ],
+                "threads {threads}"
+            );
+        }
+    }
+
+    #[test]
+    fn r_cap_4_write_into_a_staging_map_reads_back() {
+        let text = "device semantics=fast\n\
+                    buffer st usage=staging bind=none size=4\n\
+                    imm map st write\n\
+                    imm write st 1 c0ffee\n\
+                    imm unmap st\n\
+                    imm map st read_write\n\
+                    imm write st 0 11\n\
+                    imm unmap st\n";
+        let mut live = ran(text, 0);
+        let st = Buffer::from_raw(live.shared.handles.get(id(&live, "st")).expect("made"));
+        let back = live
+            .imm
+            .map(st, MapType::Read, MapFlags::None)
+            .expect("a read map");
+        assert_eq!(&back[..], [0x11, 0xc0, 0xff, 0xee]);
     }
 }

@@ -13,7 +13,9 @@
 //! `NAME.K.rtv`); a derived name of a larger swap chain (which the engine refuses) is numbered
 //! where it is first used and never created. Command lists are numbered by the `finish` that
 //! declares them, fences by their first use. Every write_discard `map` statement of a resource
-//! gets the next instance number K of that resource (docs/TRACE.md "Instances").
+//! gets the next instance number K of that resource (docs/TRACE.md "Instances"). Every `map`
+//! statement gets the `write` statements after it on its context and resource, up to the
+//! `unmap` there (`writes.rs`); a `write` OFFSET must fit a `u32` (a buffer's size does).
 
 use std::collections::HashMap;
 
@@ -42,6 +44,7 @@ pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
             .map_err(|message| ParseError::new(*line, message))?;
     }
     let (semantics, validation) = lowering.device.unwrap_or_default();
+    super::writes::attach(&mut lowering.steps);
     Ok(Program {
         semantics,
         validation,
@@ -641,6 +644,7 @@ impl Lowering {
                 map_type: m,
                 allow_usage_default,
                 instance: (),
+                writes: (),
             } => {
                 let resource = self.id(resource)?;
                 let instance = (*m == words::MapType::WriteDiscard).then(|| {
@@ -653,8 +657,18 @@ impl Lowering {
                     map_type: map_type(*m),
                     allow_usage_default: *allow_usage_default,
                     instance,
+                    writes: Default::default(),
                 }
             }
+            Method::Write {
+                resource,
+                offset,
+                bytes,
+            } => Call::Write {
+                resource: self.id(resource)?,
+                offset: fit_u32(*offset, "OFFSET")?,
+                bytes: bytes.clone(),
+            },
             Method::Unmap { resource } => Call::Unmap {
                 resource: self.id(resource)?,
             },

@@ -20,7 +20,7 @@
 //! * The real run: `live.rs` (the run, in trace order, on the main thread), `workers.rs` (the
 //!   `--threads` worker threads), `recorders.rs` (each deferred context and bundle recorder as
 //!   the run holds it, a `HeldRecorder`), `apply.rs` (one call applied to a recorder), `create.rs`
-//!   (the declarations).
+//!   (the declarations), `writes.rs` (the bytes of `write` statements, and their rules).
 //! * What is said about it: `verdict.rs` (expectations), `names.rs` (records in trace names,
 //!   the digest), `origin.rs` (where each record came from), `report.rs` (the output).
 //! * `reference/`: the reference run of `--compare` (`mod.rs`), the GPU model it feeds
@@ -39,6 +39,13 @@
 //!   (`decompress_resource`, compression, `set_resource_min_lod`) given a buffer. A bundle
 //!   recorder refuses the immediate-context calls with `unsupported_in_bundle`, as R-B-8 does
 //!   `present`.
+//! * **`write`** (R-CAP-4, `writes.rs`): lowering gives each `map` the `write` statements after
+//!   it on its context and resource up to the `unmap`, and the run copies those that fit when
+//!   the map returns its memory (the engine's slice cannot be held across later calls). At its
+//!   line a `write` with no open map on its context, into a `read` map, or past the mapped
+//!   bytes is refused with `invalid_argument` on that context (on a bundle recorder,
+//!   `unsupported_in_bundle`, as its `map` is); like a refused `map` it does not poison the
+//!   list. A `write` makes no record: the reference of `--compare` leaves it out.
 //! * **Instances.** K counts every write_discard `map` statement of the resource, accepted or
 //!   not. In `expect draw`, `NAME` without `#K` matches any instance of a dynamic resource.
 //! * **Defaults** of what docs/TRACE.md has no syntax for: vertex buffers with stride and offset 0,
@@ -105,6 +112,7 @@ mod report;
 mod sites;
 mod verdict;
 mod workers;
+mod writes;
 
 pub(crate) use names::digest as digest_of;
 

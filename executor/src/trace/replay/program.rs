@@ -173,6 +173,8 @@ impl Form for Lowered {
     type Defaulted<T: Clone + std::fmt::Debug> = T;
     /// For a write_discard map, the K of the instance it makes (docs/TRACE.md "Instances").
     type Instance = Option<u32>;
+    /// The `write` statements after a map, up to its `unmap` (`writes.rs`).
+    type MapWrites = super::writes::MapWrites;
     type ErrorKind = recorder::ErrorKind;
     type SplitCategory = SplitCategory;
     /// As `Counters::get` takes them.
@@ -235,6 +237,9 @@ impl Method<Lowered> {
             | Self::ClearDepthStencilView { view: buffer, .. }
             | Self::UpdateSubresource { resource: buffer }
             | Self::Map {
+                resource: buffer, ..
+            }
+            | Self::Write {
                 resource: buffer, ..
             }
             | Self::Unmap { resource: buffer }

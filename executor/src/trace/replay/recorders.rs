@@ -11,6 +11,11 @@
 //! `begin_command_list_execution`, ...): the replay refuses those calls with `invalid_argument` and a message saying why, and, since a
 //! refused call poisons the list being recorded (R-REC-8), the next `finish` fails with the
 //! first refusal of the list, whoever made it.
+//!
+//! **`write`** is no call of the engine: the held recorder answers it from its open maps
+//! (`writes.rs`: the maps it accepted and has not unmapped, forgotten when the list ends), or,
+//! on a bundle recorder, refuses it with `unsupported_in_bundle`; a refused write, like a
+//! refused map, does not poison the list (R-REC-8).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -23,6 +28,7 @@ use super::apply::{record, Handles, Named, Recorded, Recording, Resolver};
 use super::origin::Piece;
 use super::program::{Call, ObjId, Program};
 use super::sites::OpenSites;
+use super::writes::OpenMaps;
 
 /// A call the engine (or the replay) refused: where, on what, and the error.
 #[derive(Clone, Debug)]
@@ -118,6 +124,8 @@ pub(crate) struct HeldRecorder {
     /// The calls of the list being recorded that made split points (`sites.rs`): kept only
     /// where the run explains them (`--explain`).
     pub sites: Option<OpenSites>,
+    /// The maps accepted and not yet unmapped, which a `write` goes into (`writes.rs`).
+    pub open_maps: OpenMaps,
 }
 
 pub(crate) type SharedRecorder = Arc<Mutex<HeldRecorder>>;
@@ -134,6 +142,7 @@ impl HeldRecorder {
             pieces: Vec::new(),
             tracks: false,
             sites: None,
+            open_maps: OpenMaps::default(),
         }
     }
 
@@ -184,6 +193,8 @@ impl HeldRecorder {
         self.list_error = None;
         self.poisoned = false;
         self.pieces.clear();
+        // Its maps end with it (a failed finish discards a poisoned list, maps and all).
+        self.open_maps.clear();
     }
 
     /// An accepted call of `line`: what it will draw when the list or bundle runs.
@@ -226,10 +237,23 @@ impl HeldRecorder {
             }
             Recorder::Gone => return None,
         }
+        // A refused map or write does not poison the list (R-REC-8; `writes.rs`).
+        let sticky = !matches!(call, Call::Map { .. } | Call::Write { .. });
         if let Some(error) = shared.missing_object(call) {
-            let sticky = !matches!(call, Call::Map { .. });
             self.outcome_of(line, Err(error), true, sticky);
             return None;
+        }
+        if let Call::Write { .. } = call {
+            let outcome = match self.recorder {
+                // A bundle maps nothing (R-B-8): refused as its `map` is.
+                Recorder::Bundle(_) => Err(Error::UnsupportedInBundle { call: "write" }),
+                _ => self.open_maps.check(&shared.resolver(), call),
+            };
+            self.note(line, outcome);
+            return None;
+        }
+        if let Call::Unmap { resource } = call {
+            self.open_maps.closed(*resource);
         }
         let (recorded, refused) = match &mut self.recorder {
             Recorder::Context(context) => {
@@ -255,17 +279,20 @@ impl HeldRecorder {
                 if refused.is_none() {
                     self.note_piece(line, call, named);
                 }
-                let sticky = !matches!(call, Call::Map { .. });
                 self.outcome_of(line, refused.map_or(Ok(()), Err), false, sticky)
             }
-            Recorded::Mapped(instance) => {
+            Recorded::Mapped { instance, bytes } => {
                 if let Call::Map {
                     resource,
-                    instance: Some(k),
+                    map_type,
+                    instance: k,
                     ..
                 } = call
                 {
-                    shared.name_instance(instance, *resource, *k);
+                    if let Some(k) = k {
+                        shared.name_instance(instance, *resource, *k);
+                    }
+                    self.open_maps.opened(*resource, *map_type, bytes);
                 }
                 self.outcome(line, Ok(()), false)
             }

@@ -394,6 +394,9 @@ pub trait Form {
     type Defaulted<T: Clone + fmt::Debug>: Clone + fmt::Debug;
     /// What a `map` adds to its arguments: nothing as written, the instance once lowered.
     type Instance: Clone + fmt::Debug;
+    /// What the `write` statements after a `map` add to it: nothing as written; once lowered,
+    /// the bytes the map's memory takes (the replay copies them when the map returns it).
+    type MapWrites: Clone + fmt::Debug;
     /// The KIND of `expect error`.
     type ErrorKind: Clone + fmt::Debug;
     /// A CATEGORY of `expect split_points`.
@@ -434,6 +437,7 @@ impl Form for Written {
     type Engine = Engine;
     type Defaulted<T: Clone + fmt::Debug> = Option<T>;
     type Instance = ();
+    type MapWrites = ();
     type ErrorKind = ErrorKind;
     type SplitCategory = SplitCategory;
     type CounterKey = CounterKey;
@@ -809,6 +813,20 @@ pub enum Method<F: Form = Written> {
         /// makes (docs/TRACE.md "Instances": every write_discard map statement of a resource,
         /// in trace order).
         instance: F::Instance,
+        /// Nothing as written; once lowered, the `write` statements that may land in this
+        /// map's memory (the replay's `writes.rs` says which do).
+        writes: F::MapWrites,
+    },
+    /// `write RESOURCE OFFSET HEX`: bytes the application wrote into the memory of the open
+    /// map of RESOURCE on the call's context, between `map` and `unmap` (what a capture
+    /// records).
+    Write {
+        /// The resource mapped.
+        resource: F::Object,
+        /// OFFSET: the first byte written, from the start of the mapped memory.
+        offset: F::Count,
+        /// HEX: the bytes written (at least one), two hex digits each.
+        bytes: Vec<u8>,
     },
     /// `unmap RESOURCE`.
     Unmap {

@@ -273,7 +273,20 @@ impl Parser {
                     None => false,
                 },
                 instance: (),
+                writes: (),
             },
+            "write" => {
+                let resource = cursor.object(symbols, Want::Resource)?;
+                let offset = cursor.unsigned("OFFSET")?;
+                let hex = cursor.next("HEX")?;
+                let bytes = super::lex::hex_bytes(hex)
+                    .map_err(|rule| cursor.error(format_args!("{rule}, found {}", quote(hex))))?;
+                Method::Write {
+                    resource,
+                    offset,
+                    bytes,
+                }
+            }
             "unmap" => Method::Unmap {
                 resource: cursor.object(symbols, Want::Resource)?,
             },

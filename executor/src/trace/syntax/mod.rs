@@ -70,6 +70,10 @@
 //! * **Numbers.** Unsigned arguments are `u64`, BASE_VERTEX and scissor rectangles `i64`; a
 //!   number that does not fit is an error, not wrapped. Floats take `1`, `0.5`, `.5`, `1e-3`,
 //!   `0x10`; not `inf` or `nan`. `expect draw` values keep integer versus float as written.
+//! * **`write RESOURCE OFFSET HEX`** takes any RESOURCE (whether it is mapped, and for writing,
+//!   is the replay's question) and HEX as an even number of hex digits, either case, no `0x`,
+//!   at least one byte (`lex.rs`); it prints lowercase. Any line length is parsed: the replay
+//!   limits nothing beyond OFFSET fitting a `u32` and the bytes fitting the map.
 //! * **`expect draw`** values are read by the field's class (`value.rs`): an object field
 //!   takes a declared object of its kind (`NAME#K` only for buffers and views), `topology` a
 //!   topology word (`undefined` too, which `set_primitive_topology` also takes), `viewport.N`

@@ -3,7 +3,7 @@
 //!
 //! **In:** a tree (parsed, or built by a generator). **Out:** one statement a line, tokens
 //! separated by one space, options in docs/TRACE.md's order and only those present, numbers in
-//! decimal, floats in Rust's shortest round-trip form with a `.` or an exponent (`2.0`, `1e-7`),
+//! decimal (`write`'s HEX in lowercase hex digits, two a byte), floats in Rust's shortest round-trip form with a `.` or an exponent (`2.0`, `1e-7`),
 //! so that an integer and a float value of `expect draw` stay what they were. Parsing the text
 //! gives back the same tree for any tree the parser can produce (see `ast.rs`).
 
@@ -486,12 +486,21 @@ impl Display for Method {
                 map_type,
                 allow_usage_default,
                 instance: (),
+                writes: (),
             } => {
                 write!(f, "map {resource} {map_type}")?;
                 if *allow_usage_default {
                     f.write_str(" allow_usage_default")?;
                 }
                 Ok(())
+            }
+            Self::Write {
+                resource,
+                offset,
+                bytes,
+            } => {
+                write!(f, "write {resource} {offset} ")?;
+                bytes.iter().try_for_each(|byte| write!(f, "{byte:02x}"))
             }
             Self::Unmap { resource } => write!(f, "unmap {resource}"),
             Self::SetPredication { predicate, value } => write!(

@@ -46,6 +46,7 @@
 //! texture's LOD as they were at the bind's line.
 //!
 //! **Left out**, as they make no draw record: fences, queries' results, read/write maps,
+//! `write` statements (a map issued here still copies them: `writes.rs`),
 //! `release` (the reference never releases: every call it issues was accepted by the real
 //! run, which is where use after release shows).
 
@@ -217,7 +218,13 @@ impl Reference {
                     bundle.released.set(true);
                 }
             }
-            Op::Expect(_) => {}
+            // A `write` makes no command and no record (`writes.rs`); its map issued here
+            // takes its bytes, as the real run's did.
+            Op::Expect(_)
+            | Op::Call {
+                call: Call::Write { .. },
+                ..
+            } => {}
             Op::Call {
                 on: On::Immediate,
                 call,
@@ -796,7 +803,7 @@ fn issue(
 ) -> Option<u32> {
     let objects = Resolver { program, handles };
     match record(recorder, call, &objects, &Named::NONE) {
-        Recorded::Mapped(_) => match call {
+        Recorded::Mapped { .. } => match call {
             Call::Map { instance, .. } => *instance,
             _ => None,
         },
