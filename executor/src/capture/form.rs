@@ -64,6 +64,8 @@ impl Form for Captured {
     type Defaulted<T: Clone + std::fmt::Debug> = T;
     /// The instance a write_discard map made (named `NAME#K` by the order the trace writes it).
     type Instance = Option<InstanceId>;
+    /// A capture keeps a map's written bytes as `write` entries of their own ([`Entry::Write`]).
+    type MapWrites = ();
     type ErrorKind = recorder::ErrorKind;
     type SplitCategory = recorder::SplitCategory;
     type CounterKey = &'static str;
@@ -482,11 +484,22 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             map_type: m,
             allow_usage_default,
             instance: _,
+            writes: (),
         } => Method::Map {
             resource: one(resource),
             map_type: map_type(*m),
             allow_usage_default: *allow_usage_default,
             instance: (),
+            writes: (),
+        },
+        Method::Write {
+            resource,
+            offset,
+            bytes,
+        } => Method::Write {
+            resource: one(resource),
+            offset: n(offset),
+            bytes: bytes.clone(),
         },
         Method::Unmap { resource } => Method::Unmap {
             resource: one(resource),

@@ -156,6 +156,7 @@ impl CapturedImmediate {
                             map_type: MapType::WriteDiscard,
                             allow_usage_default: false,
                             instance: Some(instance),
+                            writes: (),
                         });
                         calls.push(Method::Unmap { resource: obj });
                     }

@@ -157,6 +157,7 @@ impl Tap {
             map_type,
             allow_usage_default,
             instance,
+            writes: (),
         });
         if map_type == MapType::Read {
             return;

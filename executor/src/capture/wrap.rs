@@ -761,6 +761,7 @@ macro_rules! captured_maps {
                             map_type,
                             allow_usage_default: flags.allows_usage_default(),
                             instance: None,
+                            writes: (),
                         });
                     }
                     return Err(error);

@@ -439,7 +439,14 @@ impl Out<'_> {
                 bytes,
             } => {
                 let resource = self.names.name(*resource);
-                let _ = (resource, offset, bytes); // TEMP until write lands
+                self.push(
+                    context,
+                    Method::Write {
+                        resource,
+                        offset: *offset as u64,
+                        bytes: bytes.clone(),
+                    },
+                );
             }
             Entry::NotWritten(what) => self.not_written.push(what),
         }
