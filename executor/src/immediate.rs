@@ -257,6 +257,11 @@ impl ImmediateContext {
         }
     }
 
+    /// When the GPU model consumes submissions ([`set_gpu_timing`](Self::set_gpu_timing)).
+    pub fn gpu_timing(&self) -> GpuTiming {
+        self.timing
+    }
+
     /// Lets the GPU model consume everything submitted so far. Violations found on the way
     /// stay with the GPU model until the next call that reports.
     pub fn sync_gpu(&mut self) {

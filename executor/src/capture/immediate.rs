@@ -187,6 +187,11 @@ impl CapturedImmediate {
         self.shared.immediate_calls.store(0, Ordering::Release);
         self.tap.clear();
         self.tap.switch(true);
+        let failed = (self.context.gpu_timing() == crate::GpuTiming::Detached).then(|| {
+            "the GPU model is detached (GpuTiming::Detached): the frame makes no draw records to \
+             capture"
+                .to_string()
+        });
         self.open = Some(Open {
             frame: self.frame,
             triggered,
@@ -197,7 +202,7 @@ impl CapturedImmediate {
             records_from,
             kept: Vec::new(),
             start_seq,
-            failed: None,
+            failed,
         });
     }
 
@@ -304,6 +309,10 @@ impl CapturedImmediate {
         };
         if start && self.open.is_none() {
             self.open_frame(true);
+            // A capture that cannot succeed is reported now, not retried every frame.
+            if self.context.gpu_timing() == crate::GpuTiming::Detached {
+                self.end_capture();
+            }
         }
         result
     }

@@ -197,9 +197,16 @@ impl Tap {
 
     /// Ends a kept list: what it kept, for the list to carry; the tap decides again at the
     /// next call.
-    pub(crate) fn take_list(&mut self, id: u64, context: ContextInfo, restore: bool) -> ListLog {
+    pub(crate) fn take_list(
+        &mut self,
+        id: u64,
+        ordinal: u64,
+        context: ContextInfo,
+        restore: bool,
+    ) -> ListLog {
         let log = ListLog {
             id,
+            ordinal,
             context,
             restore,
             entries: std::mem::take(&mut self.entries),
@@ -267,6 +274,8 @@ pub(crate) struct ContextInfo {
 pub(crate) struct ListLog {
     /// The capture's number for the list, in finish order.
     pub id: u64,
+    /// Which list of its context it is (0 for the first the context finished or discarded).
+    pub ordinal: u64,
     pub context: ContextInfo,
     /// `finish LIST restore=yes`.
     pub restore: bool,

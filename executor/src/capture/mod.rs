@@ -197,3 +197,15 @@ impl Capture {
         self.shared.options
     }
 }
+
+// The wrappers move between threads as the engine's own types do (a job system hands
+// contexts to workers; the device is shared).
+const _: () = {
+    const fn send<T: Send>() {}
+    const fn sync<T: Send + Sync>() {}
+    send::<CapturedDeferred>();
+    send::<CapturedBundleRecorder>();
+    send::<CapturedImmediate>();
+    sync::<CaptureDevice>();
+    sync::<Capture>();
+};

@@ -807,6 +807,8 @@ pub struct CapturedDeferred {
     context: DeferredContext,
     tap: Tap,
     info: ContextInfo,
+    /// Lists finished or discarded so far.
+    lists: u64,
 }
 
 impl CapturedDeferred {
@@ -820,6 +822,7 @@ impl CapturedDeferred {
             context,
             tap: Tap::per_list(shared),
             info,
+            lists: 0,
         }
     }
 
@@ -910,11 +913,12 @@ impl CapturedDeferred {
         let finished = self.context.finish_command_list(restore);
         match finished {
             Ok(mut list) => {
+                let ordinal = self.lists;
+                self.lists += 1;
                 if kept {
                     let id = self.tap.shared().next_serial();
-                    let log = self
-                        .tap
-                        .take_list(id, self.info.clone(), restore.is_restore());
+                    let info = self.info.clone();
+                    let log = self.tap.take_list(id, ordinal, info, restore.is_restore());
                     let _ = list.attach(Arc::new(log));
                 } else {
                     self.tap.end_list();
@@ -925,6 +929,7 @@ impl CapturedDeferred {
                 // A refused finish that keeps the list open (a map still open, a fast restore)
                 // leaves the tap as it is; a discarded list starts afresh.
                 if self.context.stats().calls == 0 {
+                    self.lists += 1;
                     self.tap.end_list();
                 }
                 Err(error)
@@ -934,6 +939,7 @@ impl CapturedDeferred {
 
     /// [`DeferredContext::discard_command_list`].
     pub fn discard_command_list(&mut self) {
+        self.lists += 1;
         self.tap.end_list();
         self.context.discard_command_list()
     }

@@ -557,7 +557,11 @@ pub(crate) fn write(
         let name = match registry.get(kind, raw) {
             Some(record) => record.name.clone(),
             None => {
-                let wanted = device.object_name(kind, raw).to_string();
+                let wanted = device
+                    .object_name(kind, raw)
+                    .name
+                    .map(|n| n.to_string())
+                    .unwrap_or_default();
                 let name = registry.unique_name(&wanted, super::device::kind_prefix(kind));
                 registry.insert(kind, raw, name.clone(), Vec::new());
                 name
@@ -699,20 +703,22 @@ pub(crate) fn write(
         out.push(&on, Method::FinishBundle);
     }
     // Lists, in finish order; a context's previous block decides what a carried state needs.
+    // (ordinal, restore) of each context's last block written.
     let mut last_block: HashMap<u64, (u64, bool)> = HashMap::new();
     for list in &lists {
         let (context_name, _) = &contexts[&list.context.serial];
         let on = CallContext::Deferred(context_name.clone());
         let previous = last_block.get(&list.context.serial).copied();
-        if let Some(carried) = &list.carried {
+        // The replay's context carries the previous block's state in when that block restored;
+        // that is this list's own start only when the block was its predecessor.
+        let continuous = previous.is_some_and(|(ordinal, _)| ordinal + 1 == list.ordinal);
+        if !continuous {
             if previous.is_some_and(|(_, restored)| restored) {
                 out.call(&on, &Method::ClearState);
             }
-            for call in carried {
+            for call in list.carried.iter().flatten() {
                 out.call(&on, call);
             }
-        } else if previous.is_some_and(|(_, restored)| restored) {
-            out.call(&on, &Method::ClearState);
         }
         for entry in &list.entries {
             out.entry(&on, entry);
@@ -724,7 +730,7 @@ pub(crate) fn write(
                 restore: list.restore,
             },
         );
-        last_block.insert(list.context.serial, (list.id, list.restore));
+        last_block.insert(list.context.serial, (list.ordinal, list.restore));
     }
     // Objects released before the frame that a list or bundle still names.
     let mut early: Vec<(u64, Obj)> = used
