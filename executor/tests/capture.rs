@@ -28,12 +28,19 @@ fn assert_round_trip(frame: &CapturedFrame) {
             ..Default::default()
         },
     ] {
-        let run = replay(frame.trace.as_bytes(), &options);
+        let run = replay(
+            frame.trace.as_bytes(),
+            &ReplayOptions {
+                records: true,
+                ..options
+            },
+        );
         assert_eq!(
             (run.exit_code, digest_of(&run.stdout)),
             (0, Some(frame.digest)),
-            "{options:?}\n{}\n{}{}",
+            "{options:?}\n{}\nlive records:\n{}\n{}{}",
             frame.trace,
+            frame.record_lines.join("\n"),
             run.stdout,
             run.stderr
         );
@@ -458,4 +465,157 @@ fn r_cap_5_nested_lists_bundles_and_carried_state_round_trip() {
         frame.trace
     );
     assert_round_trip(frame);
+}
+
+/// A texture barrier of the whole texture.
+fn texture_barrier(
+    texture: Texture,
+    sync: (BarrierSync, BarrierSync),
+    access: (BarrierAccess, BarrierAccess),
+    layout: (BarrierLayout, BarrierLayout),
+) -> TextureBarrier {
+    TextureBarrier {
+        sync_before: sync.0,
+        sync_after: sync.1,
+        access_before: access.0,
+        access_after: access.1,
+        layout_before: layout.0,
+        layout_after: layout.1,
+        resource: texture.into(),
+        subresources: BarrierSubresources::ALL,
+        discard: false,
+    }
+}
+
+#[test]
+fn r_cap_3_texture_layouts_at_frame_start_are_written_as_barriers() {
+    let device = CaptureDevice::new(
+        Device::new(DeviceDesc {
+            immediate_semantics: Semantics::Fast,
+            validation: Validation::On,
+            ..Default::default()
+        }),
+        CaptureOptions::default(),
+    );
+    let target = device
+        .create_texture(&TextureDesc {
+            name: "shadow",
+            format: Format::R8G8B8A8Unorm,
+            width: 32,
+            height: 32,
+            bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+            ..Default::default()
+        })
+        .unwrap();
+    let rtv = device
+        .create_render_target_view(&ViewDesc::new("shadow rtv", target))
+        .unwrap();
+    let srv = device
+        .create_shader_resource_view(&ViewDesc::new("shadow srv", target))
+        .unwrap();
+    let ps = device
+        .create_shader(&ShaderDesc {
+            shader_resources: Slots::first(1),
+            ..ShaderDesc::new("ps", Stage::Pixel)
+        })
+        .unwrap();
+    let chain = device
+        .create_swap_chain(&SwapChainDesc {
+            name: "main",
+            buffers: 2,
+            format: Format::R8G8B8A8Unorm,
+            width: 32,
+            height: 32,
+        })
+        .unwrap();
+    let mut imm = CapturedImmediate::new(&device).unwrap();
+    let to_target = texture_barrier(
+        target,
+        (BarrierSync::PIXEL_SHADING, BarrierSync::RENDER_TARGET),
+        (BarrierAccess::SHADER_RESOURCE, BarrierAccess::RENDER_TARGET),
+        (BarrierLayout::ShaderResource, BarrierLayout::RenderTarget),
+    );
+    let to_read = texture_barrier(
+        target,
+        (BarrierSync::RENDER_TARGET, BarrierSync::PIXEL_SHADING),
+        (BarrierAccess::RENDER_TARGET, BarrierAccess::SHADER_RESOURCE),
+        (BarrierLayout::RenderTarget, BarrierLayout::ShaderResource),
+    );
+    // Before the frame: the texture goes to shader_resource, where the frame finds it.
+    imm.barrier(&[BarrierGroup::Texture(&[texture_barrier(
+        target,
+        (BarrierSync::NONE, BarrierSync::RENDER_TARGET),
+        (BarrierAccess::NO_ACCESS, BarrierAccess::RENDER_TARGET),
+        (BarrierLayout::Common, BarrierLayout::RenderTarget),
+    )])]);
+    imm.clear_render_target_view(rtv, [0.0; 4]);
+    imm.barrier(&[BarrierGroup::Texture(&[to_read])]);
+    device.capture().trigger();
+    imm.present(chain).unwrap();
+    for _ in 0..2 {
+        imm.barrier(&[BarrierGroup::Texture(&[to_target])]);
+        imm.om_set_render_targets(&[Some(rtv)], None);
+        imm.clear_render_target_view(rtv, [1.0; 4]);
+        imm.draw(3, 0);
+        imm.om_set_render_targets(&[], None);
+        imm.barrier(&[BarrierGroup::Texture(&[to_read])]);
+        imm.set_shader(Stage::Pixel, Some(ps));
+        imm.set_shader_resources(Stage::Pixel, 0, &[Some(srv)]);
+        imm.draw(3, 0);
+        imm.present(chain).unwrap();
+    }
+    let outcomes = device.capture().take_outcomes();
+    let frame = captured(&outcomes[0]);
+    assert!(
+        frame.trace.contains("layout=common:shader_resource"),
+        "{}",
+        frame.trace
+    );
+    assert_round_trip(frame);
+}
+
+#[test]
+fn r_cap_6_empty_target_and_viewport_lists_are_written_and_replayed() {
+    // What a capture writes for `OMSetRenderTargets(0, ...)` and `RSSetViewports(0, ...)`: `-`,
+    // not `null` (one null slot).
+    let text = "device semantics=legacy\n\
+                texture t format=r8g8b8a8_unorm width=4 height=4 bind=render_target\n\
+                rtv t_rtv t\n\
+                imm om_set_render_targets t_rtv null\n\
+                imm rs_set_viewports 0,0,4,4\n\
+                imm draw 3 0\n\
+                imm om_set_render_targets - null\n\
+                imm rs_set_viewports -\n\
+                imm rs_set_scissor_rects -\n\
+                imm draw 3 0\n\
+                imm om_set_render_targets null null\n\
+                imm draw 3 0\n\
+                expect draw 0 rtv.0 t_rtv\n\
+                expect draw 2 rtv.0 null\n";
+    let parsed = executor::trace::parse(text.as_bytes()).unwrap();
+    let printed = parsed.to_string();
+    assert!(
+        printed.contains("imm om_set_render_targets - null\n"),
+        "{printed}"
+    );
+    assert!(printed.contains("imm rs_set_viewports -\n"), "{printed}");
+    assert_eq!(
+        executor::trace::parse(printed.as_bytes())
+            .unwrap()
+            .to_string(),
+        printed
+    );
+    let run = replay(
+        text.as_bytes(),
+        &ReplayOptions {
+            records: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(run.exit_code, 0, "{}{}", run.stdout, run.stderr);
+    let second = run.stdout.lines().nth(1).unwrap_or_default();
+    assert!(
+        !second.contains("rtv.0") && !second.contains("viewport.0"),
+        "{second}"
+    );
 }

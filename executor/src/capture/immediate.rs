@@ -33,7 +33,8 @@ use super::write::{self, Frame};
 use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
 use crate::draw_record::{Counters, DrawRecord};
 use crate::immediate::ImmediateContext;
-use crate::trace::syntax::ast::Method;
+use crate::trace::syntax::ast::{Barrier, BeforeAfter, Method};
+use recorder::{BarrierAccess, BarrierLayout, BarrierSync};
 
 /// A frame being captured.
 struct Open {
@@ -121,6 +122,8 @@ impl CapturedImmediate {
     fn open_frame(&mut self, triggered: bool) {
         // Deferred contexts that start a list from now on keep it.
         self.shared.capturing.store(true, Ordering::Release);
+        // Direct calls still in the batch reach the GPU model first: its state is the frame's.
+        let _ = self.context.flush();
         let device = self.context.device().clone();
         let start_seq = self.shared.registry.lock().tick();
         let records_from = self.context.records().len();
@@ -169,11 +172,42 @@ impl CapturedImmediate {
                             min_lod: lod,
                         });
                     }
-                    let compressible = device.texture_info(texture).is_some_and(|i| i.compressible);
-                    if compressible && !self.context.resource_compression(texture) {
+                    // Enhanced-barrier layout (every texture starts in `common`): a barrier
+                    // from `common` to it, then the compression it had.
+                    let state = self.context.gpu().texture_state(raw);
+                    let moved = state.layout.is_some_and(|l| l != BarrierLayout::Common);
+                    if let Some(layout) = state.layout.filter(|_| moved) {
+                        calls.push(Method::Barrier(vec![Barrier::Texture {
+                            resource: obj,
+                            sync: BeforeAfter {
+                                before: BarrierSync::NONE,
+                                after: BarrierSync::NONE,
+                            },
+                            access: BeforeAfter {
+                                before: BarrierAccess::NO_ACCESS,
+                                after: BarrierAccess::NO_ACCESS,
+                            },
+                            layout: BeforeAfter {
+                                before: BarrierLayout::Common,
+                                after: layout,
+                            },
+                            mips: recorder::Span::ALL,
+                            array: recorder::Span::ALL,
+                            planes: recorder::Span::ALL,
+                            discard: false,
+                        }]));
+                    }
+                    let compressible = device
+                        .texture_info(texture)
+                        .is_some_and(|i| i.compressible || i.dcc);
+                    let compressed = self.context.resource_compression(texture);
+                    if compressible && (moved || !compressed) {
                         calls.push(Method::SetResourceCompression {
                             resource: obj,
-                            compression: recorder::Compression::Decompressed,
+                            compression: match compressed {
+                                true => recorder::Compression::Compressed,
+                                false => recorder::Compression::Decompressed,
+                            },
                         });
                     }
                 }
@@ -253,13 +287,17 @@ impl CapturedImmediate {
             written
         };
         match written {
-            Ok(written) => FrameOutcome::Captured(CapturedFrame {
-                frame,
-                digest: write::digest(&records, &written.names),
-                records: records.len(),
-                trace: written.text,
-                not_written: written.not_written,
-            }),
+            Ok(written) => {
+                let (lines, digest) = write::digest(&records, &written.names);
+                FrameOutcome::Captured(CapturedFrame {
+                    frame,
+                    digest,
+                    records: records.len(),
+                    record_lines: lines,
+                    trace: written.text,
+                    not_written: written.not_written,
+                })
+            }
             Err(reason) => FrameOutcome::Failed { frame, reason },
         }
     }

@@ -410,10 +410,8 @@ pub(crate) fn state_calls(state: &Bindings) -> Vec<Call> {
         .iter()
         .map(|v| object(ObjectKind::UnorderedAccessView, v.view))
         .collect();
-    let target_end = targets
-        .iter()
-        .rposition(Option::is_some)
-        .map_or(0, |l| l + 1);
+    // As many targets as the last bind set, null ones included (records show each slot).
+    let target_end = targets.len();
     match om_uavs.iter().rposition(Option::is_some) {
         Some(last) => {
             let first = om_uavs.iter().position(Option::is_some).unwrap_or(0);

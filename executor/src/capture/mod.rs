@@ -80,6 +80,9 @@ pub struct CapturedFrame {
     pub digest: u64,
     /// The frame's draw records (draws and dispatches).
     pub records: usize,
+    /// Each record as `replay --records` prints it for the trace (objects by their trace
+    /// names), one a line: what to compare when a replay's digest differs.
+    pub record_lines: Vec<String>,
     /// Calls the trace format has no statement for, written as comments (their names).
     pub not_written: Vec<&'static str>,
 }

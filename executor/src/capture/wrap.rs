@@ -131,7 +131,7 @@ macro_rules! captured_calls {
             DeviceContext::set_primitive_topology(&mut $inner, topology)
         }
         fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
-            if self.tap_active() {
+            if !buffers.is_empty() && self.tap_active() {
                 self.tap.call(Method::SetVertexBuffers {
                     start,
                     buffers: buffers
@@ -182,7 +182,7 @@ macro_rules! captured_calls {
             start: u32,
             buffers: &[Option<recorder::Buffer>],
         ) {
-            if self.tap_active() {
+            if !buffers.is_empty() && self.tap_active() {
                 self.tap.call(Method::SetConstantBuffers {
                     stage,
                     start,
@@ -198,7 +198,7 @@ macro_rules! captured_calls {
             start: u32,
             views: &[Option<recorder::ShaderResourceView>],
         ) {
-            if self.tap_active() {
+            if !views.is_empty() && self.tap_active() {
                 self.tap.call(Method::SetShaderResources {
                     stage,
                     start,
@@ -214,7 +214,7 @@ macro_rules! captured_calls {
             start: u32,
             samplers: &[Option<recorder::SamplerState>],
         ) {
-            if self.tap_active() {
+            if !samplers.is_empty() && self.tap_active() {
                 self.tap.call(Method::SetSamplers {
                     stage,
                     start,
@@ -229,7 +229,7 @@ macro_rules! captured_calls {
             start: u32,
             views: &[Option<recorder::UnorderedAccessView>],
         ) {
-            if self.tap_active() {
+            if !views.is_empty() && self.tap_active() {
                 self.tap.call(Method::CsSetUnorderedAccessViews {
                     start,
                     views: objs(ObjectKind::UnorderedAccessView, views),

@@ -121,13 +121,14 @@ impl ObjectNamer for Names {
     }
 }
 
-/// The digest `replay` prints for these records named by `names`.
-pub(crate) fn digest(records: &[DrawRecord], names: &Names) -> u64 {
+/// The records as `replay --records` names them, and the digest `replay` prints for them.
+pub(crate) fn digest(records: &[DrawRecord], names: &Names) -> (Vec<String>, u64) {
     let lines: Vec<String> = records
         .iter()
         .map(|r| r.display_with(names).to_string())
         .collect();
-    crate::trace::replay::digest_of(&lines)
+    let digest = crate::trace::replay::digest_of(&lines);
+    (lines, digest)
 }
 
 /// Every object a call names.

@@ -125,11 +125,11 @@ impl Parser {
                 Method::SetPrimitiveResetIndex(cursor.unsigned("VALUE")?)
             }
             "om_set_render_targets" => Method::OmSetRenderTargets {
-                render_targets: cursor.object_list(symbols, Want::RenderTargetView)?,
+                render_targets: cursor.render_targets(symbols)?,
                 depth_stencil: cursor.object_or_null(symbols, Want::DepthStencilView)?,
             },
             "om_set_render_targets_and_uavs" => Method::OmSetRenderTargetsAndUavs {
-                render_targets: cursor.object_list(symbols, Want::RenderTargetView)?,
+                render_targets: cursor.render_targets(symbols)?,
                 depth_stencil: cursor.object_or_null(symbols, Want::DepthStencilView)?,
                 start: cursor.unsigned("START")?,
                 views: cursor.objects_to_end(symbols, Want::UnorderedAccessView)?,
@@ -429,6 +429,11 @@ fn quads<'a, T>(
     number: fn(&Cursor<'a>, &str, &str) -> Result<T>,
 ) -> Result<Vec<[T; 4]>> {
     let mut quads = Vec::new();
+    // `-`: none at all (zero viewports or rectangles bound).
+    if cursor.peek() == Some("-") {
+        let _ = cursor.next("-");
+        return Ok(quads);
+    }
     loop {
         let group = cursor.next(what)?;
         let items: Vec<&str> = cursor.list_items(group)?.collect();

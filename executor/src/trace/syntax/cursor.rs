@@ -252,6 +252,17 @@ impl<'a> Cursor<'a> {
             .collect()
     }
 
+    /// The render targets of `om_set_render_targets*`: a list of RTVs or `null`s, or `-` for
+    /// none at all (zero views bound, as `OMSetRenderTargets(0, ...)`; `null` binds one null
+    /// slot).
+    pub(crate) fn render_targets(&mut self, symbols: &Symbols) -> Result<Vec<Option<Name>>> {
+        if self.peek() == Some("-") {
+            let _ = self.next("-");
+            return Ok(Vec::new());
+        }
+        self.object_list(symbols, Want::RenderTargetView)
+    }
+
     // Lists.
 
     /// The comma-separated items of a token; an empty item (`a,,b`, `a,`) is an error.

@@ -20,6 +20,14 @@ use super::words::{on_off, yes_no};
 
 type Result = fmt::Result;
 
+/// A render-target list: `-` for none (see `Cursor::render_targets`).
+fn targets(f: &mut Formatter<'_>, list: &[Option<Name>]) -> Result {
+    match list.is_empty() {
+        true => f.write_str("-"),
+        false => joined(f, list, ','),
+    }
+}
+
 impl Display for Trace {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
         for (_, statement) in &self.statements {
@@ -370,7 +378,7 @@ impl Display for Method {
                 depth_stencil,
             } => {
                 f.write_str("om_set_render_targets ")?;
-                joined(f, render_targets, ',')?;
+                targets(f, render_targets)?;
                 write!(f, " {}", Nullable(depth_stencil))
             }
             Self::OmSetRenderTargetsAndUavs {
@@ -380,7 +388,7 @@ impl Display for Method {
                 views,
             } => {
                 f.write_str("om_set_render_targets_and_uavs ")?;
-                joined(f, render_targets, ',')?;
+                targets(f, render_targets)?;
                 write!(f, " {} {start} ", Nullable(depth_stencil))?;
                 joined(f, views, ' ')
             }
@@ -389,9 +397,15 @@ impl Display for Method {
                 write!(f, "om_set_depth_stencil_state {}", Nullable(state))
             }
             Self::RsSetState(state) => write!(f, "rs_set_state {}", Nullable(state)),
+            Self::RsSetViewports(viewports) if viewports.is_empty() => {
+                f.write_str("rs_set_viewports -")
+            }
             Self::RsSetViewports(viewports) => {
                 f.write_str("rs_set_viewports")?;
                 viewports.iter().try_for_each(|v| write!(f, " {v}"))
+            }
+            Self::RsSetScissorRects(rects) if rects.is_empty() => {
+                f.write_str("rs_set_scissor_rects -")
             }
             Self::RsSetScissorRects(rects) => {
                 f.write_str("rs_set_scissor_rects")?;
