@@ -86,16 +86,20 @@ impl CapturedImmediate {
         &mut self.context
     }
 
+    /// Whether this call is kept. Idle (no frame being captured): one branch on a byte.
     #[inline(always)]
     fn tap_active(&mut self) -> bool {
-        let on = self.tap.active();
-        if on {
-            // Where a release on another thread lands among the frame's calls.
-            self.shared
-                .immediate_calls
-                .store(self.tap.entries.len() + 1, Ordering::Release);
-        }
-        on
+        !self.tap.is_idle() && self.kept()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn kept(&mut self) -> bool {
+        // Where a release on another thread lands among the frame's calls.
+        self.shared
+            .immediate_calls
+            .store(self.tap.entries.len() + 1, Ordering::Release);
+        self.tap.active()
     }
 
     // ----- frames --------------------------------------------------------------------------

@@ -119,6 +119,13 @@ impl Tap {
         self.state == TapState::On
     }
 
+    /// Whether the tap keeps nothing now, not even a decision to make: the idle path's one
+    /// branch.
+    #[inline(always)]
+    pub(crate) fn is_idle(&self) -> bool {
+        self.state == TapState::Off
+    }
+
     /// Whether the tap is about to decide (a list's first call comes next).
     pub(crate) fn is_fresh(&self) -> bool {
         self.state == TapState::Fresh

@@ -826,22 +826,25 @@ impl CapturedDeferred {
         }
     }
 
+    /// Whether this call is kept. Idle (the list is not captured): one branch on a byte.
     #[inline(always)]
     fn tap_active(&mut self) -> bool {
-        if self.tap.is_fresh() {
-            return self.start_list();
-        }
-        self.tap.active()
+        !self.tap.is_idle() && self.tap_slow()
     }
 
-    /// The first call of a list: decide, and note the state a restore carried in.
+    /// A kept call, or the first call of a list: decide, and note the state a restore carried
+    /// in.
     #[cold]
-    fn start_list(&mut self) -> bool {
+    #[inline(never)]
+    fn tap_slow(&mut self) -> bool {
+        let fresh = self.tap.is_fresh();
         if !self.tap.active() {
             return false;
         }
-        let carried = self.context.legacy_state().map(state_calls);
-        self.tap.carried = carried.filter(|calls| !calls.is_empty());
+        if fresh {
+            let carried = self.context.legacy_state().map(state_calls);
+            self.tap.carried = carried.filter(|calls| !calls.is_empty());
+        }
         true
     }
 
