@@ -33,6 +33,38 @@
 //!
 //! **Cost.** Idle, each call on a wrapper costs one branch on a byte the wrapper owns
 //! (`log.rs`); the `record` bench measures it beside the bare context.
+//!
+//! # Example
+//!
+//! A worker's list and a present per frame; the frame a trigger asks for is written, and its
+//! replay prints the live frame's digest.
+//!
+//! ```
+//! use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
+//! use recorder::*;
+//!
+//! let device = CaptureDevice::new(Device::new(DeviceDesc::default()), CaptureOptions::default());
+//! let vs = device.create_shader(&ShaderDesc::new("vs", Stage::Vertex))?;
+//! let chain = device.create_swap_chain(&SwapChainDesc {
+//!     name: "main", buffers: 2, format: Format::R8G8B8A8Unorm, width: 64, height: 64,
+//! })?;
+//! let mut imm = CapturedImmediate::new(&device)?;
+//! let mut worker = device.create_deferred_context(&DeferredContextDesc::default())?;
+//! device.capture().trigger();
+//! for frame in 0..3 {
+//!     worker.set_shader(Stage::Vertex, Some(vs));
+//!     worker.draw(3, frame);
+//!     let list = worker.finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?;
+//!     imm.execute_command_list(&list, RestoreState::ClearState)?;
+//!     imm.present(chain)?;
+//! }
+//! let outcomes = device.capture().take_outcomes();
+//! let FrameOutcome::Captured(frame) = &outcomes[0] else { panic!("{outcomes:?}") };
+//! assert!(frame.trace.contains("draw 3 1"));
+//! let replayed = executor::trace::replay(frame.trace.as_bytes(), &Default::default());
+//! assert!(replayed.stdout.contains(&format!("digest={:016x}", frame.digest)));
+//! # Ok::<(), recorder::Error>(())
+//! ```
 
 mod device;
 mod form;
