@@ -619,3 +619,55 @@ fn r_cap_6_empty_target_and_viewport_lists_are_written_and_replayed() {
         "{second}"
     );
 }
+
+#[test]
+fn r_cap_3_a_dynamic_buffer_made_on_the_bare_device_keeps_its_instance_and_views_name_it() {
+    let mut app = App::new(Semantics::Legacy, CaptureOptions::default());
+    let bare = app.device.device().clone();
+    let structured = bare
+        .create_buffer(&BufferDesc {
+            name: "particles",
+            size: 256,
+            usage: Usage::Dynamic,
+            bind: BindFlags::SHADER_RESOURCE,
+            ..Default::default()
+        })
+        .unwrap();
+    let view = bare
+        .create_shader_resource_view(&ViewDesc::new("particles srv", structured))
+        .unwrap();
+    let vs = app
+        .device
+        .create_shader(&ShaderDesc {
+            shader_resources: Slots::first(1),
+            ..ShaderDesc::new("reader", Stage::Vertex)
+        })
+        .unwrap();
+    // Made current before the frame by a legacy list's map.
+    let mut worker = app.context("worker", Semantics::Legacy);
+    let _ = worker
+        .map(structured, MapType::WriteDiscard, MapFlags::None)
+        .map(|mut m| m[0] = 1);
+    let list = worker
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    app.imm
+        .execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    app.imm.present(app.chain).unwrap();
+    app.device.capture().trigger();
+    app.imm.present(app.chain).unwrap();
+    app.imm.set_shader(Stage::Vertex, Some(vs));
+    app.imm
+        .set_shader_resources(Stage::Vertex, 0, &[Some(view)]);
+    app.imm.draw(3, 0);
+    app.imm.present(app.chain).unwrap();
+    let outcomes = app.outcomes();
+    let frame = captured(&outcomes[0]);
+    assert!(
+        frame.record_lines[0].contains("vs.srv.0=particles_srv#1"),
+        "{:?}",
+        frame.record_lines
+    );
+    assert_round_trip(frame);
+}

@@ -285,6 +285,7 @@ impl CapturedImmediate {
                 &mut registry,
                 &bundles,
                 &parts,
+                &records,
                 self.shared.options.all_objects,
             );
             registry.prune(open.start_seq);

@@ -384,12 +384,81 @@ fn declaration(device: &Device, names: &Names, object: Obj) -> Result<Option<Dec
 
 /// Whether `object` is a dynamic resource (its records name instances).
 fn is_dynamic(device: &Device, object: Obj) -> bool {
-    match object {
-        Obj::Engine(ObjectKind::Buffer, raw) => device
-            .buffer_info(Buffer::from_raw(raw))
-            .is_some_and(|i| i.usage == Usage::Dynamic),
-        _ => false,
+    dynamic_buffer(device, object).is_some()
+}
+
+/// The dynamic buffer whose instances `object`'s records name: itself, or a view's buffer.
+fn dynamic_buffer(device: &Device, object: Obj) -> Option<Obj> {
+    let Obj::Engine(kind, raw) = object else {
+        return None;
+    };
+    let buffer = match kind {
+        ObjectKind::Buffer => Buffer::from_raw(raw),
+        _ => match view_info(device, kind, raw)?.resource {
+            Resource::Buffer(buffer) => buffer,
+            Resource::Texture(_) => return None,
+        },
+    };
+    let dynamic = device
+        .buffer_info(buffer)
+        .is_some_and(|i| i.usage == Usage::Dynamic);
+    dynamic.then_some(Obj::Engine(ObjectKind::Buffer, buffer.raw()))
+}
+
+/// The instances a call's write_discard map made.
+fn made_instance(call: &Call, out: &mut HashSet<InstanceId>) {
+    if let Method::Map {
+        instance: Some(instance),
+        ..
+    } = call
+    {
+        out.insert(*instance);
     }
+}
+
+/// The dynamic instances the records read that no map of the trace makes: each was current on
+/// the immediate context when the frame began (made by a list or a map before it), so the
+/// trace's setup makes one in its place, a write_discard map on the immediate context.
+fn instances_from_before(
+    device: &Device,
+    records: &[DrawRecord],
+    made: &HashSet<InstanceId>,
+) -> Vec<(Obj, InstanceId)> {
+    struct Seen<'a>(std::cell::RefCell<&'a mut Vec<(ObjectKind, RawHandle, InstanceId)>>);
+    impl ObjectNamer for Seen<'_> {
+        fn write_object(
+            &self,
+            _: &mut fmt::Formatter<'_>,
+            kind: ObjectKind,
+            handle: RawHandle,
+            instance: InstanceId,
+        ) -> fmt::Result {
+            if instance != InstanceId::INITIAL {
+                self.0.borrow_mut().push((kind, handle, instance));
+            }
+            Ok(())
+        }
+    }
+    let mut seen = Vec::new();
+    {
+        let namer = Seen(std::cell::RefCell::new(&mut seen));
+        for record in records {
+            let _ = record.display_with(&namer).to_string();
+        }
+    }
+    let mut out: Vec<(Obj, InstanceId)> = Vec::new();
+    for (kind, raw, instance) in seen {
+        if made.contains(&instance) {
+            continue;
+        }
+        let Some(buffer) = dynamic_buffer(device, Obj::Engine(kind, raw)) else {
+            continue;
+        };
+        if !out.iter().any(|(b, _)| *b == buffer) {
+            out.push((buffer, instance));
+        }
+    }
+    out
 }
 
 /// Writes statements in order, naming instances as their maps appear.
@@ -466,6 +535,7 @@ pub(crate) fn write(
     registry: &mut Registry,
     bundles: &HashMap<RawHandle, Arc<BundleLog>>,
     frame: &Frame,
+    records: &[DrawRecord],
     all_objects: bool,
 ) -> Result<Written, String> {
     let lists = all_lists(&frame.lists);
@@ -753,11 +823,36 @@ pub(crate) fn write(
     for call in state {
         out.call(&imm, call);
     }
+    let mut made = HashSet::new();
     for (object, calls) in &frame.setup_if_used {
         if used.contains(object) {
             for call in calls {
+                made_instance(call, &mut made);
                 out.call(&imm, call);
             }
+        }
+    }
+    let entries = lists
+        .iter()
+        .flat_map(|l| l.entries.iter())
+        .chain(frame.entries.iter());
+    for entry in entries {
+        if let Entry::Call(call) = entry {
+            made_instance(call, &mut made);
+        }
+    }
+    for (buffer, instance) in instances_from_before(device, records, &made) {
+        for call in [
+            Method::Map {
+                resource: buffer,
+                map_type: recorder::MapType::WriteDiscard,
+                allow_usage_default: false,
+                instance: Some(instance),
+                writes: (),
+            },
+            Method::Unmap { resource: buffer },
+        ] {
+            out.call(&imm, &call);
         }
     }
     let mut releases = frame.releases.iter().peekable();
