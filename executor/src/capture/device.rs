@@ -204,15 +204,11 @@ impl CaptureDevice {
     pub fn release<H: Handle>(&self, handle: H) {
         let obj = Obj::Engine(H::KIND, handle.raw());
         self.shared.registry.lock().release(H::KIND, handle.raw());
-        if self
-            .shared
-            .capturing
-            .load(std::sync::atomic::Ordering::Acquire)
-        {
+        if self.shared.capturing.load(crate::sync::Ordering::Acquire) {
             let at = self
                 .shared
                 .immediate_calls
-                .load(std::sync::atomic::Ordering::Acquire);
+                .load(crate::sync::Ordering::Acquire);
             self.shared.frame_releases.lock().push((obj, at));
         }
         self.device.release(handle);

@@ -15,7 +15,7 @@
 //! start to its end; `clear_records` and `take_records` during a capture keep the frame's part
 //! first, so an application that clears them every frame still gets its digest.
 
-use std::sync::atomic::Ordering;
+use crate::sync::Ordering;
 use std::sync::Arc;
 
 use bundles::DrawBundle;

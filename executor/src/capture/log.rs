@@ -13,7 +13,7 @@
 //! written as `write RES OFFSET HEX`, not the whole buffer. A read map's bytes are not captured
 //! (the map and unmap statements are: the engine's rules apply to them).
 
-use std::sync::atomic::Ordering;
+use crate::sync::Ordering;
 use std::sync::Arc;
 
 use recorder::command::InstanceId;

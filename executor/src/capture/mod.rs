@@ -74,10 +74,9 @@ mod records;
 mod wrap;
 mod write;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use parking_lot::Mutex;
+use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Mutex, Ordering};
 use recorder::{RawHandle, SwapChain};
 
 pub use device::CaptureDevice;
@@ -156,7 +155,7 @@ pub(crate) struct Shared {
     /// context's calls the frame had kept then (where the trace writes the release).
     pub(crate) frame_releases: Mutex<Vec<(form::Obj, usize)>>,
     /// How many calls the immediate context has kept in the frame (written by it alone).
-    pub(crate) immediate_calls: std::sync::atomic::AtomicUsize,
+    pub(crate) immediate_calls: AtomicUsize,
     control: Mutex<Control>,
 }
 
@@ -173,9 +172,9 @@ impl Shared {
             capturing: AtomicBool::new(false),
             serials: AtomicU64::new(0),
             registry: Mutex::new(Registry::default()),
-            bundles: Mutex::new(Default::default()),
+            bundles: Mutex::new(std::collections::HashMap::new()),
             frame_releases: Mutex::new(Vec::new()),
-            immediate_calls: Default::default(),
+            immediate_calls: AtomicUsize::new(0),
             control: Mutex::new(Control {
                 trigger: Trigger::None,
                 active_chain: None,
