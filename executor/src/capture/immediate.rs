@@ -221,6 +221,11 @@ impl CapturedImmediate {
                 setup_if_used.push((obj, calls));
             }
         }
+        // Recordings of bundles that are gone (no clone, no list holds them) are not needed.
+        self.shared.bundles.lock().retain(|raw, _| {
+            let bundle = recorder::BundleHandle::from_raw(*raw);
+            device.is_alive(bundle) || device.references(bundle).is_some()
+        });
         self.shared.frame_releases.lock().clear();
         self.shared.immediate_calls.store(0, Ordering::Release);
         self.tap.clear();
