@@ -671,3 +671,31 @@ fn r_cap_3_a_dynamic_buffer_made_on_the_bare_device_keeps_its_instance_and_views
     );
     assert_round_trip(frame);
 }
+
+#[test]
+fn r_cap_4_bytes_written_before_a_flush_of_an_open_map_are_captured_where_written() {
+    let mut app = App::new(Semantics::Legacy, CaptureOptions::default());
+    app.imm.begin_capture();
+    let bytes = app
+        .imm
+        .map(app.cb, MapType::WriteDiscard, MapFlags::None)
+        .unwrap()
+        .keep_mapped();
+    bytes[8] = 5;
+    // The batch holding the map's memory goes to the GPU model; the map stays open.
+    app.imm.flush().unwrap();
+    app.imm.set_shader(Stage::Vertex, Some(app.vs));
+    app.imm.unmap(app.cb);
+    app.imm
+        .set_constant_buffers(Stage::Vertex, 0, &[Some(app.cb)]);
+    app.imm.draw(3, 0);
+    let frame = captured(&app.imm.end_capture().unwrap()).clone();
+    assert!(
+        frame.trace.contains(
+            "imm map per_draw write_discard\nimm write per_draw 8 05\nimm vs_set_shader vs\n"
+        ),
+        "{}",
+        frame.trace
+    );
+    assert_round_trip(&frame);
+}

@@ -83,6 +83,7 @@ impl CapturedImmediate {
 
     /// The wrapped context, mutably: calls made on it directly are not captured.
     pub fn inner_mut(&mut self) -> &mut ImmediateContext {
+        self.tap.settle();
         &mut self.context
     }
 
@@ -115,6 +116,7 @@ impl CapturedImmediate {
     /// Ends a capture begun here or by a trigger: the frame's outcome (also kept in the
     /// capture's results); `None` when no capture was open.
     pub fn end_capture(&mut self) -> Option<FrameOutcome> {
+        self.tap.settle();
         let open = self.open.take()?;
         self.shared.capturing.store(false, Ordering::Release);
         self.tap.switch(false);
@@ -124,6 +126,7 @@ impl CapturedImmediate {
     }
 
     fn open_frame(&mut self, triggered: bool) {
+        self.tap.settle();
         // Deferred contexts that start a list from now on keep it.
         self.shared.capturing.store(true, Ordering::Release);
         // Direct calls still in the batch reach the GPU model first: its state is the frame's.
@@ -448,6 +451,7 @@ impl CapturedImmediate {
 
     /// [`ImmediateContext::flush`].
     pub fn flush(&mut self) -> Result<(), Error> {
+        self.tap.settle();
         self.context.flush()
     }
 
@@ -458,21 +462,25 @@ impl CapturedImmediate {
 
     /// [`ImmediateContext::records`].
     pub fn records(&mut self) -> &[DrawRecord] {
+        self.tap.settle();
         self.context.records()
     }
 
     /// [`ImmediateContext::counters`].
     pub fn counters(&mut self) -> &Counters {
+        self.tap.settle();
         self.context.counters()
     }
 
     /// [`ImmediateContext::take_execution_errors`].
     pub fn take_execution_errors(&mut self) -> Vec<Error> {
+        self.tap.settle();
         self.context.take_execution_errors()
     }
 
     /// Keeps the open frame's records before the application drops them.
     fn keep_frame_records(&mut self) {
+        self.tap.settle();
         if let Some(open) = self.open.as_mut() {
             let all = self.context.records();
             open.kept

@@ -142,11 +142,13 @@ impl Tap {
 
     #[inline]
     pub(crate) fn call(&mut self, call: Call) {
+        self.settle();
         self.entries.push(Entry::Call(call));
     }
 
     /// Keeps a call the trace format cannot say, as a comment (its name).
     pub(crate) fn not_written(&mut self, what: &'static str) {
+        self.settle();
         self.entries.push(Entry::NotWritten(what));
     }
 
@@ -184,22 +186,40 @@ impl Tap {
 
     /// An unmap: the bytes changed since the map, then the statement.
     pub(crate) fn unmapped(&mut self, resource: Resource) {
-        if let Some(at) = self.open.iter().position(|m| m.resource == resource) {
-            let open = self.open.swap_remove(at);
-            // SAFETY: the map is still open (this is its unmap, before the engine's): the bytes
-            // are valid for `len` and only this context's calls touch them.
+        self.call(Method::Unmap {
+            resource: resource_obj(resource),
+        });
+    }
+
+    /// Writes what the application changed in the maps it opened, and forgets their memory.
+    ///
+    /// The bytes of a map are written only while its slice borrows the context, so before the
+    /// next call on it: every call on a wrapper (kept or not, before it reaches the wrapped
+    /// context, which may then let the memory go: the immediate context's batch is taken by a
+    /// flush or an execution even while a map stays open) settles first, and the changed range
+    /// is written right after the `map`, where the application wrote it.
+    #[inline]
+    pub(crate) fn settle(&mut self) {
+        if !self.open.is_empty() {
+            self.settle_maps();
+        }
+    }
+
+    #[cold]
+    fn settle_maps(&mut self) {
+        for open in std::mem::take(&mut self.open) {
+            // SAFETY: `settle` runs before any call reaches the wrapped context after the map
+            // that handed out these bytes (see above): they are still the map's, valid for `len`,
+            // and the application's borrow of them has ended, so nothing else touches them.
             let after = unsafe { std::slice::from_raw_parts(open.data, open.len) };
             if let Some((first, last)) = changed(&open.before, after) {
                 self.entries.push(Entry::Write {
-                    resource: resource_obj(resource),
+                    resource: resource_obj(open.resource),
                     offset: first as u32,
                     bytes: after[first..=last].to_vec(),
                 });
             }
         }
-        self.call(Method::Unmap {
-            resource: resource_obj(resource),
-        });
     }
 
     /// Ends a kept list: what it kept, for the list to carry; the tap decides again at the

@@ -747,6 +747,10 @@ macro_rules! captured_maps {
         ) -> Result<Mapped<'_, Self>, Error> {
             let resource = resource.into();
             let kept = self.tap_active();
+            if kept {
+                // Earlier maps' bytes, before this call reaches the context.
+                self.tap.settle();
+            }
             let mapped = {
                 let $this = &mut *self;
                 DeviceContext::map(&mut $inner, resource, map_type, flags).map(Mapped::keep_mapped)
@@ -913,6 +917,7 @@ impl CapturedDeferred {
         restore: RestoreState,
     ) -> Result<CommandList, RecordError> {
         let kept = self.tap.is_on();
+        self.tap.settle();
         let finished = self.context.finish_command_list(restore);
         match finished {
             Ok(mut list) => {
