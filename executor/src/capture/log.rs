@@ -367,7 +367,10 @@ pub(crate) fn state_calls(state: &Bindings) -> Vec<Call> {
             offset: ib.offset,
         });
     }
-    if state.reset_format().is_none() && state.reset_index() != crate::DEFAULT_RESET_INDEX {
+    // The reset index (R-ST-5) as an explicit value after the index buffer, whatever the bind
+    // derived: a register holding V behaves as one derived to V for every later bind (the same
+    // format derives V again, another its own value).
+    if state.reset_index() != crate::DEFAULT_RESET_INDEX || !ib.buffer.is_null() {
         calls.push(Method::SetPrimitiveResetIndex(state.reset_index()));
     }
     for stage in Stage::ALL {
