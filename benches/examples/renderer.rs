@@ -52,7 +52,8 @@ OPTIONS:
     --semantics S      fast or legacy (default fast)
     --gpu G            inline, threaded or detached (default threaded)
     --capture FILE     capture the frame after the timed ones and write it to FILE as a
-                       trace; prints its digest, the one `replay FILE` prints
+                       trace; prints its digest, the one `replay FILE` prints (not with
+                       --gpu detached)
     -h, --help         print this help";
 
 struct Options {
@@ -100,6 +101,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
             "--capture" => options.capture = Some(capture_path_option(&name, &args.value(&name)?)?),
             _ => return Err(format!("unknown option '{name}'")),
         }
+    }
+    if options.capture.is_some() && options.gpu == GpuTiming::Detached {
+        return Err(
+            "--capture: a captured frame's digest is of the GPU model's draw records, \
+                    and --gpu detached runs no GPU model (use inline or threaded)"
+                .to_string(),
+        );
     }
     Ok(Some(options))
 }
@@ -558,5 +566,16 @@ mod tests {
             }
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn capture_needs_the_gpu_model() {
+        let args = ["--capture", "r.trace", "--gpu", "detached"].map(String::from);
+        let refused = parse(args.into_iter()).err().unwrap_or_default();
+        assert!(refused.starts_with("--capture:"), "{refused}");
+        assert!(refused.contains("--gpu detached"), "{refused}");
+        let args = ["--capture", "no/such/folder/r.trace"].map(String::from);
+        let refused = parse(args.into_iter()).err().unwrap_or_default();
+        assert!(refused.contains("does not exist"), "{refused}");
     }
 }

@@ -13,6 +13,11 @@
 //! second stream from the caller and the other does not, the bundle remaps the slot to itself
 //! before that draw (R-B-9: the override is cancelled, the caller's binding read).
 //!
+//! The recording functions are generic over what records ([`BundleSink`]: the bundles crate's
+//! recorder or the capture's) and what calls ([`BundleCaller`]: a fast deferred context or the
+//! capture's), so that the frame demo's `--capture` records through the capture's wrappers and
+//! the demo without it through the engine's own types, the same code.
+//!
 //! Two simplifications against `record_draws`, both small: a pair maps the per-draw constants
 //! once for its draws (not once per draw), and a pair that straddles a pass boundary draws both
 //! halves in the first draw's pass.

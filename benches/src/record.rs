@@ -1,7 +1,9 @@
 //! Recording a range of a frame's draws: [`record_draws`] walks the scene's draws and issues the
 //! state sets each one needs (only what changed since the previous draw of the range) and the
 //! draw itself, through [`CallSink`], the slice of the deferred-context API the mix uses. The
-//! same sequence can thus go to a [`DeferredContext`] or to the naive baseline (`naive.rs`).
+//! same sequence can thus go to a [`DeferredContext`], to the capture's [`CapturedDeferred`]
+//! (the frame demo's `--capture`, the `record` bench's capture columns) or to the naive
+//! baseline (`naive.rs`).
 //!
 //! Each range starts knowing nothing of what is bound (a worker's list inherits nothing useful:
 //! a legacy list starts from the ClearState defaults, a fast list from whatever the immediate

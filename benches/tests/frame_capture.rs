@@ -211,4 +211,8 @@ fn capture_options_are_checked_before_the_run() {
     assert!(stderr.contains("does not exist"), "{stderr}");
     let (status, _, stderr) = frame(&["--capture"]);
     assert_eq!(status, Some(2), "{stderr}");
+    // Nothing to take the digest of: no GPU model, no draw records.
+    let (status, _, stderr) = frame(&["--capture", "f.trace", "--gpu", "detached"]);
+    assert_eq!(status, Some(2), "{stderr}");
+    assert!(stderr.contains("--gpu detached"), "{stderr}");
 }

@@ -106,7 +106,8 @@ OPTIONS:
     --capture FILE            capture one frame of each run (legacy, fast, bundles) and write it
                               as a trace: FILE when one run captures, else FILE with the run's
                               name before the extension (f.trace -> f.legacy.trace, ...); each
-                              prints its digest, the one `replay FILE` prints
+                              prints its digest, the one `replay FILE` prints (not with
+                              --gpu detached: no GPU model, no draw records to digest)
     --capture-stale-list      with --capture: execute in the captured frame a list recorded
                               before the capture began; that frame fails (reported) and the
                               capture takes the next one
@@ -229,6 +230,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
             }
             _ => return Err(format!("unknown option '{name}'")),
         }
+    }
+    if options.capture.is_some() && options.gpu == GpuTiming::Detached {
+        return Err(
+            "--capture: a captured frame's digest is of the GPU model's draw records, \
+                    and --gpu detached runs no GPU model (use inline or threaded)"
+                .to_string(),
+        );
     }
     if options.stale_list && options.capture.is_none() {
         return Err(
