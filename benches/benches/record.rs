@@ -5,6 +5,15 @@
 //! alone, and `record_excluding_drop` times the full mix without dropping the list (the drop
 //! walks the list's commands, so it is a visible share of the per-call cost).
 //!
+//! **The capture's cost** (SPEC §13, R-CAP-1): each mix is also recorded, per semantics, on the
+//! capture's `CapturedDeferred` (`executor::capture`) idle (`SEMANTICS_capture_idle`: a capture
+//! attached, no frame being captured, so each call costs the wrapper's one branch) and capturing
+//! (`SEMANTICS_capturing`: a frame is being captured, `begin_capture` on the capture's immediate
+//! context, so every list keeps its calls and each write map its bytes' shadow), beside the
+//! bare `DeferredContext` (`SEMANTICS`), as ids of the same group: their medians compare in one
+//! run. The capturing lists are finished and dropped like the others (their kept calls with
+//! them); nothing executes them.
+//!
 //! Throughput is in calls, so criterion's elements/s is calls/s and its time divided by the
 //! element count is nanoseconds per call. Everything is set up outside the timed closure: the
 //! device, the scene and one context per semantics are created once; each iteration records,
@@ -20,7 +29,12 @@ use std::time::{Duration, Instant};
 
 use benches::WithoutDraws;
 use benches::{record_draws, record_draws_only, CallSink, NaiveRecorder, Scene, SceneDesc};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
+use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
+use executor::RecordingContext;
 use recorder::*;
 
 /// Draws recorded per iteration.
@@ -69,7 +83,75 @@ fn setup() -> (Device, Scene) {
     (device, scene)
 }
 
-fn bench_mix(c: &mut Criterion, device: &Device, scene: &Scene, mix: Mix) {
+/// The devices a mix is recorded on: the bare device, and two captures of it, one idle and one
+/// capturing a frame (its immediate context kept for as long as the frame is open).
+struct Devices<'a> {
+    bare: &'a Device,
+    idle: CaptureDevice,
+    capturing: CaptureDevice,
+    _capturing_immediate: CapturedImmediate,
+}
+
+impl<'a> Devices<'a> {
+    fn new(device: &'a Device) -> Self {
+        let idle = CaptureDevice::new(device.clone(), CaptureOptions::default());
+        let capturing = CaptureDevice::new(device.clone(), CaptureOptions::default());
+        let mut immediate = CapturedImmediate::new(&capturing).expect("an immediate context");
+        // From here every list a context of `capturing` starts keeps its calls.
+        immediate.begin_capture();
+        assert!(capturing.capture().is_capturing());
+        Self {
+            bare: device,
+            idle,
+            capturing,
+            _capturing_immediate: immediate,
+        }
+    }
+}
+
+/// One benchmark of `group`: the mix recorded, finished and dropped on `context`, id
+/// `name/DRAWS`, after one untimed list that counts the calls, warms the pool and checks that
+/// the list carries its calls (`kept`: a capturing context's) or not.
+fn bench_context<C: CallSink + RecordingContext + DeviceContext>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    context: &mut C,
+    scene: &Scene,
+    mix: Mix,
+    kept: bool,
+) {
+    mix.record(context, scene);
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap_or_else(|error| panic!("{name} recording failed: {error}"));
+    assert_eq!(
+        list.attachment().is_some(),
+        kept,
+        "{name}: the list's captured calls"
+    );
+    let stats = *list.stats();
+    drop(list);
+    eprintln!(
+        "{}/{name}: {} calls, {} commands, {} bytes ({:.1} B/draw), {} chunks, {} split points",
+        mix.group(),
+        stats.calls,
+        stats.commands,
+        stats.bytes,
+        stats.bytes as f64 / DRAWS as f64,
+        stats.chunks,
+        stats.split_points.total()
+    );
+    group.throughput(Throughput::Elements(stats.calls as u64));
+    group.bench_function(BenchmarkId::new(name, DRAWS), |b| {
+        b.iter(|| {
+            mix.record(context, scene);
+            let list = context.finish_command_list(RestoreState::ClearState);
+            black_box(list.map(|l| l.stats().bytes).ok());
+        })
+    });
+}
+
+fn bench_mix(c: &mut Criterion, devices: &Devices<'_>, scene: &Scene, mix: Mix) {
     let mut group = c.benchmark_group(mix.group());
     group
         .warm_up_time(Duration::from_secs(1))
@@ -77,40 +159,38 @@ fn bench_mix(c: &mut Criterion, device: &Device, scene: &Scene, mix: Mix) {
         .sample_size(30);
 
     for semantics in [Semantics::Fast, Semantics::Legacy] {
-        let mut context = device
-            .create_deferred_context(&DeferredContextDesc {
-                name: semantics.name(),
-                semantics,
-                chunk_policy: None,
-                ..Default::default()
-            })
+        let desc = DeferredContextDesc {
+            name: semantics.name(),
+            semantics,
+            chunk_policy: None,
+            ..Default::default()
+        };
+        let mut context = devices
+            .bare
+            .create_deferred_context(&desc)
             .expect("a deferred context");
-        // One untimed list: counts the calls and warms the pool.
-        mix.record(&mut context, scene);
-        let list = context
-            .finish_command_list(RestoreState::ClearState)
-            .unwrap_or_else(|error| panic!("{} recording failed: {error}", semantics.name()));
-        let stats = *list.stats();
-        drop(list);
-        eprintln!(
-            "{}/{}: {} calls, {} commands, {} bytes ({:.1} B/draw), {} chunks, {} split points",
-            mix.group(),
+        bench_context(
+            &mut group,
             semantics.name(),
-            stats.calls,
-            stats.commands,
-            stats.bytes,
-            stats.bytes as f64 / DRAWS as f64,
-            stats.chunks,
-            stats.split_points.total()
+            &mut context,
+            scene,
+            mix,
+            false,
         );
-        group.throughput(Throughput::Elements(stats.calls as u64));
-        group.bench_function(BenchmarkId::new(semantics.name(), DRAWS), |b| {
-            b.iter(|| {
-                mix.record(&mut context, scene);
-                let list = context.finish_command_list(RestoreState::ClearState);
-                black_box(list.map(|l| l.stats().bytes).ok());
-            })
-        });
+        drop(context);
+        let mut idle = devices
+            .idle
+            .create_deferred_context(&desc)
+            .expect("a captured deferred context");
+        let name = format!("{}_capture_idle", semantics.name());
+        bench_context(&mut group, &name, &mut idle, scene, mix, false);
+        drop(idle);
+        let mut capturing = devices
+            .capturing
+            .create_deferred_context(&desc)
+            .expect("a captured deferred context");
+        let name = format!("{}_capturing", semantics.name());
+        bench_context(&mut group, &name, &mut capturing, scene, mix, true);
     }
 
     // The same call sequence as the fast context's, into a reused Vec<enum Command>.
@@ -175,8 +255,9 @@ fn bench_excluding_drop(c: &mut Criterion, device: &Device, scene: &Scene) {
 
 fn record(c: &mut Criterion) {
     let (device, scene) = setup();
+    let devices = Devices::new(&device);
     for mix in [Mix::Full, Mix::DrawsOnly, Mix::StateOnly] {
-        bench_mix(c, &device, &scene, mix);
+        bench_mix(c, &devices, &scene, mix);
     }
     bench_excluding_drop(c, &device, &scene);
 }

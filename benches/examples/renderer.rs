@@ -11,17 +11,31 @@
 //! the median frame, the jobs' times, and the same frame recorded the naive way, with W scoped
 //! threads spawned per frame and the jobs cut into W contiguous shares, for comparison.
 //!
+//! **`--capture FILE`** (SPEC §13): the pool's workers record on the capture's deferred contexts
+//! (`RecordingPool::captured`), every frame ends with a present of a small swap chain (the
+//! frames' bookend, R-CAP-2), the capture is triggered during the last timed frame, and the
+//! frame after it, untimed, is written to FILE as a trace, with the line
+//! `capture MODE: wrote FILE (BYTES bytes): digest=D records=N` on stderr (`D` as `replay FILE`
+//! prints it; `benches::capture`). A frame that cannot be captured is reported and the next one
+//! taken. Without `--capture` the pool's workers own the engine's own contexts: the [`FrameLoop`]
+//! trait picks either at compile time.
+//!
 //! ```text
 //! cargo run --release -p benches --example renderer -- --workers 4 --jobs 64 --draws 40000
 //! ```
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use benches::capture::{capture_path_option, CaptureReport, PendingCapture, ATTEMPTS};
 use benches::cli::{count, finish_main, gpu_timing, ms, Arg, Args};
-use benches::{outln, record_draws, split_range, Scene, SceneDesc};
-use executor::{GpuTiming, ImmediateContext, JobResult, RecordingPool, RecordingPoolDesc};
+use benches::{outln, record_draws, split_range, CallSink, Scene, SceneDesc};
+use executor::capture::{Capture, CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
+use executor::{
+    GpuTiming, ImmediateContext, JobResult, RecordingContext, RecordingPool, RecordingPoolDesc,
+};
 use recorder::*;
 
 const HELP: &str = "\
@@ -37,6 +51,9 @@ OPTIONS:
     --frames F         timed frames after one warm-up frame (default 5)
     --semantics S      fast or legacy (default fast)
     --gpu G            inline, threaded or detached (default threaded)
+    --capture FILE     capture the frame after the timed ones and write it to FILE as a
+                       trace; prints its digest, the one `replay FILE` prints (not with
+                       --gpu detached)
     -h, --help         print this help";
 
 struct Options {
@@ -46,6 +63,7 @@ struct Options {
     frames: u32,
     semantics: Semantics,
     gpu: GpuTiming,
+    capture: Option<PathBuf>,
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
@@ -56,6 +74,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         frames: 5,
         semantics: Semantics::Fast,
         gpu: GpuTiming::Threaded,
+        capture: None,
     };
     let mut args = Args::new(args);
     while let Some(arg) = args.next_arg() {
@@ -79,8 +98,16 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                 }
             }
             "--gpu" => options.gpu = gpu_timing(&args.value(&name)?)?,
+            "--capture" => options.capture = Some(capture_path_option(&name, &args.value(&name)?)?),
             _ => return Err(format!("unknown option '{name}'")),
         }
+    }
+    if options.capture.is_some() && options.gpu == GpuTiming::Detached {
+        return Err(
+            "--capture: a captured frame's digest is of the GPU model's draw records, \
+                    and --gpu detached runs no GPU model (use inline or threaded)"
+                .to_string(),
+        );
     }
     Ok(Some(options))
 }
@@ -102,10 +129,84 @@ struct Frame {
     bytes: u64,
 }
 
+/// The immediate side of the frame loop: the engine's [`ImmediateContext`], or (`--capture`)
+/// the capture's, with the swap chain whose presents end the frames.
+trait FrameLoop {
+    fn execute_command_list(
+        &mut self,
+        list: &CommandList,
+        restore: RestoreState,
+    ) -> Result<(), Error>;
+    fn flush(&mut self) -> Result<(), Error>;
+    fn clear_records(&mut self);
+    /// The end of a frame: the captured loop presents (the frames' bookend, R-CAP-2).
+    fn end_frame(&mut self) -> Result<(), Error>;
+    /// Asks for the frame after the next [`end_frame`](Self::end_frame) to be captured.
+    fn trigger(&mut self);
+    /// What the capture made of the frames since the last call.
+    fn take_outcomes(&mut self) -> Vec<FrameOutcome>;
+}
+
+impl FrameLoop for ImmediateContext {
+    fn execute_command_list(
+        &mut self,
+        list: &CommandList,
+        restore: RestoreState,
+    ) -> Result<(), Error> {
+        ImmediateContext::execute_command_list(self, list, restore)
+    }
+    fn flush(&mut self) -> Result<(), Error> {
+        ImmediateContext::flush(self)
+    }
+    fn clear_records(&mut self) {
+        ImmediateContext::clear_records(self)
+    }
+    fn end_frame(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
+    fn trigger(&mut self) {}
+    fn take_outcomes(&mut self) -> Vec<FrameOutcome> {
+        Vec::new()
+    }
+}
+
+/// `--capture`: the capture's immediate context and the swap chain it presents (the scene
+/// renders to its own targets; the chain is there to be presented, as an application's is).
+struct Captured {
+    immediate: CapturedImmediate,
+    capture: Capture,
+    chain: SwapChain,
+}
+
+impl FrameLoop for Captured {
+    fn execute_command_list(
+        &mut self,
+        list: &CommandList,
+        restore: RestoreState,
+    ) -> Result<(), Error> {
+        self.immediate.execute_command_list(list, restore)
+    }
+    fn flush(&mut self) -> Result<(), Error> {
+        self.immediate.flush()
+    }
+    fn clear_records(&mut self) {
+        self.immediate.clear_records()
+    }
+    fn end_frame(&mut self) -> Result<(), Error> {
+        self.immediate.present(self.chain)
+    }
+    fn trigger(&mut self) {
+        self.capture.trigger()
+    }
+    fn take_outcomes(&mut self) -> Vec<FrameOutcome> {
+        self.capture.take_outcomes()
+    }
+}
+
 /// One frame of the engine: record the jobs on the pool, execute the lists in job order.
-fn frame(
-    pool: &mut RecordingPool,
-    immediate: &mut ImmediateContext,
+fn frame<C: RecordingContext + CallSink, I: FrameLoop>(
+    pool: &mut RecordingPool<C>,
+    immediate: &mut I,
     scene: &Scene,
     jobs: &[std::ops::Range<u32>],
     lists: &mut Vec<JobResult>,
@@ -192,10 +293,16 @@ fn median(mut values: Vec<Duration>) -> Duration {
 }
 
 fn main() -> ExitCode {
-    finish_main("renderer", HELP, parse(std::env::args().skip(1)), run)
+    finish_main(
+        "renderer",
+        HELP,
+        parse(std::env::args().skip(1)),
+        |options| run(options).map(|_| ()),
+    )
 }
 
-fn run(options: &Options) -> Result<(), String> {
+/// The renderer; under `--capture`, the frame it wrote.
+fn run(options: &Options) -> Result<Option<CaptureReport>, String> {
     // Start-up: device, scene, immediate context, the pool.
     let device = Device::new(DeviceDesc::default());
     let scene = Scene::new(
@@ -206,18 +313,52 @@ fn run(options: &Options) -> Result<(), String> {
         },
     )
     .map_err(|error| error.to_string())?;
-    let mut immediate = ImmediateContext::new(&device).map_err(|error| error.to_string())?;
-    immediate.set_gpu_timing(options.gpu);
-    let mut pool = RecordingPool::new(
-        &device,
-        &RecordingPoolDesc {
-            name: "render",
-            workers: options.workers,
-            semantics: options.semantics,
-            ..Default::default()
-        },
-    )
-    .map_err(|error| error.to_string())?;
+    let desc = RecordingPoolDesc {
+        name: "render",
+        workers: options.workers,
+        semantics: options.semantics,
+        ..Default::default()
+    };
+    if options.capture.is_none() {
+        let mut immediate = ImmediateContext::new(&device).map_err(|error| error.to_string())?;
+        immediate.set_gpu_timing(options.gpu);
+        let pool = RecordingPool::new(&device, &desc).map_err(|error| error.to_string())?;
+        return frames(options, &device, &scene, pool, &mut immediate);
+    }
+    let captured = CaptureDevice::new(device.clone(), CaptureOptions::default());
+    let chain = captured
+        .create_swap_chain(&SwapChainDesc {
+            name: "renderer",
+            buffers: 2,
+            format: Format::R8G8B8A8Unorm,
+            width: 64,
+            height: 64,
+        })
+        .map_err(|error| error.to_string())?;
+    let mut immediate = CapturedImmediate::new(&captured).map_err(|error| error.to_string())?;
+    immediate.inner_mut().set_gpu_timing(options.gpu);
+    let pool = RecordingPool::captured(&captured, &desc).map_err(|error| error.to_string())?;
+    let mut immediate = Captured {
+        immediate,
+        capture: captured.capture(),
+        chain,
+    };
+    frames(options, &device, &scene, pool, &mut immediate)
+}
+
+/// The frame loop on `pool` and `immediate`, then the same jobs on scoped threads.
+fn frames<C: RecordingContext + CallSink, I: FrameLoop>(
+    options: &Options,
+    device: &Device,
+    scene: &Scene,
+    mut pool: RecordingPool<C>,
+    immediate: &mut I,
+) -> Result<Option<CaptureReport>, String> {
+    let end_frame = |immediate: &mut I| {
+        immediate
+            .end_frame()
+            .map_err(|error| format!("presenting the frame: {error}"))
+    };
     // The frame's cut: job k draws a contiguous range (a real engine cuts by pass or object).
     let jobs = split_range(options.draws, options.jobs.min(options.draws));
     outln!(
@@ -241,10 +382,16 @@ fn run(options: &Options) -> Result<(), String> {
     );
 
     let mut lists = Vec::with_capacity(jobs.len());
-    frame(&mut pool, &mut immediate, &scene, &jobs, &mut lists)?; // warm-up: fills the chunk pool
+    frame(&mut pool, immediate, scene, &jobs, &mut lists)?; // warm-up: fills the chunk pool
+    end_frame(immediate)?;
     let mut frames = Vec::new();
     for index in 0..options.frames {
-        let f = frame(&mut pool, &mut immediate, &scene, &jobs, &mut lists)?;
+        let f = frame(&mut pool, immediate, scene, &jobs, &mut lists)?;
+        if options.capture.is_some() && index + 1 == options.frames {
+            // The capture begins at this frame's present and ends at the next one's.
+            immediate.trigger();
+        }
+        end_frame(immediate)?;
         outln!(
             "{:>5} {:>11} {:>11} {:>6.1}x {:>12} {:>6} {:>8} {:>7}  {:?}",
             index + 1,
@@ -294,6 +441,25 @@ fn run(options: &Options) -> Result<(), String> {
         options.draws / jobs.len() as u32
     );
 
+    let mut captured = None;
+    if let Some(file) = &options.capture {
+        let mut pending = PendingCapture::new(options.semantics.name(), file.clone());
+        for _ in 0..ATTEMPTS {
+            frame(&mut pool, immediate, scene, &jobs, &mut lists)?;
+            end_frame(immediate)?;
+            captured = pending.take(immediate.take_outcomes())?;
+            if captured.is_some() {
+                break;
+            }
+        }
+        if captured.is_none() {
+            return Err(format!(
+                "capture {}: no frame captured in {ATTEMPTS} frames",
+                options.semantics.name()
+            ));
+        }
+    }
+
     // The same jobs on W scoped threads spawned per frame, each with a fixed share.
     drop(pool);
     let mut contexts: Vec<DeferredContext> = (0..options.workers)
@@ -306,10 +472,10 @@ fn run(options: &Options) -> Result<(), String> {
         })
         .collect::<Result<_, _>>()
         .map_err(|error| error.to_string())?;
-    scoped_frame(&mut contexts, &scene, &jobs); // warm-up
+    scoped_frame(&mut contexts, scene, &jobs); // warm-up
     let scoped = median(
         (0..options.frames)
-            .map(|_| scoped_frame(&mut contexts, &scene, &jobs))
+            .map(|_| scoped_frame(&mut contexts, scene, &jobs))
             .collect(),
     );
     outln!(
@@ -319,5 +485,97 @@ fn run(options: &Options) -> Result<(), String> {
         ms(scoped),
         ms(record)
     );
-    Ok(())
+    Ok(captured)
+}
+
+#[cfg(test)]
+mod tests {
+    //! `renderer --capture` (R-CAP-6): the frame recorded on the pool's captured workers,
+    //! written, replays with the digest the renderer printed, on the main thread, with
+    //! `--compare` and with `--threads 2`. Run with `cargo test -p benches --example renderer`.
+
+    use super::*;
+    use executor::trace::{replay, ReplayOptions};
+
+    fn digest_of(stdout: &str) -> Option<u64> {
+        let at = stdout.find("digest=")? + "digest=".len();
+        u64::from_str_radix(stdout.get(at..at + 16)?, 16).ok()
+    }
+
+    #[test]
+    fn r_cap_6_renderer_capture_replays() {
+        let dir = std::env::temp_dir().join(format!("renderer_capture_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        for semantics in [Semantics::Fast, Semantics::Legacy] {
+            let file = dir.join(format!("{}.trace", semantics.name()));
+            let options = Options {
+                workers: 2,
+                jobs: 6,
+                draws: 300,
+                frames: 1,
+                semantics,
+                gpu: GpuTiming::Inline,
+                capture: Some(file.clone()),
+            };
+            let report = run(&options)
+                .expect("the renderer runs")
+                .expect("a frame captured");
+            assert_eq!(report.path, file);
+            assert_eq!(report.records, 300, "every draw of the frame");
+            assert!(report.failed.is_empty(), "{:?}", report.failed);
+            let line = report.line();
+            assert!(
+                line.starts_with(&format!("capture {}: wrote ", semantics.name())),
+                "{line}"
+            );
+            assert!(
+                line.contains(&format!("digest={:016x}", report.digest)),
+                "{line}"
+            );
+            let trace = std::fs::read(&file).expect("written");
+            assert_eq!(trace.len() as u64, report.bytes);
+            for (name, replay_options) in [
+                ("default", ReplayOptions::default()),
+                (
+                    "--compare",
+                    ReplayOptions {
+                        compare: true,
+                        ..Default::default()
+                    },
+                ),
+                (
+                    "--threads 2",
+                    ReplayOptions {
+                        threads: 2,
+                        ..Default::default()
+                    },
+                ),
+            ] {
+                let replayed = replay(&trace, &replay_options);
+                assert_eq!(
+                    replayed.exit_code, 0,
+                    "{name}: {}{}",
+                    replayed.stdout, replayed.stderr
+                );
+                assert_eq!(
+                    digest_of(&replayed.stdout),
+                    Some(report.digest),
+                    "{name}: {}",
+                    replayed.stdout
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn capture_needs_the_gpu_model() {
+        let args = ["--capture", "r.trace", "--gpu", "detached"].map(String::from);
+        let refused = parse(args.into_iter()).err().unwrap_or_default();
+        assert!(refused.starts_with("--capture:"), "{refused}");
+        assert!(refused.contains("--gpu detached"), "{refused}");
+        let args = ["--capture", "no/such/folder/r.trace"].map(String::from);
+        let refused = parse(args.into_iter()).err().unwrap_or_default();
+        assert!(refused.contains("does not exist"), "{refused}");
+    }
 }

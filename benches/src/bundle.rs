@@ -13,6 +13,11 @@
 //! second stream from the caller and the other does not, the bundle remaps the slot to itself
 //! before that draw (R-B-9: the override is cancelled, the caller's binding read).
 //!
+//! The recording functions are generic over what records ([`BundleSink`]: the bundles crate's
+//! recorder or the capture's) and what calls ([`BundleCaller`]: a fast deferred context or the
+//! capture's), so that the frame demo's `--capture` records through the capture's wrappers and
+//! the demo without it through the engine's own types, the same code.
+//!
 //! Two simplifications against `record_draws`, both small: a pair maps the per-draw constants
 //! once for its draws (not once per draw), and a pair that straddles a pass boundary draws both
 //! halves in the first draw's pass.
@@ -20,10 +25,83 @@
 use std::ops::Range;
 
 use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
+use executor::capture::{CapturedBundleRecorder, CapturedDeferred};
 use recorder::*;
 
-use crate::record::begin_pass;
+use crate::record::{begin_pass, write_discard, CallSink};
 use crate::scene::*;
+
+/// What records an object's bundle: the bundles crate's [`BundleRecorder`], or the capture's
+/// [`CapturedBundleRecorder`] (which keeps each bundle's recording, so that a captured frame
+/// calling it can write it).
+pub trait BundleSink: DeviceContext {
+    /// [`BundleRecorder::remap_constant_buffer_inheritance`].
+    fn remap_constant_buffer_inheritance(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        inherit_stage: Stage,
+        inherit_slot: u32,
+    );
+    /// [`BundleRecorder::remap_vertex_buffer_inheritance`].
+    fn remap_vertex_buffer_inheritance(&mut self, slot: u32, inherit_slot: u32);
+    /// [`BundleRecorder::finish`].
+    fn finish(&mut self) -> Result<DrawBundle, RecordError>;
+}
+
+macro_rules! bundle_sink {
+    ($type:ty) => {
+        impl BundleSink for $type {
+            #[inline(always)]
+            fn remap_constant_buffer_inheritance(
+                &mut self,
+                stage: Stage,
+                slot: u32,
+                inherit_stage: Stage,
+                inherit_slot: u32,
+            ) {
+                <$type>::remap_constant_buffer_inheritance(
+                    self,
+                    stage,
+                    slot,
+                    inherit_stage,
+                    inherit_slot,
+                )
+            }
+            #[inline(always)]
+            fn remap_vertex_buffer_inheritance(&mut self, slot: u32, inherit_slot: u32) {
+                <$type>::remap_vertex_buffer_inheritance(self, slot, inherit_slot)
+            }
+            #[inline(always)]
+            fn finish(&mut self) -> Result<DrawBundle, RecordError> {
+                <$type>::finish(self)
+            }
+        }
+    };
+}
+
+bundle_sink!(BundleRecorder);
+bundle_sink!(CapturedBundleRecorder);
+
+/// What calls the bundles: a fast [`DeferredContext`], or the capture's [`CapturedDeferred`].
+pub trait BundleCaller: CallSink {
+    /// [`DrawBundleExt::draw_bundle`].
+    fn draw_bundle(&mut self, bundle: &DrawBundle);
+}
+
+impl BundleCaller for DeferredContext {
+    #[inline(always)]
+    fn draw_bundle(&mut self, bundle: &DrawBundle) {
+        DrawBundleExt::draw_bundle(self, bundle)
+    }
+}
+
+impl BundleCaller for CapturedDeferred {
+    #[inline(always)]
+    fn draw_bundle(&mut self, bundle: &DrawBundle) {
+        CapturedDeferred::draw_bundle(self, bundle)
+    }
+}
 
 /// Objects (draw pairs) of the scene's frame.
 pub fn objects(scene: &Scene) -> u32 {
@@ -45,8 +123,8 @@ pub fn bundle_desc(name: &str) -> BundleDesc<'_> {
 }
 
 /// Records object `k`'s bundle on `recorder` (see the module essay).
-pub fn record_object_bundle(
-    recorder: &mut BundleRecorder,
+pub fn record_object_bundle<B: BundleSink + ?Sized>(
+    recorder: &mut B,
     scene: &Scene,
     k: u32,
 ) -> Result<DrawBundle, RecordError> {
@@ -118,15 +196,29 @@ pub fn record_object_bundles(
     scene: &Scene,
     objects: Range<u32>,
 ) -> Result<Vec<DrawBundle>, RecordError> {
-    let mut recorder =
-        BundleRecorder::new(device, &bundle_desc("object")).map_err(|error| RecordError {
-            context: "bundle recorder 'object'".into(),
-            call_index: 0,
-            error,
-        })?;
+    let mut recorder = BundleRecorder::new(device, &bundle_desc("object"))
+        .map_err(|error| recorder_refused("object", error))?;
+    record_object_bundles_on(&mut recorder, scene, objects)
+}
+
+/// Records the bundles of objects `objects` on `recorder` (made with [`bundle_desc`]).
+pub fn record_object_bundles_on<B: BundleSink + ?Sized>(
+    recorder: &mut B,
+    scene: &Scene,
+    objects: Range<u32>,
+) -> Result<Vec<DrawBundle>, RecordError> {
     objects
-        .map(|k| record_object_bundle(&mut recorder, scene, k))
+        .map(|k| record_object_bundle(recorder, scene, k))
         .collect()
+}
+
+/// A bundle recorder the device refused, as a recording error.
+pub fn recorder_refused(name: &str, error: Error) -> RecordError {
+    RecordError {
+        context: format!("bundle recorder '{name}'"),
+        call_index: 0,
+        error,
+    }
 }
 
 /// Records objects `objects` of the frame on a fast deferred context by calling their bundles
@@ -134,8 +226,8 @@ pub fn record_object_bundles(
 /// its bundle inherits that changes per frame (the per-draw constants mapped write_discard, a
 /// palette, the particle stream, each mapped once per range before its first bind, R-SP-3) and
 /// the bundle call.
-pub fn record_bundle_calls(
-    context: &mut DeferredContext,
+pub fn record_bundle_calls<C: BundleCaller + ?Sized>(
+    context: &mut C,
     scene: &Scene,
     bundles: &[DrawBundle],
     objects: Range<u32>,
@@ -195,20 +287,6 @@ pub fn record_bundle_calls(
         }
         context.draw_bundle(bundle);
     }
-}
-
-fn write_discard(context: &mut DeferredContext, buffer: Buffer, fill: &[u8], stamp: u32) {
-    if let Ok(data) = context
-        .map(buffer, MapType::WriteDiscard, MapFlags::None)
-        .map(Mapped::keep_mapped)
-    {
-        let n = data.len().min(fill.len());
-        data[..n].copy_from_slice(&fill[..n]);
-        if n >= 4 {
-            data[..4].copy_from_slice(&stamp.to_le_bytes());
-        }
-    }
-    context.unmap(buffer);
 }
 
 #[cfg(test)]

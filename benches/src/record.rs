@@ -1,7 +1,9 @@
 //! Recording a range of a frame's draws: [`record_draws`] walks the scene's draws and issues the
 //! state sets each one needs (only what changed since the previous draw of the range) and the
 //! draw itself, through [`CallSink`], the slice of the deferred-context API the mix uses. The
-//! same sequence can thus go to a [`DeferredContext`] or to the naive baseline (`naive.rs`).
+//! same sequence can thus go to a [`DeferredContext`], to the capture's [`CapturedDeferred`]
+//! (the frame demo's `--capture`, the `record` bench's capture columns) or to the naive
+//! baseline (`naive.rs`).
 //!
 //! Each range starts knowing nothing of what is bound (a worker's list inherits nothing useful:
 //! a legacy list starts from the ClearState defaults, a fast list from whatever the immediate
@@ -17,6 +19,7 @@
 
 use std::ops::Range;
 
+use executor::capture::CapturedDeferred;
 use recorder::*;
 
 use crate::scene::*;
@@ -65,6 +68,16 @@ pub trait CallSink {
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]>;
     fn unmap(&mut self, buffer: Buffer);
     fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32);
+}
+
+/// `CallSink` methods that call the [`DeviceContext`] method of the same name.
+macro_rules! through_device_context {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        #[inline(always)]
+        fn $name(&mut self, $($arg: $ty),*) {
+            DeviceContext::$name(self, $($arg),*)
+        }
+    )*};
 }
 
 impl CallSink for DeferredContext {
@@ -176,6 +189,45 @@ impl CallSink for DeferredContext {
     #[inline(always)]
     fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         DeferredContext::draw_indexed(self, index_count, start_index, base_vertex)
+    }
+}
+
+/// The capture's deferred context records the same calls through its [`DeviceContext`]
+/// methods, each of which asks the capture's tap first (`executor::capture`): the frame demo's
+/// `--capture` and the `record` bench's idle and capturing columns.
+impl CallSink for CapturedDeferred {
+    #[inline(always)]
+    fn semantics(&self) -> Semantics {
+        CapturedDeferred::semantics(self)
+    }
+    through_device_context! {
+        set_input_layout(layout: Option<InputLayout>);
+        set_primitive_topology(topology: PrimitiveTopology);
+        set_vertex_buffers(start: u32, buffers: &[VertexBuffer]);
+        set_index_buffer(buffer: Option<Buffer>, format: Format, offset: u32);
+        set_shader(stage: Stage, shader: Option<Shader>);
+        set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
+        set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
+        set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
+        om_set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
+        om_set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
+        om_set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
+        rs_set_state(state: Option<RasterizerState>);
+        rs_set_viewports(viewports: &[Viewport]);
+        clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
+        clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
+        decompress_resource(texture: Texture, into: Option<Texture>);
+        barrier(groups: &[BarrierGroup<'_>]);
+        cs_set_unordered_access_views(start: u32, views: &[Option<UnorderedAccessView>]);
+        dispatch(x: u32, y: u32, z: u32);
+        unmap(buffer: Buffer);
+        draw_indexed(index_count: u32, start_index: u32, base_vertex: i32);
+    }
+    #[inline(always)]
+    fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
+        DeviceContext::map(self, buffer, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .ok()
     }
 }
 
@@ -429,7 +481,12 @@ fn pass_barriers<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, p: usize) {
 
 /// Maps `buffer` write_discard, fills it from `fill` (stamped with the draw index) and unmaps it.
 #[inline]
-fn write_discard<R: CallSink + ?Sized>(sink: &mut R, buffer: Buffer, fill: &[u8], draw: u32) {
+pub(crate) fn write_discard<R: CallSink + ?Sized>(
+    sink: &mut R,
+    buffer: Buffer,
+    fill: &[u8],
+    draw: u32,
+) {
     if let Some(data) = sink.map_write_discard(buffer) {
         let n = data.len().min(fill.len());
         data[..n].copy_from_slice(&fill[..n]);

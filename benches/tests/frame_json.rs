@@ -476,10 +476,16 @@ fn r_tool_1_frame_json_is_one_object_with_the_summary_numbers() {
             "warning",
             "runs",
             "semantics_comparison",
-            "bundles"
+            "bundles",
+            "captures"
         ]
     );
     assert_eq!(json.get("warning"), &Json::Null);
+    assert_eq!(
+        json.get("captures"),
+        &Json::Null,
+        "no --capture, no captures"
+    );
     assert_eq!(json.get("options").n("draws"), 400.0);
     assert_eq!(json.get("options").n("threads"), 2.0);
     let machine = json.get("machine");
@@ -704,4 +710,67 @@ fn r_tool_1_frame_json_and_cores_options_are_checked() {
         stderr.contains("--cores: '0' is not a whole number"),
         "{stderr}"
     );
+}
+
+/// `--capture` with `--json` (R-CAP-6): `captures` holds each run's frame, as the stderr line
+/// says it, and what failed first.
+#[test]
+fn r_cap_6_json_holds_the_captures() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("r_cap_6_json");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the test's folder");
+    let file = dir.join("f.trace");
+    let file = file.to_str().expect("a UTF-8 path");
+    let (json, stderr) = frame_json(&[
+        "--draws",
+        "200",
+        "--frames",
+        "1",
+        "--semantics",
+        "fast",
+        "--capture",
+        file,
+        "--capture-stale-list",
+    ]);
+    let captures = json.get("captures").items();
+    let modes: Vec<&Json> = captures.iter().map(|c| c.get("mode")).collect();
+    assert_eq!(
+        modes,
+        [
+            &Json::String("fast".into()),
+            &Json::String("bundles".into())
+        ]
+    );
+    for capture in captures {
+        let Json::String(mode) = capture.get("mode") else {
+            panic!("{capture:?}")
+        };
+        let Json::String(path) = capture.get("path") else {
+            panic!("{capture:?}")
+        };
+        let Json::String(digest) = capture.get("digest") else {
+            panic!("{capture:?}")
+        };
+        let line = format!(
+            "capture {mode}: wrote {path} ({} bytes): digest={digest} records={}",
+            capture.n("bytes"),
+            capture.n("records")
+        );
+        assert!(stderr.lines().any(|l| l == line), "{line}\n{stderr}");
+        assert_eq!(
+            std::fs::metadata(path).expect("written").len() as f64,
+            capture.n("bytes")
+        );
+        // The stale list fails each run's first captured frame, the next one is written.
+        let failed = capture.get("failed").items();
+        assert_eq!(failed.len(), 1, "{capture:?}");
+        assert!(failed[0].n("frame") < capture.n("frame"), "{capture:?}");
+        let Json::String(reason) = failed[0].get("reason") else {
+            panic!("{capture:?}")
+        };
+        assert!(
+            reason.contains("recorded before the capture began"),
+            "{reason}"
+        );
+    }
 }

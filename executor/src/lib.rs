@@ -111,7 +111,9 @@ pub mod trace;
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, TextureState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
-pub use jobs::{JobError, JobReport, JobResult, PoolError, RecordingPool, RecordingPoolDesc};
+pub use jobs::{
+    JobError, JobReport, JobResult, PoolError, RecordingContext, RecordingPool, RecordingPoolDesc,
+};
 pub use progress::Progress;
 
 /// One import for an embedder: `use executor::prelude::*;` brings the device and its

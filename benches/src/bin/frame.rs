@@ -18,6 +18,19 @@
 //! bundles) prints a progress line on stderr, at most once a second, counted once per job of work
 //! (a worker's list, a list executed, a batch of bundles), never per call.
 //!
+//! **`--capture FILE`** (SPEC §13): each run (legacy lists, fast lists, bundles) captures one
+//! frame, the one after its timed frames, and writes it as a trace (`benches::capture`: `FILE`,
+//! or `FILE` with the run's name before the extension when several runs capture), printing on
+//! stderr `capture MODE: wrote PATH (BYTES bytes): digest=D records=N`, `D` as `replay PATH`
+//! prints it. The demo then records through the capture's wrappers (`executor::capture`): the
+//! [`Engine`] trait below picks the engine's own types or those, at compile time, so a run
+//! without `--capture` runs the code it always ran. A frame ends with a present of a small swap
+//! chain, the frames' bookend (R-CAP-2): the capture is triggered during the last timed frame,
+//! begins at its present and ends at the next, and the timed frames are the idle capture's.
+//! `--capture-stale-list` records one list before the capture and executes it in the captured
+//! frame: that frame fails (R-CAP-5: the list's calls were not kept), which the demo reports, and
+//! the capture takes the next frame.
+//!
 //! **`--json`** prints the same report as one JSON object on stdout, the summary going to
 //! stderr; both are printed from the structs of `report.rs`, which also decides which rates and
 //! ratios mean nothing (threads competing for cores, times too short to divide by) and says so.
@@ -27,17 +40,28 @@
 //! ```
 
 use std::fmt;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use std::ops::Range;
 
-use benches::bundle::{objects, record_bundle_calls, record_object_bundles};
+use benches::bundle::{
+    bundle_desc, objects, record_bundle_calls, record_object_bundles_on, recorder_refused,
+    BundleCaller, BundleSink,
+};
+use benches::capture::{
+    capture_path, capture_path_option, CaptureReport, PendingCapture, ATTEMPTS,
+};
 use benches::cli::{count, fraction, gpu_timing, semantics_choice, Arg, Args, PhaseProgress};
 use benches::{out, outln, record_draws, split_range, Scene, SceneDesc};
-use bundles::DrawBundle;
-use executor::{Counters, GpuTiming, ImmediateContext};
+use bundles::{BundleDesc, BundleRecorder, DrawBundle};
+use executor::capture::{
+    Capture, CaptureDevice, CaptureOptions, CapturedBundleRecorder, CapturedDeferred,
+    CapturedImmediate, FrameOutcome,
+};
+use executor::{Counters, GpuTiming, ImmediateContext, RecordingContext};
 use recorder::*;
 
 // In a folder of its own: a file beside this one would be a binary of its own to Cargo.
@@ -79,6 +103,14 @@ OPTIONS:
                               (default inline)
     --json                    print the report as one JSON object on stdout, every number the
                               summary prints (times in ns); the summary goes to stderr
+    --capture FILE            capture one frame of each run (legacy, fast, bundles) and write it
+                              as a trace: FILE when one run captures, else FILE with the run's
+                              name before the extension (f.trace -> f.legacy.trace, ...); each
+                              prints its digest, the one `replay FILE` prints (not with
+                              --gpu detached: no GPU model, no draw records to digest)
+    --capture-stale-list      with --capture: execute in the captured frame a list recorded
+                              before the capture began; that frame fails (reported) and the
+                              capture takes the next one
     --cores N                 the cores the run may use (default: what the system reports);
                               when the recording threads and the GPU model's thread (--gpu
                               threaded) outnumber them, a warning says so, and the rates and
@@ -99,6 +131,17 @@ struct Options {
     json: bool,
     /// `--cores`; `None`: what `available_parallelism` says.
     cores: Option<u32>,
+    /// `--capture FILE`.
+    capture: Option<PathBuf>,
+    /// `--capture-stale-list`.
+    stale_list: bool,
+}
+
+impl Options {
+    /// Runs: one per semantics, and the bundles'.
+    fn modes(&self) -> usize {
+        self.semantics.len() + usize::from(self.bundles)
+    }
 }
 
 /// Parses the arguments; `Ok(None)` asks for the help.
@@ -113,6 +156,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         validation: Validation::Off,
         json: false,
         cores: None,
+        capture: None,
+        stale_list: false,
     };
     let mut args = Args::new(args);
     while let Some(arg) = args.next_arg() {
@@ -164,6 +209,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                 options.json = true
             }
             "--cores" => options.cores = Some(count(&name, &args.value(&name)?, 1, 4096)?),
+            "--capture" => options.capture = Some(capture_path_option(&name, &args.value(&name)?)?),
+            "--capture-stale-list" => {
+                args.no_value(&name)?;
+                options.stale_list = true
+            }
             "--hazards" => {
                 args.no_value(&name)?;
                 options.validation = Validation::Hazards
@@ -181,6 +231,20 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
             _ => return Err(format!("unknown option '{name}'")),
         }
     }
+    if options.capture.is_some() && options.gpu == GpuTiming::Detached {
+        return Err(
+            "--capture: a captured frame's digest is of the GPU model's draw records, \
+                    and --gpu detached runs no GPU model (use inline or threaded)"
+                .to_string(),
+        );
+    }
+    if options.stale_list && options.capture.is_none() {
+        return Err(
+            "--capture-stale-list: needs --capture FILE (it makes a captured frame \
+                    fail)"
+                .to_string(),
+        );
+    }
     if options.threads > options.scene.draws {
         return Err(format!(
             "--threads {} is more than the {} draws to share",
@@ -188,6 +252,136 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         ));
     }
     Ok(Some(options))
+}
+
+/// What the demo records on: the engine's own types ([`Device`], without `--capture`: the code
+/// the demo always ran), or the capture's wrappers of them ([`Captured`], with it). Chosen at
+/// compile time: each is its own instance of the demo's functions.
+trait Engine: Sync {
+    type Deferred: BundleCaller + RecordingContext;
+    type Immediate: Immediate;
+    type Bundles: BundleSink;
+    /// The engine's device (the scene's objects, the chunk pool).
+    fn device(&self) -> &Device;
+    fn create_deferred_context(
+        &self,
+        desc: &DeferredContextDesc<'_>,
+    ) -> Result<Self::Deferred, Error>;
+    fn create_bundle_recorder(&self, desc: &BundleDesc<'_>) -> Result<Self::Bundles, Error>;
+    /// The end of a frame, after its lists have executed: the captured engine presents its swap
+    /// chain, which bookends frames (R-CAP-2); the bare one has nothing to do.
+    fn end_frame(&self, immediate: &mut Self::Immediate) -> Result<(), Error>;
+    /// Asks for the frame after the next [`end_frame`](Self::end_frame) to be captured.
+    fn trigger(&self);
+    /// What the capture made of the frames since the last call.
+    fn take_outcomes(&self) -> Vec<FrameOutcome>;
+}
+
+/// What the demo asks of the immediate context (the engine's, or the capture's wrapper of it):
+/// each is its method of the same name.
+trait Immediate {
+    fn execute_command_list(
+        &mut self,
+        list: &CommandList,
+        restore: RestoreState,
+    ) -> Result<(), Error>;
+    fn flush(&mut self) -> Result<(), Error>;
+    fn clear_records(&mut self);
+    fn take_execution_errors(&mut self) -> Vec<Error>;
+    fn counters(&mut self) -> Counters;
+}
+
+macro_rules! immediate {
+    ($type:ty) => {
+        impl Immediate for $type {
+            fn execute_command_list(
+                &mut self,
+                list: &CommandList,
+                restore: RestoreState,
+            ) -> Result<(), Error> {
+                <$type>::execute_command_list(self, list, restore)
+            }
+            fn flush(&mut self) -> Result<(), Error> {
+                <$type>::flush(self)
+            }
+            fn clear_records(&mut self) {
+                <$type>::clear_records(self)
+            }
+            fn take_execution_errors(&mut self) -> Vec<Error> {
+                <$type>::take_execution_errors(self)
+            }
+            fn counters(&mut self) -> Counters {
+                *<$type>::counters(self)
+            }
+        }
+    };
+}
+
+immediate!(ImmediateContext);
+immediate!(CapturedImmediate);
+
+impl Engine for Device {
+    type Deferred = DeferredContext;
+    type Immediate = ImmediateContext;
+    type Bundles = BundleRecorder;
+    fn device(&self) -> &Device {
+        self
+    }
+    fn create_deferred_context(
+        &self,
+        desc: &DeferredContextDesc<'_>,
+    ) -> Result<DeferredContext, Error> {
+        Device::create_deferred_context(self, desc)
+    }
+    fn create_bundle_recorder(&self, desc: &BundleDesc<'_>) -> Result<BundleRecorder, Error> {
+        BundleRecorder::new(self, desc)
+    }
+    fn end_frame(&self, _: &mut ImmediateContext) -> Result<(), Error> {
+        Ok(())
+    }
+    fn trigger(&self) {}
+    fn take_outcomes(&self) -> Vec<FrameOutcome> {
+        Vec::new()
+    }
+}
+
+/// `--capture`: the device and every context wrapped by the capture, and the swap chain whose
+/// presents end the frames (the scene renders to its own targets; the chain is there to be
+/// presented, as an application's is).
+struct Captured {
+    device: CaptureDevice,
+    capture: Capture,
+    chain: SwapChain,
+}
+
+impl Engine for Captured {
+    type Deferred = CapturedDeferred;
+    type Immediate = CapturedImmediate;
+    type Bundles = CapturedBundleRecorder;
+    fn device(&self) -> &Device {
+        self.device.device()
+    }
+    fn create_deferred_context(
+        &self,
+        desc: &DeferredContextDesc<'_>,
+    ) -> Result<CapturedDeferred, Error> {
+        self.device.create_deferred_context(desc)
+    }
+    fn create_bundle_recorder(
+        &self,
+        desc: &BundleDesc<'_>,
+    ) -> Result<CapturedBundleRecorder, Error> {
+        self.device.create_bundle_recorder(desc)
+    }
+    fn end_frame(&self, immediate: &mut CapturedImmediate) -> Result<(), Error> {
+        immediate.present(self.chain)
+    }
+    fn trigger(&self) {
+        self.capture.trigger()
+    }
+    fn take_outcomes(&self) -> Vec<FrameOutcome> {
+        self.capture.take_outcomes()
+    }
 }
 
 /// One frame: its lists in order, the wall time from spawning the workers to joining them, and
@@ -199,7 +393,7 @@ struct FrameReport {
 }
 
 /// What a worker records into its list, given its range (of draws, or of objects).
-type Recording<'a> = &'a (dyn Fn(&mut DeferredContext, Range<u32>) + Sync);
+type Recording<'a, C> = &'a (dyn Fn(&mut C, Range<u32>) + Sync);
 
 /// The progress of a run's two phases, over its warm-up and timed frames.
 struct FrameProgress {
@@ -210,11 +404,11 @@ struct FrameProgress {
 /// Records one frame: worker `k` records range `k` on context `k` into one list. The lists are
 /// kept until every worker is done (as a renderer keeps them for submission), executed in order
 /// on the immediate context, then dropped, which returns their chunks to the pool.
-fn record_frame(
-    contexts: &mut [DeferredContext],
-    immediate: &mut ImmediateContext,
+fn record_frame<C: RecordingContext, I: Immediate>(
+    contexts: &mut [C],
+    immediate: &mut I,
     ranges: &[Range<u32>],
-    record: Recording<'_>,
+    record: Recording<'_, C>,
     progress: &FrameProgress,
 ) -> Result<FrameReport, Error> {
     let start = Instant::now();
@@ -312,34 +506,37 @@ impl Mode<'_> {
     }
 }
 
-fn run(
-    device: &Device,
-    immediate: &mut ImmediateContext,
+/// One run: a warm-up frame, the timed frames and, under `--capture`, the captured frame after
+/// them (not timed), which `--capture-stale-list` makes fail once.
+fn run<E: Engine>(
+    engine: &E,
+    immediate: &mut E::Immediate,
     scene: &Scene,
     mode: Mode<'_>,
     options: &Options,
     machine: &Machine,
-) -> RunReport {
+) -> (RunReport, Option<CaptureReport>) {
+    let device = engine.device();
     let semantics = mode.semantics();
     let ranges = match mode {
         Mode::Lists(_) => split_range(scene.desc.draws, options.threads),
         Mode::Bundles(_) => split_range(objects(scene), options.threads),
     };
     let record_lists =
-        |context: &mut DeferredContext, range: Range<u32>| record_draws(context, scene, range);
-    let call_bundles = |context: &mut DeferredContext, range: Range<u32>| {
+        |context: &mut E::Deferred, range: Range<u32>| record_draws(context, scene, range);
+    let call_bundles = |context: &mut E::Deferred, range: Range<u32>| {
         if let Mode::Bundles(bundles) = mode {
             record_bundle_calls(context, scene, bundles, range)
         }
     };
-    let record: Recording<'_> = match mode {
+    let record: Recording<'_, E::Deferred> = match mode {
         Mode::Lists(_) => &record_lists,
         Mode::Bundles(_) => &call_bundles,
     };
-    let mut contexts: Vec<DeferredContext> = (0..options.threads)
+    let mut contexts: Vec<E::Deferred> = (0..options.threads)
         .map(|k| {
             let name = format!("{}.worker{k}", semantics.name());
-            device
+            engine
                 .create_deferred_context(&DeferredContextDesc {
                     name: &name,
                     semantics,
@@ -358,17 +555,68 @@ fn run(
         recording: PhaseProgress::new(format!("recording {}", mode.name()), unit, total),
         executing: PhaseProgress::new(format!("executing {}", mode.name()), unit, total),
     };
-    let mut frame = |immediate: &mut ImmediateContext| {
+    // `--capture-stale-list`: a list recorded now, long before the capture begins.
+    let mut stale = match (&options.capture, options.stale_list, contexts.first_mut()) {
+        (Some(_), true, Some(context)) => {
+            record(context, ranges.first().cloned().unwrap_or_default());
+            let list = context
+                .finish_command_list(RestoreState::ClearState)
+                .unwrap_or_else(|error| fail(&format!("recording the stale list failed: {error}")));
+            Some(list)
+        }
+        _ => None,
+    };
+    let mut frame = |immediate: &mut E::Immediate| {
         record_frame(&mut contexts, immediate, &ranges, record, &progress).unwrap_or_else(|error| {
             fail(&format!("recording or executing the frame failed: {error}"))
         })
     };
+    let end_frame = |immediate: &mut E::Immediate| {
+        engine
+            .end_frame(immediate)
+            .unwrap_or_else(|error| fail(&format!("presenting the frame failed: {error}")))
+    };
     frame(immediate); // warm-up: fills the chunk pool
+    end_frame(immediate);
     let pool_before = device.pool_stats();
-    let gpu_before = *immediate.counters();
-    let mut frames: Vec<FrameReport> = (0..options.frames).map(|_| frame(immediate)).collect();
+    let gpu_before = immediate.counters();
+    let mut frames: Vec<FrameReport> = Vec::with_capacity(options.frames as usize);
+    for k in 0..options.frames {
+        frames.push(frame(immediate));
+        if options.capture.is_some() && k + 1 == options.frames {
+            // The capture begins at this frame's present and ends at the next one's.
+            engine.trigger();
+        }
+        end_frame(immediate);
+    }
     let pool_after = device.pool_stats();
-    let gpu = gpu_delta(immediate.counters(), &gpu_before, options.frames);
+    let gpu = gpu_delta(&immediate.counters(), &gpu_before, options.frames);
+
+    let capture = options.capture.as_ref().map(|file| {
+        let path = capture_path(file, mode.key(), options.modes());
+        let mut pending = PendingCapture::new(mode.key(), path);
+        for _ in 0..ATTEMPTS {
+            frame(immediate);
+            if let Some(list) = stale.take() {
+                immediate
+                    .execute_command_list(&list, RestoreState::ClearState)
+                    .unwrap_or_else(|error| {
+                        fail(&format!("executing the stale list failed: {error}"))
+                    });
+            }
+            end_frame(immediate);
+            match pending.take(engine.take_outcomes()) {
+                Ok(Some(report)) => return report,
+                Ok(None) => {}
+                Err(message) => fail(&message),
+            }
+        }
+        fail(&format!(
+            "capture {}: no frame captured in {ATTEMPTS} frames ({} reported failed)",
+            mode.key(),
+            pending.failures()
+        ))
+    });
 
     let mut order: Vec<usize> = (0..frames.len()).collect();
     order.sort_by_key(|&f| frames[f].wall);
@@ -386,7 +634,7 @@ fn run(
             list.stats.draws += called;
         }
     }
-    RunReport {
+    let report = RunReport {
         key: mode.key(),
         name: mode.name(),
         semantics,
@@ -403,7 +651,8 @@ fn run(
         chunks_allocated: pool_after.allocated_chunks - pool_before.allocated_chunks,
         chunks_reused: pool_after.reused_chunks - pool_before.reused_chunks,
         contended: machine.contended(),
-    }
+    };
+    (report, capture)
 }
 
 /// The GPU model's counters of one frame, averaged over the timed frames.
@@ -436,13 +685,13 @@ fn gpu_delta(after: &Counters, before: &Counters, frames: u32) -> Counters {
 
 /// Bundle mode: records one bundle per object on the worker threads (once), reports them, then
 /// draws the frame with them.
-fn run_bundles(
-    device: &Device,
-    immediate: &mut ImmediateContext,
+fn run_bundles<E: Engine>(
+    engine: &E,
+    immediate: &mut E::Immediate,
     scene: &Scene,
     options: &Options,
     machine: &Machine,
-) -> BundlePart {
+) -> (BundlePart, Option<CaptureReport>) {
     let ranges = split_range(objects(scene), options.threads);
     let progress = PhaseProgress::new("recording bundles", "bundles", objects(scene) as u64);
     let progress = &progress;
@@ -460,7 +709,11 @@ fn run_bundles(
                     for start in range.clone().step_by(BATCH as usize) {
                         let batch = start..(start + BATCH).min(range.end);
                         let units = batch.len() as u64;
-                        bundles.extend(record_object_bundles(device, scene, batch)?);
+                        let desc = bundle_desc("object");
+                        let mut recorder = engine
+                            .create_bundle_recorder(&desc)
+                            .map_err(|error| recorder_refused(desc.name, error))?;
+                        bundles.extend(record_object_bundles_on(&mut recorder, scene, batch)?);
                         progress.advance(units);
                     }
                     Ok(bundles)
@@ -494,8 +747,8 @@ fn run_bundles(
             .unwrap_or(0),
     };
     say(options, &set);
-    let run = run(
-        device,
+    let (run, capture) = run(
+        engine,
         immediate,
         scene,
         Mode::Bundles(&bundles),
@@ -503,7 +756,7 @@ fn run_bundles(
         machine,
     );
     say(options, &run);
-    BundlePart { set, run }
+    (BundlePart { set, run }, capture)
 }
 
 /// Prints a part of the summary: on stdout, or on stderr under `--json` (stdout then holds the
@@ -538,10 +791,37 @@ fn main() -> ExitCode {
         validation: options.validation,
         ..DeviceDesc::default()
     });
-    let mut immediate =
-        ImmediateContext::new(&device).unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
-    immediate.set_gpu_timing(options.gpu);
-    let scene = Scene::new(&device, &options.scene).unwrap_or_else(|e| fail(&e.to_string()));
+    if options.capture.is_none() {
+        let mut immediate = ImmediateContext::new(&device)
+            .unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
+        immediate.set_gpu_timing(options.gpu);
+        return demo(&device, &mut immediate, &options);
+    }
+    let device = CaptureDevice::new(device, CaptureOptions::default());
+    let chain = device
+        .create_swap_chain(&SwapChainDesc {
+            name: "frame",
+            buffers: 2,
+            format: Format::R8G8B8A8Unorm,
+            width: 64,
+            height: 64,
+        })
+        .unwrap_or_else(|e| fail(&format!("swap chain: {e}")));
+    let mut immediate = CapturedImmediate::new(&device)
+        .unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
+    immediate.inner_mut().set_gpu_timing(options.gpu);
+    let engine = Captured {
+        capture: device.capture(),
+        device,
+        chain,
+    };
+    demo(&engine, &mut immediate, &options)
+}
+
+/// The demo on `engine`: the scene, the runs `options` asks for, the report.
+fn demo<E: Engine>(engine: &E, immediate: &mut E::Immediate, options: &Options) -> ExitCode {
+    let scene =
+        Scene::new(engine.device(), &options.scene).unwrap_or_else(|e| fail(&e.to_string()));
     let machine = Machine {
         cores: options.cores.or_else(|| {
             thread::available_parallelism()
@@ -557,43 +837,49 @@ fn main() -> ExitCode {
         },
     };
     say(
-        &options,
+        options,
         &Header {
-            options: &options,
+            options,
             machine: &machine,
         },
     );
+    let mut captures = Vec::new();
     let runs: Vec<RunReport> = options
         .semantics
         .iter()
         .map(|&semantics| {
-            let run = run(
-                &device,
-                &mut immediate,
+            let (run, capture) = run(
+                engine,
+                immediate,
                 &scene,
                 Mode::Lists(semantics),
-                &options,
+                options,
                 &machine,
             );
-            say(&options, &run);
+            say(options, &run);
+            captures.extend(capture);
             run
         })
         .collect();
     let mut report = Report {
-        options: &options,
+        options,
         machine: &machine,
         runs: &runs,
         bundles: None,
+        captures: None,
     };
     if let Some(comparison) = report.semantics_comparison() {
-        say(&options, &comparison);
+        say(options, &comparison);
     }
-    let bundles = options
-        .bundles
-        .then(|| run_bundles(&device, &mut immediate, &scene, &options, &machine));
+    let bundles = options.bundles.then(|| {
+        let (part, capture) = run_bundles(engine, immediate, &scene, options, &machine);
+        captures.extend(capture);
+        part
+    });
     report.bundles = bundles.as_ref();
+    report.captures = options.capture.is_some().then_some(captures.as_slice());
     if let Some(comparison) = report.bundle_comparison() {
-        say(&options, &comparison);
+        say(options, &comparison);
     }
     if options.json {
         out!("{}", report::json(&report));

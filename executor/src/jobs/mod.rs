@@ -8,7 +8,11 @@
 //! context in that order.
 //!
 //! **In:** a job count and one function `Fn(job, &mut DeferredContext)`, borrowed for the call
-//! (jobs may borrow the frame's data, no `'static` needed, no boxing). **Out:** a
+//! (jobs may borrow the frame's data, no `'static` needed, no boxing). A pool made with
+//! [`RecordingPool::captured`] hands its jobs the capture's `CapturedDeferred` instead, so that
+//! the frames it records can be captured (SPEC §13); the pool is generic over the context
+//! ([`RecordingContext`], the engine's `DeferredContext` by default), so the engine's own
+//! contexts run the same code as before, the capture compiled out of it. **Out:** a
 //! `Vec<Result<CommandList, JobError>>` in job order, and per job the worker that ran it,
 //! whether it was stolen and how long it took ([`RecordingPool::reports`]).
 //!
@@ -37,7 +41,7 @@
 //!
 //! **Files.** `pool.rs`: the protocol (injector, per-worker deques, stealing, result slots,
 //! waking, shutdown), generic over what a worker owns, with a loom model in
-//! `loom-tests/tests/recording_pool.rs`. `recording.rs`: the deferred contexts and lists.
+//! `loom-tests/tests/recording_pool.rs`. `recording.rs`: the deferred contexts (either kind) and lists.
 //! `error.rs`: [`PoolError`], [`JobError`].
 
 mod error;
@@ -45,4 +49,4 @@ pub(crate) mod pool;
 mod recording;
 
 pub use error::{JobError, PoolError};
-pub use recording::{JobReport, JobResult, RecordingPool, RecordingPoolDesc};
+pub use recording::{JobReport, JobResult, RecordingContext, RecordingPool, RecordingPoolDesc};

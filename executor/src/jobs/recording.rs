@@ -1,16 +1,63 @@
 //! [`RecordingPool`]: the pool of `pool.rs` with a deferred context per worker, the jobs
-//! recording on it, one command list per job (R-J-1).
+//! recording on it, one command list per job (R-J-1). The context is the engine's
+//! [`DeferredContext`] (the default), or the capture's [`CapturedDeferred`]
+//! ([`RecordingPool::captured`]), so that a frame recorded on the pool can be captured
+//! (SPEC §13); [`RecordingContext`] is what the pool needs of either.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use recorder::{
-    limits, ChunkPolicy, CommandList, DeferredContext, DeferredContextDesc, Device, Engine,
-    RestoreState, Semantics,
+    limits, ChunkPolicy, CommandList, DeferredContext, DeferredContextDesc, Device, Engine, Error,
+    RecordError, RestoreState, Semantics,
 };
+
+use crate::capture::{CaptureDevice, CapturedDeferred};
 
 use super::error::{JobError, PoolError};
 use super::pool::{panic_message, SpawnFailed, WorkerPool};
+
+/// What a [`RecordingPool`]'s worker owns and hands its jobs: a deferred context that finishes
+/// and discards lists. Implemented by [`DeferredContext`] and by the capture's
+/// [`CapturedDeferred`]; each call is the deferred context's method of the same name.
+pub trait RecordingContext: Send + 'static {
+    /// [`DeferredContext::finish_command_list`].
+    fn finish_command_list(&mut self, restore: RestoreState) -> Result<CommandList, RecordError>;
+    /// [`DeferredContext::discard_command_list`].
+    fn discard_command_list(&mut self);
+    /// [`DeferredContext::name`].
+    fn name(&self) -> &str;
+}
+
+impl RecordingContext for DeferredContext {
+    #[inline(always)]
+    fn finish_command_list(&mut self, restore: RestoreState) -> Result<CommandList, RecordError> {
+        DeferredContext::finish_command_list(self, restore)
+    }
+    #[inline(always)]
+    fn discard_command_list(&mut self) {
+        DeferredContext::discard_command_list(self)
+    }
+    #[inline(always)]
+    fn name(&self) -> &str {
+        DeferredContext::name(self)
+    }
+}
+
+impl RecordingContext for CapturedDeferred {
+    #[inline(always)]
+    fn finish_command_list(&mut self, restore: RestoreState) -> Result<CommandList, RecordError> {
+        CapturedDeferred::finish_command_list(self, restore)
+    }
+    #[inline(always)]
+    fn discard_command_list(&mut self) {
+        CapturedDeferred::discard_command_list(self)
+    }
+    #[inline(always)]
+    fn name(&self) -> &str {
+        self.inner().name()
+    }
+}
 
 /// A job's command list, or why it has none.
 pub type JobResult = Result<CommandList, JobError>;
@@ -86,10 +133,10 @@ pub struct JobReport {
 /// assert_eq!(immediate.counters().draws, 2 * 14);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct RecordingPool {
+pub struct RecordingPool<C: RecordingContext = DeferredContext> {
     name: String,
     semantics: Semantics,
-    pool: WorkerPool<DeferredContext, JobResult>,
+    pool: WorkerPool<C, JobResult>,
     /// The last run's reports, one per job.
     reports: Vec<JobReport>,
 }
@@ -99,6 +146,51 @@ impl RecordingPool {
     /// reported before any thread starts) and starts a thread for each, which keeps it until the
     /// pool is dropped.
     pub fn new(device: &Device, desc: &RecordingPoolDesc<'_>) -> Result<Self, PoolError> {
+        Self::spawn(desc, |context| device.create_deferred_context(context))
+    }
+}
+
+impl RecordingPool<CapturedDeferred> {
+    /// [`new`](RecordingPool::new) with the capture's deferred contexts
+    /// ([`CaptureDevice::create_deferred_context`]): the jobs record on [`CapturedDeferred`]s, so
+    /// that a frame the pool records can be captured (SPEC §13). Idle, a job's calls cost what
+    /// the capture's wrapper costs (one branch each); the pool itself is the same.
+    ///
+    /// ```
+    /// use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
+    /// use executor::{RecordingPool, RecordingPoolDesc};
+    /// use recorder::*;
+    ///
+    /// let device = CaptureDevice::new(Device::new(DeviceDesc::default()), CaptureOptions::default());
+    /// let mut immediate = CapturedImmediate::new(&device)?;
+    /// let mut pool = RecordingPool::captured(&device, &RecordingPoolDesc {
+    ///     workers: 2,
+    ///     ..Default::default()
+    /// })?;
+    /// immediate.begin_capture();
+    /// for list in pool.record(3, |job, context| context.draw(3, job as u32)) {
+    ///     immediate.execute_command_list(&list?, RestoreState::ClearState)?;
+    /// }
+    /// let Some(FrameOutcome::Captured(frame)) = immediate.end_capture() else {
+    ///     panic!("captured")
+    /// };
+    /// assert_eq!(frame.records, 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn captured(
+        device: &CaptureDevice,
+        desc: &RecordingPoolDesc<'_>,
+    ) -> Result<Self, PoolError> {
+        Self::spawn(desc, |context| device.create_deferred_context(context))
+    }
+}
+
+impl<C: RecordingContext> RecordingPool<C> {
+    /// Creates the workers' contexts with `create` (on this thread) and starts their threads.
+    fn spawn(
+        desc: &RecordingPoolDesc<'_>,
+        create: impl Fn(&DeferredContextDesc<'_>) -> Result<C, Error>,
+    ) -> Result<Self, PoolError> {
         let limit = limits::MAX_DEFERRED_CONTEXTS;
         if desc.workers == 0 || desc.workers > limit {
             return Err(PoolError::WorkerCount {
@@ -110,18 +202,17 @@ impl RecordingPool {
         let contexts = (0..desc.workers)
             .map(|worker| {
                 let name = format!("{}.worker{worker}", desc.name);
-                device
-                    .create_deferred_context(&DeferredContextDesc {
-                        name: &name,
-                        semantics: desc.semantics,
-                        chunk_policy: desc.chunk_policy.clone(),
-                        engine: desc.engine,
-                    })
-                    .map_err(|error| PoolError::Context {
-                        pool: desc.name.to_string(),
-                        worker,
-                        error,
-                    })
+                create(&DeferredContextDesc {
+                    name: &name,
+                    semantics: desc.semantics,
+                    chunk_policy: desc.chunk_policy.clone(),
+                    engine: desc.engine,
+                })
+                .map_err(|error| PoolError::Context {
+                    pool: desc.name.to_string(),
+                    worker,
+                    error,
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let pool =
@@ -154,7 +245,7 @@ impl RecordingPool {
     /// ([`JobError`]); the worker discards what the job recorded and goes on.
     pub fn record<F>(&mut self, jobs: usize, job: F) -> Vec<JobResult>
     where
-        F: Fn(usize, &mut DeferredContext) + Sync,
+        F: Fn(usize, &mut C) + Sync,
     {
         let mut lists = Vec::with_capacity(jobs);
         self.record_into(jobs, job, &mut lists);
@@ -178,14 +269,13 @@ impl RecordingPool {
     /// ```
     pub fn record_into<F>(&mut self, jobs: usize, job: F, lists: &mut Vec<JobResult>)
     where
-        F: Fn(usize, &mut DeferredContext) + Sync,
+        F: Fn(usize, &mut C) + Sync,
     {
         lists.clear();
         lists.reserve(jobs);
         self.reports.clear();
-        let record = |index: usize, context: &mut DeferredContext| -> JobResult {
-            record_one(index, context, &job)
-        };
+        let record =
+            |index: usize, context: &mut C| -> JobResult { record_one(index, context, &job) };
         let reports = &mut self.reports;
         self.pool.run(jobs, &record, |index, finished| {
             reports.push(JobReport {
@@ -237,7 +327,7 @@ impl RecordingPool {
     }
 }
 
-impl std::fmt::Debug for RecordingPool {
+impl<C: RecordingContext> std::fmt::Debug for RecordingPool<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RecordingPool")
             .field("name", &self.name)
@@ -249,9 +339,10 @@ impl std::fmt::Debug for RecordingPool {
 
 /// Runs one job on a worker's context and finishes its list. Whatever went wrong, the context
 /// is left on a fresh list for the worker's next job.
-fn record_one<F>(job: usize, context: &mut DeferredContext, record: &F) -> JobResult
+fn record_one<C, F>(job: usize, context: &mut C, record: &F) -> JobResult
 where
-    F: Fn(usize, &mut DeferredContext),
+    C: RecordingContext,
+    F: Fn(usize, &mut C),
 {
     match catch_unwind(AssertUnwindSafe(|| record(job, context))) {
         Ok(()) => match context.finish_command_list(RestoreState::ClearState) {

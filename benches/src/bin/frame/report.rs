@@ -25,6 +25,7 @@
 use std::fmt::{self, Write as _};
 use std::time::Duration;
 
+use benches::capture::CaptureReport;
 use benches::cli::{json_string as string, ms};
 use executor::{Counters, GpuTiming};
 use recorder::{limits, ListStats, Semantics, Validation};
@@ -179,6 +180,19 @@ impl fmt::Display for Header<'_> {
              {} timed frame(s)",
             self.options.threads, self.options.frames
         )?;
+        if let Some(file) = &self.options.capture {
+            writeln!(
+                f,
+                "capture: each run captures the frame after its timed frames (a present of a \
+                 swap chain ends every frame) into {}{}",
+                file.display(),
+                if self.options.modes() > 1 {
+                    ", the run's name inserted before the extension"
+                } else {
+                    ""
+                }
+            )?;
+        }
         if let Some(warning) = self.machine.warning() {
             writeln!(f, "warning: {warning}")?;
         }
@@ -705,6 +719,8 @@ pub struct Report<'a> {
     /// Legacy, then fast, as `--semantics` asked.
     pub runs: &'a [RunReport],
     pub bundles: Option<&'a BundlePart>,
+    /// `--capture`: the frame each mode wrote, in the order the modes ran (`None` without it).
+    pub captures: Option<&'a [CaptureReport]>,
 }
 
 impl Report<'_> {
@@ -800,6 +816,13 @@ pub fn json(report: &Report<'_>) -> String {
                     .bundle_comparison()
                     .map_or("null".to_string(), |c| c.json())
             );
+        }
+    }
+    match report.captures {
+        None => out.push_str(",\"captures\":null"),
+        Some(captures) => {
+            let captures: Vec<String> = captures.iter().map(CaptureReport::json).collect();
+            let _ = write!(out, ",\"captures\":[{}]", captures.join(","));
         }
     }
     out.push_str("}\n");
