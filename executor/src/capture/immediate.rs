@@ -252,15 +252,20 @@ impl CapturedImmediate {
         });
     }
 
-    /// The objects the capture has records of, engine kinds only.
+    /// The objects the capture has records of, engine kinds only, in creation order.
     fn registered(&self) -> Vec<(ObjectKind, recorder::RawHandle)> {
         let registry = self.shared.registry.lock();
-        registry
+        let mut objects: Vec<(u64, ObjectKind, recorder::RawHandle)> = registry
             .live()
             .filter_map(|o| match o {
-                Obj::Engine(kind, raw) => Some((kind, raw)),
+                Obj::Engine(kind, raw) => registry.get(kind, raw).map(|r| (r.seq, kind, raw)),
                 _ => None,
             })
+            .collect();
+        objects.sort_by_key(|(seq, _, _)| *seq);
+        objects
+            .into_iter()
+            .map(|(_, kind, raw)| (kind, raw))
             .collect()
     }
 
@@ -388,14 +393,22 @@ impl CapturedImmediate {
                         open.lists.push(log);
                     }
                 }
-                None => self.fail(format!(
-                    "a command list executed in the frame ({} draws, recorded by the engine's \
-                     context {}) was recorded before the capture began; the capture keeps a \
-                     list's calls only from its first call (CaptureOptions::keep_all_lists keeps \
-                     every list's)",
-                    list.stats().draws,
-                    list.recorder()
-                )),
+                None => {
+                    let context = match self.shared.context_names.lock().get(&list.recorder()) {
+                        Some(name) => format!("deferred context '{name}'"),
+                        None => format!(
+                            "the engine's context {} (not made by the capture's device)",
+                            list.recorder()
+                        ),
+                    };
+                    self.fail(format!(
+                        "a command list executed in the frame ({} draws, recorded on {context}) \
+                         was recorded before the capture began; the capture keeps a list's \
+                         calls only from its first call (CaptureOptions::keep_all_lists keeps \
+                         every list's)",
+                        list.stats().draws,
+                    ))
+                }
             }
         }
         self.context.execute_command_list(list, restore)

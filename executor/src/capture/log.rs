@@ -317,6 +317,8 @@ pub(crate) struct ListLog {
 /// handle).
 #[derive(Debug)]
 pub(crate) struct BundleLog {
+    /// The recorder's name, which the bundle's trace name is made from.
+    pub name: String,
     /// The bundle recorder's declaration, as the trace writes it (`rt=`, `depth=`, `samples=`).
     pub render_targets: Vec<recorder::Format>,
     pub depth: Option<recorder::Format>,

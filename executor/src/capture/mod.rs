@@ -154,6 +154,9 @@ pub(crate) struct Shared {
     /// Releases made during a frame capture: the object, and how many of the immediate
     /// context's calls the frame had kept then (where the trace writes the release).
     pub(crate) frame_releases: Mutex<Vec<(form::Obj, usize)>>,
+    /// The names of the captured deferred contexts, by the engine's serial (what a list
+    /// says of its recorder), for the reason a frame fails.
+    pub(crate) context_names: Mutex<std::collections::HashMap<u32, String>>,
     /// How many calls the immediate context has kept in the frame (written by it alone).
     pub(crate) immediate_calls: AtomicUsize,
     control: Mutex<Control>,
@@ -174,6 +177,7 @@ impl Shared {
             registry: Mutex::new(Registry::default()),
             bundles: Mutex::new(std::collections::HashMap::new()),
             frame_releases: Mutex::new(Vec::new()),
+            context_names: Mutex::new(std::collections::HashMap::new()),
             immediate_calls: AtomicUsize::new(0),
             control: Mutex::new(Control {
                 trigger: Trigger::None,

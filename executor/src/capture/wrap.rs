@@ -822,6 +822,10 @@ impl CapturedDeferred {
             name: context.name().to_string(),
             semantics: context.semantics(),
         };
+        shared
+            .context_names
+            .lock()
+            .insert(context.serial(), info.name.clone());
         Self {
             context,
             tap: Tap::per_list(shared),
@@ -855,6 +859,11 @@ impl CapturedDeferred {
     /// The wrapped context, for what the capture need not see (its name, its counters).
     pub fn inner(&self) -> &DeferredContext {
         &self.context
+    }
+
+    /// [`DeferredContext::name`].
+    pub fn name(&self) -> &str {
+        self.context.name()
     }
 
     /// [`DeferredContext::semantics`].
@@ -971,6 +980,7 @@ impl DeviceContext for CapturedDeferred {
 pub struct CapturedBundleRecorder {
     recorder: BundleRecorder,
     tap: Tap,
+
     render_targets: Vec<recorder::Format>,
     depth: Option<recorder::Format>,
     samples: u32,
@@ -1075,6 +1085,7 @@ impl CapturedBundleRecorder {
         self.tap.clear();
         let bundle = self.recorder.finish()?;
         let log = BundleLog {
+            name: self.recorder.name().to_string(),
             render_targets: self.render_targets.clone(),
             depth: self.depth,
             samples: self.samples,
@@ -1083,7 +1094,6 @@ impl CapturedBundleRecorder {
         };
         let raw = bundle.handle().raw();
         let shared = self.tap.shared().clone();
-        super::device::register(&shared, ObjectKind::Bundle, raw, self.recorder.name());
         shared.bundles.lock().insert(raw, Arc::new(log));
         Ok(bundle)
     }

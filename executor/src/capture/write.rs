@@ -152,18 +152,60 @@ fn entry_objects(entry: &Entry, out: &mut Vec<Obj>) {
     }
 }
 
-/// The lists `lists` reach, nested ones included, each once, in finish order.
+/// The lists `lists` reach, nested ones included, each once: by context (in creation order) and
+/// each context's lists in recording order, a nested list before the list that executes it.
+/// Nothing here depends on which thread finished first, so the same recording writes the same
+/// text (and names its instances the same) on every run.
 fn all_lists(lists: &[Arc<ListLog>]) -> Vec<Arc<ListLog>> {
-    let mut seen = BTreeMap::new();
+    let mut reached: BTreeMap<u64, Arc<ListLog>> = BTreeMap::new();
     let mut stack: Vec<Arc<ListLog>> = lists.to_vec();
     while let Some(list) = stack.pop() {
-        if seen.contains_key(&list.id) {
+        if reached.contains_key(&list.id) {
             continue;
         }
         stack.extend(list.nested.iter().cloned());
-        seen.insert(list.id, list);
+        reached.insert(list.id, list);
     }
-    seen.into_values().collect()
+    let mut sorted: Vec<Arc<ListLog>> = reached.into_values().collect();
+    sorted.sort_by_key(|l| (l.context.serial, l.ordinal));
+    let mut written: HashSet<u64> = HashSet::new();
+    let mut out = Vec::with_capacity(sorted.len());
+    for list in &sorted {
+        // Depth first, nested lists before their executor (no list nests itself: it is
+        // finished before anything can execute it, so the walk ends).
+        let mut walk = vec![(list.clone(), false)];
+        while let Some((list, expanded)) = walk.pop() {
+            if written.contains(&list.id) {
+                continue;
+            }
+            if expanded {
+                written.insert(list.id);
+                out.push(list);
+                continue;
+            }
+            walk.push((list.clone(), true));
+            let mut nested: Vec<Arc<ListLog>> = list.nested.to_vec();
+            nested.sort_by_key(|l| std::cmp::Reverse((l.context.serial, l.ordinal)));
+            walk.extend(nested.into_iter().map(|l| (l, false)));
+        }
+    }
+    out
+}
+
+/// Where an object made outside the capture goes among its kind's peers: what others depend on
+/// first (heaps, resources, swap chains, then views, then the rest).
+fn kind_rank(kind: ObjectKind) -> u8 {
+    match kind {
+        ObjectKind::Heap => 0,
+        ObjectKind::Buffer => 1,
+        ObjectKind::Texture => 2,
+        ObjectKind::SwapChain => 3,
+        ObjectKind::ShaderResourceView => 4,
+        ObjectKind::UnorderedAccessView => 5,
+        ObjectKind::RenderTargetView => 6,
+        ObjectKind::DepthStencilView => 7,
+        other => 8 + other as u8,
+    }
 }
 
 /// The objects an object needs declared before it.
@@ -548,10 +590,12 @@ pub(crate) fn write(
         }
     }
     // The bundles called, with their recordings.
-    let mut called: Vec<Obj> = frame.bundles.clone();
+    // In the order the text calls them (lists first, as they are written before the frame).
+    let mut called: Vec<Obj> = Vec::new();
     for list in &lists {
         called.extend(list.bundles.iter().copied());
     }
+    called.extend(frame.bundles.iter().copied());
     let mut bundle_logs: Vec<(Obj, Arc<BundleLog>)> = Vec::new();
     let mut seen_bundles = HashSet::new();
     for bundle in called {
@@ -580,7 +624,15 @@ pub(crate) fn write(
         Obj::Engine(kind, raw) => registry.get(kind, raw).map_or(u64::MAX, |r| r.seq),
         _ => u64::MAX,
     };
-    bundle_logs.sort_by_key(|(b, _)| seq(registry, *b));
+    // Bundles are named here, in that order (a name taken in an earlier frame stays).
+    for (bundle, log) in &bundle_logs {
+        if let Obj::Engine(kind, raw) = *bundle {
+            if registry.get(kind, raw).is_none() {
+                let name = registry.unique_name(&log.name, super::device::kind_prefix(kind));
+                registry.insert(kind, raw, name, Vec::new());
+            }
+        }
+    }
 
     // Every object named, closed under what each depends on.
     let mut named = Vec::new();
@@ -621,7 +673,14 @@ pub(crate) fn write(
     // Names: the registry's, then the device's creation name for objects made outside.
     let mut names = Names::default();
     let mut order: Vec<(u64, u8, RawHandle, Obj)> = Vec::new();
-    for object in &used {
+    // In a fixed order (creation order, then kind and handle for objects made outside the
+    // capture), so that names taken for those are the same on every run.
+    let mut by_creation: Vec<Obj> = used.iter().copied().collect();
+    by_creation.sort_by_key(|o| match *o {
+        Obj::Engine(kind, raw) => (seq(registry, *o), kind_rank(kind), raw.to_bits()),
+        _ => (u64::MAX, u8::MAX, 0),
+    });
+    for object in &by_creation {
         let Obj::Engine(kind, raw) = *object else {
             continue;
         };
@@ -642,7 +701,7 @@ pub(crate) fn write(
         if is_dynamic(device, *object) {
             names.dynamic.insert(*object);
         }
-        order.push((seq(registry, *object), kind as u8, raw, *object));
+        order.push((seq(registry, *object), kind_rank(kind), raw, *object));
     }
     order.sort_by_key(|(seq, kind, raw, _)| (*seq, *kind, raw.to_bits()));
     // Creation order puts what an object depends on first, except for objects made outside
@@ -672,10 +731,11 @@ pub(crate) fn write(
             }
         }
     }
-    for list in &lists {
+    // Lists by their place in the text (not their finish order, which threads decide).
+    for (k, list) in lists.iter().enumerate() {
         names
             .objects
-            .insert(Obj::List(list.id), fallback(Obj::List(list.id)));
+            .insert(Obj::List(list.id), fallback(Obj::List(k as u64 + 1)));
     }
 
     let mut out = Out {
