@@ -114,6 +114,7 @@ pub(crate) fn legacy_barrier(barrier: &ResourceBarrier) -> LegacyBarrier<Capture
 /// context at `$inner`: keep the call when the tap is on, then forward it.
 macro_rules! captured_calls {
     (|$this:ident| $inner:expr) => {
+        #[inline]
         fn set_input_layout(&mut self, layout: Option<recorder::InputLayout>) {
             if self.tap_active() {
                 self.tap.call(Method::SetInputLayout(
@@ -123,6 +124,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_input_layout(&mut $inner, layout)
         }
+        #[inline]
         fn set_primitive_topology(&mut self, topology: recorder::PrimitiveTopology) {
             if self.tap_active() {
                 self.tap.call(Method::SetPrimitiveTopology(topology));
@@ -130,6 +132,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_primitive_topology(&mut $inner, topology)
         }
+        #[inline]
         fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
             if !buffers.is_empty() && self.tap_active() {
                 self.tap.call(Method::SetVertexBuffers {
@@ -143,6 +146,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_vertex_buffers(&mut $inner, start, buffers)
         }
+        #[inline]
         fn set_index_buffer(
             &mut self,
             buffer: Option<recorder::Buffer>,
@@ -159,6 +163,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_index_buffer(&mut $inner, buffer, format, offset)
         }
+        #[inline]
         fn set_primitive_reset_index(&mut self, value: u32) {
             if self.tap_active() {
                 self.tap.call(Method::SetPrimitiveResetIndex(value));
@@ -166,6 +171,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_primitive_reset_index(&mut $inner, value)
         }
+        #[inline]
         fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
             if self.tap_active() {
                 self.tap.call(Method::SetShader {
@@ -176,6 +182,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_shader(&mut $inner, stage, shader)
         }
+        #[inline]
         fn set_constant_buffers(
             &mut self,
             stage: recorder::Stage,
@@ -192,6 +199,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_constant_buffers(&mut $inner, stage, start, buffers)
         }
+        #[inline]
         fn set_shader_resources(
             &mut self,
             stage: recorder::Stage,
@@ -208,6 +216,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_shader_resources(&mut $inner, stage, start, views)
         }
+        #[inline]
         fn set_samplers(
             &mut self,
             stage: recorder::Stage,
@@ -224,6 +233,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_samplers(&mut $inner, stage, start, samplers)
         }
+        #[inline]
         fn cs_set_unordered_access_views(
             &mut self,
             start: u32,
@@ -238,6 +248,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::cs_set_unordered_access_views(&mut $inner, start, views)
         }
+        #[inline]
         fn om_set_render_targets(
             &mut self,
             targets: &[Option<recorder::RenderTargetView>],
@@ -252,6 +263,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::om_set_render_targets(&mut $inner, targets, depth_stencil)
         }
+        #[inline]
         fn om_set_render_targets_and_unordered_access_views(
             &mut self,
             targets: &[Option<recorder::RenderTargetView>],
@@ -276,6 +288,7 @@ macro_rules! captured_calls {
                 views,
             )
         }
+        #[inline]
         fn om_set_blend_state(
             &mut self,
             state: Option<recorder::BlendState>,
@@ -290,6 +303,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::om_set_blend_state(&mut $inner, state, factor, sample_mask)
         }
+        #[inline]
         fn om_set_depth_stencil_state(
             &mut self,
             state: Option<recorder::DepthStencilState>,
@@ -303,6 +317,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::om_set_depth_stencil_state(&mut $inner, state, stencil_ref)
         }
+        #[inline]
         fn rs_set_state(&mut self, state: Option<recorder::RasterizerState>) {
             if self.tap_active() {
                 self.tap.call(Method::RsSetState(
@@ -312,6 +327,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::rs_set_state(&mut $inner, state)
         }
+        #[inline]
         fn rs_set_viewports(&mut self, viewports: &[recorder::Viewport]) {
             if self.tap_active() {
                 self.tap.call(Method::RsSetViewports(viewports.to_vec()));
@@ -319,6 +335,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::rs_set_viewports(&mut $inner, viewports)
         }
+        #[inline]
         fn rs_set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
             if self.tap_active() {
                 self.tap.call(Method::RsSetScissorRects(rects.to_vec()));
@@ -326,6 +343,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::rs_set_scissor_rects(&mut $inner, rects)
         }
+        #[inline]
         fn set_predication(
             &mut self,
             predicate: Option<recorder::Query>,
@@ -340,6 +358,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_predication(&mut $inner, predicate, value)
         }
+        #[inline]
         fn clear_state(&mut self) {
             if self.tap_active() {
                 self.tap.call(Method::ClearState);
@@ -370,6 +389,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::draw_indexed(&mut $inner, index_count, start_index, base_vertex)
         }
+        #[inline]
         fn draw_instanced(
             &mut self,
             vertex_count: u32,
@@ -394,6 +414,7 @@ macro_rules! captured_calls {
                 start_instance,
             )
         }
+        #[inline]
         fn draw_indexed_instanced(
             &mut self,
             index_count: u32,
@@ -421,6 +442,7 @@ macro_rules! captured_calls {
                 start_instance,
             )
         }
+        #[inline]
         fn draw_auto(&mut self) {
             if self.tap_active() {
                 self.tap.call(Method::DrawAuto);
@@ -428,6 +450,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::draw_auto(&mut $inner)
         }
+        #[inline]
         fn draw_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
                 self.tap.call(Method::DrawInstancedIndirect {
@@ -438,6 +461,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::draw_instanced_indirect(&mut $inner, args, offset)
         }
+        #[inline]
         fn draw_indexed_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
                 self.tap.call(Method::DrawIndexedInstancedIndirect {
@@ -448,6 +472,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::draw_indexed_instanced_indirect(&mut $inner, args, offset)
         }
+        #[inline]
         fn dispatch(&mut self, x: u32, y: u32, z: u32) {
             if self.tap_active() {
                 self.tap.call(Method::Dispatch { x, y, z });
@@ -455,6 +480,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::dispatch(&mut $inner, x, y, z)
         }
+        #[inline]
         fn dispatch_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
                 self.tap.call(Method::DispatchIndirect {
@@ -465,6 +491,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::dispatch_indirect(&mut $inner, args, offset)
         }
+        #[inline]
         fn clear_render_target_view(&mut self, view: recorder::RenderTargetView, color: [f32; 4]) {
             if self.tap_active() {
                 self.tap.call(Method::ClearRenderTargetView {
@@ -475,6 +502,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::clear_render_target_view(&mut $inner, view, color)
         }
+        #[inline]
         fn clear_depth_stencil_view(
             &mut self,
             view: recorder::DepthStencilView,
@@ -492,6 +520,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::clear_depth_stencil_view(&mut $inner, view, flags, depth, stencil)
         }
+        #[inline]
         fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
             let (destination, source) = (destination.into(), source.into());
             if self.tap_active() {
@@ -503,6 +532,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::copy_resource(&mut $inner, destination, source)
         }
+        #[inline]
         fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
             let resource = resource.into();
             if self.tap_active() {
@@ -513,6 +543,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::update_subresource(&mut $inner, resource, data)
         }
+        #[inline]
         fn copy_buffer_region(
             &mut self,
             destination: recorder::Buffer,
@@ -540,6 +571,7 @@ macro_rules! captured_calls {
                 bytes,
             )
         }
+        #[inline]
         fn copy_texture_region(
             &mut self,
             destination: recorder::Texture,
@@ -577,6 +609,7 @@ macro_rules! captured_calls {
                 source_box,
             )
         }
+        #[inline]
         fn copy_structure_count(
             &mut self,
             destination: recorder::Buffer,
@@ -593,6 +626,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::copy_structure_count(&mut $inner, destination, offset, view)
         }
+        #[inline]
         fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
             if self.tap_active() {
                 self.tap.call(Method::Barrier(barriers(groups)));
@@ -600,6 +634,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::barrier(&mut $inner, groups)
         }
+        #[inline]
         fn resource_barrier(&mut self, list: &[ResourceBarrier]) {
             if self.tap_active() {
                 for barrier in list {
@@ -610,6 +645,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::resource_barrier(&mut $inner, list)
         }
+        #[inline]
         fn begin_query(&mut self, query: recorder::Query) {
             if self.tap_active() {
                 self.tap.call(Method::Begin {
@@ -619,6 +655,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::begin_query(&mut $inner, query)
         }
+        #[inline]
         fn end_query(&mut self, query: recorder::Query) {
             if self.tap_active() {
                 self.tap.call(Method::End {
@@ -628,6 +665,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::end_query(&mut $inner, query)
         }
+        #[inline]
         fn decompress_resource(
             &mut self,
             texture: recorder::Texture,
@@ -642,6 +680,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::decompress_resource(&mut $inner, texture, into)
         }
+        #[inline]
         fn set_resource_compression(
             &mut self,
             texture: recorder::Texture,
@@ -656,6 +695,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_resource_compression(&mut $inner, texture, compressed)
         }
+        #[inline]
         fn set_resource_min_lod(&mut self, texture: recorder::Texture, min_lod: f32) {
             if self.tap_active() {
                 self.tap.call(Method::SetResourceMinLod {
@@ -666,6 +706,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_resource_min_lod(&mut $inner, texture, min_lod)
         }
+        #[inline]
         fn set_shader_resource_view_min_lod(
             &mut self,
             view: recorder::ShaderResourceView,
@@ -680,6 +721,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::set_shader_resource_view_min_lod(&mut $inner, view, min_lod)
         }
+        #[inline]
         fn insert_wait_on_present(&mut self, chain: recorder::SwapChain) {
             if self.tap_active() {
                 self.tap.call(Method::InsertWaitOnPresent {
@@ -689,6 +731,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::insert_wait_on_present(&mut $inner, chain)
         }
+        #[inline]
         fn insert_wait_on_fence(&mut self, engine: recorder::Engine, value: u64) {
             if self.tap_active() {
                 self.tap.call(Method::InsertWaitOnFence {
@@ -699,6 +742,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::insert_wait_on_fence(&mut $inner, engine, value)
         }
+        #[inline]
         fn write_value_bottom_of_pipe(
             &mut self,
             buffer: recorder::Buffer,
@@ -711,6 +755,7 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::write_value_bottom_of_pipe(&mut $inner, buffer, offset, value)
         }
+        #[inline]
         fn insert_wait_on_memory(&mut self, buffer: recorder::Buffer, offset: u64, value: u64) {
             if self.tap_active() {
                 self.tap.not_written("insert_wait_on_memory");
@@ -718,14 +763,17 @@ macro_rules! captured_calls {
             let $this = self;
             DeviceContext::insert_wait_on_memory(&mut $inner, buffer, offset, value)
         }
+        #[inline]
         fn stats(&self) -> ListStats {
             let $this = self;
             DeviceContext::stats(&$inner)
         }
+        #[inline]
         fn error(&self) -> Option<&RecordError> {
             let $this = self;
             DeviceContext::error(&$inner)
         }
+        #[inline]
         fn last_refusal(&self) -> Option<&Error> {
             let $this = self;
             DeviceContext::last_refusal(&$inner)
@@ -739,6 +787,7 @@ pub(crate) use captured_calls;
 /// its bytes; the guard's drop unmaps through the wrapper, which writes the changed bytes.
 macro_rules! captured_maps {
     (|$this:ident| $inner:expr, $instance:expr) => {
+        #[inline]
         fn map(
             &mut self,
             resource: impl Into<Resource>,
@@ -792,6 +841,7 @@ macro_rules! captured_maps {
             Ok(unsafe { Mapped::new(self, resource, data, len) })
         }
 
+        #[inline]
         fn unmap(&mut self, resource: impl Into<Resource>) {
             let resource = resource.into();
             if self.tap_active() {
@@ -890,6 +940,7 @@ impl CapturedDeferred {
 
     /// [`DeferredContext::execute_command_list`] (nesting, R-REC-9): a captured list brings in
     /// the nested list's calls; a nested list without them breaks the list's capture.
+    #[inline]
     pub fn execute_command_list(&mut self, list: &CommandList, restore: RestoreState) {
         if self.tap_active() {
             match list_log(list) {
@@ -911,6 +962,7 @@ impl CapturedDeferred {
     }
 
     /// [`DrawBundleExt::draw_bundle`], captured.
+    #[inline]
     pub fn draw_bundle(&mut self, bundle: &DrawBundle) {
         if self.tap_active() {
             let obj = Obj::Engine(ObjectKind::Bundle, bundle.handle().raw());
