@@ -140,6 +140,15 @@ impl Tap {
         self.state = if on { TapState::On } else { TapState::Off };
     }
 
+    /// Keeps the call `make` builds, out of the caller's line: a wrapper's idle path holds only
+    /// the branch and this call, not the building of the call's record.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep(&mut self, make: impl FnOnce() -> Call) {
+        let call = make();
+        self.call(call);
+    }
+
     #[inline]
     pub(crate) fn call(&mut self, call: Call) {
         self.settle();
@@ -153,6 +162,8 @@ impl Tap {
     }
 
     /// A map the context accepted: its statement, and for a write map a shadow of the bytes.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn mapped(
         &mut self,
         resource: Resource,
@@ -185,6 +196,8 @@ impl Tap {
     }
 
     /// An unmap: the bytes changed since the map, then the statement.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn unmapped(&mut self, resource: Resource) {
         self.call(Method::Unmap {
             resource: resource_obj(resource),

@@ -117,9 +117,9 @@ macro_rules! captured_calls {
         #[inline]
         fn set_input_layout(&mut self, layout: Option<recorder::InputLayout>) {
             if self.tap_active() {
-                self.tap.call(Method::SetInputLayout(
-                    layout.map(|l| Obj::of(ObjectKind::InputLayout, l)),
-                ));
+                self.tap.keep(|| {
+                    Method::SetInputLayout(layout.map(|l| Obj::of(ObjectKind::InputLayout, l)))
+                });
             }
             let $this = self;
             DeviceContext::set_input_layout(&mut $inner, layout)
@@ -127,7 +127,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_primitive_topology(&mut self, topology: recorder::PrimitiveTopology) {
             if self.tap_active() {
-                self.tap.call(Method::SetPrimitiveTopology(topology));
+                self.tap.keep(|| Method::SetPrimitiveTopology(topology));
             }
             let $this = self;
             DeviceContext::set_primitive_topology(&mut $inner, topology)
@@ -135,7 +135,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
             if !buffers.is_empty() && self.tap_active() {
-                self.tap.call(Method::SetVertexBuffers {
+                self.tap.keep(|| Method::SetVertexBuffers {
                     start,
                     buffers: buffers
                         .iter()
@@ -154,7 +154,7 @@ macro_rules! captured_calls {
             offset: u32,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::SetIndexBuffer {
+                self.tap.keep(|| Method::SetIndexBuffer {
                     buffer: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
                     format,
                     offset,
@@ -166,7 +166,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_primitive_reset_index(&mut self, value: u32) {
             if self.tap_active() {
-                self.tap.call(Method::SetPrimitiveResetIndex(value));
+                self.tap.keep(|| Method::SetPrimitiveResetIndex(value));
             }
             let $this = self;
             DeviceContext::set_primitive_reset_index(&mut $inner, value)
@@ -174,7 +174,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
             if self.tap_active() {
-                self.tap.call(Method::SetShader {
+                self.tap.keep(|| Method::SetShader {
                     stage,
                     shader: shader.map(|s| Obj::of(ObjectKind::Shader, s)),
                 });
@@ -190,7 +190,7 @@ macro_rules! captured_calls {
             buffers: &[Option<recorder::Buffer>],
         ) {
             if !buffers.is_empty() && self.tap_active() {
-                self.tap.call(Method::SetConstantBuffers {
+                self.tap.keep(|| Method::SetConstantBuffers {
                     stage,
                     start,
                     buffers: objs(ObjectKind::Buffer, buffers),
@@ -207,7 +207,7 @@ macro_rules! captured_calls {
             views: &[Option<recorder::ShaderResourceView>],
         ) {
             if !views.is_empty() && self.tap_active() {
-                self.tap.call(Method::SetShaderResources {
+                self.tap.keep(|| Method::SetShaderResources {
                     stage,
                     start,
                     views: objs(ObjectKind::ShaderResourceView, views),
@@ -224,7 +224,7 @@ macro_rules! captured_calls {
             samplers: &[Option<recorder::SamplerState>],
         ) {
             if !samplers.is_empty() && self.tap_active() {
-                self.tap.call(Method::SetSamplers {
+                self.tap.keep(|| Method::SetSamplers {
                     stage,
                     start,
                     samplers: objs(ObjectKind::SamplerState, samplers),
@@ -240,7 +240,7 @@ macro_rules! captured_calls {
             views: &[Option<recorder::UnorderedAccessView>],
         ) {
             if !views.is_empty() && self.tap_active() {
-                self.tap.call(Method::CsSetUnorderedAccessViews {
+                self.tap.keep(|| Method::CsSetUnorderedAccessViews {
                     start,
                     views: objs(ObjectKind::UnorderedAccessView, views),
                 });
@@ -255,7 +255,7 @@ macro_rules! captured_calls {
             depth_stencil: Option<recorder::DepthStencilView>,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::OmSetRenderTargets {
+                self.tap.keep(|| Method::OmSetRenderTargets {
                     render_targets: objs(ObjectKind::RenderTargetView, targets),
                     depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
                 });
@@ -272,7 +272,7 @@ macro_rules! captured_calls {
             views: &[Option<recorder::UnorderedAccessView>],
         ) {
             if self.tap_active() {
-                self.tap.call(Method::OmSetRenderTargetsAndUavs {
+                self.tap.keep(|| Method::OmSetRenderTargetsAndUavs {
                     render_targets: objs(ObjectKind::RenderTargetView, targets),
                     depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
                     start,
@@ -296,9 +296,9 @@ macro_rules! captured_calls {
             sample_mask: u32,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::OmSetBlendState(
-                    state.map(|s| Obj::of(ObjectKind::BlendState, s)),
-                ));
+                self.tap.keep(|| {
+                    Method::OmSetBlendState(state.map(|s| Obj::of(ObjectKind::BlendState, s)))
+                });
             }
             let $this = self;
             DeviceContext::om_set_blend_state(&mut $inner, state, factor, sample_mask)
@@ -310,9 +310,11 @@ macro_rules! captured_calls {
             stencil_ref: u32,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::OmSetDepthStencilState(
-                    state.map(|s| Obj::of(ObjectKind::DepthStencilState, s)),
-                ));
+                self.tap.keep(|| {
+                    Method::OmSetDepthStencilState(
+                        state.map(|s| Obj::of(ObjectKind::DepthStencilState, s)),
+                    )
+                });
             }
             let $this = self;
             DeviceContext::om_set_depth_stencil_state(&mut $inner, state, stencil_ref)
@@ -320,9 +322,9 @@ macro_rules! captured_calls {
         #[inline]
         fn rs_set_state(&mut self, state: Option<recorder::RasterizerState>) {
             if self.tap_active() {
-                self.tap.call(Method::RsSetState(
-                    state.map(|s| Obj::of(ObjectKind::RasterizerState, s)),
-                ));
+                self.tap.keep(|| {
+                    Method::RsSetState(state.map(|s| Obj::of(ObjectKind::RasterizerState, s)))
+                });
             }
             let $this = self;
             DeviceContext::rs_set_state(&mut $inner, state)
@@ -330,7 +332,7 @@ macro_rules! captured_calls {
         #[inline]
         fn rs_set_viewports(&mut self, viewports: &[recorder::Viewport]) {
             if self.tap_active() {
-                self.tap.call(Method::RsSetViewports(viewports.to_vec()));
+                self.tap.keep(|| Method::RsSetViewports(viewports.to_vec()));
             }
             let $this = self;
             DeviceContext::rs_set_viewports(&mut $inner, viewports)
@@ -338,7 +340,7 @@ macro_rules! captured_calls {
         #[inline]
         fn rs_set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
             if self.tap_active() {
-                self.tap.call(Method::RsSetScissorRects(rects.to_vec()));
+                self.tap.keep(|| Method::RsSetScissorRects(rects.to_vec()));
             }
             let $this = self;
             DeviceContext::rs_set_scissor_rects(&mut $inner, rects)
@@ -350,7 +352,7 @@ macro_rules! captured_calls {
             value: recorder::PredicateValue,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::SetPredication {
+                self.tap.keep(|| Method::SetPredication {
                     predicate: predicate.map(|p| Obj::of(ObjectKind::Query, p)),
                     value: value.as_bool(),
                 });
@@ -361,7 +363,7 @@ macro_rules! captured_calls {
         #[inline]
         fn clear_state(&mut self) {
             if self.tap_active() {
-                self.tap.call(Method::ClearState);
+                self.tap.keep(|| Method::ClearState);
             }
             let $this = self;
             DeviceContext::clear_state(&mut $inner)
@@ -369,7 +371,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
             if self.tap_active() {
-                self.tap.call(Method::Draw {
+                self.tap.keep(|| Method::Draw {
                     vertex_count,
                     start_vertex,
                 });
@@ -380,7 +382,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
             if self.tap_active() {
-                self.tap.call(Method::DrawIndexed {
+                self.tap.keep(|| Method::DrawIndexed {
                     index_count,
                     start_index,
                     base_vertex,
@@ -398,7 +400,7 @@ macro_rules! captured_calls {
             start_instance: u32,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::DrawInstanced {
+                self.tap.keep(|| Method::DrawInstanced {
                     vertex_count,
                     instance_count,
                     start_vertex,
@@ -424,7 +426,7 @@ macro_rules! captured_calls {
             start_instance: u32,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::DrawIndexedInstanced {
+                self.tap.keep(|| Method::DrawIndexedInstanced {
                     index_count,
                     instance_count,
                     start_index,
@@ -445,7 +447,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw_auto(&mut self) {
             if self.tap_active() {
-                self.tap.call(Method::DrawAuto);
+                self.tap.keep(|| Method::DrawAuto);
             }
             let $this = self;
             DeviceContext::draw_auto(&mut $inner)
@@ -453,7 +455,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
-                self.tap.call(Method::DrawInstancedIndirect {
+                self.tap.keep(|| Method::DrawInstancedIndirect {
                     buffer: Obj::of(ObjectKind::Buffer, args),
                     offset,
                 });
@@ -464,7 +466,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw_indexed_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
-                self.tap.call(Method::DrawIndexedInstancedIndirect {
+                self.tap.keep(|| Method::DrawIndexedInstancedIndirect {
                     buffer: Obj::of(ObjectKind::Buffer, args),
                     offset,
                 });
@@ -475,7 +477,7 @@ macro_rules! captured_calls {
         #[inline]
         fn dispatch(&mut self, x: u32, y: u32, z: u32) {
             if self.tap_active() {
-                self.tap.call(Method::Dispatch { x, y, z });
+                self.tap.keep(|| Method::Dispatch { x, y, z });
             }
             let $this = self;
             DeviceContext::dispatch(&mut $inner, x, y, z)
@@ -483,7 +485,7 @@ macro_rules! captured_calls {
         #[inline]
         fn dispatch_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
-                self.tap.call(Method::DispatchIndirect {
+                self.tap.keep(|| Method::DispatchIndirect {
                     buffer: Obj::of(ObjectKind::Buffer, args),
                     offset,
                 });
@@ -494,7 +496,7 @@ macro_rules! captured_calls {
         #[inline]
         fn clear_render_target_view(&mut self, view: recorder::RenderTargetView, color: [f32; 4]) {
             if self.tap_active() {
-                self.tap.call(Method::ClearRenderTargetView {
+                self.tap.keep(|| Method::ClearRenderTargetView {
                     view: Obj::of(ObjectKind::RenderTargetView, view),
                     color,
                 });
@@ -511,7 +513,7 @@ macro_rules! captured_calls {
             stencil: u8,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::ClearDepthStencilView {
+                self.tap.keep(|| Method::ClearDepthStencilView {
                     view: Obj::of(ObjectKind::DepthStencilView, view),
                     depth,
                     stencil,
@@ -524,7 +526,7 @@ macro_rules! captured_calls {
         fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
             let (destination, source) = (destination.into(), source.into());
             if self.tap_active() {
-                self.tap.call(Method::CopyResource {
+                self.tap.keep(|| Method::CopyResource {
                     destination: resource_obj(destination),
                     source: resource_obj(source),
                 });
@@ -536,7 +538,7 @@ macro_rules! captured_calls {
         fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
             let resource = resource.into();
             if self.tap_active() {
-                self.tap.call(Method::UpdateSubresource {
+                self.tap.keep(|| Method::UpdateSubresource {
                     resource: resource_obj(resource),
                 });
             }
@@ -553,7 +555,7 @@ macro_rules! captured_calls {
             bytes: u64,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::CopyBufferRegion {
+                self.tap.keep(|| Method::CopyBufferRegion {
                     destination: Obj::of(ObjectKind::Buffer, destination),
                     destination_offset: fit(destination_offset),
                     source: Obj::of(ObjectKind::Buffer, source),
@@ -583,7 +585,7 @@ macro_rules! captured_calls {
             source_box: recorder::CopyBox,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::CopyTextureRegion {
+                self.tap.keep(|| Method::CopyTextureRegion {
                     destination: Obj::of(ObjectKind::Texture, destination),
                     destination_subresource,
                     at: [x, y],
@@ -617,7 +619,7 @@ macro_rules! captured_calls {
             view: recorder::UnorderedAccessView,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::CopyStructureCount {
+                self.tap.keep(|| Method::CopyStructureCount {
                     destination: Obj::of(ObjectKind::Buffer, destination),
                     offset,
                     view: Obj::of(ObjectKind::UnorderedAccessView, view),
@@ -629,7 +631,7 @@ macro_rules! captured_calls {
         #[inline]
         fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
             if self.tap_active() {
-                self.tap.call(Method::Barrier(barriers(groups)));
+                self.tap.keep(|| Method::Barrier(barriers(groups)));
             }
             let $this = self;
             DeviceContext::barrier(&mut $inner, groups)
@@ -648,7 +650,7 @@ macro_rules! captured_calls {
         #[inline]
         fn begin_query(&mut self, query: recorder::Query) {
             if self.tap_active() {
-                self.tap.call(Method::Begin {
+                self.tap.keep(|| Method::Begin {
                     query: Obj::of(ObjectKind::Query, query),
                 });
             }
@@ -658,7 +660,7 @@ macro_rules! captured_calls {
         #[inline]
         fn end_query(&mut self, query: recorder::Query) {
             if self.tap_active() {
-                self.tap.call(Method::End {
+                self.tap.keep(|| Method::End {
                     query: Obj::of(ObjectKind::Query, query),
                 });
             }
@@ -672,7 +674,7 @@ macro_rules! captured_calls {
             into: Option<recorder::Texture>,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::DecompressResource {
+                self.tap.keep(|| Method::DecompressResource {
                     resource: Obj::of(ObjectKind::Texture, texture),
                     into: into.map(|t| Obj::of(ObjectKind::Texture, t)),
                 });
@@ -687,7 +689,7 @@ macro_rules! captured_calls {
             compressed: recorder::Compression,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::SetResourceCompression {
+                self.tap.keep(|| Method::SetResourceCompression {
                     resource: Obj::of(ObjectKind::Texture, texture),
                     compression: compressed,
                 });
@@ -698,7 +700,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_resource_min_lod(&mut self, texture: recorder::Texture, min_lod: f32) {
             if self.tap_active() {
-                self.tap.call(Method::SetResourceMinLod {
+                self.tap.keep(|| Method::SetResourceMinLod {
                     resource: Obj::of(ObjectKind::Texture, texture),
                     min_lod,
                 });
@@ -713,7 +715,7 @@ macro_rules! captured_calls {
             min_lod: f32,
         ) {
             if self.tap_active() {
-                self.tap.call(Method::SetShaderResourceViewMinLod {
+                self.tap.keep(|| Method::SetShaderResourceViewMinLod {
                     view: Obj::of(ObjectKind::ShaderResourceView, view),
                     min_lod,
                 });
@@ -724,7 +726,7 @@ macro_rules! captured_calls {
         #[inline]
         fn insert_wait_on_present(&mut self, chain: recorder::SwapChain) {
             if self.tap_active() {
-                self.tap.call(Method::InsertWaitOnPresent {
+                self.tap.keep(|| Method::InsertWaitOnPresent {
                     swapchain: Obj::of(ObjectKind::SwapChain, chain),
                 });
             }
@@ -734,7 +736,7 @@ macro_rules! captured_calls {
         #[inline]
         fn insert_wait_on_fence(&mut self, engine: recorder::Engine, value: u64) {
             if self.tap_active() {
-                self.tap.call(Method::InsertWaitOnFence {
+                self.tap.keep(|| Method::InsertWaitOnFence {
                     fence: Obj::Fence(value),
                     engine,
                 });
@@ -809,7 +811,7 @@ macro_rules! captured_maps {
                 Err(error) => {
                     if kept {
                         // Refused: the replay refuses it too.
-                        self.tap.call(Method::Map {
+                        self.tap.keep(|| Method::Map {
                             resource: resource_obj(resource),
                             map_type,
                             allow_usage_default: flags.allows_usage_default(),
