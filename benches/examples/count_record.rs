@@ -11,21 +11,31 @@
 //! ```
 //!
 //! Arguments: the mix (`full`: state sets and draws; `draws`: the draws alone; `state`: the state
-//! sets alone, maps included), the semantics (`fast` or `legacy`) and the iterations after the
-//! first (which warms the chunk pool). Each iteration records 10,000 draws on one deferred
-//! context, finishes the list and drops it, as the bench does.
+//! sets alone, maps included), the semantics (`fast` or `legacy`), the iterations after the
+//! first (which warms the chunk pool), and optionally the context: `bare` (the default, the
+//! engine's `DeferredContext`) or `capture_idle` (the capture's `CapturedDeferred` with a capture
+//! attached and no frame captured: the difference per call is the capture's idle cost, R-CAP-1).
+//! Each iteration records 10,000 draws on one deferred context, finishes the list and drops it,
+//! as the bench does.
 
-use benches::{record_draws, record_draws_only, Scene, SceneDesc, WithoutDraws};
+use benches::{record_draws, record_draws_only, CallSink, Scene, SceneDesc, WithoutDraws};
+use executor::capture::{CaptureDevice, CaptureOptions};
+use executor::RecordingContext;
 use recorder::{DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics};
 
 const DRAWS: u32 = 10_000;
-const USAGE: &str = "usage: count_record full|draws|state fast|legacy ITERATIONS";
+const USAGE: &str =
+    "usage: count_record full|draws|state fast|legacy ITERATIONS [bare|capture_idle]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [mix, semantics, iterations] = args.as_slice() else {
-        eprintln!("{USAGE}");
-        std::process::exit(2);
+    let (mix, semantics, iterations, context) = match args.as_slice() {
+        [mix, semantics, iterations] => (mix, semantics, iterations, "bare"),
+        [mix, semantics, iterations, context] => (mix, semantics, iterations, context.as_str()),
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
     };
     let semantics = match semantics.as_str() {
         "fast" => Semantics::Fast,
@@ -51,20 +61,47 @@ fn main() {
         },
     )
     .unwrap_or_else(|error| panic!("the scene: {error}"));
-    let mut context = device
-        .create_deferred_context(&DeferredContextDesc {
-            name: "count",
-            semantics,
-            chunk_policy: None,
-            ..Default::default()
-        })
-        .unwrap_or_else(|error| panic!("a deferred context: {error}"));
+    let desc = DeferredContextDesc {
+        name: "count",
+        semantics,
+        chunk_policy: None,
+        ..Default::default()
+    };
+    let calls = match context {
+        "bare" => {
+            let mut context = device
+                .create_deferred_context(&desc)
+                .unwrap_or_else(|error| panic!("a deferred context: {error}"));
+            record(&mut context, &scene, mix, iterations)
+        }
+        "capture_idle" => {
+            let capture = CaptureDevice::new(device.clone(), CaptureOptions::default());
+            let mut context = capture
+                .create_deferred_context(&desc)
+                .unwrap_or_else(|error| panic!("a deferred context: {error}"));
+            record(&mut context, &scene, mix, iterations)
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    println!("calls {calls}");
+}
+
+/// Records the mix `iterations + 1` times on `context`; the calls of one list.
+fn record<C: CallSink + RecordingContext>(
+    context: &mut C,
+    scene: &Scene,
+    mix: &str,
+    iterations: u32,
+) -> u32 {
     let mut calls = 0;
     for _ in 0..=iterations {
-        match mix.as_str() {
-            "full" => record_draws(&mut context, &scene, 0..DRAWS),
-            "draws" => record_draws_only(&mut context, &scene, 0..DRAWS),
-            _ => record_draws(&mut WithoutDraws(&mut context), &scene, 0..DRAWS),
+        match mix {
+            "full" => record_draws(context, scene, 0..DRAWS),
+            "draws" => record_draws_only(context, scene, 0..DRAWS),
+            _ => record_draws(&mut WithoutDraws(&mut *context), scene, 0..DRAWS),
         }
         let list = context
             .finish_command_list(RestoreState::ClearState)
@@ -72,5 +109,5 @@ fn main() {
         calls = list.stats().calls;
         std::hint::black_box(&list);
     }
-    println!("calls {calls}");
+    calls
 }

@@ -480,7 +480,7 @@ fn pass_barriers<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, p: usize) {
 }
 
 /// Maps `buffer` write_discard, fills it from `fill` (stamped with the draw index) and unmaps it.
-#[inline]
+#[inline(always)]
 pub(crate) fn write_discard<R: CallSink + ?Sized>(
     sink: &mut R,
     buffer: Buffer,

@@ -517,6 +517,9 @@ impl CapturedImmediate {
 
 impl DeviceContext for CapturedImmediate {
     captured_calls!(|this| this.context);
-    captured_maps!(|this| this.context, |c: &ImmediateContext, raw| c
-        .current_instance(raw));
+    captured_maps!(
+        CapturedImmediate,
+        |this| this.context,
+        |c: &ImmediateContext, raw| c.current_instance(raw)
+    );
 }

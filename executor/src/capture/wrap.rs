@@ -117,7 +117,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_input_layout(&mut self, layout: Option<recorder::InputLayout>) {
             if self.tap_active() {
-                self.tap.keep(|| {
+                self.tap.keep(move || {
                     Method::SetInputLayout(layout.map(|l| Obj::of(ObjectKind::InputLayout, l)))
                 });
             }
@@ -127,7 +127,8 @@ macro_rules! captured_calls {
         #[inline]
         fn set_primitive_topology(&mut self, topology: recorder::PrimitiveTopology) {
             if self.tap_active() {
-                self.tap.keep(|| Method::SetPrimitiveTopology(topology));
+                self.tap
+                    .keep(move || Method::SetPrimitiveTopology(topology));
             }
             let $this = self;
             DeviceContext::set_primitive_topology(&mut $inner, topology)
@@ -135,7 +136,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
             if !buffers.is_empty() && self.tap_active() {
-                self.tap.keep(|| Method::SetVertexBuffers {
+                self.tap.keep(move || Method::SetVertexBuffers {
                     start,
                     buffers: buffers
                         .iter()
@@ -154,7 +155,7 @@ macro_rules! captured_calls {
             offset: u32,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::SetIndexBuffer {
+                self.tap.keep(move || Method::SetIndexBuffer {
                     buffer: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
                     format,
                     offset,
@@ -166,7 +167,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_primitive_reset_index(&mut self, value: u32) {
             if self.tap_active() {
-                self.tap.keep(|| Method::SetPrimitiveResetIndex(value));
+                self.tap.keep(move || Method::SetPrimitiveResetIndex(value));
             }
             let $this = self;
             DeviceContext::set_primitive_reset_index(&mut $inner, value)
@@ -174,7 +175,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
             if self.tap_active() {
-                self.tap.keep(|| Method::SetShader {
+                self.tap.keep(move || Method::SetShader {
                     stage,
                     shader: shader.map(|s| Obj::of(ObjectKind::Shader, s)),
                 });
@@ -190,7 +191,7 @@ macro_rules! captured_calls {
             buffers: &[Option<recorder::Buffer>],
         ) {
             if !buffers.is_empty() && self.tap_active() {
-                self.tap.keep(|| Method::SetConstantBuffers {
+                self.tap.keep(move || Method::SetConstantBuffers {
                     stage,
                     start,
                     buffers: objs(ObjectKind::Buffer, buffers),
@@ -207,7 +208,7 @@ macro_rules! captured_calls {
             views: &[Option<recorder::ShaderResourceView>],
         ) {
             if !views.is_empty() && self.tap_active() {
-                self.tap.keep(|| Method::SetShaderResources {
+                self.tap.keep(move || Method::SetShaderResources {
                     stage,
                     start,
                     views: objs(ObjectKind::ShaderResourceView, views),
@@ -224,7 +225,7 @@ macro_rules! captured_calls {
             samplers: &[Option<recorder::SamplerState>],
         ) {
             if !samplers.is_empty() && self.tap_active() {
-                self.tap.keep(|| Method::SetSamplers {
+                self.tap.keep(move || Method::SetSamplers {
                     stage,
                     start,
                     samplers: objs(ObjectKind::SamplerState, samplers),
@@ -240,7 +241,7 @@ macro_rules! captured_calls {
             views: &[Option<recorder::UnorderedAccessView>],
         ) {
             if !views.is_empty() && self.tap_active() {
-                self.tap.keep(|| Method::CsSetUnorderedAccessViews {
+                self.tap.keep(move || Method::CsSetUnorderedAccessViews {
                     start,
                     views: objs(ObjectKind::UnorderedAccessView, views),
                 });
@@ -255,7 +256,7 @@ macro_rules! captured_calls {
             depth_stencil: Option<recorder::DepthStencilView>,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::OmSetRenderTargets {
+                self.tap.keep(move || Method::OmSetRenderTargets {
                     render_targets: objs(ObjectKind::RenderTargetView, targets),
                     depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
                 });
@@ -272,7 +273,7 @@ macro_rules! captured_calls {
             views: &[Option<recorder::UnorderedAccessView>],
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::OmSetRenderTargetsAndUavs {
+                self.tap.keep(move || Method::OmSetRenderTargetsAndUavs {
                     render_targets: objs(ObjectKind::RenderTargetView, targets),
                     depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
                     start,
@@ -296,7 +297,7 @@ macro_rules! captured_calls {
             sample_mask: u32,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| {
+                self.tap.keep(move || {
                     Method::OmSetBlendState(state.map(|s| Obj::of(ObjectKind::BlendState, s)))
                 });
             }
@@ -310,7 +311,7 @@ macro_rules! captured_calls {
             stencil_ref: u32,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| {
+                self.tap.keep(move || {
                     Method::OmSetDepthStencilState(
                         state.map(|s| Obj::of(ObjectKind::DepthStencilState, s)),
                     )
@@ -322,7 +323,7 @@ macro_rules! captured_calls {
         #[inline]
         fn rs_set_state(&mut self, state: Option<recorder::RasterizerState>) {
             if self.tap_active() {
-                self.tap.keep(|| {
+                self.tap.keep(move || {
                     Method::RsSetState(state.map(|s| Obj::of(ObjectKind::RasterizerState, s)))
                 });
             }
@@ -332,7 +333,8 @@ macro_rules! captured_calls {
         #[inline]
         fn rs_set_viewports(&mut self, viewports: &[recorder::Viewport]) {
             if self.tap_active() {
-                self.tap.keep(|| Method::RsSetViewports(viewports.to_vec()));
+                self.tap
+                    .keep(move || Method::RsSetViewports(viewports.to_vec()));
             }
             let $this = self;
             DeviceContext::rs_set_viewports(&mut $inner, viewports)
@@ -340,7 +342,8 @@ macro_rules! captured_calls {
         #[inline]
         fn rs_set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
             if self.tap_active() {
-                self.tap.keep(|| Method::RsSetScissorRects(rects.to_vec()));
+                self.tap
+                    .keep(move || Method::RsSetScissorRects(rects.to_vec()));
             }
             let $this = self;
             DeviceContext::rs_set_scissor_rects(&mut $inner, rects)
@@ -352,7 +355,7 @@ macro_rules! captured_calls {
             value: recorder::PredicateValue,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::SetPredication {
+                self.tap.keep(move || Method::SetPredication {
                     predicate: predicate.map(|p| Obj::of(ObjectKind::Query, p)),
                     value: value.as_bool(),
                 });
@@ -363,7 +366,7 @@ macro_rules! captured_calls {
         #[inline]
         fn clear_state(&mut self) {
             if self.tap_active() {
-                self.tap.keep(|| Method::ClearState);
+                self.tap.keep(move || Method::ClearState);
             }
             let $this = self;
             DeviceContext::clear_state(&mut $inner)
@@ -371,7 +374,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
             if self.tap_active() {
-                self.tap.keep(|| Method::Draw {
+                self.tap.keep(move || Method::Draw {
                     vertex_count,
                     start_vertex,
                 });
@@ -382,7 +385,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
             if self.tap_active() {
-                self.tap.keep(|| Method::DrawIndexed {
+                self.tap.keep(move || Method::DrawIndexed {
                     index_count,
                     start_index,
                     base_vertex,
@@ -400,7 +403,7 @@ macro_rules! captured_calls {
             start_instance: u32,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::DrawInstanced {
+                self.tap.keep(move || Method::DrawInstanced {
                     vertex_count,
                     instance_count,
                     start_vertex,
@@ -426,7 +429,7 @@ macro_rules! captured_calls {
             start_instance: u32,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::DrawIndexedInstanced {
+                self.tap.keep(move || Method::DrawIndexedInstanced {
                     index_count,
                     instance_count,
                     start_index,
@@ -447,7 +450,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw_auto(&mut self) {
             if self.tap_active() {
-                self.tap.keep(|| Method::DrawAuto);
+                self.tap.keep(move || Method::DrawAuto);
             }
             let $this = self;
             DeviceContext::draw_auto(&mut $inner)
@@ -455,7 +458,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
-                self.tap.keep(|| Method::DrawInstancedIndirect {
+                self.tap.keep(move || Method::DrawInstancedIndirect {
                     buffer: Obj::of(ObjectKind::Buffer, args),
                     offset,
                 });
@@ -466,7 +469,7 @@ macro_rules! captured_calls {
         #[inline]
         fn draw_indexed_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
-                self.tap.keep(|| Method::DrawIndexedInstancedIndirect {
+                self.tap.keep(move || Method::DrawIndexedInstancedIndirect {
                     buffer: Obj::of(ObjectKind::Buffer, args),
                     offset,
                 });
@@ -477,7 +480,7 @@ macro_rules! captured_calls {
         #[inline]
         fn dispatch(&mut self, x: u32, y: u32, z: u32) {
             if self.tap_active() {
-                self.tap.keep(|| Method::Dispatch { x, y, z });
+                self.tap.keep(move || Method::Dispatch { x, y, z });
             }
             let $this = self;
             DeviceContext::dispatch(&mut $inner, x, y, z)
@@ -485,7 +488,7 @@ macro_rules! captured_calls {
         #[inline]
         fn dispatch_indirect(&mut self, args: recorder::Buffer, offset: u32) {
             if self.tap_active() {
-                self.tap.keep(|| Method::DispatchIndirect {
+                self.tap.keep(move || Method::DispatchIndirect {
                     buffer: Obj::of(ObjectKind::Buffer, args),
                     offset,
                 });
@@ -496,7 +499,7 @@ macro_rules! captured_calls {
         #[inline]
         fn clear_render_target_view(&mut self, view: recorder::RenderTargetView, color: [f32; 4]) {
             if self.tap_active() {
-                self.tap.keep(|| Method::ClearRenderTargetView {
+                self.tap.keep(move || Method::ClearRenderTargetView {
                     view: Obj::of(ObjectKind::RenderTargetView, view),
                     color,
                 });
@@ -513,7 +516,7 @@ macro_rules! captured_calls {
             stencil: u8,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::ClearDepthStencilView {
+                self.tap.keep(move || Method::ClearDepthStencilView {
                     view: Obj::of(ObjectKind::DepthStencilView, view),
                     depth,
                     stencil,
@@ -526,7 +529,7 @@ macro_rules! captured_calls {
         fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
             let (destination, source) = (destination.into(), source.into());
             if self.tap_active() {
-                self.tap.keep(|| Method::CopyResource {
+                self.tap.keep(move || Method::CopyResource {
                     destination: resource_obj(destination),
                     source: resource_obj(source),
                 });
@@ -538,7 +541,7 @@ macro_rules! captured_calls {
         fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
             let resource = resource.into();
             if self.tap_active() {
-                self.tap.keep(|| Method::UpdateSubresource {
+                self.tap.keep(move || Method::UpdateSubresource {
                     resource: resource_obj(resource),
                 });
             }
@@ -555,7 +558,7 @@ macro_rules! captured_calls {
             bytes: u64,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::CopyBufferRegion {
+                self.tap.keep(move || Method::CopyBufferRegion {
                     destination: Obj::of(ObjectKind::Buffer, destination),
                     destination_offset: fit(destination_offset),
                     source: Obj::of(ObjectKind::Buffer, source),
@@ -585,7 +588,7 @@ macro_rules! captured_calls {
             source_box: recorder::CopyBox,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::CopyTextureRegion {
+                self.tap.keep(move || Method::CopyTextureRegion {
                     destination: Obj::of(ObjectKind::Texture, destination),
                     destination_subresource,
                     at: [x, y],
@@ -619,7 +622,7 @@ macro_rules! captured_calls {
             view: recorder::UnorderedAccessView,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::CopyStructureCount {
+                self.tap.keep(move || Method::CopyStructureCount {
                     destination: Obj::of(ObjectKind::Buffer, destination),
                     offset,
                     view: Obj::of(ObjectKind::UnorderedAccessView, view),
@@ -631,7 +634,7 @@ macro_rules! captured_calls {
         #[inline]
         fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
             if self.tap_active() {
-                self.tap.keep(|| Method::Barrier(barriers(groups)));
+                self.tap.keep(move || Method::Barrier(barriers(groups)));
             }
             let $this = self;
             DeviceContext::barrier(&mut $inner, groups)
@@ -650,7 +653,7 @@ macro_rules! captured_calls {
         #[inline]
         fn begin_query(&mut self, query: recorder::Query) {
             if self.tap_active() {
-                self.tap.keep(|| Method::Begin {
+                self.tap.keep(move || Method::Begin {
                     query: Obj::of(ObjectKind::Query, query),
                 });
             }
@@ -660,7 +663,7 @@ macro_rules! captured_calls {
         #[inline]
         fn end_query(&mut self, query: recorder::Query) {
             if self.tap_active() {
-                self.tap.keep(|| Method::End {
+                self.tap.keep(move || Method::End {
                     query: Obj::of(ObjectKind::Query, query),
                 });
             }
@@ -674,7 +677,7 @@ macro_rules! captured_calls {
             into: Option<recorder::Texture>,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::DecompressResource {
+                self.tap.keep(move || Method::DecompressResource {
                     resource: Obj::of(ObjectKind::Texture, texture),
                     into: into.map(|t| Obj::of(ObjectKind::Texture, t)),
                 });
@@ -689,7 +692,7 @@ macro_rules! captured_calls {
             compressed: recorder::Compression,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::SetResourceCompression {
+                self.tap.keep(move || Method::SetResourceCompression {
                     resource: Obj::of(ObjectKind::Texture, texture),
                     compression: compressed,
                 });
@@ -700,7 +703,7 @@ macro_rules! captured_calls {
         #[inline]
         fn set_resource_min_lod(&mut self, texture: recorder::Texture, min_lod: f32) {
             if self.tap_active() {
-                self.tap.keep(|| Method::SetResourceMinLod {
+                self.tap.keep(move || Method::SetResourceMinLod {
                     resource: Obj::of(ObjectKind::Texture, texture),
                     min_lod,
                 });
@@ -715,7 +718,7 @@ macro_rules! captured_calls {
             min_lod: f32,
         ) {
             if self.tap_active() {
-                self.tap.keep(|| Method::SetShaderResourceViewMinLod {
+                self.tap.keep(move || Method::SetShaderResourceViewMinLod {
                     view: Obj::of(ObjectKind::ShaderResourceView, view),
                     min_lod,
                 });
@@ -726,7 +729,7 @@ macro_rules! captured_calls {
         #[inline]
         fn insert_wait_on_present(&mut self, chain: recorder::SwapChain) {
             if self.tap_active() {
-                self.tap.keep(|| Method::InsertWaitOnPresent {
+                self.tap.keep(move || Method::InsertWaitOnPresent {
                     swapchain: Obj::of(ObjectKind::SwapChain, chain),
                 });
             }
@@ -736,7 +739,7 @@ macro_rules! captured_calls {
         #[inline]
         fn insert_wait_on_fence(&mut self, engine: recorder::Engine, value: u64) {
             if self.tap_active() {
-                self.tap.keep(|| Method::InsertWaitOnFence {
+                self.tap.keep(move || Method::InsertWaitOnFence {
                     fence: Obj::Fence(value),
                     engine,
                 });
@@ -788,7 +791,7 @@ pub(crate) use captured_calls;
 /// Maps on a captured context: the engine's map, its statement and (write maps) the shadow of
 /// its bytes; the guard's drop unmaps through the wrapper, which writes the changed bytes.
 macro_rules! captured_maps {
-    (|$this:ident| $inner:expr, $instance:expr) => {
+    ($wrapper:ty, |$this:ident| $inner:expr, $instance:expr) => {
         #[inline]
         fn map(
             &mut self,
@@ -796,45 +799,59 @@ macro_rules! captured_maps {
             map_type: MapType,
             flags: MapFlags,
         ) -> Result<Mapped<'_, Self>, Error> {
-            let resource = resource.into();
-            let kept = self.tap_active();
-            if kept {
-                // Earlier maps' bytes, before this call reaches the context.
-                self.tap.settle();
-            }
-            let mapped = {
-                let $this = &mut *self;
-                DeviceContext::map(&mut $inner, resource, map_type, flags).map(Mapped::keep_mapped)
-            };
-            let (data, len) = match mapped {
-                Ok(bytes) => (bytes.as_mut_ptr(), bytes.len()),
-                Err(error) => {
-                    if kept {
+            /// A kept map: the earlier maps' bytes first, then the map, its statement and (a
+            /// write map) the shadow of its bytes; out of the idle path's line.
+            #[cold]
+            #[inline(never)]
+            fn kept(
+                wrapper: &mut $wrapper,
+                resource: Resource,
+                map_type: MapType,
+                flags: MapFlags,
+            ) -> Result<(*mut u8, usize), Error> {
+                wrapper.tap.settle();
+                let mapped = {
+                    let $this = &mut *wrapper;
+                    DeviceContext::map(&mut $inner, resource, map_type, flags)
+                        .map(Mapped::keep_mapped)
+                };
+                let (data, len) = match mapped {
+                    Ok(bytes) => (bytes.as_mut_ptr(), bytes.len()),
+                    Err(error) => {
                         // Refused: the replay refuses it too.
-                        self.tap.keep(|| Method::Map {
+                        wrapper.tap.call(Method::Map {
                             resource: resource_obj(resource),
                             map_type,
                             allow_usage_default: flags.allows_usage_default(),
                             instance: None,
                             writes: (),
                         });
+                        return Err(error);
                     }
-                    return Err(error);
-                }
-            };
-            if kept {
+                };
                 let instance = (map_type == MapType::WriteDiscard).then(|| {
-                    let $this = &*self;
+                    let $this = &*wrapper;
                     $instance(&$inner, resource.raw())
                 });
-                self.tap.mapped(
+                wrapper.tap.mapped(
                     resource,
                     map_type,
                     flags.allows_usage_default(),
                     instance,
                     Some((data, len)),
                 );
+                Ok((data, len))
             }
+
+            let resource = resource.into();
+            let (data, len) = if self.tap_active() {
+                kept(self, resource, map_type, flags)?
+            } else {
+                let $this = &mut *self;
+                let bytes =
+                    DeviceContext::map(&mut $inner, resource, map_type, flags)?.keep_mapped();
+                (bytes.as_mut_ptr(), bytes.len())
+            };
             // SAFETY: `data` is what the wrapped context's map handed out: valid for `len`
             // bytes until the resource is unmapped, its provenance the context's own memory
             // (a chunk or a heap buffer owned through raw pointers), not this borrow; the guard
@@ -1024,8 +1041,11 @@ pub(crate) fn list_log(list: &CommandList) -> Option<Arc<ListLog>> {
 
 impl DeviceContext for CapturedDeferred {
     captured_calls!(|this| this.context);
-    captured_maps!(|this| this.context, |c: &DeferredContext, raw| c
-        .current_instance(raw));
+    captured_maps!(
+        CapturedDeferred,
+        |this| this.context,
+        |c: &DeferredContext, raw| c.current_instance(raw)
+    );
 }
 
 /// A [`BundleRecorder`] whose bundles a capture can write (R-CAP-5: a bundle recorded before the
@@ -1155,7 +1175,9 @@ impl CapturedBundleRecorder {
 
 impl DeviceContext for CapturedBundleRecorder {
     captured_calls!(|this| this.recorder);
-    captured_maps!(|this| this.recorder, |_: &BundleRecorder, _| {
-        recorder::command::InstanceId::INITIAL
-    });
+    captured_maps!(
+        CapturedBundleRecorder,
+        |this| this.recorder,
+        |_: &BundleRecorder, _| { recorder::command::InstanceId::INITIAL }
+    );
 }
