@@ -203,13 +203,13 @@ impl CaptureDevice {
     /// releases it before the frame.
     pub fn release<H: Handle>(&self, handle: H) {
         let obj = Obj::Engine(H::KIND, handle.raw());
-        self.shared.registry.lock().release(H::KIND, handle.raw());
+        let seq = self.shared.stamp();
+        self.shared
+            .registry
+            .lock()
+            .release(H::KIND, handle.raw(), seq);
         if self.shared.capturing.load(crate::sync::Ordering::Acquire) {
-            let at = self
-                .shared
-                .immediate_calls
-                .load(crate::sync::Ordering::Acquire);
-            self.shared.frame_releases.lock().push((obj, at));
+            self.shared.frame_releases.lock().push((obj, seq));
         }
         self.device.release(handle);
     }
@@ -222,7 +222,7 @@ pub(crate) fn register(shared: &Shared, kind: ObjectKind, raw: recorder::RawHand
         return;
     }
     let name = registry.unique_name(name, prefix(kind));
-    registry.insert(kind, raw, name, Vec::new());
+    registry.insert(kind, raw, name, Vec::new(), shared.stamp());
 }
 
 /// Records a swap chain's back buffers and their views under the names its declaration makes.
@@ -240,9 +240,21 @@ pub(crate) fn register_chain(shared: &Shared, device: &Device, chain: SwapChain)
     let obj = Obj::Engine(ObjectKind::SwapChain, chain.raw());
     for (k, (texture, view)) in info.buffers.iter().enumerate() {
         let name = registry.taken_name(format!("{base}.{k}"));
-        registry.insert(ObjectKind::Texture, texture.raw(), name, vec![obj]);
+        registry.insert(
+            ObjectKind::Texture,
+            texture.raw(),
+            name,
+            vec![obj],
+            shared.stamp(),
+        );
         let name = registry.taken_name(format!("{base}.{k}.rtv"));
-        registry.insert(ObjectKind::RenderTargetView, view.raw(), name, vec![obj]);
+        registry.insert(
+            ObjectKind::RenderTargetView,
+            view.raw(),
+            name,
+            vec![obj],
+            shared.stamp(),
+        );
     }
 }
 

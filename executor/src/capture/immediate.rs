@@ -96,10 +96,6 @@ impl CapturedImmediate {
     #[cold]
     #[inline(never)]
     fn kept(&mut self) -> bool {
-        // Where a release on another thread lands among the frame's calls.
-        self.shared
-            .immediate_calls
-            .store(self.tap.entries.len() + 1, Ordering::Release);
         self.tap.active()
     }
 
@@ -132,7 +128,7 @@ impl CapturedImmediate {
         // Direct calls still in the batch reach the GPU model first: its state is the frame's.
         let _ = self.context.flush();
         let device = self.context.device().clone();
-        let start_seq = self.shared.registry.lock().tick();
+        let start_seq = self.shared.stamp();
         let records_from = self.context.records().len();
         let mut setup: Vec<Call> = Vec::new();
         let mut setup_if_used = Vec::new();
@@ -230,7 +226,6 @@ impl CapturedImmediate {
             device.is_alive(bundle) || device.references(bundle).is_some()
         });
         self.shared.frame_releases.lock().clear();
-        self.shared.immediate_calls.store(0, Ordering::Release);
         self.tap.clear();
         self.tap.switch(true);
         let failed = (self.context.gpu_timing() == crate::GpuTiming::Detached).then(|| {
@@ -272,6 +267,7 @@ impl CapturedImmediate {
     fn close_frame(&mut self, mut open: Open) -> FrameOutcome {
         let frame = open.frame;
         let entries = std::mem::take(&mut self.tap.entries);
+        let seqs = std::mem::take(&mut self.tap.seqs);
         self.tap.clear();
         if let Some(reason) = open.failed.take() {
             return FrameOutcome::Failed { frame, reason };
@@ -284,6 +280,7 @@ impl CapturedImmediate {
             setup: open.setup,
             setup_if_used: open.setup_if_used,
             entries,
+            seqs,
             releases,
             lists: open.lists,
             bundles: open.bundles,

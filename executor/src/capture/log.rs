@@ -53,6 +53,8 @@ pub(crate) struct Tap {
     shared: Arc<Shared>,
     /// The calls kept since the list (or the frame) began.
     pub(crate) entries: Vec<Entry>,
+    /// The capture's clock at each of `entries`.
+    pub(crate) seqs: Vec<u64>,
     /// The lists this context executed while kept (nested lists), by their log's number.
     pub(crate) nested: Vec<Arc<ListLog>>,
     /// The bundles this context called while kept.
@@ -89,6 +91,7 @@ impl Tap {
             per_list,
             shared,
             entries: Vec::new(),
+            seqs: Vec::new(),
             nested: Vec::new(),
             bundles: Vec::new(),
             carried: None,
@@ -152,13 +155,20 @@ impl Tap {
     #[inline]
     pub(crate) fn call(&mut self, call: Call) {
         self.settle();
-        self.entries.push(Entry::Call(call));
+        self.push(Entry::Call(call));
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        let seq = self.shared.stamp();
+        self.entries.push(entry);
+        self.seqs.push(seq);
     }
 
     /// Keeps a call the trace format cannot say, as a comment (its name).
     pub(crate) fn not_written(&mut self, what: &'static str) {
         self.settle();
-        self.entries.push(Entry::NotWritten(what));
+        self.push(Entry::NotWritten(what));
     }
 
     /// A map the context accepted: its statement, and for a write map a shadow of the bytes.
@@ -226,7 +236,7 @@ impl Tap {
             // and the application's borrow of them has ended, so nothing else touches them.
             let after = unsafe { std::slice::from_raw_parts(open.data, open.len) };
             if let Some((first, last)) = changed(&open.before, after) {
-                self.entries.push(Entry::Write {
+                self.push(Entry::Write {
                     resource: resource_obj(open.resource),
                     offset: first as u32,
                     bytes: after[first..=last].to_vec(),
@@ -250,6 +260,8 @@ impl Tap {
             context,
             restore,
             entries: std::mem::take(&mut self.entries),
+            seqs: std::mem::take(&mut self.seqs),
+            finish_seq: self.shared.stamp(),
             nested: std::mem::take(&mut self.nested),
             bundles: std::mem::take(&mut self.bundles),
             carried: self.carried.take(),
@@ -262,6 +274,7 @@ impl Tap {
     /// Forgets the list being kept (discarded, or finished with an error).
     pub(crate) fn end_list(&mut self) {
         self.entries.clear();
+        self.seqs.clear();
         self.nested.clear();
         self.bundles.clear();
         self.carried = None;
@@ -275,6 +288,7 @@ impl Tap {
     /// Empties what the tap kept (the immediate context's, at a frame's start).
     pub(crate) fn clear(&mut self) {
         self.entries.clear();
+        self.seqs.clear();
         self.nested.clear();
         self.bundles.clear();
         self.broken = None;
@@ -320,6 +334,9 @@ pub(crate) struct ListLog {
     /// `finish LIST restore=yes`.
     pub restore: bool,
     pub entries: Vec<Entry>,
+    /// The capture's clock at each entry, and at the finish.
+    pub seqs: Vec<u64>,
+    pub finish_seq: u64,
     pub nested: Vec<Arc<ListLog>>,
     pub bundles: Vec<Obj>,
     pub carried: Option<Vec<Call>>,
@@ -337,6 +354,9 @@ pub(crate) struct BundleLog {
     pub depth: Option<recorder::Format>,
     pub samples: u32,
     pub entries: Vec<Entry>,
+    /// The capture's clock at each entry, and at the finish.
+    pub seqs: Vec<u64>,
+    pub finish_seq: u64,
     pub broken: Option<String>,
 }
 

@@ -76,7 +76,7 @@ mod write;
 
 use std::sync::Arc;
 
-use crate::sync::{AtomicBool, AtomicU64, AtomicUsize, Mutex, Ordering};
+use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering};
 use recorder::{RawHandle, SwapChain};
 
 pub use device::CaptureDevice;
@@ -151,14 +151,15 @@ pub(crate) struct Shared {
     pub(crate) serials: AtomicU64,
     pub(crate) registry: Mutex<Registry>,
     pub(crate) bundles: Mutex<std::collections::HashMap<RawHandle, Arc<BundleLog>>>,
-    /// Releases made during a frame capture: the object, and how many of the immediate
-    /// context's calls the frame had kept then (where the trace writes the release).
-    pub(crate) frame_releases: Mutex<Vec<(form::Obj, usize)>>,
+    /// Releases made during a frame capture: the object, and the clock when it went.
+    pub(crate) frame_releases: Mutex<Vec<(form::Obj, u64)>>,
+    /// The capture's clock: every kept call, creation and release takes the next tick, so the
+    /// trace can put the calls of every context in the order they were made (one counter:
+    /// a call that happened before another, on any thread, has the smaller tick).
+    pub(crate) clock: AtomicU64,
     /// The names of the captured deferred contexts, by the engine's serial (what a list
     /// says of its recorder), for the reason a frame fails.
     pub(crate) context_names: Mutex<std::collections::HashMap<u32, String>>,
-    /// How many calls the immediate context has kept in the frame (written by it alone).
-    pub(crate) immediate_calls: AtomicUsize,
     control: Mutex<Control>,
 }
 
@@ -178,13 +179,19 @@ impl Shared {
             bundles: Mutex::new(std::collections::HashMap::new()),
             frame_releases: Mutex::new(Vec::new()),
             context_names: Mutex::new(std::collections::HashMap::new()),
-            immediate_calls: AtomicUsize::new(0),
+            clock: AtomicU64::new(0),
             control: Mutex::new(Control {
                 trigger: Trigger::None,
                 active_chain: None,
                 outcomes: Vec::new(),
             }),
         }
+    }
+
+    /// The next tick of the capture's clock.
+    #[inline]
+    pub(crate) fn stamp(&self) -> u64 {
+        self.clock.fetch_add(1, Ordering::Relaxed) + 1
     }
 
     pub(crate) fn next_serial(&self) -> u64 {

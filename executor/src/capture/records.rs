@@ -22,19 +22,19 @@ use crate::trace::Name;
 /// One object's record.
 #[derive(Clone, Debug)]
 pub(crate) struct Record {
-    /// Creation order, device-wide.
+    /// Creation order: the capture's clock when it was made (`u64::MAX`: made outside the
+    /// capture, first seen when a frame was written).
     pub seq: u64,
     pub name: Name,
     /// What the object needs declared first.
     pub deps: Vec<Obj>,
-    /// The creation order of its release, once the application released it.
+    /// The capture's clock when the application released it.
     pub released: Option<u64>,
 }
 
 /// The records of one capture's device.
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
-    next_seq: u64,
     objects: HashMap<(ObjectKind, RawHandle), Record>,
     taken: HashSet<String>,
 }
@@ -66,12 +66,6 @@ const RESERVED: &[&str] = &[
 ];
 
 impl Registry {
-    /// The next number in creation order.
-    pub(crate) fn tick(&mut self) -> u64 {
-        self.next_seq += 1;
-        self.next_seq
-    }
-
     /// A trace name for an object the application named `wanted`, unique in the capture.
     pub(crate) fn unique_name(&mut self, wanted: &str, prefix: &str) -> Name {
         let mut base: String = wanted
@@ -105,8 +99,14 @@ impl Registry {
     }
 
     /// Records an object made.
-    pub(crate) fn insert(&mut self, kind: ObjectKind, raw: RawHandle, name: Name, deps: Vec<Obj>) {
-        let seq = self.tick();
+    pub(crate) fn insert(
+        &mut self,
+        kind: ObjectKind,
+        raw: RawHandle,
+        name: Name,
+        deps: Vec<Obj>,
+        seq: u64,
+    ) {
         self.objects.insert(
             (kind, raw),
             Record {
@@ -119,8 +119,12 @@ impl Registry {
     }
 
     /// Marks an object released (its record stays: a list or a bundle may still name it).
-    pub(crate) fn release(&mut self, kind: ObjectKind, raw: RawHandle) -> Option<&Record> {
-        let seq = self.tick();
+    pub(crate) fn release(
+        &mut self,
+        kind: ObjectKind,
+        raw: RawHandle,
+        seq: u64,
+    ) -> Option<&Record> {
         let record = self.objects.get_mut(&(kind, raw))?;
         if record.released.is_none() {
             record.released = Some(seq);

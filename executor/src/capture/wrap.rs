@@ -1155,6 +1155,7 @@ impl CapturedBundleRecorder {
     /// [`BundleRecorder::finish`]: the capture keeps the bundle's recording under its handle.
     pub fn finish(&mut self) -> Result<DrawBundle, RecordError> {
         let entries = std::mem::take(&mut self.tap.entries);
+        let seqs = std::mem::take(&mut self.tap.seqs);
         let broken = self.tap.broken.take();
         self.tap.clear();
         let bundle = self.recorder.finish()?;
@@ -1164,6 +1165,8 @@ impl CapturedBundleRecorder {
             depth: self.depth,
             samples: self.samples,
             entries,
+            seqs,
+            finish_seq: self.tap.shared().stamp(),
             broken,
         };
         let raw = bundle.handle().raw();

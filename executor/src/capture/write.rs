@@ -11,12 +11,16 @@
 //! **Order of the text.** `device`; the declarations (creation order; objects created outside
 //! the capture after the recorded ones, dependencies first); the contexts and bundle recorders;
 //! presents bringing each swap chain to the frame's back buffer; fences the frame waits on but
-//! did not insert, inserted; each bundle's recording; each list's block (its carried state, its
-//! calls, its `finish`) in finish order, which puts nested lists before the lists that execute
-//! them and a context's lists in the order it recorded them; the releases of objects gone
-//! before the frame; the immediate context's state as calls; the frame. A list block whose
-//! context's previous block in the text was not its previous list starts from a
-//! `clear_state` and the state it carried, so nothing of another list leaks in.
+//! did not insert, inserted. Then every kept call of every context in the order it was made, by
+//! the capture's clock (one counter that each kept call, finish, creation and release ticks, so
+//! a call that happened before another on any thread comes first): bundles' recordings, each
+//! list's calls and its `finish` (nested lists thus before the lists that execute them, a
+//! context's lists in recording order), releases where they happened, the immediate context's
+//! state at the frame's start (as calls) where the frame began, and the frame's own calls. So a
+//! call that depends on what another context did first (a minimum LOD a list encodes, a fence a
+//! list waits on, an object released meanwhile) sees it in the replay too. A list whose
+//! context's previous list in the text is not its predecessor starts from a `clear_state` and
+//! the state it carried, so nothing of another list leaks in.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -47,15 +51,16 @@ pub(crate) struct Frame {
     /// Calls written only when the frame uses their object (a dynamic instance current at the
     /// start, a minimum LOD, a compression state).
     pub setup_if_used: Vec<(Obj, Vec<Call>)>,
-    /// The frame's calls on the immediate context.
+    /// The frame's calls on the immediate context, and the capture's clock at each.
     pub entries: Vec<Entry>,
-    /// Releases during the frame, at how many of `entries` had been kept.
-    pub releases: Vec<(Obj, usize)>,
+    pub seqs: Vec<u64>,
+    /// Releases during the frame, with the capture's clock at each.
+    pub releases: Vec<(Obj, u64)>,
     /// The lists executed on the immediate context.
     pub lists: Vec<Arc<ListLog>>,
     /// The bundles it called.
     pub bundles: Vec<Obj>,
-    /// The registry's creation order at the frame's start.
+    /// The capture's clock at the frame's start (where its setup goes).
     pub start_seq: u64,
 }
 
@@ -629,7 +634,7 @@ pub(crate) fn write(
         if let Obj::Engine(kind, raw) = *bundle {
             if registry.get(kind, raw).is_none() {
                 let name = registry.unique_name(&log.name, super::device::kind_prefix(kind));
-                registry.insert(kind, raw, name, Vec::new());
+                registry.insert(kind, raw, name, Vec::new(), u64::MAX);
             }
         }
     }
@@ -693,7 +698,7 @@ pub(crate) fn write(
                     .map(|n| n.to_string())
                     .unwrap_or_default();
                 let name = registry.unique_name(&wanted, super::device::kind_prefix(kind));
-                registry.insert(kind, raw, name.clone(), Vec::new());
+                registry.insert(kind, raw, name.clone(), Vec::new(), u64::MAX);
                 name
             }
         };
@@ -789,7 +794,8 @@ pub(crate) fn write(
     }
 
     let imm = CallContext::Immediate;
-    // Setup: swap chains to their back buffer, then the fences waited on but not inserted.
+    // Before everything: swap chains to their back buffer, the fences waited on but not
+    // inserted in the text.
     let mut inserted = HashSet::new();
     let mut waited = Vec::new();
     let mut fences = |entry: &Entry| {
@@ -826,72 +832,58 @@ pub(crate) fn write(
             );
         }
     }
-    for (bundle, log) in &bundle_logs {
-        let on = CallContext::BundleRecorder(out.names.name(*bundle));
-        for entry in &log.entries {
-            out.entry(&on, entry);
-        }
-        out.push(&on, Method::FinishBundle);
+
+    // Then every context's calls in the order they were made (the capture's clock): bundles'
+    // recordings, lists' calls and finishes, the releases, the frame's setup at its start, the
+    // immediate context's calls. `sub` orders what shares a tick: a list's carried state before
+    // its first call.
+    enum Item<'a> {
+        Bundle(usize, &'a Entry),
+        BundleFinish(usize),
+        ListStart(usize),
+        List(usize, &'a Entry),
+        ListFinish(usize),
+        Release(Obj),
+        Setup,
+        Immediate(&'a Entry),
     }
-    // Lists, in finish order; a context's previous block decides what a carried state needs.
-    // (ordinal, restore) of each context's last block written.
-    let mut last_block: HashMap<u64, (u64, bool)> = HashMap::new();
-    for list in &lists {
-        let (context_name, _) = &contexts[&list.context.serial];
-        let on = CallContext::Deferred(context_name.clone());
-        let previous = last_block.get(&list.context.serial).copied();
-        // The replay's context carries the previous block's state in when that block restored;
-        // that is this list's own start only when the block was its predecessor.
-        let continuous = previous.is_some_and(|(ordinal, _)| ordinal + 1 == list.ordinal);
-        if !continuous {
-            if previous.is_some_and(|(_, restored)| restored) {
-                out.call(&on, &Method::ClearState);
-            }
-            for call in list.carried.iter().flatten() {
-                out.call(&on, call);
-            }
+    let mut items: Vec<(u64, u8, Item<'_>)> = Vec::new();
+    for (b, (_, log)) in bundle_logs.iter().enumerate() {
+        for (entry, seq) in log.entries.iter().zip(&log.seqs) {
+            items.push((*seq, 1, Item::Bundle(b, entry)));
         }
-        for entry in &list.entries {
-            out.entry(&on, entry);
-        }
-        out.call(
-            &on,
-            &Method::FinishCommandList {
-                list: Obj::List(list.id),
-                restore: list.restore,
-            },
-        );
-        last_block.insert(list.context.serial, (list.ordinal, list.restore));
+        items.push((log.finish_seq, 1, Item::BundleFinish(b)));
     }
-    // Objects released before the frame that a list or bundle still names.
-    let mut early: Vec<(u64, Obj)> = used
-        .iter()
-        .filter_map(|o| match *o {
-            Obj::Engine(kind, raw) => registry
+    for (l, list) in lists.iter().enumerate() {
+        let first = list.seqs.first().copied().unwrap_or(list.finish_seq);
+        items.push((first, 0, Item::ListStart(l)));
+        for (entry, seq) in list.entries.iter().zip(&list.seqs) {
+            items.push((*seq, 1, Item::List(l, entry)));
+        }
+        items.push((list.finish_seq, 1, Item::ListFinish(l)));
+    }
+    // Objects gone before the frame that a list or bundle still names, where they went.
+    for object in &used {
+        if let Obj::Engine(kind, raw) = *object {
+            if let Some(at) = registry
                 .get(kind, raw)
                 .and_then(|r| r.released)
                 .filter(|at| *at < frame.start_seq)
-                .map(|at| (at, *o)),
-            _ => None,
-        })
-        .collect();
-    early.sort_by_key(|(at, _)| *at);
-    for (_, object) in early {
-        let name = out.names.name(object);
-        out.declare(Declaration::Release { name });
-    }
-    for call in state {
-        out.call(&imm, call);
-    }
-    let mut made = HashSet::new();
-    for (object, calls) in &frame.setup_if_used {
-        if used.contains(object) {
-            for call in calls {
-                made_instance(call, &mut made);
-                out.call(&imm, call);
+            {
+                items.push((at, 1, Item::Release(*object)));
             }
         }
     }
+    for (object, at) in &frame.releases {
+        items.push((*at, 1, Item::Release(*object)));
+    }
+    items.push((frame.start_seq, 1, Item::Setup));
+    for (entry, seq) in frame.entries.iter().zip(&frame.seqs) {
+        items.push((*seq, 1, Item::Immediate(entry)));
+    }
+    items.sort_by_key(|(seq, sub, _)| (*seq, *sub));
+
+    let mut made = HashSet::new();
     let entries = lists
         .iter()
         .flat_map(|l| l.entries.iter())
@@ -901,31 +893,90 @@ pub(crate) fn write(
             made_instance(call, &mut made);
         }
     }
-    for (buffer, instance) in instances_from_before(device, records, &made) {
-        for call in [
-            Method::Map {
-                resource: buffer,
-                map_type: recorder::MapType::WriteDiscard,
-                allow_usage_default: false,
-                instance: Some(instance),
-                writes: (),
-            },
-            Method::Unmap { resource: buffer },
-        ] {
-            out.call(&imm, &call);
-        }
+    for (_, calls) in &frame.setup_if_used {
+        calls.iter().for_each(|c| made_instance(c, &mut made));
     }
-    let mut releases = frame.releases.iter().peekable();
-    for (at, entry) in frame.entries.iter().enumerate() {
-        while let Some((object, _)) = releases.next_if(|(_, r)| *r <= at) {
-            let name = out.names.name(*object);
-            out.declare(Declaration::Release { name });
+    let before = instances_from_before(device, records, &made);
+    // (ordinal, restore) of each context's last list written.
+    let mut last_block: HashMap<u64, (u64, bool)> = HashMap::new();
+    let deferred = |list: &ListLog| {
+        let (name, _) = &contexts[&list.context.serial];
+        CallContext::Deferred(name.clone())
+    };
+    for (_, _, item) in items {
+        match item {
+            Item::Bundle(b, entry) => {
+                let on = CallContext::BundleRecorder(out.names.name(bundle_logs[b].0));
+                out.entry(&on, entry);
+            }
+            Item::BundleFinish(b) => {
+                let on = CallContext::BundleRecorder(out.names.name(bundle_logs[b].0));
+                out.push(&on, Method::FinishBundle);
+            }
+            Item::ListStart(l) => {
+                let list = &lists[l];
+                let on = deferred(list);
+                let previous = last_block.get(&list.context.serial).copied();
+                // The replay's context carries the previous list's state in when that one
+                // restored; that is this list's own start only when it was its predecessor.
+                let continuous = previous.is_some_and(|(ordinal, _)| ordinal + 1 == list.ordinal);
+                if !continuous {
+                    if previous.is_some_and(|(_, restored)| restored) {
+                        out.call(&on, &Method::ClearState);
+                    }
+                    for call in list.carried.iter().flatten() {
+                        out.call(&on, call);
+                    }
+                }
+            }
+            Item::List(l, entry) => {
+                let on = deferred(&lists[l]);
+                out.entry(&on, entry);
+            }
+            Item::ListFinish(l) => {
+                let list = &lists[l];
+                let on = deferred(list);
+                out.call(
+                    &on,
+                    &Method::FinishCommandList {
+                        list: Obj::List(list.id),
+                        restore: list.restore,
+                    },
+                );
+                last_block.insert(list.context.serial, (list.ordinal, list.restore));
+            }
+            Item::Release(object) => {
+                let name = out.names.name(object);
+                out.declare(Declaration::Release { name });
+            }
+            Item::Setup => {
+                for call in &state {
+                    out.call(&imm, call);
+                }
+                for (object, calls) in &frame.setup_if_used {
+                    if used.contains(object) {
+                        for call in calls {
+                            out.call(&imm, call);
+                        }
+                    }
+                }
+                for (buffer, instance) in &before {
+                    for call in [
+                        Method::Map {
+                            resource: *buffer,
+                            map_type: recorder::MapType::WriteDiscard,
+                            allow_usage_default: false,
+                            instance: Some(*instance),
+                            writes: (),
+                        },
+                        Method::Unmap { resource: *buffer },
+                    ] {
+                        out.call(&imm, &call);
+                    }
+                }
+            }
+            Item::Immediate(entry) => out.entry(&imm, entry),
         }
-        out.entry(&imm, entry);
-    }
-    for (object, _) in releases {
-        let name = out.names.name(*object);
-        out.declare(Declaration::Release { name });
     }
     if let Some(why) = out.broken.take() {
         return Err(why);
