@@ -204,10 +204,12 @@ impl CaptureDevice {
     pub fn release<H: Handle>(&self, handle: H) {
         let obj = Obj::Engine(H::KIND, handle.raw());
         let seq = self.shared.stamp();
-        self.shared
-            .registry
-            .lock()
-            .release(H::KIND, handle.raw(), seq);
+        let mut registry = self.shared.registry.lock();
+        let snapshot = super::write::declaration(&self.device, &*registry, obj, true)
+            .ok()
+            .flatten();
+        registry.release(H::KIND, handle.raw(), seq, snapshot);
+        drop(registry);
         if self.shared.capturing.load(crate::sync::Ordering::Acquire) {
             self.shared.frame_releases.lock().push((obj, seq));
         }

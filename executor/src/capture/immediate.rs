@@ -204,13 +204,25 @@ impl CapturedImmediate {
                         .texture_info(texture)
                         .is_some_and(|i| i.compressible || i.dcc);
                     let compressed = self.context.resource_compression(texture);
-                    if compressible && (moved || !compressed) {
+                    if compressible {
                         calls.push(Method::SetResourceCompression {
                             resource: obj,
                             compression: match compressed {
                                 true => recorder::Compression::Compressed,
                                 false => recorder::Compression::Decompressed,
                             },
+                        });
+                    }
+                }
+                ObjectKind::ShaderResourceView => {
+                    let view = recorder::ShaderResourceView::from_raw(raw);
+                    if let Some(lod) = device
+                        .shader_resource_view_min_lod(view)
+                        .filter(|l| *l != 0.0)
+                    {
+                        calls.push(Method::SetShaderResourceViewMinLod {
+                            view: obj,
+                            min_lod: lod,
                         });
                     }
                 }

@@ -391,11 +391,12 @@ pub(crate) fn state_calls(state: &Bindings) -> Vec<Call> {
         });
     }
     let ib = state.index_buffer();
-    if !ib.buffer.is_null() {
-        let format = recorder::Format::ALL
-            .get(ib.stride_or_format as usize)
-            .copied()
-            .unwrap_or_default();
+    let format = recorder::Format::ALL
+        .get(ib.stride_or_format as usize)
+        .copied()
+        .unwrap_or_default();
+    // A null index buffer still has a format and an offset the records show.
+    if !ib.buffer.is_null() || format != recorder::Format::Unknown || ib.offset != 0 {
         calls.push(Method::SetIndexBuffer {
             buffer: buffer(ib.buffer),
             format,

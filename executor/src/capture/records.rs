@@ -30,6 +30,8 @@ pub(crate) struct Record {
     pub deps: Vec<Obj>,
     /// The capture's clock when the application released it.
     pub released: Option<u64>,
+    /// Its declaration when it was released, for a frame written after it is destroyed.
+    pub snapshot: Option<crate::trace::syntax::ast::Declaration>,
 }
 
 /// The records of one capture's device.
@@ -114,6 +116,7 @@ impl Registry {
                 name,
                 deps,
                 released: None,
+                snapshot: None,
             },
         );
     }
@@ -124,8 +127,12 @@ impl Registry {
         kind: ObjectKind,
         raw: RawHandle,
         seq: u64,
+        snapshot: Option<crate::trace::syntax::ast::Declaration>,
     ) -> Option<&Record> {
         let record = self.objects.get_mut(&(kind, raw))?;
+        if record.snapshot.is_none() {
+            record.snapshot = snapshot;
+        }
         if record.released.is_none() {
             record.released = Some(seq);
         }
@@ -157,5 +164,16 @@ impl Registry {
         self.objects.retain(|(kind, raw), r| {
             r.released.is_none_or(|at| at >= before) || needed.contains(&Obj::Engine(*kind, *raw))
         });
+    }
+}
+
+/// The registry's names, for a declaration made outside a frame (a release's snapshot).
+impl super::form::Namer for Registry {
+    fn name(&self, object: Obj) -> Name {
+        match object {
+            Obj::Engine(kind, raw) => self.get(kind, raw).map(|r| r.name.clone()),
+            _ => None,
+        }
+        .unwrap_or_else(|| Name::new("unknown").unwrap_or_else(|| unreachable!("a name")))
     }
 }

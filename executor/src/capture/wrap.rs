@@ -996,7 +996,12 @@ impl CapturedDeferred {
         &mut self,
         restore: RestoreState,
     ) -> Result<CommandList, RecordError> {
-        let kept = self.tap.is_on();
+        // A list with no kept call yet decides now (an empty list is captured too).
+        let kept = if self.tap.is_fresh() {
+            self.tap_slow()
+        } else {
+            self.tap.is_on()
+        };
         self.tap.settle();
         let finished = self.context.finish_command_list(restore);
         match finished {

@@ -298,7 +298,12 @@ fn usage(usage: Usage) -> words::Usage {
 
 /// The declaration that makes `object` again (`Ok(None)`: another declaration makes it, or it
 /// is declared elsewhere: bundles); `Err`: the device no longer knows it.
-fn declaration(device: &Device, names: &Names, object: Obj) -> Result<Option<Declaration>, String> {
+pub(crate) fn declaration(
+    device: &Device,
+    names: &dyn Namer,
+    object: Obj,
+    registered: bool,
+) -> Result<Option<Declaration>, String> {
     let Obj::Engine(kind, raw) = object else {
         return Ok(None);
     };
@@ -363,9 +368,14 @@ fn declaration(device: &Device, names: &Names, object: Obj) -> Result<Option<Dec
                 ObjectKind::ShaderResourceView => Declaration::ShaderResourceView {
                     name,
                     resource,
-                    min_lod: device
-                        .shader_resource_view_min_lod(ShaderResourceView::from_raw(raw))
-                        .filter(|lod| *lod != 0.0),
+                    // A view the capture saw made gets its value at the frame's start from the
+                    // setup (`set_shader_resource_view_min_lod`); one made outside, its value now.
+                    min_lod: match registered {
+                        true => None,
+                        false => device
+                            .shader_resource_view_min_lod(ShaderResourceView::from_raw(raw))
+                            .filter(|lod| *lod != 0.0),
+                    },
                 },
                 ObjectKind::UnorderedAccessView => {
                     Declaration::UnorderedAccessView { name, resource }
@@ -660,7 +670,6 @@ pub(crate) fn write(
             entry_objects(entry, &mut named);
         }
     }
-    named.extend(frame.releases.iter().map(|(o, _)| *o));
     if all_objects {
         named.extend(registry.live());
     }
@@ -761,7 +770,22 @@ pub(crate) fn write(
         legacy_barriers: (!desc.legacy_barriers).then_some(false),
     });
     for object in &sorted {
-        if let Some(declaration) = declaration(device, out.names, *object)? {
+        let registered = match *object {
+            Obj::Engine(kind, raw) => registry.get(kind, raw).is_some_and(|r| r.seq != u64::MAX),
+            _ => false,
+        };
+        // An object the device no longer knows (destroyed since the frame used it) is declared
+        // as it was when the application released it.
+        let made =
+            declaration(device, &*out.names, *object, registered).or_else(|gone| match *object {
+                Obj::Engine(kind, raw) => registry
+                    .get(kind, raw)
+                    .and_then(|r| r.snapshot.clone())
+                    .map(Some)
+                    .ok_or(gone),
+                _ => Err(gone),
+            });
+        if let Some(declaration) = made? {
             out.declare(declaration);
         }
     }
@@ -875,7 +899,9 @@ pub(crate) fn write(
         }
     }
     for (object, at) in &frame.releases {
-        items.push((*at, 1, Item::Release(*object)));
+        if used.contains(object) {
+            items.push((*at, 1, Item::Release(*object)));
+        }
     }
     items.push((frame.start_seq, 1, Item::Setup));
     for (entry, seq) in frame.entries.iter().zip(&frame.seqs) {
@@ -950,15 +976,16 @@ pub(crate) fn write(
                 out.declare(Declaration::Release { name });
             }
             Item::Setup => {
-                for call in &state {
+                // Dynamic instances first: a fast context's slot bound before a map keeps the
+                // instance it had (R-ST-8), so the maps come before the binds.
+                let (maps, others): (Vec<_>, Vec<_>) = frame
+                    .setup_if_used
+                    .iter()
+                    .filter(|(object, _)| used.contains(object))
+                    .flat_map(|(_, calls)| calls.iter())
+                    .partition(|c| matches!(c, Method::Map { .. } | Method::Unmap { .. }));
+                for call in maps {
                     out.call(&imm, call);
-                }
-                for (object, calls) in &frame.setup_if_used {
-                    if used.contains(object) {
-                        for call in calls {
-                            out.call(&imm, call);
-                        }
-                    }
                 }
                 for (buffer, instance) in &before {
                     for call in [
@@ -973,6 +1000,12 @@ pub(crate) fn write(
                     ] {
                         out.call(&imm, &call);
                     }
+                }
+                for call in &state {
+                    out.call(&imm, call);
+                }
+                for call in others {
+                    out.call(&imm, call);
                 }
             }
             Item::Immediate(entry) => out.entry(&imm, entry),
