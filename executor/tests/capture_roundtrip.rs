@@ -35,6 +35,8 @@ mod features {
     pub const NULL_TARGET_SLOTS: bool = false;
     /// `set_primitive_reset_index(0xffffffff)` (the default value, set explicitly).
     pub const DEFAULT_RESET_INDEX_SET: bool = false;
+    /// A view of a dynamic buffer (`sb_srv`) bound where a draw reads it.
+    pub const DYNAMIC_VIEWS: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -297,8 +299,8 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(buffer, bytes, no_overwrite)| Op::Map { buffer, bytes, no_overwrite }),
         1 => (0u8..4).prop_map(Op::MapNoOverwrite),
         1 => Just(Op::ClearState),
-        2 => (0u8..3).prop_map(Op::Bundle),
-        2 => (any::<u8>(), any::<bool>()).prop_map(|(k, r)| Op::Nest(k, r)),
+        4 => (0u8..3).prop_map(Op::Bundle),
+        3 => (any::<u8>(), any::<bool>()).prop_map(|(k, r)| Op::Nest(k, r)),
         1 => (0u8..3).prop_map(Op::MinLod),
         1 => Just(Op::WaitOnPresent),
         1 => (0u8..2).prop_map(Op::CopyResource),
@@ -332,6 +334,9 @@ struct RemapOp(u8, u8, u8, u8);
 struct BundleSpec {
     /// Sets the mandatory state (R-B-3) first: without it the first draw is refused.
     mandatory: bool,
+    /// Makes the calls a bundle refuses too (a dynamic resource, an inherited state, a clear),
+    /// which fail its finish; otherwise they are left out.
+    careless: bool,
     depth: bool,
     ops: Vec<Op>,
     remaps: Vec<(usize, RemapOp)>,
@@ -340,6 +345,7 @@ struct BundleSpec {
 fn bundle_spec() -> impl Strategy<Value = BundleSpec> {
     (
         prop::bool::weighted(0.85),
+        prop::bool::weighted(0.15),
         prop::bool::weighted(0.3),
         proptest::collection::vec(bundle_op(), 0..8),
         proptest::collection::vec(
@@ -348,8 +354,9 @@ fn bundle_spec() -> impl Strategy<Value = BundleSpec> {
             0..3,
         ),
     )
-        .prop_map(|(mandatory, depth, ops, remaps)| BundleSpec {
+        .prop_map(|(mandatory, careless, depth, ops, remaps)| BundleSpec {
             mandatory,
+            careless,
             depth,
             ops,
             remaps,
@@ -359,6 +366,10 @@ fn bundle_spec() -> impl Strategy<Value = BundleSpec> {
 #[derive(Clone, Debug)]
 struct ListSpec {
     ops: Vec<Op>,
+    /// On a fast context, binds dynamic resources without mapping them first (refused,
+    /// `dynamic_before_map`, which fails the list's finish); otherwise each is mapped
+    /// write_discard before its first bind.
+    careless: bool,
     /// `finish` with `RestoreState::Restore` (refused on a fast context, then finished without).
     restore: bool,
 }
@@ -366,9 +377,14 @@ struct ListSpec {
 fn list_spec() -> impl Strategy<Value = ListSpec> {
     (
         proptest::collection::vec(op(), 0..14),
+        prop::bool::weighted(0.1),
         prop::bool::weighted(0.3),
     )
-        .prop_map(|(ops, restore)| ListSpec { ops, restore })
+        .prop_map(|(ops, careless, restore)| ListSpec {
+            ops,
+            careless,
+            restore,
+        })
 }
 
 /// What the immediate context does around one list's execution.
@@ -411,7 +427,7 @@ struct FrameSpec {
 fn frame_spec(contexts: usize) -> impl Strategy<Value = FrameSpec> {
     let round = proptest::collection::vec(proptest::collection::vec(list_spec(), 0..3), contexts);
     (
-        proptest::collection::vec(round, 1..3),
+        proptest::collection::vec(round, 1..4),
         proptest::collection::vec(imm_step(), 0..8),
         proptest::collection::vec(op(), 0..4),
     )
@@ -437,7 +453,7 @@ fn app() -> impl Strategy<Value = App> {
         any::<bool>(),
         prop::bool::weighted(if features::VALIDATION { 0.15 } else { 0.0 }),
         proptest::collection::vec(any::<bool>(), 2..4),
-        proptest::collection::vec(bundle_spec(), if features::BUNDLES { 0..3 } else { 0..1 }),
+        proptest::collection::vec(bundle_spec(), if features::BUNDLES { 1..4 } else { 0..1 }),
     )
         .prop_flat_map(|(immediate_fast, validation, contexts, bundles)| {
             let n = contexts.len();
@@ -575,7 +591,16 @@ fn apply<C: Context>(
             pick(&STAGES, *stage),
             *slot as u32,
             &[pick(
-                &[Some(o.tex_srv), Some(o.sb_srv), Some(o.rt_srv), None],
+                &[
+                    Some(o.tex_srv),
+                    Some(if features::DYNAMIC_VIEWS {
+                        o.sb_srv
+                    } else {
+                        o.tex_srv
+                    }),
+                    Some(o.rt_srv),
+                    None,
+                ],
                 *k,
             )],
         ),
@@ -709,6 +734,33 @@ fn apply<C: Context>(
     }
 }
 
+/// The dynamic buffers `op` binds.
+fn dynamic_binds(op: &Op, o: &Objects) -> Vec<Buffer> {
+    let vb = |k: u8| (k % 3 == 1).then_some(o.dvb);
+    match op {
+        Op::VertexBuffers(_, k) => [vb(*k), vb(k.wrapping_add(1))]
+            .into_iter()
+            .flatten()
+            .collect(),
+        Op::IndexBuffer(k, ..) => (k % 3 == 1).then_some(o.dib).into_iter().collect(),
+        Op::ConstantBuffers(_, _, k) => match k % 5 {
+            1 => vec![o.dcb],
+            2 => vec![o.dcb2],
+            _ => Vec::new(),
+        },
+        Op::ShaderResources(_, _, k) => (features::DYNAMIC_VIEWS && k % 4 == 1)
+            .then_some(o.sb)
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a bundle refuses `op` whatever its state (R-B-6 to R-B-8).
+fn refused_in_bundle(op: &Op, o: &Objects) -> bool {
+    matches!(op, Op::Blend(_) | Op::ClearDsv) || !dynamic_binds(op, o).is_empty()
+}
+
 fn record_bundle(
     device: &CaptureDevice,
     spec: &BundleSpec,
@@ -747,7 +799,9 @@ fn record_bundle(
                 _ => recorder.remap_vertex_buffer_inheritance(slot, inherit),
             }
         }
-        apply(&mut recorder, op, o, &[], &[]);
+        if spec.careless || !refused_in_bundle(op, o) {
+            apply(&mut recorder, op, o, &[], &[]);
+        }
     }
     recorder.draw(3, 0);
     recorder.finish().ok()
@@ -765,7 +819,22 @@ fn record_list(
     if !features::EMPTY_LISTS {
         context.set_primitive_topology(PrimitiveTopology::TriangleList);
     }
+    let mut mapped: Vec<Buffer> = Vec::new();
+    let fast = context.semantics() == Semantics::Fast;
     for op in &spec.ops {
+        if let Op::Map { buffer, .. } = op {
+            mapped.push(pick(&[o.dcb, o.dvb, o.sb, o.dib], *buffer));
+        }
+        if fast && !spec.careless {
+            for buffer in dynamic_binds(op, o) {
+                if !mapped.contains(&buffer) {
+                    mapped.push(buffer);
+                    let _ = context
+                        .map(buffer, MapType::WriteDiscard, MapFlags::None)
+                        .map(|mut data| data[0] = 1);
+                }
+            }
+        }
         apply(context, op, o, earlier, bundles);
     }
     match context.finish_command_list(restore_of(spec.restore)) {
