@@ -1019,3 +1019,148 @@ proptest! {
         }
     }
 }
+
+// ----- the failing frame (R-CAP-5) ---------------------------------------------------------------
+
+/// How a list recorded before the capture reaches the captured frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Early {
+    /// Finished before the trigger's present, executed after it (and before, as a list
+    /// executed every frame is).
+    Executed,
+    /// Executed after the present inside a list recorded in the frame (nested).
+    Nested,
+    /// Begun before the present, finished after it.
+    Spanning,
+}
+
+/// Three frames with a trigger before the first present, a list recorded before it reaching
+/// frame 1 as `early` says; frame 2 records its lists afresh. The outcomes, and the engine's
+/// serial of the context that recorded the early list.
+fn early_list_frames(options: CaptureOptions, early: Early) -> (Vec<FrameOutcome>, u32) {
+    let device = CaptureDevice::new(Device::new(DeviceDesc::default()), options);
+    let capture = device.capture();
+    let o = make_objects(&device);
+    let mut imm = CapturedImmediate::new(&device).unwrap();
+    let context = |name: &str| {
+        device
+            .create_deferred_context(&DeferredContextDesc {
+                name,
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let (mut worker, mut other) = (context("worker"), context("other"));
+    let draw = |context: &mut CapturedDeferred, count: u32| {
+        context.set_shader(Stage::Vertex, Some(o.vs1));
+        context.set_constant_buffers(Stage::Vertex, 0, &[Some(o.cb)]);
+        context.om_set_render_targets(&[Some(o.rt_rtv)], None);
+        context.draw(count, 0);
+    };
+    // Frame 0.
+    draw(&mut worker, 3);
+    let early_list = worker
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    let serial = early_list.recorder();
+    imm.execute_command_list(&early_list, RestoreState::ClearState)
+        .unwrap();
+    if early == Early::Spanning {
+        draw(&mut worker, 4);
+    }
+    capture.trigger();
+    imm.present(o.chain).unwrap();
+    // Frame 1: captured, if the early list does not fail it.
+    let list = match early {
+        Early::Executed => early_list.clone(),
+        Early::Nested => {
+            other.execute_command_list(&early_list, RestoreState::ClearState);
+            draw(&mut other, 5);
+            other.finish_command_list(RestoreState::ClearState).unwrap()
+        }
+        Early::Spanning => {
+            draw(&mut worker, 6);
+            worker
+                .finish_command_list(RestoreState::ClearState)
+                .unwrap()
+        }
+    };
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    imm.set_shader(Stage::Vertex, Some(o.vs1));
+    imm.draw(7, 0);
+    imm.present(o.chain).unwrap();
+    // Frame 2: every list recorded in it.
+    draw(&mut other, 8);
+    let fresh = other.finish_command_list(RestoreState::ClearState).unwrap();
+    imm.execute_command_list(&fresh, RestoreState::ClearState)
+        .unwrap();
+    imm.present(o.chain).unwrap();
+    (capture.take_outcomes(), serial)
+}
+
+fn captured(outcome: &FrameOutcome) -> &CapturedFrame {
+    match outcome {
+        FrameOutcome::Captured(frame) => frame,
+        FrameOutcome::Failed { frame, reason } => panic!("frame {frame} failed: {reason}"),
+    }
+}
+
+/// R-CAP-5: a list recorded (or begun) before the trigger's present and executed in the frame,
+/// directly or nested, fails the frame, saying which list; the capture tries again at the next
+/// frame, which captures and round-trips.
+#[test]
+fn r_cap_5_a_list_recorded_before_the_capture_fails_the_frame_and_the_next_one_captures() {
+    for early in [Early::Executed, Early::Nested, Early::Spanning] {
+        let (outcomes, serial) = early_list_frames(CaptureOptions::default(), early);
+        assert_eq!(outcomes.len(), 2, "{early:?}: {outcomes:?}");
+        match &outcomes[0] {
+            FrameOutcome::Failed { frame, reason } => {
+                assert_eq!(*frame, 1, "{early:?}: {reason}");
+                assert!(
+                    reason.contains("before the capture began"),
+                    "{early:?}: {reason}"
+                );
+                // The list is named by its context: the engine's serial of the context that
+                // recorded it, or the context's name.
+                let named = match early {
+                    Early::Nested => reason.contains("'other'"),
+                    _ => {
+                        reason.contains(&format!("context {serial}")) || reason.contains("'worker'")
+                    }
+                };
+                assert!(named, "{early:?}: the reason names no context: {reason}");
+            }
+            other => panic!("{early:?}: frame 1 should fail: {other:?}"),
+        }
+        let frame = captured(&outcomes[1]);
+        assert_eq!(frame.frame, 2, "{early:?}");
+        assert_eq!(frame.records, 1, "{early:?}\n{}", frame.trace);
+        if let Err(why) = round_trip(frame) {
+            panic!("{early:?}: {why}");
+        }
+    }
+}
+
+/// R-CAP-5: with `keep_all_lists`, the same frames capture at the first try (the early list's
+/// calls were kept from its start), and the frame round-trips.
+#[test]
+fn r_cap_5_keep_all_lists_captures_a_frame_executing_a_list_recorded_before_it() {
+    let options = CaptureOptions {
+        keep_all_lists: true,
+        ..Default::default()
+    };
+    for early in [Early::Executed, Early::Nested, Early::Spanning] {
+        let (outcomes, _) = early_list_frames(options, early);
+        assert_eq!(outcomes.len(), 1, "{early:?}: {outcomes:?}");
+        let frame = captured(&outcomes[0]);
+        assert_eq!(frame.frame, 1, "{early:?}");
+        // The early list's draw (twice when it spans the present) or the nesting list's
+        // two, and the immediate context's.
+        let records = if early == Early::Executed { 2 } else { 3 };
+        assert_eq!(frame.records, records, "{early:?}\n{}", frame.trace);
+        if let Err(why) = round_trip(frame) {
+            panic!("{early:?}: {why}");
+        }
+    }
+}
