@@ -270,6 +270,19 @@ enum Op {
     MinLod(u8),
     WaitOnPresent,
     CopyResource(u8),
+    /// `begin` (`true`) or `end` of the predicate.
+    Query(bool),
+    /// 0, 1 a texture barrier of rt from `undefined` (1 with `discard`), 2 a global barrier,
+    /// 3 a legacy UAV barrier, 4 a legacy transition, 5 a buffer barrier; the layout.
+    Barrier(u8, u8),
+    /// `update_subresource` of cb (`false`) or tex.
+    Update(bool),
+    /// Region copies: buffer, texture, and one out of range (refused).
+    CopyRegion(u8),
+    Decompress,
+    Compression(bool),
+    /// `insert_fence` (the context's own), or `insert_wait_on_fence` of the value K.
+    Fence(bool, u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -304,6 +317,13 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0u8..3).prop_map(Op::MinLod),
         1 => Just(Op::WaitOnPresent),
         1 => (0u8..2).prop_map(Op::CopyResource),
+        1 => any::<bool>().prop_map(Op::Query),
+        2 => (0u8..6, 0u8..4).prop_map(|(k, l)| Op::Barrier(k, l)),
+        1 => any::<bool>().prop_map(Op::Update),
+        1 => (0u8..3).prop_map(Op::CopyRegion),
+        1 => Just(Op::Decompress),
+        1 => any::<bool>().prop_map(Op::Compression),
+        1 => (any::<bool>(), 0u8..4).prop_map(|(i, k)| Op::Fence(i, k)),
     ]
 }
 
@@ -482,6 +502,7 @@ const STAGES: [Stage; 6] = [
 trait Context: DeviceContext {
     fn call_bundle(&mut self, bundle: &bundles::DrawBundle);
     fn nest(&mut self, list: &CommandList, restore: RestoreState);
+    fn fence(&mut self);
 }
 
 impl Context for CapturedDeferred {
@@ -491,6 +512,9 @@ impl Context for CapturedDeferred {
     fn nest(&mut self, list: &CommandList, restore: RestoreState) {
         self.execute_command_list(list, restore)
     }
+    fn fence(&mut self) {
+        self.insert_fence(Engine::Graphics);
+    }
 }
 
 impl Context for CapturedImmediate {
@@ -498,11 +522,55 @@ impl Context for CapturedImmediate {
         let _ = self.draw_bundle(bundle);
     }
     fn nest(&mut self, _: &CommandList, _: RestoreState) {}
+    fn fence(&mut self) {
+        self.insert_fence(Engine::Graphics);
+    }
 }
 
 impl Context for CapturedBundleRecorder {
     fn call_bundle(&mut self, _: &bundles::DrawBundle) {}
     fn nest(&mut self, _: &CommandList, _: RestoreState) {}
+    fn fence(&mut self) {}
+}
+
+/// A texture barrier of `texture` from `undefined` into the layout `which` picks.
+fn texture_barrier(texture: Texture, which: u8, discard: bool) -> TextureBarrier {
+    let (layout, access, sync) = pick(
+        &[
+            (
+                BarrierLayout::RenderTarget,
+                BarrierAccess::RENDER_TARGET,
+                BarrierSync::RENDER_TARGET,
+            ),
+            (
+                BarrierLayout::ShaderResource,
+                BarrierAccess::SHADER_RESOURCE,
+                BarrierSync::PIXEL_SHADING,
+            ),
+            (
+                BarrierLayout::UnorderedAccess,
+                BarrierAccess::UNORDERED_ACCESS,
+                BarrierSync::COMPUTE_SHADING,
+            ),
+            (
+                BarrierLayout::Common,
+                BarrierAccess::COPY_SOURCE,
+                BarrierSync::COPY,
+            ),
+        ],
+        which,
+    );
+    TextureBarrier {
+        sync_before: BarrierSync::ALL,
+        sync_after: sync,
+        access_before: BarrierAccess::COMMON,
+        access_after: access,
+        layout_before: BarrierLayout::Undefined,
+        layout_after: layout,
+        resource: texture.into(),
+        subresources: BarrierSubresources::ALL,
+        discard,
+    }
 }
 
 fn pick<T: Copy>(items: &[T], k: u8) -> T {
@@ -730,6 +798,72 @@ fn apply<C: Context>(
         Op::CopyResource(k) => match k % 2 {
             0 => context.copy_resource(o.ub, o.args),
             _ => context.copy_resource(o.rt, o.tex),
+        },
+        Op::Query(begin) => match begin {
+            true => context.begin_query(o.predicate),
+            false => context.end_query(o.predicate),
+        },
+        Op::Barrier(kind, layout) => match kind % 6 {
+            0 | 1 => context.barrier(&[BarrierGroup::Texture(&[texture_barrier(
+                o.rt,
+                *layout,
+                kind % 6 == 1,
+            )])]),
+            2 => context.barrier(&[BarrierGroup::Global(&[GlobalBarrier {
+                sync_before: BarrierSync::ALL_SHADING,
+                sync_after: BarrierSync::ALL_SHADING,
+                access_before: BarrierAccess::UNORDERED_ACCESS,
+                access_after: BarrierAccess::UNORDERED_ACCESS,
+            }])]),
+            3 => context.resource_barrier(&[ResourceBarrier::Uav {
+                resource: Some(o.ub.into()),
+            }]),
+            4 => context.resource_barrier(&[ResourceBarrier::Transition {
+                resource: o.rt.into(),
+                before: ResourceStates::RENDER_TARGET,
+                after: ResourceStates::PIXEL_SHADER_RESOURCE,
+                subresource: None,
+                split: SplitHalf::None,
+            }]),
+            _ => context.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
+                sync_before: BarrierSync::ALL,
+                sync_after: BarrierSync::ALL,
+                access_before: BarrierAccess::COMMON,
+                access_after: BarrierAccess::UNORDERED_ACCESS,
+                resource: o.ub.into(),
+                offset: 0,
+                size: 64 * (*layout as u64 % 2) + BufferBarrier::WHOLE * (1 - *layout as u64 % 2),
+            }])]),
+        },
+        Op::Update(texture) => match texture {
+            false => context.update_subresource(o.cb, &[1, 2, 3, 4]),
+            true => context.update_subresource(o.tex, &[9; 16]),
+        },
+        Op::CopyRegion(k) => {
+            let quarter = CopyBox {
+                left: 0,
+                top: 0,
+                right: 8,
+                bottom: 8,
+            };
+            match k % 3 {
+                0 => context.copy_buffer_region(o.ub, 128, o.args, 0, 64),
+                1 => context.copy_texture_region(o.tex, 0, 8, 8, o.rt, 0, quarter),
+                _ => context.copy_buffer_region(o.ub, 250, o.args, 0, 64),
+            }
+        }
+        Op::Decompress => context.decompress_resource(o.rt, None),
+        Op::Compression(on) => context.set_resource_compression(
+            o.rt,
+            if *on {
+                Compression::Compressed
+            } else {
+                Compression::Decompressed
+            },
+        ),
+        Op::Fence(insert, k) => match insert {
+            true => context.fence(),
+            false => context.insert_wait_on_fence(Engine::Graphics, 1 + *k as u64),
         },
     }
 }
