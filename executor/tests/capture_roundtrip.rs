@@ -37,6 +37,11 @@ mod features {
     pub const DEFAULT_RESET_INDEX_SET: bool = false;
     /// A view of a dynamic buffer (`sb_srv`) bound where a draw reads it.
     pub const DYNAMIC_VIEWS: bool = false;
+    /// Legacy transitions (`resource_barrier transition`), which leave a texture in a legacy
+    /// state the next frame starts from.
+    pub const LEGACY_TRANSITIONS: bool = false;
+    /// `om_set_render_targets` with no render-target view at all (an empty slice).
+    pub const EMPTY_TARGET_LIST: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -296,7 +301,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0u8..6, 0u8..2, 0u8..4).prop_map(|(s, slot, w)| Op::ShaderResources(s, slot, w)),
         1 => (0u8..6, any::<bool>()).prop_map(|(s, b)| Op::Samplers(s, b)),
         1 => (0u8..3).prop_map(Op::CsUav),
-        2 => (0u8..4, any::<bool>()).prop_map(|(t, d)| Op::RenderTargets(t, d)),
+        2 => (0u8..7, any::<bool>()).prop_map(|(t, d)| Op::RenderTargets(t, d)),
         1 => (0u8..4, any::<bool>(), 0u8..3).prop_map(|(t, d, u)| Op::RenderTargetsAndUavs(t, d, u)),
         1 => any::<bool>().prop_map(Op::Blend),
         1 => any::<bool>().prop_map(Op::DepthStencilState),
@@ -678,7 +683,10 @@ fn apply<C: Context>(
         Op::CsUav(k) => context
             .cs_set_unordered_access_views(0, &[pick(&[Some(o.ub_uav), Some(o.rt_uav), None], *k)]),
         Op::RenderTargets(k, depth) => {
-            context.om_set_render_targets(&[target(*k, *depth)], depth.then_some(o.ds_dsv))
+            let targets = [target(*k, *depth)];
+            let empty = features::EMPTY_TARGET_LIST && k % 7 == 6 && !*depth;
+            let targets: &[Option<RenderTargetView>] = if empty { &[] } else { &targets };
+            context.om_set_render_targets(targets, depth.then_some(o.ds_dsv))
         }
         Op::RenderTargetsAndUavs(k, depth, u) => context
             .om_set_render_targets_and_unordered_access_views(
@@ -818,13 +826,15 @@ fn apply<C: Context>(
             3 => context.resource_barrier(&[ResourceBarrier::Uav {
                 resource: Some(o.ub.into()),
             }]),
-            4 => context.resource_barrier(&[ResourceBarrier::Transition {
-                resource: o.rt.into(),
-                before: ResourceStates::RENDER_TARGET,
-                after: ResourceStates::PIXEL_SHADER_RESOURCE,
-                subresource: None,
-                split: SplitHalf::None,
-            }]),
+            4 if features::LEGACY_TRANSITIONS => {
+                context.resource_barrier(&[ResourceBarrier::Transition {
+                    resource: o.rt.into(),
+                    before: ResourceStates::RENDER_TARGET,
+                    after: ResourceStates::PIXEL_SHADER_RESOURCE,
+                    subresource: None,
+                    split: SplitHalf::None,
+                }])
+            }
             _ => context.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
                 sync_before: BarrierSync::ALL,
                 sync_after: BarrierSync::ALL,
