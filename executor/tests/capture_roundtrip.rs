@@ -42,6 +42,14 @@ mod features {
     pub const LEGACY_TRANSITIONS: bool = false;
     /// `om_set_render_targets` with no render-target view at all (an empty slice).
     pub const EMPTY_TARGET_LIST: bool = false;
+    /// Releases during the captured frame (of an object made in it: the temporary buffer).
+    pub const RELEASE_IN_FRAME: bool = false;
+    /// `set_shader_resource_view_min_lod` (a view's minimum LOD changed in the frame).
+    pub const VIEW_MIN_LOD: bool = false;
+    /// Minimum-LOD calls on deferred contexts: they take effect at once for every context (the
+    /// next bind copies the value), so lists recorded on several threads race on them, and a
+    /// trace that writes each list as one block cannot give the order they were made in.
+    pub const MIN_LOD_ON_DEFERRED: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -91,6 +99,8 @@ struct Objects {
     back: [RenderTargetView; 2],
     /// The device validates (R-V-1).
     validation: bool,
+    /// The frame's temporary constant buffer, and whether it is dynamic.
+    temp: Option<(Buffer, bool)>,
 }
 
 fn make_objects(device: &CaptureDevice) -> Objects {
@@ -228,6 +238,7 @@ fn make_objects(device: &CaptureDevice) -> Objects {
         chain,
         back: [info.buffers[0].1, info.buffers[1].1],
         validation: device.device().desc().validation != Validation::Off,
+        temp: None,
     }
 }
 
@@ -297,7 +308,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0u8..2, 0u8..3).prop_map(|(s, w)| Op::VertexBuffers(s, w)),
         1 => (0u8..3, any::<bool>(), 0u8..3).prop_map(|(w, f, o)| Op::IndexBuffer(w, f, o)),
         3 => (0u8..6, 0u8..3).prop_map(|(s, w)| Op::Shader(s, w)),
-        3 => (0u8..6, 0u8..2, 0u8..5).prop_map(|(s, slot, w)| Op::ConstantBuffers(s, slot, w)),
+        3 => (0u8..6, 0u8..2, 0u8..6).prop_map(|(s, slot, w)| Op::ConstantBuffers(s, slot, w)),
         2 => (0u8..6, 0u8..2, 0u8..4).prop_map(|(s, slot, w)| Op::ShaderResources(s, slot, w)),
         1 => (0u8..6, any::<bool>()).prop_map(|(s, b)| Op::Samplers(s, b)),
         1 => (0u8..3).prop_map(Op::CsUav),
@@ -340,7 +351,7 @@ fn bundle_op() -> impl Strategy<Value = Op> {
         2 => (0u8..2, 0u8..3).prop_map(|(s, w)| Op::VertexBuffers(s, w)),
         1 => (0u8..3, any::<bool>(), 0u8..3).prop_map(|(w, f, o)| Op::IndexBuffer(w, f, o)),
         2 => (0u8..6, 0u8..3).prop_map(|(s, w)| Op::Shader(s, w)),
-        3 => (0u8..6, 0u8..2, 0u8..5).prop_map(|(s, slot, w)| Op::ConstantBuffers(s, slot, w)),
+        3 => (0u8..6, 0u8..2, 0u8..6).prop_map(|(s, slot, w)| Op::ConstantBuffers(s, slot, w)),
         2 => (0u8..6, 0u8..2, 0u8..4).prop_map(|(s, slot, w)| Op::ShaderResources(s, slot, w)),
         1 => (0u8..6, any::<bool>()).prop_map(|(s, b)| Op::Samplers(s, b)),
         4 => (0u8..9, 1u8..9).prop_map(|(k, n)| Op::Draw(k, n)),
@@ -441,6 +452,12 @@ fn imm_step() -> impl Strategy<Value = ImmStep> {
 
 #[derive(Clone, Debug)]
 struct FrameSpec {
+    /// A constant buffer made at the frame's start (dynamic: `true`), bound by the calls that
+    /// pick `temp`, and released as `release` says: 0 after the lists are recorded (before they
+    /// execute), 1 after they execute, 2 never.
+    temp: Option<(bool, u8)>,
+    /// Direct calls at the frame's start (a manual capture begins after them).
+    head: Vec<Op>,
     /// Rounds of recording: in each, every context records its lists (on its own thread); a
     /// nested execution names a list of an earlier round.
     rounds: Vec<Vec<Vec<ListSpec>>>,
@@ -452,19 +469,36 @@ struct FrameSpec {
 fn frame_spec(contexts: usize) -> impl Strategy<Value = FrameSpec> {
     let round = proptest::collection::vec(proptest::collection::vec(list_spec(), 0..3), contexts);
     (
+        proptest::option::weighted(0.4, (any::<bool>(), 0u8..3)),
+        proptest::collection::vec(op(), 0..3),
         proptest::collection::vec(round, 1..4),
         proptest::collection::vec(imm_step(), 0..8),
         proptest::collection::vec(op(), 0..4),
     )
-        .prop_map(|(rounds, steps, tail)| FrameSpec {
+        .prop_map(|(temp, head, rounds, steps, tail)| FrameSpec {
+            temp,
+            head,
             rounds,
             steps,
             tail,
         })
 }
 
+/// How frame 1 is captured.
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    /// `Capture::trigger` before the first present.
+    Trigger,
+    /// `Capture::trigger_at(1)` before anything.
+    TriggerAt,
+    /// `begin_capture` after frame 1's head, `end_capture` after its execution step K (or
+    /// after its last direct call, before the present).
+    Manual(usize),
+}
+
 #[derive(Clone, Debug)]
 struct App {
+    start: Start,
     immediate_fast: bool,
     validation: bool,
     /// Each deferred context's semantics (fast: `true`).
@@ -475,14 +509,20 @@ struct App {
 
 fn app() -> impl Strategy<Value = App> {
     (
+        prop_oneof![
+            3 => Just(Start::Trigger),
+            1 => Just(Start::TriggerAt),
+            2 => (0usize..10).prop_map(Start::Manual),
+        ],
         any::<bool>(),
         prop::bool::weighted(if features::VALIDATION { 0.15 } else { 0.0 }),
         proptest::collection::vec(any::<bool>(), 2..4),
         proptest::collection::vec(bundle_spec(), if features::BUNDLES { 1..4 } else { 0..1 }),
     )
-        .prop_flat_map(|(immediate_fast, validation, contexts, bundles)| {
+        .prop_flat_map(|(start, immediate_fast, validation, contexts, bundles)| {
             let n = contexts.len();
             proptest::collection::vec(frame_spec(n), 3).prop_map(move |frames| App {
+                start,
                 immediate_fast,
                 validation,
                 contexts: contexts.clone(),
@@ -505,12 +545,14 @@ const STAGES: [Stage; 6] = [
 
 /// What a context can do beyond [`DeviceContext`]: call a bundle, execute a list.
 trait Context: DeviceContext {
+    const DEFERRED: bool = false;
     fn call_bundle(&mut self, bundle: &bundles::DrawBundle);
     fn nest(&mut self, list: &CommandList, restore: RestoreState);
     fn fence(&mut self);
 }
 
 impl Context for CapturedDeferred {
+    const DEFERRED: bool = true;
     fn call_bundle(&mut self, bundle: &bundles::DrawBundle) {
         self.draw_bundle(bundle)
     }
@@ -656,7 +698,14 @@ fn apply<C: Context>(
             pick(&STAGES, *stage),
             *slot as u32,
             &[pick(
-                &[Some(o.cb), Some(o.dcb), Some(o.dcb2), Some(o.bare_cb), None],
+                &[
+                    Some(o.cb),
+                    Some(o.dcb),
+                    Some(o.dcb2),
+                    Some(o.bare_cb),
+                    None,
+                    Some(o.temp.map_or(o.cb, |(t, _)| t)),
+                ],
                 *k,
             )],
         ),
@@ -797,9 +846,11 @@ fn apply<C: Context>(
                 context.nest(&lists[*k as usize % lists.len()], restore_of(*restore));
             }
         }
+        Op::MinLod(_) if C::DEFERRED && !features::MIN_LOD_ON_DEFERRED => {}
         Op::MinLod(k) => match k % 3 {
             0 => context.set_resource_min_lod(o.tex, 1.0),
-            1 => context.set_shader_resource_view_min_lod(o.tex_srv, 2.5),
+            1 if features::VIEW_MIN_LOD => context.set_shader_resource_view_min_lod(o.tex_srv, 2.5),
+            1 => context.set_resource_min_lod(o.tex, 2.5),
             _ => context.set_resource_min_lod(o.tex, 0.0),
         },
         Op::WaitOnPresent => context.insert_wait_on_present(o.chain),
@@ -887,9 +938,10 @@ fn dynamic_binds(op: &Op, o: &Objects) -> Vec<Buffer> {
             .flatten()
             .collect(),
         Op::IndexBuffer(k, ..) => (k % 3 == 1).then_some(o.dib).into_iter().collect(),
-        Op::ConstantBuffers(_, _, k) => match k % 5 {
-            1 => vec![o.dcb],
-            2 => vec![o.dcb2],
+        Op::ConstantBuffers(_, _, k) => match (k % 6, o.temp) {
+            (1, _) => vec![o.dcb],
+            (2, _) => vec![o.dcb2],
+            (5, Some((temp, true))) => vec![temp],
             _ => Vec::new(),
         },
         Op::ShaderResources(_, _, k) => (features::DYNAMIC_VIEWS && k % 4 == 1)
@@ -1021,7 +1073,10 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         options,
     );
     let capture: Capture = device.capture();
-    let o = make_objects(&device);
+    if let Start::TriggerAt = app.start {
+        capture.trigger_at(1);
+    }
+    let mut o = make_objects(&device);
     let bundles: Vec<bundles::DrawBundle> = app
         .bundles
         .iter()
@@ -1045,6 +1100,37 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         })
         .collect();
     for (n, frame) in app.frames.iter().enumerate() {
+        let manual = match app.start {
+            Start::Manual(end) if n == 1 => Some(end),
+            _ => None,
+        };
+        o.temp = frame.temp.map(|(dynamic, _)| {
+            let desc = BufferDesc {
+                name: "temp",
+                size: 256,
+                usage: if dynamic {
+                    Usage::Dynamic
+                } else {
+                    Usage::Default
+                },
+                bind: BindFlags::CONSTANT,
+                ..Default::default()
+            };
+            (device.create_buffer(&desc).unwrap(), dynamic)
+        });
+        let release = |at: u8| {
+            if let (Some((_, when)), Some((temp, _))) = (frame.temp, o.temp) {
+                if when == at && (features::RELEASE_IN_FRAME || n != 1) {
+                    device.release(temp);
+                }
+            }
+        };
+        for op in &frame.head {
+            apply(&mut imm, op, &o, &[], &bundles);
+        }
+        if manual.is_some() {
+            imm.begin_capture();
+        }
         let mut lists: Vec<CommandList> = Vec::new();
         for round in &frame.rounds {
             let earlier = &lists;
@@ -1070,7 +1156,11 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
             });
             lists.extend(made.into_iter().flatten());
         }
+        release(0);
         for (k, list) in lists.iter().enumerate() {
+            if manual == Some(k) {
+                imm.end_capture();
+            }
             let Some(step) = frame.steps.get(k) else {
                 let _ = imm.execute_command_list(list, RestoreState::ClearState);
                 continue;
@@ -1086,10 +1176,14 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
                 let _ = imm.execute_command_list(list, restore_of(step.restore));
             }
         }
+        release(1);
         for op in &frame.tail {
             apply(&mut imm, op, &o, &[], &bundles);
         }
-        if n == 0 {
+        if manual.is_some() {
+            imm.end_capture();
+        }
+        if n == 0 && matches!(app.start, Start::Trigger) {
             capture.trigger();
         }
         let _ = imm.present(o.chain);
