@@ -42,7 +42,8 @@ mod features {
     pub const LEGACY_TRANSITIONS: bool = false;
     /// `om_set_render_targets` with no render-target view at all (an empty slice).
     pub const EMPTY_TARGET_LIST: bool = false;
-    /// Releases during the captured frame (of an object made in it: the temporary buffer).
+    /// Releases in the captured frame (of its temporary buffer): an object released in the
+    /// frame cannot be declared. Off: only frames 0 and 2 release.
     pub const RELEASE_IN_FRAME: bool = false;
     /// `set_shader_resource_view_min_lod` (a view's minimum LOD changed in the frame).
     pub const VIEW_MIN_LOD: bool = false;
