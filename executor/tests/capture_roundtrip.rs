@@ -51,6 +51,10 @@ mod features {
     /// next bind copies the value), so lists recorded on several threads race on them, and a
     /// trace that writes each list as one block cannot give the order they were made in.
     pub const MIN_LOD_ON_DEFERRED: bool = false;
+    /// Deferred contexts waiting on fences: the trace writes a list's block before the
+    /// immediate context's calls of the frame, so a wait on a fence the immediate context
+    /// inserted earlier in the frame comes before its insert (refused: out of range).
+    pub const FENCE_WAITS_IN_LISTS: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -923,6 +927,7 @@ fn apply<C: Context>(
                 Compression::Decompressed
             },
         ),
+        Op::Fence(false, _) if C::DEFERRED && !features::FENCE_WAITS_IN_LISTS => {}
         Op::Fence(insert, k) => match insert {
             true => context.fence(),
             false => context.insert_wait_on_fence(Engine::Graphics, 1 + *k as u64),
