@@ -55,6 +55,9 @@ mod features {
     /// immediate context's calls of the frame, so a wait on a fence the immediate context
     /// inserted earlier in the frame comes before its insert (refused: out of range).
     pub const FENCE_WAITS_IN_LISTS: bool = false;
+    /// A null index buffer bound with the 16-bit format (the reset index follows the format,
+    /// R-ST-5, and a carried state written as calls leaves out a null index buffer).
+    pub const NULL_R16_INDEX_BUFFER: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -680,7 +683,7 @@ fn apply<C: Context>(
         }
         Op::IndexBuffer(k, r32, offset) => context.set_index_buffer(
             pick(&[Some(o.ib), Some(o.dib), None], *k),
-            if *r32 {
+            if *r32 || (k % 3 == 2 && !features::NULL_R16_INDEX_BUFFER) {
                 Format::R32Uint
             } else {
                 Format::R16Uint
