@@ -58,6 +58,10 @@ mod features {
     /// A null index buffer bound with the 16-bit format (the reset index follows the format,
     /// R-ST-5, and a carried state written as calls leaves out a null index buffer).
     pub const NULL_R16_INDEX_BUFFER: bool = false;
+    /// Minimum-LOD calls on the immediate context before the frame's lists are recorded: a
+    /// legacy bind copies the resource's minimum LOD when it is recorded, and the trace writes
+    /// the lists' blocks before the immediate context's calls.
+    pub const MIN_LOD_BEFORE_LISTS: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -1135,7 +1139,9 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
             }
         };
         for op in &frame.head {
-            apply(&mut imm, op, &o, &[], &bundles);
+            if features::MIN_LOD_BEFORE_LISTS || !matches!(op, Op::MinLod(_)) {
+                apply(&mut imm, op, &o, &[], &bundles);
+            }
         }
         if manual.is_some() {
             imm.begin_capture();
