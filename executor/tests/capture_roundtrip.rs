@@ -42,9 +42,11 @@ mod features {
     pub const LEGACY_TRANSITIONS: bool = false;
     /// `om_set_render_targets` with no render-target view at all (an empty slice).
     pub const EMPTY_TARGET_LIST: bool = false;
-    /// Releases in the captured frame (of its temporary buffer): an object released in the
-    /// frame cannot be declared. Off: only frames 0 and 2 release.
-    pub const RELEASE_IN_FRAME: bool = false;
+    /// Releases of the temporary buffers in frames 0 and 1: an object released in the captured
+    /// frame, or released before it and alive at its start only through a binding the frame
+    /// then replaces, is gone from the device when the frame is written and cannot be
+    /// declared. Off: only frame 2 releases.
+    pub const RELEASES: bool = false;
     /// `set_shader_resource_view_min_lod` (a view's minimum LOD changed in the frame).
     pub const VIEW_MIN_LOD: bool = false;
     /// Minimum-LOD calls on deferred contexts: they take effect at once for every context (the
@@ -1133,7 +1135,7 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         });
         let release = |at: u8| {
             if let (Some((_, when)), Some((temp, _))) = (frame.temp, o.temp) {
-                if when == at && (features::RELEASE_IN_FRAME || n != 1) {
+                if when == at && (features::RELEASES || n == 2) {
                     device.release(temp);
                 }
             }
