@@ -57,9 +57,9 @@ mod features {
     /// immediate context's calls of the frame, so a wait on a fence the immediate context
     /// inserted earlier in the frame comes before its insert (refused: out of range).
     pub const FENCE_WAITS_IN_LISTS: bool = false;
-    /// A null index buffer bound with the 16-bit format (the reset index follows the format,
-    /// R-ST-5, and a carried state written as calls leaves out a null index buffer).
-    pub const NULL_R16_INDEX_BUFFER: bool = false;
+    /// A null index buffer bound (with a format: the records show it, and the reset index
+    /// follows it, R-ST-5), which a carried state written as calls leaves out.
+    pub const NULL_INDEX_BUFFER: bool = false;
     /// Minimum-LOD calls on the immediate context before the frame's lists are recorded: a
     /// legacy bind copies the resource's minimum LOD when it is recorded, and the trace writes
     /// the lists' blocks before the immediate context's calls.
@@ -688,8 +688,11 @@ fn apply<C: Context>(
             context.set_vertex_buffers(*start as u32, &[vb(*k), vb(k.wrapping_add(1))])
         }
         Op::IndexBuffer(k, r32, offset) => context.set_index_buffer(
-            pick(&[Some(o.ib), Some(o.dib), None], *k),
-            if *r32 || (k % 3 == 2 && !features::NULL_R16_INDEX_BUFFER) {
+            match features::NULL_INDEX_BUFFER {
+                true => pick(&[Some(o.ib), Some(o.dib), None], *k),
+                false => pick(&[Some(o.ib), Some(o.dib), Some(o.ib)], *k),
+            },
+            if *r32 {
                 Format::R32Uint
             } else {
                 Format::R16Uint
