@@ -60,9 +60,11 @@ mod features {
     /// A null index buffer bound (with a format: the records show it, and the reset index
     /// follows it, R-ST-5), which a carried state written as calls leaves out.
     pub const NULL_INDEX_BUFFER: bool = false;
-    /// Minimum-LOD calls on the immediate context before the frame's lists are recorded: a
-    /// legacy bind copies the resource's minimum LOD when it is recorded, and the trace writes
-    /// the lists' blocks before the immediate context's calls.
+    /// Minimum-LOD calls on the immediate context before the captured frame's lists are
+    /// recorded (in frame 0, or at frame 1's start): a legacy bind copies the resource's
+    /// minimum LOD when it is recorded, and the trace writes the lists' blocks before the
+    /// immediate context's calls and before the frame's starting state. Off: only after the
+    /// lists of frames 1 and 2 are recorded.
     pub const MIN_LOD_BEFORE_LISTS: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
@@ -1143,10 +1145,15 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
                 }
             }
         };
-        for op in &frame.head {
-            if features::MIN_LOD_BEFORE_LISTS || !matches!(op, Op::MinLod(_)) {
-                apply(&mut imm, op, &o, &[], &bundles);
+        // The immediate context's calls: `early` before the frame's lists are recorded.
+        let direct = |imm: &mut CapturedImmediate, op: &Op, o: &Objects, early: bool| {
+            let min_lod = matches!(op, Op::MinLod(_));
+            if !min_lod || features::MIN_LOD_BEFORE_LISTS || (n > 0 && !early) {
+                apply(imm, op, o, &[], &bundles);
             }
+        };
+        for op in &frame.head {
+            direct(&mut imm, op, &o, true);
         }
         if manual.is_some() {
             imm.begin_capture();
@@ -1186,7 +1193,7 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
                 continue;
             };
             for op in &step.direct {
-                apply(&mut imm, op, &o, &[], &bundles);
+                direct(&mut imm, op, &o, false);
             }
             if step.skip {
                 continue;
@@ -1198,7 +1205,7 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         }
         release(1);
         for op in &frame.tail {
-            apply(&mut imm, op, &o, &[], &bundles);
+            direct(&mut imm, op, &o, false);
         }
         if manual.is_some() {
             imm.end_capture();
