@@ -66,6 +66,10 @@ mod features {
     /// immediate context's calls and before the frame's starting state. Off: only after the
     /// lists of frames 1 and 2 are recorded.
     pub const MIN_LOD_BEFORE_LISTS: bool = false;
+    /// `set_resource_compression T compressed`: a texture compressed at the frame's start is
+    /// not written so (the start writes only `decompressed`), and the replay's starts
+    /// decompressed. Off: only `decompressed` is set.
+    pub const SET_COMPRESSED: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -935,7 +939,7 @@ fn apply<C: Context>(
         Op::Decompress => context.decompress_resource(o.rt, None),
         Op::Compression(on) => context.set_resource_compression(
             o.rt,
-            if *on {
+            if *on && features::SET_COMPRESSED {
                 Compression::Compressed
             } else {
                 Compression::Decompressed
