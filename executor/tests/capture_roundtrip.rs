@@ -70,6 +70,10 @@ mod features {
     /// not written so (the start writes only `decompressed`), and the replay's starts
     /// decompressed. Off: only `decompressed` is set.
     pub const SET_COMPRESSED: bool = false;
+    /// A fast immediate context starting the captured frame with state bound: the start
+    /// writes the dynamic instances' maps after the binds, and a fast bind does not see a
+    /// later map (R-ST-8). Off: a fast immediate context clears its state before the frame.
+    pub const FAST_START_STATE: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -1160,6 +1164,9 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
             direct(&mut imm, op, &o, true);
         }
         if manual.is_some() {
+            if app.immediate_fast && !features::FAST_START_STATE {
+                imm.clear_state();
+            }
             imm.begin_capture();
         }
         let mut lists: Vec<CommandList> = Vec::new();
@@ -1213,6 +1220,9 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         }
         if manual.is_some() {
             imm.end_capture();
+        }
+        if n == 0 && app.immediate_fast && !features::FAST_START_STATE {
+            imm.clear_state();
         }
         if n == 0 && matches!(app.start, Start::Trigger) {
             capture.trigger();
