@@ -74,6 +74,10 @@ mod features {
     /// writes the dynamic instances' maps after the binds, and a fast bind does not see a
     /// later map (R-ST-8). Off: a fast immediate context clears its state before the frame.
     pub const FAST_START_STATE: bool = false;
+    /// `begin_capture` and `end_capture` mid-frame (after frame 1's head calls, which can
+    /// leave a texture compressed: the start writes only `decompressed`). Off: those starts
+    /// are `trigger` starts.
+    pub const MANUAL_CAPTURE: bool = false;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
@@ -1129,7 +1133,7 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         .collect();
     for (n, frame) in app.frames.iter().enumerate() {
         let manual = match app.start {
-            Start::Manual(end) if n == 1 => Some(end),
+            Start::Manual(end) if n == 1 && features::MANUAL_CAPTURE => Some(end),
             _ => None,
         };
         o.temp = frame.temp.map(|(dynamic, _)| {
@@ -1224,7 +1228,9 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         if n == 0 && app.immediate_fast && !features::FAST_START_STATE {
             imm.clear_state();
         }
-        if n == 0 && matches!(app.start, Start::Trigger) {
+        let trigger = matches!(app.start, Start::Trigger)
+            || (matches!(app.start, Start::Manual(_)) && !features::MANUAL_CAPTURE);
+        if n == 0 && trigger {
             capture.trigger();
         }
         let _ = imm.present(o.chain);
