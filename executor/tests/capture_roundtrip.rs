@@ -66,10 +66,11 @@ mod features {
     /// immediate context's calls and before the frame's starting state. Off: only after the
     /// lists of frames 1 and 2 are recorded.
     pub const MIN_LOD_BEFORE_LISTS: bool = false;
-    /// `set_resource_compression T compressed`: a texture compressed at the frame's start is
-    /// not written so (the start writes only `decompressed`), and the replay's starts
-    /// decompressed. Off: only `decompressed` is set.
-    pub const SET_COMPRESSED: bool = false;
+    /// Textures compressed at the captured frame's start (by `set_resource_compression T
+    /// compressed` or by fast draws into them): the start writes only `decompressed`, and the
+    /// replay's textures start decompressed. Off: only `decompressed` is set, and the immediate
+    /// context decompresses every target before the frame.
+    pub const COMPRESSED_AT_START: bool = false;
     /// A fast immediate context starting the captured frame with state bound: the start
     /// writes the dynamic instances' maps after the binds, and a fast bind does not see a
     /// later map (R-ST-8). Off: a fast immediate context clears its state before the frame.
@@ -110,6 +111,7 @@ struct Objects {
     rt_rtv: RenderTargetView,
     rt_srv: ShaderResourceView,
     rt_uav: UnorderedAccessView,
+    ds: Texture,
     ds_dsv: DepthStencilView,
     vs0: Shader,
     vs1: Shader,
@@ -241,6 +243,7 @@ fn make_objects(device: &CaptureDevice) -> Objects {
             .unwrap_or_else(|e| panic!("create rt_rtv: {e}")),
         rt_srv: srv("rt_srv", rt.into()),
         rt_uav: uav("rt_uav", rt.into()),
+        ds,
         ds_dsv: device
             .create_depth_stencil_view(&ViewDesc::new("ds_dsv", ds))
             .unwrap_or_else(|e| panic!("create ds_dsv: {e}")),
@@ -947,7 +950,7 @@ fn apply<C: Context>(
         Op::Decompress => context.decompress_resource(o.rt, None),
         Op::Compression(on) => context.set_resource_compression(
             o.rt,
-            if *on && features::SET_COMPRESSED {
+            if *on && features::COMPRESSED_AT_START {
                 Compression::Compressed
             } else {
                 Compression::Decompressed
@@ -1227,6 +1230,15 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         }
         if n == 0 && app.immediate_fast && !features::FAST_START_STATE {
             imm.clear_state();
+        }
+        if n == 0 && !features::COMPRESSED_AT_START {
+            let info = device.device().swap_chain_info(o.chain).unwrap();
+            for texture in [o.rt, o.ds]
+                .into_iter()
+                .chain(info.buffers.iter().map(|b| b.0))
+            {
+                imm.set_resource_compression(texture, Compression::Decompressed);
+            }
         }
         let trigger = matches!(app.start, Start::Trigger)
             || (matches!(app.start, Start::Manual(_)) && !features::MANUAL_CAPTURE);
