@@ -699,3 +699,38 @@ fn r_cap_4_bytes_written_before_a_flush_of_an_open_map_are_captured_where_writte
     );
     assert_round_trip(&frame);
 }
+
+#[test]
+fn r_cap_3_an_object_released_before_the_frame_and_still_bound_keeps_its_instance() {
+    let mut app = App::new(Semantics::Legacy, CaptureOptions::default());
+    let temp = app
+        .device
+        .create_buffer(&BufferDesc {
+            name: "temp",
+            size: 256,
+            usage: Usage::Dynamic,
+            bind: BindFlags::CONSTANT,
+            ..Default::default()
+        })
+        .unwrap();
+    let _ = app
+        .imm
+        .map(temp, MapType::WriteDiscard, MapFlags::None)
+        .map(|mut m| m[0] = 3);
+    app.imm.set_shader(Stage::Vertex, Some(app.vs));
+    app.imm
+        .set_constant_buffers(Stage::Vertex, 0, &[Some(temp)]);
+    app.device.release(temp); // the binding keeps it alive (legacy)
+    app.device.capture().trigger();
+    app.imm.present(app.chain).unwrap();
+    app.imm.draw(1, 1);
+    app.imm.present(app.chain).unwrap();
+    let outcomes = app.outcomes();
+    let frame = captured(&outcomes[0]);
+    assert!(
+        frame.record_lines[0].contains("vs.cb.0=temp#1"),
+        "{:?}",
+        frame.record_lines
+    );
+    assert_round_trip(frame);
+}

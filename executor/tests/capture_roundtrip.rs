@@ -23,33 +23,33 @@ use recorder::*;
 /// off here (each says which report names the bug) so that the rest of the property still runs.
 mod features {
     /// Lists with no call (finished at once). Off: every list starts with a topology.
-    pub const EMPTY_LISTS: bool = false;
+    pub const EMPTY_LISTS: bool = true;
     /// A deferred context executing a list finished earlier in the frame (R-REC-9).
     pub const NESTED_LISTS: bool = true;
     /// Bundles called from lists and from the immediate context.
     pub const BUNDLES: bool = true;
     /// `rs_set_viewports` and `rs_set_scissor_rects` with no rectangle (they unset them all).
-    pub const EMPTY_VIEWPORTS: bool = false;
+    pub const EMPTY_VIEWPORTS: bool = true;
     /// A depth-stencil view bound with no render target.
-    pub const DEPTH_WITHOUT_TARGET: bool = false;
+    pub const DEPTH_WITHOUT_TARGET: bool = true;
     /// A render-target slot bound null (`om_set_render_targets(&[None], ..)`).
-    pub const NULL_TARGET_SLOTS: bool = false;
+    pub const NULL_TARGET_SLOTS: bool = true;
     /// `set_primitive_reset_index(0xffffffff)` (the default value, set explicitly).
-    pub const DEFAULT_RESET_INDEX_SET: bool = false;
+    pub const DEFAULT_RESET_INDEX_SET: bool = true;
     /// A view of a dynamic buffer (`sb_srv`) bound where a draw reads it.
-    pub const DYNAMIC_VIEWS: bool = false;
+    pub const DYNAMIC_VIEWS: bool = true;
     /// Legacy transitions (`resource_barrier transition`), which leave a texture in a legacy
     /// state the next frame starts from.
     pub const LEGACY_TRANSITIONS: bool = false;
     /// `om_set_render_targets` with no render-target view at all (an empty slice).
-    pub const EMPTY_TARGET_LIST: bool = false;
+    pub const EMPTY_TARGET_LIST: bool = true;
     /// Releases of the temporary buffers in frames 0 and 1: an object released in the captured
     /// frame, or released before it and alive at its start only through a binding the frame
     /// then replaces, is gone from the device when the frame is written and cannot be
     /// declared. Off: only frame 2 releases.
-    pub const RELEASES: bool = false;
+    pub const RELEASES: bool = true;
     /// `set_shader_resource_view_min_lod` (a view's minimum LOD changed in the frame).
-    pub const VIEW_MIN_LOD: bool = false;
+    pub const VIEW_MIN_LOD: bool = true;
     /// Minimum-LOD calls on deferred contexts: they take effect at once for every context (the
     /// next bind copies the value), so lists recorded on several threads race on them, and a
     /// trace that writes each list as one block cannot give the order they were made in.
@@ -57,34 +57,34 @@ mod features {
     /// Deferred contexts waiting on fences: the trace writes a list's block before the
     /// immediate context's calls of the frame, so a wait on a fence the immediate context
     /// inserted earlier in the frame comes before its insert (refused: out of range).
-    pub const FENCE_WAITS_IN_LISTS: bool = false;
+    pub const FENCE_WAITS_IN_LISTS: bool = true;
     /// A null index buffer bound (with a format: the records show it, and the reset index
     /// follows it, R-ST-5), which a carried state written as calls leaves out.
-    pub const NULL_INDEX_BUFFER: bool = false;
+    pub const NULL_INDEX_BUFFER: bool = true;
     /// Minimum-LOD calls on the immediate context before the captured frame's lists are
     /// recorded (in frame 0, or at frame 1's start): a legacy bind copies the resource's
     /// minimum LOD when it is recorded, and the trace writes the lists' blocks before the
     /// immediate context's calls and before the frame's starting state. Off: only after the
     /// lists of frames 1 and 2 are recorded.
-    pub const MIN_LOD_BEFORE_LISTS: bool = false;
+    pub const MIN_LOD_BEFORE_LISTS: bool = true;
     /// Textures compressed at the captured frame's start (by `set_resource_compression T
     /// compressed` or by fast draws into them): the start writes only `decompressed`, and the
     /// replay's textures start decompressed. Off: only `decompressed` is set, and the immediate
     /// context decompresses every target before the frame.
-    pub const COMPRESSED_AT_START: bool = false;
+    pub const COMPRESSED_AT_START: bool = true;
     /// A fast immediate context starting the captured frame with state bound: the start
     /// writes the dynamic instances' maps after the binds, and a fast bind does not see a
     /// later map (R-ST-8). Off: a fast immediate context clears its state before the frame.
-    pub const FAST_START_STATE: bool = false;
+    pub const FAST_START_STATE: bool = true;
     /// `begin_capture` and `end_capture` mid-frame (after frame 1's head calls, which can
     /// leave a texture compressed: the start writes only `decompressed`). Off: those starts
     /// are `trigger` starts.
-    pub const MANUAL_CAPTURE: bool = false;
+    pub const MANUAL_CAPTURE: bool = true;
     /// The device in validation mode (`validation=on`) for some cases.
     pub const VALIDATION: bool = true;
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
     /// from bound ones).
-    pub const BACK_BUFFERS_UNDER_VALIDATION: bool = false;
+    pub const BACK_BUFFERS_UNDER_VALIDATION: bool = true;
 }
 
 // ----- the application's objects --------------------------------------------------------------
@@ -1284,8 +1284,15 @@ fn round_trip(frame: &CapturedFrame) -> Result<(), String> {
         if run.exit_code != 0 || digest != Some(frame.digest) {
             return Err(format!(
                 "{mode}: exit code {}, digest {digest:016x?} (live {:016x}, {} records)\n\
-                 ----- trace -----\n{}----- stdout -----\n{}----- stderr -----\n{}",
-                run.exit_code, frame.digest, frame.records, frame.trace, run.stdout, run.stderr
+                 ----- trace -----\n{}----- live records -----\n{}\n\
+                 ----- stdout -----\n{}----- stderr -----\n{}",
+                run.exit_code,
+                frame.digest,
+                frame.records,
+                frame.trace,
+                frame.record_lines.join("\n"),
+                run.stdout,
+                run.stderr
             ));
         }
     }

@@ -437,12 +437,21 @@ impl CapturedImmediate {
 
     /// [`ImmediateContext::insert_fence`].
     pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        // The tick before the value exists: another thread may wait on it at once, and its
+        // wait must come after this insert in the trace.
+        let kept = self.tap_active().then(|| {
+            self.tap.settle();
+            self.tap.shared().stamp()
+        });
         let value = self.context.insert_fence(engine);
-        if self.tap_active() {
-            self.tap.call(Method::InsertFence {
-                fence: Obj::Fence(value),
-                engine,
-            });
+        if let Some(seq) = kept {
+            self.tap.call_at(
+                seq,
+                Method::InsertFence {
+                    fence: Obj::Fence(value),
+                    engine,
+                },
+            );
         }
         value
     }

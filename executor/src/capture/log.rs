@@ -158,6 +158,12 @@ impl Tap {
         self.push(Entry::Call(call));
     }
 
+    /// Keeps a call at a tick taken before it was made (a fence's insert).
+    pub(crate) fn call_at(&mut self, seq: u64, call: Call) {
+        self.entries.push(Entry::Call(call));
+        self.seqs.push(seq);
+    }
+
     #[inline]
     fn push(&mut self, entry: Entry) {
         let seq = self.shared.stamp();

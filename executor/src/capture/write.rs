@@ -925,11 +925,55 @@ pub(crate) fn write(
     let before = instances_from_before(device, records, &made);
     // (ordinal, restore) of each context's last list written.
     let mut last_block: HashMap<u64, (u64, bool)> = HashMap::new();
+    let mut carries = 0u32;
     let deferred = |list: &ListLog| {
         let (name, _) = &contexts[&list.context.serial];
         CallContext::Deferred(name.clone())
     };
-    for (_, _, item) in items {
+    // A release waits until after the last statement that names the object (a legacy list's
+    // carried state may bind it again after the application let it go: the list's reference
+    // kept it alive; the replay's bind must come before the replay's release).
+    let mut last_named: HashMap<Obj, usize> = HashMap::new();
+    {
+        let mut names = Vec::new();
+        for (at, (_, _, item)) in items.iter().enumerate() {
+            names.clear();
+            match item {
+                Item::Bundle(_, entry) | Item::List(_, entry) | Item::Immediate(entry) => {
+                    entry_objects(entry, &mut names)
+                }
+                Item::ListStart(l) => {
+                    for call in lists[*l].carried.iter().flatten() {
+                        objects_of(call, &mut names);
+                    }
+                }
+                Item::Setup => {
+                    for call in state.iter().copied().chain(
+                        frame
+                            .setup_if_used
+                            .iter()
+                            .filter(|(o, _)| used.contains(o))
+                            .flat_map(|(_, c)| c.iter()),
+                    ) {
+                        objects_of(call, &mut names);
+                    }
+                }
+                _ => {}
+            }
+            for object in &names {
+                last_named.insert(*object, at);
+            }
+        }
+    }
+    let mut pending: Vec<(usize, Obj)> = Vec::new();
+    let count = items.len();
+    for (at, (_, _, item)) in items.into_iter().enumerate() {
+        if let Item::Release(object) = item {
+            pending.push((
+                last_named.get(&object).copied().unwrap_or(0).max(at),
+                object,
+            ));
+        }
         match item {
             Item::Bundle(b, entry) => {
                 let on = CallContext::BundleRecorder(out.names.name(bundle_logs[b].0));
@@ -946,12 +990,35 @@ pub(crate) fn write(
                 // The replay's context carries the previous list's state in when that one
                 // restored; that is this list's own start only when it was its predecessor.
                 let continuous = previous.is_some_and(|(ordinal, _)| ordinal + 1 == list.ordinal);
-                if !continuous {
-                    if previous.is_some_and(|(_, restored)| restored) {
+                let restored = previous.is_some_and(|(_, restored)| restored);
+                if !continuous && (list.carried.is_some() || restored) {
+                    // The state this list started from, carried in the engine's way: a list
+                    // of its own, never executed, that sets it and finishes with restore (a
+                    // carried binding is not a bind: R-EX-7 gives it no back-buffer affinity).
+                    carries += 1;
+                    if restored {
                         out.call(&on, &Method::ClearState);
                     }
                     for call in list.carried.iter().flatten() {
                         out.call(&on, call);
+                    }
+                    let name = Name::new(&format!("carry_{carries}"))
+                        .unwrap_or_else(|| unreachable!("carry_N is a name"));
+                    match list.carried.is_some() {
+                        true => out.push(
+                            &on,
+                            Method::FinishCommandList {
+                                list: name,
+                                restore: Some(true),
+                            },
+                        ),
+                        false => out.push(
+                            &on,
+                            Method::FinishCommandList {
+                                list: name,
+                                restore: None,
+                            },
+                        ),
                     }
                 }
             }
@@ -971,10 +1038,7 @@ pub(crate) fn write(
                 );
                 last_block.insert(list.context.serial, (list.ordinal, list.restore));
             }
-            Item::Release(object) => {
-                let name = out.names.name(object);
-                out.declare(Declaration::Release { name });
-            }
+            Item::Release(_) => {}
             Item::Setup => {
                 // Dynamic instances first: a fast context's slot bound before a map keeps the
                 // instance it had (R-ST-8), so the maps come before the binds.
@@ -1009,6 +1073,16 @@ pub(crate) fn write(
                 }
             }
             Item::Immediate(entry) => out.entry(&imm, entry),
+        }
+        let mut k = 0;
+        while k < pending.len() {
+            if pending[k].0 <= at || at + 1 == count {
+                let (_, object) = pending.remove(k);
+                let name = out.names.name(object);
+                out.declare(Declaration::Release { name });
+            } else {
+                k += 1;
+            }
         }
     }
     if let Some(why) = out.broken.take() {
