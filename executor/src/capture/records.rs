@@ -41,32 +41,6 @@ pub(crate) struct Registry {
     taken: HashSet<String>,
 }
 
-/// Words a trace reserves (docs/TRACE.md, lexical rules).
-const RESERVED: &[&str] = &[
-    "imm",
-    "null",
-    "expect",
-    "release",
-    "device",
-    "buffer",
-    "texture",
-    "srv",
-    "uav",
-    "rtv",
-    "dsv",
-    "shader",
-    "input_layout",
-    "blend_state",
-    "rasterizer_state",
-    "depth_stencil_state",
-    "sampler_state",
-    "predicate",
-    "swapchain",
-    "context",
-    "bundle",
-    "heap",
-];
-
 impl Registry {
     /// A trace name for an object the application named `wanted`, unique in the capture.
     pub(crate) fn unique_name(&mut self, wanted: &str, prefix: &str) -> Name {
@@ -80,7 +54,7 @@ impl Registry {
         if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
             base = format!("{prefix}{base}");
         }
-        if RESERVED.contains(&base.as_str()) {
+        if crate::trace::syntax::symbols::RESERVED.contains(&base.as_str()) {
             base.push('_');
         }
         let mut name = base.clone();

@@ -91,7 +91,7 @@ mod lex;
 pub(super) mod name;
 mod parse;
 mod print;
-mod symbols;
+pub(crate) mod symbols;
 pub(super) mod value;
 pub(crate) mod words;
 
