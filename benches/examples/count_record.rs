@@ -13,19 +13,20 @@
 //! Arguments: the mix (`full`: state sets and draws; `draws`: the draws alone; `state`: the state
 //! sets alone, maps included), the semantics (`fast` or `legacy`), the iterations after the
 //! first (which warms the chunk pool), and optionally the context: `bare` (the default, the
-//! engine's `DeferredContext`) or `capture_idle` (the capture's `CapturedDeferred` with a capture
-//! attached and no frame captured: the difference per call is the capture's idle cost, R-CAP-1).
+//! engine's `DeferredContext`), `capture_idle` (the capture's `CapturedDeferred` with a capture
+//! attached and no frame captured: the difference per call is the capture's idle cost, R-CAP-1)
+//! or `capturing` (a frame being captured: every list keeps its calls).
 //! Each iteration records 10,000 draws on one deferred context, finishes the list and drops it,
 //! as the bench does.
 
 use benches::{record_draws, record_draws_only, CallSink, Scene, SceneDesc, WithoutDraws};
-use executor::capture::{CaptureDevice, CaptureOptions};
+use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 use executor::RecordingContext;
 use recorder::{DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics};
 
 const DRAWS: u32 = 10_000;
 const USAGE: &str =
-    "usage: count_record full|draws|state fast|legacy ITERATIONS [bare|capture_idle]";
+    "usage: count_record full|draws|state fast|legacy ITERATIONS [bare|capture_idle|capturing]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -74,8 +75,13 @@ fn main() {
                 .unwrap_or_else(|error| panic!("a deferred context: {error}"));
             record(&mut context, &scene, mix, iterations)
         }
-        "capture_idle" => {
+        "capture_idle" | "capturing" => {
             let capture = CaptureDevice::new(device.clone(), CaptureOptions::default());
+            let mut immediate = CapturedImmediate::new(&capture)
+                .unwrap_or_else(|error| panic!("an immediate context: {error}"));
+            if context == "capturing" {
+                immediate.begin_capture();
+            }
             let mut context = capture
                 .create_deferred_context(&desc)
                 .unwrap_or_else(|error| panic!("a deferred context: {error}"));
