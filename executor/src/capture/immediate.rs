@@ -146,7 +146,13 @@ impl CapturedImmediate {
             }
         }
         // The bindings the next draw would see.
-        setup.extend(state_calls(self.context.gpu().state().bindings()));
+        // A binding of an object the device has destroyed meanwhile (a fast list's binding
+        // holds no reference, R-OBJ-4) reads as nothing: written as null, not as the object.
+        let mut bindings = state_calls(self.context.gpu().state().bindings());
+        for call in &mut bindings {
+            forget_dead(&device, call);
+        }
+        setup.extend(bindings);
         for (kind, raw) in objects {
             let obj = Obj::Engine(kind, raw);
             let mut calls = Vec::new();
@@ -540,4 +546,85 @@ impl DeviceContext for CapturedImmediate {
         |this| this.context,
         |c: &ImmediateContext, raw| c.current_instance(raw)
     );
+}
+
+/// Whether the device still has the object (alive, or released and still referenced).
+fn known(device: &recorder::Device, kind: ObjectKind, raw: recorder::RawHandle) -> bool {
+    use recorder::*;
+    fn has<H: Handle>(device: &Device, handle: H) -> bool {
+        device.is_alive(handle) || device.references(handle).is_some()
+    }
+    match kind {
+        ObjectKind::Buffer => has(device, Buffer::from_raw(raw)),
+        ObjectKind::Texture => has(device, Texture::from_raw(raw)),
+        ObjectKind::ShaderResourceView => has(device, ShaderResourceView::from_raw(raw)),
+        ObjectKind::UnorderedAccessView => has(device, UnorderedAccessView::from_raw(raw)),
+        ObjectKind::RenderTargetView => has(device, RenderTargetView::from_raw(raw)),
+        ObjectKind::DepthStencilView => has(device, DepthStencilView::from_raw(raw)),
+        ObjectKind::Shader => has(device, Shader::from_raw(raw)),
+        ObjectKind::InputLayout => has(device, InputLayout::from_raw(raw)),
+        ObjectKind::BlendState => has(device, BlendState::from_raw(raw)),
+        ObjectKind::RasterizerState => has(device, RasterizerState::from_raw(raw)),
+        ObjectKind::DepthStencilState => has(device, DepthStencilState::from_raw(raw)),
+        ObjectKind::SamplerState => has(device, SamplerState::from_raw(raw)),
+        ObjectKind::Query => has(device, Query::from_raw(raw)),
+        ObjectKind::SwapChain => has(device, SwapChain::from_raw(raw)),
+        ObjectKind::Bundle => has(device, BundleHandle::from_raw(raw)),
+        ObjectKind::Heap => has(device, Heap::from_raw(raw)),
+    }
+}
+
+/// Makes null every slot of a set call that names an object the device no longer has.
+fn forget_dead(device: &recorder::Device, call: &mut Call) {
+    let dead = |o: &Option<Obj>| match o {
+        Some(Obj::Engine(kind, raw)) => !known(device, *kind, *raw),
+        _ => false,
+    };
+    let clear = |slots: &mut Vec<Option<Obj>>| {
+        for slot in slots.iter_mut() {
+            if dead(slot) {
+                *slot = None;
+            }
+        }
+    };
+    match call {
+        Method::SetInputLayout(o)
+        | Method::SetShader { shader: o, .. }
+        | Method::OmSetBlendState(o)
+        | Method::OmSetDepthStencilState(o)
+        | Method::RsSetState(o)
+        | Method::SetPredication { predicate: o, .. }
+        | Method::SetIndexBuffer { buffer: o, .. } => {
+            if dead(o) {
+                *o = None;
+            }
+        }
+        Method::SetVertexBuffers { buffers: s, .. }
+        | Method::SetConstantBuffers { buffers: s, .. }
+        | Method::SetShaderResources { views: s, .. }
+        | Method::SetSamplers { samplers: s, .. }
+        | Method::CsSetUnorderedAccessViews { views: s, .. } => clear(s),
+        Method::OmSetRenderTargets {
+            render_targets,
+            depth_stencil,
+        } => {
+            clear(render_targets);
+            if dead(depth_stencil) {
+                *depth_stencil = None;
+            }
+        }
+        Method::OmSetRenderTargetsAndUavs {
+            render_targets,
+            depth_stencil,
+            views,
+            ..
+        } => {
+            clear(render_targets);
+            clear(views);
+            if dead(depth_stencil) {
+                *depth_stencil = None;
+            }
+        }
+        _ => {}
+    }
 }
