@@ -594,10 +594,10 @@ fn forget_dead(device: &recorder::Device, call: &mut Call) {
         | Method::OmSetDepthStencilState(o)
         | Method::RsSetState(o)
         | Method::SetPredication { predicate: o, .. }
-        | Method::SetIndexBuffer { buffer: o, .. } => {
-            if dead(o) {
-                *o = None;
-            }
+        | Method::SetIndexBuffer { buffer: o, .. }
+            if dead(o) =>
+        {
+            *o = None
         }
         Method::SetVertexBuffers { buffers: s, .. }
         | Method::SetConstantBuffers { buffers: s, .. }
