@@ -158,10 +158,27 @@ impl Tap {
         self.push(Entry::Call(call));
     }
 
-    /// Keeps a call at a tick taken before it was made (a fence's insert).
-    pub(crate) fn call_at(&mut self, seq: u64, call: Call) {
-        self.entries.push(Entry::Call(call));
+    /// An `insert_fence` (`insert` makes the value): kept at a tick taken before the value
+    /// exists, since another thread may wait on it at once and its wait must come after this
+    /// insert in the trace.
+    pub(crate) fn fence(
+        &mut self,
+        kept: bool,
+        engine: recorder::Engine,
+        insert: impl FnOnce() -> u64,
+    ) -> u64 {
+        if !kept {
+            return insert();
+        }
+        self.settle();
+        let seq = self.shared.stamp();
+        let value = insert();
+        self.entries.push(Entry::Call(Method::InsertFence {
+            fence: Obj::Fence(value),
+            engine,
+        }));
         self.seqs.push(seq);
+        value
     }
 
     #[inline]

@@ -947,23 +947,10 @@ impl CapturedDeferred {
 
     /// [`DeferredContext::insert_fence`].
     pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
-        // The tick before the value exists: another thread may wait on it at once, and its
-        // wait must come after this insert in the trace.
-        let kept = self.tap_active().then(|| {
-            self.tap.settle();
-            self.tap.shared().stamp()
-        });
-        let value = self.context.insert_fence(engine);
-        if let Some(seq) = kept {
-            self.tap.call_at(
-                seq,
-                Method::InsertFence {
-                    fence: Obj::Fence(value),
-                    engine,
-                },
-            );
-        }
-        value
+        let kept = self.tap_active();
+        let context = &mut self.context;
+        self.tap
+            .fence(kept, engine, || context.insert_fence(engine))
     }
 
     /// [`DeferredContext::execute_command_list`] (nesting, R-REC-9): a captured list brings in
