@@ -270,6 +270,51 @@ impl BundleRecorder {
         self.unsupported("insert_wait_on_memory");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-FX-4): GDS is the contexts'.
+    pub fn set_gds_range(&mut self, _stage: Stage, _offset: u32, _size: u32) {
+        self.unsupported("set_gds_range");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-FX-4): a bundle carries no data.
+    pub fn write_gds(&mut self, _offset: u32, _values: &[u32]) {
+        self.unsupported("write_gds");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-FX-4): memory writes are recorded
+    /// on contexts.
+    pub fn read_gds(
+        &mut self,
+        _offset: u32,
+        _count: u32,
+        _destination: Buffer,
+        _destination_offset: u64,
+    ) {
+        self.unsupported("read_gds");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-FX-5): the constant engine's RAM
+    /// holds the bundle's own overrides (R-B-5).
+    pub fn load_constant_ram(
+        &mut self,
+        _buffer: Buffer,
+        _buffer_offset: u64,
+        _ram_offset: u32,
+        _bytes: u32,
+    ) {
+        self.unsupported("load_constant_ram");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-FX-5).
+    pub fn store_constant_ram(
+        &mut self,
+        _buffer: Buffer,
+        _buffer_offset: u64,
+        _ram_offset: u32,
+        _bytes: u32,
+    ) {
+        self.unsupported("store_constant_ram");
+    }
+
     /// Always refused with `unsupported_in_bundle` (R-B-8): waits are recorded on contexts.
     pub fn insert_wait_on_present(&mut self, _chain: SwapChain) {
         self.unsupported("insert_wait_on_present");

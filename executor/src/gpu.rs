@@ -53,6 +53,8 @@ pub use barrier::TextureState;
 mod bundle_call;
 mod hazard;
 mod hazards;
+mod memory;
+pub use memory::Memory;
 mod placed;
 mod state;
 mod validate;
@@ -125,6 +127,9 @@ pub struct GpuModel {
     hazards: Option<Box<hazards::Tracker>>,
     /// Which aliased placed resource is active (`gpu/placed.rs`, R-BAR-7).
     placed: placed::Placed,
+    /// GDS, constant RAM and the buffer words the GPU side wrote (`gpu/memory.rs`, R-FX-4,
+    /// R-FX-5).
+    memory: Memory,
 }
 
 impl GpuModel {
@@ -440,6 +445,12 @@ impl GpuModel {
         self.owned.take();
     }
 
+    /// GDS, its ranges, constant RAM and the buffer words the GPU side wrote (R-FX-4, R-FX-5;
+    /// what it covers: `gpu/memory.rs`).
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
     /// The counters so far, cumulative over every execution (`expect counters`).
     pub fn counters(&self) -> &Counters {
         &self.counters
@@ -617,7 +628,47 @@ impl GpuModel {
                 buffer,
                 offset,
                 value,
-            } => self.progress.write_memory(buffer, offset, value),
+            } => {
+                self.progress.write_memory(buffer, offset, value);
+                self.memory.write_value(buffer, offset, value);
+            }
+            Command::SetGdsRange {
+                stage,
+                offset,
+                size,
+            } => self.memory.set_range(stage, offset, size),
+            Command::WriteGds { offset, values } => self.memory.write_gds(offset, values),
+            // Always fast semantics (seed 000): no use tracked for a legacy hazard response or
+            // a legacy map's wait, whatever the context's semantics.
+            Command::ReadGds {
+                offset,
+                count,
+                destination,
+                destination_offset,
+            } => self
+                .memory
+                .read_gds(offset, count, destination, destination_offset),
+            // The constant engine moves the bytes (`ce_bytes`, as a bundle call's overrides).
+            Command::LoadConstantRam {
+                buffer,
+                buffer_offset,
+                ram_offset,
+                bytes,
+            } => {
+                self.counters.ce_bytes += bytes as u64;
+                self.memory
+                    .load_constant_ram(buffer, buffer_offset, ram_offset, bytes);
+            }
+            Command::StoreConstantRam {
+                buffer,
+                buffer_offset,
+                ram_offset,
+                bytes,
+            } => {
+                self.counters.ce_bytes += bytes as u64;
+                self.memory
+                    .store_constant_ram(buffer, buffer_offset, ram_offset, bytes);
+            }
             Command::CopyResource {
                 destination,
                 source,
@@ -781,6 +832,11 @@ fn keeps_graphics(command: &Command<'_>) -> bool {
             | Command::WriteValueBottomOfPipe { .. }
             | Command::InsertWaitOnFence { .. }
             | Command::InsertWaitOnMemory { .. }
+            | Command::SetGdsRange { .. }
+            | Command::WriteGds { .. }
+            | Command::ReadGds { .. }
+            | Command::LoadConstantRam { .. }
+            | Command::StoreConstantRam { .. }
             | Command::InsertWaitOnPresent(_)
             | Command::Draw(_)
             | Command::DrawIndexed(_)

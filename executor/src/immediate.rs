@@ -548,6 +548,31 @@ impl ImmediateContext {
         Some(value)
     }
 
+    /// `count` words of `buffer` from byte `offset`, as the GPU model holds them once everything
+    /// submitted has run (R-FX-4, R-FX-5): what `read_gds`, `store_constant_ram` and
+    /// `write_value_bottom_of_pipe` wrote there, zero elsewhere (`gpu/memory.rs` says what the
+    /// model covers). Reading tells the CPU nothing about fences (use `memory_value` for that).
+    pub fn buffer_words(&mut self, buffer: Buffer, offset: u64, count: u32) -> Vec<u32> {
+        self.sync_gpu();
+        self.side
+            .gpu
+            .memory()
+            .buffer_words(buffer.raw(), offset, count)
+    }
+
+    /// `count` GDS words from byte `offset` once everything submitted has run (R-FX-4).
+    pub fn gds_words(&mut self, offset: u32, count: u32) -> Vec<u32> {
+        self.sync_gpu();
+        self.side.gpu.memory().gds(offset, count)
+    }
+
+    /// `count` constant-RAM words from byte `offset` once everything submitted has run
+    /// (R-FX-5).
+    pub fn constant_ram_words(&mut self, offset: u32, count: u32) -> Vec<u32> {
+        self.sync_gpu();
+        self.side.gpu.memory().constant_ram(offset, count)
+    }
+
     /// Maps `resource` on the immediate context and returns its memory (R-EX-6).
     ///
     /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.

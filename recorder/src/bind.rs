@@ -743,10 +743,21 @@ impl<R: Role> Recorder<R> {
         let (bound, split) =
             self.resolve_view(call, ObjectKind::UnorderedAccessView, handle, true)?;
         if self.semantics == Semantics::Fast && bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
-            return Err(Error::ForbiddenInFast {
-                call,
-                rule: "append and counter UAVs need legacy semantics (R-ST-7)",
-            });
+            // Allowed with a GDS range of the stage set on this context (R-FX-4, `gds.rs`).
+            let stage = match call.starts_with("cs_") {
+                true => Stage::Compute,
+                false => Stage::Pixel,
+            };
+            let ranged = crate::gds::gds_stage_index(stage)
+                .and_then(|index| self.gds_ranges.get(index))
+                .is_some_and(|&size| size != 0);
+            if !ranged {
+                return Err(Error::ForbiddenInFast {
+                    call,
+                    rule: "append and counter UAVs need legacy semantics, or a GDS range of \
+                           the stage set on this context first (R-ST-7, R-FX-4)",
+                });
+            }
         }
         Ok((bound, split))
     }

@@ -116,6 +116,10 @@ pub struct Recorder<R: Role> {
     /// Legacy only: the references the open list and the bindings hold (`refs.rs`).
     pub(crate) refs: Option<Box<LocalReferences>>,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
+    /// The GDS range sizes this context set for the pixel and compute stages (R-FX-4,
+    /// `gds.rs`): a deferred context's since its list began, the immediate context's since it
+    /// was made.
+    pub(crate) gds_ranges: [u32; 2],
     role: PhantomData<R>,
 }
 
@@ -194,6 +198,7 @@ impl<R: Role> Recorder<R> {
             shadow: (desc.semantics == Semantics::Legacy).then(Box::default),
             refs,
             back_buffer: None,
+            gds_ranges: [0; 2],
             role: PhantomData,
         };
         context.start_list(false);
@@ -257,6 +262,10 @@ impl<R: Role> Recorder<R> {
         self.error = None;
         self.last_refusal = None;
         self.back_buffer = None;
+        if !R::RUNS_AT_ONCE {
+            // A list starts with no GDS range of its own (R-FX-4).
+            self.gds_ranges = [0; 2];
+        }
         if R::RUNS_AT_ONCE {
             // The immediate context's maps outlive its batches; their data does not.
             self.maps.forget_data();

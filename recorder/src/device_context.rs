@@ -284,6 +284,28 @@ pub trait DeviceContext {
     fn write_value_bottom_of_pipe(&mut self, buffer: Buffer, offset: u64, value: u64);
     /// Waits until memory holds a value (`InsertWaitOnMemory`).
     fn insert_wait_on_memory(&mut self, buffer: Buffer, offset: u64, value: u64);
+    /// Partitions GDS counter memory for the pixel or compute stage (`SetGDSRange`, R-FX-4).
+    fn set_gds_range(&mut self, stage: Stage, offset: u32, size: u32);
+    /// Writes words into GDS (`WriteGDS`, R-FX-4).
+    fn write_gds(&mut self, offset: u32, values: &[u32]);
+    /// Copies GDS words into a buffer (`ReadGDS`, R-FX-4).
+    fn read_gds(&mut self, offset: u32, count: u32, destination: Buffer, destination_offset: u64);
+    /// Moves buffer bytes into constant RAM (`LoadConstantRam`, R-FX-5).
+    fn load_constant_ram(
+        &mut self,
+        buffer: Buffer,
+        buffer_offset: u64,
+        ram_offset: u32,
+        bytes: u32,
+    );
+    /// Moves constant-RAM bytes into a buffer (`StoreConstantRam`, R-FX-5).
+    fn store_constant_ram(
+        &mut self,
+        buffer: Buffer,
+        buffer_offset: u64,
+        ram_offset: u32,
+        bytes: u32,
+    );
     /// Maps `resource` and returns its bytes, unmapped when the [`Mapped`] is dropped (or kept
     /// mapped with [`Mapped::keep_mapped`]); the refusal if the map was refused (R-REC-8: a
     /// refused map does not poison the list). See [`Recorder::map`] for the map types.
@@ -768,6 +790,49 @@ macro_rules! forward_device_context {
         fn insert_wait_on_memory(&mut self, buffer: $crate::Buffer, offset: u64, value: u64) {
             let $this = self;
             $core.insert_wait_on_memory(buffer, offset, value)
+        }
+        #[inline]
+        fn set_gds_range(&mut self, stage: $crate::Stage, offset: u32, size: u32) {
+            let $this = self;
+            $core.set_gds_range(stage, offset, size)
+        }
+        #[inline]
+        fn write_gds(&mut self, offset: u32, values: &[u32]) {
+            let $this = self;
+            $core.write_gds(offset, values)
+        }
+        #[inline]
+        fn read_gds(
+            &mut self,
+            offset: u32,
+            count: u32,
+            destination: $crate::Buffer,
+            destination_offset: u64,
+        ) {
+            let $this = self;
+            $core.read_gds(offset, count, destination, destination_offset)
+        }
+        #[inline]
+        fn load_constant_ram(
+            &mut self,
+            buffer: $crate::Buffer,
+            buffer_offset: u64,
+            ram_offset: u32,
+            bytes: u32,
+        ) {
+            let $this = self;
+            $core.load_constant_ram(buffer, buffer_offset, ram_offset, bytes)
+        }
+        #[inline]
+        fn store_constant_ram(
+            &mut self,
+            buffer: $crate::Buffer,
+            buffer_offset: u64,
+            ram_offset: u32,
+            bytes: u32,
+        ) {
+            let $this = self;
+            $core.store_constant_ram(buffer, buffer_offset, ram_offset, bytes)
         }
     };
 }

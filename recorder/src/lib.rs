@@ -104,6 +104,7 @@ mod device_context;
 mod dynamic;
 pub mod engine;
 mod error;
+mod gds;
 mod handle;
 mod hazard;
 mod identity;

@@ -63,3 +63,11 @@ pub const MAX_SEGMENTS: u32 = 24;
 /// Objects of one kind a device can hold at once (slots are reused after destruction).
 pub const MAX_OBJECTS_PER_KIND: u32 = SEGMENT_SLOTS * ((1 << MAX_SEGMENTS) - 1);
 const _: () = assert!(MAX_OBJECTS_PER_KIND < u32::MAX);
+
+/// Bytes of the GPU's global data store (R-FX-4; GCN's GDS is 64 KB): what `set_gds_range`
+/// partitions and `write_gds` / `read_gds` address, in 4-byte words.
+pub const GDS_BYTES: u32 = 64 * 1024;
+
+/// Bytes of the constant engine's RAM (R-FX-5; CE RAM is 48 KB on GCN): what
+/// `load_constant_ram` / `store_constant_ram` address, in 4-byte words.
+pub const CONSTANT_RAM_BYTES: u32 = 48 * 1024;

@@ -543,6 +543,52 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             fence: one(fence),
             engine: engine(*e),
         },
+        Method::SetGdsRange {
+            stage: s,
+            offset,
+            size,
+        } => Method::SetGdsRange {
+            stage: stage(*s),
+            offset: n(offset),
+            size: n(size),
+        },
+        Method::WriteGds { offset, values } => Method::WriteGds {
+            offset: n(offset),
+            values: values.iter().map(n).collect(),
+        },
+        Method::ReadGds {
+            offset,
+            count,
+            destination,
+            destination_offset,
+        } => Method::ReadGds {
+            offset: n(offset),
+            count: n(count),
+            destination: one(destination),
+            destination_offset: n(destination_offset),
+        },
+        Method::LoadConstantRam {
+            buffer,
+            buffer_offset,
+            ram_offset,
+            bytes,
+        } => Method::LoadConstantRam {
+            buffer: one(buffer),
+            buffer_offset: n(buffer_offset),
+            ram_offset: n(ram_offset),
+            bytes: n(bytes),
+        },
+        Method::StoreConstantRam {
+            buffer,
+            buffer_offset,
+            ram_offset,
+            bytes,
+        } => Method::StoreConstantRam {
+            buffer: one(buffer),
+            buffer_offset: n(buffer_offset),
+            ram_offset: n(ram_offset),
+            bytes: n(bytes),
+        },
         Method::DrawBundle { bundle } => Method::DrawBundle {
             bundle: one(bundle),
         },

@@ -769,6 +769,86 @@ macro_rules! captured_calls {
             DeviceContext::insert_wait_on_memory(&mut $inner, buffer, offset, value)
         }
         #[inline]
+        fn set_gds_range(&mut self, stage: recorder::Stage, offset: u32, size: u32) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::SetGdsRange {
+                    stage,
+                    offset,
+                    size,
+                });
+            }
+            let $this = self;
+            DeviceContext::set_gds_range(&mut $inner, stage, offset, size)
+        }
+        #[inline]
+        fn write_gds(&mut self, offset: u32, values: &[u32]) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::WriteGds {
+                    offset,
+                    values: values.to_vec(),
+                });
+            }
+            let $this = self;
+            DeviceContext::write_gds(&mut $inner, offset, values)
+        }
+        #[inline]
+        fn read_gds(
+            &mut self,
+            offset: u32,
+            count: u32,
+            destination: recorder::Buffer,
+            destination_offset: u64,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::ReadGds {
+                    offset,
+                    count,
+                    destination: Obj::of(ObjectKind::Buffer, destination),
+                    destination_offset: fit(destination_offset),
+                });
+            }
+            let $this = self;
+            DeviceContext::read_gds(&mut $inner, offset, count, destination, destination_offset)
+        }
+        #[inline]
+        fn load_constant_ram(
+            &mut self,
+            buffer: recorder::Buffer,
+            buffer_offset: u64,
+            ram_offset: u32,
+            bytes: u32,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::LoadConstantRam {
+                    buffer: Obj::of(ObjectKind::Buffer, buffer),
+                    buffer_offset: fit(buffer_offset),
+                    ram_offset,
+                    bytes,
+                });
+            }
+            let $this = self;
+            DeviceContext::load_constant_ram(&mut $inner, buffer, buffer_offset, ram_offset, bytes)
+        }
+        #[inline]
+        fn store_constant_ram(
+            &mut self,
+            buffer: recorder::Buffer,
+            buffer_offset: u64,
+            ram_offset: u32,
+            bytes: u32,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::StoreConstantRam {
+                    buffer: Obj::of(ObjectKind::Buffer, buffer),
+                    buffer_offset: fit(buffer_offset),
+                    ram_offset,
+                    bytes,
+                });
+            }
+            let $this = self;
+            DeviceContext::store_constant_ram(&mut $inner, buffer, buffer_offset, ram_offset, bytes)
+        }
+        #[inline]
         fn stats(&self) -> ListStats {
             let $this = self;
             DeviceContext::stats(&$inner)

@@ -335,6 +335,55 @@ pub enum Command<'a> {
         /// The value waited for.
         value: u64,
     },
+    /// `set_gds_range` (R-FX-4): the GDS range of the pixel or compute stage.
+    SetGdsRange {
+        /// The stage (pixel or compute).
+        stage: Stage,
+        /// Byte offset of the range in GDS.
+        offset: u32,
+        /// Bytes of the range (0: none).
+        size: u32,
+    },
+    /// `write_gds` (R-FX-4): words written into GDS, carried by the list.
+    WriteGds {
+        /// Byte offset in GDS of the first value.
+        offset: u32,
+        /// The values, one GDS word each.
+        values: &'a [u32],
+    },
+    /// `read_gds` (R-FX-4): GDS words copied into a buffer.
+    ReadGds {
+        /// Byte offset in GDS of the first word.
+        offset: u32,
+        /// Words copied.
+        count: u32,
+        /// The buffer written.
+        destination: RawHandle,
+        /// Byte offset in the buffer.
+        destination_offset: u64,
+    },
+    /// `load_constant_ram` (R-FX-5): buffer bytes into constant RAM.
+    LoadConstantRam {
+        /// The buffer read.
+        buffer: RawHandle,
+        /// Byte offset in the buffer.
+        buffer_offset: u64,
+        /// Byte offset in constant RAM.
+        ram_offset: u32,
+        /// Bytes moved.
+        bytes: u32,
+    },
+    /// `store_constant_ram` (R-FX-5): constant-RAM bytes into a buffer.
+    StoreConstantRam {
+        /// The buffer written.
+        buffer: RawHandle,
+        /// Byte offset in the buffer.
+        buffer_offset: u64,
+        /// Byte offset in constant RAM.
+        ram_offset: u32,
+        /// Bytes moved.
+        bytes: u32,
+    },
     /// A nested command list (R-REC-9): the address of its header, and the restore flag.
     ExecuteCommandList {
         /// The nested list.
@@ -799,6 +848,50 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
                     buffer: p.buffer,
                     offset: p.offset,
                     value: p.value,
+                }
+            }
+            Opcode::SetGdsRange => {
+                let p: GdsRangePayload = read(payload);
+                Command::SetGdsRange {
+                    stage,
+                    offset: p.offset,
+                    size: p.size,
+                }
+            }
+            Opcode::WriteGds => {
+                let p: GdsWritePayload = read(payload);
+                let fixed = std::mem::size_of::<GdsWritePayload>();
+                Command::WriteGds {
+                    offset: p.offset,
+                    values: slice(tail(fixed), within(p.count, fixed, 4)),
+                }
+            }
+            Opcode::ReadGds => {
+                let p: GdsReadPayload = read(payload);
+                Command::ReadGds {
+                    offset: p.offset,
+                    count: p.count,
+                    destination: p.destination,
+                    destination_offset: p.destination_offset,
+                }
+            }
+            Opcode::LoadConstantRam | Opcode::StoreConstantRam => {
+                let p: ConstantRamPayload = read(payload);
+                let (buffer, buffer_offset) = (p.buffer, p.buffer_offset);
+                let (ram_offset, bytes) = (p.ram_offset, p.bytes);
+                match opcode {
+                    Opcode::LoadConstantRam => Command::LoadConstantRam {
+                        buffer,
+                        buffer_offset,
+                        ram_offset,
+                        bytes,
+                    },
+                    _ => Command::StoreConstantRam {
+                        buffer,
+                        buffer_offset,
+                        ram_offset,
+                        bytes,
+                    },
                 }
             }
             Opcode::ExecuteCommandList => Command::ExecuteCommandList {

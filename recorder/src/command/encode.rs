@@ -392,6 +392,54 @@ pub struct MemoryPayload {
     pub value: u64,
 }
 
+/// The payload of `SetGdsRange` (R-FX-4): the stage is the operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct GdsRangePayload {
+    /// Byte offset of the range in GDS.
+    pub offset: u32,
+    /// Bytes of the range (0: none).
+    pub size: u32,
+}
+
+/// The payload of `WriteGds` (R-FX-4), followed by `count` `u32` values (padded to 8 bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct GdsWritePayload {
+    /// Byte offset in GDS of the first value.
+    pub offset: u32,
+    /// Values that follow.
+    pub count: u32,
+}
+
+/// The payload of `ReadGds` (R-FX-4).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct GdsReadPayload {
+    /// The buffer written.
+    pub destination: RawHandle,
+    /// Byte offset in the buffer.
+    pub destination_offset: u64,
+    /// Byte offset in GDS of the first word read.
+    pub offset: u32,
+    /// Words read.
+    pub count: u32,
+}
+
+/// The payload of `LoadConstantRam` and `StoreConstantRam` (R-FX-5).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct ConstantRamPayload {
+    /// The buffer read (load) or written (store).
+    pub buffer: RawHandle,
+    /// Byte offset in the buffer.
+    pub buffer_offset: u64,
+    /// Byte offset in constant RAM.
+    pub ram_offset: u32,
+    /// Bytes moved.
+    pub bytes: u32,
+}
+
 /// A direct draw's or dispatch's numbers, in the call's argument order: the payload the direct
 /// draws and dispatches encode, what their decoded [`Command`](super::Command)s carry, and what
 /// a draw record holds ([`DrawArgs::Direct`]). One type from the call to the record (R-EX-3).

@@ -135,6 +135,17 @@ pub enum Opcode {
     WriteValueBottomOfPipe,
     /// `insert_wait_on_memory`: wait until a buffer holds a 64-bit value.
     InsertWaitOnMemory,
+    /// `set_gds_range`: the GDS range of the stage in the operand (R-FX-4), a
+    /// [`GdsRangePayload`].
+    SetGdsRange,
+    /// `write_gds`: words written into GDS, carried by the command (R-FX-4).
+    WriteGds,
+    /// `read_gds`: GDS words copied into a buffer (R-FX-4).
+    ReadGds,
+    /// `load_constant_ram`: buffer bytes into constant RAM (R-FX-5).
+    LoadConstantRam,
+    /// `store_constant_ram`: constant-RAM bytes into a buffer (R-FX-5).
+    StoreConstantRam,
     /// `execute_command_list`: a nested list by reference (R-REC-9); the operand is the restore
     /// flag.
     ExecuteCommandList,

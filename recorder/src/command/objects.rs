@@ -106,6 +106,11 @@ impl Command<'_> {
                 .for_each(|r| one(r.kind, r.handle)),
             Command::WriteValueBottomOfPipe { buffer, .. }
             | Command::InsertWaitOnMemory { buffer, .. } => one(K::Buffer, buffer),
+            Command::ReadGds { destination, .. } => one(K::Buffer, destination),
+            Command::LoadConstantRam { buffer, .. } | Command::StoreConstantRam { buffer, .. } => {
+                one(K::Buffer, buffer)
+            }
+            Command::SetGdsRange { .. } | Command::WriteGds { .. } => {}
             Command::SetPrimitiveTopology(_)
             | Command::SetPrimitiveResetIndex(_)
             | Command::SetViewports(_)

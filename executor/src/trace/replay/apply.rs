@@ -567,6 +567,45 @@ pub(crate) fn record<R: Recording>(
         Call::InsertWaitOnFence { fence, engine } => {
             recorder.insert_wait_on_fence(*engine, (named.fence)(*fence))
         }
+        Call::SetGdsRange {
+            stage,
+            offset,
+            size,
+        } => recorder.set_gds_range(*stage, *offset, *size),
+        Call::WriteGds { offset, values } => recorder.write_gds(*offset, values),
+        Call::ReadGds {
+            offset,
+            count,
+            destination,
+            destination_offset,
+        } => recorder.read_gds(
+            *offset,
+            *count,
+            objects.one(*destination),
+            *destination_offset as u64,
+        ),
+        Call::LoadConstantRam {
+            buffer,
+            buffer_offset,
+            ram_offset,
+            bytes,
+        } => recorder.load_constant_ram(
+            objects.one(*buffer),
+            *buffer_offset as u64,
+            *ram_offset,
+            *bytes,
+        ),
+        Call::StoreConstantRam {
+            buffer,
+            buffer_offset,
+            ram_offset,
+            bytes,
+        } => recorder.store_constant_ram(
+            objects.one(*buffer),
+            *buffer_offset as u64,
+            *ram_offset,
+            *bytes,
+        ),
         Call::Execute { list, restore } => match named.list {
             Some(made) => recorder.execute(made, restore_state(*restore)),
             None => return Recorded::Refused(missing(objects.program, *list)),

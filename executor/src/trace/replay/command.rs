@@ -273,10 +273,14 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
     }
     if let Some(reference) = reference.as_mut() {
         let theirs = reference.record_lines();
-        summary.compare = Some((
-            summary.records.len(),
-            super::reference::compare::first_difference(&summary.records, &theirs),
-        ));
+        let difference = super::reference::compare::first_difference(&summary.records, &theirs)
+            .or_else(|| {
+                super::reference::compare::memory_difference(
+                    &live.memory_lines(),
+                    &reference.memory_lines(),
+                )
+            });
+        summary.compare = Some((summary.records.len(), difference));
     }
     let differs = matches!(&summary.compare, Some((_, Some(_))));
     let exit_code = if summary.failures.is_empty() && !differs {

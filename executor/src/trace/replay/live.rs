@@ -828,6 +828,42 @@ impl LiveRun {
         }
     }
 
+    /// The GPU model's memory after the direct calls so far (`expect gds|constant_ram`,
+    /// R-FX-4, R-FX-5).
+    pub(crate) fn memory(&mut self) -> crate::gpu::Memory {
+        self.workers.wait_all();
+        self.imm.gpu().memory().clone()
+    }
+
+    /// The GPU model's memory as lines (`Memory::lines`, buffers by trace name), for
+    /// `--compare`.
+    pub(crate) fn memory_lines(&mut self) -> Vec<String> {
+        self.workers.wait_all();
+        let program = &self.shared.program;
+        let names = &self.names;
+        self.imm
+            .gpu()
+            .memory()
+            .lines(|handle| names.buffer(program, handle))
+    }
+
+    /// `expect memory`: words of buffer `buffer` as the GPU model holds them.
+    pub(crate) fn buffer_words(
+        &mut self,
+        buffer: ObjId,
+        offset: u64,
+        count: u32,
+    ) -> Result<Vec<u32>, String> {
+        let Some(raw) = self.shared.handles.get(buffer) else {
+            return Err(match self.last_outcome(Subject::Named(buffer)) {
+                Err(error) => format!("no buffer: its declaration was refused ({error})"),
+                Ok(()) => "no buffer".into(),
+            });
+        };
+        self.workers.wait_all();
+        Ok(self.imm.gpu().memory().buffer_words(raw, offset, count))
+    }
+
     /// The name the trace gave object `id`.
     pub(crate) fn object_name(&self, id: ObjId) -> String {
         self.shared.program.objects[id].name.clone()

@@ -718,6 +718,52 @@ impl Lowering {
                 fence: self.fence(fence),
                 engine: engine(*e),
             },
+            Method::SetGdsRange {
+                stage: s,
+                offset,
+                size,
+            } => Call::SetGdsRange {
+                stage: stage(*s),
+                offset: fit_u32(*offset, "OFFSET")?,
+                size: fit_u32(*size, "SIZE")?,
+            },
+            Method::WriteGds { offset, values } => Call::WriteGds {
+                offset: fit_u32(*offset, "OFFSET")?,
+                values: words(values)?,
+            },
+            Method::ReadGds {
+                offset,
+                count,
+                destination,
+                destination_offset,
+            } => Call::ReadGds {
+                offset: fit_u32(*offset, "OFFSET")?,
+                count: fit_u32(*count, "COUNT")?,
+                destination: self.id(destination)?,
+                destination_offset: fit_u32(*destination_offset, "BUF_OFFSET")?,
+            },
+            Method::LoadConstantRam {
+                buffer,
+                buffer_offset,
+                ram_offset,
+                bytes,
+            } => Call::LoadConstantRam {
+                buffer: self.id(buffer)?,
+                buffer_offset: fit_u32(*buffer_offset, "BUF_OFFSET")?,
+                ram_offset: fit_u32(*ram_offset, "RAM_OFFSET")?,
+                bytes: fit_u32(*bytes, "BYTES")?,
+            },
+            Method::StoreConstantRam {
+                buffer,
+                buffer_offset,
+                ram_offset,
+                bytes,
+            } => Call::StoreConstantRam {
+                buffer: self.id(buffer)?,
+                buffer_offset: fit_u32(*buffer_offset, "BUF_OFFSET")?,
+                ram_offset: fit_u32(*ram_offset, "RAM_OFFSET")?,
+                bytes: fit_u32(*bytes, "BYTES")?,
+            },
             Method::DrawBundle { bundle } => Call::DrawBundle {
                 bundle: self.id(bundle)?,
             },
@@ -884,6 +930,23 @@ impl Lowering {
                 bundle: self.id(bundle)?,
                 bytes: *bytes,
             },
+            Expectation::Gds { offset, values } => Check::Gds {
+                offset: fit_u32(*offset, "OFFSET")?,
+                values: words(values)?,
+            },
+            Expectation::ConstantRam { offset, values } => Check::ConstantRam {
+                offset: fit_u32(*offset, "OFFSET")?,
+                values: words(values)?,
+            },
+            Expectation::Memory {
+                buffer,
+                offset,
+                values,
+            } => Check::Memory {
+                buffer: self.id(buffer)?,
+                offset: fit_u32(*offset, "OFFSET")?,
+                values: words(values)?,
+            },
         };
         self.push(Op::Expect(Expect {
             written: expectation.clone(),
@@ -1023,4 +1086,9 @@ mod tests {
         assert_eq!(*split, Some(recorder::SplitHalf::End));
         assert_eq!(*subresource, None);
     }
+}
+
+/// The words V of `write_gds` and `expect gds|constant_ram|memory`, each a 32-bit value.
+fn words(values: &[u64]) -> Converted<Vec<u32>> {
+    values.iter().map(|v| fit_u32(*v, "V")).collect()
 }

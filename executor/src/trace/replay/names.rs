@@ -36,6 +36,14 @@ impl Names {
         self.instances.insert(instance, k);
     }
 
+    /// The trace name of buffer `handle` (the raw handle where the trace named none).
+    pub(crate) fn buffer(&self, program: &Program, handle: RawHandle) -> String {
+        self.objects
+            .get(&(ObjectKind::Buffer, handle))
+            .and_then(|id| program.objects.get(*id))
+            .map_or_else(|| format!("{handle:?}"), |object| object.name.clone())
+    }
+
     /// The namer of `program`'s objects.
     pub(crate) fn namer<'a>(&'a self, program: &'a Program) -> Namer<'a> {
         Namer {

@@ -273,6 +273,11 @@ impl Method<Lowered> {
             Self::CopyStructureCount {
                 destination, view, ..
             } => out.extend([*destination, *view]),
+            Self::ReadGds { destination, .. } => out.push(*destination),
+            Self::LoadConstantRam { buffer, .. } | Self::StoreConstantRam { buffer, .. } => {
+                out.push(*buffer)
+            }
+            Self::SetGdsRange { .. } | Self::WriteGds { .. } => {}
             Self::DecompressResource { resource, into } => {
                 out.push(*resource);
                 out.extend(into);

@@ -128,6 +128,22 @@ pub(crate) fn check(live: &mut LiveRun, expect: &Expect) -> Result<(), String> {
             stencil,
         } => resource_state(live, *resource, layout, *compressed, *depth, *stencil),
         Check::BundleFootprint { bundle, bytes } => live.bundle_footprint(*bundle, *bytes),
+        Check::Gds { offset, values } => {
+            let found = live.memory().gds(*offset, values.len() as u32);
+            same_words(&found, values)
+        }
+        Check::ConstantRam { offset, values } => {
+            let found = live.memory().constant_ram(*offset, values.len() as u32);
+            same_words(&found, values)
+        }
+        Check::Memory {
+            buffer,
+            offset,
+            values,
+        } => {
+            let found = live.buffer_words(*buffer, *offset as u64, values.len() as u32)?;
+            same_words(&found, values)
+        }
     }
 }
 
@@ -266,4 +282,17 @@ fn resource_state(
         }
     }
     held.then_some(()).ok_or_else(|| found.join(" "))
+}
+
+/// `expect gds|constant_ram|memory`: the words found, as the trace writes them, when they
+/// differ.
+fn same_words(found: &[u32], expected: &[u32]) -> Result<(), String> {
+    match found == expected {
+        true => Ok(()),
+        false => Err(found
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")),
+    }
 }

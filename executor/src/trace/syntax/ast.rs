@@ -899,6 +899,55 @@ pub enum Method<F: Form = Written> {
         /// `engine=`, the engine that waits; default graphics.
         engine: F::Defaulted<F::Engine>,
     },
+    /// `set_gds_range STAGE OFFSET SIZE` (R-FX-4).
+    SetGdsRange {
+        /// The stage (`ps` or `cs`; others are the engine's `invalid_argument`).
+        stage: F::Stage,
+        /// Byte offset of the range in GDS.
+        offset: F::Count,
+        /// Bytes of the range.
+        size: F::Count,
+    },
+    /// `write_gds OFFSET V [V ..]` (R-FX-4).
+    WriteGds {
+        /// Byte offset in GDS of the first value.
+        offset: F::Count,
+        /// The words written (at least one).
+        values: Vec<F::Count>,
+    },
+    /// `read_gds OFFSET COUNT BUF BUF_OFFSET` (R-FX-4).
+    ReadGds {
+        /// Byte offset in GDS of the first word.
+        offset: F::Count,
+        /// Words copied.
+        count: F::Count,
+        /// BUF, the buffer written.
+        destination: F::Object,
+        /// Byte offset in BUF.
+        destination_offset: F::Count,
+    },
+    /// `load_constant_ram BUF BUF_OFFSET RAM_OFFSET BYTES` (R-FX-5).
+    LoadConstantRam {
+        /// BUF, the buffer read.
+        buffer: F::Object,
+        /// Byte offset in BUF.
+        buffer_offset: F::Count,
+        /// Byte offset in constant RAM.
+        ram_offset: F::Count,
+        /// Bytes moved.
+        bytes: F::Count,
+    },
+    /// `store_constant_ram BUF BUF_OFFSET RAM_OFFSET BYTES` (R-FX-5).
+    StoreConstantRam {
+        /// BUF, the buffer written.
+        buffer: F::Object,
+        /// Byte offset in BUF.
+        buffer_offset: F::Count,
+        /// Byte offset in constant RAM.
+        ram_offset: F::Count,
+        /// Bytes moved.
+        bytes: F::Count,
+    },
     /// `draw_bundle BUNDLE` (R-B-10).
     DrawBundle {
         /// The bundle called.
@@ -1030,6 +1079,31 @@ pub enum Expectation<F: Form = Written> {
         depth: Option<F::Compression>,
         /// `stencil=compressed|decompressed`: the stencil plane's compression.
         stencil: Option<F::Compression>,
+    },
+    /// `expect gds OFFSET V [V ..]`: the GDS words from byte OFFSET, as the GPU model holds
+    /// them now (R-FX-4).
+    Gds {
+        /// Byte offset in GDS (a multiple of 4).
+        offset: F::Count,
+        /// The words expected (at least one).
+        values: Vec<F::Count>,
+    },
+    /// `expect constant_ram OFFSET V [V ..]`: constant-RAM words from byte OFFSET (R-FX-5).
+    ConstantRam {
+        /// Byte offset in constant RAM (a multiple of 4).
+        offset: F::Count,
+        /// The words expected (at least one).
+        values: Vec<F::Count>,
+    },
+    /// `expect memory BUF OFFSET V [V ..]`: words of BUF from byte OFFSET as the GPU model holds
+    /// them (what `read_gds`, `store_constant_ram`, ... wrote; R-FX-4, R-FX-5).
+    Memory {
+        /// The buffer.
+        buffer: F::Object,
+        /// Byte offset in BUF (a multiple of 4).
+        offset: F::Count,
+        /// The words expected (at least one).
+        values: Vec<F::Count>,
     },
     /// `expect bundle_footprint BUNDLE BYTES`.
     BundleFootprint {

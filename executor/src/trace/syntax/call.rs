@@ -356,6 +356,45 @@ impl Parser {
                     Method::InsertWaitOnFence { fence, engine }
                 }
             }
+            "set_gds_range" => Method::SetGdsRange {
+                stage: cursor.word("a stage", Stage::from_name, Stage::choices())?,
+                offset: cursor.unsigned("OFFSET")?,
+                size: cursor.unsigned("SIZE")?,
+            },
+            "write_gds" => {
+                let offset = cursor.unsigned("OFFSET")?;
+                let mut values = vec![cursor.unsigned("V")?];
+                while cursor.peek().is_some() {
+                    values.push(cursor.unsigned("V")?);
+                }
+                Method::WriteGds { offset, values }
+            }
+            "read_gds" => Method::ReadGds {
+                offset: cursor.unsigned("OFFSET")?,
+                count: cursor.unsigned("COUNT")?,
+                destination: cursor.object(symbols, Want::Buffer)?,
+                destination_offset: cursor.unsigned("BUF_OFFSET")?,
+            },
+            "load_constant_ram" | "store_constant_ram" => {
+                let buffer = cursor.object(symbols, Want::Buffer)?;
+                let buffer_offset = cursor.unsigned("BUF_OFFSET")?;
+                let ram_offset = cursor.unsigned("RAM_OFFSET")?;
+                let bytes = cursor.unsigned("BYTES")?;
+                match token {
+                    "load_constant_ram" => Method::LoadConstantRam {
+                        buffer,
+                        buffer_offset,
+                        ram_offset,
+                        bytes,
+                    },
+                    _ => Method::StoreConstantRam {
+                        buffer,
+                        buffer_offset,
+                        ram_offset,
+                        bytes,
+                    },
+                }
+            }
             "draw_bundle" => Method::DrawBundle {
                 bundle: cursor.object(symbols, Want::Bundle)?,
             },

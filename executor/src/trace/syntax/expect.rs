@@ -22,8 +22,8 @@ use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, SplitCategory
 impl Parser {
     pub(crate) fn expectation(&mut self, mut cursor: Cursor<'_>) -> Result<Expectation> {
         let what = cursor.next(
-            "what to expect (ok, accepted, error, resource, split_points, counters, draw, \
-             bundle_footprint)",
+            "what to expect (ok, accepted, error, resource, gds, constant_ram, memory, \
+             split_points, counters, draw, bundle_footprint)",
         )?;
         let symbols = &self.symbols;
         let expectation = match what {
@@ -83,6 +83,29 @@ impl Parser {
                         .transpose()?,
                     depth: plane("depth")?,
                     stencil: plane("stencil")?,
+                }
+            }
+            "gds" | "constant_ram" => {
+                cursor.set_label(match what {
+                    "gds" => "expect gds",
+                    _ => "expect constant_ram",
+                });
+                let offset = cursor.unsigned("OFFSET")?;
+                let values = words(&mut cursor)?;
+                match what {
+                    "gds" => Expectation::Gds { offset, values },
+                    _ => Expectation::ConstantRam { offset, values },
+                }
+            }
+            "memory" => {
+                cursor.set_label("expect memory");
+                let buffer = cursor.object(symbols, Want::Buffer)?;
+                let offset = cursor.unsigned("OFFSET")?;
+                let values = words(&mut cursor)?;
+                Expectation::Memory {
+                    buffer,
+                    offset,
+                    values,
                 }
             }
             "split_points" => {
@@ -173,8 +196,8 @@ impl Parser {
             other => {
                 cursor.set_label("expect");
                 return Err(cursor.error(format_args!(
-                    "expected ok, accepted, error, resource, split_points, counters, draw or \
-                     bundle_footprint, found {}",
+                    "expected ok, accepted, error, resource, gds, constant_ram, memory, \
+                     split_points, counters, draw or bundle_footprint, found {}",
                     quote(other)
                 )));
             }
@@ -322,4 +345,13 @@ fn numbers(cursor: &Cursor<'_>, token: &str) -> Result<Vec<Number>> {
         .list_items(token)?
         .map(|item| number(cursor, item))
         .collect()
+}
+
+/// `V [V ..]` of `expect gds`, `constant_ram` and `memory`: at least one word.
+fn words(cursor: &mut Cursor<'_>) -> Result<Vec<u64>> {
+    let mut values = vec![cursor.unsigned("V")?];
+    while cursor.peek().is_some() {
+        values.push(cursor.unsigned("V")?);
+    }
+    Ok(values)
 }

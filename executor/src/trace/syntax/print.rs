@@ -553,6 +553,42 @@ impl Display for Method {
                 write!(f, "insert_wait_on_fence {fence}")?;
                 option(f, "engine", engine)
             }
+            Self::SetGdsRange {
+                stage,
+                offset,
+                size,
+            } => write!(f, "set_gds_range {stage} {offset} {size}"),
+            Self::WriteGds { offset, values } => {
+                write!(f, "write_gds {offset}")?;
+                values.iter().try_for_each(|v| write!(f, " {v}"))
+            }
+            Self::ReadGds {
+                offset,
+                count,
+                destination,
+                destination_offset,
+            } => write!(
+                f,
+                "read_gds {offset} {count} {destination} {destination_offset}"
+            ),
+            Self::LoadConstantRam {
+                buffer,
+                buffer_offset,
+                ram_offset,
+                bytes,
+            } => write!(
+                f,
+                "load_constant_ram {buffer} {buffer_offset} {ram_offset} {bytes}"
+            ),
+            Self::StoreConstantRam {
+                buffer,
+                buffer_offset,
+                ram_offset,
+                bytes,
+            } => write!(
+                f,
+                "store_constant_ram {buffer} {buffer_offset} {ram_offset} {bytes}"
+            ),
             Self::DrawBundle { bundle } => write!(f, "draw_bundle {bundle}"),
             Self::RemapConstantBufferInheritance(remap) => {
                 write!(f, "remap_constant_buffer_inheritance {remap}")
@@ -649,6 +685,22 @@ impl Display for Expectation {
             }
             Self::BundleFootprint { bundle, bytes } => {
                 write!(f, "expect bundle_footprint {bundle} {bytes}")
+            }
+            Self::Gds { offset, values } => {
+                write!(f, "expect gds {offset}")?;
+                values.iter().try_for_each(|v| write!(f, " {v}"))
+            }
+            Self::ConstantRam { offset, values } => {
+                write!(f, "expect constant_ram {offset}")?;
+                values.iter().try_for_each(|v| write!(f, " {v}"))
+            }
+            Self::Memory {
+                buffer,
+                offset,
+                values,
+            } => {
+                write!(f, "expect memory {buffer} {offset}")?;
+                values.iter().try_for_each(|v| write!(f, " {v}"))
             }
         }
     }

@@ -1,5 +1,6 @@
 //! `--compare`: the first draw record where the real run and the reference differ, printed side
-//! by side (the fields that differ, then both records whole).
+//! by side (the fields that differ, then both records whole); when the records agree, the GPU
+//! model's memory (GDS, constant RAM, buffer words: R-FX-4, R-FX-5) is compared too.
 //!
 //! **In:** both runs' record lines (`KIND field=value ...`, objects by trace name). **Out:**
 //! nothing when they are the same, else the text `replay` prints.
@@ -82,6 +83,27 @@ pub(crate) fn first_difference(engine: &[String], reference: &[String]) -> Optio
         out,
         "  reference: {}",
         theirs.map_or("(none)", String::as_str)
+    );
+    Some(out)
+}
+
+/// Where the engine's GPU memory differs from the reference's (R-FX-4, R-FX-5), as text: the
+/// first line (`Memory::lines`) either side lacks.
+pub(crate) fn memory_difference(engine: &[String], reference: &[String]) -> Option<String> {
+    if engine == reference {
+        return None;
+    }
+    let only = |a: &[String], b: &[String]| a.iter().find(|line| !b.contains(line)).cloned();
+    let mut out = String::from("compare: the GPU memory differs from the reference\n");
+    let _ = writeln!(
+        out,
+        "  engine only:    {}",
+        only(engine, reference).unwrap_or_else(|| "(nothing)".into())
+    );
+    let _ = writeln!(
+        out,
+        "  reference only: {}",
+        only(reference, engine).unwrap_or_else(|| "(nothing)".into())
     );
     Some(out)
 }

@@ -732,6 +732,17 @@ impl Reference {
         let namer = self.names.namer(&self.program);
         record_lines(self.feed.gpu.records(), &namer)
     }
+
+    /// The reference's GPU memory as lines (`Memory::lines`, buffers by trace name; R-FX-4,
+    /// R-FX-5).
+    pub(crate) fn memory_lines(&self) -> Vec<String> {
+        let program = &self.program;
+        let names = &self.names;
+        self.feed
+            .gpu
+            .memory()
+            .lines(|handle| names.buffer(program, handle))
+    }
 }
 
 impl RecorderBook {
