@@ -36,6 +36,12 @@ enum Op {
     ComputeShader(bool),
     ComputeUav(bool),
     Dispatch,
+    /// GDS (R-FX-4): 0 `write_gds` of two words at word W, 1 `read_gds` of two words from word
+    /// W into `args`, 2 `set_gds_range` of the compute (W even) or pixel stage.
+    Gds(u8, u8),
+    /// Constant RAM (R-FX-5): `load_constant_ram` (`true`) or `store_constant_ram` of 16 bytes
+    /// between `args` at 16 * K and constant RAM at 8 * K.
+    ConstantRam(bool, u8),
     Clear,
     /// Decompresses the render target (`false`) or the depth stencil (R-ST-9).
     Decompress(bool),
@@ -70,6 +76,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<bool>().prop_map(Op::ComputeShader),
         1 => any::<bool>().prop_map(Op::ComputeUav),
         1 => Just(Op::Dispatch),
+        1 => (0u8..3, 0u8..8).prop_map(|(k, w)| Op::Gds(k, w)),
+        1 => (any::<bool>(), 0u8..8).prop_map(|(load, k)| Op::ConstantRam(load, k)),
         1 => Just(Op::Clear),
         1 => any::<bool>().prop_map(Op::Decompress),
         2 => Just(Op::MapDynamic),
@@ -176,6 +184,24 @@ fn apply(f: &Fixture, c: &mut impl DeviceContext, op: &Op) {
         Op::ComputeShader(bound) => c.set_shader(Stage::Compute, bound.then_some(f.cs)),
         Op::ComputeUav(bound) => c.cs_set_unordered_access_views(0, &[bound.then_some(f.rt_uav)]),
         Op::Dispatch => c.dispatch(1, 1, 1),
+        Op::Gds(kind, word) => {
+            let offset = word as u32 * 4;
+            match kind {
+                0 => c.write_gds(offset, &[word as u32 + 1, 0x7000 + offset]),
+                1 => c.read_gds(offset, 2, f.args, 8 * word as u64),
+                _ => {
+                    let stage = [Stage::Compute, Stage::Pixel][word as usize % 2];
+                    c.set_gds_range(stage, offset, 64)
+                }
+            }
+        }
+        Op::ConstantRam(load, k) => {
+            let (buffer_offset, ram_offset) = (16 * k as u64, 8 * k as u32);
+            match load {
+                true => c.load_constant_ram(f.args, buffer_offset, ram_offset, 16),
+                false => c.store_constant_ram(f.args, buffer_offset, ram_offset, 16),
+            }
+        }
         Op::Clear => {
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
             c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
@@ -319,6 +345,26 @@ fn same_records(
     Ok(())
 }
 
+/// The GPU model's memory (R-FX-4, R-FX-5: GDS, constant RAM, buffer words) and `ce_bytes` of
+/// the executed side (X) and the direct side (Y); the twin devices' handles differ, so the one
+/// buffer written (`args`) is named.
+fn same_memory(
+    (x, imm_x): (&Fixture, &mut ImmediateContext),
+    (y, imm_y): (&Fixture, &mut ImmediateContext),
+) -> Result<(), TestCaseError> {
+    let lines = |f: &Fixture, imm: &mut ImmediateContext| {
+        let args = f.args.raw();
+        let lines = imm.gpu().memory().lines(|handle| match handle == args {
+            true => "args".to_string(),
+            false => format!("{handle:?}"),
+        });
+        (lines, imm.counters().ce_bytes)
+    };
+    let (found, expected) = (lines(x, imm_x), lines(y, imm_y));
+    prop_assert_eq!(found, expected, "GPU memory and ce_bytes (R-FX-4, R-FX-5)");
+    Ok(())
+}
+
 /// The barrier counters (R-BAR-2..4) of the executed side (X) and the direct side (Y).
 fn same_barrier_costs(
     x: &mut ImmediateContext,
@@ -396,6 +442,7 @@ fn check(
     same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)?;
     prop_assert_eq!(flushes_x, flushes_y, "cache flushes (R-ST-10)");
     same_barrier_costs(&mut imm_x, &mut imm_y)?;
+    same_memory((&x, &mut imm_x), (&y, &mut imm_y))?;
     Ok(())
 }
 
@@ -538,6 +585,7 @@ fn check_frame(
 
     same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)?;
     same_barrier_costs(&mut imm_x, &mut imm_y)?;
+    same_memory((&x, &mut imm_x), (&y, &mut imm_y))?;
     if list_semantics == immediate {
         // The probes have the same semantics on both sides only then.
         let (x, y) = (
