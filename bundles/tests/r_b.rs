@@ -637,7 +637,7 @@ fn r_b_8_unsupported_calls_cannot_be_recorded() {
             Resource::Buffer(_) => panic!("rt_srv views a texture"),
         })
         .expect("rt_srv");
-    let calls: [(&str, Call); 23] = [
+    let calls: [(&str, Call); 28] = [
         ("clear_state", &|r| r.clear_state()),
         ("clear_render_target_view", &|r| {
             r.clear_render_target_view(f.rt_rtv, [0.0; 4])
@@ -682,6 +682,15 @@ fn r_b_8_unsupported_calls_cannot_be_recorded() {
         }),
         ("insert_wait_on_memory", &|r| {
             r.insert_wait_on_memory(f.args, 0, 1)
+        }),
+        ("set_gds_range", &|r| r.set_gds_range(Stage::Compute, 0, 64)),
+        ("write_gds", &|r| r.write_gds(0, &[1])),
+        ("read_gds", &|r| r.read_gds(0, 1, f.args, 0)),
+        ("load_constant_ram", &|r| {
+            r.load_constant_ram(f.args, 0, 0, 4)
+        }),
+        ("store_constant_ram", &|r| {
+            r.store_constant_ram(f.args, 0, 0, 4)
         }),
         ("insert_wait_on_present", &|r| {
             r.insert_wait_on_present(f.chain)

@@ -23,7 +23,10 @@
 //! compression update it, fast ones do not (the view must be bound again), and a draw writes its
 //! targets as the output merger sees them. Whether a context register changed since the last draw (R-EX-4).
 //! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
-//! present ([`Progress`]). The last legacy use of each resource, read or written, so that a
+//! present ([`Progress`]). GDS, its ranges per stage, the constant engine's RAM and the buffer
+//! words the GPU side wrote with `read_gds`, `store_constant_ram` and
+//! `write_value_bottom_of_pipe` ([`Memory`], `gpu/memory.rs`, R-FX-4, R-FX-5; always fast
+//! semantics: no use tracked). The last legacy use of each resource, read or written, so that a
 //! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/hazard.rs`). Which of the
 //! placed resources that alias each other is active (R-BAR-7, `gpu/placed.rs`). Under validation
 //! (R-V-1), what fast-semantics work shows: the bind of a shader view of a still-compressed target
@@ -37,7 +40,9 @@
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves
-//! no dynamic instance (the immediate context owns those), evaluates no predicate (a predicated
+//! no dynamic instance (the immediate context owns those), runs no shader (a dispatch that uses
+//! an append UAV leaves its GDS counter alone: the counters are the application's, R-FX-4),
+//! evaluates no predicate (a predicated
 //! draw is recorded, marked predicated), and decompresses nothing on a bind by itself (a legacy
 //! immediate context calls [`GpuModel::decompress_if_compressed`], R-ST-9).
 //!

@@ -992,6 +992,18 @@ fn released_object_cases() -> Vec<Case> {
             f.device.release(f.args);
             c.insert_wait_on_memory(f.args, 0, 1);
         }),
+        ("read_gds", |f, c| {
+            f.device.release(f.args);
+            c.read_gds(0, 1, f.args, 0);
+        }),
+        ("load_constant_ram", |f, c| {
+            f.device.release(f.args);
+            c.load_constant_ram(f.args, 0, 0, 4);
+        }),
+        ("store_constant_ram", |f, c| {
+            f.device.release(f.args);
+            c.store_constant_ram(f.args, 0, 0, 4);
+        }),
     ]
 }
 

@@ -136,6 +136,13 @@ fn foreign_cases() -> Vec<Case> {
         ("insert_wait_on_memory", |g, c| {
             c.insert_wait_on_memory(g.args, 0, 1)
         }),
+        ("read_gds", |g, c| c.read_gds(0, 1, g.args, 0)),
+        ("load_constant_ram", |g, c| {
+            c.load_constant_ram(g.args, 0, 0, 4)
+        }),
+        ("store_constant_ram", |g, c| {
+            c.store_constant_ram(g.args, 0, 0, 4)
+        }),
     ]
 }
 

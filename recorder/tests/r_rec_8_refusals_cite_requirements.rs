@@ -125,6 +125,18 @@ fn recording_cases() -> Vec<RecordCase> {
         ("insert_wait_on_memory", "R-EX-5", |f, c| {
             c.insert_wait_on_memory(f.args, 256, 1)
         }),
+        ("set_gds_range", "R-FX-4", |_, c| {
+            c.set_gds_range(Stage::Vertex, 0, 64)
+        }),
+        ("write_gds", "R-FX-4", |_, c| c.write_gds(65536, &[1])),
+        ("read_gds", "R-FX-4", |f, c| c.read_gds(0, 1, f.args, 256)),
+        ("read_gds", "R-FX-4", |f, c| c.read_gds(0, 1, f.vb, 0)),
+        ("load_constant_ram", "R-FX-5", |f, c| {
+            c.load_constant_ram(f.args, 0, 49152, 4)
+        }),
+        ("store_constant_ram", "R-FX-5", |f, c| {
+            c.store_constant_ram(f.args, 2, 0, 4)
+        }),
         ("set_index_buffer", "R-REC-5", |f, c| {
             c.set_index_buffer(Some(f.ib), Format::R8G8B8A8Unorm, 0)
         }),
