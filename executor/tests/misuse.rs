@@ -527,6 +527,16 @@ enum Op {
         context: u8,
         foreign: bool,
     },
+    /// GDS and constant RAM (R-FX-4, R-FX-5): 0 `set_gds_range` (any stage), 1 `write_gds`,
+    /// 2 `read_gds`, 3 `load_constant_ram`, 4 `store_constant_ram`; offsets and sizes in and
+    /// out of range, released and foreign buffers.
+    GdsOrConstantRam {
+        context: u8,
+        kind: u8,
+        buffer: Pick,
+        offsets: (u64, u64),
+        bytes: u64,
+    },
     ClearState {
         context: u8,
     },
@@ -576,6 +586,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (context.clone(), any::<u8>(), prop::bool::weighted(0.2))
             .prop_map(|(context, bundle, foreign)| Op::DrawBundle { context, bundle, foreign }),
         1 => (context.clone(), any::<bool>()).prop_map(|(context, foreign)| Op::WaitOnPresent { context, foreign }),
+        1 => (context.clone(), 0u8..5, pick(), (region_number(), region_number()), region_number())
+            .prop_map(|(context, kind, buffer, offsets, bytes)| Op::GdsOrConstantRam { context, kind, buffer, offsets, bytes }),
         1 => context.prop_map(|context| Op::ClearState { context }),
     ]
 }
@@ -1134,6 +1146,34 @@ impl World {
                 on_context!(self, context, &["insert_wait_on_present"], |c| {
                     c.insert_wait_on_present(chain)
                 });
+            }
+            Op::GdsOrConstantRam {
+                context,
+                kind,
+                buffer,
+                offsets: (a, b),
+                bytes,
+            } => {
+                let buffer = buffer.of(&own.buffers, &other.buffers);
+                let small = |n: u64| n.min(u32::MAX as u64) as u32;
+                let (a, n) = (small(a), small(bytes));
+                match kind {
+                    0 => on_context!(self, context, &["set_gds_range"], |c| {
+                        c.set_gds_range(STAGES[a as usize % STAGES.len()], a, n)
+                    }),
+                    1 => on_context!(self, context, &["write_gds"], |c| {
+                        c.write_gds(a, &vec![7; (bytes % 64) as usize])
+                    }),
+                    2 => on_context!(self, context, &["read_gds"], |c| {
+                        c.read_gds(a, n, buffer, b)
+                    }),
+                    3 => on_context!(self, context, &["load_constant_ram"], |c| {
+                        c.load_constant_ram(buffer, b, a, n)
+                    }),
+                    _ => on_context!(self, context, &["store_constant_ram"], |c| {
+                        c.store_constant_ram(buffer, b, a, n)
+                    }),
+                }
             }
             Op::DrawBundle {
                 context,
