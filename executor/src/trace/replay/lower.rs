@@ -982,6 +982,11 @@ fn remap(remap: &Remap) -> Converted<Remap<Lowered>> {
     })
 }
 
+/// The words V of `write_gds` and `expect gds|constant_ram|memory`, each a 32-bit value.
+fn words(values: &[u64]) -> Converted<Vec<u32>> {
+    values.iter().map(|v| fit_u32(*v, "V")).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1086,9 +1091,4 @@ mod tests {
         assert_eq!(*split, Some(recorder::SplitHalf::End));
         assert_eq!(*subresource, None);
     }
-}
-
-/// The words V of `write_gds` and `expect gds|constant_ram|memory`, each a 32-bit value.
-fn words(values: &[u64]) -> Converted<Vec<u32>> {
-    values.iter().map(|v| fit_u32(*v, "V")).collect()
 }
