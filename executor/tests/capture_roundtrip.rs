@@ -320,6 +320,10 @@ enum Op {
     Nest(u8, bool),
     MinLod(u8),
     WaitOnPresent,
+    /// GDS and constant RAM (R-FX-4, R-FX-5): 0 `write_gds`, 1 `read_gds` into ub, 2
+    /// `load_constant_ram` from ub, 3 `store_constant_ram` into ub, 4 `set_gds_range`, 5 one out
+    /// of range (refused); at word K.
+    Gds(u8, u8),
     CopyResource(u8),
     /// `begin` (`true`) or `end` of the predicate.
     Query(bool),
@@ -367,6 +371,7 @@ fn op() -> impl Strategy<Value = Op> {
         3 => (any::<u8>(), any::<bool>()).prop_map(|(k, r)| Op::Nest(k, r)),
         1 => (0u8..3).prop_map(Op::MinLod),
         1 => Just(Op::WaitOnPresent),
+        1 => (0u8..6, 0u8..8).prop_map(|(kind, k)| Op::Gds(kind, k)),
         1 => (0u8..2).prop_map(Op::CopyResource),
         1 => any::<bool>().prop_map(Op::Query),
         2 => (0u8..6, 0u8..4).prop_map(|(k, l)| Op::Barrier(k, l)),
@@ -892,6 +897,17 @@ fn apply<C: Context>(
             _ => context.set_resource_min_lod(o.tex, 0.0),
         },
         Op::WaitOnPresent => context.insert_wait_on_present(o.chain),
+        Op::Gds(kind, k) => {
+            let at = 4 * *k as u32;
+            match kind % 6 {
+                0 => context.write_gds(at, &[*k as u32 + 1, 0xabcd]),
+                1 => context.read_gds(at, 2, o.ub, at as u64),
+                2 => context.load_constant_ram(o.ub, at as u64, 2 * at, 8),
+                3 => context.store_constant_ram(o.ub, 8, at, 4),
+                4 => context.set_gds_range(Stage::Compute, at, 64),
+                _ => context.read_gds(at, 1, o.ub, 1 << 20),
+            }
+        }
         Op::CopyResource(k) => match k % 2 {
             0 => context.copy_resource(o.ub, o.args),
             _ => context.copy_resource(o.rt, o.tex),
