@@ -15,7 +15,9 @@
 //! execution's, with or without validation (binds and draws are batched as before).
 //!
 //! **In:** direct calls and finished [`CommandList`]s, in order. **Out:** what the GPU model
-//! saw: draw records and counters; answers about fences, maps and state.
+//! saw: draw records and counters; answers about fences, maps and state; the GPU model's GDS,
+//! constant RAM and buffer words (`gds_words`, `constant_ram_words`, `buffer_words`, R-FX-4,
+//! R-FX-5).
 //!
 //! **Execution cost** is O(segments + split points + nested lists), not O(commands): command
 //! segments go to the GPU model by reference, one indirect-buffer execution each; only split

@@ -24,7 +24,8 @@
 //! deferred context since its current list began (a list starts with none: a fast list inherits
 //! the executing context's range at run time, which the recorder cannot know), on the immediate
 //! context since any earlier direct call (its recorder outlives its batches). R-ST-7's refusal
-//! stands otherwise; legacy contexts bind them as before. The counters in GDS are the
+//! stands otherwise; legacy contexts bind them as before. A range is no pipeline state:
+//! `clear_state` keeps it. The counters in GDS are the
 //! application's (seed 000): the GPU model runs no shader and does not advance them.
 
 use crate::command::*;

@@ -12,6 +12,9 @@
 //! what a copy, a draw or a dispatch wrote, not creation data. Words are kept per buffer, not
 //! per dynamic instance.
 //!
+//! **Not pipeline state.** `clear_state`, a legacy list's ClearState start and a `restore`
+//! leave all of it alone: GDS ranges are set by `set_gds_range` alone (a size of 0 removes one).
+//!
 //! **Deterministic.** Ordered maps (`BTreeMap`), nothing keyed by address or time: two models
 //! fed the same commands compare equal ([`Memory`] is `PartialEq`), and [`Memory::lines`]
 //! describes the contents with buffers named by the caller, which `--compare` sets beside the

@@ -107,3 +107,24 @@ pub(crate) fn memory_difference(engine: &[String], reference: &[String]) -> Opti
     );
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::memory_difference;
+
+    #[test]
+    fn r_fx_4_compare_names_the_first_memory_line_either_side_lacks() {
+        let engine = [
+            "gds 0x0 0x1".to_string(),
+            "memory target 0x4 0x7".to_string(),
+        ];
+        let reference = ["gds 0x0 0x1".to_string()];
+        assert_eq!(memory_difference(&engine, &engine), None);
+        let text = memory_difference(&engine, &reference).unwrap_or_default();
+        assert!(
+            text.contains("engine only:    memory target 0x4 0x7"),
+            "{text}"
+        );
+        assert!(text.contains("reference only: (nothing)"), "{text}");
+    }
+}
