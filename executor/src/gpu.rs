@@ -26,7 +26,8 @@
 //! present ([`Progress`]). GDS, its ranges per stage, the constant engine's RAM and the buffer
 //! words the GPU side wrote with `read_gds`, `store_constant_ram` and
 //! `write_value_bottom_of_pipe` ([`Memory`], `gpu/memory.rs`, R-FX-4, R-FX-5; always fast
-//! semantics: no use tracked). The last legacy use of each resource, read or written, so that a
+//! semantics: the buffers they name are used as fast work uses them, tracked under validation
+//! only). The last legacy use of each resource, read or written, so that a
 //! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/hazard.rs`). Which of the
 //! placed resources that alias each other is active (R-BAR-7, `gpu/placed.rs`). Under validation
 //! (R-V-1), what fast-semantics work shows: the bind of a shader view of a still-compressed target
@@ -643,16 +644,19 @@ impl GpuModel {
                 size,
             } => self.memory.set_range(stage, offset, size),
             Command::WriteGds { offset, values } => self.memory.write_gds(offset, values),
-            // Always fast semantics (seed 000): no use tracked for a legacy hazard response or
-            // a legacy map's wait, whatever the context's semantics.
+            // Always fast semantics (seed 000), whatever the context's: the buffer's use is
+            // tracked as a fast command's (under validation only), so a legacy map does not
+            // wait for it and a validated map before a fence shows it (R-EX-6).
             Command::ReadGds {
                 offset,
                 count,
                 destination,
                 destination_offset,
-            } => self
-                .memory
-                .read_gds(offset, count, destination, destination_offset),
+            } => {
+                self.use_resource(Semantics::Fast, destination);
+                self.memory
+                    .read_gds(offset, count, destination, destination_offset)
+            }
             // The constant engine moves the bytes (`ce_bytes`, as a bundle call's overrides).
             Command::LoadConstantRam {
                 buffer,
@@ -660,6 +664,7 @@ impl GpuModel {
                 ram_offset,
                 bytes,
             } => {
+                self.use_resource(Semantics::Fast, buffer);
                 self.counters.ce_bytes += bytes as u64;
                 self.memory
                     .load_constant_ram(buffer, buffer_offset, ram_offset, bytes);
@@ -670,6 +675,7 @@ impl GpuModel {
                 ram_offset,
                 bytes,
             } => {
+                self.use_resource(Semantics::Fast, buffer);
                 self.counters.ce_bytes += bytes as u64;
                 self.memory
                     .store_constant_ram(buffer, buffer_offset, ram_offset, bytes);

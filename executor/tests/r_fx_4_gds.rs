@@ -354,3 +354,39 @@ fn r_fx_4_a_captured_frame_writes_the_calls_and_replays_them() {
             .contains(&format!("digest={:016x}", frame.digest)));
     }
 }
+
+#[test]
+fn r_fx_4_read_gds_is_a_fast_use_of_its_buffer() {
+    // Legacy: a map of the buffer read_gds wrote does not wait (the application synchronises:
+    // always fast semantics).
+    let f = Fixture::with_immediate(Semantics::Legacy);
+    let readback = buffer(&f, "readback", Usage::Staging, UavFlag::None);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.read_gds(0, 1, readback, 0);
+    imm.store_constant_ram(readback, 4, 0, 4);
+    assert!(imm
+        .map(readback, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok());
+    imm.unmap(readback);
+    assert_eq!(imm.counters().fence_waits, 0, "no wait for a fast use");
+    drop(imm);
+    // Under validation, a map before a fence after it is reported (R-EX-6, R-V-1) ...
+    let f = Fixture::validated(Semantics::Fast);
+    let readback = buffer(&f, "readback", Usage::Staging, UavFlag::None);
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.read_gds(0, 1, readback, 0);
+    let error = imm
+        .map(readback, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .unwrap_err();
+    assert_eq!(error.kind(), ErrorKind::ResourceInUse, "{error}");
+    // ... and a fence seen passed clears it.
+    let fence = imm.insert_fence(Engine::Graphics);
+    assert!(!imm.is_fence_pending(fence));
+    assert!(imm
+        .map(readback, MapType::Read, MapFlags::None)
+        .map(Mapped::keep_mapped)
+        .is_ok());
+    imm.unmap(readback);
+}
