@@ -25,6 +25,7 @@ use crate::barrier::{BarrierGroup, ResourceBarrier};
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::error::{Error, RecordError};
+use crate::fast::{FastResource, FastResourceBatch};
 use crate::handle::*;
 use crate::list::ListStats;
 use crate::role::Role;
@@ -152,6 +153,53 @@ pub trait DeviceContext {
     );
     /// Binds a stage's samplers from slot `start` (`*SetSamplers`).
     fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
+    /// Binds many slots of several kinds in one call, always under the fast contract
+    /// (`SetFastResources`, R-FX-1): no reference, no split point, the view's minimum LOD.
+    fn set_fast_resources(&mut self, entries: &[FastResource]);
+    /// Checks `entries` and appends them to `batch` (`SetFastResourcesIntoBatch`, R-FX-1).
+    fn set_fast_resources_into_batch(
+        &mut self,
+        batch: &mut FastResourceBatch,
+        entries: &[FastResource],
+    );
+    /// Applies a batch in one call, as `set_fast_resources` of its entries (R-FX-1).
+    fn set_fast_resources_from_batch(&mut self, batch: &FastResourceBatch);
+    /// Binds one shader-resource view under the fast contract (`XXSetFastShaderResource`, R-FX-1).
+    fn set_fast_shader_resource(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        view: Option<ShaderResourceView>,
+    );
+    /// Binds a view of a default resource placed at `address` (`XXSetPlacementShaderResource`,
+    /// R-FX-2).
+    fn set_placement_shader_resource(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        view: ShaderResourceView,
+        address: u64,
+    );
+    /// Binds a default-usage constant buffer placed at `address` (`SetPlacement`, R-FX-2).
+    fn set_placement_constant_buffer(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        buffer: Buffer,
+        address: u64,
+    );
+    /// Binds a default-usage vertex buffer placed at `address` (R-FX-2).
+    fn set_placement_vertex_buffer(
+        &mut self,
+        slot: u32,
+        buffer: Buffer,
+        stride: u32,
+        offset: u32,
+        address: u64,
+    );
+    /// Binds a default-usage index buffer placed at `address` (`IASetPlacementIndexBuffer`,
+    /// R-FX-2).
+    fn ia_set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format);
     /// Binds the compute stage's unordered-access views (`CSSetUnorderedAccessViews`).
     fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]);
     /// Binds the render targets and depth stencil (`OMSetRenderTargets`).
@@ -474,6 +522,79 @@ macro_rules! forward_device_context {
         ) {
             let $this = self;
             $core.set_samplers(stage, start, samplers)
+        }
+        #[inline]
+        fn set_fast_resources(&mut self, entries: &[$crate::FastResource]) {
+            let $this = self;
+            $core.set_fast_resources(entries)
+        }
+        #[inline]
+        fn set_fast_resources_into_batch(
+            &mut self,
+            batch: &mut $crate::FastResourceBatch,
+            entries: &[$crate::FastResource],
+        ) {
+            let $this = self;
+            $core.set_fast_resources_into_batch(batch, entries)
+        }
+        #[inline]
+        fn set_fast_resources_from_batch(&mut self, batch: &$crate::FastResourceBatch) {
+            let $this = self;
+            $core.set_fast_resources_from_batch(batch)
+        }
+        #[inline]
+        fn set_fast_shader_resource(
+            &mut self,
+            stage: $crate::Stage,
+            slot: u32,
+            view: Option<$crate::ShaderResourceView>,
+        ) {
+            let $this = self;
+            $core.set_fast_shader_resource(stage, slot, view)
+        }
+        #[inline]
+        fn set_placement_shader_resource(
+            &mut self,
+            stage: $crate::Stage,
+            slot: u32,
+            view: $crate::ShaderResourceView,
+            address: u64,
+        ) {
+            let $this = self;
+            $core.set_placement_shader_resource(stage, slot, view, address)
+        }
+        #[inline]
+        fn set_placement_constant_buffer(
+            &mut self,
+            stage: $crate::Stage,
+            slot: u32,
+            buffer: $crate::Buffer,
+            address: u64,
+        ) {
+            let $this = self;
+            $core.set_placement_constant_buffer(stage, slot, buffer, address)
+        }
+        #[inline]
+        fn set_placement_vertex_buffer(
+            &mut self,
+            slot: u32,
+            buffer: $crate::Buffer,
+            stride: u32,
+            offset: u32,
+            address: u64,
+        ) {
+            let $this = self;
+            $core.set_placement_vertex_buffer(slot, buffer, stride, offset, address)
+        }
+        #[inline]
+        fn ia_set_placement_index_buffer(
+            &mut self,
+            buffer: $crate::Buffer,
+            address: u64,
+            format: $crate::Format,
+        ) {
+            let $this = self;
+            $core.ia_set_placement_index_buffer(buffer, address, format)
         }
         #[inline]
         fn cs_set_unordered_access_views(

@@ -104,6 +104,7 @@ mod device_context;
 mod dynamic;
 pub mod engine;
 mod error;
+mod fast;
 mod handle;
 mod hazard;
 mod identity;
@@ -140,6 +141,7 @@ pub use device_context::{
     Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
 };
 pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
+pub use fast::{FastResource, FastResourceBatch};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{

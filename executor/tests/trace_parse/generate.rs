@@ -736,6 +736,7 @@ impl Generator {
             } else {
                 None
             },
+            placement: None,
         }
     }
 

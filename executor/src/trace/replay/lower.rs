@@ -26,8 +26,8 @@ use recorder::{Rect, Viewport};
 use super::convert::*;
 use super::program::*;
 use crate::trace::syntax::ast::{
-    Barrier, BeforeAfter, CallContext, Declaration, Expectation, ExpectedLayout, LegacyBarrier,
-    Method, Placement, Remap, Statement, Subject as AstSubject, Trace,
+    Barrier, BeforeAfter, CallContext, Declaration, Expectation, ExpectedLayout, FastEntry,
+    LegacyBarrier, Method, Placement, Remap, Statement, Subject as AstSubject, Trace,
 };
 use crate::trace::syntax::name::Name;
 use crate::trace::syntax::split_derived;
@@ -467,6 +467,67 @@ impl Lowering {
                 stage: stage(*s),
                 start: slot(*start)?,
                 samplers: self.ids(samplers)?,
+            },
+            Method::SetFastResources(entries) => {
+                let mut lowered = Vec::with_capacity(entries.len());
+                for e in entries {
+                    lowered.push(FastEntry {
+                        kind: e.kind,
+                        stage: e.stage.map(stage),
+                        slot: fit_u32(e.slot, "SLOT")?,
+                        object: self.opt(&e.object)?,
+                    });
+                }
+                Call::SetFastResources(lowered)
+            }
+            Method::SetFastShaderResource {
+                stage: s,
+                slot: n,
+                view,
+            } => Call::SetFastShaderResource {
+                stage: stage(*s),
+                slot: fit_u32(*n, "SLOT")?,
+                view: self.opt(view)?,
+            },
+            Method::SetPlacementShaderResource {
+                stage: s,
+                slot: n,
+                view,
+                address,
+            } => Call::SetPlacementShaderResource {
+                stage: stage(*s),
+                slot: fit_u32(*n, "SLOT")?,
+                view: self.id(view)?,
+                address: *address,
+            },
+            Method::SetPlacementConstantBuffer {
+                stage: s,
+                slot: n,
+                buffer,
+                address,
+            } => Call::SetPlacementConstantBuffer {
+                stage: stage(*s),
+                slot: fit_u32(*n, "SLOT")?,
+                buffer: self.id(buffer)?,
+                address: *address,
+            },
+            Method::SetPlacementVertexBuffer {
+                slot: n,
+                buffer,
+                address,
+            } => Call::SetPlacementVertexBuffer {
+                slot: fit_u32(*n, "SLOT")?,
+                buffer: self.id(buffer)?,
+                address: *address,
+            },
+            Method::IaSetPlacementIndexBuffer {
+                buffer,
+                address,
+                format: f,
+            } => Call::IaSetPlacementIndexBuffer {
+                buffer: self.id(buffer)?,
+                address: *address,
+                format: format(f)?,
             },
             Method::CsSetUnorderedAccessViews { start, views } => Call::CsSetUnorderedAccessViews {
                 start: slot(*start)?,

@@ -213,6 +213,12 @@ impl Method<Lowered> {
                 samplers: items, ..
             }
             | Self::CsSetUnorderedAccessViews { views: items, .. } => some(out, items),
+            Self::SetFastResources(entries) => out.extend(entries.iter().filter_map(|e| e.object)),
+            Self::SetFastShaderResource { view: o, .. } => out.extend(o),
+            Self::SetPlacementShaderResource { view: o, .. }
+            | Self::SetPlacementConstantBuffer { buffer: o, .. }
+            | Self::SetPlacementVertexBuffer { buffer: o, .. }
+            | Self::IaSetPlacementIndexBuffer { buffer: o, .. } => out.push(*o),
             Self::OmSetRenderTargets {
                 render_targets,
                 depth_stencil,
@@ -375,6 +381,12 @@ impl Method<Lowered> {
                 | Self::SetConstantBuffers { .. }
                 | Self::SetShaderResources { .. }
                 | Self::SetSamplers { .. }
+                | Self::SetFastResources(_)
+                | Self::SetFastShaderResource { .. }
+                | Self::SetPlacementShaderResource { .. }
+                | Self::SetPlacementConstantBuffer { .. }
+                | Self::SetPlacementVertexBuffer { .. }
+                | Self::IaSetPlacementIndexBuffer { .. }
                 | Self::CsSetUnorderedAccessViews { .. }
                 | Self::OmSetRenderTargets { .. }
                 | Self::OmSetRenderTargetsAndUavs { .. }

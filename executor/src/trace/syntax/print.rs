@@ -369,6 +369,59 @@ impl Display for Method {
                 write!(f, "{stage}_set_samplers {start} ")?;
                 joined(f, samplers, ' ')
             }
+            Self::SetFastResources(entries) => {
+                f.write_str("set_fast_resources")?;
+                for entry in entries {
+                    f.write_str(" ")?;
+                    if let Some(stage) = &entry.stage {
+                        write!(f, "{stage}.")?;
+                    }
+                    write!(f, "{}.{}=", entry.kind.word(), entry.slot)?;
+                    match &entry.object {
+                        Some(object) => write!(f, "{object}")?,
+                        None => f.write_str("null")?,
+                    }
+                }
+                Ok(())
+            }
+            Self::SetFastShaderResource { stage, slot, view } => {
+                write!(f, "{stage}_set_fast_shader_resource {slot} ")?;
+                match view {
+                    Some(view) => write!(f, "{view}"),
+                    None => f.write_str("null"),
+                }
+            }
+            Self::SetPlacementShaderResource {
+                stage,
+                slot,
+                view,
+                address,
+            } => write!(
+                f,
+                "{stage}_set_placement_shader_resource {slot} {view} {address:#x}"
+            ),
+            Self::SetPlacementConstantBuffer {
+                stage,
+                slot,
+                buffer,
+                address,
+            } => write!(
+                f,
+                "{stage}_set_placement_constant_buffer {slot} {buffer} {address:#x}"
+            ),
+            Self::SetPlacementVertexBuffer {
+                slot,
+                buffer,
+                address,
+            } => write!(f, "set_placement_vertex_buffer {slot} {buffer} {address:#x}"),
+            Self::IaSetPlacementIndexBuffer {
+                buffer,
+                address,
+                format,
+            } => write!(
+                f,
+                "ia_set_placement_index_buffer {buffer} {address:#x} {format}"
+            ),
             Self::CsSetUnorderedAccessViews { start, views } => {
                 write!(f, "cs_set_unordered_access_views {start} ")?;
                 joined(f, views, ' ')
@@ -698,6 +751,9 @@ impl Display for Number {
 impl Display for ObjectRef {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
         self.name.fmt(f)?;
+        if let Some(address) = self.placement {
+            write!(f, "@{address:#x}")?;
+        }
         match self.instance {
             Some(k) => write!(f, "#{k}"),
             None => Ok(()),
