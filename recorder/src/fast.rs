@@ -414,13 +414,15 @@ impl<R: Role> Recorder<R> {
     ) -> Result<Resolved, Error> {
         let category = SplitCategory::DynamicConstantBuffer;
         let buffer = |this: &Self, buffer: Option<Buffer>, need, offset, stride| {
+            if let (Some(_), Some(buffer)) = (placed, buffer) {
+                this.placeable_buffer(call, buffer.0)?;
+            }
             let mut out = MaybeUninit::uninit();
             this.resolve_buffer_into(call, buffer, need, category, offset, stride, &mut out)?;
             // SAFETY: `resolve_buffer_into` returned `Ok`, which it does only after writing
             // every field.
             let mut bound = unsafe { out.assume_init() };
-            if let (Some(address), Some(buffer)) = (placed, buffer) {
-                this.placeable_buffer(call, buffer.0)?;
+            if let (Some(address), Some(_)) = (placed, buffer) {
                 bound.instance = InstanceId::placed(address);
             }
             Ok::<_, Error>(Resolved::Buffer(bound))
@@ -439,9 +441,11 @@ impl<R: Role> Recorder<R> {
                     FastResource::ShaderResource { view, .. } => {
                         let handle = view.map_or(RawHandle::NULL, |v| v.0);
                         let kind = ObjectKind::ShaderResourceView;
+                        if placed.is_some() {
+                            self.placeable_view(call, handle)?;
+                        }
                         let (mut bound, _) = self.resolve_view(call, kind, handle, false)?;
                         if let Some(address) = placed {
-                            self.placeable_view(call, handle)?;
                             bound.instance = InstanceId::placed(address);
                         }
                         Ok(Resolved::View(bound))
