@@ -157,6 +157,14 @@ impl FastResourceBatch {
     }
 }
 
+/// A batch of `entries` as they are, unchecked (the replay of a trace's batches builds them so):
+/// applying it checks every entry, as applying any batch does.
+impl From<Vec<FastResource>> for FastResourceBatch {
+    fn from(entries: Vec<FastResource>) -> Self {
+        Self { entries }
+    }
+}
+
 /// What one fast bind encodes: an entry, or the placement index buffer.
 #[derive(Clone, Copy)]
 enum FastBind {

@@ -326,6 +326,22 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
                 })
                 .collect(),
         ),
+        Method::SetFastResourcesIntoBatch { batch, entries } => Method::SetFastResourcesIntoBatch {
+            batch: batch.clone(),
+            entries: entries
+                .iter()
+                .map(|e| FastEntry {
+                    kind: e.kind,
+                    stage: e.stage.map(stage),
+                    slot: n(&e.slot),
+                    object: opt(&e.object),
+                })
+                .collect(),
+        },
+        Method::SetFastResourcesFromBatch { batch, .. } => Method::SetFastResourcesFromBatch {
+            batch: batch.clone(),
+            entries: Vec::new(),
+        },
         Method::SetFastShaderResource {
             stage: s,
             slot,

@@ -24,9 +24,9 @@ use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::command::InstanceId;
 use recorder::{
     BarrierGroup, BarrierKind, BarrierSubresources, Buffer, BufferBarrier, ClearFlags, CommandList,
-    DeferredContext, DeviceContext, Engine, Error, FastResource, GlobalBarrier, Handle,
-    ImmediateRole, MapFlags, MapType, PredicateValue, RawHandle, Recorder, Remap, RemapKind,
-    Resource, ResourceBarrier, RestoreState, SplitHalf, Stage, Texture, TextureBarrier,
+    DeferredContext, DeviceContext, Engine, Error, FastResource, FastResourceBatch, GlobalBarrier,
+    Handle, ImmediateRole, MapFlags, MapType, PredicateValue, RawHandle, Recorder, Remap,
+    RemapKind, Resource, ResourceBarrier, RestoreState, SplitHalf, Stage, Texture, TextureBarrier,
     VertexBuffer,
 };
 
@@ -370,6 +370,23 @@ pub(crate) fn record<R: Recording>(
                 .map(|e| fast_resource(e, objects))
                 .collect();
             recorder.set_fast_resources(&entries)
+        }
+        Call::SetFastResourcesIntoBatch { entries, .. } => {
+            // The batch the replay applies is built from the lines (`lower.rs`); this one is the
+            // engine's check of the line, and its refusal.
+            let entries: Vec<FastResource> = entries
+                .iter()
+                .map(|e| fast_resource(e, objects))
+                .collect();
+            let mut batch = FastResourceBatch::new();
+            recorder.set_fast_resources_into_batch(&mut batch, &entries)
+        }
+        Call::SetFastResourcesFromBatch { entries, .. } => {
+            let entries: Vec<FastResource> = entries
+                .iter()
+                .map(|e| fast_resource(e, objects))
+                .collect();
+            recorder.set_fast_resources_from_batch(&FastResourceBatch::from(entries))
         }
         Call::SetFastShaderResource { stage, slot, view } => {
             recorder.set_fast_shader_resource(*stage, *slot, objects.opt(*view))

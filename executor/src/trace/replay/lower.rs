@@ -71,6 +71,8 @@ struct Lowering {
     released: HashMap<ObjId, usize>,
     /// The last instance number of each resource mapped write_discard.
     instances: HashMap<ObjId, u32>,
+    /// The entries of each batch of `set_fast_resources_into_batch` so far (R-FX-1).
+    batches: HashMap<String, Vec<FastEntry<Lowered>>>,
 }
 
 impl Lowering {
@@ -85,6 +87,20 @@ impl Lowering {
         });
         self.ids.insert(name.to_owned(), id);
         id
+    }
+
+    /// `set_fast_resources` entries, lowered (R-FX-1).
+    fn fast_entries(&mut self, entries: &[FastEntry]) -> Converted<Vec<FastEntry<Lowered>>> {
+        let mut lowered = Vec::with_capacity(entries.len());
+        for e in entries {
+            lowered.push(FastEntry {
+                kind: e.kind,
+                stage: e.stage.map(stage),
+                slot: fit_u32(e.slot, "SLOT")?,
+                object: self.opt(&e.object)?,
+            });
+        }
+        Ok(lowered)
     }
 
     /// The object `name` names (declared before, as the parser checked).
@@ -469,17 +485,31 @@ impl Lowering {
                 samplers: self.ids(samplers)?,
             },
             Method::SetFastResources(entries) => {
-                let mut lowered = Vec::with_capacity(entries.len());
-                for e in entries {
-                    lowered.push(FastEntry {
-                        kind: e.kind,
-                        stage: e.stage.map(stage),
-                        slot: fit_u32(e.slot, "SLOT")?,
-                        object: self.opt(&e.object)?,
-                    });
-                }
-                Call::SetFastResources(lowered)
+                Call::SetFastResources(self.fast_entries(entries)?)
             }
+            Method::SetFastResourcesIntoBatch { batch, entries } => {
+                let entries = self.fast_entries(entries)?;
+                // A line with a slot past its kind's slots is refused and adds nothing; any
+                // other refusal shows when the batch is applied (TRACE.md).
+                if entries.iter().all(fast_slot_in_range) {
+                    self.batches
+                        .entry(batch.as_str().to_owned())
+                        .or_default()
+                        .extend(entries.iter().cloned());
+                }
+                Call::SetFastResourcesIntoBatch {
+                    batch: batch.clone(),
+                    entries,
+                }
+            }
+            Method::SetFastResourcesFromBatch { batch, .. } => Call::SetFastResourcesFromBatch {
+                batch: batch.clone(),
+                entries: self
+                    .batches
+                    .get(batch.as_str())
+                    .cloned()
+                    .unwrap_or_default(),
+            },
             Method::SetFastShaderResource {
                 stage: s,
                 slot: n,
@@ -1084,4 +1114,17 @@ mod tests {
         assert_eq!(*split, Some(recorder::SplitHalf::End));
         assert_eq!(*subresource, None);
     }
+}
+
+/// Whether an entry's slot is within its kind's slots (R-FX-1).
+fn fast_slot_in_range(entry: &FastEntry<Lowered>) -> bool {
+    use crate::trace::syntax::ast::FastKind;
+    use recorder::limits::*;
+    let limit = match entry.kind {
+        FastKind::ConstantBuffer => CONSTANT_BUFFER_SLOTS,
+        FastKind::ShaderResource => SHADER_RESOURCE_SLOTS,
+        FastKind::Sampler => SAMPLER_SLOTS,
+        FastKind::VertexBuffer => VERTEX_BUFFER_SLOTS,
+    };
+    entry.slot < limit
 }

@@ -213,7 +213,11 @@ impl Method<Lowered> {
                 samplers: items, ..
             }
             | Self::CsSetUnorderedAccessViews { views: items, .. } => some(out, items),
-            Self::SetFastResources(entries) => out.extend(entries.iter().filter_map(|e| e.object)),
+            Self::SetFastResources(entries)
+            | Self::SetFastResourcesIntoBatch { entries, .. }
+            | Self::SetFastResourcesFromBatch { entries, .. } => {
+                out.extend(entries.iter().filter_map(|e| e.object))
+            }
             Self::SetFastShaderResource { view: o, .. } => out.extend(o),
             Self::SetPlacementShaderResource { view: o, .. }
             | Self::SetPlacementConstantBuffer { buffer: o, .. }
@@ -382,6 +386,7 @@ impl Method<Lowered> {
                 | Self::SetShaderResources { .. }
                 | Self::SetSamplers { .. }
                 | Self::SetFastResources(_)
+                | Self::SetFastResourcesFromBatch { .. }
                 | Self::SetFastShaderResource { .. }
                 | Self::SetPlacementShaderResource { .. }
                 | Self::SetPlacementConstantBuffer { .. }

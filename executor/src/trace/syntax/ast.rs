@@ -631,6 +631,22 @@ pub enum Method<F: Form = Written> {
     /// `set_fast_resources ENTRY [ENTRY ..]` (R-FX-1): each ENTRY `STAGE.cb.SLOT=BUF|null`,
     /// `STAGE.srv.SLOT=SRV|null`, `STAGE.sampler.SLOT=SAMPLER|null` or `vb.SLOT=BUF|null`.
     SetFastResources(Vec<FastEntry<F>>),
+    /// `set_fast_resources_into_batch BATCH ENTRY [ENTRY ..]` (R-FX-1): appends the entries to
+    /// the batch BATCH (a name of the trace's own, made by its first such line), records nothing.
+    SetFastResourcesIntoBatch {
+        /// The batch.
+        batch: Name,
+        /// As `set_fast_resources`'s.
+        entries: Vec<FastEntry<F>>,
+    },
+    /// `set_fast_resources_from_batch BATCH` (R-FX-1): applies the batch in one call.
+    SetFastResourcesFromBatch {
+        /// The batch.
+        batch: Name,
+        /// Empty as written; once lowered, the batch's entries at this line (its
+        /// `set_fast_resources_into_batch` lines before it, in order).
+        entries: Vec<FastEntry<F>>,
+    },
     /// `STAGE_set_fast_shader_resource SLOT SRV|null` (R-FX-1).
     SetFastShaderResource {
         /// The stage of the method's name.

@@ -134,6 +134,29 @@ impl Parser {
                 }
                 Method::SetFastResources(entries)
             }
+            "set_fast_resources_into_batch" => {
+                let batch = cursor.new_name("BATCH")?;
+                let mut entries = vec![fast_entry(cursor, symbols)?];
+                while cursor.peek().is_some() {
+                    entries.push(fast_entry(cursor, symbols)?);
+                }
+                self.batches.insert(batch.as_str().to_owned());
+                Method::SetFastResourcesIntoBatch { batch, entries }
+            }
+            "set_fast_resources_from_batch" => {
+                let batch = cursor.new_name("BATCH")?;
+                if !self.batches.contains(batch.as_str()) {
+                    return Err(cursor.error(format!(
+                        "{} names no batch (no 'set_fast_resources_into_batch {}' before this line)",
+                        quote(batch.as_str()),
+                        batch.as_str()
+                    )));
+                }
+                Method::SetFastResourcesFromBatch {
+                    batch,
+                    entries: Vec::new(),
+                }
+            }
             "set_placement_vertex_buffer" => Method::SetPlacementVertexBuffer {
                 slot: cursor.unsigned("SLOT")?,
                 buffer: cursor.object(symbols, Want::Buffer)?,

@@ -371,18 +371,14 @@ impl Display for Method {
             }
             Self::SetFastResources(entries) => {
                 f.write_str("set_fast_resources")?;
-                for entry in entries {
-                    f.write_str(" ")?;
-                    if let Some(stage) = &entry.stage {
-                        write!(f, "{stage}.")?;
-                    }
-                    write!(f, "{}.{}=", entry.kind.word(), entry.slot)?;
-                    match &entry.object {
-                        Some(object) => write!(f, "{object}")?,
-                        None => f.write_str("null")?,
-                    }
-                }
-                Ok(())
+                fast_entries(f, entries)
+            }
+            Self::SetFastResourcesIntoBatch { batch, entries } => {
+                write!(f, "set_fast_resources_into_batch {batch}")?;
+                fast_entries(f, entries)
+            }
+            Self::SetFastResourcesFromBatch { batch, .. } => {
+                write!(f, "set_fast_resources_from_batch {batch}")
             }
             Self::SetFastShaderResource { stage, slot, view } => {
                 write!(f, "{stage}_set_fast_shader_resource {slot} ")?;
@@ -869,4 +865,20 @@ impl Display for LegacyBarrier {
             }
         }
     }
+}
+
+/// ` ENTRY ENTRY ..` of `set_fast_resources` (R-FX-1).
+fn fast_entries(f: &mut Formatter<'_>, entries: &[super::ast::FastEntry]) -> Result {
+    for entry in entries {
+        f.write_str(" ")?;
+        if let Some(stage) = &entry.stage {
+            write!(f, "{stage}.")?;
+        }
+        write!(f, "{}.{}=", entry.kind.word(), entry.slot)?;
+        match &entry.object {
+            Some(object) => write!(f, "{object}")?,
+            None => f.write_str("null")?,
+        }
+    }
+    Ok(())
 }
