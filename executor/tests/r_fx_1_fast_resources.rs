@@ -257,3 +257,121 @@ fn r_fx_1_bundle_budget_counts_fast_binds() {
         Some(ErrorKind::NotEncapsulable)
     );
 }
+
+/// Capture writes the fast calls as trace statements (an applied batch as the
+/// `set_fast_resources` of its entries, placement with its address), and the trace replays to
+/// the live frame's digest in the three modes.
+#[test]
+fn r_fx_1_r_fx_2_captured_fast_calls_replay_to_the_frame_digest() {
+    use executor::capture::{CaptureDevice, CaptureOptions, FrameOutcome};
+    use executor::trace::{replay, ReplayOptions};
+    let device = CaptureDevice::new(
+        Device::new(DeviceDesc::default()),
+        CaptureOptions::default(),
+    );
+    let buffer = |name, usage| {
+        device
+            .create_buffer(&BufferDesc {
+                name,
+                size: 256,
+                usage,
+                bind: BindFlags::CONSTANT,
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    let (dynamic, ring) = (
+        buffer("dynamic", Usage::Dynamic),
+        buffer("ring", Usage::Default),
+    );
+    let vs = device
+        .create_shader(&ShaderDesc {
+            constant_buffers: Slots::first(2),
+            ..ShaderDesc::new("vs", Stage::Vertex)
+        })
+        .unwrap();
+    let chain = device
+        .create_swap_chain(&SwapChainDesc {
+            name: "main",
+            buffers: 2,
+            format: Format::R8G8B8A8Unorm,
+            width: 64,
+            height: 64,
+        })
+        .unwrap();
+    let mut imm = executor::capture::CapturedImmediate::new(&device).unwrap();
+    let mut worker = device
+        .create_deferred_context(&DeferredContextDesc {
+            name: "worker",
+            semantics: Semantics::Legacy,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut batch = FastResourceBatch::new();
+    worker.set_fast_resources_into_batch(&mut batch, &[cb(Stage::Vertex, 1, Some(ring))]);
+    imm.present(chain).unwrap();
+    device.capture().trigger();
+    imm.present(chain).unwrap();
+    worker.set_shader(Stage::Vertex, Some(vs));
+    if let Ok(mut data) = worker.map(dynamic, MapType::WriteDiscard, MapFlags::None) {
+        data[0] = 7;
+    }
+    worker.set_fast_resources(&[cb(Stage::Vertex, 0, Some(dynamic))]);
+    worker.set_fast_resources_from_batch(&batch);
+    worker.draw(3, 0);
+    worker.set_placement_constant_buffer(Stage::Vertex, 1, ring, 0x4000);
+    worker.draw(3, 1);
+    let list = worker
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    imm.present(chain).unwrap();
+    let outcomes = device.capture().take_outcomes();
+    let frame = match &outcomes[0] {
+        FrameOutcome::Captured(frame) => frame,
+        FrameOutcome::Failed { reason, .. } => panic!("frame failed: {reason}"),
+    };
+    assert!(
+        frame
+            .trace
+            .contains("worker set_fast_resources vs.cb.0=dynamic\n")
+            && frame
+                .trace
+                .contains("worker set_fast_resources vs.cb.1=ring\n")
+            && frame
+                .trace
+                .contains("worker vs_set_placement_constant_buffer 1 ring 0x4000\n"),
+        "{}",
+        frame.trace
+    );
+    for options in [
+        ReplayOptions::default(),
+        ReplayOptions {
+            compare: true,
+            ..Default::default()
+        },
+        ReplayOptions {
+            threads: 2,
+            ..Default::default()
+        },
+    ] {
+        let run = replay(
+            frame.trace.as_bytes(),
+            &ReplayOptions {
+                records: true,
+                ..options
+            },
+        );
+        assert_eq!(run.exit_code, 0, "{}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout
+                .contains(&format!("digest={:016x}", frame.digest)),
+            "{}\nlive digest {:016x}\n{:?}\n{}",
+            run.stdout,
+            frame.digest,
+            frame.record_lines,
+            frame.trace
+        );
+    }
+}
