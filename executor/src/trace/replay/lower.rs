@@ -1010,6 +1010,19 @@ fn remap(remap: &Remap) -> Converted<Remap<Lowered>> {
     })
 }
 
+/// Whether an entry's slot is within its kind's slots (R-FX-1).
+fn fast_slot_in_range(entry: &FastEntry<Lowered>) -> bool {
+    use crate::trace::syntax::ast::FastKind;
+    use recorder::limits::*;
+    let limit = match entry.kind {
+        FastKind::ConstantBuffer => CONSTANT_BUFFER_SLOTS,
+        FastKind::ShaderResource => SHADER_RESOURCE_SLOTS,
+        FastKind::Sampler => SAMPLER_SLOTS,
+        FastKind::VertexBuffer => VERTEX_BUFFER_SLOTS,
+    };
+    entry.slot < limit
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1114,17 +1127,4 @@ mod tests {
         assert_eq!(*split, Some(recorder::SplitHalf::End));
         assert_eq!(*subresource, None);
     }
-}
-
-/// Whether an entry's slot is within its kind's slots (R-FX-1).
-fn fast_slot_in_range(entry: &FastEntry<Lowered>) -> bool {
-    use crate::trace::syntax::ast::FastKind;
-    use recorder::limits::*;
-    let limit = match entry.kind {
-        FastKind::ConstantBuffer => CONSTANT_BUFFER_SLOTS,
-        FastKind::ShaderResource => SHADER_RESOURCE_SLOTS,
-        FastKind::Sampler => SAMPLER_SLOTS,
-        FastKind::VertexBuffer => VERTEX_BUFFER_SLOTS,
-    };
-    entry.slot < limit
 }
