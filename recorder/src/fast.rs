@@ -61,7 +61,7 @@ use std::mem::MaybeUninit;
 use crate::command::*;
 use crate::context::Recorder;
 use crate::desc::*;
-use crate::device_context::VertexBuffer;
+use crate::device_context::{FastResource, FastResourceBatch, VertexBuffer};
 use crate::error::Error;
 use crate::handle::*;
 use crate::info::{BufferInfo, ViewInfo};
@@ -69,101 +69,6 @@ use crate::limits::*;
 use crate::resolve::{check_range, set_bit};
 use crate::role::Role;
 use crate::split::SplitCategory;
-
-/// One binding of [`DeviceContext::set_fast_resources`](crate::DeviceContext::set_fast_resources)
-/// (R-FX-1): a kind, its stage where it has one, a slot and what to bind (`None` unbinds).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum FastResource {
-    /// A constant buffer of a stage (`STAGE.cb.SLOT` in traces).
-    ConstantBuffer {
-        /// The stage.
-        stage: Stage,
-        /// The constant-buffer slot.
-        slot: u32,
-        /// The buffer; it needs the constant-buffer bind flag.
-        buffer: Option<Buffer>,
-    },
-    /// A shader-resource view of a stage (`STAGE.srv.SLOT`).
-    ShaderResource {
-        /// The stage.
-        stage: Stage,
-        /// The shader-resource slot.
-        slot: u32,
-        /// The view.
-        view: Option<ShaderResourceView>,
-    },
-    /// A sampler of a stage (`STAGE.sampler.SLOT`).
-    Sampler {
-        /// The stage.
-        stage: Stage,
-        /// The sampler slot.
-        slot: u32,
-        /// The sampler.
-        sampler: Option<SamplerState>,
-    },
-    /// A vertex buffer (`vb.SLOT`).
-    VertexBuffer {
-        /// The vertex-buffer slot.
-        slot: u32,
-        /// The buffer, its stride and offset.
-        buffer: VertexBuffer,
-    },
-}
-
-impl FastResource {
-    /// The objects the entry names.
-    fn object(&self) -> Option<(ObjectKind, RawHandle)> {
-        match *self {
-            Self::ConstantBuffer { buffer, .. } => buffer.map(|b| (ObjectKind::Buffer, b.0)),
-            Self::ShaderResource { view, .. } => {
-                view.map(|v| (ObjectKind::ShaderResourceView, v.0))
-            }
-            Self::Sampler { sampler, .. } => sampler.map(|s| (ObjectKind::SamplerState, s.0)),
-            Self::VertexBuffer { buffer, .. } => buffer.buffer.map(|b| (ObjectKind::Buffer, b.0)),
-        }
-    }
-}
-
-/// A reusable list of fast bindings (R-FX-1, `SetFastResourcesIntoBatch`): recorded by
-/// [`DeviceContext::set_fast_resources_into_batch`](crate::DeviceContext::set_fast_resources_into_batch),
-/// applied by [`DeviceContext::set_fast_resources_from_batch`](crate::DeviceContext::set_fast_resources_from_batch)
-/// on any context of the device, as often as wanted. The application owns it; it holds no
-/// reference on what it names.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FastResourceBatch {
-    entries: Vec<FastResource>,
-}
-
-impl FastResourceBatch {
-    /// An empty batch.
-    pub fn new() -> Self {
-        Self::default()
-    }
-    /// The entries recorded so far, in order.
-    pub fn entries(&self) -> &[FastResource] {
-        &self.entries
-    }
-    /// How many entries it holds.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-    /// Whether it holds none.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-    /// Forgets the entries, keeping the memory.
-    pub fn clear(&mut self) {
-        self.entries.clear();
-    }
-}
-
-/// A batch of `entries` as they are, unchecked (the replay of a trace's batches builds them so):
-/// applying it checks every entry, as applying any batch does.
-impl From<Vec<FastResource>> for FastResourceBatch {
-    fn from(entries: Vec<FastResource>) -> Self {
-        Self { entries }
-    }
-}
 
 /// What one fast bind encodes: an entry, or the placement index buffer.
 #[derive(Clone, Copy)]

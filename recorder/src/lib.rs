@@ -138,10 +138,10 @@ pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
 pub use device_context::{
-    Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
+    Compression, DeviceContext, FastResource, FastResourceBatch, MapFlags, Mapped, PredicateValue,
+    VertexBuffer,
 };
 pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
-pub use fast::{FastResource, FastResourceBatch};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use list::{

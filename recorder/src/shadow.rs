@@ -17,7 +17,6 @@
 //! beside the shared type: they say which slots hold a dynamic resource or a view, which the GPU
 //! model does not need.
 
-use crate::resolve::Bound;
 use crate::state::{Bindings, STAGES};
 
 /// The state of a legacy context; `Default` is the ClearState defaults.
@@ -69,17 +68,31 @@ impl FastSlots {
 /// slots are the bits of `mask`): each is set null without giving a reference back, and its bit
 /// cleared. Called before a legacy bind, the hazard rule or a reset changes those slots.
 #[inline]
-pub(crate) fn forget_fast<T: Bound>(slots: &mut [T], mask: &mut u128, first: usize) {
+pub(crate) fn forget_fast<T: Copy + Nullable>(slots: &mut [T], mask: &mut u128, first: usize) {
     if *mask == 0 {
         return;
     }
     for (i, slot) in slots.iter_mut().enumerate() {
         let bit = 1u128 << ((first + i) & 127);
         if *mask & bit != 0 {
-            *slot = T::NULL;
+            *slot = T::EMPTY;
             *mask &= !bit;
         }
     }
+}
+
+/// What an empty slot of a binding array holds (for [`forget_fast`]).
+pub(crate) trait Nullable {
+    const EMPTY: Self;
+}
+impl Nullable for crate::command::BoundBuffer {
+    const EMPTY: Self = Self::NULL;
+}
+impl Nullable for crate::command::BoundView {
+    const EMPTY: Self = Self::NULL;
+}
+impl Nullable for crate::handle::RawHandle {
+    const EMPTY: Self = Self::NULL;
 }
 
 impl LegacyShadow {
