@@ -131,7 +131,7 @@ fn r_tool_1_scenarios_have_the_split_points_they_promise() {
                 assert_eq!(r[DynamicConstantBuffer], dynamic, "{r}");
                 assert_eq!(r.total(), threads + dynamic, "{r}");
             }
-            "dynamic_cb_mapped" | "default_no_overwrite" => {
+            "dynamic_cb_mapped" | "default_no_overwrite" | "placement" => {
                 assert_eq!(dynamics, 0, "{r}");
                 assert_eq!(r.total(), threads, "{r}");
             }
@@ -252,6 +252,7 @@ fn r_tool_2_a_fix_of_the_advisor_counts_what_the_scenario_built_with_it_counts()
             Fix::DefaultNoOverwrite,
             "default_no_overwrite",
         ),
+        ("dynamic_cb", Fix::Placement, "placement"),
         ("post_compressible", Fix::TextureCompatible, "post_tc"),
     ] {
         let trace = benches::splitpoints::scenario_trace(scenario, Semantics::Legacy, &options)
@@ -341,7 +342,7 @@ mod command {
         let json = std::fs::read_to_string(&json).expect("the JSON was written");
         assert!(json.starts_with("{\"options\":{\"objects\":24,"), "{json}");
         let scenarios = benches::splitpoints::scenario_names().count();
-        assert_eq!(scenarios, 11);
+        assert_eq!(scenarios, 12);
         assert_eq!(json.matches("\"scenario\":").count(), 2 * scenarios);
         let svg = std::fs::read_to_string(&svg).expect("the picture was written");
         assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));

@@ -544,6 +544,176 @@ impl BundleRecorder {
         );
     }
 
+    /// Binds fast entries (R-FX-1). A bundle's recorder is fast already, so each entry is the
+    /// ordinary one-slot bind of its kind under the bundle rules, in order: its slot an override
+    /// (R-B-4) counted against the budget (R-B-5), a dynamic buffer or a view of a target refused
+    /// as not encapsulable (R-B-6). An entry refused leaves the entries before it bound.
+    pub fn set_fast_resources(&mut self, entries: &[FastResource]) {
+        for entry in entries {
+            self.fast_entry("set_fast_resources", *entry, None);
+        }
+    }
+
+    /// Checks `entries` and appends them to `batch` (R-FX-1): records nothing in the bundle.
+    pub fn set_fast_resources_into_batch(
+        &mut self,
+        batch: &mut FastResourceBatch,
+        entries: &[FastResource],
+    ) {
+        self.context.set_fast_resources_into_batch(batch, entries);
+    }
+
+    /// Applies a batch (R-FX-1): as [`set_fast_resources`](Self::set_fast_resources) of its
+    /// entries.
+    pub fn set_fast_resources_from_batch(&mut self, batch: &FastResourceBatch) {
+        for entry in batch.entries() {
+            self.fast_entry("set_fast_resources_from_batch", *entry, None);
+        }
+    }
+
+    /// Binds one view under the fast contract (R-FX-1), under the bundle rules.
+    pub fn set_fast_shader_resource(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        view: Option<ShaderResourceView>,
+    ) {
+        let entry = FastResource::ShaderResource { stage, slot, view };
+        self.fast_entry("set_fast_shader_resource", entry, None);
+    }
+
+    /// Binds a view of a placed default resource (R-FX-2), under the bundle rules.
+    pub fn set_placement_shader_resource(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        view: ShaderResourceView,
+        address: u64,
+    ) {
+        let entry = FastResource::ShaderResource {
+            stage,
+            slot,
+            view: Some(view),
+        };
+        self.fast_entry("set_placement_shader_resource", entry, Some(address));
+    }
+
+    /// Binds a placed default constant buffer (R-FX-2), under the bundle rules.
+    pub fn set_placement_constant_buffer(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        buffer: Buffer,
+        address: u64,
+    ) {
+        let entry = FastResource::ConstantBuffer {
+            stage,
+            slot,
+            buffer: Some(buffer),
+        };
+        self.fast_entry("set_placement_constant_buffer", entry, Some(address));
+    }
+
+    /// Binds a placed default vertex buffer (R-FX-2), under the bundle rules.
+    pub fn set_placement_vertex_buffer(
+        &mut self,
+        slot: u32,
+        buffer: Buffer,
+        stride: u32,
+        offset: u32,
+        address: u64,
+    ) {
+        let vertex = VertexBuffer {
+            buffer: Some(buffer),
+            stride,
+            offset,
+        };
+        let entry = FastResource::VertexBuffer {
+            slot,
+            buffer: vertex,
+        };
+        self.fast_entry("set_placement_vertex_buffer", entry, Some(address));
+    }
+
+    /// Binds a placed default index buffer (R-FX-2), under the bundle rules.
+    pub fn ia_set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
+        const CALL: &str = "ia_set_placement_index_buffer";
+        self.bind(
+            CALL,
+            SlotKind::IndexBuffer,
+            Stage::Vertex,
+            0,
+            1,
+            |this| this.buffers_encapsulable(CALL, [buffer]),
+            |c| c.ia_set_placement_index_buffer(buffer, address, format),
+        );
+    }
+
+    /// One fast entry (placed at `address` if given) as the bind of its slot (see
+    /// [`set_fast_resources`](Self::set_fast_resources)).
+    fn fast_entry(&mut self, call: &'static str, entry: FastResource, address: Option<u64>) {
+        let forward = move |c: &mut Recorder<BundleRole>| match (address, entry) {
+            (None, _) => c.set_fast_resources(std::slice::from_ref(&entry)),
+            (
+                Some(a),
+                FastResource::ShaderResource {
+                    stage,
+                    slot,
+                    view: Some(v),
+                },
+            ) => c.set_placement_shader_resource(stage, slot, v, a),
+            (
+                Some(a),
+                FastResource::ConstantBuffer {
+                    stage,
+                    slot,
+                    buffer: Some(b),
+                },
+            ) => c.set_placement_constant_buffer(stage, slot, b, a),
+            (Some(a), FastResource::VertexBuffer { slot, buffer: v }) => match v.buffer {
+                Some(b) => c.set_placement_vertex_buffer(slot, b, v.stride, v.offset, a),
+                None => c.set_fast_resources(std::slice::from_ref(&entry)),
+            },
+            (Some(_), _) => c.set_fast_resources(std::slice::from_ref(&entry)),
+        };
+        match entry {
+            FastResource::ConstantBuffer {
+                stage,
+                slot,
+                buffer,
+            } => self.bind(
+                call,
+                SlotKind::ConstantBuffer,
+                stage,
+                slot,
+                1,
+                |this| this.buffers_encapsulable(call, buffer),
+                forward,
+            ),
+            FastResource::VertexBuffer { slot, buffer } => self.bind(
+                call,
+                SlotKind::VertexBuffer,
+                Stage::Vertex,
+                slot,
+                1,
+                |this| this.buffers_encapsulable(call, buffer.buffer),
+                forward,
+            ),
+            FastResource::Sampler { stage, slot, .. } => {
+                self.bind(call, SlotKind::Sampler, stage, slot, 1, |_| Ok(()), forward)
+            }
+            FastResource::ShaderResource { stage, slot, view } => {
+                if let Some(view) = view {
+                    if let Err(error) = self.view_encapsulable(call, view) {
+                        return self.context.refuse(error);
+                    }
+                }
+                let kind = SlotKind::ShaderResource;
+                self.bind(call, kind, stage, slot, 1, |_| Ok(()), forward)
+            }
+        }
+    }
+
     /// Sets a texture's minimum LOD: it acts on the texture at once, on whatever context it is
     /// called, and records nothing (R-ST-6), so a bundle may call it too.
     pub fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32) {

@@ -104,6 +104,9 @@ impl ObjectNamer for RawNames {
 fn write_instance(f: &mut fmt::Formatter<'_>, instance: InstanceId) -> fmt::Result {
     if instance == InstanceId::RESOLVE_AT_EXECUTION {
         f.write_str("@?")
+    } else if let Some(address) = instance.placement() {
+        // A placed binding (R-FX-2).
+        write!(f, "@{address:#x}")
     } else if instance != InstanceId::INITIAL {
         write!(f, "@{}:{}", instance.recorder(), instance.serial())
     } else {

@@ -29,6 +29,11 @@ enum Op {
     IndexBuffer(bool, bool),
     ConstantBuffer(u8, u32, u8),
     ShaderResource(u8, u32, u8),
+    /// R-FX-1: `set_fast_resources` of a constant buffer (slot, which) and a view (slot, which)
+    /// of a stage; the fast contract on any context.
+    FastResources(u8, u32, u8, u32, u8),
+    /// R-FX-2: a default constant buffer (which) placed at one of a few addresses.
+    PlacedConstantBuffer(u8, u32, u8, u8),
     RenderTarget(u8, bool),
     /// The output-merger UAV at slot 1 (which the pixel shader reads): rt's or none.
     OutputUav(bool),
@@ -69,6 +74,9 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (any::<bool>(), any::<bool>()).prop_map(|(b, r16)| Op::IndexBuffer(b, r16)),
         3 => (0u8..2, 0u32..2, 0u8..4).prop_map(|(st, s, w)| Op::ConstantBuffer(st, s, w)),
         2 => (0u8..2, prop_oneof![Just(0u32), Just(2u32)], 0u8..5).prop_map(|(st, s, w)| Op::ShaderResource(st, s, w)),
+        2 => (0u8..2, 0u32..2, 0u8..3, prop_oneof![Just(0u32), Just(2u32)], 0u8..5)
+            .prop_map(|(st, c, wc, v, wv)| Op::FastResources(st, c, wc, v, wv)),
+        1 => (0u8..2, 0u32..2, 0u8..2, 0u8..3).prop_map(|(st, s, w, a)| Op::PlacedConstantBuffer(st, s, w, a)),
         1 => (0u8..3, any::<bool>()).prop_map(|(t, d)| Op::RenderTarget(t, d)),
         // R-ST-10: rt and ds are bound for output (above) and for input (`ShaderResource`),
         // and rt through UAVs too, so legacy lists unbind and leave slots null.
@@ -170,6 +178,34 @@ fn apply(f: &Fixture, c: &mut impl DeviceContext, op: &Op) {
                 Some(f.ds_srv),
             ];
             c.set_shader_resources(stages[stage as usize], slot, &[view[which as usize]])
+        }
+        Op::FastResources(stage, cb_slot, cb, srv_slot, srv) => {
+            let stage = stages[stage as usize];
+            let buffer = [None, Some(f.cb), Some(f.cb2)][cb as usize];
+            let view = [
+                None,
+                Some(f.tex_srv),
+                Some(f.tex2_srv),
+                Some(f.rt_srv),
+                Some(f.ds_srv),
+            ][srv as usize];
+            c.set_fast_resources(&[
+                FastResource::ConstantBuffer {
+                    stage,
+                    slot: cb_slot,
+                    buffer,
+                },
+                FastResource::ShaderResource {
+                    stage,
+                    slot: srv_slot,
+                    view,
+                },
+            ])
+        }
+        Op::PlacedConstantBuffer(stage, slot, which, address) => {
+            let buffer = [f.cb, f.cb2][which as usize];
+            let address = [0x1000u64, 0x2000, 0x1000_0000][address as usize];
+            c.set_placement_constant_buffer(stages[stage as usize], slot, buffer, address)
         }
         Op::RenderTarget(which, depth) => {
             let target = [None, Some(f.rt_rtv), Some(f.rt_plain_rtv)][which as usize];

@@ -447,6 +447,7 @@ fn trace_parses_every_call_in_trace_md() {
             value: ExpectedValue::Object(ObjectRef {
                 name: name("cb"),
                 instance: Some(2),
+                placement: None,
             }),
         })
     );
@@ -480,6 +481,7 @@ fn trace_parses_every_call_in_trace_md() {
                 buffer: ObjectRef {
                     name: name("args"),
                     instance: Some(1),
+                    placement: None,
                 },
                 offset: 16,
             },

@@ -22,7 +22,7 @@ use crate::info::ShaderInfo;
 use crate::limits::*;
 use crate::resolve::{check_range, in_place, set_bit, slot_range, slots_payload, SlotCall};
 use crate::role::Role;
-use crate::shadow::LegacyShadow;
+use crate::shadow::{forget_fast, LegacyShadow};
 use crate::split::SplitCategory;
 use crate::state::{BlendRecord, DepthStencilRecord};
 
@@ -139,7 +139,9 @@ impl<R: Role> Recorder<R> {
         };
         let s = slot as usize;
         let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |shadow| {
-            &mut shadow.bindings.vertex_buffers[s..s + 1]
+            let slots = &mut shadow.bindings.vertex_buffers[s..s + 1];
+            forget_fast(slots, &mut shadow.fast.vertex_buffers, s);
+            slots
         });
         if let Err(error) = shadowed {
             return self.fail(error);
@@ -172,7 +174,9 @@ impl<R: Role> Recorder<R> {
         };
         let (st, s) = (stage as usize, slot as usize);
         let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |shadow| {
-            &mut shadow.bindings.constant_buffers[st][s..s + 1]
+            let slots = &mut shadow.bindings.constant_buffers[st][s..s + 1];
+            forget_fast(slots, &mut shadow.fast.constant_buffers[st], s);
+            slots
         });
         if let Err(error) = shadowed {
             return self.fail(error);
@@ -276,7 +280,9 @@ impl<R: Role> Recorder<R> {
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::Buffer, items, |s| {
-                    &mut s.bindings.vertex_buffers[range.clone()]
+                    let slots = &mut s.bindings.vertex_buffers[range.clone()];
+                    forget_fast(slots, &mut s.fast.vertex_buffers, range.start);
+                    slots
                 })?;
                 for (i, b) in items.iter().enumerate() {
                     let dynamic = this.is_dynamic_binding(b);
@@ -353,6 +359,9 @@ impl<R: Role> Recorder<R> {
         // returns `Ok` only after writing every field of `slot`.
         let bound = unsafe { slot.assume_init() };
         let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |s| {
+            if std::mem::take(&mut s.fast.index_buffer) {
+                s.bindings.index_buffer = BoundBuffer::NULL;
+            }
             std::slice::from_mut(&mut s.bindings.index_buffer)
         });
         if let Err(error) = shadowed {
@@ -529,7 +538,9 @@ impl<R: Role> Recorder<R> {
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::Buffer, items, |sh| {
-                    &mut sh.bindings.constant_buffers[s][range.clone()]
+                    let slots = &mut sh.bindings.constant_buffers[s][range.clone()];
+                    forget_fast(slots, &mut sh.fast.constant_buffers[s], range.start);
+                    slots
                 })?;
                 for (i, b) in items.iter().enumerate() {
                     let dynamic = this.is_dynamic_binding(b);
@@ -613,7 +624,9 @@ impl<R: Role> Recorder<R> {
             },
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::ShaderResourceView, items, |sh| {
-                    &mut sh.bindings.shader_resources[s][range.clone()]
+                    let slots = &mut sh.bindings.shader_resources[s][range.clone()];
+                    forget_fast(slots, &mut sh.fast.shader_resources[s], range.start);
+                    slots
                 })?;
                 if let Some(shadow) = this.shadow.as_mut() {
                     for (i, v) in items.iter().enumerate() {
@@ -677,7 +690,9 @@ impl<R: Role> Recorder<R> {
             }),
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::SamplerState, items, |sh| {
-                    &mut sh.bindings.samplers[s][range.clone()]
+                    let slots = &mut sh.bindings.samplers[s][range.clone()];
+                    forget_fast(slots, &mut sh.fast.samplers[s], range.start);
+                    slots
                 })
             },
         )

@@ -531,6 +531,8 @@ impl<R: Role> Recorder<R> {
     pub(crate) fn reset_shadow(&mut self) {
         if let (Some(shadow), Some(refs)) = (self.shadow.as_mut(), self.refs.as_mut()) {
             let device = &self.device;
+            // Fast-bound slots hold no reference (R-FX-1).
+            shadow.forget_all_fast();
             shadow
                 .bindings
                 .for_each_object(|kind, handle| refs.sub(&**device, kind, handle, BOUND));

@@ -60,6 +60,101 @@ pub struct VertexBuffer {
     pub offset: u32,
 }
 
+/// One binding of [`DeviceContext::set_fast_resources`](DeviceContext::set_fast_resources)
+/// (R-FX-1): a kind, its stage where it has one, a slot and what to bind (`None` unbinds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FastResource {
+    /// A constant buffer of a stage (`STAGE.cb.SLOT` in traces).
+    ConstantBuffer {
+        /// The stage.
+        stage: Stage,
+        /// The constant-buffer slot.
+        slot: u32,
+        /// The buffer; it needs the constant-buffer bind flag.
+        buffer: Option<Buffer>,
+    },
+    /// A shader-resource view of a stage (`STAGE.srv.SLOT`).
+    ShaderResource {
+        /// The stage.
+        stage: Stage,
+        /// The shader-resource slot.
+        slot: u32,
+        /// The view.
+        view: Option<ShaderResourceView>,
+    },
+    /// A sampler of a stage (`STAGE.sampler.SLOT`).
+    Sampler {
+        /// The stage.
+        stage: Stage,
+        /// The sampler slot.
+        slot: u32,
+        /// The sampler.
+        sampler: Option<SamplerState>,
+    },
+    /// A vertex buffer (`vb.SLOT`).
+    VertexBuffer {
+        /// The vertex-buffer slot.
+        slot: u32,
+        /// The buffer, its stride and offset.
+        buffer: VertexBuffer,
+    },
+}
+
+impl FastResource {
+    /// The objects the entry names.
+    pub(crate) fn object(&self) -> Option<(ObjectKind, RawHandle)> {
+        match *self {
+            Self::ConstantBuffer { buffer, .. } => buffer.map(|b| (ObjectKind::Buffer, b.0)),
+            Self::ShaderResource { view, .. } => {
+                view.map(|v| (ObjectKind::ShaderResourceView, v.0))
+            }
+            Self::Sampler { sampler, .. } => sampler.map(|s| (ObjectKind::SamplerState, s.0)),
+            Self::VertexBuffer { buffer, .. } => buffer.buffer.map(|b| (ObjectKind::Buffer, b.0)),
+        }
+    }
+}
+
+/// A reusable list of fast bindings (R-FX-1, `SetFastResourcesIntoBatch`): recorded by
+/// [`DeviceContext::set_fast_resources_into_batch`](DeviceContext::set_fast_resources_into_batch),
+/// applied by [`DeviceContext::set_fast_resources_from_batch`](DeviceContext::set_fast_resources_from_batch)
+/// on any context of the device, as often as wanted. The application owns it; it holds no
+/// reference on what it names.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FastResourceBatch {
+    pub(crate) entries: Vec<FastResource>,
+}
+
+impl FastResourceBatch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// The entries recorded so far, in order.
+    pub fn entries(&self) -> &[FastResource] {
+        &self.entries
+    }
+    /// How many entries it holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+    /// Forgets the entries, keeping the memory.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+}
+
+/// A batch of `entries` as they are, unchecked (the replay of a trace's batches builds them so):
+/// applying it checks every entry, as applying any batch does.
+impl From<Vec<FastResource>> for FastResourceBatch {
+    fn from(entries: Vec<FastResource>) -> Self {
+        Self { entries }
+    }
+}
+
 /// The predicate value of `set_predication` (D3D11's `PredicateValue`): rendering is skipped
 /// while the predicate query's answer equals it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -152,6 +247,53 @@ pub trait DeviceContext {
     );
     /// Binds a stage's samplers from slot `start` (`*SetSamplers`).
     fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
+    /// Binds many slots of several kinds in one call, always under the fast contract
+    /// (`SetFastResources`, R-FX-1): no reference, no split point, the view's minimum LOD.
+    fn set_fast_resources(&mut self, entries: &[FastResource]);
+    /// Checks `entries` and appends them to `batch` (`SetFastResourcesIntoBatch`, R-FX-1).
+    fn set_fast_resources_into_batch(
+        &mut self,
+        batch: &mut FastResourceBatch,
+        entries: &[FastResource],
+    );
+    /// Applies a batch in one call, as `set_fast_resources` of its entries (R-FX-1).
+    fn set_fast_resources_from_batch(&mut self, batch: &FastResourceBatch);
+    /// Binds one shader-resource view under the fast contract (`XXSetFastShaderResource`, R-FX-1).
+    fn set_fast_shader_resource(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        view: Option<ShaderResourceView>,
+    );
+    /// Binds a view of a default resource placed at `address` (`XXSetPlacementShaderResource`,
+    /// R-FX-2).
+    fn set_placement_shader_resource(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        view: ShaderResourceView,
+        address: u64,
+    );
+    /// Binds a default-usage constant buffer placed at `address` (`SetPlacement`, R-FX-2).
+    fn set_placement_constant_buffer(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        buffer: Buffer,
+        address: u64,
+    );
+    /// Binds a default-usage vertex buffer placed at `address` (R-FX-2).
+    fn set_placement_vertex_buffer(
+        &mut self,
+        slot: u32,
+        buffer: Buffer,
+        stride: u32,
+        offset: u32,
+        address: u64,
+    );
+    /// Binds a default-usage index buffer placed at `address` (`IASetPlacementIndexBuffer`,
+    /// R-FX-2).
+    fn ia_set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format);
     /// Binds the compute stage's unordered-access views (`CSSetUnorderedAccessViews`).
     fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]);
     /// Binds the render targets and depth stencil (`OMSetRenderTargets`).
@@ -496,6 +638,79 @@ macro_rules! forward_device_context {
         ) {
             let $this = self;
             $core.set_samplers(stage, start, samplers)
+        }
+        #[inline]
+        fn set_fast_resources(&mut self, entries: &[$crate::FastResource]) {
+            let $this = self;
+            $core.set_fast_resources(entries)
+        }
+        #[inline]
+        fn set_fast_resources_into_batch(
+            &mut self,
+            batch: &mut $crate::FastResourceBatch,
+            entries: &[$crate::FastResource],
+        ) {
+            let $this = self;
+            $core.set_fast_resources_into_batch(batch, entries)
+        }
+        #[inline]
+        fn set_fast_resources_from_batch(&mut self, batch: &$crate::FastResourceBatch) {
+            let $this = self;
+            $core.set_fast_resources_from_batch(batch)
+        }
+        #[inline]
+        fn set_fast_shader_resource(
+            &mut self,
+            stage: $crate::Stage,
+            slot: u32,
+            view: Option<$crate::ShaderResourceView>,
+        ) {
+            let $this = self;
+            $core.set_fast_shader_resource(stage, slot, view)
+        }
+        #[inline]
+        fn set_placement_shader_resource(
+            &mut self,
+            stage: $crate::Stage,
+            slot: u32,
+            view: $crate::ShaderResourceView,
+            address: u64,
+        ) {
+            let $this = self;
+            $core.set_placement_shader_resource(stage, slot, view, address)
+        }
+        #[inline]
+        fn set_placement_constant_buffer(
+            &mut self,
+            stage: $crate::Stage,
+            slot: u32,
+            buffer: $crate::Buffer,
+            address: u64,
+        ) {
+            let $this = self;
+            $core.set_placement_constant_buffer(stage, slot, buffer, address)
+        }
+        #[inline]
+        fn set_placement_vertex_buffer(
+            &mut self,
+            slot: u32,
+            buffer: $crate::Buffer,
+            stride: u32,
+            offset: u32,
+            address: u64,
+        ) {
+            let $this = self;
+            $core.set_placement_vertex_buffer(slot, buffer, stride, offset, address)
+        }
+        #[inline]
+        fn ia_set_placement_index_buffer(
+            &mut self,
+            buffer: $crate::Buffer,
+            address: u64,
+            format: $crate::Format,
+        ) {
+            let $this = self;
+            $core.ia_set_placement_index_buffer(buffer, address, format)
         }
         #[inline]
         fn cs_set_unordered_access_views(

@@ -30,7 +30,7 @@ use crate::context::Recorder;
 use crate::handle::ObjectKind;
 use crate::limits::SHADER_RESOURCE_SLOTS;
 use crate::role::Role;
-use crate::shadow::LegacyShadow;
+use crate::shadow::{forget_fast, LegacyShadow};
 use crate::state::STAGES;
 
 /// A slot array of null views, for encoding unbound runs.
@@ -151,6 +151,12 @@ impl<R: Role> Recorder<R> {
                         None,
                         SlotsPayload { start, count },
                         &NULL_VIEWS[..end - first],
+                    );
+                    // Fast-bound views hold no reference to give back (R-FX-1).
+                    forget_fast(
+                        &mut shadow.bindings.shader_resources[stage][first..end],
+                        &mut shadow.fast.shader_resources[stage],
+                        first,
                     );
                     Self::replace_slots(
                         self.refs.as_deref_mut(),

@@ -104,6 +104,7 @@ mod device_context;
 mod dynamic;
 pub mod engine;
 mod error;
+mod fast;
 mod gds;
 mod handle;
 mod hazard;
@@ -138,7 +139,8 @@ pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
 pub use device_context::{
-    Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
+    Compression, DeviceContext, FastResource, FastResourceBatch, MapFlags, Mapped, PredicateValue,
+    VertexBuffer,
 };
 pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;

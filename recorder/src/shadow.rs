@@ -34,6 +34,65 @@ pub(crate) struct LegacyShadow {
     /// A filter of the resources bound for output (a bit per resource index, modulo 64),
     /// refreshed at every output bind: an SRV bind whose bit is clear needs no search.
     pub(crate) output_filter: u64,
+    /// Slots bound under the fast contract (R-FX-1, R-FX-2, `fast.rs`): their bindings hold no
+    /// reference.
+    pub(crate) fast: FastSlots,
+}
+
+/// The slots of a legacy shadow whose binding was made by a fast-contract call (R-FX-1,
+/// R-FX-2): the binding is in [`LegacyShadow::bindings`] like any other (the hazard rule, the
+/// carry into the next list and the re-bind after a map see it), but it holds no reference.
+/// Whatever replaces or drops such a binding first forgets it here and in the bindings (so no
+/// reference is given back for it): [`forget_fast`] on the slots it is about to change.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct FastSlots {
+    pub(crate) vertex_buffers: u128,
+    pub(crate) index_buffer: bool,
+    pub(crate) constant_buffers: [u128; STAGES],
+    pub(crate) shader_resources: [u128; STAGES],
+    pub(crate) samplers: [u128; STAGES],
+}
+
+impl FastSlots {
+    /// None: what a ClearState leaves.
+    pub(crate) const NONE: Self = Self {
+        vertex_buffers: 0,
+        index_buffer: false,
+        constant_buffers: [0; STAGES],
+        shader_resources: [0; STAGES],
+        samplers: [0; STAGES],
+    };
+}
+
+/// Forgets the fast-bound slots among `slots` (slot `first` onwards of an array whose fast-bound
+/// slots are the bits of `mask`): each is set null without giving a reference back, and its bit
+/// cleared. Called before a legacy bind, the hazard rule or a reset changes those slots.
+#[inline]
+pub(crate) fn forget_fast<T: Copy + Nullable>(slots: &mut [T], mask: &mut u128, first: usize) {
+    if *mask == 0 {
+        return;
+    }
+    for (i, slot) in slots.iter_mut().enumerate() {
+        let bit = 1u128 << ((first + i) & 127);
+        if *mask & bit != 0 {
+            *slot = T::EMPTY;
+            *mask &= !bit;
+        }
+    }
+}
+
+/// What an empty slot of a binding array holds (for [`forget_fast`]).
+pub(crate) trait Nullable {
+    const EMPTY: Self;
+}
+impl Nullable for crate::command::BoundBuffer {
+    const EMPTY: Self = Self::NULL;
+}
+impl Nullable for crate::command::BoundView {
+    const EMPTY: Self = Self::NULL;
+}
+impl Nullable for crate::handle::RawHandle {
+    const EMPTY: Self = Self::NULL;
 }
 
 impl LegacyShadow {
@@ -46,6 +105,7 @@ impl LegacyShadow {
         dynamic_shader_resources: [0; STAGES],
         bound_shader_resources: [0; STAGES],
         output_filter: 0,
+        fast: FastSlots::NONE,
     };
 }
 
@@ -62,6 +122,7 @@ impl LegacyShadow {
             dynamic_shader_resources,
             bound_shader_resources,
             output_filter,
+            fast,
         } = self;
         bindings.clear();
         *dynamic_vertex_buffers = 0;
@@ -70,6 +131,32 @@ impl LegacyShadow {
         *dynamic_shader_resources = [0; STAGES];
         *bound_shader_resources = [0; STAGES];
         *output_filter = 0;
+        *fast = FastSlots::NONE;
+    }
+}
+
+impl LegacyShadow {
+    /// Forgets every fast-bound slot (see [`FastSlots`]): before the references of all the
+    /// bindings are given back (a reset).
+    pub(crate) fn forget_all_fast(&mut self) {
+        let (bindings, fast) = (&mut self.bindings, &mut self.fast);
+        forget_fast(&mut bindings.vertex_buffers, &mut fast.vertex_buffers, 0);
+        if std::mem::take(&mut fast.index_buffer) {
+            bindings.index_buffer = crate::command::BoundBuffer::NULL;
+        }
+        for s in 0..STAGES {
+            forget_fast(
+                &mut bindings.constant_buffers[s],
+                &mut fast.constant_buffers[s],
+                0,
+            );
+            forget_fast(
+                &mut bindings.shader_resources[s],
+                &mut fast.shader_resources[s],
+                0,
+            );
+            forget_fast(&mut bindings.samplers[s], &mut fast.samplers[s], 0);
+        }
     }
 }
 

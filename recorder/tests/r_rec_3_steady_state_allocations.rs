@@ -277,3 +277,74 @@ fn r_rec_3_dropping_a_legacy_list_allocates_nothing() {
     assert_eq!(device.references(scene.per_draw), Some(0));
     assert_eq!(device.references(scene.index_buffer), Some(0));
 }
+
+/// R-FX-1: applying a batch (and `set_fast_resources`) in a warm steady state allocates nothing,
+/// on either semantics.
+#[test]
+fn r_fx_1_applying_a_batch_allocates_nothing() {
+    let device = Device::new(DeviceDesc::default());
+    let scene = build_scene(&device);
+    let mut batch = FastResourceBatch::new();
+    for semantics in [Semantics::Legacy, Semantics::Fast] {
+        let mut context = device
+            .create_deferred_context(&DeferredContextDesc {
+                name: "batches",
+                semantics,
+                ..Default::default()
+            })
+            .unwrap();
+        batch.clear();
+        context.set_fast_resources_into_batch(
+            &mut batch,
+            &[
+                FastResource::ShaderResource {
+                    stage: Stage::Pixel,
+                    slot: 0,
+                    view: Some(scene.textures[0]),
+                },
+                FastResource::ShaderResource {
+                    stage: Stage::Pixel,
+                    slot: 1,
+                    view: Some(scene.textures[1]),
+                },
+                FastResource::Sampler {
+                    stage: Stage::Pixel,
+                    slot: 0,
+                    sampler: Some(scene.sampler),
+                },
+            ],
+        );
+        assert_eq!(batch.len(), 3);
+        let per_draw = [FastResource::ConstantBuffer {
+            stage: Stage::Vertex,
+            slot: 0,
+            buffer: Some(scene.per_draw),
+        }];
+        let frame = |context: &mut DeferredContext| {
+            let (vs, ps) = scene.shaders[0];
+            context.set_shader(Stage::Vertex, Some(vs));
+            context.set_shader(Stage::Pixel, Some(ps));
+            for _ in 0..2_000 {
+                context.set_fast_resources_from_batch(&batch);
+                if let Ok(data) = context
+                    .map(scene.per_draw, MapType::WriteDiscard, MapFlags::None)
+                    .map(Mapped::keep_mapped)
+                {
+                    data[0] = 1;
+                }
+                context.unmap(scene.per_draw);
+                context.set_fast_resources(&per_draw);
+                context.draw(3, 0);
+            }
+            context
+                .finish_command_list(RestoreState::ClearState)
+                .unwrap()
+        };
+        let warm_up = frame(&mut context);
+        assert_eq!(warm_up.stats().split_points.total(), 0, "{semantics:?}");
+        drop(warm_up);
+        let (list, allocations) = allocations_during(|| frame(&mut context));
+        assert_eq!(list.stats().draws, 2_000);
+        assert_eq!(allocations, 0, "{semantics:?}: {allocations} allocations");
+    }
+}

@@ -259,6 +259,12 @@ fn apply<C: DeviceContext>(context: &mut C, call: &Call, objects: &Objects) -> R
             slot,
             sampler,
         } => context.set_samplers(stage, slot, &[Some(objects.sampler_state(sampler)?)]),
+        Call::SetPlacementConstantBuffer {
+            stage,
+            slot,
+            buffer,
+            address,
+        } => context.set_placement_constant_buffer(stage, slot, objects.buffer(buffer)?, address),
         Call::SetComputeUav { slot, view } => {
             let view = view.map(|v| objects.unordered_access(v)).transpose()?;
             context.cs_set_unordered_access_views(slot, &[view])

@@ -134,6 +134,14 @@ pub enum Call {
         slot: u32,
         sampler: Id,
     },
+    /// `STAGE_set_placement_constant_buffer`: a default buffer placed at `address` of the
+    /// application's ring as it is bound (R-FX-2).
+    SetPlacementConstantBuffer {
+        stage: Stage,
+        slot: u32,
+        buffer: Id,
+        address: u64,
+    },
     /// `cs_set_unordered_access_views`; `None` unbinds the slot.
     SetComputeUav {
         slot: u32,

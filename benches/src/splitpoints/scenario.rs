@@ -56,6 +56,11 @@ pub const SCENARIOS: &[Scenario] = &[
         build: default_no_overwrite,
     },
     Scenario {
+        name: "placement",
+        description: "the same objects on default buffers placed at a new address of the application's ring as they are bound (R-FX-2): no map, no split point",
+        build: placement,
+    },
+    Scenario {
         name: "render_targets",
         description: "P passes binding and clearing their own target + depth stencil; objects set their material's depth-stencil state",
         build: render_targets,
@@ -137,6 +142,9 @@ enum Constants {
     /// The dynamic fraction: a default buffer mapped write_no_overwrite + allow_usage_default
     /// in the list.
     DefaultInList,
+    /// The dynamic fraction: a default buffer placed at a new address of the application's ring
+    /// as it is bound (R-FX-2), not mapped.
+    Placed,
 }
 
 /// The objects the scene pass draws with.
@@ -151,6 +159,8 @@ struct Scene {
     meshes: Vec<(Id, Id)>,
     /// Each object's constants, and whether its list maps them (and how).
     objects: Vec<(Id, Option<MapKind>)>,
+    /// Each object's ring address, where its constants are placed as they are bound (R-FX-2).
+    placed: Vec<Option<u64>>,
 }
 
 /// A render target with its views.
@@ -324,6 +334,7 @@ impl Builder<'_> {
             .collect();
         let count = self.options.objects as usize;
         let mut objects = Vec::with_capacity(count);
+        let mut placed = Vec::with_capacity(count);
         for i in 0..count {
             let dynamic = self.is_dynamic(i);
             let (usage, map) = match constants {
@@ -337,8 +348,11 @@ impl Builder<'_> {
                 Constants::DefaultInList if dynamic => {
                     (Usage::Default, Some(MapKind::NoOverwriteDefault))
                 }
+                Constants::Placed if dynamic => (Usage::Default, None),
                 _ => (Usage::Immutable, None),
             };
+            let ring = 0x10_0000 + 0x100 * i as u64;
+            placed.push((constants == Constants::Placed && dynamic).then_some(ring));
             let buffer = self.buffer(format!("object.{i}"), usage, BindFlags::CONSTANT, 128);
             objects.push((buffer, map));
         }
@@ -351,6 +365,7 @@ impl Builder<'_> {
             sampler,
             meshes,
             objects,
+            placed,
         }
     }
 
@@ -435,14 +450,20 @@ impl Builder<'_> {
                 },
             );
         }
-        self.call(
-            list,
-            Call::SetConstantBuffer {
+        let bind = match scene.placed.get(i).copied().flatten() {
+            Some(address) => Call::SetPlacementConstantBuffer {
+                stage: Stage::Vertex,
+                slot: 1,
+                buffer: constants,
+                address,
+            },
+            None => Call::SetConstantBuffer {
                 stage: Stage::Vertex,
                 slot: 1,
                 buffer: constants,
             },
-        );
+        };
+        self.call(list, bind);
         if let Some(state) = depth_state {
             self.call(list, Call::SetDepthStencilState(state));
         }
@@ -633,6 +654,10 @@ fn dynamic_cb_mapped(b: &mut Builder<'_>) {
 
 fn default_no_overwrite(b: &mut Builder<'_>) {
     b.constants_scenario(Constants::DefaultInList);
+}
+
+fn placement(b: &mut Builder<'_>) {
+    b.constants_scenario(Constants::Placed);
 }
 
 /// `passes` passes, each with its own colour target and depth stencil, which the pass's first

@@ -227,6 +227,16 @@ fn call_lines(out: &mut String, frame: &Frame, context: &str, call: &Call) {
             slot,
             sampler,
         } => format!("{}_set_samplers {slot} {}", stage(s), n(sampler)),
+        Call::SetPlacementConstantBuffer {
+            stage: s,
+            slot,
+            buffer,
+            address,
+        } => format!(
+            "{}_set_placement_constant_buffer {slot} {} {address:#x}",
+            stage(s),
+            n(buffer)
+        ),
         Call::SetComputeUav { slot, view } => format!(
             "cs_set_unordered_access_views {slot} {}",
             name_or_null(frame, view)

@@ -20,7 +20,8 @@ use recorder::{
 };
 
 use crate::trace::syntax::ast::{
-    Barrier, BeforeAfter, Flags, Form, LegacyBarrier, Method, Rect, Remap, SlotRange, Viewport,
+    Barrier, BeforeAfter, FastEntry, Flags, Form, LegacyBarrier, Method, Rect, Remap, SlotRange,
+    Viewport,
 };
 use crate::trace::syntax::words;
 use crate::trace::{Format as TraceFormat, Name};
@@ -313,6 +314,82 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             stage: stage(*s),
             start: n(start),
             samplers: all(samplers),
+        },
+        Method::SetFastResources(entries) => Method::SetFastResources(
+            entries
+                .iter()
+                .map(|e| FastEntry {
+                    kind: e.kind,
+                    stage: e.stage.map(stage),
+                    slot: n(&e.slot),
+                    object: opt(&e.object),
+                })
+                .collect(),
+        ),
+        Method::SetFastResourcesIntoBatch { batch, entries } => Method::SetFastResourcesIntoBatch {
+            batch: batch.clone(),
+            entries: entries
+                .iter()
+                .map(|e| FastEntry {
+                    kind: e.kind,
+                    stage: e.stage.map(stage),
+                    slot: n(&e.slot),
+                    object: opt(&e.object),
+                })
+                .collect(),
+        },
+        Method::SetFastResourcesFromBatch { batch, .. } => Method::SetFastResourcesFromBatch {
+            batch: batch.clone(),
+            entries: Vec::new(),
+        },
+        Method::SetFastShaderResource {
+            stage: s,
+            slot,
+            view,
+        } => Method::SetFastShaderResource {
+            stage: stage(*s),
+            slot: n(slot),
+            view: opt(view),
+        },
+        Method::SetPlacementShaderResource {
+            stage: s,
+            slot,
+            view,
+            address,
+        } => Method::SetPlacementShaderResource {
+            stage: stage(*s),
+            slot: n(slot),
+            view: one(view),
+            address: *address,
+        },
+        Method::SetPlacementConstantBuffer {
+            stage: s,
+            slot,
+            buffer,
+            address,
+        } => Method::SetPlacementConstantBuffer {
+            stage: stage(*s),
+            slot: n(slot),
+            buffer: one(buffer),
+            address: *address,
+        },
+        Method::SetPlacementVertexBuffer {
+            slot,
+            buffer,
+            address,
+        } => Method::SetPlacementVertexBuffer {
+            slot: n(slot),
+            buffer: one(buffer),
+            address: *address,
+        },
+        Method::IaSetPlacementIndexBuffer {
+            buffer,
+            address,
+            format: f,
+        } => Method::IaSetPlacementIndexBuffer {
+            buffer: one(buffer),
+            address: *address,
+            format: format(*f),
         },
         Method::CsSetUnorderedAccessViews { start, views } => Method::CsSetUnorderedAccessViews {
             start: n(start),

@@ -28,7 +28,9 @@ use recorder::{
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
 use super::log::{resource_obj, state_calls, Tap};
-use super::wrap::{barriers, captured_calls, captured_maps, fit, legacy_barrier, list_log, objs};
+use super::wrap::{
+    barriers, captured_calls, captured_maps, fast_entries, fit, legacy_barrier, list_log, objs,
+};
 use super::write::{self, Frame};
 use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
 use crate::draw_record::{Counters, DrawRecord};

@@ -19,7 +19,9 @@ use recorder::{
 use super::form::{Call, Captured, Obj};
 use super::log::{resource_obj, state_calls, BundleLog, ContextInfo, ListLog, Tap};
 use super::Shared;
-use crate::trace::syntax::ast::{Barrier, BeforeAfter, LegacyBarrier, Method, Remap};
+use crate::trace::syntax::ast::{
+    Barrier, BeforeAfter, FastEntry, FastKind, LegacyBarrier, Method, Remap,
+};
 
 pub(crate) fn fit(value: u64) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
@@ -29,6 +31,49 @@ pub(crate) fn objs<H: Handle>(kind: ObjectKind, handles: &[Option<H>]) -> Vec<Op
     handles
         .iter()
         .map(|h| h.map(|h| Obj::of(kind, h)))
+        .collect()
+}
+
+/// `set_fast_resources` entries as the trace's (R-FX-1; a vertex buffer's stride and offset are
+/// not written, as `set_vertex_buffers` writes none).
+pub(crate) fn fast_entries(entries: &[recorder::FastResource]) -> Vec<FastEntry<Captured>> {
+    use recorder::FastResource as F;
+    entries
+        .iter()
+        .map(|entry| match *entry {
+            F::ConstantBuffer {
+                stage,
+                slot,
+                buffer,
+            } => FastEntry {
+                kind: FastKind::ConstantBuffer,
+                stage: Some(stage),
+                slot,
+                object: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+            },
+            F::ShaderResource { stage, slot, view } => FastEntry {
+                kind: FastKind::ShaderResource,
+                stage: Some(stage),
+                slot,
+                object: view.map(|v| Obj::of(ObjectKind::ShaderResourceView, v)),
+            },
+            F::Sampler {
+                stage,
+                slot,
+                sampler,
+            } => FastEntry {
+                kind: FastKind::Sampler,
+                stage: Some(stage),
+                slot,
+                object: sampler.map(|s| Obj::of(ObjectKind::SamplerState, s)),
+            },
+            F::VertexBuffer { slot, buffer } => FastEntry {
+                kind: FastKind::VertexBuffer,
+                stage: None,
+                slot,
+                object: buffer.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+            },
+        })
         .collect()
 }
 
@@ -233,6 +278,133 @@ macro_rules! captured_calls {
             }
             let $this = self;
             DeviceContext::set_samplers(&mut $inner, stage, start, samplers)
+        }
+        #[inline]
+        fn set_fast_resources(&mut self, entries: &[recorder::FastResource]) {
+            if !entries.is_empty() && self.tap_active() {
+                self.tap
+                    .keep(move || Method::SetFastResources(fast_entries(entries)));
+            }
+            let $this = self;
+            DeviceContext::set_fast_resources(&mut $inner, entries)
+        }
+        #[inline]
+        fn set_fast_resources_into_batch(
+            &mut self,
+            batch: &mut recorder::FastResourceBatch,
+            entries: &[recorder::FastResource],
+        ) {
+            // Records nothing: the batch's entries are written where it is applied.
+            let $this = self;
+            DeviceContext::set_fast_resources_into_batch(&mut $inner, batch, entries)
+        }
+        #[inline]
+        fn set_fast_resources_from_batch(&mut self, batch: &recorder::FastResourceBatch) {
+            // Written as the `set_fast_resources` of the batch's entries, which it is (R-FX-1).
+            if !batch.is_empty() && self.tap_active() {
+                self.tap
+                    .keep(move || Method::SetFastResources(fast_entries(batch.entries())));
+            }
+            let $this = self;
+            DeviceContext::set_fast_resources_from_batch(&mut $inner, batch)
+        }
+        #[inline]
+        fn set_fast_shader_resource(
+            &mut self,
+            stage: recorder::Stage,
+            slot: u32,
+            view: Option<recorder::ShaderResourceView>,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::SetFastShaderResource {
+                    stage,
+                    slot,
+                    view: view.map(|v| Obj::of(ObjectKind::ShaderResourceView, v)),
+                });
+            }
+            let $this = self;
+            DeviceContext::set_fast_shader_resource(&mut $inner, stage, slot, view)
+        }
+        #[inline]
+        fn set_placement_shader_resource(
+            &mut self,
+            stage: recorder::Stage,
+            slot: u32,
+            view: recorder::ShaderResourceView,
+            address: u64,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::SetPlacementShaderResource {
+                    stage,
+                    slot,
+                    view: Obj::of(ObjectKind::ShaderResourceView, view),
+                    address,
+                });
+            }
+            let $this = self;
+            DeviceContext::set_placement_shader_resource(&mut $inner, stage, slot, view, address)
+        }
+        #[inline]
+        fn set_placement_constant_buffer(
+            &mut self,
+            stage: recorder::Stage,
+            slot: u32,
+            buffer: recorder::Buffer,
+            address: u64,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::SetPlacementConstantBuffer {
+                    stage,
+                    slot,
+                    buffer: Obj::of(ObjectKind::Buffer, buffer),
+                    address,
+                });
+            }
+            let $this = self;
+            DeviceContext::set_placement_constant_buffer(&mut $inner, stage, slot, buffer, address)
+        }
+        #[inline]
+        fn set_placement_vertex_buffer(
+            &mut self,
+            slot: u32,
+            buffer: recorder::Buffer,
+            stride: u32,
+            offset: u32,
+            address: u64,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::SetPlacementVertexBuffer {
+                    slot,
+                    buffer: Obj::of(ObjectKind::Buffer, buffer),
+                    address,
+                });
+            }
+            let $this = self;
+            DeviceContext::set_placement_vertex_buffer(
+                &mut $inner,
+                slot,
+                buffer,
+                stride,
+                offset,
+                address,
+            )
+        }
+        #[inline]
+        fn ia_set_placement_index_buffer(
+            &mut self,
+            buffer: recorder::Buffer,
+            address: u64,
+            format: recorder::Format,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::IaSetPlacementIndexBuffer {
+                    buffer: Obj::of(ObjectKind::Buffer, buffer),
+                    address,
+                    format,
+                });
+            }
+            let $this = self;
+            DeviceContext::ia_set_placement_index_buffer(&mut $inner, buffer, address, format)
         }
         #[inline]
         fn cs_set_unordered_access_views(

@@ -113,6 +113,10 @@ impl ObjectNamer for Names {
     ) -> fmt::Result {
         let object = Obj::Engine(kind, handle);
         f.write_str(self.name(object).as_str())?;
+        if let Some(address) = instance.placement() {
+            // A placed binding (R-FX-2), as the replay names it.
+            return write!(f, "@{address:#x}");
+        }
         if !self.dynamic.contains(&object) {
             return Ok(());
         }
@@ -490,7 +494,7 @@ fn instances_from_before(
             handle: RawHandle,
             instance: InstanceId,
         ) -> fmt::Result {
-            if instance != InstanceId::INITIAL {
+            if instance != InstanceId::INITIAL && instance.placement().is_none() {
                 self.0.borrow_mut().push((kind, handle, instance));
             }
             Ok(())

@@ -37,8 +37,8 @@ pub use replay::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub use syntax::{
     parse, AccessWord, Barrier, BeforeAfter, BindFlag, BindFlags, Call, CallContext, Compression,
     CounterKey, Declaration, DrawField, Engine, ErrorKind, Expectation, ExpectedLayout,
-    ExpectedValue, Flags, Form, Format, LayoutWord, LegacyBarrier, MapType, Method, Name, Number,
-    ObjectRef, ParseError, Placement, Rect, Remap, Semantics, SlotRange, SlotSet, SplitCategory,
-    SplitWord, Stage, StateWord, Statement, Subject, SyncWord, Topology, Trace, UavFlag, Usage,
-    Validation, Viewport, Written,
+    ExpectedValue, FastEntry, FastKind, Flags, Form, Format, LayoutWord, LegacyBarrier, MapType,
+    Method, Name, Number, ObjectRef, ParseError, Placement, Rect, Remap, Semantics, SlotRange,
+    SlotSet, SplitCategory, SplitWord, Stage, StateWord, Statement, Subject, SyncWord, Topology,
+    Trace, UavFlag, Usage, Validation, Viewport, Written,
 };

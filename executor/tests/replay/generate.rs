@@ -173,10 +173,50 @@ fn generate(seed: u64, count: usize) -> String {
                 rng.pick(&["blend", "null"])
             ),
             14 => format!("{context} set_primitive_reset_index {}", rng.below(3)),
-            15 => format!(
-                "{context} ps_set_samplers 0 {}",
-                rng.pick(&["samp", "null"])
-            ),
+            // The sampler binds, and the fast calls beside them (R-FX-1, R-FX-2).
+            15 => match rng.below(5) {
+                0 => {
+                    let mut entries = Vec::new();
+                    for _ in 0..1 + rng.below(3) {
+                        entries.push(match rng.below(4) {
+                            0 => format!(
+                                "vs.cb.{}={}",
+                                rng.below(2),
+                                rng.pick(&["cb", "dcb", "null"])
+                            ),
+                            1 => format!(
+                                "ps.srv.{}={}",
+                                rng.below(2),
+                                rng.pick(&["tex_srv", "sb_srv", "rt_srv", "null"])
+                            ),
+                            2 => format!("ps.sampler.0={}", rng.pick(&["samp", "null"])),
+                            _ => {
+                                format!("vb.{}={}", rng.below(2), rng.pick(&["vb", "dvb", "null"]))
+                            }
+                        });
+                    }
+                    format!("{context} set_fast_resources {}", entries.join(" "))
+                }
+                1 => format!(
+                    "{context} ps_set_fast_shader_resource {} {}",
+                    rng.below(2),
+                    rng.pick(&["tex_srv", "rt_srv", "null"])
+                ),
+                2 => format!(
+                    "{context} vs_set_placement_constant_buffer {} {} {:#x}",
+                    rng.below(2),
+                    rng.pick(&["cb", "dcb"]),
+                    0x1000 * (1 + rng.below(4))
+                ),
+                3 => format!(
+                    "{context} ps_set_placement_shader_resource 0 tex_srv {:#x}",
+                    0x1000 * (1 + rng.below(4))
+                ),
+                _ => format!(
+                    "{context} ps_set_samplers 0 {}",
+                    rng.pick(&["samp", "null"])
+                ),
+            },
             16 => format!("{context} rs_set_viewports 0,0,{},16", 1 + rng.below(16)),
             17 => match context {
                 "imm" => format!(

@@ -194,6 +194,34 @@ impl Generator {
         }
     }
 
+    /// One to four `set_fast_resources` entries (R-FX-1).
+    fn fast_entries(&mut self) -> Vec<FastEntry> {
+        let count = 1 + self.rng.below(4);
+        (0..count)
+            .map(|_| {
+                let kind = self.rng.pick(&[
+                    FastKind::ConstantBuffer,
+                    FastKind::ShaderResource,
+                    FastKind::Sampler,
+                    FastKind::VertexBuffer,
+                ]);
+                let object = match kind {
+                    FastKind::ConstantBuffer | FastKind::VertexBuffer => {
+                        self.nullable(|p| &p.buffers)
+                    }
+                    FastKind::ShaderResource => self.nullable(|p| &p.srvs),
+                    FastKind::Sampler => self.nullable(|p| &p.samplers),
+                };
+                FastEntry {
+                    kind,
+                    stage: (kind != FastKind::VertexBuffer).then(|| self.rng.pick(Stage::ALL)),
+                    slot: self.rng.u64(),
+                    object,
+                }
+            })
+            .collect()
+    }
+
     fn nullables(&mut self, pool: fn(&Pools) -> &Vec<Name>) -> Vec<Option<Name>> {
         let count = 1 + self.rng.below(4);
         (0..count).map(|_| self.nullable(pool)).collect()
@@ -426,10 +454,41 @@ impl Generator {
                 start: self.rng.u64(),
                 views: self.nullables(|p| &p.srvs),
             },
-            8 => Method::SetSamplers {
-                stage,
-                start: self.rng.u64(),
-                samplers: self.nullables(|p| &p.samplers),
+            // The sampler binds, and the fast calls beside them (R-FX-1, R-FX-2).
+            8 => match self.rng.below(8) {
+                0 => Method::SetFastResources(self.fast_entries()),
+                1 => Method::SetFastShaderResource {
+                    stage,
+                    slot: self.rng.u64(),
+                    view: self.nullable(|p| &p.srvs),
+                },
+                2 => Method::SetPlacementShaderResource {
+                    stage,
+                    slot: self.rng.u64(),
+                    view: self.rng.pick(&p.srvs.clone()),
+                    address: self.rng.u64(),
+                },
+                3 => Method::SetPlacementConstantBuffer {
+                    stage,
+                    slot: self.rng.u64(),
+                    buffer: self.rng.pick(&buffers),
+                    address: self.rng.u64(),
+                },
+                4 => Method::SetPlacementVertexBuffer {
+                    slot: self.rng.u64(),
+                    buffer: self.rng.pick(&buffers),
+                    address: self.rng.u64(),
+                },
+                5 => Method::IaSetPlacementIndexBuffer {
+                    buffer: self.rng.pick(&buffers),
+                    address: self.rng.u64(),
+                    format: self.format(),
+                },
+                _ => Method::SetSamplers {
+                    stage,
+                    start: self.rng.u64(),
+                    samplers: self.nullables(|p| &p.samplers),
+                },
             },
             9 => Method::CsSetUnorderedAccessViews {
                 start: self.rng.u64(),
@@ -736,6 +795,7 @@ impl Generator {
             } else {
                 None
             },
+            placement: None,
         }
     }
 

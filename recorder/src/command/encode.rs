@@ -59,6 +59,28 @@ impl InstanceId {
     pub const fn serial(self) -> u32 {
         self.0 as u32
     }
+
+    /// The largest address a placement may give (R-FX-2): the two top bits of an instance tell
+    /// a placed instance from a map's and from [`RESOLVE_AT_EXECUTION`](Self::RESOLVE_AT_EXECUTION).
+    pub const MAX_PLACEMENT_ADDRESS: u64 = (1 << 62) - 1;
+    /// The tag bits of a placed instance.
+    const PLACED: u64 = 1 << 63;
+
+    /// The instance a placement call gives a default resource: its bytes at `address`, which
+    /// the application manages (R-FX-2). `address` is at most
+    /// [`MAX_PLACEMENT_ADDRESS`](Self::MAX_PLACEMENT_ADDRESS) (the placement calls refuse more).
+    pub const fn placed(address: u64) -> Self {
+        Self(Self::PLACED | (address & Self::MAX_PLACEMENT_ADDRESS))
+    }
+
+    /// The address of a placed instance (R-FX-2), or `None` for any other.
+    pub const fn placement(self) -> Option<u64> {
+        if self.0 >> 62 == 0b10 {
+            Some(self.0 & Self::MAX_PLACEMENT_ADDRESS)
+        } else {
+            None
+        }
+    }
 }
 
 /// A buffer bound as vertex, index or constant buffer, or read by an indirect draw or a copy.

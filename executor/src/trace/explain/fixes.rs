@@ -24,6 +24,10 @@ pub enum Fix {
     MapInList,
     /// A default-usage resource mapped write_no_overwrite with allow_usage_default (seed 002).
     DefaultNoOverwrite,
+    /// A default-usage resource given a new address as it is bound, from the application's own
+    /// ring (R-FX-2; seed 002: "you can use SetPlacement/SetFastPlacement to modify the address
+    /// of a default resource as you set it").
+    Placement,
     /// A texture-compatible (TC) target: its SRVs need no decompression (seeds 000, 001).
     TextureCompatible,
     /// Bind only what changes: drop the render-target, depth-stencil-state and UAV binds that
@@ -36,10 +40,11 @@ pub enum Fix {
 
 impl Fix {
     /// Every fix, in order of preference.
-    pub const ALL: [Fix; 6] = [
+    pub const ALL: [Fix; 7] = [
         Self::Immutable,
         Self::MapInList,
         Self::DefaultNoOverwrite,
+        Self::Placement,
         Self::TextureCompatible,
         Self::FewerStateChanges,
         Self::FastSemantics,
@@ -51,6 +56,7 @@ impl Fix {
             Self::Immutable => "immutable",
             Self::MapInList => "map_in_list",
             Self::DefaultNoOverwrite => "default_no_overwrite",
+            Self::Placement => "placement",
             Self::TextureCompatible => "texture_compatible",
             Self::FewerStateChanges => "fewer_state_changes",
             Self::FastSemantics => "fast_semantics",
@@ -68,6 +74,10 @@ impl Fix {
                 "use a default resource mapped write_no_overwrite with allow_usage_default \
                  (multi-buffer it yourself)"
             }
+            Self::Placement => {
+                "use a default resource and place it at a new address of your own ring as you \
+                 bind it (set_placement_*: no rename, no split point)"
+            }
             Self::TextureCompatible => {
                 "create the target texture-compatible (tc): shaders read it compressed"
             }
@@ -83,7 +93,7 @@ impl Fix {
     /// The seed that recommends it.
     pub const fn source(self) -> &'static str {
         match self {
-            Self::Immutable | Self::MapInList | Self::DefaultNoOverwrite => {
+            Self::Immutable | Self::MapInList | Self::DefaultNoOverwrite | Self::Placement => {
                 "seed 002, \"tips to help you minimize the number of split points\""
             }
             Self::TextureCompatible => "seed 000 (compression), seed 001 (TC resources)",
@@ -223,6 +233,7 @@ impl<'t> Facts<'t> {
                 fixes.push(Fix::MapInList);
                 if self.buffer(target).is_some() {
                     fixes.push(Fix::DefaultNoOverwrite);
+                    fixes.push(Fix::Placement);
                 }
             }
             if site.category == SplitCategory::Decompression
@@ -400,6 +411,38 @@ impl<'t> Facts<'t> {
                     list(&buffers)
                 )
             }
+            Fix::Placement => {
+                let buffers = resources(sites);
+                declare_usage(trace, edits, &buffers, Usage::Default);
+                let mut removed = 0;
+                for (index, (_, statement)) in trace.statements.iter().enumerate() {
+                    if let Statement::Call(Call {
+                        method:
+                            Method::Map { resource, .. }
+                            | Method::Write { resource, .. }
+                            | Method::Unmap { resource },
+                        ..
+                    }) = statement
+                    {
+                        if buffers.contains(resource.as_str()) {
+                            edits.remove.insert(index);
+                            removed += 1;
+                        }
+                    }
+                }
+                let calls: BTreeSet<usize> = sites.iter().filter_map(|s| s.statement).collect();
+                let mut placed = 0;
+                for index in calls {
+                    placed += self.place(trace, edits, index, &buffers, placed);
+                }
+                format!(
+                    "{} buffer(s) declared usage=default ({}), {removed} map/write/unmap \
+                     statement(s) of them removed, {placed} bind(s) made placement binds at \
+                     addresses of a ring",
+                    buffers.len(),
+                    list(&buffers)
+                )
+            }
             Fix::TextureCompatible => {
                 let textures = resources(sites);
                 for (index, (_, statement)) in trace.statements.iter().enumerate() {
@@ -501,6 +544,99 @@ impl<'t> Facts<'t> {
                 )
             }
         }
+    }
+
+    /// Placement (R-FX-2): after the bind at statement `index`, each of its slots that binds
+    /// one of `buffers` (or a view of one) is bound again by the placement call of its kind, at
+    /// the next address of a ring (`0x10000` apart, from `0x100000`; `placed` counts those
+    /// made so far). Returns how many slots it placed.
+    fn place(
+        &self,
+        trace: &Trace,
+        edits: &mut Edits,
+        index: usize,
+        buffers: &BTreeSet<String>,
+        placed: usize,
+    ) -> usize {
+        let Some((_, Statement::Call(Call { context, method }))) = trace.statements.get(index)
+        else {
+            return 0;
+        };
+        let address = |n: usize| 0x10_0000 + 0x1_0000 * n as u64;
+        let mine = |o: &Option<Name>| {
+            o.as_ref()
+                .is_some_and(|o| buffers.contains(self.resource_of(o.as_str())))
+        };
+        let mut calls: Vec<Method> = Vec::new();
+        match method {
+            Method::SetConstantBuffers {
+                stage,
+                start,
+                buffers: objects,
+            } => {
+                for (slot, o) in (*start..).zip(objects) {
+                    if let (true, Some(buffer)) = (mine(o), o.clone()) {
+                        calls.push(Method::SetPlacementConstantBuffer {
+                            stage: *stage,
+                            slot,
+                            buffer,
+                            address: address(placed + calls.len()),
+                        });
+                    }
+                }
+            }
+            Method::SetShaderResources {
+                stage,
+                start,
+                views,
+            } => {
+                for (slot, o) in (*start..).zip(views) {
+                    if let (true, Some(view)) = (mine(o), o.clone()) {
+                        calls.push(Method::SetPlacementShaderResource {
+                            stage: *stage,
+                            slot,
+                            view,
+                            address: address(placed + calls.len()),
+                        });
+                    }
+                }
+            }
+            Method::SetVertexBuffers {
+                start,
+                buffers: objects,
+            } => {
+                for (slot, o) in (*start..).zip(objects) {
+                    if let (true, Some(buffer)) = (mine(o), o.clone()) {
+                        calls.push(Method::SetPlacementVertexBuffer {
+                            slot,
+                            buffer,
+                            address: address(placed + calls.len()),
+                        });
+                    }
+                }
+            }
+            Method::SetIndexBuffer { buffer, format, .. } => {
+                if let (true, Some(buffer)) = (mine(buffer), buffer.clone()) {
+                    calls.push(Method::IaSetPlacementIndexBuffer {
+                        buffer,
+                        address: address(placed),
+                        format: format.clone(),
+                    });
+                }
+            }
+            _ => {}
+        }
+        let count = calls.len();
+        // The bind itself stays (its other slots), then the placements: inserted before the
+        // statement after it, which a list's bind always has (its `finish`).
+        for method in calls {
+            let statement = Statement::Call(Call {
+                context: context.clone(),
+                method,
+            });
+            edits.insert(index + 1, statement);
+        }
+        count
     }
 
     /// Inserts `map R write_discard` and `unmap R` on the list's context before the list's

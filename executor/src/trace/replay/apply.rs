@@ -24,9 +24,10 @@ use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::command::InstanceId;
 use recorder::{
     BarrierGroup, BarrierKind, BarrierSubresources, Buffer, BufferBarrier, ClearFlags, CommandList,
-    DeferredContext, DeviceContext, Engine, Error, GlobalBarrier, Handle, ImmediateRole, MapFlags,
-    MapType, PredicateValue, RawHandle, Recorder, Remap, RemapKind, Resource, ResourceBarrier,
-    RestoreState, SplitHalf, Texture, TextureBarrier, VertexBuffer,
+    DeferredContext, DeviceContext, Engine, Error, FastResource, FastResourceBatch, GlobalBarrier,
+    Handle, ImmediateRole, MapFlags, MapType, PredicateValue, RawHandle, Recorder, Remap,
+    RemapKind, Resource, ResourceBarrier, RestoreState, SplitHalf, Stage, Texture, TextureBarrier,
+    VertexBuffer,
 };
 
 use super::program::{Call, Lowered, ObjId, ObjKind, Program};
@@ -363,6 +364,55 @@ pub(crate) fn record<R: Recording>(
             start,
             samplers,
         } => recorder.set_samplers(*stage, *start, &objects.all(samplers)),
+        Call::SetFastResources(entries) => {
+            let entries: Vec<FastResource> = entries
+                .iter()
+                .map(|e| fast_resource(e, objects))
+                .collect();
+            recorder.set_fast_resources(&entries)
+        }
+        Call::SetFastResourcesIntoBatch { entries, .. } => {
+            // The batch the replay applies is built from the lines (`lower.rs`); this one is the
+            // engine's check of the line, and its refusal.
+            let entries: Vec<FastResource> = entries
+                .iter()
+                .map(|e| fast_resource(e, objects))
+                .collect();
+            let mut batch = FastResourceBatch::new();
+            recorder.set_fast_resources_into_batch(&mut batch, &entries)
+        }
+        Call::SetFastResourcesFromBatch { entries, .. } => {
+            let entries: Vec<FastResource> = entries
+                .iter()
+                .map(|e| fast_resource(e, objects))
+                .collect();
+            recorder.set_fast_resources_from_batch(&FastResourceBatch::from(entries))
+        }
+        Call::SetFastShaderResource { stage, slot, view } => {
+            recorder.set_fast_shader_resource(*stage, *slot, objects.opt(*view))
+        }
+        Call::SetPlacementShaderResource {
+            stage,
+            slot,
+            view,
+            address,
+        } => recorder.set_placement_shader_resource(*stage, *slot, objects.one(*view), *address),
+        Call::SetPlacementConstantBuffer {
+            stage,
+            slot,
+            buffer,
+            address,
+        } => recorder.set_placement_constant_buffer(*stage, *slot, objects.one(*buffer), *address),
+        Call::SetPlacementVertexBuffer {
+            slot,
+            buffer,
+            address,
+        } => recorder.set_placement_vertex_buffer(*slot, objects.one(*buffer), 0, 0, *address),
+        Call::IaSetPlacementIndexBuffer {
+            buffer,
+            address,
+            format,
+        } => recorder.ia_set_placement_index_buffer(objects.one(*buffer), *address, *format),
         Call::CsSetUnorderedAccessViews { start, views } => {
             recorder.cs_set_unordered_access_views(*start, &objects.all(views))
         }
@@ -756,5 +806,40 @@ pub(crate) fn missing(program: &Program, id: ObjId) -> Error {
         what,
         object: object.name.to_string(),
         line: object.line,
+    }
+}
+
+/// A lowered `set_fast_resources` ENTRY as the engine's (R-FX-1).
+fn fast_resource(
+    entry: &crate::trace::syntax::ast::FastEntry<super::program::Lowered>,
+    objects: &Resolver<'_>,
+) -> FastResource {
+    use crate::trace::syntax::ast::FastKind;
+    let stage = entry.stage.unwrap_or(Stage::Vertex);
+    let slot = entry.slot;
+    match entry.kind {
+        FastKind::ConstantBuffer => FastResource::ConstantBuffer {
+            stage,
+            slot,
+            buffer: objects.opt(entry.object),
+        },
+        FastKind::ShaderResource => FastResource::ShaderResource {
+            stage,
+            slot,
+            view: objects.opt(entry.object),
+        },
+        FastKind::Sampler => FastResource::Sampler {
+            stage,
+            slot,
+            sampler: objects.opt(entry.object),
+        },
+        FastKind::VertexBuffer => FastResource::VertexBuffer {
+            slot,
+            buffer: VertexBuffer {
+                buffer: objects.opt(entry.object),
+                stride: 0,
+                offset: 0,
+            },
+        },
     }
 }

@@ -26,8 +26,8 @@ use recorder::{Rect, Viewport};
 use super::convert::*;
 use super::program::*;
 use crate::trace::syntax::ast::{
-    Barrier, BeforeAfter, CallContext, Declaration, Expectation, ExpectedLayout, LegacyBarrier,
-    Method, Placement, Remap, Statement, Subject as AstSubject, Trace,
+    Barrier, BeforeAfter, CallContext, Declaration, Expectation, ExpectedLayout, FastEntry,
+    LegacyBarrier, Method, Placement, Remap, Statement, Subject as AstSubject, Trace,
 };
 use crate::trace::syntax::name::Name;
 use crate::trace::syntax::split_derived;
@@ -71,6 +71,8 @@ struct Lowering {
     released: HashMap<ObjId, usize>,
     /// The last instance number of each resource mapped write_discard.
     instances: HashMap<ObjId, u32>,
+    /// The entries of each batch of `set_fast_resources_into_batch` so far (R-FX-1).
+    batches: HashMap<String, Vec<FastEntry<Lowered>>>,
 }
 
 impl Lowering {
@@ -85,6 +87,20 @@ impl Lowering {
         });
         self.ids.insert(name.to_owned(), id);
         id
+    }
+
+    /// `set_fast_resources` entries, lowered (R-FX-1).
+    fn fast_entries(&mut self, entries: &[FastEntry]) -> Converted<Vec<FastEntry<Lowered>>> {
+        let mut lowered = Vec::with_capacity(entries.len());
+        for e in entries {
+            lowered.push(FastEntry {
+                kind: e.kind,
+                stage: e.stage.map(stage),
+                slot: fit_u32(e.slot, "SLOT")?,
+                object: self.opt(&e.object)?,
+            });
+        }
+        Ok(lowered)
     }
 
     /// The object `name` names (declared before, as the parser checked).
@@ -467,6 +483,81 @@ impl Lowering {
                 stage: stage(*s),
                 start: slot(*start)?,
                 samplers: self.ids(samplers)?,
+            },
+            Method::SetFastResources(entries) => {
+                Call::SetFastResources(self.fast_entries(entries)?)
+            }
+            Method::SetFastResourcesIntoBatch { batch, entries } => {
+                let entries = self.fast_entries(entries)?;
+                // A line with a slot past its kind's slots is refused and adds nothing; any
+                // other refusal shows when the batch is applied (TRACE.md).
+                if entries.iter().all(fast_slot_in_range) {
+                    self.batches
+                        .entry(batch.as_str().to_owned())
+                        .or_default()
+                        .extend(entries.iter().cloned());
+                }
+                Call::SetFastResourcesIntoBatch {
+                    batch: batch.clone(),
+                    entries,
+                }
+            }
+            Method::SetFastResourcesFromBatch { batch, .. } => Call::SetFastResourcesFromBatch {
+                batch: batch.clone(),
+                entries: self
+                    .batches
+                    .get(batch.as_str())
+                    .cloned()
+                    .unwrap_or_default(),
+            },
+            Method::SetFastShaderResource {
+                stage: s,
+                slot: n,
+                view,
+            } => Call::SetFastShaderResource {
+                stage: stage(*s),
+                slot: fit_u32(*n, "SLOT")?,
+                view: self.opt(view)?,
+            },
+            Method::SetPlacementShaderResource {
+                stage: s,
+                slot: n,
+                view,
+                address,
+            } => Call::SetPlacementShaderResource {
+                stage: stage(*s),
+                slot: fit_u32(*n, "SLOT")?,
+                view: self.id(view)?,
+                address: *address,
+            },
+            Method::SetPlacementConstantBuffer {
+                stage: s,
+                slot: n,
+                buffer,
+                address,
+            } => Call::SetPlacementConstantBuffer {
+                stage: stage(*s),
+                slot: fit_u32(*n, "SLOT")?,
+                buffer: self.id(buffer)?,
+                address: *address,
+            },
+            Method::SetPlacementVertexBuffer {
+                slot: n,
+                buffer,
+                address,
+            } => Call::SetPlacementVertexBuffer {
+                slot: fit_u32(*n, "SLOT")?,
+                buffer: self.id(buffer)?,
+                address: *address,
+            },
+            Method::IaSetPlacementIndexBuffer {
+                buffer,
+                address,
+                format: f,
+            } => Call::IaSetPlacementIndexBuffer {
+                buffer: self.id(buffer)?,
+                address: *address,
+                format: format(f)?,
             },
             Method::CsSetUnorderedAccessViews { start, views } => Call::CsSetUnorderedAccessViews {
                 start: slot(*start)?,
@@ -985,6 +1076,19 @@ fn remap(remap: &Remap) -> Converted<Remap<Lowered>> {
 /// The words V of `write_gds` and `expect gds|constant_ram|memory`, each a 32-bit value.
 fn words(values: &[u64]) -> Converted<Vec<u32>> {
     values.iter().map(|v| fit_u32(*v, "V")).collect()
+}
+
+/// Whether an entry's slot is within its kind's slots (R-FX-1).
+fn fast_slot_in_range(entry: &FastEntry<Lowered>) -> bool {
+    use crate::trace::syntax::ast::FastKind;
+    use recorder::limits::*;
+    let limit = match entry.kind {
+        FastKind::ConstantBuffer => CONSTANT_BUFFER_SLOTS,
+        FastKind::ShaderResource => SHADER_RESOURCE_SLOTS,
+        FastKind::Sampler => SAMPLER_SLOTS,
+        FastKind::VertexBuffer => VERTEX_BUFFER_SLOTS,
+    };
+    entry.slot < limit
 }
 
 #[cfg(test)]

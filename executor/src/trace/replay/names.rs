@@ -75,6 +75,10 @@ impl ObjectNamer for Namer<'_> {
             return RawNames.write_object(f, kind, handle, instance);
         };
         f.write_str(&object.name)?;
+        if let Some(address) = instance.placement() {
+            // A placed binding of a default resource (R-FX-2).
+            return write!(f, "@{address:#x}");
+        }
         if !object.dynamic {
             return Ok(());
         }

@@ -213,6 +213,16 @@ impl Method<Lowered> {
                 samplers: items, ..
             }
             | Self::CsSetUnorderedAccessViews { views: items, .. } => some(out, items),
+            Self::SetFastResources(entries)
+            | Self::SetFastResourcesIntoBatch { entries, .. }
+            | Self::SetFastResourcesFromBatch { entries, .. } => {
+                out.extend(entries.iter().filter_map(|e| e.object))
+            }
+            Self::SetFastShaderResource { view: o, .. } => out.extend(o),
+            Self::SetPlacementShaderResource { view: o, .. }
+            | Self::SetPlacementConstantBuffer { buffer: o, .. }
+            | Self::SetPlacementVertexBuffer { buffer: o, .. }
+            | Self::IaSetPlacementIndexBuffer { buffer: o, .. } => out.push(*o),
             Self::OmSetRenderTargets {
                 render_targets,
                 depth_stencil,
@@ -380,6 +390,13 @@ impl Method<Lowered> {
                 | Self::SetConstantBuffers { .. }
                 | Self::SetShaderResources { .. }
                 | Self::SetSamplers { .. }
+                | Self::SetFastResources(_)
+                | Self::SetFastResourcesFromBatch { .. }
+                | Self::SetFastShaderResource { .. }
+                | Self::SetPlacementShaderResource { .. }
+                | Self::SetPlacementConstantBuffer { .. }
+                | Self::SetPlacementVertexBuffer { .. }
+                | Self::IaSetPlacementIndexBuffer { .. }
                 | Self::CsSetUnorderedAccessViews { .. }
                 | Self::OmSetRenderTargets { .. }
                 | Self::OmSetRenderTargetsAndUavs { .. }

@@ -175,6 +175,20 @@ fn numbers_are(found: &[f64], expected: &[Number]) -> bool {
 
 /// Whether an object printed by the namer is `expected`.
 fn object_is(printed: &str, expected: &ObjectRef) -> bool {
+    // `NAME@ADDRESS` (R-FX-2): the address compares by value; `NAME` matches any binding.
+    let (printed, placement) = match printed.split_once('@') {
+        Some((name, address)) => (name, Some(address)),
+        None => (printed, None),
+    };
+    let placement = placement.map(|a| {
+        a.strip_prefix("0x")
+            .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+    });
+    if let Some(address) = expected.placement {
+        if placement != Some(Some(address)) {
+            return false;
+        }
+    }
     let (name, instance) = match printed.split_once('#') {
         Some((name, k)) => (name, Some(k)),
         None => (printed, None),

@@ -628,6 +628,74 @@ pub enum Method<F: Form = Written> {
         /// One per slot from `start`.
         samplers: Vec<Option<F::Object>>,
     },
+    /// `set_fast_resources ENTRY [ENTRY ..]` (R-FX-1): each ENTRY `STAGE.cb.SLOT=BUF|null`,
+    /// `STAGE.srv.SLOT=SRV|null`, `STAGE.sampler.SLOT=SAMPLER|null` or `vb.SLOT=BUF|null`.
+    SetFastResources(Vec<FastEntry<F>>),
+    /// `set_fast_resources_into_batch BATCH ENTRY [ENTRY ..]` (R-FX-1): appends the entries to
+    /// the batch BATCH (a name of the trace's own, made by its first such line), records nothing.
+    SetFastResourcesIntoBatch {
+        /// The batch.
+        batch: Name,
+        /// As `set_fast_resources`'s.
+        entries: Vec<FastEntry<F>>,
+    },
+    /// `set_fast_resources_from_batch BATCH` (R-FX-1): applies the batch in one call.
+    SetFastResourcesFromBatch {
+        /// The batch.
+        batch: Name,
+        /// Empty as written; once lowered, the batch's entries at this line (its
+        /// `set_fast_resources_into_batch` lines before it, in order).
+        entries: Vec<FastEntry<F>>,
+    },
+    /// `STAGE_set_fast_shader_resource SLOT SRV|null` (R-FX-1).
+    SetFastShaderResource {
+        /// The stage of the method's name.
+        stage: F::Stage,
+        /// The slot.
+        slot: F::Count,
+        /// The view, or `null`.
+        view: Option<F::Object>,
+    },
+    /// `STAGE_set_placement_shader_resource SLOT SRV ADDRESS` (R-FX-2).
+    SetPlacementShaderResource {
+        /// The stage of the method's name.
+        stage: F::Stage,
+        /// The slot.
+        slot: F::Count,
+        /// The view of a default resource.
+        view: F::Object,
+        /// The address its resource is placed at.
+        address: u64,
+    },
+    /// `STAGE_set_placement_constant_buffer SLOT BUF ADDRESS` (R-FX-2).
+    SetPlacementConstantBuffer {
+        /// The stage of the method's name.
+        stage: F::Stage,
+        /// The slot.
+        slot: F::Count,
+        /// A default-usage constant buffer.
+        buffer: F::Object,
+        /// The address it is placed at.
+        address: u64,
+    },
+    /// `set_placement_vertex_buffer SLOT BUF ADDRESS` (R-FX-2).
+    SetPlacementVertexBuffer {
+        /// The slot.
+        slot: F::Count,
+        /// A default-usage vertex buffer.
+        buffer: F::Object,
+        /// The address it is placed at.
+        address: u64,
+    },
+    /// `ia_set_placement_index_buffer BUF ADDRESS FORMAT` (R-FX-2).
+    IaSetPlacementIndexBuffer {
+        /// A default-usage index buffer.
+        buffer: F::Object,
+        /// The address it is placed at.
+        address: u64,
+        /// The index format.
+        format: F::Format,
+    },
     /// `cs_set_unordered_access_views START UAV|null ..`.
     CsSetUnorderedAccessViews {
         /// The first slot bound.
@@ -998,6 +1066,44 @@ pub enum Method<F: Form = Written> {
     Barrier(Vec<Barrier<F>>),
     /// `resource_barrier transition|uav|aliasing ..` (R-BAR-6): one legacy barrier.
     ResourceBarrier(LegacyBarrier<F>),
+}
+
+/// What a `set_fast_resources` ENTRY binds (R-FX-1): the field name of the draw records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FastKind {
+    /// `STAGE.cb.SLOT`.
+    ConstantBuffer,
+    /// `STAGE.srv.SLOT`.
+    ShaderResource,
+    /// `STAGE.sampler.SLOT`.
+    Sampler,
+    /// `vb.SLOT`.
+    VertexBuffer,
+}
+
+impl FastKind {
+    /// The word between the stage and the slot (`cb`, `srv`, `sampler`), or `vb`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::ConstantBuffer => "cb",
+            Self::ShaderResource => "srv",
+            Self::Sampler => "sampler",
+            Self::VertexBuffer => "vb",
+        }
+    }
+}
+
+/// One ENTRY of `set_fast_resources` (R-FX-1): `STAGE.KIND.SLOT=OBJ|null` or `vb.SLOT=BUF|null`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastEntry<F: Form = Written> {
+    /// What the entry binds.
+    pub kind: FastKind,
+    /// The stage (`None` for a vertex buffer).
+    pub stage: Option<F::Stage>,
+    /// The slot.
+    pub slot: F::Count,
+    /// The object, or `null`.
+    pub object: Option<F::Object>,
 }
 
 /// `STAGE SLOT INHERIT_STAGE INHERIT_SLOT` of the remap calls.

@@ -14,11 +14,11 @@
 //! `insert_wait_on_fence F` declares the fence F (a list may wait on a fence that a list recorded
 //! later in the trace signals, so neither has to come first); F must not name another object.
 
-use super::ast::{Call, CallContext, Method, Rect, Remap, Viewport};
+use super::ast::{Call, CallContext, FastEntry, FastKind, Method, Rect, Remap, Viewport};
 use super::cursor::{Cursor, Result};
 use super::lex::quote;
 use super::parse::Parser;
-use super::symbols::{ObjKind, Want};
+use super::symbols::{ObjKind, Symbols, Want};
 use super::words::{parse_yes_no, Compression, Engine, MapType, Stage, Topology};
 
 impl Parser {
@@ -79,6 +79,23 @@ impl Parser {
                 start: cursor.unsigned("START")?,
                 samplers: cursor.objects_to_end(symbols, Want::SamplerState)?,
             },
+            "set_fast_shader_resource" => Method::SetFastShaderResource {
+                stage,
+                slot: cursor.unsigned("SLOT")?,
+                view: cursor.object_or_null(symbols, Want::ShaderResourceView)?,
+            },
+            "set_placement_shader_resource" => Method::SetPlacementShaderResource {
+                stage,
+                slot: cursor.unsigned("SLOT")?,
+                view: cursor.object(symbols, Want::ShaderResourceView)?,
+                address: cursor.unsigned("ADDRESS")?,
+            },
+            "set_placement_constant_buffer" => Method::SetPlacementConstantBuffer {
+                stage,
+                slot: cursor.unsigned("SLOT")?,
+                buffer: cursor.object(symbols, Want::Buffer)?,
+                address: cursor.unsigned("ADDRESS")?,
+            },
             "set_unordered_access_views" if stage == Stage::Compute => {
                 Method::CsSetUnorderedAccessViews {
                     start: cursor.unsigned("START")?,
@@ -109,6 +126,49 @@ impl Parser {
             "set_vertex_buffers" => Method::SetVertexBuffers {
                 start: cursor.unsigned("START")?,
                 buffers: cursor.objects_to_end(symbols, Want::Buffer)?,
+            },
+            "set_fast_resources" => {
+                let mut entries = vec![fast_entry(cursor, symbols)?];
+                while cursor.peek().is_some() {
+                    entries.push(fast_entry(cursor, symbols)?);
+                }
+                Method::SetFastResources(entries)
+            }
+            "set_fast_resources_into_batch" => {
+                let batch = cursor.new_name("BATCH")?;
+                let mut entries = vec![fast_entry(cursor, symbols)?];
+                while cursor.peek().is_some() {
+                    entries.push(fast_entry(cursor, symbols)?);
+                }
+                self.batches.insert(batch.as_str().to_owned());
+                Method::SetFastResourcesIntoBatch { batch, entries }
+            }
+            "set_fast_resources_from_batch" => {
+                let batch = cursor.new_name("BATCH")?;
+                if !self.batches.contains(batch.as_str()) {
+                    return Err(cursor.error(format!(
+                        "{} names no batch (no 'set_fast_resources_into_batch {}' before this line)",
+                        quote(batch.as_str()),
+                        batch.as_str()
+                    )));
+                }
+                Method::SetFastResourcesFromBatch {
+                    batch,
+                    entries: Vec::new(),
+                }
+            }
+            "set_placement_vertex_buffer" => Method::SetPlacementVertexBuffer {
+                slot: cursor.unsigned("SLOT")?,
+                buffer: cursor.object(symbols, Want::Buffer)?,
+                address: cursor.unsigned("ADDRESS")?,
+            },
+            "ia_set_placement_index_buffer" => Method::IaSetPlacementIndexBuffer {
+                buffer: cursor.object(symbols, Want::Buffer)?,
+                address: cursor.unsigned("ADDRESS")?,
+                format: {
+                    let token = cursor.next("FORMAT")?;
+                    cursor.format_token(token, "FORMAT")?
+                },
             },
             "set_index_buffer" => Method::SetIndexBuffer {
                 buffer: cursor.object_or_null(symbols, Want::Buffer)?,
@@ -525,4 +585,44 @@ fn remap(cursor: &mut Cursor<'_>) -> Result<Remap> {
 /// The literal `ia` of `remap_vertex_buffer_inheritance`.
 fn ia(cursor: &mut Cursor<'_>) -> Result<()> {
     cursor.word("'ia'", |t| (t == "ia").then_some(()), "ia".into())
+}
+
+/// One ENTRY of `set_fast_resources` (R-FX-1): `STAGE.cb|srv|sampler.SLOT=OBJ|null` or
+/// `vb.SLOT=BUF|null`.
+fn fast_entry(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<FastEntry> {
+    const WHAT: &str = "an ENTRY (STAGE.cb.SLOT=BUF, STAGE.srv.SLOT=SRV, STAGE.sampler.SLOT=SAMPLER or vb.SLOT=BUF, each =null to unbind)";
+    let token = cursor.next(WHAT)?;
+    let bad =
+        |cursor: &Cursor<'_>| cursor.error(format!("expected {WHAT}, found {}", quote(token)));
+    let Some((key, object)) = token.split_once('=') else {
+        return Err(bad(cursor));
+    };
+    let parts: Vec<&str> = key.split('.').collect();
+    let (kind, stage, slot) = match parts.as_slice() {
+        ["vb", slot] => (FastKind::VertexBuffer, None, *slot),
+        [stage, kind, slot] => {
+            let stage = Stage::from_name(stage).ok_or_else(|| bad(cursor))?;
+            let kind = match *kind {
+                "cb" => FastKind::ConstantBuffer,
+                "srv" => FastKind::ShaderResource,
+                "sampler" => FastKind::Sampler,
+                _ => return Err(bad(cursor)),
+            };
+            (kind, Some(stage), *slot)
+        }
+        _ => return Err(bad(cursor)),
+    };
+    let slot = cursor.unsigned_token(slot, "SLOT")?;
+    let want = match kind {
+        FastKind::ConstantBuffer | FastKind::VertexBuffer => Want::Buffer,
+        FastKind::ShaderResource => Want::ShaderResourceView,
+        FastKind::Sampler => Want::SamplerState,
+    };
+    let object = cursor.object_token(symbols, object, want, true)?;
+    Ok(FastEntry {
+        kind,
+        stage,
+        slot,
+        object,
+    })
 }

@@ -267,6 +267,14 @@ impl Parser {
         object: FieldObject,
         field: DrawField,
     ) -> Result<ObjectRef> {
+        // `NAME@ADDRESS`: a placed binding (R-FX-2).
+        let (token, placement) = match token.split_once('@') {
+            Some((name, address)) => (
+                name,
+                Some(cursor.unsigned_token(address, "the ADDRESS of NAME@ADDRESS")?),
+            ),
+            None => (token, None),
+        };
         let (name, instance) = match token.split_once('#') {
             Some((name, k)) => {
                 if !object.has_instances() {
@@ -298,7 +306,11 @@ impl Parser {
         };
         let name: Option<Name> = cursor.object_token(&self.symbols, name, want, false)?;
         match name {
-            Some(name) => Ok(ObjectRef { name, instance }),
+            Some(name) => Ok(ObjectRef {
+                name,
+                instance,
+                placement,
+            }),
             None => Err(cursor.error(format_args!("expected a name, found {}", quote(token)))),
         }
     }

@@ -97,8 +97,8 @@ pub(crate) mod words;
 
 pub use ast::{
     Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
-    Flags, Form, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange, SlotSet, Statement,
-    Subject, Trace, Viewport, Written,
+    FastEntry, FastKind, Flags, Form, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange,
+    SlotSet, Statement, Subject, Trace, Viewport, Written,
 };
 pub use error::ParseError;
 pub use name::{Format, Name};

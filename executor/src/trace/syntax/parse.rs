@@ -23,6 +23,8 @@ use super::words::{parse_on_off, Semantics, Stage, UavFlag, Usage, Validation};
 pub(crate) struct Parser {
     pub(crate) symbols: Symbols,
     device_line: Option<usize>,
+    /// The batches `set_fast_resources_into_batch` has made (R-FX-1).
+    pub(crate) batches: std::collections::HashSet<String>,
 }
 
 /// Parses a whole trace (see the module essay of `trace`).

@@ -369,6 +369,55 @@ impl Display for Method {
                 write!(f, "{stage}_set_samplers {start} ")?;
                 joined(f, samplers, ' ')
             }
+            Self::SetFastResources(entries) => {
+                f.write_str("set_fast_resources")?;
+                fast_entries(f, entries)
+            }
+            Self::SetFastResourcesIntoBatch { batch, entries } => {
+                write!(f, "set_fast_resources_into_batch {batch}")?;
+                fast_entries(f, entries)
+            }
+            Self::SetFastResourcesFromBatch { batch, .. } => {
+                write!(f, "set_fast_resources_from_batch {batch}")
+            }
+            Self::SetFastShaderResource { stage, slot, view } => {
+                write!(f, "{stage}_set_fast_shader_resource {slot} ")?;
+                match view {
+                    Some(view) => write!(f, "{view}"),
+                    None => f.write_str("null"),
+                }
+            }
+            Self::SetPlacementShaderResource {
+                stage,
+                slot,
+                view,
+                address,
+            } => write!(
+                f,
+                "{stage}_set_placement_shader_resource {slot} {view} {address:#x}"
+            ),
+            Self::SetPlacementConstantBuffer {
+                stage,
+                slot,
+                buffer,
+                address,
+            } => write!(
+                f,
+                "{stage}_set_placement_constant_buffer {slot} {buffer} {address:#x}"
+            ),
+            Self::SetPlacementVertexBuffer {
+                slot,
+                buffer,
+                address,
+            } => write!(f, "set_placement_vertex_buffer {slot} {buffer} {address:#x}"),
+            Self::IaSetPlacementIndexBuffer {
+                buffer,
+                address,
+                format,
+            } => write!(
+                f,
+                "ia_set_placement_index_buffer {buffer} {address:#x} {format}"
+            ),
             Self::CsSetUnorderedAccessViews { start, views } => {
                 write!(f, "cs_set_unordered_access_views {start} ")?;
                 joined(f, views, ' ')
@@ -750,6 +799,9 @@ impl Display for Number {
 impl Display for ObjectRef {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
         self.name.fmt(f)?;
+        if let Some(address) = self.placement {
+            write!(f, "@{address:#x}")?;
+        }
         match self.instance {
             Some(k) => write!(f, "#{k}"),
             None => Ok(()),
@@ -865,4 +917,20 @@ impl Display for LegacyBarrier {
             }
         }
     }
+}
+
+/// ` ENTRY ENTRY ..` of `set_fast_resources` (R-FX-1).
+fn fast_entries(f: &mut Formatter<'_>, entries: &[super::ast::FastEntry]) -> Result {
+    for entry in entries {
+        f.write_str(" ")?;
+        if let Some(stage) = &entry.stage {
+            write!(f, "{stage}.")?;
+        }
+        write!(f, "{}.{}=", entry.kind.word(), entry.slot)?;
+        match &entry.object {
+            Some(object) => write!(f, "{object}")?,
+            None => f.write_str("null")?,
+        }
+    }
+    Ok(())
 }

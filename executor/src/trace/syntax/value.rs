@@ -225,6 +225,9 @@ pub struct ObjectRef {
     /// `#K`: the K-th instance of a dynamic resource (0: the contents at creation); `None`: not
     /// written.
     pub instance: Option<u64>,
+    /// `@ADDRESS`: the binding of a default resource placed at ADDRESS (R-FX-2); `None`: not
+    /// written.
+    pub placement: Option<u64>,
 }
 
 /// The VALUE of `expect draw`.
