@@ -650,6 +650,13 @@ impl Device {
         })
     }
 
+    /// Whether an end (`end_query`, `write_query`) was ever recorded for `query`, on any
+    /// context (R-FX-3); `None` once it is destroyed or released.
+    pub fn query_ever_ended(&self, query: Query) -> Option<bool> {
+        let live = self.shared.queries.get(query.0, false).ok()?;
+        Some(live.entry.aux.load(Ordering::Acquire) != 0)
+    }
+
     /// The resource's minimum LOD (legacy semantics reads it at bind, R-ST-6).
     pub fn resource_min_lod(&self, texture: Texture) -> Option<f32> {
         let live = self.shared.textures.get(texture.0, true).ok()?;

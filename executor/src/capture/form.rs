@@ -510,6 +510,16 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
         },
         Method::Begin { query } => Method::Begin { query: one(query) },
         Method::End { query } => Method::End { query: one(query) },
+        Method::WriteQuery { query } => Method::WriteQuery { query: one(query) },
+        Method::ResetQuery { query } => Method::ResetQuery { query: one(query) },
+        Method::ConfigureQuery { query, mode } => Method::ConfigureQuery {
+            query: one(query),
+            mode: *mode,
+        },
+        Method::SetPredicationFromQuery { query, value } => Method::SetPredicationFromQuery {
+            query: opt(query),
+            value: *value,
+        },
         Method::ClearState => Method::ClearState,
         Method::DecompressResource { resource, into } => Method::DecompressResource {
             resource: one(resource),

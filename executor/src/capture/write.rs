@@ -419,10 +419,10 @@ pub(crate) fn declaration(
         ObjectKind::RasterizerState => Declaration::RasterizerState { name },
         ObjectKind::DepthStencilState => Declaration::DepthStencilState { name },
         ObjectKind::SamplerState => Declaration::SamplerState { name },
-        ObjectKind::Query => {
-            device.query_kind(Query::from_raw(raw)).ok_or_else(gone)?;
-            Declaration::Predicate { name }
-        }
+        ObjectKind::Query => match device.query_kind(Query::from_raw(raw)).ok_or_else(gone)? {
+            recorder::QueryKind::Predicate => Declaration::Predicate { name },
+            kind => Declaration::Query { name, kind },
+        },
         ObjectKind::SwapChain => {
             let info = device
                 .swap_chain_info(SwapChain::from_raw(raw))

@@ -10,7 +10,7 @@
 //! Keys of `split_points` and `counters` may come in any order, each at most once; `total=` is
 //! printed first.
 
-use super::ast::{Expectation, ExpectedLayout, Subject};
+use super::ast::{Expectation, ExpectedLayout, ExpectedQuery, Subject};
 use super::cursor::{Cursor, Result};
 use super::lex::{self, quote};
 use super::name::Name;
@@ -163,6 +163,50 @@ impl Parser {
                     value,
                 }
             }
+            "query" => {
+                cursor.set_label("expect query");
+                let query = cursor.object(symbols, Want::Predicate)?;
+                let keys = crate::gpu::QueryData::KEYS;
+                let choices = || format!("not_ready or KEY=N ({})", keys.join(" "));
+                if cursor.peek().is_none() {
+                    return Err(
+                        cursor.error(format_args!("expected {}, found end of line", choices()))
+                    );
+                }
+                if cursor.peek() == Some("not_ready") {
+                    cursor.next("not_ready")?;
+                    if let Some(extra) = cursor.peek() {
+                        return Err(cursor.error(format_args!(
+                            "not_ready stands alone, found {}",
+                            quote(extra)
+                        )));
+                    }
+                    Expectation::Query {
+                        query,
+                        expected: ExpectedQuery::NotReady,
+                    }
+                } else {
+                    let mut data: Vec<(&'static str, u64)> = Vec::new();
+                    for token in cursor.rest() {
+                        let (key, value) = key_value(&cursor, token, choices)?;
+                        let Some(known) = keys.iter().find(|k| **k == key) else {
+                            return Err(cursor.error(format_args!(
+                                "expected a query key ({}), found {}",
+                                keys.join(" "),
+                                quote(key)
+                            )));
+                        };
+                        if data.iter().any(|(k, _)| k == known) {
+                            return Err(cursor.error(format_args!("{key}= given twice")));
+                        }
+                        data.push((known, cursor.unsigned_token(value, &format!("{key}="))?));
+                    }
+                    Expectation::Query {
+                        query,
+                        expected: ExpectedQuery::Data(data),
+                    }
+                }
+            }
             "bundle_footprint" => {
                 cursor.set_label("expect bundle_footprint");
                 Expectation::BundleFootprint {
@@ -173,8 +217,8 @@ impl Parser {
             other => {
                 cursor.set_label("expect");
                 return Err(cursor.error(format_args!(
-                    "expected ok, accepted, error, resource, split_points, counters, draw or \
-                     bundle_footprint, found {}",
+                    "expected ok, accepted, error, resource, split_points, counters, draw, \
+                     query or bundle_footprint, found {}",
                     quote(other)
                 )));
             }

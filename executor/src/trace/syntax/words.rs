@@ -335,6 +335,33 @@ pub(crate) fn parse_yes_no(text: &str) -> Option<bool> {
     }
 }
 
+/// The kinds a `query` declaration takes (R-FX-3).
+pub(crate) const QUERY_KINDS: &str = "occlusion|timestamp|pipeline_statistics|predicate";
+
+/// The query kind of a `query` declaration's token.
+pub(crate) fn query_kind(text: &str) -> Option<recorder::QueryKind> {
+    use recorder::QueryKind as K;
+    [
+        K::Occlusion,
+        K::Timestamp,
+        K::PipelineStatistics,
+        K::Predicate,
+    ]
+    .into_iter()
+    .find(|k| k.name() == text)
+}
+
+/// The modes `configure_query` takes (R-FX-3).
+pub(crate) const QUERY_MODES: &str = "counting|binary";
+
+/// The query mode of a `configure_query` token.
+pub(crate) fn query_mode(text: &str) -> Option<recorder::QueryMode> {
+    use recorder::QueryMode as M;
+    [M::Counting, M::Binary]
+        .into_iter()
+        .find(|m| m.name() == text)
+}
+
 words! {
     /// A flag of `sync=BEFORE:AFTER` (SPEC R-BAR-1, `D3D12_BARRIER_SYNC` in snake case), one to
     /// one with the engine's `BarrierSync::NAMED`, in its order.
