@@ -323,6 +323,9 @@ enum Op {
     CopyResource(u8),
     /// `begin` (`true`) or `end` of the predicate.
     Query(bool),
+    /// R-FX-3 on the predicate: 0 `write_query`, 1 `reset_query`, 2 and 3 `configure_query`
+    /// binary and counting, 4 and 5 `set_predication_from_query` yes and no, 6 stopping it.
+    QueryResult(u8),
     /// 0, 1 a texture barrier of rt from `undefined` (1 with `discard`), 2 a global barrier,
     /// 3 a legacy UAV barrier, 4 a legacy transition, 5 a buffer barrier; the layout.
     Barrier(u8, u8),
@@ -369,6 +372,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::WaitOnPresent),
         1 => (0u8..2).prop_map(Op::CopyResource),
         1 => any::<bool>().prop_map(Op::Query),
+        1 => (0u8..7).prop_map(Op::QueryResult),
         2 => (0u8..6, 0u8..4).prop_map(|(k, l)| Op::Barrier(k, l)),
         1 => any::<bool>().prop_map(Op::Update),
         1 => (0u8..3).prop_map(Op::CopyRegion),
@@ -899,6 +903,20 @@ fn apply<C: Context>(
         Op::Query(begin) => match begin {
             true => context.begin_query(o.predicate),
             false => context.end_query(o.predicate),
+        },
+        Op::QueryResult(k) => match k {
+            0 => context.write_query(o.predicate),
+            1 => context.reset_query(o.predicate),
+            2 => context.configure_query(o.predicate, QueryMode::Binary),
+            3 => context.configure_query(o.predicate, QueryMode::Counting),
+            4 | 5 => context.set_predication_from_query(
+                Some(o.predicate),
+                match k {
+                    4 => PredicateValue::True,
+                    _ => PredicateValue::False,
+                },
+            ),
+            _ => context.set_predication_from_query(None, PredicateValue::False),
         },
         Op::Barrier(kind, layout) => match kind % 6 {
             0 | 1 => context.barrier(&[BarrierGroup::Texture(&[texture_barrier(

@@ -653,3 +653,21 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
         }),
     }
 }
+
+/// A query's kind as a trace declares it (R-FX-3).
+pub(crate) fn query_kind_word(kind: recorder::QueryKind) -> words::QueryKindWord {
+    match kind {
+        recorder::QueryKind::Occlusion => words::QueryKindWord::Occlusion,
+        recorder::QueryKind::Predicate => words::QueryKindWord::Predicate,
+        recorder::QueryKind::Timestamp => words::QueryKindWord::Timestamp,
+        recorder::QueryKind::PipelineStatistics => words::QueryKindWord::PipelineStatistics,
+    }
+}
+
+/// A query mode as a trace writes it (R-FX-3).
+pub(crate) fn query_mode_word(mode: recorder::QueryMode) -> words::QueryModeWord {
+    match mode {
+        recorder::QueryMode::Counting => words::QueryModeWord::Counting,
+        recorder::QueryMode::Binary => words::QueryModeWord::Binary,
+    }
+}

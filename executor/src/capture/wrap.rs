@@ -695,7 +695,7 @@ macro_rules! captured_calls {
             if self.tap_active() {
                 self.tap.keep(move || Method::ConfigureQuery {
                     query: Obj::of(ObjectKind::Query, query),
-                    mode,
+                    mode: super::form::query_mode_word(mode),
                 });
             }
             let $this = self;

@@ -421,7 +421,10 @@ pub(crate) fn declaration(
         ObjectKind::SamplerState => Declaration::SamplerState { name },
         ObjectKind::Query => match device.query_kind(Query::from_raw(raw)).ok_or_else(gone)? {
             recorder::QueryKind::Predicate => Declaration::Predicate { name },
-            kind => Declaration::Query { name, kind },
+            kind => Declaration::Query {
+                name,
+                kind: form::query_kind_word(kind),
+            },
         },
         ObjectKind::SwapChain => {
             let info = device

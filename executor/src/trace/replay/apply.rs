@@ -531,7 +531,7 @@ pub(crate) fn record<R: Recording>(
         Call::WriteQuery { query } => recorder.write_query(objects.one(*query)),
         Call::ResetQuery { query } => recorder.reset_query(objects.one(*query)),
         Call::ConfigureQuery { query, mode } => {
-            recorder.configure_query(objects.one(*query), *mode)
+            recorder.configure_query(objects.one(*query), super::convert::query_mode(*mode))
         }
         Call::SetPredicationFromQuery { query, value } => recorder.set_predication_from_query(
             objects.opt(*query),

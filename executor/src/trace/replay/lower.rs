@@ -320,7 +320,7 @@ impl Lowering {
             ),
             Declaration::Query { name, kind } => (
                 self.add(name.as_str(), ObjKind::Predicate, false),
-                Create::Predicate(*kind),
+                Create::Predicate(super::convert::query_kind(*kind)),
             ),
             Declaration::Swapchain {
                 name,

@@ -147,7 +147,7 @@ fn query_data(live: &mut LiveRun, query: ObjId, expected: &ExpectedQuery) -> Res
             let mut held = true;
             let mut found = Vec::new();
             for (key, n) in keys {
-                match data.get(key) {
+                match data.get(key.name()) {
                     Some(value) => {
                         held &= value == *n;
                         found.push(format!("{key}={value}"));

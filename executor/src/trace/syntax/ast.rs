@@ -288,7 +288,7 @@ pub enum Declaration {
         /// The declared name.
         name: Name,
         /// The query's kind.
-        kind: recorder::QueryKind,
+        kind: super::words::QueryKindWord,
     },
     /// Also declares the textures `NAME.0 .. NAME.(buffers-1)` and the RTVs `NAME.K.rtv`.
     Swapchain {
@@ -873,7 +873,7 @@ pub enum Method<F: Form = Written> {
         /// The query configured.
         query: F::Object,
         /// How it counts samples.
-        mode: recorder::QueryMode,
+        mode: super::words::QueryModeWord,
     },
     /// `set_predication_from_query QUERY|null yes|no` (R-FX-3).
     SetPredicationFromQuery {
@@ -1085,7 +1085,7 @@ pub enum Expectation<F: Form = Written> {
 pub enum ExpectedQuery {
     /// `not_ready`: legacy semantics, the query's end has not run yet.
     NotReady,
-    /// `KEY=N ..`: data, these keys (of `QueryData::KEYS`) with these values, in the order
-    /// written, each at most once.
-    Data(Vec<(&'static str, u64)>),
+    /// `KEY=N ..`: data, these keys with these values, in the order written, each at most
+    /// once.
+    Data(Vec<(super::words::QueryKey, u64)>),
 }

@@ -310,8 +310,8 @@ impl Parser {
                 query: cursor.object(symbols, Want::Predicate)?,
                 mode: cursor.word(
                     "the query mode",
-                    super::words::query_mode,
-                    super::words::QUERY_MODES.into(),
+                    super::words::QueryModeWord::from_name,
+                    super::words::QueryModeWord::choices(),
                 )?,
             },
             "set_predication_from_query" => Method::SetPredicationFromQuery {

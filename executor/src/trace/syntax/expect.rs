@@ -17,7 +17,8 @@ use super::name::Name;
 use super::parse::Parser;
 use super::symbols::{Symbols, Want};
 use super::value::{DrawField, ExpectedValue, FieldObject, Number, ObjectRef, ValueClass};
-use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, SplitCategory, Topology};
+use super::words::Topology;
+use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, QueryKey, SplitCategory};
 
 impl Parser {
     pub(crate) fn expectation(&mut self, mut cursor: Cursor<'_>) -> Result<Expectation> {
@@ -166,8 +167,7 @@ impl Parser {
             "query" => {
                 cursor.set_label("expect query");
                 let query = cursor.object(symbols, Want::Predicate)?;
-                let keys = crate::gpu::QueryData::KEYS;
-                let choices = || format!("not_ready or KEY=N ({})", keys.join(" "));
+                let choices = || format!("not_ready or KEY=N ({})", QueryKey::choices());
                 if cursor.peek().is_none() {
                     return Err(
                         cursor.error(format_args!("expected {}, found end of line", choices()))
@@ -186,17 +186,16 @@ impl Parser {
                         expected: ExpectedQuery::NotReady,
                     }
                 } else {
-                    let mut data: Vec<(&'static str, u64)> = Vec::new();
+                    let mut data: Vec<(QueryKey, u64)> = Vec::new();
                     for token in cursor.rest() {
                         let (key, value) = key_value(&cursor, token, choices)?;
-                        let Some(known) = keys.iter().find(|k| **k == key) else {
-                            return Err(cursor.error(format_args!(
-                                "expected a query key ({}), found {}",
-                                keys.join(" "),
-                                quote(key)
-                            )));
-                        };
-                        if data.iter().any(|(k, _)| k == known) {
+                        let known = cursor.word_token(
+                            key,
+                            "a query key",
+                            QueryKey::from_name,
+                            QueryKey::choices(),
+                        )?;
+                        if data.iter().any(|(k, _)| *k == known) {
                             return Err(cursor.error(format_args!("{key}= given twice")));
                         }
                         data.push((known, cursor.unsigned_token(value, &format!("{key}="))?));

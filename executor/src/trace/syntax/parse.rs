@@ -16,8 +16,7 @@ use super::error::ParseError;
 use super::lex::{self, quote};
 use super::name::{Format, Name};
 use super::symbols::{ObjKind, Symbols, Want};
-use super::words::QUERY_KINDS;
-use super::words::{parse_on_off, query_kind, Semantics, Stage, UavFlag, Usage, Validation};
+use super::words::{parse_on_off, QueryKindWord, Semantics, Stage, UavFlag, Usage, Validation};
 
 /// The parser's state between lines.
 #[derive(Default)]
@@ -254,7 +253,11 @@ impl Parser {
             }
             "query" => {
                 let name = cursor.new_name("a name for the query")?;
-                let kind = cursor.word("the query kind", query_kind, QUERY_KINDS.into())?;
+                let kind = cursor.word(
+                    "the query kind",
+                    QueryKindWord::from_name,
+                    QueryKindWord::choices(),
+                )?;
                 Declaration::Query { name, kind }
             }
             "swapchain" => {

@@ -234,7 +234,7 @@ impl Display for Declaration {
             Self::DepthStencilState { name } => write!(f, "depth_stencil_state {name}"),
             Self::SamplerState { name } => write!(f, "sampler_state {name}"),
             Self::Predicate { name } => write!(f, "predicate {name}"),
-            Self::Query { name, kind } => write!(f, "query {name} {}", kind.name()),
+            Self::Query { name, kind } => write!(f, "query {name} {kind}"),
             Self::Swapchain {
                 name,
                 buffers,
@@ -529,7 +529,7 @@ impl Display for Method {
             Self::WriteQuery { query } => write!(f, "write_query {query}"),
             Self::ResetQuery { query } => write!(f, "reset_query {query}"),
             Self::ConfigureQuery { query, mode } => {
-                write!(f, "configure_query {query} {}", mode.name())
+                write!(f, "configure_query {query} {mode}")
             }
             Self::SetPredicationFromQuery { query, value } => write!(
                 f,

@@ -335,31 +335,62 @@ pub(crate) fn parse_yes_no(text: &str) -> Option<bool> {
     }
 }
 
-/// The kinds a `query` declaration takes (R-FX-3).
-pub(crate) const QUERY_KINDS: &str = "occlusion|timestamp|pipeline_statistics|predicate";
-
-/// The query kind of a `query` declaration's token.
-pub(crate) fn query_kind(text: &str) -> Option<recorder::QueryKind> {
-    use recorder::QueryKind as K;
-    [
-        K::Occlusion,
-        K::Timestamp,
-        K::PipelineStatistics,
-        K::Predicate,
-    ]
-    .into_iter()
-    .find(|k| k.name() == text)
+words! {
+    /// `query NAME KIND` (R-FX-3).
+    pub enum QueryKindWord {
+        /// Samples that pass.
+        Occlusion => "occlusion",
+        /// The GPU model's clock.
+        Timestamp => "timestamp",
+        /// Pipeline statistics.
+        PipelineStatistics => "pipeline_statistics",
+        /// Whether any sample passed (what `predicate NAME` declares).
+        Predicate => "predicate",
+    }
 }
 
-/// The modes `configure_query` takes (R-FX-3).
-pub(crate) const QUERY_MODES: &str = "counting|binary";
+words! {
+    /// `configure_query QUERY MODE` (R-FX-3).
+    pub enum QueryModeWord {
+        /// Every sample counts.
+        Counting => "counting",
+        /// Only whether any sample passed.
+        Binary => "binary",
+    }
+}
 
-/// The query mode of a `configure_query` token.
-pub(crate) fn query_mode(text: &str) -> Option<recorder::QueryMode> {
-    use recorder::QueryMode as M;
-    [M::Counting, M::Binary]
-        .into_iter()
-        .find(|m| m.name() == text)
+words! {
+    /// `expect query QUERY KEY=N ..` (R-FX-3): each kind's data has its keys.
+    pub enum QueryKey {
+        /// Samples that passed (occlusion, predicate).
+        Samples => "samples",
+        /// Whether any sample passed, 0 or 1 (predicate).
+        Passed => "passed",
+        /// The clock when written (timestamp).
+        Timestamp => "timestamp",
+        /// Vertices read (pipeline statistics, as the keys below).
+        IaVertices => "ia_vertices",
+        /// Primitives read.
+        IaPrimitives => "ia_primitives",
+        /// Vertex-shader invocations.
+        VsInvocations => "vs_invocations",
+        /// Geometry-shader invocations.
+        GsInvocations => "gs_invocations",
+        /// Primitives the geometry shader output.
+        GsPrimitives => "gs_primitives",
+        /// Primitives sent to the rasteriser.
+        CInvocations => "c_invocations",
+        /// Primitives rendered.
+        CPrimitives => "c_primitives",
+        /// Pixel-shader invocations.
+        PsInvocations => "ps_invocations",
+        /// Hull-shader invocations.
+        HsInvocations => "hs_invocations",
+        /// Domain-shader invocations.
+        DsInvocations => "ds_invocations",
+        /// Compute-shader invocations.
+        CsInvocations => "cs_invocations",
+    }
 }
 
 words! {
