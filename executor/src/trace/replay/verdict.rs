@@ -137,10 +137,8 @@ pub(crate) fn check(live: &mut LiveRun, expect: &Expect) -> Result<(), String> {
 fn query_data(live: &mut LiveRun, query: ObjId, expected: &ExpectedQuery) -> Result<(), String> {
     let found = live.get_data(query)?;
     match (expected, found) {
-        (ExpectedQuery::NotReady, Err(error)) if matches!(error, Error::QueryNotReady { .. }) => {
-            Ok(())
-        }
-        (_, Err(error)) if matches!(error, Error::QueryNotReady { .. }) => Err("not_ready".into()),
+        (ExpectedQuery::NotReady, Err(Error::QueryNotReady { .. })) => Ok(()),
+        (_, Err(Error::QueryNotReady { .. })) => Err("not_ready".into()),
         (_, Err(error)) => Err(format!("error {} ({error})", error.kind())),
         (ExpectedQuery::NotReady, Ok(data)) => Err(format!("ready ({data:?})")),
         (ExpectedQuery::Data(keys), Ok(data)) => {
