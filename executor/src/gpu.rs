@@ -63,7 +63,7 @@ mod query;
 mod state;
 mod validate;
 
-pub use query::{QueryCounts, QueryData, QueryResult};
+pub use query::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
 pub use recorder::{DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use state::GpuState;
 
@@ -464,6 +464,12 @@ impl GpuModel {
     /// (R-FX-3); `None` when it has none: no end run yet, reset since, or begun again since.
     pub fn query_result(&self, query: RawHandle) -> Option<QueryResult> {
         self.queries.result(query)
+    }
+
+    /// What the model keeps of `query` (R-FX-3): mode, open scope, result; `None` when it has
+    /// seen no command of it.
+    pub fn query_snapshot(&self, query: RawHandle) -> Option<QuerySnapshot> {
+        self.queries.snapshot(query)
     }
 
     /// What the model has counted for `query` so far (R-FX-3, fast `get_data`): an open

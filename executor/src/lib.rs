@@ -110,7 +110,7 @@ pub mod trace;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, TextureState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
-pub use gpu::{QueryCounts, QueryData, QueryResult};
+pub use gpu::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
 pub use jobs::{
     JobError, JobReport, JobResult, PoolError, RecordingContext, RecordingPool, RecordingPoolDesc,

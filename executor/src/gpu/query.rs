@@ -177,6 +177,18 @@ impl QueryResult {
     }
 }
 
+/// What the model keeps of one query (R-FX-3): its mode, its open scope's counts, its last
+/// result. For a capture, which writes it as the calls that give it (`capture/immediate.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuerySnapshot {
+    /// How it counts samples.
+    pub mode: QueryMode,
+    /// The open scope's counts, if a scope is open.
+    pub open: Option<QueryCounts>,
+    /// What its last end or `write_query` wrote, if it has a result.
+    pub result: Option<QueryResult>,
+}
+
 /// One query as the model sees it.
 #[derive(Clone, Copy, Debug, Default)]
 struct QueryState {
@@ -289,6 +301,16 @@ impl Queries {
     /// has run, reset, or begun again since).
     pub(crate) fn result(&self, query: RawHandle) -> Option<QueryResult> {
         self.states.get(&query)?.result
+    }
+
+    /// What the model keeps of `query`; `None` when it has seen no command of it.
+    pub(crate) fn snapshot(&self, query: RawHandle) -> Option<QuerySnapshot> {
+        let state = self.states.get(&query)?;
+        Some(QuerySnapshot {
+            mode: state.mode,
+            open: state.open.then_some(state.counts),
+            result: state.result,
+        })
     }
 
     /// What has run so far, aggregated (fast `get_data`): an open scope's counts at `clock`,
