@@ -53,6 +53,11 @@
 //! another is current is refused under validation (`back_buffer_affinity`) and draws into the
 //! buffer it names otherwise.
 //!
+//! **Queries** (R-FX-3): the GPU model counts them (`gpu/query.rs`);
+//! [`get_data`](ImmediateContext::get_data) reads them without flushing: legacy semantics
+//! reports not-ready until the model has run the query's end, fast semantics what has run so
+//! far.
+//!
 //! **No call that exists only to fail.** The immediate context is its own type: the shared
 //! calls through [`DeviceContext`], its own (`execute_command_list`, `draw_bundle`, `present`,
 //! `flush`, the getters) as methods; no `Deref` to a deferred context, so a deferred context's
