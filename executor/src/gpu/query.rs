@@ -349,24 +349,6 @@ pub enum QueryData {
 }
 
 impl QueryData {
-    /// The trace keys of each kind's data (`expect query Q KEY=N`).
-    pub const KEYS: &'static [&'static str] = &[
-        "samples",
-        "passed",
-        "timestamp",
-        "ia_vertices",
-        "ia_primitives",
-        "vs_invocations",
-        "gs_invocations",
-        "gs_primitives",
-        "c_invocations",
-        "c_primitives",
-        "ps_invocations",
-        "hs_invocations",
-        "ds_invocations",
-        "cs_invocations",
-    ];
-
     /// `result` as a query of `kind` reports it.
     pub fn of(kind: QueryKind, result: QueryResult) -> Self {
         match kind {
@@ -384,7 +366,8 @@ impl QueryData {
         }
     }
 
-    /// The value of trace key `key` (`passed` as 0 or 1); `None` for a key this kind's data
+    /// The value of key `key` (the names of `expect query`'s keys: `samples`, `passed` as 0 or
+    /// 1, `timestamp`, the pipeline statistics' field names); `None` for a key this kind's data
     /// does not have.
     pub fn get(&self, key: &str) -> Option<u64> {
         match (self, key) {
