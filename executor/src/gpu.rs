@@ -43,8 +43,8 @@
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves
-//! no dynamic instance (the immediate context owns those), and decompresses nothing on a bind by itself (a legacy
-//! immediate context calls [`GpuModel::decompress_if_compressed`], R-ST-9).
+//! no dynamic instance (the immediate context owns those), and decompresses nothing on a bind by
+//! itself (a legacy immediate context calls [`GpuModel::decompress_if_compressed`], R-ST-9).
 //!
 //! **Invariant.** Nothing panics, whatever the commands: slots past the hardware's counts are
 //! ignored.

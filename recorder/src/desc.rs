@@ -628,6 +628,16 @@ impl QueryKind {
             Self::PipelineStatistics => "pipeline_statistics",
         }
     }
+
+    /// The kind a query's table word holds (`create_query` stores `kind as u64`).
+    pub(crate) fn from_word(word: u64) -> Self {
+        match word {
+            1 => Self::Predicate,
+            2 => Self::Timestamp,
+            3 => Self::PipelineStatistics,
+            _ => Self::Occlusion,
+        }
+    }
 }
 
 /// How an occlusion or predicate query counts the samples that pass (`configure_query`,

@@ -642,7 +642,7 @@ impl Device {
     /// The kind a query was created as; `None` once it is destroyed.
     pub fn query_kind(&self, query: Query) -> Option<QueryKind> {
         let live = self.shared.queries.get(query.0, true).ok()?;
-        Some(crate::queries::kind_of(live.words[0]))
+        Some(QueryKind::from_word(live.words[0]))
     }
 
     /// Whether an end (`end_query`, `write_query`) was ever recorded for `query`, on any

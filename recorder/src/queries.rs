@@ -105,7 +105,7 @@ impl<R: Role> Recorder<R> {
     /// The kind of `query` if it is live (not released), else the stale handle's error.
     fn live_query(&self, call: &'static str, query: Query) -> Result<QueryKind, Error> {
         match self.device.queries.get(query.0, false) {
-            Ok(live) => Ok(kind_of(live.words[0])),
+            Ok(live) => Ok(QueryKind::from_word(live.words[0])),
             Err(_) => Err(self.device.stale_error(call, ObjectKind::Query, query.0)),
         }
     }
@@ -117,15 +117,5 @@ impl<R: Role> Recorder<R> {
         if let Ok(live) = self.device.queries.get(query, true) {
             live.entry.aux.store(1, Ordering::Release);
         }
-    }
-}
-
-/// A query's kind from its table word.
-pub(crate) fn kind_of(word: u64) -> QueryKind {
-    match word {
-        1 => QueryKind::Predicate,
-        2 => QueryKind::Timestamp,
-        3 => QueryKind::PipelineStatistics,
-        _ => QueryKind::Occlusion,
     }
 }

@@ -39,10 +39,12 @@
 //! `set_predication` or `set_predication_from_query`) whose query has a result is skipped when
 //! the answer equals the predicate value: its record stays (the draw indexes of a frame do not
 //! move), marked `predicated yes`, and it counts in the `draws` / `dispatches` counters and the
-//! clock, but adds nothing to any query. When the answer differs the draw runs and its record
-//! shows `predicated no`. A predicate with no result yet (never ended, reset, or begun again)
-//! is not evaluated: the draw runs, counts, and its record shows `predicated yes`, as before
-//! queries had results.
+//! clock, but adds nothing to any query; the rest of what the model does at a draw (a context
+//! roll, the targets' compression, legacy hazards and resource uses) it does as for any draw,
+//! the model keeping no contents for a skip to spare. When the answer differs the draw runs and
+//! its record shows `predicated no`. A predicate with no result yet (never ended, reset, or
+//! begun again) is not evaluated: the draw runs, counts, and its record shows `predicated yes`
+//! (the hardware decides; the model cannot).
 //!
 //! **Invariant.** Nothing panics and nothing overflows (saturating arithmetic), whatever the
 //! commands.
