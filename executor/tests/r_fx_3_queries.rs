@@ -609,3 +609,34 @@ mod capture {
         }
     }
 }
+
+#[test]
+fn r_fx_3_trace_syntax_refuses_bad_query_lines_naming_the_rule() {
+    use executor::trace::{replay, ReplayOptions};
+    let cases = [
+        (
+            "query q bogus\n",
+            "the query kind (occlusion|timestamp|pipeline_statistics|predicate)",
+        ),
+        (
+            "query q occlusion\nimm configure_query q sometimes\n",
+            "counting|binary",
+        ),
+        (
+            "query q occlusion\nexpect query q frames=1\n",
+            "expected a query key (samples|passed|timestamp|ia_vertices",
+        ),
+        (
+            "query q occlusion\nexpect query q not_ready samples=1\n",
+            "not_ready stands alone",
+        ),
+        ("query q occlusion\nexpect query q\n", "not_ready or KEY=N"),
+        ("query query occlusion\n", "reserved"),
+    ];
+    for (body, wanted) in cases {
+        let trace = format!("device semantics=legacy\n{body}");
+        let run = replay(trace.as_bytes(), &ReplayOptions::default());
+        assert_eq!(run.exit_code, 2, "{trace}\n{}", run.stderr);
+        assert!(run.stderr.contains(wanted), "{trace}\n{}", run.stderr);
+    }
+}
