@@ -255,6 +255,30 @@ impl BundleRecorder {
         self.unsupported("end_query");
     }
 
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-FX-3): queries are recorded on
+    /// contexts.
+    pub fn write_query(&mut self, _query: Query) {
+        self.unsupported("write_query");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-FX-3): queries are recorded on
+    /// contexts.
+    pub fn reset_query(&mut self, _query: Query) {
+        self.unsupported("reset_query");
+    }
+
+    /// Always refused with `unsupported_in_bundle` (R-B-8, R-FX-3): queries are recorded on
+    /// contexts.
+    pub fn configure_query(&mut self, _query: Query, _mode: QueryMode) {
+        self.unsupported("configure_query");
+    }
+
+    /// Always refused with `inherited_state_in_bundle` (R-B-7, R-FX-3): predication is the
+    /// executing context's, as for `set_predication`.
+    pub fn set_predication_from_query(&mut self, _query: Option<Query>, _value: PredicateValue) {
+        self.inherited("set_predication_from_query");
+    }
+
     /// Always refused with `unsupported_in_bundle` (R-B-8): waits are recorded on contexts.
     pub fn insert_wait_on_fence(&mut self, _engine: Engine, _value: u64) {
         self.unsupported("insert_wait_on_fence");

@@ -38,14 +38,19 @@
 //! layouts per subresource, plane compression, legacy states and open split barriers, for the
 //! resources a barrier named, with texture facts from the device ([`GpuModel::set_device`]);
 //! refused barriers are reported through the same violations, with or without validation.
+//! Queries (R-FX-3, `gpu/query.rs`): each query's open scope and last result, counted from the
+//! draws' arguments, topology, shaders and targets by the rules that file states, timestamps
+//! from the model's clock (draws and dispatches run so far); predication reads a query's answer
+//! (any sample passed): a draw whose predicate's answer equals the predicate value is skipped
+//! (its record stays, marked predicated, and it adds to no query), one whose predicate has no
+//! result yet runs and is marked predicated, as the model has no answer to evaluate.
 //!
 //! **What it does not do.** It cannot follow a nested list (`ExecuteCommandList`): the commands
 //! are in the other list, which the executor expands; `execute` ignores the command. It resolves
 //! no dynamic instance (the immediate context owns those), runs no shader (a dispatch that uses
 //! an append UAV leaves its GDS counter alone: the counters are the application's, R-FX-4),
-//! evaluates no predicate (a predicated
-//! draw is recorded, marked predicated), and decompresses nothing on a bind by itself (a legacy
-//! immediate context calls [`GpuModel::decompress_if_compressed`], R-ST-9).
+//! and decompresses nothing on a bind by itself (a legacy immediate context calls
+//! [`GpuModel::decompress_if_compressed`], R-ST-9).
 //!
 //! **Invariant.** Nothing panics, whatever the commands: slots past the hardware's counts are
 //! ignored.
@@ -62,9 +67,11 @@ mod hazards;
 mod memory;
 pub use memory::Memory;
 mod placed;
+mod query;
 mod state;
 mod validate;
 
+pub use query::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
 pub use recorder::{DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use state::GpuState;
 
@@ -136,6 +143,8 @@ pub struct GpuModel {
     /// GDS, constant RAM and the buffer words the GPU side wrote (`gpu/memory.rs`, R-FX-4,
     /// R-FX-5).
     memory: Memory,
+    /// Queries' scopes and results, and predication's answers (`gpu/query.rs`, R-FX-3).
+    queries: query::Queries,
 }
 
 impl GpuModel {
@@ -462,6 +471,30 @@ impl GpuModel {
         &self.counters
     }
 
+    /// The model's clock (R-FX-3): the draws and dispatches it has run so far, skipped ones
+    /// included; what a timestamp query's end writes.
+    pub fn clock(&self) -> u64 {
+        self.counters.draws.saturating_add(self.counters.dispatches)
+    }
+
+    /// The result `query`'s last end or `write_query` wrote, as far as the model has run
+    /// (R-FX-3); `None` when it has none: no end run yet, reset since, or begun again since.
+    pub fn query_result(&self, query: RawHandle) -> Option<QueryResult> {
+        self.queries.result(query)
+    }
+
+    /// What the model keeps of `query` (R-FX-3): mode, open scope, result; `None` when it has
+    /// seen no command of it.
+    pub fn query_snapshot(&self, query: RawHandle) -> Option<QuerySnapshot> {
+        self.queries.snapshot(query)
+    }
+
+    /// What the model has counted for `query` so far (R-FX-3, fast `get_data`): an open
+    /// scope's counts now, else its last result, else zeros.
+    pub fn query_so_far(&self, query: RawHandle) -> QueryResult {
+        self.queries.so_far(query, self.clock())
+    }
+
     // ----- applying commands -------------------------------------------------------------------
 
     /// A context register was written. D3D does not filter redundant sets, and neither does the
@@ -500,7 +533,8 @@ impl GpuModel {
             | Command::SetRasterizerState(_)
             | Command::SetViewports(_)
             | Command::SetScissorRects(_)
-            | Command::SetPredication { .. } => {}
+            | Command::SetPredication { .. }
+            | Command::SetPredicationFromQuery { .. } => {}
             Command::SetShaderResources { views, .. } => {
                 if self.validates(semantics) {
                     let call = "set_shader_resources";
@@ -711,11 +745,14 @@ impl GpuModel {
                 self.use_resource(semantics, view.resource);
             }
             // Maps change no binding (the bound descriptor names its instance); the CPU wrote
-            // the data, the GPU has not used it. Queries have no effect on records.
-            Command::MapWriteDiscard { .. }
-            | Command::MapWriteNoOverwrite { .. }
-            | Command::BeginQuery(_)
-            | Command::EndQuery(_) => {}
+            // the data, the GPU has not used it.
+            Command::MapWriteDiscard { .. } | Command::MapWriteNoOverwrite { .. } => {}
+            // Queries count and write their results (`gpu/query.rs`, R-FX-3).
+            Command::BeginQuery(query) => self.queries.begin(query),
+            Command::EndQuery(query) => self.queries.end(query, self.clock()),
+            Command::WriteQuery(query) => self.queries.write(query, self.clock()),
+            Command::ResetQuery(query) => self.queries.reset(query),
+            Command::ConfigureQuery { query, mode } => self.queries.configure(query, mode),
             // The nested list's or the bundle's commands are elsewhere: the executor expands
             // them (a bundle through `execute_bundle`, which also applies its remaps).
             Command::ExecuteCommandList { .. }
@@ -743,10 +780,18 @@ impl GpuModel {
             self.counters.context_rolls += 1;
         }
         let dispatch = kind.is_dispatch();
+        // Predication by a query's answer (`gpu/query.rs`): a skipped draw keeps its record,
+        // marked predicated; one whose predicate lets it run shows none.
+        let predication = self.state.bindings.predication();
+        let skipped = self.queries.skips(predication);
+        let shown = match skipped {
+            Some(false) => (RawHandle::NULL, false),
+            _ => predication,
+        };
         let shared = {
             let bindings = &self.state.bindings;
             let compressed = &self.compressed;
-            let mut writer = self.records.writer(kind, args, bindings.predication());
+            let mut writer = self.records.writer(kind, args, shown);
             let shared = if dispatch {
                 self.counters.dispatches += 1;
                 let uavs = bindings.compute_uavs();
@@ -768,6 +813,11 @@ impl GpuModel {
             writer.finish();
             shared
         };
+        if skipped != Some(true) && self.queries.any_open() {
+            if let DrawArgs::Direct(direct) = args {
+                self.queries.draw(kind, direct, &self.state.bindings);
+            }
+        }
         self.checks(semantics);
         if !dispatch && !shared {
             self.graphics_valid = !self.targets_written();
@@ -839,6 +889,10 @@ fn keeps_graphics(command: &Command<'_>) -> bool {
             | Command::MapWriteNoOverwrite { .. }
             | Command::BeginQuery(_)
             | Command::EndQuery(_)
+            | Command::WriteQuery(_)
+            | Command::ResetQuery(_)
+            | Command::ConfigureQuery { .. }
+            | Command::SetPredicationFromQuery { .. }
             | Command::InsertFence { .. }
             | Command::WriteValueBottomOfPipe { .. }
             | Command::InsertWaitOnFence { .. }

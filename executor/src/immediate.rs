@@ -55,6 +55,11 @@
 //! another is current is refused under validation (`back_buffer_affinity`) and draws into the
 //! buffer it names otherwise.
 //!
+//! **Queries** (R-FX-3): the GPU model counts them (`gpu/query.rs`);
+//! [`get_data`](ImmediateContext::get_data) reads them without flushing: legacy semantics
+//! reports not-ready until the model has run the query's end, fast semantics what has run so
+//! far.
+//!
 //! **No call that exists only to fail.** The immediate context is its own type: the shared
 //! calls through [`DeviceContext`], its own (`execute_command_list`, `draw_bundle`, `present`,
 //! `flush`, the getters) as methods; no `Deref` to a deferred context, so a deferred context's
@@ -538,6 +543,57 @@ impl ImmediateContext {
             }
             None => true,
         }
+    }
+
+    /// The result of `query` (`GetData`, R-FX-3), shaped by its kind. It flushes nothing:
+    /// direct calls not yet submitted (the batch runs at a [`flush`](Self::flush), an
+    /// execution, a present, or an observation such as [`records`](Self::records)) have not
+    /// run. Under `GpuTiming::Threaded` it waits for the GPU thread to consume what was
+    /// submitted; under `Deferred` the model runs only when observed, and this is no
+    /// observation.
+    ///
+    /// - **Legacy semantics** waits for the work: `Err(QueryNotReady)` until the GPU model has
+    ///   run the query's end (or `write_query`), and again once it has run a `begin_query` or
+    ///   `reset_query` of it after that.
+    /// - **Fast semantics** aggregates and returns even if the GPU has not finished (seed 000):
+    ///   what the model has counted so far, an open scope's counts included (zeros when
+    ///   nothing of it has run); never `QueryNotReady`.
+    ///
+    /// A released query is refused with `released_object`; a query no end was ever recorded
+    /// for, on any context, with `QueryNeverEnded` (nothing to wait for).
+    pub fn get_data(&mut self, query: recorder::Query) -> Result<crate::gpu::QueryData, Error> {
+        const CALL: &str = "get_data";
+        let device = self.device.clone();
+        let name = || device.object_name(ObjectKind::Query, query.raw());
+        let (Some(kind), Some(ended)) = (
+            self.device.query_kind(query),
+            self.device.query_ever_ended(query),
+        ) else {
+            return Err(Error::ReleasedObject {
+                call: CALL,
+                object: name(),
+            });
+        };
+        if !ended {
+            return Err(Error::QueryNeverEnded {
+                call: CALL,
+                query: name(),
+            });
+        }
+        // What was submitted to the GPU thread has run once the model is back.
+        self.home();
+        let gpu = &self.side.gpu;
+        let result = match self.semantics {
+            Semantics::Legacy => {
+                gpu.query_result(query.raw())
+                    .ok_or_else(|| Error::QueryNotReady {
+                        call: CALL,
+                        query: name(),
+                    })?
+            }
+            Semantics::Fast => gpu.query_so_far(query.raw()),
+        };
+        Ok(crate::gpu::QueryData::of(kind, result))
     }
 
     /// The value `write_value_bottom_of_pipe` last wrote at `offset` of `buffer`, once the GPU

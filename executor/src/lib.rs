@@ -110,6 +110,7 @@ pub mod trace;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, TextureState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
+pub use gpu::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
 pub use jobs::{
     JobError, JobReport, JobResult, PoolError, RecordingContext, RecordingPool, RecordingPoolDesc,
@@ -127,7 +128,7 @@ pub mod prelude {
 
     pub use crate::draw_record::{Counters, Draw, DrawKind, DrawRecord, Records};
     pub use crate::field::{FieldValue, Named, NamedRecord};
-    pub use crate::gpu::GpuModel;
+    pub use crate::gpu::{GpuModel, QueryCounts, QueryData};
     pub use crate::immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
     pub use crate::jobs::{
         JobError, JobReport, JobResult, PoolError, RecordingPool, RecordingPoolDesc,

@@ -47,6 +47,10 @@ enum Op {
     /// Constant RAM (R-FX-5): `load_constant_ram` (`true`) or `store_constant_ram` of 16 bytes
     /// between `args` at 16 * K and constant RAM at 8 * K.
     ConstantRam(bool, u8),
+    /// R-FX-3 on the predicate: 0 `begin_query`, 1 `end_query`, 2 `write_query`, 3
+    /// `reset_query`, 4 `configure_query` binary, 5 and 6 `set_predication_from_query` yes and
+    /// no, 7 `set_predication` yes (the fixture's predicate), 8 no predication.
+    Query(u8),
     Clear,
     /// Decompresses the render target (`false`) or the depth stencil (R-ST-9).
     Decompress(bool),
@@ -86,6 +90,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Dispatch),
         1 => (0u8..3, 0u8..8).prop_map(|(k, w)| Op::Gds(k, w)),
         1 => (any::<bool>(), 0u8..8).prop_map(|(load, k)| Op::ConstantRam(load, k)),
+        2 => (0u8..9).prop_map(Op::Query),
         1 => Just(Op::Clear),
         1 => any::<bool>().prop_map(Op::Decompress),
         2 => Just(Op::MapDynamic),
@@ -236,6 +241,22 @@ fn apply(f: &Fixture, c: &mut impl DeviceContext, op: &Op) {
             match load {
                 true => c.load_constant_ram(f.args, buffer_offset, ram_offset, 16),
                 false => c.store_constant_ram(f.args, buffer_offset, ram_offset, 16),
+            }
+        }
+        Op::Query(k) => {
+            let value = |yes: bool| match yes {
+                true => PredicateValue::True,
+                false => PredicateValue::False,
+            };
+            match k {
+                0 => c.begin_query(f.predicate),
+                1 => c.end_query(f.predicate),
+                2 => c.write_query(f.predicate),
+                3 => c.reset_query(f.predicate),
+                4 => c.configure_query(f.predicate, QueryMode::Binary),
+                5 | 6 => c.set_predication_from_query(Some(f.predicate), value(k == 5)),
+                7 => c.set_predication(Some(f.predicate), value(true)),
+                _ => c.set_predication_from_query(None, value(false)),
             }
         }
         Op::Clear => {
@@ -476,6 +497,11 @@ fn check(
     imm_y.draw(1, 0);
 
     same_records(&mut imm_x, &mut imm_y, list_semantics, immediate)?;
+    prop_assert_eq!(
+        imm_x.gpu().query_result(x.predicate.raw()),
+        imm_y.gpu().query_result(y.predicate.raw()),
+        "the query's result (R-FX-3)"
+    );
     prop_assert_eq!(flushes_x, flushes_y, "cache flushes (R-ST-10)");
     same_barrier_costs(&mut imm_x, &mut imm_y)?;
     same_memory((&x, &mut imm_x), (&y, &mut imm_y))?;

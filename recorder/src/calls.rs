@@ -747,6 +747,9 @@ impl<R: Role> Recorder<R> {
         if let Err(error) = self.retain(ObjectKind::Query, query.0, 1, call) {
             return self.fail(error);
         }
+        if opcode == Opcode::EndQuery {
+            self.mark_query_ended(query.0);
+        }
         self.emit(opcode, 0, None, query.0);
     }
 

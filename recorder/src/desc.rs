@@ -617,6 +617,58 @@ pub enum QueryKind {
     PipelineStatistics,
 }
 
+impl QueryKind {
+    /// The kind's name in traces (`occlusion`, `predicate`, `timestamp`,
+    /// `pipeline_statistics`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Occlusion => "occlusion",
+            Self::Predicate => "predicate",
+            Self::Timestamp => "timestamp",
+            Self::PipelineStatistics => "pipeline_statistics",
+        }
+    }
+
+    /// The kind a query's table word holds (`create_query` stores `kind as u64`).
+    pub(crate) fn from_word(word: u64) -> Self {
+        match word {
+            1 => Self::Predicate,
+            2 => Self::Timestamp,
+            3 => Self::PipelineStatistics,
+            _ => Self::Occlusion,
+        }
+    }
+}
+
+/// How an occlusion or predicate query counts the samples that pass (`configure_query`,
+/// R-FX-3): every sample, or only whether any did (its result is then 0 or 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum QueryMode {
+    #[default]
+    /// Every sample that passes is counted (a query's mode at creation).
+    Counting = 0,
+    /// Only whether any sample passed: the result is 0 or 1.
+    Binary,
+}
+
+impl QueryMode {
+    /// The mode's name in traces (`counting`, `binary`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Counting => "counting",
+            Self::Binary => "binary",
+        }
+    }
+
+    pub(crate) fn from_u8(value: u8) -> Self {
+        match value {
+            1 => Self::Binary,
+            _ => Self::Counting,
+        }
+    }
+}
+
 /// A swap chain with `buffers` back buffers (R-OBJ-2, R-EX-7).
 #[derive(Clone, Copy, Debug)]
 pub struct SwapChainDesc<'a> {

@@ -642,12 +642,14 @@ impl Device {
     /// The kind a query was created as; `None` once it is destroyed.
     pub fn query_kind(&self, query: Query) -> Option<QueryKind> {
         let live = self.shared.queries.get(query.0, true).ok()?;
-        Some(match live.words[0] {
-            1 => QueryKind::Predicate,
-            2 => QueryKind::Timestamp,
-            3 => QueryKind::PipelineStatistics,
-            _ => QueryKind::Occlusion,
-        })
+        Some(QueryKind::from_word(live.words[0]))
+    }
+
+    /// Whether an end (`end_query`, `write_query`) was ever recorded for `query`, on any
+    /// context (R-FX-3); `None` once it is destroyed or released.
+    pub fn query_ever_ended(&self, query: Query) -> Option<bool> {
+        let live = self.shared.queries.get(query.0, false).ok()?;
+        Some(live.entry.aux.load(Ordering::Acquire) != 0)
     }
 
     /// The resource's minimum LOD (legacy semantics reads it at bind, R-ST-6).

@@ -410,6 +410,18 @@ pub trait DeviceContext {
     fn begin_query(&mut self, query: Query);
     /// Ends a query (`End`).
     fn end_query(&mut self, query: Query);
+    /// Writes a query's result at this point of the stream (`WriteQuery`, R-FX-3): a
+    /// timestamp's tick now, a scoped query's counts so far. Fast semantics on every context.
+    fn write_query(&mut self, query: Query);
+    /// Clears a query's result and counts (`ResetQuery`, R-FX-3). Fast semantics on every
+    /// context.
+    fn reset_query(&mut self, query: Query);
+    /// Sets how an occlusion or predicate query counts (`ConfigureQuery`, R-FX-3). Fast
+    /// semantics on every context.
+    fn configure_query(&mut self, query: Query, mode: QueryMode);
+    /// Predicates the following draws on any query's answer (`SetPredicationFromQuery`,
+    /// R-FX-3): no reference is taken on the query, even on a legacy context.
+    fn set_predication_from_query(&mut self, query: Option<Query>, value: PredicateValue);
     /// Decompresses a texture's color or depth compression (`DecompressResource`).
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>);
     /// Marks a texture compressed or not (`SetResourceCompression`).
@@ -957,6 +969,30 @@ macro_rules! forward_device_context {
         fn end_query(&mut self, query: $crate::Query) {
             let $this = self;
             $core.end_query(query)
+        }
+        #[inline]
+        fn write_query(&mut self, query: $crate::Query) {
+            let $this = self;
+            $core.write_query(query)
+        }
+        #[inline]
+        fn reset_query(&mut self, query: $crate::Query) {
+            let $this = self;
+            $core.reset_query(query)
+        }
+        #[inline]
+        fn configure_query(&mut self, query: $crate::Query, mode: $crate::QueryMode) {
+            let $this = self;
+            $core.configure_query(query, mode)
+        }
+        #[inline]
+        fn set_predication_from_query(
+            &mut self,
+            query: Option<$crate::Query>,
+            value: $crate::PredicateValue,
+        ) {
+            let $this = self;
+            $core.set_predication_from_query(query, value)
         }
         #[inline]
         fn decompress_resource(&mut self, texture: $crate::Texture, into: Option<$crate::Texture>) {

@@ -14,7 +14,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::desc::{BindFlags, Engine, MapType, Stage, Usage};
+use crate::desc::{BindFlags, Engine, MapType, QueryKind, Stage, Usage};
 use crate::handle::{ObjectKind, RawHandle};
 
 /// The error kinds of `TRACE.md`: [`Error::kind`] of each variant of [`Error`] (every leaf variant
@@ -538,6 +538,36 @@ pub enum Error {
         query: ObjectName,
     },
 
+    /// `get_data` of a query no `end_query` or `write_query` was ever recorded for (R-FX-3).
+    #[error("{call}: {query} has never ended: no end_query or write_query was recorded for it on any context, so it has no result to wait for (R-FX-3); end it first")]
+    QueryNeverEnded {
+        /// The call refused.
+        call: &'static str,
+        /// The query named.
+        query: ObjectName,
+    },
+
+    /// Legacy `get_data` of a query whose end the GPU model has not run yet (R-FX-3): not a
+    /// failure, the answer D3D11 gives as `S_FALSE`.
+    #[error("{call}: {query} is not ready: the GPU has not run its end yet (legacy semantics waits for the work; flush the immediate context, or execute the list that ends it, and ask again) (R-FX-3)")]
+    QueryNotReady {
+        /// The call.
+        call: &'static str,
+        /// The query named.
+        query: ObjectName,
+    },
+
+    /// `configure_query` of a query that counts no samples (R-FX-3).
+    #[error("{call}: {query} is a {} query; only occlusion and predicate queries have a counting mode (R-FX-3)", kind.name())]
+    QueryModeMismatch {
+        /// The call refused.
+        call: &'static str,
+        /// The query named.
+        query: ObjectName,
+        /// Its kind.
+        kind: QueryKind,
+    },
+
     /// A handle of another device (R-OBJ-3).
     #[error("{call}: {} {handle:?} belongs to {owner}, not to device #{expected} that this call was made on; a handle is valid only on the device that created it (R-OBJ-3)", kind.name())]
     ForeignHandle {
@@ -729,6 +759,9 @@ impl Error {
             | Self::ImmediateContextExists { .. }
             | Self::WrongStage { .. }
             | Self::NotAPredicate { .. }
+            | Self::QueryNeverEnded { .. }
+            | Self::QueryNotReady { .. }
+            | Self::QueryModeMismatch { .. }
             | Self::ForeignHandle { .. }
             | Self::WrongDevice { .. }
             | Self::InvalidDesc { .. }

@@ -113,6 +113,7 @@ mod info;
 pub mod limits;
 mod list;
 mod map;
+mod queries;
 mod refs;
 mod resolve;
 mod role;

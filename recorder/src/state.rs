@@ -340,7 +340,11 @@ impl Bindings {
                 self.set_scissor_rects(rects);
                 true
             }
-            Command::SetPredication { predicate, value } => {
+            Command::SetPredication { predicate, value }
+            | Command::SetPredicationFromQuery {
+                query: predicate,
+                value,
+            } => {
                 self.set_predication(predicate, value);
                 false
             }

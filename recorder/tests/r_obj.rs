@@ -912,6 +912,22 @@ fn released_object_cases() -> Vec<Case> {
             f.device.release(f.occlusion);
             c.end_query(f.occlusion);
         }),
+        ("write_query", |f, c| {
+            f.device.release(f.occlusion);
+            c.write_query(f.occlusion);
+        }),
+        ("reset_query", |f, c| {
+            f.device.release(f.occlusion);
+            c.reset_query(f.occlusion);
+        }),
+        ("configure_query", |f, c| {
+            f.device.release(f.occlusion);
+            c.configure_query(f.occlusion, QueryMode::Binary);
+        }),
+        ("set_predication_from_query", |f, c| {
+            f.device.release(f.occlusion);
+            c.set_predication_from_query(Some(f.occlusion), PredicateValue::True);
+        }),
         ("clear_render_target_view", |f, c| {
             f.device.release(f.rt_rtv);
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);

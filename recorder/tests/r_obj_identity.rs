@@ -95,6 +95,14 @@ fn foreign_cases() -> Vec<Case> {
         }),
         ("begin_query", |g, c| c.begin_query(g.occlusion)),
         ("end_query", |g, c| c.end_query(g.occlusion)),
+        ("write_query", |g, c| c.write_query(g.occlusion)),
+        ("reset_query", |g, c| c.reset_query(g.occlusion)),
+        ("configure_query", |g, c| {
+            c.configure_query(g.occlusion, QueryMode::Binary)
+        }),
+        ("set_predication_from_query", |g, c| {
+            c.set_predication_from_query(Some(g.occlusion), PredicateValue::True)
+        }),
         ("clear_render_target_view", |g, c| {
             c.clear_render_target_view(g.rt_rtv, [0.0; 4])
         }),

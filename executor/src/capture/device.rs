@@ -162,8 +162,8 @@ impl CaptureDevice {
         self.note(self.device.create_sampler_state(name), name)
     }
 
-    /// [`Device::create_query`] (the trace declares every query as a `predicate`: the format
-    /// has no other query kind).
+    /// [`Device::create_query`] (the trace declares a predicate as `predicate NAME`, any other
+    /// kind as `query NAME KIND`, R-FX-3).
     pub fn create_query(&self, name: &str, kind: QueryKind) -> Result<Query, Error> {
         self.note(self.device.create_query(name, kind), name)
     }

@@ -587,6 +587,16 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
         },
         Method::Begin { query } => Method::Begin { query: one(query) },
         Method::End { query } => Method::End { query: one(query) },
+        Method::WriteQuery { query } => Method::WriteQuery { query: one(query) },
+        Method::ResetQuery { query } => Method::ResetQuery { query: one(query) },
+        Method::ConfigureQuery { query, mode } => Method::ConfigureQuery {
+            query: one(query),
+            mode: *mode,
+        },
+        Method::SetPredicationFromQuery { query, value } => Method::SetPredicationFromQuery {
+            query: opt(query),
+            value: *value,
+        },
         Method::ClearState => Method::ClearState,
         Method::DecompressResource { resource, into } => Method::DecompressResource {
             resource: one(resource),
@@ -764,5 +774,23 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
                 after: opt(after),
             },
         }),
+    }
+}
+
+/// A query's kind as a trace declares it (R-FX-3).
+pub(crate) fn query_kind_word(kind: recorder::QueryKind) -> words::QueryKindWord {
+    match kind {
+        recorder::QueryKind::Occlusion => words::QueryKindWord::Occlusion,
+        recorder::QueryKind::Predicate => words::QueryKindWord::Predicate,
+        recorder::QueryKind::Timestamp => words::QueryKindWord::Timestamp,
+        recorder::QueryKind::PipelineStatistics => words::QueryKindWord::PipelineStatistics,
+    }
+}
+
+/// A query mode as a trace writes it (R-FX-3).
+pub(crate) fn query_mode_word(mode: recorder::QueryMode) -> words::QueryModeWord {
+    match mode {
+        recorder::QueryMode::Counting => words::QueryModeWord::Counting,
+        recorder::QueryMode::Binary => words::QueryModeWord::Binary,
     }
 }

@@ -53,6 +53,9 @@ struct Open {
     kept: Vec<DrawRecord>,
     start_seq: u64,
     failed: Option<String>,
+    /// Objects whose state at the frame's start no call can give (R-FX-3: a query that passed
+    /// samples before the frame), and why: the frame fails if it predicates on one.
+    unwritable: Vec<(Obj, String)>,
 }
 
 /// An [`ImmediateContext`] whose frames a capture can write.
@@ -134,6 +137,7 @@ impl CapturedImmediate {
         let records_from = self.context.records().len();
         let mut setup: Vec<Call> = Vec::new();
         let mut setup_if_used = Vec::new();
+        let mut unwritable = Vec::new();
         // Swap chains to their back buffers.
         let objects = self.registered();
         for (kind, raw) in &objects {
@@ -234,6 +238,16 @@ impl CapturedImmediate {
                         });
                     }
                 }
+                ObjectKind::Query => {
+                    let snapshot = self.context.gpu().query_snapshot(raw);
+                    match query_setup(obj, snapshot) {
+                        Ok(setup) => calls.extend(setup),
+                        Err(why) => {
+                            let name = device.object_name(ObjectKind::Query, raw);
+                            unwritable.push((obj, format!("{name} {why}")));
+                        }
+                    }
+                }
                 _ => {}
             }
             if !calls.is_empty() {
@@ -258,6 +272,7 @@ impl CapturedImmediate {
             triggered,
             setup,
             setup_if_used,
+            unwritable,
             lists: Vec::new(),
             bundles: Vec::new(),
             records_from,
@@ -299,6 +314,7 @@ impl CapturedImmediate {
         let parts = Frame {
             setup: open.setup,
             setup_if_used: open.setup_if_used,
+            unwritable: open.unwritable,
             entries,
             seqs,
             releases,
@@ -475,6 +491,12 @@ impl CapturedImmediate {
         self.context.resume()
     }
 
+    /// [`ImmediateContext::get_data`] (R-FX-3).
+    pub fn get_data(&mut self, query: recorder::Query) -> Result<crate::gpu::QueryData, Error> {
+        // A read of the GPU model: nothing to write in the trace.
+        self.context.get_data(query)
+    }
+
     /// [`ImmediateContext::flush`].
     pub fn flush(&mut self) -> Result<(), Error> {
         self.tap.settle();
@@ -616,4 +638,37 @@ fn forget_dead(device: &recorder::Device, call: &mut Call) {
         }
         _ => {}
     }
+}
+
+/// The calls that give a query, at a frame's start, the state the GPU model keeps of it
+/// (R-FX-3): `configure_query` for a binary mode, `begin` for an open scope, `end` for a result
+/// (with no scope open, an end writes zero counts). What passed samples cannot be given without
+/// a draw, which would add a record: `Err` says so. Other counts (pipeline statistics, the
+/// clock) are not given: draw records read only whether samples passed.
+fn query_setup(
+    query: Obj,
+    snapshot: Option<crate::gpu::QuerySnapshot>,
+) -> Result<Vec<Call>, &'static str> {
+    let Some(snapshot) = snapshot else {
+        return Ok(Vec::new());
+    };
+    let mut calls = Vec::new();
+    if snapshot.mode == recorder::QueryMode::Binary {
+        calls.push(Method::ConfigureQuery {
+            query,
+            mode: super::form::query_mode_word(snapshot.mode),
+        });
+    }
+    match (snapshot.open, snapshot.result) {
+        (Some(counts), _) if counts.samples == 0 => calls.push(Method::Begin { query }),
+        (None, Some(result)) if result.counts.samples == 0 => calls.push(Method::End { query }),
+        (None, None) => {}
+        _ => {
+            return Err(
+                "passed samples before the frame (a result or an open scope): no call gives a \
+                 query samples without a draw, so a trace cannot start from it (R-FX-3)",
+            )
+        }
+    }
+    Ok(calls)
 }

@@ -843,6 +843,52 @@ macro_rules! captured_calls {
             DeviceContext::end_query(&mut $inner, query)
         }
         #[inline]
+        fn write_query(&mut self, query: recorder::Query) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::WriteQuery {
+                    query: Obj::of(ObjectKind::Query, query),
+                });
+            }
+            let $this = self;
+            DeviceContext::write_query(&mut $inner, query)
+        }
+        #[inline]
+        fn reset_query(&mut self, query: recorder::Query) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::ResetQuery {
+                    query: Obj::of(ObjectKind::Query, query),
+                });
+            }
+            let $this = self;
+            DeviceContext::reset_query(&mut $inner, query)
+        }
+        #[inline]
+        fn configure_query(&mut self, query: recorder::Query, mode: recorder::QueryMode) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::ConfigureQuery {
+                    query: Obj::of(ObjectKind::Query, query),
+                    mode: super::form::query_mode_word(mode),
+                });
+            }
+            let $this = self;
+            DeviceContext::configure_query(&mut $inner, query, mode)
+        }
+        #[inline]
+        fn set_predication_from_query(
+            &mut self,
+            query: Option<recorder::Query>,
+            value: recorder::PredicateValue,
+        ) {
+            if self.tap_active() {
+                self.tap.keep(move || Method::SetPredicationFromQuery {
+                    query: query.map(|q| Obj::of(ObjectKind::Query, q)),
+                    value: value.as_bool(),
+                });
+            }
+            let $this = self;
+            DeviceContext::set_predication_from_query(&mut $inner, query, value)
+        }
+        #[inline]
         fn decompress_resource(
             &mut self,
             texture: recorder::Texture,

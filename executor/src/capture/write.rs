@@ -51,6 +51,9 @@ pub(crate) struct Frame {
     /// Calls written only when the frame uses their object (a dynamic instance current at the
     /// start, a minimum LOD, a compression state).
     pub setup_if_used: Vec<(Obj, Vec<Call>)>,
+    /// Objects whose state at the frame's start no call gives, and why (R-FX-3): the frame
+    /// cannot be written if it predicates on one.
+    pub unwritable: Vec<(Obj, String)>,
     /// The frame's calls on the immediate context, and the capture's clock at each.
     pub entries: Vec<Entry>,
     pub seqs: Vec<u64>,
@@ -151,6 +154,35 @@ fn objects_of(call: &Call, out: &mut Vec<Obj>) {
     }
     let collect = Collect(std::cell::RefCell::new(out));
     let _ = form::written(call, &collect);
+}
+
+/// The queries the frame predicates on (`set_predication`, `set_predication_from_query`): the
+/// only ones whose samples passed draw records read (R-FX-3).
+fn predicates(frame: &Frame, lists: &[Arc<ListLog>]) -> HashSet<Obj> {
+    let calls = frame
+        .setup
+        .iter()
+        .chain(frame.entries.iter().filter_map(|e| match e {
+            Entry::Call(call) => Some(call),
+            _ => None,
+        }));
+    let list_calls = lists.iter().flat_map(|list| {
+        list.carried
+            .iter()
+            .flatten()
+            .chain(list.entries.iter().filter_map(|e| match e {
+                Entry::Call(call) => Some(call),
+                _ => None,
+            }))
+    });
+    calls
+        .chain(list_calls)
+        .filter_map(|call| match call {
+            Method::SetPredication { predicate, .. } => *predicate,
+            Method::SetPredicationFromQuery { query, .. } => *query,
+            _ => None,
+        })
+        .collect()
 }
 
 fn entry_objects(entry: &Entry, out: &mut Vec<Obj>) {
@@ -423,10 +455,13 @@ pub(crate) fn declaration(
         ObjectKind::RasterizerState => Declaration::RasterizerState { name },
         ObjectKind::DepthStencilState => Declaration::DepthStencilState { name },
         ObjectKind::SamplerState => Declaration::SamplerState { name },
-        ObjectKind::Query => {
-            device.query_kind(Query::from_raw(raw)).ok_or_else(gone)?;
-            Declaration::Predicate { name }
-        }
+        ObjectKind::Query => match device.query_kind(Query::from_raw(raw)).ok_or_else(gone)? {
+            recorder::QueryKind::Predicate => Declaration::Predicate { name },
+            kind => Declaration::Query {
+                name,
+                kind: form::query_kind_word(kind),
+            },
+        },
         ObjectKind::SwapChain => {
             let info = device
                 .swap_chain_info(SwapChain::from_raw(raw))
@@ -685,6 +720,16 @@ pub(crate) fn write(
     while let Some(object) = stack.pop() {
         if used.insert(object) {
             stack.extend(deps(device, registry, object));
+        }
+    }
+    if !frame.unwritable.is_empty() {
+        let predicates = predicates(frame, &lists);
+        if let Some((_, why)) = frame
+            .unwritable
+            .iter()
+            .find(|(o, _)| predicates.contains(o))
+        {
+            return Err(why.clone());
         }
     }
 

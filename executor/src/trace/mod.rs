@@ -42,3 +42,5 @@ pub use syntax::{
     SlotSet, SplitCategory, SplitWord, Stage, StateWord, Statement, Subject, SyncWord, Topology,
     Trace, UavFlag, Usage, Validation, Viewport, Written,
 };
+// Queries with results (R-FX-3).
+pub use syntax::{ExpectedQuery, QueryKey, QueryKindWord, QueryModeWord};

@@ -345,7 +345,13 @@ impl Generator {
             12 => {
                 let name = self.fresh("pred");
                 self.pools.predicates.push(name.clone());
-                Declaration::Predicate { name }
+                match self.rng.coin() {
+                    true => Declaration::Predicate { name },
+                    false => Declaration::Query {
+                        name,
+                        kind: self.rng.pick(QueryKindWord::ALL),
+                    },
+                }
             }
             13 => {
                 self.counter += 1;
@@ -610,9 +616,22 @@ impl Generator {
             34 => Method::Begin {
                 query: self.rng.pick(&self.pools.predicates),
             },
-            35 => Method::End {
-                query: self.rng.pick(&self.pools.predicates),
-            },
+            35 => {
+                let query = self.rng.pick(&self.pools.predicates);
+                match self.rng.below(5) {
+                    0 => Method::End { query },
+                    1 => Method::WriteQuery { query },
+                    2 => Method::ResetQuery { query },
+                    3 => Method::ConfigureQuery {
+                        query,
+                        mode: self.rng.pick(QueryModeWord::ALL),
+                    },
+                    _ => Method::SetPredicationFromQuery {
+                        query: self.rng.coin().then_some(query),
+                        value: self.rng.coin(),
+                    },
+                }
+            }
             36 => Method::ClearState,
             37 => Method::DecompressResource {
                 resource: self.resource(),
@@ -855,6 +874,23 @@ impl Generator {
             4 if !self.pools.bundles.is_empty() => Expectation::BundleFootprint {
                 bundle: self.rng.pick(&self.pools.bundles),
                 bytes: self.rng.u64(),
+            },
+            5 if !self.pools.predicates.is_empty() && self.rng.coin() => Expectation::Query {
+                query: self.rng.pick(&self.pools.predicates),
+                expected: match self.rng.below(3) {
+                    0 => ExpectedQuery::NotReady,
+                    _ => {
+                        let mut keys: Vec<QueryKey> = QueryKey::ALL.to_vec();
+                        for i in 0..keys.len() {
+                            let j = i + self.rng.below(keys.len() - i);
+                            keys.swap(i, j);
+                        }
+                        let keep = 1 + self.rng.below(keys.len());
+                        ExpectedQuery::Data(
+                            keys[..keep].iter().map(|k| (*k, self.rng.u64())).collect(),
+                        )
+                    }
+                },
             },
             _ => {
                 let (field, value) = self.draw_field();

@@ -283,6 +283,24 @@ pub enum Command<'a> {
     BeginQuery(RawHandle),
     /// `end_query`.
     EndQuery(RawHandle),
+    /// `write_query` (R-FX-3).
+    WriteQuery(RawHandle),
+    /// `reset_query` (R-FX-3).
+    ResetQuery(RawHandle),
+    /// `configure_query` (R-FX-3).
+    ConfigureQuery {
+        /// The query configured.
+        query: RawHandle,
+        /// How an occlusion query counts from now on.
+        mode: crate::QueryMode,
+    },
+    /// `set_predication_from_query` (R-FX-3): as [`Command::SetPredication`], on any query.
+    SetPredicationFromQuery {
+        /// The query whose answer predicates; null stops predication.
+        query: RawHandle,
+        /// The answer that skips the draws.
+        value: bool,
+    },
     /// `clear_state`: every binding back to its default. Also what a release build's decoder
     /// yields for a byte that is not a command's opcode (a debug build asserts it never meets one).
     ClearState,
@@ -811,6 +829,19 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             }
             Opcode::BeginQuery => Command::BeginQuery(read(payload)),
             Opcode::EndQuery => Command::EndQuery(read(payload)),
+            Opcode::WriteQuery => Command::WriteQuery(read(payload)),
+            Opcode::ResetQuery => Command::ResetQuery(read(payload)),
+            Opcode::ConfigureQuery => Command::ConfigureQuery {
+                query: read(payload),
+                mode: crate::QueryMode::from_u8(header.operand),
+            },
+            Opcode::SetPredicationFromQuery => {
+                let p: ObjectPayload = read(payload);
+                Command::SetPredicationFromQuery {
+                    query: p.object,
+                    value: p.value != 0,
+                }
+            }
             Opcode::DecompressResource => {
                 let p: ObjectPayload = read(payload);
                 Command::DecompressResource {

@@ -118,6 +118,15 @@ pub enum Opcode {
     BeginQuery,
     /// `end_query`.
     EndQuery,
+    /// `write_query`: the query's result written at this point of the stream (R-FX-3).
+    WriteQuery,
+    /// `reset_query`: the query's result and counts cleared (R-FX-3).
+    ResetQuery,
+    /// `configure_query`: the operand is the [`QueryMode`](crate::QueryMode) (R-FX-3).
+    ConfigureQuery,
+    /// `set_predication_from_query`: predication on any query's answer, no reference taken
+    /// (R-FX-3).
+    SetPredicationFromQuery,
     /// `clear_state`: every binding back to its default.
     ClearState,
     /// `decompress_resource`: a compressible target decompressed in place or into a second texture

@@ -89,6 +89,10 @@ impl Command<'_> {
             }
             Command::SetPredication { predicate, .. } => one(K::Query, predicate),
             Command::BeginQuery(query) | Command::EndQuery(query) => one(K::Query, query),
+            Command::WriteQuery(query)
+            | Command::ResetQuery(query)
+            | Command::ConfigureQuery { query, .. }
+            | Command::SetPredicationFromQuery { query, .. } => one(K::Query, query),
             Command::DecompressResource { resource, into } => {
                 one(K::Texture, resource);
                 one(K::Texture, into);

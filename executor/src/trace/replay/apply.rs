@@ -578,6 +578,19 @@ pub(crate) fn record<R: Recording>(
         ),
         Call::Begin { query } => recorder.begin_query(objects.one(*query)),
         Call::End { query } => recorder.end_query(objects.one(*query)),
+        Call::WriteQuery { query } => recorder.write_query(objects.one(*query)),
+        Call::ResetQuery { query } => recorder.reset_query(objects.one(*query)),
+        Call::ConfigureQuery { query, mode } => {
+            recorder.configure_query(objects.one(*query), super::convert::query_mode(*mode))
+        }
+        Call::SetPredicationFromQuery { query, value } => recorder.set_predication_from_query(
+            objects.opt(*query),
+            if *value {
+                PredicateValue::True
+            } else {
+                PredicateValue::False
+            },
+        ),
         Call::ClearState => recorder.clear_state(),
         Call::DecompressResource { resource, into } => {
             const CALL: &str = "decompress_resource";

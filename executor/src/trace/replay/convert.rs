@@ -176,6 +176,24 @@ pub(crate) fn span(range: &Option<SlotRange>, what: &str) -> Converted<Span> {
     }
 }
 
+/// A `query` declaration's kind (R-FX-3).
+pub(crate) fn query_kind(kind: words::QueryKindWord) -> recorder::QueryKind {
+    match kind {
+        words::QueryKindWord::Occlusion => recorder::QueryKind::Occlusion,
+        words::QueryKindWord::Timestamp => recorder::QueryKind::Timestamp,
+        words::QueryKindWord::PipelineStatistics => recorder::QueryKind::PipelineStatistics,
+        words::QueryKindWord::Predicate => recorder::QueryKind::Predicate,
+    }
+}
+
+/// A `configure_query` mode (R-FX-3).
+pub(crate) fn query_mode(mode: words::QueryModeWord) -> recorder::QueryMode {
+    match mode {
+        words::QueryModeWord::Counting => recorder::QueryMode::Counting,
+        words::QueryModeWord::Binary => recorder::QueryMode::Binary,
+    }
+}
+
 pub(crate) fn split_half(split: words::SplitWord) -> SplitHalf {
     match split {
         words::SplitWord::Begin => SplitHalf::Begin,

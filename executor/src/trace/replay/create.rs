@@ -9,7 +9,7 @@
 use bundles::{BundleDesc, BundleRecorder};
 use recorder::{
     BufferDesc, DeferredContext, DeferredContextDesc, Device, Error, Handle, InputLayoutDesc,
-    ObjectKind, QueryKind, RawHandle, ShaderDesc, SwapChainDesc, TextureDesc, ViewDesc,
+    ObjectKind, RawHandle, ShaderDesc, SwapChainDesc, TextureDesc, ViewDesc,
 };
 
 use super::apply::Handles;
@@ -176,11 +176,9 @@ pub(crate) fn create(
             ObjectKind::SamplerState,
             device.create_sampler_state(name).map(Handle::raw),
         ),
-        Create::Predicate => made(
+        Create::Predicate(kind) => made(
             ObjectKind::Query,
-            device
-                .create_query(name, QueryKind::Predicate)
-                .map(Handle::raw),
+            device.create_query(name, *kind).map(Handle::raw),
         ),
         Create::SwapChain {
             buffers,

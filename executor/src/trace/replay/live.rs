@@ -864,6 +864,21 @@ impl LiveRun {
         Ok(self.imm.gpu().memory().buffer_words(raw, offset, count))
     }
 
+    /// `expect query`: what the immediate context's `get_data` returns now, its direct calls
+    /// not flushed (R-FX-3); the outer `Err` when the declaration made no query.
+    pub(crate) fn get_data(
+        &mut self,
+        query: ObjId,
+    ) -> Result<Result<crate::gpu::QueryData, Error>, String> {
+        let Some(raw) = self.shared.handles.get(query) else {
+            return Err(match self.last_outcome(Subject::Named(query)) {
+                Err(error) => format!("no query: its declaration was refused ({error})"),
+                Ok(()) => "no query".into(),
+            });
+        };
+        Ok(self.imm.get_data(recorder::Query::from_raw(raw)))
+    }
+
     /// The name the trace gave object `id`.
     pub(crate) fn object_name(&self, id: ObjId) -> String {
         self.shared.program.objects[id].name.clone()

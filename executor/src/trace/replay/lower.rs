@@ -332,7 +332,11 @@ impl Lowering {
             ),
             Declaration::Predicate { name } => (
                 self.add(name.as_str(), ObjKind::Predicate, false),
-                Create::Predicate,
+                Create::Predicate(recorder::QueryKind::Predicate),
+            ),
+            Declaration::Query { name, kind } => (
+                self.add(name.as_str(), ObjKind::Predicate, false),
+                Create::Predicate(super::convert::query_kind(*kind)),
             ),
             Declaration::Swapchain {
                 name,
@@ -773,6 +777,20 @@ impl Lowering {
             Method::End { query } => Call::End {
                 query: self.id(query)?,
             },
+            Method::WriteQuery { query } => Call::WriteQuery {
+                query: self.id(query)?,
+            },
+            Method::ResetQuery { query } => Call::ResetQuery {
+                query: self.id(query)?,
+            },
+            Method::ConfigureQuery { query, mode } => Call::ConfigureQuery {
+                query: self.id(query)?,
+                mode: *mode,
+            },
+            Method::SetPredicationFromQuery { query, value } => Call::SetPredicationFromQuery {
+                query: self.opt(query)?,
+                value: *value,
+            },
             Method::ClearState => Call::ClearState,
             Method::DecompressResource { resource, into } => Call::DecompressResource {
                 resource: self.id(resource)?,
@@ -1016,6 +1034,10 @@ impl Lowering {
                 compressed: *compressed,
                 depth: depth.map(compression),
                 stencil: stencil.map(compression),
+            },
+            Expectation::Query { query, expected } => Check::Query {
+                query: self.id(query)?,
+                expected: expected.clone(),
             },
             Expectation::BundleFootprint { bundle, bytes } => Check::BundleFootprint {
                 bundle: self.id(bundle)?,

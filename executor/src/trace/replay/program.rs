@@ -130,7 +130,8 @@ pub(crate) enum Create {
     RasterizerState,
     DepthStencilState,
     SamplerState,
-    Predicate,
+    /// A query of this kind (`predicate NAME`, `query NAME KIND`, R-FX-3).
+    Predicate(recorder::QueryKind),
     /// `back_buffers[K]` are the objects `NAME.K` and `NAME.K.rtv`.
     SwapChain {
         buffers: u32,
@@ -205,6 +206,7 @@ impl Method<Lowered> {
             | Self::OmSetDepthStencilState(o)
             | Self::RsSetState(o)
             | Self::SetPredication { predicate: o, .. }
+            | Self::SetPredicationFromQuery { query: o, .. }
             | Self::SetIndexBuffer { buffer: o, .. } => out.extend(o),
             Self::SetVertexBuffers { buffers: items, .. }
             | Self::SetConstantBuffers { buffers: items, .. }
@@ -255,6 +257,9 @@ impl Method<Lowered> {
             | Self::Unmap { resource: buffer }
             | Self::Begin { query: buffer }
             | Self::End { query: buffer }
+            | Self::WriteQuery { query: buffer }
+            | Self::ResetQuery { query: buffer }
+            | Self::ConfigureQuery { query: buffer, .. }
             | Self::SetResourceCompression {
                 resource: buffer, ..
             }

@@ -11,7 +11,7 @@
 //! call. A field the record does not have (a slot the bound shader does not read, a graphics
 //! field of a dispatch) fails, as docs/TRACE.md says.
 
-use recorder::{BarrierLayout, Compression, ObjectKind};
+use recorder::{BarrierLayout, Compression, Error, ObjectKind};
 
 use crate::draw_record::{DrawArgs, DrawRecord};
 use crate::field::FieldValue;
@@ -19,7 +19,7 @@ use crate::field::FieldValue;
 use super::live::LiveRun;
 use super::names::Namer;
 use super::program::{Check, Expect, ObjId};
-use crate::trace::syntax::ast::ExpectedLayout;
+use crate::trace::syntax::ast::{ExpectedLayout, ExpectedQuery};
 use crate::trace::syntax::value::{ExpectedValue, Number, ObjectRef};
 
 /// `expected …` of a failure: the expectation as written, without the `expect`.
@@ -127,6 +127,7 @@ pub(crate) fn check(live: &mut LiveRun, expect: &Expect) -> Result<(), String> {
             depth,
             stencil,
         } => resource_state(live, *resource, layout, *compressed, *depth, *stencil),
+        Check::Query { query, expected } => query_data(live, *query, expected),
         Check::BundleFootprint { bundle, bytes } => live.bundle_footprint(*bundle, *bytes),
         Check::Gds { offset, values } => {
             let found = live.memory().gds(*offset, values.len() as u32);
@@ -143,6 +144,35 @@ pub(crate) fn check(live: &mut LiveRun, expect: &Expect) -> Result<(), String> {
         } => {
             let found = live.buffer_words(*buffer, *offset as u64, values.len() as u32)?;
             same_words(&found, values)
+        }
+    }
+}
+
+/// `expect query`: what the immediate context's `get_data` returns at this line, its direct
+/// calls not flushed (R-FX-3).
+fn query_data(live: &mut LiveRun, query: ObjId, expected: &ExpectedQuery) -> Result<(), String> {
+    let found = live.get_data(query)?;
+    match (expected, found) {
+        (ExpectedQuery::NotReady, Err(Error::QueryNotReady { .. })) => Ok(()),
+        (_, Err(Error::QueryNotReady { .. })) => Err("not_ready".into()),
+        (_, Err(error)) => Err(format!("error {} ({error})", error.kind())),
+        (ExpectedQuery::NotReady, Ok(data)) => Err(format!("ready ({data:?})")),
+        (ExpectedQuery::Data(keys), Ok(data)) => {
+            let mut held = true;
+            let mut found = Vec::new();
+            for (key, n) in keys {
+                match data.get(key.name()) {
+                    Some(value) => {
+                        held &= value == *n;
+                        found.push(format!("{key}={value}"));
+                    }
+                    None => {
+                        held = false;
+                        found.push(format!("no {key} in {data:?}"));
+                    }
+                }
+            }
+            held.then_some(()).ok_or_else(|| found.join(" "))
         }
     }
 }

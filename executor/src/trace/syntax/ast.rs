@@ -283,6 +283,13 @@ pub enum Declaration {
         /// The declared name.
         name: Name,
     },
+    /// `query NAME occlusion|timestamp|pipeline_statistics|predicate` (R-FX-3).
+    Query {
+        /// The declared name.
+        name: Name,
+        /// The query's kind.
+        kind: super::words::QueryKindWord,
+    },
     /// Also declares the textures `NAME.0 .. NAME.(buffers-1)` and the RTVs `NAME.K.rtv`.
     Swapchain {
         /// The declared name, and the prefix of its textures' and RTVs' names.
@@ -347,6 +354,7 @@ impl Declaration {
             Self::DepthStencilState { name } => (name, ObjKind::DepthStencilState),
             Self::SamplerState { name } => (name, ObjKind::SamplerState),
             Self::Predicate { name } => (name, ObjKind::Predicate),
+            Self::Query { name, .. } => (name, ObjKind::Predicate),
             Self::Swapchain { name, .. } => (name, ObjKind::SwapChain),
             Self::Context { name, .. } => (name, ObjKind::Context),
             Self::Bundle { name, .. } => (name, ObjKind::BundleRecorder),
@@ -918,6 +926,30 @@ pub enum Method<F: Form = Written> {
         /// The query ended.
         query: F::Object,
     },
+    /// `write_query QUERY` (R-FX-3).
+    WriteQuery {
+        /// The query written.
+        query: F::Object,
+    },
+    /// `reset_query QUERY` (R-FX-3).
+    ResetQuery {
+        /// The query reset.
+        query: F::Object,
+    },
+    /// `configure_query QUERY counting|binary` (R-FX-3).
+    ConfigureQuery {
+        /// The query configured.
+        query: F::Object,
+        /// How it counts samples.
+        mode: super::words::QueryModeWord,
+    },
+    /// `set_predication_from_query QUERY|null yes|no` (R-FX-3).
+    SetPredicationFromQuery {
+        /// The query, or `null` to stop predicating.
+        query: Option<F::Object>,
+        /// `yes|no`: the answer that skips the draws.
+        value: bool,
+    },
     /// `clear_state`.
     ClearState,
     /// `decompress_resource RESOURCE [into=RESOURCE]` (R-ST-9).
@@ -1211,6 +1243,14 @@ pub enum Expectation<F: Form = Written> {
         /// The words expected (at least one).
         values: Vec<F::Count>,
     },
+    /// `expect query QUERY KEY=N [KEY=N ..]` or `expect query QUERY not_ready` (R-FX-3): what
+    /// the immediate context's `get_data` returns at this line.
+    Query {
+        /// The query.
+        query: F::Object,
+        /// What `get_data` is expected to return.
+        expected: ExpectedQuery,
+    },
     /// `expect bundle_footprint BUNDLE BYTES`.
     BundleFootprint {
         /// The bundle.
@@ -1218,4 +1258,14 @@ pub enum Expectation<F: Form = Written> {
         /// Its constant-engine footprint expected, in bytes (R-B-11).
         bytes: u64,
     },
+}
+
+/// What `expect query` expects of `get_data` (R-FX-3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExpectedQuery {
+    /// `not_ready`: legacy semantics, the query's end has not run yet.
+    NotReady,
+    /// `KEY=N ..`: data, these keys with these values, in the order written, each at most
+    /// once.
+    Data(Vec<(super::words::QueryKey, u64)>),
 }

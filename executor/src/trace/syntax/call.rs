@@ -360,6 +360,24 @@ impl Parser {
             "end" => Method::End {
                 query: cursor.object(symbols, Want::Predicate)?,
             },
+            "write_query" => Method::WriteQuery {
+                query: cursor.object(symbols, Want::Predicate)?,
+            },
+            "reset_query" => Method::ResetQuery {
+                query: cursor.object(symbols, Want::Predicate)?,
+            },
+            "configure_query" => Method::ConfigureQuery {
+                query: cursor.object(symbols, Want::Predicate)?,
+                mode: cursor.word(
+                    "the query mode",
+                    super::words::QueryModeWord::from_name,
+                    super::words::QueryModeWord::choices(),
+                )?,
+            },
+            "set_predication_from_query" => Method::SetPredicationFromQuery {
+                query: cursor.object_or_null(symbols, Want::Predicate)?,
+                value: cursor.word("the predicate value", parse_yes_no, "yes|no".into())?,
+            },
             "clear_state" => Method::ClearState,
             "decompress_resource" => {
                 let resource = cursor.object(symbols, Want::Resource)?;

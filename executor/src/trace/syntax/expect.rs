@@ -10,14 +10,15 @@
 //! Keys of `split_points` and `counters` may come in any order, each at most once; `total=` is
 //! printed first.
 
-use super::ast::{Expectation, ExpectedLayout, Subject};
+use super::ast::{Expectation, ExpectedLayout, ExpectedQuery, Subject};
 use super::cursor::{Cursor, Result};
 use super::lex::{self, quote};
 use super::name::Name;
 use super::parse::Parser;
 use super::symbols::{Symbols, Want};
 use super::value::{DrawField, ExpectedValue, FieldObject, Number, ObjectRef, ValueClass};
-use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, SplitCategory, Topology};
+use super::words::Topology;
+use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, QueryKey, SplitCategory};
 
 impl Parser {
     pub(crate) fn expectation(&mut self, mut cursor: Cursor<'_>) -> Result<Expectation> {
@@ -186,6 +187,48 @@ impl Parser {
                     value,
                 }
             }
+            "query" => {
+                cursor.set_label("expect query");
+                let query = cursor.object(symbols, Want::Predicate)?;
+                let choices = || format!("not_ready or KEY=N ({})", QueryKey::choices());
+                if cursor.peek().is_none() {
+                    return Err(
+                        cursor.error(format_args!("expected {}, found end of line", choices()))
+                    );
+                }
+                if cursor.peek() == Some("not_ready") {
+                    cursor.next("not_ready")?;
+                    if let Some(extra) = cursor.peek() {
+                        return Err(cursor.error(format_args!(
+                            "not_ready stands alone, found {}",
+                            quote(extra)
+                        )));
+                    }
+                    Expectation::Query {
+                        query,
+                        expected: ExpectedQuery::NotReady,
+                    }
+                } else {
+                    let mut data: Vec<(QueryKey, u64)> = Vec::new();
+                    for token in cursor.rest() {
+                        let (key, value) = key_value(&cursor, token, choices)?;
+                        let known = cursor.word_token(
+                            key,
+                            "a query key",
+                            QueryKey::from_name,
+                            QueryKey::choices(),
+                        )?;
+                        if data.iter().any(|(k, _)| *k == known) {
+                            return Err(cursor.error(format_args!("{key}= given twice")));
+                        }
+                        data.push((known, cursor.unsigned_token(value, &format!("{key}="))?));
+                    }
+                    Expectation::Query {
+                        query,
+                        expected: ExpectedQuery::Data(data),
+                    }
+                }
+            }
             "bundle_footprint" => {
                 cursor.set_label("expect bundle_footprint");
                 Expectation::BundleFootprint {
@@ -197,7 +240,7 @@ impl Parser {
                 cursor.set_label("expect");
                 return Err(cursor.error(format_args!(
                     "expected ok, accepted, error, resource, gds, constant_ram, memory, \
-                     split_points, counters, draw or bundle_footprint, found {}",
+                     split_points, counters, draw, query or bundle_footprint, found {}",
                     quote(other)
                 )));
             }

@@ -49,8 +49,9 @@
 //!   `S.K.rtv` (RTVs) without storing them, so any N costs nothing; a swap chain whose derived
 //!   names were already declared is refused.
 //! * **Fences** are declared by their first `insert_fence` or `insert_wait_on_fence` (a list
-//!   may wait on a fence another list, recorded later, signals). **QUERY** (`begin`, `end`) is a
-//!   predicate, the only query a trace declares.
+//!   may wait on a fence another list, recorded later, signals). **QUERY** (`begin`, `end`,
+//!   `write_query`, ...) and PREDICATE name any query, `predicate NAME` or `query NAME KIND`
+//!   (R-FX-3): one symbol kind, the engine refusing what a kind cannot do.
 //! * **Kinds.** A RESOURCE is any buffer or texture; a SHADER is any shader, whatever its
 //!   stage; a BUNDLE must be finished (`B finish` on an earlier line). `finish LIST` declares
 //!   the list, on `imm` too (where the replay refuses the call, TRACE.md: LIST is then a list
@@ -100,6 +101,8 @@ pub use ast::{
     FastEntry, FastKind, Flags, Form, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange,
     SlotSet, Statement, Subject, Trace, Viewport, Written,
 };
+// Queries with results (R-FX-3).
+pub use ast::ExpectedQuery;
 pub use error::ParseError;
 pub use name::{Format, Name};
 pub(super) use symbols::{split_derived, ObjKind};
@@ -109,6 +112,8 @@ pub use words::{
     Semantics, SplitCategory, SplitWord, Stage, StateWord, SyncWord, Topology, UavFlag, Usage,
     Validation,
 };
+// Queries with results (R-FX-3).
+pub use words::{QueryKey, QueryKindWord, QueryModeWord};
 
 /// Parses a trace.
 ///

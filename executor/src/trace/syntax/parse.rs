@@ -16,7 +16,7 @@ use super::error::ParseError;
 use super::lex::{self, quote};
 use super::name::{Format, Name};
 use super::symbols::{ObjKind, Symbols, Want};
-use super::words::{parse_on_off, Semantics, Stage, UavFlag, Usage, Validation};
+use super::words::{parse_on_off, QueryKindWord, Semantics, Stage, UavFlag, Usage, Validation};
 
 /// The parser's state between lines.
 #[derive(Default)]
@@ -252,6 +252,15 @@ impl Parser {
                     "sampler_state" => Declaration::SamplerState { name },
                     _ => Declaration::Predicate { name },
                 }
+            }
+            "query" => {
+                let name = cursor.new_name("a name for the query")?;
+                let kind = cursor.word(
+                    "the query kind",
+                    QueryKindWord::from_name,
+                    QueryKindWord::choices(),
+                )?;
+                Declaration::Query { name, kind }
             }
             "swapchain" => {
                 let name = cursor.new_name("a name for the swap chain")?;

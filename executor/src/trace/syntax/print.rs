@@ -11,8 +11,8 @@ use std::fmt::{self, Display, Formatter, Write as _};
 
 use super::ast::{
     Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
-    Flags, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange, SlotSet, Statement, Subject,
-    Trace, Viewport,
+    ExpectedQuery, Flags, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange, SlotSet,
+    Statement, Subject, Trace, Viewport,
 };
 use super::name::{Format, Name};
 use super::value::{DrawField, ExpectedValue, Number, ObjectRef};
@@ -234,6 +234,7 @@ impl Display for Declaration {
             Self::DepthStencilState { name } => write!(f, "depth_stencil_state {name}"),
             Self::SamplerState { name } => write!(f, "sampler_state {name}"),
             Self::Predicate { name } => write!(f, "predicate {name}"),
+            Self::Query { name, kind } => write!(f, "query {name} {kind}"),
             Self::Swapchain {
                 name,
                 buffers,
@@ -574,6 +575,17 @@ impl Display for Method {
             ),
             Self::Begin { query } => write!(f, "begin {query}"),
             Self::End { query } => write!(f, "end {query}"),
+            Self::WriteQuery { query } => write!(f, "write_query {query}"),
+            Self::ResetQuery { query } => write!(f, "reset_query {query}"),
+            Self::ConfigureQuery { query, mode } => {
+                write!(f, "configure_query {query} {mode}")
+            }
+            Self::SetPredicationFromQuery { query, value } => write!(
+                f,
+                "set_predication_from_query {} {}",
+                Nullable(query),
+                yes_no(*value)
+            ),
             Self::ClearState => f.write_str("clear_state"),
             Self::DecompressResource { resource, into } => {
                 write!(f, "decompress_resource {resource}")?;
@@ -731,6 +743,15 @@ impl Display for Expectation {
                 yes_no_option(f, "compressed", *compressed)?;
                 option(f, "depth", depth)?;
                 option(f, "stencil", stencil)
+            }
+            Self::Query { query, expected } => {
+                write!(f, "expect query {query}")?;
+                match expected {
+                    ExpectedQuery::NotReady => f.write_str(" not_ready"),
+                    ExpectedQuery::Data(keys) => {
+                        keys.iter().try_for_each(|(key, n)| write!(f, " {key}={n}"))
+                    }
+                }
             }
             Self::BundleFootprint { bundle, bytes } => {
                 write!(f, "expect bundle_footprint {bundle} {bytes}")

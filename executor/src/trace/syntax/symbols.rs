@@ -177,6 +177,7 @@ pub(crate) const RESERVED: &[&str] = &[
     "depth_stencil_state",
     "sampler_state",
     "predicate",
+    "query",
     "swapchain",
     "context",
     "bundle",

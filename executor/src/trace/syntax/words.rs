@@ -336,6 +336,64 @@ pub(crate) fn parse_yes_no(text: &str) -> Option<bool> {
 }
 
 words! {
+    /// `query NAME KIND` (R-FX-3).
+    pub enum QueryKindWord {
+        /// Samples that pass.
+        Occlusion => "occlusion",
+        /// The GPU model's clock.
+        Timestamp => "timestamp",
+        /// Pipeline statistics.
+        PipelineStatistics => "pipeline_statistics",
+        /// Whether any sample passed (what `predicate NAME` declares).
+        Predicate => "predicate",
+    }
+}
+
+words! {
+    /// `configure_query QUERY MODE` (R-FX-3).
+    pub enum QueryModeWord {
+        /// Every sample counts.
+        Counting => "counting",
+        /// Only whether any sample passed.
+        Binary => "binary",
+    }
+}
+
+words! {
+    /// `expect query QUERY KEY=N ..` (R-FX-3): each kind's data has its keys.
+    pub enum QueryKey {
+        /// Samples that passed (occlusion, predicate).
+        Samples => "samples",
+        /// Whether any sample passed, 0 or 1 (predicate).
+        Passed => "passed",
+        /// The clock when written (timestamp).
+        Timestamp => "timestamp",
+        /// Vertices read (pipeline statistics, as the keys below).
+        IaVertices => "ia_vertices",
+        /// Primitives read.
+        IaPrimitives => "ia_primitives",
+        /// Vertex-shader invocations.
+        VsInvocations => "vs_invocations",
+        /// Geometry-shader invocations.
+        GsInvocations => "gs_invocations",
+        /// Primitives the geometry shader output.
+        GsPrimitives => "gs_primitives",
+        /// Primitives sent to the rasteriser.
+        CInvocations => "c_invocations",
+        /// Primitives rendered.
+        CPrimitives => "c_primitives",
+        /// Pixel-shader invocations.
+        PsInvocations => "ps_invocations",
+        /// Hull-shader invocations.
+        HsInvocations => "hs_invocations",
+        /// Domain-shader invocations.
+        DsInvocations => "ds_invocations",
+        /// Compute-shader invocations.
+        CsInvocations => "cs_invocations",
+    }
+}
+
+words! {
     /// A flag of `sync=BEFORE:AFTER` (SPEC R-BAR-1, `D3D12_BARRIER_SYNC` in snake case), one to
     /// one with the engine's `BarrierSync::NAMED`, in its order.
     pub enum SyncWord {

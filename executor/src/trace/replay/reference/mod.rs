@@ -768,6 +768,11 @@ impl RecorderBook {
                     self.carried.clear()
                 }
                 Some(call) if call.is_state() => self.carried.push(op),
+                // A predicate set from a query holds no reference, and a legacy context carries
+                // none: the slot is emptied (R-FX-3, recorder/src/queries.rs).
+                Some(Call::SetPredicationFromQuery { .. }) => self.carried.retain(|op| {
+                    !matches!(call_of(program, *op), Some(Call::SetPredication { .. }))
+                }),
                 _ => {}
             }
         }

@@ -1,0 +1,121 @@
+//! The query calls that always follow fast semantics (R-FX-3, seed 000: "ReadGDS, WriteGDS,
+//! WriteQuery, ResetQuery, ConfigureQuery, SetPredicationFromQuery ... always operate as though
+//! fast semantics has been defined"): `write_query`, `reset_query`, `configure_query` and
+//! `set_predication_from_query`, on every context that records.
+//!
+//! **In:** a query and the call's argument. **Out:** one command each; no reference is taken on
+//! the query, on a legacy context too (a legacy context's `begin_query` / `end_query` and
+//! `set_predication` take theirs, `calls.rs` and `bind.rs`). What the commands do is the GPU
+//! model's (`executor/src/gpu/query.rs`).
+//!
+//! **Invariant.** A released query refuses every call (`released_object`), as `begin_query`
+//! does; `configure_query` refuses a query that counts no samples (`QueryModeMismatch`). A
+//! legacy context's predicate slot holds a reference: `set_predication_from_query` drops the one
+//! it held and leaves the slot empty, so a predicate set from a query is not carried into the
+//! context's later lists (it holds no reference to carry).
+
+use crate::command::{ObjectPayload, Opcode};
+use crate::context::Recorder;
+use crate::desc::{QueryKind, QueryMode};
+use crate::device_context::PredicateValue;
+use crate::error::Error;
+use crate::handle::{ObjectKind, Query, RawHandle};
+use crate::role::Role;
+use crate::sync::Ordering;
+
+impl<R: Role> Recorder<R> {
+    /// Writes `query`'s result at this point of the stream (`WriteQuery`): a timestamp takes
+    /// the GPU model's clock now; a scoped query its counts so far. No reference is taken.
+    pub fn write_query(&mut self, query: Query) {
+        self.begin_call();
+        const CALL: &str = "write_query";
+        if let Err(error) = self.live_query(CALL, query) {
+            return self.fail(error);
+        }
+        self.mark_query_ended(query.0);
+        self.emit(Opcode::WriteQuery, 0, None, query.0);
+    }
+
+    /// Clears `query`'s result and counts (`ResetQuery`): until it ends again it has no result.
+    /// No reference is taken.
+    pub fn reset_query(&mut self, query: Query) {
+        self.begin_call();
+        const CALL: &str = "reset_query";
+        if let Err(error) = self.live_query(CALL, query) {
+            return self.fail(error);
+        }
+        self.emit(Opcode::ResetQuery, 0, None, query.0);
+    }
+
+    /// Sets how an occlusion or predicate query counts from its next scope on
+    /// (`ConfigureQuery`): every sample, or whether any passed. Another kind refuses the call
+    /// (`QueryModeMismatch`). No reference is taken.
+    pub fn configure_query(&mut self, query: Query, mode: QueryMode) {
+        self.begin_call();
+        const CALL: &str = "configure_query";
+        let kind = match self.live_query(CALL, query) {
+            Ok(kind) => kind,
+            Err(error) => return self.fail(error),
+        };
+        if !matches!(kind, QueryKind::Occlusion | QueryKind::Predicate) {
+            let name = self.device.object_name(ObjectKind::Query, query.0);
+            return self.fail(Error::QueryModeMismatch {
+                call: CALL,
+                query: name,
+                kind,
+            });
+        }
+        self.emit(Opcode::ConfigureQuery, mode as u8, None, query.0);
+    }
+
+    /// Predicates the following draws on `query`'s answer, of any kind (`None`: stops), as
+    /// `set_predication` does with a predicate: a draw is skipped while the answer equals
+    /// `value`. No reference is taken on the query, even on a legacy context (see the module
+    /// essay).
+    pub fn set_predication_from_query(&mut self, query: Option<Query>, value: PredicateValue) {
+        let value = value.as_bool();
+        self.begin_call();
+        const CALL: &str = "set_predication_from_query";
+        let handle = query.map_or(RawHandle::NULL, |q| q.0);
+        if let Some(query) = query {
+            if let Err(error) = self.live_query(CALL, query) {
+                return self.fail(error);
+            }
+        }
+        // Legacy: the slot drops the reference it held and holds none.
+        if let Err(error) = self.shadow_slots(CALL, ObjectKind::Query, &[RawHandle::NULL], |s| {
+            std::slice::from_mut(&mut s.bindings.predicate)
+        }) {
+            return self.fail(error);
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.bindings.set_predication(RawHandle::NULL, false);
+        }
+        self.emit(
+            Opcode::SetPredicationFromQuery,
+            0,
+            None,
+            ObjectPayload {
+                object: handle,
+                value: value as u64,
+            },
+        );
+    }
+
+    /// The kind of `query` if it is live (not released), else the stale handle's error.
+    fn live_query(&self, call: &'static str, query: Query) -> Result<QueryKind, Error> {
+        match self.device.queries.get(query.0, false) {
+            Ok(live) => Ok(QueryKind::from_word(live.words[0])),
+            Err(_) => Err(self.device.stale_error(call, ObjectKind::Query, query.0)),
+        }
+    }
+
+    /// Notes on the query's entry that an end (`end_query`, `write_query`) was recorded for
+    /// it, on any context: `get_data` tells a query that never ended from one whose end has
+    /// not run yet (R-FX-3).
+    pub(crate) fn mark_query_ended(&self, query: RawHandle) {
+        if let Ok(live) = self.device.queries.get(query, true) {
+            live.entry.aux.store(1, Ordering::Release);
+        }
+    }
+}
