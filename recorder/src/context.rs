@@ -20,6 +20,7 @@ use crate::device::{Device, DeviceShared};
 use crate::dynamic::MapTracker;
 use crate::error::{DescProblem, Error, RecordError};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
+use crate::legacy::LegacyBox;
 use crate::limits::MAX_DEFERRED_CONTEXTS;
 use crate::list::{
     discard_chain, write_index, CommandList, IndexEntry, LastInstance, ListHeader, ListMemory,
@@ -112,9 +113,9 @@ pub struct Recorder<R: Role> {
     pub(crate) maps: MapTracker,
     map_serial: u32,
     /// Legacy only: the context's own state.
-    pub(crate) shadow: Option<Box<LegacyShadow>>,
+    pub(crate) shadow: LegacyBox<LegacyShadow>,
     /// Legacy only: the references the open list and the bindings hold (`refs.rs`).
-    pub(crate) refs: Option<Box<LocalReferences>>,
+    pub(crate) refs: LegacyBox<LocalReferences>,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
     role: PhantomData<R>,
 }
@@ -127,6 +128,13 @@ impl Device {
         &self,
         desc: &DeferredContextDesc<'_>,
     ) -> Result<DeferredContext, Error> {
+        if !crate::legacy::LEGACY_BUILT && desc.semantics == Semantics::Legacy {
+            return Err(Error::InvalidDesc {
+                call: "create_deferred_context",
+                object: format!("'{}'", desc.name),
+                problem: DescProblem::FastOnlyBuild,
+            });
+        }
         if desc.engine != Engine::Graphics && desc.semantics == Semantics::Legacy {
             return Err(Error::InvalidDesc {
                 call: "create_deferred_context",
@@ -172,8 +180,8 @@ impl<R: Role> Recorder<R> {
             .chunk_policy
             .clone()
             .unwrap_or_else(|| device.desc.chunk_policy.clone());
-        let refs = (desc.semantics == Semantics::Legacy)
-            .then(|| Box::new(LocalReferences::new(&*device, serial)));
+        let legacy = desc.semantics == Semantics::Legacy;
+        let refs = LegacyBox::new_if(legacy, || Box::new(LocalReferences::new(&*device, serial)));
         let mut context = Self {
             device,
             name: StdArc::from(desc.name),
@@ -191,7 +199,7 @@ impl<R: Role> Recorder<R> {
             last_refusal: None,
             maps: MapTracker::new(),
             map_serial: 0,
-            shadow: (desc.semantics == Semantics::Legacy).then(Box::default),
+            shadow: LegacyBox::new_if(legacy, Box::default),
             refs,
             back_buffer: None,
             role: PhantomData,
@@ -203,6 +211,13 @@ impl<R: Role> Recorder<R> {
     /// The semantics the context records under, fixed at creation.
     pub fn semantics(&self) -> Semantics {
         self.semantics
+    }
+
+    /// Whether the context records under legacy semantics: `false` as a constant in the
+    /// `fast-only` build (R-FX-7), so the recording calls' legacy branches compile out.
+    #[inline(always)]
+    pub(crate) fn is_legacy(&self) -> bool {
+        crate::legacy::LEGACY_BUILT && self.semantics == Semantics::Legacy
     }
 
     /// The engine its lists run on (R-EX-5).
@@ -430,7 +445,7 @@ impl<R: Role> Recorder<R> {
     /// The size of a legacy list's table of references (`None` without one). Refused when the
     /// table would not fit the encoding (R-REC-12).
     fn list_references_size(&self) -> Result<Option<CommandBytes>, Error> {
-        let count = match &self.refs {
+        let count = match self.refs.as_ref() {
             Some(refs) if refs.listed_len() != 0 => refs.listed_len(),
             _ => return Ok(None),
         };
@@ -720,7 +735,7 @@ impl<R: Role> Recorder<R> {
             return;
         };
         self.encode_state(&shadow);
-        self.shadow = Some(shadow);
+        self.shadow.put(shadow);
         // The list takes its references on what it re-bound: walk what was just encoded (the
         // list holds nothing else yet).
         self.writer.seal_in_place();

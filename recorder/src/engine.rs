@@ -276,6 +276,14 @@ impl Device {
     /// (R-OBJ-1): it records the immediate context's direct calls, with the immediate
     /// semantics of the device, in batches the executor runs at once. Refused the second time.
     pub fn immediate_recorder(&self) -> Result<Recorder<ImmediateRole>, Error> {
+        if !crate::legacy::LEGACY_BUILT && self.shared.desc.immediate_semantics == Semantics::Legacy
+        {
+            return Err(Error::InvalidDesc {
+                call: "immediate_context",
+                object: "the immediate context (DeviceDesc::immediate_semantics)".to_string(),
+                problem: crate::error::DescProblem::FastOnlyBuild,
+            });
+        }
         if !self.shared.take_immediate() {
             return Err(Error::ImmediateContextExists {
                 call: "immediate_context",

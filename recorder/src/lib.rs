@@ -108,6 +108,7 @@ mod handle;
 mod hazard;
 mod identity;
 mod info;
+mod legacy;
 pub mod limits;
 mod list;
 mod map;
@@ -142,6 +143,7 @@ pub use device_context::{
 pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
+pub use legacy::LEGACY_BUILT;
 pub use list::{
     Attachment, CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
     Segment, SegmentWalk, Segments, SplitPointQueue, StartState,

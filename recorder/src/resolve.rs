@@ -203,7 +203,7 @@ impl<R: Role> Recorder<R> {
         if info.usage != Usage::Dynamic {
             return Ok(InstanceId::INITIAL);
         }
-        debug_assert!(self.shadow.is_none() && self.semantics == Semantics::Fast);
+        debug_assert!(self.shadow.is_none() && !self.is_legacy());
         self.dynamic_instance(call, ObjectKind::Buffer, buffer.0, category)
             .map(|(instance, _)| instance)
     }
@@ -288,7 +288,7 @@ impl<R: Role> Recorder<R> {
         if kind == ObjectKind::ShaderResourceView {
             // R-ST-6: fast reads the view's minimum LOD, legacy the resource's, as they are now.
             min_lod = f32::from_bits(live.entry.aux.load(Ordering::Acquire));
-            if self.semantics == Semantics::Legacy {
+            if self.is_legacy() {
                 if let Resource::Texture(texture) = info.resource {
                     if let Ok(texture) = device.textures.get(texture.0, true) {
                         min_lod = f32::from_bits(texture.entry.aux.load(Ordering::Acquire));
@@ -304,10 +304,7 @@ impl<R: Role> Recorder<R> {
                 resource,
                 SplitCategory::DynamicShaderResource,
             )?
-        } else if decompress
-            && self.semantics == Semantics::Legacy
-            && flags.has(ViewFlags::COMPRESSIBLE_TARGET)
-        {
+        } else if decompress && self.is_legacy() && flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
             (InstanceId::INITIAL, Some(SplitCategory::Decompression))
         } else {
             (InstanceId::INITIAL, None)
@@ -392,7 +389,7 @@ impl<R: Role> Recorder<R> {
         };
         let target = slots(shadow);
         retain_slots(refs, &self.device, call, kind, new, target)?;
-        Self::replace_slots(Some(&mut **refs), &self.device, kind, target, new);
+        Self::replace_slots(Some(refs), &self.device, kind, target, new);
         Ok(())
     }
 
