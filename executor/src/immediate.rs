@@ -685,6 +685,45 @@ impl ImmediateContext {
         self.recorder.insert_fence(engine)
     }
 
+    /// [`insert_fence`](Self::insert_fence) with `flags` (R-FX-6): with
+    /// [`FenceFlags::KickOff`](recorder::FenceFlags::KickOff) the direct calls so far, the fence
+    /// last, are submitted at once, as [`flush`](Self::flush) does; what the GPU model reported
+    /// of them waits for the next `flush`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
+        let value = self.recorder.insert_fence_with(engine, flags);
+        if flags.kicks_off() {
+            if let Err(error) = self.submit_direct() {
+                self.direct_report.get_or_insert(error);
+            }
+        }
+        value
+    }
+
+    /// Whether legacy-semantics work that uses `resource` has been submitted (the direct calls
+    /// so far included) and the GPU has not finished it, as far as the CPU knows
+    /// (ID3D11DeviceX::IsResourcePending, R-FX-6). Seed 000: it "will check only whether the
+    /// given resource has pending work on legacy semantics contexts—a resource is never
+    /// considered pending with fast semantics": work of fast lists, of a fast immediate context
+    /// and of bundles never makes it pending.
+    ///
+    /// A use is what the GPU model tracks for legacy maps (`progress.rs`): the resources a draw
+    /// or dispatch reads or writes through its bindings (vertex, index and constant buffers,
+    /// shader-resource and unordered-access views, render targets, the depth-stencil view),
+    /// clears of a view's resource, copies (both resources), `update_subresource`,
+    /// `decompress_resource`, `copy_structure_count`. Reads as indirect arguments do not count
+    /// (they follow fast semantics whatever the context, seed 000). The work is finished once
+    /// the CPU has evidence of it (`progress.rs`'s model of time): a fence after it seen passed
+    /// ([`is_fence_pending`](Self::is_fence_pending) answering `false`), a bottom-of-pipe value
+    /// written after it read back, or a legacy map that waited for it.
+    pub fn is_resource_pending<H: Handle>(&mut self, resource: H) -> bool {
+        self.sync_gpu();
+        self.side.gpu.progress().legacy_pending(resource.raw())
+    }
+
     /// The instance of dynamic buffer `buffer` that the immediate context's maps and executed
     /// legacy lists made current (R-ST-8): what a dynamic split point resolves to (R-SP-4).
     pub fn current_instance(&self, buffer: RawHandle) -> InstanceId {

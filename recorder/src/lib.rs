@@ -104,6 +104,7 @@ mod device_context;
 mod dynamic;
 pub mod engine;
 mod error;
+mod fence;
 mod handle;
 mod hazard;
 mod identity;
@@ -141,6 +142,7 @@ pub use device_context::{
     Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
 };
 pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
+pub use fence::FenceFlags;
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use legacy::LEGACY_BUILT;

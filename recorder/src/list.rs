@@ -495,7 +495,9 @@ impl<'a> Walk<'a> {
             return self.commands.next();
         }
         self.index
-            .find(|entry| entry.kind != SideKind::Split as u32)
+            .find(|entry| {
+                entry.kind == SideKind::Nested as u32 || entry.kind == SideKind::Bundle as u32
+            })
             .map(|entry| {
                 // SAFETY: index entries point at commands of the list's sealed chunks, alive for 'a.
                 unsafe { decode(entry.chunk as *const u8, entry.offset as usize) }.0
@@ -557,11 +559,16 @@ impl<'a> Iterator for Segments<'a> {
             chunk: entry.chunk,
             offset: entry.offset as usize,
         };
-        self.cursor = Some(Position {
+        let after = Position {
             chunk: entry.chunk,
             // SAFETY: index entries point at commands of this list's sealed chunks.
             offset: unsafe { next_offset(entry.chunk as *const u8, at.offset) },
-        });
+        };
+        self.cursor = Some(after);
+        if entry.kind == SideKind::KickOff as u32 {
+            // A kicked-off fence (R-FX-6) is the last command of its run.
+            return Some(Segment::Commands(CommandRun::new(self.list, cursor, after)));
+        }
         if is_empty(cursor, at) {
             return Some(self.at(entry));
         }
