@@ -800,7 +800,10 @@ impl ImmediateContext {
                 tracing::warn!(%error);
             }
         }
-        if self.validating {
+        // A title-managed legacy list (R-FX-6) holds no reference either, and its title chose
+        // legacy semantics' safety: it is checked always, not only under validation, so that
+        // an object it names released before it runs is an error, never a stale handle.
+        if self.validating || list.title_managed_lifetimes() {
             // A fast list holds no reference: what it names may be released (R-OBJ-4, R-V-1);
             // a legacy one holds them all, nested fast lists are held to the fast rule.
             if let Some(object) = list.first_released_object() {

@@ -131,3 +131,113 @@ fn r_fx_6_fence_kick_off_submits_the_immediate_batch() {
     assert!(!imm.is_fence_pending(kicked));
     assert!(!imm.is_fence_pending(plain));
 }
+
+// ----- title-managed lifetimes ----------------------------------------------------------------
+
+fn title_managed(f: &Fixture) -> DeferredContext {
+    f.device
+        .create_deferred_context(&DeferredContextDesc {
+            name: "title",
+            semantics: Semantics::Legacy,
+            title_managed_lifetimes: true,
+            ..Default::default()
+        })
+        .expect("a title-managed legacy context")
+}
+
+fn references(f: &Fixture, handles: &[Buffer]) -> Vec<Option<u32>> {
+    handles.iter().map(|&b| f.device.references(b)).collect()
+}
+
+#[test]
+fn r_fx_6_title_managed_takes_no_references() {
+    let f = Fixture::with_immediate(Semantics::Legacy);
+    let watched = [f.vb, f.vb2, f.cb, f.cb2, f.cb_dyn];
+    let baseline = references(&f, &watched);
+    let shader_baseline = f.device.references(f.vs);
+    let mut context = title_managed(&f);
+    assert!(context.title_managed_lifetimes());
+    draw_with_buffers(&f, &mut context);
+    context.copy_resource(f.cb2, f.cb);
+    // Legacy semantics stays: the shadow keeps the bindings, and a dynamic buffer bound
+    // without a map in the list is a split point (R-SP-1).
+    context.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb_dyn)]);
+    let shadowed = context
+        .legacy_state()
+        .map(|state| state.shader(Stage::Vertex).shader);
+    assert_eq!(shadowed, Some(f.vs.raw()));
+    assert_eq!(references(&f, &watched), baseline, "while recording");
+    assert_eq!(f.device.references(f.vs), shader_baseline);
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    assert!(list.title_managed_lifetimes());
+    assert_eq!(list.semantics(), Semantics::Legacy);
+    assert_eq!(list.stats().split_points.total(), 1);
+    assert_eq!(references(&f, &watched), baseline, "after finish");
+    // The same calls on a plain legacy context do take references: the test can fail.
+    let mut plain = f.context(Semantics::Legacy);
+    draw_with_buffers(&f, &mut plain);
+    assert_ne!(references(&f, &watched), baseline);
+    drop(plain);
+    // Executed, the list draws as a legacy list does (from the ClearState defaults).
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    assert_eq!(imm.counters().draws, 1);
+    drop(list);
+    assert_eq!(references(&f, &watched), baseline, "after drop");
+}
+
+#[test]
+fn r_fx_6_title_managed_list_naming_a_released_object_is_refused() {
+    let f = Fixture::with_immediate(Semantics::Legacy);
+    let doomed = f
+        .device
+        .create_buffer(&BufferDesc {
+            name: "doomed",
+            size: 256,
+            usage: Usage::Default,
+            bind: BindFlags::CONSTANT,
+            ..Default::default()
+        })
+        .unwrap();
+    let mut context = title_managed(&f);
+    context.set_constant_buffers(Stage::Vertex, 0, &[Some(doomed)]);
+    context.draw(3, 0);
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    f.device.release(doomed);
+    f.device.process_deferred_releases();
+    assert!(
+        !f.device.is_alive(doomed),
+        "nothing held it: the list took no reference"
+    );
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    let error = imm
+        .execute_command_list(&list, RestoreState::ClearState)
+        .expect_err("the list names a released buffer");
+    assert!(matches!(error, Error::ReleasedObject { .. }), "{error:?}");
+    assert!(error.to_string().contains("doomed"), "{error}");
+    assert_eq!(imm.counters().draws, 0, "nothing ran");
+}
+
+#[test]
+fn r_fx_6_title_managed_changes_nothing_on_a_fast_context() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut context = f
+        .device
+        .create_deferred_context(&DeferredContextDesc {
+            semantics: Semantics::Fast,
+            title_managed_lifetimes: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(!context.title_managed_lifetimes());
+    context.draw(3, 0);
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    assert!(!list.title_managed_lifetimes());
+}

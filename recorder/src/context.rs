@@ -48,6 +48,14 @@ pub struct DeferredContextDesc<'a> {
     /// fast semantics. The model runs every engine's work in one in-order queue, so the engine
     /// is what fences and waits name, not a restriction on the calls.
     pub engine: Engine,
+    /// D3D11_CREATE_DEFERRED_CONTEXT_TITLE_MANAGED_COMMAND_LIST_OBJECT_LIFETIMES (R-FX-6, seed
+    /// 000): a legacy context with it takes no references for its lists, neither for what they
+    /// record nor for what its bindings hold; the rest of legacy semantics (the shadow, split
+    /// points, the ClearState start) stays. The application keeps every object a list names
+    /// alive until the list has run: executing a list that names a released object is refused
+    /// (`released_object`, checked before it runs). Fast contexts take no references already:
+    /// on them it changes nothing. Default `false`.
+    pub title_managed_lifetimes: bool,
 }
 
 /// What becomes of a context's state when a list ends or has run: D3D11's
@@ -117,6 +125,8 @@ pub struct Recorder<R: Role> {
     /// Legacy only: the references the open list and the bindings hold (`refs.rs`).
     pub(crate) refs: LegacyBox<LocalReferences>,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
+    /// A legacy context created with `title_managed_lifetimes` (R-FX-6): no `refs`.
+    title_managed: bool,
     role: PhantomData<R>,
 }
 
@@ -181,7 +191,11 @@ impl<R: Role> Recorder<R> {
             .clone()
             .unwrap_or_else(|| device.desc.chunk_policy.clone());
         let legacy = desc.semantics == Semantics::Legacy;
-        let refs = LegacyBox::new_if(legacy, || Box::new(LocalReferences::new(&*device, serial)));
+        // R-FX-6: a title-managed legacy context keeps its shadow but takes no references.
+        let title_managed = legacy && desc.title_managed_lifetimes;
+        let refs = LegacyBox::new_if(legacy && !title_managed, || {
+            Box::new(LocalReferences::new(&*device, serial))
+        });
         let mut context = Self {
             device,
             name: StdArc::from(desc.name),
@@ -202,6 +216,7 @@ impl<R: Role> Recorder<R> {
             shadow: LegacyBox::new_if(legacy, Box::default),
             refs,
             back_buffer: None,
+            title_managed,
             role: PhantomData,
         };
         context.start_list(false);
@@ -223,6 +238,13 @@ impl<R: Role> Recorder<R> {
     /// The engine its lists run on (R-EX-5).
     pub fn engine(&self) -> Engine {
         self.engine
+    }
+
+    /// Whether the context is a legacy context created with
+    /// [`title_managed_lifetimes`](DeferredContextDesc::title_managed_lifetimes) (R-FX-6): it
+    /// takes no references. `false` on fast contexts, which take none anyway.
+    pub fn title_managed_lifetimes(&self) -> bool {
+        self.title_managed
     }
 
     /// The name the context was created with.
@@ -395,6 +417,7 @@ impl<R: Role> Recorder<R> {
             recorder: self.serial,
             back_buffer: self.back_buffer,
             pool_limit: self.policy.pool_limit,
+            title_managed: self.title_managed,
         };
         // SAFETY: `list_header` was reserved at the start of `first` by `start_list`, and the
         // chain is sealed and handed over here.
@@ -535,13 +558,17 @@ impl<R: Role> Recorder<R> {
 
     /// Back to the ClearState defaults, dropping the references the bindings held (legacy).
     pub(crate) fn reset_shadow(&mut self) {
-        if let (Some(shadow), Some(refs)) = (self.shadow.as_mut(), self.refs.as_mut()) {
+        let Some(shadow) = self.shadow.as_mut() else {
+            return;
+        };
+        // A title-managed context's bindings hold no references (R-FX-6).
+        if let Some(refs) = self.refs.as_mut() {
             let device = &self.device;
             shadow
                 .bindings
                 .for_each_object(|kind, handle| refs.sub(&**device, kind, handle, BOUND));
-            shadow.clear();
         }
+        shadow.clear();
     }
 
     /// "deferred context 'name' (#serial)", as errors name the context.

@@ -222,6 +222,7 @@ impl Device {
             semantics: Semantics::Fast,
             chunk_policy: Some(chunk_policy.unwrap_or_else(|| bundle_chunk_policy(self))),
             engine: Engine::Graphics,
+            title_managed_lifetimes: false,
         };
         Recorder::new(self.shared.clone(), &desc, serial)
     }
@@ -294,6 +295,7 @@ impl Device {
             semantics: self.shared.desc.immediate_semantics,
             chunk_policy: None,
             engine: Engine::Graphics,
+            title_managed_lifetimes: false,
         };
         // Serial 0, outside the 48 deferred contexts.
         Ok(Recorder::new(self.shared.clone(), &desc, 0))

@@ -384,12 +384,18 @@ impl<R: Role> Recorder<R> {
         new: &[T],
         slots: impl FnOnce(&mut LegacyShadow) -> &mut [T],
     ) -> Result<(), Error> {
-        let (Some(shadow), Some(refs)) = (self.shadow.as_deref_mut(), self.refs.as_mut()) else {
+        let Some(shadow) = self.shadow.as_deref_mut() else {
             return Ok(());
         };
         let target = slots(shadow);
-        retain_slots(refs, &self.device, call, kind, new, target)?;
-        Self::replace_slots(Some(refs), &self.device, kind, target, new);
+        match self.refs.as_mut() {
+            Some(refs) => {
+                retain_slots(refs, &self.device, call, kind, new, target)?;
+                Self::replace_slots(Some(refs), &self.device, kind, target, new);
+            }
+            // A title-managed legacy context (R-FX-6): the shadow, without references.
+            None => target.copy_from_slice(new),
+        }
         Ok(())
     }
 
