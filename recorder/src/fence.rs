@@ -4,7 +4,7 @@
 //!
 //! **In:** `insert_fence_with(engine, FenceFlags::KickOff)` on a deferred context or the
 //! immediate context's recorder. **Out:** the fence command with its kick-off bit (operand bit
-//! [`KICK_OFF_BIT`]) and, in a list, a side record of kind `KickOff`: the list's segments
+//! `command::KICK_OFF_BIT`) and, in a list, a side record of kind `KickOff`: the list's segments
 //! ([`Segments`](crate::Segments)) end a run of commands right after the fence, so the list runs
 //! as one more indirect-buffer execution. On the immediate context the executor also submits the
 //! batch so far, as a flush does.
@@ -13,15 +13,11 @@
 //! there, and nothing else changes (the fence passes when its run executes, as any fence).
 
 use crate::chunk::SideKind;
-use crate::command::{write_command, CommandBytes, Opcode};
+use crate::command::{write_command, CommandBytes, Opcode, KICK_OFF_BIT};
 use crate::desc::Engine;
 use crate::role::Role;
 use crate::sync::Ordering;
 use crate::Recorder;
-
-/// The operand bit of `Opcode::InsertFence` that marks a kick-off; the engine is in the bits
-/// below it.
-pub(crate) const KICK_OFF_BIT: u8 = 0x80;
 
 /// How [`insert_fence_with`](Recorder::insert_fence_with) places its fence (R-FX-6). The
 /// default leaves the segment open, as [`insert_fence`](Recorder::insert_fence) does.

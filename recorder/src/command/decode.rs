@@ -781,9 +781,9 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             }
             Opcode::InsertWaitOnPresent => Command::InsertWaitOnPresent(read(payload)),
             Opcode::InsertFence => Command::InsertFence {
-                engine: Engine::from_u8(header.operand & !crate::fence::KICK_OFF_BIT),
+                engine: Engine::from_u8(header.operand & !super::KICK_OFF_BIT),
                 value: read(payload),
-                kick_off: header.operand & crate::fence::KICK_OFF_BIT != 0,
+                kick_off: header.operand & super::KICK_OFF_BIT != 0,
             },
             Opcode::InsertWaitOnFence => Command::InsertWaitOnFence {
                 engine: Engine::from_u8(header.operand),
