@@ -703,6 +703,20 @@ impl ImmediateContext {
         value
     }
 
+    /// A device context state object holding the ClearState defaults (R-FX-6): see
+    /// [`recorder::DeviceContextState`]. Refused on a fast immediate context
+    /// (`forbidden_in_fast`).
+    pub fn create_device_context_state(&mut self) -> Result<recorder::DeviceContextState, Error> {
+        self.recorder.create_device_context_state()
+    }
+
+    /// Exchanges the immediate context's bindings with `state`'s (R-FX-6): the direct calls
+    /// record a ClearState and the binds of `state`'s former bindings, as a deferred context's
+    /// list does. Refused on a fast immediate context (`forbidden_in_fast`).
+    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+        self.recorder.swap_device_context_state(state)
+    }
+
     /// Whether legacy-semantics work that uses `resource` has been submitted (the direct calls
     /// so far included) and the GPU has not finished it, as far as the CPU knows
     /// (ID3D11DeviceX::IsResourcePending, R-FX-6). Seed 000: it "will check only whether the

@@ -241,3 +241,121 @@ fn r_fx_6_title_managed_changes_nothing_on_a_fast_context() {
         .unwrap();
     assert!(!list.title_managed_lifetimes());
 }
+
+// ----- device context state objects -----------------------------------------------------------
+
+/// Binds a second state (`vb2`, `cb2`, the pixel shader) and draws.
+fn draw_with_other_buffers(f: &Fixture, c: &mut impl DeviceContext) {
+    c.set_shader(Stage::Pixel, Some(f.ps));
+    c.set_vertex_buffers(0, &[vertex(f.vb2)]);
+    c.set_constant_buffers(Stage::Vertex, 1, &[Some(f.cb2)]);
+    c.draw(6, 0);
+}
+
+#[test]
+fn r_fx_6_context_state_swap_legacy() {
+    let f = Fixture::with_immediate(Semantics::Legacy);
+    // A list that binds state A, swaps it out for an empty object (the ClearState defaults),
+    // binds state B, draws, and swaps A back in and draws again.
+    let mut context = f.context(Semantics::Legacy);
+    let mut state = context.create_device_context_state().unwrap();
+    draw_with_buffers(&f, &mut context);
+    context.swap_device_context_state(&mut state);
+    assert_eq!(
+        context
+            .legacy_state()
+            .map(|s| s.shader(Stage::Vertex).shader),
+        Some(RawHandle::NULL),
+        "the empty object's defaults are bound"
+    );
+    assert_eq!(state.bindings().shader(Stage::Vertex).shader, f.vs.raw());
+    draw_with_other_buffers(&f, &mut context);
+    context.swap_device_context_state(&mut state);
+    context.draw(3, 0);
+    assert!(context.error().is_none(), "{:?}", context.error());
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    // Each swap is one call: 5 + 1 + 4 + 1 + 1.
+    assert_eq!(list.stats().calls, 12);
+    // The object holds B now, with a reference on each object: dropping it gives them back.
+    drop(list);
+    drop(context);
+    let held = f.device.references(f.cb2);
+    assert_eq!(state.bindings().shader(Stage::Pixel).shader, f.ps.raw());
+    drop(state);
+    assert_eq!(f.device.references(f.cb2).map(|n| n + 1), held, "{held:?}");
+
+    // R-O-1: the same calls direct on the immediate context draw the same records.
+    let mut context = f.context(Semantics::Legacy);
+    let mut state = context.create_device_context_state().unwrap();
+    draw_with_buffers(&f, &mut context);
+    context.swap_device_context_state(&mut state);
+    draw_with_other_buffers(&f, &mut context);
+    context.swap_device_context_state(&mut state);
+    context.draw(3, 0);
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    imm.execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    let listed: Vec<String> = imm.records().iter().map(|r| format!("{r:?}")).collect();
+    drop(imm);
+    drop(state);
+    let mut direct = ImmediateContext::new(&f.device).unwrap();
+    let mut state = direct.create_device_context_state().unwrap();
+    draw_with_buffers(&f, &mut direct);
+    direct.swap_device_context_state(&mut state);
+    draw_with_other_buffers(&f, &mut direct);
+    direct.swap_device_context_state(&mut state);
+    direct.draw(3, 0);
+    direct.flush().unwrap();
+    let direct: Vec<String> = direct.records().iter().map(|r| format!("{r:?}")).collect();
+    assert_eq!(listed.len(), 3);
+    assert_eq!(listed, direct);
+    // The second draw sees state B, not A.
+    assert_ne!(listed[0], listed[1]);
+}
+
+#[test]
+fn r_fx_6_context_state_refused_on_fast() {
+    let f = Fixture::with_immediate(Semantics::Fast);
+    let mut legacy = f.context(Semantics::Legacy);
+    let mut state = legacy.create_device_context_state().unwrap();
+    let mut fast = f.context(Semantics::Fast);
+    let error = fast
+        .create_device_context_state()
+        .expect_err("a fast context has no state to give");
+    assert!(
+        matches!(
+            error,
+            Error::ForbiddenInFast {
+                call: "create_device_context_state",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("seed 000"), "{error}");
+    assert!(fast.error().is_none(), "create reports to the caller");
+    fast.swap_device_context_state(&mut state);
+    let error = fast.error().map(|e| e.error.clone());
+    assert!(
+        matches!(
+            error,
+            Some(Error::ForbiddenInFast {
+                call: "swap_device_context_state",
+                ..
+            })
+        ),
+        "{error:?}"
+    );
+    let mut imm = ImmediateContext::new(&f.device).unwrap();
+    assert!(imm.create_device_context_state().is_err());
+    imm.swap_device_context_state(&mut state);
+    assert_eq!(
+        imm.last_refusal().map(|e| e.kind()),
+        Some(ErrorKind::ForbiddenInFast)
+    );
+}

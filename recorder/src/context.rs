@@ -113,7 +113,7 @@ pub struct Recorder<R: Role> {
     start: StartState,
     pub(crate) stats: ListStats,
     /// Calls made on the list being recorded, refused ones included.
-    calls_made: u32,
+    pub(crate) calls_made: u32,
     pub(crate) refused: u32,
     error: Option<RecordError>,
     /// The last call refused, kept after the sticky error is taken (for `expect error`).

@@ -97,6 +97,7 @@ mod carry;
 mod chunk;
 pub mod command;
 mod context;
+mod context_state;
 mod create;
 mod desc;
 mod device;
@@ -136,6 +137,7 @@ pub use bundle_entry::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
+pub use context_state::DeviceContextState;
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
 pub use device_context::{
