@@ -443,10 +443,20 @@ impl CapturedImmediate {
 
     /// [`ImmediateContext::insert_fence`].
     pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        self.insert_fence_with(engine, recorder::FenceFlags::NoKickOff)
+    }
+
+    /// [`ImmediateContext::insert_fence_with`] (R-FX-6): written `insert_fence F [kick_off]`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
         let kept = self.tap_active();
         let context = &mut self.context;
-        self.tap
-            .fence(kept, engine, || context.insert_fence(engine))
+        self.tap.fence(kept, engine, flags, || {
+            context.insert_fence_with(engine, flags)
+        })
     }
 
     /// [`ImmediateContext::begin_command_list_execution`].

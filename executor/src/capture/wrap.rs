@@ -890,6 +890,7 @@ impl CapturedDeferred {
             serial: shared.next_serial(),
             name: context.name().to_string(),
             semantics: context.semantics(),
+            title_managed_lifetimes: context.title_managed_lifetimes(),
         };
         shared
             .context_names
@@ -947,10 +948,20 @@ impl CapturedDeferred {
 
     /// [`DeferredContext::insert_fence`].
     pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        self.insert_fence_with(engine, recorder::FenceFlags::NoKickOff)
+    }
+
+    /// [`DeferredContext::insert_fence_with`] (R-FX-6): written `insert_fence F [kick_off]`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
         let kept = self.tap_active();
         let context = &mut self.context;
-        self.tap
-            .fence(kept, engine, || context.insert_fence(engine))
+        self.tap.fence(kept, engine, flags, || {
+            context.insert_fence_with(engine, flags)
+        })
     }
 
     /// [`DeferredContext::execute_command_list`] (nesting, R-REC-9): a captured list brings in

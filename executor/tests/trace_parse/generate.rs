@@ -347,6 +347,7 @@ impl Generator {
                 Declaration::Context {
                     name,
                     semantics: self.rng.pick(Semantics::ALL),
+                    title_managed_lifetimes: self.rng.coin(),
                 }
             }
             15 => {
@@ -584,7 +585,11 @@ impl Generator {
                 };
                 let engine = self.rng.option(|r| r.pick(Engine::ALL));
                 if self.rng.coin() {
-                    Method::InsertFence { fence, engine }
+                    Method::InsertFence {
+                        fence,
+                        engine,
+                        kick_off: self.rng.coin(),
+                    }
                 } else {
                     Method::InsertWaitOnFence { fence, engine }
                 }

@@ -348,13 +348,18 @@ impl Lowering {
                 };
                 (chain, create)
             }
-            Declaration::Context { name, semantics: s } => {
+            Declaration::Context {
+                name,
+                semantics: s,
+                title_managed_lifetimes,
+            } => {
                 let id = self.add(name.as_str(), ObjKind::Context, false);
                 self.recorders.push(id);
                 (
                     id,
                     Create::Context {
                         semantics: semantics(*s),
+                        title_managed_lifetimes: *title_managed_lifetimes,
                     },
                 )
             }
@@ -710,9 +715,14 @@ impl Lowering {
             Method::InsertWaitOnPresent { swapchain } => Call::InsertWaitOnPresent {
                 swapchain: self.id(swapchain)?,
             },
-            Method::InsertFence { fence, engine: e } => Call::InsertFence {
+            Method::InsertFence {
+                fence,
+                engine: e,
+                kick_off,
+            } => Call::InsertFence {
                 fence: self.fence(fence),
                 engine: engine(*e),
+                kick_off: *kick_off,
             },
             Method::InsertWaitOnFence { fence, engine: e } => Call::InsertWaitOnFence {
                 fence: self.fence(fence),
