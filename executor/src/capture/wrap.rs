@@ -964,6 +964,25 @@ impl CapturedDeferred {
         })
     }
 
+    /// [`DeferredContext::create_device_context_state`] (R-FX-6): not a recorded call.
+    pub fn create_device_context_state(
+        &mut self,
+    ) -> Result<recorder::DeviceContextState, recorder::Error> {
+        self.context.create_device_context_state()
+    }
+
+    /// [`DeferredContext::swap_device_context_state`] (R-FX-6). Not written: a list that swaps
+    /// breaks its capture (the frame is reported not written, with the reason), since the
+    /// trace format has no statement for context state objects.
+    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+        if self.tap_active() {
+            self.tap
+                .broken
+                .get_or_insert_with(|| "it swaps a device context state object (swap_device_context_state, R-FX-6): the trace format has no statement for context state objects yet".to_string());
+        }
+        self.context.swap_device_context_state(state)
+    }
+
     /// [`DeferredContext::execute_command_list`] (nesting, R-REC-9): a captured list brings in
     /// the nested list's calls; a nested list without them breaks the list's capture.
     #[inline]
