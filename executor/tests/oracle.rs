@@ -248,9 +248,9 @@ fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
         Op::SwapContextState => STATES.with(|states| {
             let mut states = states.borrow_mut();
             let serial = f.device.serial();
-            if !states.contains_key(&serial) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = states.entry(serial) {
                 if let Some(state) = c.state_object() {
-                    states.insert(serial, state);
+                    slot.insert(state);
                 }
             }
             if let Some(state) = states.get_mut(&serial) {
