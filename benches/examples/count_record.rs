@@ -70,7 +70,15 @@ fn main() {
         eprintln!("{USAGE}");
         std::process::exit(2);
     };
-    let device = Device::new(DeviceDesc::default());
+    // The capture's immediate context is legacy by default; the `fast-only` build has none.
+    let immediate_semantics = match recorder::LEGACY_BUILT {
+        true => Semantics::default(),
+        false => Semantics::Fast,
+    };
+    let device = Device::new(DeviceDesc {
+        immediate_semantics,
+        ..DeviceDesc::default()
+    });
     let scene = Scene::new(
         &device,
         &SceneDesc {
