@@ -241,8 +241,8 @@ fn trace_errors_name_the_line_and_the_token() {
     );
     fails_after_prelude(
         "expect frobnicate",
-        "expect: expected ok, accepted, error, resource, split_points, counters, draw or \
-         bundle_footprint, found 'frobnicate'",
+        "expect: expected ok, accepted, error, resource, pending, split_points, counters, \
+         draw or bundle_footprint, found 'frobnicate'",
     );
     // Barriers: the kind, the options, the words, the ranges.
     fails_after_prelude(

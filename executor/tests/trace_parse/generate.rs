@@ -745,8 +745,12 @@ impl Generator {
     }
 
     fn expectation(&mut self) -> Statement {
-        let e = match self.rng.below(8) {
+        let e = match self.rng.below(9) {
             0 => Expectation::Ok,
+            8 => Expectation::Pending {
+                resource: self.resource(),
+                pending: self.rng.coin(),
+            },
             7 => Expectation::Resource {
                 resource: self.resource(),
                 layout: self.rng.option(|r| match r.below(4) {

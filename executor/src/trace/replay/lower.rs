@@ -890,6 +890,10 @@ impl Lowering {
                 depth: depth.map(compression),
                 stencil: stencil.map(compression),
             },
+            Expectation::Pending { resource, pending } => Check::Pending {
+                resource: self.id(resource)?,
+                pending: *pending,
+            },
             Expectation::BundleFootprint { bundle, bytes } => Check::BundleFootprint {
                 bundle: self.id(bundle)?,
                 bytes: *bytes,

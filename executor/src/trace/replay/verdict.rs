@@ -127,6 +127,13 @@ pub(crate) fn check(live: &mut LiveRun, expect: &Expect) -> Result<(), String> {
             depth,
             stencil,
         } => resource_state(live, *resource, layout, *compressed, *depth, *stencil),
+        Check::Pending { resource, pending } => {
+            let found = live.resource_pending(*resource)?;
+            match found == *pending {
+                true => Ok(()),
+                false => Err(format!("pending {}", if found { "yes" } else { "no" })),
+            }
+        }
         Check::BundleFootprint { bundle, bytes } => live.bundle_footprint(*bundle, *bytes),
     }
 }

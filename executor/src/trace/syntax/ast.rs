@@ -1036,6 +1036,13 @@ pub enum Expectation<F: Form = Written> {
         /// `stencil=compressed|decompressed`: the stencil plane's compression.
         stencil: Option<F::Compression>,
     },
+    /// `expect pending RES yes|no` (R-FX-6): `ImmediateContext::is_resource_pending` now.
+    Pending {
+        /// The resource.
+        resource: F::Object,
+        /// Whether legacy work using it is expected pending.
+        pending: bool,
+    },
     /// `expect bundle_footprint BUNDLE BYTES`.
     BundleFootprint {
         /// The bundle.

@@ -22,8 +22,8 @@ use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, SplitCategory
 impl Parser {
     pub(crate) fn expectation(&mut self, mut cursor: Cursor<'_>) -> Result<Expectation> {
         let what = cursor.next(
-            "what to expect (ok, accepted, error, resource, split_points, counters, draw, \
-             bundle_footprint)",
+            "what to expect (ok, accepted, error, resource, pending, split_points, counters, \
+             draw, bundle_footprint)",
         )?;
         let symbols = &self.symbols;
         let expectation = match what {
@@ -163,6 +163,15 @@ impl Parser {
                     value,
                 }
             }
+            "pending" => {
+                cursor.set_label("expect pending");
+                let resource = cursor.object(symbols, Want::Resource)?;
+                let token = cursor.next("yes|no")?;
+                Expectation::Pending {
+                    resource,
+                    pending: cursor.yes_no_token(token, "pending")?,
+                }
+            }
             "bundle_footprint" => {
                 cursor.set_label("expect bundle_footprint");
                 Expectation::BundleFootprint {
@@ -173,8 +182,8 @@ impl Parser {
             other => {
                 cursor.set_label("expect");
                 return Err(cursor.error(format_args!(
-                    "expected ok, accepted, error, resource, split_points, counters, draw or \
-                     bundle_footprint, found {}",
+                    "expected ok, accepted, error, resource, pending, split_points, counters, \
+                     draw or bundle_footprint, found {}",
                     quote(other)
                 )));
             }

@@ -663,6 +663,11 @@ impl Display for Expectation {
                 option(f, "depth", depth)?;
                 option(f, "stencil", stencil)
             }
+            Self::Pending { resource, pending } => write!(
+                f,
+                "expect pending {resource} {}",
+                if *pending { "yes" } else { "no" }
+            ),
             Self::BundleFootprint { bundle, bytes } => {
                 write!(f, "expect bundle_footprint {bundle} {bytes}")
             }
