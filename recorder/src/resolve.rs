@@ -116,9 +116,10 @@ impl<R: Role> Recorder<R> {
             // The immediate context knows its own current instance: the contents at creation.
             return Ok((InstanceId::INITIAL, None));
         }
-        match self.semantics {
-            Semantics::Legacy => Ok((InstanceId::RESOLVE_AT_EXECUTION, Some(category))),
-            Semantics::Fast => Err(Error::DynamicBeforeMap {
+        // `is_legacy` is `false` at compile time in the `fast-only` build (R-FX-7).
+        match self.is_legacy() {
+            true => Ok((InstanceId::RESOLVE_AT_EXECUTION, Some(category))),
+            false => Err(Error::DynamicBeforeMap {
                 call,
                 object: self.device.object_name(kind, handle),
                 rule: "bound before this fast-semantics list mapped it write_discard (R-SP-3)",
