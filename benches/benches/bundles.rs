@@ -159,6 +159,7 @@ fn context(o: &Objects) -> DeferredContext {
             semantics: Semantics::Fast,
             chunk_policy: None,
             engine: Engine::Graphics,
+            ..Default::default()
         })
         .expect("context")
 }

@@ -14,6 +14,18 @@
 //! run. The capturing lists are finished and dropped like the others (their kept calls with
 //! them); nothing executes them.
 //!
+//! **The `fast-only` build** (R-FX-7): `record_fast_calls` records one kind of call alone
+//! (`benches::OneCall`: `set_shader`, `set_input_layout`, `binds`, `draw`, 10,000 steps a list) on
+//! a fast deferred context. Run the bench with and without `--features fast-only` and compare
+//! those ids: same calls, same semantics, the legacy branches compiled out in the second run. In
+//! that build the legacy ids (and the capture's, whose immediate context is then fast) are the
+//! only difference: legacy contexts cannot be created, so their ids are left out.
+//!
+//! ```text
+//! cargo bench -p benches --bench record -- record_fast_calls --warm-up-time 1 --measurement-time 3
+//! cargo bench -p benches --bench record --features fast-only -- record_fast_calls --warm-up-time 1 --measurement-time 3
+//! ```
+//!
 //! Throughput is in calls, so criterion's elements/s is calls/s and its time divided by the
 //! element count is nanoseconds per call. Everything is set up outside the timed closure: the
 //! device, the scene and one context per semantics are created once; each iteration records,
@@ -28,7 +40,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use benches::WithoutDraws;
-use benches::{record_draws, record_draws_only, CallSink, NaiveRecorder, Scene, SceneDesc};
+use benches::{
+    record_draws, record_draws_only, record_one_call, CallSink, NaiveRecorder, OneCall, Scene,
+    SceneDesc,
+};
 use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
@@ -70,8 +85,23 @@ impl Mix {
     }
 }
 
+/// The semantics the build can record: both, or fast alone in the `fast-only` build (R-FX-7).
+fn semantics_built() -> impl Iterator<Item = Semantics> {
+    [Semantics::Fast, Semantics::Legacy]
+        .into_iter()
+        .filter(|&semantics| LEGACY_BUILT || semantics == Semantics::Fast)
+}
+
 fn setup() -> (Device, Scene) {
-    let device = Device::new(DeviceDesc::default());
+    // The capture's immediate context is legacy by default; the `fast-only` build has none.
+    let immediate_semantics = match LEGACY_BUILT {
+        true => Semantics::default(),
+        false => Semantics::Fast,
+    };
+    let device = Device::new(DeviceDesc {
+        immediate_semantics,
+        ..DeviceDesc::default()
+    });
     let scene = Scene::new(
         &device,
         &SceneDesc {
@@ -158,7 +188,7 @@ fn bench_mix(c: &mut Criterion, devices: &Devices<'_>, scene: &Scene, mix: Mix) 
         .measurement_time(Duration::from_secs(3))
         .sample_size(30);
 
-    for semantics in [Semantics::Fast, Semantics::Legacy] {
+    for semantics in semantics_built() {
         let desc = DeferredContextDesc {
             name: semantics.name(),
             semantics,
@@ -223,7 +253,7 @@ fn bench_excluding_drop(c: &mut Criterion, device: &Device, scene: &Scene) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
         .sample_size(30);
-    for semantics in [Semantics::Fast, Semantics::Legacy] {
+    for semantics in semantics_built() {
         let mut context = device
             .create_deferred_context(&DeferredContextDesc {
                 name: semantics.name(),
@@ -253,6 +283,45 @@ fn bench_excluding_drop(c: &mut Criterion, device: &Device, scene: &Scene) {
     group.finish();
 }
 
+/// Each kind of call alone on a fast deferred context (`OneCall`), 10,000 steps a list: the ids
+/// to compare between the default and the `fast-only` build (R-FX-7).
+fn bench_fast_calls(c: &mut Criterion, device: &Device, scene: &Scene) {
+    let mut group = c.benchmark_group("record_fast_calls");
+    group
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(30);
+    let mut context = device
+        .create_deferred_context(&DeferredContextDesc {
+            name: "fast_calls",
+            semantics: Semantics::Fast,
+            ..Default::default()
+        })
+        .expect("a fast deferred context");
+    for call in OneCall::ALL {
+        record_one_call(&mut context, scene, call, DRAWS);
+        let list = context
+            .finish_command_list(RestoreState::ClearState)
+            .unwrap_or_else(|error| panic!("{} recording failed: {error}", call.name()));
+        let calls = list.stats().calls;
+        drop(list);
+        eprintln!(
+            "record_fast_calls/{}: {calls} calls (fast-only build: {})",
+            call.name(),
+            !LEGACY_BUILT
+        );
+        group.throughput(Throughput::Elements(calls as u64));
+        group.bench_function(BenchmarkId::new(call.name(), DRAWS), |b| {
+            b.iter(|| {
+                record_one_call(&mut context, scene, call, DRAWS);
+                let list = context.finish_command_list(RestoreState::ClearState);
+                black_box(list.map(|l| l.stats().bytes).ok());
+            })
+        });
+    }
+    group.finish();
+}
+
 fn record(c: &mut Criterion) {
     let (device, scene) = setup();
     let devices = Devices::new(&device);
@@ -260,6 +329,7 @@ fn record(c: &mut Criterion) {
         bench_mix(c, &devices, &scene, mix);
     }
     bench_excluding_drop(c, &device, &scene);
+    bench_fast_calls(c, &device, &scene);
 }
 
 criterion_group!(benches, record);

@@ -11,22 +11,39 @@
 //! ```
 //!
 //! Arguments: the mix (`full`: state sets and draws; `draws`: the draws alone; `state`: the state
-//! sets alone, maps included), the semantics (`fast` or `legacy`), the iterations after the
+//! sets alone, maps included; or one call alone, `set_shader`, `set_input_layout`, `binds` (three
+//! one-slot binds a step) or `draw`: `benches::OneCall`, 10,000 steps a list), the semantics (`fast` or `legacy`), the iterations after the
 //! first (which warms the chunk pool), and optionally the context: `bare` (the default, the
 //! engine's `DeferredContext`), `capture_idle` (the capture's `CapturedDeferred` with a capture
 //! attached and no frame captured: the difference per call is the capture's idle cost, R-CAP-1)
 //! or `capturing` (a frame being captured: every list keeps its calls).
 //! Each iteration records 10,000 draws on one deferred context, finishes the list and drops it,
 //! as the bench does.
+//!
+//! **The `fast-only` build (R-FX-7).** The one-call mixes compare the build with and without the
+//! feature, fast semantics both times (the feature refuses legacy contexts):
+//!
+//! ```sh
+//! for features in "" "--features fast-only"; do
+//!     cargo build --release -p benches --example count_record $features
+//!     for n in 1 11; do
+//!         valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+//!             target/release/examples/count_record set_shader fast $n 2>&1 | grep 'I *refs'
+//!     done
+//! done
+//! ```
 
-use benches::{record_draws, record_draws_only, CallSink, Scene, SceneDesc, WithoutDraws};
+use benches::{
+    record_draws, record_draws_only, record_one_call, CallSink, OneCall, Scene, SceneDesc,
+    WithoutDraws,
+};
 use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 use executor::RecordingContext;
 use recorder::{DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics};
 
 const DRAWS: u32 = 10_000;
 const USAGE: &str =
-    "usage: count_record full|draws|state fast|legacy ITERATIONS [bare|capture_idle|capturing]";
+    "usage: count_record full|draws|state|set_shader|set_input_layout|binds|draw fast|legacy ITERATIONS [bare|capture_idle|capturing]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -48,12 +65,20 @@ fn main() {
     };
     let (Ok(iterations), true) = (
         iterations.parse::<u32>(),
-        matches!(mix.as_str(), "full" | "draws" | "state"),
+        matches!(mix.as_str(), "full" | "draws" | "state") || OneCall::from_name(mix).is_some(),
     ) else {
         eprintln!("{USAGE}");
         std::process::exit(2);
     };
-    let device = Device::new(DeviceDesc::default());
+    // The capture's immediate context is legacy by default; the `fast-only` build has none.
+    let immediate_semantics = match recorder::LEGACY_BUILT {
+        true => Semantics::default(),
+        false => Semantics::Fast,
+    };
+    let device = Device::new(DeviceDesc {
+        immediate_semantics,
+        ..DeviceDesc::default()
+    });
     let scene = Scene::new(
         &device,
         &SceneDesc {
@@ -107,7 +132,13 @@ fn record<C: CallSink + RecordingContext>(
         match mix {
             "full" => record_draws(context, scene, 0..DRAWS),
             "draws" => record_draws_only(context, scene, 0..DRAWS),
-            _ => record_draws(&mut WithoutDraws(&mut *context), scene, 0..DRAWS),
+            "state" => record_draws(&mut WithoutDraws(&mut *context), scene, 0..DRAWS),
+            // `main` checked the name: one of the calls alone.
+            _ => {
+                if let Some(call) = OneCall::from_name(mix) {
+                    record_one_call(context, scene, call, DRAWS);
+                }
+            }
         }
         let list = context
             .finish_command_list(RestoreState::ClearState)

@@ -319,6 +319,7 @@ mod tests {
                     semantics: Semantics::Fast,
                     chunk_policy: None,
                     engine: Engine::Graphics,
+                    ..Default::default()
                 })
                 .expect("context");
             record_bundle_calls(&mut context, &scene, &bundles, range);

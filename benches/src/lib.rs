@@ -29,7 +29,9 @@ pub mod workload;
 
 pub use execute::{ExecuteScene, ThroughputScene};
 pub use naive::{Command, NaiveRecorder, Slots, INLINE_BUFFERS, INLINE_VIEWS};
-pub use record::{record_draws, record_draws_only, CallSink, WithoutDraws};
+pub use record::{
+    record_draws, record_draws_only, record_one_call, CallSink, OneCall, WithoutDraws,
+};
 pub use scene::{DrawDesc, ObjectConstants, Scene, SceneDesc, SceneError, Unmapped};
 
 /// Marsaglia's xorshift64 (`13, 7, 17`), seeded through one splitmix64 step so that nearby or

@@ -560,3 +560,82 @@ pub fn record_draws_only<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draw
         sink.draw_indexed(draw.index_count, draw.start_index, draw.base_vertex);
     }
 }
+
+/// One kind of call recorded alone, for the per-call cost of the `fast-only` build (R-FX-7): the
+/// `record` bench's `record_fast_calls` group and `count_record`'s mixes of the same names.
+/// Each step changes what is bound (it walks the scene's materials and meshes), as a real
+/// recording does, so no call repeats its predecessor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneCall {
+    /// `set_shader`, vertex and pixel stages in turn.
+    SetShader,
+    /// `set_input_layout`.
+    SetInputLayout,
+    /// The one-slot binds of a draw: a constant buffer, a shader-resource view and a vertex
+    /// buffer (three calls a step).
+    Binds,
+    /// `draw_indexed` with nothing bound.
+    Draw,
+}
+
+impl OneCall {
+    /// Every kind, in the order the bench reports them.
+    pub const ALL: [OneCall; 4] = [
+        OneCall::SetShader,
+        OneCall::SetInputLayout,
+        OneCall::Binds,
+        OneCall::Draw,
+    ];
+
+    /// The bench id's and `count_record`'s name of the kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::SetShader => "set_shader",
+            Self::SetInputLayout => "set_input_layout",
+            Self::Binds => "binds",
+            Self::Draw => "draw",
+        }
+    }
+
+    /// The kind named `name` (`set_shader`, `set_input_layout`, `binds`, `draw`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|call| call.name() == name)
+    }
+}
+
+/// Records `steps` steps of `call` alone on `sink` (see [`OneCall`]): `steps` calls, or three
+/// times as many for [`OneCall::Binds`].
+#[inline(always)]
+pub fn record_one_call<R: CallSink + ?Sized>(
+    sink: &mut R,
+    scene: &Scene,
+    call: OneCall,
+    steps: u32,
+) {
+    let materials = scene.materials.len();
+    let meshes = scene.meshes.len();
+    for step in 0..steps as usize {
+        let material = &scene.materials[step % materials];
+        match call {
+            OneCall::SetShader if step % 2 == 0 => {
+                sink.set_shader(Stage::Vertex, Some(material.vertex_shader))
+            }
+            OneCall::SetShader => sink.set_shader(Stage::Pixel, Some(material.pixel_shader)),
+            OneCall::SetInputLayout => sink.set_input_layout(Some(material.input_layout)),
+            OneCall::Binds => {
+                let mesh = &scene.meshes[step % meshes];
+                sink.set_constant_buffers(
+                    Stage::Pixel,
+                    MATERIAL_CB_SLOT,
+                    &[Some(material.constants)],
+                );
+                sink.set_shader_resources(Stage::Pixel, 0, &material.textures[..1]);
+                sink.set_vertex_buffers(0, &mesh.streams[..1]);
+            }
+            OneCall::Draw => {
+                let mesh = &scene.meshes[step % meshes];
+                sink.draw_indexed(mesh.index_count / 2, 0, 0);
+            }
+        }
+    }
+}

@@ -35,6 +35,19 @@
 //! # Ok::<(), recorder::Error>(())
 //! ```
 //!
+//! Nor do device context state objects (R-FX-6: a bundle is fast, and fast semantics keeps no
+//! state to swap; on a fast deferred context both calls are refused with `forbidden_in_fast`):
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut state = device.create_deferred_context(&DeferredContextDesc::default())?
+//!     .create_device_context_state()?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.swap_device_context_state(&mut state); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
 //! A trace that makes one on a bundle gets `unsupported_in_bundle` through
 //! [`BundleRecorder::refuse_unsupported`].
 //!

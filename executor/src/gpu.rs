@@ -410,7 +410,8 @@ impl GpuModel {
     #[inline]
     fn use_resource(&mut self, semantics: Semantics, resource: RawHandle) {
         if self.tracks(semantics) {
-            self.progress.use_resource(resource);
+            self.progress
+                .use_resource(resource, semantics == Semantics::Legacy);
         }
     }
 
@@ -847,7 +848,7 @@ impl GpuModel {
                 self.counters.cache_flushes += self.last_uses.legacy_draw(&record);
             }
             if tracks {
-                Self::note_uses(&mut self.progress, &record);
+                Self::note_uses(&mut self.progress, &record, semantics == Semantics::Legacy);
             }
         }
         if self.validator.is_some() && semantics == Semantics::Fast {

@@ -768,6 +768,59 @@ impl ImmediateContext {
         self.recorder.insert_fence(engine)
     }
 
+    /// [`insert_fence`](Self::insert_fence) with `flags` (R-FX-6): with
+    /// [`FenceFlags::KickOff`](recorder::FenceFlags::KickOff) the direct calls so far, the fence
+    /// last, are submitted at once, as [`flush`](Self::flush) does; what the GPU model reported
+    /// of them waits for the next `flush`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
+        let value = self.recorder.insert_fence_with(engine, flags);
+        if flags.kicks_off() {
+            if let Err(error) = self.submit_direct() {
+                self.direct_report.get_or_insert(error);
+            }
+        }
+        value
+    }
+
+    /// A device context state object holding the ClearState defaults (R-FX-6): see
+    /// [`recorder::DeviceContextState`]. Refused on a fast immediate context
+    /// (`forbidden_in_fast`).
+    pub fn create_device_context_state(&mut self) -> Result<recorder::DeviceContextState, Error> {
+        self.recorder.create_device_context_state()
+    }
+
+    /// Exchanges the immediate context's bindings with `state`'s (R-FX-6): the direct calls
+    /// record a ClearState and the binds of `state`'s former bindings, as a deferred context's
+    /// list does. Refused on a fast immediate context (`forbidden_in_fast`).
+    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+        self.recorder.swap_device_context_state(state)
+    }
+
+    /// Whether legacy-semantics work that uses `resource` has been submitted (the direct calls
+    /// so far included) and the GPU has not finished it, as far as the CPU knows
+    /// (ID3D11DeviceX::IsResourcePending, R-FX-6). Seed 000: it "will check only whether the
+    /// given resource has pending work on legacy semantics contexts—a resource is never
+    /// considered pending with fast semantics": work of fast lists, of a fast immediate context
+    /// and of bundles never makes it pending.
+    ///
+    /// A use is what the GPU model tracks for legacy maps (`progress.rs`): the resources a draw
+    /// or dispatch reads or writes through its bindings (vertex, index and constant buffers,
+    /// shader-resource and unordered-access views, render targets, the depth-stencil view),
+    /// clears of a view's resource, copies (both resources), `update_subresource`,
+    /// `decompress_resource`, `copy_structure_count`. Reads as indirect arguments do not count
+    /// (they follow fast semantics whatever the context, seed 000). The work is finished once
+    /// the CPU has evidence of it (`progress.rs`'s model of time): a fence after it seen passed
+    /// ([`is_fence_pending`](Self::is_fence_pending) answering `false`), a bottom-of-pipe value
+    /// written after it read back, or a legacy map that waited for it.
+    pub fn is_resource_pending<H: Handle>(&mut self, resource: H) -> bool {
+        self.sync_gpu();
+        self.side.gpu.progress().legacy_pending(resource.raw())
+    }
+
     /// The instance of dynamic buffer `buffer` that the immediate context's maps and executed
     /// legacy lists made current (R-ST-8): what a dynamic split point resolves to (R-SP-4).
     pub fn current_instance(&self, buffer: RawHandle) -> InstanceId {
@@ -844,7 +897,10 @@ impl ImmediateContext {
                 tracing::warn!(%error);
             }
         }
-        if self.validating {
+        // A title-managed legacy list (R-FX-6) holds no reference either, and its title chose
+        // legacy semantics' safety: it is checked always, not only under validation, so that
+        // an object it names released before it runs is an error, never a stale handle.
+        if self.validating || list.title_managed_lifetimes() {
             // A fast list holds no reference: what it names may be released (R-OBJ-4, R-V-1);
             // a legacy one holds them all, nested fast lists are held to the fast rule.
             if let Some(object) = list.first_released_object() {

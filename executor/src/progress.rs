@@ -66,6 +66,9 @@ pub struct Progress {
     /// Resource → the position of the last segment that used it (uses the GPU model tracks:
     /// legacy semantics', and every use under validation).
     last_use: FastMap<RawHandle, u64>,
+    /// Resource → the position of the last segment whose legacy-semantics work used it: what
+    /// `is_resource_pending` reads (R-FX-6; fast work never makes a resource pending).
+    legacy_use: FastMap<RawHandle, u64>,
     /// Buffer → the position of the last segment that read it as the arguments of an indirect
     /// draw or dispatch. Seed 000: "The DrawIndirect APIs also apply fast semantics
     /// synchronization requirements to the indirect arguments buffer": such a use updates no
@@ -83,6 +86,7 @@ impl Default for Progress {
             fences: FastMap::default(),
             memory: FastMap::default(),
             last_use: FastMap::default(),
+            legacy_use: FastMap::default(),
             indirect_use: FastMap::default(),
             waited: HashSet::new(),
         }
@@ -131,12 +135,23 @@ impl Progress {
         self.memory.get(&(buffer, offset)).copied()
     }
 
-    /// `resource` is used by the current segment.
+    /// `resource` is used by the current segment, by legacy-semantics work when `legacy`.
     #[inline]
-    pub fn use_resource(&mut self, resource: RawHandle) {
+    pub fn use_resource(&mut self, resource: RawHandle, legacy: bool) {
         if !resource.is_null() {
             self.last_use.insert(resource, self.position);
+            if legacy {
+                self.legacy_use.insert(resource, self.position);
+            }
         }
+    }
+
+    /// Whether legacy-semantics work of an unretired segment used `resource`
+    /// (`ImmediateContext::is_resource_pending`, R-FX-6).
+    pub fn legacy_pending(&self, resource: RawHandle) -> bool {
+        self.legacy_use
+            .get(&resource)
+            .is_some_and(|&last| last > self.retired)
     }
 
     /// `buffer` is read as indirect arguments by the current segment (see `indirect_use`).

@@ -57,6 +57,7 @@ fn r_b_10_draw_bundle_allocates_nothing_in_steady_state() {
             semantics: Semantics::Fast,
             chunk_policy: None,
             engine: Engine::Graphics,
+            ..Default::default()
         })
         .expect("context");
     for _ in 0..2 {

@@ -31,6 +31,8 @@ impl<R: Role> Recorder<R> {
 
     /// Binds the input layout (`None` unbinds it), with the vertex-buffer slots it reads. A
     /// released layout refuses the call (`released_object`).
+    // R-FX-7: the fast-only build makes it a direct inline write (the seeds' promise).
+    #[cfg_attr(feature = "fast-only", inline(always))]
     pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {
         self.begin_call();
         if let Err(error) = self.try_set_input_layout(layout) {
@@ -38,6 +40,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
+    // R-FX-7: the fast-only build makes it a direct inline write (the seeds' promise).
+    #[cfg_attr(feature = "fast-only", inline(always))]
     fn try_set_input_layout(&mut self, layout: Option<InputLayout>) -> Result<(), Error> {
         const CALL: &str = "set_input_layout";
         let handle = layout.map_or(RawHandle::NULL, |l| l.0);
@@ -84,9 +88,9 @@ impl<R: Role> Recorder<R> {
     pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         self.begin_call();
         if let ([vertex], true) = (buffers, start < VERTEX_BUFFER_SLOTS) {
-            return match self.shadow {
-                None => self.bind_one_vertex_buffer(start, *vertex),
-                Some(_) => self.bind_one_vertex_buffer_legacy(start, *vertex),
+            return match self.shadow.is_none() {
+                true => self.bind_one_vertex_buffer(start, *vertex),
+                false => self.bind_one_vertex_buffer_legacy(start, *vertex),
             };
         }
         self.set_vertex_buffers_general(start, buffers);
@@ -397,6 +401,8 @@ impl<R: Role> Recorder<R> {
     /// Binds `stage`'s shader (`None` unbinds it), with the slots it reads (which a draw record
     /// holds). Refused when the shader was created for another stage (`invalid_argument`,
     /// R-OBJ-2) or is released (`released_object`).
+    // R-FX-7: the fast-only build makes it a direct inline write (the seeds' promise).
+    #[cfg_attr(feature = "fast-only", inline(always))]
     pub fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
         self.begin_call();
         if let Err(error) = self.try_set_shader(stage, shader) {
@@ -404,6 +410,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
+    // R-FX-7: the fast-only build makes it a direct inline write (the seeds' promise).
+    #[cfg_attr(feature = "fast-only", inline(always))]
     fn try_set_shader(&mut self, stage: Stage, shader: Option<Shader>) -> Result<(), Error> {
         const CALL: &str = "set_shader";
         let bound = match shader {
@@ -446,7 +454,7 @@ impl<R: Role> Recorder<R> {
                 );
                 shadow.bindings.shaders[stage as usize] = bound;
             }
-            self.shadow = Some(shadow);
+            self.shadow.put(shadow);
             result?;
         }
         self.emit(Opcode::SetShader, stage as u8, None, bound);
@@ -463,9 +471,9 @@ impl<R: Role> Recorder<R> {
     pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
         self.begin_call();
         if let ([buffer], true) = (buffers, start < CONSTANT_BUFFER_SLOTS) {
-            return match self.shadow {
-                None => self.bind_one_constant_buffer(stage, start, *buffer),
-                Some(_) => self.bind_one_constant_buffer_legacy(stage, start, *buffer),
+            return match self.shadow.is_none() {
+                true => self.bind_one_constant_buffer(stage, start, *buffer),
+                false => self.bind_one_constant_buffer_legacy(stage, start, *buffer),
             };
         }
         self.set_constant_buffers_general(stage, start, buffers);
@@ -757,7 +765,7 @@ impl<R: Role> Recorder<R> {
         let handle = view.map_or(RawHandle::NULL, |v| v.0);
         let (bound, split) =
             self.resolve_view(call, ObjectKind::UnorderedAccessView, handle, true)?;
-        if self.semantics == Semantics::Fast && bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
+        if !self.is_legacy() && bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
             // Allowed with a GDS range of the stage set on this context (R-FX-4, `gds.rs`).
             let stage = match call.starts_with("cs_") {
                 true => Stage::Compute,
@@ -779,7 +787,7 @@ impl<R: Role> Recorder<R> {
 
     #[inline]
     fn legacy_split(&self, category: SplitCategory) -> Option<SplitCategory> {
-        (self.semantics == Semantics::Legacy).then_some(category)
+        self.is_legacy().then_some(category)
     }
 
     /// Binds `render_targets` to the first render-target slots (the rest are unbound) and the

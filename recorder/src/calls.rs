@@ -224,8 +224,7 @@ impl<R: Role> Recorder<R> {
         if let Err(error) = self.retain(ObjectKind::RenderTargetView, view.0, 1, CALL) {
             return self.fail(error);
         }
-        let split =
-            (self.semantics == Semantics::Legacy).then_some(SplitCategory::ClearRenderTarget);
+        let split = self.is_legacy().then_some(SplitCategory::ClearRenderTarget);
         self.emit(
             Opcode::ClearRenderTargetView,
             0,
@@ -264,8 +263,7 @@ impl<R: Role> Recorder<R> {
         if let Err(error) = self.retain(ObjectKind::DepthStencilView, view.0, 1, CALL) {
             return self.fail(error);
         }
-        let split =
-            (self.semantics == Semantics::Legacy).then_some(SplitCategory::ClearDepthStencil);
+        let split = self.is_legacy().then_some(SplitCategory::ClearDepthStencil);
         let payload = ClearPayload {
             view: bound,
             values: [depth, 0.0, 0.0, 0.0],
@@ -625,7 +623,7 @@ impl<R: Role> Recorder<R> {
 
     fn try_update_subresource(&mut self, resource: Resource, data: &[u8]) -> Result<(), Error> {
         const CALL: &str = "update_subresource";
-        if self.semantics == Semantics::Fast {
+        if !self.is_legacy() {
             return Err(Error::ForbiddenInFast {
                 call: CALL,
                 rule: "use a staging resource and copy instead (R-ST-7)",
@@ -677,7 +675,7 @@ impl<R: Role> Recorder<R> {
     ) {
         self.begin_call();
         const CALL: &str = "copy_structure_count";
-        if self.semantics == Semantics::Fast {
+        if !self.is_legacy() {
             return self.fail(Error::ForbiddenInFast {
                 call: CALL,
                 rule: "UAV counters are managed by the application in GDS (R-ST-7)",

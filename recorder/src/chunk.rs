@@ -528,6 +528,9 @@ pub(crate) enum SideKind {
     /// A bundle call (R-B-10): execution stops at it like at a nested list; dropping a fast
     /// list has nothing to do for it (the call holds no reference), so it need not be decoded.
     Bundle = 3,
+    /// A fence that kicks off its segment (R-FX-6, `fence.rs`): the run of commands ends after
+    /// it. Nothing to do for it when the list is dropped.
+    KickOff = 4,
 }
 
 #[inline]
@@ -776,6 +779,7 @@ impl ChunkView {
             let kind = match record >> 32 {
                 k if k == SideKind::Nested as u64 => SideKind::Nested,
                 k if k == SideKind::Bundle as u64 => SideKind::Bundle,
+                k if k == SideKind::KickOff as u64 => SideKind::KickOff,
                 _ => SideKind::Split,
             };
             (kind, record as u32)

@@ -20,6 +20,7 @@ use crate::device::{Device, DeviceShared};
 use crate::dynamic::MapTracker;
 use crate::error::{DescProblem, Error, RecordError};
 use crate::handle::{ObjectKind, RawHandle, SwapChain};
+use crate::legacy::LegacyBox;
 use crate::limits::MAX_DEFERRED_CONTEXTS;
 use crate::list::{
     discard_chain, write_index, CommandList, IndexEntry, LastInstance, ListHeader, ListMemory,
@@ -47,6 +48,14 @@ pub struct DeferredContextDesc<'a> {
     /// fast semantics. The model runs every engine's work in one in-order queue, so the engine
     /// is what fences and waits name, not a restriction on the calls.
     pub engine: Engine,
+    /// D3D11_CREATE_DEFERRED_CONTEXT_TITLE_MANAGED_COMMAND_LIST_OBJECT_LIFETIMES (R-FX-6, seed
+    /// 000): a legacy context with it takes no references for its lists, neither for what they
+    /// record nor for what its bindings hold; the rest of legacy semantics (the shadow, split
+    /// points, the ClearState start) stays. The application keeps every object a list names
+    /// alive until the list has run: executing a list that names a released object is refused
+    /// (`released_object`, checked before it runs). Fast contexts take no references already:
+    /// on them it changes nothing. Default `false`.
+    pub title_managed_lifetimes: bool,
 }
 
 /// What becomes of a context's state when a list ends or has run: D3D11's
@@ -104,7 +113,7 @@ pub struct Recorder<R: Role> {
     start: StartState,
     pub(crate) stats: ListStats,
     /// Calls made on the list being recorded, refused ones included.
-    calls_made: u32,
+    pub(crate) calls_made: u32,
     pub(crate) refused: u32,
     error: Option<RecordError>,
     /// The last call refused, kept after the sticky error is taken (for `expect error`).
@@ -112,14 +121,16 @@ pub struct Recorder<R: Role> {
     pub(crate) maps: MapTracker,
     map_serial: u32,
     /// Legacy only: the context's own state.
-    pub(crate) shadow: Option<Box<LegacyShadow>>,
+    pub(crate) shadow: LegacyBox<LegacyShadow>,
     /// Legacy only: the references the open list and the bindings hold (`refs.rs`).
-    pub(crate) refs: Option<Box<LocalReferences>>,
+    pub(crate) refs: LegacyBox<LocalReferences>,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
     /// The GDS range sizes this context set for the pixel and compute stages (R-FX-4,
     /// `gds.rs`): a deferred context's since its list began, the immediate context's since it
     /// was made.
     pub(crate) gds_ranges: [u32; 2],
+    /// A legacy context created with `title_managed_lifetimes` (R-FX-6): no `refs`.
+    title_managed: bool,
     role: PhantomData<R>,
 }
 
@@ -131,6 +142,13 @@ impl Device {
         &self,
         desc: &DeferredContextDesc<'_>,
     ) -> Result<DeferredContext, Error> {
+        if !crate::legacy::LEGACY_BUILT && desc.semantics == Semantics::Legacy {
+            return Err(Error::InvalidDesc {
+                call: "create_deferred_context",
+                object: format!("'{}'", desc.name),
+                problem: DescProblem::FastOnlyBuild,
+            });
+        }
         if desc.engine != Engine::Graphics && desc.semantics == Semantics::Legacy {
             return Err(Error::InvalidDesc {
                 call: "create_deferred_context",
@@ -176,8 +194,12 @@ impl<R: Role> Recorder<R> {
             .chunk_policy
             .clone()
             .unwrap_or_else(|| device.desc.chunk_policy.clone());
-        let refs = (desc.semantics == Semantics::Legacy)
-            .then(|| Box::new(LocalReferences::new(&*device, serial)));
+        let legacy = desc.semantics == Semantics::Legacy;
+        // R-FX-6: a title-managed legacy context keeps its shadow but takes no references.
+        let title_managed = legacy && desc.title_managed_lifetimes;
+        let refs = LegacyBox::new_if(legacy && !title_managed, || {
+            Box::new(LocalReferences::new(&*device, serial))
+        });
         let mut context = Self {
             device,
             name: StdArc::from(desc.name),
@@ -195,10 +217,11 @@ impl<R: Role> Recorder<R> {
             last_refusal: None,
             maps: MapTracker::new(),
             map_serial: 0,
-            shadow: (desc.semantics == Semantics::Legacy).then(Box::default),
+            shadow: LegacyBox::new_if(legacy, Box::default),
             refs,
             back_buffer: None,
             gds_ranges: [0; 2],
+            title_managed,
             role: PhantomData,
         };
         context.start_list(false);
@@ -210,9 +233,23 @@ impl<R: Role> Recorder<R> {
         self.semantics
     }
 
+    /// Whether the context records under legacy semantics: `false` as a constant in the
+    /// `fast-only` build (R-FX-7), so the recording calls' legacy branches compile out.
+    #[inline(always)]
+    pub(crate) fn is_legacy(&self) -> bool {
+        crate::legacy::LEGACY_BUILT && self.semantics == Semantics::Legacy
+    }
+
     /// The engine its lists run on (R-EX-5).
     pub fn engine(&self) -> Engine {
         self.engine
+    }
+
+    /// Whether the context is a legacy context created with
+    /// [`title_managed_lifetimes`](DeferredContextDesc::title_managed_lifetimes) (R-FX-6): it
+    /// takes no references. `false` on fast contexts, which take none anyway.
+    pub fn title_managed_lifetimes(&self) -> bool {
+        self.title_managed
     }
 
     /// The name the context was created with.
@@ -389,6 +426,7 @@ impl<R: Role> Recorder<R> {
             recorder: self.serial,
             back_buffer: self.back_buffer,
             pool_limit: self.policy.pool_limit,
+            title_managed: self.title_managed,
         };
         // SAFETY: `list_header` was reserved at the start of `first` by `start_list`, and the
         // chain is sealed and handed over here.
@@ -439,7 +477,7 @@ impl<R: Role> Recorder<R> {
     /// The size of a legacy list's table of references (`None` without one). Refused when the
     /// table would not fit the encoding (R-REC-12).
     fn list_references_size(&self) -> Result<Option<CommandBytes>, Error> {
-        let count = match &self.refs {
+        let count = match self.refs.as_ref() {
             Some(refs) if refs.listed_len() != 0 => refs.listed_len(),
             _ => return Ok(None),
         };
@@ -529,15 +567,19 @@ impl<R: Role> Recorder<R> {
 
     /// Back to the ClearState defaults, dropping the references the bindings held (legacy).
     pub(crate) fn reset_shadow(&mut self) {
-        if let (Some(shadow), Some(refs)) = (self.shadow.as_mut(), self.refs.as_mut()) {
+        let Some(shadow) = self.shadow.as_mut() else {
+            return;
+        };
+        // A title-managed context's bindings hold no references (R-FX-6).
+        if let Some(refs) = self.refs.as_mut() {
             let device = &self.device;
             // Fast-bound slots hold no reference (R-FX-1).
             shadow.forget_all_fast();
             shadow
                 .bindings
                 .for_each_object(|kind, handle| refs.sub(&**device, kind, handle, BOUND));
-            shadow.clear();
         }
+        shadow.clear();
     }
 
     /// "deferred context 'name' (#serial)", as errors name the context.
@@ -731,7 +773,7 @@ impl<R: Role> Recorder<R> {
             return;
         };
         self.encode_state(&shadow);
-        self.shadow = Some(shadow);
+        self.shadow.put(shadow);
         // The list takes its references on what it re-bound: walk what was just encoded (the
         // list holds nothing else yet).
         self.writer.seal_in_place();

@@ -222,6 +222,7 @@ impl Device {
             semantics: Semantics::Fast,
             chunk_policy: Some(chunk_policy.unwrap_or_else(|| bundle_chunk_policy(self))),
             engine: Engine::Graphics,
+            title_managed_lifetimes: false,
         };
         Recorder::new(self.shared.clone(), &desc, serial)
     }
@@ -276,6 +277,14 @@ impl Device {
     /// (R-OBJ-1): it records the immediate context's direct calls, with the immediate
     /// semantics of the device, in batches the executor runs at once. Refused the second time.
     pub fn immediate_recorder(&self) -> Result<Recorder<ImmediateRole>, Error> {
+        if !crate::legacy::LEGACY_BUILT && self.shared.desc.immediate_semantics == Semantics::Legacy
+        {
+            return Err(Error::InvalidDesc {
+                call: "immediate_context",
+                object: "the immediate context (DeviceDesc::immediate_semantics)".to_string(),
+                problem: crate::error::DescProblem::FastOnlyBuild,
+            });
+        }
         if !self.shared.take_immediate() {
             return Err(Error::ImmediateContextExists {
                 call: "immediate_context",
@@ -286,6 +295,7 @@ impl Device {
             semantics: self.shared.desc.immediate_semantics,
             chunk_policy: None,
             engine: Engine::Graphics,
+            title_managed_lifetimes: false,
         };
         // Serial 0, outside the 48 deferred contexts.
         Ok(Recorder::new(self.shared.clone(), &desc, 0))

@@ -901,6 +901,9 @@ pub enum DescProblem {
         /// The context's engine.
         engine: Engine,
     },
+    /// A legacy context asked for in the `fast-only` build (R-FX-7).
+    #[error("legacy semantics is compiled out: the `fast-only` cargo feature (the seeds' D3DCOMPILE_NO_DEBUG_AND_ALL_FAST_SEMANTICS, R-FX-7) allows only fast-semantics contexts; create it with Semantics::Fast or build without the feature")]
+    FastOnlyBuild,
     /// A bundle declaration's sample count past what it holds (R-B-1).
     #[error("sample count {count} is out of range: the declaration holds at most {limit} (R-B-1)")]
     BundleSampleCount {

@@ -170,6 +170,6 @@ impl<R: Role> Recorder<R> {
                 }
             }
         }
-        self.shadow = Some(shadow);
+        self.shadow.put(shadow);
     }
 }

@@ -97,6 +97,7 @@ mod carry;
 mod chunk;
 pub mod command;
 mod context;
+mod context_state;
 mod create;
 mod desc;
 mod device;
@@ -105,11 +106,13 @@ mod dynamic;
 pub mod engine;
 mod error;
 mod fast;
+mod fence;
 mod gds;
 mod handle;
 mod hazard;
 mod identity;
 mod info;
+mod legacy;
 pub mod limits;
 mod list;
 mod map;
@@ -137,6 +140,7 @@ pub use bundle_entry::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
+pub use context_state::DeviceContextState;
 pub use desc::*;
 pub use device::{Device, DeviceDesc, Validation};
 pub use device_context::{
@@ -144,8 +148,10 @@ pub use device_context::{
     VertexBuffer,
 };
 pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
+pub use fence::FenceFlags;
 pub use handle::*;
 pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
+pub use legacy::LEGACY_BUILT;
 pub use list::{
     Attachment, CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
     Segment, SegmentWalk, Segments, SplitPointQueue, StartState,

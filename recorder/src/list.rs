@@ -73,6 +73,8 @@ pub(crate) struct ListOrigin {
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
     /// Bytes of free chunks the pool may keep when this list returns its chunks (R-REC-4).
     pub(crate) pool_limit: usize,
+    /// Recorded by a legacy context with `title_managed_lifetimes` (R-FX-6): no references.
+    pub(crate) title_managed: bool,
 }
 
 /// A finished list's memory: its chain, and the index of its split points and nested lists.
@@ -137,6 +139,9 @@ pub struct ListHeader {
     pub(crate) recorder: u32,
     pub(crate) back_buffer: Option<(SwapChain, u32)>,
     pool_limit: usize,
+    /// Recorded with `title_managed_lifetimes` (R-FX-6): the list holds no reference, so the
+    /// fast rule of `first_released_object` applies to it.
+    title_managed: bool,
     /// The next list to discard once the last reference on this one went (see
     /// `discard_lists`); written only then, by the one thread that dropped it.
     next_discarded: *mut ListHeader,
@@ -226,6 +231,7 @@ impl CommandList {
                 recorder: origin.recorder,
                 back_buffer: origin.back_buffer,
                 pool_limit: origin.pool_limit,
+                title_managed: origin.title_managed,
                 next_discarded: std::ptr::null_mut(),
                 attachment: None,
             });
@@ -248,6 +254,15 @@ impl CommandList {
     /// The semantics of the context that recorded the list; its calls follow them (R-ST-2).
     pub fn semantics(&self) -> Semantics {
         self.header().semantics
+    }
+
+    /// Whether a legacy context created with
+    /// [`title_managed_lifetimes`](crate::DeferredContextDesc::title_managed_lifetimes) recorded
+    /// the list (R-FX-6): it holds no reference on what it names, as a fast list, and the
+    /// executor checks before running it that nothing it names was released (a
+    /// `released_object` error, never undefined behaviour).
+    pub fn title_managed_lifetimes(&self) -> bool {
+        self.header().title_managed
     }
 
     /// Keeps `attachment` with the list until its last clone drops: a layer over the engine
@@ -316,7 +331,8 @@ impl CommandList {
     ///   perhaps reused) or something else still keeps it alive (a legacy binding or list); the
     ///   application must not release what a list still to execute names (R-OBJ-4);
     /// - a **legacy** list holds a reference on everything it recorded, so nothing it names can
-    ///   be gone: only its nested lists and bundle calls are looked into.
+    ///   be gone: only its nested lists and bundle calls are looked into; a legacy list recorded
+    ///   with `title_managed_lifetimes` holds none and is held to the fast rule (R-FX-6).
     ///
     /// O(commands of the fast lists + nested lists and bundle calls of the legacy ones), each
     /// list once however often it is nested; no recursion, whatever the depth (R-REC-9).
@@ -478,7 +494,8 @@ struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     fn of(header: &'a ListHeader) -> Self {
-        let fast = header.semantics == Semantics::Fast;
+        // A title-managed legacy list holds no reference either (R-FX-6): the fast rule.
+        let fast = header.semantics == Semantics::Fast || header.title_managed;
         Walk {
             fast,
             commands: if fast {
@@ -495,7 +512,9 @@ impl<'a> Walk<'a> {
             return self.commands.next();
         }
         self.index
-            .find(|entry| entry.kind != SideKind::Split as u32)
+            .find(|entry| {
+                entry.kind == SideKind::Nested as u32 || entry.kind == SideKind::Bundle as u32
+            })
             .map(|entry| {
                 // SAFETY: index entries point at commands of the list's sealed chunks, alive for 'a.
                 unsafe { decode(entry.chunk as *const u8, entry.offset as usize) }.0
@@ -557,11 +576,16 @@ impl<'a> Iterator for Segments<'a> {
             chunk: entry.chunk,
             offset: entry.offset as usize,
         };
-        self.cursor = Some(Position {
+        let after = Position {
             chunk: entry.chunk,
             // SAFETY: index entries point at commands of this list's sealed chunks.
             offset: unsafe { next_offset(entry.chunk as *const u8, at.offset) },
-        });
+        };
+        self.cursor = Some(after);
+        if entry.kind == SideKind::KickOff as u32 {
+            // A kicked-off fence (R-FX-6) is the last command of its run.
+            return Some(Segment::Commands(CommandRun::new(self.list, cursor, after)));
+        }
         if is_empty(cursor, at) {
             return Some(self.at(entry));
         }

@@ -290,7 +290,7 @@ impl<R: Role> Recorder<R> {
                 }
             }
         }
-        self.shadow = Some(shadow);
+        self.shadow.put(shadow);
     }
 }
 

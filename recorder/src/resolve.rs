@@ -116,9 +116,10 @@ impl<R: Role> Recorder<R> {
             // The immediate context knows its own current instance: the contents at creation.
             return Ok((InstanceId::INITIAL, None));
         }
-        match self.semantics {
-            Semantics::Legacy => Ok((InstanceId::RESOLVE_AT_EXECUTION, Some(category))),
-            Semantics::Fast => Err(Error::DynamicBeforeMap {
+        // `is_legacy` is `false` at compile time in the `fast-only` build (R-FX-7).
+        match self.is_legacy() {
+            true => Ok((InstanceId::RESOLVE_AT_EXECUTION, Some(category))),
+            false => Err(Error::DynamicBeforeMap {
                 call,
                 object: self.device.object_name(kind, handle),
                 rule: "bound before this fast-semantics list mapped it write_discard (R-SP-3)",
@@ -203,7 +204,7 @@ impl<R: Role> Recorder<R> {
         if info.usage != Usage::Dynamic {
             return Ok(InstanceId::INITIAL);
         }
-        debug_assert!(self.shadow.is_none() && self.semantics == Semantics::Fast);
+        debug_assert!(self.shadow.is_none() && !self.is_legacy());
         self.dynamic_instance(call, ObjectKind::Buffer, buffer.0, category)
             .map(|(instance, _)| instance)
     }
@@ -288,7 +289,7 @@ impl<R: Role> Recorder<R> {
         if kind == ObjectKind::ShaderResourceView {
             // R-ST-6: fast reads the view's minimum LOD, legacy the resource's, as they are now.
             min_lod = f32::from_bits(live.entry.aux.load(Ordering::Acquire));
-            if self.semantics == Semantics::Legacy {
+            if self.is_legacy() {
                 if let Resource::Texture(texture) = info.resource {
                     if let Ok(texture) = device.textures.get(texture.0, true) {
                         min_lod = f32::from_bits(texture.entry.aux.load(Ordering::Acquire));
@@ -304,10 +305,7 @@ impl<R: Role> Recorder<R> {
                 resource,
                 SplitCategory::DynamicShaderResource,
             )?
-        } else if decompress
-            && self.semantics == Semantics::Legacy
-            && flags.has(ViewFlags::COMPRESSIBLE_TARGET)
-        {
+        } else if decompress && self.is_legacy() && flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
             (InstanceId::INITIAL, Some(SplitCategory::Decompression))
         } else {
             (InstanceId::INITIAL, None)
@@ -387,12 +385,18 @@ impl<R: Role> Recorder<R> {
         new: &[T],
         slots: impl FnOnce(&mut LegacyShadow) -> &mut [T],
     ) -> Result<(), Error> {
-        let (Some(shadow), Some(refs)) = (self.shadow.as_deref_mut(), self.refs.as_mut()) else {
+        let Some(shadow) = self.shadow.as_deref_mut() else {
             return Ok(());
         };
         let target = slots(shadow);
-        retain_slots(refs, &self.device, call, kind, new, target)?;
-        Self::replace_slots(Some(&mut **refs), &self.device, kind, target, new);
+        match self.refs.as_mut() {
+            Some(refs) => {
+                retain_slots(refs, &self.device, call, kind, new, target)?;
+                Self::replace_slots(Some(refs), &self.device, kind, target, new);
+            }
+            // A title-managed legacy context (R-FX-6): the shadow, without references.
+            None => target.copy_from_slice(new),
+        }
         Ok(())
     }
 

@@ -866,6 +866,7 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
             C::InsertFence {
                 engine: Engine::Compute,
                 value,
+                ..
             } => value,
             other => panic!("expected a compute fence, found {other:?}"),
         };

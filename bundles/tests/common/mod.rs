@@ -191,6 +191,7 @@ impl Fixture {
                 semantics,
                 chunk_policy: None,
                 engine: Engine::Graphics,
+                ..Default::default()
             })
             .expect("deferred context")
     }

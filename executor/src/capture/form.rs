@@ -622,9 +622,14 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
         Method::InsertWaitOnPresent { swapchain } => Method::InsertWaitOnPresent {
             swapchain: one(swapchain),
         },
-        Method::InsertFence { fence, engine: e } => Method::InsertFence {
+        Method::InsertFence {
+            fence,
+            engine: e,
+            kick_off,
+        } => Method::InsertFence {
             fence: one(fence),
             engine: engine(*e),
+            kick_off: *kick_off,
         },
         Method::InsertWaitOnFence { fence, engine: e } => Method::InsertWaitOnFence {
             fence: one(fence),

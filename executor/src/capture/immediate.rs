@@ -461,10 +461,42 @@ impl CapturedImmediate {
 
     /// [`ImmediateContext::insert_fence`].
     pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        self.insert_fence_with(engine, recorder::FenceFlags::NoKickOff)
+    }
+
+    /// [`ImmediateContext::insert_fence_with`] (R-FX-6): written `insert_fence F [kick_off]`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
         let kept = self.tap_active();
         let context = &mut self.context;
-        self.tap
-            .fence(kept, engine, || context.insert_fence(engine))
+        self.tap.fence(kept, engine, flags, || {
+            context.insert_fence_with(engine, flags)
+        })
+    }
+
+    /// [`ImmediateContext::is_resource_pending`] (R-FX-6): a query, nothing to write.
+    pub fn is_resource_pending<H: recorder::Handle>(&mut self, resource: H) -> bool {
+        self.context.is_resource_pending(resource)
+    }
+
+    /// [`ImmediateContext::create_device_context_state`] (R-FX-6): not a recorded call.
+    pub fn create_device_context_state(
+        &mut self,
+    ) -> Result<recorder::DeviceContextState, recorder::Error> {
+        self.context.create_device_context_state()
+    }
+
+    /// [`ImmediateContext::swap_device_context_state`] (R-FX-6). Not written: a frame that
+    /// swaps is reported not written, with the reason (the trace format has no statement for
+    /// context state objects).
+    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+        if self.tap_active() {
+            self.fail("it swaps a device context state object (swap_device_context_state, R-FX-6): the trace format has no statement for context state objects yet".to_string());
+        }
+        self.context.swap_device_context_state(state)
     }
 
     /// [`ImmediateContext::begin_command_list_execution`].

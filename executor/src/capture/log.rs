@@ -165,6 +165,7 @@ impl Tap {
         &mut self,
         kept: bool,
         engine: recorder::Engine,
+        flags: recorder::FenceFlags,
         insert: impl FnOnce() -> u64,
     ) -> u64 {
         if !kept {
@@ -176,6 +177,7 @@ impl Tap {
         self.entries.push(Entry::Call(Method::InsertFence {
             fence: Obj::Fence(value),
             engine,
+            kick_off: flags.kicks_off(),
         }));
         self.seqs.push(seq);
         value
@@ -344,6 +346,8 @@ pub(crate) struct ContextInfo {
     pub serial: u64,
     pub name: String,
     pub semantics: recorder::Semantics,
+    /// A legacy context created with `title_managed_lifetimes` (R-FX-6).
+    pub title_managed_lifetimes: bool,
 }
 
 /// What a finished list carries of its recording (attached to the `CommandList`).

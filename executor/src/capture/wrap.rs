@@ -1188,6 +1188,7 @@ impl CapturedDeferred {
             serial: shared.next_serial(),
             name: context.name().to_string(),
             semantics: context.semantics(),
+            title_managed_lifetimes: context.title_managed_lifetimes(),
         };
         shared
             .context_names
@@ -1245,10 +1246,39 @@ impl CapturedDeferred {
 
     /// [`DeferredContext::insert_fence`].
     pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        self.insert_fence_with(engine, recorder::FenceFlags::NoKickOff)
+    }
+
+    /// [`DeferredContext::insert_fence_with`] (R-FX-6): written `insert_fence F [kick_off]`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
         let kept = self.tap_active();
         let context = &mut self.context;
-        self.tap
-            .fence(kept, engine, || context.insert_fence(engine))
+        self.tap.fence(kept, engine, flags, || {
+            context.insert_fence_with(engine, flags)
+        })
+    }
+
+    /// [`DeferredContext::create_device_context_state`] (R-FX-6): not a recorded call.
+    pub fn create_device_context_state(
+        &mut self,
+    ) -> Result<recorder::DeviceContextState, recorder::Error> {
+        self.context.create_device_context_state()
+    }
+
+    /// [`DeferredContext::swap_device_context_state`] (R-FX-6). Not written: a list that swaps
+    /// breaks its capture (the frame is reported not written, with the reason), since the
+    /// trace format has no statement for context state objects.
+    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+        if self.tap_active() {
+            self.tap
+                .broken
+                .get_or_insert_with(|| "it swaps a device context state object (swap_device_context_state, R-FX-6): the trace format has no statement for context state objects yet".to_string());
+        }
+        self.context.swap_device_context_state(state)
     }
 
     /// [`DeferredContext::execute_command_list`] (nesting, R-REC-9): a captured list brings in

@@ -839,18 +839,19 @@ pub(crate) fn write(
         }
     }
     // Contexts, by the capture's number.
-    let mut contexts: BTreeMap<u64, (Name, recorder::Semantics)> = BTreeMap::new();
+    let mut contexts: BTreeMap<u64, (Name, recorder::Semantics, bool)> = BTreeMap::new();
     for list in &lists {
         let info = &list.context;
         if let std::collections::btree_map::Entry::Vacant(slot) = contexts.entry(info.serial) {
             let name = registry.unique_name(&info.name, "context_");
-            slot.insert((name, info.semantics));
+            slot.insert((name, info.semantics, info.title_managed_lifetimes));
         }
     }
-    for (name, semantics) in contexts.values() {
+    for (name, semantics, title_managed_lifetimes) in contexts.values() {
         out.declare(Declaration::Context {
             name: name.clone(),
             semantics: form::semantics(*semantics),
+            title_managed_lifetimes: *title_managed_lifetimes,
         });
     }
     for (bundle, log) in &bundle_logs {
@@ -901,6 +902,7 @@ pub(crate) fn write(
                 &Method::InsertFence {
                     fence,
                     engine: recorder::Engine::Graphics,
+                    kick_off: false,
                 },
             );
         }
@@ -976,7 +978,7 @@ pub(crate) fn write(
     let mut last_block: HashMap<u64, (u64, bool)> = HashMap::new();
     let mut carries = 0u32;
     let deferred = |list: &ListLog| {
-        let (name, _) = &contexts[&list.context.serial];
+        let (name, _, _) = &contexts[&list.context.serial];
         CallContext::Deferred(name.clone())
     };
     // A release waits until after the last statement that names the object (a legacy list's

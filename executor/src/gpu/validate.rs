@@ -12,8 +12,9 @@ use crate::draw_record::*;
 use crate::progress::Progress;
 
 impl GpuModel {
-    /// Every resource `record` reads or writes is used by the current segment.
-    pub(super) fn note_uses(progress: &mut Progress, record: &Draw<'_>) {
+    /// Every resource `record` reads or writes is used by the current segment (by legacy work
+    /// when `legacy`).
+    pub(super) fn note_uses(progress: &mut Progress, record: &Draw<'_>, legacy: bool) {
         if let DrawArgs::Indirect(args) = record.args {
             // Fast-semantics synchronisation for the arguments, whatever the context (R-EX-6).
             progress.use_as_indirect_arguments(args.buffer);
@@ -22,27 +23,27 @@ impl GpuModel {
             stage
                 .constant_buffers
                 .iter()
-                .for_each(|(_, b)| progress.use_resource(b.buffer));
+                .for_each(|(_, b)| progress.use_resource(b.buffer, legacy));
             stage
                 .shader_resources
                 .iter()
-                .for_each(|(_, v)| progress.use_resource(v.resource));
+                .for_each(|(_, v)| progress.use_resource(v.resource, legacy));
             stage
                 .unordered_access_views
                 .iter()
-                .for_each(|(_, v)| progress.use_resource(v.resource));
+                .for_each(|(_, v)| progress.use_resource(v.resource, legacy));
         }
         if let Some(graphics) = record.graphics() {
-            progress.use_resource(graphics.index_buffer.buffer);
+            progress.use_resource(graphics.index_buffer.buffer, legacy);
             graphics
                 .vertex_buffers
                 .iter()
-                .for_each(|(_, b)| progress.use_resource(b.buffer));
+                .for_each(|(_, b)| progress.use_resource(b.buffer, legacy));
             graphics
                 .render_targets
                 .iter()
-                .for_each(|v| progress.use_resource(v.resource));
-            progress.use_resource(graphics.depth_stencil.resource);
+                .for_each(|v| progress.use_resource(v.resource, legacy));
+            progress.use_resource(graphics.depth_stencil.resource, legacy);
         }
     }
 

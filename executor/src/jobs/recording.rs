@@ -207,6 +207,7 @@ impl<C: RecordingContext> RecordingPool<C> {
                     semantics: desc.semantics,
                     chunk_policy: desc.chunk_policy.clone(),
                     engine: desc.engine,
+                    ..Default::default()
                 })
                 .map_err(|error| PoolError::Context {
                     pool: desc.name.to_string(),

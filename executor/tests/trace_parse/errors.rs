@@ -241,7 +241,7 @@ fn trace_errors_name_the_line_and_the_token() {
     );
     fails_after_prelude(
         "expect frobnicate",
-        "expect: expected ok, accepted, error, resource, gds, constant_ram, memory, \
+        "expect: expected ok, accepted, error, resource, gds, constant_ram, memory, pending, \
          split_points, counters, draw, query or bundle_footprint, found 'frobnicate'",
     );
     // Barriers: the kind, the options, the words, the ranges.

@@ -381,6 +381,7 @@ impl Generator {
                 Declaration::Context {
                     name,
                     semantics: self.rng.pick(Semantics::ALL),
+                    title_managed_lifetimes: self.rng.coin(),
                 }
             }
             15 => {
@@ -662,7 +663,11 @@ impl Generator {
                 };
                 let engine = self.rng.option(|r| r.pick(Engine::ALL));
                 if self.rng.coin() {
-                    Method::InsertFence { fence, engine }
+                    Method::InsertFence {
+                        fence,
+                        engine,
+                        kick_off: self.rng.coin(),
+                    }
                 } else {
                     Method::InsertWaitOnFence { fence, engine }
                 }
@@ -819,8 +824,12 @@ impl Generator {
     }
 
     fn expectation(&mut self) -> Statement {
-        let e = match self.rng.below(8) {
+        let e = match self.rng.below(9) {
             0 => Expectation::Ok,
+            8 => Expectation::Pending {
+                resource: self.resource(),
+                pending: self.rng.coin(),
+            },
             7 => Expectation::Resource {
                 resource: self.resource(),
                 layout: self.rng.option(|r| match r.below(4) {

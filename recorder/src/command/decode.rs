@@ -327,6 +327,9 @@ pub enum Command<'a> {
         engine: Engine,
         /// The fence value, handed out by the device at record time.
         value: u64,
+        /// Whether the fence kicks off its segment (`FenceFlags::KickOff`, R-FX-6): the run of
+        /// commands that holds it ends after it.
+        kick_off: bool,
     },
     /// `insert_wait_on_fence` (R-EX-5).
     InsertWaitOnFence {
@@ -858,8 +861,9 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             }
             Opcode::InsertWaitOnPresent => Command::InsertWaitOnPresent(read(payload)),
             Opcode::InsertFence => Command::InsertFence {
-                engine: Engine::from_u8(header.operand),
+                engine: Engine::from_u8(header.operand & !super::KICK_OFF_BIT),
                 value: read(payload),
+                kick_off: header.operand & super::KICK_OFF_BIT != 0,
             },
             Opcode::InsertWaitOnFence => Command::InsertWaitOnFence {
                 engine: Engine::from_u8(header.operand),

@@ -136,7 +136,8 @@ pub enum Opcode {
     SetResourceCompression,
     /// `insert_wait_on_present`: wait for a swap chain's present (R-EX-7).
     InsertWaitOnPresent,
-    /// `insert_fence`: a fence on the engine in the operand (R-EX-5).
+    /// `insert_fence`: a fence on the engine in the operand (R-EX-5), with
+    /// [`KICK_OFF_BIT`] set when it kicks off its segment (R-FX-6).
     InsertFence,
     /// `insert_wait_on_fence`: the engine in the operand waits for a fence value (R-EX-5).
     InsertWaitOnFence,
@@ -209,6 +210,10 @@ pub struct CommandHeader {
 }
 
 pub(crate) const HEADER: usize = std::mem::size_of::<CommandHeader>();
+
+/// The operand bit of [`Opcode::InsertFence`] that marks a kick-off (R-FX-6, `fence.rs`); the
+/// engine is in the bits below it.
+pub const KICK_OFF_BIT: u8 = 0x80;
 
 /// The operand of a compact [`Opcode::SetConstantBuffer`]: the stage in the low 3 bits, the slot
 /// (below 16, R-OBJ-5) above them.

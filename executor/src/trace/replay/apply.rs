@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 use crate::immediate::ImmediateContext;
 use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::command::InstanceId;
+use recorder::FenceFlags;
 use recorder::{
     BarrierGroup, BarrierKind, BarrierSubresources, Buffer, BufferBarrier, ClearFlags, CommandList,
     DeferredContext, DeviceContext, Engine, Error, FastResource, FastResourceBatch, GlobalBarrier,
@@ -142,8 +143,9 @@ pub(crate) trait Recording: DeviceContext {
     }
     /// The instance a write_discard map of `buffer` made current.
     fn instance_of(&self, buffer: RawHandle) -> InstanceId;
-    /// Inserts a fence; its value, where the recorder hands one out.
-    fn fence(&mut self, engine: Engine) -> Option<u64>;
+    /// Inserts a fence (kicking off its segment with `FenceFlags::KickOff`, R-FX-6); its
+    /// value, where the recorder hands one out.
+    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64>;
     fn execute(&mut self, list: &CommandList, restore: RestoreState);
     fn call_bundle(&mut self, bundle: &DrawBundle);
     /// Records a remap; `false` where the recorder has none (a deferred context).
@@ -154,8 +156,8 @@ impl Recording for DeferredContext {
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }
-    fn fence(&mut self, engine: Engine) -> Option<u64> {
-        Some(self.insert_fence(engine))
+    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
+        Some(self.insert_fence_with(engine, flags))
     }
     fn execute(&mut self, list: &CommandList, restore: RestoreState) {
         self.execute_command_list(list, restore)
@@ -174,8 +176,8 @@ impl Recording for ImmediateContext {
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }
-    fn fence(&mut self, engine: Engine) -> Option<u64> {
-        Some(self.insert_fence(engine))
+    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
+        Some(self.insert_fence_with(engine, flags))
     }
     fn execute(&mut self, list: &CommandList, restore: RestoreState) {
         let _ = self.execute_command_list(list, restore);
@@ -195,8 +197,8 @@ impl Recording for Recorder<ImmediateRole> {
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }
-    fn fence(&mut self, engine: Engine) -> Option<u64> {
-        Some(self.insert_fence(engine))
+    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
+        Some(self.insert_fence_with(engine, flags))
     }
     fn execute(&mut self, _list: &CommandList, _restore: RestoreState) {
         self.refuse(Error::WrongContext {
@@ -225,7 +227,7 @@ impl Recording for BundleRecorder {
     fn instance_of(&self, _buffer: RawHandle) -> InstanceId {
         InstanceId::INITIAL
     }
-    fn fence(&mut self, _engine: Engine) -> Option<u64> {
+    fn fence(&mut self, _engine: Engine, _flags: FenceFlags) -> Option<u64> {
         self.refuse_unsupported("insert_fence");
         None
     }
@@ -622,8 +624,14 @@ pub(crate) fn record<R: Recording>(
         Call::InsertWaitOnPresent { swapchain: chain } => {
             recorder.insert_wait_on_present(objects.one(*chain))
         }
-        Call::InsertFence { engine, .. } => {
-            if let Some(value) = recorder.fence(*engine) {
+        Call::InsertFence {
+            engine, kick_off, ..
+        } => {
+            let flags = match kick_off {
+                true => FenceFlags::KickOff,
+                false => FenceFlags::NoKickOff,
+            };
+            if let Some(value) = recorder.fence(*engine, flags) {
                 return Recorded::Fence(value);
             }
         }

@@ -205,10 +205,14 @@ pub(crate) fn create(
                 .unwrap_or_default();
             Ok(Created::SwapChain(chain.raw(), back_buffers))
         }
-        Create::Context { semantics } => device
+        Create::Context {
+            semantics,
+            title_managed_lifetimes,
+        } => device
             .create_deferred_context(&DeferredContextDesc {
                 name,
                 semantics: *semantics,
+                title_managed_lifetimes: *title_managed_lifetimes,
                 ..Default::default()
             })
             .map(|context| Created::Context(Box::new(context))),

@@ -879,6 +879,24 @@ impl LiveRun {
         Ok(self.imm.get_data(recorder::Query::from_raw(raw)))
     }
 
+    /// `expect pending` (R-FX-6): whether legacy work using resource `id` is pending.
+    pub(crate) fn resource_pending(&mut self, resource: ObjId) -> Result<bool, String> {
+        let Some(raw) = self.shared.handles.get(resource) else {
+            return Err(match self.last_outcome(Subject::Named(resource)) {
+                Err(error) => format!("no resource: its declaration was refused ({error})"),
+                Ok(()) => "no resource".into(),
+            });
+        };
+        Ok(match self.shared.program.objects[resource].kind {
+            ObjKind::Texture => self
+                .imm
+                .is_resource_pending(recorder::Texture::from_raw(raw)),
+            _ => self
+                .imm
+                .is_resource_pending(recorder::Buffer::from_raw(raw)),
+        })
+    }
+
     /// The name the trace gave object `id`.
     pub(crate) fn object_name(&self, id: ObjId) -> String {
         self.shared.program.objects[id].name.clone()

@@ -368,13 +368,18 @@ impl Lowering {
                 };
                 (chain, create)
             }
-            Declaration::Context { name, semantics: s } => {
+            Declaration::Context {
+                name,
+                semantics: s,
+                title_managed_lifetimes,
+            } => {
                 let id = self.add(name.as_str(), ObjKind::Context, false);
                 self.recorders.push(id);
                 (
                     id,
                     Create::Context {
                         semantics: semantics(*s),
+                        title_managed_lifetimes: *title_managed_lifetimes,
                     },
                 )
             }
@@ -819,9 +824,14 @@ impl Lowering {
             Method::InsertWaitOnPresent { swapchain } => Call::InsertWaitOnPresent {
                 swapchain: self.id(swapchain)?,
             },
-            Method::InsertFence { fence, engine: e } => Call::InsertFence {
+            Method::InsertFence {
+                fence,
+                engine: e,
+                kick_off,
+            } => Call::InsertFence {
                 fence: self.fence(fence),
                 engine: engine(*e),
+                kick_off: *kick_off,
             },
             Method::InsertWaitOnFence { fence, engine: e } => Call::InsertWaitOnFence {
                 fence: self.fence(fence),
@@ -1038,6 +1048,10 @@ impl Lowering {
             Expectation::Query { query, expected } => Check::Query {
                 query: self.id(query)?,
                 expected: expected.clone(),
+            },
+            Expectation::Pending { resource, pending } => Check::Pending {
+                resource: self.id(resource)?,
+                pending: *pending,
             },
             Expectation::BundleFootprint { bundle, bytes } => Check::BundleFootprint {
                 bundle: self.id(bundle)?,

@@ -142,6 +142,8 @@ pub(crate) enum Create {
     },
     Context {
         semantics: Semantics,
+        /// R-FX-6: `title_managed_lifetimes=yes`.
+        title_managed_lifetimes: bool,
     },
     Bundle {
         render_targets: Vec<Format>,

@@ -128,6 +128,13 @@ pub(crate) fn check(live: &mut LiveRun, expect: &Expect) -> Result<(), String> {
             stencil,
         } => resource_state(live, *resource, layout, *compressed, *depth, *stencil),
         Check::Query { query, expected } => query_data(live, *query, expected),
+        Check::Pending { resource, pending } => {
+            let found = live.resource_pending(*resource)?;
+            match found == *pending {
+                true => Ok(()),
+                false => Err(format!("pending {}", if found { "yes" } else { "no" })),
+            }
+        }
         Check::BundleFootprint { bundle, bytes } => live.bundle_footprint(*bundle, *bytes),
         Check::Gds { offset, values } => {
             let found = live.memory().gds(*offset, values.len() as u32);

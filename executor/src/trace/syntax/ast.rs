@@ -309,6 +309,9 @@ pub enum Declaration {
         name: Name,
         /// `semantics=`.
         semantics: Semantics,
+        /// `title_managed_lifetimes=yes` (R-FX-6): a legacy context that takes no references
+        /// (`DeferredContextDesc::title_managed_lifetimes`); default no.
+        title_managed_lifetimes: bool,
     },
     /// A bundle recorder; `render_targets` is empty for `rt=none`.
     Bundle {
@@ -985,12 +988,14 @@ pub enum Method<F: Form = Written> {
         /// The swap chain whose present is waited for.
         swapchain: F::Object,
     },
-    /// `insert_fence FENCE_NAME [engine=..]` (R-EX-5).
+    /// `insert_fence FENCE_NAME [engine=..] [kick_off]` (R-EX-5, R-FX-6).
     InsertFence {
         /// FENCE_NAME: the name the trace gives the fence value the call returns.
         fence: F::Object,
         /// `engine=`; default graphics.
         engine: F::Defaulted<F::Engine>,
+        /// `kick_off`: the fence kicks off its segment (`FenceFlags::KickOff`, R-FX-6).
+        kick_off: bool,
     },
     /// `insert_wait_on_fence FENCE_NAME [engine=..]` (R-EX-5).
     InsertWaitOnFence {
@@ -1250,6 +1255,13 @@ pub enum Expectation<F: Form = Written> {
         query: F::Object,
         /// What `get_data` is expected to return.
         expected: ExpectedQuery,
+    },
+    /// `expect pending RES yes|no` (R-FX-6): `ImmediateContext::is_resource_pending` now.
+    Pending {
+        /// The resource.
+        resource: F::Object,
+        /// Whether legacy work using it is expected pending.
+        pending: bool,
     },
     /// `expect bundle_footprint BUNDLE BYTES`.
     BundleFootprint {

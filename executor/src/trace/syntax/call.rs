@@ -409,6 +409,8 @@ impl Parser {
             },
             "insert_fence" | "insert_wait_on_fence" => {
                 let fence = cursor.new_name("FENCE_NAME")?;
+                // `kick_off`, a word after the options (R-FX-6): `insert_fence` only.
+                let kick_off = token == "insert_fence" && cursor.last_word("kick_off");
                 let options = cursor.options(&["engine"])?;
                 let engine = options
                     .get("engine")
@@ -429,7 +431,11 @@ impl Parser {
                         .map_err(|message| cursor.error(message))?,
                 }
                 if token == "insert_fence" {
-                    Method::InsertFence { fence, engine }
+                    Method::InsertFence {
+                        fence,
+                        engine,
+                        kick_off,
+                    }
                 } else {
                     Method::InsertWaitOnFence { fence, engine }
                 }

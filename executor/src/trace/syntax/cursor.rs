@@ -332,6 +332,16 @@ impl<'a> Cursor<'a> {
 
     // Options.
 
+    /// Whether the line's last unread token is the word `word` (a flag after the options,
+    /// `insert_fence F engine=compute kick_off`); read if so.
+    pub(crate) fn last_word(&mut self, word: &str) -> bool {
+        let found = self.tokens.len() > self.position && self.tokens.last() == Some(&word);
+        if found {
+            self.tokens.pop();
+        }
+        found
+    }
+
     /// The rest of the line as `key=value` options, each key one of `keys` and given once.
     pub(crate) fn options(&mut self, keys: &[&'static str]) -> Result<Options<'a>> {
         let mut entries: Vec<(&'static str, &'a str)> = Vec::new();

@@ -23,8 +23,8 @@ use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, QueryKey, Spl
 impl Parser {
     pub(crate) fn expectation(&mut self, mut cursor: Cursor<'_>) -> Result<Expectation> {
         let what = cursor.next(
-            "what to expect (ok, accepted, error, resource, gds, constant_ram, memory, \
-             split_points, counters, draw, bundle_footprint)",
+            "what to expect (ok, accepted, error, resource, gds, constant_ram, memory, pending, \
+             split_points, counters, draw, query, bundle_footprint)",
         )?;
         let symbols = &self.symbols;
         let expectation = match what {
@@ -229,6 +229,15 @@ impl Parser {
                     }
                 }
             }
+            "pending" => {
+                cursor.set_label("expect pending");
+                let resource = cursor.object(symbols, Want::Resource)?;
+                let token = cursor.next("yes|no")?;
+                Expectation::Pending {
+                    resource,
+                    pending: cursor.yes_no_token(token, "pending")?,
+                }
+            }
             "bundle_footprint" => {
                 cursor.set_label("expect bundle_footprint");
                 Expectation::BundleFootprint {
@@ -239,7 +248,7 @@ impl Parser {
             other => {
                 cursor.set_label("expect");
                 return Err(cursor.error(format_args!(
-                    "expected ok, accepted, error, resource, gds, constant_ram, memory, \
+                    "expected ok, accepted, error, resource, gds, constant_ram, memory, pending, \
                      split_points, counters, draw, query or bundle_footprint, found {}",
                     quote(other)
                 )));

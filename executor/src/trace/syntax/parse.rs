@@ -276,10 +276,16 @@ impl Parser {
             }
             "context" => {
                 let name = cursor.new_name("a name for the deferred context")?;
-                let options = cursor.options(&["semantics"])?;
+                let options = cursor.options(&["semantics", "title_managed_lifetimes"])?;
+                let title_managed_lifetimes = options
+                    .get("title_managed_lifetimes")
+                    .map(|v| cursor.yes_no_token(v, "title_managed_lifetimes="))
+                    .transpose()?
+                    .unwrap_or(false);
                 Declaration::Context {
                     name,
                     semantics: semantics(cursor, &options)?,
+                    title_managed_lifetimes,
                 }
             }
             "bundle" => {

@@ -245,8 +245,16 @@ impl Display for Declaration {
                 f,
                 "swapchain {name} buffers={buffers} format={format} width={width} height={height}"
             ),
-            Self::Context { name, semantics } => {
-                write!(f, "context {name} semantics={semantics}")
+            Self::Context {
+                name,
+                semantics,
+                title_managed_lifetimes,
+            } => {
+                write!(f, "context {name} semantics={semantics}")?;
+                match title_managed_lifetimes {
+                    true => f.write_str(" title_managed_lifetimes=yes"),
+                    false => Ok(()),
+                }
             }
             Self::Bundle {
                 name,
@@ -606,9 +614,17 @@ impl Display for Method {
             Self::InsertWaitOnPresent { swapchain } => {
                 write!(f, "insert_wait_on_present {swapchain}")
             }
-            Self::InsertFence { fence, engine } => {
+            Self::InsertFence {
+                fence,
+                engine,
+                kick_off,
+            } => {
                 write!(f, "insert_fence {fence}")?;
-                option(f, "engine", engine)
+                option(f, "engine", engine)?;
+                match kick_off {
+                    true => f.write_str(" kick_off"),
+                    false => Ok(()),
+                }
             }
             Self::InsertWaitOnFence { fence, engine } => {
                 write!(f, "insert_wait_on_fence {fence}")?;
@@ -753,6 +769,11 @@ impl Display for Expectation {
                     }
                 }
             }
+            Self::Pending { resource, pending } => write!(
+                f,
+                "expect pending {resource} {}",
+                if *pending { "yes" } else { "no" }
+            ),
             Self::BundleFootprint { bundle, bytes } => {
                 write!(f, "expect bundle_footprint {bundle} {bytes}")
             }

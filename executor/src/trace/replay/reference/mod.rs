@@ -242,7 +242,9 @@ impl Reference {
 
     fn create(&mut self, id: ObjId, what: &Create) {
         match what {
-            Create::Context { semantics } => {
+            // A title-managed context (R-FX-6) records as a legacy one; only references differ,
+            // which the reference's direct calls do not take part in.
+            Create::Context { semantics, .. } => {
                 self.recorders
                     .insert(id, RecorderBook::new(*semantics, None));
                 return;
