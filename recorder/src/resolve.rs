@@ -214,7 +214,9 @@ impl<R: Role> Recorder<R> {
     /// contents, so its instance says it; the immediate context's may, so it asks the table.
     #[inline]
     pub(crate) fn is_dynamic_binding(&self, binding: &BoundBuffer) -> bool {
-        if binding.buffer.is_null() {
+        // A placed binding is of a default resource at the application's address (R-FX-2):
+        // nothing renames it, and a carried one keeps its address.
+        if binding.buffer.is_null() || binding.instance.placement().is_some() {
             return false;
         }
         if binding.instance != InstanceId::INITIAL {

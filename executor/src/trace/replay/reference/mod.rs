@@ -687,14 +687,15 @@ impl Reference {
         ) {
             return;
         }
-        if let (Some(op), Call::SetShaderResources { views, .. }) = (op, call) {
-            // A bind copies the minimum LOD in force at its line (R-ST-6).
+        if let Some(op) = op {
+            // A bind copies the minimum LOD in force at its line (R-ST-6), the fast calls' as
+            // well (R-FX-1, R-FX-2).
             let program = self.program.clone();
             let objects = Resolver {
                 program: &program,
                 handles: &self.handles,
             };
-            for view in views.iter().flatten() {
+            for view in &bound_views(call) {
                 let texture = self
                     .view_resources
                     .get(view)
@@ -778,6 +779,28 @@ impl RecorderBook {
                 _ => {}
             }
         }
+    }
+}
+
+/// The shader-resource views `call` binds, whose minimum LOD a bind copies (R-ST-6): the
+/// ordinary bind's and the fast calls' (R-FX-1, R-FX-2).
+fn bound_views(call: &Call) -> Vec<ObjId> {
+    use crate::trace::syntax::ast::FastKind;
+    let fast = |entries: &[crate::trace::syntax::ast::FastEntry<_>]| {
+        entries
+            .iter()
+            .filter(|entry| entry.kind == FastKind::ShaderResource)
+            .filter_map(|entry| entry.object)
+            .collect()
+    };
+    match call {
+        Call::SetShaderResources { views, .. } => views.iter().flatten().copied().collect(),
+        Call::SetFastResources(entries) | Call::SetFastResourcesFromBatch { entries, .. } => {
+            fast(entries)
+        }
+        Call::SetFastShaderResource { view, .. } => view.iter().copied().collect(),
+        Call::SetPlacementShaderResource { view, .. } => vec![*view],
+        _ => Vec::new(),
     }
 }
 
