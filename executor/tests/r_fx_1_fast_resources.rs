@@ -375,3 +375,40 @@ fn r_fx_1_r_fx_2_captured_fast_calls_replay_to_the_frame_digest() {
         );
     }
 }
+
+/// A view of a compressible target bound by a fast call on a legacy context is bound as told
+/// (no decompression split point); the state carried into the context's next list (`finish
+/// restore`, R-ST-1) keeps that contract, where the same view bound by `set_shader_resources`
+/// is a decompression split point again (found by the replay property's `--compare`).
+#[test]
+fn r_fx_1_carried_fast_view_is_no_decompression_split_point() {
+    let f = Fixture::new();
+    let carried_splits = |fast: bool| {
+        let mut c = f.context(Semantics::Legacy);
+        match fast {
+            true => c.set_fast_shader_resource(Stage::Pixel, 0, Some(f.rt_srv)),
+            false => c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]),
+        }
+        let first = c
+            .finish_command_list(RestoreState::Restore)
+            .expect("finish");
+        c.draw(3, 0);
+        let second = c
+            .finish_command_list(RestoreState::ClearState)
+            .expect("finish");
+        (
+            first.stats().split_points.0[SplitCategory::Decompression as usize],
+            second.stats().split_points.0[SplitCategory::Decompression as usize],
+        )
+    };
+    assert_eq!(
+        carried_splits(true),
+        (0, 0),
+        "fast: bound as told, carried too"
+    );
+    assert_eq!(
+        carried_splits(false),
+        (1, 1),
+        "legacy: a split point, carried too"
+    );
+}

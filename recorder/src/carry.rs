@@ -36,8 +36,9 @@ fn carried_buffer(
 }
 
 /// A carried binding of a view: dynamic views are resolved again, views of compressible targets
-/// are decompression split points again.
-fn carried_view(view: &BoundView) -> (BoundView, Option<SplitCategory>) {
+/// are decompression split points again, unless a fast call bound it (`fast`: the fast contract
+/// binds it as told, R-FX-1, and its carried bind keeps that contract).
+fn carried_view(view: &BoundView, fast: bool) -> (BoundView, Option<SplitCategory>) {
     if view.flags.has(ViewFlags::DYNAMIC) {
         (
             BoundView {
@@ -46,7 +47,7 @@ fn carried_view(view: &BoundView) -> (BoundView, Option<SplitCategory>) {
             },
             Some(SplitCategory::DynamicShaderResource),
         )
-    } else if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
+    } else if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) && !fast {
         (*view, Some(SplitCategory::Decompression))
     } else {
         (*view, None)
@@ -174,7 +175,7 @@ impl<R: Role> Recorder<R> {
                 operand,
                 category,
                 &bindings.shader_resources[s],
-                |_, v| carried_view(v),
+                |i, v| carried_view(v, shadow.fast.shader_resources[s] & 1 << i != 0),
             );
             self.carry_slots(
                 Opcode::SetSamplers,
@@ -190,7 +191,7 @@ impl<R: Role> Recorder<R> {
             0,
             category,
             &bindings.compute_uavs,
-            |_, v| carried_view(v),
+            |_, v| carried_view(v, false),
         );
         let count = bindings.render_target_count as usize;
         if count > 0 || !bindings.depth_stencil.view.is_null() {
@@ -212,7 +213,7 @@ impl<R: Role> Recorder<R> {
                 "finish_command_list",
                 0,
                 slots.len(),
-                in_place(|_: &mut Self, i| Ok(carried_view(&slots[i]))),
+                in_place(|_: &mut Self, i| Ok(carried_view(&slots[i], false))),
                 false,
             );
         }
