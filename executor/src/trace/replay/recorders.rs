@@ -297,6 +297,10 @@ impl HeldRecorder {
                 self.outcome(line, Ok(()), false)
             }
             Recorded::Refused(error) => self.outcome(line, Err(error), true),
+            // Reports its own result, and a refusal poisons nothing (R-FX-6).
+            Recorded::Made(refused) => {
+                self.outcome_of(line, refused.map_or(Ok(()), Err), false, false)
+            }
             Recorded::Elsewhere => {
                 let error = not_here(call, matches!(self.recorder, Recorder::Bundle(_)));
                 self.outcome(line, Err(error), true)
