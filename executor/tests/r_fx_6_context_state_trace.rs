@@ -197,7 +197,7 @@ fn r_fx_6_context_state_swap_in_list_compare_exact() {
 /// main thread once every worker is idle), with no observation between them.
 #[test]
 fn r_fx_6_context_state_shared_by_contexts_is_exact_in_every_mode() {
-    let mut trace = format!("{OBJECTS}");
+    let mut trace = OBJECTS.to_string();
     for dc in ["a", "b", "c"] {
         trace += &format!("context {dc} semantics=legacy\n");
     }
