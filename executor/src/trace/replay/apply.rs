@@ -73,7 +73,11 @@ impl Handles {
     }
 
     /// Runs `f` on the device context state object `id`, if its creation made it.
-    fn with_state<T>(&self, id: ObjId, f: impl FnOnce(&mut DeviceContextState) -> T) -> Option<T> {
+    pub(crate) fn with_state<T>(
+        &self,
+        id: ObjId,
+        f: impl FnOnce(&mut DeviceContextState) -> T,
+    ) -> Option<T> {
         let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
         states.get_mut(&id).map(f)
     }
