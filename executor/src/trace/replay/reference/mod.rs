@@ -32,6 +32,18 @@
 //! context being the outer list's recorder; nested lists are walked with a stack of their own,
 //! not by recursion, so any depth runs (R-REC-9), at the cost of one device per level.
 //!
+//! **Device context state objects (R-FX-6).** A swap acts on its object when it is recorded,
+//! while the reference issues a list's calls when the list executes, so the reference mirrors,
+//! in trace order, each object and each legacy context's state as state calls ([`Setter`]s):
+//! `imm`'s since its state was last reset, a deferred context's carried ones and its open
+//! list's since then. An accepted swap's line gives the object the context's calls and keeps
+//! what the object held as the swap's own calls, which the reference issues, after a
+//! `clear_state`, wherever the swap is issued (at its line on `imm`; each time its list runs
+//! otherwise), as the engine's swap binds them: through the legacy binds (a fast or placement
+//! binding as the plain bind of its slot), at the swap's line (the minimum LOD then in force).
+//! The real run makes swaps in trace order under `--threads` too (`live.rs`), so an object
+//! shared by several contexts holds the same calls in both runs.
+//!
 //! **Bundles (R-B-4, R-B-9, R-B-10).** A bundle call snapshots the caller's registers, checks
 //! the bound formats against the declaration (a mismatch skips the call, as the engine does),
 //! issues the bundle's calls over the caller's state on a fresh fast recorder (its set calls
