@@ -272,3 +272,95 @@ fn r_fx_6_context_state_refused_on_fast_context_in_trace() {
     );
     holds_in_the_three_modes(&trace);
 }
+
+/// A small deterministic generator (xorshift): legacy traces that create and swap state objects
+/// on three deferred contexts and `imm`, between binds, draws, resets, maps of a dynamic buffer,
+/// minimum-LOD changes, finishes with either restore flag and executions (nested included).
+struct Gen(u64);
+
+impl Gen {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    fn trace(&mut self) -> String {
+        let mut out = String::from(
+            "device semantics=legacy\n\
+             buffer vb usage=default bind=vertex size=1024\n\
+             buffer cb_a usage=default bind=constant size=256\n\
+             buffer cb_b usage=default bind=constant size=256\n\
+             buffer cb_dyn usage=dynamic bind=constant size=256\n\
+             texture tex format=r8g8b8a8_unorm width=16 height=16 mips=4 bind=shader_resource\n\
+             srv view tex\n\
+             shader vs0 stage=vs cb=0 srv=0\n\
+             shader vs1 stage=vs cb=0 srv=0\n\
+             input_layout layout vb=0\n\
+             context c0 semantics=legacy\n\
+             context c1 semantics=legacy\n\
+             context c2 semantics=legacy\n",
+        );
+        let (mut states, mut lists) = (Vec::new(), Vec::new());
+        for n in 0..10 + self.below(50) {
+            let ctx = self.pick(&["c0", "c1", "c2", "imm", "imm"]);
+            let line = match self.below(16) {
+                0 => {
+                    states.push(format!("s{n}"));
+                    format!("create_device_context_state s{n}")
+                }
+                1..=3 if !states.is_empty() => {
+                    let state = &states[self.below(states.len())];
+                    format!("swap_device_context_state {state}")
+                }
+                4 => format!("vs_set_shader {}", self.pick(&["vs0", "vs1", "null"])),
+                5 => format!(
+                    "vs_set_constant_buffers 0 {}",
+                    self.pick(&["cb_a", "cb_b", "cb_dyn", "null"])
+                ),
+                6 => format!("set_input_layout layout\n{ctx} set_vertex_buffers 0 vb"),
+                7 | 8 => "draw 3 0".to_string(),
+                9 => "clear_state".to_string(),
+                10 if ctx != "imm" => {
+                    lists.push(format!("l{n}"));
+                    format!("finish l{n} restore={}", self.pick(&["yes", "no"]))
+                }
+                11 if !lists.is_empty() => {
+                    let list = &lists[self.below(lists.len())];
+                    format!("execute {list} restore={}", self.pick(&["yes", "no"]))
+                }
+                12 => format!("map cb_dyn write_discard\n{ctx} unmap cb_dyn"),
+                13 => format!(
+                    "set_fast_resources vs.srv.0=view vs.cb.0={}",
+                    self.pick(&["cb_a", "cb_b"])
+                ),
+                14 => "vs_set_shader_resources 0 view".to_string(),
+                _ => format!("set_resource_min_lod tex {}", self.pick(&["0", "1", "2.5"])),
+            };
+            out += &format!("{ctx} {line}\n");
+        }
+        out
+    }
+}
+
+#[test]
+fn r_fx_6_context_state_generated_traces_are_exact_in_the_three_modes() {
+    let mut gen = Gen(0x5eed_c0de_0f00_0006);
+    for _ in 0..40 {
+        let trace = gen.trace();
+        let single = run(&trace, &plain());
+        assert_ne!(single.exit_code, 2, "{trace}{}", single.stderr);
+        let compared = run(&trace, &compare());
+        assert!(
+            compared.stdout.contains("identical to the reference"),
+            "{trace}{}",
+            compared.stdout
+        );
+        assert_eq!(run(&trace, &threads(2)), single, "{trace}");
+    }
+}
