@@ -89,6 +89,9 @@ const METHODS: &[&str] = &[
     "resume",
     "barrier",
     "resource_barrier",
+    // R-FX-6 context state
+    "create_device_context_state",
+    "swap_device_context_state",
 ];
 
 const DECLARATIONS: &[&str] = &[

@@ -78,7 +78,9 @@ impl<R: Role> Recorder<R> {
                 call: CALL,
                 rule: FAST_RULE,
             };
-            return Err(self.refuse_reported_call(error));
+            // Counted as a call that reports its own result (as a refused `map`), so the
+            // statistics stay consistent (calls made minus refused).
+            return Err(self.refuse_reported(error));
         }
         Ok(DeviceContextState {
             device: self.device.clone(),

@@ -621,7 +621,7 @@ impl Bindings {
 
     /// Every object a binding names, with its kind (null bindings left out): what a legacy
     /// context's bindings hold references on (R-OBJ-4).
-    pub(crate) fn for_each_object(&self, mut f: impl FnMut(ObjectKind, RawHandle)) {
+    pub fn for_each_object(&self, mut f: impl FnMut(ObjectKind, RawHandle)) {
         use ObjectKind as K;
         let mut one = |kind, handle: RawHandle| {
             if !handle.is_null() {

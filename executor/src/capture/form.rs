@@ -598,6 +598,12 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             value: *value,
         },
         Method::ClearState => Method::ClearState,
+        Method::CreateDeviceContextState { state } => {
+            Method::CreateDeviceContextState { state: one(state) }
+        }
+        Method::SwapDeviceContextState { state } => {
+            Method::SwapDeviceContextState { state: one(state) }
+        }
         Method::DecompressResource { resource, into } => Method::DecompressResource {
             resource: one(resource),
             into: opt(into),

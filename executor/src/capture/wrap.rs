@@ -1270,13 +1270,15 @@ impl CapturedDeferred {
     }
 
     /// [`DeferredContext::swap_device_context_state`] (R-FX-6). Not written: a list that swaps
-    /// breaks its capture (the frame is reported not written, with the reason), since the
-    /// trace format has no statement for context state objects.
+    /// breaks its capture (the frame is reported not written, with the reason). The trace has
+    /// the statement (`swap_device_context_state STATE`), but the capture cannot name the
+    /// object (a [`recorder::DeviceContextState`] has no handle) nor write what it held at the
+    /// frame's start.
     pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
         if self.tap_active() {
             self.tap
                 .broken
-                .get_or_insert_with(|| "it swaps a device context state object (swap_device_context_state, R-FX-6): the trace format has no statement for context state objects yet".to_string());
+                .get_or_insert_with(|| "it swaps a device context state object (swap_device_context_state, R-FX-6): the capture does not write context state objects (the object has no handle the trace could name, and its content at the frame's start would have to be written as calls)".to_string());
         }
         self.context.swap_device_context_state(state)
     }

@@ -127,6 +127,8 @@ struct Pools {
     fences: Vec<Name>,
     /// Every name, for `release`, `expect error` and `expect accepted`.
     all: Vec<Name>,
+    // R-FX-6 context state
+    context_states: Vec<Name>,
 }
 
 struct Generator {
@@ -434,7 +436,7 @@ impl Generator {
         let stage = self.rng.pick(Stage::ALL);
         let p = &self.pools;
         let (buffers, rtvs, dsvs) = (p.buffers.clone(), p.rtvs.clone(), p.dsvs.clone());
-        Some(match self.rng.below(59) {
+        Some(match self.rng.below(60) {
             0 => Method::SetInputLayout(self.nullable(|p| &p.layouts)),
             1 => Method::SetPrimitiveTopology(self.rng.pick(Topology::ALL)),
             2 => Method::SetVertexBuffers {
@@ -717,6 +719,17 @@ impl Generator {
                 bytes: (0..1 + self.rng.below(9))
                     .map(|_| self.rng.next() as u8)
                     .collect(),
+            },
+            // R-FX-6 context state
+            59 => match self.pools.context_states.is_empty() || self.rng.coin() {
+                true => {
+                    let state = self.fresh("state");
+                    self.pools.context_states.push(state.clone());
+                    Method::CreateDeviceContextState { state }
+                }
+                false => Method::SwapDeviceContextState {
+                    state: self.rng.pick(&self.pools.context_states),
+                },
             },
             _ => return None,
         })

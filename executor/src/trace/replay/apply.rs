@@ -17,7 +17,8 @@
 //! stencil reference 0; `clear_depth_stencil_view` clears depth and stencil;
 //! `update_subresource` writes no bytes (the model keeps no contents).
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use crate::immediate::ImmediateContext;
 use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
@@ -25,10 +26,10 @@ use recorder::command::InstanceId;
 use recorder::FenceFlags;
 use recorder::{
     BarrierGroup, BarrierKind, BarrierSubresources, Buffer, BufferBarrier, ClearFlags, CommandList,
-    DeferredContext, DeviceContext, Engine, Error, FastResource, FastResourceBatch, GlobalBarrier,
-    Handle, ImmediateRole, MapFlags, MapType, PredicateValue, RawHandle, Recorder, Remap,
-    RemapKind, Resource, ResourceBarrier, RestoreState, SplitHalf, Stage, Texture, TextureBarrier,
-    VertexBuffer,
+    DeferredContext, DeviceContext, DeviceContextState, Engine, Error, FastResource,
+    FastResourceBatch, GlobalBarrier, Handle, ImmediateRole, MapFlags, MapType, PredicateValue,
+    RawHandle, Recorder, Remap, RemapKind, Resource, ResourceBarrier, RestoreState, SplitHalf,
+    Stage, Texture, TextureBarrier, VertexBuffer,
 };
 
 use super::program::{Call, Lowered, ObjId, ObjKind, Program};
@@ -36,10 +37,14 @@ use super::writes::{copy, MapWrites};
 use crate::trace::syntax::ast::{Barrier, LegacyBarrier};
 
 /// The handle of every engine object the trace declared, set once by its declaration (on the
-/// thread that runs declarations; workers read them after).
+/// thread that runs declarations; workers read them after), and the device context state
+/// objects (R-FX-6) the trace's `create_device_context_state` lines made, which the
+/// application owns (the replay keeps them by trace id; `swap_device_context_state` borrows
+/// one, on the thread that runs it: `live.rs` runs both calls on the main thread).
 #[derive(Debug)]
 pub(crate) struct Handles {
     raw: Vec<OnceLock<RawHandle>>,
+    states: Mutex<HashMap<ObjId, DeviceContextState>>,
 }
 
 /// A handle that names no object: what an object whose declaration the engine refused would
@@ -50,7 +55,31 @@ impl Handles {
     pub(crate) fn new(objects: usize) -> Self {
         Self {
             raw: (0..objects).map(|_| OnceLock::new()).collect(),
+            states: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Keeps the device context state object the trace names `id` (R-FX-6).
+    fn keep_state(&self, id: ObjId, state: DeviceContextState) {
+        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+        states.insert(id, state);
+    }
+
+    /// Drops the device context state object `id` (`release`: the application's object goes,
+    /// and the references it held with it).
+    pub(crate) fn drop_state(&self, id: ObjId) {
+        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+        states.remove(&id);
+    }
+
+    /// Runs `f` on the device context state object `id`, if its creation made it.
+    pub(crate) fn with_state<T>(
+        &self,
+        id: ObjId,
+        f: impl FnOnce(&mut DeviceContextState) -> T,
+    ) -> Option<T> {
+        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+        states.get_mut(&id).map(f)
     }
 
     pub(crate) fn set(&self, id: ObjId, raw: RawHandle) {
@@ -150,6 +179,11 @@ pub(crate) trait Recording: DeviceContext {
     fn call_bundle(&mut self, bundle: &DrawBundle);
     /// Records a remap; `false` where the recorder has none (a deferred context).
     fn remap(&mut self, remap: Remap) -> bool;
+    /// `create_device_context_state` (R-FX-6): the object, or the refusal (a fast context's
+    /// `forbidden_in_fast`; a bundle's `unsupported_in_bundle`). Not a recorded call.
+    fn create_state(&mut self) -> Result<DeviceContextState, Error>;
+    /// `swap_device_context_state` (R-FX-6).
+    fn swap_state(&mut self, state: &mut DeviceContextState);
 }
 
 impl Recording for DeferredContext {
@@ -167,6 +201,12 @@ impl Recording for DeferredContext {
     }
     fn remap(&mut self, _remap: Remap) -> bool {
         false
+    }
+    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
+        self.create_device_context_state()
+    }
+    fn swap_state(&mut self, state: &mut DeviceContextState) {
+        self.swap_device_context_state(state)
     }
 }
 
@@ -187,6 +227,12 @@ impl Recording for ImmediateContext {
     }
     fn remap(&mut self, _remap: Remap) -> bool {
         false
+    }
+    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
+        self.create_device_context_state()
+    }
+    fn swap_state(&mut self, state: &mut DeviceContextState) {
+        self.swap_device_context_state(state)
     }
 }
 
@@ -219,6 +265,12 @@ impl Recording for Recorder<ImmediateRole> {
     fn remap(&mut self, _remap: Remap) -> bool {
         false
     }
+    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
+        self.create_device_context_state()
+    }
+    fn swap_state(&mut self, state: &mut DeviceContextState) {
+        self.swap_device_context_state(state)
+    }
 }
 
 /// A bundle recorder: the calls it has not (a fence, an execution, a bundle call) are refused
@@ -236,6 +288,15 @@ impl Recording for BundleRecorder {
     }
     fn call_bundle(&mut self, _bundle: &DrawBundle) {
         self.refuse_unsupported("draw_bundle")
+    }
+    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
+        // A bundle is fast and has neither call (R-FX-6, R-B-8); not a recorded call.
+        Err(Error::UnsupportedInBundle {
+            call: "create_device_context_state",
+        })
+    }
+    fn swap_state(&mut self, _state: &mut DeviceContextState) {
+        self.refuse_unsupported("swap_device_context_state")
     }
     fn remap(&mut self, remap: Remap) -> bool {
         let Remap {
@@ -294,6 +355,9 @@ pub(crate) enum Recorded {
     },
     /// The engine's API cannot take the call as written; the replay refuses it.
     Refused(Error),
+    /// `create_device_context_state` (R-FX-6), which reports its own result and is no
+    /// recorded call: `None` when it made the object, else the refusal (which poisons nothing).
+    Made(Option<Error>),
     /// Not a call of this recorder (present, resume, finish, ...).
     Elsewhere,
 }
@@ -594,6 +658,29 @@ pub(crate) fn record<R: Recording>(
             },
         ),
         Call::ClearState => recorder.clear_state(),
+        Call::CreateDeviceContextState { state } => {
+            return Recorded::Made(match recorder.create_state() {
+                Ok(made) => {
+                    objects.handles.keep_state(*state, made);
+                    None
+                }
+                Err(error) => Some(error),
+            })
+        }
+        Call::SwapDeviceContextState { state } => {
+            let swapped = objects
+                .handles
+                .with_state(*state, |held| recorder.swap_state(held));
+            if swapped.is_none() {
+                let object = &objects.program.objects[*state];
+                return Recorded::Refused(Error::RefusedDeclaration {
+                    call: "swap_device_context_state",
+                    what: "device context state",
+                    object: object.name.to_string(),
+                    line: object.line,
+                });
+            }
+        }
         Call::DecompressResource { resource, into } => {
             const CALL: &str = "decompress_resource";
             let textures = objects.texture(CALL, *resource).and_then(|texture| {

@@ -281,6 +281,10 @@ pub(crate) fn release(device: &Device, kind: ObjKind, raw: RawHandle) {
         ObjKind::Predicate => device.release(Query::from_raw(raw)),
         ObjKind::SwapChain => device.release(SwapChain::from_raw(raw)),
         ObjKind::Heap => device.release(Heap::from_raw(raw)),
-        ObjKind::Context | ObjKind::BundleRecorder | ObjKind::CommandList | ObjKind::Fence => {}
+        ObjKind::Context
+        | ObjKind::BundleRecorder
+        | ObjKind::CommandList
+        | ObjKind::Fence
+        | ObjKind::ContextState => {}
     }
 }

@@ -11,7 +11,9 @@
 //! depends on their order, first waits for every worker: `release` (a queued bind of the object
 //! must still find it), `present` (deferred destruction), the minimum-LOD calls (they change the object
 //! at once, on whatever context), the fence calls (values are handed out in trace order, so
-//! messages are the same on every run), and `expect ok`. Such calls on a deferred context then
+//! messages are the same on every run), the device context state calls (R-FX-6: a state
+//! object is the application's, shared by every context that swaps it, so the swaps exchange
+//! bindings in trace order on every run), and `expect ok`. Such calls on a deferred context then
 //! run here too, once its worker is idle.
 //!
 //! **Outcomes.** A call is refused when the engine refuses it (the recorder counts it: its
@@ -283,6 +285,7 @@ impl LiveRun {
                 self.lists.remove(&id);
             }
             ObjKind::Fence => {}
+            ObjKind::ContextState => self.shared.handles.drop_state(id),
             _ => {
                 if let Some(raw) = self.shared.handles.get(id) {
                     release(&self.device, kind, raw);
@@ -324,7 +327,9 @@ impl LiveRun {
             Call::InsertFence { .. }
             | Call::InsertWaitOnFence { .. }
             | Call::SetResourceMinLod { .. }
-            | Call::SetShaderResourceViewMinLod { .. } => {
+            | Call::SetShaderResourceViewMinLod { .. }
+            | Call::CreateDeviceContextState { .. }
+            | Call::SwapDeviceContextState { .. } => {
                 self.workers.wait_all();
                 let fences = &self.fences;
                 let named = Named {
@@ -333,11 +338,16 @@ impl LiveRun {
                     layout: None,
                     fence: &|f| fence_value(fences, f),
                 };
-                let inserted = lock(&slot).call(&self.shared, line, call, &named);
+                let mut held = lock(&slot);
+                let inserted = held.call(&self.shared, line, call, &named);
                 if let (Some(value), Call::InsertFence { fence, .. }) = (inserted, call) {
                     self.fences.insert(*fence, value);
                 }
-                Effect::Ran
+                // The reference follows an accepted swap only (R-FX-6: a fast context refuses it).
+                match (call, &held.last) {
+                    (Call::SwapDeviceContextState { .. }, Err(_)) => Effect::Refused,
+                    _ => Effect::Ran,
+                }
             }
             Call::FinishBundle => {
                 self.workers.wait(worker);
@@ -530,6 +540,8 @@ impl LiveRun {
                 | Call::InsertFence { .. }
                 | Call::InsertWaitOnFence { .. }
                 | Call::Present { .. }
+                | Call::CreateDeviceContextState { .. }
+                | Call::SwapDeviceContextState { .. }
         ) {
             self.workers.wait_all();
         }
@@ -674,7 +686,10 @@ impl LiveRun {
                         .unwrap_or(Error::RefusedWithoutReason { call: "replay" })
                 });
                 match (recorded, refused) {
-                    (Recorded::Refused(error), _) => (Err(error), false),
+                    (Recorded::Refused(error), _) | (Recorded::Made(Some(error)), _) => {
+                        (Err(error), false)
+                    }
+                    (Recorded::Made(None), _) => (Ok(()), true),
                     (Recorded::Elsewhere, _) => (Err(not_on_immediate(call)), false),
                     (_, Some(error)) => (Err(error), false),
                     (Recorded::Fence(value), None) => {

@@ -193,7 +193,10 @@ impl Lowering {
                 let id = self.id(name)?;
                 if matches!(
                     self.objects[id].kind,
-                    ObjKind::Context | ObjKind::BundleRecorder | ObjKind::CommandList
+                    ObjKind::Context
+                        | ObjKind::BundleRecorder
+                        | ObjKind::CommandList
+                        | ObjKind::ContextState
                 ) {
                     self.released.insert(id, self.line);
                 }
@@ -797,6 +800,15 @@ impl Lowering {
                 value: *value,
             },
             Method::ClearState => Call::ClearState,
+            Method::CreateDeviceContextState { state } => Call::CreateDeviceContextState {
+                state: match self.ids.get(state.as_str()) {
+                    Some(&id) => id,
+                    None => self.add(state.as_str(), ObjKind::ContextState, false),
+                },
+            },
+            Method::SwapDeviceContextState { state } => Call::SwapDeviceContextState {
+                state: self.id(state)?,
+            },
             Method::DecompressResource { resource, into } => Call::DecompressResource {
                 resource: self.id(resource)?,
                 into: self.opt(into)?,

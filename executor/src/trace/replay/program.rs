@@ -270,6 +270,8 @@ impl Method<Lowered> {
             }
             | Self::SetShaderResourceViewMinLod { view: buffer, .. }
             | Self::InsertWaitOnPresent { swapchain: buffer }
+            | Self::CreateDeviceContextState { state: buffer }
+            | Self::SwapDeviceContextState { state: buffer }
             | Self::DrawBundle { bundle: buffer }
             | Self::Execute { list: buffer, .. }
             | Self::Present { swapchain: buffer } => out.push(*buffer),

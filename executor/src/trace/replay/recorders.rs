@@ -69,6 +69,18 @@ impl Shared {
     }
 
     /// The refusal of a call that names an object the engine never made, if it does.
+    /// The trace's objects a device context state object binds (R-FX-6), for the split points
+    /// a swap makes (`sites.rs`).
+    pub(crate) fn state_objects(&self, state: ObjId) -> Vec<ObjId> {
+        let mut raws = Vec::new();
+        self.handles.with_state(state, |held| {
+            held.bindings().for_each_object(|_, raw| raws.push(raw))
+        });
+        (0..self.program.objects.len())
+            .filter(|id| self.handles.get(*id).is_some_and(|raw| raws.contains(&raw)))
+            .collect()
+    }
+
     pub(crate) fn missing_object(&self, call: &Call) -> Option<Error> {
         let mut named = Vec::new();
         call.objects(&mut named);
@@ -258,10 +270,18 @@ impl HeldRecorder {
         let (recorded, refused) = match &mut self.recorder {
             Recorder::Context(context) => {
                 let before = self.sites.is_some().then(|| context.stats());
+                // What a swap binds (R-FX-6): the objects the state holds before it.
+                let swapped_in = match (&before, call) {
+                    (Some(_), Call::SwapDeviceContextState { state }) => {
+                        shared.state_objects(*state)
+                    }
+                    _ => Vec::new(),
+                };
                 let done = apply(&mut **context, shared, call, named);
                 if let (Some(before), Some(open)) = (before, self.sites.as_mut()) {
                     let mut objects = Vec::new();
                     call.objects(&mut objects);
+                    objects.extend(swapped_in);
                     let after = context.stats().split_points;
                     open.note(line, before.calls, &before.split_points, &after, objects);
                 }
@@ -297,6 +317,10 @@ impl HeldRecorder {
                 self.outcome(line, Ok(()), false)
             }
             Recorded::Refused(error) => self.outcome(line, Err(error), true),
+            // Reports its own result, and a refusal poisons nothing (R-FX-6).
+            Recorded::Made(refused) => {
+                self.outcome_of(line, refused.map_or(Ok(()), Err), false, false)
+            }
             Recorded::Elsewhere => {
                 let error = not_here(call, matches!(self.recorder, Recorder::Bundle(_)));
                 self.outcome(line, Err(error), true)

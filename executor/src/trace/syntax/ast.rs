@@ -955,6 +955,17 @@ pub enum Method<F: Form = Written> {
     },
     /// `clear_state`.
     ClearState,
+    /// `create_device_context_state STATE` (R-FX-6): the context makes a device context state
+    /// object holding the ClearState defaults; the line declares STATE.
+    CreateDeviceContextState {
+        /// The state object the line makes.
+        state: F::Object,
+    },
+    /// `swap_device_context_state STATE` (R-FX-6): the context's bindings and STATE's exchanged.
+    SwapDeviceContextState {
+        /// The state object swapped in (it keeps the context's bindings).
+        state: F::Object,
+    },
     /// `decompress_resource RESOURCE [into=RESOURCE]` (R-ST-9).
     DecompressResource {
         /// The compressible target.

@@ -379,6 +379,16 @@ impl Parser {
                 value: cursor.word("the predicate value", parse_yes_no, "yes|no".into())?,
             },
             "clear_state" => Method::ClearState,
+            "create_device_context_state" => {
+                let state = cursor.new_name("a name for the device context state")?;
+                self.symbols
+                    .declare(state.as_str(), ObjKind::ContextState, cursor.line())
+                    .map_err(|message| cursor.error(message))?;
+                Method::CreateDeviceContextState { state }
+            }
+            "swap_device_context_state" => Method::SwapDeviceContextState {
+                state: cursor.object(symbols, Want::ContextState)?,
+            },
             "decompress_resource" => {
                 let resource = cursor.object(symbols, Want::Resource)?;
                 let options = cursor.options(&["into"])?;

@@ -595,6 +595,10 @@ impl Display for Method {
                 yes_no(*value)
             ),
             Self::ClearState => f.write_str("clear_state"),
+            Self::CreateDeviceContextState { state } => {
+                write!(f, "create_device_context_state {state}")
+            }
+            Self::SwapDeviceContextState { state } => write!(f, "swap_device_context_state {state}"),
             Self::DecompressResource { resource, into } => {
                 write!(f, "decompress_resource {resource}")?;
                 option(f, "into", into)

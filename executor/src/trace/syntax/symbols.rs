@@ -46,6 +46,8 @@ pub(crate) enum ObjKind {
     Fence,
     /// A heap placed resources share (R-BAR-7).
     Heap,
+    /// A device context state object (R-FX-6), declared by its `create_device_context_state`.
+    ContextState,
 }
 
 impl ObjKind {
@@ -71,6 +73,7 @@ impl ObjKind {
             Self::CommandList => "command list",
             Self::Fence => "fence",
             Self::Heap => "heap",
+            Self::ContextState => "device context state",
         }
     }
 
@@ -79,7 +82,11 @@ impl ObjKind {
     pub(crate) fn is_engine_object(self) -> bool {
         !matches!(
             self,
-            Self::Context | Self::BundleRecorder | Self::CommandList | Self::Fence
+            Self::Context
+                | Self::BundleRecorder
+                | Self::CommandList
+                | Self::Fence
+                | Self::ContextState
         )
     }
 }
@@ -109,6 +116,8 @@ pub(crate) enum Want {
     Any,
     /// A heap (`heap=` of a placed resource, R-BAR-7).
     Heap,
+    /// A device context state object (R-FX-6).
+    ContextState,
 }
 
 impl Want {
@@ -132,6 +141,7 @@ impl Want {
             Self::Bundle => "a finished bundle",
             Self::Any => "a declared object",
             Self::Heap => "a heap",
+            Self::ContextState => "a device context state (made by create_device_context_state)",
         }
     }
 
@@ -156,6 +166,7 @@ impl Want {
             Self::Bundle => entry.is_bundle(),
             Self::Any => true,
             Self::Heap => kind == ObjKind::Heap,
+            Self::ContextState => kind == ObjKind::ContextState,
         }
     }
 }

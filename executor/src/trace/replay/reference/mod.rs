@@ -32,6 +32,18 @@
 //! context being the outer list's recorder; nested lists are walked with a stack of their own,
 //! not by recursion, so any depth runs (R-REC-9), at the cost of one device per level.
 //!
+//! **Device context state objects (R-FX-6).** A swap acts on its object when it is recorded,
+//! while the reference issues a list's calls when the list executes, so the reference mirrors,
+//! in trace order, each object and each legacy context's state as state calls ([`Setter`]s):
+//! `imm`'s since its state was last reset, a deferred context's carried ones and its open
+//! list's since then. An accepted swap's line gives the object the context's calls and keeps
+//! what the object held as the swap's own calls, which the reference issues, after a
+//! `clear_state`, wherever the swap is issued (at its line on `imm`; each time its list runs
+//! otherwise), as the engine's swap binds them: through the legacy binds (a fast or placement
+//! binding as the plain bind of its slot), at the swap's line (the minimum LOD then in force).
+//! The real run makes swaps in trace order under `--threads` too (`live.rs`), so an object
+//! shared by several contexts holds the same calls in both runs.
+//!
 //! **Bundles (R-B-4, R-B-9, R-B-10).** A bundle call snapshots the caller's registers, checks
 //! the bound formats against the declaration (a mismatch skips the call, as the engine does),
 //! issues the bundle's calls over the caller's state on a fresh fast recorder (its set calls
@@ -79,6 +91,17 @@ enum Logged {
     MinLod(Call),
 }
 
+/// One state call of a context's state, or of a device context state object's (R-ST-1,
+/// R-FX-6): the step that made it, the step whose minimum LOD its bind copies (its own, or the
+/// swap's that bound it again), and whether a swap bound it again, through the legacy binds
+/// (`recorder/src/context_state.rs`: a fast or placement binding comes back as a plain one).
+#[derive(Clone, Copy, Debug)]
+struct Setter {
+    op: usize,
+    at: usize,
+    rebound: bool,
+}
+
 /// A deferred context's or bundle recorder's calls, as the reference keeps them.
 #[derive(Debug)]
 struct RecorderBook {
@@ -86,7 +109,7 @@ struct RecorderBook {
     /// The steps of the list or bundle being recorded.
     ops: Vec<usize>,
     /// The state calls its next list starts from (legacy, after `finish restore=yes`).
-    carried: Vec<usize>,
+    carried: Vec<Setter>,
     /// A bundle recorder's declaration.
     declaration: Option<OutputFormats>,
 }
@@ -95,7 +118,7 @@ struct RecorderBook {
 #[derive(Clone, Debug)]
 struct ListBook {
     semantics: Semantics,
-    carried: Vec<usize>,
+    carried: Vec<Setter>,
     ops: Vec<usize>,
 }
 
@@ -154,6 +177,13 @@ pub(crate) struct Reference {
     /// Each shader-resource view's resource.
     view_resources: HashMap<ObjId, ObjId>,
     cpu_mapped: HashSet<ObjId>,
+    /// What each device context state object holds (R-FX-6), as state calls.
+    states: HashMap<ObjId, Vec<Setter>>,
+    /// The state calls of `imm`'s state, since it was last reset (legacy; R-FX-6).
+    imm_state: Vec<Setter>,
+    /// What each accepted `swap_device_context_state` step binds after its `clear_state`: the
+    /// object's state calls at the swap's line (R-FX-6).
+    swaps: HashMap<usize, Vec<Setter>>,
 }
 
 /// The reference's device: the trace's semantics, and its `legacy_barriers=` (which decides
@@ -204,6 +234,9 @@ impl Reference {
             lods: HashMap::new(),
             view_resources: HashMap::new(),
             cpu_mapped: HashSet::new(),
+            states: HashMap::new(),
+            imm_state: Vec::new(),
+            swaps: HashMap::new(),
         })
     }
 
@@ -230,6 +263,11 @@ impl Reference {
                 call,
             } => {
                 if effect != Effect::Refused {
+                    if let Call::SwapDeviceContextState { state } = call {
+                        let outgoing = self.imm_state.clone();
+                        self.swap(index, *state, outgoing);
+                    }
+                    fold_state(&program, &self.swaps, &mut self.imm_state, index);
                     self.immediate(index, call);
                 }
             }
@@ -330,7 +368,19 @@ impl Reference {
             Call::InsertFence { .. }
             | Call::InsertWaitOnFence { .. }
             | Call::BeginCommandListExecution
-            | Call::EndCommandListExecution => {}
+            | Call::EndCommandListExecution
+            | Call::CreateDeviceContextState { .. } => {}
+            Call::SwapDeviceContextState { .. } => {
+                // The direct calls are made at the swap's line: the LOD in force is now's.
+                self.imm.recorder.clear_state();
+                let program = self.program.clone();
+                for setter in self.swaps.get(&index).cloned().unwrap_or_default() {
+                    for call in setter_calls(&program, setter) {
+                        issue(&self.program, &self.handles, &mut self.imm.recorder, &call);
+                    }
+                }
+                self.flush_imm(None);
+            }
             Call::Map {
                 resource, map_type, ..
             } if !matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) => {
@@ -379,7 +429,21 @@ impl Reference {
             Call::SetResourceMinLod { .. } | Call::SetShaderResourceViewMinLod { .. } => {
                 return self.min_lod(index, call)
             }
-            Call::InsertFence { .. } | Call::InsertWaitOnFence { .. } => return,
+            Call::InsertFence { .. }
+            | Call::InsertWaitOnFence { .. }
+            | Call::CreateDeviceContextState { .. } => return,
+            Call::SwapDeviceContextState { state } if effect != Effect::Refused => {
+                // The swap acts on the object when it is recorded (R-FX-6): the context's state
+                // at this line goes into the object, and the list's execution binds what the
+                // object held here.
+                if let Some(book) = self.recorders.get(&id) {
+                    let mut outgoing = book.carried.clone();
+                    for op in &book.ops {
+                        fold_state(&self.program, &self.swaps, &mut outgoing, *op);
+                    }
+                    self.swap(index, *state, outgoing);
+                }
+            }
             Call::DrawBundle { bundle } => {
                 if let Some(bundle) = self.bundles.get(bundle) {
                     self.bundle_calls.insert(index, bundle.clone());
@@ -404,7 +468,7 @@ impl Reference {
                     };
                     self.lists.insert(*list, made);
                 }
-                book.carry(&self.program, ops, carried);
+                book.carry(&self.program, &self.swaps, ops, carried);
             }
             Call::FinishBundle => {
                 let ops = std::mem::take(&mut book.ops);
@@ -501,10 +565,37 @@ impl Reference {
                         }
                     }
                 }
+                Some(Call::SwapDeviceContextState { .. }) => {
+                    // Only an accepted swap has its calls (a refused one poisoned its list).
+                    let Some(setters) = self.swaps.get(&op).cloned() else {
+                        continue;
+                    };
+                    self.issue_on_top(stack, None, &Call::ClearState);
+                    for setter in setters {
+                        for call in setter_calls(&program, setter) {
+                            self.issue_on_top(stack, Some(setter.at), &call);
+                        }
+                    }
+                }
                 Some(call) => self.issue_on_top(stack, Some(op), call),
                 None => {}
             }
         }
+    }
+
+    /// The accepted swap of step `index` exchanges `outgoing` (its context's state calls at
+    /// this line) with what object `state` holds, which the swap binds again (R-FX-6).
+    fn swap(&mut self, index: usize, state: ObjId, outgoing: Vec<Setter>) {
+        let incoming = self.states.insert(state, outgoing).unwrap_or_default();
+        let incoming = incoming
+            .into_iter()
+            .map(|setter| Setter {
+                at: index,
+                rebound: true,
+                ..setter
+            })
+            .collect();
+        self.swaps.insert(index, incoming);
     }
 
     /// Starts list `id`'s execution by a context of `executing` semantics: pushes its recorder
@@ -528,9 +619,9 @@ impl Reference {
         if book.semantics == Semantics::Legacy {
             self.issue_on_top(stack, None, &Call::ClearState);
             let program = self.program.clone();
-            for op in &book.carried {
-                if let Some(call) = call_of(&program, *op) {
-                    self.issue_on_top(stack, Some(*op), call);
+            for setter in &book.carried {
+                for call in setter_calls(&program, *setter) {
+                    self.issue_on_top(stack, Some(setter.at), &call);
                 }
             }
         }
@@ -760,25 +851,133 @@ impl RecorderBook {
 
     /// The list of `ops` ended: the next starts from the state its calls left (`carried`), or
     /// from the defaults.
-    fn carry(&mut self, program: &Program, ops: Vec<usize>, carried: bool) {
+    fn carry(
+        &mut self,
+        program: &Program,
+        swaps: &HashMap<usize, Vec<Setter>>,
+        ops: Vec<usize>,
+        carried: bool,
+    ) {
         if !carried {
             self.carried.clear();
             return;
         }
         for op in ops {
-            match call_of(program, op) {
-                Some(Call::ClearState) | Some(Call::Execute { restore: false, .. }) => {
-                    self.carried.clear()
-                }
-                Some(call) if call.is_state() => self.carried.push(op),
-                // A predicate set from a query holds no reference, and a legacy context carries
-                // none: the slot is emptied (R-FX-3, recorder/src/queries.rs).
-                Some(Call::SetPredicationFromQuery { .. }) => self.carried.retain(|op| {
-                    !matches!(call_of(program, *op), Some(Call::SetPredication { .. }))
-                }),
-                _ => {}
+            fold_state(program, swaps, &mut self.carried, op);
+        }
+    }
+}
+
+/// Step `op` on a legacy context whose state calls since its last reset are `state`: a reset
+/// empties them, a state setter adds itself, an accepted swap makes them what the object held
+/// (`swaps`, R-FX-6). Any other call leaves them (a `restore=yes` execution puts the state back).
+fn fold_state(
+    program: &Program,
+    swaps: &HashMap<usize, Vec<Setter>>,
+    state: &mut Vec<Setter>,
+    op: usize,
+) {
+    match call_of(program, op) {
+        Some(Call::ClearState) | Some(Call::Execute { restore: false, .. }) => state.clear(),
+        Some(Call::SwapDeviceContextState { .. }) => {
+            if let Some(incoming) = swaps.get(&op) {
+                state.clone_from(incoming);
             }
         }
+        Some(call) if call.is_state() => state.push(Setter {
+            op,
+            at: op,
+            rebound: false,
+        }),
+        // A predicate set from a query holds no reference, and a legacy context carries
+        // none: the slot is emptied (R-FX-3, recorder/src/queries.rs).
+        Some(Call::SetPredicationFromQuery { .. }) => state.retain(|setter| {
+            !matches!(
+                call_of(program, setter.op),
+                Some(Call::SetPredication { .. })
+            )
+        }),
+        _ => {}
+    }
+}
+
+/// The calls that issue `setter`: its own call, or, bound again by a swap, the legacy binds
+/// `swap_device_context_state` makes of it (R-FX-6, `recorder/src/context_state.rs`: the fast
+/// and placement calls' bindings come back as the plain binds of their slots).
+fn setter_calls(program: &Program, setter: Setter) -> Vec<Call> {
+    let Some(call) = call_of(program, setter.op) else {
+        return Vec::new();
+    };
+    if !setter.rebound {
+        return vec![call.clone()];
+    }
+    let fast = |entries: &[crate::trace::syntax::ast::FastEntry<super::program::Lowered>]| {
+        use crate::trace::syntax::ast::FastKind;
+        entries
+            .iter()
+            .map(|entry| {
+                let stage = entry.stage.unwrap_or(recorder::Stage::Vertex);
+                let (start, one) = (entry.slot, vec![entry.object]);
+                match entry.kind {
+                    FastKind::ConstantBuffer => Call::SetConstantBuffers {
+                        stage,
+                        start,
+                        buffers: one,
+                    },
+                    FastKind::ShaderResource => Call::SetShaderResources {
+                        stage,
+                        start,
+                        views: one,
+                    },
+                    FastKind::Sampler => Call::SetSamplers {
+                        stage,
+                        start,
+                        samplers: one,
+                    },
+                    FastKind::VertexBuffer => Call::SetVertexBuffers {
+                        start,
+                        buffers: one,
+                    },
+                }
+            })
+            .collect()
+    };
+    match call {
+        Call::SetFastResources(entries) | Call::SetFastResourcesFromBatch { entries, .. } => {
+            fast(entries)
+        }
+        Call::SetFastShaderResource { stage, slot, view } => vec![Call::SetShaderResources {
+            stage: *stage,
+            start: *slot,
+            views: vec![*view],
+        }],
+        Call::SetPlacementShaderResource {
+            stage, slot, view, ..
+        } => vec![Call::SetShaderResources {
+            stage: *stage,
+            start: *slot,
+            views: vec![Some(*view)],
+        }],
+        Call::SetPlacementConstantBuffer {
+            stage,
+            slot,
+            buffer,
+            ..
+        } => vec![Call::SetConstantBuffers {
+            stage: *stage,
+            start: *slot,
+            buffers: vec![Some(*buffer)],
+        }],
+        Call::SetPlacementVertexBuffer { slot, buffer, .. } => vec![Call::SetVertexBuffers {
+            start: *slot,
+            buffers: vec![Some(*buffer)],
+        }],
+        Call::IaSetPlacementIndexBuffer { buffer, format, .. } => vec![Call::SetIndexBuffer {
+            buffer: Some(*buffer),
+            format: *format,
+            offset: 0,
+        }],
+        call => vec![call.clone()],
     }
 }
 
