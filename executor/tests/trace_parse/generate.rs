@@ -893,8 +893,7 @@ impl Generator {
             // Pending (R-FX-6), and the GPU model's GDS, constant RAM and memory words beside it
             // (R-FX-4, R-FX-5).
             8 => {
-                let mut words =
-                    |g: &mut Self| (0..1 + g.rng.below(4)).map(|_| g.rng.u64()).collect();
+                let words = |g: &mut Self| (0..1 + g.rng.below(4)).map(|_| g.rng.u64()).collect();
                 match self.rng.below(4) {
                     0 => Expectation::Gds {
                         offset: self.rng.u64(),
