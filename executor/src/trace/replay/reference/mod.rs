@@ -71,6 +71,7 @@ use super::live::Effect;
 use super::names::{record_lines, Names};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program};
 use crate::gpu::GpuState;
+use crate::trace::syntax::ast::FastKind;
 
 /// A statement that changes the reference's objects, replayed on a device made later.
 #[derive(Clone, Debug)]
@@ -687,14 +688,29 @@ impl Reference {
         ) {
             return;
         }
-        if let (Some(op), Call::SetShaderResources { views, .. }) = (op, call) {
+        // The views the call binds: a plain bind's, and the fast binds' (R-FX-1, R-FX-2), whose
+        // view LOD is copied at their line as well.
+        let views: Vec<ObjId> = match call {
+            Call::SetShaderResources { views, .. } => views.iter().flatten().copied().collect(),
+            Call::SetFastResources(entries) | Call::SetFastResourcesFromBatch { entries, .. } => {
+                entries
+                    .iter()
+                    .filter(|e| e.kind == FastKind::ShaderResource)
+                    .filter_map(|e| e.object)
+                    .collect()
+            }
+            Call::SetFastShaderResource { view, .. } => view.iter().copied().collect(),
+            Call::SetPlacementShaderResource { view, .. } => vec![*view],
+            _ => Vec::new(),
+        };
+        if let (Some(op), false) = (op, views.is_empty()) {
             // A bind copies the minimum LOD in force at its line (R-ST-6).
             let program = self.program.clone();
             let objects = Resolver {
                 program: &program,
                 handles: &self.handles,
             };
-            for view in views.iter().flatten() {
+            for view in &views {
                 let texture = self
                     .view_resources
                     .get(view)
