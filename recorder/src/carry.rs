@@ -169,12 +169,17 @@ impl<R: Role> Recorder<R> {
                 },
             );
             let category = SplitCategory::DynamicShaderResource;
+            let fast = shadow.fast.shader_resources[s];
             self.carry_slots(
                 Opcode::SetShaderResources,
                 operand,
                 category,
                 &bindings.shader_resources[s],
-                |_, v| carried_view(v),
+                |i, v| match carried_view(v) {
+                    // A fast-bound view (R-FX-1) is no decompression split point, carried too.
+                    (v, Some(SplitCategory::Decompression)) if fast & 1 << i != 0 => (v, None),
+                    carried => carried,
+                },
             );
             self.carry_slots(
                 Opcode::SetSamplers,

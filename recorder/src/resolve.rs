@@ -218,7 +218,8 @@ impl<R: Role> Recorder<R> {
             return false;
         }
         if binding.instance != InstanceId::INITIAL {
-            return true;
+            // A placed default buffer (R-FX-2) reads its address, never a dynamic instance.
+            return binding.instance.placement().is_none();
         }
         R::RUNS_AT_ONCE
             && self
