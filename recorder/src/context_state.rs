@@ -74,6 +74,8 @@ impl<R: Role> Recorder<R> {
     pub fn create_device_context_state(&mut self) -> Result<DeviceContextState, Error> {
         const CALL: &str = "create_device_context_state";
         if self.shadow.is_none() {
+            // A call like any other, counted before it is refused (R-REC-8).
+            self.begin_call();
             let error = Error::ForbiddenInFast {
                 call: CALL,
                 rule: FAST_RULE,
