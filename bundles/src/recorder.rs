@@ -544,14 +544,14 @@ impl BundleRecorder {
         );
     }
 
-    /// Binds fast entries (R-FX-1). A bundle's recorder is fast already, so each entry is the
-    /// ordinary one-slot bind of its kind under the bundle rules, in order: its slot an override
-    /// (R-B-4) counted against the budget (R-B-5), a dynamic buffer or a view of a target refused
-    /// as not encapsulable (R-B-6). An entry refused leaves the entries before it bound.
+    /// Binds fast entries (R-FX-1) in one call, as a deferred context does, under the bundle
+    /// rules: each entry's slot an override (R-B-4) counted against the budget (R-B-5), a
+    /// dynamic buffer or a view of a target refused as not encapsulable (R-B-6). Refused as a
+    /// whole, nothing bound, as the recorder refuses it; one call, whatever the entries (the
+    /// call index of a later error counts it once).
     pub fn set_fast_resources(&mut self, entries: &[FastResource]) {
-        for entry in entries {
-            self.fast_entry("set_fast_resources", *entry, None);
-        }
+        const CALL: &str = "set_fast_resources";
+        self.fast_entries(CALL, entries, |c| c.set_fast_resources(entries));
     }
 
     /// Checks `entries` and appends them to `batch` (R-FX-1): records nothing in the bundle.
@@ -564,10 +564,78 @@ impl BundleRecorder {
     }
 
     /// Applies a batch (R-FX-1): as [`set_fast_resources`](Self::set_fast_resources) of its
-    /// entries.
+    /// entries, one call.
     pub fn set_fast_resources_from_batch(&mut self, batch: &FastResourceBatch) {
-        for entry in batch.entries() {
-            self.fast_entry("set_fast_resources_from_batch", *entry, None);
+        const CALL: &str = "set_fast_resources_from_batch";
+        self.fast_entries(CALL, batch.entries(), |c| {
+            c.set_fast_resources_from_batch(batch)
+        });
+    }
+
+    /// The slot of a fast entry in the budget's terms: kind, stage, slot.
+    fn fast_slot(entry: &FastResource) -> (SlotKind, Stage, u32) {
+        match *entry {
+            FastResource::ConstantBuffer { stage, slot, .. } => {
+                (SlotKind::ConstantBuffer, stage, slot)
+            }
+            FastResource::ShaderResource { stage, slot, .. } => {
+                (SlotKind::ShaderResource, stage, slot)
+            }
+            FastResource::Sampler { stage, slot, .. } => (SlotKind::Sampler, stage, slot),
+            FastResource::VertexBuffer { slot, .. } => {
+                (SlotKind::VertexBuffer, Stage::Vertex, slot)
+            }
+        }
+    }
+
+    /// The buffers of fast entries (R-B-6's check of them).
+    fn fast_buffers(entries: &[FastResource]) -> impl Iterator<Item = Buffer> + '_ {
+        entries.iter().filter_map(|entry| match *entry {
+            FastResource::ConstantBuffer { buffer, .. } => buffer,
+            FastResource::VertexBuffer { buffer, .. } => buffer.buffer,
+            _ => None,
+        })
+    }
+
+    /// A call of many fast entries as one call (R-FX-1): the views' R-B-6 check first (the
+    /// recorder accepts a view of a target), then the budget with every entry's slot added
+    /// (R-B-5, refused at the first entry past it), then `forward`, the recorder's one call,
+    /// which refuses as a whole; its refusal becomes `not_encapsulable` for a dynamic buffer.
+    fn fast_entries(
+        &mut self,
+        call: &'static str,
+        entries: &[FastResource],
+        forward: impl FnOnce(&mut Recorder<BundleRole>),
+    ) {
+        for entry in entries {
+            if let FastResource::ShaderResource {
+                view: Some(view), ..
+            } = *entry
+            {
+                if let Err(error) = self.view_encapsulable(call, view) {
+                    return self.context.refuse(error);
+                }
+            }
+        }
+        let encapsulable =
+            |this: &Self| this.buffers_encapsulable(call, Self::fast_buffers(entries));
+        // A slot out of range leaves the overrides as they are: the recorder refuses the call.
+        let mut next = Some(self.overrides);
+        for entry in entries {
+            let (kind, stage, slot) = Self::fast_slot(entry);
+            next = next.and_then(|overrides| overrides.with(kind, stage, slot, 1));
+            if let Some(total) = next.map(|o| o.footprint()) {
+                if total > BUNDLE_BUDGET_BYTES {
+                    return self.over_budget(call, kind, stage, slot, 1, total, encapsulable);
+                }
+            }
+        }
+        if self.forward(forward) {
+            if let Some(next) = next {
+                self.overrides = next;
+            }
+        } else {
+            self.refused_bind(encapsulable);
         }
     }
 
@@ -579,7 +647,9 @@ impl BundleRecorder {
         view: Option<ShaderResourceView>,
     ) {
         let entry = FastResource::ShaderResource { stage, slot, view };
-        self.fast_entry("set_fast_shader_resource", entry, None);
+        self.fast_entries("set_fast_shader_resource", &[entry], |c| {
+            c.set_fast_shader_resource(stage, slot, view)
+        });
     }
 
     /// Binds a view of a placed default resource (R-FX-2), under the bundle rules.

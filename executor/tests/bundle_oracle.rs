@@ -10,6 +10,16 @@
 //! bundle's sets as they are, each remap as a set of the slot to what the *caller* had at the
 //! inherited slot (tracked by the test: a model of the caller's bindings), the draws; then every
 //! slot the bundle touched set back to the caller's binding; then the probe.
+//!
+//! The fast calls a bundle accepts (R-FX-1 `set_fast_resources`, its batches,
+//! `set_fast_shader_resource`; R-FX-2's placement binds) are among both the caller's and the
+//! bundle's calls: each entry is a bind of its slot, so Y makes the same call directly and
+//! restores the slot as for a bind, and a remap inherits whatever the caller bound, placed
+//! instances included. The calls a bundle refuses (R-FX-3's query calls and
+//! `set_predication_from_query`, R-FX-4/5's GDS and constant RAM) are sprinkled among the
+//! bundle's: each must be refused with its documented kind, naming itself, recording nothing;
+//! the finish returns the first with the index of that call, and the same bundle recorded
+//! without them (on the same recorder, which starts afresh) has the same counters.
 
 mod common;
 
@@ -52,7 +62,27 @@ enum Op {
     Remap(Kind, u8, u32, u8, u32),
     Draw(u32),
     DrawIndexed(u32),
+    /// `set_fast_resources` of the entries (R-FX-1).
+    Fast(Vec<Entry>),
+    /// The entries recorded into a batch in two `set_fast_resources_into_batch` calls, the
+    /// batch then applied this many times (R-FX-1).
+    Batch(Vec<Entry>, u8),
+    /// `set_fast_shader_resource`: stage index, slot, which view (R-FX-1).
+    FastSrv(u8, u32, u8),
+    /// A placement bind (R-FX-2): kind (constant buffer, view or vertex buffer), stage index,
+    /// slot, which default object, address.
+    Placed(Kind, u8, u32, u8, u64),
+    /// `ia_set_placement_index_buffer` of `ib` (R-FX-2): r32 or r16, address.
+    PlacedIndex(bool, u64),
+    /// A call a bundle refuses (bundles only): which of `refuse`'s.
+    Refused(u8),
 }
+
+/// One entry of a fast call: kind, stage index, slot, which object (as `Op::Bind`).
+type Entry = (Kind, u8, u32, u8);
+
+/// The addresses the placement binds use: few, so that binds repeat one another's.
+const ADDRESSES: [u64; 3] = [0x1000, 0x2000, 0x10_0000];
 
 /// What the two fixtures have beyond `Fixture`: shaders that read many slots, a second layout.
 struct Extra {
@@ -63,6 +93,11 @@ struct Extra {
     layout2: InputLayout,
     cb3: Buffer,
     sampler2: SamplerState,
+    /// A default-usage vertex buffer, for placement (`vb` and `vb2` are immutable).
+    vb3: Buffer,
+    /// Queries for the calls a bundle refuses.
+    occlusion: Query,
+    timestamp: Query,
 }
 
 fn extra(f: &Fixture) -> Extra {
@@ -101,6 +136,23 @@ fn extra(f: &Fixture) -> Extra {
             })
             .expect("cb3"),
         sampler2: f.device.create_sampler_state("sampler2").expect("sampler"),
+        vb3: f
+            .device
+            .create_buffer(&BufferDesc {
+                name: "vb3",
+                size: 256,
+                bind: BindFlags::VERTEX,
+                ..Default::default()
+            })
+            .expect("vb3"),
+        occlusion: f
+            .device
+            .create_query("occlusion", QueryKind::Occlusion)
+            .expect("query"),
+        timestamp: f
+            .device
+            .create_query("timestamp", QueryKind::Timestamp)
+            .expect("query"),
     }
 }
 
@@ -111,6 +163,10 @@ enum Binding {
     View(Option<ShaderResourceView>),
     Sampler(Option<SamplerState>),
     Vertex(VertexBuffer),
+    /// A placed default buffer, view or vertex buffer (R-FX-2) and its address.
+    PlacedBuffer(Buffer, u64),
+    PlacedView(ShaderResourceView, u64),
+    PlacedVertex(Buffer, u32, u32, u64),
 }
 
 struct World {
@@ -169,6 +225,108 @@ impl World {
             }),
         }
     }
+
+    /// A fast entry: the binding `Op::Bind` of the same numbers makes.
+    fn entry(&self, (kind, stage, slot, which): Entry) -> FastResource {
+        let stage = STAGES[stage as usize % 4];
+        match self.binding(kind, which) {
+            Binding::Buffer(buffer) => FastResource::ConstantBuffer {
+                stage,
+                slot,
+                buffer,
+            },
+            Binding::View(view) => FastResource::ShaderResource { stage, slot, view },
+            Binding::Sampler(sampler) => FastResource::Sampler {
+                stage,
+                slot,
+                sampler,
+            },
+            Binding::Vertex(buffer) => FastResource::VertexBuffer { slot, buffer },
+            _ => unreachable!("`binding` makes no placed binding"),
+        }
+    }
+
+    fn entries(&self, entries: &[Entry]) -> Vec<FastResource> {
+        entries.iter().map(|e| self.entry(*e)).collect()
+    }
+
+    /// A placed binding of one of the default objects of `kind` (samplers have none: a
+    /// constant buffer then).
+    fn placed(&self, kind: Kind, which: u8, address: u64) -> Binding {
+        let (f, which) = (&self.f, which as usize);
+        match kind {
+            Kind::Cb | Kind::Sampler => {
+                Binding::PlacedBuffer([f.cb, f.cb2, self.x.cb3][which % 3], address)
+            }
+            Kind::Srv => Binding::PlacedView([f.tex_srv, f.tex2_srv, f.sb_srv][which % 3], address),
+            Kind::Vb => Binding::PlacedVertex(
+                self.x.vb3,
+                16 * (1 + which as u32 % 2),
+                4 * (which as u32 % 3),
+                address,
+            ),
+        }
+    }
+}
+
+/// Makes refused call `which` on a bundle recorder: its name and the kind it must be refused
+/// with (`refused.rs`: R-B-7 for predication, R-B-8 for the rest).
+fn refuse(w: &World, r: &mut BundleRecorder, which: u8) -> (&'static str, ErrorKind) {
+    let (unsupported, inherited) = (
+        ErrorKind::UnsupportedInBundle,
+        ErrorKind::InheritedStateInBundle,
+    );
+    let query = [w.f.predicate, w.x.occlusion, w.x.timestamp][which as usize / 12 % 3];
+    match which % 12 {
+        0 => {
+            r.write_query(query);
+            ("write_query", unsupported)
+        }
+        1 => {
+            r.reset_query(query);
+            ("reset_query", unsupported)
+        }
+        2 => {
+            r.configure_query(query, QueryMode::Binary);
+            ("configure_query", unsupported)
+        }
+        3 => {
+            r.set_predication_from_query(Some(query), PredicateValue::True);
+            ("set_predication_from_query", inherited)
+        }
+        4 => {
+            r.set_predication_from_query(None, PredicateValue::False);
+            ("set_predication_from_query", inherited)
+        }
+        5 => {
+            r.set_gds_range(Stage::Pixel, 0, 64);
+            ("set_gds_range", unsupported)
+        }
+        6 => {
+            r.write_gds(0, &[1, 2, 3]);
+            ("write_gds", unsupported)
+        }
+        7 => {
+            r.read_gds(0, 2, w.f.args, 0);
+            ("read_gds", unsupported)
+        }
+        8 => {
+            r.load_constant_ram(w.f.args, 0, 0, 16);
+            ("load_constant_ram", unsupported)
+        }
+        9 => {
+            r.store_constant_ram(w.f.args, 0, 0, 16);
+            ("store_constant_ram", unsupported)
+        }
+        10 => {
+            r.begin_query(query);
+            ("begin_query", unsupported)
+        }
+        _ => {
+            r.end_query(query);
+            ("end_query", unsupported)
+        }
+    }
 }
 
 /// Sets `binding` at (stage, slot) on a context or a bundle recorder (both have the calls).
@@ -179,6 +337,11 @@ macro_rules! bind {
             Binding::View(v) => $c.set_shader_resources($stage, $slot, &[v]),
             Binding::Sampler(s) => $c.set_samplers($stage, $slot, &[s]),
             Binding::Vertex(vb) => $c.set_vertex_buffers($slot, &[vb]),
+            Binding::PlacedBuffer(b, a) => $c.set_placement_constant_buffer($stage, $slot, b, a),
+            Binding::PlacedView(v, a) => $c.set_placement_shader_resource($stage, $slot, v, a),
+            Binding::PlacedVertex(b, stride, offset, a) => {
+                $c.set_placement_vertex_buffer($slot, b, stride, offset, a)
+            }
         }
     };
 }
@@ -216,7 +379,42 @@ macro_rules! apply {
             },
             Op::Draw(n) => $c.draw(n, 0),
             Op::DrawIndexed(n) => $c.draw_indexed(n, 0, 0),
+            Op::Fast(ref entries) => $c.set_fast_resources(&$w.entries(entries)),
+            Op::Batch(ref entries, times) => {
+                let entries = $w.entries(entries);
+                let (first, second) = entries.split_at(entries.len() / 2);
+                let mut batch = FastResourceBatch::new();
+                $c.set_fast_resources_into_batch(&mut batch, first);
+                $c.set_fast_resources_into_batch(&mut batch, second);
+                for _ in 0..times {
+                    $c.set_fast_resources_from_batch(&batch);
+                }
+            }
+            Op::FastSrv(stage, slot, which) => {
+                let Binding::View(view) = $w.binding(Kind::Srv, which) else {
+                    unreachable!("a view")
+                };
+                $c.set_fast_shader_resource(STAGES[stage as usize % 4], slot, view)
+            }
+            Op::Placed(kind, stage, slot, which, address) => {
+                bind!(
+                    $c,
+                    STAGES[stage as usize % 4],
+                    slot,
+                    $w.placed(kind, which, address)
+                )
+            }
+            Op::PlacedIndex(r32, address) => $c.ia_set_placement_index_buffer(
+                $w.f.ib,
+                address,
+                if r32 {
+                    Format::R32Uint
+                } else {
+                    Format::R16Uint
+                },
+            ),
             Op::Remap(..) => unreachable!("remaps are the bundle's"),
+            Op::Refused(_) => unreachable!("refused calls are the bundle's"),
         }
     };
 }
@@ -228,7 +426,8 @@ struct Caller {
     shaders: HashMap<Stage, Option<Shader>>,
     layout: Option<u8>,
     topology: Option<u8>,
-    index_buffer: Option<u8>,
+    /// The op that set the index buffer (`Op::IndexBuffer` or `Op::PlacedIndex`).
+    index_buffer: Option<Op>,
 }
 
 impl Caller {
@@ -248,7 +447,23 @@ impl Caller {
                 self.slots
                     .insert((kind, stage, slot), w.binding(kind, which));
             }
-            Op::IndexBuffer(which) => self.index_buffer = Some(which),
+            Op::Fast(ref entries) | Op::Batch(ref entries, 1..) => {
+                for &(kind, stage, slot, which) in entries {
+                    self.track(w, &Op::Bind(kind, stage, slot, which));
+                }
+            }
+            Op::FastSrv(stage, slot, which) => {
+                self.track(w, &Op::Bind(Kind::Srv, stage, slot, which))
+            }
+            Op::Placed(kind, stage, slot, which, address) => {
+                let stage = match kind {
+                    Kind::Vb => Stage::Vertex,
+                    _ => STAGES[stage as usize % 4],
+                };
+                self.slots
+                    .insert((kind, stage, slot), w.placed(kind, which, address));
+            }
+            Op::IndexBuffer(_) | Op::PlacedIndex(..) => self.index_buffer = Some(op.clone()),
             _ => {}
         }
     }
@@ -291,30 +506,98 @@ fn targets(f: &Fixture, c: &mut impl DeviceContext) {
     c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
 }
 
-/// Records the bundle on X's device.
+/// The API calls an op makes on a bundle recorder (the call index of a refusal counts them).
+fn api_calls(op: &Op) -> u32 {
+    match *op {
+        Op::Batch(_, times) => 2 + u32::from(times),
+        _ => 1,
+    }
+}
+
+/// Makes one op on a bundle recorder.
+fn record_op(w: &World, recorder: &mut BundleRecorder, op: &Op) {
+    match *op {
+        Op::Remap(kind, stage, slot, istage, islot) => {
+            let (stage, istage) = (STAGES[stage as usize % 4], STAGES[istage as usize % 4]);
+            match remap_kind(kind) {
+                RemapKind::ConstantBuffer => {
+                    recorder.remap_constant_buffer_inheritance(stage, slot, istage, islot)
+                }
+                RemapKind::ShaderResource => {
+                    recorder.remap_shader_resource_inheritance(stage, slot, istage, islot)
+                }
+                RemapKind::Sampler => {
+                    recorder.remap_sampler_inheritance(stage, slot, istage, islot)
+                }
+                RemapKind::VertexBuffer => recorder.remap_vertex_buffer_inheritance(slot, islot),
+            }
+        }
+        Op::Refused(which) => {
+            refuse(w, recorder, which);
+        }
+        _ => apply!(w, recorder, op),
+    }
+}
+
+/// What a recording left: the counters, the footprint.
+fn left(recorder: &BundleRecorder) -> (ListStats, u32) {
+    (recorder.stats(), recorder.footprint_bytes())
+}
+
+/// Records the bundle on X's device. With refused calls among `ops`, records it first with them:
+/// each must be refused with its kind, naming itself, recording nothing, and the finish must
+/// return the first with its call index; then records it again without them on the same
+/// recorder, which must end with the same counters, and returns that bundle.
 fn record(w: &World, prefix: &[Op], ops: &[Op]) -> Result<DrawBundle, TestCaseError> {
     let mut recorder = BundleRecorder::new(&w.f.device, &bundle_desc()).expect("recorder");
-    for op in prefix.iter().chain(ops) {
-        match *op {
-            Op::Remap(kind, stage, slot, istage, islot) => {
-                let (stage, istage) = (STAGES[stage as usize % 4], STAGES[istage as usize % 4]);
-                match remap_kind(kind) {
-                    RemapKind::ConstantBuffer => {
-                        recorder.remap_constant_buffer_inheritance(stage, slot, istage, islot)
-                    }
-                    RemapKind::ShaderResource => {
-                        recorder.remap_shader_resource_inheritance(stage, slot, istage, islot)
-                    }
-                    RemapKind::Sampler => {
-                        recorder.remap_sampler_inheritance(stage, slot, istage, islot)
-                    }
-                    RemapKind::VertexBuffer => {
-                        recorder.remap_vertex_buffer_inheritance(slot, islot)
-                    }
-                }
+    let all = || prefix.iter().chain(ops);
+    let poisoned = if ops.iter().any(|op| matches!(op, Op::Refused(_))) {
+        let (mut index, mut first) = (0u32, None);
+        for op in all() {
+            if let Op::Refused(which) = *op {
+                let before = left(&recorder);
+                let (name, kind) = refuse(w, &mut recorder, which);
+                let error = recorder.last_refusal().cloned();
+                let error = error.ok_or_else(|| TestCaseError::fail(format!("{name} accepted")))?;
+                prop_assert_eq!(error.kind(), kind, "{}: {}", name, error);
+                prop_assert!(error.to_string().starts_with(name), "{}: {}", name, error);
+                prop_assert_eq!(left(&recorder), before, "{} recorded something", name);
+                first.get_or_insert((index, name, kind));
+            } else {
+                prop_assert!(
+                    first.is_some() || recorder.error().is_none(),
+                    "refused before any refused call: {:?}",
+                    recorder.error()
+                );
+                record_op(w, &mut recorder, op);
             }
-            _ => apply!(w, recorder, op),
+            index += api_calls(op);
         }
+        let after = left(&recorder);
+        let Some((index, name, kind)) = first else {
+            unreachable!("a refused call was made")
+        };
+        match recorder.finish() {
+            Ok(_) => prop_assert!(false, "a bundle with {} finished", name),
+            Err(error) => {
+                prop_assert_eq!(error.kind(), kind, "{}", error);
+                prop_assert!(error.error.to_string().starts_with(name), "{}", error);
+                prop_assert_eq!(error.call_index, index, "the call index of {}", name);
+            }
+        }
+        Some(after)
+    } else {
+        None
+    };
+    for op in all().filter(|op| !matches!(op, Op::Refused(_))) {
+        record_op(w, &mut recorder, op);
+    }
+    if let Some(poisoned) = poisoned {
+        prop_assert_eq!(
+            left(&recorder),
+            poisoned,
+            "the refused calls changed the bundle"
+        );
     }
     recorder
         .finish()
@@ -333,6 +616,26 @@ fn issue_directly(w: &World, imm: &mut ImmediateContext, caller: &Caller, bundle
                 touched.push(op.clone());
             }
             Op::Draw(_) | Op::DrawIndexed(_) => apply!(w, imm, op),
+            Op::Refused(_) => {}
+            Op::Fast(ref entries) | Op::Batch(ref entries, _) => {
+                apply!(w, imm, op);
+                let slots = entries
+                    .iter()
+                    .map(|&(kind, stage, slot, _)| Op::Bind(kind, stage, slot, 0));
+                touched.extend(slots);
+            }
+            Op::FastSrv(stage, slot, _) => {
+                apply!(w, imm, op);
+                touched.push(Op::Bind(Kind::Srv, stage, slot, 0));
+            }
+            Op::Placed(kind, stage, slot, ..) => {
+                apply!(w, imm, op);
+                touched.push(Op::Bind(kind, stage, slot, 0));
+            }
+            Op::PlacedIndex(..) => {
+                apply!(w, imm, op);
+                touched.push(Op::IndexBuffer(0));
+            }
             _ => {
                 apply!(w, imm, op);
                 touched.push(op.clone());
@@ -351,7 +654,8 @@ fn issue_directly(w: &World, imm: &mut ImmediateContext, caller: &Caller, bundle
                 None => imm.set_primitive_topology(PrimitiveTopology::Undefined),
             },
             Op::IndexBuffer(_) => {
-                apply!(w, imm, &Op::IndexBuffer(caller.index_buffer.unwrap_or(0)))
+                let op = caller.index_buffer.clone().unwrap_or(Op::IndexBuffer(0));
+                apply!(w, imm, &op)
             }
             Op::Bind(kind, stage, slot, _) | Op::Remap(kind, stage, slot, ..) => {
                 let stage = STAGES[stage as usize % 4];
@@ -482,6 +786,37 @@ fn bind(stages: u8, objects: u8) -> impl Strategy<Value = Op> {
     })
 }
 
+/// The entries of a fast call (R-FX-1), as `bind` makes its binds.
+fn entries(stages: u8, objects: u8) -> impl Strategy<Value = Vec<Entry>> {
+    let entry = bind(stages, objects).prop_map(|op| match op {
+        Op::Bind(kind, stage, slot, which) => (kind, stage, slot, which),
+        _ => unreachable!("`bind` makes binds"),
+    });
+    proptest::collection::vec(entry, 0..5)
+}
+
+/// The fast calls (R-FX-1) and placement binds (R-FX-2) at one of `stages`, the fast ones of
+/// the first `objects` objects; placed index buffers r32 only unless `r16`.
+fn fast_op(stages: u8, objects: u8, r16: bool) -> impl Strategy<Value = Op> {
+    let placeable = prop_oneof![Just(Kind::Cb), Just(Kind::Srv), Just(Kind::Vb)];
+    let address = proptest::sample::select(ADDRESSES.to_vec());
+    let placed = (placeable, 0..stages, address.clone(), 0u8..3).prop_flat_map(
+        |(kind, stage, address, which)| {
+            slot_of(kind).prop_map(move |slot| Op::Placed(kind, stage, slot, which, address))
+        },
+    );
+    let fast_srv = (0..stages, slot_of(Kind::Srv), 0..objects.min(5))
+        .prop_map(|(stage, slot, which)| Op::FastSrv(stage, slot, which));
+    let index = (any::<bool>(), address).prop_map(move |(r32, a)| Op::PlacedIndex(r32 || !r16, a));
+    prop_oneof![
+        2 => entries(stages, objects).prop_map(Op::Fast),
+        2 => (entries(stages, objects), 0u8..3).prop_map(|(e, times)| Op::Batch(e, times)),
+        1 => fast_srv,
+        3 => placed,
+        1 => index,
+    ]
+}
+
 fn remap() -> impl Strategy<Value = Op> {
     kind().prop_flat_map(|kind| {
         (0u8..3, slot_of(kind), 0u8..4, slot_of(kind)).prop_map(
@@ -499,6 +834,7 @@ fn setup_op() -> impl Strategy<Value = Op> {
         1 => (0u8..3).prop_map(Op::Layout),
         1 => (0u8..3).prop_map(Op::Topology),
         1 => prop_oneof![Just(0u8), Just(2u8)].prop_map(Op::IndexBuffer),
+        2 => fast_op(4, 5, false),
     ]
 }
 
@@ -512,6 +848,9 @@ fn bundle_op() -> impl Strategy<Value = Op> {
         1 => (0u8..3).prop_map(Op::IndexBuffer),
         3 => (1u32..9).prop_map(Op::Draw),
         1 => (1u32..9).prop_map(Op::DrawIndexed),
+        3 => fast_op(3, 4, true),
+        // Rare: about half the bundles have one (and are recorded twice).
+        1 => (0u8..36).prop_map(Op::Refused),
     ]
 }
 

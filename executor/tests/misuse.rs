@@ -2,7 +2,13 @@
 //! R-REC-9, R-REC-12, R-V-1): released handles, handles of another device, slots and sizes out of
 //! range, nesting, maps of every kind and size, copies and views across devices, bundles of
 //! either device with declarations that match or not, on both semantics with validation off and
-//! on.
+//! on. The fast extension calls of SPEC §15 too: fast resources and batches (R-FX-1; batches
+//! made on one context and applied on another, naming objects released since, or built
+//! unchecked), placement of resources of every usage at any address (R-FX-2), the query calls
+//! and `get_data` on queries of every kind, released or foreign (R-FX-3), GDS and constant RAM
+//! (R-FX-4, R-FX-5), fences that kick off, `is_resource_pending`, a title-managed legacy
+//! context, and device context state objects swapped on fast and legacy contexts, across
+//! devices (R-FX-6).
 //!
 //! What must hold, whatever the calls: nothing panics or aborts; every refusal names the call it
 //! refuses (its message starts with, or contains, the call's name), says why and cites the
@@ -41,6 +47,8 @@ struct Objects {
     dss: DepthStencilState,
     raster: RasterizerState,
     predicate: Query,
+    /// One query of each kind (R-FX-3): occlusion, timestamp, pipeline statistics, predicate.
+    queries: Vec<Query>,
     swap_chain: SwapChain,
 }
 
@@ -203,6 +211,15 @@ impl Objects {
                 "predicate",
                 device.create_query("predicate", QueryKind::Predicate),
             ),
+            queries: [
+                QueryKind::Occlusion,
+                QueryKind::Timestamp,
+                QueryKind::PipelineStatistics,
+                QueryKind::Predicate,
+            ]
+            .into_iter()
+            .map(|kind| created("query", device.create_query("query", kind)))
+            .collect(),
             swap_chain: created(
                 "swap chain",
                 device.create_swap_chain(&SwapChainDesc {
@@ -247,16 +264,18 @@ impl Objects {
                 .iter()
                 .map(|h| (ObjectKind::SamplerState, h.raw())),
         );
+        all.extend(self.queries.iter().map(|h| (ObjectKind::Query, h.raw())));
         all
     }
 }
 
-/// A device under test, its immediate context and two deferred contexts (legacy and fast), and
-/// the objects of the device and of a second device.
+/// A device under test, its immediate context and three deferred contexts (legacy, fast, and
+/// legacy with title-managed lifetimes, R-FX-6), and the objects of the device and of a second
+/// device.
 struct World {
     device: Device,
     immediate: ImmediateContext,
-    deferred: [DeferredContext; 2],
+    deferred: [DeferredContext; 3],
     own: Objects,
     /// The second device is kept alive so that its handles stay meaningful to it.
     _other_device: Device,
@@ -270,6 +289,12 @@ struct World {
     foreign_bundles: Vec<DrawBundle>,
     /// Objects of `own` the test released on `device` (may be destroyed).
     released: Vec<(ObjectKind, RawHandle)>,
+    /// Device context state objects (R-FX-6) this device's legacy contexts made.
+    states: Vec<DeviceContextState>,
+    /// One the other device made (a swap of it is refused).
+    foreign_states: Vec<DeviceContextState>,
+    /// Fast-resource batches (R-FX-1) made so far, on any context.
+    batches: Vec<FastResourceBatch>,
 }
 
 impl World {
@@ -283,12 +308,13 @@ impl World {
         let other_device = Device::new(desc("device_b"));
         let own = Objects::new(&device);
         let other = Objects::new(&other_device);
-        let context = |name, semantics| {
+        let context = |name, semantics, title_managed_lifetimes| {
             created(
                 name,
                 device.create_deferred_context(&DeferredContextDesc {
                     name,
                     semantics,
+                    title_managed_lifetimes,
                     ..Default::default()
                 }),
             )
@@ -302,6 +328,18 @@ impl World {
             }),
         );
         foreign_context.draw(3, 0);
+        let mut foreign_legacy = created(
+            "foreign legacy context",
+            other_device.create_deferred_context(&DeferredContextDesc {
+                name: "foreign_legacy",
+                semantics: Semantics::Legacy,
+                ..Default::default()
+            }),
+        );
+        let foreign_states = vec![created(
+            "foreign state",
+            foreign_legacy.create_device_context_state(),
+        )];
         let foreign_lists = vec![created_list(
             foreign_context.finish_command_list(RestoreState::ClearState),
         )];
@@ -318,8 +356,9 @@ impl World {
         Self {
             immediate: created("immediate context", ImmediateContext::new(&device)),
             deferred: [
-                context("legacy", Semantics::Legacy),
-                context("fast", Semantics::Fast),
+                context("legacy", Semantics::Legacy, false),
+                context("fast", Semantics::Fast, false),
+                context("title_managed", Semantics::Legacy, true),
             ],
             device,
             own,
@@ -330,6 +369,9 @@ impl World {
             bundles,
             foreign_bundles,
             released: Vec::new(),
+            states: Vec::new(),
+            foreign_states,
+            batches: Vec::new(),
         }
     }
 }
@@ -370,7 +412,7 @@ struct Pick {
 }
 
 fn pick() -> impl Strategy<Value = Pick> {
-    (prop::bool::weighted(0.0), any::<u8>()).prop_map(|(foreign, index)| Pick { foreign, index })
+    (prop::bool::weighted(0.2), any::<u8>()).prop_map(|(foreign, index)| Pick { foreign, index })
 }
 
 impl Pick {
@@ -540,10 +582,81 @@ enum Op {
     ClearState {
         context: u8,
     },
+    /// R-FX-1: entries (kind 0 constant buffer, 1 view, 2 sampler, 3 vertex buffer; stage,
+    /// slot, object), bound by `how`: 0 `set_fast_resources`, 1 into a new batch on `context`
+    /// then (after `release`, if any) applied on `apply`, 2 applied from a batch built
+    /// unchecked, 3 an earlier batch applied on `apply`.
+    Fast {
+        context: u8,
+        entries: Vec<(u8, u8, u32, Option<Pick>)>,
+        how: u8,
+        apply: u8,
+        release: Option<Pick>,
+    },
+    /// R-FX-1: `set_fast_shader_resource`.
+    FastShaderResource {
+        context: u8,
+        stage: u8,
+        slot: u32,
+        view: Option<Pick>,
+    },
+    /// R-FX-2: kind 0 view, 1 constant buffer, 2 vertex buffer, 3 index buffer; any buffer (of
+    /// every usage) or view, any address.
+    Placement {
+        context: u8,
+        kind: u8,
+        stage: u8,
+        slot: u32,
+        object: Pick,
+        address: u64,
+    },
+    /// R-FX-3: 0 `begin_query`, 1 `end_query`, 2 `write_query`, 3 `reset_query`,
+    /// 4 `configure_query`, 5 `set_predication_from_query`, 6 `get_data` (immediate context);
+    /// a query of either device (foreign with `query.foreign`).
+    Query {
+        context: u8,
+        kind: u8,
+        query: Pick,
+        binary: bool,
+    },
+    /// R-FX-6: `insert_fence_with` (kick-off or not, any engine).
+    Fence {
+        context: u8,
+        engine: u8,
+        kick_off: bool,
+    },
+    /// R-FX-6: `is_resource_pending` of any buffer or texture, released or foreign.
+    Pending {
+        resource: Pick,
+        texture: bool,
+    },
+    /// R-FX-6: `create_device_context_state` (`state` None) or a swap of state `state` (of
+    /// this device or, `foreign`, of the other) on any context, fast ones included.
+    ContextState {
+        context: u8,
+        state: Option<u8>,
+        foreign: bool,
+    },
+}
+
+/// Placement addresses: small, aligned or not, the largest an instance holds, past it.
+fn address() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        3 => (0u64..16).prop_map(|k| k * 0x1000),
+        1 => any::<u64>(),
+        1 => Just((1u64 << 62) - 1),
+        1 => Just(1u64 << 62),
+        1 => Just(u64::MAX),
+    ]
+}
+
+fn fast_entries() -> impl Strategy<Value = Vec<(u8, u8, u32, Option<Pick>)>> {
+    let entry = (0u8..4, 0u8..6, slot(), prop::option::weighted(0.85, pick()));
+    prop::collection::vec(entry, 0..5)
 }
 
 fn op() -> impl Strategy<Value = Op> {
-    let context = 0u8..3;
+    let context = 0u8..4;
     let stage = 0u8..6;
     prop_oneof![
         3 => (context.clone(), stage.clone(), slot(), prop::option::weighted(0.9, pick()))
@@ -576,9 +689,9 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(context, args, offset)| Op::DrawIndirect { context, args, offset }),
         1 => (context.clone(), any::<bool>()).prop_map(|(context, foreign)| Op::Predication { context, foreign }),
         1 => (pick(), 0u8..4).prop_map(|(resource, kind)| Op::CreateView { resource, kind }),
-        2 => (pick(), 0u8..6, prop::bool::weighted(0.3))
+        2 => (pick(), 0u8..7, prop::bool::weighted(0.3))
             .prop_map(|(object, kind, on_other_device)| Op::Release { object, kind, on_other_device }),
-        3 => (1u8..3, any::<bool>()).prop_map(|(context, restore)| Op::Finish { context, restore }),
+        3 => (1u8..4, any::<bool>()).prop_map(|(context, restore)| Op::Finish { context, restore }),
         3 => (context.clone(), any::<u8>(), any::<bool>(), prop::bool::weighted(0.15))
             .prop_map(|(context, list, restore, foreign)| Op::Execute { context, list, restore, foreign }),
         1 => (1u16..400, any::<bool>()).prop_map(|(depth, semantics)| Op::Nest { depth, semantics }),
@@ -588,7 +701,20 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (context.clone(), any::<bool>()).prop_map(|(context, foreign)| Op::WaitOnPresent { context, foreign }),
         1 => (context.clone(), 0u8..5, pick(), (region_number(), region_number()), region_number())
             .prop_map(|(context, kind, buffer, offsets, bytes)| Op::GdsOrConstantRam { context, kind, buffer, offsets, bytes }),
-        1 => context.prop_map(|context| Op::ClearState { context }),
+        1 => context.clone().prop_map(|context| Op::ClearState { context }),
+        3 => (context.clone(), fast_entries(), 0u8..4, context.clone(), prop::option::weighted(0.3, pick()))
+            .prop_map(|(context, entries, how, apply, release)| Op::Fast { context, entries, how, apply, release }),
+        1 => (context.clone(), stage.clone(), slot(), prop::option::weighted(0.9, pick()))
+            .prop_map(|(context, stage, slot, view)| Op::FastShaderResource { context, stage, slot, view }),
+        2 => (context.clone(), 0u8..4, stage.clone(), slot(), pick(), address())
+            .prop_map(|(context, kind, stage, slot, object, address)| Op::Placement { context, kind, stage, slot, object, address }),
+        2 => (context.clone(), 0u8..7, pick(), any::<bool>())
+            .prop_map(|(context, kind, query, binary)| Op::Query { context, kind, query, binary }),
+        1 => (context.clone(), 0u8..3, any::<bool>())
+            .prop_map(|(context, engine, kick_off)| Op::Fence { context, engine, kick_off }),
+        1 => (pick(), any::<bool>()).prop_map(|(resource, texture)| Op::Pending { resource, texture }),
+        1 => (context, prop::option::weighted(0.6, any::<u8>()), prop::bool::weighted(0.2))
+            .prop_map(|(context, state, foreign)| Op::ContextState { context, state, foreign }),
     ]
 }
 
@@ -635,14 +761,15 @@ fn check_refusal(call: &str, error: &Error) {
 
 /// Runs one call on a recording context and checks the refusal it made, if it made a new one.
 /// `calls` are the names the refusal may carry (a bind reports the method it was called as).
-/// Runs `call` on context `which` of `world` (0: the immediate context, 1 and 2: the deferred
+/// Runs `call` on context `which` of `world` (0: the immediate context, 1 to 3: the deferred
 /// ones) and checks the refusal it made, if any (see `check_call`).
 macro_rules! on_context {
     ($world:expr, $which:expr, $calls:expr, |$c:ident| $body:expr $(,)?) => {
         match $which {
             0 => check_call(&mut $world.immediate, $calls, |$c| $body),
             1 => check_call(&mut $world.deferred[0], $calls, |$c| $body),
-            _ => check_call(&mut $world.deferred[1], $calls, |$c| $body),
+            2 => check_call(&mut $world.deferred[1], $calls, |$c| $body),
+            _ => check_call(&mut $world.deferred[2], $calls, |$c| $body),
         }
     };
 }
@@ -663,11 +790,12 @@ fn check_call<C: DeviceContext>(context: &mut C, calls: &[&str], call: impl FnOn
 }
 
 impl World {
-    /// Deferred context `which` (1 or 2; the immediate context, 0, has no list of its own).
+    /// Deferred context `which` (1 to 3; the immediate context, 0, has no list of its own).
     fn deferred(&mut self, which: u8) -> &mut DeferredContext {
         match which {
             1 => &mut self.deferred[0],
-            _ => &mut self.deferred[1],
+            2 => &mut self.deferred[1],
+            _ => &mut self.deferred[2],
         }
     }
 
@@ -1020,6 +1148,10 @@ impl World {
                         ObjectKind::Shader,
                         object.of(&own.shaders, &other.shaders).raw(),
                     ),
+                    5 => (
+                        ObjectKind::Query,
+                        object.of(&own.queries, &other.queries).raw(),
+                    ),
                     _ => (
                         ObjectKind::SamplerState,
                         object.of(&own.samplers, &other.samplers).raw(),
@@ -1205,6 +1337,234 @@ impl World {
             Op::ClearState { context } => {
                 on_context!(self, context, &["clear_state"], |c| c.clear_state());
             }
+            Op::Fast {
+                context,
+                ref entries,
+                how,
+                apply,
+                release,
+            } => {
+                let entries: Vec<FastResource> = entries
+                    .iter()
+                    .map(|&(kind, stage, slot, object)| {
+                        let stage = STAGES[stage as usize];
+                        match kind {
+                            0 => FastResource::ConstantBuffer {
+                                stage,
+                                slot,
+                                buffer: object.map(|p| p.of(&own.buffers, &other.buffers)),
+                            },
+                            1 => FastResource::ShaderResource {
+                                stage,
+                                slot,
+                                view: object.map(|p| p.of(&own.srvs, &other.srvs)),
+                            },
+                            2 => FastResource::Sampler {
+                                stage,
+                                slot,
+                                sampler: object.map(|p| p.of(&own.samplers, &other.samplers)),
+                            },
+                            _ => FastResource::VertexBuffer {
+                                slot,
+                                buffer: VertexBuffer {
+                                    buffer: object.map(|p| p.of(&own.buffers, &other.buffers)),
+                                    stride: 16,
+                                    offset: 0,
+                                },
+                            },
+                        }
+                    })
+                    .collect();
+                const FROM: &str = "set_fast_resources_from_batch";
+                match how {
+                    0 => on_context!(self, context, &["set_fast_resources"], |c| {
+                        c.set_fast_resources(&entries)
+                    }),
+                    1 => {
+                        let mut batch = FastResourceBatch::new();
+                        on_context!(self, context, &["set_fast_resources_into_batch"], |c| {
+                            c.set_fast_resources_into_batch(&mut batch, &entries)
+                        });
+                        // An object released between the batch and its use (R-FX-1: applying
+                        // checks every entry again).
+                        if let Some(object) = release.filter(|p| !p.foreign) {
+                            let buffer = object.of(&own.buffers, &other.buffers);
+                            self.device.release(buffer);
+                            self.released.push((ObjectKind::Buffer, buffer.raw()));
+                        }
+                        on_context!(self, apply, &[FROM], |c| {
+                            c.set_fast_resources_from_batch(&batch)
+                        });
+                        self.batches.push(batch);
+                    }
+                    // Unchecked (as the trace replay builds its batches): foreign handles and
+                    // slots out of range reach the apply.
+                    2 => {
+                        let batch = FastResourceBatch::from(entries);
+                        on_context!(self, apply, &[FROM], |c| {
+                            c.set_fast_resources_from_batch(&batch)
+                        });
+                    }
+                    _ => {
+                        let index = entries.len() % self.batches.len().max(1);
+                        if let Some(batch) = self.batches.get(index).cloned() {
+                            on_context!(self, apply, &[FROM], |c| {
+                                c.set_fast_resources_from_batch(&batch)
+                            });
+                        }
+                    }
+                }
+            }
+            Op::FastShaderResource {
+                context,
+                stage,
+                slot,
+                view,
+            } => {
+                let view = view.map(|p| p.of(&own.srvs, &other.srvs));
+                on_context!(self, context, &["set_fast_shader_resource"], |c| {
+                    c.set_fast_shader_resource(STAGES[stage as usize], slot, view)
+                });
+            }
+            Op::Placement {
+                context,
+                kind,
+                stage,
+                slot,
+                object,
+                address,
+            } => {
+                let stage = STAGES[stage as usize];
+                let buffer = object.of(&own.buffers, &other.buffers);
+                match kind {
+                    0 => {
+                        let view = object.of(&own.srvs, &other.srvs);
+                        on_context!(self, context, &["set_placement_shader_resource"], |c| {
+                            c.set_placement_shader_resource(stage, slot, view, address)
+                        })
+                    }
+                    1 => on_context!(self, context, &["set_placement_constant_buffer"], |c| {
+                        c.set_placement_constant_buffer(stage, slot, buffer, address)
+                    }),
+                    2 => on_context!(self, context, &["set_placement_vertex_buffer"], |c| {
+                        c.set_placement_vertex_buffer(slot, buffer, 16, slot, address)
+                    }),
+                    _ => on_context!(self, context, &["ia_set_placement_index_buffer"], |c| {
+                        let format = [Format::R16Uint, Format::R32Uint, Format::R8G8B8A8Unorm]
+                            [slot as usize % 3];
+                        c.ia_set_placement_index_buffer(buffer, address, format)
+                    }),
+                }
+            }
+            Op::Query {
+                context,
+                kind,
+                query,
+                binary,
+            } => {
+                let query = query.of(&own.queries, &other.queries);
+                let value = if binary {
+                    PredicateValue::True
+                } else {
+                    PredicateValue::False
+                };
+                match kind {
+                    0 => on_context!(self, context, &["begin_query"], |c| c.begin_query(query)),
+                    1 => on_context!(self, context, &["end_query"], |c| c.end_query(query)),
+                    2 => on_context!(self, context, &["write_query"], |c| c.write_query(query)),
+                    3 => on_context!(self, context, &["reset_query"], |c| c.reset_query(query)),
+                    4 => on_context!(self, context, &["configure_query"], |c| {
+                        let mode = if binary {
+                            QueryMode::Binary
+                        } else {
+                            QueryMode::Counting
+                        };
+                        c.configure_query(query, mode)
+                    }),
+                    5 => on_context!(self, context, &["set_predication_from_query"], |c| {
+                        c.set_predication_from_query(Some(query), value)
+                    }),
+                    // Not-ready is an answer more than a misuse, but named like a refusal.
+                    _ => {
+                        if let Err(error) = self.immediate.get_data(query) {
+                            check_refusal("get_data", &error)
+                        }
+                    }
+                }
+            }
+            Op::Fence {
+                context,
+                engine,
+                kick_off,
+            } => {
+                let engine = [Engine::Graphics, Engine::Compute, Engine::Dma][engine as usize % 3];
+                let flags = if kick_off {
+                    FenceFlags::KickOff
+                } else {
+                    FenceFlags::NoKickOff
+                };
+                if context == 0 {
+                    self.immediate.insert_fence_with(engine, flags);
+                } else {
+                    check_call(self.deferred(context), &["insert_fence"], |c| {
+                        c.insert_fence_with(engine, flags);
+                    });
+                }
+            }
+            Op::Pending { resource, texture } => {
+                // A question with no refusal: it must answer, whatever the handle.
+                if texture {
+                    let texture = resource.of(&own.textures, &other.textures);
+                    self.immediate.is_resource_pending(texture);
+                } else {
+                    let buffer = resource.of(&own.buffers, &other.buffers);
+                    self.immediate.is_resource_pending(buffer);
+                }
+            }
+            Op::ContextState {
+                context,
+                state,
+                foreign,
+            } => {
+                let states = if foreign {
+                    &mut self.foreign_states
+                } else {
+                    &mut self.states
+                };
+                match state {
+                    None => {
+                        let made = match context {
+                            0 => self.immediate.create_device_context_state(),
+                            _ => self.deferred(context).create_device_context_state(),
+                        };
+                        match made {
+                            Ok(made) => self.states.push(made),
+                            Err(error) => check_refusal("create_device_context_state", &error),
+                        }
+                    }
+                    Some(index) => {
+                        let count = states.len();
+                        let Some(state) = states.get_mut(index as usize % count.max(1)) else {
+                            return;
+                        };
+                        const SWAP: &str = "swap_device_context_state";
+                        match context {
+                            0 => check_call(&mut self.immediate, &[SWAP], |c| {
+                                c.swap_device_context_state(state)
+                            }),
+                            1 => check_call(&mut self.deferred[0], &[SWAP], |c| {
+                                c.swap_device_context_state(state)
+                            }),
+                            2 => check_call(&mut self.deferred[1], &[SWAP], |c| {
+                                c.swap_device_context_state(state)
+                            }),
+                            _ => check_call(&mut self.deferred[2], &[SWAP], |c| {
+                                c.swap_device_context_state(state)
+                            }),
+                        }
+                    }
+                }
+            }
         }
         for error in self.immediate.take_execution_errors() {
             let message = error.to_string();
@@ -1291,6 +1651,7 @@ fn release_raw(device: &Device, kind: ObjectKind, raw: RawHandle) {
         ObjectKind::ShaderResourceView => device.release(ShaderResourceView::from_raw(raw)),
         ObjectKind::RenderTargetView => device.release(RenderTargetView::from_raw(raw)),
         ObjectKind::Shader => device.release(Shader::from_raw(raw)),
+        ObjectKind::Query => device.release(Query::from_raw(raw)),
         _ => device.release(SamplerState::from_raw(raw)),
     }
 }
@@ -1304,6 +1665,7 @@ fn is_alive_raw(device: &Device, kind: ObjectKind, raw: RawHandle) -> bool {
         ObjectKind::RenderTargetView => device.is_alive(RenderTargetView::from_raw(raw)),
         ObjectKind::DepthStencilView => device.is_alive(DepthStencilView::from_raw(raw)),
         ObjectKind::Shader => device.is_alive(Shader::from_raw(raw)),
+        ObjectKind::Query => device.is_alive(Query::from_raw(raw)),
         _ => device.is_alive(SamplerState::from_raw(raw)),
     }
 }
@@ -1358,4 +1720,113 @@ fn misuse_checks_see_refusals() {
         write: true,
     });
     assert!(REFUSALS.load(Ordering::Relaxed) >= before + 2);
+}
+
+/// The fast extension calls of SPEC §15 are refused through the same checks, each naming its
+/// call and citing its rule: a fast entry past its slots (R-FX-1), an unchecked batch naming the
+/// other device's buffer (R-FX-1), a placement of a dynamic buffer (R-FX-2), a query call with
+/// the other device's query (R-FX-3), and a device context state created and swapped on a fast
+/// context and a swap of the other device's state on a legacy one (R-FX-6).
+#[test]
+fn r_fx_misuse_checks_see_the_fast_extension_refusals() {
+    let mut world = World::new(Semantics::Fast, Validation::Off);
+    let own = |index| Pick {
+        foreign: false,
+        index,
+    };
+    let foreign = |index| Pick {
+        foreign: true,
+        index,
+    };
+    let refused = |world: &mut World, op: Op, context: usize| {
+        let last = |world: &World| match context {
+            0 => world.immediate.last_refusal().cloned(),
+            n => world.deferred[n - 1].last_refusal().cloned(),
+        };
+        let before = last(world);
+        world.apply(&op);
+        let after = last(world);
+        assert!(after.is_some() && after != before, "{op:?} was not refused");
+    };
+    let past = (0, 0, 99, Some(own(2)));
+    let ops = [
+        (
+            Op::Fast {
+                context: 1,
+                entries: vec![past],
+                how: 0,
+                apply: 1,
+                release: None,
+            },
+            1,
+        ),
+        (
+            Op::Fast {
+                context: 2,
+                entries: vec![(0, 0, 0, Some(foreign(2)))],
+                how: 2,
+                apply: 2,
+                release: None,
+            },
+            2,
+        ),
+        // Buffer 6 is `dyn0`, dynamic: not placeable.
+        (
+            Op::Placement {
+                context: 1,
+                kind: 1,
+                stage: 4,
+                slot: 0,
+                object: own(6),
+                address: 0x1000,
+            },
+            1,
+        ),
+        (
+            Op::Query {
+                context: 3,
+                kind: 2,
+                query: foreign(0),
+                binary: false,
+            },
+            3,
+        ),
+        (
+            Op::ContextState {
+                context: 2,
+                state: None,
+                foreign: false,
+            },
+            2,
+        ),
+    ];
+    for (op, context) in ops {
+        refused(&mut world, op, context);
+    }
+    // A state of a legacy context, swapped on the fast context and with the other device's.
+    world.apply(&Op::ContextState {
+        context: 1,
+        state: None,
+        foreign: false,
+    });
+    assert_eq!(world.states.len(), 1, "a legacy context makes a state");
+    refused(
+        &mut world,
+        Op::ContextState {
+            context: 2,
+            state: Some(0),
+            foreign: false,
+        },
+        2,
+    );
+    refused(
+        &mut world,
+        Op::ContextState {
+            context: 1,
+            state: Some(0),
+            foreign: true,
+        },
+        1,
+    );
+    world.check_intact();
 }

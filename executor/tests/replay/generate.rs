@@ -4,7 +4,10 @@
 //! lists that exist (directly and nested), write_discard maps with their unmap (and sometimes a
 //! `write` between them, now and then past the buffer's end), minimum-LOD
 //! changes, presents, and expectations (which may fail: the property compares outputs, not
-//! verdicts). The engine refuses some calls (a fast list binding a dynamic buffer it has not
+//! verdicts). The fast extension calls of SPEC §15 are among them: fast resources and their
+//! batches, placement, queries with results (`expect query`), GDS and constant RAM (`expect gds`,
+//! `expect constant_ram`, `expect memory`), fences that kick off, a legacy context with
+//! title-managed lifetimes (`c3`), `expect pending`. The engine refuses some calls (a fast list binding a dynamic buffer it has not
 //! mapped, a bundle over the wrong formats): that is part of what is replayed.
 
 /// splitmix64.
@@ -59,10 +62,16 @@ input_layout layout vb=0-1
 blend_state blend
 sampler_state samp
 predicate pred
+query occ occlusion
+query stamp timestamp
+query stats pipeline_statistics
+query pass predicate
+buffer mem usage=default bind=unordered_access size=256
 swapchain sc buffers=2 format=r8g8b8a8_unorm width=16 height=16
 context c0 semantics=legacy
 context c1 semantics=fast
 context c2 semantics=legacy
+context c3 semantics=legacy title_managed_lifetimes=yes
 bundle b0 rt=r8g8b8a8_unorm
 ";
 
@@ -71,6 +80,17 @@ const BUFFERS_VB: &[&str] = &["vb", "dvb", "null"];
 const BUFFERS_CB: &[&str] = &["cb", "dcb", "null"];
 const VIEWS: &[&str] = &["tex_srv", "sb_srv", "rt_srv", "null"];
 const DYNAMIC: &[&str] = &["dvb", "dcb", "sb"];
+/// The queries (R-FX-3), of each kind.
+const QUERIES: &[&str] = &["occ", "stamp", "stats", "pass", "pred"];
+/// What an `expect query` may name (R-FX-3), right or wrong.
+const QUERY_KEYS: &[&str] = &[
+    "samples=0",
+    "samples=3",
+    "passed=1",
+    "timestamp=1",
+    "ia_vertices=3",
+    "vs_invocations=0",
+];
 /// `barrier` arguments (R-BAR-1): each type, several in one call, a type that does not fit.
 const BARRIERS: &[&str] = &[
     "texture rt sync=render_target:pixel_shading access=render_target:shader_resource \
@@ -109,6 +129,8 @@ fn generate(seed: u64, count: usize) -> String {
     };
     let mut out = format!("device semantics={semantics}{validation}{legacy_barriers}\n{PRELUDE}");
     let mut lists: Vec<String> = Vec::new();
+    // The batches `set_fast_resources_into_batch` made (R-FX-1).
+    let mut batches: Vec<String> = Vec::new();
     let mut bundle_finished = false;
     let mut draws = 0usize;
     for n in 0..count {
@@ -172,31 +194,69 @@ fn generate(seed: u64, count: usize) -> String {
                 "{context} om_set_blend_state {}",
                 rng.pick(&["blend", "null"])
             ),
-            14 => format!("{context} set_primitive_reset_index {}", rng.below(3)),
-            // The sampler binds, and the fast calls beside them (R-FX-1, R-FX-2).
-            15 => match rng.below(5) {
-                0 => {
-                    let mut entries = Vec::new();
-                    for _ in 0..1 + rng.below(3) {
-                        entries.push(match rng.below(4) {
-                            0 => format!(
-                                "vs.cb.{}={}",
-                                rng.below(2),
-                                rng.pick(&["cb", "dcb", "null"])
-                            ),
-                            1 => format!(
-                                "ps.srv.{}={}",
-                                rng.below(2),
-                                rng.pick(&["tex_srv", "sb_srv", "rt_srv", "null"])
-                            ),
-                            2 => format!("ps.sampler.0={}", rng.pick(&["samp", "null"])),
-                            _ => {
-                                format!("vb.{}={}", rng.below(2), rng.pick(&["vb", "dvb", "null"]))
-                            }
-                        });
-                    }
-                    format!("{context} set_fast_resources {}", entries.join(" "))
+            // The reset index, and beside it GDS and constant RAM (R-FX-4, R-FX-5), fences that
+            // kick off (R-FX-6) and the title-managed context's calls and finishes (R-FX-6).
+            14 => match rng.below(9) {
+                0 => format!(
+                    "{context} set_gds_range {} {} {}",
+                    rng.pick(&["ps", "cs", "vs"]),
+                    4 * rng.below(8),
+                    4 * rng.below(16)
+                ),
+                1 => format!(
+                    "{context} write_gds {} {} {}",
+                    4 * rng.below(8),
+                    rng.below(100),
+                    rng.below(100)
+                ),
+                2 => format!(
+                    "{context} read_gds {} {} {} {}",
+                    4 * rng.below(8),
+                    1 + rng.below(4),
+                    rng.pick(&["mem", "cb", "vb"]),
+                    4 * rng.below(8)
+                ),
+                3 => format!(
+                    "{context} {} {} {} {} {}",
+                    rng.pick(&["load_constant_ram", "store_constant_ram"]),
+                    rng.pick(&["mem", "cb"]),
+                    4 * rng.below(8),
+                    4 * rng.below(8),
+                    4 * (1 + rng.below(4))
+                ),
+                4 => {
+                    let engine = rng.pick(&["", " engine=graphics"]);
+                    let kick_off = rng.pick(&["", " kick_off"]);
+                    format!("{context} insert_fence f{n}{engine}{kick_off}")
                 }
+                5 => format!("c3 {}", title_managed_call(&mut rng)),
+                6 => {
+                    let name = format!("l{n}");
+                    lists.push(name.clone());
+                    format!("c3 finish {name}")
+                }
+                _ => format!("{context} set_primitive_reset_index {}", rng.below(3)),
+            },
+            // The sampler binds, and the fast calls beside them (R-FX-1, R-FX-2).
+            15 => match rng.below(7) {
+                0 => format!("{context} set_fast_resources {}", fast_entries(&mut rng)),
+                // A batch is made by its first into_batch line (on any context), grown by later
+                // ones, and applied on any context (R-FX-1).
+                5 => {
+                    let batch = match batches.is_empty() || rng.chance(40) {
+                        true => {
+                            batches.push(format!("batch{n}"));
+                            format!("batch{n}")
+                        }
+                        false => batches[rng.below(batches.len())].clone(),
+                    };
+                    let entries = fast_entries(&mut rng);
+                    format!("{context} set_fast_resources_into_batch {batch} {entries}")
+                }
+                6 if !batches.is_empty() => format!(
+                    "{context} set_fast_resources_from_batch {}",
+                    batches[rng.below(batches.len())]
+                ),
                 1 => format!(
                     "{context} ps_set_fast_shader_resource {} {}",
                     rng.below(2),
@@ -254,10 +314,27 @@ fn generate(seed: u64, count: usize) -> String {
                 } else if bundle_finished {
                     format!("{context} draw_bundle b0")
                 } else {
-                    format!(
-                        "{context} set_predication {} no",
-                        rng.pick(&["pred", "null"])
-                    )
+                    // Predication, and the queries with results beside it (R-FX-3).
+                    let query = rng.pick(QUERIES);
+                    match rng.below(8) {
+                        0 => format!("{context} begin {query}"),
+                        1 => format!("{context} end {query}"),
+                        2 => format!("{context} write_query {query}"),
+                        3 => format!("{context} reset_query {query}"),
+                        4 => format!(
+                            "{context} configure_query {query} {}",
+                            rng.pick(&["counting", "binary"])
+                        ),
+                        5 => format!(
+                            "{context} set_predication_from_query {} {}",
+                            rng.pick(&[query, "null"]),
+                            rng.pick(&["yes", "no"])
+                        ),
+                        _ => format!(
+                            "{context} set_predication {} no",
+                            rng.pick(&["pred", "null"])
+                        ),
+                    }
                 }
             }
             23 => match rng.below(8) {
@@ -275,7 +352,33 @@ fn generate(seed: u64, count: usize) -> String {
                     format!("imm finish {name}")
                 }
                 1 => format!("expect counters draws={draws}"),
-                2 => "expect ok".to_string(),
+                // `expect ok`, and the expectations of SPEC §15 beside it.
+                2 => match rng.below(7) {
+                    0 => format!(
+                        "expect query {} {}",
+                        rng.pick(QUERIES),
+                        rng.pick(QUERY_KEYS)
+                    ),
+                    1 => format!("expect query {} not_ready", rng.pick(QUERIES)),
+                    2 => format!("expect gds {} {}", 4 * rng.below(8), rng.below(100)),
+                    3 => format!(
+                        "expect constant_ram {} 0 {}",
+                        4 * rng.below(8),
+                        rng.below(9)
+                    ),
+                    4 => format!(
+                        "expect memory {} {} {}",
+                        rng.pick(&["mem", "cb"]),
+                        4 * rng.below(8),
+                        rng.below(100)
+                    ),
+                    5 => format!(
+                        "expect pending {} {}",
+                        rng.pick(&["cb", "dcb", "tex", "mem", "vb"]),
+                        rng.pick(&["yes", "no"])
+                    ),
+                    _ => "expect ok".to_string(),
+                },
                 _ => {
                     let (field, values): (&str, &[&str]) = match rng.below(5) {
                         0 => ("vs", &["vs0", "vs1", "null"]),
@@ -294,4 +397,42 @@ fn generate(seed: u64, count: usize) -> String {
         out.push('\n');
     }
     out
+}
+
+/// One to three `set_fast_resources` entries (R-FX-1).
+fn fast_entries(rng: &mut Rng) -> String {
+    let mut entries = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        entries.push(match rng.below(4) {
+            0 => format!(
+                "vs.cb.{}={}",
+                rng.below(2),
+                rng.pick(&["cb", "dcb", "null"])
+            ),
+            1 => format!(
+                "ps.srv.{}={}",
+                rng.below(2),
+                rng.pick(&["tex_srv", "sb_srv", "rt_srv", "null"])
+            ),
+            2 => format!("ps.sampler.0={}", rng.pick(&["samp", "null"])),
+            _ => format!("vb.{}={}", rng.below(2), rng.pick(&["vb", "dvb", "null"])),
+        });
+    }
+    entries.join(" ")
+}
+
+/// A call on the title-managed legacy context `c3` (R-FX-6): binds, maps and draws, whose lists
+/// take no references.
+fn title_managed_call(rng: &mut Rng) -> String {
+    match rng.below(6) {
+        0 => format!("vs_set_shader {}", rng.pick(&["vs0", "vs1", "null"])),
+        1 => format!(
+            "vs_set_constant_buffers 0 {}",
+            rng.pick(&["cb", "dcb", "null"])
+        ),
+        2 => format!("ps_set_shader_resources 0 {}", rng.pick(VIEWS)),
+        3 => "map dcb write_discard\nc3 unmap dcb".to_string(),
+        4 => format!("set_fast_resources {}", fast_entries(rng)),
+        _ => format!("draw {} 0", 1 + rng.below(9)),
+    }
 }

@@ -125,6 +125,9 @@ struct Pools {
     bundles: Vec<Name>,
     lists: Vec<Name>,
     fences: Vec<Name>,
+    /// The batches `set_fast_resources_into_batch` made (R-FX-1): the trace's own names, not
+    /// objects (never released nor asked about).
+    batches: Vec<Name>,
     /// Every name, for `release`, `expect error` and `expect accepted`.
     all: Vec<Name>,
     // R-FX-6 context state
@@ -464,8 +467,27 @@ impl Generator {
                 views: self.nullables(|p| &p.srvs),
             },
             // The sampler binds, and the fast calls beside them (R-FX-1, R-FX-2).
-            8 => match self.rng.below(8) {
+            8 => match self.rng.below(10) {
                 0 => Method::SetFastResources(self.fast_entries()),
+                // A batch is made by its first into_batch line, and grown by later ones.
+                6 => {
+                    let batch = if self.pools.batches.is_empty() || self.rng.coin() {
+                        self.counter += 1;
+                        let batch = name(&format!("batch{}", self.counter));
+                        self.pools.batches.push(batch.clone());
+                        batch
+                    } else {
+                        self.rng.pick(&self.pools.batches)
+                    };
+                    Method::SetFastResourcesIntoBatch {
+                        batch,
+                        entries: self.fast_entries(),
+                    }
+                }
+                7 if !self.pools.batches.is_empty() => Method::SetFastResourcesFromBatch {
+                    batch: self.rng.pick(&self.pools.batches),
+                    entries: Vec::new(),
+                },
                 1 => Method::SetFastShaderResource {
                     stage,
                     slot: self.rng.u64(),
@@ -652,8 +674,38 @@ impl Generator {
                 view: self.rng.pick(&self.pools.srvs),
                 min_lod: self.rng.f32(),
             },
-            41 => Method::InsertWaitOnPresent {
-                swapchain: self.rng.pick(&self.pools.swapchains),
+            // The present wait, and GDS (R-FX-4) and constant RAM (R-FX-5) beside it.
+            41 => match self.rng.below(6) {
+                0 => Method::SetGdsRange {
+                    stage,
+                    offset: self.rng.u64(),
+                    size: self.rng.u64(),
+                },
+                1 => Method::WriteGds {
+                    offset: self.rng.u64(),
+                    values: (0..1 + self.rng.below(4)).map(|_| self.rng.u64()).collect(),
+                },
+                2 => Method::ReadGds {
+                    offset: self.rng.u64(),
+                    count: self.rng.u64(),
+                    destination: self.rng.pick(&buffers),
+                    destination_offset: self.rng.u64(),
+                },
+                3 => Method::LoadConstantRam {
+                    buffer: self.rng.pick(&buffers),
+                    buffer_offset: self.rng.u64(),
+                    ram_offset: self.rng.u64(),
+                    bytes: self.rng.u64(),
+                },
+                4 => Method::StoreConstantRam {
+                    buffer: self.rng.pick(&buffers),
+                    buffer_offset: self.rng.u64(),
+                    ram_offset: self.rng.u64(),
+                    bytes: self.rng.u64(),
+                },
+                _ => Method::InsertWaitOnPresent {
+                    swapchain: self.rng.pick(&self.pools.swapchains),
+                },
             },
             42 | 43 => {
                 let fence = if self.pools.fences.is_empty() || self.rng.coin() {
@@ -824,25 +876,57 @@ impl Generator {
         }
     }
 
+    /// A name, with `#K` or `@ADDRESS` (R-FX-2) where the field holds instances. Never both:
+    /// the printer writes `NAME@ADDRESS#K`, which the parser (`NAME#K@ADDRESS`) does not read
+    /// back; to generate both once the two agree, drop the `instance.is_none()` below.
     fn object_ref(&mut self, pool: Vec<Name>, instances: bool) -> ObjectRef {
+        let name = self.rng.pick(&pool);
+        if !instances {
+            return ObjectRef {
+                name,
+                instance: None,
+                placement: None,
+            };
+        }
+        let instance = self.rng.option(Rng::u64);
+        let placement = match instance.is_none() && self.rng.coin() {
+            true => Some(self.rng.u64()),
+            false => None,
+        };
         ObjectRef {
-            name: self.rng.pick(&pool),
-            instance: if instances {
-                self.rng.option(Rng::u64)
-            } else {
-                None
-            },
-            placement: None,
+            name,
+            instance,
+            placement,
         }
     }
 
     fn expectation(&mut self) -> Statement {
         let e = match self.rng.below(9) {
             0 => Expectation::Ok,
-            8 => Expectation::Pending {
-                resource: self.resource(),
-                pending: self.rng.coin(),
-            },
+            // Pending (R-FX-6), and the GPU model's GDS, constant RAM and memory words beside it
+            // (R-FX-4, R-FX-5).
+            8 => {
+                let words = |g: &mut Self| (0..1 + g.rng.below(4)).map(|_| g.rng.u64()).collect();
+                match self.rng.below(4) {
+                    0 => Expectation::Gds {
+                        offset: self.rng.u64(),
+                        values: words(self),
+                    },
+                    1 => Expectation::ConstantRam {
+                        offset: self.rng.u64(),
+                        values: words(self),
+                    },
+                    2 => Expectation::Memory {
+                        buffer: self.rng.pick(&self.pools.buffers),
+                        offset: self.rng.u64(),
+                        values: words(self),
+                    },
+                    _ => Expectation::Pending {
+                        resource: self.resource(),
+                        pending: self.rng.coin(),
+                    },
+                }
+            }
             7 => Expectation::Resource {
                 resource: self.resource(),
                 layout: self.rng.option(|r| match r.below(4) {
