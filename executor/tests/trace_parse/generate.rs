@@ -876,9 +876,8 @@ impl Generator {
         }
     }
 
-    /// A name, with `#K` or `@ADDRESS` (R-FX-2) where the field holds instances. Never both:
-    /// the printer writes `NAME@ADDRESS#K`, which the parser (`NAME#K@ADDRESS`) does not read
-    /// back; to generate both once the two agree, drop the `instance.is_none()` below.
+    /// A name, with `#K`, `@ADDRESS` (R-FX-2) or both (`NAME#K@ADDRESS`) where the field holds
+    /// instances.
     fn object_ref(&mut self, pool: Vec<Name>, instances: bool) -> ObjectRef {
         let name = self.rng.pick(&pool);
         if !instances {
@@ -889,7 +888,7 @@ impl Generator {
             };
         }
         let instance = self.rng.option(Rng::u64);
-        let placement = match instance.is_none() && self.rng.coin() {
+        let placement = match self.rng.coin() {
             true => Some(self.rng.u64()),
             false => None,
         };

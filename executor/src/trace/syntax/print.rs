@@ -844,12 +844,13 @@ impl Display for Number {
 
 impl Display for ObjectRef {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        // `NAME#K@ADDRESS`, the order the parser reads.
         self.name.fmt(f)?;
-        if let Some(address) = self.placement {
-            write!(f, "@{address:#x}")?;
+        if let Some(k) = self.instance {
+            write!(f, "#{k}")?;
         }
-        match self.instance {
-            Some(k) => write!(f, "#{k}"),
+        match self.placement {
+            Some(address) => write!(f, "@{address:#x}"),
             None => Ok(()),
         }
     }
