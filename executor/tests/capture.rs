@@ -9,43 +9,9 @@ use executor::prelude::BundleDesc;
 use executor::trace::{replay, ReplayOptions};
 use recorder::*;
 
-fn digest_of(stdout: &str) -> Option<u64> {
-    let at = stdout.find("digest=")? + "digest=".len();
-    u64::from_str_radix(stdout.get(at..at + 16)?, 16).ok()
-}
-
-/// Replays `frame`'s trace alone, with `--compare` and with `--threads 2`: each exits 0 with the
-/// live frame's digest.
-fn assert_round_trip(frame: &CapturedFrame) {
-    for options in [
-        ReplayOptions::default(),
-        ReplayOptions {
-            compare: true,
-            ..Default::default()
-        },
-        ReplayOptions {
-            threads: 2,
-            ..Default::default()
-        },
-    ] {
-        let run = replay(
-            frame.trace.as_bytes(),
-            &ReplayOptions {
-                records: true,
-                ..options
-            },
-        );
-        assert_eq!(
-            (run.exit_code, digest_of(&run.stdout)),
-            (0, Some(frame.digest)),
-            "{options:?}\n{}\nlive records:\n{}\n{}{}",
-            frame.trace,
-            frame.record_lines.join("\n"),
-            run.stdout,
-            run.stderr
-        );
-    }
-}
+#[path = "common/modes.rs"]
+mod modes;
+use modes::assert_round_trip;
 
 fn captured(outcome: &FrameOutcome) -> &CapturedFrame {
     match outcome {

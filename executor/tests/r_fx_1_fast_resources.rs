@@ -264,7 +264,6 @@ fn r_fx_1_bundle_budget_counts_fast_binds() {
 #[test]
 fn r_fx_1_r_fx_2_captured_fast_calls_replay_to_the_frame_digest() {
     use executor::capture::{CaptureDevice, CaptureOptions, FrameOutcome};
-    use executor::trace::{replay, ReplayOptions};
     let device = CaptureDevice::new(
         Device::new(DeviceDesc::default()),
         CaptureOptions::default(),
@@ -345,35 +344,7 @@ fn r_fx_1_r_fx_2_captured_fast_calls_replay_to_the_frame_digest() {
         "{}",
         frame.trace
     );
-    for options in [
-        ReplayOptions::default(),
-        ReplayOptions {
-            compare: true,
-            ..Default::default()
-        },
-        ReplayOptions {
-            threads: 2,
-            ..Default::default()
-        },
-    ] {
-        let run = replay(
-            frame.trace.as_bytes(),
-            &ReplayOptions {
-                records: true,
-                ..options
-            },
-        );
-        assert_eq!(run.exit_code, 0, "{}{}", run.stdout, run.stderr);
-        assert!(
-            run.stdout
-                .contains(&format!("digest={:016x}", frame.digest)),
-            "{}\nlive digest {:016x}\n{:?}\n{}",
-            run.stdout,
-            frame.digest,
-            frame.record_lines,
-            frame.trace
-        );
-    }
+    common::modes::assert_round_trip(frame);
 }
 
 /// A view of a compressible target bound by a fast call on a legacy context is bound as told

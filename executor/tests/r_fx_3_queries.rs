@@ -423,7 +423,6 @@ mod capture {
     //! A captured frame with queries replays to the live frame's digest (R-CAP-6, R-FX-3).
 
     use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
-    use executor::trace::{replay, ReplayOptions};
     use recorder::*;
 
     struct App {
@@ -475,11 +474,6 @@ mod capture {
             rtv,
             vs,
         }
-    }
-
-    fn digest_of(stdout: &str) -> Option<u64> {
-        let at = stdout.find("digest=")? + "digest=".len();
-        u64::from_str_radix(stdout.get(at..at + 16)?, 16).ok()
     }
 
     #[test]
@@ -552,27 +546,7 @@ mod capture {
         assert!(frame
             .trace
             .contains("set_predication_from_query empty no\n"));
-        for options in [
-            ReplayOptions::default(),
-            ReplayOptions {
-                compare: true,
-                ..Default::default()
-            },
-            ReplayOptions {
-                threads: 2,
-                ..Default::default()
-            },
-        ] {
-            let run = replay(frame.trace.as_bytes(), &options);
-            assert_eq!(
-                (run.exit_code, digest_of(&run.stdout)),
-                (0, Some(frame.digest)),
-                "{options:?}\n{}\n{}{}",
-                frame.trace,
-                run.stdout,
-                run.stderr
-            );
-        }
+        crate::common::modes::assert_round_trip(frame);
     }
 
     #[test]

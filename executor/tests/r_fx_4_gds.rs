@@ -260,7 +260,6 @@ fn r_fx_4_legacy_takes_no_reference() {
 #[test]
 fn r_fx_4_a_captured_frame_writes_the_calls_and_replays_them() {
     use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
-    use executor::trace::{replay, ReplayOptions};
     let device = CaptureDevice::new(
         Device::new(DeviceDesc {
             immediate_semantics: Semantics::Legacy,
@@ -332,27 +331,8 @@ fn r_fx_4_a_captured_frame_writes_the_calls_and_replays_them() {
          expect memory target 32 11 5\nexpect counters ce_bytes=16\n",
         frame.trace
     );
-    for options in [
-        ReplayOptions::default(),
-        ReplayOptions {
-            compare: true,
-            ..Default::default()
-        },
-        ReplayOptions {
-            threads: 2,
-            ..Default::default()
-        },
-    ] {
-        let run = replay(checked.as_bytes(), &options);
-        assert_eq!(
-            run.exit_code, 0,
-            "{options:?}\n{checked}\n{}{}",
-            run.stdout, run.stderr
-        );
-        assert!(run
-            .stdout
-            .contains(&format!("digest={:016x}", frame.digest)));
-    }
+    common::modes::assert_round_trip(frame);
+    common::modes::assert_holds_in_three_modes(&checked);
 }
 
 #[test]

@@ -2,39 +2,13 @@
 //! kick-offs is written as trace statements that replay to the frame's digest; a frame that
 //! swaps a device context state object is reported not written, with the reason.
 
-use executor::capture::{CaptureDevice, CaptureOptions, CapturedFrame, FrameOutcome};
+use executor::capture::{CaptureDevice, CaptureOptions, FrameOutcome};
 use executor::capture::{CapturedDeferred, CapturedImmediate};
-use executor::trace::{replay, ReplayOptions};
 use recorder::*;
 
-fn digest_of(stdout: &str) -> Option<u64> {
-    let at = stdout.find("digest=")? + "digest=".len();
-    u64::from_str_radix(stdout.get(at..at + 16)?, 16).ok()
-}
-
-fn assert_round_trip(frame: &CapturedFrame) {
-    for options in [
-        ReplayOptions::default(),
-        ReplayOptions {
-            compare: true,
-            ..Default::default()
-        },
-        ReplayOptions {
-            threads: 2,
-            ..Default::default()
-        },
-    ] {
-        let run = replay(frame.trace.as_bytes(), &options);
-        assert_eq!(
-            (run.exit_code, digest_of(&run.stdout)),
-            (0, Some(frame.digest)),
-            "{options:?}\n{}\n{}{}",
-            frame.trace,
-            run.stdout,
-            run.stderr
-        );
-    }
-}
+#[path = "common/modes.rs"]
+mod modes;
+use modes::assert_round_trip;
 
 struct App {
     device: CaptureDevice,
