@@ -115,28 +115,3 @@ fn r_fx_2_placement_removes_dynamic_split_points() {
         outcome.after.records
     );
 }
-
-/// A legacy context's state carried into its next list (`finish restore`, R-ST-1) keeps a
-/// placed binding at its address: a default resource is never renamed, so the carried bind is
-/// no dynamic split point (found by the replay property, `executor/tests/replay.rs`).
-#[test]
-fn r_fx_2_carried_placement_keeps_its_address() {
-    let f = Fixture::new();
-    let mut c = f.context(Semantics::Legacy);
-    c.set_placement_constant_buffer(Stage::Pixel, 0, f.cb, 0x3000);
-    let first = c
-        .finish_command_list(RestoreState::Restore)
-        .expect("finish");
-    c.set_shader(Stage::Pixel, Some(f.ps));
-    c.draw_indexed(3, 0, 0);
-    let second = c
-        .finish_command_list(RestoreState::ClearState)
-        .expect("finish");
-    assert_eq!(second.stats().split_points.total(), 0, "no split point");
-    let gpu = gpu_after(&[&second]);
-    assert_eq!(
-        field(&gpu, 0, "ps.cb.0"),
-        Some(at(f.cb, InstanceId::placed(0x3000)))
-    );
-    drop(first);
-}
