@@ -745,7 +745,7 @@ impl<R: Role> Recorder<R> {
         self.bind_slots(
             call,
             slots_payload,
-            in_place(|this: &mut Self, i| this.resolve_uav(CALL, views[i])),
+            in_place(|this: &mut Self, i| this.resolve_uav(CALL, Stage::Compute, views[i])),
             |this, items| {
                 this.shadow_slots(CALL, ObjectKind::UnorderedAccessView, items, |sh| {
                     &mut sh.bindings.compute_uavs[range.clone()]
@@ -757,9 +757,12 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
+    /// A UAV bound for `stage`: the compute stage's, or the output merger's (the pixel stage's,
+    /// whose GDS range counts for its append and counter UAVs, R-FX-4).
     fn resolve_uav(
         &mut self,
         call: &'static str,
+        stage: Stage,
         view: Option<UnorderedAccessView>,
     ) -> Result<(BoundView, Option<SplitCategory>), Error> {
         let handle = view.map_or(RawHandle::NULL, |v| v.0);
@@ -767,10 +770,6 @@ impl<R: Role> Recorder<R> {
             self.resolve_view(call, ObjectKind::UnorderedAccessView, handle, true)?;
         if !self.is_legacy() && bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
             // Allowed with a GDS range of the stage set on this context (R-FX-4, `gds.rs`).
-            let stage = match call.starts_with("cs_") {
-                true => Stage::Compute,
-                false => Stage::Pixel,
-            };
             let ranged = crate::gds::gds_stage_index(stage)
                 .and_then(|index| self.gds_ranges.get(index))
                 .is_some_and(|&size| size != 0);
@@ -871,7 +870,7 @@ impl<R: Role> Recorder<R> {
         if let Some((_, views)) = uavs {
             // Check the UAVs before anything is recorded: the call is refused as a whole.
             for view in views {
-                self.resolve_uav(call, *view)?;
+                self.resolve_uav(call, Stage::Pixel, *view)?;
             }
         }
         self.shadow_slots(call, ObjectKind::RenderTargetView, &targets, |s| {
@@ -899,7 +898,7 @@ impl<R: Role> Recorder<R> {
                 call,
                 start,
                 views.len(),
-                in_place(|this: &mut Self, i| this.resolve_uav(call, views[i])),
+                in_place(|this: &mut Self, i| this.resolve_uav(call, Stage::Pixel, views[i])),
                 true,
             );
         }

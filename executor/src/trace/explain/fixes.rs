@@ -338,22 +338,7 @@ impl<'t> Facts<'t> {
             Fix::Immutable => {
                 let buffers = resources(sites);
                 declare_usage(trace, edits, &buffers, Usage::Immutable);
-                let mut removed = 0;
-                for (index, (_, statement)) in trace.statements.iter().enumerate() {
-                    if let Statement::Call(Call {
-                        method:
-                            Method::Map { resource, .. }
-                            | Method::Write { resource, .. }
-                            | Method::Unmap { resource },
-                        ..
-                    }) = statement
-                    {
-                        if buffers.contains(resource.as_str()) {
-                            edits.remove.insert(index);
-                            removed += 1;
-                        }
-                    }
-                }
+                let removed = remove_maps(trace, edits, &buffers);
                 format!(
                     "{} buffer(s) declared usage=immutable ({}), {removed} map/write/unmap \
                      statement(s) of them removed",
@@ -414,22 +399,7 @@ impl<'t> Facts<'t> {
             Fix::Placement => {
                 let buffers = resources(sites);
                 declare_usage(trace, edits, &buffers, Usage::Default);
-                let mut removed = 0;
-                for (index, (_, statement)) in trace.statements.iter().enumerate() {
-                    if let Statement::Call(Call {
-                        method:
-                            Method::Map { resource, .. }
-                            | Method::Write { resource, .. }
-                            | Method::Unmap { resource },
-                        ..
-                    }) = statement
-                    {
-                        if buffers.contains(resource.as_str()) {
-                            edits.remove.insert(index);
-                            removed += 1;
-                        }
-                    }
-                }
+                let removed = remove_maps(trace, edits, &buffers);
                 let calls: BTreeSet<usize> = sites.iter().filter_map(|s| s.statement).collect();
                 let mut placed = 0;
                 for index in calls {
@@ -675,6 +645,28 @@ impl<'t> Facts<'t> {
         }
         first.len()
     }
+}
+
+/// Removes every map, write and unmap statement of `buffers` (what a buffer that is no longer
+/// dynamic has no use for); returns how many.
+fn remove_maps(trace: &Trace, edits: &mut Edits, buffers: &BTreeSet<String>) -> usize {
+    let mut removed = 0;
+    for (index, (_, statement)) in trace.statements.iter().enumerate() {
+        if let Statement::Call(Call {
+            method:
+                Method::Map { resource, .. }
+                | Method::Write { resource, .. }
+                | Method::Unmap { resource },
+            ..
+        }) = statement
+        {
+            if buffers.contains(resource.as_str()) {
+                edits.remove.insert(index);
+                removed += 1;
+            }
+        }
+    }
+    removed
 }
 
 /// Declares every buffer of `buffers` with `usage`.
