@@ -28,17 +28,17 @@
 //! `write_value_bottom_of_pipe` ([`Memory`], `gpu/memory.rs`, R-FX-4, R-FX-5; always fast
 //! semantics: the buffers they name are used as fast work uses them, tracked under validation
 //! only). The last legacy use of each resource, read or written, so that a
-//! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/hazard.rs`). Which of the
+//! legacy draw that changes it costs a cache flush (R-ST-10, `gpu/legacy_hazard_response.rs`). Which of the
 //! placed resources that alias each other is active (R-BAR-7, `gpu/placed.rs`). Under validation
 //! (R-V-1), what fast-semantics work shows: the bind of a shader view of a still-compressed target
 //! (at the bind, whether or not a shader reads the slot), a copy from or to one, a first write to
 //! a back buffer without a wait on present; reported as errors naming the objects
 //! ([`GpuModel::take_violations`]). A present of a still-compressed back buffer is checked by the
-//! immediate context ([`GpuModel::validate_present`]). Barriers (SPEC §9, `gpu/barrier.rs`):
+//! immediate context ([`GpuModel::validate_present`]). Barriers (SPEC §9, `gpu/barrier_response.rs`):
 //! layouts per subresource, plane compression, legacy states and open split barriers, for the
 //! resources a barrier named, with texture facts from the device ([`GpuModel::set_device`]);
 //! refused barriers are reported through the same violations, with or without validation.
-//! Queries (R-FX-3, `gpu/query.rs`): each query's open scope and last result, counted from the
+//! Queries (R-FX-3, `gpu/query_results.rs`): each query's open scope and last result, counted from the
 //! draws' arguments, topology, shaders and targets by the rules that file states, timestamps
 //! from the model's clock (draws and dispatches run so far); predication reads a query's answer
 //! (any sample passed): a draw whose predicate's answer equals the predicate value is skipped
@@ -59,26 +59,27 @@ use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
-mod barrier;
-pub use barrier::TextureState;
+mod apply_command;
+mod barrier_response;
+pub use barrier_response::TextureState;
 mod bundle_call;
-mod hazard;
-mod hazards;
+mod draw_execution;
+mod gpu_state;
+mod hazard_tracking;
+mod legacy_hazard_response;
 mod memory;
 pub use memory::Memory;
 mod placed;
-mod query;
-mod state;
+mod query_results;
+mod target_compression;
 mod validate;
 
-pub use query::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
+pub use gpu_state::GpuState;
+pub use query_results::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
 pub use recorder::{DEFAULT_RESET_INDEX, R16_RESET_INDEX};
-pub use state::GpuState;
 
-use recorder::command::{BoundView, Command, Decoded, DirectArgs, ViewFlags};
-use recorder::limits::*;
-use recorder::state::Bindings;
-use recorder::{Device, Error, ObjectKind, RawHandle, Segment, Semantics, SplitCategory, Stage};
+use recorder::command::{Command, Decoded, ViewFlags};
+use recorder::{Device, Error, RawHandle, Segment, Semantics, SplitCategory};
 
 use crate::draw_record::*;
 use crate::progress::{HandleHasher, Progress};
@@ -111,8 +112,8 @@ pub struct GpuModel {
     after_bundle: bool,
     /// Bundle expansion (`gpu/bundle_call.rs`).
     bundle: bundle_call::Expansion,
-    /// The last legacy use of each resource, for the hazard response (`gpu/hazard.rs`, R-ST-10).
-    last_uses: hazard::LastUses,
+    /// The last legacy use of each resource, for the hazard response (`gpu/legacy_hazard_response.rs`, R-ST-10).
+    last_uses: legacy_hazard_response::LastUses,
     /// The records, in reused pools (`draw_record/records.rs`).
     records: Records,
     /// Owned copies of the records, built by the first [`records`](GpuModel::records) call and
@@ -134,17 +135,17 @@ pub struct GpuModel {
     violations: Vec<Error>,
     /// The device whose objects the model sees, for texture facts at barriers (R-BAR-3).
     device: Option<Device>,
-    /// Layouts, plane compression, legacy states and open split barriers (`gpu/barrier.rs`).
-    barriers: barrier::Barriers,
-    /// Hazard validation (R-V-2, `gpu/hazards.rs`): only when the device validates hazards.
-    hazards: Option<Box<hazards::Tracker>>,
+    /// Layouts, plane compression, legacy states and open split barriers (`gpu/barrier_response.rs`).
+    barriers: barrier_response::Barriers,
+    /// Hazard validation (R-V-2, `gpu/hazard_tracking.rs`): only when the device validates hazards.
+    hazards: Option<Box<hazard_tracking::Tracker>>,
     /// Which aliased placed resource is active (`gpu/placed.rs`, R-BAR-7).
     placed: placed::Placed,
     /// GDS, constant RAM and the buffer words the GPU side wrote (`gpu/memory.rs`, R-FX-4,
     /// R-FX-5).
     memory: Memory,
-    /// Queries' scopes and results, and predication's answers (`gpu/query.rs`, R-FX-3).
-    queries: query::Queries,
+    /// Queries' scopes and results, and predication's answers (`gpu/query_results.rs`, R-FX-3).
+    queries: query_results::Queries,
 }
 
 impl GpuModel {
@@ -218,84 +219,6 @@ impl GpuModel {
         self.apply(command, semantics);
     }
 
-    /// Decompresses `texture` if it is compressed now, counting one decompression; returns
-    /// whether it was (R-SP-4, and legacy immediate binds of R-ST-9). Legacy semantics: the
-    /// output merger's view of it follows.
-    pub fn decompress_if_compressed(&mut self, texture: RawHandle) -> bool {
-        let was = self.decompress(texture);
-        self.compression_changed(Semantics::Legacy, texture);
-        was
-    }
-
-    fn decompress(&mut self, texture: RawHandle) -> bool {
-        self.graphics_valid = false;
-        let was = self.compressed.remove(&texture);
-        if was {
-            self.counters.decompressions += 1;
-        }
-        was
-    }
-
-    /// Render targets and depth stencil were bound: the output merger sees their compression
-    /// as it is now (R-ST-9).
-    fn targets_bound(&mut self) {
-        let state = &mut *self.state;
-        let targets = state.bindings.render_targets().iter().enumerate();
-        let depth_stencil = state.bindings.depth_stencil();
-        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &depth_stencil));
-        for (slot, view) in targets.chain(depth) {
-            state.target_compression[slot] = self.compressed.contains(&view.resource);
-        }
-    }
-
-    /// `texture`'s compression changed by a command of `semantics`. Legacy: the driver tracks
-    /// the output merger's bindings and updates the bound views of it. Fast: a bound view keeps
-    /// what it had until it is bound again (R-ST-9, seed 000: "that view must be re-bound").
-    fn compression_changed(&mut self, semantics: Semantics, texture: RawHandle) {
-        // A bound target's record reads its compression.
-        self.graphics_valid = false;
-        if semantics != Semantics::Legacy || texture.is_null() {
-            return;
-        }
-        let compressed = self.compressed.contains(&texture);
-        let state = &mut *self.state;
-        let targets = state.bindings.render_targets().iter().enumerate();
-        let depth_stencil = state.bindings.depth_stencil();
-        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &depth_stencil));
-        for (slot, view) in targets.chain(depth) {
-            if view.resource == texture {
-                state.target_compression[slot] = compressed;
-            }
-        }
-    }
-
-    /// A draw wrote the bound compressible targets through the output merger, as it sees them:
-    /// a target it sees compressed stays (or is again) compressed, one it sees decompressed is
-    /// written decompressed (R-ST-9). Returns whether any texture's compression changed.
-    fn targets_written(&mut self) -> bool {
-        let mut changed = false;
-        let state = &*self.state;
-        let targets = state.bindings.render_targets().iter().enumerate();
-        let depth_stencil = state.bindings.depth_stencil();
-        let depth = std::iter::once((RENDER_TARGET_SLOTS as usize, &depth_stencil));
-        for (slot, view) in targets.chain(depth) {
-            if view.resource.is_null() || !view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) {
-                continue;
-            }
-            changed |= if state.target_compression[slot] {
-                self.compressed.insert(view.resource)
-            } else {
-                self.compressed.remove(&view.resource)
-            };
-        }
-        changed
-    }
-
-    /// Whether `texture` is compressed now.
-    pub fn is_compressed(&self, texture: RawHandle) -> bool {
-        self.compressed.contains(&texture)
-    }
-
     /// Back to the ClearState defaults: every binding and register; the reset index to
     /// 0xFFFFFFFF with no index format. Every context register is written: the next draw rolls.
     pub fn clear_state(&mut self) {
@@ -351,7 +274,7 @@ impl GpuModel {
         self.hazards = device
             .as_ref()
             .filter(|d| d.desc().validation == recorder::Validation::Hazards)
-            .map(|d| Box::new(hazards::Tracker::new(d.clone())));
+            .map(|d| Box::new(hazard_tracking::Tracker::new(d.clone())));
         self.validator = device;
     }
 
@@ -495,473 +418,4 @@ impl GpuModel {
     pub fn query_so_far(&self, query: RawHandle) -> QueryResult {
         self.queries.so_far(query, self.clock())
     }
-
-    // ----- applying commands -------------------------------------------------------------------
-
-    /// A context register was written. D3D does not filter redundant sets, and neither does the
-    /// hardware: setting a register to the value it already has is still a change.
-    #[inline]
-    fn context_register_written(&mut self) {
-        self.context_changed = true;
-    }
-
-    /// Applies one command: a binding command through the shared binding state's `apply`
-    /// (`recorder::state`: R-ST-5, and what a resolved split point binds, R-SP-4), then the
-    /// model's extras (a register write rolls the context, R-EX-4; the output merger's view of
-    /// new targets, R-ST-9; a legacy back-buffer bind waits on present, R-EX-7; validation,
-    /// R-V-1); every other command here.
-    fn apply(&mut self, command: &Command<'_>, semantics: Semantics) {
-        if let Some(hazards) = self.hazards.as_deref_mut() {
-            hazards.command(command, semantics, &self.placed, &mut self.violations);
-        }
-        if self.state.bindings.apply(command, semantics) {
-            self.context_register_written();
-        }
-        if !keeps_graphics(command) {
-            self.graphics_valid = false;
-        }
-        match *command {
-            Command::SetInputLayout { .. }
-            | Command::SetPrimitiveTopology(_)
-            | Command::SetVertexBuffers { .. }
-            | Command::SetIndexBuffer(_)
-            | Command::SetPrimitiveResetIndex(_)
-            | Command::SetShader { .. }
-            | Command::SetConstantBuffers { .. }
-            | Command::SetSamplers { .. }
-            | Command::SetBlendState { .. }
-            | Command::SetDepthStencilState { .. }
-            | Command::SetRasterizerState(_)
-            | Command::SetViewports(_)
-            | Command::SetScissorRects(_)
-            | Command::SetPredication { .. }
-            | Command::SetPredicationFromQuery { .. } => {}
-            Command::SetShaderResources { views, .. } => {
-                if self.validates(semantics) {
-                    let call = "set_shader_resources";
-                    self.validate_view_bind(call, ObjectKind::ShaderResourceView, views);
-                }
-            }
-            Command::SetComputeUnorderedAccessViews { views, .. } => {
-                if self.validates(semantics) {
-                    let call = "cs_set_unordered_access_views";
-                    self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
-                }
-            }
-            Command::SetRenderTargets { targets, uavs, .. } => {
-                if let Some((render_targets, _)) = targets {
-                    if semantics == Semantics::Legacy
-                        && render_targets
-                            .iter()
-                            .any(|v| v.flags.has(ViewFlags::BACK_BUFFER))
-                    {
-                        // Legacy waits on present at every bind of a back buffer (R-EX-7).
-                        self.counters.fence_waits += 1;
-                    }
-                    self.targets_bound();
-                }
-                if let Some((_, views)) = uavs {
-                    if self.validates(semantics) {
-                        let call = "om_set_render_targets_and_unordered_access_views";
-                        self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
-                    }
-                }
-            }
-            Command::Draw(args) => self.draw(semantics, DrawKind::Draw, DrawArgs::Direct(args)),
-            Command::DrawIndexed(args) => {
-                self.draw(semantics, DrawKind::DrawIndexed, DrawArgs::Direct(args))
-            }
-            Command::DrawInstanced(args) => {
-                self.draw(semantics, DrawKind::DrawInstanced, DrawArgs::Direct(args))
-            }
-            Command::DrawIndexedInstanced(args) => self.draw(
-                semantics,
-                DrawKind::DrawIndexedInstanced,
-                DrawArgs::Direct(args),
-            ),
-            Command::DrawAuto => self.draw(
-                semantics,
-                DrawKind::DrawAuto,
-                DrawArgs::Direct(DirectArgs::NONE),
-            ),
-            Command::DrawInstancedIndirect(args) => self.draw(
-                semantics,
-                DrawKind::DrawInstancedIndirect,
-                DrawArgs::Indirect(args),
-            ),
-            Command::DrawIndexedInstancedIndirect(args) => self.draw(
-                semantics,
-                DrawKind::DrawIndexedInstancedIndirect,
-                DrawArgs::Indirect(args),
-            ),
-            Command::Dispatch(args) => {
-                self.draw(semantics, DrawKind::Dispatch, DrawArgs::Direct(args))
-            }
-            Command::DispatchIndirect(args) => self.draw(
-                semantics,
-                DrawKind::DispatchIndirect,
-                DrawArgs::Indirect(args),
-            ),
-            // Every clear is taken as covering the whole view (R-ST-9).
-            Command::ClearRenderTargetView { view, .. }
-            | Command::ClearDepthStencilView { view, .. } => {
-                if view.flags.has(ViewFlags::COMPRESSIBLE_TARGET) && !view.resource.is_null() {
-                    self.compressed.insert(view.resource);
-                    self.barriers.planes_joined(view.resource);
-                    self.compression_changed(semantics, view.resource);
-                }
-                self.use_resource(semantics, view.resource);
-                if view.flags.has(ViewFlags::BACK_BUFFER)
-                    && semantics == Semantics::Fast
-                    && self.validator.is_some()
-                {
-                    self.check_back_buffer_write("clear_render_target_view", view.resource);
-                }
-            }
-            Command::DecompressResource { resource, into } => {
-                self.use_resource(semantics, resource);
-                self.use_resource(semantics, into);
-                if into.is_null() {
-                    self.decompress(resource);
-                    self.compression_changed(semantics, resource);
-                } else {
-                    // The source stays compressed; the copy is written decompressed.
-                    if self.compressed.contains(&resource) {
-                        self.counters.decompressions += 1;
-                    }
-                    self.compressed.remove(&into);
-                    self.compression_changed(semantics, into);
-                }
-            }
-            Command::SetResourceCompression {
-                resource,
-                compressed,
-            } => {
-                if compressed {
-                    self.compressed.insert(resource);
-                    self.barriers.planes_joined(resource);
-                } else {
-                    self.compressed.remove(&resource);
-                }
-                self.compression_changed(semantics, resource);
-            }
-            // The bindings were cleared by `apply` above (a register write); the model's own
-            // state follows.
-            Command::ClearState => self.state.clear_target_compression(),
-            Command::InsertWaitOnFence { engine, value } => {
-                self.counters.fence_waits += 1;
-                if self.progress.fence_position(value).is_none() {
-                    // One in-order queue: a fence not passed yet never will be before this.
-                    tracing::warn!(
-                        fence = value,
-                        engine = engine.name(),
-                        "insert_wait_on_fence: the fence has not passed; the engine would wait forever"
-                    );
-                }
-            }
-            Command::InsertWaitOnMemory { .. } => self.counters.fence_waits += 1,
-            Command::InsertWaitOnPresent(chain) => {
-                self.counters.fence_waits += 1;
-                self.progress.wait_on_present(chain);
-            }
-            Command::InsertFence { value, .. } => self.progress.pass_fence(value),
-            Command::WriteValueBottomOfPipe {
-                buffer,
-                offset,
-                value,
-            } => {
-                self.progress.write_memory(buffer, offset, value);
-                self.memory.write_value(buffer, offset, value);
-            }
-            Command::SetGdsRange {
-                stage,
-                offset,
-                size,
-            } => self.memory.set_range(stage, offset, size),
-            Command::WriteGds { offset, values } => self.memory.write_gds(offset, values),
-            // Always fast semantics (seed 000), whatever the context's: the buffer's use is
-            // tracked as a fast command's (under validation only), so a legacy map does not
-            // wait for it and a validated map before a fence shows it (R-EX-6).
-            Command::ReadGds {
-                offset,
-                count,
-                destination,
-                destination_offset,
-            } => {
-                self.use_resource(Semantics::Fast, destination);
-                self.memory
-                    .read_gds(offset, count, destination, destination_offset)
-            }
-            // The constant engine moves the bytes (`ce_bytes`, as a bundle call's overrides).
-            Command::LoadConstantRam {
-                buffer,
-                buffer_offset,
-                ram_offset,
-                bytes,
-            } => {
-                self.use_resource(Semantics::Fast, buffer);
-                self.counters.ce_bytes += bytes as u64;
-                self.memory
-                    .load_constant_ram(buffer, buffer_offset, ram_offset, bytes);
-            }
-            Command::StoreConstantRam {
-                buffer,
-                buffer_offset,
-                ram_offset,
-                bytes,
-            } => {
-                self.use_resource(Semantics::Fast, buffer);
-                self.counters.ce_bytes += bytes as u64;
-                self.memory
-                    .store_constant_ram(buffer, buffer_offset, ram_offset, bytes);
-            }
-            Command::CopyResource {
-                destination,
-                source,
-            } => {
-                self.use_resource(semantics, destination.resource);
-                self.use_resource(semantics, source.resource);
-                if destination.is_texture != 0 && self.validates(semantics) {
-                    self.check_back_buffer_write("copy_resource", destination.resource);
-                    self.validate_copy("copy_resource", destination, source);
-                }
-            }
-            Command::CopyBufferRegion {
-                destination,
-                source,
-                ..
-            } => self.copy_region("copy_buffer_region", semantics, destination, source),
-            Command::CopyTextureRegion {
-                destination,
-                source,
-                ..
-            } => self.copy_region("copy_texture_region", semantics, destination, source),
-            Command::UpdateSubresource { resource, .. } => {
-                self.use_resource(semantics, resource.resource)
-            }
-            Command::CopyStructureCount {
-                destination, view, ..
-            } => {
-                self.use_resource(semantics, destination.buffer);
-                self.use_resource(semantics, view.resource);
-            }
-            // Maps change no binding (the bound descriptor names its instance); the CPU wrote
-            // the data, the GPU has not used it.
-            Command::MapWriteDiscard { .. } | Command::MapWriteNoOverwrite { .. } => {}
-            // Queries count and write their results (`gpu/query.rs`, R-FX-3).
-            Command::BeginQuery(query) => self.queries.begin(query),
-            Command::EndQuery(query) => self.queries.end(query, self.clock()),
-            Command::WriteQuery(query) => self.queries.write(query, self.clock()),
-            Command::ResetQuery(query) => self.queries.reset(query),
-            Command::ConfigureQuery { query, mode } => self.queries.configure(query, mode),
-            // The nested list's or the bundle's commands are elsewhere: the executor expands
-            // them (a bundle through `execute_bundle`, which also applies its remaps).
-            Command::ExecuteCommandList { .. }
-            | Command::DrawBundle { .. }
-            | Command::RemapInheritance(_) => {}
-            Command::Barrier { barriers } => self.barrier(semantics, barriers),
-            Command::ResourceBarrier { barriers } => self.resource_barrier(semantics, barriers),
-        }
-    }
-
-    // ----- draws -------------------------------------------------------------------------------
-
-    /// A draw or dispatch: its record appended to the pools, then what legacy semantics,
-    /// fence tracking, validation and hazard tracking see in it. The graphics part (the
-    /// output-merger and input-assembler registers, with the targets' compression) is appended
-    /// again only when it may have changed: any command but the few that cannot touch it
-    /// (`keeps_graphics`), any change of a texture's compression, a state restored or cleared,
-    /// a list's end or a bundle call makes it stale. A draw writes its targets as the output
-    /// merger sees them (R-ST-9) after its record is taken; when that changes nothing, the next
-    /// draw, if nothing else changed, would read the same part and write the same: it shares
-    /// the part and skips the write.
-    fn draw(&mut self, semantics: Semantics, kind: DrawKind, args: DrawArgs) {
-        // A context register changed, or this is the first draw after a bundle (R-EX-4).
-        if std::mem::take(&mut self.context_changed) | std::mem::take(&mut self.after_bundle) {
-            self.counters.context_rolls += 1;
-        }
-        let dispatch = kind.is_dispatch();
-        // Predication by a query's answer (`gpu/query.rs`): a skipped draw keeps its record,
-        // marked predicated; one whose predicate lets it run shows none.
-        let predication = self.state.bindings.predication();
-        let skipped = self.queries.skips(predication);
-        let shown = match skipped {
-            Some(false) => (RawHandle::NULL, false),
-            _ => predication,
-        };
-        let shared = {
-            let bindings = &self.state.bindings;
-            let compressed = &self.compressed;
-            let mut writer = self.records.writer(kind, args, shown);
-            let shared = if dispatch {
-                self.counters.dispatches += 1;
-                let uavs = bindings.compute_uavs();
-                stage_record(&mut writer, bindings, compressed, Stage::Compute, uavs);
-                false
-            } else {
-                self.counters.draws += 1;
-                for stage in Stage::GRAPHICS {
-                    stage_record(&mut writer, bindings, compressed, stage, bindings.om_uavs());
-                }
-                writer.vertex_buffers(bindings.input_layout_slots(), bindings.vertex_buffers());
-                writer.index_buffer(bindings.index_buffer(), bindings.reset_index());
-                let shared = self.graphics_valid && writer.same_graphics();
-                if !shared {
-                    graphics_record(&mut writer, bindings, compressed);
-                }
-                shared
-            };
-            writer.finish();
-            shared
-        };
-        if skipped != Some(true) && self.queries.any_open() {
-            if let DrawArgs::Direct(direct) = args {
-                self.queries.draw(kind, direct, &self.state.bindings);
-            }
-        }
-        self.checks(semantics);
-        if !dispatch && !shared {
-            self.graphics_valid = !self.targets_written();
-        }
-        if let Some(owned) = self.owned.get_mut() {
-            owned.extend(self.records.last().map(|draw| draw.to_record()));
-        }
-    }
-
-    /// What a draw's record shows legacy semantics' hazard response (R-ST-10), fence tracking
-    /// (R-EX-6), validation (R-V-1) and hazard tracking (R-V-2); nothing to do for fast
-    /// semantics without validation.
-    #[inline]
-    fn checks(&mut self, semantics: Semantics) {
-        if !self.tracks(semantics) && self.hazards.is_none() {
-            return;
-        }
-        self.checks_out_of_line(semantics);
-    }
-
-    #[inline(never)]
-    fn checks_out_of_line(&mut self, semantics: Semantics) {
-        let tracks = self.tracks(semantics);
-        if let Some(record) = self.records.last() {
-            if semantics == Semantics::Legacy {
-                // The driver's response to a resource changing between output and input.
-                self.counters.cache_flushes += self.last_uses.legacy_draw(&record);
-            }
-            if tracks {
-                Self::note_uses(&mut self.progress, &record, semantics == Semantics::Legacy);
-            }
-        }
-        if self.validator.is_some() && semantics == Semantics::Fast {
-            // The record is read out of the pools while validation changes the rest of the
-            // model.
-            let records = std::mem::take(&mut self.records);
-            if let Some(record) = records.last() {
-                self.validate_draw(&record);
-            }
-            self.records = records;
-        }
-        if let Some(hazards) = self.hazards.as_deref_mut() {
-            if let Some(record) = self.records.last() {
-                hazards.draw(&record, &self.placed, &mut self.violations);
-            }
-        }
-    }
-}
-
-/// Whether `command` leaves every register of a record's graphics part alone, and every
-/// texture's compression: the bindings only shaders and the input assembler's vertex and index
-/// fetch read, with the reset index (a record takes those at each draw), and the predicate
-/// (each record's own); maps, queries, fences and waits, which bind nothing and compress
-/// nothing. Every other command may change the graphics part (see [`GpuModel::draw`]).
-#[inline]
-fn keeps_graphics(command: &Command<'_>) -> bool {
-    matches!(
-        command,
-        Command::SetShader { .. }
-            | Command::SetConstantBuffers { .. }
-            | Command::SetShaderResources { .. }
-            | Command::SetSamplers { .. }
-            | Command::SetVertexBuffers { .. }
-            | Command::SetIndexBuffer(_)
-            | Command::SetPrimitiveResetIndex(_)
-            | Command::SetComputeUnorderedAccessViews { .. }
-            | Command::SetPredication { .. }
-            | Command::MapWriteDiscard { .. }
-            | Command::MapWriteNoOverwrite { .. }
-            | Command::BeginQuery(_)
-            | Command::EndQuery(_)
-            | Command::WriteQuery(_)
-            | Command::ResetQuery(_)
-            | Command::ConfigureQuery { .. }
-            | Command::SetPredicationFromQuery { .. }
-            | Command::InsertFence { .. }
-            | Command::WriteValueBottomOfPipe { .. }
-            | Command::InsertWaitOnFence { .. }
-            | Command::InsertWaitOnMemory { .. }
-            | Command::SetGdsRange { .. }
-            | Command::WriteGds { .. }
-            | Command::ReadGds { .. }
-            | Command::LoadConstantRam { .. }
-            | Command::StoreConstantRam { .. }
-            | Command::InsertWaitOnPresent(_)
-            | Command::Draw(_)
-            | Command::DrawIndexed(_)
-            | Command::DrawInstanced(_)
-            | Command::DrawIndexedInstanced(_)
-            | Command::DrawAuto
-            | Command::DrawInstancedIndirect(_)
-            | Command::DrawIndexedInstancedIndirect(_)
-            | Command::Dispatch(_)
-            | Command::DispatchIndirect(_)
-    )
-}
-
-/// A view as a draw sees it: with whether its texture is compressed now.
-#[inline]
-fn view_record(compressed: &HandleSet, bound: &BoundView) -> ViewRecord {
-    let texture = !bound.flags.has(ViewFlags::BUFFER) && !bound.resource.is_null();
-    let is_compressed = texture && !compressed.is_empty() && compressed.contains(&bound.resource);
-    ViewRecord::new(bound, is_compressed)
-}
-
-/// Appends the stage's shader and the bindings at the slots it reads; `uavs` are the UAV slots
-/// the stage sees (the compute UAVs, or the output merger's for a graphics stage).
-#[inline(always)]
-fn stage_record(
-    writer: &mut DrawWriter<'_>,
-    bindings: &Bindings,
-    compressed: &HandleSet,
-    stage: Stage,
-    uavs: &[BoundView],
-) {
-    let shader = bindings.shader(stage);
-    if shader.shader.is_null() {
-        writer.no_shader();
-        return;
-    }
-    let slots = StageSlots {
-        constant_buffers: bindings.constant_buffers(stage),
-        shader_resources: bindings.shader_resources(stage),
-        samplers: bindings.samplers(stage),
-        unordered_access_views: uavs,
-    };
-    writer.stage(&shader, slots, |v| view_record(compressed, v));
-}
-
-/// Appends a new graphics part: the output-merger and input-assembler registers in force.
-fn graphics_record(writer: &mut DrawWriter<'_>, bindings: &Bindings, compressed: &HandleSet) {
-    let s = bindings;
-    let registers = GraphicsRegisters {
-        input_layout: s.input_layout(),
-        topology: s.topology(),
-        depth_stencil: view_record(compressed, &s.depth_stencil()),
-        blend: s.blend(),
-        depth_stencil_state: s.depth_stencil_state(),
-        rasterizer: s.rasterizer(),
-    };
-    let targets = s
-        .render_targets()
-        .iter()
-        .map(|v| view_record(compressed, v));
-    writer.graphics(registers, targets, s.viewports(), s.scissor_rects());
 }

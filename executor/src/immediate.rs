@@ -30,7 +30,7 @@
 //! and bundle calls are looked into (R-V-1). Nested lists of any depth are walked with an
 //! explicit stack, never by recursion (R-REC-9). Hazard validation (R-V-2) adds two submissions
 //! per list executed, where it begins and ends, so that the GPU model names a list's commands
-//! by their index in it (`gpu/hazards.rs`); nothing otherwise.
+//! by their index in it (`gpu/hazard_tracking.rs`); nothing otherwise.
 //!
 //! **State rules.** A legacy list starts from the ClearState defaults (it re-binds any state it
 //! carried itself); a fast list inherits what is bound (R-ST-1). Afterwards the executing
@@ -55,7 +55,7 @@
 //! another is current is refused under validation (`back_buffer_affinity`) and draws into the
 //! buffer it names otherwise.
 //!
-//! **Queries** (R-FX-3): the GPU model counts them (`gpu/query.rs`);
+//! **Queries** (R-FX-3): the GPU model counts them (`gpu/query_results.rs`);
 //! [`get_data`](ImmediateContext::get_data) reads them without flushing: legacy semantics
 //! reports not-ready until the model has run the query's end, fast semantics what has run so
 //! far.

@@ -90,12 +90,12 @@
 //! ```
 //!
 //! **Barriers and hazards** (SPEC §8, §9) are the GPU model's: its response to enhanced and
-//! legacy barriers, layouts, compression and the checks of R-BAR-8 (`gpu/barrier.rs`); heaps,
+//! legacy barriers, layouts, compression and the checks of R-BAR-8 (`gpu/barrier_response.rs`); heaps,
 //! placed resources, which alias is active and region copies (R-BAR-7, `gpu/placed.rs`); and,
-//! under `Validation::Hazards`, hazard tracking (R-V-2, `gpu/hazards.rs`): uncovered writes,
+//! under `Validation::Hazards`, hazard tracking (R-V-2, `gpu/hazard_tracking.rs`): uncovered writes,
 //! uses of deactivated aliases, region copies by region. **Not built yet:** write-after-read
 //! hazards (a write while an earlier read may still run) and hazards between two aliases over
-//! the same bytes (writes are tracked per resource), as `gpu/hazards.rs` says.
+//! the same bytes (writes are tracked per resource), as `gpu/hazard_tracking.rs` says.
 
 pub mod capture;
 mod draw_record;

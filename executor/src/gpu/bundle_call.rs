@@ -79,7 +79,7 @@ impl GpuModel {
                 .overlay
                 .step(&mut self.state.bindings, &decoded.command);
             if step == OverlayStep::Apply {
-                graphics_set |= !super::keeps_graphics(&decoded.command);
+                graphics_set |= !super::draw_execution::keeps_graphics(&decoded.command);
                 self.apply(&decoded.command, Semantics::Fast);
             }
         }

@@ -2,12 +2,12 @@
 //! resources that share bytes of a heap is active now, and the region copies.
 //!
 //! **In:** the barriers the model accepts (`GpuModel::barrier` / `resource_barrier` in
-//! `gpu/barrier.rs` call `GpuModel::placed_barrier` / `GpuModel::placed_resource_barrier` for
+//! `gpu/barrier_response.rs` call `GpuModel::placed_barrier` / `GpuModel::placed_resource_barrier` for
 //! each barrier they run; a refused one has no effect, R-BAR-8), the region copies (`gpu.rs` calls `GpuModel::copy_region` for
 //! `CopyBufferRegion` and `CopyTextureRegion`), and the device, for each resource's heap and byte
 //! range (`recorder::Device::placed_range`). **Out:** `GpuModel::is_active` and
 //! `GpuModel::deactivated_by`, which the hazard tracking (R-V-2: "using a deactivated alias is
-//! a hazard", `gpu/hazards.rs`) reads at every use, and, under hazard validation, each
+//! a hazard", `gpu/hazard_tracking.rs`) reads at every use, and, under hazard validation, each
 //! activation and deactivation handed to the tracker with the call that made it (so that its
 //! report names that call); this file reports nothing itself.
 //!
@@ -126,7 +126,7 @@ impl Placed {
 
     /// The latest resource whose activation deactivated `resource`, else `resource` itself when
     /// a legacy aliasing barrier deactivated it by name; `None` while it is active. The hazard
-    /// tracker (`gpu/hazards.rs`) asks it of every resource a call uses.
+    /// tracker (`gpu/hazard_tracking.rs`) asks it of every resource a call uses.
     pub(super) fn deactivated_by(&self, resource: Resource) -> Option<Resource> {
         if self.activations.is_empty() && self.deactivations.is_empty() {
             // Nothing was ever activated: every resource is active, no device lookup.

@@ -29,7 +29,7 @@
 //! (one report per missing barrier); the call still runs.
 //!
 //! **What covers a write.** Only a barrier the model accepted (R-BAR-8: a refused barrier has
-//! no effect; `gpu/barrier.rs` hands each accepted barrier over as it runs it). An enhanced
+//! no effect; `gpu/barrier_response.rs` hands each accepted barrier over as it runs it). An enhanced
 //! barrier whose `sync_before` includes the stage that
 //! wrote (render target, depth stencil, vertex / pixel / compute shading, copy; `all`, `draw`,
 //! `all_shading`, `non_pixel_shading` as D3D12 groups them) and whose `access_before` includes

@@ -1,4 +1,4 @@
-//! The tables of the barrier model (`gpu/barrier.rs` explains them): caches by access
+//! The tables of the barrier model (`gpu/barrier_response.rs` explains them): caches by access
 //! (R-BAR-2), the D3D12 layout-access and access-sync compatibility tables (R-BAR-8), the layouts
 //! that keep a texture compressed (R-BAR-3), and the legacy-state equivalences (R-BAR-6, the
 //! D3D12 Enhanced Barriers spec's tables).

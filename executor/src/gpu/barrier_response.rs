@@ -116,8 +116,8 @@ use recorder::{
 
 use super::GpuModel;
 
-mod tables;
-use tables::*;
+mod barrier_tables;
+use barrier_tables::*;
 
 /// What the GPU model knows of a texture now: TRACE.md's `expect resource` reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
