@@ -40,20 +40,12 @@
 use std::marker::PhantomData;
 
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
-use recorder::Device;
 use recorder::{
-    DeviceContext, Error, Handle, ListStats, MapFlags, MapType, Mapped, RawHandle, RecordError,
-    Resource, Stage, Texture,
+    DeviceContext, Error, ListStats, MapFlags, MapType, Mapped, RecordError, Resource, Stage,
 };
 
-use super::{GpuTiming, ImmediateContext, Submission};
-
-/// The sample count of `texture`, for the format check.
-pub(super) fn sample_count(device: &Device, texture: RawHandle) -> Option<u32> {
-    device
-        .texture_info(Texture::from_raw(texture))
-        .map(|info| info.sample_count)
-}
+use super::gpu_submission::{sample_count, Submission};
+use super::{GpuTiming, ImmediateContext};
 
 impl ImmediateContext {
     /// Calls `bundle` (R-B-10): its draws run with its encapsulated slots and remaps over this

@@ -1,0 +1,325 @@
+//! Fences, maps and what the CPU may ask the GPU model (R-EX-5, R-EX-6, R-FX-3..6): whether a
+//! fence or a resource is pending, query data, the GPU's memory words, maps and unmaps of
+//! buffers and textures, and device context states.
+//!
+//! **In:** the application's questions and maps, on the immediate context. **Out:** answers as
+//! the GPU model has run so far (each call lets it consume what was submitted first, except
+//! `get_data`, which reads without flushing), mapped memory, and the waits a legacy map costs
+//! (`fence_waits`).
+//!
+//! **Invariant.** A legacy read or write map of a buffer the GPU may still use waits; a fast
+//! one never does, and under validation is refused with `resource_in_use` (`progress.rs` has
+//! the model of time).
+
+use recorder::command::InstanceId;
+use recorder::{
+    Buffer, Error, Handle, MapFlags, MapType, Mapped, ObjectKind, RawHandle, Resource, Semantics,
+    Texture, Usage,
+};
+
+use super::ImmediateContext;
+
+impl ImmediateContext {
+    /// Whether the fence `value` (from `insert_fence` on any context) has not passed yet: its
+    /// command has not executed, or the GPU has not finished what came before it. Once it
+    /// answers `false`, everything before the fence is finished for the CPU: resources used
+    /// there may be mapped (see `progress.rs` for the model of time).
+    pub fn is_fence_pending(&mut self, value: u64) -> bool {
+        self.sync_gpu();
+        match self.side.gpu.progress().fence_position(value) {
+            Some(position) => {
+                self.side.gpu.progress_mut().retire(position);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// The result of `query` (`GetData`, R-FX-3), shaped by its kind. It flushes nothing:
+    /// direct calls not yet submitted (the batch runs at a [`flush`](Self::flush), an
+    /// execution, a present, or an observation such as [`records`](Self::records)) have not
+    /// run. Under `GpuTiming::Threaded` it waits for the GPU thread to consume what was
+    /// submitted; under `Deferred` the model runs only when observed, and this is no
+    /// observation.
+    ///
+    /// - **Legacy semantics** waits for the work: `Err(QueryNotReady)` until the GPU model has
+    ///   run the query's end (or `write_query`), and again once it has run a `begin_query` or
+    ///   `reset_query` of it after that.
+    /// - **Fast semantics** aggregates and returns even if the GPU has not finished (seed 000):
+    ///   what the model has counted so far, an open scope's counts included (zeros when
+    ///   nothing of it has run); never `QueryNotReady`.
+    ///
+    /// A released query is refused with `released_object`; a query no end was ever recorded
+    /// for, on any context, with `QueryNeverEnded` (nothing to wait for).
+    pub fn get_data(&mut self, query: recorder::Query) -> Result<crate::gpu::QueryData, Error> {
+        const CALL: &str = "get_data";
+        let device = self.device.clone();
+        let name = || device.object_name(ObjectKind::Query, query.raw());
+        let (Some(kind), Some(ended)) = (
+            self.device.query_kind(query),
+            self.device.query_ever_ended(query),
+        ) else {
+            return Err(Error::ReleasedObject {
+                call: CALL,
+                object: name(),
+            });
+        };
+        if !ended {
+            return Err(Error::QueryNeverEnded {
+                call: CALL,
+                query: name(),
+            });
+        }
+        // What was submitted to the GPU thread has run once the model is back.
+        self.home();
+        let gpu = &self.side.gpu;
+        let result = match self.semantics {
+            Semantics::Legacy => {
+                gpu.query_result(query.raw())
+                    .ok_or_else(|| Error::QueryNotReady {
+                        call: CALL,
+                        query: name(),
+                    })?
+            }
+            Semantics::Fast => gpu.query_so_far(query.raw()),
+        };
+        Ok(crate::gpu::QueryData::of(kind, result))
+    }
+
+    /// The value `write_value_bottom_of_pipe` last wrote at `offset` of `buffer`, once the GPU
+    /// has written it (the application's own fence scheme, R-EX-5); reading it tells the CPU
+    /// that everything before the write is finished.
+    pub fn memory_value(&mut self, buffer: Buffer, offset: u64) -> Option<u64> {
+        self.sync_gpu();
+        let (value, position) = self.side.gpu.progress().memory(buffer.raw(), offset)?;
+        self.side.gpu.progress_mut().retire(position);
+        Some(value)
+    }
+
+    /// `count` words of `buffer` from byte `offset`, as the GPU model holds them once everything
+    /// submitted has run (R-FX-4, R-FX-5): what `read_gds`, `store_constant_ram` and
+    /// `write_value_bottom_of_pipe` wrote there, zero elsewhere (`gpu/memory.rs` says what the
+    /// model covers). Reading tells the CPU nothing about fences (use `memory_value` for that).
+    pub fn buffer_words(&mut self, buffer: Buffer, offset: u64, count: u32) -> Vec<u32> {
+        self.sync_gpu();
+        self.side
+            .gpu
+            .memory()
+            .buffer_words(buffer.raw(), offset, count)
+    }
+
+    /// `count` GDS words from byte `offset` once everything submitted has run (R-FX-4).
+    pub fn gds_words(&mut self, offset: u32, count: u32) -> Vec<u32> {
+        self.sync_gpu();
+        self.side.gpu.memory().gds(offset, count)
+    }
+
+    /// `count` constant-RAM words from byte `offset` once everything submitted has run
+    /// (R-FX-5).
+    pub fn constant_ram_words(&mut self, offset: u32, count: u32) -> Vec<u32> {
+        self.sync_gpu();
+        self.side.gpu.memory().constant_ram(offset, count)
+    }
+
+    /// Maps `resource` on the immediate context and returns its memory (R-EX-6).
+    ///
+    /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.
+    /// - `Read`, `Write`, `ReadWrite`: staging buffers, or default buffers with
+    ///   `MapFlags::AllowUsageDefault`. If the GPU may still use the buffer (a use since the CPU last
+    ///   saw the GPU finish it), legacy semantics waits for it (one `fence_waits`), except for
+    ///   reads as the arguments of indirect draws and dispatches, which follow fast semantics
+    ///   whatever the context (seed 000: the application synchronises them itself); fast
+    ///   semantics never waits, and under validation the map is refused with
+    ///   `resource_in_use`, naming the tracked fence: insert a fence after the last use and
+    ///   wait until `is_fence_pending` answers `false` first.
+    ///
+    /// The model keeps no GPU contents: a read sees what the CPU last wrote through a map of
+    /// the buffer, zeros at first. Textures are not mapped here (refused with a message).
+    ///
+    /// Every map type refuses a buffer larger than
+    /// [`MAX_MAP_BYTES`](recorder::limits::MAX_MAP_BYTES) (R-REC-12). A refused map changes
+    /// nothing (R-REC-8). A flush while a buffer is mapped write_discard or write_no_overwrite
+    /// is harmless: see `Recorder::take_batch` (the immediate recorder's, in `recorder::engine`).
+    pub fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
+        const CALL: &str = "map";
+        let resource = resource.into();
+        let allow_usage_default = flags.allows_usage_default();
+        if matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) {
+            let bytes = self.recorder.map(resource, map_type, flags)?.keep_mapped();
+            let (data, len) = (bytes.as_mut_ptr(), bytes.len());
+            // SAFETY: the bytes are in a chunk of the recorder's batch, memory it owns through
+            // raw pointers (not through this borrow); they stay until the batch is taken, which
+            // needs `&mut self`, borrowed by the guard; the guard's drop unmaps through
+            // `unmap`, which finds no read / write map and ends the recorder's.
+            return Ok(unsafe { Mapped::new(self, resource, data, len) });
+        }
+        let Resource::Buffer(buffer) = resource else {
+            return Err(Error::MapNotAllowed {
+                call: CALL,
+                object: self.device.object_name(ObjectKind::Texture, resource.raw()),
+                map_type,
+                rule: "read and write maps of textures are not modelled (the GPU model keeps no texture contents); map a staging buffer (R-EX-6)",
+            });
+        };
+        let device = self.device.clone();
+        let object = || device.object_name(ObjectKind::Buffer, buffer.raw());
+        let Some(info) = self.device.buffer_info(buffer) else {
+            return Err(self
+                .device
+                .lookup_error(CALL, ObjectKind::Buffer, buffer.raw()));
+        };
+        match info.usage {
+            Usage::Staging => {}
+            Usage::Default if allow_usage_default => {}
+            usage => {
+                return Err(Error::WrongUsage {
+                    call: CALL,
+                    object: object(),
+                    usage,
+                    rule: "read, write and read_write maps need a staging buffer, or a default one with allow_usage_default (R-REC-5, R-EX-6)",
+                })
+            }
+        }
+        let size = info.size as usize;
+        if size > recorder::limits::MAX_MAP_BYTES {
+            // The same limit as maps whose data travels (R-REC-12): the model keeps the CPU's
+            // copy of the buffer, and a read map of a 4 GiB buffer must not allocate one.
+            return Err(Error::TooLarge {
+                call: CALL,
+                what: object().to_string(),
+                bytes: size as u64,
+                holder: "a map",
+                limit: recorder::limits::MAX_MAP_BYTES as u64,
+            });
+        }
+        if self.cpu_mapped.contains(&buffer.raw()) {
+            return Err(Error::AlreadyMapped {
+                call: CALL,
+                object: object(),
+                rule: "R-EX-6",
+            });
+        }
+        self.sync_gpu();
+        let progress = self.side.gpu.progress();
+        // A legacy map does not wait for a use as indirect arguments (seed 000, R-EX-6).
+        let in_use = match self.semantics {
+            Semantics::Legacy => progress.in_use(buffer.raw()),
+            Semantics::Fast => progress.in_use_by_any(buffer.raw()),
+        };
+        if let Some(fence) = in_use {
+            match self.semantics {
+                Semantics::Legacy => {
+                    // Blocks until the GPU is done with it (R-EX-6).
+                    self.side.gpu.progress_mut().retire(fence);
+                    self.side.gpu.count_fence_wait();
+                }
+                Semantics::Fast if self.validating => {
+                    return Err(Error::ResourceInUse {
+                        call: CALL,
+                        object: object(),
+                        engine: "graphics",
+                        fence,
+                    })
+                }
+                Semantics::Fast => {}
+            }
+        }
+        self.cpu_mapped.insert(buffer.raw());
+        let bytes = self
+            .cpu_data
+            .entry(buffer.raw())
+            .or_insert_with(|| vec![0; size]);
+        let (data, len) = (bytes.as_mut_ptr(), bytes.len());
+        // SAFETY: the bytes are the heap buffer of the buffer's entry in `cpu_data` (their
+        // provenance is the allocation's, not this borrow's); nothing resizes, removes or reads
+        // the entry while the buffer is in `cpu_mapped`, i.e. until `unmap`, which the guard's
+        // drop calls, and the guard borrows `self` mutably until then.
+        Ok(unsafe { Mapped::new(self, resource, data, len) })
+    }
+
+    /// Ends a map made by [`map`](Self::map), of any type.
+    pub fn unmap(&mut self, resource: impl Into<Resource>) {
+        let resource = resource.into();
+        if !self.cpu_mapped.remove(&resource.raw()) {
+            self.recorder.unmap(resource);
+        }
+    }
+
+    /// Inserts a fence on `engine` after the direct calls so far and returns its device-wide
+    /// value (R-EX-5): [`is_fence_pending`](Self::is_fence_pending) answers `false` once the GPU
+    /// model has run the work before it.
+    #[inline]
+    pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        self.recorder.insert_fence(engine)
+    }
+
+    /// [`insert_fence`](Self::insert_fence) with `flags` (R-FX-6): with
+    /// [`FenceFlags::KickOff`](recorder::FenceFlags::KickOff) the direct calls so far, the fence
+    /// last, are submitted at once, as [`flush`](Self::flush) does; what the GPU model reported
+    /// of them waits for the next `flush`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
+        let value = self.recorder.insert_fence_with(engine, flags);
+        if flags.kicks_off() {
+            if let Err(error) = self.submit_direct() {
+                self.direct_report.get_or_insert(error);
+            }
+        }
+        value
+    }
+
+    /// A device context state object holding the ClearState defaults (R-FX-6): see
+    /// [`recorder::DeviceContextState`]. Refused on a fast immediate context
+    /// (`forbidden_in_fast`).
+    pub fn create_device_context_state(&mut self) -> Result<recorder::DeviceContextState, Error> {
+        self.recorder.create_device_context_state()
+    }
+
+    /// Exchanges the immediate context's bindings with `state`'s (R-FX-6): the direct calls
+    /// record a ClearState and the binds of `state`'s former bindings, as a deferred context's
+    /// list does. Refused on a fast immediate context (`forbidden_in_fast`).
+    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+        self.recorder.swap_device_context_state(state)
+    }
+
+    /// Whether legacy-semantics work that uses `resource` has been submitted (the direct calls
+    /// so far included) and the GPU has not finished it, as far as the CPU knows
+    /// (ID3D11DeviceX::IsResourcePending, R-FX-6). Seed 000: it "will check only whether the
+    /// given resource has pending work on legacy semantics contexts—a resource is never
+    /// considered pending with fast semantics": work of fast lists, of a fast immediate context
+    /// and of bundles never makes it pending.
+    ///
+    /// A use is what the GPU model tracks for legacy maps (`progress.rs`): the resources a draw
+    /// or dispatch reads or writes through its bindings (vertex, index and constant buffers,
+    /// shader-resource and unordered-access views, render targets, the depth-stencil view),
+    /// clears of a view's resource, copies (both resources), `update_subresource`,
+    /// `decompress_resource`, `copy_structure_count`. Reads as indirect arguments do not count
+    /// (they follow fast semantics whatever the context, seed 000). The work is finished once
+    /// the CPU has evidence of it (`progress.rs`'s model of time): a fence after it seen passed
+    /// ([`is_fence_pending`](Self::is_fence_pending) answering `false`), a bottom-of-pipe value
+    /// written after it read back, or a legacy map that waited for it.
+    pub fn is_resource_pending<H: Handle>(&mut self, resource: H) -> bool {
+        self.sync_gpu();
+        self.side.gpu.progress().legacy_pending(resource.raw())
+    }
+
+    /// The instance of dynamic buffer `buffer` that the immediate context's maps and executed
+    /// legacy lists made current (R-ST-8): what a dynamic split point resolves to (R-SP-4).
+    pub fn current_instance(&self, buffer: RawHandle) -> InstanceId {
+        self.recorder.current_instance(buffer)
+    }
+
+    /// Whether `texture` is compressed now, as the GPU model tracks it (R-ST-9).
+    pub fn resource_compression(&mut self, texture: Texture) -> bool {
+        self.sync_gpu();
+        self.side.gpu.is_compressed(texture.raw())
+    }
+}
