@@ -282,172 +282,12 @@ impl Scene {
     fn create(device: &Device, desc: &SceneDesc) -> Result<Self, Error> {
         let mut rng = Xorshift64::new(desc.seed);
         let buffer = |name: &str, size: u32, usage: Usage, bind: BindFlags| {
-            device.create_buffer(&BufferDesc {
-                name,
-                size,
-                usage,
-                bind,
-                ..Default::default()
-            })
+            create_buffer(device, name, size, usage, bind)
         };
-
-        // Materials: one vertex-shader layout per two materials, textures from a shared pool.
-        let layouts = [
-            device.create_input_layout(&InputLayoutDesc {
-                name: "layout.static",
-                vertex_buffers: Slots::first(2),
-            })?,
-            device.create_input_layout(&InputLayoutDesc {
-                name: "layout.skinned",
-                vertex_buffers: Slots::first(2),
-            })?,
-        ];
-        let formats = [
-            Format::Bc1Unorm,
-            Format::Bc3Unorm,
-            Format::Bc5Unorm,
-            Format::Bc7Unorm,
-        ];
-        let mut pool = Vec::with_capacity(TEXTURE_POOL as usize);
-        for t in 0..TEXTURE_POOL {
-            let name = format!("texture.{t}");
-            let texture = device.create_texture(&TextureDesc {
-                name: &name,
-                format: formats[(t % 4) as usize],
-                width: 1024,
-                height: 1024,
-                mip_levels: 11,
-                ..Default::default()
-            })?;
-            pool.push(device.create_shader_resource_view(&ViewDesc::new(&name, texture))?);
-        }
-        let samplers = [
-            device.create_sampler_state("sampler.linear_wrap")?,
-            device.create_sampler_state("sampler.aniso_wrap")?,
-        ];
-        let mut materials = Vec::with_capacity(desc.materials as usize);
-        for m in 0..desc.materials {
-            let name = format!("material.{m}");
-            let vertex_shader = device.create_shader(&ShaderDesc {
-                constant_buffers: Slots::of(&[FRAME_CB_SLOT, OBJECT_CB_SLOT, PALETTE_CB_SLOT]),
-                ..ShaderDesc::new(&format!("{name}.vs"), Stage::Vertex)
-            })?;
-            let pixel_shader = device.create_shader(&ShaderDesc {
-                constant_buffers: Slots::of(&[FRAME_CB_SLOT, MATERIAL_CB_SLOT]),
-                shader_resources: match desc.barriers {
-                    true => Slots::first(desc.textures_per_material)
-                        .with(PASS_INPUT_SLOT)
-                        .with(SIMULATION_SLOT),
-                    false => Slots::first(desc.textures_per_material).with(PASS_INPUT_SLOT),
-                },
-                samplers: Slots::first(1),
-                ..ShaderDesc::new(&format!("{name}.ps"), Stage::Pixel)
-            })?;
-            let textures = (0..desc.textures_per_material)
-                .map(|_| Some(pool[rng.below(TEXTURE_POOL) as usize]))
-                .collect();
-            materials.push(Material {
-                vertex_shader,
-                pixel_shader,
-                input_layout: layouts[(m % 2) as usize],
-                textures,
-                sampler: samplers[(m % 2) as usize],
-                constants: buffer(
-                    &format!("{name}.cb"),
-                    256,
-                    Usage::Immutable,
-                    BindFlags::CONSTANT,
-                )?,
-            });
-        }
-
-        // Meshes: sizes from a few hundred to tens of thousands of triangles; big ones use 32-bit
-        // indices.
-        let mut meshes = Vec::with_capacity(desc.meshes as usize);
-        for m in 0..desc.meshes {
-            let name = format!("mesh.{m}");
-            let vertex_count = 256 + rng.below(65_000);
-            let index_count = 3 * (vertex_count + rng.below(vertex_count));
-            let index_format = if vertex_count > u16::MAX as u32 / 2 {
-                Format::R32Uint
-            } else {
-                Format::R16Uint
-            };
-            let stream = |s: u32, stride: u32| -> Result<VertexBuffer, Error> {
-                Ok(VertexBuffer {
-                    buffer: Some(buffer(
-                        &format!("{name}.vb{s}"),
-                        vertex_count * stride,
-                        Usage::Immutable,
-                        BindFlags::VERTEX,
-                    )?),
-                    stride,
-                    offset: 0,
-                })
-            };
-            meshes.push(Mesh {
-                streams: [stream(0, 12)?, stream(1, 32)?],
-                index_buffer: buffer(
-                    &format!("{name}.ib"),
-                    index_count * index_format.bytes_per_element(),
-                    Usage::Immutable,
-                    BindFlags::INDEX,
-                )?,
-                index_format,
-                index_count,
-                vertex_count,
-                object_constants: buffer(
-                    &format!("{name}.object_cb"),
-                    OBJECT_CONSTANTS_BYTES,
-                    Usage::Immutable,
-                    BindFlags::CONSTANT,
-                )?,
-            });
-        }
-
-        // Passes: compressible colour targets, one shared depth buffer.
-        let depth = device.create_texture(&TextureDesc {
-            name: "depth",
-            format: Format::D24UnormS8Uint,
-            width: WIDTH,
-            height: HEIGHT,
-            bind: BindFlags::DEPTH_STENCIL,
-            ..Default::default()
-        })?;
-        let depth_target = device.create_depth_stencil_view(&ViewDesc::new("depth.dsv", depth))?;
-        let blends = [
-            device.create_blend_state("blend.opaque")?,
-            device.create_blend_state("blend.additive")?,
-        ];
-        let depth_states = [
-            device.create_depth_stencil_state("depth.less_write")?,
-            device.create_depth_stencil_state("depth.equal_no_write")?,
-        ];
-        let mut passes = Vec::with_capacity(desc.passes as usize);
-        for p in 0..desc.passes {
-            let name = format!("pass.{p}");
-            let (width, height) = (WIDTH >> (p % 3).min(1), HEIGHT >> (p % 3).min(1));
-            let color = device.create_texture(&TextureDesc {
-                name: &name,
-                format: Format::R16G16B16A16Float,
-                width,
-                height,
-                bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
-                ..Default::default()
-            })?;
-            let shade = p as f32 / desc.passes as f32;
-            passes.push(Pass {
-                color,
-                color_target: device
-                    .create_render_target_view(&ViewDesc::new(&format!("{name}.rtv"), color))?,
-                color_view: device
-                    .create_shader_resource_view(&ViewDesc::new(&format!("{name}.srv"), color))?,
-                viewport: Viewport::new(0.0, 0.0, width as f32, height as f32),
-                clear_color: [shade, shade, shade, 1.0],
-                blend: blends[(p > 0) as usize],
-                depth_state: depth_states[(p > 0) as usize],
-            });
-        }
+        // In this order: the objects' creation order and the random stream are the scene's.
+        let materials = create_materials(device, desc, &mut rng)?;
+        let meshes = create_meshes(device, desc, &mut rng)?;
+        let (depth, depth_target, passes) = create_passes(device, desc)?;
 
         let palettes = (0..PALETTES)
             .map(|k| {
@@ -574,4 +414,205 @@ fn hash(seed: u64, i: u64) -> u64 {
 #[inline]
 fn unit(x: u64) -> f32 {
     (x >> 40) as f32 / (1u64 << 24) as f32
+}
+
+/// An initialised buffer of the scene's.
+fn create_buffer(
+    device: &Device,
+    name: &str,
+    size: u32,
+    usage: Usage,
+    bind: BindFlags,
+) -> Result<Buffer, Error> {
+    device.create_buffer(&BufferDesc {
+        name,
+        size,
+        usage,
+        bind,
+        ..Default::default()
+    })
+}
+
+/// The materials: one vertex-shader layout per two materials, textures from a shared pool.
+fn create_materials(
+    device: &Device,
+    desc: &SceneDesc,
+    rng: &mut Xorshift64,
+) -> Result<Vec<Material>, Error> {
+    let buffer = |name: &str, size: u32, usage: Usage, bind: BindFlags| {
+        create_buffer(device, name, size, usage, bind)
+    };
+    let layouts = [
+        device.create_input_layout(&InputLayoutDesc {
+            name: "layout.static",
+            vertex_buffers: Slots::first(2),
+        })?,
+        device.create_input_layout(&InputLayoutDesc {
+            name: "layout.skinned",
+            vertex_buffers: Slots::first(2),
+        })?,
+    ];
+    let formats = [
+        Format::Bc1Unorm,
+        Format::Bc3Unorm,
+        Format::Bc5Unorm,
+        Format::Bc7Unorm,
+    ];
+    let mut pool = Vec::with_capacity(TEXTURE_POOL as usize);
+    for t in 0..TEXTURE_POOL {
+        let name = format!("texture.{t}");
+        let texture = device.create_texture(&TextureDesc {
+            name: &name,
+            format: formats[(t % 4) as usize],
+            width: 1024,
+            height: 1024,
+            mip_levels: 11,
+            ..Default::default()
+        })?;
+        pool.push(device.create_shader_resource_view(&ViewDesc::new(&name, texture))?);
+    }
+    let samplers = [
+        device.create_sampler_state("sampler.linear_wrap")?,
+        device.create_sampler_state("sampler.aniso_wrap")?,
+    ];
+    let mut materials = Vec::with_capacity(desc.materials as usize);
+    for m in 0..desc.materials {
+        let name = format!("material.{m}");
+        let vertex_shader = device.create_shader(&ShaderDesc {
+            constant_buffers: Slots::of(&[FRAME_CB_SLOT, OBJECT_CB_SLOT, PALETTE_CB_SLOT]),
+            ..ShaderDesc::new(&format!("{name}.vs"), Stage::Vertex)
+        })?;
+        let pixel_shader = device.create_shader(&ShaderDesc {
+            constant_buffers: Slots::of(&[FRAME_CB_SLOT, MATERIAL_CB_SLOT]),
+            shader_resources: match desc.barriers {
+                true => Slots::first(desc.textures_per_material)
+                    .with(PASS_INPUT_SLOT)
+                    .with(SIMULATION_SLOT),
+                false => Slots::first(desc.textures_per_material).with(PASS_INPUT_SLOT),
+            },
+            samplers: Slots::first(1),
+            ..ShaderDesc::new(&format!("{name}.ps"), Stage::Pixel)
+        })?;
+        let textures = (0..desc.textures_per_material)
+            .map(|_| Some(pool[rng.below(TEXTURE_POOL) as usize]))
+            .collect();
+        materials.push(Material {
+            vertex_shader,
+            pixel_shader,
+            input_layout: layouts[(m % 2) as usize],
+            textures,
+            sampler: samplers[(m % 2) as usize],
+            constants: buffer(
+                &format!("{name}.cb"),
+                256,
+                Usage::Immutable,
+                BindFlags::CONSTANT,
+            )?,
+        });
+    }
+    Ok(materials)
+}
+
+/// The meshes: sizes from a few hundred to tens of thousands of triangles; big ones use
+/// 32-bit indices.
+fn create_meshes(
+    device: &Device,
+    desc: &SceneDesc,
+    rng: &mut Xorshift64,
+) -> Result<Vec<Mesh>, Error> {
+    let buffer = |name: &str, size: u32, usage: Usage, bind: BindFlags| {
+        create_buffer(device, name, size, usage, bind)
+    };
+    let mut meshes = Vec::with_capacity(desc.meshes as usize);
+    for m in 0..desc.meshes {
+        let name = format!("mesh.{m}");
+        let vertex_count = 256 + rng.below(65_000);
+        let index_count = 3 * (vertex_count + rng.below(vertex_count));
+        let index_format = if vertex_count > u16::MAX as u32 / 2 {
+            Format::R32Uint
+        } else {
+            Format::R16Uint
+        };
+        let stream = |s: u32, stride: u32| -> Result<VertexBuffer, Error> {
+            Ok(VertexBuffer {
+                buffer: Some(buffer(
+                    &format!("{name}.vb{s}"),
+                    vertex_count * stride,
+                    Usage::Immutable,
+                    BindFlags::VERTEX,
+                )?),
+                stride,
+                offset: 0,
+            })
+        };
+        meshes.push(Mesh {
+            streams: [stream(0, 12)?, stream(1, 32)?],
+            index_buffer: buffer(
+                &format!("{name}.ib"),
+                index_count * index_format.bytes_per_element(),
+                Usage::Immutable,
+                BindFlags::INDEX,
+            )?,
+            index_format,
+            index_count,
+            vertex_count,
+            object_constants: buffer(
+                &format!("{name}.object_cb"),
+                OBJECT_CONSTANTS_BYTES,
+                Usage::Immutable,
+                BindFlags::CONSTANT,
+            )?,
+        });
+    }
+    Ok(meshes)
+}
+
+/// The passes: compressible colour targets, and one shared depth buffer with its view.
+fn create_passes(
+    device: &Device,
+    desc: &SceneDesc,
+) -> Result<(Texture, DepthStencilView, Vec<Pass>), Error> {
+    let depth = device.create_texture(&TextureDesc {
+        name: "depth",
+        format: Format::D24UnormS8Uint,
+        width: WIDTH,
+        height: HEIGHT,
+        bind: BindFlags::DEPTH_STENCIL,
+        ..Default::default()
+    })?;
+    let depth_target = device.create_depth_stencil_view(&ViewDesc::new("depth.dsv", depth))?;
+    let blends = [
+        device.create_blend_state("blend.opaque")?,
+        device.create_blend_state("blend.additive")?,
+    ];
+    let depth_states = [
+        device.create_depth_stencil_state("depth.less_write")?,
+        device.create_depth_stencil_state("depth.equal_no_write")?,
+    ];
+    let mut passes = Vec::with_capacity(desc.passes as usize);
+    for p in 0..desc.passes {
+        let name = format!("pass.{p}");
+        let (width, height) = (WIDTH >> (p % 3).min(1), HEIGHT >> (p % 3).min(1));
+        let color = device.create_texture(&TextureDesc {
+            name: &name,
+            format: Format::R16G16B16A16Float,
+            width,
+            height,
+            bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+            ..Default::default()
+        })?;
+        let shade = p as f32 / desc.passes as f32;
+        passes.push(Pass {
+            color,
+            color_target: device
+                .create_render_target_view(&ViewDesc::new(&format!("{name}.rtv"), color))?,
+            color_view: device
+                .create_shader_resource_view(&ViewDesc::new(&format!("{name}.srv"), color))?,
+            viewport: Viewport::new(0.0, 0.0, width as f32, height as f32),
+            clear_color: [shade, shade, shade, 1.0],
+            blend: blends[(p > 0) as usize],
+            depth_state: depth_states[(p > 0) as usize],
+        });
+    }
+    Ok((depth, depth_target, passes))
 }

@@ -37,6 +37,7 @@
 //! chunk pool.
 
 mod drive;
+mod frame_builder;
 mod ir;
 pub mod report;
 mod scenario;

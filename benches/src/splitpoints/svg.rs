@@ -225,66 +225,7 @@ pub fn svg(measurements: &[Measurement], subtitle: &str) -> String {
 
     for (k, (m, &y)) in measurements.iter().zip(&rows).enumerate() {
         let first = k == 0 || measurements[k - 1].scenario != m.scenario;
-        if first {
-            let _ = writeln!(
-                out,
-                r#"<text x="20" y="{:.1}" class="label">{}</text>"#,
-                y + BAR - 2.0,
-                escape(m.scenario)
-            );
-        }
-        let _ = writeln!(
-            out,
-            r#"<text x="{LABELS}" y="{:.1}" text-anchor="end" class="sem">{}</text>"#,
-            y + BAR - 3.0,
-            m.semantics.name()
-        );
-        // The stacked split points.
-        let total = m.counts.recorded.total();
-        let length = SPLIT_W * split_axis.at(total as f64);
-        let mut x = SPLIT_X;
-        for (k, category) in SplitCategory::ALL.into_iter().enumerate() {
-            let n = m.counts.recorded[category];
-            if n == 0 {
-                continue;
-            }
-            let w = length * n as f64 / total as f64;
-            let _ = writeln!(
-                out,
-                r#"<rect x="{x:.2}" y="{y:.1}" width="{w:.2}" height="{BAR}" fill="{}"><title>{} {}: {n} {}</title></rect>"#,
-                COLOURS[k],
-                escape(m.scenario),
-                m.semantics.name(),
-                category.name()
-            );
-            x += w;
-        }
-        let _ = writeln!(
-            out,
-            r#"<text x="{:.1}" y="{:.1}" class="value">{}</text>"#,
-            x + 4.0,
-            y + BAR - 3.0,
-            total
-        );
-        // The execute time.
-        let time = m.execute.as_secs_f64() * 1e3;
-        let w = TIME_W * time_axis.at(time);
-        let fill = match m.semantics {
-            Semantics::Legacy => "#5b6770",
-            Semantics::Fast => "#a9b4bc",
-        };
-        let _ = writeln!(
-            out,
-            r#"<rect x="{TIME_X}" y="{y:.1}" width="{w:.2}" height="{BAR}" fill="{fill}"><title>{} {}: execute {time:.3} ms</title></rect>"#,
-            escape(m.scenario),
-            m.semantics.name()
-        );
-        let _ = writeln!(
-            out,
-            r#"<text x="{:.1}" y="{:.1}" class="value">{time:.3}</text>"#,
-            TIME_X + w + 4.0,
-            y + BAR - 3.0
-        );
+        row(&mut out, m, y, first, &split_axis, &time_axis);
     }
     for x in [SPLIT_X, TIME_X] {
         let _ = writeln!(
@@ -294,4 +235,76 @@ pub fn svg(measurements: &[Measurement], subtitle: &str) -> String {
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// One measurement's row at height `y`: the scenario's name on its `first` row, the semantics,
+/// the stacked split points by category and the execute time.
+fn row(
+    out: &mut String,
+    m: &Measurement,
+    y: f64,
+    first: bool,
+    split_axis: &Axis,
+    time_axis: &Axis,
+) {
+    if first {
+        let _ = writeln!(
+            out,
+            r#"<text x="20" y="{:.1}" class="label">{}</text>"#,
+            y + BAR - 2.0,
+            escape(m.scenario)
+        );
+    }
+    let _ = writeln!(
+        out,
+        r#"<text x="{LABELS}" y="{:.1}" text-anchor="end" class="sem">{}</text>"#,
+        y + BAR - 3.0,
+        m.semantics.name()
+    );
+    // The stacked split points.
+    let total = m.counts.recorded.total();
+    let length = SPLIT_W * split_axis.at(total as f64);
+    let mut x = SPLIT_X;
+    for (k, category) in SplitCategory::ALL.into_iter().enumerate() {
+        let n = m.counts.recorded[category];
+        if n == 0 {
+            continue;
+        }
+        let w = length * n as f64 / total as f64;
+        let _ = writeln!(
+            out,
+            r#"<rect x="{x:.2}" y="{y:.1}" width="{w:.2}" height="{BAR}" fill="{}"><title>{} {}: {n} {}</title></rect>"#,
+            COLOURS[k],
+            escape(m.scenario),
+            m.semantics.name(),
+            category.name()
+        );
+        x += w;
+    }
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" class="value">{}</text>"#,
+        x + 4.0,
+        y + BAR - 3.0,
+        total
+    );
+    // The execute time.
+    let time = m.execute.as_secs_f64() * 1e3;
+    let w = TIME_W * time_axis.at(time);
+    let fill = match m.semantics {
+        Semantics::Legacy => "#5b6770",
+        Semantics::Fast => "#a9b4bc",
+    };
+    let _ = writeln!(
+        out,
+        r#"<rect x="{TIME_X}" y="{y:.1}" width="{w:.2}" height="{BAR}" fill="{fill}"><title>{} {}: execute {time:.3} ms</title></rect>"#,
+        escape(m.scenario),
+        m.semantics.name()
+    );
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" class="value">{time:.3}</text>"#,
+        TIME_X + w + 4.0,
+        y + BAR - 3.0
+    );
 }
