@@ -4,7 +4,7 @@
 //! split-point list on a detached immediate context (the CPU side of execution alone, as
 //! `execute_split_points` times it); `consume N`: the GPU model consumes a fast 10,000-draw
 //! list (`gpu_model/consume_10000_draws`: executed, then `sync_gpu`, then the records cleared);
-//! `throughput N`: executes the issue-12 workload's 100,000-draw fast list inline, GPU model
+//! `throughput N`: executes the render-bundle workload's 100,000-draw fast list inline, GPU model
 //! attached (`gpu_model/throughput_100000_draws`), the records cleared after each execution.
 //!
 //! ```sh

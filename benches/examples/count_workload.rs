@@ -1,4 +1,4 @@
-//! Records the issue-12 workload (`benches::workload`) a given number of times, for instruction
+//! Records the render-bundle workload (`benches::workload`) a given number of times, for instruction
 //! counts that do not depend on the machine's noise: run it under cachegrind for N = 1 and
 //! N = 11 and divide the difference by 10 iterations and by 10,000 draws.
 //!

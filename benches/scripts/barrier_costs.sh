@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Issue 11's costs, in one run: recording a barrier (the `calls` bench), the GPU model's response
+# What barriers and hazard validation cost, in one run: recording a barrier (the `calls` bench), the GPU model's response
 # per barrier (the `execute` bench's gpu_model group) and the frame demo's execution under
 # validation off / on / hazards (seven runs of each, interleaved).
 #
 # usage: barrier_costs.sh DIR OUT   DIR holds the `calls` and `execute` bench executables (from
-#        target/release/deps/ after `cargo bench -p benches --no-run`) and `frame`
+#        target/release/deps/ after `cargo bench -p criterion-benches --no-run`) and `frame`
 #        (target/release/frame); OUT receives calls.txt, execute.txt and frame.{off,on,hazards}.txt
 set -uo pipefail
 dir=$1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Criterion medians of two builds side by side, in one run: the `record`, `execute` and `bundles`
 # bench executables of each build in DIR/before/ and DIR/after/ (copied from
-# target/release/deps/ after `cargo bench -p benches --no-run`; `strip --strip-debug` keeps them
+# target/release/deps/ after `cargo bench -p criterion-benches --no-run`; `strip --strip-debug` keeps them
 # small enough to carry to another machine), run alternately bench by bench.
 #
 # usage: before_after.sh DIR OUT   -> OUT/medians.txt: "before|after/BENCH/ID MEDIAN_NS" lines

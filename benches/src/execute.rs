@@ -122,7 +122,7 @@ impl ExecuteScene {
     }
 }
 
-/// The GPU model's throughput workload (issue 12, after wgpu's render-bundle benchmark): per
+/// The GPU model's throughput workload (the render-bundle workload, after wgpu's render-bundle benchmark): per
 /// draw a constant-buffer bind rotating among 16 buffers, a vertex-buffer bind rotating among
 /// 8, and `draw(3, 0)`; every 100 draws the vertex and pixel shaders and the blend state
 /// change (two of each, alternating). One render target and viewport, bound once.

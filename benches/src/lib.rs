@@ -1,7 +1,7 @@
 //! # benches
 //!
 //! A synthetic scene and the realistic mix of recording calls it makes, shared by the frame demo
-//! (`src/bin/frame.rs`) and the criterion benches (`benches/`).
+//! (`src/bin/frame.rs`) and the criterion benches (`criterion/benches/`, their own package).
 //!
 //! **In:** a [`Device`](recorder::Device) and a [`SceneDesc`] (materials, meshes, render-target
 //! passes, how many draws map a dynamic constant buffer in the list, how many bind a dynamic

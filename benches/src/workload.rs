@@ -1,4 +1,4 @@
-//! The workload of wgpu's render-bundle benchmark (issue 12), on every recording path this engine
+//! The render-bundle workload (after wgpu's render-bundle benchmark), on every recording path this engine
 //! has and on two references: per draw one constant-buffer bind rotating among 16 buffers, one
 //! vertex-buffer bind rotating among 8, and `draw(3, 0)`; the vertex and pixel shaders and the
 //! blend state change every 100 draws. Shared by the `workload` harness (`src/bin/workload.rs`)

@@ -1,4 +1,4 @@
-//! The frame demo's barrier mode (issue 11): fast lists synchronise the passes with enhanced
+//! The frame demo's barrier mode (SPEC §9): fast lists synchronise the passes with enhanced
 //! barriers, the demo prints the barrier counters, and under `--hazards` (validation=hazards)
 //! the correct frame runs to the end with nothing reported.
 

@@ -1,4 +1,4 @@
-//! `frame --capture FILE` (SPEC §13, R-CAP-6; issue 14): each run of the frame demo (legacy
+//! `frame --capture FILE` (SPEC §13, R-CAP-6): each run of the frame demo (legacy
 //! lists, fast lists, bundles) writes the frame after its timed frames as a trace and prints
 //! `capture MODE: wrote PATH (BYTES bytes): digest=D records=N`; replaying each file gives the
 //! same digest, on the main thread, with `--compare` (the reference agrees) and with

@@ -1,4 +1,4 @@
-//! `frame --json` (SPEC §14, R-TOOL-1; issue 13): one JSON object on stdout holding every number
+//! `frame --json` (SPEC §14, R-TOOL-1): one JSON object on stdout holding every number
 //! the summary prints (the summary goes to stderr, so one run gives both and they can be held
 //! side by side), and the summary's rates and ratios given only where they mean something: not
 //! when the recording threads and the GPU model's thread outnumber the cores, not over a zero.

@@ -1,4 +1,4 @@
-//! `peer`: the peer comparison (issue 13, SPEC §14 R-TOOL-3). The workload of issue 12 (wgpu's
+//! `peer`: the peer comparison (SPEC §14 R-TOOL-3). The render-bundle workload (after wgpu's
 //! render-bundle benchmark: per draw a constant-buffer bind among 16, a vertex-buffer bind among
 //! 8 and `draw(3, 0)`, shaders and blend changed every 100 draws; `benches::workload`) on this
 //! engine, on wgpu 30's `noop` backend (a render pass, and render bundles) and on the naive
@@ -48,7 +48,7 @@ use gpu::Gpu;
 use benches::timing::{scaling, Scaling};
 
 const HELP: &str = "\
-peer: issue 12's workload on this engine, on wgpu's noop backend and on a naive recorder
+peer: the render-bundle workload on this engine, on wgpu's noop backend and on a naive recorder
 
 Usage: peer [options]
     --draws N            draws per frame (default 100000)

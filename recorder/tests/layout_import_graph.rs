@@ -1,105 +1,95 @@
-//! The recorder's modules import each other without circles, but for the one edge the design
-//! needs (issue 10): a bundle entry owns its list, so `device` (which destroys entries) names
-//! `list`, and a list keeps its device alive, so `list` names `device`. Every other circle is an
-//! accident that makes the code harder to read; this test finds them from the sources.
+//! The recorder's files import each other without circles, but for the one the design needs: a
+//! bundle entry owns its list, so `device.rs` (which destroys entries) names `list.rs`, and a
+//! list keeps its device alive, so `list.rs` names `device.rs`. Every other circle is an
+//! accident that makes the code harder to read. The graph is built from the sources, re-exports
+//! followed (`crate::Device` is `device.rs`), by the builder every crate's test shares
+//! (`tests/import_graph/mod.rs`, whose `//!` gives the rule); its own tests are here.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod import_graph;
+
 use std::path::Path;
 
-/// The top-level module a source file belongs to (`command/decode.rs` is in `command`).
-fn module_of(path: &Path, src: &Path) -> String {
-    let relative = path.strip_prefix(src).expect("under src");
-    let first = relative
-        .components()
-        .next()
-        .expect("a file")
-        .as_os_str()
-        .to_string_lossy()
-        .into_owned();
-    first.trim_end_matches(".rs").to_string()
-}
+use import_graph::{scratch_package, Graph};
 
-fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("readable src") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// `crate::NAME` paths in code (comments and `#[cfg(test)]` modules left out).
-fn imports(text: &str) -> BTreeSet<String> {
-    let code = text.split("#[cfg(test)]").next().unwrap_or("");
-    let mut found = BTreeSet::new();
-    for line in code.lines() {
-        let line = line.split("//").next().unwrap_or("");
-        let mut rest = line;
-        while let Some(at) = rest.find("crate::") {
-            rest = &rest[at + "crate::".len()..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                .collect();
-            if !name.is_empty() {
-                found.insert(name);
-            }
-        }
-    }
-    found
-}
+/// The one circle the recorder keeps: the device and the list own each other's ends.
+const DEVICE_AND_LIST: &[&str] = &["src/device.rs", "src/list.rs"];
 
 #[test]
 fn layout_recorder_has_no_import_circle_beyond_device_and_list() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        let module = module_of(file, &src);
-        if module == "lib" {
-            continue;
-        }
-        let text = std::fs::read_to_string(file).expect("readable source");
-        graph
-            .entry(module.clone())
-            .or_default()
-            .extend(imports(&text).into_iter().filter(|name| *name != module));
-    }
-    let modules: BTreeSet<String> = graph.keys().cloned().collect();
-    for edges in graph.values_mut() {
-        edges.retain(|name| modules.contains(name));
-    }
-    assert!(graph.len() > 20, "found only {} modules", graph.len());
-
-    // Which modules reach which (transitive closure; the graph is small).
-    let mut reach = graph.clone();
-    loop {
-        let mut grew = false;
-        for module in &modules {
-            let direct: Vec<String> = reach[module].iter().cloned().collect();
-            for next in direct {
-                let further: Vec<String> = reach[&next].iter().cloned().collect();
-                let mine = reach.get_mut(module).expect("module");
-                for name in further {
-                    grew |= mine.insert(name);
-                }
-            }
-        }
-        if !grew {
-            break;
-        }
-    }
-    let in_circles: BTreeSet<String> = modules
-        .iter()
-        .filter(|module| reach[*module].contains(*module))
-        .cloned()
-        .collect();
-    let inherent: BTreeSet<String> = ["device", "list"].map(String::from).into();
-    assert_eq!(
-        in_circles, inherent,
-        "modules on an import circle (edges: {graph:?})"
+    let graph = Graph::of_package(Path::new(env!("CARGO_MANIFEST_DIR")), &[]);
+    assert!(
+        graph.files.len() > 30,
+        "found only {} files",
+        graph.files.len()
     );
+    graph.assert_no_circles_but(&[DEVICE_AND_LIST]);
+}
+
+#[test]
+fn import_graph_sees_a_circle_through_a_re_export_a_glob_and_a_path_in_code() {
+    let package = scratch_package(
+        "circle",
+        &[
+            (
+                "src/lib.rs",
+                "mod a;\nmod b;\nmod c;\npub use a::A;\npub use b::*;\n",
+            ),
+            // a -> b through the root's glob re-export of b.
+            ("src/a.rs", "use crate::*;\npub struct A(B);\n"),
+            // b -> c by a path in code, through `use crate::c;`.
+            (
+                "src/b.rs",
+                "use crate::c;\npub struct B;\nfn f() { c::g(); }\n",
+            ),
+            // c -> a through the root's named re-export.
+            (
+                "src/c.rs",
+                "pub fn g() -> Option<crate::A> { None }\n#[cfg(test)]\nmod tests { use crate::b::B; }\n",
+            ),
+        ],
+    );
+    let graph = Graph::of_package(&package, &[]);
+    let circles = graph.circles();
+    let expected: Vec<std::collections::BTreeSet<String>> =
+        vec![["src/a.rs", "src/b.rs", "src/c.rs"]
+            .map(String::from)
+            .into()];
+    assert_eq!(circles, expected, "{:?}", graph.edges);
+    assert!(
+        !graph
+            .edges
+            .contains_key(&("src/c.rs".into(), "src/b.rs".into())),
+        "a #[cfg(test)] module's import is not an edge"
+    );
+    let _ = std::fs::remove_dir_all(package);
+}
+
+#[test]
+fn import_graph_does_not_make_a_folder_a_circle() {
+    // mod.rs declares and re-exports its children, a child reads mod.rs: no circle, but the
+    // child using its sibling and the sibling using it is one.
+    let package = scratch_package(
+        "folder",
+        &[
+            ("src/lib.rs", "mod command;\npub use command::*;\n"),
+            (
+                "src/command/mod.rs",
+                "mod decode;\nmod encode;\npub use decode::*;\npub use encode::Encoder;\npub struct Header;\n",
+            ),
+            (
+                "src/command/decode.rs",
+                "use super::*;\npub struct Decoded(Header);\n",
+            ),
+            (
+                "src/command/encode.rs",
+                "use super::Header;\npub struct Encoder(Header);\n",
+            ),
+        ],
+    );
+    let graph = Graph::of_package(&package, &[]);
+    assert_eq!(graph.circles().len(), 0, "{:?}", graph.edges);
+    assert!(graph
+        .edges
+        .contains_key(&("src/command/decode.rs".into(), "src/command/mod.rs".into())));
+    let _ = std::fs::remove_dir_all(package);
 }

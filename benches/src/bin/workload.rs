@@ -1,4 +1,4 @@
-//! `workload`: the issue-12 workload (wgpu's render-bundle benchmark: per draw a constant-buffer
+//! `workload`: the render-bundle workload (after wgpu's render-bundle benchmark: per draw a constant-buffer
 //! bind among 16, a vertex-buffer bind among 8 and `draw(3, 0)`, the pipeline changed every 100
 //! draws; `benches::workload`) timed on every path a renderer would pick, side by side in one
 //! run: this engine's fast and legacy deferred contexts (record, execute, drop), draw bundles
@@ -28,7 +28,7 @@ use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
 
 const HELP: &str = "\
-workload: the issue-12 workload on every recording path, side by side
+workload: the render-bundle workload on every recording path, side by side
 
 Usage: workload [options]
     --draws N            draws per list (default 100000)

@@ -28,7 +28,7 @@
 //! the first (each frame sets up everything it depends on: clears, maps), so one frame's trace,
 //! replayed on a fresh device, counts what any measured frame counted; the driver checks it.
 //!
-//! **Choices** where the issue is silent: one deferred context per worker thread, each thread
+//! **Choices** where the specification is silent: one deferred context per worker thread, each thread
 //! recording its contiguous share of the objects, one list per thread per pass (a post pass,
 //! one list, on thread `p % threads`); lists finish and execute with `restore = false`; the GPU
 //! model runs inline, so the execute time includes its work (the counters need it); record time

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The runs README's issue-12 figures come from, in one call: the `workload` harness of two builds
+# The runs the render-bundle workload's figures (docs/performance.md) come from, in one call: the `workload` harness of two builds
 # side by side (DIR/before/workload, DIR/after/workload: `cargo build --release -p benches --bin
 # workload`, copied and `strip --strip-debug`ped), the scaling over 1, 2, 4, 8 and 16 threads, the
 # criterion benches named in BENCHES of both builds alternately (DIR/before/BENCH, DIR/after/BENCH
-# from target/release/deps/ after `cargo bench -p benches --no-run`; a bench missing from one side
+# from target/release/deps/ after `cargo bench -p criterion-benches --no-run`; a bench missing from one side
 # runs on the other alone), and the frame demo's bundle recording at two sizes (DIR/after/frame).
 #
 # A BENCHES entry is a bench's name, or NAME=FILTER to run only the benchmarks whose id
 # contains FILTER (criterion's filter argument).
 #
-# usage: issue12_figures.sh DIR OUT [BENCHES...]
+# usage: workload_figures.sh DIR OUT [BENCHES...]
 #   -> OUT/workload.txt, OUT/medians.txt ("before|after/GROUP/ID MEDIAN_NS"), OUT/frame.txt
 set -euo pipefail
 dir=$1

@@ -9,13 +9,13 @@
 //!
 //! A third, `gpu_model`, times the GPU model consuming a 10,000-draw list: its throughput in
 //! commands per second; a list of 1,000 texture barriers (the model's cost per barrier,
-//! SPEC §9); and `throughput_100000_draws`, the issue-12 workload (`ThroughputScene`: per draw
+//! SPEC §9); and `throughput_100000_draws`, the render-bundle workload (`ThroughputScene`: per draw
 //! a constant-buffer and a vertex-buffer bind, shaders and blend changing every 100 draws)
 //! executed inline, GPU model attached (`GpuTiming::Inline`): draws per second, the records
 //! cleared between executions (outside the timing) as a long run does.
 //!
 //! ```text
-//! cargo bench -p benches --bench execute
+//! cargo bench -p criterion-benches --bench execute
 //! ```
 
 use std::hint::black_box;

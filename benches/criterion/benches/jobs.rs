@@ -5,7 +5,7 @@
 //! Worker counts are the benchmark parameter; throughput is in jobs.
 //!
 //! ```text
-//! cargo bench -p benches --bench jobs
+//! cargo bench -p criterion-benches --bench jobs
 //! ```
 
 use std::hint::black_box;

@@ -1,4 +1,4 @@
-//! The issue-12 workload (`benches::workload`: wgpu's render-bundle benchmark, per draw a
+//! The render-bundle workload (`benches::workload`: wgpu's render-bundle benchmark, per draw a
 //! constant-buffer bind among 16, a vertex-buffer bind among 8 and `draw(3, 0)`, the pipeline
 //! changed every 100 draws) as criterion medians, side by side: a fast and a legacy list
 //! recorded, finished, executed with the GPU model detached and dropped; the same calls on the
@@ -10,7 +10,7 @@
 //! over threads (`cargo run --release -p benches --bin workload`).
 //!
 //! ```text
-//! cargo bench -p benches --bench workload
+//! cargo bench -p criterion-benches --bench workload
 //! ```
 
 use std::hint::black_box;

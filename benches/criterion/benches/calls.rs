@@ -4,7 +4,7 @@
 //! realistic mix of `record` spends its time.
 //!
 //! ```text
-//! cargo bench -p benches --bench calls
+//! cargo bench -p criterion-benches --bench calls
 //! ```
 
 use std::hint::black_box;

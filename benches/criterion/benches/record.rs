@@ -22,8 +22,8 @@
 //! only difference: legacy contexts cannot be created, so their ids are left out.
 //!
 //! ```text
-//! cargo bench -p benches --bench record -- record_fast_calls --warm-up-time 1 --measurement-time 3
-//! cargo bench -p benches --bench record --features fast-only -- record_fast_calls --warm-up-time 1 --measurement-time 3
+//! cargo bench -p criterion-benches --bench record -- record_fast_calls --warm-up-time 1 --measurement-time 3
+//! cargo bench -p criterion-benches --bench record --features fast-only -- record_fast_calls --warm-up-time 1 --measurement-time 3
 //! ```
 //!
 //! Throughput is in calls, so criterion's elements/s is calls/s and its time divided by the
@@ -33,7 +33,7 @@
 //! and recording allocates nothing.
 //!
 //! ```text
-//! CARGO_TARGET_DIR=/tmp/target-bench cargo bench -p benches --bench record -- --quick
+//! CARGO_TARGET_DIR=/tmp/target-bench cargo bench -p criterion-benches --bench record -- --quick
 //! ```
 
 use std::hint::black_box;

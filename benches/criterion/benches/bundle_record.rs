@@ -1,5 +1,5 @@
-//! Recording draw bundles against recording the same calls on a fast deferred context (issue
-//! 12's aim: bundle recording within 1.5x of a fast list), in the workload of wgpu's render-bundle
+//! Recording draw bundles against recording the same calls on a fast deferred context (the
+//! aim: bundle recording within 1.5x of a fast list), in the workload of wgpu's render-bundle
 //! benchmark (`benches::workload`): 100,000 draws, per draw one constant-buffer bind rotating
 //! among 16 buffers, one vertex-buffer bind rotating among 8 and `draw(3, 0)`; the vertex and
 //! pixel shaders (and, on the list, the blend state) change every 100 draws.
@@ -13,7 +13,7 @@
 //! Both are timed with the drop, setup outside the timing; throughput is in draws.
 //!
 //! ```text
-//! cargo bench -p benches --bench bundle_record -- --warm-up-time 1 --measurement-time 2
+//! cargo bench -p criterion-benches --bench bundle_record -- --warm-up-time 1 --measurement-time 2
 //! ```
 
 use std::hint::black_box;

@@ -11,7 +11,7 @@
 //! - `immediate_direct`: the same calls issued on the immediate context and flushed.
 //!
 //! ```text
-//! cargo bench -p benches --bench bundles
+//! cargo bench -p criterion-benches --bench bundles
 //! ```
 
 use std::hint::black_box;
