@@ -89,90 +89,73 @@
 //! # Ok::<(), recorder::Error>(())
 //! ```
 
-mod barrier;
-mod bind;
-mod bundle_entry;
-mod calls;
-mod carry;
+mod barriers;
+mod binds;
 mod chunk;
 pub mod command;
 mod context;
-mod context_state;
-mod create;
 mod desc;
 mod device;
 mod device_context;
-mod dynamic;
 pub mod engine;
-mod error;
+mod errors;
 mod fast;
-mod fence;
-mod gds;
-mod handle;
-mod hazard;
-mod identity;
-mod info;
-mod legacy;
+mod fences;
 pub mod limits;
 mod list;
-mod map;
+mod maps;
 mod queries;
-mod refs;
-mod resolve;
-mod role;
 pub mod semantics {
     //! The guide to the semantics the engine implements: legacy and fast, split points, draw
     //! bundles, validation (`recorder/docs/semantics.md`, included whole).
     #![doc = include_str!("../docs/semantics.md")]
 }
-mod shadow;
-mod split;
 pub mod state;
 mod sync;
-mod table;
+mod transfers;
 
-pub use barrier::{
+pub use barriers::{
     BarrierAccess, BarrierCounts, BarrierGroup, BarrierKind, BarrierLayout, BarrierRecord,
     BarrierSubresources, BarrierSync, BufferBarrier, GlobalBarrier, NamedResource, ResourceBarrier,
     ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Span, SplitHalf, TextureBarrier,
 };
-pub use bundle_entry::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
+pub use context::bundle_entry::{BundleBody, OutputFormats};
+pub use context::legacy::LEGACY_BUILT;
+pub use context::role::{BundleRole, DeferredRole, ImmediateRole, Role};
+pub use context::split::{SplitCategory, SplitCounts};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
-pub use context_state::DeviceContextState;
 pub use desc::*;
+pub use device::handle::*;
+pub use device::object_info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use device::{Device, DeviceDesc, Validation};
 pub use device_context::{
     Compression, DeviceContext, FastResource, FastResourceBatch, MapFlags, Mapped, PredicateValue,
     VertexBuffer,
 };
-pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
-pub use fence::FenceFlags;
-pub use handle::*;
-pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
-pub use legacy::LEGACY_BUILT;
+pub use errors::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
+pub use fast::context_state::DeviceContextState;
+pub use fences::FenceFlags;
 pub use list::{
     Attachment, CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
     Segment, SegmentWalk, Segments, SplitPointQueue, StartState,
 };
-pub use role::{BundleRole, DeferredRole, ImmediateRole, Role};
-pub use split::{SplitCategory, SplitCounts};
 
 /// One import for an application that records: the device and its descriptors, the handles,
 /// the deferred context and the calls every context shares ([`DeviceContext`]), maps, lists,
 /// their statistics and the errors. `use recorder::prelude::*;`
 pub mod prelude {
+    pub use crate::context::split::{SplitCategory, SplitCounts};
     pub use crate::context::{DeferredContext, DeferredContextDesc, RestoreState};
     pub use crate::desc::*;
+    pub use crate::device::handle::*;
     pub use crate::device::{Device, DeviceDesc, Validation};
     pub use crate::device_context::{
         Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
     };
-    pub use crate::error::{Error, ErrorKind, ObjectName, RecordError};
-    pub use crate::handle::*;
+    pub use crate::errors::{Error, ErrorKind, ObjectName, RecordError};
     pub use crate::list::{CommandList, ListStats};
-    pub use crate::split::{SplitCategory, SplitCounts};
     pub use crate::ChunkPolicy;
 }
 
@@ -181,5 +164,5 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod loom_exports {
     pub use crate::chunk::{ChunkHeader, ChunkPool};
-    pub use crate::table::{ObjectTable, ReleaseOutcome, Stale};
+    pub use crate::device::table::{ObjectTable, ReleaseOutcome, Stale};
 }

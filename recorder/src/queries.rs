@@ -15,12 +15,12 @@
 //! context's later lists (it holds no reference to carry).
 
 use crate::command::{ObjectPayload, Opcode};
+use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::desc::{QueryKind, QueryMode};
+use crate::device::handle::{ObjectKind, Query, RawHandle};
 use crate::device_context::PredicateValue;
-use crate::error::Error;
-use crate::handle::{ObjectKind, Query, RawHandle};
-use crate::role::Role;
+use crate::errors::Error;
 use crate::sync::Ordering;
 
 impl<R: Role> Recorder<R> {

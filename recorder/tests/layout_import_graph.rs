@@ -1,22 +1,23 @@
-//! The recorder's modules import each other without circles, but for the one edge the design
-//! needs (issue 10): a bundle entry owns its list, so `device` (which destroys entries) names
+//! The recorder's modules (each file one module, in a folder or not) import each other without
+//! circles, but for the one edge the design needs (issue 10): a bundle entry owns its list, so `device` (which destroys entries) names
 //! `list`, and a list keeps its device alive, so `list` names `device`. Every other circle is an
 //! accident that makes the code harder to read; this test finds them from the sources.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The top-level module a source file belongs to (`command/decode.rs` is in `command`).
+/// The module a source file is (`command/decode.rs` is `command::decode`, `command/mod.rs` is
+/// `command`): every file is one node of the graph, in a folder or not.
 fn module_of(path: &Path, src: &Path) -> String {
     let relative = path.strip_prefix(src).expect("under src");
-    let first = relative
+    let mut names: Vec<String> = relative
         .components()
-        .next()
-        .expect("a file")
-        .as_os_str()
-        .to_string_lossy()
-        .into_owned();
-    first.trim_end_matches(".rs").to_string()
+        .map(|c| c.as_os_str().to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if names.last().is_some_and(|name| name == "mod") {
+        names.pop();
+    }
+    names.join("::")
 }
 
 fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -30,7 +31,8 @@ fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// `crate::NAME` paths in code (comments and `#[cfg(test)]` modules left out).
+/// `crate::a::b::c` paths in code (comments and `#[cfg(test)]` modules left out), as written:
+/// which module each names is decided against the modules found ([`named_module`]).
 fn imports(text: &str) -> BTreeSet<String> {
     let code = text.split("#[cfg(test)]").next().unwrap_or("");
     let mut found = BTreeSet::new();
@@ -39,16 +41,27 @@ fn imports(text: &str) -> BTreeSet<String> {
         let mut rest = line;
         while let Some(at) = rest.find("crate::") {
             rest = &rest[at + "crate::".len()..];
-            let name: String = rest
+            let path: String = rest
                 .chars()
-                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_' || *c == ':')
                 .collect();
-            if !name.is_empty() {
-                found.insert(name);
+            let path = path.trim_end_matches(':');
+            if !path.is_empty() {
+                found.insert(path.to_string());
             }
         }
     }
     found
+}
+
+/// The longest module that a path starts with (`device::handle::Buffer` names
+/// `device::handle`; `device::Device` names `device`).
+fn named_module(path: &str, modules: &BTreeSet<String>) -> Option<String> {
+    let segments: Vec<&str> = path.split("::").collect();
+    (1..=segments.len())
+        .rev()
+        .map(|n| segments[..n].join("::"))
+        .find(|candidate| modules.contains(candidate))
 }
 
 #[test]
@@ -56,21 +69,23 @@ fn layout_recorder_has_no_import_circle_beyond_device_and_list() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut written: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in &files {
         let module = module_of(file, &src);
         if module == "lib" {
             continue;
         }
         let text = std::fs::read_to_string(file).expect("readable source");
-        graph
-            .entry(module.clone())
-            .or_default()
-            .extend(imports(&text).into_iter().filter(|name| *name != module));
+        written.entry(module).or_default().extend(imports(&text));
     }
-    let modules: BTreeSet<String> = graph.keys().cloned().collect();
-    for edges in graph.values_mut() {
-        edges.retain(|name| modules.contains(name));
+    let modules: BTreeSet<String> = written.keys().cloned().collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, paths) in &written {
+        let edges = paths
+            .iter()
+            .filter_map(|path| named_module(path, &modules))
+            .filter(|name| name != module);
+        graph.entry(module.clone()).or_default().extend(edges);
     }
     assert!(graph.len() > 20, "found only {} modules", graph.len());
 

@@ -9,10 +9,10 @@
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
-use crate::barrier::{BarrierCounts, BarrierRecord, ResourceBarrierRecord};
+use crate::barriers::{BarrierCounts, BarrierRecord, ResourceBarrierRecord};
+use crate::context::split::SplitCategory;
 use crate::desc::{ClearFlags, CopyBox, Engine, PrimitiveTopology, Rect, Stage, Viewport};
-use crate::handle::RawHandle;
-use crate::split::SplitCategory;
+use crate::device::handle::RawHandle;
 
 use super::*;
 

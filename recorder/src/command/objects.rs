@@ -7,7 +7,7 @@
 //! objects, `list.rs`, without decoding) and the validation of a fast list (did the application
 //! release what it names? R-V-1).
 
-use crate::handle::{ObjectKind, RawHandle};
+use crate::device::handle::{ObjectKind, RawHandle};
 
 use super::Command;
 

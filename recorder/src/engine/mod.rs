@@ -26,17 +26,17 @@
 //!
 //! Nothing here is on the recording hot path.
 
-use crate::bundle_entry::{bundle_chunk_policy, BundleBody, BundleTail, OutputFormats};
 use crate::chunk::ChunkPolicy;
 use crate::command::*;
+use crate::context::bundle_entry::{bundle_chunk_policy, BundleBody, BundleTail, OutputFormats};
+use crate::context::role::{BundleRole, ImmediateRole, Role};
 use crate::context::{DeferredContextDesc, Recorder};
 use crate::desc::{Engine, Semantics, Stage};
+use crate::device::handle::{BundleHandle, Handle, ObjectKind, RawHandle, SwapChain};
+use crate::device::object_info::BUNDLE_WORDS;
 use crate::device::{Device, DeviceDesc};
-use crate::error::{Error, RecordError};
-use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle, SwapChain};
-use crate::info::BUNDLE_WORDS;
+use crate::errors::{Error, RecordError};
 use crate::list::{CommandList, StartState};
-use crate::role::{BundleRole, ImmediateRole, Role};
 use crate::sync::Ordering;
 
 /// The immediate context's recorder: batches instead of lists.
@@ -277,12 +277,13 @@ impl Device {
     /// (R-OBJ-1): it records the immediate context's direct calls, with the immediate
     /// semantics of the device, in batches the executor runs at once. Refused the second time.
     pub fn immediate_recorder(&self) -> Result<Recorder<ImmediateRole>, Error> {
-        if !crate::legacy::LEGACY_BUILT && self.shared.desc.immediate_semantics == Semantics::Legacy
+        if !crate::context::legacy::LEGACY_BUILT
+            && self.shared.desc.immediate_semantics == Semantics::Legacy
         {
             return Err(Error::InvalidDesc {
                 call: "immediate_context",
                 object: "the immediate context (DeviceDesc::immediate_semantics)".to_string(),
-                problem: crate::error::DescProblem::FastOnlyBuild,
+                problem: crate::errors::DescProblem::FastOnlyBuild,
             });
         }
         if !self.shared.take_immediate() {

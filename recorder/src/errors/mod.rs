@@ -15,7 +15,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::desc::{BindFlags, Engine, MapType, QueryKind, Stage, Usage};
-use crate::handle::{ObjectKind, RawHandle};
+use crate::device::handle::{ObjectKind, RawHandle};
 
 /// The error kinds of `TRACE.md`: [`Error::kind`] of each variant of [`Error`] (every leaf variant
 /// of a call's bad arguments is [`ErrorKind::InvalidArgument`]).
@@ -363,7 +363,7 @@ pub enum Error {
         /// The call (`barrier`, or `execute_command_list` for a list's barrier).
         call: &'static str,
         /// The resource's legacy state.
-        state: crate::barrier::ResourceStates,
+        state: crate::barriers::ResourceStates,
         /// The group and barrier index and every field of the barrier.
         barrier: Box<str>,
     },

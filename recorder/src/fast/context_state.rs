@@ -21,12 +21,12 @@
 //! re-binds through the calls, so an object the application released since the state was
 //! swapped out is refused as its bind would be (`released_object`, R-OBJ-4).
 
+use crate::context::role::Role;
 use crate::desc::{Format, PrimitiveTopology, Stage};
+use crate::device::handle::*;
 use crate::device::DeviceShared;
 use crate::device_context::{PredicateValue, VertexBuffer};
-use crate::error::Error;
-use crate::handle::*;
-use crate::role::Role;
+use crate::errors::Error;
 use crate::state::Bindings;
 use crate::sync::Arc;
 use crate::Recorder;

@@ -1,19 +1,19 @@
 //! The rest of a deferred context's recording API (R-REC-5): draws and dispatches, clears,
 //! copies, queries, compression, minimum LOD, presents and fences (maps are in `map.rs`).
 
-use crate::barrier::{
+use crate::barriers::{
     for_each_record, BarrierCounts, BarrierGroup, BarrierRecord, NamedResource, ResourceBarrier,
     ResourceBarrierRecord,
 };
 use crate::command::*;
+use crate::context::role::Role;
+use crate::context::split::SplitCategory;
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device::handle::*;
+use crate::device::object_info::{BufferInfo, TextureInfo};
 use crate::device_context::Compression;
-use crate::error::{CopyProblem, Error};
-use crate::handle::*;
-use crate::info::{BufferInfo, TextureInfo};
-use crate::role::Role;
-use crate::split::SplitCategory;
+use crate::errors::{CopyProblem, Error};
 use crate::sync::Ordering;
 
 impl<R: Role> Recorder<R> {

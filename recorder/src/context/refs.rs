@@ -38,10 +38,10 @@
 
 use std::sync::Arc as StdArc;
 
-use crate::handle::{ObjectKind, RawHandle};
+use crate::device::handle::{ObjectKind, RawHandle};
+use crate::device::table::Stale;
 use crate::limits::GENERATION_COUNT_BITS;
 use crate::sync::{AtomicU64, Mutex, Ordering};
-use crate::table::Stale;
 
 /// The registry of a device's legacy recorders' tables: recorder serial and table.
 pub(crate) type Registry = Mutex<Vec<(u32, Slots)>>;

@@ -26,11 +26,11 @@
 //! `gpu/hazard.rs`).
 
 use crate::command::{BoundView, Opcode, SlotsPayload, ViewFlags};
+use crate::context::role::Role;
+use crate::context::shadow::{forget_fast, LegacyShadow};
 use crate::context::Recorder;
-use crate::handle::ObjectKind;
+use crate::device::handle::ObjectKind;
 use crate::limits::SHADER_RESOURCE_SLOTS;
-use crate::role::Role;
-use crate::shadow::{forget_fast, LegacyShadow};
 use crate::state::STAGES;
 
 /// A slot array of null views, for encoding unbound runs.

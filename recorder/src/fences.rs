@@ -14,8 +14,8 @@
 
 use crate::chunk::SideKind;
 use crate::command::{write_command, CommandBytes, Opcode, KICK_OFF_BIT};
+use crate::context::role::Role;
 use crate::desc::Engine;
-use crate::role::Role;
 use crate::sync::Ordering;
 use crate::Recorder;
 

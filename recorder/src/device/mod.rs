@@ -3,18 +3,24 @@
 //! shared state; every context and list keeps the state alive. Creating objects is in
 //! `create.rs`; this file holds their life after that (release, destruction, lookups).
 
+mod create_objects;
+pub(crate) mod device_identity;
+pub(crate) mod handle;
+pub(crate) mod object_info;
+pub(crate) mod table;
+
 use std::collections::HashMap;
 use std::sync::Arc as StdArc;
 
 use crate::chunk::{ChunkPolicy, ChunkPool, PoolStats};
+use crate::context::refs::{Registry, SharedCounts};
 use crate::desc::*;
-use crate::error::{Error, ObjectName};
-use crate::handle::*;
-use crate::identity::DeviceIdentity;
-use crate::info::*;
-use crate::refs::{Registry, SharedCounts};
+use crate::device::device_identity::DeviceIdentity;
+use crate::device::handle::*;
+use crate::device::object_info::*;
+use crate::device::table::{ObjectTable, ReleaseOutcome, Stale};
+use crate::errors::{Error, ObjectName};
 use crate::sync::{Arc, AtomicBool, AtomicU32, AtomicU64, Mutex, Ordering};
-use crate::table::{ObjectTable, ReleaseOutcome, Stale};
 
 /// Opt-in validation of the fast-semantics contract (R-V-1, R-V-2), as the seeds' VALIDATED driver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -403,7 +409,7 @@ impl SharedCounts for DeviceShared {
         &self.local_references
     }
     fn tag(&self) -> u32 {
-        self.identity.generation_base() & crate::refs::TAG_MASK
+        self.identity.generation_base() & crate::context::refs::TAG_MASK
     }
 }
 
@@ -503,7 +509,7 @@ impl Device {
             .local_references
             .lock()
             .iter()
-            .map(|(_, slots)| crate::refs::excess(slots, tag, H::KIND, raw))
+            .map(|(_, slots)| crate::context::refs::excess(slots, tag, H::KIND, raw))
             .sum();
         Some((shared as i64 + local).clamp(0, u32::MAX as i64) as u32)
     }

@@ -4,7 +4,7 @@
 
 use crate::command::ViewFlags;
 use crate::desc::*;
-use crate::handle::*;
+use crate::device::handle::*;
 use crate::limits::MAX_BACK_BUFFERS;
 
 // Descriptor words per kind (see `table.rs`).

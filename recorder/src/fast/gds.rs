@@ -29,13 +29,13 @@
 //! application's (seed 000): the GPU model runs no shader and does not advance them.
 
 use crate::command::*;
+use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::desc::{Engine, Stage, Usage};
-use crate::error::Error;
-use crate::handle::*;
-use crate::info::BufferInfo;
+use crate::device::handle::*;
+use crate::device::object_info::BufferInfo;
+use crate::errors::Error;
 use crate::limits::{CONSTANT_RAM_BYTES, GDS_BYTES};
-use crate::role::Role;
 
 /// The index of `stage` in [`Recorder::gds_ranges`]: pixel 0, compute 1.
 pub(crate) fn gds_stage_index(stage: Stage) -> Option<usize> {

@@ -4,7 +4,7 @@
 //! list clears it in O(1) and steady-state recording allocates nothing.
 
 use crate::command::InstanceId;
-use crate::handle::RawHandle;
+use crate::device::handle::RawHandle;
 
 #[derive(Clone, Copy)]
 pub(crate) struct MapEntry {

@@ -12,16 +12,16 @@ use std::ptr::addr_of_mut;
 use crate::chunk::SideKind;
 
 use crate::command::*;
+use crate::context::refs::{LocalReferences, BOUND, LIST};
+use crate::context::role::Role;
+use crate::context::shadow::LegacyShadow;
+use crate::context::split::SplitCategory;
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device::handle::*;
+use crate::device::object_info::{BufferInfo, TextureInfo, ViewInfo};
 use crate::device::DeviceShared;
-use crate::error::Error;
-use crate::handle::*;
-use crate::info::{BufferInfo, TextureInfo, ViewInfo};
-use crate::refs::{LocalReferences, BOUND, LIST};
-use crate::role::Role;
-use crate::shadow::LegacyShadow;
-use crate::split::SplitCategory;
+use crate::errors::Error;
 use crate::sync::Ordering;
 
 /// A slot-array call being encoded by [`DeferredContext::bind_slots`].

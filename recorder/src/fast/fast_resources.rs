@@ -58,17 +58,17 @@
 
 use std::mem::MaybeUninit;
 
+use crate::binds::resolve::{check_range, set_bit};
 use crate::command::*;
+use crate::context::role::Role;
+use crate::context::split::SplitCategory;
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device::handle::*;
+use crate::device::object_info::{BufferInfo, ViewInfo};
 use crate::device_context::{FastResource, FastResourceBatch, VertexBuffer};
-use crate::error::Error;
-use crate::handle::*;
-use crate::info::{BufferInfo, ViewInfo};
+use crate::errors::Error;
 use crate::limits::*;
-use crate::resolve::{check_range, set_bit};
-use crate::role::Role;
-use crate::split::SplitCategory;
 
 /// What one fast bind encodes: an entry, or the placement index buffer.
 #[derive(Clone, Copy)]
@@ -532,7 +532,7 @@ impl<R: Role> Recorder<R> {
                             &*self.device,
                             ObjectKind::Buffer,
                             old.buffer,
-                            crate::refs::BOUND,
+                            crate::context::refs::BOUND,
                         );
                     }
                     shadow.bindings.index_buffer = b;
@@ -566,8 +566,8 @@ fn entry_slot(entry: &FastResource) -> (&'static str, u32, u32) {
 /// Puts a fast binding in slot `s` of a legacy shadow's array: the old binding's reference is
 /// given back if it held one (a legacy binding), the new one holds none (its bit in `mask`).
 #[allow(clippy::too_many_arguments)]
-fn fast_slot<T: crate::resolve::Bound>(
-    refs: Option<&mut crate::refs::LocalReferences>,
+fn fast_slot<T: crate::binds::resolve::Bound>(
+    refs: Option<&mut crate::context::refs::LocalReferences>,
     device: &crate::device::DeviceShared,
     kind: ObjectKind,
     slots: &mut [T],
@@ -582,7 +582,7 @@ fn fast_slot<T: crate::resolve::Bound>(
     let old = slot.handle();
     if *mask & bit == 0 && !old.is_null() {
         if let Some(refs) = refs {
-            refs.sub(device, kind, old, crate::refs::BOUND);
+            refs.sub(device, kind, old, crate::context::refs::BOUND);
         }
     }
     *slot = new;

@@ -14,15 +14,17 @@
 //! converted (`CommandBytes`, `DeferredContext::emit_data`): a path that forgot the check here
 //! would still be refused there, never wrapped.
 
+pub(crate) mod map_tracker;
+
 use crate::command::*;
+use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device::handle::*;
+use crate::device::object_info::BufferInfo;
 use crate::device_context::{MapFlags, Mapped};
-use crate::error::{Error, ObjectName};
-use crate::handle::*;
-use crate::info::BufferInfo;
+use crate::errors::{Error, ObjectName};
 use crate::limits::MAX_MAP_BYTES;
-use crate::role::Role;
 
 impl<R: Role> Recorder<R> {
     /// Maps a buffer for writing and returns its memory, or the error if the call was refused.

@@ -5,10 +5,10 @@
 
 use crate::command::ViewFlags;
 use crate::desc::*;
+use crate::device::handle::*;
+use crate::device::object_info::*;
 use crate::device::Device;
-use crate::error::{DescProblem, Error};
-use crate::handle::*;
-use crate::info::*;
+use crate::errors::{DescProblem, Error};
 use crate::limits::{self, MAX_BACK_BUFFERS};
 use crate::sync::Ordering;
 

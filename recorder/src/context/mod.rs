@@ -11,25 +11,33 @@
 //! helpers every call uses; the calls themselves are in `bind.rs` (state) and `calls.rs` (draws,
 //! clears, copies, maps and the rest).
 
+pub(crate) mod bundle_entry;
+mod carry;
+pub(crate) mod legacy;
+pub(crate) mod refs;
+pub(crate) mod role;
+pub(crate) mod shadow;
+pub(crate) mod split;
+
 use std::sync::Arc as StdArc;
 
 use crate::chunk::{ChunkPolicy, ChunkWriter, SideKind};
 use crate::command::*;
+use crate::context::legacy::LegacyBox;
+use crate::context::refs::{LocalReferences, BOUND, LIST};
+use crate::context::role::{DeferredRole, Role};
+use crate::context::shadow::LegacyShadow;
+use crate::context::split::SplitCategory;
 use crate::desc::{Engine, Semantics};
+use crate::device::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::device::{Device, DeviceShared};
-use crate::dynamic::MapTracker;
-use crate::error::{DescProblem, Error, RecordError};
-use crate::handle::{ObjectKind, RawHandle, SwapChain};
-use crate::legacy::LegacyBox;
+use crate::errors::{DescProblem, Error, RecordError};
 use crate::limits::MAX_DEFERRED_CONTEXTS;
 use crate::list::{
     discard_chain, write_index, CommandList, IndexEntry, LastInstance, ListHeader, ListMemory,
     ListOrigin, ListReference, ListStats, StartState,
 };
-use crate::refs::{LocalReferences, BOUND, LIST};
-use crate::role::{DeferredRole, Role};
-use crate::shadow::LegacyShadow;
-use crate::split::SplitCategory;
+use crate::maps::map_tracker::MapTracker;
 use crate::sync::{Arc, Ordering};
 use std::marker::PhantomData;
 
@@ -142,7 +150,7 @@ impl Device {
         &self,
         desc: &DeferredContextDesc<'_>,
     ) -> Result<DeferredContext, Error> {
-        if !crate::legacy::LEGACY_BUILT && desc.semantics == Semantics::Legacy {
+        if !crate::context::legacy::LEGACY_BUILT && desc.semantics == Semantics::Legacy {
             return Err(Error::InvalidDesc {
                 call: "create_deferred_context",
                 object: format!("'{}'", desc.name),
@@ -237,7 +245,7 @@ impl<R: Role> Recorder<R> {
     /// `fast-only` build (R-FX-7), so the recording calls' legacy branches compile out.
     #[inline(always)]
     pub(crate) fn is_legacy(&self) -> bool {
-        crate::legacy::LEGACY_BUILT && self.semantics == Semantics::Legacy
+        crate::context::legacy::LEGACY_BUILT && self.semantics == Semantics::Legacy
     }
 
     /// The engine its lists run on (R-EX-5).

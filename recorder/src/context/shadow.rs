@@ -91,7 +91,7 @@ impl Nullable for crate::command::BoundBuffer {
 impl Nullable for crate::command::BoundView {
     const EMPTY: Self = Self::NULL;
 }
-impl Nullable for crate::handle::RawHandle {
+impl Nullable for crate::device::handle::RawHandle {
     const EMPTY: Self = Self::NULL;
 }
 

@@ -29,11 +29,11 @@ use crate::chunk::{ChunkHeader, ChunkView, SideKind, DATA_START};
 use crate::command::{
     decode, next_offset, Command, Decoded, InstanceId, NestedList, Opcode, Site, SplitPoint,
 };
+use crate::context::split::SplitCounts;
 use crate::desc::Semantics;
+use crate::device::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::device::DeviceShared;
-use crate::error::ObjectName;
-use crate::handle::{ObjectKind, RawHandle, SwapChain};
-use crate::split::SplitCounts;
+use crate::errors::ObjectName;
 use crate::sync::{Arc, AtomicUsize, Ordering};
 
 /// What a list records from, at the start of its execution (R-ST-1).

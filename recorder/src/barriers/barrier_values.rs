@@ -16,7 +16,7 @@
 //! The values are the D3D12 enumerators (`D3D12_BARRIER_SYNC`, `D3D12_BARRIER_ACCESS`,
 //! `D3D12_BARRIER_LAYOUT`, `D3D12_RESOURCE_STATES`) with their bit values, names in snake case.
 
-use crate::handle::{ObjectKind, RawHandle, Resource};
+use crate::device::handle::{ObjectKind, RawHandle, Resource};
 
 /// Declares a set of D3D12 flags: a `u32` newtype, its named values and their words.
 macro_rules! flags {

@@ -38,7 +38,7 @@
 //! count before it compares generations, checks the tag first; `unretain` drops a reference a
 //! `retain` took, so its handle passed that check.
 
-use crate::handle::RawHandle;
+use crate::device::handle::RawHandle;
 use crate::limits::{GENERATION_COUNT_BITS, MAX_SEGMENTS, SEGMENT_SLOTS};
 use crate::sync::{AtomicPtr, AtomicU32, AtomicU64, Mutex, Ordering};
 use std::sync::Arc;

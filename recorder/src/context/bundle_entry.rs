@@ -18,15 +18,15 @@ use std::fmt;
 
 use crate::chunk::{ChunkPolicy, GrowthPolicy, SideKind};
 use crate::command::*;
+use crate::context::role::{DeferredRole, Role};
 use crate::context::Recorder;
 use crate::desc::{Format, Semantics};
+use crate::device::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
+use crate::device::object_info::BUNDLE_WORDS;
 use crate::device::{Device, DeviceShared};
-use crate::error::{DescProblem, Error};
-use crate::handle::{BundleHandle, Handle, ObjectKind, RawHandle};
-use crate::info::BUNDLE_WORDS;
+use crate::errors::{DescProblem, Error};
 use crate::limits::*;
 use crate::list::CommandList;
-use crate::role::{DeferredRole, Role};
 
 /// The render-target formats, depth format and sample count a bundle is recorded for (R-B-1),
 /// and, read from a context, the ones bound there (R-B-10).
@@ -280,11 +280,9 @@ impl<R: Role> Recorder<R> {
             bindings.render_targets(),
             &bindings.depth_stencil,
             |texture| {
-                device
-                    .textures
-                    .get(texture, true)
-                    .ok()
-                    .map(|live| crate::info::TextureInfo::unpack(live.words).sample_count)
+                device.textures.get(texture, true).ok().map(|live| {
+                    crate::device::object_info::TextureInfo::unpack(live.words).sample_count
+                })
             },
         ))
     }

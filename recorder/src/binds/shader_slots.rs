@@ -12,18 +12,18 @@
 
 use std::mem::MaybeUninit;
 
+use crate::binds::resolve::{check_range, in_place, set_bit, slot_range, slots_payload, SlotCall};
 use crate::command::*;
+use crate::context::role::Role;
+use crate::context::shadow::{forget_fast, LegacyShadow};
+use crate::context::split::SplitCategory;
 use crate::context::Recorder;
 use crate::desc::*;
+use crate::device::handle::*;
+use crate::device::object_info::ShaderInfo;
 use crate::device_context::{PredicateValue, VertexBuffer};
-use crate::error::Error;
-use crate::handle::*;
-use crate::info::ShaderInfo;
+use crate::errors::Error;
 use crate::limits::*;
-use crate::resolve::{check_range, in_place, set_bit, slot_range, slots_payload, SlotCall};
-use crate::role::Role;
-use crate::shadow::{forget_fast, LegacyShadow};
-use crate::split::SplitCategory;
 use crate::state::{BlendRecord, DepthStencilRecord};
 
 impl<R: Role> Recorder<R> {
@@ -770,7 +770,7 @@ impl<R: Role> Recorder<R> {
             self.resolve_view(call, ObjectKind::UnorderedAccessView, handle, true)?;
         if !self.is_legacy() && bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
             // Allowed with a GDS range of the stage set on this context (R-FX-4, `gds.rs`).
-            let ranged = crate::gds::gds_stage_index(stage)
+            let ranged = crate::fast::gds::gds_stage_index(stage)
                 .and_then(|index| self.gds_ranges.get(index))
                 .is_some_and(|&size| size != 0);
             if !ranged {

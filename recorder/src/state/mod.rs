@@ -44,7 +44,7 @@ use crate::command::{BoundBuffer, BoundShader, BoundView, Command};
 use crate::desc::{
     Format, PrimitiveTopology, Rect, Semantics, Stage, Viewport, DEFAULT_RESET_INDEX,
 };
-use crate::handle::{ObjectKind, RawHandle};
+use crate::device::handle::{ObjectKind, RawHandle};
 use crate::limits::*;
 
 /// The shader stages, as binding-array indices.

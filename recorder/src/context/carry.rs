@@ -9,11 +9,11 @@ use crate::command::*;
 use crate::context::Recorder;
 use crate::desc::Stage;
 
-use crate::error::Error;
-use crate::resolve::{in_place, slots_payload, Bound, SlotCall};
-use crate::role::Role;
-use crate::shadow::LegacyShadow;
-use crate::split::SplitCategory;
+use crate::binds::resolve::{in_place, slots_payload, Bound, SlotCall};
+use crate::context::role::Role;
+use crate::context::shadow::LegacyShadow;
+use crate::context::split::SplitCategory;
+use crate::errors::Error;
 use crate::state::{Bindings, BlendRecord, DepthStencilRecord, ResetIndex};
 
 /// A carried binding of a buffer: a dynamic one is resolved again at execution.

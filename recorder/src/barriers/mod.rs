@@ -1,0 +1,5 @@
+//! Barriers (SPEC §9, seed 001).
+
+mod barrier_values;
+
+pub use barrier_values::*;
