@@ -97,6 +97,7 @@ mod context;
 mod desc;
 mod device;
 mod device_context;
+mod draws;
 pub mod engine;
 mod errors;
 mod fast;

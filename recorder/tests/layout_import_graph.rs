@@ -12,7 +12,12 @@ fn module_of(path: &Path, src: &Path) -> String {
     let relative = path.strip_prefix(src).expect("under src");
     let mut names: Vec<String> = relative
         .components()
-        .map(|c| c.as_os_str().to_string_lossy().trim_end_matches(".rs").to_string())
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
         .collect();
     if names.last().is_some_and(|name| name == "mod") {
         names.pop();

@@ -547,3 +547,59 @@ where
     let bit = M::from(1u8) << i;
     *mask = if on { *mask | bit } else { *mask & !bit };
 }
+
+impl<R: Role> Recorder<R> {
+    /// A resource named by a copy, an indirect draw or a map: the instance it is read at is the
+    /// list's own if the list mapped it write_discard, else whatever is current when the list
+    /// executes (no split category covers these reads).
+    pub(crate) fn resolve_resource(
+        &self,
+        call: &'static str,
+        resource: Resource,
+    ) -> Result<(BoundResource, Option<BufferInfo>), Error> {
+        let raw = resource.raw();
+        let stale = || self.device.stale_error(call, resource.kind(), raw);
+        match resource {
+            Resource::Buffer(buffer) => {
+                let live = self
+                    .device
+                    .buffers
+                    .get(buffer.0, false)
+                    .map_err(|_| stale())?;
+                let info = BufferInfo::unpack(live.words);
+                let instance = if info.usage == Usage::Dynamic {
+                    self.maps
+                        .get(raw)
+                        .and_then(|e| e.instance)
+                        .unwrap_or(InstanceId::RESOLVE_AT_EXECUTION)
+                } else {
+                    InstanceId::INITIAL
+                };
+                Ok((
+                    BoundResource {
+                        resource: raw,
+                        instance,
+                        is_texture: 0,
+                        data_len: 0,
+                    },
+                    Some(info),
+                ))
+            }
+            Resource::Texture(texture) => {
+                self.device
+                    .textures
+                    .get(texture.0, false)
+                    .map_err(|_| stale())?;
+                Ok((
+                    BoundResource {
+                        resource: raw,
+                        instance: InstanceId::INITIAL,
+                        is_texture: 1,
+                        data_len: 0,
+                    },
+                    None,
+                ))
+            }
+        }
+    }
+}
