@@ -181,7 +181,7 @@ pub(crate) enum SideKind {
     /// A bundle call (R-B-10): execution stops at it like at a nested list; dropping a fast
     /// list has nothing to do for it (the call holds no reference), so it need not be decoded.
     Bundle = 3,
-    /// A fence that kicks off its segment (R-FX-6, `fence.rs`): the run of commands ends after
+    /// A fence that kicks off its segment (R-FX-6, `fences.rs`): the run of commands ends after
     /// it. Nothing to do for it when the list is dropped.
     KickOff = 4,
 }

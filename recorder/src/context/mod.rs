@@ -8,8 +8,9 @@
 //! list ends through `finish_command_list`, which refuses a list with a buffer still mapped.
 //!
 //! This file holds the context's life cycle (creation, lists, finish, nesting, drop) and the
-//! helpers every call uses; the calls themselves are in `bind.rs` (state) and `calls.rs` (draws,
-//! clears, copies, maps and the rest).
+//! helpers every call uses; the calls themselves are in the area files beside `context/`
+//! (`binds/`, `draws.rs`, `transfers.rs`, `maps/`, `queries.rs`, `fences.rs`, `barriers/`,
+//! `fast/`: the crate's essay in `lib.rs` lists them).
 
 pub(crate) mod bundle_entry;
 mod carry;

@@ -46,7 +46,7 @@ use crate::sync::{AtomicU64, Mutex, Ordering};
 /// The registry of a device's legacy recorders' tables: recorder serial and table.
 pub(crate) type Registry = Mutex<Vec<(u32, Slots)>>;
 
-/// What a local table needs of its device (the device implements it, `device.rs`): the shared
+/// What a local table needs of its device (the device implements it, `device/mod.rs`): the shared
 /// counts it pins and publishes to, and the registry it shows its table in.
 pub(crate) trait SharedCounts {
     /// Takes one reference, checking the handle (`ObjectTable::retain`).

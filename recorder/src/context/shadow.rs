@@ -1,14 +1,14 @@
 //! What a legacy deferred context remembers of its own state (the "shadow"): every binding, with
 //! the descriptor it encoded, in the binding-state type the GPU model keeps too
-//! ([`Bindings`](crate::state::Bindings), `state.rs`), plus what only a legacy recorder needs.
+//! ([`Bindings`](crate::state::Bindings), `state/mod.rs`), plus what only a legacy recorder needs.
 //! Legacy semantics needs it to drop the reference a binding holds when the slot is rebound
 //! (R-OBJ-4), to carry state into the next list after `finish_command_list(true)` (R-ST-1), to
 //! re-bind a dynamic resource that a write_discard map renamed while bound (R-ST-8,
-//! `DeferredContext::rebind_renamed` in `map.rs`, the one place it is done),
-//! and to keep what it binds for input and for output apart (R-ST-10, `hazard.rs`). Fast
+//! `DeferredContext::rebind_renamed` in `maps/mod.rs`, the one place it is done),
+//! and to keep what it binds for input and for output apart (R-ST-10, `binds/bind_hazards.rs`). Fast
 //! contexts keep none of it.
 //!
-//! **Shared and own.** The bindings are updated by the binds in `bind.rs` as they encode: the
+//! **Shared and own.** The bindings are updated by the binds in `binds/` as they encode: the
 //! slot arrays through `shadow_slots` (`resolve.rs`), which moves the references with the
 //! bindings (one binding reference per slot, counted in the recorder's own table, `refs.rs`),
 //! and the registers through the setters of `Bindings::apply` (one function per rule: the reset
@@ -29,12 +29,12 @@ pub(crate) struct LegacyShadow {
     pub(crate) dynamic_index_buffer: bool,
     pub(crate) dynamic_constant_buffers: [u16; STAGES],
     pub(crate) dynamic_shader_resources: [u128; STAGES],
-    /// Shader-resource slots holding a view, per stage (R-ST-10 scans these, `hazard.rs`).
+    /// Shader-resource slots holding a view, per stage (R-ST-10 scans these, `binds/bind_hazards.rs`).
     pub(crate) bound_shader_resources: [u128; STAGES],
     /// A filter of the resources bound for output (a bit per resource index, modulo 64),
     /// refreshed at every output bind: an SRV bind whose bit is clear needs no search.
     pub(crate) output_filter: u64,
-    /// Slots bound under the fast contract (R-FX-1, R-FX-2, `fast.rs`): their bindings hold no
+    /// Slots bound under the fast contract (R-FX-1, R-FX-2, `fast/fast_resources.rs`): their bindings hold no
     /// reference.
     pub(crate) fast: FastSlots,
 }

@@ -1,5 +1,5 @@
 //! Object creation (R-OBJ-1, R-OBJ-2, R-OBJ-5): descriptions in, checked and packed into the
-//! device's object tables (`info.rs` says how each kind's descriptor words are laid out); handles
+//! device's object tables (`device/object_info.rs` says how each kind's descriptor words are laid out); handles
 //! out. Views take a reference on their resource for their whole life (R-OBJ-4); a swap chain
 //! creates its back buffers and their render-target views.
 
@@ -123,7 +123,7 @@ impl Device {
     }
 
     /// Checks that `size` bytes at `placement` fit a live heap and takes the resource's
-    /// reference on the heap (dropped when the resource is destroyed, `device.rs`). Called last
+    /// reference on the heap (dropped when the resource is destroyed, `device/mod.rs`). Called last
     /// before the resource's insertion, which cannot fail.
     fn place(
         &self,

@@ -3,7 +3,7 @@
 //! released object is detected, never undefined behaviour.
 //!
 //! The generation's high [`DEVICE_TAG_BITS`](crate::limits::DEVICE_TAG_BITS) bits are the tag of
-//! the device that made the handle (`identity.rs`: no two live devices share one), the low bits
+//! the device that made the handle (`device/device_identity.rs`: no two live devices share one), the low bits
 //! count the reuses of the slot. Every slot of a device's tables carries its device's tag, so
 //! the one generation comparison a lookup makes refuses a stale handle and another device's
 //! handle alike, at no extra cost; only the cold error path tells the two apart.

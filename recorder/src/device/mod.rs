@@ -1,7 +1,7 @@
 //! The device (R-OBJ-1): object tables, the chunk pool, the deferred-context count, and the
 //! deferred-release list of legacy semantics (R-OBJ-4). `Device` is a cheap `Clone` handle to the
 //! shared state; every context and list keeps the state alive. Creating objects is in
-//! `create.rs`; this file holds their life after that (release, destruction, lookups).
+//! `device/create_objects.rs`; this file holds their life after that (release, destruction, lookups).
 
 mod create_objects;
 pub(crate) mod device_identity;

@@ -6,7 +6,7 @@
 //! table's life. Each slot, an [`Entry`], holds:
 //!
 //! - `state`: the generation (high 32 bits: the device's tag, then the reuse count; see
-//!   `identity.rs`), a `RELEASED` bit (the application dropped its last
+//!   `device/device_identity.rs`), a `RELEASED` bit (the application dropped its last
 //!   reference), a `FREE` bit (no object lives here) and the count of internal references
 //!   (bindings of legacy contexts, legacy command lists, views on a resource; R-OBJ-4);
 //! - `words`: the object's immutable descriptor, packed into `W` atomic words;
