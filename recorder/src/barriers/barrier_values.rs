@@ -526,7 +526,7 @@ pub enum ResourceBarrier {
     },
 }
 
-/// The three types of enhanced barrier, as [`BarrierRecord::kind`] holds them.
+/// The three types of enhanced barrier, as [`BarrierRecord::kind`](crate::BarrierRecord::kind) holds them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum BarrierKind {

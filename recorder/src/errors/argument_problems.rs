@@ -1,6 +1,6 @@
 //! The details of the two `invalid_argument` errors that group many rules: [`DescProblem`] (what
-//! is wrong with an object description, [`Error::InvalidDesc`]) and [`CopyProblem`] (how the
-//! resources of a copy do not match, [`Error::CopyMismatch`]).
+//! is wrong with an object description, [`Error::InvalidDesc`](crate::Error::InvalidDesc)) and [`CopyProblem`] (how the
+//! resources of a copy do not match, [`Error::CopyMismatch`](crate::Error::CopyMismatch)).
 //!
 //! **In:** the rule a description or a copy breaks, with its numbers. **Out:** a message naming
 //! the field, the limit and the fix.
@@ -9,7 +9,7 @@
 
 use crate::desc::{Engine, Stage};
 
-/// What is wrong with an object description ([`Error::InvalidDesc`]).
+/// What is wrong with an object description ([`Error::InvalidDesc`](crate::Error::InvalidDesc)).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DescProblem {
@@ -124,7 +124,7 @@ pub enum DescProblem {
     },
 }
 
-/// How the resources of a copy do not match ([`Error::CopyMismatch`]).
+/// How the resources of a copy do not match ([`Error::CopyMismatch`](crate::Error::CopyMismatch)).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CopyProblem {

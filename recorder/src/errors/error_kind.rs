@@ -1,14 +1,14 @@
-//! The error kinds of `TRACE.md` ([`ErrorKind`]): the coarse class of every [`Error`] variant,
+//! The error kinds of `TRACE.md` ([`ErrorKind`]): the coarse class of every [`Error`](crate::Error) variant,
 //! which the traces name and the conformance tests match.
 //!
 //! **In:** nothing (a closed list). **Out:** each kind's word and its `Display`.
 //!
-//! **Invariant.** One kind per error word of TRACE.md; [`Error::kind`] maps every variant onto
+//! **Invariant.** One kind per error word of TRACE.md; [`Error::kind`](crate::Error::kind) maps every variant onto
 //! exactly one.
 
 use std::fmt;
 
-/// The error kinds of `TRACE.md`: [`Error::kind`] of each variant of [`Error`] (every leaf variant
+/// The error kinds of `TRACE.md`: [`Error::kind`](crate::Error::kind) of each variant of [`Error`](crate::Error) (every leaf variant
 /// of a call's bad arguments is [`ErrorKind::InvalidArgument`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
@@ -52,8 +52,8 @@ pub enum ErrorKind {
     InvalidBarrier,
     /// An enhanced barrier of a resource whose legacy state is not `COMMON` (R-BAR-6).
     LegacyStateNotCommon,
-    /// A call whose arguments break a rule of the API: every leaf variant of [`Error`] from
-    /// [`Error::SlotOutOfRange`] on.
+    /// A call whose arguments break a rule of the API: every leaf variant of [`Error`](crate::Error) from
+    /// [`Error::SlotOutOfRange`](crate::Error::SlotOutOfRange) on.
     InvalidArgument,
 }
 

@@ -4,7 +4,7 @@
 //! **In:** an object's kind, debug name and handle; a context's label and a call index.
 //! **Out:** the prefixes every message starts with.
 //!
-//! **Invariant.** The scope is the outer layer: the leaf [`Error`] is kept whole inside it.
+//! **Invariant.** The scope is the outer layer: the leaf [`Error`](crate::Error) is kept whole inside it.
 
 use super::{Error, ErrorKind};
 use crate::device::handle::{ObjectKind, RawHandle};
