@@ -21,13 +21,13 @@
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
-use crate::barrier::{BarrierGroup, ResourceBarrier};
+use crate::barriers::{BarrierGroup, ResourceBarrier};
+use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::desc::*;
-use crate::error::{Error, RecordError};
-use crate::handle::*;
+use crate::device::handle::*;
+use crate::errors::{Error, RecordError};
 use crate::list::ListStats;
-use crate::role::Role;
 
 /// Whether a map may write a default-usage buffer in place: Xbox One's
 /// `D3D11_MAP_FLAG_ALLOW_USAGE_DEFAULT`, named (R-REC-5).

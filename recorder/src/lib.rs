@@ -13,7 +13,7 @@
 //! - A handle never dangles: every use of a released object is reported (`released_object`),
 //!   never undefined behaviour, through the generation check of the object tables.
 //! - A handle never reaches another device's object: its generation carries its device's tag
-//!   (`identity.rs`), so the same check refuses it, reported as `invalid_argument` naming both
+//!   (`device/device_identity.rs`), so the same check refuses it, reported as `invalid_argument` naming both
 //!   devices (R-OBJ-3); a release of it does nothing (and logs a warning).
 //! - Recording a call allocates nothing once the chunk pool is warm, takes no lock, and under fast
 //!   semantics performs no atomic read-modify-write. Legacy semantics pays for its reference
@@ -22,7 +22,7 @@
 //! - Nothing a list references (objects under legacy semantics, nested lists, the data of its
 //!   write_discard maps) is freed while the list lives.
 //! - Under legacy semantics no shader-resource slot holds a view of a resource the context has
-//!   bound for output (R-ST-10, `hazard.rs`), in what it encodes and in what it carries.
+//!   bound for output (R-ST-10, `binds/bind_hazards.rs`), in what it encodes and in what it carries.
 //!
 //! - A context's binding state is one type ([`state::Bindings`], one `apply` for the binding
 //!   commands), kept by a legacy context's shadow and by the executor's GPU model and bundle
@@ -33,12 +33,31 @@
 //! the executor's `ImmediateContext`) and a bundle recorder's core (owned by the `bundles`
 //! crate's `BundleRecorder`). The calls they share are [`DeviceContext`]'s, one trait used
 //! through static dispatch; the calls only one of them makes exist on it alone (no role flag,
-//! no `Deref`, no call that exists only to fail: see `role.rs`). What the sibling crates need of
+//! no `Deref`, no call that exists only to fail: see `context/role.rs`). What the sibling crates need of
 //! the core and the device is the documented [`engine`] API.
 //!
 //! Execution (the immediate context and the GPU model) lives in the `executor` crate; draw
 //! bundles in `bundles`. An embedder imports [`prelude`] (or the executor's, which adds the
 //! immediate context, bundles and records).
+//!
+//! **Layout.** One folder or file per area, each opening with what flows in, what flows out and
+//! its invariant:
+//!
+//! - the calls, by area: `binds/` (state setters, one file per part of the pipeline, with
+//!   `resolve.rs`, where handles become descriptors and split points, and `bind_hazards.rs`),
+//!   `draws.rs` (draws, dispatches), `transfers.rs` (clears, copies, update_subresource), `maps/`
+//!   (maps and the per-list map tracker), `queries.rs` (queries, predication), `fences.rs`
+//!   (fences, waits, presents), `barriers/` (values, records, calls), `fast/` (the extensions that
+//!   always follow the fast contract: fast resources and placement, GDS and constant RAM,
+//!   compression and minimum LOD, device context state objects), and `device_context.rs` (the
+//!   trait every context implements);
+//! - the recording core: `context/` (the [`Recorder`], its roles, the legacy machinery: shadow,
+//!   local references, carried state, split categories, and the recorder's share of bundles),
+//!   [`command`] (the vocabulary), `chunk/` (the memory), `list/` (finished lists and their
+//!   walks), [`state`] (the binding state);
+//! - the objects: `device/` (the device, object creation, handles, tables, identity, what each
+//!   object's descriptor words hold), `desc/` (what an application asks for), `errors/`;
+//! - the boundaries: [`engine`] (the sibling crates' API), [`limits`], `sync.rs` (the loom facade).
 //!
 //! # Example
 //!
@@ -89,90 +108,74 @@
 //! # Ok::<(), recorder::Error>(())
 //! ```
 
-mod barrier;
-mod bind;
-mod bundle_entry;
-mod calls;
-mod carry;
+mod barriers;
+mod binds;
 mod chunk;
 pub mod command;
 mod context;
-mod context_state;
-mod create;
 mod desc;
 mod device;
 mod device_context;
-mod dynamic;
+mod draws;
 pub mod engine;
-mod error;
+mod errors;
 mod fast;
-mod fence;
-mod gds;
-mod handle;
-mod hazard;
-mod identity;
-mod info;
-mod legacy;
+mod fences;
 pub mod limits;
 mod list;
-mod map;
+mod maps;
 mod queries;
-mod refs;
-mod resolve;
-mod role;
 pub mod semantics {
     //! The guide to the semantics the engine implements: legacy and fast, split points, draw
     //! bundles, validation (`recorder/docs/semantics.md`, included whole).
     #![doc = include_str!("../docs/semantics.md")]
 }
-mod shadow;
-mod split;
 pub mod state;
 mod sync;
-mod table;
+mod transfers;
 
-pub use barrier::{
+pub use barriers::{
     BarrierAccess, BarrierCounts, BarrierGroup, BarrierKind, BarrierLayout, BarrierRecord,
     BarrierSubresources, BarrierSync, BufferBarrier, GlobalBarrier, NamedResource, ResourceBarrier,
     ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Span, SplitHalf, TextureBarrier,
 };
-pub use bundle_entry::{BundleBody, OutputFormats};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
+pub use context::bundle_entry::{BundleBody, OutputFormats};
+pub use context::legacy::LEGACY_BUILT;
+pub use context::role::{BundleRole, DeferredRole, ImmediateRole, Role};
+pub use context::split::{SplitCategory, SplitCounts};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
-pub use context_state::DeviceContextState;
 pub use desc::*;
+pub use device::handle::*;
+pub use device::object_info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use device::{Device, DeviceDesc, Validation};
 pub use device_context::{
     Compression, DeviceContext, FastResource, FastResourceBatch, MapFlags, Mapped, PredicateValue,
     VertexBuffer,
 };
-pub use error::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
-pub use fence::FenceFlags;
-pub use handle::*;
-pub use info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
-pub use legacy::LEGACY_BUILT;
+pub use errors::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
+pub use fast::context_state::DeviceContextState;
+pub use fences::FenceFlags;
 pub use list::{
     Attachment, CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
     Segment, SegmentWalk, Segments, SplitPointQueue, StartState,
 };
-pub use role::{BundleRole, DeferredRole, ImmediateRole, Role};
-pub use split::{SplitCategory, SplitCounts};
 
 /// One import for an application that records: the device and its descriptors, the handles,
 /// the deferred context and the calls every context shares ([`DeviceContext`]), maps, lists,
 /// their statistics and the errors. `use recorder::prelude::*;`
 pub mod prelude {
+    pub use crate::context::split::{SplitCategory, SplitCounts};
     pub use crate::context::{DeferredContext, DeferredContextDesc, RestoreState};
     pub use crate::desc::*;
+    pub use crate::device::handle::*;
     pub use crate::device::{Device, DeviceDesc, Validation};
     pub use crate::device_context::{
         Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
     };
-    pub use crate::error::{Error, ErrorKind, ObjectName, RecordError};
-    pub use crate::handle::*;
+    pub use crate::errors::{Error, ErrorKind, ObjectName, RecordError};
     pub use crate::list::{CommandList, ListStats};
-    pub use crate::split::{SplitCategory, SplitCounts};
     pub use crate::ChunkPolicy;
 }
 
@@ -181,5 +184,5 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod loom_exports {
     pub use crate::chunk::{ChunkHeader, ChunkPool};
-    pub use crate::table::{ObjectTable, ReleaseOutcome, Stale};
+    pub use crate::device::table::{ObjectTable, ReleaseOutcome, Stale};
 }

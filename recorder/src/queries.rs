@@ -1,11 +1,12 @@
-//! The query calls that always follow fast semantics (R-FX-3, seed 000: "ReadGDS, WriteGDS,
-//! WriteQuery, ResetQuery, ConfigureQuery, SetPredicationFromQuery ... always operate as though
-//! fast semantics has been defined"): `write_query`, `reset_query`, `configure_query` and
-//! `set_predication_from_query`, on every context that records.
+//! Queries and predication, on every context that records: `begin_query` / `end_query`,
+//! `set_predication`, and the query calls that always follow fast semantics (R-FX-3, seed 000:
+//! "ReadGDS, WriteGDS, WriteQuery, ResetQuery, ConfigureQuery, SetPredicationFromQuery ...
+//! always operate as though fast semantics has been defined"): `write_query`, `reset_query`,
+//! `configure_query` and `set_predication_from_query`.
 //!
-//! **In:** a query and the call's argument. **Out:** one command each; no reference is taken on
-//! the query, on a legacy context too (a legacy context's `begin_query` / `end_query` and
-//! `set_predication` take theirs, `calls.rs` and `bind.rs`). What the commands do is the GPU
+//! **In:** a query and the call's argument. **Out:** one command each. The fast calls take no
+//! reference on the query, on a legacy context too (a legacy context's `begin_query` /
+//! `end_query` and `set_predication` take theirs). What the commands do is the GPU
 //! model's (`executor/src/gpu/query.rs`).
 //!
 //! **Invariant.** A released query refuses every call (`released_object`), as `begin_query`
@@ -15,12 +16,12 @@
 //! context's later lists (it holds no reference to carry).
 
 use crate::command::{ObjectPayload, Opcode};
+use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::desc::{QueryKind, QueryMode};
+use crate::device::handle::{ObjectKind, Query, RawHandle};
 use crate::device_context::PredicateValue;
-use crate::error::Error;
-use crate::handle::{ObjectKind, Query, RawHandle};
-use crate::role::Role;
+use crate::errors::Error;
 use crate::sync::Ordering;
 
 impl<R: Role> Recorder<R> {
@@ -117,5 +118,69 @@ impl<R: Role> Recorder<R> {
         if let Ok(live) = self.device.queries.get(query, true) {
             live.entry.aux.store(1, Ordering::Release);
         }
+    }
+}
+
+impl<R: Role> Recorder<R> {
+    /// Begins `query` (`Begin`). A released query refuses the call (`released_object`).
+    pub fn begin_query(&mut self, query: Query) {
+        self.query(Opcode::BeginQuery, "begin_query", query);
+    }
+
+    /// Ends `query` (`End`); its answer is ready once the list has run. A released query refuses
+    /// the call (`released_object`).
+    pub fn end_query(&mut self, query: Query) {
+        self.query(Opcode::EndQuery, "end_query", query);
+    }
+
+    fn query(&mut self, opcode: Opcode, call: &'static str, query: Query) {
+        self.begin_call();
+        if self.device.queries.get(query.0, false).is_err() {
+            return self.fail(self.device.stale_error(call, ObjectKind::Query, query.0));
+        }
+        if let Err(error) = self.retain(ObjectKind::Query, query.0, 1, call) {
+            return self.fail(error);
+        }
+        if opcode == Opcode::EndQuery {
+            self.mark_query_ended(query.0);
+        }
+        self.emit(opcode, 0, None, query.0);
+    }
+}
+
+impl<R: Role> Recorder<R> {
+    /// Predicates the following draws on `predicate` (a query of kind predicate), or stops.
+    pub fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue) {
+        let value = value.as_bool();
+        self.begin_call();
+        const CALL: &str = "set_predication";
+        let handle = predicate.map_or(RawHandle::NULL, |q| q.0);
+        if !handle.is_null() {
+            match self.device.queries.get(handle, false) {
+                Err(_) => return self.fail(self.stale(CALL, ObjectKind::Query, handle)),
+                Ok(live) if live.words[0] != QueryKind::Predicate as u64 => {
+                    let query = self.device.object_name(ObjectKind::Query, handle);
+                    return self.fail(Error::NotAPredicate { call: CALL, query });
+                }
+                Ok(_) => {}
+            }
+        }
+        if let Err(error) = self.shadow_slots(CALL, ObjectKind::Query, &[handle], |s| {
+            std::slice::from_mut(&mut s.bindings.predicate)
+        }) {
+            return self.fail(error);
+        }
+        if let Some(shadow) = self.shadow.as_mut() {
+            shadow.bindings.set_predication(handle, value);
+        }
+        self.emit(
+            Opcode::SetPredication,
+            0,
+            None,
+            ObjectPayload {
+                object: handle,
+                value: value as u64,
+            },
+        );
     }
 }

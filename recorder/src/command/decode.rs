@@ -9,10 +9,10 @@
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
-use crate::barrier::{BarrierCounts, BarrierRecord, ResourceBarrierRecord};
+use crate::barriers::{BarrierCounts, BarrierRecord, ResourceBarrierRecord};
+use crate::context::split::SplitCategory;
 use crate::desc::{ClearFlags, CopyBox, Engine, PrimitiveTopology, Rect, Stage, Viewport};
-use crate::handle::RawHandle;
-use crate::split::SplitCategory;
+use crate::device::handle::RawHandle;
 
 use super::*;
 
@@ -448,7 +448,7 @@ pub struct Decoded<'a> {
     pub(crate) site: Option<Site>,
 }
 
-/// The list a decoded command lives in: the address of its header (`list.rs` knows it as a
+/// The list a decoded command lives in: the address of its header (`list/` knows it as a
 /// `ListHeader`), to keep the list alive for a command handed on (`QueuedSplitPoint::new`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Site {
@@ -457,7 +457,7 @@ pub(crate) struct Site {
 
 /// A nested list as the command that executes it names it (R-REC-9): the address of its header,
 /// as the command encodes it. The outer list holds a reference on the inner one for its whole
-/// life, so the inner list outlives this borrow; `list.rs` gives it its meaning
+/// life, so the inner list outlives this borrow; `list/` gives it its meaning
 /// (`NestedList::to_list`, `NestedList::header_ptr`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NestedList<'a> {
@@ -574,6 +574,9 @@ pub fn decodes_on_this_thread() -> u64 {
 /// # Safety
 /// `base + offset` must be the start of a command written by this module into a chunk that stays
 /// alive and unchanged for `'a`.
+// Over 150 lines on purpose: one arm per opcode, a table the compiler checks for exhaustiveness
+// over `Opcode`. It stays whole so that every opcode's decoding reads in one place beside its
+// siblings, and the hot execution path stays one `match` (splitting it would add calls).
 #[inline]
 pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>, usize) {
     #[cfg(debug_assertions)]

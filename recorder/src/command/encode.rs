@@ -19,13 +19,13 @@
 //! its descriptor holds what is unknown until execution, and a side record in the chunk points at
 //! it so execution can find it without walking the commands around it.
 
+use crate::context::split::SplitCategory;
 use crate::desc::{CopyBox, Format, Stage};
-use crate::handle::RawHandle;
+use crate::device::handle::RawHandle;
 use crate::limits::{
     CONSTANT_BUFFER_SLOTS, MAX_COMMAND_BYTES, MAX_MAP_BYTES, SAMPLER_SLOTS, SHADER_RESOURCE_SLOTS,
     VERTEX_BUFFER_SLOTS,
 };
-use crate::split::SplitCategory;
 
 use super::{CommandHeader, Opcode, HEADER};
 

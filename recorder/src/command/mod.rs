@@ -211,7 +211,7 @@ pub struct CommandHeader {
 
 pub(crate) const HEADER: usize = std::mem::size_of::<CommandHeader>();
 
-/// The operand bit of [`Opcode::InsertFence`] that marks a kick-off (R-FX-6, `fence.rs`); the
+/// The operand bit of [`Opcode::InsertFence`] that marks a kick-off (R-FX-6, `fences.rs`); the
 /// engine is in the bits below it.
 pub const KICK_OFF_BIT: u8 = 0x80;
 

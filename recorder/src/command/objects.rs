@@ -4,10 +4,10 @@
 //! **In:** a decoded [`Command`]. **Out:** each object it names, with its kind. Its users: a
 //! legacy recording's references on the state a list carries (taken when the carried state is
 //! re-encoded, R-OBJ-4; a finished list drops its references through its own table of distinct
-//! objects, `list.rs`, without decoding) and the validation of a fast list (did the application
+//! objects, `list/`, without decoding) and the validation of a fast list (did the application
 //! release what it names? R-V-1).
 
-use crate::handle::{ObjectKind, RawHandle};
+use crate::device::handle::{ObjectKind, RawHandle};
 
 use super::Command;
 

@@ -15,8 +15,8 @@
 //!
 //! [`Segment::SplitPoint`]: crate::Segment::SplitPoint
 
-use crate::handle::RawHandle;
-use crate::split::SplitCategory;
+use crate::context::split::SplitCategory;
+use crate::device::handle::RawHandle;
 
 use super::{BoundBuffer, BoundBuffers, BoundView, Command, Decoded, InstanceId};
 

@@ -1,0 +1,140 @@
+//! The two barrier calls (SPEC §9, R-BAR-1, R-BAR-6): `barrier(groups)` and
+//! `resource_barrier(barriers)`, on any context that records (a bundle refuses them).
+//!
+//! **In:** the application's barrier groups or legacy resource barriers
+//! (`barrier_values.rs`). **Out:** one command per call whose items are the records of
+//! `barrier_records.rs`, and the barrier counts in the list's statistics.
+//!
+//! **Invariant.** A call is refused as a whole (nothing encoded, no reference kept) when a
+//! resource it names is released or the call does not fit one command; a legacy list holds one
+//! reference on each resource it names (R-OBJ-4).
+
+use crate::barriers::{
+    for_each_record, BarrierCounts, BarrierGroup, BarrierRecord, NamedResource, ResourceBarrier,
+    ResourceBarrierRecord,
+};
+use crate::command::*;
+use crate::context::role::Role;
+use crate::context::Recorder;
+use crate::errors::Error;
+
+impl<R: Role> Recorder<R> {
+    /// `Barrier`: records the groups as one command (R-BAR-1); the GPU model carries them out
+    /// and, under validation, checks them (R-BAR-8). Refused on a bundle recorder
+    /// (`unsupported_in_bundle`, by the `bundles` crate), for a released resource
+    /// (`released_object`) or past one command's size. Allocates nothing.
+    pub fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+        self.begin_call();
+        if let Err(error) = self.try_barrier(groups) {
+            self.fail(error);
+        }
+    }
+
+    fn try_barrier(&mut self, groups: &[BarrierGroup<'_>]) -> Result<(), Error> {
+        const CALL: &str = "barrier";
+        let count: usize = groups.iter().map(BarrierGroup::len).sum();
+        let size = CommandBytes::with_items::<BarrierCounts, BarrierRecord>(count)
+            .map_err(|too_large| too_large.error(CALL, format_args!("{count} barriers")))?;
+        let mut refused = None;
+        let mut retained = 0;
+        for_each_record(groups, |record| {
+            if refused.is_none() {
+                match record.resource().map(|r| self.retain_live(CALL, r)) {
+                    Some(Err(error)) => refused = Some(error),
+                    Some(Ok(())) => retained += 1,
+                    None => {}
+                }
+            }
+        });
+        if let Some(error) = refused {
+            let mut left = retained;
+            for_each_record(groups, |record| {
+                if let (Some(r), true) = (record.resource(), left > 0) {
+                    left -= 1;
+                    self.unretain(r);
+                }
+            });
+            return Err(error);
+        }
+        let at = self.reserve(size, None);
+        let counts = BarrierCounts {
+            barriers: count as u32,
+            groups: groups.len() as u32,
+        };
+        // SAFETY: `at` has `size` bytes: the header, the counts, then `count` records (8-aligned,
+        // as every payload is a multiple of 8 bytes).
+        let items = unsafe { write_command(at, Opcode::Barrier, 0, None, size, counts) }
+            as *mut BarrierRecord;
+        let mut k = 0;
+        for_each_record(groups, |record| {
+            // SAFETY: record `k` of the `count` reserved; `for_each_record` yields `count`.
+            unsafe { items.add(k).write(record) };
+            k += 1;
+        });
+        Ok(())
+    }
+
+    /// `ResourceBarrier`: records legacy barriers as one command (R-BAR-6); the GPU model
+    /// translates them to enhanced ones. Refused as [`barrier`](Self::barrier) is.
+    pub fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
+        self.begin_call();
+        if let Err(error) = self.try_resource_barrier(barriers) {
+            self.fail(error);
+        }
+    }
+
+    fn try_resource_barrier(&mut self, barriers: &[ResourceBarrier]) -> Result<(), Error> {
+        const CALL: &str = "resource_barrier";
+        let count = barriers.len();
+        let size = CommandBytes::with_items::<BarrierCounts, ResourceBarrierRecord>(count)
+            .map_err(|too_large| too_large.error(CALL, format_args!("{count} barriers")))?;
+        let named = |record: &ResourceBarrierRecord| [record.resource(), record.other()];
+        let records = barriers.iter().map(ResourceBarrierRecord::new);
+        let mut retained = 0;
+        for record in records.clone() {
+            for resource in named(&record).into_iter().flatten() {
+                if let Err(error) = self.retain_live(CALL, resource) {
+                    for resource in records
+                        .clone()
+                        .flat_map(|r| named(&r))
+                        .flatten()
+                        .take(retained)
+                    {
+                        self.unretain(resource);
+                    }
+                    return Err(error);
+                }
+                retained += 1;
+            }
+        }
+        let at = self.reserve(size, None);
+        let counts = BarrierCounts {
+            barriers: count as u32,
+            groups: 0,
+        };
+        // SAFETY: `at` has `size` bytes: the header, the counts, then `count` records.
+        let items = unsafe { write_command(at, Opcode::ResourceBarrier, 0, None, size, counts) }
+            as *mut ResourceBarrierRecord;
+        for (k, record) in records.enumerate() {
+            // SAFETY: record `k` of the `count` reserved.
+            unsafe { items.add(k).write(record) };
+        }
+        Ok(())
+    }
+
+    /// Refuses a released resource; in a legacy list, takes a reference on a live one
+    /// (R-OBJ-4).
+    fn retain_live(&mut self, call: &'static str, resource: NamedResource) -> Result<(), Error> {
+        if !self.device.is_live(resource.kind, resource.handle) {
+            return Err(self
+                .device
+                .stale_error(call, resource.kind, resource.handle));
+        }
+        self.retain(resource.kind, resource.handle, 1, call)
+    }
+
+    /// Gives back a reference [`retain_live`](Self::retain_live) took.
+    fn unretain(&mut self, resource: NamedResource) {
+        self.release_retained(resource.kind, resource.handle);
+    }
+}

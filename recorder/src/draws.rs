@@ -1,0 +1,157 @@
+//! Draws and dispatches (R-REC-5): direct, instanced and indirect draws, `draw_auto`, and the
+//! compute dispatches, on every context that records.
+//!
+//! **In:** the call's counts and offsets; for an indirect call the argument buffer and the byte
+//! offset of its arguments. **Out:** one command each (`DirectArgs` or `IndirectPayload`), counted
+//! in the list's statistics.
+//!
+//! **Invariant.** A direct draw is never refused and writes its command straight into the current
+//! chunk (`#[inline]`, the hot path); an indirect one is refused as a whole when its argument
+//! buffer is released or too short, and reads the arguments when the list executes (the buffer's
+//! instance is resolved as a copy's is: `resolve_resource`, `binds/resolve.rs`).
+
+use crate::command::*;
+use crate::context::role::Role;
+use crate::context::Recorder;
+use crate::device::handle::*;
+use crate::errors::Error;
+
+impl<R: Role> Recorder<R> {
+    #[inline]
+    fn emit_draw(&mut self, opcode: Opcode, args: DirectArgs) {
+        self.begin_call();
+        self.stats.draws += 1;
+        self.emit(opcode, 0, None, args);
+    }
+
+    /// Draws `vertex_count` vertices from `start_vertex` with the bound state. Never refused;
+    /// counts a draw in [`stats`](Self::stats).
+    #[inline]
+    pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+        // Compact: the two numbers alone (16 bytes with the header); decoded as `DirectArgs`.
+        self.begin_call();
+        self.stats.draws += 1;
+        self.emit(Opcode::Draw, 0, None, [vertex_count, start_vertex]);
+    }
+
+    /// Draws `index_count` indices of the bound index buffer from `start_index`, `base_vertex`
+    /// added to each. Never refused; counts a draw.
+    #[inline]
+    pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
+        self.emit_draw(
+            Opcode::DrawIndexed,
+            DirectArgs::draw_indexed(index_count, start_index, base_vertex),
+        );
+    }
+
+    /// Draws `instance_count` instances of `vertex_count` vertices, from `start_vertex` and
+    /// `start_instance`. Never refused; counts a draw.
+    #[inline]
+    pub fn draw_instanced(
+        &mut self,
+        vertex_count: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    ) {
+        self.emit_draw(
+            Opcode::DrawInstanced,
+            DirectArgs::draw_instanced(vertex_count, instance_count, start_vertex, start_instance),
+        );
+    }
+
+    /// Draws `instance_count` instances of `index_count` indices, from `start_index` and
+    /// `start_instance`, `base_vertex` added to each index. Never refused; counts a draw.
+    #[inline]
+    pub fn draw_indexed_instanced(
+        &mut self,
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    ) {
+        self.emit_draw(
+            Opcode::DrawIndexedInstanced,
+            DirectArgs::draw_indexed_instanced(
+                index_count,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            ),
+        );
+    }
+
+    /// Draws what the bound stream-output buffer holds.
+    pub fn draw_auto(&mut self) {
+        self.begin_call();
+        self.stats.draws += 1;
+        self.emit(Opcode::DrawAuto, 0, None, Empty);
+    }
+
+    /// Dispatches `x * y * z` thread groups of the bound compute shader. Never refused; counted
+    /// with the draws.
+    #[inline]
+    pub fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+        self.emit_draw(Opcode::Dispatch, DirectArgs::dispatch(x, y, z));
+    }
+
+    /// Draws instanced with the arguments at byte `offset` of `args`, read when the list executes.
+    /// Refused when `offset` is not 4-aligned or the 12 bytes past it leave the buffer
+    /// (`invalid_argument`, R-REC-5), or `args` is released (`released_object`).
+    pub fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+        self.indirect(
+            Opcode::DrawInstancedIndirect,
+            "draw_instanced_indirect",
+            args,
+            offset,
+        );
+    }
+
+    /// Draws indexed and instanced with the arguments at byte `offset` of `args`; refused as
+    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
+    pub fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+        self.indirect(
+            Opcode::DrawIndexedInstancedIndirect,
+            "draw_indexed_instanced_indirect",
+            args,
+            offset,
+        );
+    }
+
+    /// Dispatches with the thread-group counts at byte `offset` of `args`; refused as
+    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
+    pub fn dispatch_indirect(&mut self, args: Buffer, offset: u32) {
+        self.indirect(Opcode::DispatchIndirect, "dispatch_indirect", args, offset);
+    }
+
+    fn indirect(&mut self, opcode: Opcode, call: &'static str, args: Buffer, offset: u32) {
+        self.begin_call();
+        match self.resolve_resource(call, args.into()) {
+            Ok((resource, info)) => {
+                let size = info.map_or(0, |i| i.size);
+                if !offset.is_multiple_of(4) || offset as u64 + 12 > size as u64 {
+                    return self.fail(Error::OutOfRange {
+                        call,
+                        argument: "argument offset",
+                        value: offset.to_string(),
+                        allowed: format!("a multiple of 4 with 12 bytes of arguments within the buffer's {size} bytes (R-REC-5)").into(),
+                    });
+                }
+                if let Err(error) = self.retain(ObjectKind::Buffer, args.0, 1, call) {
+                    return self.fail(error);
+                }
+                self.stats.draws += 1;
+                let args = BoundBuffer {
+                    buffer: args.0,
+                    instance: resource.instance,
+                    offset,
+                    stride_or_format: 0,
+                };
+                self.emit(opcode, 0, None, IndirectPayload { args });
+            }
+            Err(error) => self.fail(error),
+        }
+    }
+}
