@@ -22,7 +22,7 @@
 //! frame, the one after its timed frames, and writes it as a trace (`benches::capture`: `FILE`,
 //! or `FILE` with the run's name before the extension when several runs capture), printing on
 //! stderr `capture MODE: wrote PATH (BYTES bytes): digest=D records=N`, `D` as `replay PATH`
-//! prints it. The demo then records through the capture's wrappers (`executor::capture`): the
+//! prints it. The demo then records through the capture's wrappers (`trace::capture`): the
 //! [`Engine`] trait below picks the engine's own types or those, at compile time, so a run
 //! without `--capture` runs the code it always ran. A frame ends with a present of a small swap
 //! chain, the frames' bookend (R-CAP-2): the capture is triggered during the last timed frame,
@@ -57,12 +57,12 @@ use benches::capture::{
 use benches::cli::{count, fraction, gpu_timing, semantics_choice, Arg, Args, PhaseProgress};
 use benches::{out, outln, record_draws, split_range, Scene, SceneDesc};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
-use executor::capture::{
+use executor::{Counters, GpuTiming, ImmediateContext, RecordingContext};
+use recorder::*;
+use trace::capture::{
     Capture, CaptureDevice, CaptureOptions, CapturedBundleRecorder, CapturedDeferred,
     CapturedImmediate, FrameOutcome,
 };
-use executor::{Counters, GpuTiming, ImmediateContext, RecordingContext};
-use recorder::*;
 
 // In a folder of its own: a file beside this one would be a binary of its own to Cargo.
 #[path = "frame/report.rs"]
