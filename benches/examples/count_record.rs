@@ -37,9 +37,9 @@ use benches::{
     record_draws, record_draws_only, record_one_call, CallSink, OneCall, Scene, SceneDesc,
     WithoutDraws,
 };
-use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 use executor::RecordingContext;
 use recorder::{DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics};
+use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 
 const DRAWS: u32 = 10_000;
 const USAGE: &str =

@@ -32,11 +32,13 @@ use std::time::{Duration, Instant};
 use benches::capture::{capture_path_option, CaptureReport, PendingCapture, ATTEMPTS};
 use benches::cli::{count, finish_main, gpu_timing, ms, Arg, Args};
 use benches::{outln, record_draws, split_range, CallSink, Scene, SceneDesc};
-use executor::capture::{Capture, CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
 use executor::{
     GpuTiming, ImmediateContext, JobResult, RecordingContext, RecordingPool, RecordingPoolDesc,
 };
 use recorder::*;
+use trace::capture::{
+    Capture, CaptureDevice, CaptureOptions, CapturedImmediate, CapturedPool, FrameOutcome,
+};
 
 const HELP: &str = "\
 renderer: an engine's frame loop recording N jobs on a pool of W workers (R-J-1)
@@ -495,7 +497,7 @@ mod tests {
     //! `--compare` and with `--threads 2`. Run with `cargo test -p benches --example renderer`.
 
     use super::*;
-    use executor::trace::{replay, ReplayOptions};
+    use trace::{replay, ReplayOptions};
 
     fn digest_of(stdout: &str) -> Option<u64> {
         let at = stdout.find("digest=")? + "digest=".len();

@@ -25,8 +25,8 @@
 use std::ops::Range;
 
 use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
-use executor::capture::{CapturedBundleRecorder, CapturedDeferred};
 use recorder::*;
+use trace::capture::{CapturedBundleRecorder, CapturedDeferred};
 
 use crate::record::{begin_pass, write_discard, CallSink};
 use crate::scene::*;

@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use executor::capture::{CapturedFrame, FrameOutcome};
+use trace::capture::{CapturedFrame, FrameOutcome};
 
 use crate::cli::json_string;
 

@@ -9,7 +9,7 @@
 //! **Out:** a [`Scene`] of device objects and, through [`record_draws`], the calls of any range of
 //! its frame recorded on a [`DeferredContext`](recorder::DeferredContext) (or on the naive
 //! `Vec<enum>` baseline, [`NaiveRecorder`]), or on the capture's
-//! [`CapturedDeferred`](executor::capture::CapturedDeferred) (`--capture`, [`capture`]).
+//! [`CapturedDeferred`](trace::capture::CapturedDeferred) (`--capture`, [`capture`]).
 //!
 //! **Invariants.** Deterministic: the scene and every draw follow from the seed (a xorshift, no
 //! external generator), and a draw's needs do not depend on how the frame is cut into ranges.

@@ -19,8 +19,8 @@
 
 use std::ops::Range;
 
-use executor::capture::CapturedDeferred;
 use recorder::*;
+use trace::capture::CapturedDeferred;
 
 use crate::scene::*;
 
@@ -193,7 +193,7 @@ impl CallSink for DeferredContext {
 }
 
 /// The capture's deferred context records the same calls through its [`DeviceContext`]
-/// methods, each of which asks the capture's tap first (`executor::capture`): the frame demo's
+/// methods, each of which asks the capture's tap first (`trace::capture`): the frame demo's
 /// `--capture` and the `record` bench's idle and capturing columns.
 impl CallSink for CapturedDeferred {
     #[inline(always)]

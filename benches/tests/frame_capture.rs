@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use executor::trace::{replay, ReplayOptions};
+use trace::{replay, ReplayOptions};
 
 /// (exit status, stdout, stderr) of the frame demo with `args`.
 fn frame(args: &[&str]) -> (Option<i32>, String, String) {

@@ -1,13 +1,13 @@
 //! R-TOOL-1: the split-point harness's counts are the engine's. Every scenario, under both
 //! semantics, is run through the harness's engine driver; its trace, with the driver's counts
-//! appended as expectations, is replayed by `executor::trace::replay` (alone, with `--compare`
+//! appended as expectations, is replayed by `trace::replay` (alone, with `--compare`
 //! and with `--threads 2`), which must agree (exit code 0); the same trace with one count off by
 //! one must fail (exit code 1). And each scenario has the split points its description
 //! promises.
 
 use benches::splitpoints::{expected_trace, scenario_names, Counts, Options};
-use executor::trace::{replay, Args, ReplayOptions};
 use recorder::{Semantics, SplitCategory};
+use trace::{replay, Args, ReplayOptions};
 
 /// Small sizes: the whole file runs in seconds in a debug build.
 fn small() -> Options {
@@ -22,7 +22,7 @@ fn small() -> Options {
 
 const BOTH: [Semantics; 2] = [Semantics::Legacy, Semantics::Fast];
 
-fn replay_with(trace: &str, args: &str) -> executor::trace::Replay {
+fn replay_with(trace: &str, args: &str) -> trace::Replay {
     let line = format!("- {args}");
     let Ok(Args::Run { options, .. }) =
         ReplayOptions::from_args(line.split_whitespace().map(String::from))
@@ -243,7 +243,7 @@ fn counts_of(name: &str, semantics: Semantics) -> Counts {
 /// `post_compressible` on texture-compatible targets is `post_tc`.
 #[test]
 fn r_tool_2_a_fix_of_the_advisor_counts_what_the_scenario_built_with_it_counts() {
-    use executor::trace::explain::{explain, Fix};
+    use trace::explain::{explain, Fix};
     let options = small();
     for (scenario, fix, fixed) in [
         ("dynamic_cb", Fix::MapInList, "dynamic_cb_mapped"),

@@ -1,15 +1,14 @@
-//! A draw record's fields by their TRACE.md names (`vs`, `ib.format`, `vb.3`, `ps.srv.2.min_lod`,
-//! `rtv.0`, `viewport.0`, `args`, ...), for `expect draw` and `replay --records`.
+//! A draw record's fields by name (`vs`, `ib.format`, `vb.3`, `ps.srv.2.min_lod`, `rtv.0`,
+//! `viewport.0`, `args`, ...), and a record printed as `name=value` pairs. The names are the
+//! record's own: one per slot and register the model keeps, so that a tool (a test, a trace
+//! format's `expect draw`) can ask for one field without knowing the record's layout.
 //!
 //! A name the record does not have answers `None`: a slot the bound shader does not read, a
 //! vertex-buffer slot the input layout does not read, a stage with no shader, a graphics field of
 //! a dispatch, `cs` of a draw, a malformed name. A slot that is read but empty answers
 //! [`FieldValue::Null`]. Values keep raw handles and instances: an [`ObjectNamer`] turns them into
-//! trace names when they are printed ([`RawNames`] prints `#index` forms until the replay tool
-//! brings one).
-//!
-//! Extensions beyond TRACE.md's list (the record has them, TRACE.md does not ask): `ib.offset`,
-//! `rtv.N.format`, `dsv.format`.
+//! names when they are printed ([`RawNames`] prints `#index` forms, the [`recorder::Device`] the
+//! debug names objects were created with, a tool its own names).
 
 use std::fmt;
 
@@ -51,11 +50,11 @@ pub enum FieldValue {
     Args(DrawArgs),
 }
 
-/// Turns an object of a record into its trace name: `NAME`, or `NAME#K` where the buffer or the
+/// Turns an object of a record into its name: `NAME`, or `NAME#K` where the buffer or the
 /// view's resource is dynamic (only the namer knows: a buffer binding does not say whether its
 /// buffer is dynamic).
 pub trait ObjectNamer {
-    /// Writes the trace name of the object `kind` `handle` reading `instance`.
+    /// Writes the name of the object `kind` `handle` reading `instance`.
     fn write_object(
         &self,
         f: &mut fmt::Formatter<'_>,
@@ -189,7 +188,8 @@ impl<N: ObjectNamer + ?Sized> fmt::Display for Named<'_, N> {
 }
 
 impl FieldValue {
-    /// Prints the value as TRACE.md writes values, naming objects with `namer`.
+    /// Prints the value (`null`, a name, a number, `yes`/`no`, a format, `x,y,w,h`), naming
+    /// objects with `namer`.
     pub fn display_with<'a, N: ObjectNamer + ?Sized>(&'a self, namer: &'a N) -> Named<'a, N> {
         Named { value: self, namer }
     }
@@ -350,7 +350,7 @@ impl GraphicsRecord {
 }
 
 impl DrawRecord {
-    /// The field called `name` in TRACE.md (`vs`, `ib.format`, `vb.3`, `ps.srv.2.min_lod`, ...);
+    /// The field called `name` (`vs`, `ib.format`, `vb.3`, `ps.srv.2.min_lod`, ...);
     /// `None` where the record has no such field (see the module essay).
     ///
     /// ```

@@ -4,8 +4,7 @@
 //! The execution half of the engine (SPEC §5, §6, §8): the immediate context, which runs
 //! direct calls and command lists, presents, fences, maps and validation, and the GPU model,
 //! the stand-in for the hardware that everything here feeds, inline or on its own thread. The
-//! trace format's reference is [`trace`] (`executor/docs/TRACE.md`); the guide to the semantics
-//! executed here (legacy and fast, split points, bundles, validation) is
+//! guide to the semantics executed here (legacy and fast, split points, bundles, validation) is
 //! [`recorder::semantics`].
 //!
 //! **In:** finished command lists ([`ImmediateContext::execute_command_list`]) and draw bundles
@@ -15,8 +14,8 @@
 //! command list's segments (`recorder::CommandList::segments`), each one indirect-buffer
 //! execution; the split points resolved against the immediate context, with their patched
 //! commands.
-//! **Out:** one [`DrawRecord`] per draw or dispatch (R-EX-3), answering TRACE.md's field names
-//! through [`DrawRecord::field`], and the cumulative [`Counters`] of TRACE.md's keys.
+//! **Out:** one [`DrawRecord`] per draw or dispatch (R-EX-3), answering its fields by name
+//! through [`DrawRecord::field`], and the cumulative [`Counters`], by key.
 //!
 //! **Invariants.** Executing a list costs O(segments + split points + nested lists and bundle
 //! calls), not O(commands) (R-EX-2); calling a bundle costs O(1) on the CPU, the model expands
@@ -27,10 +26,6 @@
 //! context's semantics (R-ST-5); a resource that legacy draws switch between written and read
 //! costs a cache flush (R-ST-10: the recorder keeps legacy bindings apart, the model counts the
 //! response). Nothing panics, whatever the commands.
-//!
-//! **Traces** ([`trace`]): the parser of TRACE.md and the `replay` command (`src/bin/replay.rs`,
-//! [`trace::replay`]), which runs a trace against all of the above, checks its expectations,
-//! and with `--compare` against a reference that issues every call directly.
 //!
 //! **Parallel recording** ([`jobs`], R-J-1): [`RecordingPool`], W persistent worker threads
 //! each owning a deferred context, records a frame's N jobs by work stealing (crossbeam-deque)
@@ -97,7 +92,6 @@
 //! hazards (a write while an earlier read may still run) and hazards between two aliases over
 //! the same bytes (writes are tracked per resource), as `gpu/hazard_tracking.rs` says.
 
-pub mod capture;
 mod draw_record;
 mod field;
 mod gpu;
@@ -106,10 +100,9 @@ mod immediate;
 pub mod jobs;
 mod progress;
 mod sync;
-pub mod trace;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
-pub use gpu::{GpuModel, GpuState, TextureState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
+pub use gpu::{GpuModel, GpuState, Memory, TextureState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use gpu::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
 pub use jobs::{

@@ -1,6 +1,6 @@
 //! The one place this crate takes its threads, channels, atomics, locks and work-stealing deques
 //! from. Under `--cfg loom` they are loom's, so the models in `loom-tests/` see every step: the
-//! GPU thread's (`gpu_thread.rs`), the recording pool's (`jobs/`) and the capture's (`capture/`).
+//! GPU thread's (`gpu_thread.rs`) and the recording pool's (`jobs/`).
 //!
 //! crossbeam-deque has no loom support (loom cannot look inside its atomics), so under
 //! `--cfg loom` the deques are a stand-in with the same interface built on loom's mutex
@@ -11,7 +11,7 @@
 pub(crate) use std::sync::mpsc::{channel, Receiver, Sender};
 #[cfg(not(loom))]
 pub(crate) use std::sync::{
-    atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
+    atomic::{AtomicUsize, Ordering},
     Arc,
 };
 #[cfg(not(loom))]
@@ -21,7 +21,7 @@ pub(crate) use std::thread::{spawn, JoinHandle};
 pub(crate) use loom::sync::mpsc::{channel, Receiver, Sender};
 #[cfg(loom)]
 pub(crate) use loom::sync::{
-    atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
+    atomic::{AtomicUsize, Ordering},
     Arc,
 };
 #[cfg(loom)]

@@ -1,16 +1,16 @@
-//! Models of the capture's list decision (`executor/src/capture/log.rs`): the immediate context
+//! Models of the capture's list decision (`trace/src/capture/log.rs`): the immediate context
 //! starts a frame capture with a Release store of `capturing`; a deferred context reads it
 //! (Acquire) at the first call of each list and keeps the whole list or none of it. Whatever the
 //! interleaving, the list executed in the frame is either written whole or fails the frame with
 //! its reason: never a list with some of its calls.
 #![cfg(loom)]
 
-use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
 use loom_tests::{check, spawn, DEVICE_BRANCHES};
 use recorder::{
     ChunkPolicy, DeferredContextDesc, Device, DeviceContext, DeviceDesc, RestoreState, Semantics,
     ShaderDesc, Stage,
 };
+use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
 
 fn small_device() -> Device {
     Device::new(DeviceDesc {

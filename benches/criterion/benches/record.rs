@@ -6,7 +6,7 @@
 //! walks the list's commands, so it is a visible share of the per-call cost).
 //!
 //! **The capture's cost** (SPEC §13, R-CAP-1): each mix is also recorded, per semantics, on the
-//! capture's `CapturedDeferred` (`executor::capture`) idle (`SEMANTICS_capture_idle`: a capture
+//! capture's `CapturedDeferred` (`trace::capture`) idle (`SEMANTICS_capture_idle`: a capture
 //! attached, no frame being captured, so each call costs the wrapper's one branch) and capturing
 //! (`SEMANTICS_capturing`: a frame is being captured, `begin_capture` on the capture's immediate
 //! context, so every list keeps its calls and each write map its bytes' shadow), beside the
@@ -48,9 +48,9 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
-use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 use executor::RecordingContext;
 use recorder::*;
+use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 
 /// Draws recorded per iteration.
 const DRAWS: u32 = 10_000;

@@ -22,7 +22,7 @@
 //! frame, the one after its timed frames, and writes it as a trace (`benches::capture`: `FILE`,
 //! or `FILE` with the run's name before the extension when several runs capture), printing on
 //! stderr `capture MODE: wrote PATH (BYTES bytes): digest=D records=N`, `D` as `replay PATH`
-//! prints it. The demo then records through the capture's wrappers (`executor::capture`): the
+//! prints it. The demo then records through the capture's wrappers (`trace::capture`): the
 //! [`Engine`] trait below picks the engine's own types or those, at compile time, so a run
 //! without `--capture` runs the code it always ran. A frame ends with a present of a small swap
 //! chain, the frames' bookend (R-CAP-2): the capture is triggered during the last timed frame,
@@ -44,7 +44,7 @@ use std::process::ExitCode;
 use std::thread;
 
 use benches::{out, outln, Scene};
-use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
+use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
 

@@ -42,7 +42,7 @@ OPTIONS:
     --json FILE          where the JSON goes (default target/splitpoints.json); '-' writes
                          it to standard output and the tables to standard error
     --svg FILE           where the picture goes (default target/splitpoints.svg)
-    --trace NAME         print scenario NAME's frame as a trace (executor/docs/TRACE.md), the
+    --trace NAME         print scenario NAME's frame as a trace (trace/docs/TRACE.md), the
                          calls the harness makes, to standard output, and exit
     --explain            instead of measuring, explain each scenario's split points (default
                          legacy only): each with the call that made it, the fix the seeds
@@ -243,7 +243,7 @@ fn run(cli: &Cli) -> Result<(), String> {
     Ok(())
 }
 
-/// `--explain`: the advisor (`executor::trace::explain`) on each scenario's trace.
+/// `--explain`: the advisor (`trace::explain`) on each scenario's trace.
 fn explain(cli: &Cli, json: bool) -> Result<(), String> {
     let semantics = cli
         .semantics
@@ -254,7 +254,7 @@ fn explain(cli: &Cli, json: bool) -> Result<(), String> {
         let scenario = scenario(name)?;
         for &s in &semantics {
             let trace = scenario_trace(name, s, &cli.options)?;
-            let advice = executor::trace::explain::explain(trace.as_bytes())
+            let advice = trace::explain::explain(trace.as_bytes())
                 .map_err(|e| format!("--explain: the trace of {name}: {e}"))?;
             let semantics = match s {
                 Semantics::Legacy => "legacy",

@@ -4,7 +4,7 @@
 //!
 //! Two walkers read it, and nothing else decides what a frame does: the engine driver
 //! (`drive.rs`) makes the calls on the real API, the trace printer (`trace.rs`) writes them in
-//! `executor/docs/TRACE.md` syntax. So the trace of a scenario is exactly the calls the harness
+//! `trace/docs/TRACE.md` syntax. So the trace of a scenario is exactly the calls the harness
 //! makes. Every call here has a trace form; the arguments the trace format has no syntax for
 //! take the replay's defaults in the driver too (vertex buffers with stride 0 and offset 0,
 //! depth-stencil states with stencil reference 0, clears of depth and stencil together), and a

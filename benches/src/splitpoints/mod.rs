@@ -11,7 +11,7 @@
 //! scenarios. **Out:** per scenario and semantics a [`Measurement`]: split points recorded per
 //! list and resolved by category, indirect-buffer executions, decompressions, context rolls,
 //! list bytes, record and execute time; and, for any scenario, its frame as a trace
-//! (`executor/docs/TRACE.md`), optionally with the measured counts as expectations, which
+//! (`trace/docs/TRACE.md`), optionally with the measured counts as expectations, which
 //! `replay` runs and checks ([`scenario_trace`], [`expected_trace`]).
 //!
 //! **The one representation.** A scenario is data: [`Frame`] (`ir.rs`), the objects to create,

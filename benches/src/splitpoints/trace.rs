@@ -1,4 +1,4 @@
-//! The trace printer: a [`Frame`] in `executor/docs/TRACE.md` syntax, in the order the driver
+//! The trace printer: a [`Frame`] in `trace/docs/TRACE.md` syntax, in the order the driver
 //! makes its calls: the device, the objects, one deferred context per worker; each worker's
 //! lists, call by call, each ended by its `finish`; then the immediate context's steps. With
 //! [`Counts`], the driver's counts follow as expectations: `expect split_points LIST` with

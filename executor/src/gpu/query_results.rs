@@ -180,7 +180,7 @@ impl QueryResult {
 }
 
 /// What the model keeps of one query (R-FX-3): its mode, its open scope's counts, its last
-/// result. For a capture, which writes it as the calls that give it (`capture/immediate.rs`).
+/// result. For a capture, which writes it as the calls that give it (`trace/src/capture/immediate.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct QuerySnapshot {
     /// How it counts samples.

@@ -8,11 +8,11 @@
 //! context in that order.
 //!
 //! **In:** a job count and one function `Fn(job, &mut DeferredContext)`, borrowed for the call
-//! (jobs may borrow the frame's data, no `'static` needed, no boxing). A pool made with
-//! [`RecordingPool::captured`] hands its jobs the capture's `CapturedDeferred` instead, so that
-//! the frames it records can be captured (SPEC §13); the pool is generic over the context
-//! ([`RecordingContext`], the engine's `DeferredContext` by default), so the engine's own
-//! contexts run the same code as before, the capture compiled out of it. **Out:** a
+//! (jobs may borrow the frame's data, no `'static` needed, no boxing). The pool is generic over
+//! the context ([`RecordingContext`], the engine's `DeferredContext` by default): a pool made
+//! with [`RecordingPool::with_contexts`] hands its jobs a wrapper of the deferred context
+//! instead (one that watches the calls, say), and the engine's own contexts run the same code,
+//! no wrapper compiled into it. **Out:** a
 //! `Vec<Result<CommandList, JobError>>` in job order, and per job the worker that ran it,
 //! whether it was stolen and how long it took ([`RecordingPool::reports`]).
 //!

@@ -1,8 +1,8 @@
 //! [`RecordingPool`]: the pool of `pool.rs` with a deferred context per worker, the jobs
 //! recording on it, one command list per job (R-J-1). The context is the engine's
-//! [`DeferredContext`] (the default), or the capture's [`CapturedDeferred`]
-//! ([`RecordingPool::captured`]), so that a frame recorded on the pool can be captured
-//! (SPEC §13); [`RecordingContext`] is what the pool needs of either.
+//! [`DeferredContext`] (the default), or any other type that records like one and implements
+//! [`RecordingContext`] (a wrapper of the deferred context, made by
+//! [`RecordingPool::with_contexts`]); [`RecordingContext`] is what the pool needs of it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
@@ -12,14 +12,13 @@ use recorder::{
     RecordError, RestoreState, Semantics,
 };
 
-use crate::capture::{CaptureDevice, CapturedDeferred};
-
 use super::error::{JobError, PoolError};
 use super::pool::{panic_message, SpawnFailed, WorkerPool};
 
 /// What a [`RecordingPool`]'s worker owns and hands its jobs: a deferred context that finishes
-/// and discards lists. Implemented by [`DeferredContext`] and by the capture's
-/// [`CapturedDeferred`]; each call is the deferred context's method of the same name.
+/// and discards lists. Implemented by [`DeferredContext`], and by wrappers of it that a pool made
+/// with [`RecordingPool::with_contexts`] hands its jobs; each call is the deferred context's
+/// method of the same name.
 pub trait RecordingContext: Send + 'static {
     /// [`DeferredContext::finish_command_list`].
     fn finish_command_list(&mut self, restore: RestoreState) -> Result<CommandList, RecordError>;
@@ -41,21 +40,6 @@ impl RecordingContext for DeferredContext {
     #[inline(always)]
     fn name(&self) -> &str {
         DeferredContext::name(self)
-    }
-}
-
-impl RecordingContext for CapturedDeferred {
-    #[inline(always)]
-    fn finish_command_list(&mut self, restore: RestoreState) -> Result<CommandList, RecordError> {
-        CapturedDeferred::finish_command_list(self, restore)
-    }
-    #[inline(always)]
-    fn discard_command_list(&mut self) {
-        CapturedDeferred::discard_command_list(self)
-    }
-    #[inline(always)]
-    fn name(&self) -> &str {
-        self.inner().name()
     }
 }
 
@@ -150,42 +134,31 @@ impl RecordingPool {
     }
 }
 
-impl RecordingPool<CapturedDeferred> {
-    /// [`new`](RecordingPool::new) with the capture's deferred contexts
-    /// ([`CaptureDevice::create_deferred_context`]): the jobs record on [`CapturedDeferred`]s, so
-    /// that a frame the pool records can be captured (SPEC §13). Idle, a job's calls cost what
-    /// the capture's wrapper costs (one branch each); the pool itself is the same.
+impl<C: RecordingContext> RecordingPool<C> {
+    /// [`new`](RecordingPool::new) with contexts of another type: `create` makes each worker's
+    /// context from its description (`{name}.worker{k}`, the pool's semantics, engine and chunk
+    /// policy), on this thread, so a failure is reported before any thread starts. A wrapper of
+    /// the deferred context makes its pool this way; the pool itself is the same.
     ///
     /// ```
-    /// use executor::capture::{CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
     /// use executor::{RecordingPool, RecordingPoolDesc};
     /// use recorder::*;
     ///
-    /// let device = CaptureDevice::new(Device::new(DeviceDesc::default()), CaptureOptions::default());
-    /// let mut immediate = CapturedImmediate::new(&device)?;
-    /// let mut pool = RecordingPool::captured(&device, &RecordingPoolDesc {
-    ///     workers: 2,
-    ///     ..Default::default()
+    /// let device = Device::new(DeviceDesc::default());
+    /// let mut pool = RecordingPool::with_contexts(&RecordingPoolDesc::default(), |desc| {
+    ///     device.create_deferred_context(desc)
     /// })?;
-    /// immediate.begin_capture();
-    /// for list in pool.record(3, |job, context| context.draw(3, job as u32)) {
-    ///     immediate.execute_command_list(&list?, RestoreState::ClearState)?;
-    /// }
-    /// let Some(FrameOutcome::Captured(frame)) = immediate.end_capture() else {
-    ///     panic!("captured")
-    /// };
-    /// assert_eq!(frame.records, 3);
+    /// let lists = pool.record(2, |job, context| context.draw(3, job as u32));
+    /// assert_eq!(lists.len(), 2);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn captured(
-        device: &CaptureDevice,
+    pub fn with_contexts(
         desc: &RecordingPoolDesc<'_>,
+        create: impl Fn(&DeferredContextDesc<'_>) -> Result<C, Error>,
     ) -> Result<Self, PoolError> {
-        Self::spawn(desc, |context| device.create_deferred_context(context))
+        Self::spawn(desc, create)
     }
-}
 
-impl<C: RecordingContext> RecordingPool<C> {
     /// Creates the workers' contexts with `create` (on this thread) and starts their threads.
     fn spawn(
         desc: &RecordingPoolDesc<'_>,

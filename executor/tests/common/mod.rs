@@ -8,8 +8,6 @@ use executor::{DrawRecord, FieldValue, GpuModel};
 use recorder::command::InstanceId;
 use recorder::*;
 
-pub mod modes;
-
 pub struct Fixture {
     pub device: Device,
     /// Immutable vertex buffers.

@@ -294,7 +294,7 @@ impl<R: Role> Recorder<R> {
     /// What a legacy context holds bound now (its shadow, R-ST-1): at the start of a list the
     /// state the previous `finish_command_list(Restore)` carried in, or the ClearState
     /// defaults. `None` under fast semantics, which shadows nothing. The capture writes a
-    /// carried state as the calls that set it (`executor::capture`).
+    /// carried state as the calls that set it (`trace::capture`).
     pub fn legacy_state(&self) -> Option<&crate::state::Bindings> {
         self.shadow.as_ref().map(|shadow| &shadow.bindings)
     }

@@ -154,7 +154,7 @@ pub struct ListHeader {
     /// `discard_lists`); written only then, by the one thread that dropped it.
     next_discarded: *mut ListHeader,
     /// What a layer over the engine keeps with the list (the capture's record of the calls
-    /// that made it, `executor::capture`): set once, by the list's only owner, right after
+    /// that made it, `trace::capture`): set once, by the list's only owner, right after
     /// `finish_command_list` ([`CommandList::attach`]); dropped with the list.
     attachment: Option<Attachment>,
 }
@@ -274,7 +274,7 @@ impl CommandList {
     }
 
     /// Keeps `attachment` with the list until its last clone drops: a layer over the engine
-    /// (the capture, `executor::capture`) gives the list it finished the record of its calls
+    /// (the capture, `trace::capture`) gives the list it finished the record of its calls
     /// this way. Only the list's sole owner, before any clone, nested execution or
     /// attachment, may attach; otherwise the attachment is handed back.
     pub fn attach(&mut self, attachment: Attachment) -> Result<(), Attachment> {

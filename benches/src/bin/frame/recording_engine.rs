@@ -11,7 +11,7 @@
 
 use benches::bundle::{BundleCaller, BundleSink};
 use bundles::{BundleDesc, BundleRecorder};
-use executor::capture::{
+use trace::capture::{
     Capture, CaptureDevice, CapturedBundleRecorder, CapturedDeferred, CapturedImmediate,
     FrameOutcome,
 };

@@ -1,0 +1,56 @@
+//! `replay TRACE|- [--compare] [--threads N] [--records] [--json]`: runs a trace against the
+//! engine and checks its expectations (docs/TRACE.md). Exit codes: 0 every expectation held, 1
+//! one failed (or `--compare` found a difference), 2 the trace is malformed or unreadable.
+//!
+//! A closed standard output (`replay t.trace --records | head -1`) ends the output quietly:
+//! nothing more is printed, no message, and the exit code is still the verdict's.
+
+use std::io::{Read as _, Write};
+use std::process::ExitCode;
+
+use trace::{replay, Args, ReplayOptions, TraceSource, USAGE};
+
+fn main() -> ExitCode {
+    let (options, source) = match ReplayOptions::from_args(std::env::args().skip(1)) {
+        Ok(Args::Run { options, trace }) => (options, trace),
+        Ok(Args::Help) => {
+            write_quietly(&mut std::io::stdout(), &format!("{USAGE}\n"));
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            let first = USAGE.lines().next().unwrap_or("");
+            eprintln!("replay: {message}\n{first}\nRun `replay --help` for the options.");
+            return ExitCode::from(2);
+        }
+    };
+    let read = match &source {
+        TraceSource::File(path) => {
+            std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))
+        }
+        TraceSource::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map(|_| bytes)
+                .map_err(|error| format!("standard input: {error}"))
+        }
+    };
+    let trace = match read {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            eprintln!("replay: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let run = replay(&trace, &options);
+    write_quietly(&mut std::io::stdout(), &run.stdout);
+    write_quietly(&mut std::io::stderr(), &run.stderr);
+    ExitCode::from(run.exit_code.clamp(0, 255) as u8)
+}
+
+/// Writes `text` and flushes; a write error (a closed pipe: the reader is gone) drops the rest
+/// of the output without a message, as a Unix filter does.
+fn write_quietly(out: &mut impl Write, text: &str) {
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}

@@ -1,0 +1,706 @@
+//! The capture's immediate context: frames begin and end here (R-CAP-2), the state a frame
+//! starts from is read here (R-CAP-3), and executed lists bring their calls in (R-CAP-5).
+//!
+//! **In:** the application's immediate calls, presents and executions. **Out:** the engine's
+//! behaviour unchanged, and at each frame's end a [`FrameOutcome`] in the capture's results.
+//!
+//! **A frame's start.** The GPU model's bindings (what the next draw would see) as the calls
+//! that set them; for each swap chain, as many presents as bring a fresh one to its current
+//! back buffer; for each dynamic resource whose current instance is not its initial contents,
+//! a write_discard map (so the records name that instance `#K` as the replay will); minimum
+//! LODs and decompressed textures as their calls. Those last are written only for the objects
+//! the frame uses.
+//!
+//! **A frame's records.** The draw records the immediate context produced from the frame's
+//! start to its end; `clear_records` and `take_records` during a capture keep the frame's part
+//! first, so an application that clears them every frame still gets its digest.
+
+use crate::sync::Ordering;
+use std::sync::Arc;
+
+use bundles::DrawBundle;
+use recorder::{
+    BarrierGroup, Buffer, CommandList, DeviceContext, Error, Handle, ListStats, MapFlags, MapType,
+    Mapped, ObjectKind, RecordError, Resource, ResourceBarrier, RestoreState, SwapChain, Texture,
+    Usage,
+};
+
+use super::device::CaptureDevice;
+use super::form::{Call, Obj};
+use super::log::{resource_obj, state_calls, Tap};
+use super::wrap::{
+    barriers, captured_calls, captured_maps, fast_entries, fit, legacy_barrier, list_log, objs,
+};
+use super::write::{self, Frame};
+use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
+use crate::syntax::ast::{Barrier, BeforeAfter, Method};
+use executor::ImmediateContext;
+use executor::{Counters, DrawRecord};
+use recorder::{BarrierAccess, BarrierLayout, BarrierSync};
+
+/// A frame being captured.
+struct Open {
+    frame: u64,
+    /// Begun by a trigger: bookended by presents, retried when it fails.
+    triggered: bool,
+    setup: Vec<Call>,
+    setup_if_used: Vec<(Obj, Vec<Call>)>,
+    lists: Vec<Arc<super::log::ListLog>>,
+    bundles: Vec<Obj>,
+    /// Where the frame's records start in the context's.
+    records_from: usize,
+    /// The frame's records the application cleared or took.
+    kept: Vec<DrawRecord>,
+    start_seq: u64,
+    failed: Option<String>,
+    /// Objects whose state at the frame's start no call can give (R-FX-3: a query that passed
+    /// samples before the frame), and why: the frame fails if it predicates on one.
+    unwritable: Vec<(Obj, String)>,
+}
+
+/// An [`ImmediateContext`] whose frames a capture can write.
+pub struct CapturedImmediate {
+    context: ImmediateContext,
+    tap: Tap,
+    shared: Arc<Shared>,
+    /// Presents of the active swap chain so far.
+    frame: u64,
+    open: Option<Open>,
+}
+
+impl CapturedImmediate {
+    /// The immediate context of `device` ([`ImmediateContext::new`]), captured.
+    pub fn new(device: &CaptureDevice) -> Result<Self, Error> {
+        let context = ImmediateContext::new(device.device())?;
+        Ok(Self {
+            context,
+            tap: Tap::switched(device.shared().clone(), false),
+            shared: device.shared().clone(),
+            frame: 0,
+            open: None,
+        })
+    }
+
+    /// The wrapped context, for what the capture need not see (its counters, its device).
+    pub fn inner(&self) -> &ImmediateContext {
+        &self.context
+    }
+
+    /// The wrapped context, mutably: calls made on it directly are not captured.
+    pub fn inner_mut(&mut self) -> &mut ImmediateContext {
+        self.tap.settle();
+        &mut self.context
+    }
+
+    /// Whether this call is kept. Idle (no frame being captured): one branch on a byte.
+    #[inline(always)]
+    fn tap_active(&mut self) -> bool {
+        !self.tap.is_idle() && self.kept()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn kept(&mut self) -> bool {
+        self.tap.active()
+    }
+
+    // ----- frames --------------------------------------------------------------------------
+
+    /// Begins capturing here, whatever the point of the frame (R-CAP-2); ends at
+    /// [`end_capture`](Self::end_capture). A capture already open is left as it is.
+    pub fn begin_capture(&mut self) {
+        if self.open.is_none() {
+            self.open_frame(false);
+        }
+    }
+
+    /// Ends a capture begun here or by a trigger: the frame's outcome (also kept in the
+    /// capture's results); `None` when no capture was open.
+    pub fn end_capture(&mut self) -> Option<FrameOutcome> {
+        self.tap.settle();
+        let open = self.open.take()?;
+        self.shared.capturing.store(false, Ordering::Release);
+        self.tap.switch(false);
+        let outcome = self.close_frame(open);
+        self.shared.control.lock().outcomes.push(outcome.clone());
+        Some(outcome)
+    }
+
+    fn open_frame(&mut self, triggered: bool) {
+        self.tap.settle();
+        // Deferred contexts that start a list from now on keep it.
+        self.shared.capturing.store(true, Ordering::Release);
+        // Direct calls still in the batch reach the GPU model first: its state is the frame's.
+        let _ = self.context.flush();
+        let device = self.context.device().clone();
+        let start_seq = self.shared.stamp();
+        let records_from = self.context.records().len();
+        let mut setup: Vec<Call> = Vec::new();
+        let mut setup_if_used = Vec::new();
+        let mut unwritable = Vec::new();
+        // Swap chains to their back buffers.
+        let objects = self.registered();
+        for (kind, raw) in &objects {
+            if *kind == ObjectKind::SwapChain {
+                let chain = SwapChain::from_raw(*raw);
+                let index = device.current_back_buffer(chain).unwrap_or(0);
+                for _ in 0..index {
+                    setup.push(Method::Present {
+                        swapchain: Obj::Engine(ObjectKind::SwapChain, *raw),
+                    });
+                }
+            }
+        }
+        // The bindings the next draw would see.
+        // A binding of an object the device has destroyed meanwhile (a fast list's binding
+        // holds no reference, R-OBJ-4) reads as nothing: written as null, not as the object.
+        let mut bindings = state_calls(self.context.gpu().state().bindings());
+        for call in &mut bindings {
+            forget_dead(&device, call);
+        }
+        setup.extend(bindings);
+        for (kind, raw) in objects {
+            let obj = Obj::Engine(kind, raw);
+            let mut calls = Vec::new();
+            match kind {
+                ObjectKind::Buffer => {
+                    let dynamic = device
+                        .buffer_info(Buffer::from_raw(raw))
+                        .is_some_and(|i| i.usage == Usage::Dynamic);
+                    let instance = self.context.current_instance(raw);
+                    if dynamic && instance != recorder::command::InstanceId::INITIAL {
+                        calls.push(Method::Map {
+                            resource: obj,
+                            map_type: MapType::WriteDiscard,
+                            allow_usage_default: false,
+                            instance: Some(instance),
+                            writes: (),
+                        });
+                        calls.push(Method::Unmap { resource: obj });
+                    }
+                }
+                ObjectKind::Texture => {
+                    let texture = Texture::from_raw(raw);
+                    if let Some(lod) = device.resource_min_lod(texture).filter(|l| *l != 0.0) {
+                        calls.push(Method::SetResourceMinLod {
+                            resource: obj,
+                            min_lod: lod,
+                        });
+                    }
+                    // Enhanced-barrier layout (every texture starts in `common`): a barrier
+                    // from `common` to it, then the compression it had.
+                    let state = self.context.gpu().texture_state(raw);
+                    let moved = state.layout.is_some_and(|l| l != BarrierLayout::Common);
+                    if let Some(layout) = state.layout.filter(|_| moved) {
+                        calls.push(Method::Barrier(vec![Barrier::Texture {
+                            resource: obj,
+                            sync: BeforeAfter {
+                                before: BarrierSync::NONE,
+                                after: BarrierSync::NONE,
+                            },
+                            access: BeforeAfter {
+                                before: BarrierAccess::NO_ACCESS,
+                                after: BarrierAccess::NO_ACCESS,
+                            },
+                            layout: BeforeAfter {
+                                before: BarrierLayout::Common,
+                                after: layout,
+                            },
+                            mips: recorder::Span::ALL,
+                            array: recorder::Span::ALL,
+                            planes: recorder::Span::ALL,
+                            discard: false,
+                        }]));
+                    }
+                    let compressible = device
+                        .texture_info(texture)
+                        .is_some_and(|i| i.compressible || i.dcc);
+                    let compressed = self.context.resource_compression(texture);
+                    if compressible {
+                        calls.push(Method::SetResourceCompression {
+                            resource: obj,
+                            compression: match compressed {
+                                true => recorder::Compression::Compressed,
+                                false => recorder::Compression::Decompressed,
+                            },
+                        });
+                    }
+                }
+                ObjectKind::ShaderResourceView => {
+                    let view = recorder::ShaderResourceView::from_raw(raw);
+                    if let Some(lod) = device
+                        .shader_resource_view_min_lod(view)
+                        .filter(|l| *l != 0.0)
+                    {
+                        calls.push(Method::SetShaderResourceViewMinLod {
+                            view: obj,
+                            min_lod: lod,
+                        });
+                    }
+                }
+                ObjectKind::Query => {
+                    let snapshot = self.context.gpu().query_snapshot(raw);
+                    match query_setup(obj, snapshot) {
+                        Ok(setup) => calls.extend(setup),
+                        Err(why) => {
+                            let name = device.object_name(ObjectKind::Query, raw);
+                            unwritable.push((obj, format!("{name} {why}")));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if !calls.is_empty() {
+                setup_if_used.push((obj, calls));
+            }
+        }
+        // Recordings of bundles that are gone (no clone, no list holds them) are not needed.
+        self.shared.bundles.lock().retain(|raw, _| {
+            let bundle = recorder::BundleHandle::from_raw(*raw);
+            device.is_alive(bundle) || device.references(bundle).is_some()
+        });
+        self.shared.frame_releases.lock().clear();
+        self.tap.clear();
+        self.tap.switch(true);
+        let failed = (self.context.gpu_timing() == executor::GpuTiming::Detached).then(|| {
+            "the GPU model is detached (GpuTiming::Detached): the frame makes no draw records to \
+             capture"
+                .to_string()
+        });
+        self.open = Some(Open {
+            frame: self.frame,
+            triggered,
+            setup,
+            setup_if_used,
+            unwritable,
+            lists: Vec::new(),
+            bundles: Vec::new(),
+            records_from,
+            kept: Vec::new(),
+            start_seq,
+            failed,
+        });
+    }
+
+    /// The objects the capture has records of, engine kinds only, in creation order.
+    fn registered(&self) -> Vec<(ObjectKind, recorder::RawHandle)> {
+        let registry = self.shared.registry.lock();
+        let mut objects: Vec<(u64, ObjectKind, recorder::RawHandle)> = registry
+            .live()
+            .filter_map(|o| match o {
+                Obj::Engine(kind, raw) => registry.get(kind, raw).map(|r| (r.seq, kind, raw)),
+                _ => None,
+            })
+            .collect();
+        objects.sort_by_key(|(seq, _, _)| *seq);
+        objects
+            .into_iter()
+            .map(|(_, kind, raw)| (kind, raw))
+            .collect()
+    }
+
+    fn close_frame(&mut self, mut open: Open) -> FrameOutcome {
+        let frame = open.frame;
+        let entries = std::mem::take(&mut self.tap.entries);
+        let seqs = std::mem::take(&mut self.tap.seqs);
+        self.tap.clear();
+        if let Some(reason) = open.failed.take() {
+            return FrameOutcome::Failed { frame, reason };
+        }
+        let mut records = std::mem::take(&mut open.kept);
+        let all = self.context.records();
+        records.extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
+        let releases = std::mem::take(&mut *self.shared.frame_releases.lock());
+        let parts = Frame {
+            setup: open.setup,
+            setup_if_used: open.setup_if_used,
+            unwritable: open.unwritable,
+            entries,
+            seqs,
+            releases,
+            lists: open.lists,
+            bundles: open.bundles,
+            start_seq: open.start_seq,
+        };
+        let device = self.context.device().clone();
+        let bundles = self.shared.bundles.lock().clone();
+        let written = {
+            let mut registry = self.shared.registry.lock();
+            let written = write::write(
+                &device,
+                &mut registry,
+                &bundles,
+                &parts,
+                &records,
+                self.shared.options.all_objects,
+            );
+            registry.prune(open.start_seq);
+            written
+        };
+        match written {
+            Ok(written) => {
+                let (lines, digest) = write::digest(&records, &written.names);
+                FrameOutcome::Captured(CapturedFrame {
+                    frame,
+                    digest,
+                    records: records.len(),
+                    record_lines: lines,
+                    trace: written.text,
+                    not_written: written.not_written,
+                })
+            }
+            Err(reason) => FrameOutcome::Failed { frame, reason },
+        }
+    }
+
+    fn fail(&mut self, reason: String) {
+        if let Some(open) = self.open.as_mut() {
+            open.failed.get_or_insert(reason);
+        }
+    }
+
+    /// Whether `chain` bookends frames (the first chain presented becomes the active one).
+    fn is_active(&self, chain: SwapChain) -> bool {
+        let mut control = self.shared.control.lock();
+        *control.active_chain.get_or_insert(chain.raw()) == chain.raw()
+    }
+
+    /// [`ImmediateContext::present`]: a present of the active swap chain ends the frame being
+    /// captured (the present is its last call) and starts the one a trigger asked for.
+    pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
+        if self.tap_active() {
+            self.tap.call(Method::Present {
+                swapchain: Obj::of(ObjectKind::SwapChain, chain),
+            });
+        }
+        let result = self.context.present(chain);
+        if !self.is_active(chain) {
+            return result;
+        }
+        self.frame += 1;
+        let mut retry = false;
+        if self.open.as_ref().is_some_and(|o| o.triggered) {
+            if let Some(outcome) = self.end_capture() {
+                retry = matches!(outcome, FrameOutcome::Failed { .. });
+            }
+        }
+        let start = retry || {
+            let mut control = self.shared.control.lock();
+            let start = match control.trigger {
+                Trigger::None => false,
+                Trigger::Next => true,
+                Trigger::At(n) => n == self.frame,
+            };
+            if start {
+                control.trigger = Trigger::None;
+            }
+            start
+        };
+        if start && self.open.is_none() {
+            self.open_frame(true);
+            // A capture that cannot succeed is reported now, not retried every frame.
+            if self.context.gpu_timing() == executor::GpuTiming::Detached {
+                self.end_capture();
+            }
+        }
+        result
+    }
+
+    // ----- the immediate context's own calls ------------------------------------------------
+
+    /// [`ImmediateContext::execute_command_list`]: a captured list brings its calls in; a list
+    /// recorded before the capture began fails the frame (R-CAP-5).
+    pub fn execute_command_list(
+        &mut self,
+        list: &CommandList,
+        restore: RestoreState,
+    ) -> Result<(), Error> {
+        if self.tap_active() {
+            match list_log(list) {
+                Some(log) => {
+                    self.tap.call(Method::Execute {
+                        list: Obj::List(log.id),
+                        restore: restore.is_restore(),
+                    });
+                    if let Some(open) = self.open.as_mut() {
+                        open.lists.push(log);
+                    }
+                }
+                None => {
+                    let context = match self.shared.context_names.lock().get(&list.recorder()) {
+                        Some(name) => format!("deferred context '{name}'"),
+                        None => format!(
+                            "the engine's context {} (not made by the capture's device)",
+                            list.recorder()
+                        ),
+                    };
+                    self.fail(format!(
+                        "a command list executed in the frame ({} draws, recorded on {context}) \
+                         was recorded before the capture began; the capture keeps a list's \
+                         calls only from its first call (CaptureOptions::keep_all_lists keeps \
+                         every list's)",
+                        list.stats().draws,
+                    ))
+                }
+            }
+        }
+        self.context.execute_command_list(list, restore)
+    }
+
+    /// [`ImmediateContext::draw_bundle`], captured.
+    pub fn draw_bundle(&mut self, bundle: &DrawBundle) -> Result<(), Error> {
+        if self.tap_active() {
+            let obj = Obj::Engine(ObjectKind::Bundle, bundle.handle().raw());
+            self.tap.call(Method::DrawBundle { bundle: obj });
+            if let Some(open) = self.open.as_mut() {
+                open.bundles.push(obj);
+            }
+        }
+        self.context.draw_bundle(bundle)
+    }
+
+    /// [`ImmediateContext::insert_fence`].
+    pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        self.insert_fence_with(engine, recorder::FenceFlags::NoKickOff)
+    }
+
+    /// [`ImmediateContext::insert_fence_with`] (R-FX-6): written `insert_fence F [kick_off]`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
+        let kept = self.tap_active();
+        let context = &mut self.context;
+        self.tap.fence(kept, engine, flags, || {
+            context.insert_fence_with(engine, flags)
+        })
+    }
+
+    /// [`ImmediateContext::is_resource_pending`] (R-FX-6): a query, nothing to write.
+    pub fn is_resource_pending<H: recorder::Handle>(&mut self, resource: H) -> bool {
+        self.context.is_resource_pending(resource)
+    }
+
+    /// [`ImmediateContext::create_device_context_state`] (R-FX-6): not a recorded call.
+    pub fn create_device_context_state(
+        &mut self,
+    ) -> Result<recorder::DeviceContextState, recorder::Error> {
+        self.context.create_device_context_state()
+    }
+
+    /// [`ImmediateContext::swap_device_context_state`] (R-FX-6). Not written: a frame that
+    /// swaps is reported not written, with the reason (the capture cannot name the object nor
+    /// write what it held at the frame's start; see `wrap.rs`).
+    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+        if self.tap_active() {
+            self.fail("it swaps a device context state object (swap_device_context_state, R-FX-6): the capture does not write context state objects (the object has no handle the trace could name, and its content at the frame's start would have to be written as calls)".to_string());
+        }
+        self.context.swap_device_context_state(state)
+    }
+
+    /// [`ImmediateContext::begin_command_list_execution`].
+    pub fn begin_command_list_execution(&mut self) {
+        if self.tap_active() {
+            self.tap.call(Method::BeginCommandListExecution);
+        }
+        self.context.begin_command_list_execution()
+    }
+
+    /// [`ImmediateContext::end_command_list_execution`].
+    pub fn end_command_list_execution(&mut self) {
+        if self.tap_active() {
+            self.tap.call(Method::EndCommandListExecution);
+        }
+        self.context.end_command_list_execution()
+    }
+
+    /// [`ImmediateContext::resume`].
+    pub fn resume(&mut self) {
+        if self.tap_active() {
+            self.tap.call(Method::Resume);
+        }
+        self.context.resume()
+    }
+
+    /// [`ImmediateContext::get_data`] (R-FX-3).
+    pub fn get_data(&mut self, query: recorder::Query) -> Result<executor::QueryData, Error> {
+        // A read of the GPU model: nothing to write in the trace.
+        self.context.get_data(query)
+    }
+
+    /// [`ImmediateContext::flush`].
+    pub fn flush(&mut self) -> Result<(), Error> {
+        self.tap.settle();
+        self.context.flush()
+    }
+
+    /// [`ImmediateContext::current_instance`].
+    pub fn current_instance(&self, buffer: recorder::RawHandle) -> recorder::command::InstanceId {
+        self.context.current_instance(buffer)
+    }
+
+    /// [`ImmediateContext::records`].
+    pub fn records(&mut self) -> &[DrawRecord] {
+        self.tap.settle();
+        self.context.records()
+    }
+
+    /// [`ImmediateContext::counters`].
+    pub fn counters(&mut self) -> &Counters {
+        self.tap.settle();
+        self.context.counters()
+    }
+
+    /// [`ImmediateContext::take_execution_errors`].
+    pub fn take_execution_errors(&mut self) -> Vec<Error> {
+        self.tap.settle();
+        self.context.take_execution_errors()
+    }
+
+    /// Keeps the open frame's records before the application drops them.
+    fn keep_frame_records(&mut self) {
+        self.tap.settle();
+        if let Some(open) = self.open.as_mut() {
+            let all = self.context.records();
+            open.kept
+                .extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
+            open.records_from = 0;
+        }
+    }
+
+    /// [`ImmediateContext::clear_records`] (a frame being captured keeps its own first).
+    pub fn clear_records(&mut self) {
+        self.keep_frame_records();
+        self.context.clear_records()
+    }
+
+    /// [`ImmediateContext::take_records`] (a frame being captured keeps its own first).
+    pub fn take_records(&mut self) -> Vec<DrawRecord> {
+        self.keep_frame_records();
+        self.context.take_records()
+    }
+}
+
+impl DeviceContext for CapturedImmediate {
+    captured_calls!(|this| this.context);
+    captured_maps!(
+        CapturedImmediate,
+        |this| this.context,
+        |c: &ImmediateContext, raw| c.current_instance(raw)
+    );
+}
+
+/// Whether the device still has the object (alive, or released and still referenced).
+fn known(device: &recorder::Device, kind: ObjectKind, raw: recorder::RawHandle) -> bool {
+    use recorder::*;
+    fn has<H: Handle>(device: &Device, handle: H) -> bool {
+        device.is_alive(handle) || device.references(handle).is_some()
+    }
+    match kind {
+        ObjectKind::Buffer => has(device, Buffer::from_raw(raw)),
+        ObjectKind::Texture => has(device, Texture::from_raw(raw)),
+        ObjectKind::ShaderResourceView => has(device, ShaderResourceView::from_raw(raw)),
+        ObjectKind::UnorderedAccessView => has(device, UnorderedAccessView::from_raw(raw)),
+        ObjectKind::RenderTargetView => has(device, RenderTargetView::from_raw(raw)),
+        ObjectKind::DepthStencilView => has(device, DepthStencilView::from_raw(raw)),
+        ObjectKind::Shader => has(device, Shader::from_raw(raw)),
+        ObjectKind::InputLayout => has(device, InputLayout::from_raw(raw)),
+        ObjectKind::BlendState => has(device, BlendState::from_raw(raw)),
+        ObjectKind::RasterizerState => has(device, RasterizerState::from_raw(raw)),
+        ObjectKind::DepthStencilState => has(device, DepthStencilState::from_raw(raw)),
+        ObjectKind::SamplerState => has(device, SamplerState::from_raw(raw)),
+        ObjectKind::Query => has(device, Query::from_raw(raw)),
+        ObjectKind::SwapChain => has(device, SwapChain::from_raw(raw)),
+        ObjectKind::Bundle => has(device, BundleHandle::from_raw(raw)),
+        ObjectKind::Heap => has(device, Heap::from_raw(raw)),
+    }
+}
+
+/// Makes null every slot of a set call that names an object the device no longer has.
+fn forget_dead(device: &recorder::Device, call: &mut Call) {
+    let dead = |o: &Option<Obj>| match o {
+        Some(Obj::Engine(kind, raw)) => !known(device, *kind, *raw),
+        _ => false,
+    };
+    let clear = |slots: &mut Vec<Option<Obj>>| {
+        for slot in slots.iter_mut() {
+            if dead(slot) {
+                *slot = None;
+            }
+        }
+    };
+    match call {
+        Method::SetInputLayout(o)
+        | Method::SetShader { shader: o, .. }
+        | Method::OmSetBlendState(o)
+        | Method::OmSetDepthStencilState(o)
+        | Method::RsSetState(o)
+        | Method::SetPredication { predicate: o, .. }
+        | Method::SetIndexBuffer { buffer: o, .. }
+            if dead(o) =>
+        {
+            *o = None
+        }
+        Method::SetVertexBuffers { buffers: s, .. }
+        | Method::SetConstantBuffers { buffers: s, .. }
+        | Method::SetShaderResources { views: s, .. }
+        | Method::SetSamplers { samplers: s, .. }
+        | Method::CsSetUnorderedAccessViews { views: s, .. } => clear(s),
+        Method::OmSetRenderTargets {
+            render_targets,
+            depth_stencil,
+        } => {
+            clear(render_targets);
+            if dead(depth_stencil) {
+                *depth_stencil = None;
+            }
+        }
+        Method::OmSetRenderTargetsAndUavs {
+            render_targets,
+            depth_stencil,
+            views,
+            ..
+        } => {
+            clear(render_targets);
+            clear(views);
+            if dead(depth_stencil) {
+                *depth_stencil = None;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The calls that give a query, at a frame's start, the state the GPU model keeps of it
+/// (R-FX-3): `configure_query` for a binary mode, `begin` for an open scope, `end` for a result
+/// (with no scope open, an end writes zero counts). What passed samples cannot be given without
+/// a draw, which would add a record: `Err` says so. Other counts (pipeline statistics, the
+/// clock) are not given: draw records read only whether samples passed.
+fn query_setup(
+    query: Obj,
+    snapshot: Option<executor::QuerySnapshot>,
+) -> Result<Vec<Call>, &'static str> {
+    let Some(snapshot) = snapshot else {
+        return Ok(Vec::new());
+    };
+    let mut calls = Vec::new();
+    if snapshot.mode == recorder::QueryMode::Binary {
+        calls.push(Method::ConfigureQuery {
+            query,
+            mode: super::form::query_mode_word(snapshot.mode),
+        });
+    }
+    match (snapshot.open, snapshot.result) {
+        (Some(counts), _) if counts.samples == 0 => calls.push(Method::Begin { query }),
+        (None, Some(result)) if result.counts.samples == 0 => calls.push(Method::End { query }),
+        (None, None) => {}
+        _ => {
+            return Err(
+                "passed samples before the frame (a result or an open scope): no call gives a \
+                 query samples without a draw, so a trace cannot start from it (R-FX-3)",
+            )
+        }
+    }
+    Ok(calls)
+}

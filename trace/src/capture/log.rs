@@ -1,0 +1,556 @@
+//! What each context keeps of its calls while they are captured: the [`Tap`] every wrapper
+//! holds, and the records a finished list or bundle carries ([`ListLog`], [`BundleLog`]).
+//!
+//! **The hot path.** A wrapper asks [`Tap::active`] before each call: idle, that is one load of
+//! a byte the context owns and a branch that always goes the same way (R-CAP-1); no atomic, no
+//! lock. Only the first call of each list takes the slow path, which reads the capture's state
+//! (one atomic load) to decide whether the new list is captured: a list is captured whole or
+//! not at all (R-CAP-5), so a deferred context decides once per list, at its first call.
+//!
+//! **Maps** (R-CAP-4). A write map on a captured context copies the mapped bytes as they were
+//! (the context's own shadow of them: a buffer mapped on several contexts at once has one per
+//! context, since each context keeps its own), and the unmap compares: the changed range is
+//! written as `write RES OFFSET HEX`, not the whole buffer. A read map's bytes are not captured
+//! (the map and unmap statements are: the engine's rules apply to them).
+
+use crate::sync::Ordering;
+use std::sync::Arc;
+
+use recorder::command::InstanceId;
+use recorder::state::Bindings;
+use recorder::{MapType, ObjectKind, PrimitiveTopology, Resource, Stage};
+
+use super::form::{Call, Entry, Obj};
+use super::Shared;
+use crate::syntax::ast::Method;
+
+/// Whether a context's calls are being kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum TapState {
+    /// Not captured; stays so until the list ends.
+    Off = 0,
+    /// A list starts at the next call: decide then.
+    Fresh,
+    /// Every call is kept.
+    On,
+}
+
+/// A map the tap is watching: the bytes as they were when mapped.
+#[derive(Debug)]
+struct OpenMap {
+    resource: Resource,
+    data: *mut u8,
+    len: usize,
+    before: Vec<u8>,
+}
+
+/// One context's capture state and the calls it kept.
+pub(crate) struct Tap {
+    state: TapState,
+    /// Decide at each list's start (deferred contexts); otherwise the capture switches the tap.
+    per_list: bool,
+    shared: Arc<Shared>,
+    /// The calls kept since the list (or the frame) began.
+    pub(crate) entries: Vec<Entry>,
+    /// The capture's clock at each of `entries`.
+    pub(crate) seqs: Vec<u64>,
+    /// The lists this context executed while kept (nested lists), by their log's number.
+    pub(crate) nested: Vec<Arc<ListLog>>,
+    /// The bundles this context called while kept.
+    pub(crate) bundles: Vec<Obj>,
+    /// A legacy context's state at the start of the kept list, when a restore carried it in.
+    pub(crate) carried: Option<Vec<Call>>,
+    /// Why the kept calls cannot make a trace, if something made them so.
+    pub(crate) broken: Option<String>,
+    open: Vec<OpenMap>,
+}
+
+// SAFETY: `OpenMap::data` points into memory the wrapped context owns; the tap is a field of
+// that wrapper, moves with it, and reads the bytes only inside the wrapper's own `&mut self`
+// calls (map and unmap), on the thread that owns the wrapper at that time.
+unsafe impl Send for Tap {}
+
+impl Tap {
+    /// A tap that decides at each list's start (a deferred context).
+    pub(crate) fn per_list(shared: Arc<Shared>) -> Self {
+        Self::new(shared, TapState::Fresh, true)
+    }
+
+    /// A tap switched by the capture (the immediate context: off until a frame starts), or
+    /// always on (a bundle recorder: a bundle is recorded once and called for many frames, so
+    /// its recording is always kept, R-CAP-5).
+    pub(crate) fn switched(shared: Arc<Shared>, on: bool) -> Self {
+        let state = if on { TapState::On } else { TapState::Off };
+        Self::new(shared, state, false)
+    }
+
+    fn new(shared: Arc<Shared>, state: TapState, per_list: bool) -> Self {
+        Self {
+            state,
+            per_list,
+            shared,
+            entries: Vec::new(),
+            seqs: Vec::new(),
+            nested: Vec::new(),
+            bundles: Vec::new(),
+            carried: None,
+            broken: None,
+            open: Vec::new(),
+        }
+    }
+
+    pub(crate) fn shared(&self) -> &Arc<Shared> {
+        &self.shared
+    }
+
+    /// Whether this call is kept: idle, one predictable branch.
+    #[inline(always)]
+    pub(crate) fn active(&mut self) -> bool {
+        self.state != TapState::Off && self.wake()
+    }
+
+    /// The slow half of [`active`](Self::active): the first call of a list decides.
+    #[cold]
+    #[inline(never)]
+    fn wake(&mut self) -> bool {
+        if self.state == TapState::Fresh {
+            let on =
+                self.shared.options.keep_all_lists || self.shared.capturing.load(Ordering::Acquire);
+            self.state = if on { TapState::On } else { TapState::Off };
+        }
+        self.state == TapState::On
+    }
+
+    /// Whether the tap keeps nothing now, not even a decision to make: the idle path's one
+    /// branch.
+    #[inline(always)]
+    pub(crate) fn is_idle(&self) -> bool {
+        self.state == TapState::Off
+    }
+
+    /// Whether the tap is about to decide (a list's first call comes next).
+    pub(crate) fn is_fresh(&self) -> bool {
+        self.state == TapState::Fresh
+    }
+
+    pub(crate) fn is_on(&self) -> bool {
+        self.state == TapState::On
+    }
+
+    /// Switches a capture-switched tap (the immediate context's).
+    pub(crate) fn switch(&mut self, on: bool) {
+        self.state = if on { TapState::On } else { TapState::Off };
+    }
+
+    /// Keeps the call `make` builds, out of the caller's line: a wrapper's idle path holds only
+    /// the branch and this call, not the building of the call's record.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep(&mut self, make: impl FnOnce() -> Call) {
+        let call = make();
+        self.call(call);
+    }
+
+    #[inline]
+    pub(crate) fn call(&mut self, call: Call) {
+        self.settle();
+        self.push(Entry::Call(call));
+    }
+
+    /// An `insert_fence` (`insert` makes the value): kept at a tick taken before the value
+    /// exists, since another thread may wait on it at once and its wait must come after this
+    /// insert in the trace.
+    pub(crate) fn fence(
+        &mut self,
+        kept: bool,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+        insert: impl FnOnce() -> u64,
+    ) -> u64 {
+        if !kept {
+            return insert();
+        }
+        self.settle();
+        let seq = self.shared.stamp();
+        let value = insert();
+        self.entries.push(Entry::Call(Method::InsertFence {
+            fence: Obj::Fence(value),
+            engine,
+            kick_off: flags.kicks_off(),
+        }));
+        self.seqs.push(seq);
+        value
+    }
+
+    #[inline]
+    fn push(&mut self, entry: Entry) {
+        let seq = self.shared.stamp();
+        self.entries.push(entry);
+        self.seqs.push(seq);
+    }
+
+    /// Keeps a call the trace format cannot say, as a comment (its name).
+    pub(crate) fn not_written(&mut self, what: &'static str) {
+        self.settle();
+        self.push(Entry::NotWritten(what));
+    }
+
+    /// A map the context accepted: its statement, and for a write map a shadow of the bytes.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn mapped(
+        &mut self,
+        resource: Resource,
+        map_type: MapType,
+        allow_usage_default: bool,
+        instance: Option<InstanceId>,
+        bytes: Option<(*mut u8, usize)>,
+    ) {
+        self.call(Method::Map {
+            resource: resource_obj(resource),
+            map_type,
+            allow_usage_default,
+            instance,
+            writes: (),
+        });
+        if map_type == MapType::Read {
+            return;
+        }
+        if let Some((data, len)) = bytes {
+            // SAFETY: the wrapper passes the bytes the engine just mapped: valid for `len`
+            // bytes until the unmap, and nothing else touches them during this copy.
+            let before = unsafe { std::slice::from_raw_parts(data, len) }.to_vec();
+            self.open.push(OpenMap {
+                resource,
+                data,
+                len,
+                before,
+            });
+        }
+    }
+
+    /// An unmap: the bytes changed since the map, then the statement.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn unmapped(&mut self, resource: Resource) {
+        self.call(Method::Unmap {
+            resource: resource_obj(resource),
+        });
+    }
+
+    /// Writes what the application changed in the maps it opened, and forgets their memory.
+    ///
+    /// The bytes of a map are written only while its slice borrows the context, so before the
+    /// next call on it: every call on a wrapper (kept or not, before it reaches the wrapped
+    /// context, which may then let the memory go: the immediate context's batch is taken by a
+    /// flush or an execution even while a map stays open) settles first, and the changed range
+    /// is written right after the `map`, where the application wrote it.
+    #[inline]
+    pub(crate) fn settle(&mut self) {
+        if !self.open.is_empty() {
+            self.settle_maps();
+        }
+    }
+
+    #[cold]
+    fn settle_maps(&mut self) {
+        for open in std::mem::take(&mut self.open) {
+            // SAFETY: `settle` runs before any call reaches the wrapped context after the map
+            // that handed out these bytes (see above): they are still the map's, valid for `len`,
+            // and the application's borrow of them has ended, so nothing else touches them.
+            let after = unsafe { std::slice::from_raw_parts(open.data, open.len) };
+            if let Some((first, last)) = changed(&open.before, after) {
+                self.push(Entry::Write {
+                    resource: resource_obj(open.resource),
+                    offset: first as u32,
+                    bytes: after[first..=last].to_vec(),
+                });
+            }
+        }
+    }
+
+    /// Ends a kept list: what it kept, for the list to carry; the tap decides again at the
+    /// next call.
+    pub(crate) fn take_list(
+        &mut self,
+        id: u64,
+        ordinal: u64,
+        context: ContextInfo,
+        restore: bool,
+    ) -> ListLog {
+        let log = ListLog {
+            id,
+            ordinal,
+            context,
+            restore,
+            entries: std::mem::take(&mut self.entries),
+            seqs: std::mem::take(&mut self.seqs),
+            finish_seq: self.shared.stamp(),
+            nested: std::mem::take(&mut self.nested),
+            bundles: std::mem::take(&mut self.bundles),
+            carried: self.carried.take(),
+            broken: self.broken.take(),
+        };
+        self.end_list();
+        log
+    }
+
+    /// Forgets the list being kept (discarded, or finished with an error).
+    pub(crate) fn end_list(&mut self) {
+        self.entries.clear();
+        self.seqs.clear();
+        self.nested.clear();
+        self.bundles.clear();
+        self.carried = None;
+        self.broken = None;
+        self.open.clear();
+        if self.per_list {
+            self.state = TapState::Fresh;
+        }
+    }
+
+    /// Empties what the tap kept (the immediate context's, at a frame's start).
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.seqs.clear();
+        self.nested.clear();
+        self.bundles.clear();
+        self.broken = None;
+        self.open.clear();
+    }
+}
+
+/// The first and last index where two byte strings differ.
+fn changed(before: &[u8], after: &[u8]) -> Option<(usize, usize)> {
+    let first = before.iter().zip(after).position(|(a, b)| a != b)?;
+    let last = before
+        .iter()
+        .zip(after)
+        .rposition(|(a, b)| a != b)
+        .unwrap_or(first);
+    Some((first, last))
+}
+
+pub(crate) fn resource_obj(resource: Resource) -> Obj {
+    match resource {
+        Resource::Buffer(b) => Obj::of(ObjectKind::Buffer, b),
+        Resource::Texture(t) => Obj::of(ObjectKind::Texture, t),
+    }
+}
+
+/// The deferred context a list was recorded on.
+#[derive(Clone, Debug)]
+pub(crate) struct ContextInfo {
+    /// The capture's number for the context (its creation order).
+    pub serial: u64,
+    pub name: String,
+    pub semantics: recorder::Semantics,
+    /// A legacy context created with `title_managed_lifetimes` (R-FX-6).
+    pub title_managed_lifetimes: bool,
+}
+
+/// What a finished list carries of its recording (attached to the `CommandList`).
+#[derive(Debug)]
+pub(crate) struct ListLog {
+    /// The capture's number for the list, in finish order.
+    pub id: u64,
+    /// Which list of its context it is (0 for the first the context finished or discarded).
+    pub ordinal: u64,
+    pub context: ContextInfo,
+    /// `finish LIST restore=yes`.
+    pub restore: bool,
+    pub entries: Vec<Entry>,
+    /// The capture's clock at each entry, and at the finish.
+    pub seqs: Vec<u64>,
+    pub finish_seq: u64,
+    pub nested: Vec<Arc<ListLog>>,
+    pub bundles: Vec<Obj>,
+    pub carried: Option<Vec<Call>>,
+    pub broken: Option<String>,
+}
+
+/// What a finished bundle carries of its recording (kept by the capture under the bundle's
+/// handle).
+#[derive(Debug)]
+pub(crate) struct BundleLog {
+    /// The recorder's name, which the bundle's trace name is made from.
+    pub name: String,
+    /// The bundle recorder's declaration, as the trace writes it (`rt=`, `depth=`, `samples=`).
+    pub render_targets: Vec<recorder::Format>,
+    pub depth: Option<recorder::Format>,
+    pub samples: u32,
+    pub entries: Vec<Entry>,
+    /// The capture's clock at each entry, and at the finish.
+    pub seqs: Vec<u64>,
+    pub finish_seq: u64,
+    pub broken: Option<String>,
+}
+
+/// The calls that set `state` from the ClearState defaults (a legacy context's carried state,
+/// the immediate context's state at a frame's start, R-CAP-3). Vertex-buffer strides and
+/// offsets, blend factors and stencil references are the trace's defaults (see `form.rs`).
+pub(crate) fn state_calls(state: &Bindings) -> Vec<Call> {
+    let mut calls = Vec::new();
+    let buffer =
+        |raw: recorder::RawHandle| (!raw.is_null()).then_some(Obj::Engine(ObjectKind::Buffer, raw));
+    let object = |kind: ObjectKind, raw: recorder::RawHandle| {
+        (!raw.is_null()).then_some(Obj::Engine(kind, raw))
+    };
+    if !state.input_layout().is_null() {
+        calls.push(Method::SetInputLayout(object(
+            ObjectKind::InputLayout,
+            state.input_layout(),
+        )));
+    }
+    if state.topology() != PrimitiveTopology::Undefined {
+        calls.push(Method::SetPrimitiveTopology(state.topology()));
+    }
+    let vbs: Vec<Option<Obj>> = state
+        .vertex_buffers()
+        .iter()
+        .map(|b| buffer(b.buffer))
+        .collect();
+    if let Some(last) = vbs.iter().rposition(Option::is_some) {
+        calls.push(Method::SetVertexBuffers {
+            start: 0,
+            buffers: vbs[..=last].to_vec(),
+        });
+    }
+    let ib = state.index_buffer();
+    let format = recorder::Format::ALL
+        .get(ib.stride_or_format as usize)
+        .copied()
+        .unwrap_or_default();
+    // A null index buffer still has a format and an offset the records show.
+    if !ib.buffer.is_null() || format != recorder::Format::Unknown || ib.offset != 0 {
+        calls.push(Method::SetIndexBuffer {
+            buffer: buffer(ib.buffer),
+            format,
+            offset: ib.offset,
+        });
+    }
+    // The reset index (R-ST-5) as an explicit value after the index buffer, whatever the bind
+    // derived: a register holding V behaves as one derived to V for every later bind (the same
+    // format derives V again, another its own value).
+    if state.reset_index() != executor::DEFAULT_RESET_INDEX || !ib.buffer.is_null() {
+        calls.push(Method::SetPrimitiveResetIndex(state.reset_index()));
+    }
+    for stage in Stage::ALL {
+        let shader = state.shader(stage).shader;
+        if !shader.is_null() {
+            calls.push(Method::SetShader {
+                stage,
+                shader: object(ObjectKind::Shader, shader),
+            });
+        }
+        let cbs: Vec<Option<Obj>> = state
+            .constant_buffers(stage)
+            .iter()
+            .map(|b| buffer(b.buffer))
+            .collect();
+        if let Some(last) = cbs.iter().rposition(Option::is_some) {
+            calls.push(Method::SetConstantBuffers {
+                stage,
+                start: 0,
+                buffers: cbs[..=last].to_vec(),
+            });
+        }
+        let srvs: Vec<Option<Obj>> = state
+            .shader_resources(stage)
+            .iter()
+            .map(|v| object(ObjectKind::ShaderResourceView, v.view))
+            .collect();
+        if let Some(last) = srvs.iter().rposition(Option::is_some) {
+            calls.push(Method::SetShaderResources {
+                stage,
+                start: 0,
+                views: srvs[..=last].to_vec(),
+            });
+        }
+        let samplers: Vec<Option<Obj>> = state
+            .samplers(stage)
+            .iter()
+            .map(|s| object(ObjectKind::SamplerState, *s))
+            .collect();
+        if let Some(last) = samplers.iter().rposition(Option::is_some) {
+            calls.push(Method::SetSamplers {
+                stage,
+                start: 0,
+                samplers: samplers[..=last].to_vec(),
+            });
+        }
+    }
+    let uavs: Vec<Option<Obj>> = state
+        .compute_uavs()
+        .iter()
+        .map(|v| object(ObjectKind::UnorderedAccessView, v.view))
+        .collect();
+    if let Some(last) = uavs.iter().rposition(Option::is_some) {
+        calls.push(Method::CsSetUnorderedAccessViews {
+            start: 0,
+            views: uavs[..=last].to_vec(),
+        });
+    }
+    let targets: Vec<Option<Obj>> = state
+        .render_targets()
+        .iter()
+        .map(|v| object(ObjectKind::RenderTargetView, v.view))
+        .collect();
+    let depth = object(ObjectKind::DepthStencilView, state.depth_stencil().view);
+    let om_uavs: Vec<Option<Obj>> = state
+        .om_uavs()
+        .iter()
+        .map(|v| object(ObjectKind::UnorderedAccessView, v.view))
+        .collect();
+    // As many targets as the last bind set, null ones included (records show each slot).
+    let target_end = targets.len();
+    match om_uavs.iter().rposition(Option::is_some) {
+        Some(last) => {
+            let first = om_uavs.iter().position(Option::is_some).unwrap_or(0);
+            calls.push(Method::OmSetRenderTargetsAndUavs {
+                render_targets: targets[..target_end].to_vec(),
+                depth_stencil: depth,
+                start: first as u32,
+                views: om_uavs[first..=last].to_vec(),
+            })
+        }
+        None if target_end > 0 || depth.is_some() => calls.push(Method::OmSetRenderTargets {
+            render_targets: targets[..target_end].to_vec(),
+            depth_stencil: depth,
+        }),
+        None => {}
+    }
+    if !state.blend().state.is_null() {
+        calls.push(Method::OmSetBlendState(object(
+            ObjectKind::BlendState,
+            state.blend().state,
+        )));
+    }
+    if !state.depth_stencil_state().state.is_null() {
+        calls.push(Method::OmSetDepthStencilState(object(
+            ObjectKind::DepthStencilState,
+            state.depth_stencil_state().state,
+        )));
+    }
+    if !state.rasterizer().is_null() {
+        calls.push(Method::RsSetState(object(
+            ObjectKind::RasterizerState,
+            state.rasterizer(),
+        )));
+    }
+    if !state.viewports().is_empty() {
+        calls.push(Method::RsSetViewports(state.viewports().to_vec()));
+    }
+    if !state.scissor_rects().is_empty() {
+        calls.push(Method::RsSetScissorRects(state.scissor_rects().to_vec()));
+    }
+    let (predicate, value) = state.predication();
+    if !predicate.is_null() {
+        calls.push(Method::SetPredication {
+            predicate: object(ObjectKind::Query, predicate),
+            value,
+        });
+    }
+    calls
+}

@@ -1,0 +1,953 @@
+//! One call of a [`Program`] applied to one of the engine's
+//! recording APIs ([`Recording`]: `recorder::DeferredContext`, the immediate context and
+//! `bundles::BundleRecorder`, which all implement [`DeviceContext`], the bundle recorder refusing
+//! what a bundle may not hold): the trace's objects turned into handles, the arguments
+//! docs/TRACE.md leaves out given their defaults.
+//!
+//! **In:** a [`Call`], the recorder, the handles the declarations made ([`Handles`]), the
+//! fence values inserted so far, and the command list or bundle the call names. **Out:** what
+//! happened ([`Recorded`]): done, a fence value, an accepted map (its memory given the trace's
+//! `write` bytes: `writes.rs`), a refusal
+//! the replay makes itself because the engine's API cannot even be called
+//! (`decompress_resource` of a buffer, `execute` of a list whose finish failed), or "not a
+//! call of this recorder" for the calls only the immediate context or a `finish` handle.
+//!
+//! **Defaults** (docs/TRACE.md gives no syntax for them): vertex buffers bind with stride 0 and
+//! offset 0; blend states with factor 1,1,1,1 and every sample; depth-stencil states with
+//! stencil reference 0; `clear_depth_stencil_view` clears depth and stencil;
+//! `update_subresource` writes no bytes (the model keeps no contents).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
+use executor::ImmediateContext;
+use recorder::command::InstanceId;
+use recorder::FenceFlags;
+use recorder::{
+    BarrierGroup, BarrierKind, BarrierSubresources, Buffer, BufferBarrier, ClearFlags, CommandList,
+    DeferredContext, DeviceContext, DeviceContextState, Engine, Error, FastResource,
+    FastResourceBatch, GlobalBarrier, Handle, ImmediateRole, MapFlags, MapType, PredicateValue,
+    RawHandle, Recorder, Remap, RemapKind, Resource, ResourceBarrier, RestoreState, SplitHalf,
+    Stage, Texture, TextureBarrier, VertexBuffer,
+};
+
+use super::program::{Call, Lowered, ObjId, ObjKind, Program};
+use super::writes::{copy, MapWrites};
+use crate::syntax::ast::{Barrier, LegacyBarrier};
+
+/// The handle of every engine object the trace declared, set once by its declaration (on the
+/// thread that runs declarations; workers read them after), and the device context state
+/// objects (R-FX-6) the trace's `create_device_context_state` lines made, which the
+/// application owns (the replay keeps them by trace id; `swap_device_context_state` borrows
+/// one, on the thread that runs it: `live.rs` runs both calls on the main thread).
+#[derive(Debug)]
+pub(crate) struct Handles {
+    raw: Vec<OnceLock<RawHandle>>,
+    states: Mutex<HashMap<ObjId, DeviceContextState>>,
+}
+
+/// A handle that names no object: what an object whose declaration the engine refused would
+/// be, were the replay not to refuse its uses itself (it does; see `live.rs`).
+const NOWHERE: RawHandle = RawHandle::from_bits(u64::MAX - 1);
+
+impl Handles {
+    pub(crate) fn new(objects: usize) -> Self {
+        Self {
+            raw: (0..objects).map(|_| OnceLock::new()).collect(),
+            states: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Keeps the device context state object the trace names `id` (R-FX-6).
+    fn keep_state(&self, id: ObjId, state: DeviceContextState) {
+        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+        states.insert(id, state);
+    }
+
+    /// Drops the device context state object `id` (`release`: the application's object goes,
+    /// and the references it held with it).
+    pub(crate) fn drop_state(&self, id: ObjId) {
+        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+        states.remove(&id);
+    }
+
+    /// Runs `f` on the device context state object `id`, if its creation made it.
+    pub(crate) fn with_state<T>(
+        &self,
+        id: ObjId,
+        f: impl FnOnce(&mut DeviceContextState) -> T,
+    ) -> Option<T> {
+        let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+        states.get_mut(&id).map(f)
+    }
+
+    pub(crate) fn set(&self, id: ObjId, raw: RawHandle) {
+        if let Some(slot) = self.raw.get(id) {
+            let _ = slot.set(raw);
+        }
+    }
+
+    /// The object's handle, if its declaration made it.
+    pub(crate) fn get(&self, id: ObjId) -> Option<RawHandle> {
+        self.raw.get(id).and_then(|slot| slot.get().copied())
+    }
+
+    fn handle<H: Handle>(&self, id: ObjId) -> H {
+        H::from_raw(self.get(id).unwrap_or(NOWHERE))
+    }
+}
+
+/// Turns a call's objects into handles.
+pub(crate) struct Resolver<'a> {
+    /// The lowered trace, whose object ids the call names.
+    pub program: &'a Program,
+    /// The engine handles the declarations made for those ids.
+    pub handles: &'a Handles,
+}
+
+impl Resolver<'_> {
+    pub(crate) fn one<H: Handle>(&self, id: ObjId) -> H {
+        self.handles.handle(id)
+    }
+
+    pub(crate) fn opt<H: Handle>(&self, id: Option<ObjId>) -> Option<H> {
+        id.map(|id| self.one(id))
+    }
+
+    pub(crate) fn all<H: Handle>(&self, ids: &[Option<ObjId>]) -> Vec<Option<H>> {
+        ids.iter().map(|id| self.opt(*id)).collect()
+    }
+
+    pub(crate) fn resource(&self, id: ObjId) -> Resource {
+        match self.program.objects[id].kind {
+            ObjKind::Buffer => Resource::Buffer(self.one(id)),
+            _ => Resource::Texture(self.one(id)),
+        }
+    }
+
+    /// The texture `id` names, or the refusal of a call that takes one.
+    fn texture(&self, call: &'static str, id: ObjId) -> Result<Texture, Error> {
+        match self.program.objects[id].kind {
+            ObjKind::Texture => Ok(self.one(id)),
+            _ => Err(Error::WrongObjectKind {
+                call,
+                object: self.program.objects[id].name.to_string(),
+                is: "buffer",
+                takes: "texture",
+            }),
+        }
+    }
+}
+
+/// A recorder a trace's calls go to: a deferred context, the immediate context or a bundle
+/// recorder. The calls they share are [`DeviceContext`]'s, reached as they are; these are the
+/// few the replay needs beyond them, which differ by recorder.
+pub(crate) trait Recording: DeviceContext {
+    /// Calls accepted so far in the list or bundle being recorded (a refused call does not move
+    /// it).
+    fn accepted(&self) -> u32 {
+        self.stats().calls
+    }
+    /// The error of the most recent refused call.
+    fn refusal(&self) -> Option<Error> {
+        self.last_refusal().cloned()
+    }
+    /// Maps a resource, left mapped for the trace's `unmap` line, and copies into its memory
+    /// the `write` statements after the map (`writes.rs`); the bytes mapped, if the map was
+    /// accepted.
+    fn map_resource(
+        &mut self,
+        resource: Resource,
+        map_type: MapType,
+        flags: MapFlags,
+        writes: &MapWrites,
+    ) -> Option<usize>
+    where
+        Self: Sized,
+    {
+        let memory = self.map(resource, map_type, flags).ok()?.keep_mapped();
+        copy(memory, map_type, writes);
+        Some(memory.len())
+    }
+    /// The instance a write_discard map of `buffer` made current.
+    fn instance_of(&self, buffer: RawHandle) -> InstanceId;
+    /// Inserts a fence (kicking off its segment with `FenceFlags::KickOff`, R-FX-6); its
+    /// value, where the recorder hands one out.
+    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64>;
+    fn execute(&mut self, list: &CommandList, restore: RestoreState);
+    fn call_bundle(&mut self, bundle: &DrawBundle);
+    /// Records a remap; `false` where the recorder has none (a deferred context).
+    fn remap(&mut self, remap: Remap) -> bool;
+    /// `create_device_context_state` (R-FX-6): the object, or the refusal (a fast context's
+    /// `forbidden_in_fast`; a bundle's `unsupported_in_bundle`). Not a recorded call.
+    fn create_state(&mut self) -> Result<DeviceContextState, Error>;
+    /// `swap_device_context_state` (R-FX-6).
+    fn swap_state(&mut self, state: &mut DeviceContextState);
+}
+
+impl Recording for DeferredContext {
+    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
+        self.current_instance(buffer)
+    }
+    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
+        Some(self.insert_fence_with(engine, flags))
+    }
+    fn execute(&mut self, list: &CommandList, restore: RestoreState) {
+        self.execute_command_list(list, restore)
+    }
+    fn call_bundle(&mut self, bundle: &DrawBundle) {
+        DrawBundleExt::draw_bundle(self, bundle)
+    }
+    fn remap(&mut self, _remap: Remap) -> bool {
+        false
+    }
+    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
+        self.create_device_context_state()
+    }
+    fn swap_state(&mut self, state: &mut DeviceContextState) {
+        self.swap_device_context_state(state)
+    }
+}
+
+/// The immediate context's direct calls (its maps, executions, bundle calls and presents are
+/// replayed by `live.rs` itself, with their results).
+impl Recording for ImmediateContext {
+    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
+        self.current_instance(buffer)
+    }
+    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
+        Some(self.insert_fence_with(engine, flags))
+    }
+    fn execute(&mut self, list: &CommandList, restore: RestoreState) {
+        let _ = self.execute_command_list(list, restore);
+    }
+    fn call_bundle(&mut self, bundle: &DrawBundle) {
+        let _ = self.draw_bundle(bundle);
+    }
+    fn remap(&mut self, _remap: Remap) -> bool {
+        false
+    }
+    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
+        self.create_device_context_state()
+    }
+    fn swap_state(&mut self, state: &mut DeviceContextState) {
+        self.swap_device_context_state(state)
+    }
+}
+
+/// The reference's immediate recorders (`reference/`): the immediate context's direct calls,
+/// recorded without the executor. Executions and bundle calls are the immediate context's, not
+/// its recorder's: refused as before the roles were types.
+impl Recording for Recorder<ImmediateRole> {
+    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
+        self.current_instance(buffer)
+    }
+    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
+        Some(self.insert_fence_with(engine, flags))
+    }
+    fn execute(&mut self, _list: &CommandList, _restore: RestoreState) {
+        self.refuse(Error::WrongContext {
+            call: "execute_command_list",
+            context: "the immediate context's recorder",
+            owner: "ImmediateContext::execute_command_list",
+            rule: "R-EX-1",
+        })
+    }
+    fn call_bundle(&mut self, _bundle: &DrawBundle) {
+        self.refuse(Error::WrongContext {
+            call: "draw_bundle",
+            context: "the immediate context's recorder",
+            owner: "ImmediateContext::draw_bundle",
+            rule: "R-B-10",
+        })
+    }
+    fn remap(&mut self, _remap: Remap) -> bool {
+        false
+    }
+    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
+        self.create_device_context_state()
+    }
+    fn swap_state(&mut self, state: &mut DeviceContextState) {
+        self.swap_device_context_state(state)
+    }
+}
+
+/// A bundle recorder: the calls it has not (a fence, an execution, a bundle call) are refused
+/// as a bundle refuses them (`unsupported_in_bundle`, R-B-8).
+impl Recording for BundleRecorder {
+    fn instance_of(&self, _buffer: RawHandle) -> InstanceId {
+        InstanceId::INITIAL
+    }
+    fn fence(&mut self, _engine: Engine, _flags: FenceFlags) -> Option<u64> {
+        self.refuse_unsupported("insert_fence");
+        None
+    }
+    fn execute(&mut self, _list: &CommandList, _restore: RestoreState) {
+        self.refuse_unsupported("execute_command_list")
+    }
+    fn call_bundle(&mut self, _bundle: &DrawBundle) {
+        self.refuse_unsupported("draw_bundle")
+    }
+    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
+        // A bundle is fast and has neither call (R-FX-6, R-B-8); not a recorded call.
+        Err(Error::UnsupportedInBundle {
+            call: "create_device_context_state",
+        })
+    }
+    fn swap_state(&mut self, _state: &mut DeviceContextState) {
+        self.refuse_unsupported("swap_device_context_state")
+    }
+    fn remap(&mut self, remap: Remap) -> bool {
+        let Remap {
+            kind,
+            stage,
+            slot,
+            inherit_stage,
+            inherit_slot,
+        } = remap;
+        match kind {
+            RemapKind::ConstantBuffer => {
+                self.remap_constant_buffer_inheritance(stage, slot, inherit_stage, inherit_slot)
+            }
+            RemapKind::ShaderResource => {
+                self.remap_shader_resource_inheritance(stage, slot, inherit_stage, inherit_slot)
+            }
+            RemapKind::Sampler => {
+                self.remap_sampler_inheritance(stage, slot, inherit_stage, inherit_slot)
+            }
+            RemapKind::VertexBuffer => self.remap_vertex_buffer_inheritance(slot, inherit_slot),
+        }
+        true
+    }
+}
+
+/// The trace's `restore` flag as the engine's [`RestoreState`].
+pub(crate) fn restore_state(restore: bool) -> RestoreState {
+    match restore {
+        true => RestoreState::Restore,
+        false => RestoreState::ClearState,
+    }
+}
+
+/// The trace's `allow_usage_default` flag as the engine's [`MapFlags`].
+pub(crate) fn map_flags(allow_usage_default: bool) -> MapFlags {
+    match allow_usage_default {
+        true => MapFlags::AllowUsageDefault,
+        false => MapFlags::None,
+    }
+}
+
+/// What applying a call did.
+#[derive(Debug)]
+pub(crate) enum Recorded {
+    /// Handed to the engine (which may have refused it: ask [`Recording::accepted`]).
+    Done,
+    /// `insert_fence`: the value the engine handed out.
+    Fence(u64),
+    /// A map the engine accepted: the instance a write_discard map made (the current one for
+    /// another map type), and the bytes it returned.
+    Mapped {
+        /// The instance current after the map.
+        instance: InstanceId,
+        /// The length of the memory the map returned.
+        bytes: usize,
+    },
+    /// The engine's API cannot take the call as written; the replay refuses it.
+    Refused(Error),
+    /// `create_device_context_state` (R-FX-6), which reports its own result and is no
+    /// recorded call: `None` when it made the object, else the refusal (which poisons nothing).
+    Made(Option<Error>),
+    /// Not a call of this recorder (present, resume, finish, ...).
+    Elsewhere,
+}
+
+/// What a call names besides objects: the list an `execute` runs, the bundle a `draw_bundle`
+/// calls (`None` when it does not exist), what that list or bundle draws (`origin.rs`), the
+/// fences inserted so far.
+pub(crate) struct Named<'a> {
+    /// The finished list an `execute` runs; `None` when it does not exist.
+    pub list: Option<&'a CommandList>,
+    /// The bundle a `draw_bundle` calls; `None` when it does not exist.
+    pub bundle: Option<&'a DrawBundle>,
+    /// What that list or bundle draws (`origin.rs`), where the run tracks records.
+    pub layout: Option<&'a super::origin::Layout>,
+    /// The value the engine gave the fence a trace id names; 0 before it is inserted.
+    pub fence: &'a dyn Fn(super::program::ObjId) -> u64,
+}
+
+impl Named<'_> {
+    /// Nothing: for calls that name no list, bundle or fence.
+    pub(crate) const NONE: Named<'static> = Named {
+        list: None,
+        bundle: None,
+        layout: None,
+        fence: &|_| 0,
+    };
+}
+
+/// Applies `call` to `recorder` (see the module essay).
+pub(crate) fn record<R: Recording>(
+    recorder: &mut R,
+    call: &Call,
+    objects: &Resolver<'_>,
+    named: &Named<'_>,
+) -> Recorded {
+    match call {
+        Call::SetInputLayout(layout) => recorder.set_input_layout(objects.opt(*layout)),
+        Call::SetPrimitiveTopology(topology) => recorder.set_primitive_topology(*topology),
+        Call::SetVertexBuffers { start, buffers } => {
+            let buffers: Vec<VertexBuffer> = objects
+                .all::<Buffer>(buffers)
+                .into_iter()
+                .map(|buffer| VertexBuffer {
+                    buffer,
+                    stride: 0,
+                    offset: 0,
+                })
+                .collect();
+            recorder.set_vertex_buffers(*start, &buffers)
+        }
+        Call::SetIndexBuffer {
+            buffer,
+            format,
+            offset,
+        } => recorder.set_index_buffer(objects.opt(*buffer), *format, *offset),
+        Call::SetPrimitiveResetIndex(value) => recorder.set_primitive_reset_index(*value),
+        Call::SetShader { stage, shader } => recorder.set_shader(*stage, objects.opt(*shader)),
+        Call::SetConstantBuffers {
+            stage,
+            start,
+            buffers,
+        } => recorder.set_constant_buffers(*stage, *start, &objects.all(buffers)),
+        Call::SetShaderResources {
+            stage,
+            start,
+            views,
+        } => recorder.set_shader_resources(*stage, *start, &objects.all(views)),
+        Call::SetSamplers {
+            stage,
+            start,
+            samplers,
+        } => recorder.set_samplers(*stage, *start, &objects.all(samplers)),
+        Call::SetFastResources(entries) => {
+            let entries: Vec<FastResource> = entries
+                .iter()
+                .map(|e| fast_resource(e, objects))
+                .collect();
+            recorder.set_fast_resources(&entries)
+        }
+        Call::SetFastResourcesIntoBatch { entries, .. } => {
+            // The batch the replay applies is built from the lines (`lower.rs`); this one is the
+            // engine's check of the line, and its refusal.
+            let entries: Vec<FastResource> = entries
+                .iter()
+                .map(|e| fast_resource(e, objects))
+                .collect();
+            let mut batch = FastResourceBatch::new();
+            recorder.set_fast_resources_into_batch(&mut batch, &entries)
+        }
+        Call::SetFastResourcesFromBatch { entries, .. } => {
+            let entries: Vec<FastResource> = entries
+                .iter()
+                .map(|e| fast_resource(e, objects))
+                .collect();
+            recorder.set_fast_resources_from_batch(&FastResourceBatch::from(entries))
+        }
+        Call::SetFastShaderResource { stage, slot, view } => {
+            recorder.set_fast_shader_resource(*stage, *slot, objects.opt(*view))
+        }
+        Call::SetPlacementShaderResource {
+            stage,
+            slot,
+            view,
+            address,
+        } => recorder.set_placement_shader_resource(*stage, *slot, objects.one(*view), *address),
+        Call::SetPlacementConstantBuffer {
+            stage,
+            slot,
+            buffer,
+            address,
+        } => recorder.set_placement_constant_buffer(*stage, *slot, objects.one(*buffer), *address),
+        Call::SetPlacementVertexBuffer {
+            slot,
+            buffer,
+            address,
+        } => recorder.set_placement_vertex_buffer(*slot, objects.one(*buffer), 0, 0, *address),
+        Call::IaSetPlacementIndexBuffer {
+            buffer,
+            address,
+            format,
+        } => recorder.ia_set_placement_index_buffer(objects.one(*buffer), *address, *format),
+        Call::CsSetUnorderedAccessViews { start, views } => {
+            recorder.cs_set_unordered_access_views(*start, &objects.all(views))
+        }
+        Call::OmSetRenderTargets {
+            render_targets,
+            depth_stencil,
+        } => recorder
+            .om_set_render_targets(&objects.all(render_targets), objects.opt(*depth_stencil)),
+        Call::OmSetRenderTargetsAndUavs {
+            render_targets,
+            depth_stencil,
+            start,
+            views,
+        } => recorder.om_set_render_targets_and_unordered_access_views(
+            &objects.all(render_targets),
+            objects.opt(*depth_stencil),
+            *start,
+            &objects.all(views),
+        ),
+        Call::OmSetBlendState(state) => {
+            recorder.om_set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX)
+        }
+        Call::OmSetDepthStencilState(state) => {
+            recorder.om_set_depth_stencil_state(objects.opt(*state), 0)
+        }
+        Call::RsSetState(state) => recorder.rs_set_state(objects.opt(*state)),
+        Call::RsSetViewports(viewports) => recorder.rs_set_viewports(viewports),
+        Call::RsSetScissorRects(rects) => recorder.rs_set_scissor_rects(rects),
+        Call::Draw {
+            vertex_count,
+            start_vertex,
+        } => recorder.draw(*vertex_count, *start_vertex),
+        Call::DrawIndexed {
+            index_count,
+            start_index,
+            base_vertex,
+        } => recorder.draw_indexed(*index_count, *start_index, *base_vertex),
+        Call::DrawInstanced {
+            vertex_count,
+            instance_count,
+            start_vertex,
+            start_instance,
+        } => recorder.draw_instanced(
+            *vertex_count,
+            *instance_count,
+            *start_vertex,
+            *start_instance,
+        ),
+        Call::DrawIndexedInstanced {
+            index_count,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        } => recorder.draw_indexed_instanced(
+            *index_count,
+            *instance_count,
+            *start_index,
+            *base_vertex,
+            *start_instance,
+        ),
+        Call::DrawAuto => recorder.draw_auto(),
+        Call::DrawInstancedIndirect { buffer, offset } => {
+            recorder.draw_instanced_indirect(objects.one(*buffer), *offset)
+        }
+        Call::DrawIndexedInstancedIndirect { buffer, offset } => {
+            recorder.draw_indexed_instanced_indirect(objects.one(*buffer), *offset)
+        }
+        Call::Dispatch { x, y, z } => recorder.dispatch(*x, *y, *z),
+        Call::DispatchIndirect { buffer, offset } => {
+            recorder.dispatch_indirect(objects.one(*buffer), *offset)
+        }
+        Call::ClearRenderTargetView { view, color } => {
+            recorder.clear_render_target_view(objects.one(*view), *color)
+        }
+        Call::ClearDepthStencilView {
+            view,
+            depth,
+            stencil,
+        } => recorder.clear_depth_stencil_view(
+            objects.one(*view),
+            ClearFlags::DEPTH_STENCIL,
+            *depth,
+            *stencil,
+        ),
+        Call::CopyResource {
+            destination,
+            source,
+        } => recorder.copy_resource(objects.resource(*destination), objects.resource(*source)),
+        Call::CopyBufferRegion {
+            destination,
+            destination_offset,
+            source,
+            source_offset,
+            bytes,
+        } => recorder.copy_buffer_region(
+            objects.one(*destination),
+            *destination_offset as u64,
+            objects.one(*source),
+            *source_offset as u64,
+            *bytes as u64,
+        ),
+        Call::CopyTextureRegion {
+            destination,
+            destination_subresource,
+            at: [x, y],
+            source,
+            source_subresource,
+            source_box: [left, top, right, bottom],
+        } => {
+            const CALL: &str = "copy_texture_region";
+            let textures = objects
+                .texture(CALL, *destination)
+                .and_then(|d| Ok((d, objects.texture(CALL, *source)?)));
+            match textures {
+                Ok((d, s)) => recorder.copy_texture_region(
+                    d,
+                    *destination_subresource,
+                    *x,
+                    *y,
+                    s,
+                    *source_subresource,
+                    recorder::CopyBox {
+                        left: *left,
+                        top: *top,
+                        right: *right,
+                        bottom: *bottom,
+                    },
+                ),
+                Err(error) => return Recorded::Refused(error),
+            }
+        }
+        Call::UpdateSubresource { resource } => {
+            recorder.update_subresource(objects.resource(*resource), &[])
+        }
+        Call::CopyStructureCount {
+            destination,
+            offset,
+            view,
+        } => recorder.copy_structure_count(objects.one(*destination), *offset, objects.one(*view)),
+        Call::Map {
+            resource,
+            map_type,
+            allow_usage_default,
+            writes,
+            ..
+        } => {
+            let resource = objects.resource(*resource);
+            let flags = map_flags(*allow_usage_default);
+            if let Some(bytes) = recorder.map_resource(resource, *map_type, flags, writes) {
+                let instance = recorder.instance_of(resource.raw());
+                return Recorded::Mapped { instance, bytes };
+            }
+        }
+        Call::Unmap { resource } => recorder.unmap(objects.resource(*resource)),
+        Call::SetPredication { predicate, value } => recorder.set_predication(
+            objects.opt(*predicate),
+            if *value {
+                PredicateValue::True
+            } else {
+                PredicateValue::False
+            },
+        ),
+        Call::Begin { query } => recorder.begin_query(objects.one(*query)),
+        Call::End { query } => recorder.end_query(objects.one(*query)),
+        Call::WriteQuery { query } => recorder.write_query(objects.one(*query)),
+        Call::ResetQuery { query } => recorder.reset_query(objects.one(*query)),
+        Call::ConfigureQuery { query, mode } => {
+            recorder.configure_query(objects.one(*query), super::convert::query_mode(*mode))
+        }
+        Call::SetPredicationFromQuery { query, value } => recorder.set_predication_from_query(
+            objects.opt(*query),
+            if *value {
+                PredicateValue::True
+            } else {
+                PredicateValue::False
+            },
+        ),
+        Call::ClearState => recorder.clear_state(),
+        Call::CreateDeviceContextState { state } => {
+            return Recorded::Made(match recorder.create_state() {
+                Ok(made) => {
+                    objects.handles.keep_state(*state, made);
+                    None
+                }
+                Err(error) => Some(error),
+            })
+        }
+        Call::SwapDeviceContextState { state } => {
+            let swapped = objects
+                .handles
+                .with_state(*state, |held| recorder.swap_state(held));
+            if swapped.is_none() {
+                let object = &objects.program.objects[*state];
+                return Recorded::Refused(Error::RefusedDeclaration {
+                    call: "swap_device_context_state",
+                    what: "device context state",
+                    object: object.name.to_string(),
+                    line: object.line,
+                });
+            }
+        }
+        Call::DecompressResource { resource, into } => {
+            const CALL: &str = "decompress_resource";
+            let textures = objects.texture(CALL, *resource).and_then(|texture| {
+                let into = into.map(|into| objects.texture(CALL, into)).transpose()?;
+                Ok((texture, into))
+            });
+            match textures {
+                Ok((texture, into)) => recorder.decompress_resource(texture, into),
+                Err(error) => return Recorded::Refused(error),
+            }
+        }
+        Call::SetResourceCompression {
+            resource,
+            compression,
+        } => match objects.texture("set_resource_compression", *resource) {
+            Ok(texture) => recorder.set_resource_compression(texture, *compression),
+            Err(error) => return Recorded::Refused(error),
+        },
+        Call::SetResourceMinLod { resource, min_lod } => {
+            match objects.texture("set_resource_min_lod", *resource) {
+                Ok(texture) => recorder.set_resource_min_lod(texture, *min_lod),
+                Err(error) => return Recorded::Refused(error),
+            }
+        }
+        Call::SetShaderResourceViewMinLod { view, min_lod } => {
+            recorder.set_shader_resource_view_min_lod(objects.one(*view), *min_lod)
+        }
+        Call::InsertWaitOnPresent { swapchain: chain } => {
+            recorder.insert_wait_on_present(objects.one(*chain))
+        }
+        Call::InsertFence {
+            engine, kick_off, ..
+        } => {
+            let flags = match kick_off {
+                true => FenceFlags::KickOff,
+                false => FenceFlags::NoKickOff,
+            };
+            if let Some(value) = recorder.fence(*engine, flags) {
+                return Recorded::Fence(value);
+            }
+        }
+        Call::InsertWaitOnFence { fence, engine } => {
+            recorder.insert_wait_on_fence(*engine, (named.fence)(*fence))
+        }
+        Call::SetGdsRange {
+            stage,
+            offset,
+            size,
+        } => recorder.set_gds_range(*stage, *offset, *size),
+        Call::WriteGds { offset, values } => recorder.write_gds(*offset, values),
+        Call::ReadGds {
+            offset,
+            count,
+            destination,
+            destination_offset,
+        } => recorder.read_gds(
+            *offset,
+            *count,
+            objects.one(*destination),
+            *destination_offset as u64,
+        ),
+        Call::LoadConstantRam {
+            buffer,
+            buffer_offset,
+            ram_offset,
+            bytes,
+        } => recorder.load_constant_ram(
+            objects.one(*buffer),
+            *buffer_offset as u64,
+            *ram_offset,
+            *bytes,
+        ),
+        Call::StoreConstantRam {
+            buffer,
+            buffer_offset,
+            ram_offset,
+            bytes,
+        } => recorder.store_constant_ram(
+            objects.one(*buffer),
+            *buffer_offset as u64,
+            *ram_offset,
+            *bytes,
+        ),
+        Call::Execute { list, restore } => match named.list {
+            Some(made) => recorder.execute(made, restore_state(*restore)),
+            None => return Recorded::Refused(missing(objects.program, *list)),
+        },
+        Call::DrawBundle { bundle } => match named.bundle {
+            Some(made) => recorder.call_bundle(made),
+            None => return Recorded::Refused(missing(objects.program, *bundle)),
+        },
+        Call::Barrier(barriers) => barrier(recorder, barriers, objects),
+        Call::ResourceBarrier(barrier) => {
+            recorder.resource_barrier(&[legacy_barrier(barrier, objects)])
+        }
+        Call::RemapConstantBufferInheritance(_)
+        | Call::RemapShaderResourceInheritance(_)
+        | Call::RemapSamplerInheritance(_)
+        | Call::RemapVertexBufferInheritance { .. } => {
+            if !call.remap().is_some_and(|remap| recorder.remap(remap)) {
+                return Recorded::Elsewhere;
+            }
+        }
+        Call::FinishCommandList { .. }
+        | Call::FinishBundle
+        | Call::BeginCommandListExecution
+        | Call::EndCommandListExecution
+        | Call::Present { .. }
+        | Call::Resume
+        // The context's open maps answer a `write` (`writes.rs`), not the recorder.
+        | Call::Write { .. } => return Recorded::Elsewhere,
+    }
+    Recorded::Done
+}
+
+/// `barrier`: the BARRIERs in the engine's types, consecutive ones of one type in one group
+/// (docs/TRACE.md, R-BAR-1), issued as one call.
+fn barrier<R: Recording>(recorder: &mut R, barriers: &[Barrier<Lowered>], objects: &Resolver<'_>) {
+    let mut globals = Vec::new();
+    let mut buffers = Vec::new();
+    let mut textures = Vec::new();
+    // Each group as (kind, first index, end index) into its vector.
+    let mut runs: Vec<(BarrierKind, usize, usize)> = Vec::new();
+    for barrier in barriers {
+        let (kind, at) = match barrier {
+            Barrier::Global { sync, access } => {
+                globals.push(GlobalBarrier {
+                    sync_before: sync.before,
+                    sync_after: sync.after,
+                    access_before: access.before,
+                    access_after: access.after,
+                });
+                (BarrierKind::Global, globals.len() - 1)
+            }
+            Barrier::Buffer {
+                resource,
+                sync,
+                access,
+                size,
+            } => {
+                buffers.push(BufferBarrier {
+                    sync_before: sync.before,
+                    sync_after: sync.after,
+                    access_before: access.before,
+                    access_after: access.after,
+                    resource: objects.resource(*resource),
+                    offset: 0,
+                    size: size.unwrap_or(BufferBarrier::WHOLE),
+                });
+                (BarrierKind::Buffer, buffers.len() - 1)
+            }
+            Barrier::Texture {
+                resource,
+                sync,
+                access,
+                layout,
+                mips,
+                array,
+                planes,
+                discard,
+            } => {
+                textures.push(TextureBarrier {
+                    sync_before: sync.before,
+                    sync_after: sync.after,
+                    access_before: access.before,
+                    access_after: access.after,
+                    layout_before: layout.before,
+                    layout_after: layout.after,
+                    resource: objects.resource(*resource),
+                    subresources: BarrierSubresources {
+                        mips: *mips,
+                        array: *array,
+                        planes: *planes,
+                    },
+                    discard: *discard,
+                });
+                (BarrierKind::Texture, textures.len() - 1)
+            }
+        };
+        match runs.last_mut() {
+            Some((last, _, end)) if *last == kind => *end = at + 1,
+            _ => runs.push((kind, at, at + 1)),
+        }
+    }
+    let groups: Vec<BarrierGroup<'_>> = runs
+        .iter()
+        .map(|&(kind, from, to)| match kind {
+            BarrierKind::Global => BarrierGroup::Global(&globals[from..to]),
+            BarrierKind::Buffer => BarrierGroup::Buffer(&buffers[from..to]),
+            BarrierKind::Texture => BarrierGroup::Texture(&textures[from..to]),
+        })
+        .collect();
+    recorder.barrier(&groups);
+}
+
+/// `resource_barrier`: the legacy barrier in the engine's type.
+fn legacy_barrier(barrier: &LegacyBarrier<Lowered>, objects: &Resolver<'_>) -> ResourceBarrier {
+    match barrier {
+        LegacyBarrier::Transition {
+            resource,
+            before,
+            after,
+            subresource,
+            split,
+        } => ResourceBarrier::Transition {
+            resource: objects.resource(*resource),
+            before: *before,
+            after: *after,
+            subresource: *subresource,
+            split: split.unwrap_or(SplitHalf::None),
+        },
+        LegacyBarrier::Uav { resource } => ResourceBarrier::Uav {
+            resource: resource.map(|id| objects.resource(id)),
+        },
+        LegacyBarrier::Aliasing { before, after } => ResourceBarrier::Aliasing {
+            before: before.map(|id| objects.resource(id)),
+            after: after.map(|id| objects.resource(id)),
+        },
+    }
+}
+
+/// The refusal of a call naming a command list or bundle that does not exist.
+pub(crate) fn missing(program: &Program, id: ObjId) -> Error {
+    let object = &program.objects[id];
+    let what = match object.kind {
+        ObjKind::CommandList => "command list",
+        _ => "bundle",
+    };
+    Error::RefusedDeclaration {
+        call: "replay",
+        what,
+        object: object.name.to_string(),
+        line: object.line,
+    }
+}
+
+/// A lowered `set_fast_resources` ENTRY as the engine's (R-FX-1).
+fn fast_resource(
+    entry: &crate::syntax::ast::FastEntry<super::program::Lowered>,
+    objects: &Resolver<'_>,
+) -> FastResource {
+    use crate::syntax::ast::FastKind;
+    let stage = entry.stage.unwrap_or(Stage::Vertex);
+    let slot = entry.slot;
+    match entry.kind {
+        FastKind::ConstantBuffer => FastResource::ConstantBuffer {
+            stage,
+            slot,
+            buffer: objects.opt(entry.object),
+        },
+        FastKind::ShaderResource => FastResource::ShaderResource {
+            stage,
+            slot,
+            view: objects.opt(entry.object),
+        },
+        FastKind::Sampler => FastResource::Sampler {
+            stage,
+            slot,
+            sampler: objects.opt(entry.object),
+        },
+        FastKind::VertexBuffer => FastResource::VertexBuffer {
+            slot,
+            buffer: VertexBuffer {
+                buffer: objects.opt(entry.object),
+                stride: 0,
+                offset: 0,
+            },
+        },
+    }
+}

@@ -1,0 +1,435 @@
+//! What a trace lowers to before it runs: every object it names numbered ([`ObjId`]), every
+//! argument in the engine's own types, every step with its line.
+//!
+//! **In:** nothing; plain data, built by `lower.rs` from a parsed [`Trace`](crate::Trace).
+//! **Out:** a [`Program`] that the replay (`command.rs` and its siblings) executes against the
+//! real engine, on one thread or several, and against the reference of `--compare`.
+//!
+//! **One shape.** A call here is the syntax room's [`Method`] in the [`Lowered`] form: the same
+//! enum the parser returns and the printer writes, its arguments held as the engine takes them.
+//! The variants and fields are written once, in `syntax/ast.rs`; this file says only what each
+//! kind of argument is once lowered, and what the replay asks of a call ([`Call::objects`],
+//! [`Call::remap`], ...).
+//!
+//! **Invariant.** A program needs no further checking: every format is one the engine knows,
+//! every number fits the engine's argument, every object is declared before a step names it,
+//! and no step names a context, command list or bundle the trace released before. Whether the
+//! engine accepts a step is the run's business, not the program's.
+
+use recorder::{
+    BindFlags, Engine, Format, MapType, PrimitiveTopology, Rect, Remap, RemapKind, Semantics,
+    SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
+};
+
+use crate::syntax::ast::{
+    Barrier, CallContext, Expectation as AstExpectation, Form, LegacyBarrier, Method,
+};
+
+/// An object of the trace, by its number: an index into [`Program::objects`].
+pub(crate) type ObjId = usize;
+
+pub(super) use crate::syntax::ObjKind;
+
+/// One object of the trace.
+#[derive(Clone, Debug)]
+pub(crate) struct Object {
+    /// The trace name (`cb`, `sc.0.rtv`).
+    pub name: String,
+    pub kind: ObjKind,
+    /// The line that declared it.
+    pub line: usize,
+    /// A dynamic-usage buffer, or a view of one: records name its instances (`NAME#K`).
+    pub dynamic: bool,
+    /// A back buffer or its view: `(swap chain, index)`; created with the swap chain.
+    pub back_buffer: Option<(ObjId, u32)>,
+}
+
+/// A parsed trace, lowered.
+#[derive(Debug)]
+pub(crate) struct Program {
+    pub semantics: Semantics,
+    pub validation: Validation,
+    /// `device legacy_barriers=`: whether legacy `resource_barrier` calls run (R-BAR-6; on
+    /// when not written).
+    pub legacy_barriers: bool,
+    pub objects: Vec<Object>,
+    pub steps: Vec<Step>,
+    /// The deferred contexts and bundle recorders, in declaration order (`--threads`
+    /// assigns them to workers round robin in this order).
+    pub recorders: Vec<ObjId>,
+}
+
+/// One statement.
+#[derive(Clone, Debug)]
+pub(crate) struct Step {
+    pub line: usize,
+    pub op: Op,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Op {
+    /// A declaration that makes an engine object, a context or a bundle recorder.
+    Create {
+        object: ObjId,
+        create: Create,
+    },
+    Release(ObjId),
+    Call {
+        on: On,
+        call: Call,
+    },
+    Expect(Expect),
+}
+
+/// How an object is made.
+#[derive(Clone, Debug)]
+pub(crate) enum Create {
+    Buffer {
+        size: u32,
+        usage: Usage,
+        bind: BindFlags,
+        uav_flag: UavFlag,
+        /// The heap and offset of a placed buffer (R-BAR-7).
+        placement: Option<(ObjId, u64)>,
+    },
+    Texture {
+        format: Format,
+        width: u32,
+        height: u32,
+        mips: u32,
+        array: u32,
+        samples: u32,
+        bind: BindFlags,
+        compressible: Option<bool>,
+        texture_compatible: bool,
+        /// `dcc=`: delta colour compression allowed (no when not written).
+        dcc: bool,
+        /// The heap and offset of a placed texture (R-BAR-7).
+        placement: Option<(ObjId, u64)>,
+    },
+    /// `heap NAME size=BYTES` (R-BAR-7).
+    Heap {
+        size: u64,
+    },
+    View {
+        resource: ObjId,
+        min_lod: Option<f32>,
+    },
+    Shader {
+        stage: Stage,
+        constant_buffers: recorder::Slots,
+        shader_resources: recorder::Slots,
+        samplers: recorder::Slots,
+        unordered_access_views: recorder::Slots,
+        stream_output: bool,
+    },
+    InputLayout {
+        vertex_buffers: recorder::Slots,
+    },
+    BlendState,
+    RasterizerState,
+    DepthStencilState,
+    SamplerState,
+    /// A query of this kind (`predicate NAME`, `query NAME KIND`, R-FX-3).
+    Predicate(recorder::QueryKind),
+    /// `back_buffers[K]` are the objects `NAME.K` and `NAME.K.rtv`.
+    SwapChain {
+        buffers: u32,
+        format: Format,
+        width: u32,
+        height: u32,
+        back_buffers: Vec<(ObjId, ObjId)>,
+    },
+    Context {
+        semantics: Semantics,
+        /// R-FX-6: `title_managed_lifetimes=yes`.
+        title_managed_lifetimes: bool,
+    },
+    Bundle {
+        render_targets: Vec<Format>,
+        depth: Option<Format>,
+        samples: u32,
+    },
+}
+
+/// The form of a call once lowered: objects are [`ObjId`]s, every number fits the engine's
+/// argument, every word is the engine's, every default is applied; a write_discard `map`
+/// carries the instance K it makes. The call's shape is the syntax room's [`Method`], written
+/// once; this says only what each kind of argument is here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lowered;
+
+impl Form for Lowered {
+    type Object = ObjId;
+    type Count = u32;
+    type Signed = i32;
+    type Stencil = u8;
+    type Topology = PrimitiveTopology;
+    type Format = Format;
+    type Stage = Stage;
+    type Viewport = Viewport;
+    type Rect = Rect;
+    type MapType = MapType;
+    /// `true`: compressed.
+    type Compression = recorder::Compression;
+    type Engine = Engine;
+    type Defaulted<T: Clone + std::fmt::Debug> = T;
+    /// For a write_discard map, the K of the instance it makes (docs/TRACE.md "Instances").
+    type Instance = Option<u32>;
+    /// The `write` statements after a map, up to its `unmap` (`writes.rs`).
+    type MapWrites = super::writes::MapWrites;
+    type ErrorKind = recorder::ErrorKind;
+    type SplitCategory = SplitCategory;
+    /// As `Counters::get` takes them.
+    type CounterKey = &'static str;
+    type Sync = recorder::BarrierSync;
+    type Access = recorder::BarrierAccess;
+    type Layout = recorder::BarrierLayout;
+    type States = recorder::ResourceStates;
+    type Span = recorder::Span;
+    type Split = recorder::SplitHalf;
+}
+
+/// A call, its arguments in the engine's types (see [`Lowered`]). `None` is `null`.
+pub(crate) type Call = Method<Lowered>;
+
+/// Where a call is issued: `imm`, or the deferred context or bundle recorder by number.
+pub(crate) type On = CallContext<ObjId>;
+
+impl Method<Lowered> {
+    /// Every object the call names, null slots left out (lists, bundles and fences included).
+    pub(crate) fn objects(&self, out: &mut Vec<ObjId>) {
+        let some =
+            |out: &mut Vec<ObjId>, items: &[Option<ObjId>]| out.extend(items.iter().flatten());
+        match self {
+            Self::SetInputLayout(o)
+            | Self::SetShader { shader: o, .. }
+            | Self::OmSetBlendState(o)
+            | Self::OmSetDepthStencilState(o)
+            | Self::RsSetState(o)
+            | Self::SetPredication { predicate: o, .. }
+            | Self::SetPredicationFromQuery { query: o, .. }
+            | Self::SetIndexBuffer { buffer: o, .. } => out.extend(o),
+            Self::SetVertexBuffers { buffers: items, .. }
+            | Self::SetConstantBuffers { buffers: items, .. }
+            | Self::SetShaderResources { views: items, .. }
+            | Self::SetSamplers {
+                samplers: items, ..
+            }
+            | Self::CsSetUnorderedAccessViews { views: items, .. } => some(out, items),
+            Self::SetFastResources(entries)
+            | Self::SetFastResourcesIntoBatch { entries, .. }
+            | Self::SetFastResourcesFromBatch { entries, .. } => {
+                out.extend(entries.iter().filter_map(|e| e.object))
+            }
+            Self::SetFastShaderResource { view: o, .. } => out.extend(o),
+            Self::SetPlacementShaderResource { view: o, .. }
+            | Self::SetPlacementConstantBuffer { buffer: o, .. }
+            | Self::SetPlacementVertexBuffer { buffer: o, .. }
+            | Self::IaSetPlacementIndexBuffer { buffer: o, .. } => out.push(*o),
+            Self::OmSetRenderTargets {
+                render_targets,
+                depth_stencil,
+            } => {
+                some(out, render_targets);
+                out.extend(depth_stencil);
+            }
+            Self::OmSetRenderTargetsAndUavs {
+                render_targets,
+                depth_stencil,
+                views,
+                ..
+            } => {
+                some(out, render_targets);
+                out.extend(depth_stencil);
+                some(out, views);
+            }
+            Self::DrawInstancedIndirect { buffer, .. }
+            | Self::DrawIndexedInstancedIndirect { buffer, .. }
+            | Self::DispatchIndirect { buffer, .. }
+            | Self::ClearRenderTargetView { view: buffer, .. }
+            | Self::ClearDepthStencilView { view: buffer, .. }
+            | Self::UpdateSubresource { resource: buffer }
+            | Self::Map {
+                resource: buffer, ..
+            }
+            | Self::Write {
+                resource: buffer, ..
+            }
+            | Self::Unmap { resource: buffer }
+            | Self::Begin { query: buffer }
+            | Self::End { query: buffer }
+            | Self::WriteQuery { query: buffer }
+            | Self::ResetQuery { query: buffer }
+            | Self::ConfigureQuery { query: buffer, .. }
+            | Self::SetResourceCompression {
+                resource: buffer, ..
+            }
+            | Self::SetResourceMinLod {
+                resource: buffer, ..
+            }
+            | Self::SetShaderResourceViewMinLod { view: buffer, .. }
+            | Self::InsertWaitOnPresent { swapchain: buffer }
+            | Self::CreateDeviceContextState { state: buffer }
+            | Self::SwapDeviceContextState { state: buffer }
+            | Self::DrawBundle { bundle: buffer }
+            | Self::Execute { list: buffer, .. }
+            | Self::Present { swapchain: buffer } => out.push(*buffer),
+            Self::CopyResource {
+                destination,
+                source,
+            }
+            | Self::CopyBufferRegion {
+                destination,
+                source,
+                ..
+            }
+            | Self::CopyTextureRegion {
+                destination,
+                source,
+                ..
+            } => out.extend([*destination, *source]),
+            Self::CopyStructureCount {
+                destination, view, ..
+            } => out.extend([*destination, *view]),
+            Self::ReadGds { destination, .. } => out.push(*destination),
+            Self::LoadConstantRam { buffer, .. } | Self::StoreConstantRam { buffer, .. } => {
+                out.push(*buffer)
+            }
+            Self::SetGdsRange { .. } | Self::WriteGds { .. } => {}
+            Self::DecompressResource { resource, into } => {
+                out.push(*resource);
+                out.extend(into);
+            }
+            Self::Barrier(barriers) => {
+                for barrier in barriers {
+                    match barrier {
+                        Barrier::Global { .. } => {}
+                        Barrier::Buffer { resource, .. } | Barrier::Texture { resource, .. } => {
+                            out.push(*resource)
+                        }
+                    }
+                }
+            }
+            Self::ResourceBarrier(LegacyBarrier::Transition { resource, .. }) => {
+                out.push(*resource)
+            }
+            Self::ResourceBarrier(LegacyBarrier::Uav { resource }) => out.extend(resource),
+            Self::ResourceBarrier(LegacyBarrier::Aliasing { before, after }) => {
+                out.extend(before);
+                out.extend(after);
+            }
+            Self::SetPrimitiveTopology(_)
+            | Self::SetPrimitiveResetIndex(_)
+            | Self::RsSetViewports(_)
+            | Self::RsSetScissorRects(_)
+            | Self::Draw { .. }
+            | Self::DrawIndexed { .. }
+            | Self::DrawInstanced { .. }
+            | Self::DrawIndexedInstanced { .. }
+            | Self::DrawAuto
+            | Self::Dispatch { .. }
+            | Self::ClearState
+            | Self::InsertFence { .. }
+            | Self::InsertWaitOnFence { .. }
+            | Self::RemapConstantBufferInheritance(_)
+            | Self::RemapShaderResourceInheritance(_)
+            | Self::RemapSamplerInheritance(_)
+            | Self::RemapVertexBufferInheritance { .. }
+            | Self::FinishCommandList { .. }
+            | Self::FinishBundle
+            | Self::BeginCommandListExecution
+            | Self::EndCommandListExecution
+            | Self::Resume => {}
+        }
+    }
+
+    /// The remap a `remap_*_inheritance` call records, its kind from the method (the vertex
+    /// buffers' stages are the input assembler's); `None` for any other call.
+    pub(crate) fn remap(&self) -> Option<Remap> {
+        let staged = |kind, remap: &crate::syntax::ast::Remap<Lowered>| Remap {
+            kind,
+            stage: remap.stage,
+            slot: remap.slot,
+            inherit_stage: remap.inherit_stage,
+            inherit_slot: remap.inherit_slot,
+        };
+        Some(match self {
+            Self::RemapConstantBufferInheritance(remap) => staged(RemapKind::ConstantBuffer, remap),
+            Self::RemapShaderResourceInheritance(remap) => staged(RemapKind::ShaderResource, remap),
+            Self::RemapSamplerInheritance(remap) => staged(RemapKind::Sampler, remap),
+            Self::RemapVertexBufferInheritance { slot, inherit_slot } => Remap {
+                kind: RemapKind::VertexBuffer,
+                stage: Stage::Vertex,
+                slot: *slot,
+                inherit_stage: Stage::Vertex,
+                inherit_slot: *inherit_slot,
+            },
+            _ => return None,
+        })
+    }
+
+    /// Whether the call draws or dispatches: the GPU model makes one draw record of it.
+    pub(crate) fn makes_record(&self) -> bool {
+        matches!(
+            self,
+            Self::Draw { .. }
+                | Self::DrawIndexed { .. }
+                | Self::DrawInstanced { .. }
+                | Self::DrawIndexedInstanced { .. }
+                | Self::DrawAuto
+                | Self::DrawInstancedIndirect { .. }
+                | Self::DrawIndexedInstancedIndirect { .. }
+                | Self::Dispatch { .. }
+                | Self::DispatchIndirect { .. }
+        )
+    }
+
+    /// Whether the call sets state a legacy context carries into its next list after a
+    /// `finish restore=yes` (R-ST-1): the state setters, and `clear_state`.
+    pub(crate) fn is_state(&self) -> bool {
+        matches!(
+            self,
+            Self::SetInputLayout(_)
+                | Self::SetPrimitiveTopology(_)
+                | Self::SetVertexBuffers { .. }
+                | Self::SetIndexBuffer { .. }
+                | Self::SetPrimitiveResetIndex(_)
+                | Self::SetShader { .. }
+                | Self::SetConstantBuffers { .. }
+                | Self::SetShaderResources { .. }
+                | Self::SetSamplers { .. }
+                | Self::SetFastResources(_)
+                | Self::SetFastResourcesFromBatch { .. }
+                | Self::SetFastShaderResource { .. }
+                | Self::SetPlacementShaderResource { .. }
+                | Self::SetPlacementConstantBuffer { .. }
+                | Self::SetPlacementVertexBuffer { .. }
+                | Self::IaSetPlacementIndexBuffer { .. }
+                | Self::CsSetUnorderedAccessViews { .. }
+                | Self::OmSetRenderTargets { .. }
+                | Self::OmSetRenderTargetsAndUavs { .. }
+                | Self::OmSetBlendState(_)
+                | Self::OmSetDepthStencilState(_)
+                | Self::RsSetState(_)
+                | Self::RsSetViewports(_)
+                | Self::RsSetScissorRects(_)
+                | Self::SetPredication { .. }
+                | Self::ClearState
+        )
+    }
+}
+
+/// Whom `expect error` asks about: `imm` or an object by number.
+pub(crate) type Subject = crate::syntax::ast::Subject<ObjId>;
+
+/// An expectation, with the statement as written (for messages).
+#[derive(Clone, Debug)]
+pub(crate) struct Expect {
+    pub written: AstExpectation,
+    pub check: Check,
+}
+
+/// An expectation lowered: the syntax room's [`Expectation`](AstExpectation) in the
+/// [`Lowered`] form.
+pub(crate) type Check = AstExpectation<Lowered>;
