@@ -164,9 +164,9 @@ fn r_tool_2_the_split_points_trace_is_explained_call_by_call() {
     assert_eq!(fast.after.new_refusals(&advice.baseline).count(), 0);
 }
 
-/// A legacy frame with a split point of each kind a fix of seed 002 removes, and the same
-/// frame fixed by hand as each fix says: the advisor's re-run must count what the replay of
-/// the hand-fixed trace counts.
+/// A legacy frame with a split point of each kind a tip of the command-list documentation
+/// removes, and the same frame fixed by hand as each fix says: the advisor's re-run must count
+/// what the replay of the hand-fixed trace counts.
 const FRAME: &str = "device semantics=legacy
 buffer once usage=dynamic bind=constant size=256
 buffer often usage=dynamic bind=constant size=256
@@ -264,7 +264,10 @@ fn r_tool_2_each_fix_removes_what_a_rerun_of_the_fixed_trace_counts() {
             assert_eq!(outcome.after.records_changed(&advice.baseline), 0);
         }
     }
-    let all = advice.recommended.as_ref().expect("seed 002's fixes apply");
+    let all = advice
+        .recommended
+        .as_ref()
+        .expect("the command-list documentation's fixes apply");
     // Left: the first target bind and the first state set, which the draws need.
     assert_eq!(all.after.recorded.total(), 2);
     assert_eq!(all.after.recorded[SplitCategory::SetRenderTargets], 1);

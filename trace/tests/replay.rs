@@ -581,7 +581,7 @@ fn r_rec_9_compare_follows_deep_nesting_without_recursion() {
     }
 }
 
-/// Issue 9: the replay's own refusals (a call naming an object the engine refused, a call of
+/// The replay's own refusals (a call naming an object the engine refused, a call of
 /// the wrong kind of context, a buffer where a texture is needed, `imm finish LIST`) cite
 /// TRACE.md's rule and the nearest requirement id, as the engine's refusals do.
 #[test]

@@ -1,7 +1,7 @@
-//! The trace-format rules of TRACE.md (docs/TRACE.md) that issue 9 added or sharpened, through
-//! the replay's library API: `expect accepted`, the reserved words (`heap` among them), `imm
-//! finish` as the engine's refusal, and the draw-record fields `ib.offset`, `rtv.N.format`,
-//! `dsv.format`; issue 11's heaps, placed resources and region copies (R-BAR-7).
+//! The trace-format rules of TRACE.md (trace/docs/TRACE.md) on refusals, names and fields,
+//! through the replay's library API: `expect accepted`, the reserved words (`heap` among them),
+//! `imm finish` as the engine's refusal, and the draw-record fields `ib.offset`, `rtv.N.format`,
+//! `dsv.format`; heaps, placed resources and region copies (R-BAR-7).
 
 use trace::{parse, replay, Replay, ReplayOptions};
 

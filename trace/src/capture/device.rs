@@ -19,6 +19,7 @@ use recorder::{
 };
 
 use super::form::Obj;
+use super::records::kind_prefix;
 use super::wrap::{CapturedBundleRecorder, CapturedDeferred};
 use super::{Capture, CaptureOptions, Shared};
 
@@ -28,28 +29,6 @@ use super::{Capture, CaptureOptions, Shared};
 pub struct CaptureDevice {
     device: Device,
     shared: Arc<Shared>,
-}
-
-/// The prefix of a generated name, by kind.
-pub(crate) fn prefix(kind: ObjectKind) -> &'static str {
-    match kind {
-        ObjectKind::Buffer => "buffer_",
-        ObjectKind::Texture => "texture_",
-        ObjectKind::ShaderResourceView => "srv_",
-        ObjectKind::UnorderedAccessView => "uav_",
-        ObjectKind::RenderTargetView => "rtv_",
-        ObjectKind::DepthStencilView => "dsv_",
-        ObjectKind::Shader => "shader_",
-        ObjectKind::InputLayout => "layout_",
-        ObjectKind::BlendState => "blend_",
-        ObjectKind::RasterizerState => "rasterizer_",
-        ObjectKind::DepthStencilState => "depth_stencil_",
-        ObjectKind::SamplerState => "sampler_",
-        ObjectKind::Query => "query_",
-        ObjectKind::SwapChain => "swapchain_",
-        ObjectKind::Bundle => "bundle_",
-        ObjectKind::Heap => "heap_",
-    }
 }
 
 impl CaptureDevice {
@@ -223,7 +202,7 @@ pub(crate) fn register(shared: &Shared, kind: ObjectKind, raw: recorder::RawHand
     if registry.get(kind, raw).is_some() {
         return;
     }
-    let name = registry.unique_name(name, prefix(kind));
+    let name = registry.unique_name(name, kind_prefix(kind));
     registry.insert(kind, raw, name, Vec::new(), shared.stamp());
 }
 
@@ -259,5 +238,3 @@ pub(crate) fn register_chain(shared: &Shared, device: &Device, chain: SwapChain)
         );
     }
 }
-
-pub(crate) use self::prefix as kind_prefix;

@@ -1,4 +1,4 @@
-//! Capture (SPEC §13, seed 003): a frame of a running application written as a trace
+//! Capture (SPEC §13, after the D3D11 back end of a capture tool that SPEC cites): a frame of a running application written as a trace
 //! (docs/TRACE.md) that `replay` runs, with the same draw records.
 //!
 //! **In:** every call of the application, through the capture's wrappers of the engine's types

@@ -19,6 +19,29 @@ use recorder::{ObjectKind, RawHandle};
 use super::form::Obj;
 use crate::Name;
 
+/// The prefix of a generated name, by kind: what [`Registry::unique_name`] puts before a name
+/// that is empty or starts with a digit, and the name of an object with no record.
+pub(crate) fn kind_prefix(kind: ObjectKind) -> &'static str {
+    match kind {
+        ObjectKind::Buffer => "buffer_",
+        ObjectKind::Texture => "texture_",
+        ObjectKind::ShaderResourceView => "srv_",
+        ObjectKind::UnorderedAccessView => "uav_",
+        ObjectKind::RenderTargetView => "rtv_",
+        ObjectKind::DepthStencilView => "dsv_",
+        ObjectKind::Shader => "shader_",
+        ObjectKind::InputLayout => "layout_",
+        ObjectKind::BlendState => "blend_",
+        ObjectKind::RasterizerState => "rasterizer_",
+        ObjectKind::DepthStencilState => "depth_stencil_",
+        ObjectKind::SamplerState => "sampler_",
+        ObjectKind::Query => "query_",
+        ObjectKind::SwapChain => "swapchain_",
+        ObjectKind::Bundle => "bundle_",
+        ObjectKind::Heap => "heap_",
+    }
+}
+
 /// One object's record.
 #[derive(Clone, Debug)]
 pub(crate) struct Record {

@@ -34,7 +34,7 @@ use recorder::{
 
 use super::form::{self, Call, Entry, Namer, Obj};
 use super::log::{BundleLog, ListLog};
-use super::records::Registry;
+use super::records::{kind_prefix, Registry};
 use crate::syntax::ast::{
     BindFlags, Call as WrittenCall, CallContext, Declaration, Method, Placement, SlotRange,
     SlotSet, Statement, Trace,
@@ -93,7 +93,7 @@ impl Names {
 
 fn fallback(object: Obj) -> Name {
     let text = match object {
-        Obj::Engine(kind, raw) => format!("{}{}", super::device::kind_prefix(kind), raw.to_bits()),
+        Obj::Engine(kind, raw) => format!("{}{}", kind_prefix(kind), raw.to_bits()),
         Obj::Fence(value) => format!("fence_{value}"),
         Obj::List(id) => format!("list_{id}"),
     };
@@ -682,7 +682,7 @@ pub(crate) fn write(
     for (bundle, log) in &bundle_logs {
         if let Obj::Engine(kind, raw) = *bundle {
             if registry.get(kind, raw).is_none() {
-                let name = registry.unique_name(&log.name, super::device::kind_prefix(kind));
+                let name = registry.unique_name(&log.name, kind_prefix(kind));
                 registry.insert(kind, raw, name, Vec::new(), u64::MAX);
             }
         }
@@ -755,7 +755,7 @@ pub(crate) fn write(
                     .name
                     .map(|n| n.to_string())
                     .unwrap_or_default();
-                let name = registry.unique_name(&wanted, super::device::kind_prefix(kind));
+                let name = registry.unique_name(&wanted, kind_prefix(kind));
                 registry.insert(kind, raw, name.clone(), Vec::new(), u64::MAX);
                 name
             }

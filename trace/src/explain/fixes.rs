@@ -1,5 +1,6 @@
-//! The fixes the seeds recommend for split points, when each applies, and each as an edit of a
-//! trace's statements (the module essay of `mod.rs` says what each edit is and why).
+//! The fixes the platform documentation recommends for split points (the Xbox One D3D11.x documentation on command lists and draw bundles, and
+//! the Xbox One D3D11.x fast-semantics documentation), when each applies, and each as an edit of a trace's statements (the
+//! module essay of `mod.rs` says what each edit is and why).
 //!
 //! **In:** the trace (its declarations and calls, read into [`Facts`]) and the split points'
 //! [`Site`]s. **Out:** for a split point, the fixes that apply, in the order of [`Fix::ALL`];
@@ -15,26 +16,29 @@ use crate::syntax::{
     Usage,
 };
 
-/// A fix for split points, in the seeds' order of preference.
+/// A fix for split points, in the documentation's order of preference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fix {
-    /// An immutable resource instead of a dynamic one (seed 002's first tip).
+    /// An immutable resource instead of a dynamic one (the first tip of the command-list documentation).
     Immutable,
-    /// Map the dynamic resource write_discard in the list before the bind (seed 002).
+    /// Map the dynamic resource write_discard in the list before the bind (the command-list
+    /// documentation).
     MapInList,
-    /// A default-usage resource mapped write_no_overwrite with allow_usage_default (seed 002).
+    /// A default-usage resource mapped write_no_overwrite with allow_usage_default (the
+    /// command-list documentation).
     DefaultNoOverwrite,
     /// A default-usage resource given a new address as it is bound, from the application's own
-    /// ring (R-FX-2; seed 002: "you can use SetPlacement/SetFastPlacement to modify the address
+    /// ring (R-FX-2; the command-list documentation: "you can use SetPlacement/SetFastPlacement to modify the address
     /// of a default resource as you set it").
     Placement,
-    /// A texture-compatible (TC) target: its SRVs need no decompression (seeds 000, 001).
+    /// A texture-compatible (TC) target: its SRVs need no decompression (the fast-semantics and
+    /// enhanced-barriers documentation).
     TextureCompatible,
     /// Bind only what changes: drop the render-target, depth-stencil-state and UAV binds that
-    /// re-bind what is bound (seed 002: "some split points are avoidable").
+    /// re-bind what is bound (the command-list documentation: "some split points are avoidable").
     FewerStateChanges,
     /// Record the list with fast semantics: maps before binds, explicit decompression; no split
-    /// points at all (seed 000, R-SP-3).
+    /// points at all (the fast-semantics documentation, R-SP-3).
     FastSemantics,
 }
 
@@ -90,15 +94,17 @@ impl Fix {
         }
     }
 
-    /// The seed that recommends it.
+    /// The documentation that recommends it (SPEC's sources: the Xbox One D3D11.x pages on
+    /// command lists and draw bundles and on fast semantics, the Xbox Series X|S page on
+    /// enhanced barriers).
     pub const fn source(self) -> &'static str {
         match self {
             Self::Immutable | Self::MapInList | Self::DefaultNoOverwrite | Self::Placement => {
-                "seed 002, \"tips to help you minimize the number of split points\""
+                "Xbox One D3D11.x command lists and draw bundles, \"tips to help you minimize the number of split points\""
             }
-            Self::TextureCompatible => "seed 000 (compression), seed 001 (TC resources)",
-            Self::FewerStateChanges => "seed 002, \"some split points are avoidable\"",
-            Self::FastSemantics => "seed 000, fast semantics (SPEC R-SP-3)",
+            Self::TextureCompatible => "Xbox One D3D11.x fast semantics (compression), Xbox Series X|S enhanced barriers (TC resources)",
+            Self::FewerStateChanges => "Xbox One D3D11.x command lists and draw bundles, \"some split points are avoidable\"",
+            Self::FastSemantics => "Xbox One D3D11.x fast semantics (SPEC R-SP-3)",
         }
     }
 }

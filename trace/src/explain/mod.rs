@@ -4,19 +4,21 @@
 //! **In:** a trace (any: a conformance trace, a user's bug report, the trace the split-point
 //! harness prints for one of its scenarios). **Out:** an [`Advice`]: every split point the
 //! trace's lists recorded with the call that made it (context, list, call index, line,
-//! resource), the fix the seeds recommend for it, and, for each fix, what a re-run of the trace
+//! resource), the fix the platform documentation recommends for it (`fixes.rs` names the
+//! pages), and, for each fix, what a re-run of the trace
 //! with that fix applied counts: the split points it removes are measured, never estimated.
 //!
 //! **The flow.** The trace runs once on the engine with every deferred context's split-point
 //! counters read around each call (`replay/sites.rs`): a call that moved them made those split
-//! points. Each split point gets its fixes (`fixes.rs`, in the seeds' order of preference:
-//! seed 002's tips, then seed 000's fast semantics); the first that applies is the one it is
+//! points. Each split point gets its fixes (`fixes.rs`, in the documentation's order of
+//! preference: the tips of the Xbox One D3D11.x command-list documentation, then the
+//! fast semantics of its fast-semantics documentation); the first that applies is the one it is
 //! listed under. Each fix is then applied to the whole trace as an edit of its statements (a
 //! declaration changed, a map inserted, a redundant call removed) and the edited trace runs
 //! again; so does the trace with every split point's recommended fix but fast semantics at
-//! once, which leaves the split points no fix of seed 002 removes.
+//! once, which leaves the split points no tip of the command-list documentation removes.
 //!
-//! **Choices where the issue and the seeds are silent.**
+//! **Choices where SPEC R-TOOL-2 and the documentation are silent.**
 //! * *Immutable* is offered for a dynamic buffer only when the trace's contents of it could be
 //!   creation data: mapped at most once, write_discard, on the immediate context, never copied
 //!   into, and bound as nothing an immutable buffer cannot be (a UAV, a render target, stream
@@ -27,7 +29,7 @@
 //!   the list's first bind that made a split point for R (the data then travels with the list,
 //!   R-SP-1). *Default usage* declares the buffer `usage=default` and turns its write_discard
 //!   maps into `write_no_overwrite allow_usage_default` ones (the application then
-//!   multi-buffers by hand, seed 002 says).
+//!   multi-buffers by hand, the command-list documentation says).
 //! * *Texture compatible* declares the target `tc=yes`: its SRVs make no decompression split
 //!   point (R-ST-9); a UAV of one still does, so a UAV's decompression is fast semantics' only.
 //! * *Fewer state changes* removes the render-target, depth-stencil-state and UAV binds of a
@@ -170,7 +172,7 @@ pub struct Advice {
     /// Each fix that applies to a split point, in [`Fix::ALL`]'s order.
     pub fixes: Vec<FixOutcome>,
     /// The re-run with every split point's recommended fix but fast semantics applied at once:
-    /// what no fix of seed 002 removes. `None` when no split point has such a fix.
+    /// what no tip of the command-list documentation removes. `None` when no split point has such a fix.
     pub recommended: Option<Recommended>,
 }
 
@@ -300,11 +302,11 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
         });
     }
     let mut recommended = None;
-    let seed_002 = points
+    let tips = points
         .iter()
         .filter(|p| p.fix != Fix::FastSemantics)
         .count();
-    if seed_002 > 0 {
+    if tips > 0 {
         let mut edits = fixes::Edits::default();
         let mut said = Vec::new();
         let mut applies_to = SplitCounts::default();

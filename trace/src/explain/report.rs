@@ -1,7 +1,7 @@
 //! The advice as text and as JSON (written by hand: no serde).
 //!
 //! **Text.** A line of what the trace counted; then each fix that applies, in order of
-//! preference: what it asks, where the seeds say so, what its edit of the trace did, what the
+//! preference: what it asks, which documentation recommends it, what its edit of the trace did, what the
 //! re-run counted against the trace as given ("removes N"), and the split points listed under
 //! it, one a line (`line L: CONTEXT LIST call K: STATEMENT -> CATEGORY RESOURCE (also: ..)`);
 //! last, every recommended fix at once.

@@ -53,8 +53,9 @@ checks its expectations. `-` reads the trace from standard input.
                  line, then the bundle calls and list executions it was reached through
   --json         the summary as one JSON object (records and failures as objects)
   --explain      then every split point with the call that made it (context, list, call
-                 index, line, resource), the fix the seeds recommend for it, and what each
-                 fix removes, measured by re-running the trace with the fix applied
+                 index, line, resource), the fix the Xbox documentation recommends for
+                 it, and what each fix removes, measured by re-running the trace with
+                 the fix applied
   -h, --help     print this help
 
 Exit codes: 0 every expectation held, 1 one failed (or --compare found a difference),

@@ -12,7 +12,7 @@ use recorder::{
     ObjectKind, RawHandle, ShaderDesc, SwapChainDesc, TextureDesc, ViewDesc,
 };
 
-use super::apply::Handles;
+use super::handles::Handles;
 use super::program::{Create, ObjId, ObjKind, Program};
 
 /// What a declaration made.

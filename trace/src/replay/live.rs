@@ -35,12 +35,15 @@ use executor::ImmediateContext;
 use executor::TextureState;
 use executor::{Counters, DrawRecord};
 
-use super::apply::{map_flags, missing, record, restore_state, Handles, Named, Recorded};
+use super::apply::{map_flags, missing, record, restore_state, Named, Recorded};
 use super::create::{create, release, Created};
+use super::handles::Handles;
 use super::names::{Namer, Names};
 use super::origin::{Layout, Origins, Piece, Via};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
-use super::recorders::{missing_recorder, HeldRecorder, Recorder, Refusal, Shared, SharedRecorder};
+use super::recorders::{
+    missing_recorder, EngineRecorder, HeldRecorder, Refusal, Shared, SharedRecorder,
+};
 use super::sites::{ListSites, OpenSites};
 use super::workers::Workers;
 use super::writes::{copy, OpenMaps};
@@ -240,14 +243,14 @@ impl LiveRun {
                 }
             }
             Ok(Created::Context(context)) => {
-                self.add_slot(id, Recorder::Context(context), Ok(()));
+                self.add_slot(id, EngineRecorder::Context(context), Ok(()));
             }
             Ok(Created::Bundle(recorder)) => {
-                self.add_slot(id, Recorder::Bundle(recorder), Ok(()));
+                self.add_slot(id, EngineRecorder::Bundle(recorder), Ok(()));
             }
             Err(error) => {
                 if matches!(object.kind, ObjKind::Context | ObjKind::BundleRecorder) {
-                    self.add_slot(id, Recorder::Missing { line }, Err(error.clone()));
+                    self.add_slot(id, EngineRecorder::Missing { line }, Err(error.clone()));
                 }
                 self.refuse(line, id, error);
                 return false;
@@ -257,7 +260,7 @@ impl LiveRun {
         true
     }
 
-    fn add_slot(&mut self, id: ObjId, recorder: Recorder, outcome: Result<(), Error>) {
+    fn add_slot(&mut self, id: ObjId, recorder: EngineRecorder, outcome: Result<(), Error>) {
         let program = self.program();
         let index = program.recorders.iter().position(|r| *r == id).unwrap_or(0);
         let worker = self.workers.worker_of(index);
@@ -276,7 +279,7 @@ impl LiveRun {
         match kind {
             ObjKind::Context | ObjKind::BundleRecorder => {
                 if let Some((slot, _)) = self.slots.get(&id) {
-                    lock(slot).recorder = Recorder::Gone;
+                    lock(slot).recorder = EngineRecorder::Gone;
                 }
                 self.bundles.remove(&id);
                 self.earlier_bundles.remove(&id);
@@ -425,13 +428,13 @@ impl LiveRun {
         let mut slot = lock(slot);
         let name = slot.name.clone();
         let context = match &mut slot.recorder {
-            Recorder::Context(context) => context,
-            Recorder::Missing { line: declared } => {
+            EngineRecorder::Context(context) => context,
+            EngineRecorder::Missing { line: declared } => {
                 let error = missing_recorder(&name, *declared);
                 slot.note(line, Err(error.clone()));
                 return (Err(error), Effect::Refused, Vec::new());
             }
-            Recorder::Gone | Recorder::Bundle(_) => {
+            EngineRecorder::Gone | EngineRecorder::Bundle(_) => {
                 return (
                     Err(Error::WrongContext {
                         call: "replay",
@@ -489,8 +492,8 @@ impl LiveRun {
         let mut slot = lock(slot);
         let name = slot.name.clone();
         let recorder = match &mut slot.recorder {
-            Recorder::Bundle(recorder) => recorder,
-            Recorder::Missing { line: declared } => {
+            EngineRecorder::Bundle(recorder) => recorder,
+            EngineRecorder::Missing { line: declared } => {
                 let error = missing_recorder(&name, *declared);
                 slot.note(line, Err(error.clone()));
                 return (Err(error), Effect::Refused, Vec::new());

@@ -100,7 +100,9 @@
 mod apply;
 mod command;
 mod convert;
+mod counted;
 mod create;
+mod handles;
 mod live;
 mod lower;
 mod names;
@@ -117,5 +119,5 @@ mod writes;
 pub(crate) use names::digest as digest_of;
 
 pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
+pub(crate) use counted::{counted_run, CountedRun};
 pub(crate) use report::string as json_string;
-pub(crate) use sites::{counted_run, CountedRun};

@@ -16,6 +16,8 @@
 //! and no step names a context, command list or bundle the trace released before. Whether the
 //! engine accepts a step is the run's business, not the program's.
 
+use std::sync::Arc;
+
 use recorder::{
     BindFlags, Engine, Format, MapType, PrimitiveTopology, Rect, Remap, RemapKind, Semantics,
     SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
@@ -177,7 +179,7 @@ impl Form for Lowered {
     /// For a write_discard map, the K of the instance it makes (docs/TRACE.md "Instances").
     type Instance = Option<u32>;
     /// The `write` statements after a map, up to its `unmap` (`writes.rs`).
-    type MapWrites = super::writes::MapWrites;
+    type MapWrites = MapWrites;
     type ErrorKind = recorder::ErrorKind;
     type SplitCategory = SplitCategory;
     /// As `Counters::get` takes them.
@@ -188,6 +190,46 @@ impl Form for Lowered {
     type States = recorder::ResourceStates;
     type Span = recorder::Span;
     type Split = recorder::SplitHalf;
+}
+
+/// One `write` statement as the maps before it carry it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MapWrite {
+    /// The index of the `write` step in the program.
+    pub step: usize,
+    /// OFFSET.
+    pub offset: u32,
+    /// HEX.
+    pub bytes: Arc<[u8]>,
+}
+
+/// What a lowered `map` carries: the `write` statements after it on its context and resource,
+/// up to the `unmap` there (shared by the maps of one such stretch: `writes.rs` attaches them
+/// and copies them into the map's memory).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MapWrites {
+    /// The index of the `map` step.
+    map: usize,
+    /// Every `write` of the stretch the map is in, in trace order.
+    run: Arc<[MapWrite]>,
+}
+
+impl MapWrites {
+    /// The map of step `map` in a stretch whose writes are `run`.
+    pub(crate) fn new(map: usize, run: Arc<[MapWrite]>) -> Self {
+        Self { map, run }
+    }
+
+    /// The same stretch, seen from the map of step `map`.
+    #[cfg(test)]
+    pub(crate) fn after(self, map: usize) -> Self {
+        Self { map, ..self }
+    }
+
+    /// The writes after this map.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &MapWrite> {
+        self.run.iter().filter(move |write| write.step > self.map)
+    }
 }
 
 /// A call, its arguments in the engine's types (see [`Lowered`]). `None` is `null`.

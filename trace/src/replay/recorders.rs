@@ -24,7 +24,8 @@ use bundles::BundleRecorder;
 use recorder::command::InstanceId;
 use recorder::{DeferredContext, Error};
 
-use super::apply::{record, Handles, Named, Recorded, Recording, Resolver};
+use super::apply::{record, Named, Recorded, Recording};
+use super::handles::{Handles, Resolver};
 use super::origin::Piece;
 use super::program::{Call, ObjId, Program};
 use super::sites::OpenSites;
@@ -98,8 +99,9 @@ impl Shared {
     }
 }
 
-/// The engine's recorder behind a [`HeldRecorder`].
-pub(crate) enum Recorder {
+/// The engine recorder behind a [`HeldRecorder`]: the deferred context or bundle recorder a
+/// `context` or `bundle` declaration made, or why there is none.
+pub(crate) enum EngineRecorder {
     Context(Box<DeferredContext>),
     Bundle(Box<BundleRecorder>),
     /// The engine refused the declaration: calls on it are refused by the replay.
@@ -116,7 +118,7 @@ pub(crate) struct HeldRecorder {
     /// The context's or bundle's name in the trace.
     pub name: String,
     /// The engine's recorder, or why there is none.
-    pub recorder: Recorder,
+    pub recorder: EngineRecorder,
     /// The outcome of the last call on it (or its declaration, finish or execute).
     pub last: Result<(), Error>,
     /// Every refusal on it, in order.
@@ -143,7 +145,7 @@ pub(crate) struct HeldRecorder {
 pub(crate) type SharedRecorder = Arc<Mutex<HeldRecorder>>;
 
 impl HeldRecorder {
-    pub(crate) fn new(name: &str, recorder: Recorder) -> Self {
+    pub(crate) fn new(name: &str, recorder: EngineRecorder) -> Self {
         Self {
             name: name.to_owned(),
             recorder,
@@ -189,7 +191,7 @@ impl HeldRecorder {
         if let Err(error) = &outcome {
             if by_replay {
                 match &mut self.recorder {
-                    Recorder::Context(context) => context.refuse(error.clone()),
+                    EngineRecorder::Context(context) => context.refuse(error.clone()),
                     _ => self.poisoned = true,
                 }
             }
@@ -241,13 +243,13 @@ impl HeldRecorder {
         named: &Named<'_>,
     ) -> Option<u64> {
         match &self.recorder {
-            Recorder::Context(_) | Recorder::Bundle(_) => {}
-            Recorder::Missing { line: declared } => {
+            EngineRecorder::Context(_) | EngineRecorder::Bundle(_) => {}
+            EngineRecorder::Missing { line: declared } => {
                 let error = missing_recorder(&self.name, *declared);
                 self.outcome(line, Err(error), true);
                 return None;
             }
-            Recorder::Gone => return None,
+            EngineRecorder::Gone => return None,
         }
         // A refused map or write does not poison the list (R-REC-8; `writes.rs`).
         let sticky = !matches!(call, Call::Map { .. } | Call::Write { .. });
@@ -258,7 +260,7 @@ impl HeldRecorder {
         if let Call::Write { .. } = call {
             let outcome = match self.recorder {
                 // A bundle maps nothing (R-B-8): refused as its `map` is.
-                Recorder::Bundle(_) => Err(Error::UnsupportedInBundle { call: "write" }),
+                EngineRecorder::Bundle(_) => Err(Error::UnsupportedInBundle { call: "write" }),
                 _ => self.open_maps.check(&shared.resolver(), call),
             };
             self.note(line, outcome);
@@ -268,7 +270,7 @@ impl HeldRecorder {
             self.open_maps.closed(*resource);
         }
         let (recorded, refused) = match &mut self.recorder {
-            Recorder::Context(context) => {
+            EngineRecorder::Context(context) => {
                 let before = self.sites.is_some().then(|| context.stats());
                 // What a swap binds (R-FX-6): the objects the state holds before it.
                 let swapped_in = match (&before, call) {
@@ -287,8 +289,8 @@ impl HeldRecorder {
                 }
                 done
             }
-            Recorder::Bundle(bundle) => apply(&mut **bundle, shared, call, named),
-            Recorder::Missing { .. } | Recorder::Gone => return None,
+            EngineRecorder::Bundle(bundle) => apply(&mut **bundle, shared, call, named),
+            EngineRecorder::Missing { .. } | EngineRecorder::Gone => return None,
         };
         let mut inserted = None;
         match recorded {
@@ -322,7 +324,7 @@ impl HeldRecorder {
                 self.outcome_of(line, refused.map_or(Ok(()), Err), false, false)
             }
             Recorded::Elsewhere => {
-                let error = not_here(call, matches!(self.recorder, Recorder::Bundle(_)));
+                let error = not_here(call, matches!(self.recorder, EngineRecorder::Bundle(_)));
                 self.outcome(line, Err(error), true)
             }
         }

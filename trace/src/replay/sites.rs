@@ -5,23 +5,15 @@
 //! context: the context's split-point counters before and after (`DeferredContext::stats`),
 //! the call's line and index in the list, the objects it names. From the run (`live.rs`), at
 //! each `finish`: the list made and its own counters. **Out:** [`ListSites`], one per finished
-//! list, read by the advisor (`../explain/`).
+//! list, read by the advisor (`../explain/`) through the counted run (`counted.rs`).
 //!
 //! **Invariant.** A list's sites add up to its recorded split points: what no call of the list
 //! made (the state a `finish restore=yes` carried into the list, re-bound at its start,
 //! R-ST-1) is one more site, at the line of the finish that carried it, with no call index.
 
-use std::sync::Arc;
-
 use recorder::SplitCounts;
 
-use super::live::LiveRun;
-use super::lower::lower;
-use super::names::record_lines;
-use super::program::{ObjId, Op, Program};
-use super::recorders::Refusal;
-use crate::syntax::Trace;
-use executor::Counters;
+use super::program::ObjId;
 
 /// One call that made split points.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,43 +113,4 @@ fn difference(after: &SplitCounts, before: &SplitCounts) -> SplitCounts {
         out.0[i] = a.saturating_sub(b);
     }
     out
-}
-
-/// A run of a trace for the advisor: what it recorded and resolved, what was refused, and
-/// where every split point came from. Expectations are not checked (a fix may change what
-/// they ask about); the run is single-threaded.
-pub(crate) struct CountedRun {
-    /// The trace, lowered: the objects' names and kinds.
-    pub program: Arc<Program>,
-    /// Split points recorded by every list finished, by category.
-    pub recorded: SplitCounts,
-    /// The GPU model's counters at the end.
-    pub counters: Counters,
-    /// Every refusal (declarations, calls, finishes, executions, validation reports), by line.
-    pub refusals: Vec<Refusal>,
-    /// Every finished list's split points by the call that made them, in finish order.
-    pub lists: Vec<ListSites>,
-    /// The draw records, one line each as `--records` prints them (objects by trace name).
-    pub records: Vec<String>,
-}
-
-/// Runs `trace` once (see [`CountedRun`]); `Err` for a trace that does not lower.
-pub(crate) fn counted_run(trace: &Trace) -> Result<CountedRun, String> {
-    let program = Arc::new(lower(trace).map_err(|error| error.to_string())?);
-    let mut live = LiveRun::new(program.clone(), 0).map_err(|error| format!("replay: {error}"))?;
-    live.explain_sites();
-    for (index, step) in program.steps.iter().enumerate() {
-        if !matches!(step.op, Op::Expect(_)) {
-            live.step(index);
-        }
-    }
-    live.settle();
-    Ok(CountedRun {
-        recorded: live.split_recorded,
-        counters: live.counters(),
-        refusals: live.refusals(),
-        lists: live.sites().to_vec(),
-        records: live.with_records(record_lines),
-        program,
-    })
 }

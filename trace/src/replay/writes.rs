@@ -47,36 +47,8 @@ use std::sync::Arc;
 
 use recorder::{Error, MapType, ObjectKind, ObjectName, RawHandle};
 
-use super::apply::Resolver;
-use super::program::{Call, ObjId, ObjKind, On, Op, Step};
-
-/// One `write` statement as the maps before it carry it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct MapWrite {
-    /// The index of the `write` step in the program.
-    pub step: usize,
-    /// OFFSET.
-    pub offset: u32,
-    /// HEX.
-    pub bytes: Arc<[u8]>,
-}
-
-/// What a lowered `map` carries: the `write` statements after it on its context and resource,
-/// up to the `unmap` there (shared by the maps of one such stretch: see [`attach`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct MapWrites {
-    /// The index of the `map` step.
-    map: usize,
-    /// Every `write` of the stretch the map is in, in trace order.
-    run: Arc<[MapWrite]>,
-}
-
-impl MapWrites {
-    /// The writes after this map.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &MapWrite> {
-        self.run.iter().filter(move |write| write.step > self.map)
-    }
-}
+use super::handles::Resolver;
+use super::program::{Call, MapWrite, MapWrites, ObjId, ObjKind, On, Op, Step};
 
 /// Gives every `map` step its writes (see the module essay): for each context and resource,
 /// the `write` steps between a `map` and the next `unmap`. Linear in the steps: the maps of
@@ -125,10 +97,7 @@ pub(crate) fn attach(steps: &mut [Step]) {
                 ..
             }) = steps.get_mut(map)
             {
-                *writes = MapWrites {
-                    map,
-                    run: run.clone(),
-                };
+                *writes = MapWrites::new(map, run.clone());
             }
         }
     }
@@ -232,18 +201,16 @@ mod tests {
     use super::*;
 
     fn writes(list: &[(u32, &[u8])]) -> MapWrites {
-        MapWrites {
-            map: 0,
-            run: list
-                .iter()
-                .enumerate()
-                .map(|(i, (offset, bytes))| MapWrite {
-                    step: i + 1,
-                    offset: *offset,
-                    bytes: (*bytes).into(),
-                })
-                .collect(),
-        }
+        let run = list
+            .iter()
+            .enumerate()
+            .map(|(i, (offset, bytes))| MapWrite {
+                step: i + 1,
+                offset: *offset,
+                bytes: (*bytes).into(),
+            })
+            .collect();
+        MapWrites::new(0, run)
     }
 
     #[test]
@@ -260,8 +227,7 @@ mod tests {
 
     #[test]
     fn r_cap_4_write_copies_only_the_writes_after_its_map() {
-        let mut list = writes(&[(0, &[1]), (1, &[2]), (2, &[3])]);
-        list.map = 2;
+        let list = writes(&[(0, &[1]), (1, &[2]), (2, &[3])]).after(2);
         let mut memory = [0u8; 3];
         copy(&mut memory, MapType::WriteNoOverwrite, &list);
         assert_eq!(memory, [0, 0, 3]);

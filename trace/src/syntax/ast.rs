@@ -197,8 +197,8 @@ pub enum Declaration {
         compressible: Option<bool>,
         /// `tc=yes|no`, texture compatible (R-ST-9); `None`: not written (no).
         tc: Option<bool>,
-        /// `dcc=yes|no`, delta colour compression allowed (the seed's `ALLOW_DCC`, R-BAR-3);
-        /// `None`: not written (no).
+        /// `dcc=yes|no`, delta colour compression allowed (`ALLOW_DCC` of the enhanced-barriers
+        /// documentation, R-BAR-3); `None`: not written (no).
         dcc: Option<bool>,
         /// `heap=HEAP offset=BYTES` (R-BAR-7); `None`: not written (a committed texture).
         placement: Option<Placement>,

@@ -77,8 +77,9 @@ use recorder::{
 };
 
 use self::feed::{Feed, Scope};
-use super::apply::{record, Handles, Named, Recorded, Resolver};
+use super::apply::{record, Named, Recorded};
 use super::create::{create, Created};
+use super::handles::{Handles, Resolver};
 use super::live::Effect;
 use super::names::{record_lines, Names};
 use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program};
