@@ -14,7 +14,7 @@ use recorder::{
 
 use crate::capture::{CaptureDevice, CapturedDeferred};
 
-use super::error::{JobError, PoolError};
+use super::job_errors::{JobError, PoolError};
 use super::pool::{panic_message, SpawnFailed, WorkerPool};
 
 /// What a [`RecordingPool`]'s worker owns and hands its jobs: a deferred context that finishes
