@@ -53,6 +53,9 @@ impl Range {
         }
     }
 
+    // `#[inline]`: the tracker's loops over pending writes call it from another module (and
+    // codegen unit) since the split; inlined there as it was before.
+    #[inline]
     pub(super) fn overlaps(&self, other: &Range) -> bool {
         let meet = |a: (u64, u64), b: (u64, u64)| a.0 <= b.1 && b.0 <= a.1;
         self.dims()
@@ -62,6 +65,7 @@ impl Range {
     }
 
     /// What both reach (meaningful when they overlap).
+    #[inline]
     pub(super) fn meet(&self, other: &Range) -> Range {
         let (a, b) = (self.dims(), other.dims());
         let mut d = a;
