@@ -7,15 +7,15 @@
 //! Bindings keep raw handles and the dynamic instance they read, not names: the replay tool maps
 //! them to trace names later (see `field.rs`, which answers TRACE.md's field names).
 //!
-//! The model keeps its records compactly in reused pools ([`Records`], `draw_record/records.rs`)
-//! and reads them in place ([`Draw`]); a [`DrawRecord`] is the owned copy a consumer that keeps
-//! records builds (`Records::to_vec`, `GpuModel::records`).
+//! The model keeps its records compactly in reused pools ([`Records`],
+//! `draw_record/record_pools.rs`) and reads them in place ([`Draw`]); a [`DrawRecord`] is the
+//! owned copy a consumer that keeps records builds (`Records::to_vec`, `GpuModel::records`).
 
 use std::fmt;
 
-mod records;
-pub use records::{Draw, GraphicsView, Records, StageView, Stages};
-pub(crate) use records::{DrawWriter, GraphicsRegisters, StageSlots};
+mod record_pools;
+pub use record_pools::{Draw, GraphicsView, Records, StageView, Stages};
+pub(crate) use record_pools::{DrawWriter, GraphicsRegisters, StageSlots};
 
 use recorder::command::{BoundBuffer, BoundView, InstanceId, ViewFlags};
 use recorder::Viewport;

@@ -42,11 +42,11 @@
 //! **Files.** `pool.rs`: the protocol (injector, per-worker deques, stealing, result slots,
 //! waking, shutdown), generic over what a worker owns, with a loom model in
 //! `loom-tests/tests/recording_pool.rs`. `recording.rs`: the deferred contexts (either kind) and lists.
-//! `error.rs`: [`PoolError`], [`JobError`].
+//! `job_errors.rs`: [`PoolError`], [`JobError`].
 
-mod error;
+mod job_errors;
 pub(crate) mod pool;
 mod recording;
 
-pub use error::{JobError, PoolError};
+pub use job_errors::{JobError, PoolError};
 pub use recording::{JobReport, JobResult, RecordingContext, RecordingPool, RecordingPoolDesc};

@@ -12,7 +12,7 @@ use recorder::{
     RecordError, RestoreState, Semantics,
 };
 
-use super::error::{JobError, PoolError};
+use super::job_errors::{JobError, PoolError};
 use super::pool::{panic_message, SpawnFailed, WorkerPool};
 
 /// What a [`RecordingPool`]'s worker owns and hands its jobs: a deferred context that finishes

@@ -1,0 +1,77 @@
+//! What the barrier model keeps between calls ([`Barriers`], only for resources a barrier named,
+//! so draws pay nothing): each texture's layouts and plane compression, the legacy states that
+//! are not `common`, the split barriers begun and not ended, the kinds of barrier the device has
+//! used, how deep in lists the model is, and the textures left in a `common` layout; and what
+//! the model tells of a texture from it ([`GpuModel::texture_state`]).
+//!
+//! **In:** the changes the barrier calls, checks and effects make. **Out:** a texture's
+//! [`TextureState`].
+//!
+//! **Invariant:** a texture the model holds nothing for is in `common`, with the compression the
+//! model's `compressed` set says for both planes; a resource absent from the legacy states is in
+//! `common`.
+
+use std::collections::HashMap;
+
+use recorder::{BarrierLayout, RawHandle, ResourceStates, Semantics};
+
+use super::enhanced_barrier::Barrier;
+use super::texture_layouts::{Facts, TextureLayouts, TextureState};
+
+use crate::gpu::GpuModel;
+
+/// The barrier state of the model (`gpu/barrier_response.rs`'s essay: **What it keeps**).
+#[derive(Debug, Default)]
+pub(in crate::gpu) struct Barriers {
+    pub(super) textures: HashMap<RawHandle, TextureLayouts>,
+    /// Legacy states other than `common`, by resource (handle, is a texture).
+    pub(super) legacy: HashMap<(RawHandle, bool), ResourceStates>,
+    pub(super) used_enhanced: bool,
+    pub(super) used_legacy: bool,
+    /// The semantics of the call being run (a decompression is seen by bound views as R-ST-9
+    /// says for it).
+    pub(super) semantics: Semantics,
+    /// Under validation, texture barriers into a `common` layout since the last list end: one
+    /// still in it at the end of a list is a warning (R-BAR-8).
+    pub(super) to_common: Vec<Barrier>,
+    /// How deep in command lists the commands being run are (`GpuModel::list_begin`): 0 for
+    /// direct calls.
+    pub(in crate::gpu) list_depth: u32,
+    /// Split begins not ended yet, in order, and whether a list boundary was reported for it.
+    pub(super) open_splits: Vec<(Barrier, bool)>,
+}
+
+impl Barriers {
+    /// A clear or `set_resource_compression(true)` compressed `texture` whole: its planes agree
+    /// again.
+    #[inline]
+    pub(in crate::gpu) fn planes_joined(&mut self, texture: RawHandle) {
+        if !self.textures.is_empty() {
+            if let Some(t) = self.textures.get_mut(&texture) {
+                t.planes = None;
+            }
+        }
+    }
+}
+
+impl GpuModel {
+    /// What the model knows of `texture` now (every texture starts in `common`, R-BAR-3).
+    pub fn texture_state(&self, texture: RawHandle) -> TextureState {
+        let compressed = self.is_compressed(texture);
+        let known = self.barriers.textures.get(&texture);
+        let facts = known
+            .map(|t| t.facts)
+            .or_else(|| self.facts(texture))
+            .unwrap_or(Facts::UNKNOWN);
+        let planes = match known.and_then(|t| t.planes) {
+            Some(p) if compressed => p,
+            _ => [compressed; 2],
+        };
+        TextureState {
+            layout: known.map_or(Some(BarrierLayout::Common), TextureLayouts::layout),
+            compressed,
+            depth_compressed: facts.depth.then_some(planes[0]),
+            stencil_compressed: (facts.planes > 1).then_some(planes[1]),
+        }
+    }
+}
