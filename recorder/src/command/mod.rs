@@ -19,7 +19,10 @@
 //!   to the record;
 //! - `encode.rs`: the sizes (`CommandBytes`, R-REC-12) and `write_command`, the one writer of a
 //!   command;
-//! - `decode.rs`: [`Command<'a>`], borrowing its payload from the chunk, and `decode`;
+//! - `decoded.rs`: [`Command<'a>`], the typed form, borrowing its payload from the chunk, with
+//!   [`Decoded`] (its split category and offset) and [`NestedList`];
+//! - `decode.rs`: `decode`, one arm per opcode (kept whole on purpose), and the walks' step
+//!   over what is not a command (`next_offset`);
 //! - `objects.rs`: the walk of the objects a command names, the one list of which argument is
 //!   which kind of object;
 //! - `patch.rs`: [`SplitPoint`], the one place that knows which binding of a split point reads
@@ -39,6 +42,7 @@
 
 mod bound;
 mod decode;
+mod decoded;
 mod draw_args;
 mod encode;
 mod objects;
@@ -47,6 +51,7 @@ mod payload;
 
 pub use bound::*;
 pub use decode::*;
+pub use decoded::*;
 pub use draw_args::*;
 pub(crate) use encode::*;
 pub use patch::*;
