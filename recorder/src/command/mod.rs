@@ -50,7 +50,9 @@ mod patch;
 mod payload;
 
 pub use bound::*;
-pub use decode::*;
+#[cfg(debug_assertions)]
+pub use decode::decodes_on_this_thread;
+pub(crate) use decode::*;
 pub use decoded::*;
 pub use draw_args::*;
 pub(crate) use encode::*;
