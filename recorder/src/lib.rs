@@ -51,10 +51,12 @@
 //!   always follow the fast contract: fast resources and placement, GDS and constant RAM,
 //!   compression and minimum LOD, device context state objects), and `device_context.rs` (the
 //!   trait every context implements);
-//! - the recording core: `context/` (the [`Recorder`], its roles, the legacy machinery: shadow,
-//!   local references, carried state, split categories, and the recorder's share of bundles),
-//!   [`command`] (the vocabulary), `chunk/` (the memory), `list/` (finished lists and their
-//!   walks), [`state`] (the binding state);
+//! - the recording core: `context/` (the [`Recorder`]; its hot-path helpers, `emit.rs`; a
+//!   list's start, finish and seal, `list_life.rs` and `seal.rs`; its roles; the legacy
+//!   machinery: shadow, local references, carried state, split categories; and the recorder's
+//!   share of bundles), [`command`] (the vocabulary: opcodes, bound descriptors, payloads, draw
+//!   arguments, sizes, the typed `Command` and its decoding), `chunk/` (the memory), `list/`
+//!   (finished lists and their walks), [`state`] (the binding state);
 //! - the objects: `device/` (the device, object creation, handles, tables, identity, what each
 //!   object's descriptor words hold), `desc/` (what an application asks for), `errors/`;
 //! - the boundaries: [`engine`] (the sibling crates' API), [`limits`], `sync.rs` (the loom facade).

@@ -10,17 +10,26 @@
 //!
 //! **The files.**
 //! - this file: the [`Opcode`]s and the 8-byte [`CommandHeader`] in front of every command;
-//! - `encode.rs`: the descriptors and payload layouts (`repr(C)`, multiples of 8), the sizes
-//!   (`CommandBytes`, R-REC-12), the draw arguments ([`DrawArgs`], from the call to the record)
-//!   and `write_command`;
-//! - `decode.rs`: [`Command<'a>`], borrowing its payload from the chunk, and `decode`;
+//! - `bound.rs`: the bound descriptors, what a command carries of each object it names
+//!   ([`BoundBuffer`], [`BoundView`], [`BoundShader`], [`BoundResource`]) and the dynamic
+//!   instance they read ([`InstanceId`]);
+//! - `payload.rs`: the payload layouts (`repr(C)`, multiples of 8), one per shape of command,
+//!   and the remaps of a bundle's inherited slots ([`Remap`]);
+//! - `draw_args.rs`: the draw arguments ([`DirectArgs`], [`DrawArgs`]), one type from the call
+//!   to the record;
+//! - `encode.rs`: the sizes (`CommandBytes`, R-REC-12) and `write_command`, the one writer of a
+//!   command;
+//! - `decoded.rs`: [`Command<'a>`], the typed form, borrowing its payload from the chunk, with
+//!   [`Decoded`] (its split category and offset) and [`NestedList`];
+//! - `decode.rs`: `decode`, one arm per opcode (kept whole on purpose), and the walks' step
+//!   over what is not a command (`next_offset`);
 //! - `objects.rs`: the walk of the objects a command names, the one list of which argument is
 //!   which kind of object;
 //! - `patch.rs`: [`SplitPoint`], the one place that knows which binding of a split point reads
 //!   the executing context's current instance, and patches it.
 //!
 //! **Adding a command** is one entry in each of the exhaustive matches here (an [`Opcode`], its
-//! payload in `encode.rs` if it needs a new one, its [`Command`] variant and decode arm, its
+//! payload in `payload.rs` if it needs a new one, its [`Command`] variant and decode arm, its
 //! arm in `objects.rs`); the compiler lists every one that is missing. Its meaning lives
 //! outside: the recording call that encodes it, and the GPU model's `apply` (and the legacy
 //! shadow, for a bind). The vocabulary is written out as plain enums and matches rather than
@@ -31,14 +40,24 @@
 //! **Invariant.** A command's size is checked where it is made (`CommandBytes`) and trusted where
 //! it is read: a count stored in a payload never reaches past its command.
 
+mod bound;
 mod decode;
+mod decoded;
+mod draw_args;
 mod encode;
 mod objects;
 mod patch;
+mod payload;
 
-pub use decode::*;
-pub use encode::*;
+pub use bound::*;
+#[cfg(debug_assertions)]
+pub use decode::decodes_on_this_thread;
+pub(crate) use decode::*;
+pub use decoded::*;
+pub use draw_args::*;
+pub(crate) use encode::*;
 pub use patch::*;
+pub use payload::*;
 
 /// Which command an encoded header starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

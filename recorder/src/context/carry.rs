@@ -95,9 +95,20 @@ impl<R: Role> Recorder<R> {
         let _ = self.bind_slots(call, slots_payload, resolve, keep);
     }
 
-    /// Re-encodes `shadow`'s bindings. Binding references are already held; the caller takes the
+    /// Re-encodes `shadow`'s bindings, in the order of the pipeline (the order the list has
+    /// always carried them in). Binding references are already held; the caller takes the
     /// list's.
     pub(crate) fn encode_state(&mut self, shadow: &LegacyShadow) {
+        self.carry_input_assembler(shadow);
+        self.carry_shader_stages(shadow);
+        self.carry_output_merger(shadow);
+        self.carry_rasterizer(shadow);
+        self.carry_predication(shadow);
+    }
+
+    /// The input assembler: the input layout, the topology, the vertex buffers, the index
+    /// buffer and the primitive reset index.
+    fn carry_input_assembler(&mut self, shadow: &LegacyShadow) {
         let defaults = &Bindings::DEFAULT;
         let bindings = &shadow.bindings;
         if !bindings.input_layout.is_null() {
@@ -150,6 +161,12 @@ impl<R: Role> Recorder<R> {
                 [bindings.reset.value, 0],
             );
         }
+    }
+
+    /// Each stage's shader, constant buffers, shader resources and samplers, then the compute
+    /// stage's UAVs.
+    fn carry_shader_stages(&mut self, shadow: &LegacyShadow) {
+        let bindings = &shadow.bindings;
         for stage in Stage::ALL {
             let (s, operand) = (stage as usize, stage as u8);
             if !bindings.shaders[s].shader.is_null() {
@@ -193,6 +210,13 @@ impl<R: Role> Recorder<R> {
             &bindings.compute_uavs,
             |_, v| carried_view(v, false),
         );
+    }
+
+    /// The output merger: the render targets and depth stencil, its UAVs, the blend and
+    /// depth-stencil states.
+    fn carry_output_merger(&mut self, shadow: &LegacyShadow) {
+        let defaults = &Bindings::DEFAULT;
+        let bindings = &shadow.bindings;
         let count = bindings.render_target_count as usize;
         if count > 0 || !bindings.depth_stencil.view.is_null() {
             let payload = RenderTargetsPayload::new(bindings.depth_stencil, count as u32, KEEP, 0);
@@ -243,6 +267,11 @@ impl<R: Role> Recorder<R> {
                 StatePayload::new(state, [0.0; 4], reference),
             );
         }
+    }
+
+    /// The rasterizer: its state object, the viewports and the scissor rectangles.
+    fn carry_rasterizer(&mut self, shadow: &LegacyShadow) {
+        let bindings = &shadow.bindings;
         if !bindings.rasterizer.is_null() {
             self.emit(Opcode::SetRasterizerState, 0, None, bindings.rasterizer);
         }
@@ -270,6 +299,11 @@ impl<R: Role> Recorder<R> {
                 scissors,
             );
         }
+    }
+
+    /// The predicate and the value that skips work.
+    fn carry_predication(&mut self, shadow: &LegacyShadow) {
+        let bindings = &shadow.bindings;
         if bindings.predication_active() {
             let (predicate, value) = bindings.predication();
             self.emit(
