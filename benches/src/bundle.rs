@@ -235,7 +235,7 @@ pub fn record_bundle_calls<C: BundleCaller + ?Sized>(
     if objects.is_empty() {
         return;
     }
-    context.rs_set_state(Some(scene.rasterizer));
+    context.set_rasterizer_state(Some(scene.rasterizer));
     let frame = [Some(scene.frame_constants)];
     context.set_constant_buffers(Stage::Vertex, FRAME_CB_SLOT, &frame);
     context.set_constant_buffers(Stage::Pixel, FRAME_CB_SLOT, &frame);

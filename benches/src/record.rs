@@ -43,15 +43,15 @@ pub trait CallSink {
         views: &[Option<ShaderResourceView>],
     );
     fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
-    fn om_set_render_targets(
+    fn set_render_targets(
         &mut self,
         targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
     );
-    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32);
-    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32);
-    fn rs_set_state(&mut self, state: Option<RasterizerState>);
-    fn rs_set_viewports(&mut self, viewports: &[Viewport]);
+    fn set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32);
+    fn set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32);
+    fn set_rasterizer_state(&mut self, state: Option<RasterizerState>);
+    fn set_viewports(&mut self, viewports: &[Viewport]);
     fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]);
     fn clear_depth_stencil_view(
         &mut self,
@@ -62,7 +62,11 @@ pub trait CallSink {
     );
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>);
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]);
-    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]);
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    );
     fn dispatch(&mut self, x: u32, y: u32, z: u32);
     /// Maps `buffer` write_discard; `None` if the call was refused.
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]>;
@@ -123,28 +127,28 @@ impl CallSink for DeferredContext {
         DeferredContext::set_samplers(self, stage, start, samplers)
     }
     #[inline(always)]
-    fn om_set_render_targets(
+    fn set_render_targets(
         &mut self,
         targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
     ) {
-        DeferredContext::om_set_render_targets(self, targets, depth_stencil)
+        DeferredContext::set_render_targets(self, targets, depth_stencil)
     }
     #[inline(always)]
-    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32) {
-        DeferredContext::om_set_blend_state(self, state, factor, mask)
+    fn set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32) {
+        DeferredContext::set_blend_state(self, state, factor, mask)
     }
     #[inline(always)]
-    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32) {
-        DeferredContext::om_set_depth_stencil_state(self, state, stencil_ref)
+    fn set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32) {
+        DeferredContext::set_depth_stencil_state(self, state, stencil_ref)
     }
     #[inline(always)]
-    fn rs_set_state(&mut self, state: Option<RasterizerState>) {
-        DeferredContext::rs_set_state(self, state)
+    fn set_rasterizer_state(&mut self, state: Option<RasterizerState>) {
+        DeferredContext::set_rasterizer_state(self, state)
     }
     #[inline(always)]
-    fn rs_set_viewports(&mut self, viewports: &[Viewport]) {
-        DeferredContext::rs_set_viewports(self, viewports)
+    fn set_viewports(&mut self, viewports: &[Viewport]) {
+        DeferredContext::set_viewports(self, viewports)
     }
     #[inline(always)]
     fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]) {
@@ -169,8 +173,12 @@ impl CallSink for DeferredContext {
         DeferredContext::barrier(self, groups)
     }
     #[inline(always)]
-    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
-        DeferredContext::cs_set_unordered_access_views(self, start, views)
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    ) {
+        DeferredContext::set_compute_unordered_access_views(self, start, views)
     }
     #[inline(always)]
     fn dispatch(&mut self, x: u32, y: u32, z: u32) {
@@ -209,16 +217,16 @@ impl CallSink for CapturedDeferred {
         set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
         set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
         set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
-        om_set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
-        om_set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
-        om_set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
-        rs_set_state(state: Option<RasterizerState>);
-        rs_set_viewports(viewports: &[Viewport]);
+        set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
+        set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
+        set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
+        set_rasterizer_state(state: Option<RasterizerState>);
+        set_viewports(viewports: &[Viewport]);
         clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
         clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
         decompress_resource(texture: Texture, into: Option<Texture>);
         barrier(groups: &[BarrierGroup<'_>]);
-        cs_set_unordered_access_views(start: u32, views: &[Option<UnorderedAccessView>]);
+        set_compute_unordered_access_views(start: u32, views: &[Option<UnorderedAccessView>]);
         dispatch(x: u32, y: u32, z: u32);
         unmap(buffer: Buffer);
         draw_indexed(index_count: u32, start_index: u32, base_vertex: i32);
@@ -267,7 +275,7 @@ pub fn record_draws<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draws: Ra
     let mut bound = Bound::default();
     // Frame-wide state, once per range.
     sink.set_primitive_topology(PrimitiveTopology::TriangleList);
-    sink.rs_set_state(Some(scene.rasterizer));
+    sink.set_rasterizer_state(Some(scene.rasterizer));
     let frame = [Some(scene.frame_constants)];
     sink.set_constant_buffers(Stage::Vertex, FRAME_CB_SLOT, &frame);
     sink.set_constant_buffers(Stage::Pixel, FRAME_CB_SLOT, &frame);
@@ -370,10 +378,10 @@ pub(crate) fn begin_pass<R: CallSink + ?Sized>(
             simulate(sink, simulation);
         }
     }
-    sink.om_set_render_targets(&[Some(pass.color_target)], Some(scene.depth_target));
-    sink.rs_set_viewports(&[pass.viewport]);
-    sink.om_set_blend_state(Some(pass.blend), [0.0; 4], u32::MAX);
-    sink.om_set_depth_stencil_state(Some(pass.depth_state), 0);
+    sink.set_render_targets(&[Some(pass.color_target)], Some(scene.depth_target));
+    sink.set_viewports(&[pass.viewport]);
+    sink.set_blend_state(Some(pass.blend), [0.0; 4], u32::MAX);
+    sink.set_depth_stencil_state(Some(pass.depth_state), 0);
     if draw.first_in_pass {
         sink.clear_render_target_view(pass.color_target, pass.clear_color);
         if p == 0 {
@@ -418,13 +426,13 @@ fn simulate<R: CallSink + ?Sized>(sink: &mut R, simulation: &Simulation) {
         BarrierAccess::UNORDERED_ACCESS,
     )])]);
     sink.set_shader(Stage::Compute, Some(simulation.shader));
-    sink.cs_set_unordered_access_views(0, &[Some(simulation.uav)]);
+    sink.set_compute_unordered_access_views(0, &[Some(simulation.uav)]);
     sink.dispatch(64, 1, 1);
     let uav = BarrierAccess::UNORDERED_ACCESS;
     let compute = BarrierSync::COMPUTE_SHADING;
     sink.barrier(&[BarrierGroup::Buffer(&[buffer(compute, compute, uav, uav)])]);
     sink.dispatch(64, 1, 1);
-    sink.cs_set_unordered_access_views(0, &[None]);
+    sink.set_compute_unordered_access_views(0, &[None]);
     sink.barrier(&[BarrierGroup::Buffer(&[buffer(
         compute,
         BarrierSync::PIXEL_SHADING,
@@ -523,11 +531,11 @@ impl<R: CallSink + ?Sized> CallSink for WithoutDraws<'_, R> {
         set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
         set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
         set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
-        om_set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
-        om_set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
-        om_set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
-        rs_set_state(state: Option<RasterizerState>);
-        rs_set_viewports(viewports: &[Viewport]);
+        set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
+        set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
+        set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
+        set_rasterizer_state(state: Option<RasterizerState>);
+        set_viewports(viewports: &[Viewport]);
         clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
         clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
         decompress_resource(texture: Texture, into: Option<Texture>);
@@ -538,8 +546,12 @@ impl<R: CallSink + ?Sized> CallSink for WithoutDraws<'_, R> {
         self.0.barrier(groups)
     }
     #[inline(always)]
-    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
-        self.0.cs_set_unordered_access_views(start, views)
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    ) {
+        self.0.set_compute_unordered_access_views(start, views)
     }
     #[inline(always)]
     fn dispatch(&mut self, x: u32, y: u32, z: u32) {

@@ -111,7 +111,7 @@ impl Workload {
                 context.set_shader(Stage::Vertex, Some(self.vertex_shaders[k]));
                 context.set_shader(Stage::Pixel, Some(self.pixel_shaders[k]));
                 if blend {
-                    context.om_set_blend_state(Some(self.blends[k]), [0.0; 4], u32::MAX);
+                    context.set_blend_state(Some(self.blends[k]), [0.0; 4], u32::MAX);
                 }
             }
             let cb = self.constants[i as usize % CONSTANT_BUFFERS];

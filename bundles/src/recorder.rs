@@ -706,8 +706,8 @@ impl BundleRecorder {
     }
 
     /// Binds a placed default index buffer (R-FX-2), under the bundle rules.
-    pub fn ia_set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
-        const CALL: &str = "ia_set_placement_index_buffer";
+    pub fn set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
+        const CALL: &str = "set_placement_index_buffer";
         self.bind(
             CALL,
             SlotKind::IndexBuffer,
@@ -715,7 +715,7 @@ impl BundleRecorder {
             0,
             1,
             |this| this.buffers_encapsulable(CALL, [buffer]),
-            |c| c.ia_set_placement_index_buffer(buffer, address, format),
+            |c| c.set_placement_index_buffer(buffer, address, format),
         );
     }
 

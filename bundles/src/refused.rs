@@ -73,63 +73,63 @@ impl BundleRecorder {
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): a bundle draws to the executing
     /// context's render targets and depth stencil.
-    pub fn om_set_render_targets(
+    pub fn set_render_targets(
         &mut self,
         _render_targets: &[Option<RenderTargetView>],
         _depth_stencil: Option<DepthStencilView>,
     ) {
-        self.inherited("om_set_render_targets");
+        self.inherited("set_render_targets");
     }
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): targets and output-merger UAVs are
     /// the executing context's.
-    pub fn om_set_render_targets_and_unordered_access_views(
+    pub fn set_render_targets_and_unordered_access_views(
         &mut self,
         _render_targets: &[Option<RenderTargetView>],
         _depth_stencil: Option<DepthStencilView>,
         _uav_start: u32,
         _uavs: &[Option<UnorderedAccessView>],
     ) {
-        self.inherited("om_set_render_targets_and_unordered_access_views");
+        self.inherited("set_render_targets_and_unordered_access_views");
     }
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): the blend state is the executing
     /// context's.
-    pub fn om_set_blend_state(
+    pub fn set_blend_state(
         &mut self,
         _state: Option<BlendState>,
         _factor: [f32; 4],
         _sample_mask: u32,
     ) {
-        self.inherited("om_set_blend_state");
+        self.inherited("set_blend_state");
     }
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): the depth-stencil state is the
     /// executing context's.
-    pub fn om_set_depth_stencil_state(
+    pub fn set_depth_stencil_state(
         &mut self,
         _state: Option<DepthStencilState>,
         _stencil_ref: u32,
     ) {
-        self.inherited("om_set_depth_stencil_state");
+        self.inherited("set_depth_stencil_state");
     }
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): the rasterizer state is the
     /// executing context's.
-    pub fn rs_set_state(&mut self, _state: Option<RasterizerState>) {
-        self.inherited("rs_set_state");
+    pub fn set_rasterizer_state(&mut self, _state: Option<RasterizerState>) {
+        self.inherited("set_rasterizer_state");
     }
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): the viewports are the executing
     /// context's.
-    pub fn rs_set_viewports(&mut self, _viewports: &[Viewport]) {
-        self.inherited("rs_set_viewports");
+    pub fn set_viewports(&mut self, _viewports: &[Viewport]) {
+        self.inherited("set_viewports");
     }
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): the scissor rectangles are the
     /// executing context's.
-    pub fn rs_set_scissor_rects(&mut self, _rects: &[Rect]) {
-        self.inherited("rs_set_scissor_rects");
+    pub fn set_scissor_rects(&mut self, _rects: &[Rect]) {
+        self.inherited("set_scissor_rects");
     }
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): predication is the executing
@@ -140,12 +140,12 @@ impl BundleRecorder {
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7): the compute UAVs are the executing
     /// context's.
-    pub fn cs_set_unordered_access_views(
+    pub fn set_compute_unordered_access_views(
         &mut self,
         _start: u32,
         _views: &[Option<UnorderedAccessView>],
     ) {
-        self.inherited("cs_set_unordered_access_views");
+        self.inherited("set_compute_unordered_access_views");
     }
 
     /// Always refused with `inherited_state_in_bundle` (R-B-7, our reading): the reset index is a

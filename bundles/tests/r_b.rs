@@ -82,7 +82,7 @@ fn r_b_1_finish_returns_the_first_error_with_its_call_index() {
     let mut recorder = f.ready(); // calls 0..=6
     recorder.draw(3, 0); // 7
     recorder.clear_state(); // 8: unsupported
-    recorder.rs_set_state(Some(f.raster)); // 9: inherited
+    recorder.set_rasterizer_state(Some(f.raster)); // 9: inherited
     recorder.draw(3, 0); // 10
     assert_eq!(refused(&recorder), ErrorKind::InheritedStateInBundle);
     let error = recorder.finish().expect_err("sticky error");
@@ -580,35 +580,37 @@ fn r_b_6_shaders_that_use_stream_output_are_forbidden() {
 fn r_b_7_always_inherited_state_cannot_be_recorded() {
     let f = Fixture::new();
     let calls: [(&str, Call); 10] = [
-        ("om_set_render_targets", &|r| {
-            r.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv))
+        ("set_render_targets", &|r| {
+            r.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv))
         }),
-        ("om_set_render_targets_and_unordered_access_views", &|r| {
-            r.om_set_render_targets_and_unordered_access_views(
+        ("set_render_targets_and_unordered_access_views", &|r| {
+            r.set_render_targets_and_unordered_access_views(
                 &[Some(f.rt_rtv)],
                 None,
                 1,
                 &[Some(f.uav)],
             )
         }),
-        ("om_set_blend_state", &|r| {
-            r.om_set_blend_state(Some(f.blend), [1.0; 4], !0)
+        ("set_blend_state", &|r| {
+            r.set_blend_state(Some(f.blend), [1.0; 4], !0)
         }),
-        ("om_set_depth_stencil_state", &|r| {
-            r.om_set_depth_stencil_state(Some(f.dss), 0)
+        ("set_depth_stencil_state", &|r| {
+            r.set_depth_stencil_state(Some(f.dss), 0)
         }),
-        ("rs_set_state", &|r| r.rs_set_state(Some(f.raster))),
-        ("rs_set_viewports", &|r| {
-            r.rs_set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)])
+        ("set_rasterizer_state", &|r| {
+            r.set_rasterizer_state(Some(f.raster))
         }),
-        ("rs_set_scissor_rects", &|r| {
-            r.rs_set_scissor_rects(&[Rect::default()])
+        ("set_viewports", &|r| {
+            r.set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)])
+        }),
+        ("set_scissor_rects", &|r| {
+            r.set_scissor_rects(&[Rect::default()])
         }),
         ("set_predication", &|r| {
             r.set_predication(Some(f.predicate), PredicateValue::True)
         }),
-        ("cs_set_unordered_access_views", &|r| {
-            r.cs_set_unordered_access_views(0, &[Some(f.uav)])
+        ("set_compute_unordered_access_views", &|r| {
+            r.set_compute_unordered_access_views(0, &[Some(f.uav)])
         }),
         ("set_primitive_reset_index", &|r| {
             r.set_primitive_reset_index(0xFFFF)
@@ -858,7 +860,7 @@ fn r_b_10_a_legacy_list_keeps_the_bundles_it_calls_alive_and_a_fast_one_does_not
         let bundle = bundle_of(&f, 2);
         let handle = bundle.handle();
         let mut context = f.context(semantics);
-        context.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+        context.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
         context.draw_bundle(&bundle);
         let list = context
             .finish_command_list(RestoreState::ClearState)
@@ -925,13 +927,13 @@ fn r_b_10_a_legacy_deferred_context_checks_the_formats_when_it_records_the_call(
         "{message}"
     );
     // With the declared targets bound, it records.
-    context.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+    context.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
     context.draw_bundle(&bundle);
     assert!(context
         .finish_command_list(RestoreState::ClearState)
         .is_ok());
     // A missing depth target is a mismatch too.
-    context.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    context.set_render_targets(&[Some(f.rt_rtv)], None);
     context.draw_bundle(&bundle);
     assert_eq!(
         context.last_refusal().map(Error::kind),

@@ -874,7 +874,7 @@ fn r_bar_4_a_split_end_must_match_its_begin_and_legacy_splits_run_at_the_begin()
 fn r_bar_5_no_flush_at_an_execute_boundary() {
     let (f, mut imm) = validating(Validation::Off);
     let writes = f.fast(|c| {
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.draw(3, 0);
     });
     let reads = f.fast(|c| {

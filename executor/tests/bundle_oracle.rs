@@ -72,7 +72,7 @@ enum Op {
     /// A placement bind (R-FX-2): kind (constant buffer, view or vertex buffer), stage index,
     /// slot, which default object, address.
     Placed(Kind, u8, u32, u8, u64),
-    /// `ia_set_placement_index_buffer` of `ib` (R-FX-2): r32 or r16, address.
+    /// `set_placement_index_buffer` of `ib` (R-FX-2): r32 or r16, address.
     PlacedIndex(bool, u64),
     /// A call a bundle refuses (bundles only): which of `refuse`'s.
     Refused(u8),
@@ -404,7 +404,7 @@ macro_rules! apply {
                     $w.placed(kind, which, address)
                 )
             }
-            Op::PlacedIndex(r32, address) => $c.ia_set_placement_index_buffer(
+            Op::PlacedIndex(r32, address) => $c.set_placement_index_buffer(
                 $w.f.ib,
                 address,
                 if r32 {
@@ -503,7 +503,7 @@ fn bundle_desc() -> BundleDesc<'static> {
 }
 
 fn targets(f: &Fixture, c: &mut impl DeviceContext) {
-    c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+    c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
 }
 
 /// The API calls an op makes on a bundle recorder (the call index of a refusal counts them).

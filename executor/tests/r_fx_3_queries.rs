@@ -18,7 +18,7 @@ fn draw_state(c: &mut impl DeviceContext, f: &Fixture) {
     c.set_primitive_topology(PrimitiveTopology::TriangleList);
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.set_shader(Stage::Pixel, Some(f.ps));
-    c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    c.set_render_targets(&[Some(f.rt_rtv)], None);
 }
 
 fn statistics(data: QueryData) -> QueryCounts {
@@ -42,7 +42,7 @@ fn r_fx_3_pipeline_statistics_from_draw_arguments() {
     imm.draw_instanced_indirect(f.args, 0); // the arguments are in a buffer: nothing
     imm.set_shader(Stage::Compute, Some(f.cs));
     imm.dispatch(2, 3, 4); // 24 groups
-    imm.om_set_render_targets(&[], None);
+    imm.set_render_targets(&[], None);
     imm.set_primitive_topology(PrimitiveTopology::LineList);
     imm.draw(4, 0); // no target: 2 lines, no samples
     imm.end_query(stats);
@@ -84,9 +84,9 @@ fn r_fx_3_occlusion_rule() {
     imm.begin_query(occlusion);
     imm.begin_query(binary);
     imm.draw(9, 0); // 3 triangles into a render target
-    imm.om_set_render_targets(&[], Some(f.ds_dsv));
+    imm.set_render_targets(&[], Some(f.ds_dsv));
     imm.draw_instanced(3, 2, 0, 0); // 2 triangles into a depth target
-    imm.om_set_render_targets(&[], None);
+    imm.set_render_targets(&[], None);
     imm.draw(30, 0); // no target: nothing passes
     imm.end_query(occlusion);
     imm.end_query(binary);
@@ -317,7 +317,7 @@ fn scene(c: &mut impl DeviceContext, f: &Fixture, q: &[Query; 4]) {
     c.write_query(stamp);
     c.end_query(occlusion);
     c.begin_query(predicate);
-    c.om_set_render_targets(&[], None);
+    c.set_render_targets(&[], None);
     c.draw(3, 0);
     c.end_query(predicate);
     c.set_predication_from_query(Some(predicate), PredicateValue::False);

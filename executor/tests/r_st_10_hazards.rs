@@ -33,23 +33,18 @@ fn output_binds(f: &Fixture) -> Vec<Bind<'_>> {
     vec![
         (
             "render target",
-            Box::new(|c: &mut dyn DeviceContext| c.om_set_render_targets(&[Some(f.rt_rtv)], None)),
+            Box::new(|c: &mut dyn DeviceContext| c.set_render_targets(&[Some(f.rt_rtv)], None)),
         ),
         (
             "output-merger UAV",
             Box::new(|c: &mut dyn DeviceContext| {
-                c.om_set_render_targets_and_unordered_access_views(
-                    &[None],
-                    None,
-                    1,
-                    &[Some(f.rt_uav)],
-                )
+                c.set_render_targets_and_unordered_access_views(&[None], None, 1, &[Some(f.rt_uav)])
             }),
         ),
         (
             "compute UAV",
             Box::new(|c: &mut dyn DeviceContext| {
-                c.cs_set_unordered_access_views(0, &[Some(f.rt_uav)])
+                c.set_compute_unordered_access_views(0, &[Some(f.rt_uav)])
             }),
         ),
     ]
@@ -110,7 +105,7 @@ fn r_st_10_binding_a_writable_depth_stencil_unbinds_its_srvs() {
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     shaders(&f, &mut imm);
     imm.set_shader_resources(Stage::Pixel, 0, &[Some(f.ds_srv)]);
-    imm.om_set_render_targets(&[None], Some(f.ds_dsv));
+    imm.set_render_targets(&[None], Some(f.ds_dsv));
     imm.draw(3, 0);
     assert_eq!(seen(&mut imm, 0, "ps.srv.0"), FieldValue::Null);
     assert_eq!(seen(&mut imm, 0, "dsv"), object(f.ds_dsv));
@@ -154,7 +149,7 @@ fn r_st_10_an_srv_of_a_resource_bound_for_output_reads_null() {
     }
     // A null SRV bind of a compressible target makes no decompression split point.
     let list = f.legacy(|c| {
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     });
     assert_eq!(list.stats().split_points[SplitCategory::Decompression], 0);
@@ -166,7 +161,7 @@ fn r_st_10_fast_contexts_bind_what_they_are_told() {
     let calls = |f: &Fixture, c: &mut dyn DeviceContext| {
         shaders(f, c);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.draw(3, 0);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
         c.draw(3, 0);
@@ -198,13 +193,13 @@ fn r_st_10_fast_contexts_bind_what_they_are_told() {
 /// (a flush), draw 4 writes it again (none).
 fn transitions(f: &Fixture, c: &mut dyn DeviceContext) {
     shaders(f, c);
-    c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    c.set_render_targets(&[Some(f.rt_rtv)], None);
     c.draw(3, 0);
-    c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
+    c.set_render_targets(&[Some(f.rt_plain_rtv)], None);
     c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     c.draw(3, 0);
     c.draw(3, 0);
-    c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    c.set_render_targets(&[Some(f.rt_rtv)], None);
     c.draw(3, 0);
     c.draw(3, 0);
 }
@@ -221,9 +216,9 @@ fn r_st_10_cache_flushes_count_each_transition_of_a_resource_between_legacy_draw
     // A read through a slot the shader does not read is no use: no transition.
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     shaders(&f, &mut imm);
-    imm.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    imm.set_render_targets(&[Some(f.rt_rtv)], None);
     imm.draw(3, 0);
-    imm.om_set_render_targets(&[None], None);
+    imm.set_render_targets(&[None], None);
     imm.set_shader_resources(Stage::Pixel, 1, &[Some(f.rt_srv)]);
     imm.draw(3, 0);
     assert_eq!(imm.counters().cache_flushes, 0);
@@ -232,9 +227,9 @@ fn r_st_10_cache_flushes_count_each_transition_of_a_resource_between_legacy_draw
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     shaders(&f, &mut imm);
     imm.set_shader(Stage::Compute, Some(f.cs));
-    imm.cs_set_unordered_access_views(0, &[Some(f.rt_uav)]);
+    imm.set_compute_unordered_access_views(0, &[Some(f.rt_uav)]);
     imm.dispatch(1, 1, 1);
-    imm.cs_set_unordered_access_views(0, &[None]);
+    imm.set_compute_unordered_access_views(0, &[None]);
     imm.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     imm.draw(3, 0);
     assert_eq!(imm.counters().cache_flushes, 1);
@@ -255,7 +250,7 @@ fn r_st_10_fast_draws_count_no_flush_and_hide_nothing_from_legacy_ones() {
         let mut imm = ImmediateContext::new(&f.device).unwrap();
         let write = f.list(semantics, |c| {
             shaders(&f, c);
-            c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+            c.set_render_targets(&[Some(f.rt_rtv)], None);
             c.draw(3, 0);
         });
         for list in [&read, &write, &read] {
@@ -278,7 +273,7 @@ fn r_st_10_transitions_are_counted_across_list_boundaries() {
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     let write = f.legacy(|c| {
         shaders(&f, c);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.draw(3, 0);
     });
     let read = f.legacy(|c| {
@@ -323,8 +318,8 @@ fn r_st_10_carried_state_keeps_the_unbound_slot_null() {
     let mut context = f.context(Semantics::Legacy);
     shaders(&f, &mut context);
     context.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
-    context.om_set_render_targets(&[Some(f.rt_rtv)], None);
-    context.om_set_render_targets(&[None], None);
+    context.set_render_targets(&[Some(f.rt_rtv)], None);
+    context.set_render_targets(&[None], None);
     let first = context.finish_command_list(RestoreState::Restore).unwrap();
     context.draw(3, 0);
     let second = context
@@ -347,7 +342,7 @@ fn r_st_10_an_unbound_slot_drops_its_binding_reference() {
     let mut context = f.context(Semantics::Legacy);
     context.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     assert_eq!(d.references(f.rt_srv), Some(2), "binding + list");
-    context.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    context.set_render_targets(&[Some(f.rt_rtv)], None);
     assert_eq!(d.references(f.rt_srv), Some(1), "the list's only");
     context.set_shader_resources(Stage::Pixel, 1, &[Some(f.rt_srv)]);
     assert_eq!(d.references(f.rt_srv), Some(1), "a null bind takes none");

@@ -293,17 +293,21 @@ pub trait DeviceContext {
     );
     /// Binds a default-usage index buffer placed at `address` (`IASetPlacementIndexBuffer`,
     /// R-FX-2).
-    fn ia_set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format);
+    fn set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format);
     /// Binds the compute stage's unordered-access views (`CSSetUnorderedAccessViews`).
-    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]);
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    );
     /// Binds the render targets and depth stencil (`OMSetRenderTargets`).
-    fn om_set_render_targets(
+    fn set_render_targets(
         &mut self,
         render_targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
     );
     /// Binds the render targets, depth stencil and output-merger UAVs (`OMSetRenderTargetsAndUnorderedAccessViews`).
-    fn om_set_render_targets_and_unordered_access_views(
+    fn set_render_targets_and_unordered_access_views(
         &mut self,
         render_targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
@@ -311,15 +315,15 @@ pub trait DeviceContext {
         uavs: &[Option<UnorderedAccessView>],
     );
     /// Binds the blend state (`OMSetBlendState`).
-    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], sample_mask: u32);
+    fn set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], sample_mask: u32);
     /// Binds the depth-stencil state (`OMSetDepthStencilState`).
-    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32);
+    fn set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32);
     /// Binds the rasterizer state (`RSSetState`).
-    fn rs_set_state(&mut self, state: Option<RasterizerState>);
+    fn set_rasterizer_state(&mut self, state: Option<RasterizerState>);
     /// Sets the viewports (`RSSetViewports`).
-    fn rs_set_viewports(&mut self, viewports: &[Viewport]);
+    fn set_viewports(&mut self, viewports: &[Viewport]);
     /// Sets the scissor rectangles (`RSSetScissorRects`).
-    fn rs_set_scissor_rects(&mut self, rects: &[Rect]);
+    fn set_scissor_rects(&mut self, rects: &[Rect]);
     /// Sets the predicate (`SetPredication`).
     fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue);
     /// Resets every binding to the ClearState defaults (`ClearState`).
@@ -715,35 +719,35 @@ macro_rules! forward_device_context {
             $core.set_placement_vertex_buffer(slot, buffer, stride, offset, address)
         }
         #[inline]
-        fn ia_set_placement_index_buffer(
+        fn set_placement_index_buffer(
             &mut self,
             buffer: $crate::Buffer,
             address: u64,
             format: $crate::Format,
         ) {
             let $this = self;
-            $core.ia_set_placement_index_buffer(buffer, address, format)
+            $core.set_placement_index_buffer(buffer, address, format)
         }
         #[inline]
-        fn cs_set_unordered_access_views(
+        fn set_compute_unordered_access_views(
             &mut self,
             start: u32,
             views: &[Option<$crate::UnorderedAccessView>],
         ) {
             let $this = self;
-            $core.cs_set_unordered_access_views(start, views)
+            $core.set_compute_unordered_access_views(start, views)
         }
         #[inline]
-        fn om_set_render_targets(
+        fn set_render_targets(
             &mut self,
             render_targets: &[Option<$crate::RenderTargetView>],
             depth_stencil: Option<$crate::DepthStencilView>,
         ) {
             let $this = self;
-            $core.om_set_render_targets(render_targets, depth_stencil)
+            $core.set_render_targets(render_targets, depth_stencil)
         }
         #[inline]
-        fn om_set_render_targets_and_unordered_access_views(
+        fn set_render_targets_and_unordered_access_views(
             &mut self,
             render_targets: &[Option<$crate::RenderTargetView>],
             depth_stencil: Option<$crate::DepthStencilView>,
@@ -751,7 +755,7 @@ macro_rules! forward_device_context {
             uavs: &[Option<$crate::UnorderedAccessView>],
         ) {
             let $this = self;
-            $core.om_set_render_targets_and_unordered_access_views(
+            $core.set_render_targets_and_unordered_access_views(
                 render_targets,
                 depth_stencil,
                 uav_start,
@@ -759,38 +763,38 @@ macro_rules! forward_device_context {
             )
         }
         #[inline]
-        fn om_set_blend_state(
+        fn set_blend_state(
             &mut self,
             state: Option<$crate::BlendState>,
             factor: [f32; 4],
             sample_mask: u32,
         ) {
             let $this = self;
-            $core.om_set_blend_state(state, factor, sample_mask)
+            $core.set_blend_state(state, factor, sample_mask)
         }
         #[inline]
-        fn om_set_depth_stencil_state(
+        fn set_depth_stencil_state(
             &mut self,
             state: Option<$crate::DepthStencilState>,
             stencil_ref: u32,
         ) {
             let $this = self;
-            $core.om_set_depth_stencil_state(state, stencil_ref)
+            $core.set_depth_stencil_state(state, stencil_ref)
         }
         #[inline]
-        fn rs_set_state(&mut self, state: Option<$crate::RasterizerState>) {
+        fn set_rasterizer_state(&mut self, state: Option<$crate::RasterizerState>) {
             let $this = self;
-            $core.rs_set_state(state)
+            $core.set_rasterizer_state(state)
         }
         #[inline]
-        fn rs_set_viewports(&mut self, viewports: &[$crate::Viewport]) {
+        fn set_viewports(&mut self, viewports: &[$crate::Viewport]) {
             let $this = self;
-            $core.rs_set_viewports(viewports)
+            $core.set_viewports(viewports)
         }
         #[inline]
-        fn rs_set_scissor_rects(&mut self, rects: &[$crate::Rect]) {
+        fn set_scissor_rects(&mut self, rects: &[$crate::Rect]) {
             let $this = self;
-            $core.rs_set_scissor_rects(rects)
+            $core.set_scissor_rects(rects)
         }
         #[inline]
         fn set_predication(

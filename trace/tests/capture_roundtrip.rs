@@ -776,26 +776,28 @@ fn apply<C: Context>(
         Op::Samplers(stage, on) => {
             context.set_samplers(pick(&STAGES, *stage), 0, &[on.then_some(o.sampler)])
         }
-        Op::CsUav(k) => context
-            .cs_set_unordered_access_views(0, &[pick(&[Some(o.ub_uav), Some(o.rt_uav), None], *k)]),
+        Op::CsUav(k) => context.set_compute_unordered_access_views(
+            0,
+            &[pick(&[Some(o.ub_uav), Some(o.rt_uav), None], *k)],
+        ),
         Op::RenderTargets(k, depth) => {
             let targets = [target(*k, *depth)];
             let empty = features::EMPTY_TARGET_LIST && k % 7 == 6 && !*depth;
             let targets: &[Option<RenderTargetView>] = if empty { &[] } else { &targets };
-            context.om_set_render_targets(targets, depth.then_some(o.ds_dsv))
+            context.set_render_targets(targets, depth.then_some(o.ds_dsv))
         }
         Op::RenderTargetsAndUavs(k, depth, u) => context
-            .om_set_render_targets_and_unordered_access_views(
+            .set_render_targets_and_unordered_access_views(
                 &[target(*k, *depth)],
                 depth.then_some(o.ds_dsv),
                 1,
                 &[pick(&[Some(o.ub_uav), Some(o.rt_uav), None], *u)],
             ),
         Op::Blend(on) => {
-            context.om_set_blend_state(on.then_some(o.blend), [0.5, 0.25, 1.0, 1.0], 0xffff_fff0)
+            context.set_blend_state(on.then_some(o.blend), [0.5, 0.25, 1.0, 1.0], 0xffff_fff0)
         }
-        Op::DepthStencilState(on) => context.om_set_depth_stencil_state(on.then_some(o.dss), 3),
-        Op::Rasterizer(on) => context.rs_set_state(on.then_some(o.raster)),
+        Op::DepthStencilState(on) => context.set_depth_stencil_state(on.then_some(o.dss), 3),
+        Op::Rasterizer(on) => context.set_rasterizer_state(on.then_some(o.raster)),
         Op::Viewports(k) => {
             let viewport = |w: f32| Viewport {
                 x: 0.5,
@@ -806,7 +808,7 @@ fn apply<C: Context>(
                 max_depth: 0.75,
             };
             let all = [viewport(16.0), viewport(7.25)];
-            context.rs_set_viewports(&all[..count(*k)])
+            context.set_viewports(&all[..count(*k)])
         }
         Op::Scissors(k) => {
             let rect = |r: i32| Rect {
@@ -816,7 +818,7 @@ fn apply<C: Context>(
                 bottom: 16,
             };
             let all = [rect(16), rect(5)];
-            context.rs_set_scissor_rects(&all[..count(*k)])
+            context.set_scissor_rects(&all[..count(*k)])
         }
         Op::Predication(on, value) => context.set_predication(
             on.then_some(o.predicate),
@@ -1401,7 +1403,7 @@ fn early_list_frames(options: CaptureOptions, early: Early) -> (Vec<FrameOutcome
     let draw = |context: &mut CapturedDeferred, count: u32| {
         context.set_shader(Stage::Vertex, Some(o.vs1));
         context.set_constant_buffers(Stage::Vertex, 0, &[Some(o.cb)]);
-        context.om_set_render_targets(&[Some(o.rt_rtv)], None);
+        context.set_render_targets(&[Some(o.rt_rtv)], None);
         context.draw(count, 0);
     };
     // Frame 0.

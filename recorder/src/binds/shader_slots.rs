@@ -1,5 +1,5 @@
 //! The shader-stage binds (R-REC-5): `set_shader`, and the slots of each stage: constant buffers,
-//! shader resources, samplers, and the compute stage's UAVs (`cs_set_unordered_access_views`).
+//! shader resources, samplers, and the compute stage's UAVs (`set_compute_unordered_access_views`).
 //!
 //! **In:** a stage, a first slot and the objects to bind there. **Out:** one slot-array command
 //! (a one-slot constant-buffer bind in its compact form), through `resolve.rs`'s `bind_slots`;
@@ -368,7 +368,7 @@ impl<R: Role> Recorder<R> {
 
     /// Binds compute-shader UAVs: a `set_unordered_access_views` split point on legacy contexts,
     /// plus a decompression split point per view of a compressible target.
-    pub fn cs_set_unordered_access_views(
+    pub fn set_compute_unordered_access_views(
         &mut self,
         start: u32,
         views: &[Option<UnorderedAccessView>],
@@ -384,7 +384,7 @@ impl<R: Role> Recorder<R> {
         start: u32,
         views: &[Option<UnorderedAccessView>],
     ) -> Result<(), Error> {
-        const CALL: &str = "cs_set_unordered_access_views";
+        const CALL: &str = "set_compute_unordered_access_views";
         check_range(
             CALL,
             "compute unordered-access",

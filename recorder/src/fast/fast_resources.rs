@@ -4,7 +4,7 @@
 //! ([`FastResourceBatch`], recorded by `set_fast_resources_into_batch` and applied by
 //! `set_fast_resources_from_batch`), `set_fast_shader_resource`, and the placement calls
 //! (`set_placement_shader_resource`, `set_placement_constant_buffer`,
-//! `set_placement_vertex_buffer`, `ia_set_placement_index_buffer`), which give a default resource
+//! `set_placement_vertex_buffer`, `set_placement_index_buffer`), which give a default resource
 //! the address the application chose as it is bound.
 //!
 //! **The fast contract, on a legacy context too.** Each entry is resolved as a fast context
@@ -213,9 +213,9 @@ impl<R: Role> Recorder<R> {
     /// (R-FX-2, `IASetPlacementIndexBuffer`): as
     /// [`set_placement_shader_resource`](Self::set_placement_shader_resource); the reset index
     /// follows the context's index-buffer rule (R-ST-5).
-    pub fn ia_set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
+    pub fn set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
         self.begin_call();
-        let call = "ia_set_placement_index_buffer";
+        let call = "set_placement_index_buffer";
         if !matches!(format, Format::R16Uint | Format::R32Uint) {
             return self.fail(Error::OutOfRange {
                 call,

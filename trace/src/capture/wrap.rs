@@ -388,7 +388,7 @@ macro_rules! captured_calls {
             )
         }
         #[inline]
-        fn ia_set_placement_index_buffer(
+        fn set_placement_index_buffer(
             &mut self,
             buffer: recorder::Buffer,
             address: u64,
@@ -402,10 +402,10 @@ macro_rules! captured_calls {
                 });
             }
             let $this = self;
-            DeviceContext::ia_set_placement_index_buffer(&mut $inner, buffer, address, format)
+            DeviceContext::set_placement_index_buffer(&mut $inner, buffer, address, format)
         }
         #[inline]
-        fn cs_set_unordered_access_views(
+        fn set_compute_unordered_access_views(
             &mut self,
             start: u32,
             views: &[Option<recorder::UnorderedAccessView>],
@@ -417,10 +417,10 @@ macro_rules! captured_calls {
                 });
             }
             let $this = self;
-            DeviceContext::cs_set_unordered_access_views(&mut $inner, start, views)
+            DeviceContext::set_compute_unordered_access_views(&mut $inner, start, views)
         }
         #[inline]
-        fn om_set_render_targets(
+        fn set_render_targets(
             &mut self,
             targets: &[Option<recorder::RenderTargetView>],
             depth_stencil: Option<recorder::DepthStencilView>,
@@ -432,10 +432,10 @@ macro_rules! captured_calls {
                 });
             }
             let $this = self;
-            DeviceContext::om_set_render_targets(&mut $inner, targets, depth_stencil)
+            DeviceContext::set_render_targets(&mut $inner, targets, depth_stencil)
         }
         #[inline]
-        fn om_set_render_targets_and_unordered_access_views(
+        fn set_render_targets_and_unordered_access_views(
             &mut self,
             targets: &[Option<recorder::RenderTargetView>],
             depth_stencil: Option<recorder::DepthStencilView>,
@@ -451,7 +451,7 @@ macro_rules! captured_calls {
                 });
             }
             let $this = self;
-            DeviceContext::om_set_render_targets_and_unordered_access_views(
+            DeviceContext::set_render_targets_and_unordered_access_views(
                 &mut $inner,
                 targets,
                 depth_stencil,
@@ -460,7 +460,7 @@ macro_rules! captured_calls {
             )
         }
         #[inline]
-        fn om_set_blend_state(
+        fn set_blend_state(
             &mut self,
             state: Option<recorder::BlendState>,
             factor: [f32; 4],
@@ -472,10 +472,10 @@ macro_rules! captured_calls {
                 });
             }
             let $this = self;
-            DeviceContext::om_set_blend_state(&mut $inner, state, factor, sample_mask)
+            DeviceContext::set_blend_state(&mut $inner, state, factor, sample_mask)
         }
         #[inline]
-        fn om_set_depth_stencil_state(
+        fn set_depth_stencil_state(
             &mut self,
             state: Option<recorder::DepthStencilState>,
             stencil_ref: u32,
@@ -488,35 +488,35 @@ macro_rules! captured_calls {
                 });
             }
             let $this = self;
-            DeviceContext::om_set_depth_stencil_state(&mut $inner, state, stencil_ref)
+            DeviceContext::set_depth_stencil_state(&mut $inner, state, stencil_ref)
         }
         #[inline]
-        fn rs_set_state(&mut self, state: Option<recorder::RasterizerState>) {
+        fn set_rasterizer_state(&mut self, state: Option<recorder::RasterizerState>) {
             if self.tap_active() {
                 self.tap.keep(move || {
                     Method::RsSetState(state.map(|s| Obj::of(ObjectKind::RasterizerState, s)))
                 });
             }
             let $this = self;
-            DeviceContext::rs_set_state(&mut $inner, state)
+            DeviceContext::set_rasterizer_state(&mut $inner, state)
         }
         #[inline]
-        fn rs_set_viewports(&mut self, viewports: &[recorder::Viewport]) {
+        fn set_viewports(&mut self, viewports: &[recorder::Viewport]) {
             if self.tap_active() {
                 self.tap
                     .keep(move || Method::RsSetViewports(viewports.to_vec()));
             }
             let $this = self;
-            DeviceContext::rs_set_viewports(&mut $inner, viewports)
+            DeviceContext::set_viewports(&mut $inner, viewports)
         }
         #[inline]
-        fn rs_set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
+        fn set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
             if self.tap_active() {
                 self.tap
                     .keep(move || Method::RsSetScissorRects(rects.to_vec()));
             }
             let $this = self;
-            DeviceContext::rs_set_scissor_rects(&mut $inner, rects)
+            DeviceContext::set_scissor_rects(&mut $inner, rects)
         }
         #[inline]
         fn set_predication(

@@ -372,35 +372,35 @@ pub(crate) fn record<R: Recording>(
             buffer,
             address,
             format,
-        } => recorder.ia_set_placement_index_buffer(objects.one(*buffer), *address, *format),
+        } => recorder.set_placement_index_buffer(objects.one(*buffer), *address, *format),
         Call::CsSetUnorderedAccessViews { start, views } => {
-            recorder.cs_set_unordered_access_views(*start, &objects.all(views))
+            recorder.set_compute_unordered_access_views(*start, &objects.all(views))
         }
         Call::OmSetRenderTargets {
             render_targets,
             depth_stencil,
         } => recorder
-            .om_set_render_targets(&objects.all(render_targets), objects.opt(*depth_stencil)),
+            .set_render_targets(&objects.all(render_targets), objects.opt(*depth_stencil)),
         Call::OmSetRenderTargetsAndUavs {
             render_targets,
             depth_stencil,
             start,
             views,
-        } => recorder.om_set_render_targets_and_unordered_access_views(
+        } => recorder.set_render_targets_and_unordered_access_views(
             &objects.all(render_targets),
             objects.opt(*depth_stencil),
             *start,
             &objects.all(views),
         ),
         Call::OmSetBlendState(state) => {
-            recorder.om_set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX)
+            recorder.set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX)
         }
         Call::OmSetDepthStencilState(state) => {
-            recorder.om_set_depth_stencil_state(objects.opt(*state), 0)
+            recorder.set_depth_stencil_state(objects.opt(*state), 0)
         }
-        Call::RsSetState(state) => recorder.rs_set_state(objects.opt(*state)),
-        Call::RsSetViewports(viewports) => recorder.rs_set_viewports(viewports),
-        Call::RsSetScissorRects(rects) => recorder.rs_set_scissor_rects(rects),
+        Call::RsSetState(state) => recorder.set_rasterizer_state(objects.opt(*state)),
+        Call::RsSetViewports(viewports) => recorder.set_viewports(viewports),
+        Call::RsSetScissorRects(rects) => recorder.set_scissor_rects(rects),
         Call::Draw {
             vertex_count,
             start_vertex,
