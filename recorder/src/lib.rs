@@ -110,12 +110,13 @@
 
 mod barriers;
 mod binds;
+mod capabilities;
 mod chunk;
 pub mod command;
 mod context;
 mod desc;
 mod device;
-mod device_context;
+mod call_arguments;
 mod draws;
 pub mod engine;
 mod errors;
@@ -139,6 +140,11 @@ pub use barriers::{
     BarrierSubresources, BarrierSync, BufferBarrier, GlobalBarrier, NamedResource, ResourceBarrier,
     ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Span, SplitHalf, TextureBarrier,
 };
+pub use capabilities::{
+    BarrierCalls, BindCalls, Capability, ClearStateCalls, Context, CoreAccess, DeviceContext,
+    DrawCalls, EngineMemoryCalls, FastBindCalls, FenceCalls, IndirectDispatchCalls,
+    InheritedStateCalls, MapCalls, QueryCalls, TransferCalls,
+};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
 pub use context::bundle_entry::{BundleBody, OutputFormats};
@@ -150,9 +156,8 @@ pub use desc::*;
 pub use device::handle::*;
 pub use device::object_info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use device::{Device, DeviceDesc, Validation};
-pub use device_context::{
-    Compression, DeviceContext, FastResource, FastResourceBatch, MapFlags, Mapped, PredicateValue,
-    VertexBuffer,
+pub use call_arguments::{
+    Compression, FastResource, FastResourceBatch, MapFlags, Mapped, PredicateValue, VertexBuffer,
 };
 pub use errors::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
 pub use fast::context_state::DeviceContextState;
@@ -163,7 +168,7 @@ pub use list::{
 };
 
 /// One import for an application that records: the device and its descriptors, the handles,
-/// the deferred context and the calls every context shares ([`DeviceContext`]), maps, lists,
+/// the deferred context and the calls of every capability ([`DeviceContext`] is all of them), maps, lists,
 /// their statistics and the errors. `use recorder::prelude::*;`
 pub mod prelude {
     pub use crate::context::split::{SplitCategory, SplitCounts};
@@ -171,9 +176,12 @@ pub mod prelude {
     pub use crate::desc::*;
     pub use crate::device::handle::*;
     pub use crate::device::{Device, DeviceDesc, Validation};
-    pub use crate::device_context::{
-        Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
+    pub use crate::capabilities::{
+        BarrierCalls, BindCalls, ClearStateCalls, Context, DeviceContext, DrawCalls,
+        EngineMemoryCalls, FastBindCalls, FenceCalls, IndirectDispatchCalls, InheritedStateCalls,
+        MapCalls, QueryCalls, TransferCalls,
     };
+    pub use crate::call_arguments::{Compression, MapFlags, Mapped, PredicateValue, VertexBuffer};
     pub use crate::errors::{Error, ErrorKind, ObjectName, RecordError};
     pub use crate::list::{CommandList, ListStats};
     pub use crate::ChunkPolicy;

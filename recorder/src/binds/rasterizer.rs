@@ -17,9 +17,8 @@ use crate::errors::Error;
 use crate::limits::*;
 
 impl<R: Role> Recorder<R> {
-    /// Binds the rasterizer state (`None`: the defaults). A released state refuses the call
-    /// (`released_object`).
-    pub fn set_rasterizer_state(&mut self, state: Option<RasterizerState>) {
+    /// [`InheritedStateCalls::set_rasterizer_state`](crate::InheritedStateCalls::set_rasterizer_state): its semantics.
+    pub(crate) fn set_rasterizer_state(&mut self, state: Option<RasterizerState>) {
         self.begin_call();
         let handle = state.map_or(RawHandle::NULL, |s| s.0);
         if let Err(error) = self.try_set_state(
@@ -54,10 +53,8 @@ impl<R: Role> Recorder<R> {
         self.shadow_slots(call, kind, &[handle], |s| std::slice::from_mut(slot(s)))
     }
 
-    /// Sets the viewports, replacing all of them: slot `i` takes `viewports[i]`, the slots past
-    /// them go back to the default. More than the viewport slots is refused (`invalid_argument`,
-    /// R-OBJ-5).
-    pub fn set_viewports(&mut self, viewports: &[Viewport]) {
+    /// [`InheritedStateCalls::set_viewports`](crate::InheritedStateCalls::set_viewports): its semantics.
+    pub(crate) fn set_viewports(&mut self, viewports: &[Viewport]) {
         self.begin_call();
         if viewports.len() > VIEWPORT_SLOTS as usize {
             return self.fail(slot_range(
@@ -83,10 +80,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// Sets the scissor rectangles, replacing all of them, as
-    /// [`set_viewports`](Self::set_viewports) does the viewports. More than the viewport
-    /// slots is refused (`invalid_argument`, R-OBJ-5).
-    pub fn set_scissor_rects(&mut self, rects: &[Rect]) {
+    /// [`InheritedStateCalls::set_scissor_rects`](crate::InheritedStateCalls::set_scissor_rects): its semantics.
+    pub(crate) fn set_scissor_rects(&mut self, rects: &[Rect]) {
         self.begin_call();
         if rects.len() > VIEWPORT_SLOTS as usize {
             return self.fail(slot_range(

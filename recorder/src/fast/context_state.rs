@@ -25,7 +25,7 @@ use crate::context::role::Role;
 use crate::desc::{Format, PrimitiveTopology, Stage};
 use crate::device::handle::*;
 use crate::device::DeviceShared;
-use crate::device_context::{PredicateValue, VertexBuffer};
+use crate::call_arguments::{PredicateValue, VertexBuffer};
 use crate::errors::Error;
 use crate::state::Bindings;
 use crate::sync::Arc;
