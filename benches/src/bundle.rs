@@ -34,7 +34,7 @@ use crate::scene::*;
 /// What records an object's bundle: the bundles crate's [`BundleRecorder`], or the capture's
 /// [`CapturedBundleRecorder`] (which keeps each bundle's recording, so that a captured frame
 /// calling it can write it).
-pub trait BundleSink: DeviceContext {
+pub trait BundleSink: BindCalls + FastBindCalls + DrawCalls {
     /// [`BundleRecorder::remap_constant_buffer_inheritance`].
     fn remap_constant_buffer_inheritance(
         &mut self,

@@ -4,6 +4,7 @@
 //! bench and `examples/count_execute.rs`, so that the instruction counts are of the bench's
 //! own work.
 
+use recorder::capabilities::*;
 use recorder::{
     BarrierAccess, BarrierGroup, BarrierLayout, BarrierSubresources, BarrierSync, BindFlags,
     BlendState, Buffer, BufferDesc, CommandList, DeferredContextDesc, Device, Error, InputLayout,

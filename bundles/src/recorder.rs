@@ -3,14 +3,147 @@
 //! kept as the bundle's first error, exactly as the recorder keeps its own refusals (R-REC-8);
 //! a call they let through is checked, encoded and counted by the recorder as on any context.
 //!
-//! The checks come in a fixed order, so that each call has one answer:
-//! 1. what may not be recorded at all (R-B-7 `inherited_state_in_bundle`, R-B-8
-//!    `unsupported_in_bundle`: those methods live in `refused.rs`);
-//! 2. objects that cannot be encapsulated (R-B-6 `not_encapsulable`, which takes precedence over
+//! What a bundle may not record at all does not exist on it: a bundle recorder implements
+//! [`BindCalls`], [`FastBindCalls`] and [`DrawCalls`] (`bundle_binds.rs`,
+//! `bundle_fast_binds.rs`, `bundle_draws.rs`) and no other capability, so the state a bundle
+//! always inherits (R-B-7: render targets and output-merger UAVs, blend, depth-stencil and
+//! rasterizer state, viewports, scissors, predication, compute UAVs, and, our reading, the
+//! primitive reset index), `clear_state`, clears, maps, copies, `update_subresource`, queries,
+//! fences and waits, barriers (R-BAR-1), decompression and compression state, GDS and constant RAM
+//! (R-B-8), and `dispatch_indirect` (R-B-2 lists no indirect dispatch among a bundle's draws) do
+//! not compile on it:
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let texture = device.create_texture(&TextureDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.copy_resource(texture, texture); // no TransferCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.set_render_targets(&[], None); // no InheritedStateCalls (R-B-7)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.clear_state(); // no ClearStateCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let buffer = device.create_buffer(&BufferDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let _ = recorder.map(buffer, MapType::WriteDiscard, MapFlags::None); // no MapCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let query = device.create_query("q", QueryKind::Occlusion)?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.begin_query(query); // no QueryCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.insert_wait_on_fence(Engine::Graphics, 1); // no FenceCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.barrier(&[]); // no BarrierCalls (R-BAR-1)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.write_gds(0, &[1]); // no EngineMemoryCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let args = device.create_buffer(&BufferDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.dispatch_indirect(args, 0); // no IndirectDispatchCalls (R-B-2)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! Nor do the calls no capability holds: executing a command list, calling a bundle, inserting a
+//! fence, presenting, device context state objects (R-FX-6: a bundle is fast, and fast semantics
+//! keeps no state to swap):
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let list = device.create_deferred_context(&DeferredContextDesc::default())?
+//!     .finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?;
+//! recorder.execute_command_list(&list, RestoreState::ClearState); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.insert_fence(Engine::Graphics); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut state = device.create_deferred_context(&DeferredContextDesc::default())?
+//!     .create_device_context_state()?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.swap_device_context_state(&mut state); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! What binds and draws it has compiles as on any context:
+//!
+//! ```
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.set_primitive_topology(PrimitiveTopology::TriangleList);
+//! recorder.draw(3, 0); // refused: the mandatory state is not set (R-B-3)
+//! assert_eq!(recorder.last_refusal().map(Error::kind), Some(ErrorKind::MissingMandatoryState));
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! A trace that makes such a call on a bundle gets the refusal of the call's capability
+//! ([`Capability::bundle_refusal`]) through [`BundleRecorder::refuse_missing_capability`]
+//! (`inherited_state_in_bundle` for R-B-7, `unsupported_in_bundle` for the rest), or
+//! [`BundleRecorder::refuse_unsupported`] for the calls no capability holds.
+//!
+//! The checks of the calls it has come in a fixed order, so that each call has one answer:
+//! 1. objects that cannot be encapsulated (R-B-6 `not_encapsulable`, which takes precedence over
 //!    any other error a bind could raise) and stream-output shaders (`stream_output_in_bundle`);
-//! 3. mandatory state before the first draw or dispatch (R-B-3, `missing_mandatory_state`);
-//! 4. the constant-engine budget (R-B-5, `budget_exceeded`);
-//! 5. the recorder's own checks (released objects, slot ranges, bind flags...).
+//! 2. mandatory state before the first draw or dispatch (R-B-3, `missing_mandatory_state`);
+//! 3. the constant-engine budget (R-B-5, `budget_exceeded`);
+//! 4. the recorder's own checks (released objects, slot ranges, bind flags...).
 //!
 //! The answer is that order's, but not every check is made in it: a buffer bind is checked for
 //! R-B-6 only once the budget or the recorder has refused it (the recorder refuses every dynamic
@@ -183,6 +316,23 @@ impl BundleRecorder {
         self.context.refuse(Error::UnsupportedInBundle { call });
     }
 
+    /// Refuses a call of a capability a bundle recorder has not (it has [`BindCalls`],
+    /// [`FastBindCalls`] and [`DrawCalls`]), named `call`, with the capability's bundle refusal:
+    /// `inherited_state_in_bundle` for the state a bundle always inherits (R-B-7),
+    /// `unsupported_in_bundle` for the rest (R-B-8); counted and kept like any refused call
+    /// (R-REC-8). The recorder has no method for such a call: this is for an interpreter that
+    /// replays calls by name (the trace replay).
+    #[cold]
+    pub fn refuse_missing_capability(&mut self, call: &'static str, capability: Capability) {
+        match capability.bundle_refusal() {
+            Some(ErrorKind::InheritedStateInBundle) => {
+                self.context.refuse(Error::InheritedStateInBundle { call })
+            }
+            Some(_) => self.context.refuse(Error::UnsupportedInBundle { call }),
+            None => {}
+        }
+    }
+
     /// Ends the bundle: the [`DrawBundle`], or its first error with the index of the call that
     /// raised it (R-REC-8; a bundle with an error is discarded). The recorder then starts a new
     /// bundle with the same declaration.
@@ -315,7 +465,11 @@ impl BundleRecorder {
 
     /// R-B-6 for a buffer: dynamic usage cannot be encapsulated. A handle the device no longer
     /// knows passes here; the recorder reports it.
-    pub(crate) fn buffer_encapsulable(&self, call: &'static str, buffer: Buffer) -> Result<(), Error> {
+    pub(crate) fn buffer_encapsulable(
+        &self,
+        call: &'static str,
+        buffer: Buffer,
+    ) -> Result<(), Error> {
         match self.device.buffer_info(buffer) {
             Some(info) if info.usage == Usage::Dynamic => Err(Error::NotEncapsulable {
                 call,
@@ -340,7 +494,11 @@ impl BundleRecorder {
 
     /// R-B-6 for a shader-resource view: not on a dynamic buffer, nor on a render target or a
     /// depth stencil.
-    pub(crate) fn view_encapsulable(&self, call: &'static str, view: ShaderResourceView) -> Result<(), Error> {
+    pub(crate) fn view_encapsulable(
+        &self,
+        call: &'static str,
+        view: ShaderResourceView,
+    ) -> Result<(), Error> {
         let Some(info) = self.device.view_info(view) else {
             return Ok(());
         };
@@ -483,7 +641,12 @@ impl BundleRecorder {
 
     /// One fast entry (placed at `address` if given) as the bind of its slot (see
     /// [`set_fast_resources`](Self::set_fast_resources)).
-    pub(crate) fn fast_entry(&mut self, call: &'static str, entry: FastResource, address: Option<u64>) {
+    pub(crate) fn fast_entry(
+        &mut self,
+        call: &'static str,
+        entry: FastResource,
+        address: Option<u64>,
+    ) {
         let forward = move |c: &mut Recorder<BundleRole>| match (address, entry) {
             (None, _) => c.set_fast_resources(std::slice::from_ref(&entry)),
             (
@@ -628,7 +791,6 @@ impl BundleRecorder {
     }
 
     // ----- draws (R-B-2) -----------------------------------------------------------------------
-
 }
 
 impl std::fmt::Debug for BundleRecorder {

@@ -44,7 +44,7 @@ fn caller(f: &Fixture) -> ImmediateContext {
     imm
 }
 
-fn targets(f: &Fixture, c: &mut dyn DeviceContext) {
+fn targets(f: &Fixture, c: &mut impl DeviceContext) {
     c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
     c.set_input_layout(Some(f.layout));
     c.set_shader(Stage::Vertex, Some(f.vs));
@@ -485,21 +485,21 @@ fn r_b_10_under_deferred_timing_the_model_checks_the_formats() {
 fn r_b_10_bundle_calls_from_lists_read_the_same_as_from_the_immediate_context() {
     let f = Fixture::new();
     let bundle = busy_bundle(&f);
-    let setup = |c: &mut dyn DeviceContext| {
-        targets(&f, c);
+    fn setup(f: &Fixture, c: &mut impl DeviceContext) {
+        targets(f, c);
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb2)]);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv); 3]);
         c.set_vertex_buffers(0, &[vertex(f.vb), vertex(f.vb), vertex(f.vb)]);
-    };
+    }
     let mut direct = ImmediateContext::new(&f.device).expect("immediate");
-    setup(&mut direct);
+    setup(&f, &mut direct);
     direct.draw_bundle(&bundle).expect("draw_bundle");
     direct.draw(3, 0);
     let expected: Vec<_> = direct.records().iter().map(|r| r.fields()).collect();
     drop(direct);
     for semantics in [Semantics::Fast, Semantics::Legacy] {
         let list = f.list(semantics, |c| {
-            setup(c);
+            setup(&f, c);
             c.draw_bundle(&bundle);
             c.draw(3, 0);
         });

@@ -223,10 +223,11 @@ fn r_fx_4_append_uav_fast_without_range_refused() {
     let mut legacy = f.context(Semantics::Legacy);
     legacy.set_compute_unordered_access_views(0, &[Some(uav)]);
     assert!(legacy.last_refusal().is_none());
-    // A bundle refuses GDS calls.
+    // A bundle refuses GDS calls: it has no `EngineMemoryCalls` (`set_gds_range` does not
+    // compile on it); made by name, the call gets `unsupported_in_bundle`.
     let mut bundle =
         bundles::BundleRecorder::new(&f.device, &bundles::BundleDesc::new("b", &[])).unwrap();
-    bundle.set_gds_range(Stage::Pixel, 0, 64);
+    bundle.refuse_missing_capability("set_gds_range", Capability::EngineMemory);
     assert_eq!(
         bundle.last_refusal().map(Error::kind),
         Some(ErrorKind::UnsupportedInBundle)

@@ -20,30 +20,108 @@ fn seen(imm: &mut ImmediateContext, index: usize, name: &str) -> FieldValue {
         .unwrap_or_else(|| panic!("record {index} has no field {name}"))
 }
 
-fn shaders(f: &Fixture, c: &mut dyn DeviceContext) {
+/// The calls these tests make, on any context behind one `dyn` (a deferred context and the
+/// immediate context have different recording cores, so no capability trait is one `dyn` type
+/// for both). In a module of its own, so that its names do not shadow the capabilities' on
+/// concrete contexts.
+mod dynamic {
+    use recorder::*;
+
+    pub trait Calls {
+        fn set_shader(&mut self, stage: Stage, shader: Option<Shader>);
+        fn set_shader_resources(
+            &mut self,
+            stage: Stage,
+            start: u32,
+            views: &[Option<ShaderResourceView>],
+        );
+        fn set_render_targets(
+            &mut self,
+            targets: &[Option<RenderTargetView>],
+            depth: Option<DepthStencilView>,
+        );
+        fn set_render_targets_and_unordered_access_views(
+            &mut self,
+            targets: &[Option<RenderTargetView>],
+            depth: Option<DepthStencilView>,
+            start: u32,
+            views: &[Option<UnorderedAccessView>],
+        );
+        fn set_compute_unordered_access_views(
+            &mut self,
+            start: u32,
+            views: &[Option<UnorderedAccessView>],
+        );
+        fn draw(&mut self, vertex_count: u32, start_vertex: u32);
+    }
+
+    impl<C: DeviceContext> Calls for C {
+        fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
+            BindCalls::set_shader(self, stage, shader)
+        }
+        fn set_shader_resources(
+            &mut self,
+            stage: Stage,
+            start: u32,
+            views: &[Option<ShaderResourceView>],
+        ) {
+            BindCalls::set_shader_resources(self, stage, start, views)
+        }
+        fn set_render_targets(
+            &mut self,
+            targets: &[Option<RenderTargetView>],
+            depth: Option<DepthStencilView>,
+        ) {
+            InheritedStateCalls::set_render_targets(self, targets, depth)
+        }
+        fn set_render_targets_and_unordered_access_views(
+            &mut self,
+            targets: &[Option<RenderTargetView>],
+            depth: Option<DepthStencilView>,
+            start: u32,
+            views: &[Option<UnorderedAccessView>],
+        ) {
+            InheritedStateCalls::set_render_targets_and_unordered_access_views(
+                self, targets, depth, start, views,
+            )
+        }
+        fn set_compute_unordered_access_views(
+            &mut self,
+            start: u32,
+            views: &[Option<UnorderedAccessView>],
+        ) {
+            InheritedStateCalls::set_compute_unordered_access_views(self, start, views)
+        }
+        fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+            DrawCalls::draw(self, vertex_count, start_vertex)
+        }
+    }
+}
+
+fn shaders(f: &Fixture, c: &mut dyn dynamic::Calls) {
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.set_shader(Stage::Pixel, Some(f.ps));
 }
 
 /// A call that binds something, named.
-type Bind<'a> = (&'static str, Box<dyn Fn(&mut dyn DeviceContext) + 'a>);
+type Bind<'a> = (&'static str, Box<dyn Fn(&mut dyn dynamic::Calls) + 'a>);
 
 /// Every way of binding `rt` for output after its SRV is bound to vs and ps slot 0.
 fn output_binds(f: &Fixture) -> Vec<Bind<'_>> {
     vec![
         (
             "render target",
-            Box::new(|c: &mut dyn DeviceContext| c.set_render_targets(&[Some(f.rt_rtv)], None)),
+            Box::new(|c: &mut dyn dynamic::Calls| c.set_render_targets(&[Some(f.rt_rtv)], None)),
         ),
         (
             "output-merger UAV",
-            Box::new(|c: &mut dyn DeviceContext| {
+            Box::new(|c: &mut dyn dynamic::Calls| {
                 c.set_render_targets_and_unordered_access_views(&[None], None, 1, &[Some(f.rt_uav)])
             }),
         ),
         (
             "compute UAV",
-            Box::new(|c: &mut dyn DeviceContext| {
+            Box::new(|c: &mut dyn dynamic::Calls| {
                 c.set_compute_unordered_access_views(0, &[Some(f.rt_uav)])
             }),
         ),
@@ -56,7 +134,7 @@ fn r_st_10_binding_for_output_unbinds_the_resource_srvs_on_a_legacy_context() {
     for (what, bind) in output_binds(&f) {
         for deferred in [true, false] {
             let mut imm = ImmediateContext::new(&f.device).unwrap();
-            let calls = |c: &mut dyn DeviceContext| {
+            let calls = |c: &mut dyn dynamic::Calls| {
                 shaders(&f, c);
                 c.set_shader_resources(Stage::Vertex, 0, &[Some(f.rt_srv)]);
                 c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv), None, Some(f.tex_srv)]);
@@ -117,7 +195,7 @@ fn r_st_10_an_srv_of_a_resource_bound_for_output_reads_null() {
     for (what, bind) in output_binds(&f) {
         for deferred in [true, false] {
             let mut imm = ImmediateContext::new(&f.device).unwrap();
-            let calls = |c: &mut dyn DeviceContext| {
+            let calls = |c: &mut dyn dynamic::Calls| {
                 shaders(&f, c);
                 bind(c);
                 c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv), None, Some(f.tex_srv)]);
@@ -158,7 +236,7 @@ fn r_st_10_an_srv_of_a_resource_bound_for_output_reads_null() {
 #[test]
 fn r_st_10_fast_contexts_bind_what_they_are_told() {
     // The same calls on a fast and a legacy list: only legacy unbinds and leaves slots null.
-    let calls = |f: &Fixture, c: &mut dyn DeviceContext| {
+    let calls = |f: &Fixture, c: &mut dyn dynamic::Calls| {
         shaders(f, c);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
         c.set_render_targets(&[Some(f.rt_rtv)], None);
@@ -191,7 +269,7 @@ fn r_st_10_fast_contexts_bind_what_they_are_told() {
 
 /// Draw 0 writes rt, draw 1 reads it (a flush), draw 2 reads it again (none), draw 3 writes it
 /// (a flush), draw 4 writes it again (none).
-fn transitions(f: &Fixture, c: &mut dyn DeviceContext) {
+fn transitions(f: &Fixture, c: &mut dyn dynamic::Calls) {
     shaders(f, c);
     c.set_render_targets(&[Some(f.rt_rtv)], None);
     c.draw(3, 0);

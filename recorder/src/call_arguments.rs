@@ -1,19 +1,13 @@
 //! What the calls take besides objects and numbers: a vertex-buffer binding
 //! ([`VertexBuffer`]), the entries of a fast bind and a reusable batch of them
-//! ([`FastResource`], [`FastResourceBatch`]), a predicate value, a compression state, map flags,
-//! and [`Mapped`], the guard a map returns (the mapped bytes, unmapped when it is dropped, or kept
-//! mapped with [`Mapped::keep_mapped`] for an [`unmap`](crate::MapCalls::unmap) later).
+//! ([`FastResource`], [`FastResourceBatch`]), a predicate value, a compression state and map
+//! flags.
 //!
 //! **In:** the application's arguments. **Out:** the same values, read by the calls of the
 //! capability traits (`capabilities.rs`).
 //!
-//! **Invariant.** A [`Mapped`] borrows its context mutably: nothing can finish the list, or take
-//! the batch, while it lives.
+//! **Invariant.** Plain values: checked where a call takes them, never here.
 
-use std::marker::PhantomData;
-use std::ops::{Deref, DerefMut};
-
-use crate::capabilities::MapCalls;
 use crate::desc::*;
 use crate::device::handle::*;
 
@@ -176,102 +170,5 @@ impl Compression {
     #[inline]
     pub fn is_compressed(self) -> bool {
         self == Self::Compressed
-    }
-}
-
-/// The bytes of a map: [`DeviceContext::map`]'s answer. Derefs to `[u8]`; dropping it unmaps
-/// the resource (`Unmap`), [`keep_mapped`](Self::keep_mapped) leaves it mapped for an explicit
-/// [`unmap`](DeviceContext::unmap) later (other calls in between, as a trace does). It borrows
-/// the context mutably: nothing can finish the list, or take the batch, while it lives.
-///
-/// ```
-/// use recorder::*;
-///
-/// let device = Device::new(DeviceDesc::default());
-/// let buffer = device.create_buffer(&BufferDesc {
-///     name: "per_draw", size: 16, usage: Usage::Dynamic, bind: BindFlags::CONSTANT,
-///     ..Default::default()
-/// })?;
-/// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
-/// context.map(buffer, MapType::WriteDiscard, MapFlags::None)?[0] = 7; // unmapped here
-/// let bytes = context.map(buffer, MapType::WriteNoOverwrite, MapFlags::None)?.keep_mapped();
-/// bytes[1] = 8;
-/// context.draw(3, 0); // still mapped
-/// context.unmap(buffer);
-/// assert!(context.finish_command_list(RestoreState::ClearState).is_ok());
-/// # Ok::<(), recorder::Error>(())
-/// ```
-pub struct Mapped<'a, C: MapCalls> {
-    context: *mut C,
-    resource: Resource,
-    data: *mut u8,
-    len: usize,
-    borrow: PhantomData<&'a mut C>,
-}
-
-impl<'a, C: MapCalls> Mapped<'a, C> {
-    /// The map of `resource` on `context`, whose bytes are `len` bytes at `data`.
-    ///
-    /// # Safety
-    ///
-    /// `data` must be valid for reads and writes of `len` bytes for as long as `context` stays
-    /// borrowed (`'a`) and until `resource` is unmapped, and nothing else may access those bytes
-    /// meanwhile; `data`'s provenance must not come from the `context` borrow itself (it points
-    /// into memory the context owns through a raw pointer, a chunk or a heap buffer), so that
-    /// the borrow may be used again to unmap.
-    pub unsafe fn new(context: &'a mut C, resource: Resource, data: *mut u8, len: usize) -> Self {
-        Self {
-            context,
-            resource,
-            data,
-            len,
-            borrow: PhantomData,
-        }
-    }
-
-    /// The resource mapped.
-    pub fn resource(&self) -> Resource {
-        self.resource
-    }
-
-    /// Leaves the resource mapped and hands out its bytes for as long as the context stays
-    /// borrowed; end the map with [`DeviceContext::unmap`] (D3D11's `Map` ... `Unmap`).
-    pub fn keep_mapped(self) -> &'a mut [u8] {
-        let this = std::mem::ManuallyDrop::new(self);
-        // SAFETY: `new`'s contract: `data` is valid for `len` bytes, accessed by nothing else,
-        // while the context stays borrowed for `'a`, which the returned slice keeps borrowed.
-        unsafe { std::slice::from_raw_parts_mut(this.data, this.len) }
-    }
-}
-
-impl<C: MapCalls> Deref for Mapped<'_, C> {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        // SAFETY: `new`'s contract: `len` valid bytes at `data`, accessed only through `self`.
-        unsafe { std::slice::from_raw_parts(self.data, self.len) }
-    }
-}
-
-impl<C: MapCalls> DerefMut for Mapped<'_, C> {
-    fn deref_mut(&mut self) -> &mut [u8] {
-        // SAFETY: as in `deref`, and `&mut self` makes this the only access.
-        unsafe { std::slice::from_raw_parts_mut(self.data, self.len) }
-    }
-}
-
-impl<C: MapCalls> Drop for Mapped<'_, C> {
-    fn drop(&mut self) {
-        // SAFETY: `context` came from the `&'a mut C` given to `new`, still borrowed by `self`;
-        // no slice of the data outlives this call (`deref` ties them to `&self`).
-        unsafe { (*self.context).unmap(self.resource) };
-    }
-}
-
-impl<C: MapCalls> std::fmt::Debug for Mapped<'_, C> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mapped")
-            .field("resource", &self.resource)
-            .field("len", &self.len)
-            .finish_non_exhaustive()
     }
 }

@@ -45,46 +45,10 @@ pub use crate::maps::map_calls::MapCalls;
 pub use crate::queries::QueryCalls;
 pub use crate::transfers::TransferCalls;
 
+pub use crate::context::core_access::{Context, CoreAccess};
 use crate::context::role::{ContextRole, Role};
 use crate::context::Recorder;
-use crate::errors::{Error, ErrorKind, RecordError};
-use crate::list::ListStats;
-
-/// The key to a context's recording core: only this crate makes one, so only the capabilities'
-/// default methods reach the core through [`Context::recorder`].
-pub struct CoreAccess(pub(crate) ());
-
-/// What every context is: a recording core, its counters and its errors. The base of every
-/// capability trait.
-pub trait Context {
-    /// The role of the context's core (deferred, immediate, bundle).
-    type Role: Role;
-
-    /// The recording core the capabilities' default methods hand each call to. Implement it by
-    /// returning the core the context owns; it cannot be called outside the `recorder` crate.
-    fn recorder(&mut self, access: CoreAccess) -> &mut Recorder<Self::Role>;
-
-    /// The core, read only (for [`stats`](Self::stats) and the errors).
-    fn recorder_ref(&self, access: CoreAccess) -> &Recorder<Self::Role>;
-
-    /// Counters of the list (or batch, or bundle) being recorded so far (R-REC-4, R-SP-5).
-    #[inline]
-    fn stats(&self) -> ListStats {
-        self.recorder_ref(CoreAccess(())).stats()
-    }
-
-    /// The first error of the list being recorded, if any (also returned by the finish).
-    #[inline]
-    fn error(&self) -> Option<&RecordError> {
-        self.recorder_ref(CoreAccess(())).error()
-    }
-
-    /// The error of the most recent refused call, until the next list begins.
-    #[inline]
-    fn last_refusal(&self) -> Option<&Error> {
-        self.recorder_ref(CoreAccess(())).last_refusal()
-    }
-}
+use crate::errors::{Error, ErrorKind};
 
 /// Every call a context can make: deferred contexts and the immediate context are
 /// `DeviceContext`s; a bundle recorder is not (it has [`BindCalls`], [`FastBindCalls`] and
@@ -183,23 +147,6 @@ impl Capability {
             | Self::Barrier
             | Self::EngineMemory => Some(ErrorKind::UnsupportedInBundle),
         }
-    }
-}
-
-/// The recording core is a context of its role: a [`DeferredContext`](crate::DeferredContext) is
-/// `Recorder<DeferredRole>`, and the executor's immediate context and the bundles crate's
-/// recorder own one.
-impl<R: Role> Context for Recorder<R> {
-    type Role = R;
-
-    #[inline(always)]
-    fn recorder(&mut self, _access: CoreAccess) -> &mut Recorder<R> {
-        self
-    }
-
-    #[inline(always)]
-    fn recorder_ref(&self, _access: CoreAccess) -> &Recorder<R> {
-        self
     }
 }
 

@@ -10,12 +10,12 @@
 //! buffer is released or too short, and reads the arguments when the list executes (the buffer's
 //! instance is resolved as a copy's is: `resolve_resource`, `binds/resolve.rs`).
 
+use crate::context::core_access::{Context, CoreAccess};
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::device::handle::*;
 use crate::errors::Error;
-use crate::capabilities::{Context, CoreAccess};
 
 impl<R: Role> Recorder<R> {
     #[inline]
@@ -156,7 +156,8 @@ pub trait DrawCalls: Context {
     /// counts a draw in [`stats`](Self::stats).
     #[inline]
     fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
-        self.recorder(CoreAccess(())).draw(vertex_count, start_vertex)
+        self.recorder(CoreAccess(()))
+            .draw(vertex_count, start_vertex)
     }
 
     /// Draws indexed (`DrawIndexed`).
@@ -165,7 +166,8 @@ pub trait DrawCalls: Context {
     /// added to each. Never refused; counts a draw.
     #[inline]
     fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
-        self.recorder(CoreAccess(())).draw_indexed(index_count, start_index, base_vertex)
+        self.recorder(CoreAccess(()))
+            .draw_indexed(index_count, start_index, base_vertex)
     }
 
     /// Draws instanced (`DrawInstanced`).
@@ -173,8 +175,19 @@ pub trait DrawCalls: Context {
     /// Draws `instance_count` instances of `vertex_count` vertices, from `start_vertex` and
     /// `start_instance`. Never refused; counts a draw.
     #[inline]
-    fn draw_instanced(&mut self, vertex_count: u32, instance_count: u32, start_vertex: u32, start_instance: u32) {
-        self.recorder(CoreAccess(())).draw_instanced(vertex_count, instance_count, start_vertex, start_instance)
+    fn draw_instanced(
+        &mut self,
+        vertex_count: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    ) {
+        self.recorder(CoreAccess(())).draw_instanced(
+            vertex_count,
+            instance_count,
+            start_vertex,
+            start_instance,
+        )
     }
 
     /// Draws indexed and instanced (`DrawIndexedInstanced`).
@@ -182,8 +195,21 @@ pub trait DrawCalls: Context {
     /// Draws `instance_count` instances of `index_count` indices, from `start_index` and
     /// `start_instance`, `base_vertex` added to each index. Never refused; counts a draw.
     #[inline]
-    fn draw_indexed_instanced(&mut self, index_count: u32, instance_count: u32, start_index: u32, base_vertex: i32, start_instance: u32) {
-        self.recorder(CoreAccess(())).draw_indexed_instanced(index_count, instance_count, start_index, base_vertex, start_instance)
+    fn draw_indexed_instanced(
+        &mut self,
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    ) {
+        self.recorder(CoreAccess(())).draw_indexed_instanced(
+            index_count,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        )
     }
 
     /// Draws what the stream-output buffer holds (`DrawAuto`).
@@ -201,7 +227,8 @@ pub trait DrawCalls: Context {
     /// (`invalid_argument`, R-REC-5), or `args` is released (`released_object`).
     #[inline]
     fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
-        self.recorder(CoreAccess(())).draw_instanced_indirect(args, offset)
+        self.recorder(CoreAccess(()))
+            .draw_instanced_indirect(args, offset)
     }
 
     /// Draws indexed and instanced with arguments from a buffer (`DrawIndexedInstancedIndirect`).
@@ -210,7 +237,8 @@ pub trait DrawCalls: Context {
     /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
     #[inline]
     fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
-        self.recorder(CoreAccess(())).draw_indexed_instanced_indirect(args, offset)
+        self.recorder(CoreAccess(()))
+            .draw_indexed_instanced_indirect(args, offset)
     }
 
     /// Dispatches compute work (`Dispatch`).
@@ -231,6 +259,7 @@ pub trait IndirectDispatchCalls: Context {
     /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
     #[inline]
     fn dispatch_indirect(&mut self, args: Buffer, offset: u32) {
-        self.recorder(CoreAccess(())).dispatch_indirect(args, offset)
+        self.recorder(CoreAccess(()))
+            .dispatch_indirect(args, offset)
     }
 }

@@ -18,6 +18,7 @@
 //! **Invariant.** A kicked-off fence is the last command of its run: the run that holds it ends
 //! there, and nothing else changes (the fence passes when its run executes, as any fence).
 
+use crate::context::core_access::{Context, CoreAccess};
 use crate::chunk::SideKind;
 use crate::command::*;
 use crate::context::role::Role;
@@ -27,7 +28,6 @@ use crate::device::object_info::BufferInfo;
 use crate::errors::Error;
 use crate::sync::Ordering;
 use crate::Recorder;
-use crate::capabilities::{Context, CoreAccess};
 
 /// How [`insert_fence_with`](Recorder::insert_fence_with) places its fence (R-FX-6). The
 /// default leaves the segment open, as [`insert_fence`](Recorder::insert_fence) does.
@@ -206,7 +206,8 @@ pub trait FenceCalls: Context {
     /// handed out yet is refused: nothing could ever signal it.
     #[inline]
     fn insert_wait_on_fence(&mut self, engine: Engine, value: u64) {
-        self.recorder(CoreAccess(())).insert_wait_on_fence(engine, value)
+        self.recorder(CoreAccess(()))
+            .insert_wait_on_fence(engine, value)
     }
 
     /// Writes a value to memory when the work before it is done (`WriteValueBottomOfPipe`).
@@ -214,7 +215,8 @@ pub trait FenceCalls: Context {
     /// Writes `value` at `offset` of `buffer` when the pipeline drains past this point.
     #[inline]
     fn write_value_bottom_of_pipe(&mut self, buffer: Buffer, offset: u64, value: u64) {
-        self.recorder(CoreAccess(())).write_value_bottom_of_pipe(buffer, offset, value)
+        self.recorder(CoreAccess(()))
+            .write_value_bottom_of_pipe(buffer, offset, value)
     }
 
     /// Waits until memory holds a value (`InsertWaitOnMemory`).
@@ -222,6 +224,7 @@ pub trait FenceCalls: Context {
     /// Waits until `offset` of `buffer` holds `value`.
     #[inline]
     fn insert_wait_on_memory(&mut self, buffer: Buffer, offset: u64, value: u64) {
-        self.recorder(CoreAccess(())).insert_wait_on_memory(buffer, offset, value)
+        self.recorder(CoreAccess(()))
+            .insert_wait_on_memory(buffer, offset, value)
     }
 }

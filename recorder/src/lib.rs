@@ -110,13 +110,13 @@
 
 mod barriers;
 mod binds;
-mod capabilities;
+mod call_arguments;
+pub mod capabilities;
 mod chunk;
 pub mod command;
 mod context;
 mod desc;
 mod device;
-mod call_arguments;
 mod draws;
 pub mod engine;
 mod errors;
@@ -140,6 +140,10 @@ pub use barriers::{
     BarrierSubresources, BarrierSync, BufferBarrier, GlobalBarrier, NamedResource, ResourceBarrier,
     ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Span, SplitHalf, TextureBarrier,
 };
+pub use call_arguments::{
+    Compression, FastResource, FastResourceBatch, MapFlags, PredicateValue, VertexBuffer,
+};
+pub use maps::map_calls::Mapped;
 pub use capabilities::{
     BarrierCalls, BindCalls, Capability, ClearStateCalls, Context, CoreAccess, DeviceContext,
     DrawCalls, EngineMemoryCalls, FastBindCalls, FenceCalls, IndirectDispatchCalls,
@@ -156,9 +160,6 @@ pub use desc::*;
 pub use device::handle::*;
 pub use device::object_info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use device::{Device, DeviceDesc, Validation};
-pub use call_arguments::{
-    Compression, FastResource, FastResourceBatch, MapFlags, Mapped, PredicateValue, VertexBuffer,
-};
 pub use errors::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
 pub use fast::context_state::DeviceContextState;
 pub use fences::FenceFlags;
@@ -171,17 +172,18 @@ pub use list::{
 /// the deferred context and the calls of every capability ([`DeviceContext`] is all of them), maps, lists,
 /// their statistics and the errors. `use recorder::prelude::*;`
 pub mod prelude {
-    pub use crate::context::split::{SplitCategory, SplitCounts};
-    pub use crate::context::{DeferredContext, DeferredContextDesc, RestoreState};
-    pub use crate::desc::*;
-    pub use crate::device::handle::*;
-    pub use crate::device::{Device, DeviceDesc, Validation};
+    pub use crate::call_arguments::{Compression, MapFlags, PredicateValue, VertexBuffer};
+    pub use crate::maps::map_calls::Mapped;
     pub use crate::capabilities::{
         BarrierCalls, BindCalls, ClearStateCalls, Context, DeviceContext, DrawCalls,
         EngineMemoryCalls, FastBindCalls, FenceCalls, IndirectDispatchCalls, InheritedStateCalls,
         MapCalls, QueryCalls, TransferCalls,
     };
-    pub use crate::call_arguments::{Compression, MapFlags, Mapped, PredicateValue, VertexBuffer};
+    pub use crate::context::split::{SplitCategory, SplitCounts};
+    pub use crate::context::{DeferredContext, DeferredContextDesc, RestoreState};
+    pub use crate::desc::*;
+    pub use crate::device::handle::*;
+    pub use crate::device::{Device, DeviceDesc, Validation};
     pub use crate::errors::{Error, ErrorKind, ObjectName, RecordError};
     pub use crate::list::{CommandList, ListStats};
     pub use crate::ChunkPolicy;

@@ -15,15 +15,15 @@
 //! it held and leaves the slot empty, so a predicate set from a query is not carried into the
 //! context's later lists (it holds no reference to carry).
 
+use crate::call_arguments::PredicateValue;
+use crate::context::core_access::{Context, CoreAccess};
 use crate::command::{ObjectPayload, Opcode};
 use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::desc::{QueryKind, QueryMode};
 use crate::device::handle::{ObjectKind, Query, RawHandle};
-use crate::call_arguments::PredicateValue;
 use crate::errors::Error;
 use crate::sync::Ordering;
-use crate::capabilities::{Context, CoreAccess};
 
 impl<R: Role> Recorder<R> {
     /// [`QueryCalls::write_query`](crate::QueryCalls::write_query): its semantics.
@@ -67,7 +67,11 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`InheritedStateCalls::set_predication_from_query`](crate::InheritedStateCalls::set_predication_from_query): its semantics.
-    pub(crate) fn set_predication_from_query(&mut self, query: Option<Query>, value: PredicateValue) {
+    pub(crate) fn set_predication_from_query(
+        &mut self,
+        query: Option<Query>,
+        value: PredicateValue,
+    ) {
         let value = value.as_bool();
         self.begin_call();
         const CALL: &str = "set_predication_from_query";

@@ -9,6 +9,7 @@
 //! overlap: [`CopyProblem`]) and refused as a whole; a legacy list holds one reference on each
 //! resource a transfer names (R-OBJ-4).
 
+use crate::context::core_access::{Context, CoreAccess};
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::split::SplitCategory;
@@ -17,7 +18,6 @@ use crate::desc::*;
 use crate::device::handle::*;
 use crate::device::object_info::TextureInfo;
 use crate::errors::{CopyProblem, Error};
-use crate::capabilities::{Context, CoreAccess};
 
 impl<R: Role> Recorder<R> {
     // ----- clears ------------------------------------------------------------------------------
@@ -85,7 +85,11 @@ impl<R: Role> Recorder<R> {
     // ----- copies ------------------------------------------------------------------------------
 
     /// [`TransferCalls::copy_resource`](crate::TransferCalls::copy_resource): its semantics.
-    pub(crate) fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
+    pub(crate) fn copy_resource(
+        &mut self,
+        destination: impl Into<Resource>,
+        source: impl Into<Resource>,
+    ) {
         self.begin_call();
         if let Err(error) = self.try_copy_resource(destination.into(), source.into()) {
             self.fail(error);
@@ -563,15 +567,23 @@ pub trait TransferCalls: Context {
     /// Clears a render-target view: a `clear_render_target` split point on legacy contexts.
     #[inline]
     fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]) {
-        self.recorder(CoreAccess(())).clear_render_target_view(view, color)
+        self.recorder(CoreAccess(()))
+            .clear_render_target_view(view, color)
     }
 
     /// Clears a depth stencil (`ClearDepthStencilView`).
     ///
     /// Clears a depth-stencil view: a `clear_depth_stencil` split point on legacy contexts.
     #[inline]
-    fn clear_depth_stencil_view(&mut self, view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8) {
-        self.recorder(CoreAccess(())).clear_depth_stencil_view(view, flags, depth, stencil)
+    fn clear_depth_stencil_view(
+        &mut self,
+        view: DepthStencilView,
+        flags: ClearFlags,
+        depth: f32,
+        stencil: u8,
+    ) {
+        self.recorder(CoreAccess(()))
+            .clear_depth_stencil_view(view, flags, depth, stencil)
     }
 
     /// Copies a resource (`CopyResource`).
@@ -582,8 +594,12 @@ pub trait TransferCalls: Context {
     /// size, mips, array size or sample count; a released resource refuses it with
     /// `released_object`.
     #[inline]
-    fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) where Self: Sized {
-        self.recorder(CoreAccess(())).copy_resource(destination, source)
+    fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>)
+    where
+        Self: Sized,
+    {
+        self.recorder(CoreAccess(()))
+            .copy_resource(destination, source)
     }
 
     /// Writes data into a resource (`UpdateSubresource`).
@@ -591,8 +607,12 @@ pub trait TransferCalls: Context {
     /// Replaces a default resource's contents with `data`, carried by the list (legacy only,
     /// R-ST-7).
     #[inline]
-    fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) where Self: Sized {
-        self.recorder(CoreAccess(())).update_subresource(resource, data)
+    fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8])
+    where
+        Self: Sized,
+    {
+        self.recorder(CoreAccess(()))
+            .update_subresource(resource, data)
     }
 
     /// Copies bytes of a buffer into another or, without overlap, itself (`CopyBufferRegion`,
@@ -605,8 +625,21 @@ pub trait TransferCalls: Context {
     /// buffer ([`Error::OverlappingSelfCopy`]), an immutable destination; a released buffer
     /// with `released_object`. A legacy list holds both buffers, as `copy_resource`.
     #[inline]
-    fn copy_buffer_region(&mut self, destination: Buffer, destination_offset: u64, source: Buffer, source_offset: u64, bytes: u64) {
-        self.recorder(CoreAccess(())).copy_buffer_region(destination, destination_offset, source, source_offset, bytes)
+    fn copy_buffer_region(
+        &mut self,
+        destination: Buffer,
+        destination_offset: u64,
+        source: Buffer,
+        source_offset: u64,
+        bytes: u64,
+    ) {
+        self.recorder(CoreAccess(())).copy_buffer_region(
+            destination,
+            destination_offset,
+            source,
+            source_offset,
+            bytes,
+        )
     }
 
     /// Copies texels of a texture subresource into another or, without overlap, itself
@@ -623,15 +656,39 @@ pub trait TransferCalls: Context {
     /// ([`Error::OverlappingSelfCopy`]); a released texture with `released_object`. Formats are
     /// not compared (the model copies no texels). A legacy list holds both textures.
     #[inline]
-    fn copy_texture_region(&mut self, destination: Texture, destination_subresource: u32, x: u32, y: u32, source: Texture, source_subresource: u32, source_box: CopyBox) {
-        self.recorder(CoreAccess(())).copy_texture_region(destination, destination_subresource, x, y, source, source_subresource, source_box)
+    #[allow(clippy::too_many_arguments)]
+    fn copy_texture_region(
+        &mut self,
+        destination: Texture,
+        destination_subresource: u32,
+        x: u32,
+        y: u32,
+        source: Texture,
+        source_subresource: u32,
+        source_box: CopyBox,
+    ) {
+        self.recorder(CoreAccess(())).copy_texture_region(
+            destination,
+            destination_subresource,
+            x,
+            y,
+            source,
+            source_subresource,
+            source_box,
+        )
     }
 
     /// Copies a UAV's hidden counter into a buffer (`CopyStructureCount`).
     ///
     /// Copies the hidden counter of an append/counter UAV into a buffer (legacy only, R-ST-7).
     #[inline]
-    fn copy_structure_count(&mut self, destination: Buffer, offset: u32, view: UnorderedAccessView) {
-        self.recorder(CoreAccess(())).copy_structure_count(destination, offset, view)
+    fn copy_structure_count(
+        &mut self,
+        destination: Buffer,
+        offset: u32,
+        view: UnorderedAccessView,
+    ) {
+        self.recorder(CoreAccess(()))
+            .copy_structure_count(destination, offset, view)
     }
 }

@@ -12,9 +12,9 @@
 //! the model of time).
 
 use recorder::command::InstanceId;
-use recorder::{MapCalls, 
-    Buffer, Error, Handle, MapFlags, MapType, Mapped, ObjectKind, RawHandle, Resource, Semantics,
-    Texture, Usage,
+use recorder::{
+    Buffer, Error, Handle, MapCalls, MapFlags, MapType, Mapped, ObjectKind, RawHandle, Resource,
+    Semantics, Texture, Usage,
 };
 
 use super::ImmediateContext;

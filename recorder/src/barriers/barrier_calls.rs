@@ -13,13 +13,13 @@ use crate::barriers::{
     for_each_record, BarrierCounts, BarrierGroup, BarrierRecord, NamedResource, ResourceBarrier,
     ResourceBarrierRecord,
 };
+use crate::call_arguments::Compression;
+use crate::context::core_access::{Context, CoreAccess};
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::Recorder;
-use crate::errors::Error;
-use crate::capabilities::{Context, CoreAccess};
-use crate::call_arguments::Compression;
 use crate::device::handle::Texture;
+use crate::errors::Error;
 
 impl<R: Role> Recorder<R> {
     /// [`BarrierCalls::barrier`](crate::BarrierCalls::barrier): its semantics.
@@ -167,7 +167,8 @@ pub trait BarrierCalls: Context {
     /// compressed). Explicit under fast semantics (R-SP-3, R-ST-9).
     #[inline]
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
-        self.recorder(CoreAccess(())).decompress_resource(texture, into)
+        self.recorder(CoreAccess(()))
+            .decompress_resource(texture, into)
     }
 
     /// Marks a texture compressed or not (`SetResourceCompression`).
@@ -175,6 +176,7 @@ pub trait BarrierCalls: Context {
     /// Overrides a target's compression state when the list executes (R-ST-9).
     #[inline]
     fn set_resource_compression(&mut self, texture: Texture, compressed: Compression) {
-        self.recorder(CoreAccess(())).set_resource_compression(texture, compressed)
+        self.recorder(CoreAccess(()))
+            .set_resource_compression(texture, compressed)
     }
 }

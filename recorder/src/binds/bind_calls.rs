@@ -7,10 +7,10 @@
 //! **Invariant.** Each method is the core's call, inlined: a context implements the trait with
 //! an empty `impl` block unless it checks more (the bundle recorder, SPEC §7).
 
-use crate::capabilities::{Context, CoreAccess};
+use crate::call_arguments::VertexBuffer;
+use crate::context::core_access::{Context, CoreAccess};
 use crate::desc::*;
 use crate::device::handle::*;
-use crate::call_arguments::VertexBuffer;
 
 /// Binding the pipeline's inputs (`IASet*`, `*SetShader`, `*SetConstantBuffers`,
 /// `*SetShaderResources`, `*SetSamplers`): every context, bundle recorders too.
@@ -26,7 +26,8 @@ pub trait BindCalls: Context {
     /// Sets the primitive topology the following draws assemble. Never refused.
     #[inline]
     fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
-        self.recorder(CoreAccess(())).set_primitive_topology(topology)
+        self.recorder(CoreAccess(()))
+            .set_primitive_topology(topology)
     }
 
     /// Binds vertex buffers from slot `start` (`IASetVertexBuffers`).
@@ -39,7 +40,8 @@ pub trait BindCalls: Context {
     /// dynamic buffer not mapped on this list is a `dynamic_vertex_buffer` split point (R-SP-1).
     #[inline]
     fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
-        self.recorder(CoreAccess(())).set_vertex_buffers(start, buffers)
+        self.recorder(CoreAccess(()))
+            .set_vertex_buffers(start, buffers)
     }
 
     /// Binds the index buffer (`IASetIndexBuffer`).
@@ -51,7 +53,8 @@ pub trait BindCalls: Context {
     /// mapped on this list, and the primitive reset index follows the format (R-ST-5).
     #[inline]
     fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
-        self.recorder(CoreAccess(())).set_index_buffer(buffer, format, offset)
+        self.recorder(CoreAccess(()))
+            .set_index_buffer(buffer, format, offset)
     }
 
     /// Binds a stage's shader (`VSSetShader` and the others).
@@ -70,7 +73,8 @@ pub trait BindCalls: Context {
     /// `dynamic_constant_buffer` split point (R-SP-1).
     #[inline]
     fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
-        self.recorder(CoreAccess(())).set_constant_buffers(stage, start, buffers)
+        self.recorder(CoreAccess(()))
+            .set_constant_buffers(stage, start, buffers)
     }
 
     /// Binds a stage's shader-resource views from slot `start` (`*SetShaderResources`).
@@ -82,8 +86,14 @@ pub trait BindCalls: Context {
     /// buffer not mapped on this list is a `dynamic_shader_resource` split point, and a view of a
     /// resource bound for output is bound null (R-ST-10).
     #[inline]
-    fn set_shader_resources(&mut self, stage: Stage, start: u32, views: &[Option<ShaderResourceView>]) {
-        self.recorder(CoreAccess(())).set_shader_resources(stage, start, views)
+    fn set_shader_resources(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        views: &[Option<ShaderResourceView>],
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_shader_resources(stage, start, views)
     }
 
     /// Binds a stage's samplers from slot `start` (`*SetSamplers`).
@@ -93,6 +103,7 @@ pub trait BindCalls: Context {
     /// a sampler is released (`released_object`).
     #[inline]
     fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
-        self.recorder(CoreAccess(())).set_samplers(stage, start, samplers)
+        self.recorder(CoreAccess(()))
+            .set_samplers(stage, start, samplers)
     }
 }

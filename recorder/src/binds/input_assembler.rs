@@ -12,6 +12,7 @@
 //! (R-SP-1) and refused on a fast one (R-SP-3).
 
 use crate::binds::resolve::{check_range, set_bit, slots_payload, SlotCall};
+use crate::call_arguments::VertexBuffer;
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::shadow::forget_fast;
@@ -19,7 +20,6 @@ use crate::context::split::SplitCategory;
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::device::handle::*;
-use crate::call_arguments::VertexBuffer;
 use crate::errors::Error;
 use crate::limits::*;
 use std::mem::MaybeUninit;

@@ -19,8 +19,8 @@ use crate::command::{Empty, Opcode};
 use crate::context::role::Role;
 use crate::context::Recorder;
 
-mod bind_hazards;
 pub(crate) mod bind_calls;
+mod bind_hazards;
 pub(crate) mod input_assembler;
 mod output_merger;
 mod rasterizer;

@@ -210,7 +210,11 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`InheritedStateCalls::set_depth_stencil_state`](crate::InheritedStateCalls::set_depth_stencil_state): its semantics.
-    pub(crate) fn set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32) {
+    pub(crate) fn set_depth_stencil_state(
+        &mut self,
+        state: Option<DepthStencilState>,
+        stencil_ref: u32,
+    ) {
         self.begin_call();
         let handle = state.map_or(RawHandle::NULL, |s| s.0);
         if let Err(error) = self.try_set_state(

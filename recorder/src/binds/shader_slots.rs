@@ -124,7 +124,12 @@ impl<R: Role> Recorder<R> {
 
     /// [`BindCalls::set_constant_buffers`](crate::BindCalls::set_constant_buffers): its semantics.
     #[inline]
-    pub(crate) fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
+    pub(crate) fn set_constant_buffers(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        buffers: &[Option<Buffer>],
+    ) {
         self.begin_call();
         if let ([buffer], true) = (buffers, start < CONSTANT_BUFFER_SLOTS) {
             return match self.shadow.is_none() {
@@ -307,7 +312,12 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`BindCalls::set_samplers`](crate::BindCalls::set_samplers): its semantics.
-    pub(crate) fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
+    pub(crate) fn set_samplers(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        samplers: &[Option<SamplerState>],
+    ) {
         self.begin_call();
         if let Err(error) = self.try_set_samplers(stage, start, samplers) {
             self.fail(error);

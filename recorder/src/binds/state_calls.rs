@@ -9,10 +9,10 @@
 //!
 //! **Invariant.** Each method is the core's call, inlined.
 
-use crate::capabilities::{Context, CoreAccess};
+use crate::call_arguments::PredicateValue;
+use crate::context::core_access::{Context, CoreAccess};
 use crate::desc::*;
 use crate::device::handle::*;
-use crate::call_arguments::PredicateValue;
 
 /// The state a bundle always inherits (R-B-7): render targets and UAVs, blend, depth-stencil,
 /// rasterizer, viewports, scissors, reset index, compute UAVs, predication. Deferred and immediate
@@ -26,8 +26,13 @@ pub trait InheritedStateCalls: Context {
     /// (`released_object`). Legacy: a `set_render_targets` split point, and shader-resource views
     /// of the targets' resources are unbound (R-ST-10).
     #[inline]
-    fn set_render_targets(&mut self, render_targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>) {
-        self.recorder(CoreAccess(())).set_render_targets(render_targets, depth_stencil)
+    fn set_render_targets(
+        &mut self,
+        render_targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_render_targets(render_targets, depth_stencil)
     }
 
     /// Binds the render targets, depth stencil and output-merger UAVs (`OMSetRenderTargetsAndUnorderedAccessViews`).
@@ -35,8 +40,20 @@ pub trait InheritedStateCalls: Context {
     /// Binds render targets and output-merger UAVs at `uav_start..`; the other OM UAV slots are
     /// unbound. Legacy: a `set_render_targets` and a `set_unordered_access_views` split point.
     #[inline]
-    fn set_render_targets_and_unordered_access_views(&mut self, render_targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>, uav_start: u32, uavs: &[Option<UnorderedAccessView>]) {
-        self.recorder(CoreAccess(())).set_render_targets_and_unordered_access_views(render_targets, depth_stencil, uav_start, uavs)
+    fn set_render_targets_and_unordered_access_views(
+        &mut self,
+        render_targets: &[Option<RenderTargetView>],
+        depth_stencil: Option<DepthStencilView>,
+        uav_start: u32,
+        uavs: &[Option<UnorderedAccessView>],
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_render_targets_and_unordered_access_views(
+                render_targets,
+                depth_stencil,
+                uav_start,
+                uavs,
+            )
     }
 
     /// Binds the blend state (`OMSetBlendState`).
@@ -45,7 +62,8 @@ pub trait InheritedStateCalls: Context {
     /// `sample_mask`. A released state refuses the call (`released_object`).
     #[inline]
     fn set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], sample_mask: u32) {
-        self.recorder(CoreAccess(())).set_blend_state(state, factor, sample_mask)
+        self.recorder(CoreAccess(()))
+            .set_blend_state(state, factor, sample_mask)
     }
 
     /// Binds the depth-stencil state (`OMSetDepthStencilState`).
@@ -53,7 +71,8 @@ pub trait InheritedStateCalls: Context {
     /// Sets the depth-stencil state: a `set_depth_stencil_state` split point on legacy contexts.
     #[inline]
     fn set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32) {
-        self.recorder(CoreAccess(())).set_depth_stencil_state(state, stencil_ref)
+        self.recorder(CoreAccess(()))
+            .set_depth_stencil_state(state, stencil_ref)
     }
 
     /// Binds the rasterizer state (`RSSetState`).
@@ -91,7 +110,8 @@ pub trait InheritedStateCalls: Context {
     /// buffer of another format sets it again.
     #[inline]
     fn set_primitive_reset_index(&mut self, value: u32) {
-        self.recorder(CoreAccess(())).set_primitive_reset_index(value)
+        self.recorder(CoreAccess(()))
+            .set_primitive_reset_index(value)
     }
 
     /// Binds the compute stage's unordered-access views (`CSSetUnorderedAccessViews`).
@@ -99,8 +119,13 @@ pub trait InheritedStateCalls: Context {
     /// Binds compute-shader UAVs: a `set_unordered_access_views` split point on legacy contexts,
     /// plus a decompression split point per view of a compressible target.
     #[inline]
-    fn set_compute_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
-        self.recorder(CoreAccess(())).set_compute_unordered_access_views(start, views)
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_compute_unordered_access_views(start, views)
     }
 
     /// Sets the predicate (`SetPredication`).
@@ -108,7 +133,8 @@ pub trait InheritedStateCalls: Context {
     /// Predicates the following draws on `predicate` (a query of kind predicate), or stops.
     #[inline]
     fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue) {
-        self.recorder(CoreAccess(())).set_predication(predicate, value)
+        self.recorder(CoreAccess(()))
+            .set_predication(predicate, value)
     }
 
     /// Predicates the following draws on any query's answer (`SetPredicationFromQuery`,
@@ -120,7 +146,8 @@ pub trait InheritedStateCalls: Context {
     /// essay).
     #[inline]
     fn set_predication_from_query(&mut self, query: Option<Query>, value: PredicateValue) {
-        self.recorder(CoreAccess(())).set_predication_from_query(query, value)
+        self.recorder(CoreAccess(()))
+            .set_predication_from_query(query, value)
     }
 }
 

@@ -14,6 +14,7 @@
 
 pub(crate) mod bundle_entry;
 mod carry;
+pub(crate) mod core_access;
 pub(crate) mod legacy;
 pub(crate) mod refs;
 pub(crate) mod role;

@@ -9,12 +9,12 @@
 //! **Invariant.** A released object refuses the call (`released_object`); nothing here takes a
 //! split point: a decompression is explicit, as fast semantics needs it (R-SP-3).
 
+use crate::call_arguments::Compression;
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::device::handle::*;
 use crate::device::object_info::TextureInfo;
-use crate::call_arguments::Compression;
 use crate::errors::{CopyProblem, Error};
 use crate::sync::Ordering;
 
@@ -105,7 +105,11 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`FastBindCalls::set_shader_resource_view_min_lod`](crate::FastBindCalls::set_shader_resource_view_min_lod): its semantics.
-    pub(crate) fn set_shader_resource_view_min_lod(&mut self, view: ShaderResourceView, min_lod: f32) {
+    pub(crate) fn set_shader_resource_view_min_lod(
+        &mut self,
+        view: ShaderResourceView,
+        min_lod: f32,
+    ) {
         let call = "set_shader_resource_view_min_lod";
         self.set_min_lod(call, ObjectKind::ShaderResourceView, view.0, min_lod);
     }

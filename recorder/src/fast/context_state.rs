@@ -21,11 +21,11 @@
 //! re-binds through the calls, so an object the application released since the state was
 //! swapped out is refused as its bind would be (`released_object`, R-OBJ-4).
 
+use crate::call_arguments::{PredicateValue, VertexBuffer};
 use crate::context::role::Role;
 use crate::desc::{Format, PrimitiveTopology, Stage};
 use crate::device::handle::*;
 use crate::device::DeviceShared;
-use crate::call_arguments::{PredicateValue, VertexBuffer};
 use crate::errors::Error;
 use crate::state::Bindings;
 use crate::sync::Arc;

@@ -6,7 +6,7 @@
 //!
 //! **Invariant.** Each method is the core's call, inlined.
 
-use crate::capabilities::{Context, CoreAccess};
+use crate::context::core_access::{Context, CoreAccess};
 use crate::desc::*;
 use crate::device::handle::*;
 
@@ -22,7 +22,8 @@ pub trait EngineMemoryCalls: Context {
     /// semantics (module essay).
     #[inline]
     fn set_gds_range(&mut self, stage: Stage, offset: u32, size: u32) {
-        self.recorder(CoreAccess(())).set_gds_range(stage, offset, size)
+        self.recorder(CoreAccess(()))
+            .set_gds_range(stage, offset, size)
     }
 
     /// Writes words into GDS (`WriteGDS`, R-FX-4).
@@ -44,7 +45,8 @@ pub trait EngineMemoryCalls: Context {
     /// (`invalid_argument`). No reference even on a legacy context, no split point.
     #[inline]
     fn read_gds(&mut self, offset: u32, count: u32, destination: Buffer, destination_offset: u64) {
-        self.recorder(CoreAccess(())).read_gds(offset, count, destination, destination_offset)
+        self.recorder(CoreAccess(()))
+            .read_gds(offset, count, destination, destination_offset)
     }
 
     /// Moves buffer bytes into constant RAM (`LoadConstantRam`, R-FX-5).
@@ -53,8 +55,15 @@ pub trait EngineMemoryCalls: Context {
     /// `ram_offset`. Refused: a released buffer (`released_object`), words outside constant RAM
     /// ([`CONSTANT_RAM_BYTES`]) or the buffer (`invalid_argument`). No reference, no split point.
     #[inline]
-    fn load_constant_ram(&mut self, buffer: Buffer, buffer_offset: u64, ram_offset: u32, bytes: u32) {
-        self.recorder(CoreAccess(())).load_constant_ram(buffer, buffer_offset, ram_offset, bytes)
+    fn load_constant_ram(
+        &mut self,
+        buffer: Buffer,
+        buffer_offset: u64,
+        ram_offset: u32,
+        bytes: u32,
+    ) {
+        self.recorder(CoreAccess(()))
+            .load_constant_ram(buffer, buffer_offset, ram_offset, bytes)
     }
 
     /// Moves constant-RAM bytes into a buffer (`StoreConstantRam`, R-FX-5).
@@ -63,7 +72,14 @@ pub trait EngineMemoryCalls: Context {
     /// `buffer_offset`. Refused as `load_constant_ram` is, and for a buffer neither default nor
     /// staging (`invalid_argument`). No reference, no split point.
     #[inline]
-    fn store_constant_ram(&mut self, buffer: Buffer, buffer_offset: u64, ram_offset: u32, bytes: u32) {
-        self.recorder(CoreAccess(())).store_constant_ram(buffer, buffer_offset, ram_offset, bytes)
+    fn store_constant_ram(
+        &mut self,
+        buffer: Buffer,
+        buffer_offset: u64,
+        ram_offset: u32,
+        bytes: u32,
+    ) {
+        self.recorder(CoreAccess(()))
+            .store_constant_ram(buffer, buffer_offset, ram_offset, bytes)
     }
 }

@@ -6,10 +6,10 @@
 //!
 //! **Invariant.** Each method is the core's call, inlined.
 
-use crate::capabilities::{Context, CoreAccess};
+use crate::call_arguments::{FastResource, FastResourceBatch};
+use crate::context::core_access::{Context, CoreAccess};
 use crate::desc::*;
 use crate::device::handle::*;
-use crate::call_arguments::{FastResource, FastResourceBatch};
 
 /// Fast and placement binds and minimum LOD (R-FX-1, R-FX-2, R-ST-6): every context, bundle
 /// recorders too.
@@ -33,8 +33,13 @@ pub trait FastBindCalls: Context {
     /// [`set_fast_resources`](Self::set_fast_resources) refuses (a dynamic buffer is checked
     /// when the batch is applied, against the list that applies it). Records nothing.
     #[inline]
-    fn set_fast_resources_into_batch(&mut self, batch: &mut FastResourceBatch, entries: &[FastResource]) {
-        self.recorder(CoreAccess(())).set_fast_resources_into_batch(batch, entries)
+    fn set_fast_resources_into_batch(
+        &mut self,
+        batch: &mut FastResourceBatch,
+        entries: &[FastResource],
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_fast_resources_into_batch(batch, entries)
     }
 
     /// Applies a batch in one call, as `set_fast_resources` of its entries (R-FX-1).
@@ -44,7 +49,8 @@ pub trait FastBindCalls: Context {
     /// naming it), nothing bound. Allocates nothing.
     #[inline]
     fn set_fast_resources_from_batch(&mut self, batch: &FastResourceBatch) {
-        self.recorder(CoreAccess(())).set_fast_resources_from_batch(batch)
+        self.recorder(CoreAccess(()))
+            .set_fast_resources_from_batch(batch)
     }
 
     /// Binds one shader-resource view under the fast contract (`XXSetFastShaderResource`, R-FX-1).
@@ -52,8 +58,14 @@ pub trait FastBindCalls: Context {
     /// Binds one shader-resource view under the fast contract (R-FX-1,
     /// `XXSetFastShaderResource`): [`set_fast_resources`](Self::set_fast_resources) of one entry.
     #[inline]
-    fn set_fast_shader_resource(&mut self, stage: Stage, slot: u32, view: Option<ShaderResourceView>) {
-        self.recorder(CoreAccess(())).set_fast_shader_resource(stage, slot, view)
+    fn set_fast_shader_resource(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        view: Option<ShaderResourceView>,
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_fast_shader_resource(stage, slot, view)
     }
 
     /// Binds a view of a default resource placed at `address` (`XXSetPlacementShaderResource`,
@@ -64,8 +76,15 @@ pub trait FastBindCalls: Context {
     /// [`InstanceId::placed`]`(address)`. Refused when the view's resource is a buffer of other
     /// than default usage (`invalid_argument`, R-FX-2), and as `set_fast_shader_resource`.
     #[inline]
-    fn set_placement_shader_resource(&mut self, stage: Stage, slot: u32, view: ShaderResourceView, address: u64) {
-        self.recorder(CoreAccess(())).set_placement_shader_resource(stage, slot, view, address)
+    fn set_placement_shader_resource(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        view: ShaderResourceView,
+        address: u64,
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_placement_shader_resource(stage, slot, view, address)
     }
 
     /// Binds a default-usage constant buffer placed at `address` (`SetPlacement`, R-FX-2).
@@ -73,8 +92,15 @@ pub trait FastBindCalls: Context {
     /// Binds a default-usage constant buffer placed at `address` (R-FX-2, `SetPlacement` as the
     /// buffer is set): as [`set_placement_shader_resource`](Self::set_placement_shader_resource).
     #[inline]
-    fn set_placement_constant_buffer(&mut self, stage: Stage, slot: u32, buffer: Buffer, address: u64) {
-        self.recorder(CoreAccess(())).set_placement_constant_buffer(stage, slot, buffer, address)
+    fn set_placement_constant_buffer(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        buffer: Buffer,
+        address: u64,
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_placement_constant_buffer(stage, slot, buffer, address)
     }
 
     /// Binds a default-usage vertex buffer placed at `address` (R-FX-2).
@@ -82,8 +108,16 @@ pub trait FastBindCalls: Context {
     /// Binds a default-usage vertex buffer placed at `address` (R-FX-2): as
     /// [`set_placement_shader_resource`](Self::set_placement_shader_resource).
     #[inline]
-    fn set_placement_vertex_buffer(&mut self, slot: u32, buffer: Buffer, stride: u32, offset: u32, address: u64) {
-        self.recorder(CoreAccess(())).set_placement_vertex_buffer(slot, buffer, stride, offset, address)
+    fn set_placement_vertex_buffer(
+        &mut self,
+        slot: u32,
+        buffer: Buffer,
+        stride: u32,
+        offset: u32,
+        address: u64,
+    ) {
+        self.recorder(CoreAccess(()))
+            .set_placement_vertex_buffer(slot, buffer, stride, offset, address)
     }
 
     /// Binds a default-usage index buffer placed at `address` (`IASetPlacementIndexBuffer`,
@@ -95,7 +129,8 @@ pub trait FastBindCalls: Context {
     /// follows the context's index-buffer rule (R-ST-5).
     #[inline]
     fn set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
-        self.recorder(CoreAccess(())).set_placement_index_buffer(buffer, address, format)
+        self.recorder(CoreAccess(()))
+            .set_placement_index_buffer(buffer, address, format)
     }
 
     /// Clamps a texture's mip levels (`SetResourceMinLOD`).
@@ -103,7 +138,8 @@ pub trait FastBindCalls: Context {
     /// Sets a texture's minimum LOD, at once, for every context (legacy binds read it, R-ST-6).
     #[inline]
     fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32) {
-        self.recorder(CoreAccess(())).set_resource_min_lod(texture, min_lod)
+        self.recorder(CoreAccess(()))
+            .set_resource_min_lod(texture, min_lod)
     }
 
     /// Clamps a view's mip levels (`SetShaderResourceViewMinLOD`).
@@ -111,6 +147,7 @@ pub trait FastBindCalls: Context {
     /// Sets a view's minimum LOD, at once, for every context (fast binds read it, R-ST-6).
     #[inline]
     fn set_shader_resource_view_min_lod(&mut self, view: ShaderResourceView, min_lod: f32) {
-        self.recorder(CoreAccess(())).set_shader_resource_view_min_lod(view, min_lod)
+        self.recorder(CoreAccess(()))
+            .set_shader_resource_view_min_lod(view, min_lod)
     }
 }

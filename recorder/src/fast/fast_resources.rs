@@ -59,6 +59,7 @@
 use std::mem::MaybeUninit;
 
 use crate::binds::resolve::{check_range, set_bit};
+use crate::call_arguments::{FastResource, FastResourceBatch, VertexBuffer};
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::split::SplitCategory;
@@ -66,7 +67,6 @@ use crate::context::Recorder;
 use crate::desc::*;
 use crate::device::handle::*;
 use crate::device::object_info::{BufferInfo, ViewInfo};
-use crate::call_arguments::{FastResource, FastResourceBatch, VertexBuffer};
 use crate::errors::Error;
 use crate::limits::*;
 
@@ -196,7 +196,12 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`FastBindCalls::set_placement_index_buffer`](crate::FastBindCalls::set_placement_index_buffer): its semantics.
-    pub(crate) fn set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
+    pub(crate) fn set_placement_index_buffer(
+        &mut self,
+        buffer: Buffer,
+        address: u64,
+        format: Format,
+    ) {
         self.begin_call();
         let call = "set_placement_index_buffer";
         if !matches!(format, Format::R16Uint | Format::R32Uint) {

@@ -17,13 +17,14 @@
 pub(crate) mod map_calls;
 pub(crate) mod map_tracker;
 
+use crate::call_arguments::MapFlags;
+use crate::maps::map_calls::Mapped;
 use crate::command::*;
 use crate::context::role::{ContextRole, Role};
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::device::handle::*;
 use crate::device::object_info::BufferInfo;
-use crate::call_arguments::{MapFlags, Mapped};
 use crate::errors::{Error, ObjectName};
 use crate::limits::MAX_MAP_BYTES;
 
