@@ -34,7 +34,7 @@ use crate::scene::*;
 /// What records an object's bundle: the bundles crate's [`BundleRecorder`], or the capture's
 /// [`CapturedBundleRecorder`] (which keeps each bundle's recording, so that a captured frame
 /// calling it can write it).
-pub trait BundleSink: DeviceContext {
+pub trait BundleSink: BindCalls + FastBindCalls + DrawCalls {
     /// [`BundleRecorder::remap_constant_buffer_inheritance`].
     fn remap_constant_buffer_inheritance(
         &mut self,
@@ -235,7 +235,7 @@ pub fn record_bundle_calls<C: BundleCaller + ?Sized>(
     if objects.is_empty() {
         return;
     }
-    context.rs_set_state(Some(scene.rasterizer));
+    context.set_rasterizer_state(Some(scene.rasterizer));
     let frame = [Some(scene.frame_constants)];
     context.set_constant_buffers(Stage::Vertex, FRAME_CB_SLOT, &frame);
     context.set_constant_buffers(Stage::Pixel, FRAME_CB_SLOT, &frame);

@@ -4,6 +4,7 @@
 //! bench and `examples/count_execute.rs`, so that the instruction counts are of the bench's
 //! own work.
 
+use recorder::capabilities::*;
 use recorder::{
     BarrierAccess, BarrierGroup, BarrierLayout, BarrierSubresources, BarrierSync, BindFlags,
     BlendState, Buffer, BufferDesc, CommandList, DeferredContextDesc, Device, Error, InputLayout,
@@ -193,8 +194,8 @@ impl ThroughputScene {
             chunk_policy: None,
             ..Default::default()
         })?;
-        context.om_set_render_targets(&[Some(self.target)], None);
-        context.rs_set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)]);
+        context.set_render_targets(&[Some(self.target)], None);
+        context.set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)]);
         context.set_input_layout(Some(self.layout));
         context.set_primitive_topology(PrimitiveTopology::TriangleList);
         for draw in 0..draws as usize {
@@ -203,7 +204,7 @@ impl ThroughputScene {
                 context.set_shader(Stage::Vertex, Some(vs));
                 context.set_shader(Stage::Pixel, Some(ps));
                 let blend = self.blends[(draw / 100) % 2];
-                context.om_set_blend_state(Some(blend), [0.0; 4], u32::MAX);
+                context.set_blend_state(Some(blend), [0.0; 4], u32::MAX);
             }
             let cb = self.constant_buffers[draw % self.constant_buffers.len()];
             context.set_constant_buffers(Stage::Vertex, 0, &[Some(cb)]);

@@ -254,7 +254,7 @@ impl CallSink for NaiveRecorder {
         });
     }
     #[inline(always)]
-    fn om_set_render_targets(
+    fn set_render_targets(
         &mut self,
         targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
@@ -266,7 +266,7 @@ impl CallSink for NaiveRecorder {
         });
     }
     #[inline(always)]
-    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32) {
+    fn set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32) {
         self.push(Command::SetBlendState {
             state,
             factor,
@@ -274,15 +274,15 @@ impl CallSink for NaiveRecorder {
         });
     }
     #[inline(always)]
-    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32) {
+    fn set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32) {
         self.push(Command::SetDepthStencilState { state, stencil_ref });
     }
     #[inline(always)]
-    fn rs_set_state(&mut self, state: Option<RasterizerState>) {
+    fn set_rasterizer_state(&mut self, state: Option<RasterizerState>) {
         self.push(Command::SetRasterizerState(state));
     }
     #[inline(always)]
-    fn rs_set_viewports(&mut self, viewports: &[Viewport]) {
+    fn set_viewports(&mut self, viewports: &[Viewport]) {
         self.push_slots(0, viewports, Command::SetViewports);
     }
     #[inline(always)]
@@ -309,7 +309,11 @@ impl CallSink for NaiveRecorder {
         self.push(Command::DecompressResource { texture, into });
     }
     #[inline(always)]
-    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    ) {
         self.push_slots(start, views, |views| {
             Command::SetComputeUnorderedAccessViews { views }
         });

@@ -43,15 +43,15 @@ pub trait CallSink {
         views: &[Option<ShaderResourceView>],
     );
     fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
-    fn om_set_render_targets(
+    fn set_render_targets(
         &mut self,
         targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
     );
-    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32);
-    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32);
-    fn rs_set_state(&mut self, state: Option<RasterizerState>);
-    fn rs_set_viewports(&mut self, viewports: &[Viewport]);
+    fn set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32);
+    fn set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32);
+    fn set_rasterizer_state(&mut self, state: Option<RasterizerState>);
+    fn set_viewports(&mut self, viewports: &[Viewport]);
     fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]);
     fn clear_depth_stencil_view(
         &mut self,
@@ -62,7 +62,11 @@ pub trait CallSink {
     );
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>);
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]);
-    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]);
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    );
     fn dispatch(&mut self, x: u32, y: u32, z: u32);
     /// Maps `buffer` write_discard; `None` if the call was refused.
     fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]>;
@@ -70,166 +74,57 @@ pub trait CallSink {
     fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32);
 }
 
-/// `CallSink` methods that call the [`DeviceContext`] method of the same name.
-macro_rules! through_device_context {
-    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+/// `CallSink` for a context of the engine: each method is the capability method of the same
+/// name (the capture's deferred context asks the capture's tap first, `trace::capture`: the
+/// frame demo's `--capture` and the `record` bench's idle and capturing columns).
+macro_rules! call_sink {
+    ($type:ty) => {
+        impl CallSink for $type {
+            #[inline(always)]
+            fn semantics(&self) -> Semantics {
+                <$type>::semantics(self)
+            }
+            call_sink!(@calls
+                BindCalls::set_input_layout(layout: Option<InputLayout>);
+                BindCalls::set_primitive_topology(topology: PrimitiveTopology);
+                BindCalls::set_vertex_buffers(start: u32, buffers: &[VertexBuffer]);
+                BindCalls::set_index_buffer(buffer: Option<Buffer>, format: Format, offset: u32);
+                BindCalls::set_shader(stage: Stage, shader: Option<Shader>);
+                BindCalls::set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
+                BindCalls::set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
+                BindCalls::set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
+                InheritedStateCalls::set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
+                InheritedStateCalls::set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
+                InheritedStateCalls::set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
+                InheritedStateCalls::set_rasterizer_state(state: Option<RasterizerState>);
+                InheritedStateCalls::set_viewports(viewports: &[Viewport]);
+                TransferCalls::clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
+                TransferCalls::clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
+                BarrierCalls::decompress_resource(texture: Texture, into: Option<Texture>);
+                BarrierCalls::barrier(groups: &[BarrierGroup<'_>]);
+                InheritedStateCalls::set_compute_unordered_access_views(start: u32, views: &[Option<UnorderedAccessView>]);
+                DrawCalls::dispatch(x: u32, y: u32, z: u32);
+                MapCalls::unmap(buffer: Buffer);
+                DrawCalls::draw_indexed(index_count: u32, start_index: u32, base_vertex: i32);
+            );
+            #[inline(always)]
+            fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
+                MapCalls::map(self, buffer, MapType::WriteDiscard, MapFlags::None)
+                    .map(Mapped::keep_mapped)
+                    .ok()
+            }
+        }
+    };
+    (@calls $($capability:ident::$name:ident($($arg:ident: $ty:ty),*);)*) => {$(
         #[inline(always)]
         fn $name(&mut self, $($arg: $ty),*) {
-            DeviceContext::$name(self, $($arg),*)
+            $capability::$name(self, $($arg),*)
         }
     )*};
 }
 
-impl CallSink for DeferredContext {
-    #[inline(always)]
-    fn semantics(&self) -> Semantics {
-        DeferredContext::semantics(self)
-    }
-    #[inline(always)]
-    fn set_input_layout(&mut self, layout: Option<InputLayout>) {
-        DeferredContext::set_input_layout(self, layout)
-    }
-    #[inline(always)]
-    fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
-        DeferredContext::set_primitive_topology(self, topology)
-    }
-    #[inline(always)]
-    fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
-        DeferredContext::set_vertex_buffers(self, start, buffers)
-    }
-    #[inline(always)]
-    fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
-        DeferredContext::set_index_buffer(self, buffer, format, offset)
-    }
-    #[inline(always)]
-    fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
-        DeferredContext::set_shader(self, stage, shader)
-    }
-    #[inline(always)]
-    fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
-        DeferredContext::set_constant_buffers(self, stage, start, buffers)
-    }
-    #[inline(always)]
-    fn set_shader_resources(
-        &mut self,
-        stage: Stage,
-        start: u32,
-        views: &[Option<ShaderResourceView>],
-    ) {
-        DeferredContext::set_shader_resources(self, stage, start, views)
-    }
-    #[inline(always)]
-    fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
-        DeferredContext::set_samplers(self, stage, start, samplers)
-    }
-    #[inline(always)]
-    fn om_set_render_targets(
-        &mut self,
-        targets: &[Option<RenderTargetView>],
-        depth_stencil: Option<DepthStencilView>,
-    ) {
-        DeferredContext::om_set_render_targets(self, targets, depth_stencil)
-    }
-    #[inline(always)]
-    fn om_set_blend_state(&mut self, state: Option<BlendState>, factor: [f32; 4], mask: u32) {
-        DeferredContext::om_set_blend_state(self, state, factor, mask)
-    }
-    #[inline(always)]
-    fn om_set_depth_stencil_state(&mut self, state: Option<DepthStencilState>, stencil_ref: u32) {
-        DeferredContext::om_set_depth_stencil_state(self, state, stencil_ref)
-    }
-    #[inline(always)]
-    fn rs_set_state(&mut self, state: Option<RasterizerState>) {
-        DeferredContext::rs_set_state(self, state)
-    }
-    #[inline(always)]
-    fn rs_set_viewports(&mut self, viewports: &[Viewport]) {
-        DeferredContext::rs_set_viewports(self, viewports)
-    }
-    #[inline(always)]
-    fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]) {
-        DeferredContext::clear_render_target_view(self, view, color)
-    }
-    #[inline(always)]
-    fn clear_depth_stencil_view(
-        &mut self,
-        view: DepthStencilView,
-        flags: ClearFlags,
-        depth: f32,
-        stencil: u8,
-    ) {
-        DeferredContext::clear_depth_stencil_view(self, view, flags, depth, stencil)
-    }
-    #[inline(always)]
-    fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
-        DeferredContext::decompress_resource(self, texture, into)
-    }
-    #[inline(always)]
-    fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
-        DeferredContext::barrier(self, groups)
-    }
-    #[inline(always)]
-    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
-        DeferredContext::cs_set_unordered_access_views(self, start, views)
-    }
-    #[inline(always)]
-    fn dispatch(&mut self, x: u32, y: u32, z: u32) {
-        DeferredContext::dispatch(self, x, y, z)
-    }
-    #[inline(always)]
-    fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
-        DeferredContext::map(self, buffer, MapType::WriteDiscard, MapFlags::None)
-            .map(Mapped::keep_mapped)
-            .ok()
-    }
-    #[inline(always)]
-    fn unmap(&mut self, buffer: Buffer) {
-        DeferredContext::unmap(self, buffer)
-    }
-    #[inline(always)]
-    fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
-        DeferredContext::draw_indexed(self, index_count, start_index, base_vertex)
-    }
-}
-
-/// The capture's deferred context records the same calls through its [`DeviceContext`]
-/// methods, each of which asks the capture's tap first (`trace::capture`): the frame demo's
-/// `--capture` and the `record` bench's idle and capturing columns.
-impl CallSink for CapturedDeferred {
-    #[inline(always)]
-    fn semantics(&self) -> Semantics {
-        CapturedDeferred::semantics(self)
-    }
-    through_device_context! {
-        set_input_layout(layout: Option<InputLayout>);
-        set_primitive_topology(topology: PrimitiveTopology);
-        set_vertex_buffers(start: u32, buffers: &[VertexBuffer]);
-        set_index_buffer(buffer: Option<Buffer>, format: Format, offset: u32);
-        set_shader(stage: Stage, shader: Option<Shader>);
-        set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
-        set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
-        set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
-        om_set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
-        om_set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
-        om_set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
-        rs_set_state(state: Option<RasterizerState>);
-        rs_set_viewports(viewports: &[Viewport]);
-        clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
-        clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
-        decompress_resource(texture: Texture, into: Option<Texture>);
-        barrier(groups: &[BarrierGroup<'_>]);
-        cs_set_unordered_access_views(start: u32, views: &[Option<UnorderedAccessView>]);
-        dispatch(x: u32, y: u32, z: u32);
-        unmap(buffer: Buffer);
-        draw_indexed(index_count: u32, start_index: u32, base_vertex: i32);
-    }
-    #[inline(always)]
-    fn map_write_discard(&mut self, buffer: Buffer) -> Option<&mut [u8]> {
-        DeviceContext::map(self, buffer, MapType::WriteDiscard, MapFlags::None)
-            .map(Mapped::keep_mapped)
-            .ok()
-    }
-}
+call_sink!(DeferredContext);
+call_sink!(CapturedDeferred);
 
 /// What the range has bound so far (`None`: not yet, so the next draw sets it).
 #[derive(Default)]
@@ -267,7 +162,7 @@ pub fn record_draws<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draws: Ra
     let mut bound = Bound::default();
     // Frame-wide state, once per range.
     sink.set_primitive_topology(PrimitiveTopology::TriangleList);
-    sink.rs_set_state(Some(scene.rasterizer));
+    sink.set_rasterizer_state(Some(scene.rasterizer));
     let frame = [Some(scene.frame_constants)];
     sink.set_constant_buffers(Stage::Vertex, FRAME_CB_SLOT, &frame);
     sink.set_constant_buffers(Stage::Pixel, FRAME_CB_SLOT, &frame);
@@ -370,10 +265,10 @@ pub(crate) fn begin_pass<R: CallSink + ?Sized>(
             simulate(sink, simulation);
         }
     }
-    sink.om_set_render_targets(&[Some(pass.color_target)], Some(scene.depth_target));
-    sink.rs_set_viewports(&[pass.viewport]);
-    sink.om_set_blend_state(Some(pass.blend), [0.0; 4], u32::MAX);
-    sink.om_set_depth_stencil_state(Some(pass.depth_state), 0);
+    sink.set_render_targets(&[Some(pass.color_target)], Some(scene.depth_target));
+    sink.set_viewports(&[pass.viewport]);
+    sink.set_blend_state(Some(pass.blend), [0.0; 4], u32::MAX);
+    sink.set_depth_stencil_state(Some(pass.depth_state), 0);
     if draw.first_in_pass {
         sink.clear_render_target_view(pass.color_target, pass.clear_color);
         if p == 0 {
@@ -418,13 +313,13 @@ fn simulate<R: CallSink + ?Sized>(sink: &mut R, simulation: &Simulation) {
         BarrierAccess::UNORDERED_ACCESS,
     )])]);
     sink.set_shader(Stage::Compute, Some(simulation.shader));
-    sink.cs_set_unordered_access_views(0, &[Some(simulation.uav)]);
+    sink.set_compute_unordered_access_views(0, &[Some(simulation.uav)]);
     sink.dispatch(64, 1, 1);
     let uav = BarrierAccess::UNORDERED_ACCESS;
     let compute = BarrierSync::COMPUTE_SHADING;
     sink.barrier(&[BarrierGroup::Buffer(&[buffer(compute, compute, uav, uav)])]);
     sink.dispatch(64, 1, 1);
-    sink.cs_set_unordered_access_views(0, &[None]);
+    sink.set_compute_unordered_access_views(0, &[None]);
     sink.barrier(&[BarrierGroup::Buffer(&[buffer(
         compute,
         BarrierSync::PIXEL_SHADING,
@@ -523,11 +418,11 @@ impl<R: CallSink + ?Sized> CallSink for WithoutDraws<'_, R> {
         set_constant_buffers(stage: Stage, start: u32, buffers: &[Option<Buffer>]);
         set_shader_resources(stage: Stage, start: u32, views: &[Option<ShaderResourceView>]);
         set_samplers(stage: Stage, start: u32, samplers: &[Option<SamplerState>]);
-        om_set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
-        om_set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
-        om_set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
-        rs_set_state(state: Option<RasterizerState>);
-        rs_set_viewports(viewports: &[Viewport]);
+        set_render_targets(targets: &[Option<RenderTargetView>], depth_stencil: Option<DepthStencilView>);
+        set_blend_state(state: Option<BlendState>, factor: [f32; 4], mask: u32);
+        set_depth_stencil_state(state: Option<DepthStencilState>, stencil_ref: u32);
+        set_rasterizer_state(state: Option<RasterizerState>);
+        set_viewports(viewports: &[Viewport]);
         clear_render_target_view(view: RenderTargetView, color: [f32; 4]);
         clear_depth_stencil_view(view: DepthStencilView, flags: ClearFlags, depth: f32, stencil: u8);
         decompress_resource(texture: Texture, into: Option<Texture>);
@@ -538,8 +433,12 @@ impl<R: CallSink + ?Sized> CallSink for WithoutDraws<'_, R> {
         self.0.barrier(groups)
     }
     #[inline(always)]
-    fn cs_set_unordered_access_views(&mut self, start: u32, views: &[Option<UnorderedAccessView>]) {
-        self.0.cs_set_unordered_access_views(start, views)
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<UnorderedAccessView>],
+    ) {
+        self.0.set_compute_unordered_access_views(start, views)
     }
     #[inline(always)]
     fn dispatch(&mut self, x: u32, y: u32, z: u32) {

@@ -80,26 +80,34 @@ impl Workload {
     /// Records draws `draws` on `context`.
     #[inline]
     pub fn record<C: DeviceContext + ?Sized>(&self, context: &mut C, draws: Range<u32>) {
-        self.record_calls(context, draws, true);
+        let blends = self.blends;
+        let blend = |context: &mut C, k: usize| {
+            context.set_blend_state(Some(blends[k]), [0.0; 4], u32::MAX)
+        };
+        self.record_calls(context, draws, Some(blend));
     }
 
     /// Records draws `draws` on a bundle recorder: the same calls without the blend state,
     /// which a bundle always inherits from the list that calls it (R-B-7).
     #[inline]
-    pub fn record_bundle<C: DeviceContext + ?Sized>(&self, context: &mut C, draws: Range<u32>) {
-        self.record_calls(context, draws, false);
-    }
-
-    #[inline(always)]
-    fn record_calls<C: DeviceContext + ?Sized>(
+    pub fn record_bundle<C: BindCalls + DrawCalls + ?Sized>(
         &self,
         context: &mut C,
         draws: Range<u32>,
-        blend: bool,
+    ) {
+        self.record_calls(context, draws, None::<fn(&mut C, usize)>);
+    }
+
+    #[inline(always)]
+    fn record_calls<C: BindCalls + DrawCalls + ?Sized>(
+        &self,
+        context: &mut C,
+        draws: Range<u32>,
+        mut blend: Option<impl FnMut(&mut C, usize)>,
     ) {
         let first = draws.start;
         context.set_input_layout(Some(self.input_layout));
-        if !blend {
+        if blend.is_none() {
             // A bundle sets every stage it draws with, null ones included (R-B-3).
             for stage in [Stage::Hull, Stage::Domain, Stage::Geometry] {
                 context.set_shader(stage, None);
@@ -110,8 +118,8 @@ impl Workload {
                 let k = ((i / PIPELINE_EVERY) % 2) as usize;
                 context.set_shader(Stage::Vertex, Some(self.vertex_shaders[k]));
                 context.set_shader(Stage::Pixel, Some(self.pixel_shaders[k]));
-                if blend {
-                    context.om_set_blend_state(Some(self.blends[k]), [0.0; 4], u32::MAX);
+                if let Some(blend) = blend.as_mut() {
+                    blend(context, k);
                 }
             }
             let cb = self.constants[i as usize % CONSTANT_BUFFERS];

@@ -69,8 +69,10 @@
 
 pub mod budget;
 mod bundle;
+mod bundle_binds;
+mod bundle_draws;
+mod bundle_fast_binds;
 mod recorder;
-mod refused;
 
 pub use crate::bundle::{DrawBundle, DrawBundleExt};
 pub use crate::recorder::{BundleDesc, BundleRecorder};

@@ -3,14 +3,147 @@
 //! kept as the bundle's first error, exactly as the recorder keeps its own refusals (R-REC-8);
 //! a call they let through is checked, encoded and counted by the recorder as on any context.
 //!
-//! The checks come in a fixed order, so that each call has one answer:
-//! 1. what may not be recorded at all (R-B-7 `inherited_state_in_bundle`, R-B-8
-//!    `unsupported_in_bundle`: those methods live in `refused.rs`);
-//! 2. objects that cannot be encapsulated (R-B-6 `not_encapsulable`, which takes precedence over
+//! What a bundle may not record at all does not exist on it: a bundle recorder implements
+//! [`BindCalls`], [`FastBindCalls`] and [`DrawCalls`] (`bundle_binds.rs`,
+//! `bundle_fast_binds.rs`, `bundle_draws.rs`) and no other capability, so the state a bundle
+//! always inherits (R-B-7: render targets and output-merger UAVs, blend, depth-stencil and
+//! rasterizer state, viewports, scissors, predication, compute UAVs, and, our reading, the
+//! primitive reset index), `clear_state`, clears, maps, copies, `update_subresource`, queries,
+//! fences and waits, barriers (R-BAR-1), decompression and compression state, GDS and constant RAM
+//! (R-B-8), and `dispatch_indirect` (R-B-2 lists no indirect dispatch among a bundle's draws) do
+//! not compile on it:
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let texture = device.create_texture(&TextureDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.copy_resource(texture, texture); // no TransferCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.set_render_targets(&[], None); // no InheritedStateCalls (R-B-7)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.clear_state(); // no ClearStateCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let buffer = device.create_buffer(&BufferDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let _ = recorder.map(buffer, MapType::WriteDiscard, MapFlags::None); // no MapCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let query = device.create_query("q", QueryKind::Occlusion)?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.begin_query(query); // no QueryCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.insert_wait_on_fence(Engine::Graphics, 1); // no FenceCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.barrier(&[]); // no BarrierCalls (R-BAR-1)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.write_gds(0, &[1]); // no EngineMemoryCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let args = device.create_buffer(&BufferDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.dispatch_indirect(args, 0); // no IndirectDispatchCalls (R-B-2)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! Nor do the calls no capability holds: executing a command list, calling a bundle, inserting a
+//! fence, presenting, device context state objects (R-FX-6: a bundle is fast, and fast semantics
+//! keeps no state to swap):
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let list = device.create_deferred_context(&DeferredContextDesc::default())?
+//!     .finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?;
+//! recorder.execute_command_list(&list, RestoreState::ClearState); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.insert_fence(Engine::Graphics); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut state = device.create_deferred_context(&DeferredContextDesc::default())?
+//!     .create_device_context_state()?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.swap_device_context_state(&mut state); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! What binds and draws it has compiles as on any context:
+//!
+//! ```
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.set_primitive_topology(PrimitiveTopology::TriangleList);
+//! recorder.draw(3, 0); // refused: the mandatory state is not set (R-B-3)
+//! assert_eq!(recorder.last_refusal().map(Error::kind), Some(ErrorKind::MissingMandatoryState));
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! A trace that makes such a call on a bundle gets the refusal of the call's capability
+//! ([`Capability::bundle_refusal`]) through [`BundleRecorder::refuse_missing_capability`]
+//! (`inherited_state_in_bundle` for R-B-7, `unsupported_in_bundle` for the rest), or
+//! [`BundleRecorder::refuse_unsupported`] for the calls no capability holds.
+//!
+//! The checks of the calls it has come in a fixed order, so that each call has one answer:
+//! 1. objects that cannot be encapsulated (R-B-6 `not_encapsulable`, which takes precedence over
 //!    any other error a bind could raise) and stream-output shaders (`stream_output_in_bundle`);
-//! 3. mandatory state before the first draw or dispatch (R-B-3, `missing_mandatory_state`);
-//! 4. the constant-engine budget (R-B-5, `budget_exceeded`);
-//! 5. the recorder's own checks (released objects, slot ranges, bind flags...).
+//! 2. mandatory state before the first draw or dispatch (R-B-3, `missing_mandatory_state`);
+//! 3. the constant-engine budget (R-B-5, `budget_exceeded`);
+//! 4. the recorder's own checks (released objects, slot ranges, bind flags...).
 //!
 //! The answer is that order's, but not every check is made in it: a buffer bind is checked for
 //! R-B-6 only once the budget or the recorder has refused it (the recorder refuses every dynamic
@@ -70,26 +203,26 @@ impl<'a> BundleDesc<'a> {
 pub(crate) struct Mandatory(u8);
 
 impl Mandatory {
-    const INPUT_LAYOUT: u8 = 1 << 6;
-    const GRAPHICS: u8 = 0b1_1111 | Self::INPUT_LAYOUT;
-    const COMPUTE: u8 = 1 << Stage::Compute as u8;
+    pub(crate) const INPUT_LAYOUT: u8 = 1 << 6;
+    pub(crate) const GRAPHICS: u8 = 0b1_1111 | Self::INPUT_LAYOUT;
+    pub(crate) const COMPUTE: u8 = 1 << Stage::Compute as u8;
 
-    fn set_stage(&mut self, stage: Stage) {
+    pub(crate) fn set_stage(&mut self, stage: Stage) {
         self.0 |= 1 << stage as u8;
     }
 
-    fn set_input_layout(&mut self) {
+    pub(crate) fn set_input_layout(&mut self) {
         self.0 |= Self::INPUT_LAYOUT;
     }
 
     /// Whether all of `need` is set: the check every draw makes, a mask test.
     #[inline]
-    fn has(self, need: u8) -> bool {
+    pub(crate) fn has(self, need: u8) -> bool {
         self.0 & need == need
     }
 
     /// What is missing of `need`, named for the message; `None` when all is set.
-    fn missing(self, need: u8) -> Option<String> {
+    pub(crate) fn missing(self, need: u8) -> Option<String> {
         let absent = need & !self.0;
         if absent == 0 {
             return None;
@@ -131,11 +264,11 @@ impl Mandatory {
 /// ```
 pub struct BundleRecorder {
     pub(crate) context: Recorder<BundleRole>,
-    device: Device,
-    name: Arc<str>,
-    declaration: OutputFormats,
-    mandatory: Mandatory,
-    overrides: Overrides,
+    pub(crate) device: Device,
+    pub(crate) name: Arc<str>,
+    pub(crate) declaration: OutputFormats,
+    pub(crate) mandatory: Mandatory,
+    pub(crate) overrides: Overrides,
 }
 
 impl BundleRecorder {
@@ -183,6 +316,23 @@ impl BundleRecorder {
         self.context.refuse(Error::UnsupportedInBundle { call });
     }
 
+    /// Refuses a call of a capability a bundle recorder has not (it has [`BindCalls`],
+    /// [`FastBindCalls`] and [`DrawCalls`]), named `call`, with the capability's bundle refusal:
+    /// `inherited_state_in_bundle` for the state a bundle always inherits (R-B-7),
+    /// `unsupported_in_bundle` for the rest (R-B-8); counted and kept like any refused call
+    /// (R-REC-8). The recorder has no method for such a call: this is for an interpreter that
+    /// replays calls by name (the trace replay).
+    #[cold]
+    pub fn refuse_missing_capability(&mut self, call: &'static str, capability: Capability) {
+        match capability.bundle_refusal() {
+            Some(ErrorKind::InheritedStateInBundle) => {
+                self.context.refuse(Error::InheritedStateInBundle { call })
+            }
+            Some(_) => self.context.refuse(Error::UnsupportedInBundle { call }),
+            None => {}
+        }
+    }
+
     /// Ends the bundle: the [`DrawBundle`], or its first error with the index of the call that
     /// raised it (R-REC-8; a bundle with an error is discarded). The recorder then starts a new
     /// bundle with the same declaration.
@@ -211,7 +361,7 @@ impl BundleRecorder {
 
     /// Forwards a call to the recorder; whether it accepted it.
     #[inline]
-    fn forward(&mut self, call: impl FnOnce(&mut Recorder<BundleRole>)) -> bool {
+    pub(crate) fn forward(&mut self, call: impl FnOnce(&mut Recorder<BundleRole>)) -> bool {
         let before = self.context.refused_calls();
         call(&mut self.context);
         self.context.refused_calls() == before
@@ -226,7 +376,7 @@ impl BundleRecorder {
     /// is refused, never on the way of an accepted one.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn bind(
+    pub(crate) fn bind(
         &mut self,
         call: &'static str,
         kind: SlotKind,
@@ -269,7 +419,7 @@ impl BundleRecorder {
     /// resolved each buffer already; the bind itself looks nothing up twice.
     #[cold]
     #[inline(never)]
-    fn refused_bind(&mut self, encapsulable: impl Fn(&Self) -> Result<(), Error>) {
+    pub(crate) fn refused_bind(&mut self, encapsulable: impl Fn(&Self) -> Result<(), Error>) {
         if let Err(error) = encapsulable(self) {
             self.context.replace_refusal(error);
         }
@@ -280,7 +430,7 @@ impl BundleRecorder {
     #[cold]
     #[inline(never)]
     #[allow(clippy::too_many_arguments)]
-    fn over_budget(
+    pub(crate) fn over_budget(
         &mut self,
         call: &'static str,
         kind: SlotKind,
@@ -315,7 +465,11 @@ impl BundleRecorder {
 
     /// R-B-6 for a buffer: dynamic usage cannot be encapsulated. A handle the device no longer
     /// knows passes here; the recorder reports it.
-    fn buffer_encapsulable(&self, call: &'static str, buffer: Buffer) -> Result<(), Error> {
+    pub(crate) fn buffer_encapsulable(
+        &self,
+        call: &'static str,
+        buffer: Buffer,
+    ) -> Result<(), Error> {
         match self.device.buffer_info(buffer) {
             Some(info) if info.usage == Usage::Dynamic => Err(Error::NotEncapsulable {
                 call,
@@ -328,7 +482,7 @@ impl BundleRecorder {
 
     /// [`buffer_encapsulable`](Self::buffer_encapsulable) for each buffer, in order: the first
     /// that cannot be encapsulated.
-    fn buffers_encapsulable(
+    pub(crate) fn buffers_encapsulable(
         &self,
         call: &'static str,
         buffers: impl IntoIterator<Item = Buffer>,
@@ -340,7 +494,11 @@ impl BundleRecorder {
 
     /// R-B-6 for a shader-resource view: not on a dynamic buffer, nor on a render target or a
     /// depth stencil.
-    fn view_encapsulable(&self, call: &'static str, view: ShaderResourceView) -> Result<(), Error> {
+    pub(crate) fn view_encapsulable(
+        &self,
+        call: &'static str,
+        view: ShaderResourceView,
+    ) -> Result<(), Error> {
         let Some(info) = self.device.view_info(view) else {
             return Ok(());
         };
@@ -369,7 +527,7 @@ impl BundleRecorder {
         }
     }
 
-    fn object_name<H: Handle>(&self, handle: H) -> ObjectName {
+    pub(crate) fn object_name<H: Handle>(&self, handle: H) -> ObjectName {
         ObjectName {
             kind: H::KIND,
             handle: handle.raw(),
@@ -380,7 +538,7 @@ impl BundleRecorder {
     /// R-B-3 before a draw (`need` = graphics) or a dispatch (compute).
     #[cold]
     #[inline(never)]
-    fn mandatory(&self, call: &'static str, need: u8) -> Result<(), Error> {
+    pub(crate) fn mandatory(&self, call: &'static str, need: u8) -> Result<(), Error> {
         match self.mandatory.missing(need) {
             None => Ok(()),
             Some(missing) => Err(Error::MissingMandatoryState {
@@ -397,7 +555,7 @@ impl BundleRecorder {
 
     /// A draw or dispatch: mandatory state first, then the recorder.
     #[inline]
-    fn draw_call(
+    pub(crate) fn draw_call(
         &mut self,
         call: &'static str,
         need: u8,
@@ -414,166 +572,8 @@ impl BundleRecorder {
 
     // ----- encapsulated state (R-B-4) ----------------------------------------------------------
 
-    /// Sets the input layout (mandatory before the first draw, R-B-3; null allowed).
-    pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {
-        if self.forward(|c| c.set_input_layout(layout)) {
-            self.mandatory.set_input_layout();
-        }
-    }
-
-    /// Sets the topology (encapsulated, no budget cost).
-    pub fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
-        self.context.set_primitive_topology(topology);
-    }
-
-    /// Sets a stage's shader (each graphics stage is mandatory before the first draw, the
-    /// compute stage before the first dispatch, R-B-3; null allowed). Shaders that use stream
-    /// output are forbidden (R-B-6).
-    pub fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
-        const CALL: &str = "set_shader";
-        if let Some(shader) = shader {
-            if self
-                .device
-                .shader_info(shader)
-                .is_some_and(|info| info.stream_output)
-            {
-                let shader = self.object_name(shader);
-                return self
-                    .context
-                    .refuse(Error::StreamOutputInBundle { call: CALL, shader });
-            }
-        }
-        if self.forward(|c| c.set_shader(stage, shader)) {
-            self.mandatory.set_stage(stage);
-        }
-    }
-
-    /// Binds vertex buffers from slot `start`, as on a deferred context, each slot an override of
-    /// the bundle's (R-B-4). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
-    /// `budget_exceeded` when the new slots would take the footprint past the budget (R-B-5), and
-    /// then as a deferred context refuses it.
-    #[inline]
-    pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
-        const CALL: &str = "set_vertex_buffers";
-        self.bind(
-            CALL,
-            SlotKind::VertexBuffer,
-            Stage::Vertex,
-            start,
-            buffers.len(),
-            |this| this.buffers_encapsulable(CALL, buffers.iter().filter_map(|b| b.buffer)),
-            |c| c.set_vertex_buffers(start, buffers),
-        );
-    }
-
-    /// Binds the index buffer, an override of the bundle's (R-B-4). Refused with `not_encapsulable`
-    /// for a dynamic buffer (R-B-6), with `budget_exceeded` past the budget (R-B-5), and then as a
-    /// deferred context refuses it.
-    #[inline]
-    pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
-        const CALL: &str = "set_index_buffer";
-        self.bind(
-            CALL,
-            SlotKind::IndexBuffer,
-            Stage::Vertex,
-            0,
-            1,
-            |this| this.buffers_encapsulable(CALL, buffer),
-            |c| c.set_index_buffer(buffer, format, offset),
-        );
-    }
-
-    /// Binds `stage`'s constant buffers from slot `start`, each slot an override (R-B-4; a null
-    /// slot is one too). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
-    /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
-    #[inline]
-    pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
-        const CALL: &str = "set_constant_buffers";
-        self.bind(
-            CALL,
-            SlotKind::ConstantBuffer,
-            stage,
-            start,
-            buffers.len(),
-            |this| this.buffers_encapsulable(CALL, buffers.iter().flatten().copied()),
-            |c| c.set_constant_buffers(stage, start, buffers),
-        );
-    }
-
-    /// Binds `stage`'s shader-resource views from slot `start`, each slot an override of 64 bytes
-    /// (R-B-4, R-B-5). Refused with `not_encapsulable` for a view on a dynamic buffer or on a
-    /// render target or depth stencil (R-B-6), with `budget_exceeded` past the budget, and then as
-    /// a deferred context refuses it.
-    pub fn set_shader_resources(
-        &mut self,
-        stage: Stage,
-        start: u32,
-        views: &[Option<ShaderResourceView>],
-    ) {
-        const CALL: &str = "set_shader_resources";
-        // A view on a render target or depth stencil is accepted by the recorder (the resolved
-        // view does not carry its resource's bind flags), so this check comes first.
-        for view in views.iter().flatten() {
-            if let Err(error) = self.view_encapsulable(CALL, *view) {
-                return self.context.refuse(error);
-            }
-        }
-        self.bind(
-            CALL,
-            SlotKind::ShaderResource,
-            stage,
-            start,
-            views.len(),
-            |_| Ok(()),
-            |c| c.set_shader_resources(stage, start, views),
-        );
-    }
-
-    /// Binds `stage`'s samplers from slot `start`, each slot an override (R-B-4). Refused with
-    /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
-    #[inline]
-    pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
-        self.bind(
-            "set_samplers",
-            SlotKind::Sampler,
-            stage,
-            start,
-            samplers.len(),
-            |_| Ok(()),
-            |c| c.set_samplers(stage, start, samplers),
-        );
-    }
-
-    /// Binds fast entries (R-FX-1) in one call, as a deferred context does, under the bundle
-    /// rules: each entry's slot an override (R-B-4) counted against the budget (R-B-5), a
-    /// dynamic buffer or a view of a target refused as not encapsulable (R-B-6). Refused as a
-    /// whole, nothing bound, as the recorder refuses it; one call, whatever the entries (the
-    /// call index of a later error counts it once).
-    pub fn set_fast_resources(&mut self, entries: &[FastResource]) {
-        const CALL: &str = "set_fast_resources";
-        self.fast_entries(CALL, entries, |c| c.set_fast_resources(entries));
-    }
-
-    /// Checks `entries` and appends them to `batch` (R-FX-1): records nothing in the bundle.
-    pub fn set_fast_resources_into_batch(
-        &mut self,
-        batch: &mut FastResourceBatch,
-        entries: &[FastResource],
-    ) {
-        self.context.set_fast_resources_into_batch(batch, entries);
-    }
-
-    /// Applies a batch (R-FX-1): as [`set_fast_resources`](Self::set_fast_resources) of its
-    /// entries, one call.
-    pub fn set_fast_resources_from_batch(&mut self, batch: &FastResourceBatch) {
-        const CALL: &str = "set_fast_resources_from_batch";
-        self.fast_entries(CALL, batch.entries(), |c| {
-            c.set_fast_resources_from_batch(batch)
-        });
-    }
-
     /// The slot of a fast entry in the budget's terms: kind, stage, slot.
-    fn fast_slot(entry: &FastResource) -> (SlotKind, Stage, u32) {
+    pub(crate) fn fast_slot(entry: &FastResource) -> (SlotKind, Stage, u32) {
         match *entry {
             FastResource::ConstantBuffer { stage, slot, .. } => {
                 (SlotKind::ConstantBuffer, stage, slot)
@@ -589,7 +589,7 @@ impl BundleRecorder {
     }
 
     /// The buffers of fast entries (R-B-6's check of them).
-    fn fast_buffers(entries: &[FastResource]) -> impl Iterator<Item = Buffer> + '_ {
+    pub(crate) fn fast_buffers(entries: &[FastResource]) -> impl Iterator<Item = Buffer> + '_ {
         entries.iter().filter_map(|entry| match *entry {
             FastResource::ConstantBuffer { buffer, .. } => buffer,
             FastResource::VertexBuffer { buffer, .. } => buffer.buffer,
@@ -601,7 +601,7 @@ impl BundleRecorder {
     /// recorder accepts a view of a target), then the budget with every entry's slot added
     /// (R-B-5, refused at the first entry past it), then `forward`, the recorder's one call,
     /// which refuses as a whole; its refusal becomes `not_encapsulable` for a dynamic buffer.
-    fn fast_entries(
+    pub(crate) fn fast_entries(
         &mut self,
         call: &'static str,
         entries: &[FastResource],
@@ -639,89 +639,14 @@ impl BundleRecorder {
         }
     }
 
-    /// Binds one view under the fast contract (R-FX-1), under the bundle rules.
-    pub fn set_fast_shader_resource(
-        &mut self,
-        stage: Stage,
-        slot: u32,
-        view: Option<ShaderResourceView>,
-    ) {
-        let entry = FastResource::ShaderResource { stage, slot, view };
-        self.fast_entries("set_fast_shader_resource", &[entry], |c| {
-            c.set_fast_shader_resource(stage, slot, view)
-        });
-    }
-
-    /// Binds a view of a placed default resource (R-FX-2), under the bundle rules.
-    pub fn set_placement_shader_resource(
-        &mut self,
-        stage: Stage,
-        slot: u32,
-        view: ShaderResourceView,
-        address: u64,
-    ) {
-        let entry = FastResource::ShaderResource {
-            stage,
-            slot,
-            view: Some(view),
-        };
-        self.fast_entry("set_placement_shader_resource", entry, Some(address));
-    }
-
-    /// Binds a placed default constant buffer (R-FX-2), under the bundle rules.
-    pub fn set_placement_constant_buffer(
-        &mut self,
-        stage: Stage,
-        slot: u32,
-        buffer: Buffer,
-        address: u64,
-    ) {
-        let entry = FastResource::ConstantBuffer {
-            stage,
-            slot,
-            buffer: Some(buffer),
-        };
-        self.fast_entry("set_placement_constant_buffer", entry, Some(address));
-    }
-
-    /// Binds a placed default vertex buffer (R-FX-2), under the bundle rules.
-    pub fn set_placement_vertex_buffer(
-        &mut self,
-        slot: u32,
-        buffer: Buffer,
-        stride: u32,
-        offset: u32,
-        address: u64,
-    ) {
-        let vertex = VertexBuffer {
-            buffer: Some(buffer),
-            stride,
-            offset,
-        };
-        let entry = FastResource::VertexBuffer {
-            slot,
-            buffer: vertex,
-        };
-        self.fast_entry("set_placement_vertex_buffer", entry, Some(address));
-    }
-
-    /// Binds a placed default index buffer (R-FX-2), under the bundle rules.
-    pub fn ia_set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
-        const CALL: &str = "ia_set_placement_index_buffer";
-        self.bind(
-            CALL,
-            SlotKind::IndexBuffer,
-            Stage::Vertex,
-            0,
-            1,
-            |this| this.buffers_encapsulable(CALL, [buffer]),
-            |c| c.ia_set_placement_index_buffer(buffer, address, format),
-        );
-    }
-
     /// One fast entry (placed at `address` if given) as the bind of its slot (see
     /// [`set_fast_resources`](Self::set_fast_resources)).
-    fn fast_entry(&mut self, call: &'static str, entry: FastResource, address: Option<u64>) {
+    pub(crate) fn fast_entry(
+        &mut self,
+        call: &'static str,
+        entry: FastResource,
+        address: Option<u64>,
+    ) {
         let forward = move |c: &mut Recorder<BundleRole>| match (address, entry) {
             (None, _) => c.set_fast_resources(std::slice::from_ref(&entry)),
             (
@@ -782,17 +707,6 @@ impl BundleRecorder {
                 self.bind(call, kind, stage, slot, 1, |_| Ok(()), forward)
             }
         }
-    }
-
-    /// Sets a texture's minimum LOD: it acts on the texture at once, on whatever context it is
-    /// called, and records nothing (R-ST-6), so a bundle may call it too.
-    pub fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32) {
-        self.context.set_resource_min_lod(texture, min_lod);
-    }
-
-    /// Sets a view's minimum LOD, at once (see [`set_resource_min_lod`](Self::set_resource_min_lod)).
-    pub fn set_shader_resource_view_min_lod(&mut self, view: ShaderResourceView, min_lod: f32) {
-        self.context.set_shader_resource_view_min_lod(view, min_lod);
     }
 
     // ----- remapping (R-B-9) -------------------------------------------------------------------
@@ -859,7 +773,7 @@ impl BundleRecorder {
         );
     }
 
-    fn remap(
+    pub(crate) fn remap(
         &mut self,
         kind: RemapKind,
         stage: Stage,
@@ -877,90 +791,6 @@ impl BundleRecorder {
     }
 
     // ----- draws (R-B-2) -----------------------------------------------------------------------
-
-    /// Draws, as on a deferred context. Refused with `missing_mandatory_state` until the input
-    /// layout and the five graphics stages' shaders are set on this bundle (null counts, R-B-3).
-    #[inline]
-    pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
-        self.draw_call("draw", Mandatory::GRAPHICS, |c| {
-            c.draw(vertex_count, start_vertex)
-        });
-    }
-
-    /// Draws indexed; refused as [`draw`](Self::draw) until the mandatory state is set (R-B-3).
-    #[inline]
-    pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
-        self.draw_call("draw_indexed", Mandatory::GRAPHICS, |c| {
-            c.draw_indexed(index_count, start_index, base_vertex)
-        });
-    }
-
-    /// Draws instanced; refused as [`draw`](Self::draw) until the mandatory state is set (R-B-3).
-    pub fn draw_instanced(
-        &mut self,
-        vertex_count: u32,
-        instance_count: u32,
-        start_vertex: u32,
-        start_instance: u32,
-    ) {
-        self.draw_call("draw_instanced", Mandatory::GRAPHICS, |c| {
-            c.draw_instanced(vertex_count, instance_count, start_vertex, start_instance)
-        });
-    }
-
-    /// Draws indexed and instanced; refused as [`draw`](Self::draw) until the mandatory state is
-    /// set (R-B-3).
-    pub fn draw_indexed_instanced(
-        &mut self,
-        index_count: u32,
-        instance_count: u32,
-        start_index: u32,
-        base_vertex: i32,
-        start_instance: u32,
-    ) {
-        self.draw_call("draw_indexed_instanced", Mandatory::GRAPHICS, |c| {
-            c.draw_indexed_instanced(
-                index_count,
-                instance_count,
-                start_index,
-                base_vertex,
-                start_instance,
-            )
-        });
-    }
-
-    /// Draws what the inherited stream-output buffer holds.
-    pub fn draw_auto(&mut self) {
-        self.draw_call("draw_auto", Mandatory::GRAPHICS, |c| c.draw_auto());
-    }
-
-    /// An indirect draw (the seeds: "Draw*Indirect methods are now supported in draw bundles").
-    /// A dynamic argument buffer cannot be encapsulated (R-B-6).
-    pub fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
-        const CALL: &str = "draw_instanced_indirect";
-        if let Err(error) = self.buffer_encapsulable(CALL, args) {
-            return self.context.refuse(error);
-        }
-        self.draw_call(CALL, Mandatory::GRAPHICS, |c| {
-            c.draw_instanced_indirect(args, offset)
-        });
-    }
-
-    /// See [`draw_instanced_indirect`](Self::draw_instanced_indirect).
-    pub fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
-        const CALL: &str = "draw_indexed_instanced_indirect";
-        if let Err(error) = self.buffer_encapsulable(CALL, args) {
-            return self.context.refuse(error);
-        }
-        self.draw_call(CALL, Mandatory::GRAPHICS, |c| {
-            c.draw_indexed_instanced_indirect(args, offset)
-        });
-    }
-
-    /// A dispatch; the compute shader must be set first (R-B-3).
-    pub fn dispatch(&mut self, x: u32, y: u32, z: u32) {
-        self.draw_call("dispatch", Mandatory::COMPUTE, |c| c.dispatch(x, y, z));
-    }
 }
 
 impl std::fmt::Debug for BundleRecorder {
@@ -974,37 +804,20 @@ impl std::fmt::Debug for BundleRecorder {
     }
 }
 
-/// The shared calls (SPEC §7 checked first): each goes to the inherent method of the same name,
-/// above or in `refused.rs`.
-impl DeviceContext for BundleRecorder {
-    recorder::forward_device_context!(|this| this);
+/// The bundle's recording core, for the capabilities' default methods; the bundle recorder
+/// overrides every call it has, to check SPEC §7 first (`bundle_binds.rs`,
+/// `bundle_fast_binds.rs`, `bundle_draws.rs`).
+impl Context for BundleRecorder {
+    type Role = BundleRole;
 
-    fn map(
-        &mut self,
-        resource: impl Into<Resource>,
-        map_type: MapType,
-        flags: MapFlags,
-    ) -> Result<Mapped<'_, Self>, Error> {
-        BundleRecorder::map(self, resource, map_type, flags)
+    #[inline(always)]
+    fn recorder(&mut self, _access: CoreAccess) -> &mut Recorder<BundleRole> {
+        &mut self.context
     }
 
-    fn unmap(&mut self, resource: impl Into<Resource>) {
-        BundleRecorder::unmap(self, resource)
-    }
-
-    /// Counters of the bundle being recorded.
-    fn stats(&self) -> ListStats {
-        self.context.stats()
-    }
-
-    /// The bundle's first error so far, if any (also returned by [`finish`](Self::finish)).
-    fn error(&self) -> Option<&RecordError> {
-        self.context.error()
-    }
-
-    /// The error of the most recent refused call, until the next bundle begins.
-    fn last_refusal(&self) -> Option<&Error> {
-        self.context.last_refusal()
+    #[inline(always)]
+    fn recorder_ref(&self, _access: CoreAccess) -> &Recorder<BundleRole> {
+        &self.context
     }
 }
 

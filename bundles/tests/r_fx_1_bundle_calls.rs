@@ -7,6 +7,7 @@ mod common;
 
 use bundles::SlotKind;
 use common::*;
+use recorder::capabilities::*;
 use recorder::*;
 
 fn cb(stage: Stage, slot: u32, buffer: Option<Buffer>) -> FastResource {
@@ -43,7 +44,8 @@ fn r_fx_1_bundle_fast_calls_count_once_in_the_call_index() {
         recorder.last_refusal()
     );
     assert_eq!(recorder.stats().calls, ready + 5, "five calls");
-    recorder.write_query(f.predicate);
+    // No `write_query` on a bundle recorder (no `QueryCalls`); made by name, as the replay does:
+    recorder.refuse_missing_capability("write_query", Capability::Query);
     let error = recorder.finish().expect_err("write_query is refused");
     assert_eq!(error.kind(), ErrorKind::UnsupportedInBundle);
     assert_eq!(

@@ -72,7 +72,7 @@ enum Op {
     /// A placement bind (R-FX-2): kind (constant buffer, view or vertex buffer), stage index,
     /// slot, which default object, address.
     Placed(Kind, u8, u32, u8, u64),
-    /// `ia_set_placement_index_buffer` of `ib` (R-FX-2): r32 or r16, address.
+    /// `set_placement_index_buffer` of `ib` (R-FX-2): r32 or r16, address.
     PlacedIndex(bool, u64),
     /// A call a bundle refuses (bundles only): which of `refuse`'s.
     Refused(u8),
@@ -95,9 +95,6 @@ struct Extra {
     sampler2: SamplerState,
     /// A default-usage vertex buffer, for placement (`vb` and `vb2` are immutable).
     vb3: Buffer,
-    /// Queries for the calls a bundle refuses.
-    occlusion: Query,
-    timestamp: Query,
 }
 
 fn extra(f: &Fixture) -> Extra {
@@ -145,14 +142,6 @@ fn extra(f: &Fixture) -> Extra {
                 ..Default::default()
             })
             .expect("vb3"),
-        occlusion: f
-            .device
-            .create_query("occlusion", QueryKind::Occlusion)
-            .expect("query"),
-        timestamp: f
-            .device
-            .create_query("timestamp", QueryKind::Timestamp)
-            .expect("query"),
     }
 }
 
@@ -270,63 +259,31 @@ impl World {
 }
 
 /// Makes refused call `which` on a bundle recorder: its name and the kind it must be refused
-/// with (`refused.rs`: R-B-7 for predication, R-B-8 for the rest).
-fn refuse(w: &World, r: &mut BundleRecorder, which: u8) -> (&'static str, ErrorKind) {
-    let (unsupported, inherited) = (
-        ErrorKind::UnsupportedInBundle,
-        ErrorKind::InheritedStateInBundle,
-    );
-    let query = [w.f.predicate, w.x.occlusion, w.x.timestamp][which as usize / 12 % 3];
-    match which % 12 {
-        0 => {
-            r.write_query(query);
-            ("write_query", unsupported)
-        }
-        1 => {
-            r.reset_query(query);
-            ("reset_query", unsupported)
-        }
-        2 => {
-            r.configure_query(query, QueryMode::Binary);
-            ("configure_query", unsupported)
-        }
-        3 => {
-            r.set_predication_from_query(Some(query), PredicateValue::True);
-            ("set_predication_from_query", inherited)
-        }
-        4 => {
-            r.set_predication_from_query(None, PredicateValue::False);
-            ("set_predication_from_query", inherited)
-        }
-        5 => {
-            r.set_gds_range(Stage::Pixel, 0, 64);
-            ("set_gds_range", unsupported)
-        }
-        6 => {
-            r.write_gds(0, &[1, 2, 3]);
-            ("write_gds", unsupported)
-        }
-        7 => {
-            r.read_gds(0, 2, w.f.args, 0);
-            ("read_gds", unsupported)
-        }
-        8 => {
-            r.load_constant_ram(w.f.args, 0, 0, 16);
-            ("load_constant_ram", unsupported)
-        }
-        9 => {
-            r.store_constant_ram(w.f.args, 0, 0, 16);
-            ("store_constant_ram", unsupported)
-        }
-        10 => {
-            r.begin_query(query);
-            ("begin_query", unsupported)
-        }
-        _ => {
-            r.end_query(query);
-            ("end_query", unsupported)
-        }
-    }
+/// with (R-B-7 for predication, R-B-8 for the rest). A bundle recorder has none of these calls
+/// (they do not compile on it), so the call is made by name, as the trace replay makes it: the
+/// refusal of the call's capability ([`Capability::bundle_refusal`]).
+fn refuse(_w: &World, r: &mut BundleRecorder, which: u8) -> (&'static str, ErrorKind) {
+    const CALLS: [(&str, Capability); 12] = [
+        ("write_query", Capability::Query),
+        ("reset_query", Capability::Query),
+        ("configure_query", Capability::Query),
+        ("set_predication_from_query", Capability::InheritedState),
+        ("set_predication_from_query", Capability::InheritedState),
+        ("set_gds_range", Capability::EngineMemory),
+        ("write_gds", Capability::EngineMemory),
+        ("read_gds", Capability::EngineMemory),
+        ("load_constant_ram", Capability::EngineMemory),
+        ("store_constant_ram", Capability::EngineMemory),
+        ("begin_query", Capability::Query),
+        ("end_query", Capability::Query),
+    ];
+    let (call, capability) = CALLS[which as usize % 12];
+    r.refuse_missing_capability(call, capability);
+    let kind = match capability {
+        Capability::InheritedState => ErrorKind::InheritedStateInBundle,
+        _ => ErrorKind::UnsupportedInBundle,
+    };
+    (call, kind)
 }
 
 /// Sets `binding` at (stage, slot) on a context or a bundle recorder (both have the calls).
@@ -404,7 +361,7 @@ macro_rules! apply {
                     $w.placed(kind, which, address)
                 )
             }
-            Op::PlacedIndex(r32, address) => $c.ia_set_placement_index_buffer(
+            Op::PlacedIndex(r32, address) => $c.set_placement_index_buffer(
                 $w.f.ib,
                 address,
                 if r32 {
@@ -503,7 +460,7 @@ fn bundle_desc() -> BundleDesc<'static> {
 }
 
 fn targets(f: &Fixture, c: &mut impl DeviceContext) {
-    c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+    c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
 }
 
 /// The API calls an op makes on a bundle recorder (the call index of a refusal counts them).

@@ -44,8 +44,8 @@ fn caller(f: &Fixture) -> ImmediateContext {
     imm
 }
 
-fn targets(f: &Fixture, c: &mut dyn DeviceContext) {
-    c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+fn targets(f: &Fixture, c: &mut impl DeviceContext) {
+    c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
     c.set_input_layout(Some(f.layout));
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.set_shader(Stage::Pixel, Some(f.ps));
@@ -351,8 +351,8 @@ fn r_b_10_the_callers_state_is_exactly_as_before() {
         imm.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb2), Some(f.cb2)]);
         imm.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv); 3]);
         imm.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
-        imm.om_set_blend_state(Some(f.blend), [0.5; 4], 7);
-        imm.rs_set_viewports(&SCREEN);
+        imm.set_blend_state(Some(f.blend), [0.5; 4], 7);
+        imm.set_viewports(&SCREEN);
         let before = state(&mut imm);
         let bundle = busy_bundle(&f);
         imm.draw_bundle(&bundle).expect("draw_bundle");
@@ -417,7 +417,7 @@ fn r_b_10_mismatched_targets_are_refused_and_count_nothing() {
     ];
     let mut imm = ImmediateContext::new(&f.device).expect("immediate");
     for (case, (render_targets, depth)) in bindings {
-        imm.om_set_render_targets(&render_targets, depth);
+        imm.set_render_targets(&render_targets, depth);
         let error = imm.draw_bundle(&bundle).expect_err(case);
         assert_eq!(error.kind(), ErrorKind::FormatMismatch, "{case}");
         assert!(
@@ -433,7 +433,7 @@ fn r_b_10_mismatched_targets_are_refused_and_count_nothing() {
         (0, 0, 0)
     );
     // The declared targets: accepted.
-    imm.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+    imm.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
     imm.draw_bundle(&bundle).expect("matching targets");
     assert_eq!(imm.counters().bundle_calls, 1);
 }
@@ -485,21 +485,21 @@ fn r_b_10_under_deferred_timing_the_model_checks_the_formats() {
 fn r_b_10_bundle_calls_from_lists_read_the_same_as_from_the_immediate_context() {
     let f = Fixture::new();
     let bundle = busy_bundle(&f);
-    let setup = |c: &mut dyn DeviceContext| {
-        targets(&f, c);
+    fn setup(f: &Fixture, c: &mut impl DeviceContext) {
+        targets(f, c);
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb2)]);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv); 3]);
         c.set_vertex_buffers(0, &[vertex(f.vb), vertex(f.vb), vertex(f.vb)]);
-    };
+    }
     let mut direct = ImmediateContext::new(&f.device).expect("immediate");
-    setup(&mut direct);
+    setup(&f, &mut direct);
     direct.draw_bundle(&bundle).expect("draw_bundle");
     direct.draw(3, 0);
     let expected: Vec<_> = direct.records().iter().map(|r| r.fields()).collect();
     drop(direct);
     for semantics in [Semantics::Fast, Semantics::Legacy] {
         let list = f.list(semantics, |c| {
-            setup(c);
+            setup(&f, c);
             c.draw_bundle(&bundle);
             c.draw(3, 0);
         });
@@ -649,7 +649,7 @@ fn r_b_10_the_first_bundle_call_and_the_first_draw_after_roll_the_context() {
     imm.draw(3, 0);
     assert_eq!(rolls(&mut imm), 3);
     imm.draw_bundle(&bundle).expect("draw_bundle"); // first again
-    imm.rs_set_viewports(&SCREEN);
+    imm.set_viewports(&SCREEN);
     imm.draw_bundle(&bundle).expect("draw_bundle"); // a register changed since: a roll
     assert_eq!(rolls(&mut imm), 5);
     imm.draw(3, 0);

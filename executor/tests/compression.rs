@@ -66,11 +66,11 @@ fn r_v_1_compressed_read_is_reported_at_the_bind_whether_or_not_a_shader_reads_t
     imm.draw(3, 0);
     imm.flush().expect("the bind reported it");
     // A UAV bind too, and the output merger's UAVs.
-    imm.cs_set_unordered_access_views(0, &[Some(f.rt_uav)]);
+    imm.set_compute_unordered_access_views(0, &[Some(f.rt_uav)]);
     let error = imm.flush().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::CompressedRead);
     assert!(error.to_string().contains("'rt_uav'"), "{error}");
-    imm.om_set_render_targets_and_unordered_access_views(&[None], None, 1, &[Some(f.rt_uav)]);
+    imm.set_render_targets_and_unordered_access_views(&[None], None, 1, &[Some(f.rt_uav)]);
     assert_eq!(imm.flush().unwrap_err().kind(), ErrorKind::CompressedRead);
     // Several views of compressed targets in one call: one report.
     imm.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
@@ -160,11 +160,11 @@ fn r_st_9_a_tc_srv_bind_needs_no_decompression_and_makes_no_split_point() {
     // A legacy list: no decompression split point for the SRV, one for the UAV.
     let list = f.legacy(|c| {
         c.set_shader_resources(Stage::Pixel, 0, &[Some(tc_srv)]);
-        c.cs_set_unordered_access_views(0, &[Some(tc_uav)]);
+        c.set_compute_unordered_access_views(0, &[Some(tc_uav)]);
     });
     assert_eq!(list.stats().split_points[SplitCategory::Decompression], 1);
     // A UAV bind still decompresses it (legacy immediate).
-    imm.cs_set_unordered_access_views(0, &[Some(tc_uav)]);
+    imm.set_compute_unordered_access_views(0, &[Some(tc_uav)]);
     assert_eq!(imm.counters().decompressions, 1);
     assert!(!imm.resource_compression(tc));
 }
@@ -177,7 +177,7 @@ fn r_st_9_a_tc_srv_of_a_compressed_target_is_no_compressed_read_its_uav_is() {
     imm.clear_render_target_view(tc_rtv, [0.0; 4]);
     imm.set_shader_resources(Stage::Pixel, 0, &[Some(tc_srv)]);
     imm.flush().expect("a tc target is read compressed");
-    imm.cs_set_unordered_access_views(0, &[Some(tc_uav)]);
+    imm.set_compute_unordered_access_views(0, &[Some(tc_uav)]);
     let error = imm.flush().unwrap_err();
     assert_eq!(error.kind(), ErrorKind::CompressedRead);
     assert!(error.to_string().contains("'tc_uav'"), "{error}");
@@ -198,10 +198,10 @@ fn compressed_after_draw(
     if start_compressed {
         imm.clear_render_target_view(f.rt_rtv, [0.0; 4]);
     }
-    imm.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    imm.set_render_targets(&[Some(f.rt_rtv)], None);
     change(&f, &mut imm);
     if rebind {
-        imm.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        imm.set_render_targets(&[Some(f.rt_rtv)], None);
     }
     imm.draw(3, 0);
     imm.resource_compression(f.rt)

@@ -160,12 +160,12 @@ fn r_sp_4_split_points_are_resolved_and_counted_by_category() {
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     let list = f.legacy(|c| {
         pipeline(&f, c);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
         c.draw(3, 0);
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
         // Unbound from the output merger first: an SRV of a bound target reads null (R-ST-10).
-        c.om_set_render_targets(&[None], None);
+        c.set_render_targets(&[None], None);
         c.set_shader_resources(Stage::Vertex, 0, &[Some(f.rt_srv)]);
         c.draw(3, 0);
     });
@@ -458,7 +458,7 @@ fn r_ex_3_a_gpu_model_running_behind_or_on_its_thread_sees_what_an_inline_one_se
         imm.set_gpu_timing(timing);
         let list = f.legacy(|c| {
             pipeline(&f, c);
-            c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+            c.set_render_targets(&[Some(f.rt_rtv)], None);
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
             c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
             c.set_shader_resources(Stage::Vertex, 0, &[Some(f.rt_srv)]);

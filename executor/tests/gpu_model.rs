@@ -72,19 +72,19 @@ fn r_ex_3_a_draw_record_answers_every_trace_field() {
         c.set_shader(Stage::Vertex, Some(f.vs));
         c.set_shader(Stage::Pixel, Some(f.ps));
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv)]);
-        c.om_set_render_targets_and_unordered_access_views(
+        c.set_render_targets_and_unordered_access_views(
             &[Some(f.rt_rtv), None],
             Some(f.ds_dsv),
             2,
             &[],
         );
-        c.om_set_render_targets_and_unordered_access_views(&[], None, 1, &[Some(f.sb_uav)]);
-        c.om_set_render_targets(&[Some(f.rt_rtv), None], Some(f.ds_dsv)); // keeps the UAVs
-        c.om_set_blend_state(Some(f.blend), [0.5; 4], 0xF);
-        c.om_set_depth_stencil_state(Some(f.dss), 3);
-        c.rs_set_state(Some(f.raster));
-        c.rs_set_viewports(&SCREEN);
-        c.rs_set_scissor_rects(&RECT);
+        c.set_render_targets_and_unordered_access_views(&[], None, 1, &[Some(f.sb_uav)]);
+        c.set_render_targets(&[Some(f.rt_rtv), None], Some(f.ds_dsv)); // keeps the UAVs
+        c.set_blend_state(Some(f.blend), [0.5; 4], 0xF);
+        c.set_depth_stencil_state(Some(f.dss), 3);
+        c.set_rasterizer_state(Some(f.raster));
+        c.set_viewports(&SCREEN);
+        c.set_scissor_rects(&RECT);
         c.set_predication(Some(f.predicate), PredicateValue::True);
         c.draw_indexed_instanced(6, 2, 1, -4, 3);
     });
@@ -147,11 +147,11 @@ fn r_ex_3_a_dispatch_records_the_compute_stage_only() {
     let f = Fixture::new();
     let list = f.fast(|c| {
         c.set_shader(Stage::Vertex, Some(f.vs));
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.set_shader(Stage::Compute, Some(f.cs)); // cb 0, srv 0, uav 0 and 2
         c.set_constant_buffers(Stage::Compute, 0, &[Some(f.cb2)]);
         c.set_shader_resources(Stage::Compute, 0, &[Some(f.sb_srv)]);
-        c.cs_set_unordered_access_views(0, &[Some(f.sb_uav), Some(f.sb_uav), Some(f.rt_uav)]);
+        c.set_compute_unordered_access_views(0, &[Some(f.sb_uav), Some(f.sb_uav), Some(f.rt_uav)]);
         c.dispatch(4, 2, 1);
     });
     let gpu = gpu_after(&[&list]);
@@ -208,11 +208,11 @@ fn r_ex_3_a_whole_om_uav_bind_unbinds_the_slots_it_does_not_name() {
     let list = f.fast(|c| {
         c.set_shader(Stage::Pixel, Some(f.ps_uavs)); // uav 1-2
         let uavs = [Some(f.sb_uav), Some(f.rt_uav)];
-        c.om_set_render_targets_and_unordered_access_views(&[Some(f.rt_plain_rtv)], None, 1, &uavs);
+        c.set_render_targets_and_unordered_access_views(&[Some(f.rt_plain_rtv)], None, 1, &uavs);
         c.draw(3, 0);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None); // keeps the UAVs
+        c.set_render_targets(&[Some(f.rt_rtv)], None); // keeps the UAVs
         c.draw(3, 0);
-        c.om_set_render_targets_and_unordered_access_views(&[], None, 2, &[Some(f.sb_uav)]);
+        c.set_render_targets_and_unordered_access_views(&[], None, 2, &[Some(f.sb_uav)]);
         c.draw(3, 0);
     });
     let gpu = gpu_after(&[&list]);
@@ -241,7 +241,7 @@ fn r_ex_3_a_single_slot_split_point_keeps_the_other_om_uavs() {
         c.set_shader(Stage::Pixel, Some(f.ps_uavs));
         // rt_uav is a compressible target's: its slot becomes a decompression split point.
         let uavs = [Some(f.sb_uav), Some(f.rt_uav)];
-        c.om_set_render_targets_and_unordered_access_views(&[Some(f.rt_plain_rtv)], None, 1, &uavs);
+        c.set_render_targets_and_unordered_access_views(&[Some(f.rt_plain_rtv)], None, 1, &uavs);
         c.draw(3, 0);
     });
     let decompression = list.stats().split_points[SplitCategory::Decompression];
@@ -271,12 +271,12 @@ fn r_ex_3_clear_state_resets_every_binding() {
         c.set_primitive_reset_index(7);
         c.set_shader(Stage::Vertex, Some(f.vs));
         c.set_shader(Stage::Pixel, Some(f.ps));
-        c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
-        c.om_set_blend_state(Some(f.blend), [0.0; 4], 1);
-        c.om_set_depth_stencil_state(Some(f.dss), 1);
-        c.rs_set_state(Some(f.raster));
-        c.rs_set_viewports(&SCREEN);
-        c.rs_set_scissor_rects(&RECT);
+        c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+        c.set_blend_state(Some(f.blend), [0.0; 4], 1);
+        c.set_depth_stencil_state(Some(f.dss), 1);
+        c.set_rasterizer_state(Some(f.raster));
+        c.set_viewports(&SCREEN);
+        c.set_scissor_rects(&RECT);
         c.set_predication(Some(f.predicate), PredicateValue::False);
         c.draw(3, 0);
         c.clear_state();
@@ -327,13 +327,13 @@ fn r_ex_3_restore_puts_the_snapshot_back() {
     let state_a = f.fast(|c| {
         c.set_shader(Stage::Pixel, Some(f.ps));
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv), None, Some(f.sb_srv)]);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
-        c.rs_set_viewports(&SCREEN);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_viewports(&SCREEN);
         c.draw(3, 0);
     });
     let state_b = f.fast(|c| {
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex2_srv)]);
-        c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_plain_rtv)], None);
         c.draw(3, 0);
     });
     let mut gpu = gpu_after(&[&state_a]);
@@ -430,10 +430,10 @@ fn r_ex_4_a_draw_after_a_render_target_change_rolls_the_context() {
     let f = Fixture::new();
     let list = f.fast(|c| {
         c.draw(3, 0); // nothing changed yet
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.draw(3, 0); // rolls
         c.draw(3, 0);
-        c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_plain_rtv)], None);
         c.dispatch(1, 1, 1); // rolls too
     });
     assert_eq!(gpu_after(&[&list]).counters().context_rolls, 2);
@@ -443,12 +443,12 @@ fn r_ex_4_a_draw_after_a_render_target_change_rolls_the_context() {
 fn r_ex_4_one_roll_per_draw_however_many_registers_changed() {
     let f = Fixture::new();
     let list = f.fast(|c| {
-        c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
-        c.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
-        c.om_set_depth_stencil_state(Some(f.dss), 0);
-        c.rs_set_state(Some(f.raster));
-        c.rs_set_viewports(&SCREEN);
-        c.rs_set_scissor_rects(&RECT);
+        c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+        c.set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
+        c.set_depth_stencil_state(Some(f.dss), 0);
+        c.set_rasterizer_state(Some(f.raster));
+        c.set_viewports(&SCREEN);
+        c.set_scissor_rects(&RECT);
         c.set_primitive_reset_index(5);
         c.draw(3, 0);
     });
@@ -463,16 +463,16 @@ fn r_ex_4_each_context_register_rolls() {
     let f = Fixture::new();
     let setters: [(&str, &Setter); 8] = [
         ("render targets", &|c| {
-            c.om_set_render_targets(&[Some(f.rt_rtv)], None)
+            c.set_render_targets(&[Some(f.rt_rtv)], None)
         }),
-        ("depth", &|c| c.om_set_render_targets(&[], Some(f.ds_dsv))),
-        ("blend", &|c| c.om_set_blend_state(None, [1.0; 4], 7)),
+        ("depth", &|c| c.set_render_targets(&[], Some(f.ds_dsv))),
+        ("blend", &|c| c.set_blend_state(None, [1.0; 4], 7)),
         ("depth-stencil", &|c| {
-            c.om_set_depth_stencil_state(Some(f.dss), 0)
+            c.set_depth_stencil_state(Some(f.dss), 0)
         }),
-        ("rasterizer", &|c| c.rs_set_state(Some(f.raster))),
-        ("viewports", &|c| c.rs_set_viewports(&SCREEN)),
-        ("scissors", &|c| c.rs_set_scissor_rects(&RECT)),
+        ("rasterizer", &|c| c.set_rasterizer_state(Some(f.raster))),
+        ("viewports", &|c| c.set_viewports(&SCREEN)),
+        ("scissors", &|c| c.set_scissor_rects(&RECT)),
         ("reset index", &|c| c.set_primitive_reset_index(1)),
     ];
     for (register, set) in setters {
@@ -494,9 +494,9 @@ fn r_ex_4_each_context_register_rolls() {
 fn r_ex_4_setting_a_register_to_its_value_still_rolls() {
     let f = Fixture::new();
     let list = f.fast(|c| {
-        c.rs_set_state(Some(f.raster));
+        c.set_rasterizer_state(Some(f.raster));
         c.draw(3, 0);
-        c.rs_set_state(Some(f.raster)); // D3D does not filter redundant sets
+        c.set_rasterizer_state(Some(f.raster)); // D3D does not filter redundant sets
         c.draw(3, 0);
     });
     assert_eq!(gpu_after(&[&list]).counters().context_rolls, 2);
@@ -514,7 +514,7 @@ fn r_ex_4_bindings_that_are_not_context_registers_do_not_roll() {
         c.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb)]);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv)]);
         c.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
-        c.cs_set_unordered_access_views(0, &[Some(f.sb_uav)]);
+        c.set_compute_unordered_access_views(0, &[Some(f.sb_uav)]);
         c.set_predication(Some(f.predicate), PredicateValue::True);
         c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
         c.draw(3, 0);
@@ -611,7 +611,7 @@ fn r_st_9_full_clear_compresses_and_decompress_resource_decompresses() {
         c.draw(3, 0);
         c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
         c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+        c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
         c.draw(3, 0); // drawing keeps them compressed
         c.draw(3, 0);
         c.decompress_resource(f.rt, None);
@@ -688,7 +688,7 @@ fn r_sp_4_split_point_inside_predication_rolls_the_context() {
                 c.set_predication(Some(f.predicate), PredicateValue::True);
             }
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
-            c.om_set_depth_stencil_state(Some(f.dss), 0);
+            c.set_depth_stencil_state(Some(f.dss), 0);
             c.set_predication(None, PredicateValue::False);
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]); // outside the scope
         })
@@ -710,7 +710,7 @@ fn r_sp_4_each_command_segment_is_one_indirect_buffer_execution() {
         c.set_shader(Stage::Pixel, Some(f.ps));
         c.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb), Some(f.cb_dyn)]); // dynamic split
         c.draw(3, 0);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None); // split
+        c.set_render_targets(&[Some(f.rt_rtv)], None); // split
         c.draw(3, 0);
         c.set_shader_resources(
             Stage::Pixel,

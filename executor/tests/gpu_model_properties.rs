@@ -130,27 +130,27 @@ fn record_ops(f: &Fixture, context: &mut DeferredContext, ops: &[Op]) {
             Op::ResetIndex(value) => c.set_primitive_reset_index(*value),
             Op::Targets(t, depth) => {
                 let targets: Vec<_> = t.iter().map(|i| pick(*i, &rtvs)).collect();
-                c.om_set_render_targets(&targets, depth.then_some(f.ds_dsv));
+                c.set_render_targets(&targets, depth.then_some(f.ds_dsv));
             }
             Op::TargetsAndUavs(t, after, u) => {
                 let targets: Vec<_> = t.iter().map(|i| pick(*i, &rtvs)).collect();
                 let views: Vec<_> = u.iter().map(|i| pick(*i, &uavs)).collect();
                 let start = targets.len() as u32 + after;
-                c.om_set_render_targets_and_unordered_access_views(&targets, None, start, &views);
+                c.set_render_targets_and_unordered_access_views(&targets, None, start, &views);
             }
             Op::ComputeUavs(start, v) => {
                 let views: Vec<_> = v.iter().map(|i| pick(*i, &uavs)).collect();
-                c.cs_set_unordered_access_views(*start, &views);
+                c.set_compute_unordered_access_views(*start, &views);
             }
             Op::States(which) => match which {
-                0 => c.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX),
-                1 => c.om_set_depth_stencil_state(Some(f.dss), 1),
-                2 => c.rs_set_state(Some(f.raster)),
-                _ => c.rs_set_state(None),
+                0 => c.set_blend_state(Some(f.blend), [1.0; 4], u32::MAX),
+                1 => c.set_depth_stencil_state(Some(f.dss), 1),
+                2 => c.set_rasterizer_state(Some(f.raster)),
+                _ => c.set_rasterizer_state(None),
             },
             Op::Viewports(v, s) => {
-                c.rs_set_viewports(&vec![Viewport::new(0.0, 0.0, 8.0, 8.0); *v]);
-                c.rs_set_scissor_rects(&vec![Rect::default(); *s]);
+                c.set_viewports(&vec![Viewport::new(0.0, 0.0, 8.0, 8.0); *v]);
+                c.set_scissor_rects(&vec![Rect::default(); *s]);
             }
             Op::Predication(on) => {
                 c.set_predication(on.then_some(f.predicate), PredicateValue::True)

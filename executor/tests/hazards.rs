@@ -20,14 +20,14 @@ fn hazards(semantics: Semantics) -> (Fixture, ImmediateContext) {
 
 /// Draws into `rtv` with the fixture's pixel shader (it reads SRV slots 0 and 2).
 fn draw_into(f: &Fixture, c: &mut impl DeviceContext, rtv: RenderTargetView) {
-    c.om_set_render_targets(&[Some(rtv)], None);
+    c.set_render_targets(&[Some(rtv)], None);
     c.set_shader(Stage::Pixel, Some(f.ps));
     c.draw(3, 0);
 }
 
 /// Unbinds the targets and draws reading `srv` at slot 0.
 fn draw_reading(f: &Fixture, c: &mut impl DeviceContext, srv: ShaderResourceView) {
-    c.om_set_render_targets(&[], None);
+    c.set_render_targets(&[], None);
     c.set_shader(Stage::Pixel, Some(f.ps));
     c.set_shader_resources(Stage::Pixel, 0, &[Some(srv)]);
     c.draw(3, 0);
@@ -302,7 +302,7 @@ fn r_v_2_legacy_write_then_fast_read_is_reported() {
 /// Binds the compute shader (UAV slots 0 and 2) with `uav` at slot 0 and dispatches.
 fn dispatch_with(f: &Fixture, c: &mut impl DeviceContext, uav: UnorderedAccessView) {
     c.set_shader(Stage::Compute, Some(f.cs));
-    c.cs_set_unordered_access_views(0, &[Some(uav)]);
+    c.set_compute_unordered_access_views(0, &[Some(uav)]);
     c.dispatch(1, 1, 1);
 }
 
@@ -412,7 +412,7 @@ fn r_v_2_across_two_command_lists() {
 /// A dispatch reading `sb` through its SRV at slot 0 (no UAV bound).
 fn c_read_sb(f: &Fixture, c: &mut impl DeviceContext) {
     c.set_shader(Stage::Compute, Some(f.cs));
-    c.cs_set_unordered_access_views(0, &[None, None, None]);
+    c.set_compute_unordered_access_views(0, &[None, None, None]);
     c.set_shader_resources(Stage::Compute, 0, &[Some(f.sb_srv)]);
     c.dispatch(1, 1, 1);
 }
@@ -427,7 +427,7 @@ fn r_v_2_two_reads_and_different_resources_are_no_hazard() {
         c.set_shader_resources(Stage::Vertex, 0, &[Some(f.tex_srv)]);
         c.set_shader(Stage::Pixel, Some(f.ps));
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv), None, Some(f.tex_srv)]);
-        c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_plain_rtv)], None);
         c.draw(3, 0);
         c.draw(3, 0);
         c.clear_render_target_view(f.rt_plain_rtv, [0.0; 4]);
@@ -798,13 +798,13 @@ mod frame {
             c.set_shader(Stage::Compute, Some(f.cs));
             c.set_shader_resources(Stage::Compute, 0, &[srv]);
             let uav = op.target.map(|u| t.uavs[u as usize]);
-            c.cs_set_unordered_access_views(0, &[uav, None, None]);
+            c.set_compute_unordered_access_views(0, &[uav, None, None]);
             c.dispatch(1, 1, 1);
         } else {
             c.set_shader(Stage::Pixel, Some(f.ps));
             c.set_shader_resources(Stage::Pixel, 0, &[srv, None, None]);
             let rtv = op.target.map(|v| t.rtvs[v as usize]);
-            c.om_set_render_targets(&[rtv], None);
+            c.set_render_targets(&[rtv], None);
             c.draw(3, 0);
         }
     }

@@ -84,10 +84,10 @@ fn record_job(f: &Fixture, context: &mut DeferredContext, seed: u64, job: usize)
                     &[Some(view)],
                 );
             }
-            3 => context.om_set_render_targets(&[Some(f.rt_plain_rtv)], Some(f.ds_dsv)),
+            3 => context.set_render_targets(&[Some(f.rt_plain_rtv)], Some(f.ds_dsv)),
             4 => context.clear_render_target_view(f.rt_plain_rtv, [0.0, 0.0, 0.0, 1.0]),
-            5 => context.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX),
-            6 => context.rs_set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)]),
+            5 => context.set_blend_state(Some(f.blend), [1.0; 4], u32::MAX),
+            6 => context.set_viewports(&[Viewport::new(0.0, 0.0, 64.0, 64.0)]),
             7 => {
                 if let Ok(data) = context
                     .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)

@@ -19,7 +19,14 @@ fn layout_executor_knows_nothing_of_traces() {
     let tooling: Vec<&String> = graph
         .files
         .keys()
-        .filter(|file| ["trace", "capture", "replay"].iter().any(|word| file.contains(word)))
+        .filter(|file| {
+            ["trace", "capture", "replay"]
+                .iter()
+                .any(|word| file.contains(word))
+        })
         .collect();
-    assert!(tooling.is_empty(), "trace tooling in the engine: {tooling:?}");
+    assert!(
+        tooling.is_empty(),
+        "trace tooling in the engine: {tooling:?}"
+    );
 }

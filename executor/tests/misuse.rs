@@ -874,14 +874,18 @@ impl World {
             Op::RenderTarget { context, rtv, dsv } => {
                 let rtv = rtv.map(|p| p.of(&own.rtvs, &other.rtvs));
                 let dsv = dsv.map(|p| p.of(&own.dsvs, &other.dsvs));
-                on_context!(self, context, &["om_set_render_targets"], |c| {
-                    c.om_set_render_targets(&[rtv], dsv)
+                on_context!(self, context, &["set_render_targets"], |c| {
+                    c.set_render_targets(&[rtv], dsv)
                 });
             }
             Op::ComputeUav { context, slot, uav } => {
                 let uav = Some(uav.of(&own.uavs, &other.uavs));
-                on_context!(self, context, &["cs_set_unordered_access_views"], |c| c
-                    .cs_set_unordered_access_views(slot, &[uav]),);
+                on_context!(
+                    self,
+                    context,
+                    &["set_compute_unordered_access_views"],
+                    |c| c.set_compute_unordered_access_views(slot, &[uav]),
+                );
             }
             Op::States { context, foreign } => {
                 let states = if foreign { other } else { own };
@@ -889,15 +893,15 @@ impl World {
                     (states.layout, states.blend, states.dss, states.raster);
                 let calls = [
                     "set_input_layout",
-                    "om_set_blend_state",
-                    "om_set_depth_stencil_state",
-                    "rs_set_state",
+                    "set_blend_state",
+                    "set_depth_stencil_state",
+                    "set_rasterizer_state",
                 ];
                 on_context!(self, context, &calls, |c| {
                     c.set_input_layout(Some(layout));
-                    c.om_set_blend_state(Some(blend), [1.0; 4], u32::MAX);
-                    c.om_set_depth_stencil_state(Some(dss), 0);
-                    c.rs_set_state(Some(raster));
+                    c.set_blend_state(Some(blend), [1.0; 4], u32::MAX);
+                    c.set_depth_stencil_state(Some(dss), 0);
+                    c.set_rasterizer_state(Some(raster));
                 });
             }
             Op::Map {
@@ -1449,10 +1453,10 @@ impl World {
                     2 => on_context!(self, context, &["set_placement_vertex_buffer"], |c| {
                         c.set_placement_vertex_buffer(slot, buffer, 16, slot, address)
                     }),
-                    _ => on_context!(self, context, &["ia_set_placement_index_buffer"], |c| {
+                    _ => on_context!(self, context, &["set_placement_index_buffer"], |c| {
                         let format = [Format::R16Uint, Format::R32Uint, Format::R8G8B8A8Unorm]
                             [slot as usize % 3];
-                        c.ia_set_placement_index_buffer(buffer, address, format)
+                        c.set_placement_index_buffer(buffer, address, format)
                     }),
                 }
             }

@@ -257,16 +257,18 @@ fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
         }
         Op::RenderTarget(which, depth) => {
             let target = [None, Some(f.rt_rtv), Some(f.rt_plain_rtv)][which as usize];
-            c.om_set_render_targets(&[target], depth.then_some(f.ds_dsv))
+            c.set_render_targets(&[target], depth.then_some(f.ds_dsv))
         }
-        Op::OutputUav(bound) => c.om_set_render_targets_and_unordered_access_views(
+        Op::OutputUav(bound) => c.set_render_targets_and_unordered_access_views(
             &[None],
             None,
             1,
             &[bound.then_some(f.rt_uav)],
         ),
         Op::ComputeShader(bound) => c.set_shader(Stage::Compute, bound.then_some(f.cs)),
-        Op::ComputeUav(bound) => c.cs_set_unordered_access_views(0, &[bound.then_some(f.rt_uav)]),
+        Op::ComputeUav(bound) => {
+            c.set_compute_unordered_access_views(0, &[bound.then_some(f.rt_uav)])
+        }
         Op::Dispatch => c.dispatch(1, 1, 1),
         Op::Gds(kind, word) => {
             let offset = word as u32 * 4;
@@ -316,12 +318,12 @@ fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
             }
             c.unmap(f.cb_dyn);
         }
-        Op::Blend(bound) => c.om_set_blend_state(bound.then_some(f.blend), [1.0; 4], u32::MAX),
+        Op::Blend(bound) => c.set_blend_state(bound.then_some(f.blend), [1.0; 4], u32::MAX),
         Op::Viewport(n) => {
             let viewports: Vec<Viewport> = (0..n)
                 .map(|i| Viewport::new(i as f32, 0.0, 64.0, 64.0))
                 .collect();
-            c.rs_set_viewports(&viewports)
+            c.set_viewports(&viewports)
         }
         Op::ResetIndex(value) => c.set_primitive_reset_index(value),
         Op::Draw(n) => c.draw(n, 0),

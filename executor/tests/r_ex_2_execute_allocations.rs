@@ -25,7 +25,7 @@ fn r_ex_2_executing_lists_again_allocates_nothing_on_the_cpu_side() {
                 c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]);
                 if semantics == Semantics::Legacy {
                     c.set_constant_buffers(Stage::Vertex, 1, &[Some(f.cb_dyn)]);
-                    c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+                    c.set_render_targets(&[Some(f.rt_rtv)], None);
                 }
                 c.draw(3, 0);
             }

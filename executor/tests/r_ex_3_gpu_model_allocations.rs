@@ -27,8 +27,8 @@ fn r_ex_3_consuming_lists_again_allocates_nothing_per_draw() {
                 if draw % 100 == 0 {
                     c.set_shader(Stage::Vertex, Some(f.vs));
                     c.set_shader(Stage::Pixel, Some(f.ps));
-                    c.om_set_blend_state(Some(f.blend), [0.0; 4], u32::MAX);
-                    c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+                    c.set_blend_state(Some(f.blend), [0.0; 4], u32::MAX);
+                    c.set_render_targets(&[Some(f.rt_rtv)], None);
                 }
                 let cb = if draw % 2 == 0 { f.cb } else { f.cb2 };
                 c.set_constant_buffers(Stage::Vertex, 0, &[Some(cb)]);

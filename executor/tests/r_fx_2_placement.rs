@@ -17,7 +17,7 @@ fn r_fx_2_draw_record_shows_placed_address() {
         c.set_shader(Stage::Pixel, Some(f.ps));
         c.set_placement_constant_buffer(Stage::Pixel, 0, f.cb, 0x1000);
         c.set_placement_shader_resource(Stage::Pixel, 0, f.tex_srv, 0x20000);
-        c.ia_set_placement_index_buffer(f.ib, 0x3000, Format::R32Uint);
+        c.set_placement_index_buffer(f.ib, 0x3000, Format::R32Uint);
         c.draw_indexed(3, 0, 0);
         c.set_placement_constant_buffer(Stage::Pixel, 0, f.cb, 0x1100);
         c.draw_indexed(3, 0, 0);

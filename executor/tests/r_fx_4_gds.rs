@@ -170,9 +170,9 @@ fn r_fx_4_append_uav_fast_with_gds_range() {
     let uav = append_uav(&f);
     let list = f.fast(|c| {
         c.set_gds_range(Stage::Compute, 0, 16);
-        c.cs_set_unordered_access_views(0, &[Some(uav)]);
+        c.set_compute_unordered_access_views(0, &[Some(uav)]);
         c.set_gds_range(Stage::Pixel, 16, 16);
-        c.om_set_render_targets_and_unordered_access_views(&[], None, 0, &[Some(uav)]);
+        c.set_render_targets_and_unordered_access_views(&[], None, 0, &[Some(uav)]);
         c.set_shader(Stage::Compute, Some(f.cs));
         c.dispatch(1, 1, 1);
     });
@@ -182,7 +182,7 @@ fn r_fx_4_append_uav_fast_with_gds_range() {
     assert_eq!(imm.records()[0].field("cs.uav.0"), Some(object(uav)));
     // The immediate context: a range set by an earlier direct call counts.
     imm.set_gds_range(Stage::Compute, 0, 16);
-    imm.cs_set_unordered_access_views(0, &[Some(uav)]);
+    imm.set_compute_unordered_access_views(0, &[Some(uav)]);
     assert!(imm.last_refusal().is_none(), "{:?}", imm.last_refusal());
     // The counters are the application's: the model does not advance them.
     imm.set_shader(Stage::Compute, Some(f.cs));
@@ -203,30 +203,31 @@ fn r_fx_4_append_uav_fast_without_range_refused() {
     };
     // No range at all.
     let mut c = f.context(Semantics::Fast);
-    c.cs_set_unordered_access_views(0, &[Some(uav)]);
+    c.set_compute_unordered_access_views(0, &[Some(uav)]);
     forbidden(&c);
     // A range of size 0, or of the other stage, does not count.
     let mut c = f.context(Semantics::Fast);
     c.set_gds_range(Stage::Compute, 0, 0);
     c.set_gds_range(Stage::Pixel, 0, 64);
-    c.cs_set_unordered_access_views(0, &[Some(uav)]);
+    c.set_compute_unordered_access_views(0, &[Some(uav)]);
     forbidden(&c);
     // A list starts with none: the previous list's range does not carry over.
     let mut c = f.context(Semantics::Fast);
     c.set_gds_range(Stage::Compute, 0, 64);
-    c.cs_set_unordered_access_views(0, &[Some(uav)]);
+    c.set_compute_unordered_access_views(0, &[Some(uav)]);
     assert!(c.last_refusal().is_none());
     c.finish_command_list(RestoreState::ClearState).unwrap();
-    c.cs_set_unordered_access_views(0, &[Some(uav)]);
+    c.set_compute_unordered_access_views(0, &[Some(uav)]);
     forbidden(&c);
     // A legacy context binds them as before, with no range.
     let mut legacy = f.context(Semantics::Legacy);
-    legacy.cs_set_unordered_access_views(0, &[Some(uav)]);
+    legacy.set_compute_unordered_access_views(0, &[Some(uav)]);
     assert!(legacy.last_refusal().is_none());
-    // A bundle refuses GDS calls.
+    // A bundle refuses GDS calls: it has no `EngineMemoryCalls` (`set_gds_range` does not
+    // compile on it); made by name, the call gets `unsupported_in_bundle`.
     let mut bundle =
         bundles::BundleRecorder::new(&f.device, &bundles::BundleDesc::new("b", &[])).unwrap();
-    bundle.set_gds_range(Stage::Pixel, 0, 64);
+    bundle.refuse_missing_capability("set_gds_range", Capability::EngineMemory);
     assert_eq!(
         bundle.last_refusal().map(Error::kind),
         Some(ErrorKind::UnsupportedInBundle)

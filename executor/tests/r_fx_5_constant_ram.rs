@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use executor::{GpuModel, ImmediateContext};
+use recorder::capabilities::*;
 use recorder::command::Command;
 use recorder::limits::CONSTANT_RAM_BYTES;
 use recorder::*;
@@ -106,10 +107,11 @@ fn r_fx_5_bounds_refused() {
     );
     assert_eq!(imm.counters().ce_bytes, 0, "nothing refused moved a byte");
     assert!(imm.gpu().memory().is_empty());
-    // A bundle refuses both.
+    // A bundle refuses both: it has no `EngineMemoryCalls` (its `load_constant_ram` does not
+    // compile), and a call made by name gets `unsupported_in_bundle`.
     let mut bundle =
         bundles::BundleRecorder::new(&f.device, &bundles::BundleDesc::new("b", &[])).unwrap();
-    bundle.load_constant_ram(source, 0, 0, 4);
+    bundle.refuse_missing_capability("load_constant_ram", Capability::EngineMemory);
     assert_eq!(
         bundle.last_refusal().map(Error::kind),
         Some(ErrorKind::UnsupportedInBundle)

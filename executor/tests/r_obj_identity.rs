@@ -50,8 +50,8 @@ fn foreign_cases() -> Vec<Case> {
         ("set_shader", |g, imm| {
             imm.set_shader(Stage::Vertex, Some(g.vs))
         }),
-        ("om_set_render_targets", |g, imm| {
-            imm.om_set_render_targets(&[Some(g.rt_plain_rtv)], None)
+        ("set_render_targets", |g, imm| {
+            imm.set_render_targets(&[Some(g.rt_plain_rtv)], None)
         }),
         ("clear_render_target_view", |g, imm| {
             imm.clear_render_target_view(g.rt_rtv, [0.0; 4])

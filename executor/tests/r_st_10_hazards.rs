@@ -20,36 +20,109 @@ fn seen(imm: &mut ImmediateContext, index: usize, name: &str) -> FieldValue {
         .unwrap_or_else(|| panic!("record {index} has no field {name}"))
 }
 
-fn shaders(f: &Fixture, c: &mut dyn DeviceContext) {
+/// The calls these tests make, on any context behind one `dyn` (a deferred context and the
+/// immediate context have different recording cores, so no capability trait is one `dyn` type
+/// for both). In a module of its own, so that its names do not shadow the capabilities' on
+/// concrete contexts.
+mod dynamic {
+    use recorder::*;
+
+    pub trait Calls {
+        fn set_shader(&mut self, stage: Stage, shader: Option<Shader>);
+        fn set_shader_resources(
+            &mut self,
+            stage: Stage,
+            start: u32,
+            views: &[Option<ShaderResourceView>],
+        );
+        fn set_render_targets(
+            &mut self,
+            targets: &[Option<RenderTargetView>],
+            depth: Option<DepthStencilView>,
+        );
+        fn set_render_targets_and_unordered_access_views(
+            &mut self,
+            targets: &[Option<RenderTargetView>],
+            depth: Option<DepthStencilView>,
+            start: u32,
+            views: &[Option<UnorderedAccessView>],
+        );
+        fn set_compute_unordered_access_views(
+            &mut self,
+            start: u32,
+            views: &[Option<UnorderedAccessView>],
+        );
+        fn draw(&mut self, vertex_count: u32, start_vertex: u32);
+    }
+
+    impl<C: DeviceContext> Calls for C {
+        fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
+            BindCalls::set_shader(self, stage, shader)
+        }
+        fn set_shader_resources(
+            &mut self,
+            stage: Stage,
+            start: u32,
+            views: &[Option<ShaderResourceView>],
+        ) {
+            BindCalls::set_shader_resources(self, stage, start, views)
+        }
+        fn set_render_targets(
+            &mut self,
+            targets: &[Option<RenderTargetView>],
+            depth: Option<DepthStencilView>,
+        ) {
+            InheritedStateCalls::set_render_targets(self, targets, depth)
+        }
+        fn set_render_targets_and_unordered_access_views(
+            &mut self,
+            targets: &[Option<RenderTargetView>],
+            depth: Option<DepthStencilView>,
+            start: u32,
+            views: &[Option<UnorderedAccessView>],
+        ) {
+            InheritedStateCalls::set_render_targets_and_unordered_access_views(
+                self, targets, depth, start, views,
+            )
+        }
+        fn set_compute_unordered_access_views(
+            &mut self,
+            start: u32,
+            views: &[Option<UnorderedAccessView>],
+        ) {
+            InheritedStateCalls::set_compute_unordered_access_views(self, start, views)
+        }
+        fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+            DrawCalls::draw(self, vertex_count, start_vertex)
+        }
+    }
+}
+
+fn shaders(f: &Fixture, c: &mut dyn dynamic::Calls) {
     c.set_shader(Stage::Vertex, Some(f.vs));
     c.set_shader(Stage::Pixel, Some(f.ps));
 }
 
 /// A call that binds something, named.
-type Bind<'a> = (&'static str, Box<dyn Fn(&mut dyn DeviceContext) + 'a>);
+type Bind<'a> = (&'static str, Box<dyn Fn(&mut dyn dynamic::Calls) + 'a>);
 
 /// Every way of binding `rt` for output after its SRV is bound to vs and ps slot 0.
 fn output_binds(f: &Fixture) -> Vec<Bind<'_>> {
     vec![
         (
             "render target",
-            Box::new(|c: &mut dyn DeviceContext| c.om_set_render_targets(&[Some(f.rt_rtv)], None)),
+            Box::new(|c: &mut dyn dynamic::Calls| c.set_render_targets(&[Some(f.rt_rtv)], None)),
         ),
         (
             "output-merger UAV",
-            Box::new(|c: &mut dyn DeviceContext| {
-                c.om_set_render_targets_and_unordered_access_views(
-                    &[None],
-                    None,
-                    1,
-                    &[Some(f.rt_uav)],
-                )
+            Box::new(|c: &mut dyn dynamic::Calls| {
+                c.set_render_targets_and_unordered_access_views(&[None], None, 1, &[Some(f.rt_uav)])
             }),
         ),
         (
             "compute UAV",
-            Box::new(|c: &mut dyn DeviceContext| {
-                c.cs_set_unordered_access_views(0, &[Some(f.rt_uav)])
+            Box::new(|c: &mut dyn dynamic::Calls| {
+                c.set_compute_unordered_access_views(0, &[Some(f.rt_uav)])
             }),
         ),
     ]
@@ -61,7 +134,7 @@ fn r_st_10_binding_for_output_unbinds_the_resource_srvs_on_a_legacy_context() {
     for (what, bind) in output_binds(&f) {
         for deferred in [true, false] {
             let mut imm = ImmediateContext::new(&f.device).unwrap();
-            let calls = |c: &mut dyn DeviceContext| {
+            let calls = |c: &mut dyn dynamic::Calls| {
                 shaders(&f, c);
                 c.set_shader_resources(Stage::Vertex, 0, &[Some(f.rt_srv)]);
                 c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv), None, Some(f.tex_srv)]);
@@ -110,7 +183,7 @@ fn r_st_10_binding_a_writable_depth_stencil_unbinds_its_srvs() {
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     shaders(&f, &mut imm);
     imm.set_shader_resources(Stage::Pixel, 0, &[Some(f.ds_srv)]);
-    imm.om_set_render_targets(&[None], Some(f.ds_dsv));
+    imm.set_render_targets(&[None], Some(f.ds_dsv));
     imm.draw(3, 0);
     assert_eq!(seen(&mut imm, 0, "ps.srv.0"), FieldValue::Null);
     assert_eq!(seen(&mut imm, 0, "dsv"), object(f.ds_dsv));
@@ -122,7 +195,7 @@ fn r_st_10_an_srv_of_a_resource_bound_for_output_reads_null() {
     for (what, bind) in output_binds(&f) {
         for deferred in [true, false] {
             let mut imm = ImmediateContext::new(&f.device).unwrap();
-            let calls = |c: &mut dyn DeviceContext| {
+            let calls = |c: &mut dyn dynamic::Calls| {
                 shaders(&f, c);
                 bind(c);
                 c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv), None, Some(f.tex_srv)]);
@@ -154,7 +227,7 @@ fn r_st_10_an_srv_of_a_resource_bound_for_output_reads_null() {
     }
     // A null SRV bind of a compressible target makes no decompression split point.
     let list = f.legacy(|c| {
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     });
     assert_eq!(list.stats().split_points[SplitCategory::Decompression], 0);
@@ -163,10 +236,10 @@ fn r_st_10_an_srv_of_a_resource_bound_for_output_reads_null() {
 #[test]
 fn r_st_10_fast_contexts_bind_what_they_are_told() {
     // The same calls on a fast and a legacy list: only legacy unbinds and leaves slots null.
-    let calls = |f: &Fixture, c: &mut dyn DeviceContext| {
+    let calls = |f: &Fixture, c: &mut dyn dynamic::Calls| {
         shaders(f, c);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.draw(3, 0);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
         c.draw(3, 0);
@@ -196,15 +269,15 @@ fn r_st_10_fast_contexts_bind_what_they_are_told() {
 
 /// Draw 0 writes rt, draw 1 reads it (a flush), draw 2 reads it again (none), draw 3 writes it
 /// (a flush), draw 4 writes it again (none).
-fn transitions(f: &Fixture, c: &mut dyn DeviceContext) {
+fn transitions(f: &Fixture, c: &mut dyn dynamic::Calls) {
     shaders(f, c);
-    c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    c.set_render_targets(&[Some(f.rt_rtv)], None);
     c.draw(3, 0);
-    c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
+    c.set_render_targets(&[Some(f.rt_plain_rtv)], None);
     c.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     c.draw(3, 0);
     c.draw(3, 0);
-    c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    c.set_render_targets(&[Some(f.rt_rtv)], None);
     c.draw(3, 0);
     c.draw(3, 0);
 }
@@ -221,9 +294,9 @@ fn r_st_10_cache_flushes_count_each_transition_of_a_resource_between_legacy_draw
     // A read through a slot the shader does not read is no use: no transition.
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     shaders(&f, &mut imm);
-    imm.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    imm.set_render_targets(&[Some(f.rt_rtv)], None);
     imm.draw(3, 0);
-    imm.om_set_render_targets(&[None], None);
+    imm.set_render_targets(&[None], None);
     imm.set_shader_resources(Stage::Pixel, 1, &[Some(f.rt_srv)]);
     imm.draw(3, 0);
     assert_eq!(imm.counters().cache_flushes, 0);
@@ -232,9 +305,9 @@ fn r_st_10_cache_flushes_count_each_transition_of_a_resource_between_legacy_draw
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     shaders(&f, &mut imm);
     imm.set_shader(Stage::Compute, Some(f.cs));
-    imm.cs_set_unordered_access_views(0, &[Some(f.rt_uav)]);
+    imm.set_compute_unordered_access_views(0, &[Some(f.rt_uav)]);
     imm.dispatch(1, 1, 1);
-    imm.cs_set_unordered_access_views(0, &[None]);
+    imm.set_compute_unordered_access_views(0, &[None]);
     imm.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     imm.draw(3, 0);
     assert_eq!(imm.counters().cache_flushes, 1);
@@ -255,7 +328,7 @@ fn r_st_10_fast_draws_count_no_flush_and_hide_nothing_from_legacy_ones() {
         let mut imm = ImmediateContext::new(&f.device).unwrap();
         let write = f.list(semantics, |c| {
             shaders(&f, c);
-            c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+            c.set_render_targets(&[Some(f.rt_rtv)], None);
             c.draw(3, 0);
         });
         for list in [&read, &write, &read] {
@@ -278,7 +351,7 @@ fn r_st_10_transitions_are_counted_across_list_boundaries() {
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     let write = f.legacy(|c| {
         shaders(&f, c);
-        c.om_set_render_targets(&[Some(f.rt_rtv)], None);
+        c.set_render_targets(&[Some(f.rt_rtv)], None);
         c.draw(3, 0);
     });
     let read = f.legacy(|c| {
@@ -323,8 +396,8 @@ fn r_st_10_carried_state_keeps_the_unbound_slot_null() {
     let mut context = f.context(Semantics::Legacy);
     shaders(&f, &mut context);
     context.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
-    context.om_set_render_targets(&[Some(f.rt_rtv)], None);
-    context.om_set_render_targets(&[None], None);
+    context.set_render_targets(&[Some(f.rt_rtv)], None);
+    context.set_render_targets(&[None], None);
     let first = context.finish_command_list(RestoreState::Restore).unwrap();
     context.draw(3, 0);
     let second = context
@@ -347,7 +420,7 @@ fn r_st_10_an_unbound_slot_drops_its_binding_reference() {
     let mut context = f.context(Semantics::Legacy);
     context.set_shader_resources(Stage::Pixel, 0, &[Some(f.rt_srv)]);
     assert_eq!(d.references(f.rt_srv), Some(2), "binding + list");
-    context.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    context.set_render_targets(&[Some(f.rt_rtv)], None);
     assert_eq!(d.references(f.rt_srv), Some(1), "the list's only");
     context.set_shader_resources(Stage::Pixel, 1, &[Some(f.rt_srv)]);
     assert_eq!(d.references(f.rt_srv), Some(1), "a null bind takes none");

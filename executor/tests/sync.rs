@@ -27,7 +27,7 @@ fn fence_waits(imm: &mut ImmediateContext) -> u64 {
 /// Draws into back buffer `index` of `chain`, with the vertex shader bound.
 fn draw_to_back_buffer(f: &Fixture, c: &mut impl DeviceContext, chain: SwapChain, index: usize) {
     c.set_shader(Stage::Vertex, Some(f.vs));
-    c.om_set_render_targets(&[Some(back_buffer_rtv(f, chain, index))], None);
+    c.set_render_targets(&[Some(back_buffer_rtv(f, chain, index))], None);
     c.draw(3, 0);
 }
 
@@ -364,7 +364,7 @@ fn r_ex_7_legacy_waits_on_present_at_every_bind_of_a_back_buffer() {
     for _ in 0..2 {
         draw_to_back_buffer(&f, &mut imm, chain, 0);
     }
-    imm.om_set_render_targets(&[Some(f.rt_rtv)], None);
+    imm.set_render_targets(&[Some(f.rt_rtv)], None);
     assert_eq!(
         fence_waits(&mut imm),
         2,

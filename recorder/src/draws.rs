@@ -11,6 +11,7 @@
 //! instance is resolved as a copy's is: `resolve_resource`, `binds/resolve.rs`).
 
 use crate::command::*;
+use crate::context::core_access::{Context, CoreAccess};
 use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::device::handle::*;
@@ -24,30 +25,27 @@ impl<R: Role> Recorder<R> {
         self.emit(opcode, 0, None, args);
     }
 
-    /// Draws `vertex_count` vertices from `start_vertex` with the bound state. Never refused;
-    /// counts a draw in [`stats`](Self::stats).
+    /// [`DrawCalls::draw`](crate::DrawCalls::draw): its semantics.
     #[inline]
-    pub fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+    pub(crate) fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         // Compact: the two numbers alone (16 bytes with the header); decoded as `DirectArgs`.
         self.begin_call();
         self.stats.draws += 1;
         self.emit(Opcode::Draw, 0, None, [vertex_count, start_vertex]);
     }
 
-    /// Draws `index_count` indices of the bound index buffer from `start_index`, `base_vertex`
-    /// added to each. Never refused; counts a draw.
+    /// [`DrawCalls::draw_indexed`](crate::DrawCalls::draw_indexed): its semantics.
     #[inline]
-    pub fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
+    pub(crate) fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         self.emit_draw(
             Opcode::DrawIndexed,
             DirectArgs::draw_indexed(index_count, start_index, base_vertex),
         );
     }
 
-    /// Draws `instance_count` instances of `vertex_count` vertices, from `start_vertex` and
-    /// `start_instance`. Never refused; counts a draw.
+    /// [`DrawCalls::draw_instanced`](crate::DrawCalls::draw_instanced): its semantics.
     #[inline]
-    pub fn draw_instanced(
+    pub(crate) fn draw_instanced(
         &mut self,
         vertex_count: u32,
         instance_count: u32,
@@ -60,10 +58,9 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Draws `instance_count` instances of `index_count` indices, from `start_index` and
-    /// `start_instance`, `base_vertex` added to each index. Never refused; counts a draw.
+    /// [`DrawCalls::draw_indexed_instanced`](crate::DrawCalls::draw_indexed_instanced): its semantics.
     #[inline]
-    pub fn draw_indexed_instanced(
+    pub(crate) fn draw_indexed_instanced(
         &mut self,
         index_count: u32,
         instance_count: u32,
@@ -83,24 +80,21 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Draws what the bound stream-output buffer holds.
-    pub fn draw_auto(&mut self) {
+    /// [`DrawCalls::draw_auto`](crate::DrawCalls::draw_auto): its semantics.
+    pub(crate) fn draw_auto(&mut self) {
         self.begin_call();
         self.stats.draws += 1;
         self.emit(Opcode::DrawAuto, 0, None, Empty);
     }
 
-    /// Dispatches `x * y * z` thread groups of the bound compute shader. Never refused; counted
-    /// with the draws.
+    /// [`DrawCalls::dispatch`](crate::DrawCalls::dispatch): its semantics.
     #[inline]
-    pub fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+    pub(crate) fn dispatch(&mut self, x: u32, y: u32, z: u32) {
         self.emit_draw(Opcode::Dispatch, DirectArgs::dispatch(x, y, z));
     }
 
-    /// Draws instanced with the arguments at byte `offset` of `args`, read when the list executes.
-    /// Refused when `offset` is not 4-aligned or the 12 bytes past it leave the buffer
-    /// (`invalid_argument`, R-REC-5), or `args` is released (`released_object`).
-    pub fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+    /// [`DrawCalls::draw_instanced_indirect`](crate::DrawCalls::draw_instanced_indirect): its semantics.
+    pub(crate) fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
         self.indirect(
             Opcode::DrawInstancedIndirect,
             "draw_instanced_indirect",
@@ -109,9 +103,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Draws indexed and instanced with the arguments at byte `offset` of `args`; refused as
-    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
-    pub fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+    /// [`DrawCalls::draw_indexed_instanced_indirect`](crate::DrawCalls::draw_indexed_instanced_indirect): its semantics.
+    pub(crate) fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
         self.indirect(
             Opcode::DrawIndexedInstancedIndirect,
             "draw_indexed_instanced_indirect",
@@ -120,9 +113,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Dispatches with the thread-group counts at byte `offset` of `args`; refused as
-    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
-    pub fn dispatch_indirect(&mut self, args: Buffer, offset: u32) {
+    /// [`IndirectDispatchCalls::dispatch_indirect`](crate::IndirectDispatchCalls::dispatch_indirect): its semantics.
+    pub(crate) fn dispatch_indirect(&mut self, args: Buffer, offset: u32) {
         self.indirect(Opcode::DispatchIndirect, "dispatch_indirect", args, offset);
     }
 
@@ -153,5 +145,121 @@ impl<R: Role> Recorder<R> {
             }
             Err(error) => self.fail(error),
         }
+    }
+}
+
+/// Draws, indirect draws and dispatches: every context, bundle recorders too.
+pub trait DrawCalls: Context {
+    /// Draws (`Draw`).
+    ///
+    /// Draws `vertex_count` vertices from `start_vertex` with the bound state. Never refused;
+    /// counts a draw in [`stats`](Self::stats).
+    #[inline]
+    fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
+        self.recorder(CoreAccess(()))
+            .draw(vertex_count, start_vertex)
+    }
+
+    /// Draws indexed (`DrawIndexed`).
+    ///
+    /// Draws `index_count` indices of the bound index buffer from `start_index`, `base_vertex`
+    /// added to each. Never refused; counts a draw.
+    #[inline]
+    fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
+        self.recorder(CoreAccess(()))
+            .draw_indexed(index_count, start_index, base_vertex)
+    }
+
+    /// Draws instanced (`DrawInstanced`).
+    ///
+    /// Draws `instance_count` instances of `vertex_count` vertices, from `start_vertex` and
+    /// `start_instance`. Never refused; counts a draw.
+    #[inline]
+    fn draw_instanced(
+        &mut self,
+        vertex_count: u32,
+        instance_count: u32,
+        start_vertex: u32,
+        start_instance: u32,
+    ) {
+        self.recorder(CoreAccess(())).draw_instanced(
+            vertex_count,
+            instance_count,
+            start_vertex,
+            start_instance,
+        )
+    }
+
+    /// Draws indexed and instanced (`DrawIndexedInstanced`).
+    ///
+    /// Draws `instance_count` instances of `index_count` indices, from `start_index` and
+    /// `start_instance`, `base_vertex` added to each index. Never refused; counts a draw.
+    #[inline]
+    fn draw_indexed_instanced(
+        &mut self,
+        index_count: u32,
+        instance_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+        start_instance: u32,
+    ) {
+        self.recorder(CoreAccess(())).draw_indexed_instanced(
+            index_count,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        )
+    }
+
+    /// Draws what the stream-output buffer holds (`DrawAuto`).
+    ///
+    /// Draws what the bound stream-output buffer holds.
+    #[inline]
+    fn draw_auto(&mut self) {
+        self.recorder(CoreAccess(())).draw_auto()
+    }
+
+    /// Draws instanced with arguments from a buffer (`DrawInstancedIndirect`).
+    ///
+    /// Draws instanced with the arguments at byte `offset` of `args`, read when the list executes.
+    /// Refused when `offset` is not 4-aligned or the 12 bytes past it leave the buffer
+    /// (`invalid_argument`, R-REC-5), or `args` is released (`released_object`).
+    #[inline]
+    fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+        self.recorder(CoreAccess(()))
+            .draw_instanced_indirect(args, offset)
+    }
+
+    /// Draws indexed and instanced with arguments from a buffer (`DrawIndexedInstancedIndirect`).
+    ///
+    /// Draws indexed and instanced with the arguments at byte `offset` of `args`; refused as
+    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
+    #[inline]
+    fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
+        self.recorder(CoreAccess(()))
+            .draw_indexed_instanced_indirect(args, offset)
+    }
+
+    /// Dispatches compute work (`Dispatch`).
+    ///
+    /// Dispatches `x * y * z` thread groups of the bound compute shader. Never refused; counted
+    /// with the draws.
+    #[inline]
+    fn dispatch(&mut self, x: u32, y: u32, z: u32) {
+        self.recorder(CoreAccess(())).dispatch(x, y, z)
+    }
+}
+
+/// `DispatchIndirect`: deferred and immediate contexts; not a bundle recorder (R-B-8).
+pub trait IndirectDispatchCalls: Context {
+    /// Dispatches with arguments from a buffer (`DispatchIndirect`).
+    ///
+    /// Dispatches with the thread-group counts at byte `offset` of `args`; refused as
+    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
+    #[inline]
+    fn dispatch_indirect(&mut self, args: Buffer, offset: u32) {
+        self.recorder(CoreAccess(()))
+            .dispatch_indirect(args, offset)
     }
 }

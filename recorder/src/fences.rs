@@ -20,6 +20,7 @@
 
 use crate::chunk::SideKind;
 use crate::command::*;
+use crate::context::core_access::{Context, CoreAccess};
 use crate::context::role::Role;
 use crate::desc::Engine;
 use crate::device::handle::*;
@@ -76,9 +77,8 @@ impl<R: Role> Recorder<R> {
 }
 
 impl<R: Role> Recorder<R> {
-    /// Waits for the current back buffer of `chain` to leave the display before writing it
-    /// (fast semantics needs it once a frame, R-EX-7).
-    pub fn insert_wait_on_present(&mut self, chain: SwapChain) {
+    /// [`FenceCalls::insert_wait_on_present`](crate::FenceCalls::insert_wait_on_present): its semantics.
+    pub(crate) fn insert_wait_on_present(&mut self, chain: SwapChain) {
         self.begin_call();
         const CALL: &str = "insert_wait_on_present";
         if self.device.swap_chains.get(chain.0, false).is_err() {
@@ -105,9 +105,8 @@ impl<R: Role> Recorder<R> {
         value
     }
 
-    /// Makes `engine` wait until the fence `value` has passed. A value no `insert_fence` has
-    /// handed out yet is refused: nothing could ever signal it.
-    pub fn insert_wait_on_fence(&mut self, engine: Engine, value: u64) {
+    /// [`FenceCalls::insert_wait_on_fence`](crate::FenceCalls::insert_wait_on_fence): its semantics.
+    pub(crate) fn insert_wait_on_fence(&mut self, engine: Engine, value: u64) {
         self.begin_call();
         let next = self.device.next_fence.load(Ordering::Relaxed);
         if value == 0 || value >= next {
@@ -126,8 +125,8 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::InsertWaitOnFence, engine as u8, None, value);
     }
 
-    /// Writes `value` at `offset` of `buffer` when the pipeline drains past this point.
-    pub fn write_value_bottom_of_pipe(&mut self, buffer: Buffer, offset: u64, value: u64) {
+    /// [`FenceCalls::write_value_bottom_of_pipe`](crate::FenceCalls::write_value_bottom_of_pipe): its semantics.
+    pub(crate) fn write_value_bottom_of_pipe(&mut self, buffer: Buffer, offset: u64, value: u64) {
         self.memory_op(
             Opcode::WriteValueBottomOfPipe,
             "write_value_bottom_of_pipe",
@@ -137,8 +136,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Waits until `offset` of `buffer` holds `value`.
-    pub fn insert_wait_on_memory(&mut self, buffer: Buffer, offset: u64, value: u64) {
+    /// [`FenceCalls::insert_wait_on_memory`](crate::FenceCalls::insert_wait_on_memory): its semantics.
+    pub(crate) fn insert_wait_on_memory(&mut self, buffer: Buffer, offset: u64, value: u64) {
         self.memory_op(
             Opcode::InsertWaitOnMemory,
             "insert_wait_on_memory",
@@ -187,5 +186,45 @@ impl<R: Role> Recorder<R> {
                 value,
             },
         );
+    }
+}
+
+/// Waits and bottom-of-pipe writes (R-EX-5, R-EX-7): deferred and immediate contexts (R-B-8).
+pub trait FenceCalls: Context {
+    /// Waits until the swap chain's back buffer may be written (`InsertWaitOnPresent`).
+    ///
+    /// Waits for the current back buffer of `chain` to leave the display before writing it
+    /// (fast semantics needs it once a frame, R-EX-7).
+    #[inline]
+    fn insert_wait_on_present(&mut self, chain: SwapChain) {
+        self.recorder(CoreAccess(())).insert_wait_on_present(chain)
+    }
+
+    /// Waits for another engine's fence (`InsertWaitOnFence`).
+    ///
+    /// Makes `engine` wait until the fence `value` has passed. A value no `insert_fence` has
+    /// handed out yet is refused: nothing could ever signal it.
+    #[inline]
+    fn insert_wait_on_fence(&mut self, engine: Engine, value: u64) {
+        self.recorder(CoreAccess(()))
+            .insert_wait_on_fence(engine, value)
+    }
+
+    /// Writes a value to memory when the work before it is done (`WriteValueBottomOfPipe`).
+    ///
+    /// Writes `value` at `offset` of `buffer` when the pipeline drains past this point.
+    #[inline]
+    fn write_value_bottom_of_pipe(&mut self, buffer: Buffer, offset: u64, value: u64) {
+        self.recorder(CoreAccess(()))
+            .write_value_bottom_of_pipe(buffer, offset, value)
+    }
+
+    /// Waits until memory holds a value (`InsertWaitOnMemory`).
+    ///
+    /// Waits until `offset` of `buffer` holds `value`.
+    #[inline]
+    fn insert_wait_on_memory(&mut self, buffer: Buffer, offset: u64, value: u64) {
+        self.recorder(CoreAccess(()))
+            .insert_wait_on_memory(buffer, offset, value)
     }
 }

@@ -112,12 +112,13 @@
 
 mod barriers;
 mod binds;
+mod call_arguments;
+pub mod capabilities;
 mod chunk;
 pub mod command;
 mod context;
 mod desc;
 mod device;
-mod device_context;
 mod draws;
 pub mod engine;
 mod errors;
@@ -141,6 +142,14 @@ pub use barriers::{
     BarrierSubresources, BarrierSync, BufferBarrier, GlobalBarrier, NamedResource, ResourceBarrier,
     ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Span, SplitHalf, TextureBarrier,
 };
+pub use call_arguments::{
+    Compression, FastResource, FastResourceBatch, MapFlags, PredicateValue, VertexBuffer,
+};
+pub use capabilities::{
+    BarrierCalls, BindCalls, Capability, ClearStateCalls, Context, CoreAccess, DeviceContext,
+    DrawCalls, EngineMemoryCalls, FastBindCalls, FenceCalls, IndirectDispatchCalls,
+    InheritedStateCalls, MapCalls, QueryCalls, TransferCalls,
+};
 pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
 pub use context::bundle_entry::{BundleBody, OutputFormats};
@@ -152,10 +161,6 @@ pub use desc::*;
 pub use device::handle::*;
 pub use device::object_info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
 pub use device::{Device, DeviceDesc, Validation};
-pub use device_context::{
-    Compression, DeviceContext, FastResource, FastResourceBatch, MapFlags, Mapped, PredicateValue,
-    VertexBuffer,
-};
 pub use errors::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
 pub use fast::context_state::DeviceContextState;
 pub use fences::FenceFlags;
@@ -163,21 +168,26 @@ pub use list::{
     Attachment, CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
     Segment, SegmentWalk, Segments, SplitPointQueue, StartState,
 };
+pub use maps::map_calls::Mapped;
 
 /// One import for an application that records: the device and its descriptors, the handles,
-/// the deferred context and the calls every context shares ([`DeviceContext`]), maps, lists,
+/// the deferred context and the calls of every capability ([`DeviceContext`] is all of them), maps, lists,
 /// their statistics and the errors. `use recorder::prelude::*;`
 pub mod prelude {
+    pub use crate::call_arguments::{Compression, MapFlags, PredicateValue, VertexBuffer};
+    pub use crate::capabilities::{
+        BarrierCalls, BindCalls, ClearStateCalls, Context, DeviceContext, DrawCalls,
+        EngineMemoryCalls, FastBindCalls, FenceCalls, IndirectDispatchCalls, InheritedStateCalls,
+        MapCalls, QueryCalls, TransferCalls,
+    };
     pub use crate::context::split::{SplitCategory, SplitCounts};
     pub use crate::context::{DeferredContext, DeferredContextDesc, RestoreState};
     pub use crate::desc::*;
     pub use crate::device::handle::*;
     pub use crate::device::{Device, DeviceDesc, Validation};
-    pub use crate::device_context::{
-        Compression, DeviceContext, MapFlags, Mapped, PredicateValue, VertexBuffer,
-    };
     pub use crate::errors::{Error, ErrorKind, ObjectName, RecordError};
     pub use crate::list::{CommandList, ListStats};
+    pub use crate::maps::map_calls::Mapped;
     pub use crate::ChunkPolicy;
 }
 

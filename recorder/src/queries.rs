@@ -15,19 +15,19 @@
 //! it held and leaves the slot empty, so a predicate set from a query is not carried into the
 //! context's later lists (it holds no reference to carry).
 
+use crate::call_arguments::PredicateValue;
 use crate::command::{ObjectPayload, Opcode};
+use crate::context::core_access::{Context, CoreAccess};
 use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::desc::{QueryKind, QueryMode};
 use crate::device::handle::{ObjectKind, Query, RawHandle};
-use crate::device_context::PredicateValue;
 use crate::errors::Error;
 use crate::sync::Ordering;
 
 impl<R: Role> Recorder<R> {
-    /// Writes `query`'s result at this point of the stream (`WriteQuery`): a timestamp takes
-    /// the GPU model's clock now; a scoped query its counts so far. No reference is taken.
-    pub fn write_query(&mut self, query: Query) {
+    /// [`QueryCalls::write_query`](crate::QueryCalls::write_query): its semantics.
+    pub(crate) fn write_query(&mut self, query: Query) {
         self.begin_call();
         const CALL: &str = "write_query";
         if let Err(error) = self.live_query(CALL, query) {
@@ -37,9 +37,8 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::WriteQuery, 0, None, query.0);
     }
 
-    /// Clears `query`'s result and counts (`ResetQuery`): until it ends again it has no result.
-    /// No reference is taken.
-    pub fn reset_query(&mut self, query: Query) {
+    /// [`QueryCalls::reset_query`](crate::QueryCalls::reset_query): its semantics.
+    pub(crate) fn reset_query(&mut self, query: Query) {
         self.begin_call();
         const CALL: &str = "reset_query";
         if let Err(error) = self.live_query(CALL, query) {
@@ -48,10 +47,8 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::ResetQuery, 0, None, query.0);
     }
 
-    /// Sets how an occlusion or predicate query counts from its next scope on
-    /// (`ConfigureQuery`): every sample, or whether any passed. Another kind refuses the call
-    /// (`QueryModeMismatch`). No reference is taken.
-    pub fn configure_query(&mut self, query: Query, mode: QueryMode) {
+    /// [`QueryCalls::configure_query`](crate::QueryCalls::configure_query): its semantics.
+    pub(crate) fn configure_query(&mut self, query: Query, mode: QueryMode) {
         self.begin_call();
         const CALL: &str = "configure_query";
         let kind = match self.live_query(CALL, query) {
@@ -69,11 +66,12 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::ConfigureQuery, mode as u8, None, query.0);
     }
 
-    /// Predicates the following draws on `query`'s answer, of any kind (`None`: stops), as
-    /// `set_predication` does with a predicate: a draw is skipped while the answer equals
-    /// `value`. No reference is taken on the query, even on a legacy context (see the module
-    /// essay).
-    pub fn set_predication_from_query(&mut self, query: Option<Query>, value: PredicateValue) {
+    /// [`InheritedStateCalls::set_predication_from_query`](crate::InheritedStateCalls::set_predication_from_query): its semantics.
+    pub(crate) fn set_predication_from_query(
+        &mut self,
+        query: Option<Query>,
+        value: PredicateValue,
+    ) {
         let value = value.as_bool();
         self.begin_call();
         const CALL: &str = "set_predication_from_query";
@@ -122,14 +120,13 @@ impl<R: Role> Recorder<R> {
 }
 
 impl<R: Role> Recorder<R> {
-    /// Begins `query` (`Begin`). A released query refuses the call (`released_object`).
-    pub fn begin_query(&mut self, query: Query) {
+    /// [`QueryCalls::begin_query`](crate::QueryCalls::begin_query): its semantics.
+    pub(crate) fn begin_query(&mut self, query: Query) {
         self.query(Opcode::BeginQuery, "begin_query", query);
     }
 
-    /// Ends `query` (`End`); its answer is ready once the list has run. A released query refuses
-    /// the call (`released_object`).
-    pub fn end_query(&mut self, query: Query) {
+    /// [`QueryCalls::end_query`](crate::QueryCalls::end_query): its semantics.
+    pub(crate) fn end_query(&mut self, query: Query) {
         self.query(Opcode::EndQuery, "end_query", query);
     }
 
@@ -149,8 +146,8 @@ impl<R: Role> Recorder<R> {
 }
 
 impl<R: Role> Recorder<R> {
-    /// Predicates the following draws on `predicate` (a query of kind predicate), or stops.
-    pub fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue) {
+    /// [`InheritedStateCalls::set_predication`](crate::InheritedStateCalls::set_predication): its semantics.
+    pub(crate) fn set_predication(&mut self, predicate: Option<Query>, value: PredicateValue) {
         let value = value.as_bool();
         self.begin_call();
         const CALL: &str = "set_predication";
@@ -182,5 +179,56 @@ impl<R: Role> Recorder<R> {
                 value: value as u64,
             },
         );
+    }
+}
+
+/// Queries (R-FX-3 for write, reset and configure): deferred and immediate contexts (R-B-8).
+pub trait QueryCalls: Context {
+    /// Begins a query (`Begin`).
+    ///
+    /// Begins `query` (`Begin`). A released query refuses the call (`released_object`).
+    #[inline]
+    fn begin_query(&mut self, query: Query) {
+        self.recorder(CoreAccess(())).begin_query(query)
+    }
+
+    /// Ends a query (`End`).
+    ///
+    /// Ends `query` (`End`); its answer is ready once the list has run. A released query refuses
+    /// the call (`released_object`).
+    #[inline]
+    fn end_query(&mut self, query: Query) {
+        self.recorder(CoreAccess(())).end_query(query)
+    }
+
+    /// Writes a query's result at this point of the stream (`WriteQuery`, R-FX-3): a
+    /// timestamp's tick now, a scoped query's counts so far. Fast semantics on every context.
+    ///
+    /// Writes `query`'s result at this point of the stream (`WriteQuery`): a timestamp takes
+    /// the GPU model's clock now; a scoped query its counts so far. No reference is taken.
+    #[inline]
+    fn write_query(&mut self, query: Query) {
+        self.recorder(CoreAccess(())).write_query(query)
+    }
+
+    /// Clears a query's result and counts (`ResetQuery`, R-FX-3). Fast semantics on every
+    /// context.
+    ///
+    /// Clears `query`'s result and counts (`ResetQuery`): until it ends again it has no result.
+    /// No reference is taken.
+    #[inline]
+    fn reset_query(&mut self, query: Query) {
+        self.recorder(CoreAccess(())).reset_query(query)
+    }
+
+    /// Sets how an occlusion or predicate query counts (`ConfigureQuery`, R-FX-3). Fast
+    /// semantics on every context.
+    ///
+    /// Sets how an occlusion or predicate query counts from its next scope on
+    /// (`ConfigureQuery`): every sample, or whether any passed. Another kind refuses the call
+    /// (`QueryModeMismatch`). No reference is taken.
+    #[inline]
+    fn configure_query(&mut self, query: Query, mode: QueryMode) {
+        self.recorder(CoreAccess(())).configure_query(query, mode)
     }
 }

@@ -10,6 +10,7 @@
 //! resource a transfer names (R-OBJ-4).
 
 use crate::command::*;
+use crate::context::core_access::{Context, CoreAccess};
 use crate::context::role::Role;
 use crate::context::split::SplitCategory;
 use crate::context::Recorder;
@@ -21,8 +22,8 @@ use crate::errors::{CopyProblem, Error};
 impl<R: Role> Recorder<R> {
     // ----- clears ------------------------------------------------------------------------------
 
-    /// Clears a render-target view: a `clear_render_target` split point on legacy contexts.
-    pub fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]) {
+    /// [`TransferCalls::clear_render_target_view`](crate::TransferCalls::clear_render_target_view): its semantics.
+    pub(crate) fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]) {
         self.begin_call();
         const CALL: &str = "clear_render_target_view";
         let bound = match self.resolve_view(CALL, ObjectKind::RenderTargetView, view.0, false) {
@@ -46,8 +47,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Clears a depth-stencil view: a `clear_depth_stencil` split point on legacy contexts.
-    pub fn clear_depth_stencil_view(
+    /// [`TransferCalls::clear_depth_stencil_view`](crate::TransferCalls::clear_depth_stencil_view): its semantics.
+    pub(crate) fn clear_depth_stencil_view(
         &mut self,
         view: DepthStencilView,
         flags: ClearFlags,
@@ -83,12 +84,12 @@ impl<R: Role> Recorder<R> {
 
     // ----- copies ------------------------------------------------------------------------------
 
-    /// Copies the whole of `source` into `destination` when the list executes. Refused
-    /// (`invalid_argument`, R-REC-5) when one is a buffer and the other a texture, both are the
-    /// same resource, the destination is immutable, buffer sizes differ, or textures differ in
-    /// size, mips, array size or sample count; a released resource refuses it with
-    /// `released_object`.
-    pub fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
+    /// [`TransferCalls::copy_resource`](crate::TransferCalls::copy_resource): its semantics.
+    pub(crate) fn copy_resource(
+        &mut self,
+        destination: impl Into<Resource>,
+        source: impl Into<Resource>,
+    ) {
         self.begin_call();
         if let Err(error) = self.try_copy_resource(destination.into(), source.into()) {
             self.fail(error);
@@ -176,13 +177,8 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
-    /// Copies `bytes` bytes of `source` from `source_offset` into `destination` at
-    /// `destination_offset` when the list executes (`CopyBufferRegion`). `source` may be
-    /// `destination` when the two ranges do not overlap (R-BAR-7). Refused (`invalid_argument`):
-    /// a range past its buffer's end ([`Error::RegionOutOfBounds`]), overlapping ranges of one
-    /// buffer ([`Error::OverlappingSelfCopy`]), an immutable destination; a released buffer
-    /// with `released_object`. A legacy list holds both buffers, as `copy_resource`.
-    pub fn copy_buffer_region(
+    /// [`TransferCalls::copy_buffer_region`](crate::TransferCalls::copy_buffer_region): its semantics.
+    pub(crate) fn copy_buffer_region(
         &mut self,
         destination: Buffer,
         destination_offset: u64,
@@ -271,18 +267,9 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
-    /// Copies the texels `source_box` of `source`'s subresource `source_subresource` into
-    /// `destination`'s subresource `destination_subresource` at `(x, y)` when the list executes
-    /// (`CopyTextureRegion`; subresources are numbered `mip + slice * mips`, as
-    /// `D3D12CalcSubresource`). `source` may be `destination` when the regions do not overlap
-    /// (another subresource, or disjoint rectangles of one: R-BAR-7, the seed's self-copy of a
-    /// quarter). Refused (`invalid_argument`): a subresource past the texture's, a box that is
-    /// inverted or not within the source's mip level, a destination region not within the
-    /// destination's ([`Error::RegionOutOfBounds`]); overlapping regions of one subresource
-    /// ([`Error::OverlappingSelfCopy`]); a released texture with `released_object`. Formats are
-    /// not compared (the model copies no texels). A legacy list holds both textures.
+    /// [`TransferCalls::copy_texture_region`](crate::TransferCalls::copy_texture_region): its semantics.
     #[allow(clippy::too_many_arguments)]
-    pub fn copy_texture_region(
+    pub(crate) fn copy_texture_region(
         &mut self,
         destination: Texture,
         destination_subresource: u32,
@@ -420,9 +407,8 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
-    /// Replaces a default resource's contents with `data`, carried by the list (legacy only,
-    /// R-ST-7).
-    pub fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
+    /// [`TransferCalls::update_subresource`](crate::TransferCalls::update_subresource): its semantics.
+    pub(crate) fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
         self.begin_call();
         if let Err(error) = self.try_update_subresource(resource.into(), data) {
             self.fail(error);
@@ -474,8 +460,8 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
-    /// Copies the hidden counter of an append/counter UAV into a buffer (legacy only, R-ST-7).
-    pub fn copy_structure_count(
+    /// [`TransferCalls::copy_structure_count`](crate::TransferCalls::copy_structure_count): its semantics.
+    pub(crate) fn copy_structure_count(
         &mut self,
         destination: Buffer,
         offset: u32,
@@ -572,4 +558,137 @@ fn subresource_size(texture: &TextureInfo, index: u32) -> Option<(u32, u32)> {
         (texture.width >> mip).max(1),
         (texture.height >> mip).max(1),
     ))
+}
+
+/// Clears, copies and updates: deferred and immediate contexts (R-B-8).
+pub trait TransferCalls: Context {
+    /// Clears a render target (`ClearRenderTargetView`).
+    ///
+    /// Clears a render-target view: a `clear_render_target` split point on legacy contexts.
+    #[inline]
+    fn clear_render_target_view(&mut self, view: RenderTargetView, color: [f32; 4]) {
+        self.recorder(CoreAccess(()))
+            .clear_render_target_view(view, color)
+    }
+
+    /// Clears a depth stencil (`ClearDepthStencilView`).
+    ///
+    /// Clears a depth-stencil view: a `clear_depth_stencil` split point on legacy contexts.
+    #[inline]
+    fn clear_depth_stencil_view(
+        &mut self,
+        view: DepthStencilView,
+        flags: ClearFlags,
+        depth: f32,
+        stencil: u8,
+    ) {
+        self.recorder(CoreAccess(()))
+            .clear_depth_stencil_view(view, flags, depth, stencil)
+    }
+
+    /// Copies a resource (`CopyResource`).
+    ///
+    /// Copies the whole of `source` into `destination` when the list executes. Refused
+    /// (`invalid_argument`, R-REC-5) when one is a buffer and the other a texture, both are the
+    /// same resource, the destination is immutable, buffer sizes differ, or textures differ in
+    /// size, mips, array size or sample count; a released resource refuses it with
+    /// `released_object`.
+    #[inline]
+    fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>)
+    where
+        Self: Sized,
+    {
+        self.recorder(CoreAccess(()))
+            .copy_resource(destination, source)
+    }
+
+    /// Writes data into a resource (`UpdateSubresource`).
+    ///
+    /// Replaces a default resource's contents with `data`, carried by the list (legacy only,
+    /// R-ST-7).
+    #[inline]
+    fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8])
+    where
+        Self: Sized,
+    {
+        self.recorder(CoreAccess(()))
+            .update_subresource(resource, data)
+    }
+
+    /// Copies bytes of a buffer into another or, without overlap, itself (`CopyBufferRegion`,
+    /// R-BAR-7); refused on a bundle recorder.
+    ///
+    /// Copies `bytes` bytes of `source` from `source_offset` into `destination` at
+    /// `destination_offset` when the list executes (`CopyBufferRegion`). `source` may be
+    /// `destination` when the two ranges do not overlap (R-BAR-7). Refused (`invalid_argument`):
+    /// a range past its buffer's end ([`Error::RegionOutOfBounds`]), overlapping ranges of one
+    /// buffer ([`Error::OverlappingSelfCopy`]), an immutable destination; a released buffer
+    /// with `released_object`. A legacy list holds both buffers, as `copy_resource`.
+    #[inline]
+    fn copy_buffer_region(
+        &mut self,
+        destination: Buffer,
+        destination_offset: u64,
+        source: Buffer,
+        source_offset: u64,
+        bytes: u64,
+    ) {
+        self.recorder(CoreAccess(())).copy_buffer_region(
+            destination,
+            destination_offset,
+            source,
+            source_offset,
+            bytes,
+        )
+    }
+
+    /// Copies texels of a texture subresource into another or, without overlap, itself
+    /// (`CopyTextureRegion`, R-BAR-7); refused on a bundle recorder.
+    ///
+    /// Copies the texels `source_box` of `source`'s subresource `source_subresource` into
+    /// `destination`'s subresource `destination_subresource` at `(x, y)` when the list executes
+    /// (`CopyTextureRegion`; subresources are numbered `mip + slice * mips`, as
+    /// `D3D12CalcSubresource`). `source` may be `destination` when the regions do not overlap
+    /// (another subresource, or disjoint rectangles of one: R-BAR-7, the seed's self-copy of a
+    /// quarter). Refused (`invalid_argument`): a subresource past the texture's, a box that is
+    /// inverted or not within the source's mip level, a destination region not within the
+    /// destination's ([`Error::RegionOutOfBounds`]); overlapping regions of one subresource
+    /// ([`Error::OverlappingSelfCopy`]); a released texture with `released_object`. Formats are
+    /// not compared (the model copies no texels). A legacy list holds both textures.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn copy_texture_region(
+        &mut self,
+        destination: Texture,
+        destination_subresource: u32,
+        x: u32,
+        y: u32,
+        source: Texture,
+        source_subresource: u32,
+        source_box: CopyBox,
+    ) {
+        self.recorder(CoreAccess(())).copy_texture_region(
+            destination,
+            destination_subresource,
+            x,
+            y,
+            source,
+            source_subresource,
+            source_box,
+        )
+    }
+
+    /// Copies a UAV's hidden counter into a buffer (`CopyStructureCount`).
+    ///
+    /// Copies the hidden counter of an append/counter UAV into a buffer (legacy only, R-ST-7).
+    #[inline]
+    fn copy_structure_count(
+        &mut self,
+        destination: Buffer,
+        offset: u32,
+        view: UnorderedAccessView,
+    ) {
+        self.recorder(CoreAccess(()))
+            .copy_structure_count(destination, offset, view)
+    }
 }

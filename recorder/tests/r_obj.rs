@@ -864,41 +864,38 @@ fn released_object_cases() -> Vec<Case> {
             f.device.release(f.layout);
             c.set_input_layout(Some(f.layout));
         }),
-        ("om_set_render_targets rtv", |f, c| {
+        ("set_render_targets rtv", |f, c| {
             f.device.release(f.rt_plain_rtv);
-            c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
+            c.set_render_targets(&[Some(f.rt_plain_rtv)], None);
         }),
-        ("om_set_render_targets dsv", |f, c| {
+        ("set_render_targets dsv", |f, c| {
             f.device.release(f.ds_dsv);
-            c.om_set_render_targets(&[Some(f.rt_plain_rtv)], Some(f.ds_dsv));
+            c.set_render_targets(&[Some(f.rt_plain_rtv)], Some(f.ds_dsv));
         }),
-        (
-            "om_set_render_targets_and_unordered_access_views",
-            |f, c| {
-                f.device.release(f.sb_uav);
-                c.om_set_render_targets_and_unordered_access_views(
-                    &[Some(f.rt_plain_rtv)],
-                    None,
-                    1,
-                    &[Some(f.sb_uav)],
-                );
-            },
-        ),
-        ("cs_set_unordered_access_views", |f, c| {
+        ("set_render_targets_and_unordered_access_views", |f, c| {
             f.device.release(f.sb_uav);
-            c.cs_set_unordered_access_views(0, &[Some(f.sb_uav)]);
+            c.set_render_targets_and_unordered_access_views(
+                &[Some(f.rt_plain_rtv)],
+                None,
+                1,
+                &[Some(f.sb_uav)],
+            );
         }),
-        ("om_set_blend_state", |f, c| {
+        ("set_compute_unordered_access_views", |f, c| {
+            f.device.release(f.sb_uav);
+            c.set_compute_unordered_access_views(0, &[Some(f.sb_uav)]);
+        }),
+        ("set_blend_state", |f, c| {
             f.device.release(f.blend);
-            c.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
+            c.set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
         }),
-        ("om_set_depth_stencil_state", |f, c| {
+        ("set_depth_stencil_state", |f, c| {
             f.device.release(f.dss);
-            c.om_set_depth_stencil_state(Some(f.dss), 0);
+            c.set_depth_stencil_state(Some(f.dss), 0);
         }),
-        ("rs_set_state", |f, c| {
+        ("set_rasterizer_state", |f, c| {
             f.device.release(f.raster);
-            c.rs_set_state(Some(f.raster));
+            c.set_rasterizer_state(Some(f.raster));
         }),
         ("set_predication", |f, c| {
             f.device.release(f.predicate);
@@ -1164,14 +1161,14 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     let rt_refs = d.references(f.rt);
     context.set_shader_resources(Stage::Pixel, 3, &[Some(f.tex_srv), Some(f.rt_plain_srv)]);
     context.set_shader(Stage::Pixel, Some(f.ps));
-    context.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
-    context.om_set_depth_stencil_state(Some(f.dss), 1);
-    context.rs_set_state(Some(f.raster));
+    context.set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
+    context.set_depth_stencil_state(Some(f.dss), 1);
+    context.set_rasterizer_state(Some(f.raster));
     context.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
     context.set_input_layout(Some(f.layout));
     context.set_predication(Some(f.predicate), PredicateValue::False);
-    context.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
-    context.cs_set_unordered_access_views(2, &[Some(f.sb_uav)]);
+    context.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+    context.set_compute_unordered_access_views(2, &[Some(f.sb_uav)]);
     assert_eq!(d.references(f.rt), rt_refs);
     let bound = [
         d.references(f.tex_srv),
@@ -1191,14 +1188,14 @@ fn r_obj_4_legacy_bind_takes_a_binding_and_a_list_reference_and_unbind_drops_the
     // Unbind everything.
     context.set_shader_resources(Stage::Pixel, 3, &[None, None]);
     context.set_shader(Stage::Pixel, None);
-    context.om_set_blend_state(None, [1.0; 4], u32::MAX);
-    context.om_set_depth_stencil_state(None, 0);
-    context.rs_set_state(None);
+    context.set_blend_state(None, [1.0; 4], u32::MAX);
+    context.set_depth_stencil_state(None, 0);
+    context.set_rasterizer_state(None);
     context.set_samplers(Stage::Pixel, 0, &[None]);
     context.set_input_layout(None);
     context.set_predication(None, PredicateValue::False);
-    context.om_set_render_targets(&[], None);
-    context.cs_set_unordered_access_views(2, &[None]);
+    context.set_render_targets(&[], None);
+    context.set_compute_unordered_access_views(2, &[None]);
     let unbound = [
         d.references(f.tex_srv),
         d.references(f.rt_plain_srv),
@@ -1299,16 +1296,16 @@ fn r_obj_4_fast_binds_never_touch_reference_counts() {
     context.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb), Some(f.cb_imm)]);
     context.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv), Some(f.rt_srv)]);
     context.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
-    context.om_set_render_targets_and_unordered_access_views(
+    context.set_render_targets_and_unordered_access_views(
         &[Some(f.rt_plain_rtv)],
         Some(f.ds_dsv),
         1,
         &[Some(f.sb_uav)],
     );
-    context.cs_set_unordered_access_views(0, &[Some(f.rt_uav)]);
-    context.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
-    context.om_set_depth_stencil_state(Some(f.dss), 0);
-    context.rs_set_state(Some(f.raster));
+    context.set_compute_unordered_access_views(0, &[Some(f.rt_uav)]);
+    context.set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
+    context.set_depth_stencil_state(Some(f.dss), 0);
+    context.set_rasterizer_state(Some(f.raster));
     context.set_predication(Some(f.predicate), PredicateValue::True);
     context.draw(3, 0);
     assert_eq!(f.references(), baseline, "while recording");
@@ -1435,11 +1432,11 @@ fn r_obj_4_unbinding_a_released_object_lets_it_be_destroyed_once_the_lists_are_g
     let f = Fixture::new();
     let d = &f.device;
     let mut context = f.legacy();
-    context.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
+    context.set_render_targets(&[Some(f.rt_plain_rtv)], None);
     context.set_shader(Stage::Vertex, Some(f.vs));
     d.release(f.rt_plain_rtv);
     d.release(f.vs);
-    context.om_set_render_targets(&[], None);
+    context.set_render_targets(&[], None);
     context.set_shader(Stage::Vertex, None);
     assert_eq!(
         d.references(f.rt_plain_rtv),
@@ -1671,7 +1668,7 @@ fn apply(
                 2 => &[Some(f.rt_plain_rtv), Some(f.rt_rtv)],
                 _ => &[None, Some(f.back_buffer().1)],
             };
-            c.om_set_render_targets(rtvs, depth.then_some(f.ds_dsv))
+            c.set_render_targets(rtvs, depth.then_some(f.ds_dsv))
         }
         Op::RenderTargetsAndUavs(which, uav) => {
             let rtvs: &[Option<RenderTargetView>] = match which {
@@ -1679,7 +1676,7 @@ fn apply(
                 1 => &[Some(f.rt_plain_rtv)],
                 _ => &[Some(f.rt_rtv), None],
             };
-            c.om_set_render_targets_and_unordered_access_views(
+            c.set_render_targets_and_unordered_access_views(
                 rtvs,
                 Some(f.ds_plain_dsv),
                 2,
@@ -1687,11 +1684,11 @@ fn apply(
             )
         }
         Op::ComputeUav(slot, which) => {
-            c.cs_set_unordered_access_views(slot, &[uavs[which as usize]])
+            c.set_compute_unordered_access_views(slot, &[uavs[which as usize]])
         }
-        Op::Blend(bound) => c.om_set_blend_state(bound.then_some(f.blend), [1.0; 4], u32::MAX),
-        Op::DepthStencilState(bound) => c.om_set_depth_stencil_state(bound.then_some(f.dss), 1),
-        Op::Rasterizer(bound) => c.rs_set_state(bound.then_some(f.raster)),
+        Op::Blend(bound) => c.set_blend_state(bound.then_some(f.blend), [1.0; 4], u32::MAX),
+        Op::DepthStencilState(bound) => c.set_depth_stencil_state(bound.then_some(f.dss), 1),
+        Op::Rasterizer(bound) => c.set_rasterizer_state(bound.then_some(f.raster)),
         Op::Predication(bound) => {
             c.set_predication(bound.then_some(f.predicate), PredicateValue::True)
         }
@@ -1873,17 +1870,17 @@ fn slot_calls() -> Vec<SlotCall> {
             c.set_vertex_buffers(slot, &[vertex(f.vb)])
         }),
         ("compute uav", COMPUTE_UAV_SLOTS, |f, c, slot| {
-            c.cs_set_unordered_access_views(slot, &[Some(f.sb_uav)])
+            c.set_compute_unordered_access_views(slot, &[Some(f.sb_uav)])
         }),
         ("output-merger uav", GRAPHICS_UAV_SLOTS, |f, c, slot| {
-            c.om_set_render_targets_and_unordered_access_views(&[], None, slot, &[Some(f.sb_uav)])
+            c.set_render_targets_and_unordered_access_views(&[], None, slot, &[Some(f.sb_uav)])
         }),
         ("render target", RENDER_TARGET_SLOTS, |f, c, slot| {
             // `slot + 1` targets puts the RTV at `slot`.
             // One past the last slot is enough to be refused: cap the vector.
             let mut targets = vec![None; (slot as usize).min(RENDER_TARGET_SLOTS as usize)];
             targets.push(Some(f.rt_plain_rtv));
-            c.om_set_render_targets(&targets, None)
+            c.set_render_targets(&targets, None)
         }),
     ]
 }
@@ -1951,31 +1948,31 @@ fn r_obj_5_a_range_running_past_the_last_slot_is_invalid_argument() {
         expect_error(&mut c, ErrorKind::InvalidArgument, 0);
         c.set_shader_resources(Stage::Pixel, 127, &[Some(f.tex_srv), Some(f.tex_srv)]);
         expect_error(&mut c, ErrorKind::InvalidArgument, 0);
-        c.om_set_render_targets(&[Some(f.rt_plain_rtv); 9], None);
+        c.set_render_targets(&[Some(f.rt_plain_rtv); 9], None);
         expect_error(&mut c, ErrorKind::InvalidArgument, 0);
-        c.cs_set_unordered_access_views(63, &[Some(f.sb_uav), Some(f.sb_uav)]);
+        c.set_compute_unordered_access_views(63, &[Some(f.sb_uav), Some(f.sb_uav)]);
         expect_error(&mut c, ErrorKind::InvalidArgument, 0);
-        c.om_set_render_targets_and_unordered_access_views(&[], None, 7, &[Some(f.sb_uav); 2]);
+        c.set_render_targets_and_unordered_access_views(&[], None, 7, &[Some(f.sb_uav); 2]);
         expect_error(&mut c, ErrorKind::InvalidArgument, 0);
         // UAVs may not overlap the render-target slots.
-        c.om_set_render_targets_and_unordered_access_views(
+        c.set_render_targets_and_unordered_access_views(
             &[Some(f.rt_plain_rtv), None],
             None,
             1,
             &[Some(f.sb_uav)],
         );
         expect_error(&mut c, ErrorKind::InvalidArgument, 0);
-        c.rs_set_viewports(&[Viewport::new(0.0, 0.0, 1.0, 1.0); 17]);
+        c.set_viewports(&[Viewport::new(0.0, 0.0, 1.0, 1.0); 17]);
         expect_error(&mut c, ErrorKind::InvalidArgument, 0);
-        c.rs_set_scissor_rects(&[Rect::default(); 17]);
+        c.set_scissor_rects(&[Rect::default(); 17]);
         expect_error(&mut c, ErrorKind::InvalidArgument, 0);
         // The largest legal ranges.
         c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb); 16]);
         c.set_vertex_buffers(0, &[vertex(f.vb); 32]);
         c.set_shader_resources(Stage::Pixel, 0, &[Some(f.tex_srv); 128]);
-        c.cs_set_unordered_access_views(0, &[Some(f.sb_uav); 64]);
-        c.om_set_render_targets(&[Some(f.rt_plain_rtv); 8], None);
-        c.rs_set_viewports(&[Viewport::new(0.0, 0.0, 1.0, 1.0); 16]);
+        c.set_compute_unordered_access_views(0, &[Some(f.sb_uav); 64]);
+        c.set_render_targets(&[Some(f.rt_plain_rtv); 8], None);
+        c.set_viewports(&[Viewport::new(0.0, 0.0, 1.0, 1.0); 16]);
         let list = finish(&mut c);
         assert_eq!(list.stats().calls, 6);
     }

@@ -68,28 +68,27 @@ fn foreign_cases() -> Vec<Case> {
         ("set_input_layout", |g, c| {
             c.set_input_layout(Some(g.layout))
         }),
-        ("om_set_render_targets rtv", |g, c| {
-            c.om_set_render_targets(&[Some(g.rt_plain_rtv)], None)
+        ("set_render_targets rtv", |g, c| {
+            c.set_render_targets(&[Some(g.rt_plain_rtv)], None)
         }),
-        ("om_set_render_targets dsv", |g, c| {
-            c.om_set_render_targets(&[], Some(g.ds_dsv))
+        ("set_render_targets dsv", |g, c| {
+            c.set_render_targets(&[], Some(g.ds_dsv))
         }),
-        (
-            "om_set_render_targets_and_unordered_access_views",
-            |g, c| {
-                c.om_set_render_targets_and_unordered_access_views(&[], None, 1, &[Some(g.sb_uav)])
-            },
-        ),
-        ("cs_set_unordered_access_views", |g, c| {
-            c.cs_set_unordered_access_views(0, &[Some(g.sb_uav)])
+        ("set_render_targets_and_unordered_access_views", |g, c| {
+            c.set_render_targets_and_unordered_access_views(&[], None, 1, &[Some(g.sb_uav)])
         }),
-        ("om_set_blend_state", |g, c| {
-            c.om_set_blend_state(Some(g.blend), [1.0; 4], u32::MAX)
+        ("set_compute_unordered_access_views", |g, c| {
+            c.set_compute_unordered_access_views(0, &[Some(g.sb_uav)])
         }),
-        ("om_set_depth_stencil_state", |g, c| {
-            c.om_set_depth_stencil_state(Some(g.dss), 0)
+        ("set_blend_state", |g, c| {
+            c.set_blend_state(Some(g.blend), [1.0; 4], u32::MAX)
         }),
-        ("rs_set_state", |g, c| c.rs_set_state(Some(g.raster))),
+        ("set_depth_stencil_state", |g, c| {
+            c.set_depth_stencil_state(Some(g.dss), 0)
+        }),
+        ("set_rasterizer_state", |g, c| {
+            c.set_rasterizer_state(Some(g.raster))
+        }),
         ("set_predication", |g, c| {
             c.set_predication(Some(g.predicate), PredicateValue::True)
         }),

@@ -578,7 +578,7 @@ fn r_rec_4_list_statistics_count_calls_commands_bytes_chunks_draws_and_split_poi
     context.set_vertex_buffers(0, &[vertex(f.vb)]);
     context.clear_render_target_view(f.rt_rtv, [0.0; 4]);
     context.clear_render_target_view(f.rt_rtv, [1.0; 4]);
-    context.om_set_depth_stencil_state(Some(f.dss), 0);
+    context.set_depth_stencil_state(Some(f.dss), 0);
     context.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb_dyn), Some(f.cb_dyn2)]);
     context.set_constant_buffers(Stage::Pixel, CONSTANT_BUFFER_SLOTS, &[Some(f.cb)]); // refused
     context.dispatch(1, 1, 1);
@@ -694,19 +694,19 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
         c.set_constant_buffers(Stage::Pixel, 2, &[Some(f.cb), None]);
         c.set_shader_resources(Stage::Geometry, 5, &[Some(f.tex_srv)]);
         c.set_samplers(Stage::Hull, 3, &[Some(f.sampler)]);
-        c.cs_set_unordered_access_views(4, &[Some(f.sb_uav)]);
-        c.om_set_render_targets(&[Some(f.rt_plain_rtv)], Some(f.ds_dsv));
-        c.om_set_render_targets_and_unordered_access_views(
+        c.set_compute_unordered_access_views(4, &[Some(f.sb_uav)]);
+        c.set_render_targets(&[Some(f.rt_plain_rtv)], Some(f.ds_dsv));
+        c.set_render_targets_and_unordered_access_views(
             &[Some(f.rt_plain_rtv)],
             None,
             1,
             &[Some(f.sb_uav)],
         );
-        c.rs_set_state(Some(f.raster));
-        c.rs_set_viewports(&[viewport]);
-        c.rs_set_scissor_rects(&rects);
-        c.om_set_blend_state(Some(f.blend), [0.5; 4], 0xF);
-        c.om_set_depth_stencil_state(Some(f.dss), 7);
+        c.set_rasterizer_state(Some(f.raster));
+        c.set_viewports(&[viewport]);
+        c.set_scissor_rects(&rects);
+        c.set_blend_state(Some(f.blend), [0.5; 4], 0xF);
+        c.set_depth_stencil_state(Some(f.dss), 7);
         c.draw(3, 1);
         c.draw_indexed(6, 2, -3);
         c.draw_instanced(3, 4, 5, 6);
@@ -903,7 +903,7 @@ fn r_rec_6_a_new_legacy_context_and_restore_false_start_from_clear_state() {
     let f = Fixture::new();
     let mut context = f.legacy();
     context.set_vertex_buffers(0, &[vertex(f.vb)]);
-    context.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
+    context.set_render_targets(&[Some(f.rt_plain_rtv)], None);
     context.set_shader(Stage::Pixel, Some(f.ps));
     let first = finish(&mut context);
     assert_eq!(first.start_state(), StartState::ClearState);
@@ -941,13 +941,13 @@ fn r_rec_6_legacy_restore_true_carries_the_state_into_the_next_list() {
     c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]);
     c.set_shader_resources(Stage::Pixel, 2, &[Some(f.tex_srv)]);
     c.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
-    c.cs_set_unordered_access_views(1, &[Some(f.sb_uav)]);
-    c.om_set_render_targets(&[Some(f.rt_plain_rtv)], Some(f.ds_plain_dsv));
-    c.om_set_blend_state(Some(f.blend), [0.25; 4], 3);
-    c.om_set_depth_stencil_state(Some(f.dss), 5);
-    c.rs_set_state(Some(f.raster));
-    c.rs_set_viewports(&[viewport]);
-    c.rs_set_scissor_rects(&[scissor]);
+    c.set_compute_unordered_access_views(1, &[Some(f.sb_uav)]);
+    c.set_render_targets(&[Some(f.rt_plain_rtv)], Some(f.ds_plain_dsv));
+    c.set_blend_state(Some(f.blend), [0.25; 4], 3);
+    c.set_depth_stencil_state(Some(f.dss), 5);
+    c.set_rasterizer_state(Some(f.raster));
+    c.set_viewports(&[viewport]);
+    c.set_scissor_rects(&[scissor]);
     c.set_predication(Some(f.predicate), PredicateValue::True);
     c.draw(3, 0);
     let first = c.finish_command_list(RestoreState::Restore).unwrap();
@@ -2099,11 +2099,11 @@ fn r_st_7_fast_append_and_counter_uav_binds_are_forbidden_in_fast() {
     let f = Fixture::new();
     for view in [f.append_uav, f.counter_uav] {
         let mut fast = f.fast();
-        fast.cs_set_unordered_access_views(0, &[Some(f.sb_uav), Some(view)]);
+        fast.set_compute_unordered_access_views(0, &[Some(f.sb_uav), Some(view)]);
         assert_eq!(fast.stats().commands, 0, "nothing encoded");
         expect_error(&mut fast, ErrorKind::ForbiddenInFast, 0);
         fast.draw(3, 0);
-        fast.om_set_render_targets_and_unordered_access_views(
+        fast.set_render_targets_and_unordered_access_views(
             &[Some(f.rt_plain_rtv)],
             None,
             1,
@@ -2111,12 +2111,12 @@ fn r_st_7_fast_append_and_counter_uav_binds_are_forbidden_in_fast() {
         );
         expect_error(&mut fast, ErrorKind::ForbiddenInFast, 1);
         // A plain UAV binds fine.
-        fast.cs_set_unordered_access_views(0, &[Some(f.sb_uav)]);
+        fast.set_compute_unordered_access_views(0, &[Some(f.sb_uav)]);
         finish(&mut fast);
 
         let mut legacy = f.legacy();
-        legacy.cs_set_unordered_access_views(0, &[Some(view)]);
-        legacy.om_set_render_targets_and_unordered_access_views(
+        legacy.set_compute_unordered_access_views(0, &[Some(view)]);
+        legacy.set_render_targets_and_unordered_access_views(
             &[Some(f.rt_plain_rtv)],
             None,
             1,

@@ -110,11 +110,11 @@ fn build_scene(device: &Device) -> Scene {
 /// 10,000 draws with their state: per-draw constants mapped write_discard, material changes
 /// every 16 draws, mesh changes every 4.
 fn record(context: &mut DeferredContext, scene: &Scene) -> CommandList {
-    context.om_set_render_targets(&[Some(scene.target)], Some(scene.depth));
-    context.rs_set_viewports(&[Viewport::new(0.0, 0.0, 1920.0, 1080.0)]);
-    context.rs_set_state(Some(scene.raster));
-    context.om_set_blend_state(Some(scene.blend), [1.0; 4], u32::MAX);
-    context.om_set_depth_stencil_state(Some(scene.depth_state), 0);
+    context.set_render_targets(&[Some(scene.target)], Some(scene.depth));
+    context.set_viewports(&[Viewport::new(0.0, 0.0, 1920.0, 1080.0)]);
+    context.set_rasterizer_state(Some(scene.raster));
+    context.set_blend_state(Some(scene.blend), [1.0; 4], u32::MAX);
+    context.set_depth_stencil_state(Some(scene.depth_state), 0);
     context.set_input_layout(Some(scene.layout));
     context.set_primitive_topology(PrimitiveTopology::TriangleList);
     context.set_index_buffer(Some(scene.index_buffer), Format::R16Uint, 0);

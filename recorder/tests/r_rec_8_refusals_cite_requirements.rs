@@ -147,10 +147,10 @@ fn recording_cases() -> Vec<RecordCase> {
             c.set_constant_buffers(Stage::Vertex, 0, &[Some(f.vb)])
         }),
         (
-            "om_set_render_targets_and_unordered_access_views",
+            "set_render_targets_and_unordered_access_views",
             "R-OBJ-5",
             |f, c| {
-                c.om_set_render_targets_and_unordered_access_views(
+                c.set_render_targets_and_unordered_access_views(
                     &[Some(f.rt_rtv)],
                     None,
                     0,

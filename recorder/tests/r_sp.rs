@@ -76,10 +76,10 @@ fn r_sp_1_each_clear_of_a_depth_stencil_view_is_a_split_point() {
 fn r_sp_1_each_render_target_bind_is_a_split_point() {
     let f = Fixture::new();
     let list = legacy_list(&f, |c| {
-        c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
-        c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv)); // the same again
-        c.om_set_render_targets(&[Some(f.rt_plain_rtv), Some(f.rt_rtv)], None);
-        c.om_set_render_targets(&[], None); // unbinding is a bind too
+        c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+        c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv)); // the same again
+        c.set_render_targets(&[Some(f.rt_plain_rtv), Some(f.rt_rtv)], None);
+        c.set_render_targets(&[], None); // unbinding is a bind too
     });
     assert_eq!(split_counts(&list), counts(&[(S::SetRenderTargets, 4)]));
     assert_eq!(
@@ -93,9 +93,9 @@ fn r_sp_1_each_render_target_bind_is_a_split_point() {
 fn r_sp_1_each_uav_bind_is_a_split_point() {
     let f = Fixture::new();
     let list = legacy_list(&f, |c| {
-        c.cs_set_unordered_access_views(0, &[Some(f.sb_uav), Some(f.append_uav)]);
-        c.cs_set_unordered_access_views(3, &[None]);
-        c.om_set_render_targets_and_unordered_access_views(
+        c.set_compute_unordered_access_views(0, &[Some(f.sb_uav), Some(f.append_uav)]);
+        c.set_compute_unordered_access_views(3, &[None]);
+        c.set_render_targets_and_unordered_access_views(
             &[Some(f.rt_plain_rtv)],
             None,
             1,
@@ -112,12 +112,12 @@ fn r_sp_1_each_uav_bind_is_a_split_point() {
 fn r_sp_1_each_depth_stencil_state_set_is_a_split_point() {
     let f = Fixture::new();
     let list = legacy_list(&f, |c| {
-        c.om_set_depth_stencil_state(Some(f.dss), 0);
-        c.om_set_depth_stencil_state(Some(f.dss), 1);
-        c.om_set_depth_stencil_state(None, 0);
+        c.set_depth_stencil_state(Some(f.dss), 0);
+        c.set_depth_stencil_state(Some(f.dss), 1);
+        c.set_depth_stencil_state(None, 0);
         // Other state objects are not split points.
-        c.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
-        c.rs_set_state(Some(f.raster));
+        c.set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
+        c.set_rasterizer_state(Some(f.raster));
     });
     assert_eq!(split_counts(&list), counts(&[(S::SetDepthStencilState, 3)]));
 }
@@ -308,9 +308,9 @@ fn r_sp_1_immutable_and_default_resources_never_split() {
         c.set_samplers(Stage::Pixel, 0, &[Some(f.sampler)]);
         c.set_shader(Stage::Pixel, Some(f.ps));
         c.set_input_layout(Some(f.layout));
-        c.om_set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
-        c.rs_set_state(Some(f.raster));
-        c.rs_set_viewports(&[Viewport::new(0.0, 0.0, 8.0, 8.0)]);
+        c.set_blend_state(Some(f.blend), [1.0; 4], u32::MAX);
+        c.set_rasterizer_state(Some(f.raster));
+        c.set_viewports(&[Viewport::new(0.0, 0.0, 8.0, 8.0)]);
         c.set_predication(Some(f.predicate), PredicateValue::True);
         c.draw(3, 0);
         c.draw_instanced_indirect(f.args, 0);
@@ -405,9 +405,9 @@ fn r_sp_1_segments_yield_one_split_point_per_split_point_in_order() {
         c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
         c.draw(3, 0);
         c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
-        c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
-        c.cs_set_unordered_access_views(0, &[Some(f.sb_uav)]);
-        c.om_set_depth_stencil_state(Some(f.dss), 0);
+        c.set_render_targets(&[Some(f.rt_plain_rtv)], None);
+        c.set_compute_unordered_access_views(0, &[Some(f.sb_uav)]);
+        c.set_depth_stencil_state(Some(f.dss), 0);
         c.draw(3, 0);
         c.execute_command_list(&inner, RestoreState::Restore);
         c.set_index_buffer(Some(f.ib_dyn), Format::R16Uint, 0);
@@ -517,9 +517,9 @@ fn r_sp_1_state_carried_by_restore_true_splits_again_in_the_next_list() {
     // Not rt's SRV: binding rt_uav below would unbind it (R-ST-10).
     c.set_shader_resources(Stage::Pixel, 0, &[Some(f.sb_dyn_srv), Some(f.ds_srv)]);
     c.set_index_buffer(Some(f.ib_dyn), Format::R16Uint, 0);
-    c.cs_set_unordered_access_views(0, &[Some(f.rt_uav)]);
-    c.om_set_render_targets(&[Some(f.rt_plain_rtv)], None);
-    c.om_set_depth_stencil_state(Some(f.dss), 0);
+    c.set_compute_unordered_access_views(0, &[Some(f.rt_uav)]);
+    c.set_render_targets(&[Some(f.rt_plain_rtv)], None);
+    c.set_depth_stencil_state(Some(f.dss), 0);
     let first = c.finish_command_list(RestoreState::Restore).unwrap();
     assert_eq!(
         split_counts(&first),
@@ -594,14 +594,14 @@ fn r_sp_2_srv_of_a_back_buffer_is_a_decompression_point() {
 fn r_sp_2_uav_of_a_compressible_render_target_is_a_decompression_point() {
     let f = Fixture::new();
     let list = legacy_list(&f, |c| {
-        c.cs_set_unordered_access_views(0, &[Some(f.rt_uav), Some(f.sb_uav)]);
+        c.set_compute_unordered_access_views(0, &[Some(f.rt_uav), Some(f.sb_uav)]);
     });
     assert_eq!(
         split_counts(&list),
         counts(&[(S::SetUnorderedAccessViews, 1), (S::Decompression, 1)])
     );
     let list = legacy_list(&f, |c| {
-        c.om_set_render_targets_and_unordered_access_views(
+        c.set_render_targets_and_unordered_access_views(
             &[Some(f.rt_plain_rtv)],
             None,
             1,
@@ -647,9 +647,9 @@ fn r_sp_2_non_compressible_targets_and_plain_textures_need_no_decompression() {
             0,
             &[Some(f.rt_plain_srv), Some(f.ds_plain_srv), Some(f.tex_srv)],
         );
-        c.cs_set_unordered_access_views(0, &[Some(f.rt_plain_uav)]);
+        c.set_compute_unordered_access_views(0, &[Some(f.rt_plain_uav)]);
         // Render-target and depth-stencil views of compressible targets are not shader reads.
-        c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+        c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
         c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
     });
     assert_eq!(
@@ -670,15 +670,15 @@ fn r_sp_3_fast_contexts_record_zero_split_points() {
     let mut c = f.fast();
     c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
     c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
-    c.om_set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
-    c.om_set_render_targets_and_unordered_access_views(
+    c.set_render_targets(&[Some(f.rt_rtv)], Some(f.ds_dsv));
+    c.set_render_targets_and_unordered_access_views(
         &[Some(f.rt_plain_rtv)],
         None,
         1,
         &[Some(f.rt_uav)],
     );
-    c.cs_set_unordered_access_views(0, &[Some(f.sb_uav), Some(f.rt_uav)]);
-    c.om_set_depth_stencil_state(Some(f.dss), 0);
+    c.set_compute_unordered_access_views(0, &[Some(f.sb_uav), Some(f.rt_uav)]);
+    c.set_depth_stencil_state(Some(f.dss), 0);
     for buffer in [f.ib_dyn, f.vb_dyn, f.cb_dyn, f.sb_dyn] {
         c.map(buffer, MapType::WriteDiscard, MapFlags::None)
             .unwrap(); // unmapped on drop
@@ -854,7 +854,7 @@ fn r_sp_5_categories_are_named_as_in_traces() {
 fn r_sp_2_an_output_merger_uav_cut_out_as_a_split_point_re_binds_its_own_slot_only() {
     let f = Fixture::new();
     let list = legacy_list(&f, |c| {
-        c.om_set_render_targets_and_unordered_access_views(
+        c.set_render_targets_and_unordered_access_views(
             &[Some(f.rt_plain_rtv)],
             None,
             1,

@@ -99,7 +99,7 @@ fn r_st_9_an_srv_of_a_tc_target_makes_no_decompression_split_point_its_uav_does(
     legacy.set_shader_resources(Stage::Pixel, 0, &[Some(srv)]);
     let list = finish(&mut legacy);
     assert_eq!(list.stats().split_points[SplitCategory::Decompression], 0);
-    legacy.cs_set_unordered_access_views(0, &[Some(uav)]);
+    legacy.set_compute_unordered_access_views(0, &[Some(uav)]);
     let list = finish(&mut legacy);
     assert_eq!(list.stats().split_points[SplitCategory::Decompression], 1);
 }

@@ -403,7 +403,7 @@ fn r_cap_5_nested_lists_bundles_and_carried_state_round_trip() {
         .unwrap()
         .buffers[0]
         .1;
-    fast.om_set_render_targets(&[Some(back_buffer)], None);
+    fast.set_render_targets(&[Some(back_buffer)], None);
     fast.draw_bundle(&bundle);
     let calling = fast.finish_command_list(RestoreState::ClearState).unwrap();
     for list in [&second, &nesting, &calling] {
@@ -411,7 +411,7 @@ fn r_cap_5_nested_lists_bundles_and_carried_state_round_trip() {
             .execute_command_list(list, RestoreState::ClearState)
             .unwrap();
     }
-    app.imm.om_set_render_targets(&[Some(back_buffer)], None);
+    app.imm.set_render_targets(&[Some(back_buffer)], None);
     app.imm.draw_bundle(&bundle).unwrap();
     app.device.release(app.cb); // during the frame: written where it happened
     app.imm.present(app.chain).unwrap();
@@ -520,10 +520,10 @@ fn r_cap_3_texture_layouts_at_frame_start_are_written_as_barriers() {
     imm.present(chain).unwrap();
     for _ in 0..2 {
         imm.barrier(&[BarrierGroup::Texture(&[to_target])]);
-        imm.om_set_render_targets(&[Some(rtv)], None);
+        imm.set_render_targets(&[Some(rtv)], None);
         imm.clear_render_target_view(rtv, [1.0; 4]);
         imm.draw(3, 0);
-        imm.om_set_render_targets(&[], None);
+        imm.set_render_targets(&[], None);
         imm.barrier(&[BarrierGroup::Texture(&[to_read])]);
         imm.set_shader(Stage::Pixel, Some(ps));
         imm.set_shader_resources(Stage::Pixel, 0, &[Some(srv)]);

@@ -12,6 +12,7 @@
 //! `features` turn off what the capture does not yet round-trip (each says why).
 
 use proptest::prelude::*;
+use recorder::capabilities::*;
 use recorder::*;
 use trace::capture::{
     Capture, CaptureDevice, CaptureOptions, CapturedBundleRecorder, CapturedDeferred,
@@ -588,14 +589,22 @@ const STAGES: [Stage; 6] = [
 ];
 
 /// What a context can do beyond [`DeviceContext`]: call a bundle, execute a list.
-trait Context: DeviceContext {
+/// A captured recorder the random calls go to; [`full`](Self::full) is the recorder as a
+/// context with every capability (`None` for a bundle recorder, which cannot make the others).
+trait Target: BindCalls + FastBindCalls + DrawCalls {
     const DEFERRED: bool = false;
+    type Full: DeviceContext;
+    fn full(&mut self) -> Option<&mut Self::Full>;
     fn call_bundle(&mut self, bundle: &bundles::DrawBundle);
     fn nest(&mut self, list: &CommandList, restore: RestoreState);
     fn fence(&mut self);
 }
 
-impl Context for CapturedDeferred {
+impl Target for CapturedDeferred {
+    type Full = Self;
+    fn full(&mut self) -> Option<&mut Self> {
+        Some(self)
+    }
     const DEFERRED: bool = true;
     fn call_bundle(&mut self, bundle: &bundles::DrawBundle) {
         self.draw_bundle(bundle)
@@ -608,7 +617,11 @@ impl Context for CapturedDeferred {
     }
 }
 
-impl Context for CapturedImmediate {
+impl Target for CapturedImmediate {
+    type Full = Self;
+    fn full(&mut self) -> Option<&mut Self> {
+        Some(self)
+    }
     fn call_bundle(&mut self, bundle: &bundles::DrawBundle) {
         let _ = self.draw_bundle(bundle);
     }
@@ -618,7 +631,11 @@ impl Context for CapturedImmediate {
     }
 }
 
-impl Context for CapturedBundleRecorder {
+impl Target for CapturedBundleRecorder {
+    type Full = CapturedDeferred;
+    fn full(&mut self) -> Option<&mut CapturedDeferred> {
+        None
+    }
     fn call_bundle(&mut self, _: &bundles::DrawBundle) {}
     fn nest(&mut self, _: &CommandList, _: RestoreState) {}
     fn fence(&mut self) {}
@@ -678,7 +695,7 @@ fn restore_of(restore: bool) -> RestoreState {
 
 /// Makes `op` on `context`. `lists`: the lists a nested execution may name; `bundles`: the
 /// bundles a call may name.
-fn apply<C: Context>(
+fn apply<C: Target>(
     context: &mut C,
     op: &Op,
     o: &Objects,
@@ -776,26 +793,47 @@ fn apply<C: Context>(
         Op::Samplers(stage, on) => {
             context.set_samplers(pick(&STAGES, *stage), 0, &[on.then_some(o.sampler)])
         }
-        Op::CsUav(k) => context
-            .cs_set_unordered_access_views(0, &[pick(&[Some(o.ub_uav), Some(o.rt_uav), None], *k)]),
+        Op::CsUav(k) => {
+            if let Some(context) = context.full() {
+                context.set_compute_unordered_access_views(
+                    0,
+                    &[pick(&[Some(o.ub_uav), Some(o.rt_uav), None], *k)],
+                )
+            }
+        }
         Op::RenderTargets(k, depth) => {
             let targets = [target(*k, *depth)];
             let empty = features::EMPTY_TARGET_LIST && k % 7 == 6 && !*depth;
             let targets: &[Option<RenderTargetView>] = if empty { &[] } else { &targets };
-            context.om_set_render_targets(targets, depth.then_some(o.ds_dsv))
+            if let Some(context) = context.full() {
+                context.set_render_targets(targets, depth.then_some(o.ds_dsv))
+            }
         }
-        Op::RenderTargetsAndUavs(k, depth, u) => context
-            .om_set_render_targets_and_unordered_access_views(
-                &[target(*k, *depth)],
-                depth.then_some(o.ds_dsv),
-                1,
-                &[pick(&[Some(o.ub_uav), Some(o.rt_uav), None], *u)],
-            ),
+        Op::RenderTargetsAndUavs(k, depth, u) => {
+            if let Some(context) = context.full() {
+                context.set_render_targets_and_unordered_access_views(
+                    &[target(*k, *depth)],
+                    depth.then_some(o.ds_dsv),
+                    1,
+                    &[pick(&[Some(o.ub_uav), Some(o.rt_uav), None], *u)],
+                )
+            }
+        }
         Op::Blend(on) => {
-            context.om_set_blend_state(on.then_some(o.blend), [0.5, 0.25, 1.0, 1.0], 0xffff_fff0)
+            if let Some(context) = context.full() {
+                context.set_blend_state(on.then_some(o.blend), [0.5, 0.25, 1.0, 1.0], 0xffff_fff0)
+            }
         }
-        Op::DepthStencilState(on) => context.om_set_depth_stencil_state(on.then_some(o.dss), 3),
-        Op::Rasterizer(on) => context.rs_set_state(on.then_some(o.raster)),
+        Op::DepthStencilState(on) => {
+            if let Some(context) = context.full() {
+                context.set_depth_stencil_state(on.then_some(o.dss), 3)
+            }
+        }
+        Op::Rasterizer(on) => {
+            if let Some(context) = context.full() {
+                context.set_rasterizer_state(on.then_some(o.raster))
+            }
+        }
         Op::Viewports(k) => {
             let viewport = |w: f32| Viewport {
                 x: 0.5,
@@ -806,7 +844,9 @@ fn apply<C: Context>(
                 max_depth: 0.75,
             };
             let all = [viewport(16.0), viewport(7.25)];
-            context.rs_set_viewports(&all[..count(*k)])
+            if let Some(context) = context.full() {
+                context.set_viewports(&all[..count(*k)])
+            }
         }
         Op::Scissors(k) => {
             let rect = |r: i32| Rect {
@@ -816,22 +856,30 @@ fn apply<C: Context>(
                 bottom: 16,
             };
             let all = [rect(16), rect(5)];
-            context.rs_set_scissor_rects(&all[..count(*k)])
+            if let Some(context) = context.full() {
+                context.set_scissor_rects(&all[..count(*k)])
+            }
         }
-        Op::Predication(on, value) => context.set_predication(
-            on.then_some(o.predicate),
-            if *value {
-                PredicateValue::True
-            } else {
-                PredicateValue::False
-            },
-        ),
+        Op::Predication(on, value) => {
+            if let Some(context) = context.full() {
+                context.set_predication(
+                    on.then_some(o.predicate),
+                    if *value {
+                        PredicateValue::True
+                    } else {
+                        PredicateValue::False
+                    },
+                )
+            }
+        }
         Op::ResetIndex(k) => {
             let values: &[u32] = match features::DEFAULT_RESET_INDEX_SET {
                 true => &[0xffff, 7, 0xffff_ffff],
                 false => &[0xffff, 7, 0xfffe],
             };
-            context.set_primitive_reset_index(pick(values, *k))
+            if let Some(context) = context.full() {
+                context.set_primitive_reset_index(pick(values, *k))
+            }
         }
         Op::Draw(kind, n) => {
             let n = *n as u32;
@@ -844,21 +892,36 @@ fn apply<C: Context>(
                 5 => context.draw_instanced_indirect(o.args, 16 * (n % 4)),
                 6 => context.draw_indexed_instanced_indirect(o.args, 4 * n),
                 7 => context.dispatch(n, 1, 2),
-                _ => context.dispatch_indirect(o.args, 8),
+                _ => {
+                    if let Some(context) = context.full() {
+                        context.dispatch_indirect(o.args, 8)
+                    }
+                }
             }
         }
-        Op::ClearRtv(k) => context.clear_render_target_view(
-            pick(&[o.rt_rtv, o.back[0], o.back[1]], *k),
-            [0.0, 0.5, 1.0, 1.0],
-        ),
-        Op::ClearDsv => context.clear_depth_stencil_view(o.ds_dsv, ClearFlags::DEPTH, 1.0, 0),
+        Op::ClearRtv(k) => {
+            if let Some(context) = context.full() {
+                context.clear_render_target_view(
+                    pick(&[o.rt_rtv, o.back[0], o.back[1]], *k),
+                    [0.0, 0.5, 1.0, 1.0],
+                )
+            }
+        }
+        Op::ClearDsv => {
+            if let Some(context) = context.full() {
+                context.clear_depth_stencil_view(o.ds_dsv, ClearFlags::DEPTH, 1.0, 0)
+            }
+        }
         Op::Map {
             buffer,
             bytes,
             no_overwrite,
         } => {
             let buffer = pick(&dynamic, *buffer);
-            if let Ok(mut data) = context.map(buffer, MapType::WriteDiscard, MapFlags::None) {
+            if let Some(Ok(mut data)) = context
+                .full()
+                .map(|c| c.map(buffer, MapType::WriteDiscard, MapFlags::None))
+            {
                 for (at, value) in bytes {
                     if let Some(byte) = data.get_mut(*at as usize) {
                         *byte = *value;
@@ -866,7 +929,9 @@ fn apply<C: Context>(
                 }
             }
             if *no_overwrite {
-                if let Ok(mut data) = context.map(buffer, MapType::WriteNoOverwrite, MapFlags::None)
+                if let Some(Ok(mut data)) = context
+                    .full()
+                    .map(|c| c.map(buffer, MapType::WriteNoOverwrite, MapFlags::None))
                 {
                     if let Some(byte) = data.get_mut(200) {
                         *byte = byte.wrapping_add(1);
@@ -876,13 +941,20 @@ fn apply<C: Context>(
         }
         Op::MapNoOverwrite(buffer) => {
             let buffer = pick(&dynamic, *buffer);
-            if let Ok(mut data) = context.map(buffer, MapType::WriteNoOverwrite, MapFlags::None) {
+            if let Some(Ok(mut data)) = context
+                .full()
+                .map(|c| c.map(buffer, MapType::WriteNoOverwrite, MapFlags::None))
+            {
                 if let Some(byte) = data.get_mut(3) {
                     *byte ^= 0x5a;
                 }
             }
         }
-        Op::ClearState => context.clear_state(),
+        Op::ClearState => {
+            if let Some(context) = context.full() {
+                context.clear_state()
+            }
+        }
         Op::Bundle(k) => {
             if !bundles.is_empty() {
                 context.call_bundle(&bundles[*k as usize % bundles.len()]);
@@ -900,77 +972,172 @@ fn apply<C: Context>(
             1 => context.set_resource_min_lod(o.tex, 2.5),
             _ => context.set_resource_min_lod(o.tex, 0.0),
         },
-        Op::WaitOnPresent => context.insert_wait_on_present(o.chain),
+        Op::WaitOnPresent => {
+            if let Some(context) = context.full() {
+                context.insert_wait_on_present(o.chain)
+            }
+        }
         Op::Gds(kind, k) => {
             let at = 4 * *k as u32;
             match kind % 6 {
-                0 => context.write_gds(at, &[*k as u32 + 1, 0xabcd]),
-                1 => context.read_gds(at, 2, o.ub, at as u64),
-                2 => context.load_constant_ram(o.ub, at as u64, 2 * at, 8),
-                3 => context.store_constant_ram(o.ub, 8, at, 4),
-                4 => context.set_gds_range(Stage::Compute, at, 64),
-                _ => context.read_gds(at, 1, o.ub, 1 << 20),
+                0 => {
+                    if let Some(context) = context.full() {
+                        context.write_gds(at, &[*k as u32 + 1, 0xabcd])
+                    }
+                }
+                1 => {
+                    if let Some(context) = context.full() {
+                        context.read_gds(at, 2, o.ub, at as u64)
+                    }
+                }
+                2 => {
+                    if let Some(context) = context.full() {
+                        context.load_constant_ram(o.ub, at as u64, 2 * at, 8)
+                    }
+                }
+                3 => {
+                    if let Some(context) = context.full() {
+                        context.store_constant_ram(o.ub, 8, at, 4)
+                    }
+                }
+                4 => {
+                    if let Some(context) = context.full() {
+                        context.set_gds_range(Stage::Compute, at, 64)
+                    }
+                }
+                _ => {
+                    if let Some(context) = context.full() {
+                        context.read_gds(at, 1, o.ub, 1 << 20)
+                    }
+                }
             }
         }
         Op::CopyResource(k) => match k % 2 {
-            0 => context.copy_resource(o.ub, o.args),
-            _ => context.copy_resource(o.rt, o.tex),
+            0 => {
+                if let Some(context) = context.full() {
+                    context.copy_resource(o.ub, o.args)
+                }
+            }
+            _ => {
+                if let Some(context) = context.full() {
+                    context.copy_resource(o.rt, o.tex)
+                }
+            }
         },
         Op::Query(begin) => match begin {
-            true => context.begin_query(o.predicate),
-            false => context.end_query(o.predicate),
+            true => {
+                if let Some(context) = context.full() {
+                    context.begin_query(o.predicate)
+                }
+            }
+            false => {
+                if let Some(context) = context.full() {
+                    context.end_query(o.predicate)
+                }
+            }
         },
         Op::QueryResult(k) => match k {
-            0 => context.write_query(o.predicate),
-            1 => context.reset_query(o.predicate),
-            2 => context.configure_query(o.predicate, QueryMode::Binary),
-            3 => context.configure_query(o.predicate, QueryMode::Counting),
-            4 | 5 => context.set_predication_from_query(
-                Some(o.predicate),
-                match k {
-                    4 => PredicateValue::True,
-                    _ => PredicateValue::False,
-                },
-            ),
-            _ => context.set_predication_from_query(None, PredicateValue::False),
+            0 => {
+                if let Some(context) = context.full() {
+                    context.write_query(o.predicate)
+                }
+            }
+            1 => {
+                if let Some(context) = context.full() {
+                    context.reset_query(o.predicate)
+                }
+            }
+            2 => {
+                if let Some(context) = context.full() {
+                    context.configure_query(o.predicate, QueryMode::Binary)
+                }
+            }
+            3 => {
+                if let Some(context) = context.full() {
+                    context.configure_query(o.predicate, QueryMode::Counting)
+                }
+            }
+            4 | 5 => {
+                if let Some(context) = context.full() {
+                    context.set_predication_from_query(
+                        Some(o.predicate),
+                        match k {
+                            4 => PredicateValue::True,
+                            _ => PredicateValue::False,
+                        },
+                    )
+                }
+            }
+            _ => {
+                if let Some(context) = context.full() {
+                    context.set_predication_from_query(None, PredicateValue::False)
+                }
+            }
         },
         Op::Barrier(kind, layout) => match kind % 6 {
-            0 | 1 => context.barrier(&[BarrierGroup::Texture(&[texture_barrier(
-                o.rt,
-                *layout,
-                kind % 6 == 1,
-            )])]),
-            2 => context.barrier(&[BarrierGroup::Global(&[GlobalBarrier {
-                sync_before: BarrierSync::ALL_SHADING,
-                sync_after: BarrierSync::ALL_SHADING,
-                access_before: BarrierAccess::UNORDERED_ACCESS,
-                access_after: BarrierAccess::UNORDERED_ACCESS,
-            }])]),
-            3 => context.resource_barrier(&[ResourceBarrier::Uav {
-                resource: Some(o.ub.into()),
-            }]),
-            4 if features::LEGACY_TRANSITIONS => {
-                context.resource_barrier(&[ResourceBarrier::Transition {
-                    resource: o.rt.into(),
-                    before: ResourceStates::RENDER_TARGET,
-                    after: ResourceStates::PIXEL_SHADER_RESOURCE,
-                    subresource: None,
-                    split: SplitHalf::None,
-                }])
+            0 | 1 => {
+                if let Some(context) = context.full() {
+                    context.barrier(&[BarrierGroup::Texture(&[texture_barrier(
+                        o.rt,
+                        *layout,
+                        kind % 6 == 1,
+                    )])])
+                }
             }
-            _ => context.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
-                sync_before: BarrierSync::ALL,
-                sync_after: BarrierSync::ALL,
-                access_before: BarrierAccess::COMMON,
-                access_after: BarrierAccess::UNORDERED_ACCESS,
-                resource: o.ub.into(),
-                offset: 0,
-                size: 64 * (*layout as u64 % 2) + BufferBarrier::WHOLE * (1 - *layout as u64 % 2),
-            }])]),
+            2 => {
+                if let Some(context) = context.full() {
+                    context.barrier(&[BarrierGroup::Global(&[GlobalBarrier {
+                        sync_before: BarrierSync::ALL_SHADING,
+                        sync_after: BarrierSync::ALL_SHADING,
+                        access_before: BarrierAccess::UNORDERED_ACCESS,
+                        access_after: BarrierAccess::UNORDERED_ACCESS,
+                    }])])
+                }
+            }
+            3 => {
+                if let Some(context) = context.full() {
+                    context.resource_barrier(&[ResourceBarrier::Uav {
+                        resource: Some(o.ub.into()),
+                    }])
+                }
+            }
+            4 if features::LEGACY_TRANSITIONS => {
+                if let Some(context) = context.full() {
+                    context.resource_barrier(&[ResourceBarrier::Transition {
+                        resource: o.rt.into(),
+                        before: ResourceStates::RENDER_TARGET,
+                        after: ResourceStates::PIXEL_SHADER_RESOURCE,
+                        subresource: None,
+                        split: SplitHalf::None,
+                    }])
+                }
+            }
+            _ => {
+                if let Some(context) = context.full() {
+                    context.barrier(&[BarrierGroup::Buffer(&[BufferBarrier {
+                        sync_before: BarrierSync::ALL,
+                        sync_after: BarrierSync::ALL,
+                        access_before: BarrierAccess::COMMON,
+                        access_after: BarrierAccess::UNORDERED_ACCESS,
+                        resource: o.ub.into(),
+                        offset: 0,
+                        size: 64 * (*layout as u64 % 2)
+                            + BufferBarrier::WHOLE * (1 - *layout as u64 % 2),
+                    }])])
+                }
+            }
         },
         Op::Update(texture) => match texture {
-            false => context.update_subresource(o.cb, &[1, 2, 3, 4]),
-            true => context.update_subresource(o.tex, &[9; 16]),
+            false => {
+                if let Some(context) = context.full() {
+                    context.update_subresource(o.cb, &[1, 2, 3, 4])
+                }
+            }
+            true => {
+                if let Some(context) = context.full() {
+                    context.update_subresource(o.tex, &[9; 16])
+                }
+            }
         },
         Op::CopyRegion(k) => {
             let quarter = CopyBox {
@@ -980,24 +1147,48 @@ fn apply<C: Context>(
                 bottom: 8,
             };
             match k % 3 {
-                0 => context.copy_buffer_region(o.ub, 128, o.args, 0, 64),
-                1 => context.copy_texture_region(o.tex, 0, 8, 8, o.rt, 0, quarter),
-                _ => context.copy_buffer_region(o.ub, 250, o.args, 0, 64),
+                0 => {
+                    if let Some(context) = context.full() {
+                        context.copy_buffer_region(o.ub, 128, o.args, 0, 64)
+                    }
+                }
+                1 => {
+                    if let Some(context) = context.full() {
+                        context.copy_texture_region(o.tex, 0, 8, 8, o.rt, 0, quarter)
+                    }
+                }
+                _ => {
+                    if let Some(context) = context.full() {
+                        context.copy_buffer_region(o.ub, 250, o.args, 0, 64)
+                    }
+                }
             }
         }
-        Op::Decompress => context.decompress_resource(o.rt, None),
-        Op::Compression(on) => context.set_resource_compression(
-            o.rt,
-            if *on && features::COMPRESSED_AT_START {
-                Compression::Compressed
-            } else {
-                Compression::Decompressed
-            },
-        ),
+        Op::Decompress => {
+            if let Some(context) = context.full() {
+                context.decompress_resource(o.rt, None)
+            }
+        }
+        Op::Compression(on) => {
+            if let Some(context) = context.full() {
+                context.set_resource_compression(
+                    o.rt,
+                    if *on && features::COMPRESSED_AT_START {
+                        Compression::Compressed
+                    } else {
+                        Compression::Decompressed
+                    },
+                )
+            }
+        }
         Op::Fence(false, _) if C::DEFERRED && !features::FENCE_WAITS_IN_LISTS => {}
         Op::Fence(insert, k) => match insert {
             true => context.fence(),
-            false => context.insert_wait_on_fence(Engine::Graphics, 1 + *k as u64),
+            false => {
+                if let Some(context) = context.full() {
+                    context.insert_wait_on_fence(Engine::Graphics, 1 + *k as u64)
+                }
+            }
         },
     }
 }
@@ -1401,7 +1592,7 @@ fn early_list_frames(options: CaptureOptions, early: Early) -> (Vec<FrameOutcome
     let draw = |context: &mut CapturedDeferred, count: u32| {
         context.set_shader(Stage::Vertex, Some(o.vs1));
         context.set_constant_buffers(Stage::Vertex, 0, &[Some(o.cb)]);
-        context.om_set_render_targets(&[Some(o.rt_rtv)], None);
+        context.set_render_targets(&[Some(o.rt_rtv)], None);
         context.draw(count, 0);
     };
     // Frame 0.

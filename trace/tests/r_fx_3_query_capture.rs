@@ -89,14 +89,14 @@ mod capture {
             }
             imm.set_primitive_topology(PrimitiveTopology::TriangleList);
             imm.set_shader(Stage::Vertex, Some(app.vs));
-            imm.om_set_render_targets(&[Some(app.rtv)], None);
+            imm.set_render_targets(&[Some(app.rtv)], None);
             imm.begin_query(stats);
             imm.set_predication_from_query(Some(empty), PredicateValue::False);
             imm.draw(3, 0); // skipped
             imm.set_predication_from_query(Some(empty), PredicateValue::True);
             imm.draw(6, 0); // runs
             imm.set_predication_from_query(None, PredicateValue::False);
-            worker.om_set_render_targets(&[], None); // nothing passes
+            worker.set_render_targets(&[], None); // nothing passes
             worker.begin_query(empty);
             worker.draw(3, 0);
             worker.end_query(empty);
@@ -145,7 +145,7 @@ mod capture {
         for frame in 0..2 {
             let imm = &mut app.imm;
             imm.set_primitive_topology(PrimitiveTopology::TriangleList);
-            imm.om_set_render_targets(&[Some(app.rtv)], None);
+            imm.set_render_targets(&[Some(app.rtv)], None);
             if frame == 0 {
                 imm.begin_query(occ);
                 imm.draw(3, 0); // a triangle passes

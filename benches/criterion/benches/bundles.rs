@@ -167,7 +167,7 @@ fn context(o: &Objects) -> DeferredContext {
 fn bench(criterion: &mut Criterion) {
     let o = objects();
     let mut immediate = ImmediateContext::new(&o.device).expect("immediate");
-    immediate.om_set_render_targets(&[Some(o.target)], None);
+    immediate.set_render_targets(&[Some(o.target)], None);
     immediate.flush().expect("flush");
     immediate.set_gpu_timing(GpuTiming::Detached);
 

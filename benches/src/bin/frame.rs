@@ -44,9 +44,9 @@ use std::process::ExitCode;
 use std::thread;
 
 use benches::{out, outln, Scene};
-use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
+use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 
 // In a folder of its own: a file beside this one would be a binary of its own to Cargo.
 #[path = "frame/bundle_report.rs"]

@@ -267,17 +267,17 @@ fn apply<C: DeviceContext>(context: &mut C, call: &Call, objects: &Objects) -> R
         } => context.set_placement_constant_buffer(stage, slot, objects.buffer(buffer)?, address),
         Call::SetComputeUav { slot, view } => {
             let view = view.map(|v| objects.unordered_access(v)).transpose()?;
-            context.cs_set_unordered_access_views(slot, &[view])
+            context.set_compute_unordered_access_views(slot, &[view])
         }
         Call::SetRenderTarget { target, depth } => {
             let depth = depth.map(|d| objects.depth_stencil(d)).transpose()?;
-            context.om_set_render_targets(&[Some(objects.render_target(target)?)], depth)
+            context.set_render_targets(&[Some(objects.render_target(target)?)], depth)
         }
         Call::SetDepthStencilState(state) => {
-            context.om_set_depth_stencil_state(Some(objects.depth_stencil_state(state)?), 0)
+            context.set_depth_stencil_state(Some(objects.depth_stencil_state(state)?), 0)
         }
         Call::SetViewport { width, height } => {
-            context.rs_set_viewports(&[Viewport::new(0.0, 0.0, width as f32, height as f32)])
+            context.set_viewports(&[Viewport::new(0.0, 0.0, width as f32, height as f32)])
         }
         Call::DrawIndexed { indices } => context.draw_indexed(indices, 0, 0),
         Call::DrawFullScreen => context.draw(3, 0),

@@ -142,7 +142,7 @@ pub enum Call {
         buffer: Id,
         address: u64,
     },
-    /// `cs_set_unordered_access_views`; `None` unbinds the slot.
+    /// `set_compute_unordered_access_views`; `None` unbinds the slot.
     SetComputeUav {
         slot: u32,
         view: Option<Id>,

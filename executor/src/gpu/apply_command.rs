@@ -73,7 +73,7 @@ impl GpuModel {
             }
             Command::SetComputeUnorderedAccessViews { views, .. } => {
                 if self.validates(semantics) {
-                    let call = "cs_set_unordered_access_views";
+                    let call = "set_compute_unordered_access_views";
                     self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
                 }
             }
@@ -282,7 +282,7 @@ impl GpuModel {
         }
         if let Some((_, views)) = uavs {
             if self.validates(semantics) {
-                let call = "om_set_render_targets_and_unordered_access_views";
+                let call = "set_render_targets_and_unordered_access_views";
                 self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
             }
         }

@@ -40,9 +40,7 @@
 use std::marker::PhantomData;
 
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
-use recorder::{
-    DeviceContext, Error, ListStats, MapFlags, MapType, Mapped, RecordError, Resource, Stage,
-};
+use recorder::{Error, RecordError};
 
 use super::gpu_submission::{sample_count, Submission};
 use super::{GpuTiming, ImmediateContext};
@@ -136,8 +134,8 @@ impl ImmediateContext {
 
 /// A bundle being recorded on the immediate context (see [`ImmediateContext::start_bundle`]):
 /// a [`BundleRecorder`] that borrows the context until [`finish_bundle`](Self::finish_bundle).
-/// The shared calls are [`DeviceContext`]'s (checked against the bundle rules, as on any bundle
-/// recorder), the remaps are its own.
+/// Its calls are the bundle recorder's (binds, fast binds, draws, remaps, all checked against
+/// the bundle rules), reached through `Deref`.
 pub struct ImmediateBundle<'a> {
     recorder: BundleRecorder,
     _immediate: PhantomData<&'a mut ImmediateContext>,
@@ -148,89 +146,20 @@ impl ImmediateBundle<'_> {
     pub fn finish_bundle(mut self) -> Result<DrawBundle, RecordError> {
         self.recorder.finish()
     }
+}
 
-    /// See [`BundleRecorder::remap_constant_buffer_inheritance`] (R-B-9).
-    pub fn remap_constant_buffer_inheritance(
-        &mut self,
-        stage: Stage,
-        slot: u32,
-        inherit_stage: Stage,
-        inherit_slot: u32,
-    ) {
-        self.recorder
-            .remap_constant_buffer_inheritance(stage, slot, inherit_stage, inherit_slot)
-    }
+/// An immediate bundle is the bundle recorder it borrows from the immediate context: its calls
+/// (binds, fast binds, draws), its checks (SPEC §7), its remaps.
+impl std::ops::Deref for ImmediateBundle<'_> {
+    type Target = BundleRecorder;
 
-    /// See [`BundleRecorder::remap_shader_resource_inheritance`] (R-B-9).
-    pub fn remap_shader_resource_inheritance(
-        &mut self,
-        stage: Stage,
-        slot: u32,
-        inherit_stage: Stage,
-        inherit_slot: u32,
-    ) {
-        self.recorder
-            .remap_shader_resource_inheritance(stage, slot, inherit_stage, inherit_slot)
-    }
-
-    /// See [`BundleRecorder::remap_sampler_inheritance`] (R-B-9).
-    pub fn remap_sampler_inheritance(
-        &mut self,
-        stage: Stage,
-        slot: u32,
-        inherit_stage: Stage,
-        inherit_slot: u32,
-    ) {
-        self.recorder
-            .remap_sampler_inheritance(stage, slot, inherit_stage, inherit_slot)
-    }
-
-    /// See [`BundleRecorder::remap_vertex_buffer_inheritance`] (R-B-9).
-    pub fn remap_vertex_buffer_inheritance(&mut self, slot: u32, inherit_slot: u32) {
-        self.recorder
-            .remap_vertex_buffer_inheritance(slot, inherit_slot)
-    }
-
-    /// The constant-engine bytes the bundle overrides so far (R-B-5).
-    pub fn footprint_bytes(&self) -> u32 {
-        self.recorder.footprint_bytes()
+    fn deref(&self) -> &BundleRecorder {
+        &self.recorder
     }
 }
 
-impl DeviceContext for ImmediateBundle<'_> {
-    recorder::forward_device_context!(|this| this.recorder);
-
-    fn map(
-        &mut self,
-        resource: impl Into<Resource>,
-        map_type: MapType,
-        flags: MapFlags,
-    ) -> Result<Mapped<'_, Self>, Error> {
-        // A bundle refuses every map (R-B-8); were it to accept one, its bytes would be the
-        // recording core's, handed on as the immediate context hands on its recorder's.
-        let resource = resource.into();
-        let bytes = self.recorder.map(resource, map_type, flags)?.keep_mapped();
-        let (data, len) = (bytes.as_mut_ptr(), bytes.len());
-        // SAFETY: the bytes would be in a chunk of the bundle recorder's core, memory it owns
-        // through raw pointers (not through this borrow), kept until the bundle is finished,
-        // which needs `self` (borrowed by the guard); the guard's drop ends the map through
-        // `unmap`.
-        Ok(unsafe { Mapped::new(self, resource, data, len) })
-    }
-
-    fn unmap(&mut self, resource: impl Into<Resource>) {
-        self.recorder.unmap(resource)
-    }
-
-    fn stats(&self) -> ListStats {
-        self.recorder.stats()
-    }
-
-    fn error(&self) -> Option<&RecordError> {
-        self.recorder.error()
-    }
-
-    fn last_refusal(&self) -> Option<&Error> {
-        self.recorder.last_refusal()
+impl std::ops::DerefMut for ImmediateBundle<'_> {
+    fn deref_mut(&mut self) -> &mut BundleRecorder {
+        &mut self.recorder
     }
 }

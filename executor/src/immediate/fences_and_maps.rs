@@ -13,8 +13,8 @@
 
 use recorder::command::InstanceId;
 use recorder::{
-    Buffer, Error, Handle, MapFlags, MapType, Mapped, ObjectKind, RawHandle, Resource, Semantics,
-    Texture, Usage,
+    Buffer, Error, Handle, MapCalls, MapFlags, MapType, Mapped, ObjectKind, RawHandle, Resource,
+    Semantics, Texture, Usage,
 };
 
 use super::ImmediateContext;
@@ -121,6 +121,83 @@ impl ImmediateContext {
         self.side.gpu.memory().constant_ram(offset, count)
     }
 
+    /// Inserts a fence on `engine` after the direct calls so far and returns its device-wide
+    /// value (R-EX-5): [`is_fence_pending`](Self::is_fence_pending) answers `false` once the GPU
+    /// model has run the work before it.
+    #[inline]
+    pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
+        self.recorder.insert_fence(engine)
+    }
+
+    /// [`insert_fence`](Self::insert_fence) with `flags` (R-FX-6): with
+    /// [`FenceFlags::KickOff`](recorder::FenceFlags::KickOff) the direct calls so far, the fence
+    /// last, are submitted at once, as [`flush`](Self::flush) does; what the GPU model reported
+    /// of them waits for the next `flush`.
+    pub fn insert_fence_with(
+        &mut self,
+        engine: recorder::Engine,
+        flags: recorder::FenceFlags,
+    ) -> u64 {
+        let value = self.recorder.insert_fence_with(engine, flags);
+        if flags.kicks_off() {
+            if let Err(error) = self.submit_direct() {
+                self.direct_report.get_or_insert(error);
+            }
+        }
+        value
+    }
+
+    /// A device context state object holding the ClearState defaults (R-FX-6): see
+    /// [`recorder::DeviceContextState`]. Refused on a fast immediate context
+    /// (`forbidden_in_fast`).
+    pub fn create_device_context_state(&mut self) -> Result<recorder::DeviceContextState, Error> {
+        self.recorder.create_device_context_state()
+    }
+
+    /// Exchanges the immediate context's bindings with `state`'s (R-FX-6): the direct calls
+    /// record a ClearState and the binds of `state`'s former bindings, as a deferred context's
+    /// list does. Refused on a fast immediate context (`forbidden_in_fast`).
+    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+        self.recorder.swap_device_context_state(state)
+    }
+
+    /// Whether legacy-semantics work that uses `resource` has been submitted (the direct calls
+    /// so far included) and the GPU has not finished it, as far as the CPU knows
+    /// (ID3D11DeviceX::IsResourcePending, R-FX-6). Seed 000: it "will check only whether the
+    /// given resource has pending work on legacy semantics contexts—a resource is never
+    /// considered pending with fast semantics": work of fast lists, of a fast immediate context
+    /// and of bundles never makes it pending.
+    ///
+    /// A use is what the GPU model tracks for legacy maps (`progress.rs`): the resources a draw
+    /// or dispatch reads or writes through its bindings (vertex, index and constant buffers,
+    /// shader-resource and unordered-access views, render targets, the depth-stencil view),
+    /// clears of a view's resource, copies (both resources), `update_subresource`,
+    /// `decompress_resource`, `copy_structure_count`. Reads as indirect arguments do not count
+    /// (they follow fast semantics whatever the context, seed 000). The work is finished once
+    /// the CPU has evidence of it (`progress.rs`'s model of time): a fence after it seen passed
+    /// ([`is_fence_pending`](Self::is_fence_pending) answering `false`), a bottom-of-pipe value
+    /// written after it read back, or a legacy map that waited for it.
+    pub fn is_resource_pending<H: Handle>(&mut self, resource: H) -> bool {
+        self.sync_gpu();
+        self.side.gpu.progress().legacy_pending(resource.raw())
+    }
+
+    /// The instance of dynamic buffer `buffer` that the immediate context's maps and executed
+    /// legacy lists made current (R-ST-8): what a dynamic split point resolves to (R-SP-4).
+    pub fn current_instance(&self, buffer: RawHandle) -> InstanceId {
+        self.recorder.current_instance(buffer)
+    }
+
+    /// Whether `texture` is compressed now, as the GPU model tracks it (R-ST-9).
+    pub fn resource_compression(&mut self, texture: Texture) -> bool {
+        self.sync_gpu();
+        self.side.gpu.is_compressed(texture.raw())
+    }
+}
+
+/// The immediate context's maps: read and write maps of staging and default resources as well
+/// as the deferred context's (R-EX-6).
+impl MapCalls for ImmediateContext {
     /// Maps `resource` on the immediate context and returns its memory (R-EX-6).
     ///
     /// - `WriteDiscard` and `WriteNoOverwrite`: as on a deferred context; they never wait.
@@ -140,7 +217,7 @@ impl ImmediateContext {
     /// [`MAX_MAP_BYTES`](recorder::limits::MAX_MAP_BYTES) (R-REC-12). A refused map changes
     /// nothing (R-REC-8). A flush while a buffer is mapped write_discard or write_no_overwrite
     /// is harmless: see `Recorder::take_batch` (the immediate recorder's, in `recorder::engine`).
-    pub fn map(
+    fn map(
         &mut self,
         resource: impl Into<Resource>,
         map_type: MapType,
@@ -243,83 +320,10 @@ impl ImmediateContext {
     }
 
     /// Ends a map made by [`map`](Self::map), of any type.
-    pub fn unmap(&mut self, resource: impl Into<Resource>) {
+    fn unmap(&mut self, resource: impl Into<Resource>) {
         let resource = resource.into();
         if !self.cpu_mapped.remove(&resource.raw()) {
             self.recorder.unmap(resource);
         }
-    }
-
-    /// Inserts a fence on `engine` after the direct calls so far and returns its device-wide
-    /// value (R-EX-5): [`is_fence_pending`](Self::is_fence_pending) answers `false` once the GPU
-    /// model has run the work before it.
-    #[inline]
-    pub fn insert_fence(&mut self, engine: recorder::Engine) -> u64 {
-        self.recorder.insert_fence(engine)
-    }
-
-    /// [`insert_fence`](Self::insert_fence) with `flags` (R-FX-6): with
-    /// [`FenceFlags::KickOff`](recorder::FenceFlags::KickOff) the direct calls so far, the fence
-    /// last, are submitted at once, as [`flush`](Self::flush) does; what the GPU model reported
-    /// of them waits for the next `flush`.
-    pub fn insert_fence_with(
-        &mut self,
-        engine: recorder::Engine,
-        flags: recorder::FenceFlags,
-    ) -> u64 {
-        let value = self.recorder.insert_fence_with(engine, flags);
-        if flags.kicks_off() {
-            if let Err(error) = self.submit_direct() {
-                self.direct_report.get_or_insert(error);
-            }
-        }
-        value
-    }
-
-    /// A device context state object holding the ClearState defaults (R-FX-6): see
-    /// [`recorder::DeviceContextState`]. Refused on a fast immediate context
-    /// (`forbidden_in_fast`).
-    pub fn create_device_context_state(&mut self) -> Result<recorder::DeviceContextState, Error> {
-        self.recorder.create_device_context_state()
-    }
-
-    /// Exchanges the immediate context's bindings with `state`'s (R-FX-6): the direct calls
-    /// record a ClearState and the binds of `state`'s former bindings, as a deferred context's
-    /// list does. Refused on a fast immediate context (`forbidden_in_fast`).
-    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
-        self.recorder.swap_device_context_state(state)
-    }
-
-    /// Whether legacy-semantics work that uses `resource` has been submitted (the direct calls
-    /// so far included) and the GPU has not finished it, as far as the CPU knows
-    /// (ID3D11DeviceX::IsResourcePending, R-FX-6). Seed 000: it "will check only whether the
-    /// given resource has pending work on legacy semantics contexts—a resource is never
-    /// considered pending with fast semantics": work of fast lists, of a fast immediate context
-    /// and of bundles never makes it pending.
-    ///
-    /// A use is what the GPU model tracks for legacy maps (`progress.rs`): the resources a draw
-    /// or dispatch reads or writes through its bindings (vertex, index and constant buffers,
-    /// shader-resource and unordered-access views, render targets, the depth-stencil view),
-    /// clears of a view's resource, copies (both resources), `update_subresource`,
-    /// `decompress_resource`, `copy_structure_count`. Reads as indirect arguments do not count
-    /// (they follow fast semantics whatever the context, seed 000). The work is finished once
-    /// the CPU has evidence of it (`progress.rs`'s model of time): a fence after it seen passed
-    /// ([`is_fence_pending`](Self::is_fence_pending) answering `false`), a bottom-of-pipe value
-    /// written after it read back, or a legacy map that waited for it.
-    pub fn is_resource_pending<H: Handle>(&mut self, resource: H) -> bool {
-        self.sync_gpu();
-        self.side.gpu.progress().legacy_pending(resource.raw())
-    }
-
-    /// The instance of dynamic buffer `buffer` that the immediate context's maps and executed
-    /// legacy lists made current (R-ST-8): what a dynamic split point resolves to (R-SP-4).
-    pub fn current_instance(&self, buffer: RawHandle) -> InstanceId {
-        self.recorder.current_instance(buffer)
-    }
-
-    /// Whether `texture` is compressed now, as the GPU model tracks it (R-ST-9).
-    pub fn resource_compression(&mut self, texture: Texture) -> bool {
-        self.sync_gpu();
-        self.side.gpu.is_compressed(texture.raw())
     }
 }

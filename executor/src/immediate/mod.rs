@@ -76,9 +76,11 @@
 use std::collections::{HashMap, HashSet};
 
 use recorder::{
-    BarrierGroup, Buffer, Device, DeviceContext, Error, Handle, ImmediateRole, ListStats, MapFlags,
-    MapType, Mapped, RawHandle, RecordError, Recorder, Resource, ResourceBarrier, SegmentWalk,
-    Semantics, Shader, ShaderResourceView, Stage, SwapChain, Validation,
+    BarrierCalls, BarrierGroup, BindCalls, Buffer, ClearStateCalls, Context, CoreAccess, Device,
+    DrawCalls, EngineMemoryCalls, Error, FastBindCalls, FenceCalls, Handle, ImmediateRole,
+    IndirectDispatchCalls, InheritedStateCalls, QueryCalls, RawHandle, Recorder, ResourceBarrier,
+    SegmentWalk, Semantics, Shader, ShaderResourceView, Stage, SwapChain, TransferCalls,
+    Validation,
 };
 
 use crate::draw_record::{Counters, DrawRecord, Records};
@@ -330,77 +332,50 @@ impl ImmediateContext {
     }
 }
 
-/// What [`DeviceContext`]'s shared calls on the immediate context forward to: its recorder
-/// (through `DerefMut`, so binds and draws are the recorder's own calls, unchanged), except
-/// `barrier` and `resource_barrier`, which end the batch
-/// ([`direct_barrier`](ImmediateContext::direct_barrier)).
-struct Direct<'a>(&'a mut ImmediateContext);
+/// The immediate context's recording core: every direct call is recorded by it and run at the
+/// next flush (R-EX-1). The stats and the first error are the current batch's (a refused direct
+/// call is also [`last_refusal`](Context::last_refusal)).
+impl Context for ImmediateContext {
+    type Role = ImmediateRole;
 
-impl std::ops::Deref for Direct<'_> {
-    type Target = Recorder<ImmediateRole>;
-    #[inline]
-    fn deref(&self) -> &Self::Target {
-        &self.0.recorder
+    #[inline(always)]
+    fn recorder(&mut self, _access: CoreAccess) -> &mut Recorder<ImmediateRole> {
+        &mut self.recorder
+    }
+
+    #[inline(always)]
+    fn recorder_ref(&self, _access: CoreAccess) -> &Recorder<ImmediateRole> {
+        &self.recorder
     }
 }
 
-impl std::ops::DerefMut for Direct<'_> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.0.recorder
-    }
-}
+// Every capability, each call recorded by the core as on a deferred context; `map` and `unmap`
+// are the immediate context's own (`fences_and_maps.rs`), and so are `execute_command_list`,
+// `draw_bundle`, `present` and the getters (they flush first).
+impl BindCalls for ImmediateContext {}
+impl FastBindCalls for ImmediateContext {}
+impl DrawCalls for ImmediateContext {}
+impl IndirectDispatchCalls for ImmediateContext {}
+impl InheritedStateCalls for ImmediateContext {}
+impl ClearStateCalls for ImmediateContext {}
+impl TransferCalls for ImmediateContext {}
+impl QueryCalls for ImmediateContext {}
+impl FenceCalls for ImmediateContext {}
+impl EngineMemoryCalls for ImmediateContext {}
 
-impl Direct<'_> {
+/// A barrier submits the batch at once ([`direct_barrier`](ImmediateContext::direct_barrier)); its
+/// result comes back at the next [`flush`](ImmediateContext::flush).
+impl BarrierCalls for ImmediateContext {
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
-        let calls = self.0.recorder.stats().calls;
-        self.0.recorder.barrier(groups);
-        self.0.direct_barrier(calls);
+        let calls = self.recorder.stats().calls;
+        self.recorder.barrier(groups);
+        self.direct_barrier(calls);
     }
 
     fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
-        let calls = self.0.recorder.stats().calls;
-        self.0.recorder.resource_barrier(barriers);
-        self.0.direct_barrier(calls);
-    }
-}
-
-/// The recording API, applied directly (R-EX-1): every shared call, recorded by the immediate
-/// context's own recorder and run at the next flush; a barrier submits the batch at once and
-/// its result comes back at the next [`flush`](ImmediateContext::flush). `map` and `unmap` are
-/// the immediate context's own (read and write maps), so are `execute_command_list`,
-/// `draw_bundle`, `present` and the getters (they flush first).
-impl DeviceContext for ImmediateContext {
-    recorder::forward_device_context!(|this| Direct(this));
-
-    #[inline]
-    fn map(
-        &mut self,
-        resource: impl Into<Resource>,
-        map_type: MapType,
-        flags: MapFlags,
-    ) -> Result<Mapped<'_, Self>, Error> {
-        ImmediateContext::map(self, resource, map_type, flags)
-    }
-
-    #[inline]
-    fn unmap(&mut self, resource: impl Into<Resource>) {
-        ImmediateContext::unmap(self, resource)
-    }
-
-    /// Counters of the direct calls since the last batch.
-    fn stats(&self) -> ListStats {
-        self.recorder.stats()
-    }
-
-    /// The first error of the current batch (refused direct calls are ignored one by one: see
-    /// [`last_refusal`](DeviceContext::last_refusal)).
-    fn error(&self) -> Option<&RecordError> {
-        self.recorder.error()
-    }
-
-    fn last_refusal(&self) -> Option<&Error> {
-        self.recorder.last_refusal()
+        let calls = self.recorder.stats().calls;
+        self.recorder.resource_barrier(barriers);
+        self.direct_barrier(calls);
     }
 }
 

@@ -13,17 +13,17 @@ use crate::barriers::{
     for_each_record, BarrierCounts, BarrierGroup, BarrierRecord, NamedResource, ResourceBarrier,
     ResourceBarrierRecord,
 };
+use crate::call_arguments::Compression;
 use crate::command::*;
+use crate::context::core_access::{Context, CoreAccess};
 use crate::context::role::Role;
 use crate::context::Recorder;
+use crate::device::handle::Texture;
 use crate::errors::Error;
 
 impl<R: Role> Recorder<R> {
-    /// `Barrier`: records the groups as one command (R-BAR-1); the GPU model carries them out
-    /// and, under validation, checks them (R-BAR-8). Refused on a bundle recorder
-    /// (`unsupported_in_bundle`, by the `bundles` crate), for a released resource
-    /// (`released_object`) or past one command's size. Allocates nothing.
-    pub fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+    /// [`BarrierCalls::barrier`](crate::BarrierCalls::barrier): its semantics.
+    pub(crate) fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
         self.begin_call();
         if let Err(error) = self.try_barrier(groups) {
             self.fail(error);
@@ -74,9 +74,8 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
-    /// `ResourceBarrier`: records legacy barriers as one command (R-BAR-6); the GPU model
-    /// translates them to enhanced ones. Refused as [`barrier`](Self::barrier) is.
-    pub fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
+    /// [`BarrierCalls::resource_barrier`](crate::BarrierCalls::resource_barrier): its semantics.
+    pub(crate) fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
         self.begin_call();
         if let Err(error) = self.try_resource_barrier(barriers) {
             self.fail(error);
@@ -136,5 +135,48 @@ impl<R: Role> Recorder<R> {
     /// Gives back a reference [`retain_live`](Self::retain_live) took.
     fn unretain(&mut self, resource: NamedResource) {
         self.release_retained(resource.kind, resource.handle);
+    }
+}
+
+/// Barriers, decompression and compression state (R-BAR-1, R-BAR-6, R-ST-9): deferred and
+/// immediate contexts (R-B-8).
+pub trait BarrierCalls: Context {
+    /// Enhanced barriers in groups (`Barrier`, R-BAR-1); refused on a bundle recorder.
+    ///
+    /// `Barrier`: records the groups as one command (R-BAR-1); the GPU model carries them out
+    /// and, under validation, checks them (R-BAR-8). Refused on a bundle recorder
+    /// (`unsupported_in_bundle`, by the `bundles` crate), for a released resource
+    /// (`released_object`) or past one command's size. Allocates nothing.
+    #[inline]
+    fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
+        self.recorder(CoreAccess(())).barrier(groups)
+    }
+
+    /// Legacy resource barriers (`ResourceBarrier`, R-BAR-6); refused on a bundle recorder.
+    ///
+    /// `ResourceBarrier`: records legacy barriers as one command (R-BAR-6); the GPU model
+    /// translates them to enhanced ones. Refused as [`barrier`](Self::barrier) is.
+    #[inline]
+    fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
+        self.recorder(CoreAccess(())).resource_barrier(barriers)
+    }
+
+    /// Decompresses a texture's color or depth compression (`DecompressResource`).
+    ///
+    /// Decompresses a compressible target in place, or into `into` (keeping the original
+    /// compressed). Explicit under fast semantics (R-SP-3, R-ST-9).
+    #[inline]
+    fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
+        self.recorder(CoreAccess(()))
+            .decompress_resource(texture, into)
+    }
+
+    /// Marks a texture compressed or not (`SetResourceCompression`).
+    ///
+    /// Overrides a target's compression state when the list executes (R-ST-9).
+    #[inline]
+    fn set_resource_compression(&mut self, texture: Texture, compressed: Compression) {
+        self.recorder(CoreAccess(()))
+            .set_resource_compression(texture, compressed)
     }
 }

@@ -15,5 +15,6 @@ mod barrier_calls;
 mod barrier_records;
 mod barrier_values;
 
+pub use barrier_calls::BarrierCalls;
 pub use barrier_records::*;
 pub use barrier_values::*;

@@ -12,6 +12,7 @@
 //! (R-SP-1) and refused on a fast one (R-SP-3).
 
 use crate::binds::resolve::{check_range, set_bit, slots_payload, SlotCall};
+use crate::call_arguments::VertexBuffer;
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::shadow::forget_fast;
@@ -19,7 +20,6 @@ use crate::context::split::SplitCategory;
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::device::handle::*;
-use crate::device_context::VertexBuffer;
 use crate::errors::Error;
 use crate::limits::*;
 use std::mem::MaybeUninit;
@@ -28,8 +28,9 @@ impl<R: Role> Recorder<R> {
     /// Binds the input layout (`None` unbinds it), with the vertex-buffer slots it reads. A
     /// released layout refuses the call (`released_object`).
     // R-FX-7: the fast-only build makes it a direct inline write (the seeds' promise).
+    /// [`BindCalls::set_input_layout`](crate::BindCalls::set_input_layout): its semantics.
     #[cfg_attr(feature = "fast-only", inline(always))]
-    pub fn set_input_layout(&mut self, layout: Option<InputLayout>) {
+    pub(crate) fn set_input_layout(&mut self, layout: Option<InputLayout>) {
         self.begin_call();
         if let Err(error) = self.try_set_input_layout(layout) {
             self.fail(error);
@@ -65,8 +66,8 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
-    /// Sets the primitive topology the following draws assemble. Never refused.
-    pub fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
+    /// [`BindCalls::set_primitive_topology`](crate::BindCalls::set_primitive_topology): its semantics.
+    pub(crate) fn set_primitive_topology(&mut self, topology: PrimitiveTopology) {
         self.begin_call();
         if let Some(shadow) = self.shadow.as_mut() {
             shadow.bindings.set_topology(topology);
@@ -74,14 +75,9 @@ impl<R: Role> Recorder<R> {
         self.emit(Opcode::SetPrimitiveTopology, topology as u8, None, Empty);
     }
 
-    /// Binds `buffers` to the vertex-buffer slots `start..start + buffers.len()`. Refused as a
-    /// whole, with nothing bound, when the range passes the slots there are (`invalid_argument`,
-    /// R-OBJ-5), a buffer lacks the vertex-buffer bind flag (`invalid_argument`, R-OBJ-2) or is
-    /// released (`released_object`), or, under fast semantics, a dynamic buffer was not mapped
-    /// write_discard on this list first (`dynamic_before_map`, R-SP-3). Legacy: each slot of a
-    /// dynamic buffer not mapped on this list is a `dynamic_vertex_buffer` split point (R-SP-1).
+    /// [`BindCalls::set_vertex_buffers`](crate::BindCalls::set_vertex_buffers): its semantics.
     #[inline]
-    pub fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
+    pub(crate) fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         self.begin_call();
         if let ([vertex], true) = (buffers, start < VERTEX_BUFFER_SLOTS) {
             return match self.shadow.is_none() {
@@ -264,12 +260,8 @@ impl<R: Role> Recorder<R> {
         )
     }
 
-    /// Binds the index buffer at byte `offset`, with indices of `format` (`R16Uint` or `R32Uint`;
-    /// any other format with a buffer is refused, `invalid_argument`); `None` unbinds it. Refused
-    /// as [`set_vertex_buffers`](Self::set_vertex_buffers) refuses a buffer (bind flag, released,
-    /// `dynamic_before_map`); legacy: a `dynamic_index_buffer` split point for a dynamic buffer not
-    /// mapped on this list, and the primitive reset index follows the format (R-ST-5).
-    pub fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
+    /// [`BindCalls::set_index_buffer`](crate::BindCalls::set_index_buffer): its semantics.
+    pub(crate) fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
         self.begin_call();
         if let Err(error) = self.try_set_index_buffer(buffer, format, offset) {
             self.fail(error);
@@ -349,9 +341,8 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
-    /// Sets the primitive reset (cut) index (R-ST-5). Under legacy semantics the next index
-    /// buffer of another format sets it again.
-    pub fn set_primitive_reset_index(&mut self, value: u32) {
+    /// [`InheritedStateCalls::set_primitive_reset_index`](crate::InheritedStateCalls::set_primitive_reset_index): its semantics.
+    pub(crate) fn set_primitive_reset_index(&mut self, value: u32) {
         self.begin_call();
         if let Some(shadow) = self.shadow.as_mut() {
             shadow.bindings.set_reset_index(value);

@@ -19,16 +19,18 @@ use crate::command::{Empty, Opcode};
 use crate::context::role::Role;
 use crate::context::Recorder;
 
+pub(crate) mod bind_calls;
 mod bind_hazards;
 pub(crate) mod input_assembler;
 mod output_merger;
 mod rasterizer;
 pub(crate) mod resolve;
 mod shader_slots;
+pub(crate) mod state_calls;
 
 impl<R: Role> Recorder<R> {
-    /// Records a ClearState (R-ST-1: explicit on fast contexts, which never do it implicitly).
-    pub fn clear_state(&mut self) {
+    /// [`ClearStateCalls::clear_state`](crate::ClearStateCalls::clear_state): its semantics.
+    pub(crate) fn clear_state(&mut self) {
         self.begin_call();
         self.reset_shadow();
         self.emit(Opcode::ClearState, 0, None, Empty);

@@ -21,25 +21,20 @@ use crate::state::{BlendRecord, DepthStencilRecord};
 use std::mem::MaybeUninit;
 
 impl<R: Role> Recorder<R> {
-    /// Binds `render_targets` to the first render-target slots (the rest are unbound) and the
-    /// depth-stencil view (`None` unbinds it); the output-merger UAVs stay bound. Refused when
-    /// there are more targets than slots (`invalid_argument`, R-OBJ-5) or a view is released
-    /// (`released_object`). Legacy: a `set_render_targets` split point, and shader-resource views
-    /// of the targets' resources are unbound (R-ST-10).
-    pub fn om_set_render_targets(
+    /// [`InheritedStateCalls::set_render_targets`](crate::InheritedStateCalls::set_render_targets): its semantics.
+    pub(crate) fn set_render_targets(
         &mut self,
         render_targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
     ) {
         self.begin_call();
-        if let Err(error) = self.try_om_set_render_targets(render_targets, depth_stencil, None) {
+        if let Err(error) = self.try_set_render_targets(render_targets, depth_stencil, None) {
             self.fail(error);
         }
     }
 
-    /// Binds render targets and output-merger UAVs at `uav_start..`; the other OM UAV slots are
-    /// unbound. Legacy: a `set_render_targets` and a `set_unordered_access_views` split point.
-    pub fn om_set_render_targets_and_unordered_access_views(
+    /// [`InheritedStateCalls::set_render_targets_and_unordered_access_views`](crate::InheritedStateCalls::set_render_targets_and_unordered_access_views): its semantics.
+    pub(crate) fn set_render_targets_and_unordered_access_views(
         &mut self,
         render_targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
@@ -48,13 +43,13 @@ impl<R: Role> Recorder<R> {
     ) {
         self.begin_call();
         if let Err(error) =
-            self.try_om_set_render_targets(render_targets, depth_stencil, Some((uav_start, uavs)))
+            self.try_set_render_targets(render_targets, depth_stencil, Some((uav_start, uavs)))
         {
             self.fail(error);
         }
     }
 
-    fn try_om_set_render_targets(
+    fn try_set_render_targets(
         &mut self,
         render_targets: &[Option<RenderTargetView>],
         depth_stencil: Option<DepthStencilView>,
@@ -62,8 +57,8 @@ impl<R: Role> Recorder<R> {
     ) -> Result<(), Error> {
         // A refusal names the method the application called.
         let call = match uavs {
-            None => "om_set_render_targets",
-            Some(_) => "om_set_render_targets_and_unordered_access_views",
+            None => "set_render_targets",
+            Some(_) => "set_render_targets_and_unordered_access_views",
         };
         check_range(
             call,
@@ -183,9 +178,8 @@ impl<R: Role> Recorder<R> {
         })
     }
 
-    /// Binds the blend state (`None`: the defaults) with its blend `factor` (RGBA) and
-    /// `sample_mask`. A released state refuses the call (`released_object`).
-    pub fn om_set_blend_state(
+    /// [`InheritedStateCalls::set_blend_state`](crate::InheritedStateCalls::set_blend_state): its semantics.
+    pub(crate) fn set_blend_state(
         &mut self,
         state: Option<BlendState>,
         factor: [f32; 4],
@@ -194,7 +188,7 @@ impl<R: Role> Recorder<R> {
         self.begin_call();
         let handle = state.map_or(RawHandle::NULL, |s| s.0);
         if let Err(error) =
-            self.try_set_state(ObjectKind::BlendState, "om_set_blend_state", handle, |s| {
+            self.try_set_state(ObjectKind::BlendState, "set_blend_state", handle, |s| {
                 &mut s.bindings.blend.state
             })
         {
@@ -215,8 +209,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Sets the depth-stencil state: a `set_depth_stencil_state` split point on legacy contexts.
-    pub fn om_set_depth_stencil_state(
+    /// [`InheritedStateCalls::set_depth_stencil_state`](crate::InheritedStateCalls::set_depth_stencil_state): its semantics.
+    pub(crate) fn set_depth_stencil_state(
         &mut self,
         state: Option<DepthStencilState>,
         stencil_ref: u32,
@@ -225,7 +219,7 @@ impl<R: Role> Recorder<R> {
         let handle = state.map_or(RawHandle::NULL, |s| s.0);
         if let Err(error) = self.try_set_state(
             ObjectKind::DepthStencilState,
-            "om_set_depth_stencil_state",
+            "set_depth_stencil_state",
             handle,
             |s| &mut s.bindings.depth_stencil_state.state,
         ) {

@@ -1,4 +1,4 @@
-//! The rasterizer binds (R-REC-5): `rs_set_state`, `rs_set_viewports`, `rs_set_scissor_rects`.
+//! The rasterizer binds (R-REC-5): `set_rasterizer_state`, `set_viewports`, `set_scissor_rects`.
 //!
 //! **In:** a rasterizer state, viewports or rectangles. **Out:** one binding command each, and on
 //! a legacy context the shadow's copy of the registers.
@@ -17,16 +17,16 @@ use crate::errors::Error;
 use crate::limits::*;
 
 impl<R: Role> Recorder<R> {
-    /// Binds the rasterizer state (`None`: the defaults). A released state refuses the call
-    /// (`released_object`).
-    pub fn rs_set_state(&mut self, state: Option<RasterizerState>) {
+    /// [`InheritedStateCalls::set_rasterizer_state`](crate::InheritedStateCalls::set_rasterizer_state): its semantics.
+    pub(crate) fn set_rasterizer_state(&mut self, state: Option<RasterizerState>) {
         self.begin_call();
         let handle = state.map_or(RawHandle::NULL, |s| s.0);
-        if let Err(error) =
-            self.try_set_state(ObjectKind::RasterizerState, "rs_set_state", handle, |s| {
-                &mut s.bindings.rasterizer
-            })
-        {
+        if let Err(error) = self.try_set_state(
+            ObjectKind::RasterizerState,
+            "set_rasterizer_state",
+            handle,
+            |s| &mut s.bindings.rasterizer,
+        ) {
             return self.fail(error);
         }
         self.emit(Opcode::SetRasterizerState, 0, None, handle);
@@ -53,14 +53,12 @@ impl<R: Role> Recorder<R> {
         self.shadow_slots(call, kind, &[handle], |s| std::slice::from_mut(slot(s)))
     }
 
-    /// Sets the viewports, replacing all of them: slot `i` takes `viewports[i]`, the slots past
-    /// them go back to the default. More than the viewport slots is refused (`invalid_argument`,
-    /// R-OBJ-5).
-    pub fn rs_set_viewports(&mut self, viewports: &[Viewport]) {
+    /// [`InheritedStateCalls::set_viewports`](crate::InheritedStateCalls::set_viewports): its semantics.
+    pub(crate) fn set_viewports(&mut self, viewports: &[Viewport]) {
         self.begin_call();
         if viewports.len() > VIEWPORT_SLOTS as usize {
             return self.fail(slot_range(
-                "rs_set_viewports",
+                "set_viewports",
                 "viewport",
                 0,
                 viewports.len(),
@@ -71,7 +69,7 @@ impl<R: Role> Recorder<R> {
             shadow.bindings.set_viewports(viewports);
         }
         if let Err(error) = self.emit_with(
-            "rs_set_viewports",
+            "set_viewports",
             Opcode::SetViewports,
             0,
             None,
@@ -82,14 +80,12 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// Sets the scissor rectangles, replacing all of them, as
-    /// [`rs_set_viewports`](Self::rs_set_viewports) does the viewports. More than the viewport
-    /// slots is refused (`invalid_argument`, R-OBJ-5).
-    pub fn rs_set_scissor_rects(&mut self, rects: &[Rect]) {
+    /// [`InheritedStateCalls::set_scissor_rects`](crate::InheritedStateCalls::set_scissor_rects): its semantics.
+    pub(crate) fn set_scissor_rects(&mut self, rects: &[Rect]) {
         self.begin_call();
         if rects.len() > VIEWPORT_SLOTS as usize {
             return self.fail(slot_range(
-                "rs_set_scissor_rects",
+                "set_scissor_rects",
                 "scissor",
                 0,
                 rects.len(),
@@ -100,7 +96,7 @@ impl<R: Role> Recorder<R> {
             shadow.bindings.set_scissor_rects(rects);
         }
         if let Err(error) = self.emit_with(
-            "rs_set_scissor_rects",
+            "set_scissor_rects",
             Opcode::SetScissorRects,
             0,
             None,

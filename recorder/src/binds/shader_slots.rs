@@ -1,5 +1,5 @@
 //! The shader-stage binds (R-REC-5): `set_shader`, and the slots of each stage: constant buffers,
-//! shader resources, samplers, and the compute stage's UAVs (`cs_set_unordered_access_views`).
+//! shader resources, samplers, and the compute stage's UAVs (`set_compute_unordered_access_views`).
 //!
 //! **In:** a stage, a first slot and the objects to bind there. **Out:** one slot-array command
 //! (a one-slot constant-buffer bind in its compact form), through `resolve.rs`'s `bind_slots`;
@@ -62,8 +62,9 @@ impl<R: Role> Recorder<R> {
     /// holds). Refused when the shader was created for another stage (`invalid_argument`,
     /// R-OBJ-2) or is released (`released_object`).
     // R-FX-7: the fast-only build makes it a direct inline write (the seeds' promise).
+    /// [`BindCalls::set_shader`](crate::BindCalls::set_shader): its semantics.
     #[cfg_attr(feature = "fast-only", inline(always))]
-    pub fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
+    pub(crate) fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
         self.begin_call();
         if let Err(error) = self.try_set_shader(stage, shader) {
             self.fail(error);
@@ -121,14 +122,14 @@ impl<R: Role> Recorder<R> {
         Ok(())
     }
 
-    /// Binds `buffers` to `stage`'s constant-buffer slots `start..start + buffers.len()` (`None`
-    /// unbinds a slot). Refused as a whole when the range passes the slots (`invalid_argument`,
-    /// R-OBJ-5), a buffer lacks the constant-buffer bind flag (`invalid_argument`) or is released
-    /// (`released_object`), or, fast, a dynamic buffer was not mapped on this list first
-    /// (`dynamic_before_map`). Legacy: each slot of a dynamic buffer not mapped on this list is a
-    /// `dynamic_constant_buffer` split point (R-SP-1).
+    /// [`BindCalls::set_constant_buffers`](crate::BindCalls::set_constant_buffers): its semantics.
     #[inline]
-    pub fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
+    pub(crate) fn set_constant_buffers(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        buffers: &[Option<Buffer>],
+    ) {
         self.begin_call();
         if let ([buffer], true) = (buffers, start < CONSTANT_BUFFER_SLOTS) {
             return match self.shadow.is_none() {
@@ -225,13 +226,8 @@ impl<R: Role> Recorder<R> {
         )
     }
 
-    /// Binds `views` to `stage`'s shader-resource slots `start..start + views.len()` (`None`
-    /// unbinds a slot). Refused as a whole when the range passes the slots (`invalid_argument`,
-    /// R-OBJ-5) or a view is released (`released_object`) or, fast, views a dynamic buffer not
-    /// mapped on this list first (`dynamic_before_map`). Legacy: each slot of a view of a dynamic
-    /// buffer not mapped on this list is a `dynamic_shader_resource` split point, and a view of a
-    /// resource bound for output is bound null (R-ST-10).
-    pub fn set_shader_resources(
+    /// [`BindCalls::set_shader_resources`](crate::BindCalls::set_shader_resources): its semantics.
+    pub(crate) fn set_shader_resources(
         &mut self,
         stage: Stage,
         start: u32,
@@ -315,10 +311,13 @@ impl<R: Role> Recorder<R> {
         )
     }
 
-    /// Binds `samplers` to `stage`'s sampler slots `start..start + samplers.len()` (`None` unbinds
-    /// a slot). Refused as a whole when the range passes the slots (`invalid_argument`, R-OBJ-5) or
-    /// a sampler is released (`released_object`).
-    pub fn set_samplers(&mut self, stage: Stage, start: u32, samplers: &[Option<SamplerState>]) {
+    /// [`BindCalls::set_samplers`](crate::BindCalls::set_samplers): its semantics.
+    pub(crate) fn set_samplers(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        samplers: &[Option<SamplerState>],
+    ) {
         self.begin_call();
         if let Err(error) = self.try_set_samplers(stage, start, samplers) {
             self.fail(error);
@@ -366,25 +365,24 @@ impl<R: Role> Recorder<R> {
         )
     }
 
-    /// Binds compute-shader UAVs: a `set_unordered_access_views` split point on legacy contexts,
-    /// plus a decompression split point per view of a compressible target.
-    pub fn cs_set_unordered_access_views(
+    /// [`InheritedStateCalls::set_compute_unordered_access_views`](crate::InheritedStateCalls::set_compute_unordered_access_views): its semantics.
+    pub(crate) fn set_compute_unordered_access_views(
         &mut self,
         start: u32,
         views: &[Option<UnorderedAccessView>],
     ) {
         self.begin_call();
-        if let Err(error) = self.try_cs_set_unordered_access_views(start, views) {
+        if let Err(error) = self.try_set_compute_unordered_access_views(start, views) {
             self.fail(error);
         }
     }
 
-    fn try_cs_set_unordered_access_views(
+    fn try_set_compute_unordered_access_views(
         &mut self,
         start: u32,
         views: &[Option<UnorderedAccessView>],
     ) -> Result<(), Error> {
-        const CALL: &str = "cs_set_unordered_access_views";
+        const CALL: &str = "set_compute_unordered_access_views";
         check_range(
             CALL,
             "compute unordered-access",

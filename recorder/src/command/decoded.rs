@@ -130,7 +130,7 @@ pub enum Command<'a> {
         /// One sampler state per slot from `start`; null unbinds.
         samplers: &'a [RawHandle],
     },
-    /// `cs_set_unordered_access_views`: the compute stage's UAV slots `start..start + views.len()`.
+    /// `set_compute_unordered_access_views`: the compute stage's UAV slots `start..start + views.len()`.
     SetComputeUnorderedAccessViews {
         /// The first UAV slot bound.
         start: u32,
@@ -150,7 +150,7 @@ pub enum Command<'a> {
         /// the call's other slots as they are. Otherwise the other OM UAV slots are unbound.
         uav_patch: bool,
     },
-    /// `om_set_blend_state`.
+    /// `set_blend_state`.
     SetBlendState {
         /// The blend state; null restores the default.
         state: RawHandle,
@@ -159,18 +159,18 @@ pub enum Command<'a> {
         /// Which samples are written (bit `i`: sample `i`); default `u32::MAX`.
         sample_mask: u32,
     },
-    /// `om_set_depth_stencil_state`.
+    /// `set_depth_stencil_state`.
     SetDepthStencilState {
         /// The depth-stencil state; null restores the default.
         state: RawHandle,
         /// The stencil reference value.
         stencil_ref: u32,
     },
-    /// `rs_set_state`: the rasterizer state; null restores the default.
+    /// `set_rasterizer_state`: the rasterizer state; null restores the default.
     SetRasterizerState(RawHandle),
-    /// `rs_set_viewports`: the viewports from slot 0; the slots past them go back to the default.
+    /// `set_viewports`: the viewports from slot 0; the slots past them go back to the default.
     SetViewports(&'a [Viewport]),
-    /// `rs_set_scissor_rects`: the rectangles from slot 0; the slots past them go back to the
+    /// `set_scissor_rects`: the rectangles from slot 0; the slots past them go back to the
     /// default.
     SetScissorRects(&'a [Rect]),
     /// `draw(vertex_count, start_vertex)` ([`DirectArgs::draw`]).

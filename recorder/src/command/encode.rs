@@ -235,7 +235,7 @@ mod tests {
         let items = vec![0u64; MAX_COMMAND_BYTES / 8 + 1];
         let error = context
             .emit_with(
-                "rs_set_viewports",
+                "set_viewports",
                 Opcode::SetViewports,
                 0,
                 None,

@@ -83,20 +83,20 @@ pub enum Opcode {
     SetShaderResources,
     /// `set_samplers` on the stage in the operand.
     SetSamplers,
-    /// `cs_set_unordered_access_views`: the compute stage's UAVs.
+    /// `set_compute_unordered_access_views`: the compute stage's UAVs.
     SetComputeUnorderedAccessViews,
-    /// `om_set_render_targets` and `om_set_render_targets_and_unordered_access_views`: the output
+    /// `set_render_targets` and `set_render_targets_and_unordered_access_views`: the output
     /// merger's render targets, depth stencil and UAVs.
     SetRenderTargets,
-    /// `om_set_blend_state`: the state object, blend factor and sample mask.
+    /// `set_blend_state`: the state object, blend factor and sample mask.
     SetBlendState,
-    /// `om_set_depth_stencil_state`: the state object and stencil reference.
+    /// `set_depth_stencil_state`: the state object and stencil reference.
     SetDepthStencilState,
-    /// `rs_set_state`: the rasterizer state object.
+    /// `set_rasterizer_state`: the rasterizer state object.
     SetRasterizerState,
-    /// `rs_set_viewports`.
+    /// `set_viewports`.
     SetViewports,
-    /// `rs_set_scissor_rects`.
+    /// `set_scissor_rects`.
     SetScissorRects,
     /// `draw`.
     Draw,

@@ -26,6 +26,7 @@
 
 pub(crate) mod bundle_entry;
 mod carry;
+pub(crate) mod core_access;
 mod emit;
 pub(crate) mod legacy;
 mod list_life;

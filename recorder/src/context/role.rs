@@ -112,6 +112,13 @@ impl sealed::Sealed for DeferredRole {}
 impl sealed::Sealed for ImmediateRole {}
 impl sealed::Sealed for BundleRole {}
 
+/// A role that records every call a context can make: a deferred context's and the immediate
+/// context's, not a bundle's (whose capabilities are binds and draws alone, SPEC §7).
+pub trait ContextRole: Role {}
+
+impl ContextRole for DeferredRole {}
+impl ContextRole for ImmediateRole {}
+
 impl Role for DeferredRole {
     const RUNS_AT_ONCE: bool = false;
     const COUNTED: bool = true;

@@ -9,19 +9,18 @@
 //! **Invariant.** A released object refuses the call (`released_object`); nothing here takes a
 //! split point: a decompression is explicit, as fast semantics needs it (R-SP-3).
 
+use crate::call_arguments::Compression;
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::device::handle::*;
 use crate::device::object_info::TextureInfo;
-use crate::device_context::Compression;
 use crate::errors::{CopyProblem, Error};
 use crate::sync::Ordering;
 
 impl<R: Role> Recorder<R> {
-    /// Decompresses a compressible target in place, or into `into` (keeping the original
-    /// compressed). Explicit under fast semantics (R-SP-3, R-ST-9).
-    pub fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
+    /// [`BarrierCalls::decompress_resource`](crate::BarrierCalls::decompress_resource): its semantics.
+    pub(crate) fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
         self.begin_call();
         const CALL: &str = "decompress_resource";
         let info = |t: Texture| {
@@ -70,8 +69,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Overrides a target's compression state when the list executes (R-ST-9).
-    pub fn set_resource_compression(&mut self, texture: Texture, compressed: Compression) {
+    /// [`BarrierCalls::set_resource_compression`](crate::BarrierCalls::set_resource_compression): its semantics.
+    pub(crate) fn set_resource_compression(&mut self, texture: Texture, compressed: Compression) {
         let compressed = compressed.is_compressed();
         self.begin_call();
         const CALL: &str = "set_resource_compression";
@@ -95,8 +94,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Sets a texture's minimum LOD, at once, for every context (legacy binds read it, R-ST-6).
-    pub fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32) {
+    /// [`FastBindCalls::set_resource_min_lod`](crate::FastBindCalls::set_resource_min_lod): its semantics.
+    pub(crate) fn set_resource_min_lod(&mut self, texture: Texture, min_lod: f32) {
         self.set_min_lod(
             "set_resource_min_lod",
             ObjectKind::Texture,
@@ -105,8 +104,12 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// Sets a view's minimum LOD, at once, for every context (fast binds read it, R-ST-6).
-    pub fn set_shader_resource_view_min_lod(&mut self, view: ShaderResourceView, min_lod: f32) {
+    /// [`FastBindCalls::set_shader_resource_view_min_lod`](crate::FastBindCalls::set_shader_resource_view_min_lod): its semantics.
+    pub(crate) fn set_shader_resource_view_min_lod(
+        &mut self,
+        view: ShaderResourceView,
+        min_lod: f32,
+    ) {
         let call = "set_shader_resource_view_min_lod";
         self.set_min_lod(call, ObjectKind::ShaderResourceView, view.0, min_lod);
     }

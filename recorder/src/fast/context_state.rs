@@ -21,11 +21,11 @@
 //! re-binds through the calls, so an object the application released since the state was
 //! swapped out is refused as its bind would be (`released_object`, R-OBJ-4).
 
+use crate::call_arguments::{PredicateValue, VertexBuffer};
 use crate::context::role::Role;
 use crate::desc::{Format, PrimitiveTopology, Stage};
 use crate::device::handle::*;
 use crate::device::DeviceShared;
-use crate::device_context::{PredicateValue, VertexBuffer};
 use crate::errors::Error;
 use crate::state::Bindings;
 use crate::sync::Arc;
@@ -218,7 +218,7 @@ impl<R: Role> Recorder<R> {
         let uavs: Vec<Option<UnorderedAccessView>> =
             state.compute_uavs().iter().map(|v| some(v.view)).collect();
         if let Some(last) = last_bound(&uavs) {
-            self.cs_set_unordered_access_views(0, &uavs[..=last]);
+            self.set_compute_unordered_access_views(0, &uavs[..=last]);
         }
         let targets: Vec<Option<RenderTargetView>> = state
             .render_targets()
@@ -231,7 +231,7 @@ impl<R: Role> Recorder<R> {
         match last_bound(&om_uavs) {
             Some(last) => {
                 let first = om_uavs.iter().position(Option::is_some).unwrap_or(0);
-                self.om_set_render_targets_and_unordered_access_views(
+                self.set_render_targets_and_unordered_access_views(
                     &targets,
                     depth,
                     first as u32,
@@ -239,26 +239,26 @@ impl<R: Role> Recorder<R> {
                 );
             }
             None if !targets.is_empty() || depth.is_some() => {
-                self.om_set_render_targets(&targets, depth)
+                self.set_render_targets(&targets, depth)
             }
             None => {}
         }
         let blend = state.blend();
         if blend != crate::state::BlendRecord::DEFAULT {
-            self.om_set_blend_state(some(blend.state), blend.factor, blend.sample_mask);
+            self.set_blend_state(some(blend.state), blend.factor, blend.sample_mask);
         }
         let depth_state = state.depth_stencil_state();
         if depth_state != crate::state::DepthStencilRecord::DEFAULT {
-            self.om_set_depth_stencil_state(some(depth_state.state), depth_state.stencil_ref);
+            self.set_depth_stencil_state(some(depth_state.state), depth_state.stencil_ref);
         }
         if !state.rasterizer().is_null() {
-            self.rs_set_state(some(state.rasterizer()));
+            self.set_rasterizer_state(some(state.rasterizer()));
         }
         if !state.viewports().is_empty() {
-            self.rs_set_viewports(state.viewports());
+            self.set_viewports(state.viewports());
         }
         if !state.scissor_rects().is_empty() {
-            self.rs_set_scissor_rects(state.scissor_rects());
+            self.set_scissor_rects(state.scissor_rects());
         }
         let (predicate, value) = state.predication();
         if !predicate.is_null() {

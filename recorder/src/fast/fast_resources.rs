@@ -4,7 +4,7 @@
 //! ([`FastResourceBatch`], recorded by `set_fast_resources_into_batch` and applied by
 //! `set_fast_resources_from_batch`), `set_fast_shader_resource`, and the placement calls
 //! (`set_placement_shader_resource`, `set_placement_constant_buffer`,
-//! `set_placement_vertex_buffer`, `ia_set_placement_index_buffer`), which give a default resource
+//! `set_placement_vertex_buffer`, `set_placement_index_buffer`), which give a default resource
 //! the address the application chose as it is bound.
 //!
 //! **The fast contract, on a legacy context too.** Each entry is resolved as a fast context
@@ -59,6 +59,7 @@
 use std::mem::MaybeUninit;
 
 use crate::binds::resolve::{check_range, set_bit};
+use crate::call_arguments::{FastResource, FastResourceBatch, VertexBuffer};
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::split::SplitCategory;
@@ -66,7 +67,6 @@ use crate::context::Recorder;
 use crate::desc::*;
 use crate::device::handle::*;
 use crate::device::object_info::{BufferInfo, ViewInfo};
-use crate::device_context::{FastResource, FastResourceBatch, VertexBuffer};
 use crate::errors::Error;
 use crate::limits::*;
 
@@ -86,20 +86,16 @@ enum Resolved {
 }
 
 impl<R: Role> Recorder<R> {
-    /// Binds every entry under the fast contract, whatever the context's semantics (R-FX-1; see
-    /// the module essay): no reference, no split point, the view's minimum LOD. Refused as a
-    /// whole (nothing bound) when an entry's slot passes its kind's slots, an object is
-    /// released, lacks its bind flag, or is a dynamic buffer this list has not mapped.
-    pub fn set_fast_resources(&mut self, entries: &[FastResource]) {
+    /// [`FastBindCalls::set_fast_resources`](crate::FastBindCalls::set_fast_resources): its semantics.
+    pub(crate) fn set_fast_resources(&mut self, entries: &[FastResource]) {
         self.begin_call();
         if let Err(error) = self.try_fast_resources("set_fast_resources", entries) {
             self.fail(error);
         }
     }
 
-    /// Binds one shader-resource view under the fast contract (R-FX-1,
-    /// `XXSetFastShaderResource`): [`set_fast_resources`](Self::set_fast_resources) of one entry.
-    pub fn set_fast_shader_resource(
+    /// [`FastBindCalls::set_fast_shader_resource`](crate::FastBindCalls::set_fast_shader_resource): its semantics.
+    pub(crate) fn set_fast_shader_resource(
         &mut self,
         stage: Stage,
         slot: u32,
@@ -112,11 +108,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// Checks `entries` against the device (slots, bind flags, liveness) and appends them to
-    /// `batch` (R-FX-1). Refused as a whole (the batch unchanged) as
-    /// [`set_fast_resources`](Self::set_fast_resources) refuses (a dynamic buffer is checked
-    /// when the batch is applied, against the list that applies it). Records nothing.
-    pub fn set_fast_resources_into_batch(
+    /// [`FastBindCalls::set_fast_resources_into_batch`](crate::FastBindCalls::set_fast_resources_into_batch): its semantics.
+    pub(crate) fn set_fast_resources_into_batch(
         &mut self,
         batch: &mut FastResourceBatch,
         entries: &[FastResource],
@@ -131,10 +124,8 @@ impl<R: Role> Recorder<R> {
         batch.entries.extend_from_slice(entries);
     }
 
-    /// Applies `batch` in one call (R-FX-1): as [`set_fast_resources`](Self::set_fast_resources)
-    /// of its entries. A batch naming an object released since is refused (`released_object`
-    /// naming it), nothing bound. Allocates nothing.
-    pub fn set_fast_resources_from_batch(&mut self, batch: &FastResourceBatch) {
+    /// [`FastBindCalls::set_fast_resources_from_batch`](crate::FastBindCalls::set_fast_resources_from_batch): its semantics.
+    pub(crate) fn set_fast_resources_from_batch(&mut self, batch: &FastResourceBatch) {
         self.begin_call();
         let call = "set_fast_resources_from_batch";
         if let Err(error) = self.try_fast_resources(call, &batch.entries) {
@@ -142,11 +133,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// Binds `view` to `stage`'s slot with its resource placed at `address` (R-FX-2,
-    /// `XXSetPlacementShaderResource`): the fast contract, the binding reads
-    /// [`InstanceId::placed`]`(address)`. Refused when the view's resource is a buffer of other
-    /// than default usage (`invalid_argument`, R-FX-2), and as `set_fast_shader_resource`.
-    pub fn set_placement_shader_resource(
+    /// [`FastBindCalls::set_placement_shader_resource`](crate::FastBindCalls::set_placement_shader_resource): its semantics.
+    pub(crate) fn set_placement_shader_resource(
         &mut self,
         stage: Stage,
         slot: u32,
@@ -165,9 +153,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// Binds a default-usage constant buffer placed at `address` (R-FX-2, `SetPlacement` as the
-    /// buffer is set): as [`set_placement_shader_resource`](Self::set_placement_shader_resource).
-    pub fn set_placement_constant_buffer(
+    /// [`FastBindCalls::set_placement_constant_buffer`](crate::FastBindCalls::set_placement_constant_buffer): its semantics.
+    pub(crate) fn set_placement_constant_buffer(
         &mut self,
         stage: Stage,
         slot: u32,
@@ -186,9 +173,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// Binds a default-usage vertex buffer placed at `address` (R-FX-2): as
-    /// [`set_placement_shader_resource`](Self::set_placement_shader_resource).
-    pub fn set_placement_vertex_buffer(
+    /// [`FastBindCalls::set_placement_vertex_buffer`](crate::FastBindCalls::set_placement_vertex_buffer): its semantics.
+    pub(crate) fn set_placement_vertex_buffer(
         &mut self,
         slot: u32,
         buffer: Buffer,
@@ -209,13 +195,15 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// Binds a default-usage index buffer placed at `address`, with indices of `format`
-    /// (R-FX-2, `IASetPlacementIndexBuffer`): as
-    /// [`set_placement_shader_resource`](Self::set_placement_shader_resource); the reset index
-    /// follows the context's index-buffer rule (R-ST-5).
-    pub fn ia_set_placement_index_buffer(&mut self, buffer: Buffer, address: u64, format: Format) {
+    /// [`FastBindCalls::set_placement_index_buffer`](crate::FastBindCalls::set_placement_index_buffer): its semantics.
+    pub(crate) fn set_placement_index_buffer(
+        &mut self,
+        buffer: Buffer,
+        address: u64,
+        format: Format,
+    ) {
         self.begin_call();
-        let call = "ia_set_placement_index_buffer";
+        let call = "set_placement_index_buffer";
         if !matches!(format, Format::R16Uint | Format::R32Uint) {
             return self.fail(Error::OutOfRange {
                 call,

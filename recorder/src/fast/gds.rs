@@ -75,13 +75,8 @@ fn check_words(
 }
 
 impl<R: Role> Recorder<R> {
-    /// `SetGDSRange` (R-FX-4): the GDS range (`offset`, `size` bytes) of the pixel or compute
-    /// stage's counters. Refused (`invalid_argument`): another stage, the pixel stage on a compute
-    /// context, any stage on a DMA context, or a range outside GDS ([`GDS_BYTES`]) or not in
-    /// 4-byte words. Takes no reference, is never a split point (always fast semantics). A
-    /// non-zero size lets this context bind append/counter UAVs of the stage under fast
-    /// semantics (module essay).
-    pub fn set_gds_range(&mut self, stage: Stage, offset: u32, size: u32) {
+    /// [`EngineMemoryCalls::set_gds_range`](crate::EngineMemoryCalls::set_gds_range): its semantics.
+    pub(crate) fn set_gds_range(&mut self, stage: Stage, offset: u32, size: u32) {
         self.begin_call();
         const CALL: &str = "set_gds_range";
         let index = match (gds_stage_index(stage), self.engine) {
@@ -120,10 +115,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// `WriteGDS` (R-FX-4): `values` written into GDS from byte `offset`, one word each; the
-    /// values travel with the command. Refused (`invalid_argument`): no value, or words outside
-    /// GDS. No reference, no split point.
-    pub fn write_gds(&mut self, offset: u32, values: &[u32]) {
+    /// [`EngineMemoryCalls::write_gds`](crate::EngineMemoryCalls::write_gds): its semantics.
+    pub(crate) fn write_gds(&mut self, offset: u32, values: &[u32]) {
         self.begin_call();
         const CALL: &str = "write_gds";
         let bytes = (values.len() as u64).saturating_mul(4);
@@ -169,12 +162,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// `ReadGDS` (R-FX-4): `count` GDS words from byte `offset` copied into `destination` at
-    /// `destination_offset`, when the work before it has run (the GPU model keeps the words:
-    /// `ImmediateContext::buffer_words`). Refused: a released buffer (`released_object`), words
-    /// outside GDS or the buffer, a destination neither default nor staging
-    /// (`invalid_argument`). No reference even on a legacy context, no split point.
-    pub fn read_gds(
+    /// [`EngineMemoryCalls::read_gds`](crate::EngineMemoryCalls::read_gds): its semantics.
+    pub(crate) fn read_gds(
         &mut self,
         offset: u32,
         count: u32,
@@ -226,10 +215,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// `LoadConstantRam` (R-FX-5): `bytes` of `buffer` from `buffer_offset` into constant RAM at
-    /// `ram_offset`. Refused: a released buffer (`released_object`), words outside constant RAM
-    /// ([`CONSTANT_RAM_BYTES`]) or the buffer (`invalid_argument`). No reference, no split point.
-    pub fn load_constant_ram(
+    /// [`EngineMemoryCalls::load_constant_ram`](crate::EngineMemoryCalls::load_constant_ram): its semantics.
+    pub(crate) fn load_constant_ram(
         &mut self,
         buffer: Buffer,
         buffer_offset: u64,
@@ -246,10 +233,8 @@ impl<R: Role> Recorder<R> {
         );
     }
 
-    /// `StoreConstantRam` (R-FX-5): `bytes` of constant RAM from `ram_offset` into `buffer` at
-    /// `buffer_offset`. Refused as `load_constant_ram` is, and for a buffer neither default nor
-    /// staging (`invalid_argument`). No reference, no split point.
-    pub fn store_constant_ram(
+    /// [`EngineMemoryCalls::store_constant_ram`](crate::EngineMemoryCalls::store_constant_ram): its semantics.
+    pub(crate) fn store_constant_ram(
         &mut self,
         buffer: Buffer,
         buffer_offset: u64,

@@ -15,5 +15,7 @@
 
 mod compression_min_lod;
 pub(crate) mod context_state;
+pub(crate) mod engine_memory_calls;
+pub(crate) mod fast_bind_calls;
 mod fast_resources;
 pub(crate) mod gds;

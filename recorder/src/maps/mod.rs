@@ -14,75 +14,21 @@
 //! converted (`CommandBytes`, `DeferredContext::emit_data`): a path that forgot the check here
 //! would still be refused there, never wrapped.
 
+pub(crate) mod map_calls;
 pub(crate) mod map_tracker;
 
+use crate::call_arguments::MapFlags;
 use crate::command::*;
-use crate::context::role::Role;
+use crate::context::role::{ContextRole, Role};
 use crate::context::Recorder;
 use crate::desc::*;
 use crate::device::handle::*;
 use crate::device::object_info::BufferInfo;
-use crate::device_context::{MapFlags, Mapped};
 use crate::errors::{Error, ObjectName};
 use crate::limits::MAX_MAP_BYTES;
+use crate::maps::map_calls::Mapped;
 
 impl<R: Role> Recorder<R> {
-    /// Maps a buffer for writing and returns its memory, or the error if the call was refused.
-    ///
-    /// - `WriteDiscard` (dynamic buffers): a new instance whose data travels with the list; later
-    ///   binds in this list read it without a split point (R-SP-1, R-REC-10). On a legacy context
-    ///   the slots where the buffer is bound are re-bound to it (R-ST-8).
-    /// - `WriteNoOverwrite`: on a dynamic buffer, writes into the instance this list mapped
-    ///   write_discard, and is an error before one (R-REC-11); on a default buffer, only with
-    ///   `MapFlags::AllowUsageDefault`, writes in place and never splits.
-    ///
-    /// Every map's data travels in the list (or, on the immediate context, in its batch), so a
-    /// buffer larger than [`MAX_MAP_BYTES`] is refused on every
-    /// path and for every map type (R-REC-12). Other map types are immediate-context calls.
-    ///
-    /// A refused map is reported here and does not poison the list (R-REC-8): the list still
-    /// finishes, as D3D11's `FinishCommandList` does after a failed `Map`. The refusal is also
-    /// [`last_refusal`](Self::last_refusal).
-    ///
-    /// ```
-    /// use recorder::*;
-    ///
-    /// let device = Device::new(DeviceDesc::default());
-    /// let buffer = device.create_buffer(&BufferDesc {
-    ///     name: "per_draw",
-    ///     size: 64,
-    ///     usage: Usage::Dynamic,
-    ///     bind: BindFlags::CONSTANT,
-    ///     ..Default::default()
-    /// })?;
-    /// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
-    /// let refused = context.map(buffer, MapType::WriteNoOverwrite, MapFlags::None);
-    /// assert_eq!(refused.unwrap_err().kind(), ErrorKind::DynamicBeforeMap);
-    /// context.map(buffer, MapType::WriteDiscard, MapFlags::None)?[0] = 1; // unmapped on drop
-    /// context.draw(3, 0);
-    /// assert_eq!(context.finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?.stats().draws, 1);
-    /// # Ok::<(), recorder::Error>(())
-    /// ```
-    pub fn map(
-        &mut self,
-        resource: impl Into<Resource>,
-        map_type: MapType,
-        flags: MapFlags,
-    ) -> Result<Mapped<'_, Self>, Error> {
-        self.begin_call();
-        let resource = resource.into();
-        match self.try_map(resource, map_type, flags.allows_usage_default()) {
-            // SAFETY: `data` points at `len` zeroed bytes in the data area of a command that
-            // `emit_data` reserved in a chunk of the list being recorded, memory the context
-            // owns through the writer's raw pointers (not through the `&mut self` borrow); the
-            // chunk stays until the list is finished or the batch taken, and both need
-            // `&mut self`, which the guard borrows: nothing records, seals or frees the chunk
-            // while it lives, and no other reference to those bytes exists.
-            Ok((data, len)) => Ok(unsafe { Mapped::new(self, resource, data, len) }),
-            Err(error) => Err(self.refuse_reported_call(error)),
-        }
-    }
-
     fn try_map(
         &mut self,
         resource: Resource,
@@ -185,8 +131,8 @@ impl<R: Role> Recorder<R> {
         }
     }
 
-    /// Ends a map.
-    pub fn unmap(&mut self, resource: impl Into<Resource>) {
+    /// [`MapCalls::unmap`](crate::MapCalls::unmap): its semantics.
+    pub(crate) fn unmap(&mut self, resource: impl Into<Resource>) {
         self.begin_call();
         let resource = resource.into();
         match self.maps.get_mut(resource.raw()) {
@@ -304,5 +250,28 @@ fn not_allowed(object: ObjectName, map_type: MapType, rule: &'static str) -> Err
         object,
         map_type,
         rule,
+    }
+}
+
+impl<R: ContextRole> Recorder<R> {
+    /// [`MapCalls::map`](crate::MapCalls::map): its semantics.
+    pub(crate) fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
+        self.begin_call();
+        let resource = resource.into();
+        match self.try_map(resource, map_type, flags.allows_usage_default()) {
+            // SAFETY: `data` points at `len` zeroed bytes in the data area of a command that
+            // `emit_data` reserved in a chunk of the list being recorded, memory the context
+            // owns through the writer's raw pointers (not through the `&mut self` borrow); the
+            // chunk stays until the list is finished or the batch taken, and both need
+            // `&mut self`, which the guard borrows: nothing records, seals or frees the chunk
+            // while it lives, and no other reference to those bytes exists.
+            Ok((data, len)) => Ok(unsafe { Mapped::new(self, resource, data, len) }),
+            Err(error) => Err(self.refuse_reported_call(error)),
+        }
     }
 }

@@ -18,9 +18,10 @@ use recorder::{
     ViewDesc,
 };
 
+use super::captured_bundle::CapturedBundleRecorder;
+use super::captured_deferred::CapturedDeferred;
 use super::form::Obj;
 use super::records::kind_prefix;
-use super::wrap::{CapturedBundleRecorder, CapturedDeferred};
 use super::{Capture, CaptureOptions, Shared};
 
 /// A [`Device`] whose objects a capture can declare. Clone it for each thread (clones share the

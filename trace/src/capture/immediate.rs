@@ -20,23 +20,22 @@ use std::sync::Arc;
 
 use bundles::DrawBundle;
 use recorder::{
-    BarrierGroup, Buffer, CommandList, DeviceContext, Error, Handle, ListStats, MapFlags, MapType,
-    Mapped, ObjectKind, RecordError, Resource, ResourceBarrier, RestoreState, SwapChain, Texture,
+    Buffer, CommandList, Error, Handle, MapType, ObjectKind, RestoreState, SwapChain, Texture,
     Usage,
 };
 
+use super::captured::{CaptureTarget, CapturedContext};
+use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
-use super::log::{resource_obj, state_calls, Tap};
-use super::wrap::{
-    barriers, captured_calls, captured_maps, fast_entries, fit, legacy_barrier, list_log, objs,
-};
+use super::log::{state_calls, Tap};
 use super::write::{self, Frame};
 use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
 use crate::syntax::ast::{Barrier, BeforeAfter, Method};
 use executor::ImmediateContext;
 use executor::{Counters, DrawRecord};
-use recorder::{BarrierAccess, BarrierLayout, BarrierSync};
+use recorder::command::InstanceId;
+use recorder::{BarrierAccess, BarrierLayout, BarrierSync, RawHandle};
 
 /// A frame being captured.
 struct Open {
@@ -59,13 +58,28 @@ struct Open {
 }
 
 /// An [`ImmediateContext`] whose frames a capture can write.
-pub struct CapturedImmediate {
-    context: ImmediateContext,
-    tap: Tap,
+pub type CapturedImmediate = CapturedContext<ImmediateContext>;
+
+/// What the capture keeps of the immediate context besides its tap: the frames.
+pub struct ImmediateExtra {
     shared: Arc<Shared>,
     /// Presents of the active swap chain so far.
     frame: u64,
     open: Option<Open>,
+}
+
+impl CaptureTarget for ImmediateContext {
+    type Extra = ImmediateExtra;
+
+    /// Idle (no frame being captured): one branch on a byte.
+    #[inline(always)]
+    fn tap_active(captured: &mut CapturedImmediate) -> bool {
+        !captured.tap.is_idle() && captured.kept()
+    }
+
+    fn map_instance(&self, buffer: RawHandle) -> InstanceId {
+        self.current_instance(buffer)
+    }
 }
 
 impl CapturedImmediate {
@@ -75,9 +89,11 @@ impl CapturedImmediate {
         Ok(Self {
             context,
             tap: Tap::switched(device.shared().clone(), false),
-            shared: device.shared().clone(),
-            frame: 0,
-            open: None,
+            extra: ImmediateExtra {
+                shared: device.shared().clone(),
+                frame: 0,
+                open: None,
+            },
         })
     }
 
@@ -92,15 +108,9 @@ impl CapturedImmediate {
         &mut self.context
     }
 
-    /// Whether this call is kept. Idle (no frame being captured): one branch on a byte.
-    #[inline(always)]
-    fn tap_active(&mut self) -> bool {
-        !self.tap.is_idle() && self.kept()
-    }
-
     #[cold]
     #[inline(never)]
-    fn kept(&mut self) -> bool {
+    pub(crate) fn kept(&mut self) -> bool {
         self.tap.active()
     }
 
@@ -109,7 +119,7 @@ impl CapturedImmediate {
     /// Begins capturing here, whatever the point of the frame (R-CAP-2); ends at
     /// [`end_capture`](Self::end_capture). A capture already open is left as it is.
     pub fn begin_capture(&mut self) {
-        if self.open.is_none() {
+        if self.extra.open.is_none() {
             self.open_frame(false);
         }
     }
@@ -118,22 +128,27 @@ impl CapturedImmediate {
     /// capture's results); `None` when no capture was open.
     pub fn end_capture(&mut self) -> Option<FrameOutcome> {
         self.tap.settle();
-        let open = self.open.take()?;
-        self.shared.capturing.store(false, Ordering::Release);
+        let open = self.extra.open.take()?;
+        self.extra.shared.capturing.store(false, Ordering::Release);
         self.tap.switch(false);
         let outcome = self.close_frame(open);
-        self.shared.control.lock().outcomes.push(outcome.clone());
+        self.extra
+            .shared
+            .control
+            .lock()
+            .outcomes
+            .push(outcome.clone());
         Some(outcome)
     }
 
     fn open_frame(&mut self, triggered: bool) {
         self.tap.settle();
         // Deferred contexts that start a list from now on keep it.
-        self.shared.capturing.store(true, Ordering::Release);
+        self.extra.shared.capturing.store(true, Ordering::Release);
         // Direct calls still in the batch reach the GPU model first: its state is the frame's.
         let _ = self.context.flush();
         let device = self.context.device().clone();
-        let start_seq = self.shared.stamp();
+        let start_seq = self.extra.shared.stamp();
         let records_from = self.context.records().len();
         let mut setup: Vec<Call> = Vec::new();
         let mut setup_if_used = Vec::new();
@@ -255,11 +270,11 @@ impl CapturedImmediate {
             }
         }
         // Recordings of bundles that are gone (no clone, no list holds them) are not needed.
-        self.shared.bundles.lock().retain(|raw, _| {
+        self.extra.shared.bundles.lock().retain(|raw, _| {
             let bundle = recorder::BundleHandle::from_raw(*raw);
             device.is_alive(bundle) || device.references(bundle).is_some()
         });
-        self.shared.frame_releases.lock().clear();
+        self.extra.shared.frame_releases.lock().clear();
         self.tap.clear();
         self.tap.switch(true);
         let failed = (self.context.gpu_timing() == executor::GpuTiming::Detached).then(|| {
@@ -267,8 +282,8 @@ impl CapturedImmediate {
              capture"
                 .to_string()
         });
-        self.open = Some(Open {
-            frame: self.frame,
+        self.extra.open = Some(Open {
+            frame: self.extra.frame,
             triggered,
             setup,
             setup_if_used,
@@ -284,7 +299,7 @@ impl CapturedImmediate {
 
     /// The objects the capture has records of, engine kinds only, in creation order.
     fn registered(&self) -> Vec<(ObjectKind, recorder::RawHandle)> {
-        let registry = self.shared.registry.lock();
+        let registry = self.extra.shared.registry.lock();
         let mut objects: Vec<(u64, ObjectKind, recorder::RawHandle)> = registry
             .live()
             .filter_map(|o| match o {
@@ -310,7 +325,7 @@ impl CapturedImmediate {
         let mut records = std::mem::take(&mut open.kept);
         let all = self.context.records();
         records.extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
-        let releases = std::mem::take(&mut *self.shared.frame_releases.lock());
+        let releases = std::mem::take(&mut *self.extra.shared.frame_releases.lock());
         let parts = Frame {
             setup: open.setup,
             setup_if_used: open.setup_if_used,
@@ -323,16 +338,16 @@ impl CapturedImmediate {
             start_seq: open.start_seq,
         };
         let device = self.context.device().clone();
-        let bundles = self.shared.bundles.lock().clone();
+        let bundles = self.extra.shared.bundles.lock().clone();
         let written = {
-            let mut registry = self.shared.registry.lock();
+            let mut registry = self.extra.shared.registry.lock();
             let written = write::write(
                 &device,
                 &mut registry,
                 &bundles,
                 &parts,
                 &records,
-                self.shared.options.all_objects,
+                self.extra.shared.options.all_objects,
             );
             registry.prune(open.start_seq);
             written
@@ -354,14 +369,14 @@ impl CapturedImmediate {
     }
 
     fn fail(&mut self, reason: String) {
-        if let Some(open) = self.open.as_mut() {
+        if let Some(open) = self.extra.open.as_mut() {
             open.failed.get_or_insert(reason);
         }
     }
 
     /// Whether `chain` bookends frames (the first chain presented becomes the active one).
     fn is_active(&self, chain: SwapChain) -> bool {
-        let mut control = self.shared.control.lock();
+        let mut control = self.extra.shared.control.lock();
         *control.active_chain.get_or_insert(chain.raw()) == chain.raw()
     }
 
@@ -377,26 +392,26 @@ impl CapturedImmediate {
         if !self.is_active(chain) {
             return result;
         }
-        self.frame += 1;
+        self.extra.frame += 1;
         let mut retry = false;
-        if self.open.as_ref().is_some_and(|o| o.triggered) {
+        if self.extra.open.as_ref().is_some_and(|o| o.triggered) {
             if let Some(outcome) = self.end_capture() {
                 retry = matches!(outcome, FrameOutcome::Failed { .. });
             }
         }
         let start = retry || {
-            let mut control = self.shared.control.lock();
+            let mut control = self.extra.shared.control.lock();
             let start = match control.trigger {
                 Trigger::None => false,
                 Trigger::Next => true,
-                Trigger::At(n) => n == self.frame,
+                Trigger::At(n) => n == self.extra.frame,
             };
             if start {
                 control.trigger = Trigger::None;
             }
             start
         };
-        if start && self.open.is_none() {
+        if start && self.extra.open.is_none() {
             self.open_frame(true);
             // A capture that cannot succeed is reported now, not retried every frame.
             if self.context.gpu_timing() == executor::GpuTiming::Detached {
@@ -422,12 +437,13 @@ impl CapturedImmediate {
                         list: Obj::List(log.id),
                         restore: restore.is_restore(),
                     });
-                    if let Some(open) = self.open.as_mut() {
+                    if let Some(open) = self.extra.open.as_mut() {
                         open.lists.push(log);
                     }
                 }
                 None => {
-                    let context = match self.shared.context_names.lock().get(&list.recorder()) {
+                    let context = match self.extra.shared.context_names.lock().get(&list.recorder())
+                    {
                         Some(name) => format!("deferred context '{name}'"),
                         None => format!(
                             "the engine's context {} (not made by the capture's device)",
@@ -452,7 +468,7 @@ impl CapturedImmediate {
         if self.tap_active() {
             let obj = Obj::Engine(ObjectKind::Bundle, bundle.handle().raw());
             self.tap.call(Method::DrawBundle { bundle: obj });
-            if let Some(open) = self.open.as_mut() {
+            if let Some(open) = self.extra.open.as_mut() {
                 open.bundles.push(obj);
             }
         }
@@ -561,7 +577,7 @@ impl CapturedImmediate {
     /// Keeps the open frame's records before the application drops them.
     fn keep_frame_records(&mut self) {
         self.tap.settle();
-        if let Some(open) = self.open.as_mut() {
+        if let Some(open) = self.extra.open.as_mut() {
             let all = self.context.records();
             open.kept
                 .extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
@@ -580,15 +596,6 @@ impl CapturedImmediate {
         self.keep_frame_records();
         self.context.take_records()
     }
-}
-
-impl DeviceContext for CapturedImmediate {
-    captured_calls!(|this| this.context);
-    captured_maps!(
-        CapturedImmediate,
-        |this| this.context,
-        |c: &ImmediateContext, raw| c.current_instance(raw)
-    );
 }
 
 /// Whether the device still has the object (alive, or released and still referenced).

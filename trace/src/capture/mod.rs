@@ -69,13 +69,19 @@
 //! # Ok::<(), recorder::Error>(())
 //! ```
 
+mod captured;
+mod captured_args;
+mod captured_binds;
+mod captured_bundle;
+mod captured_deferred;
+mod captured_draws;
+mod captured_sync;
 mod device;
 mod form;
 mod immediate;
 mod log;
 mod pool;
 mod records;
-mod wrap;
 mod write;
 
 use std::sync::Arc;
@@ -83,10 +89,13 @@ use std::sync::Arc;
 use crate::sync::{AtomicBool, AtomicU64, Mutex, Ordering};
 use recorder::{RawHandle, SwapChain};
 
+pub use captured::{CaptureTarget, CapturedContext};
+pub use captured_bundle::{BundleExtra, CapturedBundleRecorder};
+pub use captured_deferred::{CapturedDeferred, DeferredExtra};
 pub use device::CaptureDevice;
 pub use immediate::CapturedImmediate;
+pub use immediate::ImmediateExtra;
 pub use pool::CapturedPool;
-pub use wrap::{CapturedBundleRecorder, CapturedDeferred};
 
 use log::BundleLog;
 use records::Registry;

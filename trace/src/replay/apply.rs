@@ -22,11 +22,13 @@ use executor::ImmediateContext;
 use recorder::command::InstanceId;
 use recorder::FenceFlags;
 use recorder::{
-    BarrierGroup, BarrierKind, BarrierSubresources, Buffer, BufferBarrier, ClearFlags, CommandList,
-    DeferredContext, DeviceContext, DeviceContextState, Engine, Error, FastResource,
-    FastResourceBatch, GlobalBarrier, ImmediateRole, MapFlags, MapType, PredicateValue, RawHandle,
+    BarrierCalls, BarrierGroup, BarrierKind, BarrierSubresources, BindCalls, Buffer, BufferBarrier,
+    Capability, ClearFlags, ClearStateCalls, CommandList, Context, DeferredContext, DeviceContext,
+    DeviceContextState, DrawCalls, Engine, EngineMemoryCalls, Error, FastBindCalls, FastResource,
+    FastResourceBatch, FenceCalls, GlobalBarrier, ImmediateRole, IndirectDispatchCalls,
+    InheritedStateCalls, MapCalls, MapFlags, MapType, PredicateValue, QueryCalls, RawHandle,
     Recorder, Remap, RemapKind, Resource, ResourceBarrier, RestoreState, SplitHalf, Stage,
-    TextureBarrier, VertexBuffer,
+    TextureBarrier, TransferCalls, VertexBuffer,
 };
 
 use super::handles::Resolver;
@@ -35,9 +37,20 @@ use super::writes::copy;
 use crate::syntax::ast::{Barrier, LegacyBarrier};
 
 /// A recorder a trace's calls go to: a deferred context, the immediate context or a bundle
-/// recorder. The calls they share are [`DeviceContext`]'s, reached as they are; these are the
-/// few the replay needs beyond them, which differ by recorder.
-pub(crate) trait Recording: DeviceContext {
+/// recorder. The calls every recorder has (binds, fast binds, draws) are reached as they are;
+/// the rest through [`full`](Self::full), the recorder as a context with every capability,
+/// which a bundle recorder is not (its answer to such a call is
+/// [`Capability::bundle_refusal`]'s, by [`refuse_without`](Self::refuse_without)). These are the
+/// few calls the replay needs beyond the capabilities, which differ by recorder.
+pub(crate) trait Recording: Context + BindCalls + FastBindCalls + DrawCalls {
+    /// The recorder as a context with every capability.
+    type Full: DeviceContext;
+    /// The recorder with every capability; `None` for a bundle recorder.
+    fn full(&mut self) -> Option<&mut Self::Full>;
+    /// Refuses `call`, of a capability the recorder has not (a bundle recorder's answer).
+    fn refuse_without(&mut self, call: &'static str, capability: Capability) {
+        let _ = (call, capability);
+    }
     /// Calls accepted so far in the list or bundle being recorded (a refused call does not move
     /// it).
     fn accepted(&self) -> u32 {
@@ -46,23 +59,6 @@ pub(crate) trait Recording: DeviceContext {
     /// The error of the most recent refused call.
     fn refusal(&self) -> Option<Error> {
         self.last_refusal().cloned()
-    }
-    /// Maps a resource, left mapped for the trace's `unmap` line, and copies into its memory
-    /// the `write` statements after the map (`writes.rs`); the bytes mapped, if the map was
-    /// accepted.
-    fn map_resource(
-        &mut self,
-        resource: Resource,
-        map_type: MapType,
-        flags: MapFlags,
-        writes: &MapWrites,
-    ) -> Option<usize>
-    where
-        Self: Sized,
-    {
-        let memory = self.map(resource, map_type, flags).ok()?.keep_mapped();
-        copy(memory, map_type, writes);
-        Some(memory.len())
     }
     /// The instance a write_discard map of `buffer` made current.
     fn instance_of(&self, buffer: RawHandle) -> InstanceId;
@@ -80,7 +76,39 @@ pub(crate) trait Recording: DeviceContext {
     fn swap_state(&mut self, state: &mut DeviceContextState);
 }
 
+/// Makes `call` on the recorder as a context with every capability, or refuses it as a bundle
+/// recorder does (the call's `capability`, R-B-7, R-B-8).
+fn in_context<R: Recording>(
+    recorder: &mut R,
+    call: &'static str,
+    capability: Capability,
+    make: impl FnOnce(&mut R::Full),
+) {
+    match recorder.full() {
+        Some(context) => make(context),
+        None => recorder.refuse_without(call, capability),
+    }
+}
+
+/// Maps a resource, left mapped for the trace's `unmap` line, and copies into its memory the
+/// `write` statements after the map (`writes.rs`); the bytes mapped, if the map was accepted.
+fn map_resource<C: MapCalls>(
+    context: &mut C,
+    resource: Resource,
+    map_type: MapType,
+    flags: MapFlags,
+    writes: &MapWrites,
+) -> Option<usize> {
+    let memory = context.map(resource, map_type, flags).ok()?.keep_mapped();
+    copy(memory, map_type, writes);
+    Some(memory.len())
+}
+
 impl Recording for DeferredContext {
+    type Full = Self;
+    fn full(&mut self) -> Option<&mut Self> {
+        Some(self)
+    }
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }
@@ -107,6 +135,10 @@ impl Recording for DeferredContext {
 /// The immediate context's direct calls (its maps, executions, bundle calls and presents are
 /// replayed by `live.rs` itself, with their results).
 impl Recording for ImmediateContext {
+    type Full = Self;
+    fn full(&mut self) -> Option<&mut Self> {
+        Some(self)
+    }
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }
@@ -134,6 +166,10 @@ impl Recording for ImmediateContext {
 /// recorded without the executor. Executions and bundle calls are the immediate context's, not
 /// its recorder's: refused as before the roles were types.
 impl Recording for Recorder<ImmediateRole> {
+    type Full = Self;
+    fn full(&mut self) -> Option<&mut Self> {
+        Some(self)
+    }
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }
@@ -170,6 +206,14 @@ impl Recording for Recorder<ImmediateRole> {
 /// A bundle recorder: the calls it has not (a fence, an execution, a bundle call) are refused
 /// as a bundle refuses them (`unsupported_in_bundle`, R-B-8).
 impl Recording for BundleRecorder {
+    /// Never made: a bundle recorder has no capability beyond binds and draws.
+    type Full = DeferredContext;
+    fn full(&mut self) -> Option<&mut DeferredContext> {
+        None
+    }
+    fn refuse_without(&mut self, call: &'static str, capability: Capability) {
+        self.refuse_missing_capability(call, capability)
+    }
     fn instance_of(&self, _buffer: RawHandle) -> InstanceId {
         InstanceId::INITIAL
     }
@@ -307,7 +351,9 @@ pub(crate) fn record<R: Recording>(
             format,
             offset,
         } => recorder.set_index_buffer(objects.opt(*buffer), *format, *offset),
-        Call::SetPrimitiveResetIndex(value) => recorder.set_primitive_reset_index(*value),
+        Call::SetPrimitiveResetIndex(value) => in_context(recorder, "set_primitive_reset_index", Capability::InheritedState, |c| {
+ c.set_primitive_reset_index(*value)
+}),
         Call::SetShader { stage, shader } => recorder.set_shader(*stage, objects.opt(*shader)),
         Call::SetConstantBuffers {
             stage,
@@ -372,35 +418,50 @@ pub(crate) fn record<R: Recording>(
             buffer,
             address,
             format,
-        } => recorder.ia_set_placement_index_buffer(objects.one(*buffer), *address, *format),
+        } => recorder.set_placement_index_buffer(objects.one(*buffer), *address, *format),
         Call::CsSetUnorderedAccessViews { start, views } => {
-            recorder.cs_set_unordered_access_views(*start, &objects.all(views))
+            in_context(recorder, "set_compute_unordered_access_views", Capability::InheritedState, |c| {
+ c.set_compute_unordered_access_views(*start, &objects.all(views))
+})
         }
         Call::OmSetRenderTargets {
             render_targets,
             depth_stencil,
-        } => recorder
-            .om_set_render_targets(&objects.all(render_targets), objects.opt(*depth_stencil)),
+        } => in_context(recorder, "set_render_targets", Capability::InheritedState, |c| {
+ c.set_render_targets(&objects.all(render_targets), objects.opt(*depth_stencil))
+}),
         Call::OmSetRenderTargetsAndUavs {
             render_targets,
             depth_stencil,
             start,
             views,
-        } => recorder.om_set_render_targets_and_unordered_access_views(
+        } => in_context(recorder, "set_render_targets_and_unordered_access_views", Capability::InheritedState, |c| {
+ c.set_render_targets_and_unordered_access_views(
             &objects.all(render_targets),
             objects.opt(*depth_stencil),
             *start,
             &objects.all(views),
-        ),
+        )
+}),
         Call::OmSetBlendState(state) => {
-            recorder.om_set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX)
+            in_context(recorder, "set_blend_state", Capability::InheritedState, |c| {
+ c.set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX)
+})
         }
         Call::OmSetDepthStencilState(state) => {
-            recorder.om_set_depth_stencil_state(objects.opt(*state), 0)
+            in_context(recorder, "set_depth_stencil_state", Capability::InheritedState, |c| {
+ c.set_depth_stencil_state(objects.opt(*state), 0)
+})
         }
-        Call::RsSetState(state) => recorder.rs_set_state(objects.opt(*state)),
-        Call::RsSetViewports(viewports) => recorder.rs_set_viewports(viewports),
-        Call::RsSetScissorRects(rects) => recorder.rs_set_scissor_rects(rects),
+        Call::RsSetState(state) => in_context(recorder, "set_rasterizer_state", Capability::InheritedState, |c| {
+ c.set_rasterizer_state(objects.opt(*state))
+}),
+        Call::RsSetViewports(viewports) => in_context(recorder, "set_viewports", Capability::InheritedState, |c| {
+ c.set_viewports(viewports)
+}),
+        Call::RsSetScissorRects(rects) => in_context(recorder, "set_scissor_rects", Capability::InheritedState, |c| {
+ c.set_scissor_rects(rects)
+}),
         Call::Draw {
             vertex_count,
             start_vertex,
@@ -443,38 +504,48 @@ pub(crate) fn record<R: Recording>(
         }
         Call::Dispatch { x, y, z } => recorder.dispatch(*x, *y, *z),
         Call::DispatchIndirect { buffer, offset } => {
-            recorder.dispatch_indirect(objects.one(*buffer), *offset)
+            in_context(recorder, "dispatch_indirect", Capability::IndirectDispatch, |c| {
+ c.dispatch_indirect(objects.one(*buffer), *offset)
+})
         }
         Call::ClearRenderTargetView { view, color } => {
-            recorder.clear_render_target_view(objects.one(*view), *color)
+            in_context(recorder, "clear_render_target_view", Capability::Transfer, |c| {
+ c.clear_render_target_view(objects.one(*view), *color)
+})
         }
         Call::ClearDepthStencilView {
             view,
             depth,
             stencil,
-        } => recorder.clear_depth_stencil_view(
+        } => in_context(recorder, "clear_depth_stencil_view", Capability::Transfer, |c| {
+ c.clear_depth_stencil_view(
             objects.one(*view),
             ClearFlags::DEPTH_STENCIL,
             *depth,
             *stencil,
-        ),
+        )
+}),
         Call::CopyResource {
             destination,
             source,
-        } => recorder.copy_resource(objects.resource(*destination), objects.resource(*source)),
+        } => in_context(recorder, "copy_resource", Capability::Transfer, |c| {
+ c.copy_resource(objects.resource(*destination), objects.resource(*source))
+}),
         Call::CopyBufferRegion {
             destination,
             destination_offset,
             source,
             source_offset,
             bytes,
-        } => recorder.copy_buffer_region(
+        } => in_context(recorder, "copy_buffer_region", Capability::Transfer, |c| {
+ c.copy_buffer_region(
             objects.one(*destination),
             *destination_offset as u64,
             objects.one(*source),
             *source_offset as u64,
             *bytes as u64,
-        ),
+        )
+}),
         Call::CopyTextureRegion {
             destination,
             destination_subresource,
@@ -488,7 +559,8 @@ pub(crate) fn record<R: Recording>(
                 .texture(CALL, *destination)
                 .and_then(|d| Ok((d, objects.texture(CALL, *source)?)));
             match textures {
-                Ok((d, s)) => recorder.copy_texture_region(
+                Ok((d, s)) => in_context(recorder, "copy_texture_region", Capability::Transfer, |c| {
+ c.copy_texture_region(
                     d,
                     *destination_subresource,
                     *x,
@@ -501,18 +573,23 @@ pub(crate) fn record<R: Recording>(
                         right: *right,
                         bottom: *bottom,
                     },
-                ),
+                )
+}),
                 Err(error) => return Recorded::Refused(error),
             }
         }
         Call::UpdateSubresource { resource } => {
-            recorder.update_subresource(objects.resource(*resource), &[])
+            in_context(recorder, "update_subresource", Capability::Transfer, |c| {
+ c.update_subresource(objects.resource(*resource), &[])
+})
         }
         Call::CopyStructureCount {
             destination,
             offset,
             view,
-        } => recorder.copy_structure_count(objects.one(*destination), *offset, objects.one(*view)),
+        } => in_context(recorder, "copy_structure_count", Capability::Transfer, |c| {
+ c.copy_structure_count(objects.one(*destination), *offset, objects.one(*view))
+}),
         Call::Map {
             resource,
             map_type,
@@ -522,36 +599,59 @@ pub(crate) fn record<R: Recording>(
         } => {
             let resource = objects.resource(*resource);
             let flags = map_flags(*allow_usage_default);
-            if let Some(bytes) = recorder.map_resource(resource, *map_type, flags, writes) {
+            let mut mapped = None;
+            in_context(recorder, "map", Capability::Map, |c| {
+                mapped = map_resource(c, resource, *map_type, flags, writes);
+            });
+            if let Some(bytes) = mapped {
                 let instance = recorder.instance_of(resource.raw());
                 return Recorded::Mapped { instance, bytes };
             }
         }
-        Call::Unmap { resource } => recorder.unmap(objects.resource(*resource)),
-        Call::SetPredication { predicate, value } => recorder.set_predication(
+        Call::Unmap { resource } => {
+            let resource = objects.resource(*resource);
+            in_context(recorder, "unmap", Capability::Map, |c| c.unmap(resource))
+        }
+        Call::SetPredication { predicate, value } => in_context(recorder, "set_predication", Capability::InheritedState, |c| {
+ c.set_predication(
             objects.opt(*predicate),
             if *value {
                 PredicateValue::True
             } else {
                 PredicateValue::False
             },
-        ),
-        Call::Begin { query } => recorder.begin_query(objects.one(*query)),
-        Call::End { query } => recorder.end_query(objects.one(*query)),
-        Call::WriteQuery { query } => recorder.write_query(objects.one(*query)),
-        Call::ResetQuery { query } => recorder.reset_query(objects.one(*query)),
+        )
+}),
+        Call::Begin { query } => in_context(recorder, "begin_query", Capability::Query, |c| {
+ c.begin_query(objects.one(*query))
+}),
+        Call::End { query } => in_context(recorder, "end_query", Capability::Query, |c| {
+ c.end_query(objects.one(*query))
+}),
+        Call::WriteQuery { query } => in_context(recorder, "write_query", Capability::Query, |c| {
+ c.write_query(objects.one(*query))
+}),
+        Call::ResetQuery { query } => in_context(recorder, "reset_query", Capability::Query, |c| {
+ c.reset_query(objects.one(*query))
+}),
         Call::ConfigureQuery { query, mode } => {
-            recorder.configure_query(objects.one(*query), super::convert::query_mode(*mode))
+            in_context(recorder, "configure_query", Capability::Query, |c| {
+ c.configure_query(objects.one(*query), super::convert::query_mode(*mode))
+})
         }
-        Call::SetPredicationFromQuery { query, value } => recorder.set_predication_from_query(
+        Call::SetPredicationFromQuery { query, value } => in_context(recorder, "set_predication_from_query", Capability::InheritedState, |c| {
+ c.set_predication_from_query(
             objects.opt(*query),
             if *value {
                 PredicateValue::True
             } else {
                 PredicateValue::False
             },
-        ),
-        Call::ClearState => recorder.clear_state(),
+        )
+}),
+        Call::ClearState => in_context(recorder, "clear_state", Capability::ClearState, |c| {
+ c.clear_state()
+}),
         Call::CreateDeviceContextState { state } => {
             return Recorded::Made(match recorder.create_state() {
                 Ok(made) => {
@@ -582,7 +682,9 @@ pub(crate) fn record<R: Recording>(
                 Ok((texture, into))
             });
             match textures {
-                Ok((texture, into)) => recorder.decompress_resource(texture, into),
+                Ok((texture, into)) => in_context(recorder, "decompress_resource", Capability::Barrier, |c| {
+ c.decompress_resource(texture, into)
+}),
                 Err(error) => return Recorded::Refused(error),
             }
         }
@@ -590,7 +692,9 @@ pub(crate) fn record<R: Recording>(
             resource,
             compression,
         } => match objects.texture("set_resource_compression", *resource) {
-            Ok(texture) => recorder.set_resource_compression(texture, *compression),
+            Ok(texture) => in_context(recorder, "set_resource_compression", Capability::Barrier, |c| {
+ c.set_resource_compression(texture, *compression)
+}),
             Err(error) => return Recorded::Refused(error),
         },
         Call::SetResourceMinLod { resource, min_lod } => {
@@ -603,7 +707,9 @@ pub(crate) fn record<R: Recording>(
             recorder.set_shader_resource_view_min_lod(objects.one(*view), *min_lod)
         }
         Call::InsertWaitOnPresent { swapchain: chain } => {
-            recorder.insert_wait_on_present(objects.one(*chain))
+            in_context(recorder, "insert_wait_on_present", Capability::Fence, |c| {
+ c.insert_wait_on_present(objects.one(*chain))
+})
         }
         Call::InsertFence {
             engine, kick_off, ..
@@ -617,47 +723,59 @@ pub(crate) fn record<R: Recording>(
             }
         }
         Call::InsertWaitOnFence { fence, engine } => {
-            recorder.insert_wait_on_fence(*engine, (named.fence)(*fence))
+            in_context(recorder, "insert_wait_on_fence", Capability::Fence, |c| {
+ c.insert_wait_on_fence(*engine, (named.fence)(*fence))
+})
         }
         Call::SetGdsRange {
             stage,
             offset,
             size,
-        } => recorder.set_gds_range(*stage, *offset, *size),
-        Call::WriteGds { offset, values } => recorder.write_gds(*offset, values),
+        } => in_context(recorder, "set_gds_range", Capability::EngineMemory, |c| {
+ c.set_gds_range(*stage, *offset, *size)
+}),
+        Call::WriteGds { offset, values } => in_context(recorder, "write_gds", Capability::EngineMemory, |c| {
+ c.write_gds(*offset, values)
+}),
         Call::ReadGds {
             offset,
             count,
             destination,
             destination_offset,
-        } => recorder.read_gds(
+        } => in_context(recorder, "read_gds", Capability::EngineMemory, |c| {
+ c.read_gds(
             *offset,
             *count,
             objects.one(*destination),
             *destination_offset as u64,
-        ),
+        )
+}),
         Call::LoadConstantRam {
             buffer,
             buffer_offset,
             ram_offset,
             bytes,
-        } => recorder.load_constant_ram(
+        } => in_context(recorder, "load_constant_ram", Capability::EngineMemory, |c| {
+ c.load_constant_ram(
             objects.one(*buffer),
             *buffer_offset as u64,
             *ram_offset,
             *bytes,
-        ),
+        )
+}),
         Call::StoreConstantRam {
             buffer,
             buffer_offset,
             ram_offset,
             bytes,
-        } => recorder.store_constant_ram(
+        } => in_context(recorder, "store_constant_ram", Capability::EngineMemory, |c| {
+ c.store_constant_ram(
             objects.one(*buffer),
             *buffer_offset as u64,
             *ram_offset,
             *bytes,
-        ),
+        )
+}),
         Call::Execute { list, restore } => match named.list {
             Some(made) => recorder.execute(made, restore_state(*restore)),
             None => return Recorded::Refused(missing(objects.program, *list)),
@@ -666,9 +784,13 @@ pub(crate) fn record<R: Recording>(
             Some(made) => recorder.call_bundle(made),
             None => return Recorded::Refused(missing(objects.program, *bundle)),
         },
-        Call::Barrier(barriers) => barrier(recorder, barriers, objects),
+        Call::Barrier(barriers) => in_context(recorder, "barrier", Capability::Barrier, |c| {
+            barrier(c, barriers, objects)
+        }),
         Call::ResourceBarrier(barrier) => {
-            recorder.resource_barrier(&[legacy_barrier(barrier, objects)])
+            in_context(recorder, "resource_barrier", Capability::Barrier, |c| {
+ c.resource_barrier(&[legacy_barrier(barrier, objects)])
+})
         }
         Call::RemapConstantBufferInheritance(_)
         | Call::RemapShaderResourceInheritance(_)
@@ -692,7 +814,11 @@ pub(crate) fn record<R: Recording>(
 
 /// `barrier`: the BARRIERs in the engine's types, consecutive ones of one type in one group
 /// (docs/TRACE.md, R-BAR-1), issued as one call.
-fn barrier<R: Recording>(recorder: &mut R, barriers: &[Barrier<Lowered>], objects: &Resolver<'_>) {
+fn barrier<C: BarrierCalls>(
+    recorder: &mut C,
+    barriers: &[Barrier<Lowered>],
+    objects: &Resolver<'_>,
+) {
     let mut globals = Vec::new();
     let mut buffers = Vec::new();
     let mut textures = Vec::new();

@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bundles::DrawBundle;
 use recorder::{
-    CommandList, Device, DeviceContext, DeviceDesc, Error, ErrorKind, Handle, MapType, Mapped,
+    CommandList, Context, Device, DeviceDesc, Error, ErrorKind, Handle, MapCalls, MapType, Mapped,
     RawHandle, SplitCounts, SwapChain, Validation,
 };
 

@@ -11,12 +11,12 @@
 
 use benches::bundle::{BundleCaller, BundleSink};
 use bundles::{BundleDesc, BundleRecorder};
+use executor::{Counters, ImmediateContext, RecordingContext};
+use recorder::*;
 use trace::capture::{
     Capture, CaptureDevice, CapturedBundleRecorder, CapturedDeferred, CapturedImmediate,
     FrameOutcome,
 };
-use executor::{Counters, ImmediateContext, RecordingContext};
-use recorder::*;
 
 /// What the demo records on: the engine's own types ([`Device`], without `--capture`: the code
 /// the demo always ran), or the capture's wrappers of them ([`Captured`], with it). Chosen at

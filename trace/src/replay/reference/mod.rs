@@ -72,8 +72,8 @@ use std::sync::Arc;
 
 use recorder::command::Command;
 use recorder::{
-    Device, DeviceDesc, Error, Handle, ImmediateRole, MapType, OutputFormats, Recorder, RemapKind,
-    Semantics, ShaderResourceView, Texture,
+    ClearStateCalls, Device, DeviceDesc, Error, Handle, ImmediateRole, MapType, OutputFormats,
+    Recorder, RemapKind, Semantics, ShaderResourceView, Texture,
 };
 
 use self::feed::{Feed, Scope};

@@ -1,0 +1,149 @@
+//! [`CapturedContext`]: a context of the engine and the tap that keeps its calls, the one
+//! wrapper behind the capture's deferred context, bundle recorder and immediate context
+//! ([`CapturedDeferred`](super::CapturedDeferred), [`CapturedBundleRecorder`](super::CapturedBundleRecorder),
+//! [`CapturedImmediate`](super::CapturedImmediate)). It has exactly the capabilities of the
+//! context it wraps: each capability's calls are written once (`captured_binds.rs`,
+//! `captured_draws.rs`, `captured_sync.rs`, the maps here), for every context that has it.
+//!
+//! **In:** the application's calls. **Out:** the engine's own behaviour, unchanged (every call
+//! reaches the wrapped context exactly as made, refused calls included: the replay refuses them
+//! the same way), and the tap's entries.
+//!
+//! **Invariant.** Idle (no frame being captured), a call costs the wrapped call and the tap's
+//! one branch ([`CaptureTarget::tap_active`]).
+
+use recorder::command::InstanceId;
+use recorder::*;
+
+use super::log::{resource_obj, Tap};
+use crate::syntax::ast::Method;
+
+/// A context of the engine whose calls a capture keeps: the context, its tap, and what the
+/// capture knows of it besides (`C::Extra`).
+pub struct CapturedContext<C: CaptureTarget> {
+    pub(crate) context: C,
+    pub(crate) tap: Tap,
+    pub(crate) extra: C::Extra,
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for recorder::DeferredContext {}
+    impl Sealed for bundles::BundleRecorder {}
+    impl Sealed for executor::ImmediateContext {}
+}
+
+/// A context the capture can wrap: a deferred context, a bundle recorder, the immediate context.
+/// Sealed: the capture knows each one.
+pub trait CaptureTarget: Context + sealed::Sealed + Sized {
+    /// What the capture keeps of this context besides its tap.
+    #[doc(hidden)]
+    type Extra;
+
+    /// Whether the call being made is kept: idle, one branch on a byte.
+    #[doc(hidden)]
+    fn tap_active(captured: &mut CapturedContext<Self>) -> bool;
+
+    /// The instance a write_discard map of `buffer` just made on this context.
+    #[doc(hidden)]
+    fn map_instance(&self, buffer: RawHandle) -> InstanceId;
+}
+
+impl<C: CaptureTarget> CapturedContext<C> {
+    #[inline(always)]
+    pub(crate) fn tap_active(&mut self) -> bool {
+        C::tap_active(self)
+    }
+}
+
+/// The wrapped context's recording core, for its counters and errors (every call is the
+/// wrapper's own: see the capability files).
+impl<C: CaptureTarget> Context for CapturedContext<C> {
+    type Role = C::Role;
+
+    #[inline(always)]
+    fn recorder(&mut self, access: CoreAccess) -> &mut Recorder<C::Role> {
+        self.context.recorder(access)
+    }
+
+    #[inline(always)]
+    fn recorder_ref(&self, access: CoreAccess) -> &Recorder<C::Role> {
+        self.context.recorder_ref(access)
+    }
+}
+
+/// Maps on a captured context: the engine's map, its statement and (write maps) the shadow of
+/// its bytes; the guard's drop unmaps through the wrapper, which writes the changed bytes.
+impl<C: CaptureTarget + MapCalls> MapCalls for CapturedContext<C> {
+    #[inline]
+    fn map(
+        &mut self,
+        resource: impl Into<Resource>,
+        map_type: MapType,
+        flags: MapFlags,
+    ) -> Result<Mapped<'_, Self>, Error> {
+        /// A kept map: the earlier maps' bytes first, then the map, its statement and (a
+        /// write map) the shadow of its bytes; out of the idle path's line.
+        #[cold]
+        #[inline(never)]
+        fn kept<C: CaptureTarget + MapCalls>(
+            wrapper: &mut CapturedContext<C>,
+            resource: Resource,
+            map_type: MapType,
+            flags: MapFlags,
+        ) -> Result<(*mut u8, usize), Error> {
+            wrapper.tap.settle();
+            let mapped = wrapper
+                .context
+                .map(resource, map_type, flags)
+                .map(Mapped::keep_mapped);
+            let (data, len) = match mapped {
+                Ok(bytes) => (bytes.as_mut_ptr(), bytes.len()),
+                Err(error) => {
+                    // Refused: the replay refuses it too.
+                    wrapper.tap.call(Method::Map {
+                        resource: resource_obj(resource),
+                        map_type,
+                        allow_usage_default: flags.allows_usage_default(),
+                        instance: None,
+                        writes: (),
+                    });
+                    return Err(error);
+                }
+            };
+            let instance = (map_type == MapType::WriteDiscard)
+                .then(|| wrapper.context.map_instance(resource.raw()));
+            wrapper.tap.mapped(
+                resource,
+                map_type,
+                flags.allows_usage_default(),
+                instance,
+                Some((data, len)),
+            );
+            Ok((data, len))
+        }
+
+        let resource = resource.into();
+        let (data, len) = if self.tap_active() {
+            kept(self, resource, map_type, flags)?
+        } else {
+            let bytes = self.context.map(resource, map_type, flags)?.keep_mapped();
+            (bytes.as_mut_ptr(), bytes.len())
+        };
+        // SAFETY: `data` is what the wrapped context's map handed out: valid for `len`
+        // bytes until the resource is unmapped, its provenance the context's own memory
+        // (a chunk or a heap buffer owned through raw pointers), not this borrow; the guard
+        // borrows `self` (and so the wrapped context) mutably until it unmaps through
+        // `Self::unmap`, which forwards to the wrapped context's.
+        Ok(unsafe { Mapped::new(self, resource, data, len) })
+    }
+
+    #[inline]
+    fn unmap(&mut self, resource: impl Into<Resource>) {
+        let resource = resource.into();
+        if self.tap_active() {
+            self.tap.unmapped(resource);
+        }
+        self.context.unmap(resource)
+    }
+}

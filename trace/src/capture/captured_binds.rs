@@ -1,0 +1,419 @@
+//! The captured binds: [`BindCalls`], [`FastBindCalls`], [`InheritedStateCalls`] and
+//! [`ClearStateCalls`] on a [`CapturedContext`] whose context has them. Each call asks the tap,
+//! keeps the call (as [`Method`]) when it says so, and makes it on the wrapped context.
+//!
+//! **In:** the application's binds. **Out:** the same binds on the wrapped context, and the tap's
+//! entries.
+//!
+//! **Invariant.** A bind of no slot is no entry; a batch is written as the fast binds it applies.
+
+use recorder::*;
+
+use super::captured::{CaptureTarget, CapturedContext};
+use super::captured_args::{fast_entries, objs};
+use super::form::Obj;
+use crate::syntax::ast::Method;
+
+impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
+    #[inline]
+    fn set_input_layout(&mut self, layout: Option<recorder::InputLayout>) {
+        if self.tap_active() {
+            self.tap.keep(move || {
+                Method::SetInputLayout(layout.map(|l| Obj::of(ObjectKind::InputLayout, l)))
+            });
+        }
+        self.context.set_input_layout(layout)
+    }
+    #[inline]
+    fn set_primitive_topology(&mut self, topology: recorder::PrimitiveTopology) {
+        if self.tap_active() {
+            self.tap
+                .keep(move || Method::SetPrimitiveTopology(topology));
+        }
+        self.context.set_primitive_topology(topology)
+    }
+    #[inline]
+    fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
+        if !buffers.is_empty() && self.tap_active() {
+            self.tap.keep(move || Method::SetVertexBuffers {
+                start,
+                buffers: buffers
+                    .iter()
+                    .map(|b| b.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)))
+                    .collect(),
+            });
+        }
+        self.context.set_vertex_buffers(start, buffers)
+    }
+    #[inline]
+    fn set_index_buffer(
+        &mut self,
+        buffer: Option<recorder::Buffer>,
+        format: recorder::Format,
+        offset: u32,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetIndexBuffer {
+                buffer: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+                format,
+                offset,
+            });
+        }
+        self.context.set_index_buffer(buffer, format, offset)
+    }
+    #[inline]
+    fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetShader {
+                stage,
+                shader: shader.map(|s| Obj::of(ObjectKind::Shader, s)),
+            });
+        }
+        self.context.set_shader(stage, shader)
+    }
+    #[inline]
+    fn set_constant_buffers(
+        &mut self,
+        stage: recorder::Stage,
+        start: u32,
+        buffers: &[Option<recorder::Buffer>],
+    ) {
+        if !buffers.is_empty() && self.tap_active() {
+            self.tap.keep(move || Method::SetConstantBuffers {
+                stage,
+                start,
+                buffers: objs(ObjectKind::Buffer, buffers),
+            });
+        }
+        self.context.set_constant_buffers(stage, start, buffers)
+    }
+    #[inline]
+    fn set_shader_resources(
+        &mut self,
+        stage: recorder::Stage,
+        start: u32,
+        views: &[Option<recorder::ShaderResourceView>],
+    ) {
+        if !views.is_empty() && self.tap_active() {
+            self.tap.keep(move || Method::SetShaderResources {
+                stage,
+                start,
+                views: objs(ObjectKind::ShaderResourceView, views),
+            });
+        }
+        self.context.set_shader_resources(stage, start, views)
+    }
+    #[inline]
+    fn set_samplers(
+        &mut self,
+        stage: recorder::Stage,
+        start: u32,
+        samplers: &[Option<recorder::SamplerState>],
+    ) {
+        if !samplers.is_empty() && self.tap_active() {
+            self.tap.keep(move || Method::SetSamplers {
+                stage,
+                start,
+                samplers: objs(ObjectKind::SamplerState, samplers),
+            });
+        }
+        self.context.set_samplers(stage, start, samplers)
+    }
+}
+
+impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
+    #[inline]
+    fn set_fast_resources(&mut self, entries: &[recorder::FastResource]) {
+        if !entries.is_empty() && self.tap_active() {
+            self.tap
+                .keep(move || Method::SetFastResources(fast_entries(entries)));
+        }
+        self.context.set_fast_resources(entries)
+    }
+    #[inline]
+    fn set_fast_resources_into_batch(
+        &mut self,
+        batch: &mut recorder::FastResourceBatch,
+        entries: &[recorder::FastResource],
+    ) {
+        // Records nothing: the batch's entries are written where it is applied.
+        self.context.set_fast_resources_into_batch(batch, entries)
+    }
+    #[inline]
+    fn set_fast_resources_from_batch(&mut self, batch: &recorder::FastResourceBatch) {
+        // Written as the `set_fast_resources` of the batch's entries, which it is (R-FX-1).
+        if !batch.is_empty() && self.tap_active() {
+            self.tap
+                .keep(move || Method::SetFastResources(fast_entries(batch.entries())));
+        }
+        self.context.set_fast_resources_from_batch(batch)
+    }
+    #[inline]
+    fn set_fast_shader_resource(
+        &mut self,
+        stage: recorder::Stage,
+        slot: u32,
+        view: Option<recorder::ShaderResourceView>,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetFastShaderResource {
+                stage,
+                slot,
+                view: view.map(|v| Obj::of(ObjectKind::ShaderResourceView, v)),
+            });
+        }
+        self.context.set_fast_shader_resource(stage, slot, view)
+    }
+    #[inline]
+    fn set_placement_shader_resource(
+        &mut self,
+        stage: recorder::Stage,
+        slot: u32,
+        view: recorder::ShaderResourceView,
+        address: u64,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetPlacementShaderResource {
+                stage,
+                slot,
+                view: Obj::of(ObjectKind::ShaderResourceView, view),
+                address,
+            });
+        }
+        self.context
+            .set_placement_shader_resource(stage, slot, view, address)
+    }
+    #[inline]
+    fn set_placement_constant_buffer(
+        &mut self,
+        stage: recorder::Stage,
+        slot: u32,
+        buffer: recorder::Buffer,
+        address: u64,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetPlacementConstantBuffer {
+                stage,
+                slot,
+                buffer: Obj::of(ObjectKind::Buffer, buffer),
+                address,
+            });
+        }
+        self.context
+            .set_placement_constant_buffer(stage, slot, buffer, address)
+    }
+    #[inline]
+    fn set_placement_vertex_buffer(
+        &mut self,
+        slot: u32,
+        buffer: recorder::Buffer,
+        stride: u32,
+        offset: u32,
+        address: u64,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetPlacementVertexBuffer {
+                slot,
+                buffer: Obj::of(ObjectKind::Buffer, buffer),
+                address,
+            });
+        }
+        self.context
+            .set_placement_vertex_buffer(slot, buffer, stride, offset, address)
+    }
+    #[inline]
+    fn set_placement_index_buffer(
+        &mut self,
+        buffer: recorder::Buffer,
+        address: u64,
+        format: recorder::Format,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::IaSetPlacementIndexBuffer {
+                buffer: Obj::of(ObjectKind::Buffer, buffer),
+                address,
+                format,
+            });
+        }
+        self.context
+            .set_placement_index_buffer(buffer, address, format)
+    }
+    #[inline]
+    fn set_resource_min_lod(&mut self, texture: recorder::Texture, min_lod: f32) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetResourceMinLod {
+                resource: Obj::of(ObjectKind::Texture, texture),
+                min_lod,
+            });
+        }
+        self.context.set_resource_min_lod(texture, min_lod)
+    }
+    #[inline]
+    fn set_shader_resource_view_min_lod(
+        &mut self,
+        view: recorder::ShaderResourceView,
+        min_lod: f32,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetShaderResourceViewMinLod {
+                view: Obj::of(ObjectKind::ShaderResourceView, view),
+                min_lod,
+            });
+        }
+        self.context.set_shader_resource_view_min_lod(view, min_lod)
+    }
+}
+
+impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedContext<C> {
+    #[inline]
+    fn set_primitive_reset_index(&mut self, value: u32) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetPrimitiveResetIndex(value));
+        }
+        self.context.set_primitive_reset_index(value)
+    }
+    #[inline]
+    fn set_compute_unordered_access_views(
+        &mut self,
+        start: u32,
+        views: &[Option<recorder::UnorderedAccessView>],
+    ) {
+        if !views.is_empty() && self.tap_active() {
+            self.tap.keep(move || Method::CsSetUnorderedAccessViews {
+                start,
+                views: objs(ObjectKind::UnorderedAccessView, views),
+            });
+        }
+        self.context
+            .set_compute_unordered_access_views(start, views)
+    }
+    #[inline]
+    fn set_render_targets(
+        &mut self,
+        targets: &[Option<recorder::RenderTargetView>],
+        depth_stencil: Option<recorder::DepthStencilView>,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::OmSetRenderTargets {
+                render_targets: objs(ObjectKind::RenderTargetView, targets),
+                depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
+            });
+        }
+        self.context.set_render_targets(targets, depth_stencil)
+    }
+    #[inline]
+    fn set_render_targets_and_unordered_access_views(
+        &mut self,
+        targets: &[Option<recorder::RenderTargetView>],
+        depth_stencil: Option<recorder::DepthStencilView>,
+        start: u32,
+        views: &[Option<recorder::UnorderedAccessView>],
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::OmSetRenderTargetsAndUavs {
+                render_targets: objs(ObjectKind::RenderTargetView, targets),
+                depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
+                start,
+                views: objs(ObjectKind::UnorderedAccessView, views),
+            });
+        }
+        self.context.set_render_targets_and_unordered_access_views(
+            targets,
+            depth_stencil,
+            start,
+            views,
+        )
+    }
+    #[inline]
+    fn set_blend_state(
+        &mut self,
+        state: Option<recorder::BlendState>,
+        factor: [f32; 4],
+        sample_mask: u32,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || {
+                Method::OmSetBlendState(state.map(|s| Obj::of(ObjectKind::BlendState, s)))
+            });
+        }
+        self.context.set_blend_state(state, factor, sample_mask)
+    }
+    #[inline]
+    fn set_depth_stencil_state(
+        &mut self,
+        state: Option<recorder::DepthStencilState>,
+        stencil_ref: u32,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || {
+                Method::OmSetDepthStencilState(
+                    state.map(|s| Obj::of(ObjectKind::DepthStencilState, s)),
+                )
+            });
+        }
+        self.context.set_depth_stencil_state(state, stencil_ref)
+    }
+    #[inline]
+    fn set_rasterizer_state(&mut self, state: Option<recorder::RasterizerState>) {
+        if self.tap_active() {
+            self.tap.keep(move || {
+                Method::RsSetState(state.map(|s| Obj::of(ObjectKind::RasterizerState, s)))
+            });
+        }
+        self.context.set_rasterizer_state(state)
+    }
+    #[inline]
+    fn set_viewports(&mut self, viewports: &[recorder::Viewport]) {
+        if self.tap_active() {
+            self.tap
+                .keep(move || Method::RsSetViewports(viewports.to_vec()));
+        }
+        self.context.set_viewports(viewports)
+    }
+    #[inline]
+    fn set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
+        if self.tap_active() {
+            self.tap
+                .keep(move || Method::RsSetScissorRects(rects.to_vec()));
+        }
+        self.context.set_scissor_rects(rects)
+    }
+    #[inline]
+    fn set_predication(
+        &mut self,
+        predicate: Option<recorder::Query>,
+        value: recorder::PredicateValue,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetPredication {
+                predicate: predicate.map(|p| Obj::of(ObjectKind::Query, p)),
+                value: value.as_bool(),
+            });
+        }
+        self.context.set_predication(predicate, value)
+    }
+    #[inline]
+    fn set_predication_from_query(
+        &mut self,
+        query: Option<recorder::Query>,
+        value: recorder::PredicateValue,
+    ) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::SetPredicationFromQuery {
+                query: query.map(|q| Obj::of(ObjectKind::Query, q)),
+                value: value.as_bool(),
+            });
+        }
+        self.context.set_predication_from_query(query, value)
+    }
+}
+
+impl<C: CaptureTarget + ClearStateCalls> ClearStateCalls for CapturedContext<C> {
+    #[inline]
+    fn clear_state(&mut self) {
+        if self.tap_active() {
+            self.tap.keep(move || Method::ClearState);
+        }
+        self.context.clear_state()
+    }
+}
