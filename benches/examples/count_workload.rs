@@ -1,4 +1,4 @@
-//! Records the render-bundle workload (`benches::workload`) a given number of times, for instruction
+//! Records the render-bundle workload (`benches::render_workload`) a given number of times, for instruction
 //! counts that do not depend on the machine's noise: run it under cachegrind for N = 1 and
 //! N = 11 and divide the difference by 10 iterations and by 10,000 draws.
 //!
@@ -17,7 +17,7 @@
 //! `probe`: the append probe, one 32-byte append per command) and
 //! the iterations after the first (which warms the chunk pool).
 
-use benches::workload::Workload;
+use benches::render_workload::Workload;
 use bundles::{BundleDesc, BundleRecorder};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
@@ -63,7 +63,7 @@ fn main() -> Result<(), Error> {
         "legacy" => list_of(Semantics::Legacy)?,
         _ => list_of(Semantics::Fast)?,
     };
-    let mut probe = benches::workload::AppendProbe::default();
+    let mut probe = benches::render_workload::AppendProbe::default();
     let formats = [Format::R8G8B8A8Unorm];
     let mut bundles = BundleRecorder::new(&device, &BundleDesc::new("count", &formats))?;
     let recorded = {

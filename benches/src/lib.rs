@@ -16,20 +16,20 @@
 //! Both semantics record the mix with zero errors: fast ranges map every dynamic buffer they bind
 //! and decompress the render targets they read, as fast semantics demands.
 
-pub mod bundle;
 pub mod capture;
 pub mod cli;
-mod execute;
+mod execute_scene;
 mod naive;
-mod record;
+pub mod object_bundles;
+mod record_draws;
+pub mod render_workload;
 pub mod scene;
 pub mod splitpoints;
 pub mod timing;
-pub mod workload;
 
-pub use execute::{ExecuteScene, ThroughputScene};
+pub use execute_scene::{ExecuteScene, ThroughputScene};
 pub use naive::{Command, NaiveRecorder, Slots, INLINE_BUFFERS, INLINE_VIEWS};
-pub use record::{
+pub use record_draws::{
     record_draws, record_draws_only, record_one_call, CallSink, OneCall, WithoutDraws,
 };
 pub use scene::{DrawDesc, ObjectConstants, Scene, SceneDesc, SceneError, Unmapped};

@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use recorder::*;
 
-use crate::record::CallSink;
+use crate::record_draws::CallSink;
 
 /// Shader resources and render targets a command carries inline.
 pub const INLINE_VIEWS: usize = 8;

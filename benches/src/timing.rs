@@ -1,4 +1,4 @@
-//! The timing helpers of the workload harnesses (`src/bin/workload.rs` and the peer comparison,
+//! The timing helpers of the workload harnesses (`src/bin/workload_harness.rs` and the peer comparison,
 //! `peer/`): the median of repeated runs after warm-up, nanoseconds per unit, and T threads
 //! recording a frame's draws together ([`scaling`]): each its share on its own recorder, the
 //! threads started together at a barrier; the wall time of the parallel phase (the first

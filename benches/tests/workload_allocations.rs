@@ -1,4 +1,4 @@
-//! R-REC-3 and the product's steady-state rule, on the render-bundle workload (`benches::workload`):
+//! R-REC-3 and the product's steady-state rule, on the render-bundle workload (`benches::render_workload`):
 //! once warm, every path the `workload` harness times records, executes and drops without a
 //! heap allocation — fast and legacy lists (recorded, finished, executed with the GPU model
 //! detached, dropped) and the same calls on the immediate context of either semantics.
@@ -6,7 +6,7 @@
 #[path = "../../recorder/tests/counting_alloc/mod.rs"]
 mod counting_alloc;
 
-use benches::workload::Workload;
+use benches::render_workload::Workload;
 use counting_alloc::allocations_during;
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;

@@ -26,6 +26,143 @@
 //!   draws and puts the caller's state back after; remaps read the caller's state as it was when
 //!   the bundle was called, so they never chain (R-B-9, R-B-10).
 //!
+//! # What a bundle recorder cannot call
+//!
+//! What a bundle may not record at all does not exist on it: a bundle recorder implements
+//! [`BindCalls`](::recorder::BindCalls), [`FastBindCalls`](::recorder::FastBindCalls) and [`DrawCalls`](::recorder::DrawCalls) (`bundle_binds.rs`,
+//! `bundle_fast_binds.rs`, `bundle_draws.rs`) and no other capability, so the state a bundle
+//! always inherits (R-B-7: render targets and output-merger UAVs, blend, depth-stencil and
+//! rasterizer state, viewports, scissors, predication, compute UAVs, and, our reading, the
+//! primitive reset index), `clear_state`, clears, maps, copies, `update_subresource`, queries,
+//! fences and waits, barriers (R-BAR-1), decompression and compression state, GDS and constant RAM
+//! (R-B-8), and `dispatch_indirect` (R-B-2 lists no indirect dispatch among a bundle's draws) do
+//! not compile on it:
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let texture = device.create_texture(&TextureDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.copy_resource(texture, texture); // no TransferCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.set_render_targets(&[], None); // no InheritedStateCalls (R-B-7)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.clear_state(); // no ClearStateCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let buffer = device.create_buffer(&BufferDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let _ = recorder.map(buffer, MapType::WriteDiscard, MapFlags::None); // no MapCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let query = device.create_query("q", QueryKind::Occlusion)?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.begin_query(query); // no QueryCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.insert_wait_on_fence(Engine::Graphics, 1); // no FenceCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.barrier(&[]); // no BarrierCalls (R-BAR-1)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.write_gds(0, &[1]); // no EngineMemoryCalls
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! # let args = device.create_buffer(&BufferDesc::default())?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.dispatch_indirect(args, 0); // no IndirectDispatchCalls (R-B-2)
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! Nor do the calls no capability holds: executing a command list, calling a bundle, inserting a
+//! fence, presenting, device context state objects (R-FX-6: a bundle is fast, and fast semantics
+//! keeps no state to swap):
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! let list = device.create_deferred_context(&DeferredContextDesc::default())?
+//!     .finish_command_list(RestoreState::ClearState).map_err(|e| e.error)?;
+//! recorder.execute_command_list(&list, RestoreState::ClearState); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.insert_fence(Engine::Graphics); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! ```compile_fail
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut state = device.create_deferred_context(&DeferredContextDesc::default())?
+//!     .create_device_context_state()?;
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.swap_device_context_state(&mut state); // no such call
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! What binds and draws it has compiles as on any context:
+//!
+//! ```
+//! # use recorder::*; use bundles::*;
+//! # let device = Device::new(DeviceDesc::default());
+//! let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("b", &[]))?;
+//! recorder.set_primitive_topology(PrimitiveTopology::TriangleList);
+//! recorder.draw(3, 0); // refused: the mandatory state is not set (R-B-3)
+//! assert_eq!(recorder.last_refusal().map(Error::kind), Some(ErrorKind::MissingMandatoryState));
+//! # Ok::<(), recorder::Error>(())
+//! ```
+//!
+//! A trace that makes such a call on a bundle gets the refusal of the call's capability
+//! ([`Capability::bundle_refusal`](::recorder::Capability::bundle_refusal)) through [`BundleRecorder::refuse_missing_capability`]
+//! (`inherited_state_in_bundle` for R-B-7, `unsupported_in_bundle` for the rest), or
+//! [`BundleRecorder::refuse_unsupported`] for the calls no capability holds.
+//!
 //! # Example
 //!
 //! A per-object bundle with its own textures and constants, and a remap that lets its second
@@ -68,12 +205,12 @@
 //! ```
 
 pub mod budget;
-mod bundle;
 mod bundle_binds;
 mod bundle_draws;
 mod bundle_fast_binds;
+mod finished_bundle;
 mod recorder;
 
-pub use crate::bundle::{DrawBundle, DrawBundleExt};
+pub use crate::finished_bundle::{DrawBundle, DrawBundleExt};
 pub use crate::recorder::{BundleDesc, BundleRecorder};
 pub use budget::{Growth, Overrides, SlotKind};

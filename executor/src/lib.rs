@@ -112,7 +112,7 @@ pub use progress::Progress;
 
 /// One import for an embedder: `use executor::prelude::*;` brings the device and its
 /// descriptors, the handles, the context types (deferred contexts, the [`ImmediateContext`],
-/// bundle recorders) and the calls they share ([`DeviceContext`](recorder::DeviceContext)),
+/// bundle recorders) and their capability traits (all of them: [`DeviceContext`](recorder::DeviceContext)),
 /// maps, lists, bundles, GPU timing, the parallel recording pool, draw records and counters,
 /// and the errors.
 pub mod prelude {

@@ -42,7 +42,7 @@ pub struct VertexBuffer {
     pub offset: u32,
 }
 
-/// One binding of [`DeviceContext::set_fast_resources`](DeviceContext::set_fast_resources)
+/// One binding of [`set_fast_resources`](crate::FastBindCalls::set_fast_resources)
 /// (R-FX-1): a kind, its stage where it has one, a slot and what to bind (`None` unbinds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FastResource {
@@ -97,8 +97,8 @@ impl FastResource {
 }
 
 /// A reusable list of fast bindings (R-FX-1, `SetFastResourcesIntoBatch`): recorded by
-/// [`DeviceContext::set_fast_resources_into_batch`](DeviceContext::set_fast_resources_into_batch),
-/// applied by [`DeviceContext::set_fast_resources_from_batch`](DeviceContext::set_fast_resources_from_batch)
+/// [`FastBindCalls::set_fast_resources_into_batch`](crate::FastBindCalls::set_fast_resources_into_batch),
+/// applied by [`FastBindCalls::set_fast_resources_from_batch`](crate::FastBindCalls::set_fast_resources_from_batch)
 /// on any context of the device, as often as wanted. The application owns it; it holds no
 /// reference on what it names.
 #[derive(Clone, Debug, Default, PartialEq)]

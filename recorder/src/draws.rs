@@ -153,7 +153,7 @@ pub trait DrawCalls: Context {
     /// Draws (`Draw`).
     ///
     /// Draws `vertex_count` vertices from `start_vertex` with the bound state. Never refused;
-    /// counts a draw in [`stats`](Self::stats).
+    /// counts a draw in [`stats`](crate::Context::stats).
     #[inline]
     fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         self.recorder(CoreAccess(()))
@@ -234,7 +234,7 @@ pub trait DrawCalls: Context {
     /// Draws indexed and instanced with arguments from a buffer (`DrawIndexedInstancedIndirect`).
     ///
     /// Draws indexed and instanced with the arguments at byte `offset` of `args`; refused as
-    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
+    /// [`draw_instanced_indirect`](crate::DrawCalls::draw_instanced_indirect).
     #[inline]
     fn draw_indexed_instanced_indirect(&mut self, args: Buffer, offset: u32) {
         self.recorder(CoreAccess(()))
@@ -256,7 +256,7 @@ pub trait IndirectDispatchCalls: Context {
     /// Dispatches with arguments from a buffer (`DispatchIndirect`).
     ///
     /// Dispatches with the thread-group counts at byte `offset` of `args`; refused as
-    /// [`draw_instanced_indirect`](Self::draw_instanced_indirect).
+    /// [`draw_instanced_indirect`](crate::DrawCalls::draw_instanced_indirect).
     #[inline]
     fn dispatch_indirect(&mut self, args: Buffer, offset: u32) {
         self.recorder(CoreAccess(()))

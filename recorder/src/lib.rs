@@ -31,9 +31,12 @@
 //! **Contexts.** Three context types share one recording core ([`Recorder`]): a
 //! [`DeferredContext`] (`Recorder<DeferredRole>`), the immediate context's recorder (owned by
 //! the executor's `ImmediateContext`) and a bundle recorder's core (owned by the `bundles`
-//! crate's `BundleRecorder`). The calls they share are [`DeviceContext`]'s, one trait used
-//! through static dispatch; the calls only one of them makes exist on it alone (no role flag,
-//! no `Deref`, no call that exists only to fail: see `context/role.rs`). What the sibling crates need of
+//! crate's `BundleRecorder`). What each can do is a set of small traits, one per capability
+//! ([`capabilities`]: binds, fast binds, draws, inherited state, transfers, maps, queries, fences,
+//! barriers, engine memory), used through static dispatch: a deferred context and the immediate
+//! context have them all ([`DeviceContext`]), a bundle recorder binds and draws alone, so a call
+//! its role may not make does not compile on it. The calls only one of them makes exist on it
+//! alone (no role flag, no `Deref`, no call that exists only to fail: see `context/role.rs`). What the sibling crates need of
 //! the core and the device is the documented [`engine`] API.
 //!
 //! Execution (the immediate context and the GPU model) lives in the `executor` crate; draw
@@ -49,8 +52,10 @@
 //!   (maps and the per-list map tracker), `queries.rs` (queries, predication), `fences.rs`
 //!   (fences, waits, presents), `barriers/` (values, records, calls), `fast/` (the extensions that
 //!   always follow the fast contract: fast resources and placement, GDS and constant RAM,
-//!   compression and minimum LOD, device context state objects), and `device_context.rs` (the
-//!   trait every context implements);
+//!   compression and minimum LOD, device context state objects); each area holds its
+//!   capability trait (`binds/bind_calls.rs`, `binds/state_calls.rs`, `draws.rs`, ...), gathered
+//!   by [`capabilities`] with [`DeviceContext`] (all of them); `call_arguments.rs` holds the
+//!   values the calls take besides objects;
 //! - the recording core: `context/` (the [`Recorder`]; its hot-path helpers, `emit.rs`; a
 //!   list's start, finish and seal, `list_life.rs` and `seal.rs`; its roles; the legacy
 //!   machinery: shadow, local references, carried state, split categories; and the recorder's

@@ -1,6 +1,6 @@
 //! Recording draw bundles against recording the same calls on a fast deferred context (the
 //! aim: bundle recording within 1.5x of a fast list), in the workload of wgpu's render-bundle
-//! benchmark (`benches::workload`): 100,000 draws, per draw one constant-buffer bind rotating
+//! benchmark (`benches::render_workload`): 100,000 draws, per draw one constant-buffer bind rotating
 //! among 16 buffers, one vertex-buffer bind rotating among 8 and `draw(3, 0)`; the vertex and
 //! pixel shaders (and, on the list, the blend state) change every 100 draws.
 //!
@@ -19,7 +19,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use benches::workload::{Workload, PIPELINE_EVERY};
+use benches::render_workload::{Workload, PIPELINE_EVERY};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use recorder::*;

@@ -1,4 +1,4 @@
-//! The render-bundle workload (`benches::workload`: wgpu's render-bundle benchmark, per draw a
+//! The render-bundle workload (`benches::render_workload`: wgpu's render-bundle benchmark, per draw a
 //! constant-buffer bind among 16, a vertex-buffer bind among 8 and `draw(3, 0)`, the pipeline
 //! changed every 100 draws) as criterion medians, side by side: a fast and a legacy list
 //! recorded, finished, executed with the GPU model detached and dropped; the same calls on the
@@ -16,7 +16,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use benches::workload::{AppendProbe, ArcRecorder, ArcState, Workload};
+use benches::render_workload::{AppendProbe, ArcRecorder, ArcState, Workload};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;

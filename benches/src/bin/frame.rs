@@ -10,7 +10,7 @@
 //! **Bundle mode** (on unless `--bundles off`): the same frame drawn with draw bundles, one per
 //! object (pair of draws), recorded once on the worker threads and re-used by every frame; each
 //! frame, the workers record fast lists that set the pass state and the per-frame data the
-//! bundles inherit and call the bundles (`benches::bundle`). It prints the bundles' count, sizes
+//! bundles inherit and call the bundles (`benches::object_bundles`). It prints the bundles' count, sizes
 //! and constant-engine footprints, and the CPU time saved per frame against recording the same
 //! draws on fast lists.
 //!

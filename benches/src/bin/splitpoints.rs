@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use benches::cli::{count, finish_main, fraction, semantics_choice, Arg, Args, PhaseProgress};
-use benches::splitpoints::{measure, report, scenario, scenario_trace, Options, SCENARIOS};
+use benches::splitpoints::splitpoint_tables as report;
+use benches::splitpoints::{measure, scenario, scenario_trace, Options, SCENARIOS};
 use benches::{out, outln};
 use recorder::Semantics;
 

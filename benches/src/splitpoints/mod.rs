@@ -19,7 +19,7 @@
 //! walkers read it: the engine driver (`drive.rs`) makes those calls on the real API, the trace
 //! printer (`trace.rs`) prints them, so the trace is the calls the harness makes, and replaying
 //! it gives the counts the harness measured (`benches/tests/splitpoints.rs` checks that for
-//! every scenario). The report (`report.rs`: the tables and the JSON; `svg.rs`: the picture)
+//! every scenario). The report (`splitpoint_tables.rs`: the tables and the JSON; `svg.rs`: the picture)
 //! reads only [`Measurement`]s.
 //!
 //! **Invariants.** Every call of a scenario is accepted by the engine, under both semantics: a
@@ -39,8 +39,8 @@
 mod drive;
 mod frame_builder;
 mod ir;
-pub mod report;
 mod scenario;
+pub mod splitpoint_tables;
 mod svg;
 mod trace;
 

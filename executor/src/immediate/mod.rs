@@ -3,7 +3,7 @@
 //! fences and maps (R-EX-5, R-EX-6), the state getters, and validation (R-V-1), on the GPU model
 //! it owns.
 //!
-//! **Direct calls** ([`DeviceContext`], the calls every context shares) go through the same
+//! **Direct calls** (every capability: [`DeviceContext`]) go through the same
 //! recording core as deferred contexts (the device's immediate recorder, a
 //! `Recorder<ImmediateRole>` this context owns and forwards to), so they are checked and encoded
 //! exactly alike; the
@@ -61,7 +61,7 @@
 //! far.
 //!
 //! **No call that exists only to fail.** The immediate context is its own type: the shared
-//! calls through [`DeviceContext`], its own (`execute_command_list`, `draw_bundle`, `present`,
+//! calls through the capability traits (all of them: [`DeviceContext`]), its own (`execute_command_list`, `draw_bundle`, `present`,
 //! `flush`, the getters) as methods; no `Deref` to a deferred context, so a deferred context's
 //! calls cannot be written on it (`r_ex_1_a_device_has_one_immediate_context_and_it_finishes_no_list`):
 //!
@@ -363,7 +363,7 @@ impl QueryCalls for ImmediateContext {}
 impl FenceCalls for ImmediateContext {}
 impl EngineMemoryCalls for ImmediateContext {}
 
-/// A barrier submits the batch at once ([`direct_barrier`](ImmediateContext::direct_barrier)); its
+/// A barrier submits the batch at once (`direct_barrier`); its
 /// result comes back at the next [`flush`](ImmediateContext::flush).
 impl BarrierCalls for ImmediateContext {
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {

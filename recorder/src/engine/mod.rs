@@ -18,8 +18,10 @@
 //!   with the device ([`Device::register_bundle`]) and found again at execution
 //!   ([`Device::bundle_body`]); a deferred context records a call of one with
 //!   [`Recorder::record_draw_bundle`] (behind `bundles::DrawBundleExt`).
-//! - **Implementing [`DeviceContext`](crate::DeviceContext)** for a type that owns a core:
-//!   [`forward_device_context!`](crate::forward_device_context).
+//! - **The capabilities of a type that owns a core**: implement [`Context`](crate::Context)
+//!   (its core, for the capabilities' default methods) and, with empty `impl` blocks, the
+//!   capability traits its role allows ([`capabilities`](crate::capabilities)); override a
+//!   call only where the type does more (the bundle recorder checks SPEC §7 first).
 //! - **Device services for the executor**: [`Device::lookup_error`] (the error of a stale or
 //!   foreign handle), [`Device::rotate_back_buffer`] (present), [`Device::twin`] (the reference
 //!   device of `replay --compare` and the oracle tests).

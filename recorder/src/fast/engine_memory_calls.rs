@@ -16,7 +16,7 @@ pub trait EngineMemoryCalls: Context {
     ///
     /// `SetGDSRange` (R-FX-4): the GDS range (`offset`, `size` bytes) of the pixel or compute
     /// stage's counters. Refused (`invalid_argument`): another stage, the pixel stage on a compute
-    /// context, any stage on a DMA context, or a range outside GDS ([`GDS_BYTES`]) or not in
+    /// context, any stage on a DMA context, or a range outside GDS ([`GDS_BYTES`](crate::limits::GDS_BYTES)) or not in
     /// 4-byte words. Takes no reference, is never a split point (always fast semantics). A
     /// non-zero size lets this context bind append/counter UAVs of the stage under fast
     /// semantics (module essay).
@@ -53,7 +53,7 @@ pub trait EngineMemoryCalls: Context {
     ///
     /// `LoadConstantRam` (R-FX-5): `bytes` of `buffer` from `buffer_offset` into constant RAM at
     /// `ram_offset`. Refused: a released buffer (`released_object`), words outside constant RAM
-    /// ([`CONSTANT_RAM_BYTES`]) or the buffer (`invalid_argument`). No reference, no split point.
+    /// ([`CONSTANT_RAM_BYTES`](crate::limits::CONSTANT_RAM_BYTES)) or the buffer (`invalid_argument`). No reference, no split point.
     #[inline]
     fn load_constant_ram(
         &mut self,

@@ -73,7 +73,7 @@ pub trait FastBindCalls: Context {
     ///
     /// Binds `view` to `stage`'s slot with its resource placed at `address` (R-FX-2,
     /// `XXSetPlacementShaderResource`): the fast contract, the binding reads
-    /// [`InstanceId::placed`]`(address)`. Refused when the view's resource is a buffer of other
+    /// [`InstanceId::placed`](crate::command::InstanceId::placed)`(address)`. Refused when the view's resource is a buffer of other
     /// than default usage (`invalid_argument`, R-FX-2), and as `set_fast_shader_resource`.
     #[inline]
     fn set_placement_shader_resource(

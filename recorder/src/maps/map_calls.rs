@@ -32,12 +32,12 @@ pub trait MapCalls: Context {
     ///   `MapFlags::AllowUsageDefault`, writes in place and never splits.
     ///
     /// Every map's data travels in the list (or, on the immediate context, in its batch), so a
-    /// buffer larger than [`MAX_MAP_BYTES`] is refused on every
+    /// buffer larger than [`MAX_MAP_BYTES`](crate::limits::MAX_MAP_BYTES) is refused on every
     /// path and for every map type (R-REC-12). Other map types are immediate-context calls.
     ///
     /// A refused map is reported here and does not poison the list (R-REC-8): the list still
     /// finishes, as D3D11's `FinishCommandList` does after a failed `Map`. The refusal is also
-    /// [`last_refusal`](Self::last_refusal).
+    /// [`last_refusal`](crate::Context::last_refusal).
     ///
     /// ```
     /// use recorder::*;
@@ -79,9 +79,9 @@ pub trait MapCalls: Context {
     }
 }
 
-/// The bytes of a map: [`DeviceContext::map`]'s answer. Derefs to `[u8]`; dropping it unmaps
+/// The bytes of a map: [`MapCalls::map`]'s answer. Derefs to `[u8]`; dropping it unmaps
 /// the resource (`Unmap`), [`keep_mapped`](Self::keep_mapped) leaves it mapped for an explicit
-/// [`unmap`](DeviceContext::unmap) later (other calls in between, as a trace does). It borrows
+/// [`unmap`](crate::MapCalls::unmap) later (other calls in between, as a trace does). It borrows
 /// the context mutably: nothing can finish the list, or take the batch, while it lives.
 ///
 /// ```
@@ -135,7 +135,7 @@ impl<'a, C: MapCalls> Mapped<'a, C> {
     }
 
     /// Leaves the resource mapped and hands out its bytes for as long as the context stays
-    /// borrowed; end the map with [`DeviceContext::unmap`] (D3D11's `Map` ... `Unmap`).
+    /// borrowed; end the map with [`MapCalls::unmap`] (D3D11's `Map` ... `Unmap`).
     pub fn keep_mapped(self) -> &'a mut [u8] {
         let this = std::mem::ManuallyDrop::new(self);
         // SAFETY: `new`'s contract: `data` is valid for `len` bytes, accessed by nothing else,

@@ -1,7 +1,8 @@
 //! One call of a [`Program`] applied to one of the engine's
 //! recording APIs ([`Recording`]: `recorder::DeferredContext`, the immediate context and
-//! `bundles::BundleRecorder`, which all implement [`DeviceContext`], the bundle recorder refusing
-//! what a bundle may not hold): the trace's objects turned into handles, the arguments
+//! `bundles::BundleRecorder`: every one binds and draws; the calls of the other capabilities go
+//! to the recorder as a full [`DeviceContext`], and a bundle recorder, which is none, refuses them
+//! as a bundle does, by the call's capability): the trace's objects turned into handles, the arguments
 //! docs/TRACE.md leaves out given their defaults.
 //!
 //! **In:** a [`Call`], the recorder, the handles the declarations made (`handles.rs`), the

@@ -61,7 +61,7 @@
 //! * **Fences** get their values in trace order; a wait on a fence no earlier line inserted
 //!   passes 0, which the engine refuses (`invalid_argument`): it cannot wait on a value it has
 //!   not handed out, so a list cannot wait on a fence a later line signals.
-//! * **Barriers** (R-BAR-1, R-BAR-6). A `barrier` statement is one `DeviceContext::barrier`
+//! * **Barriers** (R-BAR-1, R-BAR-6). A `barrier` statement is one `BarrierCalls::barrier`
 //!   call: its BARRIERs in the engine's types (`+` ORs the words' bits; a `size=` not written
 //!   is `BufferBarrier::WHOLE`, a range not written `Span::ALL`), each run of consecutive
 //!   BARRIERs of one type one `BarrierGroup`. A `resource_barrier` statement is one

@@ -20,11 +20,11 @@ use crate::frame_options::Options;
 use crate::frame_report::{fail, say, Machine};
 use crate::recording_engine::{Engine, Immediate};
 use crate::run_report::{ListReport, RunReport};
-use benches::bundle::{
-    bundle_desc, objects, record_bundle_calls, record_object_bundles_on, recorder_refused,
-};
 use benches::capture::{capture_path, CaptureReport, PendingCapture, ATTEMPTS};
 use benches::cli::PhaseProgress;
+use benches::object_bundles::{
+    bundle_desc, objects, record_bundle_calls, record_object_bundles_on, recorder_refused,
+};
 use benches::{record_draws, split_range, Scene};
 use bundles::DrawBundle;
 use executor::{Counters, RecordingContext};

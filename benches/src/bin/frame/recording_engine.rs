@@ -9,7 +9,7 @@
 //! **Invariant.** Each implementation forwards to the type's method of the same name, nothing
 //! more: the demo measures the engine, or the engine under capture, never a wrapper of ours.
 
-use benches::bundle::{BundleCaller, BundleSink};
+use benches::object_bundles::{BundleCaller, BundleSink};
 use bundles::{BundleDesc, BundleRecorder};
 use executor::{Counters, ImmediateContext, RecordingContext};
 use recorder::*;

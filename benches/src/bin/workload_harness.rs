@@ -1,6 +1,6 @@
 //! `workload`: the render-bundle workload (after wgpu's render-bundle benchmark: per draw a constant-buffer
 //! bind among 16, a vertex-buffer bind among 8 and `draw(3, 0)`, the pipeline changed every 100
-//! draws; `benches::workload`) timed on every path a renderer would pick, side by side in one
+//! draws; `benches::render_workload`) timed on every path a renderer would pick, side by side in one
 //! run: this engine's fast and legacy deferred contexts (record, execute, drop), draw bundles
 //! (encode + finish), the same calls made directly on the immediate context, a naive `Vec<enum>`
 //! recorder with an `Arc` per bind, the append probe (one 32-byte append per command: the
@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 
 use benches::cli::{count, finish_main, Arg, Args};
 use benches::outln;
+use benches::render_workload::{AppendProbe, ArcRecorder, ArcState, Workload};
 use benches::timing::{self, median, ns, Scaling};
-use benches::workload::{AppendProbe, ArcRecorder, ArcState, Workload};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
@@ -255,7 +255,8 @@ fn naive_row(o: &Options) -> Row {
         execute: Some(execute),
         drop: Some(dropped),
         bytes: Some(
-            (std::mem::size_of::<benches::workload::ArcCommand>() * 3) as u64 * o.draws as u64,
+            (std::mem::size_of::<benches::render_workload::ArcCommand>() * 3) as u64
+                * o.draws as u64,
         ),
     }
 }

@@ -28,7 +28,7 @@ use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
 use recorder::*;
 use trace::capture::{CapturedBundleRecorder, CapturedDeferred};
 
-use crate::record::{begin_pass, write_discard, CallSink};
+use crate::record_draws::{begin_pass, write_discard, CallSink};
 use crate::scene::*;
 
 /// What records an object's bundle: the bundles crate's [`BundleRecorder`], or the capture's

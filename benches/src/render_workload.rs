@@ -1,7 +1,7 @@
 //! The render-bundle workload (after wgpu's render-bundle benchmark), on every recording path this engine
 //! has and on two references: per draw one constant-buffer bind rotating among 16 buffers, one
 //! vertex-buffer bind rotating among 8, and `draw(3, 0)`; the vertex and pixel shaders and the
-//! blend state change every 100 draws. Shared by the `workload` harness (`src/bin/workload.rs`)
+//! blend state change every 100 draws. Shared by the `workload` harness (`src/bin/workload_harness.rs`)
 //! and the criterion benches, so both time the same calls.
 //!
 //! **In:** a [`Device`] (the objects are created on it once, [`Workload::new`]) and a range of
