@@ -7,10 +7,10 @@
 //! vertex-buffer slot the input layout does not read, a stage with no shader, a graphics field of
 //! a dispatch, `cs` of a draw, a malformed name. A slot that is read but empty answers
 //! [`FieldValue::Null`]. Values keep raw handles and instances: an [`ObjectNamer`] turns them into
-//! names when they are printed ([`RawNames`] prints `#index` forms, the [`recorder::Device`] the
+//! names when they are printed ([`RawNames`] prints `KINDindex` forms, the [`recorder::Device`] the
 //! debug names objects were created with, a tool its own names).
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use recorder::command::{BoundBuffer, InstanceId};
 use recorder::limits::{RENDER_TARGET_SLOTS, VIEWPORT_SLOTS};
@@ -80,9 +80,10 @@ where
     }
 }
 
-/// Names objects by their raw index: `#3`, and `#3@R:S` for an instance other than the initial
-/// one (`R:S`: the recording context's serial and its map serial; `@?` for one still to be
-/// resolved at execution).
+/// Names objects by their kind and raw index: `buffer3`, and `buffer3#R:S` for an instance other
+/// than the initial one (`R:S`: the recording context's serial and its map serial; `#?` for one
+/// still to be resolved at execution; `@ADDRESS` for a placed binding): the instance notation
+/// of the trace (`NAME#K`), with the engine's numbering.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RawNames;
 
@@ -90,32 +91,39 @@ impl ObjectNamer for RawNames {
     fn write_object(
         &self,
         f: &mut fmt::Formatter<'_>,
-        _kind: ObjectKind,
+        kind: ObjectKind,
         handle: RawHandle,
         instance: InstanceId,
     ) -> fmt::Result {
-        write!(f, "#{}", handle.index())?;
+        // `buffer3`, `shader_resource_view7`: the kind and the table index.
+        for c in kind.name().chars() {
+            f.write_char(if c == ' ' || c == '-' { '_' } else { c })?;
+        }
+        write!(f, "{}", handle.index())?;
         write_instance(f, instance)
     }
 }
 
-/// The `@R:S` (or `@?`) suffix of an instance other than the initial one.
+/// The instance suffix of a binding other than the initial one, in the trace's notation
+/// (TRACE.md: `NAME#K`, `NAME@ADDRESS`): `#R:S` for the instance serial `S` of recorder `R` (the
+/// engine's own numbering; a trace numbers them `#1`, `#2` in its order), `#?` for one resolved
+/// at execution, `@ADDRESS` for a placed binding (R-FX-2).
 fn write_instance(f: &mut fmt::Formatter<'_>, instance: InstanceId) -> fmt::Result {
     if instance == InstanceId::RESOLVE_AT_EXECUTION {
-        f.write_str("@?")
+        f.write_str("#?")
     } else if let Some(address) = instance.placement() {
         // A placed binding (R-FX-2).
         write!(f, "@{address:#x}")
     } else if instance != InstanceId::INITIAL {
-        write!(f, "@{}:{}", instance.recorder(), instance.serial())
+        write!(f, "#{}:{}", instance.recorder(), instance.serial())
     } else {
         Ok(())
     }
 }
 
 /// Names objects as they were created: the debug name given in their description (`per_draw`),
-/// or `#index` for an object created without one or released since, with the instance suffix of
-/// [`RawNames`]. `record.display_with(&device)` prints a record with the names an engine
+/// or [`RawNames`]' `KINDindex` for an object created without one or released since, with the
+/// instance suffix of [`RawNames`]. `record.display_with(&device)` prints a record with the names an engine
 /// programmer gave.
 ///
 /// ```
@@ -219,7 +227,7 @@ impl FieldValue {
     }
 }
 
-/// Raw `#index` forms.
+/// Raw `KINDindex` forms ([`RawNames`]).
 impl fmt::Display for FieldValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.display_with(&RawNames).fmt(f)
@@ -466,7 +474,7 @@ impl<N: ObjectNamer + ?Sized> fmt::Display for NamedRecord<'_, N> {
     }
 }
 
-/// Raw `#index` forms.
+/// Raw `KINDindex` forms ([`RawNames`]).
 impl fmt::Display for DrawRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.display_with(&RawNames).fmt(f)

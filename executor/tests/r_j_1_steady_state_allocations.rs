@@ -18,6 +18,7 @@ fn r_j_1_a_warm_pool_allocates_nothing_per_job() {
         &device,
         &RecordingPoolDesc {
             workers: 2,
+            semantics: Semantics::Fast,
             ..Default::default()
         },
     )

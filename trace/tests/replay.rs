@@ -802,3 +802,24 @@ expect draw 0 ps.srv.0.compressed yes
         );
     }
 }
+
+/// The replay's result carries the digest it prints (`digest=...`) and the number of records, so
+/// a caller compares frames without parsing the text; a trace that does not run has none.
+#[test]
+fn r_cap_6_the_replay_result_carries_its_digest() {
+    let trace = "device semantics=legacy\nshader vs0 stage=vs\ncontext w semantics=legacy\n\
+                 w vs_set_shader vs0\nw draw 3 0\nw draw 3 0\nw finish l\nimm execute l\n";
+    let result = run(trace, &plain());
+    assert_eq!(result.exit_code, 0, "{}{}", result.stdout, result.stderr);
+    let printed = result
+        .stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("digest="))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|hex| u64::from_str_radix(hex, 16).ok());
+    assert_eq!(result.digest, printed, "{}", result.stdout);
+    assert_eq!(result.records, 2);
+    let malformed = run("device semantics=sideways\n", &plain());
+    assert_eq!(malformed.exit_code, 2);
+    assert_eq!(malformed.digest, None);
+}

@@ -55,7 +55,9 @@ pub struct RecordingPoolDesc<'a> {
     /// other deferred contexts alive. Default 4; an engine typically gives the pool its cores
     /// but the one submitting on the immediate context.
     pub workers: u32,
-    /// The semantics of every worker's context, hence of every list (default fast).
+    /// The semantics of every worker's context, hence of every list. Default legacy, as for the
+    /// device's immediate context and a deferred context ([`Semantics::default`]): fast
+    /// semantics is the contract an engine opts into (R-ST-1).
     pub semantics: Semantics,
     /// The engine the lists run on (compute and DMA contexts are always fast semantics).
     pub engine: Engine,
@@ -68,7 +70,7 @@ impl Default for RecordingPoolDesc<'_> {
         Self {
             name: "jobs",
             workers: 4,
-            semantics: Semantics::Fast,
+            semantics: Semantics::default(),
             engine: Engine::Graphics,
             chunk_policy: None,
         }

@@ -152,6 +152,11 @@ pub struct Replay {
     /// What it printed on standard error: `trace:LINE: message` for a malformed trace, else
     /// nothing.
     pub stderr: String,
+    /// The digest of the draw records (the `digest=` line: FNV-1a over the records as
+    /// `--records` prints them), `None` for a trace that did not run (exit code 2).
+    pub digest: Option<u64>,
+    /// How many draw records the trace made (draws and dispatches).
+    pub records: usize,
 }
 
 impl Replay {
@@ -160,6 +165,8 @@ impl Replay {
             exit_code: 2,
             stdout: String::new(),
             stderr: message + "\n",
+            digest: None,
+            records: 0,
         }
     }
 }
@@ -314,5 +321,7 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         exit_code,
         stdout,
         stderr: String::new(),
+        digest: Some(summary.digest),
+        records: summary.records.len(),
     }
 }
