@@ -90,27 +90,30 @@ fn r_ex_3_a_draw_record_answers_every_trace_field() {
     });
     let gpu = gpu_after(&[&list]);
     let expect = |name: &str, value: &str| assert_eq!(shown(&gpu, 0, name), value, "{name}");
-    let index = |view: RawHandle| format!("#{}", view.index());
-    expect("vs", &index(f.vs.raw()));
-    expect("input_layout", &index(f.layout.raw()));
+    // Unnamed objects print as their kind and index (`RawNames`: `shader0`, `buffer7`).
+    let index = |kind: ObjectKind, handle: RawHandle| {
+        format!("{}{}", kind.name().replace([' ', '-'], "_"), handle.index())
+    };
+    expect("vs", &index(ObjectKind::Shader, f.vs.raw()));
+    expect("input_layout", &index(ObjectKind::InputLayout, f.layout.raw()));
     expect("topology", "triangle_strip");
     expect("reset_index", "4294967295");
-    expect("ib", &index(f.ib.raw()));
+    expect("ib", &index(ObjectKind::Buffer, f.ib.raw()));
     expect("ib.format", "r16_uint");
     expect("ib.offset", "8");
-    expect("vb.2", &index(f.vb2.raw()));
-    expect("ps.srv.0", &index(f.tex_srv.raw()));
+    expect("vb.2", &index(ObjectKind::Buffer, f.vb2.raw()));
+    expect("ps.srv.0", &index(ObjectKind::ShaderResourceView, f.tex_srv.raw()));
     expect("ps.srv.0.min_lod", "2.5");
     expect("ps.srv.0.compressed", "no");
-    expect("ps.uav.1", &index(f.sb_uav.raw()));
-    expect("rtv.0", &index(f.rt_rtv.raw()));
+    expect("ps.uav.1", &index(ObjectKind::UnorderedAccessView, f.sb_uav.raw()));
+    expect("rtv.0", &index(ObjectKind::RenderTargetView, f.rt_rtv.raw()));
     expect("rtv.0.format", "r8g8b8a8_unorm");
     expect("rtv.1", "null");
-    expect("dsv", &index(f.ds_dsv.raw()));
+    expect("dsv", &index(ObjectKind::DepthStencilView, f.ds_dsv.raw()));
     expect("dsv.format", "d32_float");
-    expect("blend", &index(f.blend.raw()));
-    expect("depth_stencil", &index(f.dss.raw()));
-    expect("rasterizer", &index(f.raster.raw()));
+    expect("blend", &index(ObjectKind::BlendState, f.blend.raw()));
+    expect("depth_stencil", &index(ObjectKind::DepthStencilState, f.dss.raw()));
+    expect("rasterizer", &index(ObjectKind::RasterizerState, f.raster.raw()));
     expect("viewport.0", "0,0,64,32");
     expect("viewport.1", "null");
     expect("scissor.0", "1,2,3,4");
@@ -195,7 +198,7 @@ fn r_ex_3_indirect_draws_record_their_argument_buffer() {
         (args.buffer, args.instance, args.offset),
         (f.args.raw(), InstanceId::INITIAL, 16)
     );
-    let args_name = format!("#{}", f.args.raw().index());
+    let args_name = format!("buffer{}", f.args.raw().index());
     assert_eq!(shown(&gpu, 1, "args"), format!("{args_name},20"));
     assert_eq!(shown(&gpu, 2, "args"), format!("{args_name},32"));
     assert_eq!(shown(&gpu, 3, "args"), "");
