@@ -28,8 +28,10 @@ use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
+use super::frame_timeline::Frame;
 use super::log::{state_calls, Tap};
-use super::write::{self, Frame};
+use super::object_names;
+use super::write;
 use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
 use crate::syntax::ast::{Barrier, BeforeAfter, Method};
 use executor::ImmediateContext;
@@ -354,7 +356,7 @@ impl CapturedImmediate {
         };
         match written {
             Ok(written) => {
-                let (lines, digest) = write::digest(&records, &written.names);
+                let (lines, digest) = object_names::digest(&records, &written.names);
                 FrameOutcome::Captured(CapturedFrame {
                     frame,
                     digest,

@@ -78,10 +78,14 @@ mod captured_draws;
 mod captured_sync;
 mod device;
 mod form;
+mod frame_timeline;
 mod immediate;
 mod log;
+mod object_declaration;
+mod object_names;
 mod pool;
 mod records;
+mod statement_writer;
 mod write;
 
 use std::sync::Arc;
