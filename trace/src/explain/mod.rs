@@ -49,8 +49,8 @@
 //!   shader reads, or a list's starting state (fast semantics inherits it) changes them, and the
 //!   report says how many.
 
+mod advice_report;
 mod fixes;
-mod report;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -351,18 +351,18 @@ fn count(categories: impl Iterator<Item = SplitCategory>) -> SplitCounts {
 impl Advice {
     /// The report as text (what `replay --explain` prints): every split point.
     pub fn text(&self) -> String {
-        report::text(self, None)
+        advice_report::text(self, None)
     }
 
     /// The report as text with at most `per_fix` split points listed under each fix (and how
     /// many more there are).
     pub fn text_with_limit(&self, per_fix: usize) -> String {
-        report::text(self, Some(per_fix))
+        advice_report::text(self, Some(per_fix))
     }
 
     /// The report as one JSON object.
     pub fn json(&self) -> String {
-        report::json(self)
+        advice_report::json(self)
     }
 }
 
