@@ -98,6 +98,7 @@
 //!   going away is no failure of the trace.
 
 mod apply;
+mod barrier_conversion;
 mod command;
 mod convert;
 mod counted;
@@ -109,6 +110,7 @@ mod names;
 mod origin;
 mod program;
 mod recorders;
+mod recording_targets;
 mod reference;
 mod replay_report;
 mod sites;
