@@ -105,6 +105,8 @@ mod counted;
 mod create;
 mod handles;
 mod live;
+mod live_immediate;
+mod live_queries;
 mod lower;
 mod names;
 mod origin;
