@@ -50,6 +50,7 @@
 //!   report says how many.
 
 mod advice_report;
+mod fix_edits;
 mod fixes;
 
 use std::collections::HashMap;
@@ -275,7 +276,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
     // An edit only changes declarations, inserts calls naming objects declared before, and
     // removes calls: the edited trace always lowers. If it did not, that is the advisor's bug,
     // and the error says so rather than blaming the trace.
-    let measured = |edits: &fixes::Edits, what: &str| -> Result<Measure, String> {
+    let measured = |edits: &fix_edits::Edits, what: &str| -> Result<Measure, String> {
         let run = counted_run(&edits.applied(trace)).map_err(|error| {
             format!("the trace edited by {what} did not run (a bug of the advisor): {error}")
         })?;
@@ -292,7 +293,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
         if chosen.is_empty() {
             continue;
         }
-        let mut edits = fixes::Edits::default();
+        let mut edits = fix_edits::Edits::default();
         let edit = facts.apply(fix, &chosen, trace, &mut edits);
         outcomes.push(FixOutcome {
             fix,
@@ -307,7 +308,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
         .filter(|p| p.fix != Fix::FastSemantics)
         .count();
     if tips > 0 {
-        let mut edits = fixes::Edits::default();
+        let mut edits = fix_edits::Edits::default();
         let mut said = Vec::new();
         let mut applies_to = SplitCounts::default();
         for fix in Fix::ALL.into_iter().filter(|f| *f != Fix::FastSemantics) {
