@@ -332,7 +332,7 @@ fn expect_split_points(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Exp
     let mut total = None;
     let mut categories: Vec<(SplitCategory, u64)> = Vec::new();
     for token in cursor.rest() {
-        let (key, value) = key_value(&cursor, token, || {
+        let (key, value) = key_value(cursor, token, || {
             format!("total=N or CATEGORY=N ({})", SplitCategory::choices())
         })?;
         let count = cursor.unsigned_token(value, &format!("{key}="))?;
@@ -371,7 +371,7 @@ fn expect_counters(cursor: &mut Cursor<'_>) -> Result<Expectation> {
         )));
     }
     for token in cursor.rest() {
-        let (key, value) = key_value(&cursor, token, || {
+        let (key, value) = key_value(cursor, token, || {
             format!("KEY=N ({})", CounterKey::choices())
         })?;
         let counter = cursor.word_token(
@@ -411,7 +411,7 @@ fn expect_query(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Expectatio
     }
     let mut data: Vec<(QueryKey, u64)> = Vec::new();
     for token in cursor.rest() {
-        let (key, value) = key_value(&cursor, token, choices)?;
+        let (key, value) = key_value(cursor, token, choices)?;
         let known =
             cursor.word_token(key, "a query key", QueryKey::from_name, QueryKey::choices())?;
         if data.iter().any(|(k, _)| *k == known) {
