@@ -13,7 +13,7 @@
 //! points. Each split point gets its fixes (`fixes.rs`, in the documentation's order of
 //! preference: the tips of the Xbox One D3D11.x command-list documentation, then the
 //! fast semantics of its fast-semantics documentation); the first that applies is the one it is
-//! listed under. Each fix is then applied to the whole trace as an edit of its statements (a
+//! listed under. Each fix is then applied to the whole trace as an edit of its statements (`fix_edits.rs`: a
 //! declaration changed, a map inserted, a redundant call removed) and the edited trace runs
 //! again; so does the trace with every split point's recommended fix but fast semantics at
 //! once, which leaves the split points no tip of the command-list documentation removes.
