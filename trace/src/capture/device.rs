@@ -185,7 +185,7 @@ impl CaptureDevice {
         let obj = Obj::Engine(H::KIND, handle.raw());
         let seq = self.shared.stamp();
         let mut registry = self.shared.registry.lock();
-        let snapshot = super::write::declaration(&self.device, &*registry, obj, true)
+        let snapshot = super::object_declaration::declaration(&self.device, &*registry, obj, true)
             .ok()
             .flatten();
         registry.release(H::KIND, handle.raw(), seq, snapshot);

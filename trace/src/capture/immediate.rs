@@ -28,8 +28,10 @@ use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
+use super::frame_timeline::Frame;
 use super::log::{state_calls, Tap};
-use super::write::{self, Frame};
+use super::object_names;
+use super::write;
 use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
 use crate::syntax::ast::{Barrier, BeforeAfter, Method};
 use executor::ImmediateContext;
@@ -194,53 +196,7 @@ impl CapturedImmediate {
                         calls.push(Method::Unmap { resource: obj });
                     }
                 }
-                ObjectKind::Texture => {
-                    let texture = Texture::from_raw(raw);
-                    if let Some(lod) = device.resource_min_lod(texture).filter(|l| *l != 0.0) {
-                        calls.push(Method::SetResourceMinLod {
-                            resource: obj,
-                            min_lod: lod,
-                        });
-                    }
-                    // Enhanced-barrier layout (every texture starts in `common`): a barrier
-                    // from `common` to it, then the compression it had.
-                    let state = self.context.gpu().texture_state(raw);
-                    let moved = state.layout.is_some_and(|l| l != BarrierLayout::Common);
-                    if let Some(layout) = state.layout.filter(|_| moved) {
-                        calls.push(Method::Barrier(vec![Barrier::Texture {
-                            resource: obj,
-                            sync: BeforeAfter {
-                                before: BarrierSync::NONE,
-                                after: BarrierSync::NONE,
-                            },
-                            access: BeforeAfter {
-                                before: BarrierAccess::NO_ACCESS,
-                                after: BarrierAccess::NO_ACCESS,
-                            },
-                            layout: BeforeAfter {
-                                before: BarrierLayout::Common,
-                                after: layout,
-                            },
-                            mips: recorder::Span::ALL,
-                            array: recorder::Span::ALL,
-                            planes: recorder::Span::ALL,
-                            discard: false,
-                        }]));
-                    }
-                    let compressible = device
-                        .texture_info(texture)
-                        .is_some_and(|i| i.compressible || i.dcc);
-                    let compressed = self.context.resource_compression(texture);
-                    if compressible {
-                        calls.push(Method::SetResourceCompression {
-                            resource: obj,
-                            compression: match compressed {
-                                true => recorder::Compression::Compressed,
-                                false => recorder::Compression::Decompressed,
-                            },
-                        });
-                    }
-                }
+                ObjectKind::Texture => calls.extend(self.texture_setup(&device, obj, raw)),
                 ObjectKind::ShaderResourceView => {
                     let view = recorder::ShaderResourceView::from_raw(raw);
                     if let Some(lod) = device
@@ -295,6 +251,63 @@ impl CapturedImmediate {
             start_seq,
             failed,
         });
+    }
+
+    /// The calls that give texture `raw` (`obj`) the state it has at the frame's start: its
+    /// minimum LOD, its enhanced-barrier layout, its compression.
+    fn texture_setup(
+        &mut self,
+        device: &recorder::Device,
+        obj: Obj,
+        raw: recorder::RawHandle,
+    ) -> Vec<Call> {
+        let mut calls = Vec::new();
+        let texture = Texture::from_raw(raw);
+        if let Some(lod) = device.resource_min_lod(texture).filter(|l| *l != 0.0) {
+            calls.push(Method::SetResourceMinLod {
+                resource: obj,
+                min_lod: lod,
+            });
+        }
+        // Enhanced-barrier layout (every texture starts in `common`): a barrier
+        // from `common` to it, then the compression it had.
+        let state = self.context.gpu().texture_state(raw);
+        let moved = state.layout.is_some_and(|l| l != BarrierLayout::Common);
+        if let Some(layout) = state.layout.filter(|_| moved) {
+            calls.push(Method::Barrier(vec![Barrier::Texture {
+                resource: obj,
+                sync: BeforeAfter {
+                    before: BarrierSync::NONE,
+                    after: BarrierSync::NONE,
+                },
+                access: BeforeAfter {
+                    before: BarrierAccess::NO_ACCESS,
+                    after: BarrierAccess::NO_ACCESS,
+                },
+                layout: BeforeAfter {
+                    before: BarrierLayout::Common,
+                    after: layout,
+                },
+                mips: recorder::Span::ALL,
+                array: recorder::Span::ALL,
+                planes: recorder::Span::ALL,
+                discard: false,
+            }]));
+        }
+        let compressible = device
+            .texture_info(texture)
+            .is_some_and(|i| i.compressible || i.dcc);
+        let compressed = self.context.resource_compression(texture);
+        if compressible {
+            calls.push(Method::SetResourceCompression {
+                resource: obj,
+                compression: match compressed {
+                    true => recorder::Compression::Compressed,
+                    false => recorder::Compression::Decompressed,
+                },
+            });
+        }
+        calls
     }
 
     /// The objects the capture has records of, engine kinds only, in creation order.
@@ -354,7 +367,7 @@ impl CapturedImmediate {
         };
         match written {
             Ok(written) => {
-                let (lines, digest) = write::digest(&records, &written.names);
+                let (lines, digest) = object_names::digest(&records, &written.names);
                 FrameOutcome::Captured(CapturedFrame {
                     frame,
                     digest,

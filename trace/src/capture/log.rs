@@ -392,11 +392,26 @@ pub(crate) struct BundleLog {
 /// offsets, blend factors and stencil references are the trace's defaults (see `form.rs`).
 pub(crate) fn state_calls(state: &Bindings) -> Vec<Call> {
     let mut calls = Vec::new();
-    let buffer =
-        |raw: recorder::RawHandle| (!raw.is_null()).then_some(Obj::Engine(ObjectKind::Buffer, raw));
-    let object = |kind: ObjectKind, raw: recorder::RawHandle| {
-        (!raw.is_null()).then_some(Obj::Engine(kind, raw))
-    };
+    input_assembler_calls(state, &mut calls);
+    for stage in Stage::ALL {
+        stage_calls(state, stage, &mut calls);
+    }
+    output_calls(state, &mut calls);
+    calls
+}
+
+/// A bound buffer, `None` for a null handle.
+fn buffer(raw: recorder::RawHandle) -> Option<Obj> {
+    (!raw.is_null()).then_some(Obj::Engine(ObjectKind::Buffer, raw))
+}
+
+/// A bound object of `kind`, `None` for a null handle.
+fn object(kind: ObjectKind, raw: recorder::RawHandle) -> Option<Obj> {
+    (!raw.is_null()).then_some(Obj::Engine(kind, raw))
+}
+
+/// The input assembler's state: input layout, topology, vertex and index buffers, reset index.
+fn input_assembler_calls(state: &Bindings, calls: &mut Vec<Call>) {
     if !state.input_layout().is_null() {
         calls.push(Method::SetInputLayout(object(
             ObjectKind::InputLayout,
@@ -436,51 +451,58 @@ pub(crate) fn state_calls(state: &Bindings) -> Vec<Call> {
     if state.reset_index() != executor::DEFAULT_RESET_INDEX || !ib.buffer.is_null() {
         calls.push(Method::SetPrimitiveResetIndex(state.reset_index()));
     }
-    for stage in Stage::ALL {
-        let shader = state.shader(stage).shader;
-        if !shader.is_null() {
-            calls.push(Method::SetShader {
-                stage,
-                shader: object(ObjectKind::Shader, shader),
-            });
-        }
-        let cbs: Vec<Option<Obj>> = state
-            .constant_buffers(stage)
-            .iter()
-            .map(|b| buffer(b.buffer))
-            .collect();
-        if let Some(last) = cbs.iter().rposition(Option::is_some) {
-            calls.push(Method::SetConstantBuffers {
-                stage,
-                start: 0,
-                buffers: cbs[..=last].to_vec(),
-            });
-        }
-        let srvs: Vec<Option<Obj>> = state
-            .shader_resources(stage)
-            .iter()
-            .map(|v| object(ObjectKind::ShaderResourceView, v.view))
-            .collect();
-        if let Some(last) = srvs.iter().rposition(Option::is_some) {
-            calls.push(Method::SetShaderResources {
-                stage,
-                start: 0,
-                views: srvs[..=last].to_vec(),
-            });
-        }
-        let samplers: Vec<Option<Obj>> = state
-            .samplers(stage)
-            .iter()
-            .map(|s| object(ObjectKind::SamplerState, *s))
-            .collect();
-        if let Some(last) = samplers.iter().rposition(Option::is_some) {
-            calls.push(Method::SetSamplers {
-                stage,
-                start: 0,
-                samplers: samplers[..=last].to_vec(),
-            });
-        }
+}
+
+/// One stage's shader, constant buffers, shader resources and samplers.
+fn stage_calls(state: &Bindings, stage: Stage, calls: &mut Vec<Call>) {
+    let shader = state.shader(stage).shader;
+    if !shader.is_null() {
+        calls.push(Method::SetShader {
+            stage,
+            shader: object(ObjectKind::Shader, shader),
+        });
     }
+    let cbs: Vec<Option<Obj>> = state
+        .constant_buffers(stage)
+        .iter()
+        .map(|b| buffer(b.buffer))
+        .collect();
+    if let Some(last) = cbs.iter().rposition(Option::is_some) {
+        calls.push(Method::SetConstantBuffers {
+            stage,
+            start: 0,
+            buffers: cbs[..=last].to_vec(),
+        });
+    }
+    let srvs: Vec<Option<Obj>> = state
+        .shader_resources(stage)
+        .iter()
+        .map(|v| object(ObjectKind::ShaderResourceView, v.view))
+        .collect();
+    if let Some(last) = srvs.iter().rposition(Option::is_some) {
+        calls.push(Method::SetShaderResources {
+            stage,
+            start: 0,
+            views: srvs[..=last].to_vec(),
+        });
+    }
+    let samplers: Vec<Option<Obj>> = state
+        .samplers(stage)
+        .iter()
+        .map(|s| object(ObjectKind::SamplerState, *s))
+        .collect();
+    if let Some(last) = samplers.iter().rposition(Option::is_some) {
+        calls.push(Method::SetSamplers {
+            stage,
+            start: 0,
+            samplers: samplers[..=last].to_vec(),
+        });
+    }
+}
+
+/// The compute UAVs, the output merger's targets, UAVs and states, the rasterizer's, the
+/// predication.
+fn output_calls(state: &Bindings, calls: &mut Vec<Call>) {
     let uavs: Vec<Option<Obj>> = state
         .compute_uavs()
         .iter()
@@ -552,5 +574,4 @@ pub(crate) fn state_calls(state: &Bindings) -> Vec<Call> {
             value,
         });
     }
-    calls
 }

@@ -21,139 +21,35 @@
 //! list waits on, an object released meanwhile) sees it in the replay too. A list whose
 //! context's previous list in the text is not its predecessor starts from a `clear_state` and
 //! the state it carried, so nothing of another list leaks in.
+//!
+//! This file writes the first half (the declarations, the opening presents and fences); the
+//! calls by the clock are `frame_timeline.rs`'s; the names, `object_names.rs`'s; each
+//! declaration, `object_declaration.rs`'s.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fmt;
 use std::sync::Arc;
 
-use recorder::command::InstanceId;
-use recorder::{
-    Buffer, Device, Handle, Heap, InputLayout, ObjectKind, Query, RawHandle, Resource, Shader,
-    ShaderResourceView, SwapChain, Texture, Usage,
-};
+use recorder::{Device, RawHandle};
 
-use super::form::{self, Call, Entry, Namer, Obj};
+use super::form::{self, Call, Entry, Obj};
+use super::frame_timeline::{Frame, Timeline};
 use super::log::{BundleLog, ListLog};
-use super::records::{kind_prefix, Registry};
-use crate::syntax::ast::{
-    BindFlags, Call as WrittenCall, CallContext, Declaration, Method, Placement, SlotRange,
-    SlotSet, Statement, Trace,
+use super::object_declaration::{declaration, deps};
+use super::object_names::{
+    declaration_order, entry_objects, fallback, name_objects, objects_of, Names,
 };
+use super::records::{kind_prefix, Registry};
+use super::statement_writer::Out;
+use crate::syntax::ast::{CallContext, Declaration, Method, Trace};
 use crate::syntax::words;
 use crate::Name;
 use executor::DrawRecord;
-use executor::ObjectNamer;
-
-/// What the immediate context kept of one frame.
-pub(crate) struct Frame {
-    /// Calls that set the state the frame starts from, always written.
-    pub setup: Vec<Call>,
-    /// Calls written only when the frame uses their object (a dynamic instance current at the
-    /// start, a minimum LOD, a compression state).
-    pub setup_if_used: Vec<(Obj, Vec<Call>)>,
-    /// Objects whose state at the frame's start no call gives, and why (R-FX-3): the frame
-    /// cannot be written if it predicates on one.
-    pub unwritable: Vec<(Obj, String)>,
-    /// The frame's calls on the immediate context, and the capture's clock at each.
-    pub entries: Vec<Entry>,
-    pub seqs: Vec<u64>,
-    /// Releases during the frame, with the capture's clock at each.
-    pub releases: Vec<(Obj, u64)>,
-    /// The lists executed on the immediate context.
-    pub lists: Vec<Arc<ListLog>>,
-    /// The bundles it called.
-    pub bundles: Vec<Obj>,
-    /// The capture's clock at the frame's start (where its setup goes).
-    pub start_seq: u64,
-}
 
 /// The trace and how its objects and instances are named.
 pub(crate) struct Written {
     pub text: String,
     pub names: Names,
     pub not_written: Vec<&'static str>,
-}
-
-/// Trace names of engine objects and dynamic instances.
-#[derive(Default)]
-pub(crate) struct Names {
-    objects: HashMap<Obj, Name>,
-    dynamic: HashSet<Obj>,
-    instances: HashMap<InstanceId, u32>,
-}
-
-impl Names {
-    fn name(&self, object: Obj) -> Name {
-        self.objects
-            .get(&object)
-            .cloned()
-            .unwrap_or_else(|| fallback(object))
-    }
-}
-
-fn fallback(object: Obj) -> Name {
-    let text = match object {
-        Obj::Engine(kind, raw) => format!("{}{}", kind_prefix(kind), raw.to_bits()),
-        Obj::Fence(value) => format!("fence_{value}"),
-        Obj::List(id) => format!("list_{id}"),
-    };
-    Name::new(&text).unwrap_or_else(|| Name::new("object").unwrap_or_else(|| unreachable!()))
-}
-
-impl Namer for Names {
-    fn name(&self, object: Obj) -> Name {
-        Names::name(self, object)
-    }
-}
-
-impl ObjectNamer for Names {
-    fn write_object(
-        &self,
-        f: &mut fmt::Formatter<'_>,
-        kind: ObjectKind,
-        handle: RawHandle,
-        instance: InstanceId,
-    ) -> fmt::Result {
-        let object = Obj::Engine(kind, handle);
-        f.write_str(self.name(object).as_str())?;
-        if let Some(address) = instance.placement() {
-            // A placed binding (R-FX-2), as the replay names it.
-            return write!(f, "@{address:#x}");
-        }
-        if !self.dynamic.contains(&object) {
-            return Ok(());
-        }
-        match instance {
-            InstanceId::INITIAL => f.write_str("#0"),
-            instance => match self.instances.get(&instance) {
-                Some(k) => write!(f, "#{k}"),
-                None => f.write_str("#?"),
-            },
-        }
-    }
-}
-
-/// The records as `replay --records` names them, and the digest `replay` prints for them.
-pub(crate) fn digest(records: &[DrawRecord], names: &Names) -> (Vec<String>, u64) {
-    let lines: Vec<String> = records
-        .iter()
-        .map(|r| r.display_with(names).to_string())
-        .collect();
-    let digest = crate::replay::digest_of(&lines);
-    (lines, digest)
-}
-
-/// Every object a call names.
-fn objects_of(call: &Call, out: &mut Vec<Obj>) {
-    struct Collect<'a>(std::cell::RefCell<&'a mut Vec<Obj>>);
-    impl Namer for Collect<'_> {
-        fn name(&self, object: Obj) -> Name {
-            self.0.borrow_mut().push(object);
-            fallback(object)
-        }
-    }
-    let collect = Collect(std::cell::RefCell::new(out));
-    let _ = form::written(call, &collect);
 }
 
 /// The queries the frame predicates on (`set_predication`, `set_predication_from_query`): the
@@ -183,14 +79,6 @@ fn predicates(frame: &Frame, lists: &[Arc<ListLog>]) -> HashSet<Obj> {
             _ => None,
         })
         .collect()
-}
-
-fn entry_objects(entry: &Entry, out: &mut Vec<Obj>) {
-    match entry {
-        Entry::Call(call) => objects_of(call, out),
-        Entry::Write { resource, .. } => out.push(*resource),
-        Entry::NotWritten(_) => {}
-    }
 }
 
 /// The lists `lists` reach, nested ones included, each once: by context (in creation order) and
@@ -233,397 +121,8 @@ fn all_lists(lists: &[Arc<ListLog>]) -> Vec<Arc<ListLog>> {
     out
 }
 
-/// Where an object made outside the capture goes among its kind's peers: what others depend on
-/// first (heaps, resources, swap chains, then views, then the rest).
-fn kind_rank(kind: ObjectKind) -> u8 {
-    match kind {
-        ObjectKind::Heap => 0,
-        ObjectKind::Buffer => 1,
-        ObjectKind::Texture => 2,
-        ObjectKind::SwapChain => 3,
-        ObjectKind::ShaderResourceView => 4,
-        ObjectKind::UnorderedAccessView => 5,
-        ObjectKind::RenderTargetView => 6,
-        ObjectKind::DepthStencilView => 7,
-        other => 8 + other as u8,
-    }
-}
-
-/// The objects an object needs declared before it.
-fn deps(device: &Device, registry: &Registry, object: Obj) -> Vec<Obj> {
-    let Obj::Engine(kind, raw) = object else {
-        return Vec::new();
-    };
-    let mut out: Vec<Obj> = registry
-        .get(kind, raw)
-        .map(|r| r.deps.clone())
-        .unwrap_or_default();
-    let resource_deps = |resource: Resource, out: &mut Vec<Obj>| {
-        if let Some(placement) = device.placement(resource) {
-            out.push(Obj::Engine(ObjectKind::Heap, placement.heap.raw()));
-        }
-    };
-    match kind {
-        ObjectKind::Buffer => resource_deps(Resource::Buffer(Buffer::from_raw(raw)), &mut out),
-        ObjectKind::Texture => {
-            let texture = Texture::from_raw(raw);
-            resource_deps(Resource::Texture(texture), &mut out);
-            if let Some((chain, _)) = device.texture_info(texture).and_then(|i| i.back_buffer) {
-                out.push(Obj::Engine(ObjectKind::SwapChain, chain.raw()));
-            }
-        }
-        ObjectKind::ShaderResourceView
-        | ObjectKind::UnorderedAccessView
-        | ObjectKind::RenderTargetView
-        | ObjectKind::DepthStencilView => {
-            if let Some(info) = view_info(device, kind, raw) {
-                out.push(super::log::resource_obj(info.resource));
-            }
-        }
-        _ => {}
-    }
-    out
-}
-
-fn view_info(device: &Device, kind: ObjectKind, raw: RawHandle) -> Option<recorder::ViewInfo> {
-    match kind {
-        ObjectKind::ShaderResourceView => device.view_info(ShaderResourceView::from_raw(raw)),
-        ObjectKind::UnorderedAccessView => {
-            device.view_info(recorder::UnorderedAccessView::from_raw(raw))
-        }
-        ObjectKind::RenderTargetView => device.view_info(recorder::RenderTargetView::from_raw(raw)),
-        ObjectKind::DepthStencilView => device.view_info(recorder::DepthStencilView::from_raw(raw)),
-        _ => None,
-    }
-}
-
-fn bind_flags(flags: recorder::BindFlags) -> BindFlags {
-    words::BindFlag::ALL
-        .iter()
-        .filter(|flag| {
-            recorder::BindFlags::from_name(flag.name())
-                .is_some_and(|bit| bit.bits() != 0 && flags.contains(bit))
-        })
-        .fold(BindFlags::NONE, |all, flag| all.with(*flag))
-}
-
-fn slot_set(bits: u128) -> Option<SlotSet> {
-    let mut ranges = Vec::new();
-    let mut slot = 0u64;
-    while slot < 128 {
-        if bits >> slot & 1 == 1 {
-            let first = slot;
-            while slot + 1 < 128 && bits >> (slot + 1) & 1 == 1 {
-                slot += 1;
-            }
-            ranges.push(SlotRange { first, last: slot });
-        }
-        slot += 1;
-    }
-    (!ranges.is_empty()).then_some(SlotSet(ranges))
-}
-
-fn usage(usage: Usage) -> words::Usage {
-    match usage {
-        Usage::Default => words::Usage::Default,
-        Usage::Immutable => words::Usage::Immutable,
-        Usage::Dynamic => words::Usage::Dynamic,
-        Usage::Staging => words::Usage::Staging,
-    }
-}
-
-/// The declaration that makes `object` again (`Ok(None)`: another declaration makes it, or it
-/// is declared elsewhere: bundles); `Err`: the device no longer knows it.
-pub(crate) fn declaration(
-    device: &Device,
-    names: &dyn Namer,
-    object: Obj,
-    registered: bool,
-) -> Result<Option<Declaration>, String> {
-    let Obj::Engine(kind, raw) = object else {
-        return Ok(None);
-    };
-    let name = names.name(object);
-    let shown = name.to_string();
-    let gone = || format!("{} {shown} is no longer known to the device", kind.name());
-    let placement = |resource: Resource| {
-        device.placement(resource).map(|p| Placement {
-            heap: names.name(Obj::Engine(ObjectKind::Heap, p.heap.raw())),
-            offset: p.offset,
-        })
-    };
-    Ok(Some(match kind {
-        ObjectKind::Buffer => {
-            let buffer = Buffer::from_raw(raw);
-            let info = device.buffer_info(buffer).ok_or_else(gone)?;
-            Declaration::Buffer {
-                name,
-                usage: usage(info.usage),
-                bind: bind_flags(info.bind),
-                size: info.size as u64,
-                uav_flag: match info.uav_flag {
-                    recorder::UavFlag::None => None,
-                    recorder::UavFlag::Append => Some(words::UavFlag::Append),
-                    recorder::UavFlag::Counter => Some(words::UavFlag::Counter),
-                },
-                placement: placement(Resource::Buffer(buffer)),
-            }
-        }
-        ObjectKind::Texture => {
-            let texture = Texture::from_raw(raw);
-            let info = device.texture_info(texture).ok_or_else(gone)?;
-            if info.back_buffer.is_some() {
-                return Ok(None);
-            }
-            Declaration::Texture {
-                name,
-                format: form::format(info.format),
-                width: info.width as u64,
-                height: info.height as u64,
-                mips: (info.mip_levels != 1).then_some(info.mip_levels as u64),
-                array: (info.array_size != 1).then_some(info.array_size as u64),
-                samples: (info.sample_count != 1).then_some(info.sample_count as u64),
-                bind: bind_flags(info.bind),
-                compressible: (!info.compressible).then_some(false),
-                tc: info.texture_compatible.then_some(true),
-                dcc: info.dcc.then_some(true),
-                placement: placement(Resource::Texture(texture)),
-            }
-        }
-        ObjectKind::Heap => Declaration::Heap {
-            name,
-            size: device.heap_size(Heap::from_raw(raw)).ok_or_else(gone)?,
-        },
-        ObjectKind::ShaderResourceView
-        | ObjectKind::UnorderedAccessView
-        | ObjectKind::RenderTargetView
-        | ObjectKind::DepthStencilView => {
-            let info = view_info(device, kind, raw).ok_or_else(gone)?;
-            let resource = names.name(super::log::resource_obj(info.resource));
-            match kind {
-                ObjectKind::ShaderResourceView => Declaration::ShaderResourceView {
-                    name,
-                    resource,
-                    // A view the capture saw made gets its value at the frame's start from the
-                    // setup (`set_shader_resource_view_min_lod`); one made outside, its value now.
-                    min_lod: match registered {
-                        true => None,
-                        false => device
-                            .shader_resource_view_min_lod(ShaderResourceView::from_raw(raw))
-                            .filter(|lod| *lod != 0.0),
-                    },
-                },
-                ObjectKind::UnorderedAccessView => {
-                    Declaration::UnorderedAccessView { name, resource }
-                }
-                ObjectKind::RenderTargetView => {
-                    if let Resource::Texture(t) = info.resource {
-                        if device
-                            .texture_info(t)
-                            .is_some_and(|i| i.back_buffer.is_some())
-                        {
-                            return Ok(None);
-                        }
-                    }
-                    Declaration::RenderTargetView { name, resource }
-                }
-                _ => Declaration::DepthStencilView { name, resource },
-            }
-        }
-        ObjectKind::Shader => {
-            let info = device.shader_info(Shader::from_raw(raw)).ok_or_else(gone)?;
-            Declaration::Shader {
-                name,
-                stage: form::stage(info.stage),
-                constant_buffers: slot_set(info.constant_buffers.bits()),
-                shader_resources: slot_set(info.shader_resources.bits()),
-                samplers: slot_set(info.samplers.bits()),
-                unordered_access_views: slot_set(info.unordered_access_views.bits()),
-                stream_output: info.stream_output.then_some(true),
-            }
-        }
-        ObjectKind::InputLayout => Declaration::InputLayout {
-            name,
-            vertex_buffers: slot_set(
-                device
-                    .input_layout_slots(InputLayout::from_raw(raw))
-                    .ok_or_else(gone)?
-                    .bits(),
-            ),
-        },
-        ObjectKind::BlendState => Declaration::BlendState { name },
-        ObjectKind::RasterizerState => Declaration::RasterizerState { name },
-        ObjectKind::DepthStencilState => Declaration::DepthStencilState { name },
-        ObjectKind::SamplerState => Declaration::SamplerState { name },
-        ObjectKind::Query => match device.query_kind(Query::from_raw(raw)).ok_or_else(gone)? {
-            recorder::QueryKind::Predicate => Declaration::Predicate { name },
-            kind => Declaration::Query {
-                name,
-                kind: form::query_kind_word(kind),
-            },
-        },
-        ObjectKind::SwapChain => {
-            let info = device
-                .swap_chain_info(SwapChain::from_raw(raw))
-                .ok_or_else(gone)?;
-            Declaration::Swapchain {
-                name,
-                buffers: info.buffers.len() as u64,
-                format: form::format(info.format),
-                width: info.width as u64,
-                height: info.height as u64,
-            }
-        }
-        ObjectKind::Bundle => return Ok(None),
-    }))
-}
-
-/// Whether `object` is a dynamic resource (its records name instances).
-fn is_dynamic(device: &Device, object: Obj) -> bool {
-    dynamic_buffer(device, object).is_some()
-}
-
-/// The dynamic buffer whose instances `object`'s records name: itself, or a view's buffer.
-fn dynamic_buffer(device: &Device, object: Obj) -> Option<Obj> {
-    let Obj::Engine(kind, raw) = object else {
-        return None;
-    };
-    let buffer = match kind {
-        ObjectKind::Buffer => Buffer::from_raw(raw),
-        _ => match view_info(device, kind, raw)?.resource {
-            Resource::Buffer(buffer) => buffer,
-            Resource::Texture(_) => return None,
-        },
-    };
-    let dynamic = device
-        .buffer_info(buffer)
-        .is_some_and(|i| i.usage == Usage::Dynamic);
-    dynamic.then_some(Obj::Engine(ObjectKind::Buffer, buffer.raw()))
-}
-
-/// The instances a call's write_discard map made.
-fn made_instance(call: &Call, out: &mut HashSet<InstanceId>) {
-    if let Method::Map {
-        instance: Some(instance),
-        ..
-    } = call
-    {
-        out.insert(*instance);
-    }
-}
-
-/// The dynamic instances the records read that no map of the trace makes: each was current on
-/// the immediate context when the frame began (made by a list or a map before it), so the
-/// trace's setup makes one in its place, a write_discard map on the immediate context.
-fn instances_from_before(
-    device: &Device,
-    records: &[DrawRecord],
-    made: &HashSet<InstanceId>,
-) -> Vec<(Obj, InstanceId)> {
-    struct Seen<'a>(std::cell::RefCell<&'a mut Vec<(ObjectKind, RawHandle, InstanceId)>>);
-    impl ObjectNamer for Seen<'_> {
-        fn write_object(
-            &self,
-            _: &mut fmt::Formatter<'_>,
-            kind: ObjectKind,
-            handle: RawHandle,
-            instance: InstanceId,
-        ) -> fmt::Result {
-            if instance != InstanceId::INITIAL && instance.placement().is_none() {
-                self.0.borrow_mut().push((kind, handle, instance));
-            }
-            Ok(())
-        }
-    }
-    let mut seen = Vec::new();
-    {
-        let namer = Seen(std::cell::RefCell::new(&mut seen));
-        for record in records {
-            let _ = record.display_with(&namer).to_string();
-        }
-    }
-    let mut out: Vec<(Obj, InstanceId)> = Vec::new();
-    for (kind, raw, instance) in seen {
-        if made.contains(&instance) {
-            continue;
-        }
-        let Some(buffer) = dynamic_buffer(device, Obj::Engine(kind, raw)) else {
-            continue;
-        };
-        if !out.iter().any(|(b, _)| *b == buffer) {
-            out.push((buffer, instance));
-        }
-    }
-    out
-}
-
-/// Writes statements in order, naming instances as their maps appear.
-struct Out<'a> {
-    statements: Vec<(usize, Statement)>,
-    names: &'a mut Names,
-    counts: HashMap<Obj, u32>,
-    not_written: Vec<&'static str>,
-    broken: Option<String>,
-}
-
-impl Out<'_> {
-    fn call(&mut self, context: &CallContext, call: &Call) {
-        if let Method::Map {
-            resource,
-            map_type: recorder::MapType::WriteDiscard,
-            instance,
-            ..
-        } = call
-        {
-            let k = self.counts.entry(*resource).or_insert(0);
-            *k += 1;
-            if let Some(instance) = instance {
-                self.names.instances.insert(*instance, *k);
-            }
-        }
-        let method = form::written(call, &*self.names);
-        self.push(context, method);
-    }
-
-    fn push(&mut self, context: &CallContext, method: Method) {
-        let line = self.statements.len() + 1;
-        self.statements.push((
-            line,
-            Statement::Call(WrittenCall {
-                context: context.clone(),
-                method,
-            }),
-        ));
-    }
-
-    fn entry(&mut self, context: &CallContext, entry: &Entry) {
-        match entry {
-            Entry::Call(call) => self.call(context, call),
-            Entry::Write {
-                resource,
-                offset,
-                bytes,
-            } => {
-                let resource = self.names.name(*resource);
-                self.push(
-                    context,
-                    Method::Write {
-                        resource,
-                        offset: *offset as u64,
-                        bytes: bytes.clone(),
-                    },
-                );
-            }
-            Entry::NotWritten(what) => self.not_written.push(what),
-        }
-    }
-
-    fn declare(&mut self, declaration: Declaration) {
-        let line = self.statements.len() + 1;
-        self.statements
-            .push((line, Statement::Declaration(declaration)));
-    }
-}
+/// Each context's trace name and how it was made, by the capture's number.
+type Contexts = BTreeMap<u64, (Name, recorder::Semantics, bool)>;
 
 /// Writes the frame (see the module essay); `Err` says why it cannot be written.
 pub(crate) fn write(
@@ -643,10 +142,85 @@ pub(crate) fn write(
             ));
         }
     }
-    // The bundles called, with their recordings.
-    // In the order the text calls them (lists first, as they are written before the frame).
+    let bundle_logs = called_bundles(bundles, frame, &lists)?;
+    name_bundles(registry, &bundle_logs);
+    let used = used_objects(device, registry, frame, &lists, &bundle_logs, all_objects);
+    if !frame.unwritable.is_empty() {
+        let predicates = predicates(frame, &lists);
+        if let Some((_, why)) = frame
+            .unwritable
+            .iter()
+            .find(|(o, _)| predicates.contains(o))
+        {
+            return Err(why.clone());
+        }
+    }
+
+    // Names: the registry's, then the device's creation name for objects made outside.
+    let (mut names, order) = name_objects(device, registry, &used);
+    let sorted = declaration_order(device, registry, &used, &order);
+    // Lists by their place in the text (not their finish order, which threads decide).
+    for (k, list) in lists.iter().enumerate() {
+        names
+            .objects
+            .insert(Obj::List(list.id), fallback(Obj::List(k as u64 + 1)));
+    }
+
+    let mut out = Out {
+        statements: Vec::new(),
+        names: &mut names,
+        counts: HashMap::new(),
+        not_written: Vec::new(),
+        broken: None,
+    };
+    declare_device(&mut out, device);
+    declare_objects(&mut out, device, registry, &sorted)?;
+    let contexts = declare_contexts(&mut out, registry, &lists);
+    declare_bundles(&mut out, &bundle_logs);
+    let (presents, state): (Vec<&Call>, Vec<&Call>) = frame
+        .setup
+        .iter()
+        .partition(|c| matches!(c, Method::Present { .. }));
+    write_opening(&mut out, frame, &lists, &presents);
+    let timeline = Timeline {
+        frame,
+        lists: &lists,
+        bundle_logs: &bundle_logs,
+        contexts: &contexts,
+        used: &used,
+        state: &state,
+    };
+    timeline.write(&mut out, device, registry, records);
+
+    if let Some(why) = out.broken.take() {
+        return Err(why);
+    }
+    let not_written = std::mem::take(&mut out.not_written);
+    let trace = Trace {
+        statements: out.statements,
+    };
+    let mut text = String::from("# captured by trace::capture (SPEC R-CAP-1..6)\n");
+    for what in &not_written {
+        text.push_str(&format!("# not written (no trace statement): {what}\n"));
+    }
+    text.push_str(&trace.to_string());
+    Ok(Written {
+        text,
+        names,
+        not_written,
+    })
+}
+
+/// The bundles called, with their recordings, in the order the text calls them (lists first,
+/// as they are written before the frame); `Err`: one is broken or was not recorded through the
+/// capture.
+fn called_bundles(
+    bundles: &HashMap<RawHandle, Arc<BundleLog>>,
+    frame: &Frame,
+    lists: &[Arc<ListLog>],
+) -> Result<Vec<(Obj, Arc<BundleLog>)>, String> {
     let mut called: Vec<Obj> = Vec::new();
-    for list in &lists {
+    for list in lists {
         called.extend(list.bundles.iter().copied());
     }
     called.extend(frame.bundles.iter().copied());
@@ -674,12 +248,13 @@ pub(crate) fn write(
             }
         }
     }
-    let seq = |registry: &Registry, object: Obj| match object {
-        Obj::Engine(kind, raw) => registry.get(kind, raw).map_or(u64::MAX, |r| r.seq),
-        _ => u64::MAX,
-    };
-    // Bundles are named here, in that order (a name taken in an earlier frame stays).
-    for (bundle, log) in &bundle_logs {
+    Ok(bundle_logs)
+}
+
+/// Names the bundles, in the order the text calls them (a name taken in an earlier frame
+/// stays).
+fn name_bundles(registry: &mut Registry, bundle_logs: &[(Obj, Arc<BundleLog>)]) {
+    for (bundle, log) in bundle_logs {
         if let Obj::Engine(kind, raw) = *bundle {
             if registry.get(kind, raw).is_none() {
                 let name = registry.unique_name(&log.name, kind_prefix(kind));
@@ -687,8 +262,18 @@ pub(crate) fn write(
             }
         }
     }
+}
 
-    // Every object named, closed under what each depends on.
+/// Every object the text names (every live one with `all_objects`), closed under what each
+/// depends on.
+fn used_objects(
+    device: &Device,
+    registry: &Registry,
+    frame: &Frame,
+    lists: &[Arc<ListLog>],
+    bundle_logs: &[(Obj, Arc<BundleLog>)],
+    all_objects: bool,
+) -> HashSet<Obj> {
     let mut named = Vec::new();
     for call in &frame.setup {
         objects_of(call, &mut named);
@@ -696,7 +281,7 @@ pub(crate) fn write(
     for entry in &frame.entries {
         entry_objects(entry, &mut named);
     }
-    for list in &lists {
+    for list in lists {
         for entry in &list.entries {
             entry_objects(entry, &mut named);
         }
@@ -704,7 +289,7 @@ pub(crate) fn write(
             objects_of(call, &mut named);
         }
     }
-    for (_, log) in &bundle_logs {
+    for (_, log) in bundle_logs {
         for entry in &log.entries {
             entry_objects(entry, &mut named);
         }
@@ -722,92 +307,11 @@ pub(crate) fn write(
             stack.extend(deps(device, registry, object));
         }
     }
-    if !frame.unwritable.is_empty() {
-        let predicates = predicates(frame, &lists);
-        if let Some((_, why)) = frame
-            .unwritable
-            .iter()
-            .find(|(o, _)| predicates.contains(o))
-        {
-            return Err(why.clone());
-        }
-    }
+    used
+}
 
-    // Names: the registry's, then the device's creation name for objects made outside.
-    let mut names = Names::default();
-    let mut order: Vec<(u64, u8, RawHandle, Obj)> = Vec::new();
-    // In a fixed order (creation order, then kind and handle for objects made outside the
-    // capture), so that names taken for those are the same on every run.
-    let mut by_creation: Vec<Obj> = used.iter().copied().collect();
-    by_creation.sort_by_key(|o| match *o {
-        Obj::Engine(kind, raw) => (seq(registry, *o), kind_rank(kind), raw.to_bits()),
-        _ => (u64::MAX, u8::MAX, 0),
-    });
-    for object in &by_creation {
-        let Obj::Engine(kind, raw) = *object else {
-            continue;
-        };
-        let name = match registry.get(kind, raw) {
-            Some(record) => record.name.clone(),
-            None => {
-                let wanted = device
-                    .object_name(kind, raw)
-                    .name
-                    .map(|n| n.to_string())
-                    .unwrap_or_default();
-                let name = registry.unique_name(&wanted, kind_prefix(kind));
-                registry.insert(kind, raw, name.clone(), Vec::new(), u64::MAX);
-                name
-            }
-        };
-        names.objects.insert(*object, name);
-        if is_dynamic(device, *object) {
-            names.dynamic.insert(*object);
-        }
-        order.push((seq(registry, *object), kind_rank(kind), raw, *object));
-    }
-    order.sort_by_key(|(seq, kind, raw, _)| (*seq, *kind, raw.to_bits()));
-    // Creation order puts what an object depends on first, except for objects made outside
-    // the capture (ordered by kind): a walk puts each one's dependencies before it.
-    let mut declared: HashSet<Obj> = HashSet::new();
-    let mut visiting: HashSet<Obj> = HashSet::new();
-    let mut sorted = Vec::with_capacity(order.len());
-    for (_, _, _, object) in &order {
-        let mut stack = vec![(*object, false)];
-        while let Some((object, expanded)) = stack.pop() {
-            if declared.contains(&object) {
-                continue;
-            }
-            if expanded {
-                declared.insert(object);
-                sorted.push(object);
-                continue;
-            }
-            if !visiting.insert(object) {
-                continue; // a cycle (none is made by the engine): declared where it closes
-            }
-            stack.push((object, true));
-            for dep in deps(device, registry, object) {
-                if used.contains(&dep) && !declared.contains(&dep) {
-                    stack.push((dep, false));
-                }
-            }
-        }
-    }
-    // Lists by their place in the text (not their finish order, which threads decide).
-    for (k, list) in lists.iter().enumerate() {
-        names
-            .objects
-            .insert(Obj::List(list.id), fallback(Obj::List(k as u64 + 1)));
-    }
-
-    let mut out = Out {
-        statements: Vec::new(),
-        names: &mut names,
-        counts: HashMap::new(),
-        not_written: Vec::new(),
-        broken: None,
-    };
+/// The `device` line.
+fn declare_device(out: &mut Out<'_>, device: &Device) {
     let desc = device.desc();
     out.declare(Declaration::Device {
         semantics: form::semantics(desc.immediate_semantics),
@@ -818,13 +322,21 @@ pub(crate) fn write(
         },
         legacy_barriers: (!desc.legacy_barriers).then_some(false),
     });
-    for object in &sorted {
+}
+
+/// The objects' declarations, in `sorted` order. An object the device no longer knows
+/// (destroyed since the frame used it) is declared as it was when the application released it.
+fn declare_objects(
+    out: &mut Out<'_>,
+    device: &Device,
+    registry: &Registry,
+    sorted: &[Obj],
+) -> Result<(), String> {
+    for object in sorted {
         let registered = match *object {
             Obj::Engine(kind, raw) => registry.get(kind, raw).is_some_and(|r| r.seq != u64::MAX),
             _ => false,
         };
-        // An object the device no longer knows (destroyed since the frame used it) is declared
-        // as it was when the application released it.
         let made =
             declaration(device, &*out.names, *object, registered).or_else(|gone| match *object {
                 Obj::Engine(kind, raw) => registry
@@ -838,9 +350,17 @@ pub(crate) fn write(
             out.declare(declaration);
         }
     }
-    // Contexts, by the capture's number.
-    let mut contexts: BTreeMap<u64, (Name, recorder::Semantics, bool)> = BTreeMap::new();
-    for list in &lists {
+    Ok(())
+}
+
+/// The contexts the lists were recorded on, by the capture's number, declared and returned.
+fn declare_contexts(
+    out: &mut Out<'_>,
+    registry: &mut Registry,
+    lists: &[Arc<ListLog>],
+) -> Contexts {
+    let mut contexts: Contexts = BTreeMap::new();
+    for list in lists {
         let info = &list.context;
         if let std::collections::btree_map::Entry::Vacant(slot) = contexts.entry(info.serial) {
             let name = registry.unique_name(&info.name, "context_");
@@ -854,7 +374,12 @@ pub(crate) fn write(
             title_managed_lifetimes: *title_managed_lifetimes,
         });
     }
-    for (bundle, log) in &bundle_logs {
+    contexts
+}
+
+/// The bundle recorders, one per bundle called.
+fn declare_bundles(out: &mut Out<'_>, bundle_logs: &[(Obj, Arc<BundleLog>)]) {
+    for (bundle, log) in bundle_logs {
         out.declare(Declaration::Bundle {
             name: out.names.name(*bundle),
             render_targets: log
@@ -866,10 +391,12 @@ pub(crate) fn write(
             samples: (log.samples > 1).then_some(log.samples as u64),
         });
     }
+}
 
+/// Before every call: swap chains to their back buffer (the setup's `presents`), the fences
+/// waited on but not inserted in the text.
+fn write_opening(out: &mut Out<'_>, frame: &Frame, lists: &[Arc<ListLog>], presents: &[&Call]) {
     let imm = CallContext::Immediate;
-    // Before everything: swap chains to their back buffer, the fences waited on but not
-    // inserted in the text.
     let mut inserted = HashSet::new();
     let mut waited = Vec::new();
     let mut fences = |entry: &Entry| {
@@ -883,14 +410,10 @@ pub(crate) fn write(
             }
         }
     };
-    for list in &lists {
+    for list in lists {
         list.entries.iter().for_each(&mut fences);
     }
     frame.entries.iter().for_each(&mut fences);
-    let (presents, state): (Vec<&Call>, Vec<&Call>) = frame
-        .setup
-        .iter()
-        .partition(|c| matches!(c, Method::Present { .. }));
     for call in presents {
         out.call(&imm, call);
     }
@@ -907,250 +430,4 @@ pub(crate) fn write(
             );
         }
     }
-
-    // Then every context's calls in the order they were made (the capture's clock): bundles'
-    // recordings, lists' calls and finishes, the releases, the frame's setup at its start, the
-    // immediate context's calls. `sub` orders what shares a tick: a list's carried state before
-    // its first call.
-    enum Item<'a> {
-        Bundle(usize, &'a Entry),
-        BundleFinish(usize),
-        ListStart(usize),
-        List(usize, &'a Entry),
-        ListFinish(usize),
-        Release(Obj),
-        Setup,
-        Immediate(&'a Entry),
-    }
-    let mut items: Vec<(u64, u8, Item<'_>)> = Vec::new();
-    for (b, (_, log)) in bundle_logs.iter().enumerate() {
-        for (entry, seq) in log.entries.iter().zip(&log.seqs) {
-            items.push((*seq, 1, Item::Bundle(b, entry)));
-        }
-        items.push((log.finish_seq, 1, Item::BundleFinish(b)));
-    }
-    for (l, list) in lists.iter().enumerate() {
-        let first = list.seqs.first().copied().unwrap_or(list.finish_seq);
-        items.push((first, 0, Item::ListStart(l)));
-        for (entry, seq) in list.entries.iter().zip(&list.seqs) {
-            items.push((*seq, 1, Item::List(l, entry)));
-        }
-        items.push((list.finish_seq, 1, Item::ListFinish(l)));
-    }
-    // Objects gone before the frame that a list or bundle still names, where they went.
-    for object in &used {
-        if let Obj::Engine(kind, raw) = *object {
-            if let Some(at) = registry
-                .get(kind, raw)
-                .and_then(|r| r.released)
-                .filter(|at| *at < frame.start_seq)
-            {
-                items.push((at, 1, Item::Release(*object)));
-            }
-        }
-    }
-    for (object, at) in &frame.releases {
-        if used.contains(object) {
-            items.push((*at, 1, Item::Release(*object)));
-        }
-    }
-    items.push((frame.start_seq, 1, Item::Setup));
-    for (entry, seq) in frame.entries.iter().zip(&frame.seqs) {
-        items.push((*seq, 1, Item::Immediate(entry)));
-    }
-    items.sort_by_key(|(seq, sub, _)| (*seq, *sub));
-
-    let mut made = HashSet::new();
-    let entries = lists
-        .iter()
-        .flat_map(|l| l.entries.iter())
-        .chain(frame.entries.iter());
-    for entry in entries {
-        if let Entry::Call(call) = entry {
-            made_instance(call, &mut made);
-        }
-    }
-    for (_, calls) in &frame.setup_if_used {
-        calls.iter().for_each(|c| made_instance(c, &mut made));
-    }
-    let before = instances_from_before(device, records, &made);
-    // (ordinal, restore) of each context's last list written.
-    let mut last_block: HashMap<u64, (u64, bool)> = HashMap::new();
-    let mut carries = 0u32;
-    let deferred = |list: &ListLog| {
-        let (name, _, _) = &contexts[&list.context.serial];
-        CallContext::Deferred(name.clone())
-    };
-    // A release waits until after the last statement that names the object (a legacy list's
-    // carried state may bind it again after the application let it go: the list's reference
-    // kept it alive; the replay's bind must come before the replay's release).
-    let mut last_named: HashMap<Obj, usize> = HashMap::new();
-    {
-        let mut names = Vec::new();
-        for (at, (_, _, item)) in items.iter().enumerate() {
-            names.clear();
-            match item {
-                Item::Bundle(_, entry) | Item::List(_, entry) | Item::Immediate(entry) => {
-                    entry_objects(entry, &mut names)
-                }
-                Item::ListStart(l) => {
-                    for call in lists[*l].carried.iter().flatten() {
-                        objects_of(call, &mut names);
-                    }
-                }
-                Item::Setup => {
-                    for call in state.iter().copied().chain(
-                        frame
-                            .setup_if_used
-                            .iter()
-                            .filter(|(o, _)| used.contains(o))
-                            .flat_map(|(_, c)| c.iter()),
-                    ) {
-                        objects_of(call, &mut names);
-                    }
-                }
-                _ => {}
-            }
-            for object in &names {
-                last_named.insert(*object, at);
-            }
-        }
-    }
-    let mut pending: Vec<(usize, Obj)> = Vec::new();
-    let count = items.len();
-    for (at, (_, _, item)) in items.into_iter().enumerate() {
-        if let Item::Release(object) = item {
-            pending.push((
-                last_named.get(&object).copied().unwrap_or(0).max(at),
-                object,
-            ));
-        }
-        match item {
-            Item::Bundle(b, entry) => {
-                let on = CallContext::BundleRecorder(out.names.name(bundle_logs[b].0));
-                out.entry(&on, entry);
-            }
-            Item::BundleFinish(b) => {
-                let on = CallContext::BundleRecorder(out.names.name(bundle_logs[b].0));
-                out.push(&on, Method::FinishBundle);
-            }
-            Item::ListStart(l) => {
-                let list = &lists[l];
-                let on = deferred(list);
-                let previous = last_block.get(&list.context.serial).copied();
-                // The replay's context carries the previous list's state in when that one
-                // restored; that is this list's own start only when it was its predecessor.
-                let continuous = previous.is_some_and(|(ordinal, _)| ordinal + 1 == list.ordinal);
-                let restored = previous.is_some_and(|(_, restored)| restored);
-                if !continuous && (list.carried.is_some() || restored) {
-                    // The state this list started from, carried in the engine's way: a list
-                    // of its own, never executed, that sets it and finishes with restore (a
-                    // carried binding is not a bind: R-EX-7 gives it no back-buffer affinity).
-                    carries += 1;
-                    if restored {
-                        out.call(&on, &Method::ClearState);
-                    }
-                    for call in list.carried.iter().flatten() {
-                        out.call(&on, call);
-                    }
-                    let name = Name::new(&format!("carry_{carries}"))
-                        .unwrap_or_else(|| unreachable!("carry_N is a name"));
-                    match list.carried.is_some() {
-                        true => out.push(
-                            &on,
-                            Method::FinishCommandList {
-                                list: name,
-                                restore: Some(true),
-                            },
-                        ),
-                        false => out.push(
-                            &on,
-                            Method::FinishCommandList {
-                                list: name,
-                                restore: None,
-                            },
-                        ),
-                    }
-                }
-            }
-            Item::List(l, entry) => {
-                let on = deferred(&lists[l]);
-                out.entry(&on, entry);
-            }
-            Item::ListFinish(l) => {
-                let list = &lists[l];
-                let on = deferred(list);
-                out.call(
-                    &on,
-                    &Method::FinishCommandList {
-                        list: Obj::List(list.id),
-                        restore: list.restore,
-                    },
-                );
-                last_block.insert(list.context.serial, (list.ordinal, list.restore));
-            }
-            Item::Release(_) => {}
-            Item::Setup => {
-                // Dynamic instances first: a fast context's slot bound before a map keeps the
-                // instance it had (R-ST-8), so the maps come before the binds.
-                let (maps, others): (Vec<_>, Vec<_>) = frame
-                    .setup_if_used
-                    .iter()
-                    .filter(|(object, _)| used.contains(object))
-                    .flat_map(|(_, calls)| calls.iter())
-                    .partition(|c| matches!(c, Method::Map { .. } | Method::Unmap { .. }));
-                for call in maps {
-                    out.call(&imm, call);
-                }
-                for (buffer, instance) in &before {
-                    for call in [
-                        Method::Map {
-                            resource: *buffer,
-                            map_type: recorder::MapType::WriteDiscard,
-                            allow_usage_default: false,
-                            instance: Some(*instance),
-                            writes: (),
-                        },
-                        Method::Unmap { resource: *buffer },
-                    ] {
-                        out.call(&imm, &call);
-                    }
-                }
-                for call in &state {
-                    out.call(&imm, call);
-                }
-                for call in others {
-                    out.call(&imm, call);
-                }
-            }
-            Item::Immediate(entry) => out.entry(&imm, entry),
-        }
-        let mut k = 0;
-        while k < pending.len() {
-            if pending[k].0 <= at || at + 1 == count {
-                let (_, object) = pending.remove(k);
-                let name = out.names.name(object);
-                out.declare(Declaration::Release { name });
-            } else {
-                k += 1;
-            }
-        }
-    }
-    if let Some(why) = out.broken.take() {
-        return Err(why);
-    }
-    let not_written = std::mem::take(&mut out.not_written);
-    let trace = Trace {
-        statements: out.statements,
-    };
-    let mut text = String::from("# captured by trace::capture (SPEC R-CAP-1..6)\n");
-    for what in &not_written {
-        text.push_str(&format!("# not written (no trace statement): {what}\n"));
-    }
-    text.push_str(&trace.to_string());
-    Ok(Written {
-        text,
-        names,
-        not_written,
-    })
 }

@@ -13,7 +13,7 @@
 //! points. Each split point gets its fixes (`fixes.rs`, in the documentation's order of
 //! preference: the tips of the Xbox One D3D11.x command-list documentation, then the
 //! fast semantics of its fast-semantics documentation); the first that applies is the one it is
-//! listed under. Each fix is then applied to the whole trace as an edit of its statements (a
+//! listed under. Each fix is then applied to the whole trace as an edit of its statements (`fix_edits.rs`: a
 //! declaration changed, a map inserted, a redundant call removed) and the edited trace runs
 //! again; so does the trace with every split point's recommended fix but fast semantics at
 //! once, which leaves the split points no tip of the command-list documentation removes.
@@ -49,8 +49,9 @@
 //!   shader reads, or a list's starting state (fast semantics inherits it) changes them, and the
 //!   report says how many.
 
+mod advice_report;
+mod fix_edits;
 mod fixes;
-mod report;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -275,7 +276,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
     // An edit only changes declarations, inserts calls naming objects declared before, and
     // removes calls: the edited trace always lowers. If it did not, that is the advisor's bug,
     // and the error says so rather than blaming the trace.
-    let measured = |edits: &fixes::Edits, what: &str| -> Result<Measure, String> {
+    let measured = |edits: &fix_edits::Edits, what: &str| -> Result<Measure, String> {
         let run = counted_run(&edits.applied(trace)).map_err(|error| {
             format!("the trace edited by {what} did not run (a bug of the advisor): {error}")
         })?;
@@ -292,7 +293,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
         if chosen.is_empty() {
             continue;
         }
-        let mut edits = fixes::Edits::default();
+        let mut edits = fix_edits::Edits::default();
         let edit = facts.apply(fix, &chosen, trace, &mut edits);
         outcomes.push(FixOutcome {
             fix,
@@ -307,7 +308,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
         .filter(|p| p.fix != Fix::FastSemantics)
         .count();
     if tips > 0 {
-        let mut edits = fixes::Edits::default();
+        let mut edits = fix_edits::Edits::default();
         let mut said = Vec::new();
         let mut applies_to = SplitCounts::default();
         for fix in Fix::ALL.into_iter().filter(|f| *f != Fix::FastSemantics) {
@@ -351,18 +352,18 @@ fn count(categories: impl Iterator<Item = SplitCategory>) -> SplitCounts {
 impl Advice {
     /// The report as text (what `replay --explain` prints): every split point.
     pub fn text(&self) -> String {
-        report::text(self, None)
+        advice_report::text(self, None)
     }
 
     /// The report as text with at most `per_fix` split points listed under each fix (and how
     /// many more there are).
     pub fn text_with_limit(&self, per_fix: usize) -> String {
-        report::text(self, Some(per_fix))
+        advice_report::text(self, Some(per_fix))
     }
 
     /// The report as one JSON object.
     pub fn json(&self) -> String {
-        report::json(self)
+        advice_report::json(self)
     }
 }
 

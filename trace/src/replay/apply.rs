@@ -17,79 +17,25 @@
 //! offset 0; blend states with factor 1,1,1,1 and every sample; depth-stencil states with
 //! stencil reference 0; `clear_depth_stencil_view` clears depth and stencil;
 //! `update_subresource` writes no bytes (the model keeps no contents).
+//!
+//! The recorders' own answers are `recording_targets.rs`'s; the barriers in the engine's types,
+//! `barrier_conversion.rs`'s.
 
-use bundles::{BundleRecorder, DrawBundle, DrawBundleExt};
-use executor::ImmediateContext;
+use bundles::DrawBundle;
 use recorder::command::InstanceId;
 use recorder::FenceFlags;
 use recorder::{
-    BarrierCalls, BarrierGroup, BarrierKind, BarrierSubresources, BindCalls, Buffer, BufferBarrier,
-    Capability, ClearFlags, ClearStateCalls, CommandList, Context, DeferredContext, DeviceContext,
-    DeviceContextState, DrawCalls, Engine, EngineMemoryCalls, Error, FastBindCalls, FastResource,
-    FastResourceBatch, FenceCalls, GlobalBarrier, ImmediateRole, IndirectDispatchCalls,
-    InheritedStateCalls, MapCalls, MapFlags, MapType, PredicateValue, QueryCalls, RawHandle,
-    Recorder, Remap, RemapKind, Resource, ResourceBarrier, RestoreState, SplitHalf, Stage,
-    TextureBarrier, TransferCalls, VertexBuffer,
+    BarrierCalls, Buffer, Capability, ClearFlags, ClearStateCalls, CommandList, EngineMemoryCalls,
+    Error, FastResource, FastResourceBatch, FenceCalls, IndirectDispatchCalls, InheritedStateCalls,
+    MapCalls, MapFlags, MapType, PredicateValue, QueryCalls, Resource, RestoreState, Stage,
+    TransferCalls, VertexBuffer,
 };
 
+use super::barrier_conversion::{barrier, legacy_barrier};
 use super::handles::Resolver;
-use super::program::{Call, Lowered, MapWrites, ObjId, ObjKind, Program};
+use super::program::{Call, MapWrites, ObjId, ObjKind, Program};
+use super::recording_targets::{in_context, Recording};
 use super::writes::copy;
-use crate::syntax::ast::{Barrier, LegacyBarrier};
-
-/// A recorder a trace's calls go to: a deferred context, the immediate context or a bundle
-/// recorder. The calls every recorder has (binds, fast binds, draws) are reached as they are;
-/// the rest through [`full`](Self::full), the recorder as a context with every capability,
-/// which a bundle recorder is not (its answer to such a call is
-/// [`Capability::bundle_refusal`]'s, by [`refuse_without`](Self::refuse_without)). These are the
-/// few calls the replay needs beyond the capabilities, which differ by recorder.
-pub(crate) trait Recording: Context + BindCalls + FastBindCalls + DrawCalls {
-    /// The recorder as a context with every capability.
-    type Full: DeviceContext;
-    /// The recorder with every capability; `None` for a bundle recorder.
-    fn full(&mut self) -> Option<&mut Self::Full>;
-    /// Refuses `call`, of a capability the recorder has not (a bundle recorder's answer).
-    fn refuse_without(&mut self, call: &'static str, capability: Capability) {
-        let _ = (call, capability);
-    }
-    /// Calls accepted so far in the list or bundle being recorded (a refused call does not move
-    /// it).
-    fn accepted(&self) -> u32 {
-        self.stats().calls
-    }
-    /// The error of the most recent refused call.
-    fn refusal(&self) -> Option<Error> {
-        self.last_refusal().cloned()
-    }
-    /// The instance a write_discard map of `buffer` made current.
-    fn instance_of(&self, buffer: RawHandle) -> InstanceId;
-    /// Inserts a fence (kicking off its segment with `FenceFlags::KickOff`, R-FX-6); its
-    /// value, where the recorder hands one out.
-    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64>;
-    fn execute(&mut self, list: &CommandList, restore: RestoreState);
-    fn call_bundle(&mut self, bundle: &DrawBundle);
-    /// Records a remap; `false` where the recorder has none (a deferred context).
-    fn remap(&mut self, remap: Remap) -> bool;
-    /// `create_device_context_state` (R-FX-6): the object, or the refusal (a fast context's
-    /// `forbidden_in_fast`; a bundle's `unsupported_in_bundle`). Not a recorded call.
-    fn create_state(&mut self) -> Result<DeviceContextState, Error>;
-    /// `swap_device_context_state` (R-FX-6).
-    fn swap_state(&mut self, state: &mut DeviceContextState);
-}
-
-/// Makes `call` on the recorder as a context with every capability, or refuses it as a bundle
-/// recorder does (the call's `capability`, R-B-7, R-B-8).
-fn in_context<R: Recording>(
-    recorder: &mut R,
-    call: &'static str,
-    capability: Capability,
-    make: impl FnOnce(&mut R::Full),
-) {
-    match recorder.full() {
-        Some(context) => make(context),
-        None => recorder.refuse_without(call, capability),
-    }
-}
 
 /// Maps a resource, left mapped for the trace's `unmap` line, and copies into its memory the
 /// `write` statements after the map (`writes.rs`); the bytes mapped, if the map was accepted.
@@ -103,162 +49,6 @@ fn map_resource<C: MapCalls>(
     let memory = context.map(resource, map_type, flags).ok()?.keep_mapped();
     copy(memory, map_type, writes);
     Some(memory.len())
-}
-
-impl Recording for DeferredContext {
-    type Full = Self;
-    fn full(&mut self) -> Option<&mut Self> {
-        Some(self)
-    }
-    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
-        self.current_instance(buffer)
-    }
-    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
-        Some(self.insert_fence_with(engine, flags))
-    }
-    fn execute(&mut self, list: &CommandList, restore: RestoreState) {
-        self.execute_command_list(list, restore)
-    }
-    fn call_bundle(&mut self, bundle: &DrawBundle) {
-        DrawBundleExt::draw_bundle(self, bundle)
-    }
-    fn remap(&mut self, _remap: Remap) -> bool {
-        false
-    }
-    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
-        self.create_device_context_state()
-    }
-    fn swap_state(&mut self, state: &mut DeviceContextState) {
-        self.swap_device_context_state(state)
-    }
-}
-
-/// The immediate context's direct calls (its maps, executions, bundle calls and presents are
-/// replayed by `live.rs` itself, with their results).
-impl Recording for ImmediateContext {
-    type Full = Self;
-    fn full(&mut self) -> Option<&mut Self> {
-        Some(self)
-    }
-    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
-        self.current_instance(buffer)
-    }
-    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
-        Some(self.insert_fence_with(engine, flags))
-    }
-    fn execute(&mut self, list: &CommandList, restore: RestoreState) {
-        let _ = self.execute_command_list(list, restore);
-    }
-    fn call_bundle(&mut self, bundle: &DrawBundle) {
-        let _ = self.draw_bundle(bundle);
-    }
-    fn remap(&mut self, _remap: Remap) -> bool {
-        false
-    }
-    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
-        self.create_device_context_state()
-    }
-    fn swap_state(&mut self, state: &mut DeviceContextState) {
-        self.swap_device_context_state(state)
-    }
-}
-
-/// The reference's immediate recorders (`reference/`): the immediate context's direct calls,
-/// recorded without the executor. Executions and bundle calls are the immediate context's, not
-/// its recorder's: refused as before the roles were types.
-impl Recording for Recorder<ImmediateRole> {
-    type Full = Self;
-    fn full(&mut self) -> Option<&mut Self> {
-        Some(self)
-    }
-    fn instance_of(&self, buffer: RawHandle) -> InstanceId {
-        self.current_instance(buffer)
-    }
-    fn fence(&mut self, engine: Engine, flags: FenceFlags) -> Option<u64> {
-        Some(self.insert_fence_with(engine, flags))
-    }
-    fn execute(&mut self, _list: &CommandList, _restore: RestoreState) {
-        self.refuse(Error::WrongContext {
-            call: "execute_command_list",
-            context: "the immediate context's recorder",
-            owner: "ImmediateContext::execute_command_list",
-            rule: "R-EX-1",
-        })
-    }
-    fn call_bundle(&mut self, _bundle: &DrawBundle) {
-        self.refuse(Error::WrongContext {
-            call: "draw_bundle",
-            context: "the immediate context's recorder",
-            owner: "ImmediateContext::draw_bundle",
-            rule: "R-B-10",
-        })
-    }
-    fn remap(&mut self, _remap: Remap) -> bool {
-        false
-    }
-    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
-        self.create_device_context_state()
-    }
-    fn swap_state(&mut self, state: &mut DeviceContextState) {
-        self.swap_device_context_state(state)
-    }
-}
-
-/// A bundle recorder: the calls it has not (a fence, an execution, a bundle call) are refused
-/// as a bundle refuses them (`unsupported_in_bundle`, R-B-8).
-impl Recording for BundleRecorder {
-    /// Never made: a bundle recorder has no capability beyond binds and draws.
-    type Full = DeferredContext;
-    fn full(&mut self) -> Option<&mut DeferredContext> {
-        None
-    }
-    fn refuse_without(&mut self, call: &'static str, capability: Capability) {
-        self.refuse_missing_capability(call, capability)
-    }
-    fn instance_of(&self, _buffer: RawHandle) -> InstanceId {
-        InstanceId::INITIAL
-    }
-    fn fence(&mut self, _engine: Engine, _flags: FenceFlags) -> Option<u64> {
-        self.refuse_unsupported("insert_fence");
-        None
-    }
-    fn execute(&mut self, _list: &CommandList, _restore: RestoreState) {
-        self.refuse_unsupported("execute_command_list")
-    }
-    fn call_bundle(&mut self, _bundle: &DrawBundle) {
-        self.refuse_unsupported("draw_bundle")
-    }
-    fn create_state(&mut self) -> Result<DeviceContextState, Error> {
-        // A bundle is fast and has neither call (R-FX-6, R-B-8); not a recorded call.
-        Err(Error::UnsupportedInBundle {
-            call: "create_device_context_state",
-        })
-    }
-    fn swap_state(&mut self, _state: &mut DeviceContextState) {
-        self.refuse_unsupported("swap_device_context_state")
-    }
-    fn remap(&mut self, remap: Remap) -> bool {
-        let Remap {
-            kind,
-            stage,
-            slot,
-            inherit_stage,
-            inherit_slot,
-        } = remap;
-        match kind {
-            RemapKind::ConstantBuffer => {
-                self.remap_constant_buffer_inheritance(stage, slot, inherit_stage, inherit_slot)
-            }
-            RemapKind::ShaderResource => {
-                self.remap_shader_resource_inheritance(stage, slot, inherit_stage, inherit_slot)
-            }
-            RemapKind::Sampler => {
-                self.remap_sampler_inheritance(stage, slot, inherit_stage, inherit_slot)
-            }
-            RemapKind::VertexBuffer => self.remap_vertex_buffer_inheritance(slot, inherit_slot),
-        }
-        true
-    }
 }
 
 /// The trace's `restore` flag as the engine's [`RestoreState`].
@@ -326,6 +116,11 @@ impl Named<'_> {
 }
 
 /// Applies `call` to `recorder` (see the module essay).
+///
+/// This function stays whole although it is long: it is a table-like match over the trace's
+/// call vocabulary, one arm per call, each arm one engine call with its arguments converted.
+/// The compiler checks it exhaustive, so a call added to the vocabulary cannot be forgotten;
+/// split, the table would only be scattered over helpers that each repeat the match.
 pub(crate) fn record<R: Recording>(
     recorder: &mut R,
     call: &Call,
@@ -811,116 +606,6 @@ pub(crate) fn record<R: Recording>(
         | Call::Write { .. } => return Recorded::Elsewhere,
     }
     Recorded::Done
-}
-
-/// `barrier`: the BARRIERs in the engine's types, consecutive ones of one type in one group
-/// (docs/TRACE.md, R-BAR-1), issued as one call.
-fn barrier<C: BarrierCalls>(
-    recorder: &mut C,
-    barriers: &[Barrier<Lowered>],
-    objects: &Resolver<'_>,
-) {
-    let mut globals = Vec::new();
-    let mut buffers = Vec::new();
-    let mut textures = Vec::new();
-    // Each group as (kind, first index, end index) into its vector.
-    let mut runs: Vec<(BarrierKind, usize, usize)> = Vec::new();
-    for barrier in barriers {
-        let (kind, at) = match barrier {
-            Barrier::Global { sync, access } => {
-                globals.push(GlobalBarrier {
-                    sync_before: sync.before,
-                    sync_after: sync.after,
-                    access_before: access.before,
-                    access_after: access.after,
-                });
-                (BarrierKind::Global, globals.len() - 1)
-            }
-            Barrier::Buffer {
-                resource,
-                sync,
-                access,
-                size,
-            } => {
-                buffers.push(BufferBarrier {
-                    sync_before: sync.before,
-                    sync_after: sync.after,
-                    access_before: access.before,
-                    access_after: access.after,
-                    resource: objects.resource(*resource),
-                    offset: 0,
-                    size: size.unwrap_or(BufferBarrier::WHOLE),
-                });
-                (BarrierKind::Buffer, buffers.len() - 1)
-            }
-            Barrier::Texture {
-                resource,
-                sync,
-                access,
-                layout,
-                mips,
-                array,
-                planes,
-                discard,
-            } => {
-                textures.push(TextureBarrier {
-                    sync_before: sync.before,
-                    sync_after: sync.after,
-                    access_before: access.before,
-                    access_after: access.after,
-                    layout_before: layout.before,
-                    layout_after: layout.after,
-                    resource: objects.resource(*resource),
-                    subresources: BarrierSubresources {
-                        mips: *mips,
-                        array: *array,
-                        planes: *planes,
-                    },
-                    discard: *discard,
-                });
-                (BarrierKind::Texture, textures.len() - 1)
-            }
-        };
-        match runs.last_mut() {
-            Some((last, _, end)) if *last == kind => *end = at + 1,
-            _ => runs.push((kind, at, at + 1)),
-        }
-    }
-    let groups: Vec<BarrierGroup<'_>> = runs
-        .iter()
-        .map(|&(kind, from, to)| match kind {
-            BarrierKind::Global => BarrierGroup::Global(&globals[from..to]),
-            BarrierKind::Buffer => BarrierGroup::Buffer(&buffers[from..to]),
-            BarrierKind::Texture => BarrierGroup::Texture(&textures[from..to]),
-        })
-        .collect();
-    recorder.barrier(&groups);
-}
-
-/// `resource_barrier`: the legacy barrier in the engine's type.
-fn legacy_barrier(barrier: &LegacyBarrier<Lowered>, objects: &Resolver<'_>) -> ResourceBarrier {
-    match barrier {
-        LegacyBarrier::Transition {
-            resource,
-            before,
-            after,
-            subresource,
-            split,
-        } => ResourceBarrier::Transition {
-            resource: objects.resource(*resource),
-            before: *before,
-            after: *after,
-            subresource: *subresource,
-            split: split.unwrap_or(SplitHalf::None),
-        },
-        LegacyBarrier::Uav { resource } => ResourceBarrier::Uav {
-            resource: resource.map(|id| objects.resource(id)),
-        },
-        LegacyBarrier::Aliasing { before, after } => ResourceBarrier::Aliasing {
-            before: before.map(|id| objects.resource(id)),
-            after: after.map(|id| objects.resource(id)),
-        },
-    }
 }
 
 /// The refusal of a call naming a command list or bundle that does not exist.

@@ -9,7 +9,7 @@
 //! The steps: parse (the syntax room, `../syntax/`), lower (`lower.rs`: the engine's types,
 //! numbering), run every statement in order against the real engine (`live.rs`, with
 //! `workers.rs` for `--threads`) checking expectations as they come (`verdict.rs`), and under
-//! `--compare` against the reference too (`reference/`); then the report (`report.rs`).
+//! `--compare` against the reference too (`reference/`); then the report (`replay_report.rs`).
 
 use std::sync::Arc;
 
@@ -18,7 +18,7 @@ use super::lower::lower;
 use super::names::{digest, record_lines};
 use super::program::Op;
 use super::reference::Reference;
-use super::report::{self, Failure, RecordDetail, Summary};
+use super::replay_report::{self, Failure, RecordDetail, Summary};
 use super::verdict;
 
 /// How to replay (the command's options).
@@ -304,14 +304,14 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         false => None,
     };
     if options.json {
-        stdout = report::json(&summary, exit_code, options.records);
+        stdout = replay_report::json(&summary, exit_code, options.records);
         if let Some(advice) = &advice {
             // One object: the advice goes in before the closing brace.
             let object = stdout.trim_end().trim_end_matches('}');
             stdout = format!("{object},\"explain\":{}}}\n", advice.json());
         }
     } else {
-        stdout.push_str(&report::text(&summary, options.records));
+        stdout.push_str(&replay_report::text(&summary, options.records));
         if let Some(advice) = &advice {
             stdout.push('\n');
             stdout.push_str(&advice.text());

@@ -57,37 +57,7 @@ pub(crate) fn create(
                 })
                 .map(Handle::raw),
         ),
-        Create::Texture {
-            format,
-            width,
-            height,
-            mips,
-            array,
-            samples,
-            bind,
-            compressible,
-            texture_compatible,
-            dcc,
-            placement,
-        } => made(
-            ObjectKind::Texture,
-            device
-                .create_texture(&TextureDesc {
-                    name,
-                    format: *format,
-                    width: *width,
-                    height: *height,
-                    mip_levels: *mips,
-                    array_size: *array,
-                    sample_count: *samples,
-                    bind: *bind,
-                    compressible: *compressible,
-                    texture_compatible: *texture_compatible,
-                    dcc: *dcc,
-                    placement: placement_in("create_texture", program, handles, placement)?,
-                })
-                .map(Handle::raw),
-        ),
+        Create::Texture { .. } => make_texture(device, program, handles, name, create),
         Create::Heap { size } => made(
             ObjectKind::Heap,
             device
@@ -95,41 +65,7 @@ pub(crate) fn create(
                 .map(Handle::raw),
         ),
         Create::View { resource, min_lod } => {
-            let Some(raw) = handles.get(*resource) else {
-                let resource = &program.objects[*resource];
-                return Err(Error::RefusedDeclaration {
-                    call: "create_view",
-                    what: "resource",
-                    object: resource.name.to_string(),
-                    line: resource.line,
-                });
-            };
-            let resource = match program.objects[*resource].kind {
-                ObjKind::Buffer => recorder::Resource::Buffer(recorder::Buffer::from_raw(raw)),
-                _ => recorder::Resource::Texture(recorder::Texture::from_raw(raw)),
-            };
-            let desc = ViewDesc {
-                min_lod: *min_lod,
-                ..ViewDesc::new(name, resource)
-            };
-            match object.kind {
-                ObjKind::ShaderResourceView => made(
-                    ObjectKind::ShaderResourceView,
-                    device.create_shader_resource_view(&desc).map(Handle::raw),
-                ),
-                ObjKind::UnorderedAccessView => made(
-                    ObjectKind::UnorderedAccessView,
-                    device.create_unordered_access_view(&desc).map(Handle::raw),
-                ),
-                ObjKind::RenderTargetView => made(
-                    ObjectKind::RenderTargetView,
-                    device.create_render_target_view(&desc).map(Handle::raw),
-                ),
-                _ => made(
-                    ObjectKind::DepthStencilView,
-                    device.create_depth_stencil_view(&desc).map(Handle::raw),
-                ),
-            }
+            make_view(device, program, handles, id, *resource, *min_lod)
         }
         Create::Shader {
             stage,
@@ -186,25 +122,16 @@ pub(crate) fn create(
             width,
             height,
             ..
-        } => {
-            let chain = device.create_swap_chain(&SwapChainDesc {
+        } => make_swap_chain(
+            device,
+            &SwapChainDesc {
                 name,
                 buffers: *buffers,
                 format: *format,
                 width: *width,
                 height: *height,
-            })?;
-            let back_buffers = device
-                .swap_chain_info(chain)
-                .map(|info| {
-                    info.buffers
-                        .iter()
-                        .map(|(texture, view)| (texture.raw(), view.raw()))
-                        .collect()
-                })
-                .unwrap_or_default();
-            Ok(Created::SwapChain(chain.raw(), back_buffers))
-        }
+            },
+        ),
         Create::Context {
             semantics,
             title_managed_lifetimes,
@@ -232,6 +159,113 @@ pub(crate) fn create(
         )
         .map(|recorder| Created::Bundle(Box::new(recorder))),
     }
+}
+
+/// A view of a declared resource (`srv`, `uav`, `rtv`, `dsv`, by the object's kind); refused
+/// when the resource's own declaration was.
+fn make_view(
+    device: &Device,
+    program: &Program,
+    handles: &Handles,
+    id: ObjId,
+    resource: ObjId,
+    min_lod: Option<f32>,
+) -> Result<Created, Error> {
+    let object = &program.objects[id];
+    let name = object.name.as_str();
+    let made =
+        |kind: ObjectKind, raw: Result<RawHandle, Error>| raw.map(|r| Created::Object(kind, r));
+    let Some(raw) = handles.get(resource) else {
+        let resource = &program.objects[resource];
+        return Err(Error::RefusedDeclaration {
+            call: "create_view",
+            what: "resource",
+            object: resource.name.to_string(),
+            line: resource.line,
+        });
+    };
+    let resource = match program.objects[resource].kind {
+        ObjKind::Buffer => recorder::Resource::Buffer(recorder::Buffer::from_raw(raw)),
+        _ => recorder::Resource::Texture(recorder::Texture::from_raw(raw)),
+    };
+    let desc = ViewDesc {
+        min_lod,
+        ..ViewDesc::new(name, resource)
+    };
+    match object.kind {
+        ObjKind::ShaderResourceView => made(
+            ObjectKind::ShaderResourceView,
+            device.create_shader_resource_view(&desc).map(Handle::raw),
+        ),
+        ObjKind::UnorderedAccessView => made(
+            ObjectKind::UnorderedAccessView,
+            device.create_unordered_access_view(&desc).map(Handle::raw),
+        ),
+        ObjKind::RenderTargetView => made(
+            ObjectKind::RenderTargetView,
+            device.create_render_target_view(&desc).map(Handle::raw),
+        ),
+        _ => made(
+            ObjectKind::DepthStencilView,
+            device.create_depth_stencil_view(&desc).map(Handle::raw),
+        ),
+    }
+}
+
+/// A swap chain, and its back buffers with their views, in order.
+fn make_swap_chain(device: &Device, desc: &SwapChainDesc<'_>) -> Result<Created, Error> {
+    let chain = device.create_swap_chain(desc)?;
+    let back_buffers = device
+        .swap_chain_info(chain)
+        .map(|info| {
+            info.buffers
+                .iter()
+                .map(|(texture, view)| (texture.raw(), view.raw()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Created::SwapChain(chain.raw(), back_buffers))
+}
+
+/// A texture, from a [`Create::Texture`].
+fn make_texture(
+    device: &Device,
+    program: &Program,
+    handles: &Handles,
+    name: &str,
+    create: &Create,
+) -> Result<Created, Error> {
+    let Create::Texture {
+        format,
+        width,
+        height,
+        mips,
+        array,
+        samples,
+        bind,
+        compressible,
+        texture_compatible,
+        dcc,
+        placement,
+    } = create
+    else {
+        unreachable!("make_texture is given a texture")
+    };
+    let texture = device.create_texture(&TextureDesc {
+        name,
+        format: *format,
+        width: *width,
+        height: *height,
+        mip_levels: *mips,
+        array_size: *array,
+        sample_count: *samples,
+        bind: *bind,
+        compressible: *compressible,
+        texture_compatible: *texture_compatible,
+        dcc: *dcc,
+        placement: placement_in("create_texture", program, handles, placement)?,
+    })?;
+    Ok(Created::Object(ObjectKind::Texture, texture.raw()))
 }
 
 /// The engine's placement of a placed resource (R-BAR-7): the heap's handle, or the refusal of

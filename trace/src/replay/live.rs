@@ -21,32 +21,31 @@
 //! under `validation=on`, when the flush that follows every immediate call reports a violation
 //! (R-V-1). The [`Effect`] of each step tells the reference of `--compare` whether its work
 //! happened (a validation report leaves the work done) and what a `finish` left.
+//!
+//! **Files.** This one runs declarations, releases and the deferred contexts' calls;
+//! `live_immediate.rs` the immediate context's calls; `live_queries.rs` what expectations and
+//! reports read.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bundles::DrawBundle;
-use recorder::{
-    CommandList, Context, Device, DeviceDesc, Error, ErrorKind, Handle, MapCalls, MapType, Mapped,
-    RawHandle, SplitCounts, SwapChain, Validation,
-};
+use recorder::{CommandList, Device, DeviceDesc, Error, ErrorKind, SplitCounts, Validation};
 
 use executor::ImmediateContext;
-use executor::TextureState;
-use executor::{Counters, DrawRecord};
 
-use super::apply::{map_flags, missing, record, restore_state, Named, Recorded};
+use super::apply::{restore_state, Named};
 use super::create::{create, release, Created};
 use super::handles::Handles;
-use super::names::{Namer, Names};
-use super::origin::{Layout, Origins, Piece, Via};
-use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program, Subject};
+use super::names::Names;
+use super::origin::{Layout, Origins, Piece};
+use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program};
 use super::recorders::{
     missing_recorder, EngineRecorder, HeldRecorder, Refusal, Shared, SharedRecorder,
 };
 use super::sites::{ListSites, OpenSites};
 use super::workers::Workers;
-use super::writes::{copy, OpenMaps};
+use super::writes::OpenMaps;
 
 /// What a step did, for the reference of `--compare`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,41 +64,41 @@ pub(crate) enum Effect {
 pub(crate) struct LiveRun {
     /// What the run's threads share: the program, the handles and the instances the maps made.
     pub shared: Arc<Shared>,
-    device: Device,
-    imm: ImmediateContext,
-    names: Names,
-    slots: HashMap<ObjId, (SharedRecorder, Option<usize>)>,
-    workers: Workers,
-    lists: HashMap<ObjId, CommandList>,
-    bundles: HashMap<ObjId, DrawBundle>,
+    pub(super) device: Device,
+    pub(super) imm: ImmediateContext,
+    pub(super) names: Names,
+    pub(super) slots: HashMap<ObjId, (SharedRecorder, Option<usize>)>,
+    pub(super) workers: Workers,
+    pub(super) lists: HashMap<ObjId, CommandList>,
+    pub(super) bundles: HashMap<ObjId, DrawBundle>,
     /// Bundles a recorder made before its current one (kept until the trace releases it).
-    earlier_bundles: HashMap<ObjId, Vec<DrawBundle>>,
-    fences: HashMap<ObjId, u64>,
-    imm_last: Result<(), Error>,
+    pub(super) earlier_bundles: HashMap<ObjId, Vec<DrawBundle>>,
+    pub(super) fences: HashMap<ObjId, u64>,
+    pub(super) imm_last: Result<(), Error>,
     /// The outcome of declarations, and of a list's finish and executions on `imm`.
-    outcomes: HashMap<ObjId, Result<(), Error>>,
+    pub(super) outcomes: HashMap<ObjId, Result<(), Error>>,
     /// Refusals on `imm` and of declarations (the slots keep their own).
-    refusals: Vec<Refusal>,
+    pub(super) refusals: Vec<Refusal>,
     /// Resources mapped read / write on `imm` now.
-    cpu_mapped: HashSet<ObjId>,
+    pub(super) cpu_mapped: HashSet<ObjId>,
     /// Every map open on `imm` now, which a `write` goes into (`writes.rs`).
-    open_maps: OpenMaps,
+    pub(super) open_maps: OpenMaps,
     /// Split points recorded by every list finished, by category.
     pub split_recorded: SplitCounts,
-    validating: bool,
+    pub(super) validating: bool,
     /// What each finished list draws, and each recorder's current bundle (`origin.rs`).
-    layouts: HashMap<ObjId, Layout>,
-    bundle_layouts: HashMap<ObjId, Layout>,
+    pub(super) layouts: HashMap<ObjId, Layout>,
+    pub(super) bundle_layouts: HashMap<ObjId, Layout>,
     /// `imm` executions of each list that ran so far.
-    executions: HashMap<ObjId, u32>,
+    pub(super) executions: HashMap<ObjId, u32>,
     /// Where each record came from: kept under `--records` only.
-    origins: Option<Origins>,
+    pub(super) origins: Option<Origins>,
     /// Every finished list's split points by the call that made them: kept under `--explain`
     /// only (`sites.rs`).
-    sites: Option<Vec<ListSites>>,
+    pub(super) sites: Option<Vec<ListSites>>,
 }
 
-fn lock(slot: &SharedRecorder) -> MutexGuard<'_, HeldRecorder> {
+pub(super) fn lock(slot: &SharedRecorder) -> MutexGuard<'_, HeldRecorder> {
     slot.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -529,419 +528,10 @@ impl LiveRun {
             pieces,
         )
     }
-
-    /// A call on the immediate context. Returns whether its work happened.
-    fn immediate(&mut self, line: usize, call: &Call) -> bool {
-        if let Some(error) = self.shared.missing_object(call) {
-            self.imm_outcome(line, Err(error));
-            return false;
-        }
-        if matches!(
-            call,
-            Call::SetResourceMinLod { .. }
-                | Call::SetShaderResourceViewMinLod { .. }
-                | Call::InsertFence { .. }
-                | Call::InsertWaitOnFence { .. }
-                | Call::Present { .. }
-                | Call::CreateDeviceContextState { .. }
-                | Call::SwapDeviceContextState { .. }
-        ) {
-            self.workers.wait_all();
-        }
-        let shared = self.shared.clone();
-        let objects = shared.resolver();
-        let (outcome, ran) = match call {
-            Call::Map {
-                resource,
-                map_type,
-                allow_usage_default,
-                instance,
-                writes,
-            } => {
-                let target = objects.resource(*resource);
-                match self
-                    .imm
-                    .map(target, *map_type, map_flags(*allow_usage_default))
-                    .map(Mapped::keep_mapped)
-                {
-                    Ok(memory) => {
-                        copy(memory, *map_type, writes);
-                        self.open_maps.opened(*resource, *map_type, memory.len());
-                        match (map_type, instance) {
-                            (MapType::WriteDiscard, Some(k)) => {
-                                let made = self.imm.current_instance(target.raw());
-                                shared.name_instance(made, *resource, *k);
-                            }
-                            (MapType::Read | MapType::Write | MapType::ReadWrite, _) => {
-                                self.cpu_mapped.insert(*resource);
-                            }
-                            _ => {}
-                        }
-                        (Ok(()), true)
-                    }
-                    Err(error) => (Err(error), false),
-                }
-            }
-            Call::Unmap { resource } if self.cpu_mapped.remove(resource) => {
-                self.open_maps.closed(*resource);
-                self.imm.unmap(objects.resource(*resource));
-                (Ok(()), true)
-            }
-            Call::Write { .. } => {
-                let outcome = self.open_maps.check(&objects, call);
-                let ran = outcome.is_ok();
-                (outcome, ran)
-            }
-            Call::Execute { list, restore } => match self.lists.get(list) {
-                Some(made) => {
-                    let start = self.origins.as_ref().map_or(0, Origins::len);
-                    let mut result = self.imm.execute_command_list(made, restore_state(*restore));
-                    let ran = result.as_ref().map_or_else(is_report, |_| true);
-                    if ran {
-                        let execution = self.executions.entry(*list).or_insert(0);
-                        *execution += 1;
-                        let via = Via::Execution {
-                            list: *list,
-                            execution: *execution,
-                            line,
-                        };
-                        self.ran(start, self.layouts.get(list).cloned(), via);
-                    }
-                    // Bundle calls the model skipped (formats, released bundles) count as the
-                    // execution's refusal, as validation reports do.
-                    if let Some(skipped) = self.imm.take_execution_errors().into_iter().next() {
-                        result = result.and(Err(skipped));
-                    }
-                    self.outcomes.insert(*list, result.clone());
-                    (result, ran)
-                }
-                None => (Err(missing(&shared.program, *list)), false),
-            },
-            Call::DrawBundle { bundle } => match self.bundles.get(bundle) {
-                Some(made) => {
-                    let start = self.origins.as_ref().map_or(0, Origins::len);
-                    let result = self.imm.draw_bundle(made);
-                    let ran = result.as_ref().map_or_else(is_report, |_| true);
-                    if ran {
-                        let via = Via::Bundle {
-                            bundle: *bundle,
-                            line,
-                        };
-                        self.ran(start, self.bundle_layouts.get(bundle).cloned(), via);
-                    }
-                    (result, ran)
-                }
-                None => (Err(missing(&shared.program, *bundle)), false),
-            },
-            Call::Present { swapchain: chain } => {
-                let chain = shared.handles.get(*chain).unwrap_or(RawHandle::NULL);
-                let result = self.imm.present(SwapChain::from_raw(chain));
-                let ran = result.as_ref().map_or_else(is_report, |_| true);
-                (result, ran)
-            }
-            Call::FinishCommandList { list, .. } => {
-                // docs/TRACE.md: a call the engine refuses, not a malformed trace. LIST is then a
-                // list whose finish failed, as on a deferred context.
-                let error = Error::WrongContext {
-                    call: "finish",
-                    context: "the immediate context, which records no command list,",
-                    owner: "a deferred context",
-                    rule: "TRACE.md; R-EX-1, R-REC-6",
-                };
-                self.outcomes.insert(*list, Err(error.clone()));
-                (Err(error), false)
-            }
-            Call::Resume => {
-                self.imm.resume();
-                (Ok(()), true)
-            }
-            Call::BeginCommandListExecution => {
-                self.imm.begin_command_list_execution();
-                (Ok(()), true)
-            }
-            Call::EndCommandListExecution => {
-                self.imm.end_command_list_execution();
-                (Ok(()), true)
-            }
-            _ => {
-                if let Call::Unmap { resource } = call {
-                    self.open_maps.closed(*resource);
-                }
-                let before = self.imm.stats().calls;
-                let fences = &self.fences;
-                let named = Named {
-                    list: None,
-                    bundle: None,
-                    layout: None,
-                    fence: &|f| fence_value(fences, f),
-                };
-                let recorded = record(&mut self.imm, call, &objects, &named);
-                // A direct barrier the recorder accepts ends the batch (its counters start
-                // again): it was refused when the new batch holds an error.
-                let refused = match call {
-                    Call::Barrier(_) | Call::ResourceBarrier(_) => self.imm.error().is_some(),
-                    _ => self.imm.stats().calls == before,
-                };
-                let refused = refused.then(|| {
-                    self.imm
-                        .last_refusal()
-                        .cloned()
-                        .unwrap_or(Error::RefusedWithoutReason { call: "replay" })
-                });
-                match (recorded, refused) {
-                    (Recorded::Refused(error), _) | (Recorded::Made(Some(error)), _) => {
-                        (Err(error), false)
-                    }
-                    (Recorded::Made(None), _) => (Ok(()), true),
-                    (Recorded::Elsewhere, _) => (Err(not_on_immediate(call)), false),
-                    (_, Some(error)) => (Err(error), false),
-                    (Recorded::Fence(value), None) => {
-                        if let Call::InsertFence { fence, .. } = call {
-                            self.fences.insert(*fence, value);
-                        }
-                        (Ok(()), true)
-                    }
-                    (_, None) => {
-                        if let (true, Some(origins)) = (call.makes_record(), &mut self.origins) {
-                            origins.direct(line);
-                        }
-                        (Ok(()), true)
-                    }
-                }
-            }
-        };
-        // A direct call's result is the next flush's (ImmediateContext::flush): under
-        // validation for every call; a direct barrier submitted itself and keeps what the GPU
-        // model refused of it for that flush, with or without validation (R-BAR-6, R-BAR-8).
-        let direct_barrier = matches!(call, Call::Barrier(_) | Call::ResourceBarrier(_));
-        let outcome = match (outcome, self.validating || direct_barrier) {
-            // A `write` is no call of the engine: nothing to flush.
-            (Ok(()), true)
-                if !matches!(
-                    call,
-                    Call::Execute { .. } | Call::Present { .. } | Call::Write { .. }
-                ) =>
-            {
-                self.imm.flush()
-            }
-            (outcome, _) => outcome,
-        };
-        self.imm_outcome(line, outcome);
-        ran
-    }
-
-    /// A list or bundle whose layout is `body` ran on `imm`, reached through `via`; the
-    /// origins pushed from `start` on are its (and the direct calls' before it).
-    fn ran(&mut self, start: usize, body: Option<Layout>, via: Via) {
-        let Some(origins) = self.origins.as_mut() else {
-            return;
-        };
-        if let Some(body) = &body {
-            origins.run(body, via.clone());
-        }
-        // Executions and bundle calls run inline: the model has consumed everything now.
-        if let Some(records) = self.imm.gpu_now().map(|gpu| gpu.draws().len()) {
-            origins.settle(start, records, Some(via));
-        }
-    }
-
-    fn imm_outcome(&mut self, line: usize, outcome: Result<(), Error>) {
-        if let Err(error) = &outcome {
-            self.refusals.push(Refusal {
-                line,
-                on: "imm".into(),
-                error: error.clone(),
-            });
-        }
-        self.imm_last = outcome;
-    }
-
-    // ----- what expectations and reports read -----------------------------------------------
-
-    /// The outcome of the last call on `subject` (or its declaration, finish, execution).
-    pub(crate) fn last_outcome(&mut self, subject: Subject) -> Result<(), Error> {
-        match subject {
-            Subject::Immediate => self.imm_last.clone(),
-            Subject::Named(id) => match self.slots.get(&id) {
-                Some((slot, worker)) => {
-                    self.workers.wait(*worker);
-                    lock(slot).last.clone()
-                }
-                None => self.outcomes.get(&id).cloned().unwrap_or(Ok(())),
-            },
-        }
-    }
-
-    /// Every refusal so far, by line (waits for every worker).
-    pub(crate) fn refusals(&mut self) -> Vec<Refusal> {
-        self.workers.wait_all();
-        let mut all = self.refusals.clone();
-        for (slot, _) in self.slots.values() {
-            all.extend(lock(slot).refusals.iter().cloned());
-        }
-        all.sort_by_key(|r| r.line);
-        all
-    }
-
-    pub(crate) fn list(&self, id: ObjId) -> Option<&CommandList> {
-        self.lists.get(&id)
-    }
-
-    /// Why list `id` does not exist, if it does not.
-    pub(crate) fn list_outcome(&self, id: ObjId) -> Option<&Result<(), Error>> {
-        self.outcomes.get(&id)
-    }
-
-    pub(crate) fn counters(&mut self) -> Counters {
-        *self.imm.counters()
-    }
-
-    /// Takes in every instance the maps so far made (waits for every worker).
-    fn refresh_names(&mut self) {
-        self.workers.wait_all();
-        let instances = self
-            .shared
-            .instances
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        for (instance, (_, k)) in instances.iter() {
-            self.names.instance(*instance, *k);
-        }
-    }
-
-    /// Where each draw record came from (under [`track_origins`](Self::track_origins)), in the
-    /// records' order.
-    pub(crate) fn origins(&mut self) -> Option<&Origins> {
-        let records = self.imm.draws().len();
-        let origins = self.origins.as_mut()?;
-        let start = origins.len();
-        origins.settle(start, records, None);
-        Some(origins)
-    }
-
-    /// Calls `f` with the draw records so far and their namer.
-    pub(crate) fn with_records<R>(&mut self, f: impl FnOnce(&[DrawRecord], &Namer<'_>) -> R) -> R {
-        self.refresh_names();
-        let records = self.imm.records();
-        let namer = self.names.namer(&self.shared.program);
-        f(records, &namer)
-    }
-
-    /// `expect resource`: the texture's state as the GPU model reports it now (after a flush of
-    /// the direct calls), `None` for a buffer (no layout, never compressed); `Err` when the
-    /// declaration made no resource.
-    pub(crate) fn texture_state(
-        &mut self,
-        resource: ObjId,
-    ) -> Result<Option<TextureState>, String> {
-        let Some(raw) = self.shared.handles.get(resource) else {
-            return Err(match self.last_outcome(Subject::Named(resource)) {
-                Err(error) => format!("no resource: its declaration was refused ({error})"),
-                Ok(()) => "no resource".into(),
-            });
-        };
-        match self.shared.program.objects[resource].kind {
-            ObjKind::Texture => Ok(Some(self.imm.gpu().texture_state(raw))),
-            _ => Ok(None),
-        }
-    }
-
-    /// The GPU model's memory after the direct calls so far (`expect gds|constant_ram`,
-    /// R-FX-4, R-FX-5).
-    pub(crate) fn memory(&mut self) -> executor::Memory {
-        self.workers.wait_all();
-        self.imm.gpu().memory().clone()
-    }
-
-    /// The GPU model's memory as lines (`Memory::lines`, buffers by trace name), for
-    /// `--compare`.
-    pub(crate) fn memory_lines(&mut self) -> Vec<String> {
-        self.workers.wait_all();
-        let program = &self.shared.program;
-        let names = &self.names;
-        self.imm
-            .gpu()
-            .memory()
-            .lines(|handle| names.buffer(program, handle))
-    }
-
-    /// `expect memory`: words of buffer `buffer` as the GPU model holds them.
-    pub(crate) fn buffer_words(
-        &mut self,
-        buffer: ObjId,
-        offset: u64,
-        count: u32,
-    ) -> Result<Vec<u32>, String> {
-        let Some(raw) = self.shared.handles.get(buffer) else {
-            return Err(match self.last_outcome(Subject::Named(buffer)) {
-                Err(error) => format!("no buffer: its declaration was refused ({error})"),
-                Ok(()) => "no buffer".into(),
-            });
-        };
-        self.workers.wait_all();
-        Ok(self.imm.gpu().memory().buffer_words(raw, offset, count))
-    }
-
-    /// `expect query`: what the immediate context's `get_data` returns now, its direct calls
-    /// not flushed (R-FX-3); the outer `Err` when the declaration made no query.
-    pub(crate) fn get_data(
-        &mut self,
-        query: ObjId,
-    ) -> Result<Result<executor::QueryData, Error>, String> {
-        let Some(raw) = self.shared.handles.get(query) else {
-            return Err(match self.last_outcome(Subject::Named(query)) {
-                Err(error) => format!("no query: its declaration was refused ({error})"),
-                Ok(()) => "no query".into(),
-            });
-        };
-        Ok(self.imm.get_data(recorder::Query::from_raw(raw)))
-    }
-
-    /// `expect pending` (R-FX-6): whether legacy work using resource `id` is pending.
-    pub(crate) fn resource_pending(&mut self, resource: ObjId) -> Result<bool, String> {
-        let Some(raw) = self.shared.handles.get(resource) else {
-            return Err(match self.last_outcome(Subject::Named(resource)) {
-                Err(error) => format!("no resource: its declaration was refused ({error})"),
-                Ok(()) => "no resource".into(),
-            });
-        };
-        Ok(match self.shared.program.objects[resource].kind {
-            ObjKind::Texture => self
-                .imm
-                .is_resource_pending(recorder::Texture::from_raw(raw)),
-            _ => self
-                .imm
-                .is_resource_pending(recorder::Buffer::from_raw(raw)),
-        })
-    }
-
-    /// The name the trace gave object `id`.
-    pub(crate) fn object_name(&self, id: ObjId) -> String {
-        self.shared.program.objects[id].name.clone()
-    }
-
-    /// `expect bundle_footprint`.
-    pub(crate) fn bundle_footprint(&mut self, bundle: ObjId, bytes: u64) -> Result<(), String> {
-        let Some(made) = self.bundles.get(&bundle) else {
-            return Err(match self.last_outcome(Subject::Named(bundle)) {
-                Err(error) => format!("no bundle: its finish was refused ({error})"),
-                Ok(()) => "no bundle".into(),
-            });
-        };
-        match made.footprint_bytes() as u64 == bytes {
-            true => Ok(()),
-            false => Err(made.footprint_bytes().to_string()),
-        }
-    }
-
-    /// Waits for every worker.
-    pub(crate) fn settle(&mut self) {
-        self.workers.wait_all();
-    }
 }
 
 /// The value a fence was given, or 0 (which the engine refuses) before it was inserted.
-fn fence_value(fences: &HashMap<ObjId, u64>, fence: ObjId) -> u64 {
+pub(super) fn fence_value(fences: &HashMap<ObjId, u64>, fence: ObjId) -> u64 {
     fences.get(&fence).copied().unwrap_or(0)
 }
 
@@ -949,30 +539,10 @@ fn error_or_missing(error: Option<Error>) -> Error {
     error.unwrap_or(Error::DiscardedList { call: "replay" })
 }
 
-/// The refusal of a call the immediate context does not have.
-fn not_on_immediate(call: &Call) -> Error {
-    let (name, owner, rule) = match call {
-        Call::RemapConstantBufferInheritance(_)
-        | Call::RemapShaderResourceInheritance(_)
-        | Call::RemapSamplerInheritance(_)
-        | Call::RemapVertexBufferInheritance { .. } => {
-            ("remap_*_inheritance", "a bundle recorder", "R-B-9")
-        }
-        Call::FinishBundle => ("finish", "a bundle recorder", "R-B-1"),
-        _ => ("this call", "another kind of context", "R-EX-1"),
-    };
-    Error::WrongContext {
-        call: name,
-        context: "the immediate context",
-        owner,
-        rule,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use recorder::command::Command;
-    use recorder::{Buffer, MapFlags};
+    use recorder::{Buffer, Handle, MapCalls, MapFlags, MapType};
 
     use super::*;
 

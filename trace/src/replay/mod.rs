@@ -22,7 +22,7 @@
 //!   the run holds it, a `HeldRecorder`), `apply.rs` (one call applied to a recorder), `create.rs`
 //!   (the declarations), `writes.rs` (the bytes of `write` statements, and their rules).
 //! * What is said about it: `verdict.rs` (expectations), `names.rs` (records in trace names,
-//!   the digest), `origin.rs` (where each record came from), `report.rs` (the output).
+//!   the digest), `origin.rs` (where each record came from), `replay_report.rs` (the output).
 //! * `reference/`: the reference run of `--compare` (`mod.rs`), the GPU model it feeds
 //!   (`feed.rs`) and the comparison of the two runs' records (`compare.rs`).
 //!
@@ -98,19 +98,23 @@
 //!   going away is no failure of the trace.
 
 mod apply;
+mod barrier_conversion;
 mod command;
 mod convert;
 mod counted;
 mod create;
 mod handles;
 mod live;
+mod live_immediate;
+mod live_queries;
 mod lower;
 mod names;
 mod origin;
 mod program;
 mod recorders;
+mod recording_targets;
 mod reference;
-mod report;
+mod replay_report;
 mod sites;
 mod verdict;
 mod workers;
@@ -120,4 +124,4 @@ pub(crate) use names::digest as digest_of;
 
 pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub(crate) use counted::{counted_run, CountedRun};
-pub(crate) use report::string as json_string;
+pub(crate) use replay_report::string as json_string;

@@ -197,7 +197,7 @@ impl Origin {
             if i > 0 {
                 out.push(',');
             }
-            let name = |id: &ObjId| super::report::string(name(program, *id));
+            let name = |id: &ObjId| super::replay_report::string(name(program, *id));
             let _ = match via {
                 Via::Bundle { bundle, line } => {
                     write!(out, "{{\"bundle\":{},\"line\":{line}}}", name(bundle))

@@ -24,10 +24,11 @@ use bundles::BundleRecorder;
 use recorder::command::InstanceId;
 use recorder::{DeferredContext, Error};
 
-use super::apply::{record, Named, Recorded, Recording};
+use super::apply::{record, Named, Recorded};
 use super::handles::{Handles, Resolver};
 use super::origin::Piece;
 use super::program::{Call, ObjId, Program};
+use super::recording_targets::Recording;
 use super::sites::OpenSites;
 use super::writes::OpenMaps;
 

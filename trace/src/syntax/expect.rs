@@ -45,47 +45,7 @@ impl Parser {
                     cursor.word("an error kind", ErrorKind::from_name, ErrorKind::choices())?;
                 Expectation::Error { subject, kind }
             }
-            "resource" => {
-                cursor.set_label("expect resource");
-                let resource = cursor.object(symbols, Want::Resource)?;
-                let options = cursor.options(&["layout", "compressed", "depth", "stencil"])?;
-                let plane = |key: &'static str| {
-                    options
-                        .get(key)
-                        .map(|v| {
-                            cursor.word_token(
-                                v,
-                                &format!("{key}="),
-                                Compression::from_name,
-                                Compression::choices(),
-                            )
-                        })
-                        .transpose()
-                };
-                Expectation::Resource {
-                    resource,
-                    layout: options
-                        .get("layout")
-                        .map(|v| match v {
-                            "mixed" => Ok(ExpectedLayout::Mixed),
-                            _ => cursor
-                                .word_token(
-                                    v,
-                                    "layout=",
-                                    LayoutWord::from_name,
-                                    format!("{}|mixed", LayoutWord::choices()),
-                                )
-                                .map(ExpectedLayout::Is),
-                        })
-                        .transpose()?,
-                    compressed: options
-                        .get("compressed")
-                        .map(|v| cursor.yes_no_token(v, "compressed="))
-                        .transpose()?,
-                    depth: plane("depth")?,
-                    stencil: plane("stencil")?,
-                }
-            }
+            "resource" => expect_resource(&mut cursor, symbols)?,
             "gds" | "constant_ram" => {
                 cursor.set_label(match what {
                     "gds" => "expect gds",
@@ -109,65 +69,8 @@ impl Parser {
                     values,
                 }
             }
-            "split_points" => {
-                cursor.set_label("expect split_points");
-                let list = cursor.object(symbols, Want::CommandList)?;
-                let mut total = None;
-                let mut categories: Vec<(SplitCategory, u64)> = Vec::new();
-                for token in cursor.rest() {
-                    let (key, value) = key_value(&cursor, token, || {
-                        format!("total=N or CATEGORY=N ({})", SplitCategory::choices())
-                    })?;
-                    let count = cursor.unsigned_token(value, &format!("{key}="))?;
-                    if key == "total" {
-                        if total.replace(count).is_some() {
-                            return Err(cursor.error("total= given twice"));
-                        }
-                        continue;
-                    }
-                    let category = cursor.word_token(
-                        key,
-                        "a split-point category or total",
-                        SplitCategory::from_name,
-                        SplitCategory::choices(),
-                    )?;
-                    if categories.iter().any(|(c, _)| *c == category) {
-                        return Err(cursor.error(format_args!("{key}= given twice")));
-                    }
-                    categories.push((category, count));
-                }
-                Expectation::SplitPoints {
-                    list,
-                    total,
-                    categories,
-                }
-            }
-            "counters" => {
-                cursor.set_label("expect counters");
-                let mut counters: Vec<(CounterKey, u64)> = Vec::new();
-                if cursor.peek().is_none() {
-                    return Err(cursor.error(format_args!(
-                        "expected KEY=N ({}), found end of line",
-                        CounterKey::choices()
-                    )));
-                }
-                for token in cursor.rest() {
-                    let (key, value) = key_value(&cursor, token, || {
-                        format!("KEY=N ({})", CounterKey::choices())
-                    })?;
-                    let counter = cursor.word_token(
-                        key,
-                        "a counter key",
-                        CounterKey::from_name,
-                        CounterKey::choices(),
-                    )?;
-                    if counters.iter().any(|(c, _)| *c == counter) {
-                        return Err(cursor.error(format_args!("{key}= given twice")));
-                    }
-                    counters.push((counter, cursor.unsigned_token(value, &format!("{key}="))?));
-                }
-                Expectation::Counters(counters)
-            }
+            "split_points" => expect_split_points(&mut cursor, symbols)?,
+            "counters" => expect_counters(&mut cursor)?,
             "draw" => {
                 cursor.set_label("expect draw");
                 let index = cursor.unsigned("INDEX")?;
@@ -187,48 +90,7 @@ impl Parser {
                     value,
                 }
             }
-            "query" => {
-                cursor.set_label("expect query");
-                let query = cursor.object(symbols, Want::Predicate)?;
-                let choices = || format!("not_ready or KEY=N ({})", QueryKey::choices());
-                if cursor.peek().is_none() {
-                    return Err(
-                        cursor.error(format_args!("expected {}, found end of line", choices()))
-                    );
-                }
-                if cursor.peek() == Some("not_ready") {
-                    cursor.next("not_ready")?;
-                    if let Some(extra) = cursor.peek() {
-                        return Err(cursor.error(format_args!(
-                            "not_ready stands alone, found {}",
-                            quote(extra)
-                        )));
-                    }
-                    Expectation::Query {
-                        query,
-                        expected: ExpectedQuery::NotReady,
-                    }
-                } else {
-                    let mut data: Vec<(QueryKey, u64)> = Vec::new();
-                    for token in cursor.rest() {
-                        let (key, value) = key_value(&cursor, token, choices)?;
-                        let known = cursor.word_token(
-                            key,
-                            "a query key",
-                            QueryKey::from_name,
-                            QueryKey::choices(),
-                        )?;
-                        if data.iter().any(|(k, _)| *k == known) {
-                            return Err(cursor.error(format_args!("{key}= given twice")));
-                        }
-                        data.push((known, cursor.unsigned_token(value, &format!("{key}="))?));
-                    }
-                    Expectation::Query {
-                        query,
-                        expected: ExpectedQuery::Data(data),
-                    }
-                }
-            }
+            "query" => expect_query(&mut cursor, symbols)?,
             "pending" => {
                 cursor.set_label("expect pending");
                 let resource = cursor.object(symbols, Want::Resource)?;
@@ -418,4 +280,147 @@ fn words(cursor: &mut Cursor<'_>) -> Result<Vec<u64>> {
         values.push(cursor.unsigned("V")?);
     }
     Ok(values)
+}
+
+/// `expect resource R [layout=..] [compressed=..] [depth=..] [stencil=..]`.
+fn expect_resource(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Expectation> {
+    cursor.set_label("expect resource");
+    let resource = cursor.object(symbols, Want::Resource)?;
+    let options = cursor.options(&["layout", "compressed", "depth", "stencil"])?;
+    let plane = |key: &'static str| {
+        options
+            .get(key)
+            .map(|v| {
+                cursor.word_token(
+                    v,
+                    &format!("{key}="),
+                    Compression::from_name,
+                    Compression::choices(),
+                )
+            })
+            .transpose()
+    };
+    Ok(Expectation::Resource {
+        resource,
+        layout: options
+            .get("layout")
+            .map(|v| match v {
+                "mixed" => Ok(ExpectedLayout::Mixed),
+                _ => cursor
+                    .word_token(
+                        v,
+                        "layout=",
+                        LayoutWord::from_name,
+                        format!("{}|mixed", LayoutWord::choices()),
+                    )
+                    .map(ExpectedLayout::Is),
+            })
+            .transpose()?,
+        compressed: options
+            .get("compressed")
+            .map(|v| cursor.yes_no_token(v, "compressed="))
+            .transpose()?,
+        depth: plane("depth")?,
+        stencil: plane("stencil")?,
+    })
+}
+
+/// `expect split_points LIST [total=N] [CATEGORY=N]...`, each key at most once.
+fn expect_split_points(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Expectation> {
+    cursor.set_label("expect split_points");
+    let list = cursor.object(symbols, Want::CommandList)?;
+    let mut total = None;
+    let mut categories: Vec<(SplitCategory, u64)> = Vec::new();
+    for token in cursor.rest() {
+        let (key, value) = key_value(cursor, token, || {
+            format!("total=N or CATEGORY=N ({})", SplitCategory::choices())
+        })?;
+        let count = cursor.unsigned_token(value, &format!("{key}="))?;
+        if key == "total" {
+            if total.replace(count).is_some() {
+                return Err(cursor.error("total= given twice"));
+            }
+            continue;
+        }
+        let category = cursor.word_token(
+            key,
+            "a split-point category or total",
+            SplitCategory::from_name,
+            SplitCategory::choices(),
+        )?;
+        if categories.iter().any(|(c, _)| *c == category) {
+            return Err(cursor.error(format_args!("{key}= given twice")));
+        }
+        categories.push((category, count));
+    }
+    Ok(Expectation::SplitPoints {
+        list,
+        total,
+        categories,
+    })
+}
+
+/// `expect counters KEY=N...`, each key at most once.
+fn expect_counters(cursor: &mut Cursor<'_>) -> Result<Expectation> {
+    cursor.set_label("expect counters");
+    let mut counters: Vec<(CounterKey, u64)> = Vec::new();
+    if cursor.peek().is_none() {
+        return Err(cursor.error(format_args!(
+            "expected KEY=N ({}), found end of line",
+            CounterKey::choices()
+        )));
+    }
+    for token in cursor.rest() {
+        let (key, value) = key_value(cursor, token, || {
+            format!("KEY=N ({})", CounterKey::choices())
+        })?;
+        let counter = cursor.word_token(
+            key,
+            "a counter key",
+            CounterKey::from_name,
+            CounterKey::choices(),
+        )?;
+        if counters.iter().any(|(c, _)| *c == counter) {
+            return Err(cursor.error(format_args!("{key}= given twice")));
+        }
+        counters.push((counter, cursor.unsigned_token(value, &format!("{key}="))?));
+    }
+    Ok(Expectation::Counters(counters))
+}
+
+/// `expect query Q not_ready` or `expect query Q KEY=N...`.
+fn expect_query(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Expectation> {
+    cursor.set_label("expect query");
+    let query = cursor.object(symbols, Want::Predicate)?;
+    let choices = || format!("not_ready or KEY=N ({})", QueryKey::choices());
+    if cursor.peek().is_none() {
+        return Err(cursor.error(format_args!("expected {}, found end of line", choices())));
+    }
+    if cursor.peek() == Some("not_ready") {
+        cursor.next("not_ready")?;
+        if let Some(extra) = cursor.peek() {
+            return Err(cursor.error(format_args!(
+                "not_ready stands alone, found {}",
+                quote(extra)
+            )));
+        }
+        return Ok(Expectation::Query {
+            query,
+            expected: ExpectedQuery::NotReady,
+        });
+    }
+    let mut data: Vec<(QueryKey, u64)> = Vec::new();
+    for token in cursor.rest() {
+        let (key, value) = key_value(cursor, token, choices)?;
+        let known =
+            cursor.word_token(key, "a query key", QueryKey::from_name, QueryKey::choices())?;
+        if data.iter().any(|(k, _)| *k == known) {
+            return Err(cursor.error(format_args!("{key}= given twice")));
+        }
+        data.push((known, cursor.unsigned_token(value, &format!("{key}="))?));
+    }
+    Ok(Expectation::Query {
+        query,
+        expected: ExpectedQuery::Data(data),
+    })
 }

@@ -1,0 +1,286 @@
+//! The declaration that makes a captured object again, and the facts about an object that its
+//! declaration and its place in the text depend on (what it needs declared first, whether its
+//! records name dynamic instances).
+//!
+//! **In:** the device, the capture's registry, an object. **Out:** its [`Declaration`] (or why
+//! the device no longer knows it), its dependencies, its kind's rank among objects made outside
+//! the capture. **Invariant:** only reads the device: asking twice gives the same answer while
+//! the object lives.
+
+use recorder::{
+    Buffer, Device, Handle, Heap, InputLayout, ObjectKind, Query, RawHandle, Resource, Shader,
+    ShaderResourceView, SwapChain, Texture, Usage,
+};
+
+use super::form::{self, Namer, Obj};
+use super::records::Registry;
+use crate::syntax::ast::{BindFlags, Declaration, Placement, SlotRange, SlotSet};
+use crate::syntax::words;
+
+/// Where an object made outside the capture goes among its kind's peers: what others depend on
+/// first (heaps, resources, swap chains, then views, then the rest).
+pub(super) fn kind_rank(kind: ObjectKind) -> u8 {
+    match kind {
+        ObjectKind::Heap => 0,
+        ObjectKind::Buffer => 1,
+        ObjectKind::Texture => 2,
+        ObjectKind::SwapChain => 3,
+        ObjectKind::ShaderResourceView => 4,
+        ObjectKind::UnorderedAccessView => 5,
+        ObjectKind::RenderTargetView => 6,
+        ObjectKind::DepthStencilView => 7,
+        other => 8 + other as u8,
+    }
+}
+
+/// The objects an object needs declared before it.
+pub(super) fn deps(device: &Device, registry: &Registry, object: Obj) -> Vec<Obj> {
+    let Obj::Engine(kind, raw) = object else {
+        return Vec::new();
+    };
+    let mut out: Vec<Obj> = registry
+        .get(kind, raw)
+        .map(|r| r.deps.clone())
+        .unwrap_or_default();
+    let resource_deps = |resource: Resource, out: &mut Vec<Obj>| {
+        if let Some(placement) = device.placement(resource) {
+            out.push(Obj::Engine(ObjectKind::Heap, placement.heap.raw()));
+        }
+    };
+    match kind {
+        ObjectKind::Buffer => resource_deps(Resource::Buffer(Buffer::from_raw(raw)), &mut out),
+        ObjectKind::Texture => {
+            let texture = Texture::from_raw(raw);
+            resource_deps(Resource::Texture(texture), &mut out);
+            if let Some((chain, _)) = device.texture_info(texture).and_then(|i| i.back_buffer) {
+                out.push(Obj::Engine(ObjectKind::SwapChain, chain.raw()));
+            }
+        }
+        ObjectKind::ShaderResourceView
+        | ObjectKind::UnorderedAccessView
+        | ObjectKind::RenderTargetView
+        | ObjectKind::DepthStencilView => {
+            if let Some(info) = view_info(device, kind, raw) {
+                out.push(super::log::resource_obj(info.resource));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn view_info(device: &Device, kind: ObjectKind, raw: RawHandle) -> Option<recorder::ViewInfo> {
+    match kind {
+        ObjectKind::ShaderResourceView => device.view_info(ShaderResourceView::from_raw(raw)),
+        ObjectKind::UnorderedAccessView => {
+            device.view_info(recorder::UnorderedAccessView::from_raw(raw))
+        }
+        ObjectKind::RenderTargetView => device.view_info(recorder::RenderTargetView::from_raw(raw)),
+        ObjectKind::DepthStencilView => device.view_info(recorder::DepthStencilView::from_raw(raw)),
+        _ => None,
+    }
+}
+
+fn bind_flags(flags: recorder::BindFlags) -> BindFlags {
+    words::BindFlag::ALL
+        .iter()
+        .filter(|flag| {
+            recorder::BindFlags::from_name(flag.name())
+                .is_some_and(|bit| bit.bits() != 0 && flags.contains(bit))
+        })
+        .fold(BindFlags::NONE, |all, flag| all.with(*flag))
+}
+
+fn slot_set(bits: u128) -> Option<SlotSet> {
+    let mut ranges = Vec::new();
+    let mut slot = 0u64;
+    while slot < 128 {
+        if bits >> slot & 1 == 1 {
+            let first = slot;
+            while slot + 1 < 128 && bits >> (slot + 1) & 1 == 1 {
+                slot += 1;
+            }
+            ranges.push(SlotRange { first, last: slot });
+        }
+        slot += 1;
+    }
+    (!ranges.is_empty()).then_some(SlotSet(ranges))
+}
+
+fn usage(usage: Usage) -> words::Usage {
+    match usage {
+        Usage::Default => words::Usage::Default,
+        Usage::Immutable => words::Usage::Immutable,
+        Usage::Dynamic => words::Usage::Dynamic,
+        Usage::Staging => words::Usage::Staging,
+    }
+}
+
+/// The declaration that makes `object` again (`Ok(None)`: another declaration makes it, or it
+/// is declared elsewhere: bundles); `Err`: the device no longer knows it.
+pub(crate) fn declaration(
+    device: &Device,
+    names: &dyn Namer,
+    object: Obj,
+    registered: bool,
+) -> Result<Option<Declaration>, String> {
+    let Obj::Engine(kind, raw) = object else {
+        return Ok(None);
+    };
+    let name = names.name(object);
+    let shown = name.to_string();
+    let gone = || format!("{} {shown} is no longer known to the device", kind.name());
+    let placement = |resource: Resource| {
+        device.placement(resource).map(|p| Placement {
+            heap: names.name(Obj::Engine(ObjectKind::Heap, p.heap.raw())),
+            offset: p.offset,
+        })
+    };
+    Ok(Some(match kind {
+        ObjectKind::Buffer => {
+            let buffer = Buffer::from_raw(raw);
+            let info = device.buffer_info(buffer).ok_or_else(gone)?;
+            Declaration::Buffer {
+                name,
+                usage: usage(info.usage),
+                bind: bind_flags(info.bind),
+                size: info.size as u64,
+                uav_flag: match info.uav_flag {
+                    recorder::UavFlag::None => None,
+                    recorder::UavFlag::Append => Some(words::UavFlag::Append),
+                    recorder::UavFlag::Counter => Some(words::UavFlag::Counter),
+                },
+                placement: placement(Resource::Buffer(buffer)),
+            }
+        }
+        ObjectKind::Texture => {
+            let texture = Texture::from_raw(raw);
+            let info = device.texture_info(texture).ok_or_else(gone)?;
+            if info.back_buffer.is_some() {
+                return Ok(None);
+            }
+            Declaration::Texture {
+                name,
+                format: form::format(info.format),
+                width: info.width as u64,
+                height: info.height as u64,
+                mips: (info.mip_levels != 1).then_some(info.mip_levels as u64),
+                array: (info.array_size != 1).then_some(info.array_size as u64),
+                samples: (info.sample_count != 1).then_some(info.sample_count as u64),
+                bind: bind_flags(info.bind),
+                compressible: (!info.compressible).then_some(false),
+                tc: info.texture_compatible.then_some(true),
+                dcc: info.dcc.then_some(true),
+                placement: placement(Resource::Texture(texture)),
+            }
+        }
+        ObjectKind::Heap => Declaration::Heap {
+            name,
+            size: device.heap_size(Heap::from_raw(raw)).ok_or_else(gone)?,
+        },
+        ObjectKind::ShaderResourceView
+        | ObjectKind::UnorderedAccessView
+        | ObjectKind::RenderTargetView
+        | ObjectKind::DepthStencilView => {
+            let info = view_info(device, kind, raw).ok_or_else(gone)?;
+            let resource = names.name(super::log::resource_obj(info.resource));
+            match kind {
+                ObjectKind::ShaderResourceView => Declaration::ShaderResourceView {
+                    name,
+                    resource,
+                    // A view the capture saw made gets its value at the frame's start from the
+                    // setup (`set_shader_resource_view_min_lod`); one made outside, its value now.
+                    min_lod: match registered {
+                        true => None,
+                        false => device
+                            .shader_resource_view_min_lod(ShaderResourceView::from_raw(raw))
+                            .filter(|lod| *lod != 0.0),
+                    },
+                },
+                ObjectKind::UnorderedAccessView => {
+                    Declaration::UnorderedAccessView { name, resource }
+                }
+                ObjectKind::RenderTargetView => {
+                    if let Resource::Texture(t) = info.resource {
+                        if device
+                            .texture_info(t)
+                            .is_some_and(|i| i.back_buffer.is_some())
+                        {
+                            return Ok(None);
+                        }
+                    }
+                    Declaration::RenderTargetView { name, resource }
+                }
+                _ => Declaration::DepthStencilView { name, resource },
+            }
+        }
+        ObjectKind::Shader => {
+            let info = device.shader_info(Shader::from_raw(raw)).ok_or_else(gone)?;
+            Declaration::Shader {
+                name,
+                stage: form::stage(info.stage),
+                constant_buffers: slot_set(info.constant_buffers.bits()),
+                shader_resources: slot_set(info.shader_resources.bits()),
+                samplers: slot_set(info.samplers.bits()),
+                unordered_access_views: slot_set(info.unordered_access_views.bits()),
+                stream_output: info.stream_output.then_some(true),
+            }
+        }
+        ObjectKind::InputLayout => Declaration::InputLayout {
+            name,
+            vertex_buffers: slot_set(
+                device
+                    .input_layout_slots(InputLayout::from_raw(raw))
+                    .ok_or_else(gone)?
+                    .bits(),
+            ),
+        },
+        ObjectKind::BlendState => Declaration::BlendState { name },
+        ObjectKind::RasterizerState => Declaration::RasterizerState { name },
+        ObjectKind::DepthStencilState => Declaration::DepthStencilState { name },
+        ObjectKind::SamplerState => Declaration::SamplerState { name },
+        ObjectKind::Query => match device.query_kind(Query::from_raw(raw)).ok_or_else(gone)? {
+            recorder::QueryKind::Predicate => Declaration::Predicate { name },
+            kind => Declaration::Query {
+                name,
+                kind: form::query_kind_word(kind),
+            },
+        },
+        ObjectKind::SwapChain => {
+            let info = device
+                .swap_chain_info(SwapChain::from_raw(raw))
+                .ok_or_else(gone)?;
+            Declaration::Swapchain {
+                name,
+                buffers: info.buffers.len() as u64,
+                format: form::format(info.format),
+                width: info.width as u64,
+                height: info.height as u64,
+            }
+        }
+        ObjectKind::Bundle => return Ok(None),
+    }))
+}
+
+/// Whether `object` is a dynamic resource (its records name instances).
+pub(super) fn is_dynamic(device: &Device, object: Obj) -> bool {
+    dynamic_buffer(device, object).is_some()
+}
+
+/// The dynamic buffer whose instances `object`'s records name: itself, or a view's buffer.
+pub(super) fn dynamic_buffer(device: &Device, object: Obj) -> Option<Obj> {
+    let Obj::Engine(kind, raw) = object else {
+        return None;
+    };
+    let buffer = match kind {
+        ObjectKind::Buffer => Buffer::from_raw(raw),
+        _ => match view_info(device, kind, raw)?.resource {
+            Resource::Buffer(buffer) => buffer,
+            Resource::Texture(_) => return None,
+        },
+    };
+    let dynamic = device
+        .buffer_info(buffer)
+        .is_some_and(|i| i.usage == Usage::Dynamic);
+    dynamic.then_some(Obj::Engine(ObjectKind::Buffer, buffer.raw()))
+}
