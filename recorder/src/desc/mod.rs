@@ -279,16 +279,24 @@ impl std::ops::BitOr for BindFlags {
 
 impl fmt::Debug for BindFlags {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = Self::NAMED
-            .iter()
-            .filter(|(_, flag)| self.contains(*flag))
-            .map(|(n, _)| *n)
-            .collect();
-        if names.is_empty() {
-            f.write_str("none")
-        } else {
-            f.write_str(&names.join(","))
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// The words of the flags set, in the word table's order, joined by `,` (a trace's `bind=`);
+/// `none` when none is.
+impl fmt::Display for BindFlags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("none");
         }
+        for (i, (word, _)) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(word)?;
+        }
+        Ok(())
     }
 }
 

@@ -125,6 +125,11 @@ impl<T: WordTable> Word<T> {
             .map(Self::at)
     }
 
+    /// Every entry, in the table's order.
+    pub fn all() -> Vec<Self> {
+        (0..T::WORDS.len()).map(Self::at).collect()
+    }
+
     /// The canonical word of `value`: its first entry, if it has one.
     pub fn of(value: T) -> Option<Self> {
         T::WORDS.iter().position(|(_, v)| *v == value).map(Self::at)

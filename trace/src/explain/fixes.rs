@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use recorder::SplitCategory;
 
 use crate::syntax::{
-    BindFlag, Call, CallContext, Declaration, MapType, Method, Name, Semantics, Statement, Trace,
+    BindFlags, Call, CallContext, Declaration, MapType, Method, Name, Semantics, Statement, Trace,
     Usage,
 };
 
@@ -158,7 +158,7 @@ impl<'t> Facts<'t> {
         facts
     }
 
-    fn buffer(&self, name: &str) -> Option<(Usage, crate::syntax::BindFlags)> {
+    fn buffer(&self, name: &str) -> Option<(Usage, BindFlags)> {
         match self.declarations.get(name)? {
             Declaration::Buffer { usage, bind, .. } => Some((*usage, *bind)),
             _ => None,
@@ -189,8 +189,7 @@ impl<'t> Facts<'t> {
                 tc,
                 ..
             } => {
-                let target =
-                    bind.contains(BindFlag::RenderTarget) || bind.contains(BindFlag::DepthStencil);
+                let target = bind.intersects(BindFlags::RENDER_TARGET | BindFlags::DEPTH_STENCIL);
                 (target && *compressible != Some(false)).then_some(*tc == Some(true))
             }
             _ => None,
@@ -309,10 +308,10 @@ impl<'t> Facts<'t> {
                     ..
                 } => {
                     let writable = [
-                        BindFlag::UnorderedAccess,
-                        BindFlag::StreamOutput,
-                        BindFlag::RenderTarget,
-                        BindFlag::DepthStencil,
+                        BindFlags::UNORDERED_ACCESS,
+                        BindFlags::STREAM_OUTPUT,
+                        BindFlags::RENDER_TARGET,
+                        BindFlags::DEPTH_STENCIL,
                     ]
                     .into_iter()
                     .any(|flag| bind.contains(flag));
