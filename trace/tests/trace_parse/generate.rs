@@ -61,7 +61,7 @@ impl Rng {
     /// Any finite f32.
     pub fn f32(&mut self) -> f32 {
         match self.below(6) {
-            0 => self.pick(&[
+            0 => self.pick([
                 0.0,
                 -0.0,
                 1.0,
@@ -205,7 +205,7 @@ impl Generator {
         let count = 1 + self.rng.below(4);
         (0..count)
             .map(|_| {
-                let kind = self.rng.pick(&[
+                let kind = self.rng.pick([
                     FastKind::ConstantBuffer,
                     FastKind::ShaderResource,
                     FastKind::Sampler,
@@ -499,7 +499,7 @@ impl Generator {
                 2 => Method::SetPlacementShaderResource {
                     stage,
                     slot: self.rng.u64(),
-                    view: self.rng.pick(&p.srvs.clone()),
+                    view: self.rng.pick(&p.srvs),
                     address: self.rng.u64(),
                 },
                 3 => Method::SetPlacementConstantBuffer {
