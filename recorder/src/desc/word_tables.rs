@@ -12,7 +12,7 @@
 //! spelling was written (the trace prints a barrier as it was written), it holds a [`Word`], one
 //! entry of the table, instead of the value.
 //!
-//! [`word_table!`] gives an enum its table; the flag sets' tables are their `NAMED` lists
+//! `word_table!` gives an enum its table; the flag sets' tables are their `NAMED` lists
 //! (`barriers/barrier_values.rs`, [`BindFlags`](crate::BindFlags)), which list aliases in the
 //! D3D12 enumerators' order.
 
@@ -34,7 +34,7 @@ pub trait WordTable: Copy + PartialEq + 'static {
 }
 
 /// A word that names no value of a table: what [`FromStr`](std::str::FromStr) of a
-/// [`word_table!`] enum returns.
+/// `word_table!` enum returns.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown word '{word}' (expected one of {choices})")]
 pub struct UnknownWord {
