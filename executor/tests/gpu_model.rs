@@ -95,25 +95,43 @@ fn r_ex_3_a_draw_record_answers_every_trace_field() {
         format!("{}{}", kind.name().replace([' ', '-'], "_"), handle.index())
     };
     expect("vs", &index(ObjectKind::Shader, f.vs.raw()));
-    expect("input_layout", &index(ObjectKind::InputLayout, f.layout.raw()));
+    expect(
+        "input_layout",
+        &index(ObjectKind::InputLayout, f.layout.raw()),
+    );
     expect("topology", "triangle_strip");
     expect("reset_index", "4294967295");
     expect("ib", &index(ObjectKind::Buffer, f.ib.raw()));
     expect("ib.format", "r16_uint");
     expect("ib.offset", "8");
     expect("vb.2", &index(ObjectKind::Buffer, f.vb2.raw()));
-    expect("ps.srv.0", &index(ObjectKind::ShaderResourceView, f.tex_srv.raw()));
+    expect(
+        "ps.srv.0",
+        &index(ObjectKind::ShaderResourceView, f.tex_srv.raw()),
+    );
     expect("ps.srv.0.min_lod", "2.5");
     expect("ps.srv.0.compressed", "no");
-    expect("ps.uav.1", &index(ObjectKind::UnorderedAccessView, f.sb_uav.raw()));
-    expect("rtv.0", &index(ObjectKind::RenderTargetView, f.rt_rtv.raw()));
+    expect(
+        "ps.uav.1",
+        &index(ObjectKind::UnorderedAccessView, f.sb_uav.raw()),
+    );
+    expect(
+        "rtv.0",
+        &index(ObjectKind::RenderTargetView, f.rt_rtv.raw()),
+    );
     expect("rtv.0.format", "r8g8b8a8_unorm");
     expect("rtv.1", "null");
     expect("dsv", &index(ObjectKind::DepthStencilView, f.ds_dsv.raw()));
     expect("dsv.format", "d32_float");
     expect("blend", &index(ObjectKind::BlendState, f.blend.raw()));
-    expect("depth_stencil", &index(ObjectKind::DepthStencilState, f.dss.raw()));
-    expect("rasterizer", &index(ObjectKind::RasterizerState, f.raster.raw()));
+    expect(
+        "depth_stencil",
+        &index(ObjectKind::DepthStencilState, f.dss.raw()),
+    );
+    expect(
+        "rasterizer",
+        &index(ObjectKind::RasterizerState, f.raster.raw()),
+    );
     expect("viewport.0", "0,0,64,32");
     expect("viewport.1", "null");
     expect("scissor.0", "1,2,3,4");

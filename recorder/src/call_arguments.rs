@@ -165,6 +165,13 @@ pub enum Compression {
     Decompressed,
 }
 
+crate::desc::word_table! {
+    Compression {
+        Compressed => "compressed",
+        Decompressed => "decompressed",
+    }
+}
+
 impl Compression {
     /// Whether the texture is compressed.
     #[inline]

@@ -48,12 +48,12 @@ pub(crate) mod syntax;
 
 pub use replay::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
 pub use syntax::{
-    parse, AccessWord, Barrier, BeforeAfter, BindFlag, BindFlags, Call, CallContext, Compression,
-    CounterKey, Declaration, DrawField, Engine, ErrorKind, Expectation, ExpectedLayout,
-    ExpectedValue, FastEntry, FastKind, Flags, Form, Format, LayoutWord, LegacyBarrier, MapType,
-    Method, Name, Number, ObjectRef, ParseError, Placement, Rect, Remap, Semantics, SlotRange,
-    SlotSet, SplitCategory, SplitWord, Stage, StateWord, Statement, Subject, SyncWord, Topology,
-    Trace, UavFlag, Usage, Validation, Viewport, Written,
+    parse, AccessWord, Barrier, BeforeAfter, BindFlags, Call, CallContext, Compression, CounterKey,
+    Declaration, DrawField, Engine, ErrorKind, Expectation, ExpectedLayout, ExpectedValue,
+    FastEntry, FastKind, Flags, Form, Format, LayoutWord, LegacyBarrier, MapType, Method, Name,
+    Number, ObjectRef, ParseError, Placement, PrimitiveTopology, Rect, Remap, Semantics, SlotRange,
+    SlotSet, SplitCategory, SplitHalf, Stage, StateWord, Statement, Subject, SyncWord, Trace,
+    UavFlag, Usage, Validation, Viewport, Written,
 };
 // Queries with results (R-FX-3).
-pub use syntax::{ExpectedQuery, QueryKey, QueryKindWord, QueryModeWord};
+pub use syntax::{ExpectedQuery, QueryKey, QueryKind, QueryMode};

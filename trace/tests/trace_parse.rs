@@ -224,9 +224,7 @@ fn trace_parses_every_call_in_trace_md() {
         &Statement::Declaration(Declaration::Buffer {
             name: name("sb"),
             usage: Usage::Dynamic,
-            bind: BindFlags::NONE
-                .with(BindFlag::ShaderResource)
-                .with(BindFlag::UnorderedAccess),
+            bind: BindFlags::NONE | BindFlags::SHADER_RESOURCE | BindFlags::UNORDERED_ACCESS,
             size: 4096,
             uav_flag: Some(UavFlag::Append),
             placement: None,
@@ -237,7 +235,7 @@ fn trace_parses_every_call_in_trace_md() {
         &Statement::Declaration(Declaration::Buffer {
             name: name("ib"),
             usage: Usage::Default,
-            bind: BindFlags::NONE.with(BindFlag::Index),
+            bind: BindFlags::NONE | BindFlags::INDEX,
             size: 0x100,
             uav_flag: None,
             placement: None,
@@ -253,7 +251,7 @@ fn trace_parses_every_call_in_trace_md() {
             mips: Some(9),
             array: Some(1),
             samples: Some(1),
-            bind: BindFlags::NONE.with(BindFlag::ShaderResource),
+            bind: BindFlags::NONE | BindFlags::SHADER_RESOURCE,
             compressible: Some(false),
             tc: Some(true),
             dcc: None,
@@ -509,14 +507,14 @@ fn trace_parses_every_vocabulary_word() {
     for usage in Usage::ALL {
         text += &format!("buffer b_{usage} usage={usage} bind=none size=1\n");
     }
-    for flag in BindFlag::ALL {
+    for (flag, _) in BindFlags::NAMED {
         text += &format!("buffer f_{flag} usage=default bind={flag} size=1\n");
     }
     for stage in Stage::ALL {
         text += &format!("shader s_{stage} stage={stage}\nimm {stage}_set_shader s_{stage}\n");
         text += &format!("expect draw 0 {stage} s_{stage}\n");
     }
-    for topology in Topology::ALL {
+    for topology in PrimitiveTopology::ALL {
         text += &format!("imm set_primitive_topology {topology}\n");
     }
     for map in MapType::ALL {
@@ -535,22 +533,22 @@ fn trace_parses_every_vocabulary_word() {
         text += &format!("expect split_points l {category}=1 total=2\n");
     }
     text += "texture t format=r8_unorm width=1 height=1 bind=render_target\n";
-    for sync in SyncWord::ALL {
+    for sync in SyncWord::all() {
         text += &format!("imm barrier global sync={sync}:{sync}+all access=common:common\n");
     }
-    for access in AccessWord::ALL {
+    for access in AccessWord::all() {
         text += &format!("imm barrier buffer b sync=all:all access={access}:common+{access}\n");
     }
-    for layout in LayoutWord::ALL {
+    for layout in LayoutWord::all() {
         text += &format!(
             "imm barrier texture t sync=all:all access=common:common layout={layout}:{layout}\n\
              expect resource t layout={layout}\n"
         );
     }
-    for state in StateWord::ALL {
+    for state in StateWord::all() {
         text += &format!("imm resource_barrier transition t {state} common+{state}\n");
     }
-    for split in SplitWord::ALL {
+    for split in [SplitHalf::Begin, SplitHalf::End] {
         text += &format!("imm resource_barrier transition t common common split={split}\n");
     }
     for compression in Compression::ALL {
@@ -605,39 +603,42 @@ fn r_bar_1_barrier_parses_to_its_groups_as_written() {
             method: Method::Barrier(vec![
                 Barrier::Global {
                     sync: BeforeAfter {
-                        before: words(&[SyncWord::ComputeShading, SyncWord::PixelShading]),
-                        after: words(&[SyncWord::All]),
+                        before: words(&[
+                            SyncWord::from_name("compute_shading").unwrap(),
+                            SyncWord::from_name("pixel_shading").unwrap()
+                        ]),
+                        after: words(&[SyncWord::from_name("all").unwrap()]),
                     },
                     access: BeforeAfter {
-                        before: Flags(vec![AccessWord::UnorderedAccess]),
-                        after: Flags(vec![AccessWord::Common]),
+                        before: Flags(vec![AccessWord::from_name("unordered_access").unwrap()]),
+                        after: Flags(vec![AccessWord::from_name("common").unwrap()]),
                     },
                 },
                 Barrier::Buffer {
                     resource: name("sb"),
                     sync: BeforeAfter {
-                        before: words(&[SyncWord::All]),
-                        after: words(&[SyncWord::Predication]),
+                        before: words(&[SyncWord::from_name("all").unwrap()]),
+                        after: words(&[SyncWord::from_name("predication").unwrap()]),
                     },
                     access: BeforeAfter {
-                        before: Flags(vec![AccessWord::UnorderedAccess]),
-                        after: Flags(vec![AccessWord::ShaderResource]),
+                        before: Flags(vec![AccessWord::from_name("unordered_access").unwrap()]),
+                        after: Flags(vec![AccessWord::from_name("shader_resource").unwrap()]),
                     },
                     size: Some(64),
                 },
                 Barrier::Texture {
                     resource: name("depth"),
                     sync: BeforeAfter {
-                        before: words(&[SyncWord::None]),
-                        after: words(&[SyncWord::DepthStencil]),
+                        before: words(&[SyncWord::from_name("none").unwrap()]),
+                        after: words(&[SyncWord::from_name("depth_stencil").unwrap()]),
                     },
                     access: BeforeAfter {
-                        before: Flags(vec![AccessWord::NoAccess]),
-                        after: Flags(vec![AccessWord::DepthStencilWrite]),
+                        before: Flags(vec![AccessWord::from_name("no_access").unwrap()]),
+                        after: Flags(vec![AccessWord::from_name("depth_stencil_write").unwrap()]),
                     },
                     layout: BeforeAfter {
-                        before: LayoutWord::Undefined,
-                        after: LayoutWord::DepthStencilWrite,
+                        before: LayoutWord::from_name("undefined").unwrap(),
+                        after: LayoutWord::from_name("depth_stencil_write").unwrap(),
                     },
                     mips: Some(SlotRange { first: 0, last: 0 }),
                     array: Some(SlotRange { first: 0, last: 0 }),
@@ -653,8 +654,8 @@ fn r_bar_1_barrier_parses_to_its_groups_as_written() {
             context: imm,
             method: Method::ResourceBarrier(LegacyBarrier::Transition {
                 resource: name("sb"),
-                before: Flags(vec![StateWord::Present]),
-                after: Flags(vec![StateWord::GenericRead]),
+                before: Flags(vec![StateWord::from_name("present").unwrap()]),
+                after: Flags(vec![StateWord::from_name("generic_read").unwrap()]),
                 subresource: None,
                 split: None,
             }),
@@ -919,21 +920,81 @@ proptest! {
     }
 }
 
-/// The syntax room never imports the engine or the replay (`trace/src/lib.rs`: the replay reads the
-/// tree, never the other way; one call shape, the replay's form kept in the replay).
+/// The syntax room never imports the engine's runtime or the replay (`trace/src/lib.rs`: the
+/// replay reads the tree, never the other way; one call shape, the replay's form kept in the
+/// replay). It reads and writes the engine's own vocabularies: `words.rs`, and only it, imports
+/// the engine's value types and their word tables, from the list below, never a device, a
+/// context, a list or the executor.
 #[test]
 fn trace_syntax_room_imports_neither_the_engine_nor_the_replay() {
+    const ENGINE_WORDS: &[&str] = &[
+        "BarrierAccess",
+        "BarrierLayout",
+        "BarrierSync",
+        "BindFlags",
+        "Compression",
+        "Engine",
+        "ErrorKind",
+        "MapType",
+        "PrimitiveTopology",
+        "QueryKind",
+        "QueryMode",
+        "ResourceStates",
+        "Semantics",
+        "SplitCategory",
+        "SplitHalf",
+        "Stage",
+        "UavFlag",
+        "Usage",
+        "Validation",
+        "Word",
+        "WordTable",
+    ];
     let room = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/syntax");
     let mut files = 0;
     for entry in std::fs::read_dir(&room).expect("src/syntax") {
         let path = entry.expect("an entry").path();
         let text = std::fs::read_to_string(&path).expect("a source file");
         files += 1;
-        for (index, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or_default();
-            for forbidden in ["replay", "recorder::", "bundles::", "executor::"] {
+        let code: String = text
+            .lines()
+            .map(|line| line.split("//").next().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let words_file = path.file_name().is_some_and(|n| n == "words.rs");
+        // The engine's words, in `words.rs` only: `pub use recorder::{..}` of the list above.
+        let mut rest = code.as_str();
+        if words_file {
+            let import = "pub use recorder::{";
+            let start = code
+                .find(import)
+                .expect("words.rs imports the engine's words");
+            let names = &code[start + import.len()..];
+            let names = &names[..names.find('}').expect("a closed import")];
+            for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                 assert!(
-                    !code.contains(forbidden),
+                    ENGINE_WORDS.contains(&name),
+                    "words.rs imports `recorder::{name}`, not one of the engine's word tables"
+                );
+            }
+            rest = &code[..start];
+            let after = &code[start..];
+            let tail = &after[after.find('}').expect("a closed import")..];
+            assert!(
+                !rest.contains("recorder::") && !tail.contains("recorder::"),
+                "words.rs names `recorder::` outside its one import"
+            );
+            rest = tail;
+        }
+        for (index, line) in rest.lines().enumerate() {
+            let forbidden: &[&str] = if words_file {
+                &["replay", "bundles::", "executor::"]
+            } else {
+                &["replay", "recorder::", "bundles::", "executor::"]
+            };
+            for forbidden in forbidden {
+                assert!(
+                    !line.contains(forbidden),
                     "{}:{}: the syntax room names `{forbidden}`: {line}",
                     path.display(),
                     index + 1

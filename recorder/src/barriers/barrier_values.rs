@@ -17,6 +17,7 @@
 //! The values are the D3D12 enumerators (`D3D12_BARRIER_SYNC`, `D3D12_BARRIER_ACCESS`,
 //! `D3D12_BARRIER_LAYOUT`, `D3D12_RESOURCE_STATES`) with their bit values, names in snake case.
 
+use crate::desc::word_table;
 use crate::device::handle::Resource;
 
 /// Declares a set of D3D12 flags: a `u32` newtype, its named values and their words.
@@ -51,6 +52,10 @@ macro_rules! flags {
             pub const fn is_empty(self) -> bool {
                 self.0 == 0
             }
+        }
+
+        impl crate::WordTable for $name {
+            const WORDS: &'static [(&'static str, Self)] = Self::NAMED;
         }
 
         impl std::ops::BitOr for $name {
@@ -270,67 +275,39 @@ impl BarrierLayout {
     /// `D3D12_BARRIER_LAYOUT_PRESENT`: the same value as `COMMON`.
     pub const PRESENT: Self = Self::Common;
 
-    /// Every layout, in the order of the enumerators (`as u8` indexes it).
-    pub const ALL: [Self; 24] = [
-        Self::Undefined,
-        Self::Common,
-        Self::GenericRead,
-        Self::RenderTarget,
-        Self::UnorderedAccess,
-        Self::DepthStencilWrite,
-        Self::DepthStencilRead,
-        Self::ShaderResource,
-        Self::CopySource,
-        Self::CopyDest,
-        Self::ResolveSource,
-        Self::ResolveDest,
-        Self::DirectQueueCommon,
-        Self::DirectQueueGenericRead,
-        Self::DirectQueueUnorderedAccess,
-        Self::DirectQueueShaderResource,
-        Self::DirectQueueCopySource,
-        Self::DirectQueueCopyDest,
-        Self::ComputeQueueCommon,
-        Self::ComputeQueueGenericRead,
-        Self::ComputeQueueUnorderedAccess,
-        Self::ComputeQueueShaderResource,
-        Self::ComputeQueueCopySource,
-        Self::ComputeQueueCopyDest,
-    ];
-
     /// The layout encoded as `value` (`as u8`), if it is one.
     pub fn from_u8(value: u8) -> Option<Self> {
         Self::ALL.get(value as usize).copied()
     }
+}
 
-    /// The enumerator in snake case (`present` is `common`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Undefined => "undefined",
-            Self::Common => "common",
-            Self::GenericRead => "generic_read",
-            Self::RenderTarget => "render_target",
-            Self::UnorderedAccess => "unordered_access",
-            Self::DepthStencilWrite => "depth_stencil_write",
-            Self::DepthStencilRead => "depth_stencil_read",
-            Self::ShaderResource => "shader_resource",
-            Self::CopySource => "copy_source",
-            Self::CopyDest => "copy_dest",
-            Self::ResolveSource => "resolve_source",
-            Self::ResolveDest => "resolve_dest",
-            Self::DirectQueueCommon => "direct_queue_common",
-            Self::DirectQueueGenericRead => "direct_queue_generic_read",
-            Self::DirectQueueUnorderedAccess => "direct_queue_unordered_access",
-            Self::DirectQueueShaderResource => "direct_queue_shader_resource",
-            Self::DirectQueueCopySource => "direct_queue_copy_source",
-            Self::DirectQueueCopyDest => "direct_queue_copy_dest",
-            Self::ComputeQueueCommon => "compute_queue_common",
-            Self::ComputeQueueGenericRead => "compute_queue_generic_read",
-            Self::ComputeQueueUnorderedAccess => "compute_queue_unordered_access",
-            Self::ComputeQueueShaderResource => "compute_queue_shader_resource",
-            Self::ComputeQueueCopySource => "compute_queue_copy_source",
-            Self::ComputeQueueCopyDest => "compute_queue_copy_dest",
-        }
+// `ALL` is in the order of the enumerators (`as u8` indexes it); `present` parses as `Common`.
+word_table! {
+    BarrierLayout {
+        Undefined => "undefined",
+        Common => "common" | "present",
+        GenericRead => "generic_read",
+        RenderTarget => "render_target",
+        UnorderedAccess => "unordered_access",
+        DepthStencilWrite => "depth_stencil_write",
+        DepthStencilRead => "depth_stencil_read",
+        ShaderResource => "shader_resource",
+        CopySource => "copy_source",
+        CopyDest => "copy_dest",
+        ResolveSource => "resolve_source",
+        ResolveDest => "resolve_dest",
+        DirectQueueCommon => "direct_queue_common",
+        DirectQueueGenericRead => "direct_queue_generic_read",
+        DirectQueueUnorderedAccess => "direct_queue_unordered_access",
+        DirectQueueShaderResource => "direct_queue_shader_resource",
+        DirectQueueCopySource => "direct_queue_copy_source",
+        DirectQueueCopyDest => "direct_queue_copy_dest",
+        ComputeQueueCommon => "compute_queue_common",
+        ComputeQueueGenericRead => "compute_queue_generic_read",
+        ComputeQueueUnorderedAccess => "compute_queue_unordered_access",
+        ComputeQueueShaderResource => "compute_queue_shader_resource",
+        ComputeQueueCopySource => "compute_queue_copy_source",
+        ComputeQueueCopyDest => "compute_queue_copy_dest",
     }
 }
 
@@ -493,6 +470,15 @@ pub enum SplitHalf {
     Begin,
     /// The end.
     End,
+}
+
+// A trace writes no `split=` for an unsplit transition: it never writes `none`.
+word_table! {
+    SplitHalf {
+        None => "none",
+        Begin => "begin",
+        End => "end",
+    }
 }
 
 /// A legacy resource barrier (`D3D12_RESOURCE_BARRIER`), translated to an enhanced one by the

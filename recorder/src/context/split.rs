@@ -32,44 +32,25 @@ pub enum SplitCategory {
     Decompression,
 }
 
+// `ALL` is in counter order (`from_u8` and the counters index it).
+crate::desc::word_table! {
+    SplitCategory {
+        ClearRenderTarget => "clear_render_target",
+        ClearDepthStencil => "clear_depth_stencil",
+        SetRenderTargets => "set_render_targets",
+        SetUnorderedAccessViews => "set_unordered_access_views",
+        SetDepthStencilState => "set_depth_stencil_state",
+        DynamicIndexBuffer => "dynamic_index_buffer",
+        DynamicVertexBuffer => "dynamic_vertex_buffer",
+        DynamicConstantBuffer => "dynamic_constant_buffer",
+        DynamicShaderResource => "dynamic_shader_resource",
+        Decompression => "decompression",
+    }
+}
+
 impl SplitCategory {
     /// The number of categories.
     pub const COUNT: usize = 10;
-    /// Every category, in counter order.
-    pub const ALL: [SplitCategory; Self::COUNT] = [
-        Self::ClearRenderTarget,
-        Self::ClearDepthStencil,
-        Self::SetRenderTargets,
-        Self::SetUnorderedAccessViews,
-        Self::SetDepthStencilState,
-        Self::DynamicIndexBuffer,
-        Self::DynamicVertexBuffer,
-        Self::DynamicConstantBuffer,
-        Self::DynamicShaderResource,
-        Self::Decompression,
-    ];
-
-    /// The category's name in traces and reports.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::ClearRenderTarget => "clear_render_target",
-            Self::ClearDepthStencil => "clear_depth_stencil",
-            Self::SetRenderTargets => "set_render_targets",
-            Self::SetUnorderedAccessViews => "set_unordered_access_views",
-            Self::SetDepthStencilState => "set_depth_stencil_state",
-            Self::DynamicIndexBuffer => "dynamic_index_buffer",
-            Self::DynamicVertexBuffer => "dynamic_vertex_buffer",
-            Self::DynamicConstantBuffer => "dynamic_constant_buffer",
-            Self::DynamicShaderResource => "dynamic_shader_resource",
-            Self::Decompression => "decompression",
-        }
-    }
-
-    /// The category whose trace name is `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|c| c.name() == name)
-    }
-
     #[inline]
     pub(crate) fn from_u8(value: u8) -> Option<Self> {
         Self::ALL.get(value as usize).copied()
@@ -87,15 +68,12 @@ impl SplitCategory {
     }
 }
 
-impl fmt::Display for SplitCategory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// A count per split-point category.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SplitCounts(pub [u32; SplitCategory::COUNT]);
+
+// One counter per category of the word table.
+const _: () = assert!(SplitCategory::ALL.len() == SplitCategory::COUNT);
 
 impl SplitCounts {
     /// The sum over every category.

@@ -3,9 +3,12 @@
 
 mod resource_descs;
 mod shader_descs;
+mod word_tables;
 
 pub use resource_descs::*;
 pub use shader_descs::*;
+pub(crate) use word_tables::word_table;
+pub use word_tables::{UnknownWord, Word, WordTable};
 
 use std::fmt;
 
@@ -21,13 +24,10 @@ pub enum Semantics {
     Fast,
 }
 
-impl Semantics {
-    /// The semantics' name in traces: `legacy` or `fast`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Legacy => "legacy",
-            Self::Fast => "fast",
-        }
+word_table! {
+    Semantics {
+        Legacy => "legacy",
+        Fast => "fast",
     }
 }
 
@@ -49,16 +49,19 @@ pub enum Stage {
     Compute,
 }
 
+// `ALL` is in the order of the discriminants (`from_u8` indexes it).
+word_table! {
+    Stage {
+        Vertex => "vs",
+        Hull => "hs",
+        Domain => "ds",
+        Geometry => "gs",
+        Pixel => "ps",
+        Compute => "cs",
+    }
+}
+
 impl Stage {
-    /// The six stages, in the order of their discriminants.
-    pub const ALL: [Stage; 6] = [
-        Self::Vertex,
-        Self::Hull,
-        Self::Domain,
-        Self::Geometry,
-        Self::Pixel,
-        Self::Compute,
-    ];
     /// The five graphics stages.
     pub const GRAPHICS: [Stage; 5] = [
         Self::Vertex,
@@ -67,23 +70,6 @@ impl Stage {
         Self::Geometry,
         Self::Pixel,
     ];
-
-    /// The stage's short name in traces: `vs hs ds gs ps cs`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Vertex => "vs",
-            Self::Hull => "hs",
-            Self::Domain => "ds",
-            Self::Geometry => "gs",
-            Self::Pixel => "ps",
-            Self::Compute => "cs",
-        }
-    }
-
-    /// The stage whose trace name is `name` (`vs`, ..., `cs`).
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|stage| stage.name() == name)
-    }
 
     #[inline]
     pub(crate) fn from_u8(value: u8) -> Option<Self> {
@@ -107,18 +93,15 @@ macro_rules! formats {
             )*
         }
 
-        impl Format {
-            /// Every format, `Unknown` first, in the order of their discriminants.
-            pub const ALL: &'static [Format] = &[Format::Unknown, $(Format::$variant,)*];
-
-            /// The format's name in traces (`r8g8b8a8_unorm`).
-            pub const fn name(self) -> &'static str {
-                match self {
-                    Self::Unknown => "unknown",
-                    $(Self::$variant => $name,)*
-                }
+        // `ALL` is `Unknown` first, in the order of the discriminants (`from_u16` indexes it).
+        word_table! {
+            Format {
+                Unknown => "unknown",
+                $($variant => $name,)*
             }
+        }
 
+        impl Format {
             /// Bytes per element (per texel or index); 0 for `Unknown`.
             pub const fn bytes_per_element(self) -> u32 {
                 match self {
@@ -164,26 +147,12 @@ formats! {
 }
 
 impl Format {
-    /// The format whose trace name is `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|format| format.name() == name)
-    }
-
     #[inline]
     pub(crate) fn from_u16(value: u16) -> Format {
         Self::ALL
             .get(value as usize)
             .copied()
             .unwrap_or(Format::Unknown)
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -201,6 +170,15 @@ pub enum Usage {
     Dynamic,
     /// CPU-readable and -writable copy source or destination; never bound.
     Staging,
+}
+
+word_table! {
+    Usage {
+        Default => "default",
+        Immutable => "immutable",
+        Dynamic => "dynamic",
+        Staging => "staging",
+    }
 }
 
 impl Usage {
@@ -239,7 +217,8 @@ impl BindFlags {
     /// Writable through depth-stencil views.
     pub const DEPTH_STENCIL: Self = Self(1 << 7);
 
-    const NAMES: [(&'static str, BindFlags); 8] = [
+    /// Every flag and its word, in docs/TRACE.md's order (`bind=`): the flag set's word table.
+    pub const NAMED: &'static [(&'static str, BindFlags)] = &[
         ("vertex", Self::VERTEX),
         ("index", Self::INDEX),
         ("constant", Self::CONSTANT),
@@ -267,13 +246,28 @@ impl BindFlags {
     pub(crate) const fn from_bits(bits: u8) -> Self {
         Self(bits)
     }
+    /// No flag set (`bind=none`).
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// The flags set and their words, in the word table's order.
+    pub fn iter(self) -> impl Iterator<Item = (&'static str, BindFlags)> {
+        Self::NAMED
+            .iter()
+            .copied()
+            .filter(move |(_, flag)| self.contains(*flag))
+    }
     /// The flag called `name` in traces (`vertex`, `render_target`, ...).
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::NAMES
+        Self::NAMED
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, flag)| *flag)
     }
+}
+
+impl WordTable for BindFlags {
+    const WORDS: &'static [(&'static str, Self)] = Self::NAMED;
 }
 
 impl std::ops::BitOr for BindFlags {
@@ -285,16 +279,24 @@ impl std::ops::BitOr for BindFlags {
 
 impl fmt::Debug for BindFlags {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = Self::NAMES
-            .iter()
-            .filter(|(_, flag)| self.contains(*flag))
-            .map(|(n, _)| *n)
-            .collect();
-        if names.is_empty() {
-            f.write_str("none")
-        } else {
-            f.write_str(&names.join(","))
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// The words of the flags set, in the word table's order, joined by `,` (a trace's `bind=`);
+/// `none` when none is.
+impl fmt::Display for BindFlags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("none");
         }
+        for (i, (word, _)) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(word)?;
+        }
+        Ok(())
     }
 }
 
@@ -309,6 +311,15 @@ pub enum UavFlag {
     Append,
     /// A UAV with a hidden counter.
     Counter,
+}
+
+// A trace writes no `uav_flag=` for a plain UAV: it never writes `none`.
+word_table! {
+    UavFlag {
+        None => "none",
+        Append => "append",
+        Counter => "counter",
+    }
 }
 
 /// The kind of a query. Predicates drive predication.
@@ -326,18 +337,16 @@ pub enum QueryKind {
     PipelineStatistics,
 }
 
-impl QueryKind {
-    /// The kind's name in traces (`occlusion`, `predicate`, `timestamp`,
-    /// `pipeline_statistics`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Occlusion => "occlusion",
-            Self::Predicate => "predicate",
-            Self::Timestamp => "timestamp",
-            Self::PipelineStatistics => "pipeline_statistics",
-        }
+word_table! {
+    QueryKind {
+        Occlusion => "occlusion",
+        Timestamp => "timestamp",
+        PipelineStatistics => "pipeline_statistics",
+        Predicate => "predicate",
     }
+}
 
+impl QueryKind {
     /// The kind a query's table word holds (`create_query` stores `kind as u64`).
     pub(crate) fn from_word(word: u64) -> Self {
         match word {
@@ -361,15 +370,14 @@ pub enum QueryMode {
     Binary,
 }
 
-impl QueryMode {
-    /// The mode's name in traces (`counting`, `binary`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Counting => "counting",
-            Self::Binary => "binary",
-        }
+word_table! {
+    QueryMode {
+        Counting => "counting",
+        Binary => "binary",
     }
+}
 
+impl QueryMode {
     pub(crate) fn from_u8(value: u8) -> Self {
         match value {
             1 => Self::Binary,
@@ -412,18 +420,18 @@ pub enum PrimitiveTopology {
     PointList,
 }
 
-impl PrimitiveTopology {
-    /// The topology's name in traces (`triangle_list`, ...).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Undefined => "undefined",
-            Self::TriangleList => "triangle_list",
-            Self::TriangleStrip => "triangle_strip",
-            Self::LineList => "line_list",
-            Self::LineStrip => "line_strip",
-            Self::PointList => "point_list",
-        }
+word_table! {
+    PrimitiveTopology {
+        Undefined => "undefined",
+        TriangleList => "triangle_list",
+        TriangleStrip => "triangle_strip",
+        LineList => "line_list",
+        LineStrip => "line_strip",
+        PointList => "point_list",
     }
+}
+
+impl PrimitiveTopology {
     pub(crate) fn from_u8(value: u8) -> Self {
         match value {
             1 => Self::TriangleList,
@@ -453,6 +461,16 @@ pub enum MapType {
     WriteNoOverwrite,
 }
 
+word_table! {
+    MapType {
+        WriteDiscard => "write_discard",
+        WriteNoOverwrite => "write_no_overwrite",
+        Read => "read",
+        Write => "write",
+        ReadWrite => "read_write",
+    }
+}
+
 /// The three engines fences order (R-EX-5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u8)]
@@ -466,15 +484,15 @@ pub enum Engine {
     Dma,
 }
 
-impl Engine {
-    /// The engine's name in traces: `graphics`, `compute` or `dma`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Graphics => "graphics",
-            Self::Compute => "compute",
-            Self::Dma => "dma",
-        }
+word_table! {
+    Engine {
+        Graphics => "graphics",
+        Compute => "compute",
+        Dma => "dma",
     }
+}
+
+impl Engine {
     pub(crate) fn from_u8(value: u8) -> Self {
         match value {
             1 => Self::Compute,

@@ -37,6 +37,14 @@ pub enum Validation {
     Hazards,
 }
 
+crate::desc::word_table! {
+    Validation {
+        Off => "off",
+        On => "on",
+        Hazards => "hazards",
+    }
+}
+
 /// How to create a device.
 #[derive(Clone, Debug)]
 pub struct DeviceDesc {

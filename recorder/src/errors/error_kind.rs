@@ -1,12 +1,10 @@
 //! The error kinds of `TRACE.md` ([`ErrorKind`]): the coarse class of every [`Error`](crate::Error) variant,
 //! which the traces name and the conformance tests match.
 //!
-//! **In:** nothing (a closed list). **Out:** each kind's word and its `Display`.
+//! **In:** nothing (a closed list). **Out:** each kind's word (its word table) and its `Display`.
 //!
 //! **Invariant.** One kind per error word of TRACE.md; [`Error::kind`](crate::Error::kind) maps every variant onto
 //! exactly one.
-
-use std::fmt;
 
 /// The error kinds of `TRACE.md`: [`Error::kind`](crate::Error::kind) of each variant of [`Error`](crate::Error) (every leaf variant
 /// of a call's bad arguments is [`ErrorKind::InvalidArgument`]).
@@ -57,67 +55,29 @@ pub enum ErrorKind {
     InvalidArgument,
 }
 
-impl ErrorKind {
-    /// Every kind, in the order `TRACE.md` lists them.
-    pub const ALL: [ErrorKind; 21] = [
-        Self::BudgetExceeded,
-        Self::NotEncapsulable,
-        Self::InheritedStateInBundle,
-        Self::UnsupportedInBundle,
-        Self::MissingMandatoryState,
-        Self::StreamOutputInBundle,
-        Self::FormatMismatch,
-        Self::DynamicBeforeMap,
-        Self::RestoreNotSupported,
-        Self::MixedSemantics,
-        Self::ForbiddenInFast,
-        Self::TooManyContexts,
-        Self::ReleasedObject,
-        Self::ResourceInUse,
-        Self::CompressedRead,
-        Self::MissingWaitOnPresent,
-        Self::BackBufferAffinity,
-        Self::Hazard,
-        Self::InvalidBarrier,
-        Self::LegacyStateNotCommon,
-        Self::InvalidArgument,
-    ];
-
-    /// The kind's name in traces (`expect error CTX KIND`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::BudgetExceeded => "budget_exceeded",
-            Self::NotEncapsulable => "not_encapsulable",
-            Self::InheritedStateInBundle => "inherited_state_in_bundle",
-            Self::UnsupportedInBundle => "unsupported_in_bundle",
-            Self::MissingMandatoryState => "missing_mandatory_state",
-            Self::StreamOutputInBundle => "stream_output_in_bundle",
-            Self::FormatMismatch => "format_mismatch",
-            Self::DynamicBeforeMap => "dynamic_before_map",
-            Self::RestoreNotSupported => "restore_not_supported",
-            Self::MixedSemantics => "mixed_semantics",
-            Self::ForbiddenInFast => "forbidden_in_fast",
-            Self::TooManyContexts => "too_many_contexts",
-            Self::ReleasedObject => "released_object",
-            Self::ResourceInUse => "resource_in_use",
-            Self::CompressedRead => "compressed_read",
-            Self::MissingWaitOnPresent => "missing_wait_on_present",
-            Self::BackBufferAffinity => "back_buffer_affinity",
-            Self::Hazard => "hazard",
-            Self::InvalidBarrier => "invalid_barrier",
-            Self::LegacyStateNotCommon => "legacy_state_not_common",
-            Self::InvalidArgument => "invalid_argument",
-        }
-    }
-
-    /// The kind named `name` in a trace, if any.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-}
-
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+// `ALL` is in the order `TRACE.md` lists the kinds.
+crate::desc::word_table! {
+    ErrorKind {
+        BudgetExceeded => "budget_exceeded",
+        NotEncapsulable => "not_encapsulable",
+        InheritedStateInBundle => "inherited_state_in_bundle",
+        UnsupportedInBundle => "unsupported_in_bundle",
+        MissingMandatoryState => "missing_mandatory_state",
+        StreamOutputInBundle => "stream_output_in_bundle",
+        FormatMismatch => "format_mismatch",
+        DynamicBeforeMap => "dynamic_before_map",
+        RestoreNotSupported => "restore_not_supported",
+        MixedSemantics => "mixed_semantics",
+        ForbiddenInFast => "forbidden_in_fast",
+        TooManyContexts => "too_many_contexts",
+        ReleasedObject => "released_object",
+        ResourceInUse => "resource_in_use",
+        CompressedRead => "compressed_read",
+        MissingWaitOnPresent => "missing_wait_on_present",
+        BackBufferAffinity => "back_buffer_affinity",
+        Hazard => "hazard",
+        InvalidBarrier => "invalid_barrier",
+        LegacyStateNotCommon => "legacy_state_not_common",
+        InvalidArgument => "invalid_argument",
     }
 }

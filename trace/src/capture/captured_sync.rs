@@ -56,7 +56,7 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
         if self.tap_active() {
             self.tap.keep(move || Method::ConfigureQuery {
                 query: Obj::of(ObjectKind::Query, query),
-                mode: super::form::query_mode_word(mode),
+                mode,
             });
         }
         self.context.configure_query(query, mode)

@@ -23,7 +23,7 @@ use crate::syntax::ast::{
     Barrier, BeforeAfter, FastEntry, Flags, Form, LegacyBarrier, Method, Rect, Remap, SlotRange,
     Viewport,
 };
-use crate::syntax::words;
+use crate::syntax::words::{AccessWord, LayoutWord, StateWord, SyncWord, Word, WordTable};
 use crate::{Format as TraceFormat, Name};
 
 /// An object a captured call names.
@@ -105,25 +105,6 @@ pub(crate) trait Namer {
     fn name(&self, object: Obj) -> Name;
 }
 
-/// The trace's `STAGE`.
-pub(crate) fn stage(stage: recorder::Stage) -> words::Stage {
-    match stage {
-        recorder::Stage::Vertex => words::Stage::Vertex,
-        recorder::Stage::Hull => words::Stage::Hull,
-        recorder::Stage::Domain => words::Stage::Domain,
-        recorder::Stage::Geometry => words::Stage::Geometry,
-        recorder::Stage::Pixel => words::Stage::Pixel,
-        recorder::Stage::Compute => words::Stage::Compute,
-    }
-}
-
-pub(crate) fn semantics(semantics: recorder::Semantics) -> words::Semantics {
-    match semantics {
-        recorder::Semantics::Legacy => words::Semantics::Legacy,
-        recorder::Semantics::Fast => words::Semantics::Fast,
-    }
-}
-
 pub(crate) fn format(format: recorder::Format) -> TraceFormat {
     // Every engine format's name has the trace's name grammar (`r8g8b8a8_unorm`).
     TraceFormat::new(format.name()).unwrap_or_else(|| {
@@ -131,62 +112,25 @@ pub(crate) fn format(format: recorder::Format) -> TraceFormat {
     })
 }
 
-fn topology(topology: recorder::PrimitiveTopology) -> words::Topology {
-    use recorder::PrimitiveTopology as T;
-    match topology {
-        T::Undefined => words::Topology::Undefined,
-        T::TriangleList => words::Topology::TriangleList,
-        T::TriangleStrip => words::Topology::TriangleStrip,
-        T::LineList => words::Topology::LineList,
-        T::LineStrip => words::Topology::LineStrip,
-        T::PointList => words::Topology::PointList,
-    }
-}
-
-fn map_type(map_type: recorder::MapType) -> words::MapType {
-    use recorder::MapType as M;
-    match map_type {
-        M::WriteDiscard => words::MapType::WriteDiscard,
-        M::WriteNoOverwrite => words::MapType::WriteNoOverwrite,
-        M::Read => words::MapType::Read,
-        M::Write => words::MapType::Write,
-        M::ReadWrite => words::MapType::ReadWrite,
-    }
-}
-
-fn engine(engine: recorder::Engine) -> Option<words::Engine> {
-    match engine {
-        recorder::Engine::Graphics => None,
-        recorder::Engine::Compute => Some(words::Engine::Compute),
-        recorder::Engine::Dma => Some(words::Engine::Dma),
-    }
-}
-
-fn compression(compression: recorder::Compression) -> words::Compression {
-    match compression {
-        recorder::Compression::Compressed => words::Compression::Compressed,
-        recorder::Compression::Decompressed => words::Compression::Decompressed,
-    }
+/// `engine=` is written only when not the default, graphics.
+fn engine(engine: recorder::Engine) -> Option<recorder::Engine> {
+    (engine != recorder::Engine::Graphics).then_some(engine)
 }
 
 /// The words of a flag set: every named flag whose bits are all in `value`, largest first, each
-/// bit written once; `none` (the table's zero entry) for no bit.
-fn flags<T: Copy, W>(
-    table: &[(&str, T)],
-    value: T,
-    bits_of: impl Fn(T) -> u32,
-    word: impl Fn(&str) -> Option<W>,
-) -> Flags<W> {
+/// bit written once (a bit named twice, an alias, by its first word); the table's zero entry
+/// (`none`, `common`) for no bit.
+fn flags<T: WordTable>(value: T, bits_of: impl Fn(T) -> u32) -> Flags<Word<T>> {
     let bits = bits_of(value);
     let mut left = bits;
-    let mut named: Vec<(&str, u32)> = table.iter().map(|(n, v)| (*n, bits_of(*v))).collect();
+    let mut named: Vec<(&str, u32)> = T::WORDS.iter().map(|(n, v)| (*n, bits_of(*v))).collect();
     named.sort_by_key(|(_, v)| std::cmp::Reverse(v.count_ones()));
     let mut out = Vec::new();
     if bits == 0 {
         if let Some(zero) = named
             .iter()
             .find(|(_, v)| *v == 0)
-            .and_then(|(n, _)| word(n))
+            .and_then(|(n, _)| Word::from_name(n))
         {
             out.push(zero);
         }
@@ -194,7 +138,7 @@ fn flags<T: Copy, W>(
     }
     for (name, v) in named {
         if v != 0 && v & bits == v && v & left != 0 {
-            if let Some(w) = word(name) {
+            if let Some(w) = Word::from_name(name) {
                 out.push(w);
                 left &= !v;
             }
@@ -203,35 +147,21 @@ fn flags<T: Copy, W>(
     Flags(out)
 }
 
-fn sync(value: BarrierSync) -> Flags<words::SyncWord> {
-    flags(
-        BarrierSync::NAMED,
-        value,
-        |v| v.0,
-        words::SyncWord::from_name,
-    )
+fn sync(value: BarrierSync) -> Flags<SyncWord> {
+    flags(value, |v| v.0)
 }
 
-fn access(value: BarrierAccess) -> Flags<words::AccessWord> {
-    flags(
-        BarrierAccess::NAMED,
-        value,
-        |v| v.0,
-        words::AccessWord::from_name,
-    )
+fn access(value: BarrierAccess) -> Flags<AccessWord> {
+    flags(value, |v| v.0)
 }
 
-fn states(value: ResourceStates) -> Flags<words::StateWord> {
-    flags(
-        ResourceStates::NAMED,
-        value,
-        |v| v.0,
-        words::StateWord::from_name,
-    )
+fn states(value: ResourceStates) -> Flags<StateWord> {
+    flags(value, |v| v.0)
 }
 
-fn layout(value: BarrierLayout) -> words::LayoutWord {
-    words::LayoutWord::from_name(value.name()).unwrap_or(words::LayoutWord::Common)
+/// A layout by its canonical word (`common`, never `present`).
+fn layout(value: BarrierLayout) -> LayoutWord {
+    Word::of(value).unwrap_or_else(|| unreachable!("every layout has a word"))
 }
 
 fn span(span: Span) -> Option<SlotRange> {
@@ -250,9 +180,9 @@ fn both<T, U>(side: &BeforeAfter<T>, f: impl Fn(&T) -> U) -> BeforeAfter<U> {
 
 fn remap(remap: &Remap<Captured>) -> Remap {
     Remap {
-        stage: stage(remap.stage),
+        stage: remap.stage,
         slot: remap.slot as u64,
-        inherit_stage: stage(remap.inherit_stage),
+        inherit_stage: remap.inherit_stage,
         inherit_slot: remap.inherit_slot as u64,
     }
 }
@@ -269,7 +199,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
     let n = |v: &u32| *v as u64;
     match call {
         Method::SetInputLayout(o) => Method::SetInputLayout(opt(o)),
-        Method::SetPrimitiveTopology(t) => Method::SetPrimitiveTopology(topology(*t)),
+        Method::SetPrimitiveTopology(t) => Method::SetPrimitiveTopology(*t),
         Method::SetVertexBuffers { start, buffers } => Method::SetVertexBuffers {
             start: n(start),
             buffers: all(buffers),
@@ -285,7 +215,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
         },
         Method::SetPrimitiveResetIndex(v) => Method::SetPrimitiveResetIndex(n(v)),
         Method::SetShader { stage: s, shader } => Method::SetShader {
-            stage: stage(*s),
+            stage: *s,
             shader: opt(shader),
         },
         Method::SetConstantBuffers {
@@ -293,7 +223,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             start,
             buffers,
         } => Method::SetConstantBuffers {
-            stage: stage(*s),
+            stage: *s,
             start: n(start),
             buffers: all(buffers),
         },
@@ -302,7 +232,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             start,
             views,
         } => Method::SetShaderResources {
-            stage: stage(*s),
+            stage: *s,
             start: n(start),
             views: all(views),
         },
@@ -311,7 +241,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             start,
             samplers,
         } => Method::SetSamplers {
-            stage: stage(*s),
+            stage: *s,
             start: n(start),
             samplers: all(samplers),
         },
@@ -320,7 +250,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
                 .iter()
                 .map(|e| FastEntry {
                     kind: e.kind,
-                    stage: e.stage.map(stage),
+                    stage: e.stage,
                     slot: n(&e.slot),
                     object: opt(&e.object),
                 })
@@ -332,7 +262,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
                 .iter()
                 .map(|e| FastEntry {
                     kind: e.kind,
-                    stage: e.stage.map(stage),
+                    stage: e.stage,
                     slot: n(&e.slot),
                     object: opt(&e.object),
                 })
@@ -347,7 +277,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             slot,
             view,
         } => Method::SetFastShaderResource {
-            stage: stage(*s),
+            stage: *s,
             slot: n(slot),
             view: opt(view),
         },
@@ -357,7 +287,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             view,
             address,
         } => Method::SetPlacementShaderResource {
-            stage: stage(*s),
+            stage: *s,
             slot: n(slot),
             view: one(view),
             address: *address,
@@ -368,7 +298,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             buffer,
             address,
         } => Method::SetPlacementConstantBuffer {
-            stage: stage(*s),
+            stage: *s,
             slot: n(slot),
             buffer: one(buffer),
             address: *address,
@@ -564,7 +494,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             writes: (),
         } => Method::Map {
             resource: one(resource),
-            map_type: map_type(*m),
+            map_type: *m,
             allow_usage_default: *allow_usage_default,
             instance: (),
             writes: (),
@@ -613,7 +543,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             compression: c,
         } => Method::SetResourceCompression {
             resource: one(resource),
-            compression: compression(*c),
+            compression: *c,
         },
         Method::SetResourceMinLod { resource, min_lod } => Method::SetResourceMinLod {
             resource: one(resource),
@@ -646,7 +576,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             offset,
             size,
         } => Method::SetGdsRange {
-            stage: stage(*s),
+            stage: *s,
             offset: n(offset),
             size: n(size),
         },
@@ -771,11 +701,7 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
                 before: states(*before),
                 after: states(*after),
                 subresource: subresource.map(|s| s as u64),
-                split: match split {
-                    None | Some(SplitHalf::None) => None,
-                    Some(SplitHalf::Begin) => Some(words::SplitWord::Begin),
-                    Some(SplitHalf::End) => Some(words::SplitWord::End),
-                },
+                split: split.filter(|half| *half != SplitHalf::None),
             },
             LegacyBarrier::Uav { resource } => LegacyBarrier::Uav {
                 resource: opt(resource),
@@ -785,23 +711,5 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
                 after: opt(after),
             },
         }),
-    }
-}
-
-/// A query's kind as a trace declares it (R-FX-3).
-pub(crate) fn query_kind_word(kind: recorder::QueryKind) -> words::QueryKindWord {
-    match kind {
-        recorder::QueryKind::Occlusion => words::QueryKindWord::Occlusion,
-        recorder::QueryKind::Predicate => words::QueryKindWord::Predicate,
-        recorder::QueryKind::Timestamp => words::QueryKindWord::Timestamp,
-        recorder::QueryKind::PipelineStatistics => words::QueryKindWord::PipelineStatistics,
-    }
-}
-
-/// A query mode as a trace writes it (R-FX-3).
-pub(crate) fn query_mode_word(mode: recorder::QueryMode) -> words::QueryModeWord {
-    match mode {
-        recorder::QueryMode::Counting => words::QueryModeWord::Counting,
-        recorder::QueryMode::Binary => words::QueryModeWord::Binary,
     }
 }

@@ -708,7 +708,7 @@ fn query_setup(
     if snapshot.mode == recorder::QueryMode::Binary {
         calls.push(Method::ConfigureQuery {
             query,
-            mode: super::form::query_mode_word(snapshot.mode),
+            mode: snapshot.mode,
         });
     }
     match (snapshot.open, snapshot.result) {

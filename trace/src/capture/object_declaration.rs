@@ -14,8 +14,7 @@ use recorder::{
 
 use super::form::{self, Namer, Obj};
 use super::records::Registry;
-use crate::syntax::ast::{BindFlags, Declaration, Placement, SlotRange, SlotSet};
-use crate::syntax::words;
+use crate::syntax::ast::{Declaration, Placement, SlotRange, SlotSet};
 
 /// Where an object made outside the capture goes among its kind's peers: what others depend on
 /// first (heaps, resources, swap chains, then views, then the rest).
@@ -81,16 +80,6 @@ fn view_info(device: &Device, kind: ObjectKind, raw: RawHandle) -> Option<record
     }
 }
 
-fn bind_flags(flags: recorder::BindFlags) -> BindFlags {
-    words::BindFlag::ALL
-        .iter()
-        .filter(|flag| {
-            recorder::BindFlags::from_name(flag.name())
-                .is_some_and(|bit| bit.bits() != 0 && flags.contains(bit))
-        })
-        .fold(BindFlags::NONE, |all, flag| all.with(*flag))
-}
-
 fn slot_set(bits: u128) -> Option<SlotSet> {
     let mut ranges = Vec::new();
     let mut slot = 0u64;
@@ -105,15 +94,6 @@ fn slot_set(bits: u128) -> Option<SlotSet> {
         slot += 1;
     }
     (!ranges.is_empty()).then_some(SlotSet(ranges))
-}
-
-fn usage(usage: Usage) -> words::Usage {
-    match usage {
-        Usage::Default => words::Usage::Default,
-        Usage::Immutable => words::Usage::Immutable,
-        Usage::Dynamic => words::Usage::Dynamic,
-        Usage::Staging => words::Usage::Staging,
-    }
 }
 
 /// The declaration that makes `object` again (`Ok(None)`: another declaration makes it, or it
@@ -142,14 +122,10 @@ pub(crate) fn declaration(
             let info = device.buffer_info(buffer).ok_or_else(gone)?;
             Declaration::Buffer {
                 name,
-                usage: usage(info.usage),
-                bind: bind_flags(info.bind),
+                usage: info.usage,
+                bind: info.bind,
                 size: info.size as u64,
-                uav_flag: match info.uav_flag {
-                    recorder::UavFlag::None => None,
-                    recorder::UavFlag::Append => Some(words::UavFlag::Append),
-                    recorder::UavFlag::Counter => Some(words::UavFlag::Counter),
-                },
+                uav_flag: (info.uav_flag != recorder::UavFlag::None).then_some(info.uav_flag),
                 placement: placement(Resource::Buffer(buffer)),
             }
         }
@@ -167,7 +143,7 @@ pub(crate) fn declaration(
                 mips: (info.mip_levels != 1).then_some(info.mip_levels as u64),
                 array: (info.array_size != 1).then_some(info.array_size as u64),
                 samples: (info.sample_count != 1).then_some(info.sample_count as u64),
-                bind: bind_flags(info.bind),
+                bind: info.bind,
                 compressible: (!info.compressible).then_some(false),
                 tc: info.texture_compatible.then_some(true),
                 dcc: info.dcc.then_some(true),
@@ -218,7 +194,7 @@ pub(crate) fn declaration(
             let info = device.shader_info(Shader::from_raw(raw)).ok_or_else(gone)?;
             Declaration::Shader {
                 name,
-                stage: form::stage(info.stage),
+                stage: info.stage,
                 constant_buffers: slot_set(info.constant_buffers.bits()),
                 shader_resources: slot_set(info.shader_resources.bits()),
                 samplers: slot_set(info.samplers.bits()),
@@ -241,10 +217,7 @@ pub(crate) fn declaration(
         ObjectKind::SamplerState => Declaration::SamplerState { name },
         ObjectKind::Query => match device.query_kind(Query::from_raw(raw)).ok_or_else(gone)? {
             recorder::QueryKind::Predicate => Declaration::Predicate { name },
-            kind => Declaration::Query {
-                name,
-                kind: form::query_kind_word(kind),
-            },
+            kind => Declaration::Query { name, kind },
         },
         ObjectKind::SwapChain => {
             let info = device

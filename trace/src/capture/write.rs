@@ -41,7 +41,6 @@ use super::object_names::{
 use super::records::{kind_prefix, Registry};
 use super::statement_writer::Out;
 use crate::syntax::ast::{CallContext, Declaration, Method, Trace};
-use crate::syntax::words;
 use crate::Name;
 use executor::DrawRecord;
 
@@ -314,12 +313,8 @@ fn used_objects(
 fn declare_device(out: &mut Out<'_>, device: &Device) {
     let desc = device.desc();
     out.declare(Declaration::Device {
-        semantics: form::semantics(desc.immediate_semantics),
-        validation: match desc.validation {
-            recorder::Validation::Off => None,
-            recorder::Validation::On => Some(words::Validation::On),
-            recorder::Validation::Hazards => Some(words::Validation::Hazards),
-        },
+        semantics: desc.immediate_semantics,
+        validation: (desc.validation != recorder::Validation::Off).then_some(desc.validation),
         legacy_barriers: (!desc.legacy_barriers).then_some(false),
     });
 }
@@ -370,7 +365,7 @@ fn declare_contexts(
     for (name, semantics, title_managed_lifetimes) in contexts.values() {
         out.declare(Declaration::Context {
             name: name.clone(),
-            semantics: form::semantics(*semantics),
+            semantics: *semantics,
             title_managed_lifetimes: *title_managed_lifetimes,
         });
     }

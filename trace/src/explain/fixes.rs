@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use recorder::SplitCategory;
 
 use crate::syntax::{
-    BindFlag, Call, CallContext, Declaration, MapType, Method, Name, Statement, Trace, Usage,
+    BindFlags, Call, CallContext, Declaration, MapType, Method, Name, Statement, Trace, Usage,
 };
 
 /// A fix for split points, in the documentation's order of preference.
@@ -157,7 +157,7 @@ impl<'t> Facts<'t> {
         facts
     }
 
-    fn buffer(&self, name: &str) -> Option<(Usage, crate::syntax::BindFlags)> {
+    fn buffer(&self, name: &str) -> Option<(Usage, BindFlags)> {
         match self.declarations.get(name)? {
             Declaration::Buffer { usage, bind, .. } => Some((*usage, *bind)),
             _ => None,
@@ -188,8 +188,7 @@ impl<'t> Facts<'t> {
                 tc,
                 ..
             } => {
-                let target =
-                    bind.contains(BindFlag::RenderTarget) || bind.contains(BindFlag::DepthStencil);
+                let target = bind.intersects(BindFlags::RENDER_TARGET | BindFlags::DEPTH_STENCIL);
                 (target && *compressible != Some(false)).then_some(*tc == Some(true))
             }
             _ => None,
@@ -308,10 +307,10 @@ impl<'t> Facts<'t> {
                     ..
                 } => {
                     let writable = [
-                        BindFlag::UnorderedAccess,
-                        BindFlag::StreamOutput,
-                        BindFlag::RenderTarget,
-                        BindFlag::DepthStencil,
+                        BindFlags::UNORDERED_ACCESS,
+                        BindFlags::STREAM_OUTPUT,
+                        BindFlags::RENDER_TARGET,
+                        BindFlags::DEPTH_STENCIL,
                     ]
                     .into_iter()
                     .any(|flag| bind.contains(flag));

@@ -432,7 +432,7 @@ pub(crate) fn record<R: Recording>(
 }),
         Call::ConfigureQuery { query, mode } => {
             in_context(recorder, "configure_query", Capability::Query, |c| {
- c.configure_query(objects.one(*query), super::convert::query_mode(*mode))
+ c.configure_query(objects.one(*query), *mode)
 })
         }
         Call::SetPredicationFromQuery { query, value } => in_context(recorder, "set_predication_from_query", Capability::InheritedState, |c| {

@@ -26,12 +26,11 @@ use recorder::{Rect, Viewport};
 use super::convert::*;
 use super::program::*;
 use crate::syntax::ast::{
-    Barrier, BeforeAfter, CallContext, Declaration, Expectation, ExpectedLayout, FastEntry,
+    Barrier, CallContext, Declaration, Expectation, ExpectedLayout, FastEntry, Flags,
     LegacyBarrier, Method, Placement, Remap, Statement, Subject as AstSubject, Trace,
 };
 use crate::syntax::name::Name;
 use crate::syntax::split_derived;
-use crate::syntax::words;
 use crate::ParseError;
 
 /// Lowers `trace` (see the module essay).
@@ -95,7 +94,7 @@ impl Lowering {
         for e in entries {
             lowered.push(FastEntry {
                 kind: e.kind,
-                stage: e.stage.map(stage),
+                stage: e.stage,
                 slot: fit_u32(e.slot, "SLOT")?,
                 object: self.opt(&e.object)?,
             });
@@ -181,12 +180,7 @@ impl Lowering {
                 legacy_barriers,
             } => {
                 self.legacy_barriers = *legacy_barriers;
-                let validation = match validation {
-                    None | Some(words::Validation::Off) => recorder::Validation::Off,
-                    Some(words::Validation::On) => recorder::Validation::On,
-                    Some(words::Validation::Hazards) => recorder::Validation::Hazards,
-                };
-                self.device = Some((semantics(*s), validation));
+                self.device = Some((*s, validation.unwrap_or_default()));
                 return Ok(());
             }
             Declaration::Release { name } => {
@@ -212,22 +206,13 @@ impl Lowering {
                 placement,
             } => {
                 let placement = self.placement(placement)?;
-                let usage = match usage {
-                    words::Usage::Default => recorder::Usage::Default,
-                    words::Usage::Immutable => recorder::Usage::Immutable,
-                    words::Usage::Dynamic => recorder::Usage::Dynamic,
-                    words::Usage::Staging => recorder::Usage::Staging,
-                };
-                let uav_flag = match uav_flag {
-                    None => recorder::UavFlag::None,
-                    Some(words::UavFlag::Append) => recorder::UavFlag::Append,
-                    Some(words::UavFlag::Counter) => recorder::UavFlag::Counter,
-                };
+                let usage = *usage;
+                let uav_flag = uav_flag.unwrap_or_default();
                 let dynamic = usage == recorder::Usage::Dynamic;
                 let create = Create::Buffer {
                     size: fit_u32(*size, "size")?,
                     usage,
-                    bind: bind_flags(*bind),
+                    bind: *bind,
                     uav_flag,
                     placement,
                 };
@@ -255,7 +240,7 @@ impl Lowering {
                     mips: fit_u32(mips.unwrap_or(1), "mips")?,
                     array: fit_u32(array.unwrap_or(1), "array")?,
                     samples: fit_u32(samples.unwrap_or(1), "samples")?,
-                    bind: bind_flags(*bind),
+                    bind: *bind,
                     compressible: *compressible,
                     texture_compatible: tc.unwrap_or(false),
                     dcc: dcc.unwrap_or(false),
@@ -287,7 +272,7 @@ impl Lowering {
                 stream_output,
             } => {
                 let create = Create::Shader {
-                    stage: stage(*s),
+                    stage: *s,
                     constant_buffers: Slots::from_bits(mask(
                         constant_buffers,
                         16,
@@ -339,7 +324,7 @@ impl Lowering {
             ),
             Declaration::Query { name, kind } => (
                 self.add(name.as_str(), ObjKind::Predicate, false),
-                Create::Predicate(super::convert::query_kind(*kind)),
+                Create::Predicate(*kind),
             ),
             Declaration::Swapchain {
                 name,
@@ -381,7 +366,7 @@ impl Lowering {
                 (
                     id,
                     Create::Context {
-                        semantics: semantics(*s),
+                        semantics: *s,
                         title_managed_lifetimes: *title_managed_lifetimes,
                     },
                 )
@@ -448,7 +433,7 @@ impl Lowering {
         let slot = |n: u64| fit_u32(n, "START");
         Ok(match method {
             Method::SetInputLayout(layout) => Call::SetInputLayout(self.opt(layout)?),
-            Method::SetPrimitiveTopology(t) => Call::SetPrimitiveTopology(topology(*t)),
+            Method::SetPrimitiveTopology(t) => Call::SetPrimitiveTopology(*t),
             Method::SetVertexBuffers { start, buffers } => Call::SetVertexBuffers {
                 start: slot(*start)?,
                 buffers: self.ids(buffers)?,
@@ -466,7 +451,7 @@ impl Lowering {
                 Call::SetPrimitiveResetIndex(fit_u32(*value, "VALUE")?)
             }
             Method::SetShader { stage: s, shader } => Call::SetShader {
-                stage: stage(*s),
+                stage: *s,
                 shader: self.opt(shader)?,
             },
             Method::SetConstantBuffers {
@@ -474,7 +459,7 @@ impl Lowering {
                 start,
                 buffers,
             } => Call::SetConstantBuffers {
-                stage: stage(*s),
+                stage: *s,
                 start: slot(*start)?,
                 buffers: self.ids(buffers)?,
             },
@@ -483,7 +468,7 @@ impl Lowering {
                 start,
                 views,
             } => Call::SetShaderResources {
-                stage: stage(*s),
+                stage: *s,
                 start: slot(*start)?,
                 views: self.ids(views)?,
             },
@@ -492,7 +477,7 @@ impl Lowering {
                 start,
                 samplers,
             } => Call::SetSamplers {
-                stage: stage(*s),
+                stage: *s,
                 start: slot(*start)?,
                 samplers: self.ids(samplers)?,
             },
@@ -527,7 +512,7 @@ impl Lowering {
                 slot: n,
                 view,
             } => Call::SetFastShaderResource {
-                stage: stage(*s),
+                stage: *s,
                 slot: fit_u32(*n, "SLOT")?,
                 view: self.opt(view)?,
             },
@@ -537,7 +522,7 @@ impl Lowering {
                 view,
                 address,
             } => Call::SetPlacementShaderResource {
-                stage: stage(*s),
+                stage: *s,
                 slot: fit_u32(*n, "SLOT")?,
                 view: self.id(view)?,
                 address: *address,
@@ -548,7 +533,7 @@ impl Lowering {
                 buffer,
                 address,
             } => Call::SetPlacementConstantBuffer {
-                stage: stage(*s),
+                stage: *s,
                 slot: fit_u32(*n, "SLOT")?,
                 buffer: self.id(buffer)?,
                 address: *address,
@@ -750,14 +735,14 @@ impl Lowering {
                 writes: (),
             } => {
                 let resource = self.id(resource)?;
-                let instance = (*m == words::MapType::WriteDiscard).then(|| {
+                let instance = (*m == recorder::MapType::WriteDiscard).then(|| {
                     let k = self.instances.entry(resource).or_insert(0);
                     *k += 1;
                     *k
                 });
                 Call::Map {
                     resource,
-                    map_type: map_type(*m),
+                    map_type: *m,
                     allow_usage_default: *allow_usage_default,
                     instance,
                     writes: Default::default(),
@@ -818,10 +803,7 @@ impl Lowering {
                 compression,
             } => Call::SetResourceCompression {
                 resource: self.id(resource)?,
-                compression: match compression {
-                    words::Compression::Compressed => recorder::Compression::Compressed,
-                    words::Compression::Decompressed => recorder::Compression::Decompressed,
-                },
+                compression: *compression,
             },
             Method::SetResourceMinLod { resource, min_lod } => Call::SetResourceMinLod {
                 resource: self.id(resource)?,
@@ -842,19 +824,19 @@ impl Lowering {
                 kick_off,
             } => Call::InsertFence {
                 fence: self.fence(fence),
-                engine: engine(*e),
+                engine: e.unwrap_or_default(),
                 kick_off: *kick_off,
             },
             Method::InsertWaitOnFence { fence, engine: e } => Call::InsertWaitOnFence {
                 fence: self.fence(fence),
-                engine: engine(*e),
+                engine: e.unwrap_or_default(),
             },
             Method::SetGdsRange {
                 stage: s,
                 offset,
                 size,
             } => Call::SetGdsRange {
-                stage: stage(*s),
+                stage: *s,
                 offset: fit_u32(*offset, "OFFSET")?,
                 size: fit_u32(*size, "SIZE")?,
             },
@@ -941,12 +923,12 @@ impl Lowering {
                     split,
                 } => LegacyBarrier::Transition {
                     resource: self.id(resource)?,
-                    before: states(before),
-                    after: states(after),
+                    before: before.value(),
+                    after: after.value(),
                     subresource: subresource
                         .map(|n| fit_u32(n, "subresource="))
                         .transpose()?,
-                    split: split.map(split_half),
+                    split: *split,
                 },
                 LegacyBarrier::Uav { resource } => LegacyBarrier::Uav {
                     resource: self.opt(resource)?,
@@ -963,8 +945,8 @@ impl Lowering {
     fn barrier(&mut self, barrier: &Barrier) -> Converted<Barrier<Lowered>> {
         Ok(match barrier {
             Barrier::Global { sync: s, access: a } => Barrier::Global {
-                sync: sync(s),
-                access: access(a),
+                sync: s.map(Flags::value),
+                access: a.map(Flags::value),
             },
             Barrier::Buffer {
                 resource,
@@ -973,8 +955,8 @@ impl Lowering {
                 size,
             } => Barrier::Buffer {
                 resource: self.id(resource)?,
-                sync: sync(s),
-                access: access(a),
+                sync: s.map(Flags::value),
+                access: a.map(Flags::value),
                 size: *size,
             },
             Barrier::Texture {
@@ -988,12 +970,9 @@ impl Lowering {
                 discard,
             } => Barrier::Texture {
                 resource: self.id(resource)?,
-                sync: sync(s),
-                access: access(a),
-                layout: BeforeAfter {
-                    before: barrier_layout(layout.before),
-                    after: barrier_layout(layout.after),
-                },
+                sync: s.map(Flags::value),
+                access: a.map(Flags::value),
+                layout: layout.map(|word| word.value()),
                 mips: span(mips, "mips=")?,
                 array: span(array, "array=")?,
                 planes: span(planes, "planes=")?,
@@ -1050,12 +1029,12 @@ impl Lowering {
             } => Check::Resource {
                 resource: self.id(resource)?,
                 layout: layout.map(|layout| match layout {
-                    ExpectedLayout::Is(layout) => ExpectedLayout::Is(barrier_layout(layout)),
+                    ExpectedLayout::Is(layout) => ExpectedLayout::Is(layout.value()),
                     ExpectedLayout::Mixed => ExpectedLayout::Mixed,
                 }),
                 compressed: *compressed,
-                depth: depth.map(compression),
-                stencil: stencil.map(compression),
+                depth: *depth,
+                stencil: *stencil,
             },
             Expectation::Query { query, expected } => Check::Query {
                 query: self.id(query)?,
@@ -1114,9 +1093,9 @@ impl Lowering {
 /// The arguments of a staged `remap_*_inheritance` call.
 fn remap(remap: &Remap) -> Converted<Remap<Lowered>> {
     Ok(Remap {
-        stage: stage(remap.stage),
+        stage: remap.stage,
         slot: fit_u32(remap.slot, "SLOT")?,
-        inherit_stage: stage(remap.inherit_stage),
+        inherit_stage: remap.inherit_stage,
         inherit_slot: fit_u32(remap.inherit_slot, "INHERIT_SLOT")?,
     })
 }

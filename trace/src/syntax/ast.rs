@@ -21,14 +21,15 @@
 //! use, names that are [`Name`]s, finite floats, values of the class the field takes.
 
 use std::fmt;
+use std::ops::BitOr;
 
 use super::name::{Format, Name};
 use super::symbols::ObjKind;
 use super::value::{DrawField, ExpectedValue};
-use super::words::{AccessWord, LayoutWord, SplitWord, StateWord, SyncWord};
+use super::words::{AccessWord, LayoutWord, SplitHalf, StateWord, SyncWord};
 use super::words::{
-    BindFlag, Compression, CounterKey, Engine, ErrorKind, MapType, Semantics, SplitCategory, Stage,
-    Topology, UavFlag, Usage, Validation,
+    BindFlags, Compression, CounterKey, Engine, ErrorKind, MapType, PrimitiveTopology, QueryKind,
+    QueryMode, Semantics, SplitCategory, Stage, UavFlag, Usage, Validation, Word, WordTable,
 };
 
 /// An inclusive range of slots, `2-5`, or one slot `3` (`first == last`).
@@ -51,45 +52,6 @@ impl SlotSet {
         self.0.iter().any(|r| r.first <= slot && slot <= r.last)
     }
 }
-
-/// `bind=FLAGS`: a set of [`BindFlag`]s. `bind=none` is the empty set (a staging buffer).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BindFlags(u8);
-
-impl BindFlags {
-    /// No flag: `bind=none`.
-    pub const NONE: Self = Self(0);
-
-    fn bit(flag: BindFlag) -> u8 {
-        1 << (flag as u8)
-    }
-
-    /// The set with `flag` added.
-    pub fn with(self, flag: BindFlag) -> Self {
-        Self(self.0 | Self::bit(flag))
-    }
-
-    /// Whether `flag` is in the set.
-    pub fn contains(self, flag: BindFlag) -> bool {
-        self.0 & Self::bit(flag) != 0
-    }
-
-    /// Whether the set is `bind=none`.
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The flags set, in docs/TRACE.md's order.
-    pub fn iter(self) -> impl Iterator<Item = BindFlag> {
-        BindFlag::ALL
-            .iter()
-            .copied()
-            .filter(move |f| self.contains(*f))
-    }
-}
-
-// Eight flags, one bit each.
-const _: () = assert!(BindFlag::ALL.len() <= 8);
 
 /// `X,Y,W,H` of `rs_set_viewports`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -288,7 +250,7 @@ pub enum Declaration {
         /// The declared name.
         name: Name,
         /// The query's kind.
-        kind: super::words::QueryKindWord,
+        kind: QueryKind,
     },
     /// Also declares the textures `NAME.0 .. NAME.(buffers-1)` and the RTVs `NAME.K.rtv`.
     Swapchain {
@@ -438,7 +400,7 @@ impl Form for Written {
     type Count = u64;
     type Signed = i64;
     type Stencil = u64;
-    type Topology = Topology;
+    type Topology = PrimitiveTopology;
     type Format = Format;
     type Stage = Stage;
     type Viewport = Viewport;
@@ -457,13 +419,22 @@ impl Form for Written {
     type Layout = LayoutWord;
     type States = Flags<StateWord>;
     type Span = Option<SlotRange>;
-    type Split = SplitWord;
+    type Split = SplitHalf;
 }
 
 /// Flags combined with `+` (`compute_shading+pixel_shading`), the words in the order written
 /// (an alias such as `predication` kept as written). Never empty when parsed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Flags<W>(pub Vec<W>);
+
+impl<T: WordTable + Default + BitOr<Output = T>> Flags<Word<T>> {
+    /// The engine's value: every word's flags, ORed (the empty set for no word).
+    pub fn value(&self) -> T {
+        self.0
+            .iter()
+            .fold(T::default(), |all, word| all | word.value())
+    }
+}
 
 /// `BEFORE:AFTER` of a barrier's `sync=`, `access=` and `layout=`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -472,6 +443,16 @@ pub struct BeforeAfter<T> {
     pub before: T,
     /// AFTER: the work, access or layout after it.
     pub after: T,
+}
+
+impl<T> BeforeAfter<T> {
+    /// Both sides through `f`.
+    pub fn map<U>(&self, f: impl Fn(&T) -> U) -> BeforeAfter<U> {
+        BeforeAfter {
+            before: f(&self.before),
+            after: f(&self.after),
+        }
+    }
 }
 
 /// One BARRIER of `barrier BARRIER [| BARRIER ..]` (SPEC R-BAR-1), in the [`Form`] `F`.
@@ -944,7 +925,7 @@ pub enum Method<F: Form = Written> {
         /// The query configured.
         query: F::Object,
         /// How it counts samples.
-        mode: super::words::QueryModeWord,
+        mode: QueryMode,
     },
     /// `set_predication_from_query QUERY|null yes|no` (R-FX-3).
     SetPredicationFromQuery {

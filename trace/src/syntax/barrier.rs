@@ -18,7 +18,7 @@ use super::ast::{Barrier, BeforeAfter, Flags, LegacyBarrier, SlotRange};
 use super::cursor::{Cursor, Options, Result};
 use super::lex::quote;
 use super::symbols::{Symbols, Want};
-use super::words::{AccessWord, LayoutWord, SplitWord, StateWord, SyncWord};
+use super::words::{split_half, AccessWord, LayoutWord, SplitHalf, StateWord, SyncWord};
 
 /// The kinds of BARRIER, for messages.
 const KINDS: &str = "global|buffer|texture";
@@ -204,7 +204,12 @@ pub(crate) fn legacy(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Legac
                 split: options
                     .get("split")
                     .map(|v| {
-                        cursor.word_token(v, "split=", SplitWord::from_name, SplitWord::choices())
+                        cursor.word_token(
+                            v,
+                            "split=",
+                            split_half,
+                            super::words::choices_but(SplitHalf::None),
+                        )
                     })
                     .transpose()?,
             })

@@ -19,7 +19,9 @@ use super::cursor::{Cursor, Result};
 use super::lex::quote;
 use super::parse::Parser;
 use super::symbols::{ObjKind, Symbols, Want};
-use super::words::{parse_yes_no, Compression, Engine, MapType, Stage, Topology};
+use super::words::{
+    parse_yes_no, Compression, Engine, MapType, PrimitiveTopology, QueryMode, Stage,
+};
 
 impl Parser {
     pub(crate) fn call(&mut self, mut cursor: Cursor<'_>, context: CallContext) -> Result<Call> {
@@ -120,8 +122,8 @@ impl Parser {
             }
             "set_primitive_topology" => Method::SetPrimitiveTopology(cursor.word(
                 "a topology",
-                Topology::from_name,
-                Topology::choices(),
+                PrimitiveTopology::from_name,
+                PrimitiveTopology::choices(),
             )?),
             "set_vertex_buffers" => Method::SetVertexBuffers {
                 start: cursor.unsigned("START")?,
@@ -368,11 +370,7 @@ impl Parser {
             },
             "configure_query" => Method::ConfigureQuery {
                 query: cursor.object(symbols, Want::Predicate)?,
-                mode: cursor.word(
-                    "the query mode",
-                    super::words::QueryModeWord::from_name,
-                    super::words::QueryModeWord::choices(),
-                )?,
+                mode: cursor.word("the query mode", QueryMode::from_name, QueryMode::choices())?,
             },
             "set_predication_from_query" => Method::SetPredicationFromQuery {
                 query: cursor.object_or_null(symbols, Want::Predicate)?,

@@ -11,12 +11,12 @@
 
 use std::fmt::Display;
 
-use super::ast::{BindFlags, SlotRange, SlotSet};
+use super::ast::{SlotRange, SlotSet};
 use super::error::ParseError;
 use super::lex::{self, quote, NumberError};
 use super::name::{is_name, Format, Name};
 use super::symbols::{Symbols, Want};
-use super::words::BindFlag;
+use super::words::{BindFlags, WordTable};
 
 pub(crate) type Result<T> = std::result::Result<T, ParseError>;
 
@@ -322,10 +322,10 @@ impl<'a> Cursor<'a> {
             let flag = self.word_token(
                 item,
                 "a bind flag",
-                BindFlag::from_name,
-                format!("{}, or none", BindFlag::choices()),
+                BindFlags::from_name,
+                format!("{}, or none", BindFlags::choices()),
             )?;
-            flags = flags.with(flag);
+            flags = flags | flag;
         }
         Ok(flags)
     }

@@ -17,7 +17,7 @@ use super::name::Name;
 use super::parse::Parser;
 use super::symbols::{Symbols, Want};
 use super::value::{DrawField, ExpectedValue, FieldObject, Number, ObjectRef, ValueClass};
-use super::words::Topology;
+use super::words::PrimitiveTopology;
 use super::words::{Compression, CounterKey, ErrorKind, LayoutWord, QueryKey, SplitCategory};
 
 impl Parser {
@@ -132,8 +132,8 @@ impl Parser {
             ValueClass::Topology => ExpectedValue::Topology(cursor.word_token(
                 token,
                 "a topology",
-                Topology::from_name,
-                Topology::choices(),
+                PrimitiveTopology::from_name,
+                PrimitiveTopology::choices(),
             )?),
             ValueClass::Format => ExpectedValue::Format(cursor.format_token(token, "VALUE")?),
             ValueClass::Number => ExpectedValue::Number(number(cursor, token)?),

@@ -97,9 +97,9 @@ pub(super) mod value;
 pub(crate) mod words;
 
 pub use ast::{
-    Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
-    FastEntry, FastKind, Flags, Form, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange,
-    SlotSet, Statement, Subject, Trace, Viewport, Written,
+    Barrier, BeforeAfter, Call, CallContext, Declaration, Expectation, ExpectedLayout, FastEntry,
+    FastKind, Flags, Form, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange, SlotSet,
+    Statement, Subject, Trace, Viewport, Written,
 };
 // Queries with results (R-FX-3).
 pub use ast::ExpectedQuery;
@@ -108,12 +108,12 @@ pub use name::{Format, Name};
 pub(super) use symbols::{split_derived, ObjKind};
 pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
 pub use words::{
-    AccessWord, BindFlag, Compression, CounterKey, Engine, ErrorKind, LayoutWord, MapType,
-    Semantics, SplitCategory, SplitWord, Stage, StateWord, SyncWord, Topology, UavFlag, Usage,
-    Validation,
+    AccessWord, BindFlags, Compression, CounterKey, Engine, ErrorKind, LayoutWord, MapType,
+    PrimitiveTopology, Semantics, SplitCategory, SplitHalf, Stage, StateWord, SyncWord, UavFlag,
+    Usage, Validation,
 };
 // Queries with results (R-FX-3).
-pub use words::{QueryKey, QueryKindWord, QueryModeWord};
+pub use words::{QueryKey, QueryKind, QueryMode};
 
 /// Parses a trace.
 ///

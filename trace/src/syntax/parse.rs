@@ -16,7 +16,9 @@ use super::error::ParseError;
 use super::lex::{self, quote};
 use super::name::{Format, Name};
 use super::symbols::{ObjKind, Symbols, Want};
-use super::words::{parse_on_off, QueryKindWord, Semantics, Stage, UavFlag, Usage, Validation};
+use super::words::{
+    parse_on_off, uav_flag, QueryKind, Semantics, Stage, UavFlag, Usage, Validation,
+};
 
 /// The parser's state between lines.
 #[derive(Default)]
@@ -168,8 +170,8 @@ impl Parser {
                             cursor.word_token(
                                 v,
                                 "uav_flag=",
-                                UavFlag::from_name,
-                                UavFlag::choices(),
+                                uav_flag,
+                                super::words::choices_but(UavFlag::None),
                             )
                         })
                         .transpose()?,
@@ -255,11 +257,8 @@ impl Parser {
             }
             "query" => {
                 let name = cursor.new_name("a name for the query")?;
-                let kind = cursor.word(
-                    "the query kind",
-                    QueryKindWord::from_name,
-                    QueryKindWord::choices(),
-                )?;
+                let kind =
+                    cursor.word("the query kind", QueryKind::from_name, QueryKind::choices())?;
                 Declaration::Query { name, kind }
             }
             "swapchain" => {

@@ -10,7 +10,7 @@
 use std::fmt::{self, Display, Formatter, Write as _};
 
 use super::ast::{
-    Barrier, BeforeAfter, BindFlags, Call, CallContext, Declaration, Expectation, ExpectedLayout,
+    Barrier, BeforeAfter, Call, CallContext, Declaration, Expectation, ExpectedLayout,
     ExpectedQuery, Flags, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange, SlotSet,
     Statement, Subject, Trace, Viewport,
 };
@@ -70,21 +70,6 @@ impl Display for SlotSet {
             } else {
                 write!(f, "{}-{}", range.first, range.last)?;
             }
-        }
-        Ok(())
-    }
-}
-
-impl Display for BindFlags {
-    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
-        if self.is_empty() {
-            return f.write_str("none");
-        }
-        for (i, flag) in self.iter().enumerate() {
-            if i > 0 {
-                f.write_char(',')?;
-            }
-            f.write_str(flag.name())?;
         }
         Ok(())
     }

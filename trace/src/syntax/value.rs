@@ -16,7 +16,7 @@
 //! integers or floats; the replay compares them by value (`2.0` equals `2`).
 
 use super::name::{Format, Name};
-use super::words::{Stage, Topology};
+use super::words::{PrimitiveTopology, Stage};
 
 /// A field of a draw record, by its docs/TRACE.md name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -238,7 +238,7 @@ pub enum ExpectedValue {
     /// An object field's value.
     Object(ObjectRef),
     /// `topology`'s value.
-    Topology(Topology),
+    Topology(PrimitiveTopology),
     /// A format field's value.
     Format(Format),
     /// A number field's value.

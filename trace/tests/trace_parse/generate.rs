@@ -34,7 +34,8 @@ impl Rng {
         self.next() & 1 == 1
     }
 
-    pub fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+    pub fn pick<T: Clone>(&mut self, items: impl AsRef<[T]>) -> T {
+        let items = items.as_ref();
         items[self.below(items.len())].clone()
     }
 
@@ -60,7 +61,7 @@ impl Rng {
     /// Any finite f32.
     pub fn f32(&mut self) -> f32 {
         match self.below(6) {
-            0 => self.pick(&[
+            0 => self.pick([
                 0.0,
                 -0.0,
                 1.0,
@@ -159,9 +160,9 @@ impl Generator {
 
     fn bind(&mut self) -> BindFlags {
         let mut flags = BindFlags::NONE;
-        for flag in BindFlag::ALL {
+        for (_, flag) in BindFlags::NAMED {
             if self.rng.below(3) == 0 {
-                flags = flags.with(*flag);
+                flags = flags | *flag;
             }
         }
         flags
@@ -204,7 +205,7 @@ impl Generator {
         let count = 1 + self.rng.below(4);
         (0..count)
             .map(|_| {
-                let kind = self.rng.pick(&[
+                let kind = self.rng.pick([
                     FastKind::ConstantBuffer,
                     FastKind::ShaderResource,
                     FastKind::Sampler,
@@ -256,7 +257,9 @@ impl Generator {
                     usage: self.rng.pick(Usage::ALL),
                     bind: self.bind(),
                     size: self.rng.u64(),
-                    uav_flag: self.rng.option(|r| r.pick(UavFlag::ALL)),
+                    uav_flag: self
+                        .rng
+                        .option(|r| r.pick([UavFlag::Append, UavFlag::Counter])),
                     placement: None,
                 }
             }
@@ -354,7 +357,7 @@ impl Generator {
                     true => Declaration::Predicate { name },
                     false => Declaration::Query {
                         name,
-                        kind: self.rng.pick(QueryKindWord::ALL),
+                        kind: self.rng.pick(QueryKind::ALL),
                     },
                 }
             }
@@ -441,7 +444,7 @@ impl Generator {
         let (buffers, rtvs, dsvs) = (p.buffers.clone(), p.rtvs.clone(), p.dsvs.clone());
         Some(match self.rng.below(60) {
             0 => Method::SetInputLayout(self.nullable(|p| &p.layouts)),
-            1 => Method::SetPrimitiveTopology(self.rng.pick(Topology::ALL)),
+            1 => Method::SetPrimitiveTopology(self.rng.pick(PrimitiveTopology::ALL)),
             2 => Method::SetVertexBuffers {
                 start: self.rng.u64(),
                 buffers: self.nullables(|p| &p.buffers),
@@ -496,7 +499,7 @@ impl Generator {
                 2 => Method::SetPlacementShaderResource {
                     stage,
                     slot: self.rng.u64(),
-                    view: self.rng.pick(&p.srvs.clone()),
+                    view: self.rng.pick(&p.srvs),
                     address: self.rng.u64(),
                 },
                 3 => Method::SetPlacementConstantBuffer {
@@ -649,7 +652,7 @@ impl Generator {
                     2 => Method::ResetQuery { query },
                     3 => Method::ConfigureQuery {
                         query,
-                        mode: self.rng.pick(QueryModeWord::ALL),
+                        mode: self.rng.pick(QueryMode::ALL),
                     },
                     _ => Method::SetPredicationFromQuery {
                         query: self.rng.coin().then_some(query),
@@ -819,8 +822,8 @@ impl Generator {
     /// A BARRIER of `barrier`: any resource for `buffer` and `texture` (the engine checks the
     /// type).
     fn barrier(&mut self) -> Barrier {
-        let sync = self.before_after(|g| g.flags(SyncWord::ALL));
-        let access = self.before_after(|g| g.flags(AccessWord::ALL));
+        let sync = self.before_after(|g| g.flags(&SyncWord::all()));
+        let access = self.before_after(|g| g.flags(&AccessWord::all()));
         match self.rng.below(3) {
             0 => Barrier::Global { sync, access },
             1 => Barrier::Buffer {
@@ -833,7 +836,7 @@ impl Generator {
                 resource: self.resource(),
                 sync,
                 access,
-                layout: self.before_after(|g| g.rng.pick(LayoutWord::ALL)),
+                layout: self.before_after(|g| g.rng.pick(LayoutWord::all())),
                 mips: self.range(),
                 array: self.range(),
                 planes: self.range(),
@@ -853,10 +856,12 @@ impl Generator {
         match self.rng.below(3) {
             0 => LegacyBarrier::Transition {
                 resource: self.resource(),
-                before: self.flags(StateWord::ALL),
-                after: self.flags(StateWord::ALL),
+                before: self.flags(&StateWord::all()),
+                after: self.flags(&StateWord::all()),
                 subresource: self.rng.option(Rng::u64),
-                split: self.rng.option(|r| r.pick(SplitWord::ALL)),
+                split: self
+                    .rng
+                    .option(|r| r.pick([SplitHalf::Begin, SplitHalf::End])),
             },
             1 => LegacyBarrier::Uav {
                 resource: resource(self),
@@ -930,7 +935,7 @@ impl Generator {
                 resource: self.resource(),
                 layout: self.rng.option(|r| match r.below(4) {
                     0 => ExpectedLayout::Mixed,
-                    _ => ExpectedLayout::Is(r.pick(LayoutWord::ALL)),
+                    _ => ExpectedLayout::Is(r.pick(LayoutWord::all())),
                 }),
                 compressed: self.rng.option(Rng::coin),
                 depth: self.rng.option(|r| r.pick(Compression::ALL)),
@@ -1037,7 +1042,7 @@ impl Generator {
             1 => (DrawField::InputLayout, object(self, layouts, false)),
             2 => (
                 DrawField::Topology,
-                ExpectedValue::Topology(self.rng.pick(Topology::ALL)),
+                ExpectedValue::Topology(self.rng.pick(PrimitiveTopology::ALL)),
             ),
             3 => (DrawField::ResetIndex, ExpectedValue::Number(self.number())),
             4 => (DrawField::IndexBuffer, object(self, buffers, true)),
