@@ -16,7 +16,6 @@ fn layout_benches_has_no_import_circle() {
 }
 
 #[test]
-#[ignore = "enabled once the layout reorganisation lands"]
 fn layout_every_file_name_is_unique_in_the_workspace() {
     let package = Path::new(env!("CARGO_MANIFEST_DIR"));
     let repeated = import_graph::repeated_file_names(&import_graph::workspace_of(package));
