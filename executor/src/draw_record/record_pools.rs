@@ -388,10 +388,14 @@ impl DrawWriter<'_> {
         });
     }
 
-    /// Appends the entry; the record is complete.
+    /// Appends the entry; the record is complete. The entry is copied once, from the writer into
+    /// the pool, by reference: a writer moved into `finish` (or an entry moved into `push`) is
+    /// copied to the stack first, 152 bytes a draw (`count_execute consume` counts it).
     #[inline]
-    pub(crate) fn finish(self) {
-        self.records.entries.push(self.entry);
+    pub(crate) fn finish(&mut self) {
+        self.records
+            .entries
+            .extend_from_slice(std::slice::from_ref(&self.entry));
     }
 }
 

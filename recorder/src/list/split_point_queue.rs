@@ -37,6 +37,7 @@ impl SplitPointQueue {
     /// for the resource it names (the executing context's current instance, R-SP-4, R-ST-8);
     /// keeps its list alive. Nothing happens unless `decoded` is a split point that came from
     /// [`CommandList::segments`]. No second decode, no copy of the list.
+    #[inline]
     pub fn push(
         &mut self,
         decoded: Decoded<'_>,
