@@ -35,7 +35,7 @@
 //! * `parse.rs`: statements and declarations; `call.rs`: calls; `barrier.rs`: the arguments
 //!   of `barrier` and `resource_barrier`; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table (declared names, their kinds, the reserved words).
-//! * `print.rs`: the tree back to text. `error.rs`: [`ParseError`].
+//! * `print/`: the tree back to text, one file per statement kind. `error.rs`: [`ParseError`].
 //!
 //! ## Choices where docs/TRACE.md is silent
 //! * **Names.** A name is declared once: declaring it again (another buffer, a second
