@@ -5,9 +5,9 @@
 //! **In:** nothing; these are plain data. **Out:** [`Call`] (a context and a method as written)
 //! and [`Method`] in any [`Form`]: as written here, lowered by the replay, held by the capture.
 //!
-//! **Invariant.** The shape of a call is written once, here: every other match over the
-//! vocabulary (the parser's `call.rs`, the printer, the replay, the capture) matches these
-//! variants, and the compiler checks each is exhaustive. `Option<F::Object>` is an argument that
+//! **Invariant.** The shape of a call is written once, here: the printer, the replay and the
+//! capture match these variants, the compiler checking each match is exhaustive, and the
+//! parser's `call.rs` makes them from the method's word. `Option<F::Object>` is an argument that
 //! may be `null`; the lists of bindings are never empty.
 
 use crate::syntax::name::Name;
