@@ -951,9 +951,20 @@ fn trace_syntax_room_imports_neither_the_engine_nor_the_replay() {
         "WordTable",
     ];
     let room = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/syntax");
+    // Every file of the room, its folders' (`ast/`, `print/`) too.
+    let mut paths = Vec::new();
+    let mut folders = vec![room.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a folder of src/syntax") {
+            let path = entry.expect("an entry").path();
+            match path.is_dir() {
+                true => folders.push(path),
+                false => paths.push(path),
+            }
+        }
+    }
     let mut files = 0;
-    for entry in std::fs::read_dir(&room).expect("src/syntax") {
-        let path = entry.expect("an entry").path();
+    for path in paths {
         let text = std::fs::read_to_string(&path).expect("a source file");
         files += 1;
         let code: String = text

@@ -7,11 +7,12 @@
 //!
 //! **One shape.** A call is the trace syntax tree's own [`Method`], in a form of its own
 //! ([`Captured`]): the arguments as the engine took them, an object as [`Obj`]. So the call
-//! vocabulary is written once (`trace/syntax/ast.rs`), and what the capture can hold is exactly
-//! what a trace can say. What the API takes that the format has no word for (a vertex buffer's
-//! stride and offset, a blend factor, a stencil reference, the bytes of `update_subresource`,
-//! which clears of a depth-stencil view) is dropped here: no draw record shows it (the GPU model
-//! keeps no contents), so the round trip of the draw records holds without it.
+//! vocabulary is written once (`trace/syntax/ast/method.rs`), and what the capture can hold is
+//! exactly what a trace can say. What the API takes that the format has no word for (a vertex
+//! buffer's stride and offset, a blend factor, a stencil reference, the bytes of
+//! `update_subresource`, which clears of a depth-stencil view) is dropped here: no draw record
+//! shows it (the GPU model keeps no contents), so the round trip of the draw records holds
+//! without it.
 
 use recorder::command::InstanceId;
 use recorder::{
@@ -193,6 +194,11 @@ fn restore(restore: bool) -> Option<bool> {
 
 /// `call` as the trace writes it, objects named by `names`.
 pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
+    // Over 150 lines, and stays whole: a table, one arm per method of the call vocabulary
+    // (`syntax/ast/method.rs`), each converting its own fields. The compiler checks the match is
+    // exhaustive, so a method added to the vocabulary cannot go uncaptured; what is not one arm
+    // per method (the barriers, the fast-resource entries) is in the functions below. The next
+    // step generates these arms, with the parser's and the printer's, from one call table.
     let one = |o: &Obj| names.name(*o);
     let opt = |o: &Option<Obj>| o.map(|o| names.name(o));
     let all = |os: &[Option<Obj>]| os.iter().map(opt).collect::<Vec<_>>();
@@ -245,28 +251,10 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             start: n(start),
             samplers: all(samplers),
         },
-        Method::SetFastResources(entries) => Method::SetFastResources(
-            entries
-                .iter()
-                .map(|e| FastEntry {
-                    kind: e.kind,
-                    stage: e.stage,
-                    slot: n(&e.slot),
-                    object: opt(&e.object),
-                })
-                .collect(),
-        ),
+        Method::SetFastResources(entries) => Method::SetFastResources(fast_entries(entries, names)),
         Method::SetFastResourcesIntoBatch { batch, entries } => Method::SetFastResourcesIntoBatch {
             batch: batch.clone(),
-            entries: entries
-                .iter()
-                .map(|e| FastEntry {
-                    kind: e.kind,
-                    stage: e.stage,
-                    slot: n(&e.slot),
-                    object: opt(&e.object),
-                })
-                .collect(),
+            entries: fast_entries(entries, names),
         },
         Method::SetFastResourcesFromBatch { batch, .. } => Method::SetFastResourcesFromBatch {
             batch: batch.clone(),
@@ -648,68 +636,90 @@ pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
             swapchain: one(swapchain),
         },
         Method::Resume => Method::Resume,
-        Method::Barrier(barriers) => Method::Barrier(
-            barriers
-                .iter()
-                .map(|b| match b {
-                    Barrier::Global { sync: s, access: a } => Barrier::Global {
-                        sync: both(s, |v| sync(*v)),
-                        access: both(a, |v| access(*v)),
-                    },
-                    Barrier::Buffer {
-                        resource,
-                        sync: s,
-                        access: a,
-                        size,
-                    } => Barrier::Buffer {
-                        resource: one(resource),
-                        sync: both(s, |v| sync(*v)),
-                        access: both(a, |v| access(*v)),
-                        size: *size,
-                    },
-                    Barrier::Texture {
-                        resource,
-                        sync: s,
-                        access: a,
-                        layout: l,
-                        mips,
-                        array,
-                        planes,
-                        discard,
-                    } => Barrier::Texture {
-                        resource: one(resource),
-                        sync: both(s, |v| sync(*v)),
-                        access: both(a, |v| access(*v)),
-                        layout: both(l, |v| layout(*v)),
-                        mips: span(*mips),
-                        array: span(*array),
-                        planes: span(*planes),
-                        discard: *discard,
-                    },
-                })
-                .collect(),
-        ),
-        Method::ResourceBarrier(barrier) => Method::ResourceBarrier(match barrier {
-            LegacyBarrier::Transition {
-                resource,
-                before,
-                after,
-                subresource,
-                split,
-            } => LegacyBarrier::Transition {
-                resource: one(resource),
-                before: states(*before),
-                after: states(*after),
-                subresource: subresource.map(|s| s as u64),
-                split: split.filter(|half| *half != SplitHalf::None),
-            },
-            LegacyBarrier::Uav { resource } => LegacyBarrier::Uav {
-                resource: opt(resource),
-            },
-            LegacyBarrier::Aliasing { before, after } => LegacyBarrier::Aliasing {
-                before: opt(before),
-                after: opt(after),
-            },
-        }),
+        Method::Barrier(barriers) => {
+            Method::Barrier(barriers.iter().map(|b| barrier(b, names)).collect())
+        }
+        Method::ResourceBarrier(b) => Method::ResourceBarrier(legacy_barrier(b, names)),
+    }
+}
+
+/// The entries of `set_fast_resources` and `set_fast_resources_into_batch` as written.
+fn fast_entries(entries: &[FastEntry<Captured>], names: &dyn Namer) -> Vec<FastEntry> {
+    entries
+        .iter()
+        .map(|e| FastEntry {
+            kind: e.kind,
+            stage: e.stage,
+            slot: e.slot as u64,
+            object: e.object.map(|o| names.name(o)),
+        })
+        .collect()
+}
+
+/// One BARRIER of `barrier` as written.
+fn barrier(barrier: &Barrier<Captured>, names: &dyn Namer) -> Barrier {
+    let one = |o: &Obj| names.name(*o);
+    match barrier {
+        Barrier::Global { sync: s, access: a } => Barrier::Global {
+            sync: both(s, |v| sync(*v)),
+            access: both(a, |v| access(*v)),
+        },
+        Barrier::Buffer {
+            resource,
+            sync: s,
+            access: a,
+            size,
+        } => Barrier::Buffer {
+            resource: one(resource),
+            sync: both(s, |v| sync(*v)),
+            access: both(a, |v| access(*v)),
+            size: *size,
+        },
+        Barrier::Texture {
+            resource,
+            sync: s,
+            access: a,
+            layout: l,
+            mips,
+            array,
+            planes,
+            discard,
+        } => Barrier::Texture {
+            resource: one(resource),
+            sync: both(s, |v| sync(*v)),
+            access: both(a, |v| access(*v)),
+            layout: both(l, |v| layout(*v)),
+            mips: span(*mips),
+            array: span(*array),
+            planes: span(*planes),
+            discard: *discard,
+        },
+    }
+}
+
+/// The legacy barrier of `resource_barrier` as written.
+fn legacy_barrier(barrier: &LegacyBarrier<Captured>, names: &dyn Namer) -> LegacyBarrier {
+    let opt = |o: &Option<Obj>| o.map(|o| names.name(o));
+    match barrier {
+        LegacyBarrier::Transition {
+            resource,
+            before,
+            after,
+            subresource,
+            split,
+        } => LegacyBarrier::Transition {
+            resource: names.name(*resource),
+            before: states(*before),
+            after: states(*after),
+            subresource: subresource.map(|s| s as u64),
+            split: split.filter(|half| *half != SplitHalf::None),
+        },
+        LegacyBarrier::Uav { resource } => LegacyBarrier::Uav {
+            resource: opt(resource),
+        },
+        LegacyBarrier::Aliasing { before, after } => LegacyBarrier::Aliasing {
+            before: opt(before),
+            after: opt(after),
+        },
     }
 }

@@ -15,7 +15,7 @@
 //! ## The layout
 //! * `command.rs`: the command. `program.rs`: the trace in the engine's types, a call being the
 //!   syntax room's `Method` in the replay's `Lowered` form (one shape, two forms: see
-//!   `syntax/ast.rs`'s `Form`); `lower.rs` makes it from the tree, `convert.rs` holds its
+//!   `syntax/ast/forms.rs`'s `Form`); `lower.rs` makes it from the tree, `convert.rs` holds its
 //!   conversions of words and numbers.
 //! * The real run: `live.rs` (the run, in trace order, on the main thread), `workers.rs` (the
 //!   `--threads` worker threads), `recorders.rs` (each deferred context and bundle recorder as

@@ -7,8 +7,8 @@
 //!
 //! **One shape.** A call here is the syntax room's [`Method`] in the [`Lowered`] form: the same
 //! enum the parser returns and the printer writes, its arguments held as the engine takes them.
-//! The variants and fields are written once, in `syntax/ast.rs`; this file says only what each
-//! kind of argument is once lowered, and what the replay asks of a call ([`Call::objects`],
+//! The variants and fields are written once, in `syntax/ast/method.rs`; this file says only what
+//! each kind of argument is once lowered, and what the replay asks of a call ([`Call::objects`],
 //! [`Call::remap`], ...).
 //!
 //! **Invariant.** A program needs no further checking: every format is one the engine knows,

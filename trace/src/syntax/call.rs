@@ -115,6 +115,14 @@ impl Parser {
         token: &str,
         context: &CallContext,
     ) -> Result<Option<Method>> {
+        // Over 150 lines, and stays whole: a table, one arm per method of the call vocabulary
+        // (`ast/method.rs`; the STAGE_ methods are `stage_method`'s), each reading its arguments
+        // in the order docs/TRACE.md writes them; an arm with more to do than reading (the
+        // fences, `finish`) calls a function of its own. The match is on the method's word, so
+        // the compiler checks each arm's `Method` but not that every method has an arm: the
+        // parser tests do (`tests/trace_parse.rs`, every method of TRACE.md and the printer's
+        // round trip). The next step generates these arms, with the printer's and the
+        // capture's, from one call table.
         let symbols = &self.symbols;
         Ok(Some(match token {
             "set_input_layout" => {
@@ -415,39 +423,7 @@ impl Parser {
             "insert_wait_on_present" => Method::InsertWaitOnPresent {
                 swapchain: cursor.object(symbols, Want::Swapchain)?,
             },
-            "insert_fence" | "insert_wait_on_fence" => {
-                let fence = cursor.new_name("FENCE_NAME")?;
-                // `kick_off`, a word after the options (R-FX-6): `insert_fence` only.
-                let kick_off = token == "insert_fence" && cursor.last_word("kick_off");
-                let options = cursor.options(&["engine"])?;
-                let engine = options
-                    .get("engine")
-                    .map(|v| cursor.word_token(v, "engine=", Engine::from_name, Engine::choices()))
-                    .transpose()?;
-                match self.symbols.lookup(fence.as_str()) {
-                    Some(entry) if entry.kind == ObjKind::Fence => {}
-                    Some(entry) => {
-                        return Err(cursor.error(format_args!(
-                            "expected a fence name, found {} {}",
-                            entry.describe(),
-                            quote(fence.as_str())
-                        )))
-                    }
-                    None => self
-                        .symbols
-                        .declare(fence.as_str(), ObjKind::Fence, cursor.line())
-                        .map_err(|message| cursor.error(message))?,
-                }
-                if token == "insert_fence" {
-                    Method::InsertFence {
-                        fence,
-                        engine,
-                        kick_off,
-                    }
-                } else {
-                    Method::InsertWaitOnFence { fence, engine }
-                }
-            }
+            "insert_fence" | "insert_wait_on_fence" => self.fence(cursor, token)?,
             "set_gds_range" => Method::SetGdsRange {
                 stage: cursor.word("a stage", Stage::from_name, Stage::choices())?,
                 offset: cursor.unsigned("OFFSET")?,
@@ -504,33 +480,7 @@ impl Parser {
                 let inherit_slot = cursor.unsigned("INHERIT_SLOT")?;
                 Method::RemapVertexBufferInheritance { slot, inherit_slot }
             }
-            "finish" => match context {
-                CallContext::BundleRecorder(name) => {
-                    if let Some(token) = cursor.peek() {
-                        return Err(cursor.error(format_args!(
-                            "a bundle recorder's finish takes no arguments (the bundle is named \
-                             '{}'), found {}",
-                            name.as_str(),
-                            quote(token)
-                        )));
-                    }
-                    self.symbols.finish_bundle(name.as_str());
-                    Method::FinishBundle
-                }
-                // On `imm` it parses alike, declaring LIST, and the replay refuses it.
-                CallContext::Deferred(_) | CallContext::Immediate => {
-                    let list = cursor.new_name("a name for the command list")?;
-                    let options = cursor.options(&["restore"])?;
-                    let restore = options
-                        .get("restore")
-                        .map(|v| cursor.yes_no_token(v, "restore="))
-                        .transpose()?;
-                    self.symbols
-                        .declare(list.as_str(), ObjKind::CommandList, cursor.line())
-                        .map_err(|message| cursor.error(message))?;
-                    Method::FinishCommandList { list, restore }
-                }
-            },
+            "finish" => self.finish(cursor, context)?,
             "execute" => {
                 let list = cursor.object(symbols, Want::CommandList)?;
                 let options = cursor.options(&["restore"])?;
@@ -550,6 +500,74 @@ impl Parser {
             "resource_barrier" => Method::ResourceBarrier(super::barrier::legacy(cursor, symbols)?),
             _ => return Ok(None),
         }))
+    }
+
+    /// `insert_fence` or `insert_wait_on_fence` (`token`): the first of either declares the
+    /// fence.
+    fn fence(&mut self, cursor: &mut Cursor<'_>, token: &str) -> Result<Method> {
+        let fence = cursor.new_name("FENCE_NAME")?;
+        // `kick_off`, a word after the options (R-FX-6): `insert_fence` only.
+        let kick_off = token == "insert_fence" && cursor.last_word("kick_off");
+        let options = cursor.options(&["engine"])?;
+        let engine = options
+            .get("engine")
+            .map(|v| cursor.word_token(v, "engine=", Engine::from_name, Engine::choices()))
+            .transpose()?;
+        match self.symbols.lookup(fence.as_str()) {
+            Some(entry) if entry.kind == ObjKind::Fence => {}
+            Some(entry) => {
+                return Err(cursor.error(format_args!(
+                    "expected a fence name, found {} {}",
+                    entry.describe(),
+                    quote(fence.as_str())
+                )))
+            }
+            None => self
+                .symbols
+                .declare(fence.as_str(), ObjKind::Fence, cursor.line())
+                .map_err(|message| cursor.error(message))?,
+        }
+        Ok(if token == "insert_fence" {
+            Method::InsertFence {
+                fence,
+                engine,
+                kick_off,
+            }
+        } else {
+            Method::InsertWaitOnFence { fence, engine }
+        })
+    }
+
+    /// `finish`: on a bundle recorder, the bundle; on a deferred context (or `imm`), `finish LIST`
+    /// declares the command list.
+    fn finish(&mut self, cursor: &mut Cursor<'_>, context: &CallContext) -> Result<Method> {
+        Ok(match context {
+            CallContext::BundleRecorder(name) => {
+                if let Some(token) = cursor.peek() {
+                    return Err(cursor.error(format_args!(
+                        "a bundle recorder's finish takes no arguments (the bundle is named \
+                         '{}'), found {}",
+                        name.as_str(),
+                        quote(token)
+                    )));
+                }
+                self.symbols.finish_bundle(name.as_str());
+                Method::FinishBundle
+            }
+            // On `imm` it parses alike, declaring LIST, and the replay refuses it.
+            CallContext::Deferred(_) | CallContext::Immediate => {
+                let list = cursor.new_name("a name for the command list")?;
+                let options = cursor.options(&["restore"])?;
+                let restore = options
+                    .get("restore")
+                    .map(|v| cursor.yes_no_token(v, "restore="))
+                    .transpose()?;
+                self.symbols
+                    .declare(list.as_str(), ObjKind::CommandList, cursor.line())
+                    .map_err(|message| cursor.error(message))?;
+                Method::FinishCommandList { list, restore }
+            }
+        })
     }
 }
 

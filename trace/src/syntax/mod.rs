@@ -9,8 +9,8 @@
 //! line number; or the first [`ParseError`], `trace:LINE: message`, the message naming the
 //! offending token and what was expected there. Printing a [`Trace`] or a [`Statement`]
 //! (`Display`) gives canonical trace text that parses back to the same statements. The replay
-//! (`../replay/`) reads the tree (`ast.rs`, `value.rs`, `words.rs`, `name.rs`) and nothing else
-//! of this room but [`split_derived`], which turns a swap chain's derived name back into its parts.
+//! (`../replay/`) reads the tree (`ast/`, `value.rs`, `words.rs`, `name.rs`) and nothing else of
+//! this room but [`split_derived`], which turns a swap chain's derived name back into its parts.
 //!
 //! What the parser refuses is what docs/TRACE.md calls a malformed trace: a line that cannot be
 //! parsed, an unknown object or method, wrong arguments. Replaying the statements, and every
@@ -25,15 +25,17 @@
 //! ## The layout
 //! The tree, leaves first (each file imports only the ones before it):
 //! * `words.rs`: the closed vocabularies, one enum each. `name.rs`: object names and format
-//!   names. `value.rs`: the fields and values of `expect draw`. `ast.rs`: the statements, and
-//!   the `Form` a call and an expectation are held in (`Written` here; the replay has its own).
+//!   names. `value.rs`: the fields and values of `expect draw`. `ast/`: the statements, and
+//!   the `Form` a call and an expectation are held in (`Written` here; the replay has its own),
+//!   one file per part: the forms and argument types, declarations, barriers, the call
+//!   vocabulary (`method.rs`), expectations.
 //!
 //! The parser and the printer over it:
 //! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
 //! * `parse.rs`: statements and declarations; `call.rs`: calls; `barrier.rs`: the arguments
 //!   of `barrier` and `resource_barrier`; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table (declared names, their kinds, the reserved words).
-//! * `print.rs`: the tree back to text. `error.rs`: [`ParseError`].
+//! * `print/`: the tree back to text, one file per statement kind. `error.rs`: [`ParseError`].
 //!
 //! ## Choices where docs/TRACE.md is silent
 //! * **Names.** A name is declared once: declaring it again (another buffer, a second

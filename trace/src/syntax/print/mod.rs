@@ -1,0 +1,106 @@
+//! Canonical trace text for the syntax tree: `Display` for [`Trace`], [`Statement`] and every
+//! part of them.
+//!
+//! **In:** a tree (parsed, or built by a generator). **Out:** one statement a line, tokens
+//! separated by one space, options in docs/TRACE.md's order and only those present, numbers in
+//! decimal (`write`'s HEX in lowercase hex digits, two a byte), floats in Rust's shortest
+//! round-trip form with a `.` or an exponent (`2.0`, `1e-7`), so that an integer and a float
+//! value of `expect draw` stay what they were. Parsing the text gives back the same tree for any
+//! tree the parser can produce (see `ast/mod.rs`).
+//!
+//! ## The layout
+//! By statement kind, as the tree (`ast/`) is: this file holds the trace, the statement, names,
+//! and the pieces every kind writes (options, floats, `null`s); `declaration_text.rs` the
+//! declarations; `call_text.rs` the calls, one arm per method of the call vocabulary;
+//! `barrier_text.rs` the arguments of `barrier` and `resource_barrier`; `expectation_text.rs` the
+//! expectations and the values of `expect draw`.
+
+mod barrier_text;
+mod call_text;
+mod declaration_text;
+mod expectation_text;
+
+use std::fmt::{self, Display, Formatter, Write as _};
+
+use super::ast::{Statement, Trace};
+use super::name::{Format, Name};
+use super::words::yes_no;
+
+type Result = fmt::Result;
+
+impl Display for Trace {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        for (_, statement) in &self.statements {
+            writeln!(f, "{statement}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for Statement {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self {
+            Self::Declaration(declaration) => declaration.fmt(f),
+            Self::Call(call) => call.fmt(f),
+            Self::Expectation(expectation) => expectation.fmt(f),
+        }
+    }
+}
+
+impl Display for Name {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Display for Format {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A float that reads back as the same `f32`, and as a float.
+struct Float(f32);
+
+impl Display for Float {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        // `Debug` of a finite f32 is its shortest round-trip form, always with `.` or `e`.
+        write!(f, "{:?}", self.0)
+    }
+}
+
+/// ` key=value` where present.
+fn option<T: Display>(f: &mut Formatter<'_>, key: &str, value: &Option<T>) -> Result {
+    match value {
+        Some(value) => write!(f, " {key}={value}"),
+        None => Ok(()),
+    }
+}
+
+/// ` key=yes|no` where present.
+fn yes_no_option(f: &mut Formatter<'_>, key: &str, value: Option<bool>) -> Result {
+    option(f, key, &value.map(yes_no))
+}
+
+/// An object or `null`.
+struct Nullable<'a>(&'a Option<Name>);
+
+impl Display for Nullable<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        match self.0 {
+            Some(name) => name.fmt(f),
+            None => f.write_str("null"),
+        }
+    }
+}
+
+/// Objects or `null`s joined by `separator`.
+fn joined(f: &mut Formatter<'_>, objects: &[Option<Name>], separator: char) -> Result {
+    for (i, object) in objects.iter().enumerate() {
+        if i > 0 {
+            f.write_char(separator)?;
+        }
+        Nullable(object).fmt(f)?;
+    }
+    Ok(())
+}
