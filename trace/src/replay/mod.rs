@@ -7,7 +7,7 @@
 //! difference from the reference) and its exit code ([`Replay`]).
 //!
 //! **The flow.** `command.rs` is the command: it parses the trace (the syntax room), lowers it
-//! (`lower.rs`, with `convert.rs` for the vocabularies) into a [`Program`](program::Program)
+//! (`lower/`, with `convert.rs` for the vocabularies) into a [`Program`](program::Program)
 //! (`program.rs`: the trace in the engine's types, objects by index), runs the program on the
 //! engine (`live.rs`), checks each expectation at its line (`verdict.rs`), and under
 //! `--compare` runs the reference (`reference/`) and compares the two runs' records.
@@ -15,8 +15,10 @@
 //! ## The layout
 //! * `command.rs`: the command. `program.rs`: the trace in the engine's types, a call being the
 //!   syntax room's `Method` in the replay's `Lowered` form (one shape, two forms: see
-//!   `syntax/ast.rs`'s `Form`); `lower.rs` makes it from the tree, `convert.rs` holds its
-//!   conversions of words and numbers.
+//!   `syntax/ast.rs`'s `Form`); `lower/` makes it from the tree (`mod.rs`: the numbering of
+//!   objects and the walk over the statements; `declarations.rs`, `methods.rs` and
+//!   `expectations.rs`: each kind of statement lowered), `convert.rs` holds its conversions of
+//!   words and numbers.
 //! * The real run: `live.rs` (the run, in trace order, on the main thread), `workers.rs` (the
 //!   `--threads` worker threads), `recorders.rs` (each deferred context and bundle recorder as
 //!   the run holds it, a `HeldRecorder`), `apply.rs` (one call applied to a recorder), `create.rs`
