@@ -25,8 +25,10 @@
 //!   (the declarations), `writes.rs` (the bytes of `write` statements, and their rules).
 //! * What is said about it: `verdict.rs` (expectations), `names.rs` (records in trace names,
 //!   the digest), `origin.rs` (where each record came from), `replay_report.rs` (the output).
-//! * `reference/`: the reference run of `--compare` (`mod.rs`), the GPU model it feeds
-//!   (`feed.rs`) and the comparison of the two runs' records (`compare.rs`).
+//! * `reference/`: the reference run of `--compare` (`mod.rs`: its state and the step
+//!   dispatch; `follow.rs`, `list_runs.rs`, `bundle_runs.rs`, `lods.rs`, `setters.rs`: how it
+//!   issues the trace's calls), the GPU model it feeds (`feed.rs`) and the comparison of the two
+//!   runs' records (`compare.rs`).
 //!
 //! ## Choices of the replay where docs/TRACE.md is silent
 //! * **Malformed, exit 2** (besides the parser's): a format the engine does not know, a number
