@@ -174,7 +174,7 @@ pub(crate) fn record<R: Recording>(
             recorder.set_fast_resources(&entries)
         }
         Call::SetFastResourcesIntoBatch { entries, .. } => {
-            // The batch the replay applies is built from the lines (`lower.rs`); this one is the
+            // The batch the replay applies is built from the lines (`lower/methods.rs`); this one is the
             // engine's check of the line, and its refusal.
             let entries: Vec<FastResource> = entries
                 .iter()

@@ -6,7 +6,7 @@
 //! rest of the trace run anyway; or `--compare` found a record that differs from the
 //! reference) or 2 (malformed: `trace:LINE: message` on stderr, nothing run).
 //!
-//! The steps: parse (the syntax room, `../syntax/`), lower (`lower.rs`: the engine's types,
+//! The steps: parse (the syntax room, `../syntax/`), lower (`lower/`: the engine's types,
 //! numbering), run every statement in order against the real engine (`live.rs`, with
 //! `workers.rs` for `--threads`) checking expectations as they come (`verdict.rs`), and under
 //! `--compare` against the reference too (`reference/`); then the report (`replay_report.rs`).

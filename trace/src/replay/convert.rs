@@ -1,4 +1,4 @@
-//! The trace's words and numbers in the engine's types, for `lower.rs`: each function either
+//! The trace's words and numbers in the engine's types, for `lower/`: each function either
 //! converts or says why the value cannot reach the engine (a malformed trace, exit code 2).
 
 use recorder::{Format, Span};
@@ -65,4 +65,9 @@ pub(crate) fn span(range: &Option<SlotRange>, what: &str) -> Converted<Span> {
             Ok(Span::new(fit(range.first)?, fit(range.last)?))
         }
     }
+}
+
+/// The words V of `write_gds` and `expect gds|constant_ram|memory`, each a 32-bit value.
+pub(crate) fn words(values: &[u64]) -> Converted<Vec<u32>> {
+    values.iter().map(|v| fit_u32(*v, "V")).collect()
 }

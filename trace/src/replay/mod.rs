@@ -7,7 +7,7 @@
 //! difference from the reference) and its exit code ([`Replay`]).
 //!
 //! **The flow.** `command.rs` is the command: it parses the trace (the syntax room), lowers it
-//! (`lower.rs`, with `convert.rs` for the vocabularies) into a [`Program`](program::Program)
+//! (`lower/`, with `convert.rs` for the vocabularies) into a [`Program`](program::Program)
 //! (`program.rs`: the trace in the engine's types, objects by index), runs the program on the
 //! engine (`live.rs`), checks each expectation at its line (`verdict.rs`), and under
 //! `--compare` runs the reference (`reference/`) and compares the two runs' records.
@@ -15,16 +15,20 @@
 //! ## The layout
 //! * `command.rs`: the command. `program.rs`: the trace in the engine's types, a call being the
 //!   syntax room's `Method` in the replay's `Lowered` form (one shape, two forms: see
-//!   `syntax/ast/forms.rs`'s `Form`); `lower.rs` makes it from the tree, `convert.rs` holds its
-//!   conversions of words and numbers.
+//!   `syntax/ast/forms.rs`'s `Form`); `lower/` makes it from the tree (`mod.rs`: the numbering of
+//!   objects and the walk over the statements; `declarations.rs`, `methods.rs` and
+//!   `expectations.rs`: each kind of statement lowered), `convert.rs` holds its conversions of
+//!   words and numbers.
 //! * The real run: `live.rs` (the run, in trace order, on the main thread), `workers.rs` (the
 //!   `--threads` worker threads), `recorders.rs` (each deferred context and bundle recorder as
 //!   the run holds it, a `HeldRecorder`), `apply.rs` (one call applied to a recorder), `create.rs`
 //!   (the declarations), `writes.rs` (the bytes of `write` statements, and their rules).
 //! * What is said about it: `verdict.rs` (expectations), `names.rs` (records in trace names,
 //!   the digest), `origin.rs` (where each record came from), `replay_report.rs` (the output).
-//! * `reference/`: the reference run of `--compare` (`mod.rs`), the GPU model it feeds
-//!   (`feed.rs`) and the comparison of the two runs' records (`compare.rs`).
+//! * `reference/`: the reference run of `--compare` (`mod.rs`: its state and the step
+//!   dispatch; `follow.rs`, `list_runs.rs`, `bundle_runs.rs`, `lods.rs`, `setters.rs`: how it
+//!   issues the trace's calls), the GPU model it feeds (`feed.rs`) and the comparison of the two
+//!   runs' records (`compare.rs`).
 //!
 //! ## Choices of the replay where docs/TRACE.md is silent
 //! * **Malformed, exit 2** (besides the parser's): a format the engine does not know, a number

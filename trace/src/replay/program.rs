@@ -1,7 +1,7 @@
 //! What a trace lowers to before it runs: every object it names numbered ([`ObjId`]), every
 //! argument in the engine's own types, every step with its line.
 //!
-//! **In:** nothing; plain data, built by `lower.rs` from a parsed [`Trace`](crate::Trace).
+//! **In:** nothing; plain data, built by `lower/` from a parsed [`Trace`](crate::Trace).
 //! **Out:** a [`Program`] that the replay (`command.rs` and its siblings) executes against the
 //! real engine, on one thread or several, and against the reference of `--compare`.
 //!

@@ -109,7 +109,7 @@ pub(crate) enum EngineRecorder {
     Missing {
         line: usize,
     },
-    /// Released by the trace (no later statement names it: `lower.rs` checks).
+    /// Released by the trace (no later statement names it: `lower/mod.rs` checks).
     Gone,
 }
 

@@ -1,0 +1,169 @@
+//! The trace's calls followed at their line: an `imm` call issued on the reference's immediate
+//! recorder (an `execute` or `draw_bundle` run there and then), a deferred context's or bundle
+//! recorder's call booked for when its list runs or its bundle is called.
+//!
+//! **In:** a call step of the [`Program`](super::super::program::Program) and the real run's
+//! [`Effect`] of it. **Out:** the GPU model fed (`feed.rs`) with what `imm` issued; the
+//! recorder's book, a finished list or bundle, the swaps' state calls (R-FX-6).
+//!
+//! **Invariant:** the reference issues or books only what the real run accepted: a refused
+//! map is left out of a list that still finishes (R-REC-8), a refused `finish` leaves the
+//! list open, a refused swap has no state calls.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use recorder::{ClearStateCalls, MapType, Semantics};
+
+use super::super::live::Effect;
+use super::super::program::{Call, ObjId};
+use super::setters::{fold_state, setter_calls, Setter};
+use super::{issue, BundleBook, ListBook, Reference};
+
+impl Reference {
+    pub(super) fn immediate(&mut self, index: usize, call: &Call) {
+        match call {
+            Call::SetResourceMinLod { .. } | Call::SetShaderResourceViewMinLod { .. } => {
+                self.min_lod(index, call)
+            }
+            Call::InsertFence { .. }
+            | Call::InsertWaitOnFence { .. }
+            | Call::BeginCommandListExecution
+            | Call::EndCommandListExecution
+            | Call::CreateDeviceContextState { .. } => {}
+            Call::SwapDeviceContextState { .. } => {
+                // The direct calls are made at the swap's line: the LOD in force is now's.
+                self.imm.recorder.clear_state();
+                let program = self.program.clone();
+                for setter in self.swaps.get(&index).cloned().unwrap_or_default() {
+                    for call in setter_calls(&program, setter) {
+                        issue(&self.program, &self.handles, &mut self.imm.recorder, &call);
+                    }
+                }
+                self.flush_imm(None);
+            }
+            Call::Map {
+                resource, map_type, ..
+            } if !matches!(map_type, MapType::WriteDiscard | MapType::WriteNoOverwrite) => {
+                self.cpu_mapped.insert(*resource);
+            }
+            Call::Unmap { resource } if self.cpu_mapped.remove(resource) => {}
+            Call::Execute { list, restore } => {
+                let mut stack = Vec::new();
+                self.run_list(*list, *restore, self.program.semantics, &mut stack);
+            }
+            Call::DrawBundle { bundle } => {
+                if let Some(bundle) = self.bundles.get(bundle).cloned() {
+                    self.call_bundle(&bundle, &mut Vec::new());
+                }
+            }
+            Call::Present { .. } | Call::Resume => {
+                // A fast immediate context clears its state (R-ST-4).
+                if self.program.semantics == Semantics::Fast {
+                    self.imm.recorder.clear_state();
+                    self.flush_imm(None);
+                }
+            }
+            _ => {
+                let k = issue(&self.program, &self.handles, &mut self.imm.recorder, call);
+                self.flush_imm(k);
+            }
+        }
+    }
+
+    pub(super) fn flush_imm(&mut self, k: Option<u32>) {
+        // An immediate recorder's batch is refused only when too large to encode (R-REC-12):
+        // the engine dropped the same calls.
+        let Ok(batch) = self.imm.recorder.take_batch() else {
+            return;
+        };
+        self.feed
+            .consume(&batch, self.imm.semantics, &mut self.imm.scope, k);
+    }
+
+    pub(super) fn deferred(&mut self, index: usize, id: ObjId, call: &Call, effect: Effect) {
+        if matches!(call, Call::Map { .. }) && effect == Effect::Refused {
+            // A refused map is left out of a list that still finishes (R-REC-8).
+            return;
+        }
+        match call {
+            Call::SetResourceMinLod { .. } | Call::SetShaderResourceViewMinLod { .. } => {
+                return self.min_lod(index, call)
+            }
+            Call::InsertFence { .. }
+            | Call::InsertWaitOnFence { .. }
+            | Call::CreateDeviceContextState { .. } => return,
+            Call::SwapDeviceContextState { state } if effect != Effect::Refused => {
+                // The swap acts on the object when it is recorded (R-FX-6): the context's state
+                // at this line goes into the object, and the list's execution binds what the
+                // object held here.
+                if let Some(book) = self.recorders.get(&id) {
+                    let mut outgoing = book.carried.clone();
+                    for op in &book.ops {
+                        fold_state(&self.program, &self.swaps, &mut outgoing, *op);
+                    }
+                    self.swap(index, *state, outgoing);
+                }
+            }
+            Call::DrawBundle { bundle } => {
+                if let Some(bundle) = self.bundles.get(bundle) {
+                    self.bundle_calls.insert(index, bundle.clone());
+                }
+            }
+            _ => {}
+        }
+        let Some(book) = self.recorders.get_mut(&id) else {
+            return;
+        };
+        match call {
+            Call::FinishCommandList { list, .. } => {
+                let Effect::Finished { kept, carried } = effect else {
+                    return; // refused, the list still open
+                };
+                let ops = std::mem::take(&mut book.ops);
+                if kept {
+                    let made = ListBook {
+                        semantics: book.semantics,
+                        carried: book.carried.clone(),
+                        ops: ops.clone(),
+                    };
+                    self.lists.insert(*list, made);
+                }
+                book.carry(&self.program, &self.swaps, ops, carried);
+            }
+            Call::FinishBundle => {
+                let ops = std::mem::take(&mut book.ops);
+                if let (Effect::Finished { kept: true, .. }, Some(declaration)) =
+                    (effect, book.declaration)
+                {
+                    let made = Rc::new(BundleBook {
+                        ops,
+                        declaration,
+                        released: Cell::new(false),
+                    });
+                    self.bundle_versions
+                        .entry(id)
+                        .or_default()
+                        .push(made.clone());
+                    self.bundles.insert(id, made);
+                }
+            }
+            _ => book.ops.push(index),
+        }
+    }
+
+    /// The accepted swap of step `index` exchanges `outgoing` (its context's state calls at
+    /// this line) with what object `state` holds, which the swap binds again (R-FX-6).
+    pub(super) fn swap(&mut self, index: usize, state: ObjId, outgoing: Vec<Setter>) {
+        let incoming = self.states.insert(state, outgoing).unwrap_or_default();
+        let incoming = incoming
+            .into_iter()
+            .map(|setter| Setter {
+                at: index,
+                rebound: true,
+                ..setter
+            })
+            .collect();
+        self.swaps.insert(index, incoming);
+    }
+}
