@@ -6,9 +6,10 @@
 #![cfg(loom)]
 
 use loom_tests::{check, spawn, DEVICE_BRANCHES};
+use recorder::capabilities::*;
 use recorder::{
-    ChunkPolicy, DeferredContextDesc, Device, DeviceContext, DeviceDesc, RestoreState, Semantics,
-    ShaderDesc, Stage,
+    ChunkPolicy, DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics, ShaderDesc,
+    Stage,
 };
 use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate, FrameOutcome};
 

@@ -4,6 +4,7 @@
 #![cfg(loom)]
 
 use loom_tests::{check, spawn, DEVICE_BRANCHES};
+use recorder::capabilities::*;
 use recorder::{ChunkPolicy, DeferredContextDesc, Device, DeviceDesc, RestoreState, Semantics};
 
 /// A device whose lists are recorded into 4 KB chunks (loom needs no more memory than that).

@@ -7,6 +7,7 @@
 #![cfg(loom)]
 
 use loom_tests::{check, spawn, DEVICE_BRANCHES};
+use recorder::capabilities::*;
 use recorder::{
     BindFlags, Buffer, BufferDesc, ChunkPolicy, CommandList, DeferredContext, DeferredContextDesc,
     Device, DeviceDesc, RestoreState, Semantics, VertexBuffer,
