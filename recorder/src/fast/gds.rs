@@ -1,6 +1,6 @@
 //! The global data store and the constant engine's RAM (R-FX-4, R-FX-5): `set_gds_range`,
 //! `write_gds`, `read_gds`, `load_constant_ram`, `store_constant_ram`, on every recording
-//! context (a bundle refuses them: `bundles/src/refused.rs`).
+//! context (a bundle recorder has no `EngineMemoryCalls`: the calls do not compile on it).
 //!
 //! **Always fast semantics** (seed 000: "ReadGDS, WriteGDS, ..., LoadConstantRam, and
 //! StoreConstantRam ... always operate as though fast semantics has been defined"): the calls
