@@ -1217,7 +1217,6 @@ const LAYOUTS: [(BarrierLayout, BarrierAccess, BarrierSync); 6] = [
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig {
         cases: 64,
-        failure_persistence: None,
         ..proptest::prelude::ProptestConfig::default()
     })]
 

@@ -837,7 +837,6 @@ proptest! {
     // 96 cases in CI; `ORACLE_CASES=100000` for a long run.
     #![proptest_config(ProptestConfig {
         cases: std::env::var("ORACLE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(96),
-        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 

@@ -1682,7 +1682,7 @@ fn cases() -> u32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     /// Issue 9: random misuse on both semantics, validation off and on: no panic, no abort,
     /// every refusal names its call, nothing of this device touched by the other's handles.

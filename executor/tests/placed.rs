@@ -1021,7 +1021,6 @@ enum Event {
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 64,
-        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 

@@ -1783,7 +1783,7 @@ fn apply(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn r_obj_4_random_recordings_leave_no_references_behind(

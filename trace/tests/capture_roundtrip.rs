@@ -1531,7 +1531,6 @@ proptest! {
     // 48 cases in CI (about 2 s in debug); `CAPTURE_CASES=40000` for a long run (--release).
     #![proptest_config(ProptestConfig {
         cases: std::env::var("CAPTURE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(48),
-        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 

@@ -369,7 +369,6 @@ proptest! {
     // `EXPLAIN_CASES=2000` for a long run.
     #![proptest_config(ProptestConfig {
         cases: std::env::var("EXPLAIN_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24),
-        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 

@@ -175,7 +175,6 @@ proptest! {
     // `REPLAY_CASES=2000` for a long run.
     #![proptest_config(ProptestConfig {
         cases: std::env::var("REPLAY_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24),
-        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 

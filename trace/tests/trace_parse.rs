@@ -869,7 +869,6 @@ fn soup_line() -> impl Strategy<Value = String> {
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 256,
-        failure_persistence: None,
         ..ProptestConfig::default()
     })]
 

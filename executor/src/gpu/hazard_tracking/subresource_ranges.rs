@@ -131,7 +131,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
         /// R-V-2's bookkeeping: what is left of a range once a cut is taken out is exactly the
         /// points of the range outside the cut, in disjoint pieces (every point of a small grid,
