@@ -189,7 +189,8 @@ impl BundleRecorder {
     /// `inherited_state_in_bundle` for the state a bundle always inherits (R-B-7),
     /// `unsupported_in_bundle` for the rest (R-B-8); counted and kept like any refused call
     /// (R-REC-8). The recorder has no method for such a call: this is for an interpreter that
-    /// replays calls by name (the trace replay).
+    /// replays calls by name (the trace replay). A capability the recorder has refuses nothing:
+    /// make the call itself.
     #[cold]
     pub fn refuse_missing_capability(&mut self, call: &'static str, capability: Capability) {
         match capability.bundle_refusal() {

@@ -20,18 +20,15 @@ use recorder::{
 /// A recorder a trace's calls go to: a deferred context, the immediate context or a bundle
 /// recorder. The calls every recorder has (binds, fast binds, draws) are reached as they are;
 /// the rest through [`full`](Self::full), the recorder as a context with every capability,
-/// which a bundle recorder is not (its answer to such a call is
-/// [`Capability::bundle_refusal`]'s, by [`refuse_without`](Self::refuse_without)). These are the
-/// few calls the replay needs beyond the capabilities, which differ by recorder.
+/// which a bundle recorder is not (it refuses the call instead, with
+/// [`Capability::bundle_refusal`]'s kind). These are the few calls the replay needs beyond the
+/// capabilities, which differ by recorder.
 pub(crate) trait Recording: Context + BindCalls + FastBindCalls + DrawCalls {
     /// The recorder as a context with every capability.
     type Full: DeviceContext;
-    /// The recorder with every capability; `None` for a bundle recorder.
-    fn full(&mut self) -> Option<&mut Self::Full>;
-    /// Refuses `call`, of a capability the recorder has not (a bundle recorder's answer).
-    fn refuse_without(&mut self, call: &'static str, capability: Capability) {
-        let _ = (call, capability);
-    }
+    /// The recorder with every capability, to make `call` (of `capability`) on; `None` when it
+    /// has not the capability, having refused the call as the engine does (a bundle recorder).
+    fn full(&mut self, call: &'static str, capability: Capability) -> Option<&mut Self::Full>;
     /// Calls accepted so far in the list or bundle being recorded (a refused call does not move
     /// it).
     fn accepted(&self) -> u32 {
@@ -65,15 +62,14 @@ pub(super) fn in_context<R: Recording>(
     capability: Capability,
     make: impl FnOnce(&mut R::Full),
 ) {
-    match recorder.full() {
-        Some(context) => make(context),
-        None => recorder.refuse_without(call, capability),
+    if let Some(context) = recorder.full(call, capability) {
+        make(context)
     }
 }
 
 impl Recording for DeferredContext {
     type Full = Self;
-    fn full(&mut self) -> Option<&mut Self> {
+    fn full(&mut self, _call: &'static str, _capability: Capability) -> Option<&mut Self> {
         Some(self)
     }
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
@@ -103,7 +99,7 @@ impl Recording for DeferredContext {
 /// replayed by `live.rs` itself, with their results).
 impl Recording for ImmediateContext {
     type Full = Self;
-    fn full(&mut self) -> Option<&mut Self> {
+    fn full(&mut self, _call: &'static str, _capability: Capability) -> Option<&mut Self> {
         Some(self)
     }
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
@@ -134,7 +130,7 @@ impl Recording for ImmediateContext {
 /// its recorder's: refused as before the roles were types.
 impl Recording for Recorder<ImmediateRole> {
     type Full = Self;
-    fn full(&mut self) -> Option<&mut Self> {
+    fn full(&mut self, _call: &'static str, _capability: Capability) -> Option<&mut Self> {
         Some(self)
     }
     fn instance_of(&self, buffer: RawHandle) -> InstanceId {
@@ -175,11 +171,9 @@ impl Recording for Recorder<ImmediateRole> {
 impl Recording for BundleRecorder {
     /// Never made: a bundle recorder has no capability beyond binds and draws.
     type Full = DeferredContext;
-    fn full(&mut self) -> Option<&mut DeferredContext> {
+    fn full(&mut self, call: &'static str, capability: Capability) -> Option<&mut DeferredContext> {
+        self.refuse_missing_capability(call, capability);
         None
-    }
-    fn refuse_without(&mut self, call: &'static str, capability: Capability) {
-        self.refuse_missing_capability(call, capability)
     }
     fn instance_of(&self, _buffer: RawHandle) -> InstanceId {
         InstanceId::INITIAL
