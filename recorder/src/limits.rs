@@ -41,6 +41,16 @@ pub const VERTEX_BUFFER_SLOTS: u32 = 32;
 pub const RENDER_TARGET_SLOTS: u32 = 8;
 /// Viewports and scissor rectangles (D3D11's 16).
 pub const VIEWPORT_SLOTS: u32 = 16;
+/// Largest width and height of a 2D texture, in texels (R-OBJ-2; D3D11's
+/// `D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION`). With the other limits of a texture description (16
+/// mips, 16 samples, 2048 slices, 16-byte texels) a texture's size stays under 2^48 bytes.
+pub const MAX_TEXTURE_DIMENSION: u32 = 16384;
+/// Groups of one `barrier` call, and barriers of one group (R-BAR-1): each is numbered in the 16
+/// bits of a barrier record's `group` and `index` (what every R-BAR-8 message prints).
+pub const MAX_BARRIER_GROUPS: usize = 1 << 16;
+/// Barriers of one `barrier` group, and of one `resource_barrier` call (see
+/// [`MAX_BARRIER_GROUPS`]).
+pub const MAX_BARRIERS_PER_GROUP: usize = 1 << 16;
 /// Back buffers a swap chain may have.
 pub const MAX_BACK_BUFFERS: u32 = 8;
 

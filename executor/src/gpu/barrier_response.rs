@@ -197,7 +197,9 @@ impl GpuModel {
         for record in barriers {
             let b = Barrier::from_record(record);
             if group != Some(b.group) {
-                if validating && b.group > group.map_or(0, |g| g + 1) {
+                // Widened: the recorder refuses a call past 65,536 groups (R-BAR-1), and
+                // `u32` keeps the comparison exact whatever a record holds.
+                if validating && u32::from(b.group) > group.map_or(0, |g: u16| u32::from(g) + 1) {
                     self.warn_barrier(&b, "an empty barrier group before this one");
                 }
                 self.finish_group(&mut cost);
@@ -231,6 +233,7 @@ impl GpuModel {
                         BarrierSync::NONE,
                         legacy_access(r.before),
                         legacy_access(r.after),
+                        // Exact: at most 65,536 barriers a call (R-BAR-1, the recorder).
                         i as u16,
                     )
                 };
@@ -241,6 +244,7 @@ impl GpuModel {
         // Each legacy barrier is a group of its own: the driver runs them one by one.
         for (i, r) in barriers.iter().enumerate() {
             let mut cost = GroupCost::default();
+            // Exact: the recorder refuses a call of more than 65,536 barriers (R-BAR-1).
             let index = i as u16;
             let accepted = match r.kind() {
                 ResourceBarrierKind::Uav => {

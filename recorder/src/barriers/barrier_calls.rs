@@ -20,6 +20,7 @@ use crate::context::role::Role;
 use crate::context::Recorder;
 use crate::device::handle::Texture;
 use crate::errors::Error;
+use crate::limits::{MAX_BARRIERS_PER_GROUP, MAX_BARRIER_GROUPS};
 
 impl<R: Role> Recorder<R> {
     /// [`BarrierCalls::barrier`](crate::BarrierCalls::barrier): its semantics.
@@ -32,7 +33,20 @@ impl<R: Role> Recorder<R> {
 
     fn try_barrier(&mut self, groups: &[BarrierGroup<'_>]) -> Result<(), Error> {
         const CALL: &str = "barrier";
-        let count: usize = groups.iter().map(BarrierGroup::len).sum();
+        // Groups and the barriers of a group are numbered in 16 bits (`BarrierRecord::group`,
+        // `index`): past them the call is refused, never wrapped. One comparison per group, on
+        // the pass that counts the barriers anyway.
+        if groups.len() > MAX_BARRIER_GROUPS {
+            return Err(too_many(CALL, "groups", groups.len()));
+        }
+        let mut count: usize = 0;
+        for group in groups {
+            if group.len() > MAX_BARRIERS_PER_GROUP {
+                return Err(too_many(CALL, "barriers in a group", group.len()));
+            }
+            // At most 2^16 groups of 2^16 barriers: 2^32, past `usize` only on 32-bit targets.
+            count = count.saturating_add(group.len());
+        }
         let size = CommandBytes::with_items::<BarrierCounts, BarrierRecord>(count)
             .map_err(|too_large| too_large.error(CALL, format_args!("{count} barriers")))?;
         let mut refused = None;
@@ -85,6 +99,11 @@ impl<R: Role> Recorder<R> {
     fn try_resource_barrier(&mut self, barriers: &[ResourceBarrier]) -> Result<(), Error> {
         const CALL: &str = "resource_barrier";
         let count = barriers.len();
+        // Each legacy barrier runs as a group of its own, numbered in 16 bits by the GPU model's
+        // messages, as `barrier`'s are.
+        if count > MAX_BARRIERS_PER_GROUP {
+            return Err(too_many(CALL, "barriers", count));
+        }
         let size = CommandBytes::with_items::<BarrierCounts, ResourceBarrierRecord>(count)
             .map_err(|too_large| too_large.error(CALL, format_args!("{count} barriers")))?;
         let named = |record: &ResourceBarrierRecord| [record.resource(), record.other()];
@@ -138,6 +157,22 @@ impl<R: Role> Recorder<R> {
     }
 }
 
+/// The refusal of a barrier call with more `what` than 16 bits number (R-BAR-1).
+#[cold]
+#[inline(never)]
+fn too_many(call: &'static str, what: &'static str, given: usize) -> Error {
+    Error::OutOfRange {
+        call,
+        argument: what,
+        value: given.to_string(),
+        allowed: format!(
+            "at most {MAX_BARRIER_GROUPS} groups of at most {MAX_BARRIERS_PER_GROUP} barriers \
+             each: a barrier's group and index are 16-bit numbers (R-BAR-1)"
+        )
+        .into(),
+    }
+}
+
 /// Barriers, decompression and compression state (R-BAR-1, R-BAR-6, R-ST-9): deferred and
 /// immediate contexts (R-B-8).
 pub trait BarrierCalls: Context {
@@ -146,7 +181,9 @@ pub trait BarrierCalls: Context {
     /// `Barrier`: records the groups as one command (R-BAR-1); the GPU model carries them out
     /// and, under validation, checks them (R-BAR-8). Refused on a bundle recorder
     /// (`unsupported_in_bundle`, by the `bundles` crate), for a released resource
-    /// (`released_object`) or past one command's size. Allocates nothing.
+    /// (`released_object`), past 65,536 groups or 65,536 barriers in a group
+    /// (`invalid_argument`: they are numbered in 16 bits) or past one command's size. Allocates
+    /// nothing.
     #[inline]
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
         self.recorder(CoreAccess(())).barrier(groups)
@@ -155,7 +192,8 @@ pub trait BarrierCalls: Context {
     /// Legacy resource barriers (`ResourceBarrier`, R-BAR-6); refused on a bundle recorder.
     ///
     /// `ResourceBarrier`: records legacy barriers as one command (R-BAR-6); the GPU model
-    /// translates them to enhanced ones. Refused as [`barrier`](Self::barrier) is.
+    /// translates them to enhanced ones. Refused as [`barrier`](Self::barrier) is (past 65,536
+    /// barriers in the call: each is a group of its own).
     #[inline]
     fn resource_barrier(&mut self, barriers: &[ResourceBarrier]) {
         self.recorder(CoreAccess(())).resource_barrier(barriers)

@@ -77,6 +77,8 @@ pub struct BarrierRecord {
 const _: () = assert!(std::mem::size_of::<BarrierRecord>() == 64);
 
 impl BarrierRecord {
+    /// The record of barrier `index` of group `group`, both below 2^16: the call past them is
+    /// refused before any record is made (`barrier_calls.rs`, `limits::MAX_BARRIER_GROUPS`).
     pub(crate) fn new(kind: BarrierKind, group: usize, index: usize) -> Self {
         Self {
             resource: RawHandle::NULL,

@@ -82,8 +82,9 @@ impl Device {
     }
 
     /// Creates a 2D texture (render targets and depth stencils are textures with those bind flags).
-    /// Refused (`invalid_argument`, R-OBJ-2) when its dimensions, mips, samples or flags are
-    /// inconsistent, or the table is full.
+    /// Refused (`invalid_argument`, R-OBJ-2) when its dimensions (1 to 16384 texels, D3D11's
+    /// limit), mips, samples or flags are inconsistent, when a placed texture does not fit its
+    /// heap (R-BAR-7), or when the table is full.
     pub fn create_texture(&self, desc: &TextureDesc<'_>) -> Result<Texture, Error> {
         let info = TextureInfo {
             format: desc.format,
@@ -165,6 +166,14 @@ impl Device {
     ) -> Result<Texture, Error> {
         if info.width == 0 || info.height == 0 {
             return Err(texture_desc(name, DescProblem::ZeroDimension));
+        }
+        if info.width.max(info.height) > limits::MAX_TEXTURE_DIMENSION {
+            let problem = DescProblem::DimensionTooLarge {
+                width: info.width,
+                height: info.height,
+                limit: limits::MAX_TEXTURE_DIMENSION,
+            };
+            return Err(texture_desc(name, problem));
         }
         if !(1..=16).contains(&info.mip_levels) || !(1..=2048).contains(&info.array_size) {
             let problem = DescProblem::MipsOrArraySize {

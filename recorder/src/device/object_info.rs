@@ -134,6 +134,11 @@ impl TextureInfo {
     /// count and the array size. No row pitch, tiling or alignment padding: the model has no
     /// memory layout to follow; sizes only decide whether a placed texture fits its heap and
     /// which placed resources overlap.
+    ///
+    /// A texture the device creates is at most 16384 x 16384 texels of 16 bytes, 16 mips, 16
+    /// samples and 2048 slices (R-OBJ-2): under 2^48 bytes. The fields are public, so any shape
+    /// can ask: past `u64` the size saturates at `u64::MAX`, which no heap holds (checked
+    /// arithmetic throughout, so a debug and a release build agree).
     pub fn byte_size(&self) -> u64 {
         let block = if self.format.name().starts_with("bc") {
             4
@@ -141,16 +146,18 @@ impl TextureInfo {
             1
         };
         let element = self.format.bytes_per_element().max(1) as u64;
-        let per_slice: u64 = (0..self.mip_levels.min(32))
-            .map(|m| {
-                let w = (self.width >> m).max(1) as u64;
-                let h = (self.height >> m).max(1) as u64;
-                w.div_ceil(block) * h.div_ceil(block) * element
-            })
-            .sum();
-        per_slice
-            .saturating_mul(self.sample_count.max(1) as u64)
-            .saturating_mul(self.array_size.max(1) as u64)
+        // At most 32 levels: `>> m` of a `u32` is defined for `m < 32`.
+        let per_slice = (0..self.mip_levels.min(32)).try_fold(0u64, |sum, m| {
+            let w = ((self.width >> m).max(1) as u64).div_ceil(block);
+            let h = ((self.height >> m).max(1) as u64).div_ceil(block);
+            // `w * h < 2^64` (both below 2^32); the element size may take it past.
+            (w * h).checked_mul(element)?.checked_add(sum)
+        });
+        per_slice.map_or(u64::MAX, |bytes| {
+            bytes
+                .saturating_mul(self.sample_count.max(1) as u64)
+                .saturating_mul(self.array_size.max(1) as u64)
+        })
     }
     /// A compressible render target or depth stencil: reading it needs decompression (R-SP-2).
     pub fn is_compressible_target(&self) -> bool {

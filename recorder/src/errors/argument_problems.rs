@@ -19,6 +19,16 @@ pub enum DescProblem {
     /// A texture with a zero width or height (R-OBJ-2).
     #[error("a zero dimension (R-OBJ-2)")]
     ZeroDimension,
+    /// A texture wider or higher than D3D11 describes (R-OBJ-2).
+    #[error("{width}x{height} texels: a 2D texture is at most {limit} texels wide and high (R-OBJ-2, D3D11_REQ_TEXTURE2D_U_OR_V_DIMENSION)")]
+    DimensionTooLarge {
+        /// The width asked for.
+        width: u32,
+        /// The height asked for.
+        height: u32,
+        /// `limits::MAX_TEXTURE_DIMENSION`.
+        limit: u32,
+    },
     /// Mip levels outside 1..=16 or an array size outside 1..=2048 (R-OBJ-2).
     #[error("{mip_levels} mips and array size {array_size}: mips must be 1..=16 and array size 1..=2048 (R-OBJ-2)")]
     MipsOrArraySize {

@@ -1,0 +1,171 @@
+//! Size arithmetic on what the application passes (issue 25): every size, offset, count and index
+//! the engine computes from a description or a call's arguments is checked, and a debug build
+//! (overflow checks on) and a release build give the same refusal, a clear error naming the
+//! object, the call and the rule; never a wrap, never a panic. Each test names the rule whose
+//! arithmetic it pushes to its edge; `misuse_sizes.rs` (executor) throws extreme values at every
+//! call at random.
+
+mod common;
+
+use common::*;
+use recorder::*;
+
+fn heap(device: &Device, name: &str, size: u64) -> Heap {
+    device
+        .create_heap(&HeapDesc { name, size })
+        .unwrap_or_else(|e| panic!("create_heap {name}: {e}"))
+}
+
+/// R-BAR-7 (placed resources), R-OBJ-2 (texture sizes): a 2^31 x 2^31 texture placed in a 4 KB
+/// heap is refused, naming the texture and the call; its byte size does not wrap to a number
+/// that fits. A texture within D3D11's limits but larger than the heap is refused as not fitting,
+/// with its exact size.
+#[test]
+fn r_bar_7_a_texture_too_large_for_any_heap_is_refused() {
+    let device = Device::new(DeviceDesc::default());
+    let h = heap(&device, "small", 4096);
+    for (width, height, format) in [
+        (1 << 31, 1 << 31, Format::R32G32B32A32Float),
+        (u32::MAX, u32::MAX, Format::R32G32B32A32Float),
+        (1 << 31, 1, Format::R8G8B8A8Unorm),
+        (u32::MAX, 2, Format::Bc1Unorm),
+    ] {
+        let err = device
+            .create_texture(&TextureDesc {
+                name: "huge",
+                format,
+                width,
+                height,
+                mip_levels: 16,
+                array_size: 2048,
+                sample_count: 16,
+                placement: Some(Placement { heap: h, offset: 0 }),
+                ..TextureDesc::default()
+            })
+            .expect_err("a texture larger than any heap");
+        assert_eq!(err.kind(), ErrorKind::InvalidArgument, "{err}");
+        let text = err.to_string();
+        assert!(
+            text.starts_with("create_texture") && text.contains("texture 'huge'"),
+            "{text}"
+        );
+        assert!(text.contains("R-OBJ-2"), "{text}");
+    }
+    // The largest texture D3D11 describes, placed at the end of the largest heap: its size is
+    // exact (no saturation), and it does not fit.
+    let largest = heap(&device, "largest", u64::MAX);
+    let err = device
+        .create_texture(&TextureDesc {
+            name: "largest",
+            format: Format::R32G32B32A32Float,
+            width: 16384,
+            height: 16384,
+            mip_levels: 15,
+            array_size: 2048,
+            sample_count: 16,
+            placement: Some(Placement {
+                heap: largest,
+                offset: u64::MAX - 4096,
+            }),
+            ..TextureDesc::default()
+        })
+        .expect_err("past the heap's end");
+    let mips: u64 = (0..15).map(|m| (16384u64 >> m).pow(2)).sum();
+    let size = mips * 16 * 16 * 2048;
+    assert!(
+        matches!(
+            err,
+            Error::InvalidDesc {
+                call: "create_texture",
+                problem: DescProblem::DoesNotFitHeap { size: s, .. },
+                ..
+            } if s == size
+        ),
+        "{err}"
+    );
+    assert_eq!(device.live_objects(ObjectKind::Texture), 0);
+}
+
+/// R-OBJ-2: `TextureInfo::byte_size` of any shape, even one no device creates (its fields are
+/// public), is a number, never a panic: past `u64` it saturates at `u64::MAX`, which no heap
+/// holds.
+#[test]
+fn r_obj_2_the_byte_size_of_any_texture_shape_saturates() {
+    let device = Device::new(DeviceDesc::default());
+    let t = device
+        .create_texture(&TextureDesc {
+            name: "t",
+            ..TextureDesc::default()
+        })
+        .expect("create_texture");
+    let info = device.texture_info(t).expect("texture_info");
+    let huge = TextureInfo {
+        format: Format::R32G32B32A32Float,
+        width: u32::MAX,
+        height: u32::MAX,
+        mip_levels: u32::MAX,
+        array_size: u32::MAX,
+        sample_count: u32::MAX,
+        ..info
+    };
+    assert_eq!(huge.byte_size(), u64::MAX);
+    let zero = TextureInfo {
+        width: 0,
+        height: 0,
+        mip_levels: 0,
+        array_size: 0,
+        sample_count: 0,
+        ..info
+    };
+    assert_eq!(zero.byte_size(), 0, "no mip level, no bytes");
+}
+
+/// R-BAR-1: a barrier call's groups and the barriers of a group are numbered in 16 bits (the
+/// group and index every R-BAR-8 message prints): a call of more than 65,536 groups, or a group
+/// of more than 65,536 barriers, is refused whole (`invalid_argument`, naming the call), where
+/// the index used to wrap in a release build and overflow in a debug one.
+#[test]
+fn r_bar_1_a_barrier_call_past_65536_groups_is_refused() {
+    let f = Fixture::new();
+    let global = [GlobalBarrier {
+        sync_before: BarrierSync::ALL,
+        sync_after: BarrierSync::ALL,
+        access_before: BarrierAccess::UNORDERED_ACCESS,
+        access_after: BarrierAccess::UNORDERED_ACCESS,
+    }];
+    let many_globals = vec![global[0]; (1 << 16) + 1];
+    let too_many_groups = vec![BarrierGroup::Global(&global); (1 << 16) + 1];
+    let at_the_limit = vec![BarrierGroup::Global(&global); 1 << 16];
+    for semantics in [Semantics::Fast, Semantics::Legacy] {
+        let mut c = f.context(semantics);
+        c.barrier(&too_many_groups);
+        let error = c
+            .finish_command_list(RestoreState::ClearState)
+            .expect_err("65,537 groups");
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+        let text = error.to_string();
+        assert!(
+            text.contains("barrier") && text.contains("65537") && text.contains("R-BAR-1"),
+            "{text}"
+        );
+
+        let mut c = f.context(semantics);
+        c.barrier(&[BarrierGroup::Global(&many_globals)]);
+        let error = c
+            .finish_command_list(RestoreState::ClearState)
+            .expect_err("a group of 65,537 barriers");
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{error}");
+
+        let mut c = f.context(semantics);
+        c.barrier(&at_the_limit);
+        let list = finish(&mut c);
+        let last = list
+            .commands()
+            .find_map(|d| match d.command {
+                command::Command::Barrier { barriers } => barriers.last().copied(),
+                _ => None,
+            })
+            .expect("the barrier command");
+        assert_eq!((last.group, last.index), (u16::MAX, 0));
+    }
+}
