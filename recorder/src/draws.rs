@@ -120,15 +120,23 @@ impl<R: Role> Recorder<R> {
 
     fn indirect(&mut self, opcode: Opcode, call: &'static str, args: Buffer, offset: u32) {
         self.begin_call();
+        // The bytes of D3D11's argument structures: `D3D11_DRAW_INSTANCED_INDIRECT_ARGS` (4
+        // words), `D3D11_DRAW_INDEXED_INSTANCED_INDIRECT_ARGS` (5), a dispatch's 3 group counts.
+        let bytes: u64 = match opcode {
+            Opcode::DrawInstancedIndirect => 16,
+            Opcode::DrawIndexedInstancedIndirect => 20,
+            _ => 12,
+        };
         match self.resolve_resource(call, args.into()) {
             Ok((resource, info)) => {
                 let size = info.map_or(0, |i| i.size);
-                if !offset.is_multiple_of(4) || offset as u64 + 12 > size as u64 {
+                // Widened: `offset + bytes` cannot wrap in `u64`.
+                if !offset.is_multiple_of(4) || offset as u64 + bytes > size as u64 {
                     return self.fail(Error::OutOfRange {
                         call,
                         argument: "argument offset",
                         value: offset.to_string(),
-                        allowed: format!("a multiple of 4 with 12 bytes of arguments within the buffer's {size} bytes (R-REC-5)").into(),
+                        allowed: format!("a multiple of 4 with the {bytes} bytes of the arguments within the buffer's {size} bytes (R-REC-5)").into(),
                     });
                 }
                 if let Err(error) = self.retain(ObjectKind::Buffer, args.0, 1, call) {
@@ -223,7 +231,8 @@ pub trait DrawCalls: Context {
     /// Draws instanced with arguments from a buffer (`DrawInstancedIndirect`).
     ///
     /// Draws instanced with the arguments at byte `offset` of `args`, read when the list executes.
-    /// Refused when `offset` is not 4-aligned or the 12 bytes past it leave the buffer
+    /// Refused when `offset` is not 4-aligned or the arguments past it (16 bytes here, 20 for
+    /// the indexed draw, 12 for a dispatch: D3D11's argument structures) leave the buffer
     /// (`invalid_argument`, R-REC-5), or `args` is released (`released_object`).
     #[inline]
     fn draw_instanced_indirect(&mut self, args: Buffer, offset: u32) {

@@ -477,7 +477,22 @@ impl<R: Role> Recorder<R> {
         }
         let result = self
             .resolve_resource(CALL, destination.into())
-            .and_then(|(dst, _)| {
+            .and_then(|(dst, info)| {
+                // The count is one 4-byte word at a 4-aligned offset inside the destination
+                // (D3D11's `DstAlignedByteOffset`); widened, `offset + 4` cannot wrap.
+                let size = info.map_or(0, |i| i.size);
+                if !offset.is_multiple_of(4) || offset as u64 + 4 > size as u64 {
+                    return Err(Error::OutOfRange {
+                        call: CALL,
+                        argument: "destination offset",
+                        value: offset.to_string(),
+                        allowed: format!(
+                            "a multiple of 4 with the count's 4 bytes within the buffer's {size} \
+                             bytes (R-REC-5)"
+                        )
+                        .into(),
+                    });
+                }
                 let (bound, _) =
                     self.resolve_view(CALL, ObjectKind::UnorderedAccessView, view.0, false)?;
                 if !bound.flags.has(ViewFlags::HIDDEN_COUNTER) {
@@ -681,6 +696,8 @@ pub trait TransferCalls: Context {
     /// Copies a UAV's hidden counter into a buffer (`CopyStructureCount`).
     ///
     /// Copies the hidden counter of an append/counter UAV into a buffer (legacy only, R-ST-7).
+    /// Refused (`invalid_argument`) when `offset` is not 4-aligned or the count's 4 bytes past
+    /// it leave the buffer.
     #[inline]
     fn copy_structure_count(
         &mut self,

@@ -283,8 +283,11 @@ impl ChunkPool {
     }
 
     /// Fills the free list with `count` chunks of `size` bytes, so the first frame allocates none.
+    /// At most the pool's limit in bytes: the pool keeps no more free chunks than that, and a
+    /// `count` from the application (`Device::reserve_chunks`) may be any number.
     pub fn reserve(&self, count: usize, size: usize) {
         let size = clamp_chunk_size(size);
+        let count = count.min(self.limit / size);
         let chunks: Vec<ChunkPtr> = (0..count)
             .map(|_| {
                 let chunk = allocate_chunk(size);

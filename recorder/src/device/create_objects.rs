@@ -31,11 +31,12 @@ fn buffer_desc(name: &str, problem: DescProblem) -> Error {
     }
 }
 
-/// The refusal of `create_texture`'s description of texture `name`.
+/// The refusal of `call`'s description of texture `name` (`create_texture`, or
+/// `create_swap_chain` for a back buffer).
 #[cold]
-fn texture_desc(name: &str, problem: DescProblem) -> Error {
+fn texture_desc(call: &'static str, name: &str, problem: DescProblem) -> Error {
     Error::InvalidDesc {
-        call: "create_texture",
+        call,
         object: format!("texture '{name}'"),
         problem,
     }
@@ -102,7 +103,7 @@ impl Device {
             dcc: desc.dcc,
             back_buffer: None,
         };
-        self.insert_texture(info, desc.name, desc.placement)
+        self.insert_texture("create_texture", info, desc.name, desc.placement)
     }
 
     /// Creates a heap of `size` bytes that placed buffers and textures share (R-BAR-7; D3D12's
@@ -158,14 +159,17 @@ impl Device {
             .map_err(|_| self.shared.stale_error(call, ObjectKind::Heap, heap))
     }
 
+    /// Checks a texture's description and inserts it; `call` is the application's call that
+    /// makes it (`create_texture`, or `create_swap_chain` for a back buffer), named by a refusal.
     fn insert_texture(
         &self,
+        call: &'static str,
         info: TextureInfo,
         name: &str,
         placement: Option<Placement>,
     ) -> Result<Texture, Error> {
         if info.width == 0 || info.height == 0 {
-            return Err(texture_desc(name, DescProblem::ZeroDimension));
+            return Err(texture_desc(call, name, DescProblem::ZeroDimension));
         }
         if info.width.max(info.height) > limits::MAX_TEXTURE_DIMENSION {
             let problem = DescProblem::DimensionTooLarge {
@@ -173,32 +177,32 @@ impl Device {
                 height: info.height,
                 limit: limits::MAX_TEXTURE_DIMENSION,
             };
-            return Err(texture_desc(name, problem));
+            return Err(texture_desc(call, name, problem));
         }
         if !(1..=16).contains(&info.mip_levels) || !(1..=2048).contains(&info.array_size) {
             let problem = DescProblem::MipsOrArraySize {
                 mip_levels: info.mip_levels,
                 array_size: info.array_size,
             };
-            return Err(texture_desc(name, problem));
+            return Err(texture_desc(call, name, problem));
         }
         if !matches!(info.sample_count, 1 | 2 | 4 | 8 | 16) {
             let problem = DescProblem::SampleCount {
                 count: info.sample_count,
             };
-            return Err(texture_desc(name, problem));
+            return Err(texture_desc(call, name, problem));
         }
         if info.bind.intersects(
             BindFlags::VERTEX | BindFlags::INDEX | BindFlags::CONSTANT | BindFlags::STREAM_OUTPUT,
         ) {
-            return Err(texture_desc(name, DescProblem::BufferBindFlags));
+            return Err(texture_desc(call, name, DescProblem::BufferBindFlags));
         }
         if !self.shared.textures.has_room() {
-            return Err(full("create_texture", ObjectKind::Texture));
+            return Err(full(call, ObjectKind::Texture));
         }
         if let Some(placement) = placement {
             let object = || format!("texture '{name}'");
-            self.place("create_texture", object, placement, info.byte_size())?;
+            self.place(call, object, placement, info.byte_size())?;
         }
         let texture = self
             .shared
@@ -555,7 +559,7 @@ impl Device {
             };
             let texture_name = format!("{}.{i}", desc.name);
             let built = self
-                .insert_texture(info, &texture_name, None)
+                .insert_texture(CALL, info, &texture_name, None)
                 .and_then(|texture| {
                     let rtv_name = format!("{texture_name}.rtv");
                     let rtv = self.create_render_target_view(&ViewDesc::new(&rtv_name, texture));

@@ -683,7 +683,8 @@ impl Device {
         self.shared.pool.stats()
     }
 
-    /// Puts `count` chunks of the default size in the pool ahead of the first frame.
+    /// Puts `count` chunks of the default size in the pool ahead of the first frame, as many as
+    /// the pool keeps (`ChunkPolicy::pool_limit` bytes) when `count` is more.
     pub fn reserve_chunks(&self, count: usize) {
         self.shared
             .pool
