@@ -169,3 +169,122 @@ fn r_bar_1_a_barrier_call_past_65536_groups_is_refused() {
         assert_eq!((last.group, last.index), (u16::MAX, 0));
     }
 }
+
+/// R-REC-5 (indirect draws): the arguments an indirect call reads are D3D11's structures, 16
+/// bytes for `draw_instanced_indirect`, 20 for `draw_indexed_instanced_indirect`, 12 for
+/// `dispatch_indirect`; an offset whose arguments leave the buffer is refused, also at the
+/// offsets where only 12 bytes fit, and `u32::MAX` is refused without wrapping.
+#[test]
+fn r_rec_5_indirect_arguments_must_lie_within_their_buffer() {
+    let f = Fixture::new();
+    type Indirect = fn(&mut DeferredContext, Buffer, u32);
+    let calls: [(&str, Indirect, u32); 3] = [
+        (
+            "draw_instanced_indirect",
+            |c, b, o| c.draw_instanced_indirect(b, o),
+            16,
+        ),
+        (
+            "draw_indexed_instanced_indirect",
+            |c, b, o| c.draw_indexed_instanced_indirect(b, o),
+            20,
+        ),
+        ("dispatch_indirect", |c, b, o| c.dispatch_indirect(b, o), 12),
+    ];
+    for (name, call, bytes) in calls {
+        // `args` has 256 bytes: the last offset that fits is 256 - bytes.
+        let mut c = f.fast();
+        call(&mut c, f.args, 256 - bytes);
+        assert_eq!(finish(&mut c).stats().draws, 1, "{name}");
+        for offset in [256 - bytes + 4, 256 - 12 + 4, 256, u32::MAX - 3, u32::MAX] {
+            if offset <= 256 - bytes {
+                continue;
+            }
+            let mut c = f.fast();
+            call(&mut c, f.args, offset);
+            let refusal = c.last_refusal().cloned().expect("refused");
+            assert_eq!(refusal.kind(), ErrorKind::InvalidArgument, "{refusal}");
+            let text = refusal.to_string();
+            assert!(
+                text.starts_with(name) && text.contains(&format!("{bytes} bytes")),
+                "{text}"
+            );
+            expect_error(&mut c, ErrorKind::InvalidArgument, 0);
+        }
+    }
+}
+
+/// R-REC-5 (`copy_structure_count`): the count is one 4-byte word at a 4-aligned offset inside
+/// the destination; past the end, unaligned, or at `u32::MAX`, the call is refused.
+#[test]
+fn r_rec_5_a_structure_count_lands_inside_its_buffer() {
+    let f = Fixture::new();
+    let mut c = f.legacy();
+    c.copy_structure_count(f.copy_a, 252, f.append_uav);
+    assert!(c.last_refusal().is_none(), "{:?}", c.last_refusal());
+    finish(&mut c);
+    for offset in [254, 256, 1 << 31, u32::MAX - 3, u32::MAX] {
+        let mut c = f.legacy();
+        c.copy_structure_count(f.copy_a, offset, f.append_uav);
+        let refusal = c.last_refusal().cloned().expect("refused");
+        assert_eq!(refusal.kind(), ErrorKind::InvalidArgument, "{refusal}");
+        assert!(
+            refusal.to_string().starts_with("copy_structure_count"),
+            "{refusal}"
+        );
+        expect_error(&mut c, ErrorKind::InvalidArgument, 0);
+    }
+}
+
+/// R-OBJ-2: a swap chain's back buffers are textures of D3D11's sizes; a chain past 16384
+/// texels a side is refused naming `create_swap_chain`, the call the application made (not
+/// the `create_texture` it does not call), and leaves no object behind.
+#[test]
+fn r_obj_2_a_swap_chain_past_16384_texels_is_refused_naming_its_call() {
+    let device = Device::new(DeviceDesc::default());
+    for (width, height) in [(16385, 1), (1, u32::MAX), (1 << 31, 1 << 31)] {
+        let err = device
+            .create_swap_chain(&SwapChainDesc {
+                name: "huge",
+                buffers: 2,
+                format: Format::R8G8B8A8Unorm,
+                width,
+                height,
+            })
+            .expect_err("too large");
+        assert!(
+            matches!(
+                err,
+                Error::InvalidDesc {
+                    call: "create_swap_chain",
+                    problem: DescProblem::DimensionTooLarge { limit: 16384, .. },
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    for kind in [ObjectKind::SwapChain, ObjectKind::Texture] {
+        assert_eq!(device.live_objects(kind), 0, "{kind:?}");
+    }
+}
+
+/// R-REC-4: `reserve_chunks` of any count puts at most the pool's limit in the pool (the
+/// pool keeps no more), where `usize::MAX` used to allocate until the process died.
+#[test]
+fn r_rec_4_reserving_any_number_of_chunks_stops_at_the_pool_limit() {
+    let device = Device::new(DeviceDesc {
+        chunk_policy: ChunkPolicy {
+            pool_limit: 1 << 20,
+            ..ChunkPolicy::default()
+        },
+        ..DeviceDesc::default()
+    });
+    device.reserve_chunks(usize::MAX);
+    let stats = device.pool_stats();
+    assert_eq!(stats.free_bytes, 1 << 20, "{stats:?}");
+    assert_eq!(
+        stats.free_chunks,
+        (1 << 20) / limits::DEFAULT_CHUNK_SIZE as u64
+    );
+}
