@@ -321,6 +321,7 @@ impl<R: Role> Recorder<R> {
                 None => (r.source, &s, "source", r.source_subresource),
                 Some(_) => (r.destination, &d, "destination", r.destination_subresource),
             };
+            // Unpacked from a descriptor: at most 255 mips and 65,535 slices, no overflow.
             let count = info.mip_levels * info.array_size;
             return Err(out_of_bounds(
                 texture,
@@ -568,11 +569,11 @@ fn subresource_size(texture: &TextureInfo, index: u32) -> Option<(u32, u32)> {
     if index / mips >= texture.array_size.max(1) {
         return None;
     }
+    // `mip < mips <= 16` for a texture the device created (R-OBJ-2); `checked_shr` keeps any
+    // shape defined all the same.
     let mip = index % mips;
-    Some((
-        (texture.width >> mip).max(1),
-        (texture.height >> mip).max(1),
-    ))
+    let at_mip = |texels: u32| texels.checked_shr(mip).unwrap_or(0).max(1);
+    Some((at_mip(texture.width), at_mip(texture.height)))
 }
 
 /// Clears, copies and updates: deferred and immediate contexts (R-B-8).
