@@ -178,6 +178,12 @@ enum Op {
         inherit: u32,
         offset: u32,
     },
+    Chunks {
+        size: usize,
+        max: usize,
+        pool: usize,
+        reserve: usize,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -264,7 +270,29 @@ fn op() -> impl Strategy<Value = Op> {
                 }
             }
         ),
+        (edge_usize(), edge_usize(), edge_usize(), edge_usize()).prop_map(
+            |(size, max, pool, reserve)| Op::Chunks {
+                size,
+                max,
+                pool,
+                reserve
+            }
+        ),
     ]
+}
+
+/// Sizes in bytes and counts of chunks (R-REC-4): 0, the limits' neighbours, `usize::MAX`.
+fn edge_usize() -> impl Strategy<Value = usize> {
+    prop::sample::select(vec![
+        0usize,
+        1,
+        4095,
+        4096,
+        65536,
+        (64 << 20) + 1,
+        1 << 40,
+        usize::MAX,
+    ])
 }
 
 /// A refusal names one of `calls` and cites a requirement.
@@ -474,6 +502,7 @@ fn apply<C: DeviceContext>(
         }
         // Creations and bundles are the device's, not a context's (`create`).
         Op::Bundle { .. }
+        | Op::Chunks { .. }
         | Op::Buffer { .. }
         | Op::Texture { .. }
         | Op::Heap { .. }
@@ -649,6 +678,15 @@ fn create(f: &Fixture, heap: Heap, op: &Op) -> Option<Buffer> {
             bundle(f, samples, start, len, [slot, inherit, offset]);
             None
         }
+        Op::Chunks {
+            size,
+            max,
+            pool,
+            reserve,
+        } => {
+            chunks(f, size, max, pool, reserve);
+            None
+        }
         _ => None,
     }
 }
@@ -697,10 +735,44 @@ fn bundle(f: &Fixture, samples: u32, start: u32, len: usize, [slot, inherit, off
     }
 }
 
+/// A deferred context whose chunk policy (R-REC-4) takes extreme sizes, recording past a few
+/// chunks; the device's reserve of extreme counts (capped by its pool's limit, small here).
+fn chunks(f: &Fixture, size: usize, max: usize, pool: usize, reserve: usize) {
+    let policy = ChunkPolicy {
+        chunk_size: size,
+        growth: GrowthPolicy::Doubling { max },
+        pool_limit: pool,
+    };
+    let desc = DeferredContextDesc {
+        name: "sized",
+        semantics: Semantics::Fast,
+        chunk_policy: Some(policy),
+        ..DeferredContextDesc::default()
+    };
+    let call = "create_deferred_context";
+    let Some(mut c) = created(call, f.device.create_deferred_context(&desc)) else {
+        return;
+    };
+    for _ in 0..2000 {
+        c.set_constant_buffers(Stage::Pixel, 0, &[Some(f.cb); 16]);
+        c.draw(3, 0);
+    }
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap_or_else(|error| panic!("a clean list: {error}"));
+    assert_eq!(list.stats().draws, 2000);
+    f.device.reserve_chunks(reserve);
+}
+
 fn world(semantics: Semantics, validation: Validation) -> (Fixture, Heap) {
     let f = Fixture::on(DeviceDesc {
         immediate_semantics: semantics,
         validation,
+        // `reserve_chunks` of any count fills at most this (`Op::Chunks`).
+        chunk_policy: ChunkPolicy {
+            pool_limit: 1 << 20,
+            ..ChunkPolicy::default()
+        },
         ..DeviceDesc::default()
     });
     let heap = f
