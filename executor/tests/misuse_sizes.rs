@@ -691,6 +691,9 @@ fn create(f: &Fixture, heap: Heap, op: &Op) -> Option<Buffer> {
     }
 }
 
+/// One call on a bundle recorder.
+type BundleCall<'a> = dyn Fn(&mut BundleRecorder) + 'a;
+
 /// A draw bundle recorded with extreme numbers: its declaration's sample count, slot ranges,
 /// inheritance remaps (R-B-…) and an indirect draw's offset; finished, its refusals checked.
 fn bundle(f: &Fixture, samples: u32, start: u32, len: usize, [slot, inherit, offset]: [u32; 3]) {
@@ -702,7 +705,7 @@ fn bundle(f: &Fixture, samples: u32, start: u32, len: usize, [slot, inherit, off
     let Some(mut b) = created("bundle", BundleRecorder::new(&f.device, &desc)) else {
         return;
     };
-    let calls: [(&[&str], &dyn Fn(&mut BundleRecorder)); 6] = [
+    let calls: [(&[&str], &BundleCall); 6] = [
         (&["remap"], &|b| {
             b.remap_constant_buffer_inheritance(Stage::Pixel, slot, Stage::Vertex, inherit)
         }),
