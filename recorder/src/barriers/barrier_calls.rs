@@ -6,8 +6,9 @@
 //! `barrier_records.rs`, and the barrier counts in the list's statistics.
 //!
 //! **Invariant.** A call is refused as a whole (nothing encoded, no reference kept) when a
-//! resource it names is released or the call does not fit one command; a legacy list holds one
-//! reference on each resource it names (R-OBJ-4).
+//! resource it names is released, its groups or a group's barriers are more than the 65,536 a
+//! record's 16-bit group and index number (R-BAR-1), or the call does not fit one command; a
+//! legacy list holds one reference on each resource it names (R-OBJ-4).
 
 use crate::barriers::{
     for_each_record, BarrierCounts, BarrierGroup, BarrierRecord, NamedResource, ResourceBarrier,

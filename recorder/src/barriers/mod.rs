@@ -8,8 +8,9 @@
 //! does (`executor/src/gpu/barrier.rs`).
 //!
 //! **Invariant.** Recording checks only what the recorder knows (the context may record one, the
-//! resources are live, the call fits one command); everything else is checked at execution,
-//! against the state the barrier meets there.
+//! resources are live, the groups and barriers are numbered in 16 bits, the call fits one
+//! command); everything else is checked at execution, against the state the barrier meets
+//! there.
 
 mod barrier_calls;
 mod barrier_records;
