@@ -72,6 +72,8 @@ impl<R: Role> Recorder<R> {
             return Err(error);
         }
         let at = self.reserve(size, None);
+        // Exact: `count` records fit one command (under 2^20 of them) and `groups` is at most
+        // 2^16, both checked above.
         let counts = BarrierCounts {
             barriers: count as u32,
             groups: groups.len() as u32,
@@ -127,6 +129,7 @@ impl<R: Role> Recorder<R> {
             }
         }
         let at = self.reserve(size, None);
+        // Exact: at most 2^16 barriers, checked above.
         let counts = BarrierCounts {
             barriers: count as u32,
             groups: 0,
