@@ -43,8 +43,7 @@ impl Reference {
             // A twin: the same creations give it the same handles, which it accepts (R-OBJ-3).
             let made = self.device.twin(DeviceDesc {
                 immediate_semantics: semantics,
-                legacy_barriers: self.program.legacy_barriers,
-                ..Default::default()
+                ..self.device.desc().clone()
             });
             let program = self.program.clone();
             let handles = Handles::new(program.objects.len());

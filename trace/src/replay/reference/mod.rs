@@ -83,7 +83,9 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use recorder::{Device, DeviceDesc, Error, ImmediateRole, OutputFormats, Recorder, Semantics};
+use recorder::{
+    Device, DeviceDesc, Error, ImmediateRole, OutputFormats, Recorder, Semantics, Validation,
+};
 
 use self::feed::{Feed, Scope};
 use self::setters::{fold_state, Setter};
@@ -171,25 +173,31 @@ pub(crate) struct Reference {
     swaps: HashMap<usize, Vec<Setter>>,
 }
 
-/// The reference's device: the trace's semantics, and its `legacy_barriers=` (which decides
-/// what a legacy barrier does, R-BAR-6).
-fn device(semantics: Semantics, legacy_barriers: bool) -> Device {
+/// The reference's device: the trace's semantics, its `legacy_barriers=` (which decides what a
+/// legacy barrier does, R-BAR-6) and its `validation=` (under which the GPU model leaves out a
+/// barrier it refuses, R-BAR-8: the reference's model refuses the same ones, so a refused
+/// barrier changes nothing in the reference either).
+fn device(program: &Program) -> Device {
     Device::new(DeviceDesc {
-        immediate_semantics: semantics,
-        legacy_barriers,
+        immediate_semantics: program.semantics,
+        legacy_barriers: program.legacy_barriers,
+        validation: program.validation,
         ..Default::default()
     })
 }
 
 impl Reference {
     pub(crate) fn new(program: Arc<Program>) -> Result<Self, Error> {
-        let device = device(program.semantics, program.legacy_barriers);
+        let device = device(&program);
         let recorder = device.immediate_recorder()?;
         // The GPU model reads a texture's facts (compressible, TC, DCC, planes) from the device
         // at its first barrier, as the real run's reads them from its own (R-BAR-3): the
         // reference's device holds the same objects under the same handles.
         let mut feed = Feed::default();
         feed.gpu.set_device(Some(device.clone()));
+        if program.validation != Validation::Off {
+            feed.gpu.set_validation(Some(device.clone()));
+        }
         Ok(Self {
             handles: Handles::new(program.objects.len()),
             imm: Frame {
