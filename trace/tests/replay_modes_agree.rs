@@ -119,15 +119,20 @@ fn later_keywords() -> Vec<(String, u32)> {
 fn trace_lexical_rules_a_later_keyword_used_as_a_name_says_the_version_that_added_it() {
     let keywords = later_keywords();
     assert!(
-        keywords.iter().any(|(word, version)| word == "query" && *version == 2),
+        keywords
+            .iter()
+            .any(|(word, version)| word == "query" && *version == 2),
         "TRACE.md lists `query` as added by version 2: {keywords:?}"
     );
     for (word, version) in keywords {
-        let as_a_name = format!("device semantics=legacy\nbuffer {word} usage=default bind=vertex size=16\n");
+        let as_a_name =
+            format!("device semantics=legacy\nbuffer {word} usage=default bind=vertex size=16\n");
         let error = parse(as_a_name.as_bytes()).expect_err("a reserved word names no object");
         let message = error.to_string();
         assert!(
-            message.contains(&format!("'{word}' is a reserved word since version {version}")),
+            message.contains(&format!(
+                "'{word}' is a reserved word since version {version}"
+            )),
             "{message}"
         );
         let as_an_argument = format!(

@@ -15,11 +15,11 @@ use recorder::{ClearStateCalls, DeviceDesc, Semantics};
 
 use super::super::apply::{record, Named};
 use super::super::create::create;
-use super::super::handles::{Handles, Resolver};
+use super::super::handles::Resolver;
 use super::super::program::{Call, ObjId};
 use super::feed::Scope;
 use super::setters::{call_of, setter_calls};
-use super::{installed, issue, Frame, ListBook, Logged, Reference};
+use super::{issue, Frame, ListBook, Logged, Reference};
 use executor::GpuState;
 
 /// A list being executed by [`Reference::run_list`], nested in the one below it.
@@ -32,8 +32,9 @@ struct ListRun {
     /// Its execution's restore flag: an outer list re-binds what it kept to the list's last
     /// instances (R-ST-8).
     restore: bool,
-    /// The registers saved for a legacy `restore=yes`.
-    saved: Option<GpuState>,
+    /// The registers saved for a legacy `restore=yes`, boxed: a `GpuState` is 32 KB, and a walk
+    /// keeps one run per nesting level.
+    saved: Option<Box<GpuState>>,
 }
 
 impl Reference {
@@ -45,22 +46,19 @@ impl Reference {
                 immediate_semantics: semantics,
                 ..self.device.desc().clone()
             });
+            // The twin's creations give the handles the reference's own device gave, so its
+            // handles resolve the twin's objects too: no table of its own per twin.
             let program = self.program.clone();
-            let handles = Handles::new(program.objects.len());
             for logged in &self.log {
                 match logged {
                     Logged::Create(id, what) => {
-                        if let Ok(created) = create(&made, &program, &handles, *id, what) {
-                            for (_, raw, object) in installed(&created, *id, what) {
-                                handles.set(object, raw);
-                            }
-                        }
+                        let _ = create(&made, &program, &self.handles, *id, what);
                     }
                     Logged::MinLod(call) => {
                         if let Ok(mut recorder) = made.immediate_recorder() {
                             let objects = Resolver {
                                 program: &program,
-                                handles: &handles,
+                                handles: &self.handles,
                             };
                             record(&mut recorder, call, &objects, &Named::NONE);
                         }
@@ -147,7 +145,8 @@ impl Reference {
         let Some(book) = self.lists.get(&id).cloned() else {
             return;
         };
-        let saved = (executing == Semantics::Legacy && restore).then(|| self.feed.gpu.snapshot());
+        let saved =
+            (executing == Semantics::Legacy && restore).then(|| Box::new(self.feed.gpu.snapshot()));
         let Some(frame) = self.open(book.semantics, stack.len()) else {
             return;
         };

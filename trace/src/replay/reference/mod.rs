@@ -182,7 +182,11 @@ fn device(program: &Program) -> Device {
         immediate_semantics: program.semantics,
         legacy_barriers: program.legacy_barriers,
         validation: program.validation,
-        ..Default::default()
+        chunk_policy: recorder::ChunkPolicy {
+            chunk_size: recorder::limits::MIN_CHUNK_SIZE,
+            growth: recorder::GrowthPolicy::Doubling { max: 64 << 10 },
+            ..Default::default()
+        },
     })
 }
 
