@@ -88,6 +88,7 @@ use recorder::{
 };
 
 use self::feed::{Feed, Scope};
+use self::list_runs::DevicePool;
 use self::setters::{fold_state, Setter};
 use super::apply::{record, Named, Recorded};
 use super::create::{create, Created};
@@ -148,8 +149,8 @@ pub(crate) struct Reference {
     /// The `imm` calls' device and recorder.
     device: Device,
     imm: Frame,
-    /// The lists' and bundles' devices, by (semantics, depth), made when first needed.
-    list_devices: HashMap<(Semantics, usize), Device>,
+    /// The twin devices the lists' and bundles' recorders are made on (`list_runs.rs`).
+    list_devices: DevicePool,
     log: Vec<Logged>,
     feed: Feed,
     names: Names,
@@ -211,7 +212,7 @@ impl Reference {
             },
             device,
             program,
-            list_devices: HashMap::new(),
+            list_devices: DevicePool::default(),
             log: Vec::new(),
             feed,
             names: Names::default(),
@@ -292,7 +293,7 @@ impl Reference {
             _ => {}
         }
         let made = create(&self.device, &self.program, &self.handles, id, what);
-        for list_device in self.list_devices.values() {
+        for (_, list_device) in &self.list_devices.devices {
             let _ = create(list_device, &self.program, &self.handles, id, what);
         }
         self.log.push(Logged::Create(id, what.clone()));
