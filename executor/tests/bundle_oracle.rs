@@ -202,7 +202,9 @@ impl World {
                     Some(f.tex2_srv),
                     Some(f.sb_srv),
                     Some(f.rt_srv),
-                ][which as usize % 5],
+                    Some(f.tex_composed_srv),
+                    Some(f.tex2_composed_srv),
+                ][which as usize % 7],
             ),
             Kind::Sampler => {
                 Binding::Sampler([None, Some(f.sampler), Some(self.x.sampler2)][which as usize % 3])

@@ -82,8 +82,8 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (prop_oneof![Just(0u32), Just(2u32)], 0u8..3).prop_map(|(s, w)| Op::VertexBuffer(s, w)),
         1 => (any::<bool>(), any::<bool>()).prop_map(|(b, r16)| Op::IndexBuffer(b, r16)),
         3 => (0u8..2, 0u32..2, 0u8..4).prop_map(|(st, s, w)| Op::ConstantBuffer(st, s, w)),
-        2 => (0u8..2, prop_oneof![Just(0u32), Just(2u32)], 0u8..5).prop_map(|(st, s, w)| Op::ShaderResource(st, s, w)),
-        2 => (0u8..2, 0u32..2, 0u8..3, prop_oneof![Just(0u32), Just(2u32)], 0u8..5)
+        2 => (0u8..2, prop_oneof![Just(0u32), Just(2u32)], 0u8..7).prop_map(|(st, s, w)| Op::ShaderResource(st, s, w)),
+        2 => (0u8..2, 0u32..2, 0u8..3, prop_oneof![Just(0u32), Just(2u32)], 0u8..7)
             .prop_map(|(st, c, wc, v, wv)| Op::FastResources(st, c, wc, v, wv)),
         1 => (0u8..2, 0u32..2, 0u8..2, 0u8..3).prop_map(|(st, s, w, a)| Op::PlacedConstantBuffer(st, s, w, a)),
         1 => (0u8..3, any::<bool>()).prop_map(|(t, d)| Op::RenderTarget(t, d)),
@@ -224,6 +224,8 @@ fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
                 Some(f.tex2_srv),
                 Some(f.rt_srv),
                 Some(f.ds_srv),
+                Some(f.tex_composed_srv),
+                Some(f.tex2_composed_srv),
             ];
             c.set_shader_resources(stages[stage as usize], slot, &[view[which as usize]])
         }
@@ -236,6 +238,8 @@ fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
                 Some(f.tex2_srv),
                 Some(f.rt_srv),
                 Some(f.ds_srv),
+                Some(f.tex_composed_srv),
+                Some(f.tex2_composed_srv),
             ][srv as usize];
             c.set_fast_resources(&[
                 FastResource::ConstantBuffer {

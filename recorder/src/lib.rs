@@ -164,7 +164,9 @@ pub use context::split::{SplitCategory, SplitCounts};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
 pub use desc::*;
 pub use device::handle::*;
-pub use device::object_info::{BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo};
+pub use device::object_info::{
+    BufferInfo, ShaderInfo, SwapChainInfo, TextureInfo, ViewInfo, ViewMinLod,
+};
 pub use device::{Device, DeviceDesc, Validation};
 pub use errors::{CopyProblem, DescProblem, Error, ErrorKind, ObjectName, RecordError};
 pub use fast::context_state::DeviceContextState;

@@ -29,6 +29,10 @@ pub struct Fixture {
     pub tex: Texture,
     pub tex_srv: ShaderResourceView,
     pub tex2_srv: ShaderResourceView,
+    /// A descriptor composed over `tex` with its own minimum LOD, 1.5 (seed 000, R-ST-6).
+    pub tex_composed_srv: ShaderResourceView,
+    /// A descriptor composed over `tex2` with the default minimum LOD (the resource's).
+    pub tex2_composed_srv: ShaderResourceView,
     /// Compressible render target with RTV, SRV, UAV.
     pub rt: Texture,
     pub rt_rtv: RenderTargetView,
@@ -133,6 +137,14 @@ impl Fixture {
                 .create_shader_resource_view(&view(name, resource))
                 .unwrap_or_else(|e| panic!("create {name}: {e}"))
         };
+        let composed = |name: &str, resource: Resource, min_lod| {
+            device
+                .compose_shader_resource_view(&ViewDesc {
+                    min_lod,
+                    ..view(name, resource)
+                })
+                .unwrap_or_else(|e| panic!("compose {name}: {e}"))
+        };
         let uav = |name: &str, resource: Resource| {
             device
                 .create_unordered_access_view(&view(name, resource))
@@ -196,6 +208,8 @@ impl Fixture {
             tex,
             tex_srv: srv("tex_srv", tex.into()),
             tex2_srv: srv("tex2_srv", tex2.into()),
+            tex_composed_srv: composed("tex_composed_srv", tex.into(), Some(1.5)),
+            tex2_composed_srv: composed("tex2_composed_srv", tex2.into(), None),
             rt,
             rt_rtv: rtv("rt_rtv", rt),
             rt_srv: srv("rt_srv", rt.into()),

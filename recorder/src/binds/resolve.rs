@@ -289,9 +289,10 @@ impl<R: Role> Recorder<R> {
         let resource = info.resource.raw();
         let mut min_lod = 0.0;
         if kind == ObjectKind::ShaderResourceView {
-            // R-ST-6: fast reads the view's minimum LOD, legacy the resource's, as they are now.
+            // R-ST-6: fast reads the view's minimum LOD, legacy the resource's, as they are now;
+            // a composed descriptor reads its own, or the resource's if it asked for the default.
             min_lod = f32::from_bits(live.entry.aux.load(Ordering::Acquire));
-            if self.is_legacy() {
+            if info.min_lod.reads_resource(self.is_legacy()) {
                 if let Resource::Texture(texture) = info.resource {
                     if let Ok(texture) = device.textures.get(texture.0, true) {
                         min_lod = f32::from_bits(texture.entry.aux.load(Ordering::Acquire));

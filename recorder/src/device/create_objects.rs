@@ -221,9 +221,20 @@ impl Device {
         kind: ObjectKind,
         desc: &ViewDesc<'_>,
         needs: BindFlags,
+        min_lod_rule: ViewMinLod,
     ) -> Result<RawHandle, Error> {
         let shared = &*self.shared;
         let resource = desc.resource;
+        if let Some(min_lod) = desc.min_lod {
+            if !(min_lod.is_finite() && min_lod >= 0.0) {
+                return Err(Error::OutOfRange {
+                    call,
+                    argument: "minimum LOD",
+                    value: min_lod.to_string(),
+                    allowed: "a finite non-negative number (R-ST-6)".into(),
+                });
+            }
+        }
         let stale = || shared.stale_error(call, resource.kind(), resource.raw());
         let (bind, format, flags, (mips, slices), resource_min_lod) = match resource {
             Resource::Buffer(buffer) => {
@@ -308,6 +319,7 @@ impl Device {
             mip_count: desc.range.mip_count,
             first_slice: desc.range.first_slice,
             slice_count: desc.range.slice_count,
+            min_lod: min_lod_rule,
         };
         // The view holds a reference on its resource for its whole life (R-OBJ-4).
         shared
@@ -337,6 +349,33 @@ impl Device {
             ObjectKind::ShaderResourceView,
             desc,
             BindFlags::SHADER_RESOURCE,
+            ViewMinLod::BySemantics,
+        )
+        .map(ShaderResourceView)
+    }
+
+    /// `ComposeShaderResourceView` (seed 000): a shader-resource view descriptor composed from
+    /// `desc`, its resource needing `SHADER_RESOURCE` (R-OBJ-2). A descriptor has fast affinity:
+    /// with a minimum LOD (`desc.min_lod`, the description's MinLevelOfDetail) every bind of it
+    /// reads that value, on legacy contexts too, and ignores the resource's; with `None` (the
+    /// default MinLevelOfDetail) every bind reads the resource's minimum LOD as it is then
+    /// (R-ST-6). [`set_shader_resource_view_min_lod`](crate::FastBindCalls::set_shader_resource_view_min_lod)
+    /// changes its value as a view object's. Otherwise it is a view as any other: it holds a
+    /// reference on its resource and is released with `release_shader_resource_view`.
+    pub fn compose_shader_resource_view(
+        &self,
+        desc: &ViewDesc<'_>,
+    ) -> Result<ShaderResourceView, Error> {
+        let rule = match desc.min_lod {
+            Some(_) => ViewMinLod::Composed,
+            None => ViewMinLod::ComposedDefault,
+        };
+        self.create_view(
+            "compose_shader_resource_view",
+            ObjectKind::ShaderResourceView,
+            desc,
+            BindFlags::SHADER_RESOURCE,
+            rule,
         )
         .map(ShaderResourceView)
     }
@@ -351,6 +390,7 @@ impl Device {
             ObjectKind::UnorderedAccessView,
             desc,
             BindFlags::UNORDERED_ACCESS,
+            ViewMinLod::BySemantics,
         )
         .map(UnorderedAccessView)
     }
@@ -377,6 +417,7 @@ impl Device {
             ObjectKind::RenderTargetView,
             desc,
             BindFlags::RENDER_TARGET,
+            ViewMinLod::BySemantics,
         )
         .map(RenderTargetView)
     }
@@ -403,6 +444,7 @@ impl Device {
             ObjectKind::DepthStencilView,
             desc,
             BindFlags::DEPTH_STENCIL,
+            ViewMinLod::BySemantics,
         )
         .map(DepthStencilView)
     }

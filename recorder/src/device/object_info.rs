@@ -168,6 +168,53 @@ impl TextureInfo {
     }
 }
 
+/// Where a bind of a shader-resource view reads its minimum LOD from (R-ST-6; seed 000's
+/// paragraph on `ComposeShaderResourceView`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ViewMinLod {
+    /// A view object (`create_shader_resource_view`): a fast bind reads the view's minimum LOD,
+    /// a legacy bind the resource's, as they are at the bind.
+    #[default]
+    BySemantics,
+    /// A composed descriptor given a MinLevelOfDetail: every bind reads the view's own (a
+    /// descriptor has fast affinity, and ignores the resource's minimum LOD).
+    Composed,
+    /// A composed descriptor that asked for the default MinLevelOfDetail: every bind reads the
+    /// resource's minimum LOD as it is at the bind.
+    ComposedDefault,
+}
+
+impl ViewMinLod {
+    fn from_bits(bits: u64) -> Self {
+        match bits & 3 {
+            1 => Self::Composed,
+            2 => Self::ComposedDefault,
+            _ => Self::BySemantics,
+        }
+    }
+    fn bits(self) -> u64 {
+        match self {
+            Self::BySemantics => 0,
+            Self::Composed => 1,
+            Self::ComposedDefault => 2,
+        }
+    }
+    /// Whether a bind on a context of legacy semantics (`legacy`) reads the resource's minimum
+    /// LOD rather than the view's.
+    #[inline(always)]
+    pub fn reads_resource(self, legacy: bool) -> bool {
+        match self {
+            Self::BySemantics => legacy,
+            Self::Composed => false,
+            Self::ComposedDefault => true,
+        }
+    }
+    /// Whether the view is a composed descriptor.
+    pub fn is_composed(self) -> bool {
+        self != Self::BySemantics
+    }
+}
+
 /// A view's immutable properties, with the properties of its resource it was created over.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ViewInfo {
@@ -185,6 +232,9 @@ pub struct ViewInfo {
     pub first_slice: u32,
     /// Array slices seen.
     pub slice_count: u32,
+    /// Where a bind reads a shader-resource view's minimum LOD from: a view object's rule, or
+    /// a composed descriptor's.
+    pub min_lod: ViewMinLod,
 }
 
 impl ViewInfo {
@@ -195,6 +245,7 @@ impl ViewInfo {
             self.format as u64
                 | (self.flags.0 as u64) << 16
                 | is_texture << 24
+                | self.min_lod.bits() << 25
                 | (self.first_mip.min(255) as u64) << 32
                 | (self.mip_count.min(255) as u64) << 40,
             self.first_slice.min(u16::MAX as u32) as u64
@@ -216,6 +267,7 @@ impl ViewInfo {
             mip_count: (w[1] >> 40) as u8 as u32,
             first_slice: w[2] as u32,
             slice_count: (w[2] >> 32) as u32,
+            min_lod: ViewMinLod::from_bits(w[1] >> 25),
         }
     }
 }

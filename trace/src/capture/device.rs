@@ -88,6 +88,14 @@ impl CaptureDevice {
         self.note(self.device.create_shader_resource_view(desc), desc.name)
     }
 
+    /// [`Device::compose_shader_resource_view`] (a descriptor, declared `composed=yes`).
+    pub fn compose_shader_resource_view(
+        &self,
+        desc: &ViewDesc<'_>,
+    ) -> Result<ShaderResourceView, Error> {
+        self.note(self.device.compose_shader_resource_view(desc), desc.name)
+    }
+
     /// [`Device::create_unordered_access_view`].
     pub fn create_unordered_access_view(
         &self,

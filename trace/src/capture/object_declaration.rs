@@ -9,7 +9,7 @@
 
 use recorder::{
     Buffer, Device, Handle, Heap, InputLayout, ObjectKind, Query, RawHandle, Resource, Shader,
-    ShaderResourceView, SwapChain, Texture, Usage,
+    ShaderResourceView, SwapChain, Texture, Usage, ViewMinLod,
 };
 
 use super::form::{self, Namer, Obj};
@@ -161,18 +161,26 @@ pub(crate) fn declaration(
             let info = view_info(device, kind, raw).ok_or_else(gone)?;
             let resource = names.name(super::log::resource_obj(info.resource));
             match kind {
-                ObjectKind::ShaderResourceView => Declaration::ShaderResourceView {
-                    name,
-                    resource,
-                    // A view the capture saw made gets its value at the frame's start from the
-                    // setup (`set_shader_resource_view_min_lod`); one made outside, its value now.
-                    min_lod: match registered {
-                        true => None,
-                        false => device
-                            .shader_resource_view_min_lod(ShaderResourceView::from_raw(raw))
-                            .filter(|lod| *lod != 0.0),
-                    },
-                },
+                ObjectKind::ShaderResourceView => {
+                    let now =
+                        || device.shader_resource_view_min_lod(ShaderResourceView::from_raw(raw));
+                    Declaration::ShaderResourceView {
+                        name,
+                        resource,
+                        min_lod: match info.min_lod {
+                            // A descriptor's is part of its composition: written always (not
+                            // writing it asks for the default).
+                            ViewMinLod::Composed => now(),
+                            ViewMinLod::ComposedDefault => None,
+                            // A view the capture saw made gets its value at the frame's start
+                            // from the setup (`set_shader_resource_view_min_lod`); one made
+                            // outside, its value now.
+                            ViewMinLod::BySemantics if registered => None,
+                            ViewMinLod::BySemantics => now().filter(|lod| *lod != 0.0),
+                        },
+                        composed: info.min_lod.is_composed().then_some(true),
+                    }
+                }
                 ObjectKind::UnorderedAccessView => {
                     Declaration::UnorderedAccessView { name, resource }
                 }

@@ -64,9 +64,11 @@ pub(crate) fn create(
                 .create_heap(&recorder::HeapDesc { name, size: *size })
                 .map(Handle::raw),
         ),
-        Create::View { resource, min_lod } => {
-            make_view(device, program, handles, id, *resource, *min_lod)
-        }
+        Create::View {
+            resource,
+            min_lod,
+            composed,
+        } => make_view(device, program, handles, id, *resource, *min_lod, *composed),
         Create::Shader {
             stage,
             constant_buffers,
@@ -170,6 +172,7 @@ fn make_view(
     id: ObjId,
     resource: ObjId,
     min_lod: Option<f32>,
+    composed: bool,
 ) -> Result<Created, Error> {
     let object = &program.objects[id];
     let name = object.name.as_str();
@@ -193,6 +196,10 @@ fn make_view(
         ..ViewDesc::new(name, resource)
     };
     match object.kind {
+        ObjKind::ShaderResourceView if composed => made(
+            ObjectKind::ShaderResourceView,
+            device.compose_shader_resource_view(&desc).map(Handle::raw),
+        ),
         ObjKind::ShaderResourceView => made(
             ObjectKind::ShaderResourceView,
             device.create_shader_resource_view(&desc).map(Handle::raw),

@@ -145,7 +145,10 @@ impl LiveRun {
     }
 
     /// `expect query`: what the immediate context's `get_data` returns now, its direct calls
-    /// not flushed (R-FX-3); the outer `Err` when the declaration made no query.
+    /// not flushed (R-FX-3); the outer `Err` when the declaration made no query. Waits for every
+    /// worker first: a query's begin or end recorded on any deferred context changes the answer
+    /// (an end recorded counts once recorded), so under `--threads` the answer is the plain
+    /// run's.
     pub(crate) fn get_data(
         &mut self,
         query: ObjId,
@@ -156,10 +159,12 @@ impl LiveRun {
                 Ok(()) => "no query".into(),
             });
         };
+        self.workers.wait_all();
         Ok(self.imm.get_data(recorder::Query::from_raw(raw)))
     }
 
-    /// `expect pending` (R-FX-6): whether legacy work using resource `id` is pending.
+    /// `expect pending` (R-FX-6): whether legacy work using resource `id` is pending (waits for
+    /// every worker, as every observation of what other contexts may have recorded does).
     pub(crate) fn resource_pending(&mut self, resource: ObjId) -> Result<bool, String> {
         let Some(raw) = self.shared.handles.get(resource) else {
             return Err(match self.last_outcome(Subject::Named(resource)) {
@@ -167,6 +172,7 @@ impl LiveRun {
                 Ok(()) => "no resource".into(),
             });
         };
+        self.workers.wait_all();
         Ok(match self.shared.program.objects[resource].kind {
             ObjKind::Texture => self
                 .imm

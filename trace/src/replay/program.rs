@@ -116,6 +116,8 @@ pub(crate) enum Create {
     View {
         resource: ObjId,
         min_lod: Option<f32>,
+        /// A shader-resource view composed as a descriptor (`composed=yes`, seed 000).
+        composed: bool,
     },
     Shader {
         stage: Stage,

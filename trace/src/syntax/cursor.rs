@@ -33,8 +33,13 @@ pub(crate) fn found(symbols: &Symbols, token: &str) -> String {
         return quote(token);
     }
     if super::symbols::RESERVED.contains(&token) {
+        let since = super::symbols::LATER_KEYWORDS
+            .iter()
+            .find(|(word, ..)| *word == token)
+            .map(|(_, version, _)| format!(" since version {version} of the trace format"))
+            .unwrap_or_default();
         return format!(
-            "{}, which is a reserved word: it names no object",
+            "{}, which is a reserved word{since}: it names no object",
             quote(token)
         );
     }

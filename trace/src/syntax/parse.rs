@@ -159,15 +159,20 @@ impl Parser {
             "srv" => {
                 let name = cursor.new_name("a name for the view")?;
                 let resource = cursor.object(symbols, Want::Resource)?;
-                let options = cursor.options(&["min_lod"])?;
+                let options = cursor.options(&["min_lod", "composed"])?;
                 let min_lod = options
                     .get("min_lod")
                     .map(|v| cursor.float_token(v, "min_lod="))
+                    .transpose()?;
+                let composed = options
+                    .get("composed")
+                    .map(|v| cursor.yes_no_token(v, "composed="))
                     .transpose()?;
                 Declaration::ShaderResourceView {
                     name,
                     resource,
                     min_lod,
+                    composed,
                 }
             }
             "uav" | "rtv" | "dsv" => {

@@ -171,8 +171,13 @@ impl Want {
     }
 }
 
+/// Declaration keywords a later version of the format added (docs/TRACE.md "Lexical rules"): the
+/// word, the format version that added it, and what it declares. A trace written before then
+/// may use the word as a name; the error says so, so that its author knows what to rename.
+pub(crate) const LATER_KEYWORDS: &[(&str, u32, &str)] = &[("query", 2, "a query (R-FX-3)")];
+
 /// Words no object may be named (docs/TRACE.md "Lexical rules"): `imm null expect release` and the
-/// declaration keywords, `heap` among them.
+/// declaration keywords, `heap` among them, and those of [`LATER_KEYWORDS`].
 pub(crate) const RESERVED: &[&str] = &[
     "device",
     "buffer",
@@ -311,10 +316,7 @@ impl Symbols {
     fn enter(&mut self, name: &str, entry: Entry) -> Result<(), String> {
         let Entry { kind, line, .. } = entry;
         if RESERVED.contains(&name) {
-            return Err(format!(
-                "'{name}' is a reserved word (imm, null, expect, release and the declaration \
-                 keywords) and cannot name an object"
-            ));
+            return Err(reserved_word(name));
         }
         if let Some(entry) = self.lookup(name) {
             return Err(format!(
@@ -375,5 +377,21 @@ mod tests {
         symbols.declare("other.5.rtv", ObjKind::Buffer, 4).unwrap();
         assert!(symbols.declare_swap_chain("other", 6, 5).is_err());
         symbols.declare_swap_chain("other", 5, 5).unwrap();
+    }
+}
+
+/// Why `name`, a reserved word, cannot name an object; a keyword of a later version says which
+/// version added it.
+pub(crate) fn reserved_word(name: &str) -> String {
+    match LATER_KEYWORDS.iter().find(|(word, ..)| *word == name) {
+        Some((word, version, declares)) => format!(
+            "'{word}' is a reserved word since version {version} of the trace format (it \
+             declares {declares}; docs/TRACE.md lists the keywords each version added) and \
+             cannot name an object: rename it in this trace"
+        ),
+        None => format!(
+            "'{name}' is a reserved word (imm, null, expect, release and the declaration \
+             keywords) and cannot name an object"
+        ),
     }
 }

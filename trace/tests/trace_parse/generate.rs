@@ -289,6 +289,7 @@ impl Generator {
                     name,
                     resource,
                     min_lod: self.rng.option(Rng::f32),
+                    composed: self.rng.option(Rng::coin),
                 }
             }
             3 => {

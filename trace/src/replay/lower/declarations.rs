@@ -81,7 +81,15 @@ impl Lowering {
                 name,
                 resource,
                 min_lod,
-            } => self.view(name, resource, ObjKind::ShaderResourceView, *min_lod)?,
+                composed,
+            } => {
+                let (id, mut create) =
+                    self.view(name, resource, ObjKind::ShaderResourceView, *min_lod)?;
+                if let Create::View { composed: c, .. } = &mut create {
+                    *c = composed.unwrap_or(false);
+                }
+                (id, create)
+            }
             Declaration::UnorderedAccessView { name, resource } => {
                 self.view(name, resource, ObjKind::UnorderedAccessView, None)?
             }
@@ -231,7 +239,14 @@ impl Lowering {
         let resource = self.id(resource)?;
         let dynamic = self.objects[resource].dynamic;
         let id = self.add(name.as_str(), kind, dynamic);
-        Ok((id, Create::View { resource, min_lod }))
+        Ok((
+            id,
+            Create::View {
+                resource,
+                min_lod,
+                composed: false,
+            },
+        ))
     }
 
     /// A declaration with nothing to convert: the object numbered, its `create`.

@@ -13,12 +13,15 @@
 use recorder::command::Command;
 use recorder::{Handle, RemapKind, Semantics, Texture};
 
+use super::list_runs::Level;
 use super::setters::call_of;
-use super::{BundleBook, Frame, Reference};
+use super::{BundleBook, Reference};
 
 impl Reference {
     /// Calls `bundle` over the current state (see the module essay).
-    pub(super) fn call_bundle(&mut self, bundle: &BundleBook, stack: &mut Vec<Frame>) {
+    pub(super) fn call_bundle(&mut self, bundle: &BundleBook, stack: &mut Vec<Level>) {
+        // The bundle reads the state the levels below leave.
+        self.open_all(stack);
         let device = &self.device;
         let bound = self.feed.gpu.bound_output_formats(|texture| {
             device
@@ -29,10 +32,9 @@ impl Reference {
             return;
         }
         let caller = self.feed.gpu.snapshot();
-        let Some(frame) = self.open(Semantics::Fast, stack.len()) else {
+        if !self.enter_bundle(stack) {
             return;
-        };
-        stack.push(frame);
+        }
         let program = self.program.clone();
         for op in &bundle.ops {
             match call_of(&program, *op).map(|call| (call, call.remap())) {
@@ -90,7 +92,7 @@ impl Reference {
                 None => {}
             }
         }
-        stack.pop();
+        self.leave_bundle(stack);
         self.feed.gpu.restore(&caller);
     }
 }

@@ -45,7 +45,7 @@ impl Reference {
             handles: &self.handles,
         };
         record(&mut self.imm.recorder, call, &objects, &Named::NONE);
-        for list_device in self.list_devices.values() {
+        for (_, list_device) in &self.list_devices.devices {
             if let Ok(mut recorder) = list_device.immediate_recorder() {
                 record(&mut recorder, call, &objects, &Named::NONE);
             }

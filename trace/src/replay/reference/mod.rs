@@ -83,9 +83,12 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use recorder::{Device, DeviceDesc, Error, ImmediateRole, OutputFormats, Recorder, Semantics};
+use recorder::{
+    Device, DeviceDesc, Error, ImmediateRole, OutputFormats, Recorder, Semantics, Validation,
+};
 
 use self::feed::{Feed, Scope};
+use self::list_runs::DevicePool;
 use self::setters::{fold_state, Setter};
 use super::apply::{record, Named, Recorded};
 use super::create::{create, Created};
@@ -146,8 +149,8 @@ pub(crate) struct Reference {
     /// The `imm` calls' device and recorder.
     device: Device,
     imm: Frame,
-    /// The lists' and bundles' devices, by (semantics, depth), made when first needed.
-    list_devices: HashMap<(Semantics, usize), Device>,
+    /// The twin devices the lists' and bundles' recorders are made on (`list_runs.rs`).
+    list_devices: DevicePool,
     log: Vec<Logged>,
     feed: Feed,
     names: Names,
@@ -171,25 +174,35 @@ pub(crate) struct Reference {
     swaps: HashMap<usize, Vec<Setter>>,
 }
 
-/// The reference's device: the trace's semantics, and its `legacy_barriers=` (which decides
-/// what a legacy barrier does, R-BAR-6).
-fn device(semantics: Semantics, legacy_barriers: bool) -> Device {
+/// The reference's device: the trace's semantics, its `legacy_barriers=` (which decides what a
+/// legacy barrier does, R-BAR-6) and its `validation=` (under which the GPU model leaves out a
+/// barrier it refuses, R-BAR-8: the reference's model refuses the same ones, so a refused
+/// barrier changes nothing in the reference either).
+fn device(program: &Program) -> Device {
     Device::new(DeviceDesc {
-        immediate_semantics: semantics,
-        legacy_barriers,
-        ..Default::default()
+        immediate_semantics: program.semantics,
+        legacy_barriers: program.legacy_barriers,
+        validation: program.validation,
+        chunk_policy: recorder::ChunkPolicy {
+            chunk_size: recorder::limits::MIN_CHUNK_SIZE,
+            growth: recorder::GrowthPolicy::Doubling { max: 64 << 10 },
+            ..Default::default()
+        },
     })
 }
 
 impl Reference {
     pub(crate) fn new(program: Arc<Program>) -> Result<Self, Error> {
-        let device = device(program.semantics, program.legacy_barriers);
+        let device = device(&program);
         let recorder = device.immediate_recorder()?;
         // The GPU model reads a texture's facts (compressible, TC, DCC, planes) from the device
         // at its first barrier, as the real run's reads them from its own (R-BAR-3): the
         // reference's device holds the same objects under the same handles.
         let mut feed = Feed::default();
         feed.gpu.set_device(Some(device.clone()));
+        if program.validation != Validation::Off {
+            feed.gpu.set_validation(Some(device.clone()));
+        }
         Ok(Self {
             handles: Handles::new(program.objects.len()),
             imm: Frame {
@@ -199,7 +212,7 @@ impl Reference {
             },
             device,
             program,
-            list_devices: HashMap::new(),
+            list_devices: DevicePool::default(),
             log: Vec::new(),
             feed,
             names: Names::default(),
@@ -280,7 +293,7 @@ impl Reference {
             _ => {}
         }
         let made = create(&self.device, &self.program, &self.handles, id, what);
-        for list_device in self.list_devices.values() {
+        for (_, list_device) in &self.list_devices.devices {
             let _ = create(list_device, &self.program, &self.handles, id, what);
         }
         self.log.push(Logged::Create(id, what.clone()));

@@ -80,15 +80,19 @@ pub enum Declaration {
         /// `heap=HEAP offset=BYTES` (R-BAR-7); `None`: not written (a committed texture).
         placement: Option<Placement>,
     },
-    /// `srv NAME RESOURCE [min_lod=F]`.
+    /// `srv NAME RESOURCE [min_lod=F] [composed=yes|no]`.
     ShaderResourceView {
         /// The declared name.
         name: Name,
         /// The resource viewed.
         resource: Name,
         /// `min_lod=`, the view's initial minimum LOD (R-ST-6); `None`: not written (the
-        /// resource's).
+        /// resource's; for a composed descriptor, the default MinLevelOfDetail).
         min_lod: Option<f32>,
+        /// `composed=`: a descriptor made by `compose_shader_resource_view` (seed 000), whose
+        /// binds read its own minimum LOD on every context (or the resource's, when `min_lod=`
+        /// is not written); `None`: not written (a view object).
+        composed: Option<bool>,
     },
     /// `uav NAME RESOURCE`.
     UnorderedAccessView {

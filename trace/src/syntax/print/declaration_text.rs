@@ -91,9 +91,11 @@ impl Display for Declaration {
                 name,
                 resource,
                 min_lod,
+                composed,
             } => {
                 write!(f, "srv {name} {resource}")?;
-                option(f, "min_lod", &min_lod.map(Float))
+                option(f, "min_lod", &min_lod.map(Float))?;
+                yes_no_option(f, "composed", *composed)
             }
             Self::UnorderedAccessView { name, resource } => write!(f, "uav {name} {resource}"),
             Self::RenderTargetView { name, resource } => write!(f, "rtv {name} {resource}"),
