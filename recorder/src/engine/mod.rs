@@ -73,6 +73,13 @@ impl Recorder<ImmediateRole> {
         batch
     }
 
+    /// Takes the first direct call refused since the batch began (or since the last take), as
+    /// [`error`](Self::error) had it: the immediate context keeps it for its next `flush`, which
+    /// reports it (a batch carries no error, and the next batch starts without it).
+    pub fn take_error(&mut self) -> Option<RecordError> {
+        self.take_sticky_error()
+    }
+
     /// Calls recorded since the last batch (the immediate context's).
     pub fn batch_is_empty(&self) -> bool {
         self.stats.commands == 0
