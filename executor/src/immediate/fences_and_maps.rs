@@ -154,10 +154,19 @@ impl ImmediateContext {
         self.recorder.create_device_context_state()
     }
 
-    /// Exchanges the immediate context's bindings with `state`'s (R-FX-6): the direct calls
-    /// record a ClearState and the binds of `state`'s former bindings, as a deferred context's
-    /// list does. Refused on a fast immediate context (`forbidden_in_fast`).
-    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+    /// Activates `state` (R-FX-6, D3D11.1's `SwapDeviceContextState`): the context's state is
+    /// saved into the previously active object, and `state`'s saved state (its defaults, if it
+    /// was never active) becomes current, recorded among the direct calls as a ClearState and
+    /// the binds of that state. Returns the previously active object (an implicit default one,
+    /// holding the state from before, the first time); swapping in the active object changes
+    /// nothing. Reports its own result, poisoning nothing: refused on a fast immediate context
+    /// (`forbidden_in_fast`), with another device's object (`invalid_argument`), and whole
+    /// when the incoming state names an object released since it was saved
+    /// (`released_object`, naming the swap). See [`recorder::DeviceContextState`].
+    pub fn swap_device_context_state(
+        &mut self,
+        state: &recorder::DeviceContextState,
+    ) -> Result<recorder::DeviceContextState, Error> {
         self.recorder.swap_device_context_state(state)
     }
 
