@@ -695,6 +695,7 @@ fn r_bar_6_an_enhanced_barrier_needs_the_legacy_state_common() {
         "-pResource:    texture 'legacy'",
         "-Mips:   all",
         "-Flags: none",
+        "(R-BAR-6",
     ] {
         assert!(message.contains(expected), "{expected:?} in\n{message}");
     }
