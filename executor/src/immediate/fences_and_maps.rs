@@ -208,7 +208,8 @@ impl ImmediateContext {
         &mut self,
         state: &recorder::DeviceContextState,
     ) -> Result<recorder::DeviceContextState, Error> {
-        self.recorder.swap_device_context_state(state)
+        self.recorder
+            .swap_device_context_state(&mut self.active_state, state)
     }
 
     /// Whether legacy-semantics work that uses `resource` has been submitted (the direct calls

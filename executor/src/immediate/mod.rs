@@ -149,6 +149,9 @@ pub struct ImmediateContext {
     /// The first direct call the recorder refused since the last [`flush`](Self::flush), taken
     /// from the recorder when a batch is (`queue_batch`): that flush's result.
     refusal: Option<RecordError>,
+    /// The device context state object the last accepted swap activated (R-FX-6); `None`
+    /// before the first (the implicit default object, made by that swap).
+    active_state: Option<recorder::DeviceContextState>,
 }
 
 /// A nested list being executed by [`ImmediateContext::run_nested`], nested in the one below
@@ -213,6 +216,7 @@ impl ImmediateContext {
             nesting: Vec::new(),
             direct_report: None,
             refusal: None,
+            active_state: None,
         })
     }
 

@@ -156,9 +156,6 @@ pub struct Recorder<R: Role> {
     /// (R-FX-1), or nests a list checked at every execution: it is checked before every
     /// execution too (`list/lifetime_check.rs`). Set by [`unreferenced`](Self::unreferenced).
     pub(crate) unreferenced: bool,
-    /// The device context state object the immediate context activated last (R-FX-6,
-    /// `fast/context_state.rs`); `None` until its first swap (the implicit default one).
-    pub(crate) active_state: Option<crate::fast::context_state::DeviceContextState>,
     role: PhantomData<R>,
 }
 
@@ -251,7 +248,6 @@ impl<R: Role> Recorder<R> {
             gds_ranges: [0; 2],
             title_managed,
             unreferenced: false,
-            active_state: None,
             role: PhantomData,
         };
         context.start_list(false);

@@ -59,7 +59,7 @@ const FAST_RULE: &str = "fast semantics keeps no state shadow, so device context
 /// let device = Device::new(DeviceDesc::default());
 /// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
 /// let state = context.create_device_context_state()?;
-/// let _ = context.swap_device_context_state(&state); // no such call (R-FX-6)
+/// let _ = context.swap_device_context_state(&mut None, &state); // no such call (R-FX-6)
 /// # Ok::<(), Error>(())
 /// ```
 #[derive(Clone)]
@@ -159,8 +159,13 @@ impl Recorder<ImmediateRole> {
     /// and whole, changing nothing, when the incoming state names an object the application
     /// released since it was saved, or an object the context binds was destroyed since
     /// (`released_object`, naming the swap); see `context_state.rs`.
+    ///
+    /// `active` is the object the immediate context activated last (`None` before its first
+    /// swap: the implicit default one), which the executor's `ImmediateContext` keeps beside
+    /// this recorder and this call updates.
     pub fn swap_device_context_state(
         &mut self,
+        active: &mut Option<DeviceContextState>,
         state: &DeviceContextState,
     ) -> Result<DeviceContextState, Error> {
         const CALL: &str = "swap_device_context_state";
@@ -181,7 +186,7 @@ impl Recorder<ImmediateRole> {
                 uses: "swaps in",
             }));
         }
-        if let Some(active) = self.active_state.as_ref().filter(|a| a.same_object(state)) {
+        if let Some(active) = active.as_ref().filter(|a| a.same_object(state)) {
             // Swapping in the active object changes nothing (Wine's test_device_context_state).
             return Ok(active.clone());
         }
@@ -202,14 +207,13 @@ impl Recorder<ImmediateRole> {
         };
         // The previously active object (the implicit default one, made now, the first time)
         // keeps the current state; `state` hands its state over and holds nothing while active.
-        let previous = self
-            .active_state
+        let previous = active
             .take()
             .unwrap_or_else(|| DeviceContextState::new(device.clone()));
         let stale = std::mem::replace(&mut *previous.saved(), outgoing);
         give_back(&device, &stale);
         let incoming = std::mem::replace(&mut *state.saved(), Box::new(Bindings::DEFAULT));
-        self.active_state = Some(state.clone());
+        *active = Some(state.clone());
         // The binds are this one call: the calls they go through count nothing more.
         let (calls, refused) = (self.calls_made, self.refused);
         self.clear_state();

@@ -171,8 +171,15 @@ impl Recording for Recorder<ImmediateRole> {
     fn create_state(&mut self) -> Result<DeviceContextState, Error> {
         self.create_device_context_state()
     }
-    fn swap_state(&mut self, state: &DeviceContextState) -> Option<Error> {
-        self.swap_device_context_state(state).err()
+    fn swap_state(&mut self, _state: &DeviceContextState) -> Option<Error> {
+        // The active object is the immediate context's, not its recorder's: the reference makes
+        // its swaps itself (`reference/follow.rs`), never through here.
+        Some(self.refuse_reported(Error::WrongContext {
+            call: "swap_device_context_state",
+            context: "the immediate context's recorder",
+            owner: "ImmediateContext::swap_device_context_state",
+            rule: "R-FX-6",
+        }))
     }
 }
 
