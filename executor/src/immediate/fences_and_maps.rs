@@ -390,7 +390,7 @@ fn words_in(
     rule: &str,
 ) -> Result<(), Error> {
     let end = offset.checked_add(count as u64 * 4);
-    if offset % 4 == 0 && end.is_some_and(|end| end <= size) {
+    if offset.is_multiple_of(4) && end.is_some_and(|end| end <= size) {
         return Ok(());
     }
     Err(Error::OutOfRange {
