@@ -56,9 +56,9 @@ impl DrawBundle {
         declaration: OutputFormats,
         footprint: u32,
         name: Arc<str>,
-    ) -> Self {
-        let handle = device.register_bundle(body.clone(), declaration, footprint, name.clone());
-        Self {
+    ) -> Result<Self, recorder::Error> {
+        let handle = device.register_bundle(body.clone(), declaration, footprint, name.clone())?;
+        Ok(Self {
             handle,
             device: device.serial(),
             inner: Arc::new(Inner {
@@ -68,7 +68,7 @@ impl DrawBundle {
                 footprint,
                 name,
             }),
-        }
+        })
     }
 
     /// The handle lists record when they call the bundle.

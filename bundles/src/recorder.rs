@@ -217,13 +217,21 @@ impl BundleRecorder {
             footprint,
             "finish bundle"
         );
-        Ok(DrawBundle::new(
+        let calls = body.stats().calls;
+        // The body is this recorder's, of its device: registering it is refused only for a
+        // body of another device (R-OBJ-3), reported as the bundle's error all the same.
+        DrawBundle::new(
             &self.device,
             body,
             self.declaration,
             footprint,
             self.name.clone(),
-        ))
+        )
+        .map_err(|error| RecordError {
+            context: format!("bundle recorder '{}'", self.name),
+            call_index: calls,
+            error,
+        })
     }
 
     // ----- helpers -----------------------------------------------------------------------------

@@ -695,6 +695,7 @@ fn r_bar_6_an_enhanced_barrier_needs_the_legacy_state_common() {
         "-pResource:    texture 'legacy'",
         "-Mips:   all",
         "-Flags: none",
+        "(R-BAR-6",
     ] {
         assert!(message.contains(expected), "{expected:?} in\n{message}");
     }
@@ -1341,7 +1342,7 @@ fn r_bar_6_a_direct_legacy_state_not_common_is_reported_by_its_call() {
 
 /// R-BAR-6, R-BAR-8: with `legacy_barriers=off`, a direct legacy barrier after an enhanced one
 /// is `invalid_barrier` at its call (`resource_barrier`), and a barrier the recorder refuses
-/// (a released resource) submits nothing: its refusal is `last_refusal`'s, as any call's.
+/// (a released resource) submits nothing: its refusal is the next flush's, as any direct call's.
 #[test]
 fn r_bar_8_a_direct_resource_barrier_refused_by_the_model_or_the_recorder() {
     let f = Fixture::on(DeviceDesc {
@@ -1385,5 +1386,10 @@ fn r_bar_8_a_direct_resource_barrier_refused_by_the_model_or_the_recorder() {
         records,
         "nothing submitted"
     );
-    imm.flush().unwrap();
+    let flushed = imm.flush().map_err(|error| error.kind());
+    assert_eq!(
+        flushed,
+        Err(ErrorKind::ReleasedObject),
+        "the next flush reports it"
+    );
 }

@@ -63,9 +63,6 @@ enum Op {
     ClearState,
     /// R-FX-6: a fence that kicks off its segment (a list's run ends there; the records stay).
     FenceKickOff,
-    /// R-FX-6: a device context state swap with the run's one state object (legacy only; the
-    /// single-list oracle only, where both sides make the same swaps in the same order).
-    SwapContextState,
     /// A barrier (§9): 0 a texture barrier of rt from `undefined` into the layout chosen, 1 the
     /// same with `discard`, 2 a global UAV barrier, 3 a legacy UAV barrier of rt, 4 a legacy
     /// null aliasing barrier, 5 two texture barriers (rt, ds) in one group.
@@ -106,7 +103,6 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (1u32..9).prop_map(Op::DrawIndexed),
         1 => Just(Op::ClearState),
         1 => Just(Op::FenceKickOff),
-        1 => Just(Op::SwapContextState),
         2 => (0u8..6, 0u8..4).prop_map(|(k, l)| Op::Barrier(k, l)),
         1 => (0u8..3).prop_map(Op::CopyRegion),
     ]
@@ -150,22 +146,15 @@ fn texture_barrier(texture: Texture, which: u8, discard: bool) -> TextureBarrier
 }
 
 /// Applies one call to a deferred or an immediate context (both deref to the recording API).
-/// The R-FX-6 calls the oracle makes that are not [`DeviceContext`]'s.
+/// The R-FX-6 call the oracle makes that is not [`DeviceContext`]'s (a device context state
+/// swap is the immediate context's alone, so no list holds one: `r_fx_6_context_state.rs`).
 trait EngineFeatures: DeviceContext {
     fn kick_off_fence(&mut self);
-    fn state_object(&mut self) -> Option<DeviceContextState>;
-    fn swap_state(&mut self, state: &mut DeviceContextState);
 }
 
 impl EngineFeatures for DeferredContext {
     fn kick_off_fence(&mut self) {
         self.insert_fence_with(Engine::Graphics, FenceFlags::KickOff);
-    }
-    fn state_object(&mut self) -> Option<DeviceContextState> {
-        self.create_device_context_state().ok()
-    }
-    fn swap_state(&mut self, state: &mut DeviceContextState) {
-        self.swap_device_context_state(state)
     }
 }
 
@@ -173,17 +162,6 @@ impl EngineFeatures for ImmediateContext {
     fn kick_off_fence(&mut self) {
         self.insert_fence_with(Engine::Graphics, FenceFlags::KickOff);
     }
-    fn state_object(&mut self) -> Option<DeviceContextState> {
-        self.create_device_context_state().ok()
-    }
-    fn swap_state(&mut self, state: &mut DeviceContextState) {
-        self.swap_device_context_state(state)
-    }
-}
-
-thread_local! {
-    /// Each device's one state object of `Op::SwapContextState`, made at its first swap.
-    static STATES: std::cell::RefCell<HashMap<u64, DeviceContextState>> = Default::default();
 }
 
 fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
@@ -334,18 +312,6 @@ fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
         Op::DrawIndexed(n) => c.draw_indexed(n, 0, 0),
         Op::ClearState => c.clear_state(),
         Op::FenceKickOff => c.kick_off_fence(),
-        Op::SwapContextState => STATES.with(|states| {
-            let mut states = states.borrow_mut();
-            let serial = f.device.serial();
-            if let std::collections::hash_map::Entry::Vacant(slot) = states.entry(serial) {
-                if let Some(state) = c.state_object() {
-                    slot.insert(state);
-                }
-            }
-            if let Some(state) = states.get_mut(&serial) {
-                c.swap_state(state);
-            }
-        }),
         Op::Barrier(kind, layout) => match kind {
             0 | 1 => c.barrier(&[BarrierGroup::Texture(&[texture_barrier(
                 f.rt,
@@ -405,8 +371,6 @@ fn setup_op() -> impl Strategy<Value = Op> {
 fn valid_for(semantics: Semantics, mut ops: Vec<Op>) -> Vec<Op> {
     if semantics == Semantics::Fast {
         ops.insert(0, Op::MapDynamic);
-        // Refused on fast contexts (R-FX-6): the list would be refused.
-        ops.retain(|op| !matches!(op, Op::SwapContextState));
     }
     ops
 }
@@ -515,7 +479,6 @@ fn check(
     setup: &[Op],
     ops: &[Op],
 ) -> Result<(), TestCaseError> {
-    STATES.with(|states| states.borrow_mut().clear());
     // X: a fast list leaves state on X's immediate context (which keeps it if fast, R-ST-2);
     // then the list under test is recorded on a deferred context and executed; then a probe.
     let x = Fixture::with_immediate(immediate);
@@ -608,9 +571,6 @@ enum Step {
 /// instance, R-SP-4); a fast one may not (R-SP-3).
 fn in_frame_list(semantics: Semantics, op: &Op) -> bool {
     match op {
-        // Lists recorded on several threads swap one object in another order than the direct
-        // side: the single-list oracle checks swaps.
-        Op::SwapContextState => false,
         Op::MapDynamic => semantics == Semantics::Legacy,
         Op::ConstantBuffer(_, _, 3) => semantics == Semantics::Legacy,
         _ => true,
@@ -734,7 +694,6 @@ fn check_frame(
 /// instance without a re-bind (R-ST-8), as the replayed bind does on the direct side.
 fn direct_in_frame(lists: Semantics, immediate: Semantics, op: &Op) -> bool {
     match op {
-        Op::SwapContextState => false,
         Op::MapDynamic => lists == immediate,
         Op::ConstantBuffer(_, _, 3) => lists == Semantics::Legacy && immediate == Semantics::Legacy,
         _ => true,

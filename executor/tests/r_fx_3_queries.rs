@@ -107,6 +107,12 @@ fn r_fx_3_occlusion_rule() {
         imm.last_refusal(),
         Some(Error::QueryModeMismatch { .. })
     ));
+    // A refused direct call is the next flush's result (R-REC-8).
+    let flushed = imm.flush();
+    assert!(
+        matches!(flushed, Err(Error::QueryModeMismatch { .. })),
+        "{flushed:?}"
+    );
     // A reset query has no result until it ends again.
     imm.reset_query(occlusion);
     imm.flush().expect("flush");

@@ -53,17 +53,20 @@ fn r_fx_4_write_then_read_gds() {
     let f = Fixture::with_immediate(Semantics::Fast);
     let mut imm = ImmediateContext::new(&f.device).unwrap();
     let readback = buffer(&f, "readback", Usage::Staging, UavFlag::None);
-    assert_eq!(imm.gds_words(0, 4), [0; 4], "GDS is zero at first");
+    assert_eq!(imm.gds_words(0, 4).unwrap(), [0; 4], "GDS is zero at first");
     imm.write_gds(64, &[1, 2, 3]);
     imm.write_gds(68, &[20]);
     imm.read_gds(60, 5, readback, 8);
     assert!(imm.last_refusal().is_none(), "{:?}", imm.last_refusal());
-    assert_eq!(imm.gds_words(60, 5), [0, 1, 20, 3, 0]);
-    assert_eq!(imm.buffer_words(readback, 0, 8), [0, 0, 0, 1, 20, 3, 0, 0]);
+    assert_eq!(imm.gds_words(60, 5).unwrap(), [0, 1, 20, 3, 0]);
+    assert_eq!(
+        imm.buffer_words(readback, 0, 8).unwrap(),
+        [0, 0, 0, 1, 20, 3, 0, 0]
+    );
     // The last word of GDS is addressable, the next is not.
     imm.write_gds(GDS_BYTES - 4, &[9]);
     assert!(imm.last_refusal().is_none());
-    assert_eq!(imm.gds_words(GDS_BYTES - 4, 1), [9]);
+    assert_eq!(imm.gds_words(GDS_BYTES - 4, 1).unwrap(), [9]);
 }
 
 #[test]
@@ -91,7 +94,7 @@ fn r_fx_4_gds_calls_in_lists_equal_direct() {
         let memory = imm.gpu().memory().clone();
         assert_eq!(memory, want, "{semantics:?} list vs direct");
         assert_eq!(memory.gds_range(Stage::Compute), (128, 64));
-        assert_eq!(imm.buffer_words(target, 16, 3), [6, 7, 0]);
+        assert_eq!(imm.buffer_words(target, 16, 3).unwrap(), [6, 7, 0]);
     }
 }
 
@@ -187,7 +190,7 @@ fn r_fx_4_append_uav_fast_with_gds_range() {
     // The counters are the application's: the model does not advance them.
     imm.set_shader(Stage::Compute, Some(f.cs));
     imm.dispatch(1, 1, 1);
-    assert_eq!(imm.gds_words(0, 4), [0; 4]);
+    assert_eq!(imm.gds_words(0, 4).unwrap(), [0; 4]);
 }
 
 #[test]
@@ -255,7 +258,7 @@ fn r_fx_4_legacy_takes_no_reference() {
     assert_eq!(f.device.references(target), before);
     imm.execute_command_list(&list, RestoreState::ClearState)
         .unwrap();
-    assert_eq!(imm.buffer_words(target, 0, 2), [1, 0]);
+    assert_eq!(imm.buffer_words(target, 0, 2).unwrap(), [1, 0]);
 }
 
 #[test]

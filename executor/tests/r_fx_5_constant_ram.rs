@@ -49,10 +49,13 @@ fn r_fx_5_load_store_round_trip() {
     let destination = buffer(&f, "destination", Usage::Staging);
     round_trip(&mut imm, source, destination);
     assert_eq!(
-        imm.constant_ram_words(4092, 6),
+        imm.constant_ram_words(4092, 6).unwrap(),
         [0, 0xdead_beef, 2, 3, 4, 0]
     );
-    assert_eq!(imm.buffer_words(destination, 4, 5), [0, 2, 3, 4, 0]);
+    assert_eq!(
+        imm.buffer_words(destination, 4, 5).unwrap(),
+        [0, 2, 3, 4, 0]
+    );
     assert_eq!(
         imm.counters().ce_bytes,
         16 + 12,
@@ -61,11 +64,11 @@ fn r_fx_5_load_store_round_trip() {
     // A buffer nothing wrote reads as zero.
     let fresh = buffer(&f, "fresh", Usage::Default);
     imm.load_constant_ram(fresh, 0, 4096, 8);
-    assert_eq!(imm.constant_ram_words(4096, 3), [0, 0, 3]);
+    assert_eq!(imm.constant_ram_words(4096, 3).unwrap(), [0, 0, 3]);
     // The last word of constant RAM is addressable.
     imm.load_constant_ram(source, 32, CONSTANT_RAM_BYTES - 4, 4);
     assert_eq!(
-        imm.constant_ram_words(CONSTANT_RAM_BYTES - 4, 1),
+        imm.constant_ram_words(CONSTANT_RAM_BYTES - 4, 1).unwrap(),
         [0xdead_beef]
     );
 }

@@ -125,7 +125,9 @@ fn bundle_body_racing_release_returns_chunks_once() {
         let body = context.finish_bundle().unwrap();
         drop(context);
         let before = device.pool_stats();
-        let handle = device.register_bundle(body, Default::default(), 16, "bundle");
+        let handle = device
+            .register_bundle(body, Default::default(), 16, "bundle")
+            .expect("a body of the device");
 
         let reader = {
             let device = device.clone();

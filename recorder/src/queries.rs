@@ -34,6 +34,7 @@ impl<R: Role> Recorder<R> {
             return self.fail(error);
         }
         self.mark_query_ended(query.0);
+        self.unreferenced();
         self.emit(Opcode::WriteQuery, 0, None, query.0);
     }
 
@@ -44,6 +45,7 @@ impl<R: Role> Recorder<R> {
         if let Err(error) = self.live_query(CALL, query) {
             return self.fail(error);
         }
+        self.unreferenced();
         self.emit(Opcode::ResetQuery, 0, None, query.0);
     }
 
@@ -63,6 +65,7 @@ impl<R: Role> Recorder<R> {
                 kind,
             });
         }
+        self.unreferenced();
         self.emit(Opcode::ConfigureQuery, mode as u8, None, query.0);
     }
 
@@ -89,6 +92,9 @@ impl<R: Role> Recorder<R> {
         }
         if let Some(shadow) = self.shadow.as_mut() {
             shadow.bindings.set_predication(RawHandle::NULL, false);
+        }
+        if query.is_some() {
+            self.unreferenced();
         }
         self.emit(
             Opcode::SetPredicationFromQuery,

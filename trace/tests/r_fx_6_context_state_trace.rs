@@ -136,104 +136,96 @@ fn r_fx_6_context_state_trace_malformed_names_the_rule() {
     }
 }
 
-/// The swap acts on the object when it is recorded (R-FX-6): a list that swaps binds, each time
-/// it executes, what the object held at the swap's line; the reference of `--compare` is exact.
+/// The swap activates its object (R-FX-6, D3D11.1): imm's state goes into the active object, the
+/// given one's saved state comes back; the reference of `--compare` is exact, and not blind to
+/// the swap (without the swap the records differ).
 #[test]
-fn r_fx_6_context_state_swap_in_list_compare_exact() {
+fn r_fx_6_context_state_swap_activates_and_compares_exact() {
     let trace = format!(
         "{OBJECTS}\
-         context dc semantics=legacy\n\
-         dc create_device_context_state st\n\
-         dc set_input_layout layout\n\
-         dc set_vertex_buffers 0 vb\n\
-         dc vs_set_shader vs0\n\
-         dc vs_set_constant_buffers 0 cb_a\n\
-         dc swap_device_context_state st\n\
-         dc draw 3 0\n\
-         dc vs_set_shader vs1\n\
-         dc vs_set_constant_buffers 0 cb_dyn\n\
-         dc swap_device_context_state st\n\
-         dc draw 3 0\n\
-         dc finish list restore=yes\n\
-         # st holds vs1 and cb_dyn now; the list does not change that when it runs.\n\
+         imm create_device_context_state st\n\
+         imm set_input_layout layout\n\
+         imm set_vertex_buffers 0 vb\n\
+         imm vs_set_shader vs0\n\
+         imm vs_set_constant_buffers 0 cb_a\n\
+         imm swap_device_context_state st\n\
+         imm set_input_layout layout\n\
+         imm set_vertex_buffers 0 vb\n\
+         imm draw 3 0\n\
+         imm vs_set_shader vs1\n\
+         imm vs_set_constant_buffers 0 cb_dyn\n\
          imm map cb_dyn write_discard\n\
          imm unmap cb_dyn\n\
-         imm execute list\n\
-         imm execute list\n\
-         dc swap_device_context_state st\n\
-         dc draw 3 0\n\
-         dc finish list2\n\
-         imm map cb_dyn write_discard\n\
-         imm unmap cb_dyn\n\
-         imm execute list2\n\
+         imm draw 3 0\n\
+         imm swap_device_context_state st\n\
+         imm draw 3 0\n\
          expect ok\n\
          expect draw 0 vs null\n\
-         expect draw 1 vs vs0\n\
-         expect draw 1 vs.cb.0 cb_a\n\
-         expect draw 3 vs.cb.0 cb_a\n\
-         expect draw 4 vs vs1\n\
-         expect draw 4 vs.cb.0 cb_dyn#2\n"
+         expect draw 1 vs vs1\n\
+         expect draw 1 vs.cb.0 cb_dyn#1\n\
+         expect draw 2 vs vs1\n"
     );
     holds_in_the_three_modes(&trace);
-
-    // The reference is not blind to the swap: the same list without the second swap differs
-    // from the first trace's records (and still compares identical).
-    let without = trace.replacen(
-        "dc vs_set_constant_buffers 0 cb_dyn\n\
-         dc swap_device_context_state st\n",
-        "dc vs_set_constant_buffers 0 cb_dyn\n",
+    let with_default = trace.replace(
+        "imm create_device_context_state st\n",
+        "imm create_device_context_state st\nimm create_device_context_state other\n",
+    );
+    // Through another object and back: st's saved state (vs1, cb_dyn) returns.
+    let through = with_default.replacen(
+        "imm swap_device_context_state st\nimm draw 3 0\nexpect ok",
+        "imm swap_device_context_state other\nimm swap_device_context_state st\nimm draw 3 0\nexpect ok",
         1,
     );
-    let without = without.replace("expect draw 1 vs vs0\n", "expect draw 1 vs vs1\n");
-    let without = without.replace("expect draw 1 vs.cb.0 cb_a\n", "");
-    let without = without.replace("expect draw 3 vs.cb.0 cb_a\n", "");
-    let without = without.replace("expect draw 4 vs vs1\n", "expect draw 4 vs vs0\n");
-    let without = without.replace("expect draw 4 vs.cb.0 cb_dyn#2\n", "");
+    holds_in_the_three_modes(&through);
+    // Without the first swap vs0 stays bound: the reference sees the difference.
+    let without = trace.replacen(
+        "imm vs_set_constant_buffers 0 cb_a\n\
+         imm swap_device_context_state st\n",
+        "imm vs_set_constant_buffers 0 cb_a\n",
+        1,
+    );
+    // vs0 stays for the first draw; the swap before the last draw then activates st, whose
+    // defaults come.
+    let without = without.replace("expect draw 0 vs null\n", "expect draw 0 vs vs0\n");
+    let without = without.replace("expect draw 2 vs vs1\n", "expect draw 2 vs null\n");
     holds_in_the_three_modes(&without);
 }
 
-/// A state object shared by several contexts, and by the immediate context: the swaps exchange
-/// bindings in trace order in every mode (under `--threads` the live run makes them on the
-/// main thread once every worker is idle), with no observation between them.
+/// Several objects swapped in round robin on imm, between the binds of deferred contexts' lists:
+/// every mode agrees (under `--threads` the live run makes the swaps on the main thread once
+/// every worker is idle).
 #[test]
-fn r_fx_6_context_state_shared_by_contexts_is_exact_in_every_mode() {
+fn r_fx_6_context_state_objects_in_round_robin_are_exact_in_every_mode() {
     let mut trace = OBJECTS.to_string();
-    for dc in ["a", "b", "c"] {
-        trace += &format!("context {dc} semantics=legacy\n");
+    trace += "context a semantics=legacy\n";
+    for state in ["s0", "s1", "s2"] {
+        trace += &format!("imm create_device_context_state {state}\n");
     }
-    trace += "a create_device_context_state st\n";
-    for (dc, shader, cb) in [
-        ("a", "vs0", "cb_a"),
-        ("b", "vs1", "cb_b"),
-        ("c", "vs0", "cb_dyn"),
-    ] {
-        trace += &format!(
-            "{dc} set_input_layout layout\n\
-             {dc} set_vertex_buffers 0 vb\n\
-             {dc} vs_set_shader {shader}\n\
-             {dc} vs_set_constant_buffers 0 {cb}\n\
-             {dc} draw 3 0\n"
-        );
-    }
-    // Round robin: each swap hands the next context what the one before had.
-    for round in 0..3 {
-        for dc in ["a", "b", "c"] {
-            trace += &format!("{dc} swap_device_context_state st\n{dc} draw 3 0\n");
-            if round == 1 {
-                trace += &format!("{dc} ps_set_shader ps0\n");
+    trace += "imm set_input_layout layout\nimm set_vertex_buffers 0 vb\n";
+    for (round, (shader, cb)) in [("vs0", "cb_a"), ("vs1", "cb_b"), ("vs0", "cb_dyn")]
+        .into_iter()
+        .enumerate()
+    {
+        for state in ["s0", "s1", "s2"] {
+            trace += &format!(
+                "imm swap_device_context_state {state}\n\
+                 imm draw 3 0\n\
+                 a vs_set_shader {shader}\n\
+                 a draw 3 0\n"
+            );
+            if round == 0 {
+                trace += &format!(
+                    "imm set_input_layout layout\n\
+                     imm set_vertex_buffers 0 vb\n\
+                     imm vs_set_shader {shader}\n\
+                     imm vs_set_constant_buffers 0 {cb}\n"
+                );
             }
         }
     }
-    trace += "imm ps_set_shader ps0\nimm swap_device_context_state st\nimm draw 3 0\n";
-    for dc in ["a", "b", "c"] {
-        trace += &format!("{dc} finish list_{dc}\n");
-    }
-    trace += "imm execute list_c\nimm execute list_a\nimm execute list_b\nexpect ok\n";
-    // imm's draw is the first record: it got what c swapped out last, c's bindings from before
-    // its third swap: a's first bindings, which came to c by its second, then ps0.
-    trace += "expect draw 0 ps ps0\nexpect draw 0 vs.cb.0 cb_a\n";
+    trace += "a finish list_a\nimm execute list_a restore=yes\nimm draw 3 0\nexpect ok\n";
     let result = holds_in_the_three_modes(&trace);
-    assert!(result.stdout.contains("draws=13"), "{}", result.stdout);
+    assert!(result.stdout.contains("draws=19"), "{}", result.stdout);
 }
 
 #[test]
@@ -251,10 +243,13 @@ fn r_fx_6_context_state_refused_on_fast_context_in_trace() {
          quick draw 3 0\n\
          quick finish list_quick\n\
          expect accepted quick\n\
+         # A deferred context has no swap: refused, reporting itself (nothing poisoned).\n\
          quick swap_device_context_state st\n\
-         expect error quick forbidden_in_fast\n\
+         expect error quick invalid_argument\n\
+         dc swap_device_context_state st\n\
+         expect error dc invalid_argument\n\
          quick finish list_refused\n\
-         expect error quick forbidden_in_fast\n\
+         expect accepted quick\n\
          imm create_device_context_state st_imm\n\
          expect error imm forbidden_in_fast\n\
          imm swap_device_context_state st\n\

@@ -61,7 +61,14 @@ fn r_rec_12_immediate_no_overwrite_map_of_a_4_gib_buffer_forges_no_command() {
         assert_size_refusal(&error, "big");
         imm.unmap(big);
         imm.draw(3, 0);
-        imm.flush().unwrap();
+        // The unmap of what is not mapped was refused: the flush reports it (R-REC-8).
+        let flushed = imm.flush();
+        assert!(
+            flushed
+                .as_ref()
+                .is_err_and(|e| e.to_string().contains("unmap")),
+            "{flushed:?}"
+        );
         assert_eq!(imm.records().len(), 1, "{semantics:?}: only the draw made");
         assert_eq!(imm.counters().draws, 1);
     }
@@ -119,7 +126,14 @@ fn r_rec_12_forty_megabyte_maps_are_refused_on_every_immediate_path() {
         // Nothing stays mapped: the unmap is refused too (not mapped), harmlessly.
         imm.unmap(buffer);
     }
-    imm.flush().unwrap();
+    // The first refused unmap is the flush's result (R-REC-8).
+    let flushed = imm.flush();
+    assert!(
+        flushed
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("unmap")),
+        "{flushed:?}"
+    );
     assert!(imm.records().is_empty());
 }
 

@@ -74,10 +74,11 @@ impl Memory {
         }
     }
 
-    /// `count` GDS words from byte `offset` (zeros past GDS).
+    /// `count` GDS words from byte `offset` (zeros past GDS), at most GDS's words: a count past
+    /// them gives no more (`ImmediateContext::gds_words` refuses a range outside GDS).
     pub fn gds(&self, offset: u32, count: u32) -> Vec<u32> {
         let start = (offset / 4) as usize;
-        (0..count as usize)
+        (0..count.min(GDS_BYTES / 4) as usize)
             .map(|i| self.gds.get(start + i).copied().unwrap_or(0))
             .collect()
     }
@@ -121,10 +122,11 @@ impl Memory {
         }
     }
 
-    /// `count` constant-RAM words from byte `offset` (zeros past it).
+    /// `count` constant-RAM words from byte `offset` (zeros past it), at most its words
+    /// (`ImmediateContext::constant_ram_words` refuses a range outside it).
     pub fn constant_ram(&self, offset: u32, count: u32) -> Vec<u32> {
         let start = (offset / 4) as usize;
-        (0..count as usize)
+        (0..count.min(CONSTANT_RAM_BYTES / 4) as usize)
             .map(|i| self.constant_ram.get(start + i).copied().unwrap_or(0))
             .collect()
     }

@@ -59,10 +59,11 @@ impl ImmediateContext {
             self.device.query_kind(query),
             self.device.query_ever_ended(query),
         ) else {
-            return Err(Error::ReleasedObject {
-                call: CALL,
-                object: name(),
-            });
+            // Another device's query is `invalid_argument` naming both devices; one of this
+            // device's that was released, `released_object` (R-OBJ-3).
+            return Err(self
+                .device
+                .lookup_error(CALL, ObjectKind::Query, query.raw()));
         };
         if !ended {
             return Err(Error::QueryNeverEnded {
@@ -100,25 +101,65 @@ impl ImmediateContext {
     /// submitted has run (R-FX-4, R-FX-5): what `read_gds`, `store_constant_ram` and
     /// `write_value_bottom_of_pipe` wrote there, zero elsewhere (`gpu/memory.rs` says what the
     /// model covers). Reading tells the CPU nothing about fences (use `memory_value` for that).
-    pub fn buffer_words(&mut self, buffer: Buffer, offset: u64, count: u32) -> Vec<u32> {
+    /// Refused (`out_of_range`) unless `offset` is word-aligned and the words lie in the
+    /// buffer; a buffer destroyed or of another device is `released_object` or
+    /// `invalid_argument` (R-OBJ-3).
+    pub fn buffer_words(
+        &mut self,
+        buffer: Buffer,
+        offset: u64,
+        count: u32,
+    ) -> Result<Vec<u32>, Error> {
+        const CALL: &str = "buffer_words";
+        let size = self
+            .device
+            .buffer_info(buffer)
+            .ok_or_else(|| {
+                self.device
+                    .lookup_error(CALL, ObjectKind::Buffer, buffer.raw())
+            })?
+            .size;
+        words_in(
+            CALL,
+            "the buffer's",
+            offset,
+            count,
+            size as u64,
+            "R-FX-4, R-FX-5",
+        )?;
         self.sync_gpu();
-        self.side
+        Ok(self
+            .side
             .gpu
             .memory()
-            .buffer_words(buffer.raw(), offset, count)
+            .buffer_words(buffer.raw(), offset, count))
     }
 
     /// `count` GDS words from byte `offset` once everything submitted has run (R-FX-4).
-    pub fn gds_words(&mut self, offset: u32, count: u32) -> Vec<u32> {
+    /// Refused (`out_of_range`) unless `offset` is word-aligned and the words lie in the
+    /// `GDS_BYTES` of GDS.
+    pub fn gds_words(&mut self, offset: u32, count: u32) -> Result<Vec<u32>, Error> {
+        let space = recorder::limits::GDS_BYTES as u64;
+        words_in("gds_words", "GDS's", offset as u64, count, space, "R-FX-4")?;
         self.sync_gpu();
-        self.side.gpu.memory().gds(offset, count)
+        Ok(self.side.gpu.memory().gds(offset, count))
     }
 
     /// `count` constant-RAM words from byte `offset` once everything submitted has run
-    /// (R-FX-5).
-    pub fn constant_ram_words(&mut self, offset: u32, count: u32) -> Vec<u32> {
+    /// (R-FX-5). Refused (`out_of_range`) unless `offset` is word-aligned and the words lie in
+    /// the `CONSTANT_RAM_BYTES` of constant RAM.
+    pub fn constant_ram_words(&mut self, offset: u32, count: u32) -> Result<Vec<u32>, Error> {
+        let space = recorder::limits::CONSTANT_RAM_BYTES as u64;
+        words_in(
+            "constant_ram_words",
+            "constant RAM's",
+            offset as u64,
+            count,
+            space,
+            "R-FX-5",
+        )?;
         self.sync_gpu();
-        self.side.gpu.memory().constant_ram(offset, count)
+        Ok(self.side.gpu.memory().constant_ram(offset, count))
     }
 
     /// Inserts a fence on `engine` after the direct calls so far and returns its device-wide
@@ -154,11 +195,21 @@ impl ImmediateContext {
         self.recorder.create_device_context_state()
     }
 
-    /// Exchanges the immediate context's bindings with `state`'s (R-FX-6): the direct calls
-    /// record a ClearState and the binds of `state`'s former bindings, as a deferred context's
-    /// list does. Refused on a fast immediate context (`forbidden_in_fast`).
-    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
-        self.recorder.swap_device_context_state(state)
+    /// Activates `state` (R-FX-6, D3D11.1's `SwapDeviceContextState`): the context's state is
+    /// saved into the previously active object, and `state`'s saved state (its defaults, if it
+    /// was never active) becomes current, recorded among the direct calls as a ClearState and
+    /// the binds of that state. Returns the previously active object (an implicit default one,
+    /// holding the state from before, the first time); swapping in the active object changes
+    /// nothing. Reports its own result, poisoning nothing: refused on a fast immediate context
+    /// (`forbidden_in_fast`), with another device's object (`invalid_argument`), and whole
+    /// when the incoming state names an object released since it was saved
+    /// (`released_object`, naming the swap). See [`recorder::DeviceContextState`].
+    pub fn swap_device_context_state(
+        &mut self,
+        state: &recorder::DeviceContextState,
+    ) -> Result<recorder::DeviceContextState, Error> {
+        self.recorder
+            .swap_device_context_state(&mut self.active_state, state)
     }
 
     /// Whether legacy-semantics work that uses `resource` has been submitted (the direct calls
@@ -326,4 +377,27 @@ impl MapCalls for ImmediateContext {
             self.recorder.unmap(resource);
         }
     }
+}
+
+/// Whether `count` words from byte `offset` lie in a space of `size` bytes, `offset` word-aligned:
+/// a getter's range check (computed in `u64`, so no input overflows it).
+fn words_in(
+    call: &'static str,
+    space: &str,
+    offset: u64,
+    count: u32,
+    size: u64,
+    rule: &str,
+) -> Result<(), Error> {
+    let end = offset.checked_add(count as u64 * 4);
+    if offset.is_multiple_of(4) && end.is_some_and(|end| end <= size) {
+        return Ok(());
+    }
+    Err(Error::OutOfRange {
+        call,
+        argument: "offset and count",
+        value: format!("{count} words from byte {offset}"),
+        allowed: format!("a word-aligned offset and words within {space} {size} bytes ({rule})")
+            .into(),
+    })
 }

@@ -14,8 +14,8 @@
 
 use recorder::command::{Command, ViewFlags};
 use recorder::{
-    CommandList, Device, Error, Handle, QueuedRun, RawHandle, Semantics, SplitCategory,
-    SplitPointQueue, Texture,
+    CommandList, Device, Error, Handle, QueuedRun, RawHandle, RecordError, Semantics,
+    SplitCategory, SplitPointQueue, Texture,
 };
 
 use super::{GpuTiming, ImmediateContext};
@@ -109,8 +109,12 @@ impl ImmediateContext {
         }
     }
 
-    /// Queues the direct calls made since the last batch, as one segment.
+    /// Queues the direct calls made since the last batch, as one segment; the first of them
+    /// the recorder refused waits for the next [`flush`](Self::flush).
     pub(super) fn queue_batch(&mut self) {
+        if let Some(refused) = self.recorder.take_error() {
+            self.refusal.get_or_insert(refused);
+        }
         if !self.recorder.batch_is_empty() {
             match self.recorder.take_batch() {
                 Ok(batch) => {
@@ -183,17 +187,31 @@ impl ImmediateContext {
         }
     }
 
-    /// Submits the direct calls made since the last batch, and returns the first violation
-    /// they showed (under validation, R-V-1) or the first barrier the GPU model refused
-    /// (always, R-BAR-4/6/8). This is where a direct call's result comes back: a direct
+    /// Submits the direct calls made since the last batch, and returns, in this order, the
+    /// first direct call refused since the last flush (R-REC-8, with or without validation:
+    /// [`error`](recorder::Context::error) until now), the first thing the GPU model refused or
+    /// reported of a direct barrier since, and the first violation the calls submitted now
+    /// showed (under validation, R-V-1) or barrier the model refused (always, R-BAR-4/6/8).
+    /// This is where a direct call's result comes back: `imm.set_shader(Stage::Vertex,
+    /// Some(released)); imm.draw(3, 0); imm.flush()` is `Err(released_object)`. A direct
     /// `barrier` or `resource_barrier` ends the batch and is submitted by its own call (under
     /// `GpuTiming::Inline`, the default, the model runs it then), and what the model refused
     /// of it waits here, for the next `flush`, not for the next `execute_command_list` or
     /// `present`: `imm.barrier(&groups); imm.flush()?;` reports that barrier call.
     pub fn flush(&mut self) -> Result<(), Error> {
-        let reported = self.direct_report.take();
         let now = self.submit_direct();
-        reported.map_or(now, Err)
+        let reported = self.direct_report.take();
+        let refused = self.refusal.take().map(|refusal| refusal.error);
+        refused.or(reported).map_or(now, Err)
+    }
+
+    /// Takes the first direct call refused since the last [`flush`](Self::flush), so that the
+    /// next flush does not report it: for a caller that reports each call's refusal as it
+    /// makes it (the trace replay, which reads [`last_refusal`](recorder::Context::last_refusal)).
+    pub fn take_refusal(&mut self) -> Option<RecordError> {
+        let earlier = self.refusal.take();
+        let now = self.recorder.take_error();
+        earlier.or(now)
     }
 
     /// Submits the direct calls made since the last batch: [`flush`](Self::flush) for the calls
@@ -213,7 +231,7 @@ impl ImmediateContext {
     /// the model has run the barrier when its call returns; under `Deferred` and `Threaded` it
     /// runs it later, and the refusal is reported by the next call that reports after that.
     pub(super) fn direct_barrier(&mut self, calls_before: u32) {
-        // A call the recorder refused is not counted: its refusal is `last_refusal`'s.
+        // A call the recorder refused is not counted: its refusal is the next flush's.
         if self.recorder.stats().calls == calls_before {
             return;
         }

@@ -35,7 +35,10 @@ impl ImmediateContext {
     /// scope (R-ST-3). Under validation also `back_buffer_affinity` for a list recorded against
     /// another back buffer than the current one (without validation it is logged and the list
     /// draws into the buffer it names, R-EX-7), and `released_object` for a fast list naming a
-    /// released object (R-V-1).
+    /// released object (R-V-1). With or without validation, `released_object` for a list that
+    /// names a released object it holds no reference on through a call keeping the fast
+    /// contract (R-FX-1) or as a title-managed list (R-FX-6), nested lists included: it never
+    /// runs.
     pub fn execute_command_list(
         &mut self,
         list: &CommandList,
@@ -81,15 +84,18 @@ impl ImmediateContext {
                 tracing::warn!(%error);
             }
         }
-        // A title-managed legacy list (R-FX-6) holds no reference either, and its title chose
-        // legacy semantics' safety: it is checked always, not only under validation, so that
-        // an object it names released before it runs is an error, never a stale handle.
-        if self.validating || list.title_managed_lifetimes() {
-            // A fast list holds no reference: what it names may be released (R-OBJ-4, R-V-1);
-            // a legacy one holds them all, nested fast lists are held to the fast rule.
-            if let Some(object) = list.first_released_object() {
-                return Err(Error::ReleasedObject { call: CALL, object });
-            }
+        // Under validation every list is held to its semantics' rule (R-V-1): a fast list holds
+        // no reference, so what it names may be released (R-OBJ-4). Without it, the lists that
+        // name objects they hold no reference on although legacy semantics promised safety
+        // are checked all the same: title-managed ones (R-FX-6) and those holding a call that
+        // keeps the fast contract on any context (R-FX-1), nested ones included; a flag set at
+        // recording says which, so the others cost one branch (`list/lifetime_check.rs`).
+        let released = match self.validating {
+            true => list.first_released_object(),
+            false => list.first_released_unreferenced(),
+        };
+        if let Some(object) = released {
+            return Err(Error::ReleasedObject { call: CALL, object });
         }
         if let Some(scope) = self.scope.as_mut() {
             *scope = Some(list.semantics());

@@ -14,6 +14,14 @@
 //! what the GPU model refused of it (R-BAR-4/6/8) is the next `flush`'s result, not the next
 //! execution's, with or without validation (binds and draws are batched as before).
 //!
+//! **Refused direct calls** (R-REC-8 on the immediate context: the call is ignored, the rest of
+//! the batch runs) are reported in one place, with or without validation: the first refused
+//! since the last `flush` is [`error`](Context::error) until then, and that `flush`'s result
+//! (before anything the GPU model reported); [`last_refusal`](Context::last_refusal) is the most
+//! recent one. Executions, presents and the getters submit the batch but report only their own
+//! work, so the refusal waits for the `flush`. A caller that reports each call as it makes it
+//! takes the refusal instead ([`take_refusal`](ImmediateContext::take_refusal)).
+//!
 //! **In:** direct calls and finished [`CommandList`]s, in order. **Out:** what the GPU model
 //! saw: draw records and counters; answers about fences, maps and state; the GPU model's GDS,
 //! constant RAM and buffer words (`gds_words`, `constant_ram_words`, `buffer_words`, R-FX-4,
@@ -78,9 +86,9 @@ use std::collections::{HashMap, HashSet};
 use recorder::{
     BarrierCalls, BarrierGroup, BindCalls, Buffer, ClearStateCalls, Context, CoreAccess, Device,
     DrawCalls, EngineMemoryCalls, Error, FastBindCalls, FenceCalls, Handle, ImmediateRole,
-    IndirectDispatchCalls, InheritedStateCalls, QueryCalls, RawHandle, Recorder, ResourceBarrier,
-    SegmentWalk, Semantics, Shader, ShaderResourceView, Stage, SwapChain, TransferCalls,
-    Validation,
+    IndirectDispatchCalls, InheritedStateCalls, QueryCalls, RawHandle, RecordError, Recorder,
+    ResourceBarrier, SegmentWalk, Semantics, Shader, ShaderResourceView, Stage, SwapChain,
+    TransferCalls, Validation,
 };
 
 use crate::draw_record::{Counters, DrawRecord, Records};
@@ -97,6 +105,11 @@ use gpu_submission::{GpuSide, Queue, Submission};
 pub use draw_bundle::ImmediateBundle;
 
 /// The one immediate context of a device.
+///
+/// A direct call it refuses (bad input, a released object: R-REC-8, R-OBJ-3) is ignored, and
+/// reported by [`error`](Context::error) until the next [`flush`](Self::flush), which returns
+/// it: `imm.set_shader(Stage::Vertex, Some(released)); imm.draw(3, 0); imm.flush()` is
+/// `Err(released_object)` (the draw ran, with no vertex shader). See the module essay.
 pub struct ImmediateContext {
     device: Device,
     semantics: Semantics,
@@ -133,6 +146,12 @@ pub struct ImmediateContext {
     /// What the GPU model refused or reported of the direct calls a direct barrier submitted,
     /// for the next [`flush`](Self::flush) (R-BAR-6, R-BAR-8).
     direct_report: Option<Error>,
+    /// The first direct call the recorder refused since the last [`flush`](Self::flush), taken
+    /// from the recorder when a batch is (`queue_batch`): that flush's result.
+    refusal: Option<RecordError>,
+    /// The device context state object the last accepted swap activated (R-FX-6); `None`
+    /// before the first (the implicit default object, made by that swap).
+    active_state: Option<recorder::DeviceContextState>,
 }
 
 /// A nested list being executed by [`ImmediateContext::run_nested`], nested in the one below
@@ -196,6 +215,8 @@ impl ImmediateContext {
             execution_errors: Vec::new(),
             nesting: Vec::new(),
             direct_report: None,
+            refusal: None,
+            active_state: None,
         })
     }
 
@@ -333,8 +354,9 @@ impl ImmediateContext {
 }
 
 /// The immediate context's recording core: every direct call is recorded by it and run at the
-/// next flush (R-EX-1). The stats and the first error are the current batch's (a refused direct
-/// call is also [`last_refusal`](Context::last_refusal)).
+/// next flush (R-EX-1). The stats are the current batch's; the error is the first direct call
+/// refused since the last [`flush`](ImmediateContext::flush), which reports it (a refused direct
+/// call is also [`last_refusal`](Context::last_refusal), until the next refusal).
 impl Context for ImmediateContext {
     type Role = ImmediateRole;
 
@@ -346,6 +368,12 @@ impl Context for ImmediateContext {
     #[inline(always)]
     fn recorder_ref(&self, _access: CoreAccess) -> &Recorder<ImmediateRole> {
         &self.recorder
+    }
+
+    /// The first direct call refused since the last [`flush`](ImmediateContext::flush) (whose
+    /// result it will be), batches submitted since included.
+    fn error(&self) -> Option<&RecordError> {
+        self.refusal.as_ref().or_else(|| self.recorder.error())
     }
 }
 

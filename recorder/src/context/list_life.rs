@@ -29,6 +29,7 @@ impl<R: Role> Recorder<R> {
         self.refused = 0;
         self.error = None;
         self.last_refusal = None;
+        self.unreferenced = false;
         self.back_buffer = None;
         if !R::RUNS_AT_ONCE {
             // A list starts with no GDS range of its own (R-FX-4).
@@ -247,6 +248,10 @@ impl Recorder<DeferredRole> {
         };
         if self.back_buffer.is_none() {
             self.back_buffer = list.back_buffer_affinity();
+        }
+        // A nested list checked at every execution makes this one checked too (R-FX-1, R-FX-6).
+        if list.checked_at_every_execution() {
+            self.unreferenced();
         }
         if !restore {
             self.reset_shadow();

@@ -152,6 +152,10 @@ pub struct Recorder<R: Role> {
     pub(crate) gds_ranges: [u32; 2],
     /// A legacy context created with `title_managed_lifetimes` (R-FX-6): no `refs`.
     title_managed: bool,
+    /// The list being recorded holds a call that keeps the fast contract on any context
+    /// (R-FX-1), or nests a list checked at every execution: it is checked before every
+    /// execution too (`list/lifetime_check.rs`). Set by [`unreferenced`](Self::unreferenced).
+    pub(crate) unreferenced: bool,
     role: PhantomData<R>,
 }
 
@@ -243,6 +247,7 @@ impl<R: Role> Recorder<R> {
             back_buffer: None,
             gds_ranges: [0; 2],
             title_managed,
+            unreferenced: false,
             role: PhantomData,
         };
         context.start_list(false);
@@ -301,6 +306,12 @@ impl<R: Role> Recorder<R> {
     /// The error of the most recent refused call, until the next list begins.
     pub fn last_refusal(&self) -> Option<&Error> {
         self.last_refusal.as_ref()
+    }
+
+    /// Takes the first error of the list being recorded, leaving none (for the immediate
+    /// recorder, whose batches carry no error: the immediate context reports it, `engine/`).
+    pub(crate) fn take_sticky_error(&mut self) -> Option<RecordError> {
+        self.error.take()
     }
 
     /// What a legacy context holds bound now (its shadow, R-ST-1): at the start of a list the
@@ -372,6 +383,15 @@ impl<R: Role> Recorder<R> {
         tracing::trace!(context = &*self.name, %error, "call refused, reported to the caller");
         self.last_refusal = Some(error.clone());
         error
+    }
+
+    /// The call just recorded names an object without taking a reference on it on any context
+    /// (it keeps the fast contract, R-FX-1): the list is checked before every execution
+    /// (R-OBJ-3, `list/lifetime_check.rs`). One store; nothing on the calls that take
+    /// references.
+    #[inline(always)]
+    pub(crate) fn unreferenced(&mut self) {
+        self.unreferenced = true;
     }
 
     /// The next dynamic instance this context creates (R-REC-10).

@@ -73,6 +73,7 @@ impl<R: Role> Recorder<R> {
             back_buffer: self.back_buffer,
             pool_limit: self.policy.pool_limit,
             title_managed: self.title_managed,
+            unreferenced: self.unreferenced,
         };
         // SAFETY: `list_header` was reserved at the start of `first` by `start_list`, and the
         // chain is sealed and handed over here.

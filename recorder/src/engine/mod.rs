@@ -73,6 +73,13 @@ impl Recorder<ImmediateRole> {
         batch
     }
 
+    /// Takes the first direct call refused since the batch began (or since the last take), as
+    /// [`error`](Self::error) had it: the immediate context keeps it for its next `flush`, which
+    /// reports it (a batch carries no error, and the next batch starts without it).
+    pub fn take_error(&mut self) -> Option<RecordError> {
+        self.take_sticky_error()
+    }
+
     /// Calls recorded since the last batch (the immediate context's).
     pub fn batch_is_empty(&self) -> bool {
         self.stats.commands == 0
@@ -234,14 +241,25 @@ impl Device {
     /// any object, it is released with [`Device::release`] (`bundles::DrawBundle` does so when
     /// dropped); a legacy list that calls it keeps it until the list is dropped, a fast list
     /// does not (R-OBJ-4), and executing a fast list that calls a destroyed bundle finds the
-    /// handle stale (`released_object`, R-OBJ-3).
+    /// handle stale (`released_object`, R-OBJ-3). A body recorded on another device is refused
+    /// (`invalid_argument`, naming both devices, R-OBJ-3): a list calling it would run another
+    /// device's commands.
     pub fn register_bundle(
         &self,
         body: CommandList,
         declaration: OutputFormats,
         footprint: u32,
         name: impl Into<std::sync::Arc<str>>,
-    ) -> BundleHandle {
+    ) -> Result<BundleHandle, Error> {
+        if !body.is_from(self) {
+            return Err(Error::WrongDevice {
+                call: "register_bundle",
+                object: "bundle body (command list)",
+                device: body.device_serial(),
+                expected: self.serial(),
+                uses: "registers",
+            });
+        }
         let mut words = [0u64; BUNDLE_WORDS];
         words[0] = body.into_header() as u64;
         let tail = BundleTail {
@@ -252,7 +270,9 @@ impl Device {
         // the write is unaligned-tolerant.
         unsafe { (words[1..].as_mut_ptr() as *mut BundleTail).write_unaligned(tail) };
         let name = name.into();
-        BundleHandle::from_raw(self.shared.bundles.insert_shared(words, 0, 0, &name))
+        Ok(BundleHandle::from_raw(
+            self.shared.bundles.insert_shared(words, 0, 0, &name),
+        ))
     }
 
     /// The commands of the registered bundle `bundle` (one more reference on them), if it

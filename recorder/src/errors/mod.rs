@@ -228,8 +228,8 @@ pub enum Error {
     },
 
     /// An enhanced barrier of a resource whose legacy state is not `COMMON` (R-BAR-6), worded as
-    /// the seed's `0xA7900038`.
-    #[error("{call}: Resource is being transitioned from legacy to enhanced barriers but is not in the state COMMON as is required.\nCurrent State is: {state}\n{barrier}")]
+    /// the seed's `0xA7900038`, the requirement cited after it.
+    #[error("{call}: Resource is being transitioned from legacy to enhanced barriers but is not in the state COMMON as is required.\nCurrent State is: {state}\n{barrier}\n(R-BAR-6: a resource enters enhanced barriers from the legacy state COMMON)")]
     LegacyStateNotCommon {
         /// The call (`barrier`, or `execute_command_list` for a list's barrier).
         call: &'static str,

@@ -2,27 +2,37 @@
 //! `ID3D11Device1::CreateDeviceContextState`, `ID3D11DeviceContext1::SwapDeviceContextState`).
 //!
 //! **In:** a legacy context's `create_device_context_state` (an object holding the ClearState
-//! defaults) and `swap_device_context_state(&mut state)`. **Out:** the context's bindings and
-//! the object's exchanged: the object keeps what the context had bound, and the context records
-//! a ClearState followed by the binds that set the object's state, through the ordinary binding
-//! calls, so the GPU sees the new state and the list is exactly the same calls made directly
-//! (R-O-1): references, split points (dynamic buffers) and hazards are those of legacy binds.
+//! defaults) and the legacy immediate context's `swap_device_context_state(&state)`. **Out:**
+//! the swap *activates* `state`, as D3D11.1 defines it (Wine's `test_device_context_state`): the
+//! context's current state is saved into the previously active object, the state saved in
+//! `state` (its defaults, if it was never active) becomes current, and the previously active
+//! object is returned (an implicit default object, made then, the first time). Swapping in the
+//! active object changes nothing. The context records a ClearState followed by the binds that
+//! set the incoming state, through the ordinary binding calls, so the GPU sees the new state
+//! and the batch is exactly the same calls made directly (R-O-1): references, split points
+//! (dynamic buffers) and hazards are those of legacy binds.
 //!
-//! **Fast semantics** keeps no shadow, so there is nothing to swap: both calls are refused on a
-//! fast context (`forbidden_in_fast`, seed 000: "ID3D11Device1::CreateDeviceContextState and
+//! **Where.** The swap is a call of the immediate context alone (D3D11 does not support it on
+//! deferred contexts): it is implemented for `Recorder<ImmediateRole>` only, so a deferred
+//! context and a bundle recorder have no such call. **Fast semantics** keeps no shadow, so
+//! there is nothing to save: both calls are refused on a fast context (`forbidden_in_fast`,
+//! seed 000: "ID3D11Device1::CreateDeviceContextState and
 //! ID3D11DeviceContext1::SwapDeviceContextState will fail when called on a fast semantics
-//! context"). Bundles are fast and have neither call.
+//! context").
 //!
-//! **Invariants.** The object holds one reference on every object its bindings name (as a
-//! legacy binding does; taken when it receives the bindings, given back when it hands them
-//! over or drops), so nothing it names is destroyed while it lives. A swap that cannot take
-//! them (an object the context bound has been destroyed since: a title-managed context's
-//! binding, R-FX-6) is refused whole (`released_object`) and changes nothing. Swapping in
-//! re-binds through the calls, so an object the application released since the state was
-//! swapped out is refused as its bind would be (`released_object`, R-OBJ-4).
+//! **Invariants.** An object holds one reference on every object its saved bindings name (as a
+//! legacy binding does; taken when it receives them, given back when it hands them over or its
+//! last handle drops), so nothing it names is destroyed while it lives; while it is active it
+//! holds nothing (the context's bindings hold the state). The swap reports its own result, as
+//! `map` does (R-REC-8): a refusal poisons nothing and changes nothing, and names the swap. It
+//! is refused whole, before anything changes, when the incoming state names an object the
+//! application released since it was saved (`released_object`, R-OBJ-3: its bind would be
+//! refused), or when an object the context binds was destroyed since (`released_object`).
+
+use std::sync::{Arc as StdArc, Mutex, MutexGuard, PoisonError};
 
 use crate::call_arguments::{PredicateValue, VertexBuffer};
-use crate::context::role::Role;
+use crate::context::role::{ImmediateRole, Role};
 use crate::desc::{Format, PrimitiveTopology, Stage};
 use crate::device::handle::*;
 use crate::device::DeviceShared;
@@ -34,43 +44,93 @@ use crate::Recorder;
 /// The rule both calls cite when a fast context refuses them (`forbidden_in_fast`).
 const FAST_RULE: &str = "fast semantics keeps no state shadow, so device context state objects are unsupported (seed 000, R-FX-6); shadow the state in the application";
 
-/// A device context state object (R-FX-6): a full binding state, owned by the application,
-/// that [`swap_device_context_state`](Recorder::swap_device_context_state) exchanges with a
-/// legacy context's. Created holding the ClearState defaults
-/// ([`create_device_context_state`](Recorder::create_device_context_state)). It holds a
-/// reference on every object its bindings name, given back when it drops. See `context_state.rs`.
+/// A device context state object (R-FX-6): a full binding state that
+/// [`swap_device_context_state`](Recorder::swap_device_context_state) activates on the legacy
+/// immediate context. Created holding the ClearState defaults
+/// ([`create_device_context_state`](Recorder::create_device_context_state)). A handle: clones
+/// name the same object (the swap hands back the previously active one so), which lives while a
+/// handle does (the context keeps one on the active object); it holds a reference on every
+/// object its saved bindings name, given back when it drops. See `context_state.rs`.
+///
+/// The swap is the immediate context's call alone (R-FX-6): a deferred context has none.
+///
+/// ```compile_fail
+/// use recorder::*;
+/// let device = Device::new(DeviceDesc::default());
+/// let mut context = device.create_deferred_context(&DeferredContextDesc::default())?;
+/// let state = context.create_device_context_state()?;
+/// let _ = context.swap_device_context_state(&mut None, &state); // no such call (R-FX-6)
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Clone)]
 pub struct DeviceContextState {
+    inner: StdArc<StateObject>,
+}
+
+/// The object a [`DeviceContextState`] names.
+struct StateObject {
     device: Arc<DeviceShared>,
-    bindings: Box<Bindings>,
+    /// The state saved in it (the ClearState defaults while it is active).
+    bindings: Mutex<Box<Bindings>>,
 }
 
 impl DeviceContextState {
-    /// The binding state the object holds (what the next swap binds).
-    pub fn bindings(&self) -> &Bindings {
-        &self.bindings
+    fn new(device: Arc<DeviceShared>) -> Self {
+        Self {
+            inner: StdArc::new(StateObject {
+                device,
+                bindings: Mutex::new(Box::new(Bindings::DEFAULT)),
+            }),
+        }
+    }
+
+    /// The binding state saved in the object: what swapping it in binds (the ClearState
+    /// defaults while it is the active one, whose state is the context's).
+    pub fn bindings(&self) -> Bindings {
+        (**self.saved()).clone()
+    }
+
+    /// Whether `self` and `other` name the same object.
+    pub fn same_object(&self, other: &DeviceContextState) -> bool {
+        StdArc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    fn saved(&self) -> MutexGuard<'_, Box<Bindings>> {
+        self.inner
+            .bindings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 }
 
 impl std::fmt::Debug for DeviceContextState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceContextState")
-            .field("device", &self.device.identity.serial())
+            .field("device", &self.inner.device.identity.serial())
             .finish_non_exhaustive()
     }
 }
 
-impl Drop for DeviceContextState {
+impl Drop for StateObject {
     fn drop(&mut self) {
-        let device = &self.device;
-        self.bindings
-            .for_each_object(|kind, handle| device.unretain(kind, handle));
+        let bindings = self
+            .bindings
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        give_back(&self.device, bindings);
     }
+}
+
+/// Drops the references a state object held on what `bindings` name.
+fn give_back(device: &DeviceShared, bindings: &Bindings) {
+    bindings.for_each_object(|kind, handle| device.unretain(kind, handle));
 }
 
 impl<R: Role> Recorder<R> {
     /// Creates a device context state object holding the ClearState defaults (R-FX-6,
-    /// `ID3D11Device1::CreateDeviceContextState`). Refused on a fast context
-    /// (`forbidden_in_fast`); the refusal is returned, the list is not poisoned.
+    /// `ID3D11Device1::CreateDeviceContextState`), on any legacy context (the immediate
+    /// context alone swaps it in). Refused on a fast context (`forbidden_in_fast`); the refusal
+    /// is returned, the list is not poisoned.
     pub fn create_device_context_state(&mut self) -> Result<DeviceContextState, Error> {
         const CALL: &str = "create_device_context_state";
         if self.shadow.is_none() {
@@ -82,42 +142,103 @@ impl<R: Role> Recorder<R> {
             // statistics stay consistent (calls made minus refused).
             return Err(self.refuse_reported(error));
         }
-        Ok(DeviceContextState {
-            device: self.device.clone(),
-            bindings: Box::new(Bindings::DEFAULT),
-        })
+        Ok(DeviceContextState::new(self.device.clone()))
     }
+}
 
-    /// Exchanges the context's binding state with `state`'s (R-FX-6,
-    /// `ID3D11DeviceContext1::SwapDeviceContextState`): `state` keeps what the context had
-    /// bound, and the context records a ClearState and the binds of `state`'s former bindings
-    /// (one call in the statistics). Refused on a fast context (`forbidden_in_fast`), with an
-    /// object of another device (`invalid_argument`), and whole when an object the context
-    /// binds was destroyed since (`released_object`); see `context_state.rs`.
-    pub fn swap_device_context_state(&mut self, state: &mut DeviceContextState) {
+impl Recorder<ImmediateRole> {
+    /// Activates `state` (R-FX-6, `ID3D11DeviceContext1::SwapDeviceContextState`): the
+    /// context's state is saved into the previously active object, and the state saved in
+    /// `state` (its defaults, if it was never active) becomes current, recorded as a
+    /// ClearState and the binds of that state (one call in the statistics). Returns the
+    /// previously active object (an implicit default one, holding the state from before, the
+    /// first time). Swapping in the active object changes nothing and returns it.
+    ///
+    /// Reports its own result, poisoning nothing (as `map`, R-REC-8): refused on a fast
+    /// context (`forbidden_in_fast`), with an object of another device (`invalid_argument`),
+    /// and whole, changing nothing, when the incoming state names an object the application
+    /// released since it was saved, or an object the context binds was destroyed since
+    /// (`released_object`, naming the swap); see `context_state.rs`.
+    ///
+    /// `active` is the object the immediate context activated last (`None` before its first
+    /// swap: the implicit default one), which the executor's `ImmediateContext` keeps beside
+    /// this recorder and this call updates.
+    pub fn swap_device_context_state(
+        &mut self,
+        active: &mut Option<DeviceContextState>,
+        state: &DeviceContextState,
+    ) -> Result<DeviceContextState, Error> {
         const CALL: &str = "swap_device_context_state";
         self.begin_call();
-        let Some(shadow) = self.shadow.as_ref() else {
-            return self.fail(Error::ForbiddenInFast {
+        if self.shadow.is_none() {
+            return Err(self.refuse_reported_call(Error::ForbiddenInFast {
                 call: CALL,
                 rule: FAST_RULE,
-            });
-        };
-        if !Arc::ptr_eq(&state.device, &self.device) {
-            return self.fail(Error::WrongDevice {
+            }));
+        }
+        let device = self.device.clone();
+        if !Arc::ptr_eq(&state.inner.device, &device) {
+            return Err(self.refuse_reported_call(Error::WrongDevice {
                 call: CALL,
                 object: "device context state",
-                device: state.device.identity.serial(),
-                expected: self.device.identity.serial(),
+                device: state.inner.device.identity.serial(),
+                expected: device.identity.serial(),
                 uses: "swaps in",
-            });
+            }));
         }
-        // The object takes its references on what it receives, before anything changes.
-        let outgoing = Box::new(shadow.bindings.clone());
+        if let Some(active) = active.as_ref().filter(|a| a.same_object(state)) {
+            // Swapping in the active object changes nothing (Wine's test_device_context_state).
+            return Ok(active.clone());
+        }
+        // What comes in must still be bindable: an object released since it was saved is
+        // refused here, naming the swap, before anything changes (R-OBJ-3).
+        let mut released = None;
+        state.saved().for_each_object(|kind, handle| {
+            if released.is_none() && !device.is_live(kind, handle) {
+                released = Some(device.object_name(kind, handle));
+            }
+        });
+        if let Some(object) = released {
+            return Err(self.refuse_reported_call(Error::ReleasedObject { call: CALL, object }));
+        }
+        let outgoing = match self.saved_state(CALL) {
+            Ok(outgoing) => outgoing,
+            Err(error) => return Err(self.refuse_reported_call(error)),
+        };
+        // The previously active object (the implicit default one, made now, the first time)
+        // keeps the current state; `state` hands its state over and holds nothing while active.
+        let previous = active
+            .take()
+            .unwrap_or_else(|| DeviceContextState::new(device.clone()));
+        let stale = std::mem::replace(&mut *previous.saved(), outgoing);
+        give_back(&device, &stale);
+        let incoming = std::mem::replace(&mut *state.saved(), Box::new(Bindings::DEFAULT));
+        *active = Some(state.clone());
+        // The binds are this one call: the calls they go through count nothing more.
+        let (calls, refused) = (self.calls_made, self.refused);
+        self.clear_state();
+        self.bind_all(&incoming);
+        self.calls_made = calls;
+        // What was checked above cannot be refused by the binds; were one, its refusal would
+        // not be counted twice (the statistics are calls made minus refused).
+        self.refused = refused;
+        // The context's binds took their own references: the object's on them go.
+        give_back(&device, &incoming);
+        Ok(previous)
+    }
+
+    /// The context's bindings, with one reference taken on each object they name, for the
+    /// object that saves them; refused (`released_object`) when one was destroyed since it
+    /// was bound, with every reference taken given back.
+    fn saved_state(&self, call: &'static str) -> Result<Box<Bindings>, Error> {
+        let bindings = match self.shadow.as_ref() {
+            Some(shadow) => Box::new(shadow.bindings.clone()),
+            None => Box::new(Bindings::DEFAULT),
+        };
         let device = &self.device;
         let mut taken: Vec<(ObjectKind, RawHandle)> = Vec::new();
         let mut stale = None;
-        outgoing.for_each_object(|kind, handle| {
+        bindings.for_each_object(|kind, handle| {
             if stale.is_none() {
                 match device.retain(kind, handle, 1) {
                     Ok(()) => taken.push((kind, handle)),
@@ -125,23 +246,19 @@ impl<R: Role> Recorder<R> {
                 }
             }
         });
-        if let Some((kind, handle)) = stale {
-            for (kind, handle) in taken {
-                device.unretain(kind, handle);
+        match stale {
+            None => Ok(bindings),
+            Some((kind, handle)) => {
+                for (kind, handle) in taken {
+                    device.unretain(kind, handle);
+                }
+                Err(device.stale_error(call, kind, handle))
             }
-            return self.fail(self.device.stale_error(CALL, kind, handle));
         }
-        let incoming = std::mem::replace(&mut state.bindings, outgoing);
-        // The binds are this one call: the calls they go through count nothing more.
-        let calls = self.calls_made;
-        self.clear_state();
-        self.bind_all(&incoming);
-        self.calls_made = calls;
-        // The context's binds took their own references: the object's on them go.
-        let device = &self.device;
-        incoming.for_each_object(|kind, handle| device.unretain(kind, handle));
     }
+}
 
+impl<R: Role> Recorder<R> {
     /// Binds everything `state` holds, from the ClearState defaults, through the binding calls
     /// (their references, split points and hazard rules, R-O-1).
     fn bind_all(&mut self, state: &Bindings) {

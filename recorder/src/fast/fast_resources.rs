@@ -417,6 +417,8 @@ impl<R: Role> Recorder<R> {
             start: slot,
             count: 1,
         };
+        // No reference on any context (R-FX-1): the list is checked at every execution.
+        self.unreferenced();
         match (bind, resolved) {
             (
                 FastBind::Entry(FastResource::ConstantBuffer { stage, slot, .. }),

@@ -202,6 +202,7 @@ impl<R: Role> Recorder<R> {
         if let Err(error) = checked {
             return self.fail(error);
         }
+        self.unreferenced();
         self.emit(
             Opcode::ReadGds,
             0,
@@ -290,6 +291,7 @@ impl<R: Role> Recorder<R> {
         if let Err(error) = checked {
             return self.fail(error);
         }
+        self.unreferenced();
         self.emit(
             opcode,
             0,

@@ -19,9 +19,10 @@
 //! **Nesting of any depth** (R-REC-9): every walk over nested lists keeps its own stack. Dropping
 //! chains the lists whose last reference went through their headers (`next_discarded`) and
 //! discards them one after another; execution walks [`SegmentWalk`]s, each owning its list;
-//! validation ([`CommandList::first_released_object`]) keeps a stack of command walks. None
+//! the checks before execution (`lifetime_check.rs`) keep a stack of command walks. None
 //! of them recurses on the call stack, so 100,000 levels cost heap, not stack.
 
+mod lifetime_check;
 mod list_commands;
 mod list_release;
 mod segments;
@@ -35,13 +36,12 @@ pub use split_point_queue::*;
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
-use crate::chunk::{ChunkHeader, SideKind, DATA_START};
-use crate::command::{decode, next_offset, Command, Decoded, NestedList};
+use crate::chunk::{ChunkHeader, DATA_START};
+use crate::command::{next_offset, NestedList};
 use crate::context::split::SplitCounts;
 use crate::desc::Semantics;
 use crate::device::handle::{ObjectKind, RawHandle, SwapChain};
 use crate::device::DeviceShared;
-use crate::errors::ObjectName;
 use crate::sync::{Arc, AtomicUsize, Ordering};
 
 /// What a list records from, at the start of its execution (R-ST-1).
@@ -83,6 +83,9 @@ pub(crate) struct ListOrigin {
     pub(crate) pool_limit: usize,
     /// Recorded by a legacy context with `title_managed_lifetimes` (R-FX-6): no references.
     pub(crate) title_managed: bool,
+    /// Holds a call that keeps the fast contract on any context (R-FX-1), or nests a list
+    /// checked at every execution (`lifetime_check.rs`).
+    pub(crate) unreferenced: bool,
 }
 
 /// A finished list's memory: its chain, and the index of its split points and nested lists.
@@ -150,6 +153,9 @@ pub struct ListHeader {
     /// Recorded with `title_managed_lifetimes` (R-FX-6): the list holds no reference, so the
     /// fast rule of `first_released_object` applies to it.
     title_managed: bool,
+    /// Holds a call that keeps the fast contract on any context (R-FX-1), or nests a list
+    /// checked at every execution: see `lifetime_check.rs`.
+    unreferenced: bool,
     /// The next list to discard once the last reference on this one went (see
     /// `discard_lists`); written only then, by the one thread that dropped it.
     next_discarded: *mut ListHeader,
@@ -240,6 +246,7 @@ impl CommandList {
                 back_buffer: origin.back_buffer,
                 pool_limit: origin.pool_limit,
                 title_managed: origin.title_managed,
+                unreferenced: origin.unreferenced,
                 next_discarded: std::ptr::null_mut(),
                 attachment: None,
             });
@@ -330,69 +337,6 @@ impl CommandList {
         std::ptr::eq(self.device_ptr(), &*device.shared)
     }
 
-    /// The first object, in recording order, that the list may not name any more when it
-    /// executes, nested lists' and called bundles' included: the validation mode's check
-    /// before execution (R-OBJ-4, R-V-1). Each list is held to its own semantics' rule:
-    ///
-    /// - a **fast** list (and a bundle, which is fast) holds no reference on what it names: an
-    ///   object the application released is an error, whether it was destroyed (its slot
-    ///   perhaps reused) or something else still keeps it alive (a legacy binding or list); the
-    ///   application must not release what a list still to execute names (R-OBJ-4);
-    /// - a **legacy** list holds a reference on everything it recorded, so nothing it names can
-    ///   be gone: only its nested lists and bundle calls are looked into; a legacy list recorded
-    ///   with `title_managed_lifetimes` holds none and is held to the fast rule (R-FX-6).
-    ///
-    /// O(commands of the fast lists + nested lists and bundle calls of the legacy ones), each
-    /// list once however often it is nested; no recursion, whatever the depth (R-REC-9).
-    pub fn first_released_object(&self) -> Option<ObjectName> {
-        let device = &**self.header().device;
-        // No list nests itself (it is finished before it can be executed), so the root needs no
-        // entry: a list without nested lists allocates no set.
-        let mut seen = std::collections::HashSet::new();
-        let mut walks = vec![Walk::of(self.header())];
-        while let Some(walk) = walks.last_mut() {
-            let fast = walk.fast;
-            let Some(decoded) = walk.next() else {
-                walks.pop();
-                continue;
-            };
-            match decoded.command {
-                Command::ExecuteCommandList { list, .. } if seen.insert(list.header_ptr()) => {
-                    walks.push(Walk::of(list.header()))
-                }
-                // Checked already, where it was nested before.
-                Command::ExecuteCommandList { .. } => {}
-                Command::DrawBundle { bundle, .. } => {
-                    // A fast list holds no reference on the bundle; a legacy one keeps it alive.
-                    let body = device.bundle_body(bundle);
-                    match body {
-                        Some(body) if !fast || device.is_live(ObjectKind::Bundle, bundle) => {
-                            if let Some(found) = body.commands.first_released_in_own_commands() {
-                                return Some(found);
-                            }
-                        }
-                        _ => return Some(device.object_name(ObjectKind::Bundle, bundle)),
-                    }
-                }
-                command if fast => {
-                    if let Some(found) = first_released(device, &command) {
-                        return Some(found);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
-
-    /// The fast rule of [`first_released_object`](Self::first_released_object) over this
-    /// list's own commands, for a bundle's body (which calls no list and no bundle, R-B-8).
-    fn first_released_in_own_commands(&self) -> Option<ObjectName> {
-        let device = &**self.header().device;
-        self.commands()
-            .find_map(|decoded| first_released(device, &decoded.command))
-    }
-
     /// The address execution and nesting refer to the list by.
     pub fn header_ptr(&self) -> *const ListHeader {
         self.header.as_ptr()
@@ -459,6 +403,11 @@ impl CommandList {
 }
 
 impl ListHeader {
+    /// Checked before every execution, with or without validation (`lifetime_check.rs`).
+    fn checked_always(&self) -> bool {
+        self.title_managed || self.unreferenced
+    }
+
     /// A legacy list's distinct objects with their counts (empty for a fast list).
     fn objects(&self) -> &[ListReference] {
         if self.objects_len == 0 {
@@ -477,56 +426,6 @@ impl ListHeader {
         // SAFETY: `finish` wrote `index_len` entries at `index`, in the list's own memory,
         // which lives as long as the header.
         unsafe { std::slice::from_raw_parts(self.index, self.index_len as usize) }
-    }
-}
-
-/// The fast rule's test of one command: the first object it names that the application
-/// released (destroyed or not).
-fn first_released(device: &DeviceShared, command: &Command<'_>) -> Option<ObjectName> {
-    let mut found = None;
-    command.for_each_object(|kind, handle| {
-        if found.is_none() && !device.is_live(kind, handle) {
-            found = Some(device.object_name(kind, handle));
-        }
-    });
-    found
-}
-
-/// One list in the validation walk: a fast list's every command, or a legacy list's nested
-/// lists and bundle calls only (through its index, without walking its commands).
-struct Walk<'a> {
-    fast: bool,
-    commands: Commands<'a>,
-    index: std::slice::Iter<'a, IndexEntry>,
-}
-
-impl<'a> Walk<'a> {
-    fn of(header: &'a ListHeader) -> Self {
-        // A title-managed legacy list holds no reference either (R-FX-6): the fast rule.
-        let fast = header.semantics == Semantics::Fast || header.title_managed;
-        Walk {
-            fast,
-            commands: if fast {
-                Commands::new(header.first_chunk)
-            } else {
-                Commands::empty()
-            },
-            index: if fast { &[][..] } else { header.index() }.iter(),
-        }
-    }
-
-    fn next(&mut self) -> Option<Decoded<'a>> {
-        if self.fast {
-            return self.commands.next();
-        }
-        self.index
-            .find(|entry| {
-                entry.kind == SideKind::Nested as u32 || entry.kind == SideKind::Bundle as u32
-            })
-            .map(|entry| {
-                // SAFETY: index entries point at commands of the list's sealed chunks, alive for 'a.
-                unsafe { decode(entry.chunk as *const u8, entry.offset as usize) }.0
-            })
     }
 }
 

@@ -70,6 +70,13 @@ impl<C: CaptureTarget> Context for CapturedContext<C> {
     fn recorder_ref(&self, access: CoreAccess) -> &Recorder<C::Role> {
         self.context.recorder_ref(access)
     }
+
+    /// The wrapped context's, which may keep more than its core (the immediate context keeps a
+    /// refused direct call for its next flush).
+    #[inline]
+    fn error(&self) -> Option<&recorder::RecordError> {
+        self.context.error()
+    }
 }
 
 /// Maps on a captured context: the engine's map, its statement and (write maps) the shadow of

@@ -126,20 +126,6 @@ impl CapturedDeferred {
         self.context.create_device_context_state()
     }
 
-    /// [`DeferredContext::swap_device_context_state`] (R-FX-6). Not written: a list that swaps
-    /// breaks its capture (the frame is reported not written, with the reason). The trace has
-    /// the statement (`swap_device_context_state STATE`), but the capture cannot name the
-    /// object (a [`recorder::DeviceContextState`] has no handle) nor write what it held at the
-    /// frame's start.
-    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
-        if self.tap_active() {
-            self.tap
-                .broken
-                .get_or_insert_with(|| "it swaps a device context state object (swap_device_context_state, R-FX-6): the capture does not write context state objects (the object has no handle the trace could name, and its content at the frame's start would have to be written as calls)".to_string());
-        }
-        self.context.swap_device_context_state(state)
-    }
-
     /// [`DeferredContext::execute_command_list`] (nesting, R-REC-9): a captured list brings in
     /// the nested list's calls; a nested list without them breaks the list's capture.
     #[inline]

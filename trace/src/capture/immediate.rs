@@ -521,7 +521,10 @@ impl CapturedImmediate {
     /// [`ImmediateContext::swap_device_context_state`] (R-FX-6). Not written: a frame that
     /// swaps is reported not written, with the reason (the capture cannot name the object nor
     /// write what it held at the frame's start; see `wrap.rs`).
-    pub fn swap_device_context_state(&mut self, state: &mut recorder::DeviceContextState) {
+    pub fn swap_device_context_state(
+        &mut self,
+        state: &recorder::DeviceContextState,
+    ) -> Result<recorder::DeviceContextState, recorder::Error> {
         if self.tap_active() {
             self.fail("it swaps a device context state object (swap_device_context_state, R-FX-6): the capture does not write context state objects (the object has no handle the trace could name, and its content at the frame's start would have to be written as calls)".to_string());
         }

@@ -85,7 +85,8 @@ pub(crate) enum Recorded {
     /// The engine's API cannot take the call as written; the replay refuses it.
     Refused(Error),
     /// `create_device_context_state` (R-FX-6), which reports its own result and is no
-    /// recorded call: `None` when it made the object, else the refusal (which poisons nothing).
+    /// recorded call: `None` when it made the object, else the refusal (which poisons nothing);
+    /// or a `swap_device_context_state` refused by its own result (`Some`).
     Made(Option<Error>),
     /// Not a call of this recorder (present, resume, finish, ...).
     Elsewhere,
@@ -461,14 +462,19 @@ pub(crate) fn record<R: Recording>(
             let swapped = objects
                 .handles
                 .with_state(*state, |held| recorder.swap_state(held));
-            if swapped.is_none() {
-                let object = &objects.program.objects[*state];
-                return Recorded::Refused(Error::RefusedDeclaration {
-                    call: "swap_device_context_state",
-                    what: "device context state",
-                    object: object.name.to_string(),
-                    line: object.line,
-                });
+            match swapped {
+                None => {
+                    let object = &objects.program.objects[*state];
+                    return Recorded::Refused(Error::RefusedDeclaration {
+                        call: "swap_device_context_state",
+                        what: "device context state",
+                        object: object.name.to_string(),
+                        line: object.line,
+                    });
+                }
+                // The swap reports its own result: a refusal poisons nothing (R-FX-6).
+                Some(Some(refused)) => return Recorded::Made(Some(refused)),
+                Some(None) => {}
             }
         }
         Call::DecompressResource { resource, into } => {

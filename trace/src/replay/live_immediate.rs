@@ -39,7 +39,14 @@ impl LiveRun {
         ) {
             self.workers.wait_all();
         }
-        let (outcome, ran) = self.immediate_call(line, call);
+        let (mut outcome, ran) = self.immediate_call(line, call);
+        // A refused direct call is reported here, at its line: the engine keeps it for the
+        // next flush (ImmediateContext::flush), which must not report it again.
+        if let Some(refusal) = self.imm.take_refusal() {
+            if outcome.is_ok() {
+                outcome = Err(refusal.error);
+            }
+        }
         // A direct call's result is the next flush's (ImmediateContext::flush): under
         // validation for every call; a direct barrier submitted itself and keeps what the GPU
         // model refused of it for that flush, with or without validation (R-BAR-6, R-BAR-8).

@@ -50,8 +50,11 @@ pub(crate) trait Recording: Context + BindCalls + FastBindCalls + DrawCalls {
     /// `create_device_context_state` (R-FX-6): the object, or the refusal (a fast context's
     /// `forbidden_in_fast`; a bundle's `unsupported_in_bundle`). Not a recorded call.
     fn create_state(&mut self) -> Result<DeviceContextState, Error>;
-    /// `swap_device_context_state` (R-FX-6).
-    fn swap_state(&mut self, state: &mut DeviceContextState);
+    /// `swap_device_context_state` (R-FX-6), a call of the legacy immediate context alone: the
+    /// refusal it reports itself (poisoning nothing), or `None` when the recorder accepted it or
+    /// refused it as a recorded call (a bundle recorder's `unsupported_in_bundle`). The object
+    /// the swap hands back (the previously active one) the trace has no name for: dropped.
+    fn swap_state(&mut self, state: &DeviceContextState) -> Option<Error>;
 }
 
 /// Makes `call` on the recorder as a context with every capability, or refuses it as a bundle
@@ -90,8 +93,15 @@ impl Recording for DeferredContext {
     fn create_state(&mut self) -> Result<DeviceContextState, Error> {
         self.create_device_context_state()
     }
-    fn swap_state(&mut self, state: &mut DeviceContextState) {
-        self.swap_device_context_state(state)
+    fn swap_state(&mut self, _state: &DeviceContextState) -> Option<Error> {
+        // D3D11 swaps state on the immediate context alone (R-FX-6): a deferred context has no
+        // such call; the replay refuses it as a call that reports its own result.
+        Some(self.refuse_reported(Error::WrongContext {
+            call: "swap_device_context_state",
+            context: "a deferred context",
+            owner: "the legacy immediate context",
+            rule: "R-FX-6",
+        }))
     }
 }
 
@@ -120,8 +130,8 @@ impl Recording for ImmediateContext {
     fn create_state(&mut self) -> Result<DeviceContextState, Error> {
         self.create_device_context_state()
     }
-    fn swap_state(&mut self, state: &mut DeviceContextState) {
-        self.swap_device_context_state(state)
+    fn swap_state(&mut self, state: &DeviceContextState) -> Option<Error> {
+        self.swap_device_context_state(state).err()
     }
 }
 
@@ -161,8 +171,15 @@ impl Recording for Recorder<ImmediateRole> {
     fn create_state(&mut self) -> Result<DeviceContextState, Error> {
         self.create_device_context_state()
     }
-    fn swap_state(&mut self, state: &mut DeviceContextState) {
-        self.swap_device_context_state(state)
+    fn swap_state(&mut self, _state: &DeviceContextState) -> Option<Error> {
+        // The active object is the immediate context's, not its recorder's: the reference makes
+        // its swaps itself (`reference/follow.rs`), never through here.
+        Some(self.refuse_reported(Error::WrongContext {
+            call: "swap_device_context_state",
+            context: "the immediate context's recorder",
+            owner: "ImmediateContext::swap_device_context_state",
+            rule: "R-FX-6",
+        }))
     }
 }
 
@@ -194,8 +211,9 @@ impl Recording for BundleRecorder {
             call: "create_device_context_state",
         })
     }
-    fn swap_state(&mut self, _state: &mut DeviceContextState) {
-        self.refuse_unsupported("swap_device_context_state")
+    fn swap_state(&mut self, _state: &DeviceContextState) -> Option<Error> {
+        self.refuse_unsupported("swap_device_context_state");
+        None
     }
     fn remap(&mut self, remap: Remap) -> bool {
         let Remap {

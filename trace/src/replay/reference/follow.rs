@@ -17,7 +17,7 @@ use recorder::{ClearStateCalls, MapType, Semantics};
 
 use super::super::live::Effect;
 use super::super::program::{Call, ObjId};
-use super::setters::{fold_state, setter_calls, Setter};
+use super::setters::{setter_calls, Setter};
 use super::{issue, BundleBook, ListBook, Reference};
 
 impl Reference {
@@ -32,10 +32,14 @@ impl Reference {
             | Call::EndCommandListExecution
             | Call::CreateDeviceContextState { .. } => {}
             Call::SwapDeviceContextState { .. } => {
+                // A swap of the active object changes nothing: it has no calls.
+                let Some(setters) = self.swaps.get(&index).cloned() else {
+                    return;
+                };
                 // The direct calls are made at the swap's line: the LOD in force is now's.
                 self.imm.recorder.clear_state();
                 let program = self.program.clone();
-                for setter in self.swaps.get(&index).cloned().unwrap_or_default() {
+                for setter in setters {
                     for call in setter_calls(&program, setter) {
                         issue(&self.program, &self.handles, &mut self.imm.recorder, &call);
                     }
@@ -90,21 +94,12 @@ impl Reference {
             Call::SetResourceMinLod { .. } | Call::SetShaderResourceViewMinLod { .. } => {
                 return self.min_lod(index, call)
             }
+            // A swap is the immediate context's alone (R-FX-6): refused here, it is no call of
+            // the list.
             Call::InsertFence { .. }
             | Call::InsertWaitOnFence { .. }
-            | Call::CreateDeviceContextState { .. } => return,
-            Call::SwapDeviceContextState { state } if effect != Effect::Refused => {
-                // The swap acts on the object when it is recorded (R-FX-6): the context's state
-                // at this line goes into the object, and the list's execution binds what the
-                // object held here.
-                if let Some(book) = self.recorders.get(&id) {
-                    let mut outgoing = book.carried.clone();
-                    for op in &book.ops {
-                        fold_state(&self.program, &self.swaps, &mut outgoing, *op);
-                    }
-                    self.swap(index, *state, outgoing);
-                }
-            }
+            | Call::CreateDeviceContextState { .. }
+            | Call::SwapDeviceContextState { .. } => return,
             Call::DrawBundle { bundle } => {
                 if let Some(bundle) = self.bundles.get(bundle) {
                     self.bundle_calls.insert(index, bundle.clone());
@@ -152,10 +147,20 @@ impl Reference {
         }
     }
 
-    /// The accepted swap of step `index` exchanges `outgoing` (its context's state calls at
-    /// this line) with what object `state` holds, which the swap binds again (R-FX-6).
+    /// The accepted swap of step `index` activates object `state` (R-FX-6): `outgoing` (`imm`'s
+    /// state calls at this line) is saved into the active object, and what `state` saved (none:
+    /// the defaults, if it never was active) is what the swap binds again. A swap of the
+    /// active object changes nothing: no calls.
     pub(super) fn swap(&mut self, index: usize, state: ObjId, outgoing: Vec<Setter>) {
-        let incoming = self.states.insert(state, outgoing).unwrap_or_default();
+        if self.active_state == Some(state) {
+            return;
+        }
+        // The implicit default object the first swap deactivates has no name: nothing can
+        // swap it in again.
+        if let Some(previous) = self.active_state.replace(state) {
+            self.states.insert(previous, outgoing);
+        }
+        let incoming = self.states.remove(&state).unwrap_or_default();
         let incoming = incoming
             .into_iter()
             .map(|setter| Setter {

@@ -32,17 +32,17 @@
 //! context being the outer list's recorder; nested lists are walked with a stack of their own,
 //! not by recursion, so any depth runs (R-REC-9), at the cost of one device per level.
 //!
-//! **Device context state objects (R-FX-6).** A swap acts on its object when it is recorded,
-//! while the reference issues a list's calls when the list executes, so the reference mirrors,
-//! in trace order, each object and each legacy context's state as state calls ([`Setter`]s):
-//! `imm`'s since its state was last reset, a deferred context's carried ones and its open
-//! list's since then. An accepted swap's line gives the object the context's calls and keeps
-//! what the object held as the swap's own calls, which the reference issues, after a
-//! `clear_state`, wherever the swap is issued (at its line on `imm`; each time its list runs
-//! otherwise), as the engine's swap binds them: through the legacy binds (a fast or placement
-//! binding as the plain bind of its slot), at the swap's line (the minimum LOD then in force).
-//! The real run makes swaps in trace order under `--threads` too (`live.rs`), so an object
-//! shared by several contexts holds the same calls in both runs.
+//! **Device context state objects (R-FX-6).** The swap is a call of the legacy immediate
+//! context alone (refused elsewhere, so it never reaches a list), and it activates its object:
+//! the reference mirrors, in trace order, `imm`'s state since it was last reset and each
+//! inactive object's saved state as state calls ([`Setter`]s), and which object is active
+//! (none before the first swap: the engine's implicit default object, which the trace cannot
+//! name). An accepted swap of another object than the active one saves `imm`'s calls into the
+//! active object and keeps what the given object saved as the swap's own calls, which the
+//! reference issues at the swap's line after a `clear_state`, as the engine's swap binds them:
+//! through the legacy binds (a fast or placement binding as the plain bind of its slot), with
+//! the minimum LOD then in force. A swap of the active object issues nothing, as it changes
+//! nothing in the engine.
 //!
 //! **Bundles (R-B-4, R-B-9, R-B-10).** A bundle call snapshots the caller's registers, checks
 //! the bound formats against the declaration (a mismatch skips the call, as the engine does),
@@ -165,12 +165,15 @@ pub(crate) struct Reference {
     /// Each shader-resource view's resource.
     view_resources: HashMap<ObjId, ObjId>,
     cpu_mapped: HashSet<ObjId>,
-    /// What each device context state object holds (R-FX-6), as state calls.
+    /// What each inactive device context state object saved (R-FX-6), as state calls.
     states: HashMap<ObjId, Vec<Setter>>,
+    /// The object the last accepted swap activated; `None` before the first (the engine's
+    /// implicit default object).
+    active_state: Option<ObjId>,
     /// The state calls of `imm`'s state, since it was last reset (legacy; R-FX-6).
     imm_state: Vec<Setter>,
     /// What each accepted `swap_device_context_state` step binds after its `clear_state`: the
-    /// object's state calls at the swap's line (R-FX-6).
+    /// object's state calls at the swap's line (R-FX-6); none for a swap of the active object.
     swaps: HashMap<usize, Vec<Setter>>,
 }
 
@@ -225,6 +228,7 @@ impl Reference {
             view_resources: HashMap::new(),
             cpu_mapped: HashSet::new(),
             states: HashMap::new(),
+            active_state: None,
             imm_state: Vec::new(),
             swaps: HashMap::new(),
         })
