@@ -175,7 +175,7 @@ impl Form for Lowered {
     /// `true`: compressed.
     type Compression = recorder::Compression;
     type Engine = Engine;
-    type Defaulted<T: Clone + std::fmt::Debug> = T;
+    type Defaulted<T: Clone + std::fmt::Debug + PartialEq> = T;
     /// For a write_discard map, the K of the instance it makes (docs/TRACE.md "Instances").
     type Instance = Option<u32>;
     /// The `write` statements after a map, up to its `unmap` (`writes.rs`).

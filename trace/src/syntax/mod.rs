@@ -87,6 +87,10 @@
 pub(crate) mod ast;
 mod barrier;
 mod call;
+mod call_arg_groups;
+mod call_args;
+mod call_table;
+mod call_table_macro;
 mod cursor;
 mod error;
 mod expect;
@@ -95,6 +99,7 @@ pub(super) mod name;
 mod parse;
 mod print;
 pub(crate) mod symbols;
+mod text_pieces;
 pub(super) mod value;
 pub(crate) mod words;
 
@@ -108,6 +113,8 @@ pub use ast::ExpectedQuery;
 pub use error::ParseError;
 pub use name::{Format, Name};
 pub(super) use symbols::{split_derived, ObjKind};
+// How the lowering and the capture take a call from one form to another (`call_table.rs`).
+pub(crate) use call_args::Convert;
 pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
 pub use words::{
     AccessWord, BindFlags, Compression, CounterKey, Engine, ErrorKind, LayoutWord, MapType,
