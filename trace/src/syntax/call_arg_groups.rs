@@ -1,13 +1,13 @@
-//! The kinds of argument that are more than one token or one value: lists of bindings to the
-//! end of the line, render-target lists, viewports and rectangles, the fast-resource entries,
-//! the remaps, the barriers. Each is read, printed and converted here, once, as the kinds of
+//! The kinds of argument that are more than one token or one value: values to the end of the
+//! line, viewports and rectangles, the fast-resource entries, the remaps, the barriers (the
+//! lists of objects are `call_arg_objects.rs`'s). Each is read, printed and converted here, once, as the kinds of
 //! `call_args.rs` are (its essay says how).
 //!
 //! **In:** a line's tokens, or a field's value. **Out:** the value, its text, or the value in
 //! another form.
 //!
 //! **Invariant.** A list read to the end of the line holds at least one item; `-` is an empty
-//! render-target, viewport or rectangle list, and `null` alone one null render target.
+//! viewport or rectangle list.
 
 use std::fmt::{self, Formatter};
 
@@ -17,76 +17,9 @@ use super::ast::{
 use super::call_args::{ArgKind, CallArg, CallParser, Convert};
 use super::cursor::{Cursor, Result};
 use super::lex::quote;
-use super::name::Name;
 use super::symbols::{Symbols, Want};
-use super::text_pieces::{joined, Float};
+use super::text_pieces::Float;
 use super::words::Stage;
-
-/// `OBJ|null [OBJ|null ..]` to the end of the line, at least one: `Objects(Buffer)`.
-pub struct Objects;
-
-impl ArgKind for Objects {
-    type Of<F: Form> = Vec<Option<F::Object>>;
-}
-
-impl CallArg for Objects {
-    type Param = Want;
-    fn parse(p: &mut CallParser<'_, '_>, want: Want) -> Result<Vec<Option<Name>>> {
-        p.cursor.objects_to_end(p.symbols, want)
-    }
-    fn print(f: &mut Formatter<'_>, value: &Vec<Option<Name>>, _: Want) -> fmt::Result {
-        f.write_str(" ")?;
-        joined(f, value, ' ')
-    }
-    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-        c: &mut C,
-        value: &Vec<Option<F::Object>>,
-        _: Want,
-    ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
-        objects(c, value)
-    }
-}
-
-fn objects<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-    c: &mut C,
-    value: &[Option<F::Object>],
-) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
-    value
-        .iter()
-        .map(|o| o.as_ref().map(|o| c.object(o)).transpose())
-        .collect()
-}
-
-/// The render targets of `om_set_render_targets*`: `RTV|null[,RTV|null..]` in one token, or `-`
-/// for none (`null` alone is one null target).
-pub struct Targets;
-
-impl ArgKind for Targets {
-    type Of<F: Form> = Vec<Option<F::Object>>;
-}
-
-impl CallArg for Targets {
-    type Param = ();
-    fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<Vec<Option<Name>>> {
-        p.cursor.render_targets(p.symbols)
-    }
-    fn print(f: &mut Formatter<'_>, value: &Vec<Option<Name>>, (): ()) -> fmt::Result {
-        match value.is_empty() {
-            true => f.write_str(" -"),
-            false => {
-                f.write_str(" ")?;
-                joined(f, value, ',')
-            }
-        }
-    }
-    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-        c: &mut C,
-        value: &Vec<Option<F::Object>>,
-        (): (),
-    ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
-        objects(c, value)
-    }
-}
 
 /// Unsigned values to the end of the line, at least one: `Values("V")` of `write_gds`.
 pub struct Values;
@@ -263,6 +196,12 @@ impl CallArg for FastEntries {
         }
         Ok(())
     }
+    fn objects<F: Form>(value: &Vec<FastEntry<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+        value
+            .iter()
+            .filter_map(|e| e.object.as_ref())
+            .for_each(visit)
+    }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
         value: &Vec<FastEntry<F>>,
@@ -344,6 +283,12 @@ impl CallArg for BatchEntries {
     fn print(_: &mut Formatter<'_>, _: &Vec<FastEntry>, (): ()) -> fmt::Result {
         Ok(())
     }
+    fn objects<F: Form>(value: &Vec<FastEntry<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+        value
+            .iter()
+            .filter_map(|e| e.object.as_ref())
+            .for_each(visit)
+    }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
         value: &Vec<FastEntry<F>>,
@@ -414,6 +359,16 @@ impl CallArg for Barriers {
         }
         Ok(())
     }
+    fn objects<F: Form>(value: &Vec<Barrier<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+        for barrier in value {
+            match barrier {
+                Barrier::Global { .. } => {}
+                Barrier::Buffer { resource, .. } | Barrier::Texture { resource, .. } => {
+                    visit(resource)
+                }
+            }
+        }
+    }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
         value: &Vec<Barrier<F>>,
@@ -437,6 +392,13 @@ impl CallArg for LegacyBarrierArgs {
     }
     fn print(f: &mut Formatter<'_>, value: &LegacyBarrier, (): ()) -> fmt::Result {
         write!(f, " {value}")
+    }
+    fn objects<F: Form>(value: &LegacyBarrier<F>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+        match value {
+            LegacyBarrier::Transition { resource, .. } => visit(resource),
+            LegacyBarrier::Uav { resource } => resource.iter().for_each(visit),
+            LegacyBarrier::Aliasing { before, after } => before.iter().chain(after).for_each(visit),
+        }
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,

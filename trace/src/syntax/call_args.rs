@@ -1,11 +1,12 @@
 //! The kinds of argument a call takes, each written once: how it is read from a line, how it is
 //! printed back, and how it goes from one [`Form`] to another. The call table (`call_table.rs`)
-//! names a kind for every field of every call; the kinds of whole lists, entries and barriers
-//! are `call_arg_groups.rs`'s.
+//! names a kind for every field of every call. This file holds the traits and the kinds of one
+//! number or word; the kinds that name objects are `call_arg_objects.rs`'s, those of lists,
+//! entries and barriers `call_arg_groups.rs`'s.
 //!
 //! **In:** a line's tokens (through [`CallParser`]), a field's value as written, or a field's
 //! value in any form with a [`Convert`] that says how each kind of argument changes form.
-//! **Out:** the field's value, its text, or the field in the other form.
+//! **Out:** the field's value, its text, the field in the other form, or the objects it names.
 //!
 //! **The traits.** [`ArgKind`] says what a field of the kind is in a form (`Count`: the form's
 //! `Count`, a `u64` as written and a `u32` once lowered); it is public because
@@ -26,7 +27,7 @@ use super::ast::{Form, Written};
 use super::cursor::{Cursor, Result};
 use super::lex::quote;
 use super::name::{Format, Name};
-use super::symbols::{ObjKind, Symbols, Want};
+use super::symbols::{ObjKind, Symbols};
 use super::text_pieces::{option, yes_no_option, Float as FloatText};
 use super::words::{
     parse_yes_no, yes_no, Compression, Engine, MapType, PrimitiveTopology, QueryMode, Stage,
@@ -79,6 +80,14 @@ pub(crate) trait CallArg: ArgKind {
     /// Writes what goes after every other argument (a flag after the options); nothing for most.
     fn print_suffix(_f: &mut Formatter<'_>, _value: &Self::Of<Written>) -> fmt::Result {
         Ok(())
+    }
+    /// The objects the argument names for the call to use, in the order written, `null`s left
+    /// out: none for most kinds, none for a name the call itself makes or a fence (a value).
+    fn objects<F: Form>(
+        _value: &Self::Of<F>,
+        _param: Self::Param,
+        _visit: &mut dyn FnMut(&F::Object),
+    ) {
     }
     /// The argument in the form `G`.
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
@@ -573,132 +582,6 @@ added_by_the_form! {
 added_by_the_form! {
     /// The `write` statements after a `map`, up to its `unmap`.
     MapWritesOf: MapWrites, map_writes
-}
-
-/// An object of the kind the grammar wants: `Object(Buffer)`.
-pub struct Object;
-
-impl ArgKind for Object {
-    type Of<F: Form> = F::Object;
-}
-
-impl CallArg for Object {
-    type Param = Want;
-    fn parse(p: &mut CallParser<'_, '_>, want: Want) -> Result<Name> {
-        p.cursor.object(p.symbols, want)
-    }
-    fn print(f: &mut Formatter<'_>, value: &Name, _: Want) -> fmt::Result {
-        write!(f, " {value}")
-    }
-    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-        c: &mut C,
-        value: &F::Object,
-        _: Want,
-    ) -> std::result::Result<G::Object, C::Error> {
-        c.object(value)
-    }
-}
-
-/// An object of the kind the grammar wants, or `null`: `Nullable(Shader)`.
-pub struct Nullable;
-
-impl ArgKind for Nullable {
-    type Of<F: Form> = Option<F::Object>;
-}
-
-impl CallArg for Nullable {
-    type Param = Want;
-    fn parse(p: &mut CallParser<'_, '_>, want: Want) -> Result<Option<Name>> {
-        p.cursor.object_or_null(p.symbols, want)
-    }
-    fn print(f: &mut Formatter<'_>, value: &Option<Name>, _: Want) -> fmt::Result {
-        write!(f, " {}", super::text_pieces::Nullable(value))
-    }
-    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-        c: &mut C,
-        value: &Option<F::Object>,
-        _: Want,
-    ) -> std::result::Result<Option<G::Object>, C::Error> {
-        value.as_ref().map(|o| c.object(o)).transpose()
-    }
-}
-
-/// An option naming an object, `into=RESOURCE`: `ObjectOption("into", Resource)`; the rest of
-/// the line as options, this one the only key.
-pub struct ObjectOption;
-
-impl ArgKind for ObjectOption {
-    type Of<F: Form> = Option<F::Object>;
-}
-
-impl CallArg for ObjectOption {
-    type Param = (&'static str, Want);
-    fn parse(p: &mut CallParser<'_, '_>, (key, want): Self::Param) -> Result<Option<Name>> {
-        let options = p.cursor.options(&[key])?;
-        match options.get(key) {
-            Some(value) => p.cursor.object_token(p.symbols, value, want, false),
-            None => Ok(None),
-        }
-    }
-    fn print(f: &mut Formatter<'_>, value: &Option<Name>, (key, _): Self::Param) -> fmt::Result {
-        option(f, key, value)
-    }
-    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-        c: &mut C,
-        value: &Option<F::Object>,
-        _: Self::Param,
-    ) -> std::result::Result<Option<G::Object>, C::Error> {
-        value.as_ref().map(|o| c.object(o)).transpose()
-    }
-}
-
-/// A name for an object the call makes: `Declared("a name for the command list",
-/// CommandList)`. The parser declares it once the line has parsed (`call.rs`).
-pub struct Declared;
-
-impl ArgKind for Declared {
-    type Of<F: Form> = F::Object;
-}
-
-impl CallArg for Declared {
-    type Param = (&'static str, ObjKind);
-    fn parse(p: &mut CallParser<'_, '_>, (what, _): Self::Param) -> Result<Name> {
-        p.cursor.new_name(what)
-    }
-    fn print(f: &mut Formatter<'_>, value: &Name, _: Self::Param) -> fmt::Result {
-        write!(f, " {value}")
-    }
-    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-        c: &mut C,
-        value: &F::Object,
-        (_, kind): Self::Param,
-    ) -> std::result::Result<G::Object, C::Error> {
-        c.declared(value, kind)
-    }
-}
-
-/// FENCE_NAME: the name the trace gives a fence value; the first use declares it (`call.rs`).
-pub struct FenceName;
-
-impl ArgKind for FenceName {
-    type Of<F: Form> = F::Object;
-}
-
-impl CallArg for FenceName {
-    type Param = &'static str;
-    fn parse(p: &mut CallParser<'_, '_>, label: &'static str) -> Result<Name> {
-        p.cursor.new_name(label)
-    }
-    fn print(f: &mut Formatter<'_>, value: &Name, _: &'static str) -> fmt::Result {
-        write!(f, " {value}")
-    }
-    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-        c: &mut C,
-        value: &F::Object,
-        _: &'static str,
-    ) -> std::result::Result<G::Object, C::Error> {
-        c.fence(value)
-    }
 }
 
 /// `ia SLOT` of `remap_vertex_buffer_inheritance`: the literal `ia`, then the slot.

@@ -28,6 +28,7 @@ use std::fmt;
 
 use super::ast::{CallContext, Form, Written};
 use super::call_arg_groups::*;
+use super::call_arg_objects::*;
 use super::call_args::*;
 use super::call_table_macro::call_table;
 use super::cursor::Result;

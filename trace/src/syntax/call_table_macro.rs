@@ -30,6 +30,8 @@
 //!   field after one space, then each field's suffix (a flag after the options).
 //! * `Method::convert(converter)`: the same call in another form, each field converted by its
 //!   kind through the [`Convert`](super::call_args::Convert) it is given.
+//! * `Method::for_each_object(visit)`: the objects the call names for it to use, each field's
+//!   as its kind lists them.
 //!
 //! The macro first rewrites each entry into one shape (`@munch`, one entry a step), then makes
 //! the items from the list (`@make`).
@@ -146,6 +148,16 @@ macro_rules! call_table {
         }
 
         impl<F: Form> Method<F> {
+            /// Every object the call names for it to use, in the order written, `null`s left
+            /// out: not a fence (a value) nor what the call itself makes (`finish LIST`).
+            pub(crate) fn for_each_object(&self, visit: &mut dyn FnMut(&F::Object)) {
+                match self {
+                    $( Self::$variant $($bind)* => {
+                        $( <$kind as CallArg>::objects::<F>($field, ($($param)*), visit); )*
+                    } )*
+                }
+            }
+
             /// The same call in the form `G`, each argument converted by `converter` as its
             /// kind says; the first argument that cannot be is the error.
             pub(crate) fn convert<G: Form, C: Convert<F, G> + ?Sized>(

@@ -88,6 +88,7 @@ pub(crate) mod ast;
 mod barrier;
 mod call;
 mod call_arg_groups;
+mod call_arg_objects;
 mod call_args;
 mod call_table;
 mod call_table_macro;
