@@ -7,9 +7,9 @@
 //!
 //! **One shape.** A call here is the syntax room's [`Method`] in the [`Lowered`] form: the same
 //! enum the parser returns and the printer writes, its arguments held as the engine takes them.
-//! The variants and fields are written once, in `syntax/ast/method.rs`; this file says only what
-//! each kind of argument is once lowered, and what the replay asks of a call ([`Call::objects`],
-//! [`Call::remap`], ...).
+//! The variants and fields are written once, in the call table (`syntax/call_table.rs`); this
+//! file says only what each form's type is once lowered, and what the replay asks of a call
+//! ([`Call::objects`], the table's; [`Call::remap`], ...).
 //!
 //! **Invariant.** A program needs no further checking: every format is one the engine knows,
 //! every number fits the engine's argument, every object is declared before a step names it,

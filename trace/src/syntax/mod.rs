@@ -27,12 +27,21 @@
 //! * `words.rs`: the closed vocabularies, one enum each. `name.rs`: object names and format
 //!   names. `value.rs`: the fields and values of `expect draw`. `ast/`: the statements, and
 //!   the `Form` a call and an expectation are held in (`Written` here; the replay has its own),
-//!   one file per part: the forms and argument types, declarations, barriers, the call
-//!   vocabulary (`method.rs`), expectations.
+//!   one file per part: the forms and argument types, declarations, barriers, the context and
+//!   shared parts of a call (`method.rs`), expectations.
+//!
+//! The call vocabulary, one entry per call:
+//! * `call_table.rs`: the table, each call's variant, word and fields with their kinds of
+//!   argument; `call_table_macro.rs` makes from it the `Method` enum, the word's dispatch, the
+//!   printer and the form-to-form traversal the replay's lowering and the capture use.
+//! * `call_args.rs`: the kinds of argument (how each is read, printed, converted), the ones of
+//!   one number or word; `call_arg_objects.rs` those naming objects; `call_arg_groups.rs` lists,
+//!   entries and barriers. `text_pieces.rs`: what every printer writes (floats, options, `null`).
 //!
 //! The parser and the printer over it:
 //! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
-//! * `parse.rs`: statements and declarations; `call.rs`: calls; `barrier.rs`: the arguments
+//! * `parse.rs`: statements and declarations; `call.rs`: calls (the table reads the arguments;
+//!   `call.rs` declares what a call makes); `barrier.rs`: the arguments
 //!   of `barrier` and `resource_barrier`; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table (declared names, their kinds, the reserved words).
 //! * `print/`: the tree back to text, one file per statement kind. `error.rs`: [`ParseError`].

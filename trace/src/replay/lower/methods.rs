@@ -8,11 +8,20 @@
 //! an 8-bit stencil value, a 16-bit subresource index), a context, command list or bundle named
 //! after its `release`.
 //!
+//! **Per kind, not per call.** The call table (`syntax/call_table.rs`) walks a call's fields;
+//! this file says, once for each kind of argument, what it becomes in the engine's types (the
+//! `Convert<Written, Lowered>` of [`Lowering`]): an object its number, a count a `u32` that fits
+//! (the error names the argument's label, `VERTEX_COUNT 4294967296 does not fit the engine's
+//! 32-bit argument`), an option left out its default. A new call needs nothing here unless it
+//! brings a new kind of argument.
+//!
 //! **Invariant:** the numbering the calls make happens here, in trace order: a command list is
 //! numbered by the `finish` that declares it, a fence and a device context state object by
 //! their first use, every write_discard `map` gets the next instance number K of its resource
 //! (docs/TRACE.md "Instances"); a `set_fast_resources_into_batch` line whose slots fit adds its
-//! entries to its batch, which a later `set_fast_resources_from_batch` carries (R-FX-1).
+//! entries to its batch, which a later `set_fast_resources_from_batch` carries (R-FX-1). The
+//! last three depend on the lines before, which no kind of argument sees: `Lowering::method`
+//! matches those calls, and only those, after the traversal.
 
 use recorder::{Compression, Engine, MapType, PrimitiveTopology, Rect, Stage, Viewport};
 

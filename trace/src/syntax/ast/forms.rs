@@ -3,8 +3,10 @@
 //! ranges and sets, viewports, rectangles, flags joined by `+`, `BEFORE:AFTER` pairs).
 //!
 //! **In:** nothing; these are plain data. **Out:** the types the rest of the tree
-//! (`method.rs`, `barriers.rs`, `expectation.rs`, `declaration.rs`) is written in; the replay's
-//! `Lowered` form implements [`Form`] too, in the replay.
+//! (`method.rs`, `barriers.rs`, `expectation.rs`, `declaration.rs`) and the call table
+//! (`../call_table.rs`) are written in; the replay's `Lowered` form and the capture's `Captured`
+//! implement [`Form`] too, in their rooms. Every type a form names compares (`PartialEq`), so the
+//! table's argument kinds may hold any of them.
 //!
 //! **Invariant.** A form only says what each kind of argument is: the variants and their
 //! fields are written once, in [`Method`](super::Method), [`Barrier`](super::Barrier) and
