@@ -18,7 +18,6 @@ use super::call_args::{ArgKind, CallArg, CallParser, Convert};
 use super::cursor::{Cursor, Result};
 use super::lex::quote;
 use super::symbols::{Symbols, Want};
-use super::text_pieces::Float;
 use super::words::Stage;
 
 /// Unsigned values to the end of the line, at least one: `Values("V")` of `write_gds`.
@@ -74,16 +73,7 @@ impl CallArg for Viewports {
         if value.is_empty() {
             return f.write_str(" -");
         }
-        value.iter().try_for_each(|v| {
-            write!(
-                f,
-                " {},{},{},{}",
-                Float(v.x),
-                Float(v.y),
-                Float(v.width),
-                Float(v.height)
-            )
-        })
+        value.iter().try_for_each(|v| write!(f, " {v}"))
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
@@ -120,9 +110,7 @@ impl CallArg for Rects {
         if value.is_empty() {
             return f.write_str(" -");
         }
-        value
-            .iter()
-            .try_for_each(|r| write!(f, " {},{},{},{}", r.left, r.top, r.right, r.bottom))
+        value.iter().try_for_each(|r| write!(f, " {r}"))
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
@@ -317,11 +305,7 @@ impl CallArg for RemapArgs {
         })
     }
     fn print(f: &mut Formatter<'_>, r: &Remap, (): ()) -> fmt::Result {
-        write!(
-            f,
-            " {} {} {} {}",
-            r.stage, r.slot, r.inherit_stage, r.inherit_slot
-        )
+        write!(f, " {r}")
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,

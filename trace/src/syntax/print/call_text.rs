@@ -1,4 +1,5 @@
-//! Calls as text: `Display` for [`Call`] and its [`CallContext`].
+//! Calls as text: `Display` for [`Call`], its [`CallContext`], and the arguments only calls take
+//! (remaps, viewports, rectangles), which the call table's kinds print with.
 //!
 //! **In:** a [`Call`] as written. **Out:** `CTX METHOD ARGS`. The method and its arguments print
 //! as the call table says (`call_table.rs`: the method's word as docs/TRACE.md spells it, each
@@ -7,8 +8,8 @@
 
 use std::fmt::{Display, Formatter};
 
-use super::Result;
-use crate::syntax::ast::{Call, CallContext};
+use super::{Float, Result};
+use crate::syntax::ast::{Call, CallContext, Rect, Remap, Viewport};
 
 impl Display for CallContext {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
@@ -23,5 +24,38 @@ impl Display for Call {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
         write!(f, "{} ", self.context)?;
         self.method.fmt(f)
+    }
+}
+
+impl Display for Remap {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        write!(
+            f,
+            "{} {} {} {}",
+            self.stage, self.slot, self.inherit_stage, self.inherit_slot
+        )
+    }
+}
+
+impl Display for Viewport {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        write!(
+            f,
+            "{},{},{},{}",
+            Float(self.x),
+            Float(self.y),
+            Float(self.width),
+            Float(self.height)
+        )
+    }
+}
+
+impl Display for Rect {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        write!(
+            f,
+            "{},{},{},{}",
+            self.left, self.top, self.right, self.bottom
+        )
     }
 }
