@@ -108,14 +108,14 @@ impl Parser {
             Method::SetFastResourcesIntoBatch { batch, .. } => {
                 self.batches.insert(batch.as_str().to_owned());
             }
-            Method::SetFastResourcesFromBatch { batch, .. } => {
-                if !self.batches.contains(batch.as_str()) {
-                    return Err(cursor.error(format!(
-                        "{} names no batch (no 'set_fast_resources_into_batch {}' before this line)",
-                        quote(batch.as_str()),
-                        batch.as_str()
-                    )));
-                }
+            Method::SetFastResourcesFromBatch { batch, .. }
+                if !self.batches.contains(batch.as_str()) =>
+            {
+                return Err(cursor.error(format!(
+                    "{} names no batch (no 'set_fast_resources_into_batch {}' before this line)",
+                    quote(batch.as_str()),
+                    batch.as_str()
+                )));
             }
             _ => {}
         }

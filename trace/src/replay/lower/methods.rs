@@ -62,15 +62,15 @@ impl Lowering {
                 *k += 1;
                 *instance = Some(*k);
             }
-            Call::SetFastResourcesIntoBatch { batch, entries } => {
-                // A line with a slot past its kind's slots is refused and adds nothing; any
-                // other refusal shows when the batch is applied (TRACE.md).
-                if entries.iter().all(fast_slot_in_range) {
-                    self.batches
-                        .entry(batch.as_str().to_owned())
-                        .or_default()
-                        .extend(entries.iter().cloned());
-                }
+            // A line with a slot past its kind's slots is refused and adds nothing; any other
+            // refusal shows when the batch is applied (TRACE.md).
+            Call::SetFastResourcesIntoBatch { batch, entries }
+                if entries.iter().all(fast_slot_in_range) =>
+            {
+                self.batches
+                    .entry(batch.as_str().to_owned())
+                    .or_default()
+                    .extend(entries.iter().cloned());
             }
             Call::SetFastResourcesFromBatch { batch, entries } => {
                 *entries = self
