@@ -48,7 +48,8 @@ call_table! {
     /// A method and its arguments (docs/TRACE.md "Calls"), held in the [`Form`] `F`: as written
     /// ([`Written`], what the parser returns and the printer writes), lowered to the engine's
     /// types by the replay, or as the capture holds it. Each field's type is what its kind of
-    /// argument is in the form ([`Arg`]): `Arg<Count, Written>` is a `u64`.
+    /// argument is in the form (`Arg<Kind, F>`, `syntax/call_args.rs`): `Arg<Count, Written>`
+    /// is a `u64`.
     pub enum Method {
         /// `set_input_layout LAYOUT|null`.
         SetInputLayout = "set_input_layout" (Nullable(InputLayout)),
