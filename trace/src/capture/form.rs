@@ -10,11 +10,12 @@
 //! vocabulary is written once (the call table, `trace/src/syntax/call_table.rs`), and what the
 //! capture can hold is exactly what a trace can say. [`written`] is the table's traversal with
 //! one conversion per kind of argument ([`Naming`]: an object named, a `u32` widened, an
-//! argument equal to its default left out, as the trace leaves it out), none per call. What the API takes that the format has no word for (a vertex
-//! buffer's stride and offset, a blend factor, a stencil reference, the bytes of
-//! `update_subresource`, which clears of a depth-stencil view) is dropped here: no draw record
-//! shows it (the GPU model keeps no contents), so the round trip of the draw records holds
-//! without it.
+//! argument equal to its default left out, as the trace leaves it out), none per call.
+//!
+//! What the API takes that the format has no word for (a vertex buffer's stride and offset, a
+//! blend factor, a stencil reference, the bytes of `update_subresource`, which clears of a
+//! depth-stencil view) is dropped here: no draw record shows it (the GPU model keeps no
+//! contents), so the round trip of the draw records holds without it.
 
 use recorder::command::InstanceId;
 use recorder::{

@@ -1,7 +1,7 @@
 //! The kinds of argument that are more than one token or one value: values to the end of the
 //! line, viewports and rectangles, the fast-resource entries, the remaps, the barriers (the
-//! lists of objects are `call_arg_objects.rs`'s). Each is read, printed and converted here, once, as the kinds of
-//! `call_args.rs` are (its essay says how).
+//! lists of objects are `call_arg_objects.rs`'s). Each is read, printed and converted here,
+//! once, as the kinds of `call_args.rs` are (its essay says how).
 //!
 //! **In:** a line's tokens, or a field's value. **Out:** the value, its text, or the value in
 //! another form.
