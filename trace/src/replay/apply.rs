@@ -1,9 +1,11 @@
-//! One call of a [`Program`] applied to one of the engine's
-//! recording APIs ([`Recording`]: `recorder::DeferredContext`, the immediate context and
-//! `bundles::BundleRecorder`: every one binds and draws; the calls of the other capabilities go
-//! to the recorder as a full [`DeviceContext`], and a bundle recorder, which is none, refuses them
-//! as a bundle does, by the call's capability): the trace's objects turned into handles, the arguments
-//! docs/TRACE.md leaves out given their defaults.
+//! One call of a [`Program`] applied to one of the engine's recording APIs ([`Recording`]:
+//! `recorder::DeferredContext`, the immediate context and `bundles::BundleRecorder`: every one
+//! binds and draws; the calls of the other capabilities go to the recorder as a full
+//! [`DeviceContext`], and a bundle recorder, which is none, refuses them as a bundle does, by the
+//! call's capability): the trace's objects turned into handles, the arguments docs/TRACE.md
+//! leaves out given their defaults. This is what each call of the call table
+//! (`syntax/call_table.rs`) means to the engine: one arm per call, the one per-call match the
+//! replay keeps.
 //!
 //! **In:** a [`Call`], the recorder, the handles the declarations made (`handles.rs`), the
 //! fence values inserted so far, and the command list or bundle the call names. **Out:** what
@@ -175,8 +177,8 @@ pub(crate) fn record<R: Recording>(
             recorder.set_fast_resources(&entries)
         }
         Call::SetFastResourcesIntoBatch { entries, .. } => {
-            // The batch the replay applies is built from the lines (`lower/methods.rs`); this one is the
-            // engine's check of the line, and its refusal.
+            // The batch the replay applies is built from the lines (`lower/methods.rs`); this
+            // one is the engine's check of the line, and its refusal.
             let entries: Vec<FastResource> =
                 entries.iter().map(|e| fast_resource(e, objects)).collect();
             let mut batch = FastResourceBatch::new();

@@ -558,7 +558,7 @@ call_table! {
         },
         /// `finish LIST` on a deferred context: declares the command list. On `imm` it parses
         /// alike, declaring LIST, and the replay refuses it (docs/TRACE.md).
-        FinishCommandList = "finish" if is_context {
+        FinishCommandList = "finish" if is_device_context {
             /// The name the new command list takes.
             list: Declared("a name for the command list", ObjKind::CommandList),
             /// `restore=yes|no` (R-REC-6); default no.

@@ -27,9 +27,9 @@ impl<O> CallContext<O> {
         matches!(self, Self::BundleRecorder(_))
     }
 
-    /// `imm` or a deferred context: `finish LIST` there declares a command list (a guard of
-    /// the call table).
-    pub fn is_context(&self) -> bool {
+    /// A device context, `imm` or deferred (not a bundle recorder): `finish LIST` there declares
+    /// a command list (a guard of the call table).
+    pub fn is_device_context(&self) -> bool {
         !self.is_bundle_recorder()
     }
 }
