@@ -69,6 +69,9 @@ pub type Arg<K, F> = <K as ArgKind>::Of<F>;
 pub(crate) trait CallArg: ArgKind {
     /// What the table gives the kind for one field (a label, an object kind, nothing).
     type Param: Copy;
+    /// Whether the argument is written in the method's word, not after it (the stage of
+    /// `vs_set_shader`): a call with such a field is named by `STAGE_word`.
+    const IN_WORD: bool = false;
     /// Reads the argument.
     fn parse(p: &mut CallParser<'_, '_>, param: Self::Param) -> Result<Self::Of<Written>>;
     /// Writes what goes before the method's word (`vs_` of `vs_set_shader`); nothing for most.
@@ -437,6 +440,7 @@ impl ArgKind for StagePrefix {
 
 impl CallArg for StagePrefix {
     type Param = ();
+    const IN_WORD: bool = true;
     fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<Stage> {
         p.stage
             .ok_or_else(|| p.cursor.error("the method's word names no stage"))

@@ -52,9 +52,9 @@ call_table! {
     /// is a `u64`.
     pub enum Method {
         /// `set_input_layout LAYOUT|null`.
-        SetInputLayout = "set_input_layout" (Nullable(InputLayout)),
+        SetInputLayout = "set_input_layout" (layout: Nullable(InputLayout)),
         /// `set_primitive_topology TOPOLOGY`.
-        SetPrimitiveTopology = "set_primitive_topology" (Topology("a topology")),
+        SetPrimitiveTopology = "set_primitive_topology" (topology: Topology("a topology")),
         /// `set_vertex_buffers START BUF|null ..`.
         SetVertexBuffers = "set_vertex_buffers" {
             /// The first slot bound.
@@ -72,16 +72,16 @@ call_table! {
             offset: OptionalCount("OFFSET"),
         },
         /// `set_primitive_reset_index VALUE` (R-ST-5).
-        SetPrimitiveResetIndex = "set_primitive_reset_index" (Count("VALUE")),
+        SetPrimitiveResetIndex = "set_primitive_reset_index" (value: Count("VALUE")),
         /// `STAGE_set_shader SHADER|null`.
-        SetShader = STAGE "set_shader" {
+        SetShader = "set_shader" {
             /// The stage of the method's name.
             stage: StagePrefix(),
             /// The shader, or `null`.
             shader: Nullable(Shader),
         },
         /// `STAGE_set_constant_buffers START BUF|null ..`.
-        SetConstantBuffers = STAGE "set_constant_buffers" {
+        SetConstantBuffers = "set_constant_buffers" {
             /// The stage of the method's name.
             stage: StagePrefix(),
             /// The first slot bound.
@@ -90,7 +90,7 @@ call_table! {
             buffers: Objects(Buffer),
         },
         /// `STAGE_set_shader_resources START SRV|null ..`.
-        SetShaderResources = STAGE "set_shader_resources" {
+        SetShaderResources = "set_shader_resources" {
             /// The stage of the method's name.
             stage: StagePrefix(),
             /// The first slot bound.
@@ -99,7 +99,7 @@ call_table! {
             views: Objects(ShaderResourceView),
         },
         /// `STAGE_set_samplers START SAMPLER|null ..`.
-        SetSamplers = STAGE "set_samplers" {
+        SetSamplers = "set_samplers" {
             /// The stage of the method's name.
             stage: StagePrefix(),
             /// The first slot bound.
@@ -109,7 +109,7 @@ call_table! {
         },
         /// `set_fast_resources ENTRY [ENTRY ..]` (R-FX-1): each ENTRY `STAGE.cb.SLOT=BUF|null`,
         /// `STAGE.srv.SLOT=SRV|null`, `STAGE.sampler.SLOT=SAMPLER|null` or `vb.SLOT=BUF|null`.
-        SetFastResources = "set_fast_resources" (FastEntries()),
+        SetFastResources = "set_fast_resources" (entries: FastEntries()),
         /// `set_fast_resources_into_batch BATCH ENTRY [ENTRY ..]` (R-FX-1): appends the entries
         /// to the batch BATCH (a name of the trace's own, made by its first such line), records
         /// nothing.
@@ -128,7 +128,7 @@ call_table! {
             entries: BatchEntries(),
         },
         /// `STAGE_set_fast_shader_resource SLOT SRV|null` (R-FX-1).
-        SetFastShaderResource = STAGE "set_fast_shader_resource" {
+        SetFastShaderResource = "set_fast_shader_resource" {
             /// The stage of the method's name.
             stage: StagePrefix(),
             /// The slot.
@@ -137,7 +137,7 @@ call_table! {
             view: Nullable(ShaderResourceView),
         },
         /// `STAGE_set_placement_shader_resource SLOT SRV ADDRESS` (R-FX-2).
-        SetPlacementShaderResource = STAGE "set_placement_shader_resource" {
+        SetPlacementShaderResource = "set_placement_shader_resource" {
             /// The stage of the method's name.
             stage: StagePrefix(),
             /// The slot.
@@ -148,7 +148,7 @@ call_table! {
             address: Address("ADDRESS"),
         },
         /// `STAGE_set_placement_constant_buffer SLOT BUF ADDRESS` (R-FX-2).
-        SetPlacementConstantBuffer = STAGE "set_placement_constant_buffer" {
+        SetPlacementConstantBuffer = "set_placement_constant_buffer" {
             /// The stage of the method's name.
             stage: StagePrefix(),
             /// The slot.
@@ -203,15 +203,15 @@ call_table! {
             views: Objects(UnorderedAccessView),
         },
         /// `om_set_blend_state STATE|null`.
-        OmSetBlendState = "om_set_blend_state" (Nullable(BlendState)),
+        OmSetBlendState = "om_set_blend_state" (state: Nullable(BlendState)),
         /// `om_set_depth_stencil_state STATE|null`.
-        OmSetDepthStencilState = "om_set_depth_stencil_state" (Nullable(DepthStencilState)),
+        OmSetDepthStencilState = "om_set_depth_stencil_state" (state: Nullable(DepthStencilState)),
         /// `rs_set_state STATE|null`.
-        RsSetState = "rs_set_state" (Nullable(RasterizerState)),
+        RsSetState = "rs_set_state" (state: Nullable(RasterizerState)),
         /// `rs_set_viewports X,Y,W,H ..`, from slot 0.
-        RsSetViewports = "rs_set_viewports" (Viewports("X,Y,W,H")),
+        RsSetViewports = "rs_set_viewports" (viewports: Viewports("X,Y,W,H")),
         /// `rs_set_scissor_rects L,T,R,B ..`, from slot 0.
-        RsSetScissorRects = "rs_set_scissor_rects" (Rects("L,T,R,B")),
+        RsSetScissorRects = "rs_set_scissor_rects" (rects: Rects("L,T,R,B")),
         /// `draw VERTEX_COUNT START_VERTEX`.
         Draw = "draw" {
             /// VERTEX_COUNT.
@@ -544,11 +544,11 @@ call_table! {
             bundle: Object(Bundle),
         },
         /// `remap_constant_buffer_inheritance STAGE SLOT INHERIT_STAGE INHERIT_SLOT` (R-B-9).
-        RemapConstantBufferInheritance = "remap_constant_buffer_inheritance" (RemapArgs()),
+        RemapConstantBufferInheritance = "remap_constant_buffer_inheritance" (remap: RemapArgs()),
         /// `remap_shader_resource_inheritance STAGE SLOT INHERIT_STAGE INHERIT_SLOT` (R-B-9).
-        RemapShaderResourceInheritance = "remap_shader_resource_inheritance" (RemapArgs()),
+        RemapShaderResourceInheritance = "remap_shader_resource_inheritance" (remap: RemapArgs()),
         /// `remap_sampler_inheritance STAGE SLOT INHERIT_STAGE INHERIT_SLOT` (R-B-9).
-        RemapSamplerInheritance = "remap_sampler_inheritance" (RemapArgs()),
+        RemapSamplerInheritance = "remap_sampler_inheritance" (remap: RemapArgs()),
         /// `remap_vertex_buffer_inheritance ia SLOT ia INHERIT_SLOT`.
         RemapVertexBufferInheritance = "remap_vertex_buffer_inheritance" {
             /// The vertex-buffer slot the bundle's draws read.
@@ -586,8 +586,8 @@ call_table! {
         Resume = "resume",
         /// `barrier BARRIER [| BARRIER ..]` (R-BAR-1): one call, its barriers in the order
         /// written (never empty); consecutive barriers of one type form one group.
-        Barrier = "barrier" (Barriers()),
+        Barrier = "barrier" (barriers: Barriers()),
         /// `resource_barrier transition|uav|aliasing ..` (R-BAR-6): one legacy barrier.
-        ResourceBarrier = "resource_barrier" (LegacyBarrierArgs()),
+        ResourceBarrier = "resource_barrier" (barrier: LegacyBarrierArgs()),
     }
 }

@@ -3,22 +3,25 @@
 //! and the traversal that takes a method from one form to another.
 //!
 //! **In:** the table: per call, its doc, its variant, its word and its fields, each with a kind
-//! (`call_args.rs`, `call_arg_groups.rs`) and what the table gives that kind (a label, an object
-//! kind). **Out:** the items below; every per-call match they hold is made here, so the compiler
-//! checks each against the enum, and no hand-written match over the calls is left to forget.
+//! (`call_args.rs`, `call_arg_objects.rs`, `call_arg_groups.rs`) and what the table gives that
+//! kind (a label, an object kind). **Out:** the items below; every per-call match they hold is
+//! made here, so the compiler checks each against the enum, and no hand-written match over the
+//! calls is left to forget. The kinds and traits are named as the table's file imports them.
 //!
 //! ## An entry
 //! ```text
 //! /// doc of the call
 //! Variant = "word" { /// doc of the field
 //!                    field: Kind(param), .. },     a variant with named fields
-//! Variant = "word" (Kind(param)),                 a variant of one unnamed field
+//! Variant = "word" (binding: Kind(param)),        a variant of one unnamed field (the binding
+//!                                                 names it in the generated code only)
 //! Variant = "word",                               a variant of no field
-//! Variant = STAGE "word" { stage: StagePrefix(), .. },   the word is `STAGE_word`
 //! Variant = "word" if is_bundle_recorder { .. },  the word means this call only where the
 //!                                                 guard (a `CallContext` method) says so
 //! ```
-//! Fields are in docs/TRACE.md's order: the order they are read and printed in.
+//! Fields are in docs/TRACE.md's order: the order they are read and printed in. A field whose
+//! kind is written in the word (`stage: StagePrefix()`, `CallArg::IN_WORD`) makes the word
+//! `STAGE_word` (`vs_set_shader`).
 //!
 //! ## What it makes
 //! * `enum Method<F: Form = Written>`: each field's type is `Arg<Kind, F>`, what the kind is in
@@ -33,84 +36,35 @@
 //! * `Method::for_each_object(visit)`: the objects the call names for it to use, each field's
 //!   as its kind lists them.
 //!
-//! The macro first rewrites each entry into one shape (`@munch`, one entry a step), then makes
-//! the items from the list (`@make`).
+//! One arm, no recursion: the table may grow past the compiler's macro recursion limit. Each
+//! item repeats its code for the two shapes of fields (named, or one unnamed); the word is
+//! matched by comparison in table order, a guarded word before the same word unguarded.
 
 /// See the module essay.
 macro_rules! call_table {
     (
         $(#[$enum_attr:meta])*
-        pub enum Method { $($entries:tt)* }
+        pub enum Method {
+            $(
+                $(#[$attr:meta])*
+                $variant:ident = $word:literal $(if $guard:ident)?
+                $( {
+                    $( $(#[$field_attr:meta])* $field:ident : $kind:ident ( $($param:tt)* ) ),*
+                    $(,)?
+                } )?
+                $( ( $one:ident : $one_kind:ident ( $($one_param:tt)* ) ) )?
+            ),* $(,)?
+        }
     ) => {
-        call_table!(@munch [$(#[$enum_attr])*] [] $($entries)*);
-    };
-
-    // A staged word: `Variant = STAGE "word" { fields },`.
-    (@munch $head:tt [$($done:tt)*]
-        $(#[$attr:meta])* $variant:ident = STAGE $word:literal {
-            $( $(#[$field_attr:meta])* $field:ident : $kind:ident ( $($param:tt)* ) ),* $(,)?
-        },
-        $($rest:tt)*
-    ) => {
-        call_table!(@munch $head [$($done)* {
-            [$(#[$attr])*] $variant [(Some(_), $word, _)] [] $word
-            [{ $( $(#[$field_attr])* $field: Arg<$kind, F>, )* }]
-            [{ $($field),* }]
-            [$( $field : $kind ( $($param)* ) ; )*]
-        }] $($rest)*);
-    };
-
-    // Named fields: `Variant = "word" [if guard] { fields },`.
-    (@munch $head:tt [$($done:tt)*]
-        $(#[$attr:meta])* $variant:ident = $word:literal $(if $guard:ident)? {
-            $( $(#[$field_attr:meta])* $field:ident : $kind:ident ( $($param:tt)* ) ),* $(,)?
-        },
-        $($rest:tt)*
-    ) => {
-        call_table!(@munch $head [$($done)* {
-            [$(#[$attr])*] $variant [(_, _, $word)] [$($guard)?] $word
-            [{ $( $(#[$field_attr])* $field: Arg<$kind, F>, )* }]
-            [{ $($field),* }]
-            [$( $field : $kind ( $($param)* ) ; )*]
-        }] $($rest)*);
-    };
-
-    // One unnamed field: `Variant = "word" (Kind(param)),`.
-    (@munch $head:tt [$($done:tt)*]
-        $(#[$attr:meta])* $variant:ident = $word:literal ( $kind:ident ( $($param:tt)* ) ),
-        $($rest:tt)*
-    ) => {
-        call_table!(@munch $head [$($done)* {
-            [$(#[$attr])*] $variant [(_, _, $word)] [] $word
-            [(Arg<$kind, F>)]
-            [(value)]
-            [value : $kind ( $($param)* ) ;]
-        }] $($rest)*);
-    };
-
-    // No field: `Variant = "word" [if guard],`.
-    (@munch $head:tt [$($done:tt)*]
-        $(#[$attr:meta])* $variant:ident = $word:literal $(if $guard:ident)?,
-        $($rest:tt)*
-    ) => {
-        call_table!(@munch $head [$($done)* {
-            [$(#[$attr])*] $variant [(_, _, $word)] [$($guard)?] $word [] [] []
-        }] $($rest)*);
-    };
-
-    (@munch $head:tt [$($done:tt)*]) => {
-        call_table!(@make $head $($done)*);
-    };
-
-    (@make [$(#[$enum_attr:meta])*] $({
-        [$(#[$attr:meta])*] $variant:ident [$pattern:pat] [$($guard:ident)?] $word:literal
-        [$($decl:tt)*] [$($bind:tt)*]
-        [$( $field:ident : $kind:ident ( $($param:tt)* ) ; )*]
-    })*) => {
         $(#[$enum_attr])*
         #[derive(Clone, Debug, PartialEq)]
         pub enum Method<F: Form = Written> {
-            $( $(#[$attr])* $variant $($decl)*, )*
+            $(
+                $(#[$attr])*
+                $variant
+                $( { $( $(#[$field_attr])* $field: Arg<$kind, F>, )* } )?
+                $( (Arg<$one_kind, F>) )?,
+            )*
         }
 
         impl Method {
@@ -123,24 +77,39 @@ macro_rules! call_table {
             ) -> Result<Option<Self>> {
                 let (stage, rest) = split_stage(word);
                 parser.stage = stage;
-                Ok(Some(match (stage, rest, word) {
-                    $( $pattern $(if context.$guard())? => {
-                        $( let $field = <$kind as CallArg>::parse(parser, ($($param)*))?; )*
-                        Self::$variant $($bind)*
-                    } )*
-                    _ => return Ok(None),
-                }))
+                $(
+                    let in_word = <[bool]>::contains(
+                        &[
+                            $( $( <$kind as CallArg>::IN_WORD, )* )?
+                            $( <$one_kind as CallArg>::IN_WORD, )?
+                        ],
+                        &true,
+                    );
+                    let named = match in_word {
+                        true => stage.is_some() && rest == $word,
+                        false => word == $word,
+                    };
+                    if named $( && context.$guard() )? {
+                        $( $( let $field = <$kind as CallArg>::parse(parser, ($($param)*))?; )* )?
+                        $( let $one = <$one_kind as CallArg>::parse(parser, ($($one_param)*))?; )?
+                        return Ok(Some(Self::$variant $( { $($field),* } )? $( ($one) )?));
+                    }
+                )*
+                Ok(None)
             }
         }
 
         impl fmt::Display for Method {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 match self {
-                    $( Self::$variant $($bind)* => {
-                        $( <$kind as CallArg>::print_prefix(f, $field)?; )*
+                    $( Self::$variant $( { $($field),* } )? $( ($one) )? => {
+                        $( $( <$kind as CallArg>::print_prefix(f, $field)?; )* )?
+                        $( <$one_kind as CallArg>::print_prefix(f, $one)?; )?
                         f.write_str($word)?;
-                        $( <$kind as CallArg>::print(f, $field, ($($param)*))?; )*
-                        $( <$kind as CallArg>::print_suffix(f, $field)?; )*
+                        $( $( <$kind as CallArg>::print(f, $field, ($($param)*))?; )* )?
+                        $( <$one_kind as CallArg>::print(f, $one, ($($one_param)*))?; )?
+                        $( $( <$kind as CallArg>::print_suffix(f, $field)?; )* )?
+                        $( <$one_kind as CallArg>::print_suffix(f, $one)?; )?
                         Ok(())
                     } )*
                 }
@@ -152,8 +121,9 @@ macro_rules! call_table {
             /// out: not a fence (a value) nor what the call itself makes (`finish LIST`).
             pub(crate) fn for_each_object(&self, visit: &mut dyn FnMut(&F::Object)) {
                 match self {
-                    $( Self::$variant $($bind)* => {
-                        $( <$kind as CallArg>::objects::<F>($field, ($($param)*), visit); )*
+                    $( Self::$variant $( { $($field),* } )? $( ($one) )? => {
+                        $( $( <$kind as CallArg>::objects::<F>($field, ($($param)*), visit); )* )?
+                        $( <$one_kind as CallArg>::objects::<F>($one, ($($one_param)*), visit); )?
                     } )*
                 }
             }
@@ -165,10 +135,19 @@ macro_rules! call_table {
                 converter: &mut C,
             ) -> std::result::Result<Method<G>, C::Error> {
                 Ok(match self {
-                    $( Self::$variant $($bind)* => {
-                        $( let $field =
-                            <$kind as CallArg>::convert(converter, $field, ($($param)*))?; )*
-                        Method::$variant $($bind)*
+                    $( Self::$variant $( { $($field),* } )? $( ($one) )? => {
+                        $( $(
+                            let $field =
+                                <$kind as CallArg>::convert(converter, $field, ($($param)*))?;
+                        )* )?
+                        $(
+                            let $one = <$one_kind as CallArg>::convert(
+                                converter,
+                                $one,
+                                ($($one_param)*),
+                            )?;
+                        )?
+                        Method::$variant $( { $($field),* } )? $( ($one) )?
                     } )*
                 })
             }
