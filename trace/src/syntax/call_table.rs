@@ -1,12 +1,18 @@
 //! The call table: every call of docs/TRACE.md "Calls", written once. An entry is the call's
 //! doc, its [`Method`] variant, its trace word and its fields in the order the trace writes
-//! them, each with the kind of argument it is (`call_args.rs`, `call_arg_groups.rs`) and what
-//! that kind needs: the label the errors name (`"START"`), or the kind of object the grammar
-//! wants (`Buffer`). From it `call_table_macro.rs` makes the [`Method`] enum, the parser's
-//! dispatch from the word, the printer and the form-to-form traversal
-//! ([`Method::convert`]), which the replay's lowering and the capture's `written` use; so a new
-//! call is one entry here, plus what it means (the recorder's call in `replay/apply.rs`, the
-//! capture's tap).
+//! them, each with the kind of argument it is (`call_args.rs`, `call_arg_objects.rs`,
+//! `call_arg_groups.rs`) and what that kind needs: the label the errors name (`"START"`), or the
+//! kind of object the grammar wants (`Buffer`). A call whose first field is `StagePrefix()` is
+//! named `STAGE_word` (`vs_set_shader`); `if GUARD` gives a word to one call on the contexts the
+//! `CallContext` method GUARD accepts (`finish`). From the table `call_table_macro.rs` makes the
+//! [`Method`] enum, the parser's dispatch from the word, the printer, the objects a call names
+//! and the form-to-form traversal ([`Method::convert`]), which the replay's lowering and the
+//! capture's `written` use. So a new call is one entry here, plus what it means: the engine call
+//! it makes (`replay/apply.rs`, one arm a call) and the capture's tap of that engine call
+//! (`capture/captured_*.rs`).
+//!
+//! Why the engine call is not an entry's too: it is the replay's, in the engine's types, and
+//! this room never touches the engine; the table would also pass the 800 lines a file may have.
 //!
 //! **In:** nothing; the table is data. **Out:** [`Call`] (a context and a method as written)
 //! and [`Method`] in any [`Form`]: as written, lowered by the replay, held by the capture.

@@ -10,7 +10,8 @@
 //! offending token and what was expected there. Printing a [`Trace`] or a [`Statement`]
 //! (`Display`) gives canonical trace text that parses back to the same statements. The replay
 //! (`../replay/`) reads the tree (`ast/`, `value.rs`, `words.rs`, `name.rs`) and nothing else of
-//! this room but [`split_derived`], which turns a swap chain's derived name back into its parts.
+//! this room but [`split_derived`], which turns a swap chain's derived name back into its parts,
+//! and the call table's `Convert`, through which it lowers a call (as the capture writes one).
 //!
 //! What the parser refuses is what docs/TRACE.md calls a malformed trace: a line that cannot be
 //! parsed, an unknown object or method, wrong arguments. Replaying the statements, and every
