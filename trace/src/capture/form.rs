@@ -7,12 +7,15 @@
 //!
 //! **One shape.** A call is the trace syntax tree's own [`Method`], in a form of its own
 //! ([`Captured`]): the arguments as the engine took them, an object as [`Obj`]. So the call
-//! vocabulary is written once (`trace/syntax/ast/method.rs`), and what the capture can hold is
-//! exactly what a trace can say. What the API takes that the format has no word for (a vertex
-//! buffer's stride and offset, a blend factor, a stencil reference, the bytes of
-//! `update_subresource`, which clears of a depth-stencil view) is dropped here: no draw record
-//! shows it (the GPU model keeps no contents), so the round trip of the draw records holds
-//! without it.
+//! vocabulary is written once (the call table, `trace/src/syntax/call_table.rs`), and what the
+//! capture can hold is exactly what a trace can say. [`written`] is the table's traversal with
+//! one conversion per kind of argument ([`Naming`]: an object named, a `u32` widened, an
+//! argument equal to its default left out, as the trace leaves it out), none per call.
+//!
+//! What the API takes that the format has no word for (a vertex buffer's stride and offset, a
+//! blend factor, a stencil reference, the bytes of `update_subresource`, which clears of a
+//! depth-stencil view) is dropped here: no draw record shows it (the GPU model keeps no
+//! contents), so the round trip of the draw records holds without it.
 
 use recorder::command::InstanceId;
 use recorder::{
@@ -20,11 +23,13 @@ use recorder::{
     SplitHalf,
 };
 
+use std::convert::Infallible;
+
 use crate::syntax::ast::{
-    Barrier, BeforeAfter, FastEntry, Flags, Form, LegacyBarrier, Method, Rect, Remap, SlotRange,
-    Viewport,
+    Barrier, BeforeAfter, Flags, Form, LegacyBarrier, Method, Rect, SlotRange, Viewport, Written,
 };
 use crate::syntax::words::{AccessWord, LayoutWord, StateWord, SyncWord, Word, WordTable};
+use crate::syntax::{Convert, ObjKind};
 use crate::{Format as TraceFormat, Name};
 
 /// An object a captured call names.
@@ -63,7 +68,7 @@ impl Form for Captured {
     type MapType = recorder::MapType;
     type Compression = recorder::Compression;
     type Engine = recorder::Engine;
-    type Defaulted<T: Clone + std::fmt::Debug> = T;
+    type Defaulted<T: Clone + std::fmt::Debug + PartialEq> = T;
     /// The instance a write_discard map made (named `NAME#K` by the order the trace writes it).
     type Instance = Option<InstanceId>;
     /// A capture keeps a map's written bytes as `write` entries of their own ([`Entry::Write`]).
@@ -111,11 +116,6 @@ pub(crate) fn format(format: recorder::Format) -> TraceFormat {
     TraceFormat::new(format.name()).unwrap_or_else(|| {
         TraceFormat::new("unknown").unwrap_or_else(|| unreachable!("'unknown' is a name"))
     })
-}
-
-/// `engine=` is written only when not the default, graphics.
-fn engine(engine: recorder::Engine) -> Option<recorder::Engine> {
-    (engine != recorder::Engine::Graphics).then_some(engine)
 }
 
 /// The words of a flag set: every named flag whose bits are all in `value`, largest first, each
@@ -179,481 +179,104 @@ fn both<T, U>(side: &BeforeAfter<T>, f: impl Fn(&T) -> U) -> BeforeAfter<U> {
     }
 }
 
-fn remap(remap: &Remap<Captured>) -> Remap {
-    Remap {
-        stage: remap.stage,
-        slot: remap.slot as u64,
-        inherit_stage: remap.inherit_stage,
-        inherit_slot: remap.inherit_slot as u64,
-    }
-}
-
-fn restore(restore: bool) -> Option<bool> {
-    restore.then_some(true)
-}
-
-/// `call` as the trace writes it, objects named by `names`.
+/// `call` as the trace writes it, objects named by `names`: the call table's traversal, each
+/// argument converted as its kind says ([`Naming`]).
 pub(crate) fn written(call: &Call, names: &dyn Namer) -> Method {
-    // Over 150 lines, and stays whole: a table, one arm per method of the call vocabulary
-    // (`syntax/ast/method.rs`), each converting its own fields. The compiler checks the match is
-    // exhaustive, so a method added to the vocabulary cannot go uncaptured; what is not one arm
-    // per method (the barriers, the fast-resource entries) is in the functions below. The next
-    // step generates these arms, with the parser's and the printer's, from one call table.
-    let one = |o: &Obj| names.name(*o);
-    let opt = |o: &Option<Obj>| o.map(|o| names.name(o));
-    let all = |os: &[Option<Obj>]| os.iter().map(opt).collect::<Vec<_>>();
-    let n = |v: &u32| *v as u64;
-    match call {
-        Method::SetInputLayout(o) => Method::SetInputLayout(opt(o)),
-        Method::SetPrimitiveTopology(t) => Method::SetPrimitiveTopology(*t),
-        Method::SetVertexBuffers { start, buffers } => Method::SetVertexBuffers {
-            start: n(start),
-            buffers: all(buffers),
-        },
-        Method::SetIndexBuffer {
-            buffer,
-            format: f,
-            offset,
-        } => Method::SetIndexBuffer {
-            buffer: opt(buffer),
-            format: format(*f),
-            offset: (*offset != 0).then_some(*offset as u64),
-        },
-        Method::SetPrimitiveResetIndex(v) => Method::SetPrimitiveResetIndex(n(v)),
-        Method::SetShader { stage: s, shader } => Method::SetShader {
-            stage: *s,
-            shader: opt(shader),
-        },
-        Method::SetConstantBuffers {
-            stage: s,
-            start,
-            buffers,
-        } => Method::SetConstantBuffers {
-            stage: *s,
-            start: n(start),
-            buffers: all(buffers),
-        },
-        Method::SetShaderResources {
-            stage: s,
-            start,
-            views,
-        } => Method::SetShaderResources {
-            stage: *s,
-            start: n(start),
-            views: all(views),
-        },
-        Method::SetSamplers {
-            stage: s,
-            start,
-            samplers,
-        } => Method::SetSamplers {
-            stage: *s,
-            start: n(start),
-            samplers: all(samplers),
-        },
-        Method::SetFastResources(entries) => Method::SetFastResources(fast_entries(entries, names)),
-        Method::SetFastResourcesIntoBatch { batch, entries } => Method::SetFastResourcesIntoBatch {
-            batch: batch.clone(),
-            entries: fast_entries(entries, names),
-        },
-        Method::SetFastResourcesFromBatch { batch, .. } => Method::SetFastResourcesFromBatch {
-            batch: batch.clone(),
-            entries: Vec::new(),
-        },
-        Method::SetFastShaderResource {
-            stage: s,
-            slot,
-            view,
-        } => Method::SetFastShaderResource {
-            stage: *s,
-            slot: n(slot),
-            view: opt(view),
-        },
-        Method::SetPlacementShaderResource {
-            stage: s,
-            slot,
-            view,
-            address,
-        } => Method::SetPlacementShaderResource {
-            stage: *s,
-            slot: n(slot),
-            view: one(view),
-            address: *address,
-        },
-        Method::SetPlacementConstantBuffer {
-            stage: s,
-            slot,
-            buffer,
-            address,
-        } => Method::SetPlacementConstantBuffer {
-            stage: *s,
-            slot: n(slot),
-            buffer: one(buffer),
-            address: *address,
-        },
-        Method::SetPlacementVertexBuffer {
-            slot,
-            buffer,
-            address,
-        } => Method::SetPlacementVertexBuffer {
-            slot: n(slot),
-            buffer: one(buffer),
-            address: *address,
-        },
-        Method::IaSetPlacementIndexBuffer {
-            buffer,
-            address,
-            format: f,
-        } => Method::IaSetPlacementIndexBuffer {
-            buffer: one(buffer),
-            address: *address,
-            format: format(*f),
-        },
-        Method::CsSetUnorderedAccessViews { start, views } => Method::CsSetUnorderedAccessViews {
-            start: n(start),
-            views: all(views),
-        },
-        Method::OmSetRenderTargets {
-            render_targets,
-            depth_stencil,
-        } => Method::OmSetRenderTargets {
-            render_targets: all(render_targets),
-            depth_stencil: opt(depth_stencil),
-        },
-        Method::OmSetRenderTargetsAndUavs {
-            render_targets,
-            depth_stencil,
-            start,
-            views,
-        } => Method::OmSetRenderTargetsAndUavs {
-            render_targets: all(render_targets),
-            depth_stencil: opt(depth_stencil),
-            start: n(start),
-            views: all(views),
-        },
-        Method::OmSetBlendState(o) => Method::OmSetBlendState(opt(o)),
-        Method::OmSetDepthStencilState(o) => Method::OmSetDepthStencilState(opt(o)),
-        Method::RsSetState(o) => Method::RsSetState(opt(o)),
-        Method::RsSetViewports(vs) => Method::RsSetViewports(
-            vs.iter()
-                .map(|v| Viewport {
-                    x: v.x,
-                    y: v.y,
-                    width: v.width,
-                    height: v.height,
-                })
-                .collect(),
-        ),
-        Method::RsSetScissorRects(rs) => Method::RsSetScissorRects(
-            rs.iter()
-                .map(|r| Rect {
-                    left: r.left as i64,
-                    top: r.top as i64,
-                    right: r.right as i64,
-                    bottom: r.bottom as i64,
-                })
-                .collect(),
-        ),
-        Method::Draw {
-            vertex_count,
-            start_vertex,
-        } => Method::Draw {
-            vertex_count: n(vertex_count),
-            start_vertex: n(start_vertex),
-        },
-        Method::DrawIndexed {
-            index_count,
-            start_index,
-            base_vertex,
-        } => Method::DrawIndexed {
-            index_count: n(index_count),
-            start_index: n(start_index),
-            base_vertex: *base_vertex as i64,
-        },
-        Method::DrawInstanced {
-            vertex_count,
-            instance_count,
-            start_vertex,
-            start_instance,
-        } => Method::DrawInstanced {
-            vertex_count: n(vertex_count),
-            instance_count: n(instance_count),
-            start_vertex: n(start_vertex),
-            start_instance: n(start_instance),
-        },
-        Method::DrawIndexedInstanced {
-            index_count,
-            instance_count,
-            start_index,
-            base_vertex,
-            start_instance,
-        } => Method::DrawIndexedInstanced {
-            index_count: n(index_count),
-            instance_count: n(instance_count),
-            start_index: n(start_index),
-            base_vertex: *base_vertex as i64,
-            start_instance: n(start_instance),
-        },
-        Method::DrawAuto => Method::DrawAuto,
-        Method::DrawInstancedIndirect { buffer, offset } => Method::DrawInstancedIndirect {
-            buffer: one(buffer),
-            offset: n(offset),
-        },
-        Method::DrawIndexedInstancedIndirect { buffer, offset } => {
-            Method::DrawIndexedInstancedIndirect {
-                buffer: one(buffer),
-                offset: n(offset),
-            }
-        }
-        Method::Dispatch { x, y, z } => Method::Dispatch {
-            x: n(x),
-            y: n(y),
-            z: n(z),
-        },
-        Method::DispatchIndirect { buffer, offset } => Method::DispatchIndirect {
-            buffer: one(buffer),
-            offset: n(offset),
-        },
-        Method::ClearRenderTargetView { view, color } => Method::ClearRenderTargetView {
-            view: one(view),
-            color: *color,
-        },
-        Method::ClearDepthStencilView {
-            view,
-            depth,
-            stencil,
-        } => Method::ClearDepthStencilView {
-            view: one(view),
-            depth: *depth,
-            stencil: *stencil as u64,
-        },
-        Method::CopyResource {
-            destination,
-            source,
-        } => Method::CopyResource {
-            destination: one(destination),
-            source: one(source),
-        },
-        Method::CopyBufferRegion {
-            destination,
-            destination_offset,
-            source,
-            source_offset,
-            bytes,
-        } => Method::CopyBufferRegion {
-            destination: one(destination),
-            destination_offset: n(destination_offset),
-            source: one(source),
-            source_offset: n(source_offset),
-            bytes: n(bytes),
-        },
-        Method::CopyTextureRegion {
-            destination,
-            destination_subresource,
-            at,
-            source,
-            source_subresource,
-            source_box,
-        } => Method::CopyTextureRegion {
-            destination: one(destination),
-            destination_subresource: n(destination_subresource),
-            at: at.map(|v| v as u64),
-            source: one(source),
-            source_subresource: n(source_subresource),
-            source_box: source_box.map(|v| v as u64),
-        },
-        Method::UpdateSubresource { resource } => Method::UpdateSubresource {
-            resource: one(resource),
-        },
-        Method::CopyStructureCount {
-            destination,
-            offset,
-            view,
-        } => Method::CopyStructureCount {
-            destination: one(destination),
-            offset: n(offset),
-            view: one(view),
-        },
-        Method::Map {
-            resource,
-            map_type: m,
-            allow_usage_default,
-            instance: _,
-            writes: (),
-        } => Method::Map {
-            resource: one(resource),
-            map_type: *m,
-            allow_usage_default: *allow_usage_default,
-            instance: (),
-            writes: (),
-        },
-        Method::Write {
-            resource,
-            offset,
-            bytes,
-        } => Method::Write {
-            resource: one(resource),
-            offset: n(offset),
-            bytes: bytes.clone(),
-        },
-        Method::Unmap { resource } => Method::Unmap {
-            resource: one(resource),
-        },
-        Method::SetPredication { predicate, value } => Method::SetPredication {
-            predicate: opt(predicate),
-            value: *value,
-        },
-        Method::Begin { query } => Method::Begin { query: one(query) },
-        Method::End { query } => Method::End { query: one(query) },
-        Method::WriteQuery { query } => Method::WriteQuery { query: one(query) },
-        Method::ResetQuery { query } => Method::ResetQuery { query: one(query) },
-        Method::ConfigureQuery { query, mode } => Method::ConfigureQuery {
-            query: one(query),
-            mode: *mode,
-        },
-        Method::SetPredicationFromQuery { query, value } => Method::SetPredicationFromQuery {
-            query: opt(query),
-            value: *value,
-        },
-        Method::ClearState => Method::ClearState,
-        Method::CreateDeviceContextState { state } => {
-            Method::CreateDeviceContextState { state: one(state) }
-        }
-        Method::SwapDeviceContextState { state } => {
-            Method::SwapDeviceContextState { state: one(state) }
-        }
-        Method::DecompressResource { resource, into } => Method::DecompressResource {
-            resource: one(resource),
-            into: opt(into),
-        },
-        Method::SetResourceCompression {
-            resource,
-            compression: c,
-        } => Method::SetResourceCompression {
-            resource: one(resource),
-            compression: *c,
-        },
-        Method::SetResourceMinLod { resource, min_lod } => Method::SetResourceMinLod {
-            resource: one(resource),
-            min_lod: *min_lod,
-        },
-        Method::SetShaderResourceViewMinLod { view, min_lod } => {
-            Method::SetShaderResourceViewMinLod {
-                view: one(view),
-                min_lod: *min_lod,
-            }
-        }
-        Method::InsertWaitOnPresent { swapchain } => Method::InsertWaitOnPresent {
-            swapchain: one(swapchain),
-        },
-        Method::InsertFence {
-            fence,
-            engine: e,
-            kick_off,
-        } => Method::InsertFence {
-            fence: one(fence),
-            engine: engine(*e),
-            kick_off: *kick_off,
-        },
-        Method::InsertWaitOnFence { fence, engine: e } => Method::InsertWaitOnFence {
-            fence: one(fence),
-            engine: engine(*e),
-        },
-        Method::SetGdsRange {
-            stage: s,
-            offset,
-            size,
-        } => Method::SetGdsRange {
-            stage: *s,
-            offset: n(offset),
-            size: n(size),
-        },
-        Method::WriteGds { offset, values } => Method::WriteGds {
-            offset: n(offset),
-            values: values.iter().map(n).collect(),
-        },
-        Method::ReadGds {
-            offset,
-            count,
-            destination,
-            destination_offset,
-        } => Method::ReadGds {
-            offset: n(offset),
-            count: n(count),
-            destination: one(destination),
-            destination_offset: n(destination_offset),
-        },
-        Method::LoadConstantRam {
-            buffer,
-            buffer_offset,
-            ram_offset,
-            bytes,
-        } => Method::LoadConstantRam {
-            buffer: one(buffer),
-            buffer_offset: n(buffer_offset),
-            ram_offset: n(ram_offset),
-            bytes: n(bytes),
-        },
-        Method::StoreConstantRam {
-            buffer,
-            buffer_offset,
-            ram_offset,
-            bytes,
-        } => Method::StoreConstantRam {
-            buffer: one(buffer),
-            buffer_offset: n(buffer_offset),
-            ram_offset: n(ram_offset),
-            bytes: n(bytes),
-        },
-        Method::DrawBundle { bundle } => Method::DrawBundle {
-            bundle: one(bundle),
-        },
-        Method::RemapConstantBufferInheritance(r) => {
-            Method::RemapConstantBufferInheritance(remap(r))
-        }
-        Method::RemapShaderResourceInheritance(r) => {
-            Method::RemapShaderResourceInheritance(remap(r))
-        }
-        Method::RemapSamplerInheritance(r) => Method::RemapSamplerInheritance(remap(r)),
-        Method::RemapVertexBufferInheritance { slot, inherit_slot } => {
-            Method::RemapVertexBufferInheritance {
-                slot: n(slot),
-                inherit_slot: n(inherit_slot),
-            }
-        }
-        Method::FinishCommandList { list, restore: r } => Method::FinishCommandList {
-            list: one(list),
-            restore: restore(*r),
-        },
-        Method::FinishBundle => Method::FinishBundle,
-        Method::Execute { list, restore: r } => Method::Execute {
-            list: one(list),
-            restore: restore(*r),
-        },
-        Method::BeginCommandListExecution => Method::BeginCommandListExecution,
-        Method::EndCommandListExecution => Method::EndCommandListExecution,
-        Method::Present { swapchain } => Method::Present {
-            swapchain: one(swapchain),
-        },
-        Method::Resume => Method::Resume,
-        Method::Barrier(barriers) => {
-            Method::Barrier(barriers.iter().map(|b| barrier(b, names)).collect())
-        }
-        Method::ResourceBarrier(b) => Method::ResourceBarrier(legacy_barrier(b, names)),
+    match call.convert(&mut Naming(names)) {
+        Ok(method) => method,
+        Err(never) => match never {},
     }
 }
 
-/// The entries of `set_fast_resources` and `set_fast_resources_into_batch` as written.
-fn fast_entries(entries: &[FastEntry<Captured>], names: &dyn Namer) -> Vec<FastEntry> {
-    entries
-        .iter()
-        .map(|e| FastEntry {
-            kind: e.kind,
-            stage: e.stage,
-            slot: e.slot as u64,
-            object: e.object.map(|o| names.name(o)),
+/// Each kind of argument of a captured call as the trace writes it: objects named, numbers
+/// widened, an argument equal to its default left out.
+struct Naming<'a>(&'a dyn Namer);
+
+impl Convert<Captured, Written> for Naming<'_> {
+    type Error = Infallible;
+    fn object(&mut self, object: &Obj) -> Result<Name, Infallible> {
+        Ok(self.0.name(*object))
+    }
+    fn declared(&mut self, object: &Obj, _: ObjKind) -> Result<Name, Infallible> {
+        Ok(self.0.name(*object))
+    }
+    fn fence(&mut self, fence: &Obj) -> Result<Name, Infallible> {
+        Ok(self.0.name(*fence))
+    }
+    fn count(&mut self, value: &u32, _: &'static str) -> Result<u64, Infallible> {
+        Ok(*value as u64)
+    }
+    /// Written only when not the default, 0.
+    fn defaulted_count(&mut self, value: &u32, _: &'static str) -> Result<Option<u64>, Infallible> {
+        Ok((*value != 0).then_some(*value as u64))
+    }
+    fn signed(&mut self, value: &i32, _: &'static str) -> Result<i64, Infallible> {
+        Ok(*value as i64)
+    }
+    fn stencil(&mut self, value: &u8, _: &'static str) -> Result<u64, Infallible> {
+        Ok(*value as u64)
+    }
+    fn format(&mut self, value: &recorder::Format) -> Result<TraceFormat, Infallible> {
+        Ok(format(*value))
+    }
+    fn stage(&mut self, value: &recorder::Stage) -> Result<recorder::Stage, Infallible> {
+        Ok(*value)
+    }
+    fn topology(
+        &mut self,
+        value: &recorder::PrimitiveTopology,
+    ) -> Result<recorder::PrimitiveTopology, Infallible> {
+        Ok(*value)
+    }
+    fn viewport(&mut self, v: &recorder::Viewport) -> Result<Viewport, Infallible> {
+        Ok(Viewport {
+            x: v.x,
+            y: v.y,
+            width: v.width,
+            height: v.height,
         })
-        .collect()
+    }
+    fn rect(&mut self, r: &recorder::Rect) -> Result<Rect, Infallible> {
+        Ok(Rect {
+            left: r.left as i64,
+            top: r.top as i64,
+            right: r.right as i64,
+            bottom: r.bottom as i64,
+        })
+    }
+    fn map_type(&mut self, value: &recorder::MapType) -> Result<recorder::MapType, Infallible> {
+        Ok(*value)
+    }
+    fn compression(
+        &mut self,
+        value: &recorder::Compression,
+    ) -> Result<recorder::Compression, Infallible> {
+        Ok(*value)
+    }
+    /// `engine=` is written only when not the default, graphics.
+    fn engine(&mut self, value: &recorder::Engine) -> Result<Option<recorder::Engine>, Infallible> {
+        Ok((*value != recorder::Engine::Graphics).then_some(*value))
+    }
+    /// `restore=` is written only when yes.
+    fn restore(&mut self, value: &bool) -> Result<Option<bool>, Infallible> {
+        Ok(value.then_some(true))
+    }
+    /// The trace names an instance by the order of its maps, not by a field.
+    fn instance(&mut self, _: &Option<InstanceId>) -> Result<(), Infallible> {
+        Ok(())
+    }
+    fn map_writes(&mut self, (): &()) -> Result<(), Infallible> {
+        Ok(())
+    }
+    fn barriers(&mut self, barriers: &[Barrier<Captured>]) -> Result<Vec<Barrier>, Infallible> {
+        Ok(barriers.iter().map(|b| barrier(b, self.0)).collect())
+    }
+    fn legacy_barrier(
+        &mut self,
+        barrier: &LegacyBarrier<Captured>,
+    ) -> Result<LegacyBarrier, Infallible> {
+        Ok(legacy_barrier(barrier, self.0))
+    }
 }
 
 /// One BARRIER of `barrier` as written.

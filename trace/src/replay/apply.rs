@@ -1,9 +1,11 @@
-//! One call of a [`Program`] applied to one of the engine's
-//! recording APIs ([`Recording`]: `recorder::DeferredContext`, the immediate context and
-//! `bundles::BundleRecorder`: every one binds and draws; the calls of the other capabilities go
-//! to the recorder as a full [`DeviceContext`], and a bundle recorder, which is none, refuses them
-//! as a bundle does, by the call's capability): the trace's objects turned into handles, the arguments
-//! docs/TRACE.md leaves out given their defaults.
+//! One call of a [`Program`] applied to one of the engine's recording APIs ([`Recording`]:
+//! `recorder::DeferredContext`, the immediate context and `bundles::BundleRecorder`: every one
+//! binds and draws; the calls of the other capabilities go to the recorder as a full
+//! [`DeviceContext`], and a bundle recorder, which is none, refuses them as a bundle does, by the
+//! call's capability): the trace's objects turned into handles, the arguments docs/TRACE.md
+//! leaves out given their defaults. This is what each call of the call table
+//! (`syntax/call_table.rs`) means to the engine: one arm per call, the one per-call match the
+//! replay keeps.
 //!
 //! **In:** a [`Call`], the recorder, the handles the declarations made (`handles.rs`), the
 //! fence values inserted so far, and the command list or bundle the call names. **Out:** what
@@ -148,9 +150,12 @@ pub(crate) fn record<R: Recording>(
             format,
             offset,
         } => recorder.set_index_buffer(objects.opt(*buffer), *format, *offset),
-        Call::SetPrimitiveResetIndex(value) => in_context(recorder, "set_primitive_reset_index", Capability::InheritedState, |c| {
- c.set_primitive_reset_index(*value)
-}),
+        Call::SetPrimitiveResetIndex(value) => in_context(
+            recorder,
+            "set_primitive_reset_index",
+            Capability::InheritedState,
+            |c| c.set_primitive_reset_index(*value),
+        ),
         Call::SetShader { stage, shader } => recorder.set_shader(*stage, objects.opt(*shader)),
         Call::SetConstantBuffers {
             stage,
@@ -168,27 +173,21 @@ pub(crate) fn record<R: Recording>(
             samplers,
         } => recorder.set_samplers(*stage, *start, &objects.all(samplers)),
         Call::SetFastResources(entries) => {
-            let entries: Vec<FastResource> = entries
-                .iter()
-                .map(|e| fast_resource(e, objects))
-                .collect();
+            let entries: Vec<FastResource> =
+                entries.iter().map(|e| fast_resource(e, objects)).collect();
             recorder.set_fast_resources(&entries)
         }
         Call::SetFastResourcesIntoBatch { entries, .. } => {
-            // The batch the replay applies is built from the lines (`lower/methods.rs`); this one is the
-            // engine's check of the line, and its refusal.
-            let entries: Vec<FastResource> = entries
-                .iter()
-                .map(|e| fast_resource(e, objects))
-                .collect();
+            // The batch the replay applies is built from the lines (`lower/methods.rs`); this
+            // one is the engine's check of the line, and its refusal.
+            let entries: Vec<FastResource> =
+                entries.iter().map(|e| fast_resource(e, objects)).collect();
             let mut batch = FastResourceBatch::new();
             recorder.set_fast_resources_into_batch(&mut batch, &entries)
         }
         Call::SetFastResourcesFromBatch { entries, .. } => {
-            let entries: Vec<FastResource> = entries
-                .iter()
-                .map(|e| fast_resource(e, objects))
-                .collect();
+            let entries: Vec<FastResource> =
+                entries.iter().map(|e| fast_resource(e, objects)).collect();
             recorder.set_fast_resources_from_batch(&FastResourceBatch::from(entries))
         }
         Call::SetFastShaderResource { stage, slot, view } => {
@@ -216,49 +215,68 @@ pub(crate) fn record<R: Recording>(
             address,
             format,
         } => recorder.set_placement_index_buffer(objects.one(*buffer), *address, *format),
-        Call::CsSetUnorderedAccessViews { start, views } => {
-            in_context(recorder, "set_compute_unordered_access_views", Capability::InheritedState, |c| {
- c.set_compute_unordered_access_views(*start, &objects.all(views))
-})
-        }
+        Call::CsSetUnorderedAccessViews { start, views } => in_context(
+            recorder,
+            "set_compute_unordered_access_views",
+            Capability::InheritedState,
+            |c| c.set_compute_unordered_access_views(*start, &objects.all(views)),
+        ),
         Call::OmSetRenderTargets {
             render_targets,
             depth_stencil,
-        } => in_context(recorder, "set_render_targets", Capability::InheritedState, |c| {
- c.set_render_targets(&objects.all(render_targets), objects.opt(*depth_stencil))
-}),
+        } => in_context(
+            recorder,
+            "set_render_targets",
+            Capability::InheritedState,
+            |c| c.set_render_targets(&objects.all(render_targets), objects.opt(*depth_stencil)),
+        ),
         Call::OmSetRenderTargetsAndUavs {
             render_targets,
             depth_stencil,
             start,
             views,
-        } => in_context(recorder, "set_render_targets_and_unordered_access_views", Capability::InheritedState, |c| {
- c.set_render_targets_and_unordered_access_views(
-            &objects.all(render_targets),
-            objects.opt(*depth_stencil),
-            *start,
-            &objects.all(views),
-        )
-}),
-        Call::OmSetBlendState(state) => {
-            in_context(recorder, "set_blend_state", Capability::InheritedState, |c| {
- c.set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX)
-})
+        } => in_context(
+            recorder,
+            "set_render_targets_and_unordered_access_views",
+            Capability::InheritedState,
+            |c| {
+                c.set_render_targets_and_unordered_access_views(
+                    &objects.all(render_targets),
+                    objects.opt(*depth_stencil),
+                    *start,
+                    &objects.all(views),
+                )
+            },
+        ),
+        Call::OmSetBlendState(state) => in_context(
+            recorder,
+            "set_blend_state",
+            Capability::InheritedState,
+            |c| c.set_blend_state(objects.opt(*state), [1.0; 4], u32::MAX),
+        ),
+        Call::OmSetDepthStencilState(state) => in_context(
+            recorder,
+            "set_depth_stencil_state",
+            Capability::InheritedState,
+            |c| c.set_depth_stencil_state(objects.opt(*state), 0),
+        ),
+        Call::RsSetState(state) => in_context(
+            recorder,
+            "set_rasterizer_state",
+            Capability::InheritedState,
+            |c| c.set_rasterizer_state(objects.opt(*state)),
+        ),
+        Call::RsSetViewports(viewports) => {
+            in_context(recorder, "set_viewports", Capability::InheritedState, |c| {
+                c.set_viewports(viewports)
+            })
         }
-        Call::OmSetDepthStencilState(state) => {
-            in_context(recorder, "set_depth_stencil_state", Capability::InheritedState, |c| {
- c.set_depth_stencil_state(objects.opt(*state), 0)
-})
-        }
-        Call::RsSetState(state) => in_context(recorder, "set_rasterizer_state", Capability::InheritedState, |c| {
- c.set_rasterizer_state(objects.opt(*state))
-}),
-        Call::RsSetViewports(viewports) => in_context(recorder, "set_viewports", Capability::InheritedState, |c| {
- c.set_viewports(viewports)
-}),
-        Call::RsSetScissorRects(rects) => in_context(recorder, "set_scissor_rects", Capability::InheritedState, |c| {
- c.set_scissor_rects(rects)
-}),
+        Call::RsSetScissorRects(rects) => in_context(
+            recorder,
+            "set_scissor_rects",
+            Capability::InheritedState,
+            |c| c.set_scissor_rects(rects),
+        ),
         Call::Draw {
             vertex_count,
             start_vertex,
@@ -300,34 +318,41 @@ pub(crate) fn record<R: Recording>(
             recorder.draw_indexed_instanced_indirect(objects.one(*buffer), *offset)
         }
         Call::Dispatch { x, y, z } => recorder.dispatch(*x, *y, *z),
-        Call::DispatchIndirect { buffer, offset } => {
-            in_context(recorder, "dispatch_indirect", Capability::IndirectDispatch, |c| {
- c.dispatch_indirect(objects.one(*buffer), *offset)
-})
-        }
-        Call::ClearRenderTargetView { view, color } => {
-            in_context(recorder, "clear_render_target_view", Capability::Transfer, |c| {
- c.clear_render_target_view(objects.one(*view), *color)
-})
-        }
+        Call::DispatchIndirect { buffer, offset } => in_context(
+            recorder,
+            "dispatch_indirect",
+            Capability::IndirectDispatch,
+            |c| c.dispatch_indirect(objects.one(*buffer), *offset),
+        ),
+        Call::ClearRenderTargetView { view, color } => in_context(
+            recorder,
+            "clear_render_target_view",
+            Capability::Transfer,
+            |c| c.clear_render_target_view(objects.one(*view), *color),
+        ),
         Call::ClearDepthStencilView {
             view,
             depth,
             stencil,
-        } => in_context(recorder, "clear_depth_stencil_view", Capability::Transfer, |c| {
- c.clear_depth_stencil_view(
-            objects.one(*view),
-            ClearFlags::DEPTH_STENCIL,
-            *depth,
-            *stencil,
-        )
-}),
+        } => in_context(
+            recorder,
+            "clear_depth_stencil_view",
+            Capability::Transfer,
+            |c| {
+                c.clear_depth_stencil_view(
+                    objects.one(*view),
+                    ClearFlags::DEPTH_STENCIL,
+                    *depth,
+                    *stencil,
+                )
+            },
+        ),
         Call::CopyResource {
             destination,
             source,
         } => in_context(recorder, "copy_resource", Capability::Transfer, |c| {
- c.copy_resource(objects.resource(*destination), objects.resource(*source))
-}),
+            c.copy_resource(objects.resource(*destination), objects.resource(*source))
+        }),
         Call::CopyBufferRegion {
             destination,
             destination_offset,
@@ -335,14 +360,14 @@ pub(crate) fn record<R: Recording>(
             source_offset,
             bytes,
         } => in_context(recorder, "copy_buffer_region", Capability::Transfer, |c| {
- c.copy_buffer_region(
-            objects.one(*destination),
-            *destination_offset as u64,
-            objects.one(*source),
-            *source_offset as u64,
-            *bytes as u64,
-        )
-}),
+            c.copy_buffer_region(
+                objects.one(*destination),
+                *destination_offset as u64,
+                objects.one(*source),
+                *source_offset as u64,
+                *bytes as u64,
+            )
+        }),
         Call::CopyTextureRegion {
             destination,
             destination_subresource,
@@ -356,37 +381,42 @@ pub(crate) fn record<R: Recording>(
                 .texture(CALL, *destination)
                 .and_then(|d| Ok((d, objects.texture(CALL, *source)?)));
             match textures {
-                Ok((d, s)) => in_context(recorder, "copy_texture_region", Capability::Transfer, |c| {
- c.copy_texture_region(
-                    d,
-                    *destination_subresource,
-                    *x,
-                    *y,
-                    s,
-                    *source_subresource,
-                    recorder::CopyBox {
-                        left: *left,
-                        top: *top,
-                        right: *right,
-                        bottom: *bottom,
-                    },
-                )
-}),
+                Ok((d, s)) => {
+                    in_context(recorder, "copy_texture_region", Capability::Transfer, |c| {
+                        c.copy_texture_region(
+                            d,
+                            *destination_subresource,
+                            *x,
+                            *y,
+                            s,
+                            *source_subresource,
+                            recorder::CopyBox {
+                                left: *left,
+                                top: *top,
+                                right: *right,
+                                bottom: *bottom,
+                            },
+                        )
+                    })
+                }
                 Err(error) => return Recorded::Refused(error),
             }
         }
         Call::UpdateSubresource { resource } => {
             in_context(recorder, "update_subresource", Capability::Transfer, |c| {
- c.update_subresource(objects.resource(*resource), &[])
-})
+                c.update_subresource(objects.resource(*resource), &[])
+            })
         }
         Call::CopyStructureCount {
             destination,
             offset,
             view,
-        } => in_context(recorder, "copy_structure_count", Capability::Transfer, |c| {
- c.copy_structure_count(objects.one(*destination), *offset, objects.one(*view))
-}),
+        } => in_context(
+            recorder,
+            "copy_structure_count",
+            Capability::Transfer,
+            |c| c.copy_structure_count(objects.one(*destination), *offset, objects.one(*view)),
+        ),
         Call::Map {
             resource,
             map_type,
@@ -409,46 +439,56 @@ pub(crate) fn record<R: Recording>(
             let resource = objects.resource(*resource);
             in_context(recorder, "unmap", Capability::Map, |c| c.unmap(resource))
         }
-        Call::SetPredication { predicate, value } => in_context(recorder, "set_predication", Capability::InheritedState, |c| {
- c.set_predication(
-            objects.opt(*predicate),
-            if *value {
-                PredicateValue::True
-            } else {
-                PredicateValue::False
+        Call::SetPredication { predicate, value } => in_context(
+            recorder,
+            "set_predication",
+            Capability::InheritedState,
+            |c| {
+                c.set_predication(
+                    objects.opt(*predicate),
+                    if *value {
+                        PredicateValue::True
+                    } else {
+                        PredicateValue::False
+                    },
+                )
             },
-        )
-}),
+        ),
         Call::Begin { query } => in_context(recorder, "begin_query", Capability::Query, |c| {
- c.begin_query(objects.one(*query))
-}),
+            c.begin_query(objects.one(*query))
+        }),
         Call::End { query } => in_context(recorder, "end_query", Capability::Query, |c| {
- c.end_query(objects.one(*query))
-}),
+            c.end_query(objects.one(*query))
+        }),
         Call::WriteQuery { query } => in_context(recorder, "write_query", Capability::Query, |c| {
- c.write_query(objects.one(*query))
-}),
+            c.write_query(objects.one(*query))
+        }),
         Call::ResetQuery { query } => in_context(recorder, "reset_query", Capability::Query, |c| {
- c.reset_query(objects.one(*query))
-}),
+            c.reset_query(objects.one(*query))
+        }),
         Call::ConfigureQuery { query, mode } => {
             in_context(recorder, "configure_query", Capability::Query, |c| {
- c.configure_query(objects.one(*query), *mode)
-})
+                c.configure_query(objects.one(*query), *mode)
+            })
         }
-        Call::SetPredicationFromQuery { query, value } => in_context(recorder, "set_predication_from_query", Capability::InheritedState, |c| {
- c.set_predication_from_query(
-            objects.opt(*query),
-            if *value {
-                PredicateValue::True
-            } else {
-                PredicateValue::False
+        Call::SetPredicationFromQuery { query, value } => in_context(
+            recorder,
+            "set_predication_from_query",
+            Capability::InheritedState,
+            |c| {
+                c.set_predication_from_query(
+                    objects.opt(*query),
+                    if *value {
+                        PredicateValue::True
+                    } else {
+                        PredicateValue::False
+                    },
+                )
             },
-        )
-}),
+        ),
         Call::ClearState => in_context(recorder, "clear_state", Capability::ClearState, |c| {
- c.clear_state()
-}),
+            c.clear_state()
+        }),
         Call::CreateDeviceContextState { state } => {
             return Recorded::Made(match recorder.create_state() {
                 Ok(made) => {
@@ -484,9 +524,11 @@ pub(crate) fn record<R: Recording>(
                 Ok((texture, into))
             });
             match textures {
-                Ok((texture, into)) => in_context(recorder, "decompress_resource", Capability::Barrier, |c| {
- c.decompress_resource(texture, into)
-}),
+                Ok((texture, into)) => {
+                    in_context(recorder, "decompress_resource", Capability::Barrier, |c| {
+                        c.decompress_resource(texture, into)
+                    })
+                }
                 Err(error) => return Recorded::Refused(error),
             }
         }
@@ -494,9 +536,12 @@ pub(crate) fn record<R: Recording>(
             resource,
             compression,
         } => match objects.texture("set_resource_compression", *resource) {
-            Ok(texture) => in_context(recorder, "set_resource_compression", Capability::Barrier, |c| {
- c.set_resource_compression(texture, *compression)
-}),
+            Ok(texture) => in_context(
+                recorder,
+                "set_resource_compression",
+                Capability::Barrier,
+                |c| c.set_resource_compression(texture, *compression),
+            ),
             Err(error) => return Recorded::Refused(error),
         },
         Call::SetResourceMinLod { resource, min_lod } => {
@@ -510,8 +555,8 @@ pub(crate) fn record<R: Recording>(
         }
         Call::InsertWaitOnPresent { swapchain: chain } => {
             in_context(recorder, "insert_wait_on_present", Capability::Fence, |c| {
- c.insert_wait_on_present(objects.one(*chain))
-})
+                c.insert_wait_on_present(objects.one(*chain))
+            })
         }
         Call::InsertFence {
             engine, kick_off, ..
@@ -526,58 +571,70 @@ pub(crate) fn record<R: Recording>(
         }
         Call::InsertWaitOnFence { fence, engine } => {
             in_context(recorder, "insert_wait_on_fence", Capability::Fence, |c| {
- c.insert_wait_on_fence(*engine, (named.fence)(*fence))
-})
+                c.insert_wait_on_fence(*engine, (named.fence)(*fence))
+            })
         }
         Call::SetGdsRange {
             stage,
             offset,
             size,
         } => in_context(recorder, "set_gds_range", Capability::EngineMemory, |c| {
- c.set_gds_range(*stage, *offset, *size)
-}),
-        Call::WriteGds { offset, values } => in_context(recorder, "write_gds", Capability::EngineMemory, |c| {
- c.write_gds(*offset, values)
-}),
+            c.set_gds_range(*stage, *offset, *size)
+        }),
+        Call::WriteGds { offset, values } => {
+            in_context(recorder, "write_gds", Capability::EngineMemory, |c| {
+                c.write_gds(*offset, values)
+            })
+        }
         Call::ReadGds {
             offset,
             count,
             destination,
             destination_offset,
         } => in_context(recorder, "read_gds", Capability::EngineMemory, |c| {
- c.read_gds(
-            *offset,
-            *count,
-            objects.one(*destination),
-            *destination_offset as u64,
-        )
-}),
+            c.read_gds(
+                *offset,
+                *count,
+                objects.one(*destination),
+                *destination_offset as u64,
+            )
+        }),
         Call::LoadConstantRam {
             buffer,
             buffer_offset,
             ram_offset,
             bytes,
-        } => in_context(recorder, "load_constant_ram", Capability::EngineMemory, |c| {
- c.load_constant_ram(
-            objects.one(*buffer),
-            *buffer_offset as u64,
-            *ram_offset,
-            *bytes,
-        )
-}),
+        } => in_context(
+            recorder,
+            "load_constant_ram",
+            Capability::EngineMemory,
+            |c| {
+                c.load_constant_ram(
+                    objects.one(*buffer),
+                    *buffer_offset as u64,
+                    *ram_offset,
+                    *bytes,
+                )
+            },
+        ),
         Call::StoreConstantRam {
             buffer,
             buffer_offset,
             ram_offset,
             bytes,
-        } => in_context(recorder, "store_constant_ram", Capability::EngineMemory, |c| {
- c.store_constant_ram(
-            objects.one(*buffer),
-            *buffer_offset as u64,
-            *ram_offset,
-            *bytes,
-        )
-}),
+        } => in_context(
+            recorder,
+            "store_constant_ram",
+            Capability::EngineMemory,
+            |c| {
+                c.store_constant_ram(
+                    objects.one(*buffer),
+                    *buffer_offset as u64,
+                    *ram_offset,
+                    *bytes,
+                )
+            },
+        ),
         Call::Execute { list, restore } => match named.list {
             Some(made) => recorder.execute(made, restore_state(*restore)),
             None => return Recorded::Refused(missing(objects.program, *list)),
@@ -591,8 +648,8 @@ pub(crate) fn record<R: Recording>(
         }),
         Call::ResourceBarrier(barrier) => {
             in_context(recorder, "resource_barrier", Capability::Barrier, |c| {
- c.resource_barrier(&[legacy_barrier(barrier, objects)])
-})
+                c.resource_barrier(&[legacy_barrier(barrier, objects)])
+            })
         }
         Call::RemapConstantBufferInheritance(_)
         | Call::RemapShaderResourceInheritance(_)
@@ -602,13 +659,13 @@ pub(crate) fn record<R: Recording>(
                 return Recorded::Elsewhere;
             }
         }
+        // The context's open maps answer a `write` (`writes.rs`), not the recorder.
         Call::FinishCommandList { .. }
         | Call::FinishBundle
         | Call::BeginCommandListExecution
         | Call::EndCommandListExecution
         | Call::Present { .. }
         | Call::Resume
-        // The context's open maps answer a `write` (`writes.rs`), not the recorder.
         | Call::Write { .. } => return Recorded::Elsewhere,
     }
     Recorded::Done

@@ -7,9 +7,9 @@
 //!
 //! **One shape.** A call here is the syntax room's [`Method`] in the [`Lowered`] form: the same
 //! enum the parser returns and the printer writes, its arguments held as the engine takes them.
-//! The variants and fields are written once, in `syntax/ast/method.rs`; this file says only what
-//! each kind of argument is once lowered, and what the replay asks of a call ([`Call::objects`],
-//! [`Call::remap`], ...).
+//! The variants and fields are written once, in the call table (`syntax/call_table.rs`); this
+//! file says only what each form's type is once lowered, and what the replay asks of a call
+//! ([`Call::objects`], the table's; [`Call::remap`], ...).
 //!
 //! **Invariant.** A program needs no further checking: every format is one the engine knows,
 //! every number fits the engine's argument, every object is declared before a step names it,
@@ -23,9 +23,7 @@ use recorder::{
     SplitCategory, Stage, UavFlag, Usage, Validation, Viewport,
 };
 
-use crate::syntax::ast::{
-    Barrier, CallContext, Expectation as AstExpectation, Form, LegacyBarrier, Method,
-};
+use crate::syntax::ast::{CallContext, Expectation as AstExpectation, Form, Method};
 
 /// An object of the trace, by its number: an index into [`Program::objects`].
 pub(crate) type ObjId = usize;
@@ -177,7 +175,7 @@ impl Form for Lowered {
     /// `true`: compressed.
     type Compression = recorder::Compression;
     type Engine = Engine;
-    type Defaulted<T: Clone + std::fmt::Debug> = T;
+    type Defaulted<T: Clone + std::fmt::Debug + PartialEq> = T;
     /// For a write_discard map, the K of the instance it makes (docs/TRACE.md "Instances").
     type Instance = Option<u32>;
     /// The `write` statements after a map, up to its `unmap` (`writes.rs`).
@@ -241,151 +239,11 @@ pub(crate) type Call = Method<Lowered>;
 pub(crate) type On = CallContext<ObjId>;
 
 impl Method<Lowered> {
-    /// Every object the call names, null slots left out (lists, bundles and fences included).
+    /// Every object the call names, null slots left out (lists, bundles and swap chains
+    /// included; fences, which are values, and the list a `finish` makes, not): the call
+    /// table's, each argument's objects as its kind lists them.
     pub(crate) fn objects(&self, out: &mut Vec<ObjId>) {
-        let some =
-            |out: &mut Vec<ObjId>, items: &[Option<ObjId>]| out.extend(items.iter().flatten());
-        match self {
-            Self::SetInputLayout(o)
-            | Self::SetShader { shader: o, .. }
-            | Self::OmSetBlendState(o)
-            | Self::OmSetDepthStencilState(o)
-            | Self::RsSetState(o)
-            | Self::SetPredication { predicate: o, .. }
-            | Self::SetPredicationFromQuery { query: o, .. }
-            | Self::SetIndexBuffer { buffer: o, .. } => out.extend(o),
-            Self::SetVertexBuffers { buffers: items, .. }
-            | Self::SetConstantBuffers { buffers: items, .. }
-            | Self::SetShaderResources { views: items, .. }
-            | Self::SetSamplers {
-                samplers: items, ..
-            }
-            | Self::CsSetUnorderedAccessViews { views: items, .. } => some(out, items),
-            Self::SetFastResources(entries)
-            | Self::SetFastResourcesIntoBatch { entries, .. }
-            | Self::SetFastResourcesFromBatch { entries, .. } => {
-                out.extend(entries.iter().filter_map(|e| e.object))
-            }
-            Self::SetFastShaderResource { view: o, .. } => out.extend(o),
-            Self::SetPlacementShaderResource { view: o, .. }
-            | Self::SetPlacementConstantBuffer { buffer: o, .. }
-            | Self::SetPlacementVertexBuffer { buffer: o, .. }
-            | Self::IaSetPlacementIndexBuffer { buffer: o, .. } => out.push(*o),
-            Self::OmSetRenderTargets {
-                render_targets,
-                depth_stencil,
-            } => {
-                some(out, render_targets);
-                out.extend(depth_stencil);
-            }
-            Self::OmSetRenderTargetsAndUavs {
-                render_targets,
-                depth_stencil,
-                views,
-                ..
-            } => {
-                some(out, render_targets);
-                out.extend(depth_stencil);
-                some(out, views);
-            }
-            Self::DrawInstancedIndirect { buffer, .. }
-            | Self::DrawIndexedInstancedIndirect { buffer, .. }
-            | Self::DispatchIndirect { buffer, .. }
-            | Self::ClearRenderTargetView { view: buffer, .. }
-            | Self::ClearDepthStencilView { view: buffer, .. }
-            | Self::UpdateSubresource { resource: buffer }
-            | Self::Map {
-                resource: buffer, ..
-            }
-            | Self::Write {
-                resource: buffer, ..
-            }
-            | Self::Unmap { resource: buffer }
-            | Self::Begin { query: buffer }
-            | Self::End { query: buffer }
-            | Self::WriteQuery { query: buffer }
-            | Self::ResetQuery { query: buffer }
-            | Self::ConfigureQuery { query: buffer, .. }
-            | Self::SetResourceCompression {
-                resource: buffer, ..
-            }
-            | Self::SetResourceMinLod {
-                resource: buffer, ..
-            }
-            | Self::SetShaderResourceViewMinLod { view: buffer, .. }
-            | Self::InsertWaitOnPresent { swapchain: buffer }
-            | Self::CreateDeviceContextState { state: buffer }
-            | Self::SwapDeviceContextState { state: buffer }
-            | Self::DrawBundle { bundle: buffer }
-            | Self::Execute { list: buffer, .. }
-            | Self::Present { swapchain: buffer } => out.push(*buffer),
-            Self::CopyResource {
-                destination,
-                source,
-            }
-            | Self::CopyBufferRegion {
-                destination,
-                source,
-                ..
-            }
-            | Self::CopyTextureRegion {
-                destination,
-                source,
-                ..
-            } => out.extend([*destination, *source]),
-            Self::CopyStructureCount {
-                destination, view, ..
-            } => out.extend([*destination, *view]),
-            Self::ReadGds { destination, .. } => out.push(*destination),
-            Self::LoadConstantRam { buffer, .. } | Self::StoreConstantRam { buffer, .. } => {
-                out.push(*buffer)
-            }
-            Self::SetGdsRange { .. } | Self::WriteGds { .. } => {}
-            Self::DecompressResource { resource, into } => {
-                out.push(*resource);
-                out.extend(into);
-            }
-            Self::Barrier(barriers) => {
-                for barrier in barriers {
-                    match barrier {
-                        Barrier::Global { .. } => {}
-                        Barrier::Buffer { resource, .. } | Barrier::Texture { resource, .. } => {
-                            out.push(*resource)
-                        }
-                    }
-                }
-            }
-            Self::ResourceBarrier(LegacyBarrier::Transition { resource, .. }) => {
-                out.push(*resource)
-            }
-            Self::ResourceBarrier(LegacyBarrier::Uav { resource }) => out.extend(resource),
-            Self::ResourceBarrier(LegacyBarrier::Aliasing { before, after }) => {
-                out.extend(before);
-                out.extend(after);
-            }
-            Self::SetPrimitiveTopology(_)
-            | Self::SetPrimitiveResetIndex(_)
-            | Self::RsSetViewports(_)
-            | Self::RsSetScissorRects(_)
-            | Self::Draw { .. }
-            | Self::DrawIndexed { .. }
-            | Self::DrawInstanced { .. }
-            | Self::DrawIndexedInstanced { .. }
-            | Self::DrawAuto
-            | Self::Dispatch { .. }
-            | Self::ClearState
-            | Self::InsertFence { .. }
-            | Self::InsertWaitOnFence { .. }
-            | Self::RemapConstantBufferInheritance(_)
-            | Self::RemapShaderResourceInheritance(_)
-            | Self::RemapSamplerInheritance(_)
-            | Self::RemapVertexBufferInheritance { .. }
-            | Self::FinishCommandList { .. }
-            | Self::FinishBundle
-            | Self::BeginCommandListExecution
-            | Self::EndCommandListExecution
-            | Self::Resume => {}
-        }
+        self.for_each_object(&mut |object| out.push(*object));
     }
 
     /// The remap a `remap_*_inheritance` call records, its kind from the method (the vertex

@@ -10,7 +10,8 @@
 //! offending token and what was expected there. Printing a [`Trace`] or a [`Statement`]
 //! (`Display`) gives canonical trace text that parses back to the same statements. The replay
 //! (`../replay/`) reads the tree (`ast/`, `value.rs`, `words.rs`, `name.rs`) and nothing else of
-//! this room but [`split_derived`], which turns a swap chain's derived name back into its parts.
+//! this room but [`split_derived`], which turns a swap chain's derived name back into its parts,
+//! and the call table's `Convert`, through which it lowers a call (as the capture writes one).
 //!
 //! What the parser refuses is what docs/TRACE.md calls a malformed trace: a line that cannot be
 //! parsed, an unknown object or method, wrong arguments. Replaying the statements, and every
@@ -27,12 +28,21 @@
 //! * `words.rs`: the closed vocabularies, one enum each. `name.rs`: object names and format
 //!   names. `value.rs`: the fields and values of `expect draw`. `ast/`: the statements, and
 //!   the `Form` a call and an expectation are held in (`Written` here; the replay has its own),
-//!   one file per part: the forms and argument types, declarations, barriers, the call
-//!   vocabulary (`method.rs`), expectations.
+//!   one file per part: the forms and argument types, declarations, barriers, the context and
+//!   shared parts of a call (`method.rs`), expectations.
+//!
+//! The call vocabulary, one entry per call:
+//! * `call_table.rs`: the table, each call's variant, word and fields with their kinds of
+//!   argument; `call_table_macro.rs` makes from it the `Method` enum, the word's dispatch, the
+//!   printer and the form-to-form traversal the replay's lowering and the capture use.
+//! * `call_args.rs`: the kinds of argument (how each is read, printed, converted), the ones of
+//!   one number or word; `call_arg_objects.rs` those naming objects; `call_arg_groups.rs` lists,
+//!   entries and barriers. `text_pieces.rs`: what every printer writes (floats, options, `null`).
 //!
 //! The parser and the printer over it:
 //! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
-//! * `parse.rs`: statements and declarations; `call.rs`: calls; `barrier.rs`: the arguments
+//! * `parse.rs`: statements and declarations; `call.rs`: calls (the table reads the arguments;
+//!   `call.rs` declares what a call makes); `barrier.rs`: the arguments
 //!   of `barrier` and `resource_barrier`; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table (declared names, their kinds, the reserved words).
 //! * `print/`: the tree back to text, one file per statement kind. `error.rs`: [`ParseError`].
@@ -87,6 +97,11 @@
 pub(crate) mod ast;
 mod barrier;
 mod call;
+mod call_arg_groups;
+mod call_arg_objects;
+mod call_args;
+mod call_table;
+mod call_table_macro;
 mod cursor;
 mod error;
 mod expect;
@@ -95,6 +110,7 @@ pub(super) mod name;
 mod parse;
 mod print;
 pub(crate) mod symbols;
+mod text_pieces;
 pub(super) mod value;
 pub(crate) mod words;
 
@@ -108,6 +124,8 @@ pub use ast::ExpectedQuery;
 pub use error::ParseError;
 pub use name::{Format, Name};
 pub(super) use symbols::{split_derived, ObjKind};
+// How the lowering and the capture take a call from one form to another (`call_table.rs`).
+pub(crate) use call_args::Convert;
 pub use value::{DrawField, ExpectedValue, Number, ObjectRef};
 pub use words::{
     AccessWord, BindFlags, Compression, CounterKey, Engine, ErrorKind, LayoutWord, MapType,

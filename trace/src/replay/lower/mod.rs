@@ -133,10 +133,6 @@ impl Lowering {
         Ok(if rtv { view } else { texture })
     }
 
-    fn ids(&mut self, names: &[Option<Name>]) -> Converted<Vec<Option<ObjId>>> {
-        names.iter().map(|n| self.opt(n)).collect()
-    }
-
     fn opt(&mut self, name: &Option<Name>) -> Converted<Option<ObjId>> {
         name.as_ref().map(|n| self.id(n)).transpose()
     }

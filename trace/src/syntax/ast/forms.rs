@@ -3,8 +3,10 @@
 //! ranges and sets, viewports, rectangles, flags joined by `+`, `BEFORE:AFTER` pairs).
 //!
 //! **In:** nothing; these are plain data. **Out:** the types the rest of the tree
-//! (`method.rs`, `barriers.rs`, `expectation.rs`, `declaration.rs`) is written in; the replay's
-//! `Lowered` form implements [`Form`] too, in the replay.
+//! (`method.rs`, `barriers.rs`, `expectation.rs`, `declaration.rs`) and the call table
+//! (`../call_table.rs`) are written in; the replay's `Lowered` form and the capture's `Captured`
+//! implement [`Form`] too, in their rooms. Every type a form names compares (`PartialEq`), so the
+//! table's argument kinds may hold any of them.
 //!
 //! **Invariant.** A form only says what each kind of argument is: the variants and their
 //! fields are written once, in [`Method`](super::Method), [`Barrier`](super::Barrier) and
@@ -76,45 +78,45 @@ pub struct Rect {
 /// the engine's argument, the engine's enums, defaults applied). The variants and their fields
 /// are written once, in [`Method`](super::Method); a form says only what each kind of argument
 /// is. This room names no other form: the replay's lives in the replay, which imports this one.
-pub trait Form {
+pub trait Form: Clone + fmt::Debug + PartialEq {
     /// An object argument.
-    type Object: Clone + fmt::Debug;
+    type Object: Clone + fmt::Debug + PartialEq;
     /// An unsigned count, slot, offset or value (`u64` as written).
-    type Count: Clone + fmt::Debug;
+    type Count: Clone + fmt::Debug + PartialEq;
     /// BASE_VERTEX (`i64` as written).
-    type Signed: Clone + fmt::Debug;
+    type Signed: Clone + fmt::Debug + PartialEq;
     /// `clear_depth_stencil_view`'s STENCIL (`u64` as written).
-    type Stencil: Clone + fmt::Debug;
+    type Stencil: Clone + fmt::Debug + PartialEq;
     /// A primitive topology.
-    type Topology: Clone + fmt::Debug;
+    type Topology: Clone + fmt::Debug + PartialEq;
     /// A format.
-    type Format: Clone + fmt::Debug;
+    type Format: Clone + fmt::Debug + PartialEq;
     /// A shader stage.
-    type Stage: Clone + fmt::Debug;
+    type Stage: Clone + fmt::Debug + PartialEq;
     /// A viewport of `rs_set_viewports`.
-    type Viewport: Clone + fmt::Debug;
+    type Viewport: Clone + fmt::Debug + PartialEq;
     /// A rectangle of `rs_set_scissor_rects`.
-    type Rect: Clone + fmt::Debug;
+    type Rect: Clone + fmt::Debug + PartialEq;
     /// A map type.
-    type MapType: Clone + fmt::Debug;
+    type MapType: Clone + fmt::Debug + PartialEq;
     /// `set_resource_compression`'s argument.
-    type Compression: Clone + fmt::Debug;
+    type Compression: Clone + fmt::Debug + PartialEq;
     /// A fence's engine.
-    type Engine: Clone + fmt::Debug;
+    type Engine: Clone + fmt::Debug + PartialEq;
     /// An argument with a default: `Option<T>` as written (`None`: not written), `T` once the
     /// default is applied.
-    type Defaulted<T: Clone + fmt::Debug>: Clone + fmt::Debug;
+    type Defaulted<T: Clone + fmt::Debug + PartialEq>: Clone + fmt::Debug + PartialEq;
     /// What a `map` adds to its arguments: nothing as written, the instance once lowered.
-    type Instance: Clone + fmt::Debug;
+    type Instance: Clone + fmt::Debug + PartialEq;
     /// What the `write` statements after a `map` add to it: nothing as written; once lowered,
     /// the bytes the map's memory takes (the replay copies them when the map returns it).
-    type MapWrites: Clone + fmt::Debug;
+    type MapWrites: Clone + fmt::Debug + PartialEq;
     /// The KIND of `expect error`.
-    type ErrorKind: Clone + fmt::Debug;
+    type ErrorKind: Clone + fmt::Debug + PartialEq;
     /// A CATEGORY of `expect split_points`.
-    type SplitCategory: Clone + fmt::Debug;
+    type SplitCategory: Clone + fmt::Debug + PartialEq;
     /// A KEY of `expect counters`.
-    type CounterKey: Clone + fmt::Debug;
+    type CounterKey: Clone + fmt::Debug + PartialEq;
     /// A barrier's `sync=` side: flags combined with `+`.
     type Sync: Clone + fmt::Debug + PartialEq;
     /// A barrier's `access=` side: flags combined with `+`.
@@ -147,7 +149,7 @@ impl Form for Written {
     type MapType = MapType;
     type Compression = Compression;
     type Engine = Engine;
-    type Defaulted<T: Clone + fmt::Debug> = Option<T>;
+    type Defaulted<T: Clone + fmt::Debug + PartialEq> = Option<T>;
     type Instance = ();
     type MapWrites = ();
     type ErrorKind = ErrorKind;

@@ -30,8 +30,9 @@
 //! * `declaration.rs`: [`Declaration`] and the [`Placement`] of a placed resource.
 //! * `barriers.rs`: [`Barrier`] and [`LegacyBarrier`], the arguments of `barrier` and
 //!   `resource_barrier`.
-//! * `method.rs`: the call vocabulary: [`Call`], [`CallContext`], [`Method`], and the parts
-//!   calls share ([`FastEntry`], [`FastKind`], [`Remap`]).
+//! * `method.rs`: the [`CallContext`] of a call, and the parts calls share ([`FastEntry`],
+//!   [`FastKind`], [`Remap`]). The call vocabulary itself, [`Call`] and [`Method`], is the call
+//!   table's (`../call_table.rs`), one entry per call, re-exported here.
 //! * `expectation.rs`: [`Expectation`], its [`Subject`], [`ExpectedLayout`] and
 //!   [`ExpectedQuery`].
 
@@ -45,7 +46,9 @@ pub use barriers::{Barrier, LegacyBarrier};
 pub use declaration::{Declaration, Placement};
 pub use expectation::{Expectation, ExpectedLayout, ExpectedQuery, Subject};
 pub use forms::{BeforeAfter, Flags, Form, Rect, SlotRange, SlotSet, Viewport, Written};
-pub use method::{Call, CallContext, FastEntry, FastKind, Method, Remap};
+pub use method::{CallContext, FastEntry, FastKind, Remap};
+// The calls are the call table's (`syntax/call_table.rs`), which is written with this tree.
+pub use super::call_table::{Call, Method};
 
 /// A parsed trace: its statements with their 1-based line numbers, in order. Blank and comment
 /// lines have no statement. The first statement is the `device`.

@@ -11,7 +11,8 @@
 //! ## The layout
 //! By statement kind, as the tree (`ast/`) is: this file holds the trace, the statement, names,
 //! and the pieces every kind writes (options, floats, `null`s); `declaration_text.rs` the
-//! declarations; `call_text.rs` the calls, one arm per method of the call vocabulary;
+//! declarations; `call_text.rs` the calls (a call's method prints as the call table says,
+//! `../call_table.rs`; the pieces every printer writes are `../text_pieces.rs`);
 //! `barrier_text.rs` the arguments of `barrier` and `resource_barrier`; `expectation_text.rs` the
 //! expectations and the values of `expect draw`.
 
@@ -20,11 +21,12 @@ mod call_text;
 mod declaration_text;
 mod expectation_text;
 
-use std::fmt::{self, Display, Formatter, Write as _};
+use std::fmt::{self, Display, Formatter};
 
 use super::ast::{Statement, Trace};
 use super::name::{Format, Name};
-use super::words::yes_no;
+// The pieces every printer writes, shared with the call table's argument kinds.
+use super::text_pieces::{option, yes_no_option, Float, Nullable};
 
 type Result = fmt::Result;
 
@@ -57,50 +59,4 @@ impl Display for Format {
     fn fmt(&self, f: &mut Formatter<'_>) -> Result {
         f.write_str(self.as_str())
     }
-}
-
-/// A float that reads back as the same `f32`, and as a float.
-struct Float(f32);
-
-impl Display for Float {
-    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
-        // `Debug` of a finite f32 is its shortest round-trip form, always with `.` or `e`.
-        write!(f, "{:?}", self.0)
-    }
-}
-
-/// ` key=value` where present.
-fn option<T: Display>(f: &mut Formatter<'_>, key: &str, value: &Option<T>) -> Result {
-    match value {
-        Some(value) => write!(f, " {key}={value}"),
-        None => Ok(()),
-    }
-}
-
-/// ` key=yes|no` where present.
-fn yes_no_option(f: &mut Formatter<'_>, key: &str, value: Option<bool>) -> Result {
-    option(f, key, &value.map(yes_no))
-}
-
-/// An object or `null`.
-struct Nullable<'a>(&'a Option<Name>);
-
-impl Display for Nullable<'_> {
-    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
-        match self.0 {
-            Some(name) => name.fmt(f),
-            None => f.write_str("null"),
-        }
-    }
-}
-
-/// Objects or `null`s joined by `separator`.
-fn joined(f: &mut Formatter<'_>, objects: &[Option<Name>], separator: char) -> Result {
-    for (i, object) in objects.iter().enumerate() {
-        if i > 0 {
-            f.write_char(separator)?;
-        }
-        Nullable(object).fmt(f)?;
-    }
-    Ok(())
 }

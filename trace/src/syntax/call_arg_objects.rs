@@ -1,0 +1,236 @@
+//! The kinds of argument that name objects: one object, one or `null`, a list of them to the
+//! end of the line, a render-target list, an option naming one, a name the call itself makes,
+//! a fence's name. Each is read, printed, converted and listed here, once, as the kinds of
+//! `call_args.rs` are (its essay says how).
+//!
+//! **In:** a line's tokens, or a field's value. **Out:** the value (each object declared before
+//! the line, of the kind the grammar wants there), its text, the value in another form, or the
+//! objects it names for the call to use ([`CallArg::objects`]: not a name the call makes, nor a
+//! fence, which is a value).
+//!
+//! **Invariant.** A list read to the end of the line holds at least one item; `-` is an empty
+//! render-target list, and `null` alone one null render target.
+
+use std::fmt::{self, Formatter};
+
+use super::ast::Form;
+use super::call_args::{ArgKind, CallArg, CallParser, Convert};
+use super::cursor::Result;
+use super::name::Name;
+use super::symbols::{ObjKind, Want};
+use super::text_pieces::{joined, option};
+
+/// An object of the kind the grammar wants: `Object(Buffer)`.
+pub struct Object;
+
+impl ArgKind for Object {
+    type Of<F: Form> = F::Object;
+}
+
+impl CallArg for Object {
+    type Param = Want;
+    fn parse(p: &mut CallParser<'_, '_>, want: Want) -> Result<Name> {
+        p.cursor.object(p.symbols, want)
+    }
+    fn print(f: &mut Formatter<'_>, value: &Name, _: Want) -> fmt::Result {
+        write!(f, " {value}")
+    }
+    fn objects<F: Form>(value: &F::Object, _: Want, visit: &mut dyn FnMut(&F::Object)) {
+        visit(value)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &F::Object,
+        _: Want,
+    ) -> std::result::Result<G::Object, C::Error> {
+        c.object(value)
+    }
+}
+
+/// An object of the kind the grammar wants, or `null`: `Nullable(Shader)`.
+pub struct Nullable;
+
+impl ArgKind for Nullable {
+    type Of<F: Form> = Option<F::Object>;
+}
+
+impl CallArg for Nullable {
+    type Param = Want;
+    fn parse(p: &mut CallParser<'_, '_>, want: Want) -> Result<Option<Name>> {
+        p.cursor.object_or_null(p.symbols, want)
+    }
+    fn print(f: &mut Formatter<'_>, value: &Option<Name>, _: Want) -> fmt::Result {
+        write!(f, " {}", super::text_pieces::Nullable(value))
+    }
+    fn objects<F: Form>(value: &Option<F::Object>, _: Want, visit: &mut dyn FnMut(&F::Object)) {
+        value.iter().for_each(visit)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &Option<F::Object>,
+        _: Want,
+    ) -> std::result::Result<Option<G::Object>, C::Error> {
+        value.as_ref().map(|o| c.object(o)).transpose()
+    }
+}
+
+/// An option naming an object, `into=RESOURCE`: `ObjectOption("into", Resource)`; the rest of
+/// the line as options, this one the only key.
+pub struct ObjectOption;
+
+impl ArgKind for ObjectOption {
+    type Of<F: Form> = Option<F::Object>;
+}
+
+impl CallArg for ObjectOption {
+    type Param = (&'static str, Want);
+    fn parse(p: &mut CallParser<'_, '_>, (key, want): Self::Param) -> Result<Option<Name>> {
+        let options = p.cursor.options(&[key])?;
+        match options.get(key) {
+            Some(value) => p.cursor.object_token(p.symbols, value, want, false),
+            None => Ok(None),
+        }
+    }
+    fn print(f: &mut Formatter<'_>, value: &Option<Name>, (key, _): Self::Param) -> fmt::Result {
+        option(f, key, value)
+    }
+    fn objects<F: Form>(
+        value: &Option<F::Object>,
+        _: Self::Param,
+        visit: &mut dyn FnMut(&F::Object),
+    ) {
+        value.iter().for_each(visit)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &Option<F::Object>,
+        _: Self::Param,
+    ) -> std::result::Result<Option<G::Object>, C::Error> {
+        value.as_ref().map(|o| c.object(o)).transpose()
+    }
+}
+
+/// A name for an object the call makes: `Declared("a name for the command list",
+/// CommandList)`. The parser declares it once the line has parsed (`call.rs`).
+pub struct Declared;
+
+impl ArgKind for Declared {
+    type Of<F: Form> = F::Object;
+}
+
+impl CallArg for Declared {
+    type Param = (&'static str, ObjKind);
+    fn parse(p: &mut CallParser<'_, '_>, (what, _): Self::Param) -> Result<Name> {
+        p.cursor.new_name(what)
+    }
+    fn print(f: &mut Formatter<'_>, value: &Name, _: Self::Param) -> fmt::Result {
+        write!(f, " {value}")
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &F::Object,
+        (_, kind): Self::Param,
+    ) -> std::result::Result<G::Object, C::Error> {
+        c.declared(value, kind)
+    }
+}
+
+/// FENCE_NAME: the name the trace gives a fence value; the first use declares it (`call.rs`).
+pub struct FenceName;
+
+impl ArgKind for FenceName {
+    type Of<F: Form> = F::Object;
+}
+
+impl CallArg for FenceName {
+    type Param = &'static str;
+    fn parse(p: &mut CallParser<'_, '_>, label: &'static str) -> Result<Name> {
+        p.cursor.new_name(label)
+    }
+    fn print(f: &mut Formatter<'_>, value: &Name, _: &'static str) -> fmt::Result {
+        write!(f, " {value}")
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &F::Object,
+        _: &'static str,
+    ) -> std::result::Result<G::Object, C::Error> {
+        c.fence(value)
+    }
+}
+
+/// `OBJ|null [OBJ|null ..]` to the end of the line, at least one: `Objects(Buffer)`.
+pub struct Objects;
+
+impl ArgKind for Objects {
+    type Of<F: Form> = Vec<Option<F::Object>>;
+}
+
+impl CallArg for Objects {
+    type Param = Want;
+    fn parse(p: &mut CallParser<'_, '_>, want: Want) -> Result<Vec<Option<Name>>> {
+        p.cursor.objects_to_end(p.symbols, want)
+    }
+    fn print(f: &mut Formatter<'_>, value: &Vec<Option<Name>>, _: Want) -> fmt::Result {
+        f.write_str(" ")?;
+        joined(f, value, ' ')
+    }
+    fn objects<F: Form>(
+        value: &Vec<Option<F::Object>>,
+        _: Want,
+        visit: &mut dyn FnMut(&F::Object),
+    ) {
+        value.iter().flatten().for_each(visit)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &Vec<Option<F::Object>>,
+        _: Want,
+    ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
+        objects(c, value)
+    }
+}
+
+fn objects<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+    c: &mut C,
+    value: &[Option<F::Object>],
+) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
+    value
+        .iter()
+        .map(|o| o.as_ref().map(|o| c.object(o)).transpose())
+        .collect()
+}
+
+/// The render targets of `om_set_render_targets*`: `RTV|null[,RTV|null..]` in one token, or `-`
+/// for none (`null` alone is one null target).
+pub struct Targets;
+
+impl ArgKind for Targets {
+    type Of<F: Form> = Vec<Option<F::Object>>;
+}
+
+impl CallArg for Targets {
+    type Param = ();
+    fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<Vec<Option<Name>>> {
+        p.cursor.render_targets(p.symbols)
+    }
+    fn print(f: &mut Formatter<'_>, value: &Vec<Option<Name>>, (): ()) -> fmt::Result {
+        match value.is_empty() {
+            true => f.write_str(" -"),
+            false => {
+                f.write_str(" ")?;
+                joined(f, value, ',')
+            }
+        }
+    }
+    fn objects<F: Form>(value: &Vec<Option<F::Object>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+        value.iter().flatten().for_each(visit)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &Vec<Option<F::Object>>,
+        (): (),
+    ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
+        objects(c, value)
+    }
+}
