@@ -944,8 +944,15 @@ fn r_bar_8_layout_checks_are_validation_only() {
     );
 }
 
-/// Collects the messages of WARN events on this thread.
-struct Warnings(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+std::thread_local! {
+    /// The WARN messages collected on this thread, while [`warnings_of`] runs.
+    static COLLECTED: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Collects the messages of WARN events on the thread that runs [`warnings_of`]. Installed once
+/// as the global default: a scoped default (`with_default`) races with the other tests' threads
+/// over tracing's global cache of each callsite's interest, and a warning could be lost.
+struct Warnings;
 
 impl tracing::Subscriber for Warnings {
     fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
@@ -965,19 +972,25 @@ impl tracing::Subscriber for Warnings {
         }
         let mut text = String::new();
         event.record(&mut Message(&mut text));
-        if let Ok(mut all) = self.0.lock() {
-            all.push(text);
-        }
+        COLLECTED.with(|collected| {
+            if let Some(all) = collected.borrow_mut().as_mut() {
+                all.push(text);
+            }
+        });
     }
     fn enter(&self, _: &tracing::span::Id) {}
     fn exit(&self, _: &tracing::span::Id) {}
 }
 
 fn warnings_of(run: impl FnOnce()) -> Vec<String> {
-    let all = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    tracing::subscriber::with_default(Warnings(all.clone()), run);
-    let warnings = all.lock().map(|w| w.clone()).unwrap_or_default();
-    warnings
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        // Nothing else in this test binary sets a global default.
+        let _ = tracing::subscriber::set_global_default(Warnings);
+    });
+    COLLECTED.with(|collected| *collected.borrow_mut() = Some(Vec::new()));
+    run();
+    COLLECTED.with(|collected| collected.borrow_mut().take().unwrap_or_default())
 }
 
 /// R-BAR-8: under validation, a split begin unmatched at the end of its list, a texture left in
