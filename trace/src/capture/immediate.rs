@@ -694,7 +694,8 @@ fn forget_dead(device: &recorder::Device, call: &mut Call) {
 
 /// The calls that give a query, at a frame's start, the state the GPU model keeps of it
 /// (R-FX-3): `configure_query` for a binary mode, `begin` for an open scope, `end` for a result
-/// (with no scope open, an end writes zero counts). What passed samples cannot be given without
+/// (with no scope open, an end writes zero counts), `begin` then `write_query` for an open scope
+/// with a result. What passed samples cannot be given without
 /// a draw, which would add a record: `Err` says so. Other counts (pipeline statistics, the
 /// clock) are not given: draw records read only whether samples passed.
 fn query_setup(
@@ -712,7 +713,13 @@ fn query_setup(
         });
     }
     match (snapshot.open, snapshot.result) {
-        (Some(counts), _) if counts.samples == 0 => calls.push(Method::Begin { query }),
+        (Some(counts), None) if counts.samples == 0 => calls.push(Method::Begin { query }),
+        // A scope begun and written while open (`write_query`): the begin clears the result,
+        // the write gives it back with the scope's counts, none yet.
+        (Some(counts), Some(result)) if counts.samples == 0 && result.counts.samples == 0 => {
+            calls.push(Method::Begin { query });
+            calls.push(Method::WriteQuery { query });
+        }
         (None, Some(result)) if result.counts.samples == 0 => calls.push(Method::End { query }),
         (None, None) => {}
         _ => {

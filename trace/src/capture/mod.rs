@@ -23,7 +23,8 @@
 //! gone before the frame that a list or bundle still names; the immediate context's state at the
 //! frame's start as the calls that set it (bindings; the dynamic instances it reads, as maps;
 //! minimum LODs; the queries' state in the GPU model, R-FX-3: `configure_query` for a binary
-//! mode, `begin` for an open scope, `end` for a result); then the frame's own calls, with the
+//! mode, `begin` for an open scope, `end` for a result, `begin` and `write_query` for an open
+//! scope with a result); then the frame's own calls, with the
 //! releases made meanwhile. No call gives a query samples without a draw: a frame that
 //! predicates on a query that passed samples before it fails, saying which query.
 //!
