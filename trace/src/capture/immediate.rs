@@ -70,6 +70,32 @@ pub struct ImmediateExtra {
     open: Option<Open>,
 }
 
+/// Dropping the captured immediate context while a frame is open abandons the frame: nothing
+/// can end it any more (its records and state go with the context), so the capture stops
+/// (`is_capturing` is false again, deferred contexts stop keeping new lists) and the frame's
+/// outcome says why it was not written. A trigger not yet begun stays for the next immediate
+/// context of the device.
+impl Drop for ImmediateExtra {
+    fn drop(&mut self) {
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        self.shared.capturing.store(false, Ordering::Release);
+        self.shared.frame_releases.lock().clear();
+        let begun = match open.triggered {
+            true => "begun by a trigger",
+            false => "begun by begin_capture",
+        };
+        self.shared.control.lock().outcomes.push(FrameOutcome::Failed {
+            frame: open.frame,
+            reason: format!(
+                "the captured immediate context was dropped while frame {} ({begun}) was being                  captured: the frame is abandoned; end it first (end_capture, or the present                  that ends a triggered frame) (R-CAP-2)",
+                open.frame
+            ),
+        });
+    }
+}
+
 impl CaptureTarget for ImmediateContext {
     type Extra = ImmediateExtra;
 
@@ -443,7 +469,16 @@ impl CapturedImmediate {
         list: &CommandList,
         restore: RestoreState,
     ) -> Result<(), Error> {
-        if self.tap_active() {
+        if self.tap_active() && !list.is_from(self.context.device()) {
+            // The engine refuses it (R-OBJ-3); the trace has no way to name another device's
+            // list, whether or not that device's capture kept its calls.
+            let ours = self.context.device().serial();
+            self.fail(format!(
+                "a command list executed in the frame ({} draws) belongs to another device: it                  was recorded on device #{}, not on device #{ours} that this capture wraps; the                  engine refuses the execution and a trace cannot name another device's list                  (R-OBJ-3)",
+                list.stats().draws,
+                list.device_serial(),
+            ));
+        } else if self.tap_active() {
             match list_log(list) {
                 Some(log) => {
                     self.tap.call(Method::Execute {
