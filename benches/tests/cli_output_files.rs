@@ -1,7 +1,9 @@
-//! One rule for every front end that writes a file (`frame --capture`, `splitpoints --json` and
-//! `--svg`, their defaults included): the file's folder must exist. A missing one is refused
-//! with a message naming the option and the folder, before the run does any work, and no
-//! folder is made (`benches::cli::output_file`).
+//! The front ends' shared rules. One rule for every front end that writes a file (`frame
+//! --capture`, `splitpoints --json` and `--svg`, their defaults included): the file's folder
+//! must exist. A missing one is refused with a message naming the option and the folder, before
+//! the run does any work, and no folder is made (`benches::cli::output_file`). And every front
+//! end shows the engine's `tracing` events on standard error as `RUST_LOG` chooses, warnings by
+//! default (`trace::event_output`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -89,4 +91,48 @@ fn cli_splitpoints_refuses_its_default_files_where_no_target_folder_is() {
         "the scenarios ran before the refusal"
     );
     let _ = std::fs::remove_dir_all(&cwd);
+}
+
+/// Every front end installs the workspace's event output (`trace::event_output`): a bad
+/// `RUST_LOG` is said naming the program, and `RUST_LOG=debug` shows the engine's events on
+/// standard error.
+#[test]
+fn cli_every_front_end_shows_the_engines_events_as_rust_log_chooses() {
+    let with_log = |program: &str, args: &[&str], level: &str| {
+        let output = Command::new(program)
+            .args(args)
+            .env("RUST_LOG", level)
+            .output()
+            .expect("the front end runs");
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let tools = [
+        ("frame", env!("CARGO_BIN_EXE_frame"), &["--help"][..]),
+        (
+            "splitpoints",
+            env!("CARGO_BIN_EXE_splitpoints"),
+            &["--list"],
+        ),
+        ("workload", env!("CARGO_BIN_EXE_workload"), &["--help"]),
+    ];
+    for (name, program, args) in tools {
+        let (status, stderr) = with_log(program, args, "[[");
+        assert_eq!(status, Some(0), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{name}: RUST_LOG '[[' is not a filter")),
+            "{name}: {stderr}"
+        );
+    }
+    let small = ["--draws", "64", "--frames", "1", "--semantics", "fast"];
+    let (status, stderr) = with_log(env!("CARGO_BIN_EXE_frame"), &small, "debug");
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("DEBUG") && stderr.contains("finish_command_list"),
+        "{stderr}"
+    );
+    let (_, quiet) = with_log(env!("CARGO_BIN_EXE_frame"), &small, "warn");
+    assert!(!quiet.contains("DEBUG"), "{quiet}");
 }

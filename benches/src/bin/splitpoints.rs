@@ -290,5 +290,6 @@ fn explain(cli: &Cli, json: bool) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    trace::event_output::install("splitpoints");
     finish_main("splitpoints", HELP, parse(std::env::args().skip(1)), run)
 }
