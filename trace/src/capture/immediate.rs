@@ -20,24 +20,24 @@ use std::sync::Arc;
 
 use bundles::DrawBundle;
 use recorder::{
-    Buffer, CommandList, Error, Handle, MapType, ObjectKind, RestoreState, SwapChain, Texture,
-    Usage,
+    Buffer, CommandList, Error, Handle, MapType, ObjectKind, RestoreState, SwapChain, Usage,
 };
 
 use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
+use super::frame_start::{buffer_setup, forget_dead, query_setup, texture_setup};
 use super::frame_timeline::Frame;
 use super::log::{state_calls, Tap};
 use super::object_names;
 use super::write;
 use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
-use crate::syntax::ast::{Barrier, BeforeAfter, Method};
+use crate::syntax::ast::Method;
 use executor::ImmediateContext;
 use executor::{Counters, DrawRecord};
 use recorder::command::InstanceId;
-use recorder::{BarrierAccess, BarrierLayout, BarrierSync, RawHandle};
+use recorder::RawHandle;
 
 /// A frame being captured.
 struct Open {
@@ -207,6 +207,7 @@ impl CapturedImmediate {
             let mut calls = Vec::new();
             match kind {
                 ObjectKind::Buffer => {
+                    calls.extend(buffer_setup(&mut self.context, obj, raw));
                     let dynamic = device
                         .buffer_info(Buffer::from_raw(raw))
                         .is_some_and(|i| i.usage == Usage::Dynamic);
@@ -222,7 +223,7 @@ impl CapturedImmediate {
                         calls.push(Method::Unmap { resource: obj });
                     }
                 }
-                ObjectKind::Texture => calls.extend(self.texture_setup(&device, obj, raw)),
+                ObjectKind::Texture => calls.extend(texture_setup(&mut self.context, obj, raw)),
                 ObjectKind::ShaderResourceView => {
                     let view = recorder::ShaderResourceView::from_raw(raw);
                     if let Some(lod) = device
@@ -277,63 +278,6 @@ impl CapturedImmediate {
             start_seq,
             failed,
         });
-    }
-
-    /// The calls that give texture `raw` (`obj`) the state it has at the frame's start: its
-    /// minimum LOD, its enhanced-barrier layout, its compression.
-    fn texture_setup(
-        &mut self,
-        device: &recorder::Device,
-        obj: Obj,
-        raw: recorder::RawHandle,
-    ) -> Vec<Call> {
-        let mut calls = Vec::new();
-        let texture = Texture::from_raw(raw);
-        if let Some(lod) = device.resource_min_lod(texture).filter(|l| *l != 0.0) {
-            calls.push(Method::SetResourceMinLod {
-                resource: obj,
-                min_lod: lod,
-            });
-        }
-        // Enhanced-barrier layout (every texture starts in `common`): a barrier
-        // from `common` to it, then the compression it had.
-        let state = self.context.gpu().texture_state(raw);
-        let moved = state.layout.is_some_and(|l| l != BarrierLayout::Common);
-        if let Some(layout) = state.layout.filter(|_| moved) {
-            calls.push(Method::Barrier(vec![Barrier::Texture {
-                resource: obj,
-                sync: BeforeAfter {
-                    before: BarrierSync::NONE,
-                    after: BarrierSync::NONE,
-                },
-                access: BeforeAfter {
-                    before: BarrierAccess::NO_ACCESS,
-                    after: BarrierAccess::NO_ACCESS,
-                },
-                layout: BeforeAfter {
-                    before: BarrierLayout::Common,
-                    after: layout,
-                },
-                mips: recorder::Span::ALL,
-                array: recorder::Span::ALL,
-                planes: recorder::Span::ALL,
-                discard: false,
-            }]));
-        }
-        let compressible = device
-            .texture_info(texture)
-            .is_some_and(|i| i.compressible || i.dcc);
-        let compressed = self.context.resource_compression(texture);
-        if compressible {
-            calls.push(Method::SetResourceCompression {
-                resource: obj,
-                compression: match compressed {
-                    true => recorder::Compression::Compressed,
-                    false => recorder::Compression::Decompressed,
-                },
-            });
-        }
-        calls
     }
 
     /// The objects the capture has records of, engine kinds only, in creation order.
@@ -644,125 +588,4 @@ impl CapturedImmediate {
         self.keep_frame_records();
         self.context.take_records()
     }
-}
-
-/// Whether the device still has the object (alive, or released and still referenced).
-fn known(device: &recorder::Device, kind: ObjectKind, raw: recorder::RawHandle) -> bool {
-    use recorder::*;
-    fn has<H: Handle>(device: &Device, handle: H) -> bool {
-        device.is_alive(handle) || device.references(handle).is_some()
-    }
-    match kind {
-        ObjectKind::Buffer => has(device, Buffer::from_raw(raw)),
-        ObjectKind::Texture => has(device, Texture::from_raw(raw)),
-        ObjectKind::ShaderResourceView => has(device, ShaderResourceView::from_raw(raw)),
-        ObjectKind::UnorderedAccessView => has(device, UnorderedAccessView::from_raw(raw)),
-        ObjectKind::RenderTargetView => has(device, RenderTargetView::from_raw(raw)),
-        ObjectKind::DepthStencilView => has(device, DepthStencilView::from_raw(raw)),
-        ObjectKind::Shader => has(device, Shader::from_raw(raw)),
-        ObjectKind::InputLayout => has(device, InputLayout::from_raw(raw)),
-        ObjectKind::BlendState => has(device, BlendState::from_raw(raw)),
-        ObjectKind::RasterizerState => has(device, RasterizerState::from_raw(raw)),
-        ObjectKind::DepthStencilState => has(device, DepthStencilState::from_raw(raw)),
-        ObjectKind::SamplerState => has(device, SamplerState::from_raw(raw)),
-        ObjectKind::Query => has(device, Query::from_raw(raw)),
-        ObjectKind::SwapChain => has(device, SwapChain::from_raw(raw)),
-        ObjectKind::Bundle => has(device, BundleHandle::from_raw(raw)),
-        ObjectKind::Heap => has(device, Heap::from_raw(raw)),
-    }
-}
-
-/// Makes null every slot of a set call that names an object the device no longer has.
-fn forget_dead(device: &recorder::Device, call: &mut Call) {
-    let dead = |o: &Option<Obj>| match o {
-        Some(Obj::Engine(kind, raw)) => !known(device, *kind, *raw),
-        _ => false,
-    };
-    let clear = |slots: &mut Vec<Option<Obj>>| {
-        for slot in slots.iter_mut() {
-            if dead(slot) {
-                *slot = None;
-            }
-        }
-    };
-    match call {
-        Method::SetInputLayout(o)
-        | Method::SetShader { shader: o, .. }
-        | Method::OmSetBlendState(o)
-        | Method::OmSetDepthStencilState(o)
-        | Method::RsSetState(o)
-        | Method::SetPredication { predicate: o, .. }
-        | Method::SetIndexBuffer { buffer: o, .. }
-            if dead(o) =>
-        {
-            *o = None
-        }
-        Method::SetVertexBuffers { buffers: s, .. }
-        | Method::SetConstantBuffers { buffers: s, .. }
-        | Method::SetShaderResources { views: s, .. }
-        | Method::SetSamplers { samplers: s, .. }
-        | Method::CsSetUnorderedAccessViews { views: s, .. } => clear(s),
-        Method::OmSetRenderTargets {
-            render_targets,
-            depth_stencil,
-        } => {
-            clear(render_targets);
-            if dead(depth_stencil) {
-                *depth_stencil = None;
-            }
-        }
-        Method::OmSetRenderTargetsAndUavs {
-            render_targets,
-            depth_stencil,
-            views,
-            ..
-        } => {
-            clear(render_targets);
-            clear(views);
-            if dead(depth_stencil) {
-                *depth_stencil = None;
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The calls that give a query, at a frame's start, the state the GPU model keeps of it
-/// (R-FX-3): `configure_query` for a binary mode, `begin` for an open scope, `end` for a result
-/// (with no scope open, an end writes zero counts), `begin` then `write_query` for an open scope
-/// with a result. What passed samples cannot be given without
-/// a draw, which would add a record: `Err` says so. Other counts (pipeline statistics, the
-/// clock) are not given: draw records read only whether samples passed.
-fn query_setup(
-    query: Obj,
-    snapshot: Option<executor::QuerySnapshot>,
-) -> Result<Vec<Call>, &'static str> {
-    let Some(snapshot) = snapshot else {
-        return Ok(Vec::new());
-    };
-    let mut calls = Vec::new();
-    if snapshot.mode == recorder::QueryMode::Binary {
-        calls.push(Method::ConfigureQuery {
-            query,
-            mode: snapshot.mode,
-        });
-    }
-    match (snapshot.open, snapshot.result) {
-        (Some(counts), None) if counts.samples == 0 => calls.push(Method::Begin { query }),
-        // A scope begun and written while open (`write_query`): the begin clears the result,
-        // the write gives it back with the scope's counts, none yet.
-        (Some(counts), Some(result)) if counts.samples == 0 && result.counts.samples == 0 => {
-            calls.push(Method::Begin { query });
-            calls.push(Method::WriteQuery { query });
-        }
-        (None, Some(result)) if result.counts.samples == 0 => calls.push(Method::End { query }),
-        (None, None) => {}
-        _ => {
-            return Err(
-                "passed samples before the frame (a result or an open scope): no call gives a \
-                 query samples without a draw, so a trace cannot start from it (R-FX-3)",
-            )
-        }
-    }
-    Ok(calls)
 }

@@ -80,6 +80,7 @@ mod captured_pool;
 mod captured_sync;
 mod device;
 mod form;
+mod frame_start;
 mod frame_timeline;
 mod immediate;
 mod log;
