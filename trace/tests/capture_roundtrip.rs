@@ -40,8 +40,8 @@ mod features {
     /// A view of a dynamic buffer (`sb_srv`) bound where a draw reads it.
     pub const DYNAMIC_VIEWS: bool = true;
     /// Legacy transitions (`resource_barrier transition`), which leave a texture in a legacy
-    /// state the next frame starts from.
-    pub const LEGACY_TRANSITIONS: bool = false;
+    /// state the next frame starts from (written as a transition from `common` at its start).
+    pub const LEGACY_TRANSITIONS: bool = true;
     /// `om_set_render_targets` with no render-target view at all (an empty slice).
     pub const EMPTY_TARGET_LIST: bool = true;
     /// Releases of the temporary buffers in frames 0 and 1: an object released in the captured
