@@ -55,9 +55,10 @@ mod features {
     /// `set_shader_resource_view_min_lod` (a view's minimum LOD changed in the frame).
     pub const VIEW_MIN_LOD: bool = true;
     /// Minimum-LOD calls on deferred contexts: they take effect at once for every context (the
-    /// next bind copies the value), so lists recorded on several threads race on them, and a
-    /// trace that writes each list as one block cannot give the order they were made in.
-    pub const MIN_LOD_ON_DEFERRED: bool = false;
+    /// next legacy bind copies the value), so a list carrying a view bound before another
+    /// context's call keeps the LOD it encoded; the trace writes that LOD around the carried
+    /// binds (`log::legacy_state_calls`).
+    pub const MIN_LOD_ON_DEFERRED: bool = true;
     /// Deferred contexts waiting on fences: the trace writes a list's block before the
     /// immediate context's calls of the frame, so a wait on a fence the immediate context
     /// inserted earlier in the frame comes before its insert (refused: out of range).

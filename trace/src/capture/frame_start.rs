@@ -99,7 +99,7 @@ pub(super) fn texture_setup(context: &mut ImmediateContext, obj: Obj, raw: RawHa
 }
 
 /// Whether the device still has the object (alive, or released and still referenced).
-fn known(device: &recorder::Device, kind: ObjectKind, raw: recorder::RawHandle) -> bool {
+pub(super) fn known(device: &recorder::Device, kind: ObjectKind, raw: recorder::RawHandle) -> bool {
     use recorder::*;
     fn has<H: Handle>(device: &Device, handle: H) -> bool {
         device.is_alive(handle) || device.references(handle).is_some()

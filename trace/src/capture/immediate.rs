@@ -27,9 +27,9 @@ use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
-use super::frame_start::{buffer_setup, forget_dead, query_setup, texture_setup};
+use super::frame_start::{buffer_setup, forget_dead, known, query_setup, texture_setup};
 use super::frame_timeline::Frame;
-use super::log::{state_calls, Tap};
+use super::log::{legacy_state_calls, state_calls, Tap};
 use super::object_names;
 use super::write;
 use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
@@ -197,10 +197,22 @@ impl CapturedImmediate {
         // The bindings the next draw would see.
         // A binding of an object the device has destroyed meanwhile (a fast list's binding
         // holds no reference, R-OBJ-4) reads as nothing: written as null, not as the object.
-        let mut bindings = state_calls(self.context.gpu().state().bindings());
+        // Under legacy semantics each bound texture view keeps the LOD it copied when bound.
+        let state = self.context.gpu().state().bindings();
+        let mut bindings = match device.desc().immediate_semantics {
+            recorder::Semantics::Legacy => legacy_state_calls(state),
+            recorder::Semantics::Fast => state_calls(state),
+        };
         for call in &mut bindings {
             forget_dead(&device, call);
         }
+        bindings.retain(|call| match call {
+            Method::SetResourceMinLod {
+                resource: Obj::Engine(kind, raw),
+                ..
+            } => known(&device, *kind, *raw),
+            _ => true,
+        });
         setup.extend(bindings);
         for (kind, raw) in objects {
             let obj = Obj::Engine(kind, raw);
