@@ -51,7 +51,7 @@ mod features {
     /// before the frame, bound at its start by a fast list's binding, which holds no reference,
     /// and destroyed during the frame reads as null live, but the trace binds it on the
     /// immediate context, which holds one.)
-    pub const RELEASES: bool = false;
+    pub const RELEASES: bool = true;
     /// `set_shader_resource_view_min_lod` (a view's minimum LOD changed in the frame).
     pub const VIEW_MIN_LOD: bool = true;
     /// Minimum-LOD calls on deferred contexts: they take effect at once for every context (the

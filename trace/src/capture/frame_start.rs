@@ -1,6 +1,6 @@
 //! The state a captured frame starts from, as the calls that give it (R-CAP-3): what the GPU
 //! model keeps of a texture (minimum LOD, layout or legacy state, compression), of a buffer (its
-//! legacy state), of a query (R-FX-3), and the bindings with the objects the device no longer
+//! legacy state), of a placed resource (whether it is a deactivated alias), of a query (R-FX-3), and the bindings with the objects the device no longer
 //! has made null. Read by `immediate.rs` when a frame opens.
 //!
 //! **In:** the immediate context (its GPU model, its device) and an object. **Out:** calls on
@@ -39,6 +39,30 @@ pub(super) fn buffer_setup(
 ) -> Option<Call> {
     let state = context.gpu().legacy_state(raw, false);
     (state != ResourceStates::COMMON).then(|| legacy_transition(obj, state))
+}
+
+/// The call that starts placed resource `resource` (`obj`) deactivated when it is a
+/// deactivated alias at the frame's start (R-BAR-7): a legacy aliasing barrier naming it as the
+/// one aliased away from (`resource_barrier aliasing R null`), which deactivates it and
+/// activates nothing. An active one needs no call: a fresh replay's placed resources are active
+/// until something overlapping is activated, and an activation in the frame deactivates what it
+/// overlaps in the replay as it did live. Not written on a device with `legacy_barriers=off`,
+/// where the legacy barrier could be refused or refuse the frame's enhanced ones (R-BAR-6).
+pub(super) fn placed_setup(
+    context: &mut ImmediateContext,
+    obj: Obj,
+    resource: recorder::Resource,
+) -> Option<Call> {
+    let device = context.device();
+    if device.placement(resource).is_none() || !device.desc().legacy_barriers {
+        return None;
+    }
+    context.gpu().deactivated_by(resource).map(|_| {
+        Method::ResourceBarrier(LegacyBarrier::Aliasing {
+            before: Some(obj),
+            after: None,
+        })
+    })
 }
 
 /// The calls that give texture `raw` (`obj`) the state it has at the frame's start: its

@@ -20,14 +20,17 @@ use std::sync::Arc;
 
 use bundles::DrawBundle;
 use recorder::{
-    Buffer, CommandList, Error, Handle, MapType, ObjectKind, RestoreState, SwapChain, Usage,
+    Buffer, CommandList, Error, Handle, MapType, ObjectKind, Resource, RestoreState, SwapChain,
+    Usage,
 };
 
 use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
-use super::frame_start::{buffer_setup, forget_dead, known, query_setup, texture_setup};
+use super::frame_start::{
+    buffer_setup, forget_dead, known, placed_setup, query_setup, texture_setup,
+};
 use super::frame_timeline::Frame;
 use super::log::{legacy_state_calls, state_calls, Tap};
 use super::object_names;
@@ -220,6 +223,8 @@ impl CapturedImmediate {
             match kind {
                 ObjectKind::Buffer => {
                     calls.extend(buffer_setup(&mut self.context, obj, raw));
+                    let placed = Resource::Buffer(Buffer::from_raw(raw));
+                    calls.extend(placed_setup(&mut self.context, obj, placed));
                     let dynamic = device
                         .buffer_info(Buffer::from_raw(raw))
                         .is_some_and(|i| i.usage == Usage::Dynamic);
@@ -235,7 +240,12 @@ impl CapturedImmediate {
                         calls.push(Method::Unmap { resource: obj });
                     }
                 }
-                ObjectKind::Texture => calls.extend(texture_setup(&mut self.context, obj, raw)),
+                ObjectKind::Texture => {
+                    calls.extend(texture_setup(&mut self.context, obj, raw));
+                    // Deactivated last: the calls before it use the texture.
+                    let placed = Resource::Texture(recorder::Texture::from_raw(raw));
+                    calls.extend(placed_setup(&mut self.context, obj, placed));
+                }
                 ObjectKind::ShaderResourceView => {
                     let view = recorder::ShaderResourceView::from_raw(raw);
                     if let Some(lod) = device
