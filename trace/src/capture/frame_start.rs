@@ -1,7 +1,8 @@
 //! The state a captured frame starts from, as the calls that give it (R-CAP-3): what the GPU
 //! model keeps of a texture (minimum LOD, layout or legacy state, compression), of a buffer (its
-//! legacy state), of a placed resource (whether it is a deactivated alias), of a query (R-FX-3), and the bindings with the objects the device no longer
-//! has made null. Read by `immediate.rs` when a frame opens.
+//! legacy state), of a placed resource (whether it is a deactivated alias), of a query
+//! (R-FX-3), and the bindings with the objects the device no longer has made null. Read by
+//! `immediate.rs` when a frame opens.
 //!
 //! **In:** the immediate context (its GPU model, its device) and an object. **Out:** calls on
 //! the immediate context that give a fresh replay of the trace the same state; `Err` where no

@@ -89,15 +89,17 @@ impl Drop for ImmediateExtra {
             true => "begun by a trigger",
             false => "begun by begin_capture",
         };
-        self.shared.control.lock().outcomes.push(FrameOutcome::Failed {
+        let reason = format!(
+            "the captured immediate context was dropped while frame {} ({begun}) was being \
+             captured: the frame is abandoned; end it first (end_capture, or the present that \
+             ends a triggered frame) (R-CAP-2)",
+            open.frame
+        );
+        let outcome = FrameOutcome::Failed {
             frame: open.frame,
-            reason: format!(
-                "the captured immediate context was dropped while frame {} ({begun}) was being \
-                 captured: the frame is abandoned; end it first (end_capture, or the present \
-                 that ends a triggered frame) (R-CAP-2)",
-                open.frame
-            ),
-        });
+            reason,
+        };
+        self.shared.control.lock().outcomes.push(outcome);
     }
 }
 

@@ -110,19 +110,17 @@ pub(crate) fn declaration(
     };
     let name = names.name(object);
     let shown = name.to_string();
-    let gone = || {
-        match device.lookup_error("capture", kind, raw) {
+    let gone = || match device.lookup_error("capture", kind, raw) {
         // Another device's object (R-OBJ-3): the engine refused every call that named it.
         recorder::Error::ForeignHandle {
             owner, expected, ..
         } => format!(
-            "{} {shown} belongs to another device ({owner}), not to device #{expected} that \
-             this capture wraps: the engine refused the calls that name it, and a trace cannot \
-             name another device's object (R-OBJ-3)",
+            "{} {shown} belongs to another device ({owner}), not to device #{expected} that this \
+             capture wraps: the engine refused the calls that name it, and a trace cannot name \
+             another device's object (R-OBJ-3)",
             kind.name()
         ),
         _ => format!("{} {shown} is no longer known to the device", kind.name()),
-    }
     };
     let placement = |resource: Resource| {
         device.placement(resource).map(|p| Placement {
