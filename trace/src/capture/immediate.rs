@@ -8,8 +8,8 @@
 //! that set them; for each swap chain, as many presents as bring a fresh one to its current
 //! back buffer; for each dynamic resource whose current instance is not its initial contents,
 //! a write_discard map (so the records name that instance `#K` as the replay will); minimum
-//! LODs and decompressed textures as their calls. Those last are written only for the objects
-//! the frame uses.
+//! LODs, legacy states, layouts, compression, deactivated placed aliases and queries as their
+//! calls (`frame_start.rs`). Those last are written only for the objects the frame uses.
 //!
 //! **A frame's records.** The draw records the immediate context produced from the frame's
 //! start to its end; `clear_records` and `take_records` during a capture keep the frame's part
