@@ -20,30 +20,16 @@ use std::path::{Path, PathBuf};
 
 use trace::capture::{CapturedFrame, FrameOutcome};
 
-use crate::cli::json_string;
+use crate::cli::{json_string, output_file};
 
 /// Frames a front end runs for one capture before it gives up: the first, and two retries.
 pub const ATTEMPTS: u32 = 3;
 
-/// `--capture`'s value: a file name in a folder that exists (checked now, so that a typo stops
-/// the run before it records anything; the file itself is written after the frame).
+/// `--capture`'s value: a file name in a folder that exists ([`output_file`]'s rule, checked
+/// now, so that a typo stops the run before it records anything; the file itself is written
+/// after the frame).
 pub fn capture_path_option(option: &str, value: &str) -> Result<PathBuf, String> {
-    if value.is_empty() {
-        return Err(format!("{option}: the file name is empty"));
-    }
-    let path = PathBuf::from(value);
-    if path.file_name().is_none() {
-        return Err(format!(
-            "{option}: '{value}' names no file (it ends in a folder)"
-        ));
-    }
-    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(folder) if !folder.is_dir() => Err(format!(
-            "{option}: the folder '{}' of '{value}' does not exist",
-            folder.display()
-        )),
-        _ => Ok(path),
-    }
+    output_file(option, value)
 }
 
 /// Where mode `mode` writes its frame when `modes` modes run: `file` itself for one, else

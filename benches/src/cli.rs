@@ -1,11 +1,13 @@
 //! What the command-line front ends (`frame`, `splitpoints`, `workload`, the `renderer` example,
 //! the peer comparison) share: their options read one way ([`Args`]), option values checked
-//! with messages naming the option, durations printed alike, printing
+//! with messages naming the option (a file to write: [`output_file`], one rule for every front
+//! end), durations printed alike, printing
 //! that ends the program quietly when its output is a closed pipe ([`out!`](crate::out),
 //! [`outln!`](crate::outln)), and the progress line of a phase that runs long
 //! ([`PhaseProgress`]).
 
 use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -102,6 +104,39 @@ pub fn count(name: &str, text: &str, min: u32, max: u32) -> Result<u32, String> 
         _ => Err(format!(
             "{name}: '{text}' is not a whole number from {min} to {max}"
         )),
+    }
+}
+
+/// The value of an option that names a file the front end writes (`frame --capture`,
+/// `splitpoints --json` and `--svg`, the renderer's `--capture`): one rule for every front end,
+/// a file name in a folder that exists. A missing folder is refused, here, before the run does
+/// any work; no front end makes folders (a typo in a path would otherwise leave a stray tree
+/// and a report that says "wrote").
+pub fn output_file(option: &str, value: &str) -> Result<PathBuf, String> {
+    if value.is_empty() {
+        return Err(format!("{option}: the file name is empty"));
+    }
+    let path = PathBuf::from(value);
+    if path.file_name().is_none() {
+        return Err(format!(
+            "{option}: '{value}' names no file (it ends in a folder)"
+        ));
+    }
+    output_folder_exists(option, &path)?;
+    Ok(path)
+}
+
+/// `Err` naming `option` when the folder `path` would be written in does not exist (a default
+/// path, checked when the run is about to write, as [`output_file`] checks a given one).
+pub fn output_folder_exists(option: &str, path: &Path) -> Result<(), String> {
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(folder) if !folder.is_dir() => Err(format!(
+            "{option}: the folder '{}' of '{}' does not exist (no front end makes folders: \
+             make it first, or name a file in a folder that exists)",
+            folder.display(),
+            path.display()
+        )),
+        _ => Ok(()),
     }
 }
 

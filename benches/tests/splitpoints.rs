@@ -321,6 +321,8 @@ mod command {
     #[test]
     fn r_tool_1_the_command_prints_the_tables_and_writes_the_json_and_the_picture() {
         let folder = std::env::temp_dir().join(format!("splitpoints-test-{}", std::process::id()));
+        // The folder exists: the front ends make none (`benches::cli::output_file`).
+        std::fs::create_dir_all(folder.join("out")).expect("a temporary folder");
         let json = folder.join("out/run.json");
         let svg = folder.join("out/run.svg");
         let (json_arg, svg_arg) = (json.display().to_string(), svg.display().to_string());
@@ -353,6 +355,7 @@ mod command {
     #[test]
     fn r_tool_1_json_to_standard_output_sends_the_tables_to_standard_error() {
         let folder = std::env::temp_dir().join(format!("splitpoints-json-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).expect("a temporary folder");
         let svg = folder.join("run.svg").display().to_string();
         let mut args = SMALL.to_vec();
         args.extend([

@@ -23,6 +23,9 @@
 //!   calls, through wrappers of the engine's device and contexts. **Out:** the frame's trace and
 //!   the digest its replay prints.
 //!
+//! Beside them, [`event_output`]: the `tracing` subscriber every binary of the workspace
+//! installs, so the engine's warnings reach the user.
+//!
 //! The replay depends on the syntax (it reads the tree), never the other way; the advisor on
 //! both; the capture writes through the syntax's printer. A call has one shape, [`Method`],
 //! generic over its [`Form`]: the syntax holds it [`Written`] (names, numbers and words as the
@@ -41,6 +44,7 @@
 #![doc = include_str!("../docs/TRACE.md")]
 
 pub mod capture;
+pub mod event_output;
 pub mod explain;
 pub(crate) mod replay;
 mod sync;

@@ -40,24 +40,25 @@ mod features {
     /// A view of a dynamic buffer (`sb_srv`) bound where a draw reads it.
     pub const DYNAMIC_VIEWS: bool = true;
     /// Legacy transitions (`resource_barrier transition`), which leave a texture in a legacy
-    /// state the next frame starts from.
-    pub const LEGACY_TRANSITIONS: bool = false;
+    /// state the next frame starts from (written as a transition from `common` at its start).
+    pub const LEGACY_TRANSITIONS: bool = true;
     /// `om_set_render_targets` with no render-target view at all (an empty slice).
     pub const EMPTY_TARGET_LIST: bool = true;
-    /// Releases of the temporary buffers in frames 0 and 1: an object released in the captured
+    /// Releases of the temporary buffers in frames 0 and 1 (an object released in the captured
     /// frame, or released before it and alive at its start only through a binding the frame
-    /// then replaces, is gone from the device when the frame is written and cannot be
-    /// declared. Off: only frame 2 releases. (Those two are fixed; still open: an object released
-    /// before the frame, bound at its start by a fast list's binding, which holds no reference,
-    /// and destroyed during the frame reads as null live, but the trace binds it on the
-    /// immediate context, which holds one.)
-    pub const RELEASES: bool = false;
+    /// then replaces, is declared as it was when released). Off: only frame 2 releases. On
+    /// since 2,000 cases passed; the case once named open here (an object released before the
+    /// frame, bound at its start without a reference, destroyed during it) did not reproduce:
+    /// a fast list's bindings end with the list, and a fast immediate binding of a released
+    /// object reads null live and in the replay alike.
+    pub const RELEASES: bool = true;
     /// `set_shader_resource_view_min_lod` (a view's minimum LOD changed in the frame).
     pub const VIEW_MIN_LOD: bool = true;
     /// Minimum-LOD calls on deferred contexts: they take effect at once for every context (the
-    /// next bind copies the value), so lists recorded on several threads race on them, and a
-    /// trace that writes each list as one block cannot give the order they were made in.
-    pub const MIN_LOD_ON_DEFERRED: bool = false;
+    /// next legacy bind copies the value), so a list carrying a view bound before another
+    /// context's call keeps the LOD it encoded; the trace writes that LOD around the carried
+    /// binds (`log::legacy_state_calls`).
+    pub const MIN_LOD_ON_DEFERRED: bool = true;
     /// Deferred contexts waiting on fences: the trace writes a list's block before the
     /// immediate context's calls of the frame, so a wait on a fence the immediate context
     /// inserted earlier in the frame comes before its insert (refused: out of range).
@@ -1538,14 +1539,17 @@ proptest! {
     #[test]
     fn r_cap_6_a_captured_random_frame_replays_with_its_digest(app in app()) {
         let outcomes = run(&app, CaptureOptions::default());
+        // A query that passed samples before the frame: no call gives it that state (R-FX-3,
+        // `capture/immediate.rs`), and the capture says so; the trigger tries the next frame,
+        // so such a case has two outcomes.
+        if let Some(FrameOutcome::Failed { reason, .. }) = outcomes.first() {
+            if reason.contains("passed samples before the frame") {
+                return Err(TestCaseError::reject(reason.clone()));
+            }
+        }
         prop_assert_eq!(outcomes.len(), 1, "{:?}", outcomes);
         let frame = match &outcomes[0] {
             FrameOutcome::Captured(frame) => frame,
-            // A query that passed samples before the frame: no call gives it that state
-            // (R-FX-3, `capture/immediate.rs`), and the capture says so.
-            FrameOutcome::Failed { reason, .. } if reason.contains("passed samples before the frame") => {
-                return Err(TestCaseError::reject(reason.clone()));
-            }
             FrameOutcome::Failed { reason, .. } => {
                 return Err(TestCaseError::fail(format!("the frame failed: {reason}")));
             }

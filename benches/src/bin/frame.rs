@@ -72,6 +72,7 @@ use report_json::Report;
 use run_report::RunReport;
 
 fn main() -> ExitCode {
+    trace::event_output::install("frame");
     let options = match parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
         Ok(None) => {

@@ -16,7 +16,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use benches::cli::{count, finish_main, fraction, semantics_choice, Arg, Args, PhaseProgress};
+use benches::cli::{
+    count, finish_main, fraction, output_file, output_folder_exists, semantics_choice, Arg, Args,
+    PhaseProgress,
+};
 use benches::splitpoints::splitpoint_tables as report;
 use benches::splitpoints::{measure, scenario, scenario_trace, Options, SCENARIOS};
 use benches::{out, outln};
@@ -43,6 +46,7 @@ OPTIONS:
     --json FILE          where the JSON goes (default target/splitpoints.json); '-' writes
                          it to standard output and the tables to standard error
     --svg FILE           where the picture goes (default target/splitpoints.svg)
+                         (a file's folder must exist: none is made)
     --trace NAME         print scenario NAME's frame as a trace (trace/docs/TRACE.md), the
                          calls the harness makes, to standard output, and exit
     --explain            instead of measuring, explain each scenario's split points (default
@@ -121,8 +125,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
                 args.no_value(&name)?;
                 cli.explain = true
             }
-            "--json" => cli.json = path(&name, args.value(&name)?)?,
-            "--svg" => cli.svg = path(&name, args.value(&name)?)?,
+            "--json" => {
+                cli.json = match args.value(&name)?.as_str() {
+                    "-" => PathBuf::from("-"),
+                    value => output_file(&name, value)?,
+                }
+            }
+            "--svg" => cli.svg = output_file(&name, &args.value(&name)?)?,
             "--trace" => {
                 let text = args.value(&name)?;
                 cli.trace = Some(scenario(&text).map_err(|e| format!("--trace: {e}"))?.name);
@@ -147,20 +156,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Cli>, String> {
     Ok(Some(cli))
 }
 
-fn path(name: &str, text: String) -> Result<PathBuf, String> {
-    match text.is_empty() {
-        true => Err(format!("{name}: the file name is empty")),
-        false => Ok(PathBuf::from(text)),
-    }
-}
-
-/// Writes `text` to `path`, making its folder first.
+/// Writes `text` to `path`, whose folder exists (checked before the run: [`output_file`],
+/// [`output_folder_exists`]).
 fn write_file(option: &str, path: &Path, text: &str) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("{option}: cannot write '{}': {e}", path.display());
-    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder).map_err(fail)?;
-    }
-    std::fs::write(path, text).map_err(fail)
+    std::fs::write(path, text)
+        .map_err(|e| format!("{option}: cannot write '{}': {e}", path.display()))
 }
 
 fn run(cli: &Cli) -> Result<(), String> {
@@ -185,6 +185,11 @@ fn run(cli: &Cli) -> Result<(), String> {
     if cli.explain {
         return explain(cli, json_to_stdout);
     }
+    // The files' folders exist before anything runs (the defaults' `target/` too).
+    if !json_to_stdout {
+        output_folder_exists("--json", &cli.json)?;
+    }
+    output_folder_exists("--svg", &cli.svg)?;
     let say = |text: &str| match json_to_stdout {
         true => eprint!("{text}"),
         false => out!("{text}"),
@@ -285,5 +290,6 @@ fn explain(cli: &Cli, json: bool) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    trace::event_output::install("splitpoints");
     finish_main("splitpoints", HELP, parse(std::env::args().skip(1)), run)
 }

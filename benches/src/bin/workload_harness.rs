@@ -416,5 +416,6 @@ fn run(o: &Options) -> Result<(), Error> {
 }
 
 fn main() -> ExitCode {
+    trace::event_output::install("workload");
     finish_main("workload", HELP, parse(std::env::args().skip(1)), run)
 }

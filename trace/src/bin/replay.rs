@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use trace::{replay, Args, ReplayOptions, TraceSource, USAGE};
 
 fn main() -> ExitCode {
+    trace::event_output::install("replay");
     let (options, source) = match ReplayOptions::from_args(std::env::args().skip(1)) {
         Ok(Args::Run { options, trace }) => (options, trace),
         Ok(Args::Help) => {

@@ -18,7 +18,7 @@ use recorder::{
 
 use super::captured::{CaptureTarget, CapturedContext};
 use super::form::Obj;
-use super::log::{state_calls, ContextInfo, ListLog, Tap};
+use super::log::{legacy_state_calls, ContextInfo, ListLog, Tap};
 use super::Shared;
 use crate::syntax::ast::Method;
 
@@ -75,7 +75,7 @@ impl CapturedDeferred {
             return false;
         }
         if fresh {
-            let carried = self.context.legacy_state().map(state_calls);
+            let carried = self.context.legacy_state().map(legacy_state_calls);
             self.tap.carried = carried.filter(|calls| !calls.is_empty());
         }
         true

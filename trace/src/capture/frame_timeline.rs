@@ -328,9 +328,7 @@ impl Timeline<'_> {
         if restored {
             out.call(&on, &Method::ClearState);
         }
-        for call in list.carried.iter().flatten() {
-            out.call(&on, call);
-        }
+        out.state_block(&on, list.carried.iter().flatten());
         let name = Name::new(&format!("carry_{carries}"))
             .unwrap_or_else(|| unreachable!("carry_N is a name"));
         let restore = list.carried.is_some().then_some(true);
@@ -368,9 +366,7 @@ impl Timeline<'_> {
                 out.call(&imm, &call);
             }
         }
-        for call in self.state {
-            out.call(&imm, call);
-        }
+        out.state_block(&imm, self.state.iter().copied());
         for call in others {
             out.call(&imm, call);
         }

@@ -8,8 +8,8 @@
 //! that set them; for each swap chain, as many presents as bring a fresh one to its current
 //! back buffer; for each dynamic resource whose current instance is not its initial contents,
 //! a write_discard map (so the records name that instance `#K` as the replay will); minimum
-//! LODs and decompressed textures as their calls. Those last are written only for the objects
-//! the frame uses.
+//! LODs, legacy states, layouts, compression, deactivated placed aliases and queries as their
+//! calls (`frame_start.rs`). Those last are written only for the objects the frame uses.
 //!
 //! **A frame's records.** The draw records the immediate context produced from the frame's
 //! start to its end; `clear_records` and `take_records` during a capture keep the frame's part
@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use bundles::DrawBundle;
 use recorder::{
-    Buffer, CommandList, Error, Handle, MapType, ObjectKind, RestoreState, SwapChain, Texture,
+    Buffer, CommandList, Error, Handle, MapType, ObjectKind, Resource, RestoreState, SwapChain,
     Usage,
 };
 
@@ -28,16 +28,19 @@ use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
+use super::frame_start::{
+    buffer_setup, forget_dead, known, placed_setup, query_setup, texture_setup,
+};
 use super::frame_timeline::Frame;
-use super::log::{state_calls, Tap};
+use super::log::{legacy_state_calls, state_calls, Tap};
 use super::object_names;
 use super::write;
 use super::{CapturedFrame, FrameOutcome, Shared, Trigger};
-use crate::syntax::ast::{Barrier, BeforeAfter, Method};
+use crate::syntax::ast::Method;
 use executor::ImmediateContext;
 use executor::{Counters, DrawRecord};
 use recorder::command::InstanceId;
-use recorder::{BarrierAccess, BarrierLayout, BarrierSync, RawHandle};
+use recorder::RawHandle;
 
 /// A frame being captured.
 struct Open {
@@ -68,6 +71,36 @@ pub struct ImmediateExtra {
     /// Presents of the active swap chain so far.
     frame: u64,
     open: Option<Open>,
+}
+
+/// Dropping the captured immediate context while a frame is open abandons the frame: nothing
+/// can end it any more (its records and state go with the context), so the capture stops
+/// (`is_capturing` is false again, deferred contexts stop keeping new lists) and the frame's
+/// outcome says why it was not written. A trigger not yet begun stays for the next immediate
+/// context of the device.
+impl Drop for ImmediateExtra {
+    fn drop(&mut self) {
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        self.shared.capturing.store(false, Ordering::Release);
+        self.shared.frame_releases.lock().clear();
+        let begun = match open.triggered {
+            true => "begun by a trigger",
+            false => "begun by begin_capture",
+        };
+        let reason = format!(
+            "the captured immediate context was dropped while frame {} ({begun}) was being \
+             captured: the frame is abandoned; end it first (end_capture, or the present that \
+             ends a triggered frame) (R-CAP-2)",
+            open.frame
+        );
+        let outcome = FrameOutcome::Failed {
+            frame: open.frame,
+            reason,
+        };
+        self.shared.control.lock().outcomes.push(outcome);
+    }
 }
 
 impl CaptureTarget for ImmediateContext {
@@ -171,16 +204,31 @@ impl CapturedImmediate {
         // The bindings the next draw would see.
         // A binding of an object the device has destroyed meanwhile (a fast list's binding
         // holds no reference, R-OBJ-4) reads as nothing: written as null, not as the object.
-        let mut bindings = state_calls(self.context.gpu().state().bindings());
+        // Under legacy semantics each bound texture view keeps the LOD it copied when bound.
+        let state = self.context.gpu().state().bindings();
+        let mut bindings = match device.desc().immediate_semantics {
+            recorder::Semantics::Legacy => legacy_state_calls(state),
+            recorder::Semantics::Fast => state_calls(state),
+        };
         for call in &mut bindings {
             forget_dead(&device, call);
         }
+        bindings.retain(|call| match call {
+            Method::SetResourceMinLod {
+                resource: Obj::Engine(kind, raw),
+                ..
+            } => known(&device, *kind, *raw),
+            _ => true,
+        });
         setup.extend(bindings);
         for (kind, raw) in objects {
             let obj = Obj::Engine(kind, raw);
             let mut calls = Vec::new();
             match kind {
                 ObjectKind::Buffer => {
+                    calls.extend(buffer_setup(&mut self.context, obj, raw));
+                    let placed = Resource::Buffer(Buffer::from_raw(raw));
+                    calls.extend(placed_setup(&mut self.context, obj, placed));
                     let dynamic = device
                         .buffer_info(Buffer::from_raw(raw))
                         .is_some_and(|i| i.usage == Usage::Dynamic);
@@ -196,7 +244,12 @@ impl CapturedImmediate {
                         calls.push(Method::Unmap { resource: obj });
                     }
                 }
-                ObjectKind::Texture => calls.extend(self.texture_setup(&device, obj, raw)),
+                ObjectKind::Texture => {
+                    calls.extend(texture_setup(&mut self.context, obj, raw));
+                    // Deactivated last: the calls before it use the texture.
+                    let placed = Resource::Texture(recorder::Texture::from_raw(raw));
+                    calls.extend(placed_setup(&mut self.context, obj, placed));
+                }
                 ObjectKind::ShaderResourceView => {
                     let view = recorder::ShaderResourceView::from_raw(raw);
                     if let Some(lod) = device
@@ -251,63 +304,6 @@ impl CapturedImmediate {
             start_seq,
             failed,
         });
-    }
-
-    /// The calls that give texture `raw` (`obj`) the state it has at the frame's start: its
-    /// minimum LOD, its enhanced-barrier layout, its compression.
-    fn texture_setup(
-        &mut self,
-        device: &recorder::Device,
-        obj: Obj,
-        raw: recorder::RawHandle,
-    ) -> Vec<Call> {
-        let mut calls = Vec::new();
-        let texture = Texture::from_raw(raw);
-        if let Some(lod) = device.resource_min_lod(texture).filter(|l| *l != 0.0) {
-            calls.push(Method::SetResourceMinLod {
-                resource: obj,
-                min_lod: lod,
-            });
-        }
-        // Enhanced-barrier layout (every texture starts in `common`): a barrier
-        // from `common` to it, then the compression it had.
-        let state = self.context.gpu().texture_state(raw);
-        let moved = state.layout.is_some_and(|l| l != BarrierLayout::Common);
-        if let Some(layout) = state.layout.filter(|_| moved) {
-            calls.push(Method::Barrier(vec![Barrier::Texture {
-                resource: obj,
-                sync: BeforeAfter {
-                    before: BarrierSync::NONE,
-                    after: BarrierSync::NONE,
-                },
-                access: BeforeAfter {
-                    before: BarrierAccess::NO_ACCESS,
-                    after: BarrierAccess::NO_ACCESS,
-                },
-                layout: BeforeAfter {
-                    before: BarrierLayout::Common,
-                    after: layout,
-                },
-                mips: recorder::Span::ALL,
-                array: recorder::Span::ALL,
-                planes: recorder::Span::ALL,
-                discard: false,
-            }]));
-        }
-        let compressible = device
-            .texture_info(texture)
-            .is_some_and(|i| i.compressible || i.dcc);
-        let compressed = self.context.resource_compression(texture);
-        if compressible {
-            calls.push(Method::SetResourceCompression {
-                resource: obj,
-                compression: match compressed {
-                    true => recorder::Compression::Compressed,
-                    false => recorder::Compression::Decompressed,
-                },
-            });
-        }
-        calls
     }
 
     /// The objects the capture has records of, engine kinds only, in creation order.
@@ -443,7 +439,19 @@ impl CapturedImmediate {
         list: &CommandList,
         restore: RestoreState,
     ) -> Result<(), Error> {
-        if self.tap_active() {
+        if self.tap_active() && !list.is_from(self.context.device()) {
+            // The engine refuses it (R-OBJ-3); the trace has no way to name another device's
+            // list, whether or not that device's capture kept its calls.
+            let ours = self.context.device().serial();
+            self.fail(format!(
+                "a command list executed in the frame ({} draws) belongs to another device: it \
+                 was recorded on device #{}, not on device #{ours} that this capture wraps; the \
+                 engine refuses the execution and a trace cannot name another device's list \
+                 (R-OBJ-3)",
+                list.stats().draws,
+                list.device_serial(),
+            ));
+        } else if self.tap_active() {
             match list_log(list) {
                 Some(log) => {
                     self.tap.call(Method::Execute {
@@ -612,118 +620,4 @@ impl CapturedImmediate {
         self.keep_frame_records();
         self.context.take_records()
     }
-}
-
-/// Whether the device still has the object (alive, or released and still referenced).
-fn known(device: &recorder::Device, kind: ObjectKind, raw: recorder::RawHandle) -> bool {
-    use recorder::*;
-    fn has<H: Handle>(device: &Device, handle: H) -> bool {
-        device.is_alive(handle) || device.references(handle).is_some()
-    }
-    match kind {
-        ObjectKind::Buffer => has(device, Buffer::from_raw(raw)),
-        ObjectKind::Texture => has(device, Texture::from_raw(raw)),
-        ObjectKind::ShaderResourceView => has(device, ShaderResourceView::from_raw(raw)),
-        ObjectKind::UnorderedAccessView => has(device, UnorderedAccessView::from_raw(raw)),
-        ObjectKind::RenderTargetView => has(device, RenderTargetView::from_raw(raw)),
-        ObjectKind::DepthStencilView => has(device, DepthStencilView::from_raw(raw)),
-        ObjectKind::Shader => has(device, Shader::from_raw(raw)),
-        ObjectKind::InputLayout => has(device, InputLayout::from_raw(raw)),
-        ObjectKind::BlendState => has(device, BlendState::from_raw(raw)),
-        ObjectKind::RasterizerState => has(device, RasterizerState::from_raw(raw)),
-        ObjectKind::DepthStencilState => has(device, DepthStencilState::from_raw(raw)),
-        ObjectKind::SamplerState => has(device, SamplerState::from_raw(raw)),
-        ObjectKind::Query => has(device, Query::from_raw(raw)),
-        ObjectKind::SwapChain => has(device, SwapChain::from_raw(raw)),
-        ObjectKind::Bundle => has(device, BundleHandle::from_raw(raw)),
-        ObjectKind::Heap => has(device, Heap::from_raw(raw)),
-    }
-}
-
-/// Makes null every slot of a set call that names an object the device no longer has.
-fn forget_dead(device: &recorder::Device, call: &mut Call) {
-    let dead = |o: &Option<Obj>| match o {
-        Some(Obj::Engine(kind, raw)) => !known(device, *kind, *raw),
-        _ => false,
-    };
-    let clear = |slots: &mut Vec<Option<Obj>>| {
-        for slot in slots.iter_mut() {
-            if dead(slot) {
-                *slot = None;
-            }
-        }
-    };
-    match call {
-        Method::SetInputLayout(o)
-        | Method::SetShader { shader: o, .. }
-        | Method::OmSetBlendState(o)
-        | Method::OmSetDepthStencilState(o)
-        | Method::RsSetState(o)
-        | Method::SetPredication { predicate: o, .. }
-        | Method::SetIndexBuffer { buffer: o, .. }
-            if dead(o) =>
-        {
-            *o = None
-        }
-        Method::SetVertexBuffers { buffers: s, .. }
-        | Method::SetConstantBuffers { buffers: s, .. }
-        | Method::SetShaderResources { views: s, .. }
-        | Method::SetSamplers { samplers: s, .. }
-        | Method::CsSetUnorderedAccessViews { views: s, .. } => clear(s),
-        Method::OmSetRenderTargets {
-            render_targets,
-            depth_stencil,
-        } => {
-            clear(render_targets);
-            if dead(depth_stencil) {
-                *depth_stencil = None;
-            }
-        }
-        Method::OmSetRenderTargetsAndUavs {
-            render_targets,
-            depth_stencil,
-            views,
-            ..
-        } => {
-            clear(render_targets);
-            clear(views);
-            if dead(depth_stencil) {
-                *depth_stencil = None;
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The calls that give a query, at a frame's start, the state the GPU model keeps of it
-/// (R-FX-3): `configure_query` for a binary mode, `begin` for an open scope, `end` for a result
-/// (with no scope open, an end writes zero counts). What passed samples cannot be given without
-/// a draw, which would add a record: `Err` says so. Other counts (pipeline statistics, the
-/// clock) are not given: draw records read only whether samples passed.
-fn query_setup(
-    query: Obj,
-    snapshot: Option<executor::QuerySnapshot>,
-) -> Result<Vec<Call>, &'static str> {
-    let Some(snapshot) = snapshot else {
-        return Ok(Vec::new());
-    };
-    let mut calls = Vec::new();
-    if snapshot.mode == recorder::QueryMode::Binary {
-        calls.push(Method::ConfigureQuery {
-            query,
-            mode: snapshot.mode,
-        });
-    }
-    match (snapshot.open, snapshot.result) {
-        (Some(counts), _) if counts.samples == 0 => calls.push(Method::Begin { query }),
-        (None, Some(result)) if result.counts.samples == 0 => calls.push(Method::End { query }),
-        (None, None) => {}
-        _ => {
-            return Err(
-                "passed samples before the frame (a result or an open scope): no call gives a \
-                 query samples without a draw, so a trace cannot start from it (R-FX-3)",
-            )
-        }
-    }
-    Ok(calls)
 }

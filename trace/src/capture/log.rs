@@ -400,6 +400,35 @@ pub(crate) fn state_calls(state: &Bindings) -> Vec<Call> {
     calls
 }
 
+/// [`state_calls`] for a legacy context's bindings: before each stage's shader-resource bind,
+/// the minimum LOD each bound texture view encoded when it was bound (a legacy bind copies the
+/// resource's, R-ST-6), as `set_resource_min_lod` calls. They pin the value the bind copies
+/// where the text makes it, which may not be where the live bind was; the writer writes each
+/// only where the text's value differs and puts the text's value back after the block
+/// (`Out::state_block`).
+pub(crate) fn legacy_state_calls(state: &Bindings) -> Vec<Call> {
+    let calls = state_calls(state);
+    let mut pinned = Vec::with_capacity(calls.len());
+    for call in calls {
+        if let Method::SetShaderResources { stage, .. } = &call {
+            let mut seen: Vec<recorder::RawHandle> = Vec::new();
+            for view in state.shader_resources(*stage) {
+                let texture = !view.resource.is_null()
+                    && !view.flags.has(recorder::command::ViewFlags::BUFFER);
+                if texture && !seen.contains(&view.resource) {
+                    seen.push(view.resource);
+                    pinned.push(Method::SetResourceMinLod {
+                        resource: Obj::Engine(ObjectKind::Texture, view.resource),
+                        min_lod: view.min_lod,
+                    });
+                }
+            }
+        }
+        pinned.push(call);
+    }
+    pinned
+}
+
 /// A bound buffer, `None` for a null handle.
 fn buffer(raw: recorder::RawHandle) -> Option<Obj> {
     (!raw.is_null()).then_some(Obj::Engine(ObjectKind::Buffer, raw))

@@ -21,11 +21,20 @@
 //! frame starts on; the bundles the frame calls, as their recording; the lists it executes
 //! (nested ones first), each as its context's calls and its `finish`; the releases of objects
 //! gone before the frame that a list or bundle still names; the immediate context's state at the
-//! frame's start as the calls that set it (bindings; the dynamic instances it reads, as maps;
-//! minimum LODs; the queries' state in the GPU model, R-FX-3: `configure_query` for a binary
-//! mode, `begin` for an open scope, `end` for a result); then the frame's own calls, with the
-//! releases made meanwhile. No call gives a query samples without a draw: a frame that
-//! predicates on a query that passed samples before it fails, saying which query.
+//! frame's start as the calls that set it (bindings, each legacy texture view with the minimum
+//! LOD it copied when bound; the dynamic instances it reads, as maps; minimum LODs; legacy
+//! states, as transitions from `common`; layouts and compression; placed resources that are
+//! deactivated aliases, as aliasing barriers naming them; the queries' state in the GPU model,
+//! R-FX-3: `configure_query` for a binary mode, `begin` for an open scope, `end` for a result,
+//! `begin` and `write_query` for an open scope with a result: `capture/frame_start.rs`); then
+//! the frame's own calls, with the releases made meanwhile. No call gives a query samples
+//! without a draw: a frame that predicates on a query that passed samples before it fails,
+//! saying which query. Not written: the hazard tracker's pending writes (R-V-2), so a frame
+//! under `validation=hazards` may report a hazard live that its replay does not.
+//!
+//! **Misuse.** A list or object of another device in a frame fails it, saying so (R-OBJ-3);
+//! dropping the captured immediate context while a frame is open abandons the frame, stops the
+//! capture and says why in the frame's outcome.
 //!
 //! **Lists** (R-CAP-5). A deferred context decides at the first call of each list whether it
 //! keeps the list's calls: when a frame is being captured, or always with
@@ -79,6 +88,7 @@ mod captured_pool;
 mod captured_sync;
 mod device;
 mod form;
+mod frame_start;
 mod frame_timeline;
 mod immediate;
 mod log;

@@ -97,7 +97,8 @@ fn slot_set(bits: u128) -> Option<SlotSet> {
 }
 
 /// The declaration that makes `object` again (`Ok(None)`: another declaration makes it, or it
-/// is declared elsewhere: bundles); `Err`: the device no longer knows it.
+/// is declared elsewhere: bundles); `Err`: the device no longer knows it, or it belongs to
+/// another device.
 pub(crate) fn declaration(
     device: &Device,
     names: &dyn Namer,
@@ -109,7 +110,18 @@ pub(crate) fn declaration(
     };
     let name = names.name(object);
     let shown = name.to_string();
-    let gone = || format!("{} {shown} is no longer known to the device", kind.name());
+    let gone = || match device.lookup_error("capture", kind, raw) {
+        // Another device's object (R-OBJ-3): the engine refused every call that named it.
+        recorder::Error::ForeignHandle {
+            owner, expected, ..
+        } => format!(
+            "{} {shown} belongs to another device ({owner}), not to device #{expected} that this \
+             capture wraps: the engine refused the calls that name it, and a trace cannot name \
+             another device's object (R-OBJ-3)",
+            kind.name()
+        ),
+        _ => format!("{} {shown} is no longer known to the device", kind.name()),
+    };
     let placement = |resource: Resource| {
         device.placement(resource).map(|p| Placement {
             heap: names.name(Obj::Engine(ObjectKind::Heap, p.heap.raw())),

@@ -2,7 +2,9 @@
 //! instance numbered as its write_discard map appears.
 //!
 //! **In:** calls and entries in the order the text takes them, with the context each is made on;
-//! declarations. **Out:** the numbered statements, what had no statement (`not_written`).
+//! declarations; blocks of state calls (a carried state, the frame's start), whose minimum-LOD
+//! pins it writes only where the text's value differs, putting that value back after.
+//! **Out:** the numbered statements, what had no statement (`not_written`).
 //! **Invariant:** an instance's number is the count of write_discard maps of its resource up to
 //! and including the one that made it, as `replay` counts them.
 
@@ -19,6 +21,8 @@ pub(super) struct Out<'a> {
     pub(super) counts: HashMap<Obj, u32>,
     pub(super) not_written: Vec<&'static str>,
     pub(super) broken: Option<String>,
+    /// Each texture's minimum LOD as the text has set it so far (0 until a call sets it).
+    pub(super) lods: HashMap<Obj, f32>,
 }
 
 impl Out<'_> {
@@ -36,8 +40,42 @@ impl Out<'_> {
                 self.names.instances.insert(*instance, *k);
             }
         }
+        if let Method::SetResourceMinLod { resource, min_lod } = call {
+            // A value the engine refuses changes nothing.
+            if min_lod.is_finite() && *min_lod >= 0.0 {
+                self.lods.insert(*resource, *min_lod);
+            }
+        }
         let method = form::written(call, &*self.names);
         self.push(context, method);
+    }
+
+    /// Writes calls that set a context's state from a snapshot (a carried state, the immediate
+    /// context's start). Its `set_resource_min_lod` calls pin the LOD the next binds copy
+    /// (`log::legacy_state_calls`): each is written only where the text's value differs, and
+    /// the text's value is put back after the block, so that the rest of the text reads the
+    /// LODs it set itself.
+    pub(super) fn state_block<'c>(
+        &mut self,
+        context: &CallContext,
+        calls: impl IntoIterator<Item = &'c Call>,
+    ) {
+        let mut restore: Vec<(Obj, f32)> = Vec::new();
+        for call in calls {
+            if let Method::SetResourceMinLod { resource, min_lod } = call {
+                let now = self.lods.get(resource).copied().unwrap_or(0.0);
+                if now.to_bits() == min_lod.to_bits() {
+                    continue;
+                }
+                if !restore.iter().any(|(r, _)| r == resource) {
+                    restore.push((*resource, now));
+                }
+            }
+            self.call(context, call);
+        }
+        for (resource, min_lod) in restore {
+            self.call(context, &Method::SetResourceMinLod { resource, min_lod });
+        }
     }
 
     pub(super) fn push(&mut self, context: &CallContext, method: Method) {

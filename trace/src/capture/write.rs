@@ -171,6 +171,7 @@ pub(crate) fn write(
         counts: HashMap::new(),
         not_written: Vec::new(),
         broken: None,
+        lods: HashMap::new(),
     };
     declare_device(&mut out, device);
     declare_objects(&mut out, device, registry, &sorted)?;

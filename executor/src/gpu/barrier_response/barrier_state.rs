@@ -55,6 +55,17 @@ impl Barriers {
 }
 
 impl GpuModel {
+    /// The legacy state legacy transitions left `resource` in (R-BAR-6; `texture` says which
+    /// kind the handle names): `common` when none did. A capture writes it as the transition
+    /// that gives it (`trace/src/capture/immediate.rs`).
+    pub fn legacy_state(&self, resource: RawHandle, texture: bool) -> ResourceStates {
+        self.barriers
+            .legacy
+            .get(&(resource, texture))
+            .copied()
+            .unwrap_or(ResourceStates::COMMON)
+    }
+
     /// What the model knows of `texture` now (every texture starts in `common`, R-BAR-3).
     pub fn texture_state(&self, texture: RawHandle) -> TextureState {
         let compressed = self.is_compressed(texture);

@@ -1,0 +1,245 @@
+//! The state a captured frame starts from, as the calls that give it (R-CAP-3): what the GPU
+//! model keeps of a texture (minimum LOD, layout or legacy state, compression), of a buffer (its
+//! legacy state), of a placed resource (whether it is a deactivated alias), of a query
+//! (R-FX-3), and the bindings with the objects the device no longer has made null. Read by
+//! `immediate.rs` when a frame opens.
+//!
+//! **In:** the immediate context (its GPU model, its device) and an object. **Out:** calls on
+//! the immediate context that give a fresh replay of the trace the same state; `Err` where no
+//! call can (a query that passed samples).
+
+use recorder::{
+    BarrierAccess, BarrierLayout, BarrierSync, Handle, ObjectKind, RawHandle, ResourceStates,
+    Texture,
+};
+
+use super::form::{Call, Obj};
+use crate::syntax::ast::{Barrier, BeforeAfter, LegacyBarrier, Method};
+use executor::ImmediateContext;
+
+/// The legacy transition from `common` that gives a resource the legacy state `state` (R-BAR-6:
+/// a texture's layout follows the state, as it did live, where one transition of the whole
+/// texture left it; an enhanced barrier of a resource whose legacy state is not `common` is
+/// refused, so no enhanced barrier moved it since).
+fn legacy_transition(obj: Obj, state: ResourceStates) -> Call {
+    Method::ResourceBarrier(LegacyBarrier::Transition {
+        resource: obj,
+        before: ResourceStates::COMMON,
+        after: state,
+        subresource: None,
+        split: None,
+    })
+}
+
+/// The call that gives buffer `raw` (`obj`) the legacy state it has at the frame's start, if a
+/// legacy transition left it in one.
+pub(super) fn buffer_setup(
+    context: &mut ImmediateContext,
+    obj: Obj,
+    raw: RawHandle,
+) -> Option<Call> {
+    let state = context.gpu().legacy_state(raw, false);
+    (state != ResourceStates::COMMON).then(|| legacy_transition(obj, state))
+}
+
+/// The call that starts placed resource `resource` (`obj`) deactivated when it is a
+/// deactivated alias at the frame's start (R-BAR-7): a legacy aliasing barrier naming it as the
+/// one aliased away from (`resource_barrier aliasing R null`), which deactivates it and
+/// activates nothing. An active one needs no call: a fresh replay's placed resources are active
+/// until something overlapping is activated, and an activation in the frame deactivates what it
+/// overlaps in the replay as it did live. Not written on a device with `legacy_barriers=off`,
+/// where the legacy barrier could be refused or refuse the frame's enhanced ones (R-BAR-6).
+pub(super) fn placed_setup(
+    context: &mut ImmediateContext,
+    obj: Obj,
+    resource: recorder::Resource,
+) -> Option<Call> {
+    let device = context.device();
+    if device.placement(resource).is_none() || !device.desc().legacy_barriers {
+        return None;
+    }
+    context.gpu().deactivated_by(resource).map(|_| {
+        Method::ResourceBarrier(LegacyBarrier::Aliasing {
+            before: Some(obj),
+            after: None,
+        })
+    })
+}
+
+/// The calls that give texture `raw` (`obj`) the state it has at the frame's start: its
+/// minimum LOD, its legacy state or its enhanced-barrier layout, its compression.
+pub(super) fn texture_setup(context: &mut ImmediateContext, obj: Obj, raw: RawHandle) -> Vec<Call> {
+    let device = context.device().clone();
+    let mut calls = Vec::new();
+    let texture = Texture::from_raw(raw);
+    if let Some(lod) = device.resource_min_lod(texture).filter(|l| *l != 0.0) {
+        calls.push(Method::SetResourceMinLod {
+            resource: obj,
+            min_lod: lod,
+        });
+    }
+    // A legacy state (a legacy transition left it, and its layout with it): the transition
+    // from `common`. Else the enhanced-barrier layout (every texture starts in `common`): a
+    // barrier from `common` to it. Then the compression it had.
+    let legacy = context.gpu().legacy_state(raw, true);
+    let state = context.gpu().texture_state(raw);
+    let moved = state.layout.is_some_and(|l| l != BarrierLayout::Common);
+    if legacy != ResourceStates::COMMON {
+        calls.push(legacy_transition(obj, legacy));
+    } else if let Some(layout) = state.layout.filter(|_| moved) {
+        calls.push(Method::Barrier(vec![Barrier::Texture {
+            resource: obj,
+            sync: BeforeAfter {
+                before: BarrierSync::NONE,
+                after: BarrierSync::NONE,
+            },
+            access: BeforeAfter {
+                before: BarrierAccess::NO_ACCESS,
+                after: BarrierAccess::NO_ACCESS,
+            },
+            layout: BeforeAfter {
+                before: BarrierLayout::Common,
+                after: layout,
+            },
+            mips: recorder::Span::ALL,
+            array: recorder::Span::ALL,
+            planes: recorder::Span::ALL,
+            discard: false,
+        }]));
+    }
+    let compressible = device
+        .texture_info(texture)
+        .is_some_and(|i| i.compressible || i.dcc);
+    let compressed = context.resource_compression(texture);
+    if compressible {
+        calls.push(Method::SetResourceCompression {
+            resource: obj,
+            compression: match compressed {
+                true => recorder::Compression::Compressed,
+                false => recorder::Compression::Decompressed,
+            },
+        });
+    }
+    calls
+}
+
+/// Whether the device still has the object (alive, or released and still referenced).
+pub(super) fn known(device: &recorder::Device, kind: ObjectKind, raw: recorder::RawHandle) -> bool {
+    use recorder::*;
+    fn has<H: Handle>(device: &Device, handle: H) -> bool {
+        device.is_alive(handle) || device.references(handle).is_some()
+    }
+    match kind {
+        ObjectKind::Buffer => has(device, Buffer::from_raw(raw)),
+        ObjectKind::Texture => has(device, Texture::from_raw(raw)),
+        ObjectKind::ShaderResourceView => has(device, ShaderResourceView::from_raw(raw)),
+        ObjectKind::UnorderedAccessView => has(device, UnorderedAccessView::from_raw(raw)),
+        ObjectKind::RenderTargetView => has(device, RenderTargetView::from_raw(raw)),
+        ObjectKind::DepthStencilView => has(device, DepthStencilView::from_raw(raw)),
+        ObjectKind::Shader => has(device, Shader::from_raw(raw)),
+        ObjectKind::InputLayout => has(device, InputLayout::from_raw(raw)),
+        ObjectKind::BlendState => has(device, BlendState::from_raw(raw)),
+        ObjectKind::RasterizerState => has(device, RasterizerState::from_raw(raw)),
+        ObjectKind::DepthStencilState => has(device, DepthStencilState::from_raw(raw)),
+        ObjectKind::SamplerState => has(device, SamplerState::from_raw(raw)),
+        ObjectKind::Query => has(device, Query::from_raw(raw)),
+        ObjectKind::SwapChain => has(device, SwapChain::from_raw(raw)),
+        ObjectKind::Bundle => has(device, BundleHandle::from_raw(raw)),
+        ObjectKind::Heap => has(device, Heap::from_raw(raw)),
+    }
+}
+
+/// Makes null every slot of a set call that names an object the device no longer has.
+pub(super) fn forget_dead(device: &recorder::Device, call: &mut Call) {
+    let dead = |o: &Option<Obj>| match o {
+        Some(Obj::Engine(kind, raw)) => !known(device, *kind, *raw),
+        _ => false,
+    };
+    let clear = |slots: &mut Vec<Option<Obj>>| {
+        for slot in slots.iter_mut() {
+            if dead(slot) {
+                *slot = None;
+            }
+        }
+    };
+    match call {
+        Method::SetInputLayout(o)
+        | Method::SetShader { shader: o, .. }
+        | Method::OmSetBlendState(o)
+        | Method::OmSetDepthStencilState(o)
+        | Method::RsSetState(o)
+        | Method::SetPredication { predicate: o, .. }
+        | Method::SetIndexBuffer { buffer: o, .. }
+            if dead(o) =>
+        {
+            *o = None
+        }
+        Method::SetVertexBuffers { buffers: s, .. }
+        | Method::SetConstantBuffers { buffers: s, .. }
+        | Method::SetShaderResources { views: s, .. }
+        | Method::SetSamplers { samplers: s, .. }
+        | Method::CsSetUnorderedAccessViews { views: s, .. } => clear(s),
+        Method::OmSetRenderTargets {
+            render_targets,
+            depth_stencil,
+        } => {
+            clear(render_targets);
+            if dead(depth_stencil) {
+                *depth_stencil = None;
+            }
+        }
+        Method::OmSetRenderTargetsAndUavs {
+            render_targets,
+            depth_stencil,
+            views,
+            ..
+        } => {
+            clear(render_targets);
+            clear(views);
+            if dead(depth_stencil) {
+                *depth_stencil = None;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The calls that give a query, at a frame's start, the state the GPU model keeps of it
+/// (R-FX-3): `configure_query` for a binary mode, `begin` for an open scope, `end` for a result
+/// (with no scope open, an end writes zero counts), `begin` then `write_query` for an open scope
+/// with a result. What passed samples cannot be given without
+/// a draw, which would add a record: `Err` says so. Other counts (pipeline statistics, the
+/// clock) are not given: draw records read only whether samples passed.
+pub(super) fn query_setup(
+    query: Obj,
+    snapshot: Option<executor::QuerySnapshot>,
+) -> Result<Vec<Call>, &'static str> {
+    let Some(snapshot) = snapshot else {
+        return Ok(Vec::new());
+    };
+    let mut calls = Vec::new();
+    if snapshot.mode == recorder::QueryMode::Binary {
+        calls.push(Method::ConfigureQuery {
+            query,
+            mode: snapshot.mode,
+        });
+    }
+    match (snapshot.open, snapshot.result) {
+        (Some(counts), None) if counts.samples == 0 => calls.push(Method::Begin { query }),
+        // A scope begun and written while open (`write_query`): the begin clears the result,
+        // the write gives it back with the scope's counts, none yet.
+        (Some(counts), Some(result)) if counts.samples == 0 && result.counts.samples == 0 => {
+            calls.push(Method::Begin { query });
+            calls.push(Method::WriteQuery { query });
+        }
+        (None, Some(result)) if result.counts.samples == 0 => calls.push(Method::End { query }),
+        (None, None) => {}
+        _ => {
+            return Err(
+                "passed samples before the frame (a result or an open scope): no call gives a \
+                 query samples without a draw, so a trace cannot start from it (R-FX-3)",
+            )
+        }
+    }
+    Ok(calls)
+}
