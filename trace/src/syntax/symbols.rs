@@ -357,6 +357,22 @@ impl Symbols {
     }
 }
 
+/// Why `name`, a reserved word, cannot name an object; a keyword of a later version says which
+/// version added it.
+pub(crate) fn reserved_word(name: &str) -> String {
+    match LATER_KEYWORDS.iter().find(|(word, ..)| *word == name) {
+        Some((word, version, declares)) => format!(
+            "'{word}' is a reserved word since version {version} of the trace format (it \
+             declares {declares}; docs/TRACE.md lists the keywords each version added) and \
+             cannot name an object: rename it in this trace"
+        ),
+        None => format!(
+            "'{name}' is a reserved word (imm, null, expect, release and the declaration \
+             keywords) and cannot name an object"
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,21 +393,5 @@ mod tests {
         symbols.declare("other.5.rtv", ObjKind::Buffer, 4).unwrap();
         assert!(symbols.declare_swap_chain("other", 6, 5).is_err());
         symbols.declare_swap_chain("other", 5, 5).unwrap();
-    }
-}
-
-/// Why `name`, a reserved word, cannot name an object; a keyword of a later version says which
-/// version added it.
-pub(crate) fn reserved_word(name: &str) -> String {
-    match LATER_KEYWORDS.iter().find(|(word, ..)| *word == name) {
-        Some((word, version, declares)) => format!(
-            "'{word}' is a reserved word since version {version} of the trace format (it \
-             declares {declares}; docs/TRACE.md lists the keywords each version added) and \
-             cannot name an object: rename it in this trace"
-        ),
-        None => format!(
-            "'{name}' is a reserved word (imm, null, expect, release and the declaration \
-             keywords) and cannot name an object"
-        ),
     }
 }
