@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 
 use crate::desc::Stage;
 
-use super::HEADER;
+use super::{BoundResource, BoundView, RenderTargetsPayload, SlotsPayload, HEADER, KEEP};
 
 /// Reads a `T` at `at`.
 ///
@@ -126,4 +126,72 @@ impl<'a> EncodedPayload<'a> {
     fn item_room<T>(self, from: usize) -> usize {
         self.size.saturating_sub(HEADER + from) / std::mem::size_of::<T>().max(1)
     }
+
+    /// The start slot and the bound items of a slot-array bind: a [`SlotsPayload`], then its
+    /// `count` items.
+    ///
+    /// # Safety
+    /// The encoder wrote this command as a `SlotsPayload` followed by its `T`s.
+    #[inline(always)]
+    pub(crate) unsafe fn slots<T>(self) -> (u32, &'a [T]) {
+        // SAFETY: the caller guarantees the layout: a `SlotsPayload` (8 bytes) first, then its
+        // `T`s, as many as the command's size holds (`items` bounds the count by it).
+        unsafe {
+            let p: SlotsPayload = self.read();
+            (p.start, self.items(size_of::<SlotsPayload>(), p.count))
+        }
+    }
+
+    /// The resource and the data of an update or a map recorded in a list: a
+    /// [`BoundResource`] whose `data_len` counts the bytes after it.
+    ///
+    /// # Safety
+    /// The encoder wrote this command as a `BoundResource` followed by its data.
+    #[inline(always)]
+    pub(crate) unsafe fn with_data(self) -> (BoundResource, &'a [u8]) {
+        // SAFETY: the caller guarantees the layout: a `BoundResource` (a multiple of 8 bytes),
+        // then `data_len` bytes of data, bounded by the command's size (`items`).
+        unsafe {
+            let resource: BoundResource = self.read();
+            (
+                resource,
+                self.items(size_of::<BoundResource>(), resource.data_len),
+            )
+        }
+    }
+
+    /// The output merger's bindings, as `Command::SetRenderTargets` holds them: a
+    /// [`RenderTargetsPayload`], then its render-target views, then its UAVs; a count of
+    /// [`KEEP`] keeps what is bound.
+    ///
+    /// # Safety
+    /// The encoder wrote this command as a `RenderTargetsPayload` followed by its views.
+    #[inline(always)]
+    pub(crate) unsafe fn render_targets(self) -> OutputMergerViews<'a> {
+        let fixed = size_of::<RenderTargetsPayload>();
+        // SAFETY: the caller guarantees the layout: the payload (a multiple of 8 bytes), then
+        // the render targets (`BoundView`s, a multiple of 8 each), then the UAVs; each array is
+        // bounded by the command's size (`items`), so the UAVs' start is inside the command.
+        unsafe {
+            let p: RenderTargetsPayload = self.read();
+            let targets = (p.render_targets != KEEP).then(|| {
+                (
+                    self.items::<BoundView>(fixed, p.render_targets),
+                    p.depth_stencil,
+                )
+            });
+            let after_targets = fixed + targets.map_or(0, |(views, _)| size_of_val(views));
+            let uavs =
+                (p.uav_start != KEEP).then(|| (p.uav_start, self.items(after_targets, p.uavs)));
+            (targets, uavs, p.flags & RenderTargetsPayload::PATCH != 0)
+        }
+    }
 }
+
+/// The render targets and depth stencil, the UAVs from their first slot, and the patch flag of
+/// an output-merger bind (`Command::SetRenderTargets`'s fields).
+pub(crate) type OutputMergerViews<'a> = (
+    Option<(&'a [BoundView], BoundView)>,
+    Option<(u32, &'a [BoundView])>,
+    bool,
+);

@@ -29,11 +29,10 @@ use crate::device::handle::{ObjectKind, RawHandle};
 use super::command_table::command_table;
 use super::{
     BoundBuffer, BoundBuffers, BoundResource, BoundShader, BoundView, BufferRegionPayload,
-    ClearPayload, ConstantRamPayload, CopyPayload, DirectArgs, DrawBundlePayload, EncodedPayload,
-    GdsRangePayload, GdsReadPayload, GdsWritePayload, IndirectPayload, InputLayoutPayload,
-    InstanceId, MemoryPayload, NestedList, ObjectPayload, Remap, RemapKind, RemapPayload,
-    RenderTargetsPayload, SlotsPayload, StatePayload, StructureCountPayload, TextureRegionPayload,
-    VertexBufferPayload, KEEP, KICK_OFF_BIT,
+    ClearPayload, ConstantRamPayload, CopyPayload, DirectArgs, DrawBundlePayload, GdsRangePayload,
+    GdsReadPayload, GdsWritePayload, IndirectPayload, InputLayoutPayload, InstanceId,
+    MemoryPayload, NestedList, ObjectPayload, Remap, RemapKind, RemapPayload, StatePayload,
+    StructureCountPayload, TextureRegionPayload, VertexBufferPayload, KICK_OFF_BIT,
 };
 
 command_table! {
@@ -66,7 +65,7 @@ commands {
     }
     objects(one) { buffers.iter().for_each(|b| one(ObjectKind::Buffer, b.buffer)) }
     decode(at) {
-        let (start, buffers) = slots(at);
+        let (start, buffers) = at.slots();
         Command::SetVertexBuffers { start, buffers: BoundBuffers::Array(buffers) }
     }
 
@@ -101,7 +100,7 @@ commands {
     }
     objects(one) { buffers.iter().for_each(|b| one(ObjectKind::Buffer, b.buffer)) }
     decode(at) {
-        let (start, buffers) = slots(at);
+        let (start, buffers) = at.slots();
         Command::SetConstantBuffers { stage: at.stage(), start, buffers: BoundBuffers::Array(buffers) }
     }
 
@@ -116,7 +115,7 @@ commands {
     }
     objects(one) { views.iter().for_each(|v| one(ObjectKind::ShaderResourceView, v.view)) }
     decode(at) {
-        let (start, views) = slots(at);
+        let (start, views) = at.slots();
         Command::SetShaderResources { stage: at.stage(), start, views }
     }
 
@@ -131,7 +130,7 @@ commands {
     }
     objects(one) { samplers.iter().for_each(|s| one(ObjectKind::SamplerState, *s)) }
     decode(at) {
-        let (start, samplers) = slots(at);
+        let (start, samplers) = at.slots();
         Command::SetSamplers { stage: at.stage(), start, samplers }
     }
 
@@ -145,7 +144,7 @@ commands {
     }
     objects(one) { views.iter().for_each(|v| one(ObjectKind::UnorderedAccessView, v.view)) }
     decode(at) {
-        let (start, views) = slots(at);
+        let (start, views) = at.slots();
         Command::SetComputeUnorderedAccessViews { start, views }
     }
 
@@ -171,7 +170,10 @@ commands {
             uavs.iter().for_each(|v| one(ObjectKind::UnorderedAccessView, v.view));
         }
     }
-    decode(at) { render_targets(at) }
+    decode(at) {
+        let (targets, uavs, uav_patch) = at.render_targets();
+        Command::SetRenderTargets { targets, uavs, uav_patch }
+    }
 
     /// `set_blend_state`: the state object, blend factor and sample mask.
     SetBlendState = 12 {
@@ -322,7 +324,7 @@ commands {
     }
     objects(one) { one(resource_kind(resource), resource.resource) }
     decode(at) {
-        let (resource, data) = with_data(at);
+        let (resource, data) = at.with_data();
         Command::UpdateSubresource { resource, data }
     }
 
@@ -352,7 +354,7 @@ commands {
     }
     objects(one) { one(resource_kind(resource), resource.resource) }
     decode(at) {
-        let (resource, data) = with_data(at);
+        let (resource, data) = at.with_data();
         Command::MapWriteDiscard { resource, data }
     }
 
@@ -366,7 +368,7 @@ commands {
     }
     objects(one) { one(resource_kind(resource), resource.resource) }
     decode(at) {
-        let (resource, data) = with_data(at);
+        let (resource, data) = at.with_data();
         Command::MapWriteNoOverwrite { resource, data }
     }
 
@@ -796,68 +798,6 @@ other_opcodes {
     ListIndex = 62
     decode(_at) { Command::ClearState }
 }
-}
-
-/// The start slot and the bound items of a slot-array bind: a [`SlotsPayload`], then its
-/// `count` items.
-///
-/// # Safety
-/// `at` must read a command the encoder wrote as a `SlotsPayload` followed by its `T`s.
-#[inline(always)]
-unsafe fn slots<T>(at: EncodedPayload<'_>) -> (u32, &[T]) {
-    // SAFETY: the caller guarantees the layout: a `SlotsPayload` (8 bytes) first, then its `T`s,
-    // as many as the command's size holds (`items` bounds the count by it).
-    unsafe {
-        let p: SlotsPayload = at.read();
-        (p.start, at.items(size_of::<SlotsPayload>(), p.count))
-    }
-}
-
-/// The resource and the data of an update or a map recorded in a list: a [`BoundResource`]
-/// whose `data_len` counts the bytes after it.
-///
-/// # Safety
-/// `at` must read a command the encoder wrote as a `BoundResource` followed by its data.
-#[inline(always)]
-unsafe fn with_data(at: EncodedPayload<'_>) -> (BoundResource, &[u8]) {
-    // SAFETY: the caller guarantees the layout: a `BoundResource` (a multiple of 8 bytes), then
-    // `data_len` bytes of data, bounded by the command's size (`items`).
-    unsafe {
-        let resource: BoundResource = at.read();
-        (
-            resource,
-            at.items(size_of::<BoundResource>(), resource.data_len),
-        )
-    }
-}
-
-/// The output merger's bindings: a [`RenderTargetsPayload`], then its render-target views, then
-/// its UAVs; a count of [`KEEP`] keeps what is bound.
-///
-/// # Safety
-/// `at` must read a command the encoder wrote as a `RenderTargetsPayload` followed by its views.
-#[inline(always)]
-unsafe fn render_targets(at: EncodedPayload<'_>) -> Command<'_> {
-    let fixed = size_of::<RenderTargetsPayload>();
-    // SAFETY: the caller guarantees the layout: the payload (a multiple of 8 bytes), then the
-    // render targets (`BoundView`s, a multiple of 8 each), then the UAVs; each array is bounded
-    // by the command's size (`items`), so the UAVs' start is inside the command.
-    unsafe {
-        let p: RenderTargetsPayload = at.read();
-        let targets = (p.render_targets != KEEP).then(|| {
-            (
-                at.items::<BoundView>(fixed, p.render_targets),
-                p.depth_stencil,
-            )
-        });
-        let after_targets = fixed + targets.map_or(0, |(views, _)| size_of_val(views));
-        let uavs = (p.uav_start != KEEP).then(|| (p.uav_start, at.items(after_targets, p.uavs)));
-        Command::SetRenderTargets {
-            targets,
-            uavs,
-            uav_patch: p.flags & RenderTargetsPayload::PATCH != 0,
-        }
-    }
 }
 
 /// Which kind of resource a [`BoundResource`] names.
