@@ -20,7 +20,7 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use crate::desc::Format;
-use crate::device::handle::RawHandle;
+use crate::device::handle::{ObjectKind, RawHandle};
 
 /// Which write of a dynamic resource a binding reads (R-ST-8, R-REC-10).
 ///
@@ -236,6 +236,16 @@ pub struct BoundResource {
     pub is_texture: u32,
     /// Payload bytes that follow (maps and updates), else 0.
     pub data_len: u32,
+}
+
+impl BoundResource {
+    /// Which kind of object the resource is: a texture or a buffer.
+    pub fn kind(&self) -> ObjectKind {
+        match self.is_texture {
+            0 => ObjectKind::Buffer,
+            _ => ObjectKind::Texture,
+        }
+    }
 }
 
 /// The buffers of a slot-array buffer bind, one per slot: the command's own array in the chunk,

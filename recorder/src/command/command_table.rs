@@ -25,14 +25,15 @@
 /// grammar in use.
 macro_rules! command_table {
     (
-        commands {$(
+        []
+        $( commands {$(
             $(#[doc = $doc:literal])*
             $name:ident = $code:literal
             $( ( $tuple_field:ident : $tuple_ty:ty ) )?
             $( { $( $(#[doc = $field_doc:literal])* $field:ident : $field_ty:ty ),* $(,)? } )?
             $( objects($one:ident) $objects:block )?
             decode($at:ident) $decode:block
-        )*}
+        )*} )*
         other_opcodes {$(
             $(#[doc = $other_doc:literal])*
             $other:ident = $other_code:literal decode($other_at:ident) $other_decode:block
@@ -43,19 +44,19 @@ macro_rules! command_table {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[repr(u8)]
         pub enum Opcode {
-            $( $(#[doc = $doc])* $name = $code, )*
+            $( $( $(#[doc = $doc])* $name = $code, )* )*
             $( $(#[doc = $other_doc])* $other = $other_code, )*
         }
 
         impl Opcode {
             /// How many opcodes there are: their bytes are exactly `0..COUNT`.
-            pub(crate) const COUNT: usize = [$( Opcode::$name, )* $( Opcode::$other, )*].len();
+            pub(crate) const COUNT: usize = [$( $( Opcode::$name, )* )* $( Opcode::$other, )*].len();
         }
 
         // Dense: each of the `COUNT` distinct bytes (the compiler refuses a repeated one) is
         // below `COUNT`, so they are `0..COUNT`, and `Opcode::from_u8` may transmute below it.
         const _: () = {
-            let bytes = [$( Opcode::$name as u8, )* $( Opcode::$other as u8, )*];
+            let bytes = [$( $( Opcode::$name as u8, )* )* $( Opcode::$other as u8, )*];
             let mut i = 0;
             while i < bytes.len() {
                 assert!((bytes[i] as usize) < Opcode::COUNT, "the opcode bytes leave a gap");
@@ -67,12 +68,12 @@ macro_rules! command_table {
         /// the table (`vocabulary.rs`).
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub enum Command<'a> {
-            $(
+            $( $(
                 $(#[doc = $doc])*
                 $name
                 $( ( $tuple_ty ) )?
                 $( { $( $(#[doc = $field_doc])* $field: $field_ty, )* } )?,
-            )*
+            )* )*
         }
 
         impl<'a> Command<'a> {
@@ -94,10 +95,10 @@ macro_rules! command_table {
                 // encode/decode round trips of the tests check each pairing).
                 unsafe {
                     match opcode {
-                        $( Opcode::$name => {
+                        $( $( Opcode::$name => {
                             let $at = at;
                             $decode
-                        } )*
+                        } )* )*
                         $( Opcode::$other => {
                             let $other_at = at;
                             $other_decode
@@ -120,7 +121,7 @@ macro_rules! command_table {
                 mut f: impl FnMut($crate::device::handle::ObjectKind, $crate::device::handle::RawHandle),
             ) {
                 match *self {
-                    $( Command::$name
+                    $( $( Command::$name
                         $( ( $tuple_field ) )?
                         $( { $( $field, )* } )? => {
                         $(
@@ -131,7 +132,7 @@ macro_rules! command_table {
                             };
                             $objects
                         )?
-                    } )*
+                    } )* )*
                 }
             }
         }
