@@ -11,9 +11,9 @@
 //!   `Opcode::COUNT`; a compile-time check that the bytes are `0..COUNT` (the compiler already
 //!   refuses two entries with one byte), which `Opcode::from_u8` relies on;
 //! - [`Command`](super::Command): one variant per command entry, with the entry's doc and fields;
-//! - `Command::decode_payload`: one `match` over the opcode, each arm the entry's decode block,
+//! - `Command::decode_at`: one `match` over the opcode, each arm the entry's decode block,
 //!   `#[inline(always)]` into `decode` (`decode.rs`), so execution's hot path is one match with
-//!   no call in it;
+//!   no call in it, building `decode`'s result in place;
 //! - [`Command::for_each_object`](super::Command::for_each_object): one `match` over the
 //!   command, each arm binding the entry's fields by name and running its objects block.
 //!
@@ -77,23 +77,29 @@ macro_rules! command_table {
         }
 
         impl<'a> Command<'a> {
-            /// The command of `opcode` whose payload `at` reads: the arm of its entry.
+            /// The command of `opcode` whose payload `at` reads (the arm of its entry), as
+            /// `decode` returns it: with its split category, its offset in the chunk and the
+            /// offset of the next command. It builds the whole result so that the match's
+            /// variant is written in place: `decode` returns it as it is, copying nothing.
             ///
             /// # Safety
             /// `at` must read a command of `opcode` that the encoder wrote, alive and unchanged
             /// for `'a` (as `decode` requires of its caller).
             #[inline(always)]
-            pub(super) unsafe fn decode_payload(
+            pub(super) unsafe fn decode_at(
                 opcode: Opcode,
                 at: $crate::command::EncodedPayload<'a>,
-            ) -> Self {
+                split: Option<$crate::SplitCategory>,
+                offset: usize,
+                next: usize,
+            ) -> ($crate::command::Decoded<'a>, usize) {
                 // SAFETY: the caller hands a payload of a command of `opcode`, written by the
                 // encoder and alive for 'a. Each arm is its entry's decode block, which reads
                 // (through `EncodedPayload`'s methods, whose own arguments hold given that) the
                 // layout the recording call that writes `opcode` writes: the entry names the
                 // payload type, the encoder writes the same type with the same opcode (the
                 // encode/decode round trips of the tests check each pairing).
-                unsafe {
+                let command = unsafe {
                     match opcode {
                         $( $( Opcode::$name => {
                             let $at = at;
@@ -104,7 +110,16 @@ macro_rules! command_table {
                             $other_decode
                         } )*
                     }
-                }
+                };
+                (
+                    $crate::command::Decoded {
+                        command,
+                        split,
+                        offset: offset as u32,
+                        site: None,
+                    },
+                    next,
+                )
             }
 
             /// Calls `f` for every object this command names as an argument of its call, null

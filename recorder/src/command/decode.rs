@@ -50,7 +50,7 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
     DECODES.with(|decodes| decodes.set(decodes.get() + 1));
     // SAFETY: the caller points at a command the encoder wrote, alive and unchanged for 'a: its
     // header is read from it, and its payload handed to its opcode's arm of the table, which
-    // reads inside the command (`Command::decode_payload`'s argument).
+    // reads inside the command (`Command::decode_at`'s argument).
     unsafe {
         let at = base.add(offset);
         let header: CommandHeader = read(at);
@@ -66,16 +66,7 @@ pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>,
             header.opcode as u8
         );
         let payload = EncodedPayload::new(at.add(HEADER), size, header.operand);
-        let command = Command::decode_payload(opcode, payload);
         let split = header.split.checked_sub(1).and_then(SplitCategory::from_u8);
-        (
-            Decoded {
-                command,
-                split,
-                offset: offset as u32,
-                site: None,
-            },
-            offset + size,
-        )
+        Command::decode_at(opcode, payload, split, offset, offset + size)
     }
 }

@@ -43,16 +43,21 @@
 //! ways were open. Per-command payload types with `Decode`/`Objects` traits would still need the
 //! one `Copy` enum that execution, validation and the bundles match on, and a dispatch that
 //! lists every type: the lists again, each a line shorter. A `macro_rules!` table makes those
-//! lists from one list instead. Its cost is that the entries sit inside a macro call, out of
+//! lists from one list instead. Its cost is that the entries sit inside macro calls, out of
 //! rustfmt's reach; so the macro holds no command's code and the entries hold little: each
-//! entry's blocks are ordinary Rust expressions (read the payload, build the variant; call
-//! `one` per object), and a decode longer than a few lines is an ordinary function below the
-//! table (`slots`, `with_data`, `render_targets`), which rustfmt formats and tools read. The
-//! opcode bytes are written in the entries because they are the encoding: a new entry takes the
-//! next byte, and none moves (the table checks that they stay dense, `from_u8` relies on it).
-//! The hot path is unchanged in shape: `decode` reads the header and makes one `match` over the
-//! opcode, `decode_payload`, inlined into it, each arm its entry's block: no call, no table of
-//! function pointers, no copy beyond the payload's own read.
+//! entry's blocks are ordinary Rust expressions (read the payload, build the variant; call `one`
+//! per object), and a layout read in more than a line or two is a method of `EncodedPayload`
+//! (`slots`, `with_data`, `render_targets`), which rustfmt formats and tools read. The table is
+//! split by area (`vocabulary/`), each area's file handing its entries on to the next, so that
+//! no file grows past reading as calls are added. The opcode bytes are written in the entries
+//! because they are the encoding: a new entry takes the next byte, and none moves (the table
+//! checks that they stay dense; `from_u8` relies on it).
+//!
+//! **The hot path** keeps its shape: `decode` reads the header and makes one `match` over the
+//! opcode (`Command::decode_at`, `#[inline(always)]` into it), each arm its entry's block: no
+//! call, no table of function pointers. `decode_at` builds `decode`'s whole result, so each arm
+//! writes its variant where the caller reads it; the match's result is not copied into a
+//! [`Decoded`] afterwards.
 //!
 //! **Invariant.** A command's size is checked where it is made (`CommandBytes`) and trusted where
 //! it is read: a count stored in a payload never reaches past its command.
