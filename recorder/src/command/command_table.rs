@@ -49,17 +49,18 @@ macro_rules! command_table {
         }
 
         impl Opcode {
+            /// Every opcode, in the table's order.
+            pub(crate) const ALL: &[Opcode] = &[$( $( Opcode::$name, )* )* $( Opcode::$other, )*];
             /// How many opcodes there are: their bytes are exactly `0..COUNT`.
-            pub(crate) const COUNT: usize = [$( $( Opcode::$name, )* )* $( Opcode::$other, )*].len();
+            pub(crate) const COUNT: usize = Opcode::ALL.len();
         }
 
         // Dense: each of the `COUNT` distinct bytes (the compiler refuses a repeated one) is
         // below `COUNT`, so they are `0..COUNT`, and `Opcode::from_u8` may transmute below it.
         const _: () = {
-            let bytes = [$( $( Opcode::$name as u8, )* )* $( Opcode::$other as u8, )*];
             let mut i = 0;
-            while i < bytes.len() {
-                assert!((bytes[i] as usize) < Opcode::COUNT, "the opcode bytes leave a gap");
+            while i < Opcode::COUNT {
+                assert!((Opcode::ALL[i] as usize) < Opcode::COUNT, "the opcode bytes leave a gap");
                 i += 1;
             }
         };
@@ -97,8 +98,8 @@ macro_rules! command_table {
                 // encoder and alive for 'a. Each arm is its entry's decode block, which reads
                 // (through `EncodedPayload`'s methods, whose own arguments hold given that) the
                 // layout the recording call that writes `opcode` writes: the entry names the
-                // payload type, the encoder writes the same type with the same opcode (the
-                // encode/decode round trips of the tests check each pairing).
+                // payload type it reads, which is the type that call hands `write_command` with
+                // this opcode (`payload.rs` holds the layouts both name).
                 let command = unsafe {
                     match opcode {
                         $( $( Opcode::$name => {
@@ -133,7 +134,10 @@ macro_rules! command_table {
             #[allow(unused_variables)] // an objects block reads the fields it needs, not all
             pub fn for_each_object(
                 &self,
-                mut f: impl FnMut($crate::device::handle::ObjectKind, $crate::device::handle::RawHandle),
+                mut f: impl FnMut(
+                    $crate::device::handle::ObjectKind,
+                    $crate::device::handle::RawHandle,
+                ),
             ) {
                 match *self {
                     $( $( Command::$name

@@ -125,3 +125,28 @@ pub(crate) const fn compact_slot(stage: crate::desc::Stage, slot: u32) -> u8 {
     stage as u8 | (slot as u8) << 3
 }
 const _: () = assert!(HEADER == 8);
+
+#[cfg(test)]
+mod tests {
+    use super::Opcode;
+
+    /// R-REC-3: every byte of the table reads back as its opcode and no other byte reads as one,
+    /// so `decode` falls back (release) or asserts (debug) on exactly the bytes that are none.
+    #[test]
+    fn r_rec_3_each_opcode_byte_reads_back_as_its_opcode_and_no_other_byte_does() {
+        for &opcode in Opcode::ALL {
+            assert_eq!(Opcode::from_u8(opcode as u8), Some(opcode));
+        }
+        let mut bytes: Vec<u8> = Opcode::ALL.iter().map(|&opcode| opcode as u8).collect();
+        bytes.sort_unstable();
+        bytes.dedup();
+        assert_eq!(bytes.len(), Opcode::COUNT);
+        for byte in 0..=u8::MAX {
+            assert_eq!(
+                Opcode::from_u8(byte).is_some(),
+                bytes.contains(&byte),
+                "{byte}"
+            );
+        }
+    }
+}

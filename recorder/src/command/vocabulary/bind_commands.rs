@@ -72,7 +72,8 @@ macro_rules! bind_commands {
     objects(one) { buffers.iter().for_each(|b| one(ObjectKind::Buffer, b.buffer)) }
     decode(at) {
         let (start, buffers) = at.slots();
-        Command::SetConstantBuffers { stage: at.stage(), start, buffers: BoundBuffers::Array(buffers) }
+        let buffers = BoundBuffers::Array(buffers);
+        Command::SetConstantBuffers { stage: at.stage(), start, buffers }
     }
 
     /// `set_shader_resources`: slots `start..start + views.len()` of the stage in the operand.

@@ -63,7 +63,8 @@ macro_rules! fast_commands {
     }
     decode(at) {
         let p: GdsWritePayload = at.read();
-        Command::WriteGds { offset: p.offset, values: at.items(size_of::<GdsWritePayload>(), p.count) }
+        let values = at.items(size_of::<GdsWritePayload>(), p.count);
+        Command::WriteGds { offset: p.offset, values }
     }
 
     /// `read_gds`: GDS words copied into a buffer (R-FX-4).

@@ -39,7 +39,9 @@ macro_rules! fence_commands {
         /// The fence value waited for.
         value: u64,
     }
-    decode(at) { Command::InsertWaitOnFence { engine: Engine::from_u8(at.operand()), value: at.read() } }
+    decode(at) {
+        Command::InsertWaitOnFence { engine: Engine::from_u8(at.operand()), value: at.read() }
+    }
 
     /// `write_value_bottom_of_pipe`: a 64-bit value written to a buffer when the pipeline
     /// drains.
