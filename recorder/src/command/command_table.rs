@@ -1,14 +1,15 @@
 //! The generator of the command vocabulary: `command_table!`, the macro that turns the table in
-//! `vocabulary.rs` (one entry per command) into the four things every reader of commands needs
+//! `vocabulary/` (one entry per command) into the four things every reader of commands needs
 //! from it (the module essay in `mod.rs` says why a table).
 //!
-//! **In:** the table: for each command its doc, its opcode byte, its [`Command`](super::Command)
-//! variant's fields, the block that decodes it from its payload and the block that walks the
-//! objects it names; then the opcodes that are no command of their own (compact encodings of
+//! **In:** the table, `[]` (the areas' list, spent), then each area's `commands { .. }`: for each
+//! command its doc, its opcode byte, its [`Command`](super::Command) variant's fields, the block
+//! that walks the objects it names and the block that decodes it from its payload; then
+//! `other_opcodes { .. }`, the opcodes that are no command of their own (compact encodings of
 //! another command, the list's own records), each with its opcode byte and decode block.
 //! **Out:**
 //! - [`Opcode`](super::Opcode): one variant per entry, its discriminant the entry's byte, and
-//!   `Opcode::COUNT`; a compile-time check that the bytes are `0..COUNT` (the compiler already
+//!   `Opcode::ALL`, `Opcode::COUNT`; a compile-time check that the bytes are `0..COUNT` (the compiler already
 //!   refuses two entries with one byte), which `Opcode::from_u8` relies on;
 //! - [`Command`](super::Command): one variant per command entry, with the entry's doc and fields;
 //! - `Command::decode_at`: one `match` over the opcode, each arm the entry's decode block,
@@ -21,8 +22,8 @@
 //! ordinary Rust blocks. It names the bindings the blocks use (`decode(at)`, `objects(one)`,
 //! the fields) after the entry's own words, since `macro_rules!` hygiene hides its own names.
 
-/// Generates the vocabulary from its table: see the module essay, and `vocabulary.rs` for the
-/// grammar in use.
+/// Generates the vocabulary from its table: see the module essay, and `vocabulary/mod.rs` for
+/// the grammar in use.
 macro_rules! command_table {
     (
         []
@@ -40,7 +41,7 @@ macro_rules! command_table {
         )*}
     ) => {
         /// Which command an encoded header starts: the first byte of every command (and of the
-        /// list's own records), one per entry of the table (`vocabulary.rs`).
+        /// list's own records), one per entry of the table (`vocabulary/`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[repr(u8)]
         pub enum Opcode {
@@ -66,7 +67,7 @@ macro_rules! command_table {
         };
 
         /// A decoded command, borrowing its payload from the chunk: one variant per command of
-        /// the table (`vocabulary.rs`).
+        /// the table (`vocabulary/`).
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub enum Command<'a> {
             $( $(

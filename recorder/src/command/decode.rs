@@ -1,6 +1,6 @@
 //! Reading encoded commands back (`encode.rs` writes them) into the typed [`Command`] that
 //! execution, nesting, validation and a legacy list's drop walk see: the header here, the
-//! payload by the opcode's entry of the table (`vocabulary.rs`), through [`EncodedPayload`].
+//! payload by the opcode's entry of the table (`vocabulary/`), through [`EncodedPayload`].
 //!
 //! **In:** the address of a command the encoder wrote in a sealed chunk. **Out:** a
 //! [`Decoded`] command borrowing its trailing arrays from the chunk (no copy), its split

@@ -1,5 +1,5 @@
 //! What comes with a decoded command, the [`Command`] a chunk's bytes decode to (its variants are
-//! the table's, `vocabulary.rs`; `decode.rs` reads them): [`Decoded`], its split category and
+//! the table's, `vocabulary/`; `decode.rs` reads them): [`Decoded`], its split category and
 //! offset, and where it lives; and [`Command::shader_views`], the views a bind reads for shader
 //! access.
 //!

@@ -1,4 +1,4 @@
-//! What a command's decode block in the table (`vocabulary.rs`) reads: [`EncodedPayload`], the
+//! What a command's decode block in the table (`vocabulary/`) reads: [`EncodedPayload`], the
 //! payload of one encoded command with the operand of its header, and the two raw reads under
 //! it (`read`, `slice`), which `decode.rs` uses for the header too.
 //!
@@ -38,7 +38,7 @@ unsafe fn slice<'a, T>(at: *const u8, count: usize) -> &'a [T] {
 }
 
 /// The payload of one encoded command, as a command's decode block in the table
-/// (`vocabulary.rs`) reads it: the payload, the trailing items after it (bounded by the command's
+/// (`vocabulary/`) reads it: the payload, the trailing items after it (bounded by the command's
 /// size), the header's operand. Passed by value and inlined away: it is the three values the
 /// decode arms read, named.
 #[derive(Clone, Copy)]

@@ -9,14 +9,17 @@
 //! validation), and a split point's binding patched at execution ([`SplitPoint`], R-SP-4).
 //!
 //! **The files.**
-//! - `vocabulary.rs`: **the table**, one entry per command: its opcode byte, its [`Command`]
-//!   variant with its fields, how it decodes from its payload and which objects it names;
+//! - `vocabulary/`: **the table**, one entry per command, in one file per area (binds, draws,
+//!   transfers, queries, fences, barriers, fast extensions, and the opcodes that are no command
+//!   of their own): its opcode byte, its [`Command`] variant with its fields, which objects it
+//!   names and how it decodes from its payload;
 //! - `command_table.rs`: `command_table!`, which makes [`Opcode`], [`Command`], the decode
 //!   dispatch and [`Command::for_each_object`] from the table;
 //! - this file: `Opcode::from_u8` and the 8-byte [`CommandHeader`] in front of every command;
 //! - `bound.rs`: the bound descriptors, what a command carries of each object it names
 //!   ([`BoundBuffer`], [`BoundView`], [`BoundShader`], [`BoundResource`]) and the dynamic
-//!   instance they read ([`InstanceId`]);
+//!   instance they read ([`InstanceId`]), and what a decoded command holds in their place
+//!   ([`BoundBuffers`], [`NestedList`]);
 //! - `payload.rs`: the payload layouts (`repr(C)`, multiples of 8), one per shape of command,
 //!   shared by the recording calls that write them and the entries that read them, and the
 //!   remaps of a bundle's inherited slots ([`Remap`]);
@@ -25,17 +28,18 @@
 //! - `encode.rs`: the sizes (`CommandBytes`, R-REC-12) and `write_command`, the one writer of a
 //!   command;
 //! - `decoded.rs`: what comes with a decoded [`Command`]: [`Decoded`] (its split category and
-//!   offset), [`NestedList`], [`BoundBuffers`];
-//! - `decode.rs`: `decode`, the header read and the table's dispatch, `EncodedPayload` (what a
-//!   decode block reads, bounded by the command's size), and the walks' step over what is not a
-//!   command (`next_offset`);
+//!   offset) and [`Command::shader_views`];
+//! - `encoded_payload.rs`: `EncodedPayload`, what a decode block reads (the payload, its
+//!   trailing arrays bounded by the command's size, the operand);
+//! - `decode.rs`: `decode`, the header read and the table's dispatch, and the walks' step over
+//!   what is not a command (`next_offset`);
 //! - `patch.rs`: [`SplitPoint`], the one place that knows which binding of a split point reads
 //!   the executing context's current instance, and patches it.
 //!
-//! **Adding a command** is one entry in `vocabulary.rs` (and a layout in `payload.rs` when no
-//! existing one fits). The compiler then lists what the command means outside this module: the
-//! exhaustive matches over [`Command`] in the GPU model's `apply` (and the legacy shadow, for a
-//! bind); the recording call that encodes it is written beside its area's other calls.
+//! **Adding a command** is one entry in its area's file of `vocabulary/` (and a layout in
+//! `payload.rs` when no existing one fits). Outside this module the compiler then asks for its
+//! arm in the one exhaustive match over [`Command`], the GPU model's `apply` (executor): what
+//! the command means. The recording call that encodes it is written beside its area's calls.
 //!
 //! **Why a table, and why this one.** A command used to be written four times here (its opcode,
 //! its variant, its decode arm, its arm of the object walk), each list in its own file and kept
