@@ -1,7 +1,9 @@
 //! The bound descriptors: what a command carries of each object it binds or names, copied in at
 //! record time. A bound view carries its resource, the dynamic instance it reads, its format and
 //! its minimum LOD; a bound shader the slots it reads; so execution chases no object tables except
-//! to resolve split points.
+//! to resolve split points. With them, what a decoded command holds in their place: the buffers
+//! of a slot-array bind as an array or the one of a compact command ([`BoundBuffers`]), and a
+//! nested list as the command names it ([`NestedList`]).
 //!
 //! **In:** a recording call's resolved objects (`binds/resolve.rs` makes most of them). **Out:**
 //! `repr(C)` descriptors, multiples of 8 bytes, that the payloads (`payload.rs`) and the
@@ -14,8 +16,11 @@
 //! side record in the chunk without walking the commands around it. The sizes are pinned here
 //! (a list's bytes depend on them).
 
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
 use crate::desc::Format;
-use crate::device::handle::RawHandle;
+use crate::device::handle::{ObjectKind, RawHandle};
 
 /// Which write of a dynamic resource a binding reads (R-ST-8, R-REC-10).
 ///
@@ -231,4 +236,87 @@ pub struct BoundResource {
     pub is_texture: u32,
     /// Payload bytes that follow (maps and updates), else 0.
     pub data_len: u32,
+}
+
+impl BoundResource {
+    /// Which kind of object the resource is: a texture or a buffer.
+    pub fn kind(&self) -> ObjectKind {
+        match self.is_texture {
+            0 => ObjectKind::Buffer,
+            _ => ObjectKind::Texture,
+        }
+    }
+}
+
+/// The buffers of a slot-array buffer bind, one per slot: the command's own array in the chunk,
+/// or the one buffer of a compact command
+/// ([`Opcode::SetConstantBuffer`](super::Opcode::SetConstantBuffer),
+/// [`Opcode::SetVertexBuffer`](super::Opcode::SetVertexBuffer)), decoded by value. Either way it
+/// reads as a slice (`Deref`), and two are equal when their slices are.
+#[derive(Clone, Copy)]
+pub enum BoundBuffers<'a> {
+    /// The buffers of a command that encodes them as an array.
+    Array(&'a [BoundBuffer]),
+    /// The one buffer of a compact command.
+    One(BoundBuffer),
+}
+
+impl std::ops::Deref for BoundBuffers<'_> {
+    type Target = [BoundBuffer];
+
+    #[inline(always)]
+    fn deref(&self) -> &[BoundBuffer] {
+        match self {
+            Self::Array(buffers) => buffers,
+            Self::One(buffer) => std::slice::from_ref(buffer),
+        }
+    }
+}
+
+impl<'a> From<&'a [BoundBuffer]> for BoundBuffers<'a> {
+    fn from(buffers: &'a [BoundBuffer]) -> Self {
+        Self::Array(buffers)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [BoundBuffer; N]> for BoundBuffers<'a> {
+    fn from(buffers: &'a [BoundBuffer; N]) -> Self {
+        Self::Array(buffers)
+    }
+}
+
+impl PartialEq for BoundBuffers<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for BoundBuffers<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+/// A nested list as the command that executes it names it (R-REC-9): the address of its header,
+/// as the command encodes it. The outer list holds a reference on the inner one for its whole
+/// life, so the inner list outlives this borrow; `list/` gives it its meaning
+/// (`NestedList::to_list`, `NestedList::header_ptr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NestedList<'a> {
+    pub(crate) header: NonNull<u8>,
+    _outer: PhantomData<&'a ()>,
+}
+
+impl NestedList<'_> {
+    /// # Safety
+    /// `header` must be the non-null address of a list header that a reference held by the
+    /// outer list keeps alive for `'a`.
+    pub(super) unsafe fn from_address(header: usize) -> Self {
+        Self {
+            // SAFETY: the caller passes an address recorded from `CommandList::header_ptr`, which
+            // is never null.
+            header: unsafe { NonNull::new_unchecked(header as *mut u8) },
+            _outer: PhantomData,
+        }
+    }
 }
