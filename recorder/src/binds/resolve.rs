@@ -292,8 +292,8 @@ impl<R: Role> Recorder<R> {
             // R-ST-6: fast reads the view's minimum LOD, legacy the resource's, as they are now;
             // a composed descriptor reads its own, or the resource's if it asked for the default.
             min_lod = f32::from_bits(live.entry.aux.load(Ordering::Acquire));
-            if info.min_lod.reads_resource(self.is_legacy()) {
-                if let Resource::Texture(texture) = info.resource {
+            if let Resource::Texture(texture) = info.resource {
+                if ViewInfo::reads_resource_min_lod(&live.words, self.is_legacy()) {
                     if let Ok(texture) = device.textures.get(texture.0, true) {
                         min_lod = f32::from_bits(texture.entry.aux.load(Ordering::Acquire));
                     }

@@ -185,18 +185,20 @@ pub enum ViewMinLod {
 }
 
 impl ViewMinLod {
+    // Packed as two bits, whether a bind reads the resource's minimum LOD on a legacy context
+    // (bit 0) and on a fast one (bit 1), so that a bind tests one bit (`ViewInfo::reads_resource_min_lod`).
     fn from_bits(bits: u64) -> Self {
         match bits & 3 {
-            1 => Self::Composed,
-            2 => Self::ComposedDefault,
+            0b00 => Self::Composed,
+            0b11 => Self::ComposedDefault,
             _ => Self::BySemantics,
         }
     }
     fn bits(self) -> u64 {
         match self {
-            Self::BySemantics => 0,
-            Self::Composed => 1,
-            Self::ComposedDefault => 2,
+            Self::BySemantics => 0b01,
+            Self::Composed => 0b00,
+            Self::ComposedDefault => 0b11,
         }
     }
     /// Whether a bind on a context of legacy semantics (`legacy`) reads the resource's minimum
@@ -214,6 +216,9 @@ impl ViewMinLod {
         self != Self::BySemantics
     }
 }
+
+/// Where [`ViewMinLod`]'s two bits lie in a packed view's second word.
+const MIN_LOD_SHIFT: u64 = 25;
 
 /// A view's immutable properties, with the properties of its resource it was created over.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -245,13 +250,25 @@ impl ViewInfo {
             self.format as u64
                 | (self.flags.0 as u64) << 16
                 | is_texture << 24
-                | self.min_lod.bits() << 25
+                | self.min_lod.bits() << MIN_LOD_SHIFT
                 | (self.first_mip.min(255) as u64) << 32
                 | (self.mip_count.min(255) as u64) << 40,
             self.first_slice.min(u16::MAX as u32) as u64
                 | (self.slice_count.min(u16::MAX as u32) as u64) << 32,
         ]
     }
+    /// Whether a bind of the shader-resource view packed in `w` reads its resource's minimum
+    /// LOD rather than its own, on a context of legacy semantics (`legacy`) or not: one bit of
+    /// the packed [`ViewMinLod`], for the bind's hot path.
+    #[inline(always)]
+    pub(crate) fn reads_resource_min_lod(w: &[u64; VIEW_WORDS], legacy: bool) -> bool {
+        let bit = match legacy {
+            true => 1 << MIN_LOD_SHIFT,
+            false => 2 << MIN_LOD_SHIFT,
+        };
+        w[1] & bit != 0
+    }
+
     pub(crate) fn unpack(w: [u64; VIEW_WORDS]) -> Self {
         let raw = RawHandle::from_bits(w[0]);
         let resource = if (w[1] >> 24) & 1 != 0 {
@@ -267,7 +284,7 @@ impl ViewInfo {
             mip_count: (w[1] >> 40) as u8 as u32,
             first_slice: w[2] as u32,
             slice_count: (w[2] >> 32) as u32,
-            min_lod: ViewMinLod::from_bits(w[1] >> 25),
+            min_lod: ViewMinLod::from_bits(w[1] >> MIN_LOD_SHIFT),
         }
     }
 }
