@@ -689,7 +689,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (context.clone(), pick(), prop_oneof![Just(0u32), Just(252u32), Just(u32::MAX)])
             .prop_map(|(context, args, offset)| Op::DrawIndirect { context, args, offset }),
         1 => (context.clone(), any::<bool>()).prop_map(|(context, foreign)| Op::Predication { context, foreign }),
-        1 => (pick(), 0u8..4).prop_map(|(resource, kind)| Op::CreateView { resource, kind }),
+        1 => (pick(), 0u8..6).prop_map(|(resource, kind)| Op::CreateView { resource, kind }),
         2 => (pick(), 0u8..7, prop::bool::weighted(0.3))
             .prop_map(|(object, kind, on_other_device)| Op::Release { object, kind, on_other_device }),
         3 => (1u8..4, any::<bool>()).prop_map(|(context, restore)| Op::Finish { context, restore }),
@@ -1110,6 +1110,16 @@ impl World {
                         "create_render_target_view",
                         self.device
                             .create_render_target_view(&desc)
+                            .map(|h| h.raw()),
+                    ),
+                    // A composed descriptor (seed 000), with its own minimum LOD or an invalid one.
+                    4 | 5 => (
+                        "compose_shader_resource_view",
+                        self.device
+                            .compose_shader_resource_view(&ViewDesc {
+                                min_lod: [Some(1.5), Some(f32::NAN)][(kind - 4) as usize],
+                                ..desc
+                            })
                             .map(|h| h.raw()),
                     ),
                     _ => (

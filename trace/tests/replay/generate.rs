@@ -49,6 +49,8 @@ buffer sb usage=dynamic bind=shader_resource size=256
 srv sb_srv sb
 texture tex format=r8g8b8a8_unorm width=16 height=16 mips=4 bind=shader_resource
 srv tex_srv tex
+srv own_srv tex min_lod=1 composed=yes
+srv default_srv tex composed=yes
 texture rt format=r8g8b8a8_unorm width=16 height=16 bind=render_target,shader_resource
 rtv rt_rtv rt
 srv rt_srv rt
@@ -78,7 +80,7 @@ bundle b0 rt=r8g8b8a8_unorm
 const CONTEXTS: &[&str] = &["imm", "imm", "c0", "c1", "c2"];
 const BUFFERS_VB: &[&str] = &["vb", "dvb", "null"];
 const BUFFERS_CB: &[&str] = &["cb", "dcb", "null"];
-const VIEWS: &[&str] = &["tex_srv", "sb_srv", "rt_srv", "null"];
+const VIEWS: &[&str] = &["tex_srv", "sb_srv", "rt_srv", "own_srv", "default_srv", "null"];
 const DYNAMIC: &[&str] = &["dvb", "dcb", "sb"];
 /// The queries (R-FX-3), of each kind.
 const QUERIES: &[&str] = &["occ", "stamp", "stats", "pass", "pred"];
@@ -260,7 +262,7 @@ fn generate(seed: u64, count: usize) -> String {
                 1 => format!(
                     "{context} ps_set_fast_shader_resource {} {}",
                     rng.below(2),
-                    rng.pick(&["tex_srv", "rt_srv", "null"])
+                    rng.pick(&["tex_srv", "rt_srv", "own_srv", "default_srv", "null"])
                 ),
                 2 => format!(
                     "{context} vs_set_placement_constant_buffer {} {} {:#x}",
@@ -280,7 +282,8 @@ fn generate(seed: u64, count: usize) -> String {
             16 => format!("{context} rs_set_viewports 0,0,{},16", 1 + rng.below(16)),
             17 => match context {
                 "imm" => format!(
-                    "imm set_shader_resource_view_min_lod tex_srv {}",
+                    "imm set_shader_resource_view_min_lod {} {}",
+                    rng.pick(&["tex_srv", "own_srv"]),
                     rng.below(4)
                 ),
                 _ => format!("{context} set_resource_min_lod tex {}", rng.below(4)),
