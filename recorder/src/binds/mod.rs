@@ -27,6 +27,7 @@ mod rasterizer;
 pub(crate) mod resolve;
 mod shader_slots;
 pub(crate) mod state_calls;
+mod swap_chain_rebind;
 
 impl<R: Role> Recorder<R> {
     /// [`ClearStateCalls::clear_state`](crate::ClearStateCalls::clear_state): its semantics.
