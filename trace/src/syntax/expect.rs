@@ -78,7 +78,7 @@ impl Parser {
                 let field = DrawField::from_name(token).ok_or_else(|| {
                     cursor.error(format_args!(
                         "expected a draw-record field (vs, ps.cb.0, ps.srv.1.min_lod, vb.0, \
-                         rtv.0, viewport.0, args, ...), found {}",
+                         rtv.0, rtv.0.resource, viewport.0, args, ...), found {}",
                         quote(token)
                     ))
                 })?;
@@ -217,6 +217,7 @@ impl Parser {
             FieldObject::BlendState => Want::BlendState,
             FieldObject::DepthStencilState => Want::DepthStencilState,
             FieldObject::RasterizerState => Want::RasterizerState,
+            FieldObject::Resource => Want::Resource,
         };
         let name: Option<Name> = cursor.object_token(&self.symbols, name, want, false)?;
         match name {
