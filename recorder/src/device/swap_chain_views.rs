@@ -162,7 +162,8 @@ impl Device {
     /// immediate context never does.
     pub fn shift_swap_chain_views(&self, chain: SwapChain) -> usize {
         let shared = &self.shared;
-        let Ok(live) = shared.swap_chains.get(chain.0, true) else {
+        // A released chain is not presented (`rotate_back_buffer` refuses it): nothing moves.
+        let Ok(live) = shared.swap_chains.get(chain.0, false) else {
             return 0;
         };
         let count = (live.words[0] as u32).max(1);
