@@ -2,6 +2,8 @@
 //! deferred-release list of legacy semantics (R-OBJ-4). `Device` is a cheap `Clone` handle to the
 //! shared state; every context and list keeps the state alive. Creating objects is in
 //! `device/create_objects.rs`; this file holds their life after that (release, destruction, lookups).
+//! The views of a swap chain's back buffers, whose buffer a placement or a legacy present moves
+//! (R-EX-7), are `device/swap_chain_views.rs`'s.
 
 mod create_objects;
 pub(crate) mod device_identity;

@@ -22,6 +22,12 @@
 //!
 //! The recorders' own answers are `recording_targets.rs`'s; the barriers in the engine's types,
 //! `barrier_conversion.rs`'s.
+//!
+//! **A device call** (R-EX-7): `place_swap_chain_view` is `Device::place_swap_chain_view`, which
+//! no recorder makes; a trace writes it on `imm`, whose line orders it. [`place_swap_chain_view`]
+//! makes it on a device (the real run's, `live_immediate.rs`; the reference's,
+//! `reference/swap_chain_placement.rs`); a recorder answers "elsewhere", and a deferred context
+//! refuses it (`recorders.rs`).
 
 use bundles::DrawBundle;
 use recorder::command::InstanceId;
