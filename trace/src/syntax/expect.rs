@@ -78,7 +78,7 @@ impl Parser {
                 let field = DrawField::from_name(token).ok_or_else(|| {
                     cursor.error(format_args!(
                         "expected a draw-record field (vs, ps.cb.0, ps.srv.1.min_lod, vb.0, \
-                         rtv.0, rtv.0.resource, viewport.0, args, ...), found {}",
+                         rtv.0, viewport.0, args, ...), found {}",
                         quote(token)
                     ))
                 })?;
