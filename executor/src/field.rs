@@ -1,4 +1,5 @@
 //! A draw record's fields by name (`vs`, `ib.format`, `vb.3`, `ps.srv.2.min_lod`, `rtv.0`,
+//! `rtv.0.resource` (printed for a back buffer's view only, whose buffer moves: R-EX-7),
 //! `viewport.0`, `args`, ...), and a record printed as `name=value` pairs. The names are the
 //! record's own: one per slot and register the model keeps, so that a tool (a test, a trace
 //! format's `expect draw`) can ask for one field without knowing the record's layout.
@@ -12,7 +13,7 @@
 
 use std::fmt::{self, Write as _};
 
-use recorder::command::{BoundBuffer, InstanceId};
+use recorder::command::{BoundBuffer, InstanceId, ViewFlags};
 use recorder::limits::{RENDER_TARGET_SLOTS, VIEWPORT_SLOTS};
 use recorder::{Format, ObjectKind, PrimitiveTopology, RawHandle, Rect, Stage, Viewport};
 
@@ -254,6 +255,15 @@ fn view_property(
     }
 }
 
+/// The resource a view record read (a swap-chain view's moves, R-EX-7).
+fn view_resource(view: &ViewRecord) -> FieldValue {
+    let kind = match view.flags.has(ViewFlags::BUFFER) {
+        true => ObjectKind::Buffer,
+        false => ObjectKind::Texture,
+    };
+    FieldValue::object_at(kind, view.resource, view.instance)
+}
+
 impl StageRecord {
     /// `cb.N`, `srv.N`, `srv.N.min_lod`, `srv.N.compressed`, `sampler.N`, `uav.N` of this stage.
     fn slot_field(&self, parts: &[&str]) -> Option<FieldValue> {
@@ -334,6 +344,7 @@ impl GraphicsRecord {
             ["vb", n] => FieldValue::buffer(self.vertex_buffer(slot(n)?)?),
             ["rtv", n] => FieldValue::view(ObjectKind::RenderTargetView, &rtv(n)?),
             ["rtv", n, "format"] => view_property(&rtv(n)?, |v| FieldValue::Format(v.format)),
+            ["rtv", n, "resource"] => view_property(&rtv(n)?, view_resource),
             ["dsv"] => FieldValue::view(ObjectKind::DepthStencilView, &self.depth_stencil),
             ["dsv", "format"] => {
                 view_property(&self.depth_stencil, |v| FieldValue::Format(v.format))
@@ -426,6 +437,10 @@ impl DrawRecord {
                 out.push((format!("rtv.{n}"), view));
                 let format = view_property(v, |v| FieldValue::Format(v.format));
                 out.push((format!("rtv.{n}.format"), format));
+                // The buffer a back buffer's view names moves (R-EX-7): printed for those only.
+                if v.flags.has(ViewFlags::BACK_BUFFER) {
+                    out.push((format!("rtv.{n}.resource"), view_resource(v)));
+                }
             }
             for name in ["dsv", "dsv.format", "blend", "depth_stencil", "rasterizer"] {
                 push_named(&mut out, g, name);

@@ -9,7 +9,9 @@
 //! context; device Y issues the same calls on its immediate context, whose semantics are the
 //! list's, from the state the list starts from. Dynamic instances are named differently on the two sides (the
 //! list's own versus the immediate context's), so records are compared with every instance
-//! renamed to the order in which it first appears.
+//! renamed to the order in which it first appears. `check`'s devices also have a swap chain,
+//! whose views a list binds and the device places between the calls (R-EX-7): a bind copies the
+//! buffer its view names at its call, so the list keeps what it encoded.
 
 mod common;
 
@@ -70,6 +72,12 @@ enum Op {
     /// Region copies (R-BAR-7): 0 a self-copy of `args`' bytes, 1 a self-copy of `tex`'s
     /// top-left quarter into its bottom-right one, 2 a copy of `rt`'s quarter into `tex`.
     CopyRegion(u8),
+    /// R-EX-7, in `check` only (its devices have a swap chain of 3 buffers; elsewhere nothing):
+    /// the render target is the chain's view K.
+    SwapChainTarget(u8),
+    /// R-EX-7, likewise: `Device::place_swap_chain_view` of the chain's view K on buffer B, a
+    /// device call made at once, between the context's calls.
+    PlaceSwapChainView(u8, u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -105,6 +113,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::FenceKickOff),
         2 => (0u8..6, 0u8..4).prop_map(|(k, l)| Op::Barrier(k, l)),
         1 => (0u8..3).prop_map(Op::CopyRegion),
+        1 => (0u8..3).prop_map(Op::SwapChainTarget),
+        1 => (0u8..3, 0u8..3).prop_map(|(k, b)| Op::PlaceSwapChainView(k, b)),
     ]
 }
 
@@ -349,6 +359,22 @@ fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
                 _ => c.copy_texture_region(f.tex, 0, 0, 0, f.rt, 0, quarter),
             }
         }
+        // Only `check`'s devices have a swap chain (`apply_chained`).
+        Op::SwapChainTarget(_) | Op::PlaceSwapChainView(..) => {}
+    }
+}
+
+/// `apply`, with the swap chain `chain` of `f`'s device for the R-EX-7 ops: a bind copies the
+/// buffer its view names then, whatever the list's or the direct calls' semantics.
+fn apply_chained(f: &Fixture, chain: SwapChain, c: &mut impl EngineFeatures, op: &Op) {
+    let view = |k: u8| back_buffer_rtv(f, chain, k as usize);
+    match *op {
+        Op::SwapChainTarget(k) => c.set_render_targets(&[Some(view(k))], None),
+        Op::PlaceSwapChainView(k, b) => f
+            .device
+            .place_swap_chain_view(view(k), b as u32)
+            .expect("a view of the chain, a buffer of it"),
+        _ => apply(f, c, op),
     }
 }
 
@@ -483,13 +509,14 @@ fn check(
     // then the list under test is recorded on a deferred context and executed; then a probe.
     let x = Fixture::with_immediate(immediate);
     let mut imm_x = ImmediateContext::new(&x.device).expect("immediate context");
+    let chain_x = swap_chain(&x);
     let setup_list = x.fast(|c| setup.iter().for_each(|op| apply(&x, c, op)));
     imm_x
         .execute_command_list(&setup_list, RestoreState::ClearState)
         .expect("executes");
     let mut context = x.context(list_semantics);
     for op in ops {
-        apply(&x, &mut context, op);
+        apply_chained(&x, chain_x, &mut context, op);
     }
     let list = match context.finish_command_list(RestoreState::ClearState) {
         Ok(list) => list,
@@ -508,6 +535,7 @@ fn check(
     // Y: the same calls directly, from the list's starting state, with the list's semantics.
     let y = Fixture::twin_of(&x, list_semantics);
     let mut imm_y = ImmediateContext::new(&y.device).expect("immediate context");
+    let chain_y = swap_chain(&y);
     if immediate == Semantics::Fast {
         setup.iter().for_each(|op| apply(&y, &mut imm_y, op));
     }
@@ -515,7 +543,7 @@ fn check(
         imm_y.clear_state();
     }
     for op in ops {
-        apply(&y, &mut imm_y, op);
+        apply_chained(&y, chain_y, &mut imm_y, op);
     }
     // The executing context's after-rule (R-ST-2): legacy without restore clears.
     if immediate == Semantics::Legacy {

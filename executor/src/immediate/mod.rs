@@ -278,7 +278,10 @@ impl ImmediateContext {
 
     /// Presents `chain` (R-EX-7): runs the calls so far, rotates the back buffers, destroys the
     /// released objects nothing references any more (legacy deferred release, R-OBJ-4), and
-    /// under fast semantics clears the state, as the runtime does (R-ST-4).
+    /// under fast semantics clears the state, as the runtime does (R-ST-4). Under legacy the
+    /// views of the back buffers follow the rotation (a view of buffer `k` names `k + 1`) and
+    /// the slots bound to them are re-bound; under fast the application rotates its views
+    /// (`Device::place_swap_chain_view`).
     ///
     /// Under validation, the first violation the frame's last calls showed is returned, after
     /// the present is done.
@@ -300,10 +303,15 @@ impl ImmediateContext {
         }
         self.device.rotate_back_buffer(chain)?;
         self.queue.push(Submission::Present(chain.raw()));
-        self.device.process_deferred_releases();
         if self.semantics == Semantics::Fast {
             self.recorder.clear_state();
+        } else {
+            // Legacy: the views of the back buffers follow the rotation, and the slots bound
+            // to them are re-bound (R-EX-7, `recorder::device::swap_chain_views`).
+            self.device.shift_swap_chain_views(chain);
+            self.recorder.rebind_swap_chain_views(chain);
         }
+        self.device.process_deferred_releases();
         let after = self.submit_direct();
         reported.and(after)
     }

@@ -1,6 +1,7 @@
 //! The state-setting calls of every context that records (R-REC-5): one file per part of the
 //! pipeline (`input_assembler.rs`, `shader_slots.rs`, `output_merger.rs`, `rasterizer.rs`), and
-//! ClearState here. Predication is with the queries (`queries.rs`).
+//! ClearState here. Predication is with the queries (`queries.rs`). The legacy immediate
+//! context's re-bind of swap-chain views after a present (R-EX-7) is `swap_chain_rebind.rs`.
 //!
 //! **In:** the objects and values an application binds. **Out:** binding commands in the list,
 //! each through `resolve.rs`, which turns handles into the descriptors a command encodes and is
@@ -27,6 +28,7 @@ mod rasterizer;
 pub(crate) mod resolve;
 mod shader_slots;
 pub(crate) mod state_calls;
+mod swap_chain_rebind;
 
 impl<R: Role> Recorder<R> {
     /// [`ClearStateCalls::clear_state`](crate::ClearStateCalls::clear_state): its semantics.

@@ -336,7 +336,12 @@ impl Device {
             shared.unretain(resource.kind(), resource.raw());
             return Err(full(call, kind));
         }
-        Ok(table.insert(info.pack(), min_lod.to_bits(), 0, desc.name))
+        let view = table.insert(info.pack(), min_lod.to_bits(), 0, desc.name);
+        if info.flags.has(ViewFlags::BACK_BUFFER) {
+            // Its identity follows the chain's rotation under legacy (`swap_chain_views.rs`).
+            shared.swap_chain_views.lock().push((kind, view));
+        }
+        Ok(view)
     }
 
     /// Creates a shader-resource view; its resource needs `SHADER_RESOURCE` (R-OBJ-2).

@@ -2,11 +2,14 @@
 //! deferred-release list of legacy semantics (R-OBJ-4). `Device` is a cheap `Clone` handle to the
 //! shared state; every context and list keeps the state alive. Creating objects is in
 //! `device/create_objects.rs`; this file holds their life after that (release, destruction, lookups).
+//! The views of a swap chain's back buffers, whose buffer a placement or a legacy present moves
+//! (R-EX-7), are `device/swap_chain_views.rs`'s.
 
 mod create_objects;
 pub(crate) mod device_identity;
 pub(crate) mod handle;
 pub(crate) mod object_info;
+mod swap_chain_views;
 pub(crate) mod table;
 
 use std::collections::HashMap;
@@ -109,6 +112,10 @@ pub(crate) struct DeviceShared {
     /// application); never on the recording path, whose descriptor words it leaves as they
     /// were.
     pub(crate) placements: Mutex<HashMap<(ObjectKind, RawHandle), Placement>>,
+    /// The views made on a swap chain's back buffers, by kind and handle, pushed at their
+    /// creation and pruned when found dead: what a legacy present shifts (R-EX-7,
+    /// `swap_chain_views.rs`); never on the recording path.
+    pub(crate) swap_chain_views: Mutex<Vec<(ObjectKind, RawHandle)>>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
@@ -459,6 +466,7 @@ impl Device {
                 bundles: ObjectTable::new(base),
                 heaps: ObjectTable::new(base),
                 placements: Mutex::new(HashMap::new()),
+                swap_chain_views: Mutex::new(Vec::new()),
                 pool,
                 live_contexts: AtomicU32::new(0),
                 immediate_taken: AtomicBool::new(false),

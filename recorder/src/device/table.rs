@@ -9,7 +9,9 @@
 //!   `device/device_identity.rs`), a `RELEASED` bit (the application dropped its last
 //!   reference), a `FREE` bit (no object lives here) and the count of internal references
 //!   (bindings of legacy contexts, legacy command lists, views on a resource; R-OBJ-4);
-//! - `words`: the object's immutable descriptor, packed into `W` atomic words;
+//! - `words`: the object's descriptor, packed into `W` atomic words, immutable but for a
+//!   swap-chain view's resource word, which a placement or a legacy present moves to another
+//!   back buffer of the same chain (`rewrite_word`, R-EX-7);
 //! - `aux` and `aux2`: the object's mutable properties (minimum LOD, compression state, the current
 //!   back buffer), which contexts change "at once" (R-ST-6).
 //!
@@ -419,6 +421,20 @@ impl<const W: usize> ObjectTable<W> {
             for (word, value) in slot.words.iter().zip(words) {
                 word.store(value, Ordering::Release);
             }
+        }
+    }
+
+    /// Overwrites word `index` of a live object's descriptor: a swap-chain view moved to another
+    /// back buffer (R-EX-7), the one descriptor change after creation. The caller holds an
+    /// internal reference on the object (so its slot cannot be reused under the store), and
+    /// only changes a word whose every value leaves the other words consistent (one atomic
+    /// store: a racing reader sees the old value or the new, never a torn word).
+    pub fn rewrite_word(&self, handle: RawHandle, index: usize, value: u64) {
+        if let Some(word) = self
+            .entry(handle.index)
+            .and_then(|slot| slot.words.get(index))
+        {
+            word.store(value, Ordering::Release);
         }
     }
 

@@ -115,6 +115,9 @@ pub enum DescProblem {
         /// `limits::MAX_BACK_BUFFERS`.
         limit: u32,
     },
+    /// `place_swap_chain_view` of a view whose resource is no swap chain's back buffer (R-EX-7).
+    #[error("the view is not of a swap chain's back buffer: only such a view is placed (R-EX-7)")]
+    NotASwapChainView,
     /// A compute or DMA context asked for with legacy semantics (R-EX-5).
     #[error("{} contexts are always fast semantics (R-EX-5); create it with Semantics::Fast", engine.name())]
     EngineNeedsFast {

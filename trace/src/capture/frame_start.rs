@@ -1,7 +1,8 @@
 //! The state a captured frame starts from, as the calls that give it (R-CAP-3): what the GPU
 //! model keeps of a texture (minimum LOD, layout or legacy state, compression), of a buffer (its
 //! legacy state), of a placed resource (whether it is a deactivated alias), of a query
-//! (R-FX-3), and the bindings with the objects the device no longer has made null. Read by
+//! (R-FX-3), the back buffer each view of a swap chain names (R-EX-7), and the bindings with the
+//! objects the device no longer has made null. Read by
 //! `immediate.rs` when a frame opens.
 //!
 //! **In:** the immediate context (its GPU model, its device) and an object. **Out:** calls on
@@ -242,4 +243,36 @@ pub(super) fn query_setup(
         }
     }
     Ok(calls)
+}
+
+/// The placement that puts view `raw` (`obj`) of a swap chain's back buffer on the buffer it
+/// names at the frame's start (R-EX-7): written for every such view the frame uses, whatever
+/// moved it (placements, legacy presents), as the declarations are written at the frame's end
+/// and the opening presents of a legacy replay move it again. Placed before the bindings, which
+/// read it.
+pub(super) fn swap_chain_view_setup(
+    device: &recorder::Device,
+    obj: Obj,
+    kind: ObjectKind,
+    raw: RawHandle,
+) -> Option<Call> {
+    let placed = match kind {
+        ObjectKind::ShaderResourceView => {
+            device.swap_chain_view_buffer(recorder::ShaderResourceView::from_raw(raw))
+        }
+        ObjectKind::UnorderedAccessView => {
+            device.swap_chain_view_buffer(recorder::UnorderedAccessView::from_raw(raw))
+        }
+        ObjectKind::RenderTargetView => {
+            device.swap_chain_view_buffer(recorder::RenderTargetView::from_raw(raw))
+        }
+        ObjectKind::DepthStencilView => {
+            device.swap_chain_view_buffer(recorder::DepthStencilView::from_raw(raw))
+        }
+        _ => None,
+    }?;
+    Some(Method::PlaceSwapChainView {
+        view: obj,
+        index: placed.1,
+    })
 }

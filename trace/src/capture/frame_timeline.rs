@@ -349,6 +349,13 @@ impl Timeline<'_> {
         let (maps, others): (Vec<_>, Vec<_>) = self
             .setup_used()
             .partition(|c| matches!(c, Method::Map { .. } | Method::Unmap { .. }));
+        // The swap-chain views' buffers before the binds that read them (R-EX-7).
+        let (placements, others): (Vec<_>, Vec<_>) = others
+            .into_iter()
+            .partition(|c| matches!(c, Method::PlaceSwapChainView { .. }));
+        for call in placements {
+            out.call(&imm, call);
+        }
         for call in maps {
             out.call(&imm, call);
         }

@@ -29,7 +29,8 @@ use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
 use super::frame_start::{
-    buffer_setup, forget_dead, known, placed_setup, query_setup, texture_setup,
+    buffer_setup, forget_dead, known, placed_setup, query_setup, swap_chain_view_setup,
+    texture_setup,
 };
 use super::frame_timeline::Frame;
 use super::log::{legacy_state_calls, state_calls, Tap};
@@ -251,6 +252,7 @@ impl CapturedImmediate {
                     calls.extend(placed_setup(&mut self.context, obj, placed));
                 }
                 ObjectKind::ShaderResourceView => {
+                    calls.extend(swap_chain_view_setup(&device, obj, kind, raw));
                     let view = recorder::ShaderResourceView::from_raw(raw);
                     if let Some(lod) = device
                         .shader_resource_view_min_lod(view)
@@ -261,6 +263,11 @@ impl CapturedImmediate {
                             min_lod: lod,
                         });
                     }
+                }
+                ObjectKind::RenderTargetView
+                | ObjectKind::UnorderedAccessView
+                | ObjectKind::DepthStencilView => {
+                    calls.extend(swap_chain_view_setup(&device, obj, kind, raw));
                 }
                 ObjectKind::Query => {
                     let snapshot = self.context.gpu().query_snapshot(raw);
@@ -387,6 +394,26 @@ impl CapturedImmediate {
     fn is_active(&self, chain: SwapChain) -> bool {
         let mut control = self.extra.shared.control.lock();
         *control.active_chain.get_or_insert(chain.raw()) == chain.raw()
+    }
+
+    /// [`Device::place_swap_chain_view`](recorder::Device::place_swap_chain_view), made through
+    /// the immediate context so that a frame being captured writes it where it happened, as
+    /// `imm place_swap_chain_view VIEW INDEX` (R-EX-7). A placement made on the device directly
+    /// during a frame is not captured.
+    pub fn place_swap_chain_view<V: recorder::Handle>(
+        &mut self,
+        view: V,
+        buffer_index: u32,
+    ) -> Result<(), Error> {
+        if self.tap_active() {
+            self.tap.call(Method::PlaceSwapChainView {
+                view: Obj::of(V::KIND, view),
+                index: buffer_index,
+            });
+        }
+        self.context
+            .device()
+            .place_swap_chain_view(view, buffer_index)
     }
 
     /// [`ImmediateContext::present`]: a present of the active swap chain ends the frame being

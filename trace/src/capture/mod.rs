@@ -26,7 +26,9 @@
 //! states, as transitions from `common`; layouts and compression; placed resources that are
 //! deactivated aliases, as aliasing barriers naming them; the queries' state in the GPU model,
 //! R-FX-3: `configure_query` for a binary mode, `begin` for an open scope, `end` for a result,
-//! `begin` and `write_query` for an open scope with a result: `capture/frame_start.rs`); then
+//! `begin` and `write_query` for an open scope with a result; the back buffer each swap-chain
+//! view the frame uses names, as `place_swap_chain_view` before the bindings, R-EX-7:
+//! `capture/frame_start.rs`); then
 //! the frame's own calls, with the releases made meanwhile. No call gives a query samples
 //! without a draw: a frame that predicates on a query that passed samples before it fails,
 //! saying which query. Not written: the hazard tracker's pending writes (R-V-2), so a frame

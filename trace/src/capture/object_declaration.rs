@@ -63,6 +63,16 @@ pub(super) fn deps(device: &Device, registry: &Registry, object: Obj) -> Vec<Obj
                 out.push(super::log::resource_obj(info.resource));
             }
         }
+        // Every back buffer, which a view of the chain may name in a record (R-EX-7).
+        ObjectKind::SwapChain => {
+            if let Some(info) = device.swap_chain_info(SwapChain::from_raw(raw)) {
+                out.extend(
+                    info.buffers
+                        .iter()
+                        .map(|(t, _)| Obj::Engine(ObjectKind::Texture, t.raw())),
+                );
+            }
+        }
         _ => {}
     }
     out
@@ -197,11 +207,14 @@ pub(crate) fn declaration(
                     Declaration::UnorderedAccessView { name, resource }
                 }
                 ObjectKind::RenderTargetView => {
+                    // A swap chain's own views are its declaration's; another view of a back
+                    // buffer is declared (R-EX-7).
                     if let Resource::Texture(t) = info.resource {
-                        if device
-                            .texture_info(t)
-                            .is_some_and(|i| i.back_buffer.is_some())
-                        {
+                        let chain = device.texture_info(t).and_then(|i| i.back_buffer);
+                        let own = chain
+                            .and_then(|(chain, _)| device.swap_chain_info(chain))
+                            .is_some_and(|c| c.buffers.iter().any(|(_, v)| v.raw() == raw));
+                        if own {
                             return Ok(None);
                         }
                     }

@@ -22,6 +22,12 @@
 //!
 //! The recorders' own answers are `recording_targets.rs`'s; the barriers in the engine's types,
 //! `barrier_conversion.rs`'s.
+//!
+//! **A device call** (R-EX-7): `place_swap_chain_view` is `Device::place_swap_chain_view`, which
+//! no recorder makes; a trace writes it on `imm`, whose line orders it. [`place_swap_chain_view`]
+//! makes it on a device (the real run's, `live_immediate.rs`; the reference's,
+//! `reference/swap_chain_placement.rs`); a recorder answers "elsewhere", and a deferred context
+//! refuses it (`recorders.rs`).
 
 use bundles::DrawBundle;
 use recorder::command::InstanceId;
@@ -665,10 +671,35 @@ pub(crate) fn record<R: Recording>(
         | Call::BeginCommandListExecution
         | Call::EndCommandListExecution
         | Call::Present { .. }
+        | Call::PlaceSwapChainView { .. }
         | Call::Resume
         | Call::Write { .. } => return Recorded::Elsewhere,
     }
     Recorded::Done
+}
+
+/// `place_swap_chain_view VIEW INDEX` (R-EX-7): a device call, which the immediate context's
+/// line orders (the replay's `imm` and the reference's devices make it here).
+pub(crate) fn place_swap_chain_view(
+    device: &recorder::Device,
+    objects: &Resolver<'_>,
+    view: ObjId,
+    index: u32,
+) -> Result<(), Error> {
+    use recorder::{DepthStencilView, RenderTargetView, ShaderResourceView, UnorderedAccessView};
+    match objects.program.objects[view].kind {
+        ObjKind::ShaderResourceView => {
+            device.place_swap_chain_view(objects.one::<ShaderResourceView>(view), index)
+        }
+        ObjKind::UnorderedAccessView => {
+            device.place_swap_chain_view(objects.one::<UnorderedAccessView>(view), index)
+        }
+        ObjKind::RenderTargetView => {
+            device.place_swap_chain_view(objects.one::<RenderTargetView>(view), index)
+        }
+        // The syntax admits views only (`Want::View`).
+        _ => device.place_swap_chain_view(objects.one::<DepthStencilView>(view), index),
+    }
 }
 
 /// The refusal of a call naming a command list or bundle that does not exist.

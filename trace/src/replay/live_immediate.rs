@@ -9,7 +9,9 @@
 
 use recorder::{Context, Error, Handle, MapCalls, MapType, Mapped, RawHandle, SwapChain};
 
-use super::apply::{map_flags, missing, record, restore_state, Named, Recorded};
+use super::apply::{
+    map_flags, missing, place_swap_chain_view, record, restore_state, Named, Recorded,
+};
 use super::live::{fence_value, is_report, LiveRun};
 use super::origin::{Layout, Origins, Via};
 use super::program::{Call, ObjId};
@@ -34,6 +36,7 @@ impl LiveRun {
                 | Call::InsertFence { .. }
                 | Call::InsertWaitOnFence { .. }
                 | Call::Present { .. }
+                | Call::PlaceSwapChainView { .. }
                 | Call::CreateDeviceContextState { .. }
                 | Call::SwapDeviceContextState { .. }
         ) {
@@ -56,7 +59,10 @@ impl LiveRun {
             (Ok(()), true)
                 if !matches!(
                     call,
-                    Call::Execute { .. } | Call::Present { .. } | Call::Write { .. }
+                    Call::Execute { .. }
+                        | Call::Present { .. }
+                        | Call::PlaceSwapChainView { .. }
+                        | Call::Write { .. }
                 ) =>
             {
                 self.imm.flush()
@@ -102,6 +108,11 @@ impl LiveRun {
                 };
                 self.outcomes.insert(*list, Err(error.clone()));
                 (Err(error), false)
+            }
+            Call::PlaceSwapChainView { view, index } => {
+                let result = place_swap_chain_view(&self.device, &objects, *view, *index);
+                let ran = result.is_ok();
+                (result, ran)
             }
             Call::Resume => {
                 self.imm.resume();

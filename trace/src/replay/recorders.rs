@@ -367,6 +367,11 @@ fn not_here(call: &Call, bundle: bool) -> Error {
     let (name, owner, rule) = match call {
         Call::Present { .. } => ("present", "the immediate context", "R-EX-1, R-EX-7"),
         Call::Resume => ("resume", "the immediate context", "R-ST-4"),
+        Call::PlaceSwapChainView { .. } => (
+            "place_swap_chain_view",
+            "the immediate context (the device's call is written on imm)",
+            "R-EX-7",
+        ),
         Call::BeginCommandListExecution => (
             "begin_command_list_execution",
             "the immediate context",

@@ -588,6 +588,14 @@ call_table! {
             /// The swap chain presented.
             swapchain: Object(Swapchain),
         },
+        /// `place_swap_chain_view VIEW INDEX` (R-EX-7): moves a view of a swap chain's back
+        /// buffer to back buffer INDEX of its chain (a device call, written on `imm`).
+        PlaceSwapChainView = "place_swap_chain_view" {
+            /// The view of a back buffer.
+            view: Object(View),
+            /// The back buffer's index in its chain.
+            index: Count("INDEX"),
+        },
         /// `resume`: the immediate context resumes after a suspend (R-ST-4).
         Resume = "resume",
         /// `barrier BARRIER [| BARRIER ..]` (R-BAR-1): one call, its barriers in the order

@@ -217,6 +217,7 @@ impl Parser {
             FieldObject::BlendState => Want::BlendState,
             FieldObject::DepthStencilState => Want::DepthStencilState,
             FieldObject::RasterizerState => Want::RasterizerState,
+            FieldObject::Resource => Want::Resource,
         };
         let name: Option<Name> = cursor.object_token(&self.symbols, name, want, false)?;
         match name {

@@ -118,6 +118,8 @@ pub(crate) enum Want {
     Heap,
     /// A device context state object (R-FX-6).
     ContextState,
+    /// A view of any kind (`place_swap_chain_view`, R-EX-7).
+    View,
 }
 
 impl Want {
@@ -142,6 +144,7 @@ impl Want {
             Self::Any => "a declared object",
             Self::Heap => "a heap",
             Self::ContextState => "a device context state (made by create_device_context_state)",
+            Self::View => "a view",
         }
     }
 
@@ -167,6 +170,13 @@ impl Want {
             Self::Any => true,
             Self::Heap => kind == ObjKind::Heap,
             Self::ContextState => kind == ObjKind::ContextState,
+            Self::View => matches!(
+                kind,
+                ObjKind::ShaderResourceView
+                    | ObjKind::UnorderedAccessView
+                    | ObjKind::RenderTargetView
+                    | ObjKind::DepthStencilView
+            ),
         }
     }
 }

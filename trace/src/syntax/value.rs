@@ -53,6 +53,9 @@ pub enum DrawField {
     RenderTarget(u64),
     /// `rtv.N.format` (extension).
     RenderTargetFormat(u64),
+    /// `rtv.N.resource` (extension): the texture the view named at its bind, which moves for a
+    /// view of a swap chain's back buffer (R-EX-7).
+    RenderTargetResource(u64),
     /// `dsv`.
     DepthStencilView,
     /// `dsv.format` (extension).
@@ -87,6 +90,8 @@ pub(crate) enum FieldObject {
     BlendState,
     DepthStencilState,
     RasterizerState,
+    /// A buffer or texture (`rtv.N.resource`).
+    Resource,
 }
 
 impl FieldObject {
@@ -95,6 +100,7 @@ impl FieldObject {
         matches!(
             self,
             Self::Buffer
+                | Self::Resource
                 | Self::ShaderResourceView
                 | Self::UnorderedAccessView
                 | Self::RenderTargetView
@@ -142,6 +148,7 @@ impl DrawField {
             ["vb", n] => Self::VertexBuffer(slot(n)?),
             ["rtv", n] => Self::RenderTarget(slot(n)?),
             ["rtv", n, "format"] => Self::RenderTargetFormat(slot(n)?),
+            ["rtv", n, "resource"] => Self::RenderTargetResource(slot(n)?),
             ["dsv"] => Self::DepthStencilView,
             ["dsv", "format"] => Self::DepthStencilFormat,
             ["blend"] => Self::Blend,
@@ -188,6 +195,7 @@ impl DrawField {
             Self::Sampler(..) => ValueClass::Object(O::SamplerState),
             Self::UnorderedAccessView(..) => ValueClass::Object(O::UnorderedAccessView),
             Self::RenderTarget(_) => ValueClass::Object(O::RenderTargetView),
+            Self::RenderTargetResource(_) => ValueClass::Object(O::Resource),
             Self::DepthStencilView => ValueClass::Object(O::DepthStencilView),
             Self::Blend => ValueClass::Object(O::BlendState),
             Self::DepthStencilState => ValueClass::Object(O::DepthStencilState),

@@ -18,6 +18,7 @@ use recorder::{ClearStateCalls, MapType, Semantics};
 use super::super::live::Effect;
 use super::super::program::{Call, ObjId};
 use super::setters::{setter_calls, Setter};
+use super::swap_chain_placement::Move;
 use super::{issue, BundleBook, ListBook, Reference};
 
 impl Reference {
@@ -61,11 +62,18 @@ impl Reference {
                     self.call_bundle(&bundle, &mut Vec::new());
                 }
             }
+            Call::PlaceSwapChainView {
+                view,
+                index: buffer,
+            } => self.move_views(index, Move::Place(*view, *buffer)),
             Call::Present { .. } | Call::Resume => {
-                // A fast immediate context clears its state (R-ST-4).
+                // A fast immediate context clears its state (R-ST-4); a legacy present moves
+                // the views of the back buffers and re-binds them (R-EX-7).
                 if self.program.semantics == Semantics::Fast {
                     self.imm.recorder.clear_state();
                     self.flush_imm(None);
+                } else if let Call::Present { swapchain } = call {
+                    self.move_views(index, Move::Shift(*swapchain));
                 }
             }
             _ => {
@@ -99,7 +107,8 @@ impl Reference {
             Call::InsertFence { .. }
             | Call::InsertWaitOnFence { .. }
             | Call::CreateDeviceContextState { .. }
-            | Call::SwapDeviceContextState { .. } => return,
+            | Call::SwapDeviceContextState { .. }
+            | Call::PlaceSwapChainView { .. } => return,
             Call::DrawBundle { bundle } => {
                 if let Some(bundle) = self.bundles.get(bundle) {
                     self.bundle_calls.insert(index, bundle.clone());

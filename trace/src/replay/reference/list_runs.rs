@@ -123,6 +123,7 @@ impl Reference {
                         record(&mut recorder, call, &objects, &Named::NONE);
                     }
                 }
+                Logged::Move(moved) => moved.apply(&made, &objects),
             }
         }
         made
@@ -363,7 +364,8 @@ impl Reference {
 
     /// Issues `call` (of step `op`) on level `index`, which is open.
     fn issue_at(&mut self, stack: &mut [Level], index: usize, op: Option<usize>, call: &Call) {
-        let Some((frame, _)) = stack.get_mut(index).and_then(|level| level.frame.as_mut()) else {
+        let Some((frame, device)) = stack.get_mut(index).and_then(|level| level.frame.as_mut())
+        else {
             return;
         };
         if matches!(
@@ -379,6 +381,8 @@ impl Reference {
             // A bind copies the minimum LOD in force at its line (R-ST-6), the fast calls' as
             // well (R-FX-1, R-FX-2).
             self.bind_lods_as_of(&mut frame.recorder, op, call);
+            // And the buffer its swap-chain views named then (R-EX-7).
+            self.bind_placements_as_of(*device, op, call);
         }
         let k = issue(&self.program, &self.handles, &mut frame.recorder, call);
         // See `flush_imm` (`follow.rs`).

@@ -57,6 +57,10 @@
 //! before issuing a list's or bundle's bind of a view it puts back the view's and its
 //! texture's LOD as they were at the bind's line.
 //!
+//! **Swap-chain views (R-EX-7).** A `place_swap_chain_view` and a legacy present move views of
+//! back buffers on every reference device at their line; a list's bind first puts the views it
+//! names back where they were at its line (`swap_chain_placement.rs`).
+//!
 //! **Left out**, as they make no draw record: fences, queries' results, read/write maps,
 //! `write` statements (a map issued here still copies them: `writes.rs`),
 //! `release` (the reference never releases: every call it issues was accepted by the real
@@ -77,6 +81,7 @@ mod follow;
 mod list_runs;
 mod lods;
 mod setters;
+mod swap_chain_placement;
 
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
@@ -102,6 +107,8 @@ use super::program::{Call, Create, ObjId, ObjKind, On, Op, Program};
 enum Logged {
     Create(ObjId, Create),
     MinLod(Call),
+    /// A swap-chain view's move (R-EX-7, `swap_chain_placement.rs`).
+    Move(swap_chain_placement::Move),
 }
 
 /// A deferred context's or bundle recorder's calls, as the reference keeps them.
@@ -162,6 +169,8 @@ pub(crate) struct Reference {
     /// The bundle each recorded `draw_bundle` step calls (the one current at its line).
     bundle_calls: HashMap<usize, Rc<BundleBook>>,
     lods: HashMap<ObjId, Vec<LodChange>>,
+    /// Each moved swap-chain view's moves: (step, buffer before, buffer after) (R-EX-7).
+    placements: HashMap<ObjId, Vec<(usize, u32, u32)>>,
     /// Each shader-resource view's resource.
     view_resources: HashMap<ObjId, ObjId>,
     cpu_mapped: HashSet<ObjId>,
@@ -225,6 +234,7 @@ impl Reference {
             bundle_versions: HashMap::new(),
             bundle_calls: HashMap::new(),
             lods: HashMap::new(),
+            placements: HashMap::new(),
             view_resources: HashMap::new(),
             cpu_mapped: HashSet::new(),
             states: HashMap::new(),

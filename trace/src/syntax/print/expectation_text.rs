@@ -123,6 +123,7 @@ impl Display for DrawField {
             Self::UnorderedAccessView(stage, n) => write!(f, "{stage}.uav.{n}"),
             Self::RenderTarget(n) => write!(f, "rtv.{n}"),
             Self::RenderTargetFormat(n) => write!(f, "rtv.{n}.format"),
+            Self::RenderTargetResource(n) => write!(f, "rtv.{n}.resource"),
             Self::DepthStencilView => f.write_str("dsv"),
             Self::DepthStencilFormat => f.write_str("dsv.format"),
             Self::Blend => f.write_str("blend"),
