@@ -106,6 +106,10 @@ pub struct GpuModel {
     state: Box<GpuState>,
     /// Textures compressed now (R-ST-9).
     compressed: HandleSet,
+    /// The colour kinds still compressed of compressed textures a decompression limited to
+    /// some kinds left partly compressed (`gpu/target_compression.rs`); a compressed texture
+    /// absent from it has every kind it has compressed.
+    kinds_left: std::collections::HashMap<RawHandle, recorder::DecompressKinds>,
     /// A context register changed since the last draw or dispatch (R-EX-4).
     context_changed: bool,
     /// The last work was a bundle call: the next draw or dispatch rolls (R-EX-4, R-B-10).

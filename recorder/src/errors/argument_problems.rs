@@ -161,4 +161,10 @@ pub enum CopyProblem {
     /// A decompression into a texture of another size (R-ST-9).
     #[error("the destination's size differs from the source's: decompressing into a second resource needs one of the same size (R-ST-9)")]
     DecompressSizes,
+    /// A decompression into a texture of another format (R-ST-9).
+    #[error("the destination's format differs from the source's: decompressing into a second resource writes the source's texels unchanged, so it needs one of the same format (R-ST-9)")]
+    DecompressFormats,
+    /// A decompression into a second resource limited to some kinds (R-ST-9).
+    #[error("`kinds` limits an in-place decompression: a decompression into a second resource writes it fully decompressed; omit `kinds` or `into` (R-ST-9)")]
+    DecompressKindsInto,
 }
