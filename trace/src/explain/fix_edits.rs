@@ -12,7 +12,8 @@ use recorder::SplitCategory;
 
 use super::fixes::{Facts, Fix, Site};
 use crate::syntax::{
-    Call, CallContext, Declaration, MapType, Method, Name, Semantics, Statement, Trace, Usage,
+    Call, CallContext, Declaration, Decompression, MapType, Method, Name, Semantics, Statement,
+    Trace, Usage,
 };
 
 impl Facts<'_> {
@@ -402,7 +403,7 @@ fn decompress(target: &str) -> Method {
     match Name::new(target) {
         Some(resource) => Method::DecompressResource {
             resource,
-            into: None,
+            options: Decompression::whole(None),
         },
         None => Method::ClearState,
     }

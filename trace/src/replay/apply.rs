@@ -517,16 +517,20 @@ pub(crate) fn record<R: Recording>(
                 Some(None) => {}
             }
         }
-        Call::DecompressResource { resource, into } => {
+        Call::DecompressResource { resource, options } => {
             const CALL: &str = "decompress_resource";
             let textures = objects.texture(CALL, *resource).and_then(|texture| {
-                let into = into.map(|into| objects.texture(CALL, into)).transpose()?;
+                let into = options
+                    .into
+                    .map(|into| objects.texture(CALL, into))
+                    .transpose()?;
                 Ok((texture, into))
             });
+            let (kinds, region) = (options.kinds, options.region);
             match textures {
                 Ok((texture, into)) => {
                     in_context(recorder, "decompress_resource", Capability::Barrier, |c| {
-                        c.decompress_resource(texture, into)
+                        c.decompress_resource_x(texture, into, kinds, region)
                     })
                 }
                 Err(error) => return Recorded::Refused(error),
