@@ -275,7 +275,10 @@ impl DecompressKinds {
         if word == "all" {
             return Some(Self::ALL);
         }
-        Self::NAMED.iter().find(|(_, n)| *n == word).map(|(k, _)| *k)
+        Self::NAMED
+            .iter()
+            .find(|(_, n)| *n == word)
+            .map(|(k, _)| *k)
     }
 }
 

@@ -302,8 +302,11 @@ impl ImmediateContext {
         self.device.rotate_back_buffer(chain)?;
         // Legacy semantics decompresses a compressed back buffer before the present (R-ST-9).
         let back_buffer = presented.map_or(RawHandle::NULL, |t| t.raw());
-        self.queue
-            .push(Submission::Present(chain.raw(), back_buffer, self.semantics));
+        self.queue.push(Submission::Present(
+            chain.raw(),
+            back_buffer,
+            self.semantics,
+        ));
         self.device.process_deferred_releases();
         if self.semantics == Semantics::Fast {
             self.recorder.clear_state();

@@ -209,12 +209,8 @@ pub trait BarrierCalls: Context {
     /// compressed). Explicit under fast semantics (R-SP-3, R-ST-9).
     #[inline]
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
-        self.recorder(CoreAccess(())).decompress_resource(
-            texture,
-            into,
-            DecompressKinds::ALL,
-            None,
-        )
+        self.recorder(CoreAccess(()))
+            .decompress_resource(texture, into, DecompressKinds::ALL, None)
     }
 
     /// Decompresses some kinds of a texture's compression, or a sub-region of it

@@ -10,10 +10,10 @@
 //! split point: a decompression is explicit, as fast semantics needs it (R-SP-3).
 
 use crate::call_arguments::{Compression, DecompressKinds, DecompressRegion};
-use crate::desc::{CopyBox, Format};
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::Recorder;
+use crate::desc::{CopyBox, Format};
 use crate::device::handle::*;
 use crate::device::object_info::TextureInfo;
 use crate::errors::{CopyProblem, Error};
@@ -135,7 +135,10 @@ impl<R: Role> Recorder<R> {
                 .textures
                 .get(t.0, false)
                 .map(|l| TextureInfo::unpack(l.words))
-                .map_err(|_| self.device.stale_error(DECOMPRESS, ObjectKind::Texture, t.0))
+                .map_err(|_| {
+                    self.device
+                        .stale_error(DECOMPRESS, ObjectKind::Texture, t.0)
+                })
         };
         let source = info(texture)?;
         let mismatch = |problem| Error::CopyMismatch {

@@ -137,7 +137,10 @@ impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
                 options: Decompression {
                     into: into.map(|t| Obj::of(ObjectKind::Texture, t)),
                     kinds,
-                    region,
+                    region: region.map(|r| {
+                        let b = r.rect;
+                        (r.subresource, [b.left, b.top, b.right, b.bottom])
+                    }),
                 },
             });
         }

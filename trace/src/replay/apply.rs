@@ -27,10 +27,10 @@ use bundles::DrawBundle;
 use recorder::command::InstanceId;
 use recorder::FenceFlags;
 use recorder::{
-    BarrierCalls, Buffer, Capability, ClearFlags, ClearStateCalls, CommandList, EngineMemoryCalls,
-    Error, FastResource, FastResourceBatch, FenceCalls, IndirectDispatchCalls, InheritedStateCalls,
-    MapCalls, MapFlags, MapType, PredicateValue, QueryCalls, Resource, RestoreState, Stage,
-    TransferCalls, VertexBuffer,
+    BarrierCalls, Buffer, Capability, ClearFlags, ClearStateCalls, CommandList, DecompressRegion,
+    EngineMemoryCalls, Error, FastResource, FastResourceBatch, FenceCalls, IndirectDispatchCalls,
+    InheritedStateCalls, MapCalls, MapFlags, MapType, PredicateValue, QueryCalls, Resource,
+    RestoreState, Stage, TransferCalls, VertexBuffer,
 };
 
 use super::barrier_conversion::{barrier, legacy_barrier};
@@ -526,7 +526,7 @@ pub(crate) fn record<R: Recording>(
                     .transpose()?;
                 Ok((texture, into))
             });
-            let (kinds, region) = (options.kinds, options.region);
+            let (kinds, region) = (options.kinds, options.region.map(decompress_region));
             match textures {
                 Ok((texture, into)) => {
                     in_context(recorder, "decompress_resource", Capability::Barrier, |c| {
@@ -721,6 +721,21 @@ fn fast_resource(
                 stride: 0,
                 offset: 0,
             },
+        },
+    }
+}
+
+/// A `region=SUB:L,T,R,B` of `decompress_resource` in the engine's terms (R-ST-9).
+fn decompress_region(
+    (subresource, [left, top, right, bottom]): (u32, [u32; 4]),
+) -> DecompressRegion {
+    DecompressRegion {
+        subresource,
+        rect: recorder::CopyBox {
+            left,
+            top,
+            right,
+            bottom,
         },
     }
 }

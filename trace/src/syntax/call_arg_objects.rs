@@ -13,7 +13,7 @@
 
 use std::fmt::{self, Formatter};
 
-use recorder::{CopyBox, DecompressKinds, DecompressRegion};
+use super::words::DecompressKinds;
 
 use super::ast::Form;
 use super::call_args::{ArgKind, CallArg, CallParser, Convert};
@@ -214,8 +214,9 @@ pub struct Decompression<O> {
     pub into: Option<O>,
     /// `kinds=`: the kinds decompressed ([`DecompressKinds::ALL`] when left out).
     pub kinds: DecompressKinds,
-    /// `region=`: the subresource and texels decompressed; `None`: the whole resource.
-    pub region: Option<DecompressRegion>,
+    /// `region=SUB:L,T,R,B`: the subresource and its texels `[L, T, R, B]` decompressed
+    /// (right and bottom excluded); `None`: the whole resource.
+    pub region: Option<(u32, [u32; 4])>,
 }
 
 impl<O> Decompression<O> {
@@ -239,7 +240,9 @@ impl CallArg for DecompressOptions {
     fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<Decompression<Name>> {
         let options = p.cursor.options(&["into", "kinds", "region"])?;
         let into = match options.get("into") {
-            Some(value) => p.cursor.object_token(p.symbols, value, Want::Resource, false)?,
+            Some(value) => p
+                .cursor
+                .object_token(p.symbols, value, Want::Resource, false)?,
             None => None,
         };
         let cursor = &*p.cursor;
@@ -279,15 +282,10 @@ impl CallArg for DecompressOptions {
                 let [l, t, r, b] = items[..] else {
                     return Err(expected());
                 };
-                Some(DecompressRegion {
-                    subresource: number(sub)?,
-                    rect: CopyBox {
-                        left: number(l)?,
-                        top: number(t)?,
-                        right: number(r)?,
-                        bottom: number(b)?,
-                    },
-                })
+                Some((
+                    number(sub)?,
+                    [number(l)?, number(t)?, number(r)?, number(b)?],
+                ))
             }
         };
         Ok(Decompression {
@@ -301,13 +299,8 @@ impl CallArg for DecompressOptions {
         if value.kinds != DecompressKinds::ALL {
             write!(f, " kinds={}", value.kinds)?;
         }
-        if let Some(r) = value.region {
-            let b = r.rect;
-            write!(
-                f,
-                " region={}:{},{},{},{}",
-                r.subresource, b.left, b.top, b.right, b.bottom
-            )?;
+        if let Some((sub, [l, t, r, b])) = value.region {
+            write!(f, " region={sub}:{l},{t},{r},{b}")?;
         }
         Ok(())
     }
