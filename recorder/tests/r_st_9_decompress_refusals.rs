@@ -39,7 +39,10 @@ fn refusal(
     let mut c = f.fast();
     c.decompress_resource_x(texture, into, kinds, region);
     let error = c.last_refusal().cloned().expect("refused");
-    assert!(c.finish_command_list(RestoreState::ClearState).is_err(), "a refused call fails the list");
+    assert!(
+        c.finish_command_list(RestoreState::ClearState).is_err(),
+        "a refused call fails the list"
+    );
     error
 }
 
@@ -52,7 +55,13 @@ fn assert_names(error: &Error, parts: &[&str]) {
     }
 }
 
-fn region(subresource: u32, left: u32, top: u32, right: u32, bottom: u32) -> Option<DecompressRegion> {
+fn region(
+    subresource: u32,
+    left: u32,
+    top: u32,
+    right: u32,
+    bottom: u32,
+) -> Option<DecompressRegion> {
     Some(DecompressRegion {
         subresource,
         rect: CopyBox {
@@ -97,7 +106,9 @@ fn r_st_9_decompress_kinds_must_be_kinds_the_texture_has() {
     let mut c = f.fast();
     c.decompress_resource_x(msaa, None, DecompressKinds::FMASK, None);
     c.decompress_resource_x(single, None, DecompressKinds::CLEAR, None);
-    let list = c.finish_command_list(RestoreState::ClearState).expect("kinds it has");
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .expect("kinds it has");
     let kinds: Vec<DecompressKinds> = list
         .commands()
         .filter_map(|d| match d.command {
@@ -140,7 +151,9 @@ fn r_st_9_decompress_region_is_within_a_subresource_with_checked_arithmetic() {
     let mut c = f.fast();
     c.decompress_resource_x(mips, None, all, region(3, 0, 0, 32, 24));
     c.decompress_resource_x(mips, None, all, region(0, 10, 10, 10, 10));
-    let list = c.finish_command_list(RestoreState::ClearState).expect("regions within");
+    let list = c
+        .finish_command_list(RestoreState::ClearState)
+        .expect("regions within");
     let regions: Vec<_> = list
         .commands()
         .filter_map(|d| match d.command {
@@ -148,7 +161,10 @@ fn r_st_9_decompress_region_is_within_a_subresource_with_checked_arithmetic() {
             _ => None,
         })
         .collect();
-    assert_eq!(regions, [region(3, 0, 0, 32, 24), region(0, 10, 10, 10, 10)]);
+    assert_eq!(
+        regions,
+        [region(3, 0, 0, 32, 24), region(0, 10, 10, 10, 10)]
+    );
 }
 
 #[test]
@@ -187,5 +203,6 @@ fn r_st_9_decompress_into_needs_the_same_size_and_format_and_no_kinds() {
     let mut c = f.fast();
     c.decompress_resource_x(source, Some(same), all, region(0, 0, 0, 8, 8));
     c.decompress_resource(source, Some(same));
-    c.finish_command_list(RestoreState::ClearState).expect("same size and format");
+    c.finish_command_list(RestoreState::ClearState)
+        .expect("same size and format");
 }
