@@ -2,10 +2,32 @@
 //! and how the output merger sees its bound targets' compression.
 //!
 //! **In:** the commands that compress or decompress (clears of a compressible view,
-//! `decompress_resource`, `set_resource_compression`), binds of render targets and depth
-//! stencils, the draws that write those targets, and the decompressions a split point or a legacy
-//! immediate bind asks for. **Out:** the model's `compressed` set, the output merger's view of
+//! `decompress_resource` with its kinds and region, `set_resource_compression`), binds of render
+//! targets and depth stencils, the draws that write those targets, the decompressions a split
+//! point or a legacy immediate bind asks for, and legacy copies and presents. **Out:** the model's `compressed` set, the output merger's view of
 //! each bound target (`GpuState::target_compression`), and `decompressions` counted.
+//!
+//! **Kinds and regions** (`decompress_resource_x`, seed 000's `DecompressResourceX`). What the
+//! model tracks: per texture, compressed or not (the `compressed` set); for a depth format, each
+//! plane apart (the barrier model's planes, R-BAR-3); and, for a colour target a decompression
+//! limited to some kinds left partly compressed, the colour kinds left (`kinds_left`: `clear`,
+//! `fmask`, `dcc`; a compressed texture absent from it has every kind it has: `clear` always,
+//! `fmask` when multisampled, `dcc` when created with DCC). Decompressing kinds removes them; the
+//! texture stays compressed (for validation, binds and copies alike) while a kind it has is left,
+//! and the last kind decompresses it. `depth` and `stencil` decompress their plane. Any full
+//! compression (a clear, `set_resource_compression`, a draw through the output merger, a barrier
+//! into a compressed layout) compresses every kind again. A region: the model tracks the whole
+//! resource, so a region that leaves texels or subresources out is decompressed (counted) and
+//! leaves the texture compressed with its kinds unchanged; one that covers a one-subresource
+//! texture is the whole texture. Into a second texture: counted when the source is compressed,
+//! the source unchanged, the second texture written decompressed (when the region is whole).
+//!
+//! **Copies and presents** (seed 000: a compressible resource used "as source or destination in a
+//! CopySubresourceRegion call, or on a back buffer before a call to IDXGISwapChain::Present").
+//! Legacy semantics: the driver decompresses a compressed texture a copy reads or writes, and a
+//! compressed back buffer it presents, in place, counted, when the command runs (in a legacy
+//! list too: the copy resolves it itself, with no split point). Fast semantics: nothing;
+//! validation reports it (`validate.rs`, R-V-1).
 //!
 //! **Invariant.** A bound target's view of its compression is taken at the bind; afterwards a
 //! legacy command that changes the texture's compression updates it (the driver tracks the

@@ -278,7 +278,8 @@ impl ImmediateContext {
 
     /// Presents `chain` (R-EX-7): runs the calls so far, rotates the back buffers, destroys the
     /// released objects nothing references any more (legacy deferred release, R-OBJ-4), and
-    /// under fast semantics clears the state, as the runtime does (R-ST-4).
+    /// under fast semantics clears the state, as the runtime does (R-ST-4). Under legacy
+    /// semantics a compressed back buffer is decompressed first, counted (R-ST-9).
     ///
     /// Under validation, the first violation the frame's last calls showed is returned, after
     /// the present is done.

@@ -1,10 +1,19 @@
 //! Compression and minimum-LOD calls (R-ST-6, R-ST-9): `decompress_resource`,
 //! `set_resource_compression`, `set_resource_min_lod`, `set_shader_resource_view_min_lod`.
 //!
-//! **In:** a compressible target and what to do with its compression, or a texture or view and a
-//! minimum LOD. **Out:** a decompression or compression-override command in the list; a minimum
+//! **In:** a compressible target and what to do with its compression (the kinds, a region, a
+//! second texture), or a texture or view and a minimum LOD. **Out:** a decompression or compression-override command in the list; a minimum
 //! LOD is no command: it is stored at once in the object's mutable descriptor word, for every
 //! context, and the next bind copies it into the descriptor it encodes.
+//!
+//! **Decompression's rules** (R-ST-9, `decompress_resource_x`): each kind named is one the
+//! texture has (`clear` any colour target, `fmask` a multisampled one, `dcc` one created with
+//! DCC, `depth` and `stencil` a depth format with that plane), and at least one; a region is a
+//! subresource the texture has and a rectangle within that subresource's mip (no sum or shift of
+//! the caller's numbers can wrap: the bounds are compared, never added); a second texture is
+//! another one of the source's size and format, with every kind (a partial decompression is an
+//! in-place one). Refusals name the texture and cite R-ST-9. What the kinds and a region do is
+//! the GPU model's (`executor/src/gpu/target_compression.rs`).
 //!
 //! **Invariant.** A released object refuses the call (`released_object`); nothing here takes a
 //! split point: a decompression is explicit, as fast semantics needs it (R-SP-3).
