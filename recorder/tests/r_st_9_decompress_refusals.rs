@@ -168,7 +168,7 @@ fn r_st_9_decompress_region_is_within_a_subresource_with_checked_arithmetic() {
 }
 
 #[test]
-fn r_st_9_decompress_into_needs_the_same_size_and_format_and_no_kinds() {
+fn r_st_9_decompress_into_needs_the_same_size_and_planes_and_no_kinds() {
     let f = Fixture::new();
     let source = texture(&f, "source", color(64, 64));
     let same = texture(
@@ -187,10 +187,28 @@ fn r_st_9_decompress_into_needs_the_same_size_and_format_and_no_kinds() {
             ..color(64, 64)
         },
     );
+    let depth = |name, format| {
+        texture(
+            &f,
+            name,
+            TextureDesc {
+                format,
+                bind: BindFlags::DEPTH_STENCIL,
+                ..color(64, 64)
+            },
+        )
+    };
+    let (d32, d24s8) = (
+        depth("d32", Format::D32Float),
+        depth("d24s8", Format::D24UnormS8Uint),
+    );
     let smaller = texture(&f, "smaller", color(32, 64));
     let all = DecompressKinds::ALL;
-    let error = refusal(&f, source, Some(other_format), all, None);
-    assert_names(&error, &["format"]);
+    // Colour into depth, depth into colour, depth into a format without its stencil.
+    for (from, into) in [(source, d32), (d32, source), (d24s8, d32)] {
+        let error = refusal(&f, from, Some(into), all, None);
+        assert_names(&error, &["planes"]);
+    }
     let error = refusal(&f, source, Some(smaller), all, None);
     assert_names(&error, &["size"]);
     let error = refusal(&f, source, Some(same), DecompressKinds::CLEAR, None);

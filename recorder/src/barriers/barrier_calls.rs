@@ -223,7 +223,8 @@ pub trait BarrierCalls: Context {
     /// rectangle, within the subresource. The model tracks compression per resource: a region
     /// that leaves part of the resource out, or kinds that leave one compressed, leave the
     /// resource compressed. `into` writes the decompressed texels into a second texture of the
-    /// same size and format and leaves `texture` compressed; it takes no `kinds`.
+    /// same size and planes (colour into colour, depth into depth) and leaves `texture`
+    /// compressed; it takes no `kinds`.
     #[inline]
     fn decompress_resource_x(
         &mut self,

@@ -11,8 +11,9 @@
 //! DCC, `depth` and `stencil` a depth format with that plane), and at least one; a region is a
 //! subresource the texture has and a rectangle within that subresource's mip (no sum or shift of
 //! the caller's numbers can wrap: the bounds are compared, never added); a second texture is
-//! another one of the source's size and format, with every kind (a partial decompression is an
-//! in-place one). Refusals name the texture and cite R-ST-9. What the kinds and a region do is
+//! another one of the source's size and planes (colour into colour, which the colour block may
+//! convert as it writes; depth into depth with the same planes), with every kind (a partial
+//! decompression is an in-place one). Refusals name the texture and cite R-ST-9. What the kinds and a region do is
 //! the GPU model's (`executor/src/gpu/target_compression.rs`).
 //!
 //! **Invariant.** A released object refuses the call (`released_object`); nothing here takes a
@@ -30,13 +31,18 @@ use crate::sync::Ordering;
 
 const DECOMPRESS: &str = "decompress_resource";
 
-/// Why `kinds` names a kind `texture` does not have, if it does (R-ST-9).
-fn kinds_not_had(texture: &TextureInfo, kinds: DecompressKinds) -> Option<String> {
-    let (depth, stencil) = match texture.format {
+/// Whether `format` has a depth plane, and a stencil plane.
+fn depth_planes(format: Format) -> (bool, bool) {
+    match format {
         Format::D24UnormS8Uint | Format::D32FloatS8X24Uint => (true, true),
         Format::D32Float | Format::D16Unorm => (true, false),
         _ => (false, false),
-    };
+    }
+}
+
+/// Why `kinds` names a kind `texture` does not have, if it does (R-ST-9).
+fn kinds_not_had(texture: &TextureInfo, kinds: DecompressKinds) -> Option<String> {
+    let (depth, stencil) = depth_planes(texture.format);
     let mut had = DecompressKinds::NONE;
     if depth {
         had = had.union(DecompressKinds::DEPTH);
@@ -130,7 +136,7 @@ impl<R: Role> Recorder<R> {
     }
 
     /// The rules of a decompression (R-ST-9): live textures; `into` another texture of the
-    /// source's size and format, without `kinds`; each kind named one the texture has; the
+    /// source's size and planes, without `kinds`; each kind named one the texture has; the
     /// region within a subresource of the texture (and of `into`).
     fn check_decompression(
         &self,
@@ -162,7 +168,7 @@ impl<R: Role> Recorder<R> {
             if (target.width, target.height) != (source.width, source.height) {
                 return Err(mismatch(CopyProblem::DecompressSizes));
             }
-            if target.format != source.format {
+            if depth_planes(target.format) != depth_planes(source.format) {
                 return Err(mismatch(CopyProblem::DecompressFormats));
             }
             if kinds != DecompressKinds::ALL {
