@@ -21,7 +21,8 @@
 //! compressed now, and per bound render target and depth stencil, whether the output merger sees
 //! it compressed (R-ST-9): taken at the bind; legacy commands that change a bound target's
 //! compression update it, fast ones do not (the view must be bound again), and a draw writes its
-//! targets as the output merger sees them. Whether a context register changed since the last draw (R-EX-4).
+//! targets as the output merger sees them; the colour kinds a partial decompression left
+//! (`gpu/target_compression.rs`). Whether a context register changed since the last draw (R-EX-4).
 //! Fences passed, bottom-of-pipe values, the last use of each resource and the frame's waits on
 //! present ([`Progress`]). GDS, its ranges per stage, the constant engine's RAM and the buffer
 //! words the GPU side wrote with `read_gds`, `store_constant_ram` and
@@ -50,7 +51,8 @@
 //! no dynamic instance (the immediate context owns those), runs no shader (a dispatch that uses
 //! an append UAV leaves its GDS counter alone: the counters are the application's, R-FX-4),
 //! and decompresses nothing on a bind by itself (a legacy immediate context calls
-//! [`GpuModel::decompress_if_compressed`], R-ST-9).
+//! [`GpuModel::decompress_if_compressed`], R-ST-9); it does decompress what a legacy copy reads
+//! or writes, and a legacy present's back buffer ([`GpuModel::back_buffer_presented`]).
 //!
 //! **Invariant.** Nothing panics, whatever the commands: slots past the hardware's counts are
 //! ignored.
@@ -106,6 +108,10 @@ pub struct GpuModel {
     state: Box<GpuState>,
     /// Textures compressed now (R-ST-9).
     compressed: HandleSet,
+    /// The colour kinds still compressed of compressed textures a decompression limited to
+    /// some kinds left partly compressed (`gpu/target_compression.rs`); a compressed texture
+    /// absent from it has every kind it has compressed.
+    kinds_left: std::collections::HashMap<RawHandle, recorder::DecompressKinds>,
     /// A context register changed since the last draw or dispatch (R-EX-4).
     context_changed: bool,
     /// The last work was a bundle call: the next draw or dispatch rolls (R-EX-4, R-B-10).

@@ -54,8 +54,10 @@ enum Op {
     /// no, 7 `set_predication` yes (the fixture's predicate), 8 no predication.
     Query(u8),
     Clear,
-    /// Decompresses the render target (`false`) or the depth stencil (R-ST-9).
-    Decompress(bool),
+    /// Decompresses the render target (`false`) or the depth stencil (R-ST-9): 0 whole, 1 one
+    /// kind (rt's fast-clear eliminate, ds's depth plane), 2 a quarter region, 3 a region
+    /// covering the whole texture.
+    Decompress(bool, u8),
     MapDynamic,
     Blend(bool),
     Viewport(u8),
@@ -102,7 +104,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (any::<bool>(), 0u8..8).prop_map(|(load, k)| Op::ConstantRam(load, k)),
         2 => (0u8..9).prop_map(Op::Query),
         1 => Just(Op::Clear),
-        1 => any::<bool>().prop_map(Op::Decompress),
+        1 => (any::<bool>(), 0u8..4).prop_map(|(d, k)| Op::Decompress(d, k)),
         2 => Just(Op::MapDynamic),
         1 => any::<bool>().prop_map(Op::Blend),
         1 => (0u8..3).prop_map(Op::Viewport),
@@ -300,7 +302,41 @@ fn apply(f: &Fixture, c: &mut impl EngineFeatures, op: &Op) {
             c.clear_render_target_view(f.rt_rtv, [0.0; 4]);
             c.clear_depth_stencil_view(f.ds_dsv, ClearFlags::DEPTH, 1.0, 0);
         }
-        Op::Decompress(depth) => c.decompress_resource(if depth { f.ds } else { f.rt }, None),
+        Op::Decompress(depth, how) => {
+            let texture = if depth { f.ds } else { f.rt };
+            let (kind, size) = match depth {
+                true => (DecompressKinds::DEPTH, f.device.texture_info(f.ds)),
+                false => (DecompressKinds::CLEAR, f.device.texture_info(f.rt)),
+            };
+            let (width, height) = size.map_or((1, 1), |i| (i.width, i.height));
+            let region = |right, bottom| {
+                Some(DecompressRegion {
+                    subresource: 0,
+                    rect: CopyBox {
+                        left: 0,
+                        top: 0,
+                        right,
+                        bottom,
+                    },
+                })
+            };
+            match how {
+                0 => c.decompress_resource(texture, None),
+                1 => c.decompress_resource_x(texture, None, kind, None),
+                2 => c.decompress_resource_x(
+                    texture,
+                    None,
+                    DecompressKinds::ALL,
+                    region(width / 2, height / 2),
+                ),
+                _ => c.decompress_resource_x(
+                    texture,
+                    None,
+                    DecompressKinds::ALL,
+                    region(width, height),
+                ),
+            }
+        }
         Op::MapDynamic => {
             if let Ok(data) = c
                 .map(f.cb_dyn, MapType::WriteDiscard, MapFlags::None)

@@ -1,7 +1,7 @@
 //! What the calls take besides objects and numbers: a vertex-buffer binding
 //! ([`VertexBuffer`]), the entries of a fast bind and a reusable batch of them
-//! ([`FastResource`], [`FastResourceBatch`]), a predicate value, a compression state and map
-//! flags.
+//! ([`FastResource`], [`FastResourceBatch`]), a predicate value, a compression state, the kinds
+//! and sub-region of a decompression ([`DecompressKinds`], [`DecompressRegion`]) and map flags.
 //!
 //! **In:** the application's arguments. **Out:** the same values, read by the calls of the
 //! capability traits (`capabilities.rs`).
@@ -178,4 +178,146 @@ impl Compression {
     pub fn is_compressed(self) -> bool {
         self == Self::Compressed
     }
+}
+
+/// The kinds of decompression a `decompress_resource_x` performs (R-ST-9; seed 000: "limit the
+/// types of decompression performed (for instance, only gather the FMask in a compressed render
+/// target)"). A set of bits; [`DecompressKinds::ALL`] is every kind the texture has.
+///
+/// Colour targets: [`CLEAR`](Self::CLEAR) (the fast-clear eliminate: the clear colour written
+/// into the blocks a fast clear left in CMask, what a present needs "to propagate its initial
+/// clear color"), [`FMASK`](Self::FMASK) (an MSAA target's FMask gathered into its samples) and
+/// [`DCC`](Self::DCC) (delta colour compression, for a texture created with `dcc`). Depth
+/// targets: [`DEPTH`](Self::DEPTH) and [`STENCIL`](Self::STENCIL), the HTile compression of each
+/// plane (R-BAR-3 tracks the planes independently).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DecompressKinds(u8);
+
+impl DecompressKinds {
+    /// The fast-clear eliminate of a colour target.
+    pub const CLEAR: Self = Self(1);
+    /// The FMask of a multisampled colour target.
+    pub const FMASK: Self = Self(2);
+    /// The delta colour compression of a `dcc` colour target.
+    pub const DCC: Self = Self(4);
+    /// The depth plane's compression.
+    pub const DEPTH: Self = Self(8);
+    /// The stencil plane's compression.
+    pub const STENCIL: Self = Self(16);
+    /// The colour kinds.
+    pub const COLOR: Self = Self(1 | 2 | 4);
+    /// The depth kinds.
+    pub const DEPTH_STENCIL: Self = Self(8 | 16);
+    /// Every kind the texture has: a full decompression.
+    pub const ALL: Self = Self(31);
+    /// No kind (refused by the call; the empty set of a mask).
+    pub const NONE: Self = Self(0);
+
+    /// The kinds in trace order, with their trace words.
+    pub const NAMED: [(Self, &'static str); 5] = [
+        (Self::CLEAR, "clear"),
+        (Self::FMASK, "fmask"),
+        (Self::DCC, "dcc"),
+        (Self::DEPTH, "depth"),
+        (Self::STENCIL, "stencil"),
+    ];
+
+    /// The bits, for a command payload.
+    #[inline]
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// The kinds of `bits` (bits past [`ALL`](Self::ALL) dropped).
+    #[inline]
+    pub const fn from_bits(bits: u8) -> Self {
+        Self(bits & Self::ALL.0)
+    }
+
+    /// Whether every kind of `other` is in `self`.
+    #[inline]
+    pub const fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether `self` and `other` share a kind.
+    #[inline]
+    pub const fn intersects(self, other: Self) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// The kinds of `self` not in `other`.
+    #[inline]
+    pub const fn without(self, other: Self) -> Self {
+        Self(self.0 & !other.0)
+    }
+
+    /// The kinds of both.
+    #[inline]
+    pub const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    /// The kinds in both.
+    #[inline]
+    pub const fn intersection(self, other: Self) -> Self {
+        Self(self.0 & other.0)
+    }
+
+    /// Whether no kind is in the set.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The kind named `word` (`clear`, `fmask`, `dcc`, `depth`, `stencil`), or `all`.
+    pub fn from_name(word: &str) -> Option<Self> {
+        if word == "all" {
+            return Some(Self::ALL);
+        }
+        Self::NAMED
+            .iter()
+            .find(|(_, n)| *n == word)
+            .map(|(k, _)| *k)
+    }
+}
+
+impl Default for DecompressKinds {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+impl std::fmt::Display for DecompressKinds {
+    /// `all`, or the kinds' words joined by commas (`fmask,clear`), in [`NAMED`](Self::NAMED)'s
+    /// order; `none` for the empty set.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if *self == Self::ALL {
+            return f.write_str("all");
+        }
+        if self.is_empty() {
+            return f.write_str("none");
+        }
+        let mut first = true;
+        for (kind, name) in Self::NAMED {
+            if self.contains(kind) {
+                if !first {
+                    f.write_str(",")?;
+                }
+                f.write_str(name)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The sub-region a `decompress_resource_x` decompresses (R-ST-9): one subresource
+/// (`mip + slice * mips`) and a rectangle of its texels (right and bottom excluded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DecompressRegion {
+    /// The subresource.
+    pub subresource: u32,
+    /// The texels; its `left <= right` and `top <= bottom`, within the subresource.
+    pub rect: CopyBox,
 }

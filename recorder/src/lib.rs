@@ -148,7 +148,8 @@ pub use barriers::{
     ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Span, SplitHalf, TextureBarrier,
 };
 pub use call_arguments::{
-    Compression, FastResource, FastResourceBatch, MapFlags, PredicateValue, VertexBuffer,
+    Compression, DecompressKinds, DecompressRegion, FastResource, FastResourceBatch, MapFlags,
+    PredicateValue, VertexBuffer,
 };
 pub use capabilities::{
     BarrierCalls, BindCalls, Capability, ClearStateCalls, Context, CoreAccess, DeviceContext,
@@ -181,7 +182,9 @@ pub use maps::map_calls::Mapped;
 /// the deferred context and the calls of every capability ([`DeviceContext`] is all of them), maps, lists,
 /// their statistics and the errors. `use recorder::prelude::*;`
 pub mod prelude {
-    pub use crate::call_arguments::{Compression, MapFlags, PredicateValue, VertexBuffer};
+    pub use crate::call_arguments::{
+        Compression, DecompressKinds, DecompressRegion, MapFlags, PredicateValue, VertexBuffer,
+    };
     pub use crate::capabilities::{
         BarrierCalls, BindCalls, ClearStateCalls, Context, DeviceContext, DrawCalls,
         EngineMemoryCalls, FastBindCalls, FenceCalls, IndirectDispatchCalls, InheritedStateCalls,

@@ -855,8 +855,10 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
         assert!(matches!(next(), C::BeginQuery(q) if q == f.occlusion.raw()));
         assert!(matches!(next(), C::EndQuery(q) if q == f.occlusion.raw()));
         assert!(matches!(next(), C::ClearState));
-        assert!(matches!(next(), C::DecompressResource { resource, into }
-            if resource == f.rt.raw() && into == f.rt_plain.raw()));
+        assert!(
+            matches!(next(), C::DecompressResource { resource, into, .. }
+            if resource == f.rt.raw() && into == f.rt_plain.raw())
+        );
         assert!(
             matches!(next(), C::SetResourceCompression { resource, compressed: false }
             if resource == f.ds.raw())

@@ -751,10 +751,10 @@ fn r_sp_3_fast_decompression_is_explicit() {
         matches!(commands[0], Command::SetShaderResources { views, .. } if views[0].view == f.rt_srv.raw())
     );
     assert!(
-        matches!(commands[1], Command::DecompressResource { resource, into } if resource == f.rt.raw() && into.is_null())
+        matches!(commands[1], Command::DecompressResource { resource, into, .. } if resource == f.rt.raw() && into.is_null())
     );
     assert!(
-        matches!(commands[2], Command::DecompressResource { resource, into } if resource == f.ds.raw() && into == f.ds_plain.raw())
+        matches!(commands[2], Command::DecompressResource { resource, into, .. } if resource == f.ds.raw() && into == f.ds_plain.raw())
     );
 }
 

@@ -61,3 +61,5 @@ pub use syntax::{
 };
 // Queries with results (R-FX-3).
 pub use syntax::{ExpectedQuery, QueryKey, QueryKind, QueryMode};
+// The options of decompress_resource (R-ST-9).
+pub use syntax::Decompression;

@@ -339,7 +339,9 @@ enum Op {
     Update(bool),
     /// Region copies: buffer, texture, and one out of range (refused).
     CopyRegion(u8),
-    Decompress,
+    /// `decompress_resource` of rt: whole, of its one kind (`clear`), of a region, or of a kind
+    /// it lacks (`fmask`, refused) (R-ST-9).
+    Decompress(u8),
     Compression(bool),
     /// `insert_fence` (the context's own), or `insert_wait_on_fence` of the value K.
     Fence(bool, u8),
@@ -383,7 +385,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0u8..6, 0u8..4).prop_map(|(k, l)| Op::Barrier(k, l)),
         1 => any::<bool>().prop_map(Op::Update),
         1 => (0u8..3).prop_map(Op::CopyRegion),
-        1 => Just(Op::Decompress),
+        1 => (0u8..4).prop_map(Op::Decompress),
         1 => any::<bool>().prop_map(Op::Compression),
         1 => (any::<bool>(), 0u8..4).prop_map(|(i, k)| Op::Fence(i, k)),
     ]
@@ -1165,9 +1167,23 @@ fn apply<C: Target>(
                 }
             }
         }
-        Op::Decompress => {
+        Op::Decompress(k) => {
             if let Some(context) = context.full() {
-                context.decompress_resource(o.rt, None)
+                let corner = Some(DecompressRegion {
+                    subresource: 0,
+                    rect: CopyBox {
+                        left: 0,
+                        top: 0,
+                        right: 4,
+                        bottom: 4,
+                    },
+                });
+                match k {
+                    0 => context.decompress_resource(o.rt, None),
+                    1 => context.decompress_resource_x(o.rt, None, DecompressKinds::CLEAR, None),
+                    2 => context.decompress_resource_x(o.rt, None, DecompressKinds::ALL, corner),
+                    _ => context.decompress_resource_x(o.rt, None, DecompressKinds::FMASK, None),
+                }
             }
         }
         Op::Compression(on) => {

@@ -932,6 +932,7 @@ fn trace_syntax_room_imports_neither_the_engine_nor_the_replay() {
         "BarrierSync",
         "BindFlags",
         "Compression",
+        "DecompressKinds",
         "Engine",
         "ErrorKind",
         "MapType",

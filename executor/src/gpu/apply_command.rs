@@ -119,9 +119,12 @@ impl GpuModel {
             // ----- compression (R-ST-9, `gpu/target_compression.rs`).
             Command::ClearRenderTargetView { view, .. }
             | Command::ClearDepthStencilView { view, .. } => self.clear_view(semantics, view),
-            Command::DecompressResource { resource, into } => {
-                self.decompress_resource(semantics, resource, into)
-            }
+            Command::DecompressResource {
+                resource,
+                into,
+                kinds,
+                region,
+            } => self.decompress_resource(semantics, resource, into, kinds, region),
             Command::SetResourceCompression {
                 resource,
                 compressed,
@@ -311,7 +314,8 @@ impl GpuModel {
     }
 
     /// `copy_resource`: uses of both resources and, under validation, the checks of a first
-    /// write to a back buffer and of a copy from or to a compressed texture (R-V-1).
+    /// write to a back buffer and of a copy from or to a compressed texture (R-V-1); legacy
+    /// semantics decompresses a compressed one (R-ST-9).
     #[inline]
     fn copy_resource(
         &mut self,
@@ -324,6 +328,9 @@ impl GpuModel {
         if destination.is_texture != 0 && self.validates(semantics) {
             self.check_back_buffer_write("copy_resource", destination.resource);
             self.validate_copy("copy_resource", destination, source);
+        }
+        if semantics == Semantics::Legacy {
+            self.legacy_copy_decompresses(destination, source);
         }
     }
 }

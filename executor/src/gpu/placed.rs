@@ -266,5 +266,9 @@ impl GpuModel {
             self.check_back_buffer_write(call, destination.resource);
             self.validate_copy(call, destination, source);
         }
+        if semantics == Semantics::Legacy {
+            // The driver decompresses a compressed texture it copies (R-ST-9).
+            self.legacy_copy_decompresses(destination, source);
+        }
     }
 }

@@ -65,8 +65,10 @@ pub(super) enum Submission {
     Bundle(CommandList, recorder::OutputFormats, u32),
     /// The end of a segment: a batch, a list execution (R-EX-5).
     Kickoff,
-    /// A present of the swap chain: the next back buffer needs its wait (R-EX-7).
-    Present(RawHandle),
+    /// A present of the swap chain (the first handle) and of its back buffer (the second), by
+    /// a context of these semantics: the next back buffer needs its wait (R-EX-7); legacy
+    /// semantics decompresses the one presented (R-ST-9).
+    Present(RawHandle, RawHandle, Semantics),
     ClearState,
     Save,
     Restore,
@@ -299,7 +301,10 @@ impl GpuSide {
                     }
                 }
                 Submission::Kickoff => self.gpu.progress_mut().kickoff(),
-                Submission::Present(chain) => self.gpu.present(chain),
+                Submission::Present(chain, back_buffer, semantics) => {
+                    self.gpu.back_buffer_presented(back_buffer, semantics);
+                    self.gpu.present(chain);
+                }
                 Submission::ClearState => self.gpu.clear_state(),
                 Submission::Save => self.saved.push(self.gpu.snapshot()),
                 Submission::Restore => {

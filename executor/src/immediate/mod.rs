@@ -281,20 +281,22 @@ impl ImmediateContext {
     /// under fast semantics clears the state, as the runtime does (R-ST-4). Under legacy the
     /// views of the back buffers follow the rotation (a view of buffer `k` names `k + 1`) and
     /// the slots bound to them are re-bound; under fast the application rotates its views
-    /// (`Device::place_swap_chain_view`).
+    /// (`Device::place_swap_chain_view`). Under legacy semantics a compressed back buffer is
+    /// decompressed first, counted (R-ST-9).
     ///
     /// Under validation, the first violation the frame's last calls showed is returned, after
     /// the present is done.
     pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
         let mut reported = self.submit_direct();
+        // The back buffer presented (R-EX-7).
+        let presented = self.device.current_back_buffer(chain).and_then(|index| {
+            let info = self.device.swap_chain_info(chain)?;
+            info.buffers
+                .get(index as usize)
+                .map(|(texture, _)| *texture)
+        });
         if self.validating && self.semantics == Semantics::Fast && reported.is_ok() {
             // The back buffer presented must be decompressed first (R-V-1).
-            let presented = self.device.current_back_buffer(chain).and_then(|index| {
-                let info = self.device.swap_chain_info(chain)?;
-                info.buffers
-                    .get(index as usize)
-                    .map(|(texture, _)| *texture)
-            });
             if let Some(error) =
                 presented.and_then(|texture| self.side.gpu.validate_present(texture.raw()))
             {
@@ -302,7 +304,13 @@ impl ImmediateContext {
             }
         }
         self.device.rotate_back_buffer(chain)?;
-        self.queue.push(Submission::Present(chain.raw()));
+        // Legacy semantics decompresses a compressed back buffer before the present (R-ST-9).
+        let back_buffer = presented.map_or(RawHandle::NULL, |t| t.raw());
+        self.queue.push(Submission::Present(
+            chain.raw(),
+            back_buffer,
+            self.semantics,
+        ));
         if self.semantics == Semantics::Fast {
             self.recorder.clear_state();
         } else {

@@ -14,7 +14,7 @@ use crate::barriers::{
     for_each_record, BarrierCounts, BarrierGroup, BarrierRecord, NamedResource, ResourceBarrier,
     ResourceBarrierRecord,
 };
-use crate::call_arguments::Compression;
+use crate::call_arguments::{Compression, DecompressKinds, DecompressRegion};
 use crate::command::*;
 use crate::context::core_access::{Context, CoreAccess};
 use crate::context::role::Role;
@@ -210,7 +210,31 @@ pub trait BarrierCalls: Context {
     #[inline]
     fn decompress_resource(&mut self, texture: Texture, into: Option<Texture>) {
         self.recorder(CoreAccess(()))
-            .decompress_resource(texture, into)
+            .decompress_resource(texture, into, DecompressKinds::ALL, None)
+    }
+
+    /// Decompresses some kinds of a texture's compression, or a sub-region of it
+    /// (`DecompressResourceX`, R-ST-9).
+    ///
+    /// `kinds` limits the decompression (seed 000: "only gather the FMask in a compressed render
+    /// target"): each kind named must be one the texture has (`fmask` a multisampled colour
+    /// target, `dcc` one created with DCC, `depth`/`stencil` a depth format with that plane);
+    /// [`DecompressKinds::ALL`] is every kind it has. `region` limits it to one subresource's
+    /// rectangle, within the subresource. The model tracks compression per resource: a region
+    /// that leaves part of the resource out, or kinds that leave one compressed, leave the
+    /// resource compressed. `into` writes the decompressed texels into a second texture of the
+    /// same size and planes (colour into colour, depth into depth) and leaves `texture`
+    /// compressed; it takes no `kinds`.
+    #[inline]
+    fn decompress_resource_x(
+        &mut self,
+        texture: Texture,
+        into: Option<Texture>,
+        kinds: DecompressKinds,
+        region: Option<DecompressRegion>,
+    ) {
+        self.recorder(CoreAccess(()))
+            .decompress_resource(texture, into, kinds, region)
     }
 
     /// Marks a texture compressed or not (`SetResourceCompression`).

@@ -165,13 +165,33 @@ pub struct StructureCountPayload {
     pub view: BoundView,
 }
 
+/// The payload of `DecompressResource` (R-ST-9): the texture, the second texture or null, the
+/// kinds and the sub-region.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub struct DecompressPayload {
+    /// The texture decompressed.
+    pub resource: RawHandle,
+    /// The texture written decompressed, or null (in place).
+    pub into: RawHandle,
+    /// The region's subresource; [`WHOLE_RESOURCE`] for no region.
+    pub subresource: u32,
+    /// [`DecompressKinds`](crate::DecompressKinds)' bits.
+    pub kinds: u32,
+    /// The region's texels (zero without a region).
+    pub rect: CopyBox,
+}
+
+/// The subresource of a [`DecompressPayload`] without a region: the whole resource.
+pub const WHOLE_RESOURCE: u32 = u32::MAX;
+
 /// The payload of the commands that name one object and a value: predication, compression.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C)]
 pub struct ObjectPayload {
     /// The predicate, or the texture.
     pub object: RawHandle,
-    /// The predicate value, the compression state, or the second resource of a decompression.
+    /// The predicate value or the compression state.
     pub value: u64,
 }
 

@@ -164,4 +164,11 @@ pub enum CopyProblem {
     /// A decompression into a texture of another size (R-ST-9).
     #[error("the destination's size differs from the source's: decompressing into a second resource needs one of the same size (R-ST-9)")]
     DecompressSizes,
+    /// A decompression into a texture of other planes: colour into depth, depth into colour, or
+    /// depth into a depth format without the source's stencil (or with one it lacks) (R-ST-9).
+    #[error("the destination's format has other planes than the source's: decompressing into a second resource writes colour into a colour format and depth (and stencil) into a depth format with the same planes (R-ST-9)")]
+    DecompressFormats,
+    /// A decompression into a second resource limited to some kinds (R-ST-9).
+    #[error("`kinds` limits an in-place decompression: a decompression into a second resource writes it fully decompressed; omit `kinds` or `into` (R-ST-9)")]
+    DecompressKindsInto,
 }

@@ -514,6 +514,17 @@ pub enum Error {
         detail: Box<str>,
     },
 
+    /// A decompression limited to kinds of compression the texture does not have (R-ST-9).
+    #[error("{call}: {object}: {detail}: name only kinds it has, or all (R-ST-9)")]
+    DecompressKindsNotHad {
+        /// The call refused: `decompress_resource`.
+        call: &'static str,
+        /// The texture.
+        object: ObjectName,
+        /// Which kinds it lacks and which it has.
+        detail: Box<str>,
+    },
+
     /// An argument value outside what the call allows.
     #[error("{call}: {argument} {value} is out of range: {allowed}")]
     OutOfRange {
@@ -639,6 +650,7 @@ impl Error {
             | Self::CopyMismatch { .. }
             | Self::OverlappingSelfCopy { .. }
             | Self::RegionOutOfBounds { .. }
+            | Self::DecompressKindsNotHad { .. }
             | Self::OutOfRange { .. }
             | Self::WrongContext { .. }
             | Self::WrongObjectKind { .. }

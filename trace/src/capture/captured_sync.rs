@@ -13,6 +13,7 @@ use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_args::{barriers, fit, legacy_barrier};
 use super::form::Obj;
 use crate::syntax::ast::Method;
+use crate::syntax::Decompression;
 
 impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     #[inline]
@@ -120,13 +121,31 @@ impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
     }
     #[inline]
     fn decompress_resource(&mut self, texture: recorder::Texture, into: Option<recorder::Texture>) {
+        self.decompress_resource_x(texture, into, DecompressKinds::ALL, None)
+    }
+    #[inline]
+    fn decompress_resource_x(
+        &mut self,
+        texture: recorder::Texture,
+        into: Option<recorder::Texture>,
+        kinds: DecompressKinds,
+        region: Option<DecompressRegion>,
+    ) {
         if self.tap_active() {
             self.tap.keep(move || Method::DecompressResource {
                 resource: Obj::of(ObjectKind::Texture, texture),
-                into: into.map(|t| Obj::of(ObjectKind::Texture, t)),
+                options: Decompression {
+                    into: into.map(|t| Obj::of(ObjectKind::Texture, t)),
+                    kinds,
+                    region: region.map(|r| {
+                        let b = r.rect;
+                        (r.subresource, [b.left, b.top, b.right, b.bottom])
+                    }),
+                },
             });
         }
-        self.context.decompress_resource(texture, into)
+        self.context
+            .decompress_resource_x(texture, into, kinds, region)
     }
     #[inline]
     fn set_resource_compression(

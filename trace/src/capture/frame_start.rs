@@ -1,5 +1,8 @@
 //! The state a captured frame starts from, as the calls that give it (R-CAP-3): what the GPU
-//! model keeps of a texture (minimum LOD, layout or legacy state, compression), of a buffer (its
+//! model keeps of a texture (minimum LOD, layout or legacy state, compression: a texture partly
+//! compressed, a plane or some colour kinds decompressed, is written as `set_resource_compression
+//! compressed` and then the `decompress_resource … kinds=` of what it no longer holds, which the
+//! replay counts as one decompression before the frame), of a buffer (its
 //! legacy state), of a placed resource (whether it is a deactivated alias), of a query
 //! (R-FX-3), the back buffer each view of a swap chain names (R-EX-7), and the bindings with the
 //! objects the device no longer has made null. Read by
@@ -10,12 +13,13 @@
 //! call can (a query that passed samples).
 
 use recorder::{
-    BarrierAccess, BarrierLayout, BarrierSync, Handle, ObjectKind, RawHandle, ResourceStates,
-    Texture,
+    BarrierAccess, BarrierLayout, BarrierSync, DecompressKinds, Handle, ObjectKind, RawHandle,
+    ResourceStates, Texture,
 };
 
 use super::form::{Call, Obj};
 use crate::syntax::ast::{Barrier, BeforeAfter, LegacyBarrier, Method};
+use crate::syntax::Decompression;
 use executor::ImmediateContext;
 
 /// The legacy transition from `common` that gives a resource the legacy state `state` (R-BAR-6:
@@ -108,9 +112,8 @@ pub(super) fn texture_setup(context: &mut ImmediateContext, obj: Obj, raw: RawHa
             discard: false,
         }]));
     }
-    let compressible = device
-        .texture_info(texture)
-        .is_some_and(|i| i.compressible || i.dcc);
+    let info = device.texture_info(texture);
+    let compressible = info.is_some_and(|i| i.compressible || i.dcc);
     let compressed = context.resource_compression(texture);
     if compressible {
         calls.push(Method::SetResourceCompression {
@@ -121,7 +124,55 @@ pub(super) fn texture_setup(context: &mut ImmediateContext, obj: Obj, raw: RawHa
             },
         });
     }
+    // Partly compressed (R-ST-9): the kinds already decompressed, decompressed again after the
+    // override compressed every kind.
+    let gone = match (compressed, info) {
+        (true, Some(info)) => decompressed_kinds(context, raw, &info),
+        _ => DecompressKinds::NONE,
+    };
+    if compressible && !gone.is_empty() {
+        calls.push(Method::DecompressResource {
+            resource: obj,
+            options: Decompression {
+                into: None,
+                kinds: gone,
+                region: None,
+            },
+        });
+    }
     calls
+}
+
+/// The kinds of compression compressed texture `raw` has and no longer holds: a plane of a depth
+/// format, or the colour kinds a decompression limited to some kinds removed (R-ST-9).
+fn decompressed_kinds(
+    context: &mut ImmediateContext,
+    raw: RawHandle,
+    info: &recorder::TextureInfo,
+) -> DecompressKinds {
+    let state = context.gpu().texture_state(raw);
+    if let Some(depth) = state.depth_compressed {
+        let mut gone = DecompressKinds::NONE;
+        if !depth {
+            gone = gone.union(DecompressKinds::DEPTH);
+        }
+        if state.stencil_compressed == Some(false) {
+            gone = gone.union(DecompressKinds::STENCIL);
+        }
+        return gone;
+    }
+    let mut had = DecompressKinds::CLEAR;
+    if info.sample_count > 1 {
+        had = had.union(DecompressKinds::FMASK);
+    }
+    if info.dcc {
+        had = had.union(DecompressKinds::DCC);
+    }
+    let left = context
+        .gpu()
+        .compressed_kinds(raw)
+        .unwrap_or(DecompressKinds::ALL);
+    had.without(left)
 }
 
 /// Whether the device still has the object (alive, or released and still referenced).

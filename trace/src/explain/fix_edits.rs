@@ -12,7 +12,8 @@ use recorder::SplitCategory;
 
 use super::fixes::{Facts, Fix, Site};
 use crate::syntax::{
-    Call, CallContext, Declaration, MapType, Method, Name, Semantics, Statement, Trace, Usage,
+    Call, CallContext, Declaration, Decompression, MapType, Method, Name, Semantics, Statement,
+    Trace, Usage,
 };
 
 impl Facts<'_> {
@@ -156,7 +157,8 @@ impl Facts<'_> {
     }
 
     /// [`Fix::FastSemantics`]: the contexts declared fast, maps before their binds, explicit
-    /// decompressions where a decompression split point was, `restore=yes` dropped.
+    /// decompressions where a decompression split point was and before each copy of a
+    /// compressible target (which legacy semantics decompressed itself), `restore=yes` dropped.
     fn fast_semantics(&self, sites: &[&Site], trace: &Trace, edits: &mut Edits) -> String {
         let contexts: BTreeSet<&str> = sites.iter().map(|s| s.context.as_str()).collect();
         let dynamic: Vec<&Site> = sites
@@ -174,6 +176,37 @@ impl Facts<'_> {
                     .entry(index)
                     .or_insert_with(BTreeSet::new)
                     .insert((site.context.clone(), self.resource_of(view).to_string()));
+            }
+        }
+        // A legacy copy decompresses a compressed source or destination itself (R-ST-9); a fast
+        // one does not, so the copy is preceded by an explicit decompression of each.
+        for (index, (_, statement)) in trace.statements.iter().enumerate() {
+            let Statement::Call(Call {
+                context: CallContext::Deferred(context),
+                method:
+                    Method::CopyResource {
+                        destination,
+                        source,
+                    }
+                    | Method::CopyTextureRegion {
+                        destination,
+                        source,
+                        ..
+                    },
+            }) = statement
+            else {
+                continue;
+            };
+            if !contexts.contains(context.as_str()) {
+                continue;
+            }
+            for texture in [source, destination] {
+                if self.compressible(texture.as_str()).is_some() {
+                    decompressions
+                        .entry(index)
+                        .or_insert_with(BTreeSet::new)
+                        .insert((context.to_string(), texture.to_string()));
+                }
             }
         }
         let mut explicit = 0;
@@ -402,7 +435,7 @@ fn decompress(target: &str) -> Method {
     match Name::new(target) {
         Some(resource) => Method::DecompressResource {
             resource,
-            into: None,
+            options: Decompression::whole(None),
         },
         None => Method::ClearState,
     }

@@ -180,7 +180,7 @@ impl<'t> Facts<'t> {
     }
 
     /// A texture that is compressible, and whether it is texture compatible.
-    fn compressible(&self, name: &str) -> Option<bool> {
+    pub(super) fn compressible(&self, name: &str) -> Option<bool> {
         match self.declarations.get(name)? {
             Declaration::Texture {
                 bind,

@@ -39,8 +39,9 @@
 //!   is listed under fast semantics, the one fix that removes every split point (R-SP-3).
 //! * *Fast semantics* declares each context that recorded split points `semantics=fast`, maps
 //!   each dynamic resource in the list before its first bind there (the fast contract), inserts
-//!   `decompress_resource` before each bind of a compressible target's view (explicit
-//!   decompression), and drops `restore=yes` from its finishes and nested executes (fast
+//!   `decompress_resource` before each bind of a compressible target's view and before each copy
+//!   from or to a compressible target (explicit decompression: a legacy copy decompressed it
+//!   itself, a fast one does not, R-ST-9), and drops `restore=yes` from its finishes and nested executes (fast
 //!   contexts refuse it). What the engine refuses of an edited trace is reported with the fix.
 //! * Clears are split points under every fix but fast semantics.
 //! * Each re-run also says whether the draw records are the trace's (position by position, as

@@ -33,10 +33,10 @@ use bundles::DrawBundle;
 use recorder::command::InstanceId;
 use recorder::FenceFlags;
 use recorder::{
-    BarrierCalls, Buffer, Capability, ClearFlags, ClearStateCalls, CommandList, EngineMemoryCalls,
-    Error, FastResource, FastResourceBatch, FenceCalls, IndirectDispatchCalls, InheritedStateCalls,
-    MapCalls, MapFlags, MapType, PredicateValue, QueryCalls, Resource, RestoreState, Stage,
-    TransferCalls, VertexBuffer,
+    BarrierCalls, Buffer, Capability, ClearFlags, ClearStateCalls, CommandList, DecompressRegion,
+    EngineMemoryCalls, Error, FastResource, FastResourceBatch, FenceCalls, IndirectDispatchCalls,
+    InheritedStateCalls, MapCalls, MapFlags, MapType, PredicateValue, QueryCalls, Resource,
+    RestoreState, Stage, TransferCalls, VertexBuffer,
 };
 
 use super::barrier_conversion::{barrier, legacy_barrier};
@@ -523,16 +523,20 @@ pub(crate) fn record<R: Recording>(
                 Some(None) => {}
             }
         }
-        Call::DecompressResource { resource, into } => {
+        Call::DecompressResource { resource, options } => {
             const CALL: &str = "decompress_resource";
             let textures = objects.texture(CALL, *resource).and_then(|texture| {
-                let into = into.map(|into| objects.texture(CALL, into)).transpose()?;
+                let into = options
+                    .into
+                    .map(|into| objects.texture(CALL, into))
+                    .transpose()?;
                 Ok((texture, into))
             });
+            let (kinds, region) = (options.kinds, options.region.map(decompress_region));
             match textures {
                 Ok((texture, into)) => {
                     in_context(recorder, "decompress_resource", Capability::Barrier, |c| {
-                        c.decompress_resource(texture, into)
+                        c.decompress_resource_x(texture, into, kinds, region)
                     })
                 }
                 Err(error) => return Recorded::Refused(error),
@@ -748,6 +752,21 @@ fn fast_resource(
                 stride: 0,
                 offset: 0,
             },
+        },
+    }
+}
+
+/// A `region=SUB:L,T,R,B` of `decompress_resource` in the engine's terms (R-ST-9).
+fn decompress_region(
+    (subresource, [left, top, right, bottom]): (u32, [u32; 4]),
+) -> DecompressRegion {
+    DecompressRegion {
+        subresource,
+        rect: recorder::CopyBox {
+            left,
+            top,
+            right,
+            bottom,
         },
     }
 }

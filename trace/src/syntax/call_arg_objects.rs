@@ -1,6 +1,6 @@
 //! The kinds of argument that name objects: one object, one or `null`, a list of them to the
-//! end of the line, a render-target list, an option naming one, a name the call itself makes,
-//! a fence's name. Each is read, printed, converted and listed here, once, as the kinds of
+//! end of the line, a render-target list, `decompress_resource`'s options (which name one
+//! beside its kinds and region), a name the call itself makes, a fence's name. Each is read, printed, converted and listed here, once, as the kinds of
 //! `call_args.rs` are (its essay says how).
 //!
 //! **In:** a line's tokens, or a field's value. **Out:** the value (each object declared before
@@ -12,6 +12,8 @@
 //! render-target list, and `null` alone one null render target.
 
 use std::fmt::{self, Formatter};
+
+use super::words::DecompressKinds;
 
 use super::ast::Form;
 use super::call_args::{ArgKind, CallArg, CallParser, Convert};
@@ -69,42 +71,6 @@ impl CallArg for Nullable {
         c: &mut C,
         value: &Option<F::Object>,
         _: Want,
-    ) -> std::result::Result<Option<G::Object>, C::Error> {
-        value.as_ref().map(|o| c.object(o)).transpose()
-    }
-}
-
-/// An option naming an object, `into=RESOURCE`: `ObjectOption("into", Resource)`; the rest of
-/// the line as options, this one the only key.
-pub struct ObjectOption;
-
-impl ArgKind for ObjectOption {
-    type Of<F: Form> = Option<F::Object>;
-}
-
-impl CallArg for ObjectOption {
-    type Param = (&'static str, Want);
-    fn parse(p: &mut CallParser<'_, '_>, (key, want): Self::Param) -> Result<Option<Name>> {
-        let options = p.cursor.options(&[key])?;
-        match options.get(key) {
-            Some(value) => p.cursor.object_token(p.symbols, value, want, false),
-            None => Ok(None),
-        }
-    }
-    fn print(f: &mut Formatter<'_>, value: &Option<Name>, (key, _): Self::Param) -> fmt::Result {
-        option(f, key, value)
-    }
-    fn objects<F: Form>(
-        value: &Option<F::Object>,
-        _: Self::Param,
-        visit: &mut dyn FnMut(&F::Object),
-    ) {
-        value.iter().for_each(visit)
-    }
-    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
-        c: &mut C,
-        value: &Option<F::Object>,
-        _: Self::Param,
     ) -> std::result::Result<Option<G::Object>, C::Error> {
         value.as_ref().map(|o| c.object(o)).transpose()
     }
@@ -232,5 +198,128 @@ impl CallArg for Targets {
         (): (),
     ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
         objects(c, value)
+    }
+}
+
+/// The options of `decompress_resource` (R-ST-9): `[into=RESOURCE] [kinds=KIND,..|all]
+/// [region=SUB:L,T,R,B]`, the rest of the line. `kinds` left out (or `all`) is every kind the
+/// texture has, and prints nothing; a region is one subresource and its texels `L..R` by
+/// `T..B`.
+pub struct DecompressOptions;
+
+/// A `decompress_resource`'s options in a form: the second texture, the kinds, the region.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decompression<O> {
+    /// `into=`: the texture the decompressed contents go to; `None`: in place.
+    pub into: Option<O>,
+    /// `kinds=`: the kinds decompressed ([`DecompressKinds::ALL`] when left out).
+    pub kinds: DecompressKinds,
+    /// `region=SUB:L,T,R,B`: the subresource and its texels `[L, T, R, B]` decompressed
+    /// (right and bottom excluded); `None`: the whole resource.
+    pub region: Option<(u32, [u32; 4])>,
+}
+
+impl<O> Decompression<O> {
+    /// In place or into `into`, every kind, the whole resource: what `decompress_resource RESOURCE
+    /// [into=RESOURCE]` says.
+    pub fn whole(into: Option<O>) -> Self {
+        Self {
+            into,
+            kinds: DecompressKinds::ALL,
+            region: None,
+        }
+    }
+}
+
+impl ArgKind for DecompressOptions {
+    type Of<F: Form> = Decompression<F::Object>;
+}
+
+impl CallArg for DecompressOptions {
+    type Param = ();
+    fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<Decompression<Name>> {
+        let options = p.cursor.options(&["into", "kinds", "region"])?;
+        let into = match options.get("into") {
+            Some(value) => p
+                .cursor
+                .object_token(p.symbols, value, Want::Resource, false)?,
+            None => None,
+        };
+        let cursor = &*p.cursor;
+        let kinds = match options.get("kinds") {
+            None => DecompressKinds::ALL,
+            Some(list) => {
+                let mut kinds = DecompressKinds::NONE;
+                for item in cursor.list_items(list)? {
+                    let kind = DecompressKinds::from_name(item).ok_or_else(|| {
+                        cursor.error(format_args!(
+                            "unknown kind of decompression '{item}' in kinds= (expected clear, fmask, dcc, depth, stencil, or all)"
+                        ))
+                    })?;
+                    kinds = kinds.union(kind);
+                }
+                kinds
+            }
+        };
+        let region = match options.get("region") {
+            None => None,
+            Some(value) => {
+                let expected = || {
+                    cursor.error(format_args!(
+                        "region={value}: expected region=SUB:L,T,R,B (a subresource, then its texels L..R by T..B)"
+                    ))
+                };
+                let (sub, rect) = value.split_once(':').ok_or_else(expected)?;
+                let number = |token: &str| -> Result<u32> {
+                    let n = cursor.unsigned_token(token, "region=")?;
+                    u32::try_from(n).map_err(|_| {
+                        cursor.error(format_args!(
+                            "region=: {n} does not fit in 32 bits (a subresource or a texel coordinate)"
+                        ))
+                    })
+                };
+                let items: Vec<&str> = cursor.list_items(rect)?.collect();
+                let [l, t, r, b] = items[..] else {
+                    return Err(expected());
+                };
+                Some((
+                    number(sub)?,
+                    [number(l)?, number(t)?, number(r)?, number(b)?],
+                ))
+            }
+        };
+        Ok(Decompression {
+            into,
+            kinds,
+            region,
+        })
+    }
+    fn print(f: &mut Formatter<'_>, value: &Decompression<Name>, (): ()) -> fmt::Result {
+        option(f, "into", &value.into)?;
+        if value.kinds != DecompressKinds::ALL {
+            write!(f, " kinds={}", value.kinds)?;
+        }
+        if let Some((sub, [l, t, r, b])) = value.region {
+            write!(f, " region={sub}:{l},{t},{r},{b}")?;
+        }
+        Ok(())
+    }
+    fn objects<F: Form>(
+        value: &Decompression<F::Object>,
+        (): (),
+        visit: &mut dyn FnMut(&F::Object),
+    ) {
+        value.into.iter().for_each(visit)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &Decompression<F::Object>,
+        (): (),
+    ) -> std::result::Result<Decompression<G::Object>, C::Error> {
+        Ok(Decompression {
+            into: value.into.as_ref().map(|o| c.object(o)).transpose()?,
+            kinds: value.kinds,
+            region: value.region,
+        })
     }
 }

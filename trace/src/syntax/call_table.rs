@@ -445,12 +445,14 @@ call_table! {
             /// The state object swapped in (it keeps the context's bindings).
             state: Object(ContextState),
         },
-        /// `decompress_resource RESOURCE [into=RESOURCE]` (R-ST-9).
+        /// `decompress_resource RESOURCE [into=RESOURCE] [kinds=KIND,..] [region=SUB:L,T,R,B]`
+        /// (R-ST-9).
         DecompressResource = "decompress_resource" {
             /// The compressible target.
             resource: Object(Resource),
-            /// `into=`: the texture the decompressed contents go to; `None`: in place.
-            into: ObjectOption("into", Resource),
+            /// `into=`, `kinds=`, `region=`: where the decompressed contents go, which kinds of
+            /// compression and which texels are decompressed.
+            options: DecompressOptions(()),
         },
         /// `set_resource_compression RESOURCE compressed|decompressed` (R-ST-9).
         SetResourceCompression = "set_resource_compression" {

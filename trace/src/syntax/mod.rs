@@ -121,6 +121,7 @@ pub use ast::{
 };
 // Queries with results (R-FX-3).
 pub use ast::ExpectedQuery;
+pub use call_arg_objects::Decompression;
 pub use error::ParseError;
 pub use name::{Format, Name};
 pub(super) use symbols::{split_derived, ObjKind};

@@ -20,9 +20,9 @@
 //! into a message listing `choices()`.
 
 pub use recorder::{
-    BarrierAccess, BarrierLayout, BarrierSync, BindFlags, Compression, Engine, ErrorKind, MapType,
-    PrimitiveTopology, QueryKind, QueryMode, ResourceStates, Semantics, SplitCategory, SplitHalf,
-    Stage, UavFlag, Usage, Validation, Word, WordTable,
+    BarrierAccess, BarrierLayout, BarrierSync, BindFlags, Compression, DecompressKinds, Engine,
+    ErrorKind, MapType, PrimitiveTopology, QueryKind, QueryMode, ResourceStates, Semantics,
+    SplitCategory, SplitHalf, Stage, UavFlag, Usage, Validation, Word, WordTable,
 };
 
 /// A flag of `sync=BEFORE:AFTER`, as written (SPEC R-BAR-1).

@@ -664,7 +664,17 @@ impl Generator {
             36 => Method::ClearState,
             37 => Method::DecompressResource {
                 resource: self.resource(),
-                into: self.rng.coin().then(|| self.resource()),
+                options: Decompression {
+                    into: self.rng.coin().then(|| self.resource()),
+                    // Any non-empty set of kinds, `all` included (which prints nothing).
+                    kinds: recorder::DecompressKinds::from_bits(1 + self.rng.below(31) as u8),
+                    region: self.rng.coin().then(|| {
+                        let sub = self.rng.below(8) as u32;
+                        let (l, t) = (self.rng.below(4) as u32, self.rng.below(4) as u32);
+                        let r = self.rng.below(64) as u32;
+                        (sub, [l, t, r, u32::MAX - self.rng.below(2) as u32])
+                    }),
+                },
             },
             38 => Method::SetResourceCompression {
                 resource: self.resource(),

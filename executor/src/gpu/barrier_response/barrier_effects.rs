@@ -171,6 +171,7 @@ impl GpuModel {
         }
         let any = planes[0] || planes[1];
         if any != compressed_now {
+            self.kinds_left.remove(&texture);
             if any {
                 self.compressed.insert(texture);
             } else {

@@ -66,6 +66,40 @@ impl GpuModel {
             .unwrap_or(ResourceStates::COMMON)
     }
 
+    /// `decompress_resource` of the depth or stencil kind of a compressed depth texture
+    /// (R-ST-9): the planes named decompress, the others keep their compression (R-BAR-3's
+    /// independent planes); the texture leaves the `compressed` set once no plane is. Returns
+    /// whether a plane changed.
+    pub(in crate::gpu) fn decompress_planes(
+        &mut self,
+        texture: RawHandle,
+        depth: bool,
+        stencil: bool,
+    ) -> bool {
+        if !self.compressed.contains(&texture) {
+            return false;
+        }
+        if !self.barriers.textures.contains_key(&texture) {
+            let facts = self.facts(texture).unwrap_or(Facts::UNKNOWN);
+            self.barriers
+                .textures
+                .insert(texture, TextureLayouts::new(facts));
+        }
+        let Some(t) = self.barriers.textures.get_mut(&texture) else {
+            return false;
+        };
+        let before = t.planes.unwrap_or([true; 2]);
+        let mut after = [before[0] && !depth, before[1] && !stencil];
+        if t.facts.planes < 2 {
+            after[1] = after[0];
+        }
+        t.planes = (after[0] != after[1]).then_some(after);
+        if !(after[0] || after[1]) {
+            self.compressed.remove(&texture);
+        }
+        after != before
+    }
+
     /// What the model knows of `texture` now (every texture starts in `common`, R-BAR-3).
     pub fn texture_state(&self, texture: RawHandle) -> TextureState {
         let compressed = self.is_compressed(texture);

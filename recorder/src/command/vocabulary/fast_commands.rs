@@ -9,21 +9,32 @@ macro_rules! fast_commands {
         $next! { [$($rest),*] $($table)* commands {
 
     /// `decompress_resource`: a compressible target decompressed in place or into a second
-    /// texture (R-ST-9).
+    /// texture, of some kinds or all, whole or a sub-region (R-ST-9).
     DecompressResource = 41 {
         /// The compressible target decompressed.
         resource: RawHandle,
         /// The texture the decompressed contents go to, keeping `resource` compressed; null
         /// decompresses in place.
         into: RawHandle,
+        /// The kinds decompressed ([`crate::DecompressKinds::ALL`]: all the texture has).
+        kinds: crate::DecompressKinds,
+        /// The subresource and texels decompressed; `None`: the whole resource.
+        region: Option<crate::DecompressRegion>,
     }
     objects(one) {
         one(ObjectKind::Texture, resource);
         one(ObjectKind::Texture, into);
     }
     decode(at) {
-        let p: ObjectPayload = at.read();
-        Command::DecompressResource { resource: p.object, into: RawHandle::from_bits(p.value) }
+        let p: DecompressPayload = at.read();
+        let region = (p.subresource != WHOLE_RESOURCE)
+            .then_some(crate::DecompressRegion { subresource: p.subresource, rect: p.rect });
+        Command::DecompressResource {
+            resource: p.resource,
+            into: p.into,
+            kinds: crate::DecompressKinds::from_bits(p.kinds as u8),
+            region,
+        }
     }
 
     /// `set_resource_compression`: a target's compression state overridden (R-ST-9).

@@ -13,7 +13,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use recorder::{ClearStateCalls, MapType, Semantics};
+use recorder::{ClearStateCalls, Handle, MapType, Semantics, SwapChain};
 
 use super::super::live::Effect;
 use super::super::program::{Call, ObjId};
@@ -66,14 +66,35 @@ impl Reference {
                 view,
                 index: buffer,
             } => self.move_views(index, Move::Place(*view, *buffer)),
-            Call::Present { .. } | Call::Resume => {
-                // A fast immediate context clears its state (R-ST-4); a legacy present moves
-                // the views of the back buffers and re-binds them (R-EX-7).
+            Call::Present { swapchain } => {
+                // The back buffer presented, and the rotation (R-EX-7): legacy semantics
+                // decompresses a compressed one (R-ST-9), as the engine's present does.
+                let Some(chain) = self.handles.get(*swapchain).map(SwapChain::from_raw) else {
+                    return;
+                };
+                let presented = self.device.current_back_buffer(chain).and_then(|index| {
+                    let info = self.device.swap_chain_info(chain)?;
+                    info.buffers.get(index as usize).map(|(t, _)| t.raw())
+                });
+                let _ = self.device.rotate_back_buffer(chain);
+                if let Some(texture) = presented {
+                    (self.feed.gpu).back_buffer_presented(texture, self.program.semantics);
+                }
+                if self.program.semantics == Semantics::Fast {
+                    // A fast immediate context clears its state (R-ST-4).
+                    self.imm.recorder.clear_state();
+                    self.flush_imm(None);
+                } else {
+                    // A legacy present moves the views of the back buffers and re-binds them
+                    // (R-EX-7).
+                    self.move_views(index, Move::Shift(*swapchain));
+                }
+            }
+            Call::Resume => {
+                // A fast immediate context clears its state (R-ST-4).
                 if self.program.semantics == Semantics::Fast {
                     self.imm.recorder.clear_state();
                     self.flush_imm(None);
-                } else if let Call::Present { swapchain } = call {
-                    self.move_views(index, Move::Shift(*swapchain));
                 }
             }
             _ => {

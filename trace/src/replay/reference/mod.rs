@@ -20,7 +20,9 @@
 //! resource (its own last map's, or a nested legacy list's if that came later) is current: the
 //! executing recorder adopts it, re-binding what a `restore=yes` kept, and the lists after it
 //! read it. Every recorder feeds one GPU model in order
-//! (`feed.rs`), which keeps the register state, compression and the records.
+//! (`feed.rs`), which keeps the register state, compression and the records. A `present`
+//! rotates the reference device's swap chain too, and under legacy semantics decompresses the
+//! back buffer presented in the GPU model, as the engine's present does (R-ST-9).
 //!
 //! **Starting state (R-ST-1).** A legacy list starts from a `clear_state`, then re-issues the
 //! state calls its context carried from its earlier lists (`finish restore=yes`): the state
