@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use bundles::DrawBundle;
 use recorder::{
-    Buffer, CommandList, Error, Handle, MapType, ObjectKind, Resource, RestoreState, SwapChain,
-    Usage,
+    Buffer, CommandList, Error, Handle, MapType, ObjectKind, Resource, RestoreState, Semantics,
+    SwapChain, Usage,
 };
 
 use super::captured::{CaptureTarget, CapturedContext};
@@ -32,6 +32,7 @@ use super::frame_start::{
     buffer_setup, forget_dead, known, placed_setup, query_setup, texture_setup,
 };
 use super::frame_timeline::Frame;
+use super::immediate_states::FrameStates;
 use super::log::{legacy_state_calls, state_calls, Tap};
 use super::object_names;
 use super::write;
@@ -60,6 +61,8 @@ struct Open {
     /// Objects whose state at the frame's start no call can give (R-FX-3: a query that passed
     /// samples before the frame), and why: the frame fails if it predicates on one.
     unwritable: Vec<(Obj, String)>,
+    /// The device context state objects the frame swaps (R-FX-6).
+    states: FrameStates,
 }
 
 /// An [`ImmediateContext`] whose frames a capture can write.
@@ -303,6 +306,7 @@ impl CapturedImmediate {
             kept: Vec::new(),
             start_seq,
             failed,
+            states: FrameStates::at_start(self.context.active_device_context_state()),
         });
     }
 
@@ -335,8 +339,12 @@ impl CapturedImmediate {
         let all = self.context.records();
         records.extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
         let releases = std::mem::take(&mut *self.extra.shared.frame_releases.lock());
+        // The state objects' saved states first: their fill ends on the defaults, from which
+        // the bindings are written (`immediate_states.rs`).
+        let mut setup = open.states.setup(self.context.device());
+        setup.extend(open.setup);
         let parts = Frame {
-            setup: open.setup,
+            setup,
             setup_if_used: open.setup_if_used,
             unwritable: open.unwritable,
             entries,
@@ -519,24 +527,44 @@ impl CapturedImmediate {
         self.context.is_resource_pending(resource)
     }
 
-    /// [`ImmediateContext::create_device_context_state`] (R-FX-6): not a recorded call.
+    /// [`ImmediateContext::create_device_context_state`] (R-FX-6): written `imm
+    /// create_device_context_state STATE` where it was made (`immediate_states.rs`).
     pub fn create_device_context_state(
         &mut self,
     ) -> Result<recorder::DeviceContextState, recorder::Error> {
-        self.context.create_device_context_state()
+        let made = self.context.create_device_context_state();
+        if let (Ok(state), true) = (&made, self.tap_active()) {
+            if let Some(open) = self.extra.open.as_mut() {
+                let call = open.states.created(state);
+                self.tap.call(call);
+            }
+        }
+        made
     }
 
-    /// [`ImmediateContext::swap_device_context_state`] (R-FX-6). Not written: a frame that
-    /// swaps is reported not written, with the reason (the capture cannot name the object nor
-    /// write what it held at the frame's start; see `wrap.rs`).
+    /// [`ImmediateContext::swap_device_context_state`] (R-FX-6): written `imm
+    /// swap_device_context_state STATE`, the objects the frame swaps in given their saved
+    /// states at its start (`immediate_states.rs`). On a fast immediate context (refused, no
+    /// change) nothing is written.
     pub fn swap_device_context_state(
         &mut self,
         state: &recorder::DeviceContextState,
     ) -> Result<recorder::DeviceContextState, recorder::Error> {
-        if self.tap_active() {
-            self.fail("it swaps a device context state object (swap_device_context_state, R-FX-6): the capture does not write context state objects (the object has no handle the trace could name, and its content at the frame's start would have to be written as calls)".to_string());
+        let legacy = self.context.device().desc().immediate_semantics == Semantics::Legacy;
+        let kept = legacy && self.tap_active();
+        if kept {
+            if let Some(open) = self.extra.open.as_mut() {
+                let call = open.states.before_swap(state);
+                self.tap.call(call);
+            }
         }
-        self.context.swap_device_context_state(state)
+        let swapped = self.context.swap_device_context_state(state);
+        if kept {
+            if let Some(open) = self.extra.open.as_mut() {
+                open.states.after_swap(state, swapped.as_ref().ok());
+            }
+        }
+        swapped
     }
 
     /// [`ImmediateContext::begin_command_list_execution`].

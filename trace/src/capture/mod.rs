@@ -91,6 +91,7 @@ mod form;
 mod frame_start;
 mod frame_timeline;
 mod immediate;
+mod immediate_states;
 mod log;
 mod object_declaration;
 mod object_names;

@@ -42,6 +42,7 @@ pub(super) fn fallback(object: Obj) -> Name {
         Obj::Engine(kind, raw) => format!("{}{}", kind_prefix(kind), raw.to_bits()),
         Obj::Fence(value) => format!("fence_{value}"),
         Obj::List(id) => format!("list_{id}"),
+        Obj::ContextState(serial) => format!("context_state_{serial}"),
     };
     Name::new(&text).unwrap_or_else(|| Name::new("object").unwrap_or_else(|| unreachable!()))
 }
