@@ -155,7 +155,16 @@ pub(super) fn name_objects(
             }
         };
         names.objects.insert(*object, name);
-        if is_dynamic(device, *object) {
+        // A dynamic buffer the device destroyed since (a fast list's binding keeps no
+        // reference) is declared as it was released, dynamic, and named so in the replay.
+        let released_dynamic = matches!(
+            registry.get(kind, raw).and_then(|r| r.snapshot.as_ref()),
+            Some(crate::syntax::ast::Declaration::Buffer {
+                usage: recorder::Usage::Dynamic,
+                ..
+            })
+        );
+        if released_dynamic || is_dynamic(device, *object) {
             names.dynamic.insert(*object);
         }
         order.push((
