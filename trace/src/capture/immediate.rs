@@ -9,7 +9,9 @@
 //! back buffer; for each dynamic resource whose current instance is not its initial contents,
 //! a write_discard map (so the records name that instance `#K` as the replay will); minimum
 //! LODs, legacy states, layouts, compression, deactivated placed aliases and queries as their
-//! calls (`frame_start.rs`). Those last are written only for the objects the frame uses.
+//! calls (`frame_start.rs`). Those last are written only for the objects the frame uses. When
+//! the frame swaps device context state objects (R-FX-6), their saved states, before the
+//! bindings (`immediate_states.rs`).
 //!
 //! **A frame's records.** The draw records the immediate context produced from the frame's
 //! start to its end; `clear_records` and `take_records` during a capture keep the frame's part

@@ -26,11 +26,26 @@
 //! states, as transitions from `common`; layouts and compression; placed resources that are
 //! deactivated aliases, as aliasing barriers naming them; the queries' state in the GPU model,
 //! R-FX-3: `configure_query` for a binary mode, `begin` for an open scope, `end` for a result,
-//! `begin` and `write_query` for an open scope with a result: `capture/frame_start.rs`); then
-//! the frame's own calls, with the releases made meanwhile. No call gives a query samples
-//! without a draw: a frame that predicates on a query that passed samples before it fails,
-//! saying which query. Not written: the hazard tracker's pending writes (R-V-2), so a frame
-//! under `validation=hazards` may report a hazard live that its replay does not.
+//! `begin` and `write_query` for an open scope with a result: `capture/frame_start.rs`; when
+//! the frame swaps device context state objects, R-FX-6, the objects it swaps in made and
+//! given their saved states, and the one active at its start activated:
+//! `capture/immediate_states.rs`); then the frame's own calls, with the releases made
+//! meanwhile. No call gives a query samples without a draw: a frame that predicates on a query
+//! that passed samples before it fails, saying which query.
+//!
+//! **Not written: the hazard tracker's state at the frame's start** (R-V-2, under
+//! `validation=hazards`): its pending writes (subresources, path, writing call and its
+//! semantics) and the marks of deactivated aliases already reported once (R-BAR-7). Only a call
+//! that writes the same way could give a pending write: a UAV's only a draw or dispatch, which
+//! adds a record (the digest would change); a render target's or depth stencil's a clear of the
+//! same view, a copy's a copy, but the replay's report would then name the setup's call, not the
+//! live one, the call would count as a use (`is_resource_pending`, the legacy response's cache
+//! flushes), a clear would change the texture's compression, and a write made under the other
+//! semantics than the immediate context's would need a list of its own. A mark can be given
+//! only by a use of the alias, which reports in the replay. So a frame's replay may miss a
+//! hazard reported live against a write from before the frame, or report a deactivated alias's
+//! use that live was not reported again; the calls run either way and records carry no report,
+//! so the digest is the same (`tests/r_v_2_hazards_at_frame_start.rs`).
 //!
 //! **Misuse.** A list or object of another device in a frame fails it, saying so (R-OBJ-3);
 //! dropping the captured immediate context while a frame is open abandons the frame, stops the
