@@ -104,6 +104,12 @@ impl DeviceContextState {
         self.inner.serial
     }
 
+    /// Whether the object was made by `device` (a swap of another device's is refused,
+    /// `invalid_argument`).
+    pub fn is_from(&self, device: &crate::Device) -> bool {
+        Arc::ptr_eq(&self.inner.device, &device.shared)
+    }
+
     /// Whether `self` and `other` name the same object.
     pub fn same_object(&self, other: &DeviceContextState) -> bool {
         StdArc::ptr_eq(&self.inner, &other.inner)

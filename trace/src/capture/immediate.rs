@@ -554,6 +554,16 @@ impl CapturedImmediate {
     ) -> Result<recorder::DeviceContextState, recorder::Error> {
         let legacy = self.context.device().desc().immediate_semantics == Semantics::Legacy;
         let kept = legacy && self.tap_active();
+        if kept && !state.is_from(self.context.device()) {
+            // Refused live (`invalid_argument`, R-OBJ-3); the trace cannot name it.
+            self.fail(
+                "a device context state object of another device is swapped in the frame \
+                 (swap_device_context_state, refused live: invalid_argument); a trace cannot \
+                 name another device's object (R-OBJ-3)"
+                    .to_string(),
+            );
+            return self.context.swap_device_context_state(state);
+        }
         if kept {
             if let Some(open) = self.extra.open.as_mut() {
                 let call = open.states.before_swap(state);

@@ -29,7 +29,9 @@
 //! the frame is refused in the replay as it was live (R-OBJ-3).
 //!
 //! **Not written.** A swap on a fast immediate context: refused live (`forbidden_in_fast`),
-//! changing nothing, and the setup could not create its object there. Objects the frame does
+//! changing nothing, and the setup could not create its object there. A swap of another
+//! device's object (refused live, `invalid_argument`) fails the frame, saying so (R-OBJ-3: the
+//! trace cannot name it). Objects the frame does
 //! not swap in are not declared (a swap's returned object is the one active before it, which
 //! the frame swapped in or which was active at its start).
 
