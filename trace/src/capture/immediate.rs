@@ -11,7 +11,8 @@
 //! LODs, legacy states, layouts, compression, deactivated placed aliases and queries as their
 //! calls (`frame_start.rs`). Those last are written only for the objects the frame uses. When
 //! the frame swaps device context state objects (R-FX-6), their saved states, before the
-//! bindings (`immediate_states.rs`).
+//! bindings (`immediate_states.rs`). Under `validation=hazards`, a lone pending write of a whole
+//! resource by a legacy copy, as an `update_subresource` (`frame_start.rs`, R-V-2).
 //!
 //! **A frame's records.** The draw records the immediate context produced from the frame's
 //! start to its end; `clear_records` and `take_records` during a capture keep the frame's part
@@ -31,7 +32,7 @@ use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
 use super::frame_start::{
-    buffer_setup, forget_dead, known, placed_setup, query_setup, texture_setup,
+    buffer_setup, forget_dead, known, pending_copy_setup, placed_setup, query_setup, texture_setup,
 };
 use super::frame_timeline::Frame;
 use super::immediate_states::FrameStates;
@@ -233,6 +234,7 @@ impl CapturedImmediate {
                 ObjectKind::Buffer => {
                     calls.extend(buffer_setup(&mut self.context, obj, raw));
                     let placed = Resource::Buffer(Buffer::from_raw(raw));
+                    calls.extend(pending_copy_setup(&mut self.context, obj, placed));
                     calls.extend(placed_setup(&mut self.context, obj, placed));
                     let dynamic = device
                         .buffer_info(Buffer::from_raw(raw))
@@ -250,9 +252,19 @@ impl CapturedImmediate {
                     }
                 }
                 ObjectKind::Texture => {
-                    calls.extend(texture_setup(&mut self.context, obj, raw));
-                    // Deactivated last: the calls before it use the texture.
                     let placed = Resource::Texture(recorder::Texture::from_raw(raw));
+                    let mut texture = texture_setup(&mut self.context, obj, raw);
+                    // After the transition (which would cover it), before the compression (a
+                    // copy's destination may change it).
+                    let at = texture
+                        .iter()
+                        .position(|c| matches!(c, Method::SetResourceCompression { .. }))
+                        .unwrap_or(texture.len());
+                    if let Some(update) = pending_copy_setup(&mut self.context, obj, placed) {
+                        texture.insert(at, update);
+                    }
+                    calls.extend(texture);
+                    // Deactivated last: the calls before it use the texture.
                     calls.extend(placed_setup(&mut self.context, obj, placed));
                 }
                 ObjectKind::ShaderResourceView => {
