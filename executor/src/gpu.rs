@@ -317,6 +317,23 @@ impl GpuModel {
         }
     }
 
+    /// Under hazard validation (R-V-2), whether the one write pending on `resource` (a buffer
+    /// when `buffer`) is a copy of the whole resource (`copy_resource`, `update_subresource`,
+    /// `copy_structure_count`'s buffer) made under `semantics`, by a call of that semantics:
+    /// what one `update_subresource` on a context of `semantics` gives a fresh model (a
+    /// capture's frame start). `false` without hazard validation, with no write or several
+    /// pending.
+    pub fn pending_whole_copy_write(
+        &self,
+        resource: RawHandle,
+        buffer: bool,
+        semantics: Semantics,
+    ) -> bool {
+        self.hazards
+            .as_ref()
+            .is_some_and(|t| t.lone_whole_copy_write(resource, buffer, semantics))
+    }
+
     /// Whether hazards are validated (R-V-2).
     pub fn validates_hazards(&self) -> bool {
         self.hazards.is_some()

@@ -90,6 +90,9 @@ mod features {
     /// Back buffers bound under validation (whose carried bindings R-EX-7 checks differently
     /// from bound ones).
     pub const BACK_BUFFERS_UNDER_VALIDATION: bool = true;
+    /// Device context state objects (R-FX-6) swapped on the immediate context, made before the
+    /// frames and during them, some dropped: a frame starts with objects holding saved states.
+    pub const CONTEXT_STATE_SWAPS: bool = true;
 }
 
 // ----- the application's objects --------------------------------------------------------------
@@ -345,6 +348,10 @@ enum Op {
     Compression(bool),
     /// `insert_fence` (the context's own), or `insert_wait_on_fence` of the value K.
     Fence(bool, u8),
+    /// The immediate context alone (R-FX-6): 0 swaps in the application's state object K (the
+    /// objects a swap returns join them), 1 makes one first and swaps it in, 2 drops object K.
+    /// Nothing elsewhere.
+    SwapState(u8, u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -388,6 +395,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0u8..4).prop_map(Op::Decompress),
         1 => any::<bool>().prop_map(Op::Compression),
         1 => (any::<bool>(), 0u8..4).prop_map(|(i, k)| Op::Fence(i, k)),
+        3 => (prop_oneof![6 => Just(0u8), 2 => Just(1u8), 1 => Just(2u8)], 0u8..6)
+            .prop_map(|(what, k)| Op::SwapState(what, k)),
     ]
 }
 
@@ -1207,6 +1216,39 @@ fn apply<C: Target>(
                 }
             }
         },
+        // The immediate context's alone: `swap_state`.
+        Op::SwapState(..) => {}
+    }
+}
+
+/// [`Op::SwapState`] on the immediate context, with the application's state objects.
+fn swap_state(imm: &mut CapturedImmediate, op: &Op, states: &mut Vec<DeviceContextState>) {
+    let Op::SwapState(what, k) = *op else {
+        return;
+    };
+    if !features::CONTEXT_STATE_SWAPS {
+        return;
+    }
+    if what == 1 {
+        if let Ok(state) = imm.create_device_context_state() {
+            states.push(state);
+        }
+    }
+    if states.is_empty() {
+        return;
+    }
+    let k = match what {
+        1 => states.len() - 1,
+        _ => k as usize % states.len(),
+    };
+    if what == 2 {
+        states.remove(k);
+        return;
+    }
+    if let Ok(previous) = imm.swap_device_context_state(&states[k].clone()) {
+        if !states.iter().any(|s| s.same_object(&previous)) {
+            states.push(previous);
+        }
     }
 }
 
@@ -1365,6 +1407,10 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         .filter_map(|(k, spec)| record_bundle(&device, spec, &o, k))
         .collect();
     let mut imm = CapturedImmediate::new(&device).unwrap();
+    // Two state objects from the start (refused on a fast immediate context).
+    let mut states: Vec<DeviceContextState> = (0..2)
+        .filter_map(|_| imm.create_device_context_state().ok())
+        .collect();
     let mut contexts: Vec<CapturedDeferred> = app
         .contexts
         .iter()
@@ -1407,14 +1453,20 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
             }
         };
         // The immediate context's calls: `early` before the frame's lists are recorded.
-        let direct = |imm: &mut CapturedImmediate, op: &Op, o: &Objects, early: bool| {
+        let direct = |imm: &mut CapturedImmediate,
+                      states: &mut Vec<DeviceContextState>,
+                      op: &Op,
+                      o: &Objects,
+                      early: bool| {
             let min_lod = matches!(op, Op::MinLod(_));
-            if !min_lod || features::MIN_LOD_BEFORE_LISTS || (n > 0 && !early) {
+            if let Op::SwapState(..) = op {
+                swap_state(imm, op, states);
+            } else if !min_lod || features::MIN_LOD_BEFORE_LISTS || (n > 0 && !early) {
                 apply(imm, op, o, &[], &bundles);
             }
         };
         for op in &frame.head {
-            direct(&mut imm, op, &o, true);
+            direct(&mut imm, &mut states, op, &o, true);
         }
         if manual.is_some() {
             if app.immediate_fast && !features::FAST_START_STATE {
@@ -1457,7 +1509,7 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
                 continue;
             };
             for op in &step.direct {
-                direct(&mut imm, op, &o, false);
+                direct(&mut imm, &mut states, op, &o, false);
             }
             if step.skip {
                 continue;
@@ -1469,7 +1521,7 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
         }
         release(1);
         for op in &frame.tail {
-            direct(&mut imm, op, &o, false);
+            direct(&mut imm, &mut states, op, &o, false);
         }
         if manual.is_some() {
             imm.end_capture();

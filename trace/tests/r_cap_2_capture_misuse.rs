@@ -154,3 +154,24 @@ fn r_cap_3_an_object_of_another_device_in_a_frame_fails_it_naming_the_other_devi
     );
     assert!(!reason.contains("no longer known"), "{reason}");
 }
+
+#[test]
+fn r_fx_6_a_context_state_object_of_another_device_in_a_frame_fails_it_saying_so() {
+    let (ours, theirs) = (device(), device());
+    let mut their_imm = CapturedImmediate::new(&theirs).expect("their imm");
+    let state = their_imm.create_device_context_state().expect("a state");
+    let mut imm = CapturedImmediate::new(&ours).expect("imm");
+    imm.begin_capture();
+    let refused = imm.swap_device_context_state(&state);
+    assert!(
+        matches!(refused, Err(ref e) if e.kind() == ErrorKind::InvalidArgument),
+        "{refused:?}"
+    );
+    imm.draw(3, 0);
+    let outcome = imm.end_capture().expect("a capture was open");
+    let FrameOutcome::Failed { reason, .. } = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert!(reason.contains("another device"), "{reason}");
+    assert!(reason.contains("swap_device_context_state"), "{reason}");
+}

@@ -1,6 +1,6 @@
 //! R-FX-6 under the capture (SPEC §13): a frame with a title-managed legacy context and fence
-//! kick-offs is written as trace statements that replay to the frame's digest; a frame that
-//! swaps a device context state object is reported not written, with the reason.
+//! kick-offs is written as trace statements that replay to the frame's digest; so is a frame
+//! that swaps device context state objects, with the objects' saved states at its start.
 
 use recorder::*;
 use trace::capture::{CaptureDevice, CaptureOptions, FrameOutcome};
@@ -115,22 +115,153 @@ fn r_fx_6_capture_writes_title_managed_contexts_and_kick_offs() {
     assert_round_trip(frame);
 }
 
-#[test]
-fn r_fx_6_capture_reports_an_immediate_context_state_swap_as_not_written() {
-    let mut app = App::new();
-    let state = app.imm.create_device_context_state().unwrap();
+/// The frame `app` captured, after `before` ran before it and `during` in it.
+fn captured(
+    app: &mut App,
+    before: impl FnOnce(&mut App),
+    during: impl FnOnce(&mut App),
+) -> trace::capture::CapturedFrame {
+    before(app);
     app.device.capture().trigger();
     app.imm.present(app.chain).unwrap();
-    app.imm
-        .swap_device_context_state(&state)
-        .expect("a legacy immediate context swaps");
-    app.imm.draw(3, 0);
+    during(app);
     app.imm.present(app.chain).unwrap();
     let outcomes = app.device.capture().take_outcomes();
-    match outcomes.first() {
-        Some(FrameOutcome::Failed { reason, .. }) => {
-            assert!(reason.contains("swap_device_context_state"), "{reason}")
-        }
+    match outcomes.into_iter().next() {
+        Some(FrameOutcome::Captured(frame)) => frame,
         other => panic!("{other:?}"),
     }
+}
+
+/// A second vertex shader and constant buffer, for saved states that differ.
+fn more(app: &App) -> (Shader, Buffer) {
+    let vs = app
+        .device
+        .create_shader(&ShaderDesc {
+            constant_buffers: Slots::first(1),
+            ..ShaderDesc::new("vs_b", Stage::Vertex)
+        })
+        .unwrap();
+    let cb = app
+        .device
+        .create_buffer(&BufferDesc {
+            name: "cb_b",
+            size: 256,
+            usage: Usage::Default,
+            bind: BindFlags::CONSTANT,
+            ..Default::default()
+        })
+        .unwrap();
+    (vs, cb)
+}
+
+#[test]
+fn r_fx_6_capture_writes_swaps_between_objects_made_before_the_frame() {
+    let mut app = App::new();
+    let (vs_b, cb_b) = more(&app);
+    let a = app.imm.create_device_context_state().unwrap();
+    let b = app.imm.create_device_context_state().unwrap();
+    let implicit = std::cell::RefCell::new(None);
+    let frame = captured(
+        &mut app,
+        |app| {
+            // The implicit default object keeps vs + cb, `a` keeps vs_b + cb_b, `b` is active
+            // at the frame's start with the immediate context on vs_b alone.
+            app.imm.set_shader(Stage::Vertex, Some(app.vs));
+            app.imm
+                .set_constant_buffers(Stage::Vertex, 0, &[Some(app.cb)]);
+            *implicit.borrow_mut() = Some(app.imm.swap_device_context_state(&a).unwrap());
+            app.imm.set_shader(Stage::Vertex, Some(vs_b));
+            app.imm
+                .set_constant_buffers(Stage::Vertex, 0, &[Some(cb_b)]);
+            app.imm.swap_device_context_state(&b).unwrap();
+            app.imm.set_shader(Stage::Vertex, Some(vs_b));
+        },
+        |app| {
+            let implicit = implicit.borrow_mut().take().unwrap();
+            app.imm.draw(3, 0);
+            let previous = app.imm.swap_device_context_state(&a).unwrap();
+            assert!(previous.same_object(&b));
+            app.imm.draw(3, 1);
+            // Swapping in the active object changes nothing.
+            app.imm.swap_device_context_state(&a).unwrap();
+            app.imm.draw(3, 2);
+            app.imm.swap_device_context_state(&implicit).unwrap();
+            app.imm.draw(3, 3);
+            app.imm.swap_device_context_state(&b).unwrap();
+            app.imm.draw(3, 4);
+            app.imm.swap_device_context_state(&a).unwrap();
+            app.imm.draw(3, 5);
+        },
+    );
+    assert!(frame.not_written.is_empty(), "{:?}", frame.not_written);
+    assert_eq!(
+        frame.trace.matches("create_device_context_state").count(),
+        3
+    );
+    assert_eq!(frame.records, 6);
+    // The draws see what each object saved: a's state, the implicit one's, b's.
+    let shader = |k: usize| frame.record_lines[k].contains("vs_b");
+    assert_eq!(
+        (0..6).map(shader).collect::<Vec<_>>(),
+        [true, true, true, false, true, true],
+        "{}",
+        frame.record_lines.join("\n")
+    );
+    modes::assert_round_trip(&frame);
+}
+
+#[test]
+fn r_fx_6_capture_names_the_implicit_object_a_frame_s_first_swap_returns() {
+    let mut app = App::new();
+    let (vs_b, _) = more(&app);
+    let frame = captured(
+        &mut app,
+        |app| app.imm.set_shader(Stage::Vertex, Some(app.vs)),
+        |app| {
+            let made = app.imm.create_device_context_state().unwrap();
+            let implicit = app.imm.swap_device_context_state(&made).unwrap();
+            app.imm.set_shader(Stage::Vertex, Some(vs_b));
+            app.imm.draw(3, 0);
+            app.imm.swap_device_context_state(&implicit).unwrap();
+            app.imm.draw(3, 1);
+            app.imm.swap_device_context_state(&made).unwrap();
+            app.imm.draw(3, 2);
+        },
+    );
+    assert!(frame.not_written.is_empty(), "{:?}", frame.not_written);
+    assert_eq!(frame.records, 3);
+    modes::assert_round_trip(&frame);
+}
+
+#[test]
+fn r_fx_6_capture_keeps_a_saved_state_naming_an_object_released_before_the_frame() {
+    let mut app = App::new();
+    let (vs_b, cb_b) = more(&app);
+    let a = app.imm.create_device_context_state().unwrap();
+    let b = app.imm.create_device_context_state().unwrap();
+    let frame = captured(
+        &mut app,
+        |app| {
+            app.imm.swap_device_context_state(&a).unwrap();
+            app.imm.set_shader(Stage::Vertex, Some(vs_b));
+            app.imm
+                .set_constant_buffers(Stage::Vertex, 0, &[Some(cb_b)]);
+            app.imm.swap_device_context_state(&b).unwrap();
+            // `a` holds cb_b's last reference: swapping it in is refused (R-OBJ-3).
+            app.device.release(cb_b);
+            app.imm.set_shader(Stage::Vertex, Some(app.vs));
+        },
+        |app| {
+            let refused = app.imm.swap_device_context_state(&a);
+            assert!(
+                matches!(refused, Err(Error::ReleasedObject { .. })),
+                "{refused:?}"
+            );
+            app.imm.draw(3, 0);
+        },
+    );
+    assert!(frame.trace.contains("release cb_b"), "{}", frame.trace);
+    assert_eq!(frame.records, 1);
+    modes::assert_round_trip(&frame);
 }

@@ -138,6 +138,25 @@ pub(super) struct Tracker {
 }
 
 impl Tracker {
+    /// Whether the one write pending on `(resource, buffer)` is a copy of the whole resource
+    /// made under `semantics` by a call of that semantics (`GpuModel::pending_whole_copy_write`).
+    pub(super) fn lone_whole_copy_write(
+        &self,
+        resource: RawHandle,
+        buffer: bool,
+        semantics: Semantics,
+    ) -> bool {
+        match self.writes.get(&(resource, buffer)).map(Vec::as_slice) {
+            Some([write]) => {
+                write.path == Path::CopyDest
+                    && write.range == Range::ALL
+                    && write.site.semantics == semantics
+                    && write.site.context == semantics
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn new(device: Device) -> Self {
         Self {
             device,

@@ -195,6 +195,14 @@ impl ImmediateContext {
         self.recorder.create_device_context_state()
     }
 
+    /// The device context state object active now (R-FX-6): the one the last accepted
+    /// [`swap_device_context_state`](Self::swap_device_context_state) activated; `None` before
+    /// the first (the implicit default object, which the first swap makes and returns). What a
+    /// capture reads at a frame's start.
+    pub fn active_device_context_state(&self) -> Option<&recorder::DeviceContextState> {
+        self.active_state.as_ref()
+    }
+
     /// Activates `state` (R-FX-6, D3D11.1's `SwapDeviceContextState`): the context's state is
     /// saved into the previously active object, and `state`'s saved state (its defaults, if it
     /// was never active) becomes current, recorded among the direct calls as a ClearState and

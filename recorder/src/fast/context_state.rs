@@ -70,15 +70,22 @@ pub struct DeviceContextState {
 /// The object a [`DeviceContextState`] names.
 struct StateObject {
     device: Arc<DeviceShared>,
+    /// Its number in the process ([`DeviceContextState::serial`]).
+    serial: u64,
     /// The state saved in it (the ClearState defaults while it is active).
     bindings: Mutex<Box<Bindings>>,
 }
+
+/// The next state object's serial. A process-wide `std` atomic, not the crate's sync facade:
+/// a static, and a counter no other memory depends on (as `device_identity.rs`'s registry).
+static NEXT_SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl DeviceContextState {
     fn new(device: Arc<DeviceShared>) -> Self {
         Self {
             inner: StdArc::new(StateObject {
                 device,
+                serial: NEXT_SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 bindings: Mutex::new(Box::new(Bindings::DEFAULT)),
             }),
         }
@@ -88,6 +95,19 @@ impl DeviceContextState {
     /// defaults while it is the active one, whose state is the context's).
     pub fn bindings(&self) -> Bindings {
         (**self.saved()).clone()
+    }
+
+    /// The object's number: no other device context state object of the process has it (from
+    /// 1, never reused), and clones share it. What a capture names the object by (it has no
+    /// handle in the device's tables).
+    pub fn serial(&self) -> u64 {
+        self.inner.serial
+    }
+
+    /// Whether the object was made by `device` (a swap of another device's is refused,
+    /// `invalid_argument`).
+    pub fn is_from(&self, device: &crate::Device) -> bool {
+        Arc::ptr_eq(&self.inner.device, &device.shared)
     }
 
     /// Whether `self` and `other` name the same object.
@@ -107,6 +127,7 @@ impl std::fmt::Debug for DeviceContextState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceContextState")
             .field("device", &self.inner.device.identity.serial())
+            .field("serial", &self.inner.serial)
             .finish_non_exhaustive()
     }
 }

@@ -41,6 +41,10 @@ pub(crate) enum Obj {
     Fence(u64),
     /// A command list, by the capture's number for it (`ListLog::id`).
     List(u64),
+    /// A device context state object (R-FX-6), by its serial
+    /// ([`recorder::DeviceContextState::serial`]); 0 is the implicit default object that was
+    /// active at the frame's start (`immediate_states.rs`).
+    ContextState(u64),
 }
 
 impl Obj {

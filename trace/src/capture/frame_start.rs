@@ -4,8 +4,9 @@
 //! compressed` and then the `decompress_resource … kinds=` of what it no longer holds, which the
 //! replay counts as one decompression before the frame), of a buffer (its
 //! legacy state), of a placed resource (whether it is a deactivated alias), of a query
-//! (R-FX-3), the back buffer each view of a swap chain names (R-EX-7), and the bindings with the
-//! objects the device no longer has made null. Read by
+//! (R-FX-3), the back buffer each view of a swap chain names (R-EX-7), of a resource's lone
+//! pending copy under hazard validation (R-V-2), and the bindings with the objects the device no
+//! longer has made null. Read by
 //! `immediate.rs` when a frame opens.
 //!
 //! **In:** the immediate context (its GPU model, its device) and an object. **Out:** calls on
@@ -173,6 +174,44 @@ fn decompressed_kinds(
         .compressed_kinds(raw)
         .unwrap_or(DecompressKinds::ALL);
     had.without(left)
+}
+
+/// Under hazard validation (R-V-2), the call that gives resource `raw` (`obj`) the write the
+/// hazard tracker has pending on it at the frame's start, where one call can: the lone pending
+/// write is a copy of the whole resource made under the immediate context's semantics, given
+/// by an `update_subresource` (a copy destination of the whole resource, no record). Only on a
+/// legacy immediate context (a fast one refuses `update_subresource`, R-ST-7; and a legacy
+/// write is reported only against a fast use, in a fast list); not for a placed resource (its
+/// update could meet a deactivated alias) nor a buffer that is not `default` (refused). The replay's report of a later use then names the
+/// update, not the live copy; every other pending write is not written (`mod.rs`).
+pub(super) fn pending_copy_setup(
+    context: &mut ImmediateContext,
+    obj: Obj,
+    resource: recorder::Resource,
+) -> Option<Call> {
+    let device = context.device().clone();
+    if device.desc().validation != recorder::Validation::Hazards
+        || device.desc().immediate_semantics != recorder::Semantics::Legacy
+        || device.placement(resource).is_some()
+    {
+        return None;
+    }
+    let (raw, buffer) = match resource {
+        recorder::Resource::Buffer(b) => {
+            let default = device
+                .buffer_info(b)
+                .is_some_and(|i| i.usage == recorder::Usage::Default);
+            if !default {
+                return None;
+            }
+            (b.raw(), true)
+        }
+        recorder::Resource::Texture(t) => (t.raw(), false),
+    };
+    context
+        .gpu()
+        .pending_whole_copy_write(raw, buffer, recorder::Semantics::Legacy)
+        .then_some(Method::UpdateSubresource { resource: obj })
 }
 
 /// Whether the device still has the object (alive, or released and still referenced).

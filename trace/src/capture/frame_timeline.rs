@@ -4,8 +4,8 @@
 //! **In:** what the immediate context kept of the frame ([`Frame`]), the lists it reaches, the
 //! bundles it calls, the capture's registry (releases). **Out:** the calls, finishes, releases
 //! and the frame's setup as statements, by the capture's clock. **Invariant:** a call that
-//! happened before another on any thread comes first; a release comes after the last statement
-//! that names its object; a list whose context's previous list in the text is not its
+//! happened before another on any thread comes first; a release comes where it happened,
+//! or after the last state block that names its object (a carried state, the setup); a list whose context's previous list in the text is not its
 //! predecessor starts from a `clear_state` and the state it carried.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -18,7 +18,7 @@ use recorder::{Device, ObjectKind, RawHandle};
 use super::form::{Call, Entry, Obj};
 use super::log::{BundleLog, ListLog};
 use super::object_declaration::dynamic_buffer;
-use super::object_names::{entry_objects, objects_of};
+use super::object_names::objects_of;
 use super::records::Registry;
 use super::statement_writer::Out;
 use crate::syntax::ast::{CallContext, Declaration, Method};
@@ -274,18 +274,20 @@ impl Timeline<'_> {
             .flat_map(|(_, calls)| calls.iter())
     }
 
-    /// The last item that names each object. A release waits until after it (a legacy list's
-    /// carried state may bind it again after the application let it go: the list's reference
-    /// kept it alive; the replay's bind must come before the replay's release).
+    /// The last state block (a list's carried state, the frame's setup) that names each object.
+    /// A release waits until after it (a legacy list's carried state may bind it again after
+    /// the application let it go: the list's reference kept it alive; the replay's bind must
+    /// come before the replay's release). Calls are not waited for: one made after the release
+    /// saw the object released.
     fn last_named(&self, items: &[(u64, u8, Item<'_>)]) -> HashMap<Obj, usize> {
         let mut last_named: HashMap<Obj, usize> = HashMap::new();
         let mut names = Vec::new();
         for (at, (_, _, item)) in items.iter().enumerate() {
             names.clear();
+            // A call made after the release saw the object released live: it comes after the
+            // release in the text too (a list executed after it is refused, R-OBJ-3). Only the
+            // state blocks, written where a list or the frame starts but set before, wait.
             match item {
-                Item::Bundle(_, entry) | Item::List(_, entry) | Item::Immediate(entry) => {
-                    entry_objects(entry, &mut names)
-                }
                 Item::ListStart(l) => {
                     for call in self.lists[*l].carried.iter().flatten() {
                         objects_of(call, &mut names);

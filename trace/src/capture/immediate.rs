@@ -9,7 +9,10 @@
 //! back buffer; for each dynamic resource whose current instance is not its initial contents,
 //! a write_discard map (so the records name that instance `#K` as the replay will); minimum
 //! LODs, legacy states, layouts, compression, deactivated placed aliases and queries as their
-//! calls (`frame_start.rs`). Those last are written only for the objects the frame uses.
+//! calls (`frame_start.rs`). Those last are written only for the objects the frame uses. When
+//! the frame swaps device context state objects (R-FX-6), their saved states, before the
+//! bindings (`immediate_states.rs`). Under `validation=hazards`, a lone pending write of a whole
+//! resource by a legacy copy, as an `update_subresource` (`frame_start.rs`, R-V-2).
 //!
 //! **A frame's records.** The draw records the immediate context produced from the frame's
 //! start to its end; `clear_records` and `take_records` during a capture keep the frame's part
@@ -20,8 +23,8 @@ use std::sync::Arc;
 
 use bundles::DrawBundle;
 use recorder::{
-    Buffer, CommandList, Error, Handle, MapType, ObjectKind, Resource, RestoreState, SwapChain,
-    Usage,
+    Buffer, CommandList, Error, Handle, MapType, ObjectKind, Resource, RestoreState, Semantics,
+    SwapChain, Usage,
 };
 
 use super::captured::{CaptureTarget, CapturedContext};
@@ -29,10 +32,11 @@ use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
 use super::frame_start::{
-    buffer_setup, forget_dead, known, placed_setup, query_setup, swap_chain_view_setup,
-    texture_setup,
+    buffer_setup, forget_dead, known, pending_copy_setup, placed_setup, query_setup,
+    swap_chain_view_setup, texture_setup,
 };
 use super::frame_timeline::Frame;
+use super::immediate_states::FrameStates;
 use super::log::{legacy_state_calls, state_calls, Tap};
 use super::object_names;
 use super::write;
@@ -61,6 +65,8 @@ struct Open {
     /// Objects whose state at the frame's start no call can give (R-FX-3: a query that passed
     /// samples before the frame), and why: the frame fails if it predicates on one.
     unwritable: Vec<(Obj, String)>,
+    /// The device context state objects the frame swaps (R-FX-6).
+    states: FrameStates,
 }
 
 /// An [`ImmediateContext`] whose frames a capture can write.
@@ -229,6 +235,7 @@ impl CapturedImmediate {
                 ObjectKind::Buffer => {
                     calls.extend(buffer_setup(&mut self.context, obj, raw));
                     let placed = Resource::Buffer(Buffer::from_raw(raw));
+                    calls.extend(pending_copy_setup(&mut self.context, obj, placed));
                     calls.extend(placed_setup(&mut self.context, obj, placed));
                     let dynamic = device
                         .buffer_info(Buffer::from_raw(raw))
@@ -246,9 +253,19 @@ impl CapturedImmediate {
                     }
                 }
                 ObjectKind::Texture => {
-                    calls.extend(texture_setup(&mut self.context, obj, raw));
-                    // Deactivated last: the calls before it use the texture.
                     let placed = Resource::Texture(recorder::Texture::from_raw(raw));
+                    let mut texture = texture_setup(&mut self.context, obj, raw);
+                    // After the transition (which would cover it), before the compression (a
+                    // copy's destination may change it).
+                    let at = texture
+                        .iter()
+                        .position(|c| matches!(c, Method::SetResourceCompression { .. }))
+                        .unwrap_or(texture.len());
+                    if let Some(update) = pending_copy_setup(&mut self.context, obj, placed) {
+                        texture.insert(at, update);
+                    }
+                    calls.extend(texture);
+                    // Deactivated last: the calls before it use the texture.
                     calls.extend(placed_setup(&mut self.context, obj, placed));
                 }
                 ObjectKind::ShaderResourceView => {
@@ -310,6 +327,7 @@ impl CapturedImmediate {
             kept: Vec::new(),
             start_seq,
             failed,
+            states: FrameStates::at_start(self.context.active_device_context_state()),
         });
     }
 
@@ -342,8 +360,12 @@ impl CapturedImmediate {
         let all = self.context.records();
         records.extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
         let releases = std::mem::take(&mut *self.extra.shared.frame_releases.lock());
+        // The state objects' saved states first: their fill ends on the defaults, from which
+        // the bindings are written (`immediate_states.rs`).
+        let mut setup = open.states.setup(self.context.device());
+        setup.extend(open.setup);
         let parts = Frame {
-            setup: open.setup,
+            setup,
             setup_if_used: open.setup_if_used,
             unwritable: open.unwritable,
             entries,
@@ -546,24 +568,54 @@ impl CapturedImmediate {
         self.context.is_resource_pending(resource)
     }
 
-    /// [`ImmediateContext::create_device_context_state`] (R-FX-6): not a recorded call.
+    /// [`ImmediateContext::create_device_context_state`] (R-FX-6): written `imm
+    /// create_device_context_state STATE` where it was made (`immediate_states.rs`).
     pub fn create_device_context_state(
         &mut self,
     ) -> Result<recorder::DeviceContextState, recorder::Error> {
-        self.context.create_device_context_state()
+        let made = self.context.create_device_context_state();
+        if let (Ok(state), true) = (&made, self.tap_active()) {
+            if let Some(open) = self.extra.open.as_mut() {
+                let call = open.states.created(state);
+                self.tap.call(call);
+            }
+        }
+        made
     }
 
-    /// [`ImmediateContext::swap_device_context_state`] (R-FX-6). Not written: a frame that
-    /// swaps is reported not written, with the reason (the capture cannot name the object nor
-    /// write what it held at the frame's start; see `wrap.rs`).
+    /// [`ImmediateContext::swap_device_context_state`] (R-FX-6): written `imm
+    /// swap_device_context_state STATE`, the objects the frame swaps in given their saved
+    /// states at its start (`immediate_states.rs`). On a fast immediate context (refused, no
+    /// change) nothing is written.
     pub fn swap_device_context_state(
         &mut self,
         state: &recorder::DeviceContextState,
     ) -> Result<recorder::DeviceContextState, recorder::Error> {
-        if self.tap_active() {
-            self.fail("it swaps a device context state object (swap_device_context_state, R-FX-6): the capture does not write context state objects (the object has no handle the trace could name, and its content at the frame's start would have to be written as calls)".to_string());
+        let legacy = self.context.device().desc().immediate_semantics == Semantics::Legacy;
+        let kept = legacy && self.tap_active();
+        if kept && !state.is_from(self.context.device()) {
+            // Refused live (`invalid_argument`, R-OBJ-3); the trace cannot name it.
+            self.fail(
+                "a device context state object of another device is swapped in the frame \
+                 (swap_device_context_state, refused live: invalid_argument); a trace cannot \
+                 name another device's object (R-OBJ-3)"
+                    .to_string(),
+            );
+            return self.context.swap_device_context_state(state);
         }
-        self.context.swap_device_context_state(state)
+        if kept {
+            if let Some(open) = self.extra.open.as_mut() {
+                let call = open.states.before_swap(state);
+                self.tap.call(call);
+            }
+        }
+        let swapped = self.context.swap_device_context_state(state);
+        if kept {
+            if let Some(open) = self.extra.open.as_mut() {
+                open.states.after_swap(state, swapped.as_ref().ok());
+            }
+        }
+        swapped
     }
 
     /// [`ImmediateContext::begin_command_list_execution`].

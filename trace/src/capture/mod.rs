@@ -28,11 +28,30 @@
 //! R-FX-3: `configure_query` for a binary mode, `begin` for an open scope, `end` for a result,
 //! `begin` and `write_query` for an open scope with a result; the back buffer each swap-chain
 //! view the frame uses names, as `place_swap_chain_view` before the bindings, R-EX-7:
-//! `capture/frame_start.rs`); then
-//! the frame's own calls, with the releases made meanwhile. No call gives a query samples
-//! without a draw: a frame that predicates on a query that passed samples before it fails,
-//! saying which query. Not written: the hazard tracker's pending writes (R-V-2), so a frame
-//! under `validation=hazards` may report a hazard live that its replay does not.
+//! `capture/frame_start.rs`; when the frame swaps device context state objects, R-FX-6, the
+//! objects it swaps in made and given their saved states, and the one active at its start
+//! activated: `capture/immediate_states.rs`); then the frame's own calls, with the releases made
+//! meanwhile. No call gives a query samples without a draw: a frame that predicates on a query
+//! that passed samples before it fails, saying which query.
+//!
+//! **The hazard tracker's state at the frame's start** (R-V-2, under `validation=hazards`):
+//! its pending writes (subresources, path, writing call and its semantics) and the marks of
+//! deactivated aliases already reported once (R-BAR-7). Written: a resource's lone pending
+//! write when it is a copy of the whole resource made by a legacy immediate context, as an
+//! `update_subresource` in the setup (a copy destination of the whole resource, no record:
+//! `frame_start::pending_copy_setup`); a later fast use then reports in the replay as live,
+//! naming the update as the first call (not the live copy), and the update counts as a use
+//! (`is_resource_pending`). Not written, and why: a UAV's write can be given only by a draw or
+//! dispatch, which adds a record (the digest would change); a render target's or depth
+//! stencil's only by a clear of the same view, which also changes the texture's compression; a
+//! region copy's only by a region copy from a source the trace would have to declare; any write
+//! of a fast context by calls of a fast list of its own (a fast immediate context refuses
+//! `update_subresource`, R-ST-7); several writes pending on one resource would report each
+//! other in the setup (two copies are unordered). A mark can be given only by a use of the
+//! alias, which reports in the replay. So a frame's replay may miss a hazard reported live
+//! against such a write from before the frame, or report a deactivated alias's use that live
+//! was not reported again; the calls run either way and records carry no report, so the
+//! digest is the same (`tests/r_v_2_hazards_at_frame_start.rs`).
 //!
 //! **Misuse.** A list or object of another device in a frame fails it, saying so (R-OBJ-3);
 //! dropping the captured immediate context while a frame is open abandons the frame, stops the
@@ -93,6 +112,7 @@ mod form;
 mod frame_start;
 mod frame_timeline;
 mod immediate;
+mod immediate_states;
 mod log;
 mod object_declaration;
 mod object_names;

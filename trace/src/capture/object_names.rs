@@ -42,6 +42,7 @@ pub(super) fn fallback(object: Obj) -> Name {
         Obj::Engine(kind, raw) => format!("{}{}", kind_prefix(kind), raw.to_bits()),
         Obj::Fence(value) => format!("fence_{value}"),
         Obj::List(id) => format!("list_{id}"),
+        Obj::ContextState(serial) => format!("context_state_{serial}"),
     };
     Name::new(&text).unwrap_or_else(|| Name::new("object").unwrap_or_else(|| unreachable!()))
 }
@@ -154,7 +155,16 @@ pub(super) fn name_objects(
             }
         };
         names.objects.insert(*object, name);
-        if is_dynamic(device, *object) {
+        // A dynamic buffer the device destroyed since (a fast list's binding keeps no
+        // reference) is declared as it was released, dynamic, and named so in the replay.
+        let released_dynamic = matches!(
+            registry.get(kind, raw).and_then(|r| r.snapshot.as_ref()),
+            Some(crate::syntax::ast::Declaration::Buffer {
+                usage: recorder::Usage::Dynamic,
+                ..
+            })
+        );
+        if released_dynamic || is_dynamic(device, *object) {
             names.dynamic.insert(*object);
         }
         order.push((

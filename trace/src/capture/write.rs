@@ -165,6 +165,8 @@ pub(crate) fn write(
             .insert(Obj::List(list.id), fallback(Obj::List(k as u64 + 1)));
     }
 
+    name_context_states(&mut names, frame);
+
     let mut out = Out {
         statements: Vec::new(),
         names: &mut names,
@@ -209,6 +211,26 @@ pub(crate) fn write(
         names,
         not_written,
     })
+}
+
+/// Names the device context state objects (R-FX-6) `context_state_K`, K by their first place in
+/// the text (the setup's, then the frame's calls on the immediate context, the only context
+/// that swaps them): their serials depend on what else the process made.
+fn name_context_states(names: &mut Names, frame: &Frame) {
+    let mut named = Vec::new();
+    for call in &frame.setup {
+        objects_of(call, &mut named);
+    }
+    for entry in &frame.entries {
+        entry_objects(entry, &mut named);
+    }
+    let mut k = 0;
+    for object in named {
+        if matches!(object, Obj::ContextState(_)) && !names.objects.contains_key(&object) {
+            k += 1;
+            names.objects.insert(object, fallback(Obj::ContextState(k)));
+        }
+    }
 }
 
 /// The bundles called, with their recordings, in the order the text calls them (lists first,
