@@ -109,6 +109,10 @@ fn slot_set(bits: u128) -> Option<SlotSet> {
 /// The declaration that makes `object` again (`Ok(None)`: another declaration makes it, or it
 /// is declared elsewhere: bundles); `Err`: the device no longer knows it, or it belongs to
 /// another device.
+///
+/// Over 150 lines, and stays whole: a table, one arm per kind of object the trace declares,
+/// each reading that kind's description back from the device; the compiler checks it covers
+/// every `ObjectKind`, and the longer readings (slot sets, placements) are functions above.
 pub(crate) fn declaration(
     device: &Device,
     names: &dyn Namer,
