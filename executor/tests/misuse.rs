@@ -427,6 +427,11 @@ fn region_number() -> impl Strategy<Value = u64> {
     prop_oneof![3 => 0u64..40, 1 => 60u64..70, 1 => 250u64..260, 1 => Just(u64::MAX)]
 }
 
+/// A decompression region's numbers: small, at a texture's edge, past it, `u32::MAX`.
+fn extreme() -> impl Strategy<Value = u32> {
+    prop_oneof![3 => 0u32..20, 1 => 60u32..70, 1 => Just(u32::MAX)]
+}
+
 /// Slots: mostly in range, sometimes past every stage's limit or at `u32::MAX`.
 fn slot() -> impl Strategy<Value = u32> {
     prop_oneof![6 => 0u32..4, 1 => 14u32..18, 1 => 120u32..140, 1 => Just(u32::MAX)]
@@ -519,7 +524,16 @@ enum Op {
     Compression {
         context: u8,
         texture: Pick,
-        decompress: bool,
+        /// 0: `set_resource_compression`; 1: `decompress_resource`; 2 and 3:
+        /// `decompress_resource_x` with kinds and an extreme region (R-ST-9).
+        mode: u8,
+        kinds: u8,
+        region: [u32; 5],
+    },
+    /// `place_swap_chain_view` of any render-target view, own or the other device's (R-EX-7).
+    PlaceView {
+        view: Pick,
+        index: u32,
     },
     Draw {
         context: u8,
@@ -683,8 +697,10 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (context.clone(), any::<bool>(), pick(), pick(), (region_number(), region_number()), region_number())
             .prop_map(|(context, texture, destination, source, offsets, bytes)| Op::RegionCopy { context, texture, destination, source, offsets, bytes }),
         1 => (context.clone(), pick(), pick()).prop_map(|(context, rtv, dsv)| Op::Clear { context, rtv, dsv }),
-        1 => (context.clone(), pick(), any::<bool>())
-            .prop_map(|(context, texture, decompress)| Op::Compression { context, texture, decompress }),
+        1 => (context.clone(), pick(), 0u8..4, 0u8..32, [extreme(), extreme(), extreme(), extreme(), extreme()])
+            .prop_map(|(context, texture, mode, kinds, region)| Op::Compression { context, texture, mode, kinds, region }),
+        1 => (pick(), prop_oneof![Just(0u32), Just(1u32), Just(2u32), Just(u32::MAX)])
+            .prop_map(|(view, index)| Op::PlaceView { view, index }),
         4 => (context.clone(), 0u8..4).prop_map(|(context, kind)| Op::Draw { context, kind }),
         1 => (context.clone(), pick(), prop_oneof![Just(0u32), Just(252u32), Just(u32::MAX)])
             .prop_map(|(context, args, offset)| Op::DrawIndirect { context, args, offset }),
@@ -1043,17 +1059,41 @@ impl World {
             Op::Compression {
                 context,
                 texture,
-                decompress,
+                mode,
+                kinds,
+                region,
             } => {
                 let texture = texture.of(&own.textures, &other.textures);
                 let calls = ["decompress_resource", "set_resource_compression"];
-                on_context!(self, context, &calls, |c| {
-                    if decompress {
-                        c.decompress_resource(texture, None)
-                    } else {
-                        c.set_resource_compression(texture, Compression::Compressed)
-                    }
+                let [subresource, left, top, right, bottom] = region;
+                let region = DecompressRegion {
+                    subresource,
+                    rect: CopyBox {
+                        left,
+                        top,
+                        right,
+                        bottom,
+                    },
+                };
+                on_context!(self, context, &calls, |c| match mode {
+                    0 => c.set_resource_compression(texture, Compression::Compressed),
+                    1 => c.decompress_resource(texture, None),
+                    _ => c.decompress_resource_x(
+                        texture,
+                        None,
+                        DecompressKinds::from_bits(kinds),
+                        (mode == 3).then_some(region),
+                    ),
                 });
+            }
+            Op::PlaceView { view, index } => {
+                let foreign = view.foreign;
+                let view = view.of(&own.rtvs, &other.rtvs);
+                match self.device.place_swap_chain_view(view, index) {
+                    Ok(()) if foreign => panic!("place_swap_chain_view took another device's view"),
+                    Ok(()) => {}
+                    Err(error) => check_refusal("place_swap_chain_view", &error),
+                }
             }
             Op::Draw { context, kind } => {
                 let calls = ["draw", "dispatch"];

@@ -347,8 +347,19 @@ fn generate(seed: u64, count: usize) -> String {
                     }
                 }
             }
-            23 => match rng.below(8) {
+            23 => match rng.below(10) {
                 0 => "imm present sc".to_string(),
+                // R-EX-7: a view of a back buffer moved to either buffer.
+                8 => format!(
+                    "imm place_swap_chain_view {} {}",
+                    rng.pick(&["sc.0.rtv", "sc.1.rtv"]),
+                    rng.below(2)
+                ),
+                // R-ST-9: a decompression limited to a kind, or to a region of the target.
+                9 => format!(
+                    "{context} decompress_resource rt {}",
+                    rng.pick(&["kinds=clear", "region=0:0,0,8,8", "region=0:0,0,16,16", ""])
+                ),
                 6 => format!("{context} barrier {}", rng.pick(BARRIERS)),
                 7 => format!("{context} resource_barrier {}", rng.pick(LEGACY_BARRIERS)),
                 4 => format!(

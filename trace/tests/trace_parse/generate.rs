@@ -443,7 +443,7 @@ impl Generator {
         let stage = self.rng.pick(Stage::ALL);
         let p = &self.pools;
         let (buffers, rtvs, dsvs) = (p.buffers.clone(), p.rtvs.clone(), p.dsvs.clone());
-        Some(match self.rng.below(60) {
+        Some(match self.rng.below(61) {
             0 => Method::SetInputLayout(self.nullable(|p| &p.layouts)),
             1 => Method::SetPrimitiveTopology(self.rng.pick(PrimitiveTopology::ALL)),
             2 => Method::SetVertexBuffers {
@@ -796,6 +796,14 @@ impl Generator {
                 false => Method::SwapDeviceContextState {
                     state: self.rng.pick(&self.pools.context_states),
                 },
+            },
+            // R-EX-7: any view parses (the engine refuses one of no back buffer).
+            60 if !rtvs.is_empty() || !self.pools.srvs.is_empty() => Method::PlaceSwapChainView {
+                view: match rtvs.is_empty() || (!self.pools.srvs.is_empty() && self.rng.coin()) {
+                    true => self.rng.pick(&self.pools.srvs),
+                    false => self.rng.pick(&rtvs),
+                },
+                index: self.rng.u64(),
             },
             _ => return None,
         })
