@@ -18,6 +18,7 @@ use recorder::{
 
 use super::captured::{CaptureTarget, CapturedContext};
 use super::form::Obj;
+use super::frame_start::pin_swap_chain_views;
 use super::log::{legacy_state_calls, ContextInfo, ListLog, Tap};
 use super::Shared;
 use crate::syntax::ast::Method;
@@ -31,6 +32,8 @@ pub struct DeferredExtra {
     info: ContextInfo,
     /// Lists finished or discarded so far.
     lists: u64,
+    /// The device, to read where the swap-chain views of a carried state are (R-EX-7).
+    device: recorder::Device,
 }
 
 impl CaptureTarget for DeferredContext {
@@ -47,7 +50,11 @@ impl CaptureTarget for DeferredContext {
 }
 
 impl CapturedDeferred {
-    pub(crate) fn new(context: DeferredContext, shared: Arc<Shared>) -> Self {
+    pub(crate) fn new(
+        context: DeferredContext,
+        shared: Arc<Shared>,
+        device: recorder::Device,
+    ) -> Self {
         let info = ContextInfo {
             serial: shared.next_serial(),
             name: context.name().to_string(),
@@ -61,7 +68,11 @@ impl CapturedDeferred {
         Self {
             context,
             tap: Tap::per_list(shared),
-            extra: DeferredExtra { info, lists: 0 },
+            extra: DeferredExtra {
+                info,
+                lists: 0,
+                device,
+            },
         }
     }
 
@@ -75,7 +86,13 @@ impl CapturedDeferred {
             return false;
         }
         if fresh {
-            let carried = self.context.legacy_state().map(legacy_state_calls);
+            // A carried binding of a swap-chain view keeps the buffer its bind encoded, which
+            // a present or a placement since may have moved the view off (R-EX-7).
+            let device = &self.extra.device;
+            let carried = self
+                .context
+                .legacy_state()
+                .map(|state| pin_swap_chain_views(device, state, legacy_state_calls(state)));
             self.tap.carried = carried.filter(|calls| !calls.is_empty());
         }
         true

@@ -169,7 +169,11 @@ impl CaptureDevice {
         desc: &DeferredContextDesc<'_>,
     ) -> Result<CapturedDeferred, Error> {
         let context = self.device.create_deferred_context(desc)?;
-        Ok(CapturedDeferred::new(context, self.shared.clone()))
+        Ok(CapturedDeferred::new(
+            context,
+            self.shared.clone(),
+            self.device.clone(),
+        ))
     }
 
     /// A bundle recorder ([`bundles::BundleRecorder::new`]), captured: every bundle it

@@ -29,8 +29,8 @@ use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
 use super::frame_start::{
-    buffer_setup, forget_dead, known, placed_setup, query_setup, swap_chain_view_setup,
-    texture_setup,
+    buffer_setup, forget_dead, known, pin_swap_chain_views, placed_setup, query_setup,
+    swap_chain_view_setup, texture_setup,
 };
 use super::frame_timeline::Frame;
 use super::log::{legacy_state_calls, state_calls, Tap};
@@ -207,10 +207,12 @@ impl CapturedImmediate {
         // holds no reference, R-OBJ-4) reads as nothing: written as null, not as the object.
         // Under legacy semantics each bound texture view keeps the LOD it copied when bound.
         let state = self.context.gpu().state().bindings();
-        let mut bindings = match device.desc().immediate_semantics {
+        let bindings = match device.desc().immediate_semantics {
             recorder::Semantics::Legacy => legacy_state_calls(state),
             recorder::Semantics::Fast => state_calls(state),
         };
+        // A bound swap-chain view keeps the buffer its bind encoded (R-EX-7).
+        let mut bindings = pin_swap_chain_views(&device, state, bindings);
         for call in &mut bindings {
             forget_dead(&device, call);
         }

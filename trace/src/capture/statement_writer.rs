@@ -71,6 +71,11 @@ impl Out<'_> {
                     restore.push((*resource, now));
                 }
             }
+            if let Method::PlaceSwapChainView { .. } = call {
+                // A device call, on `imm` (`frame_start::pin_swap_chain_views`).
+                self.call(&CallContext::Immediate, call);
+                continue;
+            }
             self.call(context, call);
         }
         for (resource, min_lod) in restore {

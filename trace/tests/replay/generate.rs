@@ -80,7 +80,14 @@ bundle b0 rt=r8g8b8a8_unorm
 const CONTEXTS: &[&str] = &["imm", "imm", "c0", "c1", "c2"];
 const BUFFERS_VB: &[&str] = &["vb", "dvb", "null"];
 const BUFFERS_CB: &[&str] = &["cb", "dcb", "null"];
-const VIEWS: &[&str] = &["tex_srv", "sb_srv", "rt_srv", "own_srv", "default_srv", "null"];
+const VIEWS: &[&str] = &[
+    "tex_srv",
+    "sb_srv",
+    "rt_srv",
+    "own_srv",
+    "default_srv",
+    "null",
+];
 const DYNAMIC: &[&str] = &["dvb", "dcb", "sb"];
 /// The queries (R-FX-3), of each kind.
 const QUERIES: &[&str] = &["occ", "stamp", "stats", "pass", "pred"];
