@@ -32,8 +32,6 @@ pub struct DeferredExtra {
     info: ContextInfo,
     /// Lists finished or discarded so far.
     lists: u64,
-    /// The device, to read where the swap-chain views of a carried state are (R-EX-7).
-    device: recorder::Device,
 }
 
 impl CaptureTarget for DeferredContext {
@@ -50,11 +48,7 @@ impl CaptureTarget for DeferredContext {
 }
 
 impl CapturedDeferred {
-    pub(crate) fn new(
-        context: DeferredContext,
-        shared: Arc<Shared>,
-        device: recorder::Device,
-    ) -> Self {
+    pub(crate) fn new(context: DeferredContext, shared: Arc<Shared>) -> Self {
         let info = ContextInfo {
             serial: shared.next_serial(),
             name: context.name().to_string(),
@@ -68,11 +62,7 @@ impl CapturedDeferred {
         Self {
             context,
             tap: Tap::per_list(shared),
-            extra: DeferredExtra {
-                info,
-                lists: 0,
-                device,
-            },
+            extra: DeferredExtra { info, lists: 0 },
         }
     }
 
@@ -88,7 +78,7 @@ impl CapturedDeferred {
         if fresh {
             // A carried binding of a swap-chain view keeps the buffer its bind encoded, which
             // a present or a placement since may have moved the view off (R-EX-7).
-            let device = &self.extra.device;
+            let device = &self.tap.shared().device;
             let carried = self
                 .context
                 .legacy_state()

@@ -36,8 +36,8 @@ impl CaptureDevice {
     /// Wraps `device`; nothing is captured until a trigger.
     pub fn new(device: Device, options: CaptureOptions) -> Self {
         Self {
+            shared: Arc::new(Shared::new(options, device.clone())),
             device,
-            shared: Arc::new(Shared::new(options)),
         }
     }
 
@@ -169,11 +169,7 @@ impl CaptureDevice {
         desc: &DeferredContextDesc<'_>,
     ) -> Result<CapturedDeferred, Error> {
         let context = self.device.create_deferred_context(desc)?;
-        Ok(CapturedDeferred::new(
-            context,
-            self.shared.clone(),
-            self.device.clone(),
-        ))
+        Ok(CapturedDeferred::new(context, self.shared.clone()))
     }
 
     /// A bundle recorder ([`bundles::BundleRecorder::new`]), captured: every bundle it

@@ -106,6 +106,7 @@ impl Drop for ImmediateExtra {
 
 impl CaptureTarget for ImmediateContext {
     type Extra = ImmediateExtra;
+    const PINS_SWAP_CHAIN_VIEWS: bool = false;
 
     /// Idle (no frame being captured): one branch on a byte.
     #[inline(always)]

@@ -175,6 +175,8 @@ enum Trigger {
 /// What the wrappers share: the capture's state, its records, its results.
 pub(crate) struct Shared {
     pub(crate) options: CaptureOptions,
+    /// The device: where the swap-chain views a bind reads are (R-EX-7).
+    pub(crate) device: recorder::Device,
     /// A frame is being captured: deferred contexts keep the lists they start.
     pub(crate) capturing: AtomicBool,
     /// Numbers lists and contexts.
@@ -200,9 +202,10 @@ struct Control {
 }
 
 impl Shared {
-    fn new(options: CaptureOptions) -> Self {
+    fn new(options: CaptureOptions, device: recorder::Device) -> Self {
         Self {
             options,
+            device,
             capturing: AtomicBool::new(false),
             serials: AtomicU64::new(0),
             registry: Mutex::new(Registry::default()),

@@ -23,6 +23,9 @@ pub(super) struct Out<'a> {
     pub(super) broken: Option<String>,
     /// Each texture's minimum LOD as the text has set it so far (0 until a call sets it).
     pub(super) lods: HashMap<Obj, f32>,
+    /// The back buffer each swap-chain view is on in the text, where a placement put it since
+    /// the last present (unknown otherwise).
+    pub(super) places: HashMap<Obj, u32>,
 }
 
 impl Out<'_> {
@@ -39,6 +42,26 @@ impl Out<'_> {
             if let Some(instance) = instance {
                 self.names.instances.insert(*instance, *k);
             }
+        }
+        match (call, context) {
+            // A pin (`Tap::pin_views`): a device call, on `imm`, where the text has the view
+            // elsewhere; the immediate context's line orders it (a threaded replay waits for
+            // every worker there).
+            (Method::PlaceSwapChainView { view, index }, CallContext::Deferred(_))
+            | (Method::PlaceSwapChainView { view, index }, CallContext::BundleRecorder(_)) => {
+                if self.places.insert(*view, *index) != Some(*index) {
+                    let method = form::written(call, &*self.names);
+                    self.push(&CallContext::Immediate, method);
+                }
+                return;
+            }
+            // The application's own may be refused: the view's place is unknown after it.
+            (Method::PlaceSwapChainView { view, .. }, _) => {
+                self.places.remove(view);
+            }
+            // A legacy present moves the views.
+            (Method::Present { .. }, _) => self.places.clear(),
+            _ => {}
         }
         if let Method::SetResourceMinLod { resource, min_lod } = call {
             // A value the engine refuses changes nothing.
@@ -71,9 +94,12 @@ impl Out<'_> {
                     restore.push((*resource, now));
                 }
             }
-            if let Method::PlaceSwapChainView { .. } = call {
-                // A device call, on `imm` (`frame_start::pin_swap_chain_views`).
-                self.call(&CallContext::Immediate, call);
+            if let Method::PlaceSwapChainView { view, index } = call {
+                // A device call, on `imm` (`frame_start::pin_swap_chain_views`), always written
+                // (it puts the view back after the block too).
+                self.places.insert(*view, *index);
+                let method = form::written(call, &*self.names);
+                self.push(&CallContext::Immediate, method);
                 continue;
             }
             self.call(context, call);
