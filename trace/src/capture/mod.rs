@@ -29,7 +29,11 @@
 //! `begin` and `write_query` for an open scope with a result; the back buffer each swap-chain
 //! view the frame uses names, as `place_swap_chain_view` before the bindings, R-EX-7:
 //! `capture/frame_start.rs`); then
-//! the frame's own calls, with the releases made meanwhile. No call gives a query samples
+//! the frame's own calls, with the releases made meanwhile. A bind of a swap-chain view encodes
+//! the buffer the view names then (R-EX-7); where the text has the view elsewhere at the bind (a
+//! list or bundle recorded before a present or a placement moved it, a binding carried in or
+//! bound at the frame's start), an `imm place_swap_chain_view` to that buffer comes first
+//! (`Tap::pin_views`, `frame_start::pin_swap_chain_views`, `Out::call`). No call gives a query samples
 //! without a draw: a frame that predicates on a query that passed samples before it fails,
 //! saying which query. Not written: the hazard tracker's pending writes (R-V-2), so a frame
 //! under `validation=hazards` may report a hazard live that its replay does not.

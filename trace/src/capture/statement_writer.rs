@@ -3,7 +3,9 @@
 //!
 //! **In:** calls and entries in the order the text takes them, with the context each is made on;
 //! declarations; blocks of state calls (a carried state, the frame's start), whose minimum-LOD
-//! pins it writes only where the text's value differs, putting that value back after.
+//! pins it writes only where the text's value differs, putting that value back after; pins of
+//! swap-chain views (R-EX-7), which it writes on `imm` (a device call), those of a recording only
+//! where the text has the view on another buffer (`places`).
 //! **Out:** the numbered statements, what had no statement (`not_written`).
 //! **Invariant:** an instance's number is the count of write_discard maps of its resource up to
 //! and including the one that made it, as `replay` counts them.
