@@ -33,9 +33,9 @@
 //! the buffer the view names then (R-EX-7); where the text has the view elsewhere at the bind (a
 //! list or bundle recorded before a present or a placement moved it, a binding carried in or
 //! bound at the frame's start), an `imm place_swap_chain_view` to that buffer comes first
-//! (`Tap::pin_views`, `frame_start::pin_swap_chain_views`, `Out::call`). No call gives a query samples
-//! without a draw: a frame that predicates on a query that passed samples before it fails,
-//! saying which query. Not written: the hazard tracker's pending writes (R-V-2), so a frame
+//! (`Tap::pin_views`, `frame_start::pin_swap_chain_views`, `Out::call`). No call gives a
+//! query samples without a draw: a frame that predicates on a query that passed samples before
+//! it fails, saying which query. Not written: the hazard tracker's pending writes (R-V-2), so a frame
 //! under `validation=hazards` may report a hazard live that its replay does not.
 //!
 //! **Misuse.** A list or object of another device in a frame fails it, saying so (R-OBJ-3);
