@@ -95,6 +95,9 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         views: &[Option<recorder::ShaderResourceView>],
     ) {
         if !views.is_empty() && self.tap_active() {
+            if C::PINS_SWAP_CHAIN_VIEWS {
+                self.tap.pin_views(views);
+            }
             self.tap.keep(move || Method::SetShaderResources {
                 stage,
                 start,
@@ -156,6 +159,9 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         view: Option<recorder::ShaderResourceView>,
     ) {
         if self.tap_active() {
+            if C::PINS_SWAP_CHAIN_VIEWS {
+                self.tap.pin_views(&[view]);
+            }
             self.tap.keep(move || Method::SetFastShaderResource {
                 stage,
                 slot,
@@ -279,6 +285,9 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         views: &[Option<recorder::UnorderedAccessView>],
     ) {
         if !views.is_empty() && self.tap_active() {
+            if C::PINS_SWAP_CHAIN_VIEWS {
+                self.tap.pin_views(views);
+            }
             self.tap.keep(move || Method::CsSetUnorderedAccessViews {
                 start,
                 views: objs(ObjectKind::UnorderedAccessView, views),
@@ -294,6 +303,10 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         depth_stencil: Option<recorder::DepthStencilView>,
     ) {
         if self.tap_active() {
+            if C::PINS_SWAP_CHAIN_VIEWS {
+                self.tap.pin_views(targets);
+                self.tap.pin_views(&[depth_stencil]);
+            }
             self.tap.keep(move || Method::OmSetRenderTargets {
                 render_targets: objs(ObjectKind::RenderTargetView, targets),
                 depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
@@ -310,6 +323,11 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         views: &[Option<recorder::UnorderedAccessView>],
     ) {
         if self.tap_active() {
+            if C::PINS_SWAP_CHAIN_VIEWS {
+                self.tap.pin_views(targets);
+                self.tap.pin_views(&[depth_stencil]);
+                self.tap.pin_views(views);
+            }
             self.tap.keep(move || Method::OmSetRenderTargetsAndUavs {
                 render_targets: objs(ObjectKind::RenderTargetView, targets),
                 depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),

@@ -18,6 +18,7 @@ use recorder::{
 
 use super::captured::{CaptureTarget, CapturedContext};
 use super::form::Obj;
+use super::frame_start::pin_swap_chain_views;
 use super::log::{legacy_state_calls, ContextInfo, ListLog, Tap};
 use super::Shared;
 use crate::syntax::ast::Method;
@@ -75,7 +76,13 @@ impl CapturedDeferred {
             return false;
         }
         if fresh {
-            let carried = self.context.legacy_state().map(legacy_state_calls);
+            // A carried binding of a swap-chain view keeps the buffer its bind encoded, which
+            // a present or a placement since may have moved the view off (R-EX-7).
+            let device = &self.tap.shared().device;
+            let carried = self
+                .context
+                .legacy_state()
+                .map(|state| pin_swap_chain_views(device, state, legacy_state_calls(state)));
             self.tap.carried = carried.filter(|calls| !calls.is_empty());
         }
         true

@@ -36,8 +36,8 @@ impl CaptureDevice {
     /// Wraps `device`; nothing is captured until a trigger.
     pub fn new(device: Device, options: CaptureOptions) -> Self {
         Self {
+            shared: Arc::new(Shared::new(options, device.clone())),
             device,
-            shared: Arc::new(Shared::new(options)),
         }
     }
 

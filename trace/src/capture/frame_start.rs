@@ -13,6 +13,8 @@
 //! the immediate context that give a fresh replay of the trace the same state; `Err` where no
 //! call can (a query that passed samples).
 
+use recorder::command::BoundView;
+use recorder::state::Bindings;
 use recorder::{
     BarrierAccess, BarrierLayout, BarrierSync, DecompressKinds, Handle, ObjectKind, RawHandle,
     ResourceStates, Texture,
@@ -346,6 +348,16 @@ pub(super) fn swap_chain_view_setup(
     kind: ObjectKind,
     raw: RawHandle,
 ) -> Option<Call> {
+    let placed = view_buffer(device, kind, raw)?;
+    Some(Method::PlaceSwapChainView {
+        view: obj,
+        index: placed,
+    })
+}
+
+/// The back buffer (its index in its chain) that live view `raw` of `kind` names now, if it is
+/// a view of one.
+fn view_buffer(device: &recorder::Device, kind: ObjectKind, raw: RawHandle) -> Option<u32> {
     let placed = match kind {
         ObjectKind::ShaderResourceView => {
             device.swap_chain_view_buffer(recorder::ShaderResourceView::from_raw(raw))
@@ -361,8 +373,82 @@ pub(super) fn swap_chain_view_setup(
         }
         _ => None,
     }?;
-    Some(Method::PlaceSwapChainView {
-        view: obj,
-        index: placed.1,
-    })
+    Some(placed.1)
+}
+
+/// `calls` (the calls that set `state`, `log::state_calls`) with each bind of a swap-chain view
+/// pinned to the back buffer the bind encoded (R-EX-7): a binding made before a present or a
+/// placement moved its view keeps its old buffer (a carried state, the immediate context's
+/// state at the frame's start), where the text, written in order, has the view where it is now.
+/// So before such a bind, `place_swap_chain_view VIEW ENCODED`, and after the block the view
+/// back where it is now, for the statements after it. The writer puts these placements on `imm`
+/// (`Out::state_block`): a device call, which waits for every worker in a threaded replay, so
+/// its line orders it. Read where the state is taken, as the views move after.
+pub(crate) fn pin_swap_chain_views(
+    device: &recorder::Device,
+    state: &Bindings,
+    calls: Vec<Call>,
+) -> Vec<Call> {
+    let mut out = Vec::with_capacity(calls.len());
+    // Each view pinned: where the block has put it, and where it is now (put back after).
+    let mut pinned: Vec<(RawHandle, ObjectKind, u32, u32)> = Vec::new();
+    for call in calls {
+        let mut bound: Vec<(ObjectKind, BoundView)> = Vec::new();
+        let mut add = |kind: ObjectKind, views: &[BoundView]| {
+            bound.extend(views.iter().map(|v| (kind, *v)));
+        };
+        match &call {
+            Method::SetShaderResources { stage, .. } => {
+                add(
+                    ObjectKind::ShaderResourceView,
+                    state.shader_resources(*stage),
+                );
+            }
+            Method::CsSetUnorderedAccessViews { .. } => {
+                add(ObjectKind::UnorderedAccessView, state.compute_uavs());
+            }
+            Method::OmSetRenderTargets { .. } | Method::OmSetRenderTargetsAndUavs { .. } => {
+                add(ObjectKind::RenderTargetView, state.render_targets());
+                add(ObjectKind::DepthStencilView, &[state.depth_stencil()]);
+                add(ObjectKind::UnorderedAccessView, state.om_uavs());
+            }
+            _ => {}
+        }
+        for (kind, view) in bound {
+            if view.view.is_null() || view.resource.is_null() {
+                continue;
+            }
+            let encoded = device
+                .texture_info(Texture::from_raw(view.resource))
+                .and_then(|info| info.back_buffer);
+            let (Some((_, encoded)), Some(now)) = (encoded, view_buffer(device, kind, view.view))
+            else {
+                continue;
+            };
+            let k = match pinned.iter().position(|p| p.0 == view.view) {
+                Some(k) => k,
+                None => {
+                    pinned.push((view.view, kind, now, now));
+                    pinned.len() - 1
+                }
+            };
+            if pinned[k].2 != encoded {
+                pinned[k].2 = encoded;
+                out.push(Method::PlaceSwapChainView {
+                    view: Obj::Engine(kind, view.view),
+                    index: encoded,
+                });
+            }
+        }
+        out.push(call);
+    }
+    for (raw, kind, at, now) in pinned {
+        if at != now {
+            out.push(Method::PlaceSwapChainView {
+                view: Obj::Engine(kind, raw),
+                index: now,
+            });
+        }
+    }
+    out
 }

@@ -357,6 +357,10 @@ impl Timeline<'_> {
             .partition(|c| matches!(c, Method::PlaceSwapChainView { .. }));
         for call in placements {
             out.call(&imm, call);
+            // Each to where the view is: the text's place from here on (`Out::places`).
+            if let Method::PlaceSwapChainView { view, index } = call {
+                out.places.insert(*view, *index);
+            }
         }
         for call in maps {
             out.call(&imm, call);

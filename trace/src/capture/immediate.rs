@@ -32,8 +32,8 @@ use super::captured_deferred::list_log;
 use super::device::CaptureDevice;
 use super::form::{Call, Obj};
 use super::frame_start::{
-    buffer_setup, forget_dead, known, pending_copy_setup, placed_setup, query_setup,
-    swap_chain_view_setup, texture_setup,
+    buffer_setup, forget_dead, known, pending_copy_setup, pin_swap_chain_views, placed_setup,
+    query_setup, swap_chain_view_setup, texture_setup,
 };
 use super::frame_timeline::Frame;
 use super::immediate_states::FrameStates;
@@ -112,6 +112,7 @@ impl Drop for ImmediateExtra {
 
 impl CaptureTarget for ImmediateContext {
     type Extra = ImmediateExtra;
+    const PINS_SWAP_CHAIN_VIEWS: bool = false;
 
     /// Idle (no frame being captured): one branch on a byte.
     #[inline(always)]
@@ -213,10 +214,12 @@ impl CapturedImmediate {
         // holds no reference, R-OBJ-4) reads as nothing: written as null, not as the object.
         // Under legacy semantics each bound texture view keeps the LOD it copied when bound.
         let state = self.context.gpu().state().bindings();
-        let mut bindings = match device.desc().immediate_semantics {
+        let bindings = match device.desc().immediate_semantics {
             recorder::Semantics::Legacy => legacy_state_calls(state),
             recorder::Semantics::Fast => state_calls(state),
         };
+        // A bound swap-chain view keeps the buffer its bind encoded (R-EX-7).
+        let mut bindings = pin_swap_chain_views(&device, state, bindings);
         for call in &mut bindings {
             forget_dead(&device, call);
         }

@@ -152,6 +152,23 @@ impl Tap {
         self.call(call);
     }
 
+    /// Before a kept bind of `views`: the back buffer each view of a swap chain names now, which
+    /// the bind encodes (R-EX-7), as `place_swap_chain_view` on this context. The writer writes
+    /// it on `imm` where the text has the view elsewhere (`Out::call`), so a list or bundle
+    /// recorded before a present or a placement moved the view replays with its buffer.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn pin_views<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
+        for view in views.iter().flatten() {
+            if let Some((_, index)) = self.shared.device.swap_chain_view_buffer(*view) {
+                self.call(Method::PlaceSwapChainView {
+                    view: Obj::of(H::KIND, *view),
+                    index,
+                });
+            }
+        }
+    }
+
     #[inline]
     pub(crate) fn call(&mut self, call: Call) {
         self.settle();

@@ -31,8 +31,13 @@
 //! `capture/frame_start.rs`; when the frame swaps device context state objects, R-FX-6, the
 //! objects it swaps in made and given their saved states, and the one active at its start
 //! activated: `capture/immediate_states.rs`); then the frame's own calls, with the releases made
-//! meanwhile. No call gives a query samples without a draw: a frame that predicates on a query
-//! that passed samples before it fails, saying which query.
+//! meanwhile. A bind of a swap-chain view encodes the buffer the view names then (R-EX-7); where
+//! the text has the view elsewhere at the bind (a list or bundle recorded before a present or a
+//! placement moved it, a binding carried in or bound at the frame's start), an `imm
+//! place_swap_chain_view` to that buffer comes first (`Tap::pin_views`,
+//! `frame_start::pin_swap_chain_views`, `Out::call`). No call gives a query samples without a
+//! draw: a frame that predicates on a query that passed samples before it fails, saying which
+//! query.
 //!
 //! **The hazard tracker's state at the frame's start** (R-V-2, under `validation=hazards`):
 //! its pending writes (subresources, path, writing call and its semantics) and the marks of
@@ -195,6 +200,8 @@ enum Trigger {
 /// What the wrappers share: the capture's state, its records, its results.
 pub(crate) struct Shared {
     pub(crate) options: CaptureOptions,
+    /// The device: where the swap-chain views a bind reads are (R-EX-7).
+    pub(crate) device: recorder::Device,
     /// A frame is being captured: deferred contexts keep the lists they start.
     pub(crate) capturing: AtomicBool,
     /// Numbers lists and contexts.
@@ -220,9 +227,10 @@ struct Control {
 }
 
 impl Shared {
-    fn new(options: CaptureOptions) -> Self {
+    fn new(options: CaptureOptions, device: recorder::Device) -> Self {
         Self {
             options,
+            device,
             capturing: AtomicBool::new(false),
             serials: AtomicU64::new(0),
             registry: Mutex::new(Registry::default()),

@@ -3,7 +3,9 @@
 //!
 //! **In:** calls and entries in the order the text takes them, with the context each is made on;
 //! declarations; blocks of state calls (a carried state, the frame's start), whose minimum-LOD
-//! pins it writes only where the text's value differs, putting that value back after.
+//! pins it writes only where the text's value differs, putting that value back after; pins of
+//! swap-chain views (R-EX-7), which it writes on `imm` (a device call), those of a recording only
+//! where the text has the view on another buffer (`places`).
 //! **Out:** the numbered statements, what had no statement (`not_written`).
 //! **Invariant:** an instance's number is the count of write_discard maps of its resource up to
 //! and including the one that made it, as `replay` counts them.
@@ -23,6 +25,9 @@ pub(super) struct Out<'a> {
     pub(super) broken: Option<String>,
     /// Each texture's minimum LOD as the text has set it so far (0 until a call sets it).
     pub(super) lods: HashMap<Obj, f32>,
+    /// The back buffer each swap-chain view is on in the text, where a placement put it since
+    /// the last present (unknown otherwise).
+    pub(super) places: HashMap<Obj, u32>,
 }
 
 impl Out<'_> {
@@ -39,6 +44,26 @@ impl Out<'_> {
             if let Some(instance) = instance {
                 self.names.instances.insert(*instance, *k);
             }
+        }
+        match (call, context) {
+            // A pin (`Tap::pin_views`): a device call, on `imm`, where the text has the view
+            // elsewhere; the immediate context's line orders it (a threaded replay waits for
+            // every worker there).
+            (Method::PlaceSwapChainView { view, index }, CallContext::Deferred(_))
+            | (Method::PlaceSwapChainView { view, index }, CallContext::BundleRecorder(_)) => {
+                if self.places.insert(*view, *index) != Some(*index) {
+                    let method = form::written(call, &*self.names);
+                    self.push(&CallContext::Immediate, method);
+                }
+                return;
+            }
+            // The application's own may be refused: the view's place is unknown after it.
+            (Method::PlaceSwapChainView { view, .. }, _) => {
+                self.places.remove(view);
+            }
+            // A legacy present moves the views.
+            (Method::Present { .. }, _) => self.places.clear(),
+            _ => {}
         }
         if let Method::SetResourceMinLod { resource, min_lod } = call {
             // A value the engine refuses changes nothing.
@@ -70,6 +95,14 @@ impl Out<'_> {
                 if !restore.iter().any(|(r, _)| r == resource) {
                     restore.push((*resource, now));
                 }
+            }
+            if let Method::PlaceSwapChainView { view, index } = call {
+                // A device call, on `imm` (`frame_start::pin_swap_chain_views`), always written
+                // (it puts the view back after the block too).
+                self.places.insert(*view, *index);
+                let method = form::written(call, &*self.names);
+                self.push(&CallContext::Immediate, method);
+                continue;
             }
             self.call(context, call);
         }

@@ -174,6 +174,7 @@ pub(crate) fn write(
         not_written: Vec::new(),
         broken: None,
         lods: HashMap::new(),
+        places: HashMap::new(),
     };
     declare_device(&mut out, device);
     declare_objects(&mut out, device, registry, &sorted)?;
