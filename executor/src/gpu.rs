@@ -84,6 +84,7 @@ use recorder::command::{Command, Decoded, ViewFlags};
 use recorder::{Device, Error, RawHandle, Segment, Semantics, SplitCategory};
 
 use crate::draw_record::*;
+use crate::gpu_backend::GpuBackend;
 use crate::progress::{HandleHasher, Progress};
 
 /// A set of handles with [`HandleHasher`]: handles are not keys an adversary picks, and
@@ -152,6 +153,8 @@ pub struct GpuModel {
     memory: Memory,
     /// Queries' scopes and results, and predication's answers (`gpu/query_results.rs`, R-FX-3).
     queries: query_results::Queries,
+    /// The real GPU the model feeds, if any (R-GPU-1, `gpu_backend.rs`).
+    backend: Option<Box<dyn GpuBackend>>,
 }
 
 impl GpuModel {
@@ -371,6 +374,72 @@ impl GpuModel {
     pub fn present(&mut self, chain: RawHandle) {
         self.progress.presented(chain);
         self.progress.kickoff();
+    }
+
+    /// Feeds `backend` (R-GPU-1, [`GpuBackend`]) from the next command on, or none; returns
+    /// the one it replaces.
+    pub fn set_backend(
+        &mut self,
+        backend: Option<Box<dyn GpuBackend>>,
+    ) -> Option<Box<dyn GpuBackend>> {
+        std::mem::replace(&mut self.backend, backend)
+    }
+
+    /// The backend the model feeds, if any.
+    pub fn backend(&self) -> Option<&dyn GpuBackend> {
+        self.backend.as_deref()
+    }
+
+    /// The backend the model feeds, if any, mutably.
+    pub fn backend_mut(&mut self) -> Option<&mut (dyn GpuBackend + 'static)> {
+        self.backend.as_deref_mut()
+    }
+
+    /// A present of `chain`'s back buffer `back_buffer` handed to the backend, if any
+    /// (R-GPU-1); a refusal is a violation.
+    pub fn backend_present(&mut self, chain: RawHandle, back_buffer: RawHandle) {
+        if let Some(backend) = self.backend.as_deref_mut() {
+            let result = backend.present(chain, back_buffer);
+            self.backend_answered(result);
+        }
+    }
+
+    /// The end of a submission handed to the backend, if any (R-GPU-1): what it recorded goes
+    /// to the GPU. A refusal is a violation.
+    pub fn backend_submit(&mut self) {
+        if let Some(backend) = self.backend.as_deref_mut() {
+            let result = backend.submit();
+            self.backend_answered(result);
+        }
+    }
+
+    /// The backend's answer: a refusal joins the violations the immediate context reports.
+    #[cold]
+    fn backend_answered(&mut self, result: Result<(), Error>) {
+        if let Err(error) = result {
+            self.violations.push(error);
+        }
+    }
+
+    /// A command handed to the backend (not a draw: those come with their record).
+    #[inline(never)]
+    fn backend_command(&mut self, command: &Command<'_>, semantics: Semantics) {
+        if let Some(backend) = self.backend.as_deref_mut() {
+            let result = backend.command(command, semantics);
+            if result.is_err() {
+                self.backend_answered(result);
+            }
+        }
+    }
+
+    /// The last record handed to the backend: `skipped` when predication skipped its draw.
+    #[inline(never)]
+    fn backend_draw(&mut self, skipped: bool) {
+        if let (Some(backend), Some(draw)) = (self.backend.as_deref_mut(), self.records.last()) {
+            if let Err(error) = backend.draw(&draw, skipped) {
+                self.violations.push(error);
+            }
+        }
     }
 
     /// The records of every draw and dispatch so far, in order, read in place: the model's own

@@ -95,6 +95,7 @@
 mod draw_record;
 mod field;
 mod gpu;
+mod gpu_backend;
 mod gpu_thread;
 mod immediate;
 pub mod jobs;
@@ -104,6 +105,7 @@ mod sync;
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
 pub use gpu::{GpuModel, GpuState, Memory, TextureState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
 pub use gpu::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
+pub use gpu_backend::GpuBackend;
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};
 pub use jobs::{
     JobError, JobReport, JobResult, PoolError, RecordingContext, RecordingPool, RecordingPoolDesc,

@@ -171,6 +171,10 @@ impl GpuModel {
             Command::Barrier { barriers } => self.barrier(semantics, barriers),
             Command::ResourceBarrier { barriers } => self.resource_barrier(semantics, barriers),
         }
+        // The real GPU, if any, after the model (R-GPU-1); draws went with their records.
+        if self.backend.is_some() && !command.is_draw_or_dispatch() {
+            self.backend_command(command, semantics);
+        }
     }
 
     /// The memory family: a bottom-of-pipe write (R-EX-6), GDS and the constant engine's RAM

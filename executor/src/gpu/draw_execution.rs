@@ -79,6 +79,9 @@ impl GpuModel {
         if let Some(owned) = self.owned.get_mut() {
             owned.extend(self.records.last().map(|draw| draw.to_record()));
         }
+        if self.backend.is_some() {
+            self.backend_draw(skipped == Some(true));
+        }
     }
 
     /// What a draw's record shows legacy semantics' hazard response (R-ST-10), fence tracking

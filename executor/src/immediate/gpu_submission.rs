@@ -304,6 +304,7 @@ impl GpuSide {
                 Submission::Present(chain, back_buffer, semantics) => {
                     self.gpu.back_buffer_presented(back_buffer, semantics);
                     self.gpu.present(chain);
+                    self.gpu.backend_present(chain, back_buffer);
                 }
                 Submission::ClearState => self.gpu.clear_state(),
                 Submission::Save => self.saved.push(self.gpu.snapshot()),

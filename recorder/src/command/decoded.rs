@@ -39,6 +39,23 @@ pub(crate) struct Site {
 }
 
 impl<'a> Command<'a> {
+    /// Whether the command is a draw or a dispatch (direct, auto or indirect).
+    #[inline]
+    pub fn is_draw_or_dispatch(&self) -> bool {
+        matches!(
+            self,
+            Command::Draw(_)
+                | Command::DrawIndexed(_)
+                | Command::DrawInstanced(_)
+                | Command::DrawIndexedInstanced(_)
+                | Command::DrawAuto
+                | Command::DrawInstancedIndirect(_)
+                | Command::DrawIndexedInstancedIndirect(_)
+                | Command::Dispatch(_)
+                | Command::DispatchIndirect(_)
+        )
+    }
+
     /// The views this command binds for shader access (shader resources, compute UAVs, the
     /// output merger's UAVs): what a bind decompresses when it binds a compressed target
     /// (a `decompression` split point, a legacy immediate bind; R-SP-4, R-ST-9).

@@ -1,10 +1,12 @@
 //! What the application asks for: semantics, stages, formats, usages, bind flags and the `*Desc`
 //! structures the device creates objects from (R-OBJ-2).
 
+mod gpu_contents;
 mod resource_descs;
 mod shader_descs;
 mod word_tables;
 
+pub use gpu_contents::*;
 pub use resource_descs::*;
 pub use shader_descs::*;
 pub(crate) use word_tables::word_table;

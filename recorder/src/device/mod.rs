@@ -7,6 +7,7 @@
 
 mod create_objects;
 pub(crate) mod device_identity;
+mod gpu_contents_store;
 pub(crate) mod handle;
 pub(crate) mod object_info;
 mod swap_chain_views;
@@ -116,6 +117,12 @@ pub(crate) struct DeviceShared {
     /// creation and pruned when found dead: what a legacy present shifts (R-EX-7,
     /// `swap_chain_views.rs`); never on the recording path.
     pub(crate) swap_chain_views: Mutex<Vec<(ObjectKind, RawHandle)>>,
+    /// What a real GPU needs of objects created with it (R-GPU-2, `device/gpu_contents_store.rs`),
+    /// by kind and handle: written at creation, dropped at destruction, read by a backend;
+    /// never on the recording path.
+    pub(crate) gpu_contents: Mutex<HashMap<(ObjectKind, RawHandle), StdArc<GpuContents>>>,
+    /// The check of shader code against declared slots a backend installed (R-GPU-2).
+    pub(crate) shader_check: Mutex<Option<StdArc<dyn ShaderCheck>>>,
     pub(crate) pool: ChunkPool,
     pub(crate) live_contexts: AtomicU32,
     /// Whether the immediate context's recorder was handed out (one per device, R-OBJ-1).
@@ -327,6 +334,7 @@ impl DeviceShared {
     /// Drops what a destroyed object held: a view's reference on its resource, a swap chain's
     /// back buffers.
     fn destroyed(&self, kind: ObjectKind, handle: RawHandle, words: &[u64]) {
+        self.forget_gpu_contents(kind, handle);
         match kind {
             ObjectKind::ShaderResourceView
             | ObjectKind::UnorderedAccessView
@@ -467,6 +475,8 @@ impl Device {
                 heaps: ObjectTable::new(base),
                 placements: Mutex::new(HashMap::new()),
                 swap_chain_views: Mutex::new(Vec::new()),
+                gpu_contents: Mutex::new(HashMap::new()),
+                shader_check: Mutex::new(None),
                 pool,
                 live_contexts: AtomicU32::new(0),
                 immediate_taken: AtomicBool::new(false),

@@ -13,6 +13,9 @@ use crate::desc::{Engine, Stage};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DescProblem {
+    /// What a real GPU needs of the object is inconsistent (R-GPU-2): the reason.
+    #[error("{0}")]
+    Contents(String),
     /// A buffer of size 0 (R-OBJ-2).
     #[error("size 0 (R-OBJ-2)")]
     ZeroSize,

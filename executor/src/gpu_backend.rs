@@ -1,0 +1,89 @@
+//! The seam to a real GPU (R-GPU-1): what the GPU model hands a backend as it applies each
+//! command, so that the frames the engine records draw pixels while the model keeps saying what
+//! every draw saw.
+//!
+//! **In:** from [`GpuModel`](crate::GpuModel), in the order the model applies them: every
+//! command that is not a draw or dispatch, after the model applied it (split points resolved,
+//! bundles expanded: the commands are the ones the model runs, with their resolved resources and
+//! instances); every draw or dispatch as its [`Draw`] record, the bindings the model resolved for
+//! it (shaders, the slots they read with their instances, targets, states, viewports); each
+//! present with its back buffer; the end of each submission.
+//! **Out:** whatever the backend makes of them (Vulkan commands, `vulkan/`), and its refusals:
+//! a draw of an object the backend lacks something for (shader code, say, R-GPU-2) is refused
+//! there, naming the object and what it lacks, and reported through the model's violations
+//! (the immediate context's `flush`, `present`, `error()`); the model still records the draw.
+//!
+//! **Where it runs.** In the model, so on the thread the model runs on: the immediate context's
+//! own, or under [`GpuTiming::Threaded`](crate::GpuTiming) the model's thread, which is then the
+//! backend's submission thread (DXVK's command-stream thread). Hence `Send`.
+//!
+//! **Invariant.** The backend never changes what the model records: it is handed facts after
+//! the model made them. Without a backend the model pays one predictable branch per command
+//! (`Option::is_some` on a field the hot path already has in cache) and the default build has no
+//! GPU dependency.
+
+use std::fmt;
+
+use recorder::command::Command;
+use recorder::{Error, RawHandle, Semantics};
+
+use crate::draw_record::Draw;
+
+/// A real GPU fed by the GPU model (R-GPU-1). See the module essay.
+///
+/// A backend that only counts what it is handed:
+///
+/// ```
+/// use executor::{Draw, GpuBackend, GpuModel};
+/// use recorder::command::{Command, DirectArgs};
+/// use recorder::{Error, RawHandle, Semantics};
+///
+/// #[derive(Debug, Default)]
+/// struct Count { commands: usize, draws: usize }
+///
+/// impl GpuBackend for Count {
+///     fn command(&mut self, _: &Command<'_>, _: Semantics) -> Result<(), Error> {
+///         self.commands += 1;
+///         Ok(())
+///     }
+///     fn draw(&mut self, _: &Draw<'_>, _: bool) -> Result<(), Error> {
+///         self.draws += 1;
+///         Ok(())
+///     }
+///     fn present(&mut self, _: RawHandle, _: RawHandle) -> Result<(), Error> { Ok(()) }
+///     fn submit(&mut self) -> Result<(), Error> { Ok(()) }
+///     fn as_any(&self) -> &dyn std::any::Any { self }
+/// }
+///
+/// let mut gpu = GpuModel::new();
+/// gpu.set_backend(Some(Box::new(Count::default())));
+/// gpu.execute(&Command::SetPrimitiveResetIndex(7), Semantics::Fast);
+/// gpu.execute(&Command::Draw(DirectArgs::draw(3, 0)), Semantics::Fast);
+/// let count = gpu.backend().and_then(|b| b.as_any().downcast_ref::<Count>()).unwrap();
+/// assert_eq!((count.commands, count.draws), (1, 1));
+/// ```
+pub trait GpuBackend: Send + fmt::Debug {
+    /// A command the model applied that is not a draw or dispatch (those come to
+    /// [`draw`](Self::draw)), recorded with `semantics`: binds (the backend may ignore them and
+    /// read the draw's record), clears, copies, updates, maps with their bytes, barriers,
+    /// queries, fences.
+    fn command(&mut self, command: &Command<'_>, semantics: Semantics) -> Result<(), Error>;
+
+    /// A draw or dispatch as the model recorded it; `skipped`: predication skipped it (its
+    /// record stays, the GPU must not draw it).
+    fn draw(&mut self, draw: &Draw<'_>, skipped: bool) -> Result<(), Error>;
+
+    /// A present of `chain`, whose back buffer `back_buffer` (a texture) was shown.
+    fn present(&mut self, chain: RawHandle, back_buffer: RawHandle) -> Result<(), Error>;
+
+    /// The end of a submission: what was recorded goes to the GPU.
+    fn submit(&mut self) -> Result<(), Error>;
+
+    /// The backend as `Any`, for a caller that knows its type (tests, tools reading pixels).
+    fn as_any(&self) -> &dyn std::any::Any;
+
+    /// The backend as `Any`, mutably.
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        None
+    }
+}
