@@ -237,6 +237,27 @@ impl ImmediateContext {
         &self.side.gpu
     }
 
+    /// Feeds `backend` (a real GPU, R-GPU-1) from the next command the model applies, or none;
+    /// returns the one it replaces. Waits for the model first (under `Threaded` its thread
+    /// then runs the backend: the submission thread).
+    pub fn set_gpu_backend(
+        &mut self,
+        backend: Option<Box<dyn crate::GpuBackend>>,
+    ) -> Option<Box<dyn crate::GpuBackend>> {
+        self.sync_gpu();
+        self.side.gpu.set_backend(backend)
+    }
+
+    /// The backend the model feeds, once the model has consumed everything submitted and the
+    /// backend has submitted what it recorded (its refusals are reported by the next
+    /// [`flush`](Self::flush)); `None` without one. Downcast it through
+    /// [`GpuBackend::as_any_mut`](crate::GpuBackend::as_any_mut).
+    pub fn gpu_backend_mut(&mut self) -> Option<&mut (dyn crate::GpuBackend + 'static)> {
+        self.sync_gpu();
+        self.side.gpu.backend_submit();
+        self.side.gpu.backend_mut()
+    }
+
     /// The GPU model as it has consumed so far, without submitting or waiting: direct calls
     /// not flushed yet, and (`Deferred`) work not observed yet, are not in it. `None` while it
     /// is on the GPU thread (`Threaded`).
