@@ -493,3 +493,62 @@ pub trait ShaderCheck: Send + Sync + fmt::Debug {
     /// Checks `code` against `desc`'s stage and slot sets.
     fn check(&self, desc: &ShaderDesc<'_>, code: &ShaderCode<'_>) -> Result<(), String>;
 }
+
+/// The kinds of slot a shader reads, for [`shader_binding`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SlotKind {
+    /// Constant-buffer slots (0..14).
+    ConstantBuffer,
+    /// Shader-resource slots (0..128).
+    ShaderResource,
+    /// Sampler slots (0..16).
+    Sampler,
+    /// UAV slots (0..64 for compute, 0..8 for the graphics stages).
+    UnorderedAccess,
+}
+
+/// The fixed mapping of a stage's D3D11 slots to shader bindings (R-GPU-3, as DXVK maps them):
+/// everything in descriptor set (WGSL `@group`) 0, binding `stage × 256 + base + slot` with
+/// the kind's base 0 (constant buffers), 16 (shader resources), 144 (samplers) or 160 (UAVs),
+/// the stage numbered vs 0, hs 1, ds 2, gs 3, ps 4, cs 5. Shader code for a backend declares
+/// the slots it reads at these bindings; the reflection check (`ShaderCheck`) reads them back.
+///
+/// ```
+/// use recorder::{shader_binding, SlotKind, Stage};
+///
+/// assert_eq!(shader_binding(Stage::Vertex, SlotKind::ConstantBuffer, 1), 1);
+/// assert_eq!(shader_binding(Stage::Pixel, SlotKind::ShaderResource, 8), 4 * 256 + 16 + 8);
+/// assert_eq!(shader_binding(Stage::Pixel, SlotKind::Sampler, 0), 4 * 256 + 144);
+/// ```
+pub const fn shader_binding(stage: Stage, kind: SlotKind, slot: u32) -> u32 {
+    let base = match kind {
+        SlotKind::ConstantBuffer => 0,
+        SlotKind::ShaderResource => 16,
+        SlotKind::Sampler => 144,
+        SlotKind::UnorderedAccess => 160,
+    };
+    stage as u32 * 256 + base + slot
+}
+
+/// The stage, kind and slot of `binding` ([`shader_binding`]'s inverse); `None` for a binding
+/// no slot maps to.
+pub const fn binding_slot(binding: u32) -> Option<(Stage, SlotKind, u32)> {
+    let stage = match binding / 256 {
+        0 => Stage::Vertex,
+        1 => Stage::Hull,
+        2 => Stage::Domain,
+        3 => Stage::Geometry,
+        4 => Stage::Pixel,
+        5 => Stage::Compute,
+        _ => return None,
+    };
+    let within = binding % 256;
+    let (kind, slot) = match within {
+        0..=15 => (SlotKind::ConstantBuffer, within),
+        16..=143 => (SlotKind::ShaderResource, within - 16),
+        144..=159 => (SlotKind::Sampler, within - 144),
+        160..=223 => (SlotKind::UnorderedAccess, within - 160),
+        _ => return None,
+    };
+    Some((stage, kind, slot))
+}
