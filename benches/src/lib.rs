@@ -24,6 +24,7 @@ pub mod object_bundles;
 mod record_draws;
 pub mod render_workload;
 pub mod scene;
+mod scene_contents;
 pub mod splitpoints;
 pub mod timing;
 

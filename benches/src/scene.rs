@@ -8,6 +8,7 @@
 
 use recorder::*;
 
+use crate::scene_contents as contents;
 use crate::Xorshift64;
 
 /// Shader-resource slot of a pass's input: the previous pass's render target (R-SP-2).
@@ -63,6 +64,11 @@ pub struct SceneDesc {
     /// explicit `decompress_resource` (SPEC §9). Legacy lists are unchanged: the driver
     /// synchronises for them.
     pub barriers: bool,
+    /// The objects carry what a real GPU needs to draw them (R-GPU-2, `scene_contents.rs`):
+    /// shader code, elements, state fields, initial bytes; the material textures are then
+    /// small RGBA8 checkers instead of block-compressed 1024² ones. The recorded calls are the
+    /// same.
+    pub gpu_contents: bool,
 }
 
 impl Default for SceneDesc {
@@ -77,6 +83,7 @@ impl Default for SceneDesc {
             unmapped_dynamic_fraction: 0.02,
             seed: 0x5eed_f00d,
             barriers: false,
+            gpu_contents: false,
         }
     }
 }
@@ -232,6 +239,8 @@ pub struct Scene {
     pub particles: Buffer,
     /// The UAV pass of the barriers mode ([`SceneDesc::barriers`]); `None` otherwise.
     pub simulation: Option<Simulation>,
+    /// The post pass onto the back buffer ([`SceneDesc::gpu_contents`]); `None` otherwise.
+    pub post: Option<PostPass>,
     /// What draws write into mapped buffers (filling one costs a copy).
     pub fill: Vec<u8>,
     /// The frame's draws, computed once so recording pays a load per draw, not the generator.
@@ -251,8 +260,52 @@ pub struct Simulation {
 const WIDTH: u32 = 1920;
 const HEIGHT: u32 = 1080;
 
-impl Simulation {
+/// The post pass of a scene with GPU contents: a full-screen triangle sampling the last pass's
+/// target onto the back buffer (`scene_contents.rs`).
+pub struct PostPass {
+    pub vertex_shader: Shader,
+    pub pixel_shader: Shader,
+    pub sampler: SamplerState,
+}
+
+impl PostPass {
     fn new(device: &Device) -> Result<Self, Error> {
+        let vs = ShaderDesc::new("post.vs", Stage::Vertex);
+        let ps = ShaderDesc {
+            shader_resources: Slots::first(1),
+            samplers: Slots::first(1),
+            ..ShaderDesc::new("post.ps", Stage::Pixel)
+        };
+        let source = contents::post_pixel_wgsl();
+        Ok(Self {
+            vertex_shader: device.create_shader_with_code(&vs, wgsl(contents::POST_VERTEX_WGSL))?,
+            pixel_shader: device.create_shader_with_code(&ps, wgsl(&source))?,
+            sampler: device.create_sampler_state_with("post.sampler", &SamplerDesc::default())?,
+        })
+    }
+}
+
+/// WGSL code whose entry point is `main`.
+fn wgsl(source: &str) -> ShaderCode<'_> {
+    ShaderCode::Wgsl {
+        source,
+        entry: "main",
+    }
+}
+
+/// The compute shader of the barriers mode's UAV pass, with code when `gpu` asks.
+const SIMULATION_WGSL: &str = "
+@group(0) @binding(1440) var<storage, read_write> state: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x % arrayLength(&state);
+    state[i] = state[i] + 1u;
+}
+";
+
+impl Simulation {
+    fn new(device: &Device, gpu: bool) -> Result<Self, Error> {
         let state = device.create_buffer(&BufferDesc {
             name: "simulation.state",
             size: 64 * 1024,
@@ -260,11 +313,15 @@ impl Simulation {
             bind: BindFlags::UNORDERED_ACCESS | BindFlags::SHADER_RESOURCE,
             ..Default::default()
         })?;
+        let shader = ShaderDesc {
+            unordered_access_views: Slots::first(1),
+            ..ShaderDesc::new("simulation.cs", Stage::Compute)
+        };
         Ok(Self {
-            shader: device.create_shader(&ShaderDesc {
-                unordered_access_views: Slots::first(1),
-                ..ShaderDesc::new("simulation.cs", Stage::Compute)
-            })?,
+            shader: match gpu {
+                true => device.create_shader_with_code(&shader, wgsl(SIMULATION_WGSL))?,
+                false => device.create_shader(&shader)?,
+            },
             state,
             uav: device.create_unordered_access_view(&ViewDesc::new("simulation.uav", state))?,
             view: device.create_shader_resource_view(&ViewDesc::new("simulation.srv", state))?,
@@ -310,8 +367,19 @@ impl Scene {
             passes,
             depth,
             depth_target,
-            rasterizer: device.create_rasterizer_state("raster.cull_back")?,
-            frame_constants: buffer("frame.cb", 256, Usage::Default, BindFlags::CONSTANT)?,
+            rasterizer: match desc.gpu_contents {
+                true => device
+                    .create_rasterizer_state_with("raster.cull_back", &contents::no_culling())?,
+                false => device.create_rasterizer_state("raster.cull_back")?,
+            },
+            frame_constants: create_buffer_with(
+                device,
+                desc.gpu_contents,
+                "frame.cb",
+                256,
+                (Usage::Default, BindFlags::CONSTANT),
+                || vec![0; 256],
+            )?,
             per_draw_constants: buffer(
                 "object.dynamic_cb",
                 OBJECT_CONSTANTS_BYTES,
@@ -326,7 +394,11 @@ impl Scene {
                 BindFlags::VERTEX,
             )?,
             simulation: match desc.barriers {
-                true => Some(Simulation::new(device)?),
+                true => Some(Simulation::new(device, desc.gpu_contents)?),
+                false => None,
+            },
+            post: match desc.gpu_contents {
+                true => Some(PostPass::new(device)?),
                 false => None,
             },
             fill,
@@ -433,25 +505,47 @@ fn create_buffer(
     })
 }
 
+/// A buffer of the scene's with its initial bytes when the scene has GPU contents (`data` is
+/// only called then).
+fn create_buffer_with(
+    device: &Device,
+    gpu: bool,
+    name: &str,
+    size: u32,
+    (usage, bind): (Usage, BindFlags),
+    data: impl FnOnce() -> Vec<u8>,
+) -> Result<Buffer, Error> {
+    let desc = BufferDesc {
+        name,
+        size,
+        usage,
+        bind,
+        ..Default::default()
+    };
+    match gpu {
+        true => device.create_buffer_with_data(&desc, &data()),
+        false => device.create_buffer(&desc),
+    }
+}
+
 /// The materials: one vertex-shader layout per two materials, textures from a shared pool.
 fn create_materials(
     device: &Device,
     desc: &SceneDesc,
     rng: &mut Xorshift64,
 ) -> Result<Vec<Material>, Error> {
-    let buffer = |name: &str, size: u32, usage: Usage, bind: BindFlags| {
-        create_buffer(device, name, size, usage, bind)
+    let gpu = desc.gpu_contents;
+    let layout = |name: &str| {
+        let layout = InputLayoutDesc {
+            name,
+            vertex_buffers: Slots::first(2),
+        };
+        match gpu {
+            true => device.create_input_layout_with_elements(&layout, &contents::mesh_elements()),
+            false => device.create_input_layout(&layout),
+        }
     };
-    let layouts = [
-        device.create_input_layout(&InputLayoutDesc {
-            name: "layout.static",
-            vertex_buffers: Slots::first(2),
-        })?,
-        device.create_input_layout(&InputLayoutDesc {
-            name: "layout.skinned",
-            vertex_buffers: Slots::first(2),
-        })?,
-    ];
+    let layouts = [layout("layout.static")?, layout("layout.skinned")?];
     let formats = [
         Format::Bc1Unorm,
         Format::Bc3Unorm,
@@ -461,28 +555,45 @@ fn create_materials(
     let mut pool = Vec::with_capacity(TEXTURE_POOL as usize);
     for t in 0..TEXTURE_POOL {
         let name = format!("texture.{t}");
-        let texture = device.create_texture(&TextureDesc {
-            name: &name,
-            format: formats[(t % 4) as usize],
-            width: 1024,
-            height: 1024,
-            mip_levels: 11,
-            ..Default::default()
-        })?;
+        let texture = match gpu {
+            true => device.create_texture_with_data(
+                &TextureDesc {
+                    name: &name,
+                    format: Format::R8G8B8A8Unorm,
+                    width: 64,
+                    height: 64,
+                    ..Default::default()
+                },
+                &contents::checker_texels(64, t),
+            )?,
+            false => device.create_texture(&TextureDesc {
+                name: &name,
+                format: formats[(t % 4) as usize],
+                width: 1024,
+                height: 1024,
+                mip_levels: 11,
+                ..Default::default()
+            })?,
+        };
         pool.push(device.create_shader_resource_view(&ViewDesc::new(&name, texture))?);
     }
+    let sampler = |name: &str| match gpu {
+        true => device.create_sampler_state_with(name, &contents::linear_wrap()),
+        false => device.create_sampler_state(name),
+    };
     let samplers = [
-        device.create_sampler_state("sampler.linear_wrap")?,
-        device.create_sampler_state("sampler.aniso_wrap")?,
+        sampler("sampler.linear_wrap")?,
+        sampler("sampler.aniso_wrap")?,
     ];
     let mut materials = Vec::with_capacity(desc.materials as usize);
     for m in 0..desc.materials {
         let name = format!("material.{m}");
-        let vertex_shader = device.create_shader(&ShaderDesc {
+        let (vs_name, ps_name) = (format!("{name}.vs"), format!("{name}.ps"));
+        let vertex = ShaderDesc {
             constant_buffers: Slots::of(&[FRAME_CB_SLOT, OBJECT_CB_SLOT, PALETTE_CB_SLOT]),
-            ..ShaderDesc::new(&format!("{name}.vs"), Stage::Vertex)
-        })?;
-        let pixel_shader = device.create_shader(&ShaderDesc {
+            ..ShaderDesc::new(&vs_name, Stage::Vertex)
+        };
+        let pixel = ShaderDesc {
             constant_buffers: Slots::of(&[FRAME_CB_SLOT, MATERIAL_CB_SLOT]),
             shader_resources: match desc.barriers {
                 true => Slots::first(desc.textures_per_material)
@@ -491,8 +602,30 @@ fn create_materials(
                 false => Slots::first(desc.textures_per_material).with(PASS_INPUT_SLOT),
             },
             samplers: Slots::first(1),
-            ..ShaderDesc::new(&format!("{name}.ps"), Stage::Pixel)
-        })?;
+            ..ShaderDesc::new(&ps_name, Stage::Pixel)
+        };
+        let (vertex_shader, pixel_shader) = match gpu {
+            true => {
+                let vs =
+                    contents::material_vertex_wgsl(FRAME_CB_SLOT, OBJECT_CB_SLOT, PALETTE_CB_SLOT);
+                let simulation = desc.barriers.then_some(SIMULATION_SLOT);
+                let ps = contents::material_pixel_wgsl(
+                    FRAME_CB_SLOT,
+                    MATERIAL_CB_SLOT,
+                    desc.textures_per_material,
+                    PASS_INPUT_SLOT,
+                    simulation,
+                );
+                (
+                    device.create_shader_with_code(&vertex, wgsl(&vs))?,
+                    device.create_shader_with_code(&pixel, wgsl(&ps))?,
+                )
+            }
+            false => (
+                device.create_shader(&vertex)?,
+                device.create_shader(&pixel)?,
+            ),
+        };
         let textures = (0..desc.textures_per_material)
             .map(|_| Some(pool[rng.below(TEXTURE_POOL) as usize]))
             .collect();
@@ -502,11 +635,13 @@ fn create_materials(
             input_layout: layouts[(m % 2) as usize],
             textures,
             sampler: samplers[(m % 2) as usize],
-            constants: buffer(
+            constants: create_buffer_with(
+                device,
+                gpu,
                 &format!("{name}.cb"),
                 256,
-                Usage::Immutable,
-                BindFlags::CONSTANT,
+                (Usage::Immutable, BindFlags::CONSTANT),
+                || contents::color_constants(contents::material_color(m), 256),
             )?,
         });
     }
@@ -520,9 +655,7 @@ fn create_meshes(
     desc: &SceneDesc,
     rng: &mut Xorshift64,
 ) -> Result<Vec<Mesh>, Error> {
-    let buffer = |name: &str, size: u32, usage: Usage, bind: BindFlags| {
-        create_buffer(device, name, size, usage, bind)
-    };
+    let gpu = desc.gpu_contents;
     let mut meshes = Vec::with_capacity(desc.meshes as usize);
     for m in 0..desc.meshes {
         let name = format!("mesh.{m}");
@@ -533,34 +666,44 @@ fn create_meshes(
         } else {
             Format::R16Uint
         };
-        let stream = |s: u32, stride: u32| -> Result<VertexBuffer, Error> {
+        let (positions, tints) = match gpu {
+            true => contents::disc_vertices(vertex_count, 32),
+            false => (Vec::new(), Vec::new()),
+        };
+        let stream = |s: u32, stride: u32, data: Vec<u8>| -> Result<VertexBuffer, Error> {
             Ok(VertexBuffer {
-                buffer: Some(buffer(
+                buffer: Some(create_buffer_with(
+                    device,
+                    gpu,
                     &format!("{name}.vb{s}"),
                     vertex_count * stride,
-                    Usage::Immutable,
-                    BindFlags::VERTEX,
+                    (Usage::Immutable, BindFlags::VERTEX),
+                    || data,
                 )?),
                 stride,
                 offset: 0,
             })
         };
         meshes.push(Mesh {
-            streams: [stream(0, 12)?, stream(1, 32)?],
-            index_buffer: buffer(
+            streams: [stream(0, 12, positions)?, stream(1, 32, tints)?],
+            index_buffer: create_buffer_with(
+                device,
+                gpu,
                 &format!("{name}.ib"),
                 index_count * index_format.bytes_per_element(),
-                Usage::Immutable,
-                BindFlags::INDEX,
+                (Usage::Immutable, BindFlags::INDEX),
+                || contents::fan_indices(vertex_count, index_count, index_format),
             )?,
             index_format,
             index_count,
             vertex_count,
-            object_constants: buffer(
+            object_constants: create_buffer_with(
+                device,
+                gpu,
                 &format!("{name}.object_cb"),
                 OBJECT_CONSTANTS_BYTES,
-                Usage::Immutable,
-                BindFlags::CONSTANT,
+                (Usage::Immutable, BindFlags::CONSTANT),
+                || contents::keyed_constants(m | 1 << 31, OBJECT_CONSTANTS_BYTES),
             )?,
         });
     }
@@ -581,14 +724,34 @@ fn create_passes(
         ..Default::default()
     })?;
     let depth_target = device.create_depth_stencil_view(&ViewDesc::new("depth.dsv", depth))?;
-    let blends = [
-        device.create_blend_state("blend.opaque")?,
-        device.create_blend_state("blend.additive")?,
-    ];
-    let depth_states = [
-        device.create_depth_stencil_state("depth.less_write")?,
-        device.create_depth_stencil_state("depth.equal_no_write")?,
-    ];
+    let (blends, depth_states) = match desc.gpu_contents {
+        true => (
+            [
+                device.create_blend_state_with("blend.opaque", &BlendDesc::default())?,
+                device.create_blend_state_with("blend.additive", &contents::additive_blend())?,
+            ],
+            [
+                device.create_depth_stencil_state_with(
+                    "depth.less_write",
+                    &contents::depth_state(true),
+                )?,
+                device.create_depth_stencil_state_with(
+                    "depth.equal_no_write",
+                    &contents::depth_state(false),
+                )?,
+            ],
+        ),
+        false => (
+            [
+                device.create_blend_state("blend.opaque")?,
+                device.create_blend_state("blend.additive")?,
+            ],
+            [
+                device.create_depth_stencil_state("depth.less_write")?,
+                device.create_depth_stencil_state("depth.equal_no_write")?,
+            ],
+        ),
+    };
     let mut passes = Vec::with_capacity(desc.passes as usize);
     for p in 0..desc.passes {
         let name = format!("pass.{p}");
