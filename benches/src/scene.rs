@@ -261,14 +261,55 @@ const WIDTH: u32 = 1920;
 const HEIGHT: u32 = 1080;
 
 /// The post pass of a scene with GPU contents: a full-screen triangle sampling the last pass's
-/// target onto the back buffer (`scene_contents.rs`).
+/// target onto the back buffer of the scene's swap chain (`scene_contents.rs`), which a frame
+/// then presents.
 pub struct PostPass {
     pub vertex_shader: Shader,
     pub pixel_shader: Shader,
     pub sampler: SamplerState,
+    /// The swap chain the post pass draws into: two RGBA8 back buffers of half the passes' size.
+    pub chain: SwapChain,
 }
 
 impl PostPass {
+    /// Records the post pass on `context` (the immediate context, after the frame's lists): the
+    /// last pass's target sampled onto the chain's current back buffer. The slots it binds are
+    /// left bound (a legacy context's next list starts from ClearState anyway).
+    pub fn record<C>(&self, context: &mut C, scene: &Scene) -> Result<(), Error>
+    where
+        C: BindCalls + InheritedStateCalls + DrawCalls,
+    {
+        let device = &scene.device;
+        let info = device
+            .swap_chain_info(self.chain)
+            .ok_or_else(|| Error::ReleasedObject {
+                call: "post pass",
+                object: device.object_name(ObjectKind::SwapChain, self.chain.raw()),
+            })?;
+        let index = device.current_back_buffer(self.chain).unwrap_or(0) as usize;
+        let target = info.buffers.get(index).map(|(_, view)| *view);
+        let Some(last) = scene.passes.last() else {
+            return Ok(());
+        };
+        context.set_render_targets(&[target], None);
+        let (width, height) = (info.width as f32, info.height as f32);
+        context.set_viewports(&[Viewport::new(0.0, 0.0, width, height)]);
+        context.set_blend_state(None, [0.0; 4], u32::MAX);
+        context.set_depth_stencil_state(None, 0);
+        context.set_rasterizer_state(Some(scene.rasterizer));
+        context.set_input_layout(None);
+        context.set_primitive_topology(PrimitiveTopology::TriangleList);
+        for stage in [Stage::Hull, Stage::Domain, Stage::Geometry] {
+            context.set_shader(stage, None);
+        }
+        context.set_shader(Stage::Vertex, Some(self.vertex_shader));
+        context.set_shader(Stage::Pixel, Some(self.pixel_shader));
+        context.set_shader_resources(Stage::Pixel, 0, &[Some(last.color_view)]);
+        context.set_samplers(Stage::Pixel, 0, &[Some(self.sampler)]);
+        context.draw(3, 0);
+        Ok(())
+    }
+
     fn new(device: &Device) -> Result<Self, Error> {
         let vs = ShaderDesc::new("post.vs", Stage::Vertex);
         let ps = ShaderDesc {
@@ -281,6 +322,13 @@ impl PostPass {
             vertex_shader: device.create_shader_with_code(&vs, wgsl(contents::POST_VERTEX_WGSL))?,
             pixel_shader: device.create_shader_with_code(&ps, wgsl(&source))?,
             sampler: device.create_sampler_state_with("post.sampler", &SamplerDesc::default())?,
+            chain: device.create_swap_chain(&SwapChainDesc {
+                name: "frame.post",
+                buffers: 2,
+                format: Format::R8G8B8A8Unorm,
+                width: WIDTH / 2,
+                height: HEIGHT / 2,
+            })?,
         })
     }
 }

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use benches::capture::capture_path_option;
-use benches::cli::{count, fraction, gpu_timing, semantics_choice, Arg, Args};
+use benches::cli::{count, fraction, gpu_timing, output_file, semantics_choice, Arg, Args};
 use benches::SceneDesc;
 use executor::GpuTiming;
 use recorder::*;
@@ -60,6 +60,14 @@ OPTIONS:
                               when the recording threads and the GPU model's thread (--gpu
                               threaded) outnumber them, a warning says so, and the rates and
                               ratios made from recording times are not given (null in JSON)
+    --backend B               model (the GPU model alone, default) or vulkan: the frames also
+                              draw on a GPU through Vulkan, fed by the model (R-GPU-5); the
+                              scene then carries shaders, geometry and constants, and each
+                              frame ends with a post pass presented to a swap chain. Needs a
+                              build with `--features vulkan`
+    --png FILE                with --backend vulkan: the last frame presented, as a PNG
+    --gpu-validation          with --backend vulkan: the Khronos validation layer, with
+                              synchronization validation; any message stops the demo
     -h, --help                print this help
 
 Options take their value as the next argument or after '=' (--draws=50000).";
@@ -80,6 +88,12 @@ pub(crate) struct Options {
     pub(crate) capture: Option<PathBuf>,
     /// `--capture-stale-list`.
     pub(crate) stale_list: bool,
+    /// `--backend vulkan`: the frames also draw on a GPU (R-GPU-5).
+    pub(crate) vulkan: bool,
+    /// `--png FILE`.
+    pub(crate) png: Option<PathBuf>,
+    /// `--gpu-validation`.
+    pub(crate) gpu_validation: bool,
 }
 
 impl Options {
@@ -103,6 +117,9 @@ pub(crate) fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options
         cores: None,
         capture: None,
         stale_list: false,
+        vulkan: false,
+        png: None,
+        gpu_validation: false,
     };
     let mut args = Args::new(args);
     while let Some(arg) = args.next_arg() {
@@ -159,6 +176,25 @@ pub(crate) fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options
                 args.no_value(&name)?;
                 options.stale_list = true
             }
+            "--backend" => {
+                options.vulkan = match args.value(&name)?.as_str() {
+                    "model" => false,
+                    "vulkan" if cfg!(feature = "vulkan") => true,
+                    "vulkan" => {
+                        return Err("--backend vulkan: this frame was built without the Vulkan \
+                                    backend; build it with the `vulkan` feature: cargo run \
+                                    --release --features vulkan --bin frame -- --backend vulkan"
+                            .to_string())
+                    }
+                    other => return Err(format!("--backend: '{other}' is not model or vulkan")),
+                };
+                scene.gpu_contents = options.vulkan;
+            }
+            "--png" => options.png = Some(output_file(&name, &args.value(&name)?)?),
+            "--gpu-validation" => {
+                args.no_value(&name)?;
+                options.gpu_validation = true
+            }
             "--hazards" => {
                 args.no_value(&name)?;
                 options.validation = Validation::Hazards
@@ -187,6 +223,13 @@ pub(crate) fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options
         return Err(
             "--capture-stale-list: needs --capture FILE (it makes a captured frame \
                     fail)"
+                .to_string(),
+        );
+    }
+    if (options.png.is_some() || options.gpu_validation) && !options.vulkan {
+        return Err(
+            "--png and --gpu-validation: need --backend vulkan (the model draws no \
+                    pixels)"
                 .to_string(),
         );
     }

@@ -219,7 +219,7 @@ pub(crate) fn run<E: Engine>(
     };
     let end_frame = |immediate: &mut E::Immediate| {
         engine
-            .end_frame(immediate)
+            .end_frame(immediate, scene)
             .unwrap_or_else(|error| fail(&format!("presenting the frame failed: {error}")))
     };
     frame(immediate); // warm-up: fills the chunk pool

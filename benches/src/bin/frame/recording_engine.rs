@@ -10,6 +10,7 @@
 //! more: the demo measures the engine, or the engine under capture, never a wrapper of ours.
 
 use benches::object_bundles::{BundleCaller, BundleSink};
+use benches::Scene;
 use bundles::{BundleDesc, BundleRecorder};
 use executor::{Counters, ImmediateContext, RecordingContext};
 use recorder::*;
@@ -32,9 +33,11 @@ pub(crate) trait Engine: Sync {
         desc: &DeferredContextDesc<'_>,
     ) -> Result<Self::Deferred, Error>;
     fn create_bundle_recorder(&self, desc: &BundleDesc<'_>) -> Result<Self::Bundles, Error>;
-    /// The end of a frame, after its lists have executed: the captured engine presents its swap
-    /// chain, which bookends frames (R-CAP-2); the bare one has nothing to do.
-    fn end_frame(&self, immediate: &mut Self::Immediate) -> Result<(), Error>;
+    /// The end of a frame, after its lists have executed: a scene with GPU contents gets its
+    /// post pass onto its swap chain, presented (a backend run, R-GPU-5); the captured engine
+    /// presents its swap chain, which bookends frames (R-CAP-2); the bare one, without a post
+    /// pass, has nothing to do.
+    fn end_frame(&self, immediate: &mut Self::Immediate, scene: &Scene) -> Result<(), Error>;
     /// Asks for the frame after the next [`end_frame`](Self::end_frame) to be captured.
     fn trigger(&self);
     /// What the capture made of the frames since the last call.
@@ -43,7 +46,7 @@ pub(crate) trait Engine: Sync {
 
 /// What the demo asks of the immediate context (the engine's, or the capture's wrapper of it):
 /// each is its method of the same name.
-pub(crate) trait Immediate {
+pub(crate) trait Immediate: BindCalls + InheritedStateCalls + DrawCalls {
     fn execute_command_list(
         &mut self,
         list: &CommandList,
@@ -100,8 +103,14 @@ impl Engine for Device {
     fn create_bundle_recorder(&self, desc: &BundleDesc<'_>) -> Result<BundleRecorder, Error> {
         BundleRecorder::new(self, desc)
     }
-    fn end_frame(&self, _: &mut ImmediateContext) -> Result<(), Error> {
-        Ok(())
+    fn end_frame(&self, immediate: &mut ImmediateContext, scene: &Scene) -> Result<(), Error> {
+        match &scene.post {
+            Some(post) => {
+                post.record(immediate, scene)?;
+                immediate.present(post.chain)
+            }
+            None => Ok(()),
+        }
     }
     fn trigger(&self) {}
     fn take_outcomes(&self) -> Vec<FrameOutcome> {
@@ -137,8 +146,14 @@ impl Engine for Captured {
     ) -> Result<CapturedBundleRecorder, Error> {
         self.device.create_bundle_recorder(desc)
     }
-    fn end_frame(&self, immediate: &mut CapturedImmediate) -> Result<(), Error> {
-        immediate.present(self.chain)
+    fn end_frame(&self, immediate: &mut CapturedImmediate, scene: &Scene) -> Result<(), Error> {
+        match &scene.post {
+            Some(post) => {
+                post.record(immediate, scene)?;
+                immediate.present(post.chain)
+            }
+            None => immediate.present(self.chain),
+        }
     }
     fn trigger(&self) {
         self.capture.trigger()
