@@ -36,7 +36,37 @@ pub struct ReplayOptions {
     /// `--explain`: after the report, each split point with the call that made it and the
     /// fixes that remove it, measured by re-running the trace with each (`trace::explain`).
     pub explain: bool,
+    /// `--backend NAME`: the GPU backend asked for (`vulkan`), made by [`backend`](Self::backend).
+    pub backend_name: Option<String>,
+    /// `--png DIR`: where the backend writes each present as a PNG (the binary's factory reads it).
+    pub png: Option<std::path::PathBuf>,
+    /// What makes the backend the replay feeds (R-GPU-5): set by a `replay` built with one
+    /// (the `vulkan` feature); `None`: the GPU model alone.
+    pub backend: Option<BackendFactory>,
 }
+
+/// What makes the GPU backend a replay feeds (R-GPU-1, R-GPU-5), for the replay's device: the
+/// `replay` binary built with the `vulkan` feature makes one from `--backend vulkan --png DIR`.
+#[derive(Clone)]
+pub struct BackendFactory(
+    pub  Arc<
+        dyn Fn(&recorder::Device) -> Result<Box<dyn executor::GpuBackend>, String> + Send + Sync,
+    >,
+);
+
+impl std::fmt::Debug for BackendFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BackendFactory")
+    }
+}
+
+impl PartialEq for BackendFactory {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for BackendFactory {}
 
 /// What `replay --help` prints (docs/TRACE.md "The command").
 pub const USAGE: &str = "\
@@ -56,6 +86,10 @@ checks its expectations. `-` reads the trace from standard input.
                  index, line, resource), the fix the Xbox documentation recommends for
                  it, and what each fix removes, measured by re-running the trace with
                  the fix applied
+  --backend B    model (default: the GPU model alone) or vulkan: the trace also draws on a
+                 GPU through Vulkan, fed by the model (R-GPU-5; a build with the `vulkan`
+                 feature)
+  --png DIR      with --backend vulkan: each present written as DIR/CHAIN.N.png
   -h, --help     print this help
 
 Exit codes: 0 every expectation held, 1 one failed (or --compare found a difference),
@@ -114,6 +148,18 @@ impl ReplayOptions {
                 "--records" => options.records = true,
                 "--json" => options.json = true,
                 "--explain" => options.explain = true,
+                "--backend" => {
+                    let name = args.next().ok_or("--backend needs model or vulkan")?;
+                    match name.as_str() {
+                        "model" => options.backend_name = None,
+                        "vulkan" => options.backend_name = Some(name),
+                        other => return Err(format!("--backend {other}: not model or vulkan")),
+                    }
+                }
+                "--png" => {
+                    let dir = args.next().ok_or("--png needs a folder")?;
+                    options.png = Some(dir.into());
+                }
                 "--threads" => {
                     let n = args.next().ok_or("--threads needs a number")?;
                     options.threads = threads(&n)?;
@@ -130,6 +176,9 @@ impl ReplayOptions {
             }
         }
         let trace = trace.ok_or("no trace given")?;
+        if options.png.is_some() && options.backend_name.is_none() {
+            return Err("--png needs --backend vulkan: the GPU model draws no pixels".into());
+        }
         Ok(Args::Run { options, trace })
     }
 }
@@ -234,6 +283,21 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         Ok(live) => live,
         Err(error) => return Replay::malformed(format!("replay: {error}")),
     };
+    match (&options.backend_name, &options.backend) {
+        (_, Some(factory)) => match (factory.0)(&live.device) {
+            Ok(backend) => {
+                live.imm.set_gpu_backend(Some(backend));
+            }
+            Err(error) => return Replay::malformed(format!("replay: --backend: {error}")),
+        },
+        (Some(name), None) => {
+            return Replay::malformed(format!(
+                "replay: --backend {name}: this replay was built without it; build it with \
+                 the `{name}` feature (cargo run --release --features {name} --bin replay)"
+            ))
+        }
+        (None, None) => {}
+    }
     if options.records {
         live.track_origins();
     }
