@@ -349,9 +349,15 @@ impl Partial {
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
+        // maintenance4: a vertex output the pixel shader does not read is legal, as in D3D11.
+        let mut supported = vk::PhysicalDeviceVulkan13Features::default();
+        let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut supported);
+        // SAFETY: `physical` belongs to `instance`; the structures live across the call.
+        unsafe { instance.get_physical_device_features2(physical, &mut features) };
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
-            .synchronization2(true);
+            .synchronization2(true)
+            .maintenance4(supported.maintenance4 == vk::TRUE);
         let info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .push_next(&mut v13);

@@ -77,3 +77,99 @@ pub fn texel(pixels: &(u32, u32, Vec<u8>), x: u32, y: u32) -> [u8; 4] {
     let i = ((y * pixels.0 + x) * 4) as usize;
     [pixels.2[i], pixels.2[i + 1], pixels.2[i + 2], pixels.2[i + 3]]
 }
+
+/// A vertex shader making a quad of two clockwise triangles from the vertex index, covering
+/// the middle half of the target (NDC -0.5..0.5), or, with `full`, all of it.
+pub const QUAD_VS: &str = r#"
+struct Out {
+    @builtin(position) position: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn vs(@builtin(vertex_index) index: u32) -> Out {
+    var corners = array<vec2<f32>, 6>(
+        vec2<f32>(-1.0, -1.0), vec2<f32>(-1.0, 1.0), vec2<f32>(1.0, 1.0),
+        vec2<f32>(-1.0, -1.0), vec2<f32>(1.0, 1.0), vec2<f32>(1.0, -1.0),
+    );
+    let corner = corners[index % 6u];
+    var out: Out;
+    let scale = select(0.5, 1.0, index >= 6u);
+    out.position = vec4<f32>(corner * scale, 0.0, 1.0);
+    out.uv = vec2<f32>(corner.x * 0.5 + 0.5, 0.5 - corner.y * 0.5);
+    return out;
+}
+"#;
+
+/// A pixel shader returning the colour in its constant buffer 0 (binding 4 * 64 + 0).
+pub const COLOUR_PS: &str = r#"
+struct Constants { color: vec4<f32> };
+@group(0) @binding(256) var<uniform> constants: Constants;
+
+@fragment
+fn ps() -> @location(0) vec4<f32> {
+    return constants.color;
+}
+"#;
+
+/// A pixel shader sampling its shader resource 0 (binding 272) with sampler 0 (binding 304).
+pub const SAMPLE_PS: &str = r#"
+@group(0) @binding(272) var source: texture_2d<f32>;
+@group(0) @binding(304) var linear: sampler;
+
+@fragment
+fn ps(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
+    return textureSample(source, linear, uv);
+}
+"#;
+
+/// The bytes of a `vec4<f32>` constant buffer.
+pub fn colour_bytes(colour: [f32; 4]) -> Vec<u8> {
+    colour.iter().flat_map(|c| c.to_le_bytes()).collect()
+}
+
+impl Gpu {
+    /// The quad vertex shader (draw 6 vertices: the middle half; vertices 6..12: all).
+    pub fn quad_vs(&self) -> recorder::Shader {
+        self.device
+            .create_shader_with_code(
+                &recorder::ShaderDesc::new("quad_vs", recorder::Stage::Vertex),
+                recorder::ShaderCode::Wgsl {
+                    source: QUAD_VS,
+                    entry: "vs",
+                },
+            )
+            .expect("the quad vertex shader")
+    }
+
+    /// The pixel shader returning its constant buffer 0's colour.
+    pub fn colour_ps(&self) -> recorder::Shader {
+        let desc = recorder::ShaderDesc {
+            constant_buffers: recorder::Slots::of(&[0]),
+            ..recorder::ShaderDesc::new("colour_ps", recorder::Stage::Pixel)
+        };
+        self.device
+            .create_shader_with_code(
+                &desc,
+                recorder::ShaderCode::Wgsl {
+                    source: COLOUR_PS,
+                    entry: "ps",
+                },
+            )
+            .expect("the colour pixel shader")
+    }
+
+    /// A constant buffer of `usage` holding `colour`.
+    pub fn colour_buffer(&self, name: &str, usage: recorder::Usage, colour: [f32; 4]) -> recorder::Buffer {
+        let desc = recorder::BufferDesc {
+            name,
+            size: 16,
+            usage,
+            bind: recorder::BindFlags::CONSTANT,
+            ..Default::default()
+        };
+        self.device
+            .create_buffer_with_data(&desc, &colour_bytes(colour))
+            .expect("a constant buffer")
+    }
+}
