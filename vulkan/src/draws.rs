@@ -125,8 +125,8 @@ impl VulkanBackend {
                 if view.view.is_null() {
                     return Err(self.empty_slot(stage.shader, "shader resource", *slot));
                 }
-                let image_view = self.image_view(CALL, ObjectKind::ShaderResourceView, view.view)?;
-                let texture = self.resources.views.get(&view.view).map_or(view.resource, |v| v.1);
+                let (image_view, texture) =
+                    self.image_view(CALL, ObjectKind::ShaderResourceView, view.view)?;
                 self.use_image(
                     texture,
                     vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
@@ -161,8 +161,7 @@ impl VulkanBackend {
         let mut colors = Vec::new();
         let mut formats = Vec::new();
         for target in graphics.render_targets.iter().filter(|t| !t.view.is_null()) {
-            self.image_view(CALL, ObjectKind::RenderTargetView, target.view)?;
-            let texture = self.resources.views.get(&target.view).map_or(target.resource, |v| v.1);
+            let (_, texture) = self.image_view(CALL, ObjectKind::RenderTargetView, target.view)?;
             colors.push((target.view, texture));
             formats.push(self.view_format(target.format, texture));
         }
@@ -170,8 +169,7 @@ impl VulkanBackend {
         let (depth, depth_format) = if ds.view.is_null() {
             ((RawHandle::NULL, RawHandle::NULL), vk::Format::UNDEFINED)
         } else {
-            self.image_view(CALL, ObjectKind::DepthStencilView, ds.view)?;
-            let texture = self.resources.views.get(&ds.view).map_or(ds.resource, |v| v.1);
+            let (_, texture) = self.image_view(CALL, ObjectKind::DepthStencilView, ds.view)?;
             ((ds.view, texture), self.view_format(ds.format, texture))
         };
         let strides = self.strides(graphics.input_layout, graphics.vertex_buffers)?;

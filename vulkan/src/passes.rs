@@ -59,7 +59,7 @@ impl VulkanBackend {
         };
         let mut color_attachments = Vec::with_capacity(colors.len());
         for &(view, texture) in colors {
-            let image_view = self.image_view(call, ObjectKind::RenderTargetView, view)?;
+            let (image_view, _) = self.image_view(call, ObjectKind::RenderTargetView, view)?;
             self.use_image(
                 texture,
                 vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
@@ -80,7 +80,7 @@ impl VulkanBackend {
         }
         let mut depth_attachment = None;
         if !depth.0.is_null() {
-            let image_view = self.image_view(call, ObjectKind::DepthStencilView, depth.0)?;
+            let (image_view, _) = self.image_view(call, ObjectKind::DepthStencilView, depth.0)?;
             self.use_image(
                 depth.1,
                 vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,

@@ -51,8 +51,9 @@ pub(crate) struct GpuBuffer {
 #[derive(Default)]
 pub(crate) struct Resources {
     pub(crate) images: HashMap<RawHandle, Image>,
-    /// Image views by D3D11 view handle, with the image (texture handle) they view.
-    pub(crate) views: HashMap<RawHandle, (vk::ImageView, RawHandle)>,
+    /// Image views by D3D11 view (kind and handle: each kind numbers its own handles), with
+    /// the image (texture handle) they view.
+    pub(crate) views: HashMap<(ObjectKind, RawHandle), (vk::ImageView, RawHandle)>,
     pub(crate) buffers: HashMap<RawHandle, GpuBuffer>,
     pub(crate) samplers: HashMap<RawHandle, vk::Sampler>,
 }
@@ -184,15 +185,16 @@ impl VulkanBackend {
         }
     }
 
-    /// The image view of a D3D11 view (SRV, RTV or DSV), made on first use.
+    /// The image view of a D3D11 view (SRV, RTV or DSV), made on first use, and the texture
+    /// it views.
     pub(crate) fn image_view(
         &mut self,
         call: &'static str,
         kind: ObjectKind,
         view: RawHandle,
-    ) -> Result<vk::ImageView, Error> {
-        if let Some((image_view, _)) = self.resources.views.get(&view) {
-            return Ok(*image_view);
+    ) -> Result<(vk::ImageView, RawHandle), Error> {
+        if let Some(known) = self.resources.views.get(&(kind, view)) {
+            return Ok(*known);
         }
         let info = match kind {
             ObjectKind::ShaderResourceView => self
@@ -252,8 +254,8 @@ impl VulkanBackend {
             .map_err(|r| self.vk_error(call, "vkCreateImageView", r))?;
         self.resources
             .views
-            .insert(view, (image_view, texture.raw()));
-        Ok(image_view)
+            .insert((kind, view), (image_view, texture.raw()));
+        Ok((image_view, texture.raw()))
     }
 
     /// The device-local buffer of `buffer`, made (and its initial data uploaded) on first use.
