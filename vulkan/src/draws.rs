@@ -69,7 +69,9 @@ impl VulkanBackend {
         if self.bound.pipeline != built.pipeline {
             // SAFETY: recording inside a pass whose formats are the pipeline's (the key holds
             // them); the pipeline is live.
-            unsafe { device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, built.pipeline) };
+            unsafe {
+                device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, built.pipeline)
+            };
             self.bound.pipeline = built.pipeline;
         }
         self.bound.key = Some(resolved.key.clone());
@@ -110,18 +112,29 @@ impl VulkanBackend {
             };
             shaders[index] = stage.shader;
             for (slot, bound) in stage.constant_buffers {
-                let binding = self.binding(stage.stage, SlotKind::ConstantBuffer, *slot, stage.shader)?;
+                let binding =
+                    self.binding(stage.stage, SlotKind::ConstantBuffer, *slot, stage.shader)?;
                 if bound.buffer.is_null() {
                     return Err(self.empty_slot(stage.shader, "constant buffer", *slot));
                 }
-                let (buffer, base, size) = self.buffer_location(CALL, bound.buffer, bound.instance)?;
+                let (buffer, base, size) =
+                    self.buffer_location(CALL, bound.buffer, bound.instance)?;
                 let offset = base + bound.offset as u64;
                 let range = size.saturating_sub(bound.offset as u64).clamp(16, 65536);
-                let descriptor = Descriptor::Buffer { buffer, offset, range };
-                set.push((binding, descriptor, Origin::Buffer(bound.buffer, bound.instance)));
+                let descriptor = Descriptor::Buffer {
+                    buffer,
+                    offset,
+                    range,
+                };
+                set.push((
+                    binding,
+                    descriptor,
+                    Origin::Buffer(bound.buffer, bound.instance),
+                ));
             }
             for (slot, view) in stage.shader_resources {
-                let binding = self.binding(stage.stage, SlotKind::ShaderResource, *slot, stage.shader)?;
+                let binding =
+                    self.binding(stage.stage, SlotKind::ShaderResource, *slot, stage.shader)?;
                 if view.view.is_null() {
                     return Err(self.empty_slot(stage.shader, "shader resource", *slot));
                 }
@@ -130,15 +143,24 @@ impl VulkanBackend {
                 self.use_image(
                     texture,
                     vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                    vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER,
+                    vk::PipelineStageFlags2::VERTEX_SHADER
+                        | vk::PipelineStageFlags2::FRAGMENT_SHADER,
                     vk::AccessFlags2::SHADER_SAMPLED_READ,
                 );
-                set.push((binding, Descriptor::Image(image_view), Origin::View(view.view)));
+                set.push((
+                    binding,
+                    Descriptor::Image(image_view),
+                    Origin::View(view.view),
+                ));
             }
             for (slot, sampler) in stage.samplers {
                 let binding = self.binding(stage.stage, SlotKind::Sampler, *slot, stage.shader)?;
                 let vk_sampler = self.sampler(CALL, *sampler)?;
-                set.push((binding, Descriptor::Sampler(vk_sampler), Origin::Sampler(*sampler)));
+                set.push((
+                    binding,
+                    Descriptor::Sampler(vk_sampler),
+                    Origin::Sampler(*sampler),
+                ));
             }
             if !stage.unordered_access_views.is_empty() {
                 return Err(refuse(
@@ -175,10 +197,15 @@ impl VulkanBackend {
         let strides = self.strides(graphics.input_layout, graphics.vertex_buffers)?;
         let mut vertex_buffers = Vec::new();
         for &(slot, _, _) in &strides {
-            let Some(bound) = vertex_buffer(graphics.vertex_buffers, slot).filter(|b| !b.buffer.is_null()) else {
+            let Some(bound) =
+                vertex_buffer(graphics.vertex_buffers, slot).filter(|b| !b.buffer.is_null())
+            else {
                 return Err(Error::GpuBackend {
                     call: CALL,
-                    object: self.device.object_name(ObjectKind::InputLayout, graphics.input_layout).to_string(),
+                    object: self
+                        .device
+                        .object_name(ObjectKind::InputLayout, graphics.input_layout)
+                        .to_string(),
                     problem: format!("reads vertex-buffer slot {slot}, which is empty (R-GPU-3)"),
                 });
             };
@@ -209,7 +236,13 @@ impl VulkanBackend {
     }
 
     /// The binding of `slot` of `kind` in `stage`, refused past the mapping.
-    fn binding(&self, stage: Stage, kind: SlotKind, slot: u32, shader: RawHandle) -> Result<u32, Error> {
+    fn binding(
+        &self,
+        stage: Stage,
+        kind: SlotKind,
+        slot: u32,
+        shader: RawHandle,
+    ) -> Result<u32, Error> {
         if shaders::slot_mapped(kind, slot) {
             Ok(shaders::binding(stage, kind, slot))
         } else {
@@ -279,7 +312,10 @@ impl VulkanBackend {
         draw: &Draw<'_>,
         bound: &BoundBuffer,
     ) -> Result<Option<(Origin, vk::Buffer, u64, vk::IndexType)>, Error> {
-        if !matches!(draw.kind, DrawKind::DrawIndexed | DrawKind::DrawIndexedInstanced) {
+        if !matches!(
+            draw.kind,
+            DrawKind::DrawIndexed | DrawKind::DrawIndexedInstanced
+        ) {
             return Ok(None);
         }
         if bound.buffer.is_null() {
@@ -307,22 +343,38 @@ impl VulkanBackend {
         buffer: RawHandle,
         instance: InstanceId,
     ) -> Result<(vk::Buffer, u64, u64), Error> {
-        let info = self.device.buffer_info(Buffer::from_raw(buffer)).ok_or_else(|| {
-            refuse(self, call, ObjectKind::Buffer, buffer, "is not alive (R-GPU-3)")
-        })?;
+        let info = self
+            .device
+            .buffer_info(Buffer::from_raw(buffer))
+            .ok_or_else(|| {
+                refuse(
+                    self,
+                    call,
+                    ObjectKind::Buffer,
+                    buffer,
+                    "is not alive (R-GPU-3)",
+                )
+            })?;
         let size = info.size as u64;
         if info.usage == Usage::Dynamic && instance != InstanceId::INITIAL {
             if let Some(offset) = self.ring.regions.get(&(buffer, instance)) {
                 return Ok((self.ring.buffer, *offset, size));
             }
-            let kept = self.latest.get(&buffer).filter(|(i, _)| *i == instance).map(|(_, b)| b.clone());
+            let kept = self
+                .latest
+                .get(&buffer)
+                .filter(|(i, _)| *i == instance)
+                .map(|(_, b)| b.clone());
             let Some(bytes) = kept else {
                 return Err(refuse(
                     self,
                     call,
                     ObjectKind::Buffer,
                     buffer,
-                    format!("instance {:#x} was never mapped while the backend was installed (R-GPU-2)", instance.0),
+                    format!(
+                        "instance {:#x} was never mapped while the backend was installed (R-GPU-2)",
+                        instance.0
+                    ),
                 ));
             };
             let offset = self.ring_place(call, &bytes)?;
@@ -333,40 +385,56 @@ impl VulkanBackend {
     }
 
     fn dynamic_state(&mut self, draw: &Draw<'_>, scissor_test: bool) {
-        let Some(graphics) = draw.graphics() else { return };
-        let extent = self.pass.as_ref().map_or(vk::Extent2D { width: 1, height: 1 }, |p| p.extent);
-        let viewport = graphics.viewports.first().filter(|v| v.width > 0.0 && v.height > 0.0).map_or(
-            vk::Viewport {
-                x: 0.0,
-                y: 0.0,
-                width: extent.width as f32,
-                height: extent.height as f32,
-                min_depth: 0.0,
-                max_depth: 1.0,
+        let Some(graphics) = draw.graphics() else {
+            return;
+        };
+        let extent = self.pass.as_ref().map_or(
+            vk::Extent2D {
+                width: 1,
+                height: 1,
             },
-            |v| vk::Viewport {
-                x: v.x,
-                y: v.y,
-                width: v.width,
-                height: v.height,
-                min_depth: v.min_depth.clamp(0.0, 1.0),
-                max_depth: v.max_depth.clamp(0.0, 1.0),
-            },
+            |p| p.extent,
         );
+        let viewport = graphics
+            .viewports
+            .first()
+            .filter(|v| v.width > 0.0 && v.height > 0.0)
+            .map_or(
+                vk::Viewport {
+                    x: 0.0,
+                    y: 0.0,
+                    width: extent.width as f32,
+                    height: extent.height as f32,
+                    min_depth: 0.0,
+                    max_depth: 1.0,
+                },
+                |v| vk::Viewport {
+                    x: v.x,
+                    y: v.y,
+                    width: v.width,
+                    height: v.height,
+                    min_depth: v.min_depth.clamp(0.0, 1.0),
+                    max_depth: v.max_depth.clamp(0.0, 1.0),
+                },
+            );
         let full = vk::Rect2D {
             offset: vk::Offset2D::default(),
             extent,
         };
-        let scissor = graphics.scissors.first().filter(|_| scissor_test).map_or(full, |r| {
-            let (left, top) = (r.left.max(0), r.top.max(0));
-            vk::Rect2D {
-                offset: vk::Offset2D { x: left, y: top },
-                extent: vk::Extent2D {
-                    width: (r.right - left).max(0) as u32,
-                    height: (r.bottom - top).max(0) as u32,
-                },
-            }
-        });
+        let scissor = graphics
+            .scissors
+            .first()
+            .filter(|_| scissor_test)
+            .map_or(full, |r| {
+                let (left, top) = (r.left.max(0), r.top.max(0));
+                vk::Rect2D {
+                    offset: vk::Offset2D { x: left, y: top },
+                    extent: vk::Extent2D {
+                        width: (r.right - left).max(0) as u32,
+                        height: (r.bottom - top).max(0) as u32,
+                    },
+                }
+            });
         let device = &self.gpu.device;
         let cb = self.frame.cb;
         // SAFETY: the bound pipeline declares these states dynamic; one viewport and one
@@ -391,7 +459,9 @@ impl VulkanBackend {
                 // SAFETY: the buffer is live with VERTEX_BUFFER usage; the offset is in it.
                 unsafe { device.cmd_bind_vertex_buffers(cb, slot, &[buffer], &[offset]) };
             }
-            self.bound.vertex_buffers.clone_from(&resolved.vertex_buffers);
+            self.bound
+                .vertex_buffers
+                .clone_from(&resolved.vertex_buffers);
         }
         if let Some((origin, buffer, offset, ty)) = resolved.index_buffer {
             if self.bound.index_buffer != resolved.index_buffer {

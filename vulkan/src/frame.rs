@@ -52,7 +52,10 @@ impl Frame {
                     }
                     device.destroy_command_pool(pool, None);
                 }
-                let result = buffers.err().or(fence.err()).unwrap_or(vk::Result::ERROR_UNKNOWN);
+                let result = buffers
+                    .err()
+                    .or(fence.err())
+                    .unwrap_or(vk::Result::ERROR_UNKNOWN);
                 return Err(vk_failed("vkAllocateCommandBuffers")(result));
             }
         };

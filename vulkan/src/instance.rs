@@ -116,7 +116,9 @@ unsafe extern "system" fn on_message(
         if data.p_message.is_null() {
             String::from("(no message)")
         } else {
-            CStr::from_ptr(data.p_message).to_string_lossy().into_owned()
+            CStr::from_ptr(data.p_message)
+                .to_string_lossy()
+                .into_owned()
         }
     };
     // SAFETY: `user` is the `Messages` boxed in `Gpu` (see the function's contract), alive
@@ -222,7 +224,8 @@ impl Gpu {
         let layers = [VALIDATION_LAYER.as_ptr()];
         let extensions = [ash::ext::debug_utils::NAME.as_ptr()];
         let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
-        let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
         let mut messenger = messenger_info(messages);
         let mut info = vk::InstanceCreateInfo::default().application_info(&app);
         if validation {

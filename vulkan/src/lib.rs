@@ -224,7 +224,12 @@ impl VulkanBackend {
     }
 
     /// The engine's error for a Vulkan call that failed.
-    pub(crate) fn vk_error(&self, call: &'static str, vk_call: &'static str, result: vk::Result) -> Error {
+    pub(crate) fn vk_error(
+        &self,
+        call: &'static str,
+        vk_call: &'static str,
+        result: vk::Result,
+    ) -> Error {
         BackendError::Vulkan {
             call: vk_call,
             result,

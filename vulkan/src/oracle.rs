@@ -64,7 +64,9 @@ impl BoundState {
             state.shaders[index] = stage.shader;
             for (slot, b) in stage.constant_buffers {
                 let binding = shaders::binding(stage.stage, SlotKind::ConstantBuffer, *slot);
-                state.descriptors.push((binding, Origin::Buffer(b.buffer, b.instance)));
+                state
+                    .descriptors
+                    .push((binding, Origin::Buffer(b.buffer, b.instance)));
             }
             for (slot, v) in stage.shader_resources {
                 let binding = shaders::binding(stage.stage, SlotKind::ShaderResource, *slot);
@@ -78,7 +80,12 @@ impl BoundState {
         state.descriptors.sort();
         if let Some(g) = draw.graphics() {
             state.topology = g.topology;
-            state.targets = g.render_targets.iter().filter(|t| !t.view.is_null()).map(|t| t.view).collect();
+            state.targets = g
+                .render_targets
+                .iter()
+                .filter(|t| !t.view.is_null())
+                .map(|t| t.view)
+                .collect();
             state.depth = g.depth_stencil.view;
         }
         state
@@ -96,7 +103,12 @@ impl BoundState {
             state.depth = pass.depth;
         }
         state.descriptors.clone_from(&backend.bound.set_origins);
-        state.vertex_buffers = backend.bound.vertex_buffers.iter().map(|v| (v.0, v.1)).collect();
+        state.vertex_buffers = backend
+            .bound
+            .vertex_buffers
+            .iter()
+            .map(|v| (v.0, v.1))
+            .collect();
         state.index_buffer = backend.bound.index_buffer.map(|i| i.0);
         state
     }
@@ -114,11 +126,15 @@ impl VulkanBackend {
                 .strides
                 .iter()
                 .filter_map(|&(slot, _, _)| {
-                    crate::draws::vertex_buffer(g.vertex_buffers, slot).map(|b| (slot, Origin::Buffer(b.buffer, b.instance)))
+                    crate::draws::vertex_buffer(g.vertex_buffers, slot)
+                        .map(|b| (slot, Origin::Buffer(b.buffer, b.instance)))
                 })
                 .collect();
             if bound.index_buffer.is_some() {
-                expected.index_buffer = Some(Origin::Buffer(g.index_buffer.buffer, g.index_buffer.instance));
+                expected.index_buffer = Some(Origin::Buffer(
+                    g.index_buffer.buffer,
+                    g.index_buffer.instance,
+                ));
             }
         }
         self.oracle.draws += 1;

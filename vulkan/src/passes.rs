@@ -140,12 +140,18 @@ impl VulkanBackend {
     }
 
     /// `clear_render_target_view`.
-    pub(crate) fn clear_render_target(&mut self, view: &BoundView, color: [f32; 4]) -> Result<(), Error> {
+    pub(crate) fn clear_render_target(
+        &mut self,
+        view: &BoundView,
+        color: [f32; 4],
+    ) -> Result<(), Error> {
         const CALL: &str = "clear_render_target_view";
-        let in_pass = self
-            .pass
-            .as_ref()
-            .and_then(|p| p.colors.iter().position(|c| *c == view.view).map(|i| (i, p.extent)));
+        let in_pass = self.pass.as_ref().and_then(|p| {
+            p.colors
+                .iter()
+                .position(|c| *c == view.view)
+                .map(|i| (i, p.extent))
+        });
         let value = vk::ClearValue {
             color: vk::ClearColorValue { float32: color },
         };
@@ -240,9 +246,11 @@ impl VulkanBackend {
             }];
             // SAFETY: a pass is open with this view as its depth attachment.
             unsafe {
-                self.gpu
-                    .device
-                    .cmd_clear_attachments(self.frame.cb, &attachments, &[full_rect(extent)])
+                self.gpu.device.cmd_clear_attachments(
+                    self.frame.cb,
+                    &attachments,
+                    &[full_rect(extent)],
+                )
             };
             return Ok(());
         }

@@ -72,7 +72,11 @@ const CALL: &str = "draw";
 
 impl VulkanBackend {
     /// The shader module of `shader`, compiled on first use; refused when it has no code.
-    fn shader_module(&mut self, shader: RawHandle, stage: Stage) -> Result<vk::ShaderModule, Error> {
+    fn shader_module(
+        &mut self,
+        shader: RawHandle,
+        stage: Stage,
+    ) -> Result<vk::ShaderModule, Error> {
         if let Some((module, _)) = self.pipelines.modules.get(&shader) {
             return Ok(*module);
         }
@@ -89,7 +93,13 @@ impl VulkanBackend {
         let words = shaders::spirv(code, stage)
             .map_err(|why| refuse(self, CALL, ObjectKind::Shader, shader, why))?;
         let entry = CString::new(code.entry()).map_err(|_| {
-            refuse(self, CALL, ObjectKind::Shader, shader, "has an entry point with a NUL (R-GPU-2)")
+            refuse(
+                self,
+                CALL,
+                ObjectKind::Shader,
+                shader,
+                "has an entry point with a NUL (R-GPU-2)",
+            )
         })?;
         let info = vk::ShaderModuleCreateInfo::default().code(&words);
         // SAFETY: `words` is SPIR-V naga wrote (or the application gave, R-GPU-2) and lives
@@ -101,22 +111,47 @@ impl VulkanBackend {
     }
 
     /// The bindings `shader`'s declared slots take.
-    fn shader_bindings(&self, shader: RawHandle, out: &mut Vec<LayoutBinding>) -> Result<(), Error> {
+    fn shader_bindings(
+        &self,
+        shader: RawHandle,
+        out: &mut Vec<LayoutBinding>,
+    ) -> Result<(), Error> {
         if shader.is_null() {
             return Ok(());
         }
-        let info = self.device.shader_info(Shader::from_raw(shader)).ok_or_else(|| {
-            refuse(self, CALL, ObjectKind::Shader, shader, "is not alive (R-GPU-3)")
-        })?;
+        let info = self
+            .device
+            .shader_info(Shader::from_raw(shader))
+            .ok_or_else(|| {
+                refuse(
+                    self,
+                    CALL,
+                    ObjectKind::Shader,
+                    shader,
+                    "is not alive (R-GPU-3)",
+                )
+            })?;
         let flags = match info.stage {
             Stage::Vertex => vk::ShaderStageFlags::VERTEX,
             Stage::Pixel => vk::ShaderStageFlags::FRAGMENT,
             _ => vk::ShaderStageFlags::COMPUTE,
         };
         for (kind, slots, ty) in [
-            (SlotKind::ConstantBuffer, info.constant_buffers, vk::DescriptorType::UNIFORM_BUFFER),
-            (SlotKind::ShaderResource, info.shader_resources, vk::DescriptorType::SAMPLED_IMAGE),
-            (SlotKind::Sampler, info.samplers, vk::DescriptorType::SAMPLER),
+            (
+                SlotKind::ConstantBuffer,
+                info.constant_buffers,
+                vk::DescriptorType::UNIFORM_BUFFER,
+            ),
+            (
+                SlotKind::ShaderResource,
+                info.shader_resources,
+                vk::DescriptorType::SAMPLED_IMAGE,
+            ),
+            (
+                SlotKind::Sampler,
+                info.samplers,
+                vk::DescriptorType::SAMPLER,
+            ),
         ] {
             for slot in slots.iter() {
                 if !shaders::slot_mapped(kind, slot) {
@@ -263,20 +298,28 @@ impl VulkanBackend {
         let vertex_bindings: Vec<_> = key
             .strides
             .iter()
-            .map(|&(slot, stride, per_instance)| vk::VertexInputBindingDescription {
-                binding: slot,
-                stride,
-                input_rate: if per_instance {
-                    vk::VertexInputRate::INSTANCE
-                } else {
-                    vk::VertexInputRate::VERTEX
+            .map(
+                |&(slot, stride, per_instance)| vk::VertexInputBindingDescription {
+                    binding: slot,
+                    stride,
+                    input_rate: if per_instance {
+                        vk::VertexInputRate::INSTANCE
+                    } else {
+                        vk::VertexInputRate::VERTEX
+                    },
                 },
-            })
+            )
             .collect();
         let mut attributes = Vec::with_capacity(elements.len());
         for (location, element) in elements.iter().enumerate() {
             let format = translate::format(element.format).ok_or_else(|| {
-                refuse(self, CALL, ObjectKind::InputLayout, key.input_layout, "has an element of no format (R-GPU-2)")
+                refuse(
+                    self,
+                    CALL,
+                    ObjectKind::InputLayout,
+                    key.input_layout,
+                    "has an element of no format (R-GPU-2)",
+                )
             })?;
             attributes.push(vk::VertexInputAttributeDescription {
                 location: location as u32,
@@ -288,7 +331,8 @@ impl VulkanBackend {
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vertex_bindings)
             .vertex_attribute_descriptions(&attributes);
-        let topology = translate::topology(key.topology).unwrap_or(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let topology =
+            translate::topology(key.topology).unwrap_or(vk::PrimitiveTopology::TRIANGLE_LIST);
         let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology);
         let viewport = vk::PipelineViewportStateCreateInfo::default()
             .viewport_count(1)
@@ -347,7 +391,8 @@ impl VulkanBackend {
                 }
             })
             .collect();
-        let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
+        let blend =
+            vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
         let dynamic_states = [
             vk::DynamicState::VIEWPORT,
             vk::DynamicState::SCISSOR,
@@ -355,11 +400,12 @@ impl VulkanBackend {
             vk::DynamicState::STENCIL_REFERENCE,
         ];
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-        let stencil_format = if translate::aspects(key.depth).contains(vk::ImageAspectFlags::STENCIL) {
-            key.depth
-        } else {
-            vk::Format::UNDEFINED
-        };
+        let stencil_format =
+            if translate::aspects(key.depth).contains(vk::ImageAspectFlags::STENCIL) {
+                key.depth
+            } else {
+                vk::Format::UNDEFINED
+            };
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
             .color_attachment_formats(&key.colors)
             .depth_attachment_format(key.depth)
@@ -384,10 +430,9 @@ impl VulkanBackend {
                 .create_graphics_pipelines(self.pipelines.cache, &[info], None)
         };
         match pipelines {
-            Ok(pipelines) => pipelines
-                .first()
-                .copied()
-                .ok_or_else(|| self.vk_error(CALL, "vkCreateGraphicsPipelines", vk::Result::ERROR_UNKNOWN)),
+            Ok(pipelines) => pipelines.first().copied().ok_or_else(|| {
+                self.vk_error(CALL, "vkCreateGraphicsPipelines", vk::Result::ERROR_UNKNOWN)
+            }),
             Err((_, r)) => Err(self.vk_error(CALL, "vkCreateGraphicsPipelines", r)),
         }
     }
@@ -433,10 +478,11 @@ impl States {
             Some(GpuContents::Blend(desc)) => *desc,
             _ => BlendDesc::default(),
         };
-        let depth_stencil = match contents(ObjectKind::DepthStencilState, key.depth_stencil).as_deref() {
-            Some(GpuContents::DepthStencil(desc)) => *desc,
-            _ => DepthStencilDesc::default(),
-        };
+        let depth_stencil =
+            match contents(ObjectKind::DepthStencilState, key.depth_stencil).as_deref() {
+                Some(GpuContents::DepthStencil(desc)) => *desc,
+                _ => DepthStencilDesc::default(),
+            };
         let rasterizer = match contents(ObjectKind::RasterizerState, key.rasterizer).as_deref() {
             Some(GpuContents::Rasterizer(desc)) => *desc,
             _ => RasterizerDesc::default(),

@@ -22,10 +22,20 @@ pub type Pixels = (u32, u32, Vec<u8>);
 
 impl VulkanBackend {
     /// Reads `texture`'s first mip back (see the module essay); flushes the frame.
-    pub(crate) fn read_back(&mut self, call: &'static str, texture: RawHandle) -> Result<Pixels, Error> {
+    pub(crate) fn read_back(
+        &mut self,
+        call: &'static str,
+        texture: RawHandle,
+    ) -> Result<Pixels, Error> {
         self.image(call, texture)?;
         let Some(image) = self.resources.images.get(&texture) else {
-            return Err(refuse(self, call, ObjectKind::Texture, texture, "has no image (R-GPU-3)"));
+            return Err(refuse(
+                self,
+                call,
+                ObjectKind::Texture,
+                texture,
+                "has no image (R-GPU-3)",
+            ));
         };
         let swizzle = match image.format {
             vk::Format::R8G8B8A8_UNORM | vk::Format::R8G8B8A8_SRGB => false,
@@ -64,11 +74,18 @@ impl VulkanBackend {
             Err(error) => {
                 // SAFETY: the buffer is unused and bound to nothing.
                 unsafe { device.destroy_buffer(buffer, None) };
-                return Err(refuse(self, call, ObjectKind::Texture, texture, format!("read-back memory: {error} (R-GPU-3)")));
+                return Err(refuse(
+                    self,
+                    call,
+                    ObjectKind::Texture,
+                    texture,
+                    format!("read-back memory: {error} (R-GPU-3)"),
+                ));
             }
         };
         // SAFETY: the allocation satisfies the buffer's requirements; bound once.
-        let bound = unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+        let bound =
+            unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
         let result = bound
             .map_err(|r| self.vk_error(call, "vkBindBufferMemory (read-back)", r))
             .and_then(|()| self.copy_to_host(call, texture, buffer, width, height));
@@ -153,7 +170,11 @@ impl VulkanBackend {
     }
 
     /// A present: the back buffer read back and kept as the chain's last presented pixels.
-    pub(crate) fn present_chain(&mut self, chain: RawHandle, back_buffer: RawHandle) -> Result<(), Error> {
+    pub(crate) fn present_chain(
+        &mut self,
+        chain: RawHandle,
+        back_buffer: RawHandle,
+    ) -> Result<(), Error> {
         let pixels = self.read_back("present", back_buffer)?;
         self.presented.insert(chain, pixels);
         Ok(())

@@ -89,11 +89,26 @@ impl VulkanBackend {
         if self.resources.images.contains_key(&texture) {
             return Ok(());
         }
-        let info = self.device.texture_info(Texture::from_raw(texture)).ok_or_else(|| {
-            refuse(self, call, ObjectKind::Texture, texture, "is not alive (R-GPU-3)")
-        })?;
+        let info = self
+            .device
+            .texture_info(Texture::from_raw(texture))
+            .ok_or_else(|| {
+                refuse(
+                    self,
+                    call,
+                    ObjectKind::Texture,
+                    texture,
+                    "is not alive (R-GPU-3)",
+                )
+            })?;
         let format = translate::format(info.format).ok_or_else(|| {
-            refuse(self, call, ObjectKind::Texture, texture, "has no format (R-GPU-3)")
+            refuse(
+                self,
+                call,
+                ObjectKind::Texture,
+                texture,
+                "has no format (R-GPU-3)",
+            )
         })?;
         let mut usage = vk::ImageUsageFlags::TRANSFER_SRC
             | vk::ImageUsageFlags::TRANSFER_DST
@@ -267,9 +282,18 @@ impl VulkanBackend {
         if let Some(b) = self.resources.buffers.get(&buffer) {
             return Ok(b.buffer);
         }
-        let info = self.device.buffer_info(Buffer::from_raw(buffer)).ok_or_else(|| {
-            refuse(self, call, ObjectKind::Buffer, buffer, "is not alive (R-GPU-3)")
-        })?;
+        let info = self
+            .device
+            .buffer_info(Buffer::from_raw(buffer))
+            .ok_or_else(|| {
+                refuse(
+                    self,
+                    call,
+                    ObjectKind::Buffer,
+                    buffer,
+                    "is not alive (R-GPU-3)",
+                )
+            })?;
         let size = (info.size as u64).max(4).next_multiple_of(4);
         let create = vk::BufferCreateInfo::default()
             .size(size)
@@ -341,7 +365,11 @@ impl VulkanBackend {
         if let Some(sampler) = self.resources.samplers.get(&state) {
             return Ok(*sampler);
         }
-        let desc = match self.device.gpu_contents(ObjectKind::SamplerState, state).as_deref() {
+        let desc = match self
+            .device
+            .gpu_contents(ObjectKind::SamplerState, state)
+            .as_deref()
+        {
             Some(GpuContents::Sampler(desc)) => *desc,
             _ => SamplerDesc::default(),
         };
@@ -437,7 +465,11 @@ impl VulkanBackend {
 
     /// A global barrier: what earlier commands did (every stage, every access) completes and is
     /// visible before `stages` do `access`. Used around buffer transfers (module invariant).
-    pub(crate) fn memory_barrier(&mut self, stages: vk::PipelineStageFlags2, access: vk::AccessFlags2) {
+    pub(crate) fn memory_barrier(
+        &mut self,
+        stages: vk::PipelineStageFlags2,
+        access: vk::AccessFlags2,
+    ) {
         self.end_pass();
         let barriers = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)

@@ -77,9 +77,8 @@ impl Ring {
             }
         };
         // SAFETY: the allocation satisfies the buffer's requirements and is bound once.
-        let bound = unsafe {
-            device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset())
-        };
+        let bound =
+            unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
         let ring = Self {
             buffer,
             allocation: Some(allocation),
@@ -88,7 +87,12 @@ impl Ring {
             regions: HashMap::new(),
         };
         bound.map_err(vk_failed("vkBindBufferMemory (upload ring)"))?;
-        if ring.allocation.as_ref().and_then(|a| a.mapped_ptr()).is_none() {
+        if ring
+            .allocation
+            .as_ref()
+            .and_then(|a| a.mapped_ptr())
+            .is_none()
+        {
             return Err(BackendError::Allocation(
                 "the upload ring's memory is not host-visible".to_string(),
             ));

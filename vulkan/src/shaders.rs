@@ -104,9 +104,7 @@ fn parse(
         .entry_points
         .iter()
         .position(|e| e.name == entry && e.stage == wanted)
-        .ok_or_else(|| {
-            format!("its code has no {wanted:?} entry point '{entry}' (R-GPU-2)")
-        })?;
+        .ok_or_else(|| format!("its code has no {wanted:?} entry point '{entry}' (R-GPU-2)"))?;
     Ok((module, info, index))
 }
 
@@ -117,12 +115,17 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
     let mut reflected = Reflected::default();
     let base = stage as u32 * STAGE_BINDINGS;
     for (handle, var) in module.global_variables.iter() {
-        let Some(binding) = &var.binding else { continue };
+        let Some(binding) = &var.binding else {
+            continue;
+        };
         if uses[handle].is_empty() {
             continue;
         }
         let name = var.name.as_deref().unwrap_or("(unnamed)");
-        let at = format!("'{name}' at @group({}) @binding({})", binding.group, binding.binding);
+        let at = format!(
+            "'{name}' at @group({}) @binding({})",
+            binding.group, binding.binding
+        );
         if binding.group != 0 {
             return Err(format!("{at}: the backend binds group 0 only (R-GPU-3)"));
         }
@@ -137,7 +140,9 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
         let inner = &module.types[var.ty].inner;
         let kind = match (var.space, inner) {
             (naga::AddressSpace::Uniform, _) => Some(SlotKind::ConstantBuffer),
-            (naga::AddressSpace::Handle, naga::TypeInner::Sampler { .. }) => Some(SlotKind::Sampler),
+            (naga::AddressSpace::Handle, naga::TypeInner::Sampler { .. }) => {
+                Some(SlotKind::Sampler)
+            }
             (
                 naga::AddressSpace::Handle,
                 naga::TypeInner::Image {
@@ -149,7 +154,11 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
             (naga::AddressSpace::Handle, naga::TypeInner::Image { .. }) => {
                 Some(SlotKind::ShaderResource)
             }
-            _ => return Err(format!("{at}: a resource the backend does not map (R-GPU-3)")),
+            _ => {
+                return Err(format!(
+                    "{at}: a resource the backend does not map (R-GPU-3)"
+                ))
+            }
         };
         let Some(kind) = kind else {
             reflected.storage = reflected.storage.with(local);
@@ -213,13 +222,28 @@ impl ShaderCheck for NagaShaderCheck {
         }
         let mut why = String::from("the slots its code reads are not the declared ones:");
         for (kind, code_set, declared_set) in [
-            ("constant buffers", reflected.constant_buffers, declared.constant_buffers),
-            ("shader resources", reflected.shader_resources, declared.shader_resources),
+            (
+                "constant buffers",
+                reflected.constant_buffers,
+                declared.constant_buffers,
+            ),
+            (
+                "shader resources",
+                reflected.shader_resources,
+                declared.shader_resources,
+            ),
             ("samplers", reflected.samplers, declared.samplers),
-            ("unordered-access views", reflected.storage, declared.storage),
+            (
+                "unordered-access views",
+                reflected.storage,
+                declared.storage,
+            ),
         ] {
             if code_set != declared_set {
-                let _ = write!(why, " {kind}: code {code_set:?}, declared {declared_set:?};");
+                let _ = write!(
+                    why,
+                    " {kind}: code {code_set:?}, declared {declared_set:?};"
+                );
             }
         }
         why.pop();

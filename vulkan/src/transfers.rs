@@ -25,7 +25,9 @@ impl VulkanBackend {
     /// One command the model applied (see the module essay).
     pub(crate) fn translate_command(&mut self, command: &Command<'_>) -> Result<(), Error> {
         match *command {
-            Command::ClearRenderTargetView { view, color } => self.clear_render_target(&view, color),
+            Command::ClearRenderTargetView { view, color } => {
+                self.clear_render_target(&view, color)
+            }
             Command::ClearDepthStencilView {
                 view,
                 flags,
@@ -36,7 +38,9 @@ impl VulkanBackend {
                 self.write_resource("update_subresource", &resource, data)
             }
             Command::MapWriteDiscard { resource, data } => self.map_discard(&resource, data),
-            Command::MapWriteNoOverwrite { resource, data } => self.map_no_overwrite(&resource, data),
+            Command::MapWriteNoOverwrite { resource, data } => {
+                self.map_no_overwrite(&resource, data)
+            }
             Command::CopyResource {
                 destination,
                 source,
@@ -143,7 +147,10 @@ impl VulkanBackend {
                 call,
                 ObjectKind::Texture,
                 texture,
-                format!("is given {} bytes for its first subresource, which takes {needed} (R-GPU-2)", data.len()),
+                format!(
+                    "is given {} bytes for its first subresource, which takes {needed} (R-GPU-2)",
+                    data.len()
+                ),
             ));
         }
         let source = self.ring_place(call, &data[..needed as usize])?;
@@ -161,7 +168,8 @@ impl VulkanBackend {
             buffer_row_length: 0,
             buffer_image_height: 0,
             image_subresource: vk::ImageSubresourceLayers {
-                aspect_mask: crate::translate::aspects(image.format) & !vk::ImageAspectFlags::STENCIL,
+                aspect_mask: crate::translate::aspects(image.format)
+                    & !vk::ImageAspectFlags::STENCIL,
                 mip_level: 0,
                 base_array_layer: 0,
                 layer_count: 1,
@@ -188,7 +196,12 @@ impl VulkanBackend {
         Ok(())
     }
 
-    fn write_resource(&mut self, call: &'static str, resource: &BoundResource, data: &[u8]) -> Result<(), Error> {
+    fn write_resource(
+        &mut self,
+        call: &'static str,
+        resource: &BoundResource,
+        data: &[u8],
+    ) -> Result<(), Error> {
         if resource.kind() == ObjectKind::Texture {
             self.upload_texture(call, resource.resource, data)
         } else {
@@ -216,7 +229,9 @@ impl VulkanBackend {
         entry.1.clear();
         entry.1.extend_from_slice(data);
         let offset = self.ring_place(CALL, data)?;
-        self.ring.regions.insert((buffer, resource.instance), offset);
+        self.ring
+            .regions
+            .insert((buffer, resource.instance), offset);
         Ok(())
     }
 
@@ -227,13 +242,21 @@ impl VulkanBackend {
         let buffer = resource.resource;
         if let Some(offset) = self.ring.regions.get(&(buffer, resource.instance)).copied() {
             self.ring.write(offset, data);
-            if let Some(kept) = self.latest.get_mut(&buffer).filter(|k| k.0 == resource.instance) {
+            if let Some(kept) = self
+                .latest
+                .get_mut(&buffer)
+                .filter(|k| k.0 == resource.instance)
+            {
                 let n = data.len().min(kept.1.len());
                 kept.1[..n].copy_from_slice(&data[..n]);
             }
             return Ok(());
         }
-        if let Some(kept) = self.latest.get_mut(&buffer).filter(|k| k.0 == resource.instance) {
+        if let Some(kept) = self
+            .latest
+            .get_mut(&buffer)
+            .filter(|k| k.0 == resource.instance)
+        {
             let n = data.len().min(kept.1.len());
             kept.1[..n].copy_from_slice(&data[..n]);
             return Ok(());
@@ -263,9 +286,14 @@ impl VulkanBackend {
                 "is copied from a resource of another kind: not translated (R-GPU-3)",
             ));
         }
-        let (src, src_base, src_size) = self.buffer_location(call, source.resource, source.instance)?;
+        let (src, src_base, src_size) =
+            self.buffer_location(call, source.resource, source.instance)?;
         let dst = self.gpu_buffer(call, destination.resource)?;
-        let dst_size = self.resources.buffers.get(&destination.resource).map_or(0, |b| b.size);
+        let dst_size = self
+            .resources
+            .buffers
+            .get(&destination.resource)
+            .map_or(0, |b| b.size);
         let size = bytes
             .unwrap_or(src_size)
             .min(src_size.saturating_sub(source_offset))
@@ -281,13 +309,22 @@ impl VulkanBackend {
         };
         // SAFETY: outside a pass (the barrier closed it); both buffers are live with the
         // transfer usages; the regions lie inside them (clamped above).
-        unsafe { self.gpu.device.cmd_copy_buffer(self.frame.cb, src, dst, &[region]) };
+        unsafe {
+            self.gpu
+                .device
+                .cmd_copy_buffer(self.frame.cb, src, dst, &[region])
+        };
         self.buffer_written();
         self.frame.dirty = true;
         Ok(())
     }
 
-    fn copy_texture(&mut self, call: &'static str, destination: RawHandle, source: RawHandle) -> Result<(), Error> {
+    fn copy_texture(
+        &mut self,
+        call: &'static str,
+        destination: RawHandle,
+        source: RawHandle,
+    ) -> Result<(), Error> {
         self.image(call, source)?;
         self.image(call, destination)?;
         self.use_image(

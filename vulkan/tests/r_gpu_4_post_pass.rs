@@ -59,18 +59,23 @@ fn r_gpu_4_a_post_pass_samples_the_frames_target() {
     let green = gpu.colour_buffer("green", Usage::Default, [0.0, 1.0, 0.0, 1.0]);
 
     // The scene: a green quad in the middle of a red target.
-    gpu.imm.clear_render_target_view(scene_rtv, [1.0, 0.0, 0.0, 1.0]);
+    gpu.imm
+        .clear_render_target_view(scene_rtv, [1.0, 0.0, 0.0, 1.0]);
     gpu.imm.set_render_targets(&[Some(scene_rtv)], None);
-    gpu.imm.set_viewports(&[Viewport::new(0.0, 0.0, 32.0, 32.0)]);
-    gpu.imm.set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 32.0, 32.0)]);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
     gpu.imm.set_shader(Stage::Vertex, Some(vs));
     gpu.imm.set_shader(Stage::Pixel, Some(colour_ps));
-    gpu.imm.set_constant_buffers(Stage::Pixel, 0, &[Some(green)]);
+    gpu.imm
+        .set_constant_buffers(Stage::Pixel, 0, &[Some(green)]);
     gpu.imm.draw(6, 0);
     // The post pass: the scene sampled over the whole back buffer.
     gpu.imm.set_render_targets(&[Some(back_buffer)], None);
     gpu.imm.set_shader(Stage::Pixel, Some(sample_ps));
-    gpu.imm.set_shader_resources(Stage::Pixel, 0, &[Some(scene_srv)]);
+    gpu.imm
+        .set_shader_resources(Stage::Pixel, 0, &[Some(scene_srv)]);
     gpu.imm.set_samplers(Stage::Pixel, 0, &[Some(point)]);
     gpu.imm.draw(6, 6);
     gpu.imm.present(chain).unwrap();
@@ -78,13 +83,24 @@ fn r_gpu_4_a_post_pass_samples_the_frames_target() {
 
     let pixels = gpu.backend().presented_pixels(chain).expect("a present");
     for (x, y) in [(8, 8), (16, 16), (23, 23)] {
-        assert_eq!(texel(&pixels, x, y), [0, 255, 0, 255], "the scene's quad, ({x}, {y})");
+        assert_eq!(
+            texel(&pixels, x, y),
+            [0, 255, 0, 255],
+            "the scene's quad, ({x}, {y})"
+        );
     }
     for (x, y) in [(0, 0), (31, 31), (7, 16)] {
-        assert_eq!(texel(&pixels, x, y), [255, 0, 0, 255], "the scene's clear, ({x}, {y})");
+        assert_eq!(
+            texel(&pixels, x, y),
+            [255, 0, 0, 255],
+            "the scene's clear, ({x}, {y})"
+        );
     }
     let scene_pixels = gpu.backend().read_texture(scene).unwrap();
-    assert_eq!(scene_pixels, pixels, "the back buffer is the scene, texel for texel");
+    assert_eq!(
+        scene_pixels, pixels,
+        "the back buffer is the scene, texel for texel"
+    );
     assert_eq!(gpu.backend().oracle_counts().draws, 2);
     gpu.assert_clean();
 }

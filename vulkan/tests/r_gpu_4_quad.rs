@@ -9,8 +9,10 @@ use recorder::*;
 
 fn bind_target(gpu: &mut Gpu, rtv: RenderTargetView, width: f32, height: f32) {
     gpu.imm.set_render_targets(&[Some(rtv)], None);
-    gpu.imm.set_viewports(&[Viewport::new(0.0, 0.0, width, height)]);
-    gpu.imm.set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, width, height)]);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
 }
 
 #[test]
@@ -33,7 +35,11 @@ fn r_gpu_4_a_quad_coloured_by_its_constant_buffer() {
         assert_eq!(texel(&pixels, x, y), [0, 255, 0, 255], "inside, ({x}, {y})");
     }
     for (x, y) in [(0, 0), (7, 16), (24, 16), (16, 31)] {
-        assert_eq!(texel(&pixels, x, y), [0, 0, 255, 255], "outside, ({x}, {y})");
+        assert_eq!(
+            texel(&pixels, x, y),
+            [0, 0, 255, 255],
+            "outside, ({x}, {y})"
+        );
     }
     assert_eq!(gpu.backend().oracle_counts().draws, 1);
     gpu.assert_clean();
@@ -73,19 +79,29 @@ fn r_gpu_4_a_dynamic_buffer_renamed_between_draws() {
     gpu.imm.set_constant_buffers(Stage::Pixel, 0, &[Some(cb)]);
     // Vertices 6..12 cover the whole viewport: the left half, then the right half.
     write_colour(&mut gpu, cb, [1.0, 0.0, 0.0, 1.0]);
-    gpu.imm.set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 16.0)]);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 16.0)]);
     gpu.imm.draw(6, 6);
     write_colour(&mut gpu, cb, [0.0, 0.0, 1.0, 1.0]);
-    gpu.imm.set_viewports(&[Viewport::new(16.0, 0.0, 16.0, 16.0)]);
+    gpu.imm
+        .set_viewports(&[Viewport::new(16.0, 0.0, 16.0, 16.0)]);
     gpu.imm.draw(6, 6);
     gpu.imm.present(chain).unwrap();
     gpu.imm.flush().unwrap();
     let pixels = gpu.backend().presented_pixels(chain).expect("a present");
     for (x, y) in [(0, 0), (8, 8), (15, 15)] {
-        assert_eq!(texel(&pixels, x, y), [255, 0, 0, 255], "the first instance, ({x}, {y})");
+        assert_eq!(
+            texel(&pixels, x, y),
+            [255, 0, 0, 255],
+            "the first instance, ({x}, {y})"
+        );
     }
     for (x, y) in [(16, 0), (24, 8), (31, 15)] {
-        assert_eq!(texel(&pixels, x, y), [0, 0, 255, 255], "the second instance, ({x}, {y})");
+        assert_eq!(
+            texel(&pixels, x, y),
+            [0, 0, 255, 255],
+            "the second instance, ({x}, {y})"
+        );
     }
     let backend = gpu.backend();
     assert_eq!(backend.oracle_counts().draws, 2);

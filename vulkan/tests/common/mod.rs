@@ -75,7 +75,12 @@ impl Gpu {
 /// The RGBA8 texel at (x, y).
 pub fn texel(pixels: &(u32, u32, Vec<u8>), x: u32, y: u32) -> [u8; 4] {
     let i = ((y * pixels.0 + x) * 4) as usize;
-    [pixels.2[i], pixels.2[i + 1], pixels.2[i + 2], pixels.2[i + 3]]
+    [
+        pixels.2[i],
+        pixels.2[i + 1],
+        pixels.2[i + 2],
+        pixels.2[i + 3],
+    ]
 }
 
 /// A vertex shader making a quad of two clockwise triangles from the vertex index, covering
@@ -160,7 +165,12 @@ impl Gpu {
     }
 
     /// A constant buffer of `usage` holding `colour`.
-    pub fn colour_buffer(&self, name: &str, usage: recorder::Usage, colour: [f32; 4]) -> recorder::Buffer {
+    pub fn colour_buffer(
+        &self,
+        name: &str,
+        usage: recorder::Usage,
+        colour: [f32; 4],
+    ) -> recorder::Buffer {
         let desc = recorder::BufferDesc {
             name,
             size: 16,
