@@ -15,7 +15,7 @@
 //! was reset.
 
 use ash::vk;
-use executor::{Draw, DrawKind};
+use executor::{Draw, DrawKind, StageView};
 use recorder::command::{BoundBuffer, InstanceId};
 use recorder::{Buffer, Error, Format, Handle, ObjectKind, RawHandle, Stage, Usage};
 
@@ -96,81 +96,7 @@ impl VulkanBackend {
         let mut shaders = [RawHandle::NULL; 2];
         let mut set = Vec::new();
         for stage in draw.stages() {
-            let index = match stage.stage {
-                Stage::Vertex => 0,
-                Stage::Pixel => 1,
-                _ if stage.shader.is_null() => continue,
-                other => {
-                    return Err(refuse(
-                        self,
-                        CALL,
-                        ObjectKind::Shader,
-                        stage.shader,
-                        format!("is a {other:?} shader: only vertex and pixel shaders are translated yet (R-GPU-3)"),
-                    ))
-                }
-            };
-            shaders[index] = stage.shader;
-            for (slot, bound) in stage.constant_buffers {
-                let binding =
-                    self.binding(stage.stage, SlotKind::ConstantBuffer, *slot, stage.shader)?;
-                if bound.buffer.is_null() {
-                    return Err(self.empty_slot(stage.shader, "constant buffer", *slot));
-                }
-                let (buffer, base, size) =
-                    self.buffer_location(CALL, bound.buffer, bound.instance)?;
-                let offset = base + bound.offset as u64;
-                let range = size.saturating_sub(bound.offset as u64).clamp(16, 65536);
-                let descriptor = Descriptor::Buffer {
-                    buffer,
-                    offset,
-                    range,
-                };
-                set.push((
-                    binding,
-                    descriptor,
-                    Origin::Buffer(bound.buffer, bound.instance),
-                ));
-            }
-            for (slot, view) in stage.shader_resources {
-                let binding =
-                    self.binding(stage.stage, SlotKind::ShaderResource, *slot, stage.shader)?;
-                if view.view.is_null() {
-                    return Err(self.empty_slot(stage.shader, "shader resource", *slot));
-                }
-                let (image_view, texture) =
-                    self.image_view(CALL, ObjectKind::ShaderResourceView, view.view)?;
-                self.use_image(
-                    texture,
-                    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                    vk::PipelineStageFlags2::VERTEX_SHADER
-                        | vk::PipelineStageFlags2::FRAGMENT_SHADER,
-                    vk::AccessFlags2::SHADER_SAMPLED_READ,
-                );
-                set.push((
-                    binding,
-                    Descriptor::Image(image_view),
-                    Origin::View(view.view),
-                ));
-            }
-            for (slot, sampler) in stage.samplers {
-                let binding = self.binding(stage.stage, SlotKind::Sampler, *slot, stage.shader)?;
-                let vk_sampler = self.sampler(CALL, *sampler)?;
-                set.push((
-                    binding,
-                    Descriptor::Sampler(vk_sampler),
-                    Origin::Sampler(*sampler),
-                ));
-            }
-            if !stage.unordered_access_views.is_empty() {
-                return Err(refuse(
-                    self,
-                    CALL,
-                    ObjectKind::Shader,
-                    stage.shader,
-                    "accesses unordered-access views: not translated yet (R-GPU-3)",
-                ));
-            }
+            self.resolve_stage(&stage, &mut shaders, &mut set)?;
         }
         if shaders[0].is_null() {
             return Err(Error::GpuBackend {
@@ -233,6 +159,89 @@ impl VulkanBackend {
             vertex_buffers,
             index_buffer,
         })
+    }
+
+    /// One stage's shader and the descriptors of the slots it reads.
+    fn resolve_stage(
+        &mut self,
+        stage: &StageView<'_>,
+        shaders: &mut [RawHandle; 2],
+        set: &mut Vec<(u32, Descriptor, Origin)>,
+    ) -> Result<(), Error> {
+        let index = match stage.stage {
+            Stage::Vertex => 0,
+            Stage::Pixel => 1,
+            _ if stage.shader.is_null() => return Ok(()),
+            other => {
+                return Err(refuse(
+                    self,
+                    CALL,
+                    ObjectKind::Shader,
+                    stage.shader,
+                    format!("is a {other:?} shader: only vertex and pixel shaders are translated yet (R-GPU-3)"),
+                ))
+            }
+        };
+        shaders[index] = stage.shader;
+        for (slot, bound) in stage.constant_buffers {
+            let binding =
+                self.binding(stage.stage, SlotKind::ConstantBuffer, *slot, stage.shader)?;
+            if bound.buffer.is_null() {
+                return Err(self.empty_slot(stage.shader, "constant buffer", *slot));
+            }
+            let (buffer, base, size) = self.buffer_location(CALL, bound.buffer, bound.instance)?;
+            let offset = base + bound.offset as u64;
+            let range = size.saturating_sub(bound.offset as u64).clamp(4, 65536);
+            let descriptor = Descriptor::Buffer {
+                buffer,
+                offset,
+                range,
+            };
+            set.push((
+                binding,
+                descriptor,
+                Origin::Buffer(bound.buffer, bound.instance),
+            ));
+        }
+        for (slot, view) in stage.shader_resources {
+            let binding =
+                self.binding(stage.stage, SlotKind::ShaderResource, *slot, stage.shader)?;
+            if view.view.is_null() {
+                return Err(self.empty_slot(stage.shader, "shader resource", *slot));
+            }
+            let (image_view, texture) =
+                self.image_view(CALL, ObjectKind::ShaderResourceView, view.view)?;
+            self.use_image(
+                texture,
+                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER,
+                vk::AccessFlags2::SHADER_SAMPLED_READ,
+            );
+            set.push((
+                binding,
+                Descriptor::Image(image_view),
+                Origin::View(view.view),
+            ));
+        }
+        for (slot, sampler) in stage.samplers {
+            let binding = self.binding(stage.stage, SlotKind::Sampler, *slot, stage.shader)?;
+            let vk_sampler = self.sampler(CALL, *sampler)?;
+            set.push((
+                binding,
+                Descriptor::Sampler(vk_sampler),
+                Origin::Sampler(*sampler),
+            ));
+        }
+        if !stage.unordered_access_views.is_empty() {
+            return Err(refuse(
+                self,
+                CALL,
+                ObjectKind::Shader,
+                stage.shader,
+                "accesses unordered-access views: not translated yet (R-GPU-3)",
+            ));
+        }
+        Ok(())
     }
 
     /// The binding of `slot` of `kind` in `stage`, refused past the mapping.

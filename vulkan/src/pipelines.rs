@@ -295,39 +295,7 @@ impl VulkanBackend {
                     .name(&ps_entry),
             );
         }
-        let vertex_bindings: Vec<_> = key
-            .strides
-            .iter()
-            .map(
-                |&(slot, stride, per_instance)| vk::VertexInputBindingDescription {
-                    binding: slot,
-                    stride,
-                    input_rate: if per_instance {
-                        vk::VertexInputRate::INSTANCE
-                    } else {
-                        vk::VertexInputRate::VERTEX
-                    },
-                },
-            )
-            .collect();
-        let mut attributes = Vec::with_capacity(elements.len());
-        for (location, element) in elements.iter().enumerate() {
-            let format = translate::format(element.format).ok_or_else(|| {
-                refuse(
-                    self,
-                    CALL,
-                    ObjectKind::InputLayout,
-                    key.input_layout,
-                    "has an element of no format (R-GPU-2)",
-                )
-            })?;
-            attributes.push(vk::VertexInputAttributeDescription {
-                location: location as u32,
-                binding: element.input_slot,
-                format,
-                offset: element.byte_offset,
-            });
-        }
+        let (vertex_bindings, attributes) = self.vertex_input(key, elements)?;
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vertex_bindings)
             .vertex_attribute_descriptions(&attributes);
@@ -372,25 +340,7 @@ impl VulkanBackend {
             .stencil_test_enable(has_depth && d.stencil_enable)
             .front(face(&d.front))
             .back(face(&d.back));
-        let blend_attachments: Vec<_> = (0..key.colors.len())
-            .map(|i| {
-                let t = if states.blend.independent_blend {
-                    states.blend.targets[i.min(7)]
-                } else {
-                    states.blend.targets[0]
-                };
-                vk::PipelineColorBlendAttachmentState {
-                    blend_enable: t.enable.into(),
-                    src_color_blend_factor: translate::blend_factor(t.src),
-                    dst_color_blend_factor: translate::blend_factor(t.dest),
-                    color_blend_op: translate::blend_op(t.op),
-                    src_alpha_blend_factor: translate::blend_factor(t.src_alpha),
-                    dst_alpha_blend_factor: translate::blend_factor(t.dest_alpha),
-                    alpha_blend_op: translate::blend_op(t.op_alpha),
-                    color_write_mask: vk::ColorComponentFlags::from_raw(t.write_mask as u32 & 0xf),
-                }
-            })
-            .collect();
+        let blend_attachments = blend_attachments(&states.blend, key.colors.len());
         let blend =
             vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
         let dynamic_states = [
@@ -437,6 +387,56 @@ impl VulkanBackend {
         }
     }
 
+    /// The vertex-buffer bindings (by slot, with the draw's strides) and the attributes (the
+    /// layout's elements, location = element index) of a pipeline.
+    #[allow(clippy::type_complexity)]
+    fn vertex_input(
+        &self,
+        key: &PipelineKey,
+        elements: &[InputElement],
+    ) -> Result<
+        (
+            Vec<vk::VertexInputBindingDescription>,
+            Vec<vk::VertexInputAttributeDescription>,
+        ),
+        Error,
+    > {
+        let bindings = key
+            .strides
+            .iter()
+            .map(
+                |&(slot, stride, per_instance)| vk::VertexInputBindingDescription {
+                    binding: slot,
+                    stride,
+                    input_rate: if per_instance {
+                        vk::VertexInputRate::INSTANCE
+                    } else {
+                        vk::VertexInputRate::VERTEX
+                    },
+                },
+            )
+            .collect();
+        let mut attributes = Vec::with_capacity(elements.len());
+        for (location, element) in elements.iter().enumerate() {
+            let format = translate::format(element.format).ok_or_else(|| {
+                refuse(
+                    self,
+                    CALL,
+                    ObjectKind::InputLayout,
+                    key.input_layout,
+                    "has an element of no format (R-GPU-2)",
+                )
+            })?;
+            attributes.push(vk::VertexInputAttributeDescription {
+                location: location as u32,
+                binding: element.input_slot,
+                format,
+                offset: element.byte_offset,
+            });
+        }
+        Ok((bindings, attributes))
+    }
+
     /// Destroys every pipeline object (the device is idle).
     pub(crate) fn destroy_pipelines(&mut self) {
         let device = &self.gpu.device;
@@ -456,6 +456,33 @@ impl VulkanBackend {
             device.destroy_pipeline_cache(self.pipelines.cache, None);
         }
     }
+}
+
+/// The blend of each of `targets` colour targets (`targets[0]`'s for all without independent
+/// blend).
+fn blend_attachments(
+    blend: &BlendDesc,
+    targets: usize,
+) -> Vec<vk::PipelineColorBlendAttachmentState> {
+    (0..targets)
+        .map(|i| {
+            let t = if blend.independent_blend {
+                blend.targets[i.min(7)]
+            } else {
+                blend.targets[0]
+            };
+            vk::PipelineColorBlendAttachmentState {
+                blend_enable: t.enable.into(),
+                src_color_blend_factor: translate::blend_factor(t.src),
+                dst_color_blend_factor: translate::blend_factor(t.dest),
+                color_blend_op: translate::blend_op(t.op),
+                src_alpha_blend_factor: translate::blend_factor(t.src_alpha),
+                dst_alpha_blend_factor: translate::blend_factor(t.dest_alpha),
+                alpha_blend_op: translate::blend_op(t.op_alpha),
+                color_write_mask: vk::ColorComponentFlags::from_raw(t.write_mask as u32 & 0xf),
+            }
+        })
+        .collect()
 }
 
 /// The state objects' contents a pipeline bakes (D3D11's defaults where none).
