@@ -117,6 +117,8 @@ pub struct VulkanBackend {
     pub(crate) latest: HashMap<RawHandle, (InstanceId, Vec<u8>)>,
     pub(crate) presented: HashMap<RawHandle, Pixels>,
     pub(crate) oracle: OracleCounts,
+    /// What the last draw bound, as the oracle compared it.
+    pub(crate) oracle_last: Option<BoundState>,
     pub(crate) untranslated: u64,
     /// Last: dropped after everything above was destroyed (`Drop`).
     pub(crate) gpu: instance::Gpu,
@@ -164,6 +166,7 @@ impl VulkanBackend {
             latest: HashMap::new(),
             presented: HashMap::new(),
             oracle: OracleCounts::default(),
+            oracle_last: None,
             untranslated: 0,
             gpu,
         })

@@ -11,8 +11,9 @@
 //! it was about to bind: so a wrong skip of a set, a buffer or a pass shows. Cheap: a few
 //! vectors per draw, on only when `VulkanOptions::oracle` is.
 
-use executor::Draw;
-use recorder::{Error, Stage};
+use executor::{Draw, DrawKind, DrawRecord, ViewRecord};
+use recorder::command::BoundBuffer;
+use recorder::{Error, PrimitiveTopology, RawHandle, Stage};
 
 use crate::descriptors::Origin;
 use crate::shaders::{self, SlotKind};
@@ -51,11 +52,69 @@ impl Default for BoundState {
     }
 }
 
+/// One stage of a record, as the oracle reads it.
+struct StageParts<'a> {
+    stage: Stage,
+    shader: RawHandle,
+    constant_buffers: &'a [(u32, BoundBuffer)],
+    shader_resources: &'a [(u32, ViewRecord)],
+    samplers: &'a [(u32, RawHandle)],
+}
+
+/// The graphics part of a record, as the oracle reads it.
+struct GraphicsParts<'a> {
+    topology: PrimitiveTopology,
+    render_targets: &'a [ViewRecord],
+    depth: RawHandle,
+    vertex_buffers: &'a [(u32, BoundBuffer)],
+    index_buffer: BoundBuffer,
+}
+
 impl BoundState {
-    /// What the model's record says the draw saw.
+    /// What the model's record says the draw saw (read in place).
     pub fn of_record(draw: &Draw<'_>) -> Self {
+        let stages = draw.stages().map(|s| StageParts {
+            stage: s.stage,
+            shader: s.shader,
+            constant_buffers: s.constant_buffers,
+            shader_resources: s.shader_resources,
+            samplers: s.samplers,
+        });
+        let graphics = draw.graphics().map(|g| GraphicsParts {
+            topology: g.topology,
+            render_targets: g.render_targets,
+            depth: g.depth_stencil.view,
+            vertex_buffers: g.vertex_buffers,
+            index_buffer: g.index_buffer,
+        });
+        Self::of_parts(stages, graphics.as_ref())
+    }
+
+    /// What an owned record ([`DrawRecord`], `ImmediateContext::records`) says the draw saw.
+    pub fn of_draw_record(record: &DrawRecord) -> Self {
+        let stages = record.stages.iter().map(|s| StageParts {
+            stage: s.stage,
+            shader: s.shader,
+            constant_buffers: &s.constant_buffers,
+            shader_resources: &s.shader_resources,
+            samplers: &s.samplers,
+        });
+        let graphics = record.graphics.as_ref().map(|g| GraphicsParts {
+            topology: g.topology,
+            render_targets: &g.render_targets,
+            depth: g.depth_stencil.view,
+            vertex_buffers: &g.vertex_buffers,
+            index_buffer: g.index_buffer,
+        });
+        Self::of_parts(stages, graphics.as_ref())
+    }
+
+    fn of_parts<'a>(
+        stages: impl Iterator<Item = StageParts<'a>>,
+        graphics: Option<&GraphicsParts<'a>>,
+    ) -> Self {
         let mut state = Self::default();
-        for stage in draw.stages() {
+        for stage in stages {
             let index = match stage.stage {
                 Stage::Vertex => 0,
                 Stage::Pixel => 1,
@@ -78,7 +137,7 @@ impl BoundState {
             }
         }
         state.descriptors.sort();
-        if let Some(g) = draw.graphics() {
+        if let Some(g) = graphics {
             state.topology = g.topology;
             state.targets = g
                 .render_targets
@@ -86,7 +145,17 @@ impl BoundState {
                 .filter(|t| !t.view.is_null())
                 .map(|t| t.view)
                 .collect();
-            state.depth = g.depth_stencil.view;
+            state.depth = g.depth;
+            state.vertex_buffers = g
+                .vertex_buffers
+                .iter()
+                .filter(|(_, b)| !b.buffer.is_null())
+                .map(|(slot, b)| (*slot, Origin::Buffer(b.buffer, b.instance)))
+                .collect();
+            if !g.index_buffer.buffer.is_null() {
+                let b = g.index_buffer;
+                state.index_buffer = Some(Origin::Buffer(b.buffer, b.instance));
+            }
         }
         state
     }
@@ -117,25 +186,55 @@ impl BoundState {
 impl VulkanBackend {
     /// Compares the bound state with the model's record of `draw` (see the module essay).
     pub(crate) fn check_draw(&mut self, draw: &Draw<'_>) -> Result<(), Error> {
+        let expected = BoundState::of_record(draw);
+        self.compare(expected, indexed(draw.kind))
+    }
+
+    /// The oracle's comparison (R-GPU-4) of what the backend bound for its last draw with an
+    /// owned record (`ImmediateContext::records`): `Err` names both states where they differ.
+    pub fn check_record(&mut self, record: &DrawRecord) -> Result<(), Error> {
+        let bound = self.oracle_last.clone().unwrap_or_default();
+        // The backend binds exactly the slots its pipeline reads (or refuses the draw).
+        let read = bound.vertex_buffers.iter().map(|v| v.0).collect();
+        let expected = BoundState::of_draw_record(record);
+        self.compare_with(bound, expected, indexed(record.kind), read)
+    }
+
+    /// What the backend bound for its last draw, in the engine's terms (kept past the flush
+    /// that submitted it); `None` before the first draw or with the oracle off.
+    pub fn last_bound_state(&self) -> Option<&BoundState> {
+        self.oracle_last.as_ref()
+    }
+
+    fn compare(&mut self, expected: BoundState, indexed: bool) -> Result<(), Error> {
         let bound = BoundState::of_backend(self);
-        let mut expected = BoundState::of_record(draw);
-        // The record lists every vertex-buffer slot; the backend binds those the input layout
-        // reads (its key's strides), and the index buffer of an indexed draw.
-        if let (Some(g), Some(key)) = (draw.graphics(), &self.bound.key) {
-            expected.vertex_buffers = key
-                .strides
-                .iter()
-                .filter_map(|&(slot, _, _)| {
-                    crate::draws::vertex_buffer(g.vertex_buffers, slot)
-                        .map(|b| (slot, Origin::Buffer(b.buffer, b.instance)))
-                })
-                .collect();
-            if bound.index_buffer.is_some() {
-                expected.index_buffer = Some(Origin::Buffer(
-                    g.index_buffer.buffer,
-                    g.index_buffer.instance,
-                ));
-            }
+        let read = self
+            .bound
+            .key
+            .iter()
+            .flat_map(|k| k.strides.iter().map(|s| s.0))
+            .collect();
+        let result = self.compare_with(bound.clone(), expected, indexed, read);
+        self.oracle_last = Some(bound);
+        result
+    }
+
+    fn compare_with(
+        &mut self,
+        mut bound: BoundState,
+        mut expected: BoundState,
+        indexed: bool,
+        read: Vec<u32>,
+    ) -> Result<(), Error> {
+        // The record lists every vertex-buffer slot and the index buffer bound; the backend
+        // binds those the input layout reads (its key's strides), and the index buffer of an
+        // indexed draw only.
+        expected
+            .vertex_buffers
+            .retain(|(slot, _)| read.contains(slot));
+        if !indexed {
+            expected.index_buffer = None;
+            bound.index_buffer = None;
         }
         self.oracle.draws += 1;
         if bound == expected {
@@ -150,6 +249,16 @@ impl VulkanBackend {
             ),
         })
     }
+}
+
+/// Whether a draw of `kind` reads the index buffer.
+fn indexed(kind: DrawKind) -> bool {
+    matches!(
+        kind,
+        DrawKind::DrawIndexed
+            | DrawKind::DrawIndexedInstanced
+            | DrawKind::DrawIndexedInstancedIndirect
+    )
 }
 
 /// The oracle's counts.
