@@ -26,7 +26,8 @@
 //! | viewport, scissor, blend factor, stencil ref | dynamic state |
 //! | render targets | dynamic rendering, a pass opened lazily, closed at a target change, a transfer, a present, a flush |
 //! | clear of a target in the open pass | `vkCmdClearAttachments` |
-//! | clear of a target outside a pass | `vkCmdClearColorImage` / `vkCmdClearDepthStencilImage` |
+//! | clear of a colour target before a pass on it | `VK_ATTACHMENT_LOAD_OP_CLEAR` of that pass |
+//! | clear of a target before another use | `vkCmdClearColorImage` / `vkCmdClearDepthStencilImage` |
 //! | legacy implicit transitions | `vkCmdPipelineBarrier2` before each use that changes layout or follows a write |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
 //!
@@ -45,12 +46,13 @@
 //! dispatches, UAVs, buffer views, indirect and auto draws, several viewports, queries,
 //! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
 //! the engine's explicit §9 barriers (the backend makes its own legacy transitions),
-//! read maps of staging resources, texture-region copies, clears folded into load operations,
+//! read maps of staging resources, texture-region copies, depth clears folded into load operations,
 //! frames in flight (every flush waits for its fence).
 //!
 //! **Invariant.** The backend never changes what the model records; it only reads the records
 //! and the device. Every Vulkan object is destroyed before the device ([`Drop`]).
 
+mod clears;
 mod descriptors;
 mod draws;
 mod frame;
@@ -74,6 +76,7 @@ use executor::{Draw, GpuBackend};
 use recorder::command::{Command, InstanceId};
 use recorder::{Error, Handle, RawHandle, Semantics, SwapChain, Texture};
 
+pub use clears::ClearCounts;
 pub use descriptors::Origin;
 pub use instance::BackendError;
 pub use oracle::{BoundState, OracleCounts};
@@ -116,6 +119,9 @@ pub struct VulkanBackend {
     /// Each dynamic buffer's latest instance and its bytes.
     pub(crate) latest: HashMap<RawHandle, (InstanceId, Vec<u8>)>,
     pub(crate) presented: HashMap<RawHandle, Pixels>,
+    /// Colour clears not recorded yet, by texture (`clears.rs`).
+    pub(crate) pending_clears: HashMap<RawHandle, Vec<clears::PendingClear>>,
+    pub(crate) clears: ClearCounts,
     pub(crate) oracle: OracleCounts,
     /// What the last draw bound, as the oracle compared it.
     pub(crate) oracle_last: Option<BoundState>,
@@ -165,6 +171,8 @@ impl VulkanBackend {
             bound: Default::default(),
             latest: HashMap::new(),
             presented: HashMap::new(),
+            pending_clears: HashMap::new(),
+            clears: ClearCounts::default(),
             oracle: OracleCounts::default(),
             oracle_last: None,
             untranslated: 0,
@@ -204,6 +212,12 @@ impl VulkanBackend {
     /// The oracle's counts (R-GPU-4).
     pub fn oracle_counts(&self) -> OracleCounts {
         self.oracle
+    }
+
+    /// How the colour clears were recorded (folded into a load operation, in a pass, as a
+    /// transfer).
+    pub fn clear_counts(&self) -> ClearCounts {
+        self.clears
     }
 
     /// Pipelines built so far (a cache miss each).

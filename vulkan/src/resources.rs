@@ -415,6 +415,9 @@ impl VulkanBackend {
         stages: vk::PipelineStageFlags2,
         access: vk::AccessFlags2,
     ) {
+        if self.pending_clears.contains_key(&texture) {
+            self.flush_pending_clears(texture);
+        }
         let Some(image) = self.resources.images.get(&texture) else {
             return;
         };
