@@ -37,7 +37,8 @@ impl VulkanBackend {
         color: [f32; 4],
     ) -> Result<(), Error> {
         const CALL: &str = "clear_render_target_view";
-        let (_, texture) = self.image_view(CALL, ObjectKind::RenderTargetView, view.view)?;
+        let (_, texture) =
+            self.image_view(CALL, ObjectKind::RenderTargetView, view.view, view.resource)?;
         let mip = view.first_mip as u32;
         let mip_extent = self.resources.images.get(&texture).map(|i| vk::Extent2D {
             width: (i.extent.width >> mip).max(1),
@@ -46,7 +47,7 @@ impl VulkanBackend {
         let in_pass = self.pass.as_ref().and_then(|p| {
             p.colors
                 .iter()
-                .position(|c| *c == view.view)
+                .position(|c| *c == (view.view, texture))
                 .filter(|_| mip_extent == Some(p.extent))
                 .map(|i| (i, p.extent))
         });
@@ -88,12 +89,7 @@ impl VulkanBackend {
         let Some(pass) = &self.pass else {
             return false;
         };
-        pass.colors.iter().any(|view| {
-            self.resources
-                .views
-                .get(&(ObjectKind::RenderTargetView, *view))
-                .is_some_and(|v| v.1 == texture)
-        })
+        pass.colors.iter().any(|c| c.1 == texture)
     }
 
     /// The pending clear of `view` of `texture` that a pass whose render area is `extent` can
@@ -167,7 +163,7 @@ impl VulkanBackend {
         stencil: u8,
     ) -> Result<(), Error> {
         const CALL: &str = "clear_depth_stencil_view";
-        self.image_view(CALL, ObjectKind::DepthStencilView, view.view)?;
+        self.image_view(CALL, ObjectKind::DepthStencilView, view.view, view.resource)?;
         let Some(format) = self.resources.images.get(&view.resource).map(|i| i.format) else {
             return Ok(());
         };

@@ -109,7 +109,12 @@ impl VulkanBackend {
         let mut colors = Vec::new();
         let mut formats = Vec::new();
         for target in graphics.render_targets.iter().filter(|t| !t.view.is_null()) {
-            let (_, texture) = self.image_view(CALL, ObjectKind::RenderTargetView, target.view)?;
+            let (_, texture) = self.image_view(
+                CALL,
+                ObjectKind::RenderTargetView,
+                target.view,
+                target.resource,
+            )?;
             colors.push((target.view, texture));
             formats.push(self.view_format(target.format, texture));
         }
@@ -117,7 +122,8 @@ impl VulkanBackend {
         let (depth, depth_format) = if ds.view.is_null() {
             ((RawHandle::NULL, RawHandle::NULL), vk::Format::UNDEFINED)
         } else {
-            let (_, texture) = self.image_view(CALL, ObjectKind::DepthStencilView, ds.view)?;
+            let (_, texture) =
+                self.image_view(CALL, ObjectKind::DepthStencilView, ds.view, ds.resource)?;
             ((ds.view, texture), self.view_format(ds.format, texture))
         };
         let strides = self.strides(graphics.input_layout, graphics.vertex_buffers)?;
@@ -209,8 +215,12 @@ impl VulkanBackend {
             if view.view.is_null() {
                 return Err(self.empty_slot(stage.shader, "shader resource", *slot));
             }
-            let (image_view, texture) =
-                self.image_view(CALL, ObjectKind::ShaderResourceView, view.view)?;
+            let (image_view, texture) = self.image_view(
+                CALL,
+                ObjectKind::ShaderResourceView,
+                view.view,
+                view.resource,
+            )?;
             self.use_image(
                 texture,
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,

@@ -168,7 +168,7 @@ impl BoundState {
             state.topology = key.topology;
         }
         if let Some(pass) = &backend.pass {
-            state.targets.clone_from(&pass.colors);
+            state.targets = pass.colors.iter().map(|c| c.0).collect();
             state.depth = pass.depth;
         }
         state.descriptors.clone_from(&backend.bound.set_origins);

@@ -19,7 +19,9 @@ use crate::VulkanBackend;
 /// The open pass: its targets (view handles) and size.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct OpenPass {
-    pub(crate) colors: Vec<RawHandle>,
+    /// `(render-target view, texture)` of each colour target.
+    pub(crate) colors: Vec<(RawHandle, RawHandle)>,
+    /// The depth-stencil view (null for none).
     pub(crate) depth: RawHandle,
     pub(crate) extent: vk::Extent2D,
 }
@@ -44,7 +46,7 @@ impl VulkanBackend {
         if let Some(pass) = &self.pass {
             if pass.depth == depth.0
                 && pass.colors.len() == colors.len()
-                && pass.colors.iter().zip(colors).all(|(a, b)| *a == b.0)
+                && pass.colors.as_slice() == colors
             {
                 return Ok(());
             }
@@ -55,14 +57,14 @@ impl VulkanBackend {
             height: u32::MAX,
         };
         for &(view, texture) in colors {
-            self.image_view(call, ObjectKind::RenderTargetView, view)?;
+            self.image_view(call, ObjectKind::RenderTargetView, view, texture)?;
             if let Some(image) = self.resources.images.get(&texture) {
                 extent.width = extent.width.min(image.extent.width);
                 extent.height = extent.height.min(image.extent.height);
             }
         }
         if !depth.0.is_null() {
-            self.image_view(call, ObjectKind::DepthStencilView, depth.0)?;
+            self.image_view(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
             if let Some(image) = self.resources.images.get(&depth.1) {
                 extent.width = extent.width.min(image.extent.width);
                 extent.height = extent.height.min(image.extent.height);
@@ -70,7 +72,8 @@ impl VulkanBackend {
         }
         let mut color_attachments = Vec::with_capacity(colors.len());
         for &(view, texture) in colors {
-            let (image_view, _) = self.image_view(call, ObjectKind::RenderTargetView, view)?;
+            let (image_view, _) =
+                self.image_view(call, ObjectKind::RenderTargetView, view, texture)?;
             let folded = self.take_foldable_clear(texture, view, extent);
             self.use_image(
                 texture,
@@ -95,7 +98,8 @@ impl VulkanBackend {
         }
         let mut depth_attachment = None;
         if !depth.0.is_null() {
-            let (image_view, _) = self.image_view(call, ObjectKind::DepthStencilView, depth.0)?;
+            let (image_view, _) =
+                self.image_view(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
             self.use_image(
                 depth.1,
                 vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
@@ -142,7 +146,7 @@ impl VulkanBackend {
         // attachments are live views in the layouts named (transitioned above).
         unsafe { self.gpu.device.cmd_begin_rendering(self.frame.cb, &info) };
         self.pass = Some(super::passes::OpenPass {
-            colors: colors.iter().map(|c| c.0).collect(),
+            colors: colors.to_vec(),
             depth: depth.0,
             extent,
         });

@@ -51,9 +51,11 @@ pub(crate) struct GpuBuffer {
 #[derive(Default)]
 pub(crate) struct Resources {
     pub(crate) images: HashMap<RawHandle, Image>,
-    /// Image views by D3D11 view (kind and handle: each kind numbers its own handles), with
-    /// the image (texture handle) they view.
-    pub(crate) views: HashMap<(ObjectKind, RawHandle), (vk::ImageView, RawHandle)>,
+    /// Image views by D3D11 view (kind and handle: each kind numbers its own handles) and the
+    /// texture it viewed when the command was recorded (a legacy swap-chain view moves to
+    /// another back buffer at each present, R-EX-7: the record says which one), with that
+    /// texture.
+    pub(crate) views: HashMap<(ObjectKind, RawHandle, RawHandle), (vk::ImageView, RawHandle)>,
     pub(crate) buffers: HashMap<RawHandle, GpuBuffer>,
     pub(crate) samplers: HashMap<RawHandle, vk::Sampler>,
 }
@@ -200,15 +202,16 @@ impl VulkanBackend {
         }
     }
 
-    /// The image view of a D3D11 view (SRV, RTV or DSV), made on first use, and the texture
-    /// it views.
+    /// The image view of a D3D11 view (SRV, RTV or DSV) of `texture` (the resource the
+    /// command's record names; null: the view's own), made on first use, and the texture.
     pub(crate) fn image_view(
         &mut self,
         call: &'static str,
         kind: ObjectKind,
         view: RawHandle,
+        texture: RawHandle,
     ) -> Result<(vk::ImageView, RawHandle), Error> {
-        if let Some(known) = self.resources.views.get(&(kind, view)) {
+        if let Some(known) = self.resources.views.get(&(kind, view, texture)) {
             return Ok(*known);
         }
         let info = match kind {
@@ -224,17 +227,24 @@ impl VulkanBackend {
             _ => None,
         }
         .ok_or_else(|| refuse(self, call, kind, view, "is not alive (R-GPU-3)"))?;
-        let Resource::Texture(texture) = info.resource else {
-            return Err(refuse(
-                self,
-                call,
-                kind,
-                view,
-                "views a buffer: buffer views are not translated yet (R-GPU-3)",
-            ));
+        let key_texture = texture;
+        let texture = match info.resource {
+            Resource::Texture(_) if !texture.is_null() => Texture::from_raw(texture),
+            Resource::Texture(own) => own,
+            Resource::Buffer(_) => {
+                return Err(refuse(
+                    self,
+                    call,
+                    kind,
+                    view,
+                    "views a buffer: buffer views are not translated yet (R-GPU-3)",
+                ))
+            }
         };
         self.image(call, texture.raw())?;
-        let image = &self.resources.images[&texture.raw()];
+        let Some(image) = self.resources.images.get(&texture.raw()) else {
+            return Err(refuse(self, call, kind, view, "has no image (R-GPU-3)"));
+        };
         let format = translate::format(info.format).unwrap_or(image.format);
         let first_mip = info.first_mip.min(image.mips - 1);
         let mip_count = info.mip_count.clamp(1, image.mips - first_mip);
@@ -269,7 +279,7 @@ impl VulkanBackend {
             .map_err(|r| self.vk_error(call, "vkCreateImageView", r))?;
         self.resources
             .views
-            .insert((kind, view), (image_view, texture.raw()));
+            .insert((kind, view, key_texture), (image_view, texture.raw()));
         Ok((image_view, texture.raw()))
     }
 
@@ -417,6 +427,13 @@ impl VulkanBackend {
     ) {
         if self.pending_clears.contains_key(&texture) {
             self.flush_pending_clears(texture);
+        }
+        if matches!(
+            layout,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL | vk::ImageLayout::TRANSFER_DST_OPTIMAL
+        ) {
+            // A transfer follows: never inside a pass, barrier or not.
+            self.end_pass();
         }
         let Some(image) = self.resources.images.get(&texture) else {
             return;

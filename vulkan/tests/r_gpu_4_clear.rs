@@ -23,6 +23,10 @@ fn r_gpu_4_clear_writes_the_presented_pixels() {
     gpu.backend().write_png(chain, &path).unwrap();
     assert!(std::fs::metadata(&path).unwrap().len() > 0);
     let clears = gpu.backend().clear_counts();
-    assert_eq!((clears.folded, clears.transfer), (0, 1), "no pass to fold the clear into");
+    assert_eq!(
+        (clears.folded, clears.transfer),
+        (0, 1),
+        "no pass to fold the clear into"
+    );
     gpu.assert_clean();
 }

@@ -43,7 +43,11 @@ fn r_gpu_4_a_quad_coloured_by_its_constant_buffer() {
     }
     assert_eq!(gpu.backend().oracle_counts().draws, 1);
     let clears = gpu.backend().clear_counts();
-    assert_eq!((clears.folded, clears.transfer), (1, 0), "the clear is the pass's load op");
+    assert_eq!(
+        (clears.folded, clears.transfer),
+        (1, 0),
+        "the clear is the pass's load op"
+    );
     gpu.assert_clean();
 }
 
