@@ -595,6 +595,20 @@ pub enum Error {
         /// The call refused.
         call: &'static str,
     },
+
+    /// What a real GPU backend cannot do for a command or a draw the model applied (R-GPU-1 ..
+    /// R-GPU-4): an object lacking what the backend needs (shader code, input-layout elements,
+    /// R-GPU-2), a construct it does not translate, its bound state differing from the model's
+    /// record (R-GPU-4), or the GPU failing. The model still recorded the command.
+    #[error("{call}: {object} {problem}")]
+    GpuBackend {
+        /// The command or call refused ("draw", "clear_render_target_view", "present", ...).
+        call: &'static str,
+        /// The object concerned as messages name it ("shader 'vs0'", "the Vulkan device").
+        object: String,
+        /// What it lacks or what went wrong, with the rule's id.
+        problem: String,
+    },
 }
 
 // Refusals travel in every `Result` of the recording calls: a new variant must not make them
@@ -656,7 +670,8 @@ impl Error {
             | Self::WrongObjectKind { .. }
             | Self::RefusedDeclaration { .. }
             | Self::RefusedWithoutReason { .. }
-            | Self::DiscardedList { .. } => ErrorKind::InvalidArgument,
+            | Self::DiscardedList { .. }
+            | Self::GpuBackend { .. } => ErrorKind::InvalidArgument,
         }
     }
 }

@@ -1,0 +1,250 @@
+//! Descriptor sets (R-GPU-3): one set (set 0) per draw whose bindings changed, allocated from the
+//! frame's pools, written with the draw's constant buffers, shader resources and samplers at the
+//! fixed bindings (`shaders.rs`), and bound; a draw whose bindings are the previous draw's keeps
+//! the bound set.
+//!
+//! **In:** a draw's `(binding, descriptor, origin)` list, sorted by binding. **Out:** a bound
+//! set; [`Bound`] keeps what the bound set holds, as Vulkan objects and as the engine's objects
+//! (the origins the oracle compares with the model's record, R-GPU-4).
+//!
+//! **Invariant.** Pools are reset only after the frame's fence (`flush`): a set the GPU may read
+//! is never reused. `Bound` is what the command buffer has bound since the frame began (reset
+//! with it).
+
+use ash::vk;
+use recorder::command::InstanceId;
+use recorder::{Error, RawHandle};
+
+use crate::instance::{vk_failed, BackendError};
+use crate::pipelines::{Built, PipelineKey};
+use crate::VulkanBackend;
+
+/// A descriptor as Vulkan sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Descriptor {
+    /// A uniform buffer range.
+    Buffer {
+        buffer: vk::Buffer,
+        offset: u64,
+        range: u64,
+    },
+    /// A sampled image view (in `SHADER_READ_ONLY_OPTIMAL`).
+    Image(vk::ImageView),
+    /// A sampler.
+    Sampler(vk::Sampler),
+}
+
+/// A descriptor as the engine names it (the oracle's terms, R-GPU-4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Origin {
+    /// A buffer at an instance (a constant buffer, a vertex or index buffer).
+    Buffer(RawHandle, InstanceId),
+    /// A view (a shader-resource view).
+    View(RawHandle),
+    /// A sampler state (null: the default sampler).
+    Sampler(RawHandle),
+}
+
+/// What the frame's command buffer has bound.
+#[derive(Default)]
+pub(crate) struct Bound {
+    pub(crate) pipeline: vk::Pipeline,
+    pub(crate) key: Option<PipelineKey>,
+    pub(crate) set_layout: vk::DescriptorSetLayout,
+    pub(crate) set: Vec<(u32, Descriptor)>,
+    pub(crate) set_origins: Vec<(u32, Origin)>,
+    pub(crate) vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64)>,
+    pub(crate) index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
+}
+
+/// The frame's descriptor pools.
+#[derive(Default)]
+pub(crate) struct Descriptors {
+    pools: Vec<vk::DescriptorPool>,
+    current: usize,
+    /// Sets written so far (one per draw whose bindings changed).
+    pub(crate) sets_written: u64,
+}
+
+const SETS_PER_POOL: u32 = 1024;
+
+impl Descriptors {
+    fn new_pool(device: &ash::Device) -> Result<vk::DescriptorPool, BackendError> {
+        let sizes = [
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::UNIFORM_BUFFER,
+                descriptor_count: SETS_PER_POOL * 8,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::SAMPLED_IMAGE,
+                descriptor_count: SETS_PER_POOL * 8,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::SAMPLER,
+                descriptor_count: SETS_PER_POOL * 4,
+            },
+        ];
+        let info = vk::DescriptorPoolCreateInfo::default()
+            .max_sets(SETS_PER_POOL)
+            .pool_sizes(&sizes);
+        // SAFETY: `info` lives across the call.
+        unsafe { device.create_descriptor_pool(&info, None) }
+            .map_err(vk_failed("vkCreateDescriptorPool"))
+    }
+
+    /// A set of `layout` from the frame's pools (a new pool when they are full).
+    fn allocate(
+        &mut self,
+        device: &ash::Device,
+        layout: vk::DescriptorSetLayout,
+    ) -> Result<vk::DescriptorSet, BackendError> {
+        let layouts = [layout];
+        loop {
+            if self.current == self.pools.len() {
+                self.pools.push(Self::new_pool(device)?);
+            }
+            let info = vk::DescriptorSetAllocateInfo::default()
+                .descriptor_pool(self.pools[self.current])
+                .set_layouts(&layouts);
+            // SAFETY: the pool and layout are live objects of this device.
+            match unsafe { device.allocate_descriptor_sets(&info) } {
+                Ok(sets) => {
+                    return sets.first().copied().ok_or(BackendError::Vulkan {
+                        call: "vkAllocateDescriptorSets",
+                        result: vk::Result::ERROR_UNKNOWN,
+                    })
+                }
+                Err(vk::Result::ERROR_OUT_OF_POOL_MEMORY | vk::Result::ERROR_FRAGMENTED_POOL) => {
+                    self.current += 1;
+                }
+                Err(result) => return Err(vk_failed("vkAllocateDescriptorSets")(result)),
+            }
+        }
+    }
+
+    /// The frame's fence signalled: every set is free.
+    pub(crate) fn reset(&mut self, device: &ash::Device) -> Result<(), BackendError> {
+        let used = (self.current + 1).min(self.pools.len());
+        for pool in &self.pools[..used] {
+            // SAFETY: the GPU finished with every set of the pool (after the frame's fence).
+            unsafe { device.reset_descriptor_pool(*pool, vk::DescriptorPoolResetFlags::empty()) }
+                .map_err(vk_failed("vkResetDescriptorPool"))?;
+        }
+        self.current = 0;
+        Ok(())
+    }
+
+    pub(crate) fn destroy(&mut self, device: &ash::Device) {
+        for pool in self.pools.drain(..) {
+            // SAFETY: the device is idle; each pool is destroyed once.
+            unsafe { device.destroy_descriptor_pool(pool, None) };
+        }
+    }
+}
+
+impl VulkanBackend {
+    /// Binds a set holding `contents` for `built`, unless the bound set holds them already.
+    pub(crate) fn bind_set(
+        &mut self,
+        built: &Built,
+        contents: &[(u32, Descriptor, Origin)],
+    ) -> Result<(), Error> {
+        let same = self.bound.set_layout == built.set_layout
+            && self.bound.set.len() == contents.len()
+            && self
+                .bound
+                .set
+                .iter()
+                .zip(contents)
+                .all(|(a, b)| a.0 == b.0 && a.1 == b.1);
+        if same || contents.is_empty() {
+            if contents.is_empty() {
+                self.bound.set.clear();
+                self.bound.set_origins.clear();
+            }
+            return Ok(());
+        }
+        let set = self
+            .descriptors
+            .allocate(&self.gpu.device, built.set_layout)
+            .map_err(|e| e.to_engine("draw"))?;
+        let mut buffer_infos = Vec::with_capacity(contents.len());
+        let mut image_infos = Vec::with_capacity(contents.len());
+        for (_, descriptor, _) in contents {
+            match *descriptor {
+                Descriptor::Buffer {
+                    buffer,
+                    offset,
+                    range,
+                } => buffer_infos.push([vk::DescriptorBufferInfo {
+                    buffer,
+                    offset,
+                    range,
+                }]),
+                Descriptor::Image(view) => image_infos.push([vk::DescriptorImageInfo {
+                    sampler: vk::Sampler::null(),
+                    image_view: view,
+                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                }]),
+                Descriptor::Sampler(sampler) => image_infos.push([vk::DescriptorImageInfo {
+                    sampler,
+                    image_view: vk::ImageView::null(),
+                    image_layout: vk::ImageLayout::UNDEFINED,
+                }]),
+            }
+        }
+        let (mut b, mut i) = (0, 0);
+        let writes: Vec<_> = contents
+            .iter()
+            .map(|(binding, descriptor, _)| {
+                let write = vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(*binding);
+                match descriptor {
+                    Descriptor::Buffer { .. } => {
+                        b += 1;
+                        write
+                            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                            .buffer_info(&buffer_infos[b - 1])
+                    }
+                    Descriptor::Image(_) => {
+                        i += 1;
+                        write
+                            .descriptor_type(vk::DescriptorType::SAMPLED_IMAGE)
+                            .image_info(&image_infos[i - 1])
+                    }
+                    Descriptor::Sampler(_) => {
+                        i += 1;
+                        write
+                            .descriptor_type(vk::DescriptorType::SAMPLER)
+                            .image_info(&image_infos[i - 1])
+                    }
+                }
+            })
+            .collect();
+        // SAFETY: `set` was just allocated with `built.set_layout`, whose bindings are the
+        // ones written (the pipeline's declared slots), with their types; the buffers, views
+        // and samplers are live; the set is bound with the pipeline's layout on a recording
+        // command buffer.
+        unsafe {
+            self.gpu.device.update_descriptor_sets(&writes, &[]);
+            self.gpu.device.cmd_bind_descriptor_sets(
+                self.frame.cb,
+                vk::PipelineBindPoint::GRAPHICS,
+                built.layout,
+                0,
+                &[set],
+                &[],
+            );
+        }
+        self.descriptors.sets_written += 1;
+        self.bound.set_layout = built.set_layout;
+        self.bound.set.clear();
+        self.bound.set_origins.clear();
+        for &(binding, descriptor, origin) in contents {
+            self.bound.set.push((binding, descriptor));
+            self.bound.set_origins.push((binding, origin));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,123 @@
+//! The frame: the command buffer the backend records into, and its submission.
+//!
+//! **In:** the commands the other modules record into [`Frame::cb`]. **Out:** at a
+//! [`flush`](crate::VulkanBackend::flush) (a present, the engine's `submit`, a read-back, a full
+//! ring), the buffer submitted with the frame's fence, waited for, and everything per frame
+//! reset: the command pool, the upload ring, the descriptor pool.
+//!
+//! **Invariant.** `cb` is always recording between flushes. A flush waits for the fence before
+//! anything per frame is reset, so nothing the GPU reads is reused early. Waiting at every flush
+//! is the simple choice (one frame in flight); overlapping frames is R-GPU-6's.
+
+use ash::vk;
+
+use crate::instance::{vk_failed, BackendError, Gpu};
+use crate::VulkanBackend;
+
+/// The command pool, command buffer and fence of the frame.
+pub(crate) struct Frame {
+    pool: vk::CommandPool,
+    pub(crate) cb: vk::CommandBuffer,
+    fence: vk::Fence,
+    /// Submissions so far.
+    pub(crate) submissions: u64,
+    /// Whether anything was recorded since the last flush.
+    pub(crate) dirty: bool,
+}
+
+impl Frame {
+    pub(crate) fn new(gpu: &Gpu) -> Result<Self, BackendError> {
+        let device = &gpu.device;
+        let info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(gpu.queue_family)
+            .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+        // SAFETY: `info` names the device's queue family.
+        let pool = unsafe { device.create_command_pool(&info, None) }
+            .map_err(vk_failed("vkCreateCommandPool"))?;
+        let allocate = vk::CommandBufferAllocateInfo::default()
+            .command_pool(pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: `pool` is a live pool of this device.
+        let buffers = unsafe { device.allocate_command_buffers(&allocate) };
+        // SAFETY: a fence with no flags has no precondition.
+        let fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) };
+        let (buffers, fence) = match (buffers, fence) {
+            (Ok(buffers), Ok(fence)) => (buffers, fence),
+            (buffers, fence) => {
+                // SAFETY: nothing made here is in use.
+                unsafe {
+                    if let Ok(fence) = fence {
+                        device.destroy_fence(fence, None);
+                    }
+                    device.destroy_command_pool(pool, None);
+                }
+                let result = buffers
+                    .err()
+                    .or(fence.err())
+                    .unwrap_or(vk::Result::ERROR_UNKNOWN);
+                return Err(vk_failed("vkAllocateCommandBuffers")(result));
+            }
+        };
+        let frame = Self {
+            pool,
+            cb: buffers.first().copied().unwrap_or_default(),
+            fence,
+            submissions: 0,
+            dirty: false,
+        };
+        frame.begin(device)?;
+        Ok(frame)
+    }
+
+    fn begin(&self, device: &ash::Device) -> Result<(), BackendError> {
+        let info = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: `cb` is in the initial state (new or its pool reset).
+        unsafe { device.begin_command_buffer(self.cb, &info) }
+            .map_err(vk_failed("vkBeginCommandBuffer"))
+    }
+
+    pub(crate) fn destroy(&mut self, device: &ash::Device) {
+        // SAFETY: the device is idle; the command buffer goes with its pool.
+        unsafe {
+            device.destroy_fence(self.fence, None);
+            device.destroy_command_pool(self.pool, None);
+        }
+    }
+}
+
+impl VulkanBackend {
+    /// Submits what was recorded, waits for it, and resets the frame (see the module essay).
+    pub(crate) fn flush(&mut self) -> Result<(), BackendError> {
+        self.end_pass();
+        let device = &self.gpu.device;
+        let cb = self.frame.cb;
+        // SAFETY: `cb` is recording and outside a pass (closed above).
+        unsafe { device.end_command_buffer(cb) }.map_err(vk_failed("vkEndCommandBuffer"))?;
+        let buffers = [cb];
+        let submit = vk::SubmitInfo::default().command_buffers(&buffers);
+        // SAFETY: `cb` is executable; the fence is unsignalled (reset after each wait); the
+        // queue is used from this thread only (the backend is `Send`, not shared).
+        unsafe {
+            device
+                .queue_submit(self.gpu.queue, &[submit], self.frame.fence)
+                .map_err(vk_failed("vkQueueSubmit"))?;
+            device
+                .wait_for_fences(&[self.frame.fence], true, u64::MAX)
+                .map_err(vk_failed("vkWaitForFences"))?;
+            device
+                .reset_fences(&[self.frame.fence])
+                .map_err(vk_failed("vkResetFences"))?;
+            device
+                .reset_command_pool(self.frame.pool, vk::CommandPoolResetFlags::empty())
+                .map_err(vk_failed("vkResetCommandPool"))?;
+        }
+        self.frame.submissions += 1;
+        self.frame.dirty = false;
+        self.ring.reset();
+        self.descriptors.reset(&self.gpu.device)?;
+        self.bound = Default::default();
+        self.frame.begin(&self.gpu.device)
+    }
+}

@@ -1,0 +1,298 @@
+//! A real GPU for the engine (SPEC §16): the commands the GPU model applies, and the draws it
+//! records, translated to Vulkan as DXVK translates D3D11, with the model as the oracle of what
+//! every draw bound (R-GPU-1 .. R-GPU-4).
+//!
+//! **In:** what [`executor::GpuModel`] hands an [`executor::GpuBackend`] (install one with
+//! `ImmediateContext::set_gpu_backend`): non-draw commands after the model applied them, each
+//! draw's resolved record, presents and submissions; and what the `recorder::Device` keeps of
+//! each object (its info, and its R-GPU-2 contents: shader code, input elements, state fields,
+//! initial bytes). **Out:** Vulkan commands on one graphics queue; the pixels of each present
+//! ([`VulkanBackend::presented_pixels`], [`VulkanBackend::write_png`]); refusals (a shader
+//! without code at a draw, a construct not translated yet, a bound state the record disagrees
+//! with) returned as [`recorder::Error::GpuBackend`], which the model reports as violations;
+//! the validation layer's messages ([`VulkanBackend::validation_messages`]).
+//!
+//! **How each D3D11 construct maps (DXVK being the reference).**
+//!
+//! | D3D11 | Vulkan |
+//! |---|---|
+//! | texture (2D, mips, array) | `VkImage`, optimal tiling, made at first use; its layout tracked |
+//! | SRV / RTV / DSV | one `VkImageView` per view handle |
+//! | buffer | device-local `VkBuffer`; initial data and `update_subresource` through the ring |
+//! | dynamic buffer instance (write-discard map) | a region of the per-frame upload ring |
+//! | sampler state | `VkSampler` per handle (D3D11 defaults without fields) |
+//! | shader (WGSL / SPIR-V) | naga → SPIR-V → `VkShaderModule`, per handle |
+//! | shaders + layout + strides + topology + states + formats | a `VkPipeline` per key, `VkPipelineCache` |
+//! | viewport, scissor, blend factor, stencil ref | dynamic state |
+//! | render targets | dynamic rendering, a pass opened lazily, closed at a target change, a transfer, a present, a flush |
+//! | clear of a target in the open pass | `vkCmdClearAttachments` |
+//! | clear of a colour target before a pass on it | `VK_ATTACHMENT_LOAD_OP_CLEAR` of that pass |
+//! | clear of a target before another use | `vkCmdClearColorImage` / `vkCmdClearDepthStencilImage` |
+//! | legacy implicit transitions | `vkCmdPipelineBarrier2` before each use that changes layout or follows a write |
+//! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
+//!
+//! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0. For the stage of
+//! index `k` (vs 0, hs 1, ds 2, gs 3, ps 4, cs 5), constant buffer slot `s` is binding
+//! `64k + s` (`s < 16`, a `uniform` buffer), shader resource slot `s` is binding `64k + 16 + s`
+//! (`s < 32`, a sampled texture), sampler slot `s` is binding `64k + 48 + s` (`s < 16`). WGSL
+//! written for the backend declares `@group(0) @binding(N)` by that rule: a pixel shader's
+//! constant buffer 0 is `@binding(256)`, its texture 0 `@binding(272)`, its sampler 0
+//! `@binding(304)`; a vertex shader's constant buffer 0 is `@binding(0)`. The device's shader
+//! check ([`NagaShaderCheck`], installed by [`VulkanBackend::new`]) refuses at creation code
+//! whose reflected slots are not the declared ones.
+//!
+//! **Not translated yet** (refused at the draw, or counted in
+//! [`VulkanBackend::untranslated_commands`]): hull, domain, geometry and compute shaders,
+//! dispatches, UAVs, buffer views, indirect and auto draws, several viewports, queries,
+//! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
+//! the engine's explicit §9 barriers (the backend makes its own legacy transitions),
+//! read maps of staging resources, texture-region copies, depth clears folded into load operations,
+//! frames in flight (every flush waits for its fence).
+//!
+//! **Invariant.** The backend never changes what the model records; it only reads the records
+//! and the device. Every Vulkan object is destroyed before the device ([`Drop`]).
+
+mod clears;
+mod descriptors;
+mod draws;
+mod frame;
+mod instance;
+mod oracle;
+mod passes;
+mod pipelines;
+mod readback;
+mod resources;
+mod ring;
+mod shaders;
+mod transfers;
+mod translate;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use ash::vk;
+use executor::{Draw, GpuBackend};
+use recorder::command::{Command, InstanceId};
+use recorder::{Error, Handle, RawHandle, Semantics, SwapChain, Texture};
+
+pub use clears::ClearCounts;
+pub use descriptors::Origin;
+pub use instance::BackendError;
+pub use oracle::{BoundState, OracleCounts};
+pub use readback::Pixels;
+pub use shaders::{binding, reflect, NagaShaderCheck, Reflected, SlotKind};
+
+/// How the backend is made.
+#[derive(Clone, Debug)]
+pub struct VulkanOptions {
+    /// The Khronos validation layer with synchronization validation; its warnings and errors
+    /// are kept ([`VulkanBackend::validation_messages`]).
+    pub validation: bool,
+    /// The oracle (R-GPU-4): each draw's bound state compared with the model's record.
+    pub oracle: bool,
+    /// The upload ring's size in bytes (per frame).
+    pub ring_bytes: u64,
+}
+
+impl Default for VulkanOptions {
+    fn default() -> Self {
+        Self {
+            validation: false,
+            oracle: true,
+            ring_bytes: 32 << 20,
+        }
+    }
+}
+
+/// The Vulkan backend (see the crate essay).
+pub struct VulkanBackend {
+    pub(crate) device: recorder::Device,
+    pub(crate) options: VulkanOptions,
+    pub(crate) resources: resources::Resources,
+    pub(crate) ring: ring::Ring,
+    pub(crate) pipelines: pipelines::Pipelines,
+    pub(crate) descriptors: descriptors::Descriptors,
+    pub(crate) frame: frame::Frame,
+    pub(crate) pass: Option<passes::OpenPass>,
+    pub(crate) bound: descriptors::Bound,
+    /// Each dynamic buffer's latest instance and its bytes.
+    pub(crate) latest: HashMap<RawHandle, (InstanceId, Vec<u8>)>,
+    pub(crate) presented: HashMap<RawHandle, Pixels>,
+    /// Colour clears not recorded yet, by texture (`clears.rs`).
+    pub(crate) pending_clears: HashMap<RawHandle, Vec<clears::PendingClear>>,
+    pub(crate) clears: ClearCounts,
+    pub(crate) oracle: OracleCounts,
+    /// What the last draw bound, as the oracle compared it.
+    pub(crate) oracle_last: Option<BoundState>,
+    pub(crate) untranslated: u64,
+    /// Last: dropped after everything above was destroyed (`Drop`).
+    pub(crate) gpu: instance::Gpu,
+}
+
+impl fmt::Debug for VulkanBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VulkanBackend")
+            .field("gpu", &self.gpu)
+            .field("options", &self.options)
+            .field("pipelines", &self.pipelines.built)
+            .field("submissions", &self.frame.submissions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl VulkanBackend {
+    /// A backend drawing `device`'s objects on the first Vulkan 1.3 device (discrete first;
+    /// `VULKAN_BACKEND_DEVICE` a substring of the name to choose). Installs the naga shader
+    /// check on `device` (R-GPU-2). Errs (no panic) without a loader or a usable device.
+    pub fn new(device: &recorder::Device, options: VulkanOptions) -> Result<Self, BackendError> {
+        let mut gpu = instance::Gpu::new(options.validation)?;
+        let ring = ring::Ring::new(&gpu.device, &mut gpu.allocator, options.ring_bytes)?;
+        let frame = frame::Frame::new(&gpu)?;
+        // SAFETY: an empty pipeline cache description has no precondition.
+        let cache = unsafe {
+            gpu.device
+                .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+        }
+        .map_err(instance::vk_failed("vkCreatePipelineCache"))?;
+        device.set_shader_check(Some(Arc::new(NagaShaderCheck)));
+        Ok(Self {
+            device: device.clone(),
+            options,
+            resources: Default::default(),
+            ring,
+            pipelines: pipelines::Pipelines {
+                cache,
+                ..Default::default()
+            },
+            descriptors: Default::default(),
+            frame,
+            pass: None,
+            bound: Default::default(),
+            latest: HashMap::new(),
+            presented: HashMap::new(),
+            pending_clears: HashMap::new(),
+            clears: ClearCounts::default(),
+            oracle: OracleCounts::default(),
+            oracle_last: None,
+            untranslated: 0,
+            gpu,
+        })
+    }
+
+    /// The device's name (`llvmpipe (LLVM 15.0.6, 256 bits)` on lavapipe).
+    pub fn device_name(&self) -> String {
+        self.gpu.device_name()
+    }
+
+    /// The validation layer's warnings and errors so far (empty without validation).
+    pub fn validation_messages(&self) -> Vec<String> {
+        self.gpu.messages()
+    }
+
+    /// The pixels `chain` showed at its last present, RGBA8 rows top first.
+    pub fn presented_pixels(&self, chain: SwapChain) -> Option<Pixels> {
+        self.presented.get(&chain.raw()).cloned()
+    }
+
+    /// Writes the pixels of `chain`'s last present as a PNG file.
+    pub fn write_png(&self, chain: SwapChain, path: &std::path::Path) -> Result<(), String> {
+        let pixels = self
+            .presented
+            .get(&chain.raw())
+            .ok_or_else(|| format!("swap chain {chain:?} was never presented"))?;
+        readback::write_png(path, pixels)
+    }
+
+    /// Submits what was recorded and reads `texture` back as RGBA8 (for tests and tools).
+    pub fn read_texture(&mut self, texture: Texture) -> Result<Pixels, Error> {
+        self.read_back("read_texture", texture.raw())
+    }
+
+    /// The oracle's counts (R-GPU-4).
+    pub fn oracle_counts(&self) -> OracleCounts {
+        self.oracle
+    }
+
+    /// How the colour clears were recorded (folded into a load operation, in a pass, as a
+    /// transfer).
+    pub fn clear_counts(&self) -> ClearCounts {
+        self.clears
+    }
+
+    /// Pipelines built so far (a cache miss each).
+    pub fn pipelines_built(&self) -> u64 {
+        self.pipelines.built
+    }
+
+    /// Descriptor sets written so far (one per draw whose bindings changed).
+    pub fn descriptor_sets_written(&self) -> u64 {
+        self.descriptors.sets_written
+    }
+
+    /// Frames submitted so far.
+    pub fn submissions(&self) -> u64 {
+        self.frame.submissions
+    }
+
+    /// Commands that change GPU memory which the backend does not translate yet.
+    pub fn untranslated_commands(&self) -> u64 {
+        self.untranslated
+    }
+
+    /// The engine's error for a Vulkan call that failed.
+    pub(crate) fn vk_error(
+        &self,
+        call: &'static str,
+        vk_call: &'static str,
+        result: vk::Result,
+    ) -> Error {
+        BackendError::Vulkan {
+            call: vk_call,
+            result,
+        }
+        .to_engine(call)
+    }
+}
+
+impl GpuBackend for VulkanBackend {
+    fn command(&mut self, command: &Command<'_>, _semantics: Semantics) -> Result<(), Error> {
+        self.translate_command(command)
+    }
+
+    fn draw(&mut self, draw: &Draw<'_>, skipped: bool) -> Result<(), Error> {
+        self.translate_draw(draw, skipped)
+    }
+
+    fn present(&mut self, chain: RawHandle, back_buffer: RawHandle) -> Result<(), Error> {
+        self.present_chain(chain, back_buffer)
+    }
+
+    fn submit(&mut self) -> Result<(), Error> {
+        if !self.frame.dirty {
+            return Ok(());
+        }
+        self.flush().map_err(|e| e.to_engine("submit"))
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
+    }
+}
+
+impl Drop for VulkanBackend {
+    fn drop(&mut self) {
+        self.end_pass();
+        // SAFETY: waiting for the device has no precondition; after it nothing is in use.
+        let _ = unsafe { self.gpu.device.device_wait_idle() };
+        self.destroy_pipelines();
+        self.destroy_resources();
+        self.descriptors.destroy(&self.gpu.device);
+        self.frame.destroy(&self.gpu.device);
+        self.ring.destroy(&self.gpu.device, &mut self.gpu.allocator);
+    }
+}

@@ -1,0 +1,167 @@
+//! Passes (R-GPU-3): dynamic rendering (`vkCmdBeginRendering`), a pass opened lazily at the
+//! first draw on a set of targets and closed at a target change, a copy, an update, a
+//! dispatch, a present or a submission; and the clears.
+//!
+//! **In:** the render-target and depth-stencil views of a draw. **Out:**
+//! `vkCmdBeginRendering`/`vkCmdEndRendering`, with the attachments moved to their attachment
+//! layouts before.
+//!
+//! **Invariant.** At most one pass is open; while it is, nothing records a barrier or a
+//! transfer (they close it first: `end_pass`). Attachments load and store (`LOAD`/`STORE`):
+//! D3D11 keeps a target's contents between draws; a colour attachment with a pending clear
+//! that covers the render area loads with `LOAD_OP_CLEAR` instead (`clears.rs`).
+
+use ash::vk;
+use recorder::{Error, ObjectKind, RawHandle};
+
+use crate::VulkanBackend;
+
+/// The open pass: its targets (view handles) and size.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct OpenPass {
+    /// `(render-target view, texture)` of each colour target.
+    pub(crate) colors: Vec<(RawHandle, RawHandle)>,
+    /// The depth-stencil view (null for none).
+    pub(crate) depth: RawHandle,
+    pub(crate) extent: vk::Extent2D,
+}
+
+impl VulkanBackend {
+    /// Closes the open pass, if any.
+    pub(crate) fn end_pass(&mut self) {
+        if self.pass.take().is_some() {
+            // SAFETY: a pass is open on the frame's recording command buffer.
+            unsafe { self.gpu.device.cmd_end_rendering(self.frame.cb) };
+        }
+    }
+
+    /// Makes sure a pass on exactly these targets is open: `colors` render-target views with
+    /// their textures, `depth` a depth-stencil view and texture (null for none).
+    pub(crate) fn open_pass(
+        &mut self,
+        call: &'static str,
+        colors: &[(RawHandle, RawHandle)],
+        depth: (RawHandle, RawHandle),
+    ) -> Result<(), Error> {
+        if let Some(pass) = &self.pass {
+            if pass.depth == depth.0
+                && pass.colors.len() == colors.len()
+                && pass.colors.as_slice() == colors
+            {
+                return Ok(());
+            }
+        }
+        self.end_pass();
+        let mut extent = vk::Extent2D {
+            width: u32::MAX,
+            height: u32::MAX,
+        };
+        for &(view, texture) in colors {
+            self.image_view(call, ObjectKind::RenderTargetView, view, texture)?;
+            if let Some(image) = self.resources.images.get(&texture) {
+                extent.width = extent.width.min(image.extent.width);
+                extent.height = extent.height.min(image.extent.height);
+            }
+        }
+        if !depth.0.is_null() {
+            self.image_view(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
+            if let Some(image) = self.resources.images.get(&depth.1) {
+                extent.width = extent.width.min(image.extent.width);
+                extent.height = extent.height.min(image.extent.height);
+            }
+        }
+        let mut color_attachments = Vec::with_capacity(colors.len());
+        for &(view, texture) in colors {
+            let (image_view, _) =
+                self.image_view(call, ObjectKind::RenderTargetView, view, texture)?;
+            let folded = self.take_foldable_clear(texture, view, extent);
+            self.use_image(
+                texture,
+                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+                vk::AccessFlags2::COLOR_ATTACHMENT_READ | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
+            );
+            let attachment = vk::RenderingAttachmentInfo::default()
+                .image_view(image_view)
+                .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                .store_op(vk::AttachmentStoreOp::STORE);
+            color_attachments.push(match folded {
+                Some(color) => {
+                    attachment
+                        .load_op(vk::AttachmentLoadOp::CLEAR)
+                        .clear_value(vk::ClearValue {
+                            color: vk::ClearColorValue { float32: color },
+                        })
+                }
+                None => attachment.load_op(vk::AttachmentLoadOp::LOAD),
+            });
+        }
+        let mut depth_attachment = None;
+        if !depth.0.is_null() {
+            let (image_view, _) =
+                self.image_view(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
+            self.use_image(
+                depth.1,
+                vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
+                    | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+                vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
+                    | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            );
+            depth_attachment = Some(
+                vk::RenderingAttachmentInfo::default()
+                    .image_view(image_view)
+                    .image_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
+                    .load_op(vk::AttachmentLoadOp::LOAD)
+                    .store_op(vk::AttachmentStoreOp::STORE),
+            );
+        }
+        if extent.width == u32::MAX {
+            // No target: D3D11 rasterizes with nothing bound; a 1x1 area stands for it.
+            extent = vk::Extent2D {
+                width: 1,
+                height: 1,
+            };
+        }
+        let stencil = self
+            .resources
+            .images
+            .get(&depth.1)
+            .filter(|i| crate::translate::aspects(i.format).contains(vk::ImageAspectFlags::STENCIL))
+            .and(depth_attachment.as_ref());
+        let mut info = vk::RenderingInfo::default()
+            .render_area(vk::Rect2D {
+                offset: vk::Offset2D::default(),
+                extent,
+            })
+            .layer_count(1)
+            .color_attachments(&color_attachments);
+        if let Some(depth) = depth_attachment.as_ref() {
+            info = info.depth_attachment(depth);
+        }
+        if let Some(stencil) = stencil {
+            info = info.stencil_attachment(stencil);
+        }
+        // SAFETY: the command buffer is recording outside a pass (closed above); the
+        // attachments are live views in the layouts named (transitioned above).
+        unsafe { self.gpu.device.cmd_begin_rendering(self.frame.cb, &info) };
+        self.pass = Some(super::passes::OpenPass {
+            colors: colors.to_vec(),
+            depth: depth.0,
+            extent,
+        });
+        self.frame.dirty = true;
+        Ok(())
+    }
+}
+
+pub(crate) fn full_rect(extent: vk::Extent2D) -> vk::ClearRect {
+    vk::ClearRect {
+        rect: vk::Rect2D {
+            offset: vk::Offset2D::default(),
+            extent,
+        },
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}

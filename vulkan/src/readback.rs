@@ -1,0 +1,197 @@
+//! Read-backs (R-GPU-3's headless present): a texture copied into a host-visible buffer,
+//! the frame flushed, the texels read as RGBA8 rows; a present keeps its chain's pixels, which
+//! [`VulkanBackend::write_png`] writes with the png crate.
+//!
+//! **In:** a texture (a back buffer at a present). **Out:** `(width, height, rgba)`, rows top
+//! first, 4 bytes per texel.
+//!
+//! **Invariant.** Only 4-byte colour formats are read back (`r8g8b8a8*`, `b8g8r8a8*`, the
+//! latter swizzled to RGBA); another format is refused naming the texture. The copy's write is
+//! made visible to the host with a buffer barrier before the flush waits for the fence.
+
+use ash::vk;
+use gpu_allocator::vulkan::{AllocationCreateDesc, AllocationScheme};
+use gpu_allocator::MemoryLocation;
+use recorder::{Error, ObjectKind, RawHandle};
+
+use crate::resources::refuse;
+use crate::VulkanBackend;
+
+/// Pixels read back: width, height, RGBA8 rows.
+pub type Pixels = (u32, u32, Vec<u8>);
+
+impl VulkanBackend {
+    /// Reads `texture`'s first mip back (see the module essay); flushes the frame.
+    pub(crate) fn read_back(
+        &mut self,
+        call: &'static str,
+        texture: RawHandle,
+    ) -> Result<Pixels, Error> {
+        self.image(call, texture)?;
+        let Some(image) = self.resources.images.get(&texture) else {
+            return Err(refuse(
+                self,
+                call,
+                ObjectKind::Texture,
+                texture,
+                "has no image (R-GPU-3)",
+            ));
+        };
+        let swizzle = match image.format {
+            vk::Format::R8G8B8A8_UNORM | vk::Format::R8G8B8A8_SRGB => false,
+            vk::Format::B8G8R8A8_UNORM | vk::Format::B8G8R8A8_SRGB => true,
+            other => {
+                return Err(refuse(
+                    self,
+                    call,
+                    ObjectKind::Texture,
+                    texture,
+                    format!("has format {other:?}: only 4-byte RGBA or BGRA textures are read back (R-GPU-3)"),
+                ))
+            }
+        };
+        let (width, height) = (image.extent.width, image.extent.height);
+        let size = width as u64 * height as u64 * 4;
+        let device = self.gpu.device.clone();
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(vk::BufferUsageFlags::TRANSFER_DST)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: `info` is a valid buffer description living across the call.
+        let buffer = unsafe { device.create_buffer(&info, None) }
+            .map_err(|r| self.vk_error(call, "vkCreateBuffer (read-back)", r))?;
+        // SAFETY: `buffer` was just made from `device`.
+        let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+        let allocation = self.gpu.allocator.allocate(&AllocationCreateDesc {
+            name: "read-back",
+            requirements,
+            location: MemoryLocation::GpuToCpu,
+            linear: true,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        });
+        let allocation = match allocation {
+            Ok(allocation) => allocation,
+            Err(error) => {
+                // SAFETY: the buffer is unused and bound to nothing.
+                unsafe { device.destroy_buffer(buffer, None) };
+                return Err(refuse(
+                    self,
+                    call,
+                    ObjectKind::Texture,
+                    texture,
+                    format!("read-back memory: {error} (R-GPU-3)"),
+                ));
+            }
+        };
+        // SAFETY: the allocation satisfies the buffer's requirements; bound once.
+        let bound =
+            unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+        let result = bound
+            .map_err(|r| self.vk_error(call, "vkBindBufferMemory (read-back)", r))
+            .and_then(|()| self.copy_to_host(call, texture, buffer, width, height));
+        let pixels = result.map(|()| {
+            let mut bytes = allocation
+                .mapped_slice()
+                .map(|s| s[..size as usize].to_vec())
+                .unwrap_or_default();
+            if swizzle {
+                for texel in bytes.chunks_exact_mut(4) {
+                    texel.swap(0, 2);
+                }
+            }
+            (width, height, bytes)
+        });
+        // SAFETY: the flush waited for the copy; the buffer is used no more.
+        unsafe { device.destroy_buffer(buffer, None) };
+        let _ = self.gpu.allocator.free(allocation);
+        pixels
+    }
+
+    /// Records the copy of `texture` into `buffer` and the barrier to the host, and flushes.
+    fn copy_to_host(
+        &mut self,
+        call: &'static str,
+        texture: RawHandle,
+        buffer: vk::Buffer,
+        width: u32,
+        height: u32,
+    ) -> Result<(), Error> {
+        self.use_image(
+            texture,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            vk::PipelineStageFlags2::COPY,
+            vk::AccessFlags2::TRANSFER_READ,
+        );
+        let Some(image) = self.resources.images.get(&texture) else {
+            return Ok(());
+        };
+        let region = vk::BufferImageCopy {
+            buffer_offset: 0,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            },
+            image_offset: vk::Offset3D::default(),
+            image_extent: vk::Extent3D {
+                width,
+                height,
+                depth: 1,
+            },
+        };
+        let to_host = [vk::BufferMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::COPY)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .buffer(buffer)
+            .offset(0)
+            .size(vk::WHOLE_SIZE)];
+        let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&to_host);
+        // SAFETY: outside a pass (use_image closed it); the image is in
+        // TRANSFER_SRC_OPTIMAL; the buffer is live, bound, and large enough for the region.
+        unsafe {
+            let device = &self.gpu.device;
+            device.cmd_copy_image_to_buffer(
+                self.frame.cb,
+                image.image,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                buffer,
+                &[region],
+            );
+            device.cmd_pipeline_barrier2(self.frame.cb, &dependency);
+        }
+        self.flush().map_err(|e| e.to_engine(call))
+    }
+
+    /// A present: the back buffer read back and kept as the chain's last presented pixels.
+    pub(crate) fn present_chain(
+        &mut self,
+        chain: RawHandle,
+        back_buffer: RawHandle,
+    ) -> Result<(), Error> {
+        let pixels = self.read_back("present", back_buffer)?;
+        self.presented.insert(chain, pixels);
+        Ok(())
+    }
+}
+
+/// Writes RGBA8 pixels as a PNG file.
+pub(crate) fn write_png(path: &std::path::Path, pixels: &Pixels) -> Result<(), String> {
+    let (width, height, bytes) = pixels;
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), *width, *height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder
+        .write_header()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    writer
+        .write_image_data(bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}

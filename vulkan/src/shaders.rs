@@ -1,0 +1,253 @@
+//! Shader code (R-GPU-2) for Vulkan: WGSL compiled to SPIR-V with naga (parsed, validated,
+//! written with the entry point's stage), SPIR-V words taken as they are; and the reflection
+//! that checks, at creation, that the slots the code reads are the declared ones
+//! ([`NagaShaderCheck`], installed on the device by `VulkanBackend::new`).
+//!
+//! **In:** a shader's [`OwnedShaderCode`] and [`ShaderDesc`]. **Out:** SPIR-V words and a
+//! `VkShaderModule` per shader handle (cached); the reflected slot sets by kind.
+//!
+//! **Invariant.** The descriptor mapping is fixed (see the crate essay): a resource at
+//! `@group(0) @binding(N)` is, with `k` the stage's index (vs 0, hs 1, ds 2, gs 3, ps 4, cs 5),
+//! constant buffer `N - 64k` when `64k <= N < 64k+16`, shader resource `N - 64k - 16` when
+//! `64k+16 <= N < 64k+48`, sampler `N - 64k - 48` when `64k+48 <= N < 64k+64`. A binding of
+//! another stage's range, of another group, or whose kind is not its range's (a texture in the
+//! constant-buffer range) is refused naming it. Naga's SPIR-V writer flips `y` of the vertex
+//! position (WGSL's clip space has `y` up, Vulkan's down), so viewports stay D3D11's.
+
+use std::fmt::Write as _;
+
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+use recorder::{OwnedShaderCode, ShaderCheck, ShaderCode, ShaderDesc, Slots, Stage};
+
+/// Bindings per stage.
+pub const STAGE_BINDINGS: u32 = 64;
+/// The first shader-resource binding of a stage's range.
+pub const SRV_BASE: u32 = 16;
+/// The first sampler binding of a stage's range.
+pub const SAMPLER_BASE: u32 = 48;
+
+/// The kind of a slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SlotKind {
+    /// A constant buffer (`var<uniform>`).
+    ConstantBuffer,
+    /// A shader resource (a sampled texture).
+    ShaderResource,
+    /// A sampler.
+    Sampler,
+}
+
+/// The binding of `slot` of `kind` in `stage` (the crate's fixed mapping).
+pub fn binding(stage: Stage, kind: SlotKind, slot: u32) -> u32 {
+    let base = stage as u32 * STAGE_BINDINGS;
+    base + match kind {
+        SlotKind::ConstantBuffer => slot,
+        SlotKind::ShaderResource => SRV_BASE + slot,
+        SlotKind::Sampler => SAMPLER_BASE + slot,
+    }
+}
+
+/// Whether the backend has a binding for `slot` of `kind`.
+pub fn slot_mapped(kind: SlotKind, slot: u32) -> bool {
+    slot < match kind {
+        SlotKind::ConstantBuffer => SRV_BASE,
+        SlotKind::ShaderResource => SAMPLER_BASE - SRV_BASE,
+        SlotKind::Sampler => STAGE_BINDINGS - SAMPLER_BASE,
+    }
+}
+
+/// The slots code reads, by kind, as reflection finds them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reflected {
+    /// Constant-buffer slots.
+    pub constant_buffers: Slots,
+    /// Shader-resource slots.
+    pub shader_resources: Slots,
+    /// Sampler slots.
+    pub samplers: Slots,
+    /// Storage resources (UAVs): the backend maps none yet; their bindings.
+    pub storage: Slots,
+}
+
+fn naga_stage(stage: Stage) -> Option<naga::ShaderStage> {
+    match stage {
+        Stage::Vertex => Some(naga::ShaderStage::Vertex),
+        Stage::Pixel => Some(naga::ShaderStage::Fragment),
+        Stage::Compute => Some(naga::ShaderStage::Compute),
+        _ => None,
+    }
+}
+
+/// A module parsed and validated, with the index of its entry point.
+fn parse(
+    code: &ShaderCode<'_>,
+    stage: Stage,
+) -> Result<(naga::Module, naga::valid::ModuleInfo, usize), String> {
+    let module = match code {
+        ShaderCode::Wgsl { source, .. } => naga::front::wgsl::parse_str(source)
+            .map_err(|e| format!("its WGSL does not parse: {}", e.emit_to_string(source)))?,
+        ShaderCode::SpirV { words, .. } => {
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            naga::front::spv::parse_u8_slice(&bytes, &Default::default())
+                .map_err(|e| format!("its SPIR-V does not parse: {e}"))?
+        }
+    };
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .map_err(|e| format!("its code does not validate: {:?}", e.into_inner()))?;
+    let entry = match code {
+        ShaderCode::Wgsl { entry, .. } | ShaderCode::SpirV { entry, .. } => *entry,
+    };
+    let wanted = naga_stage(stage)
+        .ok_or_else(|| format!("stage {stage:?} is not translated yet (R-GPU-3)"))?;
+    let index = module
+        .entry_points
+        .iter()
+        .position(|e| e.name == entry && e.stage == wanted)
+        .ok_or_else(|| format!("its code has no {wanted:?} entry point '{entry}' (R-GPU-2)"))?;
+    Ok((module, info, index))
+}
+
+/// The slots the entry point reads (see the module invariant for the mapping).
+pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String> {
+    let (module, info, index) = parse(code, stage)?;
+    let uses = info.get_entry_point(index);
+    let mut reflected = Reflected::default();
+    let base = stage as u32 * STAGE_BINDINGS;
+    for (handle, var) in module.global_variables.iter() {
+        let Some(binding) = &var.binding else {
+            continue;
+        };
+        if uses[handle].is_empty() {
+            continue;
+        }
+        let name = var.name.as_deref().unwrap_or("(unnamed)");
+        let at = format!(
+            "'{name}' at @group({}) @binding({})",
+            binding.group, binding.binding
+        );
+        if binding.group != 0 {
+            return Err(format!("{at}: the backend binds group 0 only (R-GPU-3)"));
+        }
+        let n = binding.binding;
+        if !(base..base + STAGE_BINDINGS).contains(&n) {
+            return Err(format!(
+                "{at}: a {stage:?} shader's bindings are {base}..{} (R-GPU-3)",
+                base + STAGE_BINDINGS
+            ));
+        }
+        let local = n - base;
+        let inner = &module.types[var.ty].inner;
+        let kind = match (var.space, inner) {
+            (naga::AddressSpace::Uniform, _) => Some(SlotKind::ConstantBuffer),
+            (naga::AddressSpace::Handle, naga::TypeInner::Sampler { .. }) => {
+                Some(SlotKind::Sampler)
+            }
+            (
+                naga::AddressSpace::Handle,
+                naga::TypeInner::Image {
+                    class: naga::ImageClass::Storage { .. },
+                    ..
+                },
+            )
+            | (naga::AddressSpace::Storage { .. }, _) => None,
+            (naga::AddressSpace::Handle, naga::TypeInner::Image { .. }) => {
+                Some(SlotKind::ShaderResource)
+            }
+            _ => {
+                return Err(format!(
+                    "{at}: a resource the backend does not map (R-GPU-3)"
+                ))
+            }
+        };
+        let Some(kind) = kind else {
+            reflected.storage = reflected.storage.with(local);
+            continue;
+        };
+        let (range, slot) = match local {
+            l if l < SRV_BASE => (SlotKind::ConstantBuffer, l),
+            l if l < SAMPLER_BASE => (SlotKind::ShaderResource, l - SRV_BASE),
+            l => (SlotKind::Sampler, l - SAMPLER_BASE),
+        };
+        if range != kind {
+            return Err(format!(
+                "{at}: a {kind:?} in the {range:?} range (bindings {base}+0.. constant buffers, +{SRV_BASE}.. shader resources, +{SAMPLER_BASE}.. samplers, R-GPU-3)"
+            ));
+        }
+        let set = match kind {
+            SlotKind::ConstantBuffer => &mut reflected.constant_buffers,
+            SlotKind::ShaderResource => &mut reflected.shader_resources,
+            SlotKind::Sampler => &mut reflected.samplers,
+        };
+        *set = set.with(slot);
+    }
+    Ok(reflected)
+}
+
+/// SPIR-V words of `code` for `stage`.
+pub(crate) fn spirv(code: &OwnedShaderCode, stage: Stage) -> Result<Vec<u32>, String> {
+    match code {
+        OwnedShaderCode::SpirV { words, .. } => Ok(words.clone()),
+        OwnedShaderCode::Wgsl { source, entry } => {
+            let borrowed = ShaderCode::Wgsl { source, entry };
+            let (module, info, _) = parse(&borrowed, stage)?;
+            let shader_stage = naga_stage(stage)
+                .ok_or_else(|| format!("stage {stage:?} is not translated yet (R-GPU-3)"))?;
+            let options = naga::back::spv::Options::default();
+            let pipeline = naga::back::spv::PipelineOptions {
+                shader_stage,
+                entry_point: entry.clone(),
+            };
+            naga::back::spv::write_vec(&module, &info, &options, Some(&pipeline))
+                .map_err(|e| format!("its WGSL does not translate to SPIR-V: {e}"))
+        }
+    }
+}
+
+/// The device's check of shader code against declared slots (R-GPU-2), by naga reflection.
+#[derive(Debug, Default)]
+pub struct NagaShaderCheck;
+
+impl ShaderCheck for NagaShaderCheck {
+    fn check(&self, desc: &ShaderDesc<'_>, code: &ShaderCode<'_>) -> Result<(), String> {
+        let reflected = reflect(code, desc.stage)?;
+        let declared = Reflected {
+            constant_buffers: desc.constant_buffers,
+            shader_resources: desc.shader_resources,
+            samplers: desc.samplers,
+            storage: desc.unordered_access_views,
+        };
+        if reflected == declared {
+            return Ok(());
+        }
+        let mut why = String::from("the slots its code reads are not the declared ones:");
+        for (kind, code_set, declared_set) in [
+            (
+                "constant buffers",
+                reflected.constant_buffers,
+                declared.constant_buffers,
+            ),
+            (
+                "shader resources",
+                reflected.shader_resources,
+                declared.shader_resources,
+            ),
+            ("samplers", reflected.samplers, declared.samplers),
+            (
+                "unordered-access views",
+                reflected.storage,
+                declared.storage,
+            ),
+        ] {
+            if code_set != declared_set {
+                let _ = write!(
+                    why,
+                    " {kind}: code {code_set:?}, declared {declared_set:?};"
+                );
+            }
+        }
+        why.pop();
+        why.push_str(" (R-GPU-2)");
+        Err(why)
+    }
+}

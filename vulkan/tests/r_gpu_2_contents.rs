@@ -1,0 +1,129 @@
+//! R-GPU-2, contents a real GPU needs: a draw of a shader created without code is refused at
+//! that draw, naming the shader and what it lacks (the model still records the draw); shader
+//! code whose reflected slots are not the declared ones is refused at creation, naming both.
+
+mod common;
+
+use common::*;
+use recorder::*;
+
+#[test]
+fn r_gpu_2_a_draw_without_shader_code_is_refused_naming_the_shader() {
+    let Some(mut gpu) = gpu() else { return };
+    let chain = gpu.swap_chain(16, 16);
+    let rtv = gpu.device.swap_chain_info(chain).unwrap().buffers[0].1;
+    let vs0 = gpu
+        .device
+        .create_shader(&ShaderDesc::new("vs0", Stage::Vertex))
+        .unwrap();
+    gpu.imm.set_render_targets(&[Some(rtv)], None);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(vs0));
+    gpu.imm.draw(3, 0);
+    let error = gpu.imm.flush().expect_err("the backend refuses the draw");
+    match &error {
+        Error::GpuBackend {
+            call,
+            object,
+            problem,
+        } => {
+            assert_eq!(*call, "draw");
+            assert_eq!(object, "shader 'vs0'");
+            assert!(
+                problem.contains("has no code") && problem.contains("R-GPU-2"),
+                "{problem}"
+            );
+        }
+        other => panic!("not the backend's refusal: {other}"),
+    }
+    let message = error.to_string();
+    assert!(
+        message.starts_with("draw: shader 'vs0' has no code"),
+        "{message}"
+    );
+    assert_eq!(
+        gpu.imm.records().len(),
+        1,
+        "the model still records the draw"
+    );
+    // The same draw with code draws, and the frame is clean.
+    let vs = gpu.quad_vs();
+    gpu.imm.set_shader(Stage::Vertex, Some(vs));
+    gpu.imm.draw(6, 0);
+    gpu.imm.flush().unwrap();
+    gpu.assert_clean();
+}
+
+#[test]
+fn r_gpu_2_reflected_slots_must_match_the_declared_slots() {
+    let Some(gpu) = gpu() else { return };
+    let code = ShaderCode::Wgsl {
+        source: COLOUR_PS,
+        entry: "ps",
+    };
+    // The code reads constant buffer 0; the description declares none.
+    let error = gpu
+        .device
+        .create_shader_with_code(&ShaderDesc::new("ps_undeclared", Stage::Pixel), code)
+        .expect_err("the slots differ");
+    let message = error.to_string();
+    assert!(message.contains("shader 'ps_undeclared'"), "{message}");
+    assert!(
+        message.contains("constant buffers: code {0}, declared {}") && message.contains("R-GPU-2"),
+        "{message}"
+    );
+    // Declaring slot 1 instead is refused naming both sets.
+    let one = ShaderDesc {
+        constant_buffers: Slots::of(&[1]),
+        ..ShaderDesc::new("ps_slot_1", Stage::Pixel)
+    };
+    let message = gpu
+        .device
+        .create_shader_with_code(&one, code)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("code {0}, declared {1}"), "{message}");
+    // A binding of another stage's range is refused naming it.
+    let message = gpu
+        .device
+        .create_shader_with_code(&ShaderDesc::new("vs_ps_code", Stage::Vertex), ShaderCode::Wgsl {
+            source: "@group(0) @binding(256) var<uniform> c: vec4<f32>;\n@vertex fn vs() -> @builtin(position) vec4<f32> { return c; }",
+            entry: "vs",
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("@binding(256)") && message.contains("0..64"),
+        "{message}"
+    );
+    // The declared slots: accepted.
+    let declared = ShaderDesc {
+        constant_buffers: Slots::of(&[0]),
+        ..ShaderDesc::new("ps", Stage::Pixel)
+    };
+    gpu.device.create_shader_with_code(&declared, code).unwrap();
+    // SPIR-V code is reflected too: the vertex shader's words as naga writes them.
+    let module = naga::front::wgsl::parse_str(QUAD_VS).unwrap();
+    let info = naga::valid::Validator::new(Default::default(), Default::default())
+        .validate(&module)
+        .unwrap();
+    let words = naga::back::spv::write_vec(&module, &info, &Default::default(), None).unwrap();
+    let spirv = ShaderCode::SpirV {
+        words: &words,
+        entry: "vs",
+    };
+    gpu.device
+        .create_shader_with_code(&ShaderDesc::new("vs_spirv", Stage::Vertex), spirv)
+        .unwrap();
+    let with_cb = ShaderDesc {
+        constant_buffers: Slots::of(&[2]),
+        ..ShaderDesc::new("vs_spirv_cb", Stage::Vertex)
+    };
+    let message = gpu
+        .device
+        .create_shader_with_code(&with_cb, spirv)
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("code {}, declared {2}"), "{message}");
+}
