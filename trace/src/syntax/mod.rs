@@ -41,7 +41,8 @@
 //!
 //! The parser and the printer over it:
 //! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
-//! * `parse.rs`: statements and declarations; `call.rs`: calls (the table reads the arguments;
+//! * `parse.rs`: statements and declarations (`parse_contents.rs`: their options that carry
+//!   what a real GPU needs, R-GPU-2); `call.rs`: calls (the table reads the arguments;
 //!   `call.rs` declares what a call makes); `barrier.rs`: the arguments
 //!   of `barrier` and `resource_barrier`; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table (declared names, their kinds, the reserved words).
@@ -108,6 +109,7 @@ mod expect;
 mod lex;
 pub(super) mod name;
 mod parse;
+mod parse_contents;
 mod print;
 pub(crate) mod symbols;
 mod text_pieces;
@@ -135,6 +137,12 @@ pub use words::{
 };
 // Queries with results (R-FX-3).
 pub use words::{QueryKey, QueryKind, QueryMode};
+// What a real GPU needs of an object (R-GPU-2, R-GPU-5).
+pub use ast::{
+    BlendFields, BlendTargetSpec, DepthStencilFields, InitialData, InputElementSpec,
+    RasterizerFields, SamplerFields, ShaderCode, ShaderSource, StencilFaceSpec,
+};
+pub use words::{AddressMode, BlendFactor, BlendOp, Comparison, CullMode, Filter, StencilOp};
 
 /// Parses a trace.
 ///

@@ -8,6 +8,7 @@
 //! are any finite `f32`, subnormals included. Swap chains get any number of buffers and their
 //! derived names (`sc1.18446744073709551614.rtv`) are used.
 
+use super::generate_contents as contents;
 use trace::*;
 
 /// splitmix64: small, seedable, good enough for test data.
@@ -261,6 +262,7 @@ impl Generator {
                         .rng
                         .option(|r| r.pick([UavFlag::Append, UavFlag::Counter])),
                     placement: None,
+                    data: contents::initial_data(&mut self.rng),
                 }
             }
             1 => {
@@ -279,6 +281,7 @@ impl Generator {
                     tc: self.rng.option(Rng::coin),
                     dcc: self.rng.option(Rng::coin),
                     placement: None,
+                    data: contents::initial_data(&mut self.rng),
                 }
             }
             2 => {
@@ -321,6 +324,7 @@ impl Generator {
                     samplers: self.rng.coin().then(|| self.slots()),
                     unordered_access_views: self.rng.coin().then(|| self.slots()),
                     stream_output: self.rng.option(Rng::coin),
+                    code: contents::shader_code(&mut self.rng),
                 }
             }
             7 => {
@@ -329,27 +333,32 @@ impl Generator {
                 Declaration::InputLayout {
                     name,
                     vertex_buffers: self.rng.coin().then(|| self.slots()),
+                    elements: contents::elements(&mut self.rng),
                 }
             }
             8 => {
                 let name = self.fresh("blend");
                 self.pools.blends.push(name.clone());
-                Declaration::BlendState { name }
+                let fields = contents::blend_fields(&mut self.rng);
+                Declaration::BlendState { name, fields }
             }
             9 => {
                 let name = self.fresh("raster");
                 self.pools.rasterizers.push(name.clone());
-                Declaration::RasterizerState { name }
+                let fields = contents::rasterizer_fields(&mut self.rng);
+                Declaration::RasterizerState { name, fields }
             }
             10 => {
                 let name = self.fresh("dss");
                 self.pools.depth_stencils.push(name.clone());
-                Declaration::DepthStencilState { name }
+                let fields = contents::depth_stencil_fields(&mut self.rng);
+                Declaration::DepthStencilState { name, fields }
             }
             11 => {
                 let name = self.fresh("sampler");
                 self.pools.samplers.push(name.clone());
-                Declaration::SamplerState { name }
+                let fields = contents::sampler_fields(&mut self.rng);
+                Declaration::SamplerState { name, fields }
             }
             12 => {
                 let name = self.fresh("pred");
