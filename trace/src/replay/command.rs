@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use super::live::LiveRun;
-use super::lower::lower;
+use super::lower::lower_in;
 use super::names::{digest, record_lines};
 use super::program::Op;
 use super::reference::Reference;
@@ -36,6 +36,10 @@ pub struct ReplayOptions {
     /// `--explain`: after the report, each split point with the call that made it and the
     /// fixes that remove it, measured by re-running the trace with each (`trace::explain`).
     pub explain: bool,
+    /// The folder the files a trace's declarations name (`wgsl=`, `spirv=`, `data=@`, R-GPU-2)
+    /// are relative to: the trace file's; `None` (a trace from standard input, or bytes a test
+    /// gives): the current directory.
+    pub trace_dir: Option<std::path::PathBuf>,
 }
 
 /// What `replay --help` prints (docs/TRACE.md "The command").
@@ -130,6 +134,9 @@ impl ReplayOptions {
             }
         }
         let trace = trace.ok_or("no trace given")?;
+        if let TraceSource::File(path) = &trace {
+            options.trace_dir = path.parent().map(std::path::Path::to_path_buf);
+        }
         Ok(Args::Run { options, trace })
     }
 }
@@ -226,7 +233,7 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         Ok(parsed) => parsed,
         Err(error) => return Replay::malformed(error.to_string()),
     };
-    let program = match lower(&parsed) {
+    let program = match lower_in(&parsed, options.trace_dir.as_deref()) {
         Ok(program) => Arc::new(program),
         Err(error) => return Replay::malformed(error.to_string()),
     };
@@ -297,7 +304,7 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         1
     };
     let advice = match options.explain {
-        true => match crate::explain::explain_parsed(&parsed) {
+        true => match crate::explain::explain_parsed_in(&parsed, options.trace_dir.as_deref()) {
             Ok(advice) => Some(advice),
             Err(error) => return Replay::malformed(format!("replay: explain: {error}")),
         },

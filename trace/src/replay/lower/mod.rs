@@ -40,7 +40,8 @@ mod expectations;
 mod methods;
 
 /// Lowers `trace` (see the module essay), its files (R-GPU-2) relative to the current
-/// directory.
+/// directory (the tests' shorthand).
+#[cfg(test)]
 pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
     lower_in(trace, None)
 }
