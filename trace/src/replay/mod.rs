@@ -124,6 +124,9 @@ mod verdict;
 mod workers;
 mod writes;
 
+#[cfg(test)]
+mod gpu_contents_replay_tests;
+
 pub(crate) use names::digest as digest_of;
 
 pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
