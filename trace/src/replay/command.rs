@@ -47,7 +47,9 @@ pub const USAGE: &str = "\
 usage: replay TRACE|- [--compare] [--threads N] [--records] [--json] [--explain]
 
 Runs a trace (the format is trace/docs/TRACE.md) against the engine, GPU model inline, and
-checks its expectations. `-` reads the trace from standard input.
+checks its expectations. `-` reads the trace from standard input. The files a trace's
+declarations name (wgsl=, spirv=, data=@) are read relative to its folder (from `-`, the
+current directory).
 
   --compare      also run the reference (every call on the immediate context) and stop at
                  the first draw record that differs, printing both
