@@ -63,3 +63,9 @@ pub use syntax::{
 pub use syntax::{ExpectedQuery, QueryKey, QueryKind, QueryMode};
 // The options of decompress_resource (R-ST-9).
 pub use syntax::Decompression;
+// What a real GPU needs of a declared object (R-GPU-2, R-GPU-5).
+pub use syntax::{
+    AddressMode, BlendFactor, BlendFields, BlendOp, BlendTargetSpec, Comparison, CullMode,
+    DepthStencilFields, Filter, InitialData, InputElementSpec, RasterizerFields, SamplerFields,
+    ShaderCode, ShaderSource, StencilFaceSpec, StencilOp,
+};

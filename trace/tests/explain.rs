@@ -28,8 +28,13 @@ fn traces() -> Vec<(String, String)> {
     all
 }
 
+/// The advice on `trace`, the files it names (R-GPU-2) relative to the conformance traces'
+/// folder.
 fn advise(trace: &str) -> Advice {
-    explain(trace.as_bytes()).unwrap_or_else(|error| panic!("explain: {error}"))
+    let parsed = trace::parse(trace.as_bytes()).unwrap_or_else(|error| panic!("parse: {error}"));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces");
+    trace::explain::explain_parsed_in(&parsed, Some(&dir))
+        .unwrap_or_else(|error| panic!("explain: {error}"))
 }
 
 fn by_category(advice: &Advice) -> SplitCounts {

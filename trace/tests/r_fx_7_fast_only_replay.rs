@@ -35,6 +35,7 @@ fn all_fast_traces() -> Vec<(String, String)> {
 
 #[test]
 fn r_fx_7_fast_traces_replay_unchanged_in_the_fast_only_build() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/traces");
     let traces = all_fast_traces();
     assert!(
         traces
@@ -43,7 +44,12 @@ fn r_fx_7_fast_traces_replay_unchanged_in_the_fast_only_build() {
         "the R-FX-7 trace is among them: {traces:?}"
     );
     for (path, text) in &traces {
-        let plain = replay(text.as_bytes(), &ReplayOptions::default());
+        // The files a trace names (R-GPU-2) are relative to its folder.
+        let base = ReplayOptions {
+            trace_dir: Some(dir.into()),
+            ..ReplayOptions::default()
+        };
+        let plain = replay(text.as_bytes(), &base);
         assert_eq!(
             plain.exit_code, 0,
             "{path}: {}{}",
@@ -51,7 +57,7 @@ fn r_fx_7_fast_traces_replay_unchanged_in_the_fast_only_build() {
         );
         let compare = ReplayOptions {
             compare: true,
-            ..ReplayOptions::default()
+            ..base.clone()
         };
         let compared = replay(text.as_bytes(), &compare);
         assert_eq!(
@@ -61,7 +67,7 @@ fn r_fx_7_fast_traces_replay_unchanged_in_the_fast_only_build() {
         );
         let threads = ReplayOptions {
             threads: 2,
-            ..ReplayOptions::default()
+            ..base.clone()
         };
         let threaded = replay(text.as_bytes(), &threads);
         assert_eq!(threaded.stdout, plain.stdout, "{path} --threads 2");

@@ -24,26 +24,34 @@ fn run(trace: &str, options: &ReplayOptions) -> Replay {
     replay(trace.as_bytes(), options)
 }
 
+/// The conformance traces' folder: the files a trace names (R-GPU-2) are relative to it.
+fn traces_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces")
+}
+
 fn plain() -> ReplayOptions {
-    ReplayOptions::default()
+    ReplayOptions {
+        trace_dir: Some(traces_dir()),
+        ..ReplayOptions::default()
+    }
 }
 
 fn compare() -> ReplayOptions {
     ReplayOptions {
         compare: true,
-        ..ReplayOptions::default()
+        ..plain()
     }
 }
 
 fn threads(n: usize) -> ReplayOptions {
     ReplayOptions {
         threads: n,
-        ..ReplayOptions::default()
+        ..plain()
     }
 }
 
 fn traces() -> Vec<PathBuf> {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces");
+    let folder = traces_dir();
     let mut traces: Vec<PathBuf> = std::fs::read_dir(&folder)
         .expect("tests/traces")
         .filter_map(|entry| entry.ok().map(|e| e.path()))

@@ -11,6 +11,8 @@
 mod errors;
 #[path = "trace_parse/generate.rs"]
 mod generate;
+#[path = "trace_parse/generate_contents.rs"]
+mod generate_contents;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -228,6 +230,7 @@ fn trace_parses_every_call_in_trace_md() {
             size: 4096,
             uav_flag: Some(UavFlag::Append),
             placement: None,
+            data: None,
         })
     );
     assert_eq!(
@@ -239,6 +242,7 @@ fn trace_parses_every_call_in_trace_md() {
             size: 0x100,
             uav_flag: None,
             placement: None,
+            data: None,
         })
     );
     assert_eq!(
@@ -256,6 +260,7 @@ fn trace_parses_every_call_in_trace_md() {
             tc: Some(true),
             dcc: None,
             placement: None,
+            data: None,
         })
     );
     assert_eq!(
@@ -274,6 +279,7 @@ fn trace_parses_every_call_in_trace_md() {
             samplers: Some(SlotSet(vec![SlotRange { first: 0, last: 0 }])),
             unordered_access_views: Some(SlotSet(vec![SlotRange { first: 1, last: 1 }])),
             stream_output: None,
+            code: None,
         })
     );
     assert_eq!(
@@ -927,11 +933,16 @@ proptest! {
 #[test]
 fn trace_syntax_room_imports_neither_the_engine_nor_the_replay() {
     const ENGINE_WORDS: &[&str] = &[
+        "AddressMode",
         "BarrierAccess",
         "BarrierLayout",
         "BarrierSync",
         "BindFlags",
+        "BlendFactor",
+        "BlendOp",
+        "Comparison",
         "Compression",
+        "CullMode",
         "DecompressKinds",
         "Engine",
         "ErrorKind",
@@ -944,6 +955,7 @@ fn trace_syntax_room_imports_neither_the_engine_nor_the_replay() {
         "SplitCategory",
         "SplitHalf",
         "Stage",
+        "StencilOp",
         "UavFlag",
         "Usage",
         "Validation",

@@ -5,7 +5,8 @@
 //! objects, unchanged (the same handles), and their records: a trace name and the creation
 //! order (`records.rs`). What an object is (its size, format, slots) is read back from the device
 //! when a frame is written, so an object created on the bare device before it was wrapped is
-//! declared too (named by its creation name, ordered after the recorded ones).
+//! declared too (named by its creation name, ordered after the recorded ones). The creations
+//! with what a real GPU needs (R-GPU-2) are `device_contents.rs`'s.
 
 use std::sync::Arc;
 
@@ -58,7 +59,8 @@ impl CaptureDevice {
         &self.shared
     }
 
-    fn note<H: Handle>(&self, made: Result<H, Error>, name: &str) -> Result<H, Error> {
+    /// Records a creation that succeeded under `name` (also for `device_contents.rs`).
+    pub(super) fn note<H: Handle>(&self, made: Result<H, Error>, name: &str) -> Result<H, Error> {
         if let Ok(handle) = &made {
             register(&self.shared, H::KIND, handle.raw(), name);
         }

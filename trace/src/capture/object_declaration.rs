@@ -2,7 +2,8 @@
 //! declaration and its place in the text depend on (what it needs declared first, whether its
 //! records name dynamic instances).
 //!
-//! **In:** the device, the capture's registry, an object. **Out:** its [`Declaration`] (or why
+//! **In:** the device, the capture's registry, an object. **Out:** its [`Declaration`], with what
+//! a real GPU needs of it where the device keeps that (R-GPU-2: `object_contents.rs`) (or why
 //! the device no longer knows it), its dependencies, its kind's rank among objects made outside
 //! the capture. **Invariant:** only reads the device: asking twice gives the same answer while
 //! the object lives.
@@ -13,6 +14,7 @@ use recorder::{
 };
 
 use super::form::{self, Namer, Obj};
+use super::object_contents as contents;
 use super::records::Registry;
 use crate::syntax::ast::{Declaration, Placement, SlotRange, SlotSet};
 
@@ -153,6 +155,7 @@ pub(crate) fn declaration(
                 size: info.size as u64,
                 uav_flag: (info.uav_flag != recorder::UavFlag::None).then_some(info.uav_flag),
                 placement: placement(Resource::Buffer(buffer)),
+                data: contents::initial_data(device, kind, raw),
             }
         }
         ObjectKind::Texture => {
@@ -174,6 +177,7 @@ pub(crate) fn declaration(
                 tc: info.texture_compatible.then_some(true),
                 dcc: info.dcc.then_some(true),
                 placement: placement(Resource::Texture(texture)),
+                data: contents::initial_data(device, kind, raw),
             }
         }
         ObjectKind::Heap => Declaration::Heap {
@@ -237,6 +241,7 @@ pub(crate) fn declaration(
                 samplers: slot_set(info.samplers.bits()),
                 unordered_access_views: slot_set(info.unordered_access_views.bits()),
                 stream_output: info.stream_output.then_some(true),
+                code: contents::shader_code(device, raw, &shown)?,
             }
         }
         ObjectKind::InputLayout => Declaration::InputLayout {
@@ -247,11 +252,24 @@ pub(crate) fn declaration(
                     .ok_or_else(gone)?
                     .bits(),
             ),
+            elements: contents::elements(device, raw),
         },
-        ObjectKind::BlendState => Declaration::BlendState { name },
-        ObjectKind::RasterizerState => Declaration::RasterizerState { name },
-        ObjectKind::DepthStencilState => Declaration::DepthStencilState { name },
-        ObjectKind::SamplerState => Declaration::SamplerState { name },
+        ObjectKind::BlendState => Declaration::BlendState {
+            name,
+            fields: contents::blend_fields(device, raw),
+        },
+        ObjectKind::RasterizerState => Declaration::RasterizerState {
+            name,
+            fields: contents::rasterizer_fields(device, raw),
+        },
+        ObjectKind::DepthStencilState => Declaration::DepthStencilState {
+            name,
+            fields: contents::depth_stencil_fields(device, raw),
+        },
+        ObjectKind::SamplerState => Declaration::SamplerState {
+            name,
+            fields: contents::sampler_fields(device, raw, &shown)?,
+        },
         ObjectKind::Query => match device.query_kind(Query::from_raw(raw)).ok_or_else(gone)? {
             recorder::QueryKind::Predicate => Declaration::Predicate { name },
             kind => Declaration::Query { name, kind },

@@ -218,7 +218,13 @@ pub fn explain(trace: &[u8]) -> Result<Advice, String> {
 
 /// [`explain`] of a parsed trace.
 pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
-    let run = counted_run(trace)?;
+    explain_parsed_in(trace, None)
+}
+
+/// [`explain_parsed`], the files the trace's declarations name (R-GPU-2: `wgsl=`, `spirv=`,
+/// `data=@`) relative to `dir`, the trace file's folder (`None`: the current directory).
+pub fn explain_parsed_in(trace: &Trace, dir: Option<&std::path::Path>) -> Result<Advice, String> {
+    let run = counted_run(trace, dir)?;
     let facts = fixes::Facts::new(trace);
     let lines: HashMap<usize, usize> = trace
         .statements
@@ -278,7 +284,7 @@ pub fn explain_parsed(trace: &Trace) -> Result<Advice, String> {
     // removes calls: the edited trace always lowers. If it did not, that is the advisor's bug,
     // and the error says so rather than blaming the trace.
     let measured = |edits: &fix_edits::Edits, what: &str| -> Result<Measure, String> {
-        let run = counted_run(&edits.applied(trace)).map_err(|error| {
+        let run = counted_run(&edits.applied(trace), dir).map_err(|error| {
             format!("the trace edited by {what} did not run (a bug of the advisor): {error}")
         })?;
         Ok(Measure::of(&run))

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use super::live::LiveRun;
-use super::lower::lower;
+use super::lower::lower_in;
 use super::names::{digest, record_lines};
 use super::program::Op;
 use super::reference::Reference;
@@ -43,6 +43,10 @@ pub struct ReplayOptions {
     /// What makes the backend the replay feeds (R-GPU-5): set by a `replay` built with one
     /// (the `vulkan` feature); `None`: the GPU model alone.
     pub backend: Option<BackendFactory>,
+    /// The folder the files a trace's declarations name (`wgsl=`, `spirv=`, `data=@`, R-GPU-2)
+    /// are relative to: the trace file's; `None` (a trace from standard input, or bytes a test
+    /// gives): the current directory.
+    pub trace_dir: Option<std::path::PathBuf>,
 }
 
 /// What makes the GPU backend a replay feeds (R-GPU-1, R-GPU-5), for the replay's device: the
@@ -73,7 +77,9 @@ pub const USAGE: &str = "\
 usage: replay TRACE|- [--compare] [--threads N] [--records] [--json] [--explain]
 
 Runs a trace (the format is trace/docs/TRACE.md) against the engine, GPU model inline, and
-checks its expectations. `-` reads the trace from standard input.
+checks its expectations. `-` reads the trace from standard input. The files a trace's
+declarations name (wgsl=, spirv=, data=@) are read relative to its folder (from `-`, the
+current directory).
 
   --compare      also run the reference (every call on the immediate context) and stop at
                  the first draw record that differs, printing both
@@ -179,6 +185,9 @@ impl ReplayOptions {
         if options.png.is_some() && options.backend_name.is_none() {
             return Err("--png needs --backend vulkan: the GPU model draws no pixels".into());
         }
+        if let TraceSource::File(path) = &trace {
+            options.trace_dir = path.parent().map(std::path::Path::to_path_buf);
+        }
         Ok(Args::Run { options, trace })
     }
 }
@@ -275,7 +284,7 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         Ok(parsed) => parsed,
         Err(error) => return Replay::malformed(error.to_string()),
     };
-    let program = match lower(&parsed) {
+    let program = match lower_in(&parsed, options.trace_dir.as_deref()) {
         Ok(program) => Arc::new(program),
         Err(error) => return Replay::malformed(error.to_string()),
     };
@@ -361,7 +370,7 @@ pub fn replay(trace: &[u8], options: &ReplayOptions) -> Replay {
         1
     };
     let advice = match options.explain {
-        true => match crate::explain::explain_parsed(&parsed) {
+        true => match crate::explain::explain_parsed_in(&parsed, options.trace_dir.as_deref()) {
             Ok(advice) => Some(advice),
             Err(error) => return Replay::malformed(format!("replay: explain: {error}")),
         },

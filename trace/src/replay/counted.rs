@@ -10,7 +10,7 @@ use std::sync::Arc;
 use recorder::SplitCounts;
 
 use super::live::LiveRun;
-use super::lower::lower;
+use super::lower::lower_in;
 use super::names::record_lines;
 use super::program::{Op, Program};
 use super::recorders::Refusal;
@@ -36,9 +36,13 @@ pub(crate) struct CountedRun {
     pub records: Vec<String>,
 }
 
-/// Runs `trace` once (see [`CountedRun`]); `Err` for a trace that does not lower.
-pub(crate) fn counted_run(trace: &Trace) -> Result<CountedRun, String> {
-    let program = Arc::new(lower(trace).map_err(|error| error.to_string())?);
+/// Runs `trace` once (see [`CountedRun`]), its files (R-GPU-2) relative to `dir`; `Err` for a
+/// trace that does not lower.
+pub(crate) fn counted_run(
+    trace: &Trace,
+    dir: Option<&std::path::Path>,
+) -> Result<CountedRun, String> {
+    let program = Arc::new(lower_in(trace, dir).map_err(|error| error.to_string())?);
     let mut live = LiveRun::new(program.clone(), 0).map_err(|error| format!("replay: {error}"))?;
     live.explain_sites();
     for (index, step) in program.steps.iter().enumerate() {

@@ -1,5 +1,7 @@
 //! The declarations of a trace made on a device: resources, views, shaders, states,
-//! predicates, swap chains; deferred contexts and bundle recorders (`context`, `bundle`).
+//! predicates, swap chains; deferred contexts and bundle recorders (`context`, `bundle`). An
+//! object declared with what a real GPU needs (R-GPU-2: code, elements, state fields, initial
+//! bytes) is made by the device's `create_*_with` call, so `Device::gpu_contents` holds them.
 //!
 //! **In:** a [`Create`] and the device. **Out:** the engine's handles, or its error (a
 //! declaration the engine refuses is reported under the declared name, docs/TRACE.md). The same
@@ -9,7 +11,8 @@
 use bundles::{BundleDesc, BundleRecorder};
 use recorder::{
     BufferDesc, DeferredContext, DeferredContextDesc, Device, Error, Handle, InputLayoutDesc,
-    ObjectKind, RawHandle, ShaderDesc, SwapChainDesc, TextureDesc, ViewDesc,
+    ObjectKind, OwnedShaderCode, RawHandle, ShaderCode, ShaderDesc, SwapChainDesc, TextureDesc,
+    ViewDesc,
 };
 
 use super::handles::Handles;
@@ -44,19 +47,22 @@ pub(crate) fn create(
             bind,
             uav_flag,
             placement,
-        } => made(
-            ObjectKind::Buffer,
-            device
-                .create_buffer(&BufferDesc {
-                    name,
-                    size: *size,
-                    usage: *usage,
-                    bind: *bind,
-                    uav_flag: *uav_flag,
-                    placement: placement_in("create_buffer", program, handles, placement)?,
-                })
-                .map(Handle::raw),
-        ),
+            data,
+        } => {
+            let desc = BufferDesc {
+                name,
+                size: *size,
+                usage: *usage,
+                bind: *bind,
+                uav_flag: *uav_flag,
+                placement: placement_in("create_buffer", program, handles, placement)?,
+            };
+            let buffer = match data {
+                Some(data) => device.create_buffer_with_data(&desc, data),
+                None => device.create_buffer(&desc),
+            };
+            made(ObjectKind::Buffer, buffer.map(Handle::raw))
+        }
         Create::Texture { .. } => make_texture(device, program, handles, name, create),
         Create::Heap { size } => made(
             ObjectKind::Heap,
@@ -76,43 +82,67 @@ pub(crate) fn create(
             samplers,
             unordered_access_views,
             stream_output,
-        } => made(
-            ObjectKind::Shader,
-            device
-                .create_shader(&ShaderDesc {
-                    constant_buffers: *constant_buffers,
-                    shader_resources: *shader_resources,
-                    samplers: *samplers,
-                    unordered_access_views: *unordered_access_views,
-                    stream_output: *stream_output,
-                    ..ShaderDesc::new(name, *stage)
-                })
-                .map(Handle::raw),
-        ),
-        Create::InputLayout { vertex_buffers } => made(
-            ObjectKind::InputLayout,
-            device
-                .create_input_layout(&InputLayoutDesc {
-                    name,
-                    vertex_buffers: *vertex_buffers,
-                })
-                .map(Handle::raw),
-        ),
-        Create::BlendState => made(
+            code,
+        } => {
+            let desc = ShaderDesc {
+                constant_buffers: *constant_buffers,
+                shader_resources: *shader_resources,
+                samplers: *samplers,
+                unordered_access_views: *unordered_access_views,
+                stream_output: *stream_output,
+                ..ShaderDesc::new(name, *stage)
+            };
+            let shader = match code {
+                Some(code) => device.create_shader_with_code(&desc, borrowed(code)),
+                None => device.create_shader(&desc),
+            };
+            made(ObjectKind::Shader, shader.map(Handle::raw))
+        }
+        Create::InputLayout {
+            vertex_buffers,
+            elements,
+        } => {
+            let desc = InputLayoutDesc {
+                name,
+                vertex_buffers: *vertex_buffers,
+            };
+            let layout = match elements {
+                Some(elements) => device.create_input_layout_with_elements(&desc, elements),
+                None => device.create_input_layout(&desc),
+            };
+            made(ObjectKind::InputLayout, layout.map(Handle::raw))
+        }
+        Create::BlendState(fields) => made(
             ObjectKind::BlendState,
-            device.create_blend_state(name).map(Handle::raw),
+            match fields {
+                Some(fields) => device.create_blend_state_with(name, fields),
+                None => device.create_blend_state(name),
+            }
+            .map(Handle::raw),
         ),
-        Create::RasterizerState => made(
+        Create::RasterizerState(fields) => made(
             ObjectKind::RasterizerState,
-            device.create_rasterizer_state(name).map(Handle::raw),
+            match fields {
+                Some(fields) => device.create_rasterizer_state_with(name, fields),
+                None => device.create_rasterizer_state(name),
+            }
+            .map(Handle::raw),
         ),
-        Create::DepthStencilState => made(
+        Create::DepthStencilState(fields) => made(
             ObjectKind::DepthStencilState,
-            device.create_depth_stencil_state(name).map(Handle::raw),
+            match fields {
+                Some(fields) => device.create_depth_stencil_state_with(name, fields),
+                None => device.create_depth_stencil_state(name),
+            }
+            .map(Handle::raw),
         ),
-        Create::SamplerState => made(
+        Create::SamplerState(fields) => made(
             ObjectKind::SamplerState,
-            device.create_sampler_state(name).map(Handle::raw),
+            match fields {
+                Some(fields) => device.create_sampler_state_with(name, fields),
+                None => device.create_sampler_state(name),
+            }
+            .map(Handle::raw),
         ),
         Create::Predicate(kind) => made(
             ObjectKind::Query,
@@ -254,11 +284,12 @@ fn make_texture(
         texture_compatible,
         dcc,
         placement,
+        data,
     } = create
     else {
         unreachable!("make_texture is given a texture")
     };
-    let texture = device.create_texture(&TextureDesc {
+    let desc = TextureDesc {
         name,
         format: *format,
         width: *width,
@@ -271,8 +302,20 @@ fn make_texture(
         texture_compatible: *texture_compatible,
         dcc: *dcc,
         placement: placement_in("create_texture", program, handles, placement)?,
-    })?;
+    };
+    let texture = match data {
+        Some(data) => device.create_texture_with_data(&desc, data)?,
+        None => device.create_texture(&desc)?,
+    };
     Ok(Created::Object(ObjectKind::Texture, texture.raw()))
+}
+
+/// Shader code as the device takes it (R-GPU-2).
+fn borrowed(code: &OwnedShaderCode) -> ShaderCode<'_> {
+    match code {
+        OwnedShaderCode::Wgsl { source, entry } => ShaderCode::Wgsl { source, entry },
+        OwnedShaderCode::SpirV { words, entry } => ShaderCode::SpirV { words, entry },
+    }
 }
 
 /// The engine's placement of a placed resource (R-BAR-7): the heap's handle, or the refusal of

@@ -34,7 +34,10 @@
 //! * **Malformed, exit 2** (besides the parser's): a format the engine does not know, a number
 //!   that does not fit the engine's argument (a 32-bit count, an 8-bit stencil value, a slot
 //!   beyond a shader's 128-bit, 16-bit... slot masks), a context, command list or bundle named
-//!   after its `release`.
+//!   after its `release`, a file of GPU contents (R-GPU-2: `wgsl=`, `spirv=`, `data=@`) that
+//!   cannot be read, relative to the trace's folder (`ReplayOptions::trace_dir`; the current
+//!   directory for `-`), or a SPIR-V file that is not whole words. Files are read once, at
+//!   lowering (`lower/contents.rs`), so every thread and the reference make the same objects.
 //! * **Refused by the replay** (`invalid_argument`, like an engine refusal, and it fails the
 //!   list's `finish` with the list's first refusal, no state carried): a call naming an object
 //!   whose declaration the engine refused, an `execute` of a list whose `finish` failed, a
@@ -123,6 +126,9 @@ mod sites;
 mod verdict;
 mod workers;
 mod writes;
+
+#[cfg(test)]
+mod gpu_contents_replay_tests;
 
 pub(crate) use names::digest as digest_of;
 

@@ -91,6 +91,8 @@ pub(crate) enum Create {
         uav_flag: UavFlag,
         /// The heap and offset of a placed buffer (R-BAR-7).
         placement: Option<(ObjId, u64)>,
+        /// `data=`: its initial bytes (R-GPU-2), read from the trace or its file.
+        data: Option<Arc<[u8]>>,
     },
     Texture {
         format: Format,
@@ -106,6 +108,8 @@ pub(crate) enum Create {
         dcc: bool,
         /// The heap and offset of a placed texture (R-BAR-7).
         placement: Option<(ObjId, u64)>,
+        /// `data=`: its first subresource's initial bytes (R-GPU-2).
+        data: Option<Arc<[u8]>>,
     },
     /// `heap NAME size=BYTES` (R-BAR-7).
     Heap {
@@ -124,14 +128,19 @@ pub(crate) enum Create {
         samplers: recorder::Slots,
         unordered_access_views: recorder::Slots,
         stream_output: bool,
+        /// Its code (R-GPU-2), a file's read at lowering.
+        code: Option<recorder::OwnedShaderCode>,
     },
     InputLayout {
         vertex_buffers: recorder::Slots,
+        /// `elements=` (R-GPU-2).
+        elements: Option<Vec<recorder::InputElement>>,
     },
-    BlendState,
-    RasterizerState,
-    DepthStencilState,
-    SamplerState,
+    /// The D3D11 fields where the declaration wrote any (R-GPU-2), the rest D3D11's defaults.
+    BlendState(Option<recorder::BlendDesc>),
+    RasterizerState(Option<recorder::RasterizerDesc>),
+    DepthStencilState(Option<recorder::DepthStencilDesc>),
+    SamplerState(Option<recorder::SamplerDesc>),
     /// A query of this kind (`predicate NAME`, `query NAME KIND`, R-FX-3).
     Predicate(recorder::QueryKind),
     /// `back_buffers[K]` are the objects `NAME.K` and `NAME.K.rtv`.

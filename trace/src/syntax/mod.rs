@@ -41,7 +41,8 @@
 //!
 //! The parser and the printer over it:
 //! * `lex.rs`: lines, comments, tokens, numbers. `cursor.rs`: reading a statement's arguments.
-//! * `parse.rs`: statements and declarations; `call.rs`: calls (the table reads the arguments;
+//! * `parse.rs`: statements and declarations (`parse_contents.rs`: their options that carry
+//!   what a real GPU needs, R-GPU-2); `call.rs`: calls (the table reads the arguments;
 //!   `call.rs` declares what a call makes); `barrier.rs`: the arguments
 //!   of `barrier` and `resource_barrier`; `expect.rs`: expectations.
 //! * `symbols.rs`: the symbol table (declared names, their kinds, the reserved words).
@@ -87,6 +88,14 @@
 //!   is the replay's question) and HEX as an even number of hex digits, either case, no `0x`,
 //!   at least one byte (`lex.rs`); it prints lowercase. Any line length is parsed: the replay
 //!   limits nothing beyond OFFSET fitting a `u32` and the bytes fitting the map.
+//! * **GPU contents** (R-GPU-2, R-GPU-5; `parse_contents.rs`). Tokens have no quotes, so inline
+//!   shader code is HEX (`wgsl_hex=` the source's UTF-8 bytes, `spirv_hex=` the words'
+//!   little-endian bytes) and a file path has no blanks; files are named, never read, here. A
+//!   semantic's trailing digits are its index (`TEXCOORD1`), the printer writing none for 0. A
+//!   state's fields are each `None` unless written, so a state prints back as written; a blend
+//!   target prints its alpha factors only where they differ from its colour's, and `off` alone
+//!   where it is D3D11's default but for its mask. `data=none` is zero bytes (HEX has one at
+//!   least), `elements=none` no element.
 //! * **`expect draw`** values are read by the field's class (`value.rs`): an object field
 //!   takes a declared object of its kind (`NAME#K` only for buffers and views), `topology` a
 //!   topology word (`undefined` too, which `set_primitive_topology` also takes), `viewport.N`
@@ -108,6 +117,7 @@ mod expect;
 mod lex;
 pub(super) mod name;
 mod parse;
+mod parse_contents;
 mod print;
 pub(crate) mod symbols;
 mod text_pieces;
@@ -135,6 +145,12 @@ pub use words::{
 };
 // Queries with results (R-FX-3).
 pub use words::{QueryKey, QueryKind, QueryMode};
+// What a real GPU needs of an object (R-GPU-2, R-GPU-5).
+pub use ast::{
+    BlendFields, BlendTargetSpec, DepthStencilFields, InitialData, InputElementSpec,
+    RasterizerFields, SamplerFields, ShaderCode, ShaderSource, StencilFaceSpec,
+};
+pub use words::{AddressMode, BlendFactor, BlendOp, Comparison, CullMode, Filter, StencilOp};
 
 /// Parses a trace.
 ///

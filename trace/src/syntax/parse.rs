@@ -15,6 +15,7 @@ use super::cursor::{Cursor, Options, Result};
 use super::error::ParseError;
 use super::lex::{self, quote};
 use super::name::{Format, Name};
+use super::parse_contents as contents;
 use super::symbols::{ObjKind, Symbols, Want};
 use super::words::{
     parse_on_off, uav_flag, QueryKind, Semantics, Stage, UavFlag, Usage, Validation,
@@ -186,8 +187,7 @@ impl Parser {
             }
             "shader" => {
                 let name = cursor.new_name("a name for the shader")?;
-                let options =
-                    cursor.options(&["stage", "cb", "srv", "sampler", "uav", "stream_output"])?;
+                let options = cursor.options(contents::SHADER_KEYS)?;
                 let slots = |key: &'static str| {
                     options
                         .get(key)
@@ -210,33 +210,30 @@ impl Parser {
                         .get("stream_output")
                         .map(|v| cursor.yes_no_token(v, "stream_output="))
                         .transpose()?,
+                    code: contents::shader_code(cursor, &options)?,
                 }
             }
             "input_layout" => {
                 let name = cursor.new_name("a name for the input layout")?;
-                let options = cursor.options(&["vb"])?;
+                let options = cursor.options(&["vb", "elements"])?;
                 Declaration::InputLayout {
                     name,
                     vertex_buffers: options
                         .get("vb")
                         .map(|v| cursor.slot_set_token(v, "vb="))
                         .transpose()?,
+                    elements: options
+                        .get("elements")
+                        .map(|v| contents::elements(cursor, v))
+                        .transpose()?,
                 }
             }
-            "blend_state"
-            | "rasterizer_state"
-            | "depth_stencil_state"
-            | "sampler_state"
-            | "predicate" => {
-                let name = cursor.new_name("a name for the object")?;
-                match keyword {
-                    "blend_state" => Declaration::BlendState { name },
-                    "rasterizer_state" => Declaration::RasterizerState { name },
-                    "depth_stencil_state" => Declaration::DepthStencilState { name },
-                    "sampler_state" => Declaration::SamplerState { name },
-                    _ => Declaration::Predicate { name },
-                }
+            "blend_state" | "rasterizer_state" | "depth_stencil_state" | "sampler_state" => {
+                state(keyword, cursor)?
             }
+            "predicate" => Declaration::Predicate {
+                name: cursor.new_name("a name for the object")?,
+            },
             "query" => {
                 let name = cursor.new_name("a name for the query")?;
                 let kind =
@@ -302,10 +299,13 @@ impl Parser {
     }
 }
 
-/// `buffer NAME usage=.. bind=.. size=.. [uav_flag=..] [heap=HEAP offset=BYTES]`.
+/// `buffer NAME usage=.. bind=.. size=.. [uav_flag=..] [heap=HEAP offset=BYTES]
+/// [data=HEX|none|@FILE]`.
 fn buffer(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
     let name = cursor.new_name("a name for the buffer")?;
-    let options = cursor.options(&["usage", "bind", "size", "uav_flag", "heap", "offset"])?;
+    let options = cursor.options(&[
+        "usage", "bind", "size", "uav_flag", "heap", "offset", "data",
+    ])?;
     Ok(Declaration::Buffer {
         name,
         usage: cursor.word_token(
@@ -328,11 +328,12 @@ fn buffer(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
             })
             .transpose()?,
         placement: placement(cursor, symbols, &options)?,
+        data: contents::initial_data(cursor, &options)?,
     })
 }
 
 /// `texture NAME format=.. width=.. height=.. [mips=..] [array=..] [samples=..] bind=..
-/// [compressible=..] [tc=..] [dcc=..] [heap=HEAP offset=BYTES]`.
+/// [compressible=..] [tc=..] [dcc=..] [heap=HEAP offset=BYTES] [data=HEX|none|@FILE]`.
 fn texture(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
     let name = cursor.new_name("a name for the texture")?;
     let options = cursor.options(&[
@@ -348,6 +349,7 @@ fn texture(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
         "dcc",
         "heap",
         "offset",
+        "data",
     ])?;
     let cursor = &*cursor;
     let number = |key: &'static str| {
@@ -375,6 +377,35 @@ fn texture(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
         tc: yes_no("tc")?,
         dcc: yes_no("dcc")?,
         placement: placement(cursor, symbols, &options)?,
+        data: contents::initial_data(cursor, &options)?,
+    })
+}
+
+/// `blend_state`, `rasterizer_state`, `depth_stencil_state` or `sampler_state` `NAME
+/// [FIELD=..]..`: the D3D11 fields written (R-GPU-2), none for a state without contents.
+fn state(keyword: &str, cursor: &mut Cursor<'_>) -> Result<Declaration> {
+    let name = cursor.new_name("a name for the object")?;
+    Ok(match keyword {
+        "blend_state" => {
+            let options = cursor.options(contents::BLEND_KEYS)?;
+            let fields = contents::blend_fields(cursor, &options)?;
+            Declaration::BlendState { name, fields }
+        }
+        "rasterizer_state" => {
+            let options = cursor.options(contents::RASTERIZER_KEYS)?;
+            let fields = contents::rasterizer_fields(cursor, &options)?;
+            Declaration::RasterizerState { name, fields }
+        }
+        "depth_stencil_state" => {
+            let options = cursor.options(contents::DEPTH_STENCIL_KEYS)?;
+            let fields = contents::depth_stencil_fields(cursor, &options)?;
+            Declaration::DepthStencilState { name, fields }
+        }
+        _ => {
+            let options = cursor.options(contents::SAMPLER_KEYS)?;
+            let fields = contents::sampler_fields(cursor, &options)?;
+            Declaration::SamplerState { name, fields }
+        }
     })
 }
 

@@ -20,9 +20,10 @@
 //! into a message listing `choices()`.
 
 pub use recorder::{
-    BarrierAccess, BarrierLayout, BarrierSync, BindFlags, Compression, DecompressKinds, Engine,
-    ErrorKind, MapType, PrimitiveTopology, QueryKind, QueryMode, ResourceStates, Semantics,
-    SplitCategory, SplitHalf, Stage, UavFlag, Usage, Validation, Word, WordTable,
+    AddressMode, BarrierAccess, BarrierLayout, BarrierSync, BindFlags, BlendFactor, BlendOp,
+    Comparison, Compression, CullMode, DecompressKinds, Engine, ErrorKind, MapType,
+    PrimitiveTopology, QueryKind, QueryMode, ResourceStates, Semantics, SplitCategory, SplitHalf,
+    Stage, StencilOp, UavFlag, Usage, Validation, Word, WordTable,
 };
 
 /// A flag of `sync=BEFORE:AFTER`, as written (SPEC R-BAR-1).
@@ -104,6 +105,17 @@ macro_rules! words {
             }
         }
     };
+}
+
+words! {
+    /// `sampler_state ... filter=` (R-GPU-2): linear or point minification, magnification and
+    /// mip filtering (`D3D11_FILTER_MIN_MAG_MIP_LINEAR` or `_POINT`).
+    pub enum Filter {
+        /// `D3D11_FILTER_MIN_MAG_MIP_LINEAR`, D3D11's default.
+        Linear => "linear",
+        /// `D3D11_FILTER_MIN_MAG_MIP_POINT`.
+        Point => "point",
+    }
 }
 
 words! {

@@ -36,7 +36,7 @@ pub fn assert_round_trip(frame: &CapturedFrame) {
             frame.trace.as_bytes(),
             &ReplayOptions {
                 records: true,
-                ..options
+                ..options.clone()
             },
         );
         assert_eq!(

@@ -7,7 +7,8 @@
 //! verdicts). The fast extension calls of SPEC §15 are among them: fast resources and their
 //! batches, placement, queries with results (`expect query`), GDS and constant RAM (`expect gds`,
 //! `expect constant_ram`, `expect memory`), fences that kick off, a legacy context with
-//! title-managed lifetimes (`c3`), `expect pending`. The engine refuses some calls (a fast list binding a dynamic buffer it has not
+//! title-managed lifetimes (`c3`), `expect pending`. Some objects of the pool carry GPU contents
+//! (R-GPU-2: code, elements, state fields, initial bytes), which change no record. The engine refuses some calls (a fast list binding a dynamic buffer it has not
 //! mapped, a bundle over the wrong formats): that is part of what is replayed.
 
 /// splitmix64.
@@ -43,7 +44,7 @@ const PRELUDE: &str = "\
 buffer vb usage=default bind=vertex size=256
 buffer dvb usage=dynamic bind=vertex size=256
 buffer ib usage=default bind=index size=256
-buffer cb usage=default bind=constant size=256
+buffer cb usage=default bind=constant size=256 data=0000803f0000003f
 buffer dcb usage=dynamic bind=constant size=256
 buffer sb usage=dynamic bind=shader_resource size=256
 srv sb_srv sb
@@ -57,12 +58,12 @@ srv rt_srv rt
 texture ds format=d32_float width=16 height=16 bind=depth_stencil
 dsv ds_dsv ds
 shader vs0 stage=vs cb=0-1 srv=0
-shader vs1 stage=vs cb=0
+shader vs1 stage=vs cb=0 wgsl_hex=4076657274657820666e206d61696e2829202d3e20406275696c74696e28706f736974696f6e29207665633466207b2072657475726e20766563346628302e30293b207d entry=main
 shader ps0 stage=ps cb=0 srv=0-1 sampler=0
 shader cs0 stage=cs cb=0 srv=0
-input_layout layout vb=0-1
-blend_state blend
-sampler_state samp
+input_layout layout vb=0-1 elements=POSITION:r32g32b32_float:0:0,TEXCOORD:r32g32_float:1:0:instance
+blend_state blend blend=src_alpha,inv_src_alpha,add
+sampler_state samp filter=point address=wrap
 predicate pred
 query occ occlusion
 query stamp timestamp

@@ -68,7 +68,7 @@ fn trace_errors_name_the_line_and_the_token() {
     // Options.
     fails_after_prelude(
         "buffer b usage=default bind=vertex size=4 colour=red",
-        "buffer: unknown option 'colour' (expected usage=, bind=, size=, uav_flag=, heap=, offset=)",
+        "buffer: unknown option 'colour' (expected usage=, bind=, size=, uav_flag=, heap=, offset=, data=)",
     );
     fails_after_prelude(
         "buffer b usage=default size=4",

@@ -5,7 +5,8 @@
 //! [`Op::Create`] step (or [`Op::Release`]), the object numbered by
 //! `Lowering::add` in declaration order, or the first problem as the message
 //! of `trace:LINE: message`: a format the engine does not know, a number that does not fit the
-//! engine's argument, a slot beyond a shader's slot masks (R-OBJ-5).
+//! engine's argument, a slot beyond a shader's slot masks (R-OBJ-5), a file of GPU contents
+//! that cannot be read (R-GPU-2: `contents.rs` lowers those options).
 //!
 //! **Invariant:** a declaration numbers its object (and a swap chain of up to
 //! `MAX_BACK_BUFFERS` buffers its back buffers and their views, `NAME.K`, `NAME.K.rtv`) before
@@ -17,7 +18,7 @@ use recorder::{BindFlags, Slots, Stage, UavFlag, Usage};
 
 use super::super::convert::*;
 use super::super::program::*;
-use super::Lowering;
+use super::{contents, Lowering};
 use crate::syntax::ast::{Declaration, Placement, SlotSet};
 use crate::syntax::name::Name;
 
@@ -46,7 +47,15 @@ impl Lowering {
                 size,
                 uav_flag,
                 placement,
-            } => self.buffer(name, *usage, *bind, *size, *uav_flag, placement)?,
+                data,
+            } => {
+                let (id, mut create) =
+                    self.buffer(name, *usage, *bind, *size, *uav_flag, placement)?;
+                if let Create::Buffer { data: d, .. } = &mut create {
+                    *d = self.initial_data(&format!("buffer '{name}'"), data)?;
+                }
+                (id, create)
+            }
             Declaration::Texture {
                 name,
                 format: f,
@@ -60,8 +69,10 @@ impl Lowering {
                 tc,
                 dcc,
                 placement,
+                data,
             } => {
                 let placement = self.placement(placement)?;
+                let data = self.initial_data(&format!("texture '{name}'"), data)?;
                 let create = Create::Texture {
                     format: format(f)?,
                     width: fit_u32(*width, "width")?,
@@ -74,6 +85,7 @@ impl Lowering {
                     texture_compatible: tc.unwrap_or(false),
                     dcc: dcc.unwrap_or(false),
                     placement,
+                    data,
                 };
                 (self.add(name.as_str(), ObjKind::Texture, false), create)
             }
@@ -107,8 +119,9 @@ impl Lowering {
                 samplers,
                 unordered_access_views,
                 stream_output,
+                code,
             } => {
-                let create = shader(
+                let mut create = shader(
                     *s,
                     constant_buffers,
                     shader_resources,
@@ -116,28 +129,37 @@ impl Lowering {
                     unordered_access_views,
                     *stream_output,
                 )?;
+                if let Create::Shader { code: c, .. } = &mut create {
+                    *c = self.shader_code(name.as_str(), code)?;
+                }
                 (self.add(name.as_str(), ObjKind::Shader, false), create)
             }
             Declaration::InputLayout {
                 name,
                 vertex_buffers,
+                elements,
             } => {
                 let create = Create::InputLayout {
                     vertex_buffers: Slots::from_bits(mask(vertex_buffers, 32, "vertex-buffer")?),
+                    elements: contents::elements(elements)?,
                 };
                 (self.add(name.as_str(), ObjKind::InputLayout, false), create)
             }
-            Declaration::BlendState { name } => {
-                self.plain(name, ObjKind::BlendState, Create::BlendState)
+            Declaration::BlendState { name, fields } => {
+                let create = Create::BlendState(contents::blend(fields));
+                self.plain(name, ObjKind::BlendState, create)
             }
-            Declaration::RasterizerState { name } => {
-                self.plain(name, ObjKind::RasterizerState, Create::RasterizerState)
+            Declaration::RasterizerState { name, fields } => {
+                let create = Create::RasterizerState(contents::rasterizer(fields)?);
+                self.plain(name, ObjKind::RasterizerState, create)
             }
-            Declaration::DepthStencilState { name } => {
-                self.plain(name, ObjKind::DepthStencilState, Create::DepthStencilState)
+            Declaration::DepthStencilState { name, fields } => {
+                let create = Create::DepthStencilState(contents::depth_stencil(fields)?);
+                self.plain(name, ObjKind::DepthStencilState, create)
             }
-            Declaration::SamplerState { name } => {
-                self.plain(name, ObjKind::SamplerState, Create::SamplerState)
+            Declaration::SamplerState { name, fields } => {
+                let create = Create::SamplerState(contents::sampler(fields));
+                self.plain(name, ObjKind::SamplerState, create)
             }
             Declaration::Predicate { name } => self.plain(
                 name,
@@ -216,6 +238,7 @@ impl Lowering {
             bind,
             uav_flag,
             placement,
+            data: None,
         };
         Ok((self.add(name.as_str(), ObjKind::Buffer, dynamic), create))
     }
@@ -337,5 +360,6 @@ fn shader(
             "unordered-access",
         )?),
         stream_output: stream_output.unwrap_or(false),
+        code: None,
     })
 }

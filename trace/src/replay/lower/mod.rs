@@ -21,7 +21,8 @@
 //! far, the names released, the instance numbers, the fast-resource batches), how a name
 //! becomes its object (`Lowering::id`: a released name is refused here) and the walk over the
 //! statements; each kind of statement is lowered in its own file: `declarations.rs` (the
-//! objects and their `Create` steps), `methods.rs` (the calls), `expectations.rs` (the
+//! objects and their `Create` steps; `contents.rs` what a real GPU needs of them, R-GPU-2, its
+//! files read here), `methods.rs` (the calls), `expectations.rs` (the
 //! `expect` lines). `../convert.rs` holds the conversions of words and numbers they share.
 
 use std::collections::HashMap;
@@ -33,13 +34,28 @@ use crate::syntax::name::Name;
 use crate::syntax::split_derived;
 use crate::ParseError;
 
+mod contents;
 mod declarations;
 mod expectations;
 mod methods;
 
-/// Lowers `trace` (see the module essay).
+/// Lowers `trace` (see the module essay), its files (R-GPU-2) relative to the current
+/// directory (the tests' shorthand).
+#[cfg(test)]
 pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
-    let mut lowering = Lowering::default();
+    lower_in(trace, None)
+}
+
+/// Lowers `trace`, the files its declarations name (`wgsl=`, `spirv=`, `data=@`, R-GPU-2)
+/// relative to `dir`, the trace file's folder (`None`: the current directory).
+pub(crate) fn lower_in(
+    trace: &Trace,
+    dir: Option<&std::path::Path>,
+) -> Result<Program, ParseError> {
+    let mut lowering = Lowering {
+        dir: dir.map(std::path::Path::to_path_buf),
+        ..Lowering::default()
+    };
     for (line, statement) in &trace.statements {
         lowering.line = *line;
         lowering
@@ -62,6 +78,9 @@ pub(crate) fn lower(trace: &Trace) -> Result<Program, ParseError> {
 #[derive(Default)]
 struct Lowering {
     line: usize,
+    /// The folder the files of GPU contents are relative to (R-GPU-2); `None`: the current
+    /// directory.
+    dir: Option<std::path::PathBuf>,
     device: Option<(recorder::Semantics, recorder::Validation)>,
     /// `device legacy_barriers=`, where written.
     legacy_barriers: Option<bool>,

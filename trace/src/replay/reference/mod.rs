@@ -206,6 +206,13 @@ fn device(program: &Program) -> Device {
 }
 
 impl Reference {
+    /// The `imm` calls' device and the handles of the objects made on it (for the tests of
+    /// what the reference made, R-GPU-2).
+    #[cfg(test)]
+    pub(crate) fn made(&self) -> (&Device, &Handles) {
+        (&self.device, &self.handles)
+    }
+
     pub(crate) fn new(program: Arc<Program>) -> Result<Self, Error> {
         let device = device(&program);
         let recorder = device.immediate_recorder()?;

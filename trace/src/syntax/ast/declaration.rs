@@ -11,6 +11,10 @@ use crate::syntax::name::{Format, Name};
 use crate::syntax::symbols::ObjKind;
 use crate::syntax::words::{BindFlags, QueryKind, Semantics, Stage, UavFlag, Usage, Validation};
 
+use super::contents::{
+    BlendFields, DepthStencilFields, InitialData, InputElementSpec, RasterizerFields,
+    SamplerFields, ShaderCode,
+};
 use super::forms::SlotSet;
 
 /// `heap=HEAP offset=BYTES` of a placed `buffer` or `texture` (R-BAR-7).
@@ -35,7 +39,7 @@ pub enum Declaration {
         /// `legacy_barriers=on|off` (R-BAR-6); `None`: not written (on).
         legacy_barriers: Option<bool>,
     },
-    /// `buffer NAME usage=.. bind=.. size=.. [uav_flag=..]`.
+    /// `buffer NAME usage=.. bind=.. size=.. [uav_flag=..] [heap=.. offset=..] [data=..]`.
     Buffer {
         /// The declared name.
         name: Name,
@@ -49,9 +53,11 @@ pub enum Declaration {
         uav_flag: Option<UavFlag>,
         /// `heap=HEAP offset=BYTES` (R-BAR-7); `None`: not written (a committed buffer).
         placement: Option<Placement>,
+        /// `data=HEX|@FILE`, its initial bytes (R-GPU-2); `None`: not written (none).
+        data: Option<InitialData>,
     },
     /// `texture NAME format=.. width=.. height=.. [mips=..] [array=..] [samples=..] bind=..
-    /// [compressible=..] [tc=..]`.
+    /// [compressible=..] [tc=..] [dcc=..] [heap=.. offset=..] [data=..]`.
     Texture {
         /// The declared name.
         name: Name,
@@ -79,6 +85,9 @@ pub enum Declaration {
         dcc: Option<bool>,
         /// `heap=HEAP offset=BYTES` (R-BAR-7); `None`: not written (a committed texture).
         placement: Option<Placement>,
+        /// `data=HEX|@FILE`, the initial bytes of its first subresource, rows packed
+        /// (R-GPU-2); `None`: not written (none).
+        data: Option<InitialData>,
     },
     /// `srv NAME RESOURCE [min_lod=F] [composed=yes|no]`.
     ShaderResourceView {
@@ -115,7 +124,8 @@ pub enum Declaration {
         /// The resource viewed.
         resource: Name,
     },
-    /// `shader NAME stage=.. [cb=..] [srv=..] [sampler=..] [uav=..] [stream_output=yes]`.
+    /// `shader NAME stage=.. [cb=..] [srv=..] [sampler=..] [uav=..] [stream_output=yes]
+    /// [wgsl=FILE|wgsl_hex=HEX|spirv=FILE|spirv_hex=HEX entry=NAME]`.
     Shader {
         /// The declared name.
         name: Name,
@@ -131,33 +141,45 @@ pub enum Declaration {
         unordered_access_views: Option<SlotSet>,
         /// `stream_output=yes`; `None`: not written (no).
         stream_output: Option<bool>,
+        /// The code and its entry point (R-GPU-2); `None`: not written (no code).
+        code: Option<ShaderCode>,
     },
-    /// `input_layout NAME [vb=..]`.
+    /// `input_layout NAME [vb=..] [elements=..]`.
     InputLayout {
         /// The declared name.
         name: Name,
         /// `vb=`, the vertex-buffer slots read; `None`: not written (none).
         vertex_buffers: Option<SlotSet>,
+        /// `elements=E,..|none` (R-GPU-2); `None`: not written (no elements).
+        elements: Option<Vec<InputElementSpec>>,
     },
-    /// `blend_state NAME`.
+    /// `blend_state NAME [FIELD=..]..`.
     BlendState {
         /// The declared name.
         name: Name,
+        /// Its D3D11 fields (R-GPU-2); none written: no contents.
+        fields: BlendFields,
     },
-    /// `rasterizer_state NAME`.
+    /// `rasterizer_state NAME [FIELD=..]..`.
     RasterizerState {
         /// The declared name.
         name: Name,
+        /// Its D3D11 fields (R-GPU-2); none written: no contents.
+        fields: RasterizerFields,
     },
-    /// `depth_stencil_state NAME`.
+    /// `depth_stencil_state NAME [FIELD=..]..`.
     DepthStencilState {
         /// The declared name.
         name: Name,
+        /// Its D3D11 fields (R-GPU-2); none written: no contents.
+        fields: DepthStencilFields,
     },
-    /// `sampler_state NAME`.
+    /// `sampler_state NAME [FIELD=..]..`.
     SamplerState {
         /// The declared name.
         name: Name,
+        /// Its D3D11 fields (R-GPU-2); none written: no contents.
+        fields: SamplerFields,
     },
     /// `predicate NAME`: a query of kind predicate, for `set_predication`.
     Predicate {
@@ -233,10 +255,10 @@ impl Declaration {
             Self::DepthStencilView { name, .. } => (name, ObjKind::DepthStencilView),
             Self::Shader { name, .. } => (name, ObjKind::Shader),
             Self::InputLayout { name, .. } => (name, ObjKind::InputLayout),
-            Self::BlendState { name } => (name, ObjKind::BlendState),
-            Self::RasterizerState { name } => (name, ObjKind::RasterizerState),
-            Self::DepthStencilState { name } => (name, ObjKind::DepthStencilState),
-            Self::SamplerState { name } => (name, ObjKind::SamplerState),
+            Self::BlendState { name, .. } => (name, ObjKind::BlendState),
+            Self::RasterizerState { name, .. } => (name, ObjKind::RasterizerState),
+            Self::DepthStencilState { name, .. } => (name, ObjKind::DepthStencilState),
+            Self::SamplerState { name, .. } => (name, ObjKind::SamplerState),
             Self::Predicate { name } => (name, ObjKind::Predicate),
             Self::Query { name, .. } => (name, ObjKind::Predicate),
             Self::Swapchain { name, .. } => (name, ObjKind::SwapChain),

@@ -27,6 +27,8 @@
 //! `trace::syntax::ast::X`:
 //! * `forms.rs`: the [`Form`] trait, the [`Written`] form, and the argument types it holds
 //!   ([`SlotRange`], [`SlotSet`], [`Viewport`], [`Rect`], [`Flags`], [`BeforeAfter`]).
+//! * `contents.rs`: what a real GPU needs of a declared object (R-GPU-2): [`ShaderCode`],
+//!   [`InputElementSpec`]s, the four states' fields ([`BlendFields`], ...), [`InitialData`].
 //! * `declaration.rs`: [`Declaration`] and the [`Placement`] of a placed resource.
 //! * `barriers.rs`: [`Barrier`] and [`LegacyBarrier`], the arguments of `barrier` and
 //!   `resource_barrier`.
@@ -37,12 +39,17 @@
 //!   [`ExpectedQuery`].
 
 mod barriers;
+mod contents;
 mod declaration;
 mod expectation;
 mod forms;
 mod method;
 
 pub use barriers::{Barrier, LegacyBarrier};
+pub use contents::{
+    BlendFields, BlendTargetSpec, DepthStencilFields, InitialData, InputElementSpec,
+    RasterizerFields, SamplerFields, ShaderCode, ShaderSource, StencilFaceSpec,
+};
 pub use declaration::{Declaration, Placement};
 pub use expectation::{Expectation, ExpectedLayout, ExpectedQuery, Subject};
 pub use forms::{BeforeAfter, Flags, Form, Rect, SlotRange, SlotSet, Viewport, Written};

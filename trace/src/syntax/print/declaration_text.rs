@@ -8,6 +8,7 @@
 
 use std::fmt::{Display, Formatter, Write as _};
 
+use super::contents_text::{data_option, elements_option, shader_code_option};
 use super::{option, yes_no_option, Float, Result};
 use crate::syntax::ast::{Declaration, Placement, SlotSet};
 use crate::syntax::words::on_off;
@@ -55,10 +56,12 @@ impl Display for Declaration {
                 size,
                 uav_flag,
                 placement,
+                data,
             } => {
                 write!(f, "buffer {name} usage={usage} bind={bind} size={size}")?;
                 option(f, "uav_flag", uav_flag)?;
-                placement_option(f, placement)
+                placement_option(f, placement)?;
+                data_option(f, data)
             }
             Self::Texture {
                 name,
@@ -73,6 +76,7 @@ impl Display for Declaration {
                 tc,
                 dcc,
                 placement,
+                data,
             } => {
                 write!(
                     f,
@@ -85,7 +89,8 @@ impl Display for Declaration {
                 yes_no_option(f, "compressible", *compressible)?;
                 yes_no_option(f, "tc", *tc)?;
                 yes_no_option(f, "dcc", *dcc)?;
-                placement_option(f, placement)
+                placement_option(f, placement)?;
+                data_option(f, data)
             }
             Self::ShaderResourceView {
                 name,
@@ -108,25 +113,33 @@ impl Display for Declaration {
                 samplers,
                 unordered_access_views,
                 stream_output,
+                code,
             } => {
                 write!(f, "shader {name} stage={stage}")?;
                 option(f, "cb", constant_buffers)?;
                 option(f, "srv", shader_resources)?;
                 option(f, "sampler", samplers)?;
                 option(f, "uav", unordered_access_views)?;
-                yes_no_option(f, "stream_output", *stream_output)
+                yes_no_option(f, "stream_output", *stream_output)?;
+                shader_code_option(f, code)
             }
             Self::InputLayout {
                 name,
                 vertex_buffers,
+                elements,
             } => {
                 write!(f, "input_layout {name}")?;
-                option(f, "vb", vertex_buffers)
+                option(f, "vb", vertex_buffers)?;
+                elements_option(f, elements)
             }
-            Self::BlendState { name } => write!(f, "blend_state {name}"),
-            Self::RasterizerState { name } => write!(f, "rasterizer_state {name}"),
-            Self::DepthStencilState { name } => write!(f, "depth_stencil_state {name}"),
-            Self::SamplerState { name } => write!(f, "sampler_state {name}"),
+            Self::BlendState { name, fields } => write!(f, "blend_state {name}{fields}"),
+            Self::RasterizerState { name, fields } => {
+                write!(f, "rasterizer_state {name}{fields}")
+            }
+            Self::DepthStencilState { name, fields } => {
+                write!(f, "depth_stencil_state {name}{fields}")
+            }
+            Self::SamplerState { name, fields } => write!(f, "sampler_state {name}{fields}"),
             Self::Predicate { name } => write!(f, "predicate {name}"),
             Self::Query { name, kind } => write!(f, "query {name} {kind}"),
             Self::Swapchain {

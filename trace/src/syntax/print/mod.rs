@@ -11,13 +11,14 @@
 //! ## The layout
 //! By statement kind, as the tree (`ast/`) is: this file holds the trace, the statement, names,
 //! and the pieces every kind writes (options, floats, `null`s); `declaration_text.rs` the
-//! declarations; `call_text.rs` the calls (a call's method prints as the call table says,
-//! `../call_table.rs`; the pieces every printer writes are `../text_pieces.rs`);
+//! declarations (`contents_text.rs` their options that carry what a real GPU needs, R-GPU-2);
+//! `call_text.rs` the calls (a call's method prints as the call table says, `../call_table.rs`; the pieces every printer writes are `../text_pieces.rs`);
 //! `barrier_text.rs` the arguments of `barrier` and `resource_barrier`; `expectation_text.rs` the
 //! expectations and the values of `expect draw`.
 
 mod barrier_text;
 mod call_text;
+mod contents_text;
 mod declaration_text;
 mod expectation_text;
 
