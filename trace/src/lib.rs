@@ -50,7 +50,7 @@ pub(crate) mod replay;
 mod sync;
 pub(crate) mod syntax;
 
-pub use replay::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
+pub use replay::{replay, Args, BackendFactory, Replay, ReplayOptions, TraceSource, USAGE};
 pub use syntax::{
     parse, AccessWord, Barrier, BeforeAfter, BindFlags, Call, CallContext, Compression, CounterKey,
     Declaration, DrawField, Engine, ErrorKind, Expectation, ExpectedLayout, ExpectedValue,

@@ -63,10 +63,15 @@ mod recording_engine;
 mod report_json;
 #[path = "frame/run_report.rs"]
 mod run_report;
+#[cfg(feature = "vulkan")]
+#[path = "frame/vulkan_run.rs"]
+mod vulkan_run;
 
 use frame_options::{parse, Options, HELP};
 use frame_report::{fail, say, Header, Machine};
 use frame_runs::{run, run_bundles, Mode};
+#[cfg(feature = "vulkan")]
+use recording_engine::Immediate as _;
 use recording_engine::{Captured, Engine};
 use report_json::Report;
 use run_report::RunReport;
@@ -93,6 +98,7 @@ fn main() -> ExitCode {
         let mut immediate = ImmediateContext::new(&device)
             .unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
         immediate.set_gpu_timing(options.gpu);
+        install_backend(&device, &mut immediate, &options);
         return demo(&device, &mut immediate, &options);
     }
     let device = CaptureDevice::new(device, CaptureOptions::default());
@@ -108,6 +114,7 @@ fn main() -> ExitCode {
     let mut immediate = CapturedImmediate::new(&device)
         .unwrap_or_else(|e| fail(&format!("immediate context: {e}")));
     immediate.inner_mut().set_gpu_timing(options.gpu);
+    install_backend(device.device(), immediate.inner_mut(), &options);
     let engine = Captured {
         capture: device.capture(),
         device,
@@ -182,5 +189,22 @@ fn demo<E: Engine>(engine: &E, immediate: &mut E::Immediate, options: &Options) 
     if options.json {
         out!("{}", report_json::json(&report));
     }
+    #[cfg(feature = "vulkan")]
+    if options.vulkan {
+        if let Err(message) = vulkan_run::finish(immediate.context(), &scene, options) {
+            fail(&message);
+        }
+    }
     ExitCode::SUCCESS
+}
+
+/// `--backend vulkan`: the backend on the immediate context's model (`frame/vulkan_run.rs`).
+fn install_backend(device: &Device, immediate: &mut ImmediateContext, options: &Options) {
+    #[cfg(feature = "vulkan")]
+    if options.vulkan {
+        if let Err(message) = vulkan_run::install(device, immediate, options) {
+            fail(&message);
+        }
+    }
+    let _ = (device, immediate, options);
 }

@@ -44,10 +44,34 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    #[cfg(feature = "vulkan")]
+    let options = with_vulkan(options);
     let run = replay(&trace, &options);
     write_quietly(&mut std::io::stdout(), &run.stdout);
     write_quietly(&mut std::io::stderr(), &run.stderr);
     ExitCode::from(run.exit_code.clamp(0, 255) as u8)
+}
+
+/// `--backend vulkan`: a factory of the Vulkan backend for the replay's device, which writes
+/// each present as `DIR/CHAIN.N.png` under `--png DIR` (R-GPU-5).
+#[cfg(feature = "vulkan")]
+fn with_vulkan(mut options: trace::ReplayOptions) -> trace::ReplayOptions {
+    use std::sync::Arc;
+    use vulkan_backend::{VulkanBackend, VulkanOptions};
+
+    if options.backend_name.as_deref() != Some("vulkan") {
+        return options;
+    }
+    let png = options.png.clone();
+    options.backend = Some(trace::BackendFactory(Arc::new(move |device| {
+        let vulkan = VulkanOptions {
+            png_dir: png.clone(),
+            ..VulkanOptions::default()
+        };
+        let backend = VulkanBackend::new(device, vulkan).map_err(|error| error.to_string())?;
+        Ok(Box::new(backend) as Box<dyn executor::GpuBackend>)
+    })));
+    options
 }
 
 /// Writes `text` and flushes; a write error (a closed pipe: the reader is gone) drops the rest

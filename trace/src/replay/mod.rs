@@ -132,6 +132,6 @@ mod gpu_contents_replay_tests;
 
 pub(crate) use names::digest as digest_of;
 
-pub use command::{replay, Args, Replay, ReplayOptions, TraceSource, USAGE};
+pub use command::{replay, Args, BackendFactory, Replay, ReplayOptions, TraceSource, USAGE};
 pub(crate) use counted::{counted_run, CountedRun};
 pub(crate) use replay_report::string as json_string;

@@ -47,6 +47,9 @@ pub(crate) trait Engine: Sync {
 /// What the demo asks of the immediate context (the engine's, or the capture's wrapper of it):
 /// each is its method of the same name.
 pub(crate) trait Immediate: BindCalls + InheritedStateCalls + DrawCalls {
+    /// The engine's immediate context (the capture's wraps one).
+    #[cfg_attr(not(feature = "vulkan"), allow(dead_code))]
+    fn context(&mut self) -> &mut ImmediateContext;
     fn execute_command_list(
         &mut self,
         list: &CommandList,
@@ -59,8 +62,12 @@ pub(crate) trait Immediate: BindCalls + InheritedStateCalls + DrawCalls {
 }
 
 macro_rules! immediate {
-    ($type:ty) => {
+    ($type:ty, |$c:ident| $inner:expr) => {
         impl Immediate for $type {
+            fn context(&mut self) -> &mut ImmediateContext {
+                let $c = self;
+                $inner
+            }
             fn execute_command_list(
                 &mut self,
                 list: &CommandList,
@@ -84,8 +91,8 @@ macro_rules! immediate {
     };
 }
 
-immediate!(ImmediateContext);
-immediate!(CapturedImmediate);
+immediate!(ImmediateContext, |c| c);
+immediate!(CapturedImmediate, |c| c.inner_mut());
 
 impl Engine for Device {
     type Deferred = DeferredContext;

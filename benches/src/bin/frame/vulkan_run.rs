@@ -1,0 +1,73 @@
+//! `frame --backend vulkan` (R-GPU-5): the Vulkan backend installed on the immediate context
+//! before the runs, and after them what it drew: the last presented frame as a PNG
+//! (`--png FILE`), the validation layer's messages (`--gpu-validation`: any stops the demo),
+//! the oracle's checks (each draw's bound state against the model's record, R-GPU-4).
+//!
+//! **In:** the device, the immediate context, the options. **Out:** the backend on the model,
+//! and a summary line on stderr: device, pipelines, descriptor sets, submissions, draws checked.
+
+use benches::Scene;
+use executor::ImmediateContext;
+use recorder::Device;
+use vulkan_backend::{VulkanBackend, VulkanOptions};
+
+use crate::frame_options::Options;
+
+/// Makes the backend for `device` and feeds it from `immediate`'s model.
+pub(crate) fn install(
+    device: &Device,
+    immediate: &mut ImmediateContext,
+    options: &Options,
+) -> Result<(), String> {
+    let backend = VulkanBackend::new(
+        device,
+        VulkanOptions {
+            validation: options.gpu_validation,
+            ..VulkanOptions::default()
+        },
+    )
+    .map_err(|error| format!("--backend vulkan: {error}"))?;
+    eprintln!("backend: Vulkan on {}", backend.device_name());
+    immediate.set_gpu_backend(Some(Box::new(backend)));
+    Ok(())
+}
+
+/// What the backend drew: the PNG, the validation messages, the summary.
+pub(crate) fn finish(
+    immediate: &mut ImmediateContext,
+    scene: &Scene,
+    options: &Options,
+) -> Result<(), String> {
+    let errors = immediate.flush();
+    let backend = immediate
+        .gpu_backend_mut()
+        .and_then(|b| b.as_any_mut())
+        .and_then(|b| b.downcast_mut::<VulkanBackend>())
+        .ok_or("--backend vulkan: the backend is gone")?;
+    if let (Some(path), Some(post)) = (&options.png, &scene.post) {
+        backend.write_png(post.chain, path)?;
+        eprintln!("backend: wrote {}", path.display());
+    }
+    let oracle = backend.oracle_counts();
+    eprintln!(
+        "backend: {} pipelines, {} descriptor sets written, {} submissions, {:?}",
+        backend.pipelines_built(),
+        backend.descriptor_sets_written(),
+        backend.submissions(),
+        oracle,
+    );
+    if oracle.mismatches > 0 {
+        return Err(format!(
+            "the oracle (R-GPU-4): {} of {} draws bound other state than the model recorded",
+            oracle.mismatches, oracle.draws
+        ));
+    }
+    let messages = backend.validation_messages();
+    if options.gpu_validation {
+        eprintln!("backend: {} validation messages", messages.len());
+        if let Some(first) = messages.first() {
+            return Err(format!("the validation layer reported: {first}"));
+        }
+    }
+    errors.map_err(|error| format!("the backend refused: {error}"))
+}
