@@ -27,6 +27,7 @@ pub mod scene;
 mod scene_contents;
 pub mod splitpoints;
 pub mod timing;
+pub mod workload_contents;
 
 pub use execute_scene::{ExecuteScene, ThroughputScene};
 pub use naive::{Command, NaiveRecorder, Slots, INLINE_BUFFERS, INLINE_VIEWS};
