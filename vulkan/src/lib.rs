@@ -52,10 +52,11 @@
 //! **Invariant.** The backend never changes what the model records; it only reads the records
 //! and the device. Every Vulkan object is destroyed before the device ([`Drop`]).
 
+mod byte_transfers;
 mod clears;
+mod command_frame;
 mod descriptors;
-mod draws;
-mod frame;
+mod draw_translation;
 mod instance;
 mod oracle;
 mod passes;
@@ -64,7 +65,6 @@ mod readback;
 mod resources;
 mod ring;
 mod shaders;
-mod transfers;
 mod translate;
 
 use std::collections::HashMap;
@@ -113,7 +113,7 @@ pub struct VulkanBackend {
     pub(crate) ring: ring::Ring,
     pub(crate) pipelines: pipelines::Pipelines,
     pub(crate) descriptors: descriptors::Descriptors,
-    pub(crate) frame: frame::Frame,
+    pub(crate) frame: command_frame::Frame,
     pub(crate) pass: Option<passes::OpenPass>,
     pub(crate) bound: descriptors::Bound,
     /// Each dynamic buffer's latest instance and its bytes.
@@ -148,7 +148,7 @@ impl VulkanBackend {
     pub fn new(device: &recorder::Device, options: VulkanOptions) -> Result<Self, BackendError> {
         let mut gpu = instance::Gpu::new(options.validation)?;
         let ring = ring::Ring::new(&gpu.device, &mut gpu.allocator, options.ring_bytes)?;
-        let frame = frame::Frame::new(&gpu)?;
+        let frame = command_frame::Frame::new(&gpu)?;
         // SAFETY: an empty pipeline cache description has no precondition.
         let cache = unsafe {
             gpu.device

@@ -449,8 +449,8 @@ impl VulkanBackend {
                 vk::Rect2D {
                     offset: vk::Offset2D { x: left, y: top },
                     extent: vk::Extent2D {
-                        width: (r.right - left).max(0) as u32,
-                        height: (r.bottom - top).max(0) as u32,
+                        width: r.right.saturating_sub(left).max(0) as u32,
+                        height: r.bottom.saturating_sub(top).max(0) as u32,
                     },
                 }
             });
