@@ -17,7 +17,7 @@
 //! | D3D11 | Vulkan |
 //! |---|---|
 //! | texture (2D, mips, array) | `VkImage`, optimal tiling, made at first use; its layout tracked |
-//! | SRV / RTV / DSV | one `VkImageView` per view handle |
+//! | SRV / RTV / DSV | one `VkImageView` per view and the texture its record names (a legacy swap-chain view moves at each present, R-EX-7) |
 //! | buffer | device-local `VkBuffer`; initial data and `update_subresource` through the ring |
 //! | dynamic buffer instance (write-discard map) | a region of the per-frame upload ring |
 //! | sampler state | `VkSampler` per handle (D3D11 defaults without fields) |
@@ -46,8 +46,12 @@
 //! dispatches, UAVs, buffer views, indirect and auto draws, several viewports, queries,
 //! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
 //! the engine's explicit §9 barriers (the backend makes its own legacy transitions),
-//! read maps of staging resources, texture-region copies, depth clears folded into load operations,
-//! frames in flight (every flush waits for its fence).
+//! read maps of staging resources, texture-region copies, depth clears folded into load
+//! operations, null descriptors (an empty slot a shader reads is refused), wireframe and depth
+//! clamp, multisampling, frames in flight (every flush waits for its fence), bundles as
+//! secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
+//! as D3D11's, and naga's writer flips it for Vulkan; SPIR-V words are used as given, so their
+//! positions are in Vulkan's clip space (`y` down).
 //!
 //! **Invariant.** The backend never changes what the model records; it only reads the records
 //! and the device. Every Vulkan object is destroyed before the device ([`Drop`]).
