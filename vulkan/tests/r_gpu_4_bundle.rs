@@ -6,7 +6,7 @@
 
 mod common;
 
-use bundles::{BundleDesc, BundleRecorder, DrawBundleExt};
+use bundles::{BundleDesc, BundleRecorder};
 use common::*;
 use recorder::*;
 
