@@ -81,6 +81,7 @@ use recorder::command::{Command, InstanceId};
 use recorder::{Error, Handle, RawHandle, Semantics, SwapChain, Texture};
 
 pub use clears::ClearCounts;
+pub use command_frame::GpuTime;
 pub use descriptors::Origin;
 pub use instance::BackendError;
 pub use oracle::{BoundState, OracleCounts};
@@ -232,6 +233,12 @@ impl VulkanBackend {
     /// Descriptor sets written so far (one per draw whose bindings changed).
     pub fn descriptor_sets_written(&self) -> u64 {
         self.descriptors.sets_written
+    }
+
+    /// GPU time of the submissions, from timestamp queries around each (zero where the queue
+    /// has no timestamps).
+    pub fn gpu_time(&self) -> GpuTime {
+        self.frame.gpu_ns
     }
 
     /// Frames submitted so far.
