@@ -47,7 +47,8 @@
 //! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
 //! the engine's explicit §9 barriers (the backend makes its own legacy transitions),
 //! read maps of staging resources, texture-region copies, depth clears folded into load
-//! operations, null descriptors (an empty slot a shader reads is refused), wireframe and depth
+//! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
+//! and shader-resource slots read zeros, `null_descriptors.rs`), wireframe and depth
 //! clamp, multisampling, frames in flight (every flush waits for its fence), bundles as
 //! secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
 //! as D3D11's, and naga's writer flips it for Vulkan; SPIR-V words are used as given, so their
@@ -62,6 +63,7 @@ mod command_frame;
 mod descriptors;
 mod draw_translation;
 mod instance;
+mod null_descriptors;
 mod oracle;
 mod passes;
 mod pipelines;
