@@ -77,6 +77,8 @@ pub(crate) struct Gpu {
     pub(crate) device: ash::Device,
     pub(crate) queue: vk::Queue,
     pub(crate) queue_family: u32,
+    /// The queue family's valid timestamp bits (0: no timestamps).
+    pub(crate) timestamp_bits: u32,
     /// Dropped by hand before the device is destroyed.
     pub(crate) allocator: ManuallyDrop<Allocator>,
 }
@@ -162,6 +164,14 @@ impl Gpu {
         };
         let (physical, properties, queue_family) = partial.pick_device()?;
         let device = partial.make_device(physical, queue_family)?;
+        let timestamp_bits = partial.instance().map_or(0, |instance| {
+            // SAFETY: `physical` belongs to the live instance.
+            let families =
+                unsafe { instance.get_physical_device_queue_family_properties(physical) };
+            families
+                .get(queue_family as usize)
+                .map_or(0, |f| f.timestamp_valid_bits)
+        });
         // SAFETY: the device was made with one queue of `queue_family`.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
         let (instance, debug_utils) = partial.take()?;
@@ -197,6 +207,7 @@ impl Gpu {
             device,
             queue,
             queue_family,
+            timestamp_bits,
             allocator: ManuallyDrop::new(allocator),
         })
     }

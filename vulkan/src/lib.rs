@@ -17,7 +17,7 @@
 //! | D3D11 | Vulkan |
 //! |---|---|
 //! | texture (2D, mips, array) | `VkImage`, optimal tiling, made at first use; its layout tracked |
-//! | SRV / RTV / DSV | one `VkImageView` per view handle |
+//! | SRV / RTV / DSV | one `VkImageView` per view and the texture its record names (a legacy swap-chain view moves at each present, R-EX-7) |
 //! | buffer | device-local `VkBuffer`; initial data and `update_subresource` through the ring |
 //! | dynamic buffer instance (write-discard map) | a region of the per-frame upload ring |
 //! | sampler state | `VkSampler` per handle (D3D11 defaults without fields) |
@@ -46,17 +46,24 @@
 //! dispatches, UAVs, buffer views, indirect and auto draws, several viewports, queries,
 //! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
 //! the engine's explicit §9 barriers (the backend makes its own legacy transitions),
-//! read maps of staging resources, texture-region copies, depth clears folded into load operations,
-//! frames in flight (every flush waits for its fence).
+//! read maps of staging resources, texture-region copies, depth clears folded into load
+//! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
+//! and shader-resource slots read zeros, `null_descriptors.rs`), wireframe and depth
+//! clamp, multisampling, frames in flight (every flush waits for its fence), bundles as
+//! secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
+//! as D3D11's, and naga's writer flips it for Vulkan; SPIR-V words are used as given, so their
+//! positions are in Vulkan's clip space (`y` down).
 //!
 //! **Invariant.** The backend never changes what the model records; it only reads the records
 //! and the device. Every Vulkan object is destroyed before the device ([`Drop`]).
 
+mod byte_transfers;
 mod clears;
+mod command_frame;
 mod descriptors;
-mod draws;
-mod frame;
+mod draw_translation;
 mod instance;
+mod null_descriptors;
 mod oracle;
 mod passes;
 mod pipelines;
@@ -64,7 +71,6 @@ mod readback;
 mod resources;
 mod ring;
 mod shaders;
-mod transfers;
 mod translate;
 
 use std::collections::HashMap;
@@ -77,6 +83,7 @@ use recorder::command::{Command, InstanceId};
 use recorder::{Error, Handle, RawHandle, Semantics, SwapChain, Texture};
 
 pub use clears::ClearCounts;
+pub use command_frame::GpuTime;
 pub use descriptors::Origin;
 pub use instance::BackendError;
 pub use oracle::{BoundState, OracleCounts};
@@ -113,7 +120,7 @@ pub struct VulkanBackend {
     pub(crate) ring: ring::Ring,
     pub(crate) pipelines: pipelines::Pipelines,
     pub(crate) descriptors: descriptors::Descriptors,
-    pub(crate) frame: frame::Frame,
+    pub(crate) frame: command_frame::Frame,
     pub(crate) pass: Option<passes::OpenPass>,
     pub(crate) bound: descriptors::Bound,
     /// Each dynamic buffer's latest instance and its bytes.
@@ -148,7 +155,7 @@ impl VulkanBackend {
     pub fn new(device: &recorder::Device, options: VulkanOptions) -> Result<Self, BackendError> {
         let mut gpu = instance::Gpu::new(options.validation)?;
         let ring = ring::Ring::new(&gpu.device, &mut gpu.allocator, options.ring_bytes)?;
-        let frame = frame::Frame::new(&gpu)?;
+        let frame = command_frame::Frame::new(&gpu)?;
         // SAFETY: an empty pipeline cache description has no precondition.
         let cache = unsafe {
             gpu.device
@@ -228,6 +235,12 @@ impl VulkanBackend {
     /// Descriptor sets written so far (one per draw whose bindings changed).
     pub fn descriptor_sets_written(&self) -> u64 {
         self.descriptors.sets_written
+    }
+
+    /// GPU time of the submissions, from timestamp queries around each (zero where the queue
+    /// has no timestamps).
+    pub fn gpu_time(&self) -> GpuTime {
+        self.frame.gpu_ns
     }
 
     /// Frames submitted so far.

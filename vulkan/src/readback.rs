@@ -92,7 +92,8 @@ impl VulkanBackend {
         let pixels = result.map(|()| {
             let mut bytes = allocation
                 .mapped_slice()
-                .map(|s| s[..size as usize].to_vec())
+                .and_then(|s| s.get(..size as usize))
+                .map(<[u8]>::to_vec)
                 .unwrap_or_default();
             if swizzle {
                 for texel in bytes.chunks_exact_mut(4) {

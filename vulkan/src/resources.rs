@@ -125,6 +125,23 @@ impl VulkanBackend {
             height: info.height.max(1),
         };
         let (mips, layers) = (info.mip_levels.max(1), info.array_size.max(1));
+        self.make_image(call, texture, format, extent, (mips, layers), usage)?;
+        if let Some(data) = self.initial_data(ObjectKind::Texture, texture) {
+            self.upload_texture(call, texture, &data)?;
+        }
+        Ok(())
+    }
+
+    /// Makes an image (in `UNDEFINED` layout) and keeps it as `texture`'s.
+    pub(crate) fn make_image(
+        &mut self,
+        call: &'static str,
+        texture: RawHandle,
+        format: vk::Format,
+        extent: vk::Extent2D,
+        (mips, layers): (u32, u32),
+        usage: vk::ImageUsageFlags,
+    ) -> Result<(), Error> {
         let create = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
             .format(format)
@@ -187,11 +204,7 @@ impl VulkanBackend {
                 access: vk::AccessFlags2::NONE,
             },
         );
-        bound.map_err(|r| self.vk_error(call, "vkBindImageMemory", r))?;
-        if let Some(data) = self.initial_data(ObjectKind::Texture, texture) {
-            self.upload_texture(call, texture, &data)?;
-        }
-        Ok(())
+        bound.map_err(|r| self.vk_error(call, "vkBindImageMemory", r))
     }
 
     /// The initial bytes of a buffer or texture, if it was created with some.
@@ -305,6 +318,20 @@ impl VulkanBackend {
                 )
             })?;
         let size = (info.size as u64).max(4).next_multiple_of(4);
+        let vk_buffer = self.make_buffer(call, buffer, size)?;
+        if let Some(data) = self.initial_data(ObjectKind::Buffer, buffer) {
+            self.upload_buffer(call, buffer, 0, &data)?;
+        }
+        Ok(vk_buffer)
+    }
+
+    /// Makes a device-local buffer of `size` bytes and keeps it as `buffer`'s.
+    pub(crate) fn make_buffer(
+        &mut self,
+        call: &'static str,
+        buffer: RawHandle,
+        size: u64,
+    ) -> Result<vk::Buffer, Error> {
         let create = vk::BufferCreateInfo::default()
             .size(size)
             .usage(
@@ -359,9 +386,6 @@ impl VulkanBackend {
             },
         );
         bound.map_err(|r| self.vk_error(call, "vkBindBufferMemory", r))?;
-        if let Some(data) = self.initial_data(ObjectKind::Buffer, buffer) {
-            self.upload_buffer(call, buffer, 0, &data)?;
-        }
         Ok(vk_buffer)
     }
 

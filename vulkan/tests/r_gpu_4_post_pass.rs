@@ -104,3 +104,55 @@ fn r_gpu_4_a_post_pass_samples_the_frames_target() {
     assert_eq!(gpu.backend().oracle_counts().draws, 2);
     gpu.assert_clean();
 }
+
+/// D3D11 reads zeros from an empty slot: a quad sampling an empty shader-resource slot, and one
+/// reading an empty constant-buffer slot, both draw transparent black over a red clear.
+#[test]
+fn r_gpu_4_empty_slots_read_zeros() {
+    let Some(mut gpu) = gpu() else { return };
+    let chain = gpu.swap_chain(32, 16);
+    let rtv = gpu.device.swap_chain_info(chain).unwrap().buffers[0].1;
+    let (vs, colour_ps) = (gpu.quad_vs(), gpu.colour_ps());
+    let sample_ps = gpu
+        .device
+        .create_shader_with_code(
+            &ShaderDesc {
+                shader_resources: Slots::of(&[0]),
+                samplers: Slots::of(&[0]),
+                ..ShaderDesc::new("sample_ps", Stage::Pixel)
+            },
+            ShaderCode::Wgsl {
+                source: SAMPLE_PS,
+                entry: "ps",
+            },
+        )
+        .unwrap();
+    gpu.imm.clear_render_target_view(rtv, [1.0, 0.0, 0.0, 1.0]);
+    gpu.imm.set_render_targets(&[Some(rtv)], None);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(vs));
+    gpu.imm.set_shader(Stage::Pixel, Some(sample_ps));
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 16.0)]);
+    gpu.imm.draw(6, 6);
+    gpu.imm.set_shader(Stage::Pixel, Some(colour_ps));
+    gpu.imm
+        .set_viewports(&[Viewport::new(16.0, 0.0, 16.0, 16.0)]);
+    gpu.imm.draw(6, 6);
+    gpu.imm.present(chain).unwrap();
+    gpu.imm.flush().unwrap();
+    let pixels = gpu.backend().presented_pixels(chain).expect("a present");
+    assert_eq!(
+        texel(&pixels, 8, 8),
+        [0, 0, 0, 0],
+        "an empty shader-resource slot"
+    );
+    assert_eq!(
+        texel(&pixels, 24, 8),
+        [0, 0, 0, 0],
+        "an empty constant-buffer slot"
+    );
+    assert_eq!(gpu.backend().oracle_counts().draws, 2);
+    gpu.assert_clean();
+}

@@ -48,6 +48,15 @@ fn r_gpu_4_a_quad_coloured_by_its_constant_buffer() {
         (1, 0),
         "the clear is the pass's load op"
     );
+    let time = gpu.backend().gpu_time();
+    assert!(
+        time.submissions >= 1 && time.last_ns > 0.0,
+        "timestamps: {time:?}"
+    );
+    eprintln!(
+        "GPU time of the frame's submission: {:.3} ms",
+        time.last_ns / 1e6
+    );
     gpu.assert_clean();
 }
 

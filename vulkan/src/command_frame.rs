@@ -3,7 +3,8 @@
 //! **In:** the commands the other modules record into [`Frame::cb`]. **Out:** at a
 //! [`flush`](crate::VulkanBackend::flush) (a present, the engine's `submit`, a read-back, a full
 //! ring), the buffer submitted with the frame's fence, waited for, and everything per frame
-//! reset: the command pool, the upload ring, the descriptor pool.
+//! reset: the command pool, the upload ring, the descriptor pool. Each submission is bracketed
+//! by two timestamp queries (when the queue has timestamps): its GPU time ([`GpuTime`]).
 //!
 //! **Invariant.** `cb` is always recording between flushes. A flush waits for the fence before
 //! anything per frame is reset, so nothing the GPU reads is reused early. Waiting at every flush
@@ -23,6 +24,23 @@ pub(crate) struct Frame {
     pub(crate) submissions: u64,
     /// Whether anything was recorded since the last flush.
     pub(crate) dirty: bool,
+    /// Two timestamps per submission (its start and end), when the queue has timestamps.
+    timestamps: Option<vk::QueryPool>,
+    /// Nanoseconds per timestamp tick.
+    period_ns: f64,
+    /// GPU time of the last submission and of all of them, in nanoseconds.
+    pub(crate) gpu_ns: GpuTime,
+}
+
+/// GPU time measured by timestamp queries around each submission.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GpuTime {
+    /// The last submission's, in nanoseconds.
+    pub last_ns: f64,
+    /// All submissions', in nanoseconds.
+    pub total_ns: f64,
+    /// Submissions measured.
+    pub submissions: u64,
 }
 
 impl Frame {
@@ -59,12 +77,24 @@ impl Frame {
                 return Err(vk_failed("vkAllocateCommandBuffers")(result));
             }
         };
+        let timestamps = (gpu.timestamp_bits > 0)
+            .then(|| {
+                let info = vk::QueryPoolCreateInfo::default()
+                    .query_type(vk::QueryType::TIMESTAMP)
+                    .query_count(2);
+                // SAFETY: `info` lives across the call.
+                unsafe { device.create_query_pool(&info, None) }.ok()
+            })
+            .flatten();
         let frame = Self {
             pool,
             cb: buffers.first().copied().unwrap_or_default(),
             fence,
             submissions: 0,
             dirty: false,
+            timestamps,
+            period_ns: gpu.properties.limits.timestamp_period as f64,
+            gpu_ns: GpuTime::default(),
         };
         frame.begin(device)?;
         Ok(frame)
@@ -75,12 +105,61 @@ impl Frame {
             .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         // SAFETY: `cb` is in the initial state (new or its pool reset).
         unsafe { device.begin_command_buffer(self.cb, &info) }
-            .map_err(vk_failed("vkBeginCommandBuffer"))
+            .map_err(vk_failed("vkBeginCommandBuffer"))?;
+        if let Some(queries) = self.timestamps {
+            // SAFETY: `cb` is recording, outside a pass; the pool holds queries 0 and 1.
+            unsafe {
+                device.cmd_reset_query_pool(self.cb, queries, 0, 2);
+                device.cmd_write_timestamp2(
+                    self.cb,
+                    vk::PipelineStageFlags2::TOP_OF_PIPE,
+                    queries,
+                    0,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The submission's end timestamp (before the command buffer ends).
+    fn end_timestamp(&self, device: &ash::Device) {
+        if let Some(queries) = self.timestamps {
+            // SAFETY: `cb` is recording, outside a pass; query 1 was reset at `begin`.
+            unsafe {
+                device.cmd_write_timestamp2(
+                    self.cb,
+                    vk::PipelineStageFlags2::ALL_COMMANDS,
+                    queries,
+                    1,
+                )
+            };
+        }
+    }
+
+    /// Reads the two timestamps of the submission that completed (its fence signalled).
+    fn read_timestamps(&mut self, device: &ash::Device) {
+        let Some(queries) = self.timestamps else {
+            return;
+        };
+        let mut ticks = [0u64; 2];
+        // SAFETY: both queries were written by the submission whose fence was waited for.
+        let read = unsafe {
+            device.get_query_pool_results(queries, 0, &mut ticks, vk::QueryResultFlags::TYPE_64)
+        };
+        if read.is_ok() {
+            let ns = ticks[1].saturating_sub(ticks[0]) as f64 * self.period_ns;
+            self.gpu_ns.last_ns = ns;
+            self.gpu_ns.total_ns += ns;
+            self.gpu_ns.submissions += 1;
+        }
     }
 
     pub(crate) fn destroy(&mut self, device: &ash::Device) {
         // SAFETY: the device is idle; the command buffer goes with its pool.
         unsafe {
+            if let Some(queries) = self.timestamps.take() {
+                device.destroy_query_pool(queries, None);
+            }
             device.destroy_fence(self.fence, None);
             device.destroy_command_pool(self.pool, None);
         }
@@ -93,6 +172,7 @@ impl VulkanBackend {
         self.end_pass();
         let device = &self.gpu.device;
         let cb = self.frame.cb;
+        self.frame.end_timestamp(device);
         // SAFETY: `cb` is recording and outside a pass (closed above).
         unsafe { device.end_command_buffer(cb) }.map_err(vk_failed("vkEndCommandBuffer"))?;
         let buffers = [cb];
@@ -113,6 +193,7 @@ impl VulkanBackend {
                 .reset_command_pool(self.frame.pool, vk::CommandPoolResetFlags::empty())
                 .map_err(vk_failed("vkResetCommandPool"))?;
         }
+        self.frame.read_timestamps(&self.gpu.device);
         self.frame.submissions += 1;
         self.frame.dirty = false;
         self.ring.reset();

@@ -192,16 +192,20 @@ impl VulkanBackend {
         for (slot, bound) in stage.constant_buffers {
             let binding =
                 self.binding(stage.stage, SlotKind::ConstantBuffer, *slot, stage.shader)?;
-            if bound.buffer.is_null() {
-                return Err(self.empty_slot(stage.shader, "constant buffer", *slot));
-            }
-            let (buffer, base, size) = self.buffer_location(CALL, bound.buffer, bound.instance)?;
-            let offset = base + bound.offset as u64;
-            let range = size.saturating_sub(bound.offset as u64).clamp(4, 65536);
-            let descriptor = Descriptor::Buffer {
-                buffer,
-                offset,
-                range,
+            let descriptor = if bound.buffer.is_null() {
+                Descriptor::Buffer {
+                    buffer: self.null_buffer(CALL)?,
+                    offset: 0,
+                    range: crate::null_descriptors::NULL_BUFFER_BYTES,
+                }
+            } else {
+                let (buffer, base, size) =
+                    self.buffer_location(CALL, bound.buffer, bound.instance)?;
+                Descriptor::Buffer {
+                    buffer,
+                    offset: base + bound.offset as u64,
+                    range: size.saturating_sub(bound.offset as u64).clamp(4, 65536),
+                }
             };
             set.push((
                 binding,
@@ -212,15 +216,16 @@ impl VulkanBackend {
         for (slot, view) in stage.shader_resources {
             let binding =
                 self.binding(stage.stage, SlotKind::ShaderResource, *slot, stage.shader)?;
-            if view.view.is_null() {
-                return Err(self.empty_slot(stage.shader, "shader resource", *slot));
-            }
-            let (image_view, texture) = self.image_view(
-                CALL,
-                ObjectKind::ShaderResourceView,
-                view.view,
-                view.resource,
-            )?;
+            let (image_view, texture) = if view.view.is_null() {
+                (self.null_image_view(CALL)?, RawHandle::NULL)
+            } else {
+                self.image_view(
+                    CALL,
+                    ObjectKind::ShaderResourceView,
+                    view.view,
+                    view.resource,
+                )?
+            };
             self.use_image(
                 texture,
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
@@ -273,16 +278,6 @@ impl VulkanBackend {
                 format!("reads {kind:?} slot {slot}, past the backend's mapping (R-GPU-3)"),
             ))
         }
-    }
-
-    fn empty_slot(&self, shader: RawHandle, what: &str, slot: u32) -> Error {
-        refuse(
-            self,
-            CALL,
-            ObjectKind::Shader,
-            shader,
-            format!("reads {what} slot {slot}, which is empty: the backend binds no null descriptor yet (R-GPU-3)"),
-        )
     }
 
     /// The Vulkan format of a view: its own, else its texture's.
@@ -449,8 +444,8 @@ impl VulkanBackend {
                 vk::Rect2D {
                     offset: vk::Offset2D { x: left, y: top },
                     extent: vk::Extent2D {
-                        width: (r.right - left).max(0) as u32,
-                        height: (r.bottom - top).max(0) as u32,
+                        width: r.right.saturating_sub(left).max(0) as u32,
+                        height: r.bottom.saturating_sub(top).max(0) as u32,
                     },
                 }
             });
