@@ -15,6 +15,10 @@
 //! cargo run --release -p benches --bin workload -- --threads 1,2,4,8,16 --runs 21
 //! ```
 
+#[cfg(feature = "vulkan")]
+#[path = "workload_backend.rs"]
+mod workload_backend;
+
 use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -37,9 +41,15 @@ Usage: workload [options]
     --thread-draws N     draws shared among the threads (default 160000)
     --threads LIST       thread counts to scale over, e.g. 1,2,4,8,16
                          (default: 1, 2, 4, ... up to the cores there are)
+    --backend vulkan     instead: the fast list executed with the GPU model alone and with
+                         the Vulkan backend, interleaved; the backend's CPU per draw, the
+                         GPU's time per frame (timestamps) and a pixel check (a build with
+                         `--features vulkan`)
     -h, --help           print this help";
 
 struct Options {
+    /// `--backend vulkan`.
+    vulkan: bool,
     draws: u32,
     runs: u32,
     bundle_draws: u32,
@@ -50,6 +60,7 @@ struct Options {
 fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let cores = thread::available_parallelism().map_or(1, |n| n.get() as u32);
     let mut options = Options {
+        vulkan: false,
         draws: 100_000,
         runs: 11,
         bundle_draws: 100,
@@ -65,6 +76,18 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
             Arg::Option(name) => name,
         };
         match name.as_str() {
+            "--backend" => {
+                options.vulkan = match args.value(&name)?.as_str() {
+                    "model" => false,
+                    "vulkan" if cfg!(feature = "vulkan") => true,
+                    "vulkan" => {
+                        return Err("--backend vulkan: built without the Vulkan backend; \
+                                    cargo run --release --features vulkan --bin workload"
+                            .to_string())
+                    }
+                    other => return Err(format!("--backend: '{other}' is not model or vulkan")),
+                }
+            }
             "--draws" => options.draws = count(&name, &args.value(&name)?, 1, 10_000_000)?,
             "--runs" => options.runs = count(&name, &args.value(&name)?, 1, 1_000)?,
             "--bundle-draws" => {
@@ -417,5 +440,11 @@ fn run(o: &Options) -> Result<(), Error> {
 
 fn main() -> ExitCode {
     trace::event_output::install("workload");
-    finish_main("workload", HELP, parse(std::env::args().skip(1)), run)
+    finish_main("workload", HELP, parse(std::env::args().skip(1)), |o| {
+        #[cfg(feature = "vulkan")]
+        if o.vulkan {
+            return workload_backend::run(o);
+        }
+        run(o).map_err(|error| error.to_string())
+    })
 }

@@ -1,0 +1,162 @@
+//! `workload --backend vulkan` (R-GPU-6): the workload's fast list executed on two devices in
+//! interleaved rounds of one process, one feeding the GPU model alone, one feeding it and the
+//! Vulkan backend, so the difference is the backend's translation; the submission (and the wait
+//! for the GPU) timed apart, the GPU's time from timestamp queries, and the target's pixels
+//! checked against the cells the draws must leave (`benches::workload_contents`).
+//!
+//! **In:** the options (draws, runs). **Out:** lines on stdout: ns per draw of execution
+//! (model, model + backend, the difference), of submission, GPU ms per frame, the pixel check.
+
+use std::time::{Duration, Instant};
+
+use benches::outln;
+use benches::render_workload::Workload;
+use benches::timing::ns;
+use benches::workload_contents::{expected_cells, workload_target};
+use executor::ImmediateContext;
+use recorder::*;
+use vulkan_backend::{VulkanBackend, VulkanOptions};
+
+use crate::Options;
+
+/// The median of `samples`.
+fn median(samples: &mut [Duration]) -> Duration {
+    samples.sort_unstable();
+    samples.get(samples.len() / 2).copied().unwrap_or_default()
+}
+
+/// One device with its immediate context, workload and target.
+struct Side {
+    device: Device,
+    immediate: ImmediateContext,
+    workload: Workload,
+    target: (Texture, RenderTargetView, Viewport),
+}
+
+impl Side {
+    fn new() -> Result<Self, String> {
+        let device = Device::new(DeviceDesc {
+            immediate_semantics: Semantics::Fast,
+            ..DeviceDesc::default()
+        });
+        let immediate = ImmediateContext::new(&device).map_err(|e| e.to_string())?;
+        let workload = Workload::with_gpu_contents(&device).map_err(|e| e.to_string())?;
+        let target = workload_target(&device).map_err(|e| e.to_string())?;
+        Ok(Self {
+            device,
+            immediate,
+            workload,
+            target,
+        })
+    }
+
+    /// Records the frame's fast list, then times its execution (the model inline, and the
+    /// backend's translation when it has one).
+    fn frame(&mut self, draws: u32) -> Result<Duration, String> {
+        let mut context = self
+            .device
+            .create_deferred_context(&DeferredContextDesc {
+                name: "workload",
+                semantics: Semantics::Fast,
+                ..Default::default()
+            })
+            .map_err(|e| e.to_string())?;
+        self.workload.record(&mut context, 0..draws);
+        let list = context
+            .finish_command_list(RestoreState::ClearState)
+            .map_err(|e| e.error.to_string())?;
+        let (_, view, viewport) = self.target;
+        let imm = &mut self.immediate;
+        imm.set_render_targets(&[Some(view)], None);
+        imm.set_viewports(&[viewport]);
+        imm.clear_render_target_view(view, [0.0, 0.0, 0.0, 1.0]);
+        let begin = Instant::now();
+        imm.execute_command_list(&list, RestoreState::ClearState)
+            .map_err(|e| e.to_string())?;
+        imm.flush().map_err(|e| e.to_string())?;
+        let took = begin.elapsed();
+        imm.clear_records();
+        Ok(took)
+    }
+}
+
+/// The backend of `side`.
+fn backend(side: &mut Side) -> Result<&mut VulkanBackend, String> {
+    side.immediate
+        .gpu_backend_mut()
+        .and_then(|b| b.as_any_mut())
+        .and_then(|b| b.downcast_mut::<VulkanBackend>())
+        .ok_or_else(|| "the backend is gone".to_string())
+}
+
+/// The backend rows (see the module essay).
+pub(crate) fn run(o: &Options) -> Result<(), String> {
+    let mut model = Side::new()?;
+    let mut drawn = Side::new()?;
+    let vulkan = VulkanBackend::new(&drawn.device, VulkanOptions::default())
+        .map_err(|e| format!("--backend vulkan: {e}"))?;
+    let name = vulkan.device_name();
+    drawn.immediate.set_gpu_backend(Some(Box::new(vulkan)));
+    let (mut alone, mut with, mut submit, mut gpu) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for round in 0..o.runs + 2 {
+        let a = model.frame(o.draws)?;
+        let b = drawn.frame(o.draws)?;
+        let begin = Instant::now();
+        let backend = backend(&mut drawn)?; // submits and waits for the GPU
+        let s = begin.elapsed();
+        let time = backend.gpu_time().last_ns;
+        if round >= 2 {
+            alone.push(a);
+            with.push(b);
+            submit.push(s);
+            gpu.push(Duration::from_nanos(time as u64));
+        }
+    }
+    let (a, b) = (median(&mut alone), median(&mut with));
+    outln!(
+        "backend: Vulkan on {name}; {} draws, median of {} interleaved rounds; ns per draw",
+        o.draws,
+        o.runs
+    );
+    outln!(
+        "  execute, model alone {:.1}; model + backend {:.1}; the backend's translation {:.1}",
+        ns(a, o.draws),
+        ns(b, o.draws),
+        ns(b.saturating_sub(a), o.draws)
+    );
+    outln!(
+        "  submit and wait {:.1} ns per draw; GPU {:.3} ms per frame (timestamps)",
+        ns(median(&mut submit), o.draws),
+        median(&mut gpu).as_secs_f64() * 1e3
+    );
+    let texture = drawn.target.0;
+    let (width, _, pixels) = backend(&mut drawn)?
+        .read_texture(texture)
+        .map_err(|e| e.to_string())?;
+    let mut failed = Vec::new();
+    let cells = expected_cells(o.draws);
+    for ((x, y), want) in &cells {
+        let at = ((y * width + x) * 4) as usize;
+        let got = pixels.get(at..at + 4).unwrap_or(&[]);
+        let close = got.len() == 4 && got.iter().zip(want).all(|(g, w)| g.abs_diff(*w) <= 2);
+        if !close {
+            failed.push(format!("({x}, {y}): {got:?}, not {want:?}"));
+        }
+    }
+    let oracle = backend(&mut drawn)?.oracle_counts();
+    outln!(
+        "  pixel check: {} of {} cells as the draws left them; oracle: {} draws compared, {} differed",
+        cells.len() - failed.len(),
+        cells.len(),
+        oracle.draws,
+        oracle.mismatches
+    );
+    if let Some(first) = failed.first() {
+        return Err(format!("pixel check failed at {first}"));
+    }
+    if oracle.mismatches > 0 {
+        return Err("the oracle found draws bound otherwise than the model recorded".into());
+    }
+    Ok(())
+}
