@@ -21,7 +21,7 @@ fn vs(@builtin(vertex_index) index: u32) -> @builtin(position) vec4<f32> {
 
 const PS: &str = r#"
 struct Constants { color: vec4<f32> };
-@group(0) @binding(256) var<uniform> constants: Constants;
+@group(0) @binding(1024) var<uniform> constants: Constants;
 @fragment
 fn ps() -> @location(0) vec4<f32> { return constants.color; }
 "#;

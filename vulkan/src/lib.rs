@@ -31,13 +31,15 @@
 //! | legacy implicit transitions | `vkCmdPipelineBarrier2` before each use that changes layout or follows a write |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
 //!
-//! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0. For the stage of
-//! index `k` (vs 0, hs 1, ds 2, gs 3, ps 4, cs 5), constant buffer slot `s` is binding
-//! `64k + s` (`s < 16`, a `uniform` buffer), shader resource slot `s` is binding `64k + 16 + s`
-//! (`s < 32`, a sampled texture), sampler slot `s` is binding `64k + 48 + s` (`s < 16`). WGSL
-//! written for the backend declares `@group(0) @binding(N)` by that rule: a pixel shader's
-//! constant buffer 0 is `@binding(256)`, its texture 0 `@binding(272)`, its sampler 0
-//! `@binding(304)`; a vertex shader's constant buffer 0 is `@binding(0)`. The device's shader
+//! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0, by the engine's
+//! rule [`recorder::shader_binding`]: for the stage of index `k` (vs 0, hs 1, ds 2, gs 3,
+//! ps 4, cs 5), constant buffer slot `s` is binding `256k + s` (a `uniform` buffer), shader
+//! resource slot `s` is `256k + 16 + s` (a sampled texture, or a read-only storage buffer for
+//! a buffer's view; all 128 D3D11 slots), sampler slot `s` is `256k + 144 + s`, UAV slot `s` is
+//! `256k + 160 + s`. WGSL written for the backend declares `@group(0) @binding(N)` by that
+//! rule: a pixel shader's constant buffer 0 is `@binding(1024)`, its texture 0
+//! `@binding(1040)`, its sampler 0 `@binding(1168)`; a vertex shader's constant buffer 0 is
+//! `@binding(0)`. The device's shader
 //! check ([`NagaShaderCheck`], installed by [`VulkanBackend::new`]) refuses at creation code
 //! whose reflected slots are not the declared ones.
 //!

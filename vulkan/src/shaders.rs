@@ -6,12 +6,14 @@
 //! **In:** a shader's [`OwnedShaderCode`] and [`ShaderDesc`]. **Out:** SPIR-V words and a
 //! `VkShaderModule` per shader handle (cached); the reflected slot sets by kind.
 //!
-//! **Invariant.** The descriptor mapping is fixed (see the crate essay): a resource at
-//! `@group(0) @binding(N)` is, with `k` the stage's index (vs 0, hs 1, ds 2, gs 3, ps 4, cs 5),
-//! constant buffer `N - 64k` when `64k <= N < 64k+16`, shader resource `N - 64k - 16` when
-//! `64k+16 <= N < 64k+48`, sampler `N - 64k - 48` when `64k+48 <= N < 64k+64`. A binding of
-//! another stage's range, of another group, or whose kind is not its range's (a texture in the
-//! constant-buffer range) is refused naming it. Naga's SPIR-V writer flips `y` of the vertex
+//! **Invariant.** The descriptor mapping is fixed, the engine's own
+//! ([`recorder::shader_binding`], see the crate essay): a resource at `@group(0) @binding(N)`
+//! is, with `k` the stage's index (vs 0, hs 1, ds 2, gs 3, ps 4, cs 5), constant buffer
+//! `N - 256k` below `256k + 16`, shader resource `N - 256k - 16` below `256k + 144` (a sampled
+//! texture or a read-only storage buffer), sampler `N - 256k - 144` below `256k + 160`, UAV
+//! `N - 256k - 160` below `256k + 224` (storage). A binding of another stage's range, of another
+//! group, or whose kind is not its range's (a texture in the constant-buffer range) is refused
+//! naming it. Naga's SPIR-V writer flips `y` of the vertex
 //! position (WGSL's clip space has `y` up, Vulkan's down), so viewports stay D3D11's.
 
 use std::fmt::Write as _;
@@ -19,40 +21,21 @@ use std::fmt::Write as _;
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 use recorder::{OwnedShaderCode, ShaderCheck, ShaderCode, ShaderDesc, Slots, Stage};
 
-/// Bindings per stage.
-pub const STAGE_BINDINGS: u32 = 64;
-/// The first shader-resource binding of a stage's range.
-pub const SRV_BASE: u32 = 16;
-/// The first sampler binding of a stage's range.
-pub const SAMPLER_BASE: u32 = 48;
+pub use recorder::SlotKind;
 
-/// The kind of a slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SlotKind {
-    /// A constant buffer (`var<uniform>`).
-    ConstantBuffer,
-    /// A shader resource (a sampled texture).
-    ShaderResource,
-    /// A sampler.
-    Sampler,
-}
-
-/// The binding of `slot` of `kind` in `stage` (the crate's fixed mapping).
+/// The binding of `slot` of `kind` in `stage`: the engine's fixed mapping,
+/// [`recorder::shader_binding`].
 pub fn binding(stage: Stage, kind: SlotKind, slot: u32) -> u32 {
-    let base = stage as u32 * STAGE_BINDINGS;
-    base + match kind {
-        SlotKind::ConstantBuffer => slot,
-        SlotKind::ShaderResource => SRV_BASE + slot,
-        SlotKind::Sampler => SAMPLER_BASE + slot,
-    }
+    recorder::shader_binding(stage, kind, slot)
 }
 
-/// Whether the backend has a binding for `slot` of `kind`.
+/// Whether the backend has a binding for `slot` of `kind`: every D3D11 slot has one.
 pub fn slot_mapped(kind: SlotKind, slot: u32) -> bool {
     slot < match kind {
-        SlotKind::ConstantBuffer => SRV_BASE,
-        SlotKind::ShaderResource => SAMPLER_BASE - SRV_BASE,
-        SlotKind::Sampler => STAGE_BINDINGS - SAMPLER_BASE,
+        SlotKind::ConstantBuffer => 16,
+        SlotKind::ShaderResource => 128,
+        SlotKind::Sampler => 16,
+        SlotKind::UnorderedAccess => 64,
     }
 }
 
@@ -113,7 +96,6 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
     let (module, info, index) = parse(code, stage)?;
     let uses = info.get_entry_point(index);
     let mut reflected = Reflected::default();
-    let base = stage as u32 * STAGE_BINDINGS;
     for (handle, var) in module.global_variables.iter() {
         let Some(binding) = &var.binding else {
             continue;
@@ -130,54 +112,53 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
             return Err(format!("{at}: the backend binds group 0 only (R-GPU-3)"));
         }
         let n = binding.binding;
-        if !(base..base + STAGE_BINDINGS).contains(&n) {
+        let Some((at_stage, range, slot)) = recorder::binding_slot(n) else {
+            return Err(format!("{at}: no slot maps to this binding (R-GPU-3)"));
+        };
+        if at_stage != stage {
+            let first = recorder::shader_binding(stage, SlotKind::ConstantBuffer, 0);
             return Err(format!(
-                "{at}: a {stage:?} shader's bindings are {base}..{} (R-GPU-3)",
-                base + STAGE_BINDINGS
+                "{at}: a {stage:?} shader's bindings are {first}..{} (R-GPU-3)",
+                first + 256
             ));
         }
-        let local = n - base;
         let inner = &module.types[var.ty].inner;
-        let kind = match (var.space, inner) {
-            (naga::AddressSpace::Uniform, _) => Some(SlotKind::ConstantBuffer),
-            (naga::AddressSpace::Handle, naga::TypeInner::Sampler { .. }) => {
-                Some(SlotKind::Sampler)
+        let fits = match (range, var.space, inner) {
+            (SlotKind::ConstantBuffer, naga::AddressSpace::Uniform, _) => true,
+            (SlotKind::Sampler, naga::AddressSpace::Handle, naga::TypeInner::Sampler { .. }) => {
+                true
             }
             (
+                SlotKind::ShaderResource,
+                naga::AddressSpace::Handle,
+                naga::TypeInner::Image { class, .. },
+            ) => !matches!(class, naga::ImageClass::Storage { .. }),
+            (SlotKind::ShaderResource, naga::AddressSpace::Storage { access }, _) => {
+                !access.contains(naga::StorageAccess::STORE)
+            }
+            (SlotKind::UnorderedAccess, naga::AddressSpace::Storage { .. }, _) => true,
+            (
+                SlotKind::UnorderedAccess,
                 naga::AddressSpace::Handle,
                 naga::TypeInner::Image {
                     class: naga::ImageClass::Storage { .. },
                     ..
                 },
-            )
-            | (naga::AddressSpace::Storage { .. }, _) => None,
-            (naga::AddressSpace::Handle, naga::TypeInner::Image { .. }) => {
-                Some(SlotKind::ShaderResource)
-            }
-            _ => {
-                return Err(format!(
-                    "{at}: a resource the backend does not map (R-GPU-3)"
-                ))
-            }
+            ) => true,
+            _ => false,
         };
-        let Some(kind) = kind else {
-            reflected.storage = reflected.storage.with(local);
-            continue;
-        };
-        let (range, slot) = match local {
-            l if l < SRV_BASE => (SlotKind::ConstantBuffer, l),
-            l if l < SAMPLER_BASE => (SlotKind::ShaderResource, l - SRV_BASE),
-            l => (SlotKind::Sampler, l - SAMPLER_BASE),
-        };
-        if range != kind {
+        if !fits {
             return Err(format!(
-                "{at}: a {kind:?} in the {range:?} range (bindings {base}+0.. constant buffers, +{SRV_BASE}.. shader resources, +{SAMPLER_BASE}.. samplers, R-GPU-3)"
+                "{at}: not a {range:?} resource, which its binding's range holds (constant \
+                 buffers: uniform; shader resources: sampled textures or read-only storage; \
+                 samplers; UAVs: storage, R-GPU-3)"
             ));
         }
-        let set = match kind {
+        let set = match range {
             SlotKind::ConstantBuffer => &mut reflected.constant_buffers,
             SlotKind::ShaderResource => &mut reflected.shader_resources,
             SlotKind::Sampler => &mut reflected.samplers,
+            SlotKind::UnorderedAccess => &mut reflected.storage,
         };
         *set = set.with(slot);
     }

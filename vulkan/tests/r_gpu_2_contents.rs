@@ -88,13 +88,13 @@ fn r_gpu_2_reflected_slots_must_match_the_declared_slots() {
     let message = gpu
         .device
         .create_shader_with_code(&ShaderDesc::new("vs_ps_code", Stage::Vertex), ShaderCode::Wgsl {
-            source: "@group(0) @binding(256) var<uniform> c: vec4<f32>;\n@vertex fn vs() -> @builtin(position) vec4<f32> { return c; }",
+            source: "@group(0) @binding(1024) var<uniform> c: vec4<f32>;\n@vertex fn vs() -> @builtin(position) vec4<f32> { return c; }",
             entry: "vs",
         })
         .unwrap_err()
         .to_string();
     assert!(
-        message.contains("@binding(256)") && message.contains("0..64"),
+        message.contains("@binding(1024)") && message.contains("0..256"),
         "{message}"
     );
     // The declared slots: accepted.

@@ -109,7 +109,7 @@ fn vs(@builtin(vertex_index) index: u32) -> Out {
 /// A pixel shader returning the colour in its constant buffer 0 (binding 4 * 64 + 0).
 pub const COLOUR_PS: &str = r#"
 struct Constants { color: vec4<f32> };
-@group(0) @binding(256) var<uniform> constants: Constants;
+@group(0) @binding(1024) var<uniform> constants: Constants;
 
 @fragment
 fn ps() -> @location(0) vec4<f32> {
@@ -117,10 +117,10 @@ fn ps() -> @location(0) vec4<f32> {
 }
 "#;
 
-/// A pixel shader sampling its shader resource 0 (binding 272) with sampler 0 (binding 304).
+/// A pixel shader sampling its shader resource 0 (binding 1040) with sampler 0 (binding 1168).
 pub const SAMPLE_PS: &str = r#"
-@group(0) @binding(272) var source: texture_2d<f32>;
-@group(0) @binding(304) var linear: sampler;
+@group(0) @binding(1040) var source: texture_2d<f32>;
+@group(0) @binding(1168) var linear: sampler;
 
 @fragment
 fn ps(@location(0) uv: vec2<f32>) -> @location(0) vec4<f32> {
