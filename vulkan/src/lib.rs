@@ -102,6 +102,9 @@ pub struct VulkanOptions {
     pub oracle: bool,
     /// The upload ring's size in bytes (per frame).
     pub ring_bytes: u64,
+    /// Each present written as a PNG in this folder, `CHAIN.N.png` (N from 0 per chain), as
+    /// `replay --backend vulkan --png DIR` asks (R-GPU-5); `None`: kept in memory only.
+    pub png_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for VulkanOptions {
@@ -110,6 +113,7 @@ impl Default for VulkanOptions {
             validation: false,
             oracle: true,
             ring_bytes: 32 << 20,
+            png_dir: None,
         }
     }
 }
@@ -128,6 +132,8 @@ pub struct VulkanBackend {
     /// Each dynamic buffer's latest instance and its bytes.
     pub(crate) latest: HashMap<RawHandle, (InstanceId, Vec<u8>)>,
     pub(crate) presented: HashMap<RawHandle, Pixels>,
+    /// Presents so far, per chain (the `N` of a written PNG's name).
+    pub(crate) presents: HashMap<RawHandle, u64>,
     /// Colour clears not recorded yet, by texture (`clears.rs`).
     pub(crate) pending_clears: HashMap<RawHandle, Vec<clears::PendingClear>>,
     pub(crate) clears: ClearCounts,
@@ -180,6 +186,7 @@ impl VulkanBackend {
             bound: Default::default(),
             latest: HashMap::new(),
             presented: HashMap::new(),
+            presents: HashMap::new(),
             pending_clears: HashMap::new(),
             clears: ClearCounts::default(),
             oracle: OracleCounts::default(),

@@ -177,6 +177,27 @@ impl VulkanBackend {
         back_buffer: RawHandle,
     ) -> Result<(), Error> {
         let pixels = self.read_back("present", back_buffer)?;
+        let count = self.presents.entry(chain).or_insert(0);
+        let n = *count;
+        *count += 1;
+        if let Some(dir) = &self.options.png_dir {
+            let name = self
+                .device
+                .object_name(recorder::ObjectKind::SwapChain, chain);
+            let file = match &name.name {
+                Some(text) => format!("{text}.{n}.png"),
+                None => format!("chain{:x}.{n}.png", chain.to_bits()),
+            };
+            let path = dir.join(file);
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("{}: {e}", dir.display()))
+                .and_then(|()| write_png(&path, &pixels))
+                .map_err(|problem| recorder::Error::GpuBackend {
+                    call: "present",
+                    object: name.to_string(),
+                    problem,
+                })?;
+        }
         self.presented.insert(chain, pixels);
         Ok(())
     }

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use recorder::command::InstanceId;
-use recorder::{Device, ObjectKind, RawHandle};
+use recorder::{Device, Handle, ObjectKind, RawHandle, RenderTargetView, SwapChain, Texture};
 
 use super::form::{self, Call, Entry, Namer, Obj};
 use super::object_declaration::{deps, is_dynamic, kind_rank};
@@ -137,6 +137,17 @@ pub(super) fn name_objects(
         Obj::Engine(kind, raw) => (creation_seq(registry, *o), kind_rank(kind), raw.to_bits()),
         _ => (u64::MAX, u8::MAX, 0),
     });
+    // A swap chain made outside the capture, with its back buffers and their views, named as
+    // its declaration names them (`NAME.K`, `NAME.K.rtv`), before any of them is named alone.
+    for object in &by_creation {
+        if let Obj::Engine(kind, raw) = *object {
+            if registry.get(kind, raw).is_none() {
+                if let Some(chain) = chain_of(device, kind, raw) {
+                    name_chain(device, registry, chain);
+                }
+            }
+        }
+    }
     for object in &by_creation {
         let Obj::Engine(kind, raw) = *object else {
             continue;
@@ -179,6 +190,71 @@ pub(super) fn name_objects(
         names,
         order.into_iter().map(|(_, _, _, object)| object).collect(),
     )
+}
+
+/// The swap chain whose declaration makes object `raw` of `kind` (the chain, one of its back
+/// buffers or their views), if any.
+fn chain_of(device: &Device, kind: ObjectKind, raw: RawHandle) -> Option<SwapChain> {
+    match kind {
+        ObjectKind::SwapChain => Some(SwapChain::from_raw(raw)),
+        ObjectKind::Texture => device
+            .texture_info(Texture::from_raw(raw))
+            .and_then(|info| info.back_buffer)
+            .map(|(chain, _)| chain),
+        ObjectKind::RenderTargetView => {
+            let (chain, _) = device.swap_chain_view_buffer(RenderTargetView::from_raw(raw))?;
+            let info = device.swap_chain_info(chain)?;
+            info.buffers
+                .iter()
+                .any(|(_, view)| view.raw() == raw)
+                .then_some(chain)
+        }
+        _ => None,
+    }
+}
+
+/// Names a swap chain made outside the capture and, as its declaration does, its back buffers
+/// `NAME.K` and their views `NAME.K.rtv` (`device::register_chain` for one made through it).
+fn name_chain(device: &Device, registry: &mut Registry, chain: SwapChain) {
+    let Some(info) = device.swap_chain_info(chain) else {
+        return;
+    };
+    let base = match registry.get(ObjectKind::SwapChain, chain.raw()) {
+        Some(record) => record.name.to_string(),
+        None => {
+            let wanted = device
+                .object_name(ObjectKind::SwapChain, chain.raw())
+                .name
+                .map(|n| n.to_string())
+                .unwrap_or_default();
+            let name = registry.unique_name(&wanted, kind_prefix(ObjectKind::SwapChain));
+            let base = name.to_string();
+            registry.insert(
+                ObjectKind::SwapChain,
+                chain.raw(),
+                name,
+                Vec::new(),
+                u64::MAX,
+            );
+            base
+        }
+    };
+    let obj = Obj::Engine(ObjectKind::SwapChain, chain.raw());
+    for (k, (texture, view)) in info.buffers.iter().enumerate() {
+        for (kind, raw, name) in [
+            (ObjectKind::Texture, texture.raw(), format!("{base}.{k}")),
+            (
+                ObjectKind::RenderTargetView,
+                view.raw(),
+                format!("{base}.{k}.rtv"),
+            ),
+        ] {
+            if registry.get(kind, raw).is_none() {
+                let name = registry.taken_name(name);
+                registry.insert(kind, raw, name, vec![obj], u64::MAX);
+            }
+        }
+    }
 }
 
 /// The order the declarations take: creation order puts what an object depends on first,
