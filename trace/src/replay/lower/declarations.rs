@@ -6,7 +6,7 @@
 //! `Lowering::add` in declaration order, or the first problem as the message
 //! of `trace:LINE: message`: a format the engine does not know, a number that does not fit the
 //! engine's argument, a slot beyond a shader's slot masks (R-OBJ-5), a file of GPU contents
-//! that cannot be read (R-GPU-2: `contents.rs` lowers those options).
+//! that cannot be read (R-GPU-2: `lower_contents.rs` lowers those options).
 //!
 //! **Invariant:** a declaration numbers its object (and a swap chain of up to
 //! `MAX_BACK_BUFFERS` buffers its back buffers and their views, `NAME.K`, `NAME.K.rtv`) before
@@ -18,7 +18,7 @@ use recorder::{Slots, Usage};
 
 use super::super::convert::*;
 use super::super::program::*;
-use super::{contents, Lowering};
+use super::{lower_contents as contents, Lowering};
 use crate::syntax::ast::{Declaration, Placement};
 use crate::syntax::name::Name;
 
@@ -314,7 +314,7 @@ impl Lowering {
 
 /// A shader declaration's slot sets as the engine's slot masks (R-OBJ-5: 16 constant-buffer
 /// slots, 128 shader-resource, 16 sampler, 64 unordered-access); its code is the lowering's
-/// (`contents.rs`).
+/// (`lower_contents.rs`).
 fn shader(declaration: &Declaration) -> Converted<Create> {
     let Declaration::Shader {
         stage,
