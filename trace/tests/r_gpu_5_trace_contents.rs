@@ -179,63 +179,63 @@ fn r_gpu_5_a_bad_option_names_the_line_the_declaration_and_the_option() {
     for (line, message) in [
         (
             "shader vs stage=vs wgsl=vs.wgsl",
-            "trace:2: shader: missing option 'entry=' (the entry point of the wgsl= code)",
+            "trace:2: shader 'vs': missing option 'entry=' (the entry point of the wgsl= code)",
         ),
         (
             "shader vs stage=vs entry=main",
-            "trace:2: shader: entry= names the entry point of code the declaration does not \
+            "trace:2: shader 'vs': entry= names the entry point of code the declaration does not \
              give (wgsl=, wgsl_hex=, spirv= or spirv_hex=)",
         ),
         (
             "shader vs stage=vs wgsl=a.wgsl spirv=a.spv entry=main",
-            "trace:2: shader: a shader has one code: wgsl= and spirv= given together",
+            "trace:2: shader 'vs': a shader has one code: wgsl= and spirv= given together",
         ),
         (
             "shader vs stage=vs spirv_hex=030223 entry=main",
-            "trace:2: shader: spirv_hex=: 3 bytes are not whole SPIR-V words (four bytes each)",
+            "trace:2: shader 'vs': spirv_hex=: 3 bytes are not whole SPIR-V words (four bytes each)",
         ),
         (
             "shader vs stage=vs wgsl_hex=ff entry=main",
-            "trace:2: shader: wgsl_hex=: the bytes are not UTF-8 text (WGSL source is)",
+            "trace:2: shader 'vs': wgsl_hex=: the bytes are not UTF-8 text (WGSL source is)",
         ),
         (
             "input_layout l vb=0 elements=POSITION:r32g32b32_float:0",
-            "trace:2: input_layout: elements=: expected SEMANTIC[INDEX]:FORMAT:SLOT:OFFSET[:instance], \
+            "trace:2: input_layout 'l': elements=: expected SEMANTIC[INDEX]:FORMAT:SLOT:OFFSET[:instance], \
              found 'POSITION:r32g32b32_float:0'",
         ),
         (
             "input_layout l vb=0 elements=POSITION:r32g32b32_float:0:0:vertex",
-            "trace:2: input_layout: elements=: expected 'instance' after an element's offset, found \
+            "trace:2: input_layout 'l': elements=: expected 'instance' after an element's offset, found \
              'vertex'",
         ),
         (
             "blend_state b blend=src,one,add",
-            "trace:2: blend_state: expected blend= (a blend factor) (zero|one|src_color|",
+            "trace:2: blend_state 'b': expected blend= (a blend factor) (zero|one|src_color|",
         ),
         (
             "blend_state b blend=one,one",
-            "trace:2: blend_state: blend=: expected a target as off, or [off,]SRC,DEST,OP",
+            "trace:2: blend_state 'b': blend=: expected a target as off, or [off,]SRC,DEST,OP",
         ),
         (
             "blend_state b blend=off:rgbx",
-            "trace:2: blend_state: blend=: expected a write mask (some of r, g, b, a once each, or \
+            "trace:2: blend_state 'b': blend=: expected a write mask (some of r, g, b, a once each, or \
              none), found 'rgbx'",
         ),
         (
             "blend_state b blend=off/off/off/off/off/off/off/off/off",
-            "trace:2: blend_state: blend=: 9 targets, more than the 8 render targets a blend state has",
+            "trace:2: blend_state 'b': blend=: 9 targets, more than the 8 render targets a blend state has",
         ),
         (
             "depth_stencil_state d depth_func=lequal",
-            "trace:2: depth_stencil_state: expected depth_func= (never|less|equal|less_equal|",
+            "trace:2: depth_stencil_state 'd': expected depth_func= (never|less|equal|less_equal|",
         ),
         (
             "depth_stencil_state d front=keep,keep,keep",
-            "trace:2: depth_stencil_state: front=: expected FAIL,DEPTH_FAIL,PASS,FUNC",
+            "trace:2: depth_stencil_state 'd': front=: expected FAIL,DEPTH_FAIL,PASS,FUNC",
         ),
         (
             "rasterizer_state r cull=both",
-            "trace:2: rasterizer_state: expected cull= (none|front|back), found 'both'",
+            "trace:2: rasterizer_state 'r': expected cull= (none|front|back), found 'both'",
         ),
         (
             "rasterizer_state r fill=wireframe",
@@ -243,20 +243,20 @@ fn r_gpu_5_a_bad_option_names_the_line_the_declaration_and_the_option() {
         ),
         (
             "sampler_state s address=wrap,clamp",
-            "trace:2: sampler_state: address=: expected one mode or three (U,V,W), found \
+            "trace:2: sampler_state 's': address=: expected one mode or three (U,V,W), found \
              'wrap,clamp'",
         ),
         (
             "sampler_state s filter=anisotropic",
-            "trace:2: sampler_state: expected filter= (linear|point), found 'anisotropic'",
+            "trace:2: sampler_state 's': expected filter= (linear|point), found 'anisotropic'",
         ),
         (
             "buffer b usage=default bind=constant size=4 data=abc",
-            "trace:2: buffer: data= (HEX, none or @FILE): HEX needs an even number of hex digits",
+            "trace:2: buffer 'b': data= (HEX, none or @FILE): HEX needs an even number of hex digits",
         ),
         (
             "buffer b usage=default bind=constant size=4 data=@",
-            "trace:2: buffer: data=@ names no file (data=@FILE)",
+            "trace:2: buffer 'b': data=@ names no file (data=@FILE)",
         ),
     ] {
         let got = error(line);

@@ -20,7 +20,7 @@ use recorder::{
 
 use super::form;
 use crate::syntax::ast::{
-    BlendFields, BlendTargetSpec, DepthStencilFields, InitialData, InputElementSpec,
+    BlendFields, BlendTargetSpec, Declaration, DepthStencilFields, InitialData, InputElementSpec,
     RasterizerFields, SamplerFields, ShaderCode, ShaderSource, StencilFaceSpec,
 };
 use crate::syntax::words::Filter;
@@ -85,6 +85,35 @@ pub(super) fn elements(device: &Device, raw: RawHandle) -> Option<Vec<InputEleme
     )
 }
 
+/// The declaration of a blend, rasterizer, depth-stencil or sampler state `name`, with its
+/// fields where the device keeps them; `shown` names it for an error.
+pub(super) fn state(
+    device: &Device,
+    kind: ObjectKind,
+    raw: RawHandle,
+    name: crate::Name,
+    shown: &str,
+) -> Result<Declaration, String> {
+    Ok(match kind {
+        ObjectKind::BlendState => Declaration::BlendState {
+            name,
+            fields: blend_fields(device, raw),
+        },
+        ObjectKind::RasterizerState => Declaration::RasterizerState {
+            name,
+            fields: rasterizer_fields(device, raw),
+        },
+        ObjectKind::DepthStencilState => Declaration::DepthStencilState {
+            name,
+            fields: depth_stencil_fields(device, raw),
+        },
+        _ => Declaration::SamplerState {
+            name,
+            fields: sampler_fields(device, raw, shown)?,
+        },
+    })
+}
+
 /// `Some(value)` where it differs from the default.
 fn differs<T: PartialEq>(value: T, default: T) -> Option<T> {
     (value != default).then_some(value)
@@ -104,7 +133,7 @@ fn target(t: &TargetBlend) -> BlendTargetSpec {
 }
 
 /// A blend state's fields (none: no contents).
-pub(super) fn blend_fields(device: &Device, raw: RawHandle) -> BlendFields {
+fn blend_fields(device: &Device, raw: RawHandle) -> BlendFields {
     let Some(GpuContents::Blend(desc)) = contents(device, ObjectKind::BlendState, raw) else {
         return BlendFields::default();
     };
@@ -135,7 +164,7 @@ fn face(face: StencilFace) -> Option<StencilFaceSpec> {
 }
 
 /// A depth-stencil state's fields (none: no contents).
-pub(super) fn depth_stencil_fields(device: &Device, raw: RawHandle) -> DepthStencilFields {
+fn depth_stencil_fields(device: &Device, raw: RawHandle) -> DepthStencilFields {
     let Some(GpuContents::DepthStencil(desc)) =
         contents(device, ObjectKind::DepthStencilState, raw)
     else {
@@ -159,7 +188,7 @@ pub(super) fn depth_stencil_fields(device: &Device, raw: RawHandle) -> DepthSten
 }
 
 /// A rasterizer state's fields (none: no contents).
-pub(super) fn rasterizer_fields(device: &Device, raw: RawHandle) -> RasterizerFields {
+fn rasterizer_fields(device: &Device, raw: RawHandle) -> RasterizerFields {
     let Some(GpuContents::Rasterizer(desc)) = contents(device, ObjectKind::RasterizerState, raw)
     else {
         return RasterizerFields::default();
@@ -182,11 +211,7 @@ pub(super) fn rasterizer_fields(device: &Device, raw: RawHandle) -> RasterizerFi
 }
 
 /// A sampler state's fields (none: no contents); `shown` names it for an error.
-pub(super) fn sampler_fields(
-    device: &Device,
-    raw: RawHandle,
-    shown: &str,
-) -> Result<SamplerFields, String> {
+fn sampler_fields(device: &Device, raw: RawHandle, shown: &str) -> Result<SamplerFields, String> {
     let Some(GpuContents::Sampler(desc)) = contents(device, ObjectKind::SamplerState, raw) else {
         return Ok(SamplerFields::default());
     };

@@ -254,22 +254,10 @@ pub(crate) fn declaration(
             ),
             elements: contents::elements(device, raw),
         },
-        ObjectKind::BlendState => Declaration::BlendState {
-            name,
-            fields: contents::blend_fields(device, raw),
-        },
-        ObjectKind::RasterizerState => Declaration::RasterizerState {
-            name,
-            fields: contents::rasterizer_fields(device, raw),
-        },
-        ObjectKind::DepthStencilState => Declaration::DepthStencilState {
-            name,
-            fields: contents::depth_stencil_fields(device, raw),
-        },
-        ObjectKind::SamplerState => Declaration::SamplerState {
-            name,
-            fields: contents::sampler_fields(device, raw, &shown)?,
-        },
+        ObjectKind::BlendState
+        | ObjectKind::RasterizerState
+        | ObjectKind::DepthStencilState
+        | ObjectKind::SamplerState => contents::state(device, kind, raw, name, &shown)?,
         ObjectKind::Query => match device.query_kind(Query::from_raw(raw)).ok_or_else(gone)? {
             recorder::QueryKind::Predicate => Declaration::Predicate { name },
             kind => Declaration::Query { name, kind },

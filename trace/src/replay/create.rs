@@ -112,38 +112,10 @@ pub(crate) fn create(
             };
             made(ObjectKind::InputLayout, layout.map(Handle::raw))
         }
-        Create::BlendState(fields) => made(
-            ObjectKind::BlendState,
-            match fields {
-                Some(fields) => device.create_blend_state_with(name, fields),
-                None => device.create_blend_state(name),
-            }
-            .map(Handle::raw),
-        ),
-        Create::RasterizerState(fields) => made(
-            ObjectKind::RasterizerState,
-            match fields {
-                Some(fields) => device.create_rasterizer_state_with(name, fields),
-                None => device.create_rasterizer_state(name),
-            }
-            .map(Handle::raw),
-        ),
-        Create::DepthStencilState(fields) => made(
-            ObjectKind::DepthStencilState,
-            match fields {
-                Some(fields) => device.create_depth_stencil_state_with(name, fields),
-                None => device.create_depth_stencil_state(name),
-            }
-            .map(Handle::raw),
-        ),
-        Create::SamplerState(fields) => made(
-            ObjectKind::SamplerState,
-            match fields {
-                Some(fields) => device.create_sampler_state_with(name, fields),
-                None => device.create_sampler_state(name),
-            }
-            .map(Handle::raw),
-        ),
+        Create::BlendState(_)
+        | Create::RasterizerState(_)
+        | Create::DepthStencilState(_)
+        | Create::SamplerState(_) => make_state(device, name, create),
         Create::Predicate(kind) => made(
             ObjectKind::Query,
             device.create_query(name, *kind).map(Handle::raw),
@@ -308,6 +280,47 @@ fn make_texture(
         None => device.create_texture(&desc)?,
     };
     Ok(Created::Object(ObjectKind::Texture, texture.raw()))
+}
+
+/// A blend, rasterizer, depth-stencil or sampler state, with its D3D11 fields where the
+/// declaration wrote any (R-GPU-2).
+fn make_state(device: &Device, name: &str, create: &Create) -> Result<Created, Error> {
+    let (kind, raw) = match create {
+        Create::BlendState(fields) => (
+            ObjectKind::BlendState,
+            match fields {
+                Some(fields) => device.create_blend_state_with(name, fields),
+                None => device.create_blend_state(name),
+            }
+            .map(Handle::raw),
+        ),
+        Create::RasterizerState(fields) => (
+            ObjectKind::RasterizerState,
+            match fields {
+                Some(fields) => device.create_rasterizer_state_with(name, fields),
+                None => device.create_rasterizer_state(name),
+            }
+            .map(Handle::raw),
+        ),
+        Create::DepthStencilState(fields) => (
+            ObjectKind::DepthStencilState,
+            match fields {
+                Some(fields) => device.create_depth_stencil_state_with(name, fields),
+                None => device.create_depth_stencil_state(name),
+            }
+            .map(Handle::raw),
+        ),
+        Create::SamplerState(fields) => (
+            ObjectKind::SamplerState,
+            match fields {
+                Some(fields) => device.create_sampler_state_with(name, fields),
+                None => device.create_sampler_state(name),
+            }
+            .map(Handle::raw),
+        ),
+        _ => unreachable!("make_state is given a state"),
+    };
+    raw.map(|raw| Created::Object(kind, raw))
 }
 
 /// Shader code as the device takes it (R-GPU-2).

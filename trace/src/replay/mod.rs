@@ -37,7 +37,7 @@
 //!   after its `release`, a file of GPU contents (R-GPU-2: `wgsl=`, `spirv=`, `data=@`) that
 //!   cannot be read, relative to the trace's folder (`ReplayOptions::trace_dir`; the current
 //!   directory for `-`), or a SPIR-V file that is not whole words. Files are read once, at
-//!   lowering (`lower/contents.rs`), so every thread and the reference make the same objects.
+//!   lowering (`lower/lower_contents.rs`), so every thread and the reference make the same objects.
 //! * **Refused by the replay** (`invalid_argument`, like an engine refusal, and it fails the
 //!   list's `finish` with the list's first refusal, no state carried): a call naming an object
 //!   whose declaration the engine refused, an `execute` of a list whose `finish` failed, a

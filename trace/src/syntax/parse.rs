@@ -188,6 +188,8 @@ impl Parser {
             "shader" => {
                 let name = cursor.new_name("a name for the shader")?;
                 let options = cursor.options(contents::SHADER_KEYS)?;
+                let code =
+                    contents::shader_code(cursor, &options).map_err(named("shader", &name))?;
                 let slots = |key: &'static str| {
                     options
                         .get(key)
@@ -210,22 +212,24 @@ impl Parser {
                         .get("stream_output")
                         .map(|v| cursor.yes_no_token(v, "stream_output="))
                         .transpose()?,
-                    code: contents::shader_code(cursor, &options)?,
+                    code,
                 }
             }
             "input_layout" => {
                 let name = cursor.new_name("a name for the input layout")?;
                 let options = cursor.options(&["vb", "elements"])?;
+                let elements = options
+                    .get("elements")
+                    .map(|v| contents::elements(cursor, v))
+                    .transpose()
+                    .map_err(named("input_layout", &name))?;
                 Declaration::InputLayout {
                     name,
                     vertex_buffers: options
                         .get("vb")
                         .map(|v| cursor.slot_set_token(v, "vb="))
                         .transpose()?,
-                    elements: options
-                        .get("elements")
-                        .map(|v| contents::elements(cursor, v))
-                        .transpose()?,
+                    elements,
                 }
             }
             "blend_state" | "rasterizer_state" | "depth_stencil_state" | "sampler_state" => {
@@ -306,6 +310,7 @@ fn buffer(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
     let options = cursor.options(&[
         "usage", "bind", "size", "uav_flag", "heap", "offset", "data",
     ])?;
+    let data = contents::initial_data(cursor, &options).map_err(named("buffer", &name))?;
     Ok(Declaration::Buffer {
         name,
         usage: cursor.word_token(
@@ -328,7 +333,7 @@ fn buffer(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
             })
             .transpose()?,
         placement: placement(cursor, symbols, &options)?,
-        data: contents::initial_data(cursor, &options)?,
+        data,
     })
 }
 
@@ -352,6 +357,7 @@ fn texture(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
         "data",
     ])?;
     let cursor = &*cursor;
+    let data = contents::initial_data(cursor, &options).map_err(named("texture", &name))?;
     let number = |key: &'static str| {
         options
             .get(key)
@@ -377,7 +383,7 @@ fn texture(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
         tc: yes_no("tc")?,
         dcc: yes_no("dcc")?,
         placement: placement(cursor, symbols, &options)?,
-        data: contents::initial_data(cursor, &options)?,
+        data,
     })
 }
 
@@ -385,28 +391,40 @@ fn texture(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<Declaration> {
 /// [FIELD=..]..`: the D3D11 fields written (R-GPU-2), none for a state without contents.
 fn state(keyword: &str, cursor: &mut Cursor<'_>) -> Result<Declaration> {
     let name = cursor.new_name("a name for the object")?;
+    let named = named(keyword, &name);
     Ok(match keyword {
         "blend_state" => {
             let options = cursor.options(contents::BLEND_KEYS)?;
-            let fields = contents::blend_fields(cursor, &options)?;
+            let fields = contents::blend_fields(cursor, &options).map_err(named)?;
             Declaration::BlendState { name, fields }
         }
         "rasterizer_state" => {
             let options = cursor.options(contents::RASTERIZER_KEYS)?;
-            let fields = contents::rasterizer_fields(cursor, &options)?;
+            let fields = contents::rasterizer_fields(cursor, &options).map_err(named)?;
             Declaration::RasterizerState { name, fields }
         }
         "depth_stencil_state" => {
             let options = cursor.options(contents::DEPTH_STENCIL_KEYS)?;
-            let fields = contents::depth_stencil_fields(cursor, &options)?;
+            let fields = contents::depth_stencil_fields(cursor, &options).map_err(named)?;
             Declaration::DepthStencilState { name, fields }
         }
         _ => {
             let options = cursor.options(contents::SAMPLER_KEYS)?;
-            let fields = contents::sampler_fields(cursor, &options)?;
+            let fields = contents::sampler_fields(cursor, &options).map_err(named)?;
             Declaration::SamplerState { name, fields }
         }
     })
+}
+
+/// An error of a declaration's GPU contents (R-GPU-5) naming the object too: `blend_state 'b':
+/// blend=: ..` for `blend_state: blend=: ..`.
+fn named<'n>(keyword: &'n str, name: &'n Name) -> impl Fn(ParseError) -> ParseError + 'n {
+    move |mut error| {
+        if let Some(rest) = error.message.strip_prefix(&format!("{keyword}: ")) {
+            error.message = format!("{keyword} '{name}': {rest}");
+        }
+        error
+    }
 }
 
 /// `bundle NAME rt=FORMAT,..|none [depth=FORMAT] [samples=N]`.

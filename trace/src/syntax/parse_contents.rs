@@ -2,9 +2,9 @@
 //! "GPU contents"): shader code, input elements, the four states' D3D11 fields, initial bytes.
 //!
 //! **In:** a declaration's options, read by `parse.rs` with the keys listed here. **Out:** the
-//! tree's values (`ast/contents.rs`), or a [`ParseError`](super::ParseError) naming the line, the
-//! declaration's keyword and the option (`blend_state: blend=: expected a blend factor (...),
-//! found 'src'`).
+//! tree's values (`ast/contents_tree.rs`), or a [`ParseError`](super::ParseError) naming the line, the
+//! declaration's keyword and the option (`blend_state: blend=: ...`), to which `parse.rs` adds
+//! the object's name (`blend_state 'b': blend=: expected a blend factor (...), found 'src'`).
 //!
 //! **Invariant.** Nothing here reads a file: `wgsl=`, `spirv=` and `data=@` keep the path as
 //! written, and the replay reads it where it lowers the declaration. Every value parses back from

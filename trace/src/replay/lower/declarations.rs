@@ -6,7 +6,7 @@
 //! `Lowering::add` in declaration order, or the first problem as the message
 //! of `trace:LINE: message`: a format the engine does not know, a number that does not fit the
 //! engine's argument, a slot beyond a shader's slot masks (R-OBJ-5), a file of GPU contents
-//! that cannot be read (R-GPU-2: `contents.rs` lowers those options).
+//! that cannot be read (R-GPU-2: `lower_contents.rs` lowers those options).
 //!
 //! **Invariant:** a declaration numbers its object (and a swap chain of up to
 //! `MAX_BACK_BUFFERS` buffers its back buffers and their views, `NAME.K`, `NAME.K.rtv`) before
@@ -14,12 +14,12 @@
 //! malformed declaration pushes nothing.
 
 use recorder::limits::MAX_BACK_BUFFERS;
-use recorder::{BindFlags, Slots, Stage, UavFlag, Usage};
+use recorder::{Slots, Usage};
 
 use super::super::convert::*;
 use super::super::program::*;
-use super::{contents, Lowering};
-use crate::syntax::ast::{Declaration, Placement, SlotSet};
+use super::{lower_contents as contents, Lowering};
+use crate::syntax::ast::{Declaration, Placement};
 use crate::syntax::name::Name;
 
 impl Lowering {
@@ -40,22 +40,7 @@ impl Lowering {
                 return Ok(());
             }
             Declaration::Release { name } => return self.release(name),
-            Declaration::Buffer {
-                name,
-                usage,
-                bind,
-                size,
-                uav_flag,
-                placement,
-                data,
-            } => {
-                let (id, mut create) =
-                    self.buffer(name, *usage, *bind, *size, *uav_flag, placement)?;
-                if let Create::Buffer { data: d, .. } = &mut create {
-                    *d = self.initial_data(&format!("buffer '{name}'"), data)?;
-                }
-                (id, create)
-            }
+            Declaration::Buffer { .. } => self.buffer(declaration)?,
             Declaration::Texture {
                 name,
                 format: f,
@@ -111,24 +96,8 @@ impl Lowering {
             Declaration::DepthStencilView { name, resource } => {
                 self.view(name, resource, ObjKind::DepthStencilView, None)?
             }
-            Declaration::Shader {
-                name,
-                stage: s,
-                constant_buffers,
-                shader_resources,
-                samplers,
-                unordered_access_views,
-                stream_output,
-                code,
-            } => {
-                let mut create = shader(
-                    *s,
-                    constant_buffers,
-                    shader_resources,
-                    samplers,
-                    unordered_access_views,
-                    *stream_output,
-                )?;
+            Declaration::Shader { name, code, .. } => {
+                let mut create = shader(declaration)?;
                 if let Create::Shader { code: c, .. } = &mut create {
                     *c = self.shader_code(name.as_str(), code)?;
                 }
@@ -219,27 +188,31 @@ impl Lowering {
         Ok(())
     }
 
-    /// A buffer declaration: its placement and size converted, a dynamic buffer marked so.
-    fn buffer(
-        &mut self,
-        name: &Name,
-        usage: Usage,
-        bind: BindFlags,
-        size: u64,
-        uav_flag: Option<UavFlag>,
-        placement: &Option<Placement>,
-    ) -> Converted<(ObjId, Create)> {
-        let placement = self.placement(placement)?;
-        let uav_flag = uav_flag.unwrap_or_default();
-        let dynamic = usage == Usage::Dynamic;
-        let create = Create::Buffer {
-            size: fit_u32(size, "size")?,
+    /// A buffer declaration: its placement, size and initial bytes converted, a dynamic buffer
+    /// marked so.
+    fn buffer(&mut self, declaration: &Declaration) -> Converted<(ObjId, Create)> {
+        let Declaration::Buffer {
+            name,
             usage,
             bind,
+            size,
             uav_flag,
             placement,
-            data: None,
+            data,
+        } = declaration
+        else {
+            unreachable!("buffer is given a buffer declaration")
         };
+        let placement = self.placement(placement)?;
+        let create = Create::Buffer {
+            size: fit_u32(*size, "size")?,
+            usage: *usage,
+            bind: *bind,
+            uav_flag: uav_flag.unwrap_or_default(),
+            placement,
+            data: self.initial_data(&format!("buffer '{name}'"), data)?,
+        };
+        let dynamic = *usage == Usage::Dynamic;
         Ok((self.add(name.as_str(), ObjKind::Buffer, dynamic), create))
     }
 
@@ -340,17 +313,23 @@ impl Lowering {
 }
 
 /// A shader declaration's slot sets as the engine's slot masks (R-OBJ-5: 16 constant-buffer
-/// slots, 128 shader-resource, 16 sampler, 64 unordered-access).
-fn shader(
-    stage: Stage,
-    constant_buffers: &Option<SlotSet>,
-    shader_resources: &Option<SlotSet>,
-    samplers: &Option<SlotSet>,
-    unordered_access_views: &Option<SlotSet>,
-    stream_output: Option<bool>,
-) -> Converted<Create> {
-    Ok(Create::Shader {
+/// slots, 128 shader-resource, 16 sampler, 64 unordered-access); its code is the lowering's
+/// (`lower_contents.rs`).
+fn shader(declaration: &Declaration) -> Converted<Create> {
+    let Declaration::Shader {
         stage,
+        constant_buffers,
+        shader_resources,
+        samplers,
+        unordered_access_views,
+        stream_output,
+        ..
+    } = declaration
+    else {
+        unreachable!("shader is given a shader declaration")
+    };
+    Ok(Create::Shader {
+        stage: *stage,
         constant_buffers: Slots::from_bits(mask(constant_buffers, 16, "constant-buffer")?),
         shader_resources: Slots::from_bits(mask(shader_resources, 128, "shader-resource")?),
         samplers: Slots::from_bits(mask(samplers, 16, "sampler")?),

@@ -21,7 +21,7 @@
 //! far, the names released, the instance numbers, the fast-resource batches), how a name
 //! becomes its object (`Lowering::id`: a released name is refused here) and the walk over the
 //! statements; each kind of statement is lowered in its own file: `declarations.rs` (the
-//! objects and their `Create` steps; `contents.rs` what a real GPU needs of them, R-GPU-2, its
+//! objects and their `Create` steps; `lower_contents.rs` what a real GPU needs of them, R-GPU-2, its
 //! files read here), `methods.rs` (the calls), `expectations.rs` (the
 //! `expect` lines). `../convert.rs` holds the conversions of words and numbers they share.
 
@@ -34,9 +34,9 @@ use crate::syntax::name::Name;
 use crate::syntax::split_derived;
 use crate::ParseError;
 
-mod contents;
 mod declarations;
 mod expectations;
+mod lower_contents;
 mod methods;
 
 /// Lowers `trace` (see the module essay), its files (R-GPU-2) relative to the current

@@ -11,7 +11,7 @@ use crate::syntax::name::{Format, Name};
 use crate::syntax::symbols::ObjKind;
 use crate::syntax::words::{BindFlags, QueryKind, Semantics, Stage, UavFlag, Usage, Validation};
 
-use super::contents::{
+use super::contents_tree::{
     BlendFields, DepthStencilFields, InitialData, InputElementSpec, RasterizerFields,
     SamplerFields, ShaderCode,
 };

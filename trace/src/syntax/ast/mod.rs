@@ -27,7 +27,7 @@
 //! `trace::syntax::ast::X`:
 //! * `forms.rs`: the [`Form`] trait, the [`Written`] form, and the argument types it holds
 //!   ([`SlotRange`], [`SlotSet`], [`Viewport`], [`Rect`], [`Flags`], [`BeforeAfter`]).
-//! * `contents.rs`: what a real GPU needs of a declared object (R-GPU-2): [`ShaderCode`],
+//! * `contents_tree.rs`: what a real GPU needs of a declared object (R-GPU-2): [`ShaderCode`],
 //!   [`InputElementSpec`]s, the four states' fields ([`BlendFields`], ...), [`InitialData`].
 //! * `declaration.rs`: [`Declaration`] and the [`Placement`] of a placed resource.
 //! * `barriers.rs`: [`Barrier`] and [`LegacyBarrier`], the arguments of `barrier` and
@@ -39,14 +39,14 @@
 //!   [`ExpectedQuery`].
 
 mod barriers;
-mod contents;
+mod contents_tree;
 mod declaration;
 mod expectation;
 mod forms;
 mod method;
 
 pub use barriers::{Barrier, LegacyBarrier};
-pub use contents::{
+pub use contents_tree::{
     BlendFields, BlendTargetSpec, DepthStencilFields, InitialData, InputElementSpec,
     RasterizerFields, SamplerFields, ShaderCode, ShaderSource, StencilFaceSpec,
 };

@@ -1,7 +1,7 @@
 //! The options that carry what a real GPU needs (R-GPU-2) as text: shader code, input elements,
 //! the four states' fields, initial bytes; what `../parse_contents.rs` reads back.
 //!
-//! **In:** the tree's values (`ast/contents.rs`). **Out:** ` key=value` for each option
+//! **In:** the tree's values (`ast/contents_tree.rs`). **Out:** ` key=value` for each option
 //! present, in docs/TRACE.md's order; nothing for one not written. HEX in lowercase, two digits
 //! a byte (SPIR-V words as their little-endian bytes); a blend target with its alpha factors
 //! only where they differ from its colour's, its write mask only where it is not `rgba`; a

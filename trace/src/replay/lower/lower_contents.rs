@@ -2,7 +2,7 @@
 //! file's read here), input elements, the four states' D3D11 fields with D3D11's defaults for
 //! the fields not written, initial bytes (a file's read here).
 //!
-//! **In:** the options of one declaration (`ast/contents.rs`) and the folder of the trace
+//! **In:** the options of one declaration (`ast/contents_tree.rs`) and the folder of the trace
 //! (`Lowering::dir`; `None`: the current directory, as for `replay -`). **Out:** the engine's
 //! values ([`OwnedShaderCode`], [`InputElement`], [`BlendDesc`], ...) that `create.rs` hands to
 //! the device's `create_*_with` calls; or the message of `trace:LINE: message`: a file that
