@@ -30,11 +30,13 @@
 //! | clear of a target before another use | `vkCmdClearColorImage` / `vkCmdClearDepthStencilImage` |
 //! | legacy implicit transitions | `vkCmdPipelineBarrier2` before each use that changes layout or follows a write |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
+//! | dispatch, buffer UAVs | a compute pipeline per shader, storage buffers, between global barriers |
 //!
 //! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0. For the stage of
 //! index `k` (vs 0, hs 1, ds 2, gs 3, ps 4, cs 5), constant buffer slot `s` is binding
 //! `64k + s` (`s < 16`, a `uniform` buffer), shader resource slot `s` is binding `64k + 16 + s`
-//! (`s < 32`, a sampled texture), sampler slot `s` is binding `64k + 48 + s` (`s < 16`). WGSL
+//! (`s < 32`, a sampled texture), sampler slot `s` is binding `64k + 48 + s` (`s < 16`); a
+//! compute shader's UAV slot `u` is binding `384 + u` (`u < 64`, a storage buffer). WGSL
 //! written for the backend declares `@group(0) @binding(N)` by that rule: a pixel shader's
 //! constant buffer 0 is `@binding(256)`, its texture 0 `@binding(272)`, its sampler 0
 //! `@binding(304)`; a vertex shader's constant buffer 0 is `@binding(0)`. The device's shader
@@ -42,8 +44,8 @@
 //! whose reflected slots are not the declared ones.
 //!
 //! **Not translated yet** (refused at the draw, or counted in
-//! [`VulkanBackend::untranslated_commands`]): hull, domain, geometry and compute shaders,
-//! dispatches, UAVs, buffer views, indirect and auto draws, several viewports, queries,
+//! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders, texture UAVs
+//! and a draw's UAVs, buffer SRVs, indirect draws and dispatches, auto draws, several viewports, queries,
 //! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
 //! the engine's explicit §9 barriers (the backend makes its own legacy transitions),
 //! read maps of staging resources, texture-region copies, depth clears folded into load
@@ -61,6 +63,7 @@ mod byte_transfers;
 mod clears;
 mod command_frame;
 mod descriptors;
+mod dispatches;
 mod draw_translation;
 mod instance;
 mod null_descriptors;
@@ -214,6 +217,11 @@ impl VulkanBackend {
     /// Submits what was recorded and reads `texture` back as RGBA8 (for tests and tools).
     pub fn read_texture(&mut self, texture: Texture) -> Result<Pixels, Error> {
         self.read_back("read_texture", texture.raw())
+    }
+
+    /// Submits what was recorded and reads `buffer`'s contents back (what the GPU wrote).
+    pub fn read_buffer(&mut self, buffer: recorder::Buffer) -> Result<Vec<u8>, Error> {
+        self.read_buffer_back("read_buffer", buffer.raw())
     }
 
     /// The oracle's counts (R-GPU-4).

@@ -11,7 +11,8 @@
 //! constant buffer `N - 64k` when `64k <= N < 64k+16`, shader resource `N - 64k - 16` when
 //! `64k+16 <= N < 64k+48`, sampler `N - 64k - 48` when `64k+48 <= N < 64k+64`. A binding of
 //! another stage's range, of another group, or whose kind is not its range's (a texture in the
-//! constant-buffer range) is refused naming it. Naga's SPIR-V writer flips `y` of the vertex
+//! constant-buffer range) is refused naming it. UAV slot `u` (storage: a compute shader's
+//! `var<storage, read_write>`) is binding `384 + u`, after the six stages' ranges. Naga's SPIR-V writer flips `y` of the vertex
 //! position (WGSL's clip space has `y` up, Vulkan's down), so viewports stay D3D11's.
 
 use std::fmt::Write as _;
@@ -25,6 +26,11 @@ pub const STAGE_BINDINGS: u32 = 64;
 pub const SRV_BASE: u32 = 16;
 /// The first sampler binding of a stage's range.
 pub const SAMPLER_BASE: u32 = 48;
+/// The binding of UAV slot 0 (a compute shader's; UAV slot `u` is `UAV_BASE + u`), after the
+/// six stages' ranges.
+pub const UAV_BASE: u32 = 6 * STAGE_BINDINGS;
+/// UAV slots the mapping has (D3D11.1's 64).
+pub const UAV_SLOTS: u32 = 64;
 
 /// The kind of a slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,7 +71,7 @@ pub struct Reflected {
     pub shader_resources: Slots,
     /// Sampler slots.
     pub samplers: Slots,
-    /// Storage resources (UAVs): the backend maps none yet; their bindings.
+    /// UAV slots (storage resources at `UAV_BASE + slot`).
     pub storage: Slots,
 }
 
@@ -130,6 +136,28 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
             return Err(format!("{at}: the backend binds group 0 only (R-GPU-3)"));
         }
         let n = binding.binding;
+        let storage = matches!(var.space, naga::AddressSpace::Storage { .. })
+            || matches!(
+                module.types[var.ty].inner,
+                naga::TypeInner::Image {
+                    class: naga::ImageClass::Storage { .. },
+                    ..
+                }
+            );
+        if (UAV_BASE..UAV_BASE + UAV_SLOTS).contains(&n) {
+            if !storage {
+                return Err(format!(
+                    "{at}: bindings {UAV_BASE}.. are UAVs (storage), this is not one (R-GPU-3)"
+                ));
+            }
+            reflected.storage = reflected.storage.with(n - UAV_BASE);
+            continue;
+        }
+        if storage {
+            return Err(format!(
+                "{at}: a UAV (storage) is bound at {UAV_BASE} + its slot (R-GPU-3)"
+            ));
+        }
         if !(base..base + STAGE_BINDINGS).contains(&n) {
             return Err(format!(
                 "{at}: a {stage:?} shader's bindings are {base}..{} (R-GPU-3)",
@@ -139,30 +167,14 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
         let local = n - base;
         let inner = &module.types[var.ty].inner;
         let kind = match (var.space, inner) {
-            (naga::AddressSpace::Uniform, _) => Some(SlotKind::ConstantBuffer),
-            (naga::AddressSpace::Handle, naga::TypeInner::Sampler { .. }) => {
-                Some(SlotKind::Sampler)
-            }
-            (
-                naga::AddressSpace::Handle,
-                naga::TypeInner::Image {
-                    class: naga::ImageClass::Storage { .. },
-                    ..
-                },
-            )
-            | (naga::AddressSpace::Storage { .. }, _) => None,
-            (naga::AddressSpace::Handle, naga::TypeInner::Image { .. }) => {
-                Some(SlotKind::ShaderResource)
-            }
+            (naga::AddressSpace::Uniform, _) => SlotKind::ConstantBuffer,
+            (naga::AddressSpace::Handle, naga::TypeInner::Sampler { .. }) => SlotKind::Sampler,
+            (naga::AddressSpace::Handle, naga::TypeInner::Image { .. }) => SlotKind::ShaderResource,
             _ => {
                 return Err(format!(
                     "{at}: a resource the backend does not map (R-GPU-3)"
                 ))
             }
-        };
-        let Some(kind) = kind else {
-            reflected.storage = reflected.storage.with(local);
-            continue;
         };
         let (range, slot) = match local {
             l if l < SRV_BASE => (SlotKind::ConstantBuffer, l),
