@@ -41,6 +41,7 @@ impl VulkanBackend {
             Command::MapWriteNoOverwrite { resource, data } => {
                 self.map_no_overwrite(&resource, data)
             }
+            Command::Barrier { barriers } => self.translate_barriers(barriers),
             Command::CopyResource {
                 destination,
                 source,

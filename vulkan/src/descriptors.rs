@@ -28,6 +28,12 @@ pub(crate) enum Descriptor {
         offset: u64,
         range: u64,
     },
+    /// A storage buffer range (a buffer UAV).
+    Storage {
+        buffer: vk::Buffer,
+        offset: u64,
+        range: u64,
+    },
     /// A sampled image view (in `SHADER_READ_ONLY_OPTIMAL`).
     Image(vk::ImageView),
     /// A sampler.
@@ -82,6 +88,10 @@ impl Descriptors {
             vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::SAMPLER,
                 descriptor_count: SETS_PER_POOL * 4,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_BUFFER,
+                descriptor_count: SETS_PER_POOL,
             },
         ];
         let info = vk::DescriptorPoolCreateInfo::default()
@@ -164,15 +174,50 @@ impl VulkanBackend {
             }
             return Ok(());
         }
+        let set = self.write_set(built.set_layout, contents)?;
+        // SAFETY: `set` holds the bindings of `built.set_layout`, the pipeline's layout's
+        // set 0; it is bound on a recording command buffer.
+        unsafe {
+            self.gpu.device.cmd_bind_descriptor_sets(
+                self.frame.cb,
+                vk::PipelineBindPoint::GRAPHICS,
+                built.layout,
+                0,
+                &[set],
+                &[],
+            );
+        }
+        self.descriptors.sets_written += 1;
+        self.bound.set_layout = built.set_layout;
+        self.bound.set.clear();
+        self.bound.set_origins.clear();
+        for &(binding, descriptor, origin) in contents {
+            self.bound.set.push((binding, descriptor));
+            self.bound.set_origins.push((binding, origin));
+        }
+        Ok(())
+    }
+
+    /// A set of `layout` from the frame's pools, written with `contents` (not bound).
+    pub(crate) fn write_set(
+        &mut self,
+        layout: vk::DescriptorSetLayout,
+        contents: &[(u32, Descriptor, Origin)],
+    ) -> Result<vk::DescriptorSet, Error> {
         let set = self
             .descriptors
-            .allocate(&self.gpu.device, built.set_layout)
+            .allocate(&self.gpu.device, layout)
             .map_err(|e| e.to_engine("draw"))?;
         let mut buffer_infos = Vec::with_capacity(contents.len());
         let mut image_infos = Vec::with_capacity(contents.len());
         for (_, descriptor, _) in contents {
             match *descriptor {
                 Descriptor::Buffer {
+                    buffer,
+                    offset,
+                    range,
+                }
+                | Descriptor::Storage {
                     buffer,
                     offset,
                     range,
@@ -207,6 +252,12 @@ impl VulkanBackend {
                             .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
                             .buffer_info(&buffer_infos[b - 1])
                     }
+                    Descriptor::Storage { .. } => {
+                        b += 1;
+                        write
+                            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                            .buffer_info(&buffer_infos[b - 1])
+                    }
                     Descriptor::Image(_) => {
                         i += 1;
                         write
@@ -222,29 +273,10 @@ impl VulkanBackend {
                 }
             })
             .collect();
-        // SAFETY: `set` was just allocated with `built.set_layout`, whose bindings are the
-        // ones written (the pipeline's declared slots), with their types; the buffers, views
-        // and samplers are live; the set is bound with the pipeline's layout on a recording
-        // command buffer.
-        unsafe {
-            self.gpu.device.update_descriptor_sets(&writes, &[]);
-            self.gpu.device.cmd_bind_descriptor_sets(
-                self.frame.cb,
-                vk::PipelineBindPoint::GRAPHICS,
-                built.layout,
-                0,
-                &[set],
-                &[],
-            );
-        }
-        self.descriptors.sets_written += 1;
-        self.bound.set_layout = built.set_layout;
-        self.bound.set.clear();
-        self.bound.set_origins.clear();
-        for &(binding, descriptor, origin) in contents {
-            self.bound.set.push((binding, descriptor));
-            self.bound.set_origins.push((binding, origin));
-        }
-        Ok(())
+        // SAFETY: `set` was just allocated with `layout`, whose bindings are the ones written
+        // (the pipeline's declared slots), with their types; the buffers, views and samplers
+        // are live.
+        unsafe { self.gpu.device.update_descriptor_sets(&writes, &[]) };
+        Ok(set)
     }
 }

@@ -53,7 +53,8 @@ impl VulkanBackend {
             | DrawKind::DrawIndexed
             | DrawKind::DrawInstanced
             | DrawKind::DrawIndexedInstanced => {}
-            DrawKind::Dispatch | DrawKind::DispatchIndirect => return Err(not_yet("a dispatch")),
+            DrawKind::Dispatch => return self.translate_dispatch(draw),
+            DrawKind::DispatchIndirect => return Err(not_yet("an indirect dispatch")),
             _ => return Err(not_yet("an indirect or auto draw")),
         }
         let submissions = self.frame.submissions;
@@ -189,6 +190,29 @@ impl VulkanBackend {
             }
         };
         shaders[index] = stage.shader;
+        if !stage.unordered_access_views.is_empty() {
+            return Err(refuse(
+                self,
+                CALL,
+                ObjectKind::Shader,
+                stage.shader,
+                "accesses unordered-access views in a draw: only a dispatch's are translated yet (R-GPU-3)",
+            ));
+        }
+        let readers =
+            vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER;
+        self.stage_descriptors(stage, readers, set)
+    }
+
+    /// The descriptors of the constant buffers, shader resources and samplers `stage` reads
+    /// (empty slots read zeros, `null_descriptors.rs`); the shader resources moved to
+    /// `SHADER_READ_ONLY_OPTIMAL` for `readers`.
+    pub(crate) fn stage_descriptors(
+        &mut self,
+        stage: &StageView<'_>,
+        readers: vk::PipelineStageFlags2,
+        set: &mut Vec<(u32, Descriptor, Origin)>,
+    ) -> Result<(), Error> {
         for (slot, bound) in stage.constant_buffers {
             let binding =
                 self.binding(stage.stage, SlotKind::ConstantBuffer, *slot, stage.shader)?;
@@ -229,7 +253,7 @@ impl VulkanBackend {
             self.use_image(
                 texture,
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER,
+                readers,
                 vk::AccessFlags2::SHADER_SAMPLED_READ,
             );
             set.push((
@@ -247,20 +271,11 @@ impl VulkanBackend {
                 Origin::Sampler(*sampler),
             ));
         }
-        if !stage.unordered_access_views.is_empty() {
-            return Err(refuse(
-                self,
-                CALL,
-                ObjectKind::Shader,
-                stage.shader,
-                "accesses unordered-access views: not translated yet (R-GPU-3)",
-            ));
-        }
         Ok(())
     }
 
     /// The binding of `slot` of `kind` in `stage`, refused past the mapping.
-    fn binding(
+    pub(crate) fn binding(
         &self,
         stage: Stage,
         kind: SlotKind,

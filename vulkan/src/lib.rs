@@ -29,7 +29,9 @@
 //! | clear of a colour target before a pass on it | `VK_ATTACHMENT_LOAD_OP_CLEAR` of that pass |
 //! | clear of a target before another use | `vkCmdClearColorImage` / `vkCmdClearDepthStencilImage` |
 //! | legacy implicit transitions | `vkCmdPipelineBarrier2` before each use that changes layout or follows a write |
+//! | enhanced barriers (§9) | one `vkCmdPipelineBarrier2` entry each (sync → stages, access → access, layout → layout, discard → `UNDEFINED`) |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
+//! | dispatch, buffer UAVs | a compute pipeline per shader, storage buffers, between global barriers |
 //!
 //! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0, by the engine's
 //! rule [`recorder::shader_binding`]: for the stage of index `k` (vs 0, hs 1, ds 2, gs 3,
@@ -44,10 +46,11 @@
 //! whose reflected slots are not the declared ones.
 //!
 //! **Not translated yet** (refused at the draw, or counted in
-//! [`VulkanBackend::untranslated_commands`]): hull, domain, geometry and compute shaders,
-//! dispatches, UAVs, buffer views, indirect and auto draws, several viewports, queries,
+//! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders, texture UAVs
+//! and a draw's UAVs, buffer SRVs, indirect draws and dispatches, auto draws, several viewports, queries,
 //! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
-//! the engine's explicit §9 barriers (the backend makes its own legacy transitions),
+//! the legacy `resource_barrier` (the backend's own transitions cover it), barriers of part of
+//! an image (a barrier covers the whole image),
 //! read maps of staging resources, texture-region copies, depth clears folded into load
 //! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
 //! and shader-resource slots read zeros, `null_descriptors.rs`), wireframe and depth
@@ -59,10 +62,12 @@
 //! **Invariant.** The backend never changes what the model records; it only reads the records
 //! and the device. Every Vulkan object is destroyed before the device ([`Drop`]).
 
+mod barrier_translation;
 mod byte_transfers;
 mod clears;
 mod command_frame;
 mod descriptors;
+mod dispatches;
 mod draw_translation;
 mod instance;
 mod null_descriptors;
@@ -84,6 +89,7 @@ use executor::{Draw, GpuBackend};
 use recorder::command::{Command, InstanceId};
 use recorder::{Error, Handle, RawHandle, Semantics, SwapChain, Texture};
 
+pub use barrier_translation::BarrierCounts;
 pub use clears::ClearCounts;
 pub use command_frame::GpuTime;
 pub use descriptors::Origin;
@@ -137,6 +143,7 @@ pub struct VulkanBackend {
     /// Colour clears not recorded yet, by texture (`clears.rs`).
     pub(crate) pending_clears: HashMap<RawHandle, Vec<clears::PendingClear>>,
     pub(crate) clears: ClearCounts,
+    pub(crate) barrier_counts: BarrierCounts,
     pub(crate) oracle: OracleCounts,
     /// What the last draw bound, as the oracle compared it.
     pub(crate) oracle_last: Option<BoundState>,
@@ -189,6 +196,7 @@ impl VulkanBackend {
             presents: HashMap::new(),
             pending_clears: HashMap::new(),
             clears: ClearCounts::default(),
+            barrier_counts: BarrierCounts::default(),
             oracle: OracleCounts::default(),
             oracle_last: None,
             untranslated: 0,
@@ -225,6 +233,11 @@ impl VulkanBackend {
         self.read_back("read_texture", texture.raw())
     }
 
+    /// Submits what was recorded and reads `buffer`'s contents back (what the GPU wrote).
+    pub fn read_buffer(&mut self, buffer: recorder::Buffer) -> Result<Vec<u8>, Error> {
+        self.read_buffer_back("read_buffer", buffer.raw())
+    }
+
     /// The oracle's counts (R-GPU-4).
     pub fn oracle_counts(&self) -> OracleCounts {
         self.oracle
@@ -234,6 +247,11 @@ impl VulkanBackend {
     /// transfer).
     pub fn clear_counts(&self) -> ClearCounts {
         self.clears
+    }
+
+    /// The barriers recorded: the application's, translated, and the backend's own.
+    pub fn barrier_counts(&self) -> BarrierCounts {
+        self.barrier_counts
     }
 
     /// Pipelines built so far (a cache miss each).

@@ -54,6 +54,8 @@ pub(crate) struct Pipelines {
     /// Set layout and pipeline layout by the bindings they hold.
     pub(crate) layouts: HashMap<Vec<LayoutBinding>, (vk::DescriptorSetLayout, vk::PipelineLayout)>,
     pub(crate) pipelines: HashMap<PipelineKey, Built>,
+    /// Compute pipelines by compute shader, with their layouts.
+    pub(crate) compute: HashMap<RawHandle, Built>,
     /// Pipelines built so far (a cache miss each).
     pub(crate) built: u64,
 }
@@ -72,7 +74,7 @@ const CALL: &str = "draw";
 
 impl VulkanBackend {
     /// The shader module of `shader`, compiled on first use; refused when it has no code.
-    fn shader_module(
+    pub(crate) fn shader_module(
         &mut self,
         shader: RawHandle,
         stage: Stage,
@@ -111,7 +113,7 @@ impl VulkanBackend {
     }
 
     /// The bindings `shader`'s declared slots take.
-    fn shader_bindings(
+    pub(crate) fn shader_bindings(
         &self,
         shader: RawHandle,
         out: &mut Vec<LayoutBinding>,
@@ -166,20 +168,36 @@ impl VulkanBackend {
                 out.push((shaders::binding(info.stage, kind, slot), ty, flags));
             }
         }
-        if !info.unordered_access_views.is_empty() {
+        if !info.unordered_access_views.is_empty() && info.stage != Stage::Compute {
             return Err(refuse(
                 self,
                 CALL,
                 ObjectKind::Shader,
                 shader,
-                "accesses unordered-access views: not translated yet (R-GPU-3)",
+                "accesses unordered-access views in a draw: only a dispatch's are translated yet (R-GPU-3)",
+            ));
+        }
+        for slot in info.unordered_access_views.iter() {
+            if !shaders::slot_mapped(SlotKind::UnorderedAccess, slot) {
+                return Err(refuse(
+                    self,
+                    CALL,
+                    ObjectKind::Shader,
+                    shader,
+                    format!("accesses UAV slot {slot}, past the backend's mapping (R-GPU-3)"),
+                ));
+            }
+            out.push((
+                shaders::binding(info.stage, SlotKind::UnorderedAccess, slot),
+                vk::DescriptorType::STORAGE_BUFFER,
+                flags,
             ));
         }
         Ok(())
     }
 
     /// The set layout and pipeline layout for `bindings`, made on first use.
-    fn layouts(
+    pub(crate) fn layouts(
         &mut self,
         bindings: Vec<LayoutBinding>,
     ) -> Result<(vk::DescriptorSetLayout, vk::PipelineLayout), Error> {
@@ -444,6 +462,9 @@ impl VulkanBackend {
         // layouts, pipeline layouts before their set layouts.
         unsafe {
             for (_, built) in self.pipelines.pipelines.drain() {
+                device.destroy_pipeline(built.pipeline, None);
+            }
+            for (_, built) in self.pipelines.compute.drain() {
                 device.destroy_pipeline(built.pipeline, None);
             }
             for (_, (set_layout, layout)) in self.pipelines.layouts.drain() {

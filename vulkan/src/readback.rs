@@ -52,43 +52,8 @@ impl VulkanBackend {
         };
         let (width, height) = (image.extent.width, image.extent.height);
         let size = width as u64 * height as u64 * 4;
-        let device = self.gpu.device.clone();
-        let info = vk::BufferCreateInfo::default()
-            .size(size)
-            .usage(vk::BufferUsageFlags::TRANSFER_DST)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
-        // SAFETY: `info` is a valid buffer description living across the call.
-        let buffer = unsafe { device.create_buffer(&info, None) }
-            .map_err(|r| self.vk_error(call, "vkCreateBuffer (read-back)", r))?;
-        // SAFETY: `buffer` was just made from `device`.
-        let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
-        let allocation = self.gpu.allocator.allocate(&AllocationCreateDesc {
-            name: "read-back",
-            requirements,
-            location: MemoryLocation::GpuToCpu,
-            linear: true,
-            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        });
-        let allocation = match allocation {
-            Ok(allocation) => allocation,
-            Err(error) => {
-                // SAFETY: the buffer is unused and bound to nothing.
-                unsafe { device.destroy_buffer(buffer, None) };
-                return Err(refuse(
-                    self,
-                    call,
-                    ObjectKind::Texture,
-                    texture,
-                    format!("read-back memory: {error} (R-GPU-3)"),
-                ));
-            }
-        };
-        // SAFETY: the allocation satisfies the buffer's requirements; bound once.
-        let bound =
-            unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
-        let result = bound
-            .map_err(|r| self.vk_error(call, "vkBindBufferMemory (read-back)", r))
-            .and_then(|()| self.copy_to_host(call, texture, buffer, width, height));
+        let (buffer, allocation) = self.host_buffer(call, size)?;
+        let result = self.copy_to_host(call, texture, buffer, width, height);
         let pixels = result.map(|()| {
             let mut bytes = allocation
                 .mapped_slice()
@@ -103,7 +68,7 @@ impl VulkanBackend {
             (width, height, bytes)
         });
         // SAFETY: the flush waited for the copy; the buffer is used no more.
-        unsafe { device.destroy_buffer(buffer, None) };
+        unsafe { self.gpu.device.destroy_buffer(buffer, None) };
         let _ = self.gpu.allocator.free(allocation);
         pixels
     }
@@ -143,17 +108,6 @@ impl VulkanBackend {
                 depth: 1,
             },
         };
-        let to_host = [vk::BufferMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::COPY)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .buffer(buffer)
-            .offset(0)
-            .size(vk::WHOLE_SIZE)];
-        let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&to_host);
         // SAFETY: outside a pass (use_image closed it); the image is in
         // TRANSFER_SRC_OPTIMAL; the buffer is live, bound, and large enough for the region.
         unsafe {
@@ -165,9 +119,119 @@ impl VulkanBackend {
                 buffer,
                 &[region],
             );
-            device.cmd_pipeline_barrier2(self.frame.cb, &dependency);
         }
+        self.to_host(buffer);
         self.flush().map_err(|e| e.to_engine(call))
+    }
+
+    /// A host-visible buffer of `size` bytes for a read-back, bound to its memory.
+    fn host_buffer(
+        &mut self,
+        call: &'static str,
+        size: u64,
+    ) -> Result<(vk::Buffer, gpu_allocator::vulkan::Allocation), Error> {
+        let device = self.gpu.device.clone();
+        let info = vk::BufferCreateInfo::default()
+            .size(size.max(4))
+            .usage(vk::BufferUsageFlags::TRANSFER_DST)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        // SAFETY: `info` is a valid buffer description living across the call.
+        let buffer = unsafe { device.create_buffer(&info, None) }
+            .map_err(|r| self.vk_error(call, "vkCreateBuffer (read-back)", r))?;
+        // SAFETY: `buffer` was just made from `device`.
+        let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+        let allocation = self.gpu.allocator.allocate(&AllocationCreateDesc {
+            name: "read-back",
+            requirements,
+            location: MemoryLocation::GpuToCpu,
+            linear: true,
+            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+        });
+        let allocation = match allocation {
+            Ok(allocation) => allocation,
+            Err(error) => {
+                // SAFETY: the buffer is unused and bound to nothing.
+                unsafe { device.destroy_buffer(buffer, None) };
+                return Err(Error::GpuBackend {
+                    call,
+                    object: "a read-back buffer".to_string(),
+                    problem: format!("could not get memory: {error} (R-GPU-3)"),
+                });
+            }
+        };
+        // SAFETY: the allocation satisfies the buffer's requirements; bound once.
+        let bound =
+            unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) };
+        if let Err(r) = bound {
+            // SAFETY: the buffer is unused.
+            unsafe { device.destroy_buffer(buffer, None) };
+            let _ = self.gpu.allocator.free(allocation);
+            return Err(self.vk_error(call, "vkBindBufferMemory (read-back)", r));
+        }
+        Ok((buffer, allocation))
+    }
+
+    /// Records the barrier that makes a copy into `buffer` visible to the host.
+    fn to_host(&self, buffer: vk::Buffer) {
+        let to_host = [vk::BufferMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::COPY)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .buffer(buffer)
+            .offset(0)
+            .size(vk::WHOLE_SIZE)];
+        let dependency = vk::DependencyInfo::default().buffer_memory_barriers(&to_host);
+        // SAFETY: the frame's command buffer is recording outside a pass (the copy before
+        // this barrier needed that); the buffer is live.
+        unsafe {
+            self.gpu
+                .device
+                .cmd_pipeline_barrier2(self.frame.cb, &dependency)
+        };
+    }
+
+    /// Reads a buffer's device-local contents back (what the GPU wrote: copies, updates,
+    /// dispatches); flushes the frame.
+    pub(crate) fn read_buffer_back(
+        &mut self,
+        call: &'static str,
+        buffer: RawHandle,
+    ) -> Result<Vec<u8>, Error> {
+        let source = self.gpu_buffer(call, buffer)?;
+        let size = self.resources.buffers.get(&buffer).map_or(0, |b| b.size);
+        let (host, allocation) = self.host_buffer(call, size)?;
+        self.memory_barrier(
+            vk::PipelineStageFlags2::COPY,
+            vk::AccessFlags2::TRANSFER_READ,
+        );
+        let region = vk::BufferCopy {
+            src_offset: 0,
+            dst_offset: 0,
+            size,
+        };
+        // SAFETY: outside a pass (the barrier closed it); both buffers are live, with the
+        // transfer usages, and hold `size` bytes.
+        unsafe {
+            self.gpu
+                .device
+                .cmd_copy_buffer(self.frame.cb, source, host, &[region])
+        };
+        self.to_host(host);
+        let flushed = self.flush().map_err(|e| e.to_engine(call));
+        let bytes = flushed.map(|()| {
+            allocation
+                .mapped_slice()
+                .and_then(|s| s.get(..size as usize))
+                .map(<[u8]>::to_vec)
+                .unwrap_or_default()
+        });
+        // SAFETY: the flush waited for the copy; the buffer is used no more.
+        unsafe { self.gpu.device.destroy_buffer(host, None) };
+        let _ = self.gpu.allocator.free(allocation);
+        bytes
     }
 
     /// A present: the back buffer read back and kept as the chain's last presented pixels.

@@ -497,6 +497,7 @@ impl VulkanBackend {
         image.stages = stages;
         image.access = access;
         let barriers = [barrier];
+        self.barrier_counts.implicit += 1;
         let dependency = vk::DependencyInfo::default().image_memory_barriers(&barriers);
         // SAFETY: the frame's command buffer is recording, outside a pass (closed above);
         // the barrier names a live image of this device.

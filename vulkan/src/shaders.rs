@@ -48,7 +48,7 @@ pub struct Reflected {
     pub shader_resources: Slots,
     /// Sampler slots.
     pub samplers: Slots,
-    /// Storage resources (UAVs): the backend maps none yet; their bindings.
+    /// UAV slots (storage resources at `UAV_BASE + slot`).
     pub storage: Slots,
 }
 

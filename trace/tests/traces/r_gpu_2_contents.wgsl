@@ -6,8 +6,8 @@ struct Offset {
 }
 
 @group(0) @binding(0) var<uniform> offset: Offset;
-@group(0) @binding(1) var tex: texture_2d<f32>;
-@group(0) @binding(2) var smp: sampler;
+@group(0) @binding(1040) var tex: texture_2d<f32>;
+@group(0) @binding(1168) var smp: sampler;
 
 struct Out {
     @builtin(position) position: vec4f,

@@ -18,7 +18,12 @@ pub struct Gpu {
 /// Vulkan loader cannot be loaded (CI installs it, so there the tests run). Any other failure
 /// fails the test.
 pub fn gpu() -> Option<Gpu> {
-    let device = Device::new(DeviceDesc::default());
+    gpu_with(DeviceDesc::default())
+}
+
+/// [`gpu`] on a device described by `desc` (fast semantics, say).
+pub fn gpu_with(desc: DeviceDesc) -> Option<Gpu> {
+    let device = Device::new(desc);
     let options = VulkanOptions {
         validation: true,
         ..VulkanOptions::default()
