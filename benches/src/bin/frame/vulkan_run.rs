@@ -48,6 +48,16 @@ pub(crate) fn finish(
         backend.write_png(post.chain, path)?;
         eprintln!("backend: wrote {}", path.display());
     }
+    let time = backend.gpu_time();
+    if time.submissions > 0 {
+        eprintln!(
+            "backend: GPU time (timestamps) {:.3} ms the last submission, {:.3} ms a submission \
+             over {} (a frame is one submission: its present reads the back buffer back)",
+            time.last_ns / 1e6,
+            time.total_ns / 1e6 / time.submissions as f64,
+            time.submissions
+        );
+    }
     let oracle = backend.oracle_counts();
     eprintln!(
         "backend: {} pipelines, {} descriptor sets written, {} submissions, {:?}",
