@@ -6,6 +6,9 @@
 //! entries.
 //!
 //! **Invariant.** A bind of no slot is no entry; a batch is written as the fast binds it applies.
+//! Every bind that can name a view of a swap chain's back buffer (the legacy binds, the fast
+//! ones, a batch where it is applied, a placement bind) pins the buffer the view names first
+//! (`Tap::pin_views`, R-EX-7).
 
 use recorder::*;
 
@@ -128,6 +131,9 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
     #[inline]
     fn set_fast_resources(&mut self, entries: &[recorder::FastResource]) {
         if !entries.is_empty() && self.tap_active() {
+            if C::PINS_SWAP_CHAIN_VIEWS {
+                self.tap.pin_fast_views(entries);
+            }
             self.tap
                 .keep(move || Method::SetFastResources(fast_entries(entries)));
         }
@@ -146,6 +152,10 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
     fn set_fast_resources_from_batch(&mut self, batch: &recorder::FastResourceBatch) {
         // Written as the `set_fast_resources` of the batch's entries, which it is (R-FX-1).
         if !batch.is_empty() && self.tap_active() {
+            // The entries resolve here, not where the batch was filled.
+            if C::PINS_SWAP_CHAIN_VIEWS {
+                self.tap.pin_fast_views(batch.entries());
+            }
             self.tap
                 .keep(move || Method::SetFastResources(fast_entries(batch.entries())));
         }
@@ -179,6 +189,9 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         address: u64,
     ) {
         if self.tap_active() {
+            if C::PINS_SWAP_CHAIN_VIEWS {
+                self.tap.pin_views(&[Some(view)]);
+            }
             self.tap.keep(move || Method::SetPlacementShaderResource {
                 stage,
                 slot,

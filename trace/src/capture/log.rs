@@ -169,6 +169,18 @@ impl Tap {
         }
     }
 
+    /// [`pin_views`](Self::pin_views) for the shader-resource views of fast entries (R-FX-1): a
+    /// fast bind encodes the buffer a view names as any bind does.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn pin_fast_views(&mut self, entries: &[recorder::FastResource]) {
+        for entry in entries {
+            if let recorder::FastResource::ShaderResource { view, .. } = entry {
+                self.pin_views(&[*view]);
+            }
+        }
+    }
+
     #[inline]
     pub(crate) fn call(&mut self, call: Call) {
         self.settle();
