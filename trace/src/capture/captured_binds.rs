@@ -98,9 +98,8 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         views: &[Option<recorder::ShaderResourceView>],
     ) {
         if !views.is_empty() && self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(views);
-            }
+            self.tap.pin_views(views);
+
             self.tap.keep(move || Method::SetShaderResources {
                 stage,
                 start,
@@ -131,9 +130,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
     #[inline]
     fn set_fast_resources(&mut self, entries: &[recorder::FastResource]) {
         if !entries.is_empty() && self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_fast_views(entries);
-            }
+            self.tap.pin_fast_views(entries);
+
             self.tap
                 .keep(move || Method::SetFastResources(fast_entries(entries)));
         }
@@ -153,9 +151,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         // Written as the `set_fast_resources` of the batch's entries, which it is (R-FX-1).
         if !batch.is_empty() && self.tap_active() {
             // The entries resolve here, not where the batch was filled.
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_fast_views(batch.entries());
-            }
+            self.tap.pin_fast_views(batch.entries());
+
             self.tap
                 .keep(move || Method::SetFastResources(fast_entries(batch.entries())));
         }
@@ -169,9 +166,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         view: Option<recorder::ShaderResourceView>,
     ) {
         if self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(&[view]);
-            }
+            self.tap.pin_views(&[view]);
+
             self.tap.keep(move || Method::SetFastShaderResource {
                 stage,
                 slot,
@@ -189,9 +185,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         address: u64,
     ) {
         if self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(&[Some(view)]);
-            }
+            self.tap.pin_views(&[Some(view)]);
+
             self.tap.keep(move || Method::SetPlacementShaderResource {
                 stage,
                 slot,
@@ -298,9 +293,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         views: &[Option<recorder::UnorderedAccessView>],
     ) {
         if !views.is_empty() && self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(views);
-            }
+            self.tap.pin_views(views);
+
             self.tap.keep(move || Method::CsSetUnorderedAccessViews {
                 start,
                 views: objs(ObjectKind::UnorderedAccessView, views),
@@ -316,10 +310,9 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         depth_stencil: Option<recorder::DepthStencilView>,
     ) {
         if self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(targets);
-                self.tap.pin_views(&[depth_stencil]);
-            }
+            self.tap.pin_views(targets);
+            self.tap.pin_views(&[depth_stencil]);
+
             self.tap.keep(move || Method::OmSetRenderTargets {
                 render_targets: objs(ObjectKind::RenderTargetView, targets),
                 depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
@@ -336,11 +329,10 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         views: &[Option<recorder::UnorderedAccessView>],
     ) {
         if self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(targets);
-                self.tap.pin_views(&[depth_stencil]);
-                self.tap.pin_views(views);
-            }
+            self.tap.pin_views(targets);
+            self.tap.pin_views(&[depth_stencil]);
+            self.tap.pin_views(views);
+
             self.tap.keep(move || Method::OmSetRenderTargetsAndUavs {
                 render_targets: objs(ObjectKind::RenderTargetView, targets),
                 depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),

@@ -152,21 +152,29 @@ impl Tap {
         self.call(call);
     }
 
-    /// Before a kept bind of `views`: the back buffer each view of a swap chain names now, which
-    /// the bind encodes (R-EX-7), as `place_swap_chain_view` on this context. The writer writes
-    /// it on `imm` where the text has the view elsewhere (`Out::call`), so a list or bundle
-    /// recorded before a present or a placement moved the view replays with its buffer.
+    /// Before a kept call that reads `views` (a bind, a clear): the back buffer each view of a
+    /// swap chain names now, which the call encodes (R-EX-7), as an [`Entry::Pin`]. The writer
+    /// writes it on `imm` where the text has the view elsewhere (`Out::entry`), so a list recorded
+    /// before a present or a placement moved the view, or a call made after a placement the
+    /// capture did not see (one made on the device directly), replays with its buffer.
     #[cold]
     #[inline(never)]
     pub(crate) fn pin_views<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
         for view in views.iter().flatten() {
             if let Some((_, index)) = self.shared.device.swap_chain_view_buffer(*view) {
-                self.call(Method::PlaceSwapChainView {
+                self.settle();
+                self.push(Entry::Pin {
                     view: Obj::of(H::KIND, *view),
                     index,
                 });
             }
         }
+    }
+
+    /// The application's placement of `view`, just kept, succeeded: the view is on `index` in
+    /// the text too ([`Entry::Placed`]).
+    pub(crate) fn placed(&mut self, view: Obj, index: u32) {
+        self.push(Entry::Placed { view, index });
     }
 
     /// [`pin_views`](Self::pin_views) for the shader-resource views of fast entries (R-FX-1): a

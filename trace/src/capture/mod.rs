@@ -32,10 +32,21 @@
 //! objects it swaps in made and given their saved states, and the one active at its start
 //! activated: `capture/immediate_states.rs`); then the frame's own calls, with the releases made
 //! meanwhile. A bind of a swap-chain view encodes the buffer the view names then (R-EX-7); where
-//! the text has the view elsewhere at the bind (a list or bundle recorded before a present or a
+//! the text has the view elsewhere at the bind (a list recorded before a present or a
 //! placement moved it, a binding carried in or bound at the frame's start), an `imm
 //! place_swap_chain_view` to that buffer comes first (`Tap::pin_views`,
-//! `frame_start::pin_swap_chain_views`, `Out::call`). No call gives a query samples without a
+//! `frame_start::pin_swap_chain_views`, `Out::entry`). Every kept call that reads the buffer a
+//! view names pins it so, on every context: the binds (fast ones and applied batches included,
+//! R-FX-1), `clear_render_target_view`, and a legacy `present` that does not end the frame (it
+//! re-binds the chain's views: each view of the chain is pinned before it).
+//!
+//! **Placements the capture does not see.** `place_swap_chain_view` made on the engine's device
+//! directly (not through [`CapturedImmediate::place_swap_chain_view`]) during a frame is not a
+//! statement of the trace, but it is captured all the same, in its effects: a view's buffer is
+//! read only by the pinned calls above, so the text puts the view where it was live before each
+//! of them, and the replay's records are the live ones. Chosen over failing the frame: the
+//! capture cannot see the call (the device has no tap), only its effect, which the pins write
+//! exactly (`tests/r_ex_7_r_cap_6_device_placement_capture.rs`). No call gives a query samples without a
 //! draw: a frame that predicates on a query that passed samples before it fails, saying which
 //! query.
 //!
