@@ -259,6 +259,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
                 resource: Obj::of(ObjectKind::Texture, texture),
                 min_lod,
             });
+            self.tap.device_call();
         }
         self.context.set_resource_min_lod(texture, min_lod)
     }
@@ -273,6 +274,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
                 view: Obj::of(ObjectKind::ShaderResourceView, view),
                 min_lod,
             });
+            self.tap.device_call();
         }
         self.context.set_shader_resource_view_min_lod(view, min_lod)
     }

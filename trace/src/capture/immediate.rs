@@ -212,11 +212,24 @@ impl CapturedImmediate {
         // A binding of an object the device has destroyed meanwhile (a fast list's binding
         // holds no reference, R-OBJ-4) reads as nothing: written as null, not as the object.
         // Under legacy semantics each bound texture view keeps the LOD it copied when bound.
+        // A predicate set from a query is the GPU's, not the shadow's (R-FX-3): a state swap
+        // does not save it, so the start sets it as it was set.
+        let shadowed = self.context.legacy_state().map(|s| s.predication().0);
         let state = self.context.gpu().state().bindings();
-        let bindings = match device.desc().immediate_semantics {
+        let mut bindings = match device.desc().immediate_semantics {
             recorder::Semantics::Legacy => legacy_state_calls(state),
             recorder::Semantics::Fast => state_calls(state),
         };
+        if shadowed.is_some_and(|p| p.is_null()) {
+            for call in &mut bindings {
+                if let Method::SetPredication { predicate, value } = *call {
+                    *call = Method::SetPredicationFromQuery {
+                        query: predicate,
+                        value,
+                    };
+                }
+            }
+        }
         // A bound swap-chain view keeps the buffer its bind encoded (R-EX-7).
         let mut bindings = pin_swap_chain_views(&device, state, bindings);
         for call in &mut bindings {
@@ -310,6 +323,7 @@ impl CapturedImmediate {
             device.is_alive(bundle) || device.references(bundle).is_some()
         });
         self.extra.shared.frame_releases.lock().clear();
+        self.extra.shared.frame_min_lods.lock().clear();
         self.tap.clear();
         self.tap.switch(true);
         let failed = (self.context.gpu_timing() == executor::GpuTiming::Detached).then(|| {
@@ -362,6 +376,7 @@ impl CapturedImmediate {
         let all = self.context.records();
         records.extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
         let releases = std::mem::take(&mut *self.extra.shared.frame_releases.lock());
+        let min_lods = std::mem::take(&mut *self.extra.shared.frame_min_lods.lock());
         // The state objects' saved states first: their fill ends on the defaults, from which
         // the bindings are written (`immediate_states.rs`).
         let mut setup = open.states.setup(self.context.device());
@@ -373,6 +388,7 @@ impl CapturedImmediate {
             entries,
             seqs,
             releases,
+            min_lods,
             lists: open.lists,
             bundles: open.bundles,
             start_seq: open.start_seq,

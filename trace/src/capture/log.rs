@@ -171,6 +171,20 @@ impl Tap {
         }
     }
 
+    /// After a kept minimum-LOD call (the last entry): on a deferred context during a frame
+    /// capture, noted in the capture's `frame_min_lods` too, as the call changes the object at
+    /// once for every context (R-ST-6) whether or not the trace writes the list.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn device_call(&mut self) {
+        if !self.per_list || !self.shared.capturing.load(Ordering::Acquire) {
+            return;
+        }
+        if let (Some(Entry::Call(call)), Some(seq)) = (self.entries.last(), self.seqs.last()) {
+            self.shared.frame_min_lods.lock().push((call.clone(), *seq));
+        }
+    }
+
     /// The application's placement of `view`, just kept, succeeded: the view is on `index` in
     /// the text too ([`Entry::Placed`]).
     pub(crate) fn placed(&mut self, view: Obj, index: u32) {

@@ -28,10 +28,13 @@
 //! R-FX-3: `configure_query` for a binary mode, `begin` for an open scope, `end` for a result,
 //! `begin` and `write_query` for an open scope with a result; the back buffer each swap-chain
 //! view the frame uses names, as `place_swap_chain_view` before the bindings, R-EX-7:
-//! `capture/frame_start.rs`; when the frame swaps device context state objects, R-FX-6, the
+//! `capture/frame_start.rs`; a predicate set from a query as `set_predication_from_query`, which
+//! a state swap does not save, R-FX-3; when the frame swaps device context state objects, R-FX-6, the
 //! objects it swaps in made and given their saved states, and the one active at its start
 //! activated: `capture/immediate_states.rs`); then the frame's own calls, with the releases made
-//! meanwhile. A bind of a swap-chain view encodes the buffer the view names then (R-EX-7); where
+//! meanwhile, and the minimum-LOD calls of lists the text does not write (never executed,
+//! discarded), on `imm` where they were made: they changed their object for every context
+//! (R-ST-6). A bind of a swap-chain view encodes the buffer the view names then (R-EX-7); where
 //! the text has the view elsewhere at the bind (a list recorded before a present or a
 //! placement moved it, a binding carried in or bound at the frame's start), an `imm
 //! place_swap_chain_view` to that buffer comes first (`Tap::pin_views`,
@@ -221,6 +224,10 @@ pub(crate) struct Shared {
     pub(crate) bundles: Mutex<std::collections::HashMap<RawHandle, Arc<BundleLog>>>,
     /// Releases made during a frame capture: the object, and the clock when it went.
     pub(crate) frame_releases: Mutex<Vec<(form::Obj, u64)>>,
+    /// The minimum-LOD calls deferred contexts made during a frame capture, and the clock at
+    /// each: they change the object at once, for every context (R-ST-6), so a list the trace
+    /// does not write (never executed, or discarded) still had them made (`Tap::device_call`).
+    pub(crate) frame_min_lods: Mutex<Vec<(form::Call, u64)>>,
     /// The capture's clock: every kept call, creation and release takes the next tick, so the
     /// trace can put the calls of every context in the order they were made (one counter:
     /// a call that happened before another, on any thread, has the smaller tick).
@@ -247,6 +254,7 @@ impl Shared {
             registry: Mutex::new(Registry::default()),
             bundles: Mutex::new(std::collections::HashMap::new()),
             frame_releases: Mutex::new(Vec::new()),
+            frame_min_lods: Mutex::new(Vec::new()),
             context_names: Mutex::new(std::collections::HashMap::new()),
             clock: AtomicU64::new(0),
             control: Mutex::new(Control {
