@@ -1,7 +1,8 @@
 //! R-CAP-6, the capture's round trip: a random application (objects of every kind, bundles
 //! recorded before its first frame, three frames of lists recorded on several threads and
 //! executed by the immediate context, both semantics, maps with bytes written, nested lists,
-//! presents) runs through the capture's wrappers with a trigger before its first present; the
+//! fast binds, placements of swap-chain views on the immediate context before the frames and in
+//! them, presents) runs through the capture's wrappers with a trigger before its first present; the
 //! one frame captured (frame 1) is replayed from its trace, alone, with `--compare` and with
 //! `--threads 2`, and each replay must succeed and print the live frame's digest. Refused calls
 //! are generated too: a refusal must round-trip like any call (the replay refuses it the same
@@ -479,9 +480,9 @@ fn bundle_spec() -> impl Strategy<Value = BundleSpec> {
 #[derive(Clone, Debug)]
 struct ListSpec {
     ops: Vec<Op>,
-    /// On a fast context, binds dynamic resources without mapping them first (refused,
-    /// `dynamic_before_map`, which fails the list's finish); otherwise each is mapped
-    /// write_discard before its first bind.
+    /// On a fast context (and for a fast bind on any context, R-FX-1), binds dynamic resources
+    /// without mapping them first (refused, `dynamic_before_map`, which fails the list's
+    /// finish); otherwise each is mapped write_discard before its first bind.
     careless: bool,
     /// `finish` with `RestoreState::Restore` (refused on a fast context, then finished without).
     restore: bool,
@@ -1419,7 +1420,9 @@ fn record_list(
         if let Op::Map { buffer, .. } = op {
             mapped.push(pick(&[o.dcb, o.dvb, o.sb, o.dib], *buffer));
         }
-        if fast && !spec.careless {
+        // A fast bind follows the fast contract on a legacy context too (R-FX-1).
+        let fast_bind = matches!(op, Op::FastBind(..)) && features::FAST_BINDS;
+        if (fast || fast_bind) && !spec.careless {
             for buffer in dynamic_binds(op, o) {
                 if !mapped.contains(&buffer) {
                     mapped.push(buffer);
