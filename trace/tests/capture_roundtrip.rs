@@ -9,8 +9,9 @@
 //! way). Then R-CAP-5's failing frame: a list recorded before the capture and executed in it
 //! fails the frame, the next frame captures, and `keep_all_lists` captures the first.
 //!
-//! `CAPTURE_CASES=20000` for a long run (`--release`, about 3 minutes; seeds 11, 4242, 777 on 8de8e61). The switches in
-//! `features` turn off what the capture does not yet round-trip (each says why).
+//! `CAPTURE_CASES=20000` for a long run (`--release`, about 3 minutes; seeds 11, 4242 and 777
+//! passed on 8de8e61). The switches in `features` turn off what the capture does not yet
+//! round-trip (each says why).
 
 use proptest::prelude::*;
 use recorder::capabilities::*;
