@@ -183,3 +183,40 @@ fn r_ex_7_a_recorded_list_keeps_its_back_buffer_after_present_and_placement() {
         assert_eq!(list.back_buffer_affinity(), Some((chain, 0)));
     }
 }
+
+/// A view of a buffer is no view of a back buffer, whatever its handle: each table numbers its
+/// own handles, so a buffer's may read as a live back buffer's in the texture table. Neither
+/// `swap_chain_view_buffer` nor `place_swap_chain_view` may take it for one.
+#[test]
+fn r_ex_7_a_buffer_view_is_never_a_swap_chain_view() {
+    let device = Device::new(DeviceDesc::default());
+    let chain = device
+        .create_swap_chain(&SwapChainDesc {
+            name: "sc",
+            buffers: 3,
+            format: Format::R8G8B8A8Unorm,
+            width: 16,
+            height: 16,
+        })
+        .unwrap();
+    for k in 0..6 {
+        let name = format!("b{k}");
+        let buffer = device
+            .create_buffer(&BufferDesc {
+                name: &name,
+                size: 256,
+                bind: BindFlags::SHADER_RESOURCE,
+                ..Default::default()
+            })
+            .unwrap();
+        let view = device
+            .create_shader_resource_view(&ViewDesc::new(&name, buffer))
+            .unwrap();
+        assert_eq!(device.swap_chain_view_buffer(view), None, "{name}");
+        let error = device.place_swap_chain_view(view, 1).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidArgument, "{name}: {error}");
+        let info = device.view_info(view).unwrap();
+        assert_eq!(info.resource, Resource::Buffer(buffer), "{name}: not moved");
+    }
+    assert!(device.swap_chain_info(chain).is_some());
+}

@@ -1,15 +1,17 @@
 //! R-CAP-6, the capture's round trip: a random application (objects of every kind, bundles
 //! recorded before its first frame, three frames of lists recorded on several threads and
 //! executed by the immediate context, both semantics, maps with bytes written, nested lists,
-//! presents) runs through the capture's wrappers with a trigger before its first present; the
+//! fast binds, placements of swap-chain views on the immediate context before the frames and in
+//! them, presents) runs through the capture's wrappers with a trigger before its first present; the
 //! one frame captured (frame 1) is replayed from its trace, alone, with `--compare` and with
 //! `--threads 2`, and each replay must succeed and print the live frame's digest. Refused calls
 //! are generated too: a refusal must round-trip like any call (the replay refuses it the same
 //! way). Then R-CAP-5's failing frame: a list recorded before the capture and executed in it
 //! fails the frame, the next frame captures, and `keep_all_lists` captures the first.
 //!
-//! `CAPTURE_CASES=40000` for a long run (`--release`, about 4 minutes). The switches in
-//! `features` turn off what the capture does not yet round-trip (each says why).
+//! `CAPTURE_CASES=20000` for a long run (`--release`, about 3 minutes; seeds 11, 4242 and 777
+//! passed on 8de8e61). The switches in `features` turn off what the capture does not yet
+//! round-trip (each says why).
 
 use proptest::prelude::*;
 use recorder::capabilities::*;
@@ -93,6 +95,13 @@ mod features {
     /// Device context state objects (R-FX-6) swapped on the immediate context, made before the
     /// frames and during them, some dropped: a frame starts with objects holding saved states.
     pub const CONTEXT_STATE_SWAPS: bool = true;
+    /// `place_swap_chain_view` on the immediate context (R-EX-7, the application rotating its
+    /// views), before the frames and in them, with a shader-resource view of a back buffer
+    /// bound beside the render-target views.
+    pub const SWAP_CHAIN_PLACEMENTS: bool = true;
+    /// The fast binds (R-FX-1): `set_fast_resources`, `set_fast_shader_resource` and a batch,
+    /// on every context and in bundles.
+    pub const FAST_BINDS: bool = true;
 }
 
 // ----- the application's objects --------------------------------------------------------------
@@ -136,6 +145,8 @@ struct Objects {
     predicate: Query,
     chain: SwapChain,
     back: [RenderTargetView; 2],
+    /// A shader-resource view of back buffer 0 (R-EX-7).
+    back_srv: ShaderResourceView,
     /// The device validates (R-V-1).
     validation: bool,
     /// The frame's temporary constant buffer, and whether it is dynamic.
@@ -277,6 +288,7 @@ fn make_objects(device: &CaptureDevice) -> Objects {
             .unwrap(),
         chain,
         back: [info.buffers[0].1, info.buffers[1].1],
+        back_srv: srv("back_srv", info.buffers[0].0.into()),
         validation: device.device().desc().validation != Validation::Off,
         temp: None,
     }
@@ -352,6 +364,13 @@ enum Op {
     /// objects a swap returns join them), 1 makes one first and swaps it in, 2 drops object K.
     /// Nothing elsewhere.
     SwapState(u8, u8),
+    /// The immediate context alone (R-EX-7): `place_swap_chain_view` of view K (the back
+    /// buffers' render-target views, the back buffer's shader-resource view) to buffer I (2 is
+    /// past the chain: refused). Nothing elsewhere.
+    PlaceView(u8, u8),
+    /// R-FX-1: 0 `set_fast_resources` (a shader resource and a sampler), 1
+    /// `set_fast_shader_resource`, 2 the same entries through a batch; at stage S, view K.
+    FastBind(u8, u8, u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -362,7 +381,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0u8..3, any::<bool>(), 0u8..3).prop_map(|(w, f, o)| Op::IndexBuffer(w, f, o)),
         3 => (0u8..6, 0u8..3).prop_map(|(s, w)| Op::Shader(s, w)),
         3 => (0u8..6, 0u8..2, 0u8..6).prop_map(|(s, slot, w)| Op::ConstantBuffers(s, slot, w)),
-        2 => (0u8..6, 0u8..2, 0u8..4).prop_map(|(s, slot, w)| Op::ShaderResources(s, slot, w)),
+        2 => (0u8..6, 0u8..2, 0u8..5).prop_map(|(s, slot, w)| Op::ShaderResources(s, slot, w)),
         1 => (0u8..6, any::<bool>()).prop_map(|(s, b)| Op::Samplers(s, b)),
         1 => (0u8..3).prop_map(Op::CsUav),
         2 => (0u8..7, any::<bool>()).prop_map(|(t, d)| Op::RenderTargets(t, d)),
@@ -397,6 +416,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (any::<bool>(), 0u8..4).prop_map(|(i, k)| Op::Fence(i, k)),
         3 => (prop_oneof![6 => Just(0u8), 2 => Just(1u8), 1 => Just(2u8)], 0u8..6)
             .prop_map(|(what, k)| Op::SwapState(what, k)),
+        2 => (0u8..3, 0u8..3).prop_map(|(k, i)| Op::PlaceView(k, i)),
+        2 => (0u8..3, 0u8..6, 0u8..5).prop_map(|(v, s, k)| Op::FastBind(v, s, k)),
     ]
 }
 
@@ -409,10 +430,11 @@ fn bundle_op() -> impl Strategy<Value = Op> {
         1 => (0u8..3, any::<bool>(), 0u8..3).prop_map(|(w, f, o)| Op::IndexBuffer(w, f, o)),
         2 => (0u8..6, 0u8..3).prop_map(|(s, w)| Op::Shader(s, w)),
         3 => (0u8..6, 0u8..2, 0u8..6).prop_map(|(s, slot, w)| Op::ConstantBuffers(s, slot, w)),
-        2 => (0u8..6, 0u8..2, 0u8..4).prop_map(|(s, slot, w)| Op::ShaderResources(s, slot, w)),
+        2 => (0u8..6, 0u8..2, 0u8..5).prop_map(|(s, slot, w)| Op::ShaderResources(s, slot, w)),
         1 => (0u8..6, any::<bool>()).prop_map(|(s, b)| Op::Samplers(s, b)),
         4 => (0u8..9, 1u8..9).prop_map(|(k, n)| Op::Draw(k, n)),
         1 => (0u8..3).prop_map(Op::ResetIndex),
+        1 => (0u8..3, 0u8..5, 0u8..5).prop_map(|(v, s, k)| Op::FastBind(v, s, k)),
         // Refused in a bundle.
         1 => any::<bool>().prop_map(Op::Blend),
         1 => Just(Op::ClearDsv),
@@ -459,9 +481,9 @@ fn bundle_spec() -> impl Strategy<Value = BundleSpec> {
 #[derive(Clone, Debug)]
 struct ListSpec {
     ops: Vec<Op>,
-    /// On a fast context, binds dynamic resources without mapping them first (refused,
-    /// `dynamic_before_map`, which fails the list's finish); otherwise each is mapped
-    /// write_discard before its first bind.
+    /// On a fast context (and for a fast bind on any context, R-FX-1), binds dynamic resources
+    /// without mapping them first (refused, `dynamic_before_map`, which fails the list's
+    /// finish); otherwise each is mapped write_discard before its first bind.
     careless: bool,
     /// `finish` with `RestoreState::Restore` (refused on a fast context, then finished without).
     restore: bool,
@@ -561,6 +583,8 @@ struct App {
     /// Each deferred context's semantics (fast: `true`).
     contexts: Vec<bool>,
     bundles: Vec<BundleSpec>,
+    /// Placements on the immediate context before the first frame ([`Op::PlaceView`]).
+    placements: Vec<Op>,
     frames: Vec<FrameSpec>,
 }
 
@@ -575,18 +599,25 @@ fn app() -> impl Strategy<Value = App> {
         prop::bool::weighted(if features::VALIDATION { 0.15 } else { 0.0 }),
         proptest::collection::vec(any::<bool>(), 2..4),
         proptest::collection::vec(bundle_spec(), if features::BUNDLES { 1..4 } else { 0..1 }),
+        proptest::collection::vec(
+            (0u8..3, 0u8..2).prop_map(|(k, i)| Op::PlaceView(k, i)),
+            0..3,
+        ),
     )
-        .prop_flat_map(|(start, immediate_fast, validation, contexts, bundles)| {
-            let n = contexts.len();
-            proptest::collection::vec(frame_spec(n), 3).prop_map(move |frames| App {
-                start,
-                immediate_fast,
-                validation,
-                contexts: contexts.clone(),
-                bundles: bundles.clone(),
-                frames,
-            })
-        })
+        .prop_flat_map(
+            |(start, immediate_fast, validation, contexts, bundles, placements)| {
+                let n = contexts.len();
+                proptest::collection::vec(frame_spec(n), 3).prop_map(move |frames| App {
+                    start,
+                    immediate_fast,
+                    validation,
+                    contexts: contexts.clone(),
+                    bundles: bundles.clone(),
+                    placements: placements.clone(),
+                    frames,
+                })
+            },
+        )
 }
 
 // ----- running the calls -------------------------------------------------------------------------
@@ -727,6 +758,23 @@ fn apply<C: Target>(
         let (first, last) = (if back { 0 } else { 2 }, if null { 4 } else { 3 });
         pick(&all[first..last], k)
     };
+    // A shader-resource view: 1 the dynamic buffer's, 4 the back buffer's.
+    let srv = |k: u8| {
+        let sb = if features::DYNAMIC_VIEWS {
+            o.sb_srv
+        } else {
+            o.tex_srv
+        };
+        let back = if features::SWAP_CHAIN_PLACEMENTS {
+            o.back_srv
+        } else {
+            o.rt_srv
+        };
+        pick(
+            &[Some(o.tex_srv), Some(sb), Some(o.rt_srv), None, Some(back)],
+            k,
+        )
+    };
     // How many viewports or scissor rectangles.
     let count = |k: u8| match features::EMPTY_VIEWPORTS {
         true => k as usize % 3,
@@ -785,23 +833,9 @@ fn apply<C: Target>(
                 *k,
             )],
         ),
-        Op::ShaderResources(stage, slot, k) => context.set_shader_resources(
-            pick(&STAGES, *stage),
-            *slot as u32,
-            &[pick(
-                &[
-                    Some(o.tex_srv),
-                    Some(if features::DYNAMIC_VIEWS {
-                        o.sb_srv
-                    } else {
-                        o.tex_srv
-                    }),
-                    Some(o.rt_srv),
-                    None,
-                ],
-                *k,
-            )],
-        ),
+        Op::ShaderResources(stage, slot, k) => {
+            context.set_shader_resources(pick(&STAGES, *stage), *slot as u32, &[srv(*k)])
+        }
         Op::Samplers(stage, on) => {
             context.set_samplers(pick(&STAGES, *stage), 0, &[on.then_some(o.sampler)])
         }
@@ -1216,9 +1250,49 @@ fn apply<C: Target>(
                 }
             }
         },
-        // The immediate context's alone: `swap_state`.
-        Op::SwapState(..) => {}
+        Op::FastBind(..) if !features::FAST_BINDS => {}
+        Op::FastBind(variant, stage, k) => {
+            let stage = pick(&STAGES, *stage);
+            let entries = [
+                FastResource::ShaderResource {
+                    stage,
+                    slot: 1,
+                    view: srv(*k),
+                },
+                FastResource::Sampler {
+                    stage,
+                    slot: 0,
+                    sampler: Some(o.sampler),
+                },
+            ];
+            match variant % 3 {
+                0 => context.set_fast_resources(&entries),
+                1 => context.set_fast_shader_resource(stage, 0, srv(*k)),
+                _ => {
+                    let mut batch = FastResourceBatch::new();
+                    context.set_fast_resources_into_batch(&mut batch, &entries);
+                    context.set_fast_resources_from_batch(&batch);
+                }
+            }
+        }
+        // The immediate context's alone: `swap_state`, `place_view`.
+        Op::SwapState(..) | Op::PlaceView(..) => {}
     }
+}
+
+/// [`Op::PlaceView`] on the immediate context (R-EX-7).
+fn place_view(imm: &mut CapturedImmediate, op: &Op, o: &Objects) {
+    let Op::PlaceView(k, index) = *op else {
+        return;
+    };
+    if !features::SWAP_CHAIN_PLACEMENTS {
+        return;
+    }
+    let index = index as u32;
+    let _ = match k % 3 {
+        0 | 1 => imm.place_swap_chain_view(o.back[k as usize % 3], index),
+        _ => imm.place_swap_chain_view(o.back_srv, index),
+    };
 }
 
 /// [`Op::SwapState`] on the immediate context, with the application's state objects.
@@ -1267,10 +1341,13 @@ fn dynamic_binds(op: &Op, o: &Objects) -> Vec<Buffer> {
             (5, Some((temp, true))) => vec![temp],
             _ => Vec::new(),
         },
-        Op::ShaderResources(_, _, k) => (features::DYNAMIC_VIEWS && k % 4 == 1)
-            .then_some(o.sb)
-            .into_iter()
-            .collect(),
+        Op::ShaderResources(_, _, k) | Op::FastBind(_, _, k) => {
+            let fast = !matches!(op, Op::FastBind(..)) || features::FAST_BINDS;
+            (features::DYNAMIC_VIEWS && fast && k % 5 == 1)
+                .then_some(o.sb)
+                .into_iter()
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -1344,7 +1421,9 @@ fn record_list(
         if let Op::Map { buffer, .. } = op {
             mapped.push(pick(&[o.dcb, o.dvb, o.sb, o.dib], *buffer));
         }
-        if fast && !spec.careless {
+        // A fast bind follows the fast contract on a legacy context too (R-FX-1).
+        let fast_bind = matches!(op, Op::FastBind(..)) && features::FAST_BINDS;
+        if (fast || fast_bind) && !spec.careless {
             for buffer in dynamic_binds(op, o) {
                 if !mapped.contains(&buffer) {
                     mapped.push(buffer);
@@ -1426,6 +1505,9 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
                 .unwrap()
         })
         .collect();
+    for op in &app.placements {
+        place_view(&mut imm, op, &o);
+    }
     for (n, frame) in app.frames.iter().enumerate() {
         let manual = match app.start {
             Start::Manual(end) if n == 1 && features::MANUAL_CAPTURE => Some(end),
@@ -1461,6 +1543,8 @@ fn run(app: &App, options: CaptureOptions) -> Vec<FrameOutcome> {
             let min_lod = matches!(op, Op::MinLod(_));
             if let Op::SwapState(..) = op {
                 swap_state(imm, op, states);
+            } else if let Op::PlaceView(..) = op {
+                place_view(imm, op, o);
             } else if !min_lod || features::MIN_LOD_BEFORE_LISTS || (n > 0 && !early) {
                 apply(imm, op, o, &[], &bundles);
             }
@@ -1597,7 +1681,7 @@ fn round_trip(frame: &CapturedFrame) -> Result<(), String> {
 }
 
 proptest! {
-    // 48 cases in CI (about 2 s in debug); `CAPTURE_CASES=40000` for a long run (--release).
+    // 48 cases in CI (about 2 s in debug); `CAPTURE_CASES=20000` for a long run (--release).
     #![proptest_config(ProptestConfig {
         cases: std::env::var("CAPTURE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(48),
         ..ProptestConfig::default()

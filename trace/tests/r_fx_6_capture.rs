@@ -265,3 +265,48 @@ fn r_fx_6_capture_keeps_a_saved_state_naming_an_object_released_before_the_frame
     assert_eq!(frame.records, 1);
     modes::assert_round_trip(&frame);
 }
+
+/// R-FX-3 with R-FX-6 and R-CAP-3: a predicate set from a query (`set_predication_from_query`)
+/// is the GPU's, not the legacy immediate context's shadow: a state swap does not save it, so
+/// swapping another object in and the first one back drops it. The frame's start writes it as
+/// the call that made it, so the replay's swaps drop it too (written as `set_predication`, which
+/// the shadow keeps, the replay's draw was predicated and the live one not).
+#[test]
+fn r_fx_3_r_fx_6_a_predicate_from_a_query_at_the_frame_start_is_not_saved_by_a_swap() {
+    let mut app = App::new();
+    let predicate = app
+        .device
+        .create_query("predicate", QueryKind::Predicate)
+        .unwrap();
+    let other = app.imm.create_device_context_state().unwrap();
+    app.imm
+        .set_predication_from_query(Some(predicate), PredicateValue::True);
+    app.device.capture().trigger();
+    app.imm.present(app.chain).unwrap();
+    let original = app.imm.swap_device_context_state(&other).unwrap();
+    app.imm.swap_device_context_state(&original).unwrap();
+    app.imm.set_shader(Stage::Vertex, Some(app.vs));
+    app.imm.draw(3, 0);
+    app.imm.present(app.chain).unwrap();
+    let outcomes = app.device.capture().take_outcomes();
+    let frame = match outcomes.as_slice() {
+        [FrameOutcome::Captured(frame)] => frame,
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        frame
+            .record_lines
+            .iter()
+            .all(|l| l.contains("predicated=no")),
+        "{}",
+        frame.record_lines.join("\n")
+    );
+    assert!(
+        frame
+            .trace
+            .contains("imm set_predication_from_query predicate_ yes"),
+        "{}",
+        frame.trace
+    );
+    assert_round_trip(frame);
+}

@@ -226,6 +226,15 @@ impl ImmediateContext {
         self.semantics
     }
 
+    /// The legacy context's shadow of its bindings, as its calls left them (`None` under fast
+    /// semantics, which shadows nothing): what a state swap saves (R-FX-6) and
+    /// `get_state` does not show apart from the GPU's. A predicate set from a query
+    /// (`set_predication_from_query`, R-FX-3) is the GPU's alone: the shadow has none. What a
+    /// capture reads at a frame's start.
+    pub fn legacy_state(&self) -> Option<&recorder::state::Bindings> {
+        self.recorder.legacy_state()
+    }
+
     /// The device the context belongs to.
     pub fn device(&self) -> &Device {
         &self.device

@@ -40,6 +40,15 @@ use crate::errors::Error;
 
 const CALL: &str = "place_swap_chain_view";
 
+/// The texture a view names, if it names one: a buffer's view is no view of a back buffer, though
+/// its handle may read as a live texture's (each table numbers its own handles).
+fn view_texture(info: &ViewInfo) -> Option<RawHandle> {
+    match info.resource {
+        crate::Resource::Texture(texture) => Some(texture.raw()),
+        crate::Resource::Buffer(_) => None,
+    }
+}
+
 impl DeviceShared {
     fn view_table(&self, kind: ObjectKind) -> Option<&ObjectTable<VIEW_WORDS>> {
         Some(match kind {
@@ -58,7 +67,7 @@ impl DeviceShared {
         view: RawHandle,
     ) -> Option<(RawHandle, SwapChain, u32)> {
         let live = self.view_table(kind)?.get(view, true).ok()?;
-        let texture = ViewInfo::unpack(live.words).resource.raw();
+        let texture = view_texture(&ViewInfo::unpack(live.words))?;
         let (chain, index) = self.back_buffer_of(texture)?;
         Some((texture, chain, index))
     }
@@ -118,8 +127,9 @@ impl Device {
         let live = table
             .get(raw, false)
             .map_err(|_| shared.stale_error(CALL, kind, raw))?;
-        let from = ViewInfo::unpack(live.words).resource.raw();
-        let Some((chain, _)) = shared.back_buffer_of(from) else {
+        let back_buffer = view_texture(&ViewInfo::unpack(live.words))
+            .and_then(|from| Some((from, shared.back_buffer_of(from)?.0)));
+        let Some((from, chain)) = back_buffer else {
             return Err(Error::InvalidDesc {
                 call: CALL,
                 object: shared.object_name(kind, raw).to_string(),

@@ -47,13 +47,6 @@ pub trait CaptureTarget: Context + sealed::Sealed + Sized {
     /// The instance a write_discard map of `buffer` just made on this context.
     #[doc(hidden)]
     fn map_instance(&self, buffer: RawHandle) -> InstanceId;
-
-    /// Whether a kept bind of swap-chain views notes the buffer each names (R-EX-7,
-    /// `Tap::pin_views`): a recording may be written out of the immediate context's order (a
-    /// list or bundle recorded before the frame). The immediate context's binds are written
-    /// where they were made.
-    #[doc(hidden)]
-    const PINS_SWAP_CHAIN_VIEWS: bool = true;
 }
 
 impl<C: CaptureTarget> CapturedContext<C> {

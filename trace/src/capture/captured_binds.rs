@@ -6,6 +6,9 @@
 //! entries.
 //!
 //! **Invariant.** A bind of no slot is no entry; a batch is written as the fast binds it applies.
+//! Every bind that can name a view of a swap chain's back buffer (the legacy binds, the fast
+//! ones, a batch where it is applied, a placement bind) pins the buffer the view names first
+//! (`Tap::pin_views`, R-EX-7).
 
 use recorder::*;
 
@@ -95,9 +98,8 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         views: &[Option<recorder::ShaderResourceView>],
     ) {
         if !views.is_empty() && self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(views);
-            }
+            self.tap.pin_views(views);
+
             self.tap.keep(move || Method::SetShaderResources {
                 stage,
                 start,
@@ -128,6 +130,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
     #[inline]
     fn set_fast_resources(&mut self, entries: &[recorder::FastResource]) {
         if !entries.is_empty() && self.tap_active() {
+            self.tap.pin_fast_views(entries);
+
             self.tap
                 .keep(move || Method::SetFastResources(fast_entries(entries)));
         }
@@ -146,6 +150,9 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
     fn set_fast_resources_from_batch(&mut self, batch: &recorder::FastResourceBatch) {
         // Written as the `set_fast_resources` of the batch's entries, which it is (R-FX-1).
         if !batch.is_empty() && self.tap_active() {
+            // The entries resolve here, not where the batch was filled.
+            self.tap.pin_fast_views(batch.entries());
+
             self.tap
                 .keep(move || Method::SetFastResources(fast_entries(batch.entries())));
         }
@@ -159,9 +166,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         view: Option<recorder::ShaderResourceView>,
     ) {
         if self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(&[view]);
-            }
+            self.tap.pin_views(&[view]);
+
             self.tap.keep(move || Method::SetFastShaderResource {
                 stage,
                 slot,
@@ -179,6 +185,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         address: u64,
     ) {
         if self.tap_active() {
+            self.tap.pin_views(&[Some(view)]);
+
             self.tap.keep(move || Method::SetPlacementShaderResource {
                 stage,
                 slot,
@@ -251,6 +259,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
                 resource: Obj::of(ObjectKind::Texture, texture),
                 min_lod,
             });
+            self.tap.device_call();
         }
         self.context.set_resource_min_lod(texture, min_lod)
     }
@@ -265,6 +274,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
                 view: Obj::of(ObjectKind::ShaderResourceView, view),
                 min_lod,
             });
+            self.tap.device_call();
         }
         self.context.set_shader_resource_view_min_lod(view, min_lod)
     }
@@ -285,9 +295,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         views: &[Option<recorder::UnorderedAccessView>],
     ) {
         if !views.is_empty() && self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(views);
-            }
+            self.tap.pin_views(views);
+
             self.tap.keep(move || Method::CsSetUnorderedAccessViews {
                 start,
                 views: objs(ObjectKind::UnorderedAccessView, views),
@@ -303,10 +312,9 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         depth_stencil: Option<recorder::DepthStencilView>,
     ) {
         if self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(targets);
-                self.tap.pin_views(&[depth_stencil]);
-            }
+            self.tap.pin_views(targets);
+            self.tap.pin_views(&[depth_stencil]);
+
             self.tap.keep(move || Method::OmSetRenderTargets {
                 render_targets: objs(ObjectKind::RenderTargetView, targets),
                 depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
@@ -323,11 +331,10 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         views: &[Option<recorder::UnorderedAccessView>],
     ) {
         if self.tap_active() {
-            if C::PINS_SWAP_CHAIN_VIEWS {
-                self.tap.pin_views(targets);
-                self.tap.pin_views(&[depth_stencil]);
-                self.tap.pin_views(views);
-            }
+            self.tap.pin_views(targets);
+            self.tap.pin_views(&[depth_stencil]);
+            self.tap.pin_views(views);
+
             self.tap.keep(move || Method::OmSetRenderTargetsAndUavs {
                 render_targets: objs(ObjectKind::RenderTargetView, targets),
                 depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),

@@ -137,6 +137,7 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
     #[inline]
     fn clear_render_target_view(&mut self, view: recorder::RenderTargetView, color: [f32; 4]) {
         if self.tap_active() {
+            self.tap.pin_views(&[Some(view)]);
             self.tap.keep(move || Method::ClearRenderTargetView {
                 view: Obj::of(ObjectKind::RenderTargetView, view),
                 color,

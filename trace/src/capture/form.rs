@@ -107,6 +107,23 @@ pub(crate) enum Entry {
     },
     /// A call the trace format has no statement for, written as a comment.
     NotWritten(&'static str),
+    /// A call is about to read the back buffer swap-chain view `view` names: buffer `index`
+    /// (R-EX-7, `Tap::pin_views`). Written as `imm place_swap_chain_view` where the text has
+    /// the view elsewhere (`Out::entry`).
+    Pin {
+        /// The view.
+        view: Obj,
+        /// The back buffer it names, its index in its chain.
+        index: u32,
+    },
+    /// The application's placement just written (`CapturedImmediate::place_swap_chain_view`)
+    /// put `view` on buffer `index`: where the text has it now. Writes nothing.
+    Placed {
+        /// The view.
+        view: Obj,
+        /// The back buffer it names now.
+        index: u32,
+    },
 }
 
 /// The names the capture gave the objects.

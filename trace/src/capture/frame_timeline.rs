@@ -3,7 +3,8 @@
 //!
 //! **In:** what the immediate context kept of the frame ([`Frame`]), the lists it reaches, the
 //! bundles it calls, the capture's registry (releases). **Out:** the calls, finishes, releases
-//! and the frame's setup as statements, by the capture's clock. **Invariant:** a call that
+//! and the frame's setup as statements, by the capture's clock, and on `imm` the minimum-LOD
+//! calls of lists not written (they changed their object for every context, R-ST-6). **Invariant:** a call that
 //! happened before another on any thread comes first; a release comes where it happened,
 //! or after the last state block that names its object (a carried state, the setup); a list whose context's previous list in the text is not its
 //! predecessor starts from a `clear_state` and the state it carried.
@@ -41,6 +42,9 @@ pub(crate) struct Frame {
     pub seqs: Vec<u64>,
     /// Releases during the frame, with the capture's clock at each.
     pub releases: Vec<(Obj, u64)>,
+    /// The minimum-LOD calls deferred contexts made during the frame, with the clock at each:
+    /// those of a list the text does not write are written on `imm` where they were made.
+    pub min_lods: Vec<(Call, u64)>,
     /// The lists executed on the immediate context.
     pub lists: Vec<Arc<ListLog>>,
     /// The bundles it called.
@@ -115,6 +119,8 @@ enum Item<'a> {
     Release(Obj),
     Setup,
     Immediate(&'a Entry),
+    /// A minimum-LOD call of a list the text does not write: on `imm`.
+    MinLod(&'a Call),
 }
 
 /// What writing the frame's calls reads: the frame, the lists it reaches, the bundles it calls,
@@ -191,6 +197,7 @@ impl Timeline<'_> {
                 Item::Release(_) => {}
                 Item::Setup => self.write_setup(out, &before),
                 Item::Immediate(entry) => out.entry(&imm, entry),
+                Item::MinLod(call) => out.call(&imm, call),
             }
             release_due(out, &mut pending, at, count);
         }
@@ -239,6 +246,23 @@ impl Timeline<'_> {
             }
         }
         items.push((frame.start_seq, 1, Item::Setup));
+        // A list's minimum-LOD calls took effect for every context when made (R-ST-6): those of
+        // lists the text does not write (never executed, discarded) go on `imm`, where the
+        // threaded replay orders them as it orders every minimum-LOD call. One of an object the
+        // text does not use is left out: no call of the text reads it.
+        let written: HashSet<u64> = self
+            .lists
+            .iter()
+            .flat_map(|l| l.seqs.iter().copied())
+            .collect();
+        let mut named = Vec::new();
+        for (call, seq) in &frame.min_lods {
+            named.clear();
+            objects_of(call, &mut named);
+            if !written.contains(seq) && named.iter().all(|o| self.used.contains(o)) {
+                items.push((*seq, 1, Item::MinLod(call)));
+            }
+        }
         for (entry, seq) in frame.entries.iter().zip(&frame.seqs) {
             items.push((*seq, 1, Item::Immediate(entry)));
         }

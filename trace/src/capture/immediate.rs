@@ -112,7 +112,6 @@ impl Drop for ImmediateExtra {
 
 impl CaptureTarget for ImmediateContext {
     type Extra = ImmediateExtra;
-    const PINS_SWAP_CHAIN_VIEWS: bool = false;
 
     /// Idle (no frame being captured): one branch on a byte.
     #[inline(always)]
@@ -213,11 +212,24 @@ impl CapturedImmediate {
         // A binding of an object the device has destroyed meanwhile (a fast list's binding
         // holds no reference, R-OBJ-4) reads as nothing: written as null, not as the object.
         // Under legacy semantics each bound texture view keeps the LOD it copied when bound.
+        // A predicate set from a query is the GPU's, not the shadow's (R-FX-3): a state swap
+        // does not save it, so the start sets it as it was set.
+        let shadowed = self.context.legacy_state().map(|s| s.predication().0);
         let state = self.context.gpu().state().bindings();
-        let bindings = match device.desc().immediate_semantics {
+        let mut bindings = match device.desc().immediate_semantics {
             recorder::Semantics::Legacy => legacy_state_calls(state),
             recorder::Semantics::Fast => state_calls(state),
         };
+        if shadowed.is_some_and(|p| p.is_null()) {
+            for call in &mut bindings {
+                if let Method::SetPredication { predicate, value } = *call {
+                    *call = Method::SetPredicationFromQuery {
+                        query: predicate,
+                        value,
+                    };
+                }
+            }
+        }
         // A bound swap-chain view keeps the buffer its bind encoded (R-EX-7).
         let mut bindings = pin_swap_chain_views(&device, state, bindings);
         for call in &mut bindings {
@@ -311,6 +323,7 @@ impl CapturedImmediate {
             device.is_alive(bundle) || device.references(bundle).is_some()
         });
         self.extra.shared.frame_releases.lock().clear();
+        self.extra.shared.frame_min_lods.lock().clear();
         self.tap.clear();
         self.tap.switch(true);
         let failed = (self.context.gpu_timing() == executor::GpuTiming::Detached).then(|| {
@@ -363,6 +376,7 @@ impl CapturedImmediate {
         let all = self.context.records();
         records.extend_from_slice(all.get(open.records_from..).unwrap_or(&[]));
         let releases = std::mem::take(&mut *self.extra.shared.frame_releases.lock());
+        let min_lods = std::mem::take(&mut *self.extra.shared.frame_min_lods.lock());
         // The state objects' saved states first: their fill ends on the defaults, from which
         // the bindings are written (`immediate_states.rs`).
         let mut setup = open.states.setup(self.context.device());
@@ -374,6 +388,7 @@ impl CapturedImmediate {
             entries,
             seqs,
             releases,
+            min_lods,
             lists: open.lists,
             bundles: open.bundles,
             start_seq: open.start_seq,
@@ -424,27 +439,77 @@ impl CapturedImmediate {
     /// [`Device::place_swap_chain_view`](recorder::Device::place_swap_chain_view), made through
     /// the immediate context so that a frame being captured writes it where it happened, as
     /// `imm place_swap_chain_view VIEW INDEX` (R-EX-7). A placement made on the device directly
-    /// during a frame is not captured.
+    /// during a frame has no statement, but every call that reads the view after it notes where
+    /// it is (`capture/mod.rs`).
     pub fn place_swap_chain_view<V: recorder::Handle>(
         &mut self,
         view: V,
         buffer_index: u32,
     ) -> Result<(), Error> {
-        if self.tap_active() {
+        let kept = self.tap_active();
+        let view_obj = Obj::of(V::KIND, view);
+        if kept {
             self.tap.call(Method::PlaceSwapChainView {
-                view: Obj::of(V::KIND, view),
+                view: view_obj,
                 index: buffer_index,
             });
         }
-        self.context
+        let result = self
+            .context
             .device()
-            .place_swap_chain_view(view, buffer_index)
+            .place_swap_chain_view(view, buffer_index);
+        if kept && result.is_ok() {
+            self.tap.placed(view_obj, buffer_index);
+        }
+        result
+    }
+
+    /// Before a kept legacy present of `chain` that does not end the frame: where each view of
+    /// the chain's back buffers is, as [`Entry::Pin`](super::form::Entry)s. The present moves
+    /// every such view on by one and re-binds the slots holding one with the buffer it names
+    /// then (R-EX-7), so the text must have each where it is live (a placement made on the
+    /// device directly, which the capture does not see, may have moved it).
+    #[cold]
+    #[inline(never)]
+    fn pin_before_present(&mut self, chain: SwapChain) {
+        let device = self.context.device().clone();
+        if device.desc().immediate_semantics != Semantics::Legacy {
+            return;
+        }
+        let ends_frame = self.extra.open.as_ref().is_some_and(|o| o.triggered) && {
+            let control = self.extra.shared.control.lock();
+            control
+                .active_chain
+                .is_none_or(|active| active == chain.raw())
+        };
+        if ends_frame {
+            return;
+        }
+        for (kind, raw) in self.registered() {
+            let of_chain = |c: Option<(SwapChain, u32)>| c.is_some_and(|(c, _)| c == chain);
+            match kind {
+                ObjectKind::RenderTargetView => {
+                    let view = recorder::RenderTargetView::from_raw(raw);
+                    if of_chain(device.swap_chain_view_buffer(view)) {
+                        self.tap.pin_views(&[Some(view)]);
+                    }
+                }
+                ObjectKind::ShaderResourceView => {
+                    let view = recorder::ShaderResourceView::from_raw(raw);
+                    if of_chain(device.swap_chain_view_buffer(view)) {
+                        self.tap.pin_views(&[Some(view)]);
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// [`ImmediateContext::present`]: a present of the active swap chain ends the frame being
     /// captured (the present is its last call) and starts the one a trigger asked for.
     pub fn present(&mut self, chain: SwapChain) -> Result<(), Error> {
         if self.tap_active() {
+            self.pin_before_present(chain);
             self.tap.call(Method::Present {
                 swapchain: Obj::of(ObjectKind::SwapChain, chain),
             });

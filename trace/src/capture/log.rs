@@ -152,19 +152,53 @@ impl Tap {
         self.call(call);
     }
 
-    /// Before a kept bind of `views`: the back buffer each view of a swap chain names now, which
-    /// the bind encodes (R-EX-7), as `place_swap_chain_view` on this context. The writer writes
-    /// it on `imm` where the text has the view elsewhere (`Out::call`), so a list or bundle
-    /// recorded before a present or a placement moved the view replays with its buffer.
+    /// Before a kept call that reads `views` (a bind, a clear): the back buffer each view of a
+    /// swap chain names now, which the call encodes (R-EX-7), as an [`Entry::Pin`]. The writer
+    /// writes it on `imm` where the text has the view elsewhere (`Out::entry`), so a list recorded
+    /// before a present or a placement moved the view, or a call made after a placement the
+    /// capture did not see (one made on the device directly), replays with its buffer.
     #[cold]
     #[inline(never)]
     pub(crate) fn pin_views<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
         for view in views.iter().flatten() {
             if let Some((_, index)) = self.shared.device.swap_chain_view_buffer(*view) {
-                self.call(Method::PlaceSwapChainView {
+                self.settle();
+                self.push(Entry::Pin {
                     view: Obj::of(H::KIND, *view),
                     index,
                 });
+            }
+        }
+    }
+
+    /// After a kept minimum-LOD call (the last entry): on a deferred context during a frame
+    /// capture, noted in the capture's `frame_min_lods` too, as the call changes the object at
+    /// once for every context (R-ST-6) whether or not the trace writes the list.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn device_call(&mut self) {
+        if !self.per_list || !self.shared.capturing.load(Ordering::Acquire) {
+            return;
+        }
+        if let (Some(Entry::Call(call)), Some(seq)) = (self.entries.last(), self.seqs.last()) {
+            self.shared.frame_min_lods.lock().push((call.clone(), *seq));
+        }
+    }
+
+    /// The application's placement of `view`, just kept, succeeded: the view is on `index` in
+    /// the text too ([`Entry::Placed`]).
+    pub(crate) fn placed(&mut self, view: Obj, index: u32) {
+        self.push(Entry::Placed { view, index });
+    }
+
+    /// [`pin_views`](Self::pin_views) for the shader-resource views of fast entries (R-FX-1): a
+    /// fast bind encodes the buffer a view names as any bind does.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn pin_fast_views(&mut self, entries: &[recorder::FastResource]) {
+        for entry in entries {
+            if let recorder::FastResource::ShaderResource { view, .. } = entry {
+                self.pin_views(&[*view]);
             }
         }
     }

@@ -28,14 +28,28 @@
 //! R-FX-3: `configure_query` for a binary mode, `begin` for an open scope, `end` for a result,
 //! `begin` and `write_query` for an open scope with a result; the back buffer each swap-chain
 //! view the frame uses names, as `place_swap_chain_view` before the bindings, R-EX-7:
-//! `capture/frame_start.rs`; when the frame swaps device context state objects, R-FX-6, the
+//! `capture/frame_start.rs`; a predicate set from a query as `set_predication_from_query`, which
+//! a state swap does not save, R-FX-3; when the frame swaps device context state objects, R-FX-6, the
 //! objects it swaps in made and given their saved states, and the one active at its start
 //! activated: `capture/immediate_states.rs`); then the frame's own calls, with the releases made
-//! meanwhile. A bind of a swap-chain view encodes the buffer the view names then (R-EX-7); where
-//! the text has the view elsewhere at the bind (a list or bundle recorded before a present or a
+//! meanwhile, and the minimum-LOD calls of lists the text does not write (never executed,
+//! discarded), on `imm` where they were made: they changed their object for every context
+//! (R-ST-6). A bind of a swap-chain view encodes the buffer the view names then (R-EX-7); where
+//! the text has the view elsewhere at the bind (a list recorded before a present or a
 //! placement moved it, a binding carried in or bound at the frame's start), an `imm
 //! place_swap_chain_view` to that buffer comes first (`Tap::pin_views`,
-//! `frame_start::pin_swap_chain_views`, `Out::call`). No call gives a query samples without a
+//! `frame_start::pin_swap_chain_views`, `Out::entry`). Every kept call that reads the buffer a
+//! view names pins it so, on every context: the binds (fast ones and applied batches included,
+//! R-FX-1), `clear_render_target_view`, and a legacy `present` that does not end the frame (it
+//! re-binds the chain's views: each view of the chain is pinned before it).
+//!
+//! **Placements the capture does not see.** `place_swap_chain_view` made on the engine's device
+//! directly (not through [`CapturedImmediate::place_swap_chain_view`]) during a frame is not a
+//! statement of the trace, but it is captured all the same, in its effects: a view's buffer is
+//! read only by the pinned calls above, so the text puts the view where it was live before each
+//! of them, and the replay's records are the live ones. Chosen over failing the frame: the
+//! capture cannot see the call (the device has no tap), only its effect, which the pins write
+//! exactly (`tests/r_ex_7_r_cap_6_device_placement_capture.rs`). No call gives a query samples without a
 //! draw: a frame that predicates on a query that passed samples before it fails, saying which
 //! query.
 //!
@@ -212,6 +226,10 @@ pub(crate) struct Shared {
     pub(crate) bundles: Mutex<std::collections::HashMap<RawHandle, Arc<BundleLog>>>,
     /// Releases made during a frame capture: the object, and the clock when it went.
     pub(crate) frame_releases: Mutex<Vec<(form::Obj, u64)>>,
+    /// The minimum-LOD calls deferred contexts made during a frame capture, and the clock at
+    /// each: they change the object at once, for every context (R-ST-6), so a list the trace
+    /// does not write (never executed, or discarded) still had them made (`Tap::device_call`).
+    pub(crate) frame_min_lods: Mutex<Vec<(form::Call, u64)>>,
     /// The capture's clock: every kept call, creation and release takes the next tick, so the
     /// trace can put the calls of every context in the order they were made (one counter:
     /// a call that happened before another, on any thread, has the smaller tick).
@@ -238,6 +256,7 @@ impl Shared {
             registry: Mutex::new(Registry::default()),
             bundles: Mutex::new(std::collections::HashMap::new()),
             frame_releases: Mutex::new(Vec::new()),
+            frame_min_lods: Mutex::new(Vec::new()),
             context_names: Mutex::new(std::collections::HashMap::new()),
             clock: AtomicU64::new(0),
             control: Mutex::new(Control {

@@ -108,6 +108,7 @@ pub(super) fn entry_objects(entry: &Entry, out: &mut Vec<Obj>) {
     match entry {
         Entry::Call(call) => objects_of(call, out),
         Entry::Write { resource, .. } => out.push(*resource),
+        Entry::Pin { view, .. } | Entry::Placed { view, .. } => out.push(*view),
         Entry::NotWritten(_) => {}
     }
 }

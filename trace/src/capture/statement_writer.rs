@@ -4,8 +4,9 @@
 //! **In:** calls and entries in the order the text takes them, with the context each is made on;
 //! declarations; blocks of state calls (a carried state, the frame's start), whose minimum-LOD
 //! pins it writes only where the text's value differs, putting that value back after; pins of
-//! swap-chain views (R-EX-7), which it writes on `imm` (a device call), those of a recording only
-//! where the text has the view on another buffer (`places`).
+//! swap-chain views (R-EX-7), which it writes on `imm` (a device call): a block's always, a
+//! call's ([`Entry::Pin`]) only where the text has the view on another buffer or does not know
+//! (`places`).
 //! **Out:** the numbered statements, what had no statement (`not_written`).
 //! **Invariant:** an instance's number is the count of write_discard maps of its resource up to
 //! and including the one that made it, as `replay` counts them.
@@ -25,9 +26,12 @@ pub(super) struct Out<'a> {
     pub(super) broken: Option<String>,
     /// Each texture's minimum LOD as the text has set it so far (0 until a call sets it).
     pub(super) lods: HashMap<Obj, f32>,
-    /// The back buffer each swap-chain view is on in the text, where a placement put it since
-    /// the last present (unknown otherwise).
+    /// The back buffer each swap-chain view is on in the text, where the setup, a pin or an
+    /// accepted placement put it since the last legacy present (unknown otherwise). Never a
+    /// wrong place: a pin is left out only where this says the view is there already.
     pub(super) places: HashMap<Obj, u32>,
+    /// The immediate context's presents move the views (legacy semantics, R-EX-7).
+    pub(super) legacy_presents: bool,
 }
 
 impl Out<'_> {
@@ -45,24 +49,14 @@ impl Out<'_> {
                 self.names.instances.insert(*instance, *k);
             }
         }
-        match (call, context) {
-            // A pin (`Tap::pin_views`): a device call, on `imm`, where the text has the view
-            // elsewhere; the immediate context's line orders it (a threaded replay waits for
-            // every worker there).
-            (Method::PlaceSwapChainView { view, index }, CallContext::Deferred(_))
-            | (Method::PlaceSwapChainView { view, index }, CallContext::BundleRecorder(_)) => {
-                if self.places.insert(*view, *index) != Some(*index) {
-                    let method = form::written(call, &*self.names);
-                    self.push(&CallContext::Immediate, method);
-                }
-                return;
-            }
-            // The application's own may be refused: the view's place is unknown after it.
-            (Method::PlaceSwapChainView { view, .. }, _) => {
+        match call {
+            // The application's own may be refused: the view's place is unknown after it, until
+            // the capture says where it went (`Entry::Placed`).
+            Method::PlaceSwapChainView { view, .. } => {
                 self.places.remove(view);
             }
-            // A legacy present moves the views.
-            (Method::Present { .. }, _) => self.places.clear(),
+            // A legacy present moves the views; a fast one leaves them.
+            Method::Present { .. } if self.legacy_presents => self.places.clear(),
             _ => {}
         }
         if let Method::SetResourceMinLod { resource, min_lod } = call {
@@ -141,6 +135,22 @@ impl Out<'_> {
                 );
             }
             Entry::NotWritten(what) => self.not_written.push(what),
+            // A pin (`Tap::pin_views`): a device call, on `imm`, where the text has the view
+            // elsewhere; the immediate context's line orders it (a threaded replay waits for
+            // every worker there).
+            Entry::Pin { view, index } => {
+                if self.places.insert(*view, *index) != Some(*index) {
+                    let call = Method::PlaceSwapChainView {
+                        view: *view,
+                        index: *index,
+                    };
+                    let method = form::written(&call, &*self.names);
+                    self.push(&CallContext::Immediate, method);
+                }
+            }
+            Entry::Placed { view, index } => {
+                self.places.insert(*view, *index);
+            }
         }
     }
 

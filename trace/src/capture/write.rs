@@ -175,6 +175,7 @@ pub(crate) fn write(
         broken: None,
         lods: HashMap::new(),
         places: HashMap::new(),
+        legacy_presents: device.desc().immediate_semantics == recorder::Semantics::Legacy,
     };
     declare_device(&mut out, device);
     declare_objects(&mut out, device, registry, &sorted)?;

@@ -8,15 +8,15 @@
 //! instances made current.
 //!
 //! **Lazy levels.** A level (a list being run) opens its recorder only when something is issued
-//! on it, and gives its device back to the pool when it ends, so a chain of lists that only
-//! execute the next one keeps two recorders open, not one per level. What a level owes before
-//! its first call (a legacy list's `clear_state` and carried state calls, R-ST-1) waits in
-//! [`Level::start`] until it opens: nothing can observe it before then, since a legacy list
-//! nested in it starts from a `clear_state` of its own, and whatever reads the state it inherits
-//! (a fast list, a bundle call, a `restore=yes` snapshot) opens every level below it first, and a
-//! list whose executing context is fast, which keeps what the list left, opens before it ends.
-//! An after-rule's `clear_state` on a level not yet open replaces what it owes by a
-//! `clear_state`.
+//! on it or on a level above it, and gives its device back to the pool when it ends, so a chain
+//! of lists that only execute the next one opens no recorder until a call is issued. What a level
+//! owes before its first call (a legacy list's `clear_state` and carried state calls, R-ST-1)
+//! waits in [`Level::start`] until it opens; a level opens every level below it first, so what
+//! they owe reaches the GPU model before its own calls, in the engine's order (opened later, a
+//! level's `clear_state` would wipe what the levels above had bound before a `restore=yes`
+//! snapshot or a fast list read it). A list whose executing context is fast, which keeps what the
+//! list left, opens before it ends. An after-rule's `clear_state` on a level not yet open
+//! replaces what it owes by a `clear_state`.
 //!
 //! **Invariant:** the stack of levels and the stack of list walks grow and shrink together
 //! (one level per list being run), so any nesting depth runs; the devices are twins in a pool
@@ -129,8 +129,19 @@ impl Reference {
         made
     }
 
-    /// Opens level `index` of `stack` if it is not open, issuing what it owes (R-ST-1).
+    /// Opens level `index` of `stack` if it is not open, issuing what it owes (R-ST-1), and every
+    /// level below it first: what a level owes came before anything issued above it, and feeds
+    /// the GPU model in that order (a level below opened late would clear the state the levels
+    /// above had bound: a snapshot for `restore=yes`, or a fast list inheriting it, would read
+    /// the clear).
     fn open_level(&mut self, stack: &mut [Level], index: usize) {
+        for below in 0..=index {
+            self.open_one(stack, below);
+        }
+    }
+
+    /// Opens level `index` alone (the levels below it are open).
+    fn open_one(&mut self, stack: &mut [Level], index: usize) {
         let Some(level) = stack.get_mut(index) else {
             return;
         };
@@ -157,8 +168,8 @@ impl Reference {
     /// Opens every level of `stack`, outermost first: before whatever reads the state the levels
     /// leave (a fast list, a bundle call, a snapshot).
     pub(super) fn open_all(&mut self, stack: &mut [Level]) {
-        for index in 0..stack.len() {
-            self.open_level(stack, index);
+        if let Some(top) = stack.len().checked_sub(1) {
+            self.open_level(stack, top);
         }
     }
 
