@@ -16,7 +16,8 @@
 //! ```
 
 #[cfg(feature = "vulkan")]
-#[path = "workload_backend.rs"]
+// In a folder of its own: a file beside this one would be a binary of its own to Cargo.
+#[path = "workload/workload_backend.rs"]
 mod workload_backend;
 
 use std::process::ExitCode;
