@@ -322,7 +322,7 @@ impl Facts<'_> {
                 buffers: objects,
             } => {
                 for (slot, o) in (*start..).zip(objects) {
-                    if let (true, Some(buffer)) = (mine(o), o.clone()) {
+                    if let (true, Some(buffer)) = (mine(&o.buffer), o.buffer.clone()) {
                         calls.push(Method::SetPlacementVertexBuffer {
                             slot,
                             buffer,

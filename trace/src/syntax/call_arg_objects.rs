@@ -1,5 +1,5 @@
 //! The kinds of argument that name objects: one object, one or `null`, a list of them to the
-//! end of the line, a render-target list, `decompress_resource`'s options (which name one
+//! end of the line, the vertex buffers with their strides and offsets, a render-target list, `decompress_resource`'s options (which name one
 //! beside its kinds and region), a name the call itself makes, a fence's name. Each is read, printed, converted and listed here, once, as the kinds of
 //! `call_args.rs` are (its essay says how).
 //!
@@ -15,12 +15,12 @@ use std::fmt::{self, Formatter};
 
 use super::words::DecompressKinds;
 
-use super::ast::Form;
+use super::ast::{Form, VertexBinding};
 use super::call_args::{ArgKind, CallArg, CallParser, Convert};
 use super::cursor::Result;
 use super::name::Name;
 use super::symbols::{ObjKind, Want};
-use super::text_pieces::{joined, option};
+use super::text_pieces::{joined, option, VertexBindingText};
 
 /// An object of the kind the grammar wants: `Object(Buffer)`.
 pub struct Object;
@@ -154,6 +154,53 @@ impl CallArg for Objects {
         _: Want,
     ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
         objects(c, value)
+    }
+}
+
+/// `BUF|null[:STRIDE[:OFFSET]] ..` to the end of the line, at least one: the vertex buffers of
+/// `set_vertex_buffers` (R-GPU-2), each with its stride and byte offset (0 when left out; the
+/// printer writes them only where not 0, so `BUF` alone prints as it was written).
+pub struct VertexBuffers;
+
+impl ArgKind for VertexBuffers {
+    type Of<F: Form> = Vec<VertexBinding<F::Object>>;
+}
+
+impl CallArg for VertexBuffers {
+    type Param = ();
+    fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<Vec<VertexBinding>> {
+        p.cursor.vertex_bindings_to_end(p.symbols)
+    }
+    fn print(f: &mut Formatter<'_>, value: &Vec<VertexBinding>, (): ()) -> fmt::Result {
+        value
+            .iter()
+            .try_for_each(|binding| write!(f, " {}", VertexBindingText(binding)))
+    }
+    fn objects<F: Form>(
+        value: &Vec<VertexBinding<F::Object>>,
+        (): (),
+        visit: &mut dyn FnMut(&F::Object),
+    ) {
+        value
+            .iter()
+            .filter_map(|b| b.buffer.as_ref())
+            .for_each(visit)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &Vec<VertexBinding<F::Object>>,
+        (): (),
+    ) -> std::result::Result<Vec<VertexBinding<G::Object>>, C::Error> {
+        value
+            .iter()
+            .map(|b| {
+                Ok(VertexBinding {
+                    buffer: b.buffer.as_ref().map(|o| c.object(o)).transpose()?,
+                    stride: b.stride,
+                    offset: b.offset,
+                })
+            })
+            .collect()
     }
 }
 

@@ -53,7 +53,7 @@ pub use contents_tree::{
 pub use declaration::{Declaration, Placement};
 pub use expectation::{Expectation, ExpectedLayout, ExpectedQuery, Subject};
 pub use forms::{BeforeAfter, Flags, Form, Rect, SlotRange, SlotSet, Viewport, Written};
-pub use method::{CallContext, FastEntry, FastKind, Remap};
+pub use method::{CallContext, FastEntry, FastKind, Remap, VertexBinding};
 // The calls are the call table's (`syntax/call_table.rs`), which is written with this tree.
 pub use super::call_table::{Call, Method};
 
