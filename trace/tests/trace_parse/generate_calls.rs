@@ -39,7 +39,7 @@ impl Generator {
             1 => Method::SetPrimitiveTopology(self.rng.pick(PrimitiveTopology::ALL)),
             2 => Method::SetVertexBuffers {
                 start: self.rng.u64(),
-                buffers: self.nullables(|p| &p.buffers),
+                buffers: self.vertex_bindings(),
             },
             3 => Method::SetIndexBuffer {
                 buffer: self.nullable(|p| &p.buffers),
