@@ -282,7 +282,7 @@ impl<'a> Cursor<'a> {
         &mut self,
         symbols: &Symbols,
     ) -> Result<Vec<VertexBinding>> {
-        let first = self.next("a buffer or null, with :STRIDE:OFFSET where not 0")?;
+        let first = self.next("a buffer or null")?;
         let mut bindings = vec![self.vertex_binding_token(symbols, first)?];
         while let Some(token) = self.peek() {
             self.position += 1;

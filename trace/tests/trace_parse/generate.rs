@@ -241,7 +241,7 @@ impl Generator {
     /// A vertex buffer's stride and offset (R-GPU-2): each 0 often (written or left out), else
     /// any `u32`, edges included.
     fn stride_and_offset(&mut self) -> [u32; 2] {
-        let mut one = |rng: &mut Rng| match rng.below(4) {
+        let one = |rng: &mut Rng| match rng.below(4) {
             0 | 1 => 0,
             2 => u32::MAX,
             _ => rng.u64() as u32,
