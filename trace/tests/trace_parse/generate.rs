@@ -238,32 +238,6 @@ impl Generator {
             .collect()
     }
 
-    /// A vertex buffer's stride and offset (R-GPU-2): each 0 often (written or left out), else
-    /// any `u32`, edges included.
-    fn stride_and_offset(&mut self) -> [u32; 2] {
-        let one = |rng: &mut Rng| match rng.below(4) {
-            0 | 1 => 0,
-            2 => u32::MAX,
-            _ => rng.u64() as u32,
-        };
-        [one(&mut self.rng), one(&mut self.rng)]
-    }
-
-    /// `BUF|null[:STRIDE[:OFFSET]] ..` of `set_vertex_buffers`, at least one.
-    fn vertex_bindings(&mut self) -> Vec<VertexBinding> {
-        let count = 1 + self.rng.below(4);
-        (0..count)
-            .map(|_| {
-                let [stride, offset] = self.stride_and_offset();
-                VertexBinding {
-                    buffer: self.nullable(|p| &p.buffers),
-                    stride,
-                    offset,
-                }
-            })
-            .collect()
-    }
-
     fn nullables(&mut self, pool: fn(&Pools) -> &Vec<Name>) -> Vec<Option<Name>> {
         let count = 1 + self.rng.below(4);
         (0..count).map(|_| self.nullable(pool)).collect()
