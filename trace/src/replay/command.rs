@@ -52,11 +52,11 @@ pub struct ReplayOptions {
 /// What makes the GPU backend a replay feeds (R-GPU-1, R-GPU-5), for the replay's device: the
 /// `replay` binary built with the `vulkan` feature makes one from `--backend vulkan --png DIR`.
 #[derive(Clone)]
-pub struct BackendFactory(
-    pub  Arc<
-        dyn Fn(&recorder::Device) -> Result<Box<dyn executor::GpuBackend>, String> + Send + Sync,
-    >,
-);
+pub struct BackendFactory(pub Arc<MakeBackend>);
+
+/// The function a [`BackendFactory`] holds: the backend for a device, or why none.
+pub type MakeBackend =
+    dyn Fn(&recorder::Device) -> Result<Box<dyn executor::GpuBackend>, String> + Send + Sync;
 
 impl std::fmt::Debug for BackendFactory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
