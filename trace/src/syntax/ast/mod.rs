@@ -33,7 +33,7 @@
 //! * `barriers.rs`: [`Barrier`] and [`LegacyBarrier`], the arguments of `barrier` and
 //!   `resource_barrier`.
 //! * `method.rs`: the [`CallContext`] of a call, and the parts calls share ([`FastEntry`],
-//!   [`FastKind`], [`Remap`]). The call vocabulary itself, [`Call`] and [`Method`], is the call
+//!   [`FastKind`], [`VertexBinding`], [`Remap`]). The call vocabulary itself, [`Call`] and [`Method`], is the call
 //!   table's (`../call_table.rs`), one entry per call, re-exported here.
 //! * `expectation.rs`: [`Expectation`], its [`Subject`], [`ExpectedLayout`] and
 //!   [`ExpectedQuery`].
