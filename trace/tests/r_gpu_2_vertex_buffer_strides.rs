@@ -1,5 +1,6 @@
 //! R-GPU-2 "vertex-buffer strides and offsets", R-GPU-5: `set_vertex_buffers` entries
-//! `BUF|null[:STRIDE[:OFFSET]]` and `set_fast_resources`' `vb.N=BUF[:STRIDE[:OFFSET]]` parse,
+//! `BUF|null[:STRIDE[:OFFSET]]`, `set_fast_resources`' `vb.N=BUF[:STRIDE[:OFFSET]]` and
+//! `set_placement_vertex_buffer SLOT BUF[:STRIDE[:OFFSET]] ADDRESS` parse,
 //! print back (`:STRIDE` only where the stride or the offset is not 0, `:OFFSET` only where the
 //! offset is not 0), replay with the stride and offset bound (the records' `vb.N.stride` and
 //! `vb.N.offset`), and a captured bind keeps both, a call's and a binding carried into the frame.
@@ -38,6 +39,11 @@ expect draw 1 vb.1 vb
 expect draw 1 vb.1.stride 32
 expect draw 1 vb.1.offset 8
 expect draw 1 vb.2.stride 0
+imm set_placement_vertex_buffer 0 vb:24:16 0x1000
+imm draw 3 0
+expect draw 2 vb.0 vb@0x1000
+expect draw 2 vb.0.stride 24
+expect draw 2 vb.0.offset 16
 ";
 
 fn bindings(statement: &Statement) -> &[VertexBinding] {
@@ -69,6 +75,7 @@ fn r_gpu_2_vertex_buffer_strides_and_offsets_round_trip() {
         "imm set_vertex_buffers 0 vb:16:4 null:8 vb2:12\n",
         "imm set_fast_resources vb.1=vb:32:8 vb.2=vb2\n",
         "imm set_vertex_buffers 0 vb\n",
+        "imm set_placement_vertex_buffer 0 vb:24:16 0x1000\n",
     ] {
         assert!(printed.contains(line), "{line}in\n{printed}");
     }
@@ -97,6 +104,7 @@ fn r_gpu_2_a_bad_stride_or_offset_is_a_clear_error() {
         for line in [
             format!("imm set_vertex_buffers 0 {entry}"),
             format!("imm set_fast_resources vb.0={entry}"),
+            format!("imm set_placement_vertex_buffer 0 {entry} 0x1000"),
         ] {
             let text = format!("{head}{line}\n");
             let error = parse(text.as_bytes()).expect_err(&line);
@@ -165,6 +173,8 @@ fn r_gpu_5_a_captured_bind_keeps_its_stride_and_offset() {
         buffer: binding(36, 12),
     }]);
     imm.draw(3, 0);
+    imm.set_placement_vertex_buffer(0, vb, 28, 8, 0x4000);
+    imm.draw(3, 0);
     imm.present(chain).unwrap();
     let outcomes = device.capture().take_outcomes();
     let frame = match &outcomes[0] {
@@ -175,11 +185,17 @@ fn r_gpu_5_a_captured_bind_keeps_its_stride_and_offset() {
         "vb:24:48\n",
         "imm set_vertex_buffers 0 vb:20:40\n",
         "imm set_fast_resources vb.1=vb:36:12\n",
+        "imm set_placement_vertex_buffer 0 vb:28:8 0x4000\n",
     ] {
         assert!(frame.trace.contains(text), "{text}in\n{}", frame.trace);
     }
     let live = frame.record_lines.join("\n");
-    for field in ["vb.0.stride=20", "vb.1.offset=12", "vb.2.stride=24"] {
+    for field in [
+        "vb.0.stride=20",
+        "vb.1.offset=12",
+        "vb.2.stride=24",
+        "vb.0.stride=28",
+    ] {
         assert!(live.contains(field), "{field} in {live}");
     }
     modes::assert_round_trip(frame);

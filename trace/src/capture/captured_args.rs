@@ -25,7 +25,7 @@ pub(crate) fn objs<H: Handle>(kind: ObjectKind, handles: &[Option<H>]) -> Vec<Op
 }
 
 /// A vertex-buffer binding as the trace's (R-GPU-2): the buffer, its stride and offset.
-pub(crate) fn vertex_binding(binding: &recorder::VertexBuffer) -> VertexBinding<Obj> {
+pub(crate) fn vertex_binding(binding: &recorder::VertexBuffer) -> VertexBinding<Option<Obj>> {
     VertexBinding {
         buffer: binding.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
         stride: binding.stride,

@@ -12,7 +12,7 @@ use recorder::*;
 use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_args::{fast_entries, objs, vertex_binding};
 use super::form::Obj;
-use crate::syntax::ast::Method;
+use crate::syntax::ast::{Method, VertexBinding};
 
 impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     #[inline]
@@ -217,7 +217,11 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         if self.tap_active() {
             self.tap.keep(move || Method::SetPlacementVertexBuffer {
                 slot,
-                buffer: Obj::of(ObjectKind::Buffer, buffer),
+                buffer: VertexBinding {
+                    buffer: Obj::of(ObjectKind::Buffer, buffer),
+                    stride,
+                    offset,
+                },
                 address,
             });
         }

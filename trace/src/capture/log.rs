@@ -469,7 +469,7 @@ fn input_assembler_calls(state: &Bindings, calls: &mut Vec<Call>) {
     }
     // A slot counts where its buffer, stride or offset is not the reset state's (a null buffer
     // keeps the stride and offset bound with it, and the records show them).
-    let vbs: Vec<VertexBinding<Obj>> = state
+    let vbs: Vec<VertexBinding<Option<Obj>>> = state
         .vertex_buffers()
         .iter()
         .map(|b| VertexBinding {

@@ -214,7 +214,13 @@ pub(crate) fn record<R: Recording>(
             slot,
             buffer,
             address,
-        } => recorder.set_placement_vertex_buffer(*slot, objects.one(*buffer), 0, 0, *address),
+        } => recorder.set_placement_vertex_buffer(
+            *slot,
+            objects.one(buffer.buffer),
+            buffer.stride,
+            buffer.offset,
+            *address,
+        ),
         Call::IaSetPlacementIndexBuffer {
             buffer,
             address,

@@ -57,7 +57,7 @@
 //!   not. In `expect draw`, `NAME` without `#K` matches any instance of a dynamic resource.
 //! * **Defaults** of what docs/TRACE.md has no syntax for (or leaves out): a vertex buffer
 //!   written `BUF` alone is bound with stride and offset 0 (`BUF:STRIDE:OFFSET` gives them,
-//!   R-GPU-2), a placed vertex buffer always, blend factor 1,1,1,1 and every sample, stencil
+//!   R-GPU-2), blend factor 1,1,1,1 and every sample, stencil
 //!   reference 0, `clear_depth_stencil_view` clearing depth and stencil, `update_subresource`
 //!   writing no bytes.
 //! * **Outcomes.** `expect error CTX` asks about the last call on CTX, its `finish` included;

@@ -254,7 +254,7 @@ fn fast_entry(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<FastEntry> {
     };
     let (object, vertex) = match kind {
         FastKind::VertexBuffer => {
-            let binding = cursor.vertex_binding_token(symbols, object)?;
+            let binding = cursor.vertex_binding_token(symbols, object, true)?;
             (binding.buffer, [binding.stride, binding.offset])
         }
         _ => (cursor.object_token(symbols, object, want, true)?, [0, 0]),

@@ -163,7 +163,7 @@ impl CallArg for Objects {
 pub struct VertexBuffers;
 
 impl ArgKind for VertexBuffers {
-    type Of<F: Form> = Vec<VertexBinding<F::Object>>;
+    type Of<F: Form> = Vec<VertexBinding<Option<F::Object>>>;
 }
 
 impl CallArg for VertexBuffers {
@@ -177,7 +177,7 @@ impl CallArg for VertexBuffers {
             .try_for_each(|binding| write!(f, " {}", VertexBindingText(binding)))
     }
     fn objects<F: Form>(
-        value: &Vec<VertexBinding<F::Object>>,
+        value: &Vec<VertexBinding<Option<F::Object>>>,
         (): (),
         visit: &mut dyn FnMut(&F::Object),
     ) {
@@ -188,9 +188,9 @@ impl CallArg for VertexBuffers {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<VertexBinding<F::Object>>,
+        value: &Vec<VertexBinding<Option<F::Object>>>,
         (): (),
-    ) -> std::result::Result<Vec<VertexBinding<G::Object>>, C::Error> {
+    ) -> std::result::Result<Vec<VertexBinding<Option<G::Object>>>, C::Error> {
         value
             .iter()
             .map(|b| {
@@ -201,6 +201,56 @@ impl CallArg for VertexBuffers {
                 })
             })
             .collect()
+    }
+}
+
+/// `BUF[:STRIDE[:OFFSET]]` in one token, a buffer (not `null`): the vertex buffer of
+/// `set_placement_vertex_buffer` (R-FX-2, R-GPU-2), printed as [`VertexBuffers`] prints one.
+pub struct PlacedVertexBuffer;
+
+impl ArgKind for PlacedVertexBuffer {
+    type Of<F: Form> = VertexBinding<F::Object>;
+}
+
+impl CallArg for PlacedVertexBuffer {
+    type Param = ();
+    fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<VertexBinding<Name>> {
+        let token = p.cursor.next("a buffer")?;
+        let binding = p.cursor.vertex_binding_token(p.symbols, token, false)?;
+        let buffer = binding
+            .buffer
+            .ok_or_else(|| p.cursor.error("expected a buffer, found null"))?;
+        Ok(VertexBinding {
+            buffer,
+            stride: binding.stride,
+            offset: binding.offset,
+        })
+    }
+    fn print(f: &mut Formatter<'_>, value: &VertexBinding<Name>, (): ()) -> fmt::Result {
+        let binding = VertexBinding {
+            buffer: Some(value.buffer.clone()),
+            stride: value.stride,
+            offset: value.offset,
+        };
+        write!(f, " {}", VertexBindingText(&binding))
+    }
+    fn objects<F: Form>(
+        value: &VertexBinding<F::Object>,
+        (): (),
+        visit: &mut dyn FnMut(&F::Object),
+    ) {
+        visit(&value.buffer)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &VertexBinding<F::Object>,
+        (): (),
+    ) -> std::result::Result<VertexBinding<G::Object>, C::Error> {
+        Ok(VertexBinding {
+            buffer: c.object(&value.buffer)?,
+            stride: value.stride,
+            offset: value.offset,
+        })
     }
 }
 

@@ -165,12 +165,12 @@ call_table! {
             /// The address it is placed at.
             address: Address("ADDRESS"),
         },
-        /// `set_placement_vertex_buffer SLOT BUF ADDRESS` (R-FX-2).
+        /// `set_placement_vertex_buffer SLOT BUF[:STRIDE[:OFFSET]] ADDRESS` (R-FX-2, R-GPU-2).
         SetPlacementVertexBuffer = "set_placement_vertex_buffer" {
             /// The slot.
             slot: Count("SLOT"),
-            /// A default-usage vertex buffer.
-            buffer: Object(Buffer),
+            /// A default-usage vertex buffer, its stride and offset (R-GPU-2).
+            buffer: PlacedVertexBuffer(),
             /// The address it is placed at.
             address: Address("ADDRESS"),
         },

@@ -245,17 +245,18 @@ impl<'a> Cursor<'a> {
         Ok(objects)
     }
 
-    /// `BUF|null[:STRIDE[:OFFSET]]` in one token (R-GPU-2): a vertex buffer or `null`, its stride
-    /// and its byte offset, each 0 when left out. The `:`s cannot clash with the buffer's name,
-    /// whose grammar has none.
+    /// `BUF|null[:STRIDE[:OFFSET]]` in one token (R-GPU-2): a vertex buffer (or `null` where
+    /// `nullable`), its stride and its byte offset, each 0 when left out. The `:`s cannot clash
+    /// with the buffer's name, whose grammar has none.
     pub(crate) fn vertex_binding_token(
         &self,
         symbols: &Symbols,
         token: &str,
+        nullable: bool,
     ) -> Result<VertexBinding> {
         let mut parts = token.splitn(3, ':');
         let object = parts.next().unwrap_or_default();
-        let buffer = self.object_token(symbols, object, Want::Buffer, true)?;
+        let buffer = self.object_token(symbols, object, Want::Buffer, nullable)?;
         let mut number = |what: &str| -> Result<u32> {
             let Some(text) = parts.next() else {
                 return Ok(0);
@@ -283,10 +284,10 @@ impl<'a> Cursor<'a> {
         symbols: &Symbols,
     ) -> Result<Vec<VertexBinding>> {
         let first = self.next("a buffer or null")?;
-        let mut bindings = vec![self.vertex_binding_token(symbols, first)?];
+        let mut bindings = vec![self.vertex_binding_token(symbols, first, true)?];
         while let Some(token) = self.peek() {
             self.position += 1;
-            bindings.push(self.vertex_binding_token(symbols, token)?);
+            bindings.push(self.vertex_binding_token(symbols, token, true)?);
         }
         Ok(bindings)
     }

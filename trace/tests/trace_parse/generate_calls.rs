@@ -128,7 +128,15 @@ impl Generator {
                 },
                 4 => Method::SetPlacementVertexBuffer {
                     slot: self.rng.u64(),
-                    buffer: self.rng.pick(&buffers),
+                    buffer: {
+                        let [stride, offset] = self.stride_and_offset();
+                        let buffer = self.rng.pick(&buffers);
+                        VertexBinding {
+                            buffer,
+                            stride,
+                            offset,
+                        }
+                    },
                     address: self.rng.u64(),
                 },
                 5 => Method::IaSetPlacementIndexBuffer {

@@ -139,7 +139,11 @@ pub(super) fn setter_calls(program: &Program, setter: Setter) -> Vec<Call> {
         }],
         Call::SetPlacementVertexBuffer { slot, buffer, .. } => vec![Call::SetVertexBuffers {
             start: *slot,
-            buffers: vec![VertexBinding::plain(Some(*buffer))],
+            buffers: vec![VertexBinding {
+                buffer: Some(buffer.buffer),
+                stride: buffer.stride,
+                offset: buffer.offset,
+            }],
         }],
         Call::IaSetPlacementIndexBuffer { buffer, format, .. } => vec![Call::SetIndexBuffer {
             buffer: Some(*buffer),

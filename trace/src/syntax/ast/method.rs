@@ -78,21 +78,23 @@ pub struct FastEntry<F: Form = Written> {
 
 /// One slot of `set_vertex_buffers` (R-GPU-2): `BUF|null[:STRIDE[:OFFSET]]`, the buffer (or
 /// `null`) bound with the distance in bytes from one vertex to the next and the byte offset of
-/// the first. Left out, each is 0: `BUF` alone is stride 0, offset 0.
+/// the first. Left out, each is 0: `BUF` alone is stride 0, offset 0. `B` is what names the
+/// buffer: `Option<O>` where `null` may stand (`set_vertex_buffers`), `O` where a buffer must
+/// (`set_placement_vertex_buffer`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VertexBinding<O = Name> {
-    /// The buffer, or `None` for `null` (which unbinds the slot, keeping its stride and offset
-    /// as the engine's binding state does).
-    pub buffer: Option<O>,
+pub struct VertexBinding<B = Option<Name>> {
+    /// The buffer; `None` for `null` (which unbinds the slot, keeping its stride and offset as
+    /// the engine's binding state does).
+    pub buffer: B,
     /// The vertex stride in bytes.
     pub stride: u32,
     /// The byte offset of the first vertex.
     pub offset: u32,
 }
 
-impl<O> VertexBinding<O> {
+impl<B> VertexBinding<B> {
     /// `buffer` with stride 0 and offset 0: what `BUF` alone says.
-    pub fn plain(buffer: Option<O>) -> Self {
+    pub fn plain(buffer: B) -> Self {
         Self {
             buffer,
             stride: 0,
