@@ -1,6 +1,6 @@
-//! A draw record's fields by name (`vs`, `ib.format`, `vb.3`, `ps.srv.2.min_lod`, `rtv.0`,
-//! `rtv.0.resource` (printed for a back buffer's view only, whose buffer moves: R-EX-7),
-//! `viewport.0`, `args`, ...), and a record printed as `name=value` pairs. The names are the
+//! A draw record's fields by name (`vs`, `ib.format`, `vb.3`, `vb.3.stride`, `vb.3.offset`,
+//! `ps.srv.2.min_lod`, `rtv.0`, `rtv.0.resource` (printed for a back buffer's view only, whose
+//! buffer moves: R-EX-7), `viewport.0`, `args`, ...), and a record printed as `name=value` pairs. The names are the
 //! record's own: one per slot and register the model keeps, so that a tool (a test, a trace
 //! format's `expect draw`) can ask for one field without knowing the record's layout.
 //!
@@ -342,6 +342,14 @@ impl GraphicsRecord {
             ["ib", "offset"] if self.index_buffer.buffer.is_null() => FieldValue::Null,
             ["ib", "offset"] => FieldValue::Uint(self.index_buffer.offset as u64),
             ["vb", n] => FieldValue::buffer(self.vertex_buffer(slot(n)?)?),
+            ["vb", n, what @ ("stride" | "offset")] => {
+                let bound = self.vertex_buffer(slot(n)?)?;
+                match (bound.buffer.is_null(), *what) {
+                    (true, _) => FieldValue::Null,
+                    (false, "stride") => FieldValue::Uint(bound.stride_or_format as u64),
+                    (false, _) => FieldValue::Uint(bound.offset as u64),
+                }
+            }
             ["rtv", n] => FieldValue::view(ObjectKind::RenderTargetView, &rtv(n)?),
             ["rtv", n, "format"] => view_property(&rtv(n)?, |v| FieldValue::Format(v.format)),
             ["rtv", n, "resource"] => view_property(&rtv(n)?, view_resource),
@@ -426,6 +434,8 @@ impl DrawRecord {
             push_named(&mut out, g, "ib.offset");
             for (n, b) in &g.vertex_buffers {
                 out.push((format!("vb.{n}"), FieldValue::buffer(b)));
+                push_named(&mut out, g, &format!("vb.{n}.stride"));
+                push_named(&mut out, g, &format!("vb.{n}.offset"));
             }
         }
         for stage in &self.stages {

@@ -57,7 +57,7 @@ pub use syntax::{
     FastEntry, FastKind, Flags, Form, Format, LayoutWord, LegacyBarrier, MapType, Method, Name,
     Number, ObjectRef, ParseError, Placement, PrimitiveTopology, Rect, Remap, Semantics, SlotRange,
     SlotSet, SplitCategory, SplitHalf, Stage, StateWord, Statement, Subject, SyncWord, Trace,
-    UavFlag, Usage, Validation, Viewport, Written,
+    UavFlag, Usage, Validation, VertexBinding, Viewport, Written,
 };
 // Queries with results (R-FX-3).
 pub use syntax::{ExpectedQuery, QueryKey, QueryKind, QueryMode};

@@ -745,10 +745,12 @@ fn apply<C: Target>(
     lists: &[CommandList],
     bundles: &[bundles::DrawBundle],
 ) {
+    // Strides and offsets vary with k (R-GPU-2): the records show a bound buffer's, so a capture
+    // that lost them would replay to another digest.
     let vb = |k: u8| VertexBuffer {
         buffer: pick(&[Some(o.vb), Some(o.dvb), None], k),
-        stride: 16,
-        offset: 0,
+        stride: 16 + 4 * (k as u32 % 4),
+        offset: 16 * (k as u32 % 5),
     };
     let dynamic = [o.dcb, o.dvb, o.sb, o.dib];
     let target = |k: u8, depth: bool| {

@@ -300,7 +300,9 @@ fn trace_parses_every_call_in_trace_md() {
             imm.clone(),
             Method::SetVertexBuffers {
                 start: 0,
-                buffers: vec![some("vb"), None, some("so")],
+                buffers: [some("vb"), None, some("so")]
+                    .map(VertexBinding::plain)
+                    .to_vec(),
             }
         )
     );

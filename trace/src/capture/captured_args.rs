@@ -11,7 +11,7 @@ use recorder::{BarrierGroup, BufferBarrier, Handle, ObjectKind, ResourceBarrier}
 
 use super::form::{Captured, Obj};
 use super::log::resource_obj;
-use crate::syntax::ast::{Barrier, BeforeAfter, FastEntry, FastKind, LegacyBarrier};
+use crate::syntax::ast::{Barrier, BeforeAfter, FastEntry, FastKind, LegacyBarrier, VertexBinding};
 
 pub(crate) fn fit(value: u64) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
@@ -24,8 +24,17 @@ pub(crate) fn objs<H: Handle>(kind: ObjectKind, handles: &[Option<H>]) -> Vec<Op
         .collect()
 }
 
-/// `set_fast_resources` entries as the trace's (R-FX-1; a vertex buffer's stride and offset are
-/// not written, as `set_vertex_buffers` writes none).
+/// A vertex-buffer binding as the trace's (R-GPU-2): the buffer, its stride and offset.
+pub(crate) fn vertex_binding(binding: &recorder::VertexBuffer) -> VertexBinding<Option<Obj>> {
+    VertexBinding {
+        buffer: binding.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+        stride: binding.stride,
+        offset: binding.offset,
+    }
+}
+
+/// `set_fast_resources` entries as the trace's (R-FX-1; a vertex buffer's with its stride and
+/// offset, R-GPU-2).
 pub(crate) fn fast_entries(entries: &[recorder::FastResource]) -> Vec<FastEntry<Captured>> {
     use recorder::FastResource as F;
     entries
@@ -40,12 +49,14 @@ pub(crate) fn fast_entries(entries: &[recorder::FastResource]) -> Vec<FastEntry<
                 stage: Some(stage),
                 slot,
                 object: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+                vertex: [0, 0],
             },
             F::ShaderResource { stage, slot, view } => FastEntry {
                 kind: FastKind::ShaderResource,
                 stage: Some(stage),
                 slot,
                 object: view.map(|v| Obj::of(ObjectKind::ShaderResourceView, v)),
+                vertex: [0, 0],
             },
             F::Sampler {
                 stage,
@@ -56,12 +67,14 @@ pub(crate) fn fast_entries(entries: &[recorder::FastResource]) -> Vec<FastEntry<
                 stage: Some(stage),
                 slot,
                 object: sampler.map(|s| Obj::of(ObjectKind::SamplerState, s)),
+                vertex: [0, 0],
             },
             F::VertexBuffer { slot, buffer } => FastEntry {
                 kind: FastKind::VertexBuffer,
                 stage: None,
                 slot,
                 object: buffer.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+                vertex: [buffer.stride, buffer.offset],
             },
         })
         .collect()

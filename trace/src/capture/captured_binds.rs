@@ -13,9 +13,9 @@
 use recorder::*;
 
 use super::captured::{CaptureTarget, CapturedContext};
-use super::captured_args::{fast_entries, objs};
+use super::captured_args::{fast_entries, objs, vertex_binding};
 use super::form::Obj;
-use crate::syntax::ast::Method;
+use crate::syntax::ast::{Method, VertexBinding};
 
 impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     #[inline]
@@ -40,10 +40,7 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         if !buffers.is_empty() && self.tap_active() {
             self.tap.keep(move || Method::SetVertexBuffers {
                 start,
-                buffers: buffers
-                    .iter()
-                    .map(|b| b.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)))
-                    .collect(),
+                buffers: buffers.iter().map(vertex_binding).collect(),
             });
         }
         self.context.set_vertex_buffers(start, buffers)
@@ -228,7 +225,11 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         if self.tap_active() {
             self.tap.keep(move || Method::SetPlacementVertexBuffer {
                 slot,
-                buffer: Obj::of(ObjectKind::Buffer, buffer),
+                buffer: VertexBinding {
+                    buffer: Obj::of(ObjectKind::Buffer, buffer),
+                    stride,
+                    offset,
+                },
                 address,
             });
         }

@@ -267,8 +267,14 @@ pub(super) fn forget_dead(device: &recorder::Device, call: &mut Call) {
         {
             *o = None
         }
-        Method::SetVertexBuffers { buffers: s, .. }
-        | Method::SetConstantBuffers { buffers: s, .. }
+        Method::SetVertexBuffers { buffers, .. } => {
+            for binding in buffers.iter_mut() {
+                if dead(&binding.buffer) {
+                    binding.buffer = None;
+                }
+            }
+        }
+        Method::SetConstantBuffers { buffers: s, .. }
         | Method::SetShaderResources { views: s, .. }
         | Method::SetSamplers { samplers: s, .. }
         | Method::CsSetUnorderedAccessViews { views: s, .. } => clear(s),

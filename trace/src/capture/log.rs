@@ -22,7 +22,7 @@ use recorder::{MapType, ObjectKind, PrimitiveTopology, Resource, Stage};
 
 use super::form::{Call, Entry, Obj};
 use super::Shared;
-use crate::syntax::ast::Method;
+use crate::syntax::ast::{Method, VertexBinding};
 
 /// Whether a context's calls are being kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -501,12 +501,18 @@ fn input_assembler_calls(state: &Bindings, calls: &mut Vec<Call>) {
     if state.topology() != PrimitiveTopology::Undefined {
         calls.push(Method::SetPrimitiveTopology(state.topology()));
     }
-    let vbs: Vec<Option<Obj>> = state
+    // A slot counts where its buffer, stride or offset is not the reset state's (a null buffer
+    // keeps the stride and offset bound with it, and the records show them).
+    let vbs: Vec<VertexBinding<Option<Obj>>> = state
         .vertex_buffers()
         .iter()
-        .map(|b| buffer(b.buffer))
+        .map(|b| VertexBinding {
+            buffer: buffer(b.buffer),
+            stride: b.stride_or_format,
+            offset: b.offset,
+        })
         .collect();
-    if let Some(last) = vbs.iter().rposition(Option::is_some) {
+    if let Some(last) = vbs.iter().rposition(|b| *b != VertexBinding::plain(None)) {
         calls.push(Method::SetVertexBuffers {
             start: 0,
             buffers: vbs[..=last].to_vec(),

@@ -13,7 +13,7 @@ use recorder::SplitCategory;
 use super::fixes::{Facts, Fix, Site};
 use crate::syntax::{
     Call, CallContext, Declaration, Decompression, MapType, Method, Name, Semantics, Statement,
-    Trace, Usage,
+    Trace, Usage, VertexBinding,
 };
 
 impl Facts<'_> {
@@ -322,10 +322,14 @@ impl Facts<'_> {
                 buffers: objects,
             } => {
                 for (slot, o) in (*start..).zip(objects) {
-                    if let (true, Some(buffer)) = (mine(o), o.clone()) {
+                    if let (true, Some(buffer)) = (mine(&o.buffer), o.buffer.clone()) {
                         calls.push(Method::SetPlacementVertexBuffer {
                             slot,
-                            buffer,
+                            buffer: VertexBinding {
+                                buffer,
+                                stride: o.stride,
+                                offset: o.offset,
+                            },
                             address: address(placed + calls.len()),
                         });
                     }

@@ -33,7 +33,7 @@ use bundles::DrawBundle;
 use recorder::command::InstanceId;
 use recorder::FenceFlags;
 use recorder::{
-    BarrierCalls, Buffer, Capability, ClearFlags, ClearStateCalls, CommandList, DecompressRegion,
+    BarrierCalls, Capability, ClearFlags, ClearStateCalls, CommandList, DecompressRegion,
     EngineMemoryCalls, Error, FastResource, FastResourceBatch, FenceCalls, IndirectDispatchCalls,
     InheritedStateCalls, MapCalls, MapFlags, MapType, PredicateValue, QueryCalls, Resource,
     RestoreState, Stage, TransferCalls, VertexBuffer,
@@ -140,13 +140,12 @@ pub(crate) fn record<R: Recording>(
         Call::SetInputLayout(layout) => recorder.set_input_layout(objects.opt(*layout)),
         Call::SetPrimitiveTopology(topology) => recorder.set_primitive_topology(*topology),
         Call::SetVertexBuffers { start, buffers } => {
-            let buffers: Vec<VertexBuffer> = objects
-                .all::<Buffer>(buffers)
-                .into_iter()
-                .map(|buffer| VertexBuffer {
-                    buffer,
-                    stride: 0,
-                    offset: 0,
+            let buffers: Vec<VertexBuffer> = buffers
+                .iter()
+                .map(|binding| VertexBuffer {
+                    buffer: objects.opt(binding.buffer),
+                    stride: binding.stride,
+                    offset: binding.offset,
                 })
                 .collect();
             recorder.set_vertex_buffers(*start, &buffers)
@@ -215,7 +214,13 @@ pub(crate) fn record<R: Recording>(
             slot,
             buffer,
             address,
-        } => recorder.set_placement_vertex_buffer(*slot, objects.one(*buffer), 0, 0, *address),
+        } => recorder.set_placement_vertex_buffer(
+            *slot,
+            objects.one(buffer.buffer),
+            buffer.stride,
+            buffer.offset,
+            *address,
+        ),
         Call::IaSetPlacementIndexBuffer {
             buffer,
             address,
@@ -749,8 +754,8 @@ fn fast_resource(
             slot,
             buffer: VertexBuffer {
                 buffer: objects.opt(entry.object),
-                stride: 0,
-                offset: 0,
+                stride: entry.vertex[0],
+                offset: entry.vertex[1],
             },
         },
     }

@@ -55,9 +55,11 @@
 //!   list. A `write` makes no record: the reference of `--compare` leaves it out.
 //! * **Instances.** K counts every write_discard `map` statement of the resource, accepted or
 //!   not. In `expect draw`, `NAME` without `#K` matches any instance of a dynamic resource.
-//! * **Defaults** of what docs/TRACE.md has no syntax for: vertex buffers with stride and offset 0,
-//!   blend factor 1,1,1,1 and every sample, stencil reference 0, `clear_depth_stencil_view`
-//!   clearing depth and stencil, `update_subresource` writing no bytes.
+//! * **Defaults** of what docs/TRACE.md has no syntax for (or leaves out): a vertex buffer
+//!   written `BUF` alone is bound with stride and offset 0 (`BUF:STRIDE:OFFSET` gives them,
+//!   R-GPU-2), blend factor 1,1,1,1 and every sample, stencil
+//!   reference 0, `clear_depth_stencil_view` clearing depth and stencil, `update_subresource`
+//!   writing no bytes.
 //! * **Outcomes.** `expect error CTX` asks about the last call on CTX, its `finish` included;
 //!   on a command list's name, about its `finish` and then each `execute` of it on `imm`; on
 //!   any other name, about its declaration. Under `validation=on` the immediate context flushes

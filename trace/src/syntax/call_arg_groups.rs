@@ -12,12 +12,14 @@
 use std::fmt::{self, Formatter};
 
 use super::ast::{
-    Barrier, FastEntry, FastKind, Form, LegacyBarrier, Rect, Remap, Viewport, Written,
+    Barrier, FastEntry, FastKind, Form, LegacyBarrier, Rect, Remap, VertexBinding, Viewport,
+    Written,
 };
 use super::call_args::{ArgKind, CallArg, CallParser, Convert};
 use super::cursor::{Cursor, Result};
 use super::lex::quote;
 use super::symbols::{Symbols, Want};
+use super::text_pieces::VertexBindingText;
 use super::words::Stage;
 
 /// Unsigned values to the end of the line, at least one: `Values("V")` of `write_gds`.
@@ -177,10 +179,13 @@ impl CallArg for FastEntries {
                 write!(f, "{stage}.")?;
             }
             write!(f, "{}.{}=", entry.kind.word(), entry.slot)?;
-            match &entry.object {
-                Some(object) => write!(f, "{object}")?,
-                None => f.write_str("null")?,
-            }
+            let [stride, offset] = entry.vertex;
+            let binding = VertexBinding {
+                buffer: entry.object.clone(),
+                stride,
+                offset,
+            };
+            write!(f, "{}", VertexBindingText(&binding))?;
         }
         Ok(())
     }
@@ -210,15 +215,16 @@ fn fast_entries<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
             stage: e.stage.as_ref().map(|s| c.stage(s)).transpose()?,
             slot: c.count(&e.slot, "SLOT")?,
             object: e.object.as_ref().map(|o| c.object(o)).transpose()?,
+            vertex: e.vertex,
         });
     }
     Ok(converted)
 }
 
 /// One ENTRY of `set_fast_resources` (R-FX-1): `STAGE.cb|srv|sampler.SLOT=OBJ|null` or
-/// `vb.SLOT=BUF|null`.
+/// `vb.SLOT=BUF|null[:STRIDE[:OFFSET]]` (R-GPU-2, as `set_vertex_buffers`'s).
 fn fast_entry(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<FastEntry> {
-    const WHAT: &str = "an ENTRY (STAGE.cb.SLOT=BUF, STAGE.srv.SLOT=SRV, STAGE.sampler.SLOT=SAMPLER or vb.SLOT=BUF, each =null to unbind)";
+    const WHAT: &str = "an ENTRY (STAGE.cb.SLOT=BUF, STAGE.srv.SLOT=SRV, STAGE.sampler.SLOT=SAMPLER or vb.SLOT=BUF[:STRIDE[:OFFSET]], each =null to unbind)";
     let token = cursor.next(WHAT)?;
     let bad =
         |cursor: &Cursor<'_>| cursor.error(format!("expected {WHAT}, found {}", quote(token)));
@@ -246,12 +252,19 @@ fn fast_entry(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<FastEntry> {
         FastKind::ShaderResource => Want::ShaderResourceView,
         FastKind::Sampler => Want::SamplerState,
     };
-    let object = cursor.object_token(symbols, object, want, true)?;
+    let (object, vertex) = match kind {
+        FastKind::VertexBuffer => {
+            let binding = cursor.vertex_binding_token(symbols, object, true)?;
+            (binding.buffer, [binding.stride, binding.offset])
+        }
+        _ => (cursor.object_token(symbols, object, want, true)?, [0, 0]),
+    };
     Ok(FastEntry {
         kind,
         stage,
         slot,
         object,
+        vertex,
     })
 }
 

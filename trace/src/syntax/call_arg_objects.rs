@@ -1,5 +1,5 @@
 //! The kinds of argument that name objects: one object, one or `null`, a list of them to the
-//! end of the line, a render-target list, `decompress_resource`'s options (which name one
+//! end of the line, the vertex buffers with their strides and offsets, a render-target list, `decompress_resource`'s options (which name one
 //! beside its kinds and region), a name the call itself makes, a fence's name. Each is read, printed, converted and listed here, once, as the kinds of
 //! `call_args.rs` are (its essay says how).
 //!
@@ -15,12 +15,12 @@ use std::fmt::{self, Formatter};
 
 use super::words::DecompressKinds;
 
-use super::ast::Form;
+use super::ast::{Form, VertexBinding};
 use super::call_args::{ArgKind, CallArg, CallParser, Convert};
 use super::cursor::Result;
 use super::name::Name;
 use super::symbols::{ObjKind, Want};
-use super::text_pieces::{joined, option};
+use super::text_pieces::{joined, option, VertexBindingText};
 
 /// An object of the kind the grammar wants: `Object(Buffer)`.
 pub struct Object;
@@ -154,6 +154,103 @@ impl CallArg for Objects {
         _: Want,
     ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
         objects(c, value)
+    }
+}
+
+/// `BUF|null[:STRIDE[:OFFSET]] ..` to the end of the line, at least one: the vertex buffers of
+/// `set_vertex_buffers` (R-GPU-2), each with its stride and byte offset (0 when left out; the
+/// printer writes them only where not 0, so `BUF` alone prints as it was written).
+pub struct VertexBuffers;
+
+impl ArgKind for VertexBuffers {
+    type Of<F: Form> = Vec<VertexBinding<Option<F::Object>>>;
+}
+
+impl CallArg for VertexBuffers {
+    type Param = ();
+    fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<Vec<VertexBinding>> {
+        p.cursor.vertex_bindings_to_end(p.symbols)
+    }
+    fn print(f: &mut Formatter<'_>, value: &Vec<VertexBinding>, (): ()) -> fmt::Result {
+        value
+            .iter()
+            .try_for_each(|binding| write!(f, " {}", VertexBindingText(binding)))
+    }
+    fn objects<F: Form>(
+        value: &Vec<VertexBinding<Option<F::Object>>>,
+        (): (),
+        visit: &mut dyn FnMut(&F::Object),
+    ) {
+        value
+            .iter()
+            .filter_map(|b| b.buffer.as_ref())
+            .for_each(visit)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &Vec<VertexBinding<Option<F::Object>>>,
+        (): (),
+    ) -> std::result::Result<Vec<VertexBinding<Option<G::Object>>>, C::Error> {
+        value
+            .iter()
+            .map(|b| {
+                Ok(VertexBinding {
+                    buffer: b.buffer.as_ref().map(|o| c.object(o)).transpose()?,
+                    stride: b.stride,
+                    offset: b.offset,
+                })
+            })
+            .collect()
+    }
+}
+
+/// `BUF[:STRIDE[:OFFSET]]` in one token, a buffer (not `null`): the vertex buffer of
+/// `set_placement_vertex_buffer` (R-FX-2, R-GPU-2), printed as [`VertexBuffers`] prints one.
+pub struct PlacedVertexBuffer;
+
+impl ArgKind for PlacedVertexBuffer {
+    type Of<F: Form> = VertexBinding<F::Object>;
+}
+
+impl CallArg for PlacedVertexBuffer {
+    type Param = ();
+    fn parse(p: &mut CallParser<'_, '_>, (): ()) -> Result<VertexBinding<Name>> {
+        let token = p.cursor.next("a buffer")?;
+        let binding = p.cursor.vertex_binding_token(p.symbols, token, false)?;
+        let buffer = binding
+            .buffer
+            .ok_or_else(|| p.cursor.error("expected a buffer, found null"))?;
+        Ok(VertexBinding {
+            buffer,
+            stride: binding.stride,
+            offset: binding.offset,
+        })
+    }
+    fn print(f: &mut Formatter<'_>, value: &VertexBinding<Name>, (): ()) -> fmt::Result {
+        let binding = VertexBinding {
+            buffer: Some(value.buffer.clone()),
+            stride: value.stride,
+            offset: value.offset,
+        };
+        write!(f, " {}", VertexBindingText(&binding))
+    }
+    fn objects<F: Form>(
+        value: &VertexBinding<F::Object>,
+        (): (),
+        visit: &mut dyn FnMut(&F::Object),
+    ) {
+        visit(&value.buffer)
+    }
+    fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
+        c: &mut C,
+        value: &VertexBinding<F::Object>,
+        (): (),
+    ) -> std::result::Result<VertexBinding<G::Object>, C::Error> {
+        Ok(VertexBinding {
+            buffer: c.object(&value.buffer)?,
+            stride: value.stride,
+            offset: value.offset,
+        })
     }
 }
 

@@ -61,12 +61,12 @@ call_table! {
         SetInputLayout = "set_input_layout" (layout: Nullable(InputLayout)),
         /// `set_primitive_topology TOPOLOGY`.
         SetPrimitiveTopology = "set_primitive_topology" (topology: Topology("a topology")),
-        /// `set_vertex_buffers START BUF|null ..`.
+        /// `set_vertex_buffers START BUF|null[:STRIDE[:OFFSET]] ..` (R-GPU-2).
         SetVertexBuffers = "set_vertex_buffers" {
             /// The first slot bound.
             start: Count("START"),
-            /// One per slot from `start`.
-            buffers: Objects(Buffer),
+            /// One per slot from `start`, each with its stride and byte offset.
+            buffers: VertexBuffers(),
         },
         /// `set_index_buffer BUF|null FORMAT [OFFSET]`.
         SetIndexBuffer = "set_index_buffer" {
@@ -114,7 +114,8 @@ call_table! {
             samplers: Objects(SamplerState),
         },
         /// `set_fast_resources ENTRY [ENTRY ..]` (R-FX-1): each ENTRY `STAGE.cb.SLOT=BUF|null`,
-        /// `STAGE.srv.SLOT=SRV|null`, `STAGE.sampler.SLOT=SAMPLER|null` or `vb.SLOT=BUF|null`.
+        /// `STAGE.srv.SLOT=SRV|null`, `STAGE.sampler.SLOT=SAMPLER|null` or
+        /// `vb.SLOT=BUF|null[:STRIDE[:OFFSET]]`.
         SetFastResources = "set_fast_resources" (entries: FastEntries()),
         /// `set_fast_resources_into_batch BATCH ENTRY [ENTRY ..]` (R-FX-1): appends the entries
         /// to the batch BATCH (a name of the trace's own, made by its first such line), records
@@ -164,12 +165,12 @@ call_table! {
             /// The address it is placed at.
             address: Address("ADDRESS"),
         },
-        /// `set_placement_vertex_buffer SLOT BUF ADDRESS` (R-FX-2).
+        /// `set_placement_vertex_buffer SLOT BUF[:STRIDE[:OFFSET]] ADDRESS` (R-FX-2, R-GPU-2).
         SetPlacementVertexBuffer = "set_placement_vertex_buffer" {
             /// The slot.
             slot: Count("SLOT"),
-            /// A default-usage vertex buffer.
-            buffer: Object(Buffer),
+            /// A default-usage vertex buffer, its stride and offset (R-GPU-2).
+            buffer: PlacedVertexBuffer(),
             /// The address it is placed at.
             address: Address("ADDRESS"),
         },

@@ -11,7 +11,7 @@
 
 use std::fmt::Display;
 
-use super::ast::{SlotRange, SlotSet};
+use super::ast::{SlotRange, SlotSet, VertexBinding};
 use super::error::ParseError;
 use super::lex::{self, quote, NumberError};
 use super::name::{is_name, Format, Name};
@@ -243,6 +243,53 @@ impl<'a> Cursor<'a> {
             objects.push(self.object_token(symbols, token, want, true)?);
         }
         Ok(objects)
+    }
+
+    /// `BUF|null[:STRIDE[:OFFSET]]` in one token (R-GPU-2): a vertex buffer (or `null` where
+    /// `nullable`), its stride and its byte offset, each 0 when left out. The `:`s cannot clash
+    /// with the buffer's name, whose grammar has none.
+    pub(crate) fn vertex_binding_token(
+        &self,
+        symbols: &Symbols,
+        token: &str,
+        nullable: bool,
+    ) -> Result<VertexBinding> {
+        let mut parts = token.splitn(3, ':');
+        let object = parts.next().unwrap_or_default();
+        let buffer = self.object_token(symbols, object, Want::Buffer, nullable)?;
+        let mut number = |what: &str| -> Result<u32> {
+            let Some(text) = parts.next() else {
+                return Ok(0);
+            };
+            let n = self.unsigned_token(text, what)?;
+            u32::try_from(n).map_err(|_| {
+                self.error(format_args!(
+                    "{what} {n} of vertex buffer {} does not fit in 32 bits",
+                    quote(token)
+                ))
+            })
+        };
+        let stride = number("STRIDE")?;
+        let offset = number("OFFSET")?;
+        Ok(VertexBinding {
+            buffer,
+            stride,
+            offset,
+        })
+    }
+
+    /// `BUF|null[:STRIDE[:OFFSET]] ..`: the rest of the line, at least one.
+    pub(crate) fn vertex_bindings_to_end(
+        &mut self,
+        symbols: &Symbols,
+    ) -> Result<Vec<VertexBinding>> {
+        let first = self.next("a buffer or null")?;
+        let mut bindings = vec![self.vertex_binding_token(symbols, first, true)?];
+        while let Some(token) = self.peek() {
+            self.position += 1;
+            bindings.push(self.vertex_binding_token(symbols, token, true)?);
+        }
+        Ok(bindings)
     }
 
     /// `OBJ|null[,OBJ|null..]` in one token.

@@ -127,7 +127,7 @@ pub(crate) mod words;
 pub use ast::{
     Barrier, BeforeAfter, Call, CallContext, Declaration, Expectation, ExpectedLayout, FastEntry,
     FastKind, Flags, Form, LegacyBarrier, Method, Placement, Rect, Remap, SlotRange, SlotSet,
-    Statement, Subject, Trace, Viewport, Written,
+    Statement, Subject, Trace, VertexBinding, Viewport, Written,
 };
 // Queries with results (R-FX-3).
 pub use ast::ExpectedQuery;

@@ -1,5 +1,6 @@
 //! The pieces of trace text every statement's printer writes: floats that read back as
-//! themselves, `key=value` options written only where present, objects or `null`.
+//! themselves, `key=value` options written only where present, objects or `null`, a vertex
+//! buffer's binding (`BUF:STRIDE:OFFSET`).
 //!
 //! **In:** a formatter and a value. **Out:** the value's text, as docs/TRACE.md writes it.
 //! These sit apart from `print/` so that the call table's argument kinds (`call_args.rs`), which
@@ -7,6 +8,7 @@
 
 use std::fmt::{Display, Formatter, Result, Write as _};
 
+use super::ast::VertexBinding;
 use super::name::Name;
 use super::words::yes_no;
 
@@ -54,4 +56,26 @@ pub(crate) fn joined(f: &mut Formatter<'_>, objects: &[Option<Name>], separator:
         Nullable(object).fmt(f)?;
     }
     Ok(())
+}
+
+/// A vertex-buffer binding (R-GPU-2): `BUF|null`, then `:STRIDE` where the stride or the offset
+/// is not 0, then `:OFFSET` where the offset is not 0.
+pub(crate) struct VertexBindingText<'a>(pub(crate) &'a VertexBinding);
+
+impl Display for VertexBindingText<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> Result {
+        let VertexBinding {
+            buffer,
+            stride,
+            offset,
+        } = self.0;
+        Nullable(buffer).fmt(f)?;
+        if *stride != 0 || *offset != 0 {
+            write!(f, ":{stride}")?;
+        }
+        if *offset != 0 {
+            write!(f, ":{offset}")?;
+        }
+        Ok(())
+    }
 }

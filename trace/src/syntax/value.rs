@@ -37,6 +37,10 @@ pub enum DrawField {
     IndexBufferOffset,
     /// `vb.N`.
     VertexBuffer(u64),
+    /// `vb.N.stride` (R-GPU-2; null where the slot has no buffer).
+    VertexBufferStride(u64),
+    /// `vb.N.offset` (R-GPU-2; null where the slot has no buffer).
+    VertexBufferOffset(u64),
     /// `STAGE.cb.N`.
     ConstantBuffer(Stage, u64),
     /// `STAGE.srv.N`.
@@ -146,6 +150,8 @@ impl DrawField {
             ["ib", "format"] => Self::IndexBufferFormat,
             ["ib", "offset"] => Self::IndexBufferOffset,
             ["vb", n] => Self::VertexBuffer(slot(n)?),
+            ["vb", n, "stride"] => Self::VertexBufferStride(slot(n)?),
+            ["vb", n, "offset"] => Self::VertexBufferOffset(slot(n)?),
             ["rtv", n] => Self::RenderTarget(slot(n)?),
             ["rtv", n, "format"] => Self::RenderTargetFormat(slot(n)?),
             ["rtv", n, "resource"] => Self::RenderTargetResource(slot(n)?),
@@ -181,9 +187,11 @@ impl DrawField {
             Self::Shader(_) => ValueClass::Object(O::Shader),
             Self::InputLayout => ValueClass::Object(O::InputLayout),
             Self::Topology => ValueClass::Topology,
-            Self::ResetIndex | Self::IndexBufferOffset | Self::ShaderResourceMinLod(..) => {
-                ValueClass::Number
-            }
+            Self::ResetIndex
+            | Self::IndexBufferOffset
+            | Self::VertexBufferStride(_)
+            | Self::VertexBufferOffset(_)
+            | Self::ShaderResourceMinLod(..) => ValueClass::Number,
             Self::IndexBuffer | Self::VertexBuffer(_) | Self::ConstantBuffer(..) => {
                 ValueClass::Object(O::Buffer)
             }

@@ -151,9 +151,10 @@ fn generate(seed: u64, count: usize) -> String {
                 rng.pick(&["layout", "null"])
             ),
             1 => format!(
-                "{context} set_vertex_buffers {} {}",
+                "{context} set_vertex_buffers {} {}{}",
                 rng.below(2),
-                rng.pick(BUFFERS_VB)
+                rng.pick(BUFFERS_VB),
+                stride_and_offset(&mut rng)
             ),
             2 => format!(
                 "{context} set_index_buffer {} {}",
@@ -421,6 +422,16 @@ fn generate(seed: u64, count: usize) -> String {
     out
 }
 
+/// A vertex buffer's `:STRIDE[:OFFSET]` (R-GPU-2), or nothing (stride and offset 0), each
+/// about a third of the time.
+fn stride_and_offset(rng: &mut Rng) -> String {
+    match rng.below(3) {
+        0 => String::new(),
+        1 => format!(":{}", 4 * rng.below(9)),
+        _ => format!(":{}:{}", 4 * rng.below(9), 16 * rng.below(5)),
+    }
+}
+
 /// One to three `set_fast_resources` entries (R-FX-1).
 fn fast_entries(rng: &mut Rng) -> String {
     let mut entries = Vec::new();
@@ -437,7 +448,12 @@ fn fast_entries(rng: &mut Rng) -> String {
                 rng.pick(&["tex_srv", "sb_srv", "rt_srv", "null"])
             ),
             2 => format!("ps.sampler.0={}", rng.pick(&["samp", "null"])),
-            _ => format!("vb.{}={}", rng.below(2), rng.pick(&["vb", "dvb", "null"])),
+            _ => format!(
+                "vb.{}={}{}",
+                rng.below(2),
+                rng.pick(&["vb", "dvb", "null"]),
+                stride_and_offset(rng)
+            ),
         });
     }
     entries.join(" ")

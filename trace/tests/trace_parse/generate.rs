@@ -223,11 +223,16 @@ impl Generator {
                     FastKind::ShaderResource => self.nullable(|p| &p.srvs),
                     FastKind::Sampler => self.nullable(|p| &p.samplers),
                 };
+                let vertex = match kind {
+                    FastKind::VertexBuffer => self.stride_and_offset(),
+                    _ => [0, 0],
+                };
                 FastEntry {
                     kind,
                     stage: (kind != FastKind::VertexBuffer).then(|| self.rng.pick(Stage::ALL)),
                     slot: self.rng.u64(),
                     object,
+                    vertex,
                 }
             })
             .collect()
@@ -673,7 +678,7 @@ impl Generator {
             ExpectedValue::Object(g.object_ref(pool, instances))
         };
         let quad = |g: &mut Self| ExpectedValue::Numbers((0..4).map(|_| g.number()).collect());
-        let (field, value) = match self.rng.below(25) {
+        let (field, value) = match self.rng.below(27) {
             0 => (DrawField::Shader(stage), object(self, shaders, false)),
             1 => (DrawField::InputLayout, object(self, layouts, false)),
             2 => (
@@ -734,6 +739,14 @@ impl Generator {
             21 => (DrawField::Viewport(slot), quad(self)),
             22 => (DrawField::Scissor(slot), quad(self)),
             23 => (DrawField::Predicated, ExpectedValue::Bool(self.rng.coin())),
+            24 => (
+                DrawField::VertexBufferStride(slot),
+                ExpectedValue::Number(self.number()),
+            ),
+            25 => (
+                DrawField::VertexBufferOffset(slot),
+                ExpectedValue::Number(self.number()),
+            ),
             _ => {
                 let value = if self.rng.coin() {
                     ExpectedValue::IndirectArgs {

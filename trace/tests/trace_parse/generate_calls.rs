@@ -29,6 +29,32 @@ impl Generator {
         }
     }
 
+    /// A vertex buffer's stride and offset (R-GPU-2): each 0 often (written or left out), else
+    /// any `u32`, edges included.
+    pub(super) fn stride_and_offset(&mut self) -> [u32; 2] {
+        let one = |rng: &mut Rng| match rng.below(4) {
+            0 | 1 => 0,
+            2 => u32::MAX,
+            _ => rng.u64() as u32,
+        };
+        [one(&mut self.rng), one(&mut self.rng)]
+    }
+
+    /// `BUF|null[:STRIDE[:OFFSET]] ..` of `set_vertex_buffers`, at least one.
+    fn vertex_bindings(&mut self) -> Vec<VertexBinding> {
+        let count = 1 + self.rng.below(4);
+        (0..count)
+            .map(|_| {
+                let [stride, offset] = self.stride_and_offset();
+                VertexBinding {
+                    buffer: self.nullable(|p| &p.buffers),
+                    stride,
+                    offset,
+                }
+            })
+            .collect()
+    }
+
     /// A random method, or `None` where this context cannot have the one drawn.
     fn method(&mut self, context: &CallContext) -> Option<Method> {
         let stage = self.rng.pick(Stage::ALL);
@@ -39,7 +65,7 @@ impl Generator {
             1 => Method::SetPrimitiveTopology(self.rng.pick(PrimitiveTopology::ALL)),
             2 => Method::SetVertexBuffers {
                 start: self.rng.u64(),
-                buffers: self.nullables(|p| &p.buffers),
+                buffers: self.vertex_bindings(),
             },
             3 => Method::SetIndexBuffer {
                 buffer: self.nullable(|p| &p.buffers),
@@ -102,7 +128,15 @@ impl Generator {
                 },
                 4 => Method::SetPlacementVertexBuffer {
                     slot: self.rng.u64(),
-                    buffer: self.rng.pick(&buffers),
+                    buffer: {
+                        let [stride, offset] = self.stride_and_offset();
+                        let buffer = self.rng.pick(&buffers);
+                        VertexBinding {
+                            buffer,
+                            stride,
+                            offset,
+                        }
+                    },
                     address: self.rng.u64(),
                 },
                 5 => Method::IaSetPlacementIndexBuffer {

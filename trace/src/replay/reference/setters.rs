@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 use super::super::program::{Call, Op, Program};
+use crate::syntax::ast::VertexBinding;
 
 /// One state call of a context's state, or of a device context state object's (R-ST-1,
 /// R-FX-6): the step that made it, the step whose minimum LOD its bind copies (its own, or the
@@ -100,7 +101,11 @@ pub(super) fn setter_calls(program: &Program, setter: Setter) -> Vec<Call> {
                     },
                     FastKind::VertexBuffer => Call::SetVertexBuffers {
                         start,
-                        buffers: one,
+                        buffers: vec![VertexBinding {
+                            buffer: entry.object,
+                            stride: entry.vertex[0],
+                            offset: entry.vertex[1],
+                        }],
                     },
                 }
             })
@@ -134,7 +139,11 @@ pub(super) fn setter_calls(program: &Program, setter: Setter) -> Vec<Call> {
         }],
         Call::SetPlacementVertexBuffer { slot, buffer, .. } => vec![Call::SetVertexBuffers {
             start: *slot,
-            buffers: vec![Some(*buffer)],
+            buffers: vec![VertexBinding {
+                buffer: Some(buffer.buffer),
+                stride: buffer.stride,
+                offset: buffer.offset,
+            }],
         }],
         Call::IaSetPlacementIndexBuffer { buffer, format, .. } => vec![Call::SetIndexBuffer {
             buffer: Some(*buffer),

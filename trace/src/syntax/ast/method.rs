@@ -1,6 +1,7 @@
 //! The parts of a call that are not its arguments' kinds: the [`CallContext`] a call is issued
 //! on, and the argument types some calls share ([`FastEntry`] of `set_fast_resources`,
-//! [`Remap`] of the remap calls; the barriers are `barriers.rs`). The calls themselves, the
+//! [`VertexBinding`] of `set_vertex_buffers`, [`Remap`] of the remap calls; the barriers are
+//! `barriers.rs`). The calls themselves, the
 //! [`Method`](super::Method) enum, are the call table's (`syntax/call_table.rs`).
 //!
 //! **In:** nothing; these are plain data. **Out:** the types the call table's fields hold, in
@@ -70,6 +71,36 @@ pub struct FastEntry<F: Form = Written> {
     pub slot: F::Count,
     /// The object, or `null`.
     pub object: Option<F::Object>,
+    /// A vertex buffer's stride and byte offset (`vb.SLOT=BUF:STRIDE:OFFSET`); `[0, 0]` for
+    /// the other kinds, which write none.
+    pub vertex: [u32; 2],
+}
+
+/// One slot of `set_vertex_buffers` (R-GPU-2): `BUF|null[:STRIDE[:OFFSET]]`, the buffer (or
+/// `null`) bound with the distance in bytes from one vertex to the next and the byte offset of
+/// the first. Left out, each is 0: `BUF` alone is stride 0, offset 0. `B` is what names the
+/// buffer: `Option<O>` where `null` may stand (`set_vertex_buffers`), `O` where a buffer must
+/// (`set_placement_vertex_buffer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexBinding<B = Option<Name>> {
+    /// The buffer; `None` for `null` (which unbinds the slot, keeping its stride and offset as
+    /// the engine's binding state does).
+    pub buffer: B,
+    /// The vertex stride in bytes.
+    pub stride: u32,
+    /// The byte offset of the first vertex.
+    pub offset: u32,
+}
+
+impl<B> VertexBinding<B> {
+    /// `buffer` with stride 0 and offset 0: what `BUF` alone says.
+    pub fn plain(buffer: B) -> Self {
+        Self {
+            buffer,
+            stride: 0,
+            offset: 0,
+        }
+    }
 }
 
 /// `STAGE SLOT INHERIT_STAGE INHERIT_SLOT` of the remap calls.

@@ -33,7 +33,7 @@
 //! * `barriers.rs`: [`Barrier`] and [`LegacyBarrier`], the arguments of `barrier` and
 //!   `resource_barrier`.
 //! * `method.rs`: the [`CallContext`] of a call, and the parts calls share ([`FastEntry`],
-//!   [`FastKind`], [`Remap`]). The call vocabulary itself, [`Call`] and [`Method`], is the call
+//!   [`FastKind`], [`VertexBinding`], [`Remap`]). The call vocabulary itself, [`Call`] and [`Method`], is the call
 //!   table's (`../call_table.rs`), one entry per call, re-exported here.
 //! * `expectation.rs`: [`Expectation`], its [`Subject`], [`ExpectedLayout`] and
 //!   [`ExpectedQuery`].
@@ -53,7 +53,7 @@ pub use contents_tree::{
 pub use declaration::{Declaration, Placement};
 pub use expectation::{Expectation, ExpectedLayout, ExpectedQuery, Subject};
 pub use forms::{BeforeAfter, Flags, Form, Rect, SlotRange, SlotSet, Viewport, Written};
-pub use method::{CallContext, FastEntry, FastKind, Remap};
+pub use method::{CallContext, FastEntry, FastKind, Remap, VertexBinding};
 // The calls are the call table's (`syntax/call_table.rs`), which is written with this tree.
 pub use super::call_table::{Call, Method};
 

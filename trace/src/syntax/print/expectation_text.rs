@@ -115,6 +115,8 @@ impl Display for DrawField {
             Self::IndexBufferFormat => f.write_str("ib.format"),
             Self::IndexBufferOffset => f.write_str("ib.offset"),
             Self::VertexBuffer(n) => write!(f, "vb.{n}"),
+            Self::VertexBufferStride(n) => write!(f, "vb.{n}.stride"),
+            Self::VertexBufferOffset(n) => write!(f, "vb.{n}.offset"),
             Self::ConstantBuffer(stage, n) => write!(f, "{stage}.cb.{n}"),
             Self::ShaderResource(stage, n) => write!(f, "{stage}.srv.{n}"),
             Self::ShaderResourceMinLod(stage, n) => write!(f, "{stage}.srv.{n}.min_lod"),
