@@ -59,7 +59,7 @@ pub(crate) struct Bound {
     pub(crate) set_layout: vk::DescriptorSetLayout,
     pub(crate) set: Vec<(u32, Descriptor)>,
     pub(crate) set_origins: Vec<(u32, Origin)>,
-    pub(crate) vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64)>,
+    pub(crate) vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64, u64)>,
     pub(crate) index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
 }
 

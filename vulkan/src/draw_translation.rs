@@ -33,7 +33,8 @@ struct Resolved {
     colors: Vec<(RawHandle, RawHandle)>,
     depth: (RawHandle, RawHandle),
     set: Vec<(u32, Descriptor, Origin)>,
-    vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64)>,
+    /// Slot, where the binding comes from, the buffer, the offset in it and the bytes bound.
+    vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64, u64)>,
     index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
 }
 
@@ -142,9 +143,12 @@ impl VulkanBackend {
                     problem: format!("reads vertex-buffer slot {slot}, which is empty (R-GPU-3)"),
                 });
             };
-            let (buffer, base, _) = self.buffer_location(CALL, bound.buffer, bound.instance)?;
+            let (buffer, base, size) = self.buffer_location(CALL, bound.buffer, bound.instance)?;
             let origin = Origin::Buffer(bound.buffer, bound.instance);
-            vertex_buffers.push((slot, origin, buffer, base + bound.offset as u64));
+            // Bound with its size: a fetch past it reads zeros (robust access, D3D11's rule),
+            // not the ring's next instance.
+            let within = size.saturating_sub(bound.offset as u64).max(1);
+            vertex_buffers.push((slot, origin, buffer, base + bound.offset as u64, within));
         }
         let index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
         let key = PipelineKey {
@@ -484,9 +488,20 @@ impl VulkanBackend {
         let device = &self.gpu.device;
         let cb = self.frame.cb;
         if self.bound.vertex_buffers != resolved.vertex_buffers {
-            for &(slot, _, buffer, offset) in &resolved.vertex_buffers {
-                // SAFETY: the buffer is live with VERTEX_BUFFER usage; the offset is in it.
-                unsafe { device.cmd_bind_vertex_buffers(cb, slot, &[buffer], &[offset]) };
+            for &(slot, _, buffer, offset, size) in &resolved.vertex_buffers {
+                // SAFETY: the buffer is live with VERTEX_BUFFER usage; the offset is in it and
+                // `size` bytes from it are in it (`buffer_location`); no strides given, so the
+                // pipeline's static strides apply.
+                unsafe {
+                    device.cmd_bind_vertex_buffers2(
+                        cb,
+                        slot,
+                        &[buffer],
+                        &[offset],
+                        Some(&[size]),
+                        None,
+                    )
+                };
             }
             self.bound
                 .vertex_buffers

@@ -364,17 +364,40 @@ impl Partial {
             .queue_family_index(family)
             .queue_priorities(&priorities)];
         // maintenance4: a vertex output the pixel shader does not read is legal, as in D3D11.
+        // Robust buffer access (and robustness2's, where the device has it): a vertex fetched
+        // past its buffer's bound size reads zeros, as D3D11 defines, instead of whatever
+        // memory follows (DXVK enables the same).
+        // SAFETY: `physical` belongs to `instance`.
+        let extensions =
+            unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();
+        let robustness2 = extensions
+            .iter()
+            .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::robustness2::NAME));
         let mut supported = vk::PhysicalDeviceVulkan13Features::default();
+        let mut supported_robust = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
         let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut supported);
+        if robustness2 {
+            features = features.push_next(&mut supported_robust);
+        }
         // SAFETY: `physical` belongs to `instance`; the structures live across the call.
         unsafe { instance.get_physical_device_features2(physical, &mut features) };
+        let robust_access = features.features.robust_buffer_access == vk::TRUE;
+        let robust_access2 = robustness2 && supported_robust.robust_buffer_access2 == vk::TRUE;
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true)
             .maintenance4(supported.maintenance4 == vk::TRUE);
-        let info = vk::DeviceCreateInfo::default()
+        let base = vk::PhysicalDeviceFeatures::default().robust_buffer_access(robust_access);
+        let mut robust = vk::PhysicalDeviceRobustness2FeaturesEXT::default()
+            .robust_buffer_access2(robust_access && robust_access2);
+        let names = [ash::ext::robustness2::NAME.as_ptr()];
+        let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
+            .enabled_features(&base)
             .push_next(&mut v13);
+        if robust_access && robust_access2 {
+            info = info.enabled_extension_names(&names).push_next(&mut robust);
+        }
         // SAFETY: `physical` belongs to `instance` and has the features asked for (checked by
         // `pick_device`); `info` lives across the call.
         unsafe { instance.create_device(physical, &info, None) }
