@@ -1,5 +1,5 @@
 //! Prints what the Vulkan devices of this machine support that the backend relies on
-//! (API version, dynamic rendering, synchronization2), and whether the validation layer exists.
+//! (API version, dynamic rendering, synchronization2, robust buffer access), and whether the validation layer exists.
 
 fn main() {
     // SAFETY: loading the system's Vulkan loader runs its initialisers; it is the documented
@@ -36,6 +36,7 @@ fn main() {
             instance.get_physical_device_features2(device, &mut features);
             instance.get_physical_device_properties(device)
         };
+        let robust_buffer_access = features.features.robust_buffer_access;
         let version = properties.api_version;
         println!(
             "device {:?} type {:?} api {}.{}.{} dynamic_rendering {} synchronization2 {}",
@@ -46,6 +47,16 @@ fn main() {
             ash::vk::api_version_patch(version),
             v13.dynamic_rendering,
             v13.synchronization2
+        );
+        // SAFETY: `device` belongs to `instance`.
+        let extensions =
+            unsafe { instance.enumerate_device_extension_properties(device) }.unwrap_or_default();
+        let robustness2 = extensions
+            .iter()
+            .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::robustness2::NAME));
+        println!(
+            "  robust_buffer_access {} VK_EXT_robustness2 {}",
+            robust_buffer_access, robustness2
         );
     }
     // SAFETY: nothing made from `instance` outlives it.
