@@ -53,6 +53,11 @@ OPTIONS:
     --frames F         timed frames after one warm-up frame (default 5)
     --semantics S      fast or legacy (default fast)
     --gpu G            inline, threaded or detached (default threaded)
+    --backend vulkan   the frames also draw on a GPU through Vulkan (R-GPU-5): the scene gets
+                       shaders, meshes and constants, each frame ends with a post pass
+                       presented to a swap chain (a build with --features vulkan; not with
+                       --capture)
+    --png FILE         with --backend vulkan: the last frame presented, as a PNG
     --capture FILE     capture the frame after the timed ones and write it to FILE as a
                        trace; prints its digest, the one `replay FILE` prints (not with
                        --gpu detached)
@@ -66,6 +71,10 @@ struct Options {
     semantics: Semantics,
     gpu: GpuTiming,
     capture: Option<PathBuf>,
+    /// `--backend vulkan`.
+    vulkan: bool,
+    /// `--png FILE`.
+    png: Option<PathBuf>,
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
@@ -77,6 +86,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
         semantics: Semantics::Fast,
         gpu: GpuTiming::Threaded,
         capture: None,
+        vulkan: false,
+        png: None,
     };
     let mut args = Args::new(args);
     while let Some(arg) = args.next_arg() {
@@ -101,6 +112,19 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
             }
             "--gpu" => options.gpu = gpu_timing(&args.value(&name)?)?,
             "--capture" => options.capture = Some(capture_path_option(&name, &args.value(&name)?)?),
+            "--backend" => {
+                options.vulkan = match args.value(&name)?.as_str() {
+                    "model" => false,
+                    "vulkan" if cfg!(feature = "vulkan") => true,
+                    "vulkan" => {
+                        return Err("--backend vulkan: built without the Vulkan backend; cargo \
+                                    run --release -p benches --features vulkan --example renderer"
+                            .to_string())
+                    }
+                    other => return Err(format!("--backend: '{other}' is not model or vulkan")),
+                }
+            }
+            "--png" => options.png = Some(benches::cli::output_file(&name, &args.value(&name)?)?),
             _ => return Err(format!("unknown option '{name}'")),
         }
     }
@@ -110,6 +134,16 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                     and --gpu detached runs no GPU model (use inline or threaded)"
                 .to_string(),
         );
+    }
+    if options.vulkan && options.capture.is_some() {
+        return Err(
+            "--backend vulkan with --capture: use the frame demo (frame --backend \
+                    vulkan --capture FILE)"
+                .to_string(),
+        );
+    }
+    if options.png.is_some() && !options.vulkan {
+        return Err("--png: needs --backend vulkan (the GPU model draws no pixels)".to_string());
     }
     Ok(Some(options))
 }
@@ -170,6 +204,84 @@ impl FrameLoop for ImmediateContext {
     fn take_outcomes(&mut self) -> Vec<FrameOutcome> {
         Vec::new()
     }
+}
+
+/// `--backend vulkan`: the engine's immediate context feeding the Vulkan backend, ending each
+/// frame with the scene's post pass presented (R-GPU-5).
+#[cfg(feature = "vulkan")]
+struct Drawn<'a> {
+    immediate: ImmediateContext,
+    scene: &'a Scene,
+}
+
+#[cfg(feature = "vulkan")]
+impl FrameLoop for Drawn<'_> {
+    fn execute_command_list(
+        &mut self,
+        list: &CommandList,
+        restore: RestoreState,
+    ) -> Result<(), Error> {
+        self.immediate.execute_command_list(list, restore)
+    }
+    fn flush(&mut self) -> Result<(), Error> {
+        self.immediate.flush()
+    }
+    fn clear_records(&mut self) {
+        self.immediate.clear_records()
+    }
+    fn end_frame(&mut self) -> Result<(), Error> {
+        let Some(post) = &self.scene.post else {
+            return Ok(());
+        };
+        post.record(&mut self.immediate, self.scene)?;
+        self.immediate.present(post.chain)
+    }
+    fn trigger(&mut self) {}
+    fn take_outcomes(&mut self) -> Vec<FrameOutcome> {
+        Vec::new()
+    }
+}
+
+/// `--backend vulkan`: the renderer's frames on the backend, then the PNG and what the backend
+/// did (the oracle's draws compared, which must all agree, R-GPU-4).
+#[cfg(feature = "vulkan")]
+fn drawn(
+    options: &Options,
+    device: &Device,
+    scene: &Scene,
+    desc: &RecordingPoolDesc<'_>,
+) -> Result<Option<CaptureReport>, String> {
+    use vulkan_backend::{VulkanBackend, VulkanOptions};
+    let backend = VulkanBackend::new(device, VulkanOptions::default())
+        .map_err(|error| format!("--backend vulkan: {error}"))?;
+    outln!("backend: Vulkan on {}", backend.device_name());
+    let mut immediate = ImmediateContext::new(device).map_err(|error| error.to_string())?;
+    immediate.set_gpu_timing(options.gpu);
+    immediate.set_gpu_backend(Some(Box::new(backend)));
+    let pool = RecordingPool::new(device, desc).map_err(|error| error.to_string())?;
+    let mut drawn = Drawn { immediate, scene };
+    let report = frames(options, device, scene, pool, &mut drawn)?;
+    let backend = drawn
+        .immediate
+        .gpu_backend_mut()
+        .and_then(|b| b.as_any_mut())
+        .and_then(|b| b.downcast_mut::<VulkanBackend>())
+        .ok_or("the backend is gone")?;
+    if let (Some(path), Some(post)) = (&options.png, &scene.post) {
+        backend.write_png(post.chain, path)?;
+        outln!("backend: wrote {}", path.display());
+    }
+    let oracle = backend.oracle_counts();
+    outln!(
+        "backend: {} draws compared with the model's records, {} differed; GPU {:.3} ms the last frame",
+        oracle.draws,
+        oracle.mismatches,
+        backend.gpu_time().last_ns / 1e6
+    );
+    if oracle.mismatches > 0 {
+        return Err("the backend bound otherwise than the model recorded".to_string());
+    }
+    Ok(report)
 }
 
 /// `--capture`: the capture's immediate context and the swap chain it presents (the scene
@@ -311,6 +423,7 @@ fn run(options: &Options) -> Result<Option<CaptureReport>, String> {
         &device,
         &SceneDesc {
             draws: options.draws,
+            gpu_contents: options.vulkan,
             ..SceneDesc::default()
         },
     )
@@ -321,6 +434,10 @@ fn run(options: &Options) -> Result<Option<CaptureReport>, String> {
         semantics: options.semantics,
         ..Default::default()
     };
+    #[cfg(feature = "vulkan")]
+    if options.vulkan {
+        return drawn(options, &device, &scene, &desc);
+    }
     if options.capture.is_none() {
         let mut immediate = ImmediateContext::new(&device).map_err(|error| error.to_string())?;
         immediate.set_gpu_timing(options.gpu);
