@@ -635,6 +635,8 @@ mod tests {
                 semantics,
                 gpu: GpuTiming::Inline,
                 capture: Some(file.clone()),
+                vulkan: false,
+                png: None,
             };
             let report = run(&options)
                 .expect("the renderer runs")
