@@ -263,7 +263,7 @@ pub fn record_bundle_calls<C: BundleCaller + ?Sized>(
                     }
                     let stream = VertexBuffer {
                         buffer: Some(scene.particles),
-                        stride: 16,
+                        stride: crate::scene::PARTICLE_STRIDE,
                         offset: 0,
                     };
                     context.set_vertex_buffers(1, &[stream]);

@@ -201,7 +201,7 @@ pub fn record_draws<R: CallSink + ?Sized>(sink: &mut R, scene: &Scene, draws: Ra
                 }
                 streams[1] = VertexBuffer {
                     buffer: Some(scene.particles),
-                    stride: 16,
+                    stride: crate::scene::PARTICLE_STRIDE,
                     offset: 0,
                 };
             }

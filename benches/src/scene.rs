@@ -30,6 +30,12 @@ pub const OBJECT_CONSTANTS_BYTES: u32 = 128;
 pub const PALETTE_BYTES: u32 = 768;
 /// Bytes of the particle vertex stream (256 particles of 16 bytes).
 pub const PARTICLE_BYTES: u32 = 4096;
+/// The particle stream's vertex stride: 0, every vertex of a particle draw reads the stream's
+/// first 16 bytes. The meshes it replaces a stream of have up to 60,000 vertices, far past
+/// 4 KB: D3D11 reads zeros there, as Vulkan's robustBufferAccess2 does against the bound size,
+/// but lavapipe (Mesa 22.3) bounds the fetch by the whole ring buffer, so a live frame and its
+/// replay read different bytes (R-GPU-5's same pixels). With stride 0 no fetch leaves them.
+pub const PARTICLE_STRIDE: u32 = 0;
 /// Skinning palettes: dynamic constant buffers the immediate context updates each frame.
 pub const PALETTES: u32 = 4;
 /// Textures the materials pick theirs from.
@@ -286,8 +292,24 @@ impl PostPass {
                 call: "post pass",
                 object: device.object_name(ObjectKind::SwapChain, self.chain.raw()),
             })?;
-        let index = device.current_back_buffer(self.chain).unwrap_or(0) as usize;
-        let target = info.buffers.get(index).map(|(_, view)| *view);
+        let index = device.current_back_buffer(self.chain).unwrap_or(0);
+        // The view that names the current back buffer now: a legacy present moves a chain's
+        // views (R-EX-7), so after legacy frames `buffers[index]`'s own view may name another
+        // buffer (a fast frame drawing through it would present a stale picture). Where none
+        // does, that view is placed on it.
+        let on_current = |view: RenderTargetView| {
+            device.swap_chain_view_buffer(view) == Some((self.chain, index))
+        };
+        let target = match info.buffers.iter().map(|(_, v)| *v).find(|v| on_current(*v)) {
+            Some(view) => Some(view),
+            None => match info.buffers.get(index as usize) {
+                Some(&(_, view)) => {
+                    device.place_swap_chain_view(view, index)?;
+                    Some(view)
+                }
+                None => None,
+            },
+        };
         let Some(last) = scene.passes.last() else {
             return Ok(());
         };

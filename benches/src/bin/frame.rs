@@ -191,7 +191,7 @@ fn demo<E: Engine>(engine: &E, immediate: &mut E::Immediate, options: &Options) 
     }
     #[cfg(feature = "vulkan")]
     if options.vulkan {
-        if let Err(message) = vulkan_run::finish(immediate.context(), &scene, options) {
+        if let Err(message) = vulkan_run::finish(immediate.context(), options) {
             fail(&message);
         }
     }

@@ -65,7 +65,9 @@ OPTIONS:
                               scene then carries shaders, geometry and constants, and each
                               frame ends with a post pass presented to a swap chain. Needs a
                               build with `--features vulkan`
-    --png FILE                with --backend vulkan: the last frame presented, as a PNG
+    --png FILE                with --backend vulkan: each run's last frame presented, as a PNG
+                              (several runs: the run's name before the extension,
+                              f.png -> f.legacy.png, as --capture names its traces)
     --gpu-validation          with --backend vulkan: the Khronos validation layer, with
                               synchronization validation; any message stops the demo
     -h, --help                print this help

@@ -264,6 +264,14 @@ pub(crate) fn run<E: Engine>(
         ))
     });
 
+    #[cfg(feature = "vulkan")]
+    if options.vulkan {
+        let context = immediate.context();
+        if let Err(message) = crate::vulkan_run::write_run_png(context, scene, options, mode.key()) {
+            fail(&message);
+        }
+    }
+
     let mut order: Vec<usize> = (0..frames.len()).collect();
     order.sort_by_key(|&f| frames[f].wall);
     let median = order[order.len() / 2];

@@ -1,6 +1,6 @@
 //! `frame --backend vulkan` (R-GPU-5): the Vulkan backend installed on the immediate context
-//! before the runs, and after them what it drew: the last presented frame as a PNG
-//! (`--png FILE`), the validation layer's messages (`--gpu-validation`: any stops the demo),
+//! before the runs, and after them what it drew: each run's last presented frame as a PNG
+//! (`--png FILE`, named as `--capture` names its traces), the validation layer's messages (`--gpu-validation`: any stops the demo),
 //! the oracle's checks (each draw's bound state against the model's record, R-GPU-4).
 //!
 //! **In:** the device, the immediate context, the options. **Out:** the backend on the model,
@@ -32,22 +32,45 @@ pub(crate) fn install(
     Ok(())
 }
 
-/// What the backend drew: the PNG, the validation messages, the summary.
-pub(crate) fn finish(
+/// After a run (legacy lists, fast lists, bundles): its last presented frame as a PNG at
+/// `--png FILE`, or at `FILE` with the run's name before the extension when several runs draw
+/// (`f.png` -> `f.legacy.png`, ...), as `--capture` names its traces: the run's captured frame
+/// is its last, so `replay --backend vulkan --png DIR` of that trace writes the same picture
+/// (R-GPU-5).
+pub(crate) fn write_run_png(
     immediate: &mut ImmediateContext,
     scene: &Scene,
     options: &Options,
+    run: &str,
 ) -> Result<(), String> {
-    let errors = immediate.flush();
-    let backend = immediate
+    let (Some(file), Some(post)) = (&options.png, &scene.post) else {
+        return Ok(());
+    };
+    let path = benches::capture::capture_path(file, run, options.modes());
+    immediate
+        .flush()
+        .map_err(|error| format!("the backend refused: {error}"))?;
+    backend_of(immediate)?.write_png(post.chain, &path)?;
+    eprintln!("backend: wrote {}", path.display());
+    Ok(())
+}
+
+/// The Vulkan backend `install` put on `immediate`'s model.
+fn backend_of(immediate: &mut ImmediateContext) -> Result<&mut VulkanBackend, String> {
+    immediate
         .gpu_backend_mut()
         .and_then(|b| b.as_any_mut())
         .and_then(|b| b.downcast_mut::<VulkanBackend>())
-        .ok_or("--backend vulkan: the backend is gone")?;
-    if let (Some(path), Some(post)) = (&options.png, &scene.post) {
-        backend.write_png(post.chain, path)?;
-        eprintln!("backend: wrote {}", path.display());
-    }
+        .ok_or_else(|| "--backend vulkan: the backend is gone".to_string())
+}
+
+/// What the backend drew: the validation messages, the summary (the PNGs are the runs').
+pub(crate) fn finish(
+    immediate: &mut ImmediateContext,
+    options: &Options,
+) -> Result<(), String> {
+    let errors = immediate.flush();
+    let backend = backend_of(immediate)?;
     let time = backend.gpu_time();
     if time.submissions > 0 {
         eprintln!(
