@@ -322,6 +322,18 @@ impl GpuBackend for VulkanBackend {
     fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
         Some(self)
     }
+
+    fn read_mapped(
+        &mut self,
+        resource: recorder::Resource,
+        bytes: &mut [u8],
+    ) -> Option<Result<(), Error>> {
+        self.read_mapped_bytes(resource, bytes)
+    }
+
+    fn write_mapped(&mut self, resource: recorder::Resource, bytes: &[u8]) -> Result<(), Error> {
+        self.write_mapped_bytes(resource, bytes)
+    }
 }
 
 impl Drop for VulkanBackend {

@@ -159,6 +159,20 @@ impl TextureInfo {
                 .saturating_mul(self.array_size.max(1) as u64)
         })
     }
+    /// The first subresource (mip 0, slice 0) as a map of the texture on the immediate context
+    /// lays it out (R-EX-6, R-GPU-2): `(row pitch, rows)`, rows packed, so `row pitch x rows`
+    /// bytes; a row of a block-compressed `bc*` format is a row of 4x4 blocks.
+    pub fn mapped_layout(&self) -> (u64, u64) {
+        let block = if self.format.name().starts_with("bc") {
+            4
+        } else {
+            1
+        };
+        let element = self.format.bytes_per_element() as u64;
+        let columns = (self.width.max(1) as u64).div_ceil(block);
+        let rows = (self.height.max(1) as u64).div_ceil(block);
+        (columns * element, rows)
+    }
     /// A compressible render target or depth stencil: reading it needs decompression (R-SP-2).
     pub fn is_compressible_target(&self) -> bool {
         self.compressible
