@@ -437,9 +437,7 @@ impl VulkanBackend {
                 dst.format, src.format
             ))
         } else if compressed(src_info)
-            && [b.left, b.top, b.right, b.bottom, x, y]
-                .iter()
-                .any(|v| v % 4 != 0)
+            && !on_blocks(b, (x, y), mip_size(src_info, src_sub), mip_size(dst_info, dst_sub))
         {
             Some("is copied a region of block-compressed texels not on 4x4 block edges: not translated (R-GPU-3)".to_string())
         } else {
@@ -536,6 +534,27 @@ impl VulkanBackend {
         self.frame.dirty = true;
         Ok(())
     }
+}
+
+/// The texels of mip level `subresource % mips` of `info`.
+fn mip_size(info: recorder::TextureInfo, subresource: u32) -> (u32, u32) {
+    let mip = (subresource % info.mip_levels.max(1)).min(31);
+    ((info.width >> mip).max(1), (info.height >> mip).max(1))
+}
+
+/// Whether a region copy of block-compressed texels lies on 4x4 block edges: offsets on
+/// blocks, and each end on a block or at its subresource's edge (Vulkan's rule).
+fn on_blocks(b: CopyBox, (x, y): (u32, u32), src: (u32, u32), dst: (u32, u32)) -> bool {
+    let (w, h) = (b.right.saturating_sub(b.left), b.bottom.saturating_sub(b.top));
+    let end = |start: u32, size: u32, edge: u32| {
+        let end = start.saturating_add(size);
+        end.is_multiple_of(4) || end == edge
+    };
+    [b.left, b.top, x, y].iter().all(|v| v.is_multiple_of(4))
+        && end(b.left, w, src.0)
+        && end(b.top, h, src.1)
+        && end(x, w, dst.0)
+        && end(y, h, dst.1)
 }
 
 /// Whether a command the backend ignores changes GPU memory (a structure count: the backend's
