@@ -134,7 +134,10 @@ fn r_gpu_2_a_backends_bytes_win_and_write_maps_reach_it_at_unmap() {
         let mapped = imm.map(texture, MapType::Read, MapFlags::None).unwrap();
         assert!(mapped.iter().all(|&b| b == 0xab), "the GPU's bytes");
     }
-    assert!(memory(&mut imm).written.is_empty(), "a read map writes nothing back");
+    assert!(
+        memory(&mut imm).written.is_empty(),
+        "a read map writes nothing back"
+    );
     {
         let mut mapped = imm.map(buffer, MapType::ReadWrite, MapFlags::None).unwrap();
         assert!(mapped.iter().all(|&b| b == 0xab));
@@ -146,7 +149,11 @@ fn r_gpu_2_a_backends_bytes_win_and_write_maps_reach_it_at_unmap() {
     let written = std::mem::take(&mut memory(&mut imm).written);
     assert_eq!(written.len(), 2);
     assert_eq!(written[0].0, buffer.raw());
-    assert_eq!(written[0].1[..2], [1, 0xab], "the map's bytes, the GPU's where untouched");
+    assert_eq!(
+        written[0].1[..2],
+        [1, 0xab],
+        "the map's bytes, the GPU's where untouched"
+    );
     assert_eq!(written[1].0, texture.raw());
     assert!(written[1].1.iter().all(|&b| b == 2) && written[1].1.len() == 64 * 8);
     memory(&mut imm).refuse = true;
@@ -154,7 +161,10 @@ fn r_gpu_2_a_backends_bytes_win_and_write_maps_reach_it_at_unmap() {
         .map(buffer, MapType::Read, MapFlags::None)
         .map(Mapped::keep_mapped)
         .unwrap_err();
-    assert!(matches!(error, Error::GpuBackend { call: "map", .. }), "{error}");
+    assert!(
+        matches!(error, Error::GpuBackend { call: "map", .. }),
+        "{error}"
+    );
     memory(&mut imm).refuse = false;
     assert!(
         imm.map(buffer, MapType::Read, MapFlags::None).is_ok(),

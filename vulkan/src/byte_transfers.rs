@@ -5,10 +5,14 @@
 //!
 //! **In:** [`Command`]s after the model applied them, with their resolved resources and
 //! instances. **Out:** transfer commands outside any pass (each closes the open pass), global
-//! memory barriers around buffer writes and image transitions before image copies; a dynamic
+//! memory barriers around buffer writes and image transitions before image copies (a region
+//! copy within one texture: `GENERAL` for both ends, the recorder having refused overlap); a dynamic
 //! buffer's write-discard map becomes a new ring region for `(buffer, instance)`, with no
 //! command at all. Commands that bind (the draw's record has what they bound), barriers,
-//! queries, fences and the other commands are not translated (counted in `untranslated`).
+//! queries, fences and the other commands are not translated; of those that move bytes,
+//! `copy_structure_count` is counted in `untranslated`. A region copy the backend cannot
+//! translate (formats of different size classes, block-compressed texels off block edges) is
+//! refused naming the destination.
 //!
 //! **Invariant.** The bytes of each dynamic buffer's latest instance are kept (`latest`), in a
 //! vector reused map after map, so that a draw in a later frame, after the ring was reset,
@@ -437,7 +441,12 @@ impl VulkanBackend {
                 dst.format, src.format
             ))
         } else if compressed(src_info)
-            && !on_blocks(b, (x, y), mip_size(src_info, src_sub), mip_size(dst_info, dst_sub))
+            && !on_blocks(
+                b,
+                (x, y),
+                mip_size(src_info, src_sub),
+                mip_size(dst_info, dst_sub),
+            )
         {
             Some("is copied a region of block-compressed texels not on 4x4 block edges: not translated (R-GPU-3)".to_string())
         } else {
@@ -545,7 +554,10 @@ fn mip_size(info: recorder::TextureInfo, subresource: u32) -> (u32, u32) {
 /// Whether a region copy of block-compressed texels lies on 4x4 block edges: offsets on
 /// blocks, and each end on a block or at its subresource's edge (Vulkan's rule).
 fn on_blocks(b: CopyBox, (x, y): (u32, u32), src: (u32, u32), dst: (u32, u32)) -> bool {
-    let (w, h) = (b.right.saturating_sub(b.left), b.bottom.saturating_sub(b.top));
+    let (w, h) = (
+        b.right.saturating_sub(b.left),
+        b.bottom.saturating_sub(b.top),
+    );
     let end = |start: u32, size: u32, edge: u32| {
         let end = start.saturating_add(size);
         end.is_multiple_of(4) || end == edge

@@ -61,7 +61,8 @@ fn r_gpu_3_a_quadrant_copied_into_another_texture() {
     let (picture, picture_rtv) = target(&gpu, "picture");
     let (copy, copy_rtv) = target(&gpu, "copy");
     draw_picture(&mut gpu, picture_rtv);
-    gpu.imm.clear_render_target_view(copy_rtv, [1.0, 0.0, 0.0, 1.0]);
+    gpu.imm
+        .clear_render_target_view(copy_rtv, [1.0, 0.0, 0.0, 1.0]);
     gpu.imm
         .copy_texture_region(copy, 0, 0, 0, picture, 0, BOTTOM_RIGHT);
     gpu.imm.flush().unwrap();
@@ -102,5 +103,89 @@ fn r_gpu_3_a_quadrant_copied_within_one_texture() {
             assert_eq!(texel(&pixels, x, y), want, "({x}, {y})");
         }
     }
+    gpu.assert_clean();
+}
+
+#[test]
+fn r_gpu_3_region_copies_within_a_size_class_and_refused_across() {
+    let Some(mut gpu) = gpu() else { return };
+    let (picture, picture_rtv) = target(&gpu, "picture");
+    draw_picture(&mut gpu, picture_rtv);
+    let texture = |gpu: &Gpu, name, format| {
+        gpu.device
+            .create_texture(&TextureDesc {
+                name,
+                format,
+                width: 16,
+                height: 16,
+                bind: BindFlags::NONE,
+                ..Default::default()
+            })
+            .unwrap()
+    };
+    // r8g8b8a8 into r32_uint (both 4 bytes a texel): the texels' bytes, reinterpreted.
+    let words = texture(&gpu, "words", Format::R32Uint);
+    gpu.imm
+        .copy_texture_region(words, 0, 0, 0, picture, 0, BOTTOM_RIGHT);
+    {
+        let mapped = gpu.imm.map(words, MapType::Read, MapFlags::None).unwrap();
+        let pitch = mapped.row_pitch();
+        assert_eq!(mapped[..4], GREEN, "(0, 0)");
+        assert_eq!(mapped[3 * pitch + 16..3 * pitch + 20], BLUE, "(4, 3)");
+    }
+    gpu.imm.flush().unwrap();
+    // r8g8b8a8 into r16g16b16a16_float (8 bytes a texel): refused, naming the destination.
+    let wide = texture(&gpu, "wide", Format::R16G16B16A16Float);
+    gpu.imm
+        .copy_texture_region(wide, 0, 0, 0, picture, 0, BOTTOM_RIGHT);
+    let error = gpu.imm.flush().unwrap_err();
+    assert!(
+        matches!(&error, Error::GpuBackend { call: "copy_texture_region", object, problem }
+            if object.contains("wide") && problem.contains("size class")),
+        "{error}"
+    );
+    gpu.assert_clean();
+}
+
+#[test]
+fn r_gpu_3_a_block_compressed_region_copy_moves_whole_blocks() {
+    let Some(mut gpu) = gpu() else { return };
+    // 16 x 8 texels of bc1: 4 x 2 blocks of 8 bytes, block i filled with byte i + 1.
+    let blocks: Vec<u8> = (0..8u8).flat_map(|i| [i + 1; 8]).collect();
+    let desc = |name| TextureDesc {
+        name,
+        format: Format::Bc1Unorm,
+        width: 16,
+        height: 8,
+        bind: BindFlags::NONE,
+        ..Default::default()
+    };
+    let source = gpu
+        .device
+        .create_texture_with_data(&desc("source"), &blocks)
+        .unwrap();
+    let staging = gpu.device.create_texture(&desc("staging")).unwrap();
+    gpu.imm
+        .map(staging, MapType::Write, MapFlags::None)
+        .unwrap()
+        .fill(0);
+    // Blocks 1 and 2 of the top row onto blocks 0 and 1 of the bottom one.
+    let two_blocks = CopyBox {
+        left: 4,
+        top: 0,
+        right: 12,
+        bottom: 4,
+    };
+    gpu.imm
+        .copy_texture_region(staging, 0, 0, 4, source, 0, two_blocks);
+    {
+        let mapped = gpu.imm.map(staging, MapType::Read, MapFlags::None).unwrap();
+        assert_eq!((mapped.row_pitch(), mapped.len()), (32, 64));
+        let mut want = vec![0u8; 64];
+        want[32..40].fill(2);
+        want[40..48].fill(3);
+        assert_eq!(&mapped[..], &want[..]);
+    }
+    gpu.imm.flush().unwrap();
     gpu.assert_clean();
 }

@@ -5,9 +5,12 @@
 //! **In:** the application's questions and maps, on the immediate context. **Out:** answers as
 //! the GPU model has run so far (each call lets it consume what was submitted first, except
 //! `get_data`, which reads without flushing), mapped memory, and the waits a legacy map costs
-//! (`fence_waits`).
+//! (`fence_waits`). A read, write or read_write map of a staging buffer or texture hands out
+//! the model's bytes (the last CPU write), or, with a backend installed, the GPU's
+//! (`GpuBackend::read_mapped`, R-GPU-2); a writing map's unmap hands its bytes to the backend
+//! (`write_mapped`).
 //!
-//! **Invariant.** A legacy read or write map of a buffer the GPU may still use waits; a fast
+//! **Invariant.** A legacy read or write map of a resource the GPU may still use waits; a fast
 //! one never does, and under validation is refused with `resource_in_use` (`progress.rs` has
 //! the model of time).
 
