@@ -181,7 +181,7 @@ fn r_gpu_3_a_block_compressed_region_copy_moves_whole_blocks() {
     {
         let mapped = gpu.imm.map(staging, MapType::Read, MapFlags::None).unwrap();
         assert_eq!((mapped.row_pitch(), mapped.len()), (32, 64));
-        let mut want = vec![0u8; 64];
+        let mut want = [0u8; 64];
         want[32..40].fill(2);
         want[40..48].fill(3);
         assert_eq!(&mapped[..], &want[..]);
