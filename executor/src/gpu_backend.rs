@@ -18,14 +18,17 @@
 //! backend's submission thread (DXVK's command-stream thread). Hence `Send`.
 //!
 //! **Invariant.** The backend never changes what the model records: it is handed facts after
-//! the model made them. Without a backend the model pays one predictable branch per command
+//! the model made them. The one thing a backend hands back is bytes: a read map of a staging
+//! resource on the immediate context asks it for the GPU's ([`GpuBackend::read_mapped`]), and
+//! the unmap of a write map gives it the CPU's ([`GpuBackend::write_mapped`]); neither changes a
+//! record. Without a backend the model pays one predictable branch per command
 //! (`Option::is_some` on a field the hot path already has in cache) and the default build has no
 //! GPU dependency.
 
 use std::fmt;
 
 use recorder::command::Command;
-use recorder::{Error, RawHandle, Semantics};
+use recorder::{Error, RawHandle, Resource, Semantics};
 
 use crate::draw_record::Draw;
 
@@ -36,7 +39,7 @@ use crate::draw_record::Draw;
 /// ```
 /// use executor::{Draw, GpuBackend, GpuModel};
 /// use recorder::command::{Command, DirectArgs};
-/// use recorder::{Error, RawHandle, Semantics};
+/// use recorder::{Error, RawHandle, Resource, Semantics};
 ///
 /// #[derive(Debug, Default)]
 /// struct Count { commands: usize, draws: usize }
@@ -85,5 +88,24 @@ pub trait GpuBackend: Send + fmt::Debug {
     /// The backend as `Any`, mutably.
     fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
         None
+    }
+
+    /// A read, write or read_write map of `resource` on the immediate context (R-GPU-2), once
+    /// the model has run everything submitted: the backend submits what it recorded, waits for
+    /// it, and writes the GPU's bytes of `resource` into `bytes` (a buffer: its bytes; a
+    /// texture: its first subresource, rows packed, as the immediate context maps it).
+    /// `None`: the backend keeps no GPU memory for it, and the map hands out the model's bytes
+    /// (the default). Where both exist the GPU's win, as on hardware.
+    fn read_mapped(&mut self, resource: Resource, bytes: &mut [u8]) -> Option<Result<(), Error>> {
+        let _ = (resource, bytes);
+        None
+    }
+
+    /// The unmap of a write or read_write map of `resource` on the immediate context: `bytes`
+    /// (laid out as [`read_mapped`](Self::read_mapped)'s) reach GPU memory before any command
+    /// handed over later. The default keeps nothing.
+    fn write_mapped(&mut self, resource: Resource, bytes: &[u8]) -> Result<(), Error> {
+        let _ = (resource, bytes);
+        Ok(())
     }
 }

@@ -5,10 +5,14 @@
 //!
 //! **In:** [`Command`]s after the model applied them, with their resolved resources and
 //! instances. **Out:** transfer commands outside any pass (each closes the open pass), global
-//! memory barriers around buffer writes and image transitions before image copies; a dynamic
+//! memory barriers around buffer writes and image transitions before image copies (a region
+//! copy within one texture: `GENERAL` for both ends, the recorder having refused overlap); a dynamic
 //! buffer's write-discard map becomes a new ring region for `(buffer, instance)`, with no
 //! command at all. Commands that bind (the draw's record has what they bound), barriers,
-//! queries, fences and the other commands are not translated (counted in `untranslated`).
+//! queries, fences and the other commands are not translated; of those that move bytes,
+//! `copy_structure_count` is counted in `untranslated`. A region copy the backend cannot
+//! translate (formats of different size classes, block-compressed texels off block edges) is
+//! refused naming the destination.
 //!
 //! **Invariant.** The bytes of each dynamic buffer's latest instance are kept (`latest`), in a
 //! vector reused map after map, so that a draw in a later frame, after the ring was reset,
@@ -16,10 +20,13 @@
 
 use ash::vk;
 use recorder::command::{BoundResource, Command};
-use recorder::{Buffer, Error, Handle, ObjectKind, RawHandle, Texture, Usage};
+use recorder::{Buffer, CopyBox, Error, Handle, ObjectKind, RawHandle, Texture, Usage};
 
 use crate::resources::refuse;
 use crate::VulkanBackend;
+
+/// A region copy's destination: texture, subresource (`mip + slice * mips`), left, top.
+type RegionTarget = (RawHandle, u32, u32, u32);
 
 impl VulkanBackend {
     /// One command the model applied (see the module essay).
@@ -59,6 +66,19 @@ impl VulkanBackend {
                 &source,
                 source_offset,
                 Some(bytes),
+            ),
+            Command::CopyTextureRegion {
+                destination,
+                destination_subresource,
+                x,
+                y,
+                source,
+                source_subresource,
+                source_box,
+            } => self.copy_texture_region(
+                (destination.resource, destination_subresource, x, y),
+                (source.resource, source_subresource),
+                source_box,
             ),
             _ => {
                 if !command.is_draw_or_dispatch() && command_moves_bytes(command) {
@@ -385,14 +405,174 @@ impl VulkanBackend {
         self.frame.dirty = true;
         Ok(())
     }
+
+    /// `copy_texture_region` (R-GPU-3): a box of a source subresource to a point of a
+    /// destination subresource, one `vkCmdCopyImage` region; a copy within one texture (the
+    /// recorder refused overlapping regions) uses the `GENERAL` layout for both ends.
+    fn copy_texture_region(
+        &mut self,
+        (destination, dst_sub, x, y): RegionTarget,
+        (source, src_sub): (RawHandle, u32),
+        b: CopyBox,
+    ) -> Result<(), Error> {
+        const CALL: &str = "copy_texture_region";
+        self.image(CALL, source)?;
+        self.image(CALL, destination)?;
+        let (Some(src), Some(dst)) = (
+            self.resources.images.get(&source),
+            self.resources.images.get(&destination),
+        ) else {
+            return Ok(());
+        };
+        let info = |t| self.device.texture_info(Texture::from_raw(t));
+        let (Some(src_info), Some(dst_info)) = (info(source), info(destination)) else {
+            return Ok(());
+        };
+        let compressed = |i: recorder::TextureInfo| i.format.name().starts_with("bc");
+        let same_class = src.format == dst.format
+            || (!crate::translate::is_depth(src.format)
+                && !crate::translate::is_depth(dst.format)
+                && !compressed(src_info)
+                && !compressed(dst_info)
+                && src_info.format.bytes_per_element() == dst_info.format.bytes_per_element());
+        let problem = if !same_class {
+            Some(format!(
+                "({:?}) is copied a region of a texture of format {:?}: Vulkan copies only between formats of one size class (R-GPU-3)",
+                dst.format, src.format
+            ))
+        } else if compressed(src_info)
+            && !on_blocks(
+                b,
+                (x, y),
+                mip_size(src_info, src_sub),
+                mip_size(dst_info, dst_sub),
+            )
+        {
+            Some("is copied a region of block-compressed texels not on 4x4 block edges: not translated (R-GPU-3)".to_string())
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(refuse(
+                self,
+                CALL,
+                ObjectKind::Texture,
+                destination,
+                problem,
+            ));
+        }
+        let layers = |sub: u32, mips: u32| (sub % mips.max(1), sub / mips.max(1));
+        let ((src_mip, src_layer), (dst_mip, dst_layer)) =
+            (layers(src_sub, src.mips), layers(dst_sub, dst.mips));
+        let aspects = crate::translate::aspects(src.format);
+        let region = vk::ImageCopy {
+            src_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: aspects,
+                mip_level: src_mip,
+                base_array_layer: src_layer,
+                layer_count: 1,
+            },
+            src_offset: vk::Offset3D {
+                x: b.left as i32,
+                y: b.top as i32,
+                z: 0,
+            },
+            dst_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: aspects,
+                mip_level: dst_mip,
+                base_array_layer: dst_layer,
+                layer_count: 1,
+            },
+            dst_offset: vk::Offset3D {
+                x: x as i32,
+                y: y as i32,
+                z: 0,
+            },
+            extent: vk::Extent3D {
+                width: b.right.saturating_sub(b.left),
+                height: b.bottom.saturating_sub(b.top),
+                depth: 1,
+            },
+        };
+        if region.extent.width == 0 || region.extent.height == 0 {
+            return Ok(());
+        }
+        let (src_layout, dst_layout) = if source == destination {
+            let access = vk::AccessFlags2::TRANSFER_READ | vk::AccessFlags2::TRANSFER_WRITE;
+            let general = vk::ImageLayout::GENERAL;
+            self.use_image(source, general, vk::PipelineStageFlags2::COPY, access);
+            (general, general)
+        } else {
+            self.use_image(
+                source,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                vk::PipelineStageFlags2::COPY,
+                vk::AccessFlags2::TRANSFER_READ,
+            );
+            self.use_image(
+                destination,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                vk::PipelineStageFlags2::COPY,
+                vk::AccessFlags2::TRANSFER_WRITE,
+            );
+            (
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            )
+        };
+        let (Some(src), Some(dst)) = (
+            self.resources.images.get(&source),
+            self.resources.images.get(&destination),
+        ) else {
+            return Ok(());
+        };
+        // SAFETY: outside a pass (use_image closed it); the images are in the layouts named
+        // (transitioned above, the whole image); the recorder checked that the subresources
+        // exist and that the box and the region lie inside them, and refused overlap within one
+        // texture; the formats are of one size class (checked above).
+        unsafe {
+            self.gpu.device.cmd_copy_image(
+                self.frame.cb,
+                src.image,
+                src_layout,
+                dst.image,
+                dst_layout,
+                &[region],
+            )
+        };
+        self.frame.dirty = true;
+        Ok(())
+    }
 }
 
-/// Whether a command the backend ignores changes GPU memory (a copy of a region, a structure
-/// count, a query's result, ...): counted as untranslated. Binds, barriers and fences move no
-/// bytes (the draw's record has what they bound; transitions are the backend's own).
+/// The texels of mip level `subresource % mips` of `info`.
+fn mip_size(info: recorder::TextureInfo, subresource: u32) -> (u32, u32) {
+    let mip = (subresource % info.mip_levels.max(1)).min(31);
+    ((info.width >> mip).max(1), (info.height >> mip).max(1))
+}
+
+/// Whether a region copy of block-compressed texels lies on 4x4 block edges: offsets on
+/// blocks, and each end on a block or at its subresource's edge (Vulkan's rule).
+fn on_blocks(b: CopyBox, (x, y): (u32, u32), src: (u32, u32), dst: (u32, u32)) -> bool {
+    let (w, h) = (
+        b.right.saturating_sub(b.left),
+        b.bottom.saturating_sub(b.top),
+    );
+    let end = |start: u32, size: u32, edge: u32| {
+        let end = start.saturating_add(size);
+        end.is_multiple_of(4) || end == edge
+    };
+    [b.left, b.top, x, y].iter().all(|v| v.is_multiple_of(4))
+        && end(b.left, w, src.0)
+        && end(b.top, h, src.1)
+        && end(x, w, dst.0)
+        && end(y, h, dst.1)
+}
+
+/// Whether a command the backend ignores changes GPU memory (a structure count: the backend's
+/// UAVs have no hidden counter, no WGSL shader appends, so the count would be invented):
+/// counted as untranslated. Binds, barriers and fences move no bytes (the draw's record has
+/// what they bound; transitions are the backend's own).
 fn command_moves_bytes(command: &Command<'_>) -> bool {
-    matches!(
-        command,
-        Command::CopyTextureRegion { .. } | Command::CopyStructureCount { .. }
-    )
+    matches!(command, Command::CopyStructureCount { .. })
 }

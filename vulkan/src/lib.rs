@@ -6,7 +6,9 @@
 //! `ImmediateContext::set_gpu_backend`): non-draw commands after the model applied them, each
 //! draw's resolved record, presents and submissions; and what the `recorder::Device` keeps of
 //! each object (its info, and its R-GPU-2 contents: shader code, input elements, state fields,
-//! initial bytes). **Out:** Vulkan commands on one graphics queue; the pixels of each present
+//! initial bytes); the read and write maps of staging resources on the immediate context
+//! ([`executor::GpuBackend::read_mapped`], `write_mapped`). **Out:** Vulkan commands on one
+//! graphics queue; the GPU's bytes of a mapped staging resource (R-GPU-2); the pixels of each present
 //! ([`VulkanBackend::presented_pixels`], [`VulkanBackend::write_png`]); refusals (a shader
 //! without code at a draw, a construct not translated yet, a bound state the record disagrees
 //! with) returned as [`recorder::Error::GpuBackend`], which the model reports as violations;
@@ -32,6 +34,9 @@
 //! | enhanced barriers (§9) | one `vkCmdPipelineBarrier2` entry each (sync → stages, access → access, layout → layout, discard → `UNDEFINED`) |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
 //! | dispatch, buffer UAVs | a compute pipeline per shader, storage buffers, between global barriers |
+//! | `copy_resource` / `copy_buffer_region` | `vkCmdCopyImage` (every mip) / `vkCmdCopyBuffer` |
+//! | `copy_texture_region` (a box of a subresource to a point of another) | one `vkCmdCopyImage` region, `TRANSFER_SRC`/`TRANSFER_DST` layouts, `GENERAL` for both ends within one texture |
+//! | read, write, read_write map of a staging buffer or texture (immediate context) | flush, wait, the resource copied into a host-visible buffer and handed to the map (the GPU's bytes win over the model's); at a writing map's unmap, the bytes through the ring |
 //!
 //! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0, by the engine's
 //! rule [`recorder::shader_binding`]: for the stage of index `k` (vs 0, hs 1, ds 2, gs 3,
@@ -51,7 +56,9 @@
 //! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
 //! the legacy `resource_barrier` (the backend's own transitions cover it), barriers of part of
 //! an image (a barrier covers the whole image),
-//! read maps of staging resources, texture-region copies, depth clears folded into load
+//! `copy_structure_count` (the backend's UAVs have no hidden counter: no WGSL shader appends,
+//! so a count would be invented), maps of depth textures, region copies between formats of
+//! different size classes (refused), depth clears folded into load
 //! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
 //! and shader-resource slots read zeros, `null_descriptors.rs`), wireframe and depth
 //! clamp, multisampling, frames in flight (every flush waits for its fence), bundles as
@@ -321,6 +328,18 @@ impl GpuBackend for VulkanBackend {
 
     fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
         Some(self)
+    }
+
+    fn read_mapped(
+        &mut self,
+        resource: recorder::Resource,
+        bytes: &mut [u8],
+    ) -> Option<Result<(), Error>> {
+        self.read_mapped_bytes(resource, bytes)
+    }
+
+    fn write_mapped(&mut self, resource: recorder::Resource, bytes: &[u8]) -> Result<(), Error> {
+        self.write_mapped_bytes(resource, bytes)
     }
 }
 

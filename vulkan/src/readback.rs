@@ -2,8 +2,10 @@
 //! the frame flushed, the texels read as RGBA8 rows; a present keeps its chain's pixels, which
 //! [`VulkanBackend::write_png`] writes with the png crate.
 //!
-//! **In:** a texture (a back buffer at a present). **Out:** `(width, height, rgba)`, rows top
-//! first, 4 bytes per texel.
+//! **In:** a texture (a back buffer at a present); a buffer or staging texture the immediate
+//! context maps (R-GPU-2). **Out:** `(width, height, rgba)`, rows top first, 4 bytes per
+//! texel; a map's GPU bytes (a buffer's; a texture's first subresource, rows packed, in its own
+//! format), and at a write map's unmap the CPU's bytes uploaded through the ring.
 //!
 //! **Invariant.** Only 4-byte colour formats are read back (`r8g8b8a8*`, `b8g8r8a8*`, the
 //! latter swizzled to RGBA); another format is refused naming the texture. The copy's write is
@@ -12,7 +14,7 @@
 use ash::vk;
 use gpu_allocator::vulkan::{AllocationCreateDesc, AllocationScheme};
 use gpu_allocator::MemoryLocation;
-use recorder::{Error, ObjectKind, RawHandle};
+use recorder::{Error, Handle, ObjectKind, RawHandle, Resource};
 
 use crate::resources::refuse;
 use crate::VulkanBackend;
@@ -230,6 +232,94 @@ impl VulkanBackend {
         });
         // SAFETY: the flush waited for the copy; the buffer is used no more.
         unsafe { self.gpu.device.destroy_buffer(host, None) };
+        let _ = self.gpu.allocator.free(allocation);
+        bytes
+    }
+
+    /// The GPU's bytes of a read, write or read_write map on the immediate context (R-GPU-2):
+    /// a buffer's, or a staging texture's first subresource, rows packed; flushes the frame
+    /// and waits. `None` for a resource the GPU never held (no object made, no initial data):
+    /// the model's bytes stand.
+    pub(crate) fn read_mapped_bytes(
+        &mut self,
+        resource: Resource,
+        bytes: &mut [u8],
+    ) -> Option<Result<(), Error>> {
+        const CALL: &str = "map";
+        let raw = resource.raw();
+        let made = match resource {
+            Resource::Buffer(_) => self.resources.buffers.contains_key(&raw),
+            Resource::Texture(_) => self.resources.images.contains_key(&raw),
+        };
+        if !made && self.initial_data(resource.kind(), raw).is_none() {
+            return None;
+        }
+        let read = match resource {
+            Resource::Buffer(_) => self.read_buffer_back(CALL, raw),
+            Resource::Texture(_) => self.read_subresource(CALL, raw, bytes.len() as u64),
+        };
+        Some(read.map(|gpu| {
+            let n = gpu.len().min(bytes.len());
+            bytes[..n].copy_from_slice(&gpu[..n]);
+        }))
+    }
+
+    /// The bytes of a write or read_write map, at its unmap, written into GPU memory through
+    /// the ring (R-GPU-2), before any command handed over later.
+    pub(crate) fn write_mapped_bytes(
+        &mut self,
+        resource: Resource,
+        bytes: &[u8],
+    ) -> Result<(), Error> {
+        const CALL: &str = "unmap";
+        match resource {
+            Resource::Buffer(buffer) => self.upload_buffer(CALL, buffer.raw(), 0, bytes),
+            Resource::Texture(texture) => self.upload_texture(CALL, texture.raw(), bytes),
+        }
+    }
+
+    /// A colour texture's first subresource as `size` packed bytes, in its own format (no
+    /// swizzle); flushes the frame.
+    fn read_subresource(
+        &mut self,
+        call: &'static str,
+        texture: RawHandle,
+        size: u64,
+    ) -> Result<Vec<u8>, Error> {
+        self.image(call, texture)?;
+        let Some(image) = self.resources.images.get(&texture) else {
+            return Err(refuse(
+                self,
+                call,
+                ObjectKind::Texture,
+                texture,
+                "has no image (R-GPU-3)",
+            ));
+        };
+        if crate::translate::is_depth(image.format) {
+            return Err(refuse(
+                self,
+                call,
+                ObjectKind::Texture,
+                texture,
+                format!(
+                    "has the depth format {:?}: maps of depth textures are not translated (R-GPU-2)",
+                    image.format
+                ),
+            ));
+        }
+        let (width, height) = (image.extent.width, image.extent.height);
+        let (buffer, allocation) = self.host_buffer(call, size)?;
+        let result = self.copy_to_host(call, texture, buffer, width, height);
+        let bytes = result.map(|()| {
+            allocation
+                .mapped_slice()
+                .and_then(|s| s.get(..size as usize))
+                .map(<[u8]>::to_vec)
+                .unwrap_or_default()
+        });
+        // SAFETY: the flush waited for the copy; the buffer is used no more.
+        unsafe { self.gpu.device.destroy_buffer(buffer, None) };
         let _ = self.gpu.allocator.free(allocation);
         bytes
     }

@@ -208,7 +208,11 @@ impl VulkanBackend {
     }
 
     /// The initial bytes of a buffer or texture, if it was created with some.
-    fn initial_data(&self, kind: ObjectKind, handle: RawHandle) -> Option<std::sync::Arc<[u8]>> {
+    pub(crate) fn initial_data(
+        &self,
+        kind: ObjectKind,
+        handle: RawHandle,
+    ) -> Option<std::sync::Arc<[u8]>> {
         match self.device.gpu_contents(kind, handle).as_deref() {
             Some(GpuContents::InitialData(data)) => Some(data.clone()),
             _ => None,

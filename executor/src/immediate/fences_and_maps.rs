@@ -5,9 +5,12 @@
 //! **In:** the application's questions and maps, on the immediate context. **Out:** answers as
 //! the GPU model has run so far (each call lets it consume what was submitted first, except
 //! `get_data`, which reads without flushing), mapped memory, and the waits a legacy map costs
-//! (`fence_waits`).
+//! (`fence_waits`). A read, write or read_write map of a staging buffer or texture hands out
+//! the model's bytes (the last CPU write), or, with a backend installed, the GPU's
+//! (`GpuBackend::read_mapped`, R-GPU-2); a writing map's unmap hands its bytes to the backend
+//! (`write_mapped`).
 //!
-//! **Invariant.** A legacy read or write map of a buffer the GPU may still use waits; a fast
+//! **Invariant.** A legacy read or write map of a resource the GPU may still use waits; a fast
 //! one never does, and under validation is refused with `resource_in_use` (`progress.rs` has
 //! the model of time).
 
@@ -269,8 +272,17 @@ impl MapCalls for ImmediateContext {
     ///   `resource_in_use`, naming the tracked fence: insert a fence after the last use and
     ///   wait until `is_fence_pending` answers `false` first.
     ///
-    /// The model keeps no GPU contents: a read sees what the CPU last wrote through a map of
-    /// the buffer, zeros at first. Textures are not mapped here (refused with a message).
+    /// - Textures: a staging texture (one with no bind flags, as D3D11's staging textures), its
+    ///   first subresource (mip 0, slice 0), rows packed: [`Mapped::row_pitch`] is the row's
+    ///   texels times the format's bytes (4x4 blocks for `bc*`); another texture is refused
+    ///   with `map_not_allowed`.
+    ///
+    /// The model keeps no GPU contents: without a backend a read sees what the CPU last wrote
+    /// through a map of the resource, zeros at first. With a backend (R-GPU-2) every read,
+    /// write and read_write map hands out the GPU's bytes, which the backend reads back after
+    /// running everything submitted (a copy into the staging resource, say); they win over the
+    /// model's, as on hardware. A write or read_write map's bytes reach GPU memory at its
+    /// unmap.
     ///
     /// Every map type refuses a buffer larger than
     /// [`MAX_MAP_BYTES`](recorder::limits::MAX_MAP_BYTES) (R-REC-12). A refused map changes
@@ -294,46 +306,11 @@ impl MapCalls for ImmediateContext {
             // `unmap`, which finds no read / write map and ends the recorder's.
             return Ok(unsafe { Mapped::new(self, resource, data, len) });
         }
-        let Resource::Buffer(buffer) = resource else {
-            return Err(Error::MapNotAllowed {
-                call: CALL,
-                object: self.device.object_name(ObjectKind::Texture, resource.raw()),
-                map_type,
-                rule: "read and write maps of textures are not modelled (the GPU model keeps no texture contents); map a staging buffer (R-EX-6)",
-            });
-        };
+        let (size, row_pitch) = self.cpu_mappable(CALL, resource, map_type, allow_usage_default)?;
+        let raw = resource.raw();
         let device = self.device.clone();
-        let object = || device.object_name(ObjectKind::Buffer, buffer.raw());
-        let Some(info) = self.device.buffer_info(buffer) else {
-            return Err(self
-                .device
-                .lookup_error(CALL, ObjectKind::Buffer, buffer.raw()));
-        };
-        match info.usage {
-            Usage::Staging => {}
-            Usage::Default if allow_usage_default => {}
-            usage => {
-                return Err(Error::WrongUsage {
-                    call: CALL,
-                    object: object(),
-                    usage,
-                    rule: "read, write and read_write maps need a staging buffer, or a default one with allow_usage_default (R-REC-5, R-EX-6)",
-                })
-            }
-        }
-        let size = info.size as usize;
-        if size > recorder::limits::MAX_MAP_BYTES {
-            // The same limit as maps whose data travels (R-REC-12): the model keeps the CPU's
-            // copy of the buffer, and a read map of a 4 GiB buffer must not allocate one.
-            return Err(Error::TooLarge {
-                call: CALL,
-                what: object().to_string(),
-                bytes: size as u64,
-                holder: "a map",
-                limit: recorder::limits::MAX_MAP_BYTES as u64,
-            });
-        }
-        if self.cpu_mapped.contains(&buffer.raw()) {
+        let object = || device.object_name(resource.kind(), raw);
+        if self.cpu_mapped.contains_key(&raw) {
             return Err(Error::AlreadyMapped {
                 call: CALL,
                 object: object(),
@@ -344,8 +321,8 @@ impl MapCalls for ImmediateContext {
         let progress = self.side.gpu.progress();
         // A legacy map does not wait for a use as indirect arguments (seed 000, R-EX-6).
         let in_use = match self.semantics {
-            Semantics::Legacy => progress.in_use(buffer.raw()),
-            Semantics::Fast => progress.in_use_by_any(buffer.raw()),
+            Semantics::Legacy => progress.in_use(raw),
+            Semantics::Fast => progress.in_use_by_any(raw),
         };
         if let Some(fence) = in_use {
             match self.semantics {
@@ -365,25 +342,110 @@ impl MapCalls for ImmediateContext {
                 Semantics::Fast => {}
             }
         }
-        self.cpu_mapped.insert(buffer.raw());
-        let bytes = self
-            .cpu_data
-            .entry(buffer.raw())
-            .or_insert_with(|| vec![0; size]);
+        let bytes = self.cpu_data.entry(raw).or_insert_with(|| vec![0; size]);
+        // A backend's GPU memory wins over the model's bytes, as on hardware (R-GPU-2): every
+        // map type reads it, so that the bytes a write map leaves alone go back unchanged.
+        if let Some(Err(error)) = self
+            .side
+            .gpu
+            .backend_mut()
+            .and_then(|backend| backend.read_mapped(resource, bytes))
+        {
+            return Err(error);
+        }
+        self.cpu_mapped.insert(raw, map_type != MapType::Read);
         let (data, len) = (bytes.as_mut_ptr(), bytes.len());
-        // SAFETY: the bytes are the heap buffer of the buffer's entry in `cpu_data` (their
+        // SAFETY: the bytes are the heap buffer of the resource's entry in `cpu_data` (their
         // provenance is the allocation's, not this borrow's); nothing resizes, removes or reads
-        // the entry while the buffer is in `cpu_mapped`, i.e. until `unmap`, which the guard's
-        // drop calls, and the guard borrows `self` mutably until then.
-        Ok(unsafe { Mapped::new(self, resource, data, len) })
+        // the entry while the resource is in `cpu_mapped`, i.e. until `unmap`, which the
+        // guard's drop calls, and the guard borrows `self` mutably until then.
+        Ok(unsafe { Mapped::new(self, resource, data, len) }.with_row_pitch(row_pitch))
     }
 
     /// Ends a map made by [`map`](Self::map), of any type.
+    /// The unmap of a write or read_write map hands the bytes to the backend, if one is
+    /// installed, once the model has run what was submitted (R-GPU-2); what it refuses waits
+    /// for the next [`flush`](ImmediateContext::flush).
     fn unmap(&mut self, resource: impl Into<Resource>) {
         let resource = resource.into();
-        if !self.cpu_mapped.remove(&resource.raw()) {
+        let Some(writes) = self.cpu_mapped.remove(&resource.raw()) else {
             self.recorder.unmap(resource);
+            return;
+        };
+        if writes && self.backend_installed {
+            self.sync_gpu();
+            let bytes = self.cpu_data.get(&resource.raw());
+            if let (Some(backend), Some(bytes)) = (self.side.gpu.backend_mut(), bytes) {
+                if let Err(error) = backend.write_mapped(resource, bytes) {
+                    self.direct_report.get_or_insert(error);
+                }
+            }
         }
+    }
+}
+
+impl ImmediateContext {
+    /// Whether `resource` may be mapped `map_type` on the CPU path (read, write, read_write):
+    /// its mapped bytes and row pitch, or the refusal.
+    fn cpu_mappable(
+        &self,
+        call: &'static str,
+        resource: Resource,
+        map_type: MapType,
+        allow_usage_default: bool,
+    ) -> Result<(usize, usize), Error> {
+        let object = || self.device.object_name(resource.kind(), resource.raw());
+        let (size, row_pitch) = match resource {
+            Resource::Buffer(buffer) => {
+                let Some(info) = self.device.buffer_info(buffer) else {
+                    return Err(self
+                        .device
+                        .lookup_error(call, ObjectKind::Buffer, buffer.raw()));
+                };
+                match info.usage {
+                    Usage::Staging => {}
+                    Usage::Default if allow_usage_default => {}
+                    usage => {
+                        return Err(Error::WrongUsage {
+                            call,
+                            object: object(),
+                            usage,
+                            rule: "read, write and read_write maps need a staging buffer, or a default one with allow_usage_default (R-REC-5, R-EX-6)",
+                        })
+                    }
+                }
+                (info.size as u64, info.size as u64)
+            }
+            Resource::Texture(texture) => {
+                let Some(info) = self.device.texture_info(texture) else {
+                    return Err(self
+                        .device
+                        .lookup_error(call, ObjectKind::Texture, texture.raw()));
+                };
+                if !info.bind.is_empty() || info.back_buffer.is_some() {
+                    return Err(Error::MapNotAllowed {
+                        call,
+                        object: object(),
+                        map_type,
+                        rule: "read, write and read_write maps of textures need a staging texture: one bound nowhere (no bind flags, as D3D11's staging textures); copy into one first (R-EX-6, R-GPU-2)",
+                    });
+                }
+                let (row_pitch, rows) = info.mapped_layout();
+                (row_pitch.saturating_mul(rows), row_pitch)
+            }
+        };
+        if size > recorder::limits::MAX_MAP_BYTES as u64 {
+            // The same limit as maps whose data travels (R-REC-12): the model keeps the CPU's
+            // copy of the resource, and a read map of a 4 GiB buffer must not allocate one.
+            return Err(Error::TooLarge {
+                call,
+                what: object().to_string(),
+                bytes: size,
+                holder: "a map",
+                limit: recorder::limits::MAX_MAP_BYTES as u64,
+            });
+        }
+        Ok((size as usize, row_pitch as usize))
     }
 }
 

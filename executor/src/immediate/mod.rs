@@ -81,7 +81,7 @@
 //! # Ok::<(), Error>(())
 //! ```
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use recorder::{
     BarrierCalls, BarrierGroup, BindCalls, Buffer, ClearStateCalls, Context, CoreAccess, Device,
@@ -130,11 +130,15 @@ pub struct ImmediateContext {
     /// Validation mode (R-V-1): the GPU model consumes inline and reports violations.
     validating: bool,
 
-    /// What the CPU wrote or reads through read / write maps, per buffer: the model keeps no
-    /// GPU contents, so a read map sees the last CPU write (zeros at first).
+    /// What the CPU wrote or reads through read / write maps, per buffer or staging texture:
+    /// the model keeps no GPU contents, so without a backend a read map sees the last CPU write
+    /// (zeros at first); with one, the GPU's bytes (R-GPU-2).
     cpu_data: HashMap<RawHandle, Vec<u8>>,
-    /// Buffers mapped read / write now.
-    cpu_mapped: HashSet<RawHandle>,
+    /// Resources mapped read / write now, and whether the map writes (write, read_write).
+    cpu_mapped: HashMap<RawHandle, bool>,
+    /// Whether a backend is installed (`set_gpu_backend`): the unmap of a write map hands it
+    /// the bytes (R-GPU-2).
+    backend_installed: bool,
     /// Calls skipped while a list ran: bundles released before a fast list that calls them
     /// executed, or a batch of direct calls too large to encode
     /// ([`take_execution_errors`](Self::take_execution_errors)).
@@ -211,7 +215,8 @@ impl ImmediateContext {
             timing: GpuTiming::Inline,
             validating,
             cpu_data: HashMap::new(),
-            cpu_mapped: HashSet::new(),
+            cpu_mapped: HashMap::new(),
+            backend_installed: false,
             execution_errors: Vec::new(),
             nesting: Vec::new(),
             direct_report: None,
@@ -254,6 +259,7 @@ impl ImmediateContext {
         backend: Option<Box<dyn crate::GpuBackend>>,
     ) -> Option<Box<dyn crate::GpuBackend>> {
         self.sync_gpu();
+        self.backend_installed = backend.is_some();
         self.side.gpu.set_backend(backend)
     }
 

@@ -208,13 +208,15 @@ impl Device {
     }
 
     /// [`create_texture`](Self::create_texture) with the initial bytes of its first
-    /// subresource, rows packed (R-GPU-2): exactly width × height × the format's bytes.
+    /// subresource, rows packed (R-GPU-2): exactly width × height × the format's bytes (for a
+    /// block-compressed `bc*` format, its 4x4 blocks × the format's bytes, a block's).
     pub fn create_texture_with_data(
         &self,
         desc: &TextureDesc<'_>,
         data: &[u8],
     ) -> Result<Texture, Error> {
-        let want = desc.width as u64 * desc.height as u64 * desc.format.bytes_per_element() as u64;
+        let (pitch, rows) = super::object_info::packed_rows(desc.format, desc.width, desc.height);
+        let want = pitch * rows;
         if data.len() as u64 != want {
             let why = format!(
                 "its {} initial bytes are not the {want} of its first subresource ({}x{} {}) \

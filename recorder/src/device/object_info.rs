@@ -159,6 +159,12 @@ impl TextureInfo {
                 .saturating_mul(self.array_size.max(1) as u64)
         })
     }
+    /// The first subresource (mip 0, slice 0) as a map of the texture on the immediate context
+    /// lays it out (R-EX-6, R-GPU-2): `(row pitch, rows)`, rows packed, so `row pitch x rows`
+    /// bytes; a row of a block-compressed `bc*` format is a row of 4x4 blocks.
+    pub fn mapped_layout(&self) -> (u64, u64) {
+        packed_rows(self.format, self.width, self.height)
+    }
     /// A compressible render target or depth stencil: reading it needs decompression (R-SP-2).
     pub fn is_compressible_target(&self) -> bool {
         self.compressible
@@ -341,4 +347,18 @@ pub struct SwapChainInfo {
     pub height: u32,
     /// Back buffers and their render-target views, in rotation order.
     pub buffers: Vec<(Texture, RenderTargetView)>,
+}
+
+/// A `width` x `height` subresource of `format`, rows packed: `(row pitch, rows)`; a row of a
+/// block-compressed `bc*` format is a row of 4x4 blocks (the format's bytes are a block's).
+pub(crate) fn packed_rows(format: Format, width: u32, height: u32) -> (u64, u64) {
+    let block = if format.name().starts_with("bc") {
+        4
+    } else {
+        1
+    };
+    let element = format.bytes_per_element() as u64;
+    let columns = (width.max(1) as u64).div_ceil(block);
+    let rows = (height.max(1) as u64).div_ceil(block);
+    (columns * element, rows)
 }

@@ -106,6 +106,7 @@ pub struct Mapped<'a, C: MapCalls> {
     resource: Resource,
     data: *mut u8,
     len: usize,
+    row_pitch: usize,
     borrow: PhantomData<&'a mut C>,
 }
 
@@ -125,8 +126,22 @@ impl<'a, C: MapCalls> Mapped<'a, C> {
             resource,
             data,
             len,
+            row_pitch: len,
             borrow: PhantomData,
         }
+    }
+
+    /// The map with the row pitch `row_pitch` (D3D11's `D3D11_MAPPED_SUBRESOURCE::RowPitch`):
+    /// the bytes from one row of a mapped texture to the next.
+    pub fn with_row_pitch(mut self, row_pitch: usize) -> Self {
+        self.row_pitch = row_pitch;
+        self
+    }
+
+    /// The bytes from one row of the mapped texture to the next (D3D11's `RowPitch`); a
+    /// buffer's map is one row: its length.
+    pub fn row_pitch(&self) -> usize {
+        self.row_pitch
     }
 
     /// The resource mapped.
