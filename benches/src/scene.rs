@@ -300,7 +300,12 @@ impl PostPass {
         let on_current = |view: RenderTargetView| {
             device.swap_chain_view_buffer(view) == Some((self.chain, index))
         };
-        let target = match info.buffers.iter().map(|(_, v)| *v).find(|v| on_current(*v)) {
+        let target = match info
+            .buffers
+            .iter()
+            .map(|(_, v)| *v)
+            .find(|v| on_current(*v))
+        {
             Some(view) => Some(view),
             None => match info.buffers.get(index as usize) {
                 Some(&(_, view)) => {

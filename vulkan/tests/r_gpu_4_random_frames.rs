@@ -1,5 +1,7 @@
 //! R-GPU-4: random legal frames of both semantics, recorded on deferred contexts into lists and
-//! executed, draw on the backend what the model records: at every draw the oracle compares the
+//! executed, the lists calling draw bundles (each encapsulating shaders and topology, some a
+//! pixel shader's constant buffer, the rest inherited from the list), draw on the backend what
+//! the model records: at every draw the oracle compares the
 //! backend's bound state with the model's record (none may differ), every draw the model
 //! recorded is one the backend drew, and the validation layer (synchronization validation on)
 //! reports nothing. The frames are drawn from a fixed seed per case, so every run draws the same
@@ -7,6 +9,7 @@
 
 mod common;
 
+use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
 use common::*;
 use recorder::*;
 
@@ -38,6 +41,33 @@ struct Objects {
     targets: Vec<RenderTargetView>,
     blends: Vec<BlendState>,
     rasterizer: RasterizerState,
+}
+
+/// A random bundle: the mandatory state (R-B-3), a pixel shader, at times its constant buffer
+/// (else inherited from the calling list), one to three draws of the middle or both quads.
+fn bundle(gpu: &Gpu, o: &Objects, rng: &mut Rng, k: u64) -> DrawBundle {
+    let name = format!("bundle{k}");
+    let mut recording = BundleRecorder::new(
+        &gpu.device,
+        &BundleDesc::new(&name, &[Format::R8G8B8A8Unorm]),
+    )
+    .expect("a bundle recorder");
+    recording.set_input_layout(None);
+    recording.set_shader(Stage::Vertex, Some(o.vs));
+    for stage in [Stage::Hull, Stage::Domain, Stage::Geometry] {
+        recording.set_shader(stage, None);
+    }
+    let ps = [o.colour_ps, o.sample_ps][rng.below(2) as usize];
+    recording.set_shader(Stage::Pixel, Some(ps));
+    recording.set_primitive_topology(PrimitiveTopology::TriangleList);
+    if rng.below(2) == 0 {
+        let cb = o.constants[rng.below(3) as usize];
+        recording.set_constant_buffers(Stage::Pixel, 0, &[Some(cb)]);
+    }
+    for _ in 0..1 + rng.below(3) {
+        recording.draw(6 * (1 + rng.below(2) as u32), 0);
+    }
+    recording.finish().expect("a legal bundle")
 }
 
 fn objects(gpu: &Gpu) -> Objects {
@@ -137,7 +167,7 @@ fn objects(gpu: &Gpu) -> Objects {
 }
 
 /// Records one random list on `context`.
-fn record(context: &mut DeferredContext, o: &Objects, rng: &mut Rng) {
+fn record(context: &mut DeferredContext, o: &Objects, bundles: &[DrawBundle], rng: &mut Rng) {
     // Every list binds a target first: a fast list inherits the rest, a legacy one starts from
     // ClearState, and both are legal from there.
     let target = o.targets[rng.below(2) as usize];
@@ -148,7 +178,7 @@ fn record(context: &mut DeferredContext, o: &Objects, rng: &mut Rng) {
     context.set_shader(Stage::Vertex, Some(o.vs));
     context.set_shader(Stage::Pixel, Some(o.colour_ps));
     for _ in 0..4 + rng.below(16) {
-        match rng.below(9) {
+        match rng.below(10) {
             0 => {
                 let target = o.targets[rng.below(2) as usize];
                 context.set_render_targets(&[Some(target)], None);
@@ -182,6 +212,13 @@ fn record(context: &mut DeferredContext, o: &Objects, rng: &mut Rng) {
                 let target = o.targets[rng.below(2) as usize];
                 context.clear_render_target_view(target, [0.1, 0.2, 0.3, 1.0]);
             }
+            7 => {
+                // The bundle's pixel shader may sample: the list binds what it would read
+                // (a bundle inherits views and samplers, R-B-4).
+                context.set_shader_resources(Stage::Pixel, 0, &[Some(o.view)]);
+                context.set_samplers(Stage::Pixel, 0, &[Some(o.sampler)]);
+                context.draw_bundle(&bundles[rng.below(bundles.len() as u64) as usize]);
+            }
             _ => {
                 // The middle quad (6 vertices) or both quads (12: the full one too).
                 context.draw(6 * (1 + rng.below(2) as u32), 0);
@@ -201,6 +238,9 @@ fn frame(seed: u64) {
         return;
     };
     let o = objects(&gpu);
+    let bundles: Vec<DrawBundle> = (0..1 + rng.below(3))
+        .map(|k| bundle(&gpu, &o, &mut rng, k))
+        .collect();
     let mut context = gpu
         .device
         .create_deferred_context(&DeferredContextDesc {
@@ -210,7 +250,7 @@ fn frame(seed: u64) {
         })
         .expect("a deferred context");
     for _ in 0..1 + rng.below(3) {
-        record(&mut context, &o, &mut rng);
+        record(&mut context, &o, &bundles, &mut rng);
         let list = context
             .finish_command_list(RestoreState::ClearState)
             .expect("a legal list");

@@ -267,7 +267,8 @@ pub(crate) fn run<E: Engine>(
     #[cfg(feature = "vulkan")]
     if options.vulkan {
         let context = immediate.context();
-        if let Err(message) = crate::vulkan_run::write_run_png(context, scene, options, mode.key()) {
+        if let Err(message) = crate::vulkan_run::write_run_png(context, scene, options, mode.key())
+        {
             fail(&message);
         }
     }

@@ -65,10 +65,7 @@ fn backend_of(immediate: &mut ImmediateContext) -> Result<&mut VulkanBackend, St
 }
 
 /// What the backend drew: the validation messages, the summary (the PNGs are the runs').
-pub(crate) fn finish(
-    immediate: &mut ImmediateContext,
-    options: &Options,
-) -> Result<(), String> {
+pub(crate) fn finish(immediate: &mut ImmediateContext, options: &Options) -> Result<(), String> {
     let errors = immediate.flush();
     let backend = backend_of(immediate)?;
     let time = backend.gpu_time();
