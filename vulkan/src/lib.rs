@@ -74,6 +74,8 @@ mod null_descriptors;
 mod oracle;
 mod passes;
 mod pipelines;
+mod predication;
+mod queries;
 mod readback;
 mod resources;
 mod ring;
@@ -95,6 +97,7 @@ pub use command_frame::GpuTime;
 pub use descriptors::Origin;
 pub use instance::BackendError;
 pub use oracle::{BoundState, OracleCounts};
+pub use predication::PredicationCounts;
 pub use readback::Pixels;
 pub use shaders::{binding, reflect, NagaShaderCheck, Reflected, SlotKind};
 
@@ -111,6 +114,10 @@ pub struct VulkanOptions {
     /// Each present written as a PNG in this folder, `CHAIN.N.png` (N from 0 per chain), as
     /// `replay --backend vulkan --png DIR` asks (R-GPU-5); `None`: kept in memory only.
     pub png_dir: Option<std::path::PathBuf>,
+    /// Predicated draws decided by the GPU, with `VK_EXT_conditional_rendering` where the
+    /// device has it (`predication.rs`); `false`: by the model (a draw it skipped is not
+    /// recorded), as on a device without the extension.
+    pub conditional_rendering: bool,
 }
 
 impl Default for VulkanOptions {
@@ -120,6 +127,7 @@ impl Default for VulkanOptions {
             oracle: true,
             ring_bytes: 32 << 20,
             png_dir: None,
+            conditional_rendering: true,
         }
     }
 }
@@ -148,6 +156,8 @@ pub struct VulkanBackend {
     /// What the last draw bound, as the oracle compared it.
     pub(crate) oracle_last: Option<BoundState>,
     pub(crate) untranslated: u64,
+    pub(crate) queries: queries::Queries,
+    pub(crate) predication: predication::Predication,
     /// Last: dropped after everything above was destroyed (`Drop`).
     pub(crate) gpu: instance::Gpu,
 }
@@ -177,6 +187,8 @@ impl VulkanBackend {
                 .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
         }
         .map_err(instance::vk_failed("vkCreatePipelineCache"))?;
+        let mut queries = queries::Queries::new(&gpu)?;
+        queries.reset(&gpu.device, frame.cb);
         device.set_shader_check(Some(Arc::new(NagaShaderCheck)));
         Ok(Self {
             device: device.clone(),
@@ -200,6 +212,8 @@ impl VulkanBackend {
             oracle: OracleCounts::default(),
             oracle_last: None,
             untranslated: 0,
+            queries,
+            predication: Default::default(),
             gpu,
         })
     }
@@ -275,6 +289,16 @@ impl VulkanBackend {
         self.frame.submissions
     }
 
+    /// Draws under predication, by what decided them (`predication.rs`).
+    pub fn predication_counts(&self) -> PredicationCounts {
+        self.predication.counts
+    }
+
+    /// Whether the device has `VK_EXT_conditional_rendering` (enabled then).
+    pub fn has_conditional_rendering(&self) -> bool {
+        self.gpu.conditional_rendering.is_some()
+    }
+
     /// Commands that change GPU memory which the backend does not translate yet.
     pub fn untranslated_commands(&self) -> u64 {
         self.untranslated
@@ -333,6 +357,9 @@ impl Drop for VulkanBackend {
         self.destroy_resources();
         self.descriptors.destroy(&self.gpu.device);
         self.frame.destroy(&self.gpu.device);
+        self.queries.destroy(&self.gpu.device);
+        self.predication
+            .destroy(&self.gpu.device, &mut self.gpu.allocator);
         self.ring.destroy(&self.gpu.device, &mut self.gpu.allocator);
     }
 }
