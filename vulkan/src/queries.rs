@@ -29,7 +29,8 @@
 //! that passed the depth and stencil tests (a 16x16 quad: 256). Input-assembly, vertex-shader
 //! and clipping counts match the model's for what lavapipe reports exactly (clipping counts
 //! may differ where primitives are culled or clipped); pixel-shader invocations are the GPU's
-//! fragments; compute invocations are threads (the model counts groups); a timestamp is time,
+//! fragment-shader invocations, helpers included (lavapipe: 320 for a 16x16 quad, its 2x2
+//! quads along the diagonal); compute invocations are threads (the model counts groups); a timestamp is time,
 //! not the model's draw count. A binary query reports `min(samples, 1)` on both.
 //!
 //! **Invariant.** Every slot used in a submission is begun and ended (or written) in it, and
@@ -323,12 +324,24 @@ impl Queries {
             return Vec::new();
         };
         let mut values = vec![0u64; pool.used as usize * pool.values];
+        let stride = (pool.values * std::mem::size_of::<u64>()) as u64;
         // SAFETY: every slot below `used` was begun and ended (or written) by the submission
-        // whose fence was waited for; `values` holds `values` words per slot.
+        // whose fence was waited for; `values` holds `used` slots of `stride` bytes (the
+        // pool's values per slot, 64 bits each, as `TYPE_64` writes them). The raw call: ash's
+        // wrapper takes one element per query, and a statistics query has several values.
         let read = unsafe {
-            device.get_query_pool_results(pool.pool, 0, &mut values, vk::QueryResultFlags::TYPE_64)
+            (device.fp_v1_0().get_query_pool_results)(
+                device.handle(),
+                pool.pool,
+                0,
+                pool.used,
+                values.len() * std::mem::size_of::<u64>(),
+                values.as_mut_ptr().cast(),
+                stride,
+                vk::QueryResultFlags::TYPE_64,
+            )
         };
-        if read.is_err() {
+        if read != vk::Result::SUCCESS {
             return vec![QueryCounts::default(); pool.used as usize];
         }
         values
@@ -556,7 +569,7 @@ impl VulkanBackend {
                 precise |= state.mode == QueryMode::Counting;
             }
         }
-        let precise = precise && queries.precise;
+        let precise = precise && queries.precise && scoped == Scoped::Occlusion;
         let Some(pool) = queries.pool(scoped).filter(|p| any && p.used < p.capacity) else {
             return;
         };
