@@ -12,6 +12,8 @@
 //! a draw of an object the backend lacks something for (shader code, say, R-GPU-2) is refused
 //! there, naming the object and what it lacks, and reported through the model's violations
 //! (the immediate context's `flush`, `present`, `error()`); the model still records the draw.
+//! And, for `get_data`, a query's result as the GPU counted it, where the backend has one
+//! ([`GpuBackend::query_result`]; without it, or without a backend, the model's).
 //!
 //! **Where it runs.** In the model, so on the thread the model runs on: the immediate context's
 //! own, or under [`GpuTiming::Threaded`](crate::GpuTiming) the model's thread, which is then the
@@ -25,9 +27,10 @@
 use std::fmt;
 
 use recorder::command::Command;
-use recorder::{Error, RawHandle, Semantics};
+use recorder::{Error, QueryKind, RawHandle, Semantics};
 
 use crate::draw_record::Draw;
+use crate::gpu::QueryData;
 
 /// A real GPU fed by the GPU model (R-GPU-1). See the module essay.
 ///
@@ -78,6 +81,19 @@ pub trait GpuBackend: Send + fmt::Debug {
 
     /// The end of a submission: what was recorded goes to the GPU.
     fn submit(&mut self) -> Result<(), Error>;
+
+    /// The GPU's result of `query` (of `kind`), whose last end the model has run, for the
+    /// immediate context's `get_data` (an engine programmer expects it to read the GPU); the
+    /// backend may submit what it recorded to read it. `Ok(None)`, the default: `get_data`
+    /// returns the model's result.
+    fn query_result(
+        &mut self,
+        query: RawHandle,
+        kind: QueryKind,
+    ) -> Result<Option<QueryData>, Error> {
+        let _ = (query, kind);
+        Ok(None)
+    }
 
     /// The backend as `Any`, for a caller that knows its type (tests, tools reading pixels).
     fn as_any(&self) -> &dyn std::any::Any;

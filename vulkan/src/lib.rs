@@ -118,6 +118,10 @@ pub struct VulkanOptions {
     /// device has it (`predication.rs`); `false`: by the model (a draw it skipped is not
     /// recorded), as on a device without the extension.
     pub conditional_rendering: bool,
+    /// `get_data` on the immediate context returns the GPU's query results
+    /// (`GpuBackend::query_result`); `false`: the model's (a trace's `expect query` lines
+    /// are the model's values: `replay --backend vulkan` turns this off).
+    pub gpu_query_results: bool,
 }
 
 impl Default for VulkanOptions {
@@ -128,6 +132,7 @@ impl Default for VulkanOptions {
             ring_bytes: 32 << 20,
             png_dir: None,
             conditional_rendering: true,
+            gpu_query_results: true,
         }
     }
 }
@@ -337,6 +342,17 @@ impl GpuBackend for VulkanBackend {
             return Ok(());
         }
         self.flush().map_err(|e| e.to_engine("submit"))
+    }
+
+    fn query_result(
+        &mut self,
+        query: RawHandle,
+        _kind: recorder::QueryKind,
+    ) -> Result<Option<executor::QueryData>, Error> {
+        if !self.options.gpu_query_results {
+            return Ok(None);
+        }
+        self.query_result(recorder::Query::from_raw(query))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -1,7 +1,8 @@
 //! R-GPU-3, queries as Vulkan queries: an occlusion query counts the pixels a quad covers (the
 //! GPU's count, where the model counts one sample per primitive), nested and across passes and
 //! submissions; pipeline statistics count the draws' vertices and primitives; timestamps
-//! increase; under the validation layer, the oracle comparing every draw.
+//! increase; `get_data` returns the GPU's results (and, asked not to, the model's); under the
+//! validation layer, the oracle comparing every draw.
 
 mod common;
 
@@ -80,10 +81,19 @@ fn r_gpu_3_an_occlusion_query_counts_the_pixels_of_a_quad() {
         "both passes, both submissions"
     );
     assert_eq!(samples(&mut gpu, binary), 1, "a binary query");
-    let model = gpu.imm.get_data(inner).unwrap();
     assert_eq!(
-        model,
-        QueryData::Occlusion { samples: 2 },
+        gpu.imm.get_data(inner).unwrap(),
+        QueryData::Occlusion { samples: 256 },
+        "get_data reads the GPU"
+    );
+    let model = gpu
+        .imm
+        .gpu_now()
+        .unwrap()
+        .query_result(inner.raw())
+        .unwrap();
+    assert_eq!(
+        model.counts.samples, 2,
         "the model's estimate: a sample per primitive"
     );
     assert_eq!(gpu.backend().oracle_counts().draws, 2);
@@ -120,10 +130,18 @@ fn r_gpu_3_pipeline_statistics_count_the_draws() {
     // GPU may count helper invocations too (lavapipe counts 2x2 quads: 896 here).
     assert!(counts.ps_invocations >= 256 + 496, "{counts:?}");
     assert_eq!(counts.cs_invocations, 0, "{counts:?}");
-    let model = gpu.imm.get_data(stats).unwrap();
-    let QueryData::PipelineStatistics(model) = model else {
-        panic!("the model's statistics");
-    };
+    assert_eq!(
+        gpu.imm.get_data(stats).unwrap(),
+        QueryData::PipelineStatistics(counts),
+        "get_data reads the GPU"
+    );
+    let model = gpu
+        .imm
+        .gpu_now()
+        .unwrap()
+        .query_result(stats.raw())
+        .unwrap()
+        .counts;
     assert_eq!(
         (model.ia_vertices, model.ia_primitives, model.vs_invocations),
         (
@@ -170,5 +188,30 @@ fn r_gpu_3_timestamps_increase() {
         "timestamps increase: {ns:?}"
     );
     assert!(gpu.backend().timestamp_period_ns() > 0.0);
+    gpu.assert_clean();
+}
+
+#[test]
+fn r_gpu_3_get_data_keeps_the_models_values_when_asked() {
+    let Some(mut gpu) = gpu() else { return };
+    let options = vulkan_backend::VulkanOptions {
+        validation: true,
+        gpu_query_results: false,
+        ..Default::default()
+    };
+    let backend = vulkan_backend::VulkanBackend::new(&gpu.device, options).unwrap();
+    gpu.imm.set_gpu_backend(Some(Box::new(backend)));
+    let (chain, _, _) = scene(&mut gpu);
+    let query = gpu.device.create_query("q", QueryKind::Occlusion).unwrap();
+    gpu.imm.begin_query(query);
+    gpu.imm.draw(6, 0);
+    gpu.imm.end_query(query);
+    gpu.imm.present(chain).unwrap();
+    gpu.imm.flush().unwrap();
+    assert_eq!(
+        gpu.imm.get_data(query).unwrap(),
+        QueryData::Occlusion { samples: 2 }
+    );
+    assert_eq!(samples(&mut gpu, query), 256, "the GPU's still counted");
     gpu.assert_clean();
 }

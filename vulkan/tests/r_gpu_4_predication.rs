@@ -55,8 +55,14 @@ fn scene(gpu: &mut Gpu) -> Scene {
 /// `visible` (each skipped when its predicate answers `false`: nothing passed).
 fn predicated_frame(gpu: &mut Gpu) -> (Scene, Pixels) {
     let scene = scene(gpu);
-    let none = gpu.device.create_query("none", QueryKind::Predicate).unwrap();
-    let visible = gpu.device.create_query("visible", QueryKind::Predicate).unwrap();
+    let none = gpu
+        .device
+        .create_query("none", QueryKind::Predicate)
+        .unwrap();
+    let visible = gpu
+        .device
+        .create_query("visible", QueryKind::Predicate)
+        .unwrap();
     gpu.imm
         .set_constant_buffers(Stage::Pixel, 0, &[Some(scene.green)]);
     gpu.imm.begin_query(none);
@@ -72,14 +78,18 @@ fn predicated_frame(gpu: &mut Gpu) -> (Scene, Pixels) {
     gpu.imm
         .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 32.0)]);
     gpu.imm.draw(6, 6);
-    gpu.imm.set_predication(Some(visible), PredicateValue::False);
+    gpu.imm
+        .set_predication(Some(visible), PredicateValue::False);
     gpu.imm
         .set_viewports(&[Viewport::new(16.0, 0.0, 16.0, 32.0)]);
     gpu.imm.draw(6, 6);
     gpu.imm.set_predication(None, PredicateValue::False);
     gpu.imm.present(scene.chain).unwrap();
     gpu.imm.flush().unwrap();
-    let pixels = gpu.backend().presented_pixels(scene.chain).expect("a present");
+    let pixels = gpu
+        .backend()
+        .presented_pixels(scene.chain)
+        .expect("a present");
     (scene, pixels)
 }
 
@@ -123,7 +133,11 @@ fn r_gpu_4_predication_by_the_model() {
     assert_predicated_picture(&pixels);
     let counts = gpu.backend().predication_counts();
     assert_eq!((counts.by_model, counts.conditional), (2, 0), "{counts:?}");
-    assert_eq!(gpu.backend().oracle_counts().draws, 3, "the skipped draw is not recorded");
+    assert_eq!(
+        gpu.backend().oracle_counts().draws,
+        3,
+        "the skipped draw is not recorded"
+    );
     gpu.assert_clean();
 }
 
@@ -133,7 +147,10 @@ fn r_gpu_4_predication_by_the_model() {
 fn off_target_frame(conditional_rendering: bool) -> Option<(Pixels, u64)> {
     let mut gpu = gpu_with_conditional(conditional_rendering)?;
     let scene = scene(&mut gpu);
-    let hidden = gpu.device.create_query("hidden", QueryKind::Predicate).unwrap();
+    let hidden = gpu
+        .device
+        .create_query("hidden", QueryKind::Predicate)
+        .unwrap();
     gpu.imm
         .set_constant_buffers(Stage::Pixel, 0, &[Some(scene.green)]);
     gpu.imm
@@ -150,7 +167,10 @@ fn off_target_frame(conditional_rendering: bool) -> Option<(Pixels, u64)> {
     gpu.imm.set_predication(None, PredicateValue::False);
     gpu.imm.present(scene.chain).unwrap();
     gpu.imm.flush().unwrap();
-    let pixels = gpu.backend().presented_pixels(scene.chain).expect("a present");
+    let pixels = gpu
+        .backend()
+        .presented_pixels(scene.chain)
+        .expect("a present");
     let samples = match gpu.backend().query_result(hidden).unwrap() {
         Some(executor::QueryData::Predicate { samples, .. }) => samples,
         other => panic!("not a predicate's result: {other:?}"),
@@ -165,7 +185,11 @@ fn r_gpu_4_predication_the_gpu_decides_where_the_model_estimates() {
         return;
     };
     assert_eq!(samples, 0, "no pixel passed on the GPU");
-    assert_eq!(texel(&by_model, 16, 16), RED, "the model: two samples passed, drawn");
+    assert_eq!(
+        texel(&by_model, 16, 16),
+        RED,
+        "the model: two samples passed, drawn"
+    );
     let Some((by_gpu, _)) = off_target_frame(true) else {
         return;
     };
@@ -174,6 +198,10 @@ fn r_gpu_4_predication_the_gpu_decides_where_the_model_estimates() {
         gpu.backend().has_conditional_rendering()
     };
     if gpu_has_it {
-        assert_eq!(texel(&by_gpu, 16, 16), BLUE, "the GPU: none passed, skipped");
+        assert_eq!(
+            texel(&by_gpu, 16, 16),
+            BLUE,
+            "the GPU: none passed, skipped"
+        );
     }
 }
