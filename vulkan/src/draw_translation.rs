@@ -5,7 +5,8 @@
 //! the pipeline (by key), dynamic state, the descriptor set (when the bindings changed), the
 //! vertex and index buffers, and the draw.
 //!
-//! **In:** [`Draw`] and whether predication skipped it. **Out:** the commands, or a refusal
+//! **In:** [`Draw`] and whether the model's predication skipped it (`predication.rs` decides
+//! what is recorded). **Out:** the commands, or a refusal
 //! naming the object and what it lacks (a shader without code, an input layout without
 //! elements: R-GPU-2) or the construct not translated yet (hull, domain and geometry shaders,
 //! UAVs, dispatches, indirect draws: R-GPU-3).

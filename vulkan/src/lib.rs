@@ -32,6 +32,11 @@
 //! | enhanced barriers (§9) | one `vkCmdPipelineBarrier2` entry each (sync → stages, access → access, layout → layout, discard → `UNDEFINED`) |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
 //! | dispatch, buffer UAVs | a compute pipeline per shader, storage buffers, between global barriers |
+//! | occlusion / predicate query (`counting`, `binary`) | `VK_QUERY_TYPE_OCCLUSION` (`PRECISE` for `counting` where the device has `occlusionQueryPrecise`), ended and begun again at each pass boundary, flush and scope change, the pieces summed (`queries.rs`) |
+//! | pipeline-statistics query | `VK_QUERY_TYPE_PIPELINE_STATISTICS` with the eleven D3D11 counters (hull invocations: tessellation-control patches), the same pieces |
+//! | timestamp query (`end_query`, `write_query`) | `vkCmdWriteTimestamp2`, read in nanoseconds (`timestampPeriod`; the engine has no `disjoint` query) |
+//! | `get_data` | the GPU's result after a submission ([`VulkanBackend::query_result`], `GpuBackend::query_result`) |
+//! | predication on an occlusion or predicate query | `VK_EXT_conditional_rendering` around each predicated draw on the query's result copied by `vkCmdCopyQueryPoolResults` (`INVERTED` for the value `true`), or the GPU's result read back; the model's decision without the extension (`predication.rs`) |
 //!
 //! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0, by the engine's
 //! rule [`recorder::shader_binding`]: for the stage of index `k` (vs 0, hs 1, ds 2, gs 3,
@@ -47,9 +52,9 @@
 //!
 //! **Not translated yet** (refused at the draw, or counted in
 //! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders, texture UAVs
-//! and a draw's UAVs, buffer SRVs, indirect draws and dispatches, auto draws, several viewports, queries,
-//! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
-//! the legacy `resource_barrier` (the backend's own transitions cover it), barriers of part of
+//! and a draw's UAVs, buffer SRVs, indirect draws and dispatches, auto draws, several viewports,
+//! predication of a dispatch, or on a timestamp or statistics query (the model decides), the
+//! legacy `resource_barrier` (the backend's own transitions cover it), barriers of part of
 //! an image (a barrier covers the whole image),
 //! read maps of staging resources, texture-region copies, depth clears folded into load
 //! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
