@@ -5,9 +5,10 @@
 //! **In:** from [`GpuModel`](crate::GpuModel), in the order the model applies them: every
 //! command that is not a draw or dispatch, after the model applied it (split points resolved,
 //! bundles expanded: the commands are the ones the model runs, with their resolved resources and
-//! instances); every draw or dispatch as its [`Draw`] record, the bindings the model resolved for
-//! it (shaders, the slots they read with their instances, targets, states, viewports); each
-//! present with its back buffer; the end of each submission.
+//! instances); every draw or dispatch as its [`Draw`] record, the bindings the model resolved
+//! for it (shaders, the slots they read with their instances, targets, states, viewports),
+//! after the predicate in force for it; each present with its back buffer; the end of each
+//! submission.
 //! **Out:** whatever the backend makes of them (Vulkan commands, `vulkan/`), and its refusals:
 //! a draw of an object the backend lacks something for (shader code, say, R-GPU-2) is refused
 //! there, naming the object and what it lacks, and reported through the model's violations
@@ -71,6 +72,15 @@ pub trait GpuBackend: Send + fmt::Debug {
     /// read the draw's record), clears, copies, updates, maps with their bytes, barriers,
     /// queries, fences.
     fn command(&mut self, command: &Command<'_>, semantics: Semantics) -> Result<(), Error>;
+
+    /// The predicate in force for the draw or dispatch handed next (null: none) and the value
+    /// that skips it, as the model's state holds it: a draw's record shows the predicate only
+    /// where the model skipped it or had no answer, and list boundaries (`ClearState`, a
+    /// restored state) change it with no command. A backend that predicates on the GPU reads
+    /// it here; the default ignores it.
+    fn predicate(&mut self, predicate: RawHandle, value: bool) {
+        let _ = (predicate, value);
+    }
 
     /// A draw or dispatch as the model recorded it; `skipped`: predication skipped it (its
     /// record stays, the GPU must not draw it).

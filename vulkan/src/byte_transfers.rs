@@ -7,7 +7,7 @@
 //! instances. **Out:** transfer commands outside any pass (each closes the open pass), global
 //! memory barriers around buffer writes and image transitions before image copies; a dynamic
 //! buffer's write-discard map becomes a new ring region for `(buffer, instance)`, with no
-//! command at all; queries and predication go to `queries.rs` and `predication.rs`. Commands
+//! command at all; query commands go to `queries.rs`. Commands
 //! that bind (the draw's record has what they bound), fences and the other commands are not translated (counted in `untranslated`).
 //!
 //! **Invariant.** The bytes of each dynamic buffer's latest instance are kept (`latest`), in a
@@ -47,14 +47,6 @@ impl VulkanBackend {
             | Command::WriteQuery(_)
             | Command::ResetQuery(_)
             | Command::ConfigureQuery { .. } => self.translate_query(command),
-            Command::SetPredication { predicate, value } => {
-                self.set_predicate(predicate, value);
-                Ok(())
-            }
-            Command::SetPredicationFromQuery { query, value } => {
-                self.set_predicate(query, value);
-                Ok(())
-            }
             Command::CopyResource {
                 destination,
                 source,

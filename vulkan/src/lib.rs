@@ -334,6 +334,10 @@ impl GpuBackend for VulkanBackend {
         self.translate_command(command)
     }
 
+    fn predicate(&mut self, predicate: RawHandle, value: bool) {
+        self.set_predicate(predicate, value);
+    }
+
     fn draw(&mut self, draw: &Draw<'_>, skipped: bool) -> Result<(), Error> {
         self.translate_draw(draw, skipped)
     }

@@ -2,8 +2,10 @@
 //! decided by the GPU's occlusion result, with `VK_EXT_conditional_rendering` where the device
 //! has it; else by the model.
 //!
-//! **In:** the model's `SetPredication` / `SetPredicationFromQuery` commands, the query
-//! commands of the predicate (`queries.rs`), and each draw with the model's `skipped`.
+//! **In:** the predicate in force at each draw as the model's state holds it
+//! (`GpuBackend::predicate`: `set_predication`, `set_predication_from_query`, and the list
+//! boundaries that clear or restore it), the query commands of the predicate (`queries.rs`),
+//! and each draw with the model's `skipped`.
 //! **Out:** for a draw under an occlusion or predicate query whose end the backend translated:
 //! - the end in this submission, its scope one piece: the piece's result copied
 //!   (`vkCmdCopyQueryPoolResults`, waiting for it, 32 bits) into a word of the backend's
@@ -109,10 +111,13 @@ impl Predication {
 }
 
 impl VulkanBackend {
-    /// `SetPredication` / `SetPredicationFromQuery`.
+    /// The predicate in force at the next draw, as the model's state holds it
+    /// (`GpuBackend::predicate`).
     pub(crate) fn set_predicate(&mut self, query: RawHandle, value: bool) {
-        self.predication.predicate = (query, value);
-        self.predication.prepared = false;
+        if self.predication.predicate != (query, value) {
+            self.predication.predicate = (query, value);
+            self.predication.prepared = false;
+        }
     }
 
     /// A command of `query` was translated: a condition on it is prepared again.

@@ -205,3 +205,62 @@ fn r_gpu_4_predication_the_gpu_decides_where_the_model_estimates() {
         );
     }
 }
+
+/// A list executed with `RestoreState::ClearState` clears the immediate context's predicate
+/// with no command the backend sees: the model's state says what is in force at each draw.
+#[test]
+fn r_gpu_4_predication_ends_where_the_model_state_clears_it() {
+    let Some(mut gpu) = gpu_with_conditional(true) else {
+        return;
+    };
+    let scene = scene(&mut gpu);
+    let rtv = gpu.device.swap_chain_info(scene.chain).unwrap().buffers[0].1;
+    let none = gpu
+        .device
+        .create_query("none", QueryKind::Predicate)
+        .unwrap();
+    gpu.imm.begin_query(none);
+    gpu.imm.draw(2, 0);
+    gpu.imm.end_query(none);
+    gpu.imm
+        .set_constant_buffers(Stage::Pixel, 0, &[Some(scene.red)]);
+    gpu.imm.set_predication(Some(none), PredicateValue::False);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 32.0)]);
+    gpu.imm.draw(6, 6);
+    let mut deferred = gpu
+        .device
+        .create_deferred_context(&DeferredContextDesc {
+            name: "list",
+            ..Default::default()
+        })
+        .unwrap();
+    deferred.set_primitive_topology(PrimitiveTopology::TriangleList);
+    let list = deferred
+        .finish_command_list(RestoreState::ClearState)
+        .unwrap();
+    gpu.imm
+        .execute_command_list(&list, RestoreState::ClearState)
+        .unwrap();
+    // Everything was cleared, the predicate too: bind again and draw the right half.
+    let (vs, ps) = (gpu.quad_vs(), gpu.colour_ps());
+    gpu.imm.set_render_targets(&[Some(rtv)], None);
+    gpu.imm
+        .set_viewports(&[Viewport::new(16.0, 0.0, 16.0, 32.0)]);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(vs));
+    gpu.imm.set_shader(Stage::Pixel, Some(ps));
+    gpu.imm
+        .set_constant_buffers(Stage::Pixel, 0, &[Some(scene.red)]);
+    gpu.imm.draw(6, 6);
+    gpu.imm.present(scene.chain).unwrap();
+    gpu.imm.flush().unwrap();
+    let pixels = gpu
+        .backend()
+        .presented_pixels(scene.chain)
+        .expect("a present");
+    assert_eq!(texel(&pixels, 8, 16), BLUE, "predicated off");
+    assert_eq!(texel(&pixels, 24, 16), RED, "no predicate after the list");
+    gpu.assert_clean();
+}
