@@ -61,6 +61,8 @@ pub struct PredicationCounts {
     pub from_gpu_result: u64,
     /// Decided by the model (no extension, the option off, or nothing the GPU could answer).
     pub by_model: u64,
+    /// Not recorded (skipped by the model's decision or by the GPU's result read back).
+    pub skipped: u64,
 }
 
 /// The predicate and its prepared condition.
@@ -142,7 +144,7 @@ impl VulkanBackend {
         }
         let value = self.predication.predicate.1;
         let counts = &mut self.predication.counts;
-        Ok(match self.predication.condition {
+        let decision = match self.predication.condition {
             None => {
                 counts.by_model += 1;
                 model
@@ -162,7 +164,9 @@ impl VulkanBackend {
                     inverted: value,
                 }
             }
-        })
+        };
+        counts.skipped += (decision == Decision::Skip) as u64;
+        Ok(decision)
     }
 
     /// Prepares the condition of the predicate (see the module essay).
