@@ -7,7 +7,7 @@
 //! instances. **Out:** transfer commands outside any pass (each closes the open pass), global
 //! memory barriers around buffer writes and image transitions before image copies; a dynamic
 //! buffer's write-discard map becomes a new ring region for `(buffer, instance)`, with no
-//! command at all; query commands go to `queries.rs`. Commands
+//! command at all; query commands go to `query_pools.rs`. Commands
 //! that bind (the draw's record has what they bound), fences and the other commands are not translated (counted in `untranslated`).
 //!
 //! **Invariant.** The bytes of each dynamic buffer's latest instance are kept (`latest`), in a

@@ -4,7 +4,7 @@
 //! [`flush`](crate::VulkanBackend::flush) (a present, the engine's `submit`, a read-back, a full
 //! ring), the buffer submitted with the frame's fence, waited for, and everything per frame
 //! reset: the command pool, the upload ring, the descriptor pool, the query pools (their
-//! results read back first, `queries.rs`). Each submission is bracketed
+//! results read back first, `query_pools.rs`). Each submission is bracketed
 //! by two timestamp queries (when the queue has timestamps): its GPU time ([`GpuTime`]).
 //!
 //! **Invariant.** `cb` is always recording between flushes. A flush waits for the fence before
@@ -171,7 +171,7 @@ impl VulkanBackend {
     /// Submits what was recorded, waits for it, and resets the frame (see the module essay).
     pub(crate) fn flush(&mut self) -> Result<(), BackendError> {
         self.end_pass();
-        self.suspend_queries(crate::queries::Scoped::Statistics);
+        self.suspend_queries(crate::query_pools::Scoped::Statistics);
         let device = &self.gpu.device;
         let cb = self.frame.cb;
         self.frame.end_timestamp(device);
@@ -205,7 +205,7 @@ impl VulkanBackend {
         self.bound = Default::default();
         self.frame.begin(&self.gpu.device)?;
         self.queries.reset(&self.gpu.device, self.frame.cb);
-        self.resume_queries(crate::queries::Scoped::Statistics);
+        self.resume_queries(crate::query_pools::Scoped::Statistics);
         Ok(())
     }
 }

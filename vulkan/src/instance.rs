@@ -79,7 +79,7 @@ pub(crate) struct Gpu {
     pub(crate) queue_family: u32,
     /// The queue family's valid timestamp bits (0: no timestamps).
     pub(crate) timestamp_bits: u32,
-    /// What the device enabled for queries and predication (`queries.rs`).
+    /// What the device enabled for queries and predication (`query_pools.rs`).
     pub(crate) query_features: QueryFeatures,
     /// `VK_EXT_conditional_rendering`'s commands, where the device has it (enabled then).
     pub(crate) conditional_rendering: Option<ash::ext::conditional_rendering::Device>,
@@ -391,7 +391,7 @@ impl Partial {
         // Robust buffer access (and robustness2's, where the device has it): a vertex fetched
         // past its buffer's bound size reads zeros, as D3D11 defines, instead of whatever
         // memory follows (DXVK enables the same). Queries: precise occlusion, pipeline
-        // statistics and conditional rendering where the device has them (`queries.rs`).
+        // statistics and conditional rendering where the device has them (`query_pools.rs`).
         // SAFETY: `physical` belongs to `instance`.
         let extensions =
             unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();

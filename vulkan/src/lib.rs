@@ -32,7 +32,7 @@
 //! | enhanced barriers (§9) | one `vkCmdPipelineBarrier2` entry each (sync → stages, access → access, layout → layout, discard → `UNDEFINED`) |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
 //! | dispatch, buffer UAVs | a compute pipeline per shader, storage buffers, between global barriers |
-//! | occlusion / predicate query (`counting`, `binary`) | `VK_QUERY_TYPE_OCCLUSION` (`PRECISE` for `counting` where the device has `occlusionQueryPrecise`), ended and begun again at each pass boundary, flush and scope change, the pieces summed (`queries.rs`) |
+//! | occlusion / predicate query (`counting`, `binary`) | `VK_QUERY_TYPE_OCCLUSION` (`PRECISE` for `counting` where the device has `occlusionQueryPrecise`), ended and begun again at each pass boundary, flush and scope change, the pieces summed (`query_pools.rs`) |
 //! | pipeline-statistics query | `VK_QUERY_TYPE_PIPELINE_STATISTICS` with the eleven D3D11 counters (hull invocations: tessellation-control patches), the same pieces |
 //! | timestamp query (`end_query`, `write_query`) | `vkCmdWriteTimestamp2`, read in nanoseconds (`timestampPeriod`; the engine has no `disjoint` query) |
 //! | `get_data` | the GPU's result after a submission ([`VulkanBackend::query_result`], `GpuBackend::query_result`) |
@@ -80,7 +80,7 @@ mod oracle;
 mod passes;
 mod pipelines;
 mod predication;
-mod queries;
+mod query_pools;
 mod readback;
 mod resources;
 mod ring;
@@ -166,7 +166,7 @@ pub struct VulkanBackend {
     /// What the last draw bound, as the oracle compared it.
     pub(crate) oracle_last: Option<BoundState>,
     pub(crate) untranslated: u64,
-    pub(crate) queries: queries::Queries,
+    pub(crate) queries: query_pools::Queries,
     pub(crate) predication: predication::Predication,
     /// Last: dropped after everything above was destroyed (`Drop`).
     pub(crate) gpu: instance::Gpu,
@@ -197,7 +197,7 @@ impl VulkanBackend {
                 .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
         }
         .map_err(instance::vk_failed("vkCreatePipelineCache"))?;
-        let mut queries = queries::Queries::new(&gpu)?;
+        let mut queries = query_pools::Queries::new(&gpu)?;
         queries.reset(&gpu.device, frame.cb);
         device.set_shader_check(Some(Arc::new(NagaShaderCheck)));
         Ok(Self {

@@ -5,7 +5,7 @@
 //! **In:** the render-target and depth-stencil views of a draw. **Out:**
 //! `vkCmdBeginRendering`/`vkCmdEndRendering`, with the attachments moved to their attachment
 //! layouts before; the active queries suspended before each boundary and resumed after it
-//! (`queries.rs`).
+//! (`query_pools.rs`).
 //!
 //! **Invariant.** At most one pass is open; while it is, nothing records a barrier or a
 //! transfer (they close it first: `end_pass`). Attachments load and store (`LOAD`/`STORE`):
@@ -15,7 +15,7 @@
 use ash::vk;
 use recorder::{Error, ObjectKind, RawHandle};
 
-use crate::queries::Scoped;
+use crate::query_pools::Scoped;
 use crate::VulkanBackend;
 
 /// The open pass: its targets (view handles) and size.
@@ -32,7 +32,7 @@ impl VulkanBackend {
     /// Closes the open pass, if any.
     pub(crate) fn end_pass(&mut self) {
         if self.pass.is_some() {
-            // Queries never cross a pass boundary (`queries.rs`).
+            // Queries never cross a pass boundary (`query_pools.rs`).
             self.suspend_queries(Scoped::Occlusion);
             self.suspend_queries(Scoped::Statistics);
             self.pass = None;

@@ -4,7 +4,7 @@
 //!
 //! **In:** the predicate in force at each draw as the model's state holds it
 //! (`GpuBackend::predicate`: `set_predication`, `set_predication_from_query`, and the list
-//! boundaries that clear or restore it), the query commands of the predicate (`queries.rs`),
+//! boundaries that clear or restore it), the query commands of the predicate (`query_pools.rs`),
 //! and each draw with the model's `skipped`.
 //! **Out:** for a draw under an occlusion or predicate query whose end the backend translated:
 //! - the end in this submission, its scope one piece: the piece's result copied
@@ -35,7 +35,7 @@ use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
 use gpu_allocator::MemoryLocation;
 use recorder::{Error, RawHandle};
 
-use crate::queries::{Pending, Scoped};
+use crate::query_pools::{Pending, Scoped};
 use crate::VulkanBackend;
 
 /// Words of the predicate buffer (conditions per submission).
@@ -180,7 +180,7 @@ impl VulkanBackend {
         let Some(state) = self.queries.states.get(&query) else {
             return Ok(());
         };
-        if crate::queries::scoped_kind(state.kind) != Some(Scoped::Occlusion) {
+        if crate::query_pools::scoped_kind(state.kind) != Some(Scoped::Occlusion) {
             return Ok(());
         }
         let slot = match &state.pending {

@@ -423,10 +423,10 @@ impl VulkanBackend {
             Command::ConfigureQuery { query, .. } => ("configure_query", query),
             _ => return Ok(()),
         };
+        // A query released since the command was recorded (the fast calls hold no reference):
+        // the model applied it; the GPU has nothing to count for it.
         let Some(kind) = self.device.query_kind(Query::from_raw(query)) else {
-            return Err(self
-                .device
-                .lookup_error(call, recorder::ObjectKind::Query, query));
+            return Ok(());
         };
         self.query_room(call)?;
         let state = self
