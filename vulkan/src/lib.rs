@@ -10,7 +10,9 @@
 //! ([`VulkanBackend::presented_pixels`], [`VulkanBackend::write_png`]); refusals (a shader
 //! without code at a draw, a construct not translated yet, a bound state the record disagrees
 //! with) returned as [`recorder::Error::GpuBackend`], which the model reports as violations;
-//! the validation layer's messages ([`VulkanBackend::validation_messages`]).
+//! the validation layer's messages ([`VulkanBackend::validation_messages`]); each query's GPU
+//! result ([`VulkanBackend::query_result`], which the immediate context's `get_data` returns
+//! unless [`VulkanOptions::gpu_query_results`] is off).
 //!
 //! **How each D3D11 construct maps (DXVK being the reference).**
 //!
