@@ -30,11 +30,15 @@
 //! and clipping counts match the model's for what lavapipe reports exactly (clipping counts
 //! may differ where primitives are culled or clipped); pixel-shader invocations are the GPU's
 //! fragment-shader invocations, helpers included (lavapipe: 320 for a 16x16 quad, its 2x2
-//! quads along the diagonal); compute invocations are threads (the model counts groups); a timestamp is time,
-//! not the model's draw count. A binary query reports `min(samples, 1)` on both.
+//! quads along the diagonal); compute invocations are threads (the model counts groups); a
+//! timestamp is time, not the model's draw count. A binary query reports `min(samples, 1)` on
+//! both. So an occlusion answer (any sample passed) agrees wherever a draw with primitives
+//! covers a pixel, or has no primitive or no target; it differs for primitives that cover no
+//! pixel or fail the depth test (`predication.rs` says what decides then).
 //!
 //! **Invariant.** Every slot used in a submission is begun and ended (or written) in it, and
-//! the pools are reset at the start of each; results are read after the frame's fence.
+//! the pools are reset at the start of each; results are read after the frame's fence. A draw
+//! or query command finding a pool with fewer than eight free slots submits first.
 
 use std::collections::HashMap;
 
