@@ -215,3 +215,21 @@ fn r_gpu_3_get_data_keeps_the_models_values_when_asked() {
     assert_eq!(samples(&mut gpu, query), 256, "the GPU's still counted");
     gpu.assert_clean();
 }
+
+#[test]
+fn r_gpu_3_write_query_reads_an_open_scope_so_far() {
+    let Some(mut gpu) = gpu() else { return };
+    let (chain, _, _) = scene(&mut gpu);
+    let query = gpu.device.create_query("q", QueryKind::Occlusion).unwrap();
+    gpu.imm.begin_query(query);
+    gpu.imm.draw(6, 0);
+    gpu.imm.write_query(query);
+    gpu.imm.flush().unwrap();
+    assert_eq!(samples(&mut gpu, query), 256, "the scope so far");
+    gpu.imm.draw(6, 6);
+    gpu.imm.end_query(query);
+    gpu.imm.present(chain).unwrap();
+    gpu.imm.flush().unwrap();
+    assert_eq!(samples(&mut gpu, query), 256 + 1024, "the scope went on");
+    gpu.assert_clean();
+}
