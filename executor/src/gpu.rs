@@ -436,6 +436,8 @@ impl GpuModel {
     #[inline(never)]
     fn backend_draw(&mut self, skipped: bool) {
         if let (Some(backend), Some(draw)) = (self.backend.as_deref_mut(), self.records.last()) {
+            let (predicate, value) = self.state.bindings.predication();
+            backend.predicate(predicate, value);
             if let Err(error) = backend.draw(&draw, skipped) {
                 self.violations.push(error);
             }

@@ -5,13 +5,16 @@
 //! **In:** from [`GpuModel`](crate::GpuModel), in the order the model applies them: every
 //! command that is not a draw or dispatch, after the model applied it (split points resolved,
 //! bundles expanded: the commands are the ones the model runs, with their resolved resources and
-//! instances); every draw or dispatch as its [`Draw`] record, the bindings the model resolved for
-//! it (shaders, the slots they read with their instances, targets, states, viewports); each
-//! present with its back buffer; the end of each submission.
+//! instances); every draw or dispatch as its [`Draw`] record, the bindings the model resolved
+//! for it (shaders, the slots they read with their instances, targets, states, viewports),
+//! after the predicate in force for it; each present with its back buffer; the end of each
+//! submission.
 //! **Out:** whatever the backend makes of them (Vulkan commands, `vulkan/`), and its refusals:
 //! a draw of an object the backend lacks something for (shader code, say, R-GPU-2) is refused
 //! there, naming the object and what it lacks, and reported through the model's violations
 //! (the immediate context's `flush`, `present`, `error()`); the model still records the draw.
+//! And, for `get_data`, a query's result as the GPU counted it, where the backend has one
+//! ([`GpuBackend::query_result`]; without it, or without a backend, the model's).
 //!
 //! **Where it runs.** In the model, so on the thread the model runs on: the immediate context's
 //! own, or under [`GpuTiming::Threaded`](crate::GpuTiming) the model's thread, which is then the
@@ -28,9 +31,10 @@
 use std::fmt;
 
 use recorder::command::Command;
-use recorder::{Error, RawHandle, Resource, Semantics};
+use recorder::{Error, QueryKind, RawHandle, Resource, Semantics};
 
 use crate::draw_record::Draw;
+use crate::gpu::QueryData;
 
 /// A real GPU fed by the GPU model (R-GPU-1). See the module essay.
 ///
@@ -72,6 +76,15 @@ pub trait GpuBackend: Send + fmt::Debug {
     /// queries, fences.
     fn command(&mut self, command: &Command<'_>, semantics: Semantics) -> Result<(), Error>;
 
+    /// The predicate in force for the draw or dispatch handed next (null: none) and the value
+    /// that skips it, as the model's state holds it: a draw's record shows the predicate only
+    /// where the model skipped it or had no answer, and list boundaries (`ClearState`, a
+    /// restored state) change it with no command. A backend that predicates on the GPU reads
+    /// it here; the default ignores it.
+    fn predicate(&mut self, predicate: RawHandle, value: bool) {
+        let _ = (predicate, value);
+    }
+
     /// A draw or dispatch as the model recorded it; `skipped`: predication skipped it (its
     /// record stays, the GPU must not draw it).
     fn draw(&mut self, draw: &Draw<'_>, skipped: bool) -> Result<(), Error>;
@@ -81,6 +94,19 @@ pub trait GpuBackend: Send + fmt::Debug {
 
     /// The end of a submission: what was recorded goes to the GPU.
     fn submit(&mut self) -> Result<(), Error>;
+
+    /// The GPU's result of `query` (of `kind`), whose last end the model has run, for the
+    /// immediate context's `get_data` (an engine programmer expects it to read the GPU); the
+    /// backend may submit what it recorded to read it. `Ok(None)`, the default: `get_data`
+    /// returns the model's result.
+    fn query_result(
+        &mut self,
+        query: RawHandle,
+        kind: QueryKind,
+    ) -> Result<Option<QueryData>, Error> {
+        let _ = (query, kind);
+        Ok(None)
+    }
 
     /// The backend as `Any`, for a caller that knows its type (tests, tools reading pixels).
     fn as_any(&self) -> &dyn std::any::Any;

@@ -1,5 +1,5 @@
 //! Prints what the Vulkan devices of this machine support that the backend relies on
-//! (API version, dynamic rendering, synchronization2, robust buffer access), and whether the validation layer exists.
+//! (API version, dynamic rendering, synchronization2, robust buffer access, query features, conditional rendering), and whether the validation layer exists.
 
 fn main() {
     // SAFETY: loading the system's Vulkan loader runs its initialisers; it is the documented
@@ -37,6 +37,10 @@ fn main() {
             instance.get_physical_device_properties(device)
         };
         let robust_buffer_access = features.features.robust_buffer_access;
+        let (precise, statistics) = (
+            features.features.occlusion_query_precise,
+            features.features.pipeline_statistics_query,
+        );
         let version = properties.api_version;
         println!(
             "device {:?} type {:?} api {}.{}.{} dynamic_rendering {} synchronization2 {}",
@@ -57,6 +61,16 @@ fn main() {
         println!(
             "  robust_buffer_access {} VK_EXT_robustness2 {}",
             robust_buffer_access, robustness2
+        );
+        let conditional_rendering = extensions
+            .iter()
+            .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::conditional_rendering::NAME));
+        println!(
+            "  occlusion_query_precise {} pipeline_statistics_query {} VK_EXT_conditional_rendering {} timestamp_period {}",
+            precise,
+            statistics,
+            conditional_rendering,
+            properties.limits.timestamp_period
         );
     }
     // SAFETY: nothing made from `instance` outlives it.

@@ -8,11 +8,11 @@
 //! memory barriers around buffer writes and image transitions before image copies (a region
 //! copy within one texture: `GENERAL` for both ends, the recorder having refused overlap); a dynamic
 //! buffer's write-discard map becomes a new ring region for `(buffer, instance)`, with no
-//! command at all. Commands that bind (the draw's record has what they bound), barriers,
-//! queries, fences and the other commands are not translated; of those that move bytes,
-//! `copy_structure_count` is counted in `untranslated`. A region copy the backend cannot
-//! translate (formats of different size classes, block-compressed texels off block edges) is
-//! refused naming the destination.
+//! command at all; query commands go to `query_pools.rs`. Commands that bind (the draw's
+//! record has what they bound), barriers, fences and the other commands are not translated;
+//! of those that move bytes, `copy_structure_count` is counted in `untranslated`. A region
+//! copy the backend cannot translate (formats of different size classes, block-compressed
+//! texels off block edges) is refused naming the destination.
 //!
 //! **Invariant.** The bytes of each dynamic buffer's latest instance are kept (`latest`), in a
 //! vector reused map after map, so that a draw in a later frame, after the ring was reset,
@@ -49,6 +49,11 @@ impl VulkanBackend {
                 self.map_no_overwrite(&resource, data)
             }
             Command::Barrier { barriers } => self.translate_barriers(barriers),
+            Command::BeginQuery(_)
+            | Command::EndQuery(_)
+            | Command::WriteQuery(_)
+            | Command::ResetQuery(_)
+            | Command::ConfigureQuery { .. } => self.translate_query(command),
             Command::CopyResource {
                 destination,
                 source,

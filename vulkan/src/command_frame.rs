@@ -3,7 +3,8 @@
 //! **In:** the commands the other modules record into [`Frame::cb`]. **Out:** at a
 //! [`flush`](crate::VulkanBackend::flush) (a present, the engine's `submit`, a read-back, a full
 //! ring), the buffer submitted with the frame's fence, waited for, and everything per frame
-//! reset: the command pool, the upload ring, the descriptor pool. Each submission is bracketed
+//! reset: the command pool, the upload ring, the descriptor pool, the query pools (their
+//! results read back first, `query_pools.rs`). Each submission is bracketed
 //! by two timestamp queries (when the queue has timestamps): its GPU time ([`GpuTime`]).
 //!
 //! **Invariant.** `cb` is always recording between flushes. A flush waits for the fence before
@@ -170,6 +171,7 @@ impl VulkanBackend {
     /// Submits what was recorded, waits for it, and resets the frame (see the module essay).
     pub(crate) fn flush(&mut self) -> Result<(), BackendError> {
         self.end_pass();
+        self.suspend_queries(crate::query_pools::Scoped::Statistics);
         let device = &self.gpu.device;
         let cb = self.frame.cb;
         self.frame.end_timestamp(device);
@@ -194,11 +196,16 @@ impl VulkanBackend {
                 .map_err(vk_failed("vkResetCommandPool"))?;
         }
         self.frame.read_timestamps(&self.gpu.device);
+        self.queries.after_submission(&self.gpu.device);
+        self.predication.reset();
         self.frame.submissions += 1;
         self.frame.dirty = false;
         self.ring.reset();
         self.descriptors.reset(&self.gpu.device)?;
         self.bound = Default::default();
-        self.frame.begin(&self.gpu.device)
+        self.frame.begin(&self.gpu.device)?;
+        self.queries.reset(&self.gpu.device, self.frame.cb);
+        self.resume_queries(crate::query_pools::Scoped::Statistics);
+        Ok(())
     }
 }

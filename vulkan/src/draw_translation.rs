@@ -5,7 +5,8 @@
 //! the pipeline (by key), dynamic state, the descriptor set (when the bindings changed), the
 //! vertex and index buffers, and the draw.
 //!
-//! **In:** [`Draw`] and whether predication skipped it. **Out:** the commands, or a refusal
+//! **In:** [`Draw`] and whether the model's predication skipped it (`predication.rs` decides
+//! what is recorded). **Out:** the commands, or a refusal
 //! naming the object and what it lacks (a shader without code, an input layout without
 //! elements: R-GPU-2) or the construct not translated yet (hull, domain and geometry shaders,
 //! UAVs, dispatches, indirect draws: R-GPU-3).
@@ -21,6 +22,7 @@ use recorder::{Buffer, Error, Format, Handle, ObjectKind, RawHandle, Stage, Usag
 
 use crate::descriptors::{Descriptor, Origin};
 use crate::pipelines::PipelineKey;
+use crate::predication::Decision;
 use crate::resources::refuse;
 use crate::shaders::{self, SlotKind};
 use crate::VulkanBackend;
@@ -41,9 +43,6 @@ struct Resolved {
 impl VulkanBackend {
     /// Translates one draw (see the module essay).
     pub(crate) fn translate_draw(&mut self, draw: &Draw<'_>, skipped: bool) -> Result<(), Error> {
-        if skipped {
-            return Ok(());
-        }
         let not_yet = |what: &str| Error::GpuBackend {
             call: draw.kind.name(),
             object: "the draw".to_string(),
@@ -54,14 +53,26 @@ impl VulkanBackend {
             | DrawKind::DrawIndexed
             | DrawKind::DrawInstanced
             | DrawKind::DrawIndexedInstanced => {}
+            // A predicated dispatch follows the model's decision (`predication.rs`).
+            _ if skipped => return Ok(()),
             DrawKind::Dispatch => return self.translate_dispatch(draw),
             DrawKind::DispatchIndirect => return Err(not_yet("an indirect dispatch")),
             _ => return Err(not_yet("an indirect or auto draw")),
         }
+        self.query_room(CALL)?;
+        let mut decision = self.decide(CALL, skipped)?;
+        if decision == Decision::Skip {
+            return Ok(());
+        }
         let submissions = self.frame.submissions;
         let mut resolved = self.resolve(draw)?;
         if self.frame.submissions != submissions {
-            // The ring was full and flushed while resolving: resolve again in the new frame.
+            // The ring was full and flushed while resolving: decide and resolve again in the
+            // new frame.
+            decision = self.decide(CALL, skipped)?;
+            if decision == Decision::Skip {
+                return Ok(());
+            }
             resolved = self.resolve(draw)?;
         }
         let built = self.pipeline(&resolved.key)?;
@@ -80,7 +91,7 @@ impl VulkanBackend {
         self.dynamic_state(draw, built.scissor);
         self.bind_set(&built, &resolved.set)?;
         self.bind_buffers(&resolved);
-        self.record_draw(draw)?;
+        self.conditionally(decision, |backend| backend.record_draw(draw))?;
         self.frame.dirty = true;
         if self.options.oracle {
             self.check_draw(draw)?;

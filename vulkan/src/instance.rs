@@ -79,6 +79,10 @@ pub(crate) struct Gpu {
     pub(crate) queue_family: u32,
     /// The queue family's valid timestamp bits (0: no timestamps).
     pub(crate) timestamp_bits: u32,
+    /// What the device enabled for queries and predication (`query_pools.rs`).
+    pub(crate) query_features: QueryFeatures,
+    /// `VK_EXT_conditional_rendering`'s commands, where the device has it (enabled then).
+    pub(crate) conditional_rendering: Option<ash::ext::conditional_rendering::Device>,
     /// Dropped by hand before the device is destroyed.
     pub(crate) allocator: ManuallyDrop<Allocator>,
 }
@@ -90,6 +94,21 @@ impl fmt::Debug for Gpu {
             .field("queue_family", &self.queue_family)
             .finish_non_exhaustive()
     }
+}
+
+/// The query features the device has, each enabled where it does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct QueryFeatures {
+    /// `occlusionQueryPrecise`: exact sample counts.
+    pub(crate) precise: bool,
+    /// `pipelineStatisticsQuery`.
+    pub(crate) statistics: bool,
+    /// `geometryShader` (its pipeline statistics need it).
+    pub(crate) geometry: bool,
+    /// `tessellationShader` (its pipeline statistics need it).
+    pub(crate) tessellation: bool,
+    /// `VK_EXT_conditional_rendering` with its `conditionalRendering` feature.
+    pub(crate) conditional: bool,
 }
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
@@ -163,7 +182,7 @@ impl Gpu {
             debug_utils,
         };
         let (physical, properties, queue_family) = partial.pick_device()?;
-        let device = partial.make_device(physical, queue_family)?;
+        let (device, query_features) = partial.make_device(physical, queue_family)?;
         let timestamp_bits = partial.instance().map_or(0, |instance| {
             // SAFETY: `physical` belongs to the live instance.
             let families =
@@ -175,6 +194,9 @@ impl Gpu {
         // SAFETY: the device was made with one queue of `queue_family`.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
         let (instance, debug_utils) = partial.take()?;
+        let conditional_rendering = query_features
+            .conditional
+            .then(|| ash::ext::conditional_rendering::Device::new(&instance, &device));
         let allocator = Allocator::new(&AllocatorCreateDesc {
             instance: instance.clone(),
             device: device.clone(),
@@ -208,6 +230,8 @@ impl Gpu {
             queue,
             queue_family,
             timestamp_bits,
+            query_features,
+            conditional_rendering,
             allocator: ManuallyDrop::new(allocator),
         })
     }
@@ -357,7 +381,7 @@ impl Partial {
         &self,
         physical: vk::PhysicalDevice,
         family: u32,
-    ) -> Result<ash::Device, BackendError> {
+    ) -> Result<(ash::Device, QueryFeatures), BackendError> {
         let instance = self.instance()?;
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
@@ -366,42 +390,74 @@ impl Partial {
         // maintenance4: a vertex output the pixel shader does not read is legal, as in D3D11.
         // Robust buffer access (and robustness2's, where the device has it): a vertex fetched
         // past its buffer's bound size reads zeros, as D3D11 defines, instead of whatever
-        // memory follows (DXVK enables the same).
+        // memory follows (DXVK enables the same). Queries: precise occlusion, pipeline
+        // statistics and conditional rendering where the device has them (`query_pools.rs`).
         // SAFETY: `physical` belongs to `instance`.
         let extensions =
             unsafe { instance.enumerate_device_extension_properties(physical) }.unwrap_or_default();
-        let robustness2 = extensions
-            .iter()
-            .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::robustness2::NAME));
+        let has = |name: &CStr| {
+            extensions
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(name))
+        };
+        let robustness2 = has(ash::ext::robustness2::NAME);
+        let conditional = has(ash::ext::conditional_rendering::NAME);
         let mut supported = vk::PhysicalDeviceVulkan13Features::default();
         let mut supported_robust = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+        let mut supported_conditional =
+            vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default();
         let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut supported);
         if robustness2 {
             features = features.push_next(&mut supported_robust);
         }
+        if conditional {
+            features = features.push_next(&mut supported_conditional);
+        }
         // SAFETY: `physical` belongs to `instance`; the structures live across the call.
         unsafe { instance.get_physical_device_features2(physical, &mut features) };
-        let robust_access = features.features.robust_buffer_access == vk::TRUE;
+        let base_supported = features.features;
+        let robust_access = base_supported.robust_buffer_access == vk::TRUE;
         let robust_access2 = robustness2 && supported_robust.robust_buffer_access2 == vk::TRUE;
+        let query_features = QueryFeatures {
+            precise: base_supported.occlusion_query_precise == vk::TRUE,
+            statistics: base_supported.pipeline_statistics_query == vk::TRUE,
+            geometry: base_supported.geometry_shader == vk::TRUE,
+            tessellation: base_supported.tessellation_shader == vk::TRUE,
+            conditional: conditional && supported_conditional.conditional_rendering == vk::TRUE,
+        };
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true)
             .maintenance4(supported.maintenance4 == vk::TRUE);
-        let base = vk::PhysicalDeviceFeatures::default().robust_buffer_access(robust_access);
+        let base = vk::PhysicalDeviceFeatures::default()
+            .robust_buffer_access(robust_access)
+            .occlusion_query_precise(query_features.precise)
+            .pipeline_statistics_query(query_features.statistics)
+            .geometry_shader(query_features.geometry)
+            .tessellation_shader(query_features.tessellation);
         let mut robust = vk::PhysicalDeviceRobustness2FeaturesEXT::default()
             .robust_buffer_access2(robust_access && robust_access2);
-        let names = [ash::ext::robustness2::NAME.as_ptr()];
+        let mut conditional_feature = vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default()
+            .conditional_rendering(true);
+        let mut names = Vec::new();
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_features(&base)
             .push_next(&mut v13);
         if robust_access && robust_access2 {
-            info = info.enabled_extension_names(&names).push_next(&mut robust);
+            names.push(ash::ext::robustness2::NAME.as_ptr());
+            info = info.push_next(&mut robust);
         }
+        if query_features.conditional {
+            names.push(ash::ext::conditional_rendering::NAME.as_ptr());
+            info = info.push_next(&mut conditional_feature);
+        }
+        info = info.enabled_extension_names(&names);
         // SAFETY: `physical` belongs to `instance` and has the features asked for (checked by
-        // `pick_device`); `info` lives across the call.
-        unsafe { instance.create_device(physical, &info, None) }
-            .map_err(vk_failed("vkCreateDevice"))
+        // `pick_device` and above); `info` and what it points to live across the call.
+        let device = unsafe { instance.create_device(physical, &info, None) }
+            .map_err(vk_failed("vkCreateDevice"))?;
+        Ok((device, query_features))
     }
 
     /// The instance and messenger, no longer destroyed by `Drop`.

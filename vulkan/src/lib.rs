@@ -12,7 +12,9 @@
 //! ([`VulkanBackend::presented_pixels`], [`VulkanBackend::write_png`]); refusals (a shader
 //! without code at a draw, a construct not translated yet, a bound state the record disagrees
 //! with) returned as [`recorder::Error::GpuBackend`], which the model reports as violations;
-//! the validation layer's messages ([`VulkanBackend::validation_messages`]).
+//! the validation layer's messages ([`VulkanBackend::validation_messages`]); each query's GPU
+//! result ([`VulkanBackend::query_result`], which the immediate context's `get_data` returns
+//! unless [`VulkanOptions::gpu_query_results`] is off).
 //!
 //! **How each D3D11 construct maps (DXVK being the reference).**
 //!
@@ -37,6 +39,11 @@
 //! | `copy_resource` / `copy_buffer_region` | `vkCmdCopyImage` (every mip) / `vkCmdCopyBuffer` |
 //! | `copy_texture_region` (a box of a subresource to a point of another) | one `vkCmdCopyImage` region, `TRANSFER_SRC`/`TRANSFER_DST` layouts, `GENERAL` for both ends within one texture |
 //! | read, write, read_write map of a staging buffer or texture (immediate context) | flush, wait, the resource copied into a host-visible buffer and handed to the map (the GPU's bytes win over the model's); at a writing map's unmap, the bytes through the ring |
+//! | occlusion / predicate query (`counting`, `binary`) | `VK_QUERY_TYPE_OCCLUSION` (`PRECISE` for `counting` where the device has `occlusionQueryPrecise`), ended and begun again at each pass boundary, flush and scope change, the pieces summed (`query_pools.rs`) |
+//! | pipeline-statistics query | `VK_QUERY_TYPE_PIPELINE_STATISTICS` with the eleven D3D11 counters (hull invocations: tessellation-control patches), the same pieces |
+//! | timestamp query (`end_query`, `write_query`) | `vkCmdWriteTimestamp2`, read in nanoseconds (`timestampPeriod`; the engine has no `disjoint` query) |
+//! | `get_data` | the GPU's result after a submission ([`VulkanBackend::query_result`], `GpuBackend::query_result`) |
+//! | predication on an occlusion or predicate query | `VK_EXT_conditional_rendering` around each predicated draw on the query's result copied by `vkCmdCopyQueryPoolResults` (`INVERTED` for the value `true`), or the GPU's result read back; the model's decision without the extension (`predication.rs`) |
 //!
 //! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0, by the engine's
 //! rule [`recorder::shader_binding`]: for the stage of index `k` (vs 0, hs 1, ds 2, gs 3,
@@ -52,9 +59,9 @@
 //!
 //! **Not translated yet** (refused at the draw, or counted in
 //! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders, texture UAVs
-//! and a draw's UAVs, buffer SRVs, indirect draws and dispatches, auto draws, several viewports, queries,
-//! predication as conditional rendering (a predicated-off draw is skipped, the model decides),
-//! the legacy `resource_barrier` (the backend's own transitions cover it), barriers of part of
+//! and a draw's UAVs, buffer SRVs, indirect draws and dispatches, auto draws, several viewports,
+//! predication of a dispatch, or on a timestamp or statistics query (the model decides), the
+//! legacy `resource_barrier` (the backend's own transitions cover it), barriers of part of
 //! an image (a barrier covers the whole image),
 //! `copy_structure_count` (the backend's UAVs have no hidden counter: no WGSL shader appends,
 //! so a count would be invented), maps of depth textures, region copies between formats of
@@ -81,6 +88,8 @@ mod null_descriptors;
 mod oracle;
 mod passes;
 mod pipelines;
+mod predication;
+mod query_pools;
 mod readback;
 mod resources;
 mod ring;
@@ -102,6 +111,7 @@ pub use command_frame::GpuTime;
 pub use descriptors::Origin;
 pub use instance::BackendError;
 pub use oracle::{BoundState, OracleCounts};
+pub use predication::PredicationCounts;
 pub use readback::Pixels;
 pub use shaders::{binding, reflect, NagaShaderCheck, Reflected, SlotKind};
 
@@ -118,6 +128,14 @@ pub struct VulkanOptions {
     /// Each present written as a PNG in this folder, `CHAIN.N.png` (N from 0 per chain), as
     /// `replay --backend vulkan --png DIR` asks (R-GPU-5); `None`: kept in memory only.
     pub png_dir: Option<std::path::PathBuf>,
+    /// Predicated draws decided by the GPU, with `VK_EXT_conditional_rendering` where the
+    /// device has it (`predication.rs`); `false`: by the model (a draw it skipped is not
+    /// recorded), as on a device without the extension.
+    pub conditional_rendering: bool,
+    /// `get_data` on the immediate context returns the GPU's query results
+    /// (`GpuBackend::query_result`); `false`: the model's (a trace's `expect query` lines
+    /// are the model's values: `replay --backend vulkan` turns this off).
+    pub gpu_query_results: bool,
 }
 
 impl Default for VulkanOptions {
@@ -127,6 +145,8 @@ impl Default for VulkanOptions {
             oracle: true,
             ring_bytes: 32 << 20,
             png_dir: None,
+            conditional_rendering: true,
+            gpu_query_results: true,
         }
     }
 }
@@ -155,6 +175,8 @@ pub struct VulkanBackend {
     /// What the last draw bound, as the oracle compared it.
     pub(crate) oracle_last: Option<BoundState>,
     pub(crate) untranslated: u64,
+    pub(crate) queries: query_pools::Queries,
+    pub(crate) predication: predication::Predication,
     /// Last: dropped after everything above was destroyed (`Drop`).
     pub(crate) gpu: instance::Gpu,
 }
@@ -184,6 +206,8 @@ impl VulkanBackend {
                 .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
         }
         .map_err(instance::vk_failed("vkCreatePipelineCache"))?;
+        let mut queries = query_pools::Queries::new(&gpu)?;
+        queries.reset(&gpu.device, frame.cb);
         device.set_shader_check(Some(Arc::new(NagaShaderCheck)));
         Ok(Self {
             device: device.clone(),
@@ -207,6 +231,8 @@ impl VulkanBackend {
             oracle: OracleCounts::default(),
             oracle_last: None,
             untranslated: 0,
+            queries,
+            predication: Default::default(),
             gpu,
         })
     }
@@ -282,6 +308,16 @@ impl VulkanBackend {
         self.frame.submissions
     }
 
+    /// Draws under predication, by what decided them (`predication.rs`).
+    pub fn predication_counts(&self) -> PredicationCounts {
+        self.predication.counts
+    }
+
+    /// Whether the device has `VK_EXT_conditional_rendering` (enabled then).
+    pub fn has_conditional_rendering(&self) -> bool {
+        self.gpu.conditional_rendering.is_some()
+    }
+
     /// Commands that change GPU memory which the backend does not translate yet.
     pub fn untranslated_commands(&self) -> u64 {
         self.untranslated
@@ -307,6 +343,10 @@ impl GpuBackend for VulkanBackend {
         self.translate_command(command)
     }
 
+    fn predicate(&mut self, predicate: RawHandle, value: bool) {
+        self.set_predicate(predicate, value);
+    }
+
     fn draw(&mut self, draw: &Draw<'_>, skipped: bool) -> Result<(), Error> {
         self.translate_draw(draw, skipped)
     }
@@ -320,6 +360,17 @@ impl GpuBackend for VulkanBackend {
             return Ok(());
         }
         self.flush().map_err(|e| e.to_engine("submit"))
+    }
+
+    fn query_result(
+        &mut self,
+        query: RawHandle,
+        _kind: recorder::QueryKind,
+    ) -> Result<Option<executor::QueryData>, Error> {
+        if !self.options.gpu_query_results {
+            return Ok(None);
+        }
+        self.query_result(recorder::Query::from_raw(query))
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -352,6 +403,9 @@ impl Drop for VulkanBackend {
         self.destroy_resources();
         self.descriptors.destroy(&self.gpu.device);
         self.frame.destroy(&self.gpu.device);
+        self.queries.destroy(&self.gpu.device);
+        self.predication
+            .destroy(&self.gpu.device, &mut self.gpu.allocator);
         self.ring.destroy(&self.gpu.device, &mut self.gpu.allocator);
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! **In:** the render-target and depth-stencil views of a draw. **Out:**
 //! `vkCmdBeginRendering`/`vkCmdEndRendering`, with the attachments moved to their attachment
-//! layouts before.
+//! layouts before; the active queries suspended before each boundary and resumed after it
+//! (`query_pools.rs`).
 //!
 //! **Invariant.** At most one pass is open; while it is, nothing records a barrier or a
 //! transfer (they close it first: `end_pass`). Attachments load and store (`LOAD`/`STORE`):
@@ -14,6 +15,7 @@
 use ash::vk;
 use recorder::{Error, ObjectKind, RawHandle};
 
+use crate::query_pools::Scoped;
 use crate::VulkanBackend;
 
 /// The open pass: its targets (view handles) and size.
@@ -29,9 +31,14 @@ pub(crate) struct OpenPass {
 impl VulkanBackend {
     /// Closes the open pass, if any.
     pub(crate) fn end_pass(&mut self) {
-        if self.pass.take().is_some() {
+        if self.pass.is_some() {
+            // Queries never cross a pass boundary (`query_pools.rs`).
+            self.suspend_queries(Scoped::Occlusion);
+            self.suspend_queries(Scoped::Statistics);
+            self.pass = None;
             // SAFETY: a pass is open on the frame's recording command buffer.
             unsafe { self.gpu.device.cmd_end_rendering(self.frame.cb) };
+            self.resume_queries(Scoped::Statistics);
         }
     }
 
@@ -142,6 +149,7 @@ impl VulkanBackend {
         if let Some(stencil) = stencil {
             info = info.stencil_attachment(stencil);
         }
+        self.suspend_queries(Scoped::Statistics);
         // SAFETY: the command buffer is recording outside a pass (closed above); the
         // attachments are live views in the layouts named (transitioned above).
         unsafe { self.gpu.device.cmd_begin_rendering(self.frame.cb, &info) };
@@ -150,6 +158,8 @@ impl VulkanBackend {
             depth: depth.0,
             extent,
         });
+        self.resume_queries(Scoped::Occlusion);
+        self.resume_queries(Scoped::Statistics);
         self.frame.dirty = true;
         Ok(())
     }

@@ -4,7 +4,8 @@
 //! the model records: at every draw the oracle compares the
 //! backend's bound state with the model's record (none may differ), every draw the model
 //! recorded is one the backend drew, and the validation layer (synchronization validation on)
-//! reports nothing. The frames are drawn from a fixed seed per case, so every run draws the same
+//! reports nothing; queries begun and ended at random, predication set at random (decided by
+//! conditional rendering), the GPU's predicate answers the model's. The frames are drawn from a fixed seed per case, so every run draws the same
 //! ones (CI is never flaky); `RANDOM_FRAMES=N` runs more cases.
 
 mod common;
@@ -41,6 +42,8 @@ struct Objects {
     targets: Vec<RenderTargetView>,
     blends: Vec<BlendState>,
     rasterizer: RasterizerState,
+    /// Two predicates (occlusion queries that can predicate) and a statistics query.
+    queries: Vec<Query>,
 }
 
 /// A random bundle: the mandatory state (R-B-3), a pixel shader, at times its constant buffer
@@ -154,6 +157,13 @@ fn objects(gpu: &Gpu) -> Objects {
                 .create_blend_state_with("additive", &additive)
                 .expect("a blend state"),
         ],
+        queries: vec![
+            device.create_query("p0", QueryKind::Predicate).unwrap(),
+            device.create_query("p1", QueryKind::Predicate).unwrap(),
+            device
+                .create_query("stats", QueryKind::PipelineStatistics)
+                .unwrap(),
+        ],
         rasterizer: device
             .create_rasterizer_state_with(
                 "two_sided",
@@ -178,7 +188,7 @@ fn record(context: &mut DeferredContext, o: &Objects, bundles: &[DrawBundle], rn
     context.set_shader(Stage::Vertex, Some(o.vs));
     context.set_shader(Stage::Pixel, Some(o.colour_ps));
     for _ in 0..4 + rng.below(16) {
-        match rng.below(10) {
+        match rng.below(12) {
             0 => {
                 let target = o.targets[rng.below(2) as usize];
                 context.set_render_targets(&[Some(target)], None);
@@ -212,12 +222,30 @@ fn record(context: &mut DeferredContext, o: &Objects, bundles: &[DrawBundle], rn
                 let target = o.targets[rng.below(2) as usize];
                 context.clear_render_target_view(target, [0.1, 0.2, 0.3, 1.0]);
             }
-            7 => {
+            9 => {
                 // The bundle's pixel shader may sample: the list binds what it would read
                 // (a bundle inherits views and samplers, R-B-4).
                 context.set_shader_resources(Stage::Pixel, 0, &[Some(o.view)]);
                 context.set_samplers(Stage::Pixel, 0, &[Some(o.sampler)]);
                 context.draw_bundle(&bundles[rng.below(bundles.len() as u64) as usize]);
+            }
+            7 => {
+                let query = o.queries[rng.below(3) as usize];
+                match rng.below(3) {
+                    0 => context.begin_query(query),
+                    1 => context.end_query(query),
+                    _ => {
+                        // A whole scope: the occlusion test a predicate is made for.
+                        context.begin_query(query);
+                        context.draw(6, 0);
+                        context.end_query(query);
+                    }
+                }
+            }
+            8 => {
+                let predicate = [None, Some(o.queries[0]), Some(o.queries[1])];
+                let value = [PredicateValue::False, PredicateValue::True][rng.below(2) as usize];
+                context.set_predication(predicate[rng.below(3) as usize], value);
             }
             _ => {
                 // The middle quad (6 vertices) or both quads (12: the full one too).
@@ -264,11 +292,26 @@ fn frame(seed: u64) {
     gpu.imm.flush().expect("no refusal, no violation");
     let model_draws = gpu.imm.counters().draws;
     let oracle = gpu.backend().oracle_counts();
+    let skipped = gpu.backend().predication_counts().skipped;
     assert_eq!(
-        oracle.draws, model_draws,
-        "seed {seed}: the backend compared {} draws, the model recorded {model_draws}",
+        oracle.draws + skipped,
+        model_draws,
+        "seed {seed}: the backend compared {} draws and skipped {skipped}, the model recorded \
+         {model_draws}",
         oracle.draws
     );
+    // Every draw covers pixels with a target bound: the GPU's answers are the model's.
+    for &query in &o.queries[..2] {
+        let model = gpu.imm.gpu_now().and_then(|m| m.query_result(query.raw()));
+        let answer = gpu.backend().query_result(query).expect("a result");
+        match (model, answer) {
+            (Some(model), Some(executor::QueryData::Predicate { passed, .. })) => {
+                assert_eq!(passed, model.answer(), "seed {seed}: {query:?}")
+            }
+            (None, None) => {}
+            (model, answer) => panic!("seed {seed}: the model has {model:?}, the GPU {answer:?}"),
+        }
+    }
     gpu.assert_clean();
 }
 

@@ -54,6 +54,11 @@ impl ImmediateContext {
     ///
     /// A released query is refused with `released_object`; a query no end was ever recorded
     /// for, on any context, with `QueryNeverEnded` (nothing to wait for).
+    ///
+    /// With a GPU backend installed that answers queries (`GpuBackend::query_result`), a query
+    /// whose last end the model has run returns the GPU's result (the Vulkan backend's
+    /// occlusion counts are pixels, the model's one sample per primitive); an open scope
+    /// (fast semantics) returns the model's counts so far.
     pub fn get_data(&mut self, query: recorder::Query) -> Result<crate::gpu::QueryData, Error> {
         const CALL: &str = "get_data";
         let device = self.device.clone();
@@ -76,6 +81,14 @@ impl ImmediateContext {
         }
         // What was submitted to the GPU thread has run once the model is back.
         self.home();
+        // The model has the query's last end: a backend may answer with the GPU's result.
+        if self.side.gpu.query_result(query.raw()).is_some() {
+            if let Some(backend) = self.side.gpu.backend_mut() {
+                if let Some(data) = backend.query_result(query.raw(), kind)? {
+                    return Ok(data);
+                }
+            }
+        }
         let gpu = &self.side.gpu;
         let result = match self.semantics {
             Semantics::Legacy => {
