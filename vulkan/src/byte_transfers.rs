@@ -42,6 +42,7 @@ impl VulkanBackend {
                 self.map_no_overwrite(&resource, data)
             }
             Command::Barrier { barriers } => self.translate_barriers(barriers),
+            Command::ResourceBarrier { barriers } => self.translate_resource_barriers(barriers),
             Command::CopyResource {
                 destination,
                 source,
@@ -155,8 +156,9 @@ impl VulkanBackend {
             ));
         }
         let source = self.ring_place(call, &data[..needed as usize])?;
-        self.use_image(
+        self.use_range(
             texture,
+            crate::image_layouts::Subrange::FIRST,
             vk::ImageLayout::TRANSFER_DST_OPTIMAL,
             vk::PipelineStageFlags2::COPY,
             vk::AccessFlags2::TRANSFER_WRITE,
@@ -182,7 +184,7 @@ impl VulkanBackend {
                 depth: 1,
             },
         };
-        // SAFETY: outside a pass (use_image closed it, the ring was written before); the
+        // SAFETY: outside a pass (use_range closed it, the ring was written before); the
         // image is in TRANSFER_DST_OPTIMAL; the region is inside both.
         unsafe {
             self.gpu.device.cmd_copy_buffer_to_image(

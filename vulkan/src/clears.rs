@@ -120,8 +120,9 @@ impl VulkanBackend {
             return;
         };
         for clear in pending {
-            self.use_image(
+            self.use_range(
                 texture,
+                crate::image_layouts::Subrange::mip(clear.mip),
                 vk::ImageLayout::TRANSFER_DST_OPTIMAL,
                 vk::PipelineStageFlags2::CLEAR,
                 vk::AccessFlags2::TRANSFER_WRITE,
@@ -205,8 +206,9 @@ impl VulkanBackend {
             };
             return Ok(());
         }
-        self.use_image(
+        self.use_range(
             view.resource,
+            crate::image_layouts::Subrange::mip(view.first_mip as u32),
             vk::ImageLayout::TRANSFER_DST_OPTIMAL,
             vk::PipelineStageFlags2::CLEAR,
             vk::AccessFlags2::TRANSFER_WRITE,

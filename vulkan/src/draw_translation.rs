@@ -254,8 +254,10 @@ impl VulkanBackend {
                     view.resource,
                 )?
             };
-            self.use_image(
+            let range = self.view_range(ObjectKind::ShaderResourceView, view.view, view.resource);
+            self.use_range(
                 texture,
+                range,
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
                 readers,
                 vk::AccessFlags2::SHADER_SAMPLED_READ,

@@ -75,8 +75,10 @@ impl VulkanBackend {
             let (image_view, _) =
                 self.image_view(call, ObjectKind::RenderTargetView, view, texture)?;
             let folded = self.take_foldable_clear(texture, view, extent);
-            self.use_image(
+            let range = self.view_range(ObjectKind::RenderTargetView, view, texture);
+            self.use_range(
                 texture,
+                range,
                 vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
                 vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
                 vk::AccessFlags2::COLOR_ATTACHMENT_READ | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
@@ -100,8 +102,10 @@ impl VulkanBackend {
         if !depth.0.is_null() {
             let (image_view, _) =
                 self.image_view(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
-            self.use_image(
+            let range = self.view_range(ObjectKind::DepthStencilView, depth.0, depth.1);
+            self.use_range(
                 depth.1,
+                range,
                 vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
                 vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
                     | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,

@@ -1,0 +1,188 @@
+//! R-GPU-3, barriers of part of an image: a texture of two mips, mip 0 rendered (a yellow
+//! square on blue), moved to shader resource by a barrier of mip 0 alone, then sampled through
+//! a view of mip 0 while mip 1 is the render target of the same draw (a downsample); mip 1 is
+//! then moved by a barrier of its own and sampled into a third target, read back. Each mip is in
+//! its own Vulkan layout at the same time: the backend tracks layouts per subresource once a
+//! barrier or a view splits the image, and transitions exactly the subresources each use names.
+
+mod common;
+
+use common::*;
+use recorder::*;
+
+/// A barrier of mip `mip` of `texture` alone.
+fn mip_barrier(
+    texture: Texture,
+    mip: u16,
+    before: (BarrierSync, BarrierAccess, BarrierLayout),
+    after: (BarrierSync, BarrierAccess, BarrierLayout),
+) -> TextureBarrier {
+    TextureBarrier {
+        sync_before: before.0,
+        sync_after: after.0,
+        access_before: before.1,
+        access_after: after.1,
+        layout_before: before.2,
+        layout_after: after.2,
+        resource: texture.into(),
+        subresources: BarrierSubresources {
+            mips: Span::new(mip, mip),
+            ..BarrierSubresources::ALL
+        },
+        discard: false,
+    }
+}
+
+const RENDER: (BarrierSync, BarrierAccess, BarrierLayout) = (
+    BarrierSync::RENDER_TARGET,
+    BarrierAccess::RENDER_TARGET,
+    BarrierLayout::RenderTarget,
+);
+const SAMPLED: (BarrierSync, BarrierAccess, BarrierLayout) = (
+    BarrierSync::PIXEL_SHADING,
+    BarrierAccess::SHADER_RESOURCE,
+    BarrierLayout::ShaderResource,
+);
+
+fn view_of_mip(mip: u32) -> SubresourceRange {
+    SubresourceRange {
+        first_mip: mip,
+        mip_count: 1,
+        ..SubresourceRange::ALL
+    }
+}
+
+#[test]
+fn r_gpu_3_a_barrier_of_one_mip_moves_that_mip_alone() {
+    let Some(mut gpu) = gpu_with(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..DeviceDesc::default()
+    }) else {
+        return;
+    };
+    let texture = gpu
+        .device
+        .create_texture(&TextureDesc {
+            name: "mips",
+            format: Format::R8G8B8A8Unorm,
+            width: 16,
+            height: 16,
+            mip_levels: 2,
+            bind: BindFlags::RENDER_TARGET | BindFlags::SHADER_RESOURCE,
+            ..Default::default()
+        })
+        .unwrap();
+    let out = gpu
+        .device
+        .create_texture(&TextureDesc {
+            name: "out",
+            format: Format::R8G8B8A8Unorm,
+            width: 8,
+            height: 8,
+            bind: BindFlags::RENDER_TARGET,
+            ..Default::default()
+        })
+        .unwrap();
+    let view = |name, mip| ViewDesc {
+        range: view_of_mip(mip),
+        ..ViewDesc::new(name, texture)
+    };
+    let rtv0 = gpu
+        .device
+        .create_render_target_view(&view("mip0.rtv", 0))
+        .unwrap();
+    let rtv1 = gpu
+        .device
+        .create_render_target_view(&view("mip1.rtv", 1))
+        .unwrap();
+    let srv0 = gpu
+        .device
+        .create_shader_resource_view(&view("mip0.srv", 0))
+        .unwrap();
+    let srv1 = gpu
+        .device
+        .create_shader_resource_view(&view("mip1.srv", 1))
+        .unwrap();
+    let out_rtv = gpu
+        .device
+        .create_render_target_view(&ViewDesc::new("out.rtv", out))
+        .unwrap();
+    let (vs, colour_ps) = (gpu.quad_vs(), gpu.colour_ps());
+    let sample_ps = gpu
+        .device
+        .create_shader_with_code(
+            &ShaderDesc {
+                shader_resources: Slots::of(&[0]),
+                samplers: Slots::of(&[0]),
+                ..ShaderDesc::new("sample_ps", Stage::Pixel)
+            },
+            ShaderCode::Wgsl {
+                source: SAMPLE_PS,
+                entry: "ps",
+            },
+        )
+        .unwrap();
+    let yellow = gpu.colour_buffer("yellow", Usage::Default, [1.0, 1.0, 0.0, 1.0]);
+
+    // Mip 0: blue, a yellow square over texels 4..12.
+    gpu.imm.clear_render_target_view(rtv0, [0.0, 0.0, 1.0, 1.0]);
+    gpu.imm.set_render_targets(&[Some(rtv0)], None);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 16.0)]);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(vs));
+    gpu.imm.set_shader(Stage::Pixel, Some(colour_ps));
+    gpu.imm
+        .set_constant_buffers(Stage::Pixel, 0, &[Some(yellow)]);
+    gpu.imm.draw(6, 0);
+    let before = gpu.backend().barrier_counts();
+
+    // Mip 0 to shader resource, mip 1 (never used) to render target: one barrier each.
+    let common = (
+        BarrierSync::NONE,
+        BarrierAccess::NO_ACCESS,
+        BarrierLayout::Common,
+    );
+    gpu.imm.barrier(&[BarrierGroup::Texture(&[
+        mip_barrier(texture, 0, RENDER, SAMPLED),
+        mip_barrier(texture, 1, common, RENDER),
+    ])]);
+    // Mip 1 = mip 0 downsampled, in one draw reading mip 0 and writing mip 1.
+    gpu.imm.set_render_targets(&[Some(rtv1)], None);
+    gpu.imm.set_viewports(&[Viewport::new(0.0, 0.0, 8.0, 8.0)]);
+    gpu.imm.set_shader(Stage::Pixel, Some(sample_ps));
+    gpu.imm.set_shader_resources(Stage::Pixel, 0, &[Some(srv0)]);
+    gpu.imm.draw(6, 6);
+    let between = gpu.backend().barrier_counts();
+    assert_eq!(
+        between.explicit - before.explicit,
+        2,
+        "one Vulkan barrier per mip barrier"
+    );
+    assert_eq!(
+        between.implicit, before.implicit,
+        "the application's barriers did the work: no transition of the backend's own"
+    );
+
+    // Mip 1 to shader resource; sampled (through a view of mip 1) into `out`.
+    gpu.imm.barrier(&[BarrierGroup::Texture(&[mip_barrier(
+        texture, 1, RENDER, SAMPLED,
+    )])]);
+    gpu.imm.set_render_targets(&[Some(out_rtv)], None);
+    gpu.imm.set_shader_resources(Stage::Pixel, 0, &[Some(srv1)]);
+    gpu.imm.draw(6, 6);
+    gpu.imm.flush().unwrap();
+    let pixels = gpu.backend().read_texture(out).unwrap();
+    let (blue, yellow) = ([0, 0, 255, 255], [255, 255, 0, 255]);
+    for (x, y, expected) in [(0, 0, blue), (1, 1, blue), (2, 2, yellow), (4, 4, yellow)] {
+        assert_eq!(
+            texel(&pixels, x, y),
+            expected,
+            "out ({x}, {y}) = mip 1's texel"
+        );
+    }
+    assert_eq!(texel(&pixels, 6, 6), blue, "out (6, 6)");
+    assert_eq!(gpu.backend().oracle_counts().draws, 3);
+    gpu.assert_clean();
+}
