@@ -52,14 +52,22 @@ fn view_of_mip(mip: u32) -> SubresourceRange {
     }
 }
 
-#[test]
-fn r_gpu_3_a_barrier_of_one_mip_moves_that_mip_alone() {
-    let Some(mut gpu) = gpu_with(DeviceDesc {
-        immediate_semantics: Semantics::Fast,
-        ..DeviceDesc::default()
-    }) else {
-        return;
-    };
+/// A texture of two mips with a render-target and a shader-resource view of each, an 8x8
+/// target `out`, and the shaders.
+struct Mips {
+    texture: Texture,
+    out: Texture,
+    rtv0: RenderTargetView,
+    rtv1: RenderTargetView,
+    srv0: ShaderResourceView,
+    srv1: ShaderResourceView,
+    out_rtv: RenderTargetView,
+    vs: Shader,
+    colour_ps: Shader,
+    sample_ps: Shader,
+}
+
+fn mips(gpu: &Gpu) -> Mips {
     let texture = gpu
         .device
         .create_texture(&TextureDesc {
@@ -122,6 +130,40 @@ fn r_gpu_3_a_barrier_of_one_mip_moves_that_mip_alone() {
             },
         )
         .unwrap();
+    Mips {
+        texture,
+        out,
+        rtv0,
+        rtv1,
+        srv0,
+        srv1,
+        out_rtv,
+        vs,
+        colour_ps,
+        sample_ps,
+    }
+}
+
+#[test]
+fn r_gpu_3_a_barrier_of_one_mip_moves_that_mip_alone() {
+    let Some(mut gpu) = gpu_with(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..DeviceDesc::default()
+    }) else {
+        return;
+    };
+    let Mips {
+        texture,
+        out,
+        rtv0,
+        rtv1,
+        srv0,
+        srv1,
+        out_rtv,
+        vs,
+        colour_ps,
+        sample_ps,
+    } = mips(&gpu);
     let yellow = gpu.colour_buffer("yellow", Usage::Default, [1.0, 1.0, 0.0, 1.0]);
 
     // Mip 0: blue, a yellow square over texels 4..12.
@@ -184,5 +226,106 @@ fn r_gpu_3_a_barrier_of_one_mip_moves_that_mip_alone() {
     }
     assert_eq!(texel(&pixels, 6, 6), blue, "out (6, 6)");
     assert_eq!(gpu.backend().oracle_counts().draws, 3);
+    gpu.assert_clean();
+}
+
+/// R-GPU-3, a discard of part of an image: mip 1 is drawn red, then discarded (a barrier of mip
+/// 1 alone from `undefined`, `discard`: an `UNDEFINED` old layout) while mip 0 moves to shader
+/// resource in the same call; a full clear gives mip 1 its new contents. Mip 0 keeps its square,
+/// mip 1 is the clear's green: nothing relies on what the discard dropped.
+#[test]
+fn r_gpu_3_a_discard_of_one_mip_drops_that_mip_alone() {
+    let Some(mut gpu) = gpu_with(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..DeviceDesc::default()
+    }) else {
+        return;
+    };
+    let m = mips(&gpu);
+    let yellow = gpu.colour_buffer("yellow", Usage::Default, [1.0, 1.0, 0.0, 1.0]);
+    let red = gpu.colour_buffer("red", Usage::Default, [1.0, 0.0, 0.0, 1.0]);
+    gpu.imm
+        .clear_render_target_view(m.rtv0, [0.0, 0.0, 1.0, 1.0]);
+    gpu.imm.set_render_targets(&[Some(m.rtv0)], None);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 16.0)]);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(m.vs));
+    gpu.imm.set_shader(Stage::Pixel, Some(m.colour_ps));
+    gpu.imm
+        .set_constant_buffers(Stage::Pixel, 0, &[Some(yellow)]);
+    gpu.imm.draw(6, 0);
+    gpu.imm.set_render_targets(&[Some(m.rtv1)], None);
+    gpu.imm.set_viewports(&[Viewport::new(0.0, 0.0, 8.0, 8.0)]);
+    gpu.imm.set_constant_buffers(Stage::Pixel, 0, &[Some(red)]);
+    gpu.imm.draw(6, 6);
+    let before = gpu.backend().barrier_counts();
+
+    let mut discard = mip_barrier(
+        m.texture,
+        1,
+        (
+            BarrierSync::NONE,
+            BarrierAccess::NO_ACCESS,
+            BarrierLayout::Undefined,
+        ),
+        RENDER,
+    );
+    discard.discard = true;
+    gpu.imm.barrier(&[BarrierGroup::Texture(&[
+        mip_barrier(m.texture, 0, RENDER, SAMPLED),
+        discard,
+    ])]);
+    assert_eq!(
+        gpu.backend().barrier_counts().explicit - before.explicit,
+        2,
+        "one Vulkan barrier per mip barrier"
+    );
+    gpu.imm
+        .clear_render_target_view(m.rtv1, [0.0, 1.0, 0.0, 1.0]);
+    gpu.imm.barrier(&[BarrierGroup::Texture(&[mip_barrier(
+        m.texture, 1, RENDER, SAMPLED,
+    )])]);
+
+    let full = gpu
+        .device
+        .create_texture(&TextureDesc {
+            name: "full",
+            format: Format::R8G8B8A8Unorm,
+            width: 16,
+            height: 16,
+            bind: BindFlags::RENDER_TARGET,
+            ..Default::default()
+        })
+        .unwrap();
+    let full_rtv = gpu
+        .device
+        .create_render_target_view(&ViewDesc::new("full.rtv", full))
+        .unwrap();
+    gpu.imm.set_shader(Stage::Pixel, Some(m.sample_ps));
+    gpu.imm.set_render_targets(&[Some(m.out_rtv)], None);
+    gpu.imm
+        .set_shader_resources(Stage::Pixel, 0, &[Some(m.srv1)]);
+    gpu.imm.draw(6, 6);
+    gpu.imm.set_render_targets(&[Some(full_rtv)], None);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 16.0)]);
+    gpu.imm
+        .set_shader_resources(Stage::Pixel, 0, &[Some(m.srv0)]);
+    gpu.imm.draw(6, 6);
+    gpu.imm.flush().unwrap();
+    let mip1 = gpu.backend().read_texture(m.out).unwrap();
+    for (x, y) in [(0, 0), (4, 4), (7, 7)] {
+        assert_eq!(
+            texel(&mip1, x, y),
+            [0, 255, 0, 255],
+            "mip 1 ({x}, {y}): the clear"
+        );
+    }
+    let mip0 = gpu.backend().read_texture(full).unwrap();
+    assert_eq!(texel(&mip0, 1, 1), [0, 0, 255, 255], "mip 0 kept its blue");
+    assert_eq!(texel(&mip0, 8, 8), [255, 255, 0, 255], "and its square");
+    assert_eq!(gpu.backend().oracle_counts().draws, 4);
     gpu.assert_clean();
 }
