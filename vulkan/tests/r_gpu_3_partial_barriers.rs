@@ -231,8 +231,9 @@ fn r_gpu_3_a_barrier_of_one_mip_moves_that_mip_alone() {
 
 /// R-GPU-3, a discard of part of an image: mip 1 is drawn red, then discarded (a barrier of mip
 /// 1 alone from `undefined`, `discard`: an `UNDEFINED` old layout) while mip 0 moves to shader
-/// resource in the same call; a full clear gives mip 1 its new contents. Mip 0 keeps its square,
-/// mip 1 is the clear's green: nothing relies on what the discard dropped.
+/// resource in the same call; a full clear gives mip 1 new contents (green) and a draw into its
+/// middle samples all of mip 0 there, mip 0 staying a shader resource. Nothing relies on what
+/// the discard dropped, and mip 0 keeps its square.
 #[test]
 fn r_gpu_3_a_discard_of_one_mip_drops_that_mip_alone() {
     let Some(mut gpu) = gpu_with(DeviceDesc {
@@ -284,6 +285,11 @@ fn r_gpu_3_a_discard_of_one_mip_drops_that_mip_alone() {
     );
     gpu.imm
         .clear_render_target_view(m.rtv1, [0.0, 1.0, 0.0, 1.0]);
+    gpu.imm.set_render_targets(&[Some(m.rtv1)], None);
+    gpu.imm.set_shader(Stage::Pixel, Some(m.sample_ps));
+    gpu.imm
+        .set_shader_resources(Stage::Pixel, 0, &[Some(m.srv0)]);
+    gpu.imm.draw(6, 0);
     gpu.imm.barrier(&[BarrierGroup::Texture(&[mip_barrier(
         m.texture, 1, RENDER, SAMPLED,
     )])]);
@@ -303,7 +309,6 @@ fn r_gpu_3_a_discard_of_one_mip_drops_that_mip_alone() {
         .device
         .create_render_target_view(&ViewDesc::new("full.rtv", full))
         .unwrap();
-    gpu.imm.set_shader(Stage::Pixel, Some(m.sample_ps));
     gpu.imm.set_render_targets(&[Some(m.out_rtv)], None);
     gpu.imm
         .set_shader_resources(Stage::Pixel, 0, &[Some(m.srv1)]);
@@ -316,16 +321,17 @@ fn r_gpu_3_a_discard_of_one_mip_drops_that_mip_alone() {
     gpu.imm.draw(6, 6);
     gpu.imm.flush().unwrap();
     let mip1 = gpu.backend().read_texture(m.out).unwrap();
-    for (x, y) in [(0, 0), (4, 4), (7, 7)] {
-        assert_eq!(
-            texel(&mip1, x, y),
-            [0, 255, 0, 255],
-            "mip 1 ({x}, {y}): the clear"
-        );
+    // Mip 0 (16 texels) drawn over mip 1's pixels 2..6: texels 1-2 blue, 5-6 and 9-10 yellow,
+    // 13-14 blue; the clear's green around.
+    let (green, blue, yellow) = ([0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 0, 255]);
+    let expected = [green, green, blue, yellow, yellow, blue, green, green];
+    for (i, colour) in expected.into_iter().enumerate() {
+        let i = i as u32;
+        assert_eq!(texel(&mip1, i, i), colour, "mip 1 ({i}, {i})");
     }
     let mip0 = gpu.backend().read_texture(full).unwrap();
     assert_eq!(texel(&mip0, 1, 1), [0, 0, 255, 255], "mip 0 kept its blue");
     assert_eq!(texel(&mip0, 8, 8), [255, 255, 0, 255], "and its square");
-    assert_eq!(gpu.backend().oracle_counts().draws, 4);
+    assert_eq!(gpu.backend().oracle_counts().draws, 5);
     gpu.assert_clean();
 }
