@@ -228,6 +228,19 @@ fn subrange(subresources: &BarrierSubresources) -> Subrange {
     }
 }
 
+/// The `(offset, size)` of a buffer barrier of `size` bytes from `offset` (`u64::MAX`: to the
+/// end) in a buffer of `buffer_size` bytes: the bytes named, clamped inside the buffer (the
+/// model checks them, R-BAR-8); the whole buffer for a range that starts past its end.
+fn buffer_bytes(offset: u64, size: u64, buffer_size: u64) -> (u64, u64) {
+    if offset >= buffer_size {
+        (0, vk::WHOLE_SIZE)
+    } else if size == u64::MAX || size >= buffer_size - offset {
+        (offset, vk::WHOLE_SIZE)
+    } else {
+        (offset, size.max(1))
+    }
+}
+
 impl VulkanBackend {
     /// Translates a `barrier` command's records (see the module essay).
     pub(crate) fn translate_barriers(
@@ -353,12 +366,7 @@ impl VulkanBackend {
                 (BarrierKind::Buffer, Some(r)) if r.kind == ObjectKind::Buffer => {
                     let buffer = self.gpu_buffer("barrier", r.handle)?;
                     let size = self.resources.buffers.get(&r.handle).map_or(0, |b| b.size);
-                    // The bytes named, inside the buffer (the model checked them, R-BAR-8).
-                    let (offset, bytes) = if b.offset >= size || b.size == u64::MAX {
-                        (b.offset.min(size.saturating_sub(1)), vk::WHOLE_SIZE)
-                    } else {
-                        (b.offset, b.size.clamp(1, size - b.offset))
-                    };
+                    let (offset, bytes) = buffer_bytes(b.offset, b.size, size);
                     buffers.push(
                         vk::BufferMemoryBarrier2::default()
                             .src_stage_mask(src_stage)
@@ -401,5 +409,46 @@ impl VulkanBackend {
         images.clear();
         self.image_barriers = images;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r_gpu_3_a_buffer_barrier_covers_the_bytes_it_names() {
+        assert_eq!(
+            buffer_bytes(0, 64, 256),
+            (0, 64),
+            "the first 64 bytes alone"
+        );
+        assert_eq!(buffer_bytes(64, 64, 256), (64, 64));
+        assert_eq!(buffer_bytes(0, u64::MAX, 256), (0, vk::WHOLE_SIZE), "whole");
+        assert_eq!(
+            buffer_bytes(128, 512, 256),
+            (128, vk::WHOLE_SIZE),
+            "to the end"
+        );
+        assert_eq!(
+            buffer_bytes(300, 4, 256),
+            (0, vk::WHOLE_SIZE),
+            "past the end: all"
+        );
+    }
+
+    #[test]
+    fn r_gpu_3_a_barrier_range_is_its_mips_and_slices() {
+        let range = subrange(&BarrierSubresources {
+            mips: Span::new(1, 2),
+            array: Span::new(3, 3),
+            planes: Span::ALL,
+        });
+        assert_eq!(
+            (range.first_mip, range.mips, range.first_layer, range.layers),
+            (1, 2, 3, 1)
+        );
+        let all = subrange(&BarrierSubresources::ALL);
+        assert_eq!((all.mips, all.layers), (u32::MAX, u32::MAX));
     }
 }

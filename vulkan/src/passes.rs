@@ -72,10 +72,9 @@ impl VulkanBackend {
         }
         let mut color_attachments = Vec::with_capacity(colors.len());
         for &(view, texture) in colors {
-            let (image_view, _) =
-                self.image_view(call, ObjectKind::RenderTargetView, view, texture)?;
+            let (image_view, _, range) =
+                self.image_view_range(call, ObjectKind::RenderTargetView, view, texture)?;
             let folded = self.take_foldable_clear(texture, view, extent);
-            let range = self.view_range(ObjectKind::RenderTargetView, view, texture);
             self.use_range(
                 texture,
                 range,
@@ -100,9 +99,8 @@ impl VulkanBackend {
         }
         let mut depth_attachment = None;
         if !depth.0.is_null() {
-            let (image_view, _) =
-                self.image_view(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
-            let range = self.view_range(ObjectKind::DepthStencilView, depth.0, depth.1);
+            let (image_view, _, range) =
+                self.image_view_range(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
             self.use_range(
                 depth.1,
                 range,

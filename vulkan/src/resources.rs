@@ -216,8 +216,20 @@ impl VulkanBackend {
         view: RawHandle,
         texture: RawHandle,
     ) -> Result<(vk::ImageView, RawHandle), Error> {
-        if let Some(&(image_view, texture, _)) = self.resources.views.get(&(kind, view, texture)) {
-            return Ok((image_view, texture));
+        self.image_view_range(call, kind, view, texture)
+            .map(|(image_view, texture, _)| (image_view, texture))
+    }
+
+    /// [`Self::image_view`] and the mips and layers the view sees (one lookup: per draw).
+    pub(crate) fn image_view_range(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        view: RawHandle,
+        texture: RawHandle,
+    ) -> Result<(vk::ImageView, RawHandle, Subrange), Error> {
+        if let Some(&known) = self.resources.views.get(&(kind, view, texture)) {
+            return Ok(known);
         }
         let info = match kind {
             ObjectKind::ShaderResourceView => self
@@ -298,20 +310,7 @@ impl VulkanBackend {
             (kind, view, key_texture),
             (image_view, texture.raw(), range),
         );
-        Ok((image_view, texture.raw()))
-    }
-
-    /// The mips and layers a view made by [`Self::image_view`] sees (all, for one not made).
-    pub(crate) fn view_range(
-        &self,
-        kind: ObjectKind,
-        view: RawHandle,
-        texture: RawHandle,
-    ) -> Subrange {
-        self.resources
-            .views
-            .get(&(kind, view, texture))
-            .map_or(Subrange::ALL, |v| v.2)
+        Ok((image_view, texture.raw(), range))
     }
 
     /// The device-local buffer of `buffer`, made (and its initial data uploaded) on first use.
