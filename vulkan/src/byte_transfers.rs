@@ -7,8 +7,9 @@
 //! instances. **Out:** transfer commands outside any pass (each closes the open pass), global
 //! memory barriers around buffer writes and image transitions before image copies; a dynamic
 //! buffer's write-discard map becomes a new ring region for `(buffer, instance)`, with no
-//! command at all. Commands that bind (the draw's record has what they bound), barriers,
-//! queries, fences and the other commands are not translated (counted in `untranslated`).
+//! command at all. Barriers and legacy resource barriers go to `barrier_translation.rs`.
+//! Commands that bind (the draw's record has what they bound), queries, fences and the other
+//! commands are not translated (counted in `untranslated`).
 //!
 //! **Invariant.** The bytes of each dynamic buffer's latest instance are kept (`latest`), in a
 //! vector reused map after map, so that a draw in a later frame, after the ring was reset,
@@ -390,8 +391,8 @@ impl VulkanBackend {
 }
 
 /// Whether a command the backend ignores changes GPU memory (a copy of a region, a structure
-/// count, a query's result, ...): counted as untranslated. Binds, barriers and fences move no
-/// bytes (the draw's record has what they bound; transitions are the backend's own).
+/// count, a query's result, ...): counted as untranslated. Binds and fences move no bytes (the
+/// draw's record has what they bound).
 fn command_moves_bytes(command: &Command<'_>) -> bool {
     matches!(
         command,

@@ -10,8 +10,8 @@
 //! deferred: `vkCmdClearAttachments` in its pass, else `vkCmdClearDepthStencilImage`.
 //!
 //! **Invariant.** A pending clear is done before anything else touches its texture:
-//! `use_image`, through which every use of an image goes, records the texture's pending clears
-//! first (`flush_pending_clears`). A clear that a texture of the open pass would see (another
+//! `use_range`, through which every use of an image goes, records the texture's pending clears
+//! first (`flush_pending_clears`, each moving only its cleared mip). A clear that a texture of the open pass would see (another
 //! view of an attachment's texture) is not deferred, since the pass would keep drawing into it.
 
 use ash::vk;
