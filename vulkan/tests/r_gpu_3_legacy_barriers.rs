@@ -3,7 +3,8 @@
 //! to `render_target`, draws into it, and moves it to `pixel_shader_resource` with legacy
 //! `resource_barrier` transitions; a post pass samples it. The backend records each transition as
 //! the Vulkan barrier of its equivalent enhanced barrier (sync, access, layout, subresource) and
-//! adds a transition of its own only for the post target, which no barrier named.
+//! adds a transition of its own only for the post target, which no barrier named. Split, the
+//! second transition is recorded once, at its begin.
 
 mod common;
 
@@ -11,17 +12,37 @@ use common::*;
 use recorder::*;
 
 fn transition(texture: Texture, before: ResourceStates, after: ResourceStates) -> ResourceBarrier {
+    split_transition(texture, before, after, SplitHalf::None)
+}
+
+fn split_transition(
+    texture: Texture,
+    before: ResourceStates,
+    after: ResourceStates,
+    split: SplitHalf,
+) -> ResourceBarrier {
     ResourceBarrier::Transition {
         resource: texture.into(),
         before,
         after,
         subresource: Some(0),
-        split: SplitHalf::None,
+        split,
     }
 }
 
 #[test]
 fn r_gpu_3_legacy_transitions_are_the_vulkan_barriers_of_their_equivalents() {
+    legacy_frame(false);
+}
+
+/// The same frame with the render target → shader resource transition split: recorded at its
+/// begin (where the model runs it), its end adding nothing.
+#[test]
+fn r_gpu_3_a_split_legacy_transition_is_one_vulkan_barrier_at_its_begin() {
+    legacy_frame(true);
+}
+
+fn legacy_frame(split: bool) {
     let Some(mut gpu) = gpu() else { return };
     let scene = gpu
         .device
@@ -101,13 +122,22 @@ fn r_gpu_3_legacy_transitions_are_the_vulkan_barriers_of_their_equivalents() {
     gpu.imm.set_shader(Stage::Pixel, Some(colour_ps));
     gpu.imm.set_constant_buffers(Stage::Pixel, 0, &[Some(cyan)]);
     gpu.imm.draw(6, 6);
-    gpu.imm.resource_barrier(&[transition(
-        scene,
+    let (rt, ps) = (
         ResourceStates::RENDER_TARGET,
         ResourceStates::PIXEL_SHADER_RESOURCE,
-    )]);
-    gpu.imm
-        .clear_render_target_view(post_rtv, [0.0, 0.0, 0.0, 1.0]);
+    );
+    if split {
+        gpu.imm
+            .resource_barrier(&[split_transition(scene, rt, ps, SplitHalf::Begin)]);
+        gpu.imm
+            .clear_render_target_view(post_rtv, [0.0, 0.0, 0.0, 1.0]);
+        gpu.imm
+            .resource_barrier(&[split_transition(scene, rt, ps, SplitHalf::End)]);
+    } else {
+        gpu.imm.resource_barrier(&[transition(scene, rt, ps)]);
+        gpu.imm
+            .clear_render_target_view(post_rtv, [0.0, 0.0, 0.0, 1.0]);
+    }
     gpu.imm.set_render_targets(&[Some(post_rtv)], None);
     gpu.imm.set_shader(Stage::Pixel, Some(sample_ps));
     gpu.imm
