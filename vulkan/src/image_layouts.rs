@@ -13,8 +13,8 @@
 //! returned so far have run; its stages and accesses are those of the uses since the last
 //! barrier, which the next barrier waits for. A use needs a barrier when it changes the layout,
 //! when it or an earlier use since the barrier writes, or on the first use of an `UNDEFINED`
-//! subresource, except a use that the barrier just before it already made visible (`fresh`: no
-//! use since, the same layout, its stages and accesses inside the barrier's). An application's
+//! subresource, except a use that the application's barrier just before it already made visible
+//! (`fresh`: no use since, the same layout, its stages and accesses inside the barrier's). An application's
 //! barrier is always recorded. Depth and stencil move together (both aspects in every barrier):
 //! the device's separate depth-stencil layouts are not used.
 
@@ -147,11 +147,13 @@ fn covers(state: &SubState, want: &Want) -> bool {
 /// uses since the last barrier.
 fn after(state: &SubState, want: &Want, barrier: bool) -> SubState {
     if barrier {
+        // An application's barrier leaves its after-scope for the first use to find; the
+        // backend's own barrier is followed by its use at once.
         return SubState {
             layout: want.layout,
             stages: want.stages,
             access: want.access,
-            fresh: true,
+            fresh: want.explicit.is_some(),
         };
     }
     // A use with no barrier: later barriers wait for it too (and for the last barrier's
@@ -372,6 +374,25 @@ mod tests {
             run(&mut layouts, Subrange::ALL, write).len(),
             1,
             "a write after a write waits"
+        );
+    }
+
+    #[test]
+    fn a_use_after_the_backends_own_barrier_and_its_use_waits() {
+        let mut layouts = Layouts::new(1, 1);
+        let write = use_as(
+            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
+        );
+        assert_eq!(
+            run(&mut layouts, Subrange::ALL, write).len(),
+            1,
+            "first use"
+        );
+        assert_eq!(
+            run(&mut layouts, Subrange::ALL, write).len(),
+            1,
+            "the pass reopened on the same target waits for the first one's writes"
         );
     }
 }
