@@ -30,7 +30,7 @@
 //! | clear of a target before another use | `vkCmdClearColorImage` / `vkCmdClearDepthStencilImage` |
 //! | legacy implicit transitions | `vkCmdPipelineBarrier2` before each use that changes layout or follows a write, of exactly the mips and slices the use names (layouts tracked per subresource once part of an image moves, `image_layouts.rs`) |
 //! | enhanced barriers (§9) | one `vkCmdPipelineBarrier2` entry each (sync → stages, access → access, layout → layout, discard → `UNDEFINED`), of the barrier's mips and slices, or of a buffer's offset and size |
-//! | legacy `resource_barrier` (R-BAR-6) | the barrier of its enhanced equivalent (the model's equivalence table, `executor::legacy_equivalent`); a subresource index → that mip and slice |
+//! | legacy `resource_barrier` (R-BAR-6) | the barrier of its enhanced equivalent (the model's equivalence table, `executor::legacy_equivalent`); a subresource index → that mip and slice; a split transition at its begin; UAV and aliasing barriers → memory barriers |
 //! | SRV of a depth texture (`r32_float` of `d32_float`) | an image view in the depth format, depth aspect |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
 //! | dispatch, buffer UAVs | a compute pipeline per shader, storage buffers, between global barriers |

@@ -86,7 +86,8 @@
 //! its current layout stands for, when a legacy StateBefore is checked). An enhanced
 //! barrier of a resource whose legacy state is not `common` is `legacy_state_not_common`; with
 //! `legacy_barriers=off`, once one kind has been used on the device, the other is
-//! `invalid_barrier`.
+//! `invalid_barrier`. [`legacy_equivalent`] gives the table to a backend (R-GPU-3), which
+//! records a legacy transition as the barrier the model runs.
 //!
 //! **Validation** (R-BAR-8, under `validation=on|hazards`): an empty call or an empty group
 //! before a non-empty one is a warning (a list stores barriers, not groups: empty groups after
