@@ -103,7 +103,10 @@ mod progress;
 mod sync;
 
 pub use field::{FieldValue, Named, NamedRecord, ObjectNamer, RawNames};
-pub use gpu::{GpuModel, GpuState, Memory, TextureState, DEFAULT_RESET_INDEX, R16_RESET_INDEX};
+pub use gpu::{
+    legacy_equivalent, GpuModel, GpuState, Memory, TextureState, DEFAULT_RESET_INDEX,
+    R16_RESET_INDEX,
+};
 pub use gpu::{QueryCounts, QueryData, QueryResult, QuerySnapshot};
 pub use gpu_backend::GpuBackend;
 pub use immediate::{GpuTiming, ImmediateBundle, ImmediateContext};

@@ -1,23 +1,34 @@
-//! The engine's enhanced barriers (§9, `barrier`) one for one to `vkCmdPipelineBarrier2`
-//! (R-GPU-3): sync → pipeline stages, access → access flags, layout → image layout, discard →
-//! an `UNDEFINED` old layout.
+//! The engine's barriers to `vkCmdPipelineBarrier2` (R-GPU-3): enhanced barriers (§9,
+//! `barrier`) one for one (sync → pipeline stages, access → access flags, layout → image layout,
+//! discard → an `UNDEFINED` old layout), and legacy `resource_barrier`s through the equivalence
+//! table of legacy states to enhanced sync, access and layout that the model runs them by
+//! (R-BAR-6, `executor::legacy_equivalent`).
 //!
-//! **In:** a `Barrier` command's records, after the model applied (and accepted) them.
-//! **Out:** one `VkMemoryBarrier2`, `VkBufferMemoryBarrier2` or `VkImageMemoryBarrier2` per
-//! record, in one dependency, outside any pass; each image's tracked layout and last access
-//! become the barrier's after-state, so the backend's own transitions (`use_image`) add
-//! nothing where the application's barrier already did the work.
+//! **In:** a `Barrier` or `ResourceBarrier` command's records, after the model applied them.
+//! **Out:** one dependency per command, outside any pass: per texture barrier the
+//! `VkImageMemoryBarrier2`s of exactly its mips and array slices (one, unless those
+//! subresources were in different states before: `image_layouts.rs`), per buffer barrier one
+//! `VkBufferMemoryBarrier2` of its bytes (offset and size), per global barrier one
+//! `VkMemoryBarrier2`. Each subresource's tracked state becomes the barrier's after-state, so
+//! the backend's own transitions (`use_range`) add nothing where the application's barrier did
+//! the work. A legacy transition of one subresource (`D3D12CalcSubresource` order) is that
+//! subresource's barrier; a UAV barrier is a global `all_shading` → `all_shading`
+//! unordered-access barrier; an aliasing barrier a global `all` → `all` one; a split transition
+//! is recorded at its begin (the model runs it there), its end adds nothing.
 //!
-//! **Invariant.** An image barrier's old layout is the layout the backend tracks (Vulkan needs
-//! the real one), or `UNDEFINED` for a discard or an `undefined` layout before; it covers the
-//! whole image (the records' subresource spans are not split yet). An after-sync of `none`
-//! becomes `ALL_COMMANDS`, so a layout change always happens before whatever comes next. The
-//! legacy `resource_barrier` (D3D12 states) is not translated: the backend's own transitions
-//! cover it.
+//! **Invariant.** An image barrier's old layout is the layout the backend tracks for those
+//! subresources (Vulkan needs the real one), or `UNDEFINED` for a discard or an `undefined`
+//! layout before; it waits also for the uses the backend tracked since the last barrier. Planes
+//! are not split: a barrier of a depth-stencil texture moves both aspects. An after-sync of
+//! `none` becomes `ALL_COMMANDS`, so a layout change always happens before whatever comes next.
 
 use ash::vk;
-use recorder::{BarrierAccess, BarrierKind, BarrierLayout, BarrierRecord, BarrierSync, ObjectKind};
+use recorder::{
+    BarrierAccess, BarrierKind, BarrierLayout, BarrierRecord, BarrierSubresources, BarrierSync,
+    NamedResource, ObjectKind, ResourceBarrierKind, ResourceBarrierRecord, Span, SplitHalf,
+};
 
+use crate::image_layouts::{Subrange, Want, WRITES};
 use crate::translate;
 use crate::VulkanBackend;
 
@@ -143,14 +154,92 @@ fn layout(layout: BarrierLayout) -> vk::ImageLayout {
     }
 }
 
-/// The write accesses: a barrier's before-access keeps only these (reads need no availability).
-const WRITES: vk::AccessFlags2 = vk::AccessFlags2::from_raw(
-    vk::AccessFlags2::SHADER_WRITE.as_raw()
-        | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE.as_raw()
-        | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE.as_raw()
-        | vk::AccessFlags2::TRANSFER_WRITE.as_raw()
-        | vk::AccessFlags2::MEMORY_WRITE.as_raw(),
-);
+/// One barrier in the enhanced model's terms, from a `barrier` record or from a legacy
+/// `resource_barrier` record through the equivalence table.
+#[derive(Clone, Copy, Debug)]
+struct Enhanced {
+    kind: BarrierKind,
+    resource: Option<NamedResource>,
+    sync_before: BarrierSync,
+    sync_after: BarrierSync,
+    access_before: BarrierAccess,
+    access_after: BarrierAccess,
+    layout_before: BarrierLayout,
+    layout_after: BarrierLayout,
+    subresources: BarrierSubresources,
+    discard: bool,
+    /// A buffer barrier's bytes.
+    offset: u64,
+    size: u64,
+}
+
+impl Enhanced {
+    fn of(record: &BarrierRecord) -> Self {
+        Self {
+            kind: record.kind(),
+            resource: record.resource(),
+            sync_before: record.sync_before,
+            sync_after: record.sync_after,
+            access_before: record.access_before,
+            access_after: record.access_after,
+            layout_before: record.layout_before(),
+            layout_after: record.layout_after(),
+            subresources: record.subresources,
+            discard: record.discard(),
+            offset: record.offset,
+            size: record.size,
+        }
+    }
+
+    /// A global barrier.
+    fn global(sync: BarrierSync, before: BarrierAccess, after: BarrierAccess) -> Self {
+        Self {
+            kind: BarrierKind::Global,
+            resource: None,
+            sync_before: sync,
+            sync_after: sync,
+            access_before: before,
+            access_after: after,
+            layout_before: BarrierLayout::Common,
+            layout_after: BarrierLayout::Common,
+            subresources: BarrierSubresources::ALL,
+            discard: false,
+            offset: 0,
+            size: u64::MAX,
+        }
+    }
+}
+
+/// The mips and layers of a barrier's subresources (inclusive spans; planes are not split:
+/// depth and stencil move together, `image_layouts.rs`).
+fn subrange(subresources: &BarrierSubresources) -> Subrange {
+    let count = |span: Span| {
+        if span.last == u16::MAX {
+            u32::MAX
+        } else {
+            (span.last as u32 + 1).saturating_sub(span.first as u32)
+        }
+    };
+    Subrange {
+        first_mip: subresources.mips.first as u32,
+        mips: count(subresources.mips),
+        first_layer: subresources.array.first as u32,
+        layers: count(subresources.array),
+    }
+}
+
+/// The `(offset, size)` of a buffer barrier of `size` bytes from `offset` (`u64::MAX`: to the
+/// end) in a buffer of `buffer_size` bytes: the bytes named, clamped inside the buffer (the
+/// model checks them, R-BAR-8); the whole buffer for a range that starts past its end.
+fn buffer_bytes(offset: u64, size: u64, buffer_size: u64) -> (u64, u64) {
+    if offset >= buffer_size {
+        (0, vk::WHOLE_SIZE)
+    } else if size == u64::MAX || size >= buffer_size - offset {
+        (offset, vk::WHOLE_SIZE)
+    } else {
+        (offset, size.max(1))
+    }
+}
 
 impl VulkanBackend {
     /// Translates a `barrier` command's records (see the module essay).
@@ -158,57 +247,126 @@ impl VulkanBackend {
         &mut self,
         records: &[BarrierRecord],
     ) -> Result<(), recorder::Error> {
+        let barriers: Vec<Enhanced> = records.iter().map(Enhanced::of).collect();
+        self.record_barriers(&barriers)
+    }
+
+    /// Translates a `resource_barrier` command's legacy records through the equivalence table,
+    /// as the model runs them (`executor::legacy_equivalent`; see the module essay).
+    pub(crate) fn translate_resource_barriers(
+        &mut self,
+        records: &[ResourceBarrierRecord],
+    ) -> Result<(), recorder::Error> {
+        let mut barriers = Vec::with_capacity(records.len());
+        for r in records {
+            let resource = r.resource().filter(|r| !r.handle.is_null());
+            match r.kind() {
+                ResourceBarrierKind::Uav => {
+                    let uav = BarrierAccess::UNORDERED_ACCESS;
+                    barriers.push(Enhanced::global(BarrierSync::ALL_SHADING, uav, uav));
+                }
+                ResourceBarrierKind::Aliasing => {
+                    let common = BarrierAccess::COMMON;
+                    barriers.push(Enhanced::global(BarrierSync::ALL, common, common));
+                }
+                // The model runs a split transition at its begin; the end does nothing more.
+                ResourceBarrierKind::Transition if r.split() == SplitHalf::End => {}
+                ResourceBarrierKind::Transition => {
+                    let Some(resource) = resource else { continue };
+                    let (sync_before, access_before, layout_before) =
+                        executor::legacy_equivalent(r.before);
+                    let (sync_after, access_after, layout_after) =
+                        executor::legacy_equivalent(r.after);
+                    let texture = resource.kind == ObjectKind::Texture;
+                    barriers.push(Enhanced {
+                        kind: if texture {
+                            BarrierKind::Texture
+                        } else {
+                            BarrierKind::Buffer
+                        },
+                        resource: Some(resource),
+                        sync_before,
+                        sync_after,
+                        access_before,
+                        access_after,
+                        layout_before,
+                        layout_after,
+                        subresources: self.legacy_subresource(resource, r.subresource())?,
+                        discard: false,
+                        offset: 0,
+                        size: u64::MAX,
+                    });
+                }
+            }
+        }
+        self.record_barriers(&barriers)
+    }
+
+    /// The subresources of a legacy transition: all, or the one `D3D12CalcSubresource` index
+    /// names (mip + slice × mips + plane × mips × slices), as the model decodes it.
+    fn legacy_subresource(
+        &mut self,
+        resource: NamedResource,
+        subresource: Option<u32>,
+    ) -> Result<BarrierSubresources, recorder::Error> {
+        let Some(sub) = subresource.filter(|_| resource.kind == ObjectKind::Texture) else {
+            return Ok(BarrierSubresources::ALL);
+        };
+        self.image("resource_barrier", resource.handle)?;
+        let (mips, layers) = self
+            .resources
+            .images
+            .get(&resource.handle)
+            .map_or((1, 1), |i| (i.mips, i.layers));
+        let one = |i: u32| {
+            let i = i.min(u16::MAX as u32 - 1) as u16;
+            Span::new(i, i)
+        };
+        Ok(BarrierSubresources {
+            mips: one(sub % mips),
+            array: one((sub / mips) % layers),
+            planes: one(sub / (mips * layers)),
+        })
+    }
+
+    /// Records `barriers` as one `vkCmdPipelineBarrier2`, outside any pass.
+    fn record_barriers(&mut self, barriers: &[Enhanced]) -> Result<(), recorder::Error> {
         let mut memory = Vec::new();
         let mut buffers = Vec::new();
-        let mut images = Vec::new();
-        for record in records {
-            let src_stage = stages(record.sync_before, false);
-            let dst_stage = stages(record.sync_after, true);
-            let src_access = access(record.access_before) & WRITES;
-            let dst_access = access(record.access_after);
-            let resource = record.resource().filter(|r| !r.handle.is_null());
-            match (record.kind(), resource) {
+        let mut images = std::mem::take(&mut self.image_barriers);
+        images.clear();
+        for b in barriers {
+            let src_stage = stages(b.sync_before, false);
+            let dst_stage = stages(b.sync_after, true);
+            let src_access = access(b.access_before) & WRITES;
+            let dst_access = access(b.access_after);
+            match (b.kind, b.resource.filter(|r| !r.handle.is_null())) {
                 (BarrierKind::Texture, Some(r)) if r.kind == ObjectKind::Texture => {
                     self.image("barrier", r.handle)?;
                     let Some(image) = self.resources.images.get_mut(&r.handle) else {
                         continue;
                     };
-                    let discard =
-                        record.discard() || record.layout_before() == BarrierLayout::Undefined;
-                    let old = if discard {
-                        vk::ImageLayout::UNDEFINED
-                    } else {
-                        image.layout
-                    };
-                    let mut new = layout(record.layout_after());
+                    let discard = b.discard || b.layout_before == BarrierLayout::Undefined;
+                    let mut new = layout(b.layout_after);
                     if new == vk::ImageLayout::UNDEFINED {
                         new = vk::ImageLayout::GENERAL;
                     }
-                    images.push(
-                        vk::ImageMemoryBarrier2::default()
-                            .src_stage_mask(src_stage | image.stages)
-                            .src_access_mask(src_access | (image.access & WRITES))
-                            .dst_stage_mask(dst_stage)
-                            .dst_access_mask(dst_access)
-                            .old_layout(old)
-                            .new_layout(new)
-                            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                            .image(image.image)
-                            .subresource_range(vk::ImageSubresourceRange {
-                                aspect_mask: translate::aspects(image.format),
-                                base_mip_level: 0,
-                                level_count: vk::REMAINING_MIP_LEVELS,
-                                base_array_layer: 0,
-                                layer_count: vk::REMAINING_ARRAY_LAYERS,
-                            }),
-                    );
-                    image.layout = new;
-                    image.stages = dst_stage;
-                    image.access = dst_access;
+                    let want = Want {
+                        layout: new,
+                        stages: dst_stage,
+                        access: dst_access,
+                        explicit: Some((src_stage, src_access, discard)),
+                    };
+                    let aspects = translate::aspects(image.format);
+                    let range = subrange(&b.subresources);
+                    image
+                        .layouts
+                        .transition(image.image, aspects, range, &want, &mut images);
                 }
                 (BarrierKind::Buffer, Some(r)) if r.kind == ObjectKind::Buffer => {
                     let buffer = self.gpu_buffer("barrier", r.handle)?;
+                    let size = self.resources.buffers.get(&r.handle).map_or(0, |b| b.size);
+                    let (offset, bytes) = buffer_bytes(b.offset, b.size, size);
                     buffers.push(
                         vk::BufferMemoryBarrier2::default()
                             .src_stage_mask(src_stage)
@@ -218,8 +376,8 @@ impl VulkanBackend {
                             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
                             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
                             .buffer(buffer)
-                            .offset(0)
-                            .size(vk::WHOLE_SIZE),
+                            .offset(offset)
+                            .size(bytes),
                     );
                 }
                 _ => memory.push(
@@ -231,23 +389,66 @@ impl VulkanBackend {
                 ),
             }
         }
-        if memory.is_empty() && buffers.is_empty() && images.is_empty() {
-            return Ok(());
+        if !(memory.is_empty() && buffers.is_empty() && images.is_empty()) {
+            self.end_pass();
+            let dependency = vk::DependencyInfo::default()
+                .memory_barriers(&memory)
+                .buffer_memory_barriers(&buffers)
+                .image_memory_barriers(&images);
+            // SAFETY: recording outside a pass (closed above); every buffer and image named is
+            // a live object of this device, each image's old layout the one its subresources
+            // are in (tracked) or UNDEFINED, each range inside its image or buffer.
+            unsafe {
+                self.gpu
+                    .device
+                    .cmd_pipeline_barrier2(self.frame.cb, &dependency)
+            };
+            self.barrier_counts.explicit += (memory.len() + buffers.len() + images.len()) as u64;
+            self.frame.dirty = true;
         }
-        self.end_pass();
-        let dependency = vk::DependencyInfo::default()
-            .memory_barriers(&memory)
-            .buffer_memory_barriers(&buffers)
-            .image_memory_barriers(&images);
-        // SAFETY: recording outside a pass (closed above); every buffer and image named is a
-        // live object of this device, each image's old layout the one it is in (tracked).
-        unsafe {
-            self.gpu
-                .device
-                .cmd_pipeline_barrier2(self.frame.cb, &dependency)
-        };
-        self.barrier_counts.explicit += (memory.len() + buffers.len() + images.len()) as u64;
-        self.frame.dirty = true;
+        images.clear();
+        self.image_barriers = images;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r_gpu_3_a_buffer_barrier_covers_the_bytes_it_names() {
+        assert_eq!(
+            buffer_bytes(0, 64, 256),
+            (0, 64),
+            "the first 64 bytes alone"
+        );
+        assert_eq!(buffer_bytes(64, 64, 256), (64, 64));
+        assert_eq!(buffer_bytes(0, u64::MAX, 256), (0, vk::WHOLE_SIZE), "whole");
+        assert_eq!(
+            buffer_bytes(128, 512, 256),
+            (128, vk::WHOLE_SIZE),
+            "to the end"
+        );
+        assert_eq!(
+            buffer_bytes(300, 4, 256),
+            (0, vk::WHOLE_SIZE),
+            "past the end: all"
+        );
+    }
+
+    #[test]
+    fn r_gpu_3_a_barrier_range_is_its_mips_and_slices() {
+        let range = subrange(&BarrierSubresources {
+            mips: Span::new(1, 2),
+            array: Span::new(3, 3),
+            planes: Span::ALL,
+        });
+        assert_eq!(
+            (range.first_mip, range.mips, range.first_layer, range.layers),
+            (1, 2, 3, 1)
+        );
+        let all = subrange(&BarrierSubresources::ALL);
+        assert_eq!((all.mips, all.layers), (u32::MAX, u32::MAX));
     }
 }

@@ -8,11 +8,12 @@
 //! memory barriers around buffer writes and image transitions before image copies (a region
 //! copy within one texture: `GENERAL` for both ends, the recorder having refused overlap); a dynamic
 //! buffer's write-discard map becomes a new ring region for `(buffer, instance)`, with no
-//! command at all; query commands go to `query_pools.rs`. Commands that bind (the draw's
-//! record has what they bound), barriers, fences and the other commands are not translated;
-//! of those that move bytes, `copy_structure_count` is counted in `untranslated`. A region
-//! copy the backend cannot translate (formats of different size classes, block-compressed
-//! texels off block edges) is refused naming the destination.
+//! command at all; query commands go to `query_pools.rs`, barriers and legacy resource
+//! barriers to `barrier_translation.rs`. Commands that bind (the draw's record has what they
+//! bound), fences and the other commands are not translated; of those that move bytes,
+//! `copy_structure_count` is counted in `untranslated`. A region copy the backend cannot
+//! translate (formats of different size classes, block-compressed texels off block edges) is
+//! refused naming the destination.
 //!
 //! **Invariant.** The bytes of each dynamic buffer's latest instance are kept (`latest`), in a
 //! vector reused map after map, so that a draw in a later frame, after the ring was reset,
@@ -54,6 +55,7 @@ impl VulkanBackend {
             | Command::WriteQuery(_)
             | Command::ResetQuery(_)
             | Command::ConfigureQuery { .. } => self.translate_query(command),
+            Command::ResourceBarrier { barriers } => self.translate_resource_barriers(barriers),
             Command::CopyResource {
                 destination,
                 source,
@@ -180,8 +182,9 @@ impl VulkanBackend {
             ));
         }
         let source = self.ring_place(call, &data[..needed as usize])?;
-        self.use_image(
+        self.use_range(
             texture,
+            crate::image_layouts::Subrange::FIRST,
             vk::ImageLayout::TRANSFER_DST_OPTIMAL,
             vk::PipelineStageFlags2::COPY,
             vk::AccessFlags2::TRANSFER_WRITE,
@@ -207,7 +210,7 @@ impl VulkanBackend {
                 depth: 1,
             },
         };
-        // SAFETY: outside a pass (use_image closed it, the ring was written before); the
+        // SAFETY: outside a pass (use_range closed it, the ring was written before); the
         // image is in TRANSFER_DST_OPTIMAL; the region is inside both.
         unsafe {
             self.gpu.device.cmd_copy_buffer_to_image(

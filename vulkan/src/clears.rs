@@ -10,8 +10,8 @@
 //! deferred: `vkCmdClearAttachments` in its pass, else `vkCmdClearDepthStencilImage`.
 //!
 //! **Invariant.** A pending clear is done before anything else touches its texture:
-//! `use_image`, through which every use of an image goes, records the texture's pending clears
-//! first (`flush_pending_clears`). A clear that a texture of the open pass would see (another
+//! `use_range`, through which every use of an image goes, records the texture's pending clears
+//! first (`flush_pending_clears`, each moving only its cleared mip). A clear that a texture of the open pass would see (another
 //! view of an attachment's texture) is not deferred, since the pass would keep drawing into it.
 
 use ash::vk;
@@ -120,8 +120,9 @@ impl VulkanBackend {
             return;
         };
         for clear in pending {
-            self.use_image(
+            self.use_range(
                 texture,
+                crate::image_layouts::Subrange::mip(clear.mip),
                 vk::ImageLayout::TRANSFER_DST_OPTIMAL,
                 vk::PipelineStageFlags2::CLEAR,
                 vk::AccessFlags2::TRANSFER_WRITE,
@@ -205,8 +206,9 @@ impl VulkanBackend {
             };
             return Ok(());
         }
-        self.use_image(
+        self.use_range(
             view.resource,
+            crate::image_layouts::Subrange::mip(view.first_mip as u32),
             vk::ImageLayout::TRANSFER_DST_OPTIMAL,
             vk::PipelineStageFlags2::CLEAR,
             vk::AccessFlags2::TRANSFER_WRITE,

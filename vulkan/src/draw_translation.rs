@@ -255,18 +255,20 @@ impl VulkanBackend {
         for (slot, view) in stage.shader_resources {
             let binding =
                 self.binding(stage.stage, SlotKind::ShaderResource, *slot, stage.shader)?;
-            let (image_view, texture) = if view.view.is_null() {
-                (self.null_image_view(CALL)?, RawHandle::NULL)
+            let (image_view, texture, range) = if view.view.is_null() {
+                let null = self.null_image_view(CALL)?;
+                (null, RawHandle::NULL, crate::image_layouts::Subrange::ALL)
             } else {
-                self.image_view(
+                self.image_view_range(
                     CALL,
                     ObjectKind::ShaderResourceView,
                     view.view,
                     view.resource,
                 )?
             };
-            self.use_image(
+            self.use_range(
                 texture,
+                range,
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
                 readers,
                 vk::AccessFlags2::SHADER_SAMPLED_READ,

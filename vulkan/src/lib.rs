@@ -32,8 +32,10 @@
 //! | clear of a target in the open pass | `vkCmdClearAttachments` |
 //! | clear of a colour target before a pass on it | `VK_ATTACHMENT_LOAD_OP_CLEAR` of that pass |
 //! | clear of a target before another use | `vkCmdClearColorImage` / `vkCmdClearDepthStencilImage` |
-//! | legacy implicit transitions | `vkCmdPipelineBarrier2` before each use that changes layout or follows a write |
-//! | enhanced barriers (§9) | one `vkCmdPipelineBarrier2` entry each (sync → stages, access → access, layout → layout, discard → `UNDEFINED`) |
+//! | legacy implicit transitions | `vkCmdPipelineBarrier2` before each use that changes layout or follows a write, of exactly the mips and slices the use names (layouts tracked per subresource once part of an image moves, `image_layouts.rs`) |
+//! | enhanced barriers (§9) | one `vkCmdPipelineBarrier2` entry each (sync → stages, access → access, layout → layout, discard → `UNDEFINED`), of the barrier's mips and slices, or of a buffer's offset and size |
+//! | legacy `resource_barrier` (R-BAR-6) | the barrier of its enhanced equivalent (the model's equivalence table, `executor::legacy_equivalent`); a subresource index → that mip and slice; a split transition at its begin; UAV and aliasing barriers → memory barriers |
+//! | SRV of a depth texture (`r32_float` of `d32_float`) | an image view in the depth format, depth aspect |
 //! | present | the back buffer copied to host memory (headless), kept as RGBA8, PNG on request |
 //! | dispatch, buffer UAVs | a compute pipeline per shader, storage buffers, between global barriers |
 //! | `copy_resource` / `copy_buffer_region` | `vkCmdCopyImage` (every mip) / `vkCmdCopyBuffer` |
@@ -60,9 +62,8 @@
 //! **Not translated yet** (refused at the draw, or counted in
 //! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders, texture UAVs
 //! and a draw's UAVs, buffer SRVs, indirect draws and dispatches, auto draws, several viewports,
-//! predication of a dispatch, or on a timestamp or statistics query (the model decides), the
-//! legacy `resource_barrier` (the backend's own transitions cover it), barriers of part of
-//! an image (a barrier covers the whole image),
+//! predication of a dispatch, or on a timestamp or statistics query (the model decides),
+//! separate depth and stencil layouts (a barrier of one plane moves both),
 //! `copy_structure_count` (the backend's UAVs have no hidden counter: no WGSL shader appends,
 //! so a count would be invented), maps of depth textures, region copies between formats of
 //! different size classes (refused), depth clears folded into load
@@ -83,6 +84,7 @@ mod command_frame;
 mod descriptors;
 mod dispatches;
 mod draw_translation;
+mod image_layouts;
 mod instance;
 mod null_descriptors;
 mod oracle;
@@ -171,6 +173,8 @@ pub struct VulkanBackend {
     pub(crate) pending_clears: HashMap<RawHandle, Vec<clears::PendingClear>>,
     pub(crate) clears: ClearCounts,
     pub(crate) barrier_counts: BarrierCounts,
+    /// Scratch for the image barriers of one dependency (kept: no allocation per use).
+    pub(crate) image_barriers: Vec<vk::ImageMemoryBarrier2<'static>>,
     pub(crate) oracle: OracleCounts,
     /// What the last draw bound, as the oracle compared it.
     pub(crate) oracle_last: Option<BoundState>,
@@ -228,6 +232,7 @@ impl VulkanBackend {
             pending_clears: HashMap::new(),
             clears: ClearCounts::default(),
             barrier_counts: BarrierCounts::default(),
+            image_barriers: Vec::new(),
             oracle: OracleCounts::default(),
             oracle_last: None,
             untranslated: 0,

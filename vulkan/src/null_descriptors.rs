@@ -45,7 +45,7 @@ impl VulkanBackend {
             RawHandle::NULL,
             RawHandle::NULL,
         );
-        if let Some((view, _)) = self.resources.views.get(&key) {
+        if let Some((view, _, _)) = self.resources.views.get(&key) {
             return Ok(*view);
         }
         let format = vk::Format::R8G8B8A8_UNORM;
@@ -95,7 +95,10 @@ impl VulkanBackend {
         // SAFETY: `create` names a live image of this device with a range inside it.
         let view = unsafe { self.gpu.device.create_image_view(&create, None) }
             .map_err(|r| self.vk_error(call, "vkCreateImageView", r))?;
-        self.resources.views.insert(key, (view, RawHandle::NULL));
+        self.resources.views.insert(
+            key,
+            (view, RawHandle::NULL, crate::image_layouts::Subrange::ALL),
+        );
         Ok(view)
     }
 }

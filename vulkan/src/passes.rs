@@ -79,11 +79,12 @@ impl VulkanBackend {
         }
         let mut color_attachments = Vec::with_capacity(colors.len());
         for &(view, texture) in colors {
-            let (image_view, _) =
-                self.image_view(call, ObjectKind::RenderTargetView, view, texture)?;
+            let (image_view, _, range) =
+                self.image_view_range(call, ObjectKind::RenderTargetView, view, texture)?;
             let folded = self.take_foldable_clear(texture, view, extent);
-            self.use_image(
+            self.use_range(
                 texture,
+                range,
                 vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
                 vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
                 vk::AccessFlags2::COLOR_ATTACHMENT_READ | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE,
@@ -105,10 +106,11 @@ impl VulkanBackend {
         }
         let mut depth_attachment = None;
         if !depth.0.is_null() {
-            let (image_view, _) =
-                self.image_view(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
-            self.use_image(
+            let (image_view, _, range) =
+                self.image_view_range(call, ObjectKind::DepthStencilView, depth.0, depth.1)?;
+            self.use_range(
                 depth.1,
+                range,
                 vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
                 vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
                     | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,

@@ -84,8 +84,9 @@ impl VulkanBackend {
         width: u32,
         height: u32,
     ) -> Result<(), Error> {
-        self.use_image(
+        self.use_range(
             texture,
+            crate::image_layouts::Subrange::FIRST,
             vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
             vk::PipelineStageFlags2::COPY,
             vk::AccessFlags2::TRANSFER_READ,
@@ -110,7 +111,7 @@ impl VulkanBackend {
                 depth: 1,
             },
         };
-        // SAFETY: outside a pass (use_image closed it); the image is in
+        // SAFETY: outside a pass (use_range closed it); the image is in
         // TRANSFER_SRC_OPTIMAL; the buffer is live, bound, and large enough for the region.
         unsafe {
             let device = &self.gpu.device;

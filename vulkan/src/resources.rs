@@ -2,15 +2,19 @@
 //! them, from what the device says of them (`texture_info`, `buffer_info`, `view_info`,
 //! `gpu_contents`): textures → `VkImage` (one `VkImageView` per D3D11 view, by view handle),
 //! buffers → device-local `VkBuffer` (initial data uploaded through the ring), sampler states →
-//! `VkSampler`; and the legacy implicit transitions: each image's current layout and last access
-//! are tracked and a `vkCmdPipelineBarrier2` is recorded before a use that needs one.
+//! `VkSampler`; and the legacy implicit transitions: each image's current layouts and last
+//! accesses are tracked (whole, or per mip and slice once part of it moved: `image_layouts.rs`)
+//! and a `vkCmdPipelineBarrier2` of exactly the subresources a use names (a view's mips and
+//! slices, a clear's mip) is recorded before a use that needs one. A depth texture's shader
+//! resource view is made in the depth format (Vulkan reads the depth aspect; D3D11 names a
+//! colour format such as `r32_float`).
 //!
 //! **In:** raw handles from commands and draw records. **Out:** the Vulkan handles, and the
 //! barriers recorded into the frame's command buffer.
 //!
 //! **Invariant.** Barriers and copies are recorded only outside a pass: every function here that
-//! records one first closes the open pass (`end_pass`). An image's tracked layout is the layout
-//! it is in once the commands recorded so far have run. Buffers are synchronised with global
+//! records one first closes the open pass (`end_pass`). An image's tracked layouts are the
+//! layouts its subresources are in once the commands recorded so far have run. Buffers are synchronised with global
 //! memory barriers around every transfer that writes one (`buffer_written`, `before_buffer_write`).
 
 use std::collections::HashMap;
@@ -23,6 +27,7 @@ use recorder::{
     Texture,
 };
 
+use crate::image_layouts::{Layouts, Subrange, Want};
 use crate::translate;
 use crate::VulkanBackend;
 
@@ -34,10 +39,8 @@ pub(crate) struct Image {
     pub(crate) extent: vk::Extent2D,
     pub(crate) mips: u32,
     pub(crate) layers: u32,
-    pub(crate) layout: vk::ImageLayout,
-    /// The stages and accesses of the uses since the last barrier.
-    pub(crate) stages: vk::PipelineStageFlags2,
-    pub(crate) access: vk::AccessFlags2,
+    /// Its layouts, whole or per subresource (`image_layouts.rs`).
+    pub(crate) layouts: Layouts,
 }
 
 /// A device-local buffer.
@@ -54,21 +57,12 @@ pub(crate) struct Resources {
     /// Image views by D3D11 view (kind and handle: each kind numbers its own handles) and the
     /// texture it viewed when the command was recorded (a legacy swap-chain view moves to
     /// another back buffer at each present, R-EX-7: the record says which one), with that
-    /// texture.
-    pub(crate) views: HashMap<(ObjectKind, RawHandle, RawHandle), (vk::ImageView, RawHandle)>,
+    /// texture and the mips and layers the view sees.
+    pub(crate) views:
+        HashMap<(ObjectKind, RawHandle, RawHandle), (vk::ImageView, RawHandle, Subrange)>,
     pub(crate) buffers: HashMap<RawHandle, GpuBuffer>,
     pub(crate) samplers: HashMap<RawHandle, vk::Sampler>,
 }
-
-const WRITES: vk::AccessFlags2 = vk::AccessFlags2::from_raw(
-    vk::AccessFlags2::SHADER_WRITE.as_raw()
-        | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE.as_raw()
-        | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE.as_raw()
-        | vk::AccessFlags2::TRANSFER_WRITE.as_raw()
-        | vk::AccessFlags2::HOST_WRITE.as_raw()
-        | vk::AccessFlags2::MEMORY_WRITE.as_raw()
-        | vk::AccessFlags2::SHADER_STORAGE_WRITE.as_raw(),
-);
 
 /// The engine's error for an object the backend cannot make.
 pub(crate) fn refuse(
@@ -199,9 +193,7 @@ impl VulkanBackend {
                 extent,
                 mips,
                 layers,
-                layout: vk::ImageLayout::UNDEFINED,
-                stages: vk::PipelineStageFlags2::NONE,
-                access: vk::AccessFlags2::NONE,
+                layouts: Layouts::new(mips, layers),
             },
         );
         bound.map_err(|r| self.vk_error(call, "vkBindImageMemory", r))
@@ -228,8 +220,20 @@ impl VulkanBackend {
         view: RawHandle,
         texture: RawHandle,
     ) -> Result<(vk::ImageView, RawHandle), Error> {
-        if let Some(known) = self.resources.views.get(&(kind, view, texture)) {
-            return Ok(*known);
+        self.image_view_range(call, kind, view, texture)
+            .map(|(image_view, texture, _)| (image_view, texture))
+    }
+
+    /// [`Self::image_view`] and the mips and layers the view sees (one lookup: per draw).
+    pub(crate) fn image_view_range(
+        &mut self,
+        call: &'static str,
+        kind: ObjectKind,
+        view: RawHandle,
+        texture: RawHandle,
+    ) -> Result<(vk::ImageView, RawHandle, Subrange), Error> {
+        if let Some(&known) = self.resources.views.get(&(kind, view, texture)) {
+            return Ok(known);
         }
         let info = match kind {
             ObjectKind::ShaderResourceView => self
@@ -262,7 +266,13 @@ impl VulkanBackend {
         let Some(image) = self.resources.images.get(&texture.raw()) else {
             return Err(refuse(self, call, kind, view, "has no image (R-GPU-3)"));
         };
-        let format = translate::format(info.format).unwrap_or(image.format);
+        // A depth image is read in its own format (an `r32_float` view of a `d32_float`
+        // texture is D3D11's way to sample depth; Vulkan reads the depth aspect), as DXVK does.
+        let format = match translate::format(info.format) {
+            Some(_) if translate::is_depth(image.format) => image.format,
+            Some(format) => format,
+            None => image.format,
+        };
         let first_mip = info.first_mip.min(image.mips - 1);
         let mip_count = info.mip_count.clamp(1, image.mips - first_mip);
         let first_slice = info.first_slice.min(image.layers - 1);
@@ -294,10 +304,17 @@ impl VulkanBackend {
         // SAFETY: `create` names a live image of this device with a range inside it.
         let image_view = unsafe { self.gpu.device.create_image_view(&create, None) }
             .map_err(|r| self.vk_error(call, "vkCreateImageView", r))?;
-        self.resources
-            .views
-            .insert((kind, view, key_texture), (image_view, texture.raw()));
-        Ok((image_view, texture.raw()))
+        let range = Subrange {
+            first_mip,
+            mips: mip_count,
+            first_layer: first_slice,
+            layers: slice_count,
+        };
+        self.resources.views.insert(
+            (kind, view, key_texture),
+            (image_view, texture.raw(), range),
+        );
+        Ok((image_view, texture.raw(), range))
     }
 
     /// The device-local buffer of `buffer`, made (and its initial data uploaded) on first use.
@@ -445,10 +462,23 @@ impl VulkanBackend {
     }
 
     /// Records the barrier `texture`'s image needs before a use in `layout` by `stages` with
-    /// `access` (the legacy implicit transitions); closes the pass first if one is needed.
+    /// `access` (the legacy implicit transitions), of the whole image.
     pub(crate) fn use_image(
         &mut self,
         texture: RawHandle,
+        layout: vk::ImageLayout,
+        stages: vk::PipelineStageFlags2,
+        access: vk::AccessFlags2,
+    ) {
+        self.use_range(texture, Subrange::ALL, layout, stages, access);
+    }
+
+    /// [`Self::use_image`] of `range` alone: only its subresources move (`image_layouts.rs`);
+    /// closes the pass first if a barrier is needed, or if a transfer follows.
+    pub(crate) fn use_range(
+        &mut self,
+        texture: RawHandle,
+        range: Subrange,
         layout: vk::ImageLayout,
         stages: vk::PipelineStageFlags2,
         access: vk::AccessFlags2,
@@ -463,53 +493,35 @@ impl VulkanBackend {
             // A transfer follows: never inside a pass, barrier or not.
             self.end_pass();
         }
-        let Some(image) = self.resources.images.get(&texture) else {
-            return;
-        };
-        let writes = (image.access | access).intersects(WRITES);
-        let first = image.access.is_empty() && image.layout == vk::ImageLayout::UNDEFINED;
-        if image.layout == layout && !writes && !first {
-            // A read after reads: later writes wait for these readers too.
-            if let Some(image) = self.resources.images.get_mut(&texture) {
-                image.stages |= stages;
-                image.access |= access;
-            }
-            return;
-        }
-        self.end_pass();
         let Some(image) = self.resources.images.get_mut(&texture) else {
             return;
         };
-        let barrier = vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(image.stages)
-            .src_access_mask(image.access & WRITES)
-            .dst_stage_mask(stages)
-            .dst_access_mask(access)
-            .old_layout(image.layout)
-            .new_layout(layout)
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .image(image.image)
-            .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: translate::aspects(image.format),
-                base_mip_level: 0,
-                level_count: vk::REMAINING_MIP_LEVELS,
-                base_array_layer: 0,
-                layer_count: vk::REMAINING_ARRAY_LAYERS,
-            });
-        image.layout = layout;
-        image.stages = stages;
-        image.access = access;
-        let barriers = [barrier];
-        self.barrier_counts.implicit += 1;
-        let dependency = vk::DependencyInfo::default().image_memory_barriers(&barriers);
-        // SAFETY: the frame's command buffer is recording, outside a pass (closed above);
-        // the barrier names a live image of this device.
-        unsafe {
-            self.gpu
-                .device
-                .cmd_pipeline_barrier2(self.frame.cb, &dependency)
+        let want = Want {
+            layout,
+            stages,
+            access,
+            explicit: None,
         };
+        let mut barriers = std::mem::take(&mut self.image_barriers);
+        let aspects = translate::aspects(image.format);
+        image
+            .layouts
+            .transition(image.image, aspects, range, &want, &mut barriers);
+        if !barriers.is_empty() {
+            self.end_pass();
+            self.barrier_counts.implicit += barriers.len() as u64;
+            let dependency = vk::DependencyInfo::default().image_memory_barriers(&barriers);
+            // SAFETY: the frame's command buffer is recording, outside a pass (closed above);
+            // the barriers name a live image of this device, each old layout the one its
+            // subresources are in (tracked), each range inside the image.
+            unsafe {
+                self.gpu
+                    .device
+                    .cmd_pipeline_barrier2(self.frame.cb, &dependency)
+            };
+            barriers.clear();
+        }
+        self.image_barriers = barriers;
     }
 
     /// A global barrier: what earlier commands did (every stage, every access) completes and is
@@ -557,7 +569,7 @@ impl VulkanBackend {
         // SAFETY: the device is idle (the backend's `Drop` waited); each object is destroyed
         // once, views before their images, and memory freed after its object.
         unsafe {
-            for (_, (view, _)) in self.resources.views.drain() {
+            for (_, (view, _, _)) in self.resources.views.drain() {
                 device.destroy_image_view(view, None);
             }
             for (_, mut image) in self.resources.images.drain() {

@@ -86,7 +86,8 @@
 //! its current layout stands for, when a legacy StateBefore is checked). An enhanced
 //! barrier of a resource whose legacy state is not `common` is `legacy_state_not_common`; with
 //! `legacy_barriers=off`, once one kind has been used on the device, the other is
-//! `invalid_barrier`.
+//! `invalid_barrier`. [`legacy_equivalent`] gives the table to a backend (R-GPU-3), which
+//! records a legacy transition as the barrier the model runs.
 //!
 //! **Validation** (R-BAR-8, under `validation=on|hazards`): an empty call or an empty group
 //! before a non-empty one is a warning (a list stores barriers, not groups: empty groups after
@@ -113,8 +114,9 @@
 //! layouts, compression and costs; `barrier_tables.rs`, the tables.
 
 use recorder::{
-    BarrierAccess, BarrierKind, BarrierRecord, BarrierSubresources, BarrierSync, ObjectKind,
-    ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Semantics, Span, SplitHalf,
+    BarrierAccess, BarrierKind, BarrierLayout, BarrierRecord, BarrierSubresources, BarrierSync,
+    ObjectKind, ResourceBarrierKind, ResourceBarrierRecord, ResourceStates, Semantics, Span,
+    SplitHalf,
 };
 
 use super::GpuModel;
@@ -134,6 +136,17 @@ use barrier_effects::GroupCost;
 use barrier_tables::{legacy_access, legacy_layout, legacy_sync};
 use enhanced_barrier::Barrier;
 use texture_layouts::Facts;
+
+/// The enhanced sync, access and layout a legacy state stands for (R-BAR-6: the D3D12 spec's
+/// equivalence table), exactly as the model translates a `resource_barrier` transition: for a
+/// backend that records legacy barriers as the model runs them (R-GPU-3).
+pub fn legacy_equivalent(state: ResourceStates) -> (BarrierSync, BarrierAccess, BarrierLayout) {
+    (
+        legacy_sync(state),
+        legacy_access(state),
+        legacy_layout(state),
+    )
+}
 
 impl GpuModel {
     /// The end of a top-level list's execution (R-BAR-4, R-BAR-8): under validation, each split
