@@ -16,7 +16,7 @@
 
 use ash::vk;
 use executor::{Draw, DrawKind, StageView};
-use recorder::command::{BoundBuffer, InstanceId};
+use recorder::command::{BoundBuffer, InstanceId, ViewFlags};
 use recorder::{Buffer, Error, Format, Handle, ObjectKind, RawHandle, Stage, Usage};
 
 use crate::descriptors::{Descriptor, Origin};
@@ -36,6 +36,8 @@ struct Resolved {
     /// Slot, where the binding comes from, the buffer, the offset in it and the bytes bound.
     vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64, u64)>,
     index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
+    /// A stage writes a buffer through a UAV: global barriers before and after the draw.
+    buffer_uavs: bool,
 }
 
 impl VulkanBackend {
@@ -65,6 +67,13 @@ impl VulkanBackend {
             resolved = self.resolve(draw)?;
         }
         let built = self.pipeline(&resolved.key)?;
+        if resolved.buffer_uavs {
+            // What earlier commands did to the buffers is done before the draw writes them.
+            self.memory_barrier(
+                vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER,
+                vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
+            );
+        }
         self.open_pass(CALL, &resolved.colors, resolved.depth)?;
         let device = self.gpu.device.clone();
         let cb = self.frame.cb;
@@ -85,6 +94,13 @@ impl VulkanBackend {
         if self.options.oracle {
             self.check_draw(draw)?;
         }
+        if resolved.buffer_uavs {
+            // What the draw wrote is visible to every later command (closes the pass).
+            self.memory_barrier(
+                vk::PipelineStageFlags2::ALL_COMMANDS,
+                vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE,
+            );
+        }
         Ok(())
     }
 
@@ -97,8 +113,9 @@ impl VulkanBackend {
         })?;
         let mut shaders = [RawHandle::NULL; 2];
         let mut set = Vec::new();
+        let mut buffer_uavs = false;
         for stage in draw.stages() {
-            self.resolve_stage(&stage, &mut shaders, &mut set)?;
+            self.resolve_stage(&stage, &mut shaders, &mut set, &mut buffer_uavs)?;
         }
         if shaders[0].is_null() {
             return Err(Error::GpuBackend {
@@ -169,6 +186,7 @@ impl VulkanBackend {
             set,
             vertex_buffers,
             index_buffer,
+            buffer_uavs,
         })
     }
 
@@ -178,6 +196,7 @@ impl VulkanBackend {
         stage: &StageView<'_>,
         shaders: &mut [RawHandle; 2],
         set: &mut Vec<(u32, Descriptor, Origin)>,
+        buffer_uavs: &mut bool,
     ) -> Result<(), Error> {
         let index = match stage.stage {
             Stage::Vertex => 0,
@@ -194,17 +213,12 @@ impl VulkanBackend {
             }
         };
         shaders[index] = stage.shader;
-        if !stage.unordered_access_views.is_empty() {
-            return Err(refuse(
-                self,
-                CALL,
-                ObjectKind::Shader,
-                stage.shader,
-                "accesses unordered-access views in a draw: only a dispatch's are translated yet (R-GPU-3)",
-            ));
-        }
         let readers =
             vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER;
+        if !stage.unordered_access_views.is_empty() {
+            self.uav_stage_supported(CALL, stage)?;
+            *buffer_uavs |= self.uav_descriptors(CALL, stage, readers, set)?;
+        }
         self.stage_descriptors(stage, readers, set)
     }
 
@@ -241,9 +255,22 @@ impl VulkanBackend {
                 Origin::Buffer(bound.buffer, bound.instance),
             ));
         }
+        let kinds = if stage.shader.is_null() {
+            shaders::Kinds::default()
+        } else {
+            self.shader_kinds(stage.shader, stage.stage)?
+        };
         for (slot, view) in stage.shader_resources {
             let binding =
                 self.binding(stage.stage, SlotKind::ShaderResource, *slot, stage.shader)?;
+            if kinds.buffer_resources.contains(*slot) {
+                let descriptor = self.buffer_resource(CALL, stage, *slot, view)?;
+                set.push((binding, descriptor, Origin::View(view.view)));
+                continue;
+            }
+            if view.flags.has(ViewFlags::BUFFER) {
+                return Err(self.buffer_for_texture(CALL, stage, *slot, view.view));
+            }
             let (image_view, texture) = if view.view.is_null() {
                 (self.null_image_view(CALL)?, RawHandle::NULL)
             } else {

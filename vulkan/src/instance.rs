@@ -81,6 +81,26 @@ pub(crate) struct Gpu {
     pub(crate) timestamp_bits: u32,
     /// Dropped by hand before the device is destroyed.
     pub(crate) allocator: ManuallyDrop<Allocator>,
+    /// The optional features enabled (those the device has).
+    pub(crate) features: Features,
+}
+
+/// The optional features the backend enables where the device has them; a draw that needs
+/// one the device lacks is refused, naming it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Features {
+    /// `vertexPipelineStoresAndAtomics`: UAVs in a vertex shader.
+    pub(crate) vertex_stores: bool,
+    /// `fragmentStoresAndAtomics`: UAVs in a pixel shader.
+    pub(crate) fragment_stores: bool,
+    /// `multiViewport`: several viewports and scissors.
+    pub(crate) multi_viewport: bool,
+    /// The device's `maxViewports` (1 without `multiViewport`).
+    pub(crate) max_viewports: u32,
+    /// `fillModeNonSolid`: wireframe.
+    pub(crate) wireframe: bool,
+    /// `depthClamp`: D3D11's `DepthClipEnable = FALSE`.
+    pub(crate) depth_clamp: bool,
 }
 
 impl fmt::Debug for Gpu {
@@ -163,7 +183,7 @@ impl Gpu {
             debug_utils,
         };
         let (physical, properties, queue_family) = partial.pick_device()?;
-        let device = partial.make_device(physical, queue_family)?;
+        let (device, features) = partial.make_device(physical, queue_family, &properties)?;
         let timestamp_bits = partial.instance().map_or(0, |instance| {
             // SAFETY: `physical` belongs to the live instance.
             let families =
@@ -209,6 +229,7 @@ impl Gpu {
             queue_family,
             timestamp_bits,
             allocator: ManuallyDrop::new(allocator),
+            features,
         })
     }
 
@@ -357,7 +378,8 @@ impl Partial {
         &self,
         physical: vk::PhysicalDevice,
         family: u32,
-    ) -> Result<ash::Device, BackendError> {
+        properties: &vk::PhysicalDeviceProperties,
+    ) -> Result<(ash::Device, Features), BackendError> {
         let instance = self.instance()?;
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
@@ -381,13 +403,38 @@ impl Partial {
         }
         // SAFETY: `physical` belongs to `instance`; the structures live across the call.
         unsafe { instance.get_physical_device_features2(physical, &mut features) };
-        let robust_access = features.features.robust_buffer_access == vk::TRUE;
+        let has = features.features;
+        let robust_access = has.robust_buffer_access == vk::TRUE;
         let robust_access2 = robustness2 && supported_robust.robust_buffer_access2 == vk::TRUE;
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
             .dynamic_rendering(true)
             .synchronization2(true)
             .maintenance4(supported.maintenance4 == vk::TRUE);
-        let base = vk::PhysicalDeviceFeatures::default().robust_buffer_access(robust_access);
+        // UAVs in draws, several viewports, wireframe and depth clamp (SPEC R-GPU-3), where the
+        // device has them: `Features` says which, and a draw needing a missing one is refused.
+        let on = |f: vk::Bool32| f == vk::TRUE;
+        let enabled = Features {
+            vertex_stores: on(has.vertex_pipeline_stores_and_atomics),
+            fragment_stores: on(has.fragment_stores_and_atomics),
+            multi_viewport: on(has.multi_viewport),
+            max_viewports: if on(has.multi_viewport) {
+                properties.limits.max_viewports.clamp(1, 16)
+            } else {
+                1
+            },
+            wireframe: on(has.fill_mode_non_solid),
+            depth_clamp: on(has.depth_clamp),
+        };
+        let base = vk::PhysicalDeviceFeatures::default()
+            .robust_buffer_access(robust_access)
+            .vertex_pipeline_stores_and_atomics(enabled.vertex_stores)
+            .fragment_stores_and_atomics(enabled.fragment_stores)
+            .multi_viewport(enabled.multi_viewport)
+            .fill_mode_non_solid(enabled.wireframe)
+            .depth_clamp(enabled.depth_clamp)
+            .shader_storage_image_write_without_format(on(
+                has.shader_storage_image_write_without_format
+            ));
         let mut robust = vk::PhysicalDeviceRobustness2FeaturesEXT::default()
             .robust_buffer_access2(robust_access && robust_access2);
         let names = [ash::ext::robustness2::NAME.as_ptr()];
@@ -399,9 +446,11 @@ impl Partial {
             info = info.enabled_extension_names(&names).push_next(&mut robust);
         }
         // SAFETY: `physical` belongs to `instance` and has the features asked for (checked by
-        // `pick_device`); `info` lives across the call.
-        unsafe { instance.create_device(physical, &info, None) }
-            .map_err(vk_failed("vkCreateDevice"))
+        // `pick_device`, the optional ones enabled only where reported); `info` lives across
+        // the call.
+        let device = unsafe { instance.create_device(physical, &info, None) }
+            .map_err(vk_failed("vkCreateDevice"))?;
+        Ok((device, enabled))
     }
 
     /// The instance and messenger, no longer destroyed by `Drop`.

@@ -79,6 +79,7 @@ mod resources;
 mod ring;
 mod shaders;
 mod translate;
+mod views;
 
 use std::collections::HashMap;
 use std::fmt;

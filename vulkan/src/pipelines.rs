@@ -54,6 +54,8 @@ pub(crate) struct Pipelines {
     /// Set layout and pipeline layout by the bindings they hold.
     pub(crate) layouts: HashMap<Vec<LayoutBinding>, (vk::DescriptorSetLayout, vk::PipelineLayout)>,
     pub(crate) pipelines: HashMap<PipelineKey, Built>,
+    /// The descriptor types of each shader's bindings, by shader (reflected once).
+    pub(crate) kinds: HashMap<RawHandle, shaders::Kinds>,
     /// Compute pipelines by compute shader, with their layouts.
     pub(crate) compute: HashMap<RawHandle, Built>,
     /// Pipelines built so far (a cache miss each).
@@ -112,9 +114,32 @@ impl VulkanBackend {
         Ok(module)
     }
 
-    /// The bindings `shader`'s declared slots take.
+    /// The descriptor types of `shader`'s bindings (which shader resources are buffers, which
+    /// UAVs images), reflected from its code on first use; none for a shader without code
+    /// (refused at its module).
+    pub(crate) fn shader_kinds(
+        &mut self,
+        shader: RawHandle,
+        stage: Stage,
+    ) -> Result<shaders::Kinds, Error> {
+        if let Some(kinds) = self.pipelines.kinds.get(&shader) {
+            return Ok(*kinds);
+        }
+        let contents = self.device.gpu_contents(ObjectKind::Shader, shader);
+        let kinds = match contents.as_deref() {
+            Some(GpuContents::Shader(code)) => shaders::kinds(code, stage)
+                .map_err(|why| refuse(self, CALL, ObjectKind::Shader, shader, why))?,
+            _ => shaders::Kinds::default(),
+        };
+        self.pipelines.kinds.insert(shader, kinds);
+        Ok(kinds)
+    }
+
+    /// The bindings `shader`'s declared slots take: a shader resource the code reads as a
+    /// storage buffer is a `STORAGE_BUFFER` (a buffer's view), else a `SAMPLED_IMAGE`; a UAV
+    /// the code reads as a storage texture is a `STORAGE_IMAGE`, else a `STORAGE_BUFFER`.
     pub(crate) fn shader_bindings(
-        &self,
+        &mut self,
         shader: RawHandle,
         out: &mut Vec<LayoutBinding>,
     ) -> Result<(), Error> {
@@ -133,27 +158,17 @@ impl VulkanBackend {
                     "is not alive (R-GPU-3)",
                 )
             })?;
+        let kinds = self.shader_kinds(shader, info.stage)?;
         let flags = match info.stage {
             Stage::Vertex => vk::ShaderStageFlags::VERTEX,
             Stage::Pixel => vk::ShaderStageFlags::FRAGMENT,
             _ => vk::ShaderStageFlags::COMPUTE,
         };
-        for (kind, slots, ty) in [
-            (
-                SlotKind::ConstantBuffer,
-                info.constant_buffers,
-                vk::DescriptorType::UNIFORM_BUFFER,
-            ),
-            (
-                SlotKind::ShaderResource,
-                info.shader_resources,
-                vk::DescriptorType::SAMPLED_IMAGE,
-            ),
-            (
-                SlotKind::Sampler,
-                info.samplers,
-                vk::DescriptorType::SAMPLER,
-            ),
+        for (kind, slots) in [
+            (SlotKind::ConstantBuffer, info.constant_buffers),
+            (SlotKind::ShaderResource, info.shader_resources),
+            (SlotKind::Sampler, info.samplers),
+            (SlotKind::UnorderedAccess, info.unordered_access_views),
         ] {
             for slot in slots.iter() {
                 if !shaders::slot_mapped(kind, slot) {
@@ -165,33 +180,20 @@ impl VulkanBackend {
                         format!("reads {kind:?} slot {slot}, past the backend's mapping (R-GPU-3)"),
                     ));
                 }
+                let ty = match kind {
+                    SlotKind::ConstantBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+                    SlotKind::ShaderResource if kinds.buffer_resources.contains(slot) => {
+                        vk::DescriptorType::STORAGE_BUFFER
+                    }
+                    SlotKind::ShaderResource => vk::DescriptorType::SAMPLED_IMAGE,
+                    SlotKind::Sampler => vk::DescriptorType::SAMPLER,
+                    SlotKind::UnorderedAccess if kinds.image_uavs.contains(slot) => {
+                        vk::DescriptorType::STORAGE_IMAGE
+                    }
+                    SlotKind::UnorderedAccess => vk::DescriptorType::STORAGE_BUFFER,
+                };
                 out.push((shaders::binding(info.stage, kind, slot), ty, flags));
             }
-        }
-        if !info.unordered_access_views.is_empty() && info.stage != Stage::Compute {
-            return Err(refuse(
-                self,
-                CALL,
-                ObjectKind::Shader,
-                shader,
-                "accesses unordered-access views in a draw: only a dispatch's are translated yet (R-GPU-3)",
-            ));
-        }
-        for slot in info.unordered_access_views.iter() {
-            if !shaders::slot_mapped(SlotKind::UnorderedAccess, slot) {
-                return Err(refuse(
-                    self,
-                    CALL,
-                    ObjectKind::Shader,
-                    shader,
-                    format!("accesses UAV slot {slot}, past the backend's mapping (R-GPU-3)"),
-                ));
-            }
-            out.push((
-                shaders::binding(info.stage, SlotKind::UnorderedAccess, slot),
-                vk::DescriptorType::STORAGE_BUFFER,
-                flags,
-            ));
         }
         Ok(())
     }
