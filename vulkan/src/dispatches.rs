@@ -10,8 +10,8 @@
 //! **Invariant.** A dispatch never runs inside a pass (the first barrier closes it); its set is
 //! written for it alone (the graphics set the command buffer has bound is not disturbed:
 //! Vulkan keeps each bind point's sets). A texture UAV is moved to `GENERAL` before (the image
-//! tracking orders it with the texture's other uses). Indirect dispatches are refused, naming
-//! what is not translated yet.
+//! tracking orders it with the texture's other uses). An indirect dispatch reads its arguments
+//! with `vkCmdDispatchIndirect` (`indirect_args.rs`).
 
 use ash::vk;
 use executor::Draw;
@@ -34,13 +34,7 @@ impl VulkanBackend {
         if stage.shader.is_null() {
             return Err(no_shader());
         }
-        let recorder::command::DrawArgs::Direct(args) = draw.args else {
-            return Err(Error::GpuBackend {
-                call: CALL,
-                object: "the dispatch".to_string(),
-                problem: "has indirect arguments: not translated yet (R-GPU-3)".to_string(),
-            });
-        };
+        let indirect = self.indirect_arguments(draw)?;
         let mut set = Vec::new();
         self.stage_descriptors(&stage, vk::PipelineStageFlags2::COMPUTE_SHADER, &mut set)?;
         self.uav_descriptors(
@@ -56,7 +50,10 @@ impl VulkanBackend {
             vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
         );
         let vk_set = self.write_set(built.set_layout, &set)?;
-        let n = |i: usize| args.get(i).max(0) as u32;
+        let n = |i: usize| match draw.args {
+            recorder::command::DrawArgs::Direct(args) => args.get(i).max(0) as u32,
+            recorder::command::DrawArgs::Indirect(_) => 0,
+        };
         let device = &self.gpu.device;
         let cb = self.frame.cb;
         // SAFETY: recording outside a pass (the barrier closed it); the pipeline is a live
@@ -73,7 +70,12 @@ impl VulkanBackend {
                     &[],
                 );
             }
-            device.cmd_dispatch(cb, n(0), n(1), n(2));
+            match indirect {
+                // The buffer is live with INDIRECT_BUFFER usage and holds the arguments at
+                // `offset`, a multiple of 4 (`indirect_arguments`).
+                Some((buffer, offset)) => device.cmd_dispatch_indirect(cb, buffer, offset),
+                None => device.cmd_dispatch(cb, n(0), n(1), n(2)),
+            }
         }
         self.memory_barrier(
             vk::PipelineStageFlags2::ALL_COMMANDS,

@@ -8,7 +8,8 @@
 //! **In:** [`Draw`] and whether predication skipped it. **Out:** the commands, or a refusal
 //! naming the object and what it lacks (a shader without code, an input layout without
 //! elements: R-GPU-2) or the construct not translated yet (hull, domain and geometry shaders,
-//! UAVs, dispatches, indirect draws: R-GPU-3).
+//! auto draws: R-GPU-3). Dispatches go to `dispatches.rs`, the arguments of indirect draws
+//! to `indirect_args.rs`, UAVs and buffer views to `views.rs`.
 //!
 //! **Invariant.** The draw's resolution runs again when placing something in the ring flushed
 //! the frame (its regions are forgotten then), so a draw never reads a region of a frame that
@@ -38,6 +39,8 @@ struct Resolved {
     index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
     /// A stage writes a buffer through a UAV: global barriers before and after the draw.
     buffer_uavs: bool,
+    /// An indirect draw's argument buffer and offset (`indirect_args.rs`).
+    indirect: Option<(vk::Buffer, u64)>,
 }
 
 impl VulkanBackend {
@@ -46,19 +49,17 @@ impl VulkanBackend {
         if skipped {
             return Ok(());
         }
-        let not_yet = |what: &str| Error::GpuBackend {
-            call: draw.kind.name(),
-            object: "the draw".to_string(),
-            problem: format!("{what}: not translated yet (R-GPU-3)"),
-        };
         match draw.kind {
             DrawKind::Draw
             | DrawKind::DrawIndexed
             | DrawKind::DrawInstanced
-            | DrawKind::DrawIndexedInstanced => {}
-            DrawKind::Dispatch => return self.translate_dispatch(draw),
-            DrawKind::DispatchIndirect => return Err(not_yet("an indirect dispatch")),
-            _ => return Err(not_yet("an indirect or auto draw")),
+            | DrawKind::DrawIndexedInstanced
+            | DrawKind::DrawInstancedIndirect
+            | DrawKind::DrawIndexedInstancedIndirect => {}
+            DrawKind::Dispatch | DrawKind::DispatchIndirect => {
+                return self.translate_dispatch(draw)
+            }
+            DrawKind::DrawAuto => return Err(self.refuse_draw_auto()),
         }
         let submissions = self.frame.submissions;
         let mut resolved = self.resolve(draw)?;
@@ -89,7 +90,10 @@ impl VulkanBackend {
         self.dynamic_state(draw, built.scissor);
         self.bind_set(&built, &resolved.set)?;
         self.bind_buffers(&resolved);
-        self.record_draw(draw)?;
+        match resolved.indirect {
+            Some(arguments) => self.record_indirect_draw(draw.kind, arguments),
+            None => self.record_draw(draw)?,
+        }
         self.frame.dirty = true;
         if self.options.oracle {
             self.check_draw(draw)?;
@@ -168,6 +172,7 @@ impl VulkanBackend {
             vertex_buffers.push((slot, origin, buffer, base + bound.offset as u64, within));
         }
         let index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
+        let indirect = self.indirect_arguments(draw)?;
         let key = PipelineKey {
             shaders,
             input_layout: graphics.input_layout,
@@ -187,6 +192,7 @@ impl VulkanBackend {
             vertex_buffers,
             index_buffer,
             buffer_uavs,
+            indirect,
         })
     }
 
@@ -374,7 +380,9 @@ impl VulkanBackend {
     ) -> Result<Option<(Origin, vk::Buffer, u64, vk::IndexType)>, Error> {
         if !matches!(
             draw.kind,
-            DrawKind::DrawIndexed | DrawKind::DrawIndexedInstanced
+            DrawKind::DrawIndexed
+                | DrawKind::DrawIndexedInstanced
+                | DrawKind::DrawIndexedInstancedIndirect
         ) {
             return Ok(None);
         }
