@@ -87,7 +87,7 @@ impl VulkanBackend {
             self.bound.pipeline = built.pipeline;
         }
         self.bound.key = Some(resolved.key.clone());
-        self.dynamic_state(draw, built.scissor);
+        self.dynamic_state(draw, built.scissor)?;
         self.bind_set(&built, &resolved.set)?;
         self.bind_buffers(&resolved);
         match resolved.indirect {
@@ -450,73 +450,6 @@ impl VulkanBackend {
             return Ok((self.ring.buffer, offset, size));
         }
         Ok((self.gpu_buffer(call, buffer)?, 0, size))
-    }
-
-    fn dynamic_state(&mut self, draw: &Draw<'_>, scissor_test: bool) {
-        let Some(graphics) = draw.graphics() else {
-            return;
-        };
-        let extent = self.pass.as_ref().map_or(
-            vk::Extent2D {
-                width: 1,
-                height: 1,
-            },
-            |p| p.extent,
-        );
-        let viewport = graphics
-            .viewports
-            .first()
-            .filter(|v| v.width > 0.0 && v.height > 0.0)
-            .map_or(
-                vk::Viewport {
-                    x: 0.0,
-                    y: 0.0,
-                    width: extent.width as f32,
-                    height: extent.height as f32,
-                    min_depth: 0.0,
-                    max_depth: 1.0,
-                },
-                |v| vk::Viewport {
-                    x: v.x,
-                    y: v.y,
-                    width: v.width,
-                    height: v.height,
-                    min_depth: v.min_depth.clamp(0.0, 1.0),
-                    max_depth: v.max_depth.clamp(0.0, 1.0),
-                },
-            );
-        let full = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent,
-        };
-        let scissor = graphics
-            .scissors
-            .first()
-            .filter(|_| scissor_test)
-            .map_or(full, |r| {
-                let (left, top) = (r.left.max(0), r.top.max(0));
-                vk::Rect2D {
-                    offset: vk::Offset2D { x: left, y: top },
-                    extent: vk::Extent2D {
-                        width: r.right.saturating_sub(left).max(0) as u32,
-                        height: r.bottom.saturating_sub(top).max(0) as u32,
-                    },
-                }
-            });
-        let device = &self.gpu.device;
-        let cb = self.frame.cb;
-        // SAFETY: the bound pipeline declares these states dynamic; one viewport and one
-        // scissor, as it declares.
-        unsafe {
-            device.cmd_set_viewport(cb, 0, &[viewport]);
-            device.cmd_set_scissor(cb, 0, &[scissor]);
-            device.cmd_set_blend_constants(cb, &graphics.blend.factor);
-            device.cmd_set_stencil_reference(
-                cb,
-                vk::StencilFaceFlags::FRONT_AND_BACK,
-                graphics.depth_stencil_state.stencil_ref,
-            );
-        }
     }
 
     fn bind_buffers(&mut self, resolved: &Resolved) {

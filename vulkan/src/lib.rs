@@ -69,6 +69,7 @@ mod command_frame;
 mod descriptors;
 mod dispatches;
 mod draw_translation;
+mod dynamic_state;
 mod indirect_args;
 mod instance;
 mod null_descriptors;

@@ -4,8 +4,10 @@
 //! shader modules (one per shader handle), descriptor-set layouts and pipeline layouts they use.
 //!
 //! **In:** a draw's resolved shaders, states and target formats. **Out:** the `VkPipeline` and
-//! its layout. Viewports, scissors, the blend factor and the stencil reference are dynamic
-//! state, so they never make a new pipeline.
+//! its layout. Viewports and scissors (with their count), the blend factor and the stencil
+//! reference are dynamic state, so they never make a new pipeline. The rasterizer's wireframe
+//! fill is `VK_POLYGON_MODE_LINE` (`fillModeNonSolid`), its `depth_clip = false`
+//! `depthClampEnable` (`depthClamp`): a state asking for a feature the device lacks is refused.
 //!
 //! **Invariant.** A state object's contents never change after creation (R-GPU-2), so its handle
 //! stands for its contents in the key; a state made without contents, or none bound, is D3D11's
@@ -257,6 +259,7 @@ impl VulkanBackend {
         let (set_layout, layout) = self.layouts(bindings.clone())?;
         let elements = self.input_elements(key.input_layout)?;
         let states = States::of(self, key);
+        self.rasterizer_supported(key.rasterizer, &states.rasterizer)?;
         let pipeline = self.build(key, vs_module, ps_module, layout, &elements, &states)?;
         let built = Built {
             pipeline,
@@ -267,6 +270,26 @@ impl VulkanBackend {
         self.pipelines.built += 1;
         self.pipelines.pipelines.insert(key.clone(), built.clone());
         Ok(built)
+    }
+
+    /// Refuses a rasterizer state asking for a feature the device lacks (wireframe:
+    /// `fillModeNonSolid`; no depth clip: `depthClamp`).
+    fn rasterizer_supported(&self, state: RawHandle, r: &RasterizerDesc) -> Result<(), Error> {
+        let features = self.gpu.features;
+        let missing = if r.wireframe && !features.wireframe {
+            "wireframe fill, and the device lacks fillModeNonSolid"
+        } else if !r.depth_clip && !features.depth_clamp {
+            "no depth clip, and the device lacks depthClamp"
+        } else {
+            return Ok(());
+        };
+        Err(refuse(
+            self,
+            CALL,
+            ObjectKind::RasterizerState,
+            state,
+            format!("asks for {missing} (R-GPU-3)"),
+        ))
     }
 
     /// The elements of an input layout (none for no layout); refused when it has none.
@@ -322,12 +345,17 @@ impl VulkanBackend {
         let topology =
             translate::topology(key.topology).unwrap_or(vk::PrimitiveTopology::TRIANGLE_LIST);
         let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology);
-        let viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
+        // Counts set with the viewports (`vkCmdSetViewportWithCount`, core in Vulkan 1.3).
+        let viewport = vk::PipelineViewportStateCreateInfo::default();
         let r = &states.rasterizer;
         let rasterization = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
+            .polygon_mode(if r.wireframe {
+                vk::PolygonMode::LINE
+            } else {
+                vk::PolygonMode::FILL
+            })
+            // D3D11's DepthClipEnable = FALSE: not clipped at the depth range, depth clamped.
+            .depth_clamp_enable(!r.depth_clip)
             .cull_mode(translate::cull(r.cull))
             .front_face(if r.front_counter_clockwise {
                 vk::FrontFace::COUNTER_CLOCKWISE
@@ -364,8 +392,8 @@ impl VulkanBackend {
         let blend =
             vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
         let dynamic_states = [
-            vk::DynamicState::VIEWPORT,
-            vk::DynamicState::SCISSOR,
+            vk::DynamicState::VIEWPORT_WITH_COUNT,
+            vk::DynamicState::SCISSOR_WITH_COUNT,
             vk::DynamicState::BLEND_CONSTANTS,
             vk::DynamicState::STENCIL_REFERENCE,
         ];
