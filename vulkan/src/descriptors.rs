@@ -1,7 +1,7 @@
 //! Descriptor sets (R-GPU-3): one set (set 0) per draw whose bindings changed, allocated from the
 //! frame's pools, written with the draw's constant buffers, shader resources (textures or
-//! buffers), samplers and UAVs (buffers or textures) at the fixed bindings (`shaders.rs`), and bound; a draw whose bindings are the previous draw's keeps
-//! the bound set.
+//! buffers), samplers and UAVs (buffers or textures) at the fixed bindings (`shaders.rs`), and
+//! bound; a draw whose bindings are the previous draw's keeps the bound set.
 //!
 //! **In:** a draw's `(binding, descriptor, origin)` list, sorted by binding. **Out:** a bound
 //! set; [`Bound`] keeps what the bound set holds, as Vulkan objects and as the engine's objects
