@@ -56,7 +56,7 @@ impl VulkanBackend {
         let bytes = argument_bytes(draw.kind);
         let offset = bound.offset as u64;
         let (buffer, base, size) = self.buffer_location(call, bound.buffer, bound.instance)?;
-        if offset % 4 != 0 || offset + bytes > size {
+        if !offset.is_multiple_of(4) || offset + bytes > size {
             return Err(refuse(
                 self,
                 call,
