@@ -4,7 +4,9 @@
 //! ([`NagaShaderCheck`], installed on the device by `VulkanBackend::new`).
 //!
 //! **In:** a shader's [`OwnedShaderCode`] and [`ShaderDesc`]. **Out:** SPIR-V words and a
-//! `VkShaderModule` per shader handle (cached); the reflected slot sets by kind.
+//! `VkShaderModule` per shader handle (cached); the reflected slot sets by kind, and which
+//! shader-resource slots the code reads as buffers and which UAV slots as storage textures
+//! (the descriptor types of their bindings, `Kinds`).
 //!
 //! **Invariant.** The descriptor mapping is fixed, the engine's own
 //! ([`recorder::shader_binding`], see the crate essay): a resource at `@group(0) @binding(N)`
