@@ -1,8 +1,9 @@
 //! R-GPU-3, UAVs in draws and texture UAVs: a pixel shader writes a buffer through an
 //! output-merger UAV (a storage buffer at binding 4 * 256 + 160 + slot) and a texture through
 //! another (a storage image in `GENERAL`), the buffer then copied and read by a later draw's
-//! SRV; a dispatch writes a texture UAV which a draw then samples. What the GPU wrote is known
-//! (read back), the oracle and the validation layer (synchronization included) clean.
+//! SRV; a dispatch writes a texture UAV which a draw then samples; a texture's UAV where the
+//! code writes a buffer is refused naming both. What the GPU wrote is known (read back), the
+//! oracle and the validation layer (synchronization included) clean.
 
 mod common;
 
@@ -233,4 +234,46 @@ fn r_gpu_3_a_dispatch_writes_a_texture_uav_a_draw_samples() {
         assert_eq!(texel(&pixels, x, y), [0, 255, 0, 255], "right, ({x}, {y})");
     }
     gpu.assert_clean();
+}
+
+#[test]
+fn r_gpu_3_a_texture_uav_where_the_code_writes_a_buffer_is_refused() {
+    let Some(mut gpu) = gpu() else { return };
+    let chain = gpu.swap_chain(4, 4);
+    let rtv = gpu.device.swap_chain_info(chain).unwrap().buffers[0].1;
+    let picture = uav_texture(&gpu, "picture", 4);
+    let picture_uav = gpu
+        .device
+        .create_unordered_access_view(&ViewDesc::new("picture.uav", picture))
+        .unwrap();
+    let write_ps = shader(
+        &gpu,
+        ShaderDesc {
+            unordered_access_views: Slots::of(&[1, 2]),
+            ..ShaderDesc::new("write_ps", Stage::Pixel)
+        },
+        WRITE_PS,
+        "ps",
+    );
+    let vs = gpu.quad_vs();
+    // Slot 1 is the code's buffer: a texture's view there is refused.
+    gpu.imm.set_render_targets_and_unordered_access_views(
+        &[Some(rtv)],
+        None,
+        1,
+        &[Some(picture_uav), Some(picture_uav)],
+    );
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(vs));
+    gpu.imm.set_shader(Stage::Pixel, Some(write_ps));
+    gpu.imm.draw(6, 6);
+    let message = gpu.imm.flush().expect_err("the refusal").to_string();
+    assert!(
+        message.starts_with(
+            "draw: unordered-access view 'picture.uav' views a texture, but shader 'write_ps' \
+             accesses UAV slot 1 as a storage buffer"
+        ),
+        "{message}"
+    );
 }
