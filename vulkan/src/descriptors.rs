@@ -1,7 +1,7 @@
 //! Descriptor sets (R-GPU-3): one set (set 0) per draw whose bindings changed, allocated from the
-//! frame's pools, written with the draw's constant buffers, shader resources and samplers at the
-//! fixed bindings (`shaders.rs`), and bound; a draw whose bindings are the previous draw's keeps
-//! the bound set.
+//! frame's pools, written with the draw's constant buffers, shader resources (textures or
+//! buffers), samplers and UAVs (buffers or textures) at the fixed bindings (`shaders.rs`), and
+//! bound; a draw whose bindings are the previous draw's keeps the bound set.
 //!
 //! **In:** a draw's `(binding, descriptor, origin)` list, sorted by binding. **Out:** a bound
 //! set; [`Bound`] keeps what the bound set holds, as Vulkan objects and as the engine's objects
@@ -28,7 +28,7 @@ pub(crate) enum Descriptor {
         offset: u64,
         range: u64,
     },
-    /// A storage buffer range (a buffer UAV).
+    /// A storage buffer range (a buffer UAV, or a buffer's shader-resource view).
     Storage {
         buffer: vk::Buffer,
         offset: u64,
@@ -36,6 +36,8 @@ pub(crate) enum Descriptor {
     },
     /// A sampled image view (in `SHADER_READ_ONLY_OPTIMAL`).
     Image(vk::ImageView),
+    /// A storage image view (a texture UAV, in `GENERAL`).
+    StorageImage(vk::ImageView),
     /// A sampler.
     Sampler(vk::Sampler),
 }
@@ -91,6 +93,10 @@ impl Descriptors {
             },
             vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::STORAGE_BUFFER,
+                descriptor_count: SETS_PER_POOL * 4,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_IMAGE,
                 descriptor_count: SETS_PER_POOL,
             },
         ];
@@ -231,6 +237,11 @@ impl VulkanBackend {
                     image_view: view,
                     image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
                 }]),
+                Descriptor::StorageImage(view) => image_infos.push([vk::DescriptorImageInfo {
+                    sampler: vk::Sampler::null(),
+                    image_view: view,
+                    image_layout: vk::ImageLayout::GENERAL,
+                }]),
                 Descriptor::Sampler(sampler) => image_infos.push([vk::DescriptorImageInfo {
                     sampler,
                     image_view: vk::ImageView::null(),
@@ -262,6 +273,12 @@ impl VulkanBackend {
                         i += 1;
                         write
                             .descriptor_type(vk::DescriptorType::SAMPLED_IMAGE)
+                            .image_info(&image_infos[i - 1])
+                    }
+                    Descriptor::StorageImage(_) => {
+                        i += 1;
+                        write
+                            .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
                             .image_info(&image_infos[i - 1])
                     }
                     Descriptor::Sampler(_) => {

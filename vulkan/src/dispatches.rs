@@ -1,7 +1,7 @@
 //! A dispatch (R-GPU-3): the model's record of a `dispatch` made into a compute pipeline (one
 //! per compute shader), a descriptor set of the compute stage's constant buffers, shader
-//! resources, samplers and buffer UAVs (`var<storage, read_write>` at binding `384 + slot`),
-//! and `vkCmdDispatch` outside any pass.
+//! resources, samplers and UAVs (`var<storage, read_write>` or `texture_storage_2d` at binding
+//! `256 * 5 + 160 + slot`, `views.rs`), and `vkCmdDispatch` outside any pass.
 //!
 //! **In:** the dispatch's [`Draw`] record. **Out:** the commands, between two global memory
 //! barriers: what earlier commands wrote is visible to the dispatch, and what it writes to
@@ -9,18 +9,15 @@
 //!
 //! **Invariant.** A dispatch never runs inside a pass (the first barrier closes it); its set is
 //! written for it alone (the graphics set the command buffer has bound is not disturbed:
-//! Vulkan keeps each bind point's sets). Texture UAVs and indirect dispatches are refused,
-//! naming what is not translated yet.
+//! Vulkan keeps each bind point's sets). A texture UAV is moved to `GENERAL` before (the image
+//! tracking orders it with the texture's other uses). An indirect dispatch reads its arguments
+//! with `vkCmdDispatchIndirect` (`indirect_args.rs`).
 
 use ash::vk;
 use executor::Draw;
-use recorder::command::ViewFlags;
-use recorder::{Error, ObjectKind, RawHandle, Stage};
+use recorder::{Error, RawHandle, Stage};
 
-use crate::descriptors::{Descriptor, Origin};
 use crate::pipelines::Built;
-use crate::resources::refuse;
-use crate::shaders;
 use crate::VulkanBackend;
 
 const CALL: &str = "dispatch";
@@ -37,24 +34,15 @@ impl VulkanBackend {
         if stage.shader.is_null() {
             return Err(no_shader());
         }
-        let recorder::command::DrawArgs::Direct(args) = draw.args else {
-            return Err(Error::GpuBackend {
-                call: CALL,
-                object: "the dispatch".to_string(),
-                problem: "has indirect arguments: not translated yet (R-GPU-3)".to_string(),
-            });
-        };
+        let indirect = self.indirect_arguments(draw)?;
         let mut set = Vec::new();
         self.stage_descriptors(&stage, vk::PipelineStageFlags2::COMPUTE_SHADER, &mut set)?;
-        for (slot, view) in stage.unordered_access_views {
-            set.push(self.uav_descriptor(
-                stage.shader,
-                *slot,
-                view.view,
-                view.resource,
-                view.flags,
-            )?);
-        }
+        self.uav_descriptors(
+            CALL,
+            &stage,
+            vk::PipelineStageFlags2::COMPUTE_SHADER,
+            &mut set,
+        )?;
         set.sort_by_key(|s| s.0);
         let built = self.compute_pipeline(stage.shader)?;
         self.memory_barrier(
@@ -62,7 +50,10 @@ impl VulkanBackend {
             vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
         );
         let vk_set = self.write_set(built.set_layout, &set)?;
-        let n = |i: usize| args.get(i).max(0) as u32;
+        let n = |i: usize| match draw.args {
+            recorder::command::DrawArgs::Direct(args) => args.get(i).max(0) as u32,
+            recorder::command::DrawArgs::Indirect(_) => 0,
+        };
         let device = &self.gpu.device;
         let cb = self.frame.cb;
         // SAFETY: recording outside a pass (the barrier closed it); the pipeline is a live
@@ -79,7 +70,12 @@ impl VulkanBackend {
                     &[],
                 );
             }
-            device.cmd_dispatch(cb, n(0), n(1), n(2));
+            match indirect {
+                // The buffer is live with INDIRECT_BUFFER usage and holds the arguments at
+                // `offset`, a multiple of 4 (`indirect_arguments`).
+                Some((buffer, offset)) => device.cmd_dispatch_indirect(cb, buffer, offset),
+                None => device.cmd_dispatch(cb, n(0), n(1), n(2)),
+            }
         }
         self.memory_barrier(
             vk::PipelineStageFlags2::ALL_COMMANDS,
@@ -87,56 +83,6 @@ impl VulkanBackend {
         );
         self.frame.dirty = true;
         Ok(())
-    }
-
-    /// The storage-buffer descriptor of UAV `slot` (a buffer's view).
-    fn uav_descriptor(
-        &mut self,
-        shader: RawHandle,
-        slot: u32,
-        view: RawHandle,
-        resource: RawHandle,
-        flags: ViewFlags,
-    ) -> Result<(u32, Descriptor, Origin), Error> {
-        if !shaders::slot_mapped(shaders::SlotKind::UnorderedAccess, slot) {
-            return Err(refuse(
-                self,
-                CALL,
-                ObjectKind::Shader,
-                shader,
-                format!("accesses UAV slot {slot}, past the backend's mapping (R-GPU-3)"),
-            ));
-        }
-        if view.is_null() {
-            return Err(refuse(
-                self,
-                CALL,
-                ObjectKind::Shader,
-                shader,
-                format!("accesses UAV slot {slot}, which is empty (R-GPU-3)"),
-            ));
-        }
-        if !flags.has(ViewFlags::BUFFER) {
-            return Err(refuse(
-                self,
-                CALL,
-                ObjectKind::UnorderedAccessView,
-                view,
-                "views a texture: texture UAVs are not translated yet (R-GPU-3)",
-            ));
-        }
-        let buffer = self.gpu_buffer(CALL, resource)?;
-        let range = self.resources.buffers.get(&resource).map_or(4, |b| b.size);
-        let descriptor = Descriptor::Storage {
-            buffer,
-            offset: 0,
-            range,
-        };
-        Ok((
-            shaders::binding(Stage::Compute, shaders::SlotKind::UnorderedAccess, slot),
-            descriptor,
-            Origin::View(view),
-        ))
     }
 
     /// The compute pipeline of `shader`, built on first use.

@@ -9,7 +9,8 @@
 //! what is recorded). **Out:** the commands, or a refusal
 //! naming the object and what it lacks (a shader without code, an input layout without
 //! elements: R-GPU-2) or the construct not translated yet (hull, domain and geometry shaders,
-//! UAVs, dispatches, indirect draws: R-GPU-3).
+//! auto draws: R-GPU-3). Dispatches go to `dispatches.rs`, the arguments of indirect draws
+//! to `indirect_args.rs`, UAVs and buffer views to `views.rs`.
 //!
 //! **Invariant.** The draw's resolution runs again when placing something in the ring flushed
 //! the frame (its regions are forgotten then), so a draw never reads a region of a frame that
@@ -17,7 +18,7 @@
 
 use ash::vk;
 use executor::{Draw, DrawKind, StageView};
-use recorder::command::{BoundBuffer, InstanceId};
+use recorder::command::{BoundBuffer, InstanceId, ViewFlags};
 use recorder::{Buffer, Error, Format, Handle, ObjectKind, RawHandle, Stage, Usage};
 
 use crate::descriptors::{Descriptor, Origin};
@@ -38,26 +39,28 @@ struct Resolved {
     /// Slot, where the binding comes from, the buffer, the offset in it and the bytes bound.
     vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64, u64)>,
     index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
+    /// A stage writes a buffer through a UAV: global barriers before and after the draw.
+    buffer_uavs: bool,
+    /// An indirect draw's argument buffer and offset (`indirect_args.rs`).
+    indirect: Option<(vk::Buffer, u64)>,
 }
 
 impl VulkanBackend {
     /// Translates one draw (see the module essay).
     pub(crate) fn translate_draw(&mut self, draw: &Draw<'_>, skipped: bool) -> Result<(), Error> {
-        let not_yet = |what: &str| Error::GpuBackend {
-            call: draw.kind.name(),
-            object: "the draw".to_string(),
-            problem: format!("{what}: not translated yet (R-GPU-3)"),
-        };
         match draw.kind {
             DrawKind::Draw
             | DrawKind::DrawIndexed
             | DrawKind::DrawInstanced
-            | DrawKind::DrawIndexedInstanced => {}
+            | DrawKind::DrawIndexedInstanced
+            | DrawKind::DrawInstancedIndirect
+            | DrawKind::DrawIndexedInstancedIndirect => {}
             // A predicated dispatch follows the model's decision (`predication.rs`).
             _ if skipped => return Ok(()),
-            DrawKind::Dispatch => return self.translate_dispatch(draw),
-            DrawKind::DispatchIndirect => return Err(not_yet("an indirect dispatch")),
-            _ => return Err(not_yet("an indirect or auto draw")),
+            DrawKind::Dispatch | DrawKind::DispatchIndirect => {
+                return self.translate_dispatch(draw)
+            }
+            DrawKind::DrawAuto => return Err(self.refuse_draw_auto()),
         }
         self.query_room(CALL)?;
         let mut decision = self.decide(CALL, skipped)?;
@@ -76,6 +79,13 @@ impl VulkanBackend {
             resolved = self.resolve(draw)?;
         }
         let built = self.pipeline(&resolved.key)?;
+        if resolved.buffer_uavs {
+            // What earlier commands did to the buffers is done before the draw writes them.
+            self.memory_barrier(
+                vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER,
+                vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
+            );
+        }
         self.open_pass(CALL, &resolved.colors, resolved.depth)?;
         let device = self.gpu.device.clone();
         let cb = self.frame.cb;
@@ -88,13 +98,27 @@ impl VulkanBackend {
             self.bound.pipeline = built.pipeline;
         }
         self.bound.key = Some(resolved.key.clone());
-        self.dynamic_state(draw, built.scissor);
+        self.dynamic_state(draw, built.scissor)?;
         self.bind_set(&built, &resolved.set)?;
         self.bind_buffers(&resolved);
-        self.conditionally(decision, |backend| backend.record_draw(draw))?;
+        let indirect = resolved.indirect;
+        self.conditionally(decision, |backend| match indirect {
+            Some(arguments) => {
+                backend.record_indirect_draw(draw.kind, arguments);
+                Ok(())
+            }
+            None => backend.record_draw(draw),
+        })?;
         self.frame.dirty = true;
         if self.options.oracle {
             self.check_draw(draw)?;
+        }
+        if resolved.buffer_uavs {
+            // What the draw wrote is visible to every later command (closes the pass).
+            self.memory_barrier(
+                vk::PipelineStageFlags2::ALL_COMMANDS,
+                vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE,
+            );
         }
         Ok(())
     }
@@ -108,8 +132,9 @@ impl VulkanBackend {
         })?;
         let mut shaders = [RawHandle::NULL; 2];
         let mut set = Vec::new();
+        let mut buffer_uavs = false;
         for stage in draw.stages() {
-            self.resolve_stage(&stage, &mut shaders, &mut set)?;
+            self.resolve_stage(&stage, &mut shaders, &mut set, &mut buffer_uavs)?;
         }
         if shaders[0].is_null() {
             return Err(Error::GpuBackend {
@@ -162,6 +187,7 @@ impl VulkanBackend {
             vertex_buffers.push((slot, origin, buffer, base + bound.offset as u64, within));
         }
         let index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
+        let indirect = self.indirect_arguments(draw)?;
         let key = PipelineKey {
             shaders,
             input_layout: graphics.input_layout,
@@ -180,6 +206,8 @@ impl VulkanBackend {
             set,
             vertex_buffers,
             index_buffer,
+            buffer_uavs,
+            indirect,
         })
     }
 
@@ -189,6 +217,7 @@ impl VulkanBackend {
         stage: &StageView<'_>,
         shaders: &mut [RawHandle; 2],
         set: &mut Vec<(u32, Descriptor, Origin)>,
+        buffer_uavs: &mut bool,
     ) -> Result<(), Error> {
         let index = match stage.stage {
             Stage::Vertex => 0,
@@ -205,17 +234,12 @@ impl VulkanBackend {
             }
         };
         shaders[index] = stage.shader;
-        if !stage.unordered_access_views.is_empty() {
-            return Err(refuse(
-                self,
-                CALL,
-                ObjectKind::Shader,
-                stage.shader,
-                "accesses unordered-access views in a draw: only a dispatch's are translated yet (R-GPU-3)",
-            ));
-        }
         let readers =
             vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER;
+        if !stage.unordered_access_views.is_empty() {
+            self.uav_stage_supported(CALL, stage)?;
+            *buffer_uavs |= self.uav_descriptors(CALL, stage, readers, set)?;
+        }
         self.stage_descriptors(stage, readers, set)
     }
 
@@ -252,9 +276,22 @@ impl VulkanBackend {
                 Origin::Buffer(bound.buffer, bound.instance),
             ));
         }
+        let kinds = if stage.shader.is_null() {
+            shaders::Kinds::default()
+        } else {
+            self.shader_kinds(stage.shader, stage.stage)?
+        };
         for (slot, view) in stage.shader_resources {
             let binding =
                 self.binding(stage.stage, SlotKind::ShaderResource, *slot, stage.shader)?;
+            if kinds.buffer_resources.contains(*slot) {
+                let descriptor = self.buffer_resource(CALL, stage, *slot, view)?;
+                set.push((binding, descriptor, Origin::View(view.view)));
+                continue;
+            }
+            if view.flags.has(ViewFlags::BUFFER) {
+                return Err(self.buffer_for_texture(CALL, stage, *slot, view.view));
+            }
             let (image_view, texture, range) = if view.view.is_null() {
                 let null = self.null_image_view(CALL)?;
                 (null, RawHandle::NULL, crate::image_layouts::Subrange::ALL)
@@ -360,7 +397,9 @@ impl VulkanBackend {
     ) -> Result<Option<(Origin, vk::Buffer, u64, vk::IndexType)>, Error> {
         if !matches!(
             draw.kind,
-            DrawKind::DrawIndexed | DrawKind::DrawIndexedInstanced
+            DrawKind::DrawIndexed
+                | DrawKind::DrawIndexedInstanced
+                | DrawKind::DrawIndexedInstancedIndirect
         ) {
             return Ok(None);
         }
@@ -428,73 +467,6 @@ impl VulkanBackend {
             return Ok((self.ring.buffer, offset, size));
         }
         Ok((self.gpu_buffer(call, buffer)?, 0, size))
-    }
-
-    fn dynamic_state(&mut self, draw: &Draw<'_>, scissor_test: bool) {
-        let Some(graphics) = draw.graphics() else {
-            return;
-        };
-        let extent = self.pass.as_ref().map_or(
-            vk::Extent2D {
-                width: 1,
-                height: 1,
-            },
-            |p| p.extent,
-        );
-        let viewport = graphics
-            .viewports
-            .first()
-            .filter(|v| v.width > 0.0 && v.height > 0.0)
-            .map_or(
-                vk::Viewport {
-                    x: 0.0,
-                    y: 0.0,
-                    width: extent.width as f32,
-                    height: extent.height as f32,
-                    min_depth: 0.0,
-                    max_depth: 1.0,
-                },
-                |v| vk::Viewport {
-                    x: v.x,
-                    y: v.y,
-                    width: v.width,
-                    height: v.height,
-                    min_depth: v.min_depth.clamp(0.0, 1.0),
-                    max_depth: v.max_depth.clamp(0.0, 1.0),
-                },
-            );
-        let full = vk::Rect2D {
-            offset: vk::Offset2D::default(),
-            extent,
-        };
-        let scissor = graphics
-            .scissors
-            .first()
-            .filter(|_| scissor_test)
-            .map_or(full, |r| {
-                let (left, top) = (r.left.max(0), r.top.max(0));
-                vk::Rect2D {
-                    offset: vk::Offset2D { x: left, y: top },
-                    extent: vk::Extent2D {
-                        width: r.right.saturating_sub(left).max(0) as u32,
-                        height: r.bottom.saturating_sub(top).max(0) as u32,
-                    },
-                }
-            });
-        let device = &self.gpu.device;
-        let cb = self.frame.cb;
-        // SAFETY: the bound pipeline declares these states dynamic; one viewport and one
-        // scissor, as it declares.
-        unsafe {
-            device.cmd_set_viewport(cb, 0, &[viewport]);
-            device.cmd_set_scissor(cb, 0, &[scissor]);
-            device.cmd_set_blend_constants(cb, &graphics.blend.factor);
-            device.cmd_set_stencil_reference(
-                cb,
-                vk::StencilFaceFlags::FRONT_AND_BACK,
-                graphics.depth_stencil_state.stencil_ref,
-            );
-        }
     }
 
     fn bind_buffers(&mut self, resolved: &Resolved) {

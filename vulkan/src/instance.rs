@@ -85,6 +85,26 @@ pub(crate) struct Gpu {
     pub(crate) conditional_rendering: Option<ash::ext::conditional_rendering::Device>,
     /// Dropped by hand before the device is destroyed.
     pub(crate) allocator: ManuallyDrop<Allocator>,
+    /// The optional features enabled (those the device has).
+    pub(crate) features: Features,
+}
+
+/// The optional features the backend enables where the device has them; a draw that needs
+/// one the device lacks is refused, naming it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Features {
+    /// `vertexPipelineStoresAndAtomics`: UAVs in a vertex shader.
+    pub(crate) vertex_stores: bool,
+    /// `fragmentStoresAndAtomics`: UAVs in a pixel shader.
+    pub(crate) fragment_stores: bool,
+    /// `multiViewport`: several viewports and scissors.
+    pub(crate) multi_viewport: bool,
+    /// The device's `maxViewports` (1 without `multiViewport`).
+    pub(crate) max_viewports: u32,
+    /// `fillModeNonSolid`: wireframe.
+    pub(crate) wireframe: bool,
+    /// `depthClamp`: D3D11's `DepthClipEnable = FALSE`.
+    pub(crate) depth_clamp: bool,
 }
 
 impl fmt::Debug for Gpu {
@@ -182,7 +202,8 @@ impl Gpu {
             debug_utils,
         };
         let (physical, properties, queue_family) = partial.pick_device()?;
-        let (device, query_features) = partial.make_device(physical, queue_family)?;
+        let (device, query_features, features) =
+            partial.make_device(physical, queue_family, &properties)?;
         let timestamp_bits = partial.instance().map_or(0, |instance| {
             // SAFETY: `physical` belongs to the live instance.
             let families =
@@ -233,6 +254,7 @@ impl Gpu {
             query_features,
             conditional_rendering,
             allocator: ManuallyDrop::new(allocator),
+            features,
         })
     }
 
@@ -381,7 +403,8 @@ impl Partial {
         &self,
         physical: vk::PhysicalDevice,
         family: u32,
-    ) -> Result<(ash::Device, QueryFeatures), BackendError> {
+        properties: &vk::PhysicalDeviceProperties,
+    ) -> Result<(ash::Device, QueryFeatures, Features), BackendError> {
         let instance = self.instance()?;
         let priorities = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
@@ -429,12 +452,35 @@ impl Partial {
             .dynamic_rendering(true)
             .synchronization2(true)
             .maintenance4(supported.maintenance4 == vk::TRUE);
+        // UAVs in draws, several viewports, wireframe and depth clamp (SPEC R-GPU-3), where the
+        // device has them: `Features` says which, and a draw needing a missing one is refused.
+        let on = |f: vk::Bool32| f == vk::TRUE;
+        let enabled = Features {
+            vertex_stores: on(base_supported.vertex_pipeline_stores_and_atomics),
+            fragment_stores: on(base_supported.fragment_stores_and_atomics),
+            multi_viewport: on(base_supported.multi_viewport),
+            max_viewports: if on(base_supported.multi_viewport) {
+                properties.limits.max_viewports.clamp(1, 16)
+            } else {
+                1
+            },
+            wireframe: on(base_supported.fill_mode_non_solid),
+            depth_clamp: on(base_supported.depth_clamp),
+        };
         let base = vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(robust_access)
             .occlusion_query_precise(query_features.precise)
             .pipeline_statistics_query(query_features.statistics)
             .geometry_shader(query_features.geometry)
-            .tessellation_shader(query_features.tessellation);
+            .tessellation_shader(query_features.tessellation)
+            .vertex_pipeline_stores_and_atomics(enabled.vertex_stores)
+            .fragment_stores_and_atomics(enabled.fragment_stores)
+            .multi_viewport(enabled.multi_viewport)
+            .fill_mode_non_solid(enabled.wireframe)
+            .depth_clamp(enabled.depth_clamp)
+            .shader_storage_image_write_without_format(on(
+                base_supported.shader_storage_image_write_without_format
+            ));
         let mut robust = vk::PhysicalDeviceRobustness2FeaturesEXT::default()
             .robust_buffer_access2(robust_access && robust_access2);
         let mut conditional_feature = vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default()
@@ -454,10 +500,11 @@ impl Partial {
         }
         info = info.enabled_extension_names(&names);
         // SAFETY: `physical` belongs to `instance` and has the features asked for (checked by
-        // `pick_device` and above); `info` and what it points to live across the call.
+        // `pick_device`, the optional ones enabled only where reported); `info` and what it
+        // points to live across the call.
         let device = unsafe { instance.create_device(physical, &info, None) }
             .map_err(vk_failed("vkCreateDevice"))?;
-        Ok((device, query_features))
+        Ok((device, query_features, enabled))
     }
 
     /// The instance and messenger, no longer destroyed by `Drop`.

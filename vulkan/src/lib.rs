@@ -21,13 +21,15 @@
 //! | D3D11 | Vulkan |
 //! |---|---|
 //! | texture (2D, mips, array) | `VkImage`, optimal tiling, made at first use; its layout tracked |
-//! | SRV / RTV / DSV | one `VkImageView` per view and the texture its record names (a legacy swap-chain view moves at each present, R-EX-7) |
+//! | SRV / UAV of a texture, RTV, DSV | one `VkImageView` per view and the texture its record names (a legacy swap-chain view moves at each present, R-EX-7) |
 //! | buffer | device-local `VkBuffer`; initial data and `update_subresource` through the ring |
 //! | dynamic buffer instance (write-discard map) | a region of the per-frame upload ring |
 //! | sampler state | `VkSampler` per handle (D3D11 defaults without fields) |
 //! | shader (WGSL / SPIR-V) | naga → SPIR-V → `VkShaderModule`, per handle |
 //! | shaders + layout + strides + topology + states + formats | a `VkPipeline` per key, `VkPipelineCache` |
-//! | viewport, scissor, blend factor, stencil ref | dynamic state |
+//! | viewports, scissors (all bound), blend factor, stencil ref | dynamic state (`vkCmdSetViewportWithCount`, `multiViewport` for several; more than `maxViewports` refused) |
+//! | wireframe fill | `VK_POLYGON_MODE_LINE` (`fillModeNonSolid`, else refused) |
+//! | `DepthClipEnable = FALSE` | `depthClampEnable = VK_TRUE` (`depthClamp`, else refused) |
 //! | render targets | dynamic rendering, a pass opened lazily, closed at a target change, a transfer, a present, a flush |
 //! | clear of a target in the open pass | `vkCmdClearAttachments` |
 //! | clear of a colour target before a pass on it | `VK_ATTACHMENT_LOAD_OP_CLEAR` of that pass |
@@ -46,31 +48,38 @@
 //! | timestamp query (`end_query`, `write_query`) | `vkCmdWriteTimestamp2`, read in nanoseconds (`timestampPeriod`; the engine has no `disjoint` query) |
 //! | `get_data` | the GPU's result after a submission ([`VulkanBackend::query_result`], `GpuBackend::query_result`) |
 //! | predication on an occlusion or predicate query | `VK_EXT_conditional_rendering` around each predicated draw on the query's result copied by `vkCmdCopyQueryPoolResults` (`INVERTED` for the value `true`), or the GPU's result read back; the model's decision without the extension (`predication.rs`) |
+//! | buffer SRV (structured, raw, typed) | a read-only storage buffer over the buffer (its ring instance if dynamic); typed views too: WGSL has no texel buffers |
+//! | texture UAV (compute or draw) | a storage image view in `GENERAL`, the legacy transitions ordering it |
+//! | a draw's buffer UAVs (output merger) | storage buffers (`fragmentStoresAndAtomics` / `vertexPipelineStoresAndAtomics`, else refused), global barriers before and after the draw (the pass closed) |
+//! | `DrawInstancedIndirect`, `DrawIndexedInstancedIndirect`, `DispatchIndirect` | `vkCmdDrawIndirect`, `vkCmdDrawIndexedIndirect`, `vkCmdDispatchIndirect` from the argument buffer (`INDIRECT_BUFFER` usage; what wrote it is made visible by the global barrier after every buffer write) |
 //!
 //! **Descriptor mapping (fixed, like DXVK's).** One descriptor set, set 0, by the engine's
 //! rule [`recorder::shader_binding`]: for the stage of index `k` (vs 0, hs 1, ds 2, gs 3,
 //! ps 4, cs 5), constant buffer slot `s` is binding `256k + s` (a `uniform` buffer), shader
 //! resource slot `s` is `256k + 16 + s` (a sampled texture, or a read-only storage buffer for
 //! a buffer's view; all 128 D3D11 slots), sampler slot `s` is `256k + 144 + s`, UAV slot `s` is
-//! `256k + 160 + s`. WGSL written for the backend declares `@group(0) @binding(N)` by that
-//! rule: a pixel shader's constant buffer 0 is `@binding(1024)`, its texture 0
-//! `@binding(1040)`, its sampler 0 `@binding(1168)`; a vertex shader's constant buffer 0 is
-//! `@binding(0)`. The device's shader
-//! check ([`NagaShaderCheck`], installed by [`VulkanBackend::new`]) refuses at creation code
-//! whose reflected slots are not the declared ones.
+//! `256k + 160 + s` (a storage buffer, or a storage image for a texture's view). Which type a
+//! shader-resource or UAV binding takes is what the code declares (reflected once per shader,
+//! `views.rs`); a view of the other kind bound there is refused naming both. WGSL written for
+//! the backend declares `@group(0) @binding(N)` by that rule: a pixel shader's constant buffer
+//! 0 is `@binding(1024)`, its texture 0 `@binding(1040)`, its sampler 0 `@binding(1168)`, its
+//! UAV 1 `@binding(1185)`; a vertex shader's constant buffer 0 is `@binding(0)`. The device's
+//! shader check ([`NagaShaderCheck`], installed by [`VulkanBackend::new`]) refuses at creation
+//! code whose reflected slots are not the declared ones.
 //!
 //! **Not translated yet** (refused at the draw, or counted in
-//! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders, texture UAVs
-//! and a draw's UAVs, buffer SRVs, indirect draws and dispatches, auto draws, several viewports,
+//! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders (so no shader
+//! selects a viewport other than the first: WGSL has no `SV_ViewportArrayIndex` either), stream
+//! output and auto draws (`VK_EXT_transform_feedback`), UAV counters (append / consume),
 //! predication of a dispatch, or on a timestamp or statistics query (the model decides),
 //! separate depth and stencil layouts (a barrier of one plane moves both),
 //! `copy_structure_count` (the backend's UAVs have no hidden counter: no WGSL shader appends,
 //! so a count would be invented), maps of depth textures, region copies between formats of
 //! different size classes (refused), depth clears folded into load
 //! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
-//! and shader-resource slots read zeros, `null_descriptors.rs`), wireframe and depth
-//! clamp, multisampling, frames in flight (every flush waits for its fence), bundles as
-//! secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
+//! and shader-resource slots read zeros, `null_descriptors.rs`; an empty UAV slot the code
+//! uses is refused), UAV counters (append/consume), uniform texel buffers, multisampling,
+//! frames in flight (every flush waits for its fence), bundles as secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
 //! as D3D11's, and naga's writer flips it for Vulkan; SPIR-V words are used as given, so their
 //! positions are in Vulkan's clip space (`y` down).
 //!
@@ -84,7 +93,9 @@ mod command_frame;
 mod descriptors;
 mod dispatches;
 mod draw_translation;
+mod dynamic_state;
 mod image_layouts;
+mod indirect_args;
 mod instance;
 mod null_descriptors;
 mod oracle;
@@ -97,6 +108,7 @@ mod resources;
 mod ring;
 mod shaders;
 mod translate;
+mod views;
 
 use std::collections::HashMap;
 use std::fmt;

@@ -59,6 +59,7 @@ struct StageParts<'a> {
     constant_buffers: &'a [(u32, BoundBuffer)],
     shader_resources: &'a [(u32, ViewRecord)],
     samplers: &'a [(u32, RawHandle)],
+    unordered_access_views: &'a [(u32, ViewRecord)],
 }
 
 /// The graphics part of a record, as the oracle reads it.
@@ -79,6 +80,7 @@ impl BoundState {
             constant_buffers: s.constant_buffers,
             shader_resources: s.shader_resources,
             samplers: s.samplers,
+            unordered_access_views: s.unordered_access_views,
         });
         let graphics = draw.graphics().map(|g| GraphicsParts {
             topology: g.topology,
@@ -98,6 +100,7 @@ impl BoundState {
             constant_buffers: &s.constant_buffers,
             shader_resources: &s.shader_resources,
             samplers: &s.samplers,
+            unordered_access_views: &s.unordered_access_views,
         });
         let graphics = record.graphics.as_ref().map(|g| GraphicsParts {
             topology: g.topology,
@@ -134,6 +137,10 @@ impl BoundState {
             for (slot, s) in stage.samplers {
                 let binding = shaders::binding(stage.stage, SlotKind::Sampler, *slot);
                 state.descriptors.push((binding, Origin::Sampler(*s)));
+            }
+            for (slot, v) in stage.unordered_access_views {
+                let binding = shaders::binding(stage.stage, SlotKind::UnorderedAccess, *slot);
+                state.descriptors.push((binding, Origin::View(v.view)));
             }
         }
         state.descriptors.sort();

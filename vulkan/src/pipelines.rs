@@ -4,8 +4,10 @@
 //! shader modules (one per shader handle), descriptor-set layouts and pipeline layouts they use.
 //!
 //! **In:** a draw's resolved shaders, states and target formats. **Out:** the `VkPipeline` and
-//! its layout. Viewports, scissors, the blend factor and the stencil reference are dynamic
-//! state, so they never make a new pipeline.
+//! its layout. Viewports and scissors (with their count), the blend factor and the stencil
+//! reference are dynamic state, so they never make a new pipeline. The rasterizer's wireframe
+//! fill is `VK_POLYGON_MODE_LINE` (`fillModeNonSolid`), its `depth_clip = false`
+//! `depthClampEnable` (`depthClamp`): a state asking for a feature the device lacks is refused.
 //!
 //! **Invariant.** A state object's contents never change after creation (R-GPU-2), so its handle
 //! stands for its contents in the key; a state made without contents, or none bound, is D3D11's
@@ -54,6 +56,8 @@ pub(crate) struct Pipelines {
     /// Set layout and pipeline layout by the bindings they hold.
     pub(crate) layouts: HashMap<Vec<LayoutBinding>, (vk::DescriptorSetLayout, vk::PipelineLayout)>,
     pub(crate) pipelines: HashMap<PipelineKey, Built>,
+    /// The descriptor types of each shader's bindings, by shader (reflected once).
+    pub(crate) kinds: HashMap<RawHandle, shaders::Kinds>,
     /// Compute pipelines by compute shader, with their layouts.
     pub(crate) compute: HashMap<RawHandle, Built>,
     /// Pipelines built so far (a cache miss each).
@@ -112,9 +116,32 @@ impl VulkanBackend {
         Ok(module)
     }
 
-    /// The bindings `shader`'s declared slots take.
+    /// The descriptor types of `shader`'s bindings (which shader resources are buffers, which
+    /// UAVs images), reflected from its code on first use; none for a shader without code
+    /// (refused at its module).
+    pub(crate) fn shader_kinds(
+        &mut self,
+        shader: RawHandle,
+        stage: Stage,
+    ) -> Result<shaders::Kinds, Error> {
+        if let Some(kinds) = self.pipelines.kinds.get(&shader) {
+            return Ok(*kinds);
+        }
+        let contents = self.device.gpu_contents(ObjectKind::Shader, shader);
+        let kinds = match contents.as_deref() {
+            Some(GpuContents::Shader(code)) => shaders::kinds(code, stage)
+                .map_err(|why| refuse(self, CALL, ObjectKind::Shader, shader, why))?,
+            _ => shaders::Kinds::default(),
+        };
+        self.pipelines.kinds.insert(shader, kinds);
+        Ok(kinds)
+    }
+
+    /// The bindings `shader`'s declared slots take: a shader resource the code reads as a
+    /// storage buffer is a `STORAGE_BUFFER` (a buffer's view), else a `SAMPLED_IMAGE`; a UAV
+    /// the code reads as a storage texture is a `STORAGE_IMAGE`, else a `STORAGE_BUFFER`.
     pub(crate) fn shader_bindings(
-        &self,
+        &mut self,
         shader: RawHandle,
         out: &mut Vec<LayoutBinding>,
     ) -> Result<(), Error> {
@@ -133,27 +160,17 @@ impl VulkanBackend {
                     "is not alive (R-GPU-3)",
                 )
             })?;
+        let kinds = self.shader_kinds(shader, info.stage)?;
         let flags = match info.stage {
             Stage::Vertex => vk::ShaderStageFlags::VERTEX,
             Stage::Pixel => vk::ShaderStageFlags::FRAGMENT,
             _ => vk::ShaderStageFlags::COMPUTE,
         };
-        for (kind, slots, ty) in [
-            (
-                SlotKind::ConstantBuffer,
-                info.constant_buffers,
-                vk::DescriptorType::UNIFORM_BUFFER,
-            ),
-            (
-                SlotKind::ShaderResource,
-                info.shader_resources,
-                vk::DescriptorType::SAMPLED_IMAGE,
-            ),
-            (
-                SlotKind::Sampler,
-                info.samplers,
-                vk::DescriptorType::SAMPLER,
-            ),
+        for (kind, slots) in [
+            (SlotKind::ConstantBuffer, info.constant_buffers),
+            (SlotKind::ShaderResource, info.shader_resources),
+            (SlotKind::Sampler, info.samplers),
+            (SlotKind::UnorderedAccess, info.unordered_access_views),
         ] {
             for slot in slots.iter() {
                 if !shaders::slot_mapped(kind, slot) {
@@ -165,33 +182,20 @@ impl VulkanBackend {
                         format!("reads {kind:?} slot {slot}, past the backend's mapping (R-GPU-3)"),
                     ));
                 }
+                let ty = match kind {
+                    SlotKind::ConstantBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+                    SlotKind::ShaderResource if kinds.buffer_resources.contains(slot) => {
+                        vk::DescriptorType::STORAGE_BUFFER
+                    }
+                    SlotKind::ShaderResource => vk::DescriptorType::SAMPLED_IMAGE,
+                    SlotKind::Sampler => vk::DescriptorType::SAMPLER,
+                    SlotKind::UnorderedAccess if kinds.image_uavs.contains(slot) => {
+                        vk::DescriptorType::STORAGE_IMAGE
+                    }
+                    SlotKind::UnorderedAccess => vk::DescriptorType::STORAGE_BUFFER,
+                };
                 out.push((shaders::binding(info.stage, kind, slot), ty, flags));
             }
-        }
-        if !info.unordered_access_views.is_empty() && info.stage != Stage::Compute {
-            return Err(refuse(
-                self,
-                CALL,
-                ObjectKind::Shader,
-                shader,
-                "accesses unordered-access views in a draw: only a dispatch's are translated yet (R-GPU-3)",
-            ));
-        }
-        for slot in info.unordered_access_views.iter() {
-            if !shaders::slot_mapped(SlotKind::UnorderedAccess, slot) {
-                return Err(refuse(
-                    self,
-                    CALL,
-                    ObjectKind::Shader,
-                    shader,
-                    format!("accesses UAV slot {slot}, past the backend's mapping (R-GPU-3)"),
-                ));
-            }
-            out.push((
-                shaders::binding(info.stage, SlotKind::UnorderedAccess, slot),
-                vk::DescriptorType::STORAGE_BUFFER,
-                flags,
-            ));
         }
         Ok(())
     }
@@ -255,6 +259,7 @@ impl VulkanBackend {
         let (set_layout, layout) = self.layouts(bindings.clone())?;
         let elements = self.input_elements(key.input_layout)?;
         let states = States::of(self, key);
+        self.rasterizer_supported(key.rasterizer, &states.rasterizer)?;
         let pipeline = self.build(key, vs_module, ps_module, layout, &elements, &states)?;
         let built = Built {
             pipeline,
@@ -265,6 +270,26 @@ impl VulkanBackend {
         self.pipelines.built += 1;
         self.pipelines.pipelines.insert(key.clone(), built.clone());
         Ok(built)
+    }
+
+    /// Refuses a rasterizer state asking for a feature the device lacks (wireframe:
+    /// `fillModeNonSolid`; no depth clip: `depthClamp`).
+    fn rasterizer_supported(&self, state: RawHandle, r: &RasterizerDesc) -> Result<(), Error> {
+        let features = self.gpu.features;
+        let missing = if r.wireframe && !features.wireframe {
+            "wireframe fill, and the device lacks fillModeNonSolid"
+        } else if !r.depth_clip && !features.depth_clamp {
+            "no depth clip, and the device lacks depthClamp"
+        } else {
+            return Ok(());
+        };
+        Err(refuse(
+            self,
+            CALL,
+            ObjectKind::RasterizerState,
+            state,
+            format!("asks for {missing} (R-GPU-3)"),
+        ))
     }
 
     /// The elements of an input layout (none for no layout); refused when it has none.
@@ -320,12 +345,17 @@ impl VulkanBackend {
         let topology =
             translate::topology(key.topology).unwrap_or(vk::PrimitiveTopology::TRIANGLE_LIST);
         let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology);
-        let viewport = vk::PipelineViewportStateCreateInfo::default()
-            .viewport_count(1)
-            .scissor_count(1);
+        // Counts set with the viewports (`vkCmdSetViewportWithCount`, core in Vulkan 1.3).
+        let viewport = vk::PipelineViewportStateCreateInfo::default();
         let r = &states.rasterizer;
         let rasterization = vk::PipelineRasterizationStateCreateInfo::default()
-            .polygon_mode(vk::PolygonMode::FILL)
+            .polygon_mode(if r.wireframe {
+                vk::PolygonMode::LINE
+            } else {
+                vk::PolygonMode::FILL
+            })
+            // D3D11's DepthClipEnable = FALSE: not clipped at the depth range, depth clamped.
+            .depth_clamp_enable(!r.depth_clip)
             .cull_mode(translate::cull(r.cull))
             .front_face(if r.front_counter_clockwise {
                 vk::FrontFace::COUNTER_CLOCKWISE
@@ -362,8 +392,8 @@ impl VulkanBackend {
         let blend =
             vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
         let dynamic_states = [
-            vk::DynamicState::VIEWPORT,
-            vk::DynamicState::SCISSOR,
+            vk::DynamicState::VIEWPORT_WITH_COUNT,
+            vk::DynamicState::SCISSOR_WITH_COUNT,
             vk::DynamicState::BLEND_CONSTANTS,
             vk::DynamicState::STENCIL_REFERENCE,
         ];

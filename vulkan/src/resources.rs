@@ -114,6 +114,9 @@ impl VulkanBackend {
         } else if info.bind.contains(BindFlags::RENDER_TARGET) || info.back_buffer.is_some() {
             usage |= vk::ImageUsageFlags::COLOR_ATTACHMENT;
         }
+        if info.bind.contains(BindFlags::UNORDERED_ACCESS) && !translate::is_depth(format) {
+            usage |= vk::ImageUsageFlags::STORAGE;
+        }
         let extent = vk::Extent2D {
             width: info.width.max(1),
             height: info.height.max(1),
@@ -211,7 +214,7 @@ impl VulkanBackend {
         }
     }
 
-    /// The image view of a D3D11 view (SRV, RTV or DSV) of `texture` (the resource the
+    /// The image view of a D3D11 view (SRV, UAV, RTV or DSV) of `texture` (the resource the
     /// command's record names; null: the view's own), made on first use, and the texture.
     pub(crate) fn image_view(
         &mut self,
@@ -245,6 +248,9 @@ impl VulkanBackend {
             ObjectKind::DepthStencilView => self
                 .device
                 .view_info(recorder::DepthStencilView::from_raw(view)),
+            ObjectKind::UnorderedAccessView => self
+                .device
+                .view_info(recorder::UnorderedAccessView::from_raw(view)),
             _ => None,
         }
         .ok_or_else(|| refuse(self, call, kind, view, "is not alive (R-GPU-3)"))?;

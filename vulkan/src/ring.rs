@@ -51,7 +51,8 @@ impl Ring {
                     | vk::BufferUsageFlags::VERTEX_BUFFER
                     | vk::BufferUsageFlags::INDEX_BUFFER
                     | vk::BufferUsageFlags::UNIFORM_BUFFER
-                    | vk::BufferUsageFlags::STORAGE_BUFFER,
+                    | vk::BufferUsageFlags::STORAGE_BUFFER
+                    | vk::BufferUsageFlags::INDIRECT_BUFFER,
             )
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: `info` is a valid buffer description living across the call.

@@ -4,7 +4,9 @@
 //! ([`NagaShaderCheck`], installed on the device by `VulkanBackend::new`).
 //!
 //! **In:** a shader's [`OwnedShaderCode`] and [`ShaderDesc`]. **Out:** SPIR-V words and a
-//! `VkShaderModule` per shader handle (cached); the reflected slot sets by kind.
+//! `VkShaderModule` per shader handle (cached); the reflected slot sets by kind, and which
+//! shader-resource slots the code reads as buffers and which UAV slots as storage textures
+//! (the descriptor types of their bindings, `Kinds`).
 //!
 //! **Invariant.** The descriptor mapping is fixed, the engine's own
 //! ([`recorder::shader_binding`], see the crate essay): a resource at `@group(0) @binding(N)`
@@ -91,11 +93,37 @@ fn parse(
     Ok((module, info, index))
 }
 
+/// Which descriptor type each slot's binding takes where its kind has two: the shader-resource
+/// slots the code reads as (read-only) storage buffers rather than sampled textures, and the
+/// UAV slots it reads as storage images rather than storage buffers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Kinds {
+    /// Shader-resource slots of buffer views (`var<storage, read>`).
+    pub(crate) buffer_resources: Slots,
+    /// UAV slots of texture views (`texture_storage_2d`).
+    pub(crate) image_uavs: Slots,
+}
+
 /// The slots the entry point reads (see the module invariant for the mapping).
 pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String> {
+    reflect_kinds(code, stage).map(|(reflected, _)| reflected)
+}
+
+/// The descriptor types `code`'s bindings take ([`Kinds`]).
+pub(crate) fn kinds(code: &OwnedShaderCode, stage: Stage) -> Result<Kinds, String> {
+    let borrowed = match code {
+        OwnedShaderCode::Wgsl { source, entry } => ShaderCode::Wgsl { source, entry },
+        OwnedShaderCode::SpirV { words, entry } => ShaderCode::SpirV { words, entry },
+    };
+    reflect_kinds(&borrowed, stage).map(|(_, kinds)| kinds)
+}
+
+/// [`reflect`], with the descriptor types ([`Kinds`]).
+fn reflect_kinds(code: &ShaderCode<'_>, stage: Stage) -> Result<(Reflected, Kinds), String> {
     let (module, info, index) = parse(code, stage)?;
     let uses = info.get_entry_point(index);
     let mut reflected = Reflected::default();
+    let mut kinds = Kinds::default();
     for (handle, var) in module.global_variables.iter() {
         let Some(binding) = &var.binding else {
             continue;
@@ -154,6 +182,15 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
                  samplers; UAVs: storage, R-GPU-3)"
             ));
         }
+        match (range, var.space) {
+            (SlotKind::ShaderResource, naga::AddressSpace::Storage { .. }) => {
+                kinds.buffer_resources = kinds.buffer_resources.with(slot)
+            }
+            (SlotKind::UnorderedAccess, naga::AddressSpace::Handle) => {
+                kinds.image_uavs = kinds.image_uavs.with(slot)
+            }
+            _ => {}
+        }
         let set = match range {
             SlotKind::ConstantBuffer => &mut reflected.constant_buffers,
             SlotKind::ShaderResource => &mut reflected.shader_resources,
@@ -162,7 +199,7 @@ pub fn reflect(code: &ShaderCode<'_>, stage: Stage) -> Result<Reflected, String>
         };
         *set = set.with(slot);
     }
-    Ok(reflected)
+    Ok((reflected, kinds))
 }
 
 /// SPIR-V words of `code` for `stage`.
