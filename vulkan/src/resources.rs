@@ -106,6 +106,20 @@ impl VulkanBackend {
                 "has no format (R-GPU-3)",
             )
         })?;
+        if info.sample_count > 1 {
+            // Refused rather than drawn single-sampled: a multisampled image, its pipelines'
+            // sample count and a resolve are not translated yet.
+            return Err(refuse(
+                self,
+                call,
+                ObjectKind::Texture,
+                texture,
+                format!(
+                    "has {} samples: multisampled textures are not translated yet (R-GPU-3)",
+                    info.sample_count
+                ),
+            ));
+        }
         let mut usage = vk::ImageUsageFlags::TRANSFER_SRC
             | vk::ImageUsageFlags::TRANSFER_DST
             | vk::ImageUsageFlags::SAMPLED;

@@ -127,3 +127,46 @@ fn r_gpu_2_reflected_slots_must_match_the_declared_slots() {
         .to_string();
     assert!(message.contains("code {}, declared {2}"), "{message}");
 }
+
+#[test]
+fn r_gpu_3_a_multisampled_target_is_refused_naming_it() {
+    // Multisampling is not translated yet: a draw into a 4-sample target is refused, naming
+    // the texture, instead of drawing single-sampled.
+    let Some(mut gpu) = gpu() else { return };
+    let target = gpu
+        .device
+        .create_texture(&TextureDesc {
+            name: "msaa",
+            format: Format::R8G8B8A8Unorm,
+            width: 16,
+            height: 16,
+            sample_count: 4,
+            bind: BindFlags::RENDER_TARGET,
+            ..Default::default()
+        })
+        .unwrap();
+    let rtv = gpu
+        .device
+        .create_render_target_view(&ViewDesc::new("msaa.rtv", target))
+        .unwrap();
+    let (vs, ps) = (gpu.quad_vs(), gpu.colour_ps());
+    gpu.imm.set_render_targets(&[Some(rtv)], None);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 16.0)]);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(vs));
+    gpu.imm.set_shader(Stage::Pixel, Some(ps));
+    gpu.imm.draw(6, 0);
+    let error = gpu.imm.flush().expect_err("the backend refuses the target");
+    let message = error.to_string();
+    assert!(
+        message.contains("texture 'msaa' has 4 samples") && message.contains("not translated yet"),
+        "{message}"
+    );
+    assert_eq!(
+        gpu.imm.records().len(),
+        1,
+        "the model still records the draw"
+    );
+}
