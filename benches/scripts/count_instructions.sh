@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Instructions per iteration of the count_record and count_execute mixes, as docs/performance.md
+# Instructions per iteration of the count_record, count_execute and count_bundles mixes, as docs/performance.md
 # quotes them: each binary run under cachegrind for N = 1 and N = 11 iterations, the difference
 # divided by 10 (deterministic, so one run is enough).
 #
-#   cargo build --release -p benches --example count_record --example count_execute
+#   cargo build --release -p benches --example count_record --example count_execute \
+#       --example count_bundles
 #   benches/scripts/count_instructions.sh target/release/examples
 set -euo pipefail
 dir=${1:-target/release/examples}
@@ -19,4 +20,8 @@ done
 for mode in "detached 1000" "detached 100" "consume"; do
     # shellcheck disable=SC2086
     echo "count_execute $mode $(per "$dir/count_execute" $mode)"
+done
+for mode in bundles long list; do
+    # 100,000 draws an iteration: divide by it for the cost per draw.
+    echo "count_bundles $mode $(per "$dir/count_bundles" $mode)"
 done

@@ -167,6 +167,27 @@ impl Overrides {
         })
     }
 
+    /// Whether slots `start..start + count` of `kind` at `stage` are all overridden already (a
+    /// bind of them adds nothing to the footprint): the usual bind of a bundle, which rebinds
+    /// the slots its first draw set. `false` for a range outside the kind's slots. One mask
+    /// test; [`grow`](Self::grow) is for the rest.
+    #[inline(always)]
+    pub fn covers(&self, kind: SlotKind, stage: Stage, start: u32, count: u32) -> bool {
+        match start.checked_add(count) {
+            Some(end) if end <= kind.slots() => {}
+            _ => return false,
+        }
+        let s = stage as usize;
+        let narrow = |current: u32| narrow_bits(start, count) & !current == 0;
+        match kind {
+            SlotKind::ConstantBuffer => narrow(self.constant_buffers[s] as u32),
+            SlotKind::ShaderResource => bits(start, count) & !self.shader_resources[s] == 0,
+            SlotKind::Sampler => narrow(self.samplers[s] as u32),
+            SlotKind::VertexBuffer => narrow(self.vertex_buffers),
+            SlotKind::IndexBuffer => narrow(self.index_buffer as u32),
+        }
+    }
+
     /// Adds the slots of `growth`, which [`grow`](Self::grow) made from these overrides as they
     /// are now.
     #[inline]
@@ -293,6 +314,35 @@ mod tests {
             overrides = next;
         }
         assert_eq!(overrides.footprint(), overrides.recount());
+    }
+
+    #[test]
+    fn covers_is_grow_adding_nothing() {
+        let mut overrides = Overrides::default();
+        let cases = [
+            (SlotKind::ConstantBuffer, Stage::Vertex, 0, 1),
+            (SlotKind::ConstantBuffer, Stage::Pixel, 3, 4),
+            (SlotKind::ShaderResource, Stage::Pixel, 100, 28),
+            (SlotKind::Sampler, Stage::Compute, 15, 1),
+            (SlotKind::VertexBuffer, Stage::Vertex, 0, 2),
+            (SlotKind::IndexBuffer, Stage::Vertex, 0, 1),
+            (SlotKind::VertexBuffer, Stage::Vertex, 31, 2),
+            (SlotKind::ConstantBuffer, Stage::Vertex, 2, 0),
+        ];
+        for round in 0..2 {
+            for &(kind, stage, start, count) in &cases {
+                let grow = overrides.grow(kind, stage, start, count);
+                let adds_nothing = grow.is_some_and(|g| g.footprint() == overrides.footprint());
+                assert_eq!(
+                    overrides.covers(kind, stage, start, count),
+                    adds_nothing,
+                    "{kind:?} {stage:?} {start}+{count}, round {round}"
+                );
+                if let Some(growth) = grow {
+                    overrides.apply(growth);
+                }
+            }
+        }
     }
 
     #[test]

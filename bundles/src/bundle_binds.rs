@@ -51,52 +51,57 @@ impl BindCalls for BundleRecorder {
     /// the bundle's (R-B-4). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
     /// `budget_exceeded` when the new slots would take the footprint past the budget (R-B-5), and
     /// then as a deferred context refuses it.
-    #[inline]
+    #[inline(always)]
     fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         const CALL: &str = "set_vertex_buffers";
-        self.bind(
-            CALL,
-            SlotKind::VertexBuffer,
-            Stage::Vertex,
-            start,
-            buffers.len(),
-            |this| this.buffers_encapsulable(CALL, buffers.iter().filter_map(|b| b.buffer)),
-            |c| c.set_vertex_buffers(start, buffers),
-        );
+        let (kind, stage) = (SlotKind::VertexBuffer, Stage::Vertex);
+        let encapsulable =
+            |this: &Self| this.buffers_encapsulable(CALL, buffers.iter().filter_map(|b| b.buffer));
+        if self.covered(kind, stage, start, buffers.len()) {
+            let before = self.context.refused_calls();
+            self.context.set_vertex_buffers(start, buffers);
+            return self.forwarded(before, encapsulable);
+        }
+        self.bind(CALL, kind, stage, start, buffers.len(), encapsulable, |c| {
+            c.set_vertex_buffers(start, buffers)
+        });
     }
 
     /// Binds the index buffer, an override of the bundle's (R-B-4). Refused with `not_encapsulable`
     /// for a dynamic buffer (R-B-6), with `budget_exceeded` past the budget (R-B-5), and then as a
     /// deferred context refuses it.
-    #[inline]
+    #[inline(always)]
     fn set_index_buffer(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
         const CALL: &str = "set_index_buffer";
-        self.bind(
-            CALL,
-            SlotKind::IndexBuffer,
-            Stage::Vertex,
-            0,
-            1,
-            |this| this.buffers_encapsulable(CALL, buffer),
-            |c| c.set_index_buffer(buffer, format, offset),
-        );
+        let (kind, stage) = (SlotKind::IndexBuffer, Stage::Vertex);
+        let encapsulable = |this: &Self| this.buffers_encapsulable(CALL, buffer);
+        if self.covered(kind, stage, 0, 1) {
+            let before = self.context.refused_calls();
+            self.context.set_index_buffer(buffer, format, offset);
+            return self.forwarded(before, encapsulable);
+        }
+        self.bind(CALL, kind, stage, 0, 1, encapsulable, |c| {
+            c.set_index_buffer(buffer, format, offset)
+        });
     }
 
     /// Binds `stage`'s constant buffers from slot `start`, each slot an override (R-B-4; a null
     /// slot is one too). Refused with `not_encapsulable` when a buffer is dynamic (R-B-6), with
     /// `budget_exceeded` past the budget (R-B-5), and then as a deferred context refuses it.
-    #[inline]
+    #[inline(always)]
     fn set_constant_buffers(&mut self, stage: Stage, start: u32, buffers: &[Option<Buffer>]) {
         const CALL: &str = "set_constant_buffers";
-        self.bind(
-            CALL,
-            SlotKind::ConstantBuffer,
-            stage,
-            start,
-            buffers.len(),
-            |this| this.buffers_encapsulable(CALL, buffers.iter().flatten().copied()),
-            |c| c.set_constant_buffers(stage, start, buffers),
-        );
+        let kind = SlotKind::ConstantBuffer;
+        let encapsulable =
+            |this: &Self| this.buffers_encapsulable(CALL, buffers.iter().flatten().copied());
+        if self.covered(kind, stage, start, buffers.len()) {
+            let before = self.context.refused_calls();
+            self.context.set_constant_buffers(stage, start, buffers);
+            return self.forwarded(before, encapsulable);
+        }
+        self.bind(CALL, kind, stage, start, buffers.len(), encapsulable, |c| {
+            c.set_constant_buffers(stage, start, buffers)
+        });
     }
 
     /// Binds `stage`'s shader-resource views from slot `start`, each slot an override of 64 bytes

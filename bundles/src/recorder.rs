@@ -237,11 +237,38 @@ impl BundleRecorder {
     // ----- helpers -----------------------------------------------------------------------------
 
     /// Forwards a call to the recorder; whether it accepted it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn forward(&mut self, call: impl FnOnce(&mut Recorder<BundleRole>)) -> bool {
         let before = self.context.refused_calls();
         call(&mut self.context);
         self.context.refused_calls() == before
+    }
+
+    /// Whether a bind of `count` slots of `kind` from `start` overrides only slots the bundle
+    /// overrides already (R-B-4), which cost the budget nothing (R-B-5): the usual bind, which a
+    /// hot call forwards itself (`bundle_binds.rs`: the recorder's call written in the method,
+    /// where it inlines as on a deferred context), then checks with
+    /// [`forwarded`](Self::forwarded). Anything else takes [`bind`](Self::bind).
+    #[inline(always)]
+    pub(crate) fn covered(&self, kind: SlotKind, stage: Stage, start: u32, count: usize) -> bool {
+        u32::try_from(count).is_ok_and(|n| self.overrides.covers(kind, stage, start, n))
+    }
+
+    /// After a [`covered`](Self::covered) bind was forwarded (`before`: the recorder's refused
+    /// calls before it): a refusal gets R-B-6's precedence (see [`refused_bind`](Self::refused_bind)).
+    #[inline(always)]
+    pub(crate) fn forwarded(
+        &mut self,
+        before: u32,
+        encapsulable: impl Fn(&Self) -> Result<(), Error>,
+    ) {
+        if self.context.refused_calls() != before {
+            return self.refused_bind(encapsulable);
+        }
+        debug_assert!(
+            encapsulable(self).is_ok(),
+            "the recorder accepted a bind of an object a bundle cannot encapsulate"
+        );
     }
 
     /// A bind that overrides `count` slots of `kind` from `start` (R-B-4, R-B-5): refused if it
@@ -251,7 +278,7 @@ impl BundleRecorder {
     /// `encapsulable` is the bind's R-B-6 check, whose `not_encapsulable` takes precedence over
     /// every other error (see [`refused_bind`](Self::refused_bind)); it is run only when the bind
     /// is refused, never on the way of an accepted one.
-    #[inline]
+    #[inline(never)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn bind(
         &mut self,

@@ -8,6 +8,8 @@
 //!   dropped. A bundle sets what R-B-3 makes mandatory (the input layout, the five graphics
 //!   stages: vs and ps change from bundle to bundle, hs/ds/gs null) and cannot set a blend state
 //!   (it is inherited, R-B-7): the caller's list would (`Workload::record_bundle`);
+//! - `long_bundle`: one bundle of all 100,000 draws (the per-draw cost of a bundle against a
+//!   list's, without the per-bundle cost), finished and dropped;
 //! - `fast_list`: the same 100,000 draws on one fast deferred context, finished and dropped.
 //!
 //! Both are timed with the drop, setup outside the timing; throughput is in draws.
@@ -56,6 +58,18 @@ fn bench(criterion: &mut Criterion) {
                     bundles.push(recorder.finish().expect("bundle"));
                 }
                 bundles.clear();
+                total += start.elapsed();
+            }
+            total
+        })
+    });
+    group.bench_function("long_bundle", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let start = Instant::now();
+                black_box(&w).record_bundle(&mut recorder, 0..DRAWS);
+                drop(recorder.finish().expect("bundle"));
                 total += start.elapsed();
             }
             total

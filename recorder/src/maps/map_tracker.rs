@@ -142,7 +142,8 @@ impl MapTracker {
     /// immediate context's batches).
     pub(crate) fn forget_data(&mut self) {
         let stamp = self.stamp;
-        for entry in self.entries.iter_mut().filter(|e| e.stamp == stamp) {
+        let live = if self.len == 0 { 0 } else { self.entries.len() };
+        for entry in self.entries[..live].iter_mut().filter(|e| e.stamp == stamp) {
             entry.data = std::ptr::null_mut();
             entry.len = 0;
         }
@@ -151,15 +152,25 @@ impl MapTracker {
     /// `(resource, last instance)` of every resource the list made an instance of current
     /// (R-ST-8).
     pub(crate) fn last_instances(&self) -> impl Iterator<Item = (RawHandle, InstanceId)> + '_ {
-        self.entries
+        self.current()
             .iter()
             .filter(move |e| e.stamp == self.stamp)
             .filter_map(|e| Some((e.handle, e.last?)))
     }
 
+    /// The entries to scan for the current list's: none when it has none (a list that mapped
+    /// nothing, every bundle: its finish scans no table), else the whole table.
+    #[inline(always)]
+    fn current(&self) -> &[MapEntry] {
+        match self.len {
+            0 => &[],
+            _ => &self.entries,
+        }
+    }
+
     /// Resources mapped and not unmapped.
     pub(crate) fn still_mapped(&self) -> impl Iterator<Item = RawHandle> + '_ {
-        self.entries
+        self.current()
             .iter()
             .filter(move |e| e.stamp == self.stamp && e.mapped)
             .map(|e| e.handle)
