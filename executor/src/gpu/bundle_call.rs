@@ -72,6 +72,8 @@ impl GpuModel {
         // remaps, of slots a record takes at each draw, and putting back what the bundle set,
         // which is stale again if the bundle set any of the graphics part's registers.
         let mut graphics_set = false;
+        // The overlay changes bindings outside `apply` (remaps, the caller's put back).
+        self.record_valid = false;
         self.bundle.overlay.begin();
         for decoded in body.commands() {
             let step = self
