@@ -9,7 +9,10 @@
 //!
 //! **Invariant.** A record holds the slots the bound shaders read and nothing else; a record
 //! shares the previous graphics part only when no command since could have changed it
-//! ([`keeps_graphics`]) and the previous draw's target writes changed no compression.
+//! ([`keeps_graphics`]) and the previous draw's target writes changed no compression; a draw
+//! repeats the last record's entry whole (its own call and predicate put in) only when, besides,
+//! nothing at all happened since that draw (`record_valid`: no command, no state cleared or
+//! restored, no list begun or ended, no bundle call, no decompression).
 
 use recorder::command::{BoundView, Command, ViewFlags};
 use recorder::state::Bindings;
