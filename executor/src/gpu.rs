@@ -133,6 +133,12 @@ pub struct GpuModel {
     /// that appended it left the targets' compression as its next draw would (see
     /// [`GpuModel::draw`]): a draw may share it.
     graphics_valid: bool,
+    /// No command has been applied since the last draw's record, and no binding or
+    /// compression changed by any other way (a bundle call, a state cleared or restored, a
+    /// list's end, a decompression): with `graphics_valid`, the next draw's stages, input
+    /// assembler and graphics part are the last record's, and it repeats that entry with its
+    /// own kind, arguments and predicate (`Records::repeat_last`).
+    record_valid: bool,
     counters: Counters,
     /// Fences, memory writes, resource uses, waits on present (R-EX-5..7).
     progress: Progress,
@@ -232,6 +238,7 @@ impl GpuModel {
     /// 0xFFFFFFFF with no index format. Every context register is written: the next draw rolls.
     pub fn clear_state(&mut self) {
         self.graphics_valid = false;
+        self.record_valid = false;
         self.state.clear();
         self.context_changed = true;
     }
@@ -245,6 +252,7 @@ impl GpuModel {
     /// written again: the next draw rolls.
     pub fn restore(&mut self, state: &GpuState) {
         self.graphics_valid = false;
+        self.record_valid = false;
         (*self.state).clone_from(state);
         self.context_changed = true;
         // Putting the targets back binds them again.
@@ -293,6 +301,7 @@ impl GpuModel {
     /// R-BAR-8), and under hazard validation its commands are named by their index in it
     /// (R-V-2).
     pub fn list_begin(&mut self, recorder: u32, semantics: Semantics) {
+        self.record_valid = false;
         self.barriers.list_depth += 1;
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_begin(recorder, semantics);
@@ -303,6 +312,7 @@ impl GpuModel {
     /// execute boundary is checked (R-BAR-4, R-BAR-8: `end_of_list`).
     pub fn list_end(&mut self) {
         self.graphics_valid = false;
+        self.record_valid = false;
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_end();
         }

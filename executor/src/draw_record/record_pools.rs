@@ -187,6 +187,33 @@ impl Records {
         }
     }
 
+    /// Appends a copy of the last entry, a draw (not a dispatch), as a record of `kind` with
+    /// `args` and the predicate given: its stages, input assembler and graphics part read the
+    /// same ranges of the pools (each entry reads its own ranges from its own starts, so two
+    /// entries may share them). `false`, appending nothing, when there is no such entry.
+    #[inline]
+    pub(crate) fn repeat_last(
+        &mut self,
+        kind: DrawKind,
+        args: DrawArgs,
+        (predicate, predicate_value): (RawHandle, bool),
+    ) -> bool {
+        let Some(&last) = self.entries.last() else {
+            return false;
+        };
+        if last.kind.is_dispatch() {
+            return false;
+        }
+        self.entries.push(Entry {
+            kind,
+            args,
+            predicate,
+            predicate_value,
+            ..last
+        });
+        true
+    }
+
     /// Starts a record of `kind`; the writer appends its stages and graphics part, and
     /// [`DrawWriter::finish`] the entry.
     #[inline]

@@ -48,6 +48,9 @@ impl GpuModel {
         if !keeps_graphics(command) {
             self.graphics_valid = false;
         }
+        if !command.is_draw_or_dispatch() {
+            self.record_valid = false;
+        }
         match *command {
             // ----- bindings: `apply` above did the work; binds of views are validated (R-V-1).
             Command::SetInputLayout { .. }

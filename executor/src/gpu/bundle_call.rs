@@ -72,6 +72,9 @@ impl GpuModel {
         // remaps, of slots a record takes at each draw, and putting back what the bundle set,
         // which is stale again if the bundle set any of the graphics part's registers.
         let mut graphics_set = false;
+        // The overlay changes bindings outside `apply` (its remaps, the caller's put back): a
+        // draw repeats no record across them (`record_valid`).
+        self.record_valid = false;
         self.bundle.overlay.begin();
         for decoded in body.commands() {
             let step = self
@@ -81,9 +84,13 @@ impl GpuModel {
             if step == OverlayStep::Apply {
                 graphics_set |= !super::draw_execution::keeps_graphics(&decoded.command);
                 self.apply(&decoded.command, Semantics::Fast);
+            } else {
+                // A remap: the overlay changed a binding the next draw reads.
+                self.record_valid = false;
             }
         }
         self.bundle.overlay.end(&mut self.state.bindings);
+        self.record_valid = false;
         if graphics_set {
             self.graphics_valid = false;
         }

@@ -9,7 +9,10 @@
 //!
 //! **Invariant.** A record holds the slots the bound shaders read and nothing else; a record
 //! shares the previous graphics part only when no command since could have changed it
-//! ([`keeps_graphics`]) and the previous draw's target writes changed no compression.
+//! ([`keeps_graphics`]) and the previous draw's target writes changed no compression; a draw
+//! repeats the last record's entry whole (its own call and predicate put in) only when, besides,
+//! nothing at all happened since that draw (`record_valid`: no command, no state cleared or
+//! restored, no list begun or ended, no bundle call, no decompression).
 
 use recorder::command::{BoundView, Command, ViewFlags};
 use recorder::state::Bindings;
@@ -42,7 +45,16 @@ impl GpuModel {
             Some(false) => (RawHandle::NULL, false),
             _ => predication,
         };
-        let shared = {
+        // Nothing changed since the last draw's record (`record_valid`, `graphics_valid`): this
+        // draw reads what it read, and repeats its entry with its own call and predicate.
+        let repeated = !dispatch
+            && self.record_valid
+            && self.graphics_valid
+            && self.records.repeat_last(kind, args, shown);
+        let shared = if repeated {
+            self.counters.draws += 1;
+            true
+        } else {
             let bindings = &self.state.bindings;
             let compressed = &self.compressed;
             let mut writer = self.records.writer(kind, args, shown);
@@ -82,6 +94,7 @@ impl GpuModel {
         if self.backend.is_some() {
             self.backend_draw(skipped == Some(true));
         }
+        self.record_valid = true;
     }
 
     /// What a draw's record shows legacy semantics' hazard response (R-ST-10), fence tracking
@@ -190,7 +203,7 @@ fn stage_record(
     stage: Stage,
     uavs: &[BoundView],
 ) {
-    let shader = bindings.shader(stage);
+    let shader = bindings.shader_ref(stage);
     if shader.shader.is_null() {
         writer.no_shader();
         return;
@@ -201,7 +214,7 @@ fn stage_record(
         samplers: bindings.samplers(stage),
         unordered_access_views: uavs,
     };
-    writer.stage(&shader, slots, |v| view_record(compressed, v));
+    writer.stage(shader, slots, |v| view_record(compressed, v));
 }
 
 /// Appends a new graphics part: the output-merger and input-assembler registers in force.

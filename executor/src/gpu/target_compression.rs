@@ -52,6 +52,7 @@ impl GpuModel {
 
     pub(super) fn decompress(&mut self, texture: RawHandle) -> bool {
         self.graphics_valid = false;
+        self.record_valid = false;
         let was = self.compressed.remove(&texture);
         self.kinds_left.remove(&texture);
         if was {
@@ -222,6 +223,7 @@ impl GpuModel {
 
     /// `texture` no longer compressed, whatever kinds were left.
     fn uncompress(&mut self, texture: RawHandle) {
+        self.record_valid = false;
         self.compressed.remove(&texture);
         self.kinds_left.remove(&texture);
     }

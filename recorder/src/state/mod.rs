@@ -546,6 +546,13 @@ impl Bindings {
         self.shaders[stage as usize]
     }
 
+    /// The shader bound to `stage`, by reference: for a reader that passes it on (the GPU
+    /// model's draw record), which a copy of its 48 bytes would cost at every draw's stage.
+    #[inline]
+    pub fn shader_ref(&self, stage: Stage) -> &BoundShader {
+        &self.shaders[stage as usize]
+    }
+
     /// Every constant-buffer slot of `stage`.
     pub fn constant_buffers(&self, stage: Stage) -> &[BoundBuffer] {
         &self.constant_buffers[stage as usize]
