@@ -20,6 +20,7 @@ use recorder::command::InstanceId;
 use recorder::state::Bindings;
 use recorder::{MapType, ObjectKind, PrimitiveTopology, Resource, Stage};
 
+use super::arena::{Keep, Lists};
 use super::form::{Call, Entry, Obj};
 use super::Shared;
 use crate::syntax::ast::{Method, VertexBinding};
@@ -64,6 +65,8 @@ pub(crate) struct Tap {
     /// Why the kept calls cannot make a trace, if something made them so.
     pub(crate) broken: Option<String>,
     open: Vec<OpenMap>,
+    /// Where the kept calls' lists go (`arena.rs`).
+    lists: Lists,
 }
 
 // SAFETY: `OpenMap::data` points into memory the wrapped context owns; the tap is a field of
@@ -97,6 +100,7 @@ impl Tap {
             carried: None,
             broken: None,
             open: Vec::new(),
+            lists: Lists::new(),
         }
     }
 
@@ -143,13 +147,33 @@ impl Tap {
         self.state = if on { TapState::On } else { TapState::Off };
     }
 
-    /// Keeps the call `make` builds, out of the caller's line: a wrapper's idle path holds only
-    /// the branch and this call, not the building of the call's record.
+    /// Keeps the call `make` builds (its lists in the tap's arena), out of the caller's line: a
+    /// wrapper's idle path holds only the branch and this call, not the building of the call's
+    /// record.
     #[cold]
     #[inline(never)]
-    pub(crate) fn keep(&mut self, make: impl FnOnce() -> Call) {
-        let call = make();
+    pub(crate) fn keep(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
+        let call = make(&mut self.lists);
         self.call(call);
+    }
+
+    /// The kept entries and their clock, taken from the tap with what keeps their lists valid
+    /// (the only way entries leave a tap: `arena.rs`). Copied at their length, so the tap keeps
+    /// its vectors' memory for the next list or frame.
+    pub(crate) fn take_kept(&mut self) -> Kept {
+        Kept {
+            entries: self.entries.drain(..).collect(),
+            seqs: self.seqs.drain(..).collect(),
+            keep: self.lists.keep(),
+        }
+    }
+
+    /// Reuses the arena when nothing holds its lists; the tap's entries are empty.
+    fn recycle(&mut self) {
+        debug_assert!(self.entries.is_empty());
+        // SAFETY: the callers (`end_list`, `clear`) have just emptied `entries`, the only
+        // place the tap keeps lists from its arena (`carried` is made outside the tap: owned).
+        unsafe { self.lists.recycle() }
     }
 
     /// Before a kept call that reads `views` (a bind, a clear): the back buffer each view of a
@@ -315,7 +339,7 @@ impl Tap {
                 self.push(Entry::Write {
                     resource: resource_obj(open.resource),
                     offset: first as u32,
-                    bytes: after[first..=last].to_vec(),
+                    bytes: after[first..=last].to_vec().into(),
                 });
             }
         }
@@ -330,13 +354,15 @@ impl Tap {
         context: ContextInfo,
         restore: bool,
     ) -> ListLog {
+        let kept = self.take_kept();
         let log = ListLog {
             id,
             ordinal,
             context,
             restore,
-            entries: std::mem::take(&mut self.entries),
-            seqs: std::mem::take(&mut self.seqs),
+            entries: kept.entries,
+            seqs: kept.seqs,
+            _keep: kept.keep,
             finish_seq: self.shared.stamp(),
             nested: std::mem::take(&mut self.nested),
             bundles: std::mem::take(&mut self.bundles),
@@ -356,6 +382,7 @@ impl Tap {
         self.carried = None;
         self.broken = None;
         self.open.clear();
+        self.recycle();
         if self.per_list {
             self.state = TapState::Fresh;
         }
@@ -369,7 +396,16 @@ impl Tap {
         self.bundles.clear();
         self.broken = None;
         self.open.clear();
+        self.recycle();
     }
+}
+
+/// Entries taken from a tap ([`Tap::take_kept`]), with the [`Keep`] of the arena their lists
+/// point into: dropped after them (field order).
+pub(crate) struct Kept {
+    pub entries: Vec<Entry>,
+    pub seqs: Vec<u64>,
+    pub keep: Keep,
 }
 
 /// The first and last index where two byte strings differ.
@@ -414,6 +450,8 @@ pub(crate) struct ListLog {
     pub entries: Vec<Entry>,
     /// The capture's clock at each entry, and at the finish.
     pub seqs: Vec<u64>,
+    /// Keeps the arena `entries`' lists point into (after them: field order); never read.
+    pub _keep: Keep,
     pub finish_seq: u64,
     pub nested: Vec<Arc<ListLog>>,
     pub bundles: Vec<Obj>,
@@ -434,6 +472,8 @@ pub(crate) struct BundleLog {
     pub entries: Vec<Entry>,
     /// The capture's clock at each entry, and at the finish.
     pub seqs: Vec<u64>,
+    /// Keeps the arena `entries`' lists point into (after them: field order); never read.
+    pub _keep: Keep,
     pub finish_seq: u64,
     pub broken: Option<String>,
 }
@@ -515,7 +555,7 @@ fn input_assembler_calls(state: &Bindings, calls: &mut Vec<Call>) {
     if let Some(last) = vbs.iter().rposition(|b| *b != VertexBinding::plain(None)) {
         calls.push(Method::SetVertexBuffers {
             start: 0,
-            buffers: vbs[..=last].to_vec(),
+            buffers: vbs[..=last].to_vec().into(),
         });
     }
     let ib = state.index_buffer();
@@ -557,7 +597,7 @@ fn stage_calls(state: &Bindings, stage: Stage, calls: &mut Vec<Call>) {
         calls.push(Method::SetConstantBuffers {
             stage,
             start: 0,
-            buffers: cbs[..=last].to_vec(),
+            buffers: cbs[..=last].to_vec().into(),
         });
     }
     let srvs: Vec<Option<Obj>> = state
@@ -569,7 +609,7 @@ fn stage_calls(state: &Bindings, stage: Stage, calls: &mut Vec<Call>) {
         calls.push(Method::SetShaderResources {
             stage,
             start: 0,
-            views: srvs[..=last].to_vec(),
+            views: srvs[..=last].to_vec().into(),
         });
     }
     let samplers: Vec<Option<Obj>> = state
@@ -581,7 +621,7 @@ fn stage_calls(state: &Bindings, stage: Stage, calls: &mut Vec<Call>) {
         calls.push(Method::SetSamplers {
             stage,
             start: 0,
-            samplers: samplers[..=last].to_vec(),
+            samplers: samplers[..=last].to_vec().into(),
         });
     }
 }
@@ -597,7 +637,7 @@ fn output_calls(state: &Bindings, calls: &mut Vec<Call>) {
     if let Some(last) = uavs.iter().rposition(Option::is_some) {
         calls.push(Method::CsSetUnorderedAccessViews {
             start: 0,
-            views: uavs[..=last].to_vec(),
+            views: uavs[..=last].to_vec().into(),
         });
     }
     let targets: Vec<Option<Obj>> = state
@@ -617,14 +657,14 @@ fn output_calls(state: &Bindings, calls: &mut Vec<Call>) {
         Some(last) => {
             let first = om_uavs.iter().position(Option::is_some).unwrap_or(0);
             calls.push(Method::OmSetRenderTargetsAndUavs {
-                render_targets: targets[..target_end].to_vec(),
+                render_targets: targets[..target_end].to_vec().into(),
                 depth_stencil: depth,
                 start: first as u32,
-                views: om_uavs[first..=last].to_vec(),
+                views: om_uavs[first..=last].to_vec().into(),
             })
         }
         None if target_end > 0 || depth.is_some() => calls.push(Method::OmSetRenderTargets {
-            render_targets: targets[..target_end].to_vec(),
+            render_targets: targets[..target_end].to_vec().into(),
             depth_stencil: depth,
         }),
         None => {}
@@ -648,10 +688,12 @@ fn output_calls(state: &Bindings, calls: &mut Vec<Call>) {
         )));
     }
     if !state.viewports().is_empty() {
-        calls.push(Method::RsSetViewports(state.viewports().to_vec()));
+        calls.push(Method::RsSetViewports(state.viewports().to_vec().into()));
     }
     if !state.scissor_rects().is_empty() {
-        calls.push(Method::RsSetScissorRects(state.scissor_rects().to_vec()));
+        calls.push(Method::RsSetScissorRects(
+            state.scissor_rects().to_vec().into(),
+        ));
     }
     let (predicate, value) = state.predication();
     if !predicate.is_null() {
