@@ -70,10 +70,13 @@ impl Lists {
 
     /// `items` as a kept list: in the arena, no allocation of its own.
     #[inline]
-    pub(crate) fn list<T: Clone>(&mut self, items: impl IntoIterator<Item = T>) -> List<T> {
+    pub(crate) fn list<T: Clone, I>(&mut self, items: I) -> List<T>
+    where
+        I: IntoIterator<Item = T>,
+        I::IntoIter: ExactSizeIterator,
+    {
         const { assert!(!std::mem::needs_drop::<T>(), "an arena list drops nothing") };
-        let slice =
-            bumpalo::collections::Vec::from_iter_in(items, &self.arena.bump).into_bump_slice();
+        let slice: &[T] = self.arena.bump.alloc_slice_fill_iter(items);
         List::Kept {
             ptr: NonNull::from(slice).cast(),
             len: slice.len(),

@@ -67,6 +67,9 @@ pub(crate) struct Tap {
     open: Vec<OpenMap>,
     /// Where the kept calls' lists go (`arena.rs`).
     lists: Lists,
+    /// Each log taken gets the arena for its own (a bundle recorder's: a bundle lives as long as
+    /// the application keeps it, not a frame), and the tap starts another.
+    arena_per_log: bool,
 }
 
 // SAFETY: `OpenMap::data` points into memory the wrapped context owns; the tap is a field of
@@ -82,10 +85,12 @@ impl Tap {
 
     /// A tap switched by the capture (the immediate context: off until a frame starts), or
     /// always on (a bundle recorder: a bundle is recorded once and called for many frames, so
-    /// its recording is always kept, R-CAP-5).
+    /// its recording is always kept, R-CAP-5, each bundle's lists in an arena of its own).
     pub(crate) fn switched(shared: Arc<Shared>, on: bool) -> Self {
         let state = if on { TapState::On } else { TapState::Off };
-        Self::new(shared, state, false)
+        let mut tap = Self::new(shared, state, false);
+        tap.arena_per_log = on;
+        tap
     }
 
     fn new(shared: Arc<Shared>, state: TapState, per_list: bool) -> Self {
@@ -101,6 +106,7 @@ impl Tap {
             broken: None,
             open: Vec::new(),
             lists: Lists::new(),
+            arena_per_log: false,
         }
     }
 
@@ -122,6 +128,11 @@ impl Tap {
             let on =
                 self.shared.options.keep_all_lists || self.shared.capturing.load(Ordering::Acquire);
             self.state = if on { TapState::On } else { TapState::Off };
+            if on {
+                // A list starts: its lists reuse the arena if no log of the lists before
+                // holds it (the frame before is written and its lists dropped).
+                self.recycle();
+            }
         }
         self.state == TapState::On
     }
@@ -158,21 +169,28 @@ impl Tap {
     }
 
     /// The kept entries and their clock, taken from the tap with what keeps their lists valid
-    /// (the only way entries leave a tap: `arena.rs`). Copied at their length, so the tap keeps
-    /// its vectors' memory for the next list or frame.
+    /// (the only way entries leave a tap: `arena.rs`). The tap goes on with vectors of the
+    /// same capacity (one allocation each, none as the next list grows to the same length;
+    /// cheaper than copying the entries out at their length, which walks each one).
     pub(crate) fn take_kept(&mut self) -> Kept {
-        Kept {
-            entries: self.entries.drain(..).collect(),
-            seqs: self.seqs.drain(..).collect(),
+        let (entries, seqs) = (self.entries.capacity(), self.seqs.capacity());
+        let kept = Kept {
+            entries: std::mem::replace(&mut self.entries, Vec::with_capacity(entries)),
+            seqs: std::mem::replace(&mut self.seqs, Vec::with_capacity(seqs)),
             keep: self.lists.keep(),
+        };
+        if self.arena_per_log {
+            self.lists = Lists::new();
         }
+        kept
     }
 
     /// Reuses the arena when nothing holds its lists; the tap's entries are empty.
     fn recycle(&mut self) {
         debug_assert!(self.entries.is_empty());
-        // SAFETY: the callers (`end_list`, `clear`) have just emptied `entries`, the only
-        // place the tap keeps lists from its arena (`carried` is made outside the tap: owned).
+        // SAFETY: the callers (`end_list`, `clear`, `wake` at a list's start, after `end_list`
+        // or with nothing kept yet) have emptied `entries`, the only place the tap keeps lists
+        // from its arena (`carried` is made outside the tap: owned).
         unsafe { self.lists.recycle() }
     }
 
