@@ -208,7 +208,7 @@ mod tests {
     fn kept_lists_read_back_and_a_reset_reuses_the_chunk() {
         let mut lists = Lists::new();
         let a = lists.list([1u32, 2, 3]);
-        let b = lists.list((0..100u64).map(|i| i * 2));
+        let b = lists.list((0..100u32).map(|i| u64::from(i) * 2));
         assert_eq!(&*a, &[1, 2, 3]);
         assert_eq!(b.len(), 100);
         assert_eq!(b[99], 198);
