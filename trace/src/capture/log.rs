@@ -357,7 +357,7 @@ impl Tap {
                 self.push(Entry::Write {
                     resource: resource_obj(open.resource),
                     offset: first as u32,
-                    bytes: after[first..=last].to_vec().into(),
+                    bytes: after[first..=last].to_vec(),
                 });
             }
         }
