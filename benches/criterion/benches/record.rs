@@ -322,6 +322,54 @@ fn bench_fast_calls(c: &mut Criterion, device: &Device, scene: &Scene) {
     group.finish();
 }
 
+/// The capture's cost while capturing on calls with slice arguments (issue 27): `OneCall`'s
+/// `binds` (three one-slot binds a step, each a list the capture keeps, in the context's arena:
+/// `trace/src/capture/arena.rs`) and `draw` on a fast `CapturedDeferred` idle and capturing, ids
+/// `CALL_capture_idle` and `CALL_capturing` of one group. A capturing list is finished and
+/// dropped each iteration, so its arena is reset at the next list's start.
+fn bench_capture_calls(c: &mut Criterion, devices: &Devices<'_>, scene: &Scene) {
+    let mut group = c.benchmark_group("record_capture_calls");
+    group
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(30);
+    let desc = DeferredContextDesc {
+        name: "capture_calls",
+        semantics: Semantics::Fast,
+        ..Default::default()
+    };
+    for (device, mode, kept) in [
+        (&devices.idle, "capture_idle", false),
+        (&devices.capturing, "capturing", true),
+    ] {
+        let mut context = device
+            .create_deferred_context(&desc)
+            .expect("a captured deferred context");
+        for call in OneCall::ALL
+            .into_iter()
+            .filter(|call| matches!(call.name(), "binds" | "draw"))
+        {
+            record_one_call(&mut context, scene, call, DRAWS);
+            let list = context
+                .finish_command_list(RestoreState::ClearState)
+                .unwrap_or_else(|error| panic!("{} recording failed: {error}", call.name()));
+            assert_eq!(list.attachment().is_some(), kept, "{mode}: the kept calls");
+            let calls = list.stats().calls;
+            drop(list);
+            group.throughput(Throughput::Elements(calls as u64));
+            let id = format!("{}_{mode}", call.name());
+            group.bench_function(BenchmarkId::new(id, DRAWS), |b| {
+                b.iter(|| {
+                    record_one_call(&mut context, scene, call, DRAWS);
+                    let list = context.finish_command_list(RestoreState::ClearState);
+                    black_box(list.map(|l| l.stats().bytes).ok());
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 fn record(c: &mut Criterion) {
     let (device, scene) = setup();
     let devices = Devices::new(&device);
@@ -330,6 +378,7 @@ fn record(c: &mut Criterion) {
     }
     bench_excluding_drop(c, &device, &scene);
     bench_fast_calls(c, &device, &scene);
+    bench_capture_calls(c, &devices, &scene);
 }
 
 criterion_group!(benches, record);

@@ -9,6 +9,7 @@
 
 use recorder::{BarrierGroup, BufferBarrier, Handle, ObjectKind, ResourceBarrier};
 
+use super::arena::{List, Lists};
 use super::form::{Captured, Obj};
 use super::log::resource_obj;
 use crate::syntax::ast::{Barrier, BeforeAfter, FastEntry, FastKind, LegacyBarrier, VertexBinding};
@@ -17,11 +18,12 @@ pub(crate) fn fit(value: u64) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
 
-pub(crate) fn objs<H: Handle>(kind: ObjectKind, handles: &[Option<H>]) -> Vec<Option<Obj>> {
-    handles
-        .iter()
-        .map(|h| h.map(|h| Obj::of(kind, h)))
-        .collect()
+pub(crate) fn objs<H: Handle>(
+    lists: &mut Lists,
+    kind: ObjectKind,
+    handles: &[Option<H>],
+) -> List<Option<Obj>> {
+    lists.list(handles.iter().map(|h| h.map(|h| Obj::of(kind, h))))
 }
 
 /// A vertex-buffer binding as the trace's (R-GPU-2): the buffer, its stride and offset.
@@ -35,55 +37,63 @@ pub(crate) fn vertex_binding(binding: &recorder::VertexBuffer) -> VertexBinding<
 
 /// `set_fast_resources` entries as the trace's (R-FX-1; a vertex buffer's with its stride and
 /// offset, R-GPU-2).
-pub(crate) fn fast_entries(entries: &[recorder::FastResource]) -> Vec<FastEntry<Captured>> {
+pub(crate) fn fast_entries(
+    lists: &mut Lists,
+    entries: &[recorder::FastResource],
+) -> List<FastEntry<Captured>> {
     use recorder::FastResource as F;
-    entries
-        .iter()
-        .map(|entry| match *entry {
-            F::ConstantBuffer {
-                stage,
-                slot,
-                buffer,
-            } => FastEntry {
-                kind: FastKind::ConstantBuffer,
-                stage: Some(stage),
-                slot,
-                object: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
-                vertex: [0, 0],
-            },
-            F::ShaderResource { stage, slot, view } => FastEntry {
-                kind: FastKind::ShaderResource,
-                stage: Some(stage),
-                slot,
-                object: view.map(|v| Obj::of(ObjectKind::ShaderResourceView, v)),
-                vertex: [0, 0],
-            },
-            F::Sampler {
-                stage,
-                slot,
-                sampler,
-            } => FastEntry {
-                kind: FastKind::Sampler,
-                stage: Some(stage),
-                slot,
-                object: sampler.map(|s| Obj::of(ObjectKind::SamplerState, s)),
-                vertex: [0, 0],
-            },
-            F::VertexBuffer { slot, buffer } => FastEntry {
-                kind: FastKind::VertexBuffer,
-                stage: None,
-                slot,
-                object: buffer.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
-                vertex: [buffer.stride, buffer.offset],
-            },
-        })
-        .collect()
+    lists.list(entries.iter().map(|entry| match *entry {
+        F::ConstantBuffer {
+            stage,
+            slot,
+            buffer,
+        } => FastEntry {
+            kind: FastKind::ConstantBuffer,
+            stage: Some(stage),
+            slot,
+            object: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+            vertex: [0, 0],
+        },
+        F::ShaderResource { stage, slot, view } => FastEntry {
+            kind: FastKind::ShaderResource,
+            stage: Some(stage),
+            slot,
+            object: view.map(|v| Obj::of(ObjectKind::ShaderResourceView, v)),
+            vertex: [0, 0],
+        },
+        F::Sampler {
+            stage,
+            slot,
+            sampler,
+        } => FastEntry {
+            kind: FastKind::Sampler,
+            stage: Some(stage),
+            slot,
+            object: sampler.map(|s| Obj::of(ObjectKind::SamplerState, s)),
+            vertex: [0, 0],
+        },
+        F::VertexBuffer { slot, buffer } => FastEntry {
+            kind: FastKind::VertexBuffer,
+            stage: None,
+            slot,
+            object: buffer.buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
+            vertex: [buffer.stride, buffer.offset],
+        },
+    }))
 }
 
 /// A `barrier` call's groups as the trace's barriers.
-pub(crate) fn barriers(groups: &[BarrierGroup<'_>]) -> Vec<Barrier<Captured>> {
-    let mut out = Vec::new();
-    for group in groups {
+pub(crate) fn barriers(lists: &mut Lists, groups: &[BarrierGroup<'_>]) -> List<Barrier<Captured>> {
+    lists.list_with(|out| {
+        for group in groups {
+            barriers_of(group, out)
+        }
+    })
+}
+
+/// One group's barriers as the trace's, after `out`'s.
+fn barriers_of(group: &BarrierGroup<'_>, out: &mut impl Extend<Barrier<Captured>>) {
+    {
         match group {
             BarrierGroup::Global(all) => out.extend(all.iter().map(|b| Barrier::Global {
                 sync: BeforeAfter {
@@ -128,7 +138,6 @@ pub(crate) fn barriers(groups: &[BarrierGroup<'_>]) -> Vec<Barrier<Captured>> {
             })),
         }
     }
-    out
 }
 
 /// A legacy `resource_barrier` as the trace's statement.

@@ -21,7 +21,7 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     #[inline]
     fn set_input_layout(&mut self, layout: Option<recorder::InputLayout>) {
         if self.tap_active() {
-            self.tap.keep(move || {
+            self.tap.keep(move |_| {
                 Method::SetInputLayout(layout.map(|l| Obj::of(ObjectKind::InputLayout, l)))
             });
         }
@@ -31,16 +31,16 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     fn set_primitive_topology(&mut self, topology: recorder::PrimitiveTopology) {
         if self.tap_active() {
             self.tap
-                .keep(move || Method::SetPrimitiveTopology(topology));
+                .keep(move |_| Method::SetPrimitiveTopology(topology));
         }
         self.context.set_primitive_topology(topology)
     }
     #[inline]
     fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
         if !buffers.is_empty() && self.tap_active() {
-            self.tap.keep(move || Method::SetVertexBuffers {
+            self.tap.keep(move |lists| Method::SetVertexBuffers {
                 start,
-                buffers: buffers.iter().map(vertex_binding).collect(),
+                buffers: lists.list(buffers.iter().map(vertex_binding)),
             });
         }
         self.context.set_vertex_buffers(start, buffers)
@@ -53,7 +53,7 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         offset: u32,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetIndexBuffer {
+            self.tap.keep(move |_| Method::SetIndexBuffer {
                 buffer: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
                 format,
                 offset,
@@ -64,7 +64,7 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     #[inline]
     fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetShader {
+            self.tap.keep(move |_| Method::SetShader {
                 stage,
                 shader: shader.map(|s| Obj::of(ObjectKind::Shader, s)),
             });
@@ -79,10 +79,10 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         buffers: &[Option<recorder::Buffer>],
     ) {
         if !buffers.is_empty() && self.tap_active() {
-            self.tap.keep(move || Method::SetConstantBuffers {
+            self.tap.keep(move |lists| Method::SetConstantBuffers {
                 stage,
                 start,
-                buffers: objs(ObjectKind::Buffer, buffers),
+                buffers: objs(lists, ObjectKind::Buffer, buffers),
             });
         }
         self.context.set_constant_buffers(stage, start, buffers)
@@ -97,10 +97,10 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         if !views.is_empty() && self.tap_active() {
             self.tap.pin_views(views);
 
-            self.tap.keep(move || Method::SetShaderResources {
+            self.tap.keep(move |lists| Method::SetShaderResources {
                 stage,
                 start,
-                views: objs(ObjectKind::ShaderResourceView, views),
+                views: objs(lists, ObjectKind::ShaderResourceView, views),
             });
         }
         self.context.set_shader_resources(stage, start, views)
@@ -113,10 +113,10 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         samplers: &[Option<recorder::SamplerState>],
     ) {
         if !samplers.is_empty() && self.tap_active() {
-            self.tap.keep(move || Method::SetSamplers {
+            self.tap.keep(move |lists| Method::SetSamplers {
                 stage,
                 start,
-                samplers: objs(ObjectKind::SamplerState, samplers),
+                samplers: objs(lists, ObjectKind::SamplerState, samplers),
             });
         }
         self.context.set_samplers(stage, start, samplers)
@@ -130,7 +130,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
             self.tap.pin_fast_views(entries);
 
             self.tap
-                .keep(move || Method::SetFastResources(fast_entries(entries)));
+                .keep(move |lists| Method::SetFastResources(fast_entries(lists, entries)));
         }
         self.context.set_fast_resources(entries)
     }
@@ -151,7 +151,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
             self.tap.pin_fast_views(batch.entries());
 
             self.tap
-                .keep(move || Method::SetFastResources(fast_entries(batch.entries())));
+                .keep(move |lists| Method::SetFastResources(fast_entries(lists, batch.entries())));
         }
         self.context.set_fast_resources_from_batch(batch)
     }
@@ -165,7 +165,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         if self.tap_active() {
             self.tap.pin_views(&[view]);
 
-            self.tap.keep(move || Method::SetFastShaderResource {
+            self.tap.keep(move |_| Method::SetFastShaderResource {
                 stage,
                 slot,
                 view: view.map(|v| Obj::of(ObjectKind::ShaderResourceView, v)),
@@ -184,7 +184,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         if self.tap_active() {
             self.tap.pin_views(&[Some(view)]);
 
-            self.tap.keep(move || Method::SetPlacementShaderResource {
+            self.tap.keep(move |_| Method::SetPlacementShaderResource {
                 stage,
                 slot,
                 view: Obj::of(ObjectKind::ShaderResourceView, view),
@@ -203,7 +203,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         address: u64,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetPlacementConstantBuffer {
+            self.tap.keep(move |_| Method::SetPlacementConstantBuffer {
                 stage,
                 slot,
                 buffer: Obj::of(ObjectKind::Buffer, buffer),
@@ -223,7 +223,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         address: u64,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetPlacementVertexBuffer {
+            self.tap.keep(move |_| Method::SetPlacementVertexBuffer {
                 slot,
                 buffer: VertexBinding {
                     buffer: Obj::of(ObjectKind::Buffer, buffer),
@@ -244,7 +244,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         format: recorder::Format,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::IaSetPlacementIndexBuffer {
+            self.tap.keep(move |_| Method::IaSetPlacementIndexBuffer {
                 buffer: Obj::of(ObjectKind::Buffer, buffer),
                 address,
                 format,
@@ -256,7 +256,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
     #[inline]
     fn set_resource_min_lod(&mut self, texture: recorder::Texture, min_lod: f32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetResourceMinLod {
+            self.tap.keep(move |_| Method::SetResourceMinLod {
                 resource: Obj::of(ObjectKind::Texture, texture),
                 min_lod,
             });
@@ -271,7 +271,7 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         min_lod: f32,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetShaderResourceViewMinLod {
+            self.tap.keep(move |_| Method::SetShaderResourceViewMinLod {
                 view: Obj::of(ObjectKind::ShaderResourceView, view),
                 min_lod,
             });
@@ -285,7 +285,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
     #[inline]
     fn set_primitive_reset_index(&mut self, value: u32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetPrimitiveResetIndex(value));
+            self.tap
+                .keep(move |_| Method::SetPrimitiveResetIndex(value));
         }
         self.context.set_primitive_reset_index(value)
     }
@@ -298,10 +299,11 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         if !views.is_empty() && self.tap_active() {
             self.tap.pin_views(views);
 
-            self.tap.keep(move || Method::CsSetUnorderedAccessViews {
-                start,
-                views: objs(ObjectKind::UnorderedAccessView, views),
-            });
+            self.tap
+                .keep(move |lists| Method::CsSetUnorderedAccessViews {
+                    start,
+                    views: objs(lists, ObjectKind::UnorderedAccessView, views),
+                });
         }
         self.context
             .set_compute_unordered_access_views(start, views)
@@ -316,8 +318,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
             self.tap.pin_views(targets);
             self.tap.pin_views(&[depth_stencil]);
 
-            self.tap.keep(move || Method::OmSetRenderTargets {
-                render_targets: objs(ObjectKind::RenderTargetView, targets),
+            self.tap.keep(move |lists| Method::OmSetRenderTargets {
+                render_targets: objs(lists, ObjectKind::RenderTargetView, targets),
                 depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
             });
         }
@@ -336,12 +338,13 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
             self.tap.pin_views(&[depth_stencil]);
             self.tap.pin_views(views);
 
-            self.tap.keep(move || Method::OmSetRenderTargetsAndUavs {
-                render_targets: objs(ObjectKind::RenderTargetView, targets),
-                depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
-                start,
-                views: objs(ObjectKind::UnorderedAccessView, views),
-            });
+            self.tap
+                .keep(move |lists| Method::OmSetRenderTargetsAndUavs {
+                    render_targets: objs(lists, ObjectKind::RenderTargetView, targets),
+                    depth_stencil: depth_stencil.map(|d| Obj::of(ObjectKind::DepthStencilView, d)),
+                    start,
+                    views: objs(lists, ObjectKind::UnorderedAccessView, views),
+                });
         }
         self.context.set_render_targets_and_unordered_access_views(
             targets,
@@ -358,7 +361,7 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         sample_mask: u32,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || {
+            self.tap.keep(move |_| {
                 Method::OmSetBlendState(state.map(|s| Obj::of(ObjectKind::BlendState, s)))
             });
         }
@@ -371,7 +374,7 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         stencil_ref: u32,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || {
+            self.tap.keep(move |_| {
                 Method::OmSetDepthStencilState(
                     state.map(|s| Obj::of(ObjectKind::DepthStencilState, s)),
                 )
@@ -382,7 +385,7 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
     #[inline]
     fn set_rasterizer_state(&mut self, state: Option<recorder::RasterizerState>) {
         if self.tap_active() {
-            self.tap.keep(move || {
+            self.tap.keep(move |_| {
                 Method::RsSetState(state.map(|s| Obj::of(ObjectKind::RasterizerState, s)))
             });
         }
@@ -392,7 +395,7 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
     fn set_viewports(&mut self, viewports: &[recorder::Viewport]) {
         if self.tap_active() {
             self.tap
-                .keep(move || Method::RsSetViewports(viewports.to_vec()));
+                .keep(move |lists| Method::RsSetViewports(lists.list(viewports.iter().copied())));
         }
         self.context.set_viewports(viewports)
     }
@@ -400,7 +403,7 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
     fn set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
         if self.tap_active() {
             self.tap
-                .keep(move || Method::RsSetScissorRects(rects.to_vec()));
+                .keep(move |lists| Method::RsSetScissorRects(lists.list(rects.iter().copied())));
         }
         self.context.set_scissor_rects(rects)
     }
@@ -411,7 +414,7 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         value: recorder::PredicateValue,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetPredication {
+            self.tap.keep(move |_| Method::SetPredication {
                 predicate: predicate.map(|p| Obj::of(ObjectKind::Query, p)),
                 value: value.as_bool(),
             });
@@ -425,7 +428,7 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         value: recorder::PredicateValue,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetPredicationFromQuery {
+            self.tap.keep(move |_| Method::SetPredicationFromQuery {
                 query: query.map(|q| Obj::of(ObjectKind::Query, q)),
                 value: value.as_bool(),
             });
@@ -438,7 +441,7 @@ impl<C: CaptureTarget + ClearStateCalls> ClearStateCalls for CapturedContext<C> 
     #[inline]
     fn clear_state(&mut self) {
         if self.tap_active() {
-            self.tap.keep(move || Method::ClearState);
+            self.tap.keep(move |_| Method::ClearState);
         }
         self.context.clear_state()
     }

@@ -136,8 +136,7 @@ impl CapturedBundleRecorder {
 
     /// [`BundleRecorder::finish`]: the capture keeps the bundle's recording under its handle.
     pub fn finish(&mut self) -> Result<DrawBundle, RecordError> {
-        let entries = std::mem::take(&mut self.tap.entries);
-        let seqs = std::mem::take(&mut self.tap.seqs);
+        let kept = self.tap.take_kept();
         let broken = self.tap.broken.take();
         self.tap.clear();
         let bundle = self.context.finish()?;
@@ -146,8 +145,9 @@ impl CapturedBundleRecorder {
             render_targets: self.extra.render_targets.clone(),
             depth: self.extra.depth,
             samples: self.extra.samples,
-            entries,
-            seqs,
+            entries: kept.entries,
+            seqs: kept.seqs,
+            _keep: kept.keep,
             finish_seq: self.tap.shared().stamp(),
             broken,
         };

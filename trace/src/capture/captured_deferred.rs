@@ -71,6 +71,10 @@ impl CapturedDeferred {
     #[cold]
     #[inline(never)]
     pub(crate) fn tap_slow(&mut self) -> bool {
+        if self.tap.is_on() {
+            // A kept list's later call: nothing to decide.
+            return true;
+        }
         let fresh = self.tap.is_fresh();
         if !self.tap.active() {
             return false;

@@ -20,7 +20,7 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     #[inline]
     fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::Draw {
+            self.tap.keep(move |_| Method::Draw {
                 vertex_count,
                 start_vertex,
             });
@@ -30,7 +30,7 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     #[inline]
     fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::DrawIndexed {
+            self.tap.keep(move |_| Method::DrawIndexed {
                 index_count,
                 start_index,
                 base_vertex,
@@ -48,7 +48,7 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
         start_instance: u32,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::DrawInstanced {
+            self.tap.keep(move |_| Method::DrawInstanced {
                 vertex_count,
                 instance_count,
                 start_vertex,
@@ -68,7 +68,7 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
         start_instance: u32,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::DrawIndexedInstanced {
+            self.tap.keep(move |_| Method::DrawIndexedInstanced {
                 index_count,
                 instance_count,
                 start_index,
@@ -87,14 +87,14 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     #[inline]
     fn draw_auto(&mut self) {
         if self.tap_active() {
-            self.tap.keep(move || Method::DrawAuto);
+            self.tap.keep(move |_| Method::DrawAuto);
         }
         self.context.draw_auto()
     }
     #[inline]
     fn draw_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::DrawInstancedIndirect {
+            self.tap.keep(move |_| Method::DrawInstancedIndirect {
                 buffer: Obj::of(ObjectKind::Buffer, args),
                 offset,
             });
@@ -104,17 +104,18 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     #[inline]
     fn draw_indexed_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::DrawIndexedInstancedIndirect {
-                buffer: Obj::of(ObjectKind::Buffer, args),
-                offset,
-            });
+            self.tap
+                .keep(move |_| Method::DrawIndexedInstancedIndirect {
+                    buffer: Obj::of(ObjectKind::Buffer, args),
+                    offset,
+                });
         }
         self.context.draw_indexed_instanced_indirect(args, offset)
     }
     #[inline]
     fn dispatch(&mut self, x: u32, y: u32, z: u32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::Dispatch { x, y, z });
+            self.tap.keep(move |_| Method::Dispatch { x, y, z });
         }
         self.context.dispatch(x, y, z)
     }
@@ -124,7 +125,7 @@ impl<C: CaptureTarget + IndirectDispatchCalls> IndirectDispatchCalls for Capture
     #[inline]
     fn dispatch_indirect(&mut self, args: recorder::Buffer, offset: u32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::DispatchIndirect {
+            self.tap.keep(move |_| Method::DispatchIndirect {
                 buffer: Obj::of(ObjectKind::Buffer, args),
                 offset,
             });
@@ -138,7 +139,7 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
     fn clear_render_target_view(&mut self, view: recorder::RenderTargetView, color: [f32; 4]) {
         if self.tap_active() {
             self.tap.pin_views(&[Some(view)]);
-            self.tap.keep(move || Method::ClearRenderTargetView {
+            self.tap.keep(move |_| Method::ClearRenderTargetView {
                 view: Obj::of(ObjectKind::RenderTargetView, view),
                 color,
             });
@@ -154,7 +155,7 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
         stencil: u8,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::ClearDepthStencilView {
+            self.tap.keep(move |_| Method::ClearDepthStencilView {
                 view: Obj::of(ObjectKind::DepthStencilView, view),
                 depth,
                 stencil,
@@ -167,7 +168,7 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
     fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
         let (destination, source) = (destination.into(), source.into());
         if self.tap_active() {
-            self.tap.keep(move || Method::CopyResource {
+            self.tap.keep(move |_| Method::CopyResource {
                 destination: resource_obj(destination),
                 source: resource_obj(source),
             });
@@ -178,7 +179,7 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
     fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
         let resource = resource.into();
         if self.tap_active() {
-            self.tap.keep(move || Method::UpdateSubresource {
+            self.tap.keep(move |_| Method::UpdateSubresource {
                 resource: resource_obj(resource),
             });
         }
@@ -194,7 +195,7 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
         bytes: u64,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::CopyBufferRegion {
+            self.tap.keep(move |_| Method::CopyBufferRegion {
                 destination: Obj::of(ObjectKind::Buffer, destination),
                 destination_offset: fit(destination_offset),
                 source: Obj::of(ObjectKind::Buffer, source),
@@ -222,7 +223,7 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
         source_box: recorder::CopyBox,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::CopyTextureRegion {
+            self.tap.keep(move |_| Method::CopyTextureRegion {
                 destination: Obj::of(ObjectKind::Texture, destination),
                 destination_subresource,
                 at: [x, y],
@@ -254,7 +255,7 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
         view: recorder::UnorderedAccessView,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::CopyStructureCount {
+            self.tap.keep(move |_| Method::CopyStructureCount {
                 destination: Obj::of(ObjectKind::Buffer, destination),
                 offset,
                 view: Obj::of(ObjectKind::UnorderedAccessView, view),

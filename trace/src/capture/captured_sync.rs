@@ -19,7 +19,7 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     #[inline]
     fn begin_query(&mut self, query: recorder::Query) {
         if self.tap_active() {
-            self.tap.keep(move || Method::Begin {
+            self.tap.keep(move |_| Method::Begin {
                 query: Obj::of(ObjectKind::Query, query),
             });
         }
@@ -28,7 +28,7 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     #[inline]
     fn end_query(&mut self, query: recorder::Query) {
         if self.tap_active() {
-            self.tap.keep(move || Method::End {
+            self.tap.keep(move |_| Method::End {
                 query: Obj::of(ObjectKind::Query, query),
             });
         }
@@ -37,7 +37,7 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     #[inline]
     fn write_query(&mut self, query: recorder::Query) {
         if self.tap_active() {
-            self.tap.keep(move || Method::WriteQuery {
+            self.tap.keep(move |_| Method::WriteQuery {
                 query: Obj::of(ObjectKind::Query, query),
             });
         }
@@ -46,7 +46,7 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     #[inline]
     fn reset_query(&mut self, query: recorder::Query) {
         if self.tap_active() {
-            self.tap.keep(move || Method::ResetQuery {
+            self.tap.keep(move |_| Method::ResetQuery {
                 query: Obj::of(ObjectKind::Query, query),
             });
         }
@@ -55,7 +55,7 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     #[inline]
     fn configure_query(&mut self, query: recorder::Query, mode: recorder::QueryMode) {
         if self.tap_active() {
-            self.tap.keep(move || Method::ConfigureQuery {
+            self.tap.keep(move |_| Method::ConfigureQuery {
                 query: Obj::of(ObjectKind::Query, query),
                 mode,
             });
@@ -68,7 +68,7 @@ impl<C: CaptureTarget + FenceCalls> FenceCalls for CapturedContext<C> {
     #[inline]
     fn insert_wait_on_present(&mut self, chain: recorder::SwapChain) {
         if self.tap_active() {
-            self.tap.keep(move || Method::InsertWaitOnPresent {
+            self.tap.keep(move |_| Method::InsertWaitOnPresent {
                 swapchain: Obj::of(ObjectKind::SwapChain, chain),
             });
         }
@@ -77,7 +77,7 @@ impl<C: CaptureTarget + FenceCalls> FenceCalls for CapturedContext<C> {
     #[inline]
     fn insert_wait_on_fence(&mut self, engine: recorder::Engine, value: u64) {
         if self.tap_active() {
-            self.tap.keep(move || Method::InsertWaitOnFence {
+            self.tap.keep(move |_| Method::InsertWaitOnFence {
                 fence: Obj::Fence(value),
                 engine,
             });
@@ -105,7 +105,8 @@ impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
     #[inline]
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
         if self.tap_active() {
-            self.tap.keep(move || Method::Barrier(barriers(groups)));
+            self.tap
+                .keep(move |lists| Method::Barrier(barriers(lists, groups)));
         }
         self.context.barrier(groups)
     }
@@ -132,7 +133,7 @@ impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
         region: Option<DecompressRegion>,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::DecompressResource {
+            self.tap.keep(move |_| Method::DecompressResource {
                 resource: Obj::of(ObjectKind::Texture, texture),
                 options: Decompression {
                     into: into.map(|t| Obj::of(ObjectKind::Texture, t)),
@@ -154,7 +155,7 @@ impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
         compressed: recorder::Compression,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetResourceCompression {
+            self.tap.keep(move |_| Method::SetResourceCompression {
                 resource: Obj::of(ObjectKind::Texture, texture),
                 compression: compressed,
             });
@@ -167,7 +168,7 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
     #[inline]
     fn set_gds_range(&mut self, stage: recorder::Stage, offset: u32, size: u32) {
         if self.tap_active() {
-            self.tap.keep(move || Method::SetGdsRange {
+            self.tap.keep(move |_| Method::SetGdsRange {
                 stage,
                 offset,
                 size,
@@ -178,9 +179,9 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
     #[inline]
     fn write_gds(&mut self, offset: u32, values: &[u32]) {
         if self.tap_active() {
-            self.tap.keep(move || Method::WriteGds {
+            self.tap.keep(move |lists| Method::WriteGds {
                 offset,
-                values: values.to_vec(),
+                values: lists.list(values.iter().copied()),
             });
         }
         self.context.write_gds(offset, values)
@@ -194,7 +195,7 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
         destination_offset: u64,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::ReadGds {
+            self.tap.keep(move |_| Method::ReadGds {
                 offset,
                 count,
                 destination: Obj::of(ObjectKind::Buffer, destination),
@@ -213,7 +214,7 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
         bytes: u32,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::LoadConstantRam {
+            self.tap.keep(move |_| Method::LoadConstantRam {
                 buffer: Obj::of(ObjectKind::Buffer, buffer),
                 buffer_offset: fit(buffer_offset),
                 ram_offset,
@@ -232,7 +233,7 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
         bytes: u32,
     ) {
         if self.tap_active() {
-            self.tap.keep(move || Method::StoreConstantRam {
+            self.tap.keep(move |_| Method::StoreConstantRam {
                 buffer: Obj::of(ObjectKind::Buffer, buffer),
                 buffer_offset: fit(buffer_offset),
                 ram_offset,

@@ -86,6 +86,8 @@ impl Form for Captured {
     type States = ResourceStates;
     type Span = Span;
     type Split = SplitHalf;
+    /// In the capturing context's arena (`arena.rs`): no allocation per list.
+    type List<T: Clone + std::fmt::Debug + PartialEq> = super::arena::List<T>;
 }
 
 /// A captured call.

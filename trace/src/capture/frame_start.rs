@@ -20,6 +20,7 @@ use recorder::{
     ResourceStates, Texture,
 };
 
+use super::arena::List;
 use super::form::{Call, Obj};
 use crate::syntax::ast::{Barrier, BeforeAfter, LegacyBarrier, Method};
 use crate::syntax::Decompression;
@@ -95,7 +96,7 @@ pub(super) fn texture_setup(context: &mut ImmediateContext, obj: Obj, raw: RawHa
     if legacy != ResourceStates::COMMON {
         calls.push(legacy_transition(obj, legacy));
     } else if let Some(layout) = state.layout.filter(|_| moved) {
-        calls.push(Method::Barrier(vec![Barrier::Texture {
+        calls.push(Method::Barrier(List::from(vec![Barrier::Texture {
             resource: obj,
             sync: BeforeAfter {
                 before: BarrierSync::NONE,
@@ -113,7 +114,7 @@ pub(super) fn texture_setup(context: &mut ImmediateContext, obj: Obj, raw: RawHa
             array: recorder::Span::ALL,
             planes: recorder::Span::ALL,
             discard: false,
-        }]));
+        }])));
     }
     let info = device.texture_info(texture);
     let compressible = info.is_some_and(|i| i.compressible || i.dcc);
@@ -248,8 +249,8 @@ pub(super) fn forget_dead(device: &recorder::Device, call: &mut Call) {
         Some(Obj::Engine(kind, raw)) => !known(device, *kind, *raw),
         _ => false,
     };
-    let clear = |slots: &mut Vec<Option<Obj>>| {
-        for slot in slots.iter_mut() {
+    let clear = |slots: &mut List<Option<Obj>>| {
+        for slot in slots.to_mut() {
             if dead(slot) {
                 *slot = None;
             }
@@ -268,7 +269,7 @@ pub(super) fn forget_dead(device: &recorder::Device, call: &mut Call) {
             *o = None
         }
         Method::SetVertexBuffers { buffers, .. } => {
-            for binding in buffers.iter_mut() {
+            for binding in buffers.to_mut() {
                 if dead(&binding.buffer) {
                     binding.buffer = None;
                 }

@@ -366,8 +366,13 @@ impl CapturedImmediate {
 
     fn close_frame(&mut self, mut open: Open) -> FrameOutcome {
         let frame = open.frame;
-        let entries = std::mem::take(&mut self.tap.entries);
-        let seqs = std::mem::take(&mut self.tap.seqs);
+        // `_keep` keeps the arena the entries' lists point into while the frame is written (it
+        // drops after `parts`, declared later).
+        let super::log::Kept {
+            entries,
+            seqs,
+            keep: _keep,
+        } = self.tap.take_kept();
         self.tap.clear();
         if let Some(reason) = open.failed.take() {
             return FrameOutcome::Failed { frame, reason };

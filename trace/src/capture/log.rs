@@ -20,6 +20,7 @@ use recorder::command::InstanceId;
 use recorder::state::Bindings;
 use recorder::{MapType, ObjectKind, PrimitiveTopology, Resource, Stage};
 
+use super::arena::{Keep, Lists};
 use super::form::{Call, Entry, Obj};
 use super::Shared;
 use crate::syntax::ast::{Method, VertexBinding};
@@ -64,6 +65,11 @@ pub(crate) struct Tap {
     /// Why the kept calls cannot make a trace, if something made them so.
     pub(crate) broken: Option<String>,
     open: Vec<OpenMap>,
+    /// Where the kept calls' lists go (`arena.rs`).
+    lists: Lists,
+    /// Each log taken gets the arena for its own (a bundle recorder's: a bundle lives as long as
+    /// the application keeps it, not a frame), and the tap starts another.
+    arena_per_log: bool,
 }
 
 // SAFETY: `OpenMap::data` points into memory the wrapped context owns; the tap is a field of
@@ -79,10 +85,12 @@ impl Tap {
 
     /// A tap switched by the capture (the immediate context: off until a frame starts), or
     /// always on (a bundle recorder: a bundle is recorded once and called for many frames, so
-    /// its recording is always kept, R-CAP-5).
+    /// its recording is always kept, R-CAP-5, each bundle's lists in an arena of its own).
     pub(crate) fn switched(shared: Arc<Shared>, on: bool) -> Self {
         let state = if on { TapState::On } else { TapState::Off };
-        Self::new(shared, state, false)
+        let mut tap = Self::new(shared, state, false);
+        tap.arena_per_log = on;
+        tap
     }
 
     fn new(shared: Arc<Shared>, state: TapState, per_list: bool) -> Self {
@@ -97,6 +105,8 @@ impl Tap {
             carried: None,
             broken: None,
             open: Vec::new(),
+            lists: Lists::new(),
+            arena_per_log: false,
         }
     }
 
@@ -118,6 +128,11 @@ impl Tap {
             let on =
                 self.shared.options.keep_all_lists || self.shared.capturing.load(Ordering::Acquire);
             self.state = if on { TapState::On } else { TapState::Off };
+            if on {
+                // A list starts: its lists reuse the arena if no log of the lists before
+                // holds it (the frame before is written and its lists dropped).
+                self.recycle();
+            }
         }
         self.state == TapState::On
     }
@@ -143,13 +158,40 @@ impl Tap {
         self.state = if on { TapState::On } else { TapState::Off };
     }
 
-    /// Keeps the call `make` builds, out of the caller's line: a wrapper's idle path holds only
-    /// the branch and this call, not the building of the call's record.
+    /// Keeps the call `make` builds (its lists in the tap's arena), out of the caller's line: a
+    /// wrapper's idle path holds only the branch and this call, not the building of the call's
+    /// record.
     #[cold]
     #[inline(never)]
-    pub(crate) fn keep(&mut self, make: impl FnOnce() -> Call) {
-        let call = make();
+    pub(crate) fn keep(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
+        let call = make(&mut self.lists);
         self.call(call);
+    }
+
+    /// The kept entries and their clock, taken from the tap with what keeps their lists valid
+    /// (the only way entries leave a tap: `arena.rs`). The tap goes on with vectors of the
+    /// same capacity (one allocation each, none as the next list grows to the same length;
+    /// cheaper than copying the entries out at their length, which walks each one).
+    pub(crate) fn take_kept(&mut self) -> Kept {
+        let (entries, seqs) = (self.entries.capacity(), self.seqs.capacity());
+        let kept = Kept {
+            entries: std::mem::replace(&mut self.entries, Vec::with_capacity(entries)),
+            seqs: std::mem::replace(&mut self.seqs, Vec::with_capacity(seqs)),
+            keep: self.lists.keep(),
+        };
+        if self.arena_per_log {
+            self.lists = Lists::new();
+        }
+        kept
+    }
+
+    /// Reuses the arena when nothing holds its lists; the tap's entries are empty.
+    fn recycle(&mut self) {
+        debug_assert!(self.entries.is_empty());
+        // SAFETY: the callers (`end_list`, `clear`, `wake` at a list's start, after `end_list`
+        // or with nothing kept yet) have emptied `entries`, the only place the tap keeps lists
+        // from its arena (`carried` is made outside the tap: owned).
+        unsafe { self.lists.recycle() }
     }
 
     /// Before a kept call that reads `views` (a bind, a clear): the back buffer each view of a
@@ -330,13 +372,15 @@ impl Tap {
         context: ContextInfo,
         restore: bool,
     ) -> ListLog {
+        let kept = self.take_kept();
         let log = ListLog {
             id,
             ordinal,
             context,
             restore,
-            entries: std::mem::take(&mut self.entries),
-            seqs: std::mem::take(&mut self.seqs),
+            entries: kept.entries,
+            seqs: kept.seqs,
+            _keep: kept.keep,
             finish_seq: self.shared.stamp(),
             nested: std::mem::take(&mut self.nested),
             bundles: std::mem::take(&mut self.bundles),
@@ -356,6 +400,7 @@ impl Tap {
         self.carried = None;
         self.broken = None;
         self.open.clear();
+        self.recycle();
         if self.per_list {
             self.state = TapState::Fresh;
         }
@@ -369,7 +414,16 @@ impl Tap {
         self.bundles.clear();
         self.broken = None;
         self.open.clear();
+        self.recycle();
     }
+}
+
+/// Entries taken from a tap ([`Tap::take_kept`]), with the [`Keep`] of the arena their lists
+/// point into: dropped after them (field order).
+pub(crate) struct Kept {
+    pub entries: Vec<Entry>,
+    pub seqs: Vec<u64>,
+    pub keep: Keep,
 }
 
 /// The first and last index where two byte strings differ.
@@ -414,6 +468,8 @@ pub(crate) struct ListLog {
     pub entries: Vec<Entry>,
     /// The capture's clock at each entry, and at the finish.
     pub seqs: Vec<u64>,
+    /// Keeps the arena `entries`' lists point into (after them: field order); never read.
+    pub _keep: Keep,
     pub finish_seq: u64,
     pub nested: Vec<Arc<ListLog>>,
     pub bundles: Vec<Obj>,
@@ -434,6 +490,8 @@ pub(crate) struct BundleLog {
     pub entries: Vec<Entry>,
     /// The capture's clock at each entry, and at the finish.
     pub seqs: Vec<u64>,
+    /// Keeps the arena `entries`' lists point into (after them: field order); never read.
+    pub _keep: Keep,
     pub finish_seq: u64,
     pub broken: Option<String>,
 }
@@ -515,7 +573,7 @@ fn input_assembler_calls(state: &Bindings, calls: &mut Vec<Call>) {
     if let Some(last) = vbs.iter().rposition(|b| *b != VertexBinding::plain(None)) {
         calls.push(Method::SetVertexBuffers {
             start: 0,
-            buffers: vbs[..=last].to_vec(),
+            buffers: vbs[..=last].to_vec().into(),
         });
     }
     let ib = state.index_buffer();
@@ -557,7 +615,7 @@ fn stage_calls(state: &Bindings, stage: Stage, calls: &mut Vec<Call>) {
         calls.push(Method::SetConstantBuffers {
             stage,
             start: 0,
-            buffers: cbs[..=last].to_vec(),
+            buffers: cbs[..=last].to_vec().into(),
         });
     }
     let srvs: Vec<Option<Obj>> = state
@@ -569,7 +627,7 @@ fn stage_calls(state: &Bindings, stage: Stage, calls: &mut Vec<Call>) {
         calls.push(Method::SetShaderResources {
             stage,
             start: 0,
-            views: srvs[..=last].to_vec(),
+            views: srvs[..=last].to_vec().into(),
         });
     }
     let samplers: Vec<Option<Obj>> = state
@@ -581,7 +639,7 @@ fn stage_calls(state: &Bindings, stage: Stage, calls: &mut Vec<Call>) {
         calls.push(Method::SetSamplers {
             stage,
             start: 0,
-            samplers: samplers[..=last].to_vec(),
+            samplers: samplers[..=last].to_vec().into(),
         });
     }
 }
@@ -597,7 +655,7 @@ fn output_calls(state: &Bindings, calls: &mut Vec<Call>) {
     if let Some(last) = uavs.iter().rposition(Option::is_some) {
         calls.push(Method::CsSetUnorderedAccessViews {
             start: 0,
-            views: uavs[..=last].to_vec(),
+            views: uavs[..=last].to_vec().into(),
         });
     }
     let targets: Vec<Option<Obj>> = state
@@ -617,14 +675,14 @@ fn output_calls(state: &Bindings, calls: &mut Vec<Call>) {
         Some(last) => {
             let first = om_uavs.iter().position(Option::is_some).unwrap_or(0);
             calls.push(Method::OmSetRenderTargetsAndUavs {
-                render_targets: targets[..target_end].to_vec(),
+                render_targets: targets[..target_end].to_vec().into(),
                 depth_stencil: depth,
                 start: first as u32,
-                views: om_uavs[first..=last].to_vec(),
+                views: om_uavs[first..=last].to_vec().into(),
             })
         }
         None if target_end > 0 || depth.is_some() => calls.push(Method::OmSetRenderTargets {
-            render_targets: targets[..target_end].to_vec(),
+            render_targets: targets[..target_end].to_vec().into(),
             depth_stencil: depth,
         }),
         None => {}
@@ -648,10 +706,12 @@ fn output_calls(state: &Bindings, calls: &mut Vec<Call>) {
         )));
     }
     if !state.viewports().is_empty() {
-        calls.push(Method::RsSetViewports(state.viewports().to_vec()));
+        calls.push(Method::RsSetViewports(state.viewports().to_vec().into()));
     }
     if !state.scissor_rects().is_empty() {
-        calls.push(Method::RsSetScissorRects(state.scissor_rects().to_vec()));
+        calls.push(Method::RsSetScissorRects(
+            state.scissor_rects().to_vec().into(),
+        ));
     }
     let (predicate, value) = state.predication();
     if !predicate.is_null() {

@@ -118,6 +118,7 @@
 //! # Ok::<(), recorder::Error>(())
 //! ```
 
+mod arena;
 mod captured;
 mod captured_args;
 mod captured_binds;

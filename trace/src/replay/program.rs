@@ -199,6 +199,7 @@ impl Form for Lowered {
     type States = recorder::ResourceStates;
     type Span = recorder::Span;
     type Split = recorder::SplitHalf;
+    type List<T: Clone + std::fmt::Debug + PartialEq> = Vec<T>;
 }
 
 /// One `write` statement as the maps before it carry it.

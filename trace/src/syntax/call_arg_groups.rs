@@ -26,7 +26,7 @@ use super::words::Stage;
 pub struct Values;
 
 impl ArgKind for Values {
-    type Of<F: Form> = Vec<F::Count>;
+    type Of<F: Form> = F::List<F::Count>;
 }
 
 impl CallArg for Values {
@@ -43,9 +43,9 @@ impl CallArg for Values {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<F::Count>,
+        value: &F::List<F::Count>,
         label: &'static str,
-    ) -> std::result::Result<Vec<G::Count>, C::Error> {
+    ) -> std::result::Result<G::List<G::Count>, C::Error> {
         value.iter().map(|v| c.count(v, label)).collect()
     }
 }
@@ -54,7 +54,7 @@ impl CallArg for Values {
 pub struct Viewports;
 
 impl ArgKind for Viewports {
-    type Of<F: Form> = Vec<F::Viewport>;
+    type Of<F: Form> = F::List<F::Viewport>;
 }
 
 impl CallArg for Viewports {
@@ -79,9 +79,9 @@ impl CallArg for Viewports {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<F::Viewport>,
+        value: &F::List<F::Viewport>,
         _: &'static str,
-    ) -> std::result::Result<Vec<G::Viewport>, C::Error> {
+    ) -> std::result::Result<G::List<G::Viewport>, C::Error> {
         value.iter().map(|v| c.viewport(v)).collect()
     }
 }
@@ -91,7 +91,7 @@ impl CallArg for Viewports {
 pub struct Rects;
 
 impl ArgKind for Rects {
-    type Of<F: Form> = Vec<F::Rect>;
+    type Of<F: Form> = F::List<F::Rect>;
 }
 
 impl CallArg for Rects {
@@ -116,9 +116,9 @@ impl CallArg for Rects {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<F::Rect>,
+        value: &F::List<F::Rect>,
         _: &'static str,
-    ) -> std::result::Result<Vec<G::Rect>, C::Error> {
+    ) -> std::result::Result<G::List<G::Rect>, C::Error> {
         value.iter().map(|r| c.rect(r)).collect()
     }
 }
@@ -160,7 +160,7 @@ fn quads<'a, T>(
 pub struct FastEntries;
 
 impl ArgKind for FastEntries {
-    type Of<F: Form> = Vec<FastEntry<F>>;
+    type Of<F: Form> = F::List<FastEntry<F>>;
 }
 
 impl CallArg for FastEntries {
@@ -189,7 +189,7 @@ impl CallArg for FastEntries {
         }
         Ok(())
     }
-    fn objects<F: Form>(value: &Vec<FastEntry<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+    fn objects<F: Form>(value: &F::List<FastEntry<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
         value
             .iter()
             .filter_map(|e| e.object.as_ref())
@@ -197,9 +197,9 @@ impl CallArg for FastEntries {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<FastEntry<F>>,
+        value: &F::List<FastEntry<F>>,
         (): (),
-    ) -> std::result::Result<Vec<FastEntry<G>>, C::Error> {
+    ) -> std::result::Result<G::List<FastEntry<G>>, C::Error> {
         fast_entries(c, value)
     }
 }
@@ -207,18 +207,19 @@ impl CallArg for FastEntries {
 fn fast_entries<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
     c: &mut C,
     entries: &[FastEntry<F>],
-) -> std::result::Result<Vec<FastEntry<G>>, C::Error> {
-    let mut converted = Vec::with_capacity(entries.len());
-    for e in entries {
-        converted.push(FastEntry {
-            kind: e.kind,
-            stage: e.stage.as_ref().map(|s| c.stage(s)).transpose()?,
-            slot: c.count(&e.slot, "SLOT")?,
-            object: e.object.as_ref().map(|o| c.object(o)).transpose()?,
-            vertex: e.vertex,
-        });
-    }
-    Ok(converted)
+) -> std::result::Result<G::List<FastEntry<G>>, C::Error> {
+    entries
+        .iter()
+        .map(|e| {
+            Ok(FastEntry {
+                kind: e.kind,
+                stage: e.stage.as_ref().map(|s| c.stage(s)).transpose()?,
+                slot: c.count(&e.slot, "SLOT")?,
+                object: e.object.as_ref().map(|o| c.object(o)).transpose()?,
+                vertex: e.vertex,
+            })
+        })
+        .collect()
 }
 
 /// One ENTRY of `set_fast_resources` (R-FX-1): `STAGE.cb|srv|sampler.SLOT=OBJ|null` or
@@ -273,7 +274,7 @@ fn fast_entry(cursor: &mut Cursor<'_>, symbols: &Symbols) -> Result<FastEntry> {
 pub struct BatchEntries;
 
 impl ArgKind for BatchEntries {
-    type Of<F: Form> = Vec<FastEntry<F>>;
+    type Of<F: Form> = F::List<FastEntry<F>>;
 }
 
 impl CallArg for BatchEntries {
@@ -284,7 +285,7 @@ impl CallArg for BatchEntries {
     fn print(_: &mut Formatter<'_>, _: &Vec<FastEntry>, (): ()) -> fmt::Result {
         Ok(())
     }
-    fn objects<F: Form>(value: &Vec<FastEntry<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+    fn objects<F: Form>(value: &F::List<FastEntry<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
         value
             .iter()
             .filter_map(|e| e.object.as_ref())
@@ -292,9 +293,9 @@ impl CallArg for BatchEntries {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<FastEntry<F>>,
+        value: &F::List<FastEntry<F>>,
         (): (),
-    ) -> std::result::Result<Vec<FastEntry<G>>, C::Error> {
+    ) -> std::result::Result<G::List<FastEntry<G>>, C::Error> {
         fast_entries(c, value)
     }
 }
@@ -339,7 +340,7 @@ impl CallArg for RemapArgs {
 pub struct Barriers;
 
 impl ArgKind for Barriers {
-    type Of<F: Form> = Vec<Barrier<F>>;
+    type Of<F: Form> = F::List<Barrier<F>>;
 }
 
 impl CallArg for Barriers {
@@ -356,8 +357,8 @@ impl CallArg for Barriers {
         }
         Ok(())
     }
-    fn objects<F: Form>(value: &Vec<Barrier<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
-        for barrier in value {
+    fn objects<F: Form>(value: &F::List<Barrier<F>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+        for barrier in value.iter() {
             match barrier {
                 Barrier::Global { .. } => {}
                 Barrier::Buffer { resource, .. } | Barrier::Texture { resource, .. } => {
@@ -368,9 +369,9 @@ impl CallArg for Barriers {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<Barrier<F>>,
+        value: &F::List<Barrier<F>>,
         (): (),
-    ) -> std::result::Result<Vec<Barrier<G>>, C::Error> {
+    ) -> std::result::Result<G::List<Barrier<G>>, C::Error> {
         c.barriers(value)
     }
 }

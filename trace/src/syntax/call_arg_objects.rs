@@ -129,7 +129,7 @@ impl CallArg for FenceName {
 pub struct Objects;
 
 impl ArgKind for Objects {
-    type Of<F: Form> = Vec<Option<F::Object>>;
+    type Of<F: Form> = F::List<Option<F::Object>>;
 }
 
 impl CallArg for Objects {
@@ -142,7 +142,7 @@ impl CallArg for Objects {
         joined(f, value, ' ')
     }
     fn objects<F: Form>(
-        value: &Vec<Option<F::Object>>,
+        value: &F::List<Option<F::Object>>,
         _: Want,
         visit: &mut dyn FnMut(&F::Object),
     ) {
@@ -150,9 +150,9 @@ impl CallArg for Objects {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<Option<F::Object>>,
+        value: &F::List<Option<F::Object>>,
         _: Want,
-    ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
+    ) -> std::result::Result<G::List<Option<G::Object>>, C::Error> {
         objects(c, value)
     }
 }
@@ -163,7 +163,7 @@ impl CallArg for Objects {
 pub struct VertexBuffers;
 
 impl ArgKind for VertexBuffers {
-    type Of<F: Form> = Vec<VertexBinding<Option<F::Object>>>;
+    type Of<F: Form> = F::List<VertexBinding<Option<F::Object>>>;
 }
 
 impl CallArg for VertexBuffers {
@@ -177,7 +177,7 @@ impl CallArg for VertexBuffers {
             .try_for_each(|binding| write!(f, " {}", VertexBindingText(binding)))
     }
     fn objects<F: Form>(
-        value: &Vec<VertexBinding<Option<F::Object>>>,
+        value: &F::List<VertexBinding<Option<F::Object>>>,
         (): (),
         visit: &mut dyn FnMut(&F::Object),
     ) {
@@ -188,9 +188,9 @@ impl CallArg for VertexBuffers {
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<VertexBinding<Option<F::Object>>>,
+        value: &F::List<VertexBinding<Option<F::Object>>>,
         (): (),
-    ) -> std::result::Result<Vec<VertexBinding<Option<G::Object>>>, C::Error> {
+    ) -> std::result::Result<G::List<VertexBinding<Option<G::Object>>>, C::Error> {
         value
             .iter()
             .map(|b| {
@@ -257,7 +257,7 @@ impl CallArg for PlacedVertexBuffer {
 fn objects<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
     c: &mut C,
     value: &[Option<F::Object>],
-) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
+) -> std::result::Result<G::List<Option<G::Object>>, C::Error> {
     value
         .iter()
         .map(|o| o.as_ref().map(|o| c.object(o)).transpose())
@@ -269,7 +269,7 @@ fn objects<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
 pub struct Targets;
 
 impl ArgKind for Targets {
-    type Of<F: Form> = Vec<Option<F::Object>>;
+    type Of<F: Form> = F::List<Option<F::Object>>;
 }
 
 impl CallArg for Targets {
@@ -286,14 +286,18 @@ impl CallArg for Targets {
             }
         }
     }
-    fn objects<F: Form>(value: &Vec<Option<F::Object>>, (): (), visit: &mut dyn FnMut(&F::Object)) {
+    fn objects<F: Form>(
+        value: &F::List<Option<F::Object>>,
+        (): (),
+        visit: &mut dyn FnMut(&F::Object),
+    ) {
         value.iter().flatten().for_each(visit)
     }
     fn convert<F: Form, G: Form, C: Convert<F, G> + ?Sized>(
         c: &mut C,
-        value: &Vec<Option<F::Object>>,
+        value: &F::List<Option<F::Object>>,
         (): (),
-    ) -> std::result::Result<Vec<Option<G::Object>>, C::Error> {
+    ) -> std::result::Result<G::List<Option<G::Object>>, C::Error> {
         objects(c, value)
     }
 }

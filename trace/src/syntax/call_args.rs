@@ -178,7 +178,7 @@ pub(crate) trait Convert<F: Form, G: Form> {
     fn barriers(
         &mut self,
         barriers: &[super::ast::Barrier<F>],
-    ) -> std::result::Result<Vec<super::ast::Barrier<G>>, Self::Error>;
+    ) -> std::result::Result<G::List<super::ast::Barrier<G>>, Self::Error>;
     /// The legacy barrier of `resource_barrier`.
     fn legacy_barrier(
         &mut self,

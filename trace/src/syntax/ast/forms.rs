@@ -130,6 +130,14 @@ pub trait Form: Clone + fmt::Debug + PartialEq {
     type Span: Clone + fmt::Debug + PartialEq;
     /// `split=begin|end` of a legacy transition.
     type Split: Clone + fmt::Debug + PartialEq;
+    /// A list argument (the objects of a bind, the barriers of `barrier`, the viewports ..):
+    /// a `Vec` as written and lowered; the capture keeps its calls' lists in per-context arenas
+    /// (`capture/arena.rs`), so a captured call's list is no allocation of its own.
+    type List<T: Clone + fmt::Debug + PartialEq>: Clone
+        + fmt::Debug
+        + PartialEq
+        + std::ops::Deref<Target = [T]>
+        + FromIterator<T>;
 }
 
 /// The form of a call as the trace writes it: what the parser returns and the printer writes.
@@ -161,6 +169,7 @@ impl Form for Written {
     type States = Flags<StateWord>;
     type Span = Option<SlotRange>;
     type Split = SplitHalf;
+    type List<T: Clone + fmt::Debug + PartialEq> = Vec<T>;
 }
 
 /// Flags combined with `+` (`compute_shading+pixel_shading`), the words in the order written
