@@ -63,6 +63,8 @@ pub(crate) struct Bound {
     pub(crate) set_origins: Vec<(u32, Origin)>,
     pub(crate) vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64, u64)>,
     pub(crate) index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
+    /// Primitive restart as last set on the command buffer (`dynamic_state.rs`).
+    pub(crate) restart: Option<bool>,
 }
 
 /// The frame's descriptor pools.

@@ -99,6 +99,7 @@ impl VulkanBackend {
         }
         self.bound.key = Some(resolved.key.clone());
         self.dynamic_state(draw, built.scissor)?;
+        self.restart_state(draw, resolved.index_buffer.is_some())?;
         self.bind_set(&built, &resolved.set)?;
         self.bind_buffers(&resolved);
         let indirect = resolved.indirect;
@@ -291,6 +292,22 @@ impl VulkanBackend {
             }
             if view.flags.has(ViewFlags::BUFFER) {
                 return Err(self.buffer_for_texture(CALL, stage, *slot, view.view));
+            }
+            if !view.view.is_null() && view.min_lod > 0.0 {
+                // Refused rather than sampled from mip 0: the view's minimum LOD (R-ST-6)
+                // needs VK_EXT_image_view_min_lod, not translated yet.
+                return Err(Error::GpuBackend {
+                    call: CALL,
+                    object: self
+                        .device
+                        .object_name(ObjectKind::ShaderResourceView, view.view)
+                        .to_string(),
+                    problem: format!(
+                        "is read with minimum LOD {}: a view's minimum LOD is not translated yet \
+                         (R-ST-6, R-GPU-3)",
+                        view.min_lod
+                    ),
+                });
             }
             let (image_view, texture, range) = if view.view.is_null() {
                 let null = self.null_image_view(CALL)?;

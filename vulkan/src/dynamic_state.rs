@@ -7,6 +7,13 @@
 //! the commands; or a refusal when the draw binds more viewports than the device has
 //! (`multiViewport` missing, or `maxViewports`), naming the counts.
 //!
+//! **Primitive restart.** D3D11 cuts a strip at the index equal to the reset index. Vulkan
+//! cuts at the index type's all-ones value only: 0xFFFF for 16-bit indices, 0xFFFFFFFF for
+//! 32-bit. So an indexed strip restarts where the reset index is that value; a 16-bit strip
+//! with the reset index 0xFFFFFFFF (fast semantics' default, R-ST-5) has no index that equals
+//! it and draws without restart; any other reset index has no Vulkan equivalent and the draw
+//! is refused, naming the value. Lists and non-indexed draws never restart.
+//!
 //! **Invariant.** As many scissors as viewports (Vulkan's rule): scissor `i` is the bound
 //! rectangle `i` with the scissor test on, else (test off, or none bound there) the whole
 //! target. No viewport bound, or an empty one first: the whole target (the engine's default).
@@ -123,5 +130,93 @@ impl VulkanBackend {
             );
         }
         Ok(())
+    }
+}
+
+/// Whether an indexed draw of `topology` with `format` indices cuts its strips at
+/// `reset_index` in Vulkan's words (see the module essay): `Ok(restart)`, or the reset index
+/// Vulkan cannot express.
+pub(crate) fn primitive_restart(
+    topology: recorder::PrimitiveTopology,
+    format: Option<recorder::Format>,
+    reset_index: u32,
+) -> Result<bool, u32> {
+    use recorder::{Format, PrimitiveTopology as T};
+    let strip = matches!(topology, T::TriangleStrip | T::LineStrip);
+    let Some(format) = format.filter(|_| strip) else {
+        return Ok(false);
+    };
+    match (format, reset_index) {
+        (Format::R16Uint, 0xFFFF) | (Format::R32Uint, 0xFFFF_FFFF) => Ok(true),
+        (Format::R16Uint, 0xFFFF_FFFF) => Ok(false),
+        (_, other) => Err(other),
+    }
+}
+
+impl VulkanBackend {
+    /// Sets primitive restart for `draw` where it differs from what the command buffer has
+    /// (see the module essay); refuses a reset index Vulkan cannot express.
+    pub(crate) fn restart_state(&mut self, draw: &Draw<'_>, indexed: bool) -> Result<(), Error> {
+        let Some(graphics) = draw.graphics() else {
+            return Ok(());
+        };
+        let format = indexed.then(|| graphics.index_buffer.index_format());
+        let restart = primitive_restart(graphics.topology, format, graphics.reset_index).map_err(
+            |value| Error::GpuBackend {
+                call: draw.kind.name(),
+                object: "the draw".to_string(),
+                problem: format!(
+                    "strips cut at reset index {value:#x}, which Vulkan cannot express \
+                     (it cuts at the index type's all-ones value only; R-ST-5, R-GPU-3)"
+                ),
+            },
+        )?;
+        if self.bound.restart != Some(restart) {
+            // SAFETY: recording on the frame's command buffer; the bound pipeline declares
+            // primitive restart dynamic (`pipelines.rs`).
+            unsafe {
+                self.gpu
+                    .device
+                    .cmd_set_primitive_restart_enable(self.frame.cb, restart)
+            };
+            self.bound.restart = Some(restart);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::primitive_restart;
+    use recorder::{Format, PrimitiveTopology as T};
+
+    #[test]
+    fn r_st_5_reset_indices_vulkan_can_express() {
+        let strip = T::TriangleStrip;
+        assert_eq!(
+            primitive_restart(strip, Some(Format::R16Uint), 0xFFFF),
+            Ok(true)
+        );
+        assert_eq!(
+            primitive_restart(strip, Some(Format::R32Uint), 0xFFFF_FFFF),
+            Ok(true)
+        );
+        assert_eq!(
+            primitive_restart(strip, Some(Format::R16Uint), 0xFFFF_FFFF),
+            Ok(false)
+        );
+        assert_eq!(
+            primitive_restart(strip, Some(Format::R32Uint), 0xFFFF),
+            Err(0xFFFF)
+        );
+        assert_eq!(
+            primitive_restart(T::LineStrip, Some(Format::R16Uint), 7),
+            Err(7)
+        );
+        assert_eq!(
+            primitive_restart(T::TriangleList, Some(Format::R16Uint), 7),
+            Ok(false)
+        );
+        assert_eq!(primitive_restart(strip, None, 7), Ok(false));
     }
 }

@@ -78,7 +78,7 @@
 //! different size classes (refused), depth clears folded into load
 //! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
 //! and shader-resource slots read zeros, `null_descriptors.rs`; an empty UAV slot the code
-//! uses is refused), UAV counters (append/consume), uniform texel buffers, multisampling (a texture of several samples is refused at its first use, naming it),
+//! uses is refused), a view's minimum LOD above 0 (refused at the draw, naming the view: it needs `VK_EXT_image_view_min_lod`), UAV counters (append/consume), uniform texel buffers, multisampling (a texture of several samples is refused at its first use, naming it),
 //! frames in flight (every flush waits for its fence), bundles as secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
 //! as D3D11's, and naga's writer flips it for Vulkan; SPIR-V words are used as given, so their
 //! positions are in Vulkan's clip space (`y` down).

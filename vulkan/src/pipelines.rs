@@ -396,6 +396,7 @@ impl VulkanBackend {
             vk::DynamicState::SCISSOR_WITH_COUNT,
             vk::DynamicState::BLEND_CONSTANTS,
             vk::DynamicState::STENCIL_REFERENCE,
+            vk::DynamicState::PRIMITIVE_RESTART_ENABLE,
         ];
         let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
         let stencil_format =

@@ -170,3 +170,70 @@ fn r_gpu_3_a_multisampled_target_is_refused_naming_it() {
         "the model still records the draw"
     );
 }
+
+#[test]
+fn r_gpu_3_a_views_minimum_lod_is_refused_naming_the_view() {
+    // A view's minimum LOD (R-ST-6) is not translated yet: a draw that reads a view with a
+    // minimum LOD above 0 is refused, naming the view, instead of sampling from mip 0.
+    let Some(mut gpu) = gpu_with(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..DeviceDesc::default()
+    }) else {
+        return;
+    };
+    let chain = gpu.swap_chain(16, 16);
+    let rtv = gpu.device.swap_chain_info(chain).unwrap().buffers[0].1;
+    let texture = gpu
+        .device
+        .create_texture(&TextureDesc {
+            name: "mips",
+            format: Format::R8G8B8A8Unorm,
+            width: 16,
+            height: 16,
+            mip_levels: 2,
+            bind: BindFlags::SHADER_RESOURCE,
+            ..Default::default()
+        })
+        .unwrap();
+    let srv = gpu
+        .device
+        .create_shader_resource_view(&ViewDesc::new("mips.srv", texture))
+        .unwrap();
+    let sample_ps = gpu
+        .device
+        .create_shader_with_code(
+            &ShaderDesc {
+                shader_resources: Slots::of(&[0]),
+                samplers: Slots::of(&[0]),
+                ..ShaderDesc::new("sample_ps", Stage::Pixel)
+            },
+            ShaderCode::Wgsl {
+                source: SAMPLE_PS,
+                entry: "ps",
+            },
+        )
+        .unwrap();
+    let sampler = gpu
+        .device
+        .create_sampler_state_with("linear", &SamplerDesc::default())
+        .unwrap();
+    let vs = gpu.quad_vs();
+    gpu.imm.set_shader_resource_view_min_lod(srv, 1.0);
+    gpu.imm.set_render_targets(&[Some(rtv)], None);
+    gpu.imm
+        .set_viewports(&[Viewport::new(0.0, 0.0, 16.0, 16.0)]);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(vs));
+    gpu.imm.set_shader(Stage::Pixel, Some(sample_ps));
+    gpu.imm.set_shader_resources(Stage::Pixel, 0, &[Some(srv)]);
+    gpu.imm.set_samplers(Stage::Pixel, 0, &[Some(sampler)]);
+    gpu.imm.draw(6, 0);
+    let error = gpu.imm.flush().expect_err("the backend refuses the view");
+    let message = error.to_string();
+    assert!(
+        message.contains("'mips.srv' is read with minimum LOD 1")
+            && message.contains("not translated yet"),
+        "{message}"
+    );
+}
