@@ -28,6 +28,7 @@
 //! | shader (WGSL / SPIR-V) | naga → SPIR-V → `VkShaderModule`, per handle |
 //! | shaders + layout + strides + topology + states + formats | a `VkPipeline` per key, `VkPipelineCache` |
 //! | viewports, scissors (all bound), blend factor, stencil ref | dynamic state (`vkCmdSetViewportWithCount`, `multiViewport` for several; more than `maxViewports` refused) |
+//! | primitive reset (cut) index (R-ST-5) | primitive restart, dynamic, on for an indexed strip whose reset index is the index type's all-ones value, off where no index can equal it; another value refused (`dynamic_state.rs`) |
 //! | wireframe fill | `VK_POLYGON_MODE_LINE` (`fillModeNonSolid`, else refused) |
 //! | `DepthClipEnable = FALSE` | `depthClampEnable = VK_TRUE` (`depthClamp`, else refused) |
 //! | render targets | dynamic rendering, a pass opened lazily, closed at a target change, a transfer, a present, a flush |
