@@ -293,32 +293,12 @@ impl VulkanBackend {
             if view.flags.has(ViewFlags::BUFFER) {
                 return Err(self.buffer_for_texture(CALL, stage, *slot, view.view));
             }
-            if !view.view.is_null() && view.min_lod > 0.0 {
-                // Refused rather than sampled from mip 0: the view's minimum LOD (R-ST-6)
-                // needs VK_EXT_image_view_min_lod, not translated yet.
-                return Err(Error::GpuBackend {
-                    call: CALL,
-                    object: self
-                        .device
-                        .object_name(ObjectKind::ShaderResourceView, view.view)
-                        .to_string(),
-                    problem: format!(
-                        "is read with minimum LOD {}: a view's minimum LOD is not translated yet \
-                         (R-ST-6, R-GPU-3)",
-                        view.min_lod
-                    ),
-                });
-            }
             let (image_view, texture, range) = if view.view.is_null() {
                 let null = self.null_image_view(CALL)?;
                 (null, RawHandle::NULL, crate::image_layouts::Subrange::ALL)
             } else {
-                self.image_view_range(
-                    CALL,
-                    ObjectKind::ShaderResourceView,
-                    view.view,
-                    view.resource,
-                )?
+                // The view's minimum LOD as the record has it (R-ST-6).
+                self.image_view_lod(CALL, view.view, view.resource, view.min_lod)?
             };
             self.use_range(
                 texture,

@@ -105,6 +105,8 @@ pub(crate) struct Features {
     pub(crate) wireframe: bool,
     /// `depthClamp`: D3D11's `DepthClipEnable = FALSE`.
     pub(crate) depth_clamp: bool,
+    /// `VK_EXT_image_view_min_lod`'s `minLod`: a view's minimum LOD (R-ST-6).
+    pub(crate) view_min_lod: bool,
 }
 
 impl fmt::Debug for Gpu {
@@ -425,11 +427,16 @@ impl Partial {
         };
         let robustness2 = has(ash::ext::robustness2::NAME);
         let conditional = has(ash::ext::conditional_rendering::NAME);
+        let min_lod = has(ash::ext::image_view_min_lod::NAME);
         let mut supported = vk::PhysicalDeviceVulkan13Features::default();
         let mut supported_robust = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
         let mut supported_conditional =
             vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default();
+        let mut supported_min_lod = vk::PhysicalDeviceImageViewMinLodFeaturesEXT::default();
         let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut supported);
+        if min_lod {
+            features = features.push_next(&mut supported_min_lod);
+        }
         if robustness2 {
             features = features.push_next(&mut supported_robust);
         }
@@ -466,6 +473,7 @@ impl Partial {
             },
             wireframe: on(base_supported.fill_mode_non_solid),
             depth_clamp: on(base_supported.depth_clamp),
+            view_min_lod: min_lod && on(supported_min_lod.min_lod),
         };
         let base = vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(robust_access)
@@ -485,6 +493,8 @@ impl Partial {
             .robust_buffer_access2(robust_access && robust_access2);
         let mut conditional_feature = vk::PhysicalDeviceConditionalRenderingFeaturesEXT::default()
             .conditional_rendering(true);
+        let mut min_lod_feature =
+            vk::PhysicalDeviceImageViewMinLodFeaturesEXT::default().min_lod(true);
         let mut names = Vec::new();
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
@@ -497,6 +507,10 @@ impl Partial {
         if query_features.conditional {
             names.push(ash::ext::conditional_rendering::NAME.as_ptr());
             info = info.push_next(&mut conditional_feature);
+        }
+        if enabled.view_min_lod {
+            names.push(ash::ext::image_view_min_lod::NAME.as_ptr());
+            info = info.push_next(&mut min_lod_feature);
         }
         info = info.enabled_extension_names(&names);
         // SAFETY: `physical` belongs to `instance` and has the features asked for (checked by

@@ -28,6 +28,7 @@
 //! | shader (WGSL / SPIR-V) | naga → SPIR-V → `VkShaderModule`, per handle |
 //! | shaders + layout + strides + topology + states + formats | a `VkPipeline` per key, `VkPipelineCache` |
 //! | viewports, scissors (all bound), blend factor, stencil ref | dynamic state (`vkCmdSetViewportWithCount`, `multiViewport` for several; more than `maxViewports` refused) |
+//! | a view's minimum LOD (R-ST-6) | an image view with `VkImageViewMinLodCreateInfoEXT` (`VK_EXT_image_view_min_lod`), one per LOD read |
 //! | primitive reset (cut) index (R-ST-5) | primitive restart, dynamic, on for an indexed strip whose reset index is the index type's all-ones value, off where no index can equal it; another value refused (`dynamic_state.rs`) |
 //! | wireframe fill | `VK_POLYGON_MODE_LINE` (`fillModeNonSolid`, else refused) |
 //! | `DepthClipEnable = FALSE` | `depthClampEnable = VK_TRUE` (`depthClamp`, else refused) |
@@ -79,7 +80,7 @@
 //! different size classes (refused), depth clears folded into load
 //! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
 //! and shader-resource slots read zeros, `null_descriptors.rs`; an empty UAV slot the code
-//! uses is refused), a view's minimum LOD above 0 (refused at the draw, naming the view: it needs `VK_EXT_image_view_min_lod`), UAV counters (append/consume), uniform texel buffers, multisampling (a texture of several samples is refused at its first use, naming it),
+//! uses is refused), a view's minimum LOD above 0 on a device without `VK_EXT_image_view_min_lod` (refused at the draw, naming the view; lavapipe of Mesa 22.3 lacks it), UAV counters (append/consume), uniform texel buffers, multisampling (a texture of several samples is refused at its first use, naming it),
 //! frames in flight (every flush waits for its fence), bundles as secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
 //! as D3D11's, and naga's writer flips it for Vulkan; SPIR-V words are used as given, so their
 //! positions are in Vulkan's clip space (`y` down).
@@ -329,6 +330,12 @@ impl VulkanBackend {
     /// Draws under predication, by what decided them (`predication.rs`).
     pub fn predication_counts(&self) -> PredicationCounts {
         self.predication.counts
+    }
+
+    /// Whether the device has `VK_EXT_image_view_min_lod`, which a view's minimum LOD above 0
+    /// needs (R-ST-6); without it such a draw is refused.
+    pub fn has_view_min_lod(&self) -> bool {
+        self.gpu.features.view_min_lod
     }
 
     /// Whether the device has `VK_EXT_conditional_rendering` (enabled then).

@@ -60,6 +60,10 @@ pub(crate) struct Resources {
     /// texture and the mips and layers the view sees.
     pub(crate) views:
         HashMap<(ObjectKind, RawHandle, RawHandle), (vk::ImageView, RawHandle, Subrange)>,
+    /// Shader-resource views read with a minimum LOD above 0 (R-ST-6), by view, texture (as
+    /// `views` keys them) and the LOD's bits: the view's own image view with
+    /// `VkImageViewMinLodCreateInfoEXT`.
+    pub(crate) lod_views: HashMap<(RawHandle, RawHandle, u32), vk::ImageView>,
     pub(crate) buffers: HashMap<RawHandle, GpuBuffer>,
     pub(crate) samplers: HashMap<RawHandle, vk::Sampler>,
 }
@@ -310,31 +314,118 @@ impl VulkanBackend {
         if kind == ObjectKind::ShaderResourceView && translate::is_depth(format) {
             aspects = vk::ImageAspectFlags::DEPTH;
         }
-        let create = vk::ImageViewCreateInfo::default()
-            .image(image.image)
-            .view_type(view_type)
-            .format(format)
-            .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: aspects,
-                base_mip_level: first_mip,
-                level_count: mip_count,
-                base_array_layer: first_slice,
-                layer_count: slice_count,
-            });
-        // SAFETY: `create` names a live image of this device with a range inside it.
-        let image_view = unsafe { self.gpu.device.create_image_view(&create, None) }
-            .map_err(|r| self.vk_error(call, "vkCreateImageView", r))?;
         let range = Subrange {
             first_mip,
             mips: mip_count,
             first_layer: first_slice,
             layers: slice_count,
         };
+        let image = image.image;
+        let image_view =
+            self.make_image_view(call, (image, format, aspects, view_type), range, None)?;
         self.resources.views.insert(
             (kind, view, key_texture),
             (image_view, texture.raw(), range),
         );
         Ok((image_view, texture.raw(), range))
+    }
+
+    /// An image view of `image` over `range`, with a minimum LOD where one is given.
+    fn make_image_view(
+        &self,
+        call: &'static str,
+        (image, format, aspects, view_type): (
+            vk::Image,
+            vk::Format,
+            vk::ImageAspectFlags,
+            vk::ImageViewType,
+        ),
+        range: Subrange,
+        min_lod: Option<f32>,
+    ) -> Result<vk::ImageView, Error> {
+        let mut lod = vk::ImageViewMinLodCreateInfoEXT::default().min_lod(min_lod.unwrap_or(0.0));
+        let mut create = vk::ImageViewCreateInfo::default()
+            .image(image)
+            .view_type(view_type)
+            .format(format)
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: aspects,
+                base_mip_level: range.first_mip,
+                level_count: range.mips,
+                base_array_layer: range.first_layer,
+                layer_count: range.layers,
+            });
+        if min_lod.is_some() {
+            create = create.push_next(&mut lod);
+        }
+        // SAFETY: `create` names a live image of this device with a range inside it; a minimum
+        // LOD is chained only where the device enabled `VK_EXT_image_view_min_lod`
+        // (`image_view_lod`).
+        unsafe { self.gpu.device.create_image_view(&create, None) }
+            .map_err(|r| self.vk_error(call, "vkCreateImageView", r))
+    }
+
+    /// The image view a draw reads shader-resource view `view` through with minimum LOD
+    /// `min_lod` (R-ST-6): [`Self::image_view_range`]'s for 0, else a view of the same range
+    /// whose sampling starts at that LOD (`VK_EXT_image_view_min_lod`, as DXVK maps D3D11's
+    /// `ResourceMinLOD`), made once per LOD; refused on a device without the extension.
+    pub(crate) fn image_view_lod(
+        &mut self,
+        call: &'static str,
+        view: RawHandle,
+        texture: RawHandle,
+        min_lod: f32,
+    ) -> Result<(vk::ImageView, RawHandle, Subrange), Error> {
+        let kind = ObjectKind::ShaderResourceView;
+        let (base, own, range) = self.image_view_range(call, kind, view, texture)?;
+        if min_lod <= 0.0 {
+            return Ok((base, own, range));
+        }
+        let key = (view, texture, min_lod.to_bits());
+        if let Some(&known) = self.resources.lod_views.get(&key) {
+            return Ok((known, own, range));
+        }
+        if !self.gpu.features.view_min_lod {
+            return Err(refuse(
+                self,
+                call,
+                kind,
+                view,
+                format!(
+                    "is read with minimum LOD {min_lod}, which needs VK_EXT_image_view_min_lod: \
+                     the device lacks it (R-ST-6, R-GPU-3)"
+                ),
+            ));
+        }
+        let Some(image) = self.resources.images.get(&own) else {
+            return Err(refuse(self, call, kind, view, "has no image (R-GPU-3)"));
+        };
+        let info = self
+            .device
+            .view_info(recorder::ShaderResourceView::from_raw(view))
+            .ok_or_else(|| refuse(self, call, kind, view, "is not alive (R-GPU-3)"))?;
+        let format = match translate::format(info.format) {
+            Some(_) if translate::is_depth(image.format) => image.format,
+            Some(format) => format,
+            None => image.format,
+        };
+        let aspects = if translate::is_depth(format) {
+            vk::ImageAspectFlags::DEPTH
+        } else {
+            translate::aspects(format)
+        };
+        let view_type = if range.layers > 1 {
+            vk::ImageViewType::TYPE_2D_ARRAY
+        } else {
+            vk::ImageViewType::TYPE_2D
+        };
+        // D3D11 clamps the LOD to the view's mips; Vulkan requires it inside them.
+        let lod = min_lod.min((range.mips - 1) as f32);
+        let image = image.image;
+        let made =
+            self.make_image_view(call, (image, format, aspects, view_type), range, Some(lod))?;
+        self.resources.lod_views.insert(key, made);
+        Ok((made, own, range))
     }
 
     /// The device-local buffer of `buffer`, made (and its initial data uploaded) on first use.
@@ -589,6 +680,9 @@ impl VulkanBackend {
         // SAFETY: the device is idle (the backend's `Drop` waited); each object is destroyed
         // once, views before their images, and memory freed after its object.
         unsafe {
+            for (_, view) in self.resources.lod_views.drain() {
+                device.destroy_image_view(view, None);
+            }
             for (_, (view, _, _)) in self.resources.views.drain() {
                 device.destroy_image_view(view, None);
             }
