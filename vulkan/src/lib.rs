@@ -94,6 +94,7 @@ mod descriptors;
 mod dispatches;
 mod draw_translation;
 mod dynamic_state;
+mod handle_hash;
 mod image_layouts;
 mod indirect_args;
 mod instance;
@@ -176,6 +177,10 @@ pub struct VulkanBackend {
     pub(crate) frame: command_frame::Frame,
     pub(crate) pass: Option<passes::OpenPass>,
     pub(crate) bound: descriptors::Bound,
+    /// The draw record filled in place by each draw (`draw_translation.rs`).
+    pub(crate) resolved: Option<Box<draw_translation::Resolved>>,
+    /// The last input layout's vertex-buffer slots (`draw_translation.rs`).
+    pub(crate) layout_slots: draw_translation::LayoutSlots,
     /// Each dynamic buffer's latest instance and its bytes.
     pub(crate) latest: HashMap<RawHandle, (InstanceId, Vec<u8>)>,
     pub(crate) presented: HashMap<RawHandle, Pixels>,
@@ -238,6 +243,8 @@ impl VulkanBackend {
             frame,
             pass: None,
             bound: Default::default(),
+            resolved: None,
+            layout_slots: Default::default(),
             latest: HashMap::new(),
             presented: HashMap::new(),
             presents: HashMap::new(),
