@@ -97,7 +97,7 @@ impl Bound {
 pub(crate) struct Descriptors {
     pools: Vec<vk::DescriptorPool>,
     current: usize,
-    /// Sets written so far (one per draw whose bindings changed).
+    /// Sets written or pushed so far (one per draw whose bindings changed).
     pub(crate) sets_written: u64,
 }
 
@@ -223,8 +223,8 @@ impl VulkanBackend {
                     &[],
                 );
             }
-            self.descriptors.sets_written += 1;
         }
+        self.descriptors.sets_written += 1;
         self.bound.set_layout = built.set_layout;
         self.bound.set.clear();
         self.bound.set_origins.clear();

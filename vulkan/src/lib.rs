@@ -316,7 +316,7 @@ impl VulkanBackend {
         self.pipelines.built
     }
 
-    /// Descriptor sets written so far (one per draw whose bindings changed).
+    /// Descriptor sets written or pushed so far (one per draw whose bindings changed).
     pub fn descriptor_sets_written(&self) -> u64 {
         self.descriptors.sets_written
     }
