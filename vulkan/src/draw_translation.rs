@@ -134,9 +134,13 @@ impl VulkanBackend {
             self.resolve(draw, resolved)?;
         }
         // The pipeline is looked up only when the key differs from the bound one (R-GPU-6).
-        let built = match self.bound.built {
-            Some(built) if self.bound.key.as_ref() == Some(&resolved.key) => built,
-            _ => self.pipeline(&resolved.key)?,
+        let bound_built = self
+            .bound
+            .built
+            .filter(|_| self.bound.key.as_ref() == Some(&resolved.key));
+        let built = match bound_built {
+            Some(built) => built,
+            None => self.pipeline(&resolved.key)?,
         };
         if resolved.buffer_uavs {
             // What earlier commands did to the buffers is done before the draw writes them.
@@ -158,7 +162,7 @@ impl VulkanBackend {
             };
             self.bound.pipeline = built.pipeline;
         }
-        if self.bound.built.is_none() || self.bound.key.as_ref() != Some(&resolved.key) {
+        if bound_built.is_none() {
             self.bound.key = Some(resolved.key.clone());
             self.bound.built = Some(built);
         }

@@ -37,7 +37,9 @@ fn side(vulkan: bool) -> Option<(ImmediateContext, CommandList, RenderTargetView
             ..VulkanOptions::default()
         };
         match VulkanBackend::new(&device, options) {
-            Ok(backend) => imm.set_gpu_backend(Some(Box::new(backend))),
+            Ok(backend) => {
+                imm.set_gpu_backend(Some(Box::new(backend)));
+            }
             Err(e) => {
                 eprintln!("vulkan_draws skipped: {e}");
                 return None;
