@@ -202,7 +202,7 @@ impl VulkanBackend {
         self.frame.dirty = false;
         self.ring.reset();
         self.descriptors.reset(&self.gpu.device)?;
-        self.bound = Default::default();
+        self.bound.reset();
         self.frame.begin(&self.gpu.device)?;
         self.queries.reset(&self.gpu.device, self.frame.cb);
         self.resume_queries(crate::query_pools::Scoped::Statistics);

@@ -1,7 +1,10 @@
-//! Descriptor sets (R-GPU-3): one set (set 0) per draw whose bindings changed, allocated from the
-//! frame's pools, written with the draw's constant buffers, shader resources (textures or
-//! buffers), samplers and UAVs (buffers or textures) at the fixed bindings (`shaders.rs`), and
-//! bound; a draw whose bindings are the previous draw's keeps the bound set.
+//! Descriptor sets (R-GPU-3): set 0 of a draw whose bindings changed holds the draw's constant
+//! buffers, shader resources (textures or buffers), samplers and UAVs (buffers or textures) at
+//! the fixed bindings (`shaders.rs`); a draw whose bindings are the previous draw's keeps the
+//! bound set. Where the device has `VK_KHR_push_descriptor` and the pipeline's set has at most
+//! `maxPushDescriptors` bindings (capped at [`MAX_PUSHED`]), the set is pushed
+//! (`vkCmdPushDescriptorSetKHR`, its writes on the stack: no allocation, no pool, R-GPU-6);
+//! else a set is allocated from the frame's pools, written and bound (dispatches always do).
 //!
 //! **In:** a draw's `(binding, descriptor, origin)` list, sorted by binding. **Out:** a bound
 //! set; [`Bound`] keeps what the bound set holds, as Vulkan objects and as the engine's objects
@@ -11,11 +14,12 @@
 //! is never reused. `Bound` is what the command buffer has bound since the frame began (reset
 //! with it).
 
+use arrayvec::ArrayVec;
 use ash::vk;
 use recorder::command::InstanceId;
 use recorder::{Error, RawHandle};
 
-use crate::instance::{vk_failed, BackendError};
+use crate::instance::{vk_failed, BackendError, MAX_PUSHED};
 use crate::pipelines::{Built, PipelineKey};
 use crate::VulkanBackend;
 
@@ -53,18 +57,42 @@ pub enum Origin {
     Sampler(RawHandle),
 }
 
+/// A bound vertex buffer: slot, where the binding comes from, the buffer, the offset in it and
+/// the bytes bound.
+pub(crate) type VertexBinding = (u32, Origin, vk::Buffer, u64, u64);
+
 /// What the frame's command buffer has bound.
 #[derive(Default)]
 pub(crate) struct Bound {
     pub(crate) pipeline: vk::Pipeline,
     pub(crate) key: Option<PipelineKey>,
+    /// The bound pipeline's objects (with `key`: a draw of the same key looks up nothing).
+    pub(crate) built: Option<Built>,
     pub(crate) set_layout: vk::DescriptorSetLayout,
     pub(crate) set: Vec<(u32, Descriptor)>,
     pub(crate) set_origins: Vec<(u32, Origin)>,
-    pub(crate) vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64, u64)>,
+    pub(crate) vertex_buffers: Vec<VertexBinding>,
     pub(crate) index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
     /// Primitive restart as last set on the command buffer (`dynamic_state.rs`).
     pub(crate) restart: Option<bool>,
+    /// The dynamic state set (`dynamic_state.rs`).
+    pub(crate) dynamic: Option<crate::dynamic_state::DynamicState>,
+}
+
+impl Bound {
+    /// A new command buffer binds nothing yet (the lists keep their room: R-GPU-6).
+    pub(crate) fn reset(&mut self) {
+        self.pipeline = vk::Pipeline::null();
+        self.key = None;
+        self.built = None;
+        self.set_layout = vk::DescriptorSetLayout::null();
+        self.set.clear();
+        self.set_origins.clear();
+        self.vertex_buffers.clear();
+        self.index_buffer = None;
+        self.dynamic = None;
+        self.restart = None;
+    }
 }
 
 /// The frame's descriptor pools.
@@ -72,7 +100,7 @@ pub(crate) struct Bound {
 pub(crate) struct Descriptors {
     pools: Vec<vk::DescriptorPool>,
     current: usize,
-    /// Sets written so far (one per draw whose bindings changed).
+    /// Sets written or pushed so far (one per draw whose bindings changed).
     pub(crate) sets_written: u64,
 }
 
@@ -182,18 +210,22 @@ impl VulkanBackend {
             }
             return Ok(());
         }
-        let set = self.write_set(built.set_layout, contents)?;
-        // SAFETY: `set` holds the bindings of `built.set_layout`, the pipeline's layout's
-        // set 0; it is bound on a recording command buffer.
-        unsafe {
-            self.gpu.device.cmd_bind_descriptor_sets(
-                self.frame.cb,
-                vk::PipelineBindPoint::GRAPHICS,
-                built.layout,
-                0,
-                &[set],
-                &[],
-            );
+        if built.push {
+            self.push_set(built, contents);
+        } else {
+            let set = self.write_set(built.set_layout, contents)?;
+            // SAFETY: `set` holds the bindings of `built.set_layout`, the pipeline's layout's
+            // set 0; it is bound on a recording command buffer.
+            unsafe {
+                self.gpu.device.cmd_bind_descriptor_sets(
+                    self.frame.cb,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    built.layout,
+                    0,
+                    &[set],
+                    &[],
+                );
+            }
         }
         self.descriptors.sets_written += 1;
         self.bound.set_layout = built.set_layout;
@@ -204,6 +236,51 @@ impl VulkanBackend {
             self.bound.set_origins.push((binding, origin));
         }
         Ok(())
+    }
+
+    /// Pushes `contents` as set 0 of `built`'s layout (`VK_KHR_push_descriptor`): no set
+    /// allocated, no allocation (at most [`MAX_PUSHED`] descriptors, the layout's bindings).
+    fn push_set(&mut self, built: &Built, contents: &[(u32, Descriptor, Origin)]) {
+        let Some(loader) = self.gpu.push_descriptor.as_ref() else {
+            return;
+        };
+        let mut buffers: ArrayVec<[vk::DescriptorBufferInfo; 1], MAX_PUSHED> = ArrayVec::new();
+        let mut images: ArrayVec<[vk::DescriptorImageInfo; 1], MAX_PUSHED> = ArrayVec::new();
+        for (_, descriptor, _) in contents.iter().take(MAX_PUSHED) {
+            match info(descriptor) {
+                Info::Buffer(b) => buffers.push([b]),
+                Info::Image(i) => images.push([i]),
+            }
+        }
+        let (mut b, mut i) = (0, 0);
+        let mut writes: ArrayVec<vk::WriteDescriptorSet<'_>, MAX_PUSHED> = ArrayVec::new();
+        for (binding, descriptor, _) in contents.iter().take(MAX_PUSHED) {
+            let write = vk::WriteDescriptorSet::default()
+                .dst_binding(*binding)
+                .descriptor_type(ty(descriptor));
+            writes.push(match descriptor {
+                Descriptor::Buffer { .. } | Descriptor::Storage { .. } => {
+                    b += 1;
+                    write.buffer_info(&buffers[b - 1])
+                }
+                _ => {
+                    i += 1;
+                    write.image_info(&images[i - 1])
+                }
+            });
+        }
+        // SAFETY: `built.set_layout` is a push layout (`built.push`) holding exactly these
+        // bindings with these types (the pipeline's declared slots), at most the device's
+        // maxPushDescriptors; the buffers, views and samplers are live; recording on `cb`.
+        unsafe {
+            loader.cmd_push_descriptor_set(
+                self.frame.cb,
+                vk::PipelineBindPoint::GRAPHICS,
+                built.layout,
+                0,
+                &writes,
+            );
+        }
     }
 
     /// A set of `layout` from the frame's pools, written with `contents` (not bound).
@@ -297,5 +374,57 @@ impl VulkanBackend {
         // are live.
         unsafe { self.gpu.device.update_descriptor_sets(&writes, &[]) };
         Ok(set)
+    }
+}
+
+/// A descriptor's info structure.
+enum Info {
+    Buffer(vk::DescriptorBufferInfo),
+    Image(vk::DescriptorImageInfo),
+}
+
+/// The info structure Vulkan reads `descriptor` from.
+fn info(descriptor: &Descriptor) -> Info {
+    match *descriptor {
+        Descriptor::Buffer {
+            buffer,
+            offset,
+            range,
+        }
+        | Descriptor::Storage {
+            buffer,
+            offset,
+            range,
+        } => Info::Buffer(vk::DescriptorBufferInfo {
+            buffer,
+            offset,
+            range,
+        }),
+        Descriptor::Image(view) => Info::Image(vk::DescriptorImageInfo {
+            sampler: vk::Sampler::null(),
+            image_view: view,
+            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+        }),
+        Descriptor::StorageImage(view) => Info::Image(vk::DescriptorImageInfo {
+            sampler: vk::Sampler::null(),
+            image_view: view,
+            image_layout: vk::ImageLayout::GENERAL,
+        }),
+        Descriptor::Sampler(sampler) => Info::Image(vk::DescriptorImageInfo {
+            sampler,
+            image_view: vk::ImageView::null(),
+            image_layout: vk::ImageLayout::UNDEFINED,
+        }),
+    }
+}
+
+/// The descriptor type of `descriptor`.
+fn ty(descriptor: &Descriptor) -> vk::DescriptorType {
+    match descriptor {
+        Descriptor::Buffer { .. } => vk::DescriptorType::UNIFORM_BUFFER,
+        Descriptor::Storage { .. } => vk::DescriptorType::STORAGE_BUFFER,
+        Descriptor::Image(_) => vk::DescriptorType::SAMPLED_IMAGE,
+        Descriptor::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
+        Descriptor::Sampler(_) => vk::DescriptorType::SAMPLER,
     }
 }

@@ -88,13 +88,13 @@ impl VulkanBackend {
     /// The compute pipeline of `shader`, built on first use.
     fn compute_pipeline(&mut self, shader: RawHandle) -> Result<Built, Error> {
         if let Some(built) = self.pipelines.compute.get(&shader) {
-            return Ok(built.clone());
+            return Ok(*built);
         }
         let module = self.shader_module(shader, Stage::Compute)?;
         let mut bindings = Vec::new();
         self.shader_bindings(shader, &mut bindings)?;
         bindings.sort_by_key(|b| b.0);
-        let (set_layout, layout) = self.layouts(bindings)?;
+        let (set_layout, layout) = self.layouts(bindings, false)?;
         let entry = self
             .pipelines
             .modules
@@ -124,9 +124,10 @@ impl VulkanBackend {
             layout,
             set_layout,
             scissor: false,
+            push: false,
         };
         self.pipelines.built += 1;
-        self.pipelines.compute.insert(shader, built.clone());
+        self.pipelines.compute.insert(shader, built);
         Ok(built)
     }
 }

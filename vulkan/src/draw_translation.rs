@@ -12,17 +12,24 @@
 //! auto draws: R-GPU-3). Dispatches go to `dispatches.rs`, the arguments of indirect draws
 //! to `indirect_args.rs`, UAVs and buffer views to `views.rs`.
 //!
+//! **Cost (R-GPU-6).** Nothing is allocated per draw: the resolution fills one record kept on
+//! the backend ([`Resolved`], fixed-size lists but the descriptors', which keeps its room); the
+//! pipeline is looked up only when the key differs from the bound one; the input layout's slots
+//! are read (under the device's lock) only when the layout changes; dynamic state, vertex and
+//! index buffers and descriptors are recorded only where they differ from what is bound.
+//!
 //! **Invariant.** The draw's resolution runs again when placing something in the ring flushed
 //! the frame (its regions are forgotten then), so a draw never reads a region of a frame that
 //! was reset.
 
+use arrayvec::ArrayVec;
 use ash::vk;
 use executor::{Draw, DrawKind, StageView};
 use recorder::command::{BoundBuffer, InstanceId, ViewFlags};
 use recorder::{Buffer, Error, Format, Handle, ObjectKind, RawHandle, Stage, Usage};
 
-use crate::descriptors::{Descriptor, Origin};
-use crate::pipelines::PipelineKey;
+use crate::descriptors::{Descriptor, Origin, VertexBinding};
+use crate::pipelines::{PipelineKey, MAX_COLORS, MAX_VERTEX_BUFFERS};
 use crate::predication::Decision;
 use crate::resources::refuse;
 use crate::shaders::{self, SlotKind};
@@ -30,19 +37,52 @@ use crate::VulkanBackend;
 
 const CALL: &str = "draw";
 
-/// What a draw's resolution gives the recording step.
-struct Resolved {
+/// What a draw's resolution gives the recording step. Kept on the backend between draws
+/// (`VulkanBackend::resolved`) and filled again in place: no allocation per draw once the
+/// descriptor list has grown to the largest draw's (R-GPU-6).
+pub(crate) struct Resolved {
     key: PipelineKey,
-    colors: Vec<(RawHandle, RawHandle)>,
+    colors: ArrayVec<(RawHandle, RawHandle), MAX_COLORS>,
     depth: (RawHandle, RawHandle),
     set: Vec<(u32, Descriptor, Origin)>,
-    /// Slot, where the binding comes from, the buffer, the offset in it and the bytes bound.
-    vertex_buffers: Vec<(u32, Origin, vk::Buffer, u64, u64)>,
+    vertex_buffers: ArrayVec<VertexBinding, MAX_VERTEX_BUFFERS>,
     index_buffer: Option<(Origin, vk::Buffer, u64, vk::IndexType)>,
     /// A stage writes a buffer through a UAV: global barriers before and after the draw.
     buffer_uavs: bool,
     /// An indirect draw's argument buffer and offset (`indirect_args.rs`).
     indirect: Option<(vk::Buffer, u64)>,
+}
+
+/// The vertex-buffer slots an input layout reads, `(slot, per_instance)` sorted by slot: the
+/// last layout's, kept so that a draw with the previous draw's layout takes no lock
+/// (`Device::gpu_contents`) to find them.
+pub(crate) struct LayoutSlots {
+    layout: RawHandle,
+    slots: ArrayVec<(u32, bool), MAX_VERTEX_BUFFERS>,
+}
+
+impl Default for LayoutSlots {
+    fn default() -> Self {
+        Self {
+            layout: RawHandle::NULL,
+            slots: ArrayVec::new(),
+        }
+    }
+}
+
+impl Default for Resolved {
+    fn default() -> Self {
+        Self {
+            key: PipelineKey::default(),
+            colors: ArrayVec::new(),
+            depth: (RawHandle::NULL, RawHandle::NULL),
+            set: Vec::new(),
+            vertex_buffers: ArrayVec::new(),
+            index_buffer: None,
+            buffer_uavs: false,
+            indirect: None,
+        }
+    }
 }
 
 impl VulkanBackend {
@@ -63,12 +103,27 @@ impl VulkanBackend {
             DrawKind::DrawAuto => return Err(self.refuse_draw_auto()),
         }
         self.query_room(CALL)?;
-        let mut decision = self.decide(CALL, skipped)?;
+        let decision = self.decide(CALL, skipped)?;
         if decision == Decision::Skip {
             return Ok(());
         }
+        // The record is filled in place (kept on the backend), and put back after the draw.
+        let mut resolved = self.resolved.take().unwrap_or_default();
+        let result = self.translate_resolved(draw, skipped, decision, &mut resolved);
+        self.resolved = Some(resolved);
+        result
+    }
+
+    /// [`Self::translate_draw`] after the draw was decided, with `resolved` to fill.
+    fn translate_resolved(
+        &mut self,
+        draw: &Draw<'_>,
+        skipped: bool,
+        mut decision: Decision,
+        resolved: &mut Resolved,
+    ) -> Result<(), Error> {
         let submissions = self.frame.submissions;
-        let mut resolved = self.resolve(draw)?;
+        self.resolve(draw, resolved)?;
         if self.frame.submissions != submissions {
             // The ring was full and flushed while resolving: decide and resolve again in the
             // new frame.
@@ -76,9 +131,17 @@ impl VulkanBackend {
             if decision == Decision::Skip {
                 return Ok(());
             }
-            resolved = self.resolve(draw)?;
+            self.resolve(draw, resolved)?;
         }
-        let built = self.pipeline(&resolved.key)?;
+        // The pipeline is looked up only when the key differs from the bound one (R-GPU-6).
+        let bound_built = self
+            .bound
+            .built
+            .filter(|_| self.bound.key.as_ref() == Some(&resolved.key));
+        let built = match bound_built {
+            Some(built) => built,
+            None => self.pipeline(&resolved.key)?,
+        };
         if resolved.buffer_uavs {
             // What earlier commands did to the buffers is done before the draw writes them.
             self.memory_barrier(
@@ -87,21 +150,26 @@ impl VulkanBackend {
             );
         }
         self.open_pass(CALL, &resolved.colors, resolved.depth)?;
-        let device = self.gpu.device.clone();
-        let cb = self.frame.cb;
         if self.bound.pipeline != built.pipeline {
             // SAFETY: recording inside a pass whose formats are the pipeline's (the key holds
             // them); the pipeline is live.
             unsafe {
-                device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, built.pipeline)
+                self.gpu.device.cmd_bind_pipeline(
+                    self.frame.cb,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    built.pipeline,
+                )
             };
             self.bound.pipeline = built.pipeline;
         }
-        self.bound.key = Some(resolved.key.clone());
+        if bound_built.is_none() {
+            self.bound.key = Some(resolved.key.clone());
+            self.bound.built = Some(built);
+        }
         self.dynamic_state(draw, built.scissor)?;
         self.restart_state(draw, resolved.index_buffer.is_some())?;
         self.bind_set(&built, &resolved.set)?;
-        self.bind_buffers(&resolved);
+        self.bind_buffers(resolved);
         let indirect = resolved.indirect;
         self.conditionally(decision, |backend| match indirect {
             Some(arguments) => {
@@ -124,18 +192,18 @@ impl VulkanBackend {
         Ok(())
     }
 
-    /// Everything that may record transfers and barriers (see the module essay).
-    fn resolve(&mut self, draw: &Draw<'_>) -> Result<Resolved, Error> {
+    /// Everything that may record transfers and barriers (see the module essay), into `r`.
+    fn resolve(&mut self, draw: &Draw<'_>, r: &mut Resolved) -> Result<(), Error> {
         let graphics = draw.graphics().ok_or_else(|| Error::GpuBackend {
             call: CALL,
             object: "the draw".to_string(),
             problem: "has no graphics record (R-GPU-1)".to_string(),
         })?;
         let mut shaders = [RawHandle::NULL; 2];
-        let mut set = Vec::new();
-        let mut buffer_uavs = false;
+        r.set.clear();
+        r.buffer_uavs = false;
         for stage in draw.stages() {
-            self.resolve_stage(&stage, &mut shaders, &mut set, &mut buffer_uavs)?;
+            self.resolve_stage(&stage, &mut shaders, &mut r.set, &mut r.buffer_uavs)?;
         }
         if shaders[0].is_null() {
             return Err(Error::GpuBackend {
@@ -144,9 +212,11 @@ impl VulkanBackend {
                 problem: "has no vertex shader bound (R-GPU-3)".to_string(),
             });
         }
-        set.sort_by_key(|s| s.0);
-        let mut colors = Vec::new();
-        let mut formats = Vec::new();
+        if !r.set.is_sorted_by_key(|s| s.0) {
+            r.set.sort_unstable_by_key(|s| s.0);
+        }
+        r.colors.clear();
+        r.key.colors.clear();
         for target in graphics.render_targets.iter().filter(|t| !t.view.is_null()) {
             let (_, texture) = self.image_view(
                 CALL,
@@ -154,20 +224,33 @@ impl VulkanBackend {
                 target.view,
                 target.resource,
             )?;
-            colors.push((target.view, texture));
-            formats.push(self.view_format(target.format, texture));
+            let format = self.view_format(target.format, texture);
+            // At most MAX_COLORS targets are bound (D3D11's limit, checked at the call).
+            if r.colors.try_push((target.view, texture)).is_err()
+                || r.key.colors.try_push(format).is_err()
+            {
+                return Err(Error::GpuBackend {
+                    call: CALL,
+                    object: "the draw".to_string(),
+                    problem: format!("binds more than {MAX_COLORS} render targets (R-GPU-3)"),
+                });
+            }
         }
         let ds = graphics.depth_stencil;
-        let (depth, depth_format) = if ds.view.is_null() {
+        (r.depth, r.key.depth) = if ds.view.is_null() {
             ((RawHandle::NULL, RawHandle::NULL), vk::Format::UNDEFINED)
         } else {
             let (_, texture) =
                 self.image_view(CALL, ObjectKind::DepthStencilView, ds.view, ds.resource)?;
             ((ds.view, texture), self.view_format(ds.format, texture))
         };
-        let strides = self.strides(graphics.input_layout, graphics.vertex_buffers)?;
-        let mut vertex_buffers = Vec::new();
-        for &(slot, _, _) in &strides {
+        self.strides(
+            graphics.input_layout,
+            graphics.vertex_buffers,
+            &mut r.key.strides,
+        )?;
+        r.vertex_buffers.clear();
+        for &(slot, _, _) in &r.key.strides {
             let Some(bound) =
                 vertex_buffer(graphics.vertex_buffers, slot).filter(|b| !b.buffer.is_null())
             else {
@@ -183,33 +266,20 @@ impl VulkanBackend {
             let (buffer, base, size) = self.buffer_location(CALL, bound.buffer, bound.instance)?;
             let origin = Origin::Buffer(bound.buffer, bound.instance);
             // Bound with its size: a fetch past it reads zeros (robust access, D3D11's rule),
-            // not the ring's next instance.
+            // not the ring's next instance. As many as the strides (MAX_VERTEX_BUFFERS).
             let within = size.saturating_sub(bound.offset as u64).max(1);
-            vertex_buffers.push((slot, origin, buffer, base + bound.offset as u64, within));
+            let binding = (slot, origin, buffer, base + bound.offset as u64, within);
+            let _ = r.vertex_buffers.try_push(binding);
         }
-        let index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
-        let indirect = self.indirect_arguments(draw)?;
-        let key = PipelineKey {
-            shaders,
-            input_layout: graphics.input_layout,
-            strides,
-            topology: graphics.topology,
-            blend: graphics.blend.state,
-            depth_stencil: graphics.depth_stencil_state.state,
-            rasterizer: graphics.rasterizer,
-            colors: formats,
-            depth: depth_format,
-        };
-        Ok(Resolved {
-            key,
-            colors,
-            depth,
-            set,
-            vertex_buffers,
-            index_buffer,
-            buffer_uavs,
-            indirect,
-        })
+        r.index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
+        r.indirect = self.indirect_arguments(draw)?;
+        r.key.shaders = shaders;
+        r.key.input_layout = graphics.input_layout;
+        r.key.topology = graphics.topology;
+        r.key.blend = graphics.blend.state;
+        r.key.depth_stencil = graphics.depth_stencil_state.state;
+        r.key.rasterizer = graphics.rasterizer;
+        Ok(())
     }
 
     /// One stage's shader and the descriptors of the slots it reads.
@@ -353,15 +423,33 @@ impl VulkanBackend {
             .unwrap_or(vk::Format::UNDEFINED)
     }
 
-    /// `(slot, stride, per_instance)` of each vertex buffer the input layout reads.
+    /// `(slot, stride, per_instance)` of each vertex buffer the input layout reads, into `out`
+    /// (the layout's slots found once per change of layout, [`LayoutSlots`]).
     fn strides(
-        &self,
+        &mut self,
         layout: RawHandle,
         vertex_buffers: &[(u32, BoundBuffer)],
-    ) -> Result<Vec<(u32, u32, bool)>, Error> {
+        out: &mut ArrayVec<(u32, u32, bool), MAX_VERTEX_BUFFERS>,
+    ) -> Result<(), Error> {
+        out.clear();
         if layout.is_null() {
-            return Ok(Vec::new());
+            return Ok(());
         }
+        if self.layout_slots.layout != layout {
+            self.read_layout_slots(layout)?;
+        }
+        for &(slot, per_instance) in &self.layout_slots.slots {
+            let stride = vertex_buffers
+                .iter()
+                .find(|(s, _)| *s == slot)
+                .map_or(0, |(_, b)| b.stride_or_format);
+            out.push((slot, stride, per_instance));
+        }
+        Ok(())
+    }
+
+    /// The slots `layout` reads, from its elements (R-GPU-2), kept as the last layout's.
+    fn read_layout_slots(&mut self, layout: RawHandle) -> Result<(), Error> {
         let contents = self.device.gpu_contents(ObjectKind::InputLayout, layout);
         let Some(recorder::GpuContents::InputLayout(elements)) = contents.as_deref() else {
             return Err(refuse(
@@ -372,19 +460,27 @@ impl VulkanBackend {
                 "has no elements: the Vulkan backend needs them to read vertices (create it with create_input_layout_with_elements, R-GPU-2)",
             ));
         };
-        let mut strides: Vec<(u32, u32, bool)> = Vec::new();
+        let mut slots: ArrayVec<(u32, bool), MAX_VERTEX_BUFFERS> = ArrayVec::new();
         for element in elements {
-            if strides.iter().any(|s| s.0 == element.input_slot) {
+            if slots.iter().any(|s| s.0 == element.input_slot) {
                 continue;
             }
-            let stride = vertex_buffers
-                .iter()
-                .find(|(slot, _)| *slot == element.input_slot)
-                .map_or(0, |(_, b)| b.stride_or_format);
-            strides.push((element.input_slot, stride, element.per_instance));
+            if slots
+                .try_push((element.input_slot, element.per_instance))
+                .is_err()
+            {
+                return Err(refuse(
+                    self,
+                    CALL,
+                    ObjectKind::InputLayout,
+                    layout,
+                    format!("reads more than {MAX_VERTEX_BUFFERS} vertex-buffer slots (R-GPU-3)"),
+                ));
+            }
         }
-        strides.sort_by_key(|s| s.0);
-        Ok(strides)
+        slots.sort_unstable_by_key(|s| s.0);
+        self.layout_slots = LayoutSlots { layout, slots };
+        Ok(())
     }
 
     fn index_buffer(
@@ -469,7 +565,7 @@ impl VulkanBackend {
     fn bind_buffers(&mut self, resolved: &Resolved) {
         let device = &self.gpu.device;
         let cb = self.frame.cb;
-        if self.bound.vertex_buffers != resolved.vertex_buffers {
+        if self.bound.vertex_buffers[..] != resolved.vertex_buffers[..] {
             for &(slot, _, buffer, offset, size) in &resolved.vertex_buffers {
                 // SAFETY: the buffer is live with VERTEX_BUFFER usage; the offset is in it and
                 // `size` bytes from it are in it (`buffer_location`); no strides given, so the
@@ -485,9 +581,10 @@ impl VulkanBackend {
                     )
                 };
             }
+            self.bound.vertex_buffers.clear();
             self.bound
                 .vertex_buffers
-                .clone_from(&resolved.vertex_buffers);
+                .extend_from_slice(&resolved.vertex_buffers);
         }
         if let Some((origin, buffer, offset, ty)) = resolved.index_buffer {
             if self.bound.index_buffer != resolved.index_buffer {

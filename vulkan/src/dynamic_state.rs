@@ -21,11 +21,43 @@
 //! `SV_ViewportArrayIndex` (`ViewportIndex`), which naga 30's WGSL has no builtin for, so no
 //! shader the check accepts writes one.
 
+use arrayvec::ArrayVec;
 use ash::vk;
 use executor::Draw;
 use recorder::{Error, Rect, Viewport};
 
 use crate::VulkanBackend;
+
+/// Most viewports a draw binds (D3D11's limit; `maxViewports` is clamped to it).
+const MAX_VIEWPORTS: usize = 16;
+
+/// The dynamic state a draw sets, kept as the command buffer's (`Bound::dynamic`) so that a
+/// draw with the previous draw's state records none (R-GPU-6).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DynamicState {
+    viewports: ArrayVec<vk::Viewport, MAX_VIEWPORTS>,
+    scissors: ArrayVec<vk::Rect2D, MAX_VIEWPORTS>,
+    blend: [f32; 4],
+    stencil_ref: u32,
+}
+
+impl PartialEq for DynamicState {
+    fn eq(&self, other: &Self) -> bool {
+        let same = |a: &vk::Viewport, b: &vk::Viewport| {
+            (a.x, a.y, a.width, a.height, a.min_depth, a.max_depth)
+                == (b.x, b.y, b.width, b.height, b.min_depth, b.max_depth)
+        };
+        self.viewports.len() == other.viewports.len()
+            && self
+                .viewports
+                .iter()
+                .zip(&other.viewports)
+                .all(|(a, b)| same(a, b))
+            && self.scissors == other.scissors
+            && self.blend == other.blend
+            && self.stencil_ref == other.stencil_ref
+    }
+}
 
 /// A viewport as Vulkan takes it (depths clamped to `0..=1`).
 fn viewport(v: &Viewport) -> vk::Viewport {
@@ -76,20 +108,17 @@ impl VulkanBackend {
             min_depth: 0.0,
             max_depth: 1.0,
         };
-        let mut viewports: Vec<vk::Viewport> = graphics.viewports.iter().map(viewport).collect();
-        match viewports.first() {
-            Some(v) if v.width > 0.0 && v.height > 0.0 => {}
-            Some(_) => viewports[0] = full,
-            None => viewports.push(full),
-        }
+        let mut next = DynamicState::default();
+        let viewports = &mut next.viewports;
         let max = self.gpu.features.max_viewports;
-        if viewports.len() as u32 > max {
+        if graphics.viewports.len() as u32 > max.max(1) || graphics.viewports.len() > MAX_VIEWPORTS
+        {
             return Err(Error::GpuBackend {
                 call: draw.kind.name(),
                 object: "the draw".to_string(),
                 problem: format!(
                     "binds {} viewports, and the device draws with at most {max} ({}; R-GPU-3)",
-                    viewports.len(),
+                    graphics.viewports.len(),
                     if self.gpu.features.multi_viewport {
                         "its maxViewports"
                     } else {
@@ -98,21 +127,34 @@ impl VulkanBackend {
                 ),
             });
         }
+        viewports.extend(graphics.viewports.iter().map(viewport));
+        match viewports.first() {
+            Some(v) if v.width > 0.0 && v.height > 0.0 => {}
+            Some(_) => viewports[0] = full,
+            None => viewports.push(full),
+        }
         let whole = vk::Rect2D {
             offset: vk::Offset2D::default(),
             extent,
         };
-        let scissors: Vec<vk::Rect2D> = (0..viewports.len())
-            .map(|i| match graphics.scissors.get(i) {
+        next.scissors.extend(
+            (0..viewports.len()).map(|i| match graphics.scissors.get(i) {
                 Some(r) if scissor_test => scissor(r),
                 _ => whole,
-            })
-            .collect();
+            }),
+        );
         // Empty viewports after the first (D3D11 allows them) as Vulkan accepts them.
         for v in viewports.iter_mut().skip(1) {
             if !(v.width > 0.0 && v.height > 0.0) {
                 *v = full;
             }
+        }
+        next.blend = graphics.blend.factor;
+        next.stencil_ref = graphics.depth_stencil_state.stencil_ref;
+        // Unchanged since the last draw of this command buffer: nothing to record (every
+        // pipeline declares these states dynamic, so binding one keeps them).
+        if self.bound.dynamic.as_ref() == Some(&next) {
+            return Ok(());
         }
         let device = &self.gpu.device;
         let cb = self.frame.cb;
@@ -120,15 +162,16 @@ impl VulkanBackend {
         // count); as many scissors as viewports, at most the device's maxViewports (1 without
         // multiViewport), each viewport of positive size.
         unsafe {
-            device.cmd_set_viewport_with_count(cb, &viewports);
-            device.cmd_set_scissor_with_count(cb, &scissors);
-            device.cmd_set_blend_constants(cb, &graphics.blend.factor);
+            device.cmd_set_viewport_with_count(cb, &next.viewports);
+            device.cmd_set_scissor_with_count(cb, &next.scissors);
+            device.cmd_set_blend_constants(cb, &next.blend);
             device.cmd_set_stencil_reference(
                 cb,
                 vk::StencilFaceFlags::FRONT_AND_BACK,
-                graphics.depth_stencil_state.stencil_ref,
+                next.stencil_ref,
             );
         }
+        self.bound.dynamic = Some(next);
         Ok(())
     }
 }

@@ -83,6 +83,8 @@ pub(crate) struct Gpu {
     pub(crate) query_features: QueryFeatures,
     /// `VK_EXT_conditional_rendering`'s commands, where the device has it (enabled then).
     pub(crate) conditional_rendering: Option<ash::ext::conditional_rendering::Device>,
+    /// `VK_KHR_push_descriptor`'s commands, where the device has it (enabled then).
+    pub(crate) push_descriptor: Option<ash::khr::push_descriptor::Device>,
     /// Dropped by hand before the device is destroyed.
     pub(crate) allocator: ManuallyDrop<Allocator>,
     /// The optional features enabled (those the device has).
@@ -107,6 +109,9 @@ pub(crate) struct Features {
     pub(crate) depth_clamp: bool,
     /// `VK_EXT_image_view_min_lod`'s `minLod`: a view's minimum LOD (R-ST-6).
     pub(crate) view_min_lod: bool,
+    /// `VK_KHR_push_descriptor`'s `maxPushDescriptors` (0 without the extension): a draw's
+    /// descriptors are pushed when its set has at most this many (`descriptors.rs`).
+    pub(crate) push_descriptors: u32,
 }
 
 impl fmt::Debug for Gpu {
@@ -132,6 +137,10 @@ pub(crate) struct QueryFeatures {
     /// `VK_EXT_conditional_rendering` with its `conditionalRendering` feature.
     pub(crate) conditional: bool,
 }
+
+/// Most descriptors pushed at once (a set larger than the device's `maxPushDescriptors`, or
+/// than this, is allocated and written instead: `descriptors.rs`).
+pub(crate) const MAX_PUSHED: usize = 32;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
@@ -220,6 +229,8 @@ impl Gpu {
         let conditional_rendering = query_features
             .conditional
             .then(|| ash::ext::conditional_rendering::Device::new(&instance, &device));
+        let push_descriptor = (features.push_descriptors > 0)
+            .then(|| ash::khr::push_descriptor::Device::new(&instance, &device));
         let allocator = Allocator::new(&AllocatorCreateDesc {
             instance: instance.clone(),
             device: device.clone(),
@@ -255,6 +266,7 @@ impl Gpu {
             timestamp_bits,
             query_features,
             conditional_rendering,
+            push_descriptor,
             allocator: ManuallyDrop::new(allocator),
             features,
         })
@@ -428,6 +440,15 @@ impl Partial {
         let robustness2 = has(ash::ext::robustness2::NAME);
         let conditional = has(ash::ext::conditional_rendering::NAME);
         let min_lod = has(ash::ext::image_view_min_lod::NAME);
+        let push_descriptors = if has(ash::khr::push_descriptor::NAME) {
+            let mut push = vk::PhysicalDevicePushDescriptorPropertiesKHR::default();
+            let mut properties2 = vk::PhysicalDeviceProperties2::default().push_next(&mut push);
+            // SAFETY: `physical` belongs to `instance`; the structures live across the call.
+            unsafe { instance.get_physical_device_properties2(physical, &mut properties2) };
+            push.max_push_descriptors.min(MAX_PUSHED as u32)
+        } else {
+            0
+        };
         let mut supported = vk::PhysicalDeviceVulkan13Features::default();
         let mut supported_robust = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
         let mut supported_conditional =
@@ -474,6 +495,7 @@ impl Partial {
             wireframe: on(base_supported.fill_mode_non_solid),
             depth_clamp: on(base_supported.depth_clamp),
             view_min_lod: min_lod && on(supported_min_lod.min_lod),
+            push_descriptors,
         };
         let base = vk::PhysicalDeviceFeatures::default()
             .robust_buffer_access(robust_access)
@@ -503,6 +525,9 @@ impl Partial {
         if robust_access && robust_access2 {
             names.push(ash::ext::robustness2::NAME.as_ptr());
             info = info.push_next(&mut robust);
+        }
+        if push_descriptors > 0 {
+            names.push(ash::khr::push_descriptor::NAME.as_ptr());
         }
         if query_features.conditional {
             names.push(ash::ext::conditional_rendering::NAME.as_ptr());

@@ -18,31 +18,54 @@
 use std::collections::HashMap;
 use std::ffi::CString;
 
+use arrayvec::ArrayVec;
 use ash::vk;
 use recorder::{
     BlendDesc, DepthStencilDesc, Error, GpuContents, Handle, InputElement, ObjectKind,
     PrimitiveTopology, RasterizerDesc, RawHandle, Shader, Stage,
 };
 
+use crate::handle_hash::HandleMap;
 use crate::resources::refuse;
 use crate::shaders::{self, SlotKind};
 use crate::translate;
 use crate::VulkanBackend;
 
-/// What a pipeline bakes.
+/// Most vertex-buffer slots a draw binds (D3D11's input-assembler slots).
+pub(crate) const MAX_VERTEX_BUFFERS: usize = 32;
+/// Most render targets a draw writes (D3D11's output-merger slots).
+pub(crate) const MAX_COLORS: usize = 8;
+
+/// What a pipeline bakes (no allocation in it: a draw's key is filled in place, R-GPU-6).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PipelineKey {
     /// Vertex and pixel shaders (pixel may be null).
     pub(crate) shaders: [RawHandle; 2],
     pub(crate) input_layout: RawHandle,
     /// `(slot, stride, per_instance)` of each vertex buffer the layout reads.
-    pub(crate) strides: Vec<(u32, u32, bool)>,
+    pub(crate) strides: ArrayVec<(u32, u32, bool), MAX_VERTEX_BUFFERS>,
     pub(crate) topology: PrimitiveTopology,
     pub(crate) blend: RawHandle,
     pub(crate) depth_stencil: RawHandle,
     pub(crate) rasterizer: RawHandle,
-    pub(crate) colors: Vec<vk::Format>,
+    pub(crate) colors: ArrayVec<vk::Format, MAX_COLORS>,
     pub(crate) depth: vk::Format,
+}
+
+impl Default for PipelineKey {
+    fn default() -> Self {
+        Self {
+            shaders: [RawHandle::NULL; 2],
+            input_layout: RawHandle::NULL,
+            strides: ArrayVec::new(),
+            topology: PrimitiveTopology::default(),
+            blend: RawHandle::NULL,
+            depth_stencil: RawHandle::NULL,
+            rasterizer: RawHandle::NULL,
+            colors: ArrayVec::new(),
+            depth: vk::Format::UNDEFINED,
+        }
+    }
 }
 
 /// A binding of a set layout: binding number, type, stages.
@@ -53,11 +76,13 @@ pub(crate) type LayoutBinding = (u32, vk::DescriptorType, vk::ShaderStageFlags);
 pub(crate) struct Pipelines {
     pub(crate) cache: vk::PipelineCache,
     pub(crate) modules: HashMap<RawHandle, (vk::ShaderModule, CString)>,
-    /// Set layout and pipeline layout by the bindings they hold.
-    pub(crate) layouts: HashMap<Vec<LayoutBinding>, (vk::DescriptorSetLayout, vk::PipelineLayout)>,
-    pub(crate) pipelines: HashMap<PipelineKey, Built>,
+    /// Set layout and pipeline layout by the bindings they hold and whether the set is pushed.
+    #[allow(clippy::type_complexity)]
+    pub(crate) layouts:
+        HashMap<(Vec<LayoutBinding>, bool), (vk::DescriptorSetLayout, vk::PipelineLayout)>,
+    pub(crate) pipelines: HandleMap<PipelineKey, Built>,
     /// The descriptor types of each shader's bindings, by shader (reflected once).
-    pub(crate) kinds: HashMap<RawHandle, shaders::Kinds>,
+    pub(crate) kinds: HandleMap<RawHandle, shaders::Kinds>,
     /// Compute pipelines by compute shader, with their layouts.
     pub(crate) compute: HashMap<RawHandle, Built>,
     /// Pipelines built so far (a cache miss each).
@@ -65,13 +90,15 @@ pub(crate) struct Pipelines {
 }
 
 /// A built pipeline with its layouts.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub(crate) struct Built {
     pub(crate) pipeline: vk::Pipeline,
     pub(crate) layout: vk::PipelineLayout,
     pub(crate) set_layout: vk::DescriptorSetLayout,
     /// The rasterizer's scissor test is on.
     pub(crate) scissor: bool,
+    /// The set layout is a push-descriptor layout (`descriptors.rs`).
+    pub(crate) push: bool,
 }
 
 const CALL: &str = "draw";
@@ -204,11 +231,14 @@ impl VulkanBackend {
     pub(crate) fn layouts(
         &mut self,
         bindings: Vec<LayoutBinding>,
+        push: bool,
     ) -> Result<(vk::DescriptorSetLayout, vk::PipelineLayout), Error> {
+        let bindings = (bindings, push);
         if let Some(layouts) = self.pipelines.layouts.get(&bindings) {
             return Ok(*layouts);
         }
         let vk_bindings: Vec<_> = bindings
+            .0
             .iter()
             .map(|&(binding, ty, stages)| {
                 vk::DescriptorSetLayoutBinding::default()
@@ -218,9 +248,18 @@ impl VulkanBackend {
                     .stage_flags(stages)
             })
             .collect();
-        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&vk_bindings);
+        let flags = if push {
+            vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR
+        } else {
+            vk::DescriptorSetLayoutCreateFlags::empty()
+        };
+        let info = vk::DescriptorSetLayoutCreateInfo::default()
+            .flags(flags)
+            .bindings(&vk_bindings);
         let device = &self.gpu.device;
-        // SAFETY: `info` lists distinct bindings and lives across the call.
+        // SAFETY: `info` lists distinct bindings and lives across the call; a push layout only
+        // where the device has VK_KHR_push_descriptor (enabled) and at most its
+        // maxPushDescriptors bindings (`features.push_descriptors`).
         let set_layout = unsafe { device.create_descriptor_set_layout(&info, None) }
             .map_err(|r| self.vk_error(CALL, "vkCreateDescriptorSetLayout", r))?;
         let set_layouts = [set_layout];
@@ -243,7 +282,7 @@ impl VulkanBackend {
     /// The pipeline of `key`, built on first use.
     pub(crate) fn pipeline(&mut self, key: &PipelineKey) -> Result<Built, Error> {
         if let Some(built) = self.pipelines.pipelines.get(key) {
-            return Ok(built.clone());
+            return Ok(*built);
         }
         let [vs, ps] = key.shaders;
         let vs_module = self.shader_module(vs, Stage::Vertex)?;
@@ -256,7 +295,10 @@ impl VulkanBackend {
         self.shader_bindings(vs, &mut bindings)?;
         self.shader_bindings(ps, &mut bindings)?;
         bindings.sort_by_key(|b| b.0);
-        let (set_layout, layout) = self.layouts(bindings.clone())?;
+        // Pushed descriptors where the device has them and the draw binds few enough.
+        let most = self.gpu.features.push_descriptors;
+        let push = most > 0 && bindings.len() as u32 <= most;
+        let (set_layout, layout) = self.layouts(bindings.clone(), push)?;
         let elements = self.input_elements(key.input_layout)?;
         let states = States::of(self, key);
         self.rasterizer_supported(key.rasterizer, &states.rasterizer)?;
@@ -266,9 +308,10 @@ impl VulkanBackend {
             layout,
             set_layout,
             scissor: states.rasterizer.scissor,
+            push,
         };
         self.pipelines.built += 1;
-        self.pipelines.pipelines.insert(key.clone(), built.clone());
+        self.pipelines.pipelines.insert(key.clone(), built);
         Ok(built)
     }
 

@@ -17,8 +17,6 @@
 //! layouts its subresources are in once the commands recorded so far have run. Buffers are synchronised with global
 //! memory barriers around every transfer that writes one (`buffer_written`, `before_buffer_write`).
 
-use std::collections::HashMap;
-
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
 use gpu_allocator::MemoryLocation;
@@ -27,6 +25,7 @@ use recorder::{
     Texture,
 };
 
+use crate::handle_hash::HandleMap;
 use crate::image_layouts::{Layouts, Subrange, Want};
 use crate::translate;
 use crate::VulkanBackend;
@@ -53,19 +52,19 @@ pub(crate) struct GpuBuffer {
 /// Every Vulkan object made for an engine object.
 #[derive(Default)]
 pub(crate) struct Resources {
-    pub(crate) images: HashMap<RawHandle, Image>,
+    pub(crate) images: HandleMap<RawHandle, Image>,
     /// Image views by D3D11 view (kind and handle: each kind numbers its own handles) and the
     /// texture it viewed when the command was recorded (a legacy swap-chain view moves to
     /// another back buffer at each present, R-EX-7: the record says which one), with that
     /// texture and the mips and layers the view sees.
     pub(crate) views:
-        HashMap<(ObjectKind, RawHandle, RawHandle), (vk::ImageView, RawHandle, Subrange)>,
+        HandleMap<(ObjectKind, RawHandle, RawHandle), (vk::ImageView, RawHandle, Subrange)>,
     /// Shader-resource views read with a minimum LOD above 0 (R-ST-6), by view, texture (as
     /// `views` keys them) and the LOD's bits: the view's own image view with
     /// `VkImageViewMinLodCreateInfoEXT`.
-    pub(crate) lod_views: HashMap<(RawHandle, RawHandle, u32), vk::ImageView>,
-    pub(crate) buffers: HashMap<RawHandle, GpuBuffer>,
-    pub(crate) samplers: HashMap<RawHandle, vk::Sampler>,
+    pub(crate) lod_views: HandleMap<(RawHandle, RawHandle, u32), vk::ImageView>,
+    pub(crate) buffers: HandleMap<RawHandle, GpuBuffer>,
+    pub(crate) samplers: HandleMap<RawHandle, vk::Sampler>,
 }
 
 /// The engine's error for an object the backend cannot make.

@@ -14,14 +14,13 @@
 //! placed in an earlier frame has it placed again from the bytes the backend kept of each
 //! dynamic buffer's latest instance (`VulkanBackend::latest`).
 
-use std::collections::HashMap;
-
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme, Allocator};
 use gpu_allocator::MemoryLocation;
 use recorder::command::InstanceId;
 use recorder::RawHandle;
 
+use crate::handle_hash::HandleMap;
 use crate::instance::{vk_failed, BackendError};
 
 /// The upload ring (see the module essay).
@@ -31,7 +30,7 @@ pub(crate) struct Ring {
     size: u64,
     head: u64,
     /// Where each dynamic instance of this frame lies.
-    pub(crate) regions: HashMap<(RawHandle, InstanceId), u64>,
+    pub(crate) regions: HandleMap<(RawHandle, InstanceId), u64>,
 }
 
 /// The alignment of every region: enough for uniform-buffer offsets on every device (256 is
@@ -85,7 +84,7 @@ impl Ring {
             allocation: Some(allocation),
             size,
             head: 0,
-            regions: HashMap::new(),
+            regions: HandleMap::default(),
         };
         bound.map_err(vk_failed("vkBindBufferMemory (upload ring)"))?;
         if ring

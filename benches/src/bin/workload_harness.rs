@@ -46,11 +46,15 @@ Usage: workload [options]
                          the Vulkan backend, interleaved; the backend's CPU per draw, the
                          GPU's time per frame (timestamps) and a pixel check (a build with
                          `--features vulkan`)
+    --no-oracle          with --backend vulkan: the backend's oracle (R-GPU-4) off, so
+                         the translation is timed without the per-draw comparison
     -h, --help           print this help";
 
 struct Options {
     /// `--backend vulkan`.
     vulkan: bool,
+    /// `--no-oracle`: the backend's oracle off.
+    no_oracle: bool,
     draws: u32,
     runs: u32,
     bundle_draws: u32,
@@ -62,6 +66,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
     let cores = thread::available_parallelism().map_or(1, |n| n.get() as u32);
     let mut options = Options {
         vulkan: false,
+        no_oracle: false,
         draws: 100_000,
         runs: 11,
         bundle_draws: 100,
@@ -89,6 +94,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> 
                     other => return Err(format!("--backend: '{other}' is not model or vulkan")),
                 }
             }
+            "--no-oracle" => options.no_oracle = true,
             "--draws" => options.draws = count(&name, &args.value(&name)?, 1, 10_000_000)?,
             "--runs" => options.runs = count(&name, &args.value(&name)?, 1, 1_000)?,
             "--bundle-draws" => {

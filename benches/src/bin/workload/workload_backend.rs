@@ -93,8 +93,12 @@ fn backend(side: &mut Side) -> Result<&mut VulkanBackend, String> {
 pub(crate) fn run(o: &Options) -> Result<(), String> {
     let mut model = Side::new()?;
     let mut drawn = Side::new()?;
-    let vulkan = VulkanBackend::new(&drawn.device, VulkanOptions::default())
-        .map_err(|e| format!("--backend vulkan: {e}"))?;
+    let options = VulkanOptions {
+        oracle: !o.no_oracle,
+        ..VulkanOptions::default()
+    };
+    let vulkan =
+        VulkanBackend::new(&drawn.device, options).map_err(|e| format!("--backend vulkan: {e}"))?;
     let name = vulkan.device_name();
     drawn.immediate.set_gpu_backend(Some(Box::new(vulkan)));
     let (mut alone, mut with, mut submit, mut gpu) =
@@ -115,9 +119,10 @@ pub(crate) fn run(o: &Options) -> Result<(), String> {
     }
     let (a, b) = (median(&mut alone), median(&mut with));
     outln!(
-        "backend: Vulkan on {name}; {} draws, median of {} interleaved rounds; ns per draw",
+        "backend: Vulkan on {name}; {} draws, median of {} interleaved rounds; oracle {}; ns per draw",
         o.draws,
-        o.runs
+        o.runs,
+        if o.no_oracle { "off" } else { "on" }
     );
     outln!(
         "  execute, model alone {:.1}; model + backend {:.1}; the backend's translation {:.1}",
