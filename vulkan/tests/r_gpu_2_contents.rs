@@ -226,20 +226,7 @@ fn r_gpu_3_a_views_minimum_lod_starts_sampling_at_that_mip() {
         .device
         .create_shader_resource_view(&ViewDesc::new("mips.srv", texture))
         .unwrap();
-    let sample_ps = gpu
-        .device
-        .create_shader_with_code(
-            &ShaderDesc {
-                shader_resources: Slots::of(&[0]),
-                samplers: Slots::of(&[0]),
-                ..ShaderDesc::new("sample_ps", Stage::Pixel)
-            },
-            ShaderCode::Wgsl {
-                source: SAMPLE_PS,
-                entry: "ps",
-            },
-        )
-        .unwrap();
+    let sample_ps = gpu.sample_ps();
     let point = gpu
         .device
         .create_sampler_state_with(

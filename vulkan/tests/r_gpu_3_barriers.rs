@@ -42,20 +42,7 @@ fn r_gpu_3_an_enhanced_barrier_is_one_vulkan_barrier() {
     let (scene, scene_rtv, scene_srv) = target(&gpu, "scene");
     let (post, post_rtv, _) = target(&gpu, "post");
     let (vs, colour_ps) = (gpu.quad_vs(), gpu.colour_ps());
-    let sample_ps = gpu
-        .device
-        .create_shader_with_code(
-            &ShaderDesc {
-                shader_resources: Slots::of(&[0]),
-                samplers: Slots::of(&[0]),
-                ..ShaderDesc::new("sample_ps", Stage::Pixel)
-            },
-            ShaderCode::Wgsl {
-                source: SAMPLE_PS,
-                entry: "ps",
-            },
-        )
-        .unwrap();
+    let sample_ps = gpu.sample_ps();
     let yellow = gpu.colour_buffer("yellow", Usage::Default, [1.0, 1.0, 0.0, 1.0]);
     gpu.imm.set_render_targets(&[Some(scene_rtv)], None);
     gpu.imm

@@ -91,20 +91,7 @@ fn legacy_frame(split: bool) {
         .create_render_target_view(&ViewDesc::new("post.rtv", post))
         .unwrap();
     let (vs, colour_ps) = (gpu.quad_vs(), gpu.colour_ps());
-    let sample_ps = gpu
-        .device
-        .create_shader_with_code(
-            &ShaderDesc {
-                shader_resources: Slots::of(&[0]),
-                samplers: Slots::of(&[0]),
-                ..ShaderDesc::new("sample_ps", Stage::Pixel)
-            },
-            ShaderCode::Wgsl {
-                source: SAMPLE_PS,
-                entry: "ps",
-            },
-        )
-        .unwrap();
+    let sample_ps = gpu.sample_ps();
     let cyan = gpu.colour_buffer("cyan", Usage::Default, [0.0, 1.0, 1.0, 1.0]);
     let before = gpu.backend().barrier_counts();
 

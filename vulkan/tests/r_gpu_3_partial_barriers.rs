@@ -116,20 +116,7 @@ fn mips(gpu: &Gpu) -> Mips {
         .create_render_target_view(&ViewDesc::new("out.rtv", out))
         .unwrap();
     let (vs, colour_ps) = (gpu.quad_vs(), gpu.colour_ps());
-    let sample_ps = gpu
-        .device
-        .create_shader_with_code(
-            &ShaderDesc {
-                shader_resources: Slots::of(&[0]),
-                samplers: Slots::of(&[0]),
-                ..ShaderDesc::new("sample_ps", Stage::Pixel)
-            },
-            ShaderCode::Wgsl {
-                source: SAMPLE_PS,
-                entry: "ps",
-            },
-        )
-        .unwrap();
+    let sample_ps = gpu.sample_ps();
     Mips {
         texture,
         out,

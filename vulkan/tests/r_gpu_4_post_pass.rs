@@ -32,20 +32,7 @@ fn r_gpu_4_a_post_pass_samples_the_frames_target() {
         .create_shader_resource_view(&ViewDesc::new("scene.srv", scene))
         .unwrap();
     let (vs, colour_ps) = (gpu.quad_vs(), gpu.colour_ps());
-    let sample_ps = gpu
-        .device
-        .create_shader_with_code(
-            &ShaderDesc {
-                shader_resources: Slots::of(&[0]),
-                samplers: Slots::of(&[0]),
-                ..ShaderDesc::new("sample_ps", Stage::Pixel)
-            },
-            ShaderCode::Wgsl {
-                source: SAMPLE_PS,
-                entry: "ps",
-            },
-        )
-        .unwrap();
+    let sample_ps = gpu.sample_ps();
     let point = gpu
         .device
         .create_sampler_state_with(
@@ -113,20 +100,7 @@ fn r_gpu_4_empty_slots_read_zeros() {
     let chain = gpu.swap_chain(32, 16);
     let rtv = gpu.device.swap_chain_info(chain).unwrap().buffers[0].1;
     let (vs, colour_ps) = (gpu.quad_vs(), gpu.colour_ps());
-    let sample_ps = gpu
-        .device
-        .create_shader_with_code(
-            &ShaderDesc {
-                shader_resources: Slots::of(&[0]),
-                samplers: Slots::of(&[0]),
-                ..ShaderDesc::new("sample_ps", Stage::Pixel)
-            },
-            ShaderCode::Wgsl {
-                source: SAMPLE_PS,
-                entry: "ps",
-            },
-        )
-        .unwrap();
+    let sample_ps = gpu.sample_ps();
     gpu.imm.clear_render_target_view(rtv, [1.0, 0.0, 0.0, 1.0]);
     gpu.imm.set_render_targets(&[Some(rtv)], None);
     gpu.imm

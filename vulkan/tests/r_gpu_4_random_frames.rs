@@ -75,20 +75,7 @@ fn bundle(gpu: &Gpu, o: &Objects, rng: &mut Rng, k: u64) -> DrawBundle {
 
 fn objects(gpu: &Gpu) -> Objects {
     let device = &gpu.device;
-    let sample_desc = ShaderDesc {
-        shader_resources: Slots::of(&[0]),
-        samplers: Slots::of(&[0]),
-        ..ShaderDesc::new("sample_ps", Stage::Pixel)
-    };
-    let sample_ps = device
-        .create_shader_with_code(
-            &sample_desc,
-            ShaderCode::Wgsl {
-                source: SAMPLE_PS,
-                entry: "ps",
-            },
-        )
-        .expect("the sampling pixel shader");
+    let sample_ps = gpu.sample_ps();
     let texels: Vec<u8> = (0..16u8)
         .flat_map(|i| [i * 16, 255 - i * 16, i * 8, 255])
         .collect();

@@ -178,6 +178,24 @@ impl Gpu {
             .expect("the colour pixel shader")
     }
 
+    /// The pixel shader sampling its shader resource 0 with sampler 0 ([`SAMPLE_PS`]).
+    pub fn sample_ps(&self) -> recorder::Shader {
+        let desc = recorder::ShaderDesc {
+            shader_resources: recorder::Slots::of(&[0]),
+            samplers: recorder::Slots::of(&[0]),
+            ..recorder::ShaderDesc::new("sample_ps", recorder::Stage::Pixel)
+        };
+        self.device
+            .create_shader_with_code(
+                &desc,
+                recorder::ShaderCode::Wgsl {
+                    source: SAMPLE_PS,
+                    entry: "ps",
+                },
+            )
+            .expect("the sampling pixel shader")
+    }
+
     /// A constant buffer of `usage` holding `colour`.
     pub fn colour_buffer(
         &self,
