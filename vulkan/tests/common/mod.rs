@@ -12,6 +12,10 @@ use vulkan_backend::{BackendError, VulkanBackend, VulkanOptions};
 pub struct Gpu {
     pub device: Device,
     pub imm: ImmediateContext,
+    /// The tests of one binary draw one at a time: held until the backend (in `imm`, dropped
+    /// first) is gone. One test binary crashed once (SIGSEGV, inside lavapipe or the layer) in
+    /// a `.ci/run` with its tests running in parallel; it never did in thirty runs alone.
+    _serial: std::sync::MutexGuard<'static, ()>,
 }
 
 /// The device and context with the backend installed, the validation layer on; `None` (the
@@ -24,6 +28,11 @@ pub fn gpu() -> Option<Gpu> {
 
 /// [`gpu`] on a device described by `desc` (fast semantics, say).
 pub fn gpu_with(desc: DeviceDesc) -> Option<Gpu> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    // A test that failed holding it poisons it; the next one goes on.
+    let serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let device = Device::new(desc);
     let options = VulkanOptions {
         validation: true,
@@ -47,7 +56,11 @@ pub fn gpu_with(desc: DeviceDesc) -> Option<Gpu> {
     };
     let mut imm = ImmediateContext::new(&device).expect("an immediate context");
     imm.set_gpu_backend(Some(Box::new(backend)));
-    Some(Gpu { device, imm })
+    Some(Gpu {
+        device,
+        imm,
+        _serial: serial,
+    })
 }
 
 impl Gpu {
