@@ -20,6 +20,9 @@ for line in sys.stdin:
             and m["target"]["name"].startswith("r_gpu"):
         shutil.copy(m["executable"], sys.argv[1] + "/" + m["target"]["name"])
 ' "$work"
+# The peer comparison (its own workspace, built by hand: cargo build --release --manifest-path
+# peer/Cargo.toml), when it is there.
+[ -x peer/target/release/peer ] && cp peer/target/release/peer "$work/"
 strip "$work"/*
 mkdir -p .devbin
 tar cJf .devbin/bin.tar.xz -C "$work" .

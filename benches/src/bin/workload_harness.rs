@@ -2,13 +2,17 @@
 //! bind among 16, a vertex-buffer bind among 8 and `draw(3, 0)`, the pipeline changed every 100
 //! draws; `benches::render_workload`) timed on every path a renderer would pick, side by side in one
 //! run: this engine's fast and legacy deferred contexts (record, execute, drop), draw bundles
-//! (encode + finish), the same calls made directly on the immediate context, a naive `Vec<enum>`
-//! recorder with an `Arc` per bind, the append probe (one 32-byte append per command: the
-//! limit), and the recording spread over T threads. The GPU model is detached, as wgpu's noop
-//! backend does no backend work: execution is the CPU side alone.
+//! (1,000 of 100 draws, and one of all the draws: encode + finish), the fast list executed with
+//! the GPU model inline, a fast list recorded on the capture's context idle and while capturing,
+//! the same calls made directly on the immediate context, a naive `Vec<enum>` recorder with an
+//! `Arc` per bind, the append probe (one 32-byte append per command: the limit), and the
+//! recording spread over T threads. Elsewhere the GPU model is detached, as wgpu's noop backend
+//! does no backend work: execution is the CPU side alone.
 //!
-//! Every figure is the median of `--runs` runs after two warm-up runs; ratios are of medians
-//! from the same run.
+//! **Rounds.** The paths run interleaved: each round runs every path once, after two warm-up
+//! rounds. A figure is the median over the rounds; a ratio is the median of the rounds' ratios,
+//! so that what the machine does at a moment (a burst of load, a frequency step) falls on both
+//! sides of it. The thread-scaling table runs each thread count's paths one after the other.
 //!
 //! ```text
 //! cargo run --release -p benches --bin workload
@@ -27,10 +31,11 @@ use std::time::{Duration, Instant};
 use benches::cli::{count, finish_main, Arg, Args};
 use benches::outln;
 use benches::render_workload::{AppendProbe, ArcRecorder, ArcState, Workload};
-use benches::timing::{self, median, ns, Scaling};
+use benches::timing::{self, ns, Scaling};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
+use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 
 const HELP: &str = "\
 workload: the render-bundle workload on every recording path, side by side
@@ -134,176 +139,263 @@ fn detached(device: &Device) -> Result<ImmediateContext, Error> {
     Ok(immediate)
 }
 
-/// One row of the table: per-draw record, execute and drop times, and bytes per draw.
-struct Row {
-    label: String,
-    record: Duration,
-    execute: Option<Duration>,
-    drop: Option<Duration>,
+/// A device of its own for a path, with the workload's objects: each path has its immediate
+/// context (one a device, R-OBJ-1) alive for the whole run.
+fn own_device() -> Result<(Device, Workload), Error> {
+    let device = Device::new(DeviceDesc::default());
+    let workload = Workload::new(&device)?;
+    Ok((device, workload))
+}
+
+/// One path of the table: what one run of it measured (record, execute and drop; a path without
+/// an execute or drop phase leaves it zero and says so in `phases`), and the bytes it recorded.
+struct Sample {
+    times: [Duration; 3],
     bytes: Option<u64>,
 }
 
-impl Row {
+impl Sample {
     fn total(&self) -> Duration {
-        self.record + self.execute.unwrap_or_default() + self.drop.unwrap_or_default()
+        self.times.iter().sum()
     }
 }
 
-/// Record, finish, execute (GPU model detached) and drop one list of `semantics`.
-fn list_row(
-    device: &Device,
-    workload: &Workload,
-    semantics: Semantics,
-    o: &Options,
-) -> Result<Row, Error> {
-    let mut context = context(device, semantics, "workload")?;
-    let mut immediate = detached(device)?;
-    let mut bytes = 0;
-    let mut failed = None;
-    let [record, execute, dropped] = median(o.runs, || {
-        let start = Instant::now();
-        workload.record(&mut context, 0..o.draws);
-        let list = context.finish_command_list(RestoreState::ClearState);
-        let recorded = start.elapsed();
-        let list = match list {
-            Ok(list) => list,
-            Err(error) => {
-                failed = Some(error.error);
-                return [Duration::ZERO; 3];
-            }
-        };
-        bytes = list.stats().bytes;
-        let start = Instant::now();
-        let executed = immediate
-            .execute_command_list(&list, RestoreState::ClearState)
-            .and_then(|()| immediate.flush());
-        let execute = start.elapsed();
-        if let Err(error) = executed {
-            failed = Some(error);
-        }
-        let start = Instant::now();
-        drop(list);
-        [recorded, execute, start.elapsed()]
-    });
-    if let Some(error) = failed {
-        return Err(error);
+/// A path of the table, run once a round ([`interleave`]): its label, which of execute and drop
+/// it has, and the run itself.
+struct Path<'a> {
+    label: String,
+    phases: [bool; 2],
+    run: Box<dyn FnMut() -> Result<Sample, Error> + 'a>,
+}
+
+/// One row of the table: a path's samples, one a round, in round order.
+struct Row {
+    label: String,
+    phases: [bool; 2],
+    samples: Vec<Sample>,
+}
+
+impl Row {
+    /// The median of one phase (0 record, 1 execute, 2 drop), `None` for a phase the path lacks.
+    fn phase(&self, k: usize) -> Option<Duration> {
+        (k == 0 || self.phases[k - 1])
+            .then(|| timing::middle(self.samples.iter().map(|s| s.times[k])).unwrap_or_default())
     }
-    Ok(Row {
-        label: format!("{} list", semantics.name()),
-        record,
-        execute: Some(execute),
-        drop: Some(dropped),
-        bytes: Some(bytes),
+
+    fn total(&self) -> Duration {
+        timing::middle(self.samples.iter().map(Sample::total)).unwrap_or_default()
+    }
+
+    fn bytes(&self) -> Option<u64> {
+        self.samples.last().and_then(|s| s.bytes)
+    }
+}
+
+/// Runs the paths in rounds, one run of each a round (two warm-up rounds first, not kept), so
+/// that the machine's state at a moment (a burst of load, a frequency change) falls on every
+/// path of that round alike: a ratio is then the median of the rounds' ratios ([`round_ratio`]).
+fn interleave<const N: usize>(mut paths: [Path<'_>; N], runs: u32) -> Result<[Row; N], Error> {
+    let mut rows = paths.each_ref().map(|p| Row {
+        label: p.label.clone(),
+        phases: p.phases,
+        samples: Vec::with_capacity(runs as usize),
+    });
+    for round in 0..runs.max(1) + 2 {
+        for (path, row) in paths.iter_mut().zip(&mut rows) {
+            let sample = (path.run)()?;
+            if round >= 2 {
+                row.samples.push(sample);
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// The median over the rounds of `of(a's sample, b's sample)`: a ratio of two paths measured
+/// side by side in each round.
+fn round_ratio(a: &Row, b: &Row, of: impl Fn(&Sample, &Sample) -> f64) -> f64 {
+    timing::middle(a.samples.iter().zip(&b.samples).map(|(a, b)| of(a, b))).unwrap_or(f64::NAN)
+}
+
+fn seconds(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+/// Record, finish, execute and drop one list of `semantics`, the GPU model detached (the CPU
+/// side of execution alone, as wgpu's noop backend) or inline (`model`: what every draw saw
+/// computed as it executes).
+fn list_path(semantics: Semantics, model: bool, o: &Options) -> Result<Path<'_>, Error> {
+    let (device, workload) = own_device()?;
+    let mut context = context(&device, semantics, "workload")?;
+    let mut immediate = ImmediateContext::new(&device)?;
+    immediate.set_gpu_timing(if model {
+        GpuTiming::Inline
+    } else {
+        GpuTiming::Detached
+    });
+    let label = match model {
+        false => format!("{} list", semantics.name()),
+        true => format!("{} list, GPU model inline", semantics.name()),
+    };
+    Ok(Path {
+        label,
+        phases: [true, true],
+        run: Box::new(move || {
+            let start = Instant::now();
+            workload.record(&mut context, 0..o.draws);
+            let list = context
+                .finish_command_list(RestoreState::ClearState)
+                .map_err(|e| e.error)?;
+            let recorded = start.elapsed();
+            let bytes = list.stats().bytes;
+            let start = Instant::now();
+            immediate.execute_command_list(&list, RestoreState::ClearState)?;
+            immediate.flush()?;
+            let executed = start.elapsed();
+            let start = Instant::now();
+            drop(list);
+            Ok(Sample {
+                times: [recorded, executed, start.elapsed()],
+                bytes: Some(bytes),
+            })
+        }),
     })
 }
 
 /// Record and finish `draws / bundle_draws` bundles (fast), then drop them.
-fn bundle_row(device: &Device, workload: &Workload, o: &Options) -> Result<Row, Error> {
+fn bundle_path(bundle_draws: u32, o: &Options) -> Result<Path<'_>, Error> {
+    let (device, workload) = own_device()?;
     let formats = [Format::R8G8B8A8Unorm];
-    let mut recorder = BundleRecorder::new(device, &BundleDesc::new("workload", &formats))?;
+    let mut recorder = BundleRecorder::new(&device, &BundleDesc::new("workload", &formats))?;
     let ranges: Vec<_> = (0..o.draws)
-        .step_by(o.bundle_draws as usize)
-        .map(|start| start..(start + o.bundle_draws).min(o.draws))
+        .step_by(bundle_draws as usize)
+        .map(|start| start..(start + bundle_draws).min(o.draws))
         .collect();
     let mut bundles: Vec<DrawBundle> = Vec::with_capacity(ranges.len());
-    let mut bytes = 0;
-    let mut failed = None;
-    let [record, dropped] = median(o.runs, || {
-        let start = Instant::now();
-        for range in &ranges {
-            workload.record_bundle(&mut recorder, range.clone());
-            match recorder.finish() {
-                Ok(bundle) => bundles.push(bundle),
-                Err(error) => failed = Some(error.error),
+    Ok(Path {
+        label: format!("bundles ({} x {})", ranges.len(), bundle_draws),
+        phases: [false, true],
+        run: Box::new(move || {
+            let start = Instant::now();
+            for range in &ranges {
+                workload.record_bundle(&mut recorder, range.clone());
+                bundles.push(recorder.finish().map_err(|e| e.error)?);
             }
-        }
-        let recorded = start.elapsed();
-        bytes = bundles.iter().map(|b| b.size_bytes()).sum();
-        let start = Instant::now();
-        bundles.clear();
-        [recorded, start.elapsed()]
-    });
-    if let Some(error) = failed {
-        return Err(error);
+            let recorded = start.elapsed();
+            let bytes = bundles.iter().map(|b| b.size_bytes()).sum();
+            let start = Instant::now();
+            bundles.clear();
+            Ok(Sample {
+                times: [recorded, Duration::ZERO, start.elapsed()],
+                bytes: Some(bytes),
+            })
+        }),
+    })
+}
+
+/// Record and finish one fast list on a deferred context of the capture (R-CAP-1), then drop
+/// it: with no frame being captured (`capturing` false: the capture's idle cost, one branch a
+/// call) or while one is (every call kept with its arguments).
+fn capture_path(capturing: bool, o: &Options) -> Result<Path<'_>, Error> {
+    let (device, workload) = own_device()?;
+    let capture = CaptureDevice::new(device, CaptureOptions::default());
+    let mut immediate = CapturedImmediate::new(&capture)?;
+    if capturing {
+        immediate.begin_capture();
     }
-    Ok(Row {
-        label: format!("bundles ({} x {})", ranges.len(), o.bundle_draws),
-        record,
-        execute: None,
-        drop: Some(dropped),
-        bytes: Some(bytes),
+    let mut context = capture.create_deferred_context(&DeferredContextDesc {
+        name: "workload",
+        semantics: Semantics::Fast,
+        ..Default::default()
+    })?;
+    Ok(Path {
+        label: format!(
+            "fast list, capture {}",
+            ["idle", "capturing"][capturing as usize]
+        ),
+        phases: [false, true],
+        run: Box::new(move || {
+            // The immediate context stays alive (and capturing) as long as the path.
+            let _ = &immediate;
+            let start = Instant::now();
+            workload.record(&mut context, 0..o.draws);
+            let list = context
+                .finish_command_list(RestoreState::ClearState)
+                .map_err(|e| e.error)?;
+            let recorded = start.elapsed();
+            let bytes = list.stats().bytes;
+            let start = Instant::now();
+            drop(list);
+            Ok(Sample {
+                times: [recorded, Duration::ZERO, start.elapsed()],
+                bytes: Some(bytes),
+            })
+        }),
     })
 }
 
 /// The same calls made directly on the immediate context of a device of `semantics`.
-fn immediate_row(semantics: Semantics, o: &Options) -> Result<Row, Error> {
+fn immediate_path(semantics: Semantics, o: &Options) -> Result<Path<'_>, Error> {
     let device = Device::new(DeviceDesc {
         immediate_semantics: semantics,
         ..DeviceDesc::default()
     });
     let workload = Workload::new(&device)?;
     let mut immediate = detached(&device)?;
-    let mut failed = None;
-    let [record] = median(o.runs, || {
-        let start = Instant::now();
-        workload.record(&mut immediate, 0..o.draws);
-        if let Err(error) = immediate.flush() {
-            failed = Some(error);
-        }
-        [start.elapsed()]
-    });
-    if let Some(error) = failed {
-        return Err(error);
-    }
-    Ok(Row {
+    Ok(Path {
         label: format!("immediate, {}", semantics.name()),
-        record,
-        execute: None,
-        drop: None,
-        bytes: None,
+        phases: [false, false],
+        run: Box::new(move || {
+            let start = Instant::now();
+            workload.record(&mut immediate, 0..o.draws);
+            immediate.flush()?;
+            Ok(Sample {
+                times: [start.elapsed(), Duration::ZERO, Duration::ZERO],
+                bytes: None,
+            })
+        }),
     })
 }
 
-fn naive_row(o: &Options) -> Row {
+fn naive_path(o: &Options) -> Path<'_> {
     let mut naive = ArcRecorder::default();
     let mut state = ArcState::default();
-    let [record, execute, dropped] = median(o.runs, || {
-        let start = Instant::now();
-        naive.record(0..o.draws);
-        let recorded = start.elapsed();
-        let start = Instant::now();
-        naive.execute(&mut state);
-        let executed = start.elapsed();
-        let start = Instant::now();
-        naive.commands.clear();
-        [recorded, executed, start.elapsed()]
-    });
-    std::hint::black_box(state.seen);
-    Row {
+    let bytes =
+        (std::mem::size_of::<benches::render_workload::ArcCommand>() * 3) as u64 * o.draws as u64;
+    Path {
         label: "naive Vec<enum> + Arc".into(),
-        record,
-        execute: Some(execute),
-        drop: Some(dropped),
-        bytes: Some(
-            (std::mem::size_of::<benches::render_workload::ArcCommand>() * 3) as u64
-                * o.draws as u64,
-        ),
+        phases: [true, true],
+        run: Box::new(move || {
+            let start = Instant::now();
+            naive.record(0..o.draws);
+            let recorded = start.elapsed();
+            let start = Instant::now();
+            naive.execute(&mut state);
+            std::hint::black_box(state.seen);
+            let executed = start.elapsed();
+            let start = Instant::now();
+            naive.commands.clear();
+            Ok(Sample {
+                times: [recorded, executed, start.elapsed()],
+                bytes: Some(bytes),
+            })
+        }),
     }
 }
 
-fn probe_row(workload: &Workload, o: &Options) -> Row {
+fn probe_path<'a>(workload: &'a Workload, o: &'a Options) -> Path<'a> {
     let mut probe = AppendProbe::default();
-    let [record] = median(o.runs, || {
-        let start = Instant::now();
-        probe.record(workload, 0..o.draws);
-        [start.elapsed()]
-    });
-    Row {
+    Path {
         label: "append probe (32 B/command)".into(),
-        record,
-        execute: None,
-        drop: None,
-        bytes: Some(probe.bytes() as u64),
+        phases: [false, false],
+        run: Box::new(move || {
+            let start = Instant::now();
+            probe.record(workload, 0..o.draws);
+            Ok(Sample {
+                times: [start.elapsed(), Duration::ZERO, Duration::ZERO],
+                bytes: Some(probe.bytes() as u64),
+            })
+        }),
     }
 }
 
@@ -354,22 +446,27 @@ fn run(o: &Options) -> Result<(), Error> {
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
     outln!(
         "workload: {} draws; per draw a constant-buffer bind among 16, a vertex-buffer bind among 8, \
-         draw(3, 0); shaders and blend state every 100 draws; GPU model detached; \
-         median of {} runs; {cores} cores",
+         draw(3, 0); shaders and blend state every 100 draws; GPU model detached but for the \
+         row that says inline; median of {} rounds, every path run once a round; {cores} cores",
         o.draws,
         o.runs
     );
-    let rows = [
-        list_row(&device, &workload, Semantics::Fast, o)?,
-        list_row(&device, &workload, Semantics::Legacy, o)?,
-        bundle_row(&device, &workload, o)?,
-        immediate_row(Semantics::Fast, o)?,
-        immediate_row(Semantics::Legacy, o)?,
-        naive_row(o),
-        probe_row(&workload, o),
+    let paths = [
+        list_path(Semantics::Fast, false, o)?,
+        list_path(Semantics::Legacy, false, o)?,
+        bundle_path(o.bundle_draws, o)?,
+        bundle_path(o.draws, o)?,
+        list_path(Semantics::Fast, true, o)?,
+        capture_path(false, o)?,
+        capture_path(true, o)?,
+        immediate_path(Semantics::Fast, o)?,
+        immediate_path(Semantics::Legacy, o)?,
+        naive_path(o),
+        probe_path(&workload, o),
     ];
+    let rows = interleave(paths, o.runs)?;
     outln!(
-        "{:<30} {:>9} {:>9} {:>9} {:>9} {:>11}",
+        "{:<34} {:>9} {:>9} {:>9} {:>9} {:>11}",
         "ns per draw",
         "record",
         "execute",
@@ -379,31 +476,47 @@ fn run(o: &Options) -> Result<(), Error> {
     );
     for row in &rows {
         outln!(
-            "{:<30} {:>9} {:>9} {:>9} {:>9.1} {:>11}",
+            "{:<34} {:>9} {:>9} {:>9} {:>9.1} {:>11}",
             row.label,
-            cell(Some(row.record), o.draws),
-            cell(row.execute, o.draws),
-            cell(row.drop, o.draws),
+            cell(row.phase(0), o.draws),
+            cell(row.phase(1), o.draws),
+            cell(row.phase(2), o.draws),
             ns(row.total(), o.draws),
-            row.bytes.map_or_else(
+            row.bytes().map_or_else(
                 || "–".into(),
                 |b| format!("{:.1}", b as f64 / o.draws as f64)
             ),
         );
     }
-    let [fast, legacy, bundle, imm_fast, imm_legacy, naive, probe] = &rows;
-    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
-    let fast_run = fast.record + fast.execute.unwrap_or_default();
+    let [fast, legacy, bundles, long, model, idle, capturing, imm_fast, imm_legacy, naive, probe] =
+        &rows;
+    let record = |s: &Sample| seconds(s.times[0]);
+    let record_execute = |s: &Sample| seconds(s.times[0] + s.times[1]);
+    let total = |s: &Sample| seconds(s.total());
+    let model_draws_per_s = o.draws as f64
+        / timing::middle(model.samples.iter().map(|s| seconds(s.times[1]))).unwrap_or(f64::NAN);
     outln!(
-        "ratios: naive / fast list (record + execute) {:.2}x; legacy / fast (record + execute + drop) {:.2}x; \
-         bundle / fast list (record) {:.2}x; immediate / deferred (fast) {:.2}x, (legacy) {:.2}x; \
-         fast list record / append probe {:.2}x",
-        ratio(naive.record + naive.execute.unwrap_or_default(), fast_run),
-        ratio(legacy.total(), fast.total()),
-        ratio(bundle.record, fast.record),
-        ratio(imm_fast.record, fast.record),
-        ratio(imm_legacy.record, legacy.record),
-        ratio(fast.record, probe.record),
+        "ratios (medians of the {} rounds' ratios, every path run once a round): \
+         fast list record / append probe {:.2}x; legacy / fast (record + execute + drop) {:.2}x; \
+         bundles / fast list (record) {:.2}x; one bundle of {} / fast list (record) {:.2}x; \
+         naive / fast list (record + execute) {:.2}x; immediate / deferred (fast) {:.2}x, \
+         (legacy) {:.2}x; GPU model inline: {:.2} M draws/s (execute with the model / detached \
+         {:.2}x); capturing / capture idle (record) {:.2}x, capture idle / fast list (record) \
+         {:.2}x",
+        o.runs,
+        round_ratio(fast, probe, |a, b| record(a) / record(b)),
+        round_ratio(legacy, fast, |a, b| total(a) / total(b)),
+        round_ratio(bundles, fast, |a, b| record(a) / record(b)),
+        o.draws,
+        round_ratio(long, fast, |a, b| record(a) / record(b)),
+        round_ratio(naive, fast, |a, b| record_execute(a) / record_execute(b)),
+        round_ratio(imm_fast, fast, |a, b| record(a) / record(b)),
+        round_ratio(imm_legacy, legacy, |a, b| record(a) / record(b)),
+        model_draws_per_s / 1e6,
+        round_ratio(model, fast, |a, b| seconds(a.times[1])
+            / seconds(b.times[1])),
+        round_ratio(capturing, idle, |a, b| record(a) / record(b)),
+        round_ratio(idle, fast, |a, b| record(a) / record(b)),
     );
     outln!(
         "threads: {} draws recorded over T threads (one context each, the objects shared); \
@@ -422,6 +535,7 @@ fn run(o: &Options) -> Result<(), Error> {
         "probe",
         "speedup"
     );
+    let ratio = |a: Duration, b: Duration| seconds(a) / seconds(b);
     let mut first: Option<[Duration; 3]> = None;
     for &t in &o.threads {
         let f = scaling(&device, &workload, Some(Semantics::Fast), t, o)?;

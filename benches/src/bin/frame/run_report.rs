@@ -263,12 +263,14 @@ impl fmt::Display for RunReport {
         }
         writeln!(
             f,
-            "execute on the {} immediate context, GPU model {}: {} for the {} lists ({} per list)",
+            "execute on the {} immediate context, GPU model {}: {} for the {} lists ({} per list), \
+             {:.2}x their recording summed over threads",
             self.immediate_semantics.name(),
             gpu_placement(self.gpu).0,
             ms(self.execute),
             self.lists.len(),
-            ms(self.execute_per_list())
+            ms(self.execute_per_list()),
+            self.execute.as_secs_f64() / total.record.as_secs_f64().max(1e-9)
         )?;
         let gpu = &self.counters;
         writeln!(

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The device run of issue 27 (speed, round two): every row of the issue's table in one call, on
+# one machine, each harness interleaving its paths in one process. Packed by
+# device_vulkan_pack.sh (with `peer` when peer/target/release/peer is built); log and PNGs in $OUT.
+#
+#   benches/scripts/device_vulkan_pack.sh && cp benches/scripts/device_speed_run.sh .devbin/
+#   then on the device, with .gl, .vvl and .devbin carried: bash .devbin/device_speed_run.sh
+exec > "$OUT/log.txt" 2>&1
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+mkdir -p /tmp/vvl && dpkg -x .vvl/*.deb /tmp/vvl
+export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
+export LD_LIBRARY_PATH=/tmp/vvl/usr/lib/x86_64-linux-gnu
+if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
+    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+mkdir -p /tmp/bin && tar xJf .devbin/bin.tar.xz -C /tmp/bin && cd /tmp/bin || exit 1
+date -u; nproc; grep -m1 "model name" /proc/cpuinfo
+nvidia-smi --query-gpu=name,driver_version --format=csv
+echo "== workload (model side): every path interleaved in rounds, T threads 1..16"
+timeout 240 ./workload --runs 11 --threads 1,2,4,8,16
+echo "== workload on the Vulkan backend: model alone, model + backend, raw Vulkan, interleaved (oracle off, then on)"
+timeout 120 ./workload --backend vulkan --draws 10000 --runs 11 --no-oracle
+timeout 120 ./workload --backend vulkan --draws 10000 --runs 5
+if [ -x ./peer ]; then
+    echo "== peer comparison: this engine, wgpu 30 (noop backend), the naive recorder; T threads 1..16"
+    timeout 240 ./peer --runs 11 --threads 1,2,4,8,16
+fi
+for round in 1 2; do
+    echo "== frame demo, 20,000 draws, model alone (round $round)"
+    ./frame --frames 5 2>&1 | grep -E "^== |execute on|record time|median|wall"
+    echo "== frame demo, 20,000 draws, Vulkan backend (round $round)"
+    ./frame --backend vulkan --frames 5 2>&1 | grep -E "^== |backend:|execute on|record time|median|wall"
+done
+echo "== frame demo on the backend, fast lists, threads 1..16"
+for th in 1 2 4 8 16; do
+    echo "-- threads $th"
+    ./frame --backend vulkan --threads $th --semantics fast --bundles off --frames 5 2>&1 \
+        | grep -E "execute on|record time|backend: GPU"
+done
+echo "== backend tests on the GPU (validation layer on)"
+for t in r_gpu_*; do echo "-- $t"; timeout 60 ./$t 2>&1 | grep -E "test result|panicked|FAILED"; done
+echo done
