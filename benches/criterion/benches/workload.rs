@@ -1,7 +1,8 @@
 //! The render-bundle workload (`benches::render_workload`: wgpu's render-bundle benchmark, per draw a
 //! constant-buffer bind among 16, a vertex-buffer bind among 8 and `draw(3, 0)`, the pipeline
 //! changed every 100 draws) as criterion medians, side by side: a fast and a legacy list
-//! recorded, finished, executed with the GPU model detached and dropped; the same calls on the
+//! recorded, finished, executed with the GPU model detached and dropped; the fast list executed
+//! with the GPU model inline (what every draw saw, computed); the same calls on the
 //! immediate context of either semantics; the naive `Vec<enum>` recorder with an `Arc` per bind
 //! (record + execute); and the append probe (one 32-byte append per command). Throughput is in
 //! draws: criterion's time divided by 10,000 is nanoseconds per draw with its state.
@@ -59,6 +60,36 @@ fn bench_workload(c: &mut Criterion) {
                 immediate
                     .execute_command_list(&list, RestoreState::ClearState)
                     .expect("the list executes");
+                black_box(list.stats().bytes)
+            })
+        });
+    }
+
+    // The fast list executed with the GPU model inline (issue 27's 10 M draws/s row): what
+    // every draw saw computed as the list executes; the records cleared after each iteration.
+    {
+        let device = Device::new(DeviceDesc::default());
+        let workload = Workload::new(&device).expect("the workload's objects");
+        let mut immediate = ImmediateContext::new(&device).expect("an immediate context");
+        immediate.set_gpu_timing(GpuTiming::Inline);
+        let mut context = device
+            .create_deferred_context(&DeferredContextDesc {
+                name: "model",
+                semantics: Semantics::Fast,
+                ..Default::default()
+            })
+            .expect("a deferred context");
+        group.bench_function(BenchmarkId::new("list_fast_model_inline", DRAWS), |b| {
+            b.iter(|| {
+                workload.record(&mut context, 0..DRAWS);
+                let list = context
+                    .finish_command_list(RestoreState::ClearState)
+                    .expect("the workload records without an error");
+                immediate
+                    .execute_command_list(&list, RestoreState::ClearState)
+                    .expect("the list executes");
+                immediate.flush().expect("the model runs the list");
+                immediate.clear_records();
                 black_box(list.stats().bytes)
             })
         });
