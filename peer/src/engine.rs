@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use benches::workload::{ArcRecorder, ArcState, Workload};
+use benches::render_workload::{ArcRecorder, ArcState, Workload};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle, DrawBundleExt};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
@@ -164,8 +164,8 @@ impl Engine {
 
     /// Binds what a bundle inherits: the render target and the first blend state.
     fn bind_output<C: DeviceContext>(&self, context: &mut C) {
-        context.om_set_render_targets(&[Some(self.target)], None);
-        context.om_set_blend_state(Some(self.workload.blends[0]), [0.0; 4], u32::MAX);
+        context.set_render_targets(&[Some(self.target)], None);
+        context.set_blend_state(Some(self.workload.blends[0]), [0.0; 4], u32::MAX);
     }
 
     /// Pre-recorded bundles of the whole frame, for the replays.

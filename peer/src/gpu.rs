@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use benches::workload::{CONSTANT_BUFFERS, PIPELINE_EVERY, VERTEX_BUFFERS};
+use benches::render_workload::{CONSTANT_BUFFERS, PIPELINE_EVERY, VERTEX_BUFFERS};
 use wgpu::util::RenderEncoder;
 
 use crate::{Options, Phases, Step};

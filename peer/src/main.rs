@@ -2,7 +2,7 @@
 //! render-bundle benchmark: per draw a constant-buffer bind among 16, a vertex-buffer bind among
 //! 8 and `draw(3, 0)`, shaders and blend changed every 100 draws; `benches::workload`) on this
 //! engine, on wgpu 30's `noop` backend (a render pass, and render bundles) and on the naive
-//! `Vec<enum>` + `Arc` recorder (`benches::workload::ArcRecorder`), in one run: ns per draw for
+//! `Vec<enum>` + `Arc` recorder (`benches::render_workload::ArcRecorder`), in one run: ns per draw for
 //! record, finish, execute/submit and drop, the replay of pre-recorded bundles, and T threads;
 //! medians of `--runs` and the ratios to this engine's fast list.
 //!
@@ -42,7 +42,7 @@ use std::time::Duration;
 use benches::cli::{count, finish_main, Arg, Args};
 use benches::outln;
 use benches::timing::{middle, ns, timed_runs};
-use benches::workload::ArcRecorder;
+use benches::render_workload::ArcRecorder;
 use engine::Engine;
 use gpu::Gpu;
 use benches::timing::{scaling, Scaling};
