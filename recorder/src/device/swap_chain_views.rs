@@ -37,6 +37,7 @@ use crate::device::object_info::{TextureInfo, ViewInfo, VIEW_WORDS};
 use crate::device::table::ObjectTable;
 use crate::device::{Device, DeviceShared};
 use crate::errors::Error;
+use crate::sync::Ordering;
 
 const CALL: &str = "place_swap_chain_view";
 
@@ -161,7 +162,13 @@ impl Device {
 
     /// The back buffer (swap chain, index) `view` names now, if it is a live view of one
     /// (R-EX-7): where a placement or a legacy present left it.
+    #[inline]
     pub fn swap_chain_view_buffer<V: Handle>(&self, view: V) -> Option<(SwapChain, u32)> {
+        // No view of a back buffer was ever made: `view` is none (the caller holds its handle,
+        // so its creation, and the store before that returned, happened before this load).
+        if !self.shared.any_swap_chain_view.load(Ordering::Acquire) {
+            return None;
+        }
         let (_, chain, index) = self.shared.view_back_buffer(V::KIND, view.raw())?;
         Some((chain, index))
     }

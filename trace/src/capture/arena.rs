@@ -83,6 +83,16 @@ impl Lists {
         }
     }
 
+    /// A copy of `items` as a kept list (one bump and a `memcpy`).
+    #[inline]
+    pub(crate) fn copy<T: Copy>(&mut self, items: &[T]) -> List<T> {
+        let slice: &[T] = self.arena.bump.alloc_slice_copy(items);
+        List::Kept {
+            ptr: NonNull::from(slice).cast(),
+            len: slice.len(),
+        }
+    }
+
     /// The list `fill` pushes, in the arena (grown in place: it is the arena's last allocation).
     #[inline]
     pub(crate) fn list_with<T: Clone>(

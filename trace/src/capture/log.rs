@@ -37,13 +37,14 @@ pub(crate) enum TapState {
     On,
 }
 
-/// A map the tap is watching: the bytes as they were when mapped.
+/// A map the tap is watching: where its bytes are, and where the tap's copy of them as they
+/// were when mapped starts (in `Tap::shadow`).
 #[derive(Debug)]
 struct OpenMap {
     resource: Resource,
     data: *mut u8,
     len: usize,
-    before: Vec<u8>,
+    before: usize,
 }
 
 /// One context's capture state and the calls it kept.
@@ -65,6 +66,9 @@ pub(crate) struct Tap {
     /// Why the kept calls cannot make a trace, if something made them so.
     pub(crate) broken: Option<String>,
     open: Vec<OpenMap>,
+    /// The bytes of the open maps as they were when mapped, one after the other (emptied as
+    /// the maps settle: a map's copy costs no allocation once the tap has seen one as large).
+    shadow: Vec<u8>,
     /// Where the kept calls' lists go (`arena.rs`).
     lists: Lists,
     /// Each log taken gets the arena for its own (a bundle recorder's: a bundle lives as long as
@@ -105,6 +109,7 @@ impl Tap {
             carried: None,
             broken: None,
             open: Vec::new(),
+            shadow: Vec::new(),
             lists: Lists::new(),
             arena_per_log: false,
         }
@@ -311,9 +316,11 @@ impl Tap {
             return;
         }
         if let Some((data, len)) = bytes {
+            let before = self.shadow.len();
             // SAFETY: the wrapper passes the bytes the engine just mapped: valid for `len`
             // bytes until the unmap, and nothing else touches them during this copy.
-            let before = unsafe { std::slice::from_raw_parts(data, len) }.to_vec();
+            self.shadow
+                .extend_from_slice(unsafe { std::slice::from_raw_parts(data, len) });
             self.open.push(OpenMap {
                 resource,
                 data,
@@ -348,19 +355,29 @@ impl Tap {
 
     #[cold]
     fn settle_maps(&mut self) {
-        for open in std::mem::take(&mut self.open) {
+        // Taken for the walk and put back empty: the vectors keep their capacity.
+        let (mut maps, mut shadow) = (
+            std::mem::take(&mut self.open),
+            std::mem::take(&mut self.shadow),
+        );
+        for open in &maps {
             // SAFETY: `settle` runs before any call reaches the wrapped context after the map
             // that handed out these bytes (see above): they are still the map's, valid for `len`,
             // and the application's borrow of them has ended, so nothing else touches them.
             let after = unsafe { std::slice::from_raw_parts(open.data, open.len) };
-            if let Some((first, last)) = changed(&open.before, after) {
+            let before = &shadow[open.before..open.before + open.len];
+            if let Some((first, last)) = changed(before, after) {
+                let bytes = self.lists.copy(&after[first..=last]);
                 self.push(Entry::Write {
                     resource: resource_obj(open.resource),
                     offset: first as u32,
-                    bytes: after[first..=last].to_vec(),
+                    bytes,
                 });
             }
         }
+        maps.clear();
+        shadow.clear();
+        (self.open, self.shadow) = (maps, shadow);
     }
 
     /// Ends a kept list: what it kept, for the list to carry; the tap decides again at the
@@ -400,6 +417,7 @@ impl Tap {
         self.carried = None;
         self.broken = None;
         self.open.clear();
+        self.shadow.clear();
         self.recycle();
         if self.per_list {
             self.state = TapState::Fresh;
@@ -414,6 +432,7 @@ impl Tap {
         self.bundles.clear();
         self.broken = None;
         self.open.clear();
+        self.shadow.clear();
         self.recycle();
     }
 }
