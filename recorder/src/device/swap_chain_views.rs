@@ -160,13 +160,20 @@ impl Device {
         Ok(())
     }
 
+    /// Whether a view of a swap chain's back buffer was ever made on this device (R-EX-7): while
+    /// none was, no view names a back buffer, and [`swap_chain_view_buffer`](Self::swap_chain_view_buffer)
+    /// is `None` for every view. One load: a caller holding a view's handle sees its creation
+    /// (the flag is set before the creation returns).
+    #[inline]
+    pub fn has_swap_chain_views(&self) -> bool {
+        self.shared.any_swap_chain_view.load(Ordering::Acquire)
+    }
+
     /// The back buffer (swap chain, index) `view` names now, if it is a live view of one
     /// (R-EX-7): where a placement or a legacy present left it.
     #[inline]
     pub fn swap_chain_view_buffer<V: Handle>(&self, view: V) -> Option<(SwapChain, u32)> {
-        // No view of a back buffer was ever made: `view` is none (the caller holds its handle,
-        // so its creation, and the store before that returned, happened before this load).
-        if !self.shared.any_swap_chain_view.load(Ordering::Acquire) {
+        if !self.has_swap_chain_views() {
             return None;
         }
         let (_, chain, index) = self.shared.view_back_buffer(V::KIND, view.raw())?;

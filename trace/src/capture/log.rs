@@ -20,7 +20,8 @@ use recorder::command::InstanceId;
 use recorder::state::Bindings;
 use recorder::{MapType, ObjectKind, PrimitiveTopology, Resource, Stage};
 
-use super::arena::{Keep, Lists};
+use super::arena::{Keep, Lists, OwnedLists};
+use super::entries::Entries;
 use super::form::{Call, Entry, Obj};
 use super::Shared;
 use crate::syntax::ast::{Method, VertexBinding};
@@ -54,7 +55,7 @@ pub(crate) struct Tap {
     per_list: bool,
     shared: Arc<Shared>,
     /// The calls kept since the list (or the frame) began.
-    pub(crate) entries: Vec<Entry>,
+    pub(crate) entries: Entries,
     /// The capture's clock at each of `entries`.
     pub(crate) seqs: Vec<u64>,
     /// The lists this context executed while kept (nested lists), by their log's number.
@@ -102,7 +103,7 @@ impl Tap {
             state,
             per_list,
             shared,
-            entries: Vec::new(),
+            entries: Entries::default(),
             seqs: Vec::new(),
             nested: Vec::new(),
             bundles: Vec::new(),
@@ -122,7 +123,7 @@ impl Tap {
     /// Whether this call is kept: idle, one predictable branch.
     #[inline(always)]
     pub(crate) fn active(&mut self) -> bool {
-        self.state != TapState::Off && self.wake()
+        self.state != TapState::Off && (self.state == TapState::On || self.wake())
     }
 
     /// The slow half of [`active`](Self::active): the first call of a list decides.
@@ -154,6 +155,7 @@ impl Tap {
         self.state == TapState::Fresh
     }
 
+    #[inline(always)]
     pub(crate) fn is_on(&self) -> bool {
         self.state == TapState::On
     }
@@ -169,8 +171,24 @@ impl Tap {
     #[cold]
     #[inline(never)]
     pub(crate) fn keep(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
+        let owned = OwnedLists::now();
         let call = make(&mut self.lists);
-        self.call(call);
+        self.settle();
+        let seq = self.shared.stamp();
+        // Its lists are the arena's unless `make` made one of its own; its kind holds no name
+        // or bytes of its own (`make` is inlined here: the kind is known, the test folds).
+        let owns_nothing = owned.none_since()
+            && !matches!(
+                call,
+                Method::Write { .. }
+                    | Method::SetFastResourcesIntoBatch { .. }
+                    | Method::SetFastResourcesFromBatch { .. }
+            );
+        match owns_nothing {
+            true => self.entries.push_plain(Entry::Call(call)),
+            false => self.entries.push(Entry::Call(call)),
+        }
+        self.seqs.push(seq);
     }
 
     /// The kept entries and their clock, taken from the tap with what keeps their lists valid
@@ -180,7 +198,7 @@ impl Tap {
     pub(crate) fn take_kept(&mut self) -> Kept {
         let (entries, seqs) = (self.entries.capacity(), self.seqs.capacity());
         let kept = Kept {
-            entries: std::mem::replace(&mut self.entries, Vec::with_capacity(entries)),
+            entries: std::mem::replace(&mut self.entries, Entries::with_capacity(entries)),
             seqs: std::mem::replace(&mut self.seqs, Vec::with_capacity(seqs)),
             keep: self.lists.keep(),
         };
@@ -207,6 +225,17 @@ impl Tap {
     #[cold]
     #[inline(never)]
     pub(crate) fn pin_views<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
+        // No view of a back buffer exists on the device: nothing to pin (one load; out of the
+        // wrapper's line, which stays as short as the idle path needs it).
+        if self.shared.device.has_swap_chain_views() {
+            self.pin_each(views);
+        }
+    }
+
+    /// [`pin_views`](Self::pin_views) once a view of a back buffer exists: each view asked.
+    #[cold]
+    #[inline(never)]
+    fn pin_each<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
         for view in views.iter().flatten() {
             if let Some((_, index)) = self.shared.device.swap_chain_view_buffer(*view) {
                 self.settle();
@@ -440,7 +469,7 @@ impl Tap {
 /// Entries taken from a tap ([`Tap::take_kept`]), with the [`Keep`] of the arena their lists
 /// point into: dropped after them (field order).
 pub(crate) struct Kept {
-    pub entries: Vec<Entry>,
+    pub entries: Entries,
     pub seqs: Vec<u64>,
     pub keep: Keep,
 }
@@ -484,7 +513,7 @@ pub(crate) struct ListLog {
     pub context: ContextInfo,
     /// `finish LIST restore=yes`.
     pub restore: bool,
-    pub entries: Vec<Entry>,
+    pub entries: Entries,
     /// The capture's clock at each entry, and at the finish.
     pub seqs: Vec<u64>,
     /// Keeps the arena `entries`' lists point into (after them: field order); never read.
@@ -506,7 +535,7 @@ pub(crate) struct BundleLog {
     pub render_targets: Vec<recorder::Format>,
     pub depth: Option<recorder::Format>,
     pub samples: u32,
-    pub entries: Vec<Entry>,
+    pub entries: Entries,
     /// The capture's clock at each entry, and at the finish.
     pub seqs: Vec<u64>,
     /// Keeps the arena `entries`' lists point into (after them: field order); never read.
