@@ -84,6 +84,21 @@ impl Lists {
         }
     }
 
+    /// `items`, each as `f` makes it, as a kept list (a loop over the slice's indices: no
+    /// iterator to ask for its length or its next item).
+    #[inline]
+    pub(crate) fn map<S, T: Clone>(&mut self, items: &[S], mut f: impl FnMut(&S) -> T) -> List<T> {
+        const { assert!(!std::mem::needs_drop::<T>(), "an arena list drops nothing") };
+        let slice: &[T] = self
+            .arena
+            .bump
+            .alloc_slice_fill_with(items.len(), |i| f(&items[i]));
+        List::Kept {
+            ptr: NonNull::from(slice).cast(),
+            len: slice.len(),
+        }
+    }
+
     /// A copy of `items` as a kept list (one bump and a `memcpy`).
     #[inline]
     pub(crate) fn copy<T: Copy>(&mut self, items: &[T]) -> List<T> {

@@ -42,6 +42,11 @@ impl CaptureTarget for DeferredContext {
         !captured.tap.is_idle() && captured.tap_slow()
     }
 
+    #[inline(always)]
+    fn tap_awake(captured: &mut CapturedDeferred) -> bool {
+        captured.tap.is_on() || captured.decide()
+    }
+
     fn map_instance(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }

@@ -171,6 +171,13 @@ impl Tap {
     #[cold]
     #[inline(never)]
     pub(crate) fn keep(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
+        self.keep_in_line(make)
+    }
+
+    /// [`keep`](Self::keep) in the caller's line: for a caller already out of the wrapper's
+    /// (`CapturedContext::keep`).
+    #[inline(always)]
+    pub(crate) fn keep_in_line(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
         let owned = OwnedLists::now();
         let call = make(&mut self.lists);
         self.settle();
@@ -225,8 +232,15 @@ impl Tap {
     #[cold]
     #[inline(never)]
     pub(crate) fn pin_views<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
-        // No view of a back buffer exists on the device: nothing to pin (one load; out of the
-        // wrapper's line, which stays as short as the idle path needs it).
+        // Out of the wrapper's line, which stays as short as the idle path needs it.
+        self.pin_views_in_line(views)
+    }
+
+    /// [`pin_views`](Self::pin_views) in the caller's line: for a caller already out of the
+    /// wrapper's (`CapturedContext::keep_reading`).
+    #[inline(always)]
+    pub(crate) fn pin_views_in_line<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
+        // No view of a back buffer exists on the device: nothing to pin (one load).
         if self.shared.device.has_swap_chain_views() {
             self.pin_each(views);
         }
