@@ -10,7 +10,9 @@
 //! the same way), and the tap's entries.
 //!
 //! **Invariant.** Idle (no frame being captured), a call costs the wrapped call and the tap's
-//! one branch ([`CaptureTarget::tap_active`]).
+//! one branch ([`CapturedContext::tap_idle`], or [`CaptureTarget::tap_active`] where a call
+//! does more than keep itself). A kept call is one call out of the wrapper's line
+//! ([`CapturedContext::keep`]): the rest of the test, the pins, the call built and kept.
 
 use recorder::command::InstanceId;
 use recorder::*;
