@@ -340,6 +340,7 @@ impl Device {
         if info.flags.has(ViewFlags::BACK_BUFFER) {
             // Its identity follows the chain's rotation under legacy (`swap_chain_views.rs`).
             shared.swap_chain_views.lock().push((kind, view));
+            shared.any_swap_chain_view.store(true, Ordering::Release);
         }
         Ok(view)
     }

@@ -117,6 +117,10 @@ pub(crate) struct DeviceShared {
     /// creation and pruned when found dead: what a legacy present shifts (R-EX-7,
     /// `swap_chain_views.rs`); never on the recording path.
     pub(crate) swap_chain_views: Mutex<Vec<(ObjectKind, RawHandle)>>,
+    /// Whether a view of a back buffer was ever made (set, Release, before its creation
+    /// returns): until then no view names a back buffer, which a capture asks of each view a
+    /// kept bind reads (`Device::swap_chain_view_buffer`) and answers with one load.
+    pub(crate) any_swap_chain_view: AtomicBool,
     /// What a real GPU needs of objects created with it (R-GPU-2, `device/gpu_contents_store.rs`),
     /// by kind and handle: written at creation, dropped at destruction, read by a backend;
     /// never on the recording path.
@@ -475,6 +479,7 @@ impl Device {
                 heaps: ObjectTable::new(base),
                 placements: Mutex::new(HashMap::new()),
                 swap_chain_views: Mutex::new(Vec::new()),
+                any_swap_chain_view: AtomicBool::new(false),
                 gpu_contents: Mutex::new(HashMap::new()),
                 shader_check: Mutex::new(None),
                 pool,

@@ -37,6 +37,7 @@ use crate::device::object_info::{TextureInfo, ViewInfo, VIEW_WORDS};
 use crate::device::table::ObjectTable;
 use crate::device::{Device, DeviceShared};
 use crate::errors::Error;
+use crate::sync::Ordering;
 
 const CALL: &str = "place_swap_chain_view";
 
@@ -159,9 +160,22 @@ impl Device {
         Ok(())
     }
 
+    /// Whether a view of a swap chain's back buffer was ever made on this device (R-EX-7): while
+    /// none was, no view names a back buffer, and [`swap_chain_view_buffer`](Self::swap_chain_view_buffer)
+    /// is `None` for every view. One load: a caller holding a view's handle sees its creation
+    /// (the flag is set before the creation returns).
+    #[inline]
+    pub fn has_swap_chain_views(&self) -> bool {
+        self.shared.any_swap_chain_view.load(Ordering::Acquire)
+    }
+
     /// The back buffer (swap chain, index) `view` names now, if it is a live view of one
     /// (R-EX-7): where a placement or a legacy present left it.
+    #[inline]
     pub fn swap_chain_view_buffer<V: Handle>(&self, view: V) -> Option<(SwapChain, u32)> {
+        if !self.has_swap_chain_views() {
+            return None;
+        }
         let (_, chain, index) = self.shared.view_back_buffer(V::KIND, view.raw())?;
         Some((chain, index))
     }

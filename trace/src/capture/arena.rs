@@ -21,6 +21,7 @@
 //! a clone carries no pointer. The arena holds only types with no drop glue (checked at
 //! compile time), so a reset drops nothing.
 
+use std::cell::Cell;
 use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -83,6 +84,31 @@ impl Lists {
         }
     }
 
+    /// `items`, each as `f` makes it, as a kept list (a loop over the slice's indices: no
+    /// iterator to ask for its length or its next item).
+    #[inline]
+    pub(crate) fn map<S, T: Clone>(&mut self, items: &[S], mut f: impl FnMut(&S) -> T) -> List<T> {
+        const { assert!(!std::mem::needs_drop::<T>(), "an arena list drops nothing") };
+        let slice: &[T] = self
+            .arena
+            .bump
+            .alloc_slice_fill_with(items.len(), |i| f(&items[i]));
+        List::Kept {
+            ptr: NonNull::from(slice).cast(),
+            len: slice.len(),
+        }
+    }
+
+    /// A copy of `items` as a kept list (one bump and a `memcpy`).
+    #[inline]
+    pub(crate) fn copy<T: Copy>(&mut self, items: &[T]) -> List<T> {
+        let slice: &[T] = self.arena.bump.alloc_slice_copy(items);
+        List::Kept {
+            ptr: NonNull::from(slice).cast(),
+            len: slice.len(),
+        }
+    }
+
     /// The list `fill` pushes, in the arena (grown in place: it is the arena's last allocation).
     #[inline]
     pub(crate) fn list_with<T: Clone>(
@@ -125,6 +151,37 @@ impl Lists {
     }
 }
 
+thread_local! {
+    /// Lists made with items of their own on this thread (`List::Owned`), counted so that a tap
+    /// can tell that the call it just built holds none ([`OwnedLists`], `entries.rs`).
+    static OWNED_LISTS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts a list made with items of its own on this thread ([`List::owned`]).
+#[inline]
+fn count_owned_list() {
+    OWNED_LISTS.with(|count| count.set(count.get() + 1));
+}
+
+/// What the thread had made of lists of their own when a tap started building a call: the
+/// call holds none of them if the count has not moved since.
+#[derive(Clone, Copy)]
+pub(crate) struct OwnedLists(u64);
+
+impl OwnedLists {
+    /// The count now.
+    #[inline]
+    pub(crate) fn now() -> Self {
+        Self(OWNED_LISTS.with(Cell::get))
+    }
+
+    /// Whether no list of its own was made on this thread since `self`.
+    #[inline]
+    pub(crate) fn none_since(self) -> bool {
+        Self::now().0 == self.0
+    }
+}
+
 /// A list argument of a captured call (`Form::List` of the captured form): kept in a context's
 /// arena, or owned (a list made outside a tap: the state at a frame's start, a clone).
 pub(crate) enum List<T> {
@@ -142,11 +199,25 @@ unsafe impl<T: Send + Sync> Send for List<T> {}
 // SAFETY: as above: `&List<T>` gives only `&[T]`.
 unsafe impl<T: Sync> Sync for List<T> {}
 
+impl<T> List<T> {
+    /// A list of `items`, its own: every such list is made here, counted on its thread, so
+    /// that a tap can tell the call it built holds none (`entries.rs`).
+    fn owned(items: Vec<T>) -> Self {
+        count_owned_list();
+        Self::Owned(items)
+    }
+
+    /// Whether the list has items of its own (dropping it frees them).
+    pub(crate) fn is_owned(&self) -> bool {
+        matches!(self, Self::Owned(_))
+    }
+}
+
 impl<T: Clone> List<T> {
     /// The items to change: a kept list is copied to items of its own first.
     pub(crate) fn to_mut(&mut self) -> &mut [T] {
         if let Self::Kept { .. } = self {
-            *self = Self::Owned(self.to_vec());
+            *self = Self::owned(self.to_vec());
         }
         match self {
             Self::Owned(items) => items,
@@ -172,7 +243,7 @@ impl<T> std::ops::Deref for List<T> {
 /// A copy with items of its own: a clone may outlive the arena.
 impl<T: Clone> Clone for List<T> {
     fn clone(&self) -> Self {
-        Self::Owned(self.to_vec())
+        Self::owned(self.to_vec())
     }
 }
 
@@ -190,13 +261,13 @@ impl<T: PartialEq> PartialEq for List<T> {
 
 impl<T> FromIterator<T> for List<T> {
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
-        Self::Owned(items.into_iter().collect())
+        Self::owned(items.into_iter().collect())
     }
 }
 
 impl<T> From<Vec<T>> for List<T> {
     fn from(items: Vec<T>) -> Self {
-        Self::Owned(items)
+        Self::owned(items)
     }
 }
 

@@ -10,11 +10,15 @@
 //! the same way), and the tap's entries.
 //!
 //! **Invariant.** Idle (no frame being captured), a call costs the wrapped call and the tap's
-//! one branch ([`CaptureTarget::tap_active`]).
+//! one branch ([`CapturedContext::tap_idle`], or [`CaptureTarget::tap_active`] where a call
+//! does more than keep itself). A kept call is one call out of the wrapper's line
+//! ([`CapturedContext::keep`]): the rest of the test, the pins, the call built and kept.
 
 use recorder::command::InstanceId;
 use recorder::*;
 
+use super::arena::Lists;
+use super::form::Call;
 use super::log::{resource_obj, Tap};
 use crate::syntax::ast::Method;
 
@@ -44,6 +48,11 @@ pub trait CaptureTarget: Context + sealed::Sealed + Sized {
     #[doc(hidden)]
     fn tap_active(captured: &mut CapturedContext<Self>) -> bool;
 
+    /// [`tap_active`](Self::tap_active) once the tap is known not idle: the rest of the test,
+    /// out of the wrapper's line.
+    #[doc(hidden)]
+    fn tap_awake(captured: &mut CapturedContext<Self>) -> bool;
+
     /// The instance a write_discard map of `buffer` just made on this context.
     #[doc(hidden)]
     fn map_instance(&self, buffer: RawHandle) -> InstanceId;
@@ -53,6 +62,40 @@ impl<C: CaptureTarget> CapturedContext<C> {
     #[inline(always)]
     pub(crate) fn tap_active(&mut self) -> bool {
         C::tap_active(self)
+    }
+
+    /// Whether the tap keeps nothing now, not even a decision to make: the idle path's one
+    /// branch, before [`keep`](Self::keep) or [`keep_reading`](Self::keep_reading). The call
+    /// to keep is built inside the branch (the wrapper's line holds no store for it).
+    #[inline(always)]
+    pub(crate) fn tap_idle(&self) -> bool {
+        self.tap.is_idle()
+    }
+
+    /// Keeps the call `make` builds when the tap, not idle, says so
+    /// ([`CaptureTarget::tap_awake`]): one call out of the wrapper's line that asks and
+    /// builds, not one to ask and another to build.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
+        if C::tap_awake(self) {
+            self.tap.keep_in_line(make)
+        }
+    }
+
+    /// [`keep`](Self::keep) for a call that reads `views` (a bind): the back buffer each view of
+    /// a swap chain names is pinned first (`Tap::pin_views`, R-EX-7).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep_reading<H: Handle>(
+        &mut self,
+        views: &[Option<H>],
+        make: impl FnOnce(&mut Lists) -> Call,
+    ) {
+        if C::tap_awake(self) {
+            self.tap.pin_views_in_line(views);
+            self.tap.keep_in_line(make)
+        }
     }
 }
 

@@ -23,7 +23,7 @@ pub(crate) fn objs<H: Handle>(
     kind: ObjectKind,
     handles: &[Option<H>],
 ) -> List<Option<Obj>> {
-    lists.list(handles.iter().map(|h| h.map(|h| Obj::of(kind, h))))
+    lists.map(handles, |h| h.map(|h| Obj::of(kind, h)))
 }
 
 /// A vertex-buffer binding as the trace's (R-GPU-2): the buffer, its stride and offset.

@@ -20,8 +20,8 @@ use crate::syntax::ast::{Method, VertexBinding};
 impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     #[inline]
     fn set_input_layout(&mut self, layout: Option<recorder::InputLayout>) {
-        if self.tap_active() {
-            self.tap.keep(move |_| {
+        if !self.tap_idle() {
+            self.keep(move |_| {
                 Method::SetInputLayout(layout.map(|l| Obj::of(ObjectKind::InputLayout, l)))
             });
         }
@@ -29,18 +29,17 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     }
     #[inline]
     fn set_primitive_topology(&mut self, topology: recorder::PrimitiveTopology) {
-        if self.tap_active() {
-            self.tap
-                .keep(move |_| Method::SetPrimitiveTopology(topology));
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetPrimitiveTopology(topology));
         }
         self.context.set_primitive_topology(topology)
     }
     #[inline]
     fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
-        if !buffers.is_empty() && self.tap_active() {
-            self.tap.keep(move |lists| Method::SetVertexBuffers {
+        if !buffers.is_empty() && !self.tap_idle() {
+            self.keep(move |lists| Method::SetVertexBuffers {
                 start,
-                buffers: lists.list(buffers.iter().map(vertex_binding)),
+                buffers: lists.map(buffers, vertex_binding),
             });
         }
         self.context.set_vertex_buffers(start, buffers)
@@ -52,8 +51,8 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         format: recorder::Format,
         offset: u32,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::SetIndexBuffer {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetIndexBuffer {
                 buffer: buffer.map(|b| Obj::of(ObjectKind::Buffer, b)),
                 format,
                 offset,
@@ -63,8 +62,8 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     }
     #[inline]
     fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::SetShader {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetShader {
                 stage,
                 shader: shader.map(|s| Obj::of(ObjectKind::Shader, s)),
             });
@@ -78,8 +77,8 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         start: u32,
         buffers: &[Option<recorder::Buffer>],
     ) {
-        if !buffers.is_empty() && self.tap_active() {
-            self.tap.keep(move |lists| Method::SetConstantBuffers {
+        if !buffers.is_empty() && !self.tap_idle() {
+            self.keep(move |lists| Method::SetConstantBuffers {
                 stage,
                 start,
                 buffers: objs(lists, ObjectKind::Buffer, buffers),
@@ -94,10 +93,8 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         start: u32,
         views: &[Option<recorder::ShaderResourceView>],
     ) {
-        if !views.is_empty() && self.tap_active() {
-            self.tap.pin_views(views);
-
-            self.tap.keep(move |lists| Method::SetShaderResources {
+        if !views.is_empty() && !self.tap_idle() {
+            self.keep_reading(views, move |lists| Method::SetShaderResources {
                 stage,
                 start,
                 views: objs(lists, ObjectKind::ShaderResourceView, views),
@@ -112,8 +109,8 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         start: u32,
         samplers: &[Option<recorder::SamplerState>],
     ) {
-        if !samplers.is_empty() && self.tap_active() {
-            self.tap.keep(move |lists| Method::SetSamplers {
+        if !samplers.is_empty() && !self.tap_idle() {
+            self.keep(move |lists| Method::SetSamplers {
                 stage,
                 start,
                 samplers: objs(lists, ObjectKind::SamplerState, samplers),
@@ -202,8 +199,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         buffer: recorder::Buffer,
         address: u64,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::SetPlacementConstantBuffer {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetPlacementConstantBuffer {
                 stage,
                 slot,
                 buffer: Obj::of(ObjectKind::Buffer, buffer),
@@ -222,8 +219,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         offset: u32,
         address: u64,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::SetPlacementVertexBuffer {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetPlacementVertexBuffer {
                 slot,
                 buffer: VertexBinding {
                     buffer: Obj::of(ObjectKind::Buffer, buffer),
@@ -243,8 +240,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
         address: u64,
         format: recorder::Format,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::IaSetPlacementIndexBuffer {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::IaSetPlacementIndexBuffer {
                 buffer: Obj::of(ObjectKind::Buffer, buffer),
                 address,
                 format,
@@ -284,9 +281,8 @@ impl<C: CaptureTarget + FastBindCalls> FastBindCalls for CapturedContext<C> {
 impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedContext<C> {
     #[inline]
     fn set_primitive_reset_index(&mut self, value: u32) {
-        if self.tap_active() {
-            self.tap
-                .keep(move |_| Method::SetPrimitiveResetIndex(value));
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetPrimitiveResetIndex(value));
         }
         self.context.set_primitive_reset_index(value)
     }
@@ -296,14 +292,11 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         start: u32,
         views: &[Option<recorder::UnorderedAccessView>],
     ) {
-        if !views.is_empty() && self.tap_active() {
-            self.tap.pin_views(views);
-
-            self.tap
-                .keep(move |lists| Method::CsSetUnorderedAccessViews {
-                    start,
-                    views: objs(lists, ObjectKind::UnorderedAccessView, views),
-                });
+        if !views.is_empty() && !self.tap_idle() {
+            self.keep_reading(views, move |lists| Method::CsSetUnorderedAccessViews {
+                start,
+                views: objs(lists, ObjectKind::UnorderedAccessView, views),
+            });
         }
         self.context
             .set_compute_unordered_access_views(start, views)
@@ -360,8 +353,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         factor: [f32; 4],
         sample_mask: u32,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| {
+        if !self.tap_idle() {
+            self.keep(move |_| {
                 Method::OmSetBlendState(state.map(|s| Obj::of(ObjectKind::BlendState, s)))
             });
         }
@@ -373,8 +366,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         state: Option<recorder::DepthStencilState>,
         stencil_ref: u32,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| {
+        if !self.tap_idle() {
+            self.keep(move |_| {
                 Method::OmSetDepthStencilState(
                     state.map(|s| Obj::of(ObjectKind::DepthStencilState, s)),
                 )
@@ -384,8 +377,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
     }
     #[inline]
     fn set_rasterizer_state(&mut self, state: Option<recorder::RasterizerState>) {
-        if self.tap_active() {
-            self.tap.keep(move |_| {
+        if !self.tap_idle() {
+            self.keep(move |_| {
                 Method::RsSetState(state.map(|s| Obj::of(ObjectKind::RasterizerState, s)))
             });
         }
@@ -393,17 +386,15 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
     }
     #[inline]
     fn set_viewports(&mut self, viewports: &[recorder::Viewport]) {
-        if self.tap_active() {
-            self.tap
-                .keep(move |lists| Method::RsSetViewports(lists.list(viewports.iter().copied())));
+        if !self.tap_idle() {
+            self.keep(move |lists| Method::RsSetViewports(lists.list(viewports.iter().copied())));
         }
         self.context.set_viewports(viewports)
     }
     #[inline]
     fn set_scissor_rects(&mut self, rects: &[recorder::Rect]) {
-        if self.tap_active() {
-            self.tap
-                .keep(move |lists| Method::RsSetScissorRects(lists.list(rects.iter().copied())));
+        if !self.tap_idle() {
+            self.keep(move |lists| Method::RsSetScissorRects(lists.list(rects.iter().copied())));
         }
         self.context.set_scissor_rects(rects)
     }
@@ -413,8 +404,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         predicate: Option<recorder::Query>,
         value: recorder::PredicateValue,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::SetPredication {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetPredication {
                 predicate: predicate.map(|p| Obj::of(ObjectKind::Query, p)),
                 value: value.as_bool(),
             });
@@ -427,8 +418,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
         query: Option<recorder::Query>,
         value: recorder::PredicateValue,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::SetPredicationFromQuery {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetPredicationFromQuery {
                 query: query.map(|q| Obj::of(ObjectKind::Query, q)),
                 value: value.as_bool(),
             });
@@ -440,8 +431,8 @@ impl<C: CaptureTarget + InheritedStateCalls> InheritedStateCalls for CapturedCon
 impl<C: CaptureTarget + ClearStateCalls> ClearStateCalls for CapturedContext<C> {
     #[inline]
     fn clear_state(&mut self) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::ClearState);
+        if !self.tap_idle() {
+            self.keep(move |_| Method::ClearState);
         }
         self.context.clear_state()
     }

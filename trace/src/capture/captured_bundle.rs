@@ -40,6 +40,11 @@ impl CaptureTarget for BundleRecorder {
         captured.tap.active()
     }
 
+    #[inline(always)]
+    fn tap_awake(captured: &mut CapturedBundleRecorder) -> bool {
+        captured.tap.active()
+    }
+
     fn map_instance(&self, _buffer: RawHandle) -> InstanceId {
         InstanceId::INITIAL
     }

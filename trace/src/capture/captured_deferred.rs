@@ -42,6 +42,11 @@ impl CaptureTarget for DeferredContext {
         !captured.tap.is_idle() && captured.tap_slow()
     }
 
+    #[inline(always)]
+    fn tap_awake(captured: &mut CapturedDeferred) -> bool {
+        captured.tap.is_on() || captured.decide()
+    }
+
     fn map_instance(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }
@@ -71,10 +76,15 @@ impl CapturedDeferred {
     #[cold]
     #[inline(never)]
     pub(crate) fn tap_slow(&mut self) -> bool {
-        if self.tap.is_on() {
-            // A kept list's later call: nothing to decide.
-            return true;
-        }
+        // A kept list's later call: nothing to decide (a test and a return: the decision,
+        // with the registers it needs saved, is a call of its own).
+        self.tap.is_on() || self.decide()
+    }
+
+    /// The first call of a list: whether the list is kept, and the state a restore carried in.
+    #[cold]
+    #[inline(never)]
+    fn decide(&mut self) -> bool {
         let fresh = self.tap.is_fresh();
         if !self.tap.active() {
             return false;

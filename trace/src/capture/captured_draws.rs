@@ -19,8 +19,8 @@ use crate::syntax::ast::Method;
 impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     #[inline]
     fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::Draw {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::Draw {
                 vertex_count,
                 start_vertex,
             });
@@ -29,8 +29,8 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     }
     #[inline]
     fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::DrawIndexed {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::DrawIndexed {
                 index_count,
                 start_index,
                 base_vertex,
@@ -47,8 +47,8 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
         start_vertex: u32,
         start_instance: u32,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::DrawInstanced {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::DrawInstanced {
                 vertex_count,
                 instance_count,
                 start_vertex,
@@ -67,8 +67,8 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
         base_vertex: i32,
         start_instance: u32,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::DrawIndexedInstanced {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::DrawIndexedInstanced {
                 index_count,
                 instance_count,
                 start_index,
@@ -86,15 +86,15 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     }
     #[inline]
     fn draw_auto(&mut self) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::DrawAuto);
+        if !self.tap_idle() {
+            self.keep(move |_| Method::DrawAuto);
         }
         self.context.draw_auto()
     }
     #[inline]
     fn draw_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::DrawInstancedIndirect {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::DrawInstancedIndirect {
                 buffer: Obj::of(ObjectKind::Buffer, args),
                 offset,
             });
@@ -103,19 +103,18 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     }
     #[inline]
     fn draw_indexed_instanced_indirect(&mut self, args: recorder::Buffer, offset: u32) {
-        if self.tap_active() {
-            self.tap
-                .keep(move |_| Method::DrawIndexedInstancedIndirect {
-                    buffer: Obj::of(ObjectKind::Buffer, args),
-                    offset,
-                });
+        if !self.tap_idle() {
+            self.keep(move |_| Method::DrawIndexedInstancedIndirect {
+                buffer: Obj::of(ObjectKind::Buffer, args),
+                offset,
+            });
         }
         self.context.draw_indexed_instanced_indirect(args, offset)
     }
     #[inline]
     fn dispatch(&mut self, x: u32, y: u32, z: u32) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::Dispatch { x, y, z });
+        if !self.tap_idle() {
+            self.keep(move |_| Method::Dispatch { x, y, z });
         }
         self.context.dispatch(x, y, z)
     }
@@ -124,8 +123,8 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
 impl<C: CaptureTarget + IndirectDispatchCalls> IndirectDispatchCalls for CapturedContext<C> {
     #[inline]
     fn dispatch_indirect(&mut self, args: recorder::Buffer, offset: u32) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::DispatchIndirect {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::DispatchIndirect {
                 buffer: Obj::of(ObjectKind::Buffer, args),
                 offset,
             });
@@ -154,8 +153,8 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
         depth: f32,
         stencil: u8,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::ClearDepthStencilView {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::ClearDepthStencilView {
                 view: Obj::of(ObjectKind::DepthStencilView, view),
                 depth,
                 stencil,
@@ -167,8 +166,8 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
     #[inline]
     fn copy_resource(&mut self, destination: impl Into<Resource>, source: impl Into<Resource>) {
         let (destination, source) = (destination.into(), source.into());
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::CopyResource {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::CopyResource {
                 destination: resource_obj(destination),
                 source: resource_obj(source),
             });
@@ -178,8 +177,8 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
     #[inline]
     fn update_subresource(&mut self, resource: impl Into<Resource>, data: &[u8]) {
         let resource = resource.into();
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::UpdateSubresource {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::UpdateSubresource {
                 resource: resource_obj(resource),
             });
         }
@@ -194,8 +193,8 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
         source_offset: u64,
         bytes: u64,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::CopyBufferRegion {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::CopyBufferRegion {
                 destination: Obj::of(ObjectKind::Buffer, destination),
                 destination_offset: fit(destination_offset),
                 source: Obj::of(ObjectKind::Buffer, source),
@@ -222,8 +221,8 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
         source_subresource: u32,
         source_box: recorder::CopyBox,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::CopyTextureRegion {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::CopyTextureRegion {
                 destination: Obj::of(ObjectKind::Texture, destination),
                 destination_subresource,
                 at: [x, y],
@@ -254,8 +253,8 @@ impl<C: CaptureTarget + TransferCalls> TransferCalls for CapturedContext<C> {
         offset: u32,
         view: recorder::UnorderedAccessView,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::CopyStructureCount {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::CopyStructureCount {
                 destination: Obj::of(ObjectKind::Buffer, destination),
                 offset,
                 view: Obj::of(ObjectKind::UnorderedAccessView, view),

@@ -18,8 +18,8 @@ use crate::syntax::Decompression;
 impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     #[inline]
     fn begin_query(&mut self, query: recorder::Query) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::Begin {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::Begin {
                 query: Obj::of(ObjectKind::Query, query),
             });
         }
@@ -27,8 +27,8 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     }
     #[inline]
     fn end_query(&mut self, query: recorder::Query) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::End {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::End {
                 query: Obj::of(ObjectKind::Query, query),
             });
         }
@@ -36,8 +36,8 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     }
     #[inline]
     fn write_query(&mut self, query: recorder::Query) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::WriteQuery {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::WriteQuery {
                 query: Obj::of(ObjectKind::Query, query),
             });
         }
@@ -45,8 +45,8 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     }
     #[inline]
     fn reset_query(&mut self, query: recorder::Query) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::ResetQuery {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::ResetQuery {
                 query: Obj::of(ObjectKind::Query, query),
             });
         }
@@ -54,8 +54,8 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
     }
     #[inline]
     fn configure_query(&mut self, query: recorder::Query, mode: recorder::QueryMode) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::ConfigureQuery {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::ConfigureQuery {
                 query: Obj::of(ObjectKind::Query, query),
                 mode,
             });
@@ -67,8 +67,8 @@ impl<C: CaptureTarget + QueryCalls> QueryCalls for CapturedContext<C> {
 impl<C: CaptureTarget + FenceCalls> FenceCalls for CapturedContext<C> {
     #[inline]
     fn insert_wait_on_present(&mut self, chain: recorder::SwapChain) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::InsertWaitOnPresent {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::InsertWaitOnPresent {
                 swapchain: Obj::of(ObjectKind::SwapChain, chain),
             });
         }
@@ -76,8 +76,8 @@ impl<C: CaptureTarget + FenceCalls> FenceCalls for CapturedContext<C> {
     }
     #[inline]
     fn insert_wait_on_fence(&mut self, engine: recorder::Engine, value: u64) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::InsertWaitOnFence {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::InsertWaitOnFence {
                 fence: Obj::Fence(value),
                 engine,
             });
@@ -104,9 +104,8 @@ impl<C: CaptureTarget + FenceCalls> FenceCalls for CapturedContext<C> {
 impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
     #[inline]
     fn barrier(&mut self, groups: &[BarrierGroup<'_>]) {
-        if self.tap_active() {
-            self.tap
-                .keep(move |lists| Method::Barrier(barriers(lists, groups)));
+        if !self.tap_idle() {
+            self.keep(move |lists| Method::Barrier(barriers(lists, groups)));
         }
         self.context.barrier(groups)
     }
@@ -132,8 +131,8 @@ impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
         kinds: DecompressKinds,
         region: Option<DecompressRegion>,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::DecompressResource {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::DecompressResource {
                 resource: Obj::of(ObjectKind::Texture, texture),
                 options: Decompression {
                     into: into.map(|t| Obj::of(ObjectKind::Texture, t)),
@@ -154,8 +153,8 @@ impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
         texture: recorder::Texture,
         compressed: recorder::Compression,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::SetResourceCompression {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetResourceCompression {
                 resource: Obj::of(ObjectKind::Texture, texture),
                 compression: compressed,
             });
@@ -167,8 +166,8 @@ impl<C: CaptureTarget + BarrierCalls> BarrierCalls for CapturedContext<C> {
 impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext<C> {
     #[inline]
     fn set_gds_range(&mut self, stage: recorder::Stage, offset: u32, size: u32) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::SetGdsRange {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::SetGdsRange {
                 stage,
                 offset,
                 size,
@@ -178,8 +177,8 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
     }
     #[inline]
     fn write_gds(&mut self, offset: u32, values: &[u32]) {
-        if self.tap_active() {
-            self.tap.keep(move |lists| Method::WriteGds {
+        if !self.tap_idle() {
+            self.keep(move |lists| Method::WriteGds {
                 offset,
                 values: lists.list(values.iter().copied()),
             });
@@ -194,8 +193,8 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
         destination: recorder::Buffer,
         destination_offset: u64,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::ReadGds {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::ReadGds {
                 offset,
                 count,
                 destination: Obj::of(ObjectKind::Buffer, destination),
@@ -213,8 +212,8 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
         ram_offset: u32,
         bytes: u32,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::LoadConstantRam {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::LoadConstantRam {
                 buffer: Obj::of(ObjectKind::Buffer, buffer),
                 buffer_offset: fit(buffer_offset),
                 ram_offset,
@@ -232,8 +231,8 @@ impl<C: CaptureTarget + EngineMemoryCalls> EngineMemoryCalls for CapturedContext
         ram_offset: u32,
         bytes: u32,
     ) {
-        if self.tap_active() {
-            self.tap.keep(move |_| Method::StoreConstantRam {
+        if !self.tap_idle() {
+            self.keep(move |_| Method::StoreConstantRam {
                 buffer: Obj::of(ObjectKind::Buffer, buffer),
                 buffer_offset: fit(buffer_offset),
                 ram_offset,

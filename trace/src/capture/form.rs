@@ -104,8 +104,8 @@ pub(crate) enum Entry {
         resource: Obj,
         /// The first byte changed.
         offset: u32,
-        /// The changed range's bytes.
-        bytes: Vec<u8>,
+        /// The changed range's bytes (in the tap's arena, as a call's lists).
+        bytes: super::arena::List<u8>,
     },
     /// A call the trace format has no statement for, written as a comment.
     NotWritten(&'static str),

@@ -38,7 +38,7 @@ pub(crate) struct Frame {
     /// cannot be written if it predicates on one.
     pub unwritable: Vec<(Obj, String)>,
     /// The frame's calls on the immediate context, and the capture's clock at each.
-    pub entries: Vec<Entry>,
+    pub entries: super::entries::Entries,
     pub seqs: Vec<u64>,
     /// Releases during the frame, with the capture's clock at each.
     pub releases: Vec<(Obj, u64)>,

@@ -119,6 +119,11 @@ impl CaptureTarget for ImmediateContext {
         !captured.tap.is_idle() && captured.kept()
     }
 
+    #[inline(always)]
+    fn tap_awake(captured: &mut CapturedImmediate) -> bool {
+        captured.kept()
+    }
+
     fn map_instance(&self, buffer: RawHandle) -> InstanceId {
         self.current_instance(buffer)
     }

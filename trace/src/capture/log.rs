@@ -20,7 +20,8 @@ use recorder::command::InstanceId;
 use recorder::state::Bindings;
 use recorder::{MapType, ObjectKind, PrimitiveTopology, Resource, Stage};
 
-use super::arena::{Keep, Lists};
+use super::arena::{Keep, Lists, OwnedLists};
+use super::entries::Entries;
 use super::form::{Call, Entry, Obj};
 use super::Shared;
 use crate::syntax::ast::{Method, VertexBinding};
@@ -37,13 +38,14 @@ pub(crate) enum TapState {
     On,
 }
 
-/// A map the tap is watching: the bytes as they were when mapped.
+/// A map the tap is watching: where its bytes are, and where the tap's copy of them as they
+/// were when mapped starts (in `Tap::shadow`).
 #[derive(Debug)]
 struct OpenMap {
     resource: Resource,
     data: *mut u8,
     len: usize,
-    before: Vec<u8>,
+    before: usize,
 }
 
 /// One context's capture state and the calls it kept.
@@ -53,7 +55,7 @@ pub(crate) struct Tap {
     per_list: bool,
     shared: Arc<Shared>,
     /// The calls kept since the list (or the frame) began.
-    pub(crate) entries: Vec<Entry>,
+    pub(crate) entries: Entries,
     /// The capture's clock at each of `entries`.
     pub(crate) seqs: Vec<u64>,
     /// The lists this context executed while kept (nested lists), by their log's number.
@@ -65,6 +67,9 @@ pub(crate) struct Tap {
     /// Why the kept calls cannot make a trace, if something made them so.
     pub(crate) broken: Option<String>,
     open: Vec<OpenMap>,
+    /// The bytes of the open maps as they were when mapped, one after the other (emptied as
+    /// the maps settle: a map's copy costs no allocation once the tap has seen one as large).
+    shadow: Vec<u8>,
     /// Where the kept calls' lists go (`arena.rs`).
     lists: Lists,
     /// Each log taken gets the arena for its own (a bundle recorder's: a bundle lives as long as
@@ -98,13 +103,14 @@ impl Tap {
             state,
             per_list,
             shared,
-            entries: Vec::new(),
+            entries: Entries::default(),
             seqs: Vec::new(),
             nested: Vec::new(),
             bundles: Vec::new(),
             carried: None,
             broken: None,
             open: Vec::new(),
+            shadow: Vec::new(),
             lists: Lists::new(),
             arena_per_log: false,
         }
@@ -117,7 +123,7 @@ impl Tap {
     /// Whether this call is kept: idle, one predictable branch.
     #[inline(always)]
     pub(crate) fn active(&mut self) -> bool {
-        self.state != TapState::Off && self.wake()
+        self.state != TapState::Off && (self.state == TapState::On || self.wake())
     }
 
     /// The slow half of [`active`](Self::active): the first call of a list decides.
@@ -149,6 +155,7 @@ impl Tap {
         self.state == TapState::Fresh
     }
 
+    #[inline(always)]
     pub(crate) fn is_on(&self) -> bool {
         self.state == TapState::On
     }
@@ -164,8 +171,31 @@ impl Tap {
     #[cold]
     #[inline(never)]
     pub(crate) fn keep(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
+        self.keep_in_line(make)
+    }
+
+    /// [`keep`](Self::keep) in the caller's line: for a caller already out of the wrapper's
+    /// (`CapturedContext::keep`).
+    #[inline(always)]
+    pub(crate) fn keep_in_line(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
+        let owned = OwnedLists::now();
         let call = make(&mut self.lists);
-        self.call(call);
+        self.settle();
+        let seq = self.shared.stamp();
+        // Its lists are the arena's unless `make` made one of its own; its kind holds no name
+        // or bytes of its own (`make` is inlined here: the kind is known, the test folds).
+        let owns_nothing = owned.none_since()
+            && !matches!(
+                call,
+                Method::Write { .. }
+                    | Method::SetFastResourcesIntoBatch { .. }
+                    | Method::SetFastResourcesFromBatch { .. }
+            );
+        match owns_nothing {
+            true => self.entries.push_plain(Entry::Call(call)),
+            false => self.entries.push(Entry::Call(call)),
+        }
+        self.seqs.push(seq);
     }
 
     /// The kept entries and their clock, taken from the tap with what keeps their lists valid
@@ -175,7 +205,7 @@ impl Tap {
     pub(crate) fn take_kept(&mut self) -> Kept {
         let (entries, seqs) = (self.entries.capacity(), self.seqs.capacity());
         let kept = Kept {
-            entries: std::mem::replace(&mut self.entries, Vec::with_capacity(entries)),
+            entries: std::mem::replace(&mut self.entries, Entries::with_capacity(entries)),
             seqs: std::mem::replace(&mut self.seqs, Vec::with_capacity(seqs)),
             keep: self.lists.keep(),
         };
@@ -202,6 +232,24 @@ impl Tap {
     #[cold]
     #[inline(never)]
     pub(crate) fn pin_views<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
+        // Out of the wrapper's line, which stays as short as the idle path needs it.
+        self.pin_views_in_line(views)
+    }
+
+    /// [`pin_views`](Self::pin_views) in the caller's line: for a caller already out of the
+    /// wrapper's (`CapturedContext::keep_reading`).
+    #[inline(always)]
+    pub(crate) fn pin_views_in_line<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
+        // No view of a back buffer exists on the device: nothing to pin (one load).
+        if self.shared.device.has_swap_chain_views() {
+            self.pin_each(views);
+        }
+    }
+
+    /// [`pin_views`](Self::pin_views) once a view of a back buffer exists: each view asked.
+    #[cold]
+    #[inline(never)]
+    fn pin_each<H: recorder::Handle>(&mut self, views: &[Option<H>]) {
         for view in views.iter().flatten() {
             if let Some((_, index)) = self.shared.device.swap_chain_view_buffer(*view) {
                 self.settle();
@@ -311,9 +359,11 @@ impl Tap {
             return;
         }
         if let Some((data, len)) = bytes {
+            let before = self.shadow.len();
             // SAFETY: the wrapper passes the bytes the engine just mapped: valid for `len`
             // bytes until the unmap, and nothing else touches them during this copy.
-            let before = unsafe { std::slice::from_raw_parts(data, len) }.to_vec();
+            self.shadow
+                .extend_from_slice(unsafe { std::slice::from_raw_parts(data, len) });
             self.open.push(OpenMap {
                 resource,
                 data,
@@ -348,19 +398,29 @@ impl Tap {
 
     #[cold]
     fn settle_maps(&mut self) {
-        for open in std::mem::take(&mut self.open) {
+        // Taken for the walk and put back empty: the vectors keep their capacity.
+        let (mut maps, mut shadow) = (
+            std::mem::take(&mut self.open),
+            std::mem::take(&mut self.shadow),
+        );
+        for open in &maps {
             // SAFETY: `settle` runs before any call reaches the wrapped context after the map
             // that handed out these bytes (see above): they are still the map's, valid for `len`,
             // and the application's borrow of them has ended, so nothing else touches them.
             let after = unsafe { std::slice::from_raw_parts(open.data, open.len) };
-            if let Some((first, last)) = changed(&open.before, after) {
+            let before = &shadow[open.before..open.before + open.len];
+            if let Some((first, last)) = changed(before, after) {
+                let bytes = self.lists.copy(&after[first..=last]);
                 self.push(Entry::Write {
                     resource: resource_obj(open.resource),
                     offset: first as u32,
-                    bytes: after[first..=last].to_vec(),
+                    bytes,
                 });
             }
         }
+        maps.clear();
+        shadow.clear();
+        (self.open, self.shadow) = (maps, shadow);
     }
 
     /// Ends a kept list: what it kept, for the list to carry; the tap decides again at the
@@ -400,6 +460,7 @@ impl Tap {
         self.carried = None;
         self.broken = None;
         self.open.clear();
+        self.shadow.clear();
         self.recycle();
         if self.per_list {
             self.state = TapState::Fresh;
@@ -414,6 +475,7 @@ impl Tap {
         self.bundles.clear();
         self.broken = None;
         self.open.clear();
+        self.shadow.clear();
         self.recycle();
     }
 }
@@ -421,7 +483,7 @@ impl Tap {
 /// Entries taken from a tap ([`Tap::take_kept`]), with the [`Keep`] of the arena their lists
 /// point into: dropped after them (field order).
 pub(crate) struct Kept {
-    pub entries: Vec<Entry>,
+    pub entries: Entries,
     pub seqs: Vec<u64>,
     pub keep: Keep,
 }
@@ -465,7 +527,7 @@ pub(crate) struct ListLog {
     pub context: ContextInfo,
     /// `finish LIST restore=yes`.
     pub restore: bool,
-    pub entries: Vec<Entry>,
+    pub entries: Entries,
     /// The capture's clock at each entry, and at the finish.
     pub seqs: Vec<u64>,
     /// Keeps the arena `entries`' lists point into (after them: field order); never read.
@@ -487,7 +549,7 @@ pub(crate) struct BundleLog {
     pub render_targets: Vec<recorder::Format>,
     pub depth: Option<recorder::Format>,
     pub samples: u32,
-    pub entries: Vec<Entry>,
+    pub entries: Entries,
     /// The capture's clock at each entry, and at the finish.
     pub seqs: Vec<u64>,
     /// Keeps the arena `entries`' lists point into (after them: field order); never read.

@@ -129,6 +129,7 @@ mod captured_pool;
 mod captured_sync;
 mod device;
 mod device_contents;
+mod entries;
 mod form;
 mod frame_start;
 mod frame_timeline;

@@ -130,7 +130,7 @@ impl Out<'_> {
                     Method::Write {
                         resource,
                         offset: *offset as u64,
-                        bytes: bytes.clone(),
+                        bytes: bytes.to_vec(),
                     },
                 );
             }
