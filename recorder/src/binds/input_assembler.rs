@@ -76,7 +76,7 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`BindCalls::set_vertex_buffers`](crate::BindCalls::set_vertex_buffers): its semantics.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
         self.begin_call();
         if let ([vertex], true) = (buffers, start < VERTEX_BUFFER_SLOTS) {

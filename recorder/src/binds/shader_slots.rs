@@ -123,7 +123,7 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`BindCalls::set_constant_buffers`](crate::BindCalls::set_constant_buffers): its semantics.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_constant_buffers(
         &mut self,
         stage: Stage,
