@@ -31,11 +31,7 @@ impl BindCalls for BundleRecorder {
     fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
         const CALL: &str = "set_shader";
         if let Some(shader) = shader {
-            if self
-                .device
-                .shader_info(shader)
-                .is_some_and(|info| info.stream_output)
-            {
+            if self.device.shader_streams_output(shader) {
                 let shader = self.object_name(shader);
                 return self
                     .context
