@@ -54,9 +54,8 @@ impl BindCalls for BundleRecorder {
         let encapsulable =
             |this: &Self| this.buffers_encapsulable(CALL, buffers.iter().filter_map(|b| b.buffer));
         if self.covered(kind, stage, start, buffers.len()) {
-            let before = self.context.refused_calls();
-            self.context.set_vertex_buffers(start, buffers);
-            return self.forwarded(before, encapsulable);
+            let accepted = self.context.accepted_vertex_buffers(start, buffers);
+            return self.forwarded_accepted(accepted, encapsulable);
         }
         self.set_vertex_buffers_growing(start, buffers);
     }
@@ -87,9 +86,10 @@ impl BindCalls for BundleRecorder {
         let encapsulable =
             |this: &Self| this.buffers_encapsulable(CALL, buffers.iter().flatten().copied());
         if self.covered(kind, stage, start, buffers.len()) {
-            let before = self.context.refused_calls();
-            self.context.set_constant_buffers(stage, start, buffers);
-            return self.forwarded(before, encapsulable);
+            let accepted = self
+                .context
+                .accepted_constant_buffers(stage, start, buffers);
+            return self.forwarded_accepted(accepted, encapsulable);
         }
         self.set_constant_buffers_growing(stage, start, buffers);
     }

@@ -271,6 +271,24 @@ impl BundleRecorder {
         );
     }
 
+    /// [`forwarded`](Self::forwarded) for a call that said whether the recorder accepted it
+    /// (`Recorder::accepted_constant_buffers`): nothing to test on the hot path, where the
+    /// answer is a constant.
+    #[inline(always)]
+    pub(crate) fn forwarded_accepted(
+        &mut self,
+        accepted: bool,
+        encapsulable: impl Fn(&Self) -> Result<(), Error>,
+    ) {
+        if !accepted {
+            return self.refused_bind(encapsulable);
+        }
+        debug_assert!(
+            encapsulable(self).is_ok(),
+            "the recorder accepted a bind of an object a bundle cannot encapsulate"
+        );
+    }
+
     /// A bind that overrides `count` slots of `kind` from `start` (R-B-4, R-B-5): refused if it
     /// would take the footprint over the budget; otherwise forwarded, and the slots counted if
     /// the recorder accepted it. A range out of bounds goes to the recorder, which refuses it.
