@@ -28,13 +28,13 @@
 //!
 //! Nothing here is on the recording hot path.
 
+use crate::call_arguments::VertexBuffer;
 use crate::chunk::ChunkPolicy;
 use crate::command::*;
 use crate::context::bundle_entry::{bundle_chunk_policy, BundleBody, BundleTail, OutputFormats};
 use crate::context::role::{BundleRole, ImmediateRole, Role};
 use crate::context::{DeferredContextDesc, Recorder};
 use crate::desc::{Engine, Semantics, Stage};
-use crate::call_arguments::VertexBuffer;
 use crate::device::handle::{Buffer, BundleHandle, Handle, ObjectKind, RawHandle, SwapChain};
 use crate::device::object_info::BUNDLE_WORDS;
 use crate::device::{Device, DeviceDesc};
