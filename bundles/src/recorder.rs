@@ -248,7 +248,9 @@ impl BundleRecorder {
     /// overrides already (R-B-4), which cost the budget nothing (R-B-5): the usual bind, which a
     /// hot call forwards itself (`bundle_binds.rs`: the recorder's call written in the method,
     /// where it inlines as on a deferred context), then checks with
-    /// [`forwarded`](Self::forwarded). Anything else takes [`bind`](Self::bind).
+    /// [`forwarded_accepted`](Self::forwarded_accepted) where the recorder's call says whether
+    /// it accepted (constant and vertex buffers), else with [`forwarded`](Self::forwarded).
+    /// Anything else takes [`bind`](Self::bind) (through the cold `set_*_growing` methods).
     #[inline(always)]
     pub(crate) fn covered(&self, kind: SlotKind, stage: Stage, start: u32, count: usize) -> bool {
         u32::try_from(count).is_ok_and(|n| self.overrides.covers(kind, stage, start, n))
