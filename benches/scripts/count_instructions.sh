@@ -32,7 +32,9 @@ for mode in "detached 1000" "detached 100" "consume"; do
     # shellcheck disable=SC2086
     echo "count_execute $mode $(per "$dir/count_execute" $mode)"
 done
-for mode in bundles long list; do
-    # 100,000 draws an iteration: divide by it for the cost per draw.
+for mode in bundles long list "run fast" "run legacy"; do
+    # 100,000 draws an iteration: divide by it for the cost per draw. `run`: the workload
+    # harness's list rows (record, finish, execute detached, drop).
+    # shellcheck disable=SC2086 # `run` modes are two arguments
     echo "count_bundles $mode $(per "$dir/count_bundles" $mode)"
 done

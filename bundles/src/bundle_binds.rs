@@ -31,11 +31,7 @@ impl BindCalls for BundleRecorder {
     fn set_shader(&mut self, stage: Stage, shader: Option<Shader>) {
         const CALL: &str = "set_shader";
         if let Some(shader) = shader {
-            if self
-                .device
-                .shader_info(shader)
-                .is_some_and(|info| info.stream_output)
-            {
+            if self.device.shader_streams_output(shader) {
                 let shader = self.object_name(shader);
                 return self
                     .context
@@ -58,13 +54,10 @@ impl BindCalls for BundleRecorder {
         let encapsulable =
             |this: &Self| this.buffers_encapsulable(CALL, buffers.iter().filter_map(|b| b.buffer));
         if self.covered(kind, stage, start, buffers.len()) {
-            let before = self.context.refused_calls();
-            self.context.set_vertex_buffers(start, buffers);
-            return self.forwarded(before, encapsulable);
+            let accepted = self.context.accepted_vertex_buffers(start, buffers);
+            return self.forwarded_accepted(accepted, encapsulable);
         }
-        self.bind(CALL, kind, stage, start, buffers.len(), encapsulable, |c| {
-            c.set_vertex_buffers(start, buffers)
-        });
+        self.set_vertex_buffers_growing(start, buffers);
     }
 
     /// Binds the index buffer, an override of the bundle's (R-B-4). Refused with `not_encapsulable`
@@ -80,9 +73,7 @@ impl BindCalls for BundleRecorder {
             self.context.set_index_buffer(buffer, format, offset);
             return self.forwarded(before, encapsulable);
         }
-        self.bind(CALL, kind, stage, 0, 1, encapsulable, |c| {
-            c.set_index_buffer(buffer, format, offset)
-        });
+        self.set_index_buffer_growing(buffer, format, offset);
     }
 
     /// Binds `stage`'s constant buffers from slot `start`, each slot an override (R-B-4; a null
@@ -95,13 +86,12 @@ impl BindCalls for BundleRecorder {
         let encapsulable =
             |this: &Self| this.buffers_encapsulable(CALL, buffers.iter().flatten().copied());
         if self.covered(kind, stage, start, buffers.len()) {
-            let before = self.context.refused_calls();
-            self.context.set_constant_buffers(stage, start, buffers);
-            return self.forwarded(before, encapsulable);
+            let accepted = self
+                .context
+                .accepted_constant_buffers(stage, start, buffers);
+            return self.forwarded_accepted(accepted, encapsulable);
         }
-        self.bind(CALL, kind, stage, start, buffers.len(), encapsulable, |c| {
-            c.set_constant_buffers(stage, start, buffers)
-        });
+        self.set_constant_buffers_growing(stage, start, buffers);
     }
 
     /// Binds `stage`'s shader-resource views from slot `start`, each slot an override of 64 bytes
@@ -146,5 +136,50 @@ impl BindCalls for BundleRecorder {
             |_| Ok(()),
             |c| c.set_samplers(stage, start, samplers),
         );
+    }
+}
+
+/// The buffer binds that may grow the bundle's overrides (R-B-4, R-B-5): the first bind of
+/// their slots, out of line and cold, so that the hot path of a covered bind (above) builds
+/// nothing for them (the closures' captures were stored on every bind before).
+impl BundleRecorder {
+    #[cold]
+    #[inline(never)]
+    fn set_vertex_buffers_growing(&mut self, start: u32, buffers: &[VertexBuffer]) {
+        const CALL: &str = "set_vertex_buffers";
+        let encapsulable =
+            |this: &Self| this.buffers_encapsulable(CALL, buffers.iter().filter_map(|b| b.buffer));
+        let (kind, stage) = (SlotKind::VertexBuffer, Stage::Vertex);
+        self.bind(CALL, kind, stage, start, buffers.len(), encapsulable, |c| {
+            c.set_vertex_buffers(start, buffers)
+        });
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn set_index_buffer_growing(&mut self, buffer: Option<Buffer>, format: Format, offset: u32) {
+        const CALL: &str = "set_index_buffer";
+        let encapsulable = |this: &Self| this.buffers_encapsulable(CALL, buffer);
+        let (kind, stage) = (SlotKind::IndexBuffer, Stage::Vertex);
+        self.bind(CALL, kind, stage, 0, 1, encapsulable, |c| {
+            c.set_index_buffer(buffer, format, offset)
+        });
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn set_constant_buffers_growing(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        buffers: &[Option<Buffer>],
+    ) {
+        const CALL: &str = "set_constant_buffers";
+        let encapsulable =
+            |this: &Self| this.buffers_encapsulable(CALL, buffers.iter().flatten().copied());
+        let kind = SlotKind::ConstantBuffer;
+        self.bind(CALL, kind, stage, start, buffers.len(), encapsulable, |c| {
+            c.set_constant_buffers(stage, start, buffers)
+        });
     }
 }

@@ -248,7 +248,9 @@ impl BundleRecorder {
     /// overrides already (R-B-4), which cost the budget nothing (R-B-5): the usual bind, which a
     /// hot call forwards itself (`bundle_binds.rs`: the recorder's call written in the method,
     /// where it inlines as on a deferred context), then checks with
-    /// [`forwarded`](Self::forwarded). Anything else takes [`bind`](Self::bind).
+    /// [`forwarded_accepted`](Self::forwarded_accepted) where the recorder's call says whether
+    /// it accepted (constant and vertex buffers), else with [`forwarded`](Self::forwarded).
+    /// Anything else takes [`bind`](Self::bind) (through the cold `set_*_growing` methods).
     #[inline(always)]
     pub(crate) fn covered(&self, kind: SlotKind, stage: Stage, start: u32, count: usize) -> bool {
         u32::try_from(count).is_ok_and(|n| self.overrides.covers(kind, stage, start, n))
@@ -263,6 +265,24 @@ impl BundleRecorder {
         encapsulable: impl Fn(&Self) -> Result<(), Error>,
     ) {
         if self.context.refused_calls() != before {
+            return self.refused_bind(encapsulable);
+        }
+        debug_assert!(
+            encapsulable(self).is_ok(),
+            "the recorder accepted a bind of an object a bundle cannot encapsulate"
+        );
+    }
+
+    /// [`forwarded`](Self::forwarded) for a call that said whether the recorder accepted it
+    /// (`Recorder::accepted_constant_buffers`): nothing to test on the hot path, where the
+    /// answer is a constant.
+    #[inline(always)]
+    pub(crate) fn forwarded_accepted(
+        &mut self,
+        accepted: bool,
+        encapsulable: impl Fn(&Self) -> Result<(), Error>,
+    ) {
+        if !accepted {
             return self.refused_bind(encapsulable);
         }
         debug_assert!(

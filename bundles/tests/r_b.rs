@@ -560,6 +560,55 @@ fn r_b_6_not_encapsulable_is_the_first_error_whatever_else_the_call_gets_wrong()
     assert_eq!(bundle.footprint_bytes(), 2 * 16);
 }
 
+/// A one-slot bind of a slot the bundle overrides already (the covered path, which learns from
+/// the recorder's call whether it was accepted) gets the same answers as a first bind: a dynamic
+/// buffer is `not_encapsulable` (as the bundle's first error, with its call index), a released
+/// one the recorder's own `released_object`, a static one is accepted and costs nothing more.
+#[test]
+fn r_b_6_a_bind_of_an_overridden_slot_gets_not_encapsulable_too() {
+    let f = Fixture::new();
+    let released = f
+        .device
+        .create_buffer(&BufferDesc {
+            name: "released",
+            size: 256,
+            bind: BindFlags::CONSTANT,
+            ..Default::default()
+        })
+        .expect("create buffer");
+    f.device.release(released);
+    let stream = |buffer| VertexBuffer {
+        buffer: Some(buffer),
+        stride: 16,
+        offset: 0,
+    };
+    let mut recorder = f.ready(); // calls 0..=6
+    recorder.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb)]); // 7: overrides slot 0
+    recorder.set_vertex_buffers(0, &[stream(f.vb)]); // 8: overrides slot 0
+    assert!(recorder.last_refusal().is_none());
+    let footprint = recorder.footprint_bytes();
+    recorder.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb_dyn)]); // 9
+    let error = recorder.last_refusal().expect("refused").clone();
+    assert_eq!(error.kind(), ErrorKind::NotEncapsulable, "{error}");
+    assert!(error.to_string().contains("cb_dyn"), "{error}");
+    recorder.set_vertex_buffers(0, &[stream(f.vb_dyn)]); // 10
+    assert_eq!(refused(&recorder), ErrorKind::NotEncapsulable);
+    recorder.set_constant_buffers(Stage::Vertex, 0, &[Some(released)]); // 11
+    assert_eq!(refused(&recorder), ErrorKind::ReleasedObject);
+    // Accepted covered binds: each counted as accepted, and the footprint does not move.
+    let accepted = recorder.stats().calls;
+    recorder.set_constant_buffers(Stage::Vertex, 0, &[Some(f.cb2)]); // 12
+    recorder.set_constant_buffers(Stage::Vertex, 0, &[None]); // 13
+    recorder.set_vertex_buffers(0, &[stream(f.vb)]); // 14
+    assert_eq!(recorder.stats().calls, accepted + 3);
+    assert_eq!(recorder.footprint_bytes(), footprint);
+    let error = recorder.finish().expect_err("sticky error");
+    assert_eq!(
+        (error.kind(), error.call_index),
+        (ErrorKind::NotEncapsulable, 9)
+    );
+}
+
 #[test]
 fn r_b_6_shaders_that_use_stream_output_are_forbidden() {
     let f = Fixture::new();

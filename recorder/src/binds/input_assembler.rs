@@ -76,16 +76,24 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`BindCalls::set_vertex_buffers`](crate::BindCalls::set_vertex_buffers): its semantics.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) {
+        self.bind_vertex_buffers(start, buffers);
+    }
+
+    /// [`set_vertex_buffers`](Self::set_vertex_buffers), saying whether the call was accepted,
+    /// as [`bind_constant_buffers`](Self::bind_constant_buffers) does: `true` as a constant on
+    /// the hot path.
+    #[inline(always)]
+    pub(crate) fn bind_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) -> bool {
         self.begin_call();
         if let ([vertex], true) = (buffers, start < VERTEX_BUFFER_SLOTS) {
             return match self.shadow.is_none() {
                 true => self.bind_one_vertex_buffer(start, *vertex),
-                false => self.bind_one_vertex_buffer_legacy(start, *vertex),
+                false => self.accepted(|this| this.bind_one_vertex_buffer_legacy(start, *vertex)),
             };
         }
-        self.set_vertex_buffers_general(start, buffers);
+        self.accepted(|this| this.set_vertex_buffers_general(start, buffers))
     }
 
     /// Every vertex-buffer bind but the hot path's (several slots, a legacy shadow).
@@ -101,11 +109,14 @@ impl<R: Role> Recorder<R> {
     /// [`Opcode::SetVertexBuffer`]. Anything else (a dynamic buffer, a refusal) goes out of
     /// line to [`bind_one_buffer_slow`](Self::bind_one_buffer_slow).
     #[inline(always)]
-    fn bind_one_vertex_buffer(&mut self, slot: u32, vertex: VertexBuffer) {
+    fn bind_one_vertex_buffer(&mut self, slot: u32, vertex: VertexBuffer) -> bool {
         let handle = match vertex.buffer {
             None => RawHandle::NULL,
             Some(buffer) if self.is_static_buffer(buffer, BindFlags::VERTEX) => buffer.0,
-            Some(_) => return self.bind_one_buffer_slow(BufferSlot::Vertex(slot, vertex)),
+            Some(_) => {
+                return self
+                    .accepted(|this| this.bind_one_buffer_slow(BufferSlot::Vertex(slot, vertex)))
+            }
         };
         let payload = VertexBufferPayload {
             buffer: handle,
@@ -113,6 +124,7 @@ impl<R: Role> Recorder<R> {
             stride: vertex.stride,
         };
         self.emit(Opcode::SetVertexBuffer, slot as u8, None, payload);
+        true
     }
 
     /// The legacy one-slot vertex-buffer bind of a buffer read at its creation instance: what the

@@ -123,21 +123,36 @@ impl<R: Role> Recorder<R> {
     }
 
     /// [`BindCalls::set_constant_buffers`](crate::BindCalls::set_constant_buffers): its semantics.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_constant_buffers(
         &mut self,
         stage: Stage,
         start: u32,
         buffers: &[Option<Buffer>],
     ) {
+        self.bind_constant_buffers(stage, start, buffers);
+    }
+
+    /// [`set_constant_buffers`](Self::set_constant_buffers), saying whether the call was
+    /// accepted: `true` as a constant on the hot path (one slot of a static buffer on a fast
+    /// context), so a caller that asks (a bundle recorder, `accepted_constant_buffers`) tests
+    /// nothing there; the paths that may refuse compare the refusals around themselves.
+    #[inline(always)]
+    pub(crate) fn bind_constant_buffers(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        buffers: &[Option<Buffer>],
+    ) -> bool {
         self.begin_call();
         if let ([buffer], true) = (buffers, start < CONSTANT_BUFFER_SLOTS) {
             return match self.shadow.is_none() {
                 true => self.bind_one_constant_buffer(stage, start, *buffer),
-                false => self.bind_one_constant_buffer_legacy(stage, start, *buffer),
+                false => self
+                    .accepted(|this| this.bind_one_constant_buffer_legacy(stage, start, *buffer)),
             };
         }
-        self.set_constant_buffers_general(stage, start, buffers);
+        self.accepted(|this| this.set_constant_buffers_general(stage, start, buffers))
     }
 
     /// Every constant-buffer bind but the hot path's (several slots, a legacy shadow).
@@ -156,12 +171,22 @@ impl<R: Role> Recorder<R> {
     /// The hot path of [`set_constant_buffers`](Self::set_constant_buffers), as
     /// `bind_one_vertex_buffer` is of vertex buffers: the compact 16-byte
     /// [`Opcode::SetConstantBuffer`].
+    /// Whether the call was accepted: `true` as a constant on the hot path.
     #[inline(always)]
-    fn bind_one_constant_buffer(&mut self, stage: Stage, slot: u32, buffer: Option<Buffer>) {
+    fn bind_one_constant_buffer(
+        &mut self,
+        stage: Stage,
+        slot: u32,
+        buffer: Option<Buffer>,
+    ) -> bool {
         let handle = match buffer {
             None => RawHandle::NULL,
             Some(b) if self.is_static_buffer(b, BindFlags::CONSTANT) => b.0,
-            Some(_) => return self.bind_one_buffer_slow(BufferSlot::Constant(stage, slot, buffer)),
+            Some(_) => {
+                return self.accepted(|this| {
+                    this.bind_one_buffer_slow(BufferSlot::Constant(stage, slot, buffer))
+                })
+            }
         };
         self.emit(
             Opcode::SetConstantBuffer,
@@ -169,6 +194,7 @@ impl<R: Role> Recorder<R> {
             None,
             handle,
         );
+        true
     }
 
     fn try_set_constant_buffers(

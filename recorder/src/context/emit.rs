@@ -31,6 +31,15 @@ impl<R: Role> Recorder<R> {
         }
     }
 
+    /// Runs a path of a call that may refuse it: whether it did not (the refusals compared
+    /// around it, R-REC-8).
+    #[inline(always)]
+    pub(crate) fn accepted(&mut self, path: impl FnOnce(&mut Self)) -> bool {
+        let before = self.refused;
+        path(self);
+        self.refused == before
+    }
+
     /// Counts a call; every public recording method starts with it.
     #[inline(always)]
     pub(crate) fn begin_call(&mut self) {

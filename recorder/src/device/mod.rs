@@ -625,6 +625,17 @@ impl Device {
             .map(|live| ShaderInfo::unpack(live.words))
     }
 
+    /// Whether a shader writes stream output ([`ShaderInfo::stream_output`] alone, without
+    /// unpacking the rest); `false` once it is destroyed. A bundle recorder asks it of every
+    /// shader it sets (R-B-6).
+    #[inline]
+    pub fn shader_streams_output(&self, shader: Shader) -> bool {
+        self.shared
+            .shaders
+            .get(shader.0, true)
+            .is_ok_and(|live| ShaderInfo::streams_output(&live.words))
+    }
+
     /// The vertex-buffer slots an input layout reads; `None` once it is destroyed.
     pub fn input_layout_slots(&self, layout: InputLayout) -> Option<Slots> {
         self.shared

@@ -324,10 +324,15 @@ impl ShaderInfo {
             self.unordered_access_views.bits() as u64,
         ]
     }
+    /// The `stream_output` of [`unpack`](Self::unpack), read alone.
+    #[inline]
+    pub(crate) fn streams_output(w: &[u64; SHADER_WORDS]) -> bool {
+        (w[0] >> 8) & 1 != 0
+    }
     pub(crate) fn unpack(w: [u64; SHADER_WORDS]) -> Self {
         Self {
             stage: Stage::from_u8(w[0] as u8).unwrap_or(Stage::Vertex),
-            stream_output: (w[0] >> 8) & 1 != 0,
+            stream_output: Self::streams_output(&w),
             constant_buffers: Slots::from_bits((w[0] >> 16) as u16 as u128),
             samplers: Slots::from_bits((w[0] >> 32) as u16 as u128),
             shader_resources: Slots::from_bits(w[1] as u128 | (w[2] as u128) << 64),

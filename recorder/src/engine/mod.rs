@@ -28,13 +28,14 @@
 //!
 //! Nothing here is on the recording hot path.
 
+use crate::call_arguments::VertexBuffer;
 use crate::chunk::ChunkPolicy;
 use crate::command::*;
 use crate::context::bundle_entry::{bundle_chunk_policy, BundleBody, BundleTail, OutputFormats};
 use crate::context::role::{BundleRole, ImmediateRole, Role};
 use crate::context::{DeferredContextDesc, Recorder};
 use crate::desc::{Engine, Semantics, Stage};
-use crate::device::handle::{BundleHandle, Handle, ObjectKind, RawHandle, SwapChain};
+use crate::device::handle::{Buffer, BundleHandle, Handle, ObjectKind, RawHandle, SwapChain};
 use crate::device::object_info::BUNDLE_WORDS;
 use crate::device::{Device, DeviceDesc};
 use crate::errors::{Error, RecordError};
@@ -149,6 +150,29 @@ impl Recorder<BundleRole> {
     /// discarded and its first error returned; the recorder starts the next bundle from nothing.
     pub fn finish_bundle(&mut self) -> Result<CommandList, RecordError> {
         self.finish_list(false)
+    }
+
+    /// [`BindCalls::set_constant_buffers`](crate::BindCalls::set_constant_buffers), saying
+    /// whether the recorder accepted the call: for a wrapper that checks its own rules only once
+    /// the recorder refused a call (the bundle rules' `not_encapsulable`, R-B-6). The answer is
+    /// `true` as a constant on the one-slot hot path, so the wrapper's test folds away there,
+    /// where comparing [`refused_calls`](Self::refused_calls) around the call cannot.
+    #[inline(always)]
+    pub fn accepted_constant_buffers(
+        &mut self,
+        stage: Stage,
+        start: u32,
+        buffers: &[Option<Buffer>],
+    ) -> bool {
+        self.bind_constant_buffers(stage, start, buffers)
+    }
+
+    /// [`BindCalls::set_vertex_buffers`](crate::BindCalls::set_vertex_buffers), saying whether
+    /// the recorder accepted the call, as
+    /// [`accepted_constant_buffers`](Self::accepted_constant_buffers).
+    #[inline(always)]
+    pub fn accepted_vertex_buffers(&mut self, start: u32, buffers: &[VertexBuffer]) -> bool {
+        self.bind_vertex_buffers(start, buffers)
     }
 
     /// Calls refused since the list began (a wrapper compares it around a forwarded call).
