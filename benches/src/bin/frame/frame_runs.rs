@@ -25,17 +25,19 @@ use benches::cli::PhaseProgress;
 use benches::object_bundles::{
     bundle_desc, objects, record_bundle_calls, record_object_bundles_on, recorder_refused,
 };
-use benches::{record_draws, split_range, Scene};
+use benches::{record_draws, split_range, timing, Scene};
 use bundles::DrawBundle;
 use executor::{Counters, RecordingContext};
 use recorder::*;
 
 /// One frame: its lists in order, the wall time from spawning the workers to joining them, and
-/// the time the immediate context took to execute the lists in order.
+/// the time the immediate context took to execute the lists in order, in wall time and in the
+/// immediate thread's CPU time (where the system tells it: without the waits on the GPU).
 pub(crate) struct FrameReport {
     lists: Vec<ListReport>,
     wall: Duration,
     execute: Duration,
+    execute_cpu: Option<Duration>,
 }
 
 /// What a worker records into its list, given its range (of draws, or of objects).
@@ -86,6 +88,7 @@ pub(crate) fn record_frame<C: RecordingContext, I: Immediate>(
         .into_iter()
         .collect::<Result<_, RecordError>>()
         .map_err(|e| e.error)?;
+    let cpu_begin = timing::thread_cpu_time();
     let begin = Instant::now();
     progress.executing.resume();
     for ((list, _), range) in finished.iter().zip(ranges) {
@@ -94,6 +97,9 @@ pub(crate) fn record_frame<C: RecordingContext, I: Immediate>(
     }
     immediate.flush()?;
     let execute = begin.elapsed();
+    let execute_cpu = timing::thread_cpu_time()
+        .zip(cpu_begin)
+        .map(|(end, begin)| end.saturating_sub(begin));
     progress.executing.pause();
     immediate.clear_records(); // the demo keeps counters, not the records themselves
     if let Some(error) = immediate.take_execution_errors().into_iter().next() {
@@ -114,6 +120,7 @@ pub(crate) fn record_frame<C: RecordingContext, I: Immediate>(
         lists,
         wall,
         execute,
+        execute_cpu,
     })
 }
 
@@ -302,6 +309,7 @@ pub(crate) fn run<E: Engine>(
         immediate_semantics: device.desc().immediate_semantics,
         gpu: machine.gpu,
         execute: report.execute,
+        execute_cpu: report.execute_cpu,
         counters: gpu,
         chunks_allocated: pool_after.allocated_chunks - pool_before.allocated_chunks,
         chunks_reused: pool_after.reused_chunks - pool_before.reused_chunks,

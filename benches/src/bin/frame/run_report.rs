@@ -100,6 +100,9 @@ pub struct RunReport {
     pub immediate_semantics: Semantics,
     pub gpu: GpuTiming,
     pub execute: Duration,
+    /// The same phase in the immediate thread's CPU time (`None` where the system does not tell
+    /// it): with the Vulkan backend, the wall time less the waits on the GPU.
+    pub execute_cpu: Option<Duration>,
     /// The GPU model's counters of one frame, averaged over the timed frames.
     pub counters: Counters,
     pub chunks_allocated: u64,
@@ -272,6 +275,15 @@ impl fmt::Display for RunReport {
             ms(self.execute_per_list()),
             self.execute.as_secs_f64() / total.record.as_secs_f64().max(1e-9)
         )?;
+        if let Some(cpu) = self.execute_cpu {
+            writeln!(
+                f,
+                "execute CPU time (the immediate thread's): {}, {:.2}x the recording summed over \
+                 threads",
+                ms(cpu),
+                cpu.as_secs_f64() / total.record.as_secs_f64().max(1e-9)
+            )?;
+        }
         let gpu = &self.counters;
         writeln!(
             f,
