@@ -136,6 +136,15 @@ pub fn scaling<S, R, E: Send>(
     })
 }
 
+/// The CPU time the calling thread has run so far, where the system tells it (Linux:
+/// `/proc/thread-self/schedstat`, nanoseconds); `None` elsewhere. Unlike a wall clock it leaves
+/// out the time the thread slept, on a fence, say: what a phase cost the CPU.
+pub fn thread_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,13 +163,4 @@ mod tests {
         assert_eq!(middle([2.5, 1.0, 4.0]), Some(2.5));
         assert_eq!(middle(Vec::<u32>::new()), None);
     }
-}
-
-/// The CPU time the calling thread has run so far, where the system tells it (Linux:
-/// `/proc/thread-self/schedstat`, nanoseconds); `None` elsewhere. Unlike a wall clock it leaves
-/// out the time the thread slept, on a fence, say: what a phase cost the CPU.
-pub fn thread_cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanos = stat.split_whitespace().next()?.parse::<u64>().ok()?;
-    Some(Duration::from_nanos(nanos))
 }
