@@ -21,7 +21,7 @@
 use recorder::command::{BoundResource, BoundView, Command, DirectArgs, ViewFlags};
 use recorder::{Engine, ObjectKind, RawHandle, Semantics};
 
-use super::draw_execution::keeps_graphics;
+use super::draw_execution::{keeps_graphics, stage_binding};
 use super::GpuModel;
 use crate::draw_record::{DrawArgs, DrawKind};
 
@@ -47,6 +47,9 @@ impl GpuModel {
         }
         if !keeps_graphics(command) {
             self.graphics_valid = false;
+            self.stages_valid = 0;
+        } else {
+            self.stages_valid &= !stage_binding(command);
         }
         if !command.is_draw_or_dispatch() {
             self.record_valid = false;
