@@ -85,7 +85,7 @@ impl VulkanBackend {
             } => self.copy_texture_region(
                 (destination.resource, destination_subresource, x, y),
                 (source.resource, source_subresource),
-                source_box,
+                *source_box,
             ),
             _ => {
                 if !command.is_draw_or_dispatch() && command_moves_bytes(command) {

@@ -123,8 +123,8 @@ impl GpuModel {
                 DrawArgs::Indirect(args),
             ),
             // ----- compression (R-ST-9, `gpu/target_compression.rs`).
-            Command::ClearRenderTargetView { view, .. }
-            | Command::ClearDepthStencilView { view, .. } => self.clear_view(semantics, view),
+            Command::ClearRenderTargetView { view, .. } => self.clear_view(semantics, *view),
+            Command::ClearDepthStencilView { view, .. } => self.clear_view(semantics, view),
             Command::DecompressResource {
                 resource,
                 into,
@@ -248,17 +248,17 @@ impl GpuModel {
             Command::CopyResource {
                 destination,
                 source,
-            } => self.copy_resource(semantics, destination, source),
+            } => self.copy_resource(semantics, *destination, *source),
             Command::CopyBufferRegion {
                 destination,
                 source,
                 ..
-            } => self.copy_region("copy_buffer_region", semantics, destination, source),
+            } => self.copy_region("copy_buffer_region", semantics, *destination, *source),
             Command::CopyTextureRegion {
                 destination,
                 source,
                 ..
-            } => self.copy_region("copy_texture_region", semantics, destination, source),
+            } => self.copy_region("copy_texture_region", semantics, *destination, *source),
             Command::UpdateSubresource { resource, .. } => {
                 self.use_resource(semantics, resource.resource)
             }
@@ -279,8 +279,8 @@ impl GpuModel {
     fn render_targets_set(
         &mut self,
         semantics: Semantics,
-        targets: Option<(&[BoundView], BoundView)>,
-        uavs: Option<(u32, &[BoundView])>,
+        targets: Option<(&[BoundView], &BoundView)>,
+        uavs: Option<&[BoundView]>,
     ) {
         if let Some((render_targets, _)) = targets {
             if semantics == Semantics::Legacy
@@ -293,7 +293,7 @@ impl GpuModel {
             }
             self.targets_bound();
         }
-        if let Some((_, views)) = uavs {
+        if let Some(views) = uavs {
             if self.validates(semantics) {
                 let call = "set_render_targets_and_unordered_access_views";
                 self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);
