@@ -77,7 +77,7 @@ impl GpuModel {
         self.record_valid = false;
         self.stages_valid = 0;
         self.bundle.overlay.begin();
-        for decoded in body.commands() {
+        body.commands().walk(|decoded| {
             let step = self
                 .bundle
                 .overlay
@@ -90,7 +90,7 @@ impl GpuModel {
                 self.record_valid = false;
                 self.stages_valid = 0;
             }
-        }
+        });
         self.bundle.overlay.end(&mut self.state.bindings);
         self.record_valid = false;
         self.stages_valid = 0;

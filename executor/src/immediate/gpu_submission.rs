@@ -275,13 +275,14 @@ impl GpuSide {
                     }
                 }
                 Submission::Batch(batch, semantics) => {
-                    for decoded in batch.commands() {
+                    let gpu = &mut self.gpu;
+                    batch.commands().walk(|decoded| {
                         if decoded.split == Some(SplitCategory::Decompression) {
                             // Legacy: binding a view of a compressed target decompresses it.
-                            decompress_bound(&mut self.gpu, &decoded.command);
+                            decompress_bound(gpu, &decoded.command);
                         }
-                        self.gpu.execute(&decoded.command, semantics);
-                    }
+                        gpu.execute(&decoded.command, semantics);
+                    });
                 }
                 Submission::Bundle(body, declaration, footprint) => {
                     // A refusal (format mismatch) is kept by the model: see
