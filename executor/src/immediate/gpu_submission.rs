@@ -275,14 +275,13 @@ impl GpuSide {
                     }
                 }
                 Submission::Batch(batch, semantics) => {
-                    let gpu = &mut self.gpu;
-                    batch.commands().walk(|decoded| {
+                    for decoded in batch.commands() {
                         if decoded.split == Some(SplitCategory::Decompression) {
                             // Legacy: binding a view of a compressed target decompresses it.
-                            decompress_bound(gpu, &decoded.command);
+                            decompress_bound(&mut self.gpu, &decoded.command);
                         }
-                        gpu.execute(&decoded.command, semantics);
-                    });
+                        self.gpu.execute(&decoded.command, semantics);
+                    }
                 }
                 Submission::Bundle(body, declaration, footprint) => {
                     // A refusal (format mismatch) is kept by the model: see
