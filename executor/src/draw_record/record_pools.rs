@@ -268,7 +268,9 @@ impl Records {
     /// its stages ([`writer`](Self::writer)).
     #[inline]
     pub(crate) fn last_is_draw(&self) -> bool {
-        self.entries.last().is_some_and(|last| !last.kind.is_dispatch())
+        self.entries
+            .last()
+            .is_some_and(|last| !last.kind.is_dispatch())
     }
 }
 

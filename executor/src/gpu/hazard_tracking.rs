@@ -298,7 +298,7 @@ impl Tracker {
         match *command {
             Command::ClearRenderTargetView { view, .. } => self.view_use(
                 &mut uses,
-                &view,
+                view,
                 Path::RenderTarget,
                 BarrierSync::RENDER_TARGET,
             ),
@@ -332,7 +332,7 @@ impl Tracker {
             Command::CopyStructureCount {
                 destination, view, ..
             } => {
-                self.view_use(&mut uses, &view, Path::HiddenCounter, BarrierSync::COPY);
+                self.view_use(&mut uses, view, Path::HiddenCounter, BarrierSync::COPY);
                 uses.push(Use {
                     key: (destination.buffer, true),
                     range: Range::ALL,
