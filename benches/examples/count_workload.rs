@@ -13,7 +13,9 @@
 //! Arguments: the path (`fast` / `legacy`: a deferred context's list recorded, finished,
 //! executed with the GPU model detached and dropped; `bundle`: 100 bundles of 100 draws recorded
 //! and dropped; `immediate-fast` / `immediate-legacy`: the calls made on the immediate context,
-//! GPU model detached; `consume`: a recorded fast list executed with the GPU model inline;
+//! GPU model detached; `consume`: a recorded fast list executed with the GPU model inline, its
+//! records read in place and cleared (as the workload harness's model-alone frame does; owned
+//! copies, `take_records`, would cost more than the model itself);
 //! `probe`: the append probe, one 32-byte append per command) and
 //! the iterations after the first (which warms the chunk pool).
 
@@ -101,7 +103,7 @@ fn main() -> Result<(), Error> {
             "consume" => {
                 immediate.execute_command_list(&recorded, RestoreState::ClearState)?;
                 immediate.flush()?;
-                immediate.take_records();
+                immediate.clear_records();
             }
             _ => usage(),
         }

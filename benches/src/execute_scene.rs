@@ -224,3 +224,48 @@ impl ThroughputScene {
             .map_err(|record| record.error)
     }
 }
+
+/// The frame demo's bundle frame, for the GPU model's execution of bundle calls: the scene's
+/// objects (pairs of draws) each recorded once as a bundle (`object_bundles`), and one fast list
+/// that sets the pass state and per-frame data and calls every object's bundle, as the demo's
+/// workers record each frame.
+pub struct BundleFrameScene {
+    pub scene: crate::Scene,
+    pub bundles: Vec<bundles::DrawBundle>,
+}
+
+impl BundleFrameScene {
+    /// The scene of `draws` draws (the demo's other defaults) and its objects' bundles.
+    pub fn new(device: &Device, draws: u32) -> Result<Self, String> {
+        let desc = crate::SceneDesc {
+            draws,
+            ..Default::default()
+        };
+        let scene = crate::Scene::new(device, &desc).map_err(|e| format!("{e:?}"))?;
+        let objects = crate::object_bundles::objects(&scene);
+        let bundles = crate::object_bundles::record_object_bundles(device, &scene, 0..objects)
+            .map_err(|e| e.to_string())?;
+        Ok(Self { scene, bundles })
+    }
+
+    /// One frame: a fast list calling every object's bundle.
+    pub fn list(&self, device: &Device) -> Result<CommandList, String> {
+        let mut context = device
+            .create_deferred_context(&DeferredContextDesc {
+                name: "bundle_frame",
+                semantics: Semantics::Fast,
+                ..Default::default()
+            })
+            .map_err(|e| e.to_string())?;
+        let objects = crate::object_bundles::objects(&self.scene);
+        crate::object_bundles::record_bundle_calls(
+            &mut context,
+            &self.scene,
+            &self.bundles,
+            0..objects,
+        );
+        context
+            .finish_command_list(RestoreState::ClearState)
+            .map_err(|e| e.error.to_string())
+    }
+}

@@ -29,7 +29,7 @@ pub mod splitpoints;
 pub mod timing;
 pub mod workload_contents;
 
-pub use execute_scene::{ExecuteScene, ThroughputScene};
+pub use execute_scene::{BundleFrameScene, ExecuteScene, ThroughputScene};
 pub use naive::{Command, NaiveRecorder, Slots, INLINE_BUFFERS, INLINE_VIEWS};
 pub use record_draws::{
     record_draws, record_draws_only, record_one_call, CallSink, OneCall, WithoutDraws,

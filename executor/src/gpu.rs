@@ -139,6 +139,12 @@ pub struct GpuModel {
     /// assembler and graphics part are the last record's, and it repeats that entry with its
     /// own kind, arguments and predicate (`Records::repeat_last`).
     record_valid: bool,
+    /// Bit `i`: stage `Stage::GRAPHICS[i]` of the last record, a draw's, is what a draw now
+    /// reads of that stage (its shader and the slots it reads): no command since bound any of
+    /// that stage's slots, and nothing else changed the bindings (what clears `record_valid`
+    /// clears these). With `graphics_valid` (the views' compression unchanged), a draw's stage
+    /// reads that record's (`gpu/draw_execution.rs`).
+    stages_valid: u8,
     counters: Counters,
     /// Fences, memory writes, resource uses, waits on present (R-EX-5..7).
     progress: Progress,
@@ -239,6 +245,7 @@ impl GpuModel {
     pub fn clear_state(&mut self) {
         self.graphics_valid = false;
         self.record_valid = false;
+        self.stages_valid = 0;
         self.state.clear();
         self.context_changed = true;
     }
@@ -253,6 +260,7 @@ impl GpuModel {
     pub fn restore(&mut self, state: &GpuState) {
         self.graphics_valid = false;
         self.record_valid = false;
+        self.stages_valid = 0;
         (*self.state).clone_from(state);
         self.context_changed = true;
         // Putting the targets back binds them again.
@@ -302,6 +310,7 @@ impl GpuModel {
     /// (R-V-2).
     pub fn list_begin(&mut self, recorder: u32, semantics: Semantics) {
         self.record_valid = false;
+        self.stages_valid = 0;
         self.barriers.list_depth += 1;
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_begin(recorder, semantics);
@@ -313,6 +322,7 @@ impl GpuModel {
     pub fn list_end(&mut self) {
         self.graphics_valid = false;
         self.record_valid = false;
+        self.stages_valid = 0;
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_end();
         }

@@ -708,7 +708,7 @@ fn r_bar_7_self_copy_of_non_overlapping_regions_is_legal() {
                 y,
                 source.resource,
                 source_subresource,
-                source_box,
+                *source_box,
             )),
             _ => None,
         });

@@ -797,7 +797,7 @@ fn r_rec_5_every_recording_call_encodes_its_command() {
             if rtvs.len() == 1 && rtvs[0].view == f.rt_plain_rtv.raw() && dsv.view.is_null())
         );
         assert!(
-            matches!(next(), C::SetRenderTargets { targets: None, uavs: Some((1, uavs)), uav_patch: false }
+            matches!(next(), C::SetRenderTargets { targets: None, uavs: Some(uavs), uav_start: 1, uav_patch: false }
             if uavs.len() == 1 && uavs[0].view == f.sb_uav.raw())
         );
         assert!(matches!(next(), C::SetRasterizerState(s) if s == f.raster.raw()));

@@ -865,10 +865,11 @@ fn r_sp_2_an_output_merger_uav_cut_out_as_a_split_point_re_binds_its_own_slot_on
         .commands()
         .filter_map(|d: Decoded<'_>| match d.command {
             Command::SetRenderTargets {
-                uavs: Some((start, views)),
+                uavs: Some(views),
+                uav_start,
                 uav_patch,
                 ..
-            } => Some((start, views.len(), uav_patch, d.split)),
+            } => Some((uav_start, views.len(), uav_patch, d.split)),
             _ => None,
         })
         .collect();

@@ -33,9 +33,7 @@ impl VulkanBackend {
     /// One command the model applied (see the module essay).
     pub(crate) fn translate_command(&mut self, command: &Command<'_>) -> Result<(), Error> {
         match *command {
-            Command::ClearRenderTargetView { view, color } => {
-                self.clear_render_target(&view, color)
-            }
+            Command::ClearRenderTargetView { view, color } => self.clear_render_target(view, color),
             Command::ClearDepthStencilView {
                 view,
                 flags,
@@ -59,7 +57,7 @@ impl VulkanBackend {
             Command::CopyResource {
                 destination,
                 source,
-            } => self.copy("copy_resource", &destination, 0, &source, 0, None),
+            } => self.copy("copy_resource", destination, 0, source, 0, None),
             Command::CopyBufferRegion {
                 destination,
                 destination_offset,
@@ -68,9 +66,9 @@ impl VulkanBackend {
                 bytes,
             } => self.copy(
                 "copy_buffer_region",
-                &destination,
+                destination,
                 destination_offset,
-                &source,
+                source,
                 source_offset,
                 Some(bytes),
             ),
@@ -85,7 +83,7 @@ impl VulkanBackend {
             } => self.copy_texture_region(
                 (destination.resource, destination_subresource, x, y),
                 (source.resource, source_subresource),
-                source_box,
+                *source_box,
             ),
             _ => {
                 if !command.is_draw_or_dispatch() && command_moves_bytes(command) {

@@ -12,7 +12,10 @@
 //! SPEC §9); and `throughput_100000_draws`, the render-bundle workload (`ThroughputScene`: per draw
 //! a constant-buffer and a vertex-buffer bind, shaders and blend changing every 100 draws)
 //! executed inline, GPU model attached (`GpuTiming::Inline`): draws per second, the records
-//! cleared between executions (outside the timing) as a long run does.
+//! cleared between executions (outside the timing) as a long run does; and
+//! `bundle_frame_2000_draws`, the frame demo's bundle frame (`BundleFrameScene`: a fast list
+//! calling 1,000 object bundles of two draws) executed inline the same way: the bundle calls'
+//! expansion by the model.
 //!
 //! ```text
 //! cargo bench -p criterion-benches --bench execute
@@ -21,7 +24,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use benches::{ExecuteScene, ThroughputScene};
+use benches::{BundleFrameScene, ExecuteScene, ThroughputScene};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
@@ -136,6 +139,26 @@ fn bench(criterion: &mut Criterion) {
     bench.immediate.set_gpu_timing(GpuTiming::Inline);
     group.throughput(Throughput::Elements(100_000));
     group.bench_function("throughput_100000_draws", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                let start = Instant::now();
+                bench
+                    .immediate
+                    .execute_command_list(&list, RestoreState::ClearState)
+                    .expect("executes");
+                total += start.elapsed();
+                bench.immediate.clear_records();
+            }
+            total
+        })
+    });
+
+    // The frame demo's bundle frame: a fast list calling 1,000 object bundles of two draws.
+    let frame = BundleFrameScene::new(&bench.device, 2_000).expect("the bundles");
+    let list = frame.list(&bench.device).expect("records");
+    group.throughput(Throughput::Elements(2_000));
+    group.bench_function("bundle_frame_2000_draws", |b| {
         b.iter_custom(|iterations| {
             let mut total = Duration::ZERO;
             for _ in 0..iterations {

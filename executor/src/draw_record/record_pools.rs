@@ -16,11 +16,13 @@
 //! earlier one grew them to allocates nothing (wgpu-core's layout: a compact entry, variable-size
 //! payloads out of line in side arrays, the entry holding offsets and counts).
 //!
-//! **Layout.** Entry `i`'s stages lie one after another in the pools, from the entry's first
-//! index in each: per stage, its constant buffers (the `buffers` pool), its shader resources,
-//! then its UAVs (`views`), its samplers (`samplers`); after the stages' constant buffers come
-//! the vertex buffers the input layout reads (`buffers`). A graphics part's render targets,
-//! viewports and scissors lie in their own pools.
+//! **Layout.** Each stage of an entry holds where its bindings start in each pool: its constant
+//! buffers (the `buffers` pool), its shader resources, then its UAVs (`views`), its samplers
+//! (`samplers`); the entry holds where the vertex buffers the input layout reads start
+//! (`buffers`). A stage whose shader and slots did not change since the last draw's record reads
+//! that record's ranges (a writer starts from the last record's stages, [`Records::writer`]):
+//! two entries may share a stage's bindings, as they may share a graphics part. A graphics part's render targets, viewports and scissors
+//! lie in their own pools.
 //!
 //! **Invariant.** Every entry's ranges lie inside the pools (appended together by
 //! [`DrawWriter`], cleared together), so the views slice without a bound that can fail; they
@@ -34,25 +36,33 @@ use super::{
     ViewRecord,
 };
 
-/// One stage of an entry: its shader and how many bindings of each kind it has in the pools.
-/// Which stage it is follows from its place: [`Stage::GRAPHICS`]'s order for a draw, the
-/// compute stage for a dispatch.
+/// One stage of an entry: its shader, where its bindings start in the pools and how many of
+/// each kind it has. Which stage it is follows from its place: [`Stage::GRAPHICS`]'s order for a
+/// draw, the compute stage for a dispatch.
 #[derive(Clone, Copy, Debug)]
-struct StageEntry {
+pub(crate) struct StageEntry {
     shader: RawHandle,
-    constant_buffers: u8,
-    shader_resources: u8,
-    samplers: u8,
-    unordered_access_views: u8,
+    /// The first constant buffer in `buffers`, shader resource (then UAVs) in `views`, and
+    /// sampler in `samplers`.
+    buffers: u32,
+    views: u32,
+    samplers: u32,
+    constant_buffer_count: u8,
+    shader_resource_count: u8,
+    sampler_count: u8,
+    unordered_access_view_count: u8,
 }
 
 impl StageEntry {
     const NONE: Self = Self {
         shader: RawHandle::NULL,
-        constant_buffers: 0,
-        shader_resources: 0,
+        buffers: 0,
+        views: 0,
         samplers: 0,
-        unordered_access_views: 0,
+        constant_buffer_count: 0,
+        shader_resource_count: 0,
+        sampler_count: 0,
+        unordered_access_view_count: 0,
     };
 }
 
@@ -74,9 +84,8 @@ struct Entry {
     reset_index: u32,
     /// The graphics part's index; [`NO_GRAPHICS`] for a dispatch.
     graphics: u32,
-    buffers: u32,
-    views: u32,
-    samplers: u32,
+    /// The first vertex buffer in `buffers`.
+    vertex_start: u32,
     stages: [StageEntry; STAGES],
 }
 
@@ -198,50 +207,70 @@ impl Records {
         args: DrawArgs,
         (predicate, predicate_value): (RawHandle, bool),
     ) -> bool {
-        let Some(&last) = self.entries.last() else {
+        let Some(last) = self.entries.last() else {
             return false;
         };
         if last.kind.is_dispatch() {
             return false;
         }
-        self.entries.push(Entry {
-            kind,
-            args,
-            predicate,
-            predicate_value,
-            ..last
-        });
+        // Copied within the pool (no copy on the stack first), then its own call and predicate
+        // written in.
+        let n = self.entries.len();
+        self.entries.extend_from_within(n - 1..);
+        if let Some(entry) = self.entries.last_mut() {
+            entry.kind = kind;
+            entry.args = args;
+            entry.predicate = predicate;
+            entry.predicate_value = predicate_value;
+        }
         true
     }
 
-    /// Starts a record of `kind`; the writer appends its stages and graphics part, and
-    /// [`DrawWriter::finish`] the entry.
+    /// Starts a record of `kind`; the writer writes its stages and graphics part, and
+    /// [`DrawWriter::finish`] appends the entry. With `same_stages` (a draw after a draw:
+    /// [`last_is_draw`](Self::last_is_draw)), every stage starts as the last record's, to be
+    /// written over where it changed; else as a stage with no shader.
     #[inline]
     pub(crate) fn writer(
         &mut self,
         kind: DrawKind,
         args: DrawArgs,
         (predicate, predicate_value): (RawHandle, bool),
+        same_stages: bool,
     ) -> DrawWriter<'_> {
+        let stages = match (same_stages, self.entries.last()) {
+            (true, Some(last)) => last.stages,
+            _ => [StageEntry::NONE; STAGES],
+        };
         let entry = Entry {
             kind,
             predicate_value,
-            stage_count: 0,
+            stage_count: match kind.is_dispatch() {
+                true => 1,
+                false => STAGES as u8,
+            },
             vertex_buffers: 0,
             args,
             predicate,
             index_buffer: BoundBuffer::NULL,
             reset_index: 0,
             graphics: NO_GRAPHICS,
-            buffers: pool_index(self.buffers.len()),
-            views: pool_index(self.views.len()),
-            samplers: pool_index(self.samplers.len()),
-            stages: [StageEntry::NONE; STAGES],
+            vertex_start: 0,
+            stages,
         };
         DrawWriter {
             records: self,
             entry,
         }
+    }
+
+    /// Whether the last record is a draw's (not a dispatch's): a draw's record may start from
+    /// its stages ([`writer`](Self::writer)).
+    #[inline]
+    pub(crate) fn last_is_draw(&self) -> bool {
+        self.entries
+            .last()
+            .is_some_and(|last| !last.kind.is_dispatch())
     }
 }
 
@@ -307,21 +336,26 @@ pub(crate) struct DrawWriter<'a> {
 }
 
 impl DrawWriter<'_> {
-    /// Appends the next stage: `shader` and, of the bound slots given, those it reads (`view`
-    /// makes a bound view the record of it). A stage with no shader reads nothing.
+    /// Writes the stage at `place` (its index in [`Stage::GRAPHICS`]; 0 for a dispatch's compute
+    /// stage): `shader` and, of the bound slots given, those it reads (`view` makes a bound view
+    /// the record of it). A stage with no shader reads nothing.
     #[inline(never)]
     pub(crate) fn stage(
         &mut self,
+        place: usize,
         shader: &BoundShader,
         bound: StageSlots<'_>,
         view: impl Fn(&BoundView) -> ViewRecord,
     ) {
+        let r = &mut *self.records;
         let mut entry = StageEntry {
             shader: shader.shader,
+            buffers: pool_index(r.buffers.len()),
+            views: pool_index(r.views.len()),
+            samplers: pool_index(r.samplers.len()),
             ..StageEntry::NONE
         };
         if !shader.shader.is_null() {
-            let r = &mut *self.records;
             let cbs = shader.constant_buffers.into();
             let cbs = push_read(&mut r.buffers, cbs, 0, bound.constant_buffers, |b| *b);
             let [low, high] = shader.shader_resource_words;
@@ -331,28 +365,32 @@ impl DrawWriter<'_> {
             let uavs = push_read(&mut r.views, uavs, 0, bound.unordered_access_views, &view);
             let samplers = shader.samplers.into();
             let samplers = push_read(&mut r.samplers, samplers, 0, bound.samplers, |h| *h);
-            entry.constant_buffers = count(cbs);
-            entry.shader_resources = count(srvs);
-            entry.unordered_access_views = count(uavs);
-            entry.samplers = count(samplers);
+            entry.constant_buffer_count = count(cbs);
+            entry.shader_resource_count = count(srvs);
+            entry.unordered_access_view_count = count(uavs);
+            entry.sampler_count = count(samplers);
         }
-        if let Some(slot) = self.entry.stages.get_mut(self.entry.stage_count as usize) {
-            *slot = entry;
-            self.entry.stage_count += 1;
-        }
+        self.set_stage(place, entry);
     }
 
-    /// Appends the next stage, which has no shader (it reads nothing).
+    /// Writes the stage at `place`, which has no shader (it reads nothing).
     #[inline(always)]
-    pub(crate) fn no_shader(&mut self) {
-        // `writer` filled every stage's place with `StageEntry::NONE`.
-        self.entry.stage_count = (self.entry.stage_count + 1).min(STAGES as u8);
+    pub(crate) fn no_shader(&mut self, place: usize) {
+        self.set_stage(place, StageEntry::NONE);
+    }
+
+    #[inline(always)]
+    fn set_stage(&mut self, place: usize, stage: StageEntry) {
+        if let Some(slot) = self.entry.stages.get_mut(place) {
+            *slot = stage;
+        }
     }
 
     /// Appends the vertex buffers the input layout reads (`mask`, of the bound `slots`), after
     /// every stage.
     #[inline]
     pub(crate) fn vertex_buffers(&mut self, mask: u32, slots: &[BoundBuffer]) {
+        self.entry.vertex_start = pool_index(self.records.buffers.len());
         self.entry.vertex_buffers = count(push_read(
             &mut self.records.buffers,
             mask.into(),
@@ -417,7 +455,7 @@ impl DrawWriter<'_> {
 
     /// Appends the entry; the record is complete. The entry is copied once, from the writer into
     /// the pool, by reference: a writer moved into `finish` (or an entry moved into `push`) is
-    /// copied to the stack first, 152 bytes a draw (`count_execute consume` counts it).
+    /// copied to the stack first, the whole entry a draw (`count_execute consume` counts it).
     #[inline]
     pub(crate) fn finish(&mut self) {
         self.records
@@ -470,9 +508,6 @@ impl<'a> Draw<'a> {
                 true => COMPUTE_PLACE,
                 false => 0,
             },
-            buffers: self.entry.buffers,
-            views: self.entry.views,
-            samplers: self.entry.samplers,
         }
     }
 
@@ -485,8 +520,6 @@ impl<'a> Draw<'a> {
     pub fn graphics(&self) -> Option<GraphicsView<'a>> {
         let r = self.records;
         let g = r.graphics.get(self.entry.graphics as usize)?;
-        let stage_buffers: usize = self.stages().map(|s| s.constant_buffers.len()).sum();
-        let vertex_start = self.entry.buffers as usize + stage_buffers;
         Some(GraphicsView {
             input_layout: g.input_layout,
             topology: g.topology,
@@ -494,7 +527,7 @@ impl<'a> Draw<'a> {
             index_buffer: self.entry.index_buffer,
             vertex_buffers: slice(
                 &r.buffers,
-                pool_index(vertex_start),
+                self.entry.vertex_start,
                 self.entry.vertex_buffers as usize,
             ),
             render_targets: slice(&r.targets, g.targets, g.target_count as usize),
@@ -528,9 +561,6 @@ pub struct Stages<'a> {
     /// The place of `stages[0]`: its index in [`Stage::GRAPHICS`], or [`COMPUTE_PLACE`] for a
     /// dispatch's.
     place: usize,
-    buffers: u32,
-    views: u32,
-    samplers: u32,
 }
 
 impl<'a> Iterator for Stages<'a> {
@@ -545,24 +575,20 @@ impl<'a> Iterator for Stages<'a> {
             .unwrap_or(Stage::Compute);
         self.place += 1;
         let r = self.records;
-        let (cbs, srvs) = (entry.constant_buffers, entry.shader_resources);
-        let (samplers, uavs) = (entry.samplers, entry.unordered_access_views);
-        let view = StageView {
+        let (cbs, srvs) = (entry.constant_buffer_count, entry.shader_resource_count);
+        let (samplers, uavs) = (entry.sampler_count, entry.unordered_access_view_count);
+        Some(StageView {
             stage,
             shader: entry.shader,
-            constant_buffers: slice(&r.buffers, self.buffers, cbs as usize),
-            shader_resources: slice(&r.views, self.views, srvs as usize),
-            samplers: slice(&r.samplers, self.samplers, samplers as usize),
+            constant_buffers: slice(&r.buffers, entry.buffers, cbs as usize),
+            shader_resources: slice(&r.views, entry.views, srvs as usize),
+            samplers: slice(&r.samplers, entry.samplers, samplers as usize),
             unordered_access_views: slice(
                 &r.views,
-                self.views.saturating_add(srvs as u32),
+                entry.views.saturating_add(srvs as u32),
                 uavs as usize,
             ),
-        };
-        self.buffers = self.buffers.saturating_add(cbs as u32);
-        self.views = self.views.saturating_add(srvs as u32 + uavs as u32);
-        self.samplers = self.samplers.saturating_add(samplers as u32);
-        Some(view)
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -21,7 +21,7 @@
 use recorder::command::{BoundResource, BoundView, Command, DirectArgs, ViewFlags};
 use recorder::{Engine, ObjectKind, RawHandle, Semantics};
 
-use super::draw_execution::keeps_graphics;
+use super::draw_execution::{keeps_graphics, stage_binding};
 use super::GpuModel;
 use crate::draw_record::{DrawArgs, DrawKind};
 
@@ -47,6 +47,9 @@ impl GpuModel {
         }
         if !keeps_graphics(command) {
             self.graphics_valid = false;
+            self.stages_valid = 0;
+        } else {
+            self.stages_valid &= !stage_binding(command);
         }
         if !command.is_draw_or_dispatch() {
             self.record_valid = false;
@@ -120,8 +123,8 @@ impl GpuModel {
                 DrawArgs::Indirect(args),
             ),
             // ----- compression (R-ST-9, `gpu/target_compression.rs`).
-            Command::ClearRenderTargetView { view, .. }
-            | Command::ClearDepthStencilView { view, .. } => self.clear_view(semantics, view),
+            Command::ClearRenderTargetView { view, .. } => self.clear_view(semantics, *view),
+            Command::ClearDepthStencilView { view, .. } => self.clear_view(semantics, view),
             Command::DecompressResource {
                 resource,
                 into,
@@ -245,17 +248,17 @@ impl GpuModel {
             Command::CopyResource {
                 destination,
                 source,
-            } => self.copy_resource(semantics, destination, source),
+            } => self.copy_resource(semantics, *destination, *source),
             Command::CopyBufferRegion {
                 destination,
                 source,
                 ..
-            } => self.copy_region("copy_buffer_region", semantics, destination, source),
+            } => self.copy_region("copy_buffer_region", semantics, *destination, *source),
             Command::CopyTextureRegion {
                 destination,
                 source,
                 ..
-            } => self.copy_region("copy_texture_region", semantics, destination, source),
+            } => self.copy_region("copy_texture_region", semantics, *destination, *source),
             Command::UpdateSubresource { resource, .. } => {
                 self.use_resource(semantics, resource.resource)
             }
@@ -276,8 +279,8 @@ impl GpuModel {
     fn render_targets_set(
         &mut self,
         semantics: Semantics,
-        targets: Option<(&[BoundView], BoundView)>,
-        uavs: Option<(u32, &[BoundView])>,
+        targets: Option<(&[BoundView], &BoundView)>,
+        uavs: Option<&[BoundView]>,
     ) {
         if let Some((render_targets, _)) = targets {
             if semantics == Semantics::Legacy
@@ -290,7 +293,7 @@ impl GpuModel {
             }
             self.targets_bound();
         }
-        if let Some((_, views)) = uavs {
+        if let Some(views) = uavs {
             if self.validates(semantics) {
                 let call = "set_render_targets_and_unordered_access_views";
                 self.validate_view_bind(call, ObjectKind::UnorderedAccessView, views);

@@ -75,8 +75,9 @@ impl GpuModel {
         // The overlay changes bindings outside `apply` (its remaps, the caller's put back): a
         // draw repeats no record across them (`record_valid`).
         self.record_valid = false;
+        self.stages_valid = 0;
         self.bundle.overlay.begin();
-        for decoded in body.commands() {
+        body.commands().walk(|decoded| {
             let step = self
                 .bundle
                 .overlay
@@ -87,10 +88,12 @@ impl GpuModel {
             } else {
                 // A remap: the overlay changed a binding the next draw reads.
                 self.record_valid = false;
+                self.stages_valid = 0;
             }
-        }
+        });
         self.bundle.overlay.end(&mut self.state.bindings);
         self.record_valid = false;
+        self.stages_valid = 0;
         if graphics_set {
             self.graphics_valid = false;
         }

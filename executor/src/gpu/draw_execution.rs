@@ -12,7 +12,11 @@
 //! ([`keeps_graphics`]) and the previous draw's target writes changed no compression; a draw
 //! repeats the last record's entry whole (its own call and predicate put in) only when, besides,
 //! nothing at all happened since that draw (`record_valid`: no command, no state cleared or
-//! restored, no list begun or ended, no bundle call, no decompression).
+//! restored, no list begun or ended, no bundle call, no decompression). Short of that, a graphics
+//! stage reads the last draw's record of it (its shader and its slots' ranges of the pools) when
+//! the graphics part is shared and no command since bound anything of that stage
+//! (`stages_valid`, [`stage_binding`]): a draw that re-binds one constant buffer of the vertex
+//! shader records the vertex stage's slots and no other stage's.
 
 use recorder::command::{BoundView, Command, ViewFlags};
 use recorder::state::Bindings;
@@ -55,18 +59,27 @@ impl GpuModel {
             self.counters.draws += 1;
             true
         } else {
+            // A stage's record may be the last draw's only while the compression its views
+            // record is unchanged: what `graphics_valid` says too.
+            let same = match self.graphics_valid && !dispatch && self.records.last_is_draw() {
+                true => self.stages_valid,
+                false => 0,
+            };
             let bindings = &self.state.bindings;
             let compressed = &self.compressed;
-            let mut writer = self.records.writer(kind, args, shown);
+            let mut writer = self.records.writer(kind, args, shown, same != 0);
             let shared = if dispatch {
                 self.counters.dispatches += 1;
                 let uavs = bindings.compute_uavs();
-                stage_record(&mut writer, bindings, compressed, Stage::Compute, uavs);
+                stage_record(&mut writer, bindings, compressed, 0, Stage::Compute, uavs);
                 false
             } else {
                 self.counters.draws += 1;
-                for stage in Stage::GRAPHICS {
-                    stage_record(&mut writer, bindings, compressed, stage, bindings.om_uavs());
+                for (place, stage) in Stage::GRAPHICS.into_iter().enumerate() {
+                    if same >> place & 1 == 0 {
+                        let uavs = bindings.om_uavs();
+                        stage_record(&mut writer, bindings, compressed, place, stage, uavs);
+                    }
                 }
                 writer.vertex_buffers(bindings.input_layout_slots(), bindings.vertex_buffers());
                 writer.index_buffer(bindings.index_buffer(), bindings.reset_index());
@@ -88,6 +101,12 @@ impl GpuModel {
         if !dispatch && !shared {
             self.graphics_valid = !self.targets_written();
         }
+        // The record just appended holds every graphics stage as a draw now reads it; a
+        // dispatch's holds none.
+        self.stages_valid = match dispatch {
+            true => 0,
+            false => ALL_STAGES,
+        };
         if let Some(owned) = self.owned.get_mut() {
             owned.extend(self.records.last().map(|draw| draw.to_record()));
         }
@@ -185,6 +204,36 @@ pub(super) fn keeps_graphics(command: &Command<'_>) -> bool {
     )
 }
 
+/// Every graphics stage's bit in `GpuModel::stages_valid`.
+pub(super) const ALL_STAGES: u8 = (1 << Stage::GRAPHICS.len()) - 1;
+
+/// The graphics stage whose shader or slots `command` binds, as its bit in
+/// `GpuModel::stages_valid` (its place in [`Stage::GRAPHICS`]); 0 for a command that binds no
+/// stage's slots or binds the compute stage's. The output merger's UAVs, which every graphics
+/// stage reads, are bound by a command that does not keep the graphics part
+/// ([`keeps_graphics`]), which makes every stage stale.
+#[inline]
+pub(super) fn stage_binding(command: &Command<'_>) -> u8 {
+    let stage = match *command {
+        Command::SetShader { stage, .. }
+        | Command::SetConstantBuffers { stage, .. }
+        | Command::SetShaderResources { stage, .. }
+        | Command::SetSamplers { stage, .. } => stage,
+        _ => return 0,
+    };
+    // A graphics stage's place is its discriminant (checked below); the compute stage's bit
+    // is past them.
+    (1u8 << stage as u8) & ALL_STAGES
+}
+
+const _: () = {
+    let mut place = 0;
+    while place < Stage::GRAPHICS.len() {
+        assert!(Stage::GRAPHICS[place] as usize == place);
+        place += 1;
+    }
+};
+
 /// A view as a draw sees it: with whether its texture is compressed now.
 #[inline]
 fn view_record(compressed: &HandleSet, bound: &BoundView) -> ViewRecord {
@@ -193,19 +242,20 @@ fn view_record(compressed: &HandleSet, bound: &BoundView) -> ViewRecord {
     ViewRecord::new(bound, is_compressed)
 }
 
-/// Appends the stage's shader and the bindings at the slots it reads; `uavs` are the UAV slots
-/// the stage sees (the compute UAVs, or the output merger's for a graphics stage).
+/// Writes the stage at `place` of the record: its shader and the bindings at the slots it reads;
+/// `uavs` are the UAV slots the stage sees (the compute UAVs, or the output merger's for a graphics stage).
 #[inline(always)]
 fn stage_record(
     writer: &mut DrawWriter<'_>,
     bindings: &Bindings,
     compressed: &HandleSet,
+    place: usize,
     stage: Stage,
     uavs: &[BoundView],
 ) {
     let shader = bindings.shader_ref(stage);
     if shader.shader.is_null() {
-        writer.no_shader();
+        writer.no_shader(place);
         return;
     }
     let slots = StageSlots {
@@ -214,7 +264,7 @@ fn stage_record(
         samplers: bindings.samplers(stage),
         unordered_access_views: uavs,
     };
-    writer.stage(shader, slots, |v| view_record(compressed, v));
+    writer.stage(place, shader, slots, |v| view_record(compressed, v));
 }
 
 /// Appends a new graphics part: the output-merger and input-assembler registers in force.

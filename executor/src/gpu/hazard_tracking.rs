@@ -298,7 +298,7 @@ impl Tracker {
         match *command {
             Command::ClearRenderTargetView { view, .. } => self.view_use(
                 &mut uses,
-                &view,
+                view,
                 Path::RenderTarget,
                 BarrierSync::RENDER_TARGET,
             ),
@@ -319,8 +319,8 @@ impl Tracker {
                     view: RawHandle::NULL,
                     sync: BarrierSync::COPY,
                 };
-                uses.push(whole(source, Path::CopySource));
-                uses.push(whole(destination, Path::CopyDest));
+                uses.push(whole(*source, Path::CopySource));
+                uses.push(whole(*destination, Path::CopyDest));
             }
             Command::UpdateSubresource { resource, .. } => uses.push(Use {
                 key: (resource.resource, resource.is_texture == 0),
@@ -332,7 +332,7 @@ impl Tracker {
             Command::CopyStructureCount {
                 destination, view, ..
             } => {
-                self.view_use(&mut uses, &view, Path::HiddenCounter, BarrierSync::COPY);
+                self.view_use(&mut uses, view, Path::HiddenCounter, BarrierSync::COPY);
                 uses.push(Use {
                     key: (destination.buffer, true),
                     range: Range::ALL,
@@ -672,8 +672,8 @@ impl Tracker {
                     x: inclusive(offset, bytes),
                     ..Range::ALL
                 };
-                push(source, bytes_at(source_offset), Path::CopySource);
-                push(destination, bytes_at(destination_offset), Path::CopyDest);
+                push(*source, bytes_at(source_offset), Path::CopySource);
+                push(*destination, bytes_at(destination_offset), Path::CopyDest);
             }
             Command::CopyTextureRegion {
                 destination,
@@ -696,14 +696,14 @@ impl Tracker {
                     b.left as u64,
                     b.top as u64,
                 );
-                push(source, from, Path::CopySource);
+                push(*source, from, Path::CopySource);
                 let to = texels(
                     destination.resource,
                     destination_subresource,
                     x as u64,
                     y as u64,
                 );
-                push(destination, to, Path::CopyDest);
+                push(*destination, to, Path::CopyDest);
             }
             _ => {}
         }

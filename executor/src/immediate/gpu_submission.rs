@@ -262,9 +262,9 @@ impl GpuSide {
             match submission {
                 Submission::Run(run, semantics) => {
                     self.gpu.count_ib_execution();
-                    for decoded in run.commands() {
-                        self.gpu.execute_decoded(&decoded, semantics);
-                    }
+                    let gpu = &mut self.gpu;
+                    run.commands()
+                        .walk(|decoded| gpu.execute_decoded(decoded, semantics));
                 }
                 Submission::Split(semantics) => {
                     if let Some(split) = split_points.next() {

@@ -46,6 +46,17 @@ pub fn decodes_on_this_thread() -> u64 {
 /// alive and unchanged for `'a`.
 #[inline]
 pub(crate) unsafe fn decode<'a>(base: *const u8, offset: usize) -> (Decoded<'a>, usize) {
+    // SAFETY: the caller's guarantee is `decode_inline`'s.
+    unsafe { decode_inline(base, offset) }
+}
+
+/// [`decode`], inlined into its caller: for the executing walk (`Commands::walk`), which builds
+/// each command where its callback reads it. Everywhere else `decode` stays a call.
+///
+/// # Safety
+/// As for [`decode`].
+#[inline(always)]
+pub(crate) unsafe fn decode_inline<'a>(base: *const u8, offset: usize) -> (Decoded<'a>, usize) {
     #[cfg(debug_assertions)]
     DECODES.with(|decodes| decodes.set(decodes.get() + 1));
     // SAFETY: the caller points at a command the encoder wrote, alive and unchanged for 'a: its

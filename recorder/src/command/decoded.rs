@@ -64,8 +64,7 @@ impl<'a> Command<'a> {
             Command::SetShaderResources { views, .. }
             | Command::SetComputeUnorderedAccessViews { views, .. } => views,
             Command::SetRenderTargets {
-                uavs: Some((_, views)),
-                ..
+                uavs: Some(views), ..
             } => views,
             _ => &[],
         }

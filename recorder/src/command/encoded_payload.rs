@@ -92,6 +92,20 @@ impl<'a> EncodedPayload<'a> {
         unsafe { read(self.payload) }
     }
 
+    /// The payload, a `T`, borrowed from the chunk: what a command whose fields are larger than
+    /// [`Command`](super::Command) should hold (48 bytes) lends its variant, by reference.
+    ///
+    /// # Safety
+    /// The encoder wrote a `T` at the start of this command's payload.
+    #[inline(always)]
+    pub(crate) unsafe fn get<T>(self) -> &'a T {
+        // SAFETY: the caller guarantees the encoder wrote a `T` at the payload's start: it is
+        // 8-aligned and no `T` the encoder writes is aligned to more (as `read` requires), it is
+        // initialised, and it lies in a chunk alive and never written again for 'a (`new`'s
+        // requirement), so a shared reference to it for 'a is sound.
+        unsafe { &*(self.payload as *const T) }
+    }
+
     /// The `count` `T`s from `from` bytes after the payload's start, as many of them as lie
     /// inside the command: a count stored in a payload never reaches past its command, whatever
     /// it says, since the header's size was checked where it was written (R-REC-12).
@@ -173,25 +187,27 @@ impl<'a> EncodedPayload<'a> {
         // the render targets (`BoundView`s, a multiple of 8 each), then the UAVs; each array is
         // bounded by the command's size (`items`), so the UAVs' start is inside the command.
         unsafe {
-            let p: RenderTargetsPayload = self.read();
+            let p: &'a RenderTargetsPayload = self.get();
             let targets = (p.render_targets != KEEP).then(|| {
                 (
                     self.items::<BoundView>(fixed, p.render_targets),
-                    p.depth_stencil,
+                    &p.depth_stencil,
                 )
             });
             let after_targets = fixed + targets.map_or(0, |(views, _)| size_of_val(views));
-            let uavs =
-                (p.uav_start != KEEP).then(|| (p.uav_start, self.items(after_targets, p.uavs)));
+            let uavs = match p.uav_start {
+                KEEP => (0, None),
+                start => (start, Some(self.items(after_targets, p.uavs))),
+            };
             (targets, uavs, p.flags & RenderTargetsPayload::PATCH != 0)
         }
     }
 }
 
-/// The render targets and depth stencil, the UAVs from their first slot, and the patch flag of
-/// an output-merger bind (`Command::SetRenderTargets`'s fields).
+/// The render targets and depth stencil, the first UAV slot and the UAVs from it, and the patch
+/// flag of an output-merger bind (`Command::SetRenderTargets`'s fields).
 pub(crate) type OutputMergerViews<'a> = (
-    Option<(&'a [BoundView], BoundView)>,
-    Option<(u32, &'a [BoundView])>,
+    Option<(&'a [BoundView], &'a BoundView)>,
+    (u32, Option<&'a [BoundView]>),
     bool,
 );

@@ -130,6 +130,10 @@ pub(crate) const fn compact_slot(stage: crate::desc::Stage, slot: u32) -> u8 {
 }
 const _: () = assert!(HEADER == 8);
 
+// A decoded command is moved and matched on every command executed: its large payloads are
+// borrowed from the chunk (`EncodedPayload::get`), so that no variant is larger than this.
+const _: () = assert!(std::mem::size_of::<Command<'static>>() <= 48);
+
 #[cfg(test)]
 mod tests {
     use super::Opcode;

@@ -169,13 +169,15 @@ impl Command<'_> {
             Command::SetRenderTargets {
                 targets,
                 uavs,
+                uav_start,
                 uav_patch,
             } => {
-                let targets = targets.map(|(t, d)| (views(t), view(&d)));
-                let uavs = uavs.map(|(start, v)| (start, views(v)));
+                let targets = targets.map(|(t, d)| (views(t), view(d)));
+                let uavs = uavs.map(views);
                 apply(&Command::SetRenderTargets {
-                    targets: targets.as_ref().map(|(t, d)| (t.as_slice(), *d)),
-                    uavs: uavs.as_ref().map(|(start, v)| (*start, v.as_slice())),
+                    targets: targets.as_ref().map(|(t, d)| (t.as_slice(), d)),
+                    uavs: uavs.as_deref(),
+                    uav_start,
                     uav_patch,
                 })
             }

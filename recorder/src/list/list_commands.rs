@@ -8,7 +8,7 @@
 
 use super::*;
 use crate::chunk::{ChunkHeader, ChunkView, DATA_START};
-use crate::command::{decode, next_offset, Decoded, Opcode};
+use crate::command::{decode, decode_inline, next_offset, Decoded, Opcode};
 
 /// Iterates the commands of a chain of chunks in recording order, up to a stop.
 pub struct Commands<'a> {
@@ -83,6 +83,40 @@ impl Commands<'_> {
             } else {
                 view.command_end
             };
+        }
+    }
+}
+
+impl<'a> Commands<'a> {
+    /// Calls `f` with each command in turn, by reference: the executing walks' form of the
+    /// iterator. The decode is inlined into this loop and each command built once, where `f`
+    /// reads it; `next` returns it by value (a copy of the [`Decoded`] out of the call, another
+    /// into the caller's loop), and inlining `next` everywhere instead costs more than it saves
+    /// (docs/performance.md).
+    #[inline]
+    pub fn walk(mut self, mut f: impl FnMut(&Decoded<'a>)) {
+        loop {
+            while self.offset < self.end {
+                // SAFETY: as in `next`: `offset` is the start of a command, list header or list
+                // index the encoder wrote below the sealed command end.
+                let opcode = unsafe { *self.base.add(self.offset) };
+                if opcode == Opcode::ListStart as u8 || opcode == Opcode::ListIndex as u8 {
+                    // SAFETY: as above, a header the encoder wrote in a chunk alive for 'a.
+                    self.offset = unsafe { next_offset(self.base, self.offset) };
+                    continue;
+                }
+                // SAFETY: as in `next`: a command the encoder wrote below the sealed command
+                // end of a chunk that stays alive and unchanged for 'a.
+                let (decoded, next) = unsafe { decode_inline(self.base, self.offset) };
+                self.offset = next;
+                f(&decoded);
+            }
+            if self.chunk.is_null() || self.chunk == self.stop.chunk {
+                return;
+            }
+            // SAFETY: as in `next`: a non-null chunk of the list, sealed and alive.
+            let next = unsafe { (*self.chunk).next };
+            self.enter(next, DATA_START);
         }
     }
 }

@@ -294,9 +294,10 @@ impl Bindings {
             Command::SetRenderTargets {
                 targets,
                 uavs,
+                uav_start: start,
                 uav_patch,
             } => {
-                if let Some((start, views)) = uavs {
+                if let Some(views) = uavs {
                     // A split point cut out of a call re-binds its own slot only (R-SP-4); a
                     // whole call unbinds the other OM UAV slots.
                     if !uav_patch {
@@ -306,7 +307,7 @@ impl Bindings {
                 }
                 match targets {
                     Some((render_targets, depth_stencil)) => {
-                        self.set_render_targets(render_targets, depth_stencil);
+                        self.set_render_targets(render_targets, *depth_stencil);
                         true
                     }
                     None => false,

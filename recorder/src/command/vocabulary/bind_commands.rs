@@ -122,13 +122,16 @@ macro_rules! bind_commands {
 
     /// `set_render_targets` and `set_render_targets_and_unordered_access_views`: the output
     /// merger's render targets, depth stencil and UAVs. `targets: None` keeps the bound render
-    /// targets and depth stencil; `uavs: None` keeps the bound OM UAVs.
+    /// targets and depth stencil; `uavs: None` keeps the bound OM UAVs. (The first UAV slot is
+    /// a field of its own, not a pair with the UAVs, so that the command fits 48 bytes.)
     SetRenderTargets = 11 {
         /// The render-target views (slot 0 on; the other slots are unbound) and the
         /// depth-stencil view ([`BoundView::NULL`]: none); `None` keeps what is bound.
-        targets: Option<(&'a [BoundView], BoundView)>,
-        /// The first OM UAV slot and the UAVs from it; `None` keeps what is bound.
-        uavs: Option<(u32, &'a [BoundView])>,
+        targets: Option<(&'a [BoundView], &'a BoundView)>,
+        /// The UAVs from slot `uav_start`; `None` keeps what is bound.
+        uavs: Option<&'a [BoundView]>,
+        /// The first OM UAV slot `uavs` binds (0 when `uavs` is `None`).
+        uav_start: u32,
         /// The UAVs re-bind their own slots only: a split point cut out of a call, which left
         /// the call's other slots as they are. Otherwise the other OM UAV slots are unbound.
         uav_patch: bool,
@@ -138,13 +141,13 @@ macro_rules! bind_commands {
             render_targets.iter().for_each(|v| one(ObjectKind::RenderTargetView, v.view));
             one(ObjectKind::DepthStencilView, depth_stencil.view);
         }
-        if let Some((_, uavs)) = uavs {
+        if let Some(uavs) = uavs {
             uavs.iter().for_each(|v| one(ObjectKind::UnorderedAccessView, v.view));
         }
     }
     decode(at) {
-        let (targets, uavs, uav_patch) = at.render_targets();
-        Command::SetRenderTargets { targets, uavs, uav_patch }
+        let (targets, (uav_start, uavs), uav_patch) = at.render_targets();
+        Command::SetRenderTargets { targets, uavs, uav_start, uav_patch }
     }
 
     /// `set_blend_state`: the state object, blend factor and sample mask.

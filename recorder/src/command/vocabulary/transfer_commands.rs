@@ -11,14 +11,14 @@ macro_rules! transfer_commands {
     /// `clear_render_target_view`.
     ClearRenderTargetView = 26 {
         /// The render-target view cleared.
-        view: BoundView,
+        view: &'a BoundView,
         /// The colour, RGBA.
         color: [f32; 4],
     }
     objects(one) { one(ObjectKind::RenderTargetView, view.view) }
     decode(at) {
-        let p: ClearPayload = at.read();
-        Command::ClearRenderTargetView { view: p.view, color: p.values }
+        let p: &ClearPayload = at.get();
+        Command::ClearRenderTargetView { view: &p.view, color: p.values }
     }
 
     /// `clear_depth_stencil_view`.
@@ -46,17 +46,17 @@ macro_rules! transfer_commands {
     /// `copy_resource`: the whole of `source` copied into `destination`.
     CopyResource = 28 {
         /// The resource written.
-        destination: BoundResource,
+        destination: &'a BoundResource,
         /// The resource read, and the instance it is read at.
-        source: BoundResource,
+        source: &'a BoundResource,
     }
     objects(one) {
         one(destination.kind(), destination.resource);
         one(source.kind(), source.resource);
     }
     decode(at) {
-        let p: CopyPayload = at.read();
-        Command::CopyResource { destination: p.destination, source: p.source }
+        let p: &CopyPayload = at.get();
+        Command::CopyResource { destination: &p.destination, source: &p.source }
     }
 
     /// `update_subresource`: a default resource's contents replaced (legacy only, R-ST-7); the
@@ -76,17 +76,17 @@ macro_rules! transfer_commands {
     /// `copy_structure_count`: a UAV's hidden counter written into a buffer.
     CopyStructureCount = 30 {
         /// The buffer and byte offset written.
-        destination: BoundBuffer,
+        destination: &'a BoundBuffer,
         /// The UAV whose counter is read (R-ST-7).
-        view: BoundView,
+        view: &'a BoundView,
     }
     objects(one) {
         one(ObjectKind::Buffer, destination.buffer);
         one(ObjectKind::UnorderedAccessView, view.view);
     }
     decode(at) {
-        let p: StructureCountPayload = at.read();
-        Command::CopyStructureCount { destination: p.destination, view: p.view }
+        let p: &StructureCountPayload = at.get();
+        Command::CopyStructureCount { destination: &p.destination, view: &p.view }
     }
 
     /// A write_discard map recorded in a list: a new instance of a dynamic resource, its data
@@ -121,11 +121,11 @@ macro_rules! transfer_commands {
     /// at `destination_offset`; source and destination may be one buffer (R-BAR-7).
     CopyBufferRegion = 58 {
         /// The buffer written.
-        destination: BoundResource,
+        destination: &'a BoundResource,
         /// The first byte written.
         destination_offset: u64,
         /// The buffer read.
-        source: BoundResource,
+        source: &'a BoundResource,
         /// The first byte read.
         source_offset: u64,
         /// How many bytes.
@@ -136,11 +136,11 @@ macro_rules! transfer_commands {
         one(source.kind(), source.resource);
     }
     decode(at) {
-        let p: BufferRegionPayload = at.read();
+        let p: &BufferRegionPayload = at.get();
         Command::CopyBufferRegion {
-            destination: p.destination,
+            destination: &p.destination,
             destination_offset: p.destination_offset,
-            source: p.source,
+            source: &p.source,
             source_offset: p.source_offset,
             bytes: p.bytes,
         }
@@ -151,7 +151,7 @@ macro_rules! transfer_commands {
     /// (R-BAR-7).
     CopyTextureRegion = 59 {
         /// The texture written.
-        destination: BoundResource,
+        destination: &'a BoundResource,
         /// The subresource written.
         destination_subresource: u32,
         /// Where the box lands: left texel.
@@ -159,26 +159,26 @@ macro_rules! transfer_commands {
         /// Top texel.
         y: u32,
         /// The texture read.
-        source: BoundResource,
+        source: &'a BoundResource,
         /// The subresource read.
         source_subresource: u32,
         /// The texels read.
-        source_box: CopyBox,
+        source_box: &'a CopyBox,
     }
     objects(one) {
         one(destination.kind(), destination.resource);
         one(source.kind(), source.resource);
     }
     decode(at) {
-        let p: TextureRegionPayload = at.read();
+        let p: &TextureRegionPayload = at.get();
         Command::CopyTextureRegion {
-            destination: p.destination,
+            destination: &p.destination,
             destination_subresource: p.destination_subresource,
             x: p.x,
             y: p.y,
-            source: p.source,
+            source: &p.source,
             source_subresource: p.source_subresource,
-            source_box: p.source_box,
+            source_box: &p.source_box,
         }
     }
 
