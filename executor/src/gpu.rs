@@ -139,6 +139,9 @@ pub struct GpuModel {
     /// assembler and graphics part are the last record's, and it repeats that entry with its
     /// own kind, arguments and predicate (`Records::repeat_last`).
     record_valid: bool,
+    /// What changed in the bindings since the last draw handed to the backend (R-GPU-6,
+    /// `DrawChanges`): noted only while a backend is installed.
+    changes: DrawChanges,
     counters: Counters,
     /// Fences, memory writes, resource uses, waits on present (R-EX-5..7).
     progress: Progress,
@@ -239,6 +242,7 @@ impl GpuModel {
     pub fn clear_state(&mut self) {
         self.graphics_valid = false;
         self.record_valid = false;
+        self.changes.set_everything();
         self.state.clear();
         self.context_changed = true;
     }
@@ -253,6 +257,7 @@ impl GpuModel {
     pub fn restore(&mut self, state: &GpuState) {
         self.graphics_valid = false;
         self.record_valid = false;
+        self.changes.set_everything();
         (*self.state).clone_from(state);
         self.context_changed = true;
         // Putting the targets back binds them again.
@@ -302,6 +307,7 @@ impl GpuModel {
     /// (R-V-2).
     pub fn list_begin(&mut self, recorder: u32, semantics: Semantics) {
         self.record_valid = false;
+        self.changes.set_everything();
         self.barriers.list_depth += 1;
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_begin(recorder, semantics);
@@ -313,6 +319,7 @@ impl GpuModel {
     pub fn list_end(&mut self) {
         self.graphics_valid = false;
         self.record_valid = false;
+        self.changes.set_everything();
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_end();
         }
@@ -392,6 +399,7 @@ impl GpuModel {
         &mut self,
         backend: Option<Box<dyn GpuBackend>>,
     ) -> Option<Box<dyn GpuBackend>> {
+        self.changes = DrawChanges::ALL;
         std::mem::replace(&mut self.backend, backend)
     }
 
@@ -435,6 +443,7 @@ impl GpuModel {
     #[inline(never)]
     fn backend_command(&mut self, command: &Command<'_>, semantics: Semantics) {
         if let Some(backend) = self.backend.as_deref_mut() {
+            self.changes.note(command);
             let result = backend.command(command, semantics);
             if result.is_err() {
                 self.backend_answered(result);
@@ -445,9 +454,16 @@ impl GpuModel {
     /// The last record handed to the backend: `skipped` when predication skipped its draw.
     #[inline(never)]
     fn backend_draw(&mut self, skipped: bool) {
-        if let (Some(backend), Some(draw)) = (self.backend.as_deref_mut(), self.records.last()) {
+        if let (Some(backend), Some(mut draw)) = (self.backend.as_deref_mut(), self.records.last())
+        {
             let (predicate, value) = self.state.bindings.predication();
             backend.predicate(predicate, value);
+            draw.changes = self.changes;
+            // After a dispatch the next draw is told everything (a draw follows a draw).
+            self.changes = match draw.kind.is_dispatch() {
+                true => DrawChanges::ALL,
+                false => DrawChanges::NONE,
+            };
             if let Err(error) = backend.draw(&draw, skipped) {
                 self.violations.push(error);
             }

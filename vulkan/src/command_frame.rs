@@ -170,6 +170,8 @@ impl Frame {
 impl VulkanBackend {
     /// Submits what was recorded, waits for it, and resets the frame (see the module essay).
     pub(crate) fn flush(&mut self) -> Result<(), BackendError> {
+        // The ring's regions are forgotten and nothing is bound: draws resolve again.
+        self.changes.set_everything();
         self.end_pass();
         self.suspend_queries(crate::query_pools::Scoped::Statistics);
         let device = &self.gpu.device;

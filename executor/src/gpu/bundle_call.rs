@@ -75,6 +75,7 @@ impl GpuModel {
         // The overlay changes bindings outside `apply` (its remaps, the caller's put back): a
         // draw repeats no record across them (`record_valid`).
         self.record_valid = false;
+        self.changes.set_everything();
         self.bundle.overlay.begin();
         for decoded in body.commands() {
             let step = self
@@ -87,10 +88,12 @@ impl GpuModel {
             } else {
                 // A remap: the overlay changed a binding the next draw reads.
                 self.record_valid = false;
+                self.changes.set_everything();
             }
         }
         self.bundle.overlay.end(&mut self.state.bindings);
         self.record_valid = false;
+        self.changes.set_everything();
         if graphics_set {
             self.graphics_valid = false;
         }

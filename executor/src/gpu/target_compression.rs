@@ -53,6 +53,7 @@ impl GpuModel {
     pub(super) fn decompress(&mut self, texture: RawHandle) -> bool {
         self.graphics_valid = false;
         self.record_valid = false;
+        self.changes.set_everything();
         let was = self.compressed.remove(&texture);
         self.kinds_left.remove(&texture);
         if was {
@@ -224,6 +225,7 @@ impl GpuModel {
     /// `texture` no longer compressed, whatever kinds were left.
     fn uncompress(&mut self, texture: RawHandle) {
         self.record_valid = false;
+        self.changes.set_everything();
         self.compressed.remove(&texture);
         self.kinds_left.remove(&texture);
     }
