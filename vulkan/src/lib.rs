@@ -113,6 +113,7 @@ mod passes;
 mod pipelines;
 mod predication;
 mod query_pools;
+mod raw_baseline;
 mod readback;
 mod resources;
 mod ring;
@@ -136,6 +137,7 @@ pub use descriptors::Origin;
 pub use instance::BackendError;
 pub use oracle::{BoundState, OracleCounts};
 pub use predication::PredicationCounts;
+pub use raw_baseline::{RawDraw, RawFrame, RawPipeline};
 pub use readback::Pixels;
 pub use shaders::{binding, reflect, NagaShaderCheck, Reflected, SlotKind};
 
