@@ -203,6 +203,7 @@ impl VulkanBackend {
         self.frame.submissions += 1;
         self.frame.dirty = false;
         self.ring.reset();
+        self.locations.clear();
         self.descriptors.reset(&self.gpu.device)?;
         self.bound.reset();
         self.frame.begin(&self.gpu.device)?;

@@ -247,7 +247,12 @@ impl VulkanBackend {
             }
         }
         let mut set_changed = all;
-        for stage in draw.stages() {
+        // The stages after the last that changed are not walked.
+        let last = Stage::GRAPHICS
+            .iter()
+            .rposition(|s| all || changes.stage(*s))
+            .map_or(0, |p| p + 1);
+        for stage in draw.stages().take(last) {
             if all || changes.stage(stage.stage) {
                 set_changed = true;
                 self.resolve_stage(&stage, r)?;
@@ -455,7 +460,8 @@ impl VulkanBackend {
                 Origin::Buffer(bound.buffer, bound.instance),
             ));
         }
-        let kinds = if stage.shader.is_null() {
+        // Which shader-resource slots are buffers: looked up only where the stage reads one.
+        let kinds = if stage.shader.is_null() || stage.shader_resources.is_empty() {
             shaders::Kinds::default()
         } else {
             self.shader_kinds(stage.shader, stage.stage)?
@@ -622,8 +628,24 @@ impl VulkanBackend {
     }
 
     /// Where `buffer`'s `instance` lies: the ring region of a dynamic instance (placed again
-    /// from the kept bytes after a reset), else the device-local buffer; with its size.
+    /// from the kept bytes after a reset), else the device-local buffer; with its size. Found
+    /// once per frame: kept in [`Locations`] until the frame's submission.
     pub(crate) fn buffer_location(
+        &mut self,
+        call: &'static str,
+        buffer: RawHandle,
+        instance: InstanceId,
+    ) -> Result<(vk::Buffer, u64, u64), Error> {
+        if let Some(found) = self.locations.get(buffer, instance) {
+            return Ok(found);
+        }
+        let found = self.find_buffer_location(call, buffer, instance)?;
+        self.locations.put(buffer, instance, found);
+        Ok(found)
+    }
+
+    /// [`Self::buffer_location`] past [`Locations`].
+    fn find_buffer_location(
         &mut self,
         call: &'static str,
         buffer: RawHandle,
@@ -730,6 +752,57 @@ impl VulkanBackend {
             }
         }
         Ok(())
+    }
+}
+
+/// The last buffer locations found ([`VulkanBackend::buffer_location`]), direct-mapped by
+/// handle: a draw rebinding a buffer an earlier draw of the frame bound finds it here without
+/// the device's table and the backend's maps (R-GPU-6). Emptied at each submission (the ring's
+/// regions are forgotten then); a location does not change within a frame (a buffer's Vulkan
+/// object is made once, an instance's region placed once).
+pub(crate) struct Locations {
+    slots: [(RawHandle, InstanceId, vk::Buffer, u64, u64); LOCATIONS],
+}
+
+/// Entries of [`Locations`]: a power of two.
+const LOCATIONS: usize = 64;
+
+impl Default for Locations {
+    fn default() -> Self {
+        Self {
+            slots: [(
+                RawHandle::NULL,
+                InstanceId::INITIAL,
+                vk::Buffer::null(),
+                0,
+                0,
+            ); LOCATIONS],
+        }
+    }
+}
+
+impl Locations {
+    /// The entry `buffer` maps to.
+    #[inline]
+    fn at(buffer: RawHandle, instance: InstanceId) -> usize {
+        let word = ((buffer.generation() as u64) << 32 | buffer.index() as u64) ^ instance.0 as u64;
+        (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % LOCATIONS
+    }
+
+    #[inline]
+    fn get(&self, buffer: RawHandle, instance: InstanceId) -> Option<(vk::Buffer, u64, u64)> {
+        let (b, i, vk_buffer, base, size) = self.slots[Self::at(buffer, instance)];
+        (b == buffer && i == instance && !buffer.is_null()).then_some((vk_buffer, base, size))
+    }
+
+    #[inline]
+    fn put(&mut self, buffer: RawHandle, instance: InstanceId, found: (vk::Buffer, u64, u64)) {
+        self.slots[Self::at(buffer, instance)] = (buffer, instance, found.0, found.1, found.2);
+    }
+
+    /// Forgets every location (the frame was submitted).
+    pub(crate) fn clear(&mut self) {
+        *self = Self::default();
     }
 }
 

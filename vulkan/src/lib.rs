@@ -195,6 +195,8 @@ pub struct VulkanBackend {
     /// own events that may move what a resolution found (a command other than a bind, a flush,
     /// a barrier, a dispatch, an error).
     pub(crate) changes: executor::DrawChanges,
+    /// The buffer locations found this frame (`draw_translation.rs`).
+    pub(crate) locations: draw_translation::Locations,
     /// The last input layout's vertex-buffer slots (`draw_translation.rs`).
     pub(crate) layout_slots: draw_translation::LayoutSlots,
     /// Each dynamic buffer's latest instance and its bytes.
@@ -261,6 +263,7 @@ impl VulkanBackend {
             bound: Default::default(),
             resolved: None,
             changes: executor::DrawChanges::ALL,
+            locations: Default::default(),
             layout_slots: Default::default(),
             latest: HashMap::new(),
             presented: HashMap::new(),

@@ -490,7 +490,11 @@ impl<'a> Draw<'a> {
     pub fn graphics(&self) -> Option<GraphicsView<'a>> {
         let r = self.records;
         let g = r.graphics.get(self.entry.graphics as usize)?;
-        let stage_buffers: usize = self.stages().map(|s| s.constant_buffers.len()).sum();
+        // The vertex buffers follow the stages' constant buffers: counted from the entry's
+        // stages, without slicing each stage's bindings.
+        let count = self.entry.stage_count as usize;
+        let stages = self.entry.stages.get(..count).unwrap_or(&[]);
+        let stage_buffers: usize = stages.iter().map(|s| s.constant_buffers as usize).sum();
         let vertex_start = self.entry.buffers as usize + stage_buffers;
         Some(GraphicsView {
             input_layout: g.input_layout,

@@ -156,8 +156,7 @@ pub(crate) fn run(o: &Options) -> Result<(), String> {
     let (mut alone, mut with, mut submit, mut gpu, mut raw) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let raw_list = raw_draws(o.draws);
-    // After one frame through the backend: its pipelines and buffers are made.
-    drawn.frame(o.draws)?;
+    // The backend's pipelines and buffers for the workload, made (or found) once.
     let frame = raw_frame(&mut drawn)?;
     for round in 0..o.runs + 2 {
         let a = model.frame(o.draws)?;
