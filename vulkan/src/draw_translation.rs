@@ -13,10 +13,16 @@
 //! to `indirect_args.rs`, UAVs and buffer views to `views.rs`.
 //!
 //! **Cost (R-GPU-6).** Nothing is allocated per draw: the resolution fills one record kept on
-//! the backend ([`Resolved`], fixed-size lists but the descriptors', which keeps its room); the
-//! pipeline is looked up only when the key differs from the bound one; the input layout's slots
-//! are read (under the device's lock) only when the layout changes; dynamic state, vertex and
-//! index buffers and descriptors are recorded only where they differ from what is bound.
+//! the backend ([`Resolved`], fixed-size lists but the descriptors', which keep their room).
+//! Only what changed since the last draw resolved is resolved again: the model's
+//! [`DrawChanges`] on the draw say which stages, vertex-buffer slots, index buffer and registers
+//! a bind touched, and the backend adds "everything" for its own events (`VulkanBackend::changes`:
+//! a command other than a bind, a submission, a barrier, a dispatch, an error); a stage's
+//! descriptors are kept per stage. The pipeline key is compared with the bound one only when
+//! something it holds changed; the input layout's slots are read (under the device's lock) only
+//! when the layout changes; buffer locations are kept for the frame ([`Locations`]); dynamic
+//! state, vertex and index buffers and descriptors are recorded only where they differ from
+//! what is bound.
 //!
 //! **Invariant.** The draw's resolution runs again when placing something in the ring flushed
 //! the frame (its regions are forgotten then), so a draw never reads a region of a frame that
@@ -154,8 +160,9 @@ impl VulkanBackend {
         let submissions = self.frame.submissions;
         self.resolve(draw, resolved)?;
         if self.frame.submissions != submissions {
-            // The ring was full and flushed while resolving: decide and resolve again in the
-            // new frame.
+            // The ring was full and flushed while resolving: decide and resolve everything
+            // again in the new frame (what was resolved before the flush is the old frame's).
+            self.changes.set_everything();
             decision = self.decide(CALL, skipped)?;
             if decision == Decision::Skip {
                 return Ok(());
@@ -785,7 +792,7 @@ impl Locations {
     /// The entry `buffer` maps to.
     #[inline]
     fn at(buffer: RawHandle, instance: InstanceId) -> usize {
-        let word = ((buffer.generation() as u64) << 32 | buffer.index() as u64) ^ instance.0 as u64;
+        let word = ((buffer.generation() as u64) << 32 | buffer.index() as u64) ^ instance.0;
         (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % LOCATIONS
     }
 
