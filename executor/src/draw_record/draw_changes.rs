@@ -32,16 +32,17 @@ const STAGES: usize = 6;
 ///
 /// ```
 /// use executor::DrawChanges;
-/// use recorder::command::{BoundBuffers, Command};
+/// use recorder::command::{BoundBuffer, BoundBuffers, Command};
 /// use recorder::Stage;
 ///
 /// let mut changes = DrawChanges::NONE;
 /// changes.note(&Command::SetConstantBuffers {
 ///     stage: Stage::Vertex,
 ///     start: 2,
-///     buffers: BoundBuffers::Array(&[]),
+///     buffers: BoundBuffers::Array(&[BoundBuffer::NULL]),
 /// });
 /// assert!(!changes.everything() && changes.stage(Stage::Vertex) && !changes.stage(Stage::Pixel));
+/// assert_eq!(changes.constant_buffers[Stage::Vertex as usize], 1 << 2);
 /// changes.note(&Command::ClearState);
 /// assert!(changes.everything());
 /// ```
