@@ -199,3 +199,136 @@ fn r_gpu_6_a_fast_list_changing_one_slot_a_draw_draws_each_binding() {
         .expect("the list executes");
     check(&mut gpu, chain, GREEN, RED, 3);
 }
+
+/// A vertex shader drawing the full quad (vertex index 0..6) in the colour of its constant
+/// buffer 0.
+fn colour_vs_source() -> String {
+    let binding =
+        vulkan_backend::binding(Stage::Vertex, vulkan_backend::SlotKind::ConstantBuffer, 0);
+    format!(
+        "struct Constants {{ color: vec4<f32> }};
+@group(0) @binding({binding}) var<uniform> constants: Constants;
+struct Out {{ @builtin(position) position: vec4<f32>, @location(0) color: vec4<f32> }};
+@vertex
+fn vs(@builtin(vertex_index) index: u32) -> Out {{
+    var corners = array<vec2<f32>, 6>(
+        vec2<f32>(-1.0, -1.0), vec2<f32>(-1.0, 1.0), vec2<f32>(1.0, 1.0),
+        vec2<f32>(-1.0, -1.0), vec2<f32>(1.0, 1.0), vec2<f32>(1.0, -1.0),
+    );
+    var out: Out;
+    out.position = vec4<f32>(corners[index % 6u], 0.0, 1.0);
+    out.color = constants.color;
+    return out;
+}}"
+    )
+}
+
+/// A pixel shader returning the vertex stage's colour with its own constant buffer 0's alpha.
+const ALPHA_PS: &str = r#"
+struct Constants { color: vec4<f32> };
+@group(0) @binding(1024) var<uniform> constants: Constants;
+@fragment
+fn ps(@location(0) color: vec4<f32>) -> @location(0) vec4<f32> {
+    return vec4<f32>(color.rgb, constants.color.a);
+}
+"#;
+
+#[test]
+fn r_gpu_6_a_ring_flush_while_resolving_one_stage_places_the_others_again() {
+    // Three regions in the upload ring: placing the pixel stage's next instance flushes the
+    // frame every few draws, in the middle of a draw whose only change is that stage's; the
+    // vertex stage's instance must be placed again in the new frame, not read where the old
+    // frame had it (a later instance lies there by then).
+    let options = vulkan_backend::VulkanOptions {
+        ring_bytes: 768,
+        ..Default::default()
+    };
+    let Some(mut gpu) = gpu_with_options(DeviceDesc::default(), options) else {
+        return;
+    };
+    let chain = gpu.swap_chain(64, 8);
+    let rtv = gpu.device.swap_chain_info(chain).unwrap().buffers[0].1;
+    let vs = gpu
+        .device
+        .create_shader_with_code(
+            &ShaderDesc {
+                constant_buffers: Slots::of(&[0]),
+                ..ShaderDesc::new("colour_vs", Stage::Vertex)
+            },
+            ShaderCode::Wgsl {
+                source: &colour_vs_source(),
+                entry: "vs",
+            },
+        )
+        .expect("the colour vertex shader");
+    let ps = gpu
+        .device
+        .create_shader_with_code(
+            &ShaderDesc {
+                constant_buffers: Slots::of(&[0]),
+                ..ShaderDesc::new("alpha_ps", Stage::Pixel)
+            },
+            ShaderCode::Wgsl {
+                source: ALPHA_PS,
+                entry: "ps",
+            },
+        )
+        .expect("the alpha pixel shader");
+    let dynamic = |gpu: &mut Gpu, name: &str, colour: [f32; 4]| {
+        let buffer = gpu
+            .device
+            .create_buffer(&BufferDesc {
+                name,
+                size: 16,
+                usage: Usage::Dynamic,
+                bind: BindFlags::CONSTANT,
+                ..Default::default()
+            })
+            .expect("a dynamic constant buffer");
+        let data = gpu
+            .imm
+            .map(buffer, MapType::WriteDiscard, MapFlags::None)
+            .map(Mapped::keep_mapped)
+            .expect("a write-discard map");
+        data[..16].copy_from_slice(&colour_bytes(colour));
+        gpu.imm.unmap(buffer);
+        buffer
+    };
+    let red = dynamic(&mut gpu, "vertex colour", [1.0, 0.0, 0.0, 1.0]);
+    // The pixel stage's buffers: colours the vertex stage would read were its region stale.
+    let others: Vec<Buffer> = (0..8)
+        .map(|k| {
+            dynamic(
+                &mut gpu,
+                &format!("alpha{k}"),
+                [0.0, 1.0, k as f32 / 8.0, 1.0],
+            )
+        })
+        .collect();
+    gpu.imm.clear_render_target_view(rtv, [0.0, 0.0, 0.0, 1.0]);
+    gpu.imm.set_render_targets(&[Some(rtv)], None);
+    gpu.imm
+        .set_primitive_topology(PrimitiveTopology::TriangleList);
+    gpu.imm.set_shader(Stage::Vertex, Some(vs));
+    gpu.imm.set_shader(Stage::Pixel, Some(ps));
+    gpu.imm.set_constant_buffers(Stage::Vertex, 0, &[Some(red)]);
+    // One 8 x 8 cell a draw, the pixel stage's buffer the only other change.
+    for (k, buffer) in others.iter().enumerate() {
+        gpu.imm
+            .set_viewports(&[Viewport::new(8.0 * k as f32, 0.0, 8.0, 8.0)]);
+        gpu.imm
+            .set_constant_buffers(Stage::Pixel, 0, &[Some(*buffer)]);
+        gpu.imm.draw(6, 0);
+    }
+    gpu.imm.present(chain).unwrap();
+    gpu.imm.flush().unwrap();
+    let pixels = gpu.backend().presented_pixels(chain).expect("a present");
+    for k in 0..8 {
+        assert_eq!(texel(&pixels, 8 * k + 4, 4), RED, "cell {k}");
+    }
+    assert!(
+        gpu.backend().submissions() >= 3,
+        "the ring flushed the frame"
+    );
+    gpu.assert_clean();
+}
