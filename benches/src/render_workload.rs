@@ -28,7 +28,7 @@ pub const VERTEX_BUFFERS: usize = 8;
 /// Draws between two pipeline changes (shaders and blend state).
 pub const PIPELINE_EVERY: u32 = 100;
 /// The vertex stride of every draw.
-const STRIDE: u32 = 16;
+pub const STRIDE: u32 = 16;
 
 /// The workload's objects.
 pub struct Workload {

@@ -13,7 +13,9 @@
 
 use std::fmt;
 
+mod draw_changes;
 mod record_pools;
+pub use draw_changes::DrawChanges;
 pub use record_pools::{Draw, GraphicsView, Records, StageView, Stages};
 pub(crate) use record_pools::{DrawWriter, GraphicsRegisters, StageSlots};
 

@@ -145,6 +145,9 @@ pub struct GpuModel {
     /// clears these). With `graphics_valid` (the views' compression unchanged), a draw's stage
     /// reads that record's (`gpu/draw_execution.rs`).
     stages_valid: u8,
+    /// What changed in the bindings since the last draw handed to the backend (R-GPU-6,
+    /// `DrawChanges`): noted only while a backend is installed.
+    changes: DrawChanges,
     counters: Counters,
     /// Fences, memory writes, resource uses, waits on present (R-EX-5..7).
     progress: Progress,
@@ -246,6 +249,7 @@ impl GpuModel {
         self.graphics_valid = false;
         self.record_valid = false;
         self.stages_valid = 0;
+        self.changes.set_everything();
         self.state.clear();
         self.context_changed = true;
     }
@@ -261,6 +265,7 @@ impl GpuModel {
         self.graphics_valid = false;
         self.record_valid = false;
         self.stages_valid = 0;
+        self.changes.set_everything();
         (*self.state).clone_from(state);
         self.context_changed = true;
         // Putting the targets back binds them again.
@@ -311,6 +316,7 @@ impl GpuModel {
     pub fn list_begin(&mut self, recorder: u32, semantics: Semantics) {
         self.record_valid = false;
         self.stages_valid = 0;
+        self.changes.set_everything();
         self.barriers.list_depth += 1;
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_begin(recorder, semantics);
@@ -323,6 +329,7 @@ impl GpuModel {
         self.graphics_valid = false;
         self.record_valid = false;
         self.stages_valid = 0;
+        self.changes.set_everything();
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.list_end();
         }
@@ -402,6 +409,7 @@ impl GpuModel {
         &mut self,
         backend: Option<Box<dyn GpuBackend>>,
     ) -> Option<Box<dyn GpuBackend>> {
+        self.changes = DrawChanges::ALL;
         std::mem::replace(&mut self.backend, backend)
     }
 
@@ -445,6 +453,7 @@ impl GpuModel {
     #[inline(never)]
     fn backend_command(&mut self, command: &Command<'_>, semantics: Semantics) {
         if let Some(backend) = self.backend.as_deref_mut() {
+            self.changes.note(command);
             let result = backend.command(command, semantics);
             if result.is_err() {
                 self.backend_answered(result);
@@ -455,9 +464,16 @@ impl GpuModel {
     /// The last record handed to the backend: `skipped` when predication skipped its draw.
     #[inline(never)]
     fn backend_draw(&mut self, skipped: bool) {
-        if let (Some(backend), Some(draw)) = (self.backend.as_deref_mut(), self.records.last()) {
+        if let (Some(backend), Some(mut draw)) = (self.backend.as_deref_mut(), self.records.last())
+        {
             let (predicate, value) = self.state.bindings.predication();
             backend.predicate(predicate, value);
+            draw.changes = self.changes;
+            // After a dispatch the next draw is told everything (a draw follows a draw).
+            self.changes = match draw.kind.is_dispatch() {
+                true => DrawChanges::ALL,
+                false => DrawChanges::NONE,
+            };
             if let Err(error) = backend.draw(&draw, skipped) {
                 self.violations.push(error);
             }

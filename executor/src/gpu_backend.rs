@@ -7,8 +7,9 @@
 //! bundles expanded: the commands are the ones the model runs, with their resolved resources and
 //! instances); every draw or dispatch as its [`Draw`] record, the bindings the model resolved
 //! for it (shaders, the slots they read with their instances, targets, states, viewports),
-//! after the predicate in force for it; each present with its back buffer; the end of each
-//! submission.
+//! after the predicate in force for it, with what changed in the bindings since the previous
+//! draw handed over ([`Draw::changes`], R-GPU-6: a backend resolves again only that); each
+//! present with its back buffer; the end of each submission.
 //! **Out:** whatever the backend makes of them (Vulkan commands, `vulkan/`), and its refusals:
 //! a draw of an object the backend lacks something for (shader code, say, R-GPU-2) is refused
 //! there, naming the object and what it lacks, and reported through the model's violations

@@ -141,6 +141,6 @@ pub mod loom_exports {
     pub use crate::jobs::pool::{Finished, WorkerPool};
 }
 pub use draw_record::{
-    BlendRecord, Counters, DepthStencilRecord, Draw, DrawArgs, DrawKind, DrawRecord,
+    BlendRecord, Counters, DepthStencilRecord, Draw, DrawArgs, DrawChanges, DrawKind, DrawRecord,
     GraphicsRecord, GraphicsView, Records, StageRecord, StageView, Stages, ViewRecord,
 };

@@ -170,6 +170,8 @@ impl Frame {
 impl VulkanBackend {
     /// Submits what was recorded, waits for it, and resets the frame (see the module essay).
     pub(crate) fn flush(&mut self) -> Result<(), BackendError> {
+        // The ring's regions are forgotten and nothing is bound: draws resolve again.
+        self.changes.set_everything();
         self.end_pass();
         self.suspend_queries(crate::query_pools::Scoped::Statistics);
         let device = &self.gpu.device;
@@ -201,6 +203,7 @@ impl VulkanBackend {
         self.frame.submissions += 1;
         self.frame.dirty = false;
         self.ring.reset();
+        self.locations.clear();
         self.descriptors.reset(&self.gpu.device)?;
         self.bound.reset();
         self.frame.begin(&self.gpu.device)?;

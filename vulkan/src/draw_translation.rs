@@ -13,10 +13,16 @@
 //! to `indirect_args.rs`, UAVs and buffer views to `views.rs`.
 //!
 //! **Cost (R-GPU-6).** Nothing is allocated per draw: the resolution fills one record kept on
-//! the backend ([`Resolved`], fixed-size lists but the descriptors', which keeps its room); the
-//! pipeline is looked up only when the key differs from the bound one; the input layout's slots
-//! are read (under the device's lock) only when the layout changes; dynamic state, vertex and
-//! index buffers and descriptors are recorded only where they differ from what is bound.
+//! the backend ([`Resolved`], fixed-size lists but the descriptors', which keep their room).
+//! Only what changed since the last draw resolved is resolved again: the model's
+//! [`DrawChanges`] on the draw say which stages, vertex-buffer slots, index buffer and registers
+//! a bind touched, and the backend adds "everything" for its own events (`VulkanBackend::changes`:
+//! a command other than a bind, a submission, a barrier, a dispatch, an error); a stage's
+//! descriptors are kept per stage. The pipeline key is compared with the bound one only when
+//! something it holds changed; the input layout's slots are read (under the device's lock) only
+//! when the layout changes; buffer locations are kept for the frame ([`Locations`]); dynamic
+//! state, vertex and index buffers and descriptors are recorded only where they differ from
+//! what is bound.
 //!
 //! **Invariant.** The draw's resolution runs again when placing something in the ring flushed
 //! the frame (its regions are forgotten then), so a draw never reads a region of a frame that
@@ -24,7 +30,7 @@
 
 use arrayvec::ArrayVec;
 use ash::vk;
-use executor::{Draw, DrawKind, StageView};
+use executor::{Draw, DrawChanges, DrawKind, GraphicsView, StageView};
 use recorder::command::{BoundBuffer, InstanceId, ViewFlags};
 use recorder::{Buffer, Error, Format, Handle, ObjectKind, RawHandle, Stage, Usage};
 
@@ -51,6 +57,22 @@ pub(crate) struct Resolved {
     buffer_uavs: bool,
     /// An indirect draw's argument buffer and offset (`indirect_args.rs`).
     indirect: Option<(vk::Buffer, u64)>,
+    /// The descriptors of the vertex and the pixel stage (the UAVs they see first), kept
+    /// between draws: a draw re-resolves only the stage whose bindings changed, and `set` is
+    /// put together again from these (R-GPU-6).
+    stage_sets: [Vec<(u32, Descriptor, Origin)>; 2],
+    /// A stage reads a UAV: the next draw resolves everything again (the UAVs' barriers are
+    /// per draw).
+    uavs: bool,
+    /// The key may differ from the last draw's: the pipeline is looked up (compared with the
+    /// bound one).
+    key_changed: bool,
+    /// Viewports, scissors, blend factor or stencil reference may differ from the last
+    /// draw's, or the key does.
+    dynamic_changed: bool,
+    /// The topology, index buffer, reset index or whether the draw is indexed may differ from
+    /// the last draw's.
+    restart_changed: bool,
 }
 
 /// The vertex-buffer slots an input layout reads, `(slot, per_instance)` sorted by slot: the
@@ -81,6 +103,11 @@ impl Default for Resolved {
             index_buffer: None,
             buffer_uavs: false,
             indirect: None,
+            stage_sets: [Vec::new(), Vec::new()],
+            uavs: false,
+            key_changed: true,
+            dynamic_changed: true,
+            restart_changed: true,
         }
     }
 }
@@ -88,6 +115,9 @@ impl Default for Resolved {
 impl VulkanBackend {
     /// Translates one draw (see the module essay).
     pub(crate) fn translate_draw(&mut self, draw: &Draw<'_>, skipped: bool) -> Result<(), Error> {
+        // What changed since the last draw resolved, until one is (a skipped draw resolves
+        // nothing: its changes wait for the next).
+        self.changes.merge(&draw.changes);
         match draw.kind {
             DrawKind::Draw
             | DrawKind::DrawIndexed
@@ -98,7 +128,8 @@ impl VulkanBackend {
             // A predicated dispatch follows the model's decision (`predication.rs`).
             _ if skipped => return Ok(()),
             DrawKind::Dispatch | DrawKind::DispatchIndirect => {
-                return self.translate_dispatch(draw)
+                self.changes.set_everything();
+                return self.translate_dispatch(draw);
             }
             DrawKind::DrawAuto => return Err(self.refuse_draw_auto()),
         }
@@ -111,6 +142,10 @@ impl VulkanBackend {
         let mut resolved = self.resolved.take().unwrap_or_default();
         let result = self.translate_resolved(draw, skipped, decision, &mut resolved);
         self.resolved = Some(resolved);
+        if result.is_err() {
+            // What was resolved or bound may be part of this draw's: all of the next draw's.
+            self.changes.set_everything();
+        }
         result
     }
 
@@ -125,19 +160,21 @@ impl VulkanBackend {
         let submissions = self.frame.submissions;
         self.resolve(draw, resolved)?;
         if self.frame.submissions != submissions {
-            // The ring was full and flushed while resolving: decide and resolve again in the
-            // new frame.
+            // The ring was full and flushed while resolving: decide and resolve everything
+            // again in the new frame (what was resolved before the flush is the old frame's).
+            self.changes.set_everything();
             decision = self.decide(CALL, skipped)?;
             if decision == Decision::Skip {
                 return Ok(());
             }
             self.resolve(draw, resolved)?;
         }
-        // The pipeline is looked up only when the key differs from the bound one (R-GPU-6).
+        // The pipeline is looked up only when the key differs from the bound one, compared
+        // only when something it holds may have changed (R-GPU-6).
         let bound_built = self
             .bound
             .built
-            .filter(|_| self.bound.key.as_ref() == Some(&resolved.key));
+            .filter(|_| !resolved.key_changed || self.bound.key.as_ref() == Some(&resolved.key));
         let built = match bound_built {
             Some(built) => built,
             None => self.pipeline(&resolved.key)?,
@@ -166,8 +203,12 @@ impl VulkanBackend {
             self.bound.key = Some(resolved.key.clone());
             self.bound.built = Some(built);
         }
-        self.dynamic_state(draw, built.scissor)?;
-        self.restart_state(draw, resolved.index_buffer.is_some())?;
+        if resolved.dynamic_changed || self.bound.dynamic.is_none() {
+            self.dynamic_state(draw, built.scissor)?;
+        }
+        if resolved.restart_changed || self.bound.restart.is_none() {
+            self.restart_state(draw, resolved.index_buffer.is_some())?;
+        }
         self.bind_set(&built, &resolved.set)?;
         self.bind_buffers(resolved);
         let indirect = resolved.indirect;
@@ -192,29 +233,107 @@ impl VulkanBackend {
         Ok(())
     }
 
-    /// Everything that may record transfers and barriers (see the module essay), into `r`.
+    /// Everything that may record transfers and barriers (see the module essay), into `r`:
+    /// only what the bindings changed since the last draw resolved (`self.changes`, the model's
+    /// [`DrawChanges`] with the backend's own: a command between the draws, a flush, a
+    /// barrier), the rest kept from that draw (R-GPU-6).
     fn resolve(&mut self, draw: &Draw<'_>, r: &mut Resolved) -> Result<(), Error> {
         let graphics = draw.graphics().ok_or_else(|| Error::GpuBackend {
             call: CALL,
             object: "the draw".to_string(),
             problem: "has no graphics record (R-GPU-1)".to_string(),
         })?;
-        let mut shaders = [RawHandle::NULL; 2];
-        r.set.clear();
-        r.buffer_uavs = false;
-        for stage in draw.stages() {
-            self.resolve_stage(&stage, &mut shaders, &mut r.set, &mut r.buffer_uavs)?;
+        let changes = self.changes;
+        let all = changes.everything() || r.uavs;
+        if all {
+            r.buffer_uavs = false;
+            r.uavs = false;
+            r.key.shaders = [RawHandle::NULL; 2];
+            for set in &mut r.stage_sets {
+                set.clear();
+            }
         }
-        if shaders[0].is_null() {
+        let mut set_changed = all;
+        // The stages after the last that changed are not walked.
+        let last = Stage::GRAPHICS
+            .iter()
+            .rposition(|s| all || changes.stage(*s))
+            .map_or(0, |p| p + 1);
+        for stage in draw.stages().take(last) {
+            if all || changes.stage(stage.stage) {
+                set_changed = true;
+                self.resolve_stage(&stage, r)?;
+            }
+        }
+        if r.key.shaders[0].is_null() {
             return Err(Error::GpuBackend {
                 call: CALL,
                 object: "the draw".to_string(),
                 problem: "has no vertex shader bound (R-GPU-3)".to_string(),
             });
         }
-        if !r.set.is_sorted_by_key(|s| s.0) {
-            r.set.sort_unstable_by_key(|s| s.0);
+        if set_changed {
+            r.set.clear();
+            for set in &r.stage_sets {
+                r.set.extend_from_slice(set);
+            }
+            if !r.set.is_sorted_by_key(|s| s.0) {
+                r.set.sort_unstable_by_key(|s| s.0);
+            }
         }
+        if all {
+            self.resolve_targets(&graphics, r)?;
+        }
+        let mut key_changed = all || changes.shaders != 0;
+        if all || changes.vertex_buffers != 0 || changes.any(DrawChanges::INPUT_LAYOUT) {
+            key_changed |= self.resolve_vertex_buffers(&graphics, r)?;
+        }
+        let indexed = matches!(
+            draw.kind,
+            DrawKind::DrawIndexed
+                | DrawKind::DrawIndexedInstanced
+                | DrawKind::DrawIndexedInstancedIndirect
+        );
+        let restart_changed = all
+            || changes.any(DrawChanges::TOPOLOGY | DrawChanges::INDEX_BUFFER)
+            || indexed != r.index_buffer.is_some();
+        if !indexed {
+            r.index_buffer = None;
+        } else if restart_changed || r.index_buffer.is_none() {
+            r.index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
+        }
+        r.indirect = self.indirect_arguments(draw)?;
+        let registers = DrawChanges::INPUT_LAYOUT
+            | DrawChanges::TOPOLOGY
+            | DrawChanges::BLEND
+            | DrawChanges::DEPTH_STENCIL
+            | DrawChanges::RASTERIZER;
+        if changes.any(registers) || all {
+            r.key.input_layout = graphics.input_layout;
+            r.key.topology = graphics.topology;
+            r.key.blend = graphics.blend.state;
+            r.key.depth_stencil = graphics.depth_stencil_state.state;
+            r.key.rasterizer = graphics.rasterizer;
+            key_changed = true;
+        }
+        let dynamic = DrawChanges::VIEWPORTS
+            | DrawChanges::SCISSORS
+            | DrawChanges::BLEND
+            | DrawChanges::DEPTH_STENCIL;
+        r.key_changed = key_changed;
+        r.dynamic_changed = key_changed || changes.any(dynamic);
+        r.restart_changed = restart_changed;
+        // Resolved: what changes from here on is the next draw's.
+        self.changes = DrawChanges::NONE;
+        Ok(())
+    }
+
+    /// The render targets and depth-stencil view, with their formats in the key.
+    fn resolve_targets(
+        &mut self,
+        graphics: &GraphicsView<'_>,
+        r: &mut Resolved,
+    ) -> Result<(), Error> {
         r.colors.clear();
         r.key.colors.clear();
         for target in graphics.render_targets.iter().filter(|t| !t.view.is_null()) {
@@ -244,6 +363,17 @@ impl VulkanBackend {
                 self.image_view(CALL, ObjectKind::DepthStencilView, ds.view, ds.resource)?;
             ((ds.view, texture), self.view_format(ds.format, texture))
         };
+        Ok(())
+    }
+
+    /// The vertex buffers the input layout reads, with their strides in the key; whether the
+    /// strides changed.
+    fn resolve_vertex_buffers(
+        &mut self,
+        graphics: &GraphicsView<'_>,
+        r: &mut Resolved,
+    ) -> Result<bool, Error> {
+        let before = r.key.strides.clone();
         self.strides(
             graphics.input_layout,
             graphics.vertex_buffers,
@@ -271,25 +401,12 @@ impl VulkanBackend {
             let binding = (slot, origin, buffer, base + bound.offset as u64, within);
             let _ = r.vertex_buffers.try_push(binding);
         }
-        r.index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
-        r.indirect = self.indirect_arguments(draw)?;
-        r.key.shaders = shaders;
-        r.key.input_layout = graphics.input_layout;
-        r.key.topology = graphics.topology;
-        r.key.blend = graphics.blend.state;
-        r.key.depth_stencil = graphics.depth_stencil_state.state;
-        r.key.rasterizer = graphics.rasterizer;
-        Ok(())
+        Ok(before != r.key.strides)
     }
 
-    /// One stage's shader and the descriptors of the slots it reads.
-    fn resolve_stage(
-        &mut self,
-        stage: &StageView<'_>,
-        shaders: &mut [RawHandle; 2],
-        set: &mut Vec<(u32, Descriptor, Origin)>,
-        buffer_uavs: &mut bool,
-    ) -> Result<(), Error> {
+    /// One stage's shader and the descriptors of the slots it reads, in place of what `r`
+    /// held of that stage.
+    fn resolve_stage(&mut self, stage: &StageView<'_>, r: &mut Resolved) -> Result<(), Error> {
         let index = match stage.stage {
             Stage::Vertex => 0,
             Stage::Pixel => 1,
@@ -304,12 +421,15 @@ impl VulkanBackend {
                 ))
             }
         };
-        shaders[index] = stage.shader;
+        r.key.shaders[index] = stage.shader;
+        let set = &mut r.stage_sets[index];
+        set.clear();
         let readers =
             vk::PipelineStageFlags2::VERTEX_SHADER | vk::PipelineStageFlags2::FRAGMENT_SHADER;
         if !stage.unordered_access_views.is_empty() {
             self.uav_stage_supported(CALL, stage)?;
-            *buffer_uavs |= self.uav_descriptors(CALL, stage, readers, set)?;
+            r.uavs = true;
+            r.buffer_uavs |= self.uav_descriptors(CALL, stage, readers, set)?;
         }
         self.stage_descriptors(stage, readers, set)
     }
@@ -347,7 +467,8 @@ impl VulkanBackend {
                 Origin::Buffer(bound.buffer, bound.instance),
             ));
         }
-        let kinds = if stage.shader.is_null() {
+        // Which shader-resource slots are buffers: looked up only where the stage reads one.
+        let kinds = if stage.shader.is_null() || stage.shader_resources.is_empty() {
             shaders::Kinds::default()
         } else {
             self.shader_kinds(stage.shader, stage.stage)?
@@ -514,8 +635,24 @@ impl VulkanBackend {
     }
 
     /// Where `buffer`'s `instance` lies: the ring region of a dynamic instance (placed again
-    /// from the kept bytes after a reset), else the device-local buffer; with its size.
+    /// from the kept bytes after a reset), else the device-local buffer; with its size. Found
+    /// once per frame: kept in [`Locations`] until the frame's submission.
     pub(crate) fn buffer_location(
+        &mut self,
+        call: &'static str,
+        buffer: RawHandle,
+        instance: InstanceId,
+    ) -> Result<(vk::Buffer, u64, u64), Error> {
+        if let Some(found) = self.locations.get(buffer, instance) {
+            return Ok(found);
+        }
+        let found = self.find_buffer_location(call, buffer, instance)?;
+        self.locations.put(buffer, instance, found);
+        Ok(found)
+    }
+
+    /// [`Self::buffer_location`] past [`Locations`].
+    fn find_buffer_location(
         &mut self,
         call: &'static str,
         buffer: RawHandle,
@@ -622,6 +759,57 @@ impl VulkanBackend {
             }
         }
         Ok(())
+    }
+}
+
+/// The last buffer locations found ([`VulkanBackend::buffer_location`]), direct-mapped by
+/// handle: a draw rebinding a buffer an earlier draw of the frame bound finds it here without
+/// the device's table and the backend's maps (R-GPU-6). Emptied at each submission (the ring's
+/// regions are forgotten then); a location does not change within a frame (a buffer's Vulkan
+/// object is made once, an instance's region placed once).
+pub(crate) struct Locations {
+    slots: [(RawHandle, InstanceId, vk::Buffer, u64, u64); LOCATIONS],
+}
+
+/// Entries of [`Locations`]: a power of two.
+const LOCATIONS: usize = 64;
+
+impl Default for Locations {
+    fn default() -> Self {
+        Self {
+            slots: [(
+                RawHandle::NULL,
+                InstanceId::INITIAL,
+                vk::Buffer::null(),
+                0,
+                0,
+            ); LOCATIONS],
+        }
+    }
+}
+
+impl Locations {
+    /// The entry `buffer` maps to.
+    #[inline]
+    fn at(buffer: RawHandle, instance: InstanceId) -> usize {
+        let word = ((buffer.generation() as u64) << 32 | buffer.index() as u64) ^ instance.0;
+        (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % LOCATIONS
+    }
+
+    #[inline]
+    fn get(&self, buffer: RawHandle, instance: InstanceId) -> Option<(vk::Buffer, u64, u64)> {
+        let (b, i, vk_buffer, base, size) = self.slots[Self::at(buffer, instance)];
+        (b == buffer && i == instance && !buffer.is_null()).then_some((vk_buffer, base, size))
+    }
+
+    #[inline]
+    fn put(&mut self, buffer: RawHandle, instance: InstanceId, found: (vk::Buffer, u64, u64)) {
+        self.slots[Self::at(buffer, instance)] = (buffer, instance, found.0, found.1, found.2);
+    }
+
+    /// Forgets every location (the frame was submitted).
+    pub(crate) fn clear(&mut self) {
+        *self = Self::default();
     }
 }
 

@@ -113,6 +113,7 @@ mod passes;
 mod pipelines;
 mod predication;
 mod query_pools;
+mod raw_baseline;
 mod readback;
 mod resources;
 mod ring;
@@ -136,6 +137,7 @@ pub use descriptors::Origin;
 pub use instance::BackendError;
 pub use oracle::{BoundState, OracleCounts};
 pub use predication::PredicationCounts;
+pub use raw_baseline::{RawDraw, RawFrame, RawPipeline};
 pub use readback::Pixels;
 pub use shaders::{binding, reflect, NagaShaderCheck, Reflected, SlotKind};
 
@@ -188,6 +190,13 @@ pub struct VulkanBackend {
     pub(crate) bound: descriptors::Bound,
     /// The draw record filled in place by each draw (`draw_translation.rs`).
     pub(crate) resolved: Option<Box<draw_translation::Resolved>>,
+    /// What changed since the last draw resolved (`draw_translation.rs`, R-GPU-6): the model's
+    /// [`executor::DrawChanges`] of the draws handed since, with everything set by the backend's
+    /// own events that may move what a resolution found (a command other than a bind, a flush,
+    /// a barrier, a dispatch, an error).
+    pub(crate) changes: executor::DrawChanges,
+    /// The buffer locations found this frame (`draw_translation.rs`).
+    pub(crate) locations: draw_translation::Locations,
     /// The last input layout's vertex-buffer slots (`draw_translation.rs`).
     pub(crate) layout_slots: draw_translation::LayoutSlots,
     /// Each dynamic buffer's latest instance and its bytes.
@@ -253,6 +262,8 @@ impl VulkanBackend {
             pass: None,
             bound: Default::default(),
             resolved: None,
+            changes: executor::DrawChanges::ALL,
+            locations: Default::default(),
             layout_slots: Default::default(),
             latest: HashMap::new(),
             presented: HashMap::new(),
@@ -379,6 +390,11 @@ impl VulkanBackend {
 
 impl GpuBackend for VulkanBackend {
     fn command(&mut self, command: &Command<'_>, _semantics: Semantics) -> Result<(), Error> {
+        // A bind changes only the bindings, which the model's changes tell; anything else
+        // may move what the last draw's resolution found (layouts, ring regions).
+        if !binds_only(command) {
+            self.changes.set_everything();
+        }
         self.translate_command(command)
     }
 
@@ -391,6 +407,7 @@ impl GpuBackend for VulkanBackend {
     }
 
     fn present(&mut self, chain: RawHandle, back_buffer: RawHandle) -> Result<(), Error> {
+        self.changes.set_everything();
         self.present_chain(chain, back_buffer)
     }
 
@@ -406,6 +423,7 @@ impl GpuBackend for VulkanBackend {
         query: RawHandle,
         _kind: recorder::QueryKind,
     ) -> Result<Option<executor::QueryData>, Error> {
+        self.changes.set_everything();
         if !self.options.gpu_query_results {
             return Ok(None);
         }
@@ -425,12 +443,36 @@ impl GpuBackend for VulkanBackend {
         resource: recorder::Resource,
         bytes: &mut [u8],
     ) -> Option<Result<(), Error>> {
+        self.changes.set_everything();
         self.read_mapped_bytes(resource, bytes)
     }
 
     fn write_mapped(&mut self, resource: recorder::Resource, bytes: &[u8]) -> Result<(), Error> {
+        self.changes.set_everything();
         self.write_mapped_bytes(resource, bytes)
     }
+}
+
+/// Whether `command` only binds what a draw's record shows and the model's
+/// [`executor::DrawChanges`] attribute (so it moves nothing the backend resolved itself).
+fn binds_only(command: &Command<'_>) -> bool {
+    matches!(
+        command,
+        Command::SetShader { .. }
+            | Command::SetConstantBuffers { .. }
+            | Command::SetShaderResources { .. }
+            | Command::SetSamplers { .. }
+            | Command::SetVertexBuffers { .. }
+            | Command::SetIndexBuffer(_)
+            | Command::SetPrimitiveResetIndex(_)
+            | Command::SetInputLayout { .. }
+            | Command::SetPrimitiveTopology(_)
+            | Command::SetBlendState { .. }
+            | Command::SetDepthStencilState { .. }
+            | Command::SetRasterizerState(_)
+            | Command::SetViewports(_)
+            | Command::SetScissorRects(_)
+    )
 }
 
 impl Drop for VulkanBackend {

@@ -90,7 +90,7 @@ pub(crate) struct Pipelines {
 }
 
 /// A built pipeline with its layouts.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Built {
     pub(crate) pipeline: vk::Pipeline,
     pub(crate) layout: vk::PipelineLayout,

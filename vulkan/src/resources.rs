@@ -618,6 +618,8 @@ impl VulkanBackend {
             .layouts
             .transition(image.image, aspects, range, &want, &mut barriers);
         if !barriers.is_empty() {
+            // A layout moved: a draw resolved before reads it again (R-GPU-6).
+            self.changes.set_everything();
             self.end_pass();
             self.barrier_counts.implicit += barriers.len() as u64;
             let dependency = vk::DependencyInfo::default().image_memory_barriers(&barriers);
@@ -641,6 +643,7 @@ impl VulkanBackend {
         stages: vk::PipelineStageFlags2,
         access: vk::AccessFlags2,
     ) {
+        self.changes.set_everything();
         self.end_pass();
         let barriers = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)

@@ -32,8 +32,8 @@ use recorder::command::{BoundBuffer, BoundShader, BoundView};
 use recorder::{PrimitiveTopology, RawHandle, Rect, Stage, Viewport};
 
 use super::{
-    BlendRecord, DepthStencilRecord, DrawArgs, DrawKind, DrawRecord, GraphicsRecord, StageRecord,
-    ViewRecord,
+    BlendRecord, DepthStencilRecord, DrawArgs, DrawChanges, DrawKind, DrawRecord, GraphicsRecord,
+    StageRecord, ViewRecord,
 };
 
 /// One stage of an entry: its shader, where its bindings start in the pools and how many of
@@ -191,6 +191,7 @@ impl Records {
             args: entry.args,
             predicate: entry.predicate,
             predicate_value: entry.predicate_value,
+            changes: DrawChanges::ALL,
             records: self,
             entry,
         }
@@ -485,6 +486,10 @@ pub struct Draw<'a> {
     pub predicate: RawHandle,
     /// The value the predicate is compared with (meaningful when `predicate` is not null).
     pub predicate_value: bool,
+    /// What changed in the bindings since the previous draw or dispatch the model handed its
+    /// backend (R-GPU-6): set on a draw handed to a backend, [`DrawChanges::ALL`] on one read
+    /// out of the records.
+    pub changes: DrawChanges,
     records: &'a Records,
     entry: &'a Entry,
 }

@@ -76,6 +76,7 @@ impl GpuModel {
         // draw repeats no record across them (`record_valid`).
         self.record_valid = false;
         self.stages_valid = 0;
+        self.changes.set_everything();
         self.bundle.overlay.begin();
         body.commands().walk(|decoded| {
             let step = self
@@ -89,11 +90,13 @@ impl GpuModel {
                 // A remap: the overlay changed a binding the next draw reads.
                 self.record_valid = false;
                 self.stages_valid = 0;
+                self.changes.set_everything();
             }
         });
         self.bundle.overlay.end(&mut self.state.bindings);
         self.record_valid = false;
         self.stages_valid = 0;
+        self.changes.set_everything();
         if graphics_set {
             self.graphics_valid = false;
         }

@@ -54,6 +54,7 @@ impl GpuModel {
         self.graphics_valid = false;
         self.record_valid = false;
         self.stages_valid = 0;
+        self.changes.set_everything();
         let was = self.compressed.remove(&texture);
         self.kinds_left.remove(&texture);
         if was {
@@ -226,6 +227,7 @@ impl GpuModel {
     fn uncompress(&mut self, texture: RawHandle) {
         self.record_valid = false;
         self.stages_valid = 0;
+        self.changes.set_everything();
         self.compressed.remove(&texture);
         self.kinds_left.remove(&texture);
     }

@@ -28,6 +28,11 @@ pub fn gpu() -> Option<Gpu> {
 
 /// [`gpu`] on a device described by `desc` (fast semantics, say).
 pub fn gpu_with(desc: DeviceDesc) -> Option<Gpu> {
+    gpu_with_options(desc, VulkanOptions::default())
+}
+
+/// [`gpu_with`] with the backend's `options` (the validation layer turned on in them).
+pub fn gpu_with_options(desc: DeviceDesc, options: VulkanOptions) -> Option<Gpu> {
     static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
     // A test that failed holding it poisons it; the next one goes on.
     let serial = SERIAL
@@ -36,7 +41,7 @@ pub fn gpu_with(desc: DeviceDesc) -> Option<Gpu> {
     let device = Device::new(desc);
     let options = VulkanOptions {
         validation: true,
-        ..VulkanOptions::default()
+        ..options
     };
     let backend = match VulkanBackend::new(&device, options) {
         Ok(backend) => backend,

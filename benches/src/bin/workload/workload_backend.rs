@@ -2,20 +2,27 @@
 //! interleaved rounds of one process, one feeding the GPU model alone, one feeding it and the
 //! Vulkan backend, so the difference is the backend's translation; the submission (and the wait
 //! for the GPU) timed apart, the GPU's time from timestamp queries, and the target's pixels
-//! checked against the cells the draws must leave (`benches::workload_contents`).
+//! checked against the cells the draws must leave (`benches::workload_contents`). In the same
+//! rounds, the raw-Vulkan baseline: the same frame recorded with ash as a hand-written renderer
+//! records it (`vulkan_backend::RawFrame`: the pipeline bound on a change, the constant buffer
+//! pushed, the vertex buffer bound, the draw), on the backend's device and objects, so the
+//! translation's cost is given against it from one process.
 //!
 //! **In:** the options (draws, runs). **Out:** lines on stdout: ns per draw of execution
-//! (model, model + backend, the difference), of submission, GPU ms per frame, the pixel check.
+//! (model, model + backend, the difference), of the raw frame's recording and the ratio, of
+//! submission, GPU ms per frame, the pixel check.
 
 use std::time::{Duration, Instant};
 
 use benches::outln;
-use benches::render_workload::Workload;
+use benches::render_workload::{
+    Workload, CONSTANT_BUFFERS, PIPELINE_EVERY, STRIDE, VERTEX_BUFFERS,
+};
 use benches::timing::ns;
 use benches::workload_contents::{expected_cells, workload_target};
-use executor::ImmediateContext;
+use executor::{GpuBackend, ImmediateContext};
 use recorder::*;
-use vulkan_backend::{VulkanBackend, VulkanOptions};
+use vulkan_backend::{RawDraw, RawFrame, RawPipeline, VulkanBackend, VulkanOptions};
 
 use crate::Options;
 
@@ -89,6 +96,51 @@ fn backend(side: &mut Side) -> Result<&mut VulkanBackend, String> {
         .ok_or_else(|| "the backend is gone".to_string())
 }
 
+/// The raw frame of `side`'s workload on its backend: its two pipelines, its buffers, its
+/// target.
+fn raw_frame(side: &mut Side) -> Result<RawFrame, String> {
+    let w = &side.workload;
+    let pipelines = [0, 1].map(|k| RawPipeline {
+        vertex_shader: w.vertex_shaders[k],
+        pixel_shader: w.pixel_shaders[k],
+        blend: w.blends[k],
+        input_layout: w.input_layout,
+        stride: STRIDE,
+        topology: PrimitiveTopology::default(),
+    });
+    let (constants, vertices) = (w.constants, w.vertices);
+    let target = (side.target.0, side.target.1);
+    backend(side)?
+        .raw_frame(&pipelines, &constants, &vertices, target)
+        .map_err(|e| format!("the raw frame: {e}"))
+}
+
+/// Draws `0..draws` as `Workload::record` makes them, as raw draws.
+fn raw_draws(draws: u32) -> Vec<RawDraw> {
+    (0..draws)
+        .map(|i| RawDraw {
+            pipeline: ((i / PIPELINE_EVERY) % 2) as usize,
+            constant_buffer: i as usize % CONSTANT_BUFFERS,
+            vertex_buffer: i as usize % VERTEX_BUFFERS,
+            vertices: 3,
+        })
+        .collect()
+}
+
+/// Records the raw frame on `side`'s backend (timed), then submits it (not timed).
+fn raw_round(side: &mut Side, frame: &RawFrame, draws: &[RawDraw]) -> Result<Duration, String> {
+    let backend = backend(side)?;
+    let begin = Instant::now();
+    backend
+        .record_raw(frame, draws)
+        .map_err(|e| format!("the raw frame: {e}"))?;
+    let took = begin.elapsed();
+    backend
+        .submit()
+        .map_err(|e| format!("the raw frame's submission: {e}"))?;
+    Ok(took)
+}
+
 /// The backend rows (see the module essay).
 pub(crate) fn run(o: &Options) -> Result<(), String> {
     let mut model = Side::new()?;
@@ -101,16 +153,21 @@ pub(crate) fn run(o: &Options) -> Result<(), String> {
         VulkanBackend::new(&drawn.device, options).map_err(|e| format!("--backend vulkan: {e}"))?;
     let name = vulkan.device_name();
     drawn.immediate.set_gpu_backend(Some(Box::new(vulkan)));
-    let (mut alone, mut with, mut submit, mut gpu) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut alone, mut with, mut submit, mut gpu, mut raw) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let raw_list = raw_draws(o.draws);
+    // The backend's pipelines and buffers for the workload, made (or found) once.
+    let frame = raw_frame(&mut drawn)?;
     for round in 0..o.runs + 2 {
         let a = model.frame(o.draws)?;
+        let r = raw_round(&mut drawn, &frame, &raw_list)?;
         let b = drawn.frame(o.draws)?;
         let begin = Instant::now();
         let backend = backend(&mut drawn)?; // submits and waits for the GPU
         let s = begin.elapsed();
         let time = backend.gpu_time().last_ns;
         if round >= 2 {
+            raw.push(r);
             alone.push(a);
             with.push(b);
             submit.push(s);
@@ -129,6 +186,12 @@ pub(crate) fn run(o: &Options) -> Result<(), String> {
         ns(a, o.draws),
         ns(b, o.draws),
         ns(b.saturating_sub(a), o.draws)
+    );
+    let (translation, raw) = (b.saturating_sub(a), median(&mut raw));
+    outln!(
+        "  raw Vulkan (the same frame recorded with ash) {:.1}; the backend's translation {:.2}x raw",
+        ns(raw, o.draws),
+        translation.as_secs_f64() / raw.as_secs_f64().max(1e-12)
     );
     outln!(
         "  submit and wait {:.1} ns per draw; GPU {:.3} ms per frame (timestamps)",
