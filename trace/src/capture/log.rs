@@ -24,6 +24,7 @@ use super::arena::{Keep, Lists, OwnedLists};
 use super::entries::Entries;
 use super::form::{Call, Entry, Obj};
 use super::Shared;
+use crate::sync::Mutex;
 use crate::syntax::ast::{Method, VertexBinding};
 
 /// Whether a context's calls are being kept.
@@ -75,6 +76,8 @@ pub(crate) struct Tap {
     /// Each log taken gets the arena for its own (a bundle recorder's: a bundle lives as long as
     /// the application keeps it, not a frame), and the tap starts another.
     arena_per_log: bool,
+    /// The vectors its finished lists' logs hand back as they drop ([`Spares`]).
+    spares: Spares,
 }
 
 // SAFETY: `OpenMap::data` points into memory the wrapped context owns; the tap is a field of
@@ -113,6 +116,7 @@ impl Tap {
             shadow: Vec::new(),
             lists: Lists::new(),
             arena_per_log: false,
+            spares: Spares::default(),
         }
     }
 
@@ -199,14 +203,20 @@ impl Tap {
     }
 
     /// The kept entries and their clock, taken from the tap with what keeps their lists valid
-    /// (the only way entries leave a tap: `arena.rs`). The tap goes on with vectors of the
-    /// same capacity (one allocation each, none as the next list grows to the same length;
-    /// cheaper than copying the entries out at their length, which walks each one).
+    /// (the only way entries leave a tap: `arena.rs`). The tap goes on with the vectors a
+    /// dropped list's log handed back ([`Spares`]), or else new ones of the same capacity (one
+    /// allocation each, none as the next list grows to the same length; cheaper than copying
+    /// the entries out at their length, which walks each one).
     pub(crate) fn take_kept(&mut self) -> Kept {
-        let (entries, seqs) = (self.entries.capacity(), self.seqs.capacity());
+        let (entries, seqs) = self.spares.take().unwrap_or_else(|| {
+            (
+                Entries::with_capacity(self.entries.capacity()),
+                Vec::with_capacity(self.seqs.capacity()),
+            )
+        });
         let kept = Kept {
-            entries: std::mem::replace(&mut self.entries, Entries::with_capacity(entries)),
-            seqs: std::mem::replace(&mut self.seqs, Vec::with_capacity(seqs)),
+            entries: std::mem::replace(&mut self.entries, entries),
+            seqs: std::mem::replace(&mut self.seqs, seqs),
             keep: self.lists.keep(),
         };
         if self.arena_per_log {
@@ -446,6 +456,7 @@ impl Tap {
             bundles: std::mem::take(&mut self.bundles),
             carried: self.carried.take(),
             broken: self.broken.take(),
+            spares: self.spares.clone(),
         };
         self.end_list();
         log
@@ -486,6 +497,73 @@ pub(crate) struct Kept {
     pub entries: Entries,
     pub seqs: Vec<u64>,
     pub keep: Keep,
+}
+
+/// Spare vectors of a tap's entries and clock, which its finished lists' logs hand back as they
+/// drop ([`ListLog`]'s `Drop`) and [`Tap::take_kept`] takes for the next list: a context that
+/// captures list after list, each dropped before the next is finished, moves the same two
+/// vectors back and forth instead of allocating them per list (and, for a list of a hundred
+/// thousand calls, mapping, faulting in and unmapping megabytes each time).
+///
+/// **Bounds.** At most [`SPARES`] pairs, of [`SPARE_BYTES`] in all: an application that drops
+/// many large lists at once leaves the rest to the allocator. The lock is taken once per
+/// finished list and once per dropped list, never per call; the tap's idle path never sees it.
+///
+/// **Invariant.** A spare is empty (cleared while its log's arena is alive: no entry, so no
+/// pointer into any arena, is left in it).
+#[derive(Clone)]
+pub(crate) struct Spares(Arc<Mutex<Vec<Spare>>>);
+
+/// One spare pair: a list's entries and clock, empty.
+type Spare = (Entries, Vec<u64>);
+
+impl Default for Spares {
+    fn default() -> Self {
+        Self(Arc::new(Mutex::new(Vec::new())))
+    }
+}
+
+impl std::fmt::Debug for Spares {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spares")
+    }
+}
+
+/// How many pairs of vectors [`Spares`] keeps.
+const SPARES: usize = 2;
+
+/// How many bytes of vectors [`Spares`] keeps in all.
+const SPARE_BYTES: usize = 64 << 20;
+
+impl Spares {
+    /// A spare pair, if one was handed back.
+    fn take(&self) -> Option<Spare> {
+        self.0.lock().pop()
+    }
+
+    /// Empties `entries` and `seqs` and keeps them, within the bounds; otherwise they are freed
+    /// (after the lock is let go).
+    fn give(&self, mut entries: Entries, mut seqs: Vec<u64>) {
+        entries.clear();
+        seqs.clear();
+        let bytes = |(entries, seqs): &Spare| {
+            entries.capacity() * std::mem::size_of::<Entry>()
+                + seqs.capacity() * std::mem::size_of::<u64>()
+        };
+        let pair = (entries, seqs);
+        let mut spares = self.0.lock();
+        let held: usize = spares.iter().map(bytes).sum();
+        let fits = spares.len() < SPARES && held + bytes(&pair) <= SPARE_BYTES;
+        let refused = match fits {
+            true => {
+                spares.push(pair);
+                None
+            }
+            false => Some(pair),
+        };
+        drop(spares);
+        drop(refused);
+    }
 }
 
 /// The first and last index where two byte strings differ.
@@ -537,6 +615,18 @@ pub(crate) struct ListLog {
     pub bundles: Vec<Obj>,
     pub carried: Option<Vec<Call>>,
     pub broken: Option<String>,
+    /// Where `entries` and `seqs` go when the log drops: back to the tap that kept them.
+    spares: Spares,
+}
+
+impl Drop for ListLog {
+    fn drop(&mut self) {
+        // Emptied here, while `_keep` still holds the arena their lists point into (entries
+        // that own memory are dropped, the others forgotten: `entries.rs`).
+        let entries = std::mem::take(&mut self.entries);
+        let seqs = std::mem::take(&mut self.seqs);
+        self.spares.give(entries, seqs);
+    }
 }
 
 /// What a finished bundle carries of its recording (kept by the capture under the bundle's
