@@ -136,13 +136,25 @@ pub fn scaling<S, R, E: Send>(
     })
 }
 
-/// The CPU time the calling thread has run so far, where the system tells it (Linux:
-/// `/proc/thread-self/schedstat`, nanoseconds); `None` elsewhere. Unlike a wall clock it leaves
-/// out the time the thread slept, on a fence, say: what a phase cost the CPU.
+/// The CPU time the calling thread has run so far (`CLOCK_THREAD_CPUTIME_ID`, nanoseconds);
+/// `None` where the system has no such clock. Unlike a wall clock it leaves out the time the
+/// thread slept, on a fence, say: what a phase cost the CPU.
+#[cfg(unix)]
 pub fn thread_cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanos = stat.split_whitespace().next()?.parse::<u64>().ok()?;
-    Some(Duration::from_nanos(nanos))
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a live, writable `timespec` for the whole call, the only memory
+    // `clock_gettime` writes; a clock the system lacks is an error return, not a write.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    (status == 0).then(|| Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+/// Elsewhere no thread clock is read: `None`.
+#[cfg(not(unix))]
+pub fn thread_cpu_time() -> Option<Duration> {
+    None
 }
 
 #[cfg(test)]
