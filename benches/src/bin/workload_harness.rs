@@ -33,7 +33,7 @@ use benches::outln;
 use benches::render_workload::{AppendProbe, ArcRecorder, ArcState, Workload};
 use benches::timing::{self, ns, Scaling};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};
-use executor::{GpuTiming, ImmediateContext};
+use executor::{GpuTiming, ImmediateContext, RecordingContext};
 use recorder::*;
 use trace::capture::{CaptureDevice, CaptureOptions, CapturedImmediate};
 
@@ -221,6 +221,20 @@ fn seconds(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
+/// Records the workload's `draws` on `context` and finishes the list: the list and the time.
+fn record_list<C: DeviceContext + RecordingContext>(
+    workload: &Workload,
+    context: &mut C,
+    draws: u32,
+) -> Result<(CommandList, Duration), Error> {
+    let start = Instant::now();
+    workload.record(context, 0..draws);
+    let list = context
+        .finish_command_list(RestoreState::ClearState)
+        .map_err(|e| e.error)?;
+    Ok((list, start.elapsed()))
+}
+
 /// Record, finish, execute and drop one list of `semantics`, the GPU model detached (the CPU
 /// side of execution alone, as wgpu's noop backend) or inline (`model`: what every draw saw
 /// computed as it executes).
@@ -241,12 +255,7 @@ fn list_path(semantics: Semantics, model: bool, o: &Options) -> Result<Path<'_>,
         label,
         phases: [true, true],
         run: Box::new(move || {
-            let start = Instant::now();
-            workload.record(&mut context, 0..o.draws);
-            let list = context
-                .finish_command_list(RestoreState::ClearState)
-                .map_err(|e| e.error)?;
-            let recorded = start.elapsed();
+            let (list, recorded) = record_list(&workload, &mut context, o.draws)?;
             let bytes = list.stats().bytes;
             let start = Instant::now();
             immediate.execute_command_list(&list, RestoreState::ClearState)?;
@@ -320,12 +329,7 @@ fn capture_path(capturing: bool, o: &Options) -> Result<Path<'_>, Error> {
         run: Box::new(move || {
             // The immediate context stays alive (and capturing) as long as the path.
             let _ = &immediate;
-            let start = Instant::now();
-            workload.record(&mut context, 0..o.draws);
-            let list = context
-                .finish_command_list(RestoreState::ClearState)
-                .map_err(|e| e.error)?;
-            let recorded = start.elapsed();
+            let (list, recorded) = record_list(&workload, &mut context, o.draws)?;
             let bytes = list.stats().bytes;
             let start = Instant::now();
             drop(list);
