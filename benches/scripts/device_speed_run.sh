@@ -16,10 +16,20 @@ fi
 mkdir -p /tmp/bin && tar xJf .devbin/bin.tar.xz -C /tmp/bin && cd /tmp/bin || exit 1
 date -u; nproc; grep -m1 "model name" /proc/cpuinfo
 nvidia-smi --query-gpu=name,driver_version --format=csv
+# The machine runs a process in a fast or a 2x slower mode, at random: each harness runs in three
+# processes, so that the absolute rows are seen in both modes (the fast list's ns/draw tells which);
+# the ratios are each process's own.
 echo "== workload (model side): every path interleaved in rounds, T threads 1..16"
 timeout 240 ./workload --runs 11 --threads 1,2,4,8,16
+for p in 2 3; do
+    echo "== workload (model side), process $p"
+    timeout 120 ./workload --runs 11 --threads 1
+done
 echo "== workload on the Vulkan backend: model alone, model + backend, raw Vulkan, interleaved (oracle off, then on)"
-timeout 120 ./workload --backend vulkan --draws 10000 --runs 11 --no-oracle
+for p in 1 2 3; do
+    echo "-- process $p"
+    timeout 120 ./workload --backend vulkan --draws 10000 --runs 11 --no-oracle
+done
 timeout 120 ./workload --backend vulkan --draws 10000 --runs 5
 if [ -x ./peer ]; then
     echo "== peer comparison: this engine, wgpu 30 (noop backend), the naive recorder; T threads 1..16"
