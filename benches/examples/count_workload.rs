@@ -16,7 +16,9 @@
 //! GPU model detached; `consume`: a recorded fast list executed with the GPU model inline, its
 //! records read in place and cleared (as the workload harness's model-alone frame does; owned
 //! copies, `take_records`, would cost more than the model itself);
-//! `probe`: the append probe, one 32-byte append per command) and
+//! `probe`: the append probe, one 32-byte append per command; `capture-idle` / `capturing`: the
+//! fast list recorded, finished and dropped on a deferred context of the capture, with no frame
+//! being captured or while one is, as the `workload` harness's capture rows, R-CAP-1) and
 //! the iterations after the first (which warms the chunk pool).
 
 use benches::render_workload::Workload;
@@ -26,7 +28,7 @@ use recorder::*;
 
 const DRAWS: u32 = 10_000;
 const USAGE: &str =
-    "usage: count_workload fast|legacy|bundle|immediate-fast|immediate-legacy|consume|probe ITERATIONS";
+    "usage: count_workload fast|legacy|bundle|immediate-fast|immediate-legacy|consume|probe|capture-idle|capturing ITERATIONS";
 
 fn usage() -> ! {
     eprintln!("{USAGE}");
@@ -68,6 +70,19 @@ fn main() -> Result<(), Error> {
     let mut probe = benches::render_workload::AppendProbe::default();
     let formats = [Format::R8G8B8A8Unorm];
     let mut bundles = BundleRecorder::new(&device, &BundleDesc::new("count", &formats))?;
+    // The capture's paths on a device of their own (its immediate context is the capture's).
+    let capture_device = Device::new(DeviceDesc::default());
+    let capture_workload = Workload::new(&capture_device)?;
+    let capture = trace::capture::CaptureDevice::new(capture_device, Default::default());
+    let mut captured_immediate = trace::capture::CapturedImmediate::new(&capture)?;
+    if path == "capturing" {
+        captured_immediate.begin_capture();
+    }
+    let mut captured = capture.create_deferred_context(&DeferredContextDesc {
+        name: "count",
+        semantics: Semantics::Fast,
+        ..Default::default()
+    })?;
     let recorded = {
         workload.record(&mut context, 0..DRAWS);
         context
@@ -96,6 +111,13 @@ fn main() -> Result<(), Error> {
             "immediate-fast" | "immediate-legacy" => {
                 workload.record(&mut immediate, 0..DRAWS);
                 immediate.flush()?;
+            }
+            "capture-idle" | "capturing" => {
+                capture_workload.record(&mut captured, 0..DRAWS);
+                let list = captured
+                    .finish_command_list(RestoreState::ClearState)
+                    .map_err(|e| e.error)?;
+                drop(list);
             }
             "probe" => {
                 probe.record(&workload, 0..DRAWS);

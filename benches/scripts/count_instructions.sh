@@ -4,7 +4,7 @@
 # divided by 10 (deterministic, so one run is enough).
 #
 #   cargo build --release -p benches --example count_record --example count_execute \
-#       --example count_bundles
+#       --example count_bundles --example count_workload
 #   benches/scripts/count_instructions.sh target/release/examples
 set -euo pipefail
 dir=${1:-target/release/examples}
@@ -37,4 +37,9 @@ for mode in bundles long list "run fast" "run legacy"; do
     # harness's list rows (record, finish, execute detached, drop).
     # shellcheck disable=SC2086 # `run` modes are two arguments
     echo "count_bundles $mode $(per "$dir/count_bundles" $mode)"
+done
+for mode in capture-idle capturing; do
+    # The workload harness's capture rows (R-CAP-1): the render workload's fast list of 10,000
+    # draws recorded, finished and dropped on a capture's deferred context; divide by 10,000.
+    echo "count_workload $mode $(per "$dir/count_workload" $mode)"
 done

@@ -19,6 +19,7 @@ use recorder::*;
 
 use super::arena::Lists;
 use super::form::Call;
+use super::kept_calls::Hot;
 use super::log::{resource_obj, Tap};
 use crate::syntax::ast::Method;
 
@@ -80,6 +81,27 @@ impl<C: CaptureTarget> CapturedContext<C> {
     pub(crate) fn keep(&mut self, make: impl FnOnce(&mut Lists) -> Call) {
         if C::tap_awake(self) {
             self.tap.keep_in_line(make)
+        }
+    }
+
+    /// [`keep`](Self::keep) for a call kept as it came (a draw, a one-slot bind: `kept_calls.rs`):
+    /// no record built, no list.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep_hot(&mut self, hot: Hot) {
+        if C::tap_awake(self) {
+            self.tap.keep_hot_in_line(hot)
+        }
+    }
+
+    /// [`keep_hot`](Self::keep_hot) for a one-slot bind of a view, pinned first as in
+    /// [`keep_reading`](Self::keep_reading).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep_hot_reading<H: Handle>(&mut self, view: Option<H>, hot: Hot) {
+        if C::tap_awake(self) {
+            self.tap.pin_views_in_line(&[view]);
+            self.tap.keep_hot_in_line(hot)
         }
     }
 

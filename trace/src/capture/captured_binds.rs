@@ -15,6 +15,7 @@ use recorder::*;
 use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_args::{fast_entries, objs, vertex_binding};
 use super::form::Obj;
+use super::kept_calls::Hot;
 use crate::syntax::ast::{Method, VertexBinding};
 
 impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
@@ -37,10 +38,16 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     #[inline]
     fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
         if !buffers.is_empty() && !self.tap_idle() {
-            self.keep(move |lists| Method::SetVertexBuffers {
-                start,
-                buffers: lists.map(buffers, vertex_binding),
-            });
+            match buffers {
+                [buffer] => self.keep_hot(Hot::VertexBuffer {
+                    start,
+                    buffer: *buffer,
+                }),
+                _ => self.keep(move |lists| Method::SetVertexBuffers {
+                    start,
+                    buffers: lists.map(buffers, vertex_binding),
+                }),
+            }
         }
         self.context.set_vertex_buffers(start, buffers)
     }
@@ -63,10 +70,7 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     #[inline]
     fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
         if !self.tap_idle() {
-            self.keep(move |_| Method::SetShader {
-                stage,
-                shader: shader.map(|s| Obj::of(ObjectKind::Shader, s)),
-            });
+            self.keep_hot(Hot::Shader { stage, shader });
         }
         self.context.set_shader(stage, shader)
     }
@@ -78,11 +82,18 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         buffers: &[Option<recorder::Buffer>],
     ) {
         if !buffers.is_empty() && !self.tap_idle() {
-            self.keep(move |lists| Method::SetConstantBuffers {
-                stage,
-                start,
-                buffers: objs(lists, ObjectKind::Buffer, buffers),
-            });
+            match buffers {
+                [buffer] => self.keep_hot(Hot::ConstantBuffer {
+                    stage,
+                    start,
+                    buffer: *buffer,
+                }),
+                _ => self.keep(move |lists| Method::SetConstantBuffers {
+                    stage,
+                    start,
+                    buffers: objs(lists, ObjectKind::Buffer, buffers),
+                }),
+            }
         }
         self.context.set_constant_buffers(stage, start, buffers)
     }
@@ -94,11 +105,21 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         views: &[Option<recorder::ShaderResourceView>],
     ) {
         if !views.is_empty() && !self.tap_idle() {
-            self.keep_reading(views, move |lists| Method::SetShaderResources {
-                stage,
-                start,
-                views: objs(lists, ObjectKind::ShaderResourceView, views),
-            });
+            match views {
+                [view] => self.keep_hot_reading(
+                    *view,
+                    Hot::ShaderResource {
+                        stage,
+                        start,
+                        view: *view,
+                    },
+                ),
+                _ => self.keep_reading(views, move |lists| Method::SetShaderResources {
+                    stage,
+                    start,
+                    views: objs(lists, ObjectKind::ShaderResourceView, views),
+                }),
+            }
         }
         self.context.set_shader_resources(stage, start, views)
     }
@@ -110,11 +131,18 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
         samplers: &[Option<recorder::SamplerState>],
     ) {
         if !samplers.is_empty() && !self.tap_idle() {
-            self.keep(move |lists| Method::SetSamplers {
-                stage,
-                start,
-                samplers: objs(lists, ObjectKind::SamplerState, samplers),
-            });
+            match samplers {
+                [sampler] => self.keep_hot(Hot::Sampler {
+                    stage,
+                    start,
+                    sampler: *sampler,
+                }),
+                _ => self.keep(move |lists| Method::SetSamplers {
+                    stage,
+                    start,
+                    samplers: objs(lists, ObjectKind::SamplerState, samplers),
+                }),
+            }
         }
         self.context.set_samplers(stage, start, samplers)
     }

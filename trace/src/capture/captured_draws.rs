@@ -13,6 +13,7 @@ use recorder::*;
 use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_args::fit;
 use super::form::Obj;
+use super::kept_calls::Hot;
 use super::log::resource_obj;
 use crate::syntax::ast::Method;
 
@@ -20,7 +21,7 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     #[inline]
     fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         if !self.tap_idle() {
-            self.keep(move |_| Method::Draw {
+            self.keep_hot(Hot::Draw {
                 vertex_count,
                 start_vertex,
             });
@@ -30,7 +31,7 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     #[inline]
     fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         if !self.tap_idle() {
-            self.keep(move |_| Method::DrawIndexed {
+            self.keep_hot(Hot::DrawIndexed {
                 index_count,
                 start_index,
                 base_vertex,
@@ -48,7 +49,7 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
         start_instance: u32,
     ) {
         if !self.tap_idle() {
-            self.keep(move |_| Method::DrawInstanced {
+            self.keep_hot(Hot::DrawInstanced {
                 vertex_count,
                 instance_count,
                 start_vertex,
@@ -68,7 +69,7 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
         start_instance: u32,
     ) {
         if !self.tap_idle() {
-            self.keep(move |_| Method::DrawIndexedInstanced {
+            self.keep_hot(Hot::DrawIndexedInstanced {
                 index_count,
                 instance_count,
                 start_index,

@@ -215,15 +215,15 @@ impl Timeline<'_> {
         let frame = self.frame;
         let mut items: Vec<(u64, u8, Item<'_>)> = Vec::new();
         for (b, (_, log)) in self.bundle_logs.iter().enumerate() {
-            for (entry, seq) in log.entries.iter().zip(&log.seqs) {
+            for (entry, seq) in log.entries().iter().zip(log.seqs()) {
                 items.push((*seq, 1, Item::Bundle(b, entry)));
             }
             items.push((log.finish_seq, 1, Item::BundleFinish(b)));
         }
         for (l, list) in self.lists.iter().enumerate() {
-            let first = list.seqs.first().copied().unwrap_or(list.finish_seq);
+            let first = list.seqs().first().copied().unwrap_or(list.finish_seq);
             items.push((first, 0, Item::ListStart(l)));
-            for (entry, seq) in list.entries.iter().zip(&list.seqs) {
+            for (entry, seq) in list.entries().iter().zip(list.seqs()) {
                 items.push((*seq, 1, Item::List(l, entry)));
             }
             items.push((list.finish_seq, 1, Item::ListFinish(l)));
@@ -253,7 +253,7 @@ impl Timeline<'_> {
         let written: HashSet<u64> = self
             .lists
             .iter()
-            .flat_map(|l| l.seqs.iter().copied())
+            .flat_map(|l| l.seqs().iter().copied())
             .collect();
         let mut named = Vec::new();
         for (call, seq) in &frame.min_lods {
@@ -276,7 +276,7 @@ impl Timeline<'_> {
         let entries = self
             .lists
             .iter()
-            .flat_map(|l| l.entries.iter())
+            .flat_map(|l| l.entries().iter())
             .chain(self.frame.entries.iter());
         for entry in entries {
             if let Entry::Call(call) = entry {

@@ -373,11 +373,8 @@ impl CapturedImmediate {
         let frame = open.frame;
         // `_keep` keeps the arena the entries' lists point into while the frame is written (it
         // drops after `parts`, declared later).
-        let super::log::Kept {
-            entries,
-            seqs,
-            keep: _keep,
-        } = self.tap.take_kept();
+        let super::log::Kept { calls, keep: _keep } = self.tap.take_kept();
+        let super::kept_calls::Decoded { entries, seqs } = calls.decode();
         self.tap.clear();
         if let Some(reason) = open.failed.take() {
             return FrameOutcome::Failed { frame, reason };

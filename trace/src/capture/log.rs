@@ -14,7 +14,7 @@
 //! (the map and unmap statements are: the engine's rules apply to them).
 
 use crate::sync::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use recorder::command::InstanceId;
 use recorder::state::Bindings;
@@ -23,6 +23,7 @@ use recorder::{MapType, ObjectKind, PrimitiveTopology, Resource, Stage};
 use super::arena::{Keep, Lists, OwnedLists};
 use super::entries::Entries;
 use super::form::{Call, Entry, Obj};
+use super::kept_calls::{Decoded, Hot, KeptCalls};
 use super::Shared;
 use crate::sync::Mutex;
 use crate::syntax::ast::{Method, VertexBinding};
@@ -55,10 +56,11 @@ pub(crate) struct Tap {
     /// Decide at each list's start (deferred contexts); otherwise the capture switches the tap.
     per_list: bool,
     shared: Arc<Shared>,
-    /// The calls kept since the list (or the frame) began.
-    pub(crate) entries: Entries,
-    /// The capture's clock at each of `entries`.
-    pub(crate) seqs: Vec<u64>,
+    /// The calls kept since the list (or the frame) began, and the capture's clock at each.
+    calls: KeptCalls,
+    /// The tick this tap took last (`NO_TICK` when its next entry takes one anyway): the tick
+    /// of its next entry too while the clock stays there ([`tick`](Self::tick)).
+    tick: u64,
     /// The lists this context executed while kept (nested lists), by their log's number.
     pub(crate) nested: Vec<Arc<ListLog>>,
     /// The bundles this context called while kept.
@@ -106,8 +108,8 @@ impl Tap {
             state,
             per_list,
             shared,
-            entries: Entries::default(),
-            seqs: Vec::new(),
+            calls: KeptCalls::default(),
+            tick: NO_TICK,
             nested: Vec::new(),
             bundles: Vec::new(),
             carried: None,
@@ -167,6 +169,35 @@ impl Tap {
     /// Switches a capture-switched tap (the immediate context's).
     pub(crate) fn switch(&mut self, on: bool) {
         self.state = if on { TapState::On } else { TapState::Off };
+        self.tick = NO_TICK;
+    }
+
+    /// The capture's tick for the entry kept next: this tap's last one while no one has
+    /// ticked since (a load and a compare), otherwise a new one (`kept_calls.rs`' essay).
+    #[inline(always)]
+    fn tick(&mut self) -> u64 {
+        if self.shared.clock.load(Ordering::Relaxed) != self.tick {
+            self.fresh_tick();
+        }
+        self.tick
+    }
+
+    /// The clock moved since this tap's last tick (or it starts its entries): a new tick, where
+    /// a new run of entries starts.
+    #[cold]
+    #[inline(never)]
+    fn fresh_tick(&mut self) {
+        self.tick = self.shared.stamp();
+        self.calls.start_run(self.tick);
+    }
+
+    /// Keeps `hot`, a call as it came (a draw, a one-slot bind: `kept_calls.rs`), for a caller
+    /// out of the wrapper's line (`CapturedContext::keep_hot`).
+    #[inline(always)]
+    pub(crate) fn keep_hot_in_line(&mut self, hot: Hot) {
+        self.settle();
+        self.tick();
+        self.calls.push_hot(hot);
     }
 
     /// Keeps the call `make` builds (its lists in the tap's arena), out of the caller's line: a
@@ -185,7 +216,7 @@ impl Tap {
         let owned = OwnedLists::now();
         let call = make(&mut self.lists);
         self.settle();
-        let seq = self.shared.stamp();
+        self.tick();
         // Its lists are the arena's unless `make` made one of its own; its kind holds no name
         // or bytes of its own (`make` is inlined here: the kind is known, the test folds).
         let owns_nothing = owned.none_since()
@@ -196,10 +227,9 @@ impl Tap {
                     | Method::SetFastResourcesFromBatch { .. }
             );
         match owns_nothing {
-            true => self.entries.push_plain(Entry::Call(call)),
-            false => self.entries.push(Entry::Call(call)),
+            true => self.calls.push_plain(Entry::Call(call)),
+            false => self.calls.push(Entry::Call(call)),
         }
-        self.seqs.push(seq);
     }
 
     /// The kept entries and their clock, taken from the tap with what keeps their lists valid
@@ -208,15 +238,11 @@ impl Tap {
     /// allocation each, none as the next list grows to the same length; cheaper than copying
     /// the entries out at their length, which walks each one).
     pub(crate) fn take_kept(&mut self) -> Kept {
-        let (entries, seqs) = self.spares.take().unwrap_or_else(|| {
-            (
-                Entries::with_capacity(self.entries.capacity()),
-                Vec::with_capacity(self.seqs.capacity()),
-            )
-        });
+        let calls =
+            (self.spares.take()).unwrap_or_else(|| KeptCalls::with_capacity_of(&self.calls));
+        self.tick = NO_TICK;
         let kept = Kept {
-            entries: std::mem::replace(&mut self.entries, entries),
-            seqs: std::mem::replace(&mut self.seqs, seqs),
+            calls: std::mem::replace(&mut self.calls, calls),
             keep: self.lists.keep(),
         };
         if self.arena_per_log {
@@ -227,9 +253,9 @@ impl Tap {
 
     /// Reuses the arena when nothing holds its lists; the tap's entries are empty.
     fn recycle(&mut self) {
-        debug_assert!(self.entries.is_empty());
+        debug_assert!(self.calls.is_empty());
         // SAFETY: the callers (`end_list`, `clear`, `wake` at a list's start, after `end_list`
-        // or with nothing kept yet) have emptied `entries`, the only place the tap keeps lists
+        // or with nothing kept yet) have emptied `calls`, the only place the tap keeps lists
         // from its arena (`carried` is made outside the tap: owned).
         unsafe { self.lists.recycle() }
     }
@@ -280,8 +306,8 @@ impl Tap {
         if !self.per_list || !self.shared.capturing.load(Ordering::Acquire) {
             return;
         }
-        if let (Some(Entry::Call(call)), Some(seq)) = (self.entries.last(), self.seqs.last()) {
-            self.shared.frame_min_lods.lock().push((call.clone(), *seq));
+        if let Some((Entry::Call(call), seq)) = self.calls.last_full() {
+            self.shared.frame_min_lods.lock().push((call.clone(), seq));
         }
     }
 
@@ -323,22 +349,20 @@ impl Tap {
             return insert();
         }
         self.settle();
-        let seq = self.shared.stamp();
+        self.tick();
         let value = insert();
-        self.entries.push(Entry::Call(Method::InsertFence {
+        self.calls.push(Entry::Call(Method::InsertFence {
             fence: Obj::Fence(value),
             engine,
             kick_off: flags.kicks_off(),
         }));
-        self.seqs.push(seq);
         value
     }
 
     #[inline]
     fn push(&mut self, entry: Entry) {
-        let seq = self.shared.stamp();
-        self.entries.push(entry);
-        self.seqs.push(seq);
+        self.tick();
+        self.calls.push(entry);
     }
 
     /// Keeps a call the trace format cannot say, as a comment (its name).
@@ -448,8 +472,8 @@ impl Tap {
             ordinal,
             context,
             restore,
-            entries: kept.entries,
-            seqs: kept.seqs,
+            calls: kept.calls,
+            decoded: OnceLock::new(),
             _keep: kept.keep,
             finish_seq: self.shared.stamp(),
             nested: std::mem::take(&mut self.nested),
@@ -464,8 +488,8 @@ impl Tap {
 
     /// Forgets the list being kept (discarded, or finished with an error).
     pub(crate) fn end_list(&mut self) {
-        self.entries.clear();
-        self.seqs.clear();
+        self.calls.clear();
+        self.tick = NO_TICK;
         self.nested.clear();
         self.bundles.clear();
         self.carried = None;
@@ -480,8 +504,8 @@ impl Tap {
 
     /// Empties what the tap kept (the immediate context's, at a frame's start).
     pub(crate) fn clear(&mut self) {
-        self.entries.clear();
-        self.seqs.clear();
+        self.calls.clear();
+        self.tick = NO_TICK;
         self.nested.clear();
         self.bundles.clear();
         self.broken = None;
@@ -494,18 +518,20 @@ impl Tap {
 /// Entries taken from a tap ([`Tap::take_kept`]), with the [`Keep`] of the arena their lists
 /// point into: dropped after them (field order).
 pub(crate) struct Kept {
-    pub entries: Entries,
-    pub seqs: Vec<u64>,
+    pub calls: KeptCalls,
     pub keep: Keep,
 }
 
-/// Spare vectors of a tap's entries and clock, which its finished lists' logs hand back as they
+/// No tick: the clock never reaches it, so a tap's next entry takes a new one.
+const NO_TICK: u64 = u64::MAX;
+
+/// Spare vectors of a tap's kept calls, which its finished lists' logs hand back as they
 /// drop ([`ListLog`]'s `Drop`) and [`Tap::take_kept`] takes for the next list: a context that
-/// captures list after list, each dropped before the next is finished, moves the same two
+/// captures list after list, each dropped before the next is finished, moves the same
 /// vectors back and forth instead of allocating them per list (and, for a list of a hundred
 /// thousand calls, mapping, faulting in and unmapping megabytes each time).
 ///
-/// **Bounds.** At most [`SPARES`] pairs, of [`SPARE_BYTES`] in all: an application that drops
+/// **Bounds.** At most [`SPARES`] sets, of [`SPARE_BYTES`] in all: an application that drops
 /// many large lists at once leaves the rest to the allocator. The lock is taken once per
 /// finished list and once per dropped list, never per call; the tap's idle path never sees it.
 ///
@@ -514,8 +540,8 @@ pub(crate) struct Kept {
 #[derive(Clone)]
 pub(crate) struct Spares(Arc<Mutex<Vec<Spare>>>);
 
-/// One spare pair: a list's entries and clock, empty.
-type Spare = (Entries, Vec<u64>);
+/// One spare set: a list's kept calls, empty.
+type Spare = KeptCalls;
 
 impl Default for Spares {
     fn default() -> Self {
@@ -529,31 +555,26 @@ impl std::fmt::Debug for Spares {
     }
 }
 
-/// How many pairs of vectors [`Spares`] keeps.
+/// How many sets of vectors [`Spares`] keeps.
 const SPARES: usize = 2;
 
 /// How many bytes of vectors [`Spares`] keeps in all.
 const SPARE_BYTES: usize = 64 << 20;
 
 impl Spares {
-    /// A spare pair, if one was handed back.
+    /// A spare set, if one was handed back.
     fn take(&self) -> Option<Spare> {
         self.0.lock().pop()
     }
 
-    /// Empties `entries` and `seqs` and keeps them, within the bounds; otherwise they are freed
-    /// (after the lock is let go).
-    fn give(&self, mut entries: Entries, mut seqs: Vec<u64>) {
-        entries.clear();
-        seqs.clear();
-        let bytes = |(entries, seqs): &Spare| {
-            entries.capacity() * std::mem::size_of::<Entry>()
-                + seqs.capacity() * std::mem::size_of::<u64>()
-        };
-        let pair = (entries, seqs);
+    /// Empties `calls` and keeps them, within the bounds; otherwise they are freed (after the
+    /// lock is let go).
+    fn give(&self, mut calls: KeptCalls) {
+        calls.clear();
+        let pair = calls;
         let mut spares = self.0.lock();
-        let held: usize = spares.iter().map(bytes).sum();
-        let fits = spares.len() < SPARES && held + bytes(&pair) <= SPARE_BYTES;
+        let held: usize = spares.iter().map(KeptCalls::capacity_bytes).sum();
+        let fits = spares.len() < SPARES && held + pair.capacity_bytes() <= SPARE_BYTES;
         let refused = match fits {
             true => {
                 spares.push(pair);
@@ -605,27 +626,39 @@ pub(crate) struct ListLog {
     pub context: ContextInfo,
     /// `finish LIST restore=yes`.
     pub restore: bool,
-    pub entries: Entries,
-    /// The capture's clock at each entry, and at the finish.
-    pub seqs: Vec<u64>,
-    /// Keeps the arena `entries`' lists point into (after them: field order); never read.
+    /// The calls kept, as they were kept ([`ListLog::entries`] reads them).
+    pub(super) calls: KeptCalls,
+    /// `calls` decoded, once the writer reads them.
+    pub(super) decoded: OnceLock<Decoded>,
+    /// Keeps the arena `calls`' lists point into (after them: field order); never read.
     pub _keep: Keep,
+    /// The capture's clock at the finish.
     pub finish_seq: u64,
     pub nested: Vec<Arc<ListLog>>,
     pub bundles: Vec<Obj>,
     pub carried: Option<Vec<Call>>,
     pub broken: Option<String>,
-    /// Where `entries` and `seqs` go when the log drops: back to the tap that kept them.
+    /// Where `calls` go when the log drops: back to the tap that kept them.
     spares: Spares,
+}
+
+impl ListLog {
+    /// The kept entries, decoded the first time they are read (`kept_calls.rs`).
+    pub(crate) fn entries(&self) -> &Entries {
+        &self.decoded.get_or_init(|| self.calls.decode()).entries
+    }
+
+    /// The capture's clock at each of [`entries`](Self::entries).
+    pub(crate) fn seqs(&self) -> &[u64] {
+        &self.decoded.get_or_init(|| self.calls.decode()).seqs
+    }
 }
 
 impl Drop for ListLog {
     fn drop(&mut self) {
         // Emptied here, while `_keep` still holds the arena their lists point into (entries
         // that own memory are dropped, the others forgotten: `entries.rs`).
-        let entries = std::mem::take(&mut self.entries);
-        let seqs = std::mem::take(&mut self.seqs);
-        self.spares.give(entries, seqs);
+        self.spares.give(std::mem::take(&mut self.calls));
     }
 }
 
@@ -639,13 +672,27 @@ pub(crate) struct BundleLog {
     pub render_targets: Vec<recorder::Format>,
     pub depth: Option<recorder::Format>,
     pub samples: u32,
-    pub entries: Entries,
-    /// The capture's clock at each entry, and at the finish.
-    pub seqs: Vec<u64>,
-    /// Keeps the arena `entries`' lists point into (after them: field order); never read.
+    /// The calls kept, as they were kept ([`BundleLog::entries`] reads them).
+    pub(super) calls: KeptCalls,
+    /// `calls` decoded, once the writer reads them.
+    pub(super) decoded: OnceLock<Decoded>,
+    /// Keeps the arena `calls`' lists point into (after them: field order); never read.
     pub _keep: Keep,
+    /// The capture's clock at the finish.
     pub finish_seq: u64,
     pub broken: Option<String>,
+}
+
+impl BundleLog {
+    /// The kept entries, decoded the first time they are read (`kept_calls.rs`).
+    pub(crate) fn entries(&self) -> &Entries {
+        &self.decoded.get_or_init(|| self.calls.decode()).entries
+    }
+
+    /// The capture's clock at each of [`entries`](Self::entries).
+    pub(crate) fn seqs(&self) -> &[u64] {
+        &self.decoded.get_or_init(|| self.calls.decode()).seqs
+    }
 }
 
 /// The calls that set `state` from the ClearState defaults (a legacy context's carried state,

@@ -135,6 +135,7 @@ mod frame_start;
 mod frame_timeline;
 mod immediate;
 mod immediate_states;
+mod kept_calls;
 mod log;
 mod object_contents;
 mod object_declaration;
@@ -232,9 +233,11 @@ pub(crate) struct Shared {
     /// each: they change the object at once, for every context (R-ST-6), so a list the trace
     /// does not write (never executed, or discarded) still had them made (`Tap::device_call`).
     pub(crate) frame_min_lods: Mutex<Vec<(form::Call, u64)>>,
-    /// The capture's clock: every kept call, creation and release takes the next tick, so the
-    /// trace can put the calls of every context in the order they were made (one counter:
-    /// a call that happened before another, on any thread, has the smaller tick).
+    /// The capture's clock: every creation and release takes the next tick, and every kept
+    /// call one of its own unless the clock has not moved since its context's last (then it
+    /// shares that one: `kept_calls.rs`), so the trace can put the calls of every context in
+    /// the order they were made (one counter: a call that happened before another's, on any
+    /// thread, has the smaller tick, or the same and comes first in its context's entries).
     pub(crate) clock: AtomicU64,
     /// The names of the captured deferred contexts, by the engine's serial (what a list
     /// says of its recorder), for the reason a frame fails.

@@ -12,8 +12,9 @@
 //! the capture after the recorded ones, dependencies first); the contexts and bundle recorders;
 //! presents bringing each swap chain to the frame's back buffer; fences the frame waits on but
 //! did not insert, inserted. Then every kept call of every context in the order it was made, by
-//! the capture's clock (one counter that each kept call, finish, creation and release ticks, so
-//! a call that happened before another on any thread comes first): bundles' recordings, each
+//! the capture's clock (one counter that each finish, creation and release ticks, and each kept
+//! call but one that follows its context's last with no tick between, which shares it:
+//! `kept_calls.rs`; so a call that happened before another on any thread comes first): bundles' recordings, each
 //! list's calls and its `finish` (nested lists thus before the lists that execute them, a
 //! context's lists in recording order), releases where they happened, the immediate context's
 //! state at the frame's start (as calls) where the frame began, and the frame's own calls. So a
@@ -65,7 +66,7 @@ fn predicates(frame: &Frame, lists: &[Arc<ListLog>]) -> HashSet<Obj> {
         list.carried
             .iter()
             .flatten()
-            .chain(list.entries.iter().filter_map(|e| match e {
+            .chain(list.entries().iter().filter_map(|e| match e {
                 Entry::Call(call) => Some(call),
                 _ => None,
             }))
@@ -306,7 +307,7 @@ fn used_objects(
         entry_objects(entry, &mut named);
     }
     for list in lists {
-        for entry in &list.entries {
+        for entry in list.entries() {
             entry_objects(entry, &mut named);
         }
         for call in list.carried.iter().flatten() {
@@ -314,7 +315,7 @@ fn used_objects(
         }
     }
     for (_, log) in bundle_logs {
-        for entry in &log.entries {
+        for entry in log.entries() {
             entry_objects(entry, &mut named);
         }
     }
@@ -431,7 +432,7 @@ fn write_opening(out: &mut Out<'_>, frame: &Frame, lists: &[Arc<ListLog>], prese
         }
     };
     for list in lists {
-        list.entries.iter().for_each(&mut fences);
+        list.entries().iter().for_each(&mut fences);
     }
     frame.entries.iter().for_each(&mut fences);
     for call in presents {
