@@ -174,7 +174,7 @@ pub use fast::context_state::DeviceContextState;
 pub use fences::FenceFlags;
 pub use list::{
     Attachment, CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
-    Segment, SegmentWalk, Segments, SplitPointQueue, StartState,
+    RegisteredBundle, Segment, SegmentWalk, Segments, SplitPointQueue, StartState,
 };
 pub use maps::map_calls::Mapped;
 

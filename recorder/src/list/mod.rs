@@ -25,11 +25,14 @@
 mod lifetime_check;
 mod list_commands;
 mod list_release;
+mod registered_bundle;
 mod segments;
 mod split_point_queue;
 
 pub use list_commands::*;
 pub(crate) use list_release::*;
+pub use registered_bundle::RegisteredBundle;
+use registered_bundle::BundleFacts;
 pub use segments::*;
 pub use split_point_queue::*;
 
@@ -163,6 +166,9 @@ pub struct ListHeader {
     /// that made it, `trace::capture`): set once, by the list's only owner, right after
     /// `finish_command_list` ([`CommandList::attach`]); dropped with the list.
     attachment: Option<Attachment>,
+    /// A registered bundle's shared part, when the list is a bundle's body registered by its
+    /// recorder ([`RegisteredBundle`]): written once, while the list had one reference.
+    bundle: BundleFacts,
 }
 
 /// What [`CommandList::attach`] keeps with a list: shared, typed by its owner.
@@ -249,6 +255,7 @@ impl CommandList {
                 unreferenced: origin.unreferenced,
                 next_discarded: std::ptr::null_mut(),
                 attachment: None,
+                bundle: BundleFacts::none(),
             });
             Self {
                 header: NonNull::new_unchecked(header),
