@@ -6,7 +6,9 @@
 //! nothing else reads them but the executor's expansion, which applies them over the caller's
 //! state and puts that state back after (R-B-4, R-B-9, R-B-10).
 
-use recorder::{BundleHandle, CommandList, DeferredContext, Device, OutputFormats, RegisteredBundle};
+use recorder::{
+    BundleHandle, CommandList, DeferredContext, Device, OutputFormats, RegisteredBundle,
+};
 
 /// A finished draw bundle.
 ///

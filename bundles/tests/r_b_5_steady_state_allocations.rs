@@ -149,5 +149,8 @@ fn r_b_1_a_warm_recorders_record_and_finish_allocate_nothing() {
             assert_eq!(clone.name(), "b");
         }
     });
-    assert_eq!(allocations, 0, "record, finish and drop allocated {allocations} times");
+    assert_eq!(
+        allocations, 0,
+        "record, finish and drop allocated {allocations} times"
+    );
 }

@@ -160,6 +160,7 @@ pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
 pub use context::bundle_entry::{BundleBody, OutputFormats};
 pub use context::legacy::LEGACY_BUILT;
+pub use context::registered_bundle::RegisteredBundle;
 pub use context::role::{BundleRole, DeferredRole, ImmediateRole, Role};
 pub use context::split::{SplitCategory, SplitCounts};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};
@@ -174,7 +175,7 @@ pub use fast::context_state::DeviceContextState;
 pub use fences::FenceFlags;
 pub use list::{
     Attachment, CommandList, CommandRun, Commands, LastInstance, ListHeader, ListStats, QueuedRun,
-    RegisteredBundle, Segment, SegmentWalk, Segments, SplitPointQueue, StartState,
+    Segment, SegmentWalk, Segments, SplitPointQueue, StartState,
 };
 pub use maps::map_calls::Mapped;
 

@@ -33,15 +33,16 @@ use crate::call_arguments::VertexBuffer;
 use crate::chunk::ChunkPolicy;
 use crate::command::*;
 use crate::context::bundle_entry::{bundle_chunk_policy, BundleBody, BundleTail, OutputFormats};
+use crate::context::registered_bundle::RegisteredBundle;
 use crate::context::role::{BundleRole, ImmediateRole, Role};
 use crate::context::{DeferredContextDesc, Recorder};
 use crate::desc::{Engine, Semantics, Stage};
 use crate::device::handle::{Buffer, BundleHandle, Handle, ObjectKind, RawHandle, SwapChain};
 use crate::device::object_info::BUNDLE_WORDS;
+use crate::device::DeviceShared;
 use crate::device::{Device, DeviceDesc};
 use crate::errors::{Error, RecordError};
-use crate::device::DeviceShared;
-use crate::list::{CommandList, RegisteredBundle, StartState};
+use crate::list::{CommandList, StartState};
 use crate::sync::Arc;
 use crate::sync::Ordering;
 
@@ -170,13 +171,11 @@ impl Recorder<BundleRole> {
         let handle = self
             .device
             .register_bundle_body(body.clone(), declaration, footprint, name);
-        Ok(RegisteredBundle::new(
-            body,
-            handle,
+        let tail = BundleTail {
             declaration,
             footprint,
-            name,
-        ))
+        };
+        Ok(RegisteredBundle::new(body, handle, tail, name))
     }
 
     /// [`BindCalls::set_constant_buffers`](crate::BindCalls::set_constant_buffers), saying

@@ -22,17 +22,16 @@
 //! the checks before execution (`lifetime_check.rs`) keep a stack of command walks. None
 //! of them recurses on the call stack, so 100,000 levels cost heap, not stack.
 
+mod bundle_facts;
 mod lifetime_check;
 mod list_commands;
 mod list_release;
-mod registered_bundle;
 mod segments;
 mod split_point_queue;
 
+pub(crate) use bundle_facts::{BundleFacts, TAIL_WORDS};
 pub use list_commands::*;
 pub(crate) use list_release::*;
-pub use registered_bundle::RegisteredBundle;
-use registered_bundle::BundleFacts;
 pub use segments::*;
 pub use split_point_queue::*;
 
@@ -167,7 +166,8 @@ pub struct ListHeader {
     /// `finish_command_list` ([`CommandList::attach`]); dropped with the list.
     attachment: Option<Attachment>,
     /// A registered bundle's shared part, when the list is a bundle's body registered by its
-    /// recorder ([`RegisteredBundle`]): written once, while the list had one reference.
+    /// recorder (`context/registered_bundle.rs`): written once, before any other thread
+    /// reaches the header.
     bundle: BundleFacts,
 }
 

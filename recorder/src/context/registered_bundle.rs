@@ -1,48 +1,22 @@
-//! A registered bundle's shared part ([`RegisteredBundle`]), kept in its own list's header: what
-//! `bundles::DrawBundle` clones share (the device entry's handle, the declaration, the footprint,
-//! the recorder's name) and the count of those clones, so that finishing a bundle allocates
-//! nothing (R-B-1 with the hot-path rule: the header lives in the list's first chunk, which comes
-//! from the device's pool and goes back to it).
+//! A registered bundle's shared part ([`RegisteredBundle`]), kept in its own list's header
+//! (`list/bundle_facts.rs`): what `bundles::DrawBundle` clones share (the device entry's handle,
+//! the declaration, the footprint, the recorder's name) and the count of those clones, so that
+//! finishing a bundle allocates nothing (R-B-1 with the hot-path rule: the header lives in the
+//! list's first chunk, which comes from the device's pool and goes back to it).
 //!
-//! **In:** a bundle recorder's freshly finished list (its only reference) and the bundle's facts.
+//! **In:** a bundle recorder's freshly finished and registered list, and the bundle's facts.
 //! **Out:** a counted pointer to them; the last clone releases the device's entry (R-OBJ-3) and
 //! then drops the list reference the clones shared.
 
-use super::*;
-use crate::context::bundle_entry::OutputFormats;
-use crate::device::handle::{BundleHandle, Handle};
-use crate::sync::fence;
+use std::mem::ManuallyDrop;
 
-/// What a registered bundle's clones share, in its list's header (`ListHeader::bundle`): for a
-/// list that is no registered bundle's, [`BundleFacts::NONE`] (no holders, no name).
-pub(crate) struct BundleFacts {
-    /// [`RegisteredBundle`] values alive that point at this header; together they hold one
-    /// reference on the list.
-    holders: AtomicUsize,
-    handle: BundleHandle,
-    declaration: OutputFormats,
-    footprint: u32,
-    /// The recorder's name, shared (a clone of its `Arc`, no copy); `None` for an unnamed one.
-    name: Option<Arc<str>>,
-}
+use crate::context::bundle_entry::{BundleTail, OutputFormats};
+use crate::device::handle::BundleHandle;
+use crate::list::{BundleFacts, CommandList, TAIL_WORDS};
+use crate::sync::{fence, Arc, AtomicUsize, Ordering};
 
-impl BundleFacts {
-    /// A list no bundle was registered from: what `CommandList::from_parts` writes.
-    pub(crate) fn none() -> Self {
-        Self {
-            holders: AtomicUsize::new(0),
-            handle: BundleHandle::from_raw(RawHandle::NULL),
-            declaration: OutputFormats::default(),
-            footprint: 0,
-            name: None,
-        }
-    }
-
-    /// Drops the name the header kept (the list is being discarded).
-    pub(crate) fn forget_name(&mut self) -> Option<Arc<str>> {
-        self.name.take()
-    }
-}
+const _: () = assert!(std::mem::size_of::<BundleTail>() == 8 * TAIL_WORDS);
+const _: () = assert!(std::mem::align_of::<BundleTail>() <= 8);
 
 /// A finished bundle's commands registered with the device, with what its clones share: made by
 /// [`Recorder::finish_registered_bundle`](crate::Recorder::finish_registered_bundle) for
@@ -55,12 +29,6 @@ pub struct RegisteredBundle {
     body: ManuallyDrop<CommandList>,
 }
 
-// SAFETY: the header's facts are written once, before the value exists, and only read after;
-// the holders' count is atomic. The list itself is `Send + Sync`.
-unsafe impl Send for RegisteredBundle {}
-// SAFETY: as for `Send`: shared access reads immutable facts or changes the count atomically.
-unsafe impl Sync for RegisteredBundle {}
-
 impl RegisteredBundle {
     /// Writes the facts into the header of `body`, a list its recorder just finished, and counts
     /// one holder. `handle` is the device's entry for it, just made by the caller
@@ -68,27 +36,26 @@ impl RegisteredBundle {
     pub(crate) fn new(
         body: CommandList,
         handle: BundleHandle,
-        declaration: OutputFormats,
-        footprint: u32,
+        tail: BundleTail,
         name: &Arc<str>,
     ) -> Self {
-        debug_assert_eq!(body.header().references.load(Ordering::Relaxed), 2);
+        debug_assert_eq!(body.references_now(), 2);
+        let mut words = [0u64; TAIL_WORDS];
+        // SAFETY: `BundleTail` is plain data exactly as long as `words` (asserted above); the
+        // write is unaligned-tolerant.
+        unsafe { (words.as_mut_ptr() as *mut BundleTail).write_unaligned(tail) };
+        let facts = BundleFacts {
+            holders: AtomicUsize::new(1),
+            handle,
+            tail: words,
+            name: (!name.is_empty()).then(|| name.clone()),
+        };
         // SAFETY: the list has two references: `body`, handed here, and the device entry's,
         // which the caller made a moment ago under `handle`; the entry reaches the list only
         // through that handle (`bundle_body`, and the entry's destruction at its release), which
         // no other thread has yet: it is returned only with this value. So no other thread
-        // reads the header while the field is written; it is read only through `&` afterwards.
-        // The field held `BundleFacts::none()`, which owns nothing: it is overwritten, not
-        // dropped.
-        unsafe {
-            std::ptr::addr_of_mut!((*body.header.as_ptr()).bundle).write(BundleFacts {
-                holders: AtomicUsize::new(1),
-                handle,
-                declaration,
-                footprint,
-                name: (!name.is_empty()).then(|| name.clone()),
-            });
-        }
+        // reads the header while the facts are written.
+        unsafe { body.write_bundle_facts(facts) };
         Self {
             body: ManuallyDrop::new(body),
         }
@@ -96,7 +63,14 @@ impl RegisteredBundle {
 
     /// Written by `new` before the value existed; only the list's discard takes the name.
     fn facts(&self) -> &BundleFacts {
-        &self.body.header().bundle
+        self.body.bundle_facts()
+    }
+
+    fn tail(&self) -> &BundleTail {
+        // SAFETY: `new` wrote a `BundleTail` into these words, which are 8-aligned (the
+        // alignment `BundleTail` needs is at most 8, asserted above) and never written again
+        // while the list lives.
+        unsafe { &*(self.facts().tail.as_ptr() as *const BundleTail) }
     }
 
     /// The device's entry: the handle lists record when they call the bundle.
@@ -111,12 +85,12 @@ impl RegisteredBundle {
 
     /// The output formats it must be executed with (R-B-1, R-B-10).
     pub fn declaration(&self) -> &OutputFormats {
-        &self.facts().declaration
+        &self.tail().declaration
     }
 
     /// The constant-engine footprint of its overridden slots, in bytes (R-B-5).
     pub fn footprint(&self) -> u32 {
-        self.facts().footprint
+        self.tail().footprint
     }
 
     /// The name of the recorder that made it.
@@ -130,7 +104,7 @@ impl Clone for RegisteredBundle {
         self.facts().holders.fetch_add(1, Ordering::Relaxed);
         // SAFETY: the shared list reference is not dropped while a holder lives, and this is one
         // more holder: a second `ManuallyDrop` over the same header is dropped only by the last.
-        let body = unsafe { CommandList::from_header(self.body.header.as_ptr() as usize) };
+        let body = unsafe { CommandList::from_header(self.body.header_ptr() as usize) };
         Self {
             body: ManuallyDrop::new(body),
         }
