@@ -6,9 +6,9 @@
 //! nothing else reads them but the executor's expansion, which applies them over the caller's
 //! state and puts that state back after (R-B-4, R-B-9, R-B-10).
 
-use std::sync::Arc;
-
-use recorder::{BundleHandle, CommandList, DeferredContext, Device, OutputFormats};
+use recorder::{
+    BundleHandle, CommandList, DeferredContext, Device, OutputFormats, RegisteredBundle,
+};
 
 /// A finished draw bundle.
 ///
@@ -20,55 +20,29 @@ use recorder::{BundleHandle, CommandList, DeferredContext, Device, OutputFormats
 pub struct DrawBundle {
     /// What a deferred context records when it calls the bundle, kept inline: calling a bundle
     /// from a fast list reads only these two words (an engine keeps thousands of bundles, one
-    /// per object; chasing `inner` for each would miss the cache every time).
+    /// per object; chasing `shared` for each would miss the cache every time).
     handle: BundleHandle,
     device: u64,
-    inner: Arc<Inner>,
-}
-
-struct Inner {
-    /// The device's entry for the bundle, which holds a reference on `body` of its own and its
-    /// declaration and footprint (see `Device::register_bundle`).
-    handle: BundleHandle,
-    /// The bundle's commands, whose list holds the device: the bundle reaches its device
-    /// through them (to release its entry) and keeps no `Device` clone of its own, which would
-    /// be one more read-modify-write per bundle on the device's reference count, a cache line
-    /// that every recording thread shares.
-    body: CommandList,
-    declaration: OutputFormats,
-    footprint: u32,
-    name: Arc<str>,
-}
-
-/// The last `DrawBundle` clone releases the bundle, as the application's last reference to an
-/// object (R-OBJ-3): a legacy list that calls it keeps it until the list goes; a fast list does
-/// not (R-OBJ-4), and executing one after the bundle is gone finds it `released_object`.
-impl Drop for Inner {
-    fn drop(&mut self) {
-        self.body.release_registered_bundle(self.handle);
-    }
+    /// The device's entry, the commands, the declaration, the footprint and the name, in the
+    /// header of the bundle's own list (no allocation of its own: its memory is the list's
+    /// first chunk, from the device's pool). The last clone releases the bundle, as the
+    /// application's last reference to an object (R-OBJ-3): a legacy list that calls it keeps
+    /// it until the list goes; a fast list does not (R-OBJ-4), and executing one after the
+    /// bundle is gone finds it `released_object`. The body holds the device, through which the
+    /// release reaches it: the bundle keeps no `Device` clone of its own, which would be one
+    /// more read-modify-write per bundle on the device's reference count, a cache line that
+    /// every recording thread shares.
+    shared: RegisteredBundle,
 }
 
 impl DrawBundle {
-    pub(crate) fn new(
-        device: &Device,
-        body: CommandList,
-        declaration: OutputFormats,
-        footprint: u32,
-        name: Arc<str>,
-    ) -> Result<Self, recorder::Error> {
-        let handle = device.register_bundle(body.clone(), declaration, footprint, name.clone())?;
-        Ok(Self {
-            handle,
+    /// The bundle `shared`, which its recorder just finished and registered.
+    pub(crate) fn new(device: &Device, shared: RegisteredBundle) -> Self {
+        Self {
+            handle: shared.handle(),
             device: device.serial(),
-            inner: Arc::new(Inner {
-                handle,
-                body,
-                declaration,
-                footprint,
-                name,
-            }),
-        })
+            shared,
+        }
     }
 
     /// The handle lists record when they call the bundle.
@@ -78,37 +52,37 @@ impl DrawBundle {
 
     /// The recorder's name.
     pub fn name(&self) -> &str {
-        &self.inner.name
+        self.shared.name()
     }
 
     /// Bytes of the bundle's commands (R-B-11): what the seeds' `GetSize` reports.
     pub fn size_bytes(&self) -> u64 {
-        self.inner.body.stats().bytes
+        self.shared.body().stats().bytes
     }
 
     /// The constant-engine footprint of its overridden slots, in bytes (R-B-5, R-B-11).
     pub fn footprint_bytes(&self) -> u32 {
-        self.inner.footprint
+        self.shared.footprint()
     }
 
     /// Draws and dispatches in the bundle.
     pub fn draws(&self) -> u32 {
-        self.inner.body.stats().draws
+        self.shared.body().stats().draws
     }
 
     /// Encoded commands in the bundle.
     pub fn commands(&self) -> u32 {
-        self.inner.body.stats().commands
+        self.shared.body().stats().commands
     }
 
     /// The output formats it must be executed with (R-B-1, R-B-10).
     pub fn declaration(&self) -> &OutputFormats {
-        &self.inner.declaration
+        self.shared.declaration()
     }
 
     /// Whether it was recorded on `device`.
     pub fn is_from(&self, device: &Device) -> bool {
-        self.inner.body.is_from(device)
+        self.shared.body().is_from(device)
     }
 
     /// The bundle's commands as the recorder encoded them: for the executor's expansion of a
@@ -117,7 +91,7 @@ impl DrawBundle {
     /// commands as a command list would leak the bundle's state into the caller, so only a
     /// bundle call runs them.
     pub fn body(&self) -> &CommandList {
-        &self.inner.body
+        self.shared.body()
     }
 }
 

@@ -209,29 +209,17 @@ impl BundleRecorder {
         let footprint = self.overrides.footprint();
         self.mandatory = Mandatory::default();
         self.overrides = Overrides::default();
-        let body = self.context.finish_bundle()?;
+        let shared =
+            self.context
+                .finish_registered_bundle(self.declaration, footprint, &self.name)?;
         tracing::debug!(
             bundle = &*self.name,
-            draws = body.stats().draws,
-            bytes = body.stats().bytes,
+            draws = shared.body().stats().draws,
+            bytes = shared.body().stats().bytes,
             footprint,
             "finish bundle"
         );
-        let calls = body.stats().calls;
-        // The body is this recorder's, of its device: registering it is refused only for a
-        // body of another device (R-OBJ-3), reported as the bundle's error all the same.
-        DrawBundle::new(
-            &self.device,
-            body,
-            self.declaration,
-            footprint,
-            self.name.clone(),
-        )
-        .map_err(|error| RecordError {
-            context: format!("bundle recorder '{}'", self.name),
-            call_index: calls,
-            error,
-        })
+        Ok(DrawBundle::new(&self.device, shared))
     }
 
     // ----- helpers -----------------------------------------------------------------------------

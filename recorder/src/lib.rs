@@ -160,6 +160,7 @@ pub use chunk::{ChunkPolicy, GrowthPolicy, PoolStats};
 pub use command::{NestedList, Remap, RemapKind};
 pub use context::bundle_entry::{BundleBody, OutputFormats};
 pub use context::legacy::LEGACY_BUILT;
+pub use context::registered_bundle::RegisteredBundle;
 pub use context::role::{BundleRole, DeferredRole, ImmediateRole, Role};
 pub use context::split::{SplitCategory, SplitCounts};
 pub use context::{DeferredContext, DeferredContextDesc, Recorder, RestoreState};

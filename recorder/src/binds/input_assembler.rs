@@ -11,7 +11,7 @@
 //! kept; a dynamic buffer not yet mapped in this list is a split point on a legacy context
 //! (R-SP-1) and refused on a fast one (R-SP-3).
 
-use crate::binds::resolve::{check_range, set_bit, slots_payload, SlotCall};
+use crate::binds::resolve::{check_range, rebind_one, set_bit, slots_payload, SlotCall};
 use crate::call_arguments::VertexBuffer;
 use crate::command::*;
 use crate::context::role::Role;
@@ -146,17 +146,28 @@ impl<R: Role> Recorder<R> {
             stride_or_format: vertex.stride,
         };
         let s = slot as usize;
-        let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |shadow| {
-            let slots = &mut shadow.bindings.vertex_buffers[s..s + 1];
-            forget_fast(slots, &mut shadow.fast.vertex_buffers, s);
-            slots
-        });
-        if let Err(error) = shadowed {
+        // As the legacy constant-buffer bind: the shadow tested once, no closure.
+        let Some(shadow) = self.shadow.as_deref_mut() else {
+            return self.set_vertex_buffers_general(slot, &[vertex]);
+        };
+        let target = &mut shadow.bindings.vertex_buffers[s];
+        forget_fast(
+            std::slice::from_mut(target),
+            &mut shadow.fast.vertex_buffers,
+            s,
+        );
+        let rebound = rebind_one(
+            self.refs.as_mut(),
+            &self.device,
+            CALL,
+            ObjectKind::Buffer,
+            target,
+            bound,
+        );
+        if let Err(error) = rebound {
             return self.fail(error);
         }
-        if let Some(shadow) = self.shadow.as_mut() {
-            set_bit(&mut shadow.dynamic_vertex_buffers, s, false);
-        }
+        set_bit(&mut shadow.dynamic_vertex_buffers, s, false);
         let payload = VertexBufferPayload {
             buffer: handle,
             offset: vertex.offset,

@@ -516,6 +516,41 @@ fn retain_slots<T: Bound>(
     Ok(())
 }
 
+/// One slot of the legacy shadow rebound to `new` (the legacy one-slot binds): the new binding's
+/// references taken (the list's, and the binding's when the slot changes), then the old
+/// binding's dropped and the slot written; what [`retain_slots`] and
+/// [`Recorder::replace_slots`] do for a run of slots, with the handles compared once. Without
+/// `refs` (a title-managed legacy context, R-FX-6) only the slot is written.
+#[inline(always)]
+pub(crate) fn rebind_one<T: Bound>(
+    refs: Option<&mut LocalReferences>,
+    device: &DeviceShared,
+    call: &'static str,
+    kind: ObjectKind,
+    slot: &mut T,
+    new: T,
+) -> Result<(), Error> {
+    let Some(refs) = refs else {
+        *slot = new;
+        return Ok(());
+    };
+    let (old, handle) = (slot.handle(), new.handle());
+    let changed = old != handle;
+    // The handle was just looked up in its table by the call's resolver.
+    if !handle.is_null()
+        && refs
+            .add_own(device, kind, handle, LIST + BOUND * changed as u64)
+            .is_err()
+    {
+        return Err(device.stale_error(call, kind, handle));
+    }
+    if changed && !old.is_null() {
+        refs.sub(device, kind, old, BOUND);
+    }
+    *slot = new;
+    Ok(())
+}
+
 /// Adapts a resolver that returns its slot into one that writes it in place (cold paths).
 pub(crate) fn in_place<T, R: Role>(
     mut resolve: impl FnMut(&mut Recorder<R>, usize) -> Result<(T, Option<SplitCategory>), Error>,

@@ -10,7 +10,7 @@
 //! resource bound for output is bound null (R-ST-10, `bind_hazards.rs`).
 
 use crate::binds::input_assembler::BufferSlot;
-use crate::binds::resolve::{check_range, in_place, set_bit, slots_payload, SlotCall};
+use crate::binds::resolve::{check_range, in_place, rebind_one, set_bit, slots_payload, SlotCall};
 use crate::command::*;
 use crate::context::role::Role;
 use crate::context::shadow::forget_fast;
@@ -39,17 +39,29 @@ impl<R: Role> Recorder<R> {
             ..BoundBuffer::NULL
         };
         let (st, s) = (stage as usize, slot as usize);
-        let shadowed = self.shadow_slots(CALL, ObjectKind::Buffer, &[bound], |shadow| {
-            let slots = &mut shadow.bindings.constant_buffers[st][s..s + 1];
-            forget_fast(slots, &mut shadow.fast.constant_buffers[st], s);
-            slots
-        });
-        if let Err(error) = shadowed {
+        // The shadow and the references are borrowed once, apart: the shadow is tested once
+        // (the caller tested it too), and no closure stands between them.
+        let Some(shadow) = self.shadow.as_deref_mut() else {
+            return self.set_constant_buffers_general(stage, slot, &[buffer]);
+        };
+        let target = &mut shadow.bindings.constant_buffers[st][s];
+        forget_fast(
+            std::slice::from_mut(target),
+            &mut shadow.fast.constant_buffers[st],
+            s,
+        );
+        let rebound = rebind_one(
+            self.refs.as_mut(),
+            &self.device,
+            CALL,
+            ObjectKind::Buffer,
+            target,
+            bound,
+        );
+        if let Err(error) = rebound {
             return self.fail(error);
         }
-        if let Some(shadow) = self.shadow.as_mut() {
-            set_bit(&mut shadow.dynamic_constant_buffers[st], s, false);
-        }
+        set_bit(&mut shadow.dynamic_constant_buffers[st], s, false);
         self.emit(
             Opcode::SetConstantBuffer,
             compact_slot(stage, slot),

@@ -31,6 +31,7 @@ mod emit;
 pub(crate) mod legacy;
 mod list_life;
 pub(crate) mod refs;
+pub(crate) mod registered_bundle;
 pub(crate) mod role;
 mod seal;
 pub(crate) mod shadow;

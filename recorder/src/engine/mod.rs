@@ -14,9 +14,10 @@
 //!   bundle rules are checked by its owner, which refuses a call through
 //!   [`Recorder::refuse`] / [`Recorder::refuse_reported`] (any role: the trace replay refuses
 //!   a call it cannot make the same way), records remaps ([`Recorder::remap_inheritance`],
-//!   R-B-9) and ends the bundle ([`Recorder::finish_bundle`]); finished bundles are registered
-//!   with the device ([`Device::register_bundle`]) and found again at execution
-//!   ([`Device::bundle_body`]); a deferred context records a call of one with
+//!   R-B-9) and ends the bundle ([`Recorder::finish_registered_bundle`], registered with the
+//!   device at once, its shared part in its list's header: no allocation; or
+//!   [`Recorder::finish_bundle`] and [`Device::register_bundle`]); registered bundles are found
+//!   again at execution ([`Device::bundle_body`]); a deferred context records a call of one with
 //!   [`Recorder::record_draw_bundle`] (behind `bundles::DrawBundleExt`).
 //! - **The capabilities of a type that owns a core**: implement [`Context`](crate::Context)
 //!   (its core, for the capabilities' default methods) and, with empty `impl` blocks, the
@@ -32,14 +33,17 @@ use crate::call_arguments::VertexBuffer;
 use crate::chunk::ChunkPolicy;
 use crate::command::*;
 use crate::context::bundle_entry::{bundle_chunk_policy, BundleBody, BundleTail, OutputFormats};
+use crate::context::registered_bundle::RegisteredBundle;
 use crate::context::role::{BundleRole, ImmediateRole, Role};
 use crate::context::{DeferredContextDesc, Recorder};
 use crate::desc::{Engine, Semantics, Stage};
 use crate::device::handle::{Buffer, BundleHandle, Handle, ObjectKind, RawHandle, SwapChain};
 use crate::device::object_info::BUNDLE_WORDS;
+use crate::device::DeviceShared;
 use crate::device::{Device, DeviceDesc};
 use crate::errors::{Error, RecordError};
 use crate::list::{CommandList, StartState};
+use crate::sync::Arc;
 use crate::sync::Ordering;
 
 /// The immediate context's recorder: batches instead of lists.
@@ -152,6 +156,28 @@ impl Recorder<BundleRole> {
         self.finish_list(false)
     }
 
+    /// [`finish_bundle`](Self::finish_bundle), registered with the device at once
+    /// ([`Device::register_bundle`]) under `declaration`, `footprint` and `name`: the bundle's
+    /// shared part lives in its list's header ([`RegisteredBundle`]), so that a warm recorder's
+    /// finish allocates nothing (R-B-1, R-REC-3). The body is this recorder's own, of its
+    /// device: the registration cannot be refused.
+    pub fn finish_registered_bundle(
+        &mut self,
+        declaration: OutputFormats,
+        footprint: u32,
+        name: &Arc<str>,
+    ) -> Result<RegisteredBundle, RecordError> {
+        let body = self.finish_list(false)?;
+        let handle = self
+            .device
+            .register_bundle_body(body.clone(), declaration, footprint, name);
+        let tail = BundleTail {
+            declaration,
+            footprint,
+        };
+        Ok(RegisteredBundle::new(body, handle, tail, name))
+    }
+
     /// [`BindCalls::set_constant_buffers`](crate::BindCalls::set_constant_buffers), saying
     /// whether the recorder accepted the call: for a wrapper that checks its own rules only once
     /// the recorder refused a call (the bundle rules' `not_encapsulable`, R-B-6). The answer is
@@ -237,6 +263,29 @@ impl CommandList {
     }
 }
 
+impl DeviceShared {
+    /// The entry [`Device::register_bundle`] makes for `body`, a list of this device: the entry
+    /// holds that reference on the list until it is destroyed.
+    fn register_bundle_body(
+        &self,
+        body: CommandList,
+        declaration: OutputFormats,
+        footprint: u32,
+        name: &Arc<str>,
+    ) -> BundleHandle {
+        let mut words = [0u64; BUNDLE_WORDS];
+        words[0] = body.into_header() as u64;
+        let tail = BundleTail {
+            declaration,
+            footprint,
+        };
+        // SAFETY: `BundleTail` is plain data exactly as long as `words[1..]` (asserted where it
+        // is defined); the write is unaligned-tolerant.
+        unsafe { (words[1..].as_mut_ptr() as *mut BundleTail).write_unaligned(tail) };
+        BundleHandle::from_raw(self.bundles.insert_shared(words, 0, 0, name))
+    }
+}
+
 /// The device's side of the sibling crates' calls: bundle entries, the immediate recorder,
 /// lookups and presents.
 impl Device {
@@ -284,19 +333,9 @@ impl Device {
                 uses: "registers",
             });
         }
-        let mut words = [0u64; BUNDLE_WORDS];
-        words[0] = body.into_header() as u64;
-        let tail = BundleTail {
-            declaration,
-            footprint,
-        };
-        // SAFETY: `BundleTail` is plain data exactly as long as `words[1..]` (asserted above);
-        // the write is unaligned-tolerant.
-        unsafe { (words[1..].as_mut_ptr() as *mut BundleTail).write_unaligned(tail) };
-        let name = name.into();
-        Ok(BundleHandle::from_raw(
-            self.shared.bundles.insert_shared(words, 0, 0, &name),
-        ))
+        Ok(self
+            .shared
+            .register_bundle_body(body, declaration, footprint, &name.into()))
     }
 
     /// The commands of the registered bundle `bundle` (one more reference on them), if it

@@ -22,12 +22,14 @@
 //! the checks before execution (`lifetime_check.rs`) keep a stack of command walks. None
 //! of them recurses on the call stack, so 100,000 levels cost heap, not stack.
 
+mod bundle_facts;
 mod lifetime_check;
 mod list_commands;
 mod list_release;
 mod segments;
 mod split_point_queue;
 
+pub(crate) use bundle_facts::{BundleFacts, TAIL_WORDS};
 pub use list_commands::*;
 pub(crate) use list_release::*;
 pub use segments::*;
@@ -163,6 +165,10 @@ pub struct ListHeader {
     /// that made it, `trace::capture`): set once, by the list's only owner, right after
     /// `finish_command_list` ([`CommandList::attach`]); dropped with the list.
     attachment: Option<Attachment>,
+    /// A registered bundle's shared part, when the list is a bundle's body registered by its
+    /// recorder (`context/registered_bundle.rs`): written once, before any other thread
+    /// reaches the header.
+    bundle: BundleFacts,
 }
 
 /// What [`CommandList::attach`] keeps with a list: shared, typed by its owner.
@@ -249,6 +255,7 @@ impl CommandList {
                 unreferenced: origin.unreferenced,
                 next_discarded: std::ptr::null_mut(),
                 attachment: None,
+                bundle: BundleFacts::none(),
             });
             Self {
                 header: NonNull::new_unchecked(header),
