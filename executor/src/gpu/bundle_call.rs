@@ -17,9 +17,10 @@
 //! since the last draw); the first draw or dispatch after the bundle rolls again (R-EX-4). The
 //! bundle's own draws do not roll: nothing in it writes a context register.
 
-use recorder::state::{BundleOverlay, OverlayStep};
+use recorder::state::BundleOverlay;
 use recorder::{CommandList, Error, OutputFormats, RawHandle, Semantics};
 
+use super::bundle_body::{Op, PreparedBody};
 use super::GpuModel;
 
 /// The bundle overlay kept between calls, and the refused calls.
@@ -67,37 +68,48 @@ impl GpuModel {
         self.context_changed = false;
         self.after_bundle = false;
 
-        // The draws' shared graphics part (`GpuModel::draw`) goes stale with any command
-        // applied that may change it, as outside a bundle; the overlay's own changes are
-        // remaps, of slots a record takes at each draw, and putting back what the bundle set,
-        // which is stale again if the bundle set any of the graphics part's registers.
-        let mut graphics_set = false;
+        // The body decoded and stepped through the overlay once, at its first call, and kept
+        // with it (`gpu/bundle_body.rs`); a list that already keeps another derived value (none
+        // does) is prepared for this call alone.
+        let transient;
+        let prepared = match body.derived(PreparedBody::of) {
+            Some(prepared) => prepared,
+            None => {
+                transient = PreparedBody::of(body);
+                &transient
+            }
+        };
         // The overlay changes bindings outside `apply` (its remaps, the caller's put back): a
         // draw repeats no record across them (`record_valid`).
         self.record_valid = false;
         self.stages_valid = 0;
         self.changes.set_everything();
-        self.bundle.overlay.begin();
-        body.commands().walk(|decoded| {
-            let step = self
-                .bundle
-                .overlay
-                .step(&mut self.state.bindings, &decoded.command);
-            if step == OverlayStep::Apply {
-                graphics_set |= !super::draw_execution::keeps_graphics(&decoded.command);
-                self.apply(&decoded.command, Semantics::Fast);
-            } else {
-                // A remap: the overlay changed a binding the next draw reads.
-                self.record_valid = false;
-                self.stages_valid = 0;
-                self.changes.set_everything();
+        self.bundle
+            .overlay
+            .begin_saving(&self.state.bindings, prepared.footprint());
+        for op in prepared.ops() {
+            match prepared.command(op) {
+                Some(command) => self.apply(&command, Semantics::Fast),
+                None => {
+                    if let Op::Remap(remap) = *op {
+                        self.bundle.overlay.remap(&mut self.state.bindings, remap);
+                    }
+                    // A remap: the overlay changed a binding the next draw reads.
+                    self.record_valid = false;
+                    self.stages_valid = 0;
+                    self.changes.set_everything();
+                }
             }
-        });
+        }
         self.bundle.overlay.end(&mut self.state.bindings);
         self.record_valid = false;
         self.stages_valid = 0;
         self.changes.set_everything();
-        if graphics_set {
+        // The draws' shared graphics part (`GpuModel::draw`) goes stale with any command
+        // applied that may change it, as outside a bundle; the overlay's own changes are
+        // remaps, of slots a record takes at each draw, and putting back what the bundle set,
+        // which is stale again if the bundle set any of the graphics part's registers.
+        if prepared.graphics_set() {
             self.graphics_valid = false;
         }
         self.after_bundle = true;

@@ -38,7 +38,7 @@
 
 mod overlay;
 
-pub use overlay::{BundleOverlay, OverlayStep};
+pub use overlay::{BundleOverlay, OverlayFootprint, OverlayStep};
 
 use crate::command::{BoundBuffer, BoundShader, BoundView, Command};
 use crate::desc::{

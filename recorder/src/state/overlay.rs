@@ -45,7 +45,7 @@ pub enum OverlayStep {
 }
 
 /// Which of the caller's bindings are saved: one bit per slot.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Saved {
     input_layout: bool,
     topology: bool,
@@ -57,7 +57,99 @@ struct Saved {
     samplers: [u128; STAGES],
 }
 
+/// Every slot a bundle's commands write, its remaps' included: what [`BundleOverlay::step`]
+/// would have saved by the bundle's end ([`OverlayFootprint::of`]). It follows from the
+/// commands alone, never from the caller's bindings (a step saves a slot because the command
+/// writes it, whatever the slot holds), so a body's footprint, taken once, serves every call
+/// of it ([`BundleOverlay::begin_saving`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OverlayFootprint {
+    masks: Saved,
+}
+
+impl OverlayFootprint {
+    /// The footprint of a bundle whose commands are `commands`, in order: each stepped over
+    /// scratch bindings, as a call steps it; `each` is told what the call does with it.
+    pub fn of<'a>(
+        commands: impl IntoIterator<Item = Command<'a>>,
+        mut each: impl FnMut(Command<'a>, OverlayStep),
+    ) -> Self {
+        let mut overlay = BundleOverlay::default();
+        let mut scratch = Box::<Bindings>::default();
+        overlay.begin();
+        for command in commands {
+            let step = overlay.step(&mut scratch, &command);
+            each(command, step);
+        }
+        Self {
+            masks: overlay.masks,
+        }
+    }
+}
+
 impl BundleOverlay {
+    /// Starts a bundle call over `bindings` whose slots written are `footprint`'s: the
+    /// caller's bindings of all of them saved now. Equivalent to [`begin`](Self::begin) and a
+    /// [`step`](Self::step) per command: a slot is saved before its first write either way, and
+    /// nothing writes it between the call's start and that write (a command writes only the
+    /// slots it steps over, a remap only the slot it saves first), so the value saved is the
+    /// same; a remap then reads the caller's binding from the saved copy or the slot, as after
+    /// steps ([`remap`](Self::remap)), and [`end`](Self::end) puts back the same slots.
+    pub fn begin_saving(&mut self, bindings: &Bindings, footprint: &OverlayFootprint) {
+        let saved = self.saved.get_or_insert_with(Box::default);
+        let masks = footprint.masks;
+        let state = bindings;
+        if masks.input_layout {
+            saved.input_layout = state.input_layout;
+            saved.input_layout_slots = state.input_layout_slots;
+        }
+        if masks.topology {
+            saved.topology = state.topology;
+        }
+        if masks.index_buffer {
+            saved.index_buffer = state.index_buffer;
+        }
+        let mut shaders = masks.shaders;
+        while shaders != 0 {
+            let s = shaders.trailing_zeros() as usize;
+            shaders &= shaders - 1;
+            if let (Some(to), Some(from)) = (saved.shaders.get_mut(s), state.shaders.get(s)) {
+                *to = *from;
+            }
+        }
+        for s in 0..STAGES {
+            put_back(
+                masks.constant_buffers[s],
+                &state.constant_buffers[s],
+                &mut saved.constant_buffers[s],
+            );
+            put_back(
+                masks.shader_resources[s],
+                &state.shader_resources[s],
+                &mut saved.shader_resources[s],
+            );
+            put_back(
+                masks.samplers[s],
+                &state.samplers[s],
+                &mut saved.samplers[s],
+            );
+        }
+        put_back(
+            masks.vertex_buffers,
+            &state.vertex_buffers,
+            &mut saved.vertex_buffers,
+        );
+        self.masks = masks;
+    }
+
+    /// A remap (R-B-9) in a call begun with [`begin_saving`](Self::begin_saving): (stage,
+    /// slot) reads the caller's (inherit stage, inherit slot), as [`step`](Self::step) does it.
+    pub fn remap(&mut self, bindings: &mut Bindings, remap: Remap) {
+        if let Some(saved) = self.saved.as_deref_mut() {
+            remap_slot(&mut self.masks, saved, bindings, remap);
+        }
+    }
+
     /// Starts a bundle call over `bindings`: nothing saved yet.
     pub fn begin(&mut self) {
         self.masks = Saved::default();
