@@ -65,25 +65,161 @@ struct Saved {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OverlayFootprint {
     masks: Saved,
+    /// The slots of `masks` as runs of neighbouring slots: what a call saves and puts back.
+    runs: Vec<SavedRun>,
+}
+
+/// A run of neighbouring slots of one kind (of one stage: `stage`), `start..start + len`;
+/// the three single registers are runs of one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SavedRun {
+    kind: RunKind,
+    stage: u8,
+    start: u8,
+    len: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunKind {
+    InputLayout,
+    Topology,
+    IndexBuffer,
+    /// Shaders: `start..start + len` are stages.
+    Shaders,
+    VertexBuffers,
+    ConstantBuffers,
+    ShaderResources,
+    Samplers,
 }
 
 impl OverlayFootprint {
-    /// The footprint of a bundle whose commands are `commands`, in order: each stepped over
-    /// scratch bindings, as a call steps it; `each` is told what the call does with it.
+    /// The footprint of a bundle whose commands are `commands`, in order; `each` is told what
+    /// a call does with each command (what [`BundleOverlay::step`] answers for it).
     pub fn of<'a>(
         commands: impl IntoIterator<Item = Command<'a>>,
         mut each: impl FnMut(Command<'a>, OverlayStep),
     ) -> Self {
-        let mut overlay = BundleOverlay::default();
-        let mut scratch = Box::<Bindings>::default();
-        overlay.begin();
+        let mut masks = Saved::default();
         for command in commands {
-            let step = overlay.step(&mut scratch, &command);
+            let step = mark(&mut masks, &command);
             each(command, step);
         }
-        Self {
-            masks: overlay.masks,
+        let mut runs = Vec::new();
+        let mut push = |kind, stage, mask: u128| {
+            runs.extend(mask_runs(mask).map(|(start, len)| SavedRun {
+                kind,
+                stage,
+                start,
+                len,
+            }))
+        };
+        push(RunKind::InputLayout, 0, masks.input_layout.into());
+        push(RunKind::Topology, 0, masks.topology.into());
+        push(RunKind::IndexBuffer, 0, masks.index_buffer.into());
+        push(RunKind::Shaders, 0, masks.shaders.into());
+        for s in 0..STAGES {
+            let stage = s as u8;
+            push(RunKind::ConstantBuffers, stage, masks.constant_buffers[s]);
+            push(RunKind::ShaderResources, stage, masks.shader_resources[s]);
+            push(RunKind::Samplers, stage, masks.samplers[s]);
         }
+        push(RunKind::VertexBuffers, 0, masks.vertex_buffers);
+        Self { masks, runs }
+    }
+}
+
+/// The runs of set bits of `mask`, lowest first, as (first bit, length).
+fn mask_runs(mask: u128) -> impl Iterator<Item = (u8, u8)> {
+    let mut bits = mask;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let start = bits.trailing_zeros();
+            let len = (!(bits >> start)).trailing_zeros();
+            // `len` bits from `start` are set: clear them (a run may reach bit 127).
+            bits &= !(u128::MAX >> (128 - len) << start);
+            (start as u8, len as u8)
+        })
+    })
+}
+
+/// What [`BundleOverlay::step`] does with `command`, on masks alone: the slots it would save
+/// marked in `masks`, and its answer.
+fn mark(masks: &mut Saved, command: &Command<'_>) -> OverlayStep {
+    match *command {
+        Command::SetInputLayout { .. } => masks.input_layout = true,
+        Command::SetPrimitiveTopology(_) => masks.topology = true,
+        Command::SetIndexBuffer(_) => masks.index_buffer = true,
+        Command::SetShader { stage, .. } => masks.shaders |= 1 << stage as usize,
+        Command::SetVertexBuffers { start, buffers } => mark_range(
+            &mut masks.vertex_buffers,
+            start,
+            buffers.len(),
+            VERTEX_BUFFER_SLOTS,
+        ),
+        Command::SetConstantBuffers {
+            stage,
+            start,
+            buffers,
+        } => mark_range(
+            &mut masks.constant_buffers[stage as usize],
+            start,
+            buffers.len(),
+            CONSTANT_BUFFER_SLOTS,
+        ),
+        Command::SetShaderResources {
+            stage,
+            start,
+            views,
+        } => mark_range(
+            &mut masks.shader_resources[stage as usize],
+            start,
+            views.len(),
+            SHADER_RESOURCE_SLOTS,
+        ),
+        Command::SetSamplers {
+            stage,
+            start,
+            samplers,
+        } => mark_range(
+            &mut masks.samplers[stage as usize],
+            start,
+            samplers.len(),
+            SAMPLER_SLOTS,
+        ),
+        Command::RemapInheritance(remap) => {
+            // `remap_slot` writes (and so saves) the remapped slot alone.
+            let (s, slot) = (remap.stage as usize, remap.slot);
+            let (mask, slots) = match remap.kind {
+                RemapKind::ConstantBuffer => {
+                    (&mut masks.constant_buffers[s], CONSTANT_BUFFER_SLOTS)
+                }
+                RemapKind::ShaderResource => {
+                    (&mut masks.shader_resources[s], SHADER_RESOURCE_SLOTS)
+                }
+                RemapKind::Sampler => (&mut masks.samplers[s], SAMPLER_SLOTS),
+                RemapKind::VertexBuffer => (&mut masks.vertex_buffers, VERTEX_BUFFER_SLOTS),
+            };
+            mark_range(mask, slot, 1, slots);
+            return OverlayStep::Done;
+        }
+        Command::Draw(_)
+        | Command::DrawIndexed(_)
+        | Command::DrawInstanced(_)
+        | Command::DrawIndexedInstanced(_)
+        | Command::DrawAuto
+        | Command::DrawInstancedIndirect(_)
+        | Command::DrawIndexedInstancedIndirect(_)
+        | Command::Dispatch(_) => {}
+        _ => return OverlayStep::Ignore,
+    }
+    OverlayStep::Apply
+}
+
+/// Marks slots `start..start + count` of the `slots` that exist, as `save_range` saves them.
+fn mark_range(mask: &mut u128, start: u32, count: usize, slots: u32) {
+    let end = (start as usize).saturating_add(count).min(slots.min(128) as usize);
+    for slot in start as usize..end {
+        *mask |= 1 << slot;
     }
 }
 
@@ -93,60 +229,33 @@ impl BundleOverlay {
     /// [`step`](Self::step) per command: a slot is saved before its first write either way, and
     /// nothing writes it between the call's start and that write (a command writes only the
     /// slots it steps over, a remap only the slot it saves first), so the value saved is the
-    /// same; a remap then reads the caller's binding from the saved copy or the slot, as after
-    /// steps ([`remap`](Self::remap)), and [`end`](Self::end) puts back the same slots.
+    /// same; a remap reads the caller's binding from the saved copy or the slot, as after steps
+    /// ([`remap`](Self::remap)), and [`end_saving`](Self::end_saving) puts back the same slots
+    /// as [`end`](Self::end).
     pub fn begin_saving(&mut self, bindings: &Bindings, footprint: &OverlayFootprint) {
         let saved = self.saved.get_or_insert_with(Box::default);
-        let masks = footprint.masks;
-        let state = bindings;
-        if masks.input_layout {
-            saved.input_layout = state.input_layout;
-            saved.input_layout_slots = state.input_layout_slots;
+        for &run in &footprint.runs {
+            copy_run(run, bindings, saved);
         }
-        if masks.topology {
-            saved.topology = state.topology;
-        }
-        if masks.index_buffer {
-            saved.index_buffer = state.index_buffer;
-        }
-        let mut shaders = masks.shaders;
-        while shaders != 0 {
-            let s = shaders.trailing_zeros() as usize;
-            shaders &= shaders - 1;
-            if let (Some(to), Some(from)) = (saved.shaders.get_mut(s), state.shaders.get(s)) {
-                *to = *from;
-            }
-        }
-        for s in 0..STAGES {
-            put_back(
-                masks.constant_buffers[s],
-                &state.constant_buffers[s],
-                &mut saved.constant_buffers[s],
-            );
-            put_back(
-                masks.shader_resources[s],
-                &state.shader_resources[s],
-                &mut saved.shader_resources[s],
-            );
-            put_back(
-                masks.samplers[s],
-                &state.samplers[s],
-                &mut saved.samplers[s],
-            );
-        }
-        put_back(
-            masks.vertex_buffers,
-            &state.vertex_buffers,
-            &mut saved.vertex_buffers,
-        );
-        self.masks = masks;
     }
 
     /// A remap (R-B-9) in a call begun with [`begin_saving`](Self::begin_saving): (stage,
     /// slot) reads the caller's (inherit stage, inherit slot), as [`step`](Self::step) does it.
-    pub fn remap(&mut self, bindings: &mut Bindings, remap: Remap) {
+    pub fn remap(&mut self, bindings: &mut Bindings, footprint: &OverlayFootprint, remap: Remap) {
         if let Some(saved) = self.saved.as_deref_mut() {
-            remap_slot(&mut self.masks, saved, bindings, remap);
+            // Every slot the body writes is saved already: the masks say so.
+            let mut masks = footprint.masks;
+            remap_slot(&mut masks, saved, bindings, remap);
+        }
+    }
+
+    /// Ends a call begun with [`begin_saving`](Self::begin_saving): the caller's bindings put
+    /// back where the bundle wrote (R-B-10).
+    pub fn end_saving(&mut self, bindings: &mut Bindings, footprint: &OverlayFootprint) {
+        if let Some(saved) = self.saved.as_deref() {
+            for &run in &footprint.runs {
+                copy_run(run, saved, bindings);
+            }
         }
     }
 
@@ -304,6 +413,38 @@ impl BundleOverlay {
             &saved.vertex_buffers,
             &mut state.vertex_buffers,
         );
+    }
+}
+
+/// Copies `run` of `from` into `to` (slots that do not exist are left alone).
+#[inline]
+fn copy_run(run: SavedRun, from: &Bindings, to: &mut Bindings) {
+    #[inline(always)]
+    fn slots<T: Copy>(from: &[T], to: &mut [T], run: SavedRun) {
+        let range = run.start as usize..run.start as usize + run.len as usize;
+        if let (Some(from), Some(to)) = (from.get(range.clone()), to.get_mut(range)) {
+            to.copy_from_slice(from);
+        }
+    }
+    #[inline(always)]
+    fn staged<T: Copy, const N: usize>(from: &[[T; N]], to: &mut [[T; N]], run: SavedRun) {
+        let s = run.stage as usize;
+        if let (Some(from), Some(to)) = (from.get(s), to.get_mut(s)) {
+            slots(from, to, run);
+        }
+    }
+    match run.kind {
+        RunKind::InputLayout => {
+            to.input_layout = from.input_layout;
+            to.input_layout_slots = from.input_layout_slots;
+        }
+        RunKind::Topology => to.topology = from.topology,
+        RunKind::IndexBuffer => to.index_buffer = from.index_buffer,
+        RunKind::Shaders => slots(&from.shaders, &mut to.shaders, run),
+        RunKind::VertexBuffers => slots(&from.vertex_buffers, &mut to.vertex_buffers, run),
+        RunKind::ConstantBuffers => staged(&from.constant_buffers, &mut to.constant_buffers, run),
+        RunKind::ShaderResources => staged(&from.shader_resources, &mut to.shader_resources, run),
+        RunKind::Samplers => staged(&from.samplers, &mut to.samplers, run),
     }
 }
 
