@@ -57,9 +57,21 @@ pub(super) enum Op {
     Whole(Command<'static>),
     /// Bindings whose slots lie in the body's pools, applied as the command that set them.
     VertexBuffers { start: u32, buffers: Span },
-    ConstantBuffers { stage: Stage, start: u32, buffers: Span },
-    ShaderResources { stage: Stage, start: u32, views: Span },
-    Samplers { stage: Stage, start: u32, samplers: Span },
+    ConstantBuffers {
+        stage: Stage,
+        start: u32,
+        buffers: Span,
+    },
+    ShaderResources {
+        stage: Stage,
+        start: u32,
+        views: Span,
+    },
+    Samplers {
+        stage: Stage,
+        start: u32,
+        samplers: Span,
+    },
     /// A remap (R-B-9), done by the overlay.
     Remap(Remap),
     /// A command a bundle does not hold (R-B-7, R-B-8): not applied.
@@ -91,9 +103,8 @@ impl PreparedBody {
     pub(super) fn of(body: &CommandList) -> Self {
         let mut prepared = Self::default();
         let commands = body.commands().map(|decoded| decoded.command);
-        prepared.footprint = OverlayFootprint::of(commands, |command, step| {
-            prepared.push(&command, step)
-        });
+        prepared.footprint =
+            OverlayFootprint::of(commands, |command, step| prepared.push(&command, step));
         prepared.ops.shrink_to_fit();
         prepared
     }
@@ -190,7 +201,11 @@ impl PreparedBody {
                 start,
                 buffers: BoundBuffers::Array(buffers.of(&self.buffers)),
             },
-            Op::ShaderResources { stage, start, views } => Command::SetShaderResources {
+            Op::ShaderResources {
+                stage,
+                start,
+                views,
+            } => Command::SetShaderResources {
                 stage,
                 start,
                 views: views.of(&self.views),
@@ -245,9 +260,7 @@ fn whole(command: &Command<'_>) -> Option<Command<'static>> {
         Command::DrawIndexedInstanced(args) => Command::DrawIndexedInstanced(args),
         Command::DrawAuto => Command::DrawAuto,
         Command::DrawInstancedIndirect(args) => Command::DrawInstancedIndirect(args),
-        Command::DrawIndexedInstancedIndirect(args) => {
-            Command::DrawIndexedInstancedIndirect(args)
-        }
+        Command::DrawIndexedInstancedIndirect(args) => Command::DrawIndexedInstancedIndirect(args),
         Command::Dispatch(args) => Command::Dispatch(args),
         Command::DispatchIndirect(args) => Command::DispatchIndirect(args),
         _ => return None,

@@ -310,7 +310,10 @@ impl CommandList {
     /// pre-decoded form here (R-B-10). `None` when the list already holds a derived value of
     /// another type (one consumer per list). The first call allocates; later calls read it
     /// (an acquire load).
-    pub fn derived<T: std::any::Any + Send + Sync>(&self, build: impl FnOnce(&Self) -> T) -> Option<&T> {
+    pub fn derived<T: std::any::Any + Send + Sync>(
+        &self,
+        build: impl FnOnce(&Self) -> T,
+    ) -> Option<&T> {
         self.header()
             .derived
             .get_or_init(|| Box::new(build(self)))

@@ -217,7 +217,9 @@ fn mark(masks: &mut Saved, command: &Command<'_>) -> OverlayStep {
 
 /// Marks slots `start..start + count` of the `slots` that exist, as `save_range` saves them.
 fn mark_range(mask: &mut u128, start: u32, count: usize, slots: u32) {
-    let end = (start as usize).saturating_add(count).min(slots.min(128) as usize);
+    let end = (start as usize)
+        .saturating_add(count)
+        .min(slots.min(128) as usize);
     for slot in start as usize..end {
         *mask |= 1 << slot;
     }
