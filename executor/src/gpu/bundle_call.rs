@@ -17,12 +17,10 @@
 //! since the last draw); the first draw or dispatch after the bundle rolls again (R-EX-4). The
 //! bundle's own draws do not roll: nothing in it writes a context register.
 
-use recorder::command::Command;
 use recorder::state::BundleOverlay;
 use recorder::{CommandList, Error, OutputFormats, RawHandle, Semantics};
 
 use super::bundle_body::{Op, PreparedBody};
-use super::draw_execution::{keeps_graphics, stage_binding};
 use super::GpuModel;
 
 /// The bundle overlay kept between calls, and the refused calls.
@@ -90,14 +88,8 @@ impl GpuModel {
         self.bundle
             .overlay
             .begin_saving(&self.state.bindings, footprint);
-        // With no hazard tracking, backend or validation, `apply` does nothing for a binding
-        // but the binding itself and the record's caches (`bind_plain`).
-        let plain = self.hazards.is_none() && self.backend.is_none() && self.validator.is_none();
         for op in prepared.ops() {
             match prepared.command(op) {
-                Some(command) if plain && !command.is_draw_or_dispatch() => {
-                    self.bind_plain(&command)
-                }
                 Some(command) => self.apply(&command, Semantics::Fast),
                 None => {
                     if let Op::Remap(remap) = *op {
@@ -126,25 +118,6 @@ impl GpuModel {
         }
         self.after_bundle = true;
         Ok(())
-    }
-
-    /// A bundle's binding applied as [`apply`](Self::apply) applies it under fast semantics,
-    /// for a model with no hazard tracking, backend or validation: the bindings a bundle holds
-    /// do nothing else there (`apply`'s arms for them are empty, but a view bind's validation),
-    /// so this is the binding, a register write's roll (R-EX-4), and what `apply` makes stale
-    /// of the last record.
-    #[inline]
-    fn bind_plain(&mut self, command: &Command<'_>) {
-        if self.state.bindings.apply(command, Semantics::Fast) {
-            self.context_changed = true;
-        }
-        if !keeps_graphics(command) {
-            self.graphics_valid = false;
-            self.stages_valid = 0;
-        } else {
-            self.stages_valid &= !stage_binding(command);
-        }
-        self.record_valid = false;
     }
 
     /// Bundle calls refused since the last call of this, oldest first.
