@@ -4,10 +4,12 @@
 //!
 //! **Overlay.** What the bundle overrides and what it inherits, its remaps, and putting the
 //! caller's bindings back are the shared binding state's (`recorder::state::BundleOverlay`,
-//! R-B-4, R-B-9, R-B-10): each command of the bundle goes through `BundleOverlay::step`, which
-//! saves the caller's bindings it overwrites, and then, a binding or a draw, through the model's
-//! own `apply` under fast semantics (an index buffer leaves the reset index alone). Bundles
-//! write no context register (R-B-7), so putting the state back writes none either.
+//! R-B-4, R-B-9, R-B-10). The body is decoded and stepped through the overlay once, at its first
+//! call, and kept with it (`gpu/bundle_body.rs`): a call saves the caller's bindings of every
+//! slot the body writes (its footprint), replays the kept commands, a binding or a draw through
+//! the model's own `apply` under fast semantics (an index buffer leaves the reset index alone), a
+//! remap through the overlay, and puts the saved bindings back. Bundles write no context register
+//! (R-B-7), so putting the state back writes none either.
 //!
 //! **Checks and counters.** The bound render-target formats, depth format and sample count must
 //! match the bundle's declaration, else the call is refused, counts nothing and is kept as a
