@@ -64,6 +64,7 @@ use std::sync::OnceLock;
 mod apply_command;
 mod barrier_response;
 pub use barrier_response::{legacy_equivalent, TextureState};
+mod bundle_body;
 mod bundle_call;
 mod draw_execution;
 mod gpu_state;

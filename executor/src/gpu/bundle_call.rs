@@ -4,10 +4,12 @@
 //!
 //! **Overlay.** What the bundle overrides and what it inherits, its remaps, and putting the
 //! caller's bindings back are the shared binding state's (`recorder::state::BundleOverlay`,
-//! R-B-4, R-B-9, R-B-10): each command of the bundle goes through `BundleOverlay::step`, which
-//! saves the caller's bindings it overwrites, and then, a binding or a draw, through the model's
-//! own `apply` under fast semantics (an index buffer leaves the reset index alone). Bundles
-//! write no context register (R-B-7), so putting the state back writes none either.
+//! R-B-4, R-B-9, R-B-10). The body is decoded and stepped through the overlay once, at its first
+//! call, and kept with it (`gpu/bundle_body.rs`): a call saves the caller's bindings of every
+//! slot the body writes (its footprint), replays the kept commands, a binding or a draw through
+//! the model's own `apply` under fast semantics (an index buffer leaves the reset index alone), a
+//! remap through the overlay, and puts the saved bindings back. Bundles write no context register
+//! (R-B-7), so putting the state back writes none either.
 //!
 //! **Checks and counters.** The bound render-target formats, depth format and sample count must
 //! match the bundle's declaration, else the call is refused, counts nothing and is kept as a
@@ -17,9 +19,10 @@
 //! since the last draw); the first draw or dispatch after the bundle rolls again (R-EX-4). The
 //! bundle's own draws do not roll: nothing in it writes a context register.
 
-use recorder::state::{BundleOverlay, OverlayStep};
+use recorder::state::BundleOverlay;
 use recorder::{CommandList, Error, OutputFormats, RawHandle, Semantics};
 
+use super::bundle_body::{Op, PreparedBody};
 use super::GpuModel;
 
 /// The bundle overlay kept between calls, and the refused calls.
@@ -67,37 +70,52 @@ impl GpuModel {
         self.context_changed = false;
         self.after_bundle = false;
 
-        // The draws' shared graphics part (`GpuModel::draw`) goes stale with any command
-        // applied that may change it, as outside a bundle; the overlay's own changes are
-        // remaps, of slots a record takes at each draw, and putting back what the bundle set,
-        // which is stale again if the bundle set any of the graphics part's registers.
-        let mut graphics_set = false;
+        // The body decoded and stepped through the overlay once, at its first call, and kept
+        // with it (`gpu/bundle_body.rs`); a list that already keeps another derived value (none
+        // does) is prepared for this call alone.
+        let transient;
+        let prepared = match body.derived(PreparedBody::of) {
+            Some(prepared) => prepared,
+            None => {
+                transient = PreparedBody::of(body);
+                &transient
+            }
+        };
         // The overlay changes bindings outside `apply` (its remaps, the caller's put back): a
         // draw repeats no record across them (`record_valid`).
         self.record_valid = false;
         self.stages_valid = 0;
         self.changes.set_everything();
-        self.bundle.overlay.begin();
-        body.commands().walk(|decoded| {
-            let step = self
-                .bundle
-                .overlay
-                .step(&mut self.state.bindings, &decoded.command);
-            if step == OverlayStep::Apply {
-                graphics_set |= !super::draw_execution::keeps_graphics(&decoded.command);
-                self.apply(&decoded.command, Semantics::Fast);
-            } else {
-                // A remap: the overlay changed a binding the next draw reads.
-                self.record_valid = false;
-                self.stages_valid = 0;
-                self.changes.set_everything();
+        let footprint = prepared.footprint();
+        self.bundle
+            .overlay
+            .begin_saving(&self.state.bindings, footprint);
+        for op in prepared.ops() {
+            match prepared.command(op) {
+                Some(command) => self.apply(&command, Semantics::Fast),
+                None => {
+                    if let Op::Remap(remap) = *op {
+                        let bindings = &mut self.state.bindings;
+                        self.bundle.overlay.remap(bindings, footprint, remap);
+                    }
+                    // A remap: the overlay changed a binding the next draw reads.
+                    self.record_valid = false;
+                    self.stages_valid = 0;
+                    self.changes.set_everything();
+                }
             }
-        });
-        self.bundle.overlay.end(&mut self.state.bindings);
+        }
+        self.bundle
+            .overlay
+            .end_saving(&mut self.state.bindings, footprint);
         self.record_valid = false;
         self.stages_valid = 0;
         self.changes.set_everything();
-        if graphics_set {
+        // The draws' shared graphics part (`GpuModel::draw`) goes stale with any command
+        // applied that may change it, as outside a bundle; the overlay's own changes are
+        // remaps, of slots a record takes at each draw, and putting back what the bundle set,
+        // which is stale again if the bundle set any of the graphics part's registers.
+        if prepared.graphics_set() {
             self.graphics_valid = false;
         }
         self.after_bundle = true;

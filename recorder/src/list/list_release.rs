@@ -60,6 +60,7 @@ pub(crate) unsafe fn discard_lists(first: *mut ListHeader) {
             let device = ManuallyDrop::take(&mut (*header).device);
             drop((*header).attachment.take());
             drop((*header).bundle.forget_name());
+            drop((*header).derived.take());
             let first_chunk = (*header).first_chunk;
             let pool_limit = (*header).pool_limit;
             // The table lies in the chain's chunks, which go back to the pool only below.

@@ -169,6 +169,10 @@ pub struct ListHeader {
     /// recorder (`context/registered_bundle.rs`): written once, before any other thread
     /// reaches the header.
     bundle: BundleFacts,
+    /// What a consumer derived from the list's commands, once, for every later use of it
+    /// ([`CommandList::derived`]: the GPU model's pre-decoded bundle body); dropped with the
+    /// list.
+    derived: std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 /// What [`CommandList::attach`] keeps with a list: shared, typed by its owner.
@@ -215,8 +219,9 @@ pub struct CommandList {
 // the atomic reference count; the chunks are freed only when the last `CommandList` drops.
 unsafe impl Send for CommandList {}
 // SAFETY: through `&CommandList` the header and chunks are only read (they are immutable after
-// `finish_command_list`) or the reference count is changed atomically (`clone`), so shared
-// access from several threads races on nothing.
+// `finish_command_list`), the reference count is changed atomically (`clone`), or the derived
+// value is set once through its `OnceLock` (`derived`, synchronised by it), so shared access from
+// several threads races on nothing.
 unsafe impl Sync for CommandList {}
 
 impl CommandList {
@@ -256,6 +261,7 @@ impl CommandList {
                 next_discarded: std::ptr::null_mut(),
                 attachment: None,
                 bundle: BundleFacts::none(),
+                derived: std::sync::OnceLock::new(),
             });
             Self {
                 header: NonNull::new_unchecked(header),
@@ -302,6 +308,23 @@ impl CommandList {
         // the field is read only through `&self` afterwards.
         unsafe { (*self.header.as_ptr()).attachment = Some(attachment) };
         Ok(())
+    }
+
+    /// What a consumer derives from the list's commands, built by `build` at the first call
+    /// and kept with the list until its last clone drops: the list is immutable, so what
+    /// follows from its commands alone stays true for its whole life, and a list's clones (a
+    /// bundle's body called from many lists) share it. The GPU model keeps a bundle body's
+    /// pre-decoded form here (R-B-10). `None` when the list already holds a derived value of
+    /// another type (one consumer per list). The first call allocates; later calls read it
+    /// (an acquire load).
+    pub fn derived<T: std::any::Any + Send + Sync>(
+        &self,
+        build: impl FnOnce(&Self) -> T,
+    ) -> Option<&T> {
+        self.header()
+            .derived
+            .get_or_init(|| Box::new(build(self)))
+            .downcast_ref()
     }
 
     /// What [`attach`](Self::attach) kept with the list, if anything.

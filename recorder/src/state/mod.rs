@@ -38,7 +38,7 @@
 
 mod overlay;
 
-pub use overlay::{BundleOverlay, OverlayStep};
+pub use overlay::{BundleOverlay, OverlayFootprint, OverlayStep};
 
 use crate::command::{BoundBuffer, BoundShader, BoundView, Command};
 use crate::desc::{
@@ -751,5 +751,125 @@ mod tests {
         );
         overlay.end(&mut caller);
         assert_eq!(caller, before);
+    }
+
+    /// A buffer binding named `n`.
+    fn buffer(n: u64) -> BoundBuffer {
+        BoundBuffer {
+            buffer: RawHandle::from_bits(1 << 32 | n),
+            ..BoundBuffer::NULL
+        }
+    }
+
+    /// A view binding named `n`.
+    fn view(n: u64) -> BoundView {
+        BoundView {
+            view: RawHandle::from_bits(2 << 32 | n),
+            resource: RawHandle::from_bits(3 << 32 | n),
+            ..BoundView::NULL
+        }
+    }
+
+    #[test]
+    fn r_b_10_a_footprint_taken_once_gives_every_call_what_steps_give_it() {
+        use crate::command::{Remap, RemapKind};
+        let remap = |kind, stage, slot, inherit_stage, inherit_slot| {
+            Command::RemapInheritance(Remap {
+                kind,
+                stage,
+                slot,
+                inherit_stage,
+                inherit_slot,
+            })
+        };
+        let (b, v) = ([buffer(20), buffer(21)], [view(30), view(31), view(32)]);
+        let samplers = [RawHandle::from_bits(4 << 32 | 40)];
+        // Overrides, remaps across stages and kinds (one to a slot the body set before, one
+        // to itself, one past the slots), and a command a bundle does not hold.
+        let body = [
+            Command::SetPrimitiveTopology(PrimitiveTopology::PointList),
+            Command::SetConstantBuffers {
+                stage: Stage::Vertex,
+                start: 1,
+                buffers: (&b).into(),
+            },
+            remap(RemapKind::ConstantBuffer, Stage::Pixel, 0, Stage::Vertex, 1),
+            Command::SetShaderResources {
+                stage: Stage::Pixel,
+                start: 2,
+                views: &v,
+            },
+            remap(RemapKind::ShaderResource, Stage::Pixel, 3, Stage::Pixel, 3),
+            remap(RemapKind::VertexBuffer, Stage::Vertex, 2, Stage::Vertex, 5),
+            Command::SetSamplers {
+                stage: Stage::Hull,
+                start: 15,
+                samplers: &samplers,
+            },
+            remap(RemapKind::Sampler, Stage::Hull, 15, Stage::Pixel, 200),
+            Command::SetVertexBuffers {
+                start: 1,
+                buffers: (&b).into(),
+            },
+            Command::ClearState,
+        ];
+        let footprint = OverlayFootprint::of(body, |_, _| {});
+        // Two callers with different bindings: the footprint is the body's alone.
+        for n in [0, 100] {
+            let mut caller = Bindings::default();
+            caller.apply(
+                &Command::SetConstantBuffers {
+                    stage: Stage::Vertex,
+                    start: 0,
+                    buffers: (&[buffer(n + 1), buffer(n + 2), buffer(n + 3)]).into(),
+                },
+                Semantics::Fast,
+            );
+            caller.apply(
+                &Command::SetShaderResources {
+                    stage: Stage::Pixel,
+                    start: 0,
+                    views: &[view(n + 4), view(n + 5), view(n + 6), view(n + 7)],
+                },
+                Semantics::Fast,
+            );
+            caller.apply(
+                &Command::SetVertexBuffers {
+                    start: 4,
+                    buffers: (&[buffer(n + 8), buffer(n + 9)]).into(),
+                },
+                Semantics::Fast,
+            );
+            let before = caller.clone();
+            let (mut stepped, mut saved) = (caller.clone(), caller);
+            let (mut by_step, mut by_footprint) =
+                (BundleOverlay::default(), BundleOverlay::default());
+            by_step.begin();
+            by_footprint.begin_saving(&saved, &footprint);
+            let mut steps = Vec::new();
+            OverlayFootprint::of(body, |_, step| steps.push(step));
+            for (command, answer) in body.iter().zip(steps) {
+                let step = by_step.step(&mut stepped, command);
+                assert_eq!(step, answer, "{command:?}");
+                match step {
+                    OverlayStep::Apply => {
+                        stepped.apply(command, Semantics::Fast);
+                        saved.apply(command, Semantics::Fast);
+                    }
+                    OverlayStep::Done => {
+                        let Command::RemapInheritance(remap) = *command else {
+                            panic!("a remap: {command:?}");
+                        };
+                        by_footprint.remap(&mut saved, &footprint, remap);
+                    }
+                    OverlayStep::Ignore => {}
+                }
+                assert_eq!(saved, stepped, "after {command:?}");
+            }
+            by_step.end(&mut stepped);
+            by_footprint.end_saving(&mut saved, &footprint);
+            assert_eq!(stepped, before);
+            assert_eq!(saved, before);
+        }
     }
 }

@@ -45,7 +45,7 @@ pub enum OverlayStep {
 }
 
 /// Which of the caller's bindings are saved: one bit per slot.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Saved {
     input_layout: bool,
     topology: bool,
@@ -57,7 +57,210 @@ struct Saved {
     samplers: [u128; STAGES],
 }
 
+/// Every slot a bundle's commands write, its remaps' included: what [`BundleOverlay::step`]
+/// would have saved by the bundle's end ([`OverlayFootprint::of`]). It follows from the
+/// commands alone, never from the caller's bindings (a step saves a slot because the command
+/// writes it, whatever the slot holds), so a body's footprint, taken once, serves every call
+/// of it ([`BundleOverlay::begin_saving`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OverlayFootprint {
+    masks: Saved,
+    /// The slots of `masks` as runs of neighbouring slots: what a call saves and puts back.
+    runs: Vec<SavedRun>,
+}
+
+/// A run of neighbouring slots of one kind (of one stage: `stage`), `start..start + len`;
+/// the three single registers are runs of one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SavedRun {
+    kind: RunKind,
+    stage: u8,
+    start: u8,
+    len: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunKind {
+    InputLayout,
+    Topology,
+    IndexBuffer,
+    /// Shaders: `start..start + len` are stages.
+    Shaders,
+    VertexBuffers,
+    ConstantBuffers,
+    ShaderResources,
+    Samplers,
+}
+
+impl OverlayFootprint {
+    /// The footprint of a bundle whose commands are `commands`, in order; `each` is told what
+    /// a call does with each command (what [`BundleOverlay::step`] answers for it).
+    pub fn of<'a>(
+        commands: impl IntoIterator<Item = Command<'a>>,
+        mut each: impl FnMut(Command<'a>, OverlayStep),
+    ) -> Self {
+        let mut masks = Saved::default();
+        for command in commands {
+            let step = mark(&mut masks, &command);
+            each(command, step);
+        }
+        let mut runs = Vec::new();
+        let mut push = |kind, stage, mask: u128| {
+            runs.extend(mask_runs(mask).map(|(start, len)| SavedRun {
+                kind,
+                stage,
+                start,
+                len,
+            }))
+        };
+        push(RunKind::InputLayout, 0, masks.input_layout.into());
+        push(RunKind::Topology, 0, masks.topology.into());
+        push(RunKind::IndexBuffer, 0, masks.index_buffer.into());
+        push(RunKind::Shaders, 0, masks.shaders.into());
+        for s in 0..STAGES {
+            let stage = s as u8;
+            push(RunKind::ConstantBuffers, stage, masks.constant_buffers[s]);
+            push(RunKind::ShaderResources, stage, masks.shader_resources[s]);
+            push(RunKind::Samplers, stage, masks.samplers[s]);
+        }
+        push(RunKind::VertexBuffers, 0, masks.vertex_buffers);
+        Self { masks, runs }
+    }
+}
+
+/// The runs of set bits of `mask`, lowest first, as (first bit, length).
+fn mask_runs(mask: u128) -> impl Iterator<Item = (u8, u8)> {
+    let mut bits = mask;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let start = bits.trailing_zeros();
+            let len = (!(bits >> start)).trailing_zeros();
+            // `len` bits from `start` are set: clear them (a run may reach bit 127).
+            bits &= !(u128::MAX >> (128 - len) << start);
+            (start as u8, len as u8)
+        })
+    })
+}
+
+/// What [`BundleOverlay::step`] does with `command`, on masks alone: the slots it would save
+/// marked in `masks`, and its answer.
+fn mark(masks: &mut Saved, command: &Command<'_>) -> OverlayStep {
+    match *command {
+        Command::SetInputLayout { .. } => masks.input_layout = true,
+        Command::SetPrimitiveTopology(_) => masks.topology = true,
+        Command::SetIndexBuffer(_) => masks.index_buffer = true,
+        Command::SetShader { stage, .. } => masks.shaders |= 1 << stage as usize,
+        Command::SetVertexBuffers { start, buffers } => mark_range(
+            &mut masks.vertex_buffers,
+            start,
+            buffers.len(),
+            VERTEX_BUFFER_SLOTS,
+        ),
+        Command::SetConstantBuffers {
+            stage,
+            start,
+            buffers,
+        } => mark_range(
+            &mut masks.constant_buffers[stage as usize],
+            start,
+            buffers.len(),
+            CONSTANT_BUFFER_SLOTS,
+        ),
+        Command::SetShaderResources {
+            stage,
+            start,
+            views,
+        } => mark_range(
+            &mut masks.shader_resources[stage as usize],
+            start,
+            views.len(),
+            SHADER_RESOURCE_SLOTS,
+        ),
+        Command::SetSamplers {
+            stage,
+            start,
+            samplers,
+        } => mark_range(
+            &mut masks.samplers[stage as usize],
+            start,
+            samplers.len(),
+            SAMPLER_SLOTS,
+        ),
+        Command::RemapInheritance(remap) => {
+            // `remap_slot` writes (and so saves) the remapped slot alone.
+            let (s, slot) = (remap.stage as usize, remap.slot);
+            let (mask, slots) = match remap.kind {
+                RemapKind::ConstantBuffer => {
+                    (&mut masks.constant_buffers[s], CONSTANT_BUFFER_SLOTS)
+                }
+                RemapKind::ShaderResource => {
+                    (&mut masks.shader_resources[s], SHADER_RESOURCE_SLOTS)
+                }
+                RemapKind::Sampler => (&mut masks.samplers[s], SAMPLER_SLOTS),
+                RemapKind::VertexBuffer => (&mut masks.vertex_buffers, VERTEX_BUFFER_SLOTS),
+            };
+            mark_range(mask, slot, 1, slots);
+            return OverlayStep::Done;
+        }
+        Command::Draw(_)
+        | Command::DrawIndexed(_)
+        | Command::DrawInstanced(_)
+        | Command::DrawIndexedInstanced(_)
+        | Command::DrawAuto
+        | Command::DrawInstancedIndirect(_)
+        | Command::DrawIndexedInstancedIndirect(_)
+        | Command::Dispatch(_) => {}
+        _ => return OverlayStep::Ignore,
+    }
+    OverlayStep::Apply
+}
+
+/// Marks slots `start..start + count` of the `slots` that exist, as `save_range` saves them.
+fn mark_range(mask: &mut u128, start: u32, count: usize, slots: u32) {
+    let end = (start as usize)
+        .saturating_add(count)
+        .min(slots.min(128) as usize);
+    for slot in start as usize..end {
+        *mask |= 1 << slot;
+    }
+}
+
 impl BundleOverlay {
+    /// Starts a bundle call over `bindings` whose slots written are `footprint`'s: the
+    /// caller's bindings of all of them saved now. Equivalent to [`begin`](Self::begin) and a
+    /// [`step`](Self::step) per command: a slot is saved before its first write either way, and
+    /// nothing writes it between the call's start and that write (a command writes only the
+    /// slots it steps over, a remap only the slot it saves first), so the value saved is the
+    /// same; a remap reads the caller's binding from the saved copy or the slot, as after steps
+    /// ([`remap`](Self::remap)), and [`end_saving`](Self::end_saving) puts back the same slots
+    /// as [`end`](Self::end).
+    pub fn begin_saving(&mut self, bindings: &Bindings, footprint: &OverlayFootprint) {
+        let saved = self.saved.get_or_insert_with(Box::default);
+        for &run in &footprint.runs {
+            copy_run(run, bindings, saved);
+        }
+    }
+
+    /// A remap (R-B-9) in a call begun with [`begin_saving`](Self::begin_saving): (stage,
+    /// slot) reads the caller's (inherit stage, inherit slot), as [`step`](Self::step) does it.
+    pub fn remap(&mut self, bindings: &mut Bindings, footprint: &OverlayFootprint, remap: Remap) {
+        if let Some(saved) = self.saved.as_deref_mut() {
+            // Every slot the body writes is saved already: the masks say so.
+            let mut masks = footprint.masks;
+            remap_slot(&mut masks, saved, bindings, remap);
+        }
+    }
+
+    /// Ends a call begun with [`begin_saving`](Self::begin_saving): the caller's bindings put
+    /// back where the bundle wrote (R-B-10).
+    pub fn end_saving(&mut self, bindings: &mut Bindings, footprint: &OverlayFootprint) {
+        if let Some(saved) = self.saved.as_deref() {
+            for &run in &footprint.runs {
+                copy_run(run, saved, bindings);
+            }
+        }
+    }
+
     /// Starts a bundle call over `bindings`: nothing saved yet.
     pub fn begin(&mut self) {
         self.masks = Saved::default();
@@ -212,6 +415,38 @@ impl BundleOverlay {
             &saved.vertex_buffers,
             &mut state.vertex_buffers,
         );
+    }
+}
+
+/// Copies `run` of `from` into `to` (slots that do not exist are left alone).
+#[inline]
+fn copy_run(run: SavedRun, from: &Bindings, to: &mut Bindings) {
+    #[inline(always)]
+    fn slots<T: Copy>(from: &[T], to: &mut [T], run: SavedRun) {
+        let range = run.start as usize..run.start as usize + run.len as usize;
+        if let (Some(from), Some(to)) = (from.get(range.clone()), to.get_mut(range)) {
+            to.copy_from_slice(from);
+        }
+    }
+    #[inline(always)]
+    fn staged<T: Copy, const N: usize>(from: &[[T; N]], to: &mut [[T; N]], run: SavedRun) {
+        let s = run.stage as usize;
+        if let (Some(from), Some(to)) = (from.get(s), to.get_mut(s)) {
+            slots(from, to, run);
+        }
+    }
+    match run.kind {
+        RunKind::InputLayout => {
+            to.input_layout = from.input_layout;
+            to.input_layout_slots = from.input_layout_slots;
+        }
+        RunKind::Topology => to.topology = from.topology,
+        RunKind::IndexBuffer => to.index_buffer = from.index_buffer,
+        RunKind::Shaders => slots(&from.shaders, &mut to.shaders, run),
+        RunKind::VertexBuffers => slots(&from.vertex_buffers, &mut to.vertex_buffers, run),
+        RunKind::ConstantBuffers => staged(&from.constant_buffers, &mut to.constant_buffers, run),
+        RunKind::ShaderResources => staged(&from.shader_resources, &mut to.shader_resources, run),
+        RunKind::Samplers => staged(&from.samplers, &mut to.samplers, run),
     }
 }
 
