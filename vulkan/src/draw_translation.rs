@@ -22,7 +22,12 @@
 //! something it holds changed; the input layout's slots are read (under the device's lock) only
 //! when the layout changes; buffer locations are kept for the frame ([`Locations`]); dynamic
 //! state, vertex and index buffers and descriptors are recorded only where they differ from
-//! what is bound.
+//! what is bound. A changed constant buffer of a kept shader has its descriptor replaced in
+//! place (the stage's other descriptors and the set's bindings kept), and a pushed set is
+//! updated by that one descriptor (`descriptors.rs`); a changed vertex buffer is bound alone.
+//! The steady state, a draw after which only constant buffers of the vertex and pixel stages
+//! and vertex buffers of the same strides changed, in the pass and with the pipeline the last
+//! draw left, takes `steady_draw`: those slots, the draw, nothing else read.
 //!
 //! **Invariant.** The draw's resolution runs again when placing something in the ring flushed
 //! the frame (its regions are forgotten then), so a draw never reads a region of a frame that
@@ -140,6 +145,16 @@ impl VulkanBackend {
         }
         // The record is filled in place (kept on the backend), and put back after the draw.
         let mut resolved = self.resolved.take().unwrap_or_default();
+        if decision == Decision::Draw {
+            let steady = self.steady_draw(draw, &mut resolved);
+            if !matches!(steady, Ok(false)) {
+                self.resolved = Some(resolved);
+                if steady.is_err() {
+                    self.changes.set_everything();
+                }
+                return steady.map(|_| ());
+            }
+        }
         let result = self.translate_resolved(draw, skipped, decision, &mut resolved);
         self.resolved = Some(resolved);
         if result.is_err() {
@@ -147,6 +162,87 @@ impl VulkanBackend {
             self.changes.set_everything();
         }
         result
+    }
+
+    /// The steady state (R-GPU-6): a direct draw after which only constant buffers of the
+    /// vertex and pixel stages and vertex buffers (of the strides bound) changed, in the pass
+    /// and with the pipeline the last draw left, updates those slots of `r` in place, writes
+    /// the descriptors and binds the vertex buffers that differ, and draws; `false` (nothing
+    /// recorded) where the draw needs [`Self::translate_resolved`].
+    fn steady_draw(&mut self, draw: &Draw<'_>, r: &mut Resolved) -> Result<bool, Error> {
+        let c = &self.changes;
+        let (vertex, pixel) = (Stage::Vertex as usize, Stage::Pixel as usize);
+        let steady = c.flags == 0
+            && c.shaders == 0
+            && c.samplers == [0; 6]
+            && c.shader_resources == [0; 6]
+            && c.constant_buffers
+                .iter()
+                .enumerate()
+                .all(|(s, m)| *m == 0 || s == vertex || s == pixel)
+            && !r.uavs
+            && !r.buffer_uavs
+            && r.indirect.is_none()
+            && self.pass.is_some()
+            && self.bound.built.is_some()
+            && match draw.kind {
+                DrawKind::Draw | DrawKind::DrawInstanced => r.index_buffer.is_none(),
+                DrawKind::DrawIndexed | DrawKind::DrawIndexedInstanced => r.index_buffer.is_some(),
+                _ => false,
+            };
+        if !steady {
+            return Ok(false);
+        }
+        let changes = *c;
+        let submissions = self.frame.submissions;
+        if changes.vertex_buffers != 0 {
+            let vertex_buffers = draw.vertex_buffers();
+            for (i, &(slot, stride, _)) in r.key.strides.iter().enumerate() {
+                if changes.vertex_buffers & (1 << slot.min(31)) == 0 {
+                    continue;
+                }
+                let Some(bound) =
+                    vertex_buffer(vertex_buffers, slot).filter(|b| !b.buffer.is_null())
+                else {
+                    return Ok(false);
+                };
+                if bound.stride_or_format != stride || i >= r.vertex_buffers.len() {
+                    // A new stride is a new pipeline.
+                    return Ok(false);
+                }
+                let (buffer, base, size) =
+                    self.buffer_location(CALL, bound.buffer, bound.instance)?;
+                let within = size.saturating_sub(bound.offset as u64).max(1);
+                let origin = Origin::Buffer(bound.buffer, bound.instance);
+                r.vertex_buffers[i] = (slot, origin, buffer, base + bound.offset as u64, within);
+            }
+        }
+        if changes.constant_buffers[vertex] != 0 || changes.constant_buffers[pixel] != 0 {
+            for stage in draw.stages() {
+                if changes.constant_buffers[stage.stage as usize] != 0
+                    && !self.replace_constant_buffers(&stage, changes, r)?
+                {
+                    return Ok(false);
+                }
+            }
+        }
+        if self.frame.submissions != submissions || self.pass.is_none() {
+            // Placing an instance flushed the frame (nothing is bound), or a buffer made at
+            // its first use was uploaded (the pass closed for the copy).
+            return Ok(false);
+        }
+        let Some(built) = self.bound.built else {
+            return Ok(false);
+        };
+        self.bind_set(&built, &r.set)?;
+        self.bind_buffers(r);
+        self.record_draw(draw)?;
+        self.frame.dirty = true;
+        if self.options.oracle {
+            self.check_draw(draw)?;
+        }
+        self.changes = DrawChanges::NONE;
+        Ok(true)
     }
 
     /// [`Self::translate_draw`] after the draw was decided, with `resolved` to fill.

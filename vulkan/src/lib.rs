@@ -74,7 +74,10 @@
 //! **Cost (R-GPU-6).** A draw allocates nothing once the backend is warm
 //! (`tests/r_gpu_6_no_allocation_per_draw.rs`), looks its pipeline up only when the key changes,
 //! and records dynamic state, buffers and descriptors only where they differ from what is bound
-//! (`draw_translation.rs`); the handle-keyed maps hash with Fx (`handle_hash.rs`).
+//! (`draw_translation.rs`: a changed constant buffer is one pushed descriptor, a changed vertex
+//! buffer one bind); the handle-keyed maps hash with Fx (`handle_hash.rs`). Three frames are in
+//! flight (`command_frame.rs`): a submission waits only for the frame whose command buffer,
+//! ring part and descriptor pools it reuses, or for what a read-back reads.
 //!
 //! **Not translated yet** (refused at the draw, or counted in
 //! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders (so no shader
