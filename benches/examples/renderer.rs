@@ -271,6 +271,7 @@ fn drawn(
         backend.write_png(post.chain, path)?;
         outln!("backend: wrote {}", path.display());
     }
+    backend.wait_for_gpu().map_err(|e| e.to_string())?;
     let oracle = backend.oracle_counts();
     outln!(
         "backend: {} draws compared with the model's records, {} differed; GPU {:.3} ms the last frame",

@@ -10,8 +10,8 @@
 //! set; [`Bound`] keeps what the bound set holds, as Vulkan objects and as the engine's objects
 //! (the origins the oracle compares with the model's record, R-GPU-4).
 //!
-//! **Invariant.** Pools are reset only after the frame's fence (`flush`): a set the GPU may read
-//! is never reused. `Bound` is what the command buffer has bound since the frame began (reset
+//! **Invariant.** A frame's pools are reset only after its fence (`flush`): a set the GPU may
+//! read is never reused. `Bound` is what the command buffer has bound since the frame began (reset
 //! with it).
 
 use arrayvec::ArrayVec;
@@ -19,6 +19,7 @@ use ash::vk;
 use recorder::command::InstanceId;
 use recorder::{Error, RawHandle};
 
+use crate::command_frame::FRAMES_IN_FLIGHT;
 use crate::instance::{vk_failed, BackendError, MAX_PUSHED};
 use crate::pipelines::{Built, PipelineKey};
 use crate::VulkanBackend;
@@ -95,13 +96,19 @@ impl Bound {
     }
 }
 
-/// The frame's descriptor pools.
+/// Each frame's descriptor pools (`command_frame.rs`: a frame's sets live until its fence).
 #[derive(Default)]
 pub(crate) struct Descriptors {
-    pools: Vec<vk::DescriptorPool>,
+    pools: [Vec<vk::DescriptorPool>; FRAMES_IN_FLIGHT],
+    /// The frame being recorded.
+    frame: usize,
+    /// Its pool being allocated from.
     current: usize,
     /// Sets written or pushed so far (one per draw whose bindings changed).
     pub(crate) sets_written: u64,
+    /// Descriptors written or pushed so far (a pushed set's update counts only the
+    /// descriptors pushed).
+    pub(crate) descriptors_written: u64,
 }
 
 const SETS_PER_POOL: u32 = 1024;
@@ -145,12 +152,13 @@ impl Descriptors {
         layout: vk::DescriptorSetLayout,
     ) -> Result<vk::DescriptorSet, BackendError> {
         let layouts = [layout];
+        let pools = &mut self.pools[self.frame];
         loop {
-            if self.current == self.pools.len() {
-                self.pools.push(Self::new_pool(device)?);
+            if self.current == pools.len() {
+                pools.push(Self::new_pool(device)?);
             }
             let info = vk::DescriptorSetAllocateInfo::default()
-                .descriptor_pool(self.pools[self.current])
+                .descriptor_pool(pools[self.current])
                 .set_layouts(&layouts);
             // SAFETY: the pool and layout are live objects of this device.
             match unsafe { device.allocate_descriptor_sets(&info) } {
@@ -168,10 +176,11 @@ impl Descriptors {
         }
     }
 
-    /// The frame's fence signalled: every set is free.
-    pub(crate) fn reset(&mut self, device: &ash::Device) -> Result<(), BackendError> {
-        let used = (self.current + 1).min(self.pools.len());
-        for pool in &self.pools[..used] {
+    /// Frame `frame` is made current (its last submission's fence signalled): every set of
+    /// its pools is free.
+    pub(crate) fn reset(&mut self, device: &ash::Device, frame: usize) -> Result<(), BackendError> {
+        self.frame = frame % FRAMES_IN_FLIGHT;
+        for pool in &self.pools[self.frame] {
             // SAFETY: the GPU finished with every set of the pool (after the frame's fence).
             unsafe { device.reset_descriptor_pool(*pool, vk::DescriptorPoolResetFlags::empty()) }
                 .map_err(vk_failed("vkResetDescriptorPool"))?;
@@ -181,7 +190,7 @@ impl Descriptors {
     }
 
     pub(crate) fn destroy(&mut self, device: &ash::Device) {
-        for pool in self.pools.drain(..) {
+        for pool in self.pools.iter_mut().flat_map(|p| p.drain(..)) {
             // SAFETY: the device is idle; each pool is destroyed once.
             unsafe { device.destroy_descriptor_pool(pool, None) };
         }
@@ -190,28 +199,49 @@ impl Descriptors {
 
 impl VulkanBackend {
     /// Binds a set holding `contents` for `built`, unless the bound set holds them already.
+    /// A pushed set of the bound layout with the same bindings is updated in place: only the
+    /// descriptors that differ from the bound ones are pushed (push descriptors update
+    /// incrementally, and a pipeline of the same set layout does not disturb them), so a draw
+    /// that changed one constant buffer writes one descriptor, as a hand-written renderer does
+    /// (R-GPU-6).
     pub(crate) fn bind_set(
         &mut self,
         built: &Built,
         contents: &[(u32, Descriptor, Origin)],
     ) -> Result<(), Error> {
-        let same = self.bound.set_layout == built.set_layout
-            && self.bound.set.len() == contents.len()
-            && self
-                .bound
-                .set
-                .iter()
-                .zip(contents)
-                .all(|(a, b)| a.0 == b.0 && a.1 == b.1);
-        if same || contents.is_empty() {
-            if contents.is_empty() {
-                self.bound.set.clear();
-                self.bound.set_origins.clear();
-            }
+        if contents.is_empty() {
+            self.bound.set.clear();
+            self.bound.set_origins.clear();
             return Ok(());
         }
+        let same_layout = self.bound.set_layout == built.set_layout
+            && self.bound.set.len() == contents.len()
+            && self.bound.set.iter().zip(contents).all(|(a, b)| a.0 == b.0);
+        if same_layout {
+            let mut differ: ArrayVec<usize, MAX_PUSHED> = ArrayVec::new();
+            let mut more = false;
+            for (i, (a, b)) in self.bound.set.iter().zip(contents).enumerate() {
+                if a.1 != b.1 && differ.try_push(i).is_err() {
+                    more = true;
+                }
+            }
+            if differ.is_empty() {
+                return Ok(());
+            }
+            if built.push && !more {
+                self.push_set(built, differ.iter().map(|&i| &contents[i]));
+                self.descriptors.sets_written += 1;
+                self.descriptors.descriptors_written += differ.len() as u64;
+                for &i in &differ {
+                    let (binding, descriptor, origin) = contents[i];
+                    self.bound.set[i] = (binding, descriptor);
+                    self.bound.set_origins[i] = (binding, origin);
+                }
+                return Ok(());
+            }
+        }
         if built.push {
-            self.push_set(built, contents);
+            self.push_set(built, contents.iter().take(MAX_PUSHED));
         } else {
             let set = self.write_set(built.set_layout, contents)?;
             // SAFETY: `set` holds the bindings of `built.set_layout`, the pipeline's layout's
@@ -228,6 +258,7 @@ impl VulkanBackend {
             }
         }
         self.descriptors.sets_written += 1;
+        self.descriptors.descriptors_written += contents.len() as u64;
         self.bound.set_layout = built.set_layout;
         self.bound.set.clear();
         self.bound.set_origins.clear();
@@ -238,15 +269,19 @@ impl VulkanBackend {
         Ok(())
     }
 
-    /// Pushes `contents` as set 0 of `built`'s layout (`VK_KHR_push_descriptor`): no set
-    /// allocated, no allocation (at most [`MAX_PUSHED`] descriptors, the layout's bindings).
-    fn push_set(&mut self, built: &Built, contents: &[(u32, Descriptor, Origin)]) {
+    /// Pushes `entries` into set 0 of `built`'s layout (`VK_KHR_push_descriptor`): no set
+    /// allocated, no allocation (at most [`MAX_PUSHED`] descriptors, of the layout's bindings).
+    fn push_set<'e>(
+        &mut self,
+        built: &Built,
+        entries: impl Iterator<Item = &'e (u32, Descriptor, Origin)> + Clone,
+    ) {
         let Some(loader) = self.gpu.push_descriptor.as_ref() else {
             return;
         };
         let mut buffers: ArrayVec<[vk::DescriptorBufferInfo; 1], MAX_PUSHED> = ArrayVec::new();
         let mut images: ArrayVec<[vk::DescriptorImageInfo; 1], MAX_PUSHED> = ArrayVec::new();
-        for (_, descriptor, _) in contents.iter().take(MAX_PUSHED) {
+        for (_, descriptor, _) in entries.clone().take(MAX_PUSHED) {
             match info(descriptor) {
                 Info::Buffer(b) => buffers.push([b]),
                 Info::Image(i) => images.push([i]),
@@ -254,7 +289,7 @@ impl VulkanBackend {
         }
         let (mut b, mut i) = (0, 0);
         let mut writes: ArrayVec<vk::WriteDescriptorSet<'_>, MAX_PUSHED> = ArrayVec::new();
-        for (binding, descriptor, _) in contents.iter().take(MAX_PUSHED) {
+        for (binding, descriptor, _) in entries.take(MAX_PUSHED) {
             let write = vk::WriteDescriptorSet::default()
                 .dst_binding(*binding)
                 .descriptor_type(ty(descriptor));
@@ -269,9 +304,10 @@ impl VulkanBackend {
                 }
             });
         }
-        // SAFETY: `built.set_layout` is a push layout (`built.push`) holding exactly these
-        // bindings with these types (the pipeline's declared slots), at most the device's
+        // SAFETY: `built.set_layout` is a push layout (`built.push`) holding these bindings
+        // with these types (the pipeline's declared slots), at most the device's
         // maxPushDescriptors; the buffers, views and samplers are live; recording on `cb`.
+        // The bindings not written keep what was pushed before on this layout (`bind_set`).
         unsafe {
             loader.cmd_push_descriptor_set(
                 self.frame.cb,

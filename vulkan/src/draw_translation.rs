@@ -22,7 +22,12 @@
 //! something it holds changed; the input layout's slots are read (under the device's lock) only
 //! when the layout changes; buffer locations are kept for the frame ([`Locations`]); dynamic
 //! state, vertex and index buffers and descriptors are recorded only where they differ from
-//! what is bound.
+//! what is bound. A changed constant buffer of a kept shader has its descriptor replaced in
+//! place (the stage's other descriptors and the set's bindings kept), and a pushed set is
+//! updated by that one descriptor (`descriptors.rs`); a changed vertex buffer is bound alone.
+//! The steady state, a draw after which only constant buffers of the vertex and pixel stages
+//! and vertex buffers of the same strides changed, in the pass and with the pipeline the last
+//! draw left, takes `steady_draw`: those slots, the draw, nothing else read.
 //!
 //! **Invariant.** The draw's resolution runs again when placing something in the ring flushed
 //! the frame (its regions are forgotten then), so a draw never reads a region of a frame that
@@ -140,6 +145,16 @@ impl VulkanBackend {
         }
         // The record is filled in place (kept on the backend), and put back after the draw.
         let mut resolved = self.resolved.take().unwrap_or_default();
+        if decision == Decision::Draw {
+            let steady = self.steady_draw(draw, &mut resolved);
+            if !matches!(steady, Ok(false)) {
+                self.resolved = Some(resolved);
+                if steady.is_err() {
+                    self.changes.set_everything();
+                }
+                return steady.map(|_| ());
+            }
+        }
         let result = self.translate_resolved(draw, skipped, decision, &mut resolved);
         self.resolved = Some(resolved);
         if result.is_err() {
@@ -147,6 +162,87 @@ impl VulkanBackend {
             self.changes.set_everything();
         }
         result
+    }
+
+    /// The steady state (R-GPU-6): a direct draw after which only constant buffers of the
+    /// vertex and pixel stages and vertex buffers (of the strides bound) changed, in the pass
+    /// and with the pipeline the last draw left, updates those slots of `r` in place, writes
+    /// the descriptors and binds the vertex buffers that differ, and draws; `false` (nothing
+    /// recorded) where the draw needs [`Self::translate_resolved`].
+    fn steady_draw(&mut self, draw: &Draw<'_>, r: &mut Resolved) -> Result<bool, Error> {
+        let c = &self.changes;
+        let (vertex, pixel) = (Stage::Vertex as usize, Stage::Pixel as usize);
+        let steady = c.flags == 0
+            && c.shaders == 0
+            && c.samplers == [0; 6]
+            && c.shader_resources == [0; 6]
+            && c.constant_buffers
+                .iter()
+                .enumerate()
+                .all(|(s, m)| *m == 0 || s == vertex || s == pixel)
+            && !r.uavs
+            && !r.buffer_uavs
+            && r.indirect.is_none()
+            && self.pass.is_some()
+            && self.bound.built.is_some()
+            && match draw.kind {
+                DrawKind::Draw | DrawKind::DrawInstanced => r.index_buffer.is_none(),
+                DrawKind::DrawIndexed | DrawKind::DrawIndexedInstanced => r.index_buffer.is_some(),
+                _ => false,
+            };
+        if !steady {
+            return Ok(false);
+        }
+        let changes = *c;
+        let submissions = self.frame.submissions;
+        if changes.vertex_buffers != 0 {
+            let vertex_buffers = draw.vertex_buffers();
+            for (i, &(slot, stride, _)) in r.key.strides.iter().enumerate() {
+                if changes.vertex_buffers & (1 << slot.min(31)) == 0 {
+                    continue;
+                }
+                let Some(bound) =
+                    vertex_buffer(vertex_buffers, slot).filter(|b| !b.buffer.is_null())
+                else {
+                    return Ok(false);
+                };
+                if bound.stride_or_format != stride || i >= r.vertex_buffers.len() {
+                    // A new stride is a new pipeline.
+                    return Ok(false);
+                }
+                let (buffer, base, size) =
+                    self.buffer_location(CALL, bound.buffer, bound.instance)?;
+                let within = size.saturating_sub(bound.offset as u64).max(1);
+                let origin = Origin::Buffer(bound.buffer, bound.instance);
+                r.vertex_buffers[i] = (slot, origin, buffer, base + bound.offset as u64, within);
+            }
+        }
+        if changes.constant_buffers[vertex] != 0 || changes.constant_buffers[pixel] != 0 {
+            for stage in draw.stages() {
+                if changes.constant_buffers[stage.stage as usize] != 0
+                    && !self.replace_constant_buffers(&stage, changes, r)?
+                {
+                    return Ok(false);
+                }
+            }
+        }
+        if self.frame.submissions != submissions || self.pass.is_none() {
+            // Placing an instance flushed the frame (nothing is bound), or a buffer made at
+            // its first use was uploaded (the pass closed for the copy).
+            return Ok(false);
+        }
+        let Some(built) = self.bound.built else {
+            return Ok(false);
+        };
+        self.bind_set(&built, &r.set)?;
+        self.bind_buffers(r);
+        self.record_draw(draw)?;
+        self.frame.dirty = true;
+        if self.options.oracle {
+            self.check_draw(draw)?;
+        }
+        self.changes = DrawChanges::NONE;
+        Ok(true)
     }
 
     /// [`Self::translate_draw`] after the draw was decided, with `resolved` to fill.
@@ -260,7 +356,17 @@ impl VulkanBackend {
             .rposition(|s| all || changes.stage(*s))
             .map_or(0, |p| p + 1);
         for stage in draw.stages().take(last) {
-            if all || changes.stage(stage.stage) {
+            if !(all || changes.stage(stage.stage)) {
+                continue;
+            }
+            // Only constant buffers of a kept shader changed: those slots' descriptors are
+            // replaced in place (R-GPU-6); else the stage is resolved whole.
+            let s = stage.stage as usize;
+            let only_constants = !all
+                && changes.shaders & (1 << s) == 0
+                && changes.samplers[s] == 0
+                && changes.shader_resources[s] == 0;
+            if !(only_constants && self.replace_constant_buffers(&stage, changes, r)?) {
                 set_changed = true;
                 self.resolve_stage(&stage, r)?;
             }
@@ -434,6 +540,63 @@ impl VulkanBackend {
         self.stage_descriptors(stage, readers, set)
     }
 
+    /// The descriptors of `stage`'s constant-buffer slots that `changes` names, replaced in
+    /// place in the stage's descriptors and in the draw's set (the shader, its other slots and
+    /// so the set's bindings unchanged); `false` where a slot's binding is not in them (the
+    /// stage is resolved whole then).
+    fn replace_constant_buffers(
+        &mut self,
+        stage: &StageView<'_>,
+        changes: DrawChanges,
+        r: &mut Resolved,
+    ) -> Result<bool, Error> {
+        let index = match stage.stage {
+            Stage::Vertex => 0,
+            Stage::Pixel => 1,
+            _ => return Ok(false),
+        };
+        let mask = changes.constant_buffers[stage.stage as usize];
+        for (slot, bound) in stage.constant_buffers {
+            if mask & (1 << (*slot).min(15)) == 0 {
+                continue;
+            }
+            let binding =
+                self.binding(stage.stage, SlotKind::ConstantBuffer, *slot, stage.shader)?;
+            let descriptor = self.constant_buffer(bound)?;
+            let entry = (
+                binding,
+                descriptor,
+                Origin::Buffer(bound.buffer, bound.instance),
+            );
+            let in_stage = r.stage_sets[index].iter().position(|e| e.0 == binding);
+            let in_set = r.set.binary_search_by_key(&binding, |e| e.0).ok();
+            let (Some(a), Some(b)) = (in_stage, in_set) else {
+                return Ok(false);
+            };
+            r.stage_sets[index][a] = entry;
+            r.set[b] = entry;
+        }
+        Ok(true)
+    }
+
+    /// The descriptor of a bound constant buffer (the null buffer for an empty slot).
+    fn constant_buffer(&mut self, bound: &BoundBuffer) -> Result<Descriptor, Error> {
+        Ok(if bound.buffer.is_null() {
+            Descriptor::Buffer {
+                buffer: self.null_buffer(CALL)?,
+                offset: 0,
+                range: crate::null_descriptors::NULL_BUFFER_BYTES,
+            }
+        } else {
+            let (buffer, base, size) = self.buffer_location(CALL, bound.buffer, bound.instance)?;
+            Descriptor::Buffer {
+                buffer,
+                offset: base + bound.offset as u64,
+                range: size.saturating_sub(bound.offset as u64).clamp(4, 65536),
+            }
+        })
+    }
+
     /// The descriptors of the constant buffers, shader resources and samplers `stage` reads
     /// (empty slots read zeros, `null_descriptors.rs`); the shader resources moved to
     /// `SHADER_READ_ONLY_OPTIMAL` for `readers`.
@@ -446,21 +609,7 @@ impl VulkanBackend {
         for (slot, bound) in stage.constant_buffers {
             let binding =
                 self.binding(stage.stage, SlotKind::ConstantBuffer, *slot, stage.shader)?;
-            let descriptor = if bound.buffer.is_null() {
-                Descriptor::Buffer {
-                    buffer: self.null_buffer(CALL)?,
-                    offset: 0,
-                    range: crate::null_descriptors::NULL_BUFFER_BYTES,
-                }
-            } else {
-                let (buffer, base, size) =
-                    self.buffer_location(CALL, bound.buffer, bound.instance)?;
-                Descriptor::Buffer {
-                    buffer,
-                    offset: base + bound.offset as u64,
-                    range: size.saturating_sub(bound.offset as u64).clamp(4, 65536),
-                }
-            };
+            let descriptor = self.constant_buffer(bound)?;
             set.push((
                 binding,
                 descriptor,
@@ -702,26 +851,26 @@ impl VulkanBackend {
     fn bind_buffers(&mut self, resolved: &Resolved) {
         let device = &self.gpu.device;
         let cb = self.frame.cb;
-        if self.bound.vertex_buffers[..] != resolved.vertex_buffers[..] {
-            for &(slot, _, buffer, offset, size) in &resolved.vertex_buffers {
-                // SAFETY: the buffer is live with VERTEX_BUFFER usage; the offset is in it and
-                // `size` bytes from it are in it (`buffer_location`); no strides given, so the
-                // pipeline's static strides apply.
-                unsafe {
-                    device.cmd_bind_vertex_buffers2(
-                        cb,
-                        slot,
-                        &[buffer],
-                        &[offset],
-                        Some(&[size]),
-                        None,
-                    )
-                };
+        let bound = &mut self.bound.vertex_buffers;
+        let same_slots = bound.len() == resolved.vertex_buffers.len()
+            && bound
+                .iter()
+                .zip(&resolved.vertex_buffers)
+                .all(|(a, b)| a.0 == b.0);
+        if same_slots {
+            // Only the slots whose buffer differs are bound again (R-GPU-6).
+            for (bound, binding) in bound.iter_mut().zip(&resolved.vertex_buffers) {
+                if bound != binding {
+                    bind_vertex_buffer(device, cb, binding);
+                    *bound = *binding;
+                }
             }
-            self.bound.vertex_buffers.clear();
-            self.bound
-                .vertex_buffers
-                .extend_from_slice(&resolved.vertex_buffers);
+        } else {
+            for binding in &resolved.vertex_buffers {
+                bind_vertex_buffer(device, cb, binding);
+            }
+            bound.clear();
+            bound.extend_from_slice(&resolved.vertex_buffers);
         }
         if let Some((origin, buffer, offset, ty)) = resolved.index_buffer {
             if self.bound.index_buffer != resolved.index_buffer {
@@ -811,6 +960,15 @@ impl Locations {
     pub(crate) fn clear(&mut self) {
         *self = Self::default();
     }
+}
+
+/// Binds one vertex buffer on `cb`.
+fn bind_vertex_buffer(device: &ash::Device, cb: vk::CommandBuffer, binding: &VertexBinding) {
+    let &(slot, _, buffer, offset, size) = binding;
+    // SAFETY: the buffer is live with VERTEX_BUFFER usage; the offset is in it and `size` bytes
+    // from it are in it (`buffer_location`); no strides given, so the pipeline's static strides
+    // apply; `cb` is recording.
+    unsafe { device.cmd_bind_vertex_buffers2(cb, slot, &[buffer], &[offset], Some(&[size]), None) };
 }
 
 /// The buffer bound at vertex-buffer `slot`, if the record lists one.

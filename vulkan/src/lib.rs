@@ -74,7 +74,10 @@
 //! **Cost (R-GPU-6).** A draw allocates nothing once the backend is warm
 //! (`tests/r_gpu_6_no_allocation_per_draw.rs`), looks its pipeline up only when the key changes,
 //! and records dynamic state, buffers and descriptors only where they differ from what is bound
-//! (`draw_translation.rs`); the handle-keyed maps hash with Fx (`handle_hash.rs`).
+//! (`draw_translation.rs`: a changed constant buffer is one pushed descriptor, a changed vertex
+//! buffer one bind); the handle-keyed maps hash with Fx (`handle_hash.rs`). Three frames are in
+//! flight (`command_frame.rs`): a submission waits only for the frame whose command buffer,
+//! ring part and descriptor pools it reuses, or for what a read-back reads.
 //!
 //! **Not translated yet** (refused at the draw, or counted in
 //! [`VulkanBackend::untranslated_commands`]): hull, domain and geometry shaders (so no shader
@@ -88,7 +91,7 @@
 //! operations, an empty vertex-buffer slot the layout reads (refused; empty constant-buffer
 //! and shader-resource slots read zeros, `null_descriptors.rs`; an empty UAV slot the code
 //! uses is refused), a view's minimum LOD above 0 on a device without `VK_EXT_image_view_min_lod` (refused at the draw, naming the view; lavapipe of Mesa 22.3 lacks it), UAV counters (append/consume), uniform texel buffers, multisampling (a texture of several samples is refused at its first use, naming it),
-//! frames in flight (every flush waits for its fence), bundles as secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
+//! bundles as secondary command buffers (they arrive expanded, R-GPU-1). Clip space: WGSL's `y` is up,
 //! as D3D11's, and naga's writer flips it for Vulkan; SPIR-V words are used as given, so their
 //! positions are in Vulkan's clip space (`y` down).
 //!
@@ -341,8 +344,14 @@ impl VulkanBackend {
         self.descriptors.sets_written
     }
 
-    /// GPU time of the submissions, from timestamp queries around each (zero where the queue
-    /// has no timestamps).
+    /// Descriptors written or pushed so far: a draw that changed one constant buffer of a
+    /// pushed set writes one (`descriptors.rs`, R-GPU-6).
+    pub fn descriptors_written(&self) -> u64 {
+        self.descriptors.descriptors_written
+    }
+
+    /// GPU time of the submissions waited for, from timestamp queries around each (zero where
+    /// the queue has no timestamps): [`Self::wait_for_gpu`] first to count every submission.
     pub fn gpu_time(&self) -> GpuTime {
         self.frame.gpu_ns
     }
@@ -350,6 +359,23 @@ impl VulkanBackend {
     /// Frames submitted so far.
     pub fn submissions(&self) -> u64 {
         self.frame.submissions
+    }
+
+    /// Submissions waited for so far (fence waits: a frame reused while in flight, a read-back,
+    /// a submission whose query results are read). A flush waits for no submission of its own
+    /// unless it is read back (`command_frame.rs`, R-GPU-6).
+    pub fn fence_waits(&self) -> u64 {
+        self.frame.waits
+    }
+
+    /// Submissions the GPU may still be running (at most the frames in flight).
+    pub fn frames_in_flight(&self) -> usize {
+        self.frame.in_flight()
+    }
+
+    /// Waits for every submission in flight, so that [`Self::gpu_time`] counts them all.
+    pub fn wait_for_gpu(&mut self) -> Result<(), Error> {
+        self.wait_frames().map_err(|e| e.to_engine("wait_for_gpu"))
     }
 
     /// Draws under predication, by what decided them (`predication.rs`).

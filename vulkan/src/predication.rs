@@ -75,7 +75,7 @@ pub(crate) struct Predication {
     /// `Some(Err(offset))` conditional rendering on that word.
     condition: Option<Result<bool, u64>>,
     buffer: Option<(vk::Buffer, Allocation)>,
-    used: u32,
+    pub(crate) used: u32,
     pub(crate) counts: PredicationCounts,
 }
 
@@ -199,7 +199,7 @@ impl VulkanBackend {
             }
             Some(_) => {
                 // Several pieces: read the sum back (the flush prepares nothing).
-                self.flush().map_err(|e| e.to_engine(call))?;
+                self.flush_and_wait().map_err(|e| e.to_engine(call))?;
                 self.predication.prepared = true;
                 let answer = self.queries.states.get(&query).and_then(|s| s.result);
                 self.predication.condition = answer.map(|r| Ok(r.answer() == value));

@@ -272,6 +272,12 @@ impl Queries {
         self.occlusion.pool
     }
 
+    /// Whether the submission being recorded used a query slot (its results are read after
+    /// it: `command_frame.rs` waits for it).
+    pub(crate) fn used_any(&self) -> bool {
+        self.pools().any(|p| p.used > 0)
+    }
+
     fn pools(&self) -> impl Iterator<Item = &Pool> {
         std::iter::once(&self.occlusion)
             .chain(self.statistics.as_ref())
@@ -608,7 +614,8 @@ impl VulkanBackend {
             return Ok(None);
         };
         if state.pending.is_some() {
-            self.flush().map_err(|e| e.to_engine("query_result"))?;
+            self.flush_and_wait()
+                .map_err(|e| e.to_engine("query_result"))?;
         }
         Ok(self
             .queries

@@ -124,7 +124,7 @@ impl VulkanBackend {
             );
         }
         self.to_host(buffer);
-        self.flush().map_err(|e| e.to_engine(call))
+        self.flush_and_wait().map_err(|e| e.to_engine(call))
     }
 
     /// A host-visible buffer of `size` bytes for a read-back, bound to its memory.
@@ -223,7 +223,7 @@ impl VulkanBackend {
                 .cmd_copy_buffer(self.frame.cb, source, host, &[region])
         };
         self.to_host(host);
-        let flushed = self.flush().map_err(|e| e.to_engine(call));
+        let flushed = self.flush_and_wait().map_err(|e| e.to_engine(call));
         let bytes = flushed.map(|()| {
             allocation
                 .mapped_slice()

@@ -7,8 +7,12 @@
 //! regions of dynamic instances by `(buffer, instance)`, which draws read their vertex, index
 //! and constant data from.
 //!
-//! **Invariant.** A region is never rewritten while the GPU may read it: the ring is reset only
-//! after the frame's fence signalled (`submit` waits for it), and `write_no_overwrite` writes into
+//! The buffer is cut into one part per frame in flight (`command_frame.rs`): a frame places
+//! its bytes in its own part, so a flush that does not wait for the GPU leaves the submitted
+//! frames' regions alone.
+//!
+//! **Invariant.** A region is never rewritten while the GPU may read it: a frame's part is
+//! reset only when that frame is made current again, after its fence signalled, and `write_no_overwrite` writes into
 //! its instance's region in place only because the application promises the GPU reads no byte it
 //! writes (R-REC-11). After a reset the regions are forgotten; a draw that reads an instance
 //! placed in an earlier frame has it placed again from the bytes the backend kept of each
@@ -20,6 +24,7 @@ use gpu_allocator::MemoryLocation;
 use recorder::command::InstanceId;
 use recorder::RawHandle;
 
+use crate::command_frame::FRAMES_IN_FLIGHT;
 use crate::handle_hash::HandleMap;
 use crate::instance::{vk_failed, BackendError};
 
@@ -27,7 +32,10 @@ use crate::instance::{vk_failed, BackendError};
 pub(crate) struct Ring {
     pub(crate) buffer: vk::Buffer,
     allocation: Option<Allocation>,
+    /// The bytes of each frame's part.
     size: u64,
+    /// The current frame's part ends here.
+    end: u64,
     head: u64,
     /// Where each dynamic instance of this frame lies.
     pub(crate) regions: HandleMap<(RawHandle, InstanceId), u64>,
@@ -43,8 +51,9 @@ impl Ring {
         allocator: &mut Allocator,
         size: u64,
     ) -> Result<Self, BackendError> {
+        let size = size.next_multiple_of(RING_ALIGN);
         let info = vk::BufferCreateInfo::default()
-            .size(size)
+            .size(size * FRAMES_IN_FLIGHT as u64)
             .usage(
                 vk::BufferUsageFlags::TRANSFER_SRC
                     | vk::BufferUsageFlags::VERTEX_BUFFER
@@ -83,6 +92,7 @@ impl Ring {
             buffer,
             allocation: Some(allocation),
             size,
+            end: size,
             head: 0,
             regions: HandleMap::default(),
         };
@@ -100,11 +110,11 @@ impl Ring {
         Ok(ring)
     }
 
-    /// Places `data` in the ring; `None` when the frame's ring is full.
+    /// Places `data` in the current frame's part; `None` when it is full.
     pub(crate) fn place(&mut self, data: &[u8]) -> Option<u64> {
         let offset = self.head.next_multiple_of(RING_ALIGN);
         let end = offset.checked_add(data.len() as u64)?;
-        if end > self.size {
+        if end > self.end {
             return None;
         }
         self.write(offset, data);
@@ -128,9 +138,11 @@ impl Ring {
         (bytes as u64) <= self.size
     }
 
-    /// The frame's fence signalled: every region is free.
-    pub(crate) fn reset(&mut self) {
-        self.head = 0;
+    /// Frame `frame` is made current (its last submission's fence signalled): its part is
+    /// free, and the regions of the frame before are forgotten.
+    pub(crate) fn reset(&mut self, frame: usize) {
+        self.head = frame as u64 * self.size;
+        self.end = self.head + self.size;
         self.regions.clear();
     }
 

@@ -521,6 +521,16 @@ impl<'a> Draw<'a> {
         self.stages().find(|s| s.stage == stage)
     }
 
+    /// The vertex buffers the input layout reads, as [`GraphicsView::vertex_buffers`] has them,
+    /// without putting the rest of the view together (a backend's steady state, R-GPU-6).
+    pub fn vertex_buffers(&self) -> &'a [(u32, BoundBuffer)] {
+        slice(
+            &self.records.buffers,
+            self.entry.vertex_start,
+            self.entry.vertex_buffers as usize,
+        )
+    }
+
     /// What a draw (not a dispatch) reads besides its shader stages.
     pub fn graphics(&self) -> Option<GraphicsView<'a>> {
         let r = self.records;

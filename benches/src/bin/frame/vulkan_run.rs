@@ -68,6 +68,10 @@ fn backend_of(immediate: &mut ImmediateContext) -> Result<&mut VulkanBackend, St
 pub(crate) fn finish(immediate: &mut ImmediateContext, options: &Options) -> Result<(), String> {
     let errors = immediate.flush();
     let backend = backend_of(immediate)?;
+    // Every frame in flight counted (R-GPU-6: a submission is not waited for otherwise).
+    backend
+        .wait_for_gpu()
+        .map_err(|error| format!("the backend refused: {error}"))?;
     let time = backend.gpu_time();
     if time.submissions > 0 {
         eprintln!(

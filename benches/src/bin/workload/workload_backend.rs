@@ -163,7 +163,12 @@ pub(crate) fn run(o: &Options) -> Result<(), String> {
         let r = raw_round(&mut drawn, &frame, &raw_list)?;
         let b = drawn.frame(o.draws)?;
         let begin = Instant::now();
-        let backend = backend(&mut drawn)?; // submits and waits for the GPU
+        let backend = backend(&mut drawn)?;
+        // The frame was submitted by the flush; wait for it here (frames in flight: nothing
+        // else waits), so that its GPU time is read.
+        backend
+            .wait_for_gpu()
+            .map_err(|e| format!("waiting for the GPU: {e}"))?;
         let s = begin.elapsed();
         let time = backend.gpu_time().last_ns;
         if round >= 2 {
