@@ -218,11 +218,21 @@ impl VulkanBackend {
             }
         }
         if changes.constant_buffers[vertex] != 0 || changes.constant_buffers[pixel] != 0 {
+            // The stages whose constant buffers changed, as bits: the walk stops after the
+            // last of them (a stage's view is not free to build).
+            let mut left = (1u32 << vertex) * u32::from(changes.constant_buffers[vertex] != 0)
+                | (1u32 << pixel) * u32::from(changes.constant_buffers[pixel] != 0);
             for stage in draw.stages() {
-                if changes.constant_buffers[stage.stage as usize] != 0
-                    && !self.replace_constant_buffers(&stage, changes, r)?
-                {
+                let bit = 1u32 << (stage.stage as usize);
+                if left & bit == 0 {
+                    continue;
+                }
+                if !self.replace_constant_buffers(&stage, changes, r)? {
                     return Ok(false);
+                }
+                left &= !bit;
+                if left == 0 {
+                    break;
                 }
             }
         }

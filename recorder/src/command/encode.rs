@@ -43,7 +43,10 @@ pub(crate) struct TooLarge {
 
 const _: () =
     assert!(MAX_COMMAND_BYTES <= u32::MAX as usize && MAX_COMMAND_BYTES.is_multiple_of(8));
-const _: () = assert!(MAX_MAP_BYTES + 256 <= MAX_COMMAND_BYTES);
+/// The largest fixed payload's command ([`CommandBytes::fixed`]): the list's own header is the
+/// largest (280 bytes, its bundle facts and derived slot included).
+const MAX_FIXED_BYTES: usize = 320;
+const _: () = assert!(MAX_MAP_BYTES + MAX_FIXED_BYTES <= MAX_COMMAND_BYTES);
 
 impl CommandBytes {
     /// A command with a fixed payload `P` and nothing after it.
@@ -51,7 +54,7 @@ impl CommandBytes {
     pub(crate) const fn fixed<P>() -> Self {
         let size = HEADER + std::mem::size_of::<P>();
         const { assert!((HEADER + std::mem::size_of::<P>()).is_multiple_of(8)) };
-        const { assert!(HEADER + std::mem::size_of::<P>() <= 256) };
+        const { assert!(HEADER + std::mem::size_of::<P>() <= MAX_FIXED_BYTES) };
         Self(size as u32)
     }
 
