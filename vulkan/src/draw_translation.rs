@@ -220,8 +220,11 @@ impl VulkanBackend {
         if changes.constant_buffers[vertex] != 0 || changes.constant_buffers[pixel] != 0 {
             // The stages whose constant buffers changed, as bits: the walk stops after the
             // last of them (a stage's view is not free to build).
-            let mut left = (1u32 << vertex) * u32::from(changes.constant_buffers[vertex] != 0)
-                | (1u32 << pixel) * u32::from(changes.constant_buffers[pixel] != 0);
+            let bit_if = |stage: usize| match changes.constant_buffers[stage] {
+                0 => 0,
+                _ => 1u32 << stage,
+            };
+            let mut left = bit_if(vertex) | bit_if(pixel);
             for stage in draw.stages() {
                 let bit = 1u32 << (stage.stage as usize);
                 if left & bit == 0 {
