@@ -158,3 +158,45 @@ fn bundle_body_racing_release_returns_chunks_once() {
         );
     });
 }
+
+/// A bundle registered at its finish (`Recorder::finish_registered_bundle`,
+/// `recorder/src/context/registered_bundle.rs`): its shared part, the holder count among them,
+/// lives in its list's header. A clone dropped on another thread while the original drops here:
+/// the last of the two, whichever it is, releases the device's entry and the list, and the
+/// bundle's chunk goes back to the pool exactly once.
+#[test]
+fn registered_bundle_clones_dropped_on_two_threads_release_once() {
+    check(DEVICE_BRANCHES, || {
+        let device = small_device();
+        let mut context = device.bundle_recorder("bundle", None);
+        context.draw(3, 0);
+        let name: std::sync::Arc<str> = "bundle".into();
+        let before = device.pool_stats();
+        let bundle = context
+            .finish_registered_bundle(Default::default(), 16, &name)
+            .expect("a bundle of one draw");
+        let handle = bundle.handle();
+        let clone = bundle.clone();
+        let other = spawn(move || {
+            assert_eq!(
+                clone.footprint(),
+                16,
+                "the clone reads the shared part whole"
+            );
+            drop(clone);
+        });
+        drop(bundle);
+        other.join().unwrap();
+        device.process_deferred_releases();
+        assert!(
+            device.bundle_body(recorder::Handle::raw(handle)).is_none(),
+            "the last holder released the device's entry"
+        );
+        drop(context);
+        let after = device.pool_stats();
+        assert!(
+            after.free_chunks > before.free_chunks,
+            "the bundle's chunk went back to the pool: {before:?} -> {after:?}"
+        );
+    });
+}

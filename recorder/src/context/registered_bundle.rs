@@ -13,7 +13,7 @@ use std::mem::ManuallyDrop;
 use crate::context::bundle_entry::{BundleTail, OutputFormats};
 use crate::device::handle::BundleHandle;
 use crate::list::{BundleFacts, CommandList, TAIL_WORDS};
-use crate::sync::{fence, Arc, AtomicUsize, Ordering};
+use crate::sync::{fence, AtomicUsize, Ordering};
 
 const _: () = assert!(std::mem::size_of::<BundleTail>() == 8 * TAIL_WORDS);
 const _: () = assert!(std::mem::align_of::<BundleTail>() <= 8);
@@ -37,7 +37,7 @@ impl RegisteredBundle {
         body: CommandList,
         handle: BundleHandle,
         tail: BundleTail,
-        name: &Arc<str>,
+        name: &std::sync::Arc<str>,
     ) -> Self {
         debug_assert_eq!(body.references_now(), 2);
         let mut words = [0u64; TAIL_WORDS];

@@ -43,7 +43,6 @@ use crate::device::DeviceShared;
 use crate::device::{Device, DeviceDesc};
 use crate::errors::{Error, RecordError};
 use crate::list::{CommandList, StartState};
-use crate::sync::Arc;
 use crate::sync::Ordering;
 
 /// The immediate context's recorder: batches instead of lists.
@@ -165,7 +164,7 @@ impl Recorder<BundleRole> {
         &mut self,
         declaration: OutputFormats,
         footprint: u32,
-        name: &Arc<str>,
+        name: &std::sync::Arc<str>,
     ) -> Result<RegisteredBundle, RecordError> {
         let body = self.finish_list(false)?;
         let handle = self
@@ -271,7 +270,7 @@ impl DeviceShared {
         body: CommandList,
         declaration: OutputFormats,
         footprint: u32,
-        name: &Arc<str>,
+        name: &std::sync::Arc<str>,
     ) -> BundleHandle {
         let mut words = [0u64; BUNDLE_WORDS];
         words[0] = body.into_header() as u64;

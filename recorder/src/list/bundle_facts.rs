@@ -24,7 +24,7 @@ pub(crate) struct BundleFacts {
     /// The declaration and the footprint, packed as the entry's words.
     pub(crate) tail: [u64; TAIL_WORDS],
     /// The recorder's name, shared (a clone of its `Arc`, no copy); `None` for an unnamed one.
-    pub(crate) name: Option<Arc<str>>,
+    pub(crate) name: Option<std::sync::Arc<str>>,
 }
 
 impl BundleFacts {
@@ -39,7 +39,7 @@ impl BundleFacts {
     }
 
     /// Takes the name the header kept (the list is being discarded).
-    pub(crate) fn forget_name(&mut self) -> Option<Arc<str>> {
+    pub(crate) fn forget_name(&mut self) -> Option<std::sync::Arc<str>> {
         self.name.take()
     }
 }
