@@ -84,10 +84,12 @@ pub(crate) fn finish(immediate: &mut ImmediateContext, options: &Options) -> Res
     }
     let oracle = backend.oracle_counts();
     eprintln!(
-        "backend: {} pipelines, {} descriptor sets written, {} submissions, {:?}",
+        "backend: {} pipelines, {} descriptor sets written, {} submissions, {} fence waits \
+         (a frame in flight reused, a read-back), {:?}",
         backend.pipelines_built(),
         backend.descriptor_sets_written(),
         backend.submissions(),
+        backend.fence_waits(),
         oracle,
     );
     if oracle.mismatches > 0 {
