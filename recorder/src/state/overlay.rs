@@ -202,14 +202,8 @@ fn mark(masks: &mut Saved, command: &Command<'_>) -> OverlayStep {
             mark_range(mask, slot, 1, slots);
             return OverlayStep::Done;
         }
-        Command::Draw(_)
-        | Command::DrawIndexed(_)
-        | Command::DrawInstanced(_)
-        | Command::DrawIndexedInstanced(_)
-        | Command::DrawAuto
-        | Command::DrawInstancedIndirect(_)
-        | Command::DrawIndexedInstancedIndirect(_)
-        | Command::Dispatch(_) => {}
+        // (A bundle records no indirect dispatch, R-B-2.)
+        c if c.is_draw_or_dispatch() => {}
         _ => return OverlayStep::Ignore,
     }
     OverlayStep::Apply
@@ -358,14 +352,8 @@ impl BundleOverlay {
                 remap_slot(masks, saved, bindings, remap);
                 return OverlayStep::Done;
             }
-            Command::Draw(_)
-            | Command::DrawIndexed(_)
-            | Command::DrawInstanced(_)
-            | Command::DrawIndexedInstanced(_)
-            | Command::DrawAuto
-            | Command::DrawInstancedIndirect(_)
-            | Command::DrawIndexedInstancedIndirect(_)
-            | Command::Dispatch(_) => {}
+            // (A bundle records no indirect dispatch, R-B-2.)
+            c if c.is_draw_or_dispatch() => {}
             // A bundle recorder records nothing else (R-B-7, R-B-8).
             _ => return OverlayStep::Ignore,
         }
