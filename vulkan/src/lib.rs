@@ -219,6 +219,8 @@ pub struct VulkanBackend {
     pub(crate) untranslated: u64,
     pub(crate) queries: query_pools::Queries,
     pub(crate) predication: predication::Predication,
+    /// The threaded raw frame's secondary command buffers (`raw_baseline.rs`).
+    pub(crate) raw_secondaries: raw_baseline::RawSecondaries,
     /// Last: dropped after everything above was destroyed (`Drop`).
     pub(crate) gpu: instance::Gpu,
 }
@@ -280,6 +282,7 @@ impl VulkanBackend {
             untranslated: 0,
             queries,
             predication: Default::default(),
+            raw_secondaries: Default::default(),
             gpu,
         })
     }
@@ -508,6 +511,7 @@ impl Drop for VulkanBackend {
         let _ = unsafe { self.gpu.device.device_wait_idle() };
         self.destroy_pipelines();
         self.destroy_resources();
+        self.raw_secondaries.destroy(&self.gpu.device);
         self.descriptors.destroy(&self.gpu.device);
         self.frame.destroy(&self.gpu.device);
         self.queries.destroy(&self.gpu.device);

@@ -26,6 +26,9 @@ pub(crate) struct OpenPass {
     /// The depth-stencil view (null for none).
     pub(crate) depth: RawHandle,
     pub(crate) extent: vk::Extent2D,
+    /// How the pass was begun: empty (commands inline), or its contents in secondary command
+    /// buffers (`raw_baseline.rs`'s threaded frame).
+    pub(crate) flags: vk::RenderingFlags,
 }
 
 impl VulkanBackend {
@@ -50,8 +53,21 @@ impl VulkanBackend {
         colors: &[(RawHandle, RawHandle)],
         depth: (RawHandle, RawHandle),
     ) -> Result<(), Error> {
+        self.open_pass_as(call, colors, depth, vk::RenderingFlags::empty())
+    }
+
+    /// [`open_pass`](Self::open_pass), begun with `flags` (a pass of another `flags` is closed
+    /// and a new one begun).
+    pub(crate) fn open_pass_as(
+        &mut self,
+        call: &'static str,
+        colors: &[(RawHandle, RawHandle)],
+        depth: (RawHandle, RawHandle),
+        flags: vk::RenderingFlags,
+    ) -> Result<(), Error> {
         if let Some(pass) = &self.pass {
             if pass.depth == depth.0
+                && pass.flags == flags
                 && pass.colors.len() == colors.len()
                 && pass.colors.as_slice() == colors
             {
@@ -139,6 +155,7 @@ impl VulkanBackend {
             .filter(|i| crate::translate::aspects(i.format).contains(vk::ImageAspectFlags::STENCIL))
             .and(depth_attachment.as_ref());
         let mut info = vk::RenderingInfo::default()
+            .flags(flags)
             .render_area(vk::Rect2D {
                 offset: vk::Offset2D::default(),
                 extent,
@@ -159,6 +176,7 @@ impl VulkanBackend {
             colors: colors.to_vec(),
             depth: depth.0,
             extent,
+            flags,
         });
         self.resume_queries(Scoped::Occlusion);
         self.resume_queries(Scoped::Statistics);

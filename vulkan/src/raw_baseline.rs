@@ -23,6 +23,7 @@ use recorder::{
     RenderTargetView, Shader, Stage, Texture,
 };
 
+use crate::command_frame::FRAMES_IN_FLIGHT;
 use crate::pipelines::{Built, PipelineKey};
 use crate::shaders::{self, SlotKind};
 use crate::VulkanBackend;
@@ -60,8 +61,67 @@ pub struct RawFrame {
     vertex_buffers: Vec<vk::Buffer>,
     /// The binding of the vertex stage's constant buffer 0.
     binding: u32,
-    /// The target's view and texture.
+    /// The target's view and texture, and its format.
     target: (RawHandle, RawHandle),
+    format: vk::Format,
+}
+
+/// The threaded raw frame's secondary command buffers: for each frame in flight, a command pool
+/// and a secondary command buffer per thread, made at the first frame that needs them and
+/// destroyed with the backend. A frame slot's are reset only while that slot is current (its
+/// last submission waited for: `command_frame.rs`).
+#[derive(Default)]
+pub(crate) struct RawSecondaries {
+    /// `[frame slot][thread]`.
+    slots: Vec<Vec<(vk::CommandPool, vk::CommandBuffer)>>,
+}
+
+impl RawSecondaries {
+    /// Makes sure every frame slot has `threads` pools and buffers.
+    fn reserve(&mut self, device: &ash::Device, family: u32, threads: usize) -> Result<(), Error> {
+        self.slots.resize_with(FRAMES_IN_FLIGHT, Vec::new);
+        for slot in &mut self.slots {
+            while slot.len() < threads {
+                let info = vk::CommandPoolCreateInfo::default()
+                    .queue_family_index(family)
+                    .flags(vk::CommandPoolCreateFlags::TRANSIENT);
+                // SAFETY: `info` lives across the call and names the device's queue family.
+                let pool = unsafe { device.create_command_pool(&info, None) }
+                    .map_err(|e| raw_failed("vkCreateCommandPool", e))?;
+                let allocate = vk::CommandBufferAllocateInfo::default()
+                    .command_pool(pool)
+                    .level(vk::CommandBufferLevel::SECONDARY)
+                    .command_buffer_count(1);
+                // SAFETY: `pool` is a live pool of this device.
+                match unsafe { device.allocate_command_buffers(&allocate) } {
+                    Ok(buffers) if !buffers.is_empty() => slot.push((pool, buffers[0])),
+                    result => {
+                        // SAFETY: the pool is new and unused.
+                        unsafe { device.destroy_command_pool(pool, None) };
+                        let error = result.err().unwrap_or(vk::Result::ERROR_UNKNOWN);
+                        return Err(raw_failed("vkAllocateCommandBuffers", error));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Destroys the pools (their buffers with them).
+    pub(crate) fn destroy(&mut self, device: &ash::Device) {
+        for (pool, _) in self.slots.drain(..).flatten() {
+            // SAFETY: the device is idle (the backend's drop waited for it).
+            unsafe { device.destroy_command_pool(pool, None) };
+        }
+    }
+}
+
+fn raw_failed(what: &str, result: vk::Result) -> Error {
+    Error::GpuBackend {
+        call: CALL,
+        object: "the raw frame".to_string(),
+        problem: format!("{what} failed: {result}"),
+    }
 }
 
 impl VulkanBackend {
@@ -126,6 +186,7 @@ impl VulkanBackend {
             vertex_buffers: vertices,
             binding: shaders::binding(Stage::Vertex, SlotKind::ConstantBuffer, 0),
             target: (view, texture),
+            format,
         })
     }
 
@@ -153,62 +214,194 @@ impl VulkanBackend {
             },
             |p| p.extent,
         );
-        let device = &self.gpu.device;
-        let cb = self.frame.cb;
-        let mut bound = usize::MAX;
-        for draw in draws {
-            let built = &frame.pipelines[draw.pipeline];
-            // SAFETY: recording on the frame's command buffer inside a pass on the target,
-            // whose format the pipelines were built for; the pipelines, their push layouts and
-            // the buffers are live objects of this device (resolved by `raw_frame`, kept by
-            // the backend); the dynamic state every pipeline declares is set after the first
-            // bind; the pushed binding is the vertex stage's constant buffer 0, which the
-            // layouts hold as a uniform buffer.
-            unsafe {
-                if draw.pipeline != bound {
-                    device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, built.pipeline);
-                    if bound == usize::MAX {
-                        let viewport = vk::Viewport {
-                            x: 0.0,
-                            y: 0.0,
-                            width: extent.width as f32,
-                            height: extent.height as f32,
-                            min_depth: 0.0,
-                            max_depth: 1.0,
-                        };
-                        device.cmd_set_viewport_with_count(cb, &[viewport]);
-                        device.cmd_set_scissor_with_count(cb, &[extent.into()]);
-                        device.cmd_set_blend_constants(cb, &[0.0; 4]);
-                        device.cmd_set_stencil_reference(
-                            cb,
-                            vk::StencilFaceFlags::FRONT_AND_BACK,
-                            0,
-                        );
-                        device.cmd_set_primitive_restart_enable(cb, false);
-                    }
-                    bound = draw.pipeline;
-                }
-                let info = [frame.constant_buffers[draw.constant_buffer]];
-                let write = vk::WriteDescriptorSet::default()
-                    .dst_binding(frame.binding)
-                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                    .buffer_info(&info);
-                push.cmd_push_descriptor_set(
-                    cb,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    built.layout,
-                    0,
-                    &[write],
-                );
-                let vertex_buffer = frame.vertex_buffers[draw.vertex_buffer];
-                device.cmd_bind_vertex_buffers(cb, 0, &[vertex_buffer], &[0]);
-                device.cmd_draw(cb, draw.vertices, 1, 0, 0);
-            }
-        }
+        // SAFETY: the frame's command buffer is recording, inside the pass just opened on the
+        // frame's target.
+        unsafe { record_draws(&self.gpu.device, &push, self.frame.cb, frame, draws, extent) };
         // The command buffer's bindings are the raw frame's now.
         self.bound.reset();
         self.changes.set_everything();
         self.frame.dirty = true;
         Ok(())
+    }
+
+    /// [`record_raw`](Self::record_raw) on `threads` threads: the draws cut into `threads`
+    /// runs, each recorded on its own thread into a secondary command buffer that continues the
+    /// target's pass (`VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT`), and the
+    /// secondaries executed in order on the frame's command buffer. What issue 27 asks to
+    /// measure: whether recording Vulkan commands on several threads pays, at the cost of a
+    /// hand-written renderer's commands. The threads are scoped threads started per frame
+    /// (their start is part of the cost measured). `threads` is 1 to 64.
+    pub fn record_raw_threaded(
+        &mut self,
+        frame: &RawFrame,
+        draws: &[RawDraw],
+        threads: usize,
+    ) -> Result<(), Error> {
+        if !(1..=64).contains(&threads) {
+            return Err(Error::GpuBackend {
+                call: CALL,
+                object: "the raw frame".to_string(),
+                problem: format!("{threads} threads: 1 to 64 (R-GPU-6)"),
+            });
+        }
+        let fits = draws.iter().all(|d| {
+            d.pipeline < frame.pipelines.len()
+                && d.constant_buffer < frame.constant_buffers.len()
+                && d.vertex_buffer < frame.vertex_buffers.len()
+        });
+        let Some(push) = self.gpu.push_descriptor.clone().filter(|_| fits) else {
+            return Err(Error::GpuBackend {
+                call: CALL,
+                object: "the raw frame".to_string(),
+                problem: "names an object it does not have (R-GPU-6)".to_string(),
+            });
+        };
+        let device = self.gpu.device.clone();
+        self.raw_secondaries
+            .reserve(&device, self.gpu.queue_family, threads)?;
+        self.open_pass_as(
+            CALL,
+            &[frame.target],
+            (RawHandle::NULL, RawHandle::NULL),
+            vk::RenderingFlags::CONTENTS_SECONDARY_COMMAND_BUFFERS,
+        )?;
+        let extent = self.pass.as_ref().map_or(
+            vk::Extent2D {
+                width: 1,
+                height: 1,
+            },
+            |p| p.extent,
+        );
+        let secondaries = &self.raw_secondaries.slots[self.frame.current][..threads];
+        let per = draws.len().div_ceil(threads).max(1);
+        let recorded = std::thread::scope(|scope| {
+            let workers: Vec<_> = secondaries
+                .iter()
+                .zip(draws.chunks(per).chain(std::iter::repeat(&[][..])))
+                .map(|(&(pool, cb), run)| {
+                    let (device, push) = (&device, &push);
+                    scope.spawn(move || {
+                        record_secondary(device, push, (pool, cb), frame, run, extent)
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or(Err(vk::Result::ERROR_UNKNOWN)))
+                .collect::<Result<Vec<()>, vk::Result>>()
+        });
+        if let Err(error) = recorded {
+            self.end_pass();
+            return Err(raw_failed("recording a secondary command buffer", error));
+        }
+        let buffers: Vec<vk::CommandBuffer> = secondaries.iter().map(|&(_, cb)| cb).collect();
+        // SAFETY: the frame's command buffer is recording inside a pass begun for secondary
+        // command buffers; each secondary was recorded above (ended without error) for this
+        // pass's single colour format, and none is pending elsewhere (the slot's previous
+        // submission was waited for when the slot became current).
+        unsafe { device.cmd_execute_commands(self.frame.cb, &buffers) };
+        // Nothing else records inline in this pass.
+        self.end_pass();
+        self.bound.reset();
+        self.changes.set_everything();
+        self.frame.dirty = true;
+        Ok(())
+    }
+}
+
+/// Records `draws` on `cb` as a hand-written renderer does (see the module essay): the pipeline
+/// bound when it changes (the dynamic state set after the first), the constant buffer pushed,
+/// the vertex buffer bound, the draw.
+///
+/// # Safety
+/// `cb` is a command buffer of `device` recording inside a pass (or a secondary one continuing
+/// it) on `frame`'s target of `extent`; every index of `draws` is within `frame`'s lists.
+unsafe fn record_draws(
+    device: &ash::Device,
+    push: &ash::khr::push_descriptor::Device,
+    cb: vk::CommandBuffer,
+    frame: &RawFrame,
+    draws: &[RawDraw],
+    extent: vk::Extent2D,
+) {
+    let mut bound = usize::MAX;
+    for draw in draws {
+        let built = &frame.pipelines[draw.pipeline];
+        // SAFETY: `cb` records inside a pass on the target (the caller's contract), whose
+        // format the pipelines were built for; the indices are in range (the caller's
+        // contract); the pipelines, their push layouts and
+        // the buffers are live objects of this device (resolved by `raw_frame`, kept by
+        // the backend); the dynamic state every pipeline declares is set after the first
+        // bind; the pushed binding is the vertex stage's constant buffer 0, which the
+        // layouts hold as a uniform buffer.
+        unsafe {
+            if draw.pipeline != bound {
+                device.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, built.pipeline);
+                if bound == usize::MAX {
+                    let viewport = vk::Viewport {
+                        x: 0.0,
+                        y: 0.0,
+                        width: extent.width as f32,
+                        height: extent.height as f32,
+                        min_depth: 0.0,
+                        max_depth: 1.0,
+                    };
+                    device.cmd_set_viewport_with_count(cb, &[viewport]);
+                    device.cmd_set_scissor_with_count(cb, &[extent.into()]);
+                    device.cmd_set_blend_constants(cb, &[0.0; 4]);
+                    device.cmd_set_stencil_reference(cb, vk::StencilFaceFlags::FRONT_AND_BACK, 0);
+                    device.cmd_set_primitive_restart_enable(cb, false);
+                }
+                bound = draw.pipeline;
+            }
+            let info = [frame.constant_buffers[draw.constant_buffer]];
+            let write = vk::WriteDescriptorSet::default()
+                .dst_binding(frame.binding)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .buffer_info(&info);
+            push.cmd_push_descriptor_set(
+                cb,
+                vk::PipelineBindPoint::GRAPHICS,
+                built.layout,
+                0,
+                &[write],
+            );
+            let vertex_buffer = frame.vertex_buffers[draw.vertex_buffer];
+            device.cmd_bind_vertex_buffers(cb, 0, &[vertex_buffer], &[0]);
+            device.cmd_draw(cb, draw.vertices, 1, 0, 0);
+        }
+    }
+}
+
+/// One thread's run of [`VulkanBackend::record_raw_threaded`]: `pool` reset, `cb` begun as a
+/// secondary continuing the pass on `frame`'s target, the draws recorded, `cb` ended.
+fn record_secondary(
+    device: &ash::Device,
+    push: &ash::khr::push_descriptor::Device,
+    (pool, cb): (vk::CommandPool, vk::CommandBuffer),
+    frame: &RawFrame,
+    draws: &[RawDraw],
+    extent: vk::Extent2D,
+) -> Result<(), vk::Result> {
+    let formats = [frame.format];
+    let mut rendering = vk::CommandBufferInheritanceRenderingInfo::default()
+        .color_attachment_formats(&formats)
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let inheritance = vk::CommandBufferInheritanceInfo::default().push_next(&mut rendering);
+    let begin = vk::CommandBufferBeginInfo::default()
+        .flags(
+            vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT
+                | vk::CommandBufferUsageFlags::RENDER_PASS_CONTINUE,
+        )
+        .inheritance_info(&inheritance);
+    // SAFETY: `pool` and `cb` are this thread's alone (one pair per thread and frame slot), and
+    // no submission in flight uses them (the caller's frame slot is current); `cb` continues a
+    // pass of one colour attachment of `frame.format`, as `rendering` says; the indices of
+    // `draws` were checked by the caller.
+    unsafe {
+        device.reset_command_pool(pool, vk::CommandPoolResetFlags::empty())?;
+        device.begin_command_buffer(cb, &begin)?;
+        record_draws(device, push, cb, frame, draws, extent);
+        device.end_command_buffer(cb)
     }
 }

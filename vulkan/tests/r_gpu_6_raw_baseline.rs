@@ -106,3 +106,89 @@ fn r_gpu_6_the_raw_baseline_draws_what_the_backend_draws() {
     assert!(gpu.backend().record_raw(&frame, &[beyond]).is_err());
     gpu.assert_clean();
 }
+
+#[test]
+fn r_gpu_6_the_raw_baseline_on_threads_draws_what_it_draws_on_one() {
+    let Some(mut gpu) = gpu_with(DeviceDesc {
+        immediate_semantics: Semantics::Fast,
+        ..DeviceDesc::default()
+    }) else {
+        return;
+    };
+    let workload = Workload::with_gpu_contents(&gpu.device).expect("the workload's objects");
+    let (texture, view, _) = workload_target(&gpu.device).expect("the target");
+    let pipelines = [0, 1].map(|k| RawPipeline {
+        vertex_shader: workload.vertex_shaders[k],
+        pixel_shader: workload.pixel_shaders[k],
+        blend: workload.blends[k],
+        input_layout: workload.input_layout,
+        stride: STRIDE,
+        topology: PrimitiveTopology::default(),
+    });
+    let draws: Vec<RawDraw> = (0..DRAWS)
+        .map(|i| RawDraw {
+            pipeline: ((i / PIPELINE_EVERY) % 2) as usize,
+            constant_buffer: i as usize % CONSTANT_BUFFERS,
+            vertex_buffer: i as usize % VERTEX_BUFFERS,
+            vertices: 3,
+        })
+        .collect();
+    let frame = gpu
+        .backend()
+        .raw_frame(
+            &pipelines,
+            &workload.constants,
+            &workload.vertices,
+            (texture, view),
+        )
+        .expect("the raw frame's objects");
+    let drawn = |gpu: &mut Gpu, threads: Option<usize>, draws: &[RawDraw]| {
+        gpu.imm.clear_render_target_view(view, [0.0, 0.0, 0.0, 1.0]);
+        gpu.imm.flush().expect("the clear is submitted");
+        let backend = gpu.backend();
+        match threads {
+            None => backend.record_raw(&frame, draws),
+            Some(threads) => backend.record_raw_threaded(&frame, draws, threads),
+        }
+        .expect("the raw frame");
+        backend.read_texture(texture).expect("the target")
+    };
+    let one = drawn(&mut gpu, None, &draws);
+    assert!(
+        one.2.chunks(4).any(|t| t[..3] != [0, 0, 0]),
+        "the frame drew something"
+    );
+    // Three and four runs of the draws, and more threads than draws (empty secondaries): the
+    // secondaries execute in order, so later draws still cover earlier ones.
+    for (threads, draws) in [
+        (1, &draws[..]),
+        (3, &draws[..]),
+        (4, &draws[..]),
+        (8, &draws[..5]),
+    ] {
+        let expected = if draws.len() == DRAWS as usize {
+            one.clone()
+        } else {
+            drawn(&mut gpu, None, draws)
+        };
+        let threaded = drawn(&mut gpu, Some(threads), draws);
+        assert_eq!((threaded.0, threaded.1), (expected.0, expected.1));
+        let differ = threaded
+            .2
+            .iter()
+            .zip(&expected.2)
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(differ, 0, "bytes differing on {threads} threads");
+    }
+    // No thread, or more than 64, is refused.
+    assert!(gpu
+        .backend()
+        .record_raw_threaded(&frame, &draws, 0)
+        .is_err());
+    assert!(gpu
+        .backend()
+        .record_raw_threaded(&frame, &draws, 65)
+        .is_err());
+    gpu.assert_clean();
+}

@@ -49,7 +49,8 @@ Usage: workload [options]
                          (default: 1, 2, 4, ... up to the cores there are)
     --backend vulkan     instead: the fast list executed with the GPU model alone and with
                          the Vulkan backend, interleaved; the backend's CPU per draw, the
-                         GPU's time per frame (timestamps) and a pixel check (a build with
+                         GPU's time per frame (timestamps), a pixel check, and raw Vulkan
+                         in secondary command buffers on each of --threads (a build with
                          `--features vulkan`)
     --no-oracle          with --backend vulkan: the backend's oracle (R-GPU-4) off, so
                          the translation is timed without the per-draw comparison

@@ -6,7 +6,10 @@
 //! rounds, the raw-Vulkan baseline: the same frame recorded with ash as a hand-written renderer
 //! records it (`vulkan_backend::RawFrame`: the pipeline bound on a change, the constant buffer
 //! pushed, the vertex buffer bound, the draw), on the backend's device and objects, so the
-//! translation's cost is given against it from one process.
+//! translation's cost is given against it from one process. And the raw frame again in
+//! secondary command buffers recorded on each of `--threads`' thread counts
+//! (`VulkanBackend::record_raw_threaded`), against the one command buffer in the same rounds:
+//! what recording Vulkan commands on several threads would save (issue 27).
 //!
 //! **In:** the options (draws, runs). **Out:** lines on stdout: ns per draw of execution
 //! (model, model + backend, the difference), of the raw frame's recording and the ratio, of
@@ -127,13 +130,22 @@ fn raw_draws(draws: u32) -> Vec<RawDraw> {
         .collect()
 }
 
-/// Records the raw frame on `side`'s backend (timed), then submits it (not timed).
-fn raw_round(side: &mut Side, frame: &RawFrame, draws: &[RawDraw]) -> Result<Duration, String> {
+/// Records the raw frame on `side`'s backend (timed), then submits it (not timed): on the
+/// frame's command buffer (`threads` `None`), or in secondary command buffers on `threads`
+/// threads.
+fn raw_round(
+    side: &mut Side,
+    frame: &RawFrame,
+    draws: &[RawDraw],
+    threads: Option<usize>,
+) -> Result<Duration, String> {
     let backend = backend(side)?;
     let begin = Instant::now();
-    backend
-        .record_raw(frame, draws)
-        .map_err(|e| format!("the raw frame: {e}"))?;
+    match threads {
+        None => backend.record_raw(frame, draws),
+        Some(threads) => backend.record_raw_threaded(frame, draws, threads),
+    }
+    .map_err(|e| format!("the raw frame: {e}"))?;
     let took = begin.elapsed();
     backend
         .submit()
@@ -156,11 +168,21 @@ pub(crate) fn run(o: &Options) -> Result<(), String> {
     let (mut alone, mut with, mut submit, mut gpu, mut raw) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let raw_list = raw_draws(o.draws);
+    // The raw frame in secondary command buffers on each of the thread counts (issue 27: does
+    // recording on several threads pay?).
+    let counts: Vec<usize> = o.threads.iter().map(|&t| t as usize).collect();
+    let mut threaded = vec![Vec::new(); counts.len()];
     // The backend's pipelines and buffers for the workload, made (or found) once.
     let frame = raw_frame(&mut drawn)?;
     for round in 0..o.runs + 2 {
         let a = model.frame(o.draws)?;
-        let r = raw_round(&mut drawn, &frame, &raw_list)?;
+        let r = raw_round(&mut drawn, &frame, &raw_list, None)?;
+        for (k, &threads) in counts.iter().enumerate() {
+            let t = raw_round(&mut drawn, &frame, &raw_list, Some(threads))?;
+            if round >= 2 {
+                threaded[k].push(t.as_secs_f64() / r.as_secs_f64().max(1e-12));
+            }
+        }
         let b = drawn.frame(o.draws)?;
         let begin = Instant::now();
         let backend = backend(&mut drawn)?;
@@ -198,6 +220,15 @@ pub(crate) fn run(o: &Options) -> Result<(), String> {
         ns(raw, o.draws),
         translation.as_secs_f64() / raw.as_secs_f64().max(1e-12)
     );
+    for (threads, ratios) in counts.iter().zip(&mut threaded) {
+        ratios.sort_unstable_by(f64::total_cmp);
+        let ratio = ratios.get(ratios.len() / 2).copied().unwrap_or_default();
+        outln!(
+            "  raw Vulkan in secondary command buffers on {threads} threads: {:.1} ns per draw \
+             (wall, threads started per frame), {ratio:.2}x the one command buffer",
+            ns(raw, o.draws) * ratio
+        );
+    }
     outln!(
         "  submit and wait {:.1} ns per draw; GPU {:.3} ms per frame (timestamps)",
         ns(median(&mut submit), o.draws),
