@@ -25,6 +25,18 @@ for p in 2 3; do
     echo "== workload (model side), process $p"
     timeout 120 ./workload --runs 11 --threads 1
 done
+# A one-process-per-binary A/B of an older build against this one, alternating (the ratios are
+# each process's own), when the pack carries one as .devbin/workload_before (e.g. the legacy
+# row before a recorder change).
+if [ -x "$OLDPWD/.devbin/workload_before" ]; then
+    cp "$OLDPWD/.devbin/workload_before" ./workload_before
+    for p in 1 2 3; do
+        for bin in workload_before workload; do
+            echo "== A/B, $bin, process $p"
+            timeout 120 ./$bin --runs 11 --threads 1 2>&1 | grep -E "^fast list  |^legacy|^ratios"
+        done
+    done
+fi
 echo "== workload on the Vulkan backend: model alone, model + backend, raw Vulkan, interleaved (oracle off, then on)"
 for p in 1 2 3; do
     echo "-- process $p"
