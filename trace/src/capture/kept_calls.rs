@@ -129,77 +129,151 @@ enum Kind {
     VertexLayout,
 }
 
-/// A kept call packed (see [`Kind`] for what each field holds).
+impl Kind {
+    /// Every kind, in the order of their discriminants (`from_u8` indexes it).
+    const ALL: [Kind; 13] = [
+        Kind::Full,
+        Kind::Tail,
+        Kind::Draw,
+        Kind::DrawIndexed,
+        Kind::DrawIndexedWide,
+        Kind::DrawInstanced,
+        Kind::DrawIndexedInstanced,
+        Kind::Shader,
+        Kind::ConstantBuffer,
+        Kind::ShaderResource,
+        Kind::Sampler,
+        Kind::VertexBuffer,
+        Kind::VertexLayout,
+    ];
+
+    fn from_u8(kind: u8) -> Option<Kind> {
+        Self::ALL.get(usize::from(kind)).copied()
+    }
+}
+
+/// A kept call packed (see [`Kind`] for what each field holds): `head` is the kind in its low
+/// byte and three bytes above it (`x`), stored as one word (not four byte stores).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct Word {
-    kind: Kind,
-    x: [u8; 3],
+    head: u32,
     a: u32,
     b: u32,
 }
 
 const _: () = assert!(std::mem::size_of::<Word>() == 12);
+const _: () = assert!(Kind::ALL.len() == Kind::VertexLayout as usize + 1);
 
 /// The largest 24-bit values a word's `x` holds.
 const U24_MAX: u32 = (1 << 24) - 1;
 const I24_MIN: i32 = -(1 << 23);
 const I24_MAX: i32 = (1 << 23) - 1;
 
+/// Whether bound, in an object's word (`x`'s top byte).
+const BOUND: u32 = 1 << 16;
+
 impl Word {
+    /// A word of `kind` whose `x` holds the 24 low bits of `x`.
     #[inline(always)]
-    fn new(kind: Kind, x: [u8; 3], a: u32, b: u32) -> Self {
-        Self { kind, x, a, b }
+    fn new(kind: Kind, x: u32, a: u32, b: u32) -> Self {
+        Self {
+            head: kind as u32 | x << 8,
+            a,
+            b,
+        }
     }
 
-    /// A word of `kind` whose `x` holds a 24-bit value.
+    /// A word of `kind` for an object: `x` holds `tag` (stage and slot, or a slot) and whether
+    /// bound.
     #[inline(always)]
-    fn with_u24(kind: Kind, x: u32, a: u32, b: u32) -> Self {
-        let [x0, x1, x2, _] = x.to_le_bytes();
-        Self::new(kind, [x0, x1, x2], a, b)
-    }
-
-    /// A word of `kind` for an object: `x` holds the bytes `tag`, `b` and whether bound.
-    #[inline(always)]
-    fn object(kind: Kind, tag: [u8; 2], handle: Option<RawHandle>) -> Self {
-        let bits = handle.map_or(0, RawHandle::to_bits);
-        Self::new(
-            kind,
-            [tag[0], tag[1], handle.is_some() as u8],
-            bits as u32,
-            (bits >> 32) as u32,
-        )
+    fn object(kind: Kind, tag: u32, handle: Option<RawHandle>) -> Self {
+        let (bound, bits) = match handle {
+            Some(handle) => (BOUND, handle.to_bits()),
+            None => (0, 0),
+        };
+        Self::new(kind, tag | bound, bits as u32, (bits >> 32) as u32)
     }
 
     #[inline(always)]
     fn tail(a: u32, b: u32) -> Self {
-        Self::new(Kind::Tail, [0; 3], a, b)
+        Self::new(Kind::Tail, 0, a, b)
     }
 
+    /// `draw`.
+    #[inline(always)]
+    pub(crate) fn draw(vertex_count: u32, start_vertex: u32) -> Self {
+        Self::new(Kind::Draw, 0, vertex_count, start_vertex)
+    }
+
+    /// `draw_indexed`, when its base vertex fits 24 bits.
+    #[inline(always)]
+    pub(crate) fn draw_indexed(index_count: u32, start_index: u32, base_vertex: i32) -> Option<Self> {
+        (I24_MIN..=I24_MAX).contains(&base_vertex).then(|| {
+            Self::new(
+                Kind::DrawIndexed,
+                base_vertex as u32,
+                index_count,
+                start_index,
+            )
+        })
+    }
+
+    /// `set_shader`.
+    #[inline(always)]
+    pub(crate) fn shader(stage: Stage, shader: Option<recorder::Shader>) -> Self {
+        Self::object(Kind::Shader, stage as u32, shader.map(|s| s.raw()))
+    }
+
+    /// A one-slot bind of `H` (a constant buffer, a shader-resource view, a sampler), when its
+    /// slot fits a byte.
+    #[inline(always)]
+    pub(crate) fn bind<H: Handle>(stage: Stage, start: u32, object: Option<H>) -> Option<Self> {
+        let kind = match H::KIND {
+            ObjectKind::Buffer => Kind::ConstantBuffer,
+            ObjectKind::ShaderResourceView => Kind::ShaderResource,
+            _ => Kind::Sampler,
+        };
+        (start <= 0xff).then(|| {
+            Self::object(kind, stage as u32 | start << 8, object.map(H::raw))
+        })
+    }
+
+    /// A one-slot `set_vertex_buffers` without its stride and offset (the layout's), when its
+    /// slot fits a byte.
+    #[inline(always)]
+    pub(crate) fn vertex_buffer(start: u32, buffer: Option<recorder::Buffer>) -> Option<Self> {
+        (start <= 0xff).then(|| Self::object(Kind::VertexBuffer, start, buffer.map(|b| b.raw())))
+    }
+
+    fn kind(self) -> Option<Kind> {
+        Kind::from_u8(self.head as u8)
+    }
+
+    /// `x`, unsigned.
     fn u24(self) -> u32 {
-        u32::from_le_bytes([self.x[0], self.x[1], self.x[2], 0])
+        self.head >> 8
     }
 
+    /// `x`, signed: its sign from its top bit.
     fn i24(self) -> i32 {
-        // The sign from the top byte: shifted up and back.
-        (self.u24() << 8) as i32 >> 8
+        self.head as i32 >> 8
+    }
+
+    /// The byte `i` of `x`.
+    fn byte(self, i: u32) -> u8 {
+        (self.head >> (8 + 8 * i)) as u8
     }
 
     fn stage(self) -> Option<Stage> {
-        Stage::ALL.get(usize::from(self.x[0])).copied()
+        Stage::ALL.get(usize::from(self.byte(0))).copied()
     }
 
     /// The object of an object's word (`object`), typed as `H`.
     fn handle<H: Handle>(self) -> Option<H> {
         let bits = u64::from(self.b) << 32 | u64::from(self.a);
-        (self.x[2] != 0).then(|| H::from_raw(RawHandle::from_bits(bits)))
+        (self.u24() & BOUND != 0).then(|| H::from_raw(RawHandle::from_bits(bits)))
     }
-}
-
-/// The slot of a one-slot bind as a word holds it, if it fits a byte.
-#[inline(always)]
-fn slot(start: u32) -> Option<u8> {
-    u8::try_from(start).ok()
 }
 
 impl Hot {
@@ -330,33 +404,27 @@ impl KeptCalls {
     }
 
     /// Keeps a call as it came: packed into one word, or two, or in full when its arguments do
-    /// not fit.
-    #[inline(always)]
+    /// not fit. The wrappers pack the one-word forms themselves ([`push_word`](Self::push_word),
+    /// [`push_vertex_buffer`](Self::push_vertex_buffer)): this is for the rest.
     pub(crate) fn push_hot(&mut self, hot: Hot) {
-        let word = match hot {
+        let packed = match hot {
             Hot::Draw {
                 vertex_count,
                 start_vertex,
-            } => Word::new(Kind::Draw, [0; 3], vertex_count, start_vertex),
+            } => Some(Word::draw(vertex_count, start_vertex)),
             Hot::DrawIndexed {
                 index_count,
                 start_index,
                 base_vertex,
-            } => {
-                if (I24_MIN..=I24_MAX).contains(&base_vertex) {
-                    Word::with_u24(
-                        Kind::DrawIndexed,
-                        base_vertex as u32,
-                        index_count,
-                        start_index,
-                    )
-                } else {
+            } => match Word::draw_indexed(index_count, start_index, base_vertex) {
+                Some(word) => Some(word),
+                None => {
                     return self.push_two(
-                        Word::new(Kind::DrawIndexedWide, [0; 3], index_count, start_index),
+                        Word::new(Kind::DrawIndexedWide, 0, index_count, start_index),
                         Word::tail(base_vertex as u32, 0),
-                    );
+                    )
                 }
-            }
+            },
             Hot::DrawInstanced {
                 vertex_count,
                 instance_count,
@@ -364,7 +432,7 @@ impl KeptCalls {
                 start_instance,
             } => {
                 return self.push_two(
-                    Word::new(Kind::DrawInstanced, [0; 3], vertex_count, instance_count),
+                    Word::new(Kind::DrawInstanced, 0, vertex_count, instance_count),
                     Word::tail(start_vertex, start_instance),
                 )
             }
@@ -374,69 +442,56 @@ impl KeptCalls {
                 start_index,
                 base_vertex,
                 start_instance,
-            } => {
-                if start_instance > U24_MAX {
-                    return self.push_full_hot(hot);
-                }
+            } if start_instance <= U24_MAX => {
                 return self.push_two(
-                    Word::with_u24(
+                    Word::new(
                         Kind::DrawIndexedInstanced,
                         start_instance,
                         index_count,
                         instance_count,
                     ),
                     Word::tail(start_index, base_vertex as u32),
-                );
+                )
             }
-            Hot::Shader { stage, shader } => {
-                Word::object(Kind::Shader, [stage as u8, 0], shader.map(|s| s.raw()))
-            }
+            Hot::DrawIndexedInstanced { .. } => None,
+            Hot::Shader { stage, shader } => Some(Word::shader(stage, shader)),
             Hot::ConstantBuffer {
                 stage,
                 start,
                 buffer,
-            } => match slot(start) {
-                Some(slot) => Word::object(
-                    Kind::ConstantBuffer,
-                    [stage as u8, slot],
-                    buffer.map(|b| b.raw()),
-                ),
-                None => return self.push_full_hot(hot),
-            },
-            Hot::ShaderResource { stage, start, view } => match slot(start) {
-                Some(slot) => Word::object(
-                    Kind::ShaderResource,
-                    [stage as u8, slot],
-                    view.map(|v| v.raw()),
-                ),
-                None => return self.push_full_hot(hot),
-            },
+            } => Word::bind(stage, start, buffer),
+            Hot::ShaderResource { stage, start, view } => Word::bind(stage, start, view),
             Hot::Sampler {
                 stage,
                 start,
                 sampler,
-            } => match slot(start) {
-                Some(slot) => Word::object(
-                    Kind::Sampler,
-                    [stage as u8, slot],
-                    sampler.map(|s| s.raw()),
-                ),
-                None => return self.push_full_hot(hot),
-            },
+            } => Word::bind(stage, start, sampler),
             Hot::VertexBuffer { start, buffer } => {
-                let Some(slot) = slot(start) else {
-                    return self.push_full_hot(hot);
-                };
-                if (buffer.stride, buffer.offset) != self.layout {
-                    self.new_layout(buffer.stride, buffer.offset);
+                if let Some(word) = Word::vertex_buffer(start, buffer.buffer) {
+                    return self.push_vertex_buffer(word, buffer.stride, buffer.offset);
                 }
-                Word::object(
-                    Kind::VertexBuffer,
-                    [slot, 0],
-                    buffer.buffer.map(|b| b.raw()),
-                )
+                None
             }
         };
+        match packed {
+            Some(word) => self.push_word(word),
+            None => self.push_full_hot(hot),
+        }
+    }
+
+    /// Keeps a call packed in one word by its wrapper ([`Word::draw`] ..).
+    #[inline(always)]
+    pub(crate) fn push_word(&mut self, word: Word) {
+        self.order.push(word);
+    }
+
+    /// Keeps a one-slot vertex-buffer bind ([`Word::vertex_buffer`]) of this stride and offset:
+    /// after a layout's word when they are not the layout's.
+    #[inline(always)]
+    pub(crate) fn push_vertex_buffer(&mut self, word: Word, stride: u32, offset: u32) {
+        if (stride, offset) != self.layout {
+            self.new_layout(stride, offset);
+        }
         self.order.push(word);
     }
 
@@ -454,7 +509,7 @@ impl KeptCalls {
     fn new_layout(&mut self, stride: u32, offset: u32) {
         self.layout = (stride, offset);
         self.order
-            .push(Word::new(Kind::VertexLayout, [0; 3], stride, offset));
+            .push(Word::new(Kind::VertexLayout, 0, stride, offset));
     }
 
     /// `hot`, whose arguments do not fit a word, kept in full.
@@ -468,20 +523,20 @@ impl KeptCalls {
     #[inline]
     pub(crate) fn push_plain(&mut self, entry: Entry) {
         self.full.push_plain(entry);
-        self.order.push(Word::new(Kind::Full, [0; 3], 0, 0));
+        self.order.push(Word::new(Kind::Full, 0, 0, 0));
     }
 
     /// Keeps `entry`, whatever it holds.
     #[inline]
     pub(crate) fn push(&mut self, entry: Entry) {
         self.full.push(entry);
-        self.order.push(Word::new(Kind::Full, [0; 3], 0, 0));
+        self.order.push(Word::new(Kind::Full, 0, 0, 0));
     }
 
     /// The last entry and its tick, when it was kept in full.
     pub(crate) fn last_full(&self) -> Option<(&Entry, u64)> {
         match (self.order.last(), self.full.last(), self.runs.last()) {
-            (Some(Word { kind: Kind::Full, .. }), Some(entry), Some((_, seq))) => {
+            (Some(word), Some(entry), Some((_, seq))) if word.kind() == Some(Kind::Full) => {
                 Some((entry, *seq))
             }
             _ => None,
@@ -520,11 +575,11 @@ impl KeptCalls {
         let head = *self.order.get(*at)?;
         *at += 1;
         let mut tail = || {
-            let tail = self.order.get(*at).filter(|w| w.kind == Kind::Tail)?;
+            let tail = self.order.get(*at).filter(|w| w.kind() == Some(Kind::Tail))?;
             *at += 1;
             Some(*tail)
         };
-        Some(Unpacked::Hot(match head.kind {
+        Some(Unpacked::Hot(match head.kind()? {
             Kind::Full => return Some(Unpacked::Full),
             // Not reached (a tail is read with its head): nothing to write for it.
             Kind::Tail => return None,
@@ -571,21 +626,21 @@ impl KeptCalls {
             },
             Kind::ConstantBuffer => Hot::ConstantBuffer {
                 stage: head.stage()?,
-                start: u32::from(head.x[1]),
+                start: u32::from(head.byte(1)),
                 buffer: head.handle(),
             },
             Kind::ShaderResource => Hot::ShaderResource {
                 stage: head.stage()?,
-                start: u32::from(head.x[1]),
+                start: u32::from(head.byte(1)),
                 view: head.handle(),
             },
             Kind::Sampler => Hot::Sampler {
                 stage: head.stage()?,
-                start: u32::from(head.x[1]),
+                start: u32::from(head.byte(1)),
                 sampler: head.handle(),
             },
             Kind::VertexBuffer => Hot::VertexBuffer {
-                start: u32::from(head.x[0]),
+                start: u32::from(head.byte(0)),
                 buffer: recorder::VertexBuffer {
                     buffer: head.handle(),
                     stride: layout.0,
