@@ -17,7 +17,9 @@
 //! in a register ([`Kind::VertexLayout`], a word only when they change: a list that draws
 //! with one layout writes it once). The render workload's draw (a constant buffer, a vertex
 //! buffer, a draw) keeps 36 bytes instead of 84. A call whose arguments do not fit (a slot past
-//! 255, a start instance past 2^24) is kept in full, as the wrapper built it before.
+//! 255, a start instance past 2^24) is kept in full, as the wrapper built it before. The
+//! wrappers pack the one-word forms themselves ([`Word::draw`], [`Word::bind`] ..) and hand the
+//! tap a word to push (two registers, no match on the call's kind out of their line).
 //!
 //! **The clock as runs** (`Tap::tick`). The trace orders every context's calls by the capture's
 //! clock (`frame_timeline.rs`); the calls of one context that no one ticked between may share a
@@ -44,7 +46,8 @@ use super::form::{Call, Entry, Obj};
 use crate::syntax::ast::{Method, VertexBinding};
 
 /// A kept call in the form it came in, for the calls a list makes most (draws, one-slot binds):
-/// what the wrappers hand to [`KeptCalls::push_hot`], which packs it into [`Word`]s.
+/// what the wrappers hand to [`KeptCalls::push_hot`] where they do not pack the call into its
+/// [`Word`] themselves (two words, or arguments that do not fit), and what a word decodes to.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Hot {
     Draw {
@@ -208,7 +211,11 @@ impl Word {
 
     /// `draw_indexed`, when its base vertex fits 24 bits.
     #[inline(always)]
-    pub(crate) fn draw_indexed(index_count: u32, start_index: u32, base_vertex: i32) -> Option<Self> {
+    pub(crate) fn draw_indexed(
+        index_count: u32,
+        start_index: u32,
+        base_vertex: i32,
+    ) -> Option<Self> {
         (I24_MIN..=I24_MAX).contains(&base_vertex).then(|| {
             Self::new(
                 Kind::DrawIndexed,
@@ -234,9 +241,7 @@ impl Word {
             ObjectKind::ShaderResourceView => Kind::ShaderResource,
             _ => Kind::Sampler,
         };
-        (start <= 0xff).then(|| {
-            Self::object(kind, stage as u32 | start << 8, object.map(H::raw))
-        })
+        (start <= 0xff).then(|| Self::object(kind, stage as u32 | start << 8, object.map(H::raw)))
     }
 
     /// A one-slot `set_vertex_buffers` without its stride and offset (the layout's), when its
@@ -575,7 +580,10 @@ impl KeptCalls {
         let head = *self.order.get(*at)?;
         *at += 1;
         let mut tail = || {
-            let tail = self.order.get(*at).filter(|w| w.kind() == Some(Kind::Tail))?;
+            let tail = self
+                .order
+                .get(*at)
+                .filter(|w| w.kind() == Some(Kind::Tail))?;
             *at += 1;
             Some(*tail)
         };
@@ -744,7 +752,16 @@ mod tests {
             offset,
         };
         let mut hots = Vec::new();
-        for base_vertex in [0, -1, I24_MIN, I24_MAX, I24_MIN - 1, I24_MAX + 1, i32::MIN, i32::MAX] {
+        for base_vertex in [
+            0,
+            -1,
+            I24_MIN,
+            I24_MAX,
+            I24_MIN - 1,
+            I24_MAX + 1,
+            i32::MIN,
+            i32::MAX,
+        ] {
             hots.push(Hot::DrawIndexed {
                 index_count: u32::MAX,
                 start_index: 3,
