@@ -18,17 +18,19 @@
 //! copies, `take_records`, would cost more than the model itself);
 //! `probe`: the append probe, one 32-byte append per command; `capture-idle` / `capturing`: the
 //! fast list recorded, finished and dropped on a deferred context of the capture, with no frame
-//! being captured or while one is, as the `workload` harness's capture rows, R-CAP-1) and
-//! the iterations after the first (which warms the chunk pool).
+//! being captured or while one is, as the `workload` harness's capture rows, R-CAP-1), the
+//! iterations after the first (which warms the chunk pool), and optionally the draws a list
+//! (10,000 unless given; the capture's memory traffic, `--cache-sim=yes`, shows at 100,000).
 
 use benches::render_workload::Workload;
 use bundles::{BundleDesc, BundleRecorder};
 use executor::{GpuTiming, ImmediateContext};
 use recorder::*;
 
+/// The draws a list unless the command line says otherwise.
 const DRAWS: u32 = 10_000;
 const USAGE: &str =
-    "usage: count_workload fast|legacy|bundle|immediate-fast|immediate-legacy|consume|probe|capture-idle|capturing ITERATIONS";
+    "usage: count_workload fast|legacy|bundle|immediate-fast|immediate-legacy|consume|probe|capture-idle|capturing ITERATIONS [DRAWS]";
 
 fn usage() -> ! {
     eprintln!("{USAGE}");
@@ -37,10 +39,15 @@ fn usage() -> ! {
 
 fn main() -> Result<(), Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [path, iterations] = args.as_slice() else {
-        usage()
+    let (path, iterations, draws) = match args.as_slice() {
+        [path, iterations] => (path, iterations, None),
+        [path, iterations, draws] => (path, iterations, Some(draws)),
+        _ => usage(),
     };
-    let Ok(iterations) = iterations.parse::<u32>() else {
+    let (Ok(iterations), Ok(draws)) = (
+        iterations.parse::<u32>(),
+        draws.map_or(Ok(DRAWS), |d| d.parse::<u32>()),
+    ) else {
         usage()
     };
     let immediate_semantics = match path.as_str() {
@@ -84,7 +91,7 @@ fn main() -> Result<(), Error> {
         ..Default::default()
     })?;
     let recorded = {
-        workload.record(&mut context, 0..DRAWS);
+        workload.record(&mut context, 0..draws);
         context
             .finish_command_list(RestoreState::ClearState)
             .map_err(|e| e.error)?
@@ -92,7 +99,7 @@ fn main() -> Result<(), Error> {
     for _ in 0..=iterations {
         match path.as_str() {
             "fast" | "legacy" => {
-                workload.record(&mut context, 0..DRAWS);
+                workload.record(&mut context, 0..draws);
                 let list = context
                     .finish_command_list(RestoreState::ClearState)
                     .map_err(|e| e.error)?;
@@ -100,7 +107,7 @@ fn main() -> Result<(), Error> {
                 immediate.flush()?;
             }
             "bundle" => {
-                let made: Vec<_> = (0..DRAWS / 100)
+                let made: Vec<_> = (0..draws / 100)
                     .map(|k| {
                         workload.record_bundle(&mut bundles, k * 100..k * 100 + 100);
                         bundles.finish().map_err(|e| e.error)
@@ -109,18 +116,18 @@ fn main() -> Result<(), Error> {
                 drop(made);
             }
             "immediate-fast" | "immediate-legacy" => {
-                workload.record(&mut immediate, 0..DRAWS);
+                workload.record(&mut immediate, 0..draws);
                 immediate.flush()?;
             }
             "capture-idle" | "capturing" => {
-                capture_workload.record(&mut captured, 0..DRAWS);
+                capture_workload.record(&mut captured, 0..draws);
                 let list = captured
                     .finish_command_list(RestoreState::ClearState)
                     .map_err(|e| e.error)?;
                 drop(list);
             }
             "probe" => {
-                probe.record(&workload, 0..DRAWS);
+                probe.record(&workload, 0..draws);
             }
             "consume" => {
                 immediate.execute_command_list(&recorded, RestoreState::ClearState)?;

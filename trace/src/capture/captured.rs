@@ -19,7 +19,7 @@ use recorder::*;
 
 use super::arena::Lists;
 use super::form::Call;
-use super::kept_calls::Hot;
+use super::kept_calls::{Hot, Word};
 use super::log::{resource_obj, Tap};
 use crate::syntax::ast::Method;
 
@@ -91,6 +91,37 @@ impl<C: CaptureTarget> CapturedContext<C> {
     pub(crate) fn keep_hot(&mut self, hot: Hot) {
         if C::tap_awake(self) {
             self.tap.keep_hot_in_line(hot)
+        }
+    }
+
+    /// [`keep_hot`](Self::keep_hot) for a call its wrapper packed (a draw, a one-slot bind
+    /// whose slot fits: `kept_calls.rs`): no match on the call's kind, a word to push.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep_word(&mut self, word: Word) {
+        if C::tap_awake(self) {
+            self.tap.keep_word_in_line(word)
+        }
+    }
+
+    /// [`keep_word`](Self::keep_word) for a one-slot vertex-buffer bind, with the stride and
+    /// offset its word leaves to the kept calls' layout.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep_vertex_buffer(&mut self, word: Word, stride: u32, offset: u32) {
+        if C::tap_awake(self) {
+            self.tap.keep_vertex_buffer_in_line(word, stride, offset)
+        }
+    }
+
+    /// [`keep_word`](Self::keep_word) for a one-slot bind of a view, pinned first as in
+    /// [`keep_reading`](Self::keep_reading).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn keep_word_reading<H: Handle>(&mut self, view: Option<H>, word: Word) {
+        if C::tap_awake(self) {
+            self.tap.pin_views_in_line(&[view]);
+            self.tap.keep_word_in_line(word)
         }
     }
 

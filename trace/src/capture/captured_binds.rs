@@ -15,7 +15,7 @@ use recorder::*;
 use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_args::{fast_entries, objs, vertex_binding};
 use super::form::Obj;
-use super::kept_calls::Hot;
+use super::kept_calls::{Hot, Word};
 use crate::syntax::ast::{Method, VertexBinding};
 
 impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
@@ -39,10 +39,13 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     fn set_vertex_buffers(&mut self, start: u32, buffers: &[recorder::VertexBuffer]) {
         if !buffers.is_empty() && !self.tap_idle() {
             match buffers {
-                [buffer] => self.keep_hot(Hot::VertexBuffer {
-                    start,
-                    buffer: *buffer,
-                }),
+                [buffer] => match Word::vertex_buffer(start, buffer.buffer) {
+                    Some(word) => self.keep_vertex_buffer(word, buffer.stride, buffer.offset),
+                    None => self.keep_hot(Hot::VertexBuffer {
+                        start,
+                        buffer: *buffer,
+                    }),
+                },
                 _ => self.keep(move |lists| Method::SetVertexBuffers {
                     start,
                     buffers: lists.map(buffers, vertex_binding),
@@ -70,7 +73,7 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     #[inline]
     fn set_shader(&mut self, stage: recorder::Stage, shader: Option<recorder::Shader>) {
         if !self.tap_idle() {
-            self.keep_hot(Hot::Shader { stage, shader });
+            self.keep_word(Word::shader(stage, shader));
         }
         self.context.set_shader(stage, shader)
     }
@@ -83,11 +86,14 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     ) {
         if !buffers.is_empty() && !self.tap_idle() {
             match buffers {
-                [buffer] => self.keep_hot(Hot::ConstantBuffer {
-                    stage,
-                    start,
-                    buffer: *buffer,
-                }),
+                [buffer] => match Word::bind(stage, start, *buffer) {
+                    Some(word) => self.keep_word(word),
+                    None => self.keep_hot(Hot::ConstantBuffer {
+                        stage,
+                        start,
+                        buffer: *buffer,
+                    }),
+                },
                 _ => self.keep(move |lists| Method::SetConstantBuffers {
                     stage,
                     start,
@@ -106,14 +112,17 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     ) {
         if !views.is_empty() && !self.tap_idle() {
             match views {
-                [view] => self.keep_hot_reading(
-                    *view,
-                    Hot::ShaderResource {
-                        stage,
-                        start,
-                        view: *view,
-                    },
-                ),
+                [view] => match Word::bind(stage, start, *view) {
+                    Some(word) => self.keep_word_reading(*view, word),
+                    None => self.keep_hot_reading(
+                        *view,
+                        Hot::ShaderResource {
+                            stage,
+                            start,
+                            view: *view,
+                        },
+                    ),
+                },
                 _ => self.keep_reading(views, move |lists| Method::SetShaderResources {
                     stage,
                     start,
@@ -132,11 +141,14 @@ impl<C: CaptureTarget + BindCalls> BindCalls for CapturedContext<C> {
     ) {
         if !samplers.is_empty() && !self.tap_idle() {
             match samplers {
-                [sampler] => self.keep_hot(Hot::Sampler {
-                    stage,
-                    start,
-                    sampler: *sampler,
-                }),
+                [sampler] => match Word::bind(stage, start, *sampler) {
+                    Some(word) => self.keep_word(word),
+                    None => self.keep_hot(Hot::Sampler {
+                        stage,
+                        start,
+                        sampler: *sampler,
+                    }),
+                },
                 _ => self.keep(move |lists| Method::SetSamplers {
                     stage,
                     start,

@@ -13,7 +13,7 @@ use recorder::*;
 use super::captured::{CaptureTarget, CapturedContext};
 use super::captured_args::fit;
 use super::form::Obj;
-use super::kept_calls::Hot;
+use super::kept_calls::{Hot, Word};
 use super::log::resource_obj;
 use crate::syntax::ast::Method;
 
@@ -21,21 +21,21 @@ impl<C: CaptureTarget + DrawCalls> DrawCalls for CapturedContext<C> {
     #[inline]
     fn draw(&mut self, vertex_count: u32, start_vertex: u32) {
         if !self.tap_idle() {
-            self.keep_hot(Hot::Draw {
-                vertex_count,
-                start_vertex,
-            });
+            self.keep_word(Word::draw(vertex_count, start_vertex));
         }
         self.context.draw(vertex_count, start_vertex)
     }
     #[inline]
     fn draw_indexed(&mut self, index_count: u32, start_index: u32, base_vertex: i32) {
         if !self.tap_idle() {
-            self.keep_hot(Hot::DrawIndexed {
-                index_count,
-                start_index,
-                base_vertex,
-            });
+            match Word::draw_indexed(index_count, start_index, base_vertex) {
+                Some(word) => self.keep_word(word),
+                None => self.keep_hot(Hot::DrawIndexed {
+                    index_count,
+                    start_index,
+                    base_vertex,
+                }),
+            }
         }
         self.context
             .draw_indexed(index_count, start_index, base_vertex)

@@ -362,7 +362,10 @@ impl CapturedImmediate {
                 _ => None,
             })
             .collect();
-        objects.sort_by_key(|(seq, _, _)| *seq);
+        // By creation, then (objects the capture named only when it wrote a frame share the
+        // seq `u64::MAX`) by kind and handle: not the registry's hash order, which differs from
+        // run to run (the frame's setup, the same text for the same frame).
+        objects.sort_by_key(|(seq, kind, raw)| (*seq, *kind, raw.to_bits()));
         objects
             .into_iter()
             .map(|(_, kind, raw)| (kind, raw))

@@ -23,7 +23,7 @@ use recorder::{MapType, ObjectKind, PrimitiveTopology, Resource, Stage};
 use super::arena::{Keep, Lists, OwnedLists};
 use super::entries::Entries;
 use super::form::{Call, Entry, Obj};
-use super::kept_calls::{Decoded, Hot, KeptCalls};
+use super::kept_calls::{Decoded, Hot, KeptCalls, Word};
 use super::Shared;
 use crate::sync::Mutex;
 use crate::syntax::ast::{Method, VertexBinding};
@@ -198,6 +198,24 @@ impl Tap {
         self.settle();
         self.tick();
         self.calls.push_hot(hot);
+    }
+
+    /// Keeps `word`, a call packed by its wrapper (`kept_calls.rs`), for a caller out of the
+    /// wrapper's line (`CapturedContext::keep_word`).
+    #[inline(always)]
+    pub(crate) fn keep_word_in_line(&mut self, word: Word) {
+        self.settle();
+        self.tick();
+        self.calls.push_word(word);
+    }
+
+    /// Keeps a one-slot vertex-buffer bind packed by its wrapper, with its stride and offset
+    /// (`CapturedContext::keep_vertex_buffer`).
+    #[inline(always)]
+    pub(crate) fn keep_vertex_buffer_in_line(&mut self, word: Word, stride: u32, offset: u32) {
+        self.settle();
+        self.tick();
+        self.calls.push_vertex_buffer(word, stride, offset);
     }
 
     /// Keeps the call `make` builds (its lists in the tap's arena), out of the caller's line: a
