@@ -16,8 +16,10 @@ use std::fmt;
 mod draw_changes;
 mod record_pools;
 pub use draw_changes::DrawChanges;
+pub(crate) use record_pools::{
+    reads_constant_buffers_only, DrawWriter, GraphicsRegisters, StageSlots,
+};
 pub use record_pools::{Draw, GraphicsView, Records, StageView, Stages};
-pub(crate) use record_pools::{DrawWriter, GraphicsRegisters, StageSlots};
 
 use recorder::command::{BoundBuffer, BoundView, InstanceId, ViewFlags};
 use recorder::Viewport;

@@ -16,13 +16,15 @@
 //! earlier one grew them to allocates nothing (wgpu-core's layout: a compact entry, variable-size
 //! payloads out of line in side arrays, the entry holding offsets and counts).
 //!
-//! **Layout.** Each stage of an entry holds where its bindings start in each pool: its constant
-//! buffers (the `buffers` pool), its shader resources, then its UAVs (`views`), its samplers
-//! (`samplers`); the entry holds where the vertex buffers the input layout reads start
-//! (`buffers`). A stage whose shader and slots did not change since the last draw's record reads
-//! that record's ranges (a writer starts from the last record's stages, [`Records::writer`]):
-//! two entries may share a stage's bindings, as they may share a graphics part. A graphics part's render targets, viewports and scissors
-//! lie in their own pools.
+//! **Layout.** An entry names each of its stages by its index in the `stages` pool (a stage with
+//! no shader has none); a stage entry holds the stage's shader and where its bindings start in
+//! each pool: its constant buffers (the `buffers` pool), its shader resources, then its UAVs
+//! (`views`), its samplers (`samplers`). The entry holds where the vertex buffers the input
+//! layout reads start (`buffers`). A stage whose shader and slots did not change since the last
+//! draw's record is that record's stage entry (a writer starts from the last record's stages,
+//! [`Records::writer`]): two entries may share a stage entry, as they may share a graphics part,
+//! and a draw that re-binds one stage's slots appends one stage entry, not five. A graphics
+//! part's render targets, viewports and scissors lie in their own pools.
 //!
 //! **Invariant.** Every entry's ranges lie inside the pools (appended together by
 //! [`DrawWriter`], cleared together), so the views slice without a bound that can fail; they
@@ -69,6 +71,9 @@ impl StageEntry {
 /// The most stages a record has: the five graphics stages.
 const STAGES: usize = Stage::GRAPHICS.len();
 
+/// [`Entry::stages`] of a stage with no shader: it reads nothing, and has no stage entry.
+const NO_STAGE: u32 = u32::MAX;
+
 /// One draw or dispatch: what it is, and where its bindings start in the pools.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -86,7 +91,9 @@ struct Entry {
     graphics: u32,
     /// The first vertex buffer in `buffers`.
     vertex_start: u32,
-    stages: [StageEntry; STAGES],
+    /// Each stage's entry in the `stages` pool ([`NO_STAGE`] for a stage with no shader): a
+    /// stage that did not change since the last record is that record's entry, shared.
+    stages: [u32; STAGES],
 }
 
 const NO_GRAPHICS: u32 = u32::MAX;
@@ -133,6 +140,7 @@ struct GraphicsEntry {
 #[derive(Clone, Debug, Default)]
 pub struct Records {
     entries: Vec<Entry>,
+    stages: Vec<StageEntry>,
     graphics: Vec<GraphicsEntry>,
     buffers: Vec<(u32, BoundBuffer)>,
     views: Vec<(u32, ViewRecord)>,
@@ -176,6 +184,7 @@ impl Records {
     /// Forgets every record and keeps the pools' memory for the next ones.
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.stages.clear();
         self.graphics.clear();
         self.buffers.clear();
         self.views.clear();
@@ -241,7 +250,7 @@ impl Records {
     ) -> DrawWriter<'_> {
         let stages = match (same_stages, self.entries.last()) {
             (true, Some(last)) => last.stages,
-            _ => [StageEntry::NONE; STAGES],
+            _ => [NO_STAGE; STAGES],
         };
         let entry = Entry {
             kind,
@@ -321,6 +330,14 @@ fn push_read<T, U>(
     pool.len() - before
 }
 
+/// Whether `shader` (bound) reads no shader resource, UAV or sampler: its stage's record is
+/// written by [`DrawWriter::constant_buffer_stage`].
+#[inline(always)]
+pub(crate) fn reads_constant_buffers_only(shader: &BoundShader) -> bool {
+    let [low, high] = shader.shader_resource_words;
+    low | high | shader.unordered_access_views | u64::from(shader.samplers) == 0
+}
+
 /// The bound slots of one stage, for [`DrawWriter::stage`].
 #[derive(Clone, Copy)]
 pub(crate) struct StageSlots<'a> {
@@ -348,40 +365,76 @@ impl DrawWriter<'_> {
         bound: StageSlots<'_>,
         view: impl Fn(&BoundView) -> ViewRecord,
     ) {
-        let r = &mut *self.records;
-        let mut entry = StageEntry {
-            shader: shader.shader,
-            buffers: pool_index(r.buffers.len()),
-            views: pool_index(r.views.len()),
-            samplers: pool_index(r.samplers.len()),
-            ..StageEntry::NONE
-        };
-        if !shader.shader.is_null() {
-            let cbs = shader.constant_buffers.into();
-            let cbs = push_read(&mut r.buffers, cbs, 0, bound.constant_buffers, |b| *b);
-            let [low, high] = shader.shader_resource_words;
-            let srvs = push_read(&mut r.views, low, 0, bound.shader_resources, &view)
-                + push_read(&mut r.views, high, 64, bound.shader_resources, &view);
-            let uavs = shader.unordered_access_views;
-            let uavs = push_read(&mut r.views, uavs, 0, bound.unordered_access_views, &view);
-            let samplers = shader.samplers.into();
-            let samplers = push_read(&mut r.samplers, samplers, 0, bound.samplers, |h| *h);
-            entry.constant_buffer_count = count(cbs);
-            entry.shader_resource_count = count(srvs);
-            entry.unordered_access_view_count = count(uavs);
-            entry.sampler_count = count(samplers);
+        if shader.shader.is_null() {
+            self.no_shader(place);
+            return;
         }
-        self.set_stage(place, entry);
+        let r = &mut *self.records;
+        let (buffers, views, samplers) = (r.buffers.len(), r.views.len(), r.samplers.len());
+        let cbs = shader.constant_buffers.into();
+        let cbs = push_read(&mut r.buffers, cbs, 0, bound.constant_buffers, |b| *b);
+        let [low, high] = shader.shader_resource_words;
+        let srvs = push_read(&mut r.views, low, 0, bound.shader_resources, &view)
+            + push_read(&mut r.views, high, 64, bound.shader_resources, &view);
+        let uavs = shader.unordered_access_views;
+        let uavs = push_read(&mut r.views, uavs, 0, bound.unordered_access_views, &view);
+        let sampler_mask = shader.samplers.into();
+        let sampler_count = push_read(&mut r.samplers, sampler_mask, 0, bound.samplers, |h| *h);
+        let entry = StageEntry {
+            shader: shader.shader,
+            buffers: pool_index(buffers),
+            views: pool_index(views),
+            samplers: pool_index(samplers),
+            constant_buffer_count: count(cbs),
+            shader_resource_count: count(srvs),
+            sampler_count: count(sampler_count),
+            unordered_access_view_count: count(uavs),
+        };
+        let index = pool_index(r.stages.len());
+        r.stages.push(entry);
+        self.set_stage(place, index);
+    }
+
+    /// Writes the stage at `place` whose `shader` reads constant buffers only (no shader
+    /// resource, UAV or sampler: [`reads_constant_buffers_only`]), of the bound `slots`: what
+    /// [`stage`](Self::stage) writes for it, inline and without the other pools' walks (a
+    /// vertex shader that reads its constants, re-bound draw by draw).
+    #[inline(always)]
+    pub(crate) fn constant_buffer_stage(
+        &mut self,
+        place: usize,
+        shader: &BoundShader,
+        slots: &[BoundBuffer],
+    ) {
+        let r = &mut *self.records;
+        let (buffers, views, samplers) = (r.buffers.len(), r.views.len(), r.samplers.len());
+        let cbs = push_read(
+            &mut r.buffers,
+            shader.constant_buffers.into(),
+            0,
+            slots,
+            |b| *b,
+        );
+        let index = pool_index(r.stages.len());
+        r.stages.push(StageEntry {
+            shader: shader.shader,
+            buffers: pool_index(buffers),
+            views: pool_index(views),
+            samplers: pool_index(samplers),
+            constant_buffer_count: count(cbs),
+            ..StageEntry::NONE
+        });
+        self.set_stage(place, index);
     }
 
     /// Writes the stage at `place`, which has no shader (it reads nothing).
     #[inline(always)]
     pub(crate) fn no_shader(&mut self, place: usize) {
-        self.set_stage(place, StageEntry::NONE);
+        self.set_stage(place, NO_STAGE);
     }
 
     #[inline(always)]
-    fn set_stage(&mut self, place: usize, stage: StageEntry) {
+    fn set_stage(&mut self, place: usize, stage: u32) {
         if let Some(slot) = self.entry.stages.get_mut(place) {
             *slot = stage;
         }
@@ -572,7 +625,7 @@ impl<'a> Draw<'a> {
 #[derive(Clone, Debug)]
 pub struct Stages<'a> {
     records: &'a Records,
-    stages: &'a [StageEntry],
+    stages: &'a [u32],
     /// The place of `stages[0]`: its index in [`Stage::GRAPHICS`], or [`COMPUTE_PLACE`] for a
     /// dispatch's.
     place: usize,
@@ -582,8 +635,12 @@ impl<'a> Iterator for Stages<'a> {
     type Item = StageView<'a>;
 
     fn next(&mut self) -> Option<StageView<'a>> {
-        let (entry, rest) = self.stages.split_first()?;
+        let (&index, rest) = self.stages.split_first()?;
         self.stages = rest;
+        let entry = match self.records.stages.get(index as usize) {
+            Some(entry) => entry,
+            None => &StageEntry::NONE,
+        };
         let stage = Stage::GRAPHICS
             .get(self.place)
             .copied()
@@ -690,6 +747,96 @@ impl GraphicsView<'_> {
             rasterizer: self.rasterizer,
             viewports: self.viewports.to_vec(),
             scissors: self.scissors.to_vec(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use recorder::command::{DirectArgs, InstanceId};
+
+    fn handle(bits: u64) -> RawHandle {
+        RawHandle::from_bits(bits)
+    }
+
+    fn buffer(bits: u64) -> BoundBuffer {
+        BoundBuffer {
+            buffer: handle(bits),
+            instance: InstanceId::INITIAL,
+            offset: 16,
+            stride_or_format: 0,
+        }
+    }
+
+    /// A shader of `bits` that reads constant-buffer slots `constant_buffers` and nothing else.
+    fn constants_shader(bits: u64, constant_buffers: u16) -> BoundShader {
+        let mut shader = BoundShader::NULL;
+        shader.shader = handle(bits);
+        shader.constant_buffers = constant_buffers;
+        shader
+    }
+
+    const DRAW: DrawArgs = DrawArgs::Direct(DirectArgs::NONE);
+    const NO_PREDICATE: (RawHandle, bool) = (RawHandle::NULL, false);
+
+    /// R-EX-3: a draw whose only change is one stage's slots appends one stage entry and shares
+    /// the other stages' entries with the draw before; both records read what they bound.
+    #[test]
+    fn r_ex_3_a_draw_rebinding_one_stage_appends_one_stage_entry() {
+        let mut records = Records::default();
+        let vs = constants_shader(1, 0b1);
+        let ps = constants_shader(2, 0b11);
+        let (cbs, other) = ([buffer(10), buffer(11)], [buffer(12)]);
+        let mut first = records.writer(DrawKind::Draw, DRAW, NO_PREDICATE, false);
+        first.constant_buffer_stage(0, &vs, &cbs);
+        for place in 1..4 {
+            first.no_shader(place);
+        }
+        first.constant_buffer_stage(4, &ps, &cbs);
+        first.finish();
+        assert_eq!(records.stages.len(), 2, "two shaders, two stage entries");
+        let mut second = records.writer(DrawKind::Draw, DRAW, NO_PREDICATE, true);
+        second.constant_buffer_stage(0, &vs, &other);
+        second.finish();
+        assert_eq!(
+            records.stages.len(),
+            3,
+            "one stage re-bound, one entry more"
+        );
+        let [a, b] = [0, 1].map(|i| records.get(i).expect("two records").to_record());
+        assert_eq!(a.stages[0].constant_buffers, vec![(0, buffer(10))]);
+        assert_eq!(b.stages[0].constant_buffers, vec![(0, buffer(12))]);
+        assert_eq!(a.stages[4], b.stages[4], "the pixel stage is shared");
+        assert_eq!(
+            b.stages[4].constant_buffers,
+            vec![(0, buffer(10)), (1, buffer(11))]
+        );
+        assert!(b.stages[1..4].iter().all(|s| s.shader.is_null()));
+    }
+
+    /// R-EX-3: the constant-buffer stage writer records exactly what the general one does for
+    /// a shader that reads constant buffers only, past the bound slots included.
+    #[test]
+    fn r_ex_3_the_constant_buffer_stage_writer_records_what_the_general_one_does() {
+        let slots = [buffer(20), BoundBuffer::NULL, buffer(22)];
+        for mask in [0u16, 0b1, 0b101, 0b110, 0b1000_0000_0000_0101] {
+            let shader = constants_shader(3, mask);
+            let (mut general, mut short) = (Records::default(), Records::default());
+            let mut writer = general.writer(DrawKind::Dispatch, DRAW, NO_PREDICATE, false);
+            let bound = StageSlots {
+                constant_buffers: &slots,
+                shader_resources: &[],
+                samplers: &[],
+                unordered_access_views: &[],
+            };
+            writer.stage(0, &shader, bound, |v| ViewRecord::new(v, false));
+            writer.finish();
+            let mut writer = short.writer(DrawKind::Dispatch, DRAW, NO_PREDICATE, false);
+            writer.constant_buffer_stage(0, &shader, &slots);
+            writer.finish();
+            assert!(reads_constant_buffers_only(&shader));
+            assert_eq!(general.to_vec(), short.to_vec(), "mask {mask:#b}");
         }
     }
 }

@@ -42,16 +42,20 @@ impl GpuModel {
         if let Some(hazards) = self.hazards.as_deref_mut() {
             hazards.command(command, semantics, &self.placed, &mut self.violations);
         }
-        if self.state.bindings.apply(command, semantics) {
-            self.context_register_written();
-        }
-        if !keeps_graphics(command) {
-            self.graphics_valid = false;
-            self.stages_valid = 0;
-        } else {
-            self.stages_valid &= !stage_binding(command);
-        }
-        if !command.is_draw_or_dispatch() {
+        // A draw or dispatch binds nothing, writes no register and keeps every record's
+        // validity (`keeps_graphics`, no `stage_binding`): one test skips what every other
+        // command goes through, here and for the backend below.
+        let draw = command.is_draw_or_dispatch();
+        if !draw {
+            if self.state.bindings.apply(command, semantics) {
+                self.context_register_written();
+            }
+            if !keeps_graphics(command) {
+                self.graphics_valid = false;
+                self.stages_valid = 0;
+            } else {
+                self.stages_valid &= !stage_binding(command);
+            }
             self.record_valid = false;
         }
         match *command {
@@ -178,7 +182,7 @@ impl GpuModel {
             Command::ResourceBarrier { barriers } => self.resource_barrier(semantics, barriers),
         }
         // The real GPU, if any, after the model (R-GPU-1); draws went with their records.
-        if self.backend.is_some() && !command.is_draw_or_dispatch() {
+        if !draw && self.backend.is_some() {
             self.backend_command(command, semantics);
         }
     }

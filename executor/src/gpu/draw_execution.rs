@@ -75,8 +75,13 @@ impl GpuModel {
                 false
             } else {
                 self.counters.draws += 1;
-                for (place, stage) in Stage::GRAPHICS.into_iter().enumerate() {
-                    if same >> place & 1 == 0 {
+                // The stale stages only, lowest place first (a bit loop, not a walk over all
+                // five: the steady draw re-binds one stage).
+                let mut stale = !same & ALL_STAGES;
+                while stale != 0 {
+                    let place = stale.trailing_zeros() as usize;
+                    stale &= stale - 1;
+                    if let Some(&stage) = Stage::GRAPHICS.get(place) {
                         let uavs = bindings.om_uavs();
                         stage_record(&mut writer, bindings, compressed, place, stage, uavs);
                     }
@@ -256,6 +261,10 @@ fn stage_record(
     let shader = bindings.shader_ref(stage);
     if shader.shader.is_null() {
         writer.no_shader(place);
+        return;
+    }
+    if reads_constant_buffers_only(shader) {
+        writer.constant_buffer_stage(place, shader, bindings.constant_buffers(stage));
         return;
     }
     let slots = StageSlots {

@@ -212,6 +212,14 @@ impl ResetIndex {
 /// Writes `items` to `slots[start..]`; what falls past the end is dropped.
 #[inline]
 pub(crate) fn set_slots<T: Copy>(slots: &mut [T], start: u32, items: &[T]) {
+    // One slot, the common bind (a mesh's vertex buffer, a draw's constants): a store, without
+    // the zip's two bounds.
+    if let [item] = items {
+        if let Some(slot) = slots.get_mut(start as usize) {
+            *slot = *item;
+        }
+        return;
+    }
     let start = (start as usize).min(slots.len());
     for (slot, item) in slots[start..].iter_mut().zip(items) {
         *slot = *item;
