@@ -75,6 +75,11 @@ pub struct SceneDesc {
     /// small RGBA8 checkers instead of block-compressed 1024² ones. The recorded calls are the
     /// same.
     pub gpu_contents: bool,
+    /// The passes' target size in pixels, `(width, height)` (the depth buffer's; the passes
+    /// after the first and every third halve it; the post pass's swap chain is half of it).
+    /// A small size makes a frame cheap to draw on a software GPU (the frame demo's `--size`,
+    /// for profiling the backend on lavapipe); the recorded calls are the same.
+    pub size: (u32, u32),
 }
 
 impl Default for SceneDesc {
@@ -90,11 +95,15 @@ impl Default for SceneDesc {
             seed: 0x5eed_f00d,
             barriers: false,
             gpu_contents: false,
+            size: SceneDesc::SIZE,
         }
     }
 }
 
 impl SceneDesc {
+    /// The default target size: 1920 x 1080.
+    pub const SIZE: (u32, u32) = (1920, 1080);
+
     /// Checks the counts and fractions; the message names the field.
     pub fn validate(&self) -> Result<(), String> {
         let positive = [
@@ -102,11 +111,19 @@ impl SceneDesc {
             ("materials", self.materials),
             ("meshes", self.meshes),
             ("passes", self.passes),
+            ("width", self.size.0),
+            ("height", self.size.1),
         ];
         for (name, value) in positive {
             if value == 0 {
                 return Err(format!("{name} must be at least 1"));
             }
+        }
+        if self.size.0 > 16384 || self.size.1 > 16384 {
+            return Err(format!(
+                "the target size must be at most 16384 x 16384, not {} x {}",
+                self.size.0, self.size.1
+            ));
         }
         if !(1..=8).contains(&self.textures_per_material) {
             return Err(format!(
@@ -263,9 +280,6 @@ pub struct Simulation {
     pub view: ShaderResourceView,
 }
 
-const WIDTH: u32 = 1920;
-const HEIGHT: u32 = 1080;
-
 /// The post pass of a scene with GPU contents: a full-screen triangle sampling the last pass's
 /// target onto the back buffer of the scene's swap chain (`scene_contents.rs`), which a frame
 /// then presents.
@@ -337,7 +351,7 @@ impl PostPass {
         Ok(())
     }
 
-    fn new(device: &Device) -> Result<Self, Error> {
+    fn new(device: &Device, (width, height): (u32, u32)) -> Result<Self, Error> {
         let vs = ShaderDesc::new("post.vs", Stage::Vertex);
         let ps = ShaderDesc {
             shader_resources: Slots::first(1),
@@ -353,8 +367,8 @@ impl PostPass {
                 name: "frame.post",
                 buffers: 2,
                 format: Format::R8G8B8A8Unorm,
-                width: WIDTH / 2,
-                height: HEIGHT / 2,
+                width: (width / 2).max(1),
+                height: (height / 2).max(1),
             })?,
         })
     }
@@ -473,7 +487,7 @@ impl Scene {
                 false => None,
             },
             post: match desc.gpu_contents {
-                true => Some(PostPass::new(device)?),
+                true => Some(PostPass::new(device, desc.size)?),
                 false => None,
             },
             fill,
@@ -790,11 +804,12 @@ fn create_passes(
     device: &Device,
     desc: &SceneDesc,
 ) -> Result<(Texture, DepthStencilView, Vec<Pass>), Error> {
+    let (full_width, full_height) = desc.size;
     let depth = device.create_texture(&TextureDesc {
         name: "depth",
         format: Format::D24UnormS8Uint,
-        width: WIDTH,
-        height: HEIGHT,
+        width: full_width,
+        height: full_height,
         bind: BindFlags::DEPTH_STENCIL,
         ..Default::default()
     })?;
@@ -830,7 +845,8 @@ fn create_passes(
     let mut passes = Vec::with_capacity(desc.passes as usize);
     for p in 0..desc.passes {
         let name = format!("pass.{p}");
-        let (width, height) = (WIDTH >> (p % 3).min(1), HEIGHT >> (p % 3).min(1));
+        let half = (p % 3).min(1);
+        let (width, height) = ((full_width >> half).max(1), (full_height >> half).max(1));
         let color = device.create_texture(&TextureDesc {
             name: &name,
             format: Format::R16G16B16A16Float,

@@ -43,9 +43,8 @@ impl VulkanBackend {
             Command::UpdateSubresource { resource, data } => {
                 self.write_resource("update_subresource", &resource, data)
             }
-            Command::MapWriteDiscard { resource, data } => self.map_discard(&resource, data),
-            Command::MapWriteNoOverwrite { resource, data } => {
-                self.map_no_overwrite(&resource, data)
+            Command::MapWriteDiscard { .. } | Command::MapWriteNoOverwrite { .. } => {
+                self.translate_map(command).map(|_| ())
             }
             Command::Barrier { barriers } => self.translate_barriers(barriers),
             Command::BeginQuery(_)
@@ -236,35 +235,54 @@ impl VulkanBackend {
         }
     }
 
-    /// A write-discard map: a dynamic buffer's new instance is a new ring region.
-    fn map_discard(&mut self, resource: &BoundResource, data: &[u8]) -> Result<(), Error> {
+    /// A map (`MapWriteDiscard`, `MapWriteNoOverwrite`); `true` where only the ring took it
+    /// (a dynamic buffer's new region, or bytes written in place): nothing recorded, nothing a
+    /// draw's resolution found moved (R-GPU-6); `false` where it was a transfer.
+    pub(crate) fn translate_map(&mut self, command: &Command<'_>) -> Result<bool, Error> {
+        match *command {
+            Command::MapWriteDiscard { resource, data } => self.map_discard(&resource, data),
+            Command::MapWriteNoOverwrite { resource, data } => {
+                self.map_no_overwrite(&resource, data)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// A write-discard map: a dynamic buffer's new instance is a new ring region, and its
+    /// location is kept for the draws that bind it (`Locations`): no lookup at the draw. A
+    /// buffer mapped before is known dynamic by its kept bytes (no look in the device's table).
+    fn map_discard(&mut self, resource: &BoundResource, data: &[u8]) -> Result<bool, Error> {
         const CALL: &str = "map_write_discard";
         let buffer = resource.resource;
-        let dynamic = resource.kind() == ObjectKind::Buffer
-            && self
-                .device
-                .buffer_info(Buffer::from_raw(buffer))
-                .is_some_and(|i| i.usage == Usage::Dynamic);
-        if !dynamic {
-            return self.write_resource(CALL, resource, data);
+        if resource.kind() != ObjectKind::Buffer {
+            return self.write_resource(CALL, resource, data).map(|()| false);
         }
+        let size = match self.latest.get(&buffer) {
+            Some(kept) => kept.1,
+            None => match self.device.buffer_info(Buffer::from_raw(buffer)) {
+                Some(info) if info.usage == Usage::Dynamic => info.size as u64,
+                _ => return self.write_resource(CALL, resource, data).map(|()| false),
+            },
+        };
+        let offset = self.ring_place(CALL, data)?;
         let entry = self
             .latest
             .entry(buffer)
-            .or_insert_with(|| (resource.instance, Vec::new()));
+            .or_insert_with(|| (resource.instance, size, Vec::new()));
         entry.0 = resource.instance;
-        entry.1.clear();
-        entry.1.extend_from_slice(data);
-        let offset = self.ring_place(CALL, data)?;
+        entry.2.clear();
+        entry.2.extend_from_slice(data);
         self.ring
             .regions
             .insert((buffer, resource.instance), offset);
-        Ok(())
+        self.locations
+            .put(buffer, resource.instance, (self.ring.buffer, offset, size));
+        Ok(true)
     }
 
     /// A write-no-overwrite map: the bytes written in place (the application promises the GPU
     /// reads none of them).
-    fn map_no_overwrite(&mut self, resource: &BoundResource, data: &[u8]) -> Result<(), Error> {
+    fn map_no_overwrite(&mut self, resource: &BoundResource, data: &[u8]) -> Result<bool, Error> {
         const CALL: &str = "map_write_no_overwrite";
         let buffer = resource.resource;
         if let Some(offset) = self.ring.regions.get(&(buffer, resource.instance)).copied() {
@@ -274,21 +292,21 @@ impl VulkanBackend {
                 .get_mut(&buffer)
                 .filter(|k| k.0 == resource.instance)
             {
-                let n = data.len().min(kept.1.len());
-                kept.1[..n].copy_from_slice(&data[..n]);
+                let n = data.len().min(kept.2.len());
+                kept.2[..n].copy_from_slice(&data[..n]);
             }
-            return Ok(());
+            return Ok(true);
         }
         if let Some(kept) = self
             .latest
             .get_mut(&buffer)
             .filter(|k| k.0 == resource.instance)
         {
-            let n = data.len().min(kept.1.len());
-            kept.1[..n].copy_from_slice(&data[..n]);
-            return Ok(());
+            let n = data.len().min(kept.2.len());
+            kept.2[..n].copy_from_slice(&data[..n]);
+            return Ok(true);
         }
-        self.write_resource(CALL, resource, data)
+        self.write_resource(CALL, resource, data).map(|()| false)
     }
 
     /// A copy between two buffers or two textures.

@@ -106,20 +106,35 @@ impl VulkanBackend {
         if image_extent != extent {
             return None;
         }
+        // The emptied list stays, keeping its room for the texture's next clear (R-GPU-6).
         let clear = pending.remove(index);
-        if pending.is_empty() {
-            self.pending_clears.remove(&texture);
-        }
         self.clears.folded += 1;
         Some(clear.color)
     }
 
     /// Records `texture`'s pending clears as transfer clears (before another use of it).
     pub(crate) fn flush_pending_clears(&mut self, texture: RawHandle) {
-        let Some(pending) = self.pending_clears.remove(&texture) else {
+        let Some(pending) = self.pending_clears.get_mut(&texture).map(std::mem::take) else {
             return;
         };
-        for clear in pending {
+        self.record_clears(texture, &pending);
+        // The list is put back empty, with its room (no allocation at the next clear).
+        if let Some(kept) = self.pending_clears.get_mut(&texture) {
+            *kept = pending;
+            kept.clear();
+        }
+    }
+
+    /// Whether `texture` has clears not recorded yet.
+    pub(crate) fn has_pending_clears(&self, texture: RawHandle) -> bool {
+        self.pending_clears
+            .get(&texture)
+            .is_some_and(|p| !p.is_empty())
+    }
+
+    /// Records `pending`, clears of `texture`, as transfer clears.
+    fn record_clears(&mut self, texture: RawHandle, pending: &[PendingClear]) {
+        for &clear in pending {
             self.use_range(
                 texture,
                 crate::image_layouts::Subrange::mip(clear.mip),

@@ -25,9 +25,12 @@
 //! what is bound. A changed constant buffer of a kept shader has its descriptor replaced in
 //! place (the stage's other descriptors and the set's bindings kept), and a pushed set is
 //! updated by that one descriptor (`descriptors.rs`); a changed vertex buffer is bound alone.
-//! The steady state, a draw after which only constant buffers of the vertex and pixel stages
-//! and vertex buffers of the same strides changed, in the pass and with the pipeline the last
-//! draw left, takes `steady_draw`: those slots, the draw, nothing else read.
+//! The steady state, a draw after which only constant buffers of the vertex and pixel stages,
+//! vertex buffers of the same strides and the index buffer changed, in the pass and with the
+//! pipeline the last draw left, takes `steady_draw`: those slots, the draw, nothing else read.
+//! A map the upload ring takes changes nothing a draw resolved (its instance's region is kept
+//! in [`Locations`] at the map), so a dynamic constant buffer mapped and bound again per draw
+//! is a steady draw too.
 //!
 //! **Invariant.** The draw's resolution runs again when placing something in the ring flushed
 //! the frame (its regions are forgotten then), so a draw never reads a region of a frame that
@@ -165,14 +168,25 @@ impl VulkanBackend {
     }
 
     /// The steady state (R-GPU-6): a direct draw after which only constant buffers of the
-    /// vertex and pixel stages and vertex buffers (of the strides bound) changed, in the pass
+    /// vertex and pixel stages, vertex buffers (of the strides bound) and, for an indexed draw,
+    /// the index buffer or reset index changed (a mesh change, a dynamic buffer mapped and
+    /// bound again: maps tell nothing, `lib.rs`), in the pass
     /// and with the pipeline the last draw left, updates those slots of `r` in place, writes
     /// the descriptors and binds the vertex buffers that differ, and draws; `false` (nothing
     /// recorded) where the draw needs [`Self::translate_resolved`].
     fn steady_draw(&mut self, draw: &Draw<'_>, r: &mut Resolved) -> Result<bool, Error> {
         let c = &self.changes;
         let (vertex, pixel) = (Stage::Vertex as usize, Stage::Pixel as usize);
-        let steady = c.flags == 0
+        // An indexed draw may also take another index buffer (a mesh change).
+        let indexed = matches!(
+            draw.kind,
+            DrawKind::DrawIndexed | DrawKind::DrawIndexedInstanced
+        );
+        let flags = match indexed {
+            true => c.flags & !DrawChanges::INDEX_BUFFER,
+            false => c.flags,
+        };
+        let steady = flags == 0
             && c.shaders == 0
             && c.samplers == [0; 6]
             && c.shader_resources == [0; 6]
@@ -239,6 +253,12 @@ impl VulkanBackend {
                 }
             }
         }
+        if changes.flags & DrawChanges::INDEX_BUFFER != 0 {
+            let Some(graphics) = draw.graphics() else {
+                return Ok(false);
+            };
+            r.index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
+        }
         if self.frame.submissions != submissions || self.pass.is_none() {
             // Placing an instance flushed the frame (nothing is bound), or a buffer made at
             // its first use was uploaded (the pass closed for the copy).
@@ -247,6 +267,10 @@ impl VulkanBackend {
         let Some(built) = self.bound.built else {
             return Ok(false);
         };
+        if changes.flags & DrawChanges::INDEX_BUFFER != 0 {
+            // The index type or the reset index may have changed (R-ST-5).
+            self.restart_state(draw, true)?;
+        }
         self.bind_set(&built, &r.set)?;
         self.bind_buffers(r);
         self.record_draw(draw)?;
@@ -808,6 +832,15 @@ impl VulkanBackend {
         if let Some(found) = self.locations.get(buffer, instance) {
             return Ok(found);
         }
+        if instance == InstanceId::INITIAL {
+            // A buffer's own Vulkan buffer, made at its first use, is where its initial
+            // instance lies in every frame: found in the backend's table, not the device's.
+            if let Some(made) = self.resources.buffers.get(&buffer) {
+                let found = (made.buffer, 0, made.bytes);
+                self.locations.put(buffer, instance, found);
+                return Ok(found);
+            }
+        }
         let found = self.find_buffer_location(call, buffer, instance)?;
         self.locations.put(buffer, instance, found);
         Ok(found)
@@ -837,11 +870,12 @@ impl VulkanBackend {
             if let Some(offset) = self.ring.regions.get(&(buffer, instance)) {
                 return Ok((self.ring.buffer, *offset, size));
             }
+            // The kept bytes are lent to the ring and put back (no copy of them).
             let kept = self
                 .latest
-                .get(&buffer)
-                .filter(|(i, _)| *i == instance)
-                .map(|(_, b)| b.clone());
+                .get_mut(&buffer)
+                .filter(|(i, _, _)| *i == instance)
+                .map(|(_, _, b)| std::mem::take(b));
             let Some(bytes) = kept else {
                 return Err(refuse(
                     self,
@@ -854,7 +888,11 @@ impl VulkanBackend {
                     ),
                 ));
             };
-            let offset = self.ring_place(call, &bytes)?;
+            let placed = self.ring_place(call, &bytes);
+            if let Some(kept) = self.latest.get_mut(&buffer) {
+                kept.2 = bytes;
+            }
+            let offset = placed?;
             self.ring.regions.insert((buffer, instance), offset);
             return Ok((self.ring.buffer, offset, size));
         }
@@ -933,8 +971,9 @@ pub(crate) struct Locations {
     slots: [(RawHandle, InstanceId, vk::Buffer, u64, u64); LOCATIONS],
 }
 
-/// Entries of [`Locations`]: a power of two.
-const LOCATIONS: usize = 64;
+/// Entries of [`Locations`]: a power of two (a frame binds a few hundred buffers: a mesh's
+/// streams, index buffer and constants).
+const LOCATIONS: usize = 256;
 
 impl Default for Locations {
     fn default() -> Self {
@@ -955,7 +994,7 @@ impl Locations {
     #[inline]
     fn at(buffer: RawHandle, instance: InstanceId) -> usize {
         let word = ((buffer.generation() as u64) << 32 | buffer.index() as u64) ^ instance.0;
-        (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % LOCATIONS
+        (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - LOCATIONS.trailing_zeros())) as usize
     }
 
     #[inline]
@@ -965,7 +1004,12 @@ impl Locations {
     }
 
     #[inline]
-    fn put(&mut self, buffer: RawHandle, instance: InstanceId, found: (vk::Buffer, u64, u64)) {
+    pub(crate) fn put(
+        &mut self,
+        buffer: RawHandle,
+        instance: InstanceId,
+        found: (vk::Buffer, u64, u64),
+    ) {
         self.slots[Self::at(buffer, instance)] = (buffer, instance, found.0, found.1, found.2);
     }
 

@@ -202,13 +202,13 @@ pub struct VulkanBackend {
     pub(crate) locations: draw_translation::Locations,
     /// The last input layout's vertex-buffer slots (`draw_translation.rs`).
     pub(crate) layout_slots: draw_translation::LayoutSlots,
-    /// Each dynamic buffer's latest instance and its bytes.
-    pub(crate) latest: HashMap<RawHandle, (InstanceId, Vec<u8>)>,
+    /// Each dynamic buffer's latest instance, its size and its bytes (`byte_transfers.rs`).
+    pub(crate) latest: handle_hash::HandleMap<RawHandle, (InstanceId, u64, Vec<u8>)>,
     pub(crate) presented: HashMap<RawHandle, Pixels>,
     /// Presents so far, per chain (the `N` of a written PNG's name).
     pub(crate) presents: HashMap<RawHandle, u64>,
     /// Colour clears not recorded yet, by texture (`clears.rs`).
-    pub(crate) pending_clears: HashMap<RawHandle, Vec<clears::PendingClear>>,
+    pub(crate) pending_clears: handle_hash::HandleMap<RawHandle, Vec<clears::PendingClear>>,
     pub(crate) clears: ClearCounts,
     pub(crate) barrier_counts: BarrierCounts,
     /// Scratch for the image barriers of one dependency (kept: no allocation per use).
@@ -216,6 +216,9 @@ pub struct VulkanBackend {
     pub(crate) oracle: OracleCounts,
     /// What the last draw bound, as the oracle compared it.
     pub(crate) oracle_last: Option<BoundState>,
+    /// What the model's record of the last draw showed, as the oracle read it (kept: its lists
+    /// are refilled draw after draw).
+    pub(crate) oracle_expected: BoundState,
     pub(crate) untranslated: u64,
     pub(crate) queries: query_pools::Queries,
     pub(crate) predication: predication::Predication,
@@ -270,15 +273,16 @@ impl VulkanBackend {
             changes: executor::DrawChanges::ALL,
             locations: Default::default(),
             layout_slots: Default::default(),
-            latest: HashMap::new(),
+            latest: Default::default(),
             presented: HashMap::new(),
             presents: HashMap::new(),
-            pending_clears: HashMap::new(),
+            pending_clears: Default::default(),
             clears: ClearCounts::default(),
             barrier_counts: BarrierCounts::default(),
             image_barriers: Vec::new(),
             oracle: OracleCounts::default(),
             oracle_last: None,
+            oracle_expected: BoundState::default(),
             untranslated: 0,
             queries,
             predication: Default::default(),
@@ -419,8 +423,21 @@ impl VulkanBackend {
 
 impl GpuBackend for VulkanBackend {
     fn command(&mut self, command: &Command<'_>, _semantics: Semantics) -> Result<(), Error> {
-        // A bind changes only the bindings, which the model's changes tell; anything else
-        // may move what the last draw's resolution found (layouts, ring regions).
+        // A bind changes only the bindings, which the model's changes tell; so does a map the
+        // ring takes (a new region of a new instance, or bytes in place: nothing a draw's
+        // resolution found moves, and the model tells nothing for it); anything else may move
+        // what the last draw's resolution found (layouts, ring regions, the pass).
+        if matches!(
+            command,
+            Command::MapWriteDiscard { .. } | Command::MapWriteNoOverwrite { .. }
+        ) {
+            let submissions = self.frame.submissions;
+            let in_ring = self.translate_map(command);
+            if !matches!(in_ring, Ok(true)) || self.frame.submissions != submissions {
+                self.changes.set_everything();
+            }
+            return in_ring.map(|_| ());
+        }
         if !binds_only(command) {
             self.changes.set_everything();
         }

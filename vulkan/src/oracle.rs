@@ -8,8 +8,9 @@
 //! **Invariant.** The comparison reads what the backend *bound* (the pipeline key bound, the
 //! origins of the descriptor set bound, which may be an earlier draw's set kept because the
 //! bindings did not change, the vertex and index buffers bound, the pass's targets), never what
-//! it was about to bind: so a wrong skip of a set, a buffer or a pass shows. Cheap: a few
-//! vectors per draw, on only when `VulkanOptions::oracle` is.
+//! it was about to bind: so a wrong skip of a set, a buffer or a pass shows. Cheap: both states
+//! are filled in place in lists kept on the backend (no allocation per draw once warm), on only
+//! when `VulkanOptions::oracle` is.
 
 use executor::{Draw, DrawKind, DrawRecord, ViewRecord};
 use recorder::command::BoundBuffer;
@@ -74,6 +75,14 @@ struct GraphicsParts<'a> {
 impl BoundState {
     /// What the model's record says the draw saw (read in place).
     pub fn of_record(draw: &Draw<'_>) -> Self {
+        let mut state = Self::default();
+        state.fill_from_record(draw);
+        state
+    }
+
+    /// [`Self::of_record`] into `self`, its lists keeping their room (no allocation once
+    /// they have grown: the oracle's check per draw, R-GPU-6).
+    fn fill_from_record(&mut self, draw: &Draw<'_>) {
         let stages = draw.stages().map(|s| StageParts {
             stage: s.stage,
             shader: s.shader,
@@ -89,7 +98,7 @@ impl BoundState {
             vertex_buffers: g.vertex_buffers,
             index_buffer: g.index_buffer,
         });
-        Self::of_parts(stages, graphics.as_ref())
+        self.fill_parts(stages, graphics.as_ref());
     }
 
     /// What an owned record ([`DrawRecord`], `ImmediateContext::records`) says the draw saw.
@@ -109,92 +118,155 @@ impl BoundState {
             vertex_buffers: &g.vertex_buffers,
             index_buffer: g.index_buffer,
         });
-        Self::of_parts(stages, graphics.as_ref())
+        let mut state = Self::default();
+        state.fill_parts(stages, graphics.as_ref());
+        state
     }
 
-    fn of_parts<'a>(
+    fn fill_parts<'a>(
+        &mut self,
         stages: impl Iterator<Item = StageParts<'a>>,
         graphics: Option<&GraphicsParts<'a>>,
-    ) -> Self {
-        let mut state = Self::default();
+    ) {
+        self.shaders = [RawHandle::NULL; 2];
+        self.topology = PrimitiveTopology::default();
+        self.targets.clear();
+        self.depth = RawHandle::NULL;
+        self.descriptors.clear();
+        self.vertex_buffers.clear();
+        self.index_buffer = None;
         for stage in stages {
             let index = match stage.stage {
                 Stage::Vertex => 0,
                 Stage::Pixel => 1,
                 _ => continue,
             };
-            state.shaders[index] = stage.shader;
+            self.shaders[index] = stage.shader;
             for (slot, b) in stage.constant_buffers {
                 let binding = shaders::binding(stage.stage, SlotKind::ConstantBuffer, *slot);
-                state
-                    .descriptors
+                self.descriptors
                     .push((binding, Origin::Buffer(b.buffer, b.instance)));
             }
             for (slot, v) in stage.shader_resources {
                 let binding = shaders::binding(stage.stage, SlotKind::ShaderResource, *slot);
-                state.descriptors.push((binding, Origin::View(v.view)));
+                self.descriptors.push((binding, Origin::View(v.view)));
             }
             for (slot, s) in stage.samplers {
                 let binding = shaders::binding(stage.stage, SlotKind::Sampler, *slot);
-                state.descriptors.push((binding, Origin::Sampler(*s)));
+                self.descriptors.push((binding, Origin::Sampler(*s)));
             }
             for (slot, v) in stage.unordered_access_views {
                 let binding = shaders::binding(stage.stage, SlotKind::UnorderedAccess, *slot);
-                state.descriptors.push((binding, Origin::View(v.view)));
+                self.descriptors.push((binding, Origin::View(v.view)));
             }
         }
-        state.descriptors.sort();
+        if !self.descriptors.is_sorted() {
+            self.descriptors.sort_unstable();
+        }
         if let Some(g) = graphics {
-            state.topology = g.topology;
-            state.targets = g
-                .render_targets
-                .iter()
-                .filter(|t| !t.view.is_null())
-                .map(|t| t.view)
-                .collect();
-            state.depth = g.depth;
-            state.vertex_buffers = g
-                .vertex_buffers
-                .iter()
-                .filter(|(_, b)| !b.buffer.is_null())
-                .map(|(slot, b)| (*slot, Origin::Buffer(b.buffer, b.instance)))
-                .collect();
+            self.topology = g.topology;
+            self.targets.extend(
+                g.render_targets
+                    .iter()
+                    .filter(|t| !t.view.is_null())
+                    .map(|t| t.view),
+            );
+            self.depth = g.depth;
+            self.vertex_buffers.extend(
+                g.vertex_buffers
+                    .iter()
+                    .filter(|(_, b)| !b.buffer.is_null())
+                    .map(|(slot, b)| (*slot, Origin::Buffer(b.buffer, b.instance))),
+            );
             if !g.index_buffer.buffer.is_null() {
                 let b = g.index_buffer;
-                state.index_buffer = Some(Origin::Buffer(b.buffer, b.instance));
+                self.index_buffer = Some(Origin::Buffer(b.buffer, b.instance));
             }
         }
-        state
     }
 
-    /// What the backend has bound now.
-    fn of_backend(backend: &VulkanBackend) -> Self {
-        let mut state = Self::default();
-        if let Some(key) = &backend.bound.key {
-            state.shaders = key.shaders;
-            state.topology = key.topology;
+    /// What the backend has bound now, into `self` (its lists keeping their room).
+    fn fill_from_backend(
+        &mut self,
+        bound: &crate::descriptors::Bound,
+        pass: Option<&crate::passes::OpenPass>,
+    ) {
+        self.shaders = [RawHandle::NULL; 2];
+        self.topology = PrimitiveTopology::default();
+        if let Some(key) = &bound.key {
+            self.shaders = key.shaders;
+            self.topology = key.topology;
         }
-        if let Some(pass) = &backend.pass {
-            state.targets = pass.colors.iter().map(|c| c.0).collect();
-            state.depth = pass.depth;
+        self.targets.clear();
+        self.depth = RawHandle::NULL;
+        if let Some(pass) = pass {
+            self.targets.extend(pass.colors.iter().map(|c| c.0));
+            self.depth = pass.depth;
         }
-        state.descriptors.clone_from(&backend.bound.set_origins);
-        state.vertex_buffers = backend
-            .bound
+        self.descriptors.clone_from(&bound.set_origins);
+        self.vertex_buffers.clear();
+        self.vertex_buffers
+            .extend(bound.vertex_buffers.iter().map(|v| (v.0, v.1)));
+        self.index_buffer = bound.index_buffer.map(|i| i.0);
+    }
+
+    /// Whether `self` (bound) is what `expected` says, where the backend binds: the vertex-buffer
+    /// slots in `read` only (the record lists every slot bound; the backend binds those the
+    /// input layout reads), the index buffer of an indexed draw only.
+    fn matches(&self, expected: &Self, indexed: bool, read: impl Fn(u32) -> bool + Copy) -> bool {
+        let mut wanted = expected
             .vertex_buffers
             .iter()
-            .map(|v| (v.0, v.1))
-            .collect();
-        state.index_buffer = backend.bound.index_buffer.map(|i| i.0);
+            .filter(|(slot, _)| read(*slot));
+        self.shaders == expected.shaders
+            && self.topology == expected.topology
+            && self.targets == expected.targets
+            && self.depth == expected.depth
+            && self.descriptors == expected.descriptors
+            && self.vertex_buffers.len() == wanted.clone().count()
+            && self.vertex_buffers.iter().all(|v| wanted.next() == Some(v))
+            && (!indexed || self.index_buffer == expected.index_buffer)
+    }
+
+    /// `self` as the comparison saw it: the vertex buffers in `read`, no index buffer unless
+    /// `indexed` (for the refusal's text).
+    fn as_compared(&self, indexed: bool, read: impl Fn(u32) -> bool) -> Self {
+        let mut state = self.clone();
+        state.vertex_buffers.retain(|(slot, _)| read(*slot));
+        if !indexed {
+            state.index_buffer = None;
+        }
         state
     }
 }
 
 impl VulkanBackend {
-    /// Compares the bound state with the model's record of `draw` (see the module essay).
+    /// Compares the bound state with the model's record of `draw` (see the module essay). In
+    /// place: the two states are kept on the backend and refilled, so a check allocates
+    /// nothing once warm.
     pub(crate) fn check_draw(&mut self, draw: &Draw<'_>) -> Result<(), Error> {
-        let expected = BoundState::of_record(draw);
-        self.compare(expected, indexed(draw.kind))
+        let mut expected = std::mem::take(&mut self.oracle_expected);
+        expected.fill_from_record(draw);
+        let mut bound = self.oracle_last.take().unwrap_or_default();
+        bound.fill_from_backend(&self.bound, self.pass.as_ref());
+        let strides = self
+            .bound
+            .key
+            .as_ref()
+            .map(|k| &k.strides[..])
+            .unwrap_or(&[]);
+        let read = |slot: u32| strides.iter().any(|s| s.0 == slot);
+        let indexed = indexed(draw.kind);
+        let result = match bound.matches(&expected, indexed, read) {
+            true => Ok(()),
+            false => Err((
+                bound.as_compared(indexed, |_| true),
+                expected.as_compared(indexed, read),
+            )),
+        };
+        self.oracle_last = Some(bound);
+        self.oracle_expected = expected;
+        self.counted(result)
     }
 
     /// The oracle's comparison (R-GPU-4) of what the backend bound for its last draw with an
@@ -202,9 +274,17 @@ impl VulkanBackend {
     pub fn check_record(&mut self, record: &DrawRecord) -> Result<(), Error> {
         let bound = self.oracle_last.clone().unwrap_or_default();
         // The backend binds exactly the slots its pipeline reads (or refuses the draw).
-        let read = bound.vertex_buffers.iter().map(|v| v.0).collect();
+        let read = |slot: u32| bound.vertex_buffers.iter().any(|v| v.0 == slot);
         let expected = BoundState::of_draw_record(record);
-        self.compare_with(bound, expected, indexed(record.kind), read)
+        let indexed = indexed(record.kind);
+        let result = match bound.matches(&expected, indexed, read) {
+            true => Ok(()),
+            false => Err((
+                bound.as_compared(indexed, |_| true),
+                expected.as_compared(indexed, read),
+            )),
+        };
+        self.counted(result)
     }
 
     /// What the backend bound for its last draw, in the engine's terms (kept past the flush
@@ -213,40 +293,12 @@ impl VulkanBackend {
         self.oracle_last.as_ref()
     }
 
-    fn compare(&mut self, expected: BoundState, indexed: bool) -> Result<(), Error> {
-        let bound = BoundState::of_backend(self);
-        let read = self
-            .bound
-            .key
-            .iter()
-            .flat_map(|k| k.strides.iter().map(|s| s.0))
-            .collect();
-        let result = self.compare_with(bound.clone(), expected, indexed, read);
-        self.oracle_last = Some(bound);
-        result
-    }
-
-    fn compare_with(
-        &mut self,
-        mut bound: BoundState,
-        mut expected: BoundState,
-        indexed: bool,
-        read: Vec<u32>,
-    ) -> Result<(), Error> {
-        // The record lists every vertex-buffer slot and the index buffer bound; the backend
-        // binds those the input layout reads (its key's strides), and the index buffer of an
-        // indexed draw only.
-        expected
-            .vertex_buffers
-            .retain(|(slot, _)| read.contains(slot));
-        if !indexed {
-            expected.index_buffer = None;
-            bound.index_buffer = None;
-        }
+    /// Counts a comparison; a difference is a refusal naming both states.
+    fn counted(&mut self, result: Result<(), (BoundState, BoundState)>) -> Result<(), Error> {
         self.oracle.draws += 1;
-        if bound == expected {
+        let Err((bound, expected)) = result else {
             return Ok(());
-        }
+        };
         self.oracle.mismatches += 1;
         Err(Error::GpuBackend {
             call: "draw",

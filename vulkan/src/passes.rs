@@ -12,8 +12,11 @@
 //! D3D11 keeps a target's contents between draws; a colour attachment with a pending clear
 //! that covers the render area loads with `LOAD_OP_CLEAR` instead (`clears.rs`).
 
+use arrayvec::ArrayVec;
 use ash::vk;
 use recorder::{Error, ObjectKind, RawHandle};
+
+use crate::pipelines::MAX_COLORS;
 
 use crate::query_pools::Scoped;
 use crate::VulkanBackend;
@@ -21,8 +24,9 @@ use crate::VulkanBackend;
 /// The open pass: its targets (view handles) and size.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct OpenPass {
-    /// `(render-target view, texture)` of each colour target.
-    pub(crate) colors: Vec<(RawHandle, RawHandle)>,
+    /// `(render-target view, texture)` of each colour target (at most D3D11's eight: a
+    /// pass switch allocates nothing, R-GPU-6).
+    pub(crate) colors: ArrayVec<(RawHandle, RawHandle), MAX_COLORS>,
     /// The depth-stencil view (null for none).
     pub(crate) depth: RawHandle,
     pub(crate) extent: vk::Extent2D,
@@ -93,7 +97,15 @@ impl VulkanBackend {
                 extent.height = extent.height.min(image.extent.height);
             }
         }
-        let mut color_attachments = Vec::with_capacity(colors.len());
+        let mut color_attachments: ArrayVec<vk::RenderingAttachmentInfo<'_>, MAX_COLORS> =
+            ArrayVec::new();
+        if colors.len() > MAX_COLORS {
+            return Err(Error::GpuBackend {
+                call,
+                object: "the draw".to_string(),
+                problem: format!("binds more than {MAX_COLORS} render targets (R-GPU-3)"),
+            });
+        }
         for &(view, texture) in colors {
             let (image_view, _, range) =
                 self.image_view_range(call, ObjectKind::RenderTargetView, view, texture)?;
@@ -173,7 +185,7 @@ impl VulkanBackend {
         // attachments are live views in the layouts named (transitioned above).
         unsafe { self.gpu.device.cmd_begin_rendering(self.frame.cb, &info) };
         self.pass = Some(super::passes::OpenPass {
-            colors: colors.to_vec(),
+            colors: colors.iter().copied().collect(),
             depth: depth.0,
             extent,
             flags,

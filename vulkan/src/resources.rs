@@ -47,6 +47,8 @@ pub(crate) struct GpuBuffer {
     pub(crate) buffer: vk::Buffer,
     allocation: Option<Allocation>,
     pub(crate) size: u64,
+    /// The engine buffer's own size (`size` is it rounded up to 4 bytes): what a draw binds.
+    pub(crate) bytes: u64,
 }
 
 /// Every Vulkan object made for an engine object.
@@ -450,6 +452,9 @@ impl VulkanBackend {
             })?;
         let size = (info.size as u64).max(4).next_multiple_of(4);
         let vk_buffer = self.make_buffer(call, buffer, size)?;
+        if let Some(made) = self.resources.buffers.get_mut(&buffer) {
+            made.bytes = info.size as u64;
+        }
         if let Some(data) = self.initial_data(ObjectKind::Buffer, buffer) {
             self.upload_buffer(call, buffer, 0, &data)?;
         }
@@ -514,6 +519,7 @@ impl VulkanBackend {
                 buffer: vk_buffer,
                 allocation: Some(allocation),
                 size,
+                bytes: size,
             },
         );
         bound.map_err(|r| self.vk_error(call, "vkBindBufferMemory", r))?;
@@ -593,7 +599,7 @@ impl VulkanBackend {
         stages: vk::PipelineStageFlags2,
         access: vk::AccessFlags2,
     ) {
-        if self.pending_clears.contains_key(&texture) {
+        if self.has_pending_clears(texture) {
             self.flush_pending_clears(texture);
         }
         if matches!(

@@ -12,7 +12,10 @@
 //! sampler slots were; which vertex-buffer slots were; flags for the index buffer, input layout,
 //! topology, blend, depth-stencil and rasterizer states, viewports and scissors; and
 //! [`DrawChanges::everything`] where the model cannot say (any other command: targets, UAVs,
-//! predicates, maps, copies, clears, queries...).
+//! predicates, copies, clears, queries...). A map (`MapWriteDiscard`, `MapWriteNoOverwrite`)
+//! changes nothing: it changes no binding (a bound descriptor names its instance, R-ST-8; a
+//! legacy recorder binds a renamed buffer again itself, which is a bind), so a backend that
+//! moves anything of its own at a map (a transfer, a flush) says so itself.
 //!
 //! **Invariant.** Conservative: a binding a draw reads differs from the previous handed draw's
 //! only where its bit is set (or `everything` is). A bit may be set for a bind that changed
@@ -147,8 +150,8 @@ impl DrawChanges {
         self.flags |= Self::EVERYTHING;
     }
 
-    /// Adds what `command` changes: a bind sets its bits; any command that is not one of the
-    /// binds below sets [`EVERYTHING`](Self::EVERYTHING).
+    /// Adds what `command` changes: a bind sets its bits; a map nothing; any other command
+    /// sets [`EVERYTHING`](Self::EVERYTHING).
     #[inline]
     pub fn note(&mut self, command: &Command<'_>) {
         match *command {
@@ -189,6 +192,8 @@ impl DrawChanges {
             Command::SetRasterizerState(_) => self.flags |= Self::RASTERIZER,
             Command::SetViewports(_) => self.flags |= Self::VIEWPORTS,
             Command::SetScissorRects(_) => self.flags |= Self::SCISSORS,
+            // No binding changes at a map (see the module essay).
+            Command::MapWriteDiscard { .. } | Command::MapWriteNoOverwrite { .. } => {}
             _ => self.flags |= Self::EVERYTHING,
         }
     }
@@ -232,6 +237,30 @@ fn fold(mask: u64, bits: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn r_gpu_6_a_map_changes_no_binding() {
+        use recorder::command::{BoundResource, InstanceId};
+        use recorder::RawHandle;
+        let resource = BoundResource {
+            resource: RawHandle::NULL,
+            instance: InstanceId::INITIAL,
+            is_texture: 0,
+            data_len: 4,
+        };
+        let mut changes = DrawChanges::NONE;
+        changes.note(&Command::MapWriteDiscard {
+            resource,
+            data: &[0; 4],
+        });
+        changes.note(&Command::MapWriteNoOverwrite {
+            resource,
+            data: &[0; 4],
+        });
+        assert_eq!(changes, DrawChanges::NONE);
+        changes.note(&Command::ClearState);
+        assert!(changes.everything());
+    }
 
     #[test]
     fn r_gpu_6_slot_masks_cover_the_slots_set() {

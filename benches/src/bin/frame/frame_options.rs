@@ -68,6 +68,12 @@ OPTIONS:
     --png FILE                with --backend vulkan: each run's last frame presented, as a PNG
                               (several runs: the run's name before the extension,
                               f.png -> f.legacy.png, as --capture names its traces)
+    --oracle on|off           with --backend vulkan: compare each draw's bound state with the
+                              model's record (R-GPU-4; default on); off measures the
+                              backend's translation alone
+    --size WxH                the passes' target size (default 1920x1080; the post pass's
+                              swap chain is half): a small one makes a frame cheap to draw on
+                              a software GPU (lavapipe) without changing the calls
     --gpu-validation          with --backend vulkan: the Khronos validation layer, with
                               synchronization validation; any message stops the demo
     -h, --help                print this help
@@ -96,6 +102,8 @@ pub(crate) struct Options {
     pub(crate) png: Option<PathBuf>,
     /// `--gpu-validation`.
     pub(crate) gpu_validation: bool,
+    /// `--oracle on|off` (R-GPU-4).
+    pub(crate) oracle: bool,
 }
 
 impl Options {
@@ -103,6 +111,17 @@ impl Options {
     pub(crate) fn modes(&self) -> usize {
         self.semantics.len() + usize::from(self.bundles)
     }
+}
+
+/// `WxH`, each 1 to 16384.
+fn size(name: &str, text: &str) -> Result<(u32, u32), String> {
+    let (width, height) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{name}: '{text}' is not WxH (e.g. 320x180)"))?;
+    Ok((
+        count(name, width, 1, 16384)?,
+        count(name, height, 1, 16384)?,
+    ))
 }
 
 /// Parses the arguments; `Ok(None)` asks for the help.
@@ -122,6 +141,7 @@ pub(crate) fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options
         vulkan: false,
         png: None,
         gpu_validation: false,
+        oracle: true,
     };
     let mut args = Args::new(args);
     while let Some(arg) = args.next_arg() {
@@ -197,6 +217,14 @@ pub(crate) fn parse(args: impl Iterator<Item = String>) -> Result<Option<Options
                 args.no_value(&name)?;
                 options.gpu_validation = true
             }
+            "--oracle" => {
+                options.oracle = match args.value(&name)?.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    other => return Err(format!("--oracle: '{other}' is not on or off")),
+                }
+            }
+            "--size" => scene.size = size(&name, &args.value(&name)?)?,
             "--hazards" => {
                 args.no_value(&name)?;
                 options.validation = Validation::Hazards

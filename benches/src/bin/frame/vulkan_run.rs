@@ -23,6 +23,7 @@ pub(crate) fn install(
         device,
         VulkanOptions {
             validation: options.gpu_validation,
+            oracle: options.oracle,
             ..VulkanOptions::default()
         },
     )
