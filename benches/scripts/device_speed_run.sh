@@ -50,13 +50,15 @@ fi
 for round in 1 2; do
     echo "== frame demo, 20,000 draws, model alone (round $round)"
     ./frame --frames 5 2>&1 | grep -E "^== |execute on|execute CPU|record time|median|wall"
-    echo "== frame demo, 20,000 draws, Vulkan backend (round $round)"
-    ./frame --backend vulkan --frames 5 2>&1 | grep -E "^== |backend:|execute on|execute CPU|record time|median|wall"
+    echo "== frame demo, 20,000 draws, Vulkan backend, oracle off (round $round)"
+    ./frame --backend vulkan --oracle off --frames 5 2>&1 | grep -E "^== |backend:|execute on|execute CPU|record time|median|wall"
 done
+echo "== frame demo, 20,000 draws, Vulkan backend, oracle on"
+./frame --backend vulkan --frames 3 2>&1 | grep -E "^== |backend:|oracle|execute CPU"
 echo "== frame demo on the backend, fast lists, threads 1..16"
 for th in 1 2 4 8 16; do
     echo "-- threads $th"
-    ./frame --backend vulkan --threads $th --semantics fast --bundles off --frames 5 2>&1 \
+    ./frame --backend vulkan --oracle off --threads $th --semantics fast --bundles off --frames 5 2>&1 \
         | grep -E "execute on|execute CPU|record time|backend: GPU"
 done
 echo "== backend tests on the GPU (validation layer on)"
