@@ -28,7 +28,7 @@ for mix in "binds fast" "full fast"; do
         echo "count_record $mix $ctx $(per_on "$ctx" "$dir/count_record" $mix)"
     done
 done
-for mode in "detached 1000" "detached 100" "consume"; do
+for mode in "detached 1000" "detached 100" "consume" "bundles"; do
     # shellcheck disable=SC2086
     echo "count_execute $mode $(per "$dir/count_execute" $mode)"
 done
@@ -38,8 +38,9 @@ for mode in bundles long list "run fast" "run legacy"; do
     # shellcheck disable=SC2086 # `run` modes are two arguments
     echo "count_bundles $mode $(per "$dir/count_bundles" $mode)"
 done
-for mode in capture-idle capturing; do
-    # The workload harness's capture rows (R-CAP-1): the render workload's fast list of 10,000
-    # draws recorded, finished and dropped on a capture's deferred context; divide by 10,000.
+for mode in capture-idle capturing fast legacy probe consume; do
+    # The workload harness's rows: the capture's (R-CAP-1: the render workload's fast list of
+    # 10,000 draws recorded, finished and dropped on a capture's deferred context), the fast and
+    # legacy lists, the append probe, and the GPU model consuming the fast list; divide by 10,000.
     echo "count_workload $mode $(per "$dir/count_workload" $mode)"
 done
