@@ -272,9 +272,7 @@ impl VulkanBackend {
         entry.0 = resource.instance;
         entry.2.clear();
         entry.2.extend_from_slice(data);
-        self.ring
-            .regions
-            .insert((buffer, resource.instance), offset);
+        self.ring.keep_region(buffer, resource.instance, offset);
         self.locations
             .put(buffer, resource.instance, (self.ring.buffer, offset, size));
         Ok(true)
@@ -285,7 +283,13 @@ impl VulkanBackend {
     fn map_no_overwrite(&mut self, resource: &BoundResource, data: &[u8]) -> Result<bool, Error> {
         const CALL: &str = "map_write_no_overwrite";
         let buffer = resource.resource;
-        if let Some(offset) = self.ring.regions.get(&(buffer, resource.instance)).copied() {
+        // The instance's region this frame: where its map put it (`Locations`, a location in
+        // the ring), else the ring's index.
+        let region = match self.locations.get(buffer, resource.instance) {
+            Some((vk_buffer, offset, _)) if vk_buffer == self.ring.buffer => Some(offset),
+            _ => self.ring.region(buffer, resource.instance),
+        };
+        if let Some(offset) = region {
             self.ring.write(offset, data);
             if let Some(kept) = self
                 .latest

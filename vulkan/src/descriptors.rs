@@ -214,22 +214,31 @@ impl VulkanBackend {
             self.bound.set_origins.clear();
             return Ok(());
         }
-        let same_layout = self.bound.set_layout == built.set_layout
-            && self.bound.set.len() == contents.len()
-            && self.bound.set.iter().zip(contents).all(|(a, b)| a.0 == b.0);
-        if same_layout {
+        if self.bound.set_layout == built.set_layout && self.bound.set.len() == contents.len() {
+            // One walk: the bindings compared (the same layout holds the same ones) and the
+            // descriptors that differ noted.
             let mut differ: ArrayVec<usize, MAX_PUSHED> = ArrayVec::new();
-            let mut more = false;
+            let (mut same_bindings, mut more) = (true, false);
             for (i, (a, b)) in self.bound.set.iter().zip(contents).enumerate() {
+                if a.0 != b.0 {
+                    same_bindings = false;
+                    break;
+                }
                 if a.1 != b.1 && differ.try_push(i).is_err() {
                     more = true;
                 }
             }
-            if differ.is_empty() {
+            if same_bindings && differ.is_empty() {
                 return Ok(());
             }
-            if built.push && !more {
-                self.push_set(built, differ.iter().map(|&i| &contents[i]));
+            if same_bindings && built.push && !more {
+                if let [one] = differ[..] {
+                    // The steady state: one descriptor (a changed constant buffer) pushed
+                    // with its write built on the stack alone.
+                    self.push_one(built, &contents[one]);
+                } else {
+                    self.push_set(built, differ.iter().map(|&i| &contents[i]));
+                }
                 self.descriptors.sets_written += 1;
                 self.descriptors.descriptors_written += differ.len() as u64;
                 for &i in &differ {
@@ -315,6 +324,40 @@ impl VulkanBackend {
                 built.layout,
                 0,
                 &writes,
+            );
+        }
+    }
+
+    /// Pushes one descriptor into set 0 of `built`'s layout, as [`Self::push_set`] does.
+    fn push_one(&mut self, built: &Built, entry: &(u32, Descriptor, Origin)) {
+        let Some(loader) = self.gpu.push_descriptor.as_ref() else {
+            return;
+        };
+        let (binding, descriptor, _) = entry;
+        let write = vk::WriteDescriptorSet::default()
+            .dst_binding(*binding)
+            .descriptor_type(ty(descriptor));
+        let (buffer, image);
+        let write = match info(descriptor) {
+            Info::Buffer(b) => {
+                buffer = [b];
+                write.buffer_info(&buffer)
+            }
+            Info::Image(i) => {
+                image = [i];
+                write.image_info(&image)
+            }
+        };
+        // SAFETY: as `push_set`'s: `built.set_layout` is a push layout holding this binding
+        // with this type; the buffer, view or sampler is live; recording on `cb`. The other
+        // bindings keep what was pushed before on this layout (`bind_set`).
+        unsafe {
+            loader.cmd_push_descriptor_set(
+                self.frame.cb,
+                vk::PipelineBindPoint::GRAPHICS,
+                built.layout,
+                0,
+                std::slice::from_ref(&write),
             );
         }
     }

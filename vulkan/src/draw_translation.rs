@@ -232,32 +232,30 @@ impl VulkanBackend {
             }
         }
         if changes.constant_buffers[vertex] != 0 || changes.constant_buffers[pixel] != 0 {
-            // The stages whose constant buffers changed, as bits: the walk stops after the
-            // last of them (a stage's view is not free to build).
+            // The stages whose constant buffers changed (a stage's view is not free to build:
+            // only theirs are).
             let bit_if = |stage: usize| match changes.constant_buffers[stage] {
                 0 => 0,
                 _ => 1u32 << stage,
             };
-            let mut left = bit_if(vertex) | bit_if(pixel);
-            for stage in draw.stages() {
-                let bit = 1u32 << (stage.stage as usize);
-                if left & bit == 0 {
+            for stage in [Stage::Vertex, Stage::Pixel] {
+                if bit_if(stage as usize) == 0 {
                     continue;
                 }
-                if !self.replace_constant_buffers(&stage, changes, r)? {
+                // The stage's view alone (found at its place in the record).
+                let Some(view) = draw.stage(stage) else {
                     return Ok(false);
-                }
-                left &= !bit;
-                if left == 0 {
-                    break;
+                };
+                if !self.replace_constant_buffers(&view, changes, r)? {
+                    return Ok(false);
                 }
             }
         }
         if changes.flags & DrawChanges::INDEX_BUFFER != 0 {
-            let Some(graphics) = draw.graphics() else {
+            let Some((_, index_buffer, _)) = draw.index_state() else {
                 return Ok(false);
             };
-            r.index_buffer = self.index_buffer(draw, &graphics.index_buffer)?;
+            r.index_buffer = self.index_buffer(draw, &index_buffer)?;
         }
         if self.frame.submissions != submissions || self.pass.is_none() {
             // Placing an instance flushed the frame (nothing is bound), or a buffer made at
@@ -867,8 +865,8 @@ impl VulkanBackend {
             })?;
         let size = info.size as u64;
         if info.usage == Usage::Dynamic && instance != InstanceId::INITIAL {
-            if let Some(offset) = self.ring.regions.get(&(buffer, instance)) {
-                return Ok((self.ring.buffer, *offset, size));
+            if let Some(offset) = self.ring.region(buffer, instance) {
+                return Ok((self.ring.buffer, offset, size));
             }
             // The kept bytes are lent to the ring and put back (no copy of them).
             let kept = self
@@ -893,7 +891,7 @@ impl VulkanBackend {
                 kept.2 = bytes;
             }
             let offset = placed?;
-            self.ring.regions.insert((buffer, instance), offset);
+            self.ring.keep_region(buffer, instance, offset);
             return Ok((self.ring.buffer, offset, size));
         }
         Ok((self.gpu_buffer(call, buffer)?, 0, size))
@@ -962,47 +960,55 @@ impl VulkanBackend {
     }
 }
 
-/// The last buffer locations found ([`VulkanBackend::buffer_location`]), direct-mapped by
-/// handle: a draw rebinding a buffer an earlier draw of the frame bound finds it here without
-/// the device's table and the backend's maps (R-GPU-6). Emptied at each submission (the ring's
-/// regions are forgotten then); a location does not change within a frame (a buffer's Vulkan
-/// object is made once, an instance's region placed once).
+/// The last buffer locations found ([`VulkanBackend::buffer_location`]), one entry per buffer
+/// indexed by its handle's index (dense in the device's buffer table): a draw rebinding a buffer
+/// an earlier draw of the frame bound, or a dynamic buffer's instance placed at its map, finds
+/// it here without the device's table and the backend's maps, and two buffers never evict each
+/// other (R-GPU-6). An entry holds one instance of its buffer (the last found). Forgotten at
+/// each submission (the ring's regions are forgotten then) by moving to a new epoch, not by
+/// writing the entries; a location does not change within a frame (a buffer's Vulkan object is
+/// made once, an instance's region placed once).
 pub(crate) struct Locations {
-    slots: [(RawHandle, InstanceId, vk::Buffer, u64, u64); LOCATIONS],
+    slots: Vec<Location>,
+    /// The frame's epoch: entries of another epoch are forgotten.
+    epoch: u64,
 }
 
-/// Entries of [`Locations`]: a power of two (a frame binds a few hundred buffers: a mesh's
-/// streams, index buffer and constants).
-const LOCATIONS: usize = 256;
+/// One entry of [`Locations`]: the buffer and instance, the epoch it was found in, where it lies.
+#[derive(Clone, Copy)]
+struct Location {
+    buffer: RawHandle,
+    instance: InstanceId,
+    epoch: u64,
+    found: (vk::Buffer, u64, u64),
+}
+
+/// Buffers past this index are not kept (looked up each time): bounds the table at 3 MiB.
+const MAX_LOCATIONS: usize = 1 << 16;
 
 impl Default for Locations {
     fn default() -> Self {
         Self {
-            slots: [(
-                RawHandle::NULL,
-                InstanceId::INITIAL,
-                vk::Buffer::null(),
-                0,
-                0,
-            ); LOCATIONS],
+            slots: Vec::new(),
+            epoch: 1,
         }
     }
 }
 
 impl Locations {
-    /// The entry `buffer` maps to.
     #[inline]
-    fn at(buffer: RawHandle, instance: InstanceId) -> usize {
-        let word = ((buffer.generation() as u64) << 32 | buffer.index() as u64) ^ instance.0;
-        (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - LOCATIONS.trailing_zeros())) as usize
+    pub(crate) fn get(
+        &self,
+        buffer: RawHandle,
+        instance: InstanceId,
+    ) -> Option<(vk::Buffer, u64, u64)> {
+        let slot = self.slots.get(buffer.index() as usize)?;
+        (slot.buffer == buffer && slot.instance == instance && slot.epoch == self.epoch)
+            .then_some(slot.found)
     }
 
-    #[inline]
-    fn get(&self, buffer: RawHandle, instance: InstanceId) -> Option<(vk::Buffer, u64, u64)> {
-        let (b, i, vk_buffer, base, size) = self.slots[Self::at(buffer, instance)];
-        (b == buffer && i == instance && !buffer.is_null()).then_some((vk_buffer, base, size))
-    }
-
+    /// Keeps where `buffer`'s `instance` lies for the frame (the table grows to the largest
+    /// buffer index seen, once).
     #[inline]
     pub(crate) fn put(
         &mut self,
@@ -1010,12 +1016,30 @@ impl Locations {
         instance: InstanceId,
         found: (vk::Buffer, u64, u64),
     ) {
-        self.slots[Self::at(buffer, instance)] = (buffer, instance, found.0, found.1, found.2);
+        let at = buffer.index() as usize;
+        if buffer.is_null() || at >= MAX_LOCATIONS {
+            return;
+        }
+        if at >= self.slots.len() {
+            let empty = Location {
+                buffer: RawHandle::NULL,
+                instance: InstanceId::INITIAL,
+                epoch: 0,
+                found: (vk::Buffer::null(), 0, 0),
+            };
+            self.slots.resize((at + 1).next_power_of_two(), empty);
+        }
+        self.slots[at] = Location {
+            buffer,
+            instance,
+            epoch: self.epoch,
+            found,
+        };
     }
 
     /// Forgets every location (the frame was submitted).
     pub(crate) fn clear(&mut self) {
-        *self = Self::default();
+        self.epoch += 1;
     }
 }
 

@@ -200,20 +200,20 @@ impl VulkanBackend {
     /// Sets primitive restart for `draw` where it differs from what the command buffer has
     /// (see the module essay); refuses a reset index Vulkan cannot express.
     pub(crate) fn restart_state(&mut self, draw: &Draw<'_>, indexed: bool) -> Result<(), Error> {
-        let Some(graphics) = draw.graphics() else {
+        let Some((topology, index_buffer, reset_index)) = draw.index_state() else {
             return Ok(());
         };
-        let format = indexed.then(|| graphics.index_buffer.index_format());
-        let restart = primitive_restart(graphics.topology, format, graphics.reset_index).map_err(
-            |value| Error::GpuBackend {
+        let format = indexed.then(|| index_buffer.index_format());
+        let restart = primitive_restart(topology, format, reset_index).map_err(|value| {
+            Error::GpuBackend {
                 call: draw.kind.name(),
                 object: "the draw".to_string(),
                 problem: format!(
                     "strips cut at reset index {value:#x}, which Vulkan cannot express \
                      (it cuts at the index type's all-ones value only; R-ST-5, R-GPU-3)"
                 ),
-            },
-        )?;
+            }
+        })?;
         if self.bound.restart != Some(restart) {
             // SAFETY: recording on the frame's command buffer; the bound pipeline declares
             // primitive restart dynamic (`pipelines.rs`).

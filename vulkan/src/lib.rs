@@ -438,9 +438,11 @@ impl GpuBackend for VulkanBackend {
             }
             return in_ring.map(|_| ());
         }
-        if !binds_only(command) {
-            self.changes.set_everything();
+        if binds_only(command) {
+            // Nothing to record: the draw reads the bindings from its record.
+            return Ok(());
         }
+        self.changes.set_everything();
         self.translate_command(command)
     }
 

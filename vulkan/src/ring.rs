@@ -4,8 +4,9 @@
 //! texture's map) of the frame.
 //!
 //! **In:** bytes to place, with an alignment. **Out:** their offset in [`Ring::buffer`]; the
-//! regions of dynamic instances by `(buffer, instance)`, which draws read their vertex, index
-//! and constant data from.
+//! regions of dynamic instances by `(buffer, instance)` ([`Ring::region`]), which draws read
+//! their vertex, index and constant data from (a draw finds the instance a map placed in the
+//! backend's `Locations` first: the ring's index is built only when looked up).
 //!
 //! The buffer is cut into one part per frame in flight (`command_frame.rs`): a frame places
 //! its bytes in its own part, so a flush that does not wait for the GPU leaves the submitted
@@ -37,8 +38,14 @@ pub(crate) struct Ring {
     /// The current frame's part ends here.
     end: u64,
     head: u64,
-    /// Where each dynamic instance of this frame lies.
-    pub(crate) regions: HandleMap<(RawHandle, InstanceId), u64>,
+    /// Where each dynamic instance of this frame lies, in the order placed: a map appends its
+    /// instance's region here (no hashing per map, R-GPU-6).
+    placed: Vec<(RawHandle, InstanceId, u64)>,
+    /// `placed`, indexed by `(buffer, instance)` up to `indexed`: filled only when a region is
+    /// looked up (an instance not found in `Locations`: an older instance, a no-overwrite map
+    /// of an instance evicted there), with every region placed since the last look-up.
+    regions: HandleMap<(RawHandle, InstanceId), u64>,
+    indexed: usize,
 }
 
 /// The alignment of every region: enough for uniform-buffer offsets on every device (256 is
@@ -94,7 +101,9 @@ impl Ring {
             size,
             end: size,
             head: 0,
+            placed: Vec::new(),
             regions: HandleMap::default(),
+            indexed: 0,
         };
         bound.map_err(vk_failed("vkBindBufferMemory (upload ring)"))?;
         if ring
@@ -133,6 +142,25 @@ impl Ring {
         }
     }
 
+    /// Keeps that `buffer`'s `instance` lies at `offset` in this frame.
+    #[inline]
+    pub(crate) fn keep_region(&mut self, buffer: RawHandle, instance: InstanceId, offset: u64) {
+        self.placed.push((buffer, instance, offset));
+    }
+
+    /// Where `buffer`'s `instance` lies in this frame, if it was placed (the regions placed
+    /// since the last look-up are indexed first; a later placement of the same instance wins,
+    /// as an insert would).
+    pub(crate) fn region(&mut self, buffer: RawHandle, instance: InstanceId) -> Option<u64> {
+        if let Some(new) = self.placed.get(self.indexed..) {
+            for &(b, i, offset) in new {
+                self.regions.insert((b, i), offset);
+            }
+        }
+        self.indexed = self.placed.len();
+        self.regions.get(&(buffer, instance)).copied()
+    }
+
     /// Whether `bytes` could ever fit.
     pub(crate) fn fits(&self, bytes: usize) -> bool {
         (bytes as u64) <= self.size
@@ -143,7 +171,9 @@ impl Ring {
     pub(crate) fn reset(&mut self, frame: usize) {
         self.head = frame as u64 * self.size;
         self.end = self.head + self.size;
+        self.placed.clear();
         self.regions.clear();
+        self.indexed = 0;
     }
 
     pub(crate) fn destroy(&mut self, device: &ash::Device, allocator: &mut Allocator) {

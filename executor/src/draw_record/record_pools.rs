@@ -569,9 +569,21 @@ impl<'a> Draw<'a> {
         }
     }
 
-    /// The record of `stage`, if this record has it.
+    /// The record of `stage`, if this record has it: a draw's stage is found at its place
+    /// (no other stage's view is put together: a backend's steady state, R-GPU-6).
     pub fn stage(&self, stage: Stage) -> Option<StageView<'a>> {
-        self.stages().find(|s| s.stage == stage)
+        if self.kind.is_dispatch() {
+            return self.stages().find(|s| s.stage == stage);
+        }
+        let place = Stage::GRAPHICS.iter().position(|s| *s == stage)?;
+        self.stages().nth(place)
+    }
+
+    /// The topology, index buffer and reset index of a draw (not a dispatch), without putting
+    /// the rest of [`GraphicsView`] together (a backend's steady state, R-GPU-6).
+    pub fn index_state(&self) -> Option<(PrimitiveTopology, BoundBuffer, u32)> {
+        let g = self.records.graphics.get(self.entry.graphics as usize)?;
+        Some((g.topology, self.entry.index_buffer, self.entry.reset_index))
     }
 
     /// The vertex buffers the input layout reads, as [`GraphicsView::vertex_buffers`] has them,
@@ -665,6 +677,17 @@ impl<'a> Iterator for Stages<'a> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.stages.len(), Some(self.stages.len()))
+    }
+
+    /// Skips `n` stages without putting their views together.
+    fn nth(&mut self, n: usize) -> Option<StageView<'a>> {
+        let skipped = n.min(self.stages.len());
+        self.stages = &self.stages[skipped..];
+        self.place += skipped;
+        if skipped < n {
+            return None;
+        }
+        self.next()
     }
 }
 
