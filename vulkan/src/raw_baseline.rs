@@ -190,30 +190,46 @@ impl VulkanBackend {
         })
     }
 
-    /// Records `draws` as a hand-written renderer does (see the module essay), on the target's
-    /// pass, viewport and scissor covering it. A draw naming an index past the frame's lists is
-    /// refused before anything is recorded.
-    pub fn record_raw(&mut self, frame: &RawFrame, draws: &[RawDraw]) -> Result<(), Error> {
+    /// The push-descriptor commands the raw frame records with, once every index of `draws` is
+    /// checked to be within `frame`'s lists.
+    fn raw_push(
+        &self,
+        frame: &RawFrame,
+        draws: &[RawDraw],
+    ) -> Result<ash::khr::push_descriptor::Device, Error> {
         let fits = draws.iter().all(|d| {
             d.pipeline < frame.pipelines.len()
                 && d.constant_buffer < frame.constant_buffers.len()
                 && d.vertex_buffer < frame.vertex_buffers.len()
         });
-        let Some(push) = self.gpu.push_descriptor.clone().filter(|_| fits) else {
-            return Err(Error::GpuBackend {
+        match self.gpu.push_descriptor.clone().filter(|_| fits) {
+            Some(push) => Ok(push),
+            None => Err(Error::GpuBackend {
                 call: CALL,
                 object: "the raw frame".to_string(),
                 problem: "names an object it does not have (R-GPU-6)".to_string(),
-            });
-        };
-        self.open_pass(CALL, &[frame.target], (RawHandle::NULL, RawHandle::NULL))?;
-        let extent = self.pass.as_ref().map_or(
+            }),
+        }
+    }
+
+    /// The open pass's size (1 x 1 with none).
+    fn pass_extent(&self) -> vk::Extent2D {
+        self.pass.as_ref().map_or(
             vk::Extent2D {
                 width: 1,
                 height: 1,
             },
             |p| p.extent,
-        );
+        )
+    }
+
+    /// Records `draws` as a hand-written renderer does (see the module essay), on the target's
+    /// pass, viewport and scissor covering it. A draw naming an index past the frame's lists is
+    /// refused before anything is recorded.
+    pub fn record_raw(&mut self, frame: &RawFrame, draws: &[RawDraw]) -> Result<(), Error> {
+        let push = self.raw_push(frame, draws)?;
+        self.open_pass(CALL, &[frame.target], (RawHandle::NULL, RawHandle::NULL))?;
+        let extent = self.pass_extent();
         // SAFETY: the frame's command buffer is recording, inside the pass just opened on the
         // frame's target.
         unsafe { record_draws(&self.gpu.device, &push, self.frame.cb, frame, draws, extent) };
@@ -244,18 +260,7 @@ impl VulkanBackend {
                 problem: format!("{threads} threads: 1 to 64 (R-GPU-6)"),
             });
         }
-        let fits = draws.iter().all(|d| {
-            d.pipeline < frame.pipelines.len()
-                && d.constant_buffer < frame.constant_buffers.len()
-                && d.vertex_buffer < frame.vertex_buffers.len()
-        });
-        let Some(push) = self.gpu.push_descriptor.clone().filter(|_| fits) else {
-            return Err(Error::GpuBackend {
-                call: CALL,
-                object: "the raw frame".to_string(),
-                problem: "names an object it does not have (R-GPU-6)".to_string(),
-            });
-        };
+        let push = self.raw_push(frame, draws)?;
         let device = self.gpu.device.clone();
         self.raw_secondaries
             .reserve(&device, self.gpu.queue_family, threads)?;
@@ -265,13 +270,7 @@ impl VulkanBackend {
             (RawHandle::NULL, RawHandle::NULL),
             vk::RenderingFlags::CONTENTS_SECONDARY_COMMAND_BUFFERS,
         )?;
-        let extent = self.pass.as_ref().map_or(
-            vk::Extent2D {
-                width: 1,
-                height: 1,
-            },
-            |p| p.extent,
-        );
+        let extent = self.pass_extent();
         let secondaries = &self.raw_secondaries.slots[self.frame.current][..threads];
         let per = draws.len().div_ceil(threads).max(1);
         let recorded = std::thread::scope(|scope| {

@@ -50,22 +50,7 @@ fn r_gpu_6_the_raw_baseline_draws_what_the_backend_draws() {
     // The same frame, raw, on a cleared target.
     gpu.imm.clear_render_target_view(view, [0.0, 0.0, 0.0, 1.0]);
     gpu.imm.flush().expect("the clear is submitted");
-    let pipelines = [0, 1].map(|k| RawPipeline {
-        vertex_shader: workload.vertex_shaders[k],
-        pixel_shader: workload.pixel_shaders[k],
-        blend: workload.blends[k],
-        input_layout: workload.input_layout,
-        stride: STRIDE,
-        topology: PrimitiveTopology::default(),
-    });
-    let draws: Vec<RawDraw> = (0..DRAWS)
-        .map(|i| RawDraw {
-            pipeline: ((i / PIPELINE_EVERY) % 2) as usize,
-            constant_buffer: i as usize % CONSTANT_BUFFERS,
-            vertex_buffer: i as usize % VERTEX_BUFFERS,
-            vertices: 3,
-        })
-        .collect();
+    let (pipelines, draws) = raw_pipelines_and_draws(&workload);
     let backend = gpu.backend();
     let built = backend.pipelines_built();
     let frame = backend
@@ -117,22 +102,7 @@ fn r_gpu_6_the_raw_baseline_on_threads_draws_what_it_draws_on_one() {
     };
     let workload = Workload::with_gpu_contents(&gpu.device).expect("the workload's objects");
     let (texture, view, _) = workload_target(&gpu.device).expect("the target");
-    let pipelines = [0, 1].map(|k| RawPipeline {
-        vertex_shader: workload.vertex_shaders[k],
-        pixel_shader: workload.pixel_shaders[k],
-        blend: workload.blends[k],
-        input_layout: workload.input_layout,
-        stride: STRIDE,
-        topology: PrimitiveTopology::default(),
-    });
-    let draws: Vec<RawDraw> = (0..DRAWS)
-        .map(|i| RawDraw {
-            pipeline: ((i / PIPELINE_EVERY) % 2) as usize,
-            constant_buffer: i as usize % CONSTANT_BUFFERS,
-            vertex_buffer: i as usize % VERTEX_BUFFERS,
-            vertices: 3,
-        })
-        .collect();
+    let (pipelines, draws) = raw_pipelines_and_draws(&workload);
     let frame = gpu
         .backend()
         .raw_frame(
@@ -191,4 +161,25 @@ fn r_gpu_6_the_raw_baseline_on_threads_draws_what_it_draws_on_one() {
         .record_raw_threaded(&frame, &draws, 65)
         .is_err());
     gpu.assert_clean();
+}
+
+/// The workload's two pipelines and its [`DRAWS`] draws, as raw ones.
+fn raw_pipelines_and_draws(workload: &Workload) -> ([RawPipeline; 2], Vec<RawDraw>) {
+    let pipelines = [0, 1].map(|k| RawPipeline {
+        vertex_shader: workload.vertex_shaders[k],
+        pixel_shader: workload.pixel_shaders[k],
+        blend: workload.blends[k],
+        input_layout: workload.input_layout,
+        stride: STRIDE,
+        topology: PrimitiveTopology::default(),
+    });
+    let draws = (0..DRAWS)
+        .map(|i| RawDraw {
+            pipeline: ((i / PIPELINE_EVERY) % 2) as usize,
+            constant_buffer: i as usize % CONSTANT_BUFFERS,
+            vertex_buffer: i as usize % VERTEX_BUFFERS,
+            vertices: 3,
+        })
+        .collect();
+    (pipelines, draws)
 }
