@@ -19,8 +19,8 @@
 //!   yardstick both are compared with);
 //! - `run fast`, `run legacy`: the workload harness's list rows (`workload`'s `list_row`): the
 //!   100,000 draws recorded on a deferred context of those semantics, finished, executed on an
-//!   immediate context with the GPU model detached (then flushed) and dropped. Issue 27's legacy
-//!   aim is the ratio of the two.
+//!   immediate context with the GPU model detached (then flushed) and dropped. The legacy
+//!   speed aim (within 2x of fast) is the ratio of the two.
 
 use benches::render_workload::{Workload, PIPELINE_EVERY};
 use bundles::{BundleDesc, BundleRecorder, DrawBundle};

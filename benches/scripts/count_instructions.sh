@@ -19,7 +19,7 @@ for mix in "full fast" "full legacy" "draws fast" "draws legacy" "state fast" "s
     # shellcheck disable=SC2086 # the mix is two arguments
     echo "count_record $mix $(per "$dir/count_record" $mix)"
 done
-# The capture (R-CAP-1, issue 27): idle (one branch a call) and capturing (every call kept, its
+# The capture (R-CAP-1): idle (one branch a call) and capturing (every call kept, its
 # lists in the context's arena), on the one-call `binds` (three one-slot binds a step) and the
 # full mix; 30,000 and 33,941 calls an iteration.
 for mix in "binds fast" "full fast"; do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The device run of issue 27 (speed, round two): every row of the issue's table in one call, on
+# The device run of the speed table (docs/performance.md): every row measured in one call, on
 # one machine, each harness interleaving its paths in one process. Packed by
 # device_vulkan_pack.sh (with `peer` when peer/target/release/peer is built); log and PNGs in $OUT.
 #

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The device run of issue 26 (R-GPU-4..6): loaders, the validation layer, the backend's tests, the
+# The device run of the Vulkan backend (R-GPU-4..6): loaders, the validation layer, the backend's tests, the
 # frame demo and the workload on the backend and on the model alone, thread scaling, the
 # workload's recording paths. Packed by device_vulkan_pack.sh; log and PNGs in $OUT.
 exec > "$OUT/log.txt" 2>&1
@@ -35,6 +35,6 @@ for th in 1 2 4 8 16; do
   echo "-- threads $th"
   ./frame --backend vulkan --threads $th --semantics fast --bundles off --frames 5 2>&1 | grep -E "execute on|record time|backend: GPU"
 done
-echo "== issue 27: every recording path of the workload (model only), side by side"
+echo "== speed table: every recording path of the workload (model only), side by side"
 timeout 200 ./workload --runs 11
 echo done

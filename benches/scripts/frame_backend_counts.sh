@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per draw of the Vulkan backend's translation of the frame demo's draws (issue 27):
+# Instructions per draw of the Vulkan backend's translation of the frame demo's draws (R-GPU-6):
 # `frame --backend vulkan` under cachegrind on lavapipe at two draw counts, each function's own
 # instructions (cg_annotate --threshold=0, summed by function name: what the compiler inlined
 # counts in its caller), the difference divided by the draws that differ, grouped by who runs it.

@@ -488,7 +488,7 @@ fn r_ex_3_a_gpu_model_running_behind_or_on_its_thread_sees_what_an_inline_one_se
     assert_eq!(threaded_counters, inline_counters);
 }
 
-/// Each command of a list is decoded once when the list executes (issue 10's layout): a run's
+/// Each command of a list is decoded once when the list executes (the decode-once layout): a run's
 /// commands by the GPU model as it consumes them, a split point by the segment walk, which hands
 /// the GPU model the decoded command (`SplitPointQueue`). Counted in debug builds, where the
 /// decoder counts what it decodes on its thread (the GPU model consumes inline, on this one).

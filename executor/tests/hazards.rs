@@ -845,7 +845,7 @@ mod frame {
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
 
-    /// R-V-2 (issue 11's property): a random fast frame of draws writing render targets and
+    /// R-V-2 (the hazard property): a random fast frame of draws writing render targets and
     /// dispatches writing UAVs, reading SRVs of three textures, across lists, with a full barrier
     /// after every draw, reports no hazard; without any one barrier, a hazard is reported
     /// exactly when that barrier was needed (the two calls around it share a texture, one

@@ -1,4 +1,4 @@
-//! Random API misuse, as an adversarial user would try it (issue 9; R-OBJ-3, R-OBJ-5, R-REC-8,
+//! Random API misuse, as an adversarial user would try it (R-OBJ-3, R-OBJ-5, R-REC-8,
 //! R-REC-9, R-REC-12, R-V-1): released handles, handles of another device, slots and sizes out of
 //! range, nesting, maps of every kind and size, copies and views across devices, bundles of
 //! either device with declarations that match or not, on both semantics with validation off and
@@ -12,7 +12,7 @@
 //!
 //! What must hold, whatever the calls: nothing panics or aborts; every refusal names the call it
 //! refuses (its message starts with, or contains, the call's name), says why and cites the
-//! requirement it enforces by its SPEC.md id (`R-OBJ-2`, ...; issue 9), and so do the errors of
+//! requirement it enforces by its SPEC.md id (`R-OBJ-2`, ...), and so do the errors of
 //! `finish_command_list`, of a flush and of execution; a handle of the
 //! other device never touches this device's object (every object the application did not release
 //! on its own device is still alive at the end); the device stays usable (a clean list recorded
@@ -1678,7 +1678,7 @@ fn resource_is_foreign(resource: Resource, own: &Objects) -> bool {
     }
 }
 
-/// Issue 9: every refusal cites the requirement it enforces by its SPEC.md id (`R-OBJ-2`,
+/// Every refusal cites the requirement it enforces by its SPEC.md id (`R-OBJ-2`,
 /// `R-REC-12`, ...): `R-` followed by an upper-case letter.
 fn check_cites_requirement(message: &str) {
     let cites = message
@@ -1726,7 +1726,7 @@ fn cases() -> u32 {
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
-    /// Issue 9: random misuse on both semantics, validation off and on: no panic, no abort,
+    /// Random misuse on both semantics, validation off and on: no panic, no abort,
     /// every refusal names its call, nothing of this device touched by the other's handles.
     #[test]
     fn r_obj_3_r_rec_8_r_rec_9_r_rec_12_random_misuse_never_panics_and_names_every_refusal(

@@ -1,4 +1,4 @@
-//! Extreme numbers at every call that takes one (issue 25, "size arithmetic on user input"):
+//! Extreme numbers at every call that takes one (size arithmetic on user input):
 //! sizes, offsets, counts, indices, slots and addresses of 0, 1, 2^16, 2^31, `u32::MAX`,
 //! `u64::MAX` and their neighbours, thrown at object creation and at the recording calls of a
 //! deferred and the immediate context of either semantics, with validation off and on, and the
@@ -617,7 +617,7 @@ fn cases() -> u32 {
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
-    /// Issue 25: extreme numbers at every creation and call, on a deferred and the immediate
+    /// Extreme numbers at every creation and call, on a deferred and the immediate
     /// context of either semantics, validation off and on: no panic, no abort, every refusal
     /// names its call and cites its rule, the lists execute.
     #[test]

@@ -1,4 +1,4 @@
-//! R-FX-1 / R-OBJ-3 (issue 25): the calls that keep the fast contract on every context take no
+//! R-FX-1 / R-OBJ-3: the calls that keep the fast contract on every context take no
 //! reference, so a list that names an object through them is checked at every execution,
 //! legacy or fast, with or without validation: one that names a released object is refused as
 //! `released_object` and never runs. R-FX-6: a title-managed list is refused so, nested too.

@@ -1,4 +1,4 @@
-//! R-OBJ-3 and the getters' ranges (issue 25's misuse probe): another device's query or bundle
+//! R-OBJ-3 and the getters' ranges (the misuse probe): another device's query or bundle
 //! body is `invalid_argument` naming both devices, never "released" and never accepted; the
 //! immediate context's word getters refuse a range outside their space instead of allocating it.
 

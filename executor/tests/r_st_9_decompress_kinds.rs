@@ -1,4 +1,4 @@
-//! R-ST-9, R-BAR-3, R-V-1 in the GPU model (issue 25, seed 000): a decompression limited to some
+//! R-ST-9, R-BAR-3, R-V-1 in the GPU model (seed 000): a decompression limited to some
 //! kinds leaves the target partly compressed until its last kind goes; one limited to a region
 //! that leaves part of the resource out leaves it compressed (the model tracks compression per
 //! resource) and one covering it decompresses it; into a second resource keeps the source

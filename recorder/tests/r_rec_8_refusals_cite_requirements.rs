@@ -1,4 +1,4 @@
-//! Issue 9, "every refusal names the call and the rule": each refusal of the recording and
+//! "Every refusal names the call and the rule": each refusal of the recording and
 //! creation API names the call it refuses and cites, by its SPEC.md id, the requirement the
 //! call breaks (R-REC-8: the error is what the application sees of a refused call). One case
 //! per construction site that the random misuse test (`executor/tests/misuse.rs`) may not reach.

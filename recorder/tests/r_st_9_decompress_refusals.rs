@@ -1,4 +1,4 @@
-//! R-ST-9: the rules of `decompress_resource_x` at recording (issue 25, seed 000's
+//! R-ST-9: the rules of `decompress_resource_x` at recording (seed 000's
 //! `DecompressResourceX`): each kind named is one the texture has; a region is within a
 //! subresource of the texture (checked arithmetic: no sum or shift on the caller's numbers can
 //! wrap); a second resource has the source's size and format and takes no kinds. A refusal

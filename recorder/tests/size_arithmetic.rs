@@ -1,4 +1,4 @@
-//! Size arithmetic on what the application passes (issue 25): every size, offset, count and index
+//! Size arithmetic on what the application passes: every size, offset, count and index
 //! the engine computes from a description or a call's arguments is checked, and a debug build
 //! (overflow checks on) and a release build give the same refusal, a clear error naming the
 //! object, the call and the rule; never a wrap, never a panic. Each test names the rule whose

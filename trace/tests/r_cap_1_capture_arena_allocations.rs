@@ -1,4 +1,4 @@
-//! R-CAP-1 while capturing (issue 27): a captured deferred context keeps its calls' lists (a
+//! R-CAP-1 while capturing : a captured deferred context keeps its calls' lists (a
 //! bind's buffers, the viewports) in its per-context arena (`trace/src/capture/arena.rs`), reset
 //! between frames, so a warm context recording a captured list allocates a bounded number of
 //! times whatever its number of calls: the engine's list and the log the list carries (its

@@ -1,4 +1,4 @@
-//! R-CAP-1 while capturing (issue 27): the calls of several contexts are written in the order
+//! R-CAP-1 while capturing : the calls of several contexts are written in the order
 //! they were made. A tap takes a tick of the capture's clock only when the clock moved since
 //! its last one (`trace/src/capture/kept_calls.rs`): consecutive calls of one context share a
 //! tick, and a call made after another context's (or after an object was made or released)

@@ -1,4 +1,4 @@
-//! R-CAP-1 while capturing (issue 27): a captured list's entries that own nothing are forgotten
+//! R-CAP-1 while capturing : a captured list's entries that own nothing are forgotten
 //! when the list drops, not walked (`trace/src/capture/entries.rs`); the entries that own memory
 //! (a map's written bytes are the arena's, a call made with a list of its own is not) are
 //! dropped. Whichever way an entry goes, recording a captured list and dropping it leaves no

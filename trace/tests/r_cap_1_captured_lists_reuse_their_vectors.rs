@@ -1,4 +1,4 @@
-//! R-CAP-1 while capturing (issue 27): a context that captures list after list, each dropped
+//! R-CAP-1 while capturing : a context that captures list after list, each dropped
 //! before the next is finished, reuses the vectors its lists' entries and clock were kept in
 //! (`Spares`, `trace/src/capture/log.rs`): a dropped list's log hands them back to its tap,
 //! which takes them for the next list instead of allocating two blocks of the entries' size

@@ -243,8 +243,8 @@ impl VulkanBackend {
     /// [`record_raw`](Self::record_raw) on `threads` threads: the draws cut into `threads`
     /// runs, each recorded on its own thread into a secondary command buffer that continues the
     /// target's pass (`VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT`), and the
-    /// secondaries executed in order on the frame's command buffer. What issue 27 asks to
-    /// measure: whether recording Vulkan commands on several threads pays, at the cost of a
+    /// secondaries executed in order on the frame's command buffer. What it
+    /// measures: whether recording Vulkan commands on several threads pays, at the cost of a
     /// hand-written renderer's commands. The threads are scoped threads started per frame
     /// (their start is part of the cost measured). `threads` is 1 to 64.
     pub fn record_raw_threaded(

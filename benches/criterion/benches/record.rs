@@ -322,7 +322,7 @@ fn bench_fast_calls(c: &mut Criterion, device: &Device, scene: &Scene) {
     group.finish();
 }
 
-/// The capture's cost while capturing on calls with slice arguments (issue 27): `OneCall`'s
+/// The capture's cost while capturing on calls with slice arguments (the capture's cost per call, R-CAP-1): `OneCall`'s
 /// `binds` (three one-slot binds a step, each a list the capture keeps, in the context's arena:
 /// `trace/src/capture/arena.rs`) and `draw` on a fast `CapturedDeferred` idle and capturing, ids
 /// `CALL_capture_idle` and `CALL_capturing` of one group. A capturing list is finished and

@@ -65,7 +65,7 @@ fn bench_workload(c: &mut Criterion) {
         });
     }
 
-    // The fast list executed with the GPU model inline (issue 27's 10 M draws/s row): what
+    // The fast list executed with the GPU model inline (the 10 M draws/s aim for the model): what
     // every draw saw computed as the list executes; the records cleared after each iteration.
     {
         let device = Device::new(DeviceDesc::default());

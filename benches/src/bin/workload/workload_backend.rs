@@ -9,7 +9,7 @@
 //! translation's cost is given against it from one process. And the raw frame again in
 //! secondary command buffers recorded on each of `--threads`' thread counts
 //! (`VulkanBackend::record_raw_threaded`), against the one command buffer in the same rounds:
-//! what recording Vulkan commands on several threads would save (issue 27).
+//! what recording Vulkan commands on several threads would save.
 //!
 //! **In:** the options (draws, runs). **Out:** lines on stdout: ns per draw of execution
 //! (model, model + backend, the difference), of the raw frame's recording and the ratio, of
@@ -168,7 +168,7 @@ pub(crate) fn run(o: &Options) -> Result<(), String> {
     let (mut alone, mut with, mut submit, mut gpu, mut raw) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let raw_list = raw_draws(o.draws);
-    // The raw frame in secondary command buffers on each of the thread counts (issue 27: does
+    // The raw frame in secondary command buffers on each of the thread counts (does
     // recording on several threads pay?).
     let counts: Vec<usize> = o.threads.iter().map(|&t| t as usize).collect();
     let mut threaded = vec![Vec::new(); counts.len()];
