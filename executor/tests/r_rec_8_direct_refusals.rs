@@ -1,4 +1,4 @@
-//! R-REC-8 on the immediate context : a refused direct call is ignored, and reported
+//! R-REC-8 on the immediate context: a refused direct call is ignored, and reported
 //! where `ImmediateContext::flush`'s documentation says: by `error()` until the next `flush`,
 //! and by that `flush`, with or without validation.
 
